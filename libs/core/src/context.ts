@@ -1,0 +1,66 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * Request context: the request ID and W3C trace context of the work being done. It travels in
+ * gRPC metadata and NATS headers under the names below and is read from AsyncLocalStorage.
+ */
+export interface RequestContext {
+  requestId: string;
+  traceparent?: string;
+  tracestate?: string;
+}
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+export const TRACEPARENT_HEADER = 'traceparent';
+export const TRACESTATE_HEADER = 'tracestate';
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:\-]{8,128}$/;
+
+/** Whether an incoming request ID may be kept (bounded length, no header-injection characters). */
+export function isSaneRequestId(value: unknown): value is string {
+  return typeof value === 'string' && SANE_REQUEST_ID.test(value);
+}
+
+export function newRequestId(): string {
+  return randomUUID();
+}
+
+/** Keeps a sane incoming ID, otherwise mints a new one. */
+export function requestIdFrom(value: unknown): string {
+  const v = Array.isArray(value) ? value[0] : value;
+  return isSaneRequestId(v) ? v : newRequestId();
+}
+
+export function runWithContext<T>(ctx: RequestContext, fn: () => T): T {
+  return storage.run(ctx, fn);
+}
+
+export function currentContext(): RequestContext | undefined {
+  return storage.getStore();
+}
+
+export function currentRequestId(): string | undefined {
+  return storage.getStore()?.requestId;
+}
+
+/** Header map to propagate the current context (both gRPC metadata and NATS headers use it). */
+export function contextHeaders(ctx: RequestContext | undefined = currentContext()): Record<string, string> {
+  if (!ctx) return {};
+  const out: Record<string, string> = { [REQUEST_ID_HEADER]: ctx.requestId };
+  if (ctx.traceparent) out[TRACEPARENT_HEADER] = ctx.traceparent;
+  if (ctx.tracestate) out[TRACESTATE_HEADER] = ctx.tracestate;
+  return out;
+}
+
+/** Builds a context from a header getter (HTTP headers, gRPC metadata or NATS headers). */
+export function contextFromHeaders(get: (name: string) => string | undefined): RequestContext {
+  const ctx: RequestContext = { requestId: requestIdFrom(get(REQUEST_ID_HEADER)) };
+  const tp = get(TRACEPARENT_HEADER);
+  if (tp) ctx.traceparent = tp;
+  const ts = get(TRACESTATE_HEADER);
+  if (ts) ctx.tracestate = ts;
+  return ctx;
+}

@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './context';
+export * from './logger';
+export * from './config';
+export * from './ids';
+export * from './clock';

@@ -1,0 +1,133 @@
+/**
+ * The document-store port: the narrow surface services need, implemented by a PostgreSQL (JSONB)
+ * adapter and a MongoDB adapter. Every document has a 24-hex string `id` and an integer `version`
+ * maintained by the store (1 on insert, +1 on each update).
+ */
+
+export interface StoredDoc {
+  id: string;
+  version: number;
+}
+
+/** A plain document before the store assigns `version` (and `id`, when absent). */
+export type NewDoc<T extends StoredDoc> = Omit<T, 'id' | 'version'> & { id?: string };
+
+export type Scalar = string | number | boolean | null;
+
+/** Operators on one (possibly dotted) field path. */
+export interface FieldOps {
+  $eq?: Scalar;
+  $ne?: Scalar;
+  $in?: Scalar[];
+  $nin?: Scalar[];
+  $gt?: string | number;
+  $gte?: string | number;
+  $lt?: string | number;
+  $lte?: string | number;
+  /** true: field present and not null; false: missing or null. */
+  $exists?: boolean;
+}
+
+/** Conjunction of conditions; keys are field paths such as `status` or `billing.country`. */
+export type Filter = Record<string, Scalar | FieldOps>;
+
+export interface SortSpec {
+  [field: string]: 1 | -1;
+}
+
+export interface FindOptions {
+  sort?: SortSpec;
+  /** 1-based page; used with `limit`. */
+  page?: number;
+  limit?: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+export interface IndexSpec {
+  /** Field paths, in order. */
+  fields: string[];
+  unique?: boolean;
+  /** Index name, unique within the collection. */
+  name: string;
+}
+
+export interface CollectionSpec {
+  name: string;
+  indexes?: IndexSpec[];
+}
+
+export interface Collection<T extends StoredDoc> {
+  readonly name: string;
+  /** Inserts; throws ConflictError (code DUPLICATE_KEY) when a unique index or the id is taken. */
+  insert(doc: NewDoc<T>): Promise<T>;
+  get(id: string): Promise<T | null>;
+  findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<Page<T>>;
+  count(filter: Filter): Promise<number>;
+  /**
+   * Compare-and-set: replaces the document's fields with `next` when its current version equals
+   * `expectedVersion`; returns the stored document with version+1. Throws ConflictError
+   * (code VERSION_CONFLICT) when the version moved, NotFoundError when the id is unknown.
+   */
+  replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>): Promise<T>;
+  /**
+   * Reads, applies `mutate`, and writes with compare-and-set, retrying on version conflicts
+   * (up to `retries` times). `mutate` returns the next document or `null` to leave it unchanged.
+   */
+  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number): Promise<T>;
+  /** Deletes by id; returns whether a document was removed. */
+  delete(id: string): Promise<boolean>;
+  /** Deletes every document matching the filter; returns how many. */
+  deleteMany(filter: Filter): Promise<number>;
+}
+
+/** Event waiting in the outbox, written in the same transaction as the state it describes. */
+export interface OutboxEvent {
+  /** Deterministic event id; used as `Nats-Msg-Id` so republishing is harmless. */
+  id: string;
+  subject: string;
+  /** JSON-serializable envelope published as the message body. */
+  payload: unknown;
+  /** Headers to publish with (request ID, traceparent). */
+  headers: Record<string, string>;
+  createdAt: string;
+}
+
+export interface Outbox {
+  /** Oldest unpublished events first. */
+  pending(limit: number): Promise<OutboxEvent[]>;
+  /** Marks events as published (removes them from the pending set). */
+  markPublished(ids: string[]): Promise<void>;
+}
+
+/** Operations available inside a transaction: collections plus the outbox writer. */
+export interface TxScope {
+  collection<T extends StoredDoc>(name: string): Collection<T>;
+  /** Enqueues an event; it becomes visible to the relay only if the transaction commits. */
+  enqueue(event: Omit<OutboxEvent, 'createdAt'>): Promise<void>;
+  /** Atomic counter within the transaction (see DocumentStore.nextSequence). */
+  nextSequence(key: string, startAt?: number): Promise<number>;
+}
+
+export interface DocumentStore {
+  readonly kind: 'postgres' | 'mongodb';
+  /** Name of this service's database/schema. */
+  readonly database: string;
+  /** Creates the collection (table) and its indexes if missing; idempotent. */
+  ensureCollection(spec: CollectionSpec): Promise<void>;
+  collection<T extends StoredDoc>(name: string): Collection<T>;
+  /** Runs `fn` atomically: every write and enqueued event commits together or not at all. */
+  transaction<R>(fn: (tx: TxScope) => Promise<R>): Promise<R>;
+  /** Atomic counter: returns the next value for `key` (first call returns `startAt`, default 1). */
+  nextSequence(key: string, startAt?: number): Promise<number>;
+  readonly outbox: Outbox;
+  /** Cheap round trip to the server; throws when unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
