@@ -34,7 +34,38 @@ export function requestIdFrom(value: unknown): string {
   return isSaneRequestId(v) ? v : newRequestId();
 }
 
-export function runWithContext<T>(ctx: RequestContext, fn: () => T): T {
+/**
+ * Bridge to the tracing system (OpenTelemetry), registered by the telemetry bootstrap. Core stays
+ * free of tracing dependencies; without a bridge the traceparent is carried through unchanged.
+ */
+export interface TraceBridge {
+  /** Writes the active span's `traceparent`/`tracestate` into the carrier. */
+  inject(carrier: Record<string, string>): void;
+  /** Runs `fn` inside a new span that continues the trace given by the context's traceparent. */
+  runInSpan<T>(ctx: RequestContext, spanName: string, fn: () => T): T;
+  /** Trace ID of the active span, if any. */
+  activeTraceId(): string | undefined;
+}
+
+let bridge: TraceBridge | undefined;
+
+export function setTraceBridge(b: TraceBridge | undefined): void {
+  bridge = b;
+}
+
+export function activeTraceId(): string | undefined {
+  return bridge?.activeTraceId() ?? storage.getStore()?.traceparent?.split('-')[1];
+}
+
+/**
+ * Runs `fn` with `ctx` as the current request context. With a span name (inbound gRPC call,
+ * consumed event) the work also gets its own span continuing the caller's trace.
+ */
+export function runWithContext<T>(ctx: RequestContext, fn: () => T, spanName?: string): T {
+  if (spanName && bridge) {
+    const b = bridge;
+    return storage.run(ctx, () => b.runInSpan(ctx, spanName, fn));
+  }
   return storage.run(ctx, fn);
 }
 
@@ -52,6 +83,7 @@ export function contextHeaders(ctx: RequestContext | undefined = currentContext(
   const out: Record<string, string> = { [REQUEST_ID_HEADER]: ctx.requestId };
   if (ctx.traceparent) out[TRACEPARENT_HEADER] = ctx.traceparent;
   if (ctx.tracestate) out[TRACESTATE_HEADER] = ctx.tracestate;
+  bridge?.inject(out);
   return out;
 }
 

@@ -1,5 +1,5 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
-import { currentContext } from './context';
+import { activeTraceId, currentContext } from './context';
 
 export type { Logger } from 'pino';
 
@@ -24,7 +24,7 @@ export function createLogger(cfg: LoggerConfig): Logger {
       const ctx = currentContext();
       if (!ctx) return {};
       const out: Record<string, string> = { requestId: ctx.requestId };
-      const traceId = ctx.traceparent?.split('-')[1];
+      const traceId = activeTraceId();
       if (traceId) out.traceId = traceId;
       return out;
     },
