@@ -1,0 +1,69 @@
+import { ConflictError } from '@paymesh/core';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  NatsError,
+  ReplayPolicy,
+  nanos,
+  type ConsumerConfig,
+  type ConsumerInfo,
+  type JetStreamManager,
+} from 'nats';
+
+/** Settings of a durable pull consumer as chosen by {@link Bus.subscribe}. */
+export interface DurableConsumerSpec {
+  stream: string;
+  name: string;
+  filters: readonly string[];
+  maxDeliver: number;
+  ackWaitMs: number;
+  maxAckPending: number;
+  deliver: 'all' | 'new';
+  description: string;
+}
+
+function consumerConfig(spec: DurableConsumerSpec): Partial<ConsumerConfig> {
+  const filter: Partial<ConsumerConfig> =
+    spec.filters.length === 1 ? { filter_subject: spec.filters[0] } : { filter_subjects: [...spec.filters] };
+  return {
+    ...filter,
+    durable_name: spec.name,
+    description: spec.description,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: spec.deliver === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
+    replay_policy: ReplayPolicy.Instant,
+    max_deliver: spec.maxDeliver,
+    ack_wait: nanos(spec.ackWaitMs),
+    max_ack_pending: spec.maxAckPending,
+  };
+}
+
+/**
+ * Creates the durable consumer, or brings an existing one to the wanted settings; idempotent.
+ *
+ * @throws ConflictError when the consumer exists with settings the server will not change.
+ */
+export async function ensureConsumer(jsm: JetStreamManager, spec: DurableConsumerSpec): Promise<ConsumerInfo> {
+  const cfg = consumerConfig(spec);
+  try {
+    return await jsm.consumers.add(spec.stream, cfg);
+  } catch (err) {
+    if (!(err instanceof NatsError) || !err.api_error) throw err;
+    try {
+      return await jsm.consumers.update(spec.stream, spec.name, {
+        description: cfg.description,
+        max_deliver: cfg.max_deliver,
+        ack_wait: cfg.ack_wait,
+        max_ack_pending: cfg.max_ack_pending,
+        ...(cfg.filter_subject === undefined ? {} : { filter_subject: cfg.filter_subject }),
+        ...(cfg.filter_subjects === undefined ? {} : { filter_subjects: cfg.filter_subjects }),
+      });
+    } catch (updateErr) {
+      throw new ConflictError(
+        `consumer ${spec.name} on stream ${spec.stream} exists with incompatible settings (${err.message}); ` +
+          'delete it or use another durable name',
+        { code: 'BUS_CONSUMER_CONFLICT', cause: updateErr },
+      );
+    }
+  }
+}

@@ -1,0 +1,30 @@
+export { eventId, EVENT_ID_VERSION, type EventIdPart } from './event-id';
+export { makeEvent, isEventEnvelope, decodeEnvelope, type EventEnvelope, type MakeEventOptions } from './envelope';
+export {
+  assertNamespace,
+  assertEventSubject,
+  isEventSubject,
+  isSubjectFilter,
+  domainOf,
+  wireSubject,
+  eventSubjectFromWire,
+  streamName,
+  streamSubjects,
+  consumerName,
+} from './subjects';
+export { DEFAULT_STREAM_LIMITS, type StreamLimits } from './stream';
+export { retryDelayMs, type BackoffOptions } from './backoff';
+export { PoisonEventError } from './poison';
+export type { DeliveryMeta, EventHandler, Subscription } from './subscription';
+export {
+  Bus,
+  type BusConnectOptions,
+  type BusHealth,
+  type PublishResult,
+  type SubscribeOptions,
+  type SubscribeBaseOptions,
+  type PlainSubscribeOptions,
+  type DecodedSubscribeOptions,
+} from './bus';
+export { OutboxRelay, type OutboxPublisher, type OutboxRelayOptions, type RelayHealth } from './relay';
+export type { Outbox, OutboxEvent } from './outbox-types';

@@ -1,0 +1,210 @@
+import { contextFromHeaders, runWithContext, type Logger } from '@paymesh/core';
+import type { PublishResult } from './bus';
+import type { Outbox, OutboxEvent } from './outbox-types';
+
+/** What the relay needs from the bus ({@link Bus} satisfies it). */
+export interface OutboxPublisher {
+  publishOutboxEvent(event: Pick<OutboxEvent, 'id' | 'subject' | 'payload' | 'headers'>): Promise<PublishResult>;
+}
+
+/** Options of {@link OutboxRelay}. */
+export interface OutboxRelayOptions {
+  outbox: Outbox;
+  bus: OutboxPublisher;
+  logger: Logger;
+  /** Pause between polls when idle; default 1 000 ms (longer, up to 30 s, after repeated failures). */
+  intervalMs?: number;
+  /** Events read per `pending()` call; default 100. */
+  batchSize?: number;
+}
+
+/** Relay state, for `/internal/health`. */
+export interface RelayHealth {
+  /** Whether the polling loop is started. */
+  running: boolean;
+  /** False while the last pass failed. */
+  healthy: boolean;
+  /** Events published (and marked) since construction. */
+  published: number;
+  /** Failed passes in a row. */
+  consecutiveFailures: number;
+  lastRunAt: string | undefined;
+  lastSuccessAt: string | undefined;
+  lastError: string | undefined;
+  lastErrorAt: string | undefined;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * Publishes the transactional outbox to the bus.
+ *
+ * Each pass reads the oldest pending events, publishes them in order (id as `Nats-Msg-Id`, the
+ * stored headers), then marks the published ones. A publish failure ends the pass and leaves that
+ * event and the ones after it pending for the next pass; a crash or failure between publish and
+ * mark only republishes the same ids, which JetStream drops inside its duplicate window (and
+ * idempotent consumers tolerate beyond it). Passes never overlap.
+ */
+export class OutboxRelay {
+  private readonly outbox: Outbox;
+  private readonly bus: OutboxPublisher;
+  private readonly log: Logger;
+  private readonly intervalMs: number;
+  private readonly batchSize: number;
+  private started = false;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** Bumped by start/stop so a timer chain from before a restart dies out. */
+  private generation = 0;
+  private current: Promise<number> | undefined;
+  private queued: Promise<number> | undefined;
+  private published = 0;
+  private consecutiveFailures = 0;
+  private lastRunAt: Date | undefined;
+  private lastSuccessAt: Date | undefined;
+  private lastErrorAt: Date | undefined;
+  private error: Error | undefined;
+
+  constructor(opts: OutboxRelayOptions) {
+    this.outbox = opts.outbox;
+    this.bus = opts.bus;
+    this.log = opts.logger.child({ component: 'outbox-relay' });
+    this.intervalMs = opts.intervalMs ?? 1_000;
+    this.batchSize = opts.batchSize ?? 100;
+    if (!(this.intervalMs > 0)) throw new RangeError('intervalMs must be positive');
+    if (!Number.isInteger(this.batchSize) || this.batchSize < 1) throw new RangeError('batchSize must be a positive integer');
+  }
+
+  /** The error of the last failed pass, cleared by a successful one. */
+  get lastError(): Error | undefined {
+    return this.error;
+  }
+
+  /** Starts polling (first pass at once); idempotent. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.stopped = false;
+    this.generation += 1;
+    this.schedule(0, this.generation);
+  }
+
+  /** Stops polling and waits for a pass in progress; idempotent. */
+  async stop(): Promise<void> {
+    this.started = false;
+    this.stopped = true;
+    this.generation += 1;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await Promise.all([this.current, this.queued]);
+  }
+
+  /**
+   * Runs a pass now (e.g. right after a commit that enqueued events) instead of at the next tick.
+   * Ignored while the relay is not started.
+   */
+  nudge(): void {
+    if (!this.started) return;
+    void this.runOnce();
+  }
+
+  /**
+   * Runs one pass, after the pass in progress if there is one (concurrent calls share a single
+   * follow-up pass). Resolves to the number of events published; never rejects (see `lastError`).
+   * Works without `start()` (one-shot draining); after `stop()` it publishes nothing.
+   */
+  runOnce(): Promise<number> {
+    if (this.current) {
+      this.queued ??= this.current.then(() => {
+        this.queued = undefined;
+        return this.runOnce();
+      });
+      return this.queued;
+    }
+    const pass = this.pass().finally(() => {
+      if (this.current === pass) this.current = undefined;
+    });
+    this.current = pass;
+    return pass;
+  }
+
+  /** Relay state, for health endpoints. */
+  health(): RelayHealth {
+    return {
+      running: this.started,
+      healthy: this.consecutiveFailures === 0,
+      published: this.published,
+      consecutiveFailures: this.consecutiveFailures,
+      lastRunAt: this.lastRunAt?.toISOString(),
+      lastSuccessAt: this.lastSuccessAt?.toISOString(),
+      lastError: this.error?.message,
+      lastErrorAt: this.lastErrorAt?.toISOString(),
+    };
+  }
+
+  private schedule(delayMs: number, generation: number): void {
+    if (!this.started || generation !== this.generation) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.runOnce().then(() => this.schedule(this.nextDelay(), generation));
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private nextDelay(): number {
+    if (this.consecutiveFailures === 0) return this.intervalMs;
+    return Math.min(MAX_BACKOFF_MS, this.intervalMs * 2 ** Math.min(this.consecutiveFailures, 10));
+  }
+
+  private async pass(): Promise<number> {
+    if (this.stopped) return 0;
+    this.lastRunAt = new Date();
+    let total = 0;
+    try {
+      for (;;) {
+        const batch = await this.outbox.pending(this.batchSize);
+        if (batch.length === 0) break;
+        const { done, failure } = await this.publishBatch(batch);
+        if (done.length > 0) {
+          await this.outbox.markPublished(done);
+          total += done.length;
+          this.published += done.length;
+        }
+        if (failure) throw failure;
+        if (batch.length < this.batchSize || this.stopped) break;
+      }
+      this.consecutiveFailures = 0;
+      this.error = undefined;
+      this.lastSuccessAt = new Date();
+      if (total > 0) this.log.debug({ published: total }, 'outbox events published');
+    } catch (err) {
+      this.consecutiveFailures += 1;
+      this.error = err instanceof Error ? err : new Error(String(err));
+      this.lastErrorAt = new Date();
+      this.log.warn(
+        { err, consecutiveFailures: this.consecutiveFailures },
+        'outbox relay pass failed; pending events stay queued',
+      );
+    }
+    return total;
+  }
+
+  /** Publishes in order, stopping at the first failure so later events never overtake it. */
+  private async publishBatch(batch: OutboxEvent[]): Promise<{ done: string[]; failure: Error | undefined }> {
+    const done: string[] = [];
+    for (const event of batch) {
+      const ctx = contextFromHeaders((name) => event.headers[name]);
+      try {
+        await runWithContext(ctx, () => this.bus.publishOutboxEvent(event));
+        done.push(event.id);
+      } catch (err) {
+        const failure = err instanceof Error ? err : new Error(String(err));
+        runWithContext(ctx, () =>
+          this.log.warn({ err: failure, eventId: event.id, subject: event.subject }, 'outbox event publish failed'),
+        );
+        return { done, failure };
+      }
+    }
+    return { done, failure: undefined };
+  }
+}

@@ -1,0 +1,220 @@
+import { contextFromHeaders, runWithContext, type Logger } from '@paymesh/core';
+import {
+  ConsumerEvents,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JsMsg,
+} from 'nats';
+import { retryDelayMs, type BackoffOptions } from './backoff';
+import { decodeEnvelope, type EventEnvelope } from './envelope';
+import { fromNatsHeaders } from './headers';
+import { PoisonEventError } from './poison';
+import { eventSubjectFromWire } from './subjects';
+
+/** Delivery details passed to a handler next to the envelope. */
+export interface DeliveryMeta {
+  /** Event subject without the namespace prefix, e.g. `payments.transaction.status_changed`. */
+  subject: string;
+  /** Whether this message was delivered before (a previous attempt failed or timed out). */
+  redelivered: boolean;
+  /** 1 for the first delivery, 2 for the first redelivery, ... */
+  deliveryCount: number;
+  /** Message headers, names lower-cased (request ID, traceparent, `Nats-Msg-Id`, ...). */
+  headers: Record<string, string>;
+  /** Sequence of the message in its stream. */
+  streamSequence: number;
+}
+
+/**
+ * Processes one event. Delivery is at-least-once: the same event (same `envelope.id`) can arrive
+ * again after a crash, a lost ack or a republish outside the duplicate window, so handlers must be
+ * idempotent (e.g. record processed ids, or make the state change a compare-and-set).
+ *
+ * Resolve to acknowledge; throw to have the message redelivered after a backoff (until the
+ * subscription's `maxDeliver`, then it is terminated and logged); throw {@link PoisonEventError}
+ * to terminate it at once.
+ */
+export type EventHandler<T = unknown> = (event: EventEnvelope<T>, meta: DeliveryMeta) => Promise<void> | void;
+
+/** A running durable subscription. */
+export interface Subscription {
+  /** Stream the consumer reads. */
+  readonly stream: string;
+  /** Durable consumer name. */
+  readonly consumer: string;
+  /** Stops fetching, finishes the messages already received, then resolves; idempotent. */
+  stop(): Promise<void>;
+}
+
+/** What {@link ConsumerLoop} needs; assembled by the bus. */
+export interface ConsumerLoopOptions {
+  js: JetStreamClient;
+  logger: Logger;
+  namespace: string;
+  stream: string;
+  consumer: string;
+  handler: EventHandler;
+  maxDeliver: number;
+  ackWaitMs: number;
+  backoff: BackoffOptions;
+  /** Messages pulled per request (also the most a `stop()` waits to finish). */
+  batchSize: number;
+  /** Re-creates stream and consumer after the consumer vanished. */
+  ensure: () => Promise<void>;
+  /** Called once the loop has ended. */
+  onStopped: () => void;
+}
+
+const RESTART_DELAY_MS = 1_000;
+
+/** Pull loop of one durable consumer: fetches, runs the handler in the message's request context, acks. */
+export class ConsumerLoop implements Subscription {
+  readonly stream: string;
+  readonly consumer: string;
+  private readonly opts: ConsumerLoopOptions;
+  private readonly log: Logger;
+  private stopping = false;
+  private messages: ConsumerMessages | undefined;
+  private done: Promise<void> = Promise.resolve();
+  private wake: (() => void) | undefined;
+
+  constructor(opts: ConsumerLoopOptions) {
+    this.opts = opts;
+    this.stream = opts.stream;
+    this.consumer = opts.consumer;
+    this.log = opts.logger.child({ stream: opts.stream, consumer: opts.consumer });
+  }
+
+  /** Starts the loop in the background. */
+  start(): void {
+    this.done = this.run().finally(() => this.opts.onStopped());
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    this.messages?.stop();
+    await this.done;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        const consumer = await this.opts.js.consumers.get(this.stream, this.consumer);
+        const messages = await consumer.consume({ max_messages: this.opts.batchSize });
+        this.messages = messages;
+        void this.watch(messages);
+        if (this.stopping) messages.stop();
+        for await (const msg of messages) {
+          await this.handle(msg);
+        }
+      } catch (err) {
+        if (!this.stopping) this.log.warn({ err }, 'event consumer failed; restarting');
+      } finally {
+        this.messages = undefined;
+      }
+      if (this.stopping) break;
+      await this.pause(RESTART_DELAY_MS);
+      if (this.stopping) break;
+      try {
+        await this.opts.ensure();
+      } catch (err) {
+        this.log.warn({ err }, 'could not re-create event consumer; will retry');
+      }
+    }
+  }
+
+  /** Ends the current iterator when the consumer or stream is gone, so `run` re-creates them. */
+  private async watch(messages: ConsumerMessages): Promise<void> {
+    try {
+      for await (const status of await messages.status()) {
+        if (
+          status.type === ConsumerEvents.ConsumerDeleted ||
+          status.type === ConsumerEvents.ConsumerNotFound ||
+          status.type === ConsumerEvents.StreamNotFound
+        ) {
+          if (!this.stopping) this.log.warn({ event: status.type }, 'event consumer lost; re-creating');
+          messages.stop();
+          return;
+        }
+        if (status.type === ConsumerEvents.HeartbeatsMissed) {
+          this.log.debug({ missed: status.data }, 'event consumer missed heartbeats');
+        }
+      }
+    } catch (err) {
+      this.log.debug({ err }, 'event consumer status stream ended');
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private async handle(msg: JsMsg): Promise<void> {
+    const headers = fromNatsHeaders(msg.headers);
+    const ctx = contextFromHeaders((name) => headers[name]);
+    await runWithContext(ctx, () => this.process(msg, headers));
+  }
+
+  private async process(msg: JsMsg, headers: Record<string, string>): Promise<void> {
+    const subject = eventSubjectFromWire(this.opts.namespace, msg.subject);
+    const deliveryCount = msg.info.deliveryCount;
+    const log = this.log.child({ subject, streamSeq: msg.seq, deliveryCount });
+
+    let envelope: EventEnvelope;
+    try {
+      envelope = decodeEnvelope(msg.data);
+    } catch (err) {
+      log.error({ err }, 'event is not a valid envelope; terminated');
+      msg.term();
+      return;
+    }
+
+    const meta: DeliveryMeta = {
+      subject,
+      redelivered: msg.redelivered,
+      deliveryCount,
+      headers,
+      streamSequence: msg.seq,
+    };
+    // Keeps the message from timing out while a slow handler is still working on it.
+    const heartbeat = setInterval(() => msg.working(), Math.max(500, Math.floor(this.opts.ackWaitMs / 3)));
+    heartbeat.unref();
+    try {
+      await this.opts.handler(envelope, meta);
+    } catch (err) {
+      this.fail(msg, err, log.child({ eventId: envelope.id }), deliveryCount);
+      return;
+    } finally {
+      clearInterval(heartbeat);
+    }
+    try {
+      await msg.ackAck();
+    } catch (err) {
+      log.warn({ err, eventId: envelope.id }, 'event ack not confirmed; it may be delivered again');
+    }
+  }
+
+  private fail(msg: JsMsg, err: unknown, log: Logger, deliveryCount: number): void {
+    if (err instanceof PoisonEventError) {
+      log.error({ err }, 'event rejected as unprocessable; terminated');
+      msg.term();
+      return;
+    }
+    if (deliveryCount >= this.opts.maxDeliver) {
+      log.error({ err, maxDeliver: this.opts.maxDeliver }, 'event handler failed on the last attempt; terminated');
+      msg.term();
+      return;
+    }
+    const delayMs = retryDelayMs(deliveryCount, this.opts.backoff);
+    log.warn({ err, retryInMs: delayMs }, 'event handler failed; will be redelivered');
+    msg.nak(delayMs);
+  }
+}

@@ -1,0 +1,315 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { UnavailableError, currentRequestId, runWithContext } from '@paymesh/core';
+import { connect, headers as natsHeaders } from 'nats';
+import { Bus } from '../src/bus';
+import { makeEvent, type EventEnvelope } from '../src/envelope';
+import { eventId } from '../src/event-id';
+import type { DeliveryMeta, Subscription } from '../src/subscription';
+import { NATS_URL, captureLogger, connectBus, dropNamespace, sleep, testNamespace, waitFor } from './helpers';
+
+const ns = testNamespace();
+const otherNs = testNamespace();
+const { logger, lines } = captureLogger('bus-test');
+let publisher: Bus;
+let consumer: Bus;
+const subs: Subscription[] = [];
+
+beforeAll(async () => {
+  publisher = await connectBus(ns, 'payments', logger);
+  consumer = await connectBus(ns, 'invoicing', logger);
+});
+
+afterEach(async () => {
+  await Promise.all(subs.splice(0).map((s) => s.stop()));
+});
+
+afterAll(async () => {
+  await publisher?.close();
+  await consumer?.close();
+  await dropNamespace(ns);
+  await dropNamespace(otherNs);
+});
+
+interface Seen {
+  event: EventEnvelope;
+  meta: DeliveryMeta;
+  requestId: string | undefined;
+}
+
+describe('Bus', () => {
+  it('carries the request ID from the publisher to the handler context and its logs', async () => {
+    const seen: Seen[] = [];
+    subs.push(
+      await consumer.subscribe({
+        durable: 'roundtrip',
+        subjects: 'payments.transaction.status_changed',
+        handler: (event, meta) => {
+          logger.info({ eventId: event.id }, 'roundtrip handled');
+          seen.push({ event, meta, requestId: currentRequestId() });
+        },
+      }),
+    );
+    const event = makeEvent('payments.transaction.status_changed', { status: 'succeeded' });
+    const ack = await runWithContext({ requestId: 'req-roundtrip-0001' }, () =>
+      publisher.publish('payments.transaction.status_changed', event),
+    );
+    expect(ack).toMatchObject({ stream: publisher.streamFor('payments'), duplicate: false });
+
+    await waitFor(() => seen.length === 1, 10_000, 'delivery');
+    const [got] = seen;
+    expect(got?.event).toEqual(event);
+    expect(got?.requestId).toBe('req-roundtrip-0001');
+    expect(got?.meta).toMatchObject({
+      subject: 'payments.transaction.status_changed',
+      redelivered: false,
+      deliveryCount: 1,
+    });
+    expect(got?.meta.headers['x-request-id']).toBe('req-roundtrip-0001');
+    const line = lines.find((l) => l.msg === 'roundtrip handled');
+    expect(line?.requestId).toBe('req-roundtrip-0001');
+  });
+
+  it('delivers an id published twice only once', async () => {
+    const seen: string[] = [];
+    subs.push(
+      await consumer.subscribe({
+        durable: 'dedupe',
+        subjects: 'payments.refund.*',
+        handler: (event) => {
+          seen.push(event.id);
+        },
+      }),
+    );
+    const dup = makeEvent('payments.refund.created', { n: 1 }, { id: eventId('payments.refund.created', 'rf_1') });
+    const first = await publisher.publish('payments.refund.created', dup);
+    const second = await publisher.publish('payments.refund.created', { ...dup });
+    expect(first.duplicate).toBe(false);
+    expect(second).toEqual({ ...first, duplicate: true });
+    const sentinel = makeEvent('payments.refund.succeeded', {});
+    await publisher.publish('payments.refund.succeeded', sentinel);
+
+    await waitFor(() => seen.includes(sentinel.id), 10_000, 'sentinel');
+    await sleep(200);
+    expect(seen.filter((id) => id === dup.id)).toHaveLength(1);
+  });
+
+  it('redelivers after a handler failure and then acks', async () => {
+    const attempts: DeliveryMeta[] = [];
+    let succeeded = 0;
+    subs.push(
+      await consumer.subscribe({
+        durable: 'retry',
+        subjects: 'payments.payout.created',
+        backoff: { initialMs: 100 },
+        handler: (_event, meta) => {
+          attempts.push(meta);
+          if (attempts.length === 1) throw new Error('temporary failure');
+          succeeded += 1;
+        },
+      }),
+    );
+    await publisher.publish('payments.payout.created', makeEvent('payments.payout.created', {}));
+    await waitFor(() => succeeded === 1, 10_000, 'successful retry');
+    await sleep(300);
+    expect(attempts.map((m) => [m.deliveryCount, m.redelivered])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    expect(succeeded).toBe(1);
+    expect(lines.some((l) => l.msg === 'event handler failed; will be redelivered')).toBe(true);
+  });
+
+  it('terminates an event after maxDeliver failures with an error log', async () => {
+    const attempts: number[] = [];
+    subs.push(
+      await consumer.subscribe({
+        durable: 'give-up',
+        subjects: 'payments.dispute.opened',
+        maxDeliver: 2,
+        backoff: { initialMs: 50 },
+        handler: (_event, meta) => {
+          attempts.push(meta.deliveryCount);
+          throw new Error('always fails');
+        },
+      }),
+    );
+    const event = makeEvent('payments.dispute.opened', {});
+    await publisher.publish('payments.dispute.opened', event);
+    await waitFor(
+      () => lines.some((l) => l.msg === 'event handler failed on the last attempt; terminated' && l.eventId === event.id),
+      10_000,
+      'terminate log',
+    );
+    await sleep(400);
+    expect(attempts).toEqual([1, 2]);
+    const line = lines.find((l) => l.eventId === event.id && l.level === 50);
+    expect(line).toBeDefined();
+  });
+
+  it('terminates a message that is not JSON and goes on with the next', async () => {
+    const seen: string[] = [];
+    subs.push(
+      await consumer.subscribe({
+        durable: 'poison',
+        subjects: 'payments.chargeback.>',
+        handler: (event) => {
+          seen.push(event.id);
+        },
+      }),
+    );
+    const nc = await connect({ servers: NATS_URL });
+    try {
+      const h = natsHeaders();
+      h.set('x-request-id', 'req-poison-0001');
+      await nc.jetstream().publish(`${ns}.payments.chargeback.received`, Buffer.from('{not json'), { headers: h });
+    } finally {
+      await nc.close();
+    }
+    const good = makeEvent('payments.chargeback.received', {});
+    await publisher.publish('payments.chargeback.received', good);
+    await waitFor(() => seen.includes(good.id), 10_000, 'good event');
+    const line = lines.find((l) => l.msg === 'event is not a valid envelope; terminated');
+    expect(line?.requestId).toBe('req-poison-0001');
+    expect(seen).toEqual([good.id]);
+  });
+
+  it('resumes a durable consumer after stop/start without reprocessing acked events', async () => {
+    const seen: string[] = [];
+    const subscribe = () =>
+      consumer.subscribe({
+        durable: 'resume',
+        subjects: 'payments.settlement.completed',
+        handler: (event) => {
+          seen.push(event.id);
+        },
+      });
+    const publishN = async (n: number) => {
+      const ids: string[] = [];
+      for (let i = 0; i < n; i += 1) {
+        const e = makeEvent('payments.settlement.completed', { i });
+        await publisher.publish('payments.settlement.completed', e);
+        ids.push(e.id);
+      }
+      return ids;
+    };
+
+    const first = await subscribe();
+    const batch1 = await publishN(3);
+    await waitFor(() => seen.length === 3, 10_000, 'first batch');
+    await first.stop();
+    await first.stop();
+
+    const batch2 = await publishN(2);
+    await sleep(200);
+    expect(seen).toEqual(batch1);
+
+    subs.push(await subscribe());
+    await waitFor(() => seen.length === 5, 10_000, 'second batch');
+    await sleep(300);
+    expect(seen).toEqual([...batch1, ...batch2]);
+  });
+
+  it('decodes data with the given decoder and terminates what it rejects', async () => {
+    const amounts: number[] = [];
+    subs.push(
+      await consumer.subscribe({
+        durable: 'decoded',
+        subjects: 'payments.fee.charged',
+        decode: (data: unknown): { amount: number } => {
+          if (typeof data === 'object' && data !== null && 'amount' in data && typeof data.amount === 'number') {
+            return { amount: data.amount };
+          }
+          throw new Error('amount missing');
+        },
+        handler: (event) => {
+          amounts.push(event.data.amount);
+        },
+      }),
+    );
+    const bad = makeEvent('payments.fee.charged', { nope: true });
+    await publisher.publish('payments.fee.charged', bad);
+    await publisher.publish('payments.fee.charged', makeEvent('payments.fee.charged', { amount: 42 }));
+    await waitFor(() => amounts.length === 1, 10_000, 'decoded event');
+    expect(amounts).toEqual([42]);
+    expect(lines.some((l) => l.msg === 'event rejected as unprocessable; terminated' && l.eventId === bad.id)).toBe(
+      true,
+    );
+  });
+
+  it('keeps meshes with different namespaces apart on one server', async () => {
+    const other = await connectBus(otherNs, 'payments', logger);
+    try {
+      const seenHere: string[] = [];
+      const seenThere: string[] = [];
+      subs.push(
+        await consumer.subscribe({
+          durable: 'isolation',
+          subjects: 'payments.transaction.created',
+          handler: (e) => {
+            seenHere.push(e.id);
+          },
+        }),
+      );
+      const sub = await other.subscribe({
+        durable: 'isolation',
+        subjects: 'payments.transaction.created',
+        handler: (e) => {
+          seenThere.push(e.id);
+        },
+      });
+      const here = makeEvent('payments.transaction.created', {});
+      const there = makeEvent('payments.transaction.created', {});
+      await publisher.publish('payments.transaction.created', here);
+      await other.publish('payments.transaction.created', there);
+      await waitFor(() => seenHere.length === 1 && seenThere.length === 1, 10_000, 'both deliveries');
+      await sleep(200);
+      expect(seenHere).toEqual([here.id]);
+      expect(seenThere).toEqual([there.id]);
+      expect(other.streamFor('payments')).not.toBe(publisher.streamFor('payments'));
+      await sub.stop();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('ensures streams idempotently', async () => {
+    await publisher.ensureStream('ledger');
+    await publisher.ensureStream('ledger');
+    const again = await connectBus(ns, 'ledger', logger, { streamLimits: { maxAgeMs: 2 * 60 * 60 * 1000 } });
+    try {
+      await again.ensureStream('ledger');
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('rejects malformed publishes', async () => {
+    const e = makeEvent('payments.transaction.created', {});
+    await expect(publisher.publish('payments.transaction.updated', e)).rejects.toThrow(/does not match/);
+    await expect(publisher.publish('payments.>', e)).rejects.toThrow(/invalid event subject/);
+    await expect(
+      consumer.subscribe({ durable: 'x', subjects: ['payments.>', 'invoicing.>'], handler: () => undefined }),
+    ).rejects.toThrow(/one domain/);
+  });
+
+  it('reports health and closes cleanly', async () => {
+    const bus = await connectBus(ns, 'health', logger);
+    expect(bus.health()).toMatchObject({ connected: true, status: 'connected', namespace: ns, service: 'health' });
+    await bus.subscribe({ durable: 'h', subjects: 'payments.>', handler: () => undefined });
+    expect(bus.health().subscriptions).toBe(1);
+    await bus.close();
+    await bus.close();
+    expect(bus.health()).toMatchObject({ connected: false, status: 'closed', subscriptions: 0 });
+  });
+
+  it('fails to connect with an error naming the URL', async () => {
+    const url = 'nats://user:secret@127.0.0.1:1';
+    const err = await Bus.connect({ url, namespace: ns, service: 'x', logger, connectTimeoutMs: 2_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(UnavailableError);
+    const message = err instanceof Error ? err.message : '';
+    expect(message).toContain('cannot connect to NATS at nats://***@127.0.0.1:1');
+    expect(message).not.toContain('secret');
+  });
+});
