@@ -28,9 +28,19 @@ export interface FieldOps {
   $exists?: boolean;
 }
 
-/** Conjunction of conditions; keys are field paths such as `status` or `billing.country`. */
+/**
+ * Conjunction of conditions; keys are field paths such as `status` or `billing.country`
+ * (`id` is the document id). Paths must match `^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$`, otherwise the
+ * store throws ValidationError, as it does for unknown operators or non-scalar operands.
+ * Range operators only match values of the operand's type: numbers compare numerically, strings
+ * bytewise (so ISO-8601 timestamps order correctly). Matching inside arrays is not supported.
+ */
 export type Filter = Record<string, Scalar | FieldOps>;
 
+/**
+ * Field path -> direction. Values order by type first (missing/null, numbers, strings, objects,
+ * arrays, booleans), as in MongoDB; ties are broken by `id` so pages are stable.
+ */
 export interface SortSpec {
   [field: string]: 1 | -1;
 }
@@ -39,6 +49,7 @@ export interface FindOptions {
   sort?: SortSpec;
   /** 1-based page; used with `limit`. */
   page?: number;
+  /** Without a limit every match is returned (page 1) and `Page.limit` is the item count. */
   limit?: number;
 }
 
@@ -52,19 +63,25 @@ export interface Page<T> {
 export interface IndexSpec {
   /** Field paths, in order. */
   fields: string[];
+  /** Unique indexes do not constrain documents in which an indexed field is missing or null. */
   unique?: boolean;
   /** Index name, unique within the collection. */
   name: string;
 }
 
 export interface CollectionSpec {
+  /** `^[A-Za-z_][A-Za-z0-9_]{0,62}$`; `_outbox` and `_sequences` are reserved by the store. */
   name: string;
   indexes?: IndexSpec[];
 }
 
 export interface Collection<T extends StoredDoc> {
   readonly name: string;
-  /** Inserts; throws ConflictError (code DUPLICATE_KEY) when a unique index or the id is taken. */
+  /**
+   * Inserts; throws ConflictError (code DUPLICATE_KEY) when a unique index or the id is taken.
+   * Documents are stored as JSON (Dates become ISO strings, undefined fields vanish) and must not
+   * have a top-level `_id` field.
+   */
   insert(doc: NewDoc<T>): Promise<T>;
   get(id: string): Promise<T | null>;
   findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<T | null>;
@@ -121,8 +138,13 @@ export interface DocumentStore {
   readonly database: string;
   /** Creates the collection (table) and its indexes if missing; idempotent. */
   ensureCollection(spec: CollectionSpec): Promise<void>;
+  /** Works before ensureCollection too: a missing collection is created, without indexes, on first use. */
   collection<T extends StoredDoc>(name: string): Collection<T>;
-  /** Runs `fn` atomically: every write and enqueued event commits together or not at all. */
+  /**
+   * Runs `fn` atomically: every write and enqueued event commits together or not at all.
+   * A store error inside (e.g. DUPLICATE_KEY) aborts the transaction: let it propagate. On MongoDB
+   * `fn` may be re-run after transient errors and must not run store calls in parallel.
+   */
   transaction<R>(fn: (tx: TxScope) => Promise<R>): Promise<R>;
   /** Atomic counter: returns the next value for `key` (first call returns `startAt`, default 1). */
   nextSequence(key: string, startAt?: number): Promise<number>;

@@ -1,0 +1,86 @@
+import { ConflictError, NotFoundError, ValidationError, isDomainError } from '@paymesh/core';
+import type { Collection, StoredDoc } from './port';
+
+/** Body of a stored document: JSON-normalized, without the store-maintained `id` and `version`. */
+export type Body = Record<string, unknown>;
+
+/**
+ * Normalizes a document to what both backends store: a JSON object (Dates become ISO strings,
+ * undefined fields disappear), minus `id`/`version`, which the store keeps itself.
+ */
+export function toBody(doc: object): Body {
+  let json: string;
+  try {
+    json = JSON.stringify(doc);
+  } catch (err) {
+    throw new ValidationError('document is not JSON-serializable', { cause: err });
+  }
+  const parsed: unknown = JSON.parse(json);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ValidationError('document must be a JSON object');
+  }
+  const body: Body = { ...parsed };
+  delete body.id;
+  delete body.version;
+  if ('_id' in body) throw new ValidationError('document must not have an _id field', { field: '_id' });
+  return body;
+}
+
+export function toStored<T extends StoredDoc>(id: string, version: number, body: Body): T {
+  const stored: StoredDoc = { ...body, id, version };
+  return stored as T;
+}
+
+export function assertDocId(id: unknown): asserts id is string {
+  if (typeof id !== 'string' || id.length === 0) throw new ValidationError('id must be a non-empty string', { field: 'id' });
+}
+
+export function assertVersion(version: number): void {
+  if (!Number.isSafeInteger(version) || version < 1) throw new ValidationError('expectedVersion must be an integer >= 1');
+}
+
+export function duplicateKey(collection: string, cause: unknown, detail?: string): ConflictError {
+  const suffix = detail ? ` (${detail})` : '';
+  return new ConflictError(`duplicate key in ${collection}${suffix}`, { code: 'DUPLICATE_KEY', cause });
+}
+
+export function versionConflict(collection: string, id: string, expected: number, actual: number): ConflictError {
+  return new ConflictError(`${collection}/${id} is at version ${actual}, expected ${expected}`, {
+    code: 'VERSION_CONFLICT',
+  });
+}
+
+export function notFound(collection: string, id: string): NotFoundError {
+  return new NotFoundError(`${collection}/${id} not found`);
+}
+
+/** Enough for any single caller to win against 20 concurrent writers of the same document. */
+export const DEFAULT_UPDATE_RETRIES = 20;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Read-modify-CAS loop shared by both adapters. Each conflict means another writer committed
+ * after our read, so with N concurrent writers a caller loses at most N-1 times; a small random
+ * backoff keeps the losers from colliding again in lockstep.
+ */
+export async function updateWithRetry<T extends StoredDoc>(
+  collection: Collection<T>,
+  id: string,
+  mutate: (current: T) => Omit<T, 'id' | 'version'> | null,
+  retries: number = DEFAULT_UPDATE_RETRIES,
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const current = await collection.get(id);
+    if (current === null) throw notFound(collection.name, id);
+    const next = mutate(current);
+    if (next === null) return current;
+    try {
+      return await collection.replace(id, current.version, next);
+    } catch (err) {
+      const conflict = isDomainError(err) && err.code === 'VERSION_CONFLICT';
+      if (!conflict || attempt >= retries) throw err;
+      await sleep(Math.random() * Math.min(50, 2 ** attempt));
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import { ValidationError } from '@paymesh/core';
+import { assertFieldPath } from './paths';
+import type { Filter, FindOptions, Scalar, SortSpec } from './port';
+
+/**
+ * A filter validated and flattened into single-operator conditions; both adapters translate
+ * from this form, so they accept and reject exactly the same filters.
+ */
+export type Condition =
+  | { path: string; op: 'eq' | 'ne'; value: Scalar }
+  | { path: string; op: 'in' | 'nin'; values: Scalar[] }
+  | { path: string; op: 'gt' | 'gte' | 'lt' | 'lte'; value: string | number }
+  | { path: string; op: 'exists'; value: boolean };
+
+export type RangeOp = 'gt' | 'gte' | 'lt' | 'lte';
+
+export interface SortKey {
+  path: string;
+  dir: 1 | -1;
+}
+
+export interface Paging {
+  page: number;
+  /** Absent: every match. */
+  limit: number | undefined;
+  offset: number;
+}
+
+const OPS: ReadonlySet<string> = new Set(['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists']);
+
+function isScalar(value: unknown): value is Scalar {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function scalar(path: string, op: string, value: unknown): Scalar {
+  if (!isScalar(value)) throw new ValidationError(`${path}.${op} needs a string, number, boolean or null`, { field: path });
+  return value;
+}
+
+function scalarList(path: string, op: string, value: unknown): Scalar[] {
+  if (!Array.isArray(value)) throw new ValidationError(`${path}.${op} needs an array`, { field: path });
+  return value.map((item) => scalar(path, op, item));
+}
+
+function rangeValue(path: string, op: string, value: unknown): string | number {
+  if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) return value;
+  throw new ValidationError(`${path}.${op} needs a string or a number`, { field: path });
+}
+
+function opsConditions(path: string, ops: Record<string, unknown>): Condition[] {
+  const entries = Object.entries(ops);
+  if (entries.length === 0) throw new ValidationError(`no operator given for ${path}`, { field: path });
+  return entries.map(([key, value]): Condition => {
+    if (!OPS.has(key)) throw new ValidationError(`unsupported operator ${key} on ${path}`, { field: path });
+    switch (key) {
+      case '$eq':
+        return { path, op: 'eq', value: scalar(path, key, value) };
+      case '$ne':
+        return { path, op: 'ne', value: scalar(path, key, value) };
+      case '$in':
+        return { path, op: 'in', values: scalarList(path, key, value) };
+      case '$nin':
+        return { path, op: 'nin', values: scalarList(path, key, value) };
+      case '$exists':
+        if (typeof value !== 'boolean') throw new ValidationError(`${path}.$exists needs a boolean`, { field: path });
+        return { path, op: 'exists', value };
+      default: {
+        const op = key.slice(1);
+        if (op !== 'gt' && op !== 'gte' && op !== 'lt' && op !== 'lte') {
+          throw new ValidationError(`unsupported operator ${key} on ${path}`, { field: path });
+        }
+        return { path, op, value: rangeValue(path, key, value) };
+      }
+    }
+  });
+}
+
+/** Validates a filter (paths, operators, operand types) and flattens it; throws ValidationError. */
+export function normalizeFilter(filter: Filter): Condition[] {
+  if (!isPlainObject(filter)) throw new ValidationError('filter must be a plain object');
+  const conditions: Condition[] = [];
+  for (const [path, spec] of Object.entries(filter)) {
+    assertFieldPath(path);
+    if (isPlainObject(spec)) conditions.push(...opsConditions(path, spec));
+    else conditions.push({ path, op: 'eq', value: scalar(path, '$eq', spec) });
+  }
+  return conditions;
+}
+
+export function normalizeSort(sort: SortSpec | undefined): SortKey[] {
+  if (sort === undefined) return [];
+  if (!isPlainObject(sort)) throw new ValidationError('sort must be a plain object');
+  return Object.entries(sort).map(([path, dir]) => {
+    assertFieldPath(path);
+    if (dir !== 1 && dir !== -1) throw new ValidationError(`sort direction for ${path} must be 1 or -1`, { field: path });
+    return { path, dir };
+  });
+}
+
+export function normalizePaging(options: FindOptions): Paging {
+  const { page = 1, limit } = options;
+  if (!Number.isSafeInteger(page) || page < 1) throw new ValidationError('page must be an integer >= 1');
+  if (limit === undefined) {
+    if (page !== 1) throw new ValidationError('page needs a limit');
+    return { page, limit, offset: 0 };
+  }
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new ValidationError('limit must be an integer >= 1');
+  return { page, limit, offset: (page - 1) * limit };
+}

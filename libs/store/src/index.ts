@@ -1,0 +1,62 @@
+import { ValidationError } from '@paymesh/core';
+import type { StoreLogger } from './logger';
+import { MongoStore } from './mongodb';
+import type { DocumentStore } from './port';
+import { PostgresStore } from './postgres';
+
+export * from './port';
+export type { StoreLogger } from './logger';
+export { PostgresStore, type PostgresStoreOptions } from './postgres';
+export { MongoStore, type MongoStoreOptions } from './mongodb';
+
+export interface CreateStoreOptions {
+  /** `postgres://`, `postgresql://`, `mongodb://` or `mongodb+srv://` URL; the scheme picks the adapter. */
+  url: string;
+  /** The service's database name (a schema on PostgreSQL, a database on MongoDB). */
+  database: string;
+  logger?: StoreLogger;
+}
+
+/** A store that can also drop its whole database; both adapters are one. */
+export type DroppableStore = DocumentStore & { dropDatabase(): Promise<void> };
+
+function schemeOf(url: string): string {
+  const match = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url);
+  return match?.[1]?.toLowerCase() ?? '';
+}
+
+/** Connects and prepares the store's own tables; fails fast when the server is unreachable. */
+export async function createStore(options: CreateStoreOptions): Promise<DroppableStore> {
+  const scheme = schemeOf(options.url);
+  if (scheme === 'postgres' || scheme === 'postgresql') {
+    const store = new PostgresStore(options);
+    try {
+      await store.init();
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    return store;
+  }
+  if (scheme === 'mongodb' || scheme === 'mongodb+srv') {
+    const store = await MongoStore.connect(options);
+    try {
+      await store.init();
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    return store;
+  }
+  throw new ValidationError(`unsupported store URL scheme: ${scheme || '(none)'}`);
+}
+
+/** Drops a service's schema (PostgreSQL) or database (MongoDB) with everything in it. For tests. */
+export async function dropStoreDatabase(options: CreateStoreOptions): Promise<void> {
+  const store = await createStore(options);
+  try {
+    await store.dropDatabase();
+  } finally {
+    await store.close();
+  }
+}

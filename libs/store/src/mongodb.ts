@@ -1,0 +1,145 @@
+import { MongoClient, MongoServerError, type Db } from 'mongodb';
+import type { StoreLogger } from './logger';
+import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
+import type { Collection, CollectionSpec, DocumentStore, Outbox, OutboxEvent, StoredDoc, TxScope } from './port';
+import { MongoCollection } from './mongodb/collection';
+import { toMongoKeys, type MongoDoc } from './mongodb/filter';
+import * as system from './mongodb/system';
+
+export interface MongoStoreOptions {
+  /** `mongodb://` or `mongodb+srv://` connection URL. */
+  url: string;
+  /** The service's database name. */
+  database: string;
+  logger?: StoreLogger;
+}
+
+const PING_TIMEOUT_MS = 2_000;
+const NAMESPACE_EXISTS = 48;
+
+/** Every BSON type a JSON-normalized value can have, i.e. all but null. */
+const NON_NULL_TYPES = ['string', 'number', 'bool', 'object', 'array'];
+
+/**
+ * DocumentStore on MongoDB: one database per service. `transaction()` uses multi-document
+ * transactions, which need a replica set or sharded cluster (a single-node replica set will do);
+ * on a standalone server it fails. The driver may re-run the transaction callback after
+ * transient errors, so it must not have side effects outside the store, and must not swallow
+ * store errors or run store calls in parallel.
+ */
+export class MongoStore implements DocumentStore {
+  readonly kind = 'mongodb' as const;
+  readonly database: string;
+  readonly outbox: Outbox;
+  private readonly db: Db;
+  private initialized: Promise<void> | undefined;
+
+  /** Prefer `MongoStore.connect`; a client passed here must already be connected or connect lazily. */
+  constructor(
+    private readonly client: MongoClient,
+    database: string,
+    private readonly logger?: StoreLogger,
+  ) {
+    assertIdentifier(database, 'database');
+    this.database = database;
+    this.db = client.db(database);
+    this.outbox = {
+      pending: async (limit) => {
+        await this.init();
+        return system.pending(this.db, limit);
+      },
+      markPublished: (ids) => system.markPublished(this.db, ids),
+    };
+  }
+
+  static async connect(options: MongoStoreOptions): Promise<MongoStore> {
+    const client = new MongoClient(options.url, { serverSelectionTimeoutMS: 5_000 });
+    await client.connect();
+    return new MongoStore(client, options.database, options.logger);
+  }
+
+  init(): Promise<void> {
+    this.initialized ??= system.initSystem(this.db).catch((err: unknown) => {
+      this.initialized = undefined;
+      throw err;
+    });
+    return this.initialized;
+  }
+
+  async ensureCollection(spec: CollectionSpec): Promise<void> {
+    assertCollectionName(spec.name);
+    const indexes = spec.indexes ?? [];
+    indexes.forEach(assertIndexSpec);
+    try {
+      await this.db.createCollection(spec.name);
+    } catch (err) {
+      if (!(err instanceof MongoServerError && err.code === NAMESPACE_EXISTS)) throw err;
+    }
+    const native = this.db.collection<MongoDoc>(spec.name);
+    for (const ix of indexes) {
+      if (ix.fields.length === 1 && ix.fields[0] === 'id') continue; // _id is always unique-indexed
+      // PostgreSQL unique indexes ignore rows whose key is missing or null; the partial filter
+      // gives MongoDB the same rule (without it, two documents lacking the field would clash).
+      const partialFilterExpression = ix.unique
+        ? Object.fromEntries(Object.keys(toMongoKeys(ix.fields)).map((f) => [f, { $type: NON_NULL_TYPES }]))
+        : undefined;
+      await native.createIndex(toMongoKeys(ix.fields), {
+        name: ix.name,
+        unique: ix.unique ?? false,
+        ...(partialFilterExpression ? { partialFilterExpression } : {}),
+      });
+    }
+  }
+
+  collection<T extends StoredDoc>(name: string): Collection<T> {
+    assertCollectionName(name);
+    return new MongoCollection<T>(name, this.db.collection<MongoDoc>(name));
+  }
+
+  async transaction<R>(fn: (tx: TxScope) => Promise<R>): Promise<R> {
+    await this.init();
+    const session = this.client.startSession();
+    try {
+      return await session.withTransaction(() =>
+        fn({
+          collection: <T extends StoredDoc>(name: string) => {
+            assertCollectionName(name);
+            return new MongoCollection<T>(name, this.db.collection<MongoDoc>(name), session);
+          },
+          enqueue: (event: Omit<OutboxEvent, 'createdAt'>) => system.enqueue(this.db, session, event),
+          nextSequence: (key: string, startAt?: number) => system.nextSequence(this.db, key, startAt, session),
+        }),
+      );
+    } finally {
+      await session.endSession().catch((err: unknown) => this.logger?.warn({ err }, 'mongodb endSession failed'));
+    }
+  }
+
+  nextSequence(key: string, startAt?: number): Promise<number> {
+    return system.nextSequence(this.db, key, startAt);
+  }
+
+  async ping(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`mongodb ping timed out after ${PING_TIMEOUT_MS}ms`)), PING_TIMEOUT_MS);
+    });
+    const attempt = this.db.command({ ping: 1 });
+    attempt.catch(() => undefined);
+    try {
+      await Promise.race([attempt, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Drops the service database (tests and teardown only). */
+  async dropDatabase(): Promise<void> {
+    await this.db.dropDatabase();
+    this.initialized = undefined;
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}

@@ -1,0 +1,106 @@
+import type { ClientSession, Collection as Native } from 'mongodb';
+import { newObjectId } from '@paymesh/core';
+import {
+  assertDocId,
+  assertVersion,
+  duplicateKey,
+  notFound,
+  toBody,
+  toStored,
+  updateWithRetry,
+  versionConflict,
+} from '../documents';
+import { normalizeFilter, normalizePaging, normalizeSort } from '../filter';
+import type { Collection, Filter, FindOptions, NewDoc, Page, StoredDoc } from '../port';
+import { toMongoFilter, toMongoSort, type MongoDoc } from './filter';
+
+export function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'code' in err && err.code === 11000;
+}
+
+function fromMongo<T extends StoredDoc>(doc: MongoDoc): T {
+  const { _id, version, ...body } = doc;
+  return toStored<T>(_id, version, body);
+}
+
+/** Store collection over a native one; every call joins `session` when inside a transaction. */
+export class MongoCollection<T extends StoredDoc> implements Collection<T> {
+  constructor(
+    readonly name: string,
+    private readonly native: Native<MongoDoc>,
+    private readonly session?: ClientSession,
+  ) {}
+
+  private async write<R>(op: () => Promise<R>): Promise<R> {
+    try {
+      return await op();
+    } catch (err) {
+      if (isDuplicateKey(err)) throw duplicateKey(this.name, err);
+      throw err;
+    }
+  }
+
+  async insert(doc: NewDoc<T>): Promise<T> {
+    const id = doc.id ?? newObjectId();
+    assertDocId(id);
+    const body = toBody(doc);
+    await this.write(() => this.native.insertOne({ ...body, _id: id, version: 1 }, { session: this.session }));
+    return toStored<T>(id, 1, body);
+  }
+
+  async get(id: string): Promise<T | null> {
+    const doc = await this.native.findOne({ _id: id }, { session: this.session });
+    return doc ? fromMongo<T>(doc) : null;
+  }
+
+  async findOne(filter: Filter, options: Pick<FindOptions, 'sort'> = {}): Promise<T | null> {
+    const query = toMongoFilter(normalizeFilter(filter));
+    const sort = toMongoSort(normalizeSort(options.sort));
+    const doc = await this.native.findOne(query, { sort, session: this.session });
+    return doc ? fromMongo<T>(doc) : null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<Page<T>> {
+    const query = toMongoFilter(normalizeFilter(filter));
+    const sort = toMongoSort(normalizeSort(options.sort));
+    const paging = normalizePaging(options);
+    let cursor = this.native.find(query, { sort, session: this.session });
+    if (paging.limit !== undefined) cursor = cursor.skip(paging.offset).limit(paging.limit);
+    const items = (await cursor.toArray()).map((doc) => fromMongo<T>(doc));
+    if (paging.limit === undefined) return { items, total: items.length, page: 1, limit: items.length };
+    // Sequential on purpose: a transaction's session must not run operations in parallel.
+    const total = await this.native.countDocuments(query, { session: this.session });
+    return { items, total, page: paging.page, limit: paging.limit };
+  }
+
+  count(filter: Filter): Promise<number> {
+    return this.native.countDocuments(toMongoFilter(normalizeFilter(filter)), { session: this.session });
+  }
+
+  async replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>): Promise<T> {
+    assertVersion(expectedVersion);
+    const body = toBody(next);
+    const version = expectedVersion + 1;
+    const result = await this.write(() =>
+      this.native.replaceOne({ _id: id, version: expectedVersion }, { ...body, version }, { session: this.session }),
+    );
+    if (result.matchedCount === 1) return toStored<T>(id, version, body);
+    const current = await this.native.findOne({ _id: id }, { projection: { version: 1 }, session: this.session });
+    if (!current) throw notFound(this.name, id);
+    throw versionConflict(this.name, id, expectedVersion, current.version);
+  }
+
+  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number): Promise<T> {
+    return updateWithRetry(this, id, mutate, retries);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.native.deleteOne({ _id: id }, { session: this.session });
+    return result.deletedCount === 1;
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    const result = await this.native.deleteMany(toMongoFilter(normalizeFilter(filter)), { session: this.session });
+    return result.deletedCount;
+  }
+}

@@ -1,0 +1,37 @@
+import { ValidationError } from '@paymesh/core';
+import type { IndexSpec } from './port';
+
+const FIELD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** Names the store keeps for itself inside every service database. */
+export const RESERVED_COLLECTIONS: ReadonlySet<string> = new Set(['_outbox', '_sequences']);
+
+/** Throws ValidationError unless `path` is a dotted field path such as `billing.country`. */
+export function assertFieldPath(path: string): void {
+  if (!FIELD_PATH.test(path)) {
+    throw new ValidationError(`invalid field path: ${JSON.stringify(path)}`, { field: path });
+  }
+}
+
+/** Database (schema) and collection (table) names: a portable subset of both backends' rules. */
+export function assertIdentifier(name: string, what: string): void {
+  if (!IDENTIFIER.test(name)) {
+    throw new ValidationError(`invalid ${what} name: ${JSON.stringify(name)}`);
+  }
+}
+
+export function assertCollectionName(name: string): void {
+  assertIdentifier(name, 'collection');
+  if (RESERVED_COLLECTIONS.has(name)) {
+    throw new ValidationError(`collection name ${name} is reserved by the store`);
+  }
+}
+
+export function assertIndexSpec(spec: IndexSpec): void {
+  assertIdentifier(spec.name, 'index');
+  if (!Array.isArray(spec.fields) || spec.fields.length === 0) {
+    throw new ValidationError(`index ${spec.name} needs at least one field`);
+  }
+  spec.fields.forEach(assertFieldPath);
+}

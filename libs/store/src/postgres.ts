@@ -1,0 +1,166 @@
+import { Pool } from 'pg';
+import type { StoreLogger } from './logger';
+import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
+import type { Collection, CollectionSpec, DocumentStore, Outbox, OutboxEvent, StoredDoc, TxScope } from './port';
+import { PgCollection } from './postgres/collection';
+import { ident, type Queryable } from './postgres/sql';
+import * as system from './postgres/system';
+import { inTransaction } from './postgres/tx';
+
+export interface PostgresStoreOptions {
+  /** `postgres://` or `postgresql://` connection URL. */
+  url: string;
+  /** The service's database name; it becomes a PostgreSQL schema in the URL's database. */
+  database: string;
+  logger?: StoreLogger;
+  /** Pool size (default 10). */
+  maxConnections?: number;
+}
+
+const PING_TIMEOUT_MS = 2_000;
+
+/**
+ * DocumentStore on PostgreSQL: one schema per service, one JSONB table per collection, plus the
+ * `_outbox` and `_sequences` tables. Schema and system tables are created on first use.
+ */
+export class PostgresStore implements DocumentStore {
+  readonly kind = 'postgres' as const;
+  readonly database: string;
+  readonly outbox: Outbox;
+  private readonly pool: Pool;
+  private readonly logger: StoreLogger | undefined;
+  private initialized: Promise<void> | undefined;
+  /** Tables known to exist, so each is created at most once per process. */
+  private readonly tables = new Map<string, Promise<void>>();
+  private closed = false;
+
+  constructor(options: PostgresStoreOptions) {
+    assertIdentifier(options.database, 'database');
+    this.database = options.database;
+    this.logger = options.logger;
+    this.pool = new Pool({
+      connectionString: options.url,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+      application_name: `paymesh-store:${options.database}`,
+    });
+    this.pool.on('error', (err) => this.logger?.warn({ err }, 'postgres idle connection failed; it will be replaced'));
+    this.outbox = {
+      pending: async (limit) => {
+        await this.init();
+        return system.pending(this.pool, this.database, limit);
+      },
+      markPublished: async (ids) => {
+        await this.init();
+        return system.markPublished(this.pool, this.database, ids);
+      },
+    };
+  }
+
+  /** Creates the schema and the system tables if missing; memoized, retried after a failure. */
+  init(): Promise<void> {
+    this.initialized ??= this.ddl(system.systemDdl(this.database)).catch((err: unknown) => {
+      this.initialized = undefined;
+      throw err;
+    });
+    return this.initialized;
+  }
+
+  /** DDL serialized per schema across processes: concurrent CREATE ... IF NOT EXISTS can still race. */
+  private ddl(statements: string[]): Promise<void> {
+    return inTransaction(this.pool, this.logger, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`paymesh-store:${this.database}`]);
+      for (const statement of statements) await client.query(statement);
+    });
+  }
+
+  async ensureCollection(spec: CollectionSpec): Promise<void> {
+    assertCollectionName(spec.name);
+    const indexes = spec.indexes ?? [];
+    indexes.forEach(assertIndexSpec);
+    await this.init();
+    const { rows } = await this.pool.query<{ indexname: string }>(
+      'SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2',
+      [this.database, spec.name],
+    );
+    const present = new Set(rows.map((r) => r.indexname));
+    // CREATE INDEX locks the table even when the index exists, so only missing ones are sent.
+    const missing = indexes.filter((ix) => !present.has(system.pgIndexName(spec.name, ix.name)));
+    if (present.size === 0 || missing.length > 0) {
+      await this.ddl([
+        system.tableDdl(this.database, spec.name),
+        ...missing.map((ix) => system.indexDdl(this.database, spec.name, ix)),
+      ]);
+    }
+    this.tables.set(spec.name, Promise.resolve());
+  }
+
+  private ensureTable(name: string): Promise<void> {
+    let ready = this.tables.get(name);
+    if (!ready) {
+      ready = this.ensureCollection({ name }).catch((err: unknown) => {
+        this.tables.delete(name);
+        throw err;
+      });
+      this.tables.set(name, ready);
+    }
+    return ready;
+  }
+
+  private bind<T extends StoredDoc>(name: string, db: Queryable): Collection<T> {
+    assertCollectionName(name);
+    const table = `${ident(this.database)}.${ident(name)}`;
+    return new PgCollection<T>(name, table, db, () => this.ensureTable(name));
+  }
+
+  collection<T extends StoredDoc>(name: string): Collection<T> {
+    return this.bind<T>(name, this.pool);
+  }
+
+  async transaction<R>(fn: (tx: TxScope) => Promise<R>): Promise<R> {
+    await this.init();
+    return inTransaction(this.pool, this.logger, (client) =>
+      fn({
+        collection: <T extends StoredDoc>(name: string) => this.bind<T>(name, client),
+        enqueue: (event: Omit<OutboxEvent, 'createdAt'>) => system.enqueue(client, this.database, event),
+        nextSequence: (key: string, startAt?: number) => system.nextSequence(client, this.database, key, startAt),
+      }),
+    );
+  }
+
+  async nextSequence(key: string, startAt?: number): Promise<number> {
+    await this.init();
+    return system.nextSequence(this.pool, this.database, key, startAt);
+  }
+
+  async ping(): Promise<void> {
+    // query_timeout is a per-query pg option missing from @types/pg's QueryConfig.
+    const query = { text: 'SELECT 1', query_timeout: PING_TIMEOUT_MS };
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`postgres ping timed out after ${PING_TIMEOUT_MS}ms`)), PING_TIMEOUT_MS);
+    });
+    const attempt = this.pool.query(query);
+    attempt.catch(() => undefined);
+    try {
+      await Promise.race([attempt, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Drops the service schema with every table in it (tests and teardown only). */
+  async dropDatabase(): Promise<void> {
+    await this.pool.query(`DROP SCHEMA IF EXISTS ${ident(this.database)} CASCADE`);
+    this.tables.clear();
+    this.initialized = undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,125 @@
+import { DatabaseError } from 'pg';
+import { newObjectId } from '@paymesh/core';
+import {
+  assertDocId,
+  assertVersion,
+  duplicateKey,
+  notFound,
+  toBody,
+  toStored,
+  updateWithRetry,
+  versionConflict,
+  type Body,
+} from '../documents';
+import { normalizeFilter, normalizePaging, normalizeSort } from '../filter';
+import type { Collection, Filter, FindOptions, NewDoc, Page, StoredDoc } from '../port';
+import { orderSql, whereSql } from './filter';
+import { SqlParams, type Queryable } from './sql';
+
+interface Row {
+  id: string;
+  version: number;
+  doc: Body;
+}
+
+/** One collection = one table `(id text primary key, version int, doc jsonb)`. */
+export class PgCollection<T extends StoredDoc> implements Collection<T> {
+  constructor(
+    readonly name: string,
+    /** Schema-qualified, quoted table name. */
+    private readonly table: string,
+    private readonly db: Queryable,
+    /** Creates the table on first use when nobody called ensureCollection. */
+    private readonly ensure: () => Promise<void>,
+  ) {}
+
+  private async run<R extends Row | { n: string } | { version: number }>(sql: string, values: unknown[]) {
+    await this.ensure();
+    try {
+      return await this.db.query<R>(sql, values);
+    } catch (err) {
+      if (err instanceof DatabaseError && err.code === '23505') throw duplicateKey(this.name, err, err.constraint);
+      throw err;
+    }
+  }
+
+  async insert(doc: NewDoc<T>): Promise<T> {
+    const id = doc.id ?? newObjectId();
+    assertDocId(id);
+    const body = toBody(doc);
+    await this.run(`INSERT INTO ${this.table} (id, version, doc) VALUES ($1, 1, $2::jsonb)`, [id, JSON.stringify(body)]);
+    return toStored<T>(id, 1, body);
+  }
+
+  async get(id: string): Promise<T | null> {
+    const { rows } = await this.run<Row>(`SELECT id, version, doc FROM ${this.table} WHERE id = $1`, [id]);
+    const row = rows[0];
+    return row ? toStored<T>(row.id, row.version, row.doc) : null;
+  }
+
+  async findOne(filter: Filter, options: Pick<FindOptions, 'sort'> = {}): Promise<T | null> {
+    const page = await this.select(filter, { sort: options.sort, limit: 1 }, false);
+    return page.items[0] ?? null;
+  }
+
+  find(filter: Filter, options: FindOptions = {}): Promise<Page<T>> {
+    return this.select(filter, options, true);
+  }
+
+  private async select(filter: Filter, options: FindOptions, withTotal: boolean): Promise<Page<T>> {
+    const conditions = normalizeFilter(filter);
+    const sort = normalizeSort(options.sort);
+    const paging = normalizePaging(options);
+    const p = new SqlParams();
+    const where = whereSql(conditions, p);
+    let sql = `SELECT id, version, doc FROM ${this.table} ${where} ${orderSql(sort)}`;
+    if (paging.limit !== undefined) sql += ` LIMIT ${paging.limit} OFFSET ${paging.offset}`;
+    const { rows } = await this.run<Row>(sql, p.values);
+    const items = rows.map((row) => toStored<T>(row.id, row.version, row.doc));
+    if (paging.limit === undefined) return { items, total: items.length, page: 1, limit: items.length };
+    const total = withTotal ? await this.countWhere(where, p.values) : items.length;
+    return { items, total, page: paging.page, limit: paging.limit };
+  }
+
+  async count(filter: Filter): Promise<number> {
+    const p = new SqlParams();
+    const where = whereSql(normalizeFilter(filter), p);
+    return this.countWhere(where, p.values);
+  }
+
+  private async countWhere(where: string, values: unknown[]): Promise<number> {
+    const { rows } = await this.run<{ n: string }>(`SELECT count(*) AS n FROM ${this.table} ${where}`, values);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>): Promise<T> {
+    assertVersion(expectedVersion);
+    const body = toBody(next);
+    const { rows } = await this.run<{ version: number }>(
+      `UPDATE ${this.table} SET doc = $3::jsonb, version = version + 1 WHERE id = $1 AND version = $2 RETURNING version`,
+      [id, expectedVersion, JSON.stringify(body)],
+    );
+    const updated = rows[0];
+    if (updated) return toStored<T>(id, updated.version, body);
+    const current = await this.run<{ version: number }>(`SELECT version FROM ${this.table} WHERE id = $1`, [id]);
+    const actual = current.rows[0];
+    if (!actual) throw notFound(this.name, id);
+    throw versionConflict(this.name, id, expectedVersion, actual.version);
+  }
+
+  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number): Promise<T> {
+    return updateWithRetry(this, id, mutate, retries);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.run(`DELETE FROM ${this.table} WHERE id = $1`, [id]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    const p = new SqlParams();
+    const where = whereSql(normalizeFilter(filter), p);
+    const result = await this.run(`DELETE FROM ${this.table} ${where}`, p.values);
+    return result.rowCount ?? 0;
+  }
+}

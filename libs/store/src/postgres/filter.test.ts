@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeFilter } from '../filter';
+import { orderSql, whereSql } from './filter';
+import { SqlParams } from './sql';
+
+const where = (filter: Parameters<typeof normalizeFilter>[0]) => {
+  const p = new SqlParams();
+  return { sql: whereSql(normalizeFilter(filter), p), values: p.values };
+};
+
+describe('postgres filter translation', () => {
+  it('binds every value and inlines only validated paths', () => {
+    const { sql, values } = where({ 'billing.country': "DE' OR 1=1 --", amount: 5 });
+    expect(sql).toBe(
+      `WHERE ((doc #>> '{billing,country}') = $1 AND jsonb_typeof((doc #> '{billing,country}')) = 'string') AND (doc #> '{amount}') = $2::jsonb`,
+    );
+    expect(values).toEqual(["DE' OR 1=1 --", '5']);
+  });
+
+  it('compares number ranges numerically and string ranges bytewise', () => {
+    expect(where({ amount: { $gt: 9 } }).sql).toContain(`(doc #>> '{amount}')::numeric END) > $1::numeric`);
+    expect(where({ issuedAt: { $lt: '2024' } }).sql).toContain(`END) COLLATE "C" < $1`);
+  });
+
+  it('maps id and version to their columns', () => {
+    expect(where({ id: 'abc' }).sql).toBe('WHERE id = $1');
+    expect(where({ id: { $in: ['a', 'b'] } })).toEqual({ sql: 'WHERE id = ANY($1::text[])', values: [['a', 'b']] });
+    expect(where({ version: { $gte: 2 } }).sql).toBe('WHERE version >= $1::numeric');
+    expect(where({ id: 5 }).sql).toBe('WHERE FALSE');
+  });
+
+  it('negations also match missing fields', () => {
+    expect(where({ status: { $ne: 'x' } }).sql).toMatch(/^WHERE NOT coalesce\(.*, FALSE\)$/);
+    expect(where({ status: { $nin: ['x', 1, null] } }).values).toEqual([['x'], ['1']]);
+  });
+
+  it('an empty $in matches nothing and an empty filter everything', () => {
+    expect(where({ a: { $in: [] } }).sql).toBe('WHERE FALSE');
+    expect(where({}).sql).toBe('');
+  });
+
+  it('orders by JSON type, then value, then id', () => {
+    const sql = orderSql([{ path: 'amount', dir: -1 }]);
+    expect(sql).toMatch(/^ORDER BY CASE jsonb_typeof\(\(doc #> '\{amount\}'\)\) .* DESC, .*::numeric END\) DESC, .* DESC, id COLLATE "C" ASC$/);
+    expect(orderSql([{ path: 'id', dir: -1 }])).toBe('ORDER BY id COLLATE "C" DESC');
+  });
+});

@@ -1,0 +1,51 @@
+import type { QueryResult, QueryResultRow } from 'pg';
+
+/** What the collection code needs from a pg `Pool` or a checked-out `PoolClient`. */
+export interface Queryable {
+  query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+}
+
+/** Collects bind values and hands out their `$n` placeholders. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** Identifiers reaching here are validated (paths.ts), so quoting is only for case and keywords. */
+export function ident(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** The columns a document lives in; `id` and `version` are real columns, the rest is `doc`. */
+export type Target =
+  | { kind: 'id' }
+  | { kind: 'version' }
+  | {
+      kind: 'doc';
+      /** jsonb value at the path (SQL NULL when missing). */
+      json: string;
+      /** Text value at the path (SQL NULL when missing or JSON null). */
+      text: string;
+    };
+
+/**
+ * Field paths are inlined as literals rather than bound: the planner matches expression indexes
+ * such as `(doc #>> '{email}')` only against the same constant expression. Paths are validated
+ * to `[A-Za-z0-9_.]`, so the literal cannot break out.
+ */
+export function target(path: string): Target {
+  if (path === 'id') return { kind: 'id' };
+  if (path === 'version') return { kind: 'version' };
+  const literal = `'{${path.split('.').join(',')}}'`;
+  return { kind: 'doc', json: `(doc #> ${literal})`, text: `(doc #>> ${literal})` };
+}
+
+/** Expression indexed for a field in `ensureCollection`; equality filters on strings use it too. */
+export function indexExpression(path: string): string {
+  const t = target(path);
+  return t.kind === 'doc' ? t.text : t.kind;
+}

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { ValidationError } from '@paymesh/core';
+import { assertDocId } from '../documents';
+import type { IndexSpec, OutboxEvent } from '../port';
+import { ident, indexExpression, type Queryable } from './sql';
+
+/** DDL for the store's own tables in a service schema. */
+export function systemDdl(schema: string): string[] {
+  const s = ident(schema);
+  return [
+    `CREATE SCHEMA IF NOT EXISTS ${s}`,
+    `CREATE TABLE IF NOT EXISTS ${s}."_outbox" (
+       seq bigserial PRIMARY KEY,
+       id text NOT NULL UNIQUE,
+       subject text NOT NULL,
+       payload jsonb NOT NULL,
+       headers jsonb NOT NULL DEFAULT '{}'::jsonb,
+       created_at timestamptz NOT NULL DEFAULT now(),
+       published_at timestamptz
+     )`,
+    `CREATE INDEX IF NOT EXISTS "_outbox_pending" ON ${s}."_outbox" (seq) WHERE published_at IS NULL`,
+    `CREATE TABLE IF NOT EXISTS ${s}."_sequences" (key text PRIMARY KEY, value bigint NOT NULL)`,
+  ];
+}
+
+export function tableDdl(schema: string, table: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${ident(schema)}.${ident(table)} (
+    id text PRIMARY KEY, version integer NOT NULL, doc jsonb NOT NULL)`;
+}
+
+/** PostgreSQL index names are per schema and at most 63 bytes; long ones get a hash suffix. */
+export function pgIndexName(table: string, index: string): string {
+  const name = `${table}__${index}`;
+  if (name.length <= 63) return name;
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, 12);
+  return `${name.slice(0, 50)}_${hash}`;
+}
+
+export function indexDdl(schema: string, table: string, spec: IndexSpec): string {
+  const columns = spec.fields.map((f) => `(${indexExpression(f)})`).join(', ');
+  const unique = spec.unique ? 'UNIQUE ' : '';
+  const name = ident(pgIndexName(table, spec.name));
+  return `CREATE ${unique}INDEX IF NOT EXISTS ${name} ON ${ident(schema)}.${ident(table)} (${columns})`;
+}
+
+export async function enqueue(db: Queryable, schema: string, event: Omit<OutboxEvent, 'createdAt'>): Promise<void> {
+  assertDocId(event.id);
+  if (typeof event.subject !== 'string' || event.subject.length === 0) {
+    throw new ValidationError('event subject must be a non-empty string', { field: 'subject' });
+  }
+  await db.query(
+    `INSERT INTO ${ident(schema)}."_outbox" (id, subject, payload, headers)
+     VALUES ($1, $2, $3::jsonb, $4::jsonb) ON CONFLICT (id) DO NOTHING`,
+    [event.id, event.subject, JSON.stringify(event.payload ?? null), JSON.stringify(event.headers ?? {})],
+  );
+}
+
+interface OutboxRow {
+  id: string;
+  subject: string;
+  payload: unknown;
+  headers: Record<string, string>;
+  created_at: Date;
+}
+
+export async function pending(db: Queryable, schema: string, limit: number): Promise<OutboxEvent[]> {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new ValidationError('limit must be an integer >= 1');
+  const { rows } = await db.query<OutboxRow>(
+    `SELECT id, subject, payload, headers, created_at FROM ${ident(schema)}."_outbox"
+     WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
+    [limit],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    subject: r.subject,
+    payload: r.payload,
+    headers: r.headers,
+    createdAt: r.created_at.toISOString(),
+  }));
+}
+
+export async function markPublished(db: Queryable, schema: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    `UPDATE ${ident(schema)}."_outbox" SET published_at = now() WHERE id = ANY($1::text[]) AND published_at IS NULL`,
+    [ids],
+  );
+}
+
+/** Row-locked upsert: concurrent callers serialize on the key, and a rollback returns the number. */
+export async function nextSequence(db: Queryable, schema: string, key: string, startAt = 1): Promise<number> {
+  if (typeof key !== 'string' || key.length === 0) throw new ValidationError('sequence key must be a non-empty string');
+  if (!Number.isSafeInteger(startAt)) throw new ValidationError('startAt must be an integer');
+  const { rows } = await db.query<{ value: string }>(
+    `INSERT INTO ${ident(schema)}."_sequences" AS s (key, value) VALUES ($1, $2)
+     ON CONFLICT (key) DO UPDATE SET value = s.value + 1 RETURNING value`,
+    [key, startAt],
+  );
+  return Number(rows[0]?.value);
+}

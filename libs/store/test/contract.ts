@@ -1,0 +1,398 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConflictError, NotFoundError, ValidationError, isObjectId, newObjectId } from '@paymesh/core';
+import type { DocumentStore, Filter, StoredDoc } from '../src';
+
+/** A store under test; `dropDatabase` (both adapters have it) cleans up after the suite. */
+export type ContractStore = DocumentStore & { dropDatabase?(): Promise<void> };
+
+interface Invoice extends StoredDoc {
+  number: string;
+  amount: number;
+  status: string;
+  issuedAt: string;
+  billing?: { country: string; vatId?: string | null };
+  note?: string | null;
+  idempotencyKey?: string;
+}
+
+type NewInvoice = Omit<Invoice, 'id' | 'version'>;
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+async function expectDomainError(promise: Promise<unknown>, type: new (...args: never[]) => Error, code?: string) {
+  const err = await rejection(promise);
+  expect(err).toBeInstanceOf(type);
+  if (code !== undefined) expect(err).toMatchObject({ code });
+}
+
+const invoice = (over: Partial<NewInvoice> = {}): NewInvoice => ({
+  number: `INV-${newObjectId().slice(-6)}`,
+  amount: 100,
+  status: 'open',
+  issuedAt: '2024-01-15T10:00:00.000Z',
+  ...over,
+});
+
+/**
+ * The behaviour every DocumentStore adapter must show. `makeStore` returns a store on a fresh,
+ * empty database; the suite drops it and closes the store at the end.
+ */
+export function runStoreContract(name: string, makeStore: () => Promise<ContractStore>): void {
+  describe(`DocumentStore contract: ${name}`, () => {
+    let store: ContractStore;
+    let seq = 0;
+
+    /** A fresh collection per test keeps cases independent. */
+    async function invoices() {
+      const collectionName = `invoices_${++seq}`;
+      await store.ensureCollection({
+        name: collectionName,
+        indexes: [
+          { name: 'number_unique', fields: ['number'], unique: true },
+          { name: 'idem_unique', fields: ['idempotencyKey'], unique: true },
+          { name: 'status_issued', fields: ['status', 'issuedAt'] },
+        ],
+      });
+      return store.collection<Invoice>(collectionName);
+    }
+
+    /** Ten invoices with amounts that sort differently as numbers and as text. */
+    async function seeded() {
+      const col = await invoices();
+      const amounts = [9, 10, 100, 2, 25, 1000, 3, 30, 11, 1];
+      for (const [i, amount] of amounts.entries()) {
+        await col.insert(
+          invoice({
+            number: `N-${String(i).padStart(2, '0')}`,
+            amount,
+            status: i % 3 === 0 ? 'paid' : 'open',
+            issuedAt: `2024-0${1 + (i % 9)}-0${1 + (i % 7)}T12:00:00.000Z`,
+            billing: { country: i % 2 === 0 ? 'DE' : 'FR' },
+            ...(i < 3 ? { note: `note ${i}` } : i === 3 ? { note: null } : {}),
+          }),
+        );
+      }
+      return col;
+    }
+
+    const amountsOf = (items: Invoice[]) => items.map((d) => d.amount);
+    const sortedAmounts = async (col: Awaited<ReturnType<typeof invoices>>, filter: Filter) =>
+      amountsOf((await col.find(filter)).items).sort((a, b) => a - b);
+
+    beforeAll(async () => {
+      store = await makeStore();
+    });
+
+    afterAll(async () => {
+      if (!store) return;
+      try {
+        await store.dropDatabase?.();
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('ping succeeds against a live server', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    it('insert assigns a 24-hex id and version 1, and get returns the document', async () => {
+      const col = await invoices();
+      const created = await col.insert(invoice({ number: 'A-1', billing: { country: 'DE' } }));
+      expect(isObjectId(created.id)).toBe(true);
+      expect(created.version).toBe(1);
+      expect(await col.get(created.id)).toEqual(created);
+      expect(created).toMatchObject({ number: 'A-1', amount: 100, billing: { country: 'DE' } });
+    });
+
+    it('insert keeps a caller-supplied id and rejects a taken one', async () => {
+      const col = await invoices();
+      const id = newObjectId();
+      expect((await col.insert({ ...invoice(), id })).id).toBe(id);
+      await expectDomainError(col.insert({ ...invoice(), id }), ConflictError, 'DUPLICATE_KEY');
+      expect(await col.count({})).toBe(1);
+    });
+
+    it('insert with a taken unique key throws DUPLICATE_KEY and writes nothing', async () => {
+      const col = await invoices();
+      await col.insert(invoice({ number: 'DUP-1', amount: 1 }));
+      await expectDomainError(col.insert(invoice({ number: 'DUP-1', amount: 2 })), ConflictError, 'DUPLICATE_KEY');
+      expect(await col.count({})).toBe(1);
+      expect(await col.count({ amount: 2 })).toBe(0);
+    });
+
+    it('unique indexes ignore documents that lack the field', async () => {
+      const col = await invoices();
+      await col.insert(invoice());
+      await col.insert(invoice());
+      await col.insert(invoice({ idempotencyKey: 'k1' }));
+      await expectDomainError(col.insert(invoice({ idempotencyKey: 'k1' })), ConflictError, 'DUPLICATE_KEY');
+      expect(await col.count({})).toBe(3);
+    });
+
+    it('get returns null for an unknown id', async () => {
+      const col = await invoices();
+      expect(await col.get(newObjectId())).toBeNull();
+    });
+
+    it('find by equality on strings, numbers and null', async () => {
+      const col = await seeded();
+      expect(await sortedAmounts(col, { status: 'paid' })).toEqual([1, 2, 3, 9]);
+      expect(await sortedAmounts(col, { amount: 25 })).toEqual([25]);
+      expect(await sortedAmounts(col, { amount: { $eq: 100 } })).toEqual([100]);
+      expect(await sortedAmounts(col, { number: 'N-03', status: 'paid' })).toEqual([2]);
+      // null matches both an explicit null and a missing field
+      expect((await col.find({ note: null })).total).toBe(7);
+      expect(await col.count({ amount: '25' })).toBe(0);
+    });
+
+    it('find with $in and $nin', async () => {
+      const col = await seeded();
+      expect(await sortedAmounts(col, { amount: { $in: [9, 100, 7] } })).toEqual([9, 100]);
+      expect(await sortedAmounts(col, { number: { $in: ['N-00', 'N-09'] } })).toEqual([1, 9]);
+      expect(await col.count({ amount: { $in: [] } })).toBe(0);
+      expect(await sortedAmounts(col, { status: { $nin: ['open'] } })).toEqual([1, 2, 3, 9]);
+      expect(await col.count({ note: { $in: [null] } })).toBe(7);
+      expect(await col.count({ note: { $nin: [null, 'note 0'] } })).toBe(2);
+    });
+
+    it('range filters compare numbers numerically, not as text', async () => {
+      const col = await seeded();
+      expect(await sortedAmounts(col, { amount: { $gt: 9 } })).toEqual([10, 11, 25, 30, 100, 1000]);
+      expect(await sortedAmounts(col, { amount: { $gte: 9, $lt: 100 } })).toEqual([9, 10, 11, 25, 30]);
+      expect(await sortedAmounts(col, { amount: { $lte: 3 } })).toEqual([1, 2, 3]);
+    });
+
+    it('range filters on ISO date strings', async () => {
+      const col = await invoices();
+      for (const day of ['2024-03-01', '2024-03-15', '2024-04-01', '2023-12-31']) {
+        await col.insert(invoice({ issuedAt: `${day}T00:00:00.000Z`, amount: Number(day.replace(/-/g, '')) }));
+      }
+      const march = await sortedAmounts(col, {
+        issuedAt: { $gte: '2024-03-01T00:00:00.000Z', $lt: '2024-04-01T00:00:00.000Z' },
+      });
+      expect(march).toEqual([20240301, 20240315]);
+      expect(await col.count({ issuedAt: { $gt: '2024' } })).toBe(3);
+      // A string operand never matches numbers, a number operand never matches strings.
+      expect(await col.count({ issuedAt: { $gt: 0 } })).toBe(0);
+    });
+
+    it('filters on dotted paths', async () => {
+      const col = await seeded();
+      expect(await col.count({ 'billing.country': 'DE' })).toBe(5);
+      expect(await sortedAmounts(col, { 'billing.country': 'FR', amount: { $gt: 10 } })).toEqual([30, 1000]);
+      expect(await col.count({ 'billing.country': { $in: ['FR'] }, status: 'paid' })).toBe(2);
+      expect(await col.count({ 'billing.missing.deep': { $exists: false } })).toBe(10);
+    });
+
+    it('$exists means present and not null', async () => {
+      const col = await seeded();
+      expect(await col.count({ note: { $exists: true } })).toBe(3);
+      expect(await col.count({ note: { $exists: false } })).toBe(7);
+      expect(await col.count({ 'billing.country': { $exists: true } })).toBe(10);
+      expect(await col.count({ id: { $exists: true } })).toBe(10);
+    });
+
+    it('$ne also matches documents without the field', async () => {
+      const col = await seeded();
+      expect(await col.count({ status: { $ne: 'open' } })).toBe(4);
+      expect(await col.count({ note: { $ne: 'note 1' } })).toBe(9);
+      expect(await col.count({ note: { $ne: null } })).toBe(3);
+    });
+
+    it('filters on id like any other field', async () => {
+      const col = await invoices();
+      const a = await col.insert(invoice());
+      const b = await col.insert(invoice());
+      await col.insert(invoice());
+      expect((await col.find({ id: a.id })).items.map((d) => d.id)).toEqual([a.id]);
+      expect(await col.count({ id: { $in: [a.id, b.id] } })).toBe(2);
+      expect(await col.count({ id: { $ne: a.id } })).toBe(2);
+    });
+
+    it('sorts ascending and descending, numbers numerically', async () => {
+      const col = await seeded();
+      const asc = await col.find({}, { sort: { amount: 1 } });
+      expect(amountsOf(asc.items)).toEqual([1, 2, 3, 9, 10, 11, 25, 30, 100, 1000]);
+      const desc = await col.find({ status: 'open' }, { sort: { amount: -1 } });
+      expect(amountsOf(desc.items)).toEqual([1000, 100, 30, 25, 11, 10]);
+      const byCountry = await col.find({}, { sort: { 'billing.country': -1, number: 1 } });
+      expect(byCountry.items.map((d) => d.number)).toEqual([
+        'N-01', 'N-03', 'N-05', 'N-07', 'N-09', 'N-00', 'N-02', 'N-04', 'N-06', 'N-08',
+      ]);
+      const first = await col.findOne({ status: 'paid' }, { sort: { amount: -1 } });
+      expect(first?.amount).toBe(9);
+    });
+
+    it('pages with limit and reports the total', async () => {
+      const col = await seeded();
+      const page2 = await col.find({}, { sort: { amount: 1 }, page: 2, limit: 4 });
+      expect(page2).toMatchObject({ total: 10, page: 2, limit: 4 });
+      expect(amountsOf(page2.items)).toEqual([10, 11, 25, 30]);
+      const page3 = await col.find({}, { sort: { amount: 1 }, page: 3, limit: 4 });
+      expect(amountsOf(page3.items)).toEqual([100, 1000]);
+      const beyond = await col.find({ status: 'paid' }, { page: 5, limit: 4 });
+      expect(beyond).toMatchObject({ items: [], total: 4 });
+      const all = await col.find({ status: 'open' });
+      expect(all.total).toBe(6);
+      expect(all.items).toHaveLength(6);
+    });
+
+    it('replace with the current version bumps it; a stale version is a VERSION_CONFLICT', async () => {
+      const col = await invoices();
+      const created = await col.insert(invoice({ amount: 1 }));
+      const { id: _id, version: _version, ...fields } = created;
+      const replaced = await col.replace(created.id, 1, { ...fields, amount: 2, status: 'paid' });
+      expect(replaced).toMatchObject({ id: created.id, version: 2, amount: 2, status: 'paid' });
+      expect(await col.get(created.id)).toEqual(replaced);
+      await expectDomainError(col.replace(created.id, 1, { ...fields, amount: 3 }), ConflictError, 'VERSION_CONFLICT');
+      expect((await col.get(created.id))?.amount).toBe(2);
+      await expectDomainError(col.replace(newObjectId(), 1, fields), NotFoundError);
+    });
+
+    it('replace onto a taken unique key is a DUPLICATE_KEY', async () => {
+      const col = await invoices();
+      await col.insert(invoice({ number: 'R-1' }));
+      const other = await col.insert(invoice({ number: 'R-2' }));
+      const { id: _id, version: _version, ...fields } = other;
+      await expectDomainError(col.replace(other.id, 1, { ...fields, number: 'R-1' }), ConflictError, 'DUPLICATE_KEY');
+    });
+
+    it('update retries under 20 concurrent increments and ends at exactly +20', async () => {
+      const col = await invoices();
+      const created = await col.insert(invoice({ amount: 0 }));
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          col.update(created.id, ({ id: _id, version: _version, ...doc }) => ({ ...doc, amount: doc.amount + 1 })),
+        ),
+      );
+      const final = await col.get(created.id);
+      expect(final?.amount).toBe(20);
+      expect(final?.version).toBe(21);
+    });
+
+    it('update leaves the document alone when mutate returns null, and rejects unknown ids', async () => {
+      const col = await invoices();
+      const created = await col.insert(invoice());
+      expect(await col.update(created.id, () => null)).toEqual(created);
+      expect((await col.get(created.id))?.version).toBe(1);
+      await expectDomainError(col.update(newObjectId(), () => null), NotFoundError);
+    });
+
+    it('delete and deleteMany', async () => {
+      const col = await seeded();
+      const victim = await col.findOne({ amount: 25 });
+      expect(victim).not.toBeNull();
+      expect(await col.delete(victim?.id ?? '')).toBe(true);
+      expect(await col.delete(victim?.id ?? '')).toBe(false);
+      expect(await col.get(victim?.id ?? '')).toBeNull();
+      expect(await col.deleteMany({ status: 'paid' })).toBe(4);
+      expect(await col.count({})).toBe(5);
+      expect(await col.deleteMany({ amount: { $gt: 100000 } })).toBe(0);
+    });
+
+    it('a committed transaction writes documents and events together', async () => {
+      const col = await invoices();
+      const eventId = `evt-commit-${newObjectId()}`;
+      const created = await store.transaction(async (tx) => {
+        const doc = await tx.collection<Invoice>(col.name).insert(invoice({ number: 'TX-1' }));
+        await tx.enqueue({ id: eventId, subject: 'invoice.created', payload: { id: doc.id }, headers: { 'x-request-id': 'r1' } });
+        return doc;
+      });
+      expect(await col.get(created.id)).toEqual(created);
+      const event = (await store.outbox.pending(1000)).find((e) => e.id === eventId);
+      expect(event).toMatchObject({ subject: 'invoice.created', payload: { id: created.id }, headers: { 'x-request-id': 'r1' } });
+      expect(Number.isNaN(Date.parse(event?.createdAt ?? ''))).toBe(false);
+      await store.outbox.markPublished([eventId]);
+    });
+
+    it('a throw inside a transaction rolls back documents and events', async () => {
+      const col = await invoices();
+      const existing = await col.insert(invoice({ amount: 1 }));
+      const eventId = `evt-rollback-${newObjectId()}`;
+      const boom = new Error('boom');
+      const err = await rejection(
+        store.transaction(async (tx) => {
+          const txCol = tx.collection<Invoice>(col.name);
+          await txCol.insert(invoice({ number: 'TX-ROLLBACK' }));
+          await txCol.update(existing.id, ({ id: _id, version: _version, ...doc }) => ({ ...doc, amount: 2 }));
+          await tx.enqueue({ id: eventId, subject: 'invoice.created', payload: {}, headers: {} });
+          throw boom;
+        }),
+      );
+      expect(err).toBe(boom);
+      expect(await col.count({ number: 'TX-ROLLBACK' })).toBe(0);
+      expect(await col.get(existing.id)).toEqual(existing);
+      expect((await store.outbox.pending(1000)).some((e) => e.id === eventId)).toBe(false);
+    });
+
+    it('outbox lists pending events oldest first and markPublished removes them', async () => {
+      const prefix = `evt-order-${newObjectId()}`;
+      const ids = [1, 2, 3].map((n) => `${prefix}-${n}`);
+      for (const id of ids) {
+        await store.transaction((tx) => tx.enqueue({ id, subject: 'test.order', payload: { id }, headers: {} }));
+      }
+      const mine = async () => (await store.outbox.pending(1000)).filter((e) => e.id.startsWith(prefix)).map((e) => e.id);
+      expect(await mine()).toEqual(ids);
+      await store.outbox.markPublished(ids.slice(0, 2));
+      expect(await mine()).toEqual(ids.slice(2));
+      await store.outbox.markPublished(ids.slice(2));
+      expect(await mine()).toEqual([]);
+    });
+
+    it('enqueueing the same event id twice keeps one event', async () => {
+      const id = `evt-dup-${newObjectId()}`;
+      await store.transaction((tx) => tx.enqueue({ id, subject: 'test.dup', payload: { n: 1 }, headers: {} }));
+      await store.transaction(async (tx) => {
+        await tx.enqueue({ id, subject: 'test.dup', payload: { n: 2 }, headers: {} });
+        await tx.enqueue({ id, subject: 'test.dup', payload: { n: 3 }, headers: {} });
+      });
+      const events = (await store.outbox.pending(1000)).filter((e) => e.id === id);
+      expect(events).toHaveLength(1);
+      expect(events[0]?.payload).toEqual({ n: 1 });
+      await store.outbox.markPublished([id]);
+    });
+
+    it('nextSequence is gapless and unique under 50 concurrent calls', async () => {
+      const key = `seq-${newObjectId()}`;
+      const values = await Promise.all(Array.from({ length: 50 }, () => store.nextSequence(key)));
+      expect([...values].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      expect(await store.nextSequence(key)).toBe(51);
+    });
+
+    it('nextSequence honours startAt and a rolled-back transaction leaves no gap', async () => {
+      const key = `invoice-number-${newObjectId()}`;
+      expect(await store.nextSequence(key, 1000)).toBe(1000);
+      expect(await store.transaction((tx) => tx.nextSequence(key))).toBe(1001);
+      await rejection(
+        store.transaction(async (tx) => {
+          await tx.nextSequence(key);
+          throw new Error('abandon');
+        }),
+      );
+      expect(await store.nextSequence(key)).toBe(1002);
+    });
+
+    it('rejects bad field paths and operators with ValidationError', async () => {
+      const col = await invoices();
+      await expectDomainError(col.find({ "amount'); DROP TABLE x; --": 1 }), ValidationError);
+      await expectDomainError(col.count({ 'billing..country': 'DE' }), ValidationError);
+      await expectDomainError(col.find({}, { sort: { '1abc': 1 } }), ValidationError);
+      await expectDomainError(col.find({ $where: 'true' }), ValidationError);
+      const badOperator: Filter = JSON.parse('{"amount": {"$regex": "x"}}');
+      await expectDomainError(col.find(badOperator), ValidationError);
+      await expectDomainError(
+        store.ensureCollection({ name: 'bad_index', indexes: [{ name: 'x', fields: ['a b'] }] }),
+        ValidationError,
+      );
+      expect(() => store.collection('no-dashes')).toThrow(ValidationError);
+    });
+  });
+}

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresStore, createStore, dropStoreDatabase } from '../src';
+import { runStoreContract } from './contract';
+
+const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const MONGODB_URL = process.env.MONGODB_URL;
+
+const testDatabase = (prefix: string) => `${prefix}_${randomBytes(5).toString('hex')}`;
+
+runStoreContract('postgres', () => createStore({ url: PG_URL, database: testDatabase('store_test') }));
+
+if (MONGODB_URL) {
+  runStoreContract('mongodb', () => createStore({ url: MONGODB_URL, database: testDatabase('store_test') }));
+} else {
+  console.log('store tests: MongoDB contract not run (set MONGODB_URL to a replica set to run it)');
+}
+
+describe('PostgresStore operations', () => {
+  const database = testDatabase('store_ops');
+  let store: PostgresStore;
+
+  beforeAll(async () => {
+    store = new PostgresStore({ url: PG_URL, database });
+    await store.init();
+  });
+
+  afterAll(async () => {
+    await dropStoreDatabase({ url: PG_URL, database });
+    await store.close();
+  });
+
+  it('keeps one schema per service with a JSONB table per collection', async () => {
+    await store.ensureCollection({ name: 'payments', indexes: [{ name: 'ref', fields: ['provider.ref'], unique: true }] });
+    await store.ensureCollection({ name: 'payments', indexes: [{ name: 'ref', fields: ['provider.ref'], unique: true }] });
+    const client = new Client({ connectionString: PG_URL });
+    await client.connect();
+    try {
+      const tables = await client.query<{ table_name: string }>(
+        'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
+        [database],
+      );
+      expect(tables.rows.map((r) => r.table_name)).toEqual(['_outbox', '_sequences', 'payments']);
+      const indexes = await client.query<{ indexdef: string }>(
+        `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'payments__ref'`,
+        [database],
+      );
+      expect(indexes.rows[0]?.indexdef).toContain(`(doc #>> '{provider,ref}'::text[])`);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('recovers by itself when its server connections are killed (as in a restart)', async () => {
+    const payments = store.collection<{ id: string; version: number; n: number }>('payments');
+    await payments.insert({ n: 1 });
+    const admin = new Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      const killed = await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+        [`paymesh-store:${database}`],
+      );
+      expect(killed.rowCount).toBeGreaterThan(0);
+    } finally {
+      await admin.end();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect(store.ping()).resolves.toBeUndefined();
+    expect(await payments.count({ n: 1 })).toBe(1);
+    await store.transaction(async (tx) => {
+      await tx.collection<{ id: string; version: number; n: number }>('payments').insert({ n: 2 });
+    });
+    expect(await payments.count({})).toBe(2);
+  });
+
+  it('ping fails quickly when the server is unreachable', async () => {
+    const dead = new PostgresStore({ url: 'postgres://postgres@127.0.0.1:1/postgres', database });
+    const started = Date.now();
+    try {
+      await expect(dead.ping()).rejects.toThrow();
+    } finally {
+      await dead.close();
+    }
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('createStore rejects unknown URL schemes', async () => {
+    await expect(createStore({ url: 'redis://localhost', database })).rejects.toThrow(/unsupported store URL scheme/);
+  });
+});
