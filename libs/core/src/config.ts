@@ -56,3 +56,20 @@ export const baseConfigSchema = z.object({
   GRPC_DEADLINE_MS: envInt(5000),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+/**
+ * Development-only keyring for secrets at rest. Production deployments must set SECRETS_KEYRING;
+ * services refuse to start in production without it.
+ */
+export const DEV_SECRETS_KEYRING = 'dev:cGF5bWVzaC1kZXZlbG9wbWVudC1vbmx5LWtleS0zMmI=';
+
+export const secretsConfigSchema = z.object({
+  SECRETS_KEYRING: z.string().optional(),
+});
+
+/** The keyring to use: the configured one, or the development key outside production. */
+export function resolveKeyring(env: { NODE_ENV: string; SECRETS_KEYRING?: string | undefined }): string {
+  if (env.SECRETS_KEYRING) return env.SECRETS_KEYRING;
+  if (env.NODE_ENV === 'production') throw new ConfigError('SECRETS_KEYRING must be set in production');
+  return DEV_SECRETS_KEYRING;
+}

@@ -4,3 +4,4 @@ export * from './logger';
 export * from './config';
 export * from './ids';
 export * from './clock';
+export * from './secrets';

@@ -51,5 +51,6 @@ export async function stopTelemetry(): Promise<void> {
   const s = sdk;
   sdk = undefined;
   setTraceBridge(undefined);
-  await s.shutdown().catch(() => undefined);
+  // Bounded: a collector that is down must not hold up a service's shutdown.
+  await Promise.race([s.shutdown().catch(() => undefined), new Promise((r) => setTimeout(r, 1500).unref())]);
 }

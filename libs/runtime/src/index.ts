@@ -1,0 +1,4 @@
+export * from './services';
+export * from './config';
+export * from './infra';
+export * from './run';

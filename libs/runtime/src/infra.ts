@@ -1,0 +1,72 @@
+import { Bus, OutboxRelay } from '@paymesh/bus';
+import type { BaseConfig, Logger } from '@paymesh/core';
+import { createStore, type CollectionSpec, type DocumentStore } from '@paymesh/store';
+import { databaseName, type ServiceName } from './services';
+
+export interface Infra {
+  store: DocumentStore;
+  bus: Bus;
+  relay: OutboxRelay;
+  close(): Promise<void>;
+}
+
+/** Raised when a dependency cannot be reached at start-up; the message says which and how to fix it. */
+export class DependencyUnavailableError extends Error {
+  constructor(
+    readonly dependency: 'datastore' | 'nats',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DependencyUnavailableError';
+  }
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}
+
+/**
+ * Opens this service's datastore (its own database/schema), creates its collections, connects
+ * the bus and starts the outbox relay.
+ */
+export async function openInfra(opts: {
+  service: ServiceName;
+  config: BaseConfig;
+  logger: Logger;
+  collections: CollectionSpec[];
+}): Promise<Infra> {
+  const { config, logger } = opts;
+  let store: DocumentStore;
+  try {
+    store = await createStore({ url: config.STORE_URL, database: databaseName(config.STORE_NAMESPACE, opts.service), logger });
+    await store.ping();
+    for (const c of opts.collections) await store.ensureCollection(c);
+  } catch (err) {
+    throw new DependencyUnavailableError(
+      'datastore',
+      `datastore unreachable at ${redact(config.STORE_URL)}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  let bus: Bus;
+  try {
+    bus = await Bus.connect({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE, service: opts.service, logger });
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw new DependencyUnavailableError(
+      'nats',
+      `NATS unreachable at ${redact(config.NATS_URL)}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  const relay = new OutboxRelay({ outbox: store.outbox, bus, logger, intervalMs: 500 });
+  relay.start();
+  return {
+    store,
+    bus,
+    relay,
+    async close() {
+      await relay.stop().catch(() => undefined);
+      await bus.close().catch(() => undefined);
+      await store.close().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { contextHeaders, newObjectId } from '@paymesh/core';
+import { makeEvent, eventId } from '@paymesh/bus';
+import {
+  newWebhookSigningSecret,
+  validateFrontendDomains,
+  validateSiteName,
+  validateSiteUrl,
+  type Mode,
+  type SiteDoc,
+} from '../domain/site';
+import { CheckoutEvents, type SiteCreatedData } from '../events/subjects';
+import { SITES } from '../store/collections';
+import { secretHint } from '@paymesh/core';
+import type { CheckoutDeps } from './deps';
+
+export interface CreateSiteInput {
+  organizationId: string;
+  mode: Mode;
+  name: string;
+  url: string;
+  frontendDomains: string[];
+}
+
+/** Creates a site with a fresh IPN signing secret; the plaintext secret is returned once. */
+export async function createSite(deps: CheckoutDeps, input: CreateSiteInput): Promise<{ site: SiteDoc; secret: string }> {
+  const secret = newWebhookSigningSecret();
+  const now = deps.clock.now().toISOString();
+  const id = newObjectId();
+  const doc: Omit<SiteDoc, 'version'> = {
+    id,
+    organizationId: input.organizationId,
+    mode: input.mode,
+    name: validateSiteName(input.name),
+    url: validateSiteUrl(input.url),
+    frontendDomains: validateFrontendDomains(input.frontendDomains),
+    webhookSecret: deps.secrets.seal(secret, id),
+    webhookSecretHint: secretHint(secret),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const data: SiteCreatedData = { organizationId: doc.organizationId, siteId: id, mode: doc.mode, name: doc.name };
+  const event = makeEvent(CheckoutEvents.siteCreated, data, { id: eventId(CheckoutEvents.siteCreated, id) });
+  const site = await deps.store.transaction(async (tx) => {
+    const stored = await tx.collection<SiteDoc>(SITES).insert(doc);
+    await tx.enqueue({ id: event.id, subject: event.type, payload: event, headers: contextHeaders() });
+    return stored;
+  });
+  deps.relay.nudge();
+  deps.logger.info({ siteId: id, organizationId: input.organizationId }, 'site created');
+  return { site, secret };
+}

@@ -1,0 +1,64 @@
+import { newObjectId, ValidationError } from '@paymesh/core';
+import type { TxScope } from '@paymesh/store';
+import { formatApiKey, hashKeySecret, newKeyId, newKeySecret, type KeyMode } from '../domain/api-key';
+import { ORGANIZATION_SCOPES, SYSTEM_SCOPES, type Role, type Scope } from '../domain/scopes';
+import { API_KEYS, type ApiKeyDoc } from '../store/collections';
+import type { AdminDeps } from './deps';
+
+export interface CreateApiKeyInput {
+  kind: 'organization' | 'system';
+  organizationId: string | null;
+  name: string;
+  mode: KeyMode;
+  role: Role;
+  scopes: Scope[];
+  expiresAt: string | null;
+}
+
+/** The stored key and the full token, which is shown this once and never again. */
+export interface CreatedApiKey {
+  key: ApiKeyDoc;
+  token: string;
+}
+
+function checkScopes(kind: 'organization' | 'system', scopes: Scope[]): void {
+  const allowed = new Set<string>(kind === 'system' ? SYSTEM_SCOPES : ORGANIZATION_SCOPES);
+  const bad = scopes.filter((s) => !allowed.has(s));
+  if (bad.length) throw new ValidationError(`scopes not allowed for ${kind} keys: ${bad.join(', ')}`, { field: 'scopes' });
+  if (scopes.length === 0) throw new ValidationError('scopes must not be empty', { field: 'scopes' });
+}
+
+/** Builds a new key document and its token (not yet stored). */
+export function newApiKey(input: CreateApiKeyInput, now: string, keyId = newKeyId(), secret = newKeySecret()): CreatedApiKey {
+  checkScopes(input.kind, input.scopes);
+  const key: ApiKeyDoc = {
+    id: newObjectId(),
+    version: 1,
+    keyId,
+    kind: input.kind,
+    organizationId: input.organizationId,
+    name: input.name,
+    mode: input.mode,
+    role: input.role,
+    scopes: [...new Set(input.scopes)],
+    secretHash: hashKeySecret(secret),
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+    lastUsedAt: null,
+    revokedAt: null,
+    expiresAt: input.expiresAt,
+  };
+  return { key, token: formatApiKey(input.mode, keyId, secret) };
+}
+
+export async function insertApiKey(tx: TxScope, created: CreatedApiKey): Promise<CreatedApiKey> {
+  const { id, version: _v, ...rest } = created.key;
+  const stored = await tx.collection<ApiKeyDoc>(API_KEYS).insert({ ...rest, id });
+  return { key: stored, token: created.token };
+}
+
+export async function createApiKey(deps: AdminDeps, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+  const created = newApiKey(input, deps.clock.now().toISOString());
+  return deps.store.transaction((tx) => insertApiKey(tx, created));
+}

@@ -1,0 +1,52 @@
+/** Scope families and their actions, exactly as the interface specification lists them. */
+export const SCOPE_FAMILIES = {
+  checkout: ['read', 'create', 'update'],
+  transaction: ['read', 'create', 'update', 'delete', 'execute'],
+  invoice: ['read', 'create', 'update', 'delete', 'execute'],
+  credit_note: ['read', 'execute'],
+  client: ['read', 'create', 'update', 'delete', 'execute'],
+  site: ['read', 'create', 'update', 'delete'],
+  provider: ['read', 'create', 'update', 'delete', 'execute'],
+  domain: ['read', 'create', 'delete', 'execute'],
+  api_key: ['read', 'create', 'update', 'delete', 'execute'],
+  organization: ['read', 'update', 'execute'],
+  tax_rule: ['read', 'create', 'update', 'delete'],
+  tax_rate: ['read', 'create', 'update', 'delete', 'execute'],
+  tax_report: ['read', 'execute'],
+  tax_record: ['read', 'execute'],
+  data_io: ['read', 'execute'],
+  export: ['execute'],
+  system: ['read', 'execute'],
+  portal: ['create'],
+  vies: ['read', 'execute'],
+  userprofile: ['read', 'update', 'execute'],
+} as const;
+
+export type ScopeFamily = keyof typeof SCOPE_FAMILIES;
+export type Scope = {
+  [F in ScopeFamily]: `${F}:${(typeof SCOPE_FAMILIES)[F][number]}`;
+}[ScopeFamily];
+
+export const ALL_SCOPES: readonly Scope[] = Object.freeze(
+  (Object.keys(SCOPE_FAMILIES) as ScopeFamily[]).flatMap((f) => SCOPE_FAMILIES[f].map((a) => `${f}:${a}` as Scope)),
+);
+
+/** Scopes an organization key may hold (the `system:*` family is for system keys only). */
+export const ORGANIZATION_SCOPES: readonly Scope[] = Object.freeze(ALL_SCOPES.filter((s) => !s.startsWith('system:')));
+
+export const SYSTEM_SCOPES: readonly Scope[] = ALL_SCOPES;
+
+const SCOPE_SET: ReadonlySet<string> = new Set(ALL_SCOPES);
+
+export function isScope(value: string): value is Scope {
+  return SCOPE_SET.has(value);
+}
+
+export const ROLES = ['Viewer', 'Editor', 'Admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+const ROLE_RANK: Record<Role, number> = { Viewer: 1, Editor: 2, Admin: 3 };
+
+export function roleAtLeast(have: Role, need: Role): boolean {
+  return ROLE_RANK[have] >= ROLE_RANK[need];
+}

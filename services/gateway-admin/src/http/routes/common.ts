@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { call } from '@paymesh/grpc';
+import type { Client } from '@grpc/grpc-js';
+import type { AdminDeps } from '../../app/deps';
+
+export const objectId = (what: string) => z.string().regex(/^[0-9a-f]{24}$/, `${what} must be a 24-hex identifier`);
+
+export const idParams = z.object({ id: objectId('id') });
+
+/** `page` (default 1) and `limit` (default `def`, at most 100; larger values are rejected with 400). */
+export const pageQuery = (def = 20) =>
+  z.object({
+    page: z.coerce.number().int().min(1).default(1),
+    limit: z.coerce.number().int().min(1).max(100).default(def),
+  });
+
+/** Calls a backend RPC with the request's context and the configured deadline. */
+export function rpc<Req, Res>(
+  deps: AdminDeps,
+  target: string,
+  client: Client,
+  method: Parameters<typeof call<Req, Res>>[1],
+  req: Req,
+): Promise<Res> {
+  return call(client, method, req, { deadlineMs: deps.clients.deadlineMs, target });
+}

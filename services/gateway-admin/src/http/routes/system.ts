@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { createOrganization } from '../../app/create-organization';
+import { route } from '../route-table';
+
+const createOrgBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    admin: z.object({ email: z.string().email(), name: z.string().max(200).default('') }).strict(),
+    licenseState: z.enum(['ACTIVE', 'BLOCKED', 'NOT_ACTIVATED']).optional(),
+    /** Issue a full-scope organization API key together with the organization. */
+    apiKey: z
+      .object({ name: z.string().trim().min(1).max(200).default('bootstrap'), mode: z.enum(['live', 'test']).default('live') })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export function systemRoutes(defaultLicense: 'ACTIVE' | 'BLOCKED' | 'NOT_ACTIVATED') {
+  return [
+    route({
+      method: 'POST',
+      path: '/system/organizations',
+      scope: 'system:execute',
+      role: 'Admin',
+      audience: 'system',
+      tag: 'System',
+      summary: 'Create an organization with its first Admin user (and optionally an organization API key)',
+      body: createOrgBody,
+      status: 201,
+      async handler({ deps, body }) {
+        const res = await createOrganization(deps, {
+          name: body.name,
+          licenseState: body.licenseState ?? defaultLicense,
+          admin: { email: body.admin.email, name: body.admin.name },
+          ...(body.apiKey ? { apiKey: body.apiKey } : {}),
+        });
+        return {
+          organization: { id: res.organization.id, name: res.organization.name, licenseState: res.organization.licenseState, createdAt: res.organization.createdAt },
+          admin: { id: res.admin.id, email: res.admin.email, role: 'Admin' },
+          ...(res.apiKey
+            ? { apiKey: { id: res.apiKey.key.id, keyId: res.apiKey.key.keyId, name: res.apiKey.key.name, mode: res.apiKey.key.mode, scopes: res.apiKey.key.scopes, token: res.apiKey.token } }
+            : {}),
+        };
+      },
+    }),
+  ];
+}

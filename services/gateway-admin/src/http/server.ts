@@ -1,0 +1,103 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Logger } from '@paymesh/core';
+import { errorEnvelopePlugin, genRequestId, registerHealthRoutes, requestContextPlugin, type DependencyCheck } from '@paymesh/http';
+import type { AdminDeps } from '../app/deps';
+import { enforce } from './enforce';
+import type { AnyRoute, OrgScope } from './route-table';
+
+export interface AdminServerOptions {
+  deps: AdminDeps;
+  routes: AnyRoute[];
+  logger: Logger;
+  docs: boolean;
+  bodyLimit: number;
+  healthChecks: () => DependencyCheck[];
+}
+
+export const API_PREFIX = '/api/v1';
+/** Short alias; the default reverse proxy rewrites /v1/* to /api/v1/*, and we answer it directly too. */
+export const ALIAS_PREFIX = '/v1';
+
+function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[], hidden: boolean): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  for (const def of routes) {
+    typed.route({
+      method: def.method,
+      url: def.path,
+      schema: {
+        hide: hidden,
+        tags: [def.tag],
+        summary: def.summary,
+        description: `Scope \`${def.scope}\`, role ${def.role}${def.audience === 'system' ? ', system API key' : ''}.`,
+        security: [{ bearerAuth: [] }],
+        ...(def.body ? { body: def.body } : {}),
+        ...(def.query ? { querystring: def.query } : {}),
+        ...(def.params ? { params: def.params } : {}),
+      },
+      // Authentication and authorization run before validation: an unauthenticated caller learns nothing about the payload rules.
+      onRequest: async (req) => {
+        const { principal, org } = await enforce(deps, def, req);
+        req.principal = principal;
+        req.orgScope = org;
+      },
+      handler: async (req, reply) => {
+        const principal = req.principal;
+        if (!principal) throw new Error('route reached without a principal');
+        const result = await def.handler({
+          deps,
+          principal,
+          org: req.orgScope ?? ({ organizationId: '', mode: 'live' } satisfies OrgScope),
+          body: req.body,
+          query: req.query,
+          params: req.params,
+          req,
+          reply,
+        });
+        reply.status(def.status ?? 200);
+        return result;
+      },
+    });
+  }
+}
+
+/** Builds the Admin API: /api/v1 (documented), the /v1 alias, health endpoints and docs. */
+export async function buildAdminServer(opts: AdminServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: opts.logger as FastifyBaseLogger,
+    genReqId: genRequestId,
+    requestIdLogLabel: 'requestId',
+    bodyLimit: opts.bodyLimit,
+    disableRequestLogging: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(requestContextPlugin);
+  await app.register(errorEnvelopePlugin);
+  registerHealthRoutes(app, 'gateway-admin', opts.healthChecks);
+
+  if (opts.docs) {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.0.3',
+        info: { title: 'Paymesh Admin API', version: '1.0.0', description: 'Merchant and operator integration surface. Every route names its scope and minimum role.' },
+        servers: [{ url: '/' }],
+        components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key sk_live_<keyId>.<secret> / sk_test_... or dashboard JWT' } } },
+      },
+      transform: jsonSchemaTransform,
+    });
+    await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
+  }
+  await app.register(async (scope) => registerRoutes(scope, opts.deps, opts.routes, false), { prefix: API_PREFIX });
+  await app.register(async (scope) => registerRoutes(scope, opts.deps, opts.routes, true), { prefix: ALIAS_PREFIX });
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: import('../domain/principal').Principal;
+    orgScope?: OrgScope | undefined;
+  }
+}
