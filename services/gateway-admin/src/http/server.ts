@@ -68,9 +68,7 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
     genReqId: genRequestId,
-    requestIdLogLabel: 'requestId',
     bodyLimit: opts.bodyLimit,
-    disableRequestLogging: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// `pnpm start`: builds if needed, starts every service and sandbox in the foreground with
+// prefixed logs, waits until all are healthy, prints the base URLs, stops cleanly on Ctrl-C.
+import { execSync } from 'node:child_process';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { preflight } from './preflight.mjs';
+import { ROOT, startMesh, BACKENDS, GATEWAYS } from './supervisor.mjs';
+import { localSystemKey, RUN_DIR } from './system-key.mjs';
+
+const COLORS = [31, 32, 33, 34, 35, 36, 91, 92, 93, 94, 95, 96];
+const pretty = process.stdout.isTTY;
+
+function needsBuild() {
+  const mains = [...BACKENDS, ...GATEWAYS].map(([n]) => join(ROOT, 'services', n, 'dist/main.js'));
+  if (mains.some((m) => !existsSync(m))) return true;
+  if (!existsSync(join(ROOT, 'libs/proto/src/gen/.generated'))) return true;
+  const builtAt = Math.min(...mains.map((m) => statSync(m).mtimeMs));
+  try {
+    const newest = execSync(`git -C "${ROOT}" ls-files -z -- '*.ts' '*.proto' | xargs -0 stat -c %Y 2>/dev/null | sort -n | tail -1`, {
+      encoding: 'utf8',
+    }).trim();
+    return Number(newest) * 1000 > builtAt;
+  } catch {
+    return false;
+  }
+}
+
+async function main() {
+  const problems = await preflight(process.env);
+  if (problems.length) {
+    console.error(`Cannot start the mesh:\n\n${problems.join('\n\n')}\n`);
+    process.exit(1);
+  }
+  if (needsBuild()) {
+    console.log('building...');
+    execSync('pnpm run build', { cwd: ROOT, stdio: 'inherit' });
+  }
+  const systemApiKey = process.env.SYSTEM_API_KEY ?? localSystemKey();
+  const width = Math.max(...[...BACKENDS, ...GATEWAYS].map(([n]) => n.length), 'sandbox-provider-a'.length);
+  const colorOf = new Map();
+  let stopping = false;
+  const onLine = (svc, line) => {
+    if (!colorOf.has(svc)) colorOf.set(svc, COLORS[colorOf.size % COLORS.length]);
+    const label = svc.padEnd(width);
+    process.stdout.write(pretty ? `\x1b[${colorOf.get(svc)}m${label}\x1b[0m | ${line}\n` : `${label} | ${line}\n`);
+  };
+  console.log('starting services...');
+  let mesh;
+  try {
+    mesh = await startMesh({
+      env: { SYSTEM_API_KEY: systemApiKey, NODE_ENV: process.env.NODE_ENV ?? 'development' },
+      onLine,
+      onExit: (svc, code, signal) => {
+        if (!stopping) console.error(`${svc} exited unexpectedly (${code ?? signal})`);
+      },
+    });
+  } catch (err) {
+    stopping = true;
+    console.error(String(err instanceof Error ? err.message : err));
+    process.exit(1);
+  }
+  const info = {
+    adminBaseUrl: mesh.adminBaseUrl,
+    publicBaseUrl: mesh.publicBaseUrl,
+    publicRootUrl: mesh.publicRootUrl,
+    sandboxUrls: mesh.sandboxUrls,
+  };
+  writeFileSync(join(RUN_DIR, 'mesh.json'), JSON.stringify(info, null, 2));
+  console.log(`\nAll ${mesh.services.length} processes are healthy.`);
+  console.log(`  Admin API:    ${mesh.adminBaseUrl}   (docs: ${mesh.adminBaseUrl}/docs/index.html)`);
+  console.log(`  Main Backend: ${mesh.publicBaseUrl}   (webhooks: ${mesh.publicRootUrl}/hooks/...)`);
+  for (const [name, url] of Object.entries(mesh.sandboxUrls)) console.log(`  ${name}: ${url}`);
+  console.log('Run `pnpm bootstrap` in another terminal to create a merchant. Ctrl-C stops everything.\n');
+
+  const shutdown = async (signal) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping all services...`);
+    await mesh.stop();
+    console.log('stopped.');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+void main();

@@ -1,0 +1,220 @@
+// Process supervisor for the whole mesh: used by `pnpm start` (foreground, prefixed logs) and by
+// the black-box test harness (ephemeral ports, isolated namespace, logs kept for assertions).
+import { spawn } from 'node:child_process';
+import { createServer, connect } from 'node:net';
+import { createRequire } from 'node:module';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+
+/** Backend services (gRPC), in start order, with their default ports. */
+export const BACKENDS = [
+  ['checkout', 50051],
+  ['payments-webhooks', 50052],
+  ['billing', 50053],
+  ['tax', 50054],
+  ['recurring', 50055],
+  ['documents', 50056],
+  ['notifications-ipn', 50057],
+];
+
+/** Provider sandboxes started beside the mesh (only those that exist in this checkout). */
+export const SANDBOXES = [['provider-a', 'PROVIDER_A_SANDBOX', 12111]];
+
+export const GATEWAYS = [
+  ['gateway-admin', 8080],
+  ['gateway-public', 8081],
+];
+
+const envName = (svc) => `${svc.replace(/-/g, '_').toUpperCase()}_GRPC_ADDR`;
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves true when host:port accepts a TCP connection within `timeoutMs`. */
+export function tcpReachable(host, port, timeoutMs = 1500) {
+  return new Promise((resolve) => {
+    const sock = connect({ host, port });
+    const done = (ok) => {
+      sock.destroy();
+      resolve(ok);
+    };
+    sock.setTimeout(timeoutMs, () => done(false));
+    sock.once('connect', () => done(true));
+    sock.once('error', () => done(false));
+  });
+}
+
+async function httpHealthy(url) {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+async function grpcHealthy(addr) {
+  const { checkHealth } = require(join(ROOT, 'libs/grpc/dist/index.js'));
+  return checkHealth(addr, 1000);
+}
+
+/**
+ * Starts every service as a child process.
+ * @param {object} opts
+ * @param {Record<string,string>} [opts.env] extra environment for every child
+ * @param {boolean} [opts.ephemeralPorts] pick free ports instead of the defaults
+ * @param {(service: string, line: string) => void} [opts.onLine] receives every output line
+ * @param {string} [opts.logDir] also write each service's output to <logDir>/<service>.log
+ * @param {number} [opts.readyTimeoutMs]
+ */
+export async function startMesh(opts = {}) {
+  const env = { ...process.env, ...(opts.env ?? {}) };
+  const ports = {};
+  for (const [name, def] of [...BACKENDS, ...GATEWAYS]) ports[name] = opts.ephemeralPorts ? await freePort() : def;
+  if (!opts.ephemeralPorts) {
+    if (env.ADMIN_PORT) ports['gateway-admin'] = Number(env.ADMIN_PORT);
+    if (env.PUBLIC_PORT) ports['gateway-public'] = Number(env.PUBLIC_PORT);
+  }
+  const host = '127.0.0.1';
+  const shared = {};
+  for (const [name] of BACKENDS) shared[envName(name)] = `${host}:${ports[name]}`;
+
+  const sandboxes = [];
+  for (const [name, prefix, def] of SANDBOXES) {
+    const main = join(ROOT, 'sandboxes', name, 'dist/main.js');
+    if (!existsSync(main)) continue;
+    const port = opts.ephemeralPorts ? await freePort() : Number(env[`${prefix}_PORT`] ?? def);
+    ports[`sandbox-${name}`] = port;
+    shared[`${prefix}_URL`] = `http://${host}:${port}`;
+    sandboxes.push({ name: `sandbox-${name}`, main, env: { [`${prefix}_HOST`]: host, [`${prefix}_PORT`]: String(port) } });
+  }
+
+  const specs = [
+    ...sandboxes.map((s) => ({ ...s, health: () => httpHealthy(`http://${host}:${ports[s.name]}/health`) })),
+    ...BACKENDS.map(([name]) => ({
+      name,
+      main: join(ROOT, 'services', name, 'dist/main.js'),
+      env: { GRPC_HOST: host, GRPC_PORT: String(ports[name]) },
+      health: () => grpcHealthy(`${host}:${ports[name]}`),
+    })),
+    ...GATEWAYS.map(([name]) => ({
+      name,
+      main: join(ROOT, 'services', name, 'dist/main.js'),
+      env: { HOST: host, PORT: String(ports[name]) },
+      health: () => httpHealthy(`http://${host}:${ports[name]}/health`),
+    })),
+  ];
+
+  if (opts.logDir) mkdirSync(opts.logDir, { recursive: true });
+  const procs = new Map();
+  const tails = new Map();
+
+  function launch(spec) {
+    const child = spawn(process.execPath, ['--enable-source-maps', spec.main], {
+      env: { ...env, ...shared, ...spec.env, SERVICE_NAME: spec.name, OTEL_SERVICE_NAME: spec.name },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const file = opts.logDir ? createWriteStream(join(opts.logDir, `${spec.name}.log`), { flags: 'a' }) : undefined;
+    const tail = tails.get(spec.name) ?? [];
+    tails.set(spec.name, tail);
+    const onData = (buf) => {
+      for (const line of buf.toString().split('\n')) {
+        if (!line) continue;
+        tail.push(line);
+        if (tail.length > 40) tail.shift();
+        file?.write(`${line}\n`);
+        opts.onLine?.(spec.name, line);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const entry = { spec, child, exited: false, code: null, file };
+    child.on('exit', (code, signal) => {
+      entry.exited = true;
+      entry.code = code ?? signal;
+      file?.end();
+      opts.onExit?.(spec.name, code, signal);
+    });
+    procs.set(spec.name, entry);
+    return entry;
+  }
+
+  async function waitHealthy(names, timeoutMs) {
+    const deadline = Date.now() + timeoutMs;
+    const pending = new Set(names);
+    while (pending.size) {
+      for (const name of [...pending]) {
+        const p = procs.get(name);
+        if (p.exited) {
+          throw new Error(`${name} exited (${p.code}) during start:\n${(tails.get(name) ?? []).slice(-15).join('\n')}`);
+        }
+        if (await p.spec.health()) pending.delete(name);
+      }
+      if (!pending.size) break;
+      if (Date.now() > deadline) {
+        const detail = [...pending].map((n) => `--- ${n} ---\n${(tails.get(n) ?? []).slice(-10).join('\n')}`).join('\n');
+        throw new Error(`not healthy after ${timeoutMs} ms: ${[...pending].join(', ')}\n${detail}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  async function stopOne(name, signal = 'SIGTERM', graceMs = 10_000) {
+    const p = procs.get(name);
+    if (!p || p.exited) return;
+    const exited = new Promise((r) => p.child.once('exit', r));
+    p.child.kill(signal);
+    const t = setTimeout(() => p.child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(t);
+  }
+
+  const mesh = {
+    ports,
+    env: { ...shared },
+    adminBaseUrl: `http://${host}:${ports['gateway-admin']}/api/v1`,
+    publicBaseUrl: `http://${host}:${ports['gateway-public']}/api/v1`,
+    publicRootUrl: `http://${host}:${ports['gateway-public']}`,
+    sandboxUrls: Object.fromEntries(sandboxes.map((s) => [s.name, `http://${host}:${ports[s.name]}`])),
+    services: specs.map((s) => s.name),
+    /** Last output lines of a service. */
+    tail: (name) => [...(tails.get(name) ?? [])],
+    /** Kills a service abruptly (SIGKILL), as a crash would. */
+    async kill(name) {
+      await stopOne(name, 'SIGKILL');
+    },
+    /** Starts a stopped or killed service again and waits until it is healthy. */
+    async restart(name, timeoutMs = 30_000) {
+      await stopOne(name);
+      launch(specs.find((s) => s.name === name));
+      await waitHealthy([name], timeoutMs);
+    },
+    async stop() {
+      const order = [...GATEWAYS.map(([n]) => n), ...BACKENDS.map(([n]) => n), ...sandboxes.map((s) => s.name)];
+      await Promise.all(order.map((n) => stopOne(n)));
+    },
+  };
+
+  for (const spec of specs) launch(spec);
+  try {
+    await waitHealthy(specs.map((s) => s.name), opts.readyTimeoutMs ?? 60_000);
+  } catch (err) {
+    await mesh.stop();
+    throw err;
+  }
+  return mesh;
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { baseConfigSchema, envInt, loadConfig } from '@paymesh/core';
+import { downstreamAddrsSchema } from '@paymesh/runtime';
+
+export const DOWNSTREAM = ['checkout', 'payments-webhooks', 'billing', 'tax', 'recurring', 'documents', 'notifications-ipn'] as const;
+
+export const configSchema = baseConfigSchema.merge(downstreamAddrsSchema).extend({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: envInt(8081),
+  BODY_LIMIT_BYTES: envInt(1024 * 1024),
+});
+
+export type Config = typeof config;
+export const config = loadConfig(configSchema, process.env);

@@ -1,0 +1,22 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from '@paymesh/core';
+import { errorEnvelopePlugin, genRequestId, registerHealthRoutes, requestContextPlugin, type DependencyCheck } from '@paymesh/http';
+
+export interface PublicServerOptions {
+  logger: Logger;
+  bodyLimit: number;
+  healthChecks: () => DependencyCheck[];
+}
+
+/** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health. */
+export async function buildPublicServer(opts: PublicServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: opts.logger as FastifyBaseLogger,
+    genReqId: genRequestId,
+    bodyLimit: opts.bodyLimit,
+  });
+  await app.register(requestContextPlugin);
+  await app.register(errorEnvelopePlugin);
+  registerHealthRoutes(app, 'gateway-public', opts.healthChecks);
+  return app;
+}
