@@ -160,7 +160,9 @@ export class ConsumerLoop implements Subscription {
   private async handle(msg: JsMsg): Promise<void> {
     const headers = fromNatsHeaders(msg.headers);
     const ctx = contextFromHeaders((name) => headers[name]);
-    await runWithContext(ctx, () => this.process(msg, headers));
+    // Each consumed event gets a span continuing the publisher's trace (traceparent header).
+    const subject = eventSubjectFromWire(this.opts.namespace, msg.subject);
+    await runWithContext(ctx, () => this.process(msg, headers), `consume ${subject}`);
   }
 
   private async process(msg: JsMsg, headers: Record<string, string>): Promise<void> {

@@ -17,7 +17,7 @@ export const TRACESTATE_HEADER = 'tracestate';
 
 const storage = new AsyncLocalStorage<RequestContext>();
 
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:\-]{8,128}$/;
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /** Whether an incoming request ID may be kept (bounded length, no header-injection characters). */
 export function isSaneRequestId(value: unknown): value is string {

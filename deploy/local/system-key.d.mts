@@ -1,0 +1,3 @@
+export const RUN_DIR: string;
+export function newSystemKey(): string;
+export function localSystemKey(): string;

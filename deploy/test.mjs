@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// `pnpm test`: build (proto + TypeScript, which is the typecheck), lint, then every vitest project
+// (unit, integration, mesh). Ends with the plain summary line "N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './local/supervisor.mjs';
+
+function step(name, cmd, args) {
+  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env: process.env });
+  return r.status === 0;
+}
+
+const report = join(ROOT, '.run', 'vitest-report.json');
+mkdirSync(join(ROOT, '.run'), { recursive: true });
+
+if (!step('build + typecheck', 'pnpm', ['run', 'build'])) {
+  console.log('\n0 passed, 1 failed');
+  process.exit(1);
+}
+const lintOk = step('lint', 'pnpm', ['exec', 'eslint', '.', '--max-warnings=0']);
+const testsOk = step('tests', 'pnpm', ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+if (existsSync(report)) {
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  passed = r.numPassedTests ?? 0;
+  failed = r.numFailedTests ?? 0;
+  skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+}
+if (!lintOk) failed += 1;
+if (!testsOk && failed === 0) failed += 1;
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(lintOk && testsOk ? 0 : 1);

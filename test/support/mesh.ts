@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { connect } from 'nats';
+import { startMesh, ROOT, type Mesh } from '../../deploy/local/supervisor.mjs';
+import { bootstrap, type BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
+import { newSystemKey } from '../../deploy/local/system-key.mjs';
+
+export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+export interface TestMesh extends Mesh {
+  namespace: string;
+  systemApiKey: string;
+  logDir: string;
+  bootstrap(opts?: { mode?: 'live' | 'test' }): Promise<BootstrapResult>;
+  /** Every log line of a service written so far, parsed where it is JSON. */
+  logs(service: string): string[];
+  /** Stops the mesh and removes its schemas and streams. */
+  dispose(): Promise<void>;
+}
+
+export interface TestMeshOptions {
+  /** Datastore URL the services use (default: the machine's PostgreSQL). */
+  storeUrl?: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * Starts all services on free ports in a namespace of their own (PostgreSQL schemas and JetStream
+ * streams prefixed with it), so suites can run beside each other on one machine.
+ */
+export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMesh> {
+  const namespace = `t${randomBytes(4).toString('hex')}`;
+  const systemApiKey = newSystemKey();
+  const logDir = join(ROOT, '.run', 'test-logs', namespace);
+  const lines = new Map<string, string[]>();
+  const mesh = await startMesh({
+    ephemeralPorts: true,
+    logDir,
+    env: {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'debug',
+      STORE_URL: opts.storeUrl ?? PG_URL,
+      STORE_NAMESPACE: namespace,
+      BUS_NAMESPACE: namespace,
+      NATS_URL,
+      SYSTEM_API_KEY: systemApiKey,
+      ...(opts.env ?? {}),
+    },
+    onLine: (svc, line) => {
+      const arr = lines.get(svc) ?? [];
+      arr.push(line);
+      lines.set(svc, arr);
+    },
+    readyTimeoutMs: 90_000,
+  });
+  return {
+    ...mesh,
+    namespace,
+    systemApiKey,
+    logDir,
+    bootstrap: (o = {}) =>
+      bootstrap({ adminBaseUrl: mesh.adminBaseUrl, publicBaseUrl: mesh.publicBaseUrl, systemApiKey, ...(o.mode ? { mode: o.mode } : {}) }),
+    logs: (svc) => [...(lines.get(svc) ?? [])],
+    async dispose() {
+      await mesh.stop();
+      await dropNamespace(namespace);
+    },
+  };
+}
+
+/** Removes a test namespace's PostgreSQL schemas and JetStream streams. */
+export async function dropNamespace(namespace: string): Promise<void> {
+  const pg = new Client({ connectionString: PG_URL });
+  await pg.connect();
+  try {
+    const res = await pg.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE nspname LIKE $1', [`${namespace}\\_%`]);
+    for (const row of res.rows) await pg.query(`DROP SCHEMA IF EXISTS "${row.nspname}" CASCADE`);
+  } finally {
+    await pg.end();
+  }
+  const nc = await connect({ servers: NATS_URL });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const prefix = `${namespace.toUpperCase()}_`;
+    for await (const si of jsm.streams.list()) {
+      if (si.config.name.startsWith(prefix)) await jsm.streams.delete(si.config.name);
+    }
+  } finally {
+    await nc.close();
+  }
+}
+
+/** Polls `fn` until it returns a truthy value or the time is up. */
+export async function eventually<T>(fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000, stepMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
+
+/** fetch with JSON in and out. */
+export async function api(
+  method: string,
+  url: string,
+  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(url, {
+    method,
+    headers: {
+      ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+      ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(opts.headers ?? {}),
+    },
+    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, headers: res.headers, body };
+}
