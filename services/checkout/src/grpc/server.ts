@@ -5,6 +5,7 @@ import type { SiteDoc } from '../domain/site';
 import type { CheckoutDeps } from '../app/deps';
 import { createSite } from '../app/create-site';
 import { getSite, listSites } from '../app/get-site';
+import { getSiteSigningSecret } from '../app/site-signing-secret';
 
 function toSite(doc: SiteDoc, secret?: string): checkout.Site {
   return {
@@ -49,6 +50,9 @@ export function registerCheckoutService(grpc: GrpcServer, deps: CheckoutDeps): v
       const res = await listSites(deps, requireOrg(req.organizationId), req.testMode ? 'test' : 'live', page, limit);
       return { items: res.items.map((s) => toSite(s)), total: res.total, page: res.page, limit: res.limit };
     }),
+    getSiteSigningSecret: unary(logger, 'checkout/GetSiteSigningSecret', async (req: checkout.GetSiteSigningSecretRequest) => ({
+      secret: await getSiteSigningSecret(deps, requireOrg(req.organizationId), req.siteId),
+    })),
   };
   grpc.addService(checkout.CheckoutServiceService, impl);
 }

@@ -6,9 +6,9 @@ import { insertApiKey, newApiKey, type CreatedApiKey } from './api-keys';
 import type { AdminDeps } from './deps';
 import type { KeyMode } from '../domain/api-key';
 
-export const IdentityEvents = {
-  organizationCreated: 'identity.organization.created',
-} as const;
+import { Subjects, type OrganizationCreated } from '@paymesh/contracts';
+
+export const IdentityEvents = { organizationCreated: Subjects.organizationCreated } as const;
 
 export interface CreateOrganizationInput {
   name: string;
@@ -58,7 +58,7 @@ export async function createOrganization(deps: AdminDeps, input: CreateOrganizat
       : undefined;
     const event = makeEvent(
       IdentityEvents.organizationCreated,
-      { organizationId: orgId, name: organization.name, licenseState: organization.licenseState },
+      { organizationId: orgId, name: organization.name, licenseState: organization.licenseState } satisfies OrganizationCreated,
       { id: eventId(IdentityEvents.organizationCreated, orgId) },
     );
     await tx.enqueue({ id: event.id, subject: event.type, payload: event, headers: contextHeaders() });

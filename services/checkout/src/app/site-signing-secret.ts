@@ -1,0 +1,11 @@
+import { NotFoundError } from '@paymesh/core';
+import type { SiteDoc } from '../domain/site';
+import { SITES } from '../store/collections';
+import type { CheckoutDeps } from './deps';
+
+/** Opens a site's IPN signing secret (for notifications-ipn, at delivery time). */
+export async function getSiteSigningSecret(deps: CheckoutDeps, organizationId: string, siteId: string): Promise<string> {
+  const site = await deps.store.collection<SiteDoc>(SITES).get(siteId);
+  if (!site || site.organizationId !== organizationId) throw new NotFoundError('site not found');
+  return deps.secrets.open(site.webhookSecret, site.id);
+}
