@@ -8,7 +8,7 @@ import { notificationsIpn } from '../../libs/proto/src/index';
 import { IpnReceiver } from '../support/ipn-receiver';
 import { NATS_URL, eventually, startTestMesh, type TestMesh } from '../support/mesh';
 
-const BACKOFF_BASE_MS = 1_000;
+const BACKOFF_BASE_MS = 2_000;
 const TIMEOUT_MS = 2_000;
 /** Fixed in the service: lease = timeout + this margin. */
 const LEASE_MARGIN_MS = 5_000;
