@@ -14,7 +14,8 @@ const createBody = z
   })
   .strict();
 
-const toggleBody = z.object({ enabled: z.boolean().optional() }).strict().optional();
+// Fastify hands a missing body over as null.
+const toggleBody = z.object({ enabled: z.boolean().optional() }).strict().nullish();
 
 /** Public shape of a provider record: credentials only as masked hints; the webhook secret only on creation when generated. */
 export function providerView(p: paymentsWebhooks.Provider) {
