@@ -42,6 +42,13 @@ export const configSchema = backendConfigSchema('payments-webhooks')
         message: 'must be an https URL in production (credentials travel to it)',
       });
     }
+    if (env.NODE_ENV === 'production' && !env.PUBLIC_ROOT_URL.startsWith('https://')) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['PUBLIC_ROOT_URL'],
+        message: 'must be the public https root URL of gateway-public in production (providers deliver webhooks to it)',
+      });
+    }
   });
 
 export type Config = typeof config;
