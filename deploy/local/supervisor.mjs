@@ -93,6 +93,10 @@ export async function startMesh(opts = {}) {
   const host = '127.0.0.1';
   const shared = {};
   for (const [name] of BACKENDS) shared[envName(name)] = `${host}:${ports[name]}`;
+  // Root URL providers call back (webhook endpoints): gateway-public, unless a fixed-port run is
+  // told otherwise (e.g. a tunnel URL in PUBLIC_ROOT_URL).
+  const localPublicRoot = `http://${host}:${ports['gateway-public']}`;
+  shared.PUBLIC_ROOT_URL = opts.ephemeralPorts ? localPublicRoot : (env.PUBLIC_ROOT_URL ?? localPublicRoot);
 
   const sandboxes = [];
   for (const [name, prefix, def] of SANDBOXES) {
@@ -190,7 +194,7 @@ export async function startMesh(opts = {}) {
     env: { ...shared },
     adminBaseUrl: `http://${host}:${ports['gateway-admin']}/api/v1`,
     publicBaseUrl: `http://${host}:${ports['gateway-public']}/api/v1`,
-    publicRootUrl: `http://${host}:${ports['gateway-public']}`,
+    publicRootUrl: localPublicRoot,
     sandboxUrls: Object.fromEntries(sandboxes.map((s) => [s.name, `http://${host}:${ports[s.name]}`])),
     services: specs.map((s) => s.name),
     /** Last output lines of a service. */

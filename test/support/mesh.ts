@@ -61,7 +61,13 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
     systemApiKey,
     logDir,
     bootstrap: (o = {}) =>
-      bootstrap({ adminBaseUrl: mesh.adminBaseUrl, publicBaseUrl: mesh.publicBaseUrl, systemApiKey, ...(o.mode ? { mode: o.mode } : {}) }),
+      bootstrap({
+        adminBaseUrl: mesh.adminBaseUrl,
+        publicBaseUrl: mesh.publicBaseUrl,
+        systemApiKey,
+        ...(o.mode ? { mode: o.mode } : {}),
+        ...(mesh.sandboxUrls['sandbox-provider-a'] ? { providerASandboxUrl: mesh.sandboxUrls['sandbox-provider-a'] } : {}),
+      }),
     logs: (svc) => [...(lines.get(svc) ?? [])],
     async dispose() {
       await mesh.stop();

@@ -9,6 +9,7 @@ import { collections } from './store/collections';
 import { buildAdminServer } from './http/server';
 import { siteRoutes } from './http/routes/sites';
 import { systemRoutes } from './http/routes/system';
+import { providerRoutes } from './http/routes/providers';
 import { ensureSystemKey } from './app/system-key';
 import type { AdminDeps } from './app/deps';
 
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
 
   const app = await buildAdminServer({
     deps,
-    routes: [...systemRoutes(config.DEFAULT_LICENSE_STATE), ...siteRoutes],
+    routes: [...systemRoutes(config.DEFAULT_LICENSE_STATE), ...siteRoutes, ...providerRoutes],
     logger,
     docs: config.API_DOCS_ENABLED,
     bodyLimit: config.BODY_LIMIT_BYTES,

@@ -7,6 +7,7 @@ import type { DependencyCheck } from '@paymesh/http';
 import { config, DOWNSTREAM } from './config';
 import { collections } from './store/collections';
 import { buildPublicServer } from './http/server';
+import { createClients } from './clients';
 
 async function main(): Promise<void> {
   const logger = createLogger({ service: 'gateway-public', level: config.LOG_LEVEL });
@@ -40,7 +41,8 @@ async function main(): Promise<void> {
       }),
     ),
   ];
-  const app = await buildPublicServer({ logger, bodyLimit: config.BODY_LIMIT_BYTES, healthChecks });
+  const clients = createClients(config);
+  const app = await buildPublicServer({ logger, bodyLimit: config.BODY_LIMIT_BYTES, healthChecks, clients });
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ url: `http://${config.HOST}:${config.PORT}/api/v1` }, 'gateway-public ready');
 
@@ -50,6 +52,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await app.close().catch(() => undefined);
+    clients.close();
     await infra.close();
     await stopTelemetry();
     process.exit(0);

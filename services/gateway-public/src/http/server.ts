@@ -1,11 +1,14 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '@paymesh/core';
+import type { Clients } from '../clients';
+import { registerHookRoutes } from './routes/hooks';
 import { errorEnvelopePlugin, genRequestId, registerHealthRoutes, requestContextPlugin, type DependencyCheck } from '@paymesh/http';
 
 export interface PublicServerOptions {
   logger: Logger;
   bodyLimit: number;
   healthChecks: () => DependencyCheck[];
+  clients: Clients;
 }
 
 /** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health. */
@@ -18,5 +21,6 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
   registerHealthRoutes(app, 'gateway-public', opts.healthChecks);
+  await registerHookRoutes(app, opts.clients);
   return app;
 }
