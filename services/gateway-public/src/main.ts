@@ -40,7 +40,12 @@ async function main(): Promise<void> {
       }),
     ),
   ];
-  const app = await buildPublicServer({ logger, bodyLimit: config.BODY_LIMIT_BYTES, healthChecks });
+  const app = await buildPublicServer({
+    logger,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    healthChecks,
+    rateLimit: { config, namespace: `${config.STORE_NAMESPACE}:gateway-public` },
+  });
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ url: `http://${config.HOST}:${config.PORT}/api/v1` }, 'gateway-public ready');
 

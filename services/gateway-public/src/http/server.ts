@@ -1,11 +1,21 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '@paymesh/core';
-import { errorEnvelopePlugin, genRequestId, registerHealthRoutes, requestContextPlugin, type DependencyCheck } from '@paymesh/http';
+import {
+  errorEnvelopePlugin,
+  genRequestId,
+  rateLimitPlugin,
+  registerHealthRoutes,
+  requestContextPlugin,
+  type DependencyCheck,
+  type RateLimitConfig,
+} from '@paymesh/http';
 
 export interface PublicServerOptions {
   logger: Logger;
   bodyLimit: number;
   healthChecks: () => DependencyCheck[];
+  /** Buyer-facing callers are anonymous: every client is counted by IP address. */
+  rateLimit: { config: RateLimitConfig; namespace: string };
 }
 
 /** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health. */
@@ -17,6 +27,7 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   });
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
+  await app.register(rateLimitPlugin, { ...opts.rateLimit, logger: opts.logger });
   registerHealthRoutes(app, 'gateway-public', opts.healthChecks);
   return app;
 }
