@@ -50,6 +50,20 @@ interface Window {
 
 const WARN_EVERY_MS = 30_000;
 
+function connected(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ok);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    redis.on('ready', onReady);
+  });
+}
+
 /**
  * Two fixed windows per client (100 requests per minute and 500 per 5 minutes by default), kept
  * in Redis through @fastify/rate-limit's store so every replica of a gateway shares them.
@@ -85,6 +99,8 @@ export const rateLimitPlugin = fp(
     app.addHook('onClose', async () => {
       redis.disconnect();
     });
+    // Give Redis a moment to connect so the first requests are counted; start anyway if it is down.
+    if (!(await connected(redis, 2000))) warn(new Error(`no connection to ${config.REDIS_URL}`), 'rate-limit store (Redis) unreachable; requests are not being limited');
 
     await app.register(rateLimit, { global: false, redis, nameSpace: `${opts.namespace}:rl:` });
     const windows: Window[] = [
