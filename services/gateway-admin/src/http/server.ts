@@ -108,6 +108,8 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
       transform: jsonSchemaTransform,
     });
     await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
+    // The documented address of the interactive description; swagger-ui serves it at docs/.
+    app.get(`${API_PREFIX}/docs/index.html`, { schema: { hide: true } }, (_req, reply) => reply.redirect(`${API_PREFIX}/docs/`));
   }
   await app.register(
     async (scope) => {
