@@ -445,6 +445,11 @@ describe('identity and access control (Admin API)', () => {
       const check = await api('GET', auth('/login/check'), { token: jwt });
       expect(check.status).toBe(200);
       expect(check.body).toMatchObject({ authenticated: true, user: { email }, organizations: [{ id: orgId, role: 'Admin' }] });
+      const checkSelected = await api('GET', auth('/login/check'), { token: jwt, headers: { cookie: `selectedOrganization=${orgId}` } });
+      expect(checkSelected.body).toMatchObject({ selectedOrganization: orgId, role: 'Admin' });
+      const checkStale = await api('GET', auth('/login/check'), { token: jwt, headers: { cookie: `selectedOrganization=${A.organizationId}` } });
+      expect(checkStale.status).toBe(200);
+      expect(checkStale.body).toMatchObject({ selectedOrganization: null, role: null });
 
       // Organization from the route's :orgId ...
       const members = await api('GET', adm(`/organizations/${orgId}/members`), { token: jwt });

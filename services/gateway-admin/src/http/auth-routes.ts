@@ -8,7 +8,8 @@ import { endSession, refreshSession, type SessionTokens } from '../app/sessions'
 import { startSignIn } from '../app/start-sign-in';
 import { parseRefreshToken, REFRESH_COOKIE, SELECTED_ORG_COOKIE } from '../domain/session';
 import { MEMBERSHIPS, ORGANIZATIONS, USERS, type MembershipDoc, type OrganizationDoc, type UserDoc } from '../store/collections';
-import { callerOf } from './caller';
+import { authenticate } from '../app/authenticate';
+import type { Principal } from '../domain/principal';
 
 const b64url = z.string().regex(/^[A-Za-z0-9_-]*$/, 'must be base64url').max(16_384);
 const transport = z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
@@ -54,6 +55,11 @@ function setRefreshCookie(deps: AdminDeps, reply: FastifyReply, t: SessionTokens
 
 function clearRefreshCookie(deps: AdminDeps, reply: FastifyReply): void {
   reply.clearCookie(REFRESH_COOKIE, { httpOnly: true, secure: deps.auth.cookieSecure, sameSite: 'strict', path: '/' });
+}
+
+/** The bearer's principal without organization context (a stale selectedOrganization cookie must not break sign-out or the login check). */
+function bearer(deps: AdminDeps, authorization: string | undefined): Promise<Principal> {
+  return authenticate(deps, { authorization, organizationHeader: undefined, orgParam: undefined, selectedOrganization: undefined });
 }
 
 const AUTH_TAG = ['Auth'];
@@ -112,7 +118,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
       const fromCookie = parseRefreshToken(req.cookies[REFRESH_COOKIE]);
       if (fromCookie) await endSession(deps, fromCookie.sessionId);
       if (req.headers.authorization) {
-        const p = await callerOf(deps, req).catch(() => undefined);
+        const p = await bearer(deps, req.headers.authorization).catch(() => undefined);
         if (p?.kind === 'user') await endSession(deps, p.sessionId);
       }
       clearRefreshCookie(deps, reply);
@@ -123,7 +129,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
   r.get('/auth/login/check', {
     schema: { hide: hidden, tags: AUTH_TAG, summary: 'Who the access JWT belongs to, with organizations and roles; 401 when not signed in', description: NO_SCOPE },
     handler: async (req) => {
-      const p = await callerOf(deps, req);
+      const p = await bearer(deps, req.headers.authorization);
       if (p.kind !== 'user') throw new UnauthenticatedError('not a dashboard session');
       const user = await deps.store.collection<UserDoc>(USERS).get(p.userId);
       if (!user) throw new UnauthenticatedError('session ended');
@@ -133,12 +139,14 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
         const org = await deps.store.collection<OrganizationDoc>(ORGANIZATIONS).get(m.organizationId);
         if (org) organizations.push({ id: org.id, name: org.name, role: m.role });
       }
+      const selected = organizations.find((o) => o.id === req.cookies[SELECTED_ORG_COOKIE]);
       return {
         authenticated: true,
         user: { id: user.id, email: user.email, name: user.name },
         organizations,
-        selectedOrganization: p.organizationId ?? req.cookies[SELECTED_ORG_COOKIE] ?? null,
-        role: p.organizationId ? p.role : null,
+        /** The cookie's organization when the user belongs to it, else null (the dashboard should pick one). */
+        selectedOrganization: selected?.id ?? null,
+        role: selected?.role ?? null,
       };
     },
   });
