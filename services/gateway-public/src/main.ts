@@ -41,8 +41,14 @@ async function main(): Promise<void> {
       }),
     ),
   ];
-  const clients = createClients(config);
-  const app = await buildPublicServer({ logger, bodyLimit: config.BODY_LIMIT_BYTES, healthChecks, clients });
+const clients = createClients(config);
+  const app = await buildPublicServer({
+    logger,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    healthChecks,
+    clients,
+    rateLimit: { config, namespace: `${config.STORE_NAMESPACE}:gateway-public` },
+  });
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ url: `http://${config.HOST}:${config.PORT}/api/v1` }, 'gateway-public ready');
 

@@ -2,13 +2,23 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '@paymesh/core';
 import type { Clients } from '../clients';
 import { registerHookRoutes } from './routes/hooks';
-import { errorEnvelopePlugin, genRequestId, registerHealthRoutes, requestContextPlugin, type DependencyCheck } from '@paymesh/http';
+import {
+  errorEnvelopePlugin,
+  genRequestId,
+  rateLimitPlugin,
+  registerHealthRoutes,
+  requestContextPlugin,
+  type DependencyCheck,
+  type RateLimitConfig,
+} from '@paymesh/http';
 
 export interface PublicServerOptions {
   logger: Logger;
   bodyLimit: number;
   healthChecks: () => DependencyCheck[];
   clients: Clients;
+  /** Buyer-facing callers are anonymous: every client is counted by IP address. */
+  rateLimit: { config: RateLimitConfig; namespace: string };
 }
 
 /** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health. */
@@ -20,6 +30,7 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   });
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
+  await app.register(rateLimitPlugin, { ...opts.rateLimit, logger: opts.logger });
   registerHealthRoutes(app, 'gateway-public', opts.healthChecks);
   await registerHookRoutes(app, opts.clients);
   return app;
