@@ -6,6 +6,8 @@ import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
 import { resolveKeyring } from '../../libs/core/src/config';
+import { SecretBox } from '../../libs/core/src/secrets';
+import { parseApiKey } from '../../services/gateway-admin/src/domain/api-key';
 import { BACKEND_SERVICES, grpcAddrEnvName, type BackendService } from '../../libs/runtime/src/services';
 import { CHART_DIR, ROOT, chartValues, renderChart, rendererUnavailableReason, type Manifest } from './chart';
 
@@ -98,7 +100,7 @@ const PRODUCTION = {
   secrets: {
     storeUrl: 'mongodb://paymesh:pw@mongo-0.mongo,mongo-1.mongo,mongo-2.mongo/?replicaSet=rs0',
     secretsKeyring: 'k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=',
-    systemApiKey: 'sk_live_0123456789abcdef01234567.secret',
+    systemApiKey: `sk_live_0123456789abcdef.${'A'.repeat(43)}`,
   },
   config: { otelExporterOtlpEndpoint: 'http://otel-collector.observability:4318' },
   services: {
@@ -180,6 +182,8 @@ if (unavailable) {
         expect(env.OTEL_SERVICE_NAME).toBe(service);
         expect(config.OTEL_EXPORTER_OTLP_ENDPOINT).toBe(PRODUCTION.config.otelExporterOtlpEndpoint);
         expect('SYSTEM_API_KEY' in env, service).toBe(service === 'gateway-admin');
+        if (env.SYSTEM_API_KEY) expect(parseApiKey(env.SYSTEM_API_KEY)).toMatchObject({ mode: 'live', keyId: '0123456789abcdef' });
+        expect(new SecretBox(env.SECRETS_KEYRING!).seal('x').kid).toBe('k1');
       }
     });
 
@@ -277,9 +281,10 @@ if (unavailable) {
       expect(env.find((e: any) => e.name === 'STORE_URL').valueFrom.secretKeyRef).toEqual({ name: 'paymesh-prod', key: 'STORE_URL' });
     });
 
-    it('refuses to render without the datastore URL and keyring', () => {
+    it('refuses to render without the datastore URL and keyring, or with a malformed system key', () => {
       expect(() => renderChart([])).toThrow(/secrets\.storeUrl is required/);
       expect(() => renderChart([{ secrets: { storeUrl: 'mongodb://m/?replicaSet=rs0' } }])).toThrow(/secrets\.secretsKeyring is required/);
+      expect(() => renderChart([{ secrets: { ...PRODUCTION.secrets, systemApiKey: 'sk_live_short.secret' } }])).toThrow(/secrets\.systemApiKey must look like/);
     });
 
     it('applies per-service image, replicas and env overrides and a release-specific name', () => {
