@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
@@ -96,18 +97,8 @@ const MODELS: Record<string, new (data: any) => { validate(): void }> = {
   'v1/ServiceAccount': ServiceAccount,
 };
 
-const PRODUCTION = {
-  secrets: {
-    storeUrl: 'mongodb://paymesh:pw@mongo-0.mongo,mongo-1.mongo,mongo-2.mongo/?replicaSet=rs0',
-    secretsKeyring: 'k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=',
-    systemApiKey: `sk_live_0123456789abcdef.${'A'.repeat(43)}`,
-  },
-  config: { otelExporterOtlpEndpoint: 'http://otel-collector.observability:4318' },
-  services: {
-    'gateway-admin': { ingress: { enabled: true, className: 'nginx', tls: [{ hosts: ['admin.paymesh.local'], secretName: 'admin-tls' }] } },
-    'gateway-public': { ingress: { enabled: true, className: 'nginx' } },
-  },
-};
+/** The chart's production-shaped CI values: placeholder secrets, OTLP export, both ingresses on. */
+const PRODUCTION = parse(readFileSync(join(CHART_DIR, 'ci', 'production-values.yaml'), 'utf8'));
 
 const unavailable = rendererUnavailableReason();
 if (unavailable) {
