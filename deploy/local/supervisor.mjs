@@ -80,6 +80,7 @@ async function grpcHealthy(addr) {
  * @param {(service: string, line: string) => void} [opts.onLine] receives every output line
  * @param {string} [opts.logDir] also write each service's output to <logDir>/<service>.log
  * @param {number} [opts.readyTimeoutMs]
+ * @param {AbortSignal} [opts.signal] aborting stops every launched process (also during start-up)
  */
 export async function startMesh(opts = {}) {
   const env = { ...process.env, ...(opts.env ?? {}) };
@@ -125,7 +126,7 @@ export async function startMesh(opts = {}) {
 
   function launch(spec) {
     const child = spawn(process.execPath, ['--enable-source-maps', spec.main], {
-      env: { ...env, ...shared, ...spec.env, SERVICE_NAME: spec.name, OTEL_SERVICE_NAME: spec.name },
+      env: { ...env, ...shared, ...spec.env, SERVICE_NAME: spec.name, OTEL_SERVICE_NAME: spec.name, EXIT_WITH_PARENT: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const file = opts.logDir ? createWriteStream(join(opts.logDir, `${spec.name}.log`), { flags: 'a' }) : undefined;
@@ -157,6 +158,7 @@ export async function startMesh(opts = {}) {
     const deadline = Date.now() + timeoutMs;
     const pending = new Set(names);
     while (pending.size) {
+      if (opts.signal?.aborted) throw new Error('start cancelled');
       for (const name of [...pending]) {
         const p = procs.get(name);
         if (p.exited) {
@@ -210,6 +212,7 @@ export async function startMesh(opts = {}) {
   };
 
   for (const spec of specs) launch(spec);
+  opts.signal?.addEventListener('abort', () => void mesh.stop(), { once: true });
   try {
     await waitHealthy(specs.map((s) => s.name), opts.readyTimeoutMs ?? 60_000);
   } catch (err) {

@@ -1,6 +1,6 @@
 import '@paymesh/telemetry/register';
 import { createLogger, systemClock } from '@paymesh/core';
-import { DependencyUnavailableError, openInfra, type BackendService } from '@paymesh/runtime';
+import { DependencyUnavailableError, exitWithParent, openInfra, type BackendService } from '@paymesh/runtime';
 import { stopTelemetry } from '@paymesh/telemetry';
 import type { DependencyCheck } from '@paymesh/http';
 import { config, DOWNSTREAM } from './config';
@@ -72,6 +72,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  exitWithParent(config.EXIT_WITH_PARENT, logger, (reason) => void stop(reason));
 }
 
 void main();

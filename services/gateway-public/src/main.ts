@@ -1,7 +1,7 @@
 import '@paymesh/telemetry/register';
 import { createLogger } from '@paymesh/core';
 import { checkHealth } from '@paymesh/grpc';
-import { DependencyUnavailableError, downstreamAddr, openInfra } from '@paymesh/runtime';
+import { DependencyUnavailableError, exitWithParent, downstreamAddr, openInfra } from '@paymesh/runtime';
 import { stopTelemetry } from '@paymesh/telemetry';
 import type { DependencyCheck } from '@paymesh/http';
 import { config, DOWNSTREAM } from './config';
@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  exitWithParent(config.EXIT_WITH_PARENT, logger, (reason) => void stop(reason));
 }
 
 void main();

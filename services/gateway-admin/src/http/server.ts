@@ -87,6 +87,8 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
       transform: jsonSchemaTransform,
     });
     await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
+    // The documented address of the interactive docs.
+    app.get(`${API_PREFIX}/docs/index.html`, { schema: { hide: true } }, (_req, reply) => reply.redirect(`${API_PREFIX}/docs/static/index.html`));
   }
   await app.register(async (scope) => registerRoutes(scope, opts.deps, opts.routes, false), { prefix: API_PREFIX });
   await app.register(async (scope) => registerRoutes(scope, opts.deps, opts.routes, true), { prefix: ALIAS_PREFIX });
