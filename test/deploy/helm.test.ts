@@ -13,8 +13,8 @@ import { BACKEND_SERVICES, grpcAddrEnvName, type BackendService } from '../../li
 import { CHART_DIR, ROOT, chartValues, renderChart, rendererUnavailableReason, type Manifest } from './chart';
 
 /** What the test uses of a service's zod config schema (zod itself is not a root dependency). */
+type Shape = Record<string, { isOptional(): boolean; parse(value: unknown): any }>;
 interface ConfigSchema {
-  shape: Record<string, { isOptional(): boolean; parse(value: unknown): any }>;
   safeParse(env: Record<string, string>): { success: true; data: Record<string, any> } | { success: false; error: { issues: unknown[] } };
 }
 
@@ -31,17 +31,26 @@ async function configSchema(service: string): Promise<ConfigSchema> {
   }
 }
 
+/** The object shape of a config schema, under any `.transform()`/`.pipe()` wrapping it. */
+function shapeOf(schema: ConfigSchema): Shape {
+  let s: any = schema;
+  while (s && !s.shape) s = s._def?.schema ?? s._def?.in;
+  if (!s) throw new Error('config schema has no object shape');
+  return s.shape;
+}
+
 /** Required keys of a config schema: those that neither have a default nor are optional. */
 function requiredKeys(schema: ConfigSchema): string[] {
-  return Object.entries(schema.shape)
+  return Object.entries(shapeOf(schema))
     .filter(([, field]) => !field.isOptional())
     .map(([key]) => key);
 }
 
 /** The port a service listens on by default (its own config), and whether it speaks HTTP or gRPC. */
 function listenPort(schema: ConfigSchema): { protocol: 'http' | 'grpc'; port: number } {
-  if (schema.shape.PORT) return { protocol: 'http', port: schema.shape.PORT.parse(undefined) };
-  if (schema.shape.GRPC_PORT) return { protocol: 'grpc', port: schema.shape.GRPC_PORT.parse(undefined) };
+  const shape = shapeOf(schema);
+  if (shape.PORT) return { protocol: 'http', port: shape.PORT.parse(undefined) };
+  if (shape.GRPC_PORT) return { protocol: 'grpc', port: shape.GRPC_PORT.parse(undefined) };
   throw new Error('service config has neither PORT nor GRPC_PORT');
 }
 
@@ -80,7 +89,7 @@ describe('helm chart values', () => {
   });
 
   it('gives every backend a <SERVICE>_GRPC_ADDR that the gateways read', async () => {
-    const gatewayKeys = Object.keys((await configSchema('gateway-admin')).shape).filter((k) => k.endsWith('_GRPC_ADDR'));
+    const gatewayKeys = Object.keys(shapeOf(await configSchema('gateway-admin'))).filter((k) => k.endsWith('_GRPC_ADDR'));
     const backends = Object.keys(BACKEND_SERVICES).map((s) => grpcAddrEnvName(s as BackendService));
     expect(gatewayKeys.sort()).toEqual(backends.sort());
   });
