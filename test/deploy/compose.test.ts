@@ -25,10 +25,10 @@ async function configSchema(service: string) {
 }
 
 describe('deploy/compose.yaml', () => {
-  const hostEnv = { SECRETS_KEYRING: 'k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=' };
+  const hostEnv = { SECRETS_KEYRING: 'k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=', JWT_SECRET: 'compose-test-jwt-secret-0123456789abcdef' };
 
   it('runs every service from the one image beside NATS, MongoDB (with replica-set init) and the collector', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['mongo', 'mongo-init', 'nats', 'otel-collector', ...SERVICE_DIRS].sort());
+    expect(Object.keys(compose.services).sort()).toEqual(['mongo', 'mongo-init', 'nats', 'otel-collector', 'redis', ...SERVICE_DIRS].sort());
     for (const service of SERVICE_DIRS) {
       const s = compose.services[service];
       expect(s.image, service).toBe('${PAYMESH_IMAGE:-paymesh:local}');

@@ -18,7 +18,7 @@ export interface PublicServerOptions {
   healthChecks: () => DependencyCheck[];
   clients: Clients;
   /** Buyer-facing callers are anonymous: every client is counted by IP address. */
-  rateLimit: { config: RateLimitConfig; namespace: string };
+  rateLimit?: { config: RateLimitConfig; namespace: string };
 }
 
 /** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health. */
@@ -30,7 +30,7 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   });
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
-  await app.register(rateLimitPlugin, { ...opts.rateLimit, logger: opts.logger });
+  if (opts.rateLimit) await app.register(rateLimitPlugin, { ...opts.rateLimit, logger: opts.logger });
   registerHealthRoutes(app, 'gateway-public', opts.healthChecks);
   await registerHookRoutes(app, opts.clients);
   return app;
