@@ -1,4 +1,9 @@
-import { electronicFormatIBAN, validateIBAN, ValidationErrorsIBAN } from 'ibantools';
+import { createRequire } from 'node:module';
+import type * as Ibantools from 'ibantools' with { 'resolution-mode': 'import' };
+
+// ibantools ships a CommonJS build, but its type declarations are marked as ES module ones,
+// which a CommonJS TypeScript file may only import as types.
+const { electronicFormatIBAN, validateIBAN, ValidationErrorsIBAN }: typeof Ibantools = createRequire(__filename)('ibantools');
 
 /** Result of {@link normalizeIban}: the IBAN in electronic format, or why it is not one. */
 export type IbanCheck = { ok: true; iban: string } | { ok: false; reason: string };
