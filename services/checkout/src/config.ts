@@ -21,7 +21,7 @@ export const configSchema = backendConfigSchema('checkout')
       .default('')
       .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
       .refine((list) => list.every(isDnsServer), 'DNS_RESOLVERS must be a comma-separated list of ip or ip:port'),
-    DNS_TIMEOUT_MS: envInt(3000),
+    DNS_TIMEOUT_MS: envInt(1500),
     DNS_TRIES: envInt(2),
     /** Host name a merchant's custom domain must CNAME to (the hosted checkout's host). */
     CUSTOM_DOMAIN_CNAME_TARGET: z

@@ -9,6 +9,9 @@ import { collections } from './store/collections';
 import { buildAdminServer } from './http/server';
 import { siteRoutes } from './http/routes/sites';
 import { systemRoutes } from './http/routes/system';
+import { domainRoutes } from './http/routes/domains';
+import { licenseRoutes } from './http/routes/license';
+import { organizationSettingsRoutes } from './http/routes/organization-settings';
 import { ensureSystemKey } from './app/system-key';
 import type { AdminDeps } from './app/deps';
 
@@ -50,7 +53,7 @@ async function main(): Promise<void> {
 
   const app = await buildAdminServer({
     deps,
-    routes: [...systemRoutes(config.DEFAULT_LICENSE_STATE), ...siteRoutes],
+    routes: [...systemRoutes(config.DEFAULT_LICENSE_STATE), ...siteRoutes, ...domainRoutes, ...organizationSettingsRoutes, ...licenseRoutes],
     logger,
     docs: config.API_DOCS_ENABLED,
     bodyLimit: config.BODY_LIMIT_BYTES,
