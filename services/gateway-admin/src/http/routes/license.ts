@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { NotFoundError } from '@paymesh/core';
+import { getLicense } from '../../app/get-license';
 import { setLicenseState } from '../../app/set-license';
-import { ORGANIZATIONS, type OrganizationDoc } from '../../store/collections';
+import type { OrganizationDoc } from '../../store/collections';
 import { route } from '../route-table';
 import { objectId } from './common';
 
@@ -18,9 +18,7 @@ export const licenseRoutes = [
     tag: 'Organization',
     summary: "The organization's licence state (ACTIVE, BLOCKED or NOT_ACTIVATED)",
     async handler({ deps, org }) {
-      const doc = await deps.store.collection<OrganizationDoc>(ORGANIZATIONS).get(org.organizationId);
-      if (!doc) throw new NotFoundError('organization not found');
-      return licenseView(doc);
+      return licenseView(await getLicense(deps, org.organizationId));
     },
   }),
   route({
