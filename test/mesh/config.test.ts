@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import { api, eventually, startTestMesh, NATS_URL, type TestMesh } from '../support/mesh';
 import { TestDnsServer } from '../support/dns-server';
-import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
+
+type BootstrapResult = Awaited<ReturnType<TestMesh['bootstrap']>>;
 
 const CNAME_TARGET = 'checkout.paymesh.example';
 const IBAN = 'DE89370400440532013000';

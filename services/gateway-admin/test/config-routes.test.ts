@@ -11,7 +11,7 @@ import { domainRoutes } from '../src/http/routes/domains';
 import { organizationSettingsRoutes } from '../src/http/routes/organization-settings';
 import { licenseRoutes } from '../src/http/routes/license';
 import { createApiKey } from '../src/app/api-keys';
-import { collections, ORGANIZATIONS } from '../src/store/collections';
+import { collections, ORGANIZATIONS, type OrganizationDoc } from '../src/store/collections';
 import { ORGANIZATION_SCOPES, type Role, type Scope } from '../src/domain/scopes';
 import type { AdminDeps } from '../src/app/deps';
 
@@ -33,7 +33,7 @@ describe('configuration routes: roles and scopes', () => {
     store = await createStore({ url: PG_URL, database: `gw_admin_test_${randomBytes(5).toString('hex')}` });
     for (const c of collections) await store.ensureCollection(c);
     const now = new Date().toISOString();
-    await store.collection(ORGANIZATIONS).insert({ id: orgId, name: 'Org', licenseState: 'ACTIVE', createdAt: now, updatedAt: now });
+    await store.collection<OrganizationDoc>(ORGANIZATIONS).insert({ id: orgId, name: 'Org', licenseState: 'ACTIVE', createdAt: now, updatedAt: now });
     clients = createClients({
       CHECKOUT_GRPC_ADDR: DEAD,
       PAYMENTS_WEBHOOKS_GRPC_ADDR: DEAD,
@@ -74,7 +74,7 @@ describe('configuration routes: roles and scopes', () => {
 
   const site = newObjectId();
   const domain = newObjectId();
-  const cases: { method: 'GET' | 'PUT' | 'POST' | 'DELETE'; url: string; body?: unknown; minRole: Role }[] = [
+  const cases: { method: 'GET' | 'PUT' | 'POST' | 'DELETE'; url: string; body?: Record<string, unknown>; minRole: Role }[] = [
     { method: 'GET', url: '/api/v1/sites', minRole: 'Viewer' },
     { method: 'PUT', url: `/api/v1/sites/${site}`, body: { name: 'x' }, minRole: 'Editor' },
     { method: 'DELETE', url: `/api/v1/sites/${site}`, minRole: 'Admin' },
@@ -98,7 +98,7 @@ describe('configuration routes: roles and scopes', () => {
 
   it.each(cases)('$method $url needs role $minRole and its scope', async ({ method, url, body, minRole }) => {
     const send = (token: string | undefined) =>
-      app.inject({ method, url, headers: token ? { authorization: `Bearer ${token}` } : {}, ...(body !== undefined ? { payload: body } : {}) });
+      app.inject({ method, url, headers: token ? { authorization: `Bearer ${token}` } : {}, ...(body ? { payload: body } : {}) });
     expect((await send(undefined)).statusCode).toBe(401);
     for (const role of ['Viewer', 'Editor', 'Admin'] as Role[]) {
       const res = await send(keys[role.toLowerCase()]);
