@@ -11,6 +11,7 @@ export const Subjects = {
   organizationLicenseChanged: 'identity.organization.license_changed',
   siteCreated: 'checkout.site.created',
   siteSecretRotated: 'checkout.site.secret_rotated',
+  siteDeleted: 'checkout.site.deleted',
   transactionStatusChanged: 'checkout.transaction.status_changed',
   paymentStatusReported: 'payments.payment.status_reported',
 } as const;
@@ -40,6 +41,29 @@ export const siteCreated = z.object({
   name: z.string(),
 });
 export type SiteCreated = z.infer<typeof siteCreated>;
+
+/**
+ * A site's outbound IPN signing secret was replaced; from `rotatedAt` on only the new secret
+ * signs. Carries no secret material (holders of a cached secret must fetch it again).
+ */
+export const siteSecretRotated = z.object({
+  organizationId: objectId,
+  siteId: objectId,
+  mode,
+  /** Last characters of the new secret, as shown in the Admin API (e.g. "…a1b2"). */
+  secretHint: z.string(),
+  rotatedAt: z.string(),
+});
+export type SiteSecretRotated = z.infer<typeof siteSecretRotated>;
+
+/** A site was deleted (soft): no new checkouts; existing transactions keep their site reference. */
+export const siteDeleted = z.object({
+  organizationId: objectId,
+  siteId: objectId,
+  mode,
+  deletedAt: z.string(),
+});
+export type SiteDeleted = z.infer<typeof siteDeleted>;
 
 /** Transaction status codes of the interface specification. */
 export const TransactionStatus = {

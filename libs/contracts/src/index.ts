@@ -1,2 +1,3 @@
 export * from './events';
 export * from './ipn-signature';
+export * from './settings';

@@ -1,4 +1,5 @@
 import '@paymesh/telemetry/register';
+import { resolveKeyring, SecretBox, systemClock } from '@paymesh/core';
 import { runBackendService } from '@paymesh/runtime';
 import { config } from './config';
 import { registerBillingService } from './grpc/server';
@@ -10,7 +11,8 @@ void runBackendService({
   config,
   collections,
   async setup({ grpc, logger, bus, store }) {
-    registerBillingService(grpc, logger);
+    const secrets = new SecretBox(resolveKeyring(config));
+    registerBillingService(grpc, { store, secrets, clock: systemClock, logger });
     const subs = await startConsumers(bus, store, logger);
     return async () => {
       await Promise.all(subs.map((s) => s.stop()));

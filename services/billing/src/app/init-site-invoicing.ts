@@ -9,6 +9,7 @@ export interface SiteInvoicingDoc extends StoredDoc {
   invoicePrefix: string | null;
   creditNotePrefix: string | null;
   createdAt: string;
+  updatedAt?: string;
 }
 
 /**

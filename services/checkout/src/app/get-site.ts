@@ -1,13 +1,21 @@
 import { NotFoundError } from '@paymesh/core';
 import type { Page } from '@paymesh/store';
-import type { Mode, SiteDoc } from '../domain/site';
+import { isDeleted, type Mode, type SiteDoc } from '../domain/site';
 import { SITES } from '../store/collections';
 import type { CheckoutDeps } from './deps';
 
-/** A site of the organization in the given mode; other tenants' sites are reported as not found. */
+/** Whether the stored site is visible to this organization and mode (deleted sites are not). */
+export function ownsSite(site: SiteDoc | null, organizationId: string, mode: Mode): site is SiteDoc {
+  return !!site && site.organizationId === organizationId && site.mode === mode && !isDeleted(site);
+}
+
+/**
+ * A live (not deleted) site of the organization in the given mode; other tenants' sites and
+ * deleted sites are reported as not found.
+ */
 export async function getSite(deps: CheckoutDeps, organizationId: string, mode: Mode, id: string): Promise<SiteDoc> {
   const site = await deps.store.collection<SiteDoc>(SITES).get(id);
-  if (!site || site.organizationId !== organizationId || site.mode !== mode) throw new NotFoundError('site not found');
+  if (!ownsSite(site, organizationId, mode)) throw new NotFoundError('site not found');
   return site;
 }
 
@@ -20,5 +28,5 @@ export async function listSites(
 ): Promise<Page<SiteDoc>> {
   return deps.store
     .collection<SiteDoc>(SITES)
-    .find({ organizationId, mode }, { sort: { createdAt: -1 }, page, limit });
+    .find({ organizationId, mode, deletedAt: { $exists: false } }, { sort: { createdAt: -1 }, page, limit });
 }

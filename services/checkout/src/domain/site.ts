@@ -15,6 +15,13 @@ export interface SiteDoc extends StoredDoc {
   webhookSecretHint: string;
   createdAt: string;
   updatedAt: string;
+  /** Set when the site was deleted (soft delete); such a site is gone for the Admin API. */
+  deletedAt?: string | null;
+}
+
+/** Whether the site was deleted. */
+export function isDeleted(site: SiteDoc): boolean {
+  return typeof site.deletedAt === 'string';
 }
 
 const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/;

@@ -2,10 +2,16 @@ import { checkout } from '@paymesh/proto';
 import { unary, type GrpcServer } from '@paymesh/grpc';
 import { isObjectId, ValidationError } from '@paymesh/core';
 import type { SiteDoc } from '../domain/site';
+import type { CustomDomainDoc } from '../domain/custom-domain';
 import type { CheckoutDeps } from '../app/deps';
 import { createSite } from '../app/create-site';
 import { getSite, listSites } from '../app/get-site';
 import { getSiteSigningSecret } from '../app/site-signing-secret';
+import { updateSite } from '../app/update-site';
+import { deleteSite } from '../app/delete-site';
+import { rotateSiteSecret } from '../app/rotate-site-secret';
+import { createDomain, deleteDomain, getDomain, listDomains } from '../app/domains';
+import { verifyDomainCname } from '../app/verify-domain';
 
 function toSite(doc: SiteDoc, secret?: string): checkout.Site {
   return {
@@ -22,18 +28,46 @@ function toSite(doc: SiteDoc, secret?: string): checkout.Site {
   };
 }
 
+function toDomain(doc: CustomDomainDoc, cnameTarget: string): checkout.CustomDomain {
+  return {
+    id: doc.id,
+    organizationId: doc.organizationId,
+    hostname: doc.hostname,
+    ...(doc.siteId ? { siteId: doc.siteId } : {}),
+    verified: doc.verified,
+    ...(doc.verifiedAt ? { verifiedAt: doc.verifiedAt } : {}),
+    ...(doc.lastCheckedAt ? { lastCheckedAt: doc.lastCheckedAt } : {}),
+    cnameTarget,
+    testMode: doc.mode === 'test',
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
 function requireOrg(id: string): string {
   if (!isObjectId(id)) throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
   return id;
 }
 
+function requireId(id: string, field: string): string {
+  if (!isObjectId(id)) throw new ValidationError(`${field} must be a 24-hex identifier`, { field });
+  return id;
+}
+
+const modeOf = (req: { testMode: boolean }) => (req.testMode ? 'test' : 'live');
+const pageOf = (req: { page: number; limit: number }) => ({
+  page: Math.max(1, req.page || 1),
+  limit: Math.min(100, Math.max(1, req.limit || 20)),
+});
+
 export function registerCheckoutService(grpc: GrpcServer, deps: CheckoutDeps): void {
   const { logger } = deps;
+  const target = deps.customDomains.cnameTarget.toLowerCase().replace(/\.$/, '');
   const impl: checkout.CheckoutServiceServer = {
     createSite: unary(logger, 'checkout/CreateSite', async (req: checkout.CreateSiteRequest) => {
       const { site, secret } = await createSite(deps, {
         organizationId: requireOrg(req.organizationId),
-        mode: req.testMode ? 'test' : 'live',
+        mode: modeOf(req),
         name: req.name,
         url: req.url,
         frontendDomains: req.frontendDomains,
@@ -41,18 +75,70 @@ export function registerCheckoutService(grpc: GrpcServer, deps: CheckoutDeps): v
       return toSite(site, secret);
     }),
     getSite: unary(logger, 'checkout/GetSite', async (req: checkout.GetSiteRequest) => {
-      const site = await getSite(deps, requireOrg(req.organizationId), req.testMode ? 'test' : 'live', req.id);
+      const site = await getSite(deps, requireOrg(req.organizationId), modeOf(req), req.id);
       return toSite(site);
     }),
     listSites: unary(logger, 'checkout/ListSites', async (req: checkout.ListSitesRequest) => {
-      const page = Math.max(1, req.page || 1);
-      const limit = Math.min(100, Math.max(1, req.limit || 20));
-      const res = await listSites(deps, requireOrg(req.organizationId), req.testMode ? 'test' : 'live', page, limit);
+      const { page, limit } = pageOf(req);
+      const res = await listSites(deps, requireOrg(req.organizationId), modeOf(req), page, limit);
       return { items: res.items.map((s) => toSite(s)), total: res.total, page: res.page, limit: res.limit };
+    }),
+    updateSite: unary(logger, 'checkout/UpdateSite', async (req: checkout.UpdateSiteRequest) => {
+      const site = await updateSite(deps, {
+        organizationId: requireOrg(req.organizationId),
+        mode: modeOf(req),
+        id: requireId(req.id, 'id'),
+        name: req.name,
+        url: req.url,
+        frontendDomains: req.frontendDomains?.values,
+      });
+      return toSite(site);
+    }),
+    deleteSite: unary(logger, 'checkout/DeleteSite', async (req: checkout.DeleteSiteRequest) => {
+      await deleteSite(deps, requireOrg(req.organizationId), modeOf(req), requireId(req.id, 'id'));
+      return {};
+    }),
+    rotateSiteWebhookSecret: unary(logger, 'checkout/RotateSiteWebhookSecret', async (req: checkout.RotateSiteWebhookSecretRequest) => {
+      const { site, secret } = await rotateSiteSecret(deps, requireOrg(req.organizationId), modeOf(req), requireId(req.id, 'id'));
+      return toSite(site, secret);
     }),
     getSiteSigningSecret: unary(logger, 'checkout/GetSiteSigningSecret', async (req: checkout.GetSiteSigningSecretRequest) => ({
       secret: await getSiteSigningSecret(deps, requireOrg(req.organizationId), req.siteId),
     })),
+    listDomains: unary(logger, 'checkout/ListDomains', async (req: checkout.ListDomainsRequest) => {
+      const res = await listDomains(deps, requireOrg(req.organizationId), modeOf(req), {
+        ...pageOf(req),
+        siteId: req.siteId ? requireId(req.siteId, 'siteId') : undefined,
+      });
+      return { items: res.items.map((d) => toDomain(d, target)), total: res.total, page: res.page, limit: res.limit };
+    }),
+    createDomain: unary(logger, 'checkout/CreateDomain', async (req: checkout.CreateDomainRequest) => {
+      const doc = await createDomain(deps, {
+        organizationId: requireOrg(req.organizationId),
+        mode: modeOf(req),
+        hostname: req.hostname,
+        siteId: req.siteId ? requireId(req.siteId, 'siteId') : null,
+      });
+      return toDomain(doc, target);
+    }),
+    getDomain: unary(logger, 'checkout/GetDomain', async (req: checkout.GetDomainRequest) =>
+      toDomain(await getDomain(deps, requireOrg(req.organizationId), modeOf(req), requireId(req.id, 'id')), target),
+    ),
+    deleteDomain: unary(logger, 'checkout/DeleteDomain', async (req: checkout.DeleteDomainRequest) => {
+      await deleteDomain(deps, requireOrg(req.organizationId), modeOf(req), requireId(req.id, 'id'));
+      return {};
+    }),
+    verifyDomainCname: unary(logger, 'checkout/VerifyDomainCname', async (req: checkout.VerifyDomainCnameRequest) => {
+      const check = await verifyDomainCname(deps, requireOrg(req.organizationId), modeOf(req), req.hostname);
+      return {
+        domain: toDomain(check.domain, target),
+        verified: check.verified,
+        expectedCname: check.expectedCname,
+        foundCnames: check.foundCnames,
+        reason: check.reason,
+        checkedAt: check.checkedAt,
+      };
+    }),
   };
   grpc.addService(checkout.CheckoutServiceService, impl);
 }

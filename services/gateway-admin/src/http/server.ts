@@ -26,7 +26,8 @@ export interface AdminServerOptions {
   docs: boolean;
   bodyLimit: number;
   healthChecks: () => DependencyCheck[];
-  rateLimit: { config: RateLimitConfig; namespace: string };
+  /** Absent: no rate limiting (in-process tests of single routes). */
+  rateLimit?: { config: RateLimitConfig; namespace: string };
 }
 
 export const API_PREFIX = '/api/v1';
@@ -89,12 +90,14 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
   await app.register(cookie);
-  await app.register(rateLimitPlugin, {
-    config: opts.rateLimit.config,
-    namespace: opts.rateLimit.namespace,
-    logger: opts.logger,
-    clientId: (req) => rateLimitClient(opts.deps, req),
-  });
+  if (opts.rateLimit) {
+    await app.register(rateLimitPlugin, {
+      config: opts.rateLimit.config,
+      namespace: opts.rateLimit.namespace,
+      logger: opts.logger,
+      clientId: (req) => rateLimitClient(opts.deps, req),
+    });
+  }
   registerHealthRoutes(app, 'gateway-admin', opts.healthChecks);
 
   if (opts.docs) {

@@ -1,6 +1,9 @@
 import type { AnyRoute } from '../route-table';
 import { organizationApiKeyRoutes, systemApiKeyRoutes } from './api-keys';
 import { memberRoutes } from './members';
+import { domainRoutes } from './domains';
+import { licenseRoutes } from './license';
+import { organizationSettingsRoutes } from './organization-settings';
 import { providerRoutes } from './providers';
 import { siteRoutes } from './sites';
 import { systemRoutes } from './system';
@@ -15,5 +18,5 @@ export interface RouteSettings {
  * it, so a route added here is enforced, documented and tested for 401/403 automatically.
  */
 export function allRoutes(settings: RouteSettings): AnyRoute[] {
-  return [...systemRoutes(settings.DEFAULT_LICENSE_STATE), ...systemApiKeyRoutes, ...organizationApiKeyRoutes, ...memberRoutes, ...siteRoutes, ...providerRoutes];
+  return [...systemRoutes(settings.DEFAULT_LICENSE_STATE), ...systemApiKeyRoutes, ...organizationApiKeyRoutes, ...memberRoutes, ...siteRoutes, ...providerRoutes, ...domainRoutes, ...organizationSettingsRoutes, ...licenseRoutes];
 }

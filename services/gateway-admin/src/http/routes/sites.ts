@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import type { checkout } from '@paymesh/proto';
-import { route } from '../route-table';
+import type { billing, checkout } from '@paymesh/proto';
+import { siteInvoicingSettingsPatch } from '@paymesh/contracts';
+import type { AdminDeps } from '../../app/deps';
+import { route, type OrgScope } from '../route-table';
 import { idParams, pageQuery, rpc } from './common';
 
 const siteBody = z
@@ -10,6 +12,17 @@ const siteBody = z
     frontendDomains: z.array(z.string().min(1).max(253)).max(50).default([]),
   })
   .strict();
+
+/** Partial update: the fields present change, the others keep their value. */
+const siteUpdateBody = z
+  .object({
+    name: z.string().min(1).max(200),
+    url: z.string().url(),
+    frontendDomains: z.array(z.string().min(1).max(253)).max(50),
+  })
+  .strict()
+  .partial()
+  .refine((b) => Object.keys(b).length > 0, 'body must contain at least one of name, url, frontendDomains');
 
 /** Public shape of a site; the signing secret appears only on creation and rotation. */
 export function siteView(s: checkout.Site) {
@@ -86,4 +99,121 @@ export const siteRoutes = [
       return siteView(s);
     },
   }),
+  route({
+    method: 'PUT',
+    path: '/sites/:id',
+    scope: 'site:update',
+    role: 'Editor',
+    audience: 'organization',
+    tag: 'Sites',
+    summary: 'Update a site (partial: name, url, frontendDomains)',
+    params: idParams,
+    body: siteUpdateBody,
+    async handler({ deps, org, params, body }) {
+      const s = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.updateSite, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.id,
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.url !== undefined ? { url: body.url } : {}),
+        frontendDomains: body.frontendDomains ? { values: body.frontendDomains } : undefined,
+      });
+      return siteView(s);
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/sites/:id',
+    scope: 'site:delete',
+    role: 'Admin',
+    audience: 'organization',
+    tag: 'Sites',
+    summary: 'Delete a site (soft delete: 404 afterwards; past transactions keep it)',
+    params: idParams,
+    status: 204,
+    async handler({ deps, org, params }) {
+      await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.deleteSite, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.id,
+      });
+      return undefined;
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/sites/:id/webhook-secret/regenerate',
+    scope: 'site:update',
+    role: 'Editor',
+    audience: 'organization',
+    tag: 'Sites',
+    summary: 'Rotate the IPN signing secret (the new whsec_ secret is returned once; the old one signs nothing more)',
+    params: idParams,
+    async handler({ deps, org, params }) {
+      const s = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.rotateSiteWebhookSecret, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.id,
+      });
+      return siteView(s);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/sites/:id/settings/invoicing',
+    scope: 'site:read',
+    role: 'Viewer',
+    audience: 'organization',
+    tag: 'Sites',
+    summary: "The site's invoice and credit note prefixes (null = inherited from the organization layouts)",
+    params: idParams,
+    async handler({ deps, org, params }) {
+      await requireSite(deps, org, params.id);
+      const res = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getSiteInvoicingSettings, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        siteId: params.id,
+      });
+      return siteInvoicingView(res);
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/sites/:id/settings/invoicing',
+    scope: 'site:update',
+    role: 'Editor',
+    audience: 'organization',
+    tag: 'Sites',
+    summary: 'Override the invoice/credit note prefix of a site (partial; null inherits again)',
+    params: idParams,
+    body: siteInvoicingSettingsPatch,
+    async handler({ deps, org, params, body }) {
+      await requireSite(deps, org, params.id);
+      const res = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.updateSiteInvoicingSettings, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        siteId: params.id,
+        patchJson: JSON.stringify(body),
+      });
+      return siteInvoicingView(res);
+    },
+  }),
 ];
+
+/** Checkout owns sites: a missing, deleted or foreign site is a 404 before billing is asked. */
+async function requireSite(deps: AdminDeps, org: OrgScope, id: string): Promise<void> {
+  await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.getSite, {
+    organizationId: org.organizationId,
+    testMode: org.mode === 'test',
+    id,
+  });
+}
+
+function siteInvoicingView(s: billing.SiteInvoicingSettings) {
+  return {
+    siteId: s.siteId,
+    invoicePrefix: s.invoicePrefix ?? null,
+    creditNotePrefix: s.creditNotePrefix ?? null,
+    effective: { invoicePrefix: s.effectiveInvoicePrefix, creditNotePrefix: s.effectiveCreditNotePrefix },
+  };
+}

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+
+/**
+ * Update payloads of the merchant settings (Admin API `PUT /organizations/settings/*` and
+ * `PUT /sites/:id/settings/invoicing`). The gateway validates the HTTP body with these schemas and
+ * forwards it as a JSON merge patch; the owning service parses it again with the same schema and
+ * then applies its own rules (IBAN checksum, country list, numbering consistency).
+ *
+ * Merge rules (RFC 7386 style): only the fields present change; `null` clears a nullable field;
+ * arrays are replaced whole; value objects (`companyAddress`, `bankIBAN`,
+ * `sellerPeppolRoutingAddress`) are replaced whole, while setting groups (`eInvoice`, the two
+ * numbering layouts, `rounding`) merge field by field. Unknown fields are rejected.
+ */
+
+/** Literal parts of a document number (prefix, infix, suffix): letters, digits and `. _ / -`. */
+export const numberAffix = z
+  .string()
+  .max(20)
+  .regex(/^[A-Za-z0-9._/-]*$/, 'may contain only letters, digits and . _ / -');
+
+/** ISO 3166-1 alpha-2 shape; the owning service checks the code against the ISO list. */
+export const countryCode = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code (e.g. DE)')
+  .transform((s) => s.toUpperCase());
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+export const PERIOD_TYPES = ['none', 'calendar', 'fiscal'] as const;
+export const PERIOD_GRANULARITIES = ['year', 'year_month', 'year_month_day'] as const;
+export const FISCAL_YEAR_LABEL_MODES = ['end_year', 'start_year'] as const;
+export const PERIOD_SEPARATORS = ['dash', 'none'] as const;
+export const RESET_POLICIES = ['never', 'calendar_year', 'fiscal_year'] as const;
+export const EINVOICE_FORMATS = ['xrechnung', 'peppol', 'zugferd'] as const;
+
+/** A complete numbering layout (invoice or credit note). */
+export const numberingLayout = z
+  .object({
+    prefix: numberAffix,
+    periodType: z.enum(PERIOD_TYPES),
+    periodGranularity: z.enum(PERIOD_GRANULARITIES),
+    fiscalYearStartMonth: z.number().int().min(1).max(12),
+    fiscalYearLabelMode: z.enum(FISCAL_YEAR_LABEL_MODES),
+    periodSeparator: z.enum(PERIOD_SEPARATORS),
+    infix: numberAffix,
+    sequenceDigits: z.number().int().min(1).max(12),
+    suffix: numberAffix,
+    resetPolicy: z.enum(RESET_POLICIES),
+    startNumber: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  })
+  .strict();
+export type NumberingLayout = z.infer<typeof numberingLayout>;
+
+export const postalAddress = z
+  .object({
+    street: text(200),
+    city: text(100),
+    postalCode: text(20),
+    country: countryCode,
+  })
+  .strict();
+export type PostalAddress = z.infer<typeof postalAddress>;
+
+/** Peppol participant identifier: ICD scheme (4 digits, e.g. 9930, 0088, 0204) and value. */
+export const peppolRoutingAddressInput = z
+  .object({
+    schemeId: z.string().regex(/^\d{4}$/, 'must be a 4-digit ICD scheme identifier (e.g. 9930, 0088, 0204)'),
+    value: z.object({ plaintext: text(128) }).strict(),
+  })
+  .strict();
+
+export const eInvoiceSettingsPatch = z
+  .object({
+    enabled: z.boolean(),
+    allowedFormats: z.array(z.enum(EINVOICE_FORMATS)).max(EINVOICE_FORMATS.length),
+    strictValidation: z.boolean(),
+    sellerPeppolRoutingAddress: peppolRoutingAddressInput.nullable(),
+  })
+  .strict()
+  .partial();
+
+/** Body of `PUT /organizations/settings/invoicing`. */
+export const invoicingSettingsPatch = z
+  .object({
+    enabled: z.boolean(),
+    autoGenerateInvoice: z.boolean(),
+    companyName: text(200).nullable(),
+    companyAddress: postalAddress.nullable(),
+    companyEmail: z.string().trim().max(254).email().nullable(),
+    /** Write-only: stored encrypted, returned masked. */
+    bankIBAN: z.object({ plaintext: text(64) }).strict().nullable(),
+    eInvoice: eInvoiceSettingsPatch,
+    autoPaymentLinkExpiresInHours: z.number().int().min(1).max(3120),
+    invoiceNumberLayout: numberingLayout.partial(),
+    creditNoteNumberLayout: numberingLayout.partial(),
+  })
+  .strict()
+  .partial();
+export type InvoicingSettingsPatch = z.infer<typeof invoicingSettingsPatch>;
+
+/** Body of `PUT /sites/:id/settings/invoicing`: `null` inherits the organization's prefix. */
+export const siteInvoicingSettingsPatch = z
+  .object({
+    invoicePrefix: numberAffix.nullable(),
+    creditNotePrefix: numberAffix.nullable(),
+  })
+  .strict()
+  .partial();
+export type SiteInvoicingSettingsPatch = z.infer<typeof siteInvoicingSettingsPatch>;
+
+export const ROUNDING_LEVELS = ['per_line', 'per_document'] as const;
+export const ROUNDING_METHODS = ['half_up', 'half_even'] as const;
+export const PRICE_MODES = ['gross', 'net'] as const;
+
+/** Body of `PUT /organizations/settings/tax`. */
+export const taxSettingsPatch = z
+  .object({
+    homeCountry: countryCode.nullable(),
+    ossEnabled: z.boolean(),
+    iossEnabled: z.boolean(),
+    viesEnabled: z.boolean(),
+    priceMode: z.enum(PRICE_MODES),
+    rounding: z
+      .object({ level: z.enum(ROUNDING_LEVELS), method: z.enum(ROUNDING_METHODS) })
+      .strict()
+      .partial(),
+  })
+  .strict()
+  .partial();
+export type TaxSettingsPatch = z.infer<typeof taxSettingsPatch>;
+
+/** Body of `PUT /organizations/settings/portal`. */
+export const portalSettingsPatch = z
+  .object({
+    enabled: z.boolean(),
+    magicLinksEnabled: z.boolean(),
+  })
+  .strict()
+  .partial();
+export type PortalSettingsPatch = z.infer<typeof portalSettingsPatch>;

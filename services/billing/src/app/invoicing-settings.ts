@@ -1,0 +1,38 @@
+import { invoicingSettingsPatch } from '@paymesh/contracts';
+import { applyInvoicingPatch, defaultInvoicingSettings, type InvoicingSettings } from '../domain/invoicing-settings';
+import { INVOICING_SETTINGS } from '../store/collections';
+import { findOrgSettings, updateOrgSettings } from '../store/org-settings';
+import { decodePatch } from './decode-patch';
+import type { BillingDeps, OrgKey } from './deps';
+
+/** Effective invoicing settings and when they were last saved (null: never, defaults apply). */
+export interface InvoicingSettingsState {
+  settings: InvoicingSettings;
+  updatedAt: string | null;
+}
+
+/** Binds sealed settings values to their tenant, mode and field, so they cannot be moved. */
+export function settingsAad(key: OrgKey, field: string): string {
+  return `invoicing:${key.organizationId}:${key.mode}:${field}`;
+}
+
+export async function getInvoicingSettings(deps: BillingDeps, key: OrgKey): Promise<InvoicingSettingsState> {
+  const doc = await findOrgSettings<InvoicingSettings>(deps.store, INVOICING_SETTINGS, key.organizationId, key.mode);
+  return doc ? { settings: doc.settings, updatedAt: doc.updatedAt } : { settings: defaultInvoicingSettings(), updatedAt: null };
+}
+
+/** Merges a validated patch into the stored settings; an invalid patch writes nothing. */
+export async function updateInvoicingSettings(deps: BillingDeps, key: OrgKey, patchJson: string): Promise<InvoicingSettingsState> {
+  const patch = decodePatch(invoicingSettingsPatch, patchJson);
+  const seal = (plaintext: string, field: string) => deps.secrets.seal(plaintext, settingsAad(key, field));
+  const doc = await updateOrgSettings<InvoicingSettings>(
+    deps.store,
+    INVOICING_SETTINGS,
+    key,
+    deps.clock.now().toISOString(),
+    defaultInvoicingSettings,
+    (current) => applyInvoicingPatch(current, patch, seal),
+  );
+  deps.logger.info({ organizationId: key.organizationId, mode: key.mode, fields: Object.keys(patch) }, 'invoicing settings updated');
+  return { settings: doc.settings, updatedAt: doc.updatedAt };
+}

@@ -1,0 +1,20 @@
+import { portalSettingsPatch } from '@paymesh/contracts';
+import { applyPortalPatch, defaultPortalSettings, type PortalSettings } from '../domain/portal-settings';
+import { PORTAL_SETTINGS } from '../store/collections';
+import { findOrgSettings, updateOrgSettings } from '../store/org-settings';
+import { decodePatch } from './decode-patch';
+import type { BillingDeps, OrgKey } from './deps';
+
+export async function getPortalSettings(deps: BillingDeps, key: OrgKey): Promise<PortalSettings> {
+  const doc = await findOrgSettings<PortalSettings>(deps.store, PORTAL_SETTINGS, key.organizationId, key.mode);
+  return doc?.settings ?? defaultPortalSettings();
+}
+
+export async function updatePortalSettings(deps: BillingDeps, key: OrgKey, patchJson: string): Promise<PortalSettings> {
+  const patch = decodePatch(portalSettingsPatch, patchJson);
+  const doc = await updateOrgSettings<PortalSettings>(deps.store, PORTAL_SETTINGS, key, deps.clock.now().toISOString(), defaultPortalSettings, (cur) =>
+    applyPortalPatch(cur, patch),
+  );
+  deps.logger.info({ organizationId: key.organizationId, mode: key.mode, settings: doc.settings }, 'portal settings updated');
+  return doc.settings;
+}

@@ -1,0 +1,116 @@
+import { ValidationError, type SealedValue } from '@paymesh/core';
+import type { InvoicingSettingsPatch, NumberingLayout, PostalAddress } from '@paymesh/contracts';
+import { isIsoCountry } from './country';
+import { maskIban, normalizeIban } from './iban';
+import { DEFAULT_CREDIT_NOTE_LAYOUT, DEFAULT_INVOICE_LAYOUT, layoutAmbiguity } from './numbering';
+
+export type EInvoiceFormat = 'xrechnung' | 'peppol' | 'zugferd';
+
+/** Organization invoicing settings as stored (secret values sealed). */
+export interface InvoicingSettings {
+  enabled: boolean;
+  autoGenerateInvoice: boolean;
+  companyName: string | null;
+  companyAddress: PostalAddress | null;
+  companyEmail: string | null;
+  /** Sealed IBAN (electronic format) and its display mask. */
+  bankIBAN: { sealed: SealedValue; masked: string } | null;
+  eInvoice: {
+    enabled: boolean;
+    allowedFormats: EInvoiceFormat[];
+    strictValidation: boolean;
+    sellerPeppolRoutingAddress: { schemeId: string; value: SealedValue } | null;
+  };
+  autoPaymentLinkExpiresInHours: number;
+  invoiceNumberLayout: NumberingLayout;
+  creditNoteNumberLayout: NumberingLayout;
+}
+
+/** Hours a payment link of an invoice stays valid when the settings name none. */
+export const DEFAULT_PAYMENT_LINK_HOURS = 336;
+
+/** What an organization that never saved its settings gets. */
+export function defaultInvoicingSettings(): InvoicingSettings {
+  return {
+    enabled: false,
+    autoGenerateInvoice: false,
+    companyName: null,
+    companyAddress: null,
+    companyEmail: null,
+    bankIBAN: null,
+    eInvoice: { enabled: false, allowedFormats: ['xrechnung', 'peppol', 'zugferd'], strictValidation: true, sellerPeppolRoutingAddress: null },
+    autoPaymentLinkExpiresInHours: DEFAULT_PAYMENT_LINK_HOURS,
+    invoiceNumberLayout: { ...DEFAULT_INVOICE_LAYOUT },
+    creditNoteNumberLayout: { ...DEFAULT_CREDIT_NOTE_LAYOUT },
+  };
+}
+
+/** Encrypts a secret value for the named settings field (the caller binds it to its tenant). */
+export type Sealer = (plaintext: string, field: string) => SealedValue;
+
+function invalid(field: string, message: string): ValidationError {
+  return new ValidationError(`${field}: ${message}`, { field });
+}
+
+function checkLayout(field: string, layout: NumberingLayout): NumberingLayout {
+  const problem = layoutAmbiguity(layout);
+  if (problem) throw invalid(`${field}.resetPolicy`, problem);
+  return layout;
+}
+
+/**
+ * Applies a validated merge patch to the current settings and returns the next settings; throws
+ * ValidationError naming the field when a value breaks a rule (IBAN checksum, unknown country,
+ * a numbering layout that could repeat numbers). Pure apart from `seal`.
+ */
+export function applyInvoicingPatch(current: InvoicingSettings, patch: InvoicingSettingsPatch, seal: Sealer): InvoicingSettings {
+  const next: InvoicingSettings = structuredClone(current);
+  if (patch.enabled !== undefined) next.enabled = patch.enabled;
+  if (patch.autoGenerateInvoice !== undefined) next.autoGenerateInvoice = patch.autoGenerateInvoice;
+  if (patch.companyName !== undefined) next.companyName = patch.companyName;
+  if (patch.companyEmail !== undefined) next.companyEmail = patch.companyEmail;
+  if (patch.companyAddress !== undefined) {
+    if (patch.companyAddress && !isIsoCountry(patch.companyAddress.country)) {
+      throw invalid('companyAddress.country', `"${patch.companyAddress.country}" is not an ISO 3166-1 alpha-2 country code`);
+    }
+    next.companyAddress = patch.companyAddress;
+  }
+  if (patch.bankIBAN !== undefined) {
+    if (patch.bankIBAN === null) {
+      next.bankIBAN = null;
+    } else {
+      const check = normalizeIban(patch.bankIBAN.plaintext);
+      if (!check.ok) throw invalid('bankIBAN.plaintext', check.reason);
+      next.bankIBAN = { sealed: seal(check.iban, 'bankIBAN'), masked: maskIban(check.iban) };
+    }
+  }
+  if (patch.autoPaymentLinkExpiresInHours !== undefined) next.autoPaymentLinkExpiresInHours = patch.autoPaymentLinkExpiresInHours;
+  const e = patch.eInvoice;
+  if (e) {
+    if (e.enabled !== undefined) next.eInvoice.enabled = e.enabled;
+    if (e.allowedFormats !== undefined) next.eInvoice.allowedFormats = [...new Set(e.allowedFormats)];
+    if (e.strictValidation !== undefined) next.eInvoice.strictValidation = e.strictValidation;
+    if (e.sellerPeppolRoutingAddress !== undefined) {
+      const a = e.sellerPeppolRoutingAddress;
+      next.eInvoice.sellerPeppolRoutingAddress = a
+        ? { schemeId: a.schemeId, value: seal(a.value.plaintext, 'eInvoice.sellerPeppolRoutingAddress') }
+        : null;
+    }
+  }
+  if (patch.invoiceNumberLayout) {
+    next.invoiceNumberLayout = checkLayout('invoiceNumberLayout', { ...next.invoiceNumberLayout, ...patch.invoiceNumberLayout });
+  }
+  if (patch.creditNoteNumberLayout) {
+    next.creditNoteNumberLayout = checkLayout('creditNoteNumberLayout', { ...next.creditNoteNumberLayout, ...patch.creditNoteNumberLayout });
+  }
+  if (sameLiterals(next.invoiceNumberLayout, next.creditNoteNumberLayout)) {
+    const field = patch.creditNoteNumberLayout ? 'creditNoteNumberLayout.prefix' : 'invoiceNumberLayout.prefix';
+    throw invalid(field, 'invoice and credit note numbers need different prefix, infix or suffix, or one number could name both');
+  }
+  return next;
+}
+
+/** Whether two layouts share prefix, infix and suffix (and so can produce the same number). */
+export function sameLiterals(a: Pick<NumberingLayout, 'prefix' | 'infix' | 'suffix'>, b: Pick<NumberingLayout, 'prefix' | 'infix' | 'suffix'>): boolean {
+  return a.prefix === b.prefix && a.infix === b.infix && a.suffix === b.suffix;
+}

@@ -1,0 +1,21 @@
+import type { PortalSettingsPatch } from '@paymesh/contracts';
+
+/**
+ * Organization switches of the buyer portal. Both are off until the merchant turns them on;
+ * magic links work only while the portal itself is enabled (and the deployment allows both).
+ */
+export interface PortalSettings {
+  enabled: boolean;
+  magicLinksEnabled: boolean;
+}
+
+export function defaultPortalSettings(): PortalSettings {
+  return { enabled: false, magicLinksEnabled: false };
+}
+
+export function applyPortalPatch(current: PortalSettings, patch: PortalSettingsPatch): PortalSettings {
+  return {
+    enabled: patch.enabled ?? current.enabled,
+    magicLinksEnabled: patch.magicLinksEnabled ?? current.magicLinksEnabled,
+  };
+}

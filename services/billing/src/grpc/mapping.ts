@@ -1,0 +1,47 @@
+import type { billing } from '@paymesh/proto';
+import type { SecretBox } from '@paymesh/core';
+import type { InvoicingSettings } from '../domain/invoicing-settings';
+import type { NumberingLayout } from '../domain/numbering';
+import type { OrgKey } from '../app/deps';
+import { settingsAad, type InvoicingSettingsState } from '../app/invoicing-settings';
+import type { SiteInvoicingView } from '../app/site-invoicing-settings';
+
+function layoutMessage(l: NumberingLayout): billing.NumberingLayout {
+  return { ...l };
+}
+
+/** Wire view of the settings: the IBAN only masked, the seller's own Peppol address in clear. */
+export function invoicingSettingsMessage(state: InvoicingSettingsState, secrets: SecretBox, key: OrgKey): billing.InvoicingSettings {
+  const s: InvoicingSettings = state.settings;
+  const peppol = s.eInvoice.sellerPeppolRoutingAddress;
+  return {
+    enabled: s.enabled,
+    autoGenerateInvoice: s.autoGenerateInvoice,
+    ...(s.companyName !== null ? { companyName: s.companyName } : {}),
+    companyAddress: s.companyAddress ?? undefined,
+    ...(s.companyEmail !== null ? { companyEmail: s.companyEmail } : {}),
+    ...(s.bankIBAN ? { bankIbanMasked: s.bankIBAN.masked } : {}),
+    eInvoice: {
+      enabled: s.eInvoice.enabled,
+      allowedFormats: s.eInvoice.allowedFormats,
+      strictValidation: s.eInvoice.strictValidation,
+      sellerPeppolRoutingAddress: peppol
+        ? { schemeId: peppol.schemeId, value: secrets.open(peppol.value, settingsAad(key, 'eInvoice.sellerPeppolRoutingAddress')) }
+        : undefined,
+    },
+    autoPaymentLinkExpiresInHours: s.autoPaymentLinkExpiresInHours,
+    invoiceNumberLayout: layoutMessage(s.invoiceNumberLayout),
+    creditNoteNumberLayout: layoutMessage(s.creditNoteNumberLayout),
+    updatedAt: state.updatedAt ?? '',
+  };
+}
+
+export function siteInvoicingMessage(v: SiteInvoicingView): billing.SiteInvoicingSettings {
+  return {
+    siteId: v.siteId,
+    ...(v.invoicePrefix !== null ? { invoicePrefix: v.invoicePrefix } : {}),
+    ...(v.creditNotePrefix !== null ? { creditNotePrefix: v.creditNotePrefix } : {}),
+    effectiveInvoicePrefix: v.effective.invoicePrefix,
+    effectiveCreditNotePrefix: v.effective.creditNotePrefix,
+  };
+}

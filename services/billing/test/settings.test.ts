@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, systemClock, ValidationError } from '@paymesh/core';
+import { createStore, type DroppableStore } from '@paymesh/store';
+import type { BillingDeps, OrgKey } from '../src/app/deps';
+import { getInvoicingSettings, settingsAad, updateInvoicingSettings } from '../src/app/invoicing-settings';
+import { getSiteInvoicingSettings, updateSiteInvoicingSettings } from '../src/app/site-invoicing-settings';
+import { initSiteInvoicing } from '../src/app/init-site-invoicing';
+import { getPortalSettings, updatePortalSettings } from '../src/app/portal-settings';
+import { collections, INVOICING_SETTINGS } from '../src/store/collections';
+import type { OrgSettingsDoc } from '../src/store/org-settings';
+import type { InvoicingSettings } from '../src/domain/invoicing-settings';
+
+const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const IBAN = 'DE89370400440532013000';
+
+describe('billing settings on PostgreSQL', () => {
+  let store: DroppableStore;
+  let deps: BillingDeps;
+  const key = (): OrgKey => ({ organizationId: newObjectId(), mode: 'live' });
+  const filter = (k: OrgKey) => ({ organizationId: k.organizationId, mode: k.mode });
+
+  beforeAll(async () => {
+    store = await createStore({ url: PG_URL, database: `billing_test_${randomBytes(5).toString('hex')}` });
+    for (const c of collections) await store.ensureCollection(c);
+    deps = { store, secrets: new SecretBox(DEV_SECRETS_KEYRING), clock: systemClock, logger: createLogger({ service: 'billing-test', level: 'silent' }) };
+  });
+  afterAll(async () => {
+    await store?.dropDatabase();
+    await store?.close();
+  });
+
+  it('stores the IBAN only encrypted, bound to its organization', async () => {
+    const k = key();
+    await updateInvoicingSettings(deps, k, JSON.stringify({ bankIBAN: { plaintext: 'DE89 3704 0044 0532 0130 00' } }));
+    const doc = await store.collection<OrgSettingsDoc<InvoicingSettings>>(INVOICING_SETTINGS).findOne(filter(k));
+    expect(JSON.stringify(doc)).not.toContain('0532013000');
+    const sealed = doc!.settings.bankIBAN!.sealed;
+    expect(deps.secrets.open(sealed, settingsAad(k, 'bankIBAN'))).toBe(IBAN);
+    expect(() => deps.secrets.open(sealed, settingsAad({ ...k, organizationId: newObjectId() }, 'bankIBAN'))).toThrow();
+  });
+
+  it('keeps live and test settings apart', async () => {
+    const k = key();
+    await updateInvoicingSettings(deps, k, JSON.stringify({ companyName: 'Live Co' }));
+    expect((await getInvoicingSettings(deps, { ...k, mode: 'test' })).settings.companyName).toBeNull();
+    expect((await getInvoicingSettings(deps, k)).settings.companyName).toBe('Live Co');
+  });
+
+  it('applies concurrent first writes on top of each other (no lost update)', async () => {
+    const k = key();
+    await Promise.all([
+      updateInvoicingSettings(deps, k, JSON.stringify({ companyName: 'ACME' })),
+      updateInvoicingSettings(deps, k, JSON.stringify({ autoPaymentLinkExpiresInHours: 48 })),
+      updateInvoicingSettings(deps, k, JSON.stringify({ invoiceNumberLayout: { sequenceDigits: 7 } })),
+    ]);
+    const s = (await getInvoicingSettings(deps, k)).settings;
+    expect(s).toMatchObject({ companyName: 'ACME', autoPaymentLinkExpiresInHours: 48 });
+    expect(s.invoiceNumberLayout.sequenceDigits).toBe(7);
+    expect(await store.collection(INVOICING_SETTINGS).count(filter(k))).toBe(1);
+  });
+
+  it('writes nothing for an invalid patch, also on the first write', async () => {
+    const k = key();
+    await expect(updateInvoicingSettings(deps, k, JSON.stringify({ companyName: 'X', bankIBAN: { plaintext: 'DE00370400440532013000' } }))).rejects.toMatchObject({
+      field: 'bankIBAN.plaintext',
+    });
+    expect(await store.collection(INVOICING_SETTINGS).count(filter(k))).toBe(0);
+    await expect(updateInvoicingSettings(deps, k, '{"enabled":"yes"}')).rejects.toBeInstanceOf(ValidationError);
+  });
+
+  it('accepts site prefixes before checkout.site.created is handled, and the late event changes nothing', async () => {
+    const k = key();
+    const siteId = newObjectId();
+    await updateSiteInvoicingSettings(deps, k, siteId, JSON.stringify({ invoicePrefix: 'SHOP' }));
+    expect(await initSiteInvoicing(store, deps.logger, { ...k, siteId, at: new Date().toISOString() })).toBe('exists');
+    expect(await getSiteInvoicingSettings(deps, k, siteId)).toMatchObject({ invoicePrefix: 'SHOP', creditNotePrefix: null, effective: { invoicePrefix: 'SHOP', creditNotePrefix: 'CN' } });
+  });
+
+  it("answers 404 for another organization's site record", async () => {
+    const k = key();
+    const siteId = newObjectId();
+    await initSiteInvoicing(store, deps.logger, { ...k, siteId, at: new Date().toISOString() });
+    const other = key();
+    await expect(getSiteInvoicingSettings(deps, other, siteId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(updateSiteInvoicingSettings(deps, other, siteId, '{"invoicePrefix":"EVIL"}')).rejects.toBeInstanceOf(NotFoundError);
+    expect((await getSiteInvoicingSettings(deps, k, siteId)).invoicePrefix).toBeNull();
+  });
+
+  it('keeps portal switches off by default and merges them', async () => {
+    const k = key();
+    expect(await getPortalSettings(deps, k)).toEqual({ enabled: false, magicLinksEnabled: false });
+    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":true}')).toEqual({ enabled: false, magicLinksEnabled: true });
+    expect(await updatePortalSettings(deps, k, '{"enabled":true}')).toEqual({ enabled: true, magicLinksEnabled: true });
+  });
+});

@@ -1,0 +1,44 @@
+import { ValidationError } from '@paymesh/core';
+import type { StoredDoc } from '@paymesh/store';
+import type { Mode } from './site';
+
+/** A merchant host name that serves the hosted checkout through a CNAME to our checkout host. */
+export interface CustomDomainDoc extends StoredDoc {
+  organizationId: string;
+  mode: Mode;
+  /** Lower-case ASCII host name (A-labels), unique across all organizations. */
+  hostname: string;
+  siteId: string | null;
+  /** Whether the last CNAME check found the record pointing at the checkout host. */
+  verified: boolean;
+  verifiedAt: string | null;
+  lastCheckedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * Normalizes a host name (trim, lower case, one trailing dot dropped) and checks it is a
+ * fully-qualified DNS name: at least two labels, no wildcard, no IP address, no port.
+ * Internationalized names must be given in their ASCII (xn--) form.
+ */
+export function normalizeHostname(raw: string, field = 'hostname'): string {
+  const host = raw.trim().toLowerCase().replace(/\.$/, '');
+  const labels = host.split('.');
+  const ok =
+    host.length > 0 &&
+    host.length <= 253 &&
+    labels.length >= 2 &&
+    labels.every((l) => LABEL.test(l)) &&
+    !/^\d+$/.test(labels[labels.length - 1] ?? '');
+  if (!ok) throw new ValidationError(`${field}: "${raw}" is not a fully-qualified host name (e.g. pay.shop.example)`, { field });
+  return host;
+}
+
+/** Whether any CNAME target found in DNS is the expected checkout host (case and final dot ignored). */
+export function cnamePointsAt(found: readonly string[], target: string): boolean {
+  const want = target.toLowerCase().replace(/\.$/, '');
+  return found.some((name) => name.toLowerCase().replace(/\.$/, '') === want);
+}

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger, DEV_SECRETS_KEYRING, SecretBox, systemClock, newObjectId } from '@paymesh/core';
+import { createStore, type DroppableStore } from '@paymesh/store';
+import type { CheckoutDeps } from '../src/app/deps';
+import { collections } from '../src/store/collections';
+import { createCnameResolver } from '../src/dns/resolver';
+
+export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestCheckout {
+  deps: CheckoutDeps;
+  store: DroppableStore;
+  nudges: number;
+  close(): Promise<void>;
+}
+
+/** Checkout use-case dependencies on a throw-away PostgreSQL schema, with a real DNS resolver. */
+export async function openTestCheckout(dnsServer: string, cnameTarget = 'checkout.paymesh.example'): Promise<TestCheckout> {
+  const store = await createStore({ url: PG_URL, database: `checkout_test_${randomBytes(5).toString('hex')}` });
+  for (const c of collections) await store.ensureCollection(c);
+  const t: TestCheckout = {
+    store,
+    nudges: 0,
+    deps: {
+      store,
+      relay: { nudge: () => void (t.nudges += 1) },
+      secrets: new SecretBox(DEV_SECRETS_KEYRING),
+      clock: systemClock,
+      logger: createLogger({ service: 'checkout-test', level: 'silent' }),
+      customDomains: { resolver: createCnameResolver({ servers: [dnsServer], timeoutMs: 500, tries: 1 }), cnameTarget },
+    },
+    async close() {
+      await store.dropDatabase();
+      await store.close();
+    },
+  };
+  return t;
+}
+
+export const orgId = () => newObjectId();

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { getLicense } from '../../app/get-license';
+import { setLicenseState } from '../../app/set-license';
+import type { OrganizationDoc } from '../../store/collections';
+import { route } from '../route-table';
+import { objectId } from './common';
+
+const licenseView = (org: OrganizationDoc) => ({ organizationId: org.id, licenseState: org.licenseState, updatedAt: org.updatedAt });
+
+/** Licence state: merchants read their own; operators set it with a system key. */
+export const licenseRoutes = [
+  route({
+    method: 'GET',
+    path: '/organizations/license',
+    scope: 'organization:read',
+    role: 'Viewer',
+    audience: 'organization',
+    tag: 'Organization',
+    summary: "The organization's licence state (ACTIVE, BLOCKED or NOT_ACTIVATED)",
+    async handler({ deps, org }) {
+      return licenseView(await getLicense(deps, org.organizationId));
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/system/organizations/:orgId/license',
+    scope: 'system:execute',
+    role: 'Admin',
+    audience: 'system',
+    tag: 'System',
+    summary: "Set an organization's licence state; BLOCKED and NOT_ACTIVATED stop its public checkout",
+    params: z.object({ orgId: objectId('orgId') }),
+    body: z.object({ licenseState: z.enum(['ACTIVE', 'BLOCKED', 'NOT_ACTIVATED']) }).strict(),
+    async handler({ deps, params, body }) {
+      return licenseView(await setLicenseState(deps, params.orgId, body.licenseState));
+    },
+  }),
+];

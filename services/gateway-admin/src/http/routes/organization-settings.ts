@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import type { billing, tax } from '@paymesh/proto';
+import { invoicingSettingsPatch, portalSettingsPatch, taxSettingsPatch } from '@paymesh/contracts';
+import { route } from '../route-table';
+import { rpc } from './common';
+
+function layoutView(l: billing.NumberingLayout | undefined) {
+  if (!l) throw new Error('billing answered without a numbering layout');
+  return { ...l };
+}
+
+/** Public shape of the invoicing settings: the IBAN masked, everything else as stored. */
+export function invoicingView(s: billing.InvoicingSettings) {
+  const e = s.eInvoice;
+  if (!e) throw new Error('billing answered without eInvoice settings');
+  const peppol = e.sellerPeppolRoutingAddress;
+  return {
+    enabled: s.enabled,
+    autoGenerateInvoice: s.autoGenerateInvoice,
+    companyName: s.companyName ?? null,
+    companyAddress: s.companyAddress ?? null,
+    companyEmail: s.companyEmail ?? null,
+    bankIBAN: s.bankIbanMasked ? { masked: s.bankIbanMasked } : null,
+    eInvoice: {
+      enabled: e.enabled,
+      allowedFormats: e.allowedFormats,
+      strictValidation: e.strictValidation,
+      sellerPeppolRoutingAddress: peppol ? { schemeId: peppol.schemeId, value: { plaintext: peppol.value } } : null,
+    },
+    autoPaymentLinkExpiresInHours: s.autoPaymentLinkExpiresInHours,
+    invoiceNumberLayout: layoutView(s.invoiceNumberLayout),
+    creditNoteNumberLayout: layoutView(s.creditNoteNumberLayout),
+    updatedAt: s.updatedAt || null,
+  };
+}
+
+export function taxView(s: tax.TaxSettings) {
+  if (!s.rounding) throw new Error('tax answered without rounding settings');
+  return {
+    homeCountry: s.homeCountry ?? null,
+    ossEnabled: s.ossEnabled,
+    iossEnabled: s.iossEnabled,
+    viesEnabled: s.viesEnabled,
+    priceMode: s.priceMode,
+    rounding: { level: s.rounding.level, method: s.rounding.method },
+    updatedAt: s.updatedAt || null,
+  };
+}
+
+/**
+ * Organization settings. Reads need the Viewer role, writes the Admin role (they change the
+ * payout IBAN, tax treatment and buyer access). PUT is a partial update (JSON merge patch).
+ */
+export const organizationSettingsRoutes = [
+  route({
+    method: 'GET',
+    path: '/organizations/settings/invoicing',
+    scope: 'organization:execute',
+    role: 'Viewer',
+    audience: 'organization',
+    tag: 'Organization settings',
+    summary: 'Invoicing settings (defaults until first saved; bankIBAN masked)',
+    async handler({ deps, org }) {
+      const s = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getInvoicingSettings, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+      });
+      return invoicingView(s);
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/organizations/settings/invoicing',
+    scope: 'organization:execute',
+    role: 'Admin',
+    audience: 'organization',
+    tag: 'Organization settings',
+    summary: 'Update invoicing settings (partial merge; null clears; bankIBAN.plaintext is write-only)',
+    body: invoicingSettingsPatch,
+    async handler({ deps, org, body }) {
+      const s = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.updateInvoicingSettings, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        patchJson: JSON.stringify(body),
+      });
+      return invoicingView(s);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/organizations/settings/tax',
+    scope: 'organization:execute',
+    role: 'Viewer',
+    audience: 'organization',
+    tag: 'Organization settings',
+    summary: 'Tax settings: OSS/IOSS, VIES, rounding, price mode, home country',
+    async handler({ deps, org }) {
+      const s = await rpc(deps, 'tax', deps.clients.tax, deps.clients.tax.getTaxSettings, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+      });
+      return taxView(s);
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/organizations/settings/tax',
+    scope: 'organization:execute',
+    role: 'Admin',
+    audience: 'organization',
+    tag: 'Organization settings',
+    summary: 'Update tax settings (partial merge)',
+    body: taxSettingsPatch,
+    async handler({ deps, org, body }) {
+      const s = await rpc(deps, 'tax', deps.clients.tax, deps.clients.tax.updateTaxSettings, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        patchJson: JSON.stringify(body),
+      });
+      return taxView(s);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/organizations/settings/tax/oss-threshold-status',
+    scope: 'organization:read',
+    role: 'Viewer',
+    audience: 'organization',
+    tag: 'Organization settings',
+    summary: 'EU OSS distance-sales threshold (EUR 10 000) against this calendar year\'s sales, in EUR minor units',
+    query: z.object({ year: z.coerce.number().int().min(2021).max(9999).optional() }).strict(),
+    async handler({ deps, org, query }) {
+      return rpc(deps, 'tax', deps.clients.tax, deps.clients.tax.getOssThresholdStatus, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        year: query.year ?? 0,
+      });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/organizations/settings/portal',
+    scope: 'organization:execute',
+    role: 'Viewer',
+    audience: 'organization',
+    tag: 'Organization settings',
+    summary: 'Buyer portal access of the organization (portal and magic links)',
+    async handler({ deps, org }) {
+      return rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getPortalSettings, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+      });
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/organizations/settings/portal',
+    scope: 'organization:execute',
+    role: 'Admin',
+    audience: 'organization',
+    tag: 'Organization settings',
+    summary: 'Turn the buyer portal and its magic links on or off (partial)',
+    body: portalSettingsPatch,
+    async handler({ deps, org, body }) {
+      return rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.updatePortalSettings, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        patchJson: JSON.stringify(body),
+      });
+    },
+  }),
+];

@@ -1,0 +1,27 @@
+import { taxSettingsPatch } from '@paymesh/contracts';
+import { applyTaxPatch, defaultTaxSettings, type TaxSettings } from '../domain/tax-settings';
+import { TAX_SETTINGS } from '../store/collections';
+import { findOrgSettings, updateOrgSettings } from '../store/org-settings';
+import { decodePatch } from './decode-patch';
+import type { OrgKey, TaxDeps } from './deps';
+
+/** Effective tax settings and when they were last saved (null: never, defaults apply). */
+export interface TaxSettingsState {
+  settings: TaxSettings;
+  updatedAt: string | null;
+}
+
+export async function getTaxSettings(deps: TaxDeps, key: OrgKey): Promise<TaxSettingsState> {
+  const doc = await findOrgSettings<TaxSettings>(deps.store, TAX_SETTINGS, key.organizationId, key.mode);
+  return doc ? { settings: doc.settings, updatedAt: doc.updatedAt } : { settings: defaultTaxSettings(), updatedAt: null };
+}
+
+/** Merges a validated patch into the stored settings; an invalid patch writes nothing. */
+export async function updateTaxSettings(deps: TaxDeps, key: OrgKey, patchJson: string): Promise<TaxSettingsState> {
+  const patch = decodePatch(taxSettingsPatch, patchJson);
+  const doc = await updateOrgSettings<TaxSettings>(deps.store, TAX_SETTINGS, key, deps.clock.now().toISOString(), defaultTaxSettings, (cur) =>
+    applyTaxPatch(cur, patch),
+  );
+  deps.logger.info({ organizationId: key.organizationId, mode: key.mode, settings: doc.settings }, 'tax settings updated');
+  return { settings: doc.settings, updatedAt: doc.updatedAt };
+}
