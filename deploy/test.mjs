@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm test`: build (proto + TypeScript, which is the typecheck), lint, then every vitest project
+// `pnpm test`: build (proto + TypeScript, which is the typecheck), typecheck of the tests, lint, then every vitest project
 // (unit, integration, mesh). Ends with the plain summary line "N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
@@ -19,7 +19,8 @@ if (!step('build + typecheck', 'pnpm', ['run', 'build'])) {
   console.log('\n0 passed, 1 failed');
   process.exit(1);
 }
-const lintOk = step('lint', 'pnpm', ['exec', 'eslint', '.', '--max-warnings=0']);
+const testTypesOk = step('typecheck tests', 'pnpm', ['exec', 'tsc', '-p', 'tsconfig.test.json']);
+const lintOk = step('lint', 'pnpm', ['exec', 'eslint', '.', '--max-warnings=0']) && testTypesOk;
 const testsOk = step('tests', 'pnpm', ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
 
 let passed = 0;
