@@ -9,6 +9,8 @@ import { collections } from './store/collections';
 import { buildAdminServer } from './http/server';
 import { siteRoutes } from './http/routes/sites';
 import { systemRoutes } from './http/routes/system';
+import { checkoutRoutes } from './http/routes/checkouts';
+import { transactionRoutes } from './http/routes/transactions';
 import { ensureSystemKey } from './app/system-key';
 import type { AdminDeps } from './app/deps';
 
@@ -50,7 +52,7 @@ async function main(): Promise<void> {
 
   const app = await buildAdminServer({
     deps,
-    routes: [...systemRoutes(config.DEFAULT_LICENSE_STATE), ...siteRoutes],
+    routes: [...systemRoutes(config.DEFAULT_LICENSE_STATE), ...siteRoutes, ...checkoutRoutes, ...transactionRoutes],
     logger,
     docs: config.API_DOCS_ENABLED,
     bodyLimit: config.BODY_LIMIT_BYTES,

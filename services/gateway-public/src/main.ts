@@ -7,6 +7,9 @@ import type { DependencyCheck } from '@paymesh/http';
 import { config, DOWNSTREAM } from './config';
 import { collections } from './store/collections';
 import { buildPublicServer } from './http/server';
+import { createPublicClients } from './clients';
+import { registerCheckoutRoutes } from './http/routes/checkouts';
+import { registerTransactionRoutes } from './http/routes/transactions';
 
 async function main(): Promise<void> {
   const logger = createLogger({ service: 'gateway-public', level: config.LOG_LEVEL });
@@ -40,7 +43,14 @@ async function main(): Promise<void> {
       }),
     ),
   ];
-  const app = await buildPublicServer({ logger, bodyLimit: config.BODY_LIMIT_BYTES, healthChecks });
+  const clients = createPublicClients(config);
+  const routeOptions = { clients, mainFrontendOrigin: config.MAIN_FRONTEND_ORIGIN };
+  const app = await buildPublicServer({
+    logger,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    healthChecks,
+    apiRoutes: [(scope) => registerCheckoutRoutes(scope, routeOptions), (scope) => registerTransactionRoutes(scope, routeOptions)],
+  });
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ url: `http://${config.HOST}:${config.PORT}/api/v1` }, 'gateway-public ready');
 
@@ -50,6 +60,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await app.close().catch(() => undefined);
+    clients.close();
     await infra.close();
     await stopTelemetry();
     process.exit(0);

@@ -2,6 +2,7 @@ import { checkoutPayments } from '@paymesh/proto';
 import { unary, type GrpcServer } from '@paymesh/grpc';
 import { isObjectId, ValidationError } from '@paymesh/core';
 import type { CheckoutStatus } from '../domain/checkout';
+import { normalizeCurrency } from '../domain/iso-codes';
 import type { Mode } from '../domain/site';
 import type { PaymentsDeps } from '../app/payments-deps';
 import { createCheckout } from '../app/create-checkout';
@@ -95,11 +96,13 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
       return toCheckoutRecord(doc, deps.clock.now());
     }),
     listTransactions: rpc('ListTransactions', async (req: checkoutPayments.ListTransactionsRequest) => {
+      const currency = req.currency ? normalizeCurrency(req.currency) : undefined;
+      if (req.currency && !currency) throw new ValidationError('currency must be an ISO 4217 currency code', { field: 'currency' });
       const res = await listTransactions(deps, {
         organizationId: org(req.organizationId),
         mode: modeOf(req.testMode),
         statuses: req.statuses,
-        currency: opt(req.currency),
+        currency,
         createdFrom: opt(req.createdFrom),
         createdTo: opt(req.createdTo),
         siteIds: req.siteIds,

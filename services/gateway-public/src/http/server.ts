@@ -6,6 +6,8 @@ export interface PublicServerOptions {
   logger: Logger;
   bodyLimit: number;
   healthChecks: () => DependencyCheck[];
+  /** Registrars of the buyer-facing routes, mounted under /api/v1. */
+  apiRoutes?: ((app: FastifyInstance) => void)[];
 }
 
 /** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health. */
@@ -18,5 +20,11 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
   registerHealthRoutes(app, 'gateway-public', opts.healthChecks);
+  await app.register(
+    async (scope) => {
+      for (const register of opts.apiRoutes ?? []) register(scope);
+    },
+    { prefix: '/api/v1' },
+  );
   return app;
 }
