@@ -384,6 +384,14 @@ describe('money path: checkout -> transaction -> provider outcome -> status even
     });
   });
 
+  it('documents the money-path routes in the OpenAPI description', async () => {
+    const doc = await api('GET', `${admin}/docs/json`);
+    expect(doc.status).toBe(200);
+    for (const path of ['/api/v1/checkouts/{siteId}/create', '/api/v1/checkouts/{checkoutId}', '/api/v1/transactions', '/api/v1/transactions/manual']) {
+      expect(doc.body.paths[path], path).toBeDefined();
+    }
+  });
+
   describe('licence', () => {
     it('refuses checkout get and transaction create for a blocked merchant', async () => {
       const org = await api('POST', `${admin}/system/organizations`, {
