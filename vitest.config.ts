@@ -15,7 +15,12 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'sandboxes/*/test/**/*.test.ts'],
+          include: [
+            'libs/*/test/**/*.test.ts',
+            'services/*/test/**/*.test.ts',
+            'sandboxes/*/test/**/*.test.ts',
+            'test/deploy/**/*.test.ts',
+          ],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

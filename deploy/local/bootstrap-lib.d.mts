@@ -5,6 +5,10 @@ export interface BootstrapResult {
   webhookSigningSecret: string;
   adminBaseUrl: string;
   publicBaseUrl: string;
+  /** Present when the provider_a sandbox was running: the record created for it. */
+  providers?: {
+    provider_a?: { id: string; webhookSecret: string; secretKey: string };
+  };
   [extra: string]: unknown;
 }
 export function bootstrap(o: {
@@ -14,5 +18,7 @@ export function bootstrap(o: {
   name?: string;
   email?: string;
   mode?: 'live' | 'test';
+  /** When set (the provider_a sandbox runs), a provider_a record is created and returned under `providers`. */
+  providerASandboxUrl?: string;
   extras?: (ctx: BootstrapResult & { call: (method: string, url: string, token: string, body?: unknown, headers?: Record<string, string>) => Promise<unknown> }) => Promise<Record<string, unknown>>;
 }): Promise<BootstrapResult>;

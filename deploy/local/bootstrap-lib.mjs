@@ -20,7 +20,22 @@ async function call(method, url, token, body, extraHeaders = {}) {
 }
 
 /**
- * @param {{adminBaseUrl: string, publicBaseUrl: string, systemApiKey: string, name?: string, email?: string, mode?: 'live'|'test', extras?: (ctx) => Promise<object>}} o
+ * Creates a provider_a record for the merchant when the provider_a sandbox runs. The secret key is a
+ * fresh sandbox account in the merchant key's mode; without a webhook secret the platform registers
+ * its webhook endpoint at the sandbox and returns the secret once.
+ */
+async function sandboxProviderA(adminBaseUrl, apiKey, mode) {
+  const secretKey = `sk_${mode}_${randomBytes(12).toString('hex')}`;
+  const provider = await call('POST', `${adminBaseUrl}/providers`, apiKey, {
+    type: 'provider_a',
+    name: 'Sandbox cards',
+    credentials: { secretKey },
+  });
+  return { id: provider.id, webhookSecret: provider.webhookSecret, secretKey };
+}
+
+/**
+ * @param {{adminBaseUrl: string, publicBaseUrl: string, systemApiKey: string, name?: string, email?: string, mode?: 'live'|'test', providerASandboxUrl?: string, extras?: (ctx) => Promise<object>}} o
  */
 export async function bootstrap(o) {
   const suffix = randomBytes(3).toString('hex');
@@ -43,6 +58,9 @@ export async function bootstrap(o) {
     adminBaseUrl: o.adminBaseUrl,
     publicBaseUrl: o.publicBaseUrl,
   };
+  if (o.providerASandboxUrl) {
+    out.providers = { provider_a: await sandboxProviderA(o.adminBaseUrl, apiKey, o.mode ?? 'live') };
+  }
   if (o.extras) Object.assign(out, await o.extras({ ...out, call }));
   return out;
 }

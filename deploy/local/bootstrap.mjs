@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `pnpm bootstrap`: creates an organization, its Admin user, a site and a full-scope API key on
-// the running mesh and prints one JSON object.
+// `pnpm bootstrap`: creates an organization, its Admin user, a site, a full-scope API key and,
+// when the provider_a sandbox runs, a provider_a record on the running mesh; prints one JSON object.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bootstrap } from './bootstrap-lib.mjs';
@@ -12,8 +12,19 @@ const adminBaseUrl = process.env.ADMIN_BASE_URL ?? mesh.adminBaseUrl ?? 'http://
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? mesh.publicBaseUrl ?? 'http://127.0.0.1:8081/api/v1';
 const systemApiKey = process.env.SYSTEM_API_KEY ?? localSystemKey();
 
+/** Whether a sandbox answers its health check (mesh.json may be left over from an earlier run). */
+async function healthy(url) {
+  try {
+    return (await fetch(`${url}/health`, { signal: AbortSignal.timeout(1500) })).ok;
+  } catch {
+    return false;
+  }
+}
+
 try {
-  const out = await bootstrap({ adminBaseUrl, publicBaseUrl, systemApiKey });
+  const sandboxUrl = process.env.PROVIDER_A_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-provider-a'];
+  const providerASandboxUrl = sandboxUrl && (await healthy(sandboxUrl)) ? sandboxUrl : undefined;
+  const out = await bootstrap({ adminBaseUrl, publicBaseUrl, systemApiKey, ...(providerASandboxUrl ? { providerASandboxUrl } : {}) });
   console.log(JSON.stringify(out, null, 2));
 } catch (err) {
   console.error(`bootstrap failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -45,10 +45,30 @@ async function main() {
     const label = svc.padEnd(width);
     process.stdout.write(pretty ? `\x1b[${colorOf.get(svc)}m${label}\x1b[0m | ${line}\n` : `${label} | ${line}\n`);
   };
-  console.log('starting services...');
+  const abort = new AbortController();
   let mesh;
+  const shutdown = async (signal) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping all services...`);
+    abort.abort();
+    if (mesh) await mesh.stop();
+    console.log('stopped.');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGHUP', () => void shutdown('SIGHUP'));
+  // `pnpm start` does not forward SIGTERM: when pnpm goes away, stop the mesh too.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void shutdown('parent exited');
+  }, 1000).unref();
+
+  console.log('starting services...');
   try {
     mesh = await startMesh({
+      signal: abort.signal,
       env: { SYSTEM_API_KEY: systemApiKey, NODE_ENV: process.env.NODE_ENV ?? 'development' },
       onLine,
       onExit: (svc, code, signal) => {
@@ -56,6 +76,7 @@ async function main() {
       },
     });
   } catch (err) {
+    if (stopping) return;
     stopping = true;
     console.error(String(err instanceof Error ? err.message : err));
     process.exit(1);
@@ -73,16 +94,6 @@ async function main() {
   for (const [name, url] of Object.entries(mesh.sandboxUrls)) console.log(`  ${name}: ${url}`);
   console.log('Run `pnpm bootstrap` in another terminal to create a merchant. Ctrl-C stops everything.\n');
 
-  const shutdown = async (signal) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: stopping all services...`);
-    await mesh.stop();
-    console.log('stopped.');
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 void main();

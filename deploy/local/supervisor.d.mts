@@ -24,4 +24,5 @@ export function startMesh(opts?: {
   onExit?: (service: string, code: number | null, signal: string | null) => void;
   logDir?: string;
   readyTimeoutMs?: number;
+  signal?: AbortSignal;
 }): Promise<Mesh>;

@@ -80,6 +80,7 @@ async function grpcHealthy(addr) {
  * @param {(service: string, line: string) => void} [opts.onLine] receives every output line
  * @param {string} [opts.logDir] also write each service's output to <logDir>/<service>.log
  * @param {number} [opts.readyTimeoutMs]
+ * @param {AbortSignal} [opts.signal] aborting stops every launched process (also during start-up)
  */
 export async function startMesh(opts = {}) {
   const env = { ...process.env, ...(opts.env ?? {}) };
@@ -92,6 +93,10 @@ export async function startMesh(opts = {}) {
   const host = '127.0.0.1';
   const shared = {};
   for (const [name] of BACKENDS) shared[envName(name)] = `${host}:${ports[name]}`;
+  // Root URL providers call back (webhook endpoints): gateway-public, unless a fixed-port run is
+  // told otherwise (e.g. a tunnel URL in PUBLIC_ROOT_URL).
+  const localPublicRoot = `http://${host}:${ports['gateway-public']}`;
+  shared.PUBLIC_ROOT_URL = opts.ephemeralPorts ? localPublicRoot : (env.PUBLIC_ROOT_URL ?? localPublicRoot);
 
   const sandboxes = [];
   for (const [name, prefix, def] of SANDBOXES) {
@@ -125,7 +130,7 @@ export async function startMesh(opts = {}) {
 
   function launch(spec) {
     const child = spawn(process.execPath, ['--enable-source-maps', spec.main], {
-      env: { ...env, ...shared, ...spec.env, SERVICE_NAME: spec.name, OTEL_SERVICE_NAME: spec.name },
+      env: { ...env, ...shared, ...spec.env, SERVICE_NAME: spec.name, OTEL_SERVICE_NAME: spec.name, EXIT_WITH_PARENT: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const file = opts.logDir ? createWriteStream(join(opts.logDir, `${spec.name}.log`), { flags: 'a' }) : undefined;
@@ -157,6 +162,7 @@ export async function startMesh(opts = {}) {
     const deadline = Date.now() + timeoutMs;
     const pending = new Set(names);
     while (pending.size) {
+      if (opts.signal?.aborted) throw new Error('start cancelled');
       for (const name of [...pending]) {
         const p = procs.get(name);
         if (p.exited) {
@@ -188,7 +194,7 @@ export async function startMesh(opts = {}) {
     env: { ...shared },
     adminBaseUrl: `http://${host}:${ports['gateway-admin']}/api/v1`,
     publicBaseUrl: `http://${host}:${ports['gateway-public']}/api/v1`,
-    publicRootUrl: `http://${host}:${ports['gateway-public']}`,
+    publicRootUrl: localPublicRoot,
     sandboxUrls: Object.fromEntries(sandboxes.map((s) => [s.name, `http://${host}:${ports[s.name]}`])),
     services: specs.map((s) => s.name),
     /** Last output lines of a service. */
@@ -210,6 +216,7 @@ export async function startMesh(opts = {}) {
   };
 
   for (const spec of specs) launch(spec);
+  opts.signal?.addEventListener('abort', () => void mesh.stop(), { once: true });
   try {
     await waitHealthy(specs.map((s) => s.name), opts.readyTimeoutMs ?? 60_000);
   } catch (err) {

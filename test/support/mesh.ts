@@ -46,6 +46,8 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
       BUS_NAMESPACE: namespace,
       NATS_URL,
       SYSTEM_API_KEY: systemApiKey,
+      // Suites talk to the gateways from loopback in bursts; a suite that tests rate limits calls from another loopback address.
+      RATE_LIMIT_ALLOWLIST: '127.0.0.1,::1',
       ...(opts.env ?? {}),
     },
     onLine: (svc, line) => {
@@ -61,7 +63,13 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
     systemApiKey,
     logDir,
     bootstrap: (o = {}) =>
-      bootstrap({ adminBaseUrl: mesh.adminBaseUrl, publicBaseUrl: mesh.publicBaseUrl, systemApiKey, ...(o.mode ? { mode: o.mode } : {}) }),
+      bootstrap({
+        adminBaseUrl: mesh.adminBaseUrl,
+        publicBaseUrl: mesh.publicBaseUrl,
+        systemApiKey,
+        ...(o.mode ? { mode: o.mode } : {}),
+        ...(mesh.sandboxUrls['sandbox-provider-a'] ? { providerASandboxUrl: mesh.sandboxUrls['sandbox-provider-a'] } : {}),
+      }),
     logs: (svc) => [...(lines.get(svc) ?? [])],
     async dispose() {
       await mesh.stop();

@@ -54,6 +54,8 @@ export const baseConfigSchema = z.object({
   BUS_NAMESPACE: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,30}$/).default('paymesh'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   GRPC_DEADLINE_MS: envInt(5000),
+  /** Set by the local supervisor: stop when the supervising process goes away. */
+  EXIT_WITH_PARENT: envBool(false),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 

@@ -5,3 +5,4 @@ export * from './config';
 export * from './ids';
 export * from './clock';
 export * from './secrets';
+export * from './parent';

@@ -19,6 +19,35 @@ export function describeIssues(issues: ZodLikeIssue[], where = 'body'): string {
     .join('; ');
 }
 
+interface ValidationItem {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+function fieldOf(item: ValidationItem | undefined): string | undefined {
+  if (!item) return undefined;
+  const path = (item.instancePath ?? '').split('/').filter(Boolean);
+  // JSON-schema (ajv) reports a missing property on its parent object.
+  const missing = item.params?.missingProperty;
+  if (typeof missing === 'string') path.push(missing);
+  return path.length ? path.join('.') : undefined;
+}
+
+/**
+ * `body.scopes.0: unknown scope "x"; body.name: Required` from fastify's validation items
+ * (fastify-type-provider-zod issues carry the zod path in `instancePath`).
+ */
+export function describeValidation(items: ValidationItem[], where: string): string {
+  return items
+    .slice(0, 5)
+    .map((i) => {
+      const field = fieldOf(i);
+      return `${field ? `${where}.${field}` : where}: ${i.message ?? 'invalid'}`;
+    })
+    .join('; ');
+}
+
 /**
  * Every failure leaves in the spec's envelope `{"error": "..."}` (plus `code` and `requestId` for
  * coded business conflicts). Unknown errors become 500 with the message hidden and logged.
@@ -35,7 +64,9 @@ export const errorEnvelopePlugin = fp(
         if (fe.statusCode === 429) {
           mapped = new RateLimitedError(fe.message || 'rate limit exceeded');
         } else if (fe.validation) {
-          mapped = new ValidationError(`${fe.validationContext ?? 'request'}: ${fe.message}`);
+          mapped = new ValidationError(describeValidation(fe.validation, fe.validationContext ?? 'request'), {
+            field: fieldOf(fe.validation[0]),
+          });
         } else if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
           reply.status(fe.statusCode).send({ error: fe.message });
           return;

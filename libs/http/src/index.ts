@@ -1,3 +1,4 @@
 export * from './request-context';
 export * from './errors';
 export * from './health';
+export * from './rate-limit';

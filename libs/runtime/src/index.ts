@@ -2,3 +2,4 @@ export * from './services';
 export * from './config';
 export * from './infra';
 export * from './run';
+export { exitWithParent } from '@paymesh/core';

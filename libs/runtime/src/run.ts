@@ -3,6 +3,7 @@ import { GrpcServer } from '@paymesh/grpc';
 import type { CollectionSpec } from '@paymesh/store';
 import { stopTelemetry } from '@paymesh/telemetry';
 import { DependencyUnavailableError, openInfra, type Infra } from './infra';
+import { exitWithParent } from '@paymesh/core';
 import type { BackendService } from './services';
 
 export interface ServiceContext extends Infra {
@@ -59,4 +60,5 @@ export async function runBackendService<C extends BaseConfig & { GRPC_HOST: stri
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  exitWithParent(opts.config.EXIT_WITH_PARENT, logger, (reason) => void stop(reason));
 }

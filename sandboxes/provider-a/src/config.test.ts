@@ -6,6 +6,7 @@ describe('sandbox config', () => {
   it('has working defaults', () => {
     expect(loadSandboxConfig({})).toEqual({
       logLevel: 'info',
+      exitWithParent: false,
       host: '127.0.0.1',
       port: 12111,
       publicUrl: 'http://127.0.0.1:12111',

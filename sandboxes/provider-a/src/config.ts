@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envInt, loadConfig } from '@paymesh/core';
+import { envBool, envInt, loadConfig } from '@paymesh/core';
 
 const port = envInt(12111).pipe(z.number().int().min(0).max(65535));
 const positive = (def: number) => envInt(def).pipe(z.number().int().min(1));
@@ -25,9 +25,12 @@ export const configSchema = z
     PROVIDER_A_SANDBOX_WEBHOOK_RETRY_MAX_MS: nonNegative(60_000),
     /** Time allowed for one delivery attempt before it counts as failed. */
     PROVIDER_A_SANDBOX_WEBHOOK_TIMEOUT_MS: positive(10_000),
+    /** Set by the local supervisor: stop when it goes away. */
+    EXIT_WITH_PARENT: envBool(false),
   })
   .transform((env) => ({
     logLevel: env.LOG_LEVEL,
+    exitWithParent: env.EXIT_WITH_PARENT,
     host: env.PROVIDER_A_SANDBOX_HOST,
     port: env.PROVIDER_A_SANDBOX_PORT,
     publicUrl: env.PROVIDER_A_SANDBOX_PUBLIC_URL
@@ -57,6 +60,8 @@ export interface SandboxConfig {
   /** Undefined means "derive from the address the server is listening on". */
   publicUrl: string | undefined;
   webhooks: WebhookSettings;
+  /** Stop when the supervising process goes away (local runs). */
+  exitWithParent: boolean;
 }
 
 export function loadSandboxConfig(env: NodeJS.ProcessEnv): SandboxConfig {

@@ -1,4 +1,4 @@
-import { createLogger } from '@paymesh/core';
+import { createLogger, exitWithParent } from '@paymesh/core';
 import { loadSandboxConfig } from './config';
 import { buildServer } from './server';
 
@@ -33,6 +33,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  exitWithParent(config.exitWithParent, logger, () => stop('SIGTERM'));
 }
 
 if (require.main === module) {

@@ -1,12 +1,28 @@
 import { z } from 'zod';
-import { baseConfigSchema, envBool, envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
+import { baseConfigSchema, ConfigError, envBool, envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
+import { rateLimitConfigSchema } from '@paymesh/http';
 import { downstreamAddrsSchema } from '@paymesh/runtime';
 
 export const DOWNSTREAM = ['checkout', 'payments-webhooks', 'billing', 'tax', 'recurring', 'documents', 'notifications-ipn'] as const;
 
+/** Development-only JWT key; production must set JWT_SECRET (the gateway refuses to start otherwise). */
+const DEV_JWT_SECRET = 'paymesh-development-only-jwt-secret-do-not-use';
+
+const csv = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
+
 export const configSchema = baseConfigSchema
   .merge(secretsConfigSchema)
   .merge(downstreamAddrsSchema)
+  .merge(rateLimitConfigSchema)
   .extend({
     HOST: z.string().default('127.0.0.1'),
     PORT: envInt(8080),
@@ -17,7 +33,31 @@ export const configSchema = baseConfigSchema
     /** Serve interactive API docs at /api/v1/docs/index.html. */
     API_DOCS_ENABLED: envBool(true),
     BODY_LIMIT_BYTES: envInt(1024 * 1024),
+    /** HS256 key of dashboard access tokens, at least 32 characters; shared by all replicas. */
+    JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+    /** Lifetime of a dashboard access JWT (default 15 minutes). */
+    ACCESS_TOKEN_TTL_SECONDS: envInt(900),
+    /** Absolute lifetime of a dashboard session / refresh cookie (default 12 hours). */
+    REFRESH_TOKEN_TTL_SECONDS: envInt(12 * 3600),
+    /** How long a WebAuthn challenge from POST /auth stays usable (default 5 minutes). */
+    WEBAUTHN_CHALLENGE_TTL_SECONDS: envInt(300),
+    /** How long a new user's enrollment token stays usable (default 7 days). */
+    ENROLLMENT_TTL_SECONDS: envInt(7 * 24 * 3600),
+    /** WebAuthn relying party: the dashboard's host name. */
+    WEBAUTHN_RP_ID: z.string().default('localhost'),
+    WEBAUTHN_RP_NAME: z.string().default('Paymesh'),
+    /** Comma-separated origins the dashboard is served from. */
+    WEBAUTHN_ORIGINS: csv('http://localhost:3000,http://localhost:8080'),
+    /** Mark the refresh cookie Secure (turn off only for plain-http development). */
+    AUTH_COOKIE_SECURE: envBool(true),
   });
 
 export type Config = typeof config;
 export const config = loadConfig(configSchema, process.env);
+
+/** The JWT key: the configured one, or the development key outside production. */
+export function resolveJwtKey(c: { NODE_ENV: string; JWT_SECRET?: string | undefined }): Uint8Array {
+  if (c.JWT_SECRET) return new TextEncoder().encode(c.JWT_SECRET);
+  if (c.NODE_ENV === 'production') throw new ConfigError('JWT_SECRET must be set in production');
+  return new TextEncoder().encode(DEV_JWT_SECRET);
+}

@@ -1,16 +1,13 @@
 import '@paymesh/telemetry/register';
 import { createLogger, systemClock } from '@paymesh/core';
-import { DependencyUnavailableError, openInfra, type BackendService } from '@paymesh/runtime';
+import { DependencyUnavailableError, exitWithParent, openInfra, type BackendService } from '@paymesh/runtime';
 import { stopTelemetry } from '@paymesh/telemetry';
 import type { DependencyCheck } from '@paymesh/http';
-import { config, DOWNSTREAM } from './config';
+import { config, DOWNSTREAM, resolveJwtKey } from './config';
 import { createClients } from './clients';
 import { collections } from './store/collections';
 import { buildAdminServer } from './http/server';
-import { siteRoutes } from './http/routes/sites';
-import { systemRoutes } from './http/routes/system';
-import { checkoutRoutes } from './http/routes/checkouts';
-import { transactionRoutes } from './http/routes/transactions';
+import { allRoutes } from './http/routes';
 import { ensureSystemKey } from './app/system-key';
 import type { AdminDeps } from './app/deps';
 
@@ -27,7 +24,24 @@ async function main(): Promise<void> {
     throw err;
   }
   const clients = createClients(config);
-  const deps: AdminDeps = { store: infra.store, relay: infra.relay, clock: systemClock, logger, clients };
+  const deps: AdminDeps = {
+    store: infra.store,
+    relay: infra.relay,
+    clock: systemClock,
+    logger,
+    clients,
+    auth: {
+      jwtKey: resolveJwtKey(config),
+      accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
+      challengeTtlSeconds: config.WEBAUTHN_CHALLENGE_TTL_SECONDS,
+      enrollmentTtlSeconds: config.ENROLLMENT_TTL_SECONDS,
+      rpId: config.WEBAUTHN_RP_ID,
+      rpName: config.WEBAUTHN_RP_NAME,
+      origins: config.WEBAUTHN_ORIGINS,
+      cookieSecure: config.AUTH_COOKIE_SECURE,
+    },
+  };
   if (config.SYSTEM_API_KEY) await ensureSystemKey(deps, config.SYSTEM_API_KEY);
 
   const healthChecks = (): DependencyCheck[] => [
@@ -52,11 +66,12 @@ async function main(): Promise<void> {
 
   const app = await buildAdminServer({
     deps,
-    routes: [...systemRoutes(config.DEFAULT_LICENSE_STATE), ...siteRoutes, ...checkoutRoutes, ...transactionRoutes],
+    routes: allRoutes(config),
     logger,
     docs: config.API_DOCS_ENABLED,
     bodyLimit: config.BODY_LIMIT_BYTES,
     healthChecks,
+    rateLimit: { config, namespace: `${config.STORE_NAMESPACE}:gateway-admin` },
   });
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ url: `http://${config.HOST}:${config.PORT}/api/v1` }, 'gateway-admin ready');
@@ -74,6 +89,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  exitWithParent(config.EXIT_WITH_PARENT, logger, (reason) => void stop(reason));
 }
 
 void main();

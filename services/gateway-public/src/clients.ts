@@ -1,25 +1,29 @@
-import { checkoutPayments } from '@paymesh/proto';
+import { checkoutPayments, paymentsWebhooks } from '@paymesh/proto';
 import { call, makeClient } from '@paymesh/grpc';
 import type { Client } from '@grpc/grpc-js';
 import { downstreamAddr, type DownstreamAddrs } from '@paymesh/runtime';
 
 /** gRPC clients of the backend services the Main Backend routes to. */
-export interface PublicClients {
+export interface Clients {
+  paymentsWebhooks: paymentsWebhooks.PaymentsWebhooksServiceClient;
   checkoutPayments: checkoutPayments.CheckoutPaymentsServiceClient;
-  /** Default deadline, and the longer one of calls that reach a payment provider. */
   deadlineMs: number;
+  /** Deadline of calls that reach a payment provider through checkout (create, cancel). */
   paymentDeadlineMs: number;
   close(): void;
 }
 
-export function createPublicClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: number; PAYMENT_CALL_DEADLINE_MS: number }): PublicClients {
-  const checkout = makeClient(checkoutPayments.CheckoutPaymentsServiceClient, downstreamAddr(config, 'checkout'));
+export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: number; PAYMENT_CALL_DEADLINE_MS: number }): Clients {
+  const pw = makeClient(paymentsWebhooks.PaymentsWebhooksServiceClient, downstreamAddr(config, 'payments-webhooks'));
+  const cp = makeClient(checkoutPayments.CheckoutPaymentsServiceClient, downstreamAddr(config, 'checkout'));
   return {
-    checkoutPayments: checkout,
+    paymentsWebhooks: pw,
+    checkoutPayments: cp,
     deadlineMs: config.GRPC_DEADLINE_MS,
     paymentDeadlineMs: config.PAYMENT_CALL_DEADLINE_MS,
     close() {
-      checkout.close();
+      pw.close();
+      cp.close();
     },
   };
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { baseConfigSchema, envInt, loadConfig } from '@paymesh/core';
+import { rateLimitConfigSchema } from '@paymesh/http';
 import { downstreamAddrsSchema } from '@paymesh/runtime';
 
 export const DOWNSTREAM = ['checkout', 'payments-webhooks', 'billing', 'tax', 'recurring', 'documents', 'notifications-ipn'] as const;
 
-export const configSchema = baseConfigSchema.merge(downstreamAddrsSchema).extend({
+export const configSchema = baseConfigSchema.merge(downstreamAddrsSchema).merge(rateLimitConfigSchema).extend({
   HOST: z.string().default('127.0.0.1'),
   PORT: envInt(8081),
   BODY_LIMIT_BYTES: envInt(1024 * 1024),

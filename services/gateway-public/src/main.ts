@@ -1,13 +1,13 @@
 import '@paymesh/telemetry/register';
 import { createLogger } from '@paymesh/core';
 import { checkHealth } from '@paymesh/grpc';
-import { DependencyUnavailableError, downstreamAddr, openInfra } from '@paymesh/runtime';
+import { DependencyUnavailableError, exitWithParent, downstreamAddr, openInfra } from '@paymesh/runtime';
 import { stopTelemetry } from '@paymesh/telemetry';
 import type { DependencyCheck } from '@paymesh/http';
 import { config, DOWNSTREAM } from './config';
 import { collections } from './store/collections';
 import { buildPublicServer } from './http/server';
-import { createPublicClients } from './clients';
+import { createClients } from './clients';
 import { registerCheckoutRoutes } from './http/routes/checkouts';
 import { registerTransactionRoutes } from './http/routes/transactions';
 
@@ -43,12 +43,14 @@ async function main(): Promise<void> {
       }),
     ),
   ];
-  const clients = createPublicClients(config);
+  const clients = createClients(config);
   const routeOptions = { clients, mainFrontendOrigin: config.MAIN_FRONTEND_ORIGIN };
   const app = await buildPublicServer({
     logger,
     bodyLimit: config.BODY_LIMIT_BYTES,
     healthChecks,
+    clients,
+    rateLimit: { config, namespace: `${config.STORE_NAMESPACE}:gateway-public` },
     apiRoutes: [(scope) => registerCheckoutRoutes(scope, routeOptions), (scope) => registerTransactionRoutes(scope, routeOptions)],
   });
   await app.listen({ host: config.HOST, port: config.PORT });
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  exitWithParent(config.EXIT_WITH_PARENT, logger, (reason) => void stop(reason));
 }
 
 void main();

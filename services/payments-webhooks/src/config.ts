@@ -1,7 +1,55 @@
-import { loadConfig } from '@paymesh/core';
+import { z } from 'zod';
+import { envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
 import { backendConfigSchema } from '@paymesh/runtime';
 
-export const configSchema = backendConfigSchema('payments-webhooks');
+const STRIPE_API = 'https://api.stripe.com';
+
+const httpUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL')
+  .transform((u) => u.replace(/\/+$/, ''));
+
+const httpOrigin = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\/[^/?#]+\/?$/.test(u), 'must be an http(s) origin such as https://api.example.com')
+  .transform((u) => u.replace(/\/+$/, ''));
+
+export const configSchema = backendConfigSchema('payments-webhooks')
+  .merge(secretsConfigSchema)
+  .extend({
+    /** Root URL of gateway-public as providers reach it; webhook endpoints are `<root>/hooks/<type>/<id>`. */
+    PUBLIC_ROOT_URL: httpUrl.default('http://127.0.0.1:8081'),
+    /** Set by the supervisor when the local provider_a sandbox runs; becomes the default API base URL. */
+    PROVIDER_A_SANDBOX_URL: httpOrigin.optional(),
+    /** Default provider_a API base URL for records without their own `apiBaseUrl`. */
+    PROVIDER_A_API_BASE_URL: httpOrigin.optional(),
+    /** Per-request timeout of provider_a API calls. */
+    PROVIDER_A_TIMEOUT_MS: envInt(8000).pipe(z.number().int().min(100).max(60_000)),
+    /** SDK retries of failed provider_a calls (always with the same Idempotency-Key). */
+    PROVIDER_A_MAX_NETWORK_RETRIES: envInt(1).pipe(z.number().int().min(0).max(5)),
+  })
+  .transform((env) => ({
+    ...env,
+    PROVIDER_A_API_BASE_URL: env.PROVIDER_A_API_BASE_URL ?? env.PROVIDER_A_SANDBOX_URL ?? STRIPE_API,
+  }))
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.PROVIDER_A_API_BASE_URL.startsWith('https://')) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['PROVIDER_A_API_BASE_URL'],
+        message: 'must be an https URL in production (credentials travel to it)',
+      });
+    }
+    if (env.NODE_ENV === 'production' && !env.PUBLIC_ROOT_URL.startsWith('https://')) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['PUBLIC_ROOT_URL'],
+        message: 'must be the public https root URL of gateway-public in production (providers deliver webhooks to it)',
+      });
+    }
+  });
 
 export type Config = typeof config;
 export const config = loadConfig(configSchema, process.env);

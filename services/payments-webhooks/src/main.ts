@@ -1,13 +1,31 @@
 import '@paymesh/telemetry/register';
+import { resolveKeyring, SecretBox, systemClock } from '@paymesh/core';
 import { runBackendService } from '@paymesh/runtime';
 import { config } from './config';
+import { collections } from './store/collections';
 import { registerPaymentsWebhooksService } from './grpc/server';
+import { adapterFactory } from './providers/registry';
 
 void runBackendService({
   name: 'payments-webhooks',
   config,
-  collections: [],
-  async setup({ grpc, logger }) {
-    registerPaymentsWebhooksService(grpc, logger);
+  collections,
+  async setup({ grpc, logger, store, relay }) {
+    registerPaymentsWebhooksService(grpc, {
+      store,
+      relay,
+      secrets: new SecretBox(resolveKeyring(config)),
+      clock: systemClock,
+      logger,
+      adapters: adapterFactory({
+        providerA: {
+          defaultApiBaseUrl: config.PROVIDER_A_API_BASE_URL,
+          timeoutMs: config.PROVIDER_A_TIMEOUT_MS,
+          maxNetworkRetries: config.PROVIDER_A_MAX_NETWORK_RETRIES,
+        },
+      }),
+      publicRootUrl: config.PUBLIC_ROOT_URL,
+      requireHttps: config.NODE_ENV === 'production',
+    });
   },
 });

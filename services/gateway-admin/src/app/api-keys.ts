@@ -1,6 +1,7 @@
 import { newObjectId, ValidationError } from '@paymesh/core';
 import type { TxScope } from '@paymesh/store';
 import { formatApiKey, hashKeySecret, newKeyId, newKeySecret, type KeyMode } from '../domain/api-key';
+import { checkGrant, type Grantor } from '../domain/grants';
 import { ORGANIZATION_SCOPES, SYSTEM_SCOPES, type Role, type Scope } from '../domain/scopes';
 import { API_KEYS, type ApiKeyDoc } from '../store/collections';
 import type { AdminDeps } from './deps';
@@ -61,4 +62,23 @@ export async function insertApiKey(tx: TxScope, created: CreatedApiKey): Promise
 export async function createApiKey(deps: AdminDeps, input: CreateApiKeyInput): Promise<CreatedApiKey> {
   const created = newApiKey(input, deps.clock.now().toISOString());
   return deps.store.transaction((tx) => insertApiKey(tx, created));
+}
+
+/**
+ * Issues a key on behalf of a caller, who can grant at most what it holds (see `checkGrant`).
+ * `role` defaults to the caller's role. The token is returned this once.
+ */
+export async function issueApiKey(
+  deps: AdminDeps,
+  grantor: Grantor,
+  input: Omit<CreateApiKeyInput, 'role'> & { role: Role | undefined },
+): Promise<CreatedApiKey> {
+  const role = input.role ?? grantor.role;
+  checkGrant(grantor, { kind: input.kind, role, scopes: input.scopes, mode: input.mode });
+  if (input.expiresAt !== null && new Date(input.expiresAt) <= deps.clock.now()) {
+    throw new ValidationError('body.expiresAt: must be in the future', { field: 'expiresAt' });
+  }
+  const key = await createApiKey(deps, { ...input, role });
+  deps.logger.info({ keyId: key.key.keyId, kind: key.key.kind, organizationId: key.key.organizationId }, 'api key created');
+  return key;
 }

@@ -4,6 +4,7 @@ import { ORGANIZATION_SCOPES, type Role } from '../domain/scopes';
 import { MEMBERSHIPS, ORGANIZATIONS, USERS, type LicenseState, type MembershipDoc, type OrganizationDoc, type UserDoc } from '../store/collections';
 import { insertApiKey, newApiKey, type CreatedApiKey } from './api-keys';
 import type { AdminDeps } from './deps';
+import { newEnrollment } from './enrollment';
 import type { KeyMode } from '../domain/api-key';
 
 import { Subjects, type OrganizationCreated } from '@paymesh/contracts';
@@ -21,6 +22,8 @@ export interface CreateOrganizationInput {
 export interface CreatedOrganization {
   organization: OrganizationDoc;
   admin: UserDoc;
+  /** One-time token for the admin's first WebAuthn registration; only when the user is new. */
+  enrollmentToken: string | undefined;
   apiKey: CreatedApiKey | undefined;
 }
 
@@ -40,7 +43,12 @@ export async function createOrganization(deps: AdminDeps, input: CreateOrganizat
       .insert({ id: orgId, name: input.name.trim(), licenseState: input.licenseState, createdAt: now, updatedAt: now });
     const users = tx.collection<UserDoc>(USERS);
     let admin = await users.findOne({ email });
-    if (!admin) admin = await users.insert({ email, name: input.admin.name.trim() || email, createdAt: now });
+    let enrollmentToken: string | undefined;
+    if (!admin) {
+      const enr = newEnrollment(deps);
+      enrollmentToken = enr.token;
+      admin = await users.insert({ email, name: input.admin.name.trim() || email, createdAt: now, enrollment: enr.enrollment });
+    }
     try {
       await tx.collection<MembershipDoc>(MEMBERSHIPS).insert({ organizationId: orgId, userId: admin.id, role, createdAt: now });
     } catch (err) {
@@ -62,7 +70,7 @@ export async function createOrganization(deps: AdminDeps, input: CreateOrganizat
       { id: eventId(IdentityEvents.organizationCreated, orgId) },
     );
     await tx.enqueue({ id: event.id, subject: event.type, payload: event, headers: contextHeaders() });
-    return { organization, admin, apiKey };
+    return { organization, admin, enrollmentToken, apiKey };
   });
   deps.relay.nudge();
   deps.logger.info({ organizationId: orgId }, 'organization created');

@@ -3,6 +3,21 @@ import type { OutboxRelay } from '@paymesh/bus';
 import type { DocumentStore } from '@paymesh/store';
 import type { Clients } from '../clients';
 
+/** Dashboard sign-in settings (WebAuthn relying party, JWT key and lifetimes). */
+export interface AuthSettings {
+  /** HS256 key of access tokens. */
+  jwtKey: Uint8Array;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  challengeTtlSeconds: number;
+  enrollmentTtlSeconds: number;
+  rpId: string;
+  rpName: string;
+  /** Origins the dashboard is served from; WebAuthn responses from other origins are refused. */
+  origins: string[];
+  cookieSecure: boolean;
+}
+
 /** What the gateway's use cases need; assembled in main.ts. */
 export interface AdminDeps {
   store: DocumentStore;
@@ -10,4 +25,5 @@ export interface AdminDeps {
   clock: Clock;
   logger: Logger;
   clients: Clients;
+  auth: AuthSettings;
 }

@@ -20,7 +20,7 @@ export async function ensureSystemKey(deps: AdminDeps, token: string): Promise<v
     if (existing.kind !== 'system') throw new ConfigError('SYSTEM_API_KEY collides with an organization key');
     await keys.update(existing.id, (cur) => {
       const { id: _i, version: _v, ...rest } = cur;
-      return { ...rest, secretHash: hashKeySecret(parsed.secret), status: 'active', scopes: [...SYSTEM_SCOPES], role: 'Admin', mode: parsed.mode, updatedAt: now, revokedAt: null };
+      return { ...rest, secretHash: hashKeySecret(parsed.secret), status: 'active', scopes: [...SYSTEM_SCOPES], role: 'Admin', mode: parsed.mode, updatedAt: now, revokedAt: null, managedBy: 'config' };
     });
     return;
   }
@@ -32,7 +32,7 @@ export async function ensureSystemKey(deps: AdminDeps, token: string): Promise<v
   );
   const { id, version: _v, ...rest } = created.key;
   try {
-    await keys.insert({ ...rest, id });
+    await keys.insert({ ...rest, id, managedBy: 'config' });
   } catch (err) {
     // Another replica inserted it at the same moment.
     if (!(await keys.findOne({ keyId: parsed.keyId }))) throw err;

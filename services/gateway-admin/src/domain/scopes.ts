@@ -50,3 +50,22 @@ const ROLE_RANK: Record<Role, number> = { Viewer: 1, Editor: 2, Admin: 3 };
 export function roleAtLeast(have: Role, need: Role): boolean {
   return ROLE_RANK[have] >= ROLE_RANK[need];
 }
+
+/** Read-only scopes: everything a dashboard Viewer holds. */
+export const READ_SCOPES: readonly Scope[] = Object.freeze(ORGANIZATION_SCOPES.filter((s) => s.endsWith(':read')));
+
+/**
+ * Scopes of a dashboard user with the given membership role. Viewers get the read-only scopes;
+ * Editors and Admins get every organization scope, and the route table's minimum role is what
+ * separates them (for example Admin-only provider and API-key management).
+ */
+export function scopesForRole(role: Role): readonly Scope[] {
+  return role === 'Viewer' ? READ_SCOPES : ORGANIZATION_SCOPES;
+}
+
+/** A non-empty tuple of the values (for schema enums); throws on an empty list. */
+export function nonEmpty<T>(values: readonly T[]): [T, ...T[]] {
+  const [head, ...tail] = values;
+  if (head === undefined) throw new Error('expected at least one value');
+  return [head, ...tail];
+}

@@ -1,10 +1,21 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from '@paymesh/core';
-import { errorEnvelopePlugin, genRequestId, registerHealthRoutes, requestContextPlugin, type DependencyCheck } from '@paymesh/http';
+import {
+  errorEnvelopePlugin,
+  genRequestId,
+  rateLimitPlugin,
+  registerHealthRoutes,
+  requestContextPlugin,
+  type DependencyCheck,
+  type RateLimitConfig,
+} from '@paymesh/http';
 import type { AdminDeps } from '../app/deps';
+import { registerAuthRoutes } from './auth-routes';
+import { rateLimitClient } from './caller';
 import { enforce } from './enforce';
 import type { AnyRoute, OrgScope } from './route-table';
 
@@ -15,6 +26,7 @@ export interface AdminServerOptions {
   docs: boolean;
   bodyLimit: number;
   healthChecks: () => DependencyCheck[];
+  rateLimit: { config: RateLimitConfig; namespace: string };
 }
 
 export const API_PREFIX = '/api/v1';
@@ -31,7 +43,7 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
         hide: hidden,
         tags: [def.tag],
         summary: def.summary,
-        description: `Scope \`${def.scope}\`, role ${def.role}${def.audience === 'system' ? ', system API key' : ''}.`,
+        description: `Scope \`${def.scope}\`, minimum role ${def.role}${def.audience === 'system' ? ', system API key only' : ''}.`,
         security: [{ bearerAuth: [] }],
         ...(def.body ? { body: def.body } : {}),
         ...(def.query ? { querystring: def.query } : {}),
@@ -57,6 +69,8 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
           reply,
         });
         reply.status(def.status ?? 200);
+        // 204 has no body; an async handler returning undefined would never answer.
+        if (def.status === 204) return reply.send();
         return result;
       },
     });
@@ -74,6 +88,13 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
   app.setSerializerCompiler(serializerCompiler);
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
+  await app.register(cookie);
+  await app.register(rateLimitPlugin, {
+    config: opts.rateLimit.config,
+    namespace: opts.rateLimit.namespace,
+    logger: opts.logger,
+    clientId: (req) => rateLimitClient(opts.deps, req),
+  });
   registerHealthRoutes(app, 'gateway-admin', opts.healthChecks);
 
   if (opts.docs) {
@@ -87,9 +108,23 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
       transform: jsonSchemaTransform,
     });
     await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
+    // The documented address of the interactive description; swagger-ui serves it at docs/.
+    app.get(`${API_PREFIX}/docs/index.html`, { schema: { hide: true } }, (_req, reply) => reply.redirect(`${API_PREFIX}/docs/`));
   }
-  await app.register(async (scope) => registerRoutes(scope, opts.deps, opts.routes, false), { prefix: API_PREFIX });
-  await app.register(async (scope) => registerRoutes(scope, opts.deps, opts.routes, true), { prefix: ALIAS_PREFIX });
+  await app.register(
+    async (scope) => {
+      registerAuthRoutes(scope, opts.deps, false);
+      registerRoutes(scope, opts.deps, opts.routes, false);
+    },
+    { prefix: API_PREFIX },
+  );
+  await app.register(
+    async (scope) => {
+      registerAuthRoutes(scope, opts.deps, true);
+      registerRoutes(scope, opts.deps, opts.routes, true);
+    },
+    { prefix: ALIAS_PREFIX },
+  );
   return app;
 }
 

@@ -6,6 +6,9 @@ export const ORGANIZATIONS = 'organizations';
 export const USERS = 'users';
 export const MEMBERSHIPS = 'memberships';
 export const API_KEYS = 'api_keys';
+export const WEBAUTHN_CREDENTIALS = 'webauthn_credentials';
+export const AUTH_CHALLENGES = 'auth_challenges';
+export const SESSIONS = 'sessions';
 
 export type LicenseState = 'ACTIVE' | 'BLOCKED' | 'NOT_ACTIVATED';
 
@@ -20,6 +23,11 @@ export interface UserDoc extends StoredDoc {
   email: string;
   name: string;
   createdAt: string;
+  /**
+   * One-time enrollment token (hash) that lets the user register a first WebAuthn credential;
+   * issued when bootstrap or an Admin adds the user, cleared once a credential is registered.
+   */
+  enrollment?: { tokenHash: string; expiresAt: string } | null;
 }
 
 export interface MembershipDoc extends StoredDoc {
@@ -44,6 +52,40 @@ export interface ApiKeyDoc extends StoredDoc {
   lastUsedAt: string | null;
   revokedAt: string | null;
   expiresAt: string | null;
+  /** 'config': the root system key from SYSTEM_API_KEY; only configuration changes it. */
+  managedBy?: 'config';
+}
+
+export interface WebAuthnCredentialDoc extends StoredDoc {
+  userId: string;
+  /** Credential ID, base64url. */
+  credentialId: string;
+  /** COSE public key, base64url. */
+  publicKey: string;
+  counter: number;
+  transports: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** A WebAuthn challenge handed out by POST /auth; consumed (deleted) by its first completion attempt. */
+export interface AuthChallengeDoc extends StoredDoc {
+  purpose: 'registration' | 'authentication';
+  challenge: string;
+  /** null for an e-mail that matches no user: the attempt fails on completion, like a wrong key would. */
+  userId: string | null;
+  expiresAt: string;
+  createdAt: string;
+}
+
+/** A dashboard session: the refresh token (hash) that renews short-lived access JWTs. */
+export interface SessionDoc extends StoredDoc {
+  userId: string;
+  refreshHash: string;
+  createdAt: string;
+  refreshedAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
 }
 
 export const collections: CollectionSpec[] = [
@@ -61,6 +103,16 @@ export const collections: CollectionSpec[] = [
     indexes: [
       { name: 'api_keys_key_id', fields: ['keyId'], unique: true },
       { name: 'api_keys_org', fields: ['organizationId', 'createdAt'] },
+      { name: 'api_keys_kind', fields: ['kind', 'createdAt'] },
     ],
   },
+  {
+    name: WEBAUTHN_CREDENTIALS,
+    indexes: [
+      { name: 'webauthn_credentials_id', fields: ['credentialId'], unique: true },
+      { name: 'webauthn_credentials_user', fields: ['userId'] },
+    ],
+  },
+  { name: AUTH_CHALLENGES, indexes: [{ name: 'auth_challenges_expiry', fields: ['expiresAt'] }] },
+  { name: SESSIONS, indexes: [{ name: 'sessions_user', fields: ['userId'] }] },
 ];

@@ -1,11 +1,24 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '@paymesh/core';
-import { errorEnvelopePlugin, genRequestId, registerHealthRoutes, requestContextPlugin, type DependencyCheck } from '@paymesh/http';
+import type { Clients } from '../clients';
+import { registerHookRoutes } from './routes/hooks';
+import {
+  errorEnvelopePlugin,
+  genRequestId,
+  rateLimitPlugin,
+  registerHealthRoutes,
+  requestContextPlugin,
+  type DependencyCheck,
+  type RateLimitConfig,
+} from '@paymesh/http';
 
 export interface PublicServerOptions {
   logger: Logger;
   bodyLimit: number;
   healthChecks: () => DependencyCheck[];
+  clients: Clients;
+  /** Buyer-facing callers are anonymous: every client is counted by IP address. */
+  rateLimit: { config: RateLimitConfig; namespace: string };
   /** Registrars of the buyer-facing routes, mounted under /api/v1. */
   apiRoutes?: ((app: FastifyInstance) => void)[];
 }
@@ -19,7 +32,9 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   });
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
+  await app.register(rateLimitPlugin, { ...opts.rateLimit, logger: opts.logger });
   registerHealthRoutes(app, 'gateway-public', opts.healthChecks);
+  await registerHookRoutes(app, opts.clients);
   await app.register(
     async (scope) => {
       for (const register of opts.apiRoutes ?? []) register(scope);

@@ -1,29 +1,127 @@
 import { paymentsWebhooks } from '@paymesh/proto';
 import { unary, type GrpcServer } from '@paymesh/grpc';
-import { NotSupportedError, type Logger } from '@paymesh/core';
+import { isObjectId, ValidationError } from '@paymesh/core';
+import { webhookPath, type Mode, type ProviderDoc } from '../domain/provider';
+import type { PaymentsDeps } from '../app/deps';
+import { createProvider } from '../app/create-provider';
+import { deleteProvider, getProvider, listProviders, toggleProvider } from '../app/manage-providers';
+import { createPayment } from '../app/create-payment';
+import { cancelPayment } from '../app/cancel-payment';
+import { handleWebhook } from '../app/handle-webhook';
 
-const SERVICE_VERSION = '0.1.0';
+const SERVICE_VERSION = '0.2.0';
 
-// NOTE: RPCs declared in the contract but not built yet answer UNIMPLEMENTED (a typed NotSupported), never an empty success.
-function notYetFactory(logger: Logger) {
-  return (name: string) =>
-    unary(logger, `payments-webhooks/${name}`, async (): Promise<never> => {
-      throw new NotSupportedError(`${name} is not available yet`);
-    });
+function toProvider(deps: PaymentsDeps, doc: ProviderDoc, webhookSecret?: string | null): paymentsWebhooks.Provider {
+  return {
+    id: doc.id,
+    organizationId: doc.organizationId,
+    type: doc.type,
+    name: doc.name,
+    enabled: doc.enabled,
+    testMode: doc.mode === 'test',
+    credentialHints: doc.credentialHints,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    webhookPath: `${deps.publicRootUrl}${webhookPath(doc.type, doc.id)}`,
+    ...(webhookSecret ? { webhookSecret } : {}),
+  };
 }
 
-export function registerPaymentsWebhooksService(grpc: GrpcServer, logger: Logger): void {
-  const notYet = notYetFactory(logger);
+function objectId(value: string, field: string): string {
+  if (!isObjectId(value)) throw new ValidationError(`${field} must be a 24-hex identifier`, { field });
+  return value;
+}
+
+const modeOf = (testMode: boolean): Mode => (testMode ? 'test' : 'live');
+
+export function registerPaymentsWebhooksService(grpc: GrpcServer, deps: PaymentsDeps): void {
+  const { logger } = deps;
   const impl: paymentsWebhooks.PaymentsWebhooksServiceServer = {
     describe: unary(logger, 'payments-webhooks/Describe', async () => ({ service: 'payments-webhooks', version: SERVICE_VERSION })),
-    createProvider: notYet('CreateProvider'),
-    getProvider: notYet('GetProvider'),
-    listProviders: notYet('ListProviders'),
-    deleteProvider: notYet('DeleteProvider'),
-    toggleProvider: notYet('ToggleProvider'),
-    createPayment: notYet('CreatePayment'),
-    cancelPayment: notYet('CancelPayment'),
-    handleWebhook: notYet('HandleWebhook'),
+
+    createProvider: unary(logger, 'payments-webhooks/CreateProvider', async (req: paymentsWebhooks.CreateProviderRequest) => {
+      const { provider, webhookSecret } = await createProvider(deps, {
+        organizationId: objectId(req.organizationId, 'organizationId'),
+        mode: modeOf(req.testMode),
+        type: req.type,
+        name: req.name,
+        credentialsJson: req.credentialsJson,
+      });
+      return toProvider(deps, provider, webhookSecret);
+    }),
+
+    getProvider: unary(logger, 'payments-webhooks/GetProvider', async (req: paymentsWebhooks.ProviderRef) => {
+      const doc = await getProvider(deps, objectId(req.organizationId, 'organizationId'), modeOf(req.testMode), objectId(req.id, 'id'));
+      return toProvider(deps, doc);
+    }),
+
+    listProviders: unary(logger, 'payments-webhooks/ListProviders', async (req: paymentsWebhooks.ListProvidersRequest) => {
+      const page = Math.max(1, req.page || 1);
+      const limit = Math.min(100, Math.max(1, req.limit || 20));
+      const res = await listProviders(deps, objectId(req.organizationId, 'organizationId'), modeOf(req.testMode), page, limit);
+      return { items: res.items.map((p) => toProvider(deps, p)), total: res.total, page: res.page, limit: res.limit };
+    }),
+
+    deleteProvider: unary(logger, 'payments-webhooks/DeleteProvider', async (req: paymentsWebhooks.ProviderRef) => {
+      await deleteProvider(deps, objectId(req.organizationId, 'organizationId'), modeOf(req.testMode), objectId(req.id, 'id'));
+      return {};
+    }),
+
+    toggleProvider: unary(logger, 'payments-webhooks/ToggleProvider', async (req: paymentsWebhooks.ToggleProviderRequest) => {
+      const doc = await toggleProvider(
+        deps,
+        objectId(req.organizationId, 'organizationId'),
+        modeOf(req.testMode),
+        objectId(req.id, 'id'),
+        req.enabled,
+      );
+      return toProvider(deps, doc);
+    }),
+
+    createPayment: unary(logger, 'payments-webhooks/CreatePayment', async (req: paymentsWebhooks.CreatePaymentRequest) => {
+      const res = await createPayment(deps, {
+        organizationId: objectId(req.organizationId, 'organizationId'),
+        mode: modeOf(req.testMode),
+        siteId: objectId(req.siteId, 'siteId'),
+        providerId: objectId(req.providerId, 'providerId'),
+        transactionId: objectId(req.transactionId, 'transactionId'),
+        amount: req.amount,
+        currency: req.currency,
+        description: req.description || null,
+        buyerEmail: req.buyerEmail || null,
+        returnUrl: req.returnUrl || null,
+      });
+      return {
+        providerType: res.providerType,
+        providerPaymentId: res.providerPaymentId,
+        redirectUrl: res.redirectUrl ?? '',
+        clientSecret: res.clientSecret ?? '',
+      };
+    }),
+
+    cancelPayment: unary(logger, 'payments-webhooks/CancelPayment', async (req: paymentsWebhooks.CancelPaymentRequest) => {
+      await cancelPayment(deps, {
+        organizationId: objectId(req.organizationId, 'organizationId'),
+        providerId: objectId(req.providerId, 'providerId'),
+        transactionId: objectId(req.transactionId, 'transactionId'),
+      });
+      return { cancelled: true };
+    }),
+
+    handleWebhook: unary(logger, 'payments-webhooks/HandleWebhook', async (req: paymentsWebhooks.HandleWebhookRequest) =>
+      handleWebhook(deps, {
+        providerType: req.providerType,
+        providerId: req.providerId,
+        rawBody: Buffer.from(req.rawBody),
+        headers: lowerCased(req.headers),
+      }),
+    ),
   };
   grpc.addService(paymentsWebhooks.PaymentsWebhooksServiceService, impl);
+}
+
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
+  return out;
 }

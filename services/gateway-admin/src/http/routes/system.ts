@@ -36,7 +36,7 @@ export function systemRoutes(defaultLicense: 'ACTIVE' | 'BLOCKED' | 'NOT_ACTIVAT
         });
         return {
           organization: { id: res.organization.id, name: res.organization.name, licenseState: res.organization.licenseState, createdAt: res.organization.createdAt },
-          admin: { id: res.admin.id, email: res.admin.email, role: 'Admin' },
+          admin: { id: res.admin.id, email: res.admin.email, role: 'Admin', ...(res.enrollmentToken ? { enrollmentToken: res.enrollmentToken } : {}) },
           ...(res.apiKey
             ? { apiKey: { id: res.apiKey.key.id, keyId: res.apiKey.key.keyId, name: res.apiKey.key.name, mode: res.apiKey.key.mode, scopes: res.apiKey.key.scopes, token: res.apiKey.token } }
             : {}),

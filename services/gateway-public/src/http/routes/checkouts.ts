@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { checkoutPayments } from '@paymesh/proto';
-import { rpc, type PublicClients } from '../../clients';
+import { rpc, type Clients } from '../../clients';
 import { browserOriginFor } from '../origin';
 import { parse } from './parse';
 
@@ -27,7 +27,7 @@ const handoffBody = z.object({
 });
 
 export interface PublicRouteOptions {
-  clients: PublicClients;
+  clients: Clients;
   mainFrontendOrigin: string;
 }
 

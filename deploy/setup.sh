@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the mesh needs on a fresh Debian machine of this kind (idempotent):
+# pnpm, the workspace dependencies, and Debian packages used by the documents service and tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v pnpm >/dev/null 2>&1 || ! pnpm --version | grep -q '^10\.'; then
+  echo "installing pnpm 10..."
+  npm install -g pnpm@10 >/dev/null
+fi
+
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v pdftotext >/dev/null 2>&1 || need_apt+=(poppler-utils)
+# The Helm chart test renders templates with Go text/template + sprig (no helm binary here).
+command -v go >/dev/null 2>&1 || need_apt+=(golang-go)
+for pkg in golang-github-masterminds-sprig-dev golang-gopkg-yaml.v2-dev golang-gopkg-yaml.v3-dev; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing Debian packages: ${need_apt[*]}"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+  else
+    echo "warning: missing ${need_apt[*]} (install them with apt-get as root)" >&2
+  fi
+fi
+
+pnpm install --frozen-lockfile --prefer-offline

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { baseConfigSchema, ConfigError, envBool, envInt, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('applies defaults and returns a frozen object', () => {
+    const cfg = loadConfig(baseConfigSchema, {});
+    expect(cfg.NATS_URL).toBe('nats://127.0.0.1:4222');
+    expect(cfg.GRPC_DEADLINE_MS).toBe(5000);
+    expect(Object.isFrozen(cfg)).toBe(true);
+  });
+
+  it('fails fast naming every offending variable', () => {
+    const schema = z.object({ PORT: envInt(1), FLAG: envBool(false), MODE: z.enum(['a', 'b']) });
+    try {
+      loadConfig(schema, { PORT: 'eighty', FLAG: 'maybe' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const msg = (err as Error).message;
+      expect(msg).toContain('PORT');
+      expect(msg).toContain('FLAG');
+      expect(msg).toContain('MODE');
+    }
+    expect(loadConfig(schema, { PORT: '8080', FLAG: 'yes', MODE: 'b' })).toEqual({ PORT: 8080, FLAG: true, MODE: 'b' });
+  });
+});

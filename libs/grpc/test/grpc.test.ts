@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, currentRequestId, NotFoundError, runWithContext } from '@paymesh/core';
+import { billing } from '@paymesh/proto';
+import { call, checkHealth, GrpcServer, makeClient, unary } from '../src';
+
+describe('gRPC helpers over a real server', () => {
+  const logger = createLogger({ service: 'grpc-test', level: 'silent' });
+  const seen: (string | undefined)[] = [];
+  let mode: 'ok' | 'missing' | 'slow' = 'ok';
+  const server = new GrpcServer(logger, 'billing');
+  let addr = '';
+
+  beforeAll(async () => {
+    const impl: billing.BillingServiceServer = {
+      describe: unary(logger, 'billing/Describe', async () => {
+        seen.push(currentRequestId());
+        if (mode === 'missing') throw new NotFoundError('nothing here');
+        if (mode === 'slow') await new Promise((r) => setTimeout(r, 500));
+        return { service: 'billing', version: '1' };
+      }),
+    };
+    server.addService(billing.BillingServiceService, impl);
+    const port = await server.listen('127.0.0.1:0');
+    addr = `127.0.0.1:${port}`;
+  });
+  afterAll(() => server.shutdown(100));
+
+  it('serves standard health and reports NOT_SERVING after shutdown starts', async () => {
+    expect(await checkHealth(addr)).toBe(true);
+    server.setStatus('NOT_SERVING');
+    expect(await checkHealth(addr)).toBe(false);
+    server.setStatus('SERVING');
+    expect(await checkHealth('127.0.0.1:1', 300)).toBe(false);
+  });
+
+  it('propagates the request ID and maps domain errors back', async () => {
+    const client = makeClient(billing.BillingServiceClient, addr);
+    try {
+      mode = 'ok';
+      const res = await runWithContext({ requestId: 'grpc-req-0001' }, () => call(client, client.describe, {}, { deadlineMs: 2000, target: 'billing' }));
+      expect(res.service).toBe('billing');
+      expect(seen.at(-1)).toBe('grpc-req-0001');
+      mode = 'missing';
+      await expect(call(client, client.describe, {}, { deadlineMs: 2000, target: 'billing' })).rejects.toMatchObject({ kind: 'not_found', message: 'nothing here' });
+      mode = 'slow';
+      await expect(call(client, client.describe, {}, { deadlineMs: 100, target: 'billing' })).rejects.toMatchObject({ kind: 'unavailable' });
+    } finally {
+      client.close();
+    }
+  });
+});

@@ -1,0 +1,30 @@
+import { NotFoundError } from '@paymesh/core';
+import type { Filter, Page } from '@paymesh/store';
+import { API_KEYS, type ApiKeyDoc } from '../store/collections';
+import type { AdminDeps } from './deps';
+
+/** Whose keys a request manages: one organization's, or the deployment's system keys. */
+export type KeyOwner = { kind: 'organization'; organizationId: string } | { kind: 'system' };
+
+function owns(owner: KeyOwner, key: ApiKeyDoc): boolean {
+  return owner.kind === 'system' ? key.kind === 'system' : key.kind === 'organization' && key.organizationId === owner.organizationId;
+}
+
+/** The key with this document id if the owner holds it; anyone else's key is "not found". */
+export async function ownedApiKey(deps: AdminDeps, owner: KeyOwner, id: string): Promise<ApiKeyDoc> {
+  const key = await deps.store.collection<ApiKeyDoc>(API_KEYS).get(id);
+  if (!key || !owns(owner, key)) throw new NotFoundError('API key not found');
+  return key;
+}
+
+/** The owner's keys, newest first. */
+export function listApiKeys(deps: AdminDeps, owner: KeyOwner, page: number, limit: number): Promise<Page<ApiKeyDoc>> {
+  const filter: Filter = owner.kind === 'system' ? { kind: 'system' } : { kind: 'organization', organizationId: owner.organizationId };
+  return deps.store.collection<ApiKeyDoc>(API_KEYS).find(filter, { sort: { createdAt: -1 }, page, limit });
+}
+
+/** Document fields without the store's id/version, for compare-and-set updates. */
+export function keyFields(doc: ApiKeyDoc): Omit<ApiKeyDoc, 'id' | 'version'> {
+  const { id: _id, version: _v, ...rest } = doc;
+  return rest;
+}

@@ -1,0 +1,153 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { UnauthenticatedError } from '@paymesh/core';
+import { completeSignIn } from '../app/complete-sign-in';
+import type { AdminDeps } from '../app/deps';
+import { endSession, refreshSession, type SessionTokens } from '../app/sessions';
+import { startSignIn } from '../app/start-sign-in';
+import { parseRefreshToken, REFRESH_COOKIE, SELECTED_ORG_COOKIE } from '../domain/session';
+import { MEMBERSHIPS, ORGANIZATIONS, USERS, type MembershipDoc, type OrganizationDoc, type UserDoc } from '../store/collections';
+import { authenticate } from '../app/authenticate';
+import type { Principal } from '../domain/principal';
+
+const b64url = z.string().regex(/^[A-Za-z0-9_-]*$/, 'must be base64url').max(16_384);
+const transport = z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+const clientExtensionResults = z
+  .object({ appid: z.boolean().optional(), credProps: z.object({ rk: z.boolean().optional() }).optional(), hmacCreateSecret: z.boolean().optional() })
+  .default({});
+const credentialCommon = {
+  id: b64url,
+  rawId: b64url,
+  type: z.literal('public-key'),
+  authenticatorAttachment: z.enum(['cross-platform', 'platform']).optional(),
+  clientExtensionResults,
+};
+/** navigator.credentials.create() result, JSON-encoded (WebAuthn RegistrationResponseJSON). */
+const attestation = z.object({
+  ...credentialCommon,
+  response: z.object({
+    clientDataJSON: b64url,
+    attestationObject: b64url,
+    authenticatorData: b64url.optional(),
+    transports: z.array(transport).optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    publicKey: b64url.optional(),
+  }),
+});
+/** navigator.credentials.get() result, JSON-encoded (WebAuthn AuthenticationResponseJSON). */
+const assertion = z.object({
+  ...credentialCommon,
+  response: z.object({ clientDataJSON: b64url, authenticatorData: b64url, signature: b64url, userHandle: b64url.optional() }),
+});
+
+const tokenResponse = (t: SessionTokens) => ({ accessToken: t.accessToken, tokenType: 'Bearer', expiresIn: t.expiresIn });
+
+function setRefreshCookie(deps: AdminDeps, reply: FastifyReply, t: SessionTokens): void {
+  reply.setCookie(REFRESH_COOKIE, t.refreshToken, {
+    httpOnly: true,
+    secure: deps.auth.cookieSecure,
+    sameSite: 'strict',
+    path: '/',
+    expires: new Date(t.refreshExpiresAt),
+  });
+}
+
+function clearRefreshCookie(deps: AdminDeps, reply: FastifyReply): void {
+  reply.clearCookie(REFRESH_COOKIE, { httpOnly: true, secure: deps.auth.cookieSecure, sameSite: 'strict', path: '/' });
+}
+
+/** The bearer's principal without organization context (a stale selectedOrganization cookie must not break sign-out or the login check). */
+function bearer(deps: AdminDeps, authorization: string | undefined): Promise<Principal> {
+  return authenticate(deps, { authorization, organizationHeader: undefined, orgParam: undefined, selectedOrganization: undefined });
+}
+
+const AUTH_TAG = ['Auth'];
+const NO_SCOPE = 'No API key or scope: dashboard sign-in with WebAuthn.';
+
+/**
+ * Dashboard sign-in: WebAuthn ceremonies that end in a short-lived access JWT plus an HTTP-only
+ * refresh cookie. Not in the route table: these routes authenticate, they are not authorized.
+ */
+export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden: boolean): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post('/auth', {
+    schema: {
+      hide: hidden,
+      tags: AUTH_TAG,
+      summary: 'Start a WebAuthn sign-in: authentication options, or registration options when an enrollment token is given',
+      description: NO_SCOPE,
+      body: z.object({ email: z.string().trim().email().max(320), enrollmentToken: z.string().min(1).max(200).optional() }).strict(),
+    },
+    handler: async (req) => startSignIn(deps, req.body),
+  });
+
+  r.post('/auth/authenticate-complete', {
+    schema: {
+      hide: hidden,
+      tags: AUTH_TAG,
+      summary: 'Finish the WebAuthn ceremony; returns an access JWT and sets the HTTP-only refresh cookie',
+      description: NO_SCOPE,
+      body: z.object({ challengeId: z.string().regex(/^[0-9a-f]{24}$/, 'challengeId must be the id returned by POST /auth'), response: z.union([attestation, assertion]) }).strict(),
+    },
+    handler: async (req, reply) => {
+      const res = await completeSignIn(deps, req.body);
+      setRefreshCookie(deps, reply, res.tokens);
+      return { ...tokenResponse(res.tokens), user: { id: res.user.id, email: res.user.email, name: res.user.name }, organizations: res.organizations };
+    },
+  });
+
+  r.post('/auth/refresh-token', {
+    schema: { hide: hidden, tags: AUTH_TAG, summary: 'New access JWT from the refresh cookie (the cookie is rotated)', description: NO_SCOPE },
+    handler: async (req, reply) => {
+      try {
+        const t = await refreshSession(deps, req.cookies[REFRESH_COOKIE]);
+        setRefreshCookie(deps, reply, t);
+        return tokenResponse(t);
+      } catch (err) {
+        if (err instanceof UnauthenticatedError) clearRefreshCookie(deps, reply);
+        throw err;
+      }
+    },
+  });
+
+  r.post('/auth/logout', {
+    schema: { hide: hidden, tags: AUTH_TAG, summary: 'End the session (refresh cookie and access tokens stop working) and clear the cookie', description: NO_SCOPE },
+    handler: async (req, reply) => {
+      const fromCookie = parseRefreshToken(req.cookies[REFRESH_COOKIE]);
+      if (fromCookie) await endSession(deps, fromCookie.sessionId);
+      if (req.headers.authorization) {
+        const p = await bearer(deps, req.headers.authorization).catch(() => undefined);
+        if (p?.kind === 'user') await endSession(deps, p.sessionId);
+      }
+      clearRefreshCookie(deps, reply);
+      return reply.status(204).send();
+    },
+  });
+
+  r.get('/auth/login/check', {
+    schema: { hide: hidden, tags: AUTH_TAG, summary: 'Who the access JWT belongs to, with organizations and roles; 401 when not signed in', description: NO_SCOPE },
+    handler: async (req) => {
+      const p = await bearer(deps, req.headers.authorization);
+      if (p.kind !== 'user') throw new UnauthenticatedError('not a dashboard session');
+      const user = await deps.store.collection<UserDoc>(USERS).get(p.userId);
+      if (!user) throw new UnauthenticatedError('session ended');
+      const memberships = (await deps.store.collection<MembershipDoc>(MEMBERSHIPS).find({ userId: user.id }, { sort: { createdAt: 1 } })).items;
+      const organizations = [];
+      for (const m of memberships) {
+        const org = await deps.store.collection<OrganizationDoc>(ORGANIZATIONS).get(m.organizationId);
+        if (org) organizations.push({ id: org.id, name: org.name, role: m.role });
+      }
+      const selected = organizations.find((o) => o.id === req.cookies[SELECTED_ORG_COOKIE]);
+      return {
+        authenticated: true,
+        user: { id: user.id, email: user.email, name: user.name },
+        organizations,
+        /** The cookie's organization when the user belongs to it, else null (the dashboard should pick one). */
+        selectedOrganization: selected?.id ?? null,
+        role: selected?.role ?? null,
+      };
+    },
+  });
+}

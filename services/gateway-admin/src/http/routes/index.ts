@@ -1,0 +1,21 @@
+import type { AnyRoute } from '../route-table';
+import { organizationApiKeyRoutes, systemApiKeyRoutes } from './api-keys';
+import { memberRoutes } from './members';
+import { providerRoutes } from './providers';
+import { siteRoutes } from './sites';
+import { systemRoutes } from './system';
+import { checkoutRoutes } from './checkouts';
+import { transactionRoutes } from './transactions';
+
+/** The settings route definitions depend on (a subset of the gateway's config). */
+export interface RouteSettings {
+  DEFAULT_LICENSE_STATE: 'ACTIVE' | 'BLOCKED' | 'NOT_ACTIVATED';
+}
+
+/**
+ * Every row of the Admin route table. main.ts serves exactly this list, and the mesh tests walk
+ * it, so a route added here is enforced, documented and tested for 401/403 automatically.
+ */
+export function allRoutes(settings: RouteSettings): AnyRoute[] {
+  return [...systemRoutes(settings.DEFAULT_LICENSE_STATE), ...systemApiKeyRoutes, ...organizationApiKeyRoutes, ...memberRoutes, ...siteRoutes, ...providerRoutes, ...checkoutRoutes, ...transactionRoutes];
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { addMember, changeMemberRole, listMembers, removeMember } from '../../app/members';
+import { ROLES } from '../../domain/scopes';
+import { route } from '../route-table';
+import { objectId, pageQuery } from './common';
+
+const orgParams = z.object({ orgId: objectId('orgId') });
+const memberParams = z.object({ orgId: objectId('orgId'), userId: objectId('userId') });
+
+/** Dashboard users of an organization and their roles. */
+export const memberRoutes = [
+  route({
+    method: 'GET',
+    path: '/organizations/:orgId/members',
+    scope: 'organization:read',
+    role: 'Viewer',
+    audience: 'organization',
+    tag: 'Members',
+    summary: 'List the dashboard users of the organization with their roles',
+    params: orgParams,
+    query: pageQuery(50),
+    async handler({ deps, org, query }) {
+      return listMembers(deps, org.organizationId, query.page, query.limit);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/organizations/:orgId/members',
+    scope: 'organization:update',
+    role: 'Admin',
+    audience: 'organization',
+    tag: 'Members',
+    summary: 'Add a user (created when new, with a one-time WebAuthn enrollment token in this response) to the organization; 409 if already a member',
+    params: orgParams,
+    body: z.object({ email: z.string().trim().email().max(320), name: z.string().trim().max(200).default(''), role: z.enum(ROLES) }).strict(),
+    status: 201,
+    async handler({ deps, org, body }) {
+      const res = await addMember(deps, org.organizationId, body);
+      return { ...res.member, ...(res.enrollmentToken ? { enrollmentToken: res.enrollmentToken } : {}) };
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/organizations/:orgId/members/:userId',
+    scope: 'organization:update',
+    role: 'Admin',
+    audience: 'organization',
+    tag: 'Members',
+    summary: "Change a member's role (the last Admin cannot be demoted)",
+    params: memberParams,
+    body: z.object({ role: z.enum(ROLES) }).strict(),
+    async handler({ deps, org, params, body }) {
+      return changeMemberRole(deps, org.organizationId, params.userId, body.role);
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/organizations/:orgId/members/:userId',
+    scope: 'organization:update',
+    role: 'Admin',
+    audience: 'organization',
+    tag: 'Members',
+    summary: 'Remove a member (never the last Admin)',
+    params: memberParams,
+    status: 204,
+    async handler({ deps, org, params }) {
+      await removeMember(deps, org.organizationId, params.userId);
+    },
+  }),
+];

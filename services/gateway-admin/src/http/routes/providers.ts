@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import type { paymentsWebhooks } from '@paymesh/proto';
+import { route } from '../route-table';
+import { idParams, pageQuery, rpc } from './common';
+
+const PROVIDER_TYPES = ['provider_a', 'provider_b', 'provider_c', 'provider_d'] as const;
+
+const createBody = z
+  .object({
+    type: z.enum(PROVIDER_TYPES),
+    name: z.string().min(1).max(200),
+    /** Provider-specific; validated by payments-webhooks per type (see docs/providers.md). */
+    credentials: z.record(z.string(), z.unknown()),
+  })
+  .strict();
+
+// Fastify hands a missing body over as null.
+const toggleBody = z.object({ enabled: z.boolean().optional() }).strict().nullish();
+
+/** Public shape of a provider record: credentials only as masked hints; the webhook secret only on creation when generated. */
+export function providerView(p: paymentsWebhooks.Provider) {
+  return {
+    id: p.id,
+    organizationId: p.organizationId,
+    type: p.type,
+    name: p.name,
+    enabled: p.enabled,
+    testMode: p.testMode,
+    credentialHints: p.credentialHints,
+    webhookUrl: p.webhookPath,
+    ...(p.webhookSecret ? { webhookSecret: p.webhookSecret } : {}),
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
+}
+
+export const providerRoutes = [
+  route({
+    method: 'GET',
+    path: '/providers',
+    scope: 'provider:read',
+    role: 'Viewer',
+    audience: 'organization',
+    tag: 'Providers',
+    summary: 'List payment provider records',
+    query: pageQuery(20),
+    async handler({ deps, org, query }) {
+      const c = deps.clients.paymentsWebhooks;
+      const res = await rpc(deps, 'payments-webhooks', c, c.listProviders, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        page: query.page,
+        limit: query.limit,
+      });
+      return { items: res.items.map(providerView), total: res.total, page: res.page, limit: res.limit };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/providers/:id',
+    scope: 'provider:read',
+    role: 'Viewer',
+    audience: 'organization',
+    tag: 'Providers',
+    summary: 'Get a payment provider record',
+    params: idParams,
+    async handler({ deps, org, params }) {
+      const c = deps.clients.paymentsWebhooks;
+      const p = await rpc(deps, 'payments-webhooks', c, c.getProvider, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.id,
+      });
+      return providerView(p);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/providers',
+    scope: 'provider:create',
+    role: 'Admin',
+    audience: 'organization',
+    tag: 'Providers',
+    summary:
+      'Create a payment provider record (provider_a without webhookSecret: the webhook endpoint is registered at the provider and its secret returned once)',
+    body: createBody,
+    status: 201,
+    async handler({ deps, org, body }) {
+      const c = deps.clients.paymentsWebhooks;
+      const p = await rpc(deps, 'payments-webhooks', c, c.createProvider, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        type: body.type,
+        name: body.name,
+        credentialsJson: JSON.stringify(body.credentials),
+      });
+      return providerView(p);
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/providers/:id',
+    scope: 'provider:delete',
+    role: 'Admin',
+    audience: 'organization',
+    tag: 'Providers',
+    summary: 'Delete a payment provider record (payments already started through it still settle)',
+    params: idParams,
+    async handler({ deps, org, params }) {
+      const c = deps.clients.paymentsWebhooks;
+      await rpc(deps, 'payments-webhooks', c, c.deleteProvider, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.id,
+      });
+      return { id: params.id, deleted: true };
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/providers/:id/toggle',
+    scope: 'provider:execute',
+    role: 'Admin',
+    audience: 'organization',
+    tag: 'Providers',
+    summary: 'Enable or disable a payment provider record (body {"enabled": bool}; without it the state flips)',
+    params: idParams,
+    body: toggleBody,
+    async handler({ deps, org, params, body }) {
+      const c = deps.clients.paymentsWebhooks;
+      const p = await rpc(deps, 'payments-webhooks', c, c.toggleProvider, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.id,
+        enabled: body?.enabled,
+      });
+      return providerView(p);
+    },
+  }),
+];

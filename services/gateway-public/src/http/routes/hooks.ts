@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { call } from '@paymesh/grpc';
+import type { Clients } from '../../clients';
+
+/** Headers never forwarded to the webhook verifier (credentials of other systems). */
+const DROPPED_HEADERS: ReadonlySet<string> = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+function forwardedHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const key = name.toLowerCase();
+    if (value === undefined || DROPPED_HEADERS.has(key)) continue;
+    out[key] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/**
+ * `POST /hooks/:type/:providerId` (outside /api/v1): keeps the exact body bytes, whatever the
+ * content type, because provider signatures are computed over them, and hands them to
+ * payments-webhooks for verification. 200 acknowledges (also duplicates), 400 rejects.
+ */
+export async function registerHookRoutes(app: FastifyInstance, clients: Clients): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    scope.post<{ Params: { type: string; providerId: string } }>('/hooks/:type/:providerId', async (req) => {
+      const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const c = clients.paymentsWebhooks;
+      const res = await call(
+        c,
+        c.handleWebhook,
+        { providerType: req.params.type, providerId: req.params.providerId, rawBody, headers: forwardedHeaders(req.headers) },
+        { deadlineMs: clients.deadlineMs, target: 'payments-webhooks' },
+      );
+      return res.outcome === 'duplicate' ? { received: true, duplicate: true } : { received: true };
+    });
+  });
+}

@@ -1,0 +1,194 @@
+import { ConflictError, NotFoundError } from '@paymesh/core';
+import { IpnHeaders, signIpn } from '@paymesh/contracts';
+import type { TxScope } from '@paymesh/store';
+import {
+  applyOutcome,
+  failWithoutAttempt,
+  ipnBody,
+  isDue,
+  planClaim,
+  releaseLane,
+  type AttemptOutcome,
+  type ClaimPlan,
+} from '../domain/delivery';
+import { DELIVERIES, LANES, type DeliveryDoc, type LaneDoc } from '../store/collections';
+import type { IpnDeps } from './deps';
+import { fieldsOf } from './fields';
+
+/** How long a delivery waits when checkout cannot hand out the signing secret (no attempt used). */
+export const SECRET_UNAVAILABLE_RETRY_MS = 5_000;
+
+export type ProcessResult =
+  | 'skipped'
+  | 'waiting'
+  | 'superseded'
+  | 'exhausted'
+  | 'secret-unavailable'
+  | 'site-not-found'
+  | 'succeeded'
+  | 'retry-scheduled'
+  | 'failed'
+  | 'outcome-dropped';
+
+const USER_AGENT = 'Paymesh-IPN/1.0';
+
+/** Makes the next pending delivery of the transaction due now, once `finished` is final. */
+async function promoteNext(tx: TxScope, finished: DeliveryDoc, now: Date): Promise<void> {
+  const deliveries = tx.collection<DeliveryDoc>(DELIVERIES);
+  const next = await deliveries.findOne(
+    { transactionId: finished.transactionId, state: 'pending', sequence: { $gt: finished.sequence } },
+    { sort: { sequence: 1 } },
+  );
+  const at = now.toISOString();
+  if (!next || next.inFlightAttempt !== null || (next.nextAttemptAt !== null && next.nextAttemptAt <= at)) return;
+  await deliveries.replace(next.id, next.version, { ...fieldsOf(next), nextAttemptAt: at, updatedAt: at });
+}
+
+/** Claims the next attempt (or settles the delivery) in one transaction with the lane's CAS. */
+async function claim(deps: IpnDeps, id: string): Promise<ClaimPlan> {
+  return deps.store.transaction(async (tx) => {
+    const deliveries = tx.collection<DeliveryDoc>(DELIVERIES);
+    const lanes = tx.collection<LaneDoc>(LANES);
+    const now = deps.clock.now();
+    const d = await deliveries.get(id);
+    if (!d || !isDue(d, now)) return { kind: 'skip' } as const;
+    const lane = await lanes.get(d.transactionId);
+    const earlierPending = await deliveries.findOne(
+      { transactionId: d.transactionId, state: 'pending', sequence: { $lt: d.sequence } },
+      { sort: { nextAttemptAt: 1 } },
+    );
+    const plan = planClaim(fieldsOf(d), d.id, { now, lane: lane && fieldsOf(lane), earlierPending, timing: deps.timing });
+    if (plan.kind === 'skip') return plan;
+    await deliveries.replace(d.id, d.version, plan.delivery);
+    if (plan.kind === 'superseded' || plan.kind === 'exhausted') await promoteNext(tx, d, now);
+    if (plan.kind === 'send') {
+      if (lane) await lanes.replace(lane.id, lane.version, plan.lane);
+      else await lanes.insert({ id: d.transactionId, ...plan.lane });
+    }
+    return plan;
+  });
+}
+
+/** Stores an attempt's outcome, releases the lane and, when final, lets the next delivery go. */
+async function recordOutcome(deps: IpnDeps, id: string, attempt: number, outcome: AttemptOutcome) {
+  return deps.store.transaction(async (tx) => {
+    const deliveries = tx.collection<DeliveryDoc>(DELIVERIES);
+    const lanes = tx.collection<LaneDoc>(LANES);
+    const now = deps.clock.now();
+    const d = await deliveries.get(id);
+    if (!d) return null;
+    const res = applyOutcome(fieldsOf(d), attempt, outcome, now, deps.timing);
+    if (!res) return null;
+    await deliveries.replace(d.id, d.version, res.delivery);
+    const lane = await lanes.get(d.transactionId);
+    const released = lane && releaseLane(fieldsOf(lane), d.id, now);
+    if (lane && released) await lanes.replace(lane.id, lane.version, released);
+    if (res.final) await promoteNext(tx, d, now);
+    return res.delivery;
+  });
+}
+
+async function settleWithoutAttempt(deps: IpnDeps, id: string, reason: string): Promise<void> {
+  await deps.store.transaction(async (tx) => {
+    const deliveries = tx.collection<DeliveryDoc>(DELIVERIES);
+    const now = deps.clock.now();
+    const d = await deliveries.get(id);
+    if (!d || !isDue(d, now) || d.inFlightAttempt !== null) return;
+    await deliveries.replace(d.id, d.version, failWithoutAttempt(fieldsOf(d), reason, now));
+    await promoteNext(tx, d, now);
+  });
+}
+
+async function postpone(deps: IpnDeps, id: string, ms: number): Promise<void> {
+  const now = deps.clock.now();
+  await deps.store.collection<DeliveryDoc>(DELIVERIES).update(id, (cur) => {
+    if (!isDue(cur, now)) return null;
+    return { ...fieldsOf(cur), nextAttemptAt: new Date(now.getTime() + ms).toISOString(), updatedAt: now.toISOString() };
+  });
+}
+
+/**
+ * Works on one due delivery: fetches the signing secret, claims the attempt (stored before the
+ * POST), signs and sends, and stores the outcome. Safe to run on several replicas at once: the
+ * claim is a compare-and-set on the delivery and on its transaction's lane, so exactly one of
+ * them sends a given attempt.
+ */
+export async function processDelivery(deps: IpnDeps, id: string): Promise<ProcessResult> {
+  const d = await deps.store.collection<DeliveryDoc>(DELIVERIES).get(id);
+  if (!d || !isDue(d, deps.clock.now())) return 'skipped';
+  const log = deps.logger.child({ deliveryId: id, transactionId: d.transactionId, sequence: d.sequence });
+
+  // The secret comes first so that a checkout outage never uses up an attempt.
+  let secret: string;
+  try {
+    secret = await deps.secrets.get(d.organizationId, d.siteId);
+  } catch (err) {
+    if (err instanceof NotFoundError) {
+      log.warn('site of the transaction not found; IPN delivery failed without an attempt');
+      await settleWithoutAttempt(deps, id, 'site not found: no signing secret').catch((e: unknown) =>
+        log.warn({ err: e }, 'could not settle IPN delivery'),
+      );
+      return 'site-not-found';
+    }
+    log.warn({ err }, 'signing secret unavailable; IPN delivery postponed');
+    await postpone(deps, id, SECRET_UNAVAILABLE_RETRY_MS).catch((e: unknown) => log.warn({ err: e }, 'could not postpone IPN delivery'));
+    return 'secret-unavailable';
+  }
+
+  let plan: ClaimPlan;
+  try {
+    plan = await claim(deps, id);
+  } catch (err) {
+    if (err instanceof ConflictError) return 'skipped'; // another replica moved it first
+    throw err;
+  }
+  if (plan.kind === 'skip') return 'skipped';
+  if (plan.kind === 'wait') return 'waiting';
+  if (plan.kind === 'superseded') {
+    log.info('IPN delivery superseded by a later status; not sent');
+    return 'superseded';
+  }
+  if (plan.kind === 'exhausted') {
+    log.warn('IPN delivery failed: its last attempt was interrupted');
+    return 'exhausted';
+  }
+
+  const body = ipnBody(plan.delivery);
+  const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
+  const outcome = await deps.sender.send({
+    url: plan.delivery.url,
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      [IpnHeaders.timestamp]: String(timestamp),
+      [IpnHeaders.signature]: signIpn(secret, timestamp, body),
+    },
+  });
+  const alog = log.child({ attempt: plan.attempt, httpStatus: outcome.httpStatus, durationMs: outcome.durationMs });
+
+  let stored = null;
+  for (let i = 0; i < 3 && stored === null; i++) {
+    try {
+      stored = await recordOutcome(deps, id, plan.attempt, outcome);
+      if (stored === null) break;
+    } catch (err) {
+      // The claim already counts the attempt; without the outcome it stays "interrupted".
+      if (i === 2) alog.error({ err }, 'could not record IPN attempt outcome');
+    }
+  }
+  if (!stored) {
+    alog.warn('IPN attempt outcome not recorded; the attempt counts as interrupted');
+    return 'outcome-dropped';
+  }
+  if (stored.state === 'succeeded') {
+    alog.info('IPN delivered');
+    return 'succeeded';
+  }
+  if (stored.state === 'failed') {
+    alog.warn({ error: outcome.error }, 'IPN delivery failed');
+    return 'failed';
+  }
+  alog.info({ error: outcome.error, nextAttemptAt: stored.nextAttemptAt }, 'IPN attempt failed; retry scheduled');
+  return 'retry-scheduled';
+}

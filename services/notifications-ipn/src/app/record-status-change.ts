@@ -1,0 +1,35 @@
+import { ConflictError } from '@paymesh/core';
+import type { TransactionStatusChanged } from '@paymesh/contracts';
+import { newDelivery } from '../domain/delivery';
+import { DELIVERIES, type DeliveryDoc } from '../store/collections';
+import type { IpnDeps } from './deps';
+
+export type RecordResult = 'created' | 'exists' | 'no-ipn-url';
+
+/**
+ * Creates the pending delivery announcing one transaction status change. Keyed by
+ * (transactionId, sequence) with a unique index, so a redelivered event changes nothing.
+ */
+export async function recordStatusChange(
+  deps: Pick<IpnDeps, 'store' | 'logger' | 'clock'>,
+  change: TransactionStatusChanged,
+  eventId: string,
+): Promise<RecordResult> {
+  const log = deps.logger.child({ transactionId: change.transactionId, sequence: change.sequence });
+  if (!change.ipnUrl) {
+    log.debug('transaction has no ipnUrl; no IPN');
+    return 'no-ipn-url';
+  }
+  const doc = newDelivery({ ...change, ipnUrl: change.ipnUrl }, eventId, deps.clock.now());
+  try {
+    const stored = await deps.store.collection<DeliveryDoc>(DELIVERIES).insert(doc);
+    log.info({ deliveryId: stored.id, status: change.status }, 'IPN delivery created');
+    return 'created';
+  } catch (err) {
+    if (err instanceof ConflictError && err.code === 'DUPLICATE_KEY') {
+      log.info('IPN delivery already recorded for this status change');
+      return 'exists';
+    }
+    throw err;
+  }
+}

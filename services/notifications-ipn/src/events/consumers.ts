@@ -1,0 +1,25 @@
+import { Subjects, transactionStatusChanged, type TransactionStatusChanged } from '@paymesh/contracts';
+import type { Bus, EventEnvelope, Subscription } from '@paymesh/bus';
+import type { IpnDeps } from '../app/deps';
+import { recordStatusChange } from '../app/record-status-change';
+
+/**
+ * Subscribes to transaction status changes: each one with an `ipnUrl` becomes a pending IPN
+ * delivery (idempotently), then `onDeliveryCreated` wakes the scheduler.
+ */
+export async function startConsumers(
+  bus: Bus,
+  deps: Pick<IpnDeps, 'store' | 'logger' | 'clock'>,
+  onDeliveryCreated: () => void,
+): Promise<Subscription[]> {
+  const sub = await bus.subscribe<TransactionStatusChanged>({
+    durable: 'transaction-status-ipn',
+    subjects: Subjects.transactionStatusChanged,
+    decode: (d) => transactionStatusChanged.parse(d),
+    handler: async (event: EventEnvelope<TransactionStatusChanged>) => {
+      const result = await recordStatusChange(deps, event.data, event.id);
+      if (result === 'created') onDeliveryCreated();
+    },
+  });
+  return [sub];
+}

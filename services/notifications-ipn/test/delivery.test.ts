@@ -1,0 +1,354 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NotFoundError, UnavailableError, createLogger, newObjectId, systemClock } from '@paymesh/core';
+import { IpnHeaders, verifyIpn, type TransactionStatusChanged } from '@paymesh/contracts';
+import { createStore, dropStoreDatabase, type DroppableStore } from '@paymesh/store';
+import { IpnReceiver } from '../../../test/support/ipn-receiver';
+import type { IpnDeps, SigningSecrets } from '../src/app/deps';
+import { listDeliveries } from '../src/app/list-deliveries';
+import { recordStatusChange } from '../src/app/record-status-change';
+import { HttpIpnSender, type IpnRequest, type IpnSender } from '../src/delivery/http-sender';
+import { DeliveryScheduler } from '../src/delivery/scheduler';
+import type { AttemptOutcome } from '../src/domain/delivery';
+import { collections, DELIVERIES, type DeliveryDoc } from '../src/store/collections';
+
+const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const database = `ipn_test_${randomBytes(5).toString('hex')}`;
+const SECRET = 'whsec_integration-test-secret';
+const ORG = newObjectId();
+const SITE = newObjectId();
+const timing = { backoffBaseMs: 200, timeoutMs: 600, leaseMarginMs: 200, waitFloorMs: 100 };
+const logger = createLogger({ service: 'notifications-ipn-test', level: 'silent' });
+
+let store: DroppableStore;
+const receiver = new IpnReceiver();
+let base: string;
+const schedulers: DeliveryScheduler[] = [];
+const senders: IpnSender[] = [];
+
+class Secrets implements SigningSecrets {
+  failures = 0;
+  async get(organizationId: string, siteId: string): Promise<string> {
+    if (this.failures > 0) {
+      this.failures--;
+      throw new UnavailableError('checkout unavailable');
+    }
+    if (organizationId !== ORG || siteId !== SITE) throw new NotFoundError('site not found');
+    return SECRET;
+  }
+}
+
+function deps(over: Partial<IpnDeps> = {}): IpnDeps {
+  const sender = over.sender ?? new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowPrivateTargets: true });
+  senders.push(sender);
+  return { store, logger, clock: systemClock, timing, secrets: new Secrets(), sender, ...over };
+}
+
+function startScheduler(d: IpnDeps, concurrency = 4): DeliveryScheduler {
+  const s = new DeliveryScheduler(d, { pollIntervalMs: 50, concurrency });
+  schedulers.push(s);
+  s.start();
+  return s;
+}
+
+function change(over: Partial<TransactionStatusChanged> & { transactionId: string }): TransactionStatusChanged {
+  return {
+    organizationId: ORG,
+    siteId: SITE,
+    mode: 'live',
+    status: 1,
+    previousStatus: 0,
+    subState: null,
+    externalReference: 'order-1',
+    ipnUrl: `${base}/ipn/${over.transactionId}`,
+    sequence: 1,
+    changedAt: new Date().toISOString(),
+    ...over,
+  };
+}
+
+async function deliveriesOf(transactionId: string): Promise<DeliveryDoc[]> {
+  return listDeliveries({ store }, ORG, transactionId);
+}
+
+async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const final = (transactionId: string) =>
+  waitFor(async () => {
+    const [d] = await deliveriesOf(transactionId);
+    return d && d.state !== 'pending' ? d : undefined;
+  });
+
+beforeAll(async () => {
+  store = await createStore({ url: PG_URL, database });
+  for (const c of collections) await store.ensureCollection(c);
+  base = await receiver.start();
+});
+
+afterEach(async () => {
+  await Promise.all(schedulers.splice(0).map((s) => s.stop()));
+  await Promise.all(senders.splice(0).map((s) => s.close()));
+  receiver.respond = () => 200;
+});
+
+afterAll(async () => {
+  await receiver.stop();
+  await store.close();
+  await dropStoreDatabase({ url: PG_URL, database });
+});
+
+describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
+  it('sends one signed POST that verifies with the site secret and records success', async () => {
+    const tx = newObjectId();
+    startScheduler(deps());
+    expect(await recordStatusChange(deps(), change({ transactionId: tx, status: 1, externalReference: 'order-77' }), 'evt-1')).toBe('created');
+    const d = await final(tx);
+    expect(d).toMatchObject({ state: 'succeeded', lastHttpStatus: 200, lastError: null, nextAttemptAt: null });
+    expect(d.attempts).toHaveLength(1);
+    expect(d.attempts[0]).toMatchObject({ number: 1, httpStatus: 200, error: '' });
+    const [req, ...more] = receiver.at(`/ipn/${tx}`);
+    expect(more).toHaveLength(0);
+    expect(req!.method).toBe('POST');
+    expect(req!.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(req!.rawBody.toString())).toEqual({ id: tx, externalReference: 'order-77', status: 1 });
+    expect(verifyIpn(SECRET, req!.headers, req!.rawBody, 300)).toEqual({
+      valid: true,
+      timestamp: Number(req!.headers['x-signature-timestamp']),
+    });
+    expect(verifyIpn('whsec_wrong', req!.headers, req!.rawBody, 300).valid).toBe(false);
+  });
+
+  it('omits an empty externalReference from the body', async () => {
+    const tx = newObjectId();
+    startScheduler(deps());
+    await recordStatusChange(deps(), change({ transactionId: tx, status: 2, externalReference: null }), 'evt');
+    await final(tx);
+    expect(receiver.at(`/ipn/${tx}`)[0]!.rawBody.toString()).toBe(`{"id":"${tx}","status":2}`);
+  });
+
+  it('retries a failing receiver with exponential backoff and stops after exactly 3 attempts', async () => {
+    const tx = newObjectId();
+    receiver.respond = () => 500;
+    startScheduler(deps());
+    await recordStatusChange(deps(), change({ transactionId: tx }), 'evt');
+    const d = await final(tx);
+    expect(d).toMatchObject({ state: 'failed', lastHttpStatus: 500, lastError: 'HTTP 500', nextAttemptAt: null });
+    expect(d.attempts.map((a) => [a.number, a.httpStatus, a.error])).toEqual([
+      [1, 500, 'HTTP 500'],
+      [2, 500, 'HTTP 500'],
+      [3, 500, 'HTTP 500'],
+    ]);
+    await new Promise((r) => setTimeout(r, 3 * timing.backoffBaseMs));
+    const got = receiver.at(`/ipn/${tx}`);
+    expect(got).toHaveLength(3);
+    expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(timing.backoffBaseMs - 10);
+    expect(got[2]!.at - got[1]!.at).toBeGreaterThanOrEqual(2 * timing.backoffBaseMs - 10);
+    // each attempt is signed afresh and verifies
+    for (const r of got) expect(verifyIpn(SECRET, r.headers, r.rawBody, 300).valid).toBe(true);
+  });
+
+  it('succeeds on a later attempt after failures', async () => {
+    const tx = newObjectId();
+    receiver.respond = (_r, nth) => (nth === 1 ? 503 : 202);
+    startScheduler(deps());
+    await recordStatusChange(deps(), change({ transactionId: tx }), 'evt');
+    const d = await final(tx);
+    expect(d.state).toBe('succeeded');
+    expect(d.attempts.map((a) => a.httpStatus)).toEqual([503, 202]);
+    expect(d.lastHttpStatus).toBe(202);
+  });
+
+  it('treats a redirect as a failure and never follows it', async () => {
+    const tx = newObjectId();
+    receiver.respond = (r) => (r.path.startsWith('/ipn/') ? { redirect: `${base}/elsewhere/${tx}` } : 200);
+    startScheduler(deps());
+    await recordStatusChange(deps(), change({ transactionId: tx }), 'evt');
+    const d = await final(tx);
+    expect(d.state).toBe('failed');
+    expect(d.attempts.map((a) => [a.httpStatus, a.error])).toEqual(Array(3).fill([302, 'HTTP 302 (redirects are not followed)']));
+    expect(receiver.at(`/elsewhere/${tx}`)).toHaveLength(0);
+  });
+
+  it('records a timeout when the receiver does not answer in time', async () => {
+    const tx = newObjectId();
+    receiver.respond = (_r, nth) => (nth === 1 ? 'hang' : 200);
+    startScheduler(deps());
+    await recordStatusChange(deps(), change({ transactionId: tx }), 'evt');
+    const d = await final(tx);
+    expect(d.state).toBe('succeeded');
+    expect(d.attempts[0]).toMatchObject({ httpStatus: 0, error: `timeout after ${timing.timeoutMs} ms` });
+    expect(d.attempts[0]!.durationMs).toBeGreaterThanOrEqual(timing.timeoutMs - 50);
+  });
+
+  it('creates one delivery per (transaction, sequence) however often the event comes', async () => {
+    const tx = newObjectId();
+    const d = deps();
+    expect(await recordStatusChange(d, change({ transactionId: tx }), 'evt-a')).toBe('created');
+    expect(await recordStatusChange(d, change({ transactionId: tx }), 'evt-a')).toBe('exists');
+    expect(await recordStatusChange(d, change({ transactionId: tx }), 'evt-b')).toBe('exists');
+    expect(await recordStatusChange(d, change({ transactionId: newObjectId(), ipnUrl: null }), 'evt-c')).toBe('no-ipn-url');
+    startScheduler(d);
+    await final(tx);
+    expect(await deliveriesOf(tx)).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.at(`/ipn/${tx}`)).toHaveLength(1);
+  });
+
+  it('lets two replicas work side by side without ever sending an attempt twice', async () => {
+    receiver.respond = () => 500;
+    const txs = Array.from({ length: 8 }, () => newObjectId());
+    const d = deps();
+    for (const tx of txs) await recordStatusChange(d, change({ transactionId: tx }), `evt-${tx}`);
+    startScheduler(deps(), 4);
+    startScheduler(deps(), 4);
+    for (const tx of txs) await final(tx);
+    await new Promise((r) => setTimeout(r, 3 * timing.backoffBaseMs));
+    for (const tx of txs) {
+      const [doc] = await deliveriesOf(tx);
+      expect(doc!.attempts.map((a) => a.number)).toEqual([1, 2, 3]);
+      expect(receiver.at(`/ipn/${tx}`)).toHaveLength(3);
+    }
+  });
+
+  it('delivers the statuses of one transaction in sequence order, never an older after a newer', async () => {
+    const tx = newObjectId();
+    // the first status fails twice; the second must wait for it
+    receiver.respond = (r, nth) => (JSON.parse(r.rawBody.toString()).status === 0 && nth <= 2 ? 500 : 200);
+    const d = deps();
+    await recordStatusChange(d, change({ transactionId: tx, sequence: 1, status: 0, previousStatus: null }), 'e1');
+    await recordStatusChange(d, change({ transactionId: tx, sequence: 2, status: 1 }), 'e2');
+    startScheduler(d);
+    await waitFor(async () => (await deliveriesOf(tx)).every((x) => x.state === 'succeeded'));
+    const statuses = receiver.at(`/ipn/${tx}`).map((r) => JSON.parse(r.rawBody.toString()).status);
+    expect(statuses).toEqual([0, 0, 0, 1]);
+    const list = await deliveriesOf(tx);
+    expect(list.map((x) => x.sequence)).toEqual([2, 1]);
+  });
+
+  it('supersedes a status change that arrives after a newer one was sent', async () => {
+    const tx = newObjectId();
+    const d = deps();
+    startScheduler(d);
+    await recordStatusChange(d, change({ transactionId: tx, sequence: 3, status: 1 }), 'e3');
+    await waitFor(async () => (await deliveriesOf(tx))[0]?.state === 'succeeded');
+    await recordStatusChange(d, change({ transactionId: tx, sequence: 2, status: 0 }), 'e2');
+    const older = await waitFor(async () => (await deliveriesOf(tx)).find((x) => x.sequence === 2 && x.state !== 'pending'));
+    expect(older).toMatchObject({ state: 'superseded', attempts: [] });
+    expect(receiver.at(`/ipn/${tx}`).map((r) => JSON.parse(r.rawBody.toString()).status)).toEqual([1]);
+  });
+
+  it('uses no attempt while checkout cannot hand out the signing secret', async () => {
+    const tx = newObjectId();
+    const secrets = new Secrets();
+    secrets.failures = 1;
+    const d = deps({ secrets });
+    await recordStatusChange(d, change({ transactionId: tx }), 'evt');
+    const s = new DeliveryScheduler(d, { pollIntervalMs: 50, concurrency: 1 });
+    schedulers.push(s);
+    s.start();
+    await waitFor(async () => secrets.failures === 0);
+    const [postponed] = await deliveriesOf(tx);
+    expect(postponed).toMatchObject({ state: 'pending', attempts: [] });
+    expect(Date.parse(postponed!.nextAttemptAt!)).toBeGreaterThan(Date.now() + 3_000);
+  });
+
+  it('fails without an attempt when the site is gone', async () => {
+    const tx = newObjectId();
+    startScheduler(deps());
+    await recordStatusChange(deps(), change({ transactionId: tx, siteId: newObjectId() }), 'evt');
+    const d = await final(tx);
+    expect(d).toMatchObject({ state: 'failed', attempts: [], lastError: 'site not found: no signing secret' });
+    expect(receiver.at(`/ipn/${tx}`)).toHaveLength(0);
+  });
+
+  it('counts an attempt cut off by a crash as made ("interrupted") and carries on from the store', async () => {
+    const tx = newObjectId();
+    let release: (o: AttemptOutcome) => void = () => undefined;
+    const hanging: IpnSender = {
+      send: (_req: IpnRequest) => new Promise<AttemptOutcome>((resolve) => (release = resolve)),
+      close: async () => undefined,
+    };
+    const crashed = deps({ sender: hanging });
+    await recordStatusChange(crashed, change({ transactionId: tx }), 'evt');
+    const dead = new DeliveryScheduler(crashed, { pollIntervalMs: 50, concurrency: 1 });
+    dead.start();
+    await waitFor(async () => (await deliveriesOf(tx))[0]?.inFlightAttempt === 1);
+    // The "restarted" replica takes over once the lease and the backoff have passed.
+    startScheduler(deps());
+    const d = await final(tx);
+    expect(d.state).toBe('succeeded');
+    expect(d.attempts.map((a) => [a.number, a.httpStatus, a.error])).toEqual([
+      [1, 0, 'interrupted'],
+      [2, 200, ''],
+    ]);
+    expect(Date.parse(d.attempts[1]!.at) - Date.parse(d.attempts[0]!.at)).toBeGreaterThanOrEqual(
+      timing.timeoutMs + timing.leaseMarginMs + timing.backoffBaseMs - 10,
+    );
+    // The cut-off attempt's late outcome changes nothing.
+    release({ httpStatus: 200, error: '', durationMs: 1, refused: false });
+    await dead.stop();
+    expect((await deliveriesOf(tx))[0]!.attempts.map((a) => a.error)).toEqual(['interrupted', '']);
+  });
+
+  it('lists deliveries only to the owning organization, newest first', async () => {
+    const tx = newObjectId();
+    const d = deps();
+    await recordStatusChange(d, change({ transactionId: tx, sequence: 1 }), 'e1');
+    await recordStatusChange(d, change({ transactionId: tx, sequence: 2 }), 'e2');
+    expect((await listDeliveries({ store }, ORG, tx)).map((x) => x.sequence)).toEqual([2, 1]);
+    expect(await listDeliveries({ store }, newObjectId(), tx)).toEqual([]);
+    await expect(listDeliveries({ store }, 'nope', tx)).rejects.toMatchObject({ field: 'organizationId' });
+    await store.collection<DeliveryDoc>(DELIVERIES).deleteMany({ transactionId: tx });
+  });
+});
+
+describe('SSRF guard (production mode)', () => {
+  const guarded = () => deps({ sender: new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowPrivateTargets: false }) });
+
+  it('refuses a loopback IP literal without connecting, as one failed attempt', async () => {
+    const tx = newObjectId();
+    const d = guarded();
+    startScheduler(d);
+    await recordStatusChange(d, change({ transactionId: tx }), 'evt');
+    const doc = await final(tx);
+    expect(doc).toMatchObject({ state: 'failed', lastHttpStatus: 0, lastError: 'target refused: target address 127.0.0.1 is loopback' });
+    expect(doc.attempts).toHaveLength(1);
+    expect(receiver.at(`/ipn/${tx}`)).toHaveLength(0);
+  });
+
+  it('refuses a host name that resolves to loopback (checked at connect time)', async () => {
+    const tx = newObjectId();
+    const d = guarded();
+    startScheduler(d);
+    await recordStatusChange(d, change({ transactionId: tx, ipnUrl: `${base.replace('127.0.0.1', 'localhost')}/ipn/${tx}` }), 'evt');
+    const doc = await final(tx);
+    expect(doc.state).toBe('failed');
+    expect(doc.lastError).toMatch(/^target refused: localhost resolves only to non-public addresses: .*\(loopback\)/);
+    expect(receiver.at(`/ipn/${tx}`)).toHaveLength(0);
+  });
+
+  it('sends to the same receiver when private targets are allowed (development)', async () => {
+    const sender = new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowPrivateTargets: true });
+    senders.push(sender);
+    const res = await sender.send({ url: `${base.replace('127.0.0.1', 'localhost')}/direct`, body: '{}', headers: {} });
+    expect(res).toMatchObject({ httpStatus: 200, error: '', refused: false });
+    expect(receiver.at('/direct')).toHaveLength(1);
+  });
+
+  it('reports an unreachable receiver as a network error', async () => {
+    const sender = new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowPrivateTargets: true });
+    senders.push(sender);
+    const res = await sender.send({ url: 'http://127.0.0.1:1/ipn', body: '{}', headers: { [IpnHeaders.timestamp]: '1' } });
+    expect(res.httpStatus).toBe(0);
+    expect(res.refused).toBe(false);
+    expect(res.error).toMatch(/^network error: .*ECONNREFUSED/);
+  });
+});

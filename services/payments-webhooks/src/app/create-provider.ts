@@ -1,0 +1,85 @@
+import { newObjectId, ValidationError } from '@paymesh/core';
+import { credentialHints, credentialsFromJson, parseCredentials, type ProviderCredentials } from '../domain/credentials';
+import { isProviderType, PROVIDER_TYPES, validateProviderName, webhookPath, type Mode, type ProviderDoc } from '../domain/provider';
+import { ProviderError } from '../providers/adapter';
+import { PROVIDERS } from '../store/collections';
+import type { PaymentsDeps } from './deps';
+
+export interface CreateProviderInput {
+  organizationId: string;
+  mode: Mode;
+  type: string;
+  name: string;
+  credentialsJson: string;
+}
+
+export interface CreatedProvider {
+  provider: ProviderDoc;
+  /** The webhook signing secret, only when the platform registered the endpoint itself (shown once). */
+  webhookSecret: string | null;
+}
+
+/**
+ * Creates a provider record with sealed credentials. A provider_a record without a webhook secret
+ * gets its webhook endpoint registered at the provider, and the returned secret is stored.
+ */
+export async function createProvider(deps: PaymentsDeps, input: CreateProviderInput): Promise<CreatedProvider> {
+  if (!isProviderType(input.type)) {
+    throw new ValidationError(`type must be one of ${PROVIDER_TYPES.join(', ')}`, { field: 'type' });
+  }
+  const type = input.type;
+  const name = validateProviderName(input.name);
+  let credentials = parseCredentials(type, credentialsFromJson(input.credentialsJson), {
+    mode: input.mode,
+    requireHttps: deps.requireHttps,
+  });
+  const id = newObjectId();
+  let registered: { endpointId: string; secret: string } | null = null;
+  if (credentials.type === 'provider_a' && !credentials.value.webhookSecret) {
+    registered = await registerEndpoint(deps, credentials, `${deps.publicRootUrl}${webhookPath(type, id)}`);
+    credentials = { type: 'provider_a', value: { ...credentials.value, webhookSecret: registered.secret } };
+  }
+  const now = deps.clock.now().toISOString();
+  const doc: Omit<ProviderDoc, 'version'> = {
+    id,
+    organizationId: input.organizationId,
+    mode: input.mode,
+    type,
+    name,
+    enabled: true,
+    credentials: deps.secrets.seal(JSON.stringify(credentials.value), id),
+    credentialHints: credentialHints(credentials),
+    webhookEndpointId: registered?.endpointId ?? null,
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
+  };
+  let provider: ProviderDoc;
+  try {
+    provider = await deps.store.collection<ProviderDoc>(PROVIDERS).insert(doc);
+  } catch (err) {
+    if (registered) await removeEndpoint(deps, credentials, registered.endpointId);
+    throw err;
+  }
+  deps.logger.info({ providerId: id, organizationId: input.organizationId, type, webhookRegistered: registered !== null }, 'provider created');
+  return { provider, webhookSecret: registered?.secret ?? null };
+}
+
+async function registerEndpoint(deps: PaymentsDeps, credentials: ProviderCredentials, url: string) {
+  try {
+    return await deps.adapters(credentials).registerWebhookEndpoint(url);
+  } catch (err) {
+    if (err instanceof ProviderError && err.providerKind === 'auth') {
+      throw new ValidationError(`credentials.secretKey was rejected by ${credentials.type}`, { field: 'credentials.secretKey', cause: err });
+    }
+    throw err;
+  }
+}
+
+async function removeEndpoint(deps: PaymentsDeps, credentials: ProviderCredentials, endpointId: string): Promise<void> {
+  try {
+    await deps.adapters(credentials).deleteWebhookEndpoint(endpointId);
+  } catch (err) {
+    deps.logger.warn({ err, endpointId }, 'could not remove the webhook endpoint of a provider record that was not stored');
+  }
+}

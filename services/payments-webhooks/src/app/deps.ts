@@ -1,0 +1,18 @@
+import type { Clock, Logger, SecretBox } from '@paymesh/core';
+import type { DocumentStore } from '@paymesh/store';
+import type { OutboxRelay } from '@paymesh/bus';
+import type { AdapterFactory } from '../providers/registry';
+
+/** What the payments-webhooks use cases need; assembled in main.ts. */
+export interface PaymentsDeps {
+  store: DocumentStore;
+  relay: Pick<OutboxRelay, 'nudge'>;
+  secrets: SecretBox;
+  clock: Clock;
+  logger: Logger;
+  adapters: AdapterFactory;
+  /** Main Backend root URL providers call, e.g. https://pay.example.com. */
+  publicRootUrl: string;
+  /** Production: provider API URLs must be https. */
+  requireHttps: boolean;
+}

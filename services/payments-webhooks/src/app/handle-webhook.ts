@@ -1,0 +1,161 @@
+import { contextHeaders, DomainError, isDomainError, isObjectId, ValidationError } from '@paymesh/core';
+import { eventId, makeEvent } from '@paymesh/bus';
+import { paymentStatusReported, Subjects, type PaymentStatusReported } from '@paymesh/contracts';
+import { nextPaymentStatus, type PaymentDoc, type PaymentOutcome } from '../domain/payment';
+import { isProviderType, type ProviderDoc } from '../domain/provider';
+import type { EventClaimDoc, WebhookOutcome, WebhookReceiptDoc } from '../domain/webhook';
+import type { ProviderWebhookEvent } from '../providers/adapter';
+import { EVENT_CLAIMS, PAYMENTS, PROVIDERS, WEBHOOK_RECEIPTS } from '../store/collections';
+import type { PaymentsDeps } from './deps';
+import { openCredentials } from './provider-records';
+
+export interface WebhookDelivery {
+  providerType: string;
+  providerId: string;
+  rawBody: Buffer;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+}
+
+export interface WebhookResult {
+  outcome: WebhookOutcome;
+  eventId: string;
+}
+
+const CLAIM_ATTEMPTS = 4;
+
+/** Every rejection looks the same to the sender: 400 with a reason, nothing stored. */
+function rejected(reason: string): ValidationError {
+  return new ValidationError(`webhook rejected: ${reason}`);
+}
+
+/**
+ * Verifies an inbound provider webhook and, for a payment outcome, claims the provider event and
+ * enqueues `payments.payment.status_reported` in one store transaction: a duplicate delivery
+ * (sequential or concurrent) is claimed exactly once, and a crash after the commit loses nothing
+ * because the event waits in the outbox.
+ *
+ * @throws ValidationError (HTTP 400) on unknown provider, type mismatch, failed signature,
+ * mode mismatch, unparseable payload or a payment that does not belong to the provider record.
+ */
+export async function handleWebhook(deps: PaymentsDeps, delivery: WebhookDelivery): Promise<WebhookResult> {
+  if (!isProviderType(delivery.providerType) || !isObjectId(delivery.providerId)) throw rejected('unknown provider');
+  const provider = await deps.store.collection<ProviderDoc>(PROVIDERS).get(delivery.providerId);
+  // Disabled and deleted records still verify webhooks: payments started through them must settle.
+  if (!provider || provider.type !== delivery.providerType) throw rejected('unknown provider');
+
+  const adapter = deps.adapters(openCredentials(deps, provider));
+  const receivedAt = deps.clock.now();
+  const event = adapter.verifyAndParseWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, receivedAt });
+  if (event.live !== (provider.mode === 'live')) throw rejected('event mode does not match the provider record');
+
+  const log = deps.logger.child({ providerId: provider.id, providerEventId: event.eventId, eventType: event.eventType });
+  const receipt = (outcome: WebhookOutcome): Omit<WebhookReceiptDoc, 'id' | 'version'> => ({
+    providerId: provider.id,
+    providerType: provider.type,
+    organizationId: provider.organizationId,
+    mode: provider.mode,
+    providerEventId: event.eventId,
+    eventType: event.eventType,
+    outcome,
+    receivedAt: receivedAt.toISOString(),
+    rawBody: delivery.rawBody.toString('utf8'),
+  });
+
+  if (event.outcome === null || event.payment === null) {
+    await deps.store.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt('ignored'));
+    log.info('provider event acknowledged without effect');
+    return { outcome: 'ignored', eventId: event.eventId };
+  }
+
+  const payment = await ownedPayment(deps, provider, event.payment);
+  const claimed = await claimAndReport(deps, provider, payment, event, event.outcome, receipt('accepted'));
+  if (!claimed) {
+    await deps.store.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt('duplicate'));
+    log.info('duplicate provider event delivery');
+    return { outcome: 'duplicate', eventId: event.eventId };
+  }
+  deps.relay.nudge();
+  log.info({ transactionId: payment.transactionId, outcome: event.outcome }, 'payment status reported');
+  return { outcome: 'accepted', eventId: event.eventId };
+}
+
+/** The stored payment the event is about, checked against the provider record and its metadata. */
+async function ownedPayment(
+  deps: PaymentsDeps,
+  provider: ProviderDoc,
+  ref: NonNullable<ProviderWebhookEvent['payment']>,
+): Promise<PaymentDoc> {
+  const payment = await deps.store
+    .collection<PaymentDoc>(PAYMENTS)
+    .findOne({ providerId: provider.id, providerPaymentId: ref.providerPaymentId });
+  if (!payment || payment.organizationId !== provider.organizationId || payment.mode !== provider.mode) {
+    throw rejected('payment does not belong to this provider');
+  }
+  const m = ref.metadata;
+  if (
+    m.transaction_id !== payment.transactionId ||
+    m.organization_id !== payment.organizationId ||
+    m.site_id !== payment.siteId ||
+    m.provider_id !== provider.id
+  ) {
+    throw rejected('payment metadata does not match the stored payment');
+  }
+  return payment;
+}
+
+/** Claims the event and enqueues its report atomically; false when it was claimed before. */
+async function claimAndReport(
+  deps: PaymentsDeps,
+  provider: ProviderDoc,
+  payment: PaymentDoc,
+  event: ProviderWebhookEvent,
+  outcome: PaymentOutcome,
+  receipt: Omit<WebhookReceiptDoc, 'id' | 'version'>,
+): Promise<boolean> {
+  const data: PaymentStatusReported = paymentStatusReported.parse({
+    organizationId: payment.organizationId,
+    siteId: payment.siteId,
+    transactionId: payment.transactionId,
+    providerId: provider.id,
+    providerType: provider.type,
+    providerPaymentId: payment.providerPaymentId,
+    outcome,
+    providerEventId: event.eventId,
+    providerEventType: event.eventType,
+    occurredAt: event.occurredAt,
+  });
+  const envelope = makeEvent(Subjects.paymentStatusReported, data, {
+    id: eventId(Subjects.paymentStatusReported, provider.id, event.eventId),
+    occurredAt: event.occurredAt,
+  });
+  const now = deps.clock.now().toISOString();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await deps.store.transaction(async (tx) => {
+        await tx.collection<EventClaimDoc>(EVENT_CLAIMS).insert({
+          providerId: provider.id,
+          providerEventId: event.eventId,
+          eventType: event.eventType,
+          transactionId: payment.transactionId,
+          claimedAt: now,
+        });
+        const payments = tx.collection<PaymentDoc>(PAYMENTS);
+        const current = await payments.get(payment.id);
+        if (!current) throw new DomainError('internal', `payment ${payment.id} vanished`);
+        const status = nextPaymentStatus(current.status, outcome);
+        const { id: _id, version: _v, ...rest } = current;
+        await payments.replace(current.id, current.version, { ...rest, status, lastEventAt: event.occurredAt, updatedAt: now });
+        await tx.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt);
+        await tx.enqueue({ id: envelope.id, subject: envelope.type, payload: envelope, headers: contextHeaders() });
+      });
+      return true;
+    } catch (err) {
+      const code = isDomainError(err) ? err.code : undefined;
+      if (code === 'DUPLICATE_KEY') return false;
+      // Another event for the same payment committed in between: run the whole claim again.
+      if (code === 'VERSION_CONFLICT' && attempt < CLAIM_ATTEMPTS) continue;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import type { Page } from '@paymesh/store';
+import type { Mode, ProviderDoc } from '../domain/provider';
+import { PROVIDERS } from '../store/collections';
+import type { PaymentsDeps } from './deps';
+import { findOwnedProvider } from './provider-records';
+
+export function getProvider(deps: PaymentsDeps, organizationId: string, mode: Mode, id: string): Promise<ProviderDoc> {
+  return findOwnedProvider(deps, organizationId, mode, id);
+}
+
+export function listProviders(deps: PaymentsDeps, organizationId: string, mode: Mode, page: number, limit: number): Promise<Page<ProviderDoc>> {
+  return deps.store
+    .collection<ProviderDoc>(PROVIDERS)
+    .find({ organizationId, mode, deletedAt: { $exists: false } }, { sort: { createdAt: -1 }, page, limit });
+}
+
+/** Sets `enabled`, or flips it when `enabled` is undefined. */
+export async function toggleProvider(
+  deps: PaymentsDeps,
+  organizationId: string,
+  mode: Mode,
+  id: string,
+  enabled: boolean | undefined,
+): Promise<ProviderDoc> {
+  await findOwnedProvider(deps, organizationId, mode, id);
+  let flippedFrom: boolean | undefined;
+  const updated = await deps.store.collection<ProviderDoc>(PROVIDERS).update(id, (cur) => {
+    // A flip is decided once, on the state first read, so a CAS retry cannot flip it back.
+    flippedFrom ??= cur.enabled;
+    const next = enabled ?? !flippedFrom;
+    if (cur.enabled === next) return null;
+    const { id: _id, version: _v, ...rest } = cur;
+    return { ...rest, enabled: next, updatedAt: deps.clock.now().toISOString() };
+  });
+  deps.logger.info({ providerId: id, enabled: updated.enabled }, 'provider toggled');
+  return updated;
+}
+
+/**
+ * Deletes a provider record for the merchant: it disappears from the API and takes no new
+ * payments. The sealed credentials stay, so payments already started through it still settle
+ * (webhooks) and can still be cancelled.
+ */
+export async function deleteProvider(deps: PaymentsDeps, organizationId: string, mode: Mode, id: string): Promise<void> {
+  await findOwnedProvider(deps, organizationId, mode, id);
+  await deps.store.collection<ProviderDoc>(PROVIDERS).update(id, (cur) => {
+    if (cur.deletedAt) return null;
+    const { id: _id, version: _v, ...rest } = cur;
+    const now = deps.clock.now().toISOString();
+    return { ...rest, enabled: false, deletedAt: now, updatedAt: now };
+  });
+  deps.logger.info({ providerId: id, organizationId }, 'provider deleted');
+}

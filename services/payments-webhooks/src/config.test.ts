@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { configSchema } from './config';
+
+describe('payments-webhooks configuration', () => {
+  it('defaults the provider_a API to the sandbox when it runs, otherwise to the real API', () => {
+    expect(configSchema.parse({ PROVIDER_A_SANDBOX_URL: 'http://127.0.0.1:12111' }).PROVIDER_A_API_BASE_URL).toBe('http://127.0.0.1:12111');
+    expect(configSchema.parse({}).PROVIDER_A_API_BASE_URL).toBe('https://api.stripe.com');
+    const explicit = configSchema.parse({ PROVIDER_A_SANDBOX_URL: 'http://127.0.0.1:12111', PROVIDER_A_API_BASE_URL: 'https://pa.example/' });
+    expect(explicit.PROVIDER_A_API_BASE_URL).toBe('https://pa.example');
+  });
+
+  it('refuses plain-http provider and callback URLs in production', () => {
+    const prod = { NODE_ENV: 'production', PUBLIC_ROOT_URL: 'https://pay.example.com' };
+    expect(configSchema.safeParse(prod).success).toBe(true);
+    const insecureApi = configSchema.safeParse({ ...prod, PROVIDER_A_SANDBOX_URL: 'http://127.0.0.1:12111' });
+    expect(insecureApi.success).toBe(false);
+    expect(insecureApi.error?.issues[0]?.path).toEqual(['PROVIDER_A_API_BASE_URL']);
+    const insecureRoot = configSchema.safeParse({ NODE_ENV: 'production', PUBLIC_ROOT_URL: 'http://pay.example.com' });
+    expect(insecureRoot.error?.issues[0]?.path).toEqual(['PUBLIC_ROOT_URL']);
+  });
+});

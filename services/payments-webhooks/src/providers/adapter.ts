@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { DomainError, type ErrorKind } from '@paymesh/core';
+import type { PaymentOutcome } from '../domain/payment';
+import type { ProviderType } from '../domain/provider';
+
+/** What the platform asks a provider to collect. */
+export interface CreatePaymentInput {
+  transactionId: string;
+  organizationId: string;
+  siteId: string;
+  providerId: string;
+  /** Minor units. */
+  amount: number;
+  /** ISO 4217, any case. */
+  currency: string;
+  description: string | null;
+  buyerEmail: string | null;
+  /** Where the provider sends the buyer back, if anywhere. */
+  returnUrl: string | null;
+}
+
+/** A payment as started at the provider. */
+export interface ProviderPayment {
+  providerPaymentId: string;
+  outcome: PaymentOutcome;
+  /** Where to send the buyer next (hosted payment page), if anywhere. */
+  redirectUrl: string | null;
+  /** Secret for embedded flows, if the provider has one. */
+  clientSecret: string | null;
+}
+
+/** The provider's current view of a payment. */
+export interface ProviderPaymentStatus {
+  providerPaymentId: string;
+  outcome: PaymentOutcome;
+  /** The provider's own status word, for logs. */
+  providerStatus: string;
+  metadata: Record<string, string>;
+}
+
+export interface WebhookInput {
+  rawBody: Buffer;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  receivedAt: Date;
+}
+
+/** An authentic provider event, normalized. */
+export interface ProviderWebhookEvent {
+  eventId: string;
+  eventType: string;
+  occurredAt: string;
+  /** Whether the provider sent it from its live environment. */
+  live: boolean;
+  /** Outcome it reports for a payment; null when the event is acknowledged without effect. */
+  outcome: PaymentOutcome | null;
+  /** The payment the event is about, with the metadata the platform attached at creation. */
+  payment: { providerPaymentId: string; metadata: Record<string, string> } | null;
+}
+
+/**
+ * One interface for every provider type. An adapter is bound to one provider record's credentials.
+ * Every failure is a DomainError (usually a {@link ProviderError}); nothing throws a bare Error.
+ */
+export interface PaymentAdapter {
+  readonly type: ProviderType;
+  /**
+   * Registers the platform's webhook endpoint at the provider; returns its id and signing secret.
+   * @throws NotSupportedError where the provider has no such API.
+   */
+  registerWebhookEndpoint(url: string): Promise<{ endpointId: string; secret: string }>;
+  /** Removes an endpoint registered by {@link registerWebhookEndpoint} (clean-up after a failed create). */
+  deleteWebhookEndpoint(endpointId: string): Promise<void>;
+  /** Starts a payment; idempotent per `input.transactionId` at the provider. */
+  createPayment(input: CreatePaymentInput): Promise<ProviderPayment>;
+  /**
+   * Cancels a payment; "already cancelled" counts as success.
+   * @throws ConflictError (code PAYMENT_ALREADY_CAPTURED) when the money was already taken.
+   */
+  cancelPayment(providerPaymentId: string, idempotencyKey: string): Promise<void>;
+  fetchStatus(providerPaymentId: string): Promise<ProviderPaymentStatus>;
+  /** @throws ValidationError when the delivery is not authentic or not parseable. */
+  verifyAndParseWebhook(input: WebhookInput): ProviderWebhookEvent;
+  /** @throws NotSupportedError until refunds are built. */
+  refund(providerPaymentId: string, amount: number, idempotencyKey: string): Promise<never>;
+}
+
+/**
+ * How a provider call failed, as the platform cares about it:
+ * - `declined`: the provider refused the payment method (buyer may try another);
+ * - `retryable`: network, timeout, rate limit or provider outage; safe to retry with the same key;
+ * - `invalid`: the provider rejected our request as malformed or not allowed in its current state;
+ * - `auth`: the record's credentials were rejected;
+ * - `not_found`: the provider has no such object for these credentials;
+ * - `idempotency`: a retry with the same idempotency key carried different parameters.
+ */
+export type ProviderErrorKind = 'declined' | 'retryable' | 'invalid' | 'auth' | 'not_found' | 'idempotency';
+
+const KIND_MAP: Record<ProviderErrorKind, { kind: ErrorKind; code: string }> = {
+  declined: { kind: 'unprocessable', code: 'PROVIDER_DECLINED' },
+  retryable: { kind: 'unavailable', code: 'PROVIDER_UNAVAILABLE' },
+  invalid: { kind: 'validation', code: 'PROVIDER_INVALID_REQUEST' },
+  auth: { kind: 'unprocessable', code: 'PROVIDER_AUTH_FAILED' },
+  not_found: { kind: 'not_found', code: 'PROVIDER_RESOURCE_MISSING' },
+  idempotency: { kind: 'conflict', code: 'PROVIDER_IDEMPOTENCY_MISMATCH' },
+};
+
+/** A provider failure with its kind; travels over gRPC as the mapped DomainError kind and `code`. */
+export class ProviderError extends DomainError {
+  readonly providerKind: ProviderErrorKind;
+
+  constructor(providerKind: ProviderErrorKind, message: string, options: { cause?: unknown } = {}) {
+    const mapped = KIND_MAP[providerKind];
+    super(mapped.kind, message, { code: mapped.code, cause: options.cause });
+    this.name = 'ProviderError';
+    this.providerKind = providerKind;
+  }
+}
+
+/** Version of the idempotency-key scheme. WARNING: changing it makes retries of in-flight payments create new ones. */
+export const IDEMPOTENCY_KEY_VERSION = 'pmk1';
+
+/** Provider idempotency key: versioned SHA-256 over the parts, e.g. (transactionId, 'create'). */
+export function idempotencyKey(...parts: string[]): string {
+  const hash = createHash('sha256').update(JSON.stringify([IDEMPOTENCY_KEY_VERSION, ...parts])).digest('hex');
+  return `${IDEMPOTENCY_KEY_VERSION}_${hash}`;
+}

@@ -1,0 +1,181 @@
+import Stripe from 'stripe';
+import { z } from 'zod';
+import { ConflictError, NotSupportedError, ValidationError } from '@paymesh/core';
+import type { ProviderACredentials } from '../../domain/credentials';
+import {
+  idempotencyKey,
+  ProviderError,
+  type CreatePaymentInput,
+  type PaymentAdapter,
+  type ProviderPayment,
+  type ProviderPaymentStatus,
+  type ProviderWebhookEvent,
+  type WebhookInput,
+} from '../adapter';
+import { isStripeError, mapProviderAError, UNEXPECTED_STATE } from './errors';
+import { outcomeOfEvent, outcomeOfIntentStatus, WEBHOOK_EVENTS } from './mapping';
+
+/** Settings shared by every provider_a record (from the service configuration). */
+export interface ProviderAOptions {
+  /** API origin for records that do not set their own `apiBaseUrl`. */
+  defaultApiBaseUrl: string;
+  timeoutMs: number;
+  maxNetworkRetries: number;
+}
+
+/** Largest age of a signed webhook timestamp we accept (seconds). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+const metadataSchema = z.record(z.string(), z.string());
+
+/** The part of an authentic event we rely on; anything else in it is ignored. */
+const eventSchema = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  created: z.number().int().nonnegative(),
+  livemode: z.boolean(),
+  data: z.object({ object: z.object({ object: z.string(), id: z.string().optional() }).passthrough() }),
+});
+
+const paymentIntentObject = z.object({
+  object: z.literal('payment_intent'),
+  id: z.string().min(1).max(255),
+  metadata: metadataSchema.default({}),
+});
+
+/** The official SDK pointed at an API origin such as http://127.0.0.1:12111. */
+export function providerAClient(secretKey: string, apiBaseUrl: string, opts: Pick<ProviderAOptions, 'timeoutMs' | 'maxNetworkRetries'>): Stripe {
+  const url = new URL(apiBaseUrl);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return new Stripe(secretKey, {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443,
+    protocol,
+    timeout: opts.timeoutMs,
+    maxNetworkRetries: opts.maxNetworkRetries,
+    telemetry: false,
+    appInfo: { name: 'paymesh' },
+  });
+}
+
+/** provider_a: Stripe-style card payments through PaymentIntents and a hosted pay page. */
+export class ProviderAAdapter implements PaymentAdapter {
+  readonly type = 'provider_a' as const;
+  private readonly stripe: Stripe;
+
+  constructor(
+    private readonly credentials: ProviderACredentials,
+    opts: ProviderAOptions,
+  ) {
+    this.stripe = providerAClient(credentials.secretKey, credentials.apiBaseUrl ?? opts.defaultApiBaseUrl, opts);
+  }
+
+  async registerWebhookEndpoint(url: string): Promise<{ endpointId: string; secret: string }> {
+    const endpoint = await this.call('webhook endpoint registration', () =>
+      this.stripe.webhookEndpoints.create({ url, enabled_events: [...WEBHOOK_EVENTS], description: 'paymesh platform webhook' }),
+    );
+    if (!endpoint.secret) throw new ProviderError('invalid', 'provider_a returned a webhook endpoint without a secret');
+    return { endpointId: endpoint.id, secret: endpoint.secret };
+  }
+
+  async deleteWebhookEndpoint(endpointId: string): Promise<void> {
+    await this.call('webhook endpoint deletion', () => this.stripe.webhookEndpoints.del(endpointId));
+  }
+
+  async createPayment(input: CreatePaymentInput): Promise<ProviderPayment> {
+    const intent = await this.call('payment creation', () =>
+      this.stripe.paymentIntents.create(
+        {
+          amount: input.amount,
+          currency: input.currency.toLowerCase(),
+          metadata: {
+            transaction_id: input.transactionId,
+            organization_id: input.organizationId,
+            site_id: input.siteId,
+            provider_id: input.providerId,
+          },
+          ...(input.description ? { description: input.description } : {}),
+          ...(input.buyerEmail ? { receipt_email: input.buyerEmail } : {}),
+          ...(input.returnUrl ? { return_url: input.returnUrl } : {}),
+        },
+        { idempotencyKey: idempotencyKey(input.transactionId, 'create') },
+      ),
+    );
+    return {
+      providerPaymentId: intent.id,
+      outcome: outcomeOfIntentStatus(intent.status),
+      redirectUrl: intent.next_action?.redirect_to_url?.url ?? null,
+      clientSecret: intent.client_secret,
+    };
+  }
+
+  async cancelPayment(providerPaymentId: string, key: string): Promise<void> {
+    try {
+      await this.stripe.paymentIntents.cancel(providerPaymentId, {}, { idempotencyKey: key });
+      return;
+    } catch (err) {
+      if (!(isStripeError(err) && err.code === UNEXPECTED_STATE)) throw mapProviderAError(err, 'payment cancellation');
+    }
+    // The intent could not be cancelled in its state: settle what that state means for the caller.
+    const current = await this.call('payment retrieval', () => this.stripe.paymentIntents.retrieve(providerPaymentId));
+    if (current.status === 'canceled') return;
+    if (current.status === 'succeeded') {
+      throw new ConflictError('payment already captured at the provider; refund it instead', { code: 'PAYMENT_ALREADY_CAPTURED' });
+    }
+    throw new ProviderError('invalid', `provider_a payment cancellation: not cancellable in status ${current.status}`);
+  }
+
+  async fetchStatus(providerPaymentId: string): Promise<ProviderPaymentStatus> {
+    const intent = await this.call('payment retrieval', () => this.stripe.paymentIntents.retrieve(providerPaymentId));
+    return {
+      providerPaymentId: intent.id,
+      outcome: outcomeOfIntentStatus(intent.status),
+      providerStatus: intent.status,
+      metadata: { ...intent.metadata },
+    };
+  }
+
+  verifyAndParseWebhook(input: WebhookInput): ProviderWebhookEvent {
+    const header = input.headers['stripe-signature'];
+    if (!header) throw new ValidationError('missing Stripe-Signature header', { field: 'stripe-signature' });
+    const secret = this.credentials.webhookSecret;
+    if (!secret) throw new ValidationError('provider has no webhook secret configured');
+    let verified: unknown;
+    try {
+      verified = this.stripe.webhooks.constructEvent(
+        input.rawBody,
+        header,
+        secret,
+        WEBHOOK_TOLERANCE_SECONDS,
+        undefined,
+        input.receivedAt.getTime(),
+      );
+    } catch (err) {
+      const reason = isStripeError(err) && /tolerance/i.test(err.message) ? 'timestamp outside the tolerance window' : 'signature mismatch';
+      throw new ValidationError(`webhook signature verification failed: ${reason}`, { cause: err });
+    }
+    const event = eventSchema.safeParse(verified);
+    if (!event.success) throw new ValidationError('webhook payload is not a provider_a event');
+    const { id, type, created, livemode, data } = event.data;
+    const outcome = outcomeOfEvent(type);
+    let payment: ProviderWebhookEvent['payment'] = null;
+    if (outcome !== null) {
+      const intent = paymentIntentObject.safeParse(data.object);
+      if (!intent.success) throw new ValidationError(`webhook ${type} does not carry a payment intent`);
+      payment = { providerPaymentId: intent.data.id, metadata: intent.data.metadata };
+    }
+    return { eventId: id, eventType: type, occurredAt: new Date(created * 1000).toISOString(), live: livemode, outcome, payment };
+  }
+
+  async refund(): Promise<never> {
+    throw new NotSupportedError('refunds through provider_a are not available yet');
+  }
+
+  private async call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw mapProviderAError(err, operation);
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import type Stripe from 'stripe';
+import type { PaymentOutcome } from '../../domain/payment';
+
+/**
+ * provider_a wire words -> our outcomes. Event types and intent statuses are each mapped in one
+ * switch here and nowhere else.
+ */
+
+/** Event types the platform subscribes to when it registers the webhook endpoint itself. */
+export const WEBHOOK_EVENTS = [
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  'payment_intent.canceled',
+  // Acknowledged without effect until refunds and disputes are built (see docs/decisions.md).
+  'charge.refunded',
+  'charge.dispute.created',
+  'charge.dispute.closed',
+] as const satisfies readonly Stripe.WebhookEndpointCreateParams.EnabledEvent[];
+
+/** Outcome an event reports for its payment intent; null for events acknowledged without effect. */
+export function outcomeOfEvent(type: string): PaymentOutcome | null {
+  switch (type) {
+    case 'payment_intent.succeeded':
+      return 'succeeded';
+    case 'payment_intent.payment_failed':
+      return 'failed';
+    case 'payment_intent.canceled':
+      return 'cancelled';
+    default:
+      return null;
+  }
+}
+
+/**
+ * Outcome of a payment intent's current status. A declined attempt leaves the intent in
+ * `requires_payment_method` (the buyer may try another card), so it reads as pending here; the
+ * failure itself is reported by the `payment_intent.payment_failed` event.
+ */
+export function outcomeOfIntentStatus(status: Stripe.PaymentIntent.Status): PaymentOutcome {
+  switch (status) {
+    case 'succeeded':
+      return 'succeeded';
+    case 'canceled':
+      return 'cancelled';
+    case 'requires_payment_method':
+    case 'requires_confirmation':
+    case 'requires_action':
+    case 'processing':
+    case 'requires_capture':
+      return 'pending';
+    default:
+      // Statuses newer than this mapping: unknown means not settled; the webhook settles it.
+      return 'pending';
+  }
+}

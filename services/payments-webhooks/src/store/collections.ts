@@ -1,0 +1,28 @@
+import type { CollectionSpec } from '@paymesh/store';
+
+export const PROVIDERS = 'providers';
+export const PAYMENTS = 'payments';
+export const EVENT_CLAIMS = 'processed_event_claims';
+export const WEBHOOK_RECEIPTS = 'webhook_receipts';
+
+export const collections: CollectionSpec[] = [
+  {
+    name: PROVIDERS,
+    indexes: [{ name: 'providers_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] }],
+  },
+  {
+    name: PAYMENTS,
+    indexes: [
+      { name: 'payments_transaction_unique', fields: ['transactionId'], unique: true },
+      { name: 'payments_provider_payment_unique', fields: ['providerId', 'providerPaymentId'], unique: true },
+    ],
+  },
+  {
+    name: EVENT_CLAIMS,
+    indexes: [{ name: 'claims_provider_event_unique', fields: ['providerId', 'providerEventId'], unique: true }],
+  },
+  {
+    name: WEBHOOK_RECEIPTS,
+    indexes: [{ name: 'receipts_provider_received', fields: ['providerId', 'receivedAt'] }],
+  },
+];

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-a';
+import { createLogger, SecretBox, systemClock } from '@paymesh/core';
+import { createStore, type DroppableStore } from '@paymesh/store';
+import type { PaymentsDeps } from '../src/app/deps';
+import { adapterFactory } from '../src/providers/registry';
+import { collections } from '../src/store/collections';
+
+export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface Harness {
+  deps: PaymentsDeps;
+  store: DroppableStore;
+  sandboxUrl: string;
+  nudges: number;
+  close(): Promise<void>;
+}
+
+/** payments-webhooks use cases on a fresh PostgreSQL schema, talking to a real provider_a sandbox. */
+export async function startHarness(): Promise<Harness> {
+  const config = loadSandboxConfig({ LOG_LEVEL: 'silent', PROVIDER_A_SANDBOX_HOST: '127.0.0.1', PROVIDER_A_SANDBOX_PORT: '0' });
+  const sandbox: FastifyInstance = buildServer(config);
+  await sandbox.listen({ host: config.host, port: config.port });
+  const sandboxUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
+  const store = await createStore({ url: PG_URL, database: `pwtest_${randomBytes(4).toString('hex')}` });
+  for (const c of collections) await store.ensureCollection(c);
+  const h: Harness = {
+    store,
+    sandboxUrl,
+    nudges: 0,
+    deps: {
+      store,
+      relay: { nudge: () => void (h.nudges += 1) },
+      secrets: new SecretBox(`k1:${randomBytes(32).toString('base64')}`),
+      clock: systemClock,
+      logger: createLogger({ service: 'payments-webhooks-test', level: 'silent' }),
+      adapters: adapterFactory({ providerA: { defaultApiBaseUrl: sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 } }),
+      publicRootUrl: 'http://127.0.0.1:18081',
+      requireHttps: false,
+    },
+    async close() {
+      await store.dropDatabase();
+      await store.close();
+      await sandbox.close();
+    },
+  };
+  return h;
+}
+
+export const objectId = () => randomBytes(12).toString('hex');
+export const testKey = () => `sk_test_${randomBytes(12).toString('hex')}`;
+export const webhookSecret = () => `whsec_${randomBytes(24).toString('hex')}`;

@@ -1,0 +1,108 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-a';
+import { ProviderError } from '../src/providers/adapter';
+import { ProviderAAdapter, providerAClient, type ProviderAOptions } from '../src/providers/provider-a/adapter';
+import { paymentInput, runAdapterContract } from './adapter-contract';
+
+let sandbox: FastifyInstance;
+let baseUrl = '';
+const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
+const options = (): ProviderAOptions => ({ defaultApiBaseUrl: baseUrl, timeoutMs: 3000, maxNetworkRetries: 0 });
+
+beforeAll(async () => {
+  const config = loadSandboxConfig({
+    LOG_LEVEL: 'silent',
+    PROVIDER_A_SANDBOX_HOST: '127.0.0.1',
+    PROVIDER_A_SANDBOX_PORT: '0',
+    PROVIDER_A_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
+  });
+  sandbox = buildServer(config);
+  await sandbox.listen({ host: config.host, port: config.port });
+  baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+runAdapterContract('provider_a (sandbox)', () => ({
+  adapter: () => new ProviderAAdapter({ secretKey }, options()),
+  async pay(id) {
+    await providerAClient(secretKey, baseUrl, options()).paymentIntents.confirm(id, { payment_method: 'pm_card_visa' });
+  },
+  rejectedCredentials: () => new ProviderAAdapter({ secretKey: 'rk_test_restrictedKeyNotAccepted' }, options()),
+  unreachable: () => new ProviderAAdapter({ secretKey, apiBaseUrl: 'http://127.0.0.1:9' }, options()),
+}));
+
+describe('provider_a adapter specifics', () => {
+  it('creates a PaymentIntent with our metadata, lower-case currency and the hosted pay page as redirect', async () => {
+    const input = paymentInput({ amount: 1234, currency: 'EUR' });
+    const payment = await new ProviderAAdapter({ secretKey }, options()).createPayment(input);
+    expect(payment.providerPaymentId).toMatch(/^pi_/);
+    expect(payment.redirectUrl).toBe(`${baseUrl}/pay/${payment.providerPaymentId}`);
+    expect(payment.clientSecret).toMatch(new RegExp(`^${payment.providerPaymentId}_secret_`));
+    const intent = await providerAClient(secretKey, baseUrl, options()).paymentIntents.retrieve(payment.providerPaymentId);
+    expect(intent).toMatchObject({ amount: 1234, currency: 'eur', description: 'Order 42', receipt_email: 'buyer@example.com' });
+    expect(intent.metadata).toEqual({
+      transaction_id: input.transactionId,
+      organization_id: input.organizationId,
+      site_id: input.siteId,
+      provider_id: input.providerId,
+    });
+  });
+
+  it('maps a rejected request to an invalid-request error', async () => {
+    const err = await new ProviderAAdapter({ secretKey }, options()).createPayment(paymentInput({ currency: 'E1R' })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err).toMatchObject({ providerKind: 'invalid', kind: 'validation', code: 'PROVIDER_INVALID_REQUEST' });
+  });
+
+  it('registers a webhook endpoint whose deliveries the adapter verifies', async () => {
+    const received: Array<{ body: Buffer; headers: Record<string, string> }> = [];
+    const receiver: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+        received.push({ body: Buffer.concat(chunks), headers });
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const key = `sk_test_${randomBytes(12).toString('hex')}`;
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/provider_a/x`;
+      const endpoint = await new ProviderAAdapter({ secretKey: key }, options()).registerWebhookEndpoint(url);
+      expect(endpoint.endpointId).toMatch(/^we_/);
+      expect(endpoint.secret).toMatch(/^whsec_/);
+
+      const adapter = new ProviderAAdapter({ secretKey: key, webhookSecret: endpoint.secret }, options());
+      const payment = await adapter.createPayment(paymentInput());
+      await providerAClient(key, baseUrl, options()).paymentIntents.confirm(payment.providerPaymentId, { payment_method: 'pm_card_visa' });
+      const deadline = Date.now() + 5000;
+      while (!received.some((r) => r.body.includes('payment_intent.succeeded')) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const delivery = received.find((r) => r.body.includes('"payment_intent.succeeded"'));
+      expect(delivery).toBeDefined();
+      const event = adapter.verifyAndParseWebhook({ rawBody: delivery!.body, headers: delivery!.headers, receivedAt: new Date() });
+      expect(event).toMatchObject({ eventType: 'payment_intent.succeeded', outcome: 'succeeded', live: false });
+      expect(event.payment?.providerPaymentId).toBe(payment.providerPaymentId);
+      // payment_intent.created and charge.succeeded are not subscribed to.
+      expect(received.every((r) => !r.body.includes('"payment_intent.created"'))).toBe(true);
+
+      const other = new ProviderAAdapter({ secretKey: key, webhookSecret: 'whsec_notTheEndpointSecret0000' }, options());
+      expect(() => other.verifyAndParseWebhook({ rawBody: delivery!.body, headers: delivery!.headers, receivedAt: new Date() })).toThrow(
+        /signature/,
+      );
+      await adapter.deleteWebhookEndpoint(endpoint.endpointId);
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
+  });
+});

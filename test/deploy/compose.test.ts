@@ -1,0 +1,111 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { BACKEND_SERVICES, grpcAddrEnvName, type BackendService } from '../../libs/runtime/src/services';
+import { ROOT } from './chart';
+
+const SERVICE_DIRS = readdirSync(join(ROOT, 'services')).filter((d) => existsSync(join(ROOT, 'services', d, 'src', 'main.ts')));
+const compose = parse(readFileSync(join(ROOT, 'deploy', 'compose.yaml'), 'utf8'), { merge: true });
+const collector = parse(readFileSync(join(ROOT, 'deploy', 'otel-collector.yaml'), 'utf8'));
+
+/** Compose's variable interpolation: ${VAR}, ${VAR:-default}, ${VAR:?error}. */
+function interpolate(value: string, env: Record<string, string>): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g, (_m, name: string, op: string | undefined, arg: string) => {
+    const v = env[name];
+    const set = op?.startsWith(':') ? v !== undefined && v !== '' : v !== undefined;
+    if (set) return v!;
+    if (op?.endsWith('?')) throw new Error(`required variable ${name}: ${arg}`);
+    return op ? arg : '';
+  });
+}
+
+async function configSchema(service: string) {
+  return (await import(join(ROOT, 'services', service, 'src', 'config.ts'))).configSchema;
+}
+
+describe('deploy/compose.yaml', () => {
+  const hostEnv = { SECRETS_KEYRING: 'k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=' };
+
+  it('runs every service from the one image beside NATS, MongoDB (with replica-set init) and the collector', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['mongo', 'mongo-init', 'nats', 'otel-collector', ...SERVICE_DIRS].sort());
+    for (const service of SERVICE_DIRS) {
+      const s = compose.services[service];
+      expect(s.image, service).toBe('${PAYMESH_IMAGE:-paymesh:local}');
+      expect(s.build, service).toEqual({ context: '..', dockerfile: 'Dockerfile' });
+      expect(s.environment.SERVICE).toBe(service);
+      expect(s.depends_on).toEqual({ nats: { condition: 'service_healthy' }, 'mongo-init': { condition: 'service_completed_successfully' } });
+      expect(s.read_only).toBe(true);
+    }
+    expect(compose.services.nats.command).toContain('--jetstream');
+    expect(compose.services.mongo.command).toEqual(['--replSet', 'rs0', '--bind_ip_all']);
+    expect(compose.services['mongo-init'].command.join(' ')).toContain("rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: 'mongo:27017' }] })");
+    expect(existsSync(join(ROOT, 'deploy', compose.services['otel-collector'].volumes[0].split(':')[0]))).toBe(true);
+  });
+
+  it('refuses to start without SECRETS_KEYRING', () => {
+    const env = compose.services.checkout.environment;
+    expect(() => interpolate(env.SECRETS_KEYRING, {})).toThrow(/SECRETS_KEYRING/);
+  });
+
+  it('gives each service an environment its config accepts in production, listening where the others call it', async () => {
+    for (const service of SERVICE_DIRS) {
+      const raw: Record<string, string> = compose.services[service].environment;
+      const env = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, interpolate(String(v), hostEnv)]));
+      const parsed = (await configSchema(service)).safeParse(env);
+      if (!parsed.success) throw new Error(`${service}: ${JSON.stringify(parsed.error.issues)}`);
+      const config = parsed.data;
+      expect(config.NODE_ENV).toBe('production');
+      expect(config.STORE_URL).toBe('mongodb://mongo:27017/?replicaSet=rs0');
+      expect(env.SECRETS_KEYRING).toBe(hostEnv.SECRETS_KEYRING);
+      if (service in BACKEND_SERVICES) {
+        expect(config.GRPC_HOST).toBe('0.0.0.0');
+        expect(config.GRPC_PORT).toBe(BACKEND_SERVICES[service as BackendService].grpcPort);
+      } else {
+        expect(config.HOST).toBe('0.0.0.0');
+        const published = compose.services[service].ports[0];
+        expect(published).toBe(`127.0.0.1:${config.PORT}:${config.PORT}`);
+      }
+      for (const backend of Object.keys(BACKEND_SERVICES) as BackendService[]) {
+        expect(env[grpcAddrEnvName(backend)]).toBe(`${backend}:${BACKEND_SERVICES[backend].grpcPort}`);
+      }
+    }
+  });
+
+  it('sends spans to the collector, whose pipeline receives OTLP over HTTP and gRPC and exports them', () => {
+    const endpoint = new URL(compose.services.checkout.environment.OTEL_EXPORTER_OTLP_ENDPOINT);
+    expect(endpoint.hostname).toBe('otel-collector');
+    expect(collector.receivers.otlp.protocols.http.endpoint).toBe(`0.0.0.0:${endpoint.port}`);
+    expect(collector.receivers.otlp.protocols.grpc.endpoint).toBe('0.0.0.0:4317');
+    const traces = collector.service.pipelines.traces;
+    expect(traces.receivers).toEqual(['otlp']);
+    expect(traces.processors).toContain('batch');
+    expect(traces.exporters).toContain('debug');
+    expect(collector.exporters.otlp.endpoint).toBeTruthy();
+    for (const [section, names] of [['receivers', traces.receivers], ['processors', traces.processors], ['exporters', traces.exporters]] as const) {
+      for (const name of names) expect(collector[section][name], `${section}.${name}`).toBeDefined();
+    }
+    for (const ext of collector.service.extensions) expect(collector.extensions[ext]).toBeDefined();
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+
+  it('builds with the pnpm the workspace pins, from the lockfile, on Node 20', () => {
+    const pinned = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).packageManager.replace('pnpm@', '');
+    expect(dockerfile).toContain(`npm install -g pnpm@${pinned}`);
+    expect(dockerfile).toContain('pnpm install --frozen-lockfile');
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-slim$/m);
+    expect(dockerfile).toMatch(/^USER 10001:10001$/m);
+  });
+
+  it('runs the service named by $SERVICE from its built entry point', () => {
+    expect(dockerfile).toMatch(/exec node --enable-source-maps \\"services\/\$\{SERVICE:\?[^}]*\}\/dist\/main\.js\\"/);
+    for (const service of SERVICE_DIRS) {
+      expect(JSON.parse(readFileSync(join(ROOT, 'services', service, 'package.json'), 'utf8')).main, service).toBe('dist/main.js');
+    }
+    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
+    expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist']));
+  });
+});

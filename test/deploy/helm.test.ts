@@ -1,0 +1,306 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { ConfigMap, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
+import { resolveKeyring } from '../../libs/core/src/config';
+import { SecretBox } from '../../libs/core/src/secrets';
+import { parseApiKey } from '../../services/gateway-admin/src/domain/api-key';
+import { BACKEND_SERVICES, grpcAddrEnvName, type BackendService } from '../../libs/runtime/src/services';
+import { CHART_DIR, ROOT, chartValues, renderChart, rendererUnavailableReason, type Manifest } from './chart';
+
+/** What the test uses of a service's zod config schema (zod itself is not a root dependency). */
+type Shape = Record<string, { isOptional(): boolean; parse(value: unknown): any }>;
+interface ConfigSchema {
+  safeParse(env: Record<string, string>): { success: true; data: Record<string, any> } | { success: false; error: { issues: unknown[] } };
+}
+
+/** Every service directory with an entry point. */
+const SERVICE_DIRS = readdirSync(join(ROOT, 'services')).filter((d) => existsSync(join(ROOT, 'services', d, 'src', 'main.ts')));
+
+async function configSchema(service: string): Promise<ConfigSchema> {
+  try {
+    const mod = await import(join(ROOT, 'services', service, 'src', 'config.ts'));
+    return mod.configSchema;
+  } catch (err) {
+    // config.ts also parses this process's env when imported: a new variable without a default fails here.
+    throw new Error(`services/${service}/src/config.ts does not load with the test env (a required variable the chart must provide?): ${String(err)}`);
+  }
+}
+
+/** The object shape of a config schema, under any `.transform()`/`.pipe()` wrapping it. */
+function shapeOf(schema: ConfigSchema): Shape {
+  let s: any = schema;
+  while (s && !s.shape) s = s._def?.schema ?? s._def?.in;
+  if (!s) throw new Error('config schema has no object shape');
+  return s.shape;
+}
+
+/** Required keys of a config schema: those that neither have a default nor are optional. */
+function requiredKeys(schema: ConfigSchema): string[] {
+  return Object.entries(shapeOf(schema))
+    .filter(([, field]) => !field.isOptional())
+    .map(([key]) => key);
+}
+
+/** The port a service listens on by default (its own config), and whether it speaks HTTP or gRPC. */
+function listenPort(schema: ConfigSchema): { protocol: 'http' | 'grpc'; port: number } {
+  const shape = shapeOf(schema);
+  if (shape.PORT) return { protocol: 'http', port: shape.PORT.parse(undefined) };
+  if (shape.GRPC_PORT) return { protocol: 'grpc', port: shape.GRPC_PORT.parse(undefined) };
+  throw new Error('service config has neither PORT nor GRPC_PORT');
+}
+
+const templateText = (file: string) => readFileSync(join(CHART_DIR, 'templates', file), 'utf8');
+const literalKeys = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((m) => m[1]!);
+
+describe('helm chart values', () => {
+  const values = chartValues();
+
+  it('has one services entry per service directory, with the port and protocol the service listens on', async () => {
+    expect(Object.keys(values.services).sort()).toEqual([...SERVICE_DIRS].sort());
+    for (const service of SERVICE_DIRS) {
+      const entry = values.services[service];
+      expect(listenPort(await configSchema(service)), service).toEqual({ protocol: entry.protocol, port: entry.port });
+      if (service in BACKEND_SERVICES) expect(entry.port, service).toBe(BACKEND_SERVICES[service as BackendService].grpcPort);
+    }
+  });
+
+  it('provides every required variable of every service config through the ConfigMap, the Secret or the pod env', async () => {
+    const grpcAddrs = Object.entries(values.services)
+      .filter(([, s]: [string, any]) => s.protocol === 'grpc')
+      .map(([name]) => grpcAddrEnvName(name as BackendService));
+    const shared = [
+      ...literalKeys(templateText('configmap.yaml'), /^ {2}([A-Z][A-Z0-9_]*):/gm),
+      ...grpcAddrs,
+      ...Object.keys(values.config.extraEnv ?? {}),
+      ...literalKeys(templateText('secret.yaml'), /^ {2}([A-Z][A-Z0-9_]*):/gm),
+      ...literalKeys(templateText('deployment.yaml'), /- name: ([A-Z][A-Z0-9_]*)$/gm),
+    ];
+    expect(shared).toEqual(expect.arrayContaining(['NODE_ENV', 'NATS_URL', 'STORE_URL', 'STORE_NAMESPACE', 'BUS_NAMESPACE', 'SECRETS_KEYRING']));
+    for (const service of SERVICE_DIRS) {
+      const provided = new Set([...shared, ...Object.keys(values.services[service].env ?? {})]);
+      const missing = requiredKeys(await configSchema(service)).filter((k) => !provided.has(k));
+      expect(missing, `${service} lacks required variables`).toEqual([]);
+    }
+  });
+
+  it('gives every backend a <SERVICE>_GRPC_ADDR that the gateways read', async () => {
+    const gatewayKeys = Object.keys(shapeOf(await configSchema('gateway-admin'))).filter((k) => k.endsWith('_GRPC_ADDR'));
+    const backends = Object.keys(BACKEND_SERVICES).map((s) => grpcAddrEnvName(s as BackendService));
+    expect(gatewayKeys.sort()).toEqual(backends.sort());
+  });
+});
+
+/** kubernetes-models class per apiVersion/kind; validate() throws on a schema violation. */
+const MODELS: Record<string, new (data: any) => { validate(): void }> = {
+  'apps/v1/Deployment': Deployment,
+  'networking.k8s.io/v1/Ingress': Ingress,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Secret': Secret,
+  'v1/Service': Service,
+  'v1/ServiceAccount': ServiceAccount,
+};
+
+/** The chart's production-shaped CI values: placeholder secrets, OTLP export, both ingresses on. */
+const PRODUCTION = parse(readFileSync(join(CHART_DIR, 'ci', 'production-values.yaml'), 'utf8'));
+
+const unavailable = rendererUnavailableReason();
+if (unavailable) {
+  console.log(`helm chart: rendered-manifest checks not run (${unavailable}; deploy/setup.sh installs it)`);
+} else {
+  describe('helm chart rendered (Go text/template + sprig, as helm template does)', () => {
+    let manifests: Manifest[];
+    let notes: string;
+    const values = chartValues();
+    const of = (kind: string) => manifests.filter((m) => m.kind === kind);
+    const named = (kind: string, name: string) => {
+      const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
+      if (!found) throw new Error(`no ${kind} ${name}`);
+      return found;
+    };
+
+    beforeAll(() => {
+      ({ manifests, notes } = renderChart([PRODUCTION], { release: 'paymesh', namespace: 'payments' }));
+    }, 180_000);
+
+    it('renders only objects that kubernetes-models validates', () => {
+      expect(manifests.length).toBeGreaterThan(0);
+      for (const m of manifests) {
+        const Model = MODELS[`${m.apiVersion}/${m.kind}`];
+        expect(Model, `unexpected ${m.apiVersion} ${m.kind}`).toBeDefined();
+        expect(() => new Model!(m).validate(), `${m.kind} ${m.metadata.name}`).not.toThrow();
+        expect(m.metadata.namespace, `${m.kind} ${m.metadata.name}`).toBe('payments');
+      }
+    });
+
+    it('renders a Deployment, Service and PodDisruptionBudget per service, one ConfigMap, Secret and ServiceAccount', () => {
+      const expected = SERVICE_DIRS.map((s) => `paymesh-${s}`).sort();
+      for (const kind of ['Deployment', 'Service', 'PodDisruptionBudget']) {
+        expect(of(kind).map((m) => m.metadata.name).sort(), kind).toEqual(expected);
+      }
+      expect(of('ConfigMap').map((m) => m.metadata.name)).toEqual(['paymesh-env']);
+      expect(of('Secret').map((m) => m.metadata.name)).toEqual(['paymesh']);
+      expect(of('ServiceAccount').map((m) => m.metadata.name)).toEqual(['paymesh']);
+      for (const svc of of('Service')) expect(svc.metadata.name).toMatch(/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/);
+    });
+
+    it('gives each pod an environment its service config accepts in production', async () => {
+      const configMap = named('ConfigMap', 'paymesh-env').data as Record<string, string>;
+      const secret = named('Secret', 'paymesh').stringData as Record<string, string>;
+      for (const service of SERVICE_DIRS) {
+        const deploy = named('Deployment', `paymesh-${service}`);
+        const container = deploy.spec.template.spec.containers[0];
+        expect(container.envFrom).toEqual([{ configMapRef: { name: 'paymesh-env' } }]);
+        const env: Record<string, string> = { ...configMap };
+        for (const e of container.env) {
+          if (e.valueFrom) {
+            expect(e.valueFrom.secretKeyRef.name, `${service} ${e.name}`).toBe('paymesh');
+            const value = secret[e.valueFrom.secretKeyRef.key];
+            if (value === undefined && !e.valueFrom.secretKeyRef.optional) throw new Error(`${service}: ${e.name} refers to a missing Secret key`);
+            if (value !== undefined) env[e.name] = value;
+          } else {
+            env[e.name] = e.value;
+          }
+        }
+        const parsed = (await configSchema(service)).safeParse(env);
+        if (!parsed.success) throw new Error(`${service}: ${JSON.stringify(parsed.error.issues)}`);
+        const config = parsed.data;
+        expect(config.NODE_ENV).toBe('production');
+        expect(config.STORE_URL).toBe(PRODUCTION.secrets.storeUrl);
+        expect(() => resolveKeyring({ NODE_ENV: config.NODE_ENV, SECRETS_KEYRING: config.SECRETS_KEYRING ?? env.SECRETS_KEYRING })).not.toThrow();
+        const entry = values.services[service];
+        const [host, port] = entry.protocol === 'http' ? [config.HOST, config.PORT] : [config.GRPC_HOST, config.GRPC_PORT];
+        expect(host, `${service} must not listen on loopback only`).toBe('0.0.0.0');
+        expect(port).toBe(entry.port);
+        expect(container.ports).toEqual([{ name: entry.protocol, containerPort: entry.port, protocol: 'TCP' }]);
+        expect(container.command).toEqual(['node', '--enable-source-maps', `services/${service}/dist/main.js`]);
+        expect(env.OTEL_SERVICE_NAME).toBe(service);
+        expect(config.OTEL_EXPORTER_OTLP_ENDPOINT).toBe(PRODUCTION.config.otelExporterOtlpEndpoint);
+        expect('SYSTEM_API_KEY' in env, service).toBe(service === 'gateway-admin');
+        if (env.SYSTEM_API_KEY) expect(parseApiKey(env.SYSTEM_API_KEY)).toMatchObject({ mode: 'live', keyId: '0123456789abcdef' });
+        expect(new SecretBox(env.SECRETS_KEYRING!).seal('x').kid).toBe('k1');
+      }
+    });
+
+    it('points every <SERVICE>_GRPC_ADDR at the in-cluster DNS name and port of that backend Service', () => {
+      const configMap = named('ConfigMap', 'paymesh-env').data as Record<string, string>;
+      for (const backend of Object.keys(BACKEND_SERVICES) as BackendService[]) {
+        const svc = named('Service', `paymesh-${backend}`);
+        const port = svc.spec.ports[0].port;
+        expect(configMap[grpcAddrEnvName(backend)]).toBe(`paymesh-${backend}.payments.svc.cluster.local:${port}`);
+        expect(port).toBe(BACKEND_SERVICES[backend].grpcPort);
+      }
+    });
+
+    it('selects each Deployment\'s pods from its Service and PodDisruptionBudget, on the named container port', () => {
+      for (const service of SERVICE_DIRS) {
+        const deploy = named('Deployment', `paymesh-${service}`);
+        const podLabels = deploy.spec.template.metadata.labels;
+        expect(deploy.spec.selector.matchLabels).toEqual(expect.objectContaining({ 'app.kubernetes.io/component': service }));
+        for (const [k, v] of Object.entries(deploy.spec.selector.matchLabels)) expect(podLabels[k]).toBe(v);
+        const svc = named('Service', `paymesh-${service}`);
+        expect(svc.spec.selector).toEqual(deploy.spec.selector.matchLabels);
+        const protocol = values.services[service].protocol;
+        expect(svc.spec.ports).toEqual([{ name: protocol, port: values.services[service].port, targetPort: protocol, protocol: 'TCP', appProtocol: protocol }]);
+        expect(named('PodDisruptionBudget', `paymesh-${service}`).spec).toEqual({ maxUnavailable: 1, selector: { matchLabels: deploy.spec.selector.matchLabels } });
+        // Other services' selectors must not match these pods.
+        for (const other of SERVICE_DIRS.filter((o) => o !== service)) {
+          const sel = named('Service', `paymesh-${other}`).spec.selector;
+          expect(Object.entries(sel).every(([k, v]) => podLabels[k] === v), `${other} selects ${service}`).toBe(false);
+        }
+      }
+    });
+
+    it('probes the gateways over HTTP (/health live, /internal/health ready) and the backends over gRPC health', () => {
+      for (const service of SERVICE_DIRS) {
+        const c = named('Deployment', `paymesh-${service}`).spec.template.spec.containers[0];
+        const { protocol, port } = values.services[service];
+        if (protocol === 'http') {
+          expect(c.livenessProbe.httpGet).toEqual({ path: '/health', port: 'http' });
+          expect(c.readinessProbe.httpGet).toEqual({ path: '/internal/health', port: 'http' });
+          expect(c.startupProbe.httpGet).toEqual({ path: '/health', port: 'http' });
+        } else {
+          expect(c.readinessProbe.grpc).toEqual({ port });
+          expect(c.livenessProbe.tcpSocket).toEqual({ port: 'grpc' });
+        }
+      }
+    });
+
+    it('runs every container as non-root on a read-only root filesystem with a writable /tmp', () => {
+      for (const service of SERVICE_DIRS) {
+        const pod = named('Deployment', `paymesh-${service}`).spec.template.spec;
+        expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001 });
+        expect(pod.automountServiceAccountToken).toBe(false);
+        const c = pod.containers[0];
+        expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+        expect(c.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
+        expect(pod.volumes.find((v: any) => v.name === 'tmp').emptyDir).toBeDefined();
+        expect(c.image).toBe('paymesh:0.1.0');
+      }
+      const documents = named('Deployment', 'paymesh-documents').spec.template.spec;
+      expect(documents.containers[0].volumeMounts).toContainEqual({ name: 'dshm', mountPath: '/dev/shm' });
+      expect(documents.volumes).toContainEqual({ name: 'dshm', emptyDir: { medium: 'Memory', sizeLimit: '256Mi' } });
+      expect(documents.containers[0].env).toContainEqual({ name: 'HOME', value: '/tmp' });
+    });
+
+    it('routes each gateway host to its Service without path rewriting', () => {
+      const admin = named('Ingress', 'paymesh-gateway-admin');
+      expect(admin.spec.ingressClassName).toBe('nginx');
+      expect(admin.spec.tls).toEqual([{ hosts: ['admin.paymesh.local'], secretName: 'admin-tls' }]);
+      expect(admin.metadata.annotations).toBeUndefined();
+      expect(admin.spec.rules).toEqual([
+        {
+          host: 'admin.paymesh.local',
+          http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'paymesh-gateway-admin', port: { name: 'http' } } } }] },
+        },
+      ]);
+      const pub = named('Ingress', 'paymesh-gateway-public');
+      expect(pub.spec.rules[0].http.paths[0].backend.service.name).toBe('paymesh-gateway-public');
+      expect(of('Ingress')).toHaveLength(2);
+      expect(notes).toContain('https://admin.paymesh.local/api/v1');
+    });
+
+    it('renders no Ingress by default and changes the pod checksum when the config changes', () => {
+      const base = renderChart([{ secrets: PRODUCTION.secrets }]).manifests;
+      expect(base.filter((m) => m.kind === 'Ingress')).toEqual([]);
+      const changed = renderChart([{ secrets: PRODUCTION.secrets, config: { logLevel: 'debug' } }]).manifests;
+      const checksum = (ms: Manifest[]) =>
+        ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-billing')!.spec.template.metadata.annotations['checksum/config'];
+      expect(checksum(changed)).not.toBe(checksum(base));
+    });
+
+    it('uses an existing Secret instead of creating one', () => {
+      const { manifests: ms } = renderChart([{ secrets: { existingSecret: 'paymesh-prod' } }]);
+      expect(ms.filter((m) => m.kind === 'Secret')).toEqual([]);
+      const env = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-checkout')!.spec.template.spec.containers[0].env;
+      expect(env.find((e: any) => e.name === 'STORE_URL').valueFrom.secretKeyRef).toEqual({ name: 'paymesh-prod', key: 'STORE_URL' });
+    });
+
+    it('refuses to render without the datastore URL and keyring, or with a malformed system key', () => {
+      expect(() => renderChart([])).toThrow(/secrets\.storeUrl is required/);
+      expect(() => renderChart([{ secrets: { storeUrl: 'mongodb://m/?replicaSet=rs0' } }])).toThrow(/secrets\.secretsKeyring is required/);
+      expect(() => renderChart([{ secrets: { ...PRODUCTION.secrets, systemApiKey: 'sk_live_short.secret' } }])).toThrow(/secrets\.systemApiKey must look like/);
+    });
+
+    it('applies per-service image, replicas and env overrides and a release-specific name', () => {
+      const { manifests: ms } = renderChart(
+        [{ secrets: PRODUCTION.secrets, services: { tax: { replicas: 3, image: { repository: 'reg.local/tax', tag: '1.2.3' }, env: { LOG_LEVEL: 'debug' } } } }],
+        { release: 'acme', namespace: 'pay' },
+      );
+      const tax = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'acme-paymesh-tax')!;
+      expect(tax.spec.replicas).toBe(3);
+      expect(tax.spec.template.spec.containers[0].image).toBe('reg.local/tax:1.2.3');
+      expect(tax.spec.template.spec.containers[0].env).toContainEqual({ name: 'LOG_LEVEL', value: 'debug' });
+      const cm = ms.find((m) => m.kind === 'ConfigMap')!;
+      expect(cm.metadata.name).toBe('acme-paymesh-env');
+      expect(cm.data.TAX_GRPC_ADDR).toBe('acme-paymesh-tax.pay.svc.cluster.local:50054');
+      const billing = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'acme-paymesh-billing')!;
+      expect(billing.spec.template.spec.containers[0].image).toBe('paymesh:0.1.0');
+    });
+  });
+}
