@@ -23,15 +23,18 @@ export const configSchema = backendConfigSchema('checkout')
     HANDOFF_TOKEN_TTL_SECONDS: bounded(600, 30, 86_400, 'HANDOFF_TOKEN_TTL_SECONDS'),
     /** `http://` IPN targets; default true except in production. */
     ALLOW_HTTP_IPN: optionalBool,
-    /** Refuse IPN targets resolving to non-public addresses; default true in production only. */
-    IPN_REFUSE_PRIVATE_TARGETS: optionalBool,
+    /**
+     * IPN targets on loopback/private/link-local addresses (same name and default as in
+     * notifications-ipn): allowed except in production, where names are resolved at creation.
+     */
+    IPN_ALLOW_PRIVATE_TARGETS: optionalBool,
     /** Deadline of calls that reach a payment provider (CreatePayment, CancelPayment). */
     PAYMENTS_DEADLINE_MS: bounded(15_000, 1_000, 120_000, 'PAYMENTS_DEADLINE_MS'),
   })
   .transform((c) => ({
     ...c,
     ALLOW_HTTP_IPN: c.ALLOW_HTTP_IPN ?? c.NODE_ENV !== 'production',
-    IPN_REFUSE_PRIVATE_TARGETS: c.IPN_REFUSE_PRIVATE_TARGETS ?? c.NODE_ENV === 'production',
+    IPN_ALLOW_PRIVATE_TARGETS: c.IPN_ALLOW_PRIVATE_TARGETS ?? c.NODE_ENV !== 'production',
   }));
 
 export type Config = z.infer<typeof configSchema>;

@@ -102,19 +102,23 @@ function historyView(t: checkoutPayments.TransactionRecord) {
 function deliveryView(d: notificationsIpn.IpnDelivery) {
   return {
     id: d.id,
+    sequence: d.sequence,
     status: d.status,
     url: d.url,
     state: d.state,
     attempts: d.attempts.map((a) => ({ number: a.number, at: a.at, httpStatus: a.httpStatus || null, error: orNull(a.error), durationMs: a.durationMs })),
     lastHttpStatus: d.lastHttpStatus || null,
+    lastError: orNull(d.lastError),
     nextAttemptAt: orNull(d.nextAttemptAt),
     createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
   };
 }
 
 /**
- * IPN deliveries of a transaction from notifications-ipn; null when that service cannot answer
- * (not deployed yet, unavailable), so the transaction itself still reads.
+ * IPN deliveries of a transaction from notifications-ipn (in sequence order) and the HTTP status of
+ * the most recent attempt (null before any attempt, or when it got no HTTP answer). `null` as a
+ * whole when that service cannot answer, so the transaction itself still reads.
  */
 async function ipnOf(deps: AdminDeps, organizationId: string, transactionId: string) {
   try {
@@ -122,8 +126,9 @@ async function ipnOf(deps: AdminDeps, organizationId: string, transactionId: str
       organizationId,
       transactionId,
     });
-    const deliveries = [...res.items].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(deliveryView);
-    return { deliveries, lastHttpStatus: deliveries.at(-1)?.lastHttpStatus ?? null };
+    const deliveries = [...res.items].sort((a, b) => a.sequence - b.sequence).map(deliveryView);
+    const attempts = deliveries.flatMap((d) => d.attempts).sort((a, b) => a.at.localeCompare(b.at));
+    return { deliveries, lastHttpStatus: attempts.at(-1)?.httpStatus ?? null };
   } catch (err) {
     deps.logger.warn({ err: err instanceof Error ? err.message : String(err), transactionId }, 'IPN deliveries unavailable');
     return null;
