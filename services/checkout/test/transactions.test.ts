@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotFoundError, UnavailableError, ValidationError, newObjectId } from '@paymesh/core';
+import { ConflictError, NotFoundError, UnavailableError, ValidationError, newObjectId } from '@paymesh/core';
 import type { PaymentStatusReported } from '@paymesh/contracts';
 import { createCheckout } from '../src/app/create-checkout';
 import { getCheckout } from '../src/app/get-checkout';
@@ -157,6 +157,22 @@ describe('transactions on PostgreSQL', () => {
     expect(resumed.transaction.id).toBe(txId);
     expect(resumed.transaction.providerPayment.state).toBe('created');
     expect(await h.statusEvents(txId)).toHaveLength(1);
+  });
+
+  it('keeps the transaction pending when the provider reports a conflicting existing payment', async () => {
+    const c = await checkout();
+    h.payments.onCreate = async () => {
+      throw new ConflictError('payment exists with other terms', { code: 'PAYMENT_CONFLICT' });
+    };
+    try {
+      await expect(pay(c)).rejects.toMatchObject({ httpStatus: 503, code: 'PAYMENT_START_PENDING' });
+    } finally {
+      h.payments.onCreate = FakeDefaults.create(h);
+    }
+    const [tx] = (await listTransactions(h.deps, { organizationId: org.organizationId, mode: 'live', page: 1, limit: 100 })).items.filter(
+      (t) => t.checkoutId === c.id,
+    );
+    expect(tx).toMatchObject({ status: 0, providerPayment: { state: 'indeterminate', error: 'payment exists with other terms' } });
   });
 
   it('refuses expired, completed, blocked and foreign-origin sessions, and bad input', async () => {

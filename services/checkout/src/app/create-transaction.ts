@@ -33,8 +33,11 @@ export interface CreatedTransaction {
   clientSecret: string | null;
 }
 
-/** Provider refusals: nothing was created at the provider, so the attempt has failed. */
-const DEFINITIVE: ReadonlySet<ErrorKind> = new Set(['validation', 'unprocessable', 'forbidden', 'not_found', 'conflict', 'unauthenticated']);
+/**
+ * Provider refusals: nothing was created at the provider, so the attempt has failed. A conflict is
+ * not one of them: it says a payment for this transaction already exists (with other terms).
+ */
+const DEFINITIVE: ReadonlySet<ErrorKind> = new Set(['validation', 'unprocessable', 'forbidden', 'not_found', 'unauthenticated']);
 
 function describe(checkout: CheckoutDoc, site: SiteDoc): string {
   const ref = checkout.invoiceNumber ? `Invoice ${checkout.invoiceNumber}` : `Order ${checkout.externalReference ?? ''}`.trim();
@@ -122,7 +125,7 @@ async function recordIndeterminate(deps: PaymentsDeps, id: string, error: string
  * - Success: the provider payment ID and redirect URL are stored.
  * - Refusal by the provider (invalid request, credentials, ...): nothing exists at the provider, so
  *   the transaction moves to failed (2) and the buyer gets 422 PAYMENT_START_FAILED.
- * - Anything else (timeout, provider or payments service unavailable): a payment may or may not
+ * - Anything else (timeout, provider or payments service unavailable, conflict): a payment may or may not
  *   exist, so the transaction stays pending with the error recorded and the buyer gets 503; the
  *   provider's webhook or a retry of the same request settles it.
  */
