@@ -171,8 +171,9 @@ async function startPayment(
     }
     if (isDomainError(err) && DEFINITIVE.has(err.kind)) {
       deps.logger.warn({ transactionId: doc.id, err: message }, 'provider refused the payment');
+      // Unless the provider's webhook proved meanwhile that a payment exists after all.
       await applyTransition(deps, doc.id, (cur) =>
-        cur.status === 0
+        cur.status === 0 && cur.providerPaymentId === null
           ? {
               trigger: { kind: 'payment_start_failed' },
               reason: message,
