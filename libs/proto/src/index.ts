@@ -7,3 +7,4 @@ export * as tax from './gen/tax/v1/tax';
 export * as recurring from './gen/recurring/v1/recurring';
 export * as notificationsIpn from './gen/notifications-ipn/v1/notifications-ipn';
 export * as documents from './gen/documents/v1/documents';
+export * as checkoutPayments from './gen/checkout/v1/payments';

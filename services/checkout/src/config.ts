@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
-import { backendConfigSchema } from '@paymesh/runtime';
+import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
 
 /** `ip`, `ip:port` or `[ipv6]:port`, as `dns.Resolver#setServers` takes them. */
 function isDnsServer(s: string): boolean {
@@ -12,8 +12,19 @@ function isDnsServer(s: string): boolean {
   return !!m && isIP(m[1] ?? '') === 4 && Number(m[2]) > 0 && Number(m[2]) < 65536;
 }
 
+
+/** Unset or empty: undefined (the default depends on NODE_ENV); otherwise true/false/1/0/yes/no. */
+const optionalBool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => (v === undefined || v === '' ? undefined : v === 'true' || v === '1' || v === 'yes'));
+
+const bounded = (def: number, min: number, max: number, name: string) =>
+  envInt(def).refine((n) => n >= min && n <= max, `${name} must be from ${min} to ${max}`);
+
 export const configSchema = backendConfigSchema('checkout')
   .merge(secretsConfigSchema)
+  .merge(downstreamAddrsSchema)
   .extend({
     /** Comma-separated DNS servers for custom-domain CNAME checks; empty = the system resolvers. */
     DNS_RESOLVERS: z
@@ -28,7 +39,27 @@ export const configSchema = backendConfigSchema('checkout')
       .string()
       .default('checkout.paymesh.example')
       .refine((v) => /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+\.?$/i.test(v), 'must be a host name'),
-  });
+    /** Hosted checkout frontend; payment URLs are `<this>/c/<sessionPublicId>`. */
+    CHECKOUT_FRONTEND_URL: z.string().url().default('http://localhost:3000'),
+    /** Lifetime of a checkout session created without `expiresAt`. */
+    CHECKOUT_SESSION_TTL_HOURS: bounded(24, 1, 3120, 'CHECKOUT_SESSION_TTL_HOURS'),
+    /** Lifetime of a handoff token. */
+    HANDOFF_TOKEN_TTL_SECONDS: bounded(600, 30, 86_400, 'HANDOFF_TOKEN_TTL_SECONDS'),
+    /** `http://` IPN targets; default true except in production. */
+    ALLOW_HTTP_IPN: optionalBool,
+    /**
+     * IPN targets on loopback/private/link-local addresses (same name and default as in
+     * notifications-ipn): allowed except in production, where names are resolved at creation.
+     */
+    IPN_ALLOW_PRIVATE_TARGETS: optionalBool,
+    /** Deadline of calls that reach a payment provider (CreatePayment, CancelPayment). */
+    PAYMENTS_DEADLINE_MS: bounded(15_000, 1_000, 120_000, 'PAYMENTS_DEADLINE_MS'),
+  })
+  .transform((c) => ({
+    ...c,
+    ALLOW_HTTP_IPN: c.ALLOW_HTTP_IPN ?? c.NODE_ENV !== 'production',
+    IPN_ALLOW_PRIVATE_TARGETS: c.IPN_ALLOW_PRIVATE_TARGETS ?? c.NODE_ENV !== 'production',
+  }));
 
-export type Config = typeof config;
+export type Config = z.infer<typeof configSchema>;
 export const config = loadConfig(configSchema, process.env);

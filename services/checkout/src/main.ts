@@ -1,25 +1,46 @@
 import '@paymesh/telemetry/register';
+import { lookup } from 'node:dns/promises';
 import { resolveKeyring, SecretBox, systemClock } from '@paymesh/core';
-import { runBackendService } from '@paymesh/runtime';
+import { downstreamAddr, runBackendService } from '@paymesh/runtime';
 import { config } from './config';
 import { collections } from './store/collections';
 import { registerCheckoutService } from './grpc/server';
 import { createCnameResolver } from './dns/resolver';
+import { registerCheckoutPaymentsService } from './grpc/payments-server';
+import { grpcPaymentsPort } from './grpc/payments-webhooks-client';
+import { startConsumers } from './events/consumers';
+import type { PaymentsDeps } from './app/payments-deps';
 
 void runBackendService({
   name: 'checkout',
   config,
   collections,
-  async setup({ grpc, logger, store, relay }) {
+  async setup({ grpc, logger, store, relay, bus }) {
     const secrets = new SecretBox(resolveKeyring(config));
     const resolver = createCnameResolver({ servers: config.DNS_RESOLVERS, timeoutMs: config.DNS_TIMEOUT_MS, tries: config.DNS_TRIES });
-    registerCheckoutService(grpc, {
-      store,
-      relay,
-      secrets,
-      clock: systemClock,
-      logger,
-      customDomains: { resolver, cnameTarget: config.CUSTOM_DOMAIN_CNAME_TARGET },
+    const base = { store, relay, secrets, clock: systemClock, logger, customDomains: { resolver, cnameTarget: config.CUSTOM_DOMAIN_CNAME_TARGET } };
+    registerCheckoutService(grpc, base);
+    const payments = grpcPaymentsPort(downstreamAddr(config, 'payments-webhooks'), {
+      lookupMs: config.GRPC_DEADLINE_MS,
+      paymentMs: config.PAYMENTS_DEADLINE_MS,
     });
+    const deps: PaymentsDeps = {
+      ...base,
+      payments,
+      settings: {
+        checkoutFrontendUrl: config.CHECKOUT_FRONTEND_URL,
+        sessionTtlHours: config.CHECKOUT_SESSION_TTL_HOURS,
+        handoffTtlSeconds: config.HANDOFF_TOKEN_TTL_SECONDS,
+        ipnPolicy: { allowHttp: config.ALLOW_HTTP_IPN, refusePrivateTargets: !config.IPN_ALLOW_PRIVATE_TARGETS },
+      },
+      resolveHost: async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address),
+      guards: [],
+    };
+    registerCheckoutPaymentsService(grpc, deps);
+    const subs = await startConsumers(bus, deps);
+    return async () => {
+      await Promise.all(subs.map((s) => s.stop()));
+      payments.close();
+    };
   },
 });

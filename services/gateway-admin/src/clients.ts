@@ -1,10 +1,11 @@
-import { checkout, billing, documents, notificationsIpn, paymentsWebhooks, recurring, tax } from '@paymesh/proto';
+import { checkout, checkoutPayments, billing, documents, notificationsIpn, paymentsWebhooks, recurring, tax } from '@paymesh/proto';
 import { checkHealth, makeClient } from '@paymesh/grpc';
 import { downstreamAddr, type BackendService, type DownstreamAddrs } from '@paymesh/runtime';
 
 /** gRPC clients of the backend services this gateway routes to. */
 export interface Clients {
   checkout: checkout.CheckoutServiceClient;
+  checkoutPayments: checkoutPayments.CheckoutPaymentsServiceClient;
   paymentsWebhooks: paymentsWebhooks.PaymentsWebhooksServiceClient;
   billing: billing.BillingServiceClient;
   tax: tax.TaxServiceClient;
@@ -22,6 +23,7 @@ export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: numb
   const addresses = Object.fromEntries(services.map((s) => [s, downstreamAddr(config, s)])) as Record<BackendService, string>;
   const c = {
     checkout: makeClient(checkout.CheckoutServiceClient, addresses.checkout),
+    checkoutPayments: makeClient(checkoutPayments.CheckoutPaymentsServiceClient, addresses.checkout),
     paymentsWebhooks: makeClient(paymentsWebhooks.PaymentsWebhooksServiceClient, addresses['payments-webhooks']),
     billing: makeClient(billing.BillingServiceClient, addresses.billing),
     tax: makeClient(tax.TaxServiceClient, addresses.tax),

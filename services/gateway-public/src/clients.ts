@@ -1,21 +1,34 @@
-import { paymentsWebhooks } from '@paymesh/proto';
-import { makeClient } from '@paymesh/grpc';
+import { checkoutPayments, paymentsWebhooks } from '@paymesh/proto';
+import { call, makeClient } from '@paymesh/grpc';
+import type { Client } from '@grpc/grpc-js';
 import { downstreamAddr, type DownstreamAddrs } from '@paymesh/runtime';
 
 /** gRPC clients of the backend services the Main Backend routes to. */
 export interface Clients {
   paymentsWebhooks: paymentsWebhooks.PaymentsWebhooksServiceClient;
+  checkoutPayments: checkoutPayments.CheckoutPaymentsServiceClient;
   deadlineMs: number;
+  /** Deadline of calls that reach a payment provider through checkout (create, cancel). */
+  paymentDeadlineMs: number;
   close(): void;
 }
 
-export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: number }): Clients {
+export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: number; PAYMENT_CALL_DEADLINE_MS: number }): Clients {
   const pw = makeClient(paymentsWebhooks.PaymentsWebhooksServiceClient, downstreamAddr(config, 'payments-webhooks'));
+  const cp = makeClient(checkoutPayments.CheckoutPaymentsServiceClient, downstreamAddr(config, 'checkout'));
   return {
     paymentsWebhooks: pw,
+    checkoutPayments: cp,
     deadlineMs: config.GRPC_DEADLINE_MS,
+    paymentDeadlineMs: config.PAYMENT_CALL_DEADLINE_MS,
     close() {
       pw.close();
+      cp.close();
     },
   };
+}
+
+/** Calls a backend RPC with the request's context and a deadline. */
+export function rpc<Req, Res>(client: Client, method: Parameters<typeof call<Req, Res>>[1], req: Req, deadlineMs: number, target = 'checkout'): Promise<Res> {
+  return call(client, method, req, { deadlineMs, target });
 }

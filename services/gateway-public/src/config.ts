@@ -9,6 +9,17 @@ export const configSchema = baseConfigSchema.merge(downstreamAddrsSchema).merge(
   HOST: z.string().default('127.0.0.1'),
   PORT: envInt(8081),
   BODY_LIMIT_BYTES: envInt(1024 * 1024),
+  /**
+   * Origin of the main (hosted) checkout frontend, always allowed as Origin/Referer of buyer
+   * requests besides each site's frontend domains.
+   */
+  MAIN_FRONTEND_ORIGIN: z
+    .string()
+    .url()
+    .default('http://localhost:3000')
+    .transform((u) => new URL(u).origin),
+  /** Deadline of calls that reach a payment provider through checkout (create, cancel). */
+  PAYMENT_CALL_DEADLINE_MS: envInt(20_000),
 });
 
 export type Config = typeof config;

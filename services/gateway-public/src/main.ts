@@ -8,6 +8,8 @@ import { config, DOWNSTREAM } from './config';
 import { collections } from './store/collections';
 import { buildPublicServer } from './http/server';
 import { createClients } from './clients';
+import { registerCheckoutRoutes } from './http/routes/checkouts';
+import { registerTransactionRoutes } from './http/routes/transactions';
 
 async function main(): Promise<void> {
   const logger = createLogger({ service: 'gateway-public', level: config.LOG_LEVEL });
@@ -41,13 +43,15 @@ async function main(): Promise<void> {
       }),
     ),
   ];
-const clients = createClients(config);
+  const clients = createClients(config);
+  const routeOptions = { clients, mainFrontendOrigin: config.MAIN_FRONTEND_ORIGIN };
   const app = await buildPublicServer({
     logger,
     bodyLimit: config.BODY_LIMIT_BYTES,
     healthChecks,
     clients,
     rateLimit: { config, namespace: `${config.STORE_NAMESPACE}:gateway-public` },
+    apiRoutes: [(scope) => registerCheckoutRoutes(scope, routeOptions), (scope) => registerTransactionRoutes(scope, routeOptions)],
   });
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ url: `http://${config.HOST}:${config.PORT}/api/v1` }, 'gateway-public ready');

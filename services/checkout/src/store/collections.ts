@@ -2,6 +2,10 @@ import type { CollectionSpec } from '@paymesh/store';
 
 export const SITES = 'sites';
 export const CUSTOM_DOMAINS = 'custom_domains';
+export const CHECKOUTS = 'checkouts';
+export const TRANSACTIONS = 'transactions';
+export const HANDOFFS = 'handoffs';
+export const ORG_LICENSES = 'org_licenses';
 
 export const collections: CollectionSpec[] = [
   {
@@ -17,4 +21,29 @@ export const collections: CollectionSpec[] = [
       { name: 'custom_domains_site', fields: ['siteId'] },
     ],
   },
+  {
+    name: CHECKOUTS,
+    indexes: [
+      { name: 'checkouts_session_public_id', fields: ['sessionPublicId'], unique: true },
+      { name: 'checkouts_short_code', fields: ['shortCode'], unique: true },
+      { name: 'checkouts_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
+    ],
+  },
+  {
+    name: TRANSACTIONS,
+    indexes: [
+      { name: 'transactions_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
+      // At most one pending transaction per checkout (null for all others).
+      { name: 'transactions_open_checkout', fields: ['openCheckoutId'], unique: true },
+      { name: 'transactions_checkout', fields: ['checkoutId'] },
+    ],
+  },
+  {
+    name: HANDOFFS,
+    indexes: [
+      { name: 'handoffs_token_hash', fields: ['tokenHash'], unique: true },
+      { name: 'handoffs_expires', fields: ['expiresAt'] },
+    ],
+  },
+  { name: ORG_LICENSES },
 ];

@@ -19,6 +19,8 @@ export interface PublicServerOptions {
   clients: Clients;
   /** Buyer-facing callers are anonymous: every client is counted by IP address. */
   rateLimit?: { config: RateLimitConfig; namespace: string };
+  /** Registrars of the buyer-facing routes, mounted under /api/v1. */
+  apiRoutes?: ((app: FastifyInstance) => void)[];
 }
 
 /** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health. */
@@ -33,5 +35,11 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   if (opts.rateLimit) await app.register(rateLimitPlugin, { ...opts.rateLimit, logger: opts.logger });
   registerHealthRoutes(app, 'gateway-public', opts.healthChecks);
   await registerHookRoutes(app, opts.clients);
+  await app.register(
+    async (scope) => {
+      for (const register of opts.apiRoutes ?? []) register(scope);
+    },
+    { prefix: '/api/v1' },
+  );
   return app;
 }

@@ -7,6 +7,8 @@ import { organizationSettingsRoutes } from './organization-settings';
 import { providerRoutes } from './providers';
 import { siteRoutes } from './sites';
 import { systemRoutes } from './system';
+import { checkoutRoutes } from './checkouts';
+import { transactionRoutes } from './transactions';
 
 /** The settings route definitions depend on (a subset of the gateway's config). */
 export interface RouteSettings {
@@ -18,5 +20,5 @@ export interface RouteSettings {
  * it, so a route added here is enforced, documented and tested for 401/403 automatically.
  */
 export function allRoutes(settings: RouteSettings): AnyRoute[] {
-  return [...systemRoutes(settings.DEFAULT_LICENSE_STATE), ...systemApiKeyRoutes, ...organizationApiKeyRoutes, ...memberRoutes, ...siteRoutes, ...providerRoutes, ...domainRoutes, ...organizationSettingsRoutes, ...licenseRoutes];
+  return [...systemRoutes(settings.DEFAULT_LICENSE_STATE), ...systemApiKeyRoutes, ...organizationApiKeyRoutes, ...memberRoutes, ...siteRoutes, ...providerRoutes, ...domainRoutes, ...organizationSettingsRoutes, ...licenseRoutes, ...checkoutRoutes, ...transactionRoutes];
 }

@@ -1,0 +1,38 @@
+import { ConflictError, isDomainError } from '@paymesh/core';
+import type { TransactionDoc } from '../domain/transaction';
+import { transition } from '../domain/transaction-state';
+import { loadTransactionForBuyer } from './access';
+import type { PaymentsDeps } from './payments-deps';
+import { applyTransition } from './transition';
+
+/** A provider payment exists or may exist, so the provider must cancel it first. */
+function providerMayHavePayment(doc: TransactionDoc): boolean {
+  if (doc.providerId === null) return false;
+  if (doc.providerPaymentId !== null) return true;
+  return doc.providerPayment.state !== 'none' && doc.providerPayment.state !== 'failed';
+}
+
+/**
+ * Buyer cancels a pending transaction before the provider captured it: the provider cancels its
+ * payment first (a refusal, e.g. already captured, is 409 CANCEL_REFUSED and changes nothing),
+ * then the transaction moves to canceled (-2). Repeating a cancel answers the canceled state.
+ */
+export async function cancelTransaction(deps: PaymentsDeps, input: { transactionId: string; browserOrigin: string }): Promise<TransactionDoc> {
+  const doc = await loadTransactionForBuyer(deps, input.transactionId, input.browserOrigin);
+  // Fails fast (409 ILLEGAL_TRANSITION) before touching the provider; repeats are answered as is.
+  if (transition({ status: doc.status, subState: doc.subState }, { kind: 'cancel' }).kind === 'unchanged') return doc;
+  if (doc.providerId !== null && providerMayHavePayment(doc)) {
+    try {
+      const res = await deps.payments.cancelPayment({ organizationId: doc.organizationId, providerId: doc.providerId, transactionId: doc.id });
+      if (!res.cancelled) {
+        throw new ConflictError('the payment provider could not cancel the payment (it may already be captured)', { code: 'CANCEL_REFUSED' });
+      }
+    } catch (err) {
+      // Not found at the provider side: no payment was ever created, so there is nothing to cancel there.
+      if (!(isDomainError(err) && err.kind === 'not_found')) throw err;
+      deps.logger.info({ transactionId: doc.id }, 'no provider payment to cancel');
+    }
+  }
+  const out = await applyTransition(deps, doc.id, () => ({ trigger: { kind: 'cancel' } }));
+  return out.doc;
+}

@@ -1,0 +1,210 @@
+import {
+  ConflictError,
+  isDomainError,
+  newObjectId,
+  UnavailableError,
+  UnprocessableError,
+  ValidationError,
+  type ErrorKind,
+} from '@paymesh/core';
+import { validateBillingAddress, type BillingAddress, type BillingAddressInput } from '../domain/billing-address';
+import type { CheckoutDoc } from '../domain/checkout';
+import type { SiteDoc } from '../domain/site';
+import { fillTransactionId, type TransactionDoc } from '../domain/transaction';
+import { TRANSACTIONS } from '../store/collections';
+import { assertOpenForPayment, loadCheckoutForBuyer } from './access';
+import { body } from './docs';
+import type { ProviderInfo } from './payments-port';
+import type { PaymentsDeps } from './payments-deps';
+import { resolveProvider } from './resolve-provider';
+import { applyTransition, insertTransaction } from './transition';
+
+export interface CreateTransactionInput {
+  sessionPublicId: string;
+  providerId: string;
+  billingAddress?: BillingAddressInput | undefined;
+  browserOrigin: string;
+}
+
+export interface CreatedTransaction {
+  transaction: TransactionDoc;
+  providerType: string;
+  redirectUrl: string | null;
+  clientSecret: string | null;
+}
+
+/**
+ * Provider refusals: nothing was created at the provider, so the attempt has failed. A conflict is
+ * not one of them: it says a payment for this transaction already exists (with other terms).
+ */
+const DEFINITIVE: ReadonlySet<ErrorKind> = new Set(['validation', 'unprocessable', 'forbidden', 'not_found', 'unauthenticated']);
+
+function describe(checkout: CheckoutDoc, site: SiteDoc): string {
+  const ref = checkout.invoiceNumber ? `Invoice ${checkout.invoiceNumber}` : `Order ${checkout.externalReference ?? ''}`.trim();
+  return `${site.name}: ${ref}`;
+}
+
+/** Inserts a pending transaction, or finds the session's open one (at most one per session). */
+async function openTransaction(
+  deps: PaymentsDeps,
+  checkout: CheckoutDoc,
+  provider: ProviderInfo,
+  billing: BillingAddress,
+): Promise<TransactionDoc> {
+  const txs = deps.store.collection<TransactionDoc>(TRANSACTIONS);
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const now = deps.clock.now().toISOString();
+    try {
+      const doc = await deps.store.transaction((tx) =>
+        insertTransaction(
+          tx,
+          {
+            id: newObjectId(),
+            organizationId: checkout.organizationId,
+            siteId: checkout.siteId,
+            mode: checkout.mode,
+            checkoutId: checkout.id,
+            sessionPublicId: checkout.sessionPublicId,
+            amount: checkout.amount,
+            currency: checkout.currency,
+            email: billing.email || checkout.email,
+            externalReference: checkout.externalReference,
+            invoiceNumber: checkout.invoiceNumber,
+            clientId: checkout.clientId,
+            returnUrl: checkout.returnUrl,
+            cancelUrl: checkout.cancelUrl,
+            ipnUrl: checkout.ipnUrl,
+            providerId: provider.id,
+            providerType: provider.type,
+            providerPaymentId: null,
+            providerPayment: { state: 'requested', error: null, redirectUrl: null },
+            billingAddress: billing,
+            metadata: { ...checkout.metadata },
+            notes: null,
+            manual: false,
+            manualReason: null,
+            openCheckoutId: checkout.id,
+            deletedAt: null,
+            createdAt: now,
+            updatedAt: now,
+          },
+          { kind: 'create' },
+        ),
+      );
+      deps.relay.nudge();
+      deps.logger.info({ transactionId: doc.id, checkoutId: checkout.id, providerId: provider.id }, 'transaction created');
+      return doc;
+    } catch (err) {
+      if (!(err instanceof ConflictError && err.code === 'DUPLICATE_KEY')) throw err;
+    }
+    const open = await txs.findOne({ openCheckoutId: checkout.id });
+    if (!open) continue; // it just left pending; try again
+    if (open.providerId !== provider.id) {
+      throw new ConflictError(`checkout session has a pending transaction ${open.id} with another provider; cancel it first`, {
+        code: 'TRANSACTION_ALREADY_OPEN',
+      });
+    }
+    deps.logger.info({ transactionId: open.id, checkoutId: checkout.id }, 'resuming the open transaction of the session');
+    return open;
+  }
+  throw new ConflictError('checkout session is busy; retry', { code: 'TRANSACTION_ALREADY_OPEN' });
+}
+
+async function recordIndeterminate(deps: PaymentsDeps, id: string, error: string): Promise<void> {
+  await deps.store.collection<TransactionDoc>(TRANSACTIONS).update(id, (cur) => ({
+    ...body(cur),
+    providerPayment: { ...cur.providerPayment, state: cur.providerPayment.state === 'created' ? 'created' : 'indeterminate', error },
+    updatedAt: deps.clock.now().toISOString(),
+  }));
+}
+
+/**
+ * Starts (or resumes) the provider payment of a pending transaction; CreatePayment is idempotent
+ * per transaction ID, so a retry never creates a second payment.
+ *
+ * - Success: the provider payment ID and redirect URL are stored.
+ * - Refusal by the provider (invalid request, credentials, ...): nothing exists at the provider, so
+ *   the transaction moves to failed (2) and the buyer gets 422 PAYMENT_START_FAILED.
+ * - Anything else (timeout, provider or payments service unavailable, conflict): a payment may or may not
+ *   exist, so the transaction stays pending with the error recorded and the buyer gets 503; the
+ *   provider's webhook or a retry of the same request settles it.
+ */
+async function startPayment(
+  deps: PaymentsDeps,
+  doc: TransactionDoc,
+  checkout: CheckoutDoc,
+  site: SiteDoc,
+): Promise<CreatedTransaction> {
+  const providerId = doc.providerId ?? '';
+  try {
+    const res = await deps.payments.createPayment({
+      organizationId: doc.organizationId,
+      siteId: doc.siteId,
+      providerId,
+      transactionId: doc.id,
+      amount: doc.amount,
+      currency: doc.currency,
+      description: describe(checkout, site),
+      buyerEmail: doc.billingAddress?.email ?? doc.email ?? '',
+      returnUrl: doc.returnUrl ? fillTransactionId(doc.returnUrl, doc.id) : `${checkout.paymentUrl}?transactionId=${doc.id}`,
+      testMode: doc.mode === 'test',
+    });
+    const stored = await deps.store.collection<TransactionDoc>(TRANSACTIONS).update(doc.id, (cur) => ({
+      ...body(cur),
+      providerType: res.providerType || cur.providerType,
+      providerPaymentId: cur.providerPaymentId ?? (res.providerPaymentId || null),
+      providerPayment: { state: 'created', error: null, redirectUrl: res.redirectUrl || null },
+      updatedAt: deps.clock.now().toISOString(),
+    }));
+    return {
+      transaction: stored,
+      providerType: stored.providerType ?? '',
+      redirectUrl: res.redirectUrl || null,
+      clientSecret: res.clientSecret || null,
+    };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (doc.providerPayment.state === 'created') {
+      // Resuming a payment that exists: keep it; the stored redirect still works.
+      deps.logger.warn({ transactionId: doc.id, err: message }, 'CreatePayment repeat failed; answering with the stored payment');
+      return { transaction: doc, providerType: doc.providerType ?? '', redirectUrl: doc.providerPayment.redirectUrl, clientSecret: null };
+    }
+    if (isDomainError(err) && DEFINITIVE.has(err.kind)) {
+      deps.logger.warn({ transactionId: doc.id, err: message }, 'provider refused the payment');
+      // Unless the provider's webhook proved meanwhile that a payment exists after all.
+      await applyTransition(deps, doc.id, (cur) =>
+        cur.status === 0 && cur.providerPaymentId === null
+          ? {
+              trigger: { kind: 'payment_start_failed' },
+              reason: message,
+              patch: { providerPayment: { state: 'failed', error: message, redirectUrl: null } },
+            }
+          : null,
+      );
+      throw new UnprocessableError(`the payment provider refused the payment: ${message}`, { code: 'PAYMENT_START_FAILED' });
+    }
+    deps.logger.warn({ transactionId: doc.id, err: message }, 'CreatePayment outcome unknown; transaction stays pending');
+    await recordIndeterminate(deps, doc.id, message);
+    throw new UnavailableError(`the payment provider could not be reached; retry to resume transaction ${doc.id}`, {
+      code: 'PAYMENT_START_PENDING',
+      cause: err,
+    });
+  }
+}
+
+/**
+ * Buyer submits a checkout: validates the billing address, the session (licence, origin, not
+ * expired or paid) and the provider, records a pending transaction (status 0, with its first
+ * status event) and starts the provider payment. A repeat with the same provider resumes the
+ * session's open transaction instead of creating another one.
+ */
+export async function createTransaction(deps: PaymentsDeps, input: CreateTransactionInput): Promise<CreatedTransaction> {
+  if (!input.billingAddress) throw new ValidationError('billingAddress is required', { field: 'billingAddress' });
+  const billing = validateBillingAddress(input.billingAddress);
+  if (!input.providerId.trim()) throw new ValidationError('providerId is required', { field: 'providerId' });
+  const { checkout, site } = await loadCheckoutForBuyer(deps, input.sessionPublicId, input.browserOrigin, { enforceLicense: true });
+  assertOpenForPayment(checkout, deps.clock.now());
+  const provider = await resolveProvider(deps, checkout, input.providerId);
+  const doc = await openTransaction(deps, checkout, provider, billing);
+  return startPayment(deps, doc, checkout, site);
+}

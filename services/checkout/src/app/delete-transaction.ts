@@ -1,0 +1,29 @@
+import { ConflictError } from '@paymesh/core';
+import type { Mode } from '../domain/site';
+import { isDeletable, type TransactionDoc } from '../domain/transaction';
+import { TRANSACTIONS } from '../store/collections';
+import { loadTransactionForOrg } from './access';
+import { body } from './docs';
+import type { PaymentsDeps } from './payments-deps';
+
+function refuse(doc: TransactionDoc): never {
+  throw new ConflictError(
+    `transaction in status ${doc.status} cannot be deleted: only initiated, canceled or failed transactions without a provider payment can`,
+    { code: 'TRANSACTION_NOT_DELETABLE' },
+  );
+}
+
+/**
+ * Soft-deletes a transaction that never moved money and never reached a provider (see
+ * `isDeletable`); it disappears from lists, reads and the status view but stays stored for audit.
+ */
+export async function deleteTransaction(deps: PaymentsDeps, ref: { organizationId: string; mode: Mode; id: string }): Promise<void> {
+  const current = await loadTransactionForOrg(deps, ref.organizationId, ref.mode, ref.id);
+  if (!isDeletable(current)) refuse(current);
+  const now = deps.clock.now().toISOString();
+  await deps.store.collection<TransactionDoc>(TRANSACTIONS).update(current.id, (cur) => {
+    if (!isDeletable(cur)) refuse(cur);
+    return { ...body(cur), deletedAt: now, updatedAt: now };
+  });
+  deps.logger.info({ transactionId: current.id, organizationId: ref.organizationId }, 'transaction deleted');
+}

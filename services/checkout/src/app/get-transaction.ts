@@ -1,0 +1,36 @@
+import type { FieldOps, Filter, Page } from '@paymesh/store';
+import type { Mode } from '../domain/site';
+import type { TransactionDoc } from '../domain/transaction';
+import { TRANSACTIONS } from '../store/collections';
+import { loadTransactionForOrg } from './access';
+import type { PaymentsDeps } from './payments-deps';
+
+export { loadTransactionForOrg as getTransaction };
+
+export interface ListTransactionsQuery {
+  organizationId: string;
+  mode: Mode;
+  statuses?: number[] | undefined;
+  currency?: string | undefined;
+  /** Inclusive bounds on createdAt (ISO 8601 UTC). */
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+  siteIds?: string[] | undefined;
+  providerIds?: string[] | undefined;
+  page: number;
+  limit: number;
+}
+
+/** Transactions of the organization in the mode, newest first; soft-deleted ones are left out. */
+export async function listTransactions(deps: PaymentsDeps, q: ListTransactionsQuery): Promise<Page<TransactionDoc>> {
+  const filter: Filter = { organizationId: q.organizationId, mode: q.mode, deletedAt: { $exists: false } };
+  if (q.statuses?.length) filter.status = { $in: q.statuses };
+  if (q.currency) filter.currency = q.currency.toUpperCase();
+  if (q.siteIds?.length) filter.siteId = { $in: q.siteIds };
+  if (q.providerIds?.length) filter.providerId = { $in: q.providerIds };
+  const created: FieldOps = {};
+  if (q.createdFrom) created.$gte = q.createdFrom;
+  if (q.createdTo) created.$lte = q.createdTo;
+  if (created.$gte !== undefined || created.$lte !== undefined) filter.createdAt = created;
+  return deps.store.collection<TransactionDoc>(TRANSACTIONS).find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit });
+}

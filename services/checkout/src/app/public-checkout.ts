@@ -1,0 +1,40 @@
+import { checkoutStatus, publicLineItems, type CheckoutStatus } from '../domain/checkout';
+import { effectiveVatIdValidation, sitePresentationOf, type VatIdValidation } from '../domain/settings';
+import { loadCheckoutForBuyer } from './access';
+import { enabledProviders } from './resolve-provider';
+import type { PaymentsDeps } from './payments-deps';
+
+/** The checkout session as the hosted checkout sees it. */
+export interface PublicCheckoutView {
+  id: string;
+  currency: string;
+  amount: number;
+  status: CheckoutStatus;
+  lineItems: { name: string; quantity: number; unitAmount: number }[];
+  providers: string[];
+  branding: { logo: string | undefined; primaryColor: string | undefined };
+  expiresAt: string;
+  vatIdValidation: VatIdValidation;
+}
+
+/**
+ * Public view of a checkout session (licence and origin rules apply). `providers` lists the
+ * distinct types of the organization's enabled providers in the session's mode.
+ */
+export async function getPublicCheckout(deps: PaymentsDeps, sessionPublicId: string, browserOrigin: string): Promise<PublicCheckoutView> {
+  const { checkout, site } = await loadCheckoutForBuyer(deps, sessionPublicId, browserOrigin, { enforceLicense: true });
+  const providers = [...new Set((await enabledProviders(deps, checkout)).map((p) => p.type))];
+  const presentation = sitePresentationOf(site);
+  return {
+    id: checkout.sessionPublicId,
+    currency: checkout.currency,
+    amount: checkout.amount,
+    status: checkoutStatus(checkout, deps.clock.now()),
+    lineItems: publicLineItems(checkout),
+    providers,
+    branding: { logo: presentation.logo, primaryColor: presentation.primaryColor },
+    expiresAt: checkout.expiresAt,
+    // NOTE: organization tax settings are not replicated yet, so VIES counts as not allowed.
+    vatIdValidation: effectiveVatIdValidation(presentation.vatIdValidation, undefined),
+  };
+}

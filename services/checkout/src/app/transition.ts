@@ -1,0 +1,193 @@
+import { ConflictError, contextHeaders, currentRequestId, NotFoundError, type Logger } from '@paymesh/core';
+import { eventId, makeEvent } from '@paymesh/bus';
+import { Subjects, transactionStatusChanged, type TransactionStatusChanged } from '@paymesh/contracts';
+import type { TxScope } from '@paymesh/store';
+import type { CheckoutDoc } from '../domain/checkout';
+import type { StatusHistoryEntry, TransactionDoc } from '../domain/transaction';
+import {
+  IllegalTransitionError,
+  initialState,
+  transition,
+  triggerName,
+  type CreationTrigger,
+  type Trigger,
+  type TxStatus,
+} from '../domain/transaction-state';
+import { CHECKOUTS, TRANSACTIONS } from '../store/collections';
+import { body } from './docs';
+import type { PaymentsDeps } from './payments-deps';
+
+const MAX_ATTEMPTS = 5;
+
+/** What to apply to a transaction, decided from its current document. */
+export interface TransitionPlan {
+  trigger: Trigger;
+  providerEventId?: string | null;
+  reason?: string | null;
+  /** Other fields written together with the transition (e.g. the provider payment ID). */
+  patch?: Partial<Omit<TransactionDoc, 'id' | 'version'>>;
+}
+
+export interface TransitionOutcome {
+  doc: TransactionDoc;
+  /** changed: written; unchanged: idempotent repeat; skipped: the plan declined (e.g. duplicate event). */
+  result: 'changed' | 'unchanged' | 'skipped';
+}
+
+/** Enqueues `checkout.transaction.status_changed` for the transaction's current status. */
+async function enqueueStatusChanged(tx: TxScope, doc: TransactionDoc, previousStatus: TxStatus | null, at: string): Promise<void> {
+  const data: TransactionStatusChanged = transactionStatusChanged.parse({
+    organizationId: doc.organizationId,
+    siteId: doc.siteId,
+    transactionId: doc.id,
+    mode: doc.mode,
+    status: doc.status,
+    previousStatus,
+    subState: doc.subState,
+    externalReference: doc.externalReference,
+    ipnUrl: doc.ipnUrl,
+    sequence: doc.statusSequence,
+    changedAt: at,
+  } satisfies TransactionStatusChanged);
+  const subject = Subjects.transactionStatusChanged;
+  const event = makeEvent(subject, data, { id: eventId(subject, doc.id, doc.statusSequence), occurredAt: at });
+  await tx.enqueue({ id: event.id, subject: event.type, payload: event, headers: contextHeaders() });
+}
+
+/** Marks the transaction's checkout paid (first completed transaction wins). */
+async function completeCheckout(tx: TxScope, doc: TransactionDoc, at: string, logger: Logger): Promise<void> {
+  if (!doc.checkoutId) return;
+  const checkouts = tx.collection<CheckoutDoc>(CHECKOUTS);
+  const checkout = await checkouts.get(doc.checkoutId);
+  if (!checkout) return;
+  if (checkout.status === 'completed') {
+    if (checkout.completedTransactionId !== doc.id) {
+      logger.warn(
+        { checkoutId: checkout.id, transactionId: doc.id, completedTransactionId: checkout.completedTransactionId },
+        'second completed transaction for one checkout session',
+      );
+    }
+    return;
+  }
+  await checkouts.replace(checkout.id, checkout.version, { ...body(checkout), status: 'completed', completedTransactionId: doc.id, updatedAt: at });
+}
+
+function historyEntry(
+  from: TxStatus | null,
+  doc: Pick<TransactionDoc, 'status' | 'subState'>,
+  trigger: string,
+  at: string,
+  extra: { providerEventId?: string | null | undefined; reason?: string | null | undefined },
+): StatusHistoryEntry {
+  return {
+    from,
+    to: doc.status,
+    subState: doc.subState,
+    trigger,
+    at,
+    providerEventId: extra.providerEventId ?? null,
+    requestId: currentRequestId() ?? null,
+    reason: extra.reason ?? null,
+  };
+}
+
+/**
+ * Stores a new transaction in its initial state and enqueues its first status event (sequence 1)
+ * in the same store transaction. Buyer transactions start pending and manual ones carry no
+ * checkout, so creation never completes a checkout.
+ */
+export async function insertTransaction(
+  tx: TxScope,
+  doc: Omit<TransactionDoc, 'id' | 'version' | 'status' | 'subState' | 'statusSequence' | 'statusHistory' | 'processedProviderEventIds'> & {
+    id: string;
+  },
+  trigger: CreationTrigger,
+  reason: string | null = null,
+): Promise<TransactionDoc> {
+  const state = initialState(trigger);
+  const first = historyEntry(null, state, triggerName(trigger), doc.createdAt, { reason });
+  const stored = await tx.collection<TransactionDoc>(TRANSACTIONS).insert({
+    ...doc,
+    ...state,
+    openCheckoutId: state.status === 0 ? doc.openCheckoutId : null,
+    statusSequence: 1,
+    statusHistory: [first],
+    processedProviderEventIds: [],
+  });
+  await enqueueStatusChanged(tx, stored, null, doc.createdAt);
+  return stored;
+}
+
+/**
+ * Loads a transaction, asks `plan` what to apply, runs it through the state machine and writes the
+ * result with compare-and-set, all in one store transaction: when the integer status moves,
+ * `checkout.transaction.status_changed` (sequence = number of statuses so far) is enqueued with it,
+ * and a transaction reaching completed marks its checkout paid. Retries on version conflicts.
+ *
+ * @throws IllegalTransitionError (logged, nothing written) when the rules forbid the move.
+ */
+export async function applyTransition(
+  deps: PaymentsDeps,
+  transactionId: string,
+  plan: (doc: TransactionDoc) => TransitionPlan | null,
+): Promise<TransitionOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const outcome = await deps.store.transaction(async (tx): Promise<TransitionOutcome> => {
+        const txs = tx.collection<TransactionDoc>(TRANSACTIONS);
+        const doc = await txs.get(transactionId);
+        if (!doc || doc.deletedAt) throw new NotFoundError('transaction not found');
+        const p = plan(doc);
+        if (!p) return { doc, result: 'skipped' };
+        const from = { status: doc.status, subState: doc.subState };
+        let res;
+        try {
+          res = transition(from, p.trigger);
+        } catch (err) {
+          if (err instanceof IllegalTransitionError) {
+            deps.logger.warn(
+              { transactionId, status: doc.status, subState: doc.subState, trigger: err.trigger, providerEventId: p.providerEventId },
+              'illegal transaction transition rejected',
+            );
+          }
+          throw err;
+        }
+        const now = deps.clock.now().toISOString();
+        const processedProviderEventIds = p.providerEventId
+          ? [...doc.processedProviderEventIds, p.providerEventId]
+          : doc.processedProviderEventIds;
+        if (res.kind === 'unchanged') {
+          if (!p.patch) return { doc, result: 'unchanged' };
+          const stored = await txs.replace(doc.id, doc.version, { ...body(doc), ...p.patch, processedProviderEventIds, updatedAt: now });
+          return { doc: stored, result: 'unchanged' };
+        }
+        const next = res.next;
+        const stored = await txs.replace(doc.id, doc.version, {
+          ...body(doc),
+          ...p.patch,
+          status: next.status,
+          subState: next.subState,
+          statusSequence: res.statusChanged ? doc.statusSequence + 1 : doc.statusSequence,
+          statusHistory: [...doc.statusHistory, historyEntry(doc.status, next, triggerName(p.trigger), now, p)],
+          processedProviderEventIds,
+          openCheckoutId: next.status === 0 ? doc.openCheckoutId : null,
+          updatedAt: now,
+        });
+        if (res.statusChanged) await enqueueStatusChanged(tx, stored, doc.status, now);
+        if (res.statusChanged && next.status === 1) await completeCheckout(tx, stored, now, deps.logger);
+        return { doc: stored, result: 'changed' };
+      });
+      if (outcome.result === 'changed') {
+        deps.relay.nudge();
+        deps.logger.info(
+          { transactionId, status: outcome.doc.status, subState: outcome.doc.subState, organizationId: outcome.doc.organizationId },
+          'transaction state changed',
+        );
+      }
+      return outcome;
+    } catch (err) {
+      if (err instanceof ConflictError && err.code === 'VERSION_CONFLICT' && attempt < MAX_ATTEMPTS) continue;
+      throw err;
+    }
+  }
+}

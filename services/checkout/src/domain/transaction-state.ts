@@ -1,0 +1,159 @@
+import { ConflictError, ValidationError } from '@paymesh/core';
+
+/**
+ * The transaction state machine: integer status codes of the interface specification plus the
+ * finer sub-state kept for the admin record. Pure: no I/O, no clock.
+ *
+ * -2 canceled, -1 initiated, 0 pending, 1 completed, 2 failed, 3 refunded, 4 disputed.
+ * `pending_provider` (after mark-pending, asynchronous flows) is a sub-state of 0, so the status
+ * view and IPN show 0 for it and no IPN fires when only the sub-state changes.
+ */
+export const TX_STATUSES = [-2, -1, 0, 1, 2, 3, 4] as const;
+export type TxStatus = (typeof TX_STATUSES)[number];
+
+export const SUB_STATES = ['pending_provider'] as const;
+export type SubState = (typeof SUB_STATES)[number] | null;
+
+export interface TxState {
+  status: TxStatus;
+  subState: SubState;
+}
+
+export const STATUS_NAMES: Readonly<Record<TxStatus, string>> = {
+  [-2]: 'canceled',
+  [-1]: 'initiated',
+  0: 'pending',
+  1: 'completed',
+  2: 'failed',
+  3: 'refunded',
+  4: 'disputed',
+};
+
+export function isTxStatus(value: number): value is TxStatus {
+  return (TX_STATUSES as readonly number[]).includes(value);
+}
+
+/** Normalized provider outcome (`payments.payment.status_reported`). */
+export type ProviderOutcome = 'succeeded' | 'failed' | 'cancelled' | 'pending';
+
+/** What moves a transaction. Creation triggers have no current state; see {@link initialState}. */
+export type Trigger =
+  | { kind: 'cancel' }
+  | { kind: 'mark_pending' }
+  | { kind: 'provider_outcome'; outcome: ProviderOutcome }
+  /** The provider refused to start the payment (nothing was created there). */
+  | { kind: 'payment_start_failed' }
+  /** An operator sets the status of a transaction that no provider payment backs. */
+  | { kind: 'manual_update'; to: TxStatus; providerBacked: boolean };
+
+export type CreationTrigger = { kind: 'create' } | { kind: 'create_manual'; status: -1 | 1 };
+
+/** Name of a trigger as recorded in the status history. */
+export function triggerName(t: Trigger | CreationTrigger): string {
+  switch (t.kind) {
+    case 'provider_outcome':
+      return `provider_${t.outcome}`;
+    default:
+      return t.kind;
+  }
+}
+
+/** A transition the rules forbid; never applied. 409 with code ILLEGAL_TRANSITION. */
+export class IllegalTransitionError extends ConflictError {
+  readonly from: TxState;
+  readonly trigger: string;
+  constructor(from: TxState, trigger: Trigger, detail?: string) {
+    const name = triggerName(trigger);
+    const target = trigger.kind === 'manual_update' ? ` to ${trigger.to} (${STATUS_NAMES[trigger.to]})` : '';
+    super(
+      `transaction in status ${from.status} (${STATUS_NAMES[from.status]}) cannot take "${name}"${target}${detail ? `: ${detail}` : ''}`,
+      { code: 'ILLEGAL_TRANSITION' },
+    );
+    this.from = from;
+    this.trigger = name;
+  }
+}
+
+export type TransitionResult =
+  /** The state changes; `statusChanged` says whether the integer moved (IPN + event). */
+  | { kind: 'changed'; next: TxState; statusChanged: boolean }
+  /** Already in the target state: an idempotent repeat, nothing to write. */
+  | { kind: 'unchanged' };
+
+/** State of a new transaction. */
+export function initialState(trigger: CreationTrigger): TxState {
+  if (trigger.kind === 'create') return { status: 0, subState: null };
+  if (trigger.status !== -1 && trigger.status !== 1) {
+    throw new ValidationError('a manual transaction starts as initiated (-1) or completed (1)', { field: 'status' });
+  }
+  return { status: trigger.status, subState: null };
+}
+
+const to = (status: TxStatus, subState: SubState = null): TxState => ({ status, subState });
+
+/**
+ * Provider outcomes by current status. A provider is the authority on money movement, but stale or
+ * out-of-order reports must not undo a later fact:
+ * - succeeded: money moved, so it wins over pending, initiated, failed (the buyer retried at the
+ *   provider) and canceled (a capture raced our cancel); refunded/disputed are later facts.
+ * - failed: only from pending/initiated; a failure never undoes a capture or a cancellation.
+ * - cancelled: from pending, initiated and failed (the provider gave up on a failed attempt).
+ * - pending: engages an initiated transaction; otherwise only a repeat.
+ */
+const OUTCOME_TARGET: Readonly<Record<ProviderOutcome, { target: TxStatus; from: readonly TxStatus[] }>> = {
+  succeeded: { target: 1, from: [0, -1, 2, -2] },
+  failed: { target: 2, from: [0, -1] },
+  cancelled: { target: -2, from: [0, -1, 2] },
+  pending: { target: 0, from: [-1] },
+};
+
+/** Manual status changes allowed for transactions that no provider payment backs. */
+const MANUAL_TARGETS: Readonly<Record<TxStatus, readonly TxStatus[]>> = {
+  [-2]: [],
+  [-1]: [0, 1, 2, -2],
+  0: [1, 2, -2],
+  1: [],
+  2: [1, -2],
+  3: [],
+  4: [],
+};
+
+function changed(from: TxState, next: TxState): TransitionResult {
+  return { kind: 'changed', next, statusChanged: next.status !== from.status };
+}
+
+/**
+ * Applies a trigger to a state.
+ *
+ * @returns the next state, or `unchanged` for an idempotent repeat.
+ * @throws IllegalTransitionError when the rules forbid the move.
+ */
+export function transition(from: TxState, trigger: Trigger): TransitionResult {
+  switch (trigger.kind) {
+    case 'cancel':
+      if (from.status === -2) return { kind: 'unchanged' };
+      if (from.status === 0) return changed(from, to(-2));
+      throw new IllegalTransitionError(from, trigger, 'only pending transactions can be canceled');
+    case 'mark_pending':
+      if (from.status !== 0) throw new IllegalTransitionError(from, trigger, 'only pending transactions can wait for the provider');
+      if (from.subState === 'pending_provider') return { kind: 'unchanged' };
+      return changed(from, to(0, 'pending_provider'));
+    case 'payment_start_failed':
+      if (from.status !== 0) throw new IllegalTransitionError(from, trigger);
+      return changed(from, to(2));
+    case 'provider_outcome': {
+      const rule = OUTCOME_TARGET[trigger.outcome];
+      if (from.status === rule.target) return { kind: 'unchanged' };
+      if (!rule.from.includes(from.status)) throw new IllegalTransitionError(from, trigger, 'stale or out-of-order report');
+      return changed(from, to(rule.target));
+    }
+    case 'manual_update': {
+      if (trigger.providerBacked) {
+        throw new IllegalTransitionError(from, trigger, 'the status of a provider-backed transaction follows the provider');
+      }
+      if (trigger.to === from.status) return { kind: 'unchanged' };
+      if (!MANUAL_TARGETS[from.status].includes(trigger.to)) throw new IllegalTransitionError(from, trigger);
+      return changed(from, to(trigger.to));
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import {
+  organizationCreated,
+  organizationLicenseChanged,
+  paymentStatusReported,
+  Subjects,
+  type OrganizationCreated,
+  type OrganizationLicenseChanged,
+  type PaymentStatusReported,
+} from '@paymesh/contracts';
+import type { Bus, Subscription } from '@paymesh/bus';
+import { applyPaymentStatus } from '../app/apply-payment-status';
+import type { PaymentsDeps } from '../app/payments-deps';
+import { recordLicenseState } from '../app/record-license';
+
+/**
+ * Checkout's reactions to other services' events: provider outcomes move transactions; identity
+ * events keep the licence replica that buyer-facing calls check. Handlers are idempotent.
+ */
+export async function startConsumers(bus: Bus, deps: PaymentsDeps): Promise<Subscription[]> {
+  const payments = await bus.subscribe<PaymentStatusReported>({
+    durable: 'payment-status',
+    subjects: Subjects.paymentStatusReported,
+    decode: (d) => paymentStatusReported.parse(d),
+    handler: async (event) => {
+      await applyPaymentStatus(deps, event.data);
+    },
+  });
+  // NOTE: two durables rather than one with two filters: the NATS servers we target include 2.9.
+  // recordLicenseState orders by occurredAt, so the two streams may interleave freely.
+  const created = await bus.subscribe<OrganizationCreated>({
+    durable: 'organization-created',
+    subjects: Subjects.organizationCreated,
+    decode: (d) => organizationCreated.parse(d),
+    handler: async (event) => {
+      await recordLicenseState(deps, { organizationId: event.data.organizationId, licenseState: event.data.licenseState, at: event.occurredAt });
+    },
+  });
+  const licence = await bus.subscribe<OrganizationLicenseChanged>({
+    durable: 'organization-license-changed',
+    subjects: Subjects.organizationLicenseChanged,
+    decode: (d) => organizationLicenseChanged.parse(d),
+    handler: async (event) => {
+      await recordLicenseState(deps, { organizationId: event.data.organizationId, licenseState: event.data.licenseState, at: event.occurredAt });
+    },
+  });
+  return [payments, created, licence];
+}

@@ -1,0 +1,109 @@
+import type { checkoutPayments } from '@paymesh/proto';
+import type { BillingAddress, BillingAddressInput } from '../domain/billing-address';
+import { checkoutStatus, type CheckoutDoc, type LineItemInput } from '../domain/checkout';
+import type { TransactionDoc } from '../domain/transaction';
+
+/** Wire -> domain: proto3 has no presence for strings, so empty means absent. */
+export function billingAddressIn(a: checkoutPayments.BillingAddress | undefined): BillingAddressInput | undefined {
+  if (!a) return undefined;
+  return { name: a.name, email: a.email, line1: a.line1, city: a.city, postalCode: a.postalCode, country: a.country };
+}
+
+export function billingAddressOut(a: BillingAddress | null): checkoutPayments.BillingAddress | undefined {
+  return a ? { ...a } : undefined;
+}
+
+export function lineItemsIn(items: checkoutPayments.CheckoutLineItem[]): LineItemInput[] {
+  return items.map((i) => ({
+    name: i.name,
+    description: i.description || undefined,
+    quantity: i.quantity,
+    unitPrice: i.unitPrice,
+    vatRate: i.vatRate,
+    itemType: i.itemType || undefined,
+  }));
+}
+
+export function toCheckoutRecord(doc: CheckoutDoc, now: Date, transactions: TransactionDoc[] = []): checkoutPayments.CheckoutRecord {
+  return {
+    id: doc.id,
+    organizationId: doc.organizationId,
+    siteId: doc.siteId,
+    testMode: doc.mode === 'test',
+    sessionPublicId: doc.sessionPublicId,
+    shortCode: doc.shortCode,
+    paymentUrl: doc.paymentUrl,
+    status: checkoutStatus(doc, now),
+    amount: doc.amount,
+    currency: doc.currency,
+    email: doc.email ?? '',
+    returnUrl: doc.returnUrl ?? '',
+    cancelUrl: doc.cancelUrl ?? '',
+    ipnUrl: doc.ipnUrl ?? '',
+    externalReference: doc.externalReference ?? '',
+    invoiceNumber: doc.invoiceNumber ?? '',
+    clientId: doc.clientId ?? '',
+    items: doc.items.map((i) => ({
+      name: i.name,
+      description: i.description ?? '',
+      quantity: i.quantity,
+      unitPrice: i.unitPrice,
+      vatRate: i.vatRate ?? undefined,
+      itemType: i.itemType ?? '',
+    })),
+    metadata: { ...doc.metadata },
+    expiresAt: doc.expiresAt,
+    completedTransactionId: doc.completedTransactionId ?? '',
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    transactions: transactions.map((t) => ({ id: t.id, status: t.status, createdAt: t.createdAt })),
+  };
+}
+
+export function toTransactionRecord(doc: TransactionDoc): checkoutPayments.TransactionRecord {
+  return {
+    id: doc.id,
+    organizationId: doc.organizationId,
+    siteId: doc.siteId,
+    testMode: doc.mode === 'test',
+    checkoutId: doc.checkoutId ?? '',
+    sessionPublicId: doc.sessionPublicId ?? '',
+    status: doc.status,
+    subState: doc.subState ?? '',
+    amount: doc.amount,
+    currency: doc.currency,
+    email: doc.email ?? '',
+    externalReference: doc.externalReference ?? '',
+    invoiceNumber: doc.invoiceNumber ?? '',
+    clientId: doc.clientId ?? '',
+    returnUrl: doc.returnUrl ?? '',
+    cancelUrl: doc.cancelUrl ?? '',
+    ipnUrl: doc.ipnUrl ?? '',
+    providerId: doc.providerId ?? '',
+    providerType: doc.providerType ?? '',
+    providerPaymentId: doc.providerPaymentId ?? '',
+    providerPaymentState: doc.providerPayment.state,
+    providerPaymentError: doc.providerPayment.error ?? '',
+    billingAddress: billingAddressOut(doc.billingAddress),
+    metadata: { ...doc.metadata },
+    notes: doc.notes ?? '',
+    manual: doc.manual,
+    manualReason: doc.manualReason ?? '',
+    statusHistory: doc.statusHistory.map((h) => ({
+      from: h.from ?? undefined,
+      to: h.to,
+      subState: h.subState ?? '',
+      trigger: h.trigger,
+      at: h.at,
+      providerEventId: h.providerEventId ?? '',
+      requestId: h.requestId ?? '',
+      reason: h.reason ?? '',
+    })),
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+export function toActionResponse(doc: TransactionDoc): checkoutPayments.TransactionActionResponse {
+  return { transactionId: doc.id, status: doc.status, subState: doc.subState ?? '' };
+}

@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger, ManualClock, NotFoundError, SecretBox, DEV_SECRETS_KEYRING, newObjectId } from '@paymesh/core';
+import { OutboxRelay } from '@paymesh/bus';
+import { createStore, dropStoreDatabase, type DroppableStore, type OutboxEvent } from '@paymesh/store';
+import type { TransactionStatusChanged } from '@paymesh/contracts';
+import type { PaymentsDeps } from '../src/app/payments-deps';
+import type { CreatedPayment, CreatePaymentInput, PaymentsPort, ProviderInfo } from '../src/app/payments-port';
+import { createSite } from '../src/app/create-site';
+import { collections } from '../src/store/collections';
+
+export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Stand-in for payments-webhooks: records calls; behaviour switchable per test. */
+export class FakePayments implements PaymentsPort {
+  providers: ProviderInfo[] = [];
+  createCalls: CreatePaymentInput[] = [];
+  cancelCalls: { organizationId: string; providerId: string; transactionId: string }[] = [];
+  onCreate: (input: CreatePaymentInput) => Promise<CreatedPayment> = async (input) => ({
+    providerType: this.providers.find((p) => p.id === input.providerId)?.type ?? 'provider_a',
+    providerPaymentId: `pi_${input.transactionId}`,
+    redirectUrl: `https://provider.example/pay/${input.transactionId}`,
+    clientSecret: `secret_${input.transactionId}`,
+  });
+  onCancel: () => Promise<{ cancelled: boolean }> = async () => ({ cancelled: true });
+
+  addProvider(p: Partial<ProviderInfo> & Pick<ProviderInfo, 'organizationId'>): ProviderInfo {
+    const info: ProviderInfo = { id: newObjectId(), type: 'provider_a', enabled: true, testMode: false, ...p };
+    this.providers.push(info);
+    return info;
+  }
+  async getProvider(ref: { organizationId: string; id: string; testMode: boolean }): Promise<ProviderInfo> {
+    const p = this.providers.find((x) => x.id === ref.id && x.organizationId === ref.organizationId && x.testMode === ref.testMode);
+    if (!p) throw new NotFoundError('provider not found');
+    return p;
+  }
+  async listProviders(q: { organizationId: string; testMode: boolean }): Promise<ProviderInfo[]> {
+    return this.providers.filter((p) => p.organizationId === q.organizationId && p.testMode === q.testMode);
+  }
+  async createPayment(input: CreatePaymentInput): Promise<CreatedPayment> {
+    this.createCalls.push(input);
+    return this.onCreate(input);
+  }
+  async cancelPayment(input: { organizationId: string; providerId: string; transactionId: string }): Promise<{ cancelled: boolean }> {
+    this.cancelCalls.push(input);
+    return this.onCancel();
+  }
+}
+
+export interface Harness {
+  deps: PaymentsDeps;
+  store: DroppableStore;
+  clock: ManualClock;
+  payments: FakePayments;
+  dns: Map<string, string[]>;
+  /** Creates an organization's site (live unless said otherwise) with the given frontend domains. */
+  site(opts?: { organizationId?: string; mode?: 'live' | 'test'; frontendDomains?: string[] }): Promise<{ organizationId: string; siteId: string }>;
+  /** status_changed events waiting in the outbox for a transaction, in sequence order. */
+  statusEvents(transactionId: string): Promise<TransactionStatusChanged[]>;
+  pending(): Promise<OutboxEvent[]>;
+  close(): Promise<void>;
+}
+
+export async function openHarness(settings: Partial<PaymentsDeps['settings']> = {}): Promise<Harness> {
+  const database = `checkout_it_${randomBytes(5).toString('hex')}`;
+  const store = await createStore({ url: PG_URL, database });
+  for (const c of collections) await store.ensureCollection(c);
+  const logger = createLogger({ service: 'checkout-test', level: 'silent' });
+  const relay = new OutboxRelay({ outbox: store.outbox, bus: { publishOutboxEvent: async () => ({ stream: 'x', seq: 1, duplicate: false }) }, logger });
+  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+  const payments = new FakePayments();
+  const dns = new Map<string, string[]>();
+  const deps: PaymentsDeps = {
+    store,
+    relay,
+    secrets: new SecretBox(DEV_SECRETS_KEYRING),
+    clock,
+    logger,
+    // Custom domains are not exercised by the money-path tests.
+    customDomains: { resolver: { resolveCname: async () => ({ kind: 'none', reason: 'not used here' }) }, cnameTarget: 'checkout.paymesh.example' },
+    payments,
+    settings: {
+      checkoutFrontendUrl: 'https://pay.example',
+      sessionTtlHours: 24,
+      handoffTtlSeconds: 600,
+      ipnPolicy: { allowHttp: true, refusePrivateTargets: false },
+      ...settings,
+    },
+    resolveHost: async (host) => {
+      const a = dns.get(host);
+      if (!a) throw new Error(`ENOTFOUND ${host}`);
+      return a;
+    },
+    guards: [],
+  };
+  const pending = () => store.outbox.pending(1000);
+  return {
+    deps,
+    store,
+    clock,
+    payments,
+    dns,
+    async site(opts = {}) {
+      const organizationId = opts.organizationId ?? newObjectId();
+      const { site } = await createSite(deps, {
+        organizationId,
+        mode: opts.mode ?? 'live',
+        name: 'Shop',
+        url: 'https://shop.example',
+        frontendDomains: opts.frontendDomains ?? ['shop.example'],
+      });
+      return { organizationId, siteId: site.id };
+    },
+    pending,
+    async statusEvents(transactionId) {
+      const events = (await pending()).filter((e) => e.subject === 'checkout.transaction.status_changed');
+      const data = events
+        .map((e) => (e.payload as { data: TransactionStatusChanged }).data)
+        .filter((d) => d.transactionId === transactionId);
+      return data.sort((a, b) => a.sequence - b.sequence);
+    },
+    async close() {
+      await store.close();
+      await dropStoreDatabase({ url: PG_URL, database });
+    },
+  };
+}

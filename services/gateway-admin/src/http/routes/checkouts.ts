@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import type { checkoutPayments } from '@paymesh/proto';
+import { route } from '../route-table';
+import { objectId, pageQuery, rpc } from './common';
+import { parseDateRange } from './list-query';
+
+/** Optional string that may also be sent as null (= absent). */
+const optString = (max: number) => z.string().max(max).nullish();
+
+const lineItem = z
+  .object({
+    name: z.string().max(200),
+    description: z.string().max(1000).nullish(),
+    quantity: z.number().int(),
+    unitPrice: z.number().int(),
+    vatRate: z.number().nullish(),
+    itemType: z.string().max(50).nullish(),
+  })
+  .strict();
+
+const metadata = z.record(z.string().max(500));
+
+const createBody = z
+  .object({
+    amount: z.number().int(),
+    currency: z.string().max(10),
+    email: optString(254),
+    returnUrl: optString(2048),
+    cancelUrl: optString(2048),
+    ipnUrl: optString(2048),
+    externalReference: optString(200),
+    invoiceNumber: optString(200),
+    clientId: optString(24),
+    items: z.array(lineItem).max(100).optional(),
+    metadata: metadata.optional(),
+    /** RFC 3339; default: now + CHECKOUT_SESSION_TTL_HOURS. */
+    expiresAt: optString(64),
+  })
+  .strict();
+
+const patchBody = z
+  .object({
+    expiresAt: z.string().max(64).optional(),
+    returnUrl: z.string().max(2048).nullable().optional(),
+    cancelUrl: z.string().max(2048).nullable().optional(),
+    ipnUrl: z.string().max(2048).nullable().optional(),
+    metadata: metadata.optional(),
+  })
+  .strict();
+
+const listQuery = pageQuery(20).extend({
+  status: z.enum(['pending', 'completed', 'expired']).optional(),
+  siteId: objectId('siteId').optional(),
+  externalReference: z.string().max(200).optional(),
+  invoiceNumber: z.string().max(200).optional(),
+  startDate: z.string().optional(),
+  endDate: z.string().optional(),
+});
+
+const siteParams = z.object({ siteId: objectId('siteId') });
+const checkoutParams = z.object({ checkoutId: objectId('checkoutId') });
+
+const orEmpty = (v: string | null | undefined): string => v ?? '';
+const orNull = (v: string): string | null => (v === '' ? null : v);
+
+/** Admin shape of a checkout session. */
+export function checkoutView(c: checkoutPayments.CheckoutRecord) {
+  return {
+    id: c.id,
+    organizationId: c.organizationId,
+    siteId: c.siteId,
+    testMode: c.testMode,
+    sessionPublicId: c.sessionPublicId,
+    shortCode: c.shortCode,
+    paymentUrl: c.paymentUrl,
+    status: c.status,
+    amount: c.amount,
+    currency: c.currency,
+    email: orNull(c.email),
+    returnUrl: orNull(c.returnUrl),
+    cancelUrl: orNull(c.cancelUrl),
+    ipnUrl: orNull(c.ipnUrl),
+    externalReference: orNull(c.externalReference),
+    invoiceNumber: orNull(c.invoiceNumber),
+    clientId: orNull(c.clientId),
+    items: c.items.map((i) => ({
+      name: i.name,
+      description: orNull(i.description),
+      quantity: i.quantity,
+      unitPrice: i.unitPrice,
+      vatRate: i.vatRate ?? null,
+      itemType: orNull(i.itemType),
+    })),
+    metadata: c.metadata,
+    expiresAt: c.expiresAt,
+    completedTransactionId: orNull(c.completedTransactionId),
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+
+export const checkoutRoutes = [
+  route({
+    method: 'POST',
+    path: '/checkouts/:siteId/create',
+    scope: 'checkout:create',
+    role: 'Editor',
+    audience: 'organization',
+    tag: 'Checkouts',
+    summary: 'Create a checkout session for a site (returns id, sessionPublicId, shortCode, paymentUrl)',
+    params: siteParams,
+    body: createBody,
+    async handler({ deps, org, params, body }) {
+      const c = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.createCheckout, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        siteId: params.siteId,
+        amount: body.amount,
+        currency: body.currency,
+        email: orEmpty(body.email),
+        returnUrl: orEmpty(body.returnUrl),
+        cancelUrl: orEmpty(body.cancelUrl),
+        ipnUrl: orEmpty(body.ipnUrl),
+        externalReference: orEmpty(body.externalReference),
+        invoiceNumber: orEmpty(body.invoiceNumber),
+        clientId: orEmpty(body.clientId),
+        items: (body.items ?? []).map((i) => ({
+          name: i.name,
+          description: orEmpty(i.description),
+          quantity: i.quantity,
+          unitPrice: i.unitPrice,
+          vatRate: i.vatRate ?? undefined,
+          itemType: orEmpty(i.itemType),
+        })),
+        metadata: body.metadata ?? {},
+        expiresAt: orEmpty(body.expiresAt),
+      });
+      return { id: c.id, sessionPublicId: c.sessionPublicId, shortCode: c.shortCode, paymentUrl: c.paymentUrl, status: c.status, expiresAt: c.expiresAt };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/checkouts',
+    scope: 'checkout:read',
+    role: 'Viewer',
+    audience: 'organization',
+    tag: 'Checkouts',
+    summary: 'List checkout sessions (filters: status, siteId, externalReference, invoiceNumber, startDate, endDate)',
+    query: listQuery,
+    async handler({ deps, org, query }) {
+      const range = parseDateRange(query.startDate, query.endDate);
+      const res = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.listCheckouts, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        status: query.status ?? '',
+        siteId: query.siteId ?? '',
+        externalReference: query.externalReference ?? '',
+        invoiceNumber: query.invoiceNumber ?? '',
+        createdFrom: range.createdFrom,
+        createdTo: range.createdTo,
+        page: query.page,
+        limit: query.limit,
+      });
+      return { items: res.items.map(checkoutView), total: res.total, page: res.page, limit: res.limit };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/checkouts/:checkoutId',
+    scope: 'checkout:read',
+    role: 'Viewer',
+    audience: 'organization',
+    tag: 'Checkouts',
+    summary: 'Get a checkout session with its transactions',
+    params: checkoutParams,
+    async handler({ deps, org, params }) {
+      const c = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.getCheckout, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.checkoutId,
+      });
+      return { ...checkoutView(c), transactions: c.transactions.map((t) => ({ id: t.id, status: t.status, createdAt: t.createdAt })) };
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/checkouts/:checkoutId',
+    scope: 'checkout:update',
+    role: 'Editor',
+    audience: 'organization',
+    tag: 'Checkouts',
+    summary: 'Change a pending checkout session (expiresAt, returnUrl, cancelUrl, ipnUrl, metadata; null clears a URL)',
+    params: checkoutParams,
+    body: patchBody,
+    async handler({ deps, org, params, body }) {
+      const c = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.updateCheckout, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.checkoutId,
+        expiresAt: body.expiresAt,
+        returnUrl: body.returnUrl === undefined ? undefined : orEmpty(body.returnUrl),
+        cancelUrl: body.cancelUrl === undefined ? undefined : orEmpty(body.cancelUrl),
+        ipnUrl: body.ipnUrl === undefined ? undefined : orEmpty(body.ipnUrl),
+        metadata: body.metadata ? { entries: body.metadata } : undefined,
+      });
+      return checkoutView(c);
+    },
+  }),
+];

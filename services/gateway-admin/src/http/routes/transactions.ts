@@ -1,0 +1,253 @@
+import { z } from 'zod';
+import type { checkoutPayments, notificationsIpn } from '@paymesh/proto';
+import type { AdminDeps } from '../../app/deps';
+import { route } from '../route-table';
+import { idParams, objectId, rpc } from './common';
+import { listValues, multiParam, parseDateRange, parseObjectIds, parseStatuses } from './list-query';
+
+const listQuery = z.object({
+  'statuses[]': multiParam,
+  statuses: multiParam,
+  currency: z.string().max(10).optional(),
+  startDate: z.string().optional(),
+  endDate: z.string().optional(),
+  'siteIds[]': multiParam,
+  siteIds: multiParam,
+  'providerIds[]': multiParam,
+  providerIds: multiParam,
+  page: z.coerce.number().int().min(1).default(1),
+  /** Default 10, at most 100; larger values are rejected (400), not capped. */
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+const metadata = z.record(z.string().max(500));
+
+const updateBody = z
+  .object({
+    metadata: metadata.optional(),
+    notes: z.string().max(5000).nullable().optional(),
+    externalReference: z.string().max(200).nullable().optional(),
+    /** Manual transactions only, along legal transitions; needs `reason`. */
+    status: z.number().int().optional(),
+    reason: z.string().max(500).optional(),
+  })
+  .strict();
+
+const manualBody = z
+  .object({
+    siteId: objectId('siteId'),
+    amount: z.number().int(),
+    currency: z.string().max(10),
+    externalReference: z.string().max(200).nullish(),
+    invoiceNumber: z.string().max(200).nullish(),
+    /** -1 (initiated) or 1 (completed). */
+    status: z.number().int(),
+    reason: z.string().max(500),
+    email: z.string().max(254).nullish(),
+    clientId: z.string().max(24).nullish(),
+    ipnUrl: z.string().max(2048).nullish(),
+    metadata: metadata.optional(),
+  })
+  .strict();
+
+const orNull = (v: string): string | null => (v === '' ? null : v);
+
+/** Admin shape of a transaction (the status history only on the single read). */
+export function transactionView(t: checkoutPayments.TransactionRecord) {
+  return {
+    id: t.id,
+    organizationId: t.organizationId,
+    siteId: t.siteId,
+    testMode: t.testMode,
+    checkoutId: orNull(t.checkoutId),
+    sessionPublicId: orNull(t.sessionPublicId),
+    status: t.status,
+    subState: orNull(t.subState),
+    amount: t.amount,
+    currency: t.currency,
+    email: orNull(t.email),
+    externalReference: orNull(t.externalReference),
+    invoiceNumber: orNull(t.invoiceNumber),
+    clientId: orNull(t.clientId),
+    returnUrl: orNull(t.returnUrl),
+    cancelUrl: orNull(t.cancelUrl),
+    ipnUrl: orNull(t.ipnUrl),
+    providerId: orNull(t.providerId),
+    providerType: orNull(t.providerType),
+    providerPaymentId: orNull(t.providerPaymentId),
+    providerPayment: { state: t.providerPaymentState, error: orNull(t.providerPaymentError) },
+    billingAddress: t.billingAddress ?? null,
+    metadata: t.metadata,
+    notes: orNull(t.notes),
+    manual: t.manual,
+    manualReason: orNull(t.manualReason),
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+}
+
+function historyView(t: checkoutPayments.TransactionRecord) {
+  return t.statusHistory.map((h) => ({
+    from: h.from ?? null,
+    to: h.to,
+    subState: orNull(h.subState),
+    trigger: h.trigger,
+    at: h.at,
+    providerEventId: orNull(h.providerEventId),
+    requestId: orNull(h.requestId),
+    reason: orNull(h.reason),
+  }));
+}
+
+function deliveryView(d: notificationsIpn.IpnDelivery) {
+  return {
+    id: d.id,
+    sequence: d.sequence,
+    status: d.status,
+    url: d.url,
+    state: d.state,
+    attempts: d.attempts.map((a) => ({ number: a.number, at: a.at, httpStatus: a.httpStatus || null, error: orNull(a.error), durationMs: a.durationMs })),
+    lastHttpStatus: d.lastHttpStatus || null,
+    lastError: orNull(d.lastError),
+    nextAttemptAt: orNull(d.nextAttemptAt),
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+  };
+}
+
+/**
+ * IPN deliveries of a transaction from notifications-ipn (in sequence order) and the HTTP status of
+ * the most recent attempt (null before any attempt, or when it got no HTTP answer). `null` as a
+ * whole when that service cannot answer, so the transaction itself still reads.
+ */
+async function ipnOf(deps: AdminDeps, organizationId: string, transactionId: string) {
+  try {
+    const res = await rpc(deps, 'notifications-ipn', deps.clients.notificationsIpn, deps.clients.notificationsIpn.listDeliveries, {
+      organizationId,
+      transactionId,
+    });
+    const deliveries = [...res.items].sort((a, b) => a.sequence - b.sequence).map(deliveryView);
+    const attempts = deliveries.flatMap((d) => d.attempts).sort((a, b) => a.at.localeCompare(b.at));
+    return { deliveries, lastHttpStatus: attempts.at(-1)?.httpStatus ?? null };
+  } catch (err) {
+    deps.logger.warn({ err: err instanceof Error ? err.message : String(err), transactionId }, 'IPN deliveries unavailable');
+    return null;
+  }
+}
+
+export const transactionRoutes = [
+  route({
+    method: 'GET',
+    path: '/transactions',
+    scope: 'transaction:read',
+    role: 'Viewer',
+    audience: 'organization',
+    tag: 'Transactions',
+    summary: 'List transactions (statuses[], currency, startDate, endDate, siteIds[], providerIds[], page, limit)',
+    query: listQuery,
+    async handler({ deps, org, query }) {
+      const range = parseDateRange(query.startDate, query.endDate);
+      const res = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.listTransactions, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        statuses: parseStatuses(listValues(query['statuses[]'], query.statuses)),
+        currency: query.currency ?? '',
+        createdFrom: range.createdFrom,
+        createdTo: range.createdTo,
+        siteIds: parseObjectIds(listValues(query['siteIds[]'], query.siteIds), 'siteIds'),
+        providerIds: parseObjectIds(listValues(query['providerIds[]'], query.providerIds), 'providerIds'),
+        page: query.page,
+        limit: query.limit,
+      });
+      return { items: res.items.map(transactionView), total: res.total, page: res.page, limit: res.limit };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/transactions/:id',
+    scope: 'transaction:read',
+    role: 'Viewer',
+    audience: 'organization',
+    tag: 'Transactions',
+    summary: 'Get a transaction with its status history and IPN deliveries',
+    params: idParams,
+    async handler({ deps, org, params }) {
+      const t = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.getTransaction, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.id,
+      });
+      return { ...transactionView(t), statusHistory: historyView(t), ipn: await ipnOf(deps, org.organizationId, t.id) };
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/transactions/:id',
+    scope: 'transaction:update',
+    role: 'Editor',
+    audience: 'organization',
+    tag: 'Transactions',
+    summary: 'Update metadata, notes, externalReference; status only for manual transactions along legal transitions',
+    params: idParams,
+    body: updateBody,
+    async handler({ deps, org, params, body }) {
+      const t = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.updateTransaction, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.id,
+        metadata: body.metadata ? { entries: body.metadata } : undefined,
+        notes: body.notes === undefined ? undefined : (body.notes ?? ''),
+        externalReference: body.externalReference === undefined ? undefined : (body.externalReference ?? ''),
+        status: body.status,
+        reason: body.reason ?? '',
+      });
+      return { ...transactionView(t), statusHistory: historyView(t) };
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/transactions/:id',
+    scope: 'transaction:delete',
+    role: 'Admin',
+    audience: 'organization',
+    tag: 'Transactions',
+    summary: 'Soft-delete an initiated, canceled or failed transaction that has no provider payment',
+    params: idParams,
+    async handler({ deps, org, params }) {
+      return rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.deleteTransaction, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.id,
+      });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/transactions/manual',
+    scope: 'transaction:create',
+    role: 'Editor',
+    audience: 'organization',
+    tag: 'Transactions',
+    summary: 'Record a manual transaction: status -1 (initiated) or 1 (completed) with a reason',
+    body: manualBody,
+    status: 201,
+    async handler({ deps, org, body }) {
+      const t = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.createManualTransaction, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        siteId: body.siteId,
+        amount: body.amount,
+        currency: body.currency,
+        externalReference: body.externalReference ?? '',
+        invoiceNumber: body.invoiceNumber ?? '',
+        status: body.status,
+        reason: body.reason,
+        email: body.email ?? '',
+        clientId: body.clientId ?? '',
+        ipnUrl: body.ipnUrl ?? '',
+        metadata: body.metadata ?? {},
+      });
+      return { ...transactionView(t), statusHistory: historyView(t) };
+    },
+  }),
+];

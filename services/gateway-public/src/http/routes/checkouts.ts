@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { checkoutPayments } from '@paymesh/proto';
+import { rpc, type Clients } from '../../clients';
+import { browserOriginFor } from '../origin';
+import { parse } from './parse';
+
+/** Billing address as buyers send it; unknown keys are dropped, the rules live in checkout. */
+export const billingAddressSchema = z.object({
+  name: z.string().max(200).optional(),
+  email: z.string().max(254).optional(),
+  line1: z.string().max(200).optional(),
+  city: z.string().max(100).optional(),
+  postalCode: z.string().max(20).optional(),
+  country: z.string().max(64).optional(),
+});
+
+export function billingAddressIn(a: z.infer<typeof billingAddressSchema>): checkoutPayments.BillingAddress {
+  return { name: a.name ?? '', email: a.email ?? '', line1: a.line1 ?? '', city: a.city ?? '', postalCode: a.postalCode ?? '', country: a.country ?? '' };
+}
+
+const sessionParams = z.object({ id: z.string().min(1).max(100) });
+const consumeParams = sessionParams.extend({ token: z.string().min(1).max(200) });
+const handoffBody = z.object({
+  providerId: z.string().min(1, 'providerId is required').max(100),
+  billingAddress: billingAddressSchema.optional(),
+});
+
+export interface PublicRouteOptions {
+  clients: Clients;
+  mainFrontendOrigin: string;
+}
+
+/** Buyer-facing checkout session routes under /api/v1. */
+export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOptions): void {
+  const { clients } = opts;
+  const cp = clients.checkoutPayments;
+
+  app.get('/checkouts/:id', async (req) => {
+    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
+    const { id } = parse(sessionParams, req.params, 'params');
+    const v = await rpc(cp, cp.getPublicCheckout, { sessionPublicId: id, browserOrigin }, clients.deadlineMs);
+    return {
+      id: v.id,
+      currency: v.currency,
+      amount: v.amount,
+      status: v.status,
+      lineItems: v.lineItems.map((l) => ({ name: l.name, quantity: l.quantity, unitAmount: l.unitAmount })),
+      providers: v.providers,
+      branding: {
+        ...(v.brandingLogo ? { logo: v.brandingLogo } : {}),
+        ...(v.brandingPrimaryColor ? { primaryColor: v.brandingPrimaryColor } : {}),
+      },
+      expiresAt: v.expiresAt,
+      checkoutSettings: { vatIdValidation: v.vatIdValidation },
+    };
+  });
+
+  app.post('/checkouts/:id/handoff', async (req) => {
+    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
+    const { id } = parse(sessionParams, req.params, 'params');
+    const body = parse(handoffBody, req.body);
+    const res = await rpc(
+      cp,
+      cp.createHandoff,
+      {
+        sessionPublicId: id,
+        providerId: body.providerId,
+        billingAddress: body.billingAddress ? billingAddressIn(body.billingAddress) : undefined,
+        browserOrigin,
+      },
+      clients.deadlineMs,
+    );
+    return { handoffToken: res.handoffToken, expiresInSeconds: res.expiresInSeconds };
+  });
+
+  app.post('/checkouts/:id/handoff/:token/consume', async (req) => {
+    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
+    const { id, token } = parse(consumeParams, req.params, 'params');
+    const res = await rpc(cp, cp.consumeHandoff, { sessionPublicId: id, handoffToken: token, browserOrigin }, clients.deadlineMs);
+    return {
+      providerId: res.providerId,
+      ...(res.billingAddress ? { billingAddress: res.billingAddress } : {}),
+      createdAt: res.createdAt,
+    };
+  });
+}

@@ -1,0 +1,10 @@
+import type { z, ZodTypeAny } from 'zod';
+import { ValidationError } from '@paymesh/core';
+import { describeIssues } from '@paymesh/http';
+
+/** Validates a request part with a zod schema; 400 naming the offending field otherwise. */
+export function parse<S extends ZodTypeAny>(schema: S, value: unknown, where: 'body' | 'params' | 'query' = 'body'): z.infer<S> {
+  const res = schema.safeParse(value ?? {});
+  if (!res.success) throw new ValidationError(describeIssues(res.error.issues, where));
+  return res.data;
+}

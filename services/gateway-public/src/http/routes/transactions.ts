@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { checkoutPayments } from '@paymesh/proto';
+import { rpc } from '../../clients';
+import { browserOriginFor } from '../origin';
+import { billingAddressIn, billingAddressSchema, type PublicRouteOptions } from './checkouts';
+import { parse } from './parse';
+
+const createBody = z.object({
+  sessionPublicId: z.string().min(1, 'sessionPublicId is required').max(100),
+  providerId: z.string().min(1, 'providerId is required').max(100),
+  billingAddress: billingAddressSchema,
+});
+const txParams = z.object({ id: z.string().min(1).max(100) });
+
+function actionView(r: checkoutPayments.TransactionActionResponse) {
+  return { transactionId: r.transactionId, status: r.status, ...(r.subState ? { subState: r.subState } : {}) };
+}
+
+/** Buyer-facing transaction routes under /api/v1. */
+export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRouteOptions): void {
+  const { clients } = opts;
+  const cp = clients.checkoutPayments;
+
+  app.post('/transactions/create', async (req) => {
+    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
+    const body = parse(createBody, req.body);
+    const res = await rpc(
+      cp,
+      cp.createTransaction,
+      {
+        sessionPublicId: body.sessionPublicId,
+        providerId: body.providerId,
+        billingAddress: billingAddressIn(body.billingAddress),
+        browserOrigin,
+      },
+      clients.paymentDeadlineMs,
+    );
+    return {
+      transactionId: res.transactionId,
+      status: res.status,
+      ...(res.providerType ? { providerType: res.providerType } : {}),
+      ...(res.redirectUrl ? { redirectUrl: res.redirectUrl } : {}),
+      ...(res.clientSecret ? { clientSecret: res.clientSecret } : {}),
+    };
+  });
+
+  app.get('/transactions/:id/status', async (req) => {
+    const { id } = parse(txParams, req.params, 'params');
+    const v = await rpc(cp, cp.getTransactionStatus, { transactionId: id, browserOrigin: '' }, clients.deadlineMs);
+    return {
+      status: v.status,
+      ...(v.externalReference ? { externalReference: v.externalReference } : {}),
+      amount: v.amount,
+      currency: v.currency,
+      ...(v.returnUrl ? { returnUrl: v.returnUrl } : {}),
+      createdAt: v.createdAt,
+    };
+  });
+
+  app.post('/transactions/:id/cancel', async (req) => {
+    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
+    const { id } = parse(txParams, req.params, 'params');
+    return actionView(await rpc(cp, cp.cancelTransaction, { transactionId: id, browserOrigin }, clients.paymentDeadlineMs));
+  });
+
+  app.post('/transactions/:id/mark-pending', async (req) => {
+    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
+    const { id } = parse(txParams, req.params, 'params');
+    return actionView(await rpc(cp, cp.markTransactionPending, { transactionId: id, browserOrigin }, clients.deadlineMs));
+  });
+}
