@@ -220,17 +220,24 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
 
   it('delivers the statuses of one transaction in sequence order, never an older after a newer', async () => {
     const tx = newObjectId();
-    // the first status fails twice; the second must wait for it
-    receiver.respond = (r, nth) => (JSON.parse(r.rawBody.toString()).status === 0 && nth <= 2 ? 500 : 200);
+    // the first change (declined card: failed) fails twice; the second (paid on retry) must wait for it
+    receiver.respond = (r, nth) => (JSON.parse(r.rawBody.toString()).status === 2 && nth <= 2 ? 500 : 200);
     const d = deps();
-    await recordStatusChange(d, change({ transactionId: tx, sequence: 1, status: 0, previousStatus: null }), 'e1');
-    await recordStatusChange(d, change({ transactionId: tx, sequence: 2, status: 1 }), 'e2');
+    await recordStatusChange(d, change({ transactionId: tx, sequence: 2, status: 2, previousStatus: 0 }), 'e2');
+    await recordStatusChange(d, change({ transactionId: tx, sequence: 3, status: 1, previousStatus: 2 }), 'e3');
     startScheduler(d);
     await waitFor(async () => (await deliveriesOf(tx)).every((x) => x.state === 'succeeded'));
     const statuses = receiver.at(`/ipn/${tx}`).map((r) => JSON.parse(r.rawBody.toString()).status);
-    expect(statuses).toEqual([0, 0, 0, 1]);
+    expect(statuses).toEqual([2, 2, 2, 1]);
     const list = await deliveriesOf(tx);
-    expect(list.map((x) => x.sequence)).toEqual([2, 1]);
+    expect(list.map((x) => x.sequence)).toEqual([3, 2]);
+  });
+
+  it('sends no IPN for the status a transaction is created with', async () => {
+    const tx = newObjectId();
+    const d = deps();
+    expect(await recordStatusChange(d, change({ transactionId: tx, sequence: 1, status: 0, previousStatus: null }), 'e1')).toBe('initial-status');
+    expect(await deliveriesOf(tx)).toEqual([]);
   });
 
   it('supersedes a status change that arrives after a newer one was sent', async () => {

@@ -4,7 +4,7 @@ import { newDelivery } from '../domain/delivery';
 import { DELIVERIES, type DeliveryDoc } from '../store/collections';
 import type { IpnDeps } from './deps';
 
-export type RecordResult = 'created' | 'exists' | 'no-ipn-url';
+export type RecordResult = 'created' | 'exists' | 'no-ipn-url' | 'initial-status';
 
 /**
  * Creates the pending delivery announcing one transaction status change. Keyed by
@@ -19,6 +19,12 @@ export async function recordStatusChange(
   if (!change.ipnUrl) {
     log.debug('transaction has no ipnUrl; no IPN');
     return 'no-ipn-url';
+  }
+  // The status a transaction is created with is no change: the merchant's server learns it from
+  // the create call itself. IPN announces changes only (first one: pending -> completed, ...).
+  if (change.previousStatus === null) {
+    log.debug({ status: change.status }, 'initial status of a new transaction; no IPN');
+    return 'initial-status';
   }
   const doc = newDelivery({ ...change, ipnUrl: change.ipnUrl }, eventId, deps.clock.now());
   try {
