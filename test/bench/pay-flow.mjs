@@ -14,6 +14,7 @@ import autocannon from 'autocannon';
 import { startMesh, freePort, ROOT } from '../../deploy/local/supervisor.mjs';
 import { bootstrap } from '../../deploy/local/bootstrap-lib.mjs';
 import { newSystemKey } from '../../deploy/local/system-key.mjs';
+import { dropNamespace } from '../../deploy/local/namespace.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -122,7 +123,12 @@ async function main() {
   });
   let receiver;
   try {
-    const boot = await bootstrap({ adminBaseUrl: mesh.adminBaseUrl, publicBaseUrl: mesh.publicBaseUrl, systemApiKey });
+    const boot = await bootstrap({
+      adminBaseUrl: mesh.adminBaseUrl,
+      publicBaseUrl: mesh.publicBaseUrl,
+      systemApiKey,
+      providerASandboxUrl: mesh.sandboxUrls['sandbox-provider-a'],
+    });
     const providerId = boot.providers?.provider_a?.id;
     if (!providerId) throw new Error('bootstrap created no provider_a record (is the sandbox built?)');
     receiver = await startReceiver(() => boot.webhookSigningSecret);
@@ -194,6 +200,7 @@ async function main() {
   } finally {
     await receiver?.close();
     await mesh.stop();
+    await dropNamespace(namespace).catch((err) => console.error(`cleanup of ${namespace} failed: ${err}`));
   }
 }
 

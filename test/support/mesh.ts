@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Client } from 'pg';
-import { connect } from 'nats';
 import { startMesh, ROOT, type Mesh } from '../../deploy/local/supervisor.mjs';
 import { bootstrap, type BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { newSystemKey } from '../../deploy/local/system-key.mjs';
+import { dropNamespace as dropNamespaceOf } from '../../deploy/local/namespace.mjs';
 
 export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -79,25 +78,8 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
 }
 
 /** Removes a test namespace's PostgreSQL schemas and JetStream streams. */
-export async function dropNamespace(namespace: string): Promise<void> {
-  const pg = new Client({ connectionString: PG_URL });
-  await pg.connect();
-  try {
-    const res = await pg.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE nspname LIKE $1', [`${namespace}\\_%`]);
-    for (const row of res.rows) await pg.query(`DROP SCHEMA IF EXISTS "${row.nspname}" CASCADE`);
-  } finally {
-    await pg.end();
-  }
-  const nc = await connect({ servers: NATS_URL });
-  try {
-    const jsm = await nc.jetstreamManager();
-    const prefix = `${namespace.toUpperCase()}_`;
-    for await (const si of jsm.streams.list()) {
-      if (si.config.name.startsWith(prefix)) await jsm.streams.delete(si.config.name);
-    }
-  } finally {
-    await nc.close();
-  }
+export function dropNamespace(namespace: string): Promise<void> {
+  return dropNamespaceOf(namespace, { pgUrl: PG_URL, natsUrl: NATS_URL });
 }
 
 /** Polls `fn` until it returns a truthy value or the time is up. */

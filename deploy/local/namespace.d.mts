@@ -1,0 +1,1 @@
+export function dropNamespace(namespace: string, opts?: { pgUrl?: string; natsUrl?: string }): Promise<void>;

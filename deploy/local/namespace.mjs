@@ -1,0 +1,26 @@
+// Removes everything a mesh namespace left behind: its PostgreSQL schemas and JetStream streams.
+// Used by the test harness and the benchmarks, which run in throw-away namespaces.
+import pg from 'pg';
+import { connect } from 'nats';
+
+export async function dropNamespace(namespace, { pgUrl = 'postgres://postgres@127.0.0.1:5432/postgres', natsUrl = 'nats://127.0.0.1:4222' } = {}) {
+  if (!/^[a-z][a-z0-9]{2,30}$/.test(namespace)) throw new Error(`refusing to drop suspicious namespace "${namespace}"`);
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    const res = await client.query('SELECT nspname FROM pg_namespace WHERE nspname LIKE $1', [`${namespace}\\_%`]);
+    for (const row of res.rows) await client.query(`DROP SCHEMA IF EXISTS "${row.nspname}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+  const nc = await connect({ servers: natsUrl });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const prefix = `${namespace.toUpperCase()}_`;
+    for await (const si of jsm.streams.list()) {
+      if (si.config.name.startsWith(prefix)) await jsm.streams.delete(si.config.name);
+    }
+  } finally {
+    await nc.close();
+  }
+}
