@@ -6,3 +6,4 @@ export * from './ids';
 export * from './clock';
 export * from './secrets';
 export * from './parent';
+export * from './decode-patch';

@@ -3,3 +3,4 @@ export * from './config';
 export * from './infra';
 export * from './run';
 export { exitWithParent } from '@paymesh/core';
+export * from './gateway';

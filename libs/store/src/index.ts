@@ -60,3 +60,4 @@ export async function dropStoreDatabase(options: CreateStoreOptions): Promise<vo
     await store.close();
   }
 }
+export * from './org-settings';

@@ -8,7 +8,7 @@ import { getSiteInvoicingSettings, updateSiteInvoicingSettings } from '../src/ap
 import { initSiteInvoicing } from '../src/app/init-site-invoicing';
 import { getPortalSettings, updatePortalSettings } from '../src/app/portal-settings';
 import { collections, INVOICING_SETTINGS } from '../src/store/collections';
-import type { OrgSettingsDoc } from '../src/store/org-settings';
+import type { OrgSettingsDoc } from '@paymesh/store';
 import type { InvoicingSettings } from '../src/domain/invoicing-settings';
 
 const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

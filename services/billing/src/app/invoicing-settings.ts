@@ -1,8 +1,8 @@
 import { invoicingSettingsPatch } from '@paymesh/contracts';
 import { applyInvoicingPatch, defaultInvoicingSettings, type InvoicingSettings } from '../domain/invoicing-settings';
 import { INVOICING_SETTINGS } from '../store/collections';
-import { findOrgSettings, updateOrgSettings } from '../store/org-settings';
-import { decodePatch } from './decode-patch';
+import { findOrgSettings, updateOrgSettings } from '@paymesh/store';
+import { decodePatch } from '@paymesh/core';
 import type { BillingDeps, OrgKey } from './deps';
 
 /** Effective invoicing settings and when they were last saved (null: never, defaults apply). */

@@ -1,8 +1,8 @@
 import { portalSettingsPatch } from '@paymesh/contracts';
 import { applyPortalPatch, defaultPortalSettings, type PortalSettings } from '../domain/portal-settings';
 import { PORTAL_SETTINGS } from '../store/collections';
-import { findOrgSettings, updateOrgSettings } from '../store/org-settings';
-import { decodePatch } from './decode-patch';
+import { findOrgSettings, updateOrgSettings } from '@paymesh/store';
+import { decodePatch } from '@paymesh/core';
 import type { BillingDeps, OrgKey } from './deps';
 
 export async function getPortalSettings(deps: BillingDeps, key: OrgKey): Promise<PortalSettings> {

@@ -4,7 +4,7 @@ import { applySitePatch, effectivePrefixes, type SitePrefixes } from '../domain/
 import { SITE_INVOICING } from '../store/collections';
 import type { SiteInvoicingDoc } from './init-site-invoicing';
 import { getInvoicingSettings } from './invoicing-settings';
-import { decodePatch } from './decode-patch';
+import { decodePatch } from '@paymesh/core';
 import type { BillingDeps, OrgKey } from './deps';
 
 /** A site's prefixes and the prefixes its numbers actually use. */

@@ -1,8 +1,8 @@
 import { taxSettingsPatch } from '@paymesh/contracts';
 import { applyTaxPatch, defaultTaxSettings, type TaxSettings } from '../domain/tax-settings';
 import { TAX_SETTINGS } from '../store/collections';
-import { findOrgSettings, updateOrgSettings } from '../store/org-settings';
-import { decodePatch } from './decode-patch';
+import { findOrgSettings, updateOrgSettings } from '@paymesh/store';
+import { decodePatch } from '@paymesh/core';
 import type { OrgKey, TaxDeps } from './deps';
 
 /** Effective tax settings and when they were last saved (null: never, defaults apply). */

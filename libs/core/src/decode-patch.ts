@@ -1,4 +1,4 @@
-import { ValidationError } from '@paymesh/core';
+import { ValidationError } from './errors';
 import type { z, ZodTypeAny } from 'zod';
 
 /**

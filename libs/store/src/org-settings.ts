@@ -1,5 +1,5 @@
 import { ConflictError } from '@paymesh/core';
-import type { DocumentStore, StoredDoc } from '@paymesh/store';
+import type { DocumentStore, StoredDoc } from './port';
 
 export type Mode = 'live' | 'test';
 

@@ -1,0 +1,93 @@
+import { createLogger, exitWithParent, type BaseConfig, type Logger } from '@paymesh/core';
+import { checkHealth } from '@paymesh/grpc';
+import type { CollectionSpec } from '@paymesh/store';
+import { stopTelemetry } from '@paymesh/telemetry';
+import { downstreamAddr, type DownstreamAddrs } from './config';
+import { DependencyUnavailableError, openInfra, type Infra } from './infra';
+import { BACKEND_SERVICES, type BackendService } from './services';
+
+/** A deep-health check (structurally the `DependencyCheck` of @paymesh/http). */
+export interface HealthCheck {
+  name: string;
+  critical: boolean;
+  check: () => Promise<void>;
+}
+
+/**
+ * The deep-health checks of a gateway: its datastore (critical), NATS and every backend service's
+ * gRPC health (reported, not critical).
+ */
+export function meshHealthChecks(infra: Infra, config: DownstreamAddrs): HealthCheck[] {
+  const backends = Object.keys(BACKEND_SERVICES) as BackendService[];
+  return [
+    { name: 'datastore', critical: true, check: () => infra.store.ping() },
+    {
+      name: 'nats',
+      critical: false,
+      check: async () => {
+        if (!infra.bus.health().connected) throw new Error('not connected');
+      },
+    },
+    ...backends.map(
+      (s): HealthCheck => ({
+        name: s,
+        critical: false,
+        check: async () => {
+          const addr = downstreamAddr(config, s);
+          if (!(await checkHealth(addr))) throw new Error(`not serving at ${addr}`);
+        },
+      }),
+    ),
+  ];
+}
+
+/** The HTTP server a gateway builds (a fastify instance). */
+export interface HttpApp {
+  listen(opts: { host: string; port: number }): Promise<unknown>;
+  close(): Promise<unknown>;
+}
+
+export interface GatewayOptions<C extends BaseConfig & DownstreamAddrs & { HOST: string; PORT: number }> {
+  name: 'gateway-admin' | 'gateway-public';
+  config: C;
+  collections: CollectionSpec[];
+  /** Builds the HTTP app; `close` runs after the app stopped accepting requests. */
+  setup(ctx: { infra: Infra; logger: Logger; healthChecks: () => HealthCheck[] }): Promise<{ app: HttpApp; close?: () => void | Promise<void> }>;
+}
+
+/**
+ * Starts a gateway: datastore, bus and outbox relay, then its HTTP app. SIGTERM/SIGINT (or the
+ * supervisor going away) stop it gracefully.
+ */
+export async function runGateway<C extends BaseConfig & DownstreamAddrs & { HOST: string; PORT: number }>(opts: GatewayOptions<C>): Promise<void> {
+  const { config } = opts;
+  const logger = createLogger({ service: opts.name, level: config.LOG_LEVEL });
+  let infra: Infra;
+  try {
+    infra = await openInfra({ service: opts.name, config, logger, collections: opts.collections });
+  } catch (err) {
+    if (err instanceof DependencyUnavailableError) {
+      logger.fatal({ dependency: err.dependency }, err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const { app, close } = await opts.setup({ infra, logger, healthChecks: () => meshHealthChecks(infra, config) });
+  await app.listen({ host: config.HOST, port: config.PORT });
+  logger.info({ url: `http://${config.HOST}:${config.PORT}/api/v1` }, `${opts.name} ready`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await app.close().catch(() => undefined);
+    await close?.();
+    await infra.close();
+    await stopTelemetry();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+  exitWithParent(config.EXIT_WITH_PARENT, logger, (reason) => void stop(reason));
+}
