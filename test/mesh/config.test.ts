@@ -308,6 +308,18 @@ describe('merchant configuration over the Admin API', () => {
 
   it('sets the licence with a system key and publishes identity.organization.license_changed', async () => {
     const A = as(a);
+    // A buyer-facing checkout of this merchant, to watch the licence take effect on the Main Backend.
+    const checkout = await A.post(`/checkouts/${a.siteId}/create`, {
+      amount: 500,
+      currency: 'EUR',
+      email: 'buyer@example.com',
+      externalReference: 'licence-check',
+      returnUrl: 'https://shop.example/ok',
+      cancelUrl: 'https://shop.example/cancel',
+    });
+    expect(checkout.status).toBe(200);
+    const publicView = () => api('GET', `${mesh.publicBaseUrl}/checkouts/${checkout.body.sessionPublicId}`);
+    expect((await publicView()).status).toBe(200);
     expect((await A.get('/organizations/license')).body).toMatchObject({ organizationId: a.organizationId, licenseState: 'ACTIVE' });
     const path = `${admin}/system/organizations/${a.organizationId}/license`;
     expect((await api('PUT', path, { token: a.apiKey, body: { licenseState: 'BLOCKED' } })).status).toBe(403);
@@ -318,6 +330,12 @@ describe('merchant configuration over the Admin API', () => {
     expect((await A.get('/organizations/license')).body.licenseState).toBe('BLOCKED');
     const ev = await eventually(() => licence.events.find((e) => e.data.organizationId === a.organizationId));
     expect(ev.data).toEqual({ organizationId: a.organizationId, licenseState: 'BLOCKED', previousLicenseState: 'ACTIVE' });
+    // checkout learns the licence from the event and refuses buyers of a blocked merchant
+    const blocked = await eventually(async () => {
+      const r = await publicView();
+      return r.status === 403 ? r : undefined;
+    });
+    expect(blocked.body).toMatchObject({ code: 'LICENSE_BLOCKED' });
     const same = await api('PUT', path, { token: mesh.systemApiKey, body: { licenseState: 'BLOCKED' } });
     expect(same.status).toBe(200);
     const unknown = await api('PUT', `${admin}/system/organizations/${'0'.repeat(24)}/license`, { token: mesh.systemApiKey, body: { licenseState: 'ACTIVE' } });
@@ -325,6 +343,7 @@ describe('merchant configuration over the Admin API', () => {
     await api('PUT', path, { token: mesh.systemApiKey, body: { licenseState: 'ACTIVE' } });
     await eventually(() => licence.events.filter((e) => e.data.organizationId === a.organizationId).length === 2);
     expect((await as(b).get('/organizations/license')).body.licenseState).toBe('ACTIVE');
+    await eventually(async () => (await publicView()).status === 200);
   });
 
   it('documents every new route in the OpenAPI description', async () => {
