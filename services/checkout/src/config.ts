@@ -54,6 +54,11 @@ export const configSchema = backendConfigSchema('checkout')
     IPN_ALLOW_PRIVATE_TARGETS: optionalBool,
     /** Deadline of calls that reach a payment provider (CreatePayment, CancelPayment). */
     PAYMENTS_DEADLINE_MS: bounded(15_000, 1_000, 120_000, 'PAYMENTS_DEADLINE_MS'),
+    /**
+     * Deadline of the tax settings lookup behind the public checkout view (only for sites set to
+     * `vies`); on expiry the view shows `format` instead of waiting.
+     */
+    TAX_SETTINGS_DEADLINE_MS: bounded(2_000, 100, 30_000, 'TAX_SETTINGS_DEADLINE_MS'),
   })
   .transform((c) => ({
     ...c,
