@@ -60,6 +60,15 @@ export const configSchema = backendConfigSchema('checkout')
      */
     TAX_SETTINGS_DEADLINE_MS: bounded(2_000, 100, 30_000, 'TAX_SETTINGS_DEADLINE_MS'),
   })
+  .superRefine((c, ctx) => {
+    if (c.NODE_ENV === 'production' && !c.CHECKOUT_FRONTEND_URL.startsWith('https://')) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['CHECKOUT_FRONTEND_URL'],
+        message: 'must be the public https URL of the hosted checkout in production (payment URLs point at it)',
+      });
+    }
+  })
   .transform((c) => ({
     ...c,
     ALLOW_HTTP_IPN: c.ALLOW_HTTP_IPN ?? c.NODE_ENV !== 'production',
