@@ -187,6 +187,27 @@ if (unavailable) {
       }
     });
 
+    it('sets the hosted checkout URL and origin, without which checkout and gateway-public refuse production', async () => {
+      const cm = named('ConfigMap', 'paymesh-env').data as Record<string, string>;
+      expect(cm.CHECKOUT_FRONTEND_URL).toBe(PRODUCTION.config.checkoutFrontendUrl);
+      expect(cm.MAIN_FRONTEND_ORIGIN).toBe(PRODUCTION.config.checkoutFrontendUrl);
+      const override = renderChart([PRODUCTION, { config: { mainFrontendOrigin: 'https://pay.shop.example' } }]).manifests.find((m) => m.kind === 'ConfigMap')!;
+      expect(override.data).toMatchObject({ CHECKOUT_FRONTEND_URL: PRODUCTION.config.checkoutFrontendUrl, MAIN_FRONTEND_ORIGIN: 'https://pay.shop.example' });
+
+      const { CHECKOUT_FRONTEND_URL: _url, MAIN_FRONTEND_ORIGIN: _origin, ...without } = cm;
+      const env = { ...without, STORE_URL: PRODUCTION.secrets.storeUrl, SECRETS_KEYRING: PRODUCTION.secrets.secretsKeyring };
+      for (const [service, key] of [
+        ['checkout', 'CHECKOUT_FRONTEND_URL'],
+        ['gateway-public', 'MAIN_FRONTEND_ORIGIN'],
+      ] as const) {
+        const schema = await configSchema(service);
+        const refused = schema.safeParse(env);
+        expect(refused.success, `${service} without ${key}`).toBe(false);
+        if (!refused.success) expect(JSON.stringify(refused.error.issues)).toContain(key);
+        expect(schema.safeParse({ ...env, [key]: cm[key]! }).success, `${service} with ${key}`).toBe(true);
+      }
+    });
+
     it('points every <SERVICE>_GRPC_ADDR at the in-cluster DNS name and port of that backend Service', () => {
       const configMap = named('ConfigMap', 'paymesh-env').data as Record<string, string>;
       for (const backend of Object.keys(BACKEND_SERVICES) as BackendService[]) {

@@ -3,9 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from 'nats';
 import { api, eventually, NATS_URL, startTestMesh, type TestMesh } from '../support/mesh';
 import { IpnReceiver } from '../support/ipn-receiver';
+import { TestDnsServer } from '../support/dns-server';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 
 const MAIN_FRONTEND = 'https://checkout.paymesh.test';
+const CNAME_TARGET = 'checkout.paymesh.test';
 const billing = { name: 'Ada Buyer', email: 'ada@example.com', line1: 'Main 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
 
 /**
@@ -22,6 +24,7 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
   let admin: string;
   let pub: string;
   const receiver = new IpnReceiver();
+  const dns = new TestDnsServer();
   let ipnBase: string;
   /** The transaction the buyer pays (created in the transactions block). */
   let paid: { checkout: any; transactionId: string; created: any };
@@ -79,7 +82,8 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
   }
 
   beforeAll(async () => {
-    mesh = await startTestMesh({ env: { MAIN_FRONTEND_ORIGIN: MAIN_FRONTEND } });
+    const resolver = await dns.start();
+    mesh = await startTestMesh({ env: { MAIN_FRONTEND_ORIGIN: MAIN_FRONTEND, DNS_RESOLVERS: resolver, CUSTOM_DOMAIN_CNAME_TARGET: CNAME_TARGET } });
     admin = mesh.adminBaseUrl;
     pub = mesh.publicBaseUrl;
     sandbox = mesh.sandboxUrls['sandbox-provider-a']!;
@@ -93,6 +97,7 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
     await nc?.close();
     await receiver.stop();
     await mesh?.dispose();
+    await dns.stop();
   });
 
   describe('Admin checkout creation', () => {
@@ -248,6 +253,107 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       expect(consumed.body.billingAddress).toBeUndefined();
       expect((await api('POST', base, { body: {} })).status).toBe(400);
       expect((await api('POST', base, { body: { providerId: provider.id }, headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    });
+  });
+
+  describe('merchant presentation: custom domains, branding, VAT ID mode, CORS', () => {
+    const adminCall = (method: string, path: string, body?: unknown) =>
+      api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
+
+    it('allows a verified custom domain of the organization as origin, not an unverified one', async () => {
+      expect((await adminCall('POST', '/domains', { hostname: 'pay.mesh-shop.example' })).status).toBe(201);
+      expect((await adminCall('POST', '/domains', { hostname: 'pay.mesh-pending.example' })).status).toBe(201);
+      dns.zone.set('pay.mesh-shop.example', { cname: `${CNAME_TARGET}.` });
+      dns.zone.set('pay.mesh-pending.example', { cname: 'elsewhere.example.' });
+      expect((await adminCall('GET', '/domains/verify-cname?domain=pay.mesh-shop.example')).body).toMatchObject({ verified: true });
+      expect((await adminCall('GET', '/domains/verify-cname?domain=pay.mesh-pending.example')).body).toMatchObject({ verified: false });
+
+      const c = await createCheckout(validCheckout);
+      const url = `${pub}/checkouts/${c.body.sessionPublicId}`;
+      const viaDomain = await api('GET', url, { headers: { origin: 'https://pay.mesh-shop.example' } });
+      expect(viaDomain.status).toBe(200);
+      expect(viaDomain.body.id).toBe(c.body.sessionPublicId);
+      expect(viaDomain.headers.get('access-control-allow-origin')).toBe('https://pay.mesh-shop.example');
+      expect((await api('GET', url, { headers: { origin: 'https://pay.mesh-pending.example' } })).status).toBe(403);
+      const handoff = await api('POST', `${url}/handoff`, { body: { providerId: provider.id }, headers: { origin: 'https://pay.mesh-shop.example' } });
+      expect(handoff.status).toBe(200);
+      const refused = await api('POST', `${url}/handoff`, { body: { providerId: provider.id }, headers: { origin: 'https://pay.mesh-pending.example' } });
+      expect(refused.status).toBe(403);
+    });
+
+    it('shows the site branding and downgrades vies to format until the tax settings allow VIES', async () => {
+      const bad = await adminCall('POST', '/sites', { name: 'Bad', url: 'https://bad.example', branding: { logo: 'http://cdn.bad.example/l.png' } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatch(/branding\.logo/);
+      const badMode = await adminCall('POST', '/sites', { name: 'Bad', url: 'https://bad.example', checkoutSettings: { vatIdValidation: 'strict' } });
+      expect(badMode.status).toBe(400);
+      expect(badMode.body.error).toMatch(/vatIdValidation/);
+
+      const site = await adminCall('POST', '/sites', {
+        name: 'Branded shop',
+        url: 'https://branded.example',
+        frontendDomains: ['branded.example'],
+        branding: { logo: 'https://cdn.branded.example/logo.png', primaryColor: '#0A84FF' },
+        checkoutSettings: { vatIdValidation: 'vies' },
+      });
+      expect(site.status).toBe(201);
+      expect(site.body).toMatchObject({
+        branding: { logo: 'https://cdn.branded.example/logo.png', primaryColor: '#0a84ff' },
+        checkoutSettings: { vatIdValidation: 'vies' },
+      });
+      expect((await adminCall('GET', `/sites/${boot.siteId}`)).body).toMatchObject({
+        branding: { logo: null, primaryColor: null },
+        checkoutSettings: { vatIdValidation: 'format' },
+      });
+      const c = await createCheckout(validCheckout, site.body.id);
+      expect(c.status).toBe(200);
+      const view = async () => (await api('GET', `${pub}/checkouts/${c.body.sessionPublicId}`, { headers: { origin: 'https://branded.example' } })).body;
+
+      const before = await view();
+      expect(before.branding).toEqual({ logo: 'https://cdn.branded.example/logo.png', primaryColor: '#0a84ff' });
+      expect(before.checkoutSettings).toEqual({ vatIdValidation: 'format' });
+
+      const tax = await adminCall('PUT', '/organizations/settings/tax', { viesEnabled: true });
+      expect(tax.status, JSON.stringify(tax.body)).toBe(200);
+      expect((await view()).checkoutSettings).toEqual({ vatIdValidation: 'vies' });
+
+      const upd = await adminCall('PUT', `/sites/${site.body.id}`, { branding: { logo: null }, checkoutSettings: { vatIdValidation: 'none' } });
+      expect(upd.status).toBe(200);
+      expect(upd.body).toMatchObject({ branding: { logo: null, primaryColor: '#0a84ff' }, checkoutSettings: { vatIdValidation: 'none' } });
+      const after = await view();
+      expect(after.branding).toEqual({ primaryColor: '#0a84ff' });
+      expect(after.checkoutSettings).toEqual({ vatIdValidation: 'none' });
+
+      // Back to vies with tax down: the view still answers, with format.
+      expect((await adminCall('PUT', `/sites/${site.body.id}`, { checkoutSettings: { vatIdValidation: 'vies' } })).status).toBe(200);
+      await mesh.kill('tax');
+      try {
+        const degraded = await api('GET', `${pub}/checkouts/${c.body.sessionPublicId}`, { headers: { origin: 'https://branded.example' } });
+        expect(degraded.status).toBe(200);
+        expect(degraded.body.checkoutSettings).toEqual({ vatIdValidation: 'format' });
+        expect(mesh.logs('checkout').some((l) => l.includes('tax settings unavailable'))).toBe(true);
+      } finally {
+        await mesh.restart('tax');
+      }
+      await eventually(async () => (await view()).checkoutSettings.vatIdValidation === 'vies');
+    });
+
+    it('answers CORS preflights of the buyer routes; the real request from a foreign origin stays 403', async () => {
+      const c = await createCheckout(validCheckout);
+      const url = `${pub}/checkouts/${c.body.sessionPublicId}`;
+      const pre = await api('OPTIONS', url, { headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' } });
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+      expect(pre.headers.get('access-control-allow-methods')).toMatch(/POST/);
+      const preTx = await api('OPTIONS', `${pub}/transactions/create`, {
+        headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+      expect(preTx.status).toBe(204);
+      expect(preTx.headers.get('access-control-allow-headers')).toMatch(/Content-Type/i);
+      const ok = await api('GET', url, { headers: { origin: 'https://shop.example' } });
+      expect(ok.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+      expect(ok.headers.get('access-control-expose-headers')).toMatch(/X-Request-ID/i);
+      expect((await api('GET', url, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
     });
   });
 

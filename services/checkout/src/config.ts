@@ -54,6 +54,20 @@ export const configSchema = backendConfigSchema('checkout')
     IPN_ALLOW_PRIVATE_TARGETS: optionalBool,
     /** Deadline of calls that reach a payment provider (CreatePayment, CancelPayment). */
     PAYMENTS_DEADLINE_MS: bounded(15_000, 1_000, 120_000, 'PAYMENTS_DEADLINE_MS'),
+    /**
+     * Deadline of the tax settings lookup behind the public checkout view (only for sites set to
+     * `vies`); on expiry the view shows `format` instead of waiting.
+     */
+    TAX_SETTINGS_DEADLINE_MS: bounded(2_000, 100, 30_000, 'TAX_SETTINGS_DEADLINE_MS'),
+  })
+  .superRefine((c, ctx) => {
+    if (c.NODE_ENV === 'production' && !c.CHECKOUT_FRONTEND_URL.startsWith('https://')) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['CHECKOUT_FRONTEND_URL'],
+        message: 'must be the public https URL of the hosted checkout in production (payment URLs point at it)',
+      });
+    }
   })
   .transform((c) => ({
     ...c,

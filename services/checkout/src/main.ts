@@ -8,6 +8,7 @@ import { registerCheckoutService } from './grpc/server';
 import { createCnameResolver } from './dns/resolver';
 import { registerCheckoutPaymentsService } from './grpc/payments-server';
 import { grpcPaymentsPort } from './grpc/payments-webhooks-client';
+import { grpcTaxSettingsPort } from './grpc/tax-client';
 import { startConsumers } from './events/consumers';
 import type { PaymentsDeps } from './app/payments-deps';
 
@@ -24,9 +25,11 @@ void runBackendService({
       lookupMs: config.GRPC_DEADLINE_MS,
       paymentMs: config.PAYMENTS_DEADLINE_MS,
     });
+    const tax = grpcTaxSettingsPort(downstreamAddr(config, 'tax'), config.TAX_SETTINGS_DEADLINE_MS);
     const deps: PaymentsDeps = {
       ...base,
       payments,
+      tax,
       settings: {
         checkoutFrontendUrl: config.CHECKOUT_FRONTEND_URL,
         sessionTtlHours: config.CHECKOUT_SESSION_TTL_HOURS,
@@ -41,6 +44,7 @@ void runBackendService({
     return async () => {
       await Promise.all(subs.map((s) => s.stop()));
       payments.close();
+      tax.close();
     };
   },
 });

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger, ManualClock, NotFoundError, SecretBox, DEV_SECRETS_KEYRING, newObjectId } from '@paymesh/core';
+import { createLogger, ManualClock, NotFoundError, UnavailableError, SecretBox, DEV_SECRETS_KEYRING, newObjectId } from '@paymesh/core';
 import { OutboxRelay } from '@paymesh/bus';
 import { createStore, dropStoreDatabase, type DroppableStore, type OutboxEvent } from '@paymesh/store';
 import type { TransactionStatusChanged } from '@paymesh/contracts';
 import type { PaymentsDeps } from '../src/app/payments-deps';
 import type { CreatedPayment, CreatePaymentInput, PaymentsPort, ProviderInfo } from '../src/app/payments-port';
+import type { TaxSettingsPort } from '../src/app/tax-port';
 import { createSite } from '../src/app/create-site';
 import { collections } from '../src/store/collections';
 
@@ -46,12 +47,30 @@ export class FakePayments implements PaymentsPort {
   }
 }
 
+/** Stand-in for the tax service: which organization/mode pairs allow VIES; can be made to fail. */
+export class FakeTax implements TaxSettingsPort {
+  readonly viesOrgs = new Set<string>();
+  calls = 0;
+  unavailable = false;
+  allowVies(organizationId: string, mode: 'live' | 'test' = 'live'): void {
+    this.viesOrgs.add(`${organizationId}:${mode}`);
+  }
+  async viesAllowed(q: { organizationId: string; testMode: boolean }): Promise<boolean> {
+    this.calls += 1;
+    if (this.unavailable) throw new UnavailableError('tax is down');
+    return this.viesOrgs.has(`${q.organizationId}:${q.testMode ? 'test' : 'live'}`);
+  }
+}
+
 export interface Harness {
   deps: PaymentsDeps;
   store: DroppableStore;
   clock: ManualClock;
   payments: FakePayments;
+  tax: FakeTax;
   dns: Map<string, string[]>;
+  /** CNAME records the custom-domain resolver answers with (host -> targets). */
+  cnames: Map<string, string[]>;
   /** Creates an organization's site (live unless said otherwise) with the given frontend domains. */
   site(opts?: { organizationId?: string; mode?: 'live' | 'test'; frontendDomains?: string[] }): Promise<{ organizationId: string; siteId: string }>;
   /** status_changed events waiting in the outbox for a transaction, in sequence order. */
@@ -68,16 +87,26 @@ export async function openHarness(settings: Partial<PaymentsDeps['settings']> = 
   const relay = new OutboxRelay({ outbox: store.outbox, bus: { publishOutboxEvent: async () => ({ stream: 'x', seq: 1, duplicate: false }) }, logger });
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
   const payments = new FakePayments();
+  const tax = new FakeTax();
   const dns = new Map<string, string[]>();
+  const cnames = new Map<string, string[]>();
   const deps: PaymentsDeps = {
     store,
     relay,
     secrets: new SecretBox(DEV_SECRETS_KEYRING),
     clock,
     logger,
-    // Custom domains are not exercised by the money-path tests.
-    customDomains: { resolver: { resolveCname: async () => ({ kind: 'none', reason: 'not used here' }) }, cnameTarget: 'checkout.paymesh.example' },
+    customDomains: {
+      resolver: {
+        resolveCname: async (host) => {
+          const names = cnames.get(host);
+          return names ? { kind: 'found', names } : { kind: 'none', reason: 'the name has no CNAME record' };
+        },
+      },
+      cnameTarget: 'checkout.paymesh.example',
+    },
     payments,
+    tax,
     settings: {
       checkoutFrontendUrl: 'https://pay.example',
       sessionTtlHours: 24,
@@ -98,7 +127,9 @@ export async function openHarness(settings: Partial<PaymentsDeps['settings']> = 
     store,
     clock,
     payments,
+    tax,
     dns,
+    cnames,
     async site(opts = {}) {
       const organizationId = opts.organizationId ?? newObjectId();
       const { site } = await createSite(deps, {

@@ -20,6 +20,14 @@ export const configSchema = baseConfigSchema.merge(downstreamAddrsSchema).merge(
     .transform((u) => new URL(u).origin),
   /** Deadline of calls that reach a payment provider through checkout (create, cancel). */
   PAYMENT_CALL_DEADLINE_MS: envInt(20_000),
+}).superRefine((c, ctx) => {
+  if (c.NODE_ENV === 'production' && !c.MAIN_FRONTEND_ORIGIN.startsWith('https://')) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ['MAIN_FRONTEND_ORIGIN'],
+      message: 'must be the https origin of the hosted checkout in production (buyer requests come from it)',
+    });
+  }
 });
 
 export type Config = typeof config;

@@ -1,10 +1,11 @@
 import { ConflictError, ForbiddenError, NotFoundError } from '@paymesh/core';
 import { checkoutStatus, type CheckoutDoc } from '../domain/checkout';
 import { licenseDenial, type LicenseState, type OrgLicenseDoc } from '../domain/license';
-import { originAllowed } from '../domain/origin';
+import { customDomainAllowsSite, defaultPortHostOf, originAllowed } from '../domain/origin';
+import type { CustomDomainDoc } from '../domain/custom-domain';
 import type { SiteDoc } from '../domain/site';
 import type { TransactionDoc } from '../domain/transaction';
-import { CHECKOUTS, ORG_LICENSES, SITES, TRANSACTIONS } from '../store/collections';
+import { CHECKOUTS, CUSTOM_DOMAINS, ORG_LICENSES, SITES, TRANSACTIONS } from '../store/collections';
 import type { PaymentsDeps } from './payments-deps';
 
 /** Licence state from the replica; undefined when the organization is not (yet) known. */
@@ -18,14 +19,17 @@ export async function licenseStateOf(deps: PaymentsDeps, organizationId: string)
 }
 
 /**
- * Refuses a browser request whose origin is not one of the site's frontend domains. An empty
- * `browserOrigin` means the gateway already trusts the caller (no Origin/Referer, or the main
- * frontend).
+ * Refuses a browser request whose origin is neither one of the site's frontend domains nor a
+ * verified custom domain of the organization (organization-wide or bound to this site, same
+ * mode). An empty `browserOrigin` means the gateway already trusts the caller (no Origin/Referer,
+ * or the main frontend).
  */
-export function assertOrigin(site: Pick<SiteDoc, 'frontendDomains'>, browserOrigin: string): void {
-  if (browserOrigin && !originAllowed(browserOrigin, site.frontendDomains)) {
-    throw new ForbiddenError('origin not allowed for this checkout');
-  }
+export async function assertOrigin(deps: PaymentsDeps, site: SiteDoc, browserOrigin: string): Promise<void> {
+  if (!browserOrigin || originAllowed(browserOrigin, site.frontendDomains)) return;
+  const host = defaultPortHostOf(browserOrigin);
+  const domain = host ? await deps.store.collection<CustomDomainDoc>(CUSTOM_DOMAINS).findOne({ hostname: host }) : null;
+  if (domain && customDomainAllowsSite(domain, site)) return;
+  throw new ForbiddenError('origin not allowed for this checkout');
 }
 
 async function siteOf(deps: PaymentsDeps, siteId: string): Promise<SiteDoc> {
@@ -48,7 +52,7 @@ export async function loadCheckoutForBuyer(
   const checkout = sessionPublicId ? await deps.store.collection<CheckoutDoc>(CHECKOUTS).findOne({ sessionPublicId }) : null;
   if (!checkout) throw new NotFoundError('checkout not found');
   const site = await siteOf(deps, checkout.siteId);
-  assertOrigin(site, browserOrigin);
+  await assertOrigin(deps, site, browserOrigin);
   if (opts.enforceLicense) {
     const denial = licenseDenial(await licenseStateOf(deps, checkout.organizationId));
     if (denial) throw denial;
@@ -73,7 +77,7 @@ export async function loadTransaction(deps: PaymentsDeps, transactionId: string)
 /** Like {@link loadTransaction}, plus the origin rule of the transaction's site. */
 export async function loadTransactionForBuyer(deps: PaymentsDeps, transactionId: string, browserOrigin: string): Promise<TransactionDoc> {
   const doc = await loadTransaction(deps, transactionId);
-  if (browserOrigin) assertOrigin(await siteOf(deps, doc.siteId), browserOrigin);
+  if (browserOrigin) await assertOrigin(deps, await siteOf(deps, doc.siteId), browserOrigin);
   return doc;
 }
 

@@ -8,6 +8,7 @@ import {
   type Mode,
   type SiteDoc,
 } from '../domain/site';
+import { applyBrandingPatch, DEFAULT_VAT_ID_VALIDATION, validateVatIdValidation, type SiteBrandingPatch } from '../domain/settings';
 import { CheckoutEvents, type SiteCreatedData } from '../events/subjects';
 import { SITES } from '../store/collections';
 import { secretHint } from '@paymesh/core';
@@ -19,6 +20,9 @@ export interface CreateSiteInput {
   name: string;
   url: string;
   frontendDomains: string[];
+  branding?: SiteBrandingPatch | undefined;
+  /** Configured VAT ID validation mode; default `format`. */
+  vatIdValidation?: string | undefined;
 }
 
 /** Creates a site with a fresh IPN signing secret; the plaintext secret is returned once. */
@@ -33,6 +37,10 @@ export async function createSite(deps: CheckoutDeps, input: CreateSiteInput): Pr
     name: validateSiteName(input.name),
     url: validateSiteUrl(input.url),
     frontendDomains: validateFrontendDomains(input.frontendDomains),
+    branding: applyBrandingPatch(undefined, input.branding ?? {}),
+    checkoutSettings: {
+      vatIdValidation: input.vatIdValidation !== undefined ? validateVatIdValidation(input.vatIdValidation) : DEFAULT_VAT_ID_VALIDATION,
+    },
     webhookSecret: deps.secrets.seal(secret, id),
     webhookSecretHint: secretHint(secret),
     createdAt: now,

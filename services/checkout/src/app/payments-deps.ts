@@ -3,6 +3,7 @@ import type { CheckoutDoc } from '../domain/checkout';
 import type { SiteDoc } from '../domain/site';
 import type { CheckoutDeps } from './deps';
 import type { PaymentsPort } from './payments-port';
+import type { TaxSettingsPort } from './tax-port';
 
 /** Settings of the money path (from configuration). */
 export interface PaymentsSettings {
@@ -25,6 +26,8 @@ export interface CheckoutCreationGuard {
 /** What the checkout, handoff and transaction use cases need; assembled in main.ts. */
 export interface PaymentsDeps extends CheckoutDeps {
   payments: PaymentsPort;
+  /** Organization tax settings (asked only when a site wants `vies`). */
+  tax: TaxSettingsPort;
   settings: PaymentsSettings;
   /** All addresses a host name resolves to (IPN target checks). */
   resolveHost(host: string): Promise<string[]>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { originAllowed } from './origin';
-import { effectiveVatIdValidation, sitePresentationOf } from './settings';
+import { customDomainAllowsSite, defaultPortHostOf, originAllowed } from './origin';
+import { applyBrandingPatch, effectiveVatIdValidation, sitePresentationOf } from './settings';
 import { licenseDenial } from './license';
 
 describe('origin allow-list', () => {
@@ -20,6 +20,37 @@ describe('origin allow-list', () => {
   it('refuses opaque and non-http origins', () => {
     expect(originAllowed('null', domains)).toBe(false);
     expect(originAllowed('file:///x', domains)).toBe(false);
+  });
+});
+
+describe('custom domains in the origin allow-list', () => {
+  const site = { id: 's1', organizationId: 'o1', mode: 'live' };
+  const domain = { organizationId: 'o1', mode: 'live', siteId: null, verified: true };
+  it('takes verified domains of the organization and mode, organization-wide or bound to the site', () => {
+    expect(customDomainAllowsSite(domain, site)).toBe(true);
+    expect(customDomainAllowsSite({ ...domain, siteId: 's1' }, site)).toBe(true);
+    expect(customDomainAllowsSite({ ...domain, siteId: 's2' }, site)).toBe(false);
+    expect(customDomainAllowsSite({ ...domain, verified: false }, site)).toBe(false);
+    expect(customDomainAllowsSite({ ...domain, mode: 'test' }, site)).toBe(false);
+    expect(customDomainAllowsSite({ ...domain, organizationId: 'o2' }, site)).toBe(false);
+  });
+  it('looks up only http(s) origins on the default port', () => {
+    expect(defaultPortHostOf('https://Pay.Shop.example')).toBe('pay.shop.example');
+    expect(defaultPortHostOf('https://pay.shop.example:443')).toBe('pay.shop.example');
+    expect(defaultPortHostOf('https://pay.shop.example:8443')).toBeUndefined();
+    expect(defaultPortHostOf('null')).toBeUndefined();
+    expect(defaultPortHostOf('ftp://pay.shop.example')).toBeUndefined();
+  });
+});
+
+describe('branding', () => {
+  it('changes the fields given, clears empty ones, validates and normalizes', () => {
+    const cur = { logo: 'https://cdn.example/a.png', primaryColor: '#aabbcc' };
+    expect(applyBrandingPatch(cur, { primaryColor: '#AABBC0' })).toEqual({ logo: 'https://cdn.example/a.png', primaryColor: '#aabbc0' });
+    expect(applyBrandingPatch(cur, { logo: '' })).toEqual({ primaryColor: '#aabbcc' });
+    expect(() => applyBrandingPatch(cur, { logo: 'http://cdn.example/a.png' })).toThrow(/branding\.logo/);
+    expect(() => applyBrandingPatch(cur, { primaryColor: 'blue' })).toThrow(/branding\.primaryColor/);
+    expect(() => applyBrandingPatch(cur, { logo: `https://cdn.example/${'a'.repeat(2048)}` })).toThrow(/2048/);
   });
 });
 

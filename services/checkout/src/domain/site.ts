@@ -1,6 +1,7 @@
 import { randomToken, ValidationError } from '@paymesh/core';
 import type { SealedValue } from '@paymesh/core';
 import type { StoredDoc } from '@paymesh/store';
+import type { SiteBranding, SiteCheckoutSettings } from './settings';
 
 export type Mode = 'live' | 'test';
 
@@ -11,6 +12,10 @@ export interface SiteDoc extends StoredDoc {
   url: string;
   /** Hosts allowed as Origin/Referer of buyer-facing checkout requests for this site. */
   frontendDomains: string[];
+  /** Shown by the hosted checkout; absent on sites created before branding existed. */
+  branding?: SiteBranding;
+  /** Absent on sites created before the setting existed (read as the defaults). */
+  checkoutSettings?: SiteCheckoutSettings;
   webhookSecret: SealedValue;
   webhookSecretHint: string;
   createdAt: string;

@@ -3,6 +3,7 @@ import { unary, type GrpcServer } from '@paymesh/grpc';
 import { isObjectId, ValidationError } from '@paymesh/core';
 import type { SiteDoc } from '../domain/site';
 import type { CustomDomainDoc } from '../domain/custom-domain';
+import { DEFAULT_VAT_ID_VALIDATION, sitePresentationOf } from '../domain/settings';
 import type { CheckoutDeps } from '../app/deps';
 import { createSite } from '../app/create-site';
 import { getSite, listSites } from '../app/get-site';
@@ -14,6 +15,7 @@ import { createDomain, deleteDomain, getDomain, listDomains } from '../app/domai
 import { verifyDomainCname } from '../app/verify-domain';
 
 function toSite(doc: SiteDoc, secret?: string): checkout.Site {
+  const p = sitePresentationOf(doc);
   return {
     id: doc.id,
     organizationId: doc.organizationId,
@@ -24,6 +26,8 @@ function toSite(doc: SiteDoc, secret?: string): checkout.Site {
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
     webhookSigningSecretHint: doc.webhookSecretHint,
+    branding: { ...(p.logo ? { logo: p.logo } : {}), ...(p.primaryColor ? { primaryColor: p.primaryColor } : {}) },
+    checkoutSettings: { vatIdValidation: p.vatIdValidation ?? DEFAULT_VAT_ID_VALIDATION },
     ...(secret ? { webhookSigningSecret: secret } : {}),
   };
 }
@@ -71,6 +75,8 @@ export function registerCheckoutService(grpc: GrpcServer, deps: CheckoutDeps): v
         name: req.name,
         url: req.url,
         frontendDomains: req.frontendDomains,
+        branding: req.branding,
+        vatIdValidation: req.vatIdValidation,
       });
       return toSite(site, secret);
     }),
@@ -91,6 +97,8 @@ export function registerCheckoutService(grpc: GrpcServer, deps: CheckoutDeps): v
         name: req.name,
         url: req.url,
         frontendDomains: req.frontendDomains?.values,
+        branding: req.branding,
+        vatIdValidation: req.vatIdValidation,
       });
       return toSite(site);
     }),

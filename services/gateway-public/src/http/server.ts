@@ -1,7 +1,9 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
 import type { Logger } from '@paymesh/core';
 import type { Clients } from '../clients';
 import { registerHookRoutes } from './routes/hooks';
+import { buyerCorsOptions } from './cors';
 import {
   errorEnvelopePlugin,
   genRequestId,
@@ -37,6 +39,8 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   await registerHookRoutes(app, opts.clients);
   await app.register(
     async (scope) => {
+      // Inside the /api/v1 scope: provider webhooks and health get no CORS headers.
+      await scope.register(cors, buyerCorsOptions);
       for (const register of opts.apiRoutes ?? []) register(scope);
     },
     { prefix: '/api/v1' },

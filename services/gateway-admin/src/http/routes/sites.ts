@@ -5,24 +5,47 @@ import type { AdminDeps } from '../../app/deps';
 import { route, type OrgScope } from '../route-table';
 import { idParams, pageQuery, rpc } from './common';
 
+const logo = z.string().min(1).max(2048).describe('https URL of the logo the hosted checkout shows');
+const primaryColor = z.string().min(1).max(7).describe('#rrggbb');
+const checkoutSettings = z
+  .object({
+    vatIdValidation: z
+      .enum(['none', 'format', 'vies'])
+      .describe('VAT ID check of the hosted checkout; vies is shown as format unless the tax settings allow VIES'),
+  })
+  .strict();
+
 const siteBody = z
   .object({
     name: z.string().min(1).max(200),
     url: z.string().url(),
     frontendDomains: z.array(z.string().min(1).max(253)).max(50).default([]),
+    branding: z.object({ logo, primaryColor }).strict().partial().optional(),
+    checkoutSettings: checkoutSettings.optional(),
   })
   .strict();
 
-/** Partial update: the fields present change, the others keep their value. */
+/** Partial update: the fields present change, the others keep their value; null clears a branding field. */
 const siteUpdateBody = z
   .object({
     name: z.string().min(1).max(200),
     url: z.string().url(),
     frontendDomains: z.array(z.string().min(1).max(253)).max(50),
+    branding: z.object({ logo: logo.nullable(), primaryColor: primaryColor.nullable() }).strict().partial(),
+    checkoutSettings,
   })
   .strict()
   .partial()
-  .refine((b) => Object.keys(b).length > 0, 'body must contain at least one of name, url, frontendDomains');
+  .refine((b) => Object.keys(b).length > 0, 'body must contain at least one of name, url, frontendDomains, branding, checkoutSettings');
+
+/** Branding change for checkout: absent = unchanged, null = cleared (empty string on the wire). */
+function brandingPatch(b: { logo?: string | null | undefined; primaryColor?: string | null | undefined } | undefined): checkout.SiteBrandingPatch | undefined {
+  if (!b) return undefined;
+  return {
+    ...(b.logo !== undefined ? { logo: b.logo ?? '' } : {}),
+    ...(b.primaryColor !== undefined ? { primaryColor: b.primaryColor ?? '' } : {}),
+  };
+}
 
 /** Public shape of a site; the signing secret appears only on creation and rotation. */
 export function siteView(s: checkout.Site) {
@@ -33,6 +56,8 @@ export function siteView(s: checkout.Site) {
     url: s.url,
     frontendDomains: s.frontendDomains,
     testMode: s.testMode,
+    branding: { logo: s.branding?.logo ?? null, primaryColor: s.branding?.primaryColor ?? null },
+    checkoutSettings: { vatIdValidation: s.checkoutSettings?.vatIdValidation || 'format' },
     webhookSigningSecretHint: s.webhookSigningSecretHint,
     ...(s.webhookSigningSecret ? { webhookSigningSecret: s.webhookSigningSecret } : {}),
     createdAt: s.createdAt,
@@ -95,6 +120,8 @@ export const siteRoutes = [
         name: body.name,
         url: body.url,
         frontendDomains: body.frontendDomains,
+        branding: brandingPatch(body.branding),
+        vatIdValidation: body.checkoutSettings?.vatIdValidation,
       });
       return siteView(s);
     },
@@ -106,7 +133,7 @@ export const siteRoutes = [
     role: 'Editor',
     audience: 'organization',
     tag: 'Sites',
-    summary: 'Update a site (partial: name, url, frontendDomains)',
+    summary: 'Update a site (partial: name, url, frontendDomains, branding, checkoutSettings)',
     params: idParams,
     body: siteUpdateBody,
     async handler({ deps, org, params, body }) {
@@ -117,6 +144,8 @@ export const siteRoutes = [
         ...(body.name !== undefined ? { name: body.name } : {}),
         ...(body.url !== undefined ? { url: body.url } : {}),
         frontendDomains: body.frontendDomains ? { values: body.frontendDomains } : undefined,
+        branding: brandingPatch(body.branding),
+        vatIdValidation: body.checkoutSettings?.vatIdValidation,
       });
       return siteView(s);
     },
