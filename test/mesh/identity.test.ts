@@ -19,15 +19,16 @@ const hex24 = () => randomBytes(12).toString('hex');
 const TOKEN_RE = (mode: 'live' | 'test') => new RegExp(`^sk_${mode}_[a-z0-9]{16}\\.[A-Za-z0-9_-]{43}$`);
 
 /** GET from another loopback source address (fetch cannot choose its source address). */
-function getFrom(ip: string, url: string, token?: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: any }> {
+function getFrom(ip: string, url: string, token?: string, method = 'GET', body?: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: any }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'GET', localAddress: ip, headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
+    const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) };
+    const req = request(url, { method, localAddress: ip, headers }, (res) => {
       let data = '';
       res.on('data', (c: Buffer) => (data += c.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data ? JSON.parse(data) : undefined }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -585,6 +586,10 @@ describe('identity and access control (Admin API)', () => {
       expect(pub.status).toBe(429);
       expect(Number(pub.headers['retry-after'])).toBeGreaterThan(0);
       expect(pub.body.error).toMatch(/rate limit exceeded/);
+      // Provider webhooks are authenticated per provider and are not limited per address: a
+      // provider's burst of deliveries must never be turned away with 429.
+      const hook = await getFrom(LIMITED_IP, `${mesh.publicRootUrl}/hooks/provider_a/${'0'.repeat(24)}`, undefined, 'POST', '{"id":"evt_1"}');
+      expect(hook.status).toBe(400);
 
       // The allow-listed address is never limited.
       for (let i = 0; i < PER_MINUTE + 2; i++) expect((await api('GET', adm('/sites'), { token: limitedKey.token })).status).toBe(200);

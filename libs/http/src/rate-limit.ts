@@ -6,7 +6,23 @@ import { z } from 'zod';
 import { envBool, envInt, RateLimitedError, type Logger } from '@paymesh/core';
 
 /** Rate-limit settings every gateway reads from its environment (merge into the service's config schema). */
+/**
+ * Which reverse proxies' `X-Forwarded-For` to believe when deriving the client address (rate
+ * limits, logs): `false` (default: the socket peer is the client), `true` (any), or
+ * comma-separated addresses/CIDRs of the proxies — as fastify's `trustProxy` takes them.
+ */
+export const trustProxySchema = z
+  .string()
+  .default('false')
+  .transform((v): boolean | string => {
+    const t = v.trim();
+    if (t === '' || t === 'false') return false;
+    if (t === 'true') return true;
+    return t;
+  });
+
 export const rateLimitConfigSchema = z.object({
+  TRUST_PROXY: trustProxySchema,
   /** Redis holding the shared counters (one set per gateway, shared by its replicas). */
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
   RATE_LIMIT_ENABLED: envBool(true),

@@ -42,6 +42,7 @@ void runGateway({
       docs: config.API_DOCS_ENABLED,
       bodyLimit: config.BODY_LIMIT_BYTES,
       healthChecks,
+      trustProxy: config.TRUST_PROXY,
       rateLimit: { config, namespace: `${config.STORE_NAMESPACE}:gateway-admin` },
     });
     return { app, close: () => clients.close() };

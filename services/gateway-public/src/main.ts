@@ -18,6 +18,7 @@ void runGateway({
       logger,
       bodyLimit: config.BODY_LIMIT_BYTES,
       healthChecks,
+      trustProxy: config.TRUST_PROXY,
       clients,
       rateLimit: { config, namespace: `${config.STORE_NAMESPACE}:gateway-public` },
       apiRoutes: [(scope) => registerCheckoutRoutes(scope, routeOptions), (scope) => registerTransactionRoutes(scope, routeOptions)],

@@ -26,6 +26,8 @@ export interface AdminServerOptions {
   docs: boolean;
   bodyLimit: number;
   healthChecks: () => DependencyCheck[];
+  /** Reverse proxies to believe for the client address (see TRUST_PROXY). */
+  trustProxy?: boolean | string;
   /** Absent: no rate limiting (in-process tests of single routes). */
   rateLimit?: { config: RateLimitConfig; namespace: string };
 }
@@ -84,6 +86,7 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
     loggerInstance: opts.logger as FastifyBaseLogger,
     genReqId: genRequestId,
     bodyLimit: opts.bodyLimit,
+    trustProxy: opts.trustProxy ?? false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -18,6 +18,8 @@ export interface PublicServerOptions {
   logger: Logger;
   bodyLimit: number;
   healthChecks: () => DependencyCheck[];
+  /** Reverse proxies to believe for the client address (see TRUST_PROXY). */
+  trustProxy?: boolean | string;
   clients: Clients;
   /** Buyer-facing callers are anonymous: every client is counted by IP address. */
   rateLimit?: { config: RateLimitConfig; namespace: string };
@@ -31,6 +33,7 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
     loggerInstance: opts.logger as FastifyBaseLogger,
     genReqId: genRequestId,
     bodyLimit: opts.bodyLimit,
+    trustProxy: opts.trustProxy ?? false,
   });
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);

@@ -19,12 +19,14 @@ function forwardedHeaders(headers: Record<string, string | string[] | undefined>
  * `POST /hooks/:type/:providerId` (outside /api/v1): keeps the exact body bytes, whatever the
  * content type, because provider signatures are computed over them, and hands them to
  * payments-webhooks for verification. 200 acknowledges (also duplicates), 400 rejects.
+ * Not rate-limited per address: deliveries are authenticated per provider, and a provider's burst
+ * (many merchants, retries) arrives from few addresses and must not be turned away.
  */
 export async function registerHookRoutes(app: FastifyInstance, clients: Clients): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-    scope.post<{ Params: { type: string; providerId: string } }>('/hooks/:type/:providerId', async (req) => {
+    scope.post<{ Params: { type: string; providerId: string } }>('/hooks/:type/:providerId', { config: { rateLimit: false } }, async (req) => {
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const c = clients.paymentsWebhooks;
       const res = await call(
