@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { configSchema } from './config';
+import { loadConfig } from '@paymesh/core';
+import { allowedApiOrigins, configSchema } from './config';
 
 describe('payments-webhooks configuration', () => {
+  it('allows merchant API hosts from the default and the allow-list; any host only outside production without a list', () => {
+    const dev = loadConfig(configSchema, {});
+    expect(allowedApiOrigins(dev)).toBeUndefined();
+    const listed = loadConfig(configSchema, { PROVIDER_API_BASE_URL_ALLOWLIST: 'https://eu.provider.example' });
+    expect([...(allowedApiOrigins(listed) ?? [])].sort()).toEqual(['https://api.stripe.com', 'https://eu.provider.example']);
+    const prod = loadConfig(configSchema, { NODE_ENV: 'production', PUBLIC_ROOT_URL: 'https://pay.example.com' });
+    expect([...(allowedApiOrigins(prod) ?? [])]).toEqual(['https://api.stripe.com']);
+    expect(() => loadConfig(configSchema, { PROVIDER_API_BASE_URL_ALLOWLIST: 'not a url' })).toThrow(/PROVIDER_API_BASE_URL_ALLOWLIST/);
+  });
+
   it('defaults the provider_a API to the sandbox when it runs, otherwise to the real API', () => {
     expect(configSchema.parse({ PROVIDER_A_SANDBOX_URL: 'http://127.0.0.1:12111' }).PROVIDER_A_API_BASE_URL).toBe('http://127.0.0.1:12111');
     expect(configSchema.parse({}).PROVIDER_A_API_BASE_URL).toBe('https://api.stripe.com');

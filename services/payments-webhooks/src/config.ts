@@ -25,6 +25,15 @@ export const configSchema = backendConfigSchema('payments-webhooks')
     PROVIDER_A_SANDBOX_URL: httpOrigin.optional(),
     /** Default provider_a API base URL for records without their own `apiBaseUrl`. */
     PROVIDER_A_API_BASE_URL: httpOrigin.optional(),
+    /**
+     * Comma-separated origins (https://host[:port]) merchants may give as a provider record's
+     * `apiBaseUrl`, besides the configured default. Enforced in production, and elsewhere when set.
+     */
+    PROVIDER_API_BASE_URL_ALLOWLIST: z
+      .string()
+      .default('')
+      .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+      .pipe(z.array(httpOrigin)),
     /** Per-request timeout of provider_a API calls. */
     PROVIDER_A_TIMEOUT_MS: envInt(8000).pipe(z.number().int().min(100).max(60_000)),
     /** SDK retries of failed provider_a calls (always with the same Idempotency-Key). */
@@ -50,6 +59,12 @@ export const configSchema = backendConfigSchema('payments-webhooks')
       });
     }
   });
+
+/** Origins a record's `apiBaseUrl` may use, or undefined when any is accepted (development without a list). */
+export function allowedApiOrigins(c: { NODE_ENV: string; PROVIDER_A_API_BASE_URL: string; PROVIDER_API_BASE_URL_ALLOWLIST: string[] }): ReadonlySet<string> | undefined {
+  if (c.NODE_ENV !== 'production' && c.PROVIDER_API_BASE_URL_ALLOWLIST.length === 0) return undefined;
+  return new Set([c.PROVIDER_A_API_BASE_URL, ...c.PROVIDER_API_BASE_URL_ALLOWLIST].map((u) => new URL(u).origin));
+}
 
 export type Config = typeof config;
 export const config = loadConfig(configSchema, process.env);

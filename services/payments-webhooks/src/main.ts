@@ -1,7 +1,7 @@
 import '@paymesh/telemetry/register';
 import { resolveKeyring, SecretBox, systemClock } from '@paymesh/core';
 import { runBackendService } from '@paymesh/runtime';
-import { config } from './config';
+import { allowedApiOrigins, config } from './config';
 import { collections } from './store/collections';
 import { registerPaymentsWebhooksService } from './grpc/server';
 import { adapterFactory } from './providers/registry';
@@ -26,6 +26,7 @@ void runBackendService({
       }),
       publicRootUrl: config.PUBLIC_ROOT_URL,
       requireHttps: config.NODE_ENV === 'production',
+      allowedApiOrigins: allowedApiOrigins(config),
     });
   },
 });

@@ -32,6 +32,7 @@ export async function createProvider(deps: PaymentsDeps, input: CreateProviderIn
   let credentials = parseCredentials(type, credentialsFromJson(input.credentialsJson), {
     mode: input.mode,
     requireHttps: deps.requireHttps,
+    allowedApiOrigins: deps.allowedApiOrigins,
   });
   const id = newObjectId();
   let registered: { endpointId: string; secret: string } | null = null;

@@ -15,4 +15,6 @@ export interface PaymentsDeps {
   publicRootUrl: string;
   /** Production: provider API URLs must be https. */
   requireHttps: boolean;
+  /** Origins merchant-supplied provider API base URLs may use; undefined = any (development). */
+  allowedApiOrigins?: ReadonlySet<string> | undefined;
 }

@@ -47,6 +47,15 @@ describe('provider credentials', () => {
     );
   });
 
+  it('refuses API hosts outside the allowed origins (credentials would travel there)', () => {
+    const rules = { mode: 'live' as const, requireHttps: true, allowedApiOrigins: new Set(['https://api.stripe.com']) };
+    expect(parseCredentials('provider_a', { secretKey: 'sk_live_abcdefgh1234', apiBaseUrl: 'https://api.stripe.com' }, rules).type).toBe('provider_a');
+    expect(parseCredentials('provider_a', { secretKey: 'sk_live_abcdefgh1234' }, rules).type).toBe('provider_a');
+    expect(
+      fieldOf(() => parseCredentials('provider_a', { secretKey: 'sk_live_abcdefgh1234', apiBaseUrl: 'https://169.254.169.254' }, rules)),
+    ).toBe('credentials.apiBaseUrl');
+  });
+
   it('validates the other provider types with their own shapes and mode rules', () => {
     expect(parseCredentials('provider_b', { apiKey: 'test_abcdefghijklmnopqrstu' }, test).type).toBe('provider_b');
     expect(fieldOf(() => parseCredentials('provider_b', { apiKey: 'live_abcdefghijklmnopqrstu' }, test))).toBe('credentials.apiKey');

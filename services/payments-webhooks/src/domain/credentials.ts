@@ -62,6 +62,11 @@ export interface CredentialRules {
   mode: Mode;
   /** In production every API base URL must be https (credentials travel to it). */
   requireHttps: boolean;
+  /**
+   * Origins a merchant-supplied `apiBaseUrl` may point at. Our servers send credentials to that
+   * URL, so outside this list it could be used to reach internal hosts. Absent: any (development).
+   */
+  allowedApiOrigins?: ReadonlySet<string> | undefined;
 }
 
 function parseWith<S extends z.ZodTypeAny>(schema: S, raw: unknown): z.infer<S> {
@@ -112,6 +117,11 @@ export function parseCredentials(type: ProviderType, raw: unknown, rules: Creden
   const base = parsed.value.apiBaseUrl;
   if (rules.requireHttps && base !== undefined && !base.startsWith('https://')) {
     throw new ValidationError('credentials.apiBaseUrl must be an https URL', { field: 'credentials.apiBaseUrl' });
+  }
+  if (rules.allowedApiOrigins && base !== undefined && !rules.allowedApiOrigins.has(new URL(base).origin)) {
+    throw new ValidationError('credentials.apiBaseUrl is not an allowed provider API host (see PROVIDER_API_BASE_URL_ALLOWLIST)', {
+      field: 'credentials.apiBaseUrl',
+    });
   }
   return parsed;
 }
