@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the mesh needs on a fresh Debian machine of this kind (idempotent):
-# pnpm, the workspace dependencies, and Debian packages used by the documents service and tests.
+# pnpm, the workspace dependencies, and Debian packages used by the documents service
+# (and, with --tests, those only the test suite needs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,11 +13,13 @@ fi
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v pdftotext >/dev/null 2>&1 || need_apt+=(poppler-utils)
-# The Helm chart test renders templates with Go text/template + sprig (no helm binary here).
-command -v go >/dev/null 2>&1 || need_apt+=(golang-go)
-for pkg in golang-github-masterminds-sprig-dev golang-gopkg-yaml.v2-dev golang-gopkg-yaml.v3-dev; do
-  dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
-done
+if [ "${1:-}" = "--tests" ]; then
+  # The Helm chart test renders templates with Go text/template + sprig (no helm binary here).
+  command -v go >/dev/null 2>&1 || need_apt+=(golang-go)
+  for pkg in golang-github-masterminds-sprig-dev golang-gopkg-yaml.v2-dev golang-gopkg-yaml.v3-dev; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
+  done
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing Debian packages: ${need_apt[*]}"

@@ -3,6 +3,6 @@
 # (build + typecheck, lint, unit, integration and black-box mesh tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash deploy/setup.sh
+bash deploy/setup.sh --tests
 bash deploy/local/ensure-services.sh
 exec pnpm test
