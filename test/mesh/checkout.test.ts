@@ -475,8 +475,12 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
     });
 
     it('cancels a pending transaction at the provider; refuses to cancel a completed one', async () => {
-      const { transactionId } = await payableTransaction();
-      const res = await api('POST', `${pub}/transactions/${transactionId}/cancel`, { headers: { origin: MAIN_FRONTEND } });
+      const { transactionId, checkout } = await payableTransaction();
+      const session = { sessionPublicId: checkout.sessionPublicId as string };
+      // Without the session (transaction IDs are guessable): 400 when missing, 404 when wrong.
+      expect((await api('POST', `${pub}/transactions/${transactionId}/cancel`)).status).toBe(400);
+      expect((await api('POST', `${pub}/transactions/${transactionId}/cancel`, { body: { sessionPublicId: paid.checkout.sessionPublicId } })).status).toBe(404);
+      const res = await api('POST', `${pub}/transactions/${transactionId}/cancel`, { headers: { origin: MAIN_FRONTEND }, body: session });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ transactionId, status: -2 });
       const paymentId = (await api('GET', `${admin}/transactions/${transactionId}`, { token: boot.apiKey })).body.providerPaymentId;
@@ -485,16 +489,16 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       await eventually(async () => (await readEvents('payments.payment.status_reported')).some((e) => e.data.transactionId === transactionId), 20_000);
       await new Promise((r) => setTimeout(r, 1000));
       expect((await statusEvents(transactionId)).map((e) => e.data.status)).toEqual([0, -2]);
-      expect((await api('POST', `${pub}/transactions/${transactionId}/cancel`)).body).toEqual({ transactionId, status: -2 });
-      const completed = await api('POST', `${pub}/transactions/${paid.transactionId}/cancel`);
+      expect((await api('POST', `${pub}/transactions/${transactionId}/cancel`, { body: session })).body).toEqual({ transactionId, status: -2 });
+      const completed = await api('POST', `${pub}/transactions/${paid.transactionId}/cancel`, { body: { sessionPublicId: paid.checkout.sessionPublicId } });
       expect(completed.status).toBe(409);
-      expect((await api('POST', `${pub}/transactions/${transactionId}/mark-pending`)).status).toBe(409);
-      expect((await api('POST', `${pub}/transactions/${transactionId}/cancel`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+      expect((await api('POST', `${pub}/transactions/${transactionId}/mark-pending`, { body: session })).status).toBe(409);
+      expect((await api('POST', `${pub}/transactions/${transactionId}/cancel`, { headers: { origin: 'https://evil.example' }, body: session })).status).toBe(403);
     });
 
     it('marks a pending transaction pending_provider without changing its status or announcing it', async () => {
-      const { transactionId } = await payableTransaction();
-      const res = await api('POST', `${pub}/transactions/${transactionId}/mark-pending`);
+      const { transactionId, checkout } = await payableTransaction();
+      const res = await api('POST', `${pub}/transactions/${transactionId}/mark-pending`, { body: { sessionPublicId: checkout.sessionPublicId } });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ transactionId, status: 0, subState: 'pending_provider' });
       expect(await statusOf(transactionId)).toBe(0);

@@ -89,8 +89,8 @@ describe('public checkout: origins, VAT ID mode and branding (PostgreSQL)', () =
         createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, billingAddress: billing, browserOrigin: bad }),
       ).rejects.toMatchObject({ httpStatus: 403 });
       const t = await createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, billingAddress: billing, browserOrigin: ok });
-      await expect(markTransactionPending(h.deps, { transactionId: t.transaction.id, browserOrigin: bad })).rejects.toMatchObject({ httpStatus: 403 });
-      await expect(markTransactionPending(h.deps, { transactionId: t.transaction.id, browserOrigin: ok })).resolves.toMatchObject({ status: 0 });
+      await expect(markTransactionPending(h.deps, { transactionId: t.transaction.id, browserOrigin: bad, sessionPublicId: c.sessionPublicId })).rejects.toMatchObject({ httpStatus: 403 });
+      await expect(markTransactionPending(h.deps, { transactionId: t.transaction.id, browserOrigin: ok, sessionPublicId: c.sessionPublicId })).resolves.toMatchObject({ status: 0 });
     });
   });
 

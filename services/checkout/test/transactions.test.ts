@@ -262,23 +262,34 @@ describe('transactions on PostgreSQL', () => {
     it('cancels through the provider, then announces -2; a repeat answers canceled', async () => {
       const c = await checkout();
       const tx = (await pay(c)).transaction;
-      const canceled = await cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '' });
+      const canceled = await cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' });
       expect(canceled.status).toBe(-2);
       expect(h.payments.cancelCalls.filter((x) => x.transactionId === tx.id)).toEqual([
         { organizationId: org.organizationId, providerId: provider.id, transactionId: tx.id },
       ]);
-      expect((await cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '' })).status).toBe(-2);
+      expect((await cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' })).status).toBe(-2);
       expect(h.payments.cancelCalls.filter((x) => x.transactionId === tx.id)).toHaveLength(1);
       expect((await h.statusEvents(tx.id)).map((e) => e.status)).toEqual([0, -2]);
       // The session may take a new attempt.
       expect((await pay(c)).transaction.id).not.toBe(tx.id);
     });
 
+    it('acts only for a caller holding the checkout session (transaction IDs are guessable)', async () => {
+      const tx = (await pay(await checkout())).transaction;
+      const other = await checkout();
+      for (const sessionPublicId of ['', other.sessionPublicId, `${tx.sessionPublicId}x`]) {
+        await expect(cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId })).rejects.toMatchObject({ httpStatus: 404 });
+        await expect(markTransactionPending(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId })).rejects.toMatchObject({ httpStatus: 404 });
+      }
+      expect((await getTransaction(h.deps, org.organizationId, 'live', tx.id)).status).toBe(0);
+      expect(h.payments.cancelCalls.filter((x) => x.transactionId === tx.id)).toEqual([]);
+    });
+
     it('leaves the transaction pending when the provider cannot cancel (409 CANCEL_REFUSED)', async () => {
       const tx = (await pay(await checkout())).transaction;
       h.payments.onCancel = async () => ({ cancelled: false });
       try {
-        await expect(cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '' })).rejects.toMatchObject({ httpStatus: 409, code: 'CANCEL_REFUSED' });
+        await expect(cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' })).rejects.toMatchObject({ httpStatus: 409, code: 'CANCEL_REFUSED' });
       } finally {
         h.payments.onCancel = async () => ({ cancelled: true });
       }
@@ -291,7 +302,7 @@ describe('transactions on PostgreSQL', () => {
         throw new NotFoundError('no payment for this transaction');
       };
       try {
-        expect((await cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '' })).status).toBe(-2);
+        expect((await cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' })).status).toBe(-2);
       } finally {
         h.payments.onCancel = async () => ({ cancelled: true });
       }
@@ -301,15 +312,15 @@ describe('transactions on PostgreSQL', () => {
       const tx = (await pay(await checkout())).transaction;
       await applyPaymentStatus(h.deps, report(tx.id, 'succeeded', `ok_${tx.id}`));
       const calls = h.payments.cancelCalls.length;
-      await expect(cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '' })).rejects.toMatchObject({ httpStatus: 409, code: 'ILLEGAL_TRANSITION' });
+      await expect(cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' })).rejects.toMatchObject({ httpStatus: 409, code: 'ILLEGAL_TRANSITION' });
       expect(h.payments.cancelCalls).toHaveLength(calls);
     });
 
     it('marks pending_provider without an event; only from pending', async () => {
       const tx = (await pay(await checkout())).transaction;
-      const marked = await markTransactionPending(h.deps, { transactionId: tx.id, browserOrigin: '' });
+      const marked = await markTransactionPending(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' });
       expect(marked).toMatchObject({ status: 0, subState: 'pending_provider' });
-      expect((await markTransactionPending(h.deps, { transactionId: tx.id, browserOrigin: '' })).subState).toBe('pending_provider');
+      expect((await markTransactionPending(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' })).subState).toBe('pending_provider');
       expect((await h.statusEvents(tx.id)).map((e) => e.status)).toEqual([0]);
       expect((await getTransactionStatus(h.deps, tx.id)).status).toBe(0);
       const history = (await getTransaction(h.deps, org.organizationId, 'live', tx.id)).statusHistory;
@@ -317,7 +328,7 @@ describe('transactions on PostgreSQL', () => {
       await applyPaymentStatus(h.deps, report(tx.id, 'succeeded', `pp_${tx.id}`));
       const done = await getTransaction(h.deps, org.organizationId, 'live', tx.id);
       expect(done).toMatchObject({ status: 1, subState: null });
-      await expect(markTransactionPending(h.deps, { transactionId: tx.id, browserOrigin: '' })).rejects.toMatchObject({ httpStatus: 409 });
+      await expect(markTransactionPending(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' })).rejects.toMatchObject({ httpStatus: 409 });
     });
   });
 

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { ConflictError, ForbiddenError, NotFoundError } from '@paymesh/core';
 import { checkoutStatus, type CheckoutDoc } from '../domain/checkout';
 import { licenseDenial, type LicenseState, type OrgLicenseDoc } from '../domain/license';
@@ -74,11 +75,25 @@ export async function loadTransaction(deps: PaymentsDeps, transactionId: string)
   return doc;
 }
 
-/** Like {@link loadTransaction}, plus the origin rule of the transaction's site. */
-export async function loadTransactionForBuyer(deps: PaymentsDeps, transactionId: string, browserOrigin: string): Promise<TransactionDoc> {
-  const doc = await loadTransaction(deps, transactionId);
-  if (browserOrigin) await assertOrigin(deps, await siteOf(deps, doc.siteId), browserOrigin);
+/**
+ * A transaction a buyer acts on (cancel, mark-pending). Transaction IDs are document IDs and can be
+ * guessed, so the caller must also present the checkout session's unguessable public ID; a
+ * mismatch is reported as not found, revealing nothing.
+ */
+export async function loadTransactionForBuyerAction(
+  deps: PaymentsDeps,
+  input: { transactionId: string; browserOrigin: string; sessionPublicId: string },
+): Promise<TransactionDoc> {
+  const doc = await loadTransaction(deps, input.transactionId);
+  if (!doc.sessionPublicId || !sameSecret(doc.sessionPublicId, input.sessionPublicId)) throw new NotFoundError('transaction not found');
+  if (input.browserOrigin) await assertOrigin(deps, await siteOf(deps, doc.siteId), input.browserOrigin);
   return doc;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const ba = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ba.length === bb.length && timingSafeEqual(ba, bb);
 }
 
 /** A transaction of the organization in the mode (admin); other tenants' transactions are not found. */

@@ -198,10 +198,10 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
       return { ...v, externalReference: v.externalReference ?? '', returnUrl: v.returnUrl ?? '' };
     }),
     cancelTransaction: rpc('CancelTransaction', async (req: checkoutPayments.TransactionRef) =>
-      toActionResponse(await cancelTransaction(deps, { transactionId: req.transactionId, browserOrigin: req.browserOrigin })),
+      toActionResponse(await cancelTransaction(deps, { transactionId: req.transactionId, browserOrigin: req.browserOrigin, sessionPublicId: req.sessionPublicId })),
     ),
     markTransactionPending: rpc('MarkTransactionPending', async (req: checkoutPayments.TransactionRef) =>
-      toActionResponse(await markTransactionPending(deps, { transactionId: req.transactionId, browserOrigin: req.browserOrigin })),
+      toActionResponse(await markTransactionPending(deps, { transactionId: req.transactionId, browserOrigin: req.browserOrigin, sessionPublicId: req.sessionPublicId })),
     ),
   };
   grpc.addService(checkoutPayments.CheckoutPaymentsServiceService, impl);

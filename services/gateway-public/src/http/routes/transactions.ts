@@ -12,6 +12,8 @@ const createBody = z.object({
   billingAddress: billingAddressSchema,
 });
 const txParams = z.object({ id: z.string().min(1).max(100) });
+/** Buyer actions prove possession of the checkout session: transaction IDs alone are guessable. */
+const actionBody = z.object({ sessionPublicId: z.string().min(1, 'sessionPublicId is required').max(100) });
 
 function actionView(r: checkoutPayments.TransactionActionResponse) {
   return { transactionId: r.transactionId, status: r.status, ...(r.subState ? { subState: r.subState } : {}) };
@@ -47,7 +49,7 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
 
   app.get('/transactions/:id/status', async (req) => {
     const { id } = parse(txParams, req.params, 'params');
-    const v = await rpc(cp, cp.getTransactionStatus, { transactionId: id, browserOrigin: '' }, clients.deadlineMs);
+    const v = await rpc(cp, cp.getTransactionStatus, { transactionId: id, browserOrigin: '', sessionPublicId: '' }, clients.deadlineMs);
     return {
       status: v.status,
       ...(v.externalReference ? { externalReference: v.externalReference } : {}),
@@ -61,12 +63,14 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
   app.post('/transactions/:id/cancel', async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(txParams, req.params, 'params');
-    return actionView(await rpc(cp, cp.cancelTransaction, { transactionId: id, browserOrigin }, clients.paymentDeadlineMs));
+    const { sessionPublicId } = parse(actionBody, req.body ?? {});
+    return actionView(await rpc(cp, cp.cancelTransaction, { transactionId: id, browserOrigin, sessionPublicId }, clients.paymentDeadlineMs));
   });
 
   app.post('/transactions/:id/mark-pending', async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(txParams, req.params, 'params');
-    return actionView(await rpc(cp, cp.markTransactionPending, { transactionId: id, browserOrigin }, clients.deadlineMs));
+    const { sessionPublicId } = parse(actionBody, req.body ?? {});
+    return actionView(await rpc(cp, cp.markTransactionPending, { transactionId: id, browserOrigin, sessionPublicId }, clients.deadlineMs));
   });
 }
