@@ -180,6 +180,37 @@ describe('identity and access control (Admin API)', () => {
     });
   });
 
+  describe('no escalation through keys or members', () => {
+    it('lets neither a narrow nor a test-mode key manage stronger or live keys', async () => {
+      const narrow = await orgKey(A, { scopes: ['api_key:read', 'api_key:update', 'api_key:delete', 'api_key:execute'] });
+      const strong = await orgKey(A, { scopes: ['site:read', 'site:create'] });
+      for (const [method, path] of [
+        ['POST', `/${strong.id}/revoke`],
+        ['DELETE', `/${strong.id}`],
+      ] as const) {
+        const res = await api(method, `${keys(A.organizationId)}${path}`, { token: narrow.token });
+        expect(res.status, `${method} ${path}`).toBe(403);
+      }
+      expect((await api('PUT', `${keys(A.organizationId)}/${strong.id}`, { token: narrow.token, body: { name: 'renamed' } })).status).toBe(403);
+      const testFull = await orgKey(A, { mode: 'test', scopes: (await api('GET', `${keys(A.organizationId)}/${strong.id}`, { token: A.apiKey })).body.scopes.concat(['api_key:delete', 'api_key:execute']) });
+      expect((await api('POST', `${keys(A.organizationId)}/${strong.id}/revoke`, { token: testFull.token })).status).toBe(403);
+      // The keys still work.
+      expect((await api('GET', adm('/sites'), { token: strong.token })).status).toBe(200);
+    });
+
+    it('lets only a live caller holding every scope of a role hand out dashboard membership with it', async () => {
+      const narrow = await orgKey(A, { scopes: ['organization:read', 'organization:update'] });
+      const email = `escalate-${hex24()}@attacker.example`;
+      const viaNarrow = await api('POST', adm(`/organizations/${A.organizationId}/members`), { token: narrow.token, body: { email, role: 'Admin' } });
+      expect(viaNarrow.status).toBe(403);
+      expect(viaNarrow.body.enrollmentToken).toBeUndefined();
+      const testKey = await orgKey(A, { mode: 'test', scopes: ['organization:read', 'organization:update'] });
+      expect((await api('POST', adm(`/organizations/${A.organizationId}/members`), { token: testKey.token, body: { email, role: 'Viewer' } })).status).toBe(403);
+      const members = (await api('GET', adm(`/organizations/${A.organizationId}/members`), { token: A.apiKey })).body.items as { email: string }[];
+      expect(members.map((m) => m.email)).not.toContain(email);
+    });
+  });
+
   describe('system API keys', () => {
     it('are managed under /system/api-keys by system keys only, and list system keys only', async () => {
       const s = await systemKey({ scopes: ['system:read'], role: 'Viewer' });

@@ -65,7 +65,11 @@ export interface SubscribeBaseOptions {
    * NATS server 2.10 or later.
    */
   subjects: string | readonly string[];
-  /** Deliveries before a failing event is terminated (and logged as an error); default 10. */
+  /**
+   * Deliveries before a failing event is terminated (and logged as an error); default 10. `-1`:
+   * never give up (for events whose loss would lose money: redelivered with the capped backoff,
+   * logged as an error every 10th failure, until the handler succeeds).
+   */
   maxDeliver?: number;
   /** Milliseconds the server waits for an ack before redelivering; default 30 000. */
   ackWait?: number;
@@ -317,8 +321,8 @@ export class Bus {
     }
     const maxDeliver = opts.maxDeliver ?? 10;
     const ackWaitMs = opts.ackWait ?? 30_000;
-    if (!Number.isInteger(maxDeliver) || maxDeliver < 1) {
-      throw new ValidationError('maxDeliver must be a positive integer', { field: 'maxDeliver' });
+    if (!Number.isInteger(maxDeliver) || (maxDeliver < 1 && maxDeliver !== -1)) {
+      throw new ValidationError('maxDeliver must be a positive integer or -1 (unlimited)', { field: 'maxDeliver' });
     }
     if (!(ackWaitMs >= 1_000)) throw new ValidationError('ackWait must be at least 1000 ms', { field: 'ackWait' });
 

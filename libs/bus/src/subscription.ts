@@ -210,13 +210,17 @@ export class ConsumerLoop implements Subscription {
       msg.term();
       return;
     }
-    if (deliveryCount >= this.opts.maxDeliver) {
+    if (this.opts.maxDeliver > 0 && deliveryCount >= this.opts.maxDeliver) {
       log.error({ err, maxDeliver: this.opts.maxDeliver }, 'event handler failed on the last attempt; terminated');
       msg.term();
       return;
     }
     const delayMs = retryDelayMs(deliveryCount, this.opts.backoff);
-    log.warn({ err, retryInMs: delayMs }, 'event handler failed; will be redelivered');
+    if (this.opts.maxDeliver === -1 && deliveryCount % 10 === 0) {
+      log.error({ err, deliveryCount, retryInMs: delayMs }, 'event handler keeps failing; still retrying (never dropped)');
+    } else {
+      log.warn({ err, retryInMs: delayMs }, 'event handler failed; will be redelivered');
+    }
     msg.nak(delayMs);
   }
 }

@@ -146,6 +146,29 @@ describe('Bus', () => {
     expect(line).toBeDefined();
   });
 
+  it('never drops an event with maxDeliver -1: retried past the usual limit until handled', async () => {
+    const attempts: number[] = [];
+    subs.push(
+      await consumer.subscribe({
+        durable: 'never-give-up',
+        subjects: 'payments.refund.recorded',
+        maxDeliver: -1,
+        backoff: { initialMs: 20, maxMs: 40 },
+        handler: (_event, meta) => {
+          attempts.push(meta.deliveryCount);
+          if (meta.deliveryCount < 12) throw new Error('datastore down');
+        },
+      }),
+    );
+    const event = makeEvent('payments.refund.recorded', {});
+    await publisher.publish('payments.refund.recorded', event);
+    await waitFor(() => attempts.includes(12), 15_000, 'twelfth delivery');
+    await sleep(300);
+    expect(attempts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(lines.some((l) => l.msg === 'event handler failed on the last attempt; terminated' && l.eventId === event.id)).toBe(false);
+    expect(lines.some((l) => l.msg === 'event handler keeps failing; still retrying (never dropped)' && l.level === 50)).toBe(true);
+  });
+
   it('terminates a message that is not JSON and goes on with the next', async () => {
     const seen: string[] = [];
     subs.push(

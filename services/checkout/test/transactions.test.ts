@@ -14,6 +14,8 @@ import { deleteTransaction } from '../src/app/delete-transaction';
 import { createManualTransaction } from '../src/app/create-manual-transaction';
 import { recordLicenseState } from '../src/app/record-license';
 import type { CheckoutDoc } from '../src/domain/checkout';
+import type { TransactionDoc } from '../src/domain/transaction';
+import { TRANSACTIONS } from '../src/store/collections';
 import type { ProviderInfo } from '../src/app/payments-port';
 import { openHarness, type Harness } from './harness';
 
@@ -42,6 +44,15 @@ describe('transactions on PostgreSQL', () => {
       ipnUrl: 'https://shop.example/ipn',
       ...extra,
     });
+  /** The pending transaction of a checkout, once its creation is under way. */
+  const waitForOpen = async (checkoutId: string): Promise<TransactionDoc> => {
+    for (let i = 0; i < 100; i++) {
+      const open = await h.deps.store.collection<TransactionDoc>(TRANSACTIONS).findOne({ checkoutId, status: 0 });
+      if (open) return open;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`no open transaction for checkout ${checkoutId}`);
+  };
   const pay = (c: CheckoutDoc, providerId = provider.id) =>
     createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId, billingAddress: billing, browserOrigin: '' });
   const report = (transactionId: string, outcome: PaymentStatusReported['outcome'], providerEventId: string): PaymentStatusReported => ({
@@ -283,6 +294,40 @@ describe('transactions on PostgreSQL', () => {
       }
       expect((await getTransaction(h.deps, org.organizationId, 'live', tx.id)).status).toBe(0);
       expect(h.payments.cancelCalls.filter((x) => x.transactionId === tx.id)).toEqual([]);
+    });
+
+    it('refuses to cancel while the provider payment is being started, and never hands out a canceled payment', async () => {
+      const c = await checkout();
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const normal = h.payments.onCreate;
+      h.payments.onCreate = async (input) => {
+        await gate;
+        return normal(input);
+      };
+      try {
+        const paying = pay(c);
+        const tx = await waitForOpen(c.id);
+        // Not at the provider yet: "not found" there must not be taken for "nothing to cancel".
+        h.payments.onCancel = async () => {
+          throw new NotFoundError('no payment for this transaction');
+        };
+        await expect(cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: c.sessionPublicId })).rejects.toMatchObject({
+          httpStatus: 409,
+          code: 'PAYMENT_STARTING',
+        });
+        // The provider confirms a cancel that raced the start: the started payment is canceled too, and no secret leaves.
+        h.payments.onCancel = async () => ({ cancelled: true });
+        expect((await cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: c.sessionPublicId })).status).toBe(-2);
+        const callsBefore = h.payments.cancelCalls.filter((x) => x.transactionId === tx.id).length;
+        release();
+        await expect(paying).rejects.toMatchObject({ httpStatus: 409, code: 'TRANSACTION_CANCELED' });
+        expect(h.payments.cancelCalls.filter((x) => x.transactionId === tx.id).length).toBe(callsBefore + 1);
+      } finally {
+        release();
+        h.payments.onCreate = normal;
+        h.payments.onCancel = async () => ({ cancelled: true });
+      }
     });
 
     it('leaves the transaction pending when the provider cannot cancel (409 CANCEL_REFUSED)', async () => {

@@ -9,6 +9,8 @@ import { initSiteInvoicing } from '../app/init-site-invoicing';
 export async function startConsumers(bus: Bus, store: DocumentStore, logger: Logger) {
   const sub = await bus.subscribe<SiteCreated>({
     durable: 'site-created',
+    // Money and tenancy facts are never dropped: retried (capped backoff) until handled.
+    maxDeliver: -1,
     subjects: Subjects.siteCreated,
     decode: (d) => siteCreated.parse(d),
     handler: async (event: EventEnvelope<SiteCreated>) => {

@@ -30,6 +30,10 @@ export async function cancelTransaction(deps: PaymentsDeps, input: { transaction
     } catch (err) {
       // Not found at the provider side: no payment was ever created, so there is nothing to cancel there.
       if (!(isDomainError(err) && err.kind === 'not_found')) throw err;
+      // ...unless the payment is being started right now: it may appear in a moment.
+      if (doc.providerPayment.state === 'requested') {
+        throw new ConflictError('the payment is still being started at the provider; retry the cancel shortly', { code: 'PAYMENT_STARTING' });
+      }
       deps.logger.info({ transactionId: doc.id }, 'no provider payment to cancel');
     }
   }

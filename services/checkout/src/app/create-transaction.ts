@@ -206,5 +206,14 @@ export async function createTransaction(deps: PaymentsDeps, input: CreateTransac
   assertOpenForPayment(checkout, deps.clock.now());
   const provider = await resolveProvider(deps, checkout, input.providerId);
   const doc = await openTransaction(deps, checkout, provider, billing);
-  return startPayment(deps, doc, checkout, site);
+  const started = await startPayment(deps, doc, checkout, site);
+  if (started.transaction.status === -2 && started.transaction.providerPayment.state === 'created') {
+    // The buyer canceled while the payment was being started: the payment just created must not
+    // stay payable, and its client secret must not be handed out.
+    await deps.payments
+      .cancelPayment({ organizationId: doc.organizationId, providerId: doc.providerId ?? '', transactionId: doc.id })
+      .catch((err: unknown) => deps.logger.error({ err, transactionId: doc.id }, 'could not cancel the payment of a canceled transaction'));
+    throw new ConflictError('the transaction was canceled while its payment was being started', { code: 'TRANSACTION_CANCELED' });
+  }
+  return started;
 }

@@ -19,6 +19,8 @@ import { recordLicenseState } from '../app/record-license';
 export async function startConsumers(bus: Bus, deps: PaymentsDeps): Promise<Subscription[]> {
   const payments = await bus.subscribe<PaymentStatusReported>({
     durable: 'payment-status',
+    // Money and tenancy facts are never dropped: retried (capped backoff) until handled.
+    maxDeliver: -1,
     subjects: Subjects.paymentStatusReported,
     decode: (d) => paymentStatusReported.parse(d),
     handler: async (event) => {
@@ -29,6 +31,8 @@ export async function startConsumers(bus: Bus, deps: PaymentsDeps): Promise<Subs
   // recordLicenseState orders by occurredAt, so the two streams may interleave freely.
   const created = await bus.subscribe<OrganizationCreated>({
     durable: 'organization-created',
+    // Money and tenancy facts are never dropped: retried (capped backoff) until handled.
+    maxDeliver: -1,
     subjects: Subjects.organizationCreated,
     decode: (d) => organizationCreated.parse(d),
     handler: async (event) => {
@@ -37,6 +41,8 @@ export async function startConsumers(bus: Bus, deps: PaymentsDeps): Promise<Subs
   });
   const licence = await bus.subscribe<OrganizationLicenseChanged>({
     durable: 'organization-license-changed',
+    // Money and tenancy facts are never dropped: retried (capped backoff) until handled.
+    maxDeliver: -1,
     subjects: Subjects.organizationLicenseChanged,
     decode: (d) => organizationLicenseChanged.parse(d),
     handler: async (event) => {

@@ -14,6 +14,8 @@ export async function startConsumers(
 ): Promise<Subscription[]> {
   const sub = await bus.subscribe<TransactionStatusChanged>({
     durable: 'transaction-status-ipn',
+    // Money and tenancy facts are never dropped: retried (capped backoff) until handled.
+    maxDeliver: -1,
     subjects: Subjects.transactionStatusChanged,
     decode: (d) => transactionStatusChanged.parse(d),
     handler: async (event: EventEnvelope<TransactionStatusChanged>) => {

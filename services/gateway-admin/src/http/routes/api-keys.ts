@@ -141,8 +141,8 @@ function keyRoutes(f: Family): AnyRoute[] {
       summary: `Delete a ${what}`,
       params: f.idParams,
       status: 204,
-      async handler({ deps, org, params }) {
-        await deleteApiKey(deps, f.owner(org), params.id);
+      async handler({ deps, org, params, principal }) {
+        await deleteApiKey(deps, grantorOf(principal), f.owner(org), params.id);
       },
     }),
     route({
@@ -152,8 +152,8 @@ function keyRoutes(f: Family): AnyRoute[] {
       scope: 'api_key:execute',
       summary: `Revoke a ${what} (idempotent; it answers 401 from then on)`,
       params: f.idParams,
-      async handler({ deps, org, params }) {
-        return apiKeyView(await revokeApiKey(deps, f.owner(org), params.id));
+      async handler({ deps, org, params, principal }) {
+        return apiKeyView(await revokeApiKey(deps, grantorOf(principal), f.owner(org), params.id));
       },
     }),
     route({

@@ -1,11 +1,23 @@
 import { z } from 'zod';
+import { ForbiddenError } from '@paymesh/core';
 import { addMember, changeMemberRole, listMembers, removeMember } from '../../app/members';
-import { ROLES } from '../../domain/scopes';
+import { checkGrant } from '../../domain/grants';
+import type { Principal } from '../../domain/principal';
+import { ROLES, scopesForRole, type Role } from '../../domain/scopes';
 import { route } from '../route-table';
 import { objectId, pageQuery } from './common';
 
 const orgParams = z.object({ orgId: objectId('orgId') });
 const memberParams = z.object({ orgId: objectId('orgId'), userId: objectId('userId') });
+
+/**
+ * A membership hands its holder a dashboard session with every scope of the role, in live mode:
+ * the caller must already hold all of that (the same rule as for minting API keys), so a narrow
+ * or test-mode key cannot turn itself into a full live dashboard account.
+ */
+function assertMayGrantRole(principal: Principal, role: Role): void {
+  checkGrant(principal, { kind: 'organization', role, scopes: scopesForRole(role), mode: 'live' });
+}
 
 /** Dashboard users of an organization and their roles. */
 export const memberRoutes = [
@@ -34,7 +46,8 @@ export const memberRoutes = [
     params: orgParams,
     body: z.object({ email: z.string().trim().email().max(320), name: z.string().trim().max(200).default(''), role: z.enum(ROLES) }).strict(),
     status: 201,
-    async handler({ deps, org, body }) {
+    async handler({ deps, org, body, principal }) {
+      assertMayGrantRole(principal, body.role);
       const res = await addMember(deps, org.organizationId, body);
       return { ...res.member, ...(res.enrollmentToken ? { enrollmentToken: res.enrollmentToken } : {}) };
     },
@@ -49,7 +62,8 @@ export const memberRoutes = [
     summary: "Change a member's role (the last Admin cannot be demoted)",
     params: memberParams,
     body: z.object({ role: z.enum(ROLES) }).strict(),
-    async handler({ deps, org, params, body }) {
+    async handler({ deps, org, params, body, principal }) {
+      assertMayGrantRole(principal, body.role);
       return changeMemberRole(deps, org.organizationId, params.userId, body.role);
     },
   }),
@@ -63,7 +77,8 @@ export const memberRoutes = [
     summary: 'Remove a member (never the last Admin)',
     params: memberParams,
     status: 204,
-    async handler({ deps, org, params }) {
+    async handler({ deps, org, params, principal }) {
+      if (principal.mode === 'test') throw new ForbiddenError('a test-mode caller cannot change who may use the dashboard');
       await removeMember(deps, org.organizationId, params.userId);
     },
   }),

@@ -122,7 +122,7 @@ export class ProviderAAdapter implements PaymentAdapter {
     if (current.status === 'succeeded') {
       throw new ConflictError('payment already captured at the provider; refund it instead', { code: 'PAYMENT_ALREADY_CAPTURED' });
     }
-    throw new ProviderError('invalid', `provider_a payment cancellation: not cancellable in status ${current.status}`);
+    throw new ConflictError(`payment not cancellable at the provider in status ${current.status}`, { code: 'CANCEL_REFUSED' });
   }
 
   async fetchStatus(providerPaymentId: string): Promise<ProviderPaymentStatus> {
