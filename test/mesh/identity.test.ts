@@ -551,6 +551,12 @@ describe('identity and access control (Admin API)', () => {
       expect(c2).not.toBe(c1);
       expect((await api('GET', auth('/login/check'), { token: r1.body.accessToken })).status).toBe(200);
 
+      // Someone who knows only the session id (a guessed or random secret) can neither refresh nor end it.
+      const forged = `${c2.split('.')[0]}.${'A'.repeat(43)}`;
+      expect((await api('POST', auth('/refresh-token'), { headers: { cookie: `paymesh_refresh=${forged}` } })).status).toBe(401);
+      expect((await api('POST', auth('/logout'), { headers: { cookie: `paymesh_refresh=${forged}` } })).status).toBe(204);
+      expect((await api('GET', auth('/login/check'), { token: r1.body.accessToken })).status).toBe(200);
+
       // Replaying the swapped cookie ends the session: every token of it stops working.
       expect((await api('POST', auth('/refresh-token'), { headers: { cookie: `paymesh_refresh=${c1}` } })).status).toBe(401);
       expect((await api('POST', auth('/refresh-token'), { headers: { cookie: `paymesh_refresh=${c2}` } })).status).toBe(401);

@@ -31,6 +31,7 @@ export function fromGrpcError(err: ServiceError, target: string): DomainError {
   const code = first(err.metadata, CODE_KEY);
   const field = first(err.metadata, FIELD_KEY);
   const transport = err.code === status.UNAVAILABLE || err.code === status.DEADLINE_EXCEEDED;
-  const message = transport && !kindHeader ? `${target} unavailable: ${err.details}` : err.details || err.message;
+  // Transport details (addresses, resolver errors) stay in `cause` for the logs, not in the message callers see.
+  const message = transport && !kindHeader ? `${target} unavailable` : err.details || err.message;
   return new DomainError(kind, message, { ...(code ? { code } : {}), ...(field ? { field } : {}), cause: err });
 }

@@ -1,4 +1,4 @@
-import { newObjectId, ValidationError } from '@paymesh/core';
+import { newUnguessableObjectId, ValidationError } from '@paymesh/core';
 import { validateCheckoutInput } from '../domain/checkout';
 import type { Mode } from '../domain/site';
 import type { TransactionDoc } from '../domain/transaction';
@@ -57,7 +57,8 @@ export async function createManualTransaction(deps: PaymentsDeps, input: ManualT
     insertTransaction(
       tx,
       {
-        id: newObjectId(),
+        // Transaction IDs are public handles (status view): not derivable from one another.
+            id: newUnguessableObjectId(deps.clock.now()),
         organizationId: input.organizationId,
         siteId: site.id,
         mode: input.mode,

@@ -1,7 +1,7 @@
 import {
   ConflictError,
   isDomainError,
-  newObjectId,
+  newUnguessableObjectId,
   UnavailableError,
   UnprocessableError,
   ValidationError,
@@ -59,7 +59,8 @@ async function openTransaction(
         insertTransaction(
           tx,
           {
-            id: newObjectId(),
+            // Transaction IDs are public handles (status view): not derivable from one another.
+            id: newUnguessableObjectId(deps.clock.now()),
             organizationId: checkout.organizationId,
             siteId: checkout.siteId,
             mode: checkout.mode,

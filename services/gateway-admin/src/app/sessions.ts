@@ -1,4 +1,4 @@
-import { digestEquals, newObjectId, randomToken, sha256Hex, UnauthenticatedError } from '@paymesh/core';
+import { digestEquals, newUnguessableObjectId, randomToken, sha256Hex, UnauthenticatedError } from '@paymesh/core';
 import { SignJWT } from 'jose';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, formatRefreshToken, parseRefreshToken } from '../domain/session';
 import { SESSIONS, type SessionDoc } from '../store/collections';
@@ -30,7 +30,8 @@ async function signAccessToken(deps: AdminDeps, userId: string, sessionId: strin
 /** Opens a session for a user who just proved possession of a WebAuthn credential. */
 export async function openSession(deps: AdminDeps, userId: string): Promise<SessionTokens> {
   const now = deps.clock.now();
-  const id = newObjectId();
+  // Session IDs travel in cookies and tokens: not derivable from one another.
+  const id = newUnguessableObjectId(now);
   const secret = randomToken(32);
   const expiresAt = new Date(now.getTime() + deps.auth.refreshTokenTtlSeconds * 1000).toISOString();
   const session = await deps.store.collection<SessionDoc>(SESSIONS).insert({
@@ -53,8 +54,9 @@ export async function openSession(deps: AdminDeps, userId: string): Promise<Sess
 }
 
 /**
- * Swaps a refresh token for a new access token and a new refresh token (rotation). Presenting a
- * refresh token that was already swapped means it leaked or was replayed: the whole session ends.
+ * Swaps a refresh token for a new access token and a new refresh token (rotation). Presenting the
+ * refresh token that was swapped last means it leaked or was replayed: the whole session ends. Any
+ * other wrong secret is just refused (401), so guessing cannot end someone's session.
  * The session's absolute expiry does not move.
  */
 export async function refreshSession(deps: AdminDeps, refreshToken: string | undefined): Promise<SessionTokens> {
@@ -71,10 +73,11 @@ export async function refreshSession(deps: AdminDeps, refreshToken: string | und
     const { id: _i, version: _v, ...rest } = cur;
     if (cur.revokedAt !== null) throw new UnauthenticatedError('session ended');
     if (!digestEquals(cur.refreshHash, presented)) {
+      if (!cur.previousRefreshHash || !digestEquals(cur.previousRefreshHash, presented)) throw new UnauthenticatedError('invalid refresh token');
       reused = true;
       return { ...rest, revokedAt: now.toISOString() };
     }
-    return { ...rest, refreshHash: sha256Hex(secret), refreshedAt: now.toISOString() };
+    return { ...rest, previousRefreshHash: cur.refreshHash, refreshHash: sha256Hex(secret), refreshedAt: now.toISOString() };
   });
   if (reused) {
     deps.logger.warn({ sessionId: session.id, userId: session.userId }, 'refresh token reused; session revoked');
@@ -89,7 +92,14 @@ export async function refreshSession(deps: AdminDeps, refreshToken: string | und
   };
 }
 
-/** Ends the session named by a refresh token or by an access token's session id; idempotent. */
+/** Ends the session of a refresh token, only when its secret is the current one; idempotent. */
+export async function endSessionOfRefreshToken(deps: AdminDeps, refreshToken: { sessionId: string; secret: string }): Promise<void> {
+  const session = await deps.store.collection<SessionDoc>(SESSIONS).get(refreshToken.sessionId);
+  if (!session || !digestEquals(session.refreshHash, sha256Hex(refreshToken.secret))) return;
+  await endSession(deps, session.id);
+}
+
+/** Ends the session with this id (from a verified access token or refresh token); idempotent. */
 export async function endSession(deps: AdminDeps, sessionId: string): Promise<void> {
   const now = deps.clock.now().toISOString();
   const sessions = deps.store.collection<SessionDoc>(SESSIONS);

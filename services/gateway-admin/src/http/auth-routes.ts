@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { UnauthenticatedError } from '@paymesh/core';
 import { completeSignIn } from '../app/complete-sign-in';
 import type { AdminDeps } from '../app/deps';
-import { endSession, refreshSession, type SessionTokens } from '../app/sessions';
+import { endSession, endSessionOfRefreshToken, refreshSession, type SessionTokens } from '../app/sessions';
 import { startSignIn } from '../app/start-sign-in';
 import { parseRefreshToken, REFRESH_COOKIE, SELECTED_ORG_COOKIE } from '../domain/session';
 import { MEMBERSHIPS, ORGANIZATIONS, USERS, type MembershipDoc, type OrganizationDoc, type UserDoc } from '../store/collections';
@@ -116,7 +116,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
     schema: { hide: hidden, tags: AUTH_TAG, summary: 'End the session (refresh cookie and access tokens stop working) and clear the cookie', description: NO_SCOPE },
     handler: async (req, reply) => {
       const fromCookie = parseRefreshToken(req.cookies[REFRESH_COOKIE]);
-      if (fromCookie) await endSession(deps, fromCookie.sessionId);
+      if (fromCookie) await endSessionOfRefreshToken(deps, fromCookie);
       if (req.headers.authorization) {
         const p = await bearer(deps, req.headers.authorization).catch(() => undefined);
         if (p?.kind === 'user') await endSession(deps, p.sessionId);

@@ -82,6 +82,8 @@ export interface AuthChallengeDoc extends StoredDoc {
 export interface SessionDoc extends StoredDoc {
   userId: string;
   refreshHash: string;
+  /** Hash of the refresh token swapped last; presenting it again is a replay. */
+  previousRefreshHash?: string | null;
   createdAt: string;
   refreshedAt: string;
   expiresAt: string;
