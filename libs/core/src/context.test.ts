@@ -24,3 +24,11 @@ describe('request context', () => {
     expect(contextHeaders()).toEqual({});
   });
 });
+
+describe('log masking', () => {
+  it('masks single-use tokens in logged URLs', async () => {
+    const { maskUrl } = await import('./logger');
+    expect(maskUrl('/api/v1/checkouts/cs_1/handoff/SECRET123/consume')).toBe('/api/v1/checkouts/cs_1/handoff/***/consume');
+    expect(maskUrl('/api/v1/checkouts/cs_1/handoff')).toBe('/api/v1/checkouts/cs_1/handoff');
+  });
+});
