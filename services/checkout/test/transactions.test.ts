@@ -330,6 +330,26 @@ describe('transactions on PostgreSQL', () => {
       }
     });
 
+    it('closes the payment of a declined attempt at the provider before a new attempt, so the buyer cannot pay twice', async () => {
+      const c = await checkout();
+      const first = (await pay(c)).transaction;
+      await applyPaymentStatus(h.deps, report(first.id, 'failed', `decl_${first.id}`));
+      const second = (await pay(c)).transaction;
+      expect(second.id).not.toBe(first.id);
+      expect(h.payments.cancelCalls.filter((x) => x.transactionId === first.id)).toHaveLength(1);
+
+      // If the earlier payment was captured after all, no new attempt is opened.
+      await applyPaymentStatus(h.deps, report(second.id, 'failed', `decl_${second.id}`));
+      h.payments.onCancel = async () => {
+        throw new ConflictError('payment already captured at the provider', { code: 'PAYMENT_ALREADY_CAPTURED' });
+      };
+      try {
+        await expect(pay(c)).rejects.toMatchObject({ httpStatus: 409, code: 'CHECKOUT_ALREADY_PAID' });
+      } finally {
+        h.payments.onCancel = async () => ({ cancelled: true });
+      }
+    });
+
     it('leaves the transaction pending when the provider cannot cancel (409 CANCEL_REFUSED)', async () => {
       const tx = (await pay(await checkout())).transaction;
       h.payments.onCancel = async () => ({ cancelled: false });

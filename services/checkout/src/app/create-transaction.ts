@@ -44,6 +44,31 @@ function describe(checkout: CheckoutDoc, site: SiteDoc): string {
   return `${site.name}: ${ref}`;
 }
 
+/**
+ * Before a new attempt of a checkout, the provider payments of its earlier failed or canceled
+ * attempts are canceled at the provider: a declined card payment stays payable there, and the
+ * buyer could otherwise pay both it and the new one. An earlier payment that turns out captured
+ * refuses the new attempt (409 CHECKOUT_ALREADY_PAID); when the provider cannot be reached, no
+ * new payment is started (503).
+ */
+async function retireEarlierAttempts(deps: PaymentsDeps, checkout: CheckoutDoc): Promise<void> {
+  const earlier = await deps.store
+    .collection<TransactionDoc>(TRANSACTIONS)
+    .find({ checkoutId: checkout.id, status: { $in: [2, -2] }, providerPaymentId: { $exists: true } }, { limit: 20 });
+  for (const t of earlier.items) {
+    if (!t.providerId) continue;
+    try {
+      await deps.payments.cancelPayment({ organizationId: t.organizationId, providerId: t.providerId, transactionId: t.id });
+    } catch (err) {
+      if (isDomainError(err) && err.kind === 'not_found') continue;
+      if (isDomainError(err) && err.code === 'PAYMENT_ALREADY_CAPTURED') {
+        throw new ConflictError('an earlier attempt of this checkout was paid; its completion is on the way', { code: 'CHECKOUT_ALREADY_PAID' });
+      }
+      throw new UnavailableError('could not close an earlier payment attempt of this checkout; retry shortly', { code: 'PAYMENT_RETIRE_PENDING', cause: err });
+    }
+  }
+}
+
 /** Inserts a pending transaction, or finds the session's open one (at most one per session). */
 async function openTransaction(
   deps: PaymentsDeps,
@@ -206,6 +231,7 @@ export async function createTransaction(deps: PaymentsDeps, input: CreateTransac
   const { checkout, site } = await loadCheckoutForBuyer(deps, input.sessionPublicId, input.browserOrigin, { enforceLicense: true });
   assertOpenForPayment(checkout, deps.clock.now());
   const provider = await resolveProvider(deps, checkout, input.providerId);
+  await retireEarlierAttempts(deps, checkout);
   const doc = await openTransaction(deps, checkout, provider, billing);
   const started = await startPayment(deps, doc, checkout, site);
   if (started.transaction.status === -2 && started.transaction.providerPayment.state === 'created') {
