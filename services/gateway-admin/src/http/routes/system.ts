@@ -1,3 +1,4 @@
+import { ForbiddenError } from '@paymesh/core';
 import { z } from 'zod';
 import { createOrganization } from '../../app/create-organization';
 import { route } from '../route-table';
@@ -27,7 +28,10 @@ export function systemRoutes(defaultLicense: 'ACTIVE' | 'BLOCKED' | 'NOT_ACTIVAT
       summary: 'Create an organization with its first Admin user (and optionally an organization API key)',
       body: createOrgBody,
       status: 201,
-      async handler({ deps, body }) {
+      async handler({ deps, body, principal }) {
+        if (principal.mode === 'test' && body.apiKey && body.apiKey.mode !== 'test') {
+          throw new ForbiddenError('a test-mode system key may only issue test keys');
+        }
         const res = await createOrganization(deps, {
           name: body.name,
           licenseState: body.licenseState ?? defaultLicense,
