@@ -209,6 +209,18 @@ describe('identity and access control (Admin API)', () => {
       const members = (await api('GET', adm(`/organizations/${A.organizationId}/members`), { token: A.apiKey })).body.items as { email: string }[];
       expect(members.map((m) => m.email)).not.toContain(email);
     });
+
+    it('does not attach an account enrolled through another organization (e-mail ownership is unproven)', async () => {
+      const email = `victim-${hex24()}@victim.example`;
+      const inA = await api('POST', adm(`/organizations/${A.organizationId}/members`), { token: A.apiKey, body: { email, role: 'Viewer' } });
+      expect(inA.status).toBe(201);
+      expect(inA.body.enrollmentToken).toEqual(expect.any(String));
+      const inB = await api('POST', adm(`/organizations/${B.organizationId}/members`), { token: B.apiKey, body: { email, role: 'Admin' } });
+      expect(inB.status).toBe(409);
+      expect(inB.body).toMatchObject({ code: 'USER_EXISTS_ELSEWHERE' });
+      const membersB = (await api('GET', adm(`/organizations/${B.organizationId}/members`), { token: B.apiKey })).body.items as { email: string }[];
+      expect(membersB.map((m) => m.email)).not.toContain(email);
+    });
   });
 
   describe('system API keys', () => {

@@ -41,6 +41,17 @@ export async function addMember(
     const users = tx.collection<UserDoc>(USERS);
     let user = await users.findOne({ email });
     let enrollmentToken: string | undefined;
+    if (user) {
+      // NOTE: e-mail ownership is not proven yet (enrollment tokens are handed to the inviter), so an
+      // account enrolled through another organization may not belong to the address's owner: it is
+      // not attached here. Same-organization duplicates fall through to the 409 below.
+      const mine = await tx.collection<MembershipDoc>(MEMBERSHIPS).findOne({ organizationId, userId: user.id });
+      if (!mine) {
+        throw new ConflictError(`${email} already has an account in another organization; linking it needs the account holder's confirmation`, {
+          code: 'USER_EXISTS_ELSEWHERE',
+        });
+      }
+    }
     if (!user) {
       const enr = newEnrollment(deps);
       enrollmentToken = enr.token;
