@@ -1,5 +1,5 @@
 import { checkout, checkoutPayments, billing, documents, notificationsIpn, paymentsWebhooks, recurring, tax } from '@paymesh/proto';
-import { checkHealth, makeClient } from '@paymesh/grpc';
+import { makeClient } from '@paymesh/grpc';
 import { downstreamAddr, type BackendService, type DownstreamAddrs } from '@paymesh/runtime';
 
 /** gRPC clients of the backend services this gateway routes to. */
@@ -12,30 +12,25 @@ export interface Clients {
   recurring: recurring.RecurringServiceClient;
   documents: documents.DocumentsServiceClient;
   notificationsIpn: notificationsIpn.NotificationsIpnServiceClient;
-  addresses: Record<BackendService, string>;
   deadlineMs: number;
-  health(service: BackendService): Promise<boolean>;
   close(): void;
 }
 
 export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: number }): Clients {
-  const services: BackendService[] = ['checkout', 'payments-webhooks', 'billing', 'tax', 'recurring', 'documents', 'notifications-ipn'];
-  const addresses = Object.fromEntries(services.map((s) => [s, downstreamAddr(config, s)])) as Record<BackendService, string>;
+  const at = (s: BackendService) => downstreamAddr(config, s);
   const c = {
-    checkout: makeClient(checkout.CheckoutServiceClient, addresses.checkout),
-    checkoutPayments: makeClient(checkoutPayments.CheckoutPaymentsServiceClient, addresses.checkout),
-    paymentsWebhooks: makeClient(paymentsWebhooks.PaymentsWebhooksServiceClient, addresses['payments-webhooks']),
-    billing: makeClient(billing.BillingServiceClient, addresses.billing),
-    tax: makeClient(tax.TaxServiceClient, addresses.tax),
-    recurring: makeClient(recurring.RecurringServiceClient, addresses.recurring),
-    documents: makeClient(documents.DocumentsServiceClient, addresses.documents),
-    notificationsIpn: makeClient(notificationsIpn.NotificationsIpnServiceClient, addresses['notifications-ipn']),
+    checkout: makeClient(checkout.CheckoutServiceClient, at('checkout')),
+    checkoutPayments: makeClient(checkoutPayments.CheckoutPaymentsServiceClient, at('checkout')),
+    paymentsWebhooks: makeClient(paymentsWebhooks.PaymentsWebhooksServiceClient, at('payments-webhooks')),
+    billing: makeClient(billing.BillingServiceClient, at('billing')),
+    tax: makeClient(tax.TaxServiceClient, at('tax')),
+    recurring: makeClient(recurring.RecurringServiceClient, at('recurring')),
+    documents: makeClient(documents.DocumentsServiceClient, at('documents')),
+    notificationsIpn: makeClient(notificationsIpn.NotificationsIpnServiceClient, at('notifications-ipn')),
   };
   return {
     ...c,
-    addresses,
     deadlineMs: config.GRPC_DEADLINE_MS,
-    health: (service) => checkHealth(addresses[service]),
     close() {
       for (const client of Object.values(c)) client.close();
     },

@@ -3,8 +3,6 @@ import { baseConfigSchema, ConfigError, envBool, envInt, loadConfig, secretsConf
 import { rateLimitConfigSchema } from '@paymesh/http';
 import { downstreamAddrsSchema } from '@paymesh/runtime';
 
-export const DOWNSTREAM = ['checkout', 'payments-webhooks', 'billing', 'tax', 'recurring', 'documents', 'notifications-ipn'] as const;
-
 /** Development-only JWT key; production must set JWT_SECRET (the gateway refuses to start otherwise). */
 const DEV_JWT_SECRET = 'paymesh-development-only-jwt-secret-do-not-use';
 

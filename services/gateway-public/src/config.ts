@@ -3,8 +3,6 @@ import { baseConfigSchema, envInt, loadConfig } from '@paymesh/core';
 import { rateLimitConfigSchema } from '@paymesh/http';
 import { downstreamAddrsSchema } from '@paymesh/runtime';
 
-export const DOWNSTREAM = ['checkout', 'payments-webhooks', 'billing', 'tax', 'recurring', 'documents', 'notifications-ipn'] as const;
-
 export const configSchema = baseConfigSchema.merge(downstreamAddrsSchema).merge(rateLimitConfigSchema).extend({
   HOST: z.string().default('127.0.0.1'),
   PORT: envInt(8081),
