@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { paymentsWebhooks } from '@paymesh/proto';
+import { deleted } from '../responses/common';
+import { provider, providerPage } from '../responses/providers';
 import { route } from '../route-table';
 import { idParams, pageQuery, rpc } from './common';
 
@@ -38,6 +40,8 @@ export const providerRoutes = [
   route({
     method: 'GET',
     path: '/providers',
+    operationId: 'listProviders',
+    response: providerPage,
     scope: 'provider:read',
     role: 'Viewer',
     audience: 'organization',
@@ -58,6 +62,8 @@ export const providerRoutes = [
   route({
     method: 'GET',
     path: '/providers/:id',
+    operationId: 'getProvider',
+    response: provider,
     scope: 'provider:read',
     role: 'Viewer',
     audience: 'organization',
@@ -77,6 +83,9 @@ export const providerRoutes = [
   route({
     method: 'POST',
     path: '/providers',
+    operationId: 'createProvider',
+    response: provider,
+    errors: [422],
     scope: 'provider:create',
     role: 'Admin',
     audience: 'organization',
@@ -100,6 +109,8 @@ export const providerRoutes = [
   route({
     method: 'DELETE',
     path: '/providers/:id',
+    operationId: 'deleteProvider',
+    response: deleted,
     scope: 'provider:delete',
     role: 'Admin',
     audience: 'organization',
@@ -119,6 +130,8 @@ export const providerRoutes = [
   route({
     method: 'PUT',
     path: '/providers/:id/toggle',
+    operationId: 'toggleProvider',
+    response: provider,
     scope: 'provider:execute',
     role: 'Admin',
     audience: 'organization',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { billing, checkout } from '@paymesh/proto';
 import { siteInvoicingSettingsPatch } from '@paymesh/contracts';
 import type { AdminDeps } from '../../app/deps';
+import { site, siteInvoicingSettings, sitePage } from '../responses/sites';
 import { route, type OrgScope } from '../route-table';
 import { idParams, pageQuery, rpc } from './common';
 
@@ -69,6 +70,8 @@ export const siteRoutes = [
   route({
     method: 'GET',
     path: '/sites',
+    operationId: 'listSites',
+    response: sitePage,
     scope: 'site:read',
     role: 'Viewer',
     audience: 'organization',
@@ -88,6 +91,8 @@ export const siteRoutes = [
   route({
     method: 'GET',
     path: '/sites/:id',
+    operationId: 'getSite',
+    response: site,
     scope: 'site:read',
     role: 'Viewer',
     audience: 'organization',
@@ -106,6 +111,8 @@ export const siteRoutes = [
   route({
     method: 'POST',
     path: '/sites',
+    operationId: 'createSite',
+    response: site,
     scope: 'site:create',
     role: 'Editor',
     audience: 'organization',
@@ -129,6 +136,8 @@ export const siteRoutes = [
   route({
     method: 'PUT',
     path: '/sites/:id',
+    operationId: 'updateSite',
+    response: site,
     scope: 'site:update',
     role: 'Editor',
     audience: 'organization',
@@ -153,6 +162,8 @@ export const siteRoutes = [
   route({
     method: 'DELETE',
     path: '/sites/:id',
+    operationId: 'deleteSite',
+    response: null,
     scope: 'site:delete',
     role: 'Admin',
     audience: 'organization',
@@ -172,6 +183,8 @@ export const siteRoutes = [
   route({
     method: 'POST',
     path: '/sites/:id/webhook-secret/regenerate',
+    operationId: 'rotateSiteWebhookSecret',
+    response: site,
     scope: 'site:update',
     role: 'Editor',
     audience: 'organization',
@@ -190,6 +203,8 @@ export const siteRoutes = [
   route({
     method: 'GET',
     path: '/sites/:id/settings/invoicing',
+    operationId: 'getSiteInvoicingSettings',
+    response: siteInvoicingSettings,
     scope: 'site:read',
     role: 'Viewer',
     audience: 'organization',
@@ -209,6 +224,9 @@ export const siteRoutes = [
   route({
     method: 'PUT',
     path: '/sites/:id/settings/invoicing',
+    operationId: 'updateSiteInvoicingSettings',
+    response: siteInvoicingSettings,
+    errors: [409],
     scope: 'site:update',
     role: 'Editor',
     audience: 'organization',

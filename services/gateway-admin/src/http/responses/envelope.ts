@@ -1,0 +1,45 @@
+import { z, type ZodTypeAny } from 'zod';
+import type { AnyRoute, ErrorStatus } from '../route-table';
+
+/**
+ * The spec's error envelope. `code` (a stable machine-readable name such as
+ * CHECKOUT_BLOCKED_BY_DISPUTE) and `requestId` come with coded business errors, `requestId` with 500s.
+ */
+export const errorEnvelope = z.object({
+  error: z.string().describe('human-readable message'),
+  code: z.string().optional().describe('stable error code of coded business errors (e.g. CHECKOUT_BLOCKED_BY_DISPUTE)'),
+  requestId: z.string().optional().describe('X-Request-ID of the request, with coded errors: show it to the customer or operator'),
+});
+
+const describedEnvelope = (what: string) => errorEnvelope.describe(what);
+
+const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
+  400: 'Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it)',
+  401: 'Missing, invalid, expired or revoked credentials',
+  403: 'Missing scope, too low a role, or a key of the wrong kind or mode',
+  404: 'Not found, or not visible to this organization and mode',
+  409: 'Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId`',
+  422: 'A precondition of another service failed',
+  429: 'Rate limit exceeded; see the Retry-After header',
+};
+
+/**
+ * The error statuses a row documents: every route authenticates (401), authorizes (403), validates
+ * (400) and is rate limited (429); routes that resolve an organization or an ID in the path can
+ * answer 404; conflicts and failed preconditions are named per row.
+ */
+export function errorStatuses(def: Pick<AnyRoute, 'audience' | 'path' | 'errors'>): number[] {
+  const resolves = def.audience === 'organization' || def.path.includes(':');
+  const statuses: number[] = [400, 401, 403, ...(resolves ? [404] : []), ...(def.errors ?? []), 429];
+  return [...new Set(statuses)].sort((a, b) => a - b);
+}
+
+export function errorResponses(statuses: readonly (number | ErrorStatus)[]): Record<number, ZodTypeAny> {
+  return Object.fromEntries(statuses.map((s) => [s, describedEnvelope(ERROR_DESCRIPTIONS[s] ?? 'Error')]));
+}
+
+/**
+ * Marker of an answer without a body (204). The document shows it as "No content"; fastify never
+ * serializes it because nothing is sent.
+ */
+export const noContent = z.never().describe('No content');
