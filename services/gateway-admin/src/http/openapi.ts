@@ -1,6 +1,7 @@
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { createJsonSchemaTransformObject, jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { ZodTypeAny } from 'zod';
-import { errorResponses, errorStatuses, noContent } from './responses/envelope';
+import { COMPONENTS } from './responses/components';
+import { ERROR_DESCRIPTIONS, errorResponses, errorStatuses, noContent } from './responses/envelope';
 import { successStatus, type AnyRoute } from './route-table';
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
@@ -17,9 +18,14 @@ export function responseSchemas(def: AnyRoute): Record<number, ZodTypeAny> {
   return { [status]: (def.response as ZodTypeAny | null) ?? noContent, ...errorResponses(errorStatuses(def)) };
 }
 
+const SUCCESS_DESCRIPTIONS: Readonly<Record<string, string>> = { '200': 'OK', '201': 'Created' };
+/** @fastify/swagger takes a response's description from this key and keeps it out of the body schema. */
+const RESPONSE_DESCRIPTION = 'x-response-description';
+
 /**
  * zod -> OpenAPI (fastify-type-provider-zod), then what JSON Schema cannot say: a 204 has no
- * content, every answer carries X-Request-ID, and a 429 carries Retry-After.
+ * content, every answer carries X-Request-ID, a 429 carries Retry-After, and each status has its
+ * description beside (not inside) the body schema, so equal bodies become one named component.
  */
 export function openApiTransform(input: TransformInput): ReturnType<typeof jsonSchemaTransform> {
   const out = jsonSchemaTransform(input);
@@ -29,7 +35,19 @@ export function openApiTransform(input: TransformInput): ReturnType<typeof jsonS
     response[status] =
       status === '204'
         ? { type: 'null', description: 'No content', headers: REQUEST_ID_HEADER }
-        : { ...schema, headers: { ...REQUEST_ID_HEADER, ...(status === '429' ? RETRY_AFTER_HEADER : {}) } };
+        : {
+            ...withoutDescription(schema),
+            [RESPONSE_DESCRIPTION]: schema.description ?? SUCCESS_DESCRIPTIONS[status] ?? ERROR_DESCRIPTIONS[Number(status)] ?? 'Error',
+            headers: { ...REQUEST_ID_HEADER, ...(status === '429' ? RETRY_AFTER_HEADER : {}) },
+          };
   }
   return out;
 }
+
+function withoutDescription(schema: Record<string, unknown>): Record<string, unknown> {
+  const { description: _description, ...rest } = schema;
+  return rest;
+}
+
+/** Refers to the named response schemas (COMPONENTS) wherever the document repeats one. */
+export const openApiComponents = createJsonSchemaTransformObject({ schemas: { ...COMPONENTS } });

@@ -17,7 +17,7 @@ import type { AdminDeps } from '../app/deps';
 import { registerAuthRoutes } from './auth-routes';
 import { rateLimitClient } from './caller';
 import { enforce } from './enforce';
-import { openApiTransform, responseSchemas } from './openapi';
+import { openApiComponents, openApiTransform, responseSchemas } from './openapi';
 import { successStatus, type AnyRoute, type OrgScope } from './route-table';
 
 export interface AdminServerOptions {
@@ -116,6 +116,7 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
         components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key sk_live_<keyId>.<secret> / sk_test_... or dashboard JWT' } } },
       },
       transform: openApiTransform,
+      transformObject: openApiComponents,
     });
     await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
     // The documented address of the interactive description; swagger-ui serves it at docs/.

@@ -11,9 +11,7 @@ export const errorEnvelope = z.object({
   requestId: z.string().optional().describe('X-Request-ID of the request, with coded errors: show it to the customer or operator'),
 });
 
-const describedEnvelope = (what: string) => errorEnvelope.describe(what);
-
-const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
+export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it)',
   401: 'Missing, invalid, expired or revoked credentials',
   403: 'Missing scope, too low a role, or a key of the wrong kind or mode',
@@ -34,8 +32,9 @@ export function errorStatuses(def: Pick<AnyRoute, 'audience' | 'path' | 'errors'
   return [...new Set(statuses)].sort((a, b) => a - b);
 }
 
+/** The envelope for each status; the document describes each status (see openapi.ts). */
 export function errorResponses(statuses: readonly (number | ErrorStatus)[]): Record<number, ZodTypeAny> {
-  return Object.fromEntries(statuses.map((s) => [s, describedEnvelope(ERROR_DESCRIPTIONS[s] ?? 'Error')]));
+  return Object.fromEntries(statuses.map((s) => [s, errorEnvelope]));
 }
 
 /**
