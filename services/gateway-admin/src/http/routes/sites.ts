@@ -3,7 +3,7 @@ import type { billing, checkout } from '@paymesh/proto';
 import { siteInvoicingSettingsPatch } from '@paymesh/contracts';
 import type { AdminDeps } from '../../app/deps';
 import { site, siteInvoicingSettings, sitePage } from '../responses/sites';
-import { route, type OrgScope } from '../route-table';
+import { resource, type OrgScope } from '../route-table';
 import { idParams, pageQuery, rpc } from './common';
 
 const logo = z.string().min(1).max(2048).describe('https URL of the logo the hosted checkout shows');
@@ -66,16 +66,15 @@ export function siteView(s: checkout.Site) {
   };
 }
 
+/** Sites: Viewers read, Editors create and change, Admins delete (scope `site:<action>` from the method). */
+const sites = resource({ tag: 'Sites', scopePrefix: 'site' });
+
 export const siteRoutes = [
-  route({
+  sites({
     method: 'GET',
     path: '/sites',
     operationId: 'listSites',
     response: sitePage,
-    scope: 'site:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Sites',
     summary: 'List sites',
     query: pageQuery(20),
     async handler({ deps, org, query }) {
@@ -88,15 +87,11 @@ export const siteRoutes = [
       return { items: res.items.map(siteView), total: res.total, page: res.page, limit: res.limit };
     },
   }),
-  route({
+  sites({
     method: 'GET',
     path: '/sites/:id',
     operationId: 'getSite',
     response: site,
-    scope: 'site:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Sites',
     summary: 'Get a site',
     params: idParams,
     async handler({ deps, org, params }) {
@@ -108,15 +103,11 @@ export const siteRoutes = [
       return siteView(s);
     },
   }),
-  route({
+  sites({
     method: 'POST',
     path: '/sites',
     operationId: 'createSite',
     response: site,
-    scope: 'site:create',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Sites',
     summary: 'Create a site (returns its whsec_ IPN signing secret once)',
     body: siteBody,
     status: 201,
@@ -133,15 +124,11 @@ export const siteRoutes = [
       return siteView(s);
     },
   }),
-  route({
+  sites({
     method: 'PUT',
     path: '/sites/:id',
     operationId: 'updateSite',
     response: site,
-    scope: 'site:update',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Sites',
     summary: 'Update a site (partial: name, url, frontendDomains, branding, checkoutSettings)',
     params: idParams,
     body: siteUpdateBody,
@@ -159,15 +146,11 @@ export const siteRoutes = [
       return siteView(s);
     },
   }),
-  route({
+  sites({
     method: 'DELETE',
     path: '/sites/:id',
     operationId: 'deleteSite',
     response: null,
-    scope: 'site:delete',
-    role: 'Admin',
-    audience: 'organization',
-    tag: 'Sites',
     summary: 'Delete a site (soft delete: 404 afterwards; past transactions keep it)',
     params: idParams,
     status: 204,
@@ -180,15 +163,12 @@ export const siteRoutes = [
       return undefined;
     },
   }),
-  route({
+  sites({
     method: 'POST',
     path: '/sites/:id/webhook-secret/regenerate',
     operationId: 'rotateSiteWebhookSecret',
     response: site,
-    scope: 'site:update',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Sites',
+    action: 'update',
     summary: 'Rotate the IPN signing secret (the new whsec_ secret is returned once; the old one signs nothing more)',
     params: idParams,
     async handler({ deps, org, params }) {
@@ -200,15 +180,11 @@ export const siteRoutes = [
       return siteView(s);
     },
   }),
-  route({
+  sites({
     method: 'GET',
     path: '/sites/:id/settings/invoicing',
     operationId: 'getSiteInvoicingSettings',
     response: siteInvoicingSettings,
-    scope: 'site:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Sites',
     summary: "The site's invoice and credit note prefixes (null = inherited from the organization layouts)",
     params: idParams,
     async handler({ deps, org, params }) {
@@ -221,16 +197,12 @@ export const siteRoutes = [
       return siteInvoicingView(res);
     },
   }),
-  route({
+  sites({
     method: 'PUT',
     path: '/sites/:id/settings/invoicing',
     operationId: 'updateSiteInvoicingSettings',
     response: siteInvoicingSettings,
     errors: [409],
-    scope: 'site:update',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Sites',
     summary: 'Override the invoice/credit note prefix of a site (partial; null inherits again)',
     params: idParams,
     body: siteInvoicingSettingsPatch,
