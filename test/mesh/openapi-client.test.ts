@@ -29,7 +29,7 @@ const run = promisify(execFile);
 
 type Doc = {
   paths: Record<string, Record<string, { operationId?: string; tags?: string[]; responses: Record<string, Response30> }>>;
-  components: { schemas: Record<string, { required?: string[] }> };
+  components?: { schemas?: Record<string, { required?: string[] }> };
 };
 type Response30 = { description: string; content?: Record<string, { schema: object }>; headers?: Record<string, unknown> };
 
@@ -51,9 +51,9 @@ describe('a client generated from the Admin API document', () => {
   addFormats(ajv);
   const validators = new Map<string, ValidateFunction>();
 
-  /** Checks one real answer against the document: a documented status, the X-Request-ID header, a body of the documented shape. */
-  async function check(method: string, path: string, res: Response): Promise<string | undefined> {
-    const op = doc.paths[path]?.[method.toLowerCase()];
+  /** Checks one real answer against a document: a documented status, the X-Request-ID header, a body of the documented shape. */
+  async function check(method: string, path: string, res: Response, against: Doc = doc): Promise<string | undefined> {
+    const op = against.paths[path]?.[method.toLowerCase()];
     if (!op) return `${method} ${path} is not in the document`;
     const documented = op.responses[String(res.status)];
     if (!documented) return `status ${res.status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`;
@@ -62,11 +62,11 @@ describe('a client generated from the Admin API document', () => {
     const schema = documented.content?.['application/json']?.schema;
     if (!schema) return text === '' ? undefined : `documented without a body, answered ${text.slice(0, 200)}`;
     if (!(res.headers.get('content-type') ?? '').startsWith('application/json')) return `content-type ${res.headers.get('content-type')}`;
-    const key = `${method} ${path} ${res.status}`;
+    const key = `${against === doc ? 'admin' : 'public'} ${method} ${path} ${res.status}`;
     let validate = validators.get(key);
     if (!validate) {
       // Named schemas are `#/components/schemas/...` references: resolve them in the document's components.
-      validate = ajv.compile({ ...schema, components: doc.components });
+      validate = ajv.compile({ ...schema, components: against.components });
       validators.set(key, validate);
     }
     const body: unknown = JSON.parse(text);
@@ -123,7 +123,7 @@ describe('a client generated from the Admin API document', () => {
       }
     }
     expect(new Set(ids).size).toBe(ids.length);
-    expect(doc.components.schemas.Error!.required).toEqual(['error']);
+    expect(doc.components?.schemas?.Error?.required).toEqual(['error']);
     const create = doc.paths['/api/v1/sites']!.post!;
     expect(Object.keys(create.responses)).toContain('201');
     expect(doc.paths['/api/v1/sites/{id}']!.delete!.responses['204']!.content).toBeUndefined();
@@ -306,5 +306,53 @@ describe('a client generated from the Admin API document', () => {
     const reached = new Set(observed.map((o) => `${o.method} ${o.path}`));
     const all = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
     expect(all.filter((op) => !reached.has(op))).toEqual(['POST /api/v1/auth/authenticate-complete']);
+  });
+  it('the Main Backend documents its buyer routes and webhook intake, and answers as documented', async () => {
+    const res = await api('GET', `${mesh.publicBaseUrl}/docs/json`);
+    expect(res.status).toBe(200);
+    const pubDoc = res.body as Doc;
+    const pubRoot = mesh.publicBaseUrl.replace(/\/api\/v1$/, '');
+    const seen: Observed[] = [];
+    const call = async (method: string, template: string, params: Record<string, string>, body?: unknown) => {
+      const url = pubRoot + template.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name]!));
+      const r = await fetch(url, { method, ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
+      const problem = await check(method, template, r.clone(), pubDoc);
+      seen.push({ method, path: template, status: r.status, ...(problem ? { problem } : {}) });
+      return { status: r.status, body: (await r.text().then((t) => (t ? JSON.parse(t) : undefined))) as any };
+    };
+
+    const boot = await mesh.bootstrap();
+    const providerId = boot.providers!.provider_a!.id;
+    const billingAddress = { name: 'Ada Buyer', email: 'ada@example.com', line1: '1 Main St', city: 'Berlin', postalCode: '10115', country: 'DE' };
+    const created = await api('POST', `${mesh.adminBaseUrl}/checkouts/${boot.siteId}/create`, {
+      token: boot.apiKey,
+      body: { amount: 2500, currency: 'EUR', externalReference: 'pub-1', items: [{ name: 'Thing', quantity: 1, unitPrice: 2500 }] },
+    });
+    expect(created.status).toBe(200);
+    const id = created.body.sessionPublicId as string;
+
+    expect((await call('GET', '/api/v1/checkouts/{id}', { id })).status).toBe(200);
+    expect((await call('GET', '/api/v1/checkouts/{id}', { id: 'cs_unknown' })).status).toBe(404);
+    const handoff = await call('POST', '/api/v1/checkouts/{id}/handoff', { id }, { providerId, billingAddress });
+    expect(handoff.status).toBe(200);
+    const consume = { id, token: handoff.body.handoffToken as string };
+    expect((await call('POST', '/api/v1/checkouts/{id}/handoff/{token}/consume', consume)).status).toBe(200);
+    expect((await call('POST', '/api/v1/checkouts/{id}/handoff/{token}/consume', consume)).status).toBe(404);
+    expect((await call('POST', '/api/v1/checkouts/{id}/handoff', { id }, {})).status).toBe(400);
+
+    const tx = await call('POST', '/api/v1/transactions/create', {}, { sessionPublicId: id, providerId, billingAddress });
+    expect(tx.status).toBe(200);
+    const txId = { id: tx.body.transactionId as string };
+    expect((await call('GET', '/api/v1/transactions/{id}/status', txId)).status).toBe(200);
+    expect((await call('POST', '/api/v1/transactions/{id}/mark-pending', txId, { sessionPublicId: id })).status).toBe(200);
+    expect([200, 409]).toContain((await call('POST', '/api/v1/transactions/{id}/cancel', txId, { sessionPublicId: id })).status);
+    expect((await call('POST', '/api/v1/transactions/{id}/cancel', txId, {})).status).toBe(400);
+    expect((await call('POST', '/hooks/{type}/{providerId}', { type: 'provider_a', providerId }, { forged: true })).status).toBe(400);
+
+    expect(seen.filter((o) => o.problem)).toEqual([]);
+    const reached = new Set(seen.map((o) => `${o.method} ${o.path}`));
+    const all = Object.entries(pubDoc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
+    expect(all.filter((op) => !reached.has(op))).toEqual([]);
+    for (const item of Object.values(pubDoc.paths)) for (const op of Object.values(item)) expect(op.operationId).toMatch(/^[a-z][A-Za-z0-9]*$/);
   });
 });

@@ -1,15 +1,8 @@
-import { z, type ZodTypeAny } from 'zod';
+import { errorEnvelope } from '@paymesh/http';
+import type { ZodTypeAny } from 'zod';
 import type { AnyRoute, ErrorStatus } from '../route-table';
 
-/**
- * The spec's error envelope. `code` (a stable machine-readable name such as
- * CHECKOUT_BLOCKED_BY_DISPUTE) and `requestId` come with coded business errors, `requestId` with 500s.
- */
-export const errorEnvelope = z.object({
-  error: z.string().describe('human-readable message'),
-  code: z.string().optional().describe('stable error code of coded business errors (e.g. CHECKOUT_BLOCKED_BY_DISPUTE)'),
-  requestId: z.string().optional().describe('X-Request-ID of the request, with coded errors: show it to the customer or operator'),
-});
+export { errorEnvelope };
 
 export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it)',
@@ -36,9 +29,3 @@ export function errorStatuses(def: Pick<AnyRoute, 'audience' | 'path' | 'errors'
 export function errorResponses(statuses: readonly (number | ErrorStatus)[]): Record<number, ZodTypeAny> {
   return Object.fromEntries(statuses.map((s) => [s, errorEnvelope]));
 }
-
-/**
- * Marker of an answer without a body (204). The document shows it as "No content"; fastify never
- * serializes it because nothing is sent.
- */
-export const noContent = z.never().describe('No content');
