@@ -45,11 +45,12 @@ export const webhookReceived = z.object({ received: z.literal(true), duplicate: 
 
 const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'Invalid input (the message names the field); for webhooks: verification failed',
-  403: 'Origin not allowed for this checkout, or the merchant licence does not allow it',
+  403: 'Origin not allowed for this checkout, or the merchant licence does not allow it (`LICENSE_BLOCKED`, `LICENSE_NOT_ACTIVATED`)',
   404: 'Not found',
   409: 'The checkout session or transaction is in a state that does not allow it; coded conflicts carry `code` and `requestId`',
   422: 'A precondition failed (for example at the payment provider)',
   429: 'Rate limit exceeded; see the Retry-After header',
+  503: 'The payment side cannot finish an earlier attempt yet (`PAYMENT_RETIRE_PENDING`); nothing new was started, retry later',
 };
 export { ERROR_DESCRIPTIONS as PUBLIC_ERROR_DESCRIPTIONS };
 

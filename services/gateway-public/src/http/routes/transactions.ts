@@ -26,7 +26,7 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
   const cp = clients.checkoutPayments;
 
   // Documented and checked on the way out; the handler's parse() stays the authority on input (attachValidation).
-  const createSchema = doc({ tag: 'Transactions', operationId: 'createTransaction', summary: 'Start paying a checkout session with a provider', body: createBody, response: transactionCreated, errors: [400, 403, 404, 409, 422, 429] });
+  const createSchema = doc({ tag: 'Transactions', operationId: 'createTransaction', summary: 'Start paying a checkout session with a provider', body: createBody, response: transactionCreated, errors: [400, 403, 404, 409, 422, 429, 503] });
   app.post('/transactions/create', { schema: createSchema, attachValidation: true }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const body = parse(createBody, req.body);
