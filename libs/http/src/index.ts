@@ -2,3 +2,4 @@ export * from './request-context';
 export * from './errors';
 export * from './health';
 export * from './rate-limit';
+export * from './openapi';

@@ -10,6 +10,9 @@ import { parseRefreshToken, REFRESH_COOKIE, SELECTED_ORG_COOKIE } from '../domai
 import { MEMBERSHIPS, ORGANIZATIONS, USERS, type MembershipDoc, type OrganizationDoc, type UserDoc } from '../store/collections';
 import { authenticate } from '../app/authenticate';
 import type { Principal } from '../domain/principal';
+import { accessToken, loginCheck, signedIn, signInStarted } from './responses/auth';
+import { noContent } from '@paymesh/http';
+import { errorResponses } from './responses/envelope';
 
 const b64url = z.string().regex(/^[A-Za-z0-9_-]*$/, 'must be base64url').max(16_384);
 const transport = z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
@@ -41,7 +44,7 @@ const assertion = z.object({
   response: z.object({ clientDataJSON: b64url, authenticatorData: b64url, signature: b64url, userHandle: b64url.optional() }),
 });
 
-const tokenResponse = (t: SessionTokens) => ({ accessToken: t.accessToken, tokenType: 'Bearer', expiresIn: t.expiresIn });
+const tokenResponse = (t: SessionTokens) => ({ accessToken: t.accessToken, tokenType: 'Bearer' as const, expiresIn: t.expiresIn });
 
 function setRefreshCookie(deps: AdminDeps, reply: FastifyReply, t: SessionTokens): void {
   reply.setCookie(REFRESH_COOKIE, t.refreshToken, {
@@ -76,19 +79,26 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
     schema: {
       hide: hidden,
       tags: AUTH_TAG,
+      operationId: 'startSignIn',
       summary: 'Start a WebAuthn sign-in: authentication options, or registration options when an enrollment token is given',
       description: NO_SCOPE,
+      response: { 200: signInStarted, ...errorResponses([400, 429]) },
       body: z.object({ email: z.string().trim().email().max(320), enrollmentToken: z.string().min(1).max(200).optional() }).strict(),
     },
-    handler: async (req) => startSignIn(deps, req.body),
+    handler: async (req) => {
+      const started = await startSignIn(deps, req.body);
+      return { ...started, options: { ...started.options } };
+    },
   });
 
   r.post('/auth/authenticate-complete', {
     schema: {
       hide: hidden,
       tags: AUTH_TAG,
+      operationId: 'completeSignIn',
       summary: 'Finish the WebAuthn ceremony; returns an access JWT and sets the HTTP-only refresh cookie',
       description: NO_SCOPE,
+      response: { 200: signedIn, ...errorResponses([400, 401, 409, 429]) },
       body: z.object({ challengeId: z.string().regex(/^[0-9a-f]{24}$/, 'challengeId must be the id returned by POST /auth'), response: z.union([attestation, assertion]) }).strict(),
     },
     handler: async (req, reply) => {
@@ -99,7 +109,14 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
   });
 
   r.post('/auth/refresh-token', {
-    schema: { hide: hidden, tags: AUTH_TAG, summary: 'New access JWT from the refresh cookie (the cookie is rotated)', description: NO_SCOPE },
+    schema: {
+      hide: hidden,
+      tags: AUTH_TAG,
+      operationId: 'refreshSession',
+      summary: 'New access JWT from the refresh cookie (the cookie is rotated)',
+      description: NO_SCOPE,
+      response: { 200: accessToken, ...errorResponses([400, 401, 429]) },
+    },
     handler: async (req, reply) => {
       try {
         const t = await refreshSession(deps, req.cookies[REFRESH_COOKIE]);
@@ -113,7 +130,14 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
   });
 
   r.post('/auth/logout', {
-    schema: { hide: hidden, tags: AUTH_TAG, summary: 'End the session (refresh cookie and access tokens stop working) and clear the cookie', description: NO_SCOPE },
+    schema: {
+      hide: hidden,
+      tags: AUTH_TAG,
+      operationId: 'signOut',
+      summary: 'End the session (refresh cookie and access tokens stop working) and clear the cookie',
+      description: NO_SCOPE,
+      response: { 204: noContent, ...errorResponses([400, 429]) },
+    },
     handler: async (req, reply) => {
       const fromCookie = parseRefreshToken(req.cookies[REFRESH_COOKIE]);
       if (fromCookie) await endSessionOfRefreshToken(deps, fromCookie);
@@ -127,7 +151,14 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
   });
 
   r.get('/auth/login/check', {
-    schema: { hide: hidden, tags: AUTH_TAG, summary: 'Who the access JWT belongs to, with organizations and roles; 401 when not signed in', description: NO_SCOPE },
+    schema: {
+      hide: hidden,
+      tags: AUTH_TAG,
+      operationId: 'checkLogin',
+      summary: 'Who the access JWT belongs to, with organizations and roles; 401 when not signed in',
+      description: NO_SCOPE,
+      response: { 200: loginCheck, ...errorResponses([400, 401, 429]) },
+    },
     handler: async (req) => {
       const p = await bearer(deps, req.headers.authorization);
       if (p.kind !== 'user') throw new UnauthenticatedError('not a dashboard session');
@@ -141,7 +172,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
       }
       const selected = organizations.find((o) => o.id === req.cookies[SELECTED_ORG_COOKIE]);
       return {
-        authenticated: true,
+        authenticated: true as const,
         user: { id: user.id, email: user.email, name: user.name },
         organizations,
         /** The cookie's organization when the user belongs to it, else null (the dashboard should pick one). */

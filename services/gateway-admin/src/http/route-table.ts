@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z, ZodTypeAny } from 'zod';
 import type { Principal } from '../domain/principal';
-import type { Role, Scope } from '../domain/scopes';
+import { isScope, type Role, type Scope, type ScopeFamily } from '../domain/scopes';
 import type { AdminDeps } from '../app/deps';
 import type { KeyMode } from '../domain/api-key';
 
@@ -22,6 +22,14 @@ export interface OrgScope {
 }
 
 type Infer<S> = S extends ZodTypeAny ? z.infer<S> : undefined;
+/** What a handler returns: the input of the response schema (the schema strips and checks it on the way out), nothing for 204. */
+type Answer<R> = R extends ZodTypeAny ? z.input<R> : void | undefined;
+
+/**
+ * Error statuses a route may answer beyond those every route documents (400, 401, 403, 429, and
+ * 404 where an organization or an ID in the path is resolved).
+ */
+export type ErrorStatus = 409 | 422;
 
 export interface RouteContext<B, Q, P> {
   deps: AdminDeps;
@@ -35,8 +43,13 @@ export interface RouteContext<B, Q, P> {
   reply: FastifyReply;
 }
 
-/** One row of the Admin route table: drives enforcement, validation and the OpenAPI document. */
-export interface RouteDef<B extends ZodTypeAny | undefined, Q extends ZodTypeAny | undefined, P extends ZodTypeAny | undefined> {
+/** One row of the Admin route table: drives enforcement, validation, the OpenAPI document and the response checks. */
+export interface RouteDef<
+  B extends ZodTypeAny | undefined,
+  Q extends ZodTypeAny | undefined,
+  P extends ZodTypeAny | undefined,
+  R extends ZodTypeAny | null = ZodTypeAny | null,
+> {
   method: HttpMethod;
   /** Path under /api/v1, fastify syntax (`/sites/:id`). */
   path: string;
@@ -48,19 +61,90 @@ export interface RouteDef<B extends ZodTypeAny | undefined, Q extends ZodTypeAny
   body?: B;
   query?: Q;
   params?: P;
-  /** Status of a successful answer; default 200. */
+  /** Status of a successful answer; default 200 (204 when `response` is null). */
   status?: number;
-  handler(ctx: RouteContext<Infer<B>, Infer<Q>, Infer<P>>): Promise<unknown>;
+  /** Stable, unique, camelCase name of the operation: the OpenAPI operationId and the generated clients' method name. */
+  operationId: string;
+  /**
+   * Body of a successful answer, the single source of truth: documented, and every real answer is
+   * checked and serialized through it (a mismatch is a 500, never an undocumented field). null: no content.
+   */
+  response: R;
+  /** Error statuses this route answers beyond the common ones (409 for conflicts, 422 for failed preconditions). */
+  errors?: ErrorStatus[];
+  handler(ctx: RouteContext<Infer<B>, Infer<Q>, Infer<P>>): Promise<Answer<R>>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRoute = RouteDef<any, any, any>;
+export type AnyRoute = RouteDef<any, any, any, any>;
 
-/** Identity function that keeps the handler's context typed from the schemas. */
+/** Identity function that keeps the handler's context and answer typed from the schemas. */
 export function route<
   B extends ZodTypeAny | undefined = undefined,
   Q extends ZodTypeAny | undefined = undefined,
   P extends ZodTypeAny | undefined = undefined,
->(def: RouteDef<B, Q, P>): AnyRoute {
+  R extends ZodTypeAny | null = null,
+>(def: RouteDef<B, Q, P, R>): AnyRoute {
   return def;
+}
+
+/** Success status of a row: explicit, else 204 without a response body, else 200. */
+export function successStatus(def: AnyRoute): number {
+  return def.status ?? (def.response === null ? 204 : 200);
+}
+
+type Action = 'read' | 'create' | 'update' | 'delete' | 'execute';
+
+/** The scope action a method implies: reads read, POST creates, PUT/PATCH update, DELETE deletes. */
+const ACTION_OF: Readonly<Record<HttpMethod, Action>> = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
+/** The spec's default minimum roles: Viewers read, Editors write, Admins delete. */
+const ROLE_OF: Readonly<Record<HttpMethod, Role>> = { GET: 'Viewer', POST: 'Editor', PUT: 'Editor', PATCH: 'Editor', DELETE: 'Admin' };
+
+export interface ResourceDefaults {
+  tag: string;
+  /** Scope family: a row's scope is `<family>:<action>`, the action implied by the method unless the row names one. */
+  scopePrefix: ScopeFamily;
+  /** Default `organization`. */
+  audience?: Audience;
+  /** Minimum role of every write (POST, PUT, PATCH, DELETE) where the spec asks more than the method implies (providers, domains: Admin). */
+  writeRole?: Role;
+}
+
+/** A row of a resource: method, path, summary, operationId, schemas and handler; the rest comes from the resource. */
+export type ResourceRow<B extends ZodTypeAny | undefined, Q extends ZodTypeAny | undefined, P extends ZodTypeAny | undefined, R extends ZodTypeAny | null> = Omit<
+  RouteDef<B, Q, P, R>,
+  'scope' | 'role' | 'audience' | 'tag'
+> & {
+  /** Scope action when the method's is not the one (a POST that executes, a GET that executes). */
+  action?: Action;
+  role?: Role;
+};
+
+/**
+ * Rows of one resource with its defaults: scope from the method (or `action`), role from the
+ * method (or the resource's `writeRole`, or the row's `role`), 201 for a create, 204 without a body.
+ * `const sites = resource({ tag: 'Sites', scopePrefix: 'site' })`, then `sites({ method, path, ... })`.
+ */
+export function resource(defaults: ResourceDefaults) {
+  return function row<
+    B extends ZodTypeAny | undefined = undefined,
+    Q extends ZodTypeAny | undefined = undefined,
+    P extends ZodTypeAny | undefined = undefined,
+    R extends ZodTypeAny | null = null,
+  >(def: ResourceRow<B, Q, P, R>): AnyRoute {
+    const { action, role, ...rest } = def;
+    const scope = `${defaults.scopePrefix}:${action ?? ACTION_OF[def.method]}`;
+    // A family without that action (domain:update) is a mistake in the table: fail at start-up, not at request time.
+    if (!isScope(scope)) throw new Error(`${def.method} ${def.path}: ${scope} is not a scope of the specification`);
+    const derivedRole = def.method === 'GET' ? ROLE_OF.GET : (defaults.writeRole ?? ROLE_OF[def.method]);
+    const created = scope.endsWith(':create') && def.response !== null;
+    return {
+      ...rest,
+      scope,
+      role: role ?? derivedRole,
+      audience: defaults.audience ?? 'organization',
+      tag: defaults.tag,
+      status: def.status ?? (def.response === null ? 204 : created ? 201 : 200),
+    };
+  };
 }

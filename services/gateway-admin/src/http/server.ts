@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from '@paymesh/core';
 import {
   errorEnvelopePlugin,
@@ -17,7 +17,8 @@ import type { AdminDeps } from '../app/deps';
 import { registerAuthRoutes } from './auth-routes';
 import { rateLimitClient } from './caller';
 import { enforce } from './enforce';
-import type { AnyRoute, OrgScope } from './route-table';
+import { openApiComponents, openApiTransform, responseSchemas } from './openapi';
+import { successStatus, type AnyRoute, type OrgScope } from './route-table';
 
 export interface AdminServerOptions {
   deps: AdminDeps;
@@ -45,12 +46,14 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
       schema: {
         hide: hidden,
         tags: [def.tag],
+        operationId: def.operationId,
         summary: def.summary,
         description: `Scope \`${def.scope}\`, minimum role ${def.role}${def.audience === 'system' ? ', system API key only' : ''}.`,
         security: [{ bearerAuth: [] }],
         ...(def.body ? { body: def.body } : {}),
         ...(def.query ? { querystring: def.query } : {}),
         ...(def.params ? { params: def.params } : {}),
+        response: responseSchemas(def),
       },
       // Authentication and authorization run before validation: an unauthenticated caller learns nothing about the payload rules.
       onRequest: async (req) => {
@@ -71,9 +74,10 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
           req,
           reply,
         });
-        reply.status(def.status ?? 200);
+        const status = successStatus(def);
+        reply.status(status);
         // 204 has no body; an async handler returning undefined would never answer.
-        if (def.status === 204) return reply.send();
+        if (status === 204) return reply.send();
         return result;
       },
     });
@@ -111,7 +115,8 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
         servers: [{ url: '/' }],
         components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key sk_live_<keyId>.<secret> / sk_test_... or dashboard JWT' } } },
       },
-      transform: jsonSchemaTransform,
+      transform: openApiTransform,
+      transformObject: openApiComponents,
     });
     await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
     // The documented address of the interactive description; swagger-ui serves it at docs/.

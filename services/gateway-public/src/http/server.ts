@@ -1,5 +1,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from '@paymesh/core';
 import type { Clients } from '../clients';
 import { registerHookRoutes } from './routes/hooks';
@@ -11,8 +14,10 @@ import {
   registerHealthRoutes,
   requestContextPlugin,
   type DependencyCheck,
+  openApiTransform,
   type RateLimitConfig,
 } from '@paymesh/http';
+import { PUBLIC_ERROR_DESCRIPTIONS } from './responses';
 
 export interface PublicServerOptions {
   logger: Logger;
@@ -35,10 +40,22 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
     bodyLimit: opts.bodyLimit,
     trustProxy: opts.trustProxy ?? false,
   });
+  // Route schemas are zod: answers are checked and serialized through them, the document is built from them.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
   if (opts.rateLimit) await app.register(rateLimitPlugin, { ...opts.rateLimit, logger: opts.logger });
   registerHealthRoutes(app, 'gateway-public', opts.healthChecks);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Paymesh Main Backend', version: '1.0.0', description: 'Buyer-facing checkout and transaction routes (no credentials; browsers need an allowed Origin) and provider webhook intake.' },
+      servers: [{ url: '/' }],
+    },
+    transform: openApiTransform(PUBLIC_ERROR_DESCRIPTIONS),
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/v1/docs' });
   await registerHookRoutes(app, opts.clients);
   await app.register(
     async (scope) => {

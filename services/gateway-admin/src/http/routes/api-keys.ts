@@ -9,6 +9,7 @@ import type { Grantor } from '../../domain/grants';
 import type { Principal } from '../../domain/principal';
 import { ALL_SCOPES, nonEmpty, ROLES } from '../../domain/scopes';
 import type { ApiKeyDoc } from '../../store/collections';
+import { apiKey, apiKeyPage, apiKeyWithToken } from '../responses/api-keys';
 import { route, type AnyRoute, type OrgScope } from '../route-table';
 import { objectId, pageQuery } from './common';
 
@@ -62,6 +63,8 @@ const grantorOf = (p: Principal): Grantor => ({ role: p.role, scopes: p.scopes, 
 interface Family {
   base: string;
   tag: string;
+  /** Operation name of the family, in operationIds (`listOrganizationApiKeys`, `rotateSystemApiKey`). */
+  opName: string;
   audience: 'organization' | 'system';
   kind: 'organization' | 'system';
   params: z.ZodTypeAny;
@@ -78,6 +81,8 @@ function keyRoutes(f: Family): AnyRoute[] {
       ...common,
       method: 'GET',
       path: f.base,
+      operationId: `list${f.opName}s`,
+      response: apiKeyPage,
       scope: 'api_key:read',
       summary: `List ${what}s (paged; secrets are never returned)`,
       params: f.params,
@@ -91,6 +96,8 @@ function keyRoutes(f: Family): AnyRoute[] {
       ...common,
       method: 'GET',
       path: `${f.base}/:id`,
+      operationId: `get${f.opName}`,
+      response: apiKey,
       scope: 'api_key:read',
       summary: `Get a ${what}`,
       params: f.idParams,
@@ -102,6 +109,8 @@ function keyRoutes(f: Family): AnyRoute[] {
       ...common,
       method: 'POST',
       path: f.base,
+      operationId: `create${f.opName}`,
+      response: apiKeyWithToken,
       scope: 'api_key:create',
       summary: `Create a ${what}; the full token (sk_<mode>_<keyId>.<secret>) is in this response only`,
       params: f.params,
@@ -125,6 +134,9 @@ function keyRoutes(f: Family): AnyRoute[] {
       ...common,
       method: 'PUT',
       path: `${f.base}/:id`,
+      operationId: `update${f.opName}`,
+      response: apiKey,
+      errors: [409],
       scope: 'api_key:update',
       summary: `Rename a ${what} or change its scopes and role`,
       params: f.idParams,
@@ -137,6 +149,9 @@ function keyRoutes(f: Family): AnyRoute[] {
       ...common,
       method: 'DELETE',
       path: `${f.base}/:id`,
+      operationId: `delete${f.opName}`,
+      response: null,
+      errors: [409],
       scope: 'api_key:delete',
       summary: `Delete a ${what}`,
       params: f.idParams,
@@ -149,6 +164,9 @@ function keyRoutes(f: Family): AnyRoute[] {
       ...common,
       method: 'POST',
       path: `${f.base}/:id/revoke`,
+      operationId: `revoke${f.opName}`,
+      response: apiKey,
+      errors: [409],
       scope: 'api_key:execute',
       summary: `Revoke a ${what} (idempotent; it answers 401 from then on)`,
       params: f.idParams,
@@ -160,6 +178,9 @@ function keyRoutes(f: Family): AnyRoute[] {
       ...common,
       method: 'POST',
       path: `${f.base}/:id/rotate`,
+      operationId: `rotate${f.opName}`,
+      response: apiKeyWithToken,
+      errors: [409],
       scope: 'api_key:execute',
       summary: `Rotate a ${what}: new secret, same key ID; the old secret stops working at once; the new token is in this response only`,
       params: f.idParams,
@@ -174,6 +195,7 @@ function keyRoutes(f: Family): AnyRoute[] {
 export const organizationApiKeyRoutes = keyRoutes({
   base: '/organizations/:orgId/api-keys',
   tag: 'API keys',
+  opName: 'OrganizationApiKey',
   audience: 'organization',
   kind: 'organization',
   params: z.object({ orgId: objectId('orgId') }),
@@ -184,6 +206,7 @@ export const organizationApiKeyRoutes = keyRoutes({
 export const systemApiKeyRoutes = keyRoutes({
   base: '/system/api-keys',
   tag: 'System',
+  opName: 'SystemApiKey',
   audience: 'system',
   kind: 'system',
   params: z.object({}),

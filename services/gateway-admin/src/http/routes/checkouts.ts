@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { checkoutPayments } from '@paymesh/proto';
+import { checkout, checkoutCreated, checkoutPage, checkoutWithTransactions } from '../responses/checkouts';
 import { route } from '../route-table';
 import { objectId, pageQuery, rpc } from './common';
 import { parseDateRange } from './list-query';
@@ -103,6 +104,9 @@ export const checkoutRoutes = [
   route({
     method: 'POST',
     path: '/checkouts/:siteId/create',
+    operationId: 'createCheckout',
+    response: checkoutCreated,
+    errors: [409],
     scope: 'checkout:create',
     role: 'Editor',
     audience: 'organization',
@@ -141,6 +145,8 @@ export const checkoutRoutes = [
   route({
     method: 'GET',
     path: '/checkouts',
+    operationId: 'listCheckouts',
+    response: checkoutPage,
     scope: 'checkout:read',
     role: 'Viewer',
     audience: 'organization',
@@ -167,6 +173,8 @@ export const checkoutRoutes = [
   route({
     method: 'GET',
     path: '/checkouts/:checkoutId',
+    operationId: 'getCheckout',
+    response: checkoutWithTransactions,
     scope: 'checkout:read',
     role: 'Viewer',
     audience: 'organization',
@@ -185,6 +193,9 @@ export const checkoutRoutes = [
   route({
     method: 'PATCH',
     path: '/checkouts/:checkoutId',
+    operationId: 'updateCheckout',
+    response: checkout,
+    errors: [409],
     scope: 'checkout:update',
     role: 'Editor',
     audience: 'organization',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { checkout } from '@paymesh/proto';
+import { cnameCheck, domain, domainPage } from '../responses/domains';
 import { route } from '../route-table';
 import { idParams, objectId, pageQuery, rpc } from './common';
 
@@ -31,6 +32,8 @@ export const domainRoutes = [
   route({
     method: 'GET',
     path: '/domains',
+    operationId: 'listDomains',
+    response: domainPage,
     scope: 'domain:read',
     role: 'Viewer',
     audience: 'organization',
@@ -51,6 +54,8 @@ export const domainRoutes = [
   route({
     method: 'GET',
     path: '/domains/verify-cname',
+    operationId: 'verifyDomainCname',
+    response: cnameCheck,
     scope: 'domain:execute',
     role: 'Editor',
     audience: 'organization',
@@ -78,6 +83,8 @@ export const domainRoutes = [
   route({
     method: 'GET',
     path: '/domains/:id',
+    operationId: 'getDomain',
+    response: domain,
     scope: 'domain:read',
     role: 'Viewer',
     audience: 'organization',
@@ -96,6 +103,9 @@ export const domainRoutes = [
   route({
     method: 'POST',
     path: '/domains',
+    operationId: 'createDomain',
+    response: domain,
+    errors: [409],
     scope: 'domain:create',
     role: 'Admin',
     audience: 'organization',
@@ -116,6 +126,8 @@ export const domainRoutes = [
   route({
     method: 'DELETE',
     path: '/domains/:id',
+    operationId: 'deleteDomain',
+    response: null,
     scope: 'domain:delete',
     role: 'Admin',
     audience: 'organization',

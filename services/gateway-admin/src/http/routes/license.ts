@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { getLicense } from '../../app/get-license';
 import { setLicenseState } from '../../app/set-license';
 import type { OrganizationDoc } from '../../store/collections';
+import { license } from '../responses/organization';
 import { route } from '../route-table';
 import { objectId } from './common';
 
@@ -12,6 +13,8 @@ export const licenseRoutes = [
   route({
     method: 'GET',
     path: '/organizations/license',
+    operationId: 'getLicense',
+    response: license,
     scope: 'organization:read',
     role: 'Viewer',
     audience: 'organization',
@@ -24,6 +27,8 @@ export const licenseRoutes = [
   route({
     method: 'PUT',
     path: '/system/organizations/:orgId/license',
+    operationId: 'setLicenseState',
+    response: license,
     scope: 'system:execute',
     role: 'Admin',
     audience: 'system',

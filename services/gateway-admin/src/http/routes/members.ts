@@ -4,6 +4,7 @@ import { addMember, changeMemberRole, listMembers, removeMember } from '../../ap
 import { checkGrant } from '../../domain/grants';
 import type { Principal } from '../../domain/principal';
 import { ROLES, scopesForRole, type Role } from '../../domain/scopes';
+import { member, memberAdded, memberPage } from '../responses/members';
 import { route } from '../route-table';
 import { objectId, pageQuery } from './common';
 
@@ -24,6 +25,8 @@ export const memberRoutes = [
   route({
     method: 'GET',
     path: '/organizations/:orgId/members',
+    operationId: 'listMembers',
+    response: memberPage,
     scope: 'organization:read',
     role: 'Viewer',
     audience: 'organization',
@@ -38,6 +41,9 @@ export const memberRoutes = [
   route({
     method: 'POST',
     path: '/organizations/:orgId/members',
+    operationId: 'addMember',
+    response: memberAdded,
+    errors: [409],
     scope: 'organization:update',
     role: 'Admin',
     audience: 'organization',
@@ -55,6 +61,9 @@ export const memberRoutes = [
   route({
     method: 'PUT',
     path: '/organizations/:orgId/members/:userId',
+    operationId: 'changeMemberRole',
+    response: member,
+    errors: [409],
     scope: 'organization:update',
     role: 'Admin',
     audience: 'organization',
@@ -70,6 +79,9 @@ export const memberRoutes = [
   route({
     method: 'DELETE',
     path: '/organizations/:orgId/members/:userId',
+    operationId: 'removeMember',
+    response: null,
+    errors: [409],
     scope: 'organization:update',
     role: 'Admin',
     audience: 'organization',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { billing, tax } from '@paymesh/proto';
 import { invoicingSettingsPatch, portalSettingsPatch, taxSettingsPatch } from '@paymesh/contracts';
+import { invoicingSettings, ossThresholdStatus, portalSettings, taxSettings } from '../responses/organization';
 import { route } from '../route-table';
 import { rpc } from './common';
 
@@ -55,6 +56,8 @@ export const organizationSettingsRoutes = [
   route({
     method: 'GET',
     path: '/organizations/settings/invoicing',
+    operationId: 'getInvoicingSettings',
+    response: invoicingSettings,
     scope: 'organization:execute',
     role: 'Viewer',
     audience: 'organization',
@@ -71,6 +74,9 @@ export const organizationSettingsRoutes = [
   route({
     method: 'PUT',
     path: '/organizations/settings/invoicing',
+    operationId: 'updateInvoicingSettings',
+    response: invoicingSettings,
+    errors: [409],
     scope: 'organization:execute',
     role: 'Admin',
     audience: 'organization',
@@ -89,6 +95,8 @@ export const organizationSettingsRoutes = [
   route({
     method: 'GET',
     path: '/organizations/settings/tax',
+    operationId: 'getTaxSettings',
+    response: taxSettings,
     scope: 'organization:execute',
     role: 'Viewer',
     audience: 'organization',
@@ -105,6 +113,9 @@ export const organizationSettingsRoutes = [
   route({
     method: 'PUT',
     path: '/organizations/settings/tax',
+    operationId: 'updateTaxSettings',
+    response: taxSettings,
+    errors: [409],
     scope: 'organization:execute',
     role: 'Admin',
     audience: 'organization',
@@ -123,6 +134,8 @@ export const organizationSettingsRoutes = [
   route({
     method: 'GET',
     path: '/organizations/settings/tax/oss-threshold-status',
+    operationId: 'getOssThresholdStatus',
+    response: ossThresholdStatus,
     scope: 'organization:read',
     role: 'Viewer',
     audience: 'organization',
@@ -140,6 +153,8 @@ export const organizationSettingsRoutes = [
   route({
     method: 'GET',
     path: '/organizations/settings/portal',
+    operationId: 'getPortalSettings',
+    response: portalSettings,
     scope: 'organization:execute',
     role: 'Viewer',
     audience: 'organization',
@@ -155,6 +170,9 @@ export const organizationSettingsRoutes = [
   route({
     method: 'PUT',
     path: '/organizations/settings/portal',
+    operationId: 'updatePortalSettings',
+    response: portalSettings,
+    errors: [409],
     scope: 'organization:execute',
     role: 'Admin',
     audience: 'organization',

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { paymentsWebhooks } from '@paymesh/proto';
-import { route } from '../route-table';
+import { deleted } from '../responses/common';
+import { provider, providerPage } from '../responses/providers';
+import { resource } from '../route-table';
 import { idParams, pageQuery, rpc } from './common';
 
 const PROVIDER_TYPES = ['provider_a', 'provider_b', 'provider_c', 'provider_d'] as const;
@@ -34,14 +36,15 @@ export function providerView(p: paymentsWebhooks.Provider) {
   };
 }
 
+/** Provider records: Viewers read; every write needs the Admin role (spec). */
+const providers = resource({ tag: 'Providers', scopePrefix: 'provider', writeRole: 'Admin' });
+
 export const providerRoutes = [
-  route({
+  providers({
     method: 'GET',
     path: '/providers',
-    scope: 'provider:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Providers',
+    operationId: 'listProviders',
+    response: providerPage,
     summary: 'List payment provider records',
     query: pageQuery(20),
     async handler({ deps, org, query }) {
@@ -55,13 +58,11 @@ export const providerRoutes = [
       return { items: res.items.map(providerView), total: res.total, page: res.page, limit: res.limit };
     },
   }),
-  route({
+  providers({
     method: 'GET',
     path: '/providers/:id',
-    scope: 'provider:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Providers',
+    operationId: 'getProvider',
+    response: provider,
     summary: 'Get a payment provider record',
     params: idParams,
     async handler({ deps, org, params }) {
@@ -74,13 +75,12 @@ export const providerRoutes = [
       return providerView(p);
     },
   }),
-  route({
+  providers({
     method: 'POST',
     path: '/providers',
-    scope: 'provider:create',
-    role: 'Admin',
-    audience: 'organization',
-    tag: 'Providers',
+    operationId: 'createProvider',
+    response: provider,
+    errors: [422],
     summary:
       'Create a payment provider record (provider_a without webhookSecret: the webhook endpoint is registered at the provider and its secret returned once)',
     body: createBody,
@@ -97,13 +97,11 @@ export const providerRoutes = [
       return providerView(p);
     },
   }),
-  route({
+  providers({
     method: 'DELETE',
     path: '/providers/:id',
-    scope: 'provider:delete',
-    role: 'Admin',
-    audience: 'organization',
-    tag: 'Providers',
+    operationId: 'deleteProvider',
+    response: deleted,
     summary: 'Delete a payment provider record (payments already started through it still settle)',
     params: idParams,
     async handler({ deps, org, params }) {
@@ -116,13 +114,12 @@ export const providerRoutes = [
       return { id: params.id, deleted: true };
     },
   }),
-  route({
+  providers({
     method: 'PUT',
     path: '/providers/:id/toggle',
-    scope: 'provider:execute',
-    role: 'Admin',
-    audience: 'organization',
-    tag: 'Providers',
+    operationId: 'toggleProvider',
+    response: provider,
+    action: 'execute',
     summary: 'Enable or disable a payment provider record (body {"enabled": bool}; without it the state flips)',
     params: idParams,
     body: toggleBody,

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { billing, checkout } from '@paymesh/proto';
 import { siteInvoicingSettingsPatch } from '@paymesh/contracts';
 import type { AdminDeps } from '../../app/deps';
-import { route, type OrgScope } from '../route-table';
+import { site, siteInvoicingSettings, sitePage } from '../responses/sites';
+import { resource, type OrgScope } from '../route-table';
 import { idParams, pageQuery, rpc } from './common';
 
 const logo = z.string().min(1).max(2048).describe('https URL of the logo the hosted checkout shows');
@@ -65,14 +66,15 @@ export function siteView(s: checkout.Site) {
   };
 }
 
+/** Sites: Viewers read, Editors create and change, Admins delete (scope `site:<action>` from the method). */
+const sites = resource({ tag: 'Sites', scopePrefix: 'site' });
+
 export const siteRoutes = [
-  route({
+  sites({
     method: 'GET',
     path: '/sites',
-    scope: 'site:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Sites',
+    operationId: 'listSites',
+    response: sitePage,
     summary: 'List sites',
     query: pageQuery(20),
     async handler({ deps, org, query }) {
@@ -85,13 +87,11 @@ export const siteRoutes = [
       return { items: res.items.map(siteView), total: res.total, page: res.page, limit: res.limit };
     },
   }),
-  route({
+  sites({
     method: 'GET',
     path: '/sites/:id',
-    scope: 'site:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Sites',
+    operationId: 'getSite',
+    response: site,
     summary: 'Get a site',
     params: idParams,
     async handler({ deps, org, params }) {
@@ -103,13 +103,11 @@ export const siteRoutes = [
       return siteView(s);
     },
   }),
-  route({
+  sites({
     method: 'POST',
     path: '/sites',
-    scope: 'site:create',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Sites',
+    operationId: 'createSite',
+    response: site,
     summary: 'Create a site (returns its whsec_ IPN signing secret once)',
     body: siteBody,
     status: 201,
@@ -126,13 +124,11 @@ export const siteRoutes = [
       return siteView(s);
     },
   }),
-  route({
+  sites({
     method: 'PUT',
     path: '/sites/:id',
-    scope: 'site:update',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Sites',
+    operationId: 'updateSite',
+    response: site,
     summary: 'Update a site (partial: name, url, frontendDomains, branding, checkoutSettings)',
     params: idParams,
     body: siteUpdateBody,
@@ -150,13 +146,11 @@ export const siteRoutes = [
       return siteView(s);
     },
   }),
-  route({
+  sites({
     method: 'DELETE',
     path: '/sites/:id',
-    scope: 'site:delete',
-    role: 'Admin',
-    audience: 'organization',
-    tag: 'Sites',
+    operationId: 'deleteSite',
+    response: null,
     summary: 'Delete a site (soft delete: 404 afterwards; past transactions keep it)',
     params: idParams,
     status: 204,
@@ -169,13 +163,12 @@ export const siteRoutes = [
       return undefined;
     },
   }),
-  route({
+  sites({
     method: 'POST',
     path: '/sites/:id/webhook-secret/regenerate',
-    scope: 'site:update',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Sites',
+    operationId: 'rotateSiteWebhookSecret',
+    response: site,
+    action: 'update',
     summary: 'Rotate the IPN signing secret (the new whsec_ secret is returned once; the old one signs nothing more)',
     params: idParams,
     async handler({ deps, org, params }) {
@@ -187,13 +180,11 @@ export const siteRoutes = [
       return siteView(s);
     },
   }),
-  route({
+  sites({
     method: 'GET',
     path: '/sites/:id/settings/invoicing',
-    scope: 'site:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Sites',
+    operationId: 'getSiteInvoicingSettings',
+    response: siteInvoicingSettings,
     summary: "The site's invoice and credit note prefixes (null = inherited from the organization layouts)",
     params: idParams,
     async handler({ deps, org, params }) {
@@ -206,13 +197,12 @@ export const siteRoutes = [
       return siteInvoicingView(res);
     },
   }),
-  route({
+  sites({
     method: 'PUT',
     path: '/sites/:id/settings/invoicing',
-    scope: 'site:update',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Sites',
+    operationId: 'updateSiteInvoicingSettings',
+    response: siteInvoicingSettings,
+    errors: [409],
     summary: 'Override the invoice/credit note prefix of a site (partial; null inherits again)',
     params: idParams,
     body: siteInvoicingSettingsPatch,

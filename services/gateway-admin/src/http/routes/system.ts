@@ -1,6 +1,7 @@
 import { ForbiddenError } from '@paymesh/core';
 import { z } from 'zod';
 import { createOrganization } from '../../app/create-organization';
+import { organizationCreated } from '../responses/system';
 import { route } from '../route-table';
 
 const createOrgBody = z
@@ -21,6 +22,9 @@ export function systemRoutes(defaultLicense: 'ACTIVE' | 'BLOCKED' | 'NOT_ACTIVAT
     route({
       method: 'POST',
       path: '/system/organizations',
+      operationId: 'createOrganization',
+      response: organizationCreated,
+      errors: [409],
       scope: 'system:execute',
       role: 'Admin',
       audience: 'system',
@@ -40,7 +44,7 @@ export function systemRoutes(defaultLicense: 'ACTIVE' | 'BLOCKED' | 'NOT_ACTIVAT
         });
         return {
           organization: { id: res.organization.id, name: res.organization.name, licenseState: res.organization.licenseState, createdAt: res.organization.createdAt },
-          admin: { id: res.admin.id, email: res.admin.email, role: 'Admin', ...(res.enrollmentToken ? { enrollmentToken: res.enrollmentToken } : {}) },
+          admin: { id: res.admin.id, email: res.admin.email, role: 'Admin' as const, ...(res.enrollmentToken ? { enrollmentToken: res.enrollmentToken } : {}) },
           ...(res.apiKey
             ? { apiKey: { id: res.apiKey.key.id, keyId: res.apiKey.key.keyId, name: res.apiKey.key.name, mode: res.apiKey.key.mode, scopes: res.apiKey.key.scopes, token: res.apiKey.token } }
             : {}),

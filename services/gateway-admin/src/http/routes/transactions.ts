@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { checkoutPayments, notificationsIpn } from '@paymesh/proto';
 import type { AdminDeps } from '../../app/deps';
+import { transactionDeleted as deleted, transactionDetail, transactionPage, transactionWithHistory } from '../responses/transactions';
 import { route } from '../route-table';
 import { idParams, objectId, rpc } from './common';
 import { listValues, multiParam, parseDateRange, parseObjectIds, parseStatuses } from './list-query';
@@ -139,6 +140,8 @@ export const transactionRoutes = [
   route({
     method: 'GET',
     path: '/transactions',
+    operationId: 'listTransactions',
+    response: transactionPage,
     scope: 'transaction:read',
     role: 'Viewer',
     audience: 'organization',
@@ -165,6 +168,8 @@ export const transactionRoutes = [
   route({
     method: 'GET',
     path: '/transactions/:id',
+    operationId: 'getTransaction',
+    response: transactionDetail,
     scope: 'transaction:read',
     role: 'Viewer',
     audience: 'organization',
@@ -183,6 +188,9 @@ export const transactionRoutes = [
   route({
     method: 'PUT',
     path: '/transactions/:id',
+    operationId: 'updateTransaction',
+    response: transactionWithHistory,
+    errors: [409, 422],
     scope: 'transaction:update',
     role: 'Editor',
     audience: 'organization',
@@ -207,6 +215,9 @@ export const transactionRoutes = [
   route({
     method: 'DELETE',
     path: '/transactions/:id',
+    operationId: 'deleteTransaction',
+    response: deleted,
+    errors: [409],
     scope: 'transaction:delete',
     role: 'Admin',
     audience: 'organization',
@@ -224,6 +235,8 @@ export const transactionRoutes = [
   route({
     method: 'POST',
     path: '/transactions/manual',
+    operationId: 'createManualTransaction',
+    response: transactionWithHistory,
     scope: 'transaction:create',
     role: 'Editor',
     audience: 'organization',

@@ -4,6 +4,7 @@ import type { checkoutPayments } from '@paymesh/proto';
 import { rpc, type Clients } from '../../clients';
 import { browserOriginFor } from '../origin';
 import { parse } from './parse';
+import { doc, handoffConsumed, handoffCreated, publicCheckout } from '../responses';
 
 /** Billing address as buyers send it; unknown keys are dropped, the rules live in checkout. */
 export const billingAddressSchema = z.object({
@@ -36,7 +37,9 @@ export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOp
   const { clients } = opts;
   const cp = clients.checkoutPayments;
 
-  app.get('/checkouts/:id', async (req) => {
+  // Documented and checked on the way out; the handler's parse() stays the authority on input (attachValidation).
+  const getSchema = doc({ tag: 'Checkouts', operationId: 'getCheckoutSession', summary: 'The buyer view of a checkout session (browsers need an allowed Origin)', params: sessionParams, response: publicCheckout, errors: [400, 403, 404, 409, 429] });
+  app.get('/checkouts/:id', { schema: getSchema, attachValidation: true }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(sessionParams, req.params, 'params');
     const v = await rpc(cp, cp.getPublicCheckout, { sessionPublicId: id, browserOrigin }, clients.deadlineMs);
@@ -56,7 +59,8 @@ export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOp
     };
   });
 
-  app.post('/checkouts/:id/handoff', async (req) => {
+  const handoffSchema = doc({ tag: 'Checkouts', operationId: 'createHandoff', summary: "Store the buyer's provider choice (and billing address) for the provider's page; single-use token", params: sessionParams, body: handoffBody, response: handoffCreated, errors: [400, 403, 404, 409, 429] });
+  app.post('/checkouts/:id/handoff', { schema: handoffSchema, attachValidation: true }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(sessionParams, req.params, 'params');
     const body = parse(handoffBody, req.body);
@@ -74,7 +78,8 @@ export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOp
     return { handoffToken: res.handoffToken, expiresInSeconds: res.expiresInSeconds };
   });
 
-  app.post('/checkouts/:id/handoff/:token/consume', async (req) => {
+  const consumeSchema = doc({ tag: 'Checkouts', operationId: 'consumeHandoff', summary: 'Read and delete a handoff (single use: 404 afterwards)', params: consumeParams, response: handoffConsumed, errors: [400, 403, 404, 409, 429] });
+  app.post('/checkouts/:id/handoff/:token/consume', { schema: consumeSchema, attachValidation: true }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id, token } = parse(consumeParams, req.params, 'params');
     const res = await rpc(cp, cp.consumeHandoff, { sessionPublicId: id, handoffToken: token, browserOrigin }, clients.deadlineMs);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { call } from '@paymesh/grpc';
 import type { Clients } from '../../clients';
+import { doc, webhookReceived } from '../responses';
 
 /** Headers never forwarded to the webhook verifier (credentials of other systems). */
 const DROPPED_HEADERS: ReadonlySet<string> = new Set(['authorization', 'cookie', 'proxy-authorization']);
@@ -26,7 +27,9 @@ export async function registerHookRoutes(app: FastifyInstance, clients: Clients)
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-    scope.post<{ Params: { type: string; providerId: string } }>('/hooks/:type/:providerId', { config: { rateLimit: false } }, async (req) => {
+    const schema = doc({ tag: 'Webhooks', operationId: 'receiveProviderWebhook', summary: 'Provider webhook delivery (any content type; verified per provider over the exact bytes)', response: webhookReceived, errors: [400, 404] });
+    // The rate limiter's route config (typed by @fastify/rate-limit, not a dependency here).
+    scope.post<{ Params: { type: string; providerId: string } }, { rateLimit: false }>('/hooks/:type/:providerId', { schema, config: { rateLimit: false } }, async (req) => {
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const c = clients.paymentsWebhooks;
       const res = await call(

@@ -5,6 +5,7 @@ import { rpc } from '../../clients';
 import { browserOriginFor } from '../origin';
 import { billingAddressIn, billingAddressSchema, type PublicRouteOptions } from './checkouts';
 import { parse } from './parse';
+import { doc, transactionAction, transactionCreated, transactionStatus } from '../responses';
 
 const createBody = z.object({
   sessionPublicId: z.string().min(1, 'sessionPublicId is required').max(100),
@@ -24,7 +25,9 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
   const { clients } = opts;
   const cp = clients.checkoutPayments;
 
-  app.post('/transactions/create', async (req) => {
+  // Documented and checked on the way out; the handler's parse() stays the authority on input (attachValidation).
+  const createSchema = doc({ tag: 'Transactions', operationId: 'createTransaction', summary: 'Start paying a checkout session with a provider', body: createBody, response: transactionCreated, errors: [400, 403, 404, 409, 422, 429, 503] });
+  app.post('/transactions/create', { schema: createSchema, attachValidation: true }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const body = parse(createBody, req.body);
     const res = await rpc(
@@ -47,7 +50,8 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
     };
   });
 
-  app.get('/transactions/:id/status', async (req) => {
+  const statusSchema = doc({ tag: 'Transactions', operationId: 'getTransactionStatus', summary: 'Status of a transaction (for the return page)', params: txParams, response: transactionStatus, errors: [400, 404, 429] });
+  app.get('/transactions/:id/status', { schema: statusSchema, attachValidation: true }, async (req) => {
     const { id } = parse(txParams, req.params, 'params');
     const v = await rpc(cp, cp.getTransactionStatus, { transactionId: id, browserOrigin: '', sessionPublicId: '' }, clients.deadlineMs);
     return {
@@ -60,14 +64,16 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
     };
   });
 
-  app.post('/transactions/:id/cancel', async (req) => {
+  const cancelSchema = doc({ tag: 'Transactions', operationId: 'cancelTransaction', summary: 'Buyer cancels a transaction before the provider captured it (needs the session ID)', params: txParams, body: actionBody, response: transactionAction, errors: [400, 403, 404, 409, 422, 429] });
+  app.post('/transactions/:id/cancel', { schema: cancelSchema, attachValidation: true }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(txParams, req.params, 'params');
     const { sessionPublicId } = parse(actionBody, req.body ?? {});
     return actionView(await rpc(cp, cp.cancelTransaction, { transactionId: id, browserOrigin, sessionPublicId }, clients.paymentDeadlineMs));
   });
 
-  app.post('/transactions/:id/mark-pending', async (req) => {
+  const pendingSchema = doc({ tag: 'Transactions', operationId: 'markTransactionPending', summary: 'The buyer finished at the provider: wait for its confirmation (needs the session ID)', params: txParams, body: actionBody, response: transactionAction, errors: [400, 403, 404, 409, 422, 429] });
+  app.post('/transactions/:id/mark-pending', { schema: pendingSchema, attachValidation: true }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(txParams, req.params, 'params');
     const { sessionPublicId } = parse(actionBody, req.body ?? {});

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { objectIdString, timestamp } from './common';
+
+const licenseState = z.enum(['ACTIVE', 'BLOCKED', 'NOT_ACTIVATED']);
+
+export const license = z.object({ organizationId: objectIdString, licenseState, updatedAt: timestamp });
+
+const numberingLayout = z.object({
+  prefix: z.string(),
+  periodType: z.string(),
+  periodGranularity: z.string(),
+  fiscalYearStartMonth: z.number().int(),
+  fiscalYearLabelMode: z.string(),
+  periodSeparator: z.string(),
+  infix: z.string(),
+  sequenceDigits: z.number().int(),
+  suffix: z.string(),
+  resetPolicy: z.string(),
+  startNumber: z.number().int(),
+});
+
+export const invoicingSettings = z.object({
+  enabled: z.boolean(),
+  autoGenerateInvoice: z.boolean(),
+  companyName: z.string().nullable(),
+  companyAddress: z.object({ street: z.string(), city: z.string(), postalCode: z.string(), country: z.string() }).nullable(),
+  companyEmail: z.string().nullable(),
+  bankIBAN: z.object({ masked: z.string() }).nullable().describe('write-only plaintext; reads show it masked'),
+  eInvoice: z.object({
+    enabled: z.boolean(),
+    allowedFormats: z.array(z.string()),
+    strictValidation: z.boolean(),
+    sellerPeppolRoutingAddress: z.object({ schemeId: z.string(), value: z.object({ plaintext: z.string() }) }).nullable(),
+  }),
+  autoPaymentLinkExpiresInHours: z.number().int(),
+  invoiceNumberLayout: numberingLayout,
+  creditNoteNumberLayout: numberingLayout,
+  updatedAt: timestamp.nullable().describe('null until first saved'),
+});
+
+export const taxSettings = z.object({
+  homeCountry: z.string().nullable(),
+  ossEnabled: z.boolean(),
+  iossEnabled: z.boolean(),
+  viesEnabled: z.boolean(),
+  priceMode: z.string(),
+  rounding: z.object({ level: z.string(), method: z.string() }),
+  updatedAt: timestamp.nullable().describe('null until first saved'),
+});
+
+export const ossThresholdStatus = z.object({
+  year: z.number().int(),
+  currency: z.string(),
+  threshold: z.number().int().describe('EUR minor units'),
+  currentTotal: z.number().int().describe('EUR minor units'),
+  exceeded: z.boolean(),
+});
+
+export const portalSettings = z.object({ enabled: z.boolean(), magicLinksEnabled: z.boolean() });

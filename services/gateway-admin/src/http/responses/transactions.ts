@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { metadata, objectIdString, page, testMode, timestamp } from './common';
+
+const billingAddress = z.object({
+  name: z.string(),
+  email: z.string(),
+  line1: z.string(),
+  city: z.string(),
+  postalCode: z.string(),
+  country: z.string(),
+});
+
+export const transaction = z.object({
+  id: z.string(),
+  organizationId: objectIdString,
+  siteId: objectIdString,
+  testMode,
+  checkoutId: z.string().nullable(),
+  sessionPublicId: z.string().nullable(),
+  status: z.number().int().describe('status code (see the specification: -1 initiated, 1 completed, ...)'),
+  subState: z.string().nullable(),
+  amount: z.number().int().describe('minor units'),
+  currency: z.string(),
+  email: z.string().nullable(),
+  externalReference: z.string().nullable(),
+  invoiceNumber: z.string().nullable(),
+  clientId: z.string().nullable(),
+  returnUrl: z.string().nullable(),
+  cancelUrl: z.string().nullable(),
+  ipnUrl: z.string().nullable(),
+  providerId: z.string().nullable(),
+  providerType: z.string().nullable(),
+  providerPaymentId: z.string().nullable(),
+  providerPayment: z.object({ state: z.string(), error: z.string().nullable() }),
+  billingAddress: billingAddress.nullable(),
+  metadata,
+  notes: z.string().nullable(),
+  manual: z.boolean(),
+  manualReason: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+export const transactionPage = page(transaction);
+
+const statusChange = z.object({
+  from: z.number().int().nullable(),
+  to: z.number().int(),
+  subState: z.string().nullable(),
+  trigger: z.string(),
+  at: timestamp,
+  providerEventId: z.string().nullable(),
+  requestId: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+
+const ipnDelivery = z.object({
+  id: z.string(),
+  sequence: z.number().int(),
+  status: z.number().int(),
+  url: z.string(),
+  state: z.string(),
+  attempts: z.array(
+    z.object({ number: z.number().int(), at: timestamp, httpStatus: z.number().int().nullable(), error: z.string().nullable(), durationMs: z.number() }),
+  ),
+  lastHttpStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  nextAttemptAt: timestamp.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+/** A transaction with its status history (update, manual create). */
+export const transactionWithHistory = transaction.extend({ statusHistory: z.array(statusChange) });
+
+/** The single read: history and IPN deliveries (null when notifications-ipn cannot answer). */
+export const transactionDetail = transactionWithHistory.extend({
+  ipn: z
+    .object({ deliveries: z.array(ipnDelivery), lastHttpStatus: z.number().int().nullable().describe('HTTP status of the latest attempt') })
+    .nullable(),
+});
+
+/** Delete answers what it removed (200, not 204: existing integrations read it). */
+export const transactionDeleted = z.object({ id: z.string(), deleted: z.boolean().describe('always true') });
