@@ -2,3 +2,5 @@ export * from './request-context';
 export * from './errors';
 export * from './health';
 export * from './rate-limit';
+export * from './schemas';
+export * from './input-guard';

@@ -6,7 +6,9 @@ import { registerHookRoutes } from './routes/hooks';
 import { buyerCorsOptions } from './cors';
 import {
   errorEnvelopePlugin,
+  frameworkErrorHandler,
   genRequestId,
+  inputGuardPlugin,
   rateLimitPlugin,
   registerHealthRoutes,
   requestContextPlugin,
@@ -32,11 +34,14 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
     genReqId: genRequestId,
+    // Bad URL encoding and over-long path parameters: our envelope and X-Request-ID, not fastify's body.
+    frameworkErrors: frameworkErrorHandler,
     bodyLimit: opts.bodyLimit,
     trustProxy: opts.trustProxy ?? false,
   });
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
+  await app.register(inputGuardPlugin);
   if (opts.rateLimit) await app.register(rateLimitPlugin, { ...opts.rateLimit, logger: opts.logger });
   registerHealthRoutes(app, 'gateway-public', opts.healthChecks);
   await registerHookRoutes(app, opts.clients);

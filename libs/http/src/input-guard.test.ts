@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { findUncleanText, jsonDepthExceeds } from './input-guard';
+
+describe('JSON depth guard', () => {
+  it('counts nesting of objects and arrays, not brackets inside strings', () => {
+    expect(jsonDepthExceeds('{"a":{"b":[1,2,{"c":3}]}}', 4)).toBe(false);
+    expect(jsonDepthExceeds('{"a":{"b":[1,2,{"c":3}]}}', 3)).toBe(true);
+    expect(jsonDepthExceeds(JSON.stringify({ s: '[[[[[[[[[[{{{{{{{{' }), 2)).toBe(false);
+    expect(jsonDepthExceeds(JSON.stringify({ s: 'quote \\" [[[[[[' }), 1)).toBe(false);
+    expect(jsonDepthExceeds('{"a":1}{"b":2}', 1)).toBe(false);
+  });
+
+  it('refuses a body nested 10 000 levels deep without recursion', () => {
+    const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+    expect(jsonDepthExceeds(deep, 32)).toBe(true);
+    expect(jsonDepthExceeds('['.repeat(100_000), 32)).toBe(true);
+  });
+});
+
+describe('unclean text finder', () => {
+  it('names the first value or key with NUL or an unpaired surrogate', () => {
+    expect(findUncleanText({ name: 'ok', items: [{ n: 'fine' }] }, 'body')).toBeUndefined();
+    expect(findUncleanText({ items: [{ n: 'fi\u0000ne' }] }, 'body')).toBe('body.items.0.n');
+    expect(findUncleanText({ a: { 'k\uD800': 1 } }, 'body')).toBe('body.a (a key)');
+    expect(findUncleanText({ id: '\uDC00' }, 'params')).toBe('params.id');
+    expect(findUncleanText(['😀'], 'querystring')).toBeUndefined();
+    expect(findUncleanText(Buffer.from([0, 0xff]), 'body')).toBeUndefined();
+    expect(findUncleanText(null, 'body')).toBeUndefined();
+  });
+
+  it('walks very deep values without overflowing the stack', () => {
+    let v: unknown = 'bad\u0000';
+    for (let i = 0; i < 50_000; i++) v = [v];
+    expect(findUncleanText(v, 'body')).toMatch(/^body(\.0)+$/);
+  });
+});

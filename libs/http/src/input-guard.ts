@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ValidationError } from '@paymesh/core';
+import { isCleanText, UNSAFE_TEXT_MESSAGE } from './schemas';
+
+/** Deepest JSON nesting a request body may have; real payloads stay under 10 levels. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether JSON text nests arrays/objects deeper than `max`. One pass over the characters without
+ * recursion or parsing, so a hostile body is refused before anything recursive touches it
+ * (schema validation, JSON.stringify on the way to a service).
+ */
+export function jsonDepthExceeds(json: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * Path (`body.items.0.name`) of the first string or key in `value` that holds NUL or an unpaired
+ * surrogate, or undefined. Iterative, so depth cannot overflow the stack; Buffers (raw webhook
+ * bodies) are not text and are skipped.
+ */
+export function findUncleanText(value: unknown, where: string): string | undefined {
+  const stack: [unknown, string][] = [[value, where]];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop() as [unknown, string];
+    if (typeof v === 'string') {
+      if (!isCleanText(v)) return path;
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push([item, `${path}.${i}`]));
+    } else if (typeof v === 'object' && v !== null && !Buffer.isBuffer(v)) {
+      for (const [k, item] of Object.entries(v)) {
+        if (!isCleanText(k)) return `${path} (a key)`;
+        stack.push([item, `${path}.${k}`]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Input checks every gateway route gets before its own schema runs:
+ * - JSON bodies nested deeper than MAX_JSON_DEPTH are refused (400) before they are parsed;
+ * - path parameters, query values and JSON bodies holding NUL or unpaired surrogates anywhere
+ *   (also in fields a route passes through opaquely) are refused (400), so they never reach a
+ *   service or the datastore.
+ * Runs after onRequest hooks: authentication still comes first on the Admin API.
+ */
+export const inputGuardPlugin = fp(
+  async (app: FastifyInstance, opts: { maxDepth?: number }) => {
+    const maxDepth = opts.maxDepth ?? MAX_JSON_DEPTH;
+    // Fastify's own JSON parser (prototype-poisoning protection, empty-body error) after the depth check.
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (jsonDepthExceeds(text, maxDepth)) {
+        done(new ValidationError(`body: JSON nested deeper than ${maxDepth} levels`), undefined);
+        return;
+      }
+      parseJson(req, text, done);
+    });
+    app.addHook('preValidation', async (req) => {
+      const parts: [unknown, string][] = [
+        [req.params, 'params'],
+        [req.query, 'querystring'],
+        [req.body, 'body'],
+      ];
+      for (const [value, where] of parts) {
+        const bad = findUncleanText(value, where);
+        if (bad) throw new ValidationError(`${bad}: ${UNSAFE_TEXT_MESSAGE}`);
+      }
+    });
+  },
+  { name: 'paymesh-input-guard' },
+);
