@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findUncleanText, jsonDepthExceeds } from './input-guard';
+import { findUncleanText, isPercentEncoded, jsonDepthExceeds } from './input-guard';
 
 describe('JSON depth guard', () => {
   it('counts nesting of objects and arrays, not brackets inside strings', () => {
@@ -32,5 +32,16 @@ describe('unclean text finder', () => {
     let v: unknown = 'bad\u0000';
     for (let i = 0; i < 50_000; i++) v = [v];
     expect(findUncleanText(v, 'body')).toMatch(/^body(\.0)+$/);
+  });
+});
+
+describe('query string encoding', () => {
+  it('accepts valid percent-encoding and refuses broken or non-UTF-8 sequences', () => {
+    expect(isPercentEncoded('page=1&q=M%C3%BCller+GmbH')).toBe(true);
+    expect(isPercentEncoded('q=100%25')).toBe(true);
+    expect(isPercentEncoded('q=%FF')).toBe(false);
+    expect(isPercentEncoded('q=%ED%A0%80')).toBe(false);
+    expect(isPercentEncoded('q=%E0%A4%A')).toBe(false);
+    expect(isPercentEncoded('q=50%')).toBe(false);
   });
 });

@@ -54,8 +54,23 @@ export function findUncleanText(value: unknown, where: string): string | undefin
 }
 
 /**
+ * Whether a raw query string decodes as UTF-8 (fastify's parser keeps undecodable values as
+ * they are, which would pass them on as text nobody sent).
+ */
+export function isPercentEncoded(query: string): boolean {
+  if (!query.includes('%')) return true;
+  try {
+    decodeURIComponent(query.replace(/\+/g, ' '));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Input checks every gateway route gets before its own schema runs:
  * - JSON bodies nested deeper than MAX_JSON_DEPTH are refused (400) before they are parsed;
+ * - query strings that are not validly percent-encoded UTF-8 are refused (400);
  * - path parameters, query values and JSON bodies holding NUL or unpaired surrogates anywhere
  *   (also in fields a route passes through opaquely) are refused (400), so they never reach a
  *   service or the datastore.
@@ -66,7 +81,9 @@ export const inputGuardPlugin = fp(
     const maxDepth = opts.maxDepth ?? MAX_JSON_DEPTH;
     // Fastify's own JSON parser (prototype-poisoning protection, empty-body error) after the depth check.
     const parseJson = app.getDefaultJsonParser('error', 'error');
-    app.removeContentTypeParser('application/json');
+    // JSON only: a text/plain body would otherwise reach the routes as a string (and lets
+    // browsers skip the CORS preflight); it now answers 415 like any other media type.
+    app.removeContentTypeParser(['application/json', 'text/plain']);
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
       const text = typeof body === 'string' ? body : body.toString('utf8');
       if (jsonDepthExceeds(text, maxDepth)) {
@@ -76,6 +93,10 @@ export const inputGuardPlugin = fp(
       parseJson(req, text, done);
     });
     app.addHook('preValidation', async (req) => {
+      const query = req.url.indexOf('?');
+      if (query >= 0 && !isPercentEncoded(req.url.slice(query + 1))) {
+        throw new ValidationError('querystring: not validly percent-encoded UTF-8');
+      }
       const parts: [unknown, string][] = [
         [req.params, 'params'],
         [req.query, 'querystring'],

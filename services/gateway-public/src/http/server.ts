@@ -27,6 +27,8 @@ export interface PublicServerOptions {
   rateLimit?: { config: RateLimitConfig; namespace: string };
   /** Registrars of the buyer-facing routes, mounted under /api/v1. */
   apiRoutes?: ((app: FastifyInstance) => void)[];
+  /** Told every route as it is added (tests enumerate the served routes with it). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
 /** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health. */
@@ -39,6 +41,8 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
     bodyLimit: opts.bodyLimit,
     trustProxy: opts.trustProxy ?? false,
   });
+  const { onRoute } = opts;
+  if (onRoute) app.addHook('onRoute', (r) => onRoute({ method: r.method, url: r.url }));
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
   await app.register(inputGuardPlugin);
