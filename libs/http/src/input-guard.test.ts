@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findUncleanText, isPercentEncoded, jsonDepthExceeds } from './input-guard';
+import { findUnsafeInput, isPercentEncoded, jsonDepthExceeds } from './input-guard';
 
 describe('JSON depth guard', () => {
   it('counts nesting of objects and arrays, not brackets inside strings', () => {
@@ -17,21 +17,23 @@ describe('JSON depth guard', () => {
   });
 });
 
-describe('unclean text finder', () => {
+describe('unsafe input finder', () => {
   it('names the first value or key with NUL or an unpaired surrogate', () => {
-    expect(findUncleanText({ name: 'ok', items: [{ n: 'fine' }] }, 'body')).toBeUndefined();
-    expect(findUncleanText({ items: [{ n: 'fi\u0000ne' }] }, 'body')).toBe('body.items.0.n');
-    expect(findUncleanText({ a: { 'k\uD800': 1 } }, 'body')).toBe('body.a (a key)');
-    expect(findUncleanText({ id: '\uDC00' }, 'params')).toBe('params.id');
-    expect(findUncleanText(['😀'], 'querystring')).toBeUndefined();
-    expect(findUncleanText(Buffer.from([0, 0xff]), 'body')).toBeUndefined();
-    expect(findUncleanText(null, 'body')).toBeUndefined();
+    expect(findUnsafeInput({ name: 'ok', items: [{ n: 'fine' }] }, 'body')).toBeUndefined();
+    expect(findUnsafeInput({ items: [{ n: 'fi\u0000ne' }] }, 'body')?.path).toBe('body.items.0.n');
+    expect(findUnsafeInput({ a: { 'k\uD800': 1 } }, 'body')?.path).toBe('body.a (a key)');
+    expect(findUnsafeInput({ id: '\uDC00' }, 'params')).toEqual({ path: 'params.id', problem: expect.stringMatching(/NUL/) });
+    expect(findUnsafeInput(JSON.parse('{"amount":1e400}'), 'body')).toEqual({ path: 'body.amount', problem: 'number out of range' });
+    expect(findUnsafeInput({ amount: 1e300 }, 'body')).toBeUndefined();
+    expect(findUnsafeInput(['😀'], 'querystring')).toBeUndefined();
+    expect(findUnsafeInput(Buffer.from([0, 0xff]), 'body')).toBeUndefined();
+    expect(findUnsafeInput(null, 'body')).toBeUndefined();
   });
 
   it('walks very deep values without overflowing the stack', () => {
     let v: unknown = 'bad\u0000';
     for (let i = 0; i < 50_000; i++) v = [v];
-    expect(findUncleanText(v, 'body')).toMatch(/^body(\.0)+$/);
+    expect(findUnsafeInput(v, 'body')?.path).toMatch(/^body(\.0)+$/);
   });
 });
 

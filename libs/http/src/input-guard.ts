@@ -30,22 +30,31 @@ export function jsonDepthExceeds(json: string, max: number): boolean {
   return false;
 }
 
+/** Where a request part holds a value no route accepts, and why. */
+export interface UnsafeInput {
+  path: string;
+  problem: string;
+}
+
 /**
- * Path (`body.items.0.name`) of the first string or key in `value` that holds NUL or an unpaired
- * surrogate, or undefined. Iterative, so depth cannot overflow the stack; Buffers (raw webhook
- * bodies) are not text and are skipped.
+ * The first string or key in `value` holding NUL or an unpaired surrogate, or number that is
+ * not finite (`1e400` parses to Infinity), with its path (`body.items.0.name`); undefined when
+ * there is none. Iterative, so depth cannot overflow the stack; Buffers (raw webhook bodies) are
+ * not text and are skipped.
  */
-export function findUncleanText(value: unknown, where: string): string | undefined {
+export function findUnsafeInput(value: unknown, where: string): UnsafeInput | undefined {
   const stack: [unknown, string][] = [[value, where]];
   while (stack.length > 0) {
     const [v, path] = stack.pop() as [unknown, string];
     if (typeof v === 'string') {
-      if (!isCleanText(v)) return path;
+      if (!isCleanText(v)) return { path, problem: UNSAFE_TEXT_MESSAGE };
+    } else if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return { path, problem: 'number out of range' };
     } else if (Array.isArray(v)) {
       v.forEach((item, i) => stack.push([item, `${path}.${i}`]));
     } else if (typeof v === 'object' && v !== null && !Buffer.isBuffer(v)) {
       for (const [k, item] of Object.entries(v)) {
-        if (!isCleanText(k)) return `${path} (a key)`;
+        if (!isCleanText(k)) return { path: `${path} (a key)`, problem: UNSAFE_TEXT_MESSAGE };
         stack.push([item, `${path}.${k}`]);
       }
     }
@@ -72,8 +81,8 @@ export function isPercentEncoded(query: string): boolean {
  * - JSON bodies nested deeper than MAX_JSON_DEPTH are refused (400) before they are parsed;
  * - query strings that are not validly percent-encoded UTF-8 are refused (400);
  * - path parameters, query values and JSON bodies holding NUL or unpaired surrogates anywhere
- *   (also in fields a route passes through opaquely) are refused (400), so they never reach a
- *   service or the datastore.
+ *   (also in fields a route passes through opaquely), or numbers beyond a double, are refused
+ *   (400), so they never reach a service or the datastore.
  * Runs after onRequest hooks: authentication still comes first on the Admin API.
  */
 export const inputGuardPlugin = fp(
@@ -103,8 +112,8 @@ export const inputGuardPlugin = fp(
         [req.body, 'body'],
       ];
       for (const [value, where] of parts) {
-        const bad = findUncleanText(value, where);
-        if (bad) throw new ValidationError(`${bad}: ${UNSAFE_TEXT_MESSAGE}`);
+        const bad = findUnsafeInput(value, where);
+        if (bad) throw new ValidationError(`${bad.path}: ${bad.problem}`);
       }
     });
   },
