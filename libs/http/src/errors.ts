@@ -104,7 +104,9 @@ export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, re
 export const errorEnvelopePlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((err: FastifyError | Error, req, reply) => {
-      const requestId = req.requestContext?.requestId;
+      const requestId = req.requestContext?.requestId ?? req.id;
+      // Errors raised before the request-context hook ran still carry the request's ID.
+      if (!reply.hasHeader(REQUEST_ID_HEADER)) reply.header(REQUEST_ID_HEADER, requestId);
       let mapped: unknown = err;
       if (isZodError(err)) {
         mapped = new ValidationError(describeIssues(err.issues));
@@ -128,6 +130,7 @@ export const errorEnvelopePlugin = fp(
       reply.status(status).send(body);
     });
     app.setNotFoundHandler((req, reply) => {
+      if (!reply.hasHeader(REQUEST_ID_HEADER)) reply.header(REQUEST_ID_HEADER, req.requestContext?.requestId ?? req.id);
       reply.status(404).send({ error: `route ${req.method} ${clip(req.url.split('?')[0] ?? '', MAX_PATH)} not found` });
     });
   },
