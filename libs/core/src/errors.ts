@@ -1,3 +1,5 @@
+import { ERROR_CATALOGUE, type ErrorCodeName } from './error-codes';
+
 /**
  * Typed domain errors. One table maps each kind to an HTTP status and a gRPC status code,
  * so every service and both gateways agree on how a failure reaches the caller.
@@ -69,8 +71,8 @@ const GRPC_TO_KIND: ReadonlyMap<number, ErrorKind> = new Map<number, ErrorKind>(
 ]);
 
 export interface DomainErrorOptions {
-  /** Stable machine-readable code, e.g. CHECKOUT_BLOCKED_BY_DISPUTE. */
-  code?: string;
+  /** Stable machine-readable code from the catalogue (error-codes.ts), e.g. CHECKOUT_BLOCKED_BY_DISPUTE. */
+  code?: ErrorCodeName;
   /** Field the error is about, for validation errors. */
   field?: string;
   cause?: unknown;
@@ -78,13 +80,14 @@ export interface DomainErrorOptions {
 
 export class DomainError extends Error {
   readonly kind: ErrorKind;
-  readonly code: string | undefined;
+  readonly code: ErrorCodeName | undefined;
   readonly field: string | undefined;
 
   constructor(kind: ErrorKind, message: string, options: DomainErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DomainError';
-    this.kind = kind;
+    // A catalogued code fixes the status it travels with, whichever class carries it.
+    this.kind = options.code ? ERROR_CATALOGUE[options.code].kind : kind;
     this.code = options.code;
     this.field = options.field;
   }
@@ -160,12 +163,29 @@ export interface ErrorEnvelope {
   requestId?: string;
 }
 
+/** What clients see of internal and transport failures; the detail goes to the logs only. */
+export const INTERNAL_ERROR_MESSAGE = 'internal error';
+
 /**
- * Maps any thrown value to an HTTP status and envelope. Unknown errors become 500 with the
+ * Whether a failure's own message may reach a client: every domain error except internal ones and
+ * uncoded `unavailable` ones (transport failures between services: addresses, resolver or
+ * serialization details). Coded `unavailable` errors (PAYMENT_RETIRE_PENDING, …) are deliberate
+ * answers and keep their message.
+ */
+export function isPublicError(err: unknown): err is DomainError {
+  if (!isDomainError(err)) return false;
+  if (err.kind === 'internal') return false;
+  if (err.kind === 'unavailable' && !err.code) return false;
+  return true;
+}
+
+/**
+ * Maps any thrown value to an HTTP status and envelope. Internal and transport errors become
+ * `{"error":"internal error","requestId"}` (500, or 503 for an unavailable dependency) with the
  * message hidden; the caller logs the original with the request ID.
  */
 export function toHttpError(err: unknown, requestId?: string): { status: number; body: ErrorEnvelope } {
-  if (isDomainError(err)) {
+  if (isPublicError(err)) {
     const body: ErrorEnvelope = { error: err.message };
     if (err.code) {
       body.code = err.code;
@@ -173,5 +193,6 @@ export function toHttpError(err: unknown, requestId?: string): { status: number;
     }
     return { status: err.httpStatus, body };
   }
-  return { status: 500, body: { error: 'internal server error', ...(requestId ? { requestId } : {}) } };
+  const status = isDomainError(err) ? err.httpStatus : 500;
+  return { status, body: { error: INTERNAL_ERROR_MESSAGE, ...(requestId ? { requestId } : {}) } };
 }

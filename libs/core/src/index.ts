@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './error-codes';
 export * from './context';
 export * from './logger';
 export * from './config';

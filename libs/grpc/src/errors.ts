@@ -1,5 +1,5 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { DomainError, kindFromGrpcCode, type ErrorKind, ERROR_KINDS } from '@paymesh/core';
+import { DomainError, isErrorCode, kindFromGrpcCode, type ErrorKind, ERROR_KINDS } from '@paymesh/core';
 
 const KIND_KEY = 'x-error-kind';
 const CODE_KEY = 'x-error-code';
@@ -28,7 +28,8 @@ export function fromGrpcError(err: ServiceError, target: string): DomainError {
   const kindHeader = first(err.metadata, KIND_KEY);
   const kind: ErrorKind =
     kindHeader && kindHeader in ERROR_KINDS ? (kindHeader as ErrorKind) : kindFromGrpcCode(err.code);
-  const code = first(err.metadata, CODE_KEY);
+  const rawCode = first(err.metadata, CODE_KEY);
+  const code = isErrorCode(rawCode) ? rawCode : undefined;
   const field = first(err.metadata, FIELD_KEY);
   const transport = err.code === status.UNAVAILABLE || err.code === status.DEADLINE_EXCEEDED;
   // Transport details (addresses, resolver errors) stay in `cause` for the logs, not in the message callers see.

@@ -1,6 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { toHttpError, ValidationError, isDomainError, RateLimitedError } from '@paymesh/core';
+import { toHttpError, ValidationError, isDomainError, RateLimitedError, REQUEST_ID_HEADER } from '@paymesh/core';
 
 interface ZodLikeIssue {
   path: (string | number)[];
@@ -11,12 +11,23 @@ function isZodError(err: unknown): err is { issues: ZodLikeIssue[] } {
   return typeof err === 'object' && err !== null && Array.isArray((err as { issues?: unknown }).issues);
 }
 
+/** Longest field path and message echoed back (a hostile key or value may be a megabyte long). */
+const MAX_PATH = 120;
+const MAX_MESSAGE = 600;
+
+function clip(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
 /** Human message naming the offending field(s) of a schema validation failure. */
 export function describeIssues(issues: ZodLikeIssue[], where = 'body'): string {
-  return issues
-    .slice(0, 5)
-    .map((i) => `${i.path.length ? `${where}.${i.path.join('.')}` : where}: ${i.message}`)
-    .join('; ');
+  return clip(
+    issues
+      .slice(0, 5)
+      .map((i) => `${i.path.length ? clip(`${where}.${i.path.join('.')}`, MAX_PATH) : where}: ${clip(i.message, MAX_PATH)}`)
+      .join('; '),
+    MAX_MESSAGE,
+  );
 }
 
 interface ValidationItem {
@@ -39,13 +50,51 @@ function fieldOf(item: ValidationItem | undefined): string | undefined {
  * (fastify-type-provider-zod issues carry the zod path in `instancePath`).
  */
 export function describeValidation(items: ValidationItem[], where: string): string {
-  return items
-    .slice(0, 5)
-    .map((i) => {
-      const field = fieldOf(i);
-      return `${field ? `${where}.${field}` : where}: ${i.message ?? 'invalid'}`;
-    })
-    .join('; ');
+  return clip(
+    items
+      .slice(0, 5)
+      .map((i) => {
+        const field = fieldOf(i);
+        return `${field ? clip(`${where}.${field}`, MAX_PATH) : where}: ${clip(i.message ?? 'invalid', MAX_PATH)}`;
+      })
+      .join('; '),
+    MAX_MESSAGE,
+  );
+}
+
+/**
+ * Client messages for fastify's own request errors (codes of fastify 5); others keep fastify's
+ * message. Keyed by code so the wording is ours and stable.
+ */
+const FRAMEWORK_MESSAGES: Readonly<Record<string, string>> = {
+  FST_ERR_BAD_URL: 'the URL is not validly percent-encoded',
+  FST_ERR_MAX_PARAM_LENGTH: 'a path parameter is too long',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported media type: send Content-Type application/json',
+  FST_ERR_CTP_INVALID_TYPE: 'unsupported media type: send Content-Type application/json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'body must not be empty when Content-Type is application/json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'body is not valid JSON',
+  FST_ERR_ASYNC_CONSTRAINT: 'the request could not be routed',
+};
+
+/** The envelope message of a 4xx raised by fastify itself (parsers, router). */
+export function frameworkMessage(err: FastifyError): string {
+  const known = err.code ? FRAMEWORK_MESSAGES[err.code] : undefined;
+  if (known) return known;
+  // JSON.parse and prototype-poisoning refusals arrive as SyntaxError with status 400.
+  if (err instanceof SyntaxError) return `body is not valid JSON: ${clip(err.message, MAX_PATH)}`;
+  return clip(err.message || 'bad request', MAX_PATH);
+}
+
+/**
+ * Fastify's `frameworkErrors` option: bad URL encoding and over-long path parameters are refused
+ * before routing, so no onRequest hook has run; answer in the envelope and set X-Request-ID here.
+ */
+export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  req.log.info({ status, code: err.code }, 'request rejected before routing');
+  void reply.header(REQUEST_ID_HEADER, req.id).status(status).send({ error: frameworkMessage(err) });
 }
 
 /**
@@ -55,7 +104,9 @@ export function describeValidation(items: ValidationItem[], where: string): stri
 export const errorEnvelopePlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((err: FastifyError | Error, req, reply) => {
-      const requestId = req.requestContext?.requestId;
+      const requestId = req.requestContext?.requestId ?? req.id;
+      // Errors raised before the request-context hook ran still carry the request's ID.
+      if (!reply.hasHeader(REQUEST_ID_HEADER)) reply.header(REQUEST_ID_HEADER, requestId);
       let mapped: unknown = err;
       if (isZodError(err)) {
         mapped = new ValidationError(describeIssues(err.issues));
@@ -68,7 +119,8 @@ export const errorEnvelopePlugin = fp(
             field: fieldOf(fe.validation[0]),
           });
         } else if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-          reply.status(fe.statusCode).send({ error: fe.message });
+          req.log.info({ status: fe.statusCode, code: fe.code }, 'request rejected');
+          reply.status(fe.statusCode).send({ error: frameworkMessage(fe) });
           return;
         }
       }
@@ -78,7 +130,8 @@ export const errorEnvelopePlugin = fp(
       reply.status(status).send(body);
     });
     app.setNotFoundHandler((req, reply) => {
-      reply.status(404).send({ error: `route ${req.method} ${req.url.split('?')[0]} not found` });
+      if (!reply.hasHeader(REQUEST_ID_HEADER)) reply.header(REQUEST_ID_HEADER, req.requestContext?.requestId ?? req.id);
+      reply.status(404).send({ error: `route ${req.method} ${clip(req.url.split('?')[0] ?? '', MAX_PATH)} not found` });
     });
   },
   { name: 'paymesh-error-envelope' },

@@ -3,3 +3,5 @@ export * from './errors';
 export * from './health';
 export * from './rate-limit';
 export * from './openapi';
+export * from './schemas';
+export * from './input-guard';

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '@paymesh/core';
+import { ConflictError, NotFoundError, ErrorCode } from '@paymesh/core';
 import { siteInvoicingSettingsPatch } from '@paymesh/contracts';
 import { applySitePatch, effectivePrefixes, type SitePrefixes } from '../domain/site-invoicing';
 import { SITE_INVOICING } from '../store/collections';
@@ -52,7 +52,7 @@ export async function updateSiteInvoicingSettings(deps: BillingDeps, key: OrgKey
       const prefixes = applySitePatch({ invoicePrefix: null, creditNotePrefix: null }, patch, org);
       stored = await coll.insert({ id: siteId, organizationId: key.organizationId, mode: key.mode, ...prefixes, createdAt: now, updatedAt: now });
     } catch (err) {
-      if (!(err instanceof ConflictError && err.code === 'DUPLICATE_KEY')) throw err;
+      if (!(err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY)) throw err;
     }
   }
   if (!stored) throw new ConflictError('site settings changed concurrently; retry the request');

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { ConflictError, ForbiddenError, NotFoundError } from '@paymesh/core';
+import { ConflictError, ForbiddenError, NotFoundError, ErrorCode } from '@paymesh/core';
 import { checkoutStatus, type CheckoutDoc } from '../domain/checkout';
 import { licenseDenial, type LicenseState, type OrgLicenseDoc } from '../domain/license';
 import { customDomainAllowsSite, defaultPortHostOf, originAllowed } from '../domain/origin';
@@ -64,8 +64,8 @@ export async function loadCheckoutForBuyer(
 /** Refuses new payments on a session that is completed or expired (409 with a code). */
 export function assertOpenForPayment(checkout: CheckoutDoc, now: Date): void {
   const status = checkoutStatus(checkout, now);
-  if (status === 'expired') throw new ConflictError('checkout session has expired', { code: 'CHECKOUT_EXPIRED' });
-  if (status === 'completed') throw new ConflictError('checkout session is already paid', { code: 'CHECKOUT_COMPLETED' });
+  if (status === 'expired') throw new ConflictError('checkout session has expired', { code: ErrorCode.CHECKOUT_EXPIRED });
+  if (status === 'completed') throw new ConflictError('checkout session is already paid', { code: ErrorCode.CHECKOUT_COMPLETED });
 }
 
 /** A (not deleted) transaction by ID for a buyer-facing call; 404 when unknown. */

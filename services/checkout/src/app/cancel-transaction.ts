@@ -1,4 +1,4 @@
-import { ConflictError, isDomainError } from '@paymesh/core';
+import { ConflictError, isDomainError, ErrorCode } from '@paymesh/core';
 import type { TransactionDoc } from '../domain/transaction';
 import { transition } from '../domain/transaction-state';
 import { loadTransactionForBuyerAction } from './access';
@@ -25,14 +25,14 @@ export async function cancelTransaction(deps: PaymentsDeps, input: { transaction
     try {
       const res = await deps.payments.cancelPayment({ organizationId: doc.organizationId, providerId: doc.providerId, transactionId: doc.id });
       if (!res.cancelled) {
-        throw new ConflictError('the payment provider could not cancel the payment (it may already be captured)', { code: 'CANCEL_REFUSED' });
+        throw new ConflictError('the payment provider could not cancel the payment (it may already be captured)', { code: ErrorCode.CANCEL_REFUSED });
       }
     } catch (err) {
       // Not found at the provider side: no payment was ever created, so there is nothing to cancel there.
       if (!(isDomainError(err) && err.kind === 'not_found')) throw err;
       // ...unless the payment is being started right now: it may appear in a moment.
       if (doc.providerPayment.state === 'requested') {
-        throw new ConflictError('the payment is still being started at the provider; retry the cancel shortly', { code: 'PAYMENT_STARTING' });
+        throw new ConflictError('the payment is still being started at the provider; retry the cancel shortly', { code: ErrorCode.PAYMENT_STARTING });
       }
       deps.logger.info({ transactionId: doc.id }, 'no provider payment to cancel');
     }

@@ -1,4 +1,4 @@
-import { ConflictError, newObjectId } from '@paymesh/core';
+import { ConflictError, newObjectId, ErrorCode } from '@paymesh/core';
 import {
   newSessionPublicId,
   newShortCode,
@@ -61,7 +61,7 @@ export async function createCheckout(deps: PaymentsDeps, input: CreateCheckoutIn
       deps.logger.info({ checkoutId: stored.id, siteId: site.id, organizationId: input.organizationId }, 'checkout created');
       return stored;
     } catch (err) {
-      if (!(err instanceof ConflictError && err.code === 'DUPLICATE_KEY') || attempt >= MAX_CODE_ATTEMPTS) throw err;
+      if (!(err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) || attempt >= MAX_CODE_ATTEMPTS) throw err;
       doc = draft();
     }
   }

@@ -1,12 +1,10 @@
-import {
-  ConflictError,
+import { ConflictError,
   isDomainError,
   newUnguessableObjectId,
   UnavailableError,
   UnprocessableError,
   ValidationError,
-  type ErrorKind,
-} from '@paymesh/core';
+  type ErrorKind, ErrorCode } from '@paymesh/core';
 import { validateBillingAddress, type BillingAddress, type BillingAddressInput } from '../domain/billing-address';
 import type { CheckoutDoc } from '../domain/checkout';
 import type { SiteDoc } from '../domain/site';
@@ -61,10 +59,10 @@ async function retireEarlierAttempts(deps: PaymentsDeps, checkout: CheckoutDoc):
       await deps.payments.cancelPayment({ organizationId: t.organizationId, providerId: t.providerId, transactionId: t.id });
     } catch (err) {
       if (isDomainError(err) && err.kind === 'not_found') continue;
-      if (isDomainError(err) && err.code === 'PAYMENT_ALREADY_CAPTURED') {
-        throw new ConflictError('an earlier attempt of this checkout was paid; its completion is on the way', { code: 'CHECKOUT_ALREADY_PAID' });
+      if (isDomainError(err) && err.code === ErrorCode.PAYMENT_ALREADY_CAPTURED) {
+        throw new ConflictError('an earlier attempt of this checkout was paid; its completion is on the way', { code: ErrorCode.CHECKOUT_ALREADY_PAID });
       }
-      throw new UnavailableError('could not close an earlier payment attempt of this checkout; retry shortly', { code: 'PAYMENT_RETIRE_PENDING', cause: err });
+      throw new UnavailableError('could not close an earlier payment attempt of this checkout; retry shortly', { code: ErrorCode.PAYMENT_RETIRE_PENDING, cause: err });
     }
   }
 }
@@ -121,19 +119,19 @@ async function openTransaction(
       deps.logger.info({ transactionId: doc.id, checkoutId: checkout.id, providerId: provider.id }, 'transaction created');
       return doc;
     } catch (err) {
-      if (!(err instanceof ConflictError && err.code === 'DUPLICATE_KEY')) throw err;
+      if (!(err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY)) throw err;
     }
     const open = await txs.findOne({ openCheckoutId: checkout.id });
     if (!open) continue; // it just left pending; try again
     if (open.providerId !== provider.id) {
       throw new ConflictError(`checkout session has a pending transaction ${open.id} with another provider; cancel it first`, {
-        code: 'TRANSACTION_ALREADY_OPEN',
+        code: ErrorCode.TRANSACTION_ALREADY_OPEN,
       });
     }
     deps.logger.info({ transactionId: open.id, checkoutId: checkout.id }, 'resuming the open transaction of the session');
     return open;
   }
-  throw new ConflictError('checkout session is busy; retry', { code: 'TRANSACTION_ALREADY_OPEN' });
+  throw new ConflictError('checkout session is busy; retry', { code: ErrorCode.TRANSACTION_ALREADY_OPEN });
 }
 
 async function recordIndeterminate(deps: PaymentsDeps, id: string, error: string): Promise<void> {
@@ -207,12 +205,12 @@ async function startPayment(
             }
           : null,
       );
-      throw new UnprocessableError(`the payment provider refused the payment: ${message}`, { code: 'PAYMENT_START_FAILED' });
+      throw new UnprocessableError(`the payment provider refused the payment: ${message}`, { code: ErrorCode.PAYMENT_START_FAILED });
     }
     deps.logger.warn({ transactionId: doc.id, err: message }, 'CreatePayment outcome unknown; transaction stays pending');
     await recordIndeterminate(deps, doc.id, message);
     throw new UnavailableError(`the payment provider could not be reached; retry to resume transaction ${doc.id}`, {
-      code: 'PAYMENT_START_PENDING',
+      code: ErrorCode.PAYMENT_START_PENDING,
       cause: err,
     });
   }
@@ -240,7 +238,7 @@ export async function createTransaction(deps: PaymentsDeps, input: CreateTransac
     await deps.payments
       .cancelPayment({ organizationId: doc.organizationId, providerId: doc.providerId ?? '', transactionId: doc.id })
       .catch((err: unknown) => deps.logger.error({ err, transactionId: doc.id }, 'could not cancel the payment of a canceled transaction'));
-    throw new ConflictError('the transaction was canceled while its payment was being started', { code: 'TRANSACTION_CANCELED' });
+    throw new ConflictError('the transaction was canceled while its payment was being started', { code: ErrorCode.TRANSACTION_CANCELED });
   }
   return started;
 }

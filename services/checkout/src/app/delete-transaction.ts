@@ -1,4 +1,4 @@
-import { ConflictError } from '@paymesh/core';
+import { ConflictError, ErrorCode } from '@paymesh/core';
 import type { Mode } from '../domain/site';
 import { isDeletable, type TransactionDoc } from '../domain/transaction';
 import { TRANSACTIONS } from '../store/collections';
@@ -9,7 +9,7 @@ import type { PaymentsDeps } from './payments-deps';
 function refuse(doc: TransactionDoc): never {
   throw new ConflictError(
     `transaction in status ${doc.status} cannot be deleted: only initiated, canceled or failed transactions without a provider payment can`,
-    { code: 'TRANSACTION_NOT_DELETABLE' },
+    { code: ErrorCode.TRANSACTION_NOT_DELETABLE },
   );
 }
 

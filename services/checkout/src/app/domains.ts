@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError } from '@paymesh/core';
+import { ConflictError, NotFoundError, ValidationError, ErrorCode } from '@paymesh/core';
 import type { Page } from '@paymesh/store';
 import { normalizeHostname, type CustomDomainDoc } from '../domain/custom-domain';
 import type { Mode } from '../domain/site';
@@ -43,9 +43,9 @@ export async function createDomain(deps: CheckoutDeps, input: CreateDomainInput)
     deps.logger.info({ domainId: doc.id, hostname, organizationId: input.organizationId }, 'custom domain registered');
     return doc;
   } catch (err) {
-    if (err instanceof ConflictError && err.code === 'DUPLICATE_KEY') {
+    if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) {
       // Says nothing about who holds it: the name may belong to another organization.
-      throw new ConflictError(`hostname ${hostname} is already registered`, { code: 'DOMAIN_ALREADY_REGISTERED' });
+      throw new ConflictError(`hostname ${hostname} is already registered`, { code: ErrorCode.DOMAIN_ALREADY_REGISTERED });
     }
     throw err;
   }

@@ -1,4 +1,4 @@
-import { ConflictError } from '@paymesh/core';
+import { ConflictError, ErrorCode } from '@paymesh/core';
 import type { LicenseState, OrgLicenseDoc } from '../domain/license';
 import { ORG_LICENSES } from '../store/collections';
 import { body } from './docs';
@@ -22,7 +22,7 @@ export async function recordLicenseState(
         deps.logger.info({ organizationId: input.organizationId, licenseState: input.licenseState }, 'licence state recorded');
         return 'recorded';
       } catch (err) {
-        if (err instanceof ConflictError && err.code === 'DUPLICATE_KEY') continue;
+        if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) continue;
         throw err;
       }
     }
@@ -34,5 +34,5 @@ export async function recordLicenseState(
     deps.logger.info({ organizationId: input.organizationId, licenseState: input.licenseState, stale }, 'licence state event handled');
     return stale ? 'stale' : 'recorded';
   }
-  throw new ConflictError('licence state kept changing; retry', { code: 'VERSION_CONFLICT' });
+  throw new ConflictError('licence state kept changing; retry', { code: ErrorCode.VERSION_CONFLICT });
 }

@@ -1,4 +1,4 @@
-import { ConflictError } from '@paymesh/core';
+import { ConflictError, ErrorCode } from '@paymesh/core';
 
 /**
  * Re-runs a read-then-compare-and-set transaction when another writer moved the document in
@@ -9,7 +9,7 @@ export async function retryOnVersionConflict<R>(fn: () => Promise<R>, attempts =
     try {
       return await fn();
     } catch (err) {
-      if (!(err instanceof ConflictError && err.code === 'VERSION_CONFLICT') || i >= attempts) throw err;
+      if (!(err instanceof ConflictError && err.code === ErrorCode.VERSION_CONFLICT) || i >= attempts) throw err;
     }
   }
 }

@@ -1,4 +1,4 @@
-import { ConflictError, contextHeaders, currentRequestId, NotFoundError, type Logger } from '@paymesh/core';
+import { ConflictError, contextHeaders, currentRequestId, NotFoundError, type Logger, ErrorCode } from '@paymesh/core';
 import { eventId, makeEvent } from '@paymesh/bus';
 import { Subjects, transactionStatusChanged, type TransactionStatusChanged } from '@paymesh/contracts';
 import type { TxScope } from '@paymesh/store';
@@ -186,7 +186,7 @@ export async function applyTransition(
       }
       return outcome;
     } catch (err) {
-      if (err instanceof ConflictError && err.code === 'VERSION_CONFLICT' && attempt < MAX_ATTEMPTS) continue;
+      if (err instanceof ConflictError && err.code === ErrorCode.VERSION_CONFLICT && attempt < MAX_ATTEMPTS) continue;
       throw err;
     }
   }

@@ -1,4 +1,4 @@
-import { ConflictError, ValidationError } from '@paymesh/core';
+import { ConflictError, ValidationError, ErrorCode } from '@paymesh/core';
 import {
   checkoutStatus,
   validateExpiresAt,
@@ -48,9 +48,9 @@ export async function updateCheckout(
   if (patch.metadata !== undefined) changes.metadata = validateMetadata(patch.metadata);
   if (Object.keys(changes).length === 0) throw new ValidationError('nothing to update: give expiresAt, returnUrl, cancelUrl, ipnUrl or metadata');
   const status = checkoutStatus(current, now);
-  if (status !== 'pending') throw new ConflictError(`a ${status} checkout cannot be changed`, { code: 'CHECKOUT_NOT_PENDING' });
+  if (status !== 'pending') throw new ConflictError(`a ${status} checkout cannot be changed`, { code: ErrorCode.CHECKOUT_NOT_PENDING });
   const updated = await deps.store.collection<CheckoutDoc>(CHECKOUTS).update(current.id, (cur) => {
-    if (checkoutStatus(cur, now) !== 'pending') throw new ConflictError(`a ${checkoutStatus(cur, now)} checkout cannot be changed`, { code: 'CHECKOUT_NOT_PENDING' });
+    if (checkoutStatus(cur, now) !== 'pending') throw new ConflictError(`a ${checkoutStatus(cur, now)} checkout cannot be changed`, { code: ErrorCode.CHECKOUT_NOT_PENDING });
     return { ...body(cur), ...changes, updatedAt: now.toISOString() };
   });
   deps.logger.info({ checkoutId: updated.id, fields: Object.keys(changes) }, 'checkout updated');

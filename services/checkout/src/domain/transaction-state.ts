@@ -1,4 +1,4 @@
-import { ConflictError, ValidationError } from '@paymesh/core';
+import { ConflictError, ValidationError, ErrorCode } from '@paymesh/core';
 
 /**
  * The transaction state machine: integer status codes of the interface specification plus the
@@ -67,7 +67,7 @@ export class IllegalTransitionError extends ConflictError {
     const target = trigger.kind === 'manual_update' ? ` to ${trigger.to} (${STATUS_NAMES[trigger.to]})` : '';
     super(
       `transaction in status ${from.status} (${STATUS_NAMES[from.status]}) cannot take "${name}"${target}${detail ? `: ${detail}` : ''}`,
-      { code: 'ILLEGAL_TRANSITION' },
+      { code: ErrorCode.ILLEGAL_TRANSITION },
     );
     this.from = from;
     this.trigger = name;

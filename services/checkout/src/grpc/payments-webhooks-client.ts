@@ -1,5 +1,5 @@
 import { call, makeClient } from '@paymesh/grpc';
-import { isDomainError, UnavailableError } from '@paymesh/core';
+import { isDomainError, UnavailableError, ErrorCode } from '@paymesh/core';
 import { paymentsWebhooks } from '@paymesh/proto';
 import type { CreatedPayment, CreatePaymentInput, PaymentsPort, ProviderInfo } from '../app/payments-port';
 
@@ -10,7 +10,7 @@ function toInfo(p: paymentsWebhooks.Provider): ProviderInfo {
 /** An RPC payments-webhooks does not offer (yet) is a dependency outage for us: 503, not 501. */
 function unimplementedAsUnavailable(err: unknown): never {
   if (isDomainError(err) && err.kind === 'not_supported') {
-    throw new UnavailableError(`payment providers are not available: ${err.message}`, { code: 'PAYMENTS_UNAVAILABLE', cause: err });
+    throw new UnavailableError(`payment providers are not available: ${err.message}`, { code: ErrorCode.PAYMENTS_UNAVAILABLE, cause: err });
   }
   throw err;
 }

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '@paymesh/core';
+import { ConflictError, NotFoundError, ErrorCode } from '@paymesh/core';
 import type { Role } from '../domain/scopes';
 import { MEMBERSHIPS, USERS, type MembershipDoc, type UserDoc } from '../store/collections';
 import type { AdminDeps } from './deps';
@@ -48,7 +48,7 @@ export async function addMember(
       const mine = await tx.collection<MembershipDoc>(MEMBERSHIPS).findOne({ organizationId, userId: user.id });
       if (!mine) {
         throw new ConflictError(`${email} already has an account in another organization; linking it needs the account holder's confirmation`, {
-          code: 'USER_EXISTS_ELSEWHERE',
+          code: ErrorCode.USER_EXISTS_ELSEWHERE,
         });
       }
     }

@@ -1,4 +1,4 @@
-import { ConflictError, contextHeaders, NotFoundError } from '@paymesh/core';
+import { ConflictError, contextHeaders, NotFoundError, ErrorCode } from '@paymesh/core';
 import { eventId, makeEvent } from '@paymesh/bus';
 import { Subjects, type OrganizationLicenseChanged } from '@paymesh/contracts';
 import { ORGANIZATIONS, type LicenseState, type OrganizationDoc } from '../store/collections';
@@ -34,7 +34,7 @@ export async function setLicenseState(deps: AdminDeps, organizationId: string, s
       }
       return result.org;
     } catch (err) {
-      if (!(err instanceof ConflictError && err.code === 'VERSION_CONFLICT') || attempt >= 5) throw err;
+      if (!(err instanceof ConflictError && err.code === ErrorCode.VERSION_CONFLICT) || attempt >= 5) throw err;
     }
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { UnauthenticatedError } from '@paymesh/core';
+import { email, objectId, text } from '@paymesh/http';
 import { completeSignIn } from '../app/complete-sign-in';
 import type { AdminDeps } from '../app/deps';
 import { endSession, endSessionOfRefreshToken, refreshSession, type SessionTokens } from '../app/sessions';
@@ -83,7 +84,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
       summary: 'Start a WebAuthn sign-in: authentication options, or registration options when an enrollment token is given',
       description: NO_SCOPE,
       response: { 200: signInStarted, ...errorResponses([400, 429]) },
-      body: z.object({ email: z.string().trim().email().max(320), enrollmentToken: z.string().min(1).max(200).optional() }).strict(),
+      body: z.object({ email, enrollmentToken: text(200, 1).optional() }).strict(),
     },
     handler: async (req) => {
       const started = await startSignIn(deps, req.body);
@@ -99,7 +100,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
       summary: 'Finish the WebAuthn ceremony; returns an access JWT and sets the HTTP-only refresh cookie',
       description: NO_SCOPE,
       response: { 200: signedIn, ...errorResponses([400, 401, 409, 429]) },
-      body: z.object({ challengeId: z.string().regex(/^[0-9a-f]{24}$/, 'challengeId must be the id returned by POST /auth'), response: z.union([attestation, assertion]) }).strict(),
+      body: z.object({ challengeId: objectId('challengeId'), response: z.union([attestation, assertion]) }).strict(),
     },
     handler: async (req, reply) => {
       const res = await completeSignIn(deps, req.body);

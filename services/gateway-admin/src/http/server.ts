@@ -6,7 +6,9 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Logger } from '@paymesh/core';
 import {
   errorEnvelopePlugin,
+  frameworkErrorHandler,
   genRequestId,
+  inputGuardPlugin,
   rateLimitPlugin,
   registerHealthRoutes,
   requestContextPlugin,
@@ -89,6 +91,8 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
     genReqId: genRequestId,
+    // Bad URL encoding and over-long path parameters: our envelope and X-Request-ID, not fastify's body.
+    frameworkErrors: frameworkErrorHandler,
     bodyLimit: opts.bodyLimit,
     trustProxy: opts.trustProxy ?? false,
   });
@@ -96,6 +100,7 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
   app.setSerializerCompiler(serializerCompiler);
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
+  await app.register(inputGuardPlugin);
   await app.register(cookie);
   if (opts.rateLimit) {
     await app.register(rateLimitPlugin, {

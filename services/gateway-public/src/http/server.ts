@@ -9,7 +9,9 @@ import { registerHookRoutes } from './routes/hooks';
 import { buyerCorsOptions } from './cors';
 import {
   errorEnvelopePlugin,
+  frameworkErrorHandler,
   genRequestId,
+  inputGuardPlugin,
   rateLimitPlugin,
   registerHealthRoutes,
   requestContextPlugin,
@@ -30,6 +32,8 @@ export interface PublicServerOptions {
   rateLimit?: { config: RateLimitConfig; namespace: string };
   /** Registrars of the buyer-facing routes, mounted under /api/v1. */
   apiRoutes?: ((app: FastifyInstance) => void)[];
+  /** Told every route as it is added (tests enumerate the served routes with it). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
 /** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health. */
@@ -37,14 +41,19 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
     genReqId: genRequestId,
+    // Bad URL encoding and over-long path parameters: our envelope and X-Request-ID, not fastify's body.
+    frameworkErrors: frameworkErrorHandler,
     bodyLimit: opts.bodyLimit,
     trustProxy: opts.trustProxy ?? false,
   });
   // Route schemas are zod: answers are checked and serialized through them, the document is built from them.
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  const { onRoute } = opts;
+  if (onRoute) app.addHook('onRoute', (r) => onRoute({ method: r.method, url: r.url }));
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
+  await app.register(inputGuardPlugin);
   if (opts.rateLimit) await app.register(rateLimitPlugin, { ...opts.rateLimit, logger: opts.logger });
   registerHealthRoutes(app, 'gateway-public', opts.healthChecks);
   await app.register(swagger, {

@@ -1,4 +1,4 @@
-import { ConflictError } from '@paymesh/core';
+import { ConflictError, ErrorCode } from '@paymesh/core';
 import type { TransactionStatusChanged } from '@paymesh/contracts';
 import { newDelivery } from '../domain/delivery';
 import { DELIVERIES, type DeliveryDoc } from '../store/collections';
@@ -32,7 +32,7 @@ export async function recordStatusChange(
     log.info({ deliveryId: stored.id, status: change.status }, 'IPN delivery created');
     return 'created';
   } catch (err) {
-    if (err instanceof ConflictError && err.code === 'DUPLICATE_KEY') {
+    if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) {
       log.info('IPN delivery already recorded for this status change');
       return 'exists';
     }

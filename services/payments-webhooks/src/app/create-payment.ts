@@ -1,4 +1,4 @@
-import { ConflictError, isDomainError, newObjectId, UnprocessableError, ValidationError } from '@paymesh/core';
+import { ConflictError, isDomainError, newObjectId, UnprocessableError, ValidationError, ErrorCode } from '@paymesh/core';
 import type { Mode, ProviderType } from '../domain/provider';
 import type { PaymentDoc } from '../domain/payment';
 import { PAYMENTS } from '../store/collections';
@@ -58,7 +58,7 @@ export async function createPayment(deps: PaymentsDeps, cmd: CreatePaymentComman
   if (existing) return replay(deps, existing, cmd);
 
   const provider = await findOwnedProvider(deps, cmd.organizationId, cmd.mode, cmd.providerId);
-  if (!provider.enabled) throw new UnprocessableError('provider is disabled', { code: 'PROVIDER_DISABLED' });
+  if (!provider.enabled) throw new UnprocessableError('provider is disabled', { code: ErrorCode.PROVIDER_DISABLED });
   const adapter = deps.adapters(openCredentials(deps, provider));
   const started = await adapter.createPayment({
     transactionId: cmd.transactionId,
@@ -95,7 +95,7 @@ export async function createPayment(deps: PaymentsDeps, cmd: CreatePaymentComman
   try {
     await payments.insert(doc);
   } catch (err) {
-    if (!(isDomainError(err) && err.code === 'DUPLICATE_KEY')) throw err;
+    if (!(isDomainError(err) && err.code === ErrorCode.DUPLICATE_KEY)) throw err;
     // A concurrent call for the same transaction stored first; the provider's idempotency key
     // gave both calls the same payment, so answer with the stored one.
     const winner = await payments.findOne({ transactionId: cmd.transactionId });
@@ -123,7 +123,7 @@ function replay(deps: PaymentsDeps, existing: PaymentDoc, cmd: CreatePaymentComm
     existing.amount === cmd.amount &&
     existing.currency === cmd.currency.toUpperCase();
   if (!same) {
-    throw new ConflictError('transaction already has a payment with other parameters', { code: 'PAYMENT_CONFLICT' });
+    throw new ConflictError('transaction already has a payment with other parameters', { code: ErrorCode.PAYMENT_CONFLICT });
   }
   return {
     providerType: existing.providerType,

@@ -1,4 +1,4 @@
-import { contextHeaders, DomainError, isDomainError, isObjectId, ValidationError } from '@paymesh/core';
+import { contextHeaders, DomainError, isDomainError, isObjectId, ValidationError, ErrorCode } from '@paymesh/core';
 import { eventId, makeEvent } from '@paymesh/bus';
 import { paymentStatusReported, Subjects, type PaymentStatusReported } from '@paymesh/contracts';
 import { nextPaymentStatus, type PaymentDoc, type PaymentOutcome } from '../domain/payment';
@@ -152,9 +152,9 @@ async function claimAndReport(
       return true;
     } catch (err) {
       const code = isDomainError(err) ? err.code : undefined;
-      if (code === 'DUPLICATE_KEY') return false;
+      if (code === ErrorCode.DUPLICATE_KEY) return false;
       // Another event for the same payment committed in between: run the whole claim again.
-      if (code === 'VERSION_CONFLICT' && attempt < CLAIM_ATTEMPTS) continue;
+      if (code === ErrorCode.VERSION_CONFLICT && attempt < CLAIM_ATTEMPTS) continue;
       throw err;
     }
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DomainError, type ErrorKind } from '@paymesh/core';
+import { DomainError, type ErrorKind, type ErrorCodeName, ErrorCode } from '@paymesh/core';
 import type { PaymentOutcome } from '../domain/payment';
 import type { ProviderType } from '../domain/provider';
 
@@ -96,13 +96,13 @@ export interface PaymentAdapter {
  */
 export type ProviderErrorKind = 'declined' | 'retryable' | 'invalid' | 'auth' | 'not_found' | 'idempotency';
 
-const KIND_MAP: Record<ProviderErrorKind, { kind: ErrorKind; code: string }> = {
-  declined: { kind: 'unprocessable', code: 'PROVIDER_DECLINED' },
-  retryable: { kind: 'unavailable', code: 'PROVIDER_UNAVAILABLE' },
-  invalid: { kind: 'validation', code: 'PROVIDER_INVALID_REQUEST' },
-  auth: { kind: 'unprocessable', code: 'PROVIDER_AUTH_FAILED' },
-  not_found: { kind: 'not_found', code: 'PROVIDER_RESOURCE_MISSING' },
-  idempotency: { kind: 'conflict', code: 'PROVIDER_IDEMPOTENCY_MISMATCH' },
+const KIND_MAP: Record<ProviderErrorKind, { kind: ErrorKind; code: ErrorCodeName }> = {
+  declined: { kind: 'unprocessable', code: ErrorCode.PROVIDER_DECLINED },
+  retryable: { kind: 'unavailable', code: ErrorCode.PROVIDER_UNAVAILABLE },
+  invalid: { kind: 'validation', code: ErrorCode.PROVIDER_INVALID_REQUEST },
+  auth: { kind: 'unprocessable', code: ErrorCode.PROVIDER_AUTH_FAILED },
+  not_found: { kind: 'not_found', code: ErrorCode.PROVIDER_RESOURCE_MISSING },
+  idempotency: { kind: 'conflict', code: ErrorCode.PROVIDER_IDEMPOTENCY_MISMATCH },
 };
 
 /** A provider failure with its kind; travels over gRPC as the mapped DomainError kind and `code`. */

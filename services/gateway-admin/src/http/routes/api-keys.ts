@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { name, timestamp } from '@paymesh/http';
 import { issueApiKey } from '../../app/api-keys';
 import { deleteApiKey } from '../../app/delete-api-key';
 import { listApiKeys, ownedApiKey, type KeyOwner } from '../../app/owned-api-key';
@@ -21,18 +22,18 @@ const role = z.enum(ROLES);
 
 const createBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: name(200),
     /** Defaults to the caller's mode; a test-mode caller may only create test keys. */
     mode: z.enum(['live', 'test']).optional(),
     scopes,
     /** Defaults to the caller's role; never above it. */
     role: role.optional(),
-    expiresAt: z.string().datetime({ offset: true }).optional(),
+    expiresAt: timestamp.optional(),
   })
   .strict();
 
 const updateBody = z
-  .object({ name: z.string().trim().min(1).max(200).optional(), scopes: scopes.optional(), role: role.optional() })
+  .object({ name: name(200).optional(), scopes: scopes.optional(), role: role.optional() })
   .strict()
   .refine((b) => b.name !== undefined || b.scopes !== undefined || b.role !== undefined, { message: 'give at least one of name, scopes, role' });
 

@@ -1,39 +1,40 @@
 import { z } from 'zod';
 import type { checkoutPayments } from '@paymesh/proto';
 import { checkout, checkoutCreated, checkoutPage, checkoutWithTransactions } from '../responses/checkouts';
+import { currencyCode, dateBound, EMAIL_MAX, metadata, money, percentage, quantity, text, URL_MAX } from '@paymesh/http';
 import { route } from '../route-table';
 import { objectId, pageQuery, rpc } from './common';
 import { parseDateRange } from './list-query';
 
 /** Optional string that may also be sent as null (= absent). */
-const optString = (max: number) => z.string().max(max).nullish();
+const optString = (max: number) => text(max).nullish();
+/** Optional URL that may be sent as null; the service checks scheme and placeholders. */
+const optUrl = text(URL_MAX).nullish();
 
 const lineItem = z
   .object({
-    name: z.string().max(200),
-    description: z.string().max(1000).nullish(),
-    quantity: z.number().int(),
-    unitPrice: z.number().int(),
-    vatRate: z.number().nullish(),
-    itemType: z.string().max(50).nullish(),
+    name: text(200),
+    description: text(1000).nullish(),
+    quantity,
+    unitPrice: money,
+    vatRate: percentage.nullish(),
+    itemType: text(50).nullish(),
   })
   .strict();
 
-const metadata = z.record(z.string().max(500));
-
 const createBody = z
   .object({
-    amount: z.number().int(),
-    currency: z.string().max(10),
-    email: optString(254),
-    returnUrl: optString(2048),
-    cancelUrl: optString(2048),
-    ipnUrl: optString(2048),
+    amount: money,
+    currency: currencyCode,
+    email: optString(EMAIL_MAX),
+    returnUrl: optUrl,
+    cancelUrl: optUrl,
+    ipnUrl: optUrl,
     externalReference: optString(200),
     invoiceNumber: optString(200),
     clientId: optString(24),
     items: z.array(lineItem).max(100).optional(),
-    metadata: metadata.optional(),
+    metadata: metadata().optional(),
     /** RFC 3339; default: now + CHECKOUT_SESSION_TTL_HOURS. */
     expiresAt: optString(64),
   })
@@ -41,21 +42,21 @@ const createBody = z
 
 const patchBody = z
   .object({
-    expiresAt: z.string().max(64).optional(),
-    returnUrl: z.string().max(2048).nullable().optional(),
-    cancelUrl: z.string().max(2048).nullable().optional(),
-    ipnUrl: z.string().max(2048).nullable().optional(),
-    metadata: metadata.optional(),
+    expiresAt: text(64).optional(),
+    returnUrl: text(URL_MAX).nullable().optional(),
+    cancelUrl: text(URL_MAX).nullable().optional(),
+    ipnUrl: text(URL_MAX).nullable().optional(),
+    metadata: metadata().optional(),
   })
   .strict();
 
 const listQuery = pageQuery(20).extend({
   status: z.enum(['pending', 'completed', 'expired']).optional(),
   siteId: objectId('siteId').optional(),
-  externalReference: z.string().max(200).optional(),
-  invoiceNumber: z.string().max(200).optional(),
-  startDate: z.string().optional(),
-  endDate: z.string().optional(),
+  externalReference: text(200).optional(),
+  invoiceNumber: text(200).optional(),
+  startDate: dateBound.optional(),
+  endDate: dateBound.optional(),
 });
 
 const siteParams = z.object({ siteId: objectId('siteId') });

@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { call } from '@paymesh/grpc';
 import type { Client } from '@grpc/grpc-js';
+import { objectId, pageNumber } from '@paymesh/http';
 import type { AdminDeps } from '../../app/deps';
 
-export const objectId = (what: string) => z.string().regex(/^[0-9a-f]{24}$/, `${what} must be a 24-hex identifier`);
+export { objectId };
 
 export const idParams = z.object({ id: objectId('id') });
 
-/** `page` (default 1) and `limit` (default `def`, at most 100; larger values are rejected with 400). */
+/** `page` (default 1, at most 1 000 000) and `limit` (default `def`, at most 100; larger values are rejected with 400). */
 export const pageQuery = (def = 20) =>
   z.object({
-    page: z.coerce.number().int().min(1).default(1),
+    page: pageNumber,
     limit: z.coerce.number().int().min(1).max(100).default(def),
   });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { checkout } from '@paymesh/proto';
 import { cnameCheck, domain, domainPage } from '../responses/domains';
+import { text } from '@paymesh/http';
 import { route } from '../route-table';
 import { idParams, objectId, pageQuery, rpc } from './common';
 
@@ -22,7 +23,7 @@ export function domainView(d: checkout.CustomDomain) {
 
 const createBody = z
   .object({
-    hostname: z.string().min(1).max(253),
+    hostname: text(253, 1),
     siteId: objectId('siteId').optional(),
   })
   .strict();
@@ -61,7 +62,7 @@ export const domainRoutes = [
     audience: 'organization',
     tag: 'Domains',
     summary: "Look up the domain's CNAME record and mark the domain verified when it points at the checkout host",
-    query: z.object({ domain: z.string().min(1).max(253) }).strict(),
+    query: z.object({ domain: text(253, 1) }).strict(),
     async handler({ deps, org, query }) {
       const res = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.verifyDomainCname, {
         organizationId: org.organizationId,

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ValidationError } from '@paymesh/core';
+import { text } from '@paymesh/http';
 
 /** A query parameter given once (string) or repeated (array). */
-export const multiParam = z.union([z.string(), z.array(z.string())]).optional();
+export const multiParam = z.union([text(2000), z.array(text(200)).max(100)]).optional();
 
 /**
  * Values of a list parameter accepted as `name[]` or `name`, each repeated or comma-separated

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ForbiddenError } from '@paymesh/core';
+import { email, text } from '@paymesh/http';
 import { addMember, changeMemberRole, listMembers, removeMember } from '../../app/members';
 import { checkGrant } from '../../domain/grants';
 import type { Principal } from '../../domain/principal';
@@ -50,7 +51,7 @@ export const memberRoutes = [
     tag: 'Members',
     summary: 'Add a user (created when new, with a one-time WebAuthn enrollment token in this response) to the organization; 409 if already a member',
     params: orgParams,
-    body: z.object({ email: z.string().trim().email().max(320), name: z.string().trim().max(200).default(''), role: z.enum(ROLES) }).strict(),
+    body: z.object({ email, name: text(200).transform((s) => s.trim()).default(''), role: z.enum(ROLES) }).strict(),
     status: 201,
     async handler({ deps, org, body, principal }) {
       assertMayGrantRole(principal, body.role);

@@ -4,17 +4,10 @@ import { deleted } from '../responses/common';
 import { provider, providerPage } from '../responses/providers';
 import { resource } from '../route-table';
 import { idParams, pageQuery, rpc } from './common';
+import { createProviderBody } from './provider-credentials';
 
-const PROVIDER_TYPES = ['provider_a', 'provider_b', 'provider_c', 'provider_d'] as const;
-
-const createBody = z
-  .object({
-    type: z.enum(PROVIDER_TYPES),
-    name: z.string().min(1).max(200),
-    /** Provider-specific; validated by payments-webhooks per type (see docs/providers.md). */
-    credentials: z.record(z.string(), z.unknown()),
-  })
-  .strict();
+/** One strict credentials object per type; payments-webhooks applies the finer rules. */
+const createBody = createProviderBody;
 
 // Fastify hands a missing body over as null.
 const toggleBody = z.object({ enabled: z.boolean().optional() }).strict().nullish();

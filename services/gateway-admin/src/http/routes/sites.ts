@@ -4,10 +4,13 @@ import { siteInvoicingSettingsPatch } from '@paymesh/contracts';
 import type { AdminDeps } from '../../app/deps';
 import { site, siteInvoicingSettings, sitePage } from '../responses/sites';
 import { resource, type OrgScope } from '../route-table';
+import { httpUrl, text } from '@paymesh/http';
 import { idParams, pageQuery, rpc } from './common';
 
-const logo = z.string().min(1).max(2048).describe('https URL of the logo the hosted checkout shows');
-const primaryColor = z.string().min(1).max(7).describe('#rrggbb');
+const logo = httpUrl().describe('https URL of the logo the hosted checkout shows');
+const primaryColor = text(7, 1).describe('#rrggbb');
+const siteName = text(200, 1);
+const frontendDomains = z.array(text(253, 1)).max(50);
 const checkoutSettings = z
   .object({
     vatIdValidation: z
@@ -18,9 +21,9 @@ const checkoutSettings = z
 
 const siteBody = z
   .object({
-    name: z.string().min(1).max(200),
-    url: z.string().url(),
-    frontendDomains: z.array(z.string().min(1).max(253)).max(50).default([]),
+    name: siteName,
+    url: httpUrl(),
+    frontendDomains: frontendDomains.default([]),
     branding: z.object({ logo, primaryColor }).strict().partial().optional(),
     checkoutSettings: checkoutSettings.optional(),
   })
@@ -29,9 +32,9 @@ const siteBody = z
 /** Partial update: the fields present change, the others keep their value; null clears a branding field. */
 const siteUpdateBody = z
   .object({
-    name: z.string().min(1).max(200),
-    url: z.string().url(),
-    frontendDomains: z.array(z.string().min(1).max(253)).max(50),
+    name: siteName,
+    url: httpUrl(),
+    frontendDomains,
     branding: z.object({ logo: logo.nullable(), primaryColor: primaryColor.nullable() }).strict().partial(),
     checkoutSettings,
   })

@@ -1,17 +1,18 @@
 import { ForbiddenError } from '@paymesh/core';
 import { z } from 'zod';
+import { email, name, text } from '@paymesh/http';
 import { createOrganization } from '../../app/create-organization';
 import { organizationCreated } from '../responses/system';
 import { route } from '../route-table';
 
 const createOrgBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
-    admin: z.object({ email: z.string().email(), name: z.string().max(200).default('') }).strict(),
+    name: name(200),
+    admin: z.object({ email, name: text(200).default('') }).strict(),
     licenseState: z.enum(['ACTIVE', 'BLOCKED', 'NOT_ACTIVATED']).optional(),
     /** Issue a full-scope organization API key together with the organization. */
     apiKey: z
-      .object({ name: z.string().trim().min(1).max(200).default('bootstrap'), mode: z.enum(['live', 'test']).default('live') })
+      .object({ name: name(200).default('bootstrap'), mode: z.enum(['live', 'test']).default('live') })
       .strict()
       .optional(),
   })

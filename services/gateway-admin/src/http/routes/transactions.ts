@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { checkoutPayments, notificationsIpn } from '@paymesh/proto';
+import { currencyCode, dateBound, EMAIL_MAX, metadata, money, pageNumber, text, transactionStatus, URL_MAX } from '@paymesh/http';
 import type { AdminDeps } from '../../app/deps';
 import { transactionDeleted as deleted, transactionDetail, transactionPage, transactionWithHistory } from '../responses/transactions';
 import { route } from '../route-table';
@@ -9,45 +10,43 @@ import { listValues, multiParam, parseDateRange, parseObjectIds, parseStatuses }
 const listQuery = z.object({
   'statuses[]': multiParam,
   statuses: multiParam,
-  currency: z.string().max(10).optional(),
-  startDate: z.string().optional(),
-  endDate: z.string().optional(),
+  currency: text(10).optional(),
+  startDate: dateBound.optional(),
+  endDate: dateBound.optional(),
   'siteIds[]': multiParam,
   siteIds: multiParam,
   'providerIds[]': multiParam,
   providerIds: multiParam,
-  page: z.coerce.number().int().min(1).default(1),
+  page: pageNumber,
   /** Default 10, at most 100; larger values are rejected (400), not capped. */
   limit: z.coerce.number().int().min(1).max(100).default(10),
 });
 
-const metadata = z.record(z.string().max(500));
-
 const updateBody = z
   .object({
-    metadata: metadata.optional(),
-    notes: z.string().max(5000).nullable().optional(),
-    externalReference: z.string().max(200).nullable().optional(),
+    metadata: metadata().optional(),
+    notes: text(5000).nullable().optional(),
+    externalReference: text(200).nullable().optional(),
     /** Manual transactions only, along legal transitions; needs `reason`. */
-    status: z.number().int().optional(),
-    reason: z.string().max(500).optional(),
+    status: transactionStatus.optional(),
+    reason: text(500).optional(),
   })
   .strict();
 
 const manualBody = z
   .object({
     siteId: objectId('siteId'),
-    amount: z.number().int(),
-    currency: z.string().max(10),
-    externalReference: z.string().max(200).nullish(),
-    invoiceNumber: z.string().max(200).nullish(),
+    amount: money,
+    currency: currencyCode,
+    externalReference: text(200).nullish(),
+    invoiceNumber: text(200).nullish(),
     /** -1 (initiated) or 1 (completed). */
-    status: z.number().int(),
-    reason: z.string().max(500),
-    email: z.string().max(254).nullish(),
-    clientId: z.string().max(24).nullish(),
-    ipnUrl: z.string().max(2048).nullish(),
-    metadata: metadata.optional(),
+    status: transactionStatus,
+    reason: text(500),
+    email: text(EMAIL_MAX).nullish(),
+    clientId: text(24).nullish(),
+    ipnUrl: text(URL_MAX).nullish(),
+    metadata: metadata().optional(),
   })
   .strict();
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { countryCode, EMAIL_MAX, text } from '@paymesh/http';
 import type { checkoutPayments } from '@paymesh/proto';
 import { rpc, type Clients } from '../../clients';
 import { browserOriginFor } from '../origin';
@@ -8,22 +9,22 @@ import { doc, handoffConsumed, handoffCreated, publicCheckout } from '../respons
 
 /** Billing address as buyers send it; unknown keys are dropped, the rules live in checkout. */
 export const billingAddressSchema = z.object({
-  name: z.string().max(200).optional(),
-  email: z.string().max(254).optional(),
-  line1: z.string().max(200).optional(),
-  city: z.string().max(100).optional(),
-  postalCode: z.string().max(20).optional(),
-  country: z.string().max(64).optional(),
+  name: text(200).optional(),
+  email: text(EMAIL_MAX).optional(),
+  line1: text(200).optional(),
+  city: text(100).optional(),
+  postalCode: text(20).optional(),
+  country: countryCode.optional(),
 });
 
 export function billingAddressIn(a: z.infer<typeof billingAddressSchema>): checkoutPayments.BillingAddress {
   return { name: a.name ?? '', email: a.email ?? '', line1: a.line1 ?? '', city: a.city ?? '', postalCode: a.postalCode ?? '', country: a.country ?? '' };
 }
 
-const sessionParams = z.object({ id: z.string().min(1).max(100) });
-const consumeParams = sessionParams.extend({ token: z.string().min(1).max(200) });
+const sessionParams = z.object({ id: text(100, 1) });
+const consumeParams = sessionParams.extend({ token: text(200, 1) });
 const handoffBody = z.object({
-  providerId: z.string().min(1, 'providerId is required').max(100),
+  providerId: text(100).refine((v) => v.length > 0, 'providerId is required'),
   billingAddress: billingAddressSchema.optional(),
 });
 

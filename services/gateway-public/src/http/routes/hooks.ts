@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { call } from '@paymesh/grpc';
+import { text } from '@paymesh/http';
 import type { Clients } from '../../clients';
 import { doc, webhookReceived } from '../responses';
+import { parse } from './parse';
+
+const hookParams = z.object({ type: text(32, 1), providerId: text(100, 1) });
 
 /** Headers never forwarded to the webhook verifier (credentials of other systems). */
 const DROPPED_HEADERS: ReadonlySet<string> = new Set(['authorization', 'cookie', 'proxy-authorization']);
@@ -30,12 +35,13 @@ export async function registerHookRoutes(app: FastifyInstance, clients: Clients)
     const schema = doc({ tag: 'Webhooks', operationId: 'receiveProviderWebhook', summary: 'Provider webhook delivery (any content type; verified per provider over the exact bytes)', response: webhookReceived, errors: [400, 404] });
     // The rate limiter's route config (typed by @fastify/rate-limit, not a dependency here).
     scope.post<{ Params: { type: string; providerId: string } }, { rateLimit: false }>('/hooks/:type/:providerId', { schema, config: { rateLimit: false } }, async (req) => {
+      const params = parse(hookParams, req.params, 'params');
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const c = clients.paymentsWebhooks;
       const res = await call(
         c,
         c.handleWebhook,
-        { providerType: req.params.type, providerId: req.params.providerId, rawBody, headers: forwardedHeaders(req.headers) },
+        { providerType: params.type, providerId: params.providerId, rawBody, headers: forwardedHeaders(req.headers) },
         { deadlineMs: clients.deadlineMs, target: 'payments-webhooks' },
       );
       return res.outcome === 'duplicate' ? { received: true, duplicate: true } : { received: true };

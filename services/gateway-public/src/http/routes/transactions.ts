@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { text } from '@paymesh/http';
 import type { checkoutPayments } from '@paymesh/proto';
 import { rpc } from '../../clients';
 import { browserOriginFor } from '../origin';
@@ -7,14 +8,17 @@ import { billingAddressIn, billingAddressSchema, type PublicRouteOptions } from 
 import { parse } from './parse';
 import { doc, transactionAction, transactionCreated, transactionStatus } from '../responses';
 
+/** A non-empty bounded text field whose absence is reported by name. */
+const required = (field: string, max: number) => text(max).refine((v) => v.length > 0, `${field} is required`);
+
 const createBody = z.object({
-  sessionPublicId: z.string().min(1, 'sessionPublicId is required').max(100),
-  providerId: z.string().min(1, 'providerId is required').max(100),
+  sessionPublicId: required('sessionPublicId', 100),
+  providerId: required('providerId', 100),
   billingAddress: billingAddressSchema,
 });
-const txParams = z.object({ id: z.string().min(1).max(100) });
+const txParams = z.object({ id: text(100, 1) });
 /** Buyer actions prove possession of the checkout session: transaction IDs alone are guessable. */
-const actionBody = z.object({ sessionPublicId: z.string().min(1, 'sessionPublicId is required').max(100) });
+const actionBody = z.object({ sessionPublicId: required('sessionPublicId', 100) });
 
 function actionView(r: checkoutPayments.TransactionActionResponse) {
   return { transactionId: r.transactionId, status: r.status, ...(r.subState ? { subState: r.subState } : {}) };

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { z } from 'zod';
-import { ConflictError, NotSupportedError, ValidationError } from '@paymesh/core';
+import { ConflictError, NotSupportedError, ValidationError, ErrorCode } from '@paymesh/core';
 import type { ProviderACredentials } from '../../domain/credentials';
 import {
   idempotencyKey,
@@ -120,9 +120,9 @@ export class ProviderAAdapter implements PaymentAdapter {
     const current = await this.call('payment retrieval', () => this.stripe.paymentIntents.retrieve(providerPaymentId));
     if (current.status === 'canceled') return;
     if (current.status === 'succeeded') {
-      throw new ConflictError('payment already captured at the provider; refund it instead', { code: 'PAYMENT_ALREADY_CAPTURED' });
+      throw new ConflictError('payment already captured at the provider; refund it instead', { code: ErrorCode.PAYMENT_ALREADY_CAPTURED });
     }
-    throw new ConflictError(`payment not cancellable at the provider in status ${current.status}`, { code: 'CANCEL_REFUSED' });
+    throw new ConflictError(`payment not cancellable at the provider in status ${current.status}`, { code: ErrorCode.CANCEL_REFUSED });
   }
 
   async fetchStatus(providerPaymentId: string): Promise<ProviderPaymentStatus> {

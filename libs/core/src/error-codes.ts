@@ -1,0 +1,70 @@
+import type { ErrorKind } from './errors';
+
+/**
+ * The one catalogue of machine-readable error codes. A code names one condition for good (clients
+ * and other services branch on it), and its kind fixes the HTTP and gRPC status it travels with
+ * (see ERROR_KINDS). docs/errors.md lists the same table; a unit test keeps the two in step.
+ * Add a code here (and there) before throwing it; never reuse or rename one.
+ */
+export const ERROR_CATALOGUE = {
+  // Checkout sessions
+  CHECKOUT_NOT_PENDING: { kind: 'conflict', description: 'a completed or expired checkout session cannot be changed' },
+  CHECKOUT_EXPIRED: { kind: 'conflict', description: 'the checkout session has expired' },
+  CHECKOUT_COMPLETED: { kind: 'conflict', description: 'the checkout session is already paid' },
+  CHECKOUT_ALREADY_PAID: { kind: 'conflict', description: 'an earlier payment attempt of the checkout was paid; its completion is on the way' },
+  CHECKOUT_BLOCKED_BY_DISPUTE: { kind: 'conflict', description: 'an open or under-review dispute exists for the same buyer (spec)' },
+  CHECKOUT_BLOCKED_BY_CUSTOMER_HOLD: { kind: 'conflict', description: 'a final merchant-loss customer risk hold blocks checkout (spec)' },
+  CHECKOUT_RESTRICTED_BY_CUSTOMER_HOLD: { kind: 'conflict', description: 'a customer risk hold allows only safe provider types (spec)' },
+  // Transactions
+  TRANSACTION_ALREADY_OPEN: { kind: 'conflict', description: 'the checkout session has a pending transaction with another provider, or is busy' },
+  TRANSACTION_CANCELED: { kind: 'conflict', description: 'the transaction was canceled while its payment was being started' },
+  TRANSACTION_NOT_DELETABLE: { kind: 'conflict', description: 'only initiated, canceled or failed transactions without a provider payment can be deleted' },
+  ILLEGAL_TRANSITION: { kind: 'conflict', description: 'the transaction state machine forbids this transition' },
+  // Payments at the provider
+  PAYMENTS_UNAVAILABLE: { kind: 'unavailable', description: 'payment providers cannot be reached right now; retry' },
+  PAYMENT_START_FAILED: { kind: 'unprocessable', description: 'the payment provider refused to start the payment' },
+  PAYMENT_START_PENDING: { kind: 'unavailable', description: 'the provider could not be reached while starting the payment; retrying resumes it' },
+  PAYMENT_RETIRE_PENDING: { kind: 'unavailable', description: 'an earlier payment attempt could not be closed yet; retry shortly' },
+  PAYMENT_STARTING: { kind: 'conflict', description: 'the payment is still being started at the provider; retry the cancel shortly' },
+  PAYMENT_ALREADY_CAPTURED: { kind: 'conflict', description: 'the payment is already captured at the provider; refund it instead' },
+  PAYMENT_CONFLICT: { kind: 'conflict', description: 'the transaction already has a payment with other parameters' },
+  CANCEL_REFUSED: { kind: 'conflict', description: 'the payment provider refused to cancel the payment' },
+  PROVIDER_DISABLED: { kind: 'unprocessable', description: 'the payment provider record is disabled' },
+  PROVIDER_DECLINED: { kind: 'unprocessable', description: 'the payment provider declined the request' },
+  PROVIDER_UNAVAILABLE: { kind: 'unavailable', description: 'the payment provider is temporarily unavailable' },
+  PROVIDER_INVALID_REQUEST: { kind: 'validation', description: 'the payment provider rejected the request as invalid' },
+  PROVIDER_AUTH_FAILED: { kind: 'unprocessable', description: 'the payment provider rejected the configured credentials' },
+  PROVIDER_RESOURCE_MISSING: { kind: 'not_found', description: 'the payment provider does not know the referenced object' },
+  PROVIDER_IDEMPOTENCY_MISMATCH: { kind: 'conflict', description: 'the payment provider saw the idempotency key with other parameters' },
+  // Merchant account
+  LICENSE_BLOCKED: { kind: 'forbidden', description: 'the merchant account is blocked' },
+  LICENSE_NOT_ACTIVATED: { kind: 'forbidden', description: 'the merchant account is not activated' },
+  DOMAIN_ALREADY_REGISTERED: { kind: 'conflict', description: 'the custom domain host name is registered already' },
+  USER_EXISTS_ELSEWHERE: { kind: 'conflict', description: 'the e-mail address has an account in another organization' },
+  // Invoicing (spec)
+  EINVOICE_DISABLED: { kind: 'forbidden', description: 'e-invoice generation is disabled in the settings (spec)' },
+  EINVOICE_FORMAT_NOT_ALLOWED: { kind: 'forbidden', description: 'the requested e-invoice format is not allowed in the settings (spec)' },
+  INVOICE_NOT_ISSUED: { kind: 'conflict', description: 'a draft invoice cannot produce XML or hybrid e-invoice output (spec)' },
+  EINVOICE_READINESS_FAILED: { kind: 'unprocessable', description: 'the invoice or settings lack data an e-invoice needs (spec)' },
+  // Store and bus (internal: services retry or report them; they do not reach clients as such)
+  DUPLICATE_KEY: { kind: 'conflict', description: 'a unique key is taken (store)' },
+  VERSION_CONFLICT: { kind: 'conflict', description: 'the document changed since it was read; retry (store)' },
+  BUS_CONNECT_FAILED: { kind: 'unavailable', description: 'NATS cannot be reached (bus)' },
+  BUS_JETSTREAM_UNAVAILABLE: { kind: 'unavailable', description: 'NATS has no usable JetStream (bus)' },
+  BUS_SUBJECTS_OVERLAP: { kind: 'conflict', description: 'another stream captures the subjects (bus)' },
+  BUS_STREAM_CONFLICT: { kind: 'conflict', description: 'the stream exists with an incompatible configuration (bus)' },
+  BUS_CONSUMER_CONFLICT: { kind: 'conflict', description: 'the durable consumer exists with an incompatible configuration (bus)' },
+  EVENT_NOT_JSON: { kind: 'validation', description: 'an event body is not valid JSON (bus)' },
+  EVENT_NOT_ENVELOPE: { kind: 'validation', description: 'an event body is not an event envelope (bus)' },
+} as const satisfies Record<string, { kind: ErrorKind; description: string }>;
+
+export type ErrorCodeName = keyof typeof ERROR_CATALOGUE;
+
+/** `ErrorCode.CHECKOUT_EXPIRED === 'CHECKOUT_EXPIRED'`: the names, for throwing and comparing without string literals. */
+export const ErrorCode: { readonly [K in ErrorCodeName]: K } = Object.freeze(
+  Object.fromEntries(Object.keys(ERROR_CATALOGUE).map((k) => [k, k])) as { [K in ErrorCodeName]: K },
+);
+
+export function isErrorCode(value: unknown): value is ErrorCodeName {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CATALOGUE, value);
+}
