@@ -3702,7 +3702,6 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** Format: uri */
                     url: string;
                     /** @default [] */
                     frontendDomains?: string[];
@@ -3887,7 +3886,6 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    /** Format: uri */
                     url?: string;
                     frontendDomains?: string[];
                     branding?: {
@@ -4410,10 +4408,43 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    type: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+                    type: "provider_a";
                     name: string;
                     credentials: {
-                        [key: string]: unknown;
+                        secretKey: string;
+                        webhookSecret?: string;
+                        apiBaseUrl?: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "provider_b";
+                    name: string;
+                    credentials: {
+                        apiKey: string;
+                        apiBaseUrl?: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "provider_c";
+                    name: string;
+                    credentials: {
+                        accessToken: string;
+                        webhookSecret: string;
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
+                        apiBaseUrl?: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "provider_d";
+                    name: string;
+                    credentials: {
+                        clientId: string;
+                        clientSecret: string;
+                        webhookId: string;
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
+                        apiBaseUrl?: string;
                     };
                 };
             };
