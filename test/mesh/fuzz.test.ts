@@ -307,6 +307,7 @@ describe('fuzzing both gateways', () => {
         const token = c.route.gateway === 'admin' ? (c.route.path.startsWith('/api/v1/system') ? mesh.systemApiKey : boot.apiKey) : undefined;
         const res = await fetch(url, {
           method: c.route.method,
+          redirect: 'manual',
           headers: {
             ...(token ? { authorization: `Bearer ${token}` } : {}),
             ...(c.body !== undefined ? { 'content-type': c.contentType ?? 'application/json' } : {}),
