@@ -303,9 +303,11 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
       ipns: number;
       dupOk: number;
       dupBad: number;
+      /** Buyer requests answered 500 (not the retryable 503) while the fault lasted; reported, see below. */
+      http500: number;
       problems: string[];
     }
-    const rows: Row[] = windows.map((w) => ({ started: 0, captured: 0, completed: 0, lost: 0, ipns: 0, dupOk: 0, dupBad: 0, problems: [...w.problems] }));
+    const rows: Row[] = windows.map((w) => ({ started: 0, captured: 0, completed: 0, lost: 0, ipns: 0, dupOk: 0, dupBad: 0, http500: 0, problems: [...w.problems] }));
     const flowIntents = new Set(load.flows.map((f) => f.paymentIntentId));
     for (const id of sandboxSucceeded) {
       if (!flowIntents.has(id)) drainProblems.push(`sandbox captured ${id}, which no buyer paid`);
@@ -316,6 +318,7 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
       const sandboxSaysCaptured = f.providerId === provider.id && f.paymentIntentId !== undefined && sandboxSucceeded.has(f.paymentIntentId);
       if (sandboxSaysCaptured && f.capturedAt === undefined) f.capturedAt = f.endedAt ?? Date.now(); // answer lost, capture real
       if (f.capturedAt !== undefined) row.captured += 1;
+      if (f.error?.startsWith('HTTP 500')) row.http500 += 1;
       if (!f.transactionId) continue;
       const rec = records.get(f.transactionId);
       const mine = ipnsByTx.get(f.transactionId) ?? [];
@@ -360,7 +363,7 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
     // ---- the table ----
     const seconds = (load.stoppedAt - load.startedAt) / 1000;
     const fmt = (ms: number | undefined) => (ms === undefined ? '-' : `${(ms / 1000).toFixed(1)}s`);
-    const header = ['fault', 'started', 'captured', 'completed', 'lost*', 'IPNs', 'dup ok/bad', 'recovery', 'settled', 'outcome'];
+    const header = ['fault', 'started', 'captured', 'completed', 'lost*', 'IPNs', 'dup ok/bad', 'HTTP 500', 'recovery', 'settled', 'outcome'];
     const lines = windows.map((w, i) => {
       const r = rows[i]!;
       return [
@@ -371,6 +374,7 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
         String(r.lost),
         String(r.ipns),
         `${r.dupOk}/${r.dupBad}`,
+        String(r.http500),
         fmt(w.recoveredAt !== undefined ? w.recoveredAt - w.injectedAt : undefined),
         fmt(w.settledAt !== undefined ? w.settledAt - w.injectedAt : undefined),
         r.problems.length ? `FAIL (${r.problems.length})` : 'ok',
@@ -393,6 +397,7 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
       ...lines.map(render),
       `drain: ${drainProblems.length ? drainProblems.join('; ') : 'outbox empty, no consumer backlog, every captured payment completed'}`,
       '* lost: captured by the sandbox, then forgotten with its in-memory state when it was killed (not a platform failure)',
+      'HTTP 500: buyer steps answered 500 instead of a retryable 503 (informational: no money effect, not asserted here)',
       ...windows.flatMap((w, i) => rows[i]!.problems.slice(0, 10).map((p) => `  [${w.fault}] ${p}`)),
       '',
     ].join('\n');

@@ -27,7 +27,7 @@ export interface PayLoadOptions {
   ratePerSecond: number;
   /** Flows in progress at most; a launch due while at the cap is counted as skipped, not queued. */
   maxInFlight: number;
-  /** Whole-request timeout of each HTTP call. */
+  /** Whole-request timeout of each HTTP call (default 30 s). */
   requestTimeoutMs?: number;
 }
 
@@ -89,7 +89,7 @@ export class PayLoad {
 
   private async run(flow: PayFlow): Promise<void> {
     const o = this.opts;
-    const timeout = o.requestTimeoutMs ?? 15_000;
+    const timeout = o.requestTimeoutMs ?? 30_000;
     const amount = 1000 + (flow.n % 500);
     const step = async (name: PayFlow['failedStep'], fn: () => Promise<Response>): Promise<Response | undefined> => {
       try {
