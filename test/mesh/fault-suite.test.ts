@@ -395,7 +395,8 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
       render(header),
       widths.map((w) => '-'.repeat(w)).join('-+-'),
       ...lines.map(render),
-      `drain: ${drainProblems.length ? drainProblems.join('; ') : 'outbox empty, no consumer backlog, every captured payment completed'}`,
+      `drain: ${drainProblems.length ? drainProblems.join('; ') : 'outbox empty, no consumer backlog'}; ` +
+        `${mustComplete.filter((f) => completedAt(f.transactionId) === undefined).length} of ${mustComplete.length} captured payments without a final IPN`,
       '* lost: captured by the sandbox, then forgotten with its in-memory state when it was killed (not a platform failure)',
       'HTTP 500: buyer steps answered 500 instead of a retryable 503 (informational: no money effect, not asserted here)',
       ...windows.flatMap((w, i) => rows[i]!.problems.slice(0, 10).map((p) => `  [${w.fault}] ${p}`)),
