@@ -22,6 +22,8 @@ export interface TestMesh extends Mesh {
 export interface TestMeshOptions {
   /** Datastore URL the services use (default: the machine's PostgreSQL). */
   storeUrl?: string;
+  /** NATS the services use (default: the machine's NATS), e.g. a private server a suite restarts. */
+  natsUrl?: string;
   env?: Record<string, string>;
 }
 
@@ -43,7 +45,7 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
       STORE_URL: opts.storeUrl ?? PG_URL,
       STORE_NAMESPACE: namespace,
       BUS_NAMESPACE: namespace,
-      NATS_URL,
+      NATS_URL: opts.natsUrl ?? NATS_URL,
       SYSTEM_API_KEY: systemApiKey,
       // Suites talk to the gateways from loopback in bursts; a suite that tests rate limits calls from another loopback address.
       RATE_LIMIT_ALLOWLIST: '127.0.0.1,::1',
@@ -72,14 +74,14 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
     logs: (svc) => [...(lines.get(svc) ?? [])],
     async dispose() {
       await mesh.stop();
-      await dropNamespace(namespace);
+      await dropNamespace(namespace, opts.natsUrl);
     },
   };
 }
 
 /** Removes a test namespace's PostgreSQL schemas and JetStream streams. */
-export function dropNamespace(namespace: string): Promise<void> {
-  return dropNamespaceOf(namespace, { pgUrl: PG_URL, natsUrl: NATS_URL });
+export function dropNamespace(namespace: string, natsUrl = NATS_URL): Promise<void> {
+  return dropNamespaceOf(namespace, { pgUrl: PG_URL, natsUrl });
 }
 
 /** Polls `fn` until it returns a truthy value or the time is up. */

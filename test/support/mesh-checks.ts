@@ -1,0 +1,75 @@
+import pg from 'pg';
+import { connect } from 'nats';
+
+/** Outbox rows of one service schema that were never published to JetStream. */
+export interface UnpublishedOutbox {
+  schema: string;
+  count: number;
+  oldest: string | null;
+}
+
+/**
+ * Unpublished outbox rows in every service schema of a mesh namespace (`<namespace>_<service>`).
+ * The PostgreSQL adapter of libs/store marks a relayed row by setting `published_at`; a row with
+ * `published_at IS NULL` is an event the rest of the mesh has not seen yet.
+ */
+export async function unpublishedOutbox(pgUrl: string, namespace: string): Promise<UnpublishedOutbox[]> {
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    const schemas = await client.query<{ schema: string }>(
+      `SELECT table_schema AS schema FROM information_schema.tables
+       WHERE table_name = '_outbox' AND table_schema LIKE $1 ORDER BY 1`,
+      [`${namespace}\\_%`],
+    );
+    const out: UnpublishedOutbox[] = [];
+    for (const { schema } of schemas.rows) {
+      const ident = `"${schema.replace(/"/g, '""')}"`;
+      const r = await client.query<{ count: string; oldest: Date | null }>(
+        `SELECT count(*) AS count, min(created_at) AS oldest FROM ${ident}."_outbox" WHERE published_at IS NULL`,
+      );
+      const row = r.rows[0];
+      out.push({ schema, count: Number(row?.count ?? 0), oldest: row?.oldest ? row.oldest.toISOString() : null });
+    }
+    return out;
+  } finally {
+    await client.end();
+  }
+}
+
+/** State of one durable JetStream consumer. */
+export interface ConsumerBacklog {
+  stream: string;
+  consumer: string;
+  /** Messages in its filter not yet delivered. */
+  numPending: number;
+  /** Delivered but not acknowledged. */
+  numAckPending: number;
+  /** Redelivered messages so far (informational). */
+  numRedelivered: number;
+}
+
+/** Every durable consumer of a namespace's streams (`<NAMESPACE>_<DOMAIN>`), via the JetStream API. */
+export async function consumerBacklogs(natsUrl: string, namespace: string): Promise<ConsumerBacklog[]> {
+  const nc = await connect({ servers: natsUrl, timeout: 2000, reconnect: false });
+  try {
+    const jsm = await nc.jetstreamManager({ timeout: 5000 });
+    const prefix = `${namespace.toUpperCase()}_`;
+    const out: ConsumerBacklog[] = [];
+    for await (const si of jsm.streams.list()) {
+      if (!si.config.name.startsWith(prefix)) continue;
+      for await (const ci of jsm.consumers.list(si.config.name)) {
+        out.push({
+          stream: si.config.name,
+          consumer: ci.name,
+          numPending: ci.num_pending,
+          numAckPending: ci.num_ack_pending,
+          numRedelivered: ci.num_redelivered,
+        });
+      }
+    }
+    return out;
+  } finally {
+    await nc.close();
+  }
+}
