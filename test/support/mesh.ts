@@ -38,7 +38,11 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
     ephemeralPorts: true,
     logDir,
     env: {
+      // Services default to production; the suites opt into the published development secrets explicitly.
       NODE_ENV: 'test',
+      PAYMESH_DEV_DEFAULTS: 'true',
+      // The suites' IPN receivers listen on 127.0.0.1, which is refused unless allow-listed.
+      IPN_ALLOWED_TARGETS: '127.0.0.1',
       LOG_LEVEL: 'debug',
       STORE_URL: opts.storeUrl ?? PG_URL,
       STORE_NAMESPACE: namespace,

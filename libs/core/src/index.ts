@@ -2,6 +2,7 @@ export * from './errors';
 export * from './context';
 export * from './logger';
 export * from './config';
+export * from './ip-targets';
 export * from './ids';
 export * from './clock';
 export * from './secrets';
