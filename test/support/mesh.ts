@@ -4,6 +4,7 @@ import { startMesh, ROOT, type Mesh } from '../../deploy/local/supervisor.mjs';
 import { bootstrap, type BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { newSystemKey } from '../../deploy/local/system-key.mjs';
 import { dropNamespace as dropNamespaceOf } from '../../deploy/local/namespace.mjs';
+import { setGrpcSecurity } from '../../libs/grpc/src/security';
 
 export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -22,7 +23,8 @@ export interface TestMesh extends Mesh {
 export interface TestMeshOptions {
   /** Datastore URL the services use (default: the machine's PostgreSQL). */
   storeUrl?: string;
-  env?: Record<string, string>;
+  /** Extra environment; an entry set to undefined removes that variable. */
+  env?: Record<string, string | undefined>;
 }
 
 /**
@@ -60,6 +62,8 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
     },
     readyTimeoutMs: 90_000,
   });
+  // Suites that call backends directly do so as a mesh member (backend gRPC is mutual TLS).
+  setGrpcSecurity(mesh.clientSecurity);
   return {
     ...mesh,
     namespace,

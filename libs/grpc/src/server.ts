@@ -1,6 +1,5 @@
 import {
   Server,
-  ServerCredentials,
   type Metadata,
   type ServerUnaryCall,
   type sendUnaryData,
@@ -10,6 +9,7 @@ import {
 import { contextFromHeaders, runWithContext, type Logger, isDomainError } from '@paymesh/core';
 import { health } from '@paymesh/proto';
 import { toGrpcError } from './errors';
+import { grpcSecurity, serverCredentials, type GrpcSecurity } from './security';
 
 function metadataGetter(md: Metadata): (name: string) => string | undefined {
   return (name) => {
@@ -94,12 +94,13 @@ export class GrpcServer {
     return this.boundPort;
   }
 
-  listen(address: string): Promise<number> {
+  /** Binds with the process's gRPC security (mutual TLS once configured) or the one given. */
+  listen(address: string, security: GrpcSecurity = grpcSecurity()): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.server.bindAsync(address, ServerCredentials.createInsecure(), (err, port) => {
+      this.server.bindAsync(address, serverCredentials(security), (err, port) => {
         if (err) return reject(err);
         this.boundPort = port;
-        this.logger.info({ address, port }, 'grpc listening');
+        this.logger.info({ address, port, transport: security.kind }, 'grpc listening');
         resolve(port);
       });
     });

@@ -11,7 +11,7 @@ import {
   type DevSecretsGate,
 } from '@paymesh/core';
 import { rateLimitConfigSchema } from '@paymesh/http';
-import { downstreamAddrsSchema } from '@paymesh/runtime';
+import { downstreamAddrsSchema, grpcSecurityConfigSchema } from '@paymesh/runtime';
 
 /**
  * Published development JWT key: used only with NODE_ENV development/test and PAYMESH_DEV_DEFAULTS=true;
@@ -33,6 +33,7 @@ const csv = (def: string) =>
 export const configSchema = baseConfigSchema
   .merge(secretsConfigSchema)
   .merge(downstreamAddrsSchema)
+  .merge(grpcSecurityConfigSchema)
   .merge(rateLimitConfigSchema)
   .extend({
     HOST: z.string().default('127.0.0.1'),
