@@ -37,7 +37,14 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   });
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
-  if (opts.rateLimit) await app.register(rateLimitPlugin, { ...opts.rateLimit, logger: opts.logger });
+  if (opts.rateLimit) {
+    await app.register(rateLimitPlugin, {
+      ...opts.rateLimit,
+      logger: opts.logger,
+      // Single-use handoff tokens and the buyer portal (sign-in, OTP): a stricter budget per buyer and route.
+      sensitiveRoutes: [/^\/api\/v1\/checkouts\/:id\/handoff\/:token\/consume$/, /^\/api\/v1\/portal(\/|$)/],
+    });
+  }
   registerHealthRoutes(app, 'gateway-public', opts.healthChecks);
   await registerHookRoutes(app, opts.clients);
   await app.register(
