@@ -60,11 +60,12 @@ export type RateLimitIdentity = string | { id: string; organization?: string | u
 /** Budgets a route can ask for on top of the per-client and per-organization ones. */
 export type RateLimitBudget = 'sensitive';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Stricter budget for this route (e.g. `'sensitive'` for sign-in, OTP and single-use token routes). */
-    rateLimitBudget?: RateLimitBudget;
-  }
+/**
+ * Route config asking for a stricter budget: `config: { rateLimitBudget: 'sensitive' }` on
+ * sign-in, OTP and single-use token routes.
+ */
+export interface RateLimitRouteConfig {
+  rateLimitBudget?: RateLimitBudget;
 }
 
 export interface RateLimitOptions {
@@ -201,7 +202,8 @@ export const rateLimitPlugin = fp(
       const client = identity === undefined ? `ip:${ip}` : typeof identity === 'string' ? identity : identity.id;
       const organization = typeof identity === 'object' ? identity.organization : undefined;
       const routeUrl = req.routeOptions.url ?? '';
-      const sensitive = req.routeOptions.config?.rateLimitBudget === 'sensitive' || sensitiveRoutes.some((r) => r.test(routeUrl));
+      const routeConfig = req.routeOptions.config as RateLimitRouteConfig | undefined;
+      const sensitive = routeConfig?.rateLimitBudget === 'sensitive' || sensitiveRoutes.some((r) => r.test(routeUrl));
       const keys: Partial<Record<Subject, string>> = { client };
       if (organization) keys.organization = `org:${organization}`;
       if (sensitive) keys.sensitive = `route:${req.method} ${routeUrl}:${client}`;

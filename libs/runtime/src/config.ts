@@ -51,6 +51,22 @@ export function backendConfigSchema(service: BackendService) {
     /** Loopback by default: backends listen only where the gateways reach them. */
     GRPC_HOST: z.string().default('127.0.0.1'),
     GRPC_PORT: envInt(BACKEND_SERVICES[service].grpcPort),
+    /**
+     * Optional port of a plaintext listener that serves only gRPC health (Kubernetes `grpc:`
+     * probes cannot present a client certificate). Unset: none.
+     */
+    GRPC_HEALTH_PORT: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined || v === '') return undefined;
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1 || n > 65535) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a port number' });
+          return z.NEVER;
+        }
+        return n;
+      }),
   });
 }
 
