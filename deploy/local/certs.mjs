@@ -5,8 +5,9 @@
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { webcrypto } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 x509.cryptoProvider.set(webcrypto);
 
@@ -119,4 +120,22 @@ export async function ensureMeshCerts(dir, names) {
 /** gRPC TLS settings of one process, as environment variables its config reads. */
 export function grpcTlsEnv(files, name) {
   return { GRPC_TLS_CA_FILE: files.caFile, GRPC_TLS_CERT_FILE: files.certs[name].certFile, GRPC_TLS_KEY_FILE: files.certs[name].keyFile };
+}
+
+// CLI (compose's one-shot `grpc-certs` service): node deploy/local/certs.mjs <dir> [--owner uid:gid] <name>...
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const args = process.argv.slice(2);
+  const ownerAt = args.indexOf('--owner');
+  const owner = ownerAt >= 0 ? args.splice(ownerAt, 2)[1] : undefined;
+  const [dir, ...names] = args;
+  if (!dir || names.length === 0) {
+    console.error('usage: node deploy/local/certs.mjs <dir> [--owner uid:gid] <name>...');
+    process.exit(2);
+  }
+  const files = await ensureMeshCerts(dir, names);
+  if (owner) {
+    const [uid, gid] = owner.split(':').map(Number);
+    for (const f of [dir, files.caFile, ...names.flatMap((n) => [files.certs[n].certFile, files.certs[n].keyFile])]) chownSync(f, uid, gid);
+  }
+  console.log(`mesh CA and certificates for ${names.join(', ')} in ${dir}`);
 }
