@@ -3,7 +3,8 @@ import cors from '@fastify/cors';
 import type { Logger } from '@paymesh/core';
 import type { Clients } from '../clients';
 import { registerHookRoutes } from './routes/hooks';
-import { buyerCorsOptions } from './cors';
+import { buyerCorsOptions, type OriginAllowList } from './cors';
+import { rpc } from '../clients';
 import {
   errorEnvelopePlugin,
   genRequestId,
@@ -23,8 +24,26 @@ export interface PublicServerOptions {
   clients: Clients;
   /** Buyer-facing callers are anonymous: every client is counted by IP address. */
   rateLimit?: { config: RateLimitConfig; namespace: string };
+  /** Origin of the hosted checkout, always allowed (MAIN_FRONTEND_ORIGIN); unset = none. */
+  mainFrontendOrigin?: string;
   /** Registrars of the buyer-facing routes, mounted under /api/v1. */
   apiRoutes?: ((app: FastifyInstance) => void)[];
+}
+
+/** The Origin allow-list as checkout applies it, for CORS. */
+function originAllowList(clients: Clients, mainFrontendOrigin: string): OriginAllowList {
+  const cp = clients.checkoutPayments;
+  return {
+    mainFrontendOrigin,
+    sessionAllows: async (sessionPublicId, browserOrigin) => {
+      await rpc(cp, cp.getPublicCheckout, { sessionPublicId, browserOrigin }, clients.deadlineMs);
+      return true;
+    },
+    transactionAllows: async (transactionId, browserOrigin) => {
+      await rpc(cp, cp.getTransactionStatus, { transactionId, browserOrigin, sessionPublicId: '' }, clients.deadlineMs);
+      return true;
+    },
+  };
 }
 
 /** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health. */
@@ -50,7 +69,7 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   await app.register(
     async (scope) => {
       // Inside the /api/v1 scope: provider webhooks and health get no CORS headers.
-      await scope.register(cors, buyerCorsOptions);
+      await scope.register(cors, buyerCorsOptions(originAllowList(opts.clients, opts.mainFrontendOrigin ?? '')));
       for (const register of opts.apiRoutes ?? []) register(scope);
     },
     { prefix: '/api/v1' },
