@@ -2,13 +2,30 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureMeshCerts } from '../../deploy/local/certs.mjs';
 import { startMesh } from '../../deploy/local/supervisor.mjs';
 import { DEV_SECRETS_KEYRING } from '../../libs/core/src/index';
 import { call, INSECURE, makeClient, readMeshTls, type GrpcSecurity } from '../../libs/grpc/src/index';
 import { checkout } from '../../libs/proto/src/index';
-import { NATS_URL, PG_URL, dropNamespace, startTestMesh, type TestMesh } from '../support/mesh';
+import { NATS_URL, PG_URL, api, dropNamespace, startTestMesh, type TestMesh } from '../support/mesh';
+
+/** An address outside the suites' rate-limit allow-list (fetch cannot choose its source address). */
+const COUNTED_IP = '127.0.0.3';
+const ORG_PER_MINUTE = 5;
+
+function getFrom(url: string, token: string): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { localAddress: COUNTED_IP, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      let data = '';
+      res.on('data', (c: Buffer) => (data += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data ? JSON.parse(data) : undefined }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 /** Asks checkout for a site's IPN signing secret, the call an intruder in the cluster would make. */
 async function askForSigningSecret(address: string, security: GrpcSecurity, organizationId: string, siteId: string): Promise<string> {
@@ -27,7 +44,7 @@ describe('service-to-service trust', () => {
   let foreign: GrpcSecurity;
 
   beforeAll(async () => {
-    mesh = await startTestMesh();
+    mesh = await startTestMesh({ env: { RATE_LIMIT_PER_MINUTE: '4', RATE_LIMIT_ORG_PER_MINUTE: String(ORG_PER_MINUTE) } });
     boot = await mesh.bootstrap();
     const other = await ensureMeshCerts(otherDir, ['gateway-admin']);
     foreign = {
@@ -48,6 +65,28 @@ describe('service-to-service trust', () => {
     await expect(askForSigningSecret(address, INSECURE, boot.organizationId, boot.siteId)).rejects.toMatchObject({ kind: 'unavailable' });
     await expect(askForSigningSecret(address, foreign, boot.organizationId, boot.siteId)).rejects.toMatchObject({ kind: 'unavailable' });
     expect(mesh.logs('checkout').some((l) => l.includes('"transport":"mtls"'))).toBe(true);
+  });
+
+  it('shares one rate-limit budget between all keys of an organization', async () => {
+    const mint = async (org: typeof boot) => {
+      const res = await api('POST', `${mesh.adminBaseUrl}/organizations/${org.organizationId}/api-keys`, {
+        token: org.apiKey,
+        body: { name: `k-${randomBytes(4).toString('hex')}`, scopes: ['site:read'] },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.token as string;
+    };
+    const [k1, k2, k3] = [await mint(boot), await mint(boot), await mint(boot)];
+    const sites = `${mesh.adminBaseUrl}/sites`;
+    for (let i = 0; i < 3; i++) expect((await getFrom(sites, k1)).status).toBe(200);
+    for (let i = 0; i < ORG_PER_MINUTE - 3; i++) expect((await getFrom(sites, k2)).status).toBe(200);
+    // A fresh key of the same organization does not bring a fresh budget.
+    const limited = await getFrom(sites, k3);
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toMatch(/for this organization/);
+    // Another organization is not affected.
+    const other = await mesh.bootstrap();
+    expect((await getFrom(sites, await mint(other))).status).toBe(200);
   });
 
   it('refuses to start without NODE_ENV when given the published development keyring', async () => {
