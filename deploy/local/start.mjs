@@ -26,6 +26,21 @@ function needsBuild() {
   }
 }
 
+/**
+ * The local run opts into development explicitly (services default to production): NODE_ENV,
+ * the published development secrets (PAYMESH_DEV_DEFAULTS) and IPN to receivers on this machine.
+ * `NODE_ENV=production pnpm start` gets none of these.
+ */
+function localRunEnv(env) {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  if (nodeEnv === 'production') return { NODE_ENV: nodeEnv };
+  return {
+    NODE_ENV: nodeEnv,
+    PAYMESH_DEV_DEFAULTS: env.PAYMESH_DEV_DEFAULTS ?? 'true',
+    IPN_ALLOWED_TARGETS: env.IPN_ALLOWED_TARGETS ?? '127.0.0.1,::1,localhost',
+  };
+}
+
 async function main() {
   const problems = await preflight(process.env);
   if (problems.length) {
@@ -69,7 +84,7 @@ async function main() {
   try {
     mesh = await startMesh({
       signal: abort.signal,
-      env: { SYSTEM_API_KEY: systemApiKey, NODE_ENV: process.env.NODE_ENV ?? 'development' },
+      env: { SYSTEM_API_KEY: systemApiKey, ...localRunEnv(process.env) },
       onLine,
       onExit: (svc, code, signal) => {
         if (!stopping) console.error(`${svc} exited unexpectedly (${code ?? signal})`);

@@ -2,6 +2,7 @@ export const ROOT: string;
 export const BACKENDS: [string, number][];
 export const GATEWAYS: [string, number][];
 export const SANDBOXES: [string, string, number][];
+export const CLIENT_CERT_NAME: string;
 export function freePort(): Promise<number>;
 export function tcpReachable(host: string, port: number, timeoutMs?: number): Promise<boolean>;
 export interface Mesh {
@@ -12,17 +13,21 @@ export interface Mesh {
   publicRootUrl: string;
   sandboxUrls: Record<string, string>;
   services: string[];
+  clientTls: { GRPC_TLS_CA_FILE: string; GRPC_TLS_CERT_FILE: string; GRPC_TLS_KEY_FILE: string } | undefined;
+  clientSecurity: { kind: 'mtls'; tls: { ca: Buffer; cert: Buffer; key: Buffer } } | { kind: 'insecure' };
   tail(name: string): string[];
   kill(name: string): Promise<void>;
   restart(name: string, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 export function startMesh(opts?: {
-  env?: Record<string, string>;
+  /** An entry set to undefined removes that variable from the children's environment. */
+  env?: Record<string, string | undefined>;
   ephemeralPorts?: boolean;
   onLine?: (service: string, line: string) => void;
   onExit?: (service: string, code: number | null, signal: string | null) => void;
   logDir?: string;
   readyTimeoutMs?: number;
   signal?: AbortSignal;
+  certDir?: string;
 }): Promise<Mesh>;

@@ -3,9 +3,11 @@
 import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { createRequire } from 'node:module';
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureMeshCerts, grpcTlsEnv } from './certs.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -67,9 +69,15 @@ async function httpHealthy(url) {
   }
 }
 
-async function grpcHealthy(addr) {
-  const { checkHealth } = require(join(ROOT, 'libs/grpc/dist/index.js'));
-  return checkHealth(addr, 1000);
+/** Name of the certificate the supervisor (and a test harness beside it) calls backends with. */
+export const CLIENT_CERT_NAME = 'mesh-client';
+
+function grpcLib() {
+  return require(join(ROOT, 'libs/grpc/dist/index.js'));
+}
+
+async function grpcHealthy(addr, security) {
+  return grpcLib().checkHealth(addr, 1000, security);
 }
 
 /**
@@ -81,9 +89,13 @@ async function grpcHealthy(addr) {
  * @param {string} [opts.logDir] also write each service's output to <logDir>/<service>.log
  * @param {number} [opts.readyTimeoutMs]
  * @param {AbortSignal} [opts.signal] aborting stops every launched process (also during start-up)
+ * @param {string} [opts.certDir] where the local mesh CA and certificates live (default: .run/certs,
+ *   or a directory of this run with ephemeral ports); unused with GRPC_INSECURE=true
  */
 export async function startMesh(opts = {}) {
   const env = { ...process.env, ...(opts.env ?? {}) };
+  // An env entry given as undefined removes the variable (e.g. to start without NODE_ENV).
+  for (const [k, v] of Object.entries(opts.env ?? {})) if (v === undefined) delete env[k];
   const ports = {};
   for (const [name, def] of [...BACKENDS, ...GATEWAYS]) ports[name] = opts.ephemeralPorts ? await freePort() : def;
   if (!opts.ephemeralPorts) {
@@ -93,10 +105,24 @@ export async function startMesh(opts = {}) {
   const host = '127.0.0.1';
   const shared = {};
   for (const [name] of BACKENDS) shared[envName(name)] = `${host}:${ports[name]}`;
-  // Root URL providers call back (webhook endpoints): gateway-public, unless a fixed-port run is
-  // told otherwise (e.g. a tunnel URL in PUBLIC_ROOT_URL).
+  // Root URL providers call back (webhook endpoints): gateway-public, unless the run is told
+  // otherwise (a tunnel URL in PUBLIC_ROOT_URL; an ephemeral run only through opts.env).
   const localPublicRoot = `http://${host}:${ports['gateway-public']}`;
-  shared.PUBLIC_ROOT_URL = opts.ephemeralPorts ? localPublicRoot : (env.PUBLIC_ROOT_URL ?? localPublicRoot);
+  shared.PUBLIC_ROOT_URL = opts.ephemeralPorts ? (opts.env?.PUBLIC_ROOT_URL ?? localPublicRoot) : (env.PUBLIC_ROOT_URL ?? localPublicRoot);
+
+  // Backend gRPC runs on mutual TLS with a local CA: each process gets its own certificate.
+  const insecure = ['true', '1', 'yes'].includes(String(env.GRPC_INSECURE ?? ''));
+  const certDir =
+    opts.certDir ?? (opts.ephemeralPorts ? join(opts.logDir ?? mkdtempSync(join(tmpdir(), 'paymesh-mesh-')), 'certs') : join(ROOT, '.run', 'certs'));
+  const certs = insecure ? undefined : await ensureMeshCerts(certDir, [...[...BACKENDS, ...GATEWAYS].map(([n]) => n), CLIENT_CERT_NAME]);
+  const tlsEnv = (name) => (certs ? grpcTlsEnv(certs, name) : {});
+  const clientTls = certs ? grpcTlsEnv(certs, CLIENT_CERT_NAME) : undefined;
+  const clientSecurity = clientTls
+    ? {
+        kind: 'mtls',
+        tls: grpcLib().readMeshTls({ caFile: clientTls.GRPC_TLS_CA_FILE, certFile: clientTls.GRPC_TLS_CERT_FILE, keyFile: clientTls.GRPC_TLS_KEY_FILE }),
+      }
+    : { kind: 'insecure' };
 
   const sandboxes = [];
   for (const [name, prefix, def] of SANDBOXES) {
@@ -113,13 +139,13 @@ export async function startMesh(opts = {}) {
     ...BACKENDS.map(([name]) => ({
       name,
       main: join(ROOT, 'services', name, 'dist/main.js'),
-      env: { GRPC_HOST: host, GRPC_PORT: String(ports[name]) },
-      health: () => grpcHealthy(`${host}:${ports[name]}`),
+      env: { GRPC_HOST: host, GRPC_PORT: String(ports[name]), ...tlsEnv(name) },
+      health: () => grpcHealthy(`${host}:${ports[name]}`, clientSecurity),
     })),
     ...GATEWAYS.map(([name]) => ({
       name,
       main: join(ROOT, 'services', name, 'dist/main.js'),
-      env: { HOST: host, PORT: String(ports[name]) },
+      env: { HOST: host, PORT: String(ports[name]), ...tlsEnv(name) },
       health: () => httpHealthy(`http://${host}:${ports[name]}/health`),
     })),
   ];
@@ -197,6 +223,10 @@ export async function startMesh(opts = {}) {
     publicRootUrl: localPublicRoot,
     sandboxUrls: Object.fromEntries(sandboxes.map((s) => [s.name, `http://${host}:${ports[s.name]}`])),
     services: specs.map((s) => s.name),
+    /** gRPC client credentials of this mesh (files of the mesh CA and a client certificate), unless plaintext. */
+    clientTls,
+    /** The same as a @paymesh/grpc GrpcSecurity, for calling backends directly. */
+    clientSecurity,
     /** Last output lines of a service. */
     tail: (name) => [...(tails.get(name) ?? [])],
     /** Kills a service abruptly (SIGKILL), as a crash would. */

@@ -111,6 +111,8 @@ async function main() {
     ephemeralPorts: true,
     env: {
       NODE_ENV: 'development',
+      PAYMESH_DEV_DEFAULTS: 'true',
+      IPN_ALLOWED_TARGETS: '127.0.0.1',
       LOG_LEVEL: 'warn',
       STORE_NAMESPACE: namespace,
       BUS_NAMESPACE: namespace,

@@ -28,19 +28,35 @@ describe('deploy/compose.yaml', () => {
   const hostEnv = { SECRETS_KEYRING: 'k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=', JWT_SECRET: 'compose-test-jwt-secret-0123456789abcdef' };
 
   it('runs every service from the one image beside NATS, MongoDB (with replica-set init) and the collector', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['mongo', 'mongo-init', 'nats', 'otel-collector', 'redis', ...SERVICE_DIRS].sort());
+    expect(Object.keys(compose.services).sort()).toEqual(['grpc-certs', 'mongo', 'mongo-init', 'nats', 'otel-collector', 'redis', ...SERVICE_DIRS].sort());
     for (const service of SERVICE_DIRS) {
       const s = compose.services[service];
       expect(s.image, service).toBe('${PAYMESH_IMAGE:-paymesh:local}');
       expect(s.build, service).toEqual({ context: '..', dockerfile: 'Dockerfile' });
       expect(s.environment.SERVICE).toBe(service);
-      expect(s.depends_on).toEqual({ nats: { condition: 'service_healthy' }, 'mongo-init': { condition: 'service_completed_successfully' } });
+      expect(s.depends_on).toEqual({
+        nats: { condition: 'service_healthy' },
+        'mongo-init': { condition: 'service_completed_successfully' },
+        'grpc-certs': { condition: 'service_completed_successfully' },
+      });
+      expect(s.volumes).toEqual(['grpc-certs:/certs:ro']);
       expect(s.read_only).toBe(true);
     }
     expect(compose.services.nats.command).toContain('--jetstream');
     expect(compose.services.mongo.command).toEqual(['--replSet', 'rs0', '--bind_ip_all']);
     expect(compose.services['mongo-init'].command.join(' ')).toContain("rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: 'mongo:27017' }] })");
     expect(existsSync(join(ROOT, 'deploy', compose.services['otel-collector'].volumes[0].split(':')[0]))).toBe(true);
+  });
+
+  it('issues the mesh certificates with the script pnpm start uses, readable by the services\' user', () => {
+    const certs = compose.services['grpc-certs'];
+    expect(certs.command.slice(0, 5)).toEqual(['node', 'deploy/local/certs.mjs', '/certs', '--owner', '10001:10001']);
+    expect(certs.volumes).toEqual(['grpc-certs:/certs']);
+    expect(existsSync(join(ROOT, certs.command[1]))).toBe(true);
+    for (const backend of Object.keys(BACKEND_SERVICES)) {
+      expect(compose.services[backend].healthcheck.test.join(' ')).toContain('GRPC_HEALTH_PORT');
+      expect(compose.services[backend].environment.GRPC_HEALTH_PORT).toBe('8090');
+    }
   });
 
   it('refuses to start without SECRETS_KEYRING', () => {
@@ -57,6 +73,10 @@ describe('deploy/compose.yaml', () => {
       const config = parsed.data;
       expect(config.NODE_ENV).toBe('production');
       expect(config.STORE_URL).toBe('mongodb://mongo:27017/?replicaSet=rs0');
+      // Mutual TLS with the certificate grpc-certs issues for this service.
+      expect(config.GRPC_INSECURE).toBe(false);
+      expect([config.GRPC_TLS_CA_FILE, config.GRPC_TLS_CERT_FILE, config.GRPC_TLS_KEY_FILE]).toEqual(['/certs/ca.crt', `/certs/${service}.crt`, `/certs/${service}.key`]);
+      expect(compose.services['grpc-certs'].command).toContain(service);
       expect(env.SECRETS_KEYRING).toBe(hostEnv.SECRETS_KEYRING);
       if (service in BACKEND_SERVICES) {
         expect(config.GRPC_HOST).toBe('0.0.0.0');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { Deployment } from 'kubernetes-models/apps/v1';
-import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
 import { resolveKeyring } from '../../libs/core/src/config';
@@ -99,6 +99,7 @@ describe('helm chart values', () => {
 const MODELS: Record<string, new (data: any) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
   'networking.k8s.io/v1/Ingress': Ingress,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'v1/ConfigMap': ConfigMap,
   'v1/Secret': Secret,
@@ -140,7 +141,7 @@ if (unavailable) {
 
     it('renders a Deployment, Service and PodDisruptionBudget per service, one ConfigMap, Secret and ServiceAccount', () => {
       const expected = SERVICE_DIRS.map((s) => `paymesh-${s}`).sort();
-      for (const kind of ['Deployment', 'Service', 'PodDisruptionBudget']) {
+      for (const kind of ['Deployment', 'Service', 'PodDisruptionBudget', 'NetworkPolicy']) {
         expect(of(kind).map((m) => m.metadata.name).sort(), kind).toEqual(expected);
       }
       expect(of('ConfigMap').map((m) => m.metadata.name)).toEqual(['paymesh-env']);
@@ -177,7 +178,21 @@ if (unavailable) {
         const [host, port] = entry.protocol === 'http' ? [config.HOST, config.PORT] : [config.GRPC_HOST, config.GRPC_PORT];
         expect(host, `${service} must not listen on loopback only`).toBe('0.0.0.0');
         expect(port).toBe(entry.port);
-        expect(container.ports).toEqual([{ name: entry.protocol, containerPort: entry.port, protocol: 'TCP' }]);
+        expect(container.ports[0]).toEqual({ name: entry.protocol, containerPort: entry.port, protocol: 'TCP' });
+        if (entry.protocol === 'grpc') {
+          expect(container.ports).toContainEqual({ name: 'grpc-health', containerPort: values.grpcHealthPort, protocol: 'TCP' });
+          expect(config.GRPC_HEALTH_PORT).toBe(values.grpcHealthPort);
+        }
+        // Backend gRPC on mutual TLS: the three files come from the service's own mounted Secret.
+        expect(config.GRPC_INSECURE, service).toBe(false);
+        const mount = container.volumeMounts.find((m: any) => m.name === 'grpc-tls');
+        expect(mount, service).toEqual({ name: 'grpc-tls', mountPath: values.grpcTls.mountPath, readOnly: true });
+        expect([config.GRPC_TLS_CA_FILE, config.GRPC_TLS_CERT_FILE, config.GRPC_TLS_KEY_FILE]).toEqual(
+          ['ca.crt', 'tls.crt', 'tls.key'].map((f) => `${values.grpcTls.mountPath}/${f}`),
+        );
+        const volume = deploy.spec.template.spec.volumes.find((v: any) => v.name === 'grpc-tls');
+        expect(volume.secret.secretName).toBe(`paymesh-grpc-tls-${service}`);
+        expect(volume.secret.items.map((i: any) => i.key).sort()).toEqual(['ca.crt', 'tls.crt', 'tls.key']);
         expect(container.command).toEqual(['node', '--enable-source-maps', `services/${service}/dist/main.js`]);
         expect(env.OTEL_SERVICE_NAME).toBe(service);
         expect(config.OTEL_EXPORTER_OTLP_ENDPOINT).toBe(PRODUCTION.config.otelExporterOtlpEndpoint);
@@ -246,7 +261,9 @@ if (unavailable) {
           expect(c.readinessProbe.httpGet).toEqual({ path: '/internal/health', port: 'http' });
           expect(c.startupProbe.httpGet).toEqual({ path: '/health', port: 'http' });
         } else {
-          expect(c.readinessProbe.grpc).toEqual({ port });
+          // The kubelet's grpc probe cannot present a client certificate: it asks the health-only port.
+          expect(c.readinessProbe.grpc).toEqual({ port: values.grpcHealthPort });
+          expect(port).not.toBe(values.grpcHealthPort);
           expect(c.livenessProbe.tcpSocket).toEqual({ port: 'grpc' });
         }
       }
@@ -306,6 +323,65 @@ if (unavailable) {
       expect(() => renderChart([])).toThrow(/secrets\.storeUrl is required/);
       expect(() => renderChart([{ secrets: { storeUrl: 'mongodb://m/?replicaSet=rs0' } }])).toThrow(/secrets\.secretsKeyring is required/);
       expect(() => renderChart([{ secrets: { ...PRODUCTION.secrets, systemApiKey: 'sk_live_short.secret' } }])).toThrow(/secrets\.systemApiKey must look like/);
+    });
+
+    it('admits gateway HTTP from the ingress controller only and backend gRPC from the gateways and calling backends only', () => {
+      const policies = of('NetworkPolicy');
+      const callers = (backend: string): string[] => {
+        const rule = named('NetworkPolicy', `paymesh-${backend}`).spec.ingress.find((r: any) => r.ports.some((p: any) => p.port === 'grpc'));
+        const selector = rule.from[0].podSelector.matchExpressions;
+        expect(selector).toContainEqual({ key: 'app.kubernetes.io/instance', operator: 'In', values: ['paymesh'] });
+        return selector.find((e: any) => e.key === 'app.kubernetes.io/component').values.sort();
+      };
+      expect(callers('checkout')).toEqual(['gateway-admin', 'gateway-public', 'notifications-ipn']);
+      expect(callers('payments-webhooks')).toEqual(['checkout', 'gateway-admin', 'gateway-public']);
+      expect(callers('billing')).toEqual(['gateway-admin', 'gateway-public']);
+      for (const policy of policies) {
+        const service = policy.metadata.labels!['app.kubernetes.io/component']!;
+        expect(policy.spec.podSelector.matchLabels).toEqual(named('Deployment', `paymesh-${service}`).spec.selector.matchLabels);
+        expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+        const ports = policy.spec.ingress.flatMap((r: any) => r.ports.map((p: any) => p.port));
+        if (values.services[service].protocol === 'http') {
+          expect(policy.spec.ingress).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }], from: values.networkPolicy.gatewayIngressFrom }]);
+        } else {
+          expect(ports.sort()).toEqual(['grpc', 'grpc-health']);
+          // Only the health listener is open to the kubelet without a peer restriction.
+          expect(policy.spec.ingress.filter((r: any) => !r.from).flatMap((r: any) => r.ports)).toEqual([{ port: 'grpc-health', protocol: 'TCP' }]);
+        }
+        const egressPorts = policy.spec.egress.flatMap((r: any) => (r.ports ?? []).map((p: any) => p.port));
+        expect(egressPorts).toEqual(expect.arrayContaining([53, 4222, 27017, 50051]));
+        const internet = policy.spec.egress.find((r: any) => r.to?.some((t: any) => t.ipBlock));
+        if (values.networkPolicy.internetEgress.includes(service)) {
+          expect(internet.to[0].ipBlock.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '169.254.0.0/16', '100.64.0.0/10']));
+        } else {
+          expect(internet, service).toBeUndefined();
+        }
+      }
+    });
+
+    it('takes each service\'s gRPC certificates from a Secret named by secretPrefix, and runs plaintext only when told', () => {
+      const custom = renderChart([{ secrets: PRODUCTION.secrets, grpcTls: { secretPrefix: 'mesh-certs' } }]).manifests;
+      const volume = custom.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-gateway-public')!.spec.template.spec.volumes.find((v: any) => v.name === 'grpc-tls');
+      expect(volume.secret.secretName).toBe('mesh-certs-gateway-public');
+
+      const plaintext = renderChart([{ secrets: PRODUCTION.secrets, grpcTls: { enabled: false }, networkPolicy: { enabled: false } }]).manifests;
+      expect(plaintext.find((m) => m.kind === 'ConfigMap')!.data.GRPC_INSECURE).toBe('true');
+      expect(plaintext.filter((m) => m.kind === 'NetworkPolicy')).toEqual([]);
+      const container = plaintext.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-checkout')!.spec.template.spec.containers[0];
+      expect(container.env.map((e: any) => e.name)).not.toContain('GRPC_TLS_CA_FILE');
+      expect(named('ConfigMap', 'paymesh-env').data.GRPC_INSECURE).toBeUndefined();
+    });
+
+    it('passes TRUST_PROXY (the ingress CIDR) and IPN_ALLOWED_TARGETS through to the services', async () => {
+      expect(named('ConfigMap', 'paymesh-env').data.TRUST_PROXY).toBe('false');
+      const cm = renderChart([{ secrets: PRODUCTION.secrets, config: { trustProxy: '10.244.0.0/16', ipnAllowedTargets: 'ipn-receiver.internal' } }]).manifests.find(
+        (m) => m.kind === 'ConfigMap',
+      )!.data;
+      expect(cm.TRUST_PROXY).toBe('10.244.0.0/16');
+      const gateway = (await configSchema('gateway-public')).safeParse({ ...cm, MAIN_FRONTEND_ORIGIN: 'https://c.example' });
+      expect(gateway.success && gateway.data.TRUST_PROXY).toBe('10.244.0.0/16');
+      const ipn = (await configSchema('notifications-ipn')).safeParse(cm);
+      expect(ipn.success && [...ipn.data.IPN_ALLOWED_TARGETS.hosts]).toEqual(['ipn-receiver.internal']);
     });
 
     it('applies per-service image, replicas and env overrides and a release-specific name', () => {

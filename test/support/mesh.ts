@@ -4,6 +4,7 @@ import { startMesh, ROOT, type Mesh } from '../../deploy/local/supervisor.mjs';
 import { bootstrap, type BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { newSystemKey } from '../../deploy/local/system-key.mjs';
 import { dropNamespace as dropNamespaceOf } from '../../deploy/local/namespace.mjs';
+import { setGrpcSecurity } from '../../libs/grpc/src/security';
 
 export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -24,7 +25,8 @@ export interface TestMeshOptions {
   storeUrl?: string;
   /** NATS the services use (default: the machine's NATS), e.g. a private server a suite restarts. */
   natsUrl?: string;
-  env?: Record<string, string>;
+  /** Extra environment; an entry set to undefined removes that variable. */
+  env?: Record<string, string | undefined>;
 }
 
 /**
@@ -40,7 +42,11 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
     ephemeralPorts: true,
     logDir,
     env: {
+      // Services default to production; the suites opt into the published development secrets explicitly.
       NODE_ENV: 'test',
+      PAYMESH_DEV_DEFAULTS: 'true',
+      // The suites' IPN receivers listen on 127.0.0.1, which is refused unless allow-listed.
+      IPN_ALLOWED_TARGETS: '127.0.0.1',
       LOG_LEVEL: 'debug',
       STORE_URL: opts.storeUrl ?? PG_URL,
       STORE_NAMESPACE: namespace,
@@ -58,6 +64,8 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
     },
     readyTimeoutMs: 90_000,
   });
+  // Suites that call backends directly do so as a mesh member (backend gRPC is mutual TLS).
+  setGrpcSecurity(mesh.clientSecurity);
   return {
     ...mesh,
     namespace,

@@ -69,3 +69,9 @@ app.kubernetes.io/part-of: paymesh
 {{- define "paymesh.grpcAddrEnv" -}}
 {{- printf "%s_GRPC_ADDR" (. | upper | replace "-" "_") }}
 {{- end }}
+
+{{/* Secret with one service's gRPC TLS material (ca.crt, tls.crt, tls.key). Args: dict root, name. */}}
+{{- define "paymesh.grpcTlsSecret" -}}
+{{- $prefix := .root.Values.grpcTls.secretPrefix | default (printf "%s-grpc-tls" (include "paymesh.fullname" .root)) }}
+{{- printf "%s-%s" $prefix .name | trunc 253 }}
+{{- end }}

@@ -43,7 +43,13 @@ export const envInt = (def: number) =>
 
 /** Settings every service shares; each service extends this schema with its own keys. */
 export const baseConfigSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /** Unset means production: a deployment that forgets it gets the strict rules, not the lax ones. */
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
+  /**
+   * Explicit opt-in to the published development secrets (dev keyring, dev JWT key), only honoured
+   * with NODE_ENV development or test. `pnpm start` and the test harnesses set it; nothing else should.
+   */
+  PAYMESH_DEV_DEFAULTS: envBool(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   /** Datastore: a postgres:// or mongodb:// URL. */
@@ -69,9 +75,38 @@ export const secretsConfigSchema = z.object({
   SECRETS_KEYRING: z.string().optional(),
 });
 
-/** The keyring to use: the configured one, or the development key outside production. */
-export function resolveKeyring(env: { NODE_ENV: string; SECRETS_KEYRING?: string | undefined }): string {
-  if (env.SECRETS_KEYRING) return env.SECRETS_KEYRING;
-  if (env.NODE_ENV === 'production') throw new ConfigError('SECRETS_KEYRING must be set in production');
-  return DEV_SECRETS_KEYRING;
+/** What decides whether the published development secrets may be used. */
+export interface DevSecretsGate {
+  NODE_ENV: string;
+  PAYMESH_DEV_DEFAULTS?: boolean | undefined;
+}
+
+/** Published development secrets are usable only with NODE_ENV development/test and the explicit opt-in. */
+export function devSecretsAllowed(env: DevSecretsGate): boolean {
+  return env.NODE_ENV !== 'production' && env.PAYMESH_DEV_DEFAULTS === true;
+}
+
+const DEV_OPT_IN_HINT = 'local runs may opt into the published development secrets with NODE_ENV=development and PAYMESH_DEV_DEFAULTS=true';
+
+/**
+ * Refuses a configured secret that is one of the published development values unless the opt-in
+ * is present (copying the development value into a deployment must not be a way around it).
+ */
+export function assertNotPublishedSecret(name: string, isPublished: boolean, env: DevSecretsGate): void {
+  if (isPublished && !devSecretsAllowed(env)) {
+    throw new ConfigError(`${name} is the published development value; set a secret of your own (${DEV_OPT_IN_HINT})`);
+  }
+}
+
+const DEV_KEY_BYTES = DEV_SECRETS_KEYRING.slice(DEV_SECRETS_KEYRING.indexOf(':') + 1);
+
+/** The keyring to use: the configured one, or the development key when explicitly allowed. */
+export function resolveKeyring(env: DevSecretsGate & { SECRETS_KEYRING?: string | undefined }): string {
+  if (env.SECRETS_KEYRING) {
+    const keys = env.SECRETS_KEYRING.split(',').map((p) => p.trim().slice(p.trim().indexOf(':') + 1));
+    assertNotPublishedSecret('SECRETS_KEYRING', keys.includes(DEV_KEY_BYTES), env);
+    return env.SECRETS_KEYRING;
+  }
+  if (devSecretsAllowed(env)) return DEV_SECRETS_KEYRING;
+  throw new ConfigError(`SECRETS_KEYRING must be set (${DEV_OPT_IN_HINT})`);
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { digestEquals, SecretBox, sha256Hex } from './secrets';
-import { resolveKeyring } from './config';
+import { baseConfigSchema, DEV_SECRETS_KEYRING, resolveKeyring } from './config';
 
 const key = () => randomBytes(32).toString('base64');
 
@@ -32,9 +32,29 @@ describe('SecretBox', () => {
     expect(() => new SecretBox('')).toThrow(/empty/);
   });
 
-  it('requires a configured keyring in production only', () => {
-    expect(() => resolveKeyring({ NODE_ENV: 'production' })).toThrow(/SECRETS_KEYRING/);
-    expect(resolveKeyring({ NODE_ENV: 'development' })).toMatch(/^dev:/);
+  it('uses the published development keyring only with NODE_ENV development/test and the explicit opt-in', () => {
+    expect(() => resolveKeyring({ NODE_ENV: 'production' })).toThrow(/SECRETS_KEYRING must be set/);
+    expect(() => resolveKeyring({ NODE_ENV: 'development' })).toThrow(/PAYMESH_DEV_DEFAULTS/);
+    expect(() => resolveKeyring({ NODE_ENV: 'production', PAYMESH_DEV_DEFAULTS: true })).toThrow(/SECRETS_KEYRING/);
+    expect(resolveKeyring({ NODE_ENV: 'development', PAYMESH_DEV_DEFAULTS: true })).toBe(DEV_SECRETS_KEYRING);
+    expect(resolveKeyring({ NODE_ENV: 'test', PAYMESH_DEV_DEFAULTS: true })).toBe(DEV_SECRETS_KEYRING);
+  });
+
+  it('refuses the published development key when configured explicitly, even behind another kid or key', () => {
+    const own = `k1:${key()}`;
+    expect(resolveKeyring({ NODE_ENV: 'production', SECRETS_KEYRING: own })).toBe(own);
+    expect(() => resolveKeyring({ NODE_ENV: 'production', SECRETS_KEYRING: DEV_SECRETS_KEYRING })).toThrow(/published development value/);
+    const disguised = `${own},mine:${DEV_SECRETS_KEYRING.split(':')[1]}`;
+    expect(() => resolveKeyring({ NODE_ENV: 'development', SECRETS_KEYRING: disguised })).toThrow(/published development value/);
+    expect(resolveKeyring({ NODE_ENV: 'development', PAYMESH_DEV_DEFAULTS: true, SECRETS_KEYRING: disguised })).toBe(disguised);
+  });
+
+  it('defaults NODE_ENV to production and only takes the opt-in as a boolean', () => {
+    const c = baseConfigSchema.parse({});
+    expect(c.NODE_ENV).toBe('production');
+    expect(c.PAYMESH_DEV_DEFAULTS).toBe(false);
+    expect(baseConfigSchema.parse({ NODE_ENV: 'development', PAYMESH_DEV_DEFAULTS: 'true' }).PAYMESH_DEV_DEFAULTS).toBe(true);
+    expect(baseConfigSchema.safeParse({ PAYMESH_DEV_DEFAULTS: 'please' }).success).toBe(false);
   });
 
   it('compares digests in constant time and by value', () => {

@@ -1,6 +1,6 @@
 import {
-  credentials,
   Metadata,
+  type ChannelCredentials,
   type CallOptions,
   type Client,
   type ClientUnaryCall,
@@ -9,6 +9,7 @@ import {
 import { contextHeaders } from '@paymesh/core';
 import { health } from '@paymesh/proto';
 import { fromGrpcError } from './errors';
+import { channelCredentials, grpcSecurity, type GrpcSecurity } from './security';
 
 type UnaryMethod<Req, Res> = (
   request: Req,
@@ -45,16 +46,19 @@ export function call<Req, Res>(
   });
 }
 
-export type ClientCtor<C extends Client> = new (address: string, creds: ReturnType<typeof credentials.createInsecure>) => C;
+export type ClientCtor<C extends Client> = new (address: string, creds: ChannelCredentials) => C;
 
-/** Builds an insecure (in-mesh) client; TLS is terminated by the deployment's mesh if any. */
-export function makeClient<C extends Client>(Ctor: ClientCtor<C>, address: string): C {
-  return new Ctor(address, credentials.createInsecure());
+/**
+ * Builds a client with the process's gRPC security (mutual TLS with the mesh CA once the service
+ * configured it, see {@link setGrpcSecurity}), or with the one given.
+ */
+export function makeClient<C extends Client>(Ctor: ClientCtor<C>, address: string, security: GrpcSecurity = grpcSecurity()): C {
+  return new Ctor(address, channelCredentials(security));
 }
 
 /** Standard health check against a service; resolves to true when it reports SERVING. */
-export async function checkHealth(address: string, deadlineMs = 1500): Promise<boolean> {
-  const client = makeClient(health.HealthClient, address);
+export async function checkHealth(address: string, deadlineMs = 1500, security: GrpcSecurity = grpcSecurity()): Promise<boolean> {
+  const client = makeClient(health.HealthClient, address, security);
   try {
     const res = await call(client, client.check, { service: '' }, { deadlineMs, target: address });
     return res.status === health.HealthCheckResponse_ServingStatus.SERVING;

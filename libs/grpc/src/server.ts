@@ -1,6 +1,5 @@
 import {
   Server,
-  ServerCredentials,
   type Metadata,
   type ServerUnaryCall,
   type sendUnaryData,
@@ -10,6 +9,7 @@ import {
 import { contextFromHeaders, runWithContext, type Logger, isDomainError } from '@paymesh/core';
 import { health } from '@paymesh/proto';
 import { toGrpcError } from './errors';
+import { grpcSecurity, INSECURE, serverCredentials, type GrpcSecurity } from './security';
 
 function metadataGetter(md: Metadata): (name: string) => string | undefined {
   return (name) => {
@@ -57,6 +57,9 @@ export type HealthStatus = 'SERVING' | 'NOT_SERVING';
 /** gRPC server with the standard health service registered. */
 export class GrpcServer {
   readonly server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  /** Optional plaintext listener that serves only the health service (kubelet gRPC probes speak no TLS). */
+  private healthServer: Server | undefined;
+  private readonly healthImpl: health.HealthServer;
   private healthStatus: HealthStatus = 'SERVING';
   private boundPort = 0;
 
@@ -79,7 +82,25 @@ export class GrpcServer {
         };
       }),
     };
+    this.healthImpl = impl;
     this.server.addService(health.HealthService, impl);
+  }
+
+  /**
+   * Serves only the standard health service, in plaintext, on another address: for probes that
+   * cannot present a client certificate. It answers SERVING/NOT_SERVING and nothing else.
+   */
+  listenHealthOnly(address: string): Promise<number> {
+    const server = new Server();
+    server.addService(health.HealthService, this.healthImpl);
+    this.healthServer = server;
+    return new Promise((resolve, reject) => {
+      server.bindAsync(address, serverCredentials(INSECURE), (err, port) => {
+        if (err) return reject(err);
+        this.logger.info({ address, port }, 'grpc health-only listener (plaintext)');
+        resolve(port);
+      });
+    });
   }
 
   addService<I extends UntypedServiceImplementation>(definition: ServiceDefinition<I>, implementation: I): void {
@@ -94,12 +115,13 @@ export class GrpcServer {
     return this.boundPort;
   }
 
-  listen(address: string): Promise<number> {
+  /** Binds with the process's gRPC security (mutual TLS once configured) or the one given. */
+  listen(address: string, security: GrpcSecurity = grpcSecurity()): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.server.bindAsync(address, ServerCredentials.createInsecure(), (err, port) => {
+      this.server.bindAsync(address, serverCredentials(security), (err, port) => {
         if (err) return reject(err);
         this.boundPort = port;
-        this.logger.info({ address, port }, 'grpc listening');
+        this.logger.info({ address, port, transport: security.kind }, 'grpc listening');
         resolve(port);
       });
     });
@@ -111,8 +133,10 @@ export class GrpcServer {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.server.forceShutdown();
+        this.healthServer?.forceShutdown();
         resolve();
       }, graceMs);
+      this.healthServer?.forceShutdown();
       this.server.tryShutdown(() => {
         clearTimeout(timer);
         resolve();

@@ -2,7 +2,8 @@ import { createLogger, exitWithParent, type BaseConfig, type Logger } from '@pay
 import { checkHealth } from '@paymesh/grpc';
 import type { CollectionSpec } from '@paymesh/store';
 import { stopTelemetry } from '@paymesh/telemetry';
-import { downstreamAddr, type DownstreamAddrs } from './config';
+import { downstreamAddr, type DownstreamAddrs, type GrpcSecurityConfig } from './config';
+import { applyGrpcSecurity } from './run';
 import { DependencyUnavailableError, openInfra, type Infra } from './infra';
 import { BACKEND_SERVICES, type BackendService } from './services';
 
@@ -47,7 +48,7 @@ export interface HttpApp {
   close(): Promise<unknown>;
 }
 
-export interface GatewayOptions<C extends BaseConfig & DownstreamAddrs & { HOST: string; PORT: number }> {
+export interface GatewayOptions<C extends BaseConfig & DownstreamAddrs & GrpcSecurityConfig & { HOST: string; PORT: number }> {
   name: 'gateway-admin' | 'gateway-public';
   config: C;
   collections: CollectionSpec[];
@@ -59,9 +60,10 @@ export interface GatewayOptions<C extends BaseConfig & DownstreamAddrs & { HOST:
  * Starts a gateway: datastore, bus and outbox relay, then its HTTP app. SIGTERM/SIGINT (or the
  * supervisor going away) stop it gracefully.
  */
-export async function runGateway<C extends BaseConfig & DownstreamAddrs & { HOST: string; PORT: number }>(opts: GatewayOptions<C>): Promise<void> {
+export async function runGateway<C extends BaseConfig & DownstreamAddrs & GrpcSecurityConfig & { HOST: string; PORT: number }>(opts: GatewayOptions<C>): Promise<void> {
   const { config } = opts;
   const logger = createLogger({ service: opts.name, level: config.LOG_LEVEL });
+  applyGrpcSecurity(config, logger);
   let infra: Infra;
   try {
     infra = await openInfra({ service: opts.name, config, logger, collections: opts.collections });

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
+import { envInt, ipnTargetsConfigSchema, loadConfig, secretsConfigSchema } from '@paymesh/core';
 import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
 
 /** `ip`, `ip:port` or `[ipv6]:port`, as `dns.Resolver#setServers` takes them. */
@@ -25,6 +25,7 @@ const bounded = (def: number, min: number, max: number, name: string) =>
 export const configSchema = backendConfigSchema('checkout')
   .merge(secretsConfigSchema)
   .merge(downstreamAddrsSchema)
+  .merge(ipnTargetsConfigSchema)
   .extend({
     /** Comma-separated DNS servers for custom-domain CNAME checks; empty = the system resolvers. */
     DNS_RESOLVERS: z
@@ -47,11 +48,6 @@ export const configSchema = backendConfigSchema('checkout')
     HANDOFF_TOKEN_TTL_SECONDS: bounded(600, 30, 86_400, 'HANDOFF_TOKEN_TTL_SECONDS'),
     /** `http://` IPN targets; default true except in production. */
     ALLOW_HTTP_IPN: optionalBool,
-    /**
-     * IPN targets on loopback/private/link-local addresses (same name and default as in
-     * notifications-ipn): allowed except in production, where names are resolved at creation.
-     */
-    IPN_ALLOW_PRIVATE_TARGETS: optionalBool,
     /** Deadline of calls that reach a payment provider (CreatePayment, CancelPayment). */
     PAYMENTS_DEADLINE_MS: bounded(15_000, 1_000, 120_000, 'PAYMENTS_DEADLINE_MS'),
     /**
@@ -72,7 +68,6 @@ export const configSchema = backendConfigSchema('checkout')
   .transform((c) => ({
     ...c,
     ALLOW_HTTP_IPN: c.ALLOW_HTTP_IPN ?? c.NODE_ENV !== 'production',
-    IPN_ALLOW_PRIVATE_TARGETS: c.IPN_ALLOW_PRIVATE_TARGETS ?? c.NODE_ENV !== 'production',
   }));
 
 export type Config = z.infer<typeof configSchema>;

@@ -34,7 +34,7 @@ void runBackendService({
         checkoutFrontendUrl: config.CHECKOUT_FRONTEND_URL,
         sessionTtlHours: config.CHECKOUT_SESSION_TTL_HOURS,
         handoffTtlSeconds: config.HANDOFF_TOKEN_TTL_SECONDS,
-        ipnPolicy: { allowHttp: config.ALLOW_HTTP_IPN, refusePrivateTargets: !config.IPN_ALLOW_PRIVATE_TARGETS },
+        ipnPolicy: { allowHttp: config.ALLOW_HTTP_IPN, allowedTargets: config.IPN_ALLOWED_TARGETS },
       },
       resolveHost: async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address),
       guards: [],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConflictError, newObjectId } from '@paymesh/core';
+import { ConflictError, EMPTY_TARGET_ALLOW_LIST, newObjectId } from '@paymesh/core';
 import { createCheckout } from '../src/app/create-checkout';
 import { getCheckout, listCheckouts } from '../src/app/get-checkout';
 import { updateCheckout } from '../src/app/update-checkout';
@@ -66,14 +66,21 @@ describe('checkout sessions on PostgreSQL', () => {
     expect(await h.store.collection(CHECKOUTS).count({})).toBe(before);
   });
 
-  it('refuses IPN targets resolving to private addresses when configured (production)', async () => {
-    const strict = await openHarness({ ipnPolicy: { allowHttp: false, refusePrivateTargets: true } });
+  it('refuses IPN targets resolving to private addresses, without naming the address', async () => {
+    const strict = await openHarness({ ipnPolicy: { allowHttp: false, allowedTargets: EMPTY_TARGET_ALLOW_LIST } });
     try {
       const s = await strict.site();
       strict.dns.set('internal.example', ['10.0.0.7']);
       strict.dns.set('public.example', ['93.184.216.34']);
       const make = (ipnUrl: string) => createCheckout(strict.deps, { ...s, mode: 'live', ...input, ipnUrl });
-      await expect(make('https://internal.example/ipn')).rejects.toThrow(/non-public address \(10\.0\.0\.7\)/);
+      const internal = (await make('https://internal.example/ipn').then(
+        () => new Error('accepted'),
+        (e: Error) => e,
+      ));
+      expect(internal.message).toMatch(/internal\.example resolves to a non-public address$/);
+      expect(internal.message).not.toContain('10.0.0.7');
+      strict.dns.set('nat64.example', ['64:ff9b::a9fe:a9fe']);
+      await expect(make('https://nat64.example/ipn')).rejects.toThrow(/non-public/);
       await expect(make('https://nowhere.example/ipn')).rejects.toThrow(/does not resolve/);
       await expect(make('http://public.example/ipn')).rejects.toThrow(/must use https/);
       expect((await make('https://public.example/ipn')).ipnUrl).toBe('https://public.example/ipn');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger, ManualClock, NotFoundError, UnavailableError, SecretBox, DEV_SECRETS_KEYRING, newObjectId } from '@paymesh/core';
+import { createLogger, ManualClock, NotFoundError, UnavailableError, SecretBox, DEV_SECRETS_KEYRING, newObjectId, parseTargetAllowList } from '@paymesh/core';
 import { OutboxRelay } from '@paymesh/bus';
 import { createStore, dropStoreDatabase, type DroppableStore, type OutboxEvent } from '@paymesh/store';
 import type { TransactionStatusChanged } from '@paymesh/contracts';
@@ -88,7 +88,11 @@ export async function openHarness(settings: Partial<PaymentsDeps['settings']> = 
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
   const payments = new FakePayments();
   const tax = new FakeTax();
-  const dns = new Map<string, string[]>();
+  // Names the tests give as IPN targets resolve to a public address unless a test says otherwise.
+  const dns = new Map<string, string[]>([
+    ['shop.example', ['93.184.216.34']],
+    ['merchant.example', ['93.184.216.34']],
+  ]);
   const cnames = new Map<string, string[]>();
   const deps: PaymentsDeps = {
     store,
@@ -111,7 +115,7 @@ export async function openHarness(settings: Partial<PaymentsDeps['settings']> = 
       checkoutFrontendUrl: 'https://pay.example',
       sessionTtlHours: 24,
       handoffTtlSeconds: 600,
-      ipnPolicy: { allowHttp: true, refusePrivateTargets: false },
+      ipnPolicy: { allowHttp: true, allowedTargets: parseTargetAllowList('127.0.0.1') },
       ...settings,
     },
     resolveHost: async (host) => {

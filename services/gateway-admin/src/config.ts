@@ -1,10 +1,23 @@
 import { z } from 'zod';
-import { baseConfigSchema, ConfigError, envBool, envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
+import {
+  assertNotPublishedSecret,
+  baseConfigSchema,
+  ConfigError,
+  devSecretsAllowed,
+  envBool,
+  envInt,
+  loadConfig,
+  secretsConfigSchema,
+  type DevSecretsGate,
+} from '@paymesh/core';
 import { rateLimitConfigSchema } from '@paymesh/http';
-import { downstreamAddrsSchema } from '@paymesh/runtime';
+import { downstreamAddrsSchema, grpcSecurityConfigSchema } from '@paymesh/runtime';
 
-/** Development-only JWT key; production must set JWT_SECRET (the gateway refuses to start otherwise). */
-const DEV_JWT_SECRET = 'paymesh-development-only-jwt-secret-do-not-use';
+/**
+ * Published development JWT key: used only with NODE_ENV development/test and PAYMESH_DEV_DEFAULTS=true;
+ * everywhere else JWT_SECRET must be set (and must not be this value), or the gateway refuses to start.
+ */
+export const DEV_JWT_SECRET = 'paymesh-development-only-jwt-secret-do-not-use';
 
 const csv = (def: string) =>
   z
@@ -20,6 +33,7 @@ const csv = (def: string) =>
 export const configSchema = baseConfigSchema
   .merge(secretsConfigSchema)
   .merge(downstreamAddrsSchema)
+  .merge(grpcSecurityConfigSchema)
   .merge(rateLimitConfigSchema)
   .extend({
     HOST: z.string().default('127.0.0.1'),
@@ -53,9 +67,14 @@ export const configSchema = baseConfigSchema
 export type Config = typeof config;
 export const config = loadConfig(configSchema, process.env);
 
-/** The JWT key: the configured one, or the development key outside production. */
-export function resolveJwtKey(c: { NODE_ENV: string; JWT_SECRET?: string | undefined }): Uint8Array {
-  if (c.JWT_SECRET) return new TextEncoder().encode(c.JWT_SECRET);
-  if (c.NODE_ENV === 'production') throw new ConfigError('JWT_SECRET must be set in production');
+/** The JWT key: the configured one, or the published development key when explicitly allowed. */
+export function resolveJwtKey(c: DevSecretsGate & { JWT_SECRET?: string | undefined }): Uint8Array {
+  if (c.JWT_SECRET) {
+    assertNotPublishedSecret('JWT_SECRET', c.JWT_SECRET === DEV_JWT_SECRET, c);
+    return new TextEncoder().encode(c.JWT_SECRET);
+  }
+  if (!devSecretsAllowed(c)) {
+    throw new ConfigError('JWT_SECRET must be set (local runs may opt into the development key with NODE_ENV=development and PAYMESH_DEV_DEFAULTS=true)');
+  }
   return new TextEncoder().encode(DEV_JWT_SECRET);
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { baseConfigSchema, envInt, loadConfig } from '@paymesh/core';
 import { rateLimitConfigSchema } from '@paymesh/http';
-import { downstreamAddrsSchema } from '@paymesh/runtime';
+import { downstreamAddrsSchema, grpcSecurityConfigSchema } from '@paymesh/runtime';
 
-export const configSchema = baseConfigSchema.merge(downstreamAddrsSchema).merge(rateLimitConfigSchema).extend({
+export const configSchema = baseConfigSchema.merge(downstreamAddrsSchema)
+  .merge(grpcSecurityConfigSchema).merge(rateLimitConfigSchema).extend({
   HOST: z.string().default('127.0.0.1'),
   PORT: envInt(8081),
   BODY_LIMIT_BYTES: envInt(1024 * 1024),

@@ -20,6 +20,7 @@ void runGateway({
       healthChecks,
       trustProxy: config.TRUST_PROXY,
       clients,
+      mainFrontendOrigin: config.MAIN_FRONTEND_ORIGIN,
       rateLimit: { config, namespace: `${config.STORE_NAMESPACE}:gateway-public` },
       apiRoutes: [(scope) => registerCheckoutRoutes(scope, routeOptions), (scope) => registerTransactionRoutes(scope, routeOptions)],
     });

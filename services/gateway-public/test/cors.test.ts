@@ -16,6 +16,7 @@ let grpc: GrpcServer;
 let app: FastifyInstance;
 let clients: Clients;
 const seenOrigins: string[] = [];
+const seenTransactionOrigins: string[] = [];
 
 /** Checkout stand-in: allows only the shop's origin (and trusted callers, sent as ''). */
 function publicCheckout(req: checkoutPayments.GetPublicCheckoutRequest): checkoutPayments.PublicCheckout {
@@ -44,6 +45,11 @@ beforeAll(async () => {
     Object.keys(checkoutPayments.CheckoutPaymentsServiceService).map((name) => [name, notUsed]),
   );
   impl.getPublicCheckout = unary(logger, 'GetPublicCheckout', async (req: checkoutPayments.GetPublicCheckoutRequest) => publicCheckout(req));
+  impl.getTransactionStatus = unary(logger, 'GetTransactionStatus', async (req: checkoutPayments.TransactionRef): Promise<checkoutPayments.TransactionStatusView> => {
+    seenTransactionOrigins.push(req.browserOrigin);
+    if (req.browserOrigin !== '' && req.browserOrigin !== SHOP) throw new ForbiddenError('origin not allowed for this checkout');
+    return { status: 1, externalReference: '', amount: 100, currency: 'EUR', returnUrl: '', createdAt: '2026-03-01T12:00:00.000Z' };
+  });
   grpc.addService<UntypedServiceImplementation>(checkoutPayments.CheckoutPaymentsServiceService, impl);
   const port = await grpc.listen('127.0.0.1:0');
   clients = createClients({
@@ -60,6 +66,7 @@ beforeAll(async () => {
   const routeOptions = { clients, mainFrontendOrigin: MAIN };
   app = await buildPublicServer({
     logger,
+    mainFrontendOrigin: MAIN,
     bodyLimit: 1024 * 1024,
     healthChecks: () => [],
     clients,
@@ -85,29 +92,49 @@ const preflight = (url: string, origin: string, method: string, headers?: string
   });
 
 describe('CORS of the buyer-facing routes', () => {
-  it.each([
-    ['/api/v1/checkouts/cs_abc', 'GET', undefined],
-    ['/api/v1/checkouts/cs_abc/handoff', 'POST', 'content-type'],
-    ['/api/v1/transactions/create', 'POST', 'content-type,x-request-id'],
-    ['/api/v1/transactions/0123456789abcdef01234567/cancel', 'POST', undefined],
-  ])('answers the preflight of %s (%s) with the reflected origin, no credentials', async (url, method, reqHeaders) => {
-    const res = await preflight(url, SHOP, method, reqHeaders);
+  const TX = '0123456789abcdef01234567';
+
+  it('reflects the hosted checkout origin without asking checkout, with no credentials', async () => {
+    const res = await preflight('/api/v1/checkouts/cs_main', MAIN, 'POST', 'content-type,x-request-id');
     expect(res.statusCode).toBe(204);
-    expect(res.headers['access-control-allow-origin']).toBe(SHOP);
+    expect(res.headers['access-control-allow-origin']).toBe(MAIN);
     expect(String(res.headers['access-control-allow-methods']).split(/,\s*/)).toEqual(expect.arrayContaining(['GET', 'POST']));
-    expect(String(res.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/)).toEqual(
-      expect.arrayContaining(['content-type', 'x-request-id']),
-    );
+    expect(String(res.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(['content-type', 'x-request-id']));
     expect(res.headers['access-control-max-age']).toBe('600');
     expect(String(res.headers.vary)).toMatch(/Origin/);
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
     expect(seenOrigins).toEqual([]);
   });
 
+  it('never reflects a foreign origin: no CORS headers on the preflight, 403 and no CORS headers on the request', async () => {
+    const pre = await preflight('/api/v1/checkouts/cs_abc', 'https://evil.example', 'POST', 'content-type');
+    expect(pre.headers['access-control-allow-origin']).toBeUndefined();
+    const create = await preflight('/api/v1/transactions/create', 'https://evil.example', 'POST', 'content-type');
+    expect(create.headers['access-control-allow-origin']).toBeUndefined();
+    const foreign = await app.inject({ method: 'GET', url: '/api/v1/checkouts/cs_abc', headers: { origin: 'https://evil.example' } });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json().error).toMatch(/origin not allowed/);
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+    expect(foreign.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('reflects a site frontend origin only for what checkout allows it: the session or transaction the request names', async () => {
+    const view = await preflight('/api/v1/checkouts/cs_abc', SHOP, 'GET');
+    expect(view.headers['access-control-allow-origin']).toBe(SHOP);
+    expect(seenOrigins).toContain(SHOP);
+    const handoff = await preflight('/api/v1/checkouts/cs_abc/handoff', SHOP, 'POST', 'content-type');
+    expect(handoff.headers['access-control-allow-origin']).toBe(SHOP);
+    const cancel = await preflight(`/api/v1/transactions/${TX}/cancel`, SHOP, 'POST', 'content-type');
+    expect(cancel.headers['access-control-allow-origin']).toBe(SHOP);
+    expect(seenTransactionOrigins).toContain(SHOP);
+    // Transaction creation names its session in the body: its preflight passes for an origin checkout accepted recently.
+    const create = await preflight('/api/v1/transactions/create', SHOP, 'POST', 'content-type,x-request-id');
+    expect(create.headers['access-control-allow-origin']).toBe(SHOP);
+  });
+
   it('gives an opaque origin (Origin: null) no CORS headers', async () => {
     const res = await preflight('/api/v1/checkouts/cs_abc', 'null', 'GET');
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    expect(res.statusCode).toBe(404);
   });
 
   it('adds no CORS headers to provider webhooks or health', async () => {
@@ -117,16 +144,11 @@ describe('CORS of the buyer-facing routes', () => {
     expect(health.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('lets an allowed origin read the view (X-Request-ID exposed) and keeps the 403 for a foreign one', async () => {
+  it('lets an allowed origin read the view (X-Request-ID exposed)', async () => {
     const ok = await app.inject({ method: 'GET', url: '/api/v1/checkouts/cs_abc', headers: { origin: SHOP } });
     expect(ok.statusCode).toBe(200);
     expect(ok.headers['access-control-allow-origin']).toBe(SHOP);
     expect(String(ok.headers['access-control-expose-headers'])).toMatch(/X-Request-ID/i);
     expect(ok.json()).toMatchObject({ id: 'cs_abc', branding: { primaryColor: '#0a84ff' } });
-
-    const foreign = await app.inject({ method: 'GET', url: '/api/v1/checkouts/cs_abc', headers: { origin: 'https://evil.example' } });
-    expect(foreign.statusCode).toBe(403);
-    expect(foreign.json().error).toMatch(/origin not allowed/);
-    expect(seenOrigins).toEqual([SHOP, 'https://evil.example']);
   });
 });

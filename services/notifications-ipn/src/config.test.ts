@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { addressPermitted } from '@paymesh/core';
 import { configSchema } from './config';
 
 describe('notifications-ipn config', () => {
@@ -9,12 +10,20 @@ describe('notifications-ipn config', () => {
     expect(c.CHECKOUT_GRPC_ADDR).toBe('127.0.0.1:50051');
   });
 
-  it('guards against private targets in production unless told otherwise', () => {
-    expect(configSchema.parse({ NODE_ENV: 'production' }).IPN_ALLOW_PRIVATE_TARGETS).toBe(false);
-    expect(configSchema.parse({ NODE_ENV: 'development' }).IPN_ALLOW_PRIVATE_TARGETS).toBe(true);
-    expect(configSchema.parse({ NODE_ENV: 'test' }).IPN_ALLOW_PRIVATE_TARGETS).toBe(true);
-    expect(configSchema.parse({ NODE_ENV: 'test', IPN_ALLOW_PRIVATE_TARGETS: 'false' }).IPN_ALLOW_PRIVATE_TARGETS).toBe(false);
-    expect(configSchema.parse({ NODE_ENV: 'production', IPN_ALLOW_PRIVATE_TARGETS: 'true' }).IPN_ALLOW_PRIVATE_TARGETS).toBe(true);
+  it('allows no private target in any mode unless listed in IPN_ALLOWED_TARGETS', () => {
+    for (const NODE_ENV of ['production', 'development', 'test']) {
+      const c = configSchema.parse({ NODE_ENV });
+      expect(addressPermitted(c.IPN_ALLOWED_TARGETS, '127.0.0.1')).toBe(false);
+      expect(addressPermitted(c.IPN_ALLOWED_TARGETS, '169.254.169.254')).toBe(false);
+    }
+    const local = configSchema.parse({ NODE_ENV: 'development', IPN_ALLOWED_TARGETS: '127.0.0.1' });
+    expect(addressPermitted(local.IPN_ALLOWED_TARGETS, '127.0.0.1')).toBe(true);
+    expect(addressPermitted(local.IPN_ALLOWED_TARGETS, '10.0.0.1')).toBe(false);
+  });
+
+  it('refuses the removed IPN_ALLOW_PRIVATE_TARGETS switch and malformed allow-lists', () => {
+    expect(configSchema.safeParse({ IPN_ALLOW_PRIVATE_TARGETS: 'true' }).success).toBe(false);
+    expect(configSchema.safeParse({ IPN_ALLOWED_TARGETS: '10.0.0.0/40' }).success).toBe(false);
   });
 
   it('rejects non-positive timings', () => {

@@ -1,5 +1,5 @@
 import '@paymesh/telemetry/register';
-import { systemClock } from '@paymesh/core';
+import { describeAllowList, systemClock } from '@paymesh/core';
 import { runBackendService } from '@paymesh/runtime';
 import { config } from './config';
 import type { IpnDeps } from './app/deps';
@@ -16,7 +16,7 @@ void runBackendService({
   collections,
   async setup({ grpc, logger, bus, store }) {
     const secrets = new CheckoutSigningSecrets(config.CHECKOUT_GRPC_ADDR, config.GRPC_DEADLINE_MS);
-    const sender = new HttpIpnSender({ timeoutMs: config.IPN_TIMEOUT_MS, allowPrivateTargets: config.IPN_ALLOW_PRIVATE_TARGETS });
+    const sender = new HttpIpnSender({ timeoutMs: config.IPN_TIMEOUT_MS, allowedTargets: config.IPN_ALLOWED_TARGETS });
     const deps: IpnDeps = {
       store,
       logger,
@@ -35,7 +35,7 @@ void runBackendService({
     const subs = await startConsumers(bus, deps, () => scheduler.wake());
     scheduler.start();
     logger.info(
-      { backoffBaseMs: config.IPN_BACKOFF_BASE_MS, timeoutMs: config.IPN_TIMEOUT_MS, allowPrivateTargets: config.IPN_ALLOW_PRIVATE_TARGETS },
+      { backoffBaseMs: config.IPN_BACKOFF_BASE_MS, timeoutMs: config.IPN_TIMEOUT_MS, allowedTargets: describeAllowList(config.IPN_ALLOWED_TARGETS) },
       'IPN delivery scheduler started',
     );
     return async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NotFoundError, UnavailableError, createLogger, newObjectId, systemClock } from '@paymesh/core';
+import { EMPTY_TARGET_ALLOW_LIST, NotFoundError, UnavailableError, createLogger, newObjectId, parseTargetAllowList, systemClock } from '@paymesh/core';
 import { IpnHeaders, verifyIpn, type TransactionStatusChanged } from '@paymesh/contracts';
 import { createStore, dropStoreDatabase, type DroppableStore } from '@paymesh/store';
 import { IpnReceiver } from '../../../test/support/ipn-receiver';
@@ -19,6 +19,8 @@ const ORG = newObjectId();
 const SITE = newObjectId();
 const timing = { backoffBaseMs: 200, timeoutMs: 600, leaseMarginMs: 200, waitFloorMs: 100 };
 const logger = createLogger({ service: 'notifications-ipn-test', level: 'silent' });
+/** The test receiver listens on 127.0.0.1: allow-listed as an operator would for a local receiver. */
+const LOCAL_RECEIVER = parseTargetAllowList('127.0.0.1');
 
 let store: DroppableStore;
 const receiver = new IpnReceiver();
@@ -39,7 +41,7 @@ class Secrets implements SigningSecrets {
 }
 
 function deps(over: Partial<IpnDeps> = {}): IpnDeps {
-  const sender = over.sender ?? new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowPrivateTargets: true });
+  const sender = over.sender ?? new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowedTargets: LOCAL_RECEIVER });
   senders.push(sender);
   return { store, logger, clock: systemClock, timing, secrets: new Secrets(), sender, ...over };
 }
@@ -317,8 +319,8 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
   });
 });
 
-describe('SSRF guard (production mode)', () => {
-  const guarded = () => deps({ sender: new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowPrivateTargets: false }) });
+describe('SSRF guard', () => {
+  const guarded = () => deps({ sender: new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowedTargets: EMPTY_TARGET_ALLOW_LIST }) });
 
   it('refuses a loopback IP literal without connecting, as one failed attempt', async () => {
     const tx = newObjectId();
@@ -338,12 +340,21 @@ describe('SSRF guard (production mode)', () => {
     await recordStatusChange(d, change({ transactionId: tx, ipnUrl: `${base.replace('127.0.0.1', 'localhost')}/ipn/${tx}` }), 'evt');
     const doc = await final(tx);
     expect(doc.state).toBe('failed');
-    expect(doc.lastError).toMatch(/^target refused: localhost resolves only to non-public addresses: .*\(loopback\)/);
+    expect(doc.lastError).toMatch(/^target refused: localhost resolves only to non-public addresses \(loopback\)$/);
     expect(receiver.at(`/ipn/${tx}`)).toHaveLength(0);
   });
 
-  it('sends to the same receiver when private targets are allowed (development)', async () => {
-    const sender = new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowPrivateTargets: true });
+  it('refuses the obfuscated and mapped forms of loopback and the metadata address', async () => {
+    const port = new URL(base).port;
+    for (const url of [`http://2130706433:${port}/x`, `http://[::ffff:127.0.0.1]:${port}/x`, `http://0x7f.1:${port}/x`, 'http://169.254.169.254/latest/meta-data']) {
+      const res = await guarded().sender.send({ url, body: '{}', headers: {} });
+      expect(res, url).toMatchObject({ httpStatus: 0, refused: true });
+    }
+    expect(receiver.at('/x')).toHaveLength(0);
+  });
+
+  it('sends to the same receiver when its address is allow-listed (IPN_ALLOWED_TARGETS)', async () => {
+    const sender = new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowedTargets: LOCAL_RECEIVER });
     senders.push(sender);
     const res = await sender.send({ url: `${base.replace('127.0.0.1', 'localhost')}/direct`, body: '{}', headers: {} });
     expect(res).toMatchObject({ httpStatus: 200, error: '', refused: false });
@@ -351,11 +362,12 @@ describe('SSRF guard (production mode)', () => {
   });
 
   it('reports an unreachable receiver as a network error', async () => {
-    const sender = new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowPrivateTargets: true });
+    const sender = new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowedTargets: LOCAL_RECEIVER });
     senders.push(sender);
     const res = await sender.send({ url: 'http://127.0.0.1:1/ipn', body: '{}', headers: { [IpnHeaders.timestamp]: '1' } });
     expect(res.httpStatus).toBe(0);
     expect(res.refused).toBe(false);
     expect(res.error).toMatch(/^network error: .*ECONNREFUSED/);
+    expect(res.error).not.toContain('127.0.0.1');
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EMPTY_TARGET_ALLOW_LIST, parseTargetAllowList } from '@paymesh/core';
 import {
   checkoutStatus,
   newSessionPublicId,
@@ -12,7 +13,7 @@ import { validateBillingAddress } from './billing-address';
 import { fillTransactionId, isDeletable } from './transaction';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
-const ctx = { now, defaultLifetimeHours: 24, ipnPolicy: { allowHttp: false, refusePrivateTargets: true } };
+const ctx = { now, defaultLifetimeHours: 24, ipnPolicy: { allowHttp: false, allowedTargets: EMPTY_TARGET_ALLOW_LIST } };
 const base: CheckoutInput = { amount: 1999, currency: 'EUR', externalReference: 'order-1' };
 
 const invalid = (patch: Partial<CheckoutInput>, message: RegExp) =>
@@ -100,7 +101,7 @@ describe('checkout creation input', () => {
   });
 
   it('allows http IPN targets when configured', () => {
-    const dev = { ...ctx, ipnPolicy: { allowHttp: true, refusePrivateTargets: false } };
+    const dev = { ...ctx, ipnPolicy: { allowHttp: true, allowedTargets: parseTargetAllowList('127.0.0.1') } };
     expect(validateCheckoutInput({ ...base, ipnUrl: 'http://127.0.0.1:9999/ipn' }, dev).ipnUrl).toBe('http://127.0.0.1:9999/ipn');
   });
 });

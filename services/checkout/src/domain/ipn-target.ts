@@ -1,57 +1,16 @@
-import { BlockList, isIP } from 'node:net';
-import { ValidationError } from '@paymesh/core';
+import { isIP } from 'node:net';
+import { addressPermitted, classifyAddress, hostAllowListed, ValidationError, type TargetAllowList } from '@paymesh/core';
 
-/** How strict IPN targets are checked (from configuration). */
+/** How IPN targets are checked (from configuration). */
 export interface IpnPolicy {
   /** `http://` targets allowed (local development); otherwise HTTPS only. */
   allowHttp: boolean;
-  /** Refuse targets on loopback, private, link-local and other non-public addresses (production). */
-  refusePrivateTargets: boolean;
-}
-
-const NON_PUBLIC = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  NON_PUBLIC.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b:1::', 48],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  NON_PUBLIC.addSubnet(net, prefix, 'ipv6');
-}
-
-/** Whether an IP address is publicly routable (not loopback, private, link-local, reserved, ...). */
-export function isPublicAddress(ip: string): boolean {
-  const family = isIP(ip);
-  if (family === 0) return false;
-  if (family === 6) {
-    // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible forms are judged by their IPv4 part.
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-    if (mapped?.[1]) return isPublicAddress(mapped[1]);
-    return !NON_PUBLIC.check(ip, 'ipv6');
-  }
-  return !NON_PUBLIC.check(ip, 'ipv4');
+  /**
+   * Targets the operator allows although not public (IPN_ALLOWED_TARGETS). Every other loopback,
+   * private, link-local (metadata), CGNAT, NAT64, IPv4-mapped or reserved target is refused, in
+   * every mode.
+   */
+  allowedTargets: TargetAllowList;
 }
 
 function fail(message: string): never {
@@ -60,8 +19,9 @@ function fail(message: string): never {
 
 /**
  * Checks the form of an IPN target: absolute HTTPS URL (HTTP only when allowed), no credentials,
- * at most 2048 characters; with `refusePrivateTargets`, literal non-public IPs and `localhost`
- * are refused here (names are resolved by the caller, see {@link assertPublicResolution}).
+ * at most 2048 characters; literal non-public IPs and `localhost` are refused here unless
+ * allow-listed (names are resolved by the caller, see {@link assertPermittedResolution}). The URL
+ * parser has normalised obfuscated literals (2130706433, 0x7f.1, [::ffff:127.0.0.1]) already.
  *
  * @returns the URL as given (trimmed).
  */
@@ -79,10 +39,11 @@ export function validateIpnUrl(raw: string, policy: IpnPolicy): string {
   }
   if (url.username || url.password) fail('must not contain credentials');
   if (!url.hostname) fail('must name a host');
-  if (policy.refusePrivateTargets) {
-    const host = hostOf(url);
-    if (host === 'localhost' || host.endsWith('.localhost')) fail('must not target localhost');
-    if (isIP(host) !== 0 && !isPublicAddress(host)) fail('must not target a loopback, private or link-local address');
+  const host = hostOf(url);
+  if (hostAllowListed(policy.allowedTargets, host)) return value;
+  if (host === 'localhost' || host.endsWith('.localhost')) fail('must not target localhost');
+  if (isIP(host) !== 0 && !addressPermitted(policy.allowedTargets, host)) {
+    fail(`must not target a ${classifyAddress(host)} address (only public addresses, or those the operator allows)`);
   }
   return value;
 }
@@ -92,9 +53,11 @@ export function hostOf(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
 }
 
-/** Refuses a target whose name resolves to any non-public address (DNS answers are all checked). */
-export function assertPublicResolution(host: string, addresses: string[]): void {
+/**
+ * Refuses a target whose name resolves to any address that may not be contacted (DNS answers are
+ * all checked). The message never names the resolved addresses: they may be internal topology.
+ */
+export function assertPermittedResolution(host: string, addresses: string[], allowed: TargetAllowList): void {
   if (addresses.length === 0) fail(`host ${host} does not resolve`);
-  const bad = addresses.find((a) => !isPublicAddress(a));
-  if (bad) fail(`host ${host} resolves to a non-public address (${bad})`);
+  if (addresses.some((a) => !addressPermitted(allowed, a))) fail(`host ${host} resolves to a non-public address`);
 }

@@ -36,11 +36,18 @@ export function callerOf(deps: AdminDeps, req: FastifyRequest): Promise<Principa
   return p;
 }
 
-/** Rate-limit identity: the API key or dashboard user when the credentials are valid, else undefined (IP). */
-export async function rateLimitClient(deps: AdminDeps, req: FastifyRequest): Promise<string | undefined> {
+/**
+ * Rate-limit identity: the API key or dashboard user when the credentials are valid, else
+ * undefined (IP); with the organization whose shared budget the request also counts against.
+ * A user counts against an organization only as its member, so naming a foreign organization
+ * cannot spend that organization's budget.
+ */
+export async function rateLimitClient(deps: AdminDeps, req: FastifyRequest): Promise<{ id: string; organization: string | undefined } | undefined> {
   if (!req.headers.authorization) return undefined;
   try {
-    return principalClientId(await callerOf(deps, req));
+    const p = await callerOf(deps, req);
+    const organization = p.kind === 'organization_key' ? p.organizationId : p.kind === 'user' && p.scopes.size > 0 ? p.organizationId : undefined;
+    return { id: principalClientId(p), organization };
   } catch {
     return undefined;
   }

@@ -108,6 +108,8 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
       namespace: opts.rateLimit.namespace,
       logger: opts.logger,
       clientId: (req) => rateLimitClient(opts.deps, req),
+      // Sign-in and token refresh: a stricter budget per caller and route.
+      sensitiveRoutes: [/^\/(api\/)?v1\/auth(\/authenticate-complete|\/refresh-token)?$/],
     });
   }
   registerHealthRoutes(app, 'gateway-admin', opts.healthChecks);

@@ -6,7 +6,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Logger } from '@paymesh/core';
 import type { Clients } from '../clients';
 import { registerHookRoutes } from './routes/hooks';
-import { buyerCorsOptions } from './cors';
+import { buyerCorsOptions, type OriginAllowList } from './cors';
+import { rpc } from '../clients';
 import {
   errorEnvelopePlugin,
   frameworkErrorHandler,
@@ -30,10 +31,28 @@ export interface PublicServerOptions {
   clients: Clients;
   /** Buyer-facing callers are anonymous: every client is counted by IP address. */
   rateLimit?: { config: RateLimitConfig; namespace: string };
+  /** Origin of the hosted checkout, always allowed (MAIN_FRONTEND_ORIGIN); unset = none. */
+  mainFrontendOrigin?: string;
   /** Registrars of the buyer-facing routes, mounted under /api/v1. */
   apiRoutes?: ((app: FastifyInstance) => void)[];
   /** Told every route as it is added (tests enumerate the served routes with it). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
+}
+
+/** The Origin allow-list as checkout applies it, for CORS. */
+function originAllowList(clients: Clients, mainFrontendOrigin: string): OriginAllowList {
+  const cp = clients.checkoutPayments;
+  return {
+    mainFrontendOrigin,
+    sessionAllows: async (sessionPublicId, browserOrigin) => {
+      await rpc(cp, cp.getPublicCheckout, { sessionPublicId, browserOrigin }, clients.deadlineMs);
+      return true;
+    },
+    transactionAllows: async (transactionId, browserOrigin) => {
+      await rpc(cp, cp.getTransactionStatus, { transactionId, browserOrigin, sessionPublicId: '' }, clients.deadlineMs);
+      return true;
+    },
+  };
 }
 
 /** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health. */
@@ -54,7 +73,14 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
   await app.register(inputGuardPlugin);
-  if (opts.rateLimit) await app.register(rateLimitPlugin, { ...opts.rateLimit, logger: opts.logger });
+  if (opts.rateLimit) {
+    await app.register(rateLimitPlugin, {
+      ...opts.rateLimit,
+      logger: opts.logger,
+      // Single-use handoff tokens and the buyer portal (sign-in, OTP): a stricter budget per buyer and route.
+      sensitiveRoutes: [/^\/api\/v1\/checkouts\/:id\/handoff\/:token\/consume$/, /^\/api\/v1\/portal(\/|$)/],
+    });
+  }
   registerHealthRoutes(app, 'gateway-public', opts.healthChecks);
   await app.register(swagger, {
     openapi: {
@@ -69,7 +95,7 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   await app.register(
     async (scope) => {
       // Inside the /api/v1 scope: provider webhooks and health get no CORS headers.
-      await scope.register(cors, buyerCorsOptions);
+      await scope.register(cors, buyerCorsOptions(originAllowList(opts.clients, opts.mainFrontendOrigin ?? '')));
       for (const register of opts.apiRoutes ?? []) register(scope);
     },
     { prefix: '/api/v1' },

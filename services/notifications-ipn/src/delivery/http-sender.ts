@@ -3,7 +3,8 @@ import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import type { AttemptOutcome } from '../domain/delivery';
-import { checkLiteralHost, parseTargetUrl, publicAddresses } from '../domain/target';
+import { hostAllowListed, type TargetAllowList } from '@paymesh/core';
+import { checkLiteralHost, parseTargetUrl, permittedAddresses } from '../domain/target';
 
 /** One IPN POST to make. */
 export interface IpnRequest {
@@ -33,11 +34,12 @@ type Resolver = (hostname: string, callback: (err: NodeJS.ErrnoException | null,
 const systemResolver: Resolver = (hostname, callback) => dnsLookup(hostname, { all: true }, callback);
 
 /**
- * A `lookup` for net/tls connect that resolves the host once, keeps only public addresses and
- * hands exactly those to the socket: the connection goes to an address that was checked, so a
- * DNS answer that changes between check and connect (rebinding) cannot reach a private address.
+ * A `lookup` for net/tls connect that resolves the host once, keeps only public (or allow-listed)
+ * addresses and hands exactly those to the socket: the connection goes to an address that was
+ * checked, so a DNS answer that changes between check and connect (rebinding) cannot reach a
+ * private address. A host name on the allow-list is trusted with whatever it resolves to.
  */
-export function guardedLookup(resolve: Resolver = systemResolver): LookupFunction {
+export function guardedLookup(allowed: TargetAllowList, resolve: Resolver = systemResolver): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, (err, resolved) => {
       if (err) {
@@ -45,7 +47,8 @@ export function guardedLookup(resolve: Resolver = systemResolver): LookupFunctio
         return;
       }
       const family = options.family === 4 || options.family === 'IPv4' ? 4 : options.family === 6 || options.family === 'IPv6' ? 6 : 0;
-      const check = publicAddresses(hostname, family ? resolved.filter((a) => a.family === family) : resolved);
+      const candidates = family ? resolved.filter((a) => a.family === family) : resolved;
+      const check = hostAllowListed(allowed, hostname) ? ({ ok: true, value: candidates } as const) : permittedAddresses(hostname, candidates, allowed);
       if (!check.ok) {
         callback(new TargetRefusedError(check.reason), options.all ? [] : '', 0);
         return;
@@ -67,6 +70,16 @@ function errorChain(err: unknown): unknown[] {
   return chain;
 }
 
+/**
+ * Removes IP addresses from an error text: merchants read delivery errors, and the address a
+ * name resolved to inside our network is not theirs to learn.
+ */
+export function withoutAddresses(text: string): string {
+  return text
+    .replace(/\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?\b/g, '<address>')
+    .replace(/\[?(?<![0-9a-z])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![0-9a-z])\]?(?::\d{1,5})?/gi, '<address>');
+}
+
 function describeError(err: unknown, timeoutMs: number): { error: string; refused: boolean } {
   const chain = errorChain(err);
   const refused = chain.find((e): e is TargetRefusedError => e instanceof TargetRefusedError);
@@ -82,22 +95,25 @@ function describeError(err: unknown, timeoutMs: number): { error: string; refuse
   const parts = chain
     .filter((e): e is Error => e instanceof Error)
     .map((e) => ('code' in e && typeof e.code === 'string' ? `${e.code}: ${e.message}` : e.message));
-  return { error: `network error: ${parts.join(' <- ') || String(err)}`.slice(0, 500), refused: false };
+  return { error: withoutAddresses(`network error: ${parts.join(' <- ') || String(err)}`).slice(0, 500), refused: false };
 }
 
 /** Options of {@link HttpIpnSender}. */
 export interface HttpIpnSenderOptions {
   /** Whole-request timeout (connect, headers and body). */
   timeoutMs: number;
-  /** Development mode: allow loopback/private targets (no SSRF guard). */
-  allowPrivateTargets: boolean;
+  /**
+   * Targets the operator allows although not public (IPN_ALLOWED_TARGETS, e.g. a local receiver);
+   * every other loopback, private, link-local, metadata, CGNAT, NAT64 or reserved target is refused.
+   */
+  allowedTargets: TargetAllowList;
   /** DNS resolver used by the guard (tests inject one). */
   resolve?: Resolver;
 }
 
 /**
  * Sends IPN POSTs with undici: no redirects are followed (a 3xx is a failed attempt), the whole
- * request is bounded by a timeout, and outside development mode only public addresses are
+ * request is bounded by a timeout, and in every mode only public or allow-listed addresses are
  * contacted (IP literals checked up front, host names at connect time through the pinned lookup).
  */
 export class HttpIpnSender implements IpnSender {
@@ -109,7 +125,7 @@ export class HttpIpnSender implements IpnSender {
     this.agent = new Agent({
       connect: {
         timeout: opts.timeoutMs,
-        ...(opts.allowPrivateTargets ? {} : { lookup: guardedLookup(opts.resolve) }),
+        lookup: guardedLookup(opts.allowedTargets, opts.resolve),
       },
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
@@ -121,10 +137,8 @@ export class HttpIpnSender implements IpnSender {
     const elapsed = () => Math.round(performance.now() - started);
     const parsed = parseTargetUrl(req.url);
     if (!parsed.ok) return { httpStatus: 0, error: `target refused: ${parsed.reason}`, durationMs: 0, refused: true };
-    if (!this.opts.allowPrivateTargets) {
-      const literal = checkLiteralHost(parsed.value);
-      if (literal && !literal.ok) return { httpStatus: 0, error: `target refused: ${literal.reason}`, durationMs: 0, refused: true };
-    }
+    const literal = checkLiteralHost(parsed.value, this.opts.allowedTargets);
+    if (literal && !literal.ok) return { httpStatus: 0, error: `target refused: ${literal.reason}`, durationMs: 0, refused: true };
     try {
       const res = await request(parsed.value, {
         method: 'POST',

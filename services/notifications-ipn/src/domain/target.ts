@@ -1,4 +1,4 @@
-import { classifyAddress } from './address-policy';
+import { addressPermitted, classifyAddress, type TargetAllowList } from '@paymesh/core';
 
 /** An address as returned by `dns.lookup(..., {all: true})`. */
 export interface ResolvedAddress {
@@ -23,24 +23,31 @@ export function parseTargetUrl(raw: string): TargetCheck<URL> {
 }
 
 /**
- * Checks a URL host that is an IP literal (no DNS lookup happens for those). Returns null for
- * host names, which are checked at connect time by the guarded lookup.
+ * Checks a URL host that is an IP literal (no DNS lookup happens for those): public, or in the
+ * operator's allow-list. Returns null for host names, which are checked at connect time by the
+ * guarded lookup. The URL parser has already normalised obfuscated forms (2130706433, 0x7f.1).
  */
-export function checkLiteralHost(url: URL): TargetCheck<string> | null {
+export function checkLiteralHost(url: URL, allowed: TargetAllowList): TargetCheck<string> | null {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const cls = classifyAddress(host);
   if (cls === 'invalid') return null;
-  return cls === 'public' ? { ok: true, value: host } : { ok: false, reason: `target address ${host} is ${cls}` };
+  return addressPermitted(allowed, host) ? { ok: true, value: host } : { ok: false, reason: `target address ${host} is ${cls}` };
 }
 
 /**
- * Keeps only the public addresses a host name resolved to; the connection is then made to one
- * of these, so a DNS answer cannot change between the check and the connect.
+ * Keeps only the addresses a host name resolved to that may be contacted (public or allow-listed);
+ * the connection is then made to one of these, so a DNS answer cannot change between the check and
+ * the connect. The reason of a refusal names the classes, never the resolved addresses (they are
+ * internal topology the merchant must not learn through delivery errors).
  */
-export function publicAddresses(hostname: string, resolved: readonly ResolvedAddress[]): TargetCheck<ResolvedAddress[]> {
-  const allowed = resolved.filter((a) => classifyAddress(a.address) === 'public');
-  if (allowed.length > 0) return { ok: true, value: allowed };
+export function permittedAddresses(
+  hostname: string,
+  resolved: readonly ResolvedAddress[],
+  allowed: TargetAllowList,
+): TargetCheck<ResolvedAddress[]> {
+  const usable = resolved.filter((a) => addressPermitted(allowed, a.address));
+  if (usable.length > 0) return { ok: true, value: usable };
   if (resolved.length === 0) return { ok: false, reason: `${hostname} did not resolve to any address` };
-  const listed = resolved.map((a) => `${a.address} (${classifyAddress(a.address)})`).join(', ');
-  return { ok: false, reason: `${hostname} resolves only to non-public addresses: ${listed}` };
+  const classes = [...new Set(resolved.map((a) => classifyAddress(a.address)))].join(', ');
+  return { ok: false, reason: `${hostname} resolves only to non-public addresses (${classes})` };
 }

@@ -23,8 +23,22 @@ export interface ProviderAOptions {
   maxNetworkRetries: number;
 }
 
-/** Largest age of a signed webhook timestamp we accept (seconds). */
+/** Largest distance of a signed webhook timestamp from our clock we accept, past or future (seconds). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * The signed `t=` of a Stripe-Signature header. The SDK only bounds a timestamp's age, so one
+ * dated in the future would stay replayable until then; we bound that side with the same window.
+ * More than one `t=` is ambiguous (the SDK keeps the last) and refused.
+ */
+function signedTimestamp(header: string): number | undefined {
+  const values = header
+    .split(',')
+    .map((item) => item.trim().split('='))
+    .filter(([k]) => k === 't')
+    .map(([, v]) => (v !== undefined && /^\d{1,12}$/.test(v) ? Number(v) : NaN));
+  return values.length === 1 && Number.isFinite(values[0]) ? values[0] : undefined;
+}
 
 const metadataSchema = z.record(z.string(), z.string());
 
@@ -140,6 +154,11 @@ export class ProviderAAdapter implements PaymentAdapter {
     if (!header) throw new ValidationError('missing Stripe-Signature header', { field: 'stripe-signature' });
     const secret = this.credentials.webhookSecret;
     if (!secret) throw new ValidationError('provider has no webhook secret configured');
+    const signedAt = signedTimestamp(header);
+    if (signedAt === undefined) throw new ValidationError('webhook signature verification failed: malformed Stripe-Signature header');
+    if (signedAt - input.receivedAt.getTime() / 1000 > WEBHOOK_TOLERANCE_SECONDS) {
+      throw new ValidationError('webhook signature verification failed: timestamp outside the tolerance window');
+    }
     let verified: unknown;
     try {
       verified = this.stripe.webhooks.constructEvent(

@@ -82,6 +82,22 @@ describe('provider_a webhook verification', () => {
     expect(deliver(body, fresh).eventId).toBe('evt_unit_1');
   });
 
+  it('rejects a correctly signed delivery dated one hour in the future and accepts one just inside the window', () => {
+    const body = eventBody();
+    const ahead = stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: nowSeconds + 3600 });
+    expect(rejection(() => deliver(body, ahead)).message).toMatch(/tolerance/);
+    const justAhead = stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: nowSeconds + 301 });
+    expect(rejection(() => deliver(body, justAhead)).message).toMatch(/tolerance/);
+    const skewed = stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: nowSeconds + 299 });
+    expect(deliver(body, skewed).eventId).toBe('evt_unit_1');
+  });
+
+  it('refuses a header carrying two timestamps', () => {
+    const body = eventBody();
+    const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: nowSeconds });
+    expect(rejection(() => deliver(body, `t=${nowSeconds + 3600},${header}`)).message).toMatch(/malformed/);
+  });
+
   it('rejects a missing header and a signed payload that is not an event', () => {
     expect(rejection(() => deliver(eventBody(), undefined)).message).toMatch(/Stripe-Signature/);
     const notEvent = JSON.stringify({ hello: 'world' });
