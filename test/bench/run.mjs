@@ -130,16 +130,6 @@ async function paired(chain, routeLoad, seconds) {
   return { ...route, chain: ref, ratio: route.rps / ref.rps, cpuRatio: ref.cpuMsPerRequest / route.cpuMsPerRequest };
 }
 
-function signalAll(pids, sig) {
-  for (const pid of Object.values(pids)) {
-    try {
-      process.kill(pid, sig);
-    } catch {
-      // gone
-    }
-  }
-}
-
 function pad(s, n) {
   s = String(s);
   return s.length >= n ? s : s + ' '.repeat(n - s.length);
@@ -219,11 +209,11 @@ async function main() {
       const act0 = await settledActivity(db, namespace);
       const st0 = statements.available ? await statementCalls(db, namespace) : undefined;
       const profiling = profileDir && buyers === PROFILE_BUYERS;
-      if (profiling) signalAll(pids, 'SIGUSR2');
+      if (profiling) result.profileWindow = { fromUs: Number(process.hrtime.bigint() / 1000n) };
       const cpu0 = cpuSnapshot(pids);
       const load = await payFlowLoad(ctx, { buyers, seconds: FLOW_SECONDS, maxFlows: MAX_FLOWS, firstFlow, onError: (m) => console.error(`[flow] ${m}`) });
       const cpu = cpuDelta(cpu0, cpuSnapshot(pids));
-      if (profiling) signalAll(pids, 'SIGUSR2');
+      if (profiling) result.profileWindow.toUs = Number(process.hrtime.bigint() / 1000n);
       firstFlow += load.started;
       const act1 = await settledActivity(db, namespace);
       const st1 = statements.available ? await statementCalls(db, namespace) : undefined;
@@ -258,7 +248,7 @@ async function main() {
     result.profiles = {};
     for (const name of hottest) {
       const file = join(profileDir, `${name}.cpuprofile`);
-      if (existsSync(file)) result.profiles[name] = { file, ...summariseProfile(file) };
+      if (existsSync(file)) result.profiles[name] = { file, ...summariseProfile(file, { window: result.profileWindow }) };
     }
   }
 
@@ -322,7 +312,7 @@ function report(r, statements) {
   for (const [name, figure, target, met] of targets) console.log(`  ${pad(name, 42)}${lpad(figure, 20)}${lpad(target, 12)}  ${met === null ? 'n/a' : met ? 'yes' : 'NO'}`);
 
   if (r.profiles) {
-    console.log(`\nCPU profiles of the ${PROFILE_BUYERS}-buyer phase (self time; profiler overhead included in this run's figures)`);
+    console.log(`\nCPU profiles (node --cpu-prof) of the ${PROFILE_BUYERS}-buyer phase: self time; the profiler's overhead is in this run's figures`);
     for (const [name, p] of Object.entries(r.profiles)) {
       console.log(`  ${name}: ${p.busyMs} ms busy (${p.file})`);
       console.log(`    by package: ${p.packages.slice(0, 8).map((x) => `${x.name} ${x.pct}%`).join(', ')}`);

@@ -3,14 +3,13 @@
 // signatures, and the pay flow (the money path end to end) as one function.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMesh, freePort } from '../../../deploy/local/supervisor.mjs';
 import { bootstrap } from '../../../deploy/local/bootstrap-lib.mjs';
 import { newSystemKey } from '../../../deploy/local/system-key.mjs';
 import { dropNamespace } from '../../../deploy/local/namespace.mjs';
 import { meshPids } from './procs.mjs';
-
-const HERE = new URL('.', import.meta.url).pathname;
 
 async function json(method, url, { token, body, headers = {} } = {}) {
   const res = await fetch(url, {
@@ -73,8 +72,21 @@ async function startReceiver(secretOf, flowTimeoutMs) {
 }
 
 /**
- * Starts the mesh. `profileDir` preloads the CPU profiler hook into every service (SIGUSR2
- * starts/stops it); `logLevel` is the services' LOG_LEVEL.
+ * A `node` that runs with `--cpu-prof`: Node refuses --cpu-prof in NODE_OPTIONS and the supervisor
+ * owns the command line, so the benchmark points the supervisor at this wrapper instead. Each
+ * service writes <dir>/<service>.cpuprofile when it exits.
+ */
+function profilingNode(dir) {
+  mkdirSync(dir, { recursive: true });
+  const wrapper = join(dir, 'node-cpu-prof');
+  writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" --cpu-prof --cpu-prof-dir="${dir}" --cpu-prof-name="$SERVICE_NAME.cpuprofile" "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  return wrapper;
+}
+
+/**
+ * Starts the mesh. `profileDir` runs every service under `node --cpu-prof` (profiles are written
+ * there when the mesh stops); `logLevel` is the services' LOG_LEVEL.
  */
 export async function startBenchMesh({ logLevel = 'warn', profileDir, flowTimeoutMs = 60_000, onError = console.error } = {}) {
   const namespace = `bench${Date.now().toString(36)}`;
@@ -87,10 +99,8 @@ export async function startBenchMesh({ logLevel = 'warn', profileDir, flowTimeou
     SYSTEM_API_KEY: systemApiKey,
     RATE_LIMIT_ALLOWLIST: '127.0.0.1,::1,::ffff:127.0.0.1',
   };
-  if (profileDir) {
-    env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import ${join(HERE, 'cpu-prof-preload.mjs')}`.trim();
-    env.BENCH_CPU_PROF_DIR = profileDir;
-  }
+  const realNode = process.execPath;
+  if (profileDir) process.execPath = profilingNode(profileDir);
   const mesh = await startMesh({
     ephemeralPorts: true,
     env,
@@ -98,6 +108,8 @@ export async function startBenchMesh({ logLevel = 'warn', profileDir, flowTimeou
       if (line.includes('"level":50') || line.includes('"level":60')) onError(`${svc}: ${line}`);
     },
     readyTimeoutMs: 120_000,
+  }).finally(() => {
+    process.execPath = realNode;
   });
   let receiver;
   const stop = async () => {
