@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { ROOT, helloWorld, startRawChain, jetstreamRoundTrip, httpLoad, sequentialLatency } from './lib/references.mjs';
-import { startBenchMesh, payFlowLoad, checkoutBody } from './lib/bench-mesh.mjs';
+import { startBenchMesh, payFlowLoad, checkoutBody, limitedLog } from './lib/bench-mesh.mjs';
 import { cpuSnapshot, cpuDelta } from './lib/procs.mjs';
 import { median, percentile, round } from './lib/stats.mjs';
 import { summariseProfile } from './lib/profile-summary.mjs';
@@ -53,6 +53,8 @@ const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const profileDir = args.profile ? join(ROOT, '.run', 'bench', `profile-${stamp}`) : undefined;
 
+const meshErrors = limitedLog('[mesh error]');
+const flowErrors = limitedLog('[flow error]');
 const log = (msg) => console.log(`[bench] ${msg}`);
 const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -167,7 +169,7 @@ async function main() {
   result.pgStatements = statements;
 
   log(`starting the mesh${profileDir ? ' (CPU profiler hook loaded)' : ''}...`);
-  ctx = await startBenchMesh({ logLevel: args['log-level'], profileDir, flowTimeoutMs: Number(args['timeout-ms']), onError: (m) => console.error(`[mesh] ${m}`) });
+  ctx = await startBenchMesh({ logLevel: args['log-level'], profileDir, flowTimeoutMs: Number(args['timeout-ms']), onError: meshErrors });
   const { pids, namespace } = ctx;
 
     // Idle: the mesh doing nothing but its own timers (outbox relays, consumers, health).
@@ -200,7 +202,7 @@ async function main() {
     log(`  ${f0(result.createCheckout.rps)} req/s = ${pct(result.createCheckout.ratio)} of the raw chain beside it`);
 
     log('pay flow warm-up...');
-    await payFlowLoad(ctx, { buyers: 2, seconds: 3, maxFlows: 10, firstFlow: 900_000 });
+    await payFlowLoad(ctx, { buyers: 2, seconds: 3, maxFlows: 10, firstFlow: 900_000, onError: flowErrors });
     result.payFlow = {};
     let firstFlow = 0;
     for (const buyers of BUYERS) {
@@ -211,7 +213,7 @@ async function main() {
       const profiling = profileDir && buyers === PROFILE_BUYERS;
       if (profiling) result.profileWindow = { fromUs: Number(process.hrtime.bigint() / 1000n) };
       const cpu0 = cpuSnapshot(pids);
-      const load = await payFlowLoad(ctx, { buyers, seconds: FLOW_SECONDS, maxFlows: MAX_FLOWS, firstFlow, onError: (m) => console.error(`[flow] ${m}`) });
+      const load = await payFlowLoad(ctx, { buyers, seconds: FLOW_SECONDS, maxFlows: MAX_FLOWS, firstFlow, onError: flowErrors });
       const cpu = cpuDelta(cpu0, cpuSnapshot(pids));
       if (profiling) result.profileWindow.toUs = Number(process.hrtime.bigint() / 1000n);
       firstFlow += load.started;
@@ -226,6 +228,7 @@ async function main() {
         p50: percentile(load.latencies, 50),
         p99: percentile(load.latencies, 99),
         chainUnloadedP50: chainNow.p50,
+        stageP50: load.stageP50,
         cpuMsPerFlow: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, round(per(v), 2)])),
         cpuMsPerFlowTotal: per(sum(cpu)),
         pgStatementsPerFlow: st0 !== undefined ? per(st1 - st0) : null,
@@ -236,6 +239,7 @@ async function main() {
       log(`  ${f1(r.flowsPerSecond)} flows/s, p50 ${f0(r.p50)} ms, p99 ${f0(r.p99)} ms, ${f1(r.cpuMsPerFlowTotal)} CPU ms/flow, ${r.failures} failed`);
     }
     result.badIpnSignatures = ctx.receiver.badSignatures;
+    result.meshErrorLines = meshErrors.count;
   } finally {
     await ctx?.stop();
     await db.end().catch(() => undefined);
@@ -274,16 +278,20 @@ function report(r, statements) {
     rows.push([`pay flow, ${p.buyers} buyer(s)`, `${f1(p.flowsPerSecond)} flows/s`, p.p50, p.p99, '(b) unloaded p50', `${(p.p50 / p.chainUnloadedP50).toFixed(1)}x latency`]);
   }
   console.log('\nfigures (same run, same machine)');
-  console.log(`  ${pad('measurement', 32)}${lpad('rate', 16)}${lpad('p50 ms', 10)}${lpad('p99 ms', 10)}  ${pad('reference', 16)}ratio`);
-  for (const [name, rate, p50, p99, ref, ratio] of rows) console.log(`  ${pad(name, 32)}${lpad(rate, 16)}${lpad(f1(p50), 10)}${lpad(f1(p99), 10)}  ${pad(ref, 16)}${ratio}`);
+  console.log(`  ${pad('measurement', 32)}${lpad('rate', 16)}${lpad('p50 ms', 10)}${lpad('p99 ms', 10)}  ${pad('reference', 19)}ratio`);
+  for (const [name, rate, p50, p99, ref, ratio] of rows) console.log(`  ${pad(name, 32)}${lpad(rate, 16)}${lpad(f1(p50), 10)}${lpad(f1(p99), 10)}  ${pad(ref, 19)}${ratio}`);
   console.log(`  unloaded (one request at a time): raw chain p50 ${f1(chain.unloadedP50)} ms, p99 ${f1(chain.unloadedP99)} ms; GET /sites p50 ${f1(r.getSites.unloaded.p50)} ms, p99 ${f1(r.getSites.unloaded.p99)} ms`);
   console.log(
     `  CPU ms per request, all processes of each side: raw chain ${f2(r.getSites.chain.cpuMsPerRequest)}, GET /sites ${f2(r.getSites.cpuMsPerRequest)} (chain/mesh ${pct(r.getSites.cpuRatio)}), checkout create ${f2(r.createCheckout.cpuMsPerRequest)} (${pct(r.createCheckout.cpuRatio)})`,
   );
   const failed = [r.getSites.failed, r.createCheckout.failed, ...Object.values(r.payFlow).map((p) => p.failures)];
-  console.log(`  failures: GET /sites ${failed[0]}, checkout create ${failed[1]}, pay flows ${failed.slice(2).join('/')}; bad IPN signatures ${r.badIpnSignatures}`);
+  console.log(`  failures: GET /sites ${failed[0]}, checkout create ${failed[1]}, pay flows ${failed.slice(2).join('/')}; bad IPN signatures ${r.badIpnSignatures}; mesh error lines ${r.meshErrorLines}`);
 
   const levels = Object.values(r.payFlow);
+  console.log('\npay flow stages, p50 ms (ipn = pay page answered -> verified IPN received: relay, JetStream, consumers, IPN scheduler)');
+  const stageNames = Object.keys(levels[0]?.stageP50 ?? {});
+  console.log(`  ${pad('buyers', 10)}${stageNames.map((n) => lpad(n, 13)).join('')}`);
+  for (const p of levels) console.log(`  ${pad(p.buyers, 10)}${stageNames.map((n) => lpad(f1(p.stageP50[n]), 13)).join('')}`);
   const services = Object.keys(levels[0]?.cpuMsPerFlow ?? {}).sort((a, b) => (levels[0].cpuMsPerFlow[b] ?? 0) - (levels[0].cpuMsPerFlow[a] ?? 0));
   console.log('\nCPU ms per pay flow, per process (utime+stime from /proc/<pid>/stat)');
   console.log(`  ${pad('process', 22)}${levels.map((p) => lpad(`${p.buyers} buyer(s)`, 14)).join('')}${lpad('idle % core', 14)}`);

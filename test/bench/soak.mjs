@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from './lib/references.mjs';
-import { startBenchMesh, payFlow } from './lib/bench-mesh.mjs';
+import { startBenchMesh, payFlow, limitedLog } from './lib/bench-mesh.mjs';
 import { rssMiB } from './lib/procs.mjs';
 import { percentile } from './lib/stats.mjs';
 
@@ -29,11 +29,13 @@ const SAMPLE_MS = Number(args['sample-seconds']) * 1000;
 const TOLERANCE = Number(args.tolerance);
 const MAX_IN_FLIGHT = Number(args['max-in-flight']);
 
+const meshErrors = limitedLog('[mesh error]');
+const flowErrors = limitedLog('[flow error]');
 const log = (m) => console.log(`[soak] ${m}`);
 
 async function main() {
   log('starting the mesh...');
-  const ctx = await startBenchMesh({ logLevel: args['log-level'], onError: (m) => console.error(`[mesh] ${m}`) });
+  const ctx = await startBenchMesh({ logLevel: args['log-level'], onError: meshErrors });
   const samples = []; // { t (s), rss: { service: MiB } }
   const latencies = [];
   let failures = 0;
@@ -61,10 +63,10 @@ async function main() {
       inFlight += 1;
       const i = n++;
       const p = payFlow(ctx, i, i % 50)
-        .then((ms) => latencies.push(ms))
+        .then((flow) => latencies.push(flow.ms))
         .catch((err) => {
           failures += 1;
-          console.error(`[flow] ${i}: ${err instanceof Error ? err.message : err}`);
+          flowErrors(`${i}: ${err instanceof Error ? err.message : err}`);
         })
         .finally(() => {
           inFlight -= 1;

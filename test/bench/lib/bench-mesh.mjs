@@ -10,6 +10,7 @@ import { bootstrap } from '../../../deploy/local/bootstrap-lib.mjs';
 import { newSystemKey } from '../../../deploy/local/system-key.mjs';
 import { dropNamespace } from '../../../deploy/local/namespace.mjs';
 import { meshPids } from './procs.mjs';
+import { percentile } from './stats.mjs';
 
 async function json(method, url, { token, body, headers = {} } = {}) {
   const res = await fetch(url, {
@@ -20,6 +21,20 @@ async function json(method, url, { token, body, headers = {} } = {}) {
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${url} -> ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
+}
+
+/**
+ * An error printer that stays readable when something fails at every request: the first `max`
+ * messages cut to one short line each, then only a count (`suppressed`).
+ */
+export function limitedLog(prefix, max = 10) {
+  const printer = (msg) => {
+    printer.count += 1;
+    if (printer.count <= max) console.error(`${prefix} ${String(msg).replace(/\s+/g, ' ').slice(0, 300)}`);
+  };
+  printer.count = 0;
+  Object.defineProperty(printer, 'suppressed', { get: () => Math.max(0, printer.count - max) });
+  return printer;
 }
 
 /** IPN receiver: verifies the signature and resolves the flow waiting for that transaction. */
@@ -153,13 +168,18 @@ export function checkoutBody(n, ipnUrl, buyer = 0) {
 /**
  * One pay flow: the merchant creates a checkout, the buyer reads it, starts a transaction, pays
  * on the sandbox's hosted page, and the merchant receives the verified IPN. Resolves with the
- * end-to-end latency in ms.
+ * end-to-end latency in ms and the time of each stage (`stages`: create, read, transaction, pay,
+ * ipn = from the pay page's answer to the verified IPN, the asynchronous part).
  */
 export async function payFlow(ctx, n, buyer) {
   const { mesh, boot, providerId, receiver } = ctx;
   const t0 = performance.now();
+  const marks = [t0];
+  const mark = () => marks.push(performance.now());
   const checkout = await json('POST', `${mesh.adminBaseUrl}/checkouts/${boot.siteId}/create`, { token: boot.apiKey, body: checkoutBody(n, receiver.url, buyer) });
+  mark();
   await json('GET', `${mesh.publicBaseUrl}/checkouts/${checkout.sessionPublicId}`, { headers: { origin: 'https://shop.example' } });
+  mark();
   const tx = await json('POST', `${mesh.publicBaseUrl}/transactions/create`, {
     body: {
       sessionPublicId: checkout.sessionPublicId,
@@ -167,6 +187,7 @@ export async function payFlow(ctx, n, buyer) {
       billingAddress: { name: 'Buyer', email: `buyer${buyer}@example.com`, line1: 'Main St 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
     },
   });
+  mark();
   const ipn = receiver.waitFor(tx.transactionId);
   const pay = await fetch(tx.redirectUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=pay', redirect: 'manual' });
   await pay.arrayBuffer();
@@ -174,8 +195,11 @@ export async function payFlow(ctx, n, buyer) {
     ipn.catch(() => undefined);
     throw new Error(`pay page answered ${pay.status}`);
   }
+  mark();
   await ipn;
-  return performance.now() - t0;
+  mark();
+  const names = ['create', 'read', 'transaction', 'pay', 'ipn'];
+  return { ms: marks[marks.length - 1] - t0, stages: Object.fromEntries(names.map((n, i) => [n, marks[i + 1] - marks[i]])) };
 }
 
 /**
@@ -184,6 +208,7 @@ export async function payFlow(ctx, n, buyer) {
  */
 export async function payFlowLoad(ctx, { buyers, seconds, maxFlows = Infinity, firstFlow = 0, onError = console.error }) {
   const latencies = [];
+  const stages = {};
   let failures = 0;
   let next = 0;
   const deadline = Date.now() + seconds * 1000;
@@ -192,7 +217,9 @@ export async function payFlowLoad(ctx, { buyers, seconds, maxFlows = Infinity, f
     while (Date.now() < deadline && next < maxFlows) {
       const n = firstFlow + next++;
       try {
-        latencies.push(await payFlow(ctx, n, b));
+        const flow = await payFlow(ctx, n, b);
+        latencies.push(flow.ms);
+        for (const [k, v] of Object.entries(flow.stages)) (stages[k] ??= []).push(v);
       } catch (err) {
         failures += 1;
         onError(`flow ${n}: ${err instanceof Error ? err.message : err}`);
@@ -202,5 +229,6 @@ export async function payFlowLoad(ctx, { buyers, seconds, maxFlows = Infinity, f
   await Promise.all(Array.from({ length: buyers }, (_, b) => buyer(b)));
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { completed: latencies.length, failures, elapsed, flowsPerSecond: latencies.length / elapsed, latencies, started: next };
+  const stageP50 = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, percentile(v.sort((a, b) => a - b), 50)]));
+  return { completed: latencies.length, failures, elapsed, flowsPerSecond: latencies.length / elapsed, latencies, stageP50, started: next };
 }
