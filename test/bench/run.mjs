@@ -146,7 +146,8 @@ const f0 = (n) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
 const pct = (n) => (Number.isFinite(n) ? `${(n * 100).toFixed(0)} %` : 'n/a');
 
 async function main() {
-  const result = { startedAt: new Date().toISOString(), host: { cpus: (await import('node:os')).cpus().length, node: process.version }, settings: { SECONDS, FLOW_SECONDS, REF_SECONDS, IDLE_SECONDS, CONNECTIONS, BUYERS, MAX_FLOWS: Number.isFinite(MAX_FLOWS) ? MAX_FLOWS : null, logLevel: args['log-level'], profile: Boolean(profileDir) } };
+  const os = await import('node:os');
+  const result = { startedAt: new Date().toISOString(), host: { cpus: os.cpus().length, node: process.version, loadAvgAtStart: os.loadavg() }, settings: { SECONDS, FLOW_SECONDS, REF_SECONDS, IDLE_SECONDS, CONNECTIONS, BUYERS, MAX_FLOWS: Number.isFinite(MAX_FLOWS) ? MAX_FLOWS : null, logLevel: args['log-level'], profile: Boolean(profileDir) } };
 
   log(`references (${REF_SECONDS} s each, ${CONNECTIONS} connections)...`);
   const hello = await helloWorld({ seconds: REF_SECONDS, connections: CONNECTIONS });
@@ -256,6 +257,7 @@ async function main() {
     }
   }
 
+  result.host.loadAvgAtEnd = os.loadavg();
   report(result, result.pgStatements);
   const out = args.out ?? join(ROOT, '.run', 'bench', `${stamp}.json`);
   mkdirSync(join(out, '..'), { recursive: true });
@@ -297,6 +299,11 @@ function report(r, statements) {
   console.log(`  ${pad('process', 22)}${levels.map((p) => lpad(`${p.buyers} buyer(s)`, 14)).join('')}${lpad('idle % core', 14)}`);
   for (const s of services) console.log(`  ${pad(s, 22)}${levels.map((p) => lpad(f1(p.cpuMsPerFlow[s]), 14)).join('')}${lpad(f1(r.idle.perProcessPctOfCore[s]), 14)}`);
   console.log(`  ${pad('total', 22)}${levels.map((p) => lpad(f1(p.cpuMsPerFlowTotal), 14)).join('')}${lpad(f1(r.idle.totalPctOfCore), 14)}`);
+  console.log(`  ${pad('mesh CPU used, cores', 22)}${levels.map((p) => lpad(f2((p.flowsPerSecond * p.cpuMsPerFlowTotal) / 1000), 14)).join('')}`);
+  console.log(
+    `  CPU-bound ceiling on this machine's ${r.host.cpus} cores: ~${levels.map((p) => f0((r.host.cpus * 1000) / p.cpuMsPerFlowTotal)).join(' / ')} flows/s (cores x 1000 / CPU ms per flow, before the load generator's share);` +
+      ` 1-min load average ${r.host.loadAvgAtStart.map((l) => l.toFixed(1))[0]} at start, ${r.host.loadAvgAtEnd.map((l) => l.toFixed(1))[0]} at end`,
+  );
   console.log('\nPostgreSQL work per pay flow');
   if (statements.available) console.log(`  statements (pg_stat_statements, namespace schemas; BEGIN/COMMIT not counted): ${levels.map((p) => f1(p.pgStatementsPerFlow)).join(' / ')}`);
   else console.log(`  statements: n/a. ${statements.how}`);
