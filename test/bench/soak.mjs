@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // Soak: pay flows at a steady rate for N minutes while sampling the resident memory (RSS) of every
-// mesh process; prints whether each stayed flat (within 20 % of its level right after warm-up).
+// mesh process; prints whether each stayed flat after warm-up: the median of the last third of
+// the samples within 20 % of the median of the first third (medians, so one sample taken right
+// after a garbage collection does not decide), and the largest sample.
 //
 //   node test/bench/soak.mjs [--rate 5] [--minutes 10] [--warmup-minutes 2] [--sample-seconds 10] [--tolerance 0.2]
-import { mkdirSync, writeFileSync } from 'node:fs';
+//   node test/bench/soak.mjs --from .run/bench/soak-<timestamp>.json   (verdicts of a saved run)
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from './lib/references.mjs';
 import { startBenchMesh, payFlow, limitedLog } from './lib/bench-mesh.mjs';
 import { rssMiB } from './lib/procs.mjs';
-import { percentile } from './lib/stats.mjs';
+import { median, percentile } from './lib/stats.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -20,6 +23,7 @@ const { values: args } = parseArgs({
     tolerance: { type: 'string', default: '0.2' },
     'max-in-flight': { type: 'string', default: '64' },
     'log-level': { type: 'string', default: 'warn' },
+    from: { type: 'string' },
   },
 });
 const RATE = Number(args.rate);
@@ -33,7 +37,36 @@ const meshErrors = limitedLog('[mesh error]');
 const flowErrors = limitedLog('[flow error]');
 const log = (m) => console.log(`[soak] ${m}`);
 
+/** Per process: RSS level early and late after warm-up, and whether it stayed within the tolerance. */
+function verdicts(samples, warmupMinutes, tolerance) {
+  const warm = samples.filter((s) => s.t >= warmupMinutes * 60);
+  const third = Math.max(1, Math.floor(warm.length / 3));
+  return Object.keys(samples[0]?.rss ?? {}).map((name) => {
+    const values = warm.map((s) => s.rss[name]).filter(Number.isFinite);
+    const early = median(values.slice(0, third));
+    const late = median(values.slice(-third));
+    const drift = (late - early) / early;
+    return { service: name, startMiB: samples[0].rss[name], earlyMiB: early, lateMiB: late, maxMiB: Math.max(...values), drift, flat: values.length >= 3 && drift <= tolerance };
+  });
+}
+
+function printVerdicts(list, tolerance) {
+  console.log(`  ${'process'.padEnd(22)}${'start'.padStart(8)}${'early'.padStart(8)}${'late'.padStart(8)}${'max'.padStart(8)}${'drift'.padStart(9)}  flat (<= ${tolerance * 100} %)`);
+  for (const v of list) {
+    const mib = (n) => n.toFixed(0).padStart(8);
+    console.log(`  ${v.service.padEnd(22)}${mib(v.startMiB)}${mib(v.earlyMiB)}${mib(v.lateMiB)}${mib(v.maxMiB)}${`${(v.drift * 100).toFixed(1)}%`.padStart(9)}  ${v.flat ? 'yes' : 'NO'}`);
+  }
+}
+
 async function main() {
+  if (args.from) {
+    const saved = JSON.parse(readFileSync(args.from, 'utf8'));
+    const list = verdicts(saved.samples, Number(args['warmup-minutes'] ?? saved.warmupMinutes), TOLERANCE);
+    console.log(`soak ${args.from}: ${saved.minutes} min at ${saved.rate} flows/s, ${saved.completed} flows, ${saved.failures} failed`);
+    printVerdicts(list, TOLERANCE);
+    if (list.some((v) => !v.flat)) process.exitCode = 1;
+    return;
+  }
   log('starting the mesh...');
   const ctx = await startBenchMesh({ logLevel: args['log-level'], onError: meshErrors });
   const samples = []; // { t (s), rss: { service: MiB } }
@@ -85,28 +118,16 @@ async function main() {
     await ctx.stop();
   }
 
-  const warm = samples.filter((s) => s.t >= WARMUP_MIN * 60);
-  const services = Object.keys(samples[0]?.rss ?? {});
-  const verdicts = services.map((name) => {
-    const base = warm[0]?.rss[name];
-    const values = warm.map((s) => s.rss[name]).filter(Number.isFinite);
-    const max = Math.max(...values);
-    const last = values[values.length - 1];
-    const drift = (max - base) / base;
-    return { service: name, startMiB: samples[0].rss[name], afterWarmupMiB: base, maxMiB: max, lastMiB: last, drift, flat: values.length > 1 && drift <= TOLERANCE };
-  });
+  const list = verdicts(samples, WARMUP_MIN, TOLERANCE);
   latencies.sort((a, b) => a - b);
   console.log(`\nsoak: ${MINUTES} min at ${RATE} flows/s (warm-up ${WARMUP_MIN} min, RSS sampled every ${SAMPLE_MS / 1000} s)`);
   console.log(`  flows completed ${latencies.length}, failed ${failures}, starts skipped (>${MAX_IN_FLIGHT} in flight) ${skipped}; p50 ${percentile(latencies, 50)?.toFixed(0)} ms, p99 ${percentile(latencies, 99)?.toFixed(0)} ms`);
-  console.log(`  ${'process'.padEnd(22)}${'start'.padStart(10)}${'warm'.padStart(10)}${'max'.padStart(10)}${'last'.padStart(10)}${'drift'.padStart(9)}  flat (<= ${TOLERANCE * 100} %)`);
-  for (const v of verdicts) {
-    console.log(`  ${v.service.padEnd(22)}${v.startMiB.toFixed(0).padStart(10)}${v.afterWarmupMiB.toFixed(0).padStart(10)}${v.maxMiB.toFixed(0).padStart(10)}${v.lastMiB.toFixed(0).padStart(10)}${`${(v.drift * 100).toFixed(1)}%`.padStart(9)}  ${v.flat ? 'yes' : 'NO'}`);
-  }
+  printVerdicts(list, TOLERANCE);
   const out = join(ROOT, '.run', 'bench', `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   mkdirSync(join(out, '..'), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ rate: RATE, minutes: MINUTES, warmupMinutes: WARMUP_MIN, completed: latencies.length, failures, skipped, verdicts, samples }, null, 2)}\n`);
+  writeFileSync(out, `${JSON.stringify({ rate: RATE, minutes: MINUTES, warmupMinutes: WARMUP_MIN, completed: latencies.length, failures, skipped, verdicts: list, samples }, null, 2)}\n`);
   console.log(`\nsamples written to ${out}`);
-  if (verdicts.some((v) => !v.flat)) process.exitCode = 1;
+  if (list.some((v) => !v.flat)) process.exitCode = 1;
 }
 
 main().catch((err) => {
