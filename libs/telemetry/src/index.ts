@@ -1,47 +1,36 @@
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { getNodeAutoInstrumentations } from '@opentelemetry/auto-instrumentations-node';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { setTraceBridge } from '@paymesh/core';
 import { otelBridge } from './bridge';
+import type { startSdk } from './sdk';
 
 export { tagActiveSpan } from './bridge';
 
 export interface TelemetryOptions {
   serviceName: string;
-  /** OTLP/HTTP base endpoint (e.g. http://collector:4318); spans are exported only when set. */
-  otlpEndpoint?: string;
+  /** OTLP/HTTP base endpoint (e.g. http://collector:4318). */
+  otlpEndpoint: string;
 }
 
-let sdk: NodeSDK | undefined;
+type Sdk = ReturnType<typeof startSdk>;
+let sdk: Sdk | undefined;
+
+/** Whether the OpenTelemetry SDK runs in this process. */
+export function telemetryActive(): boolean {
+  return sdk !== undefined;
+}
 
 /**
- * Starts OpenTelemetry tracing with auto-instrumentation (HTTP, gRPC, PostgreSQL, MongoDB, Fastify).
- * Spans are always created so trace context propagates; they leave the process only when an
- * OTLP endpoint is configured. Must run before instrumented modules are loaded.
+ * Starts OpenTelemetry tracing (HTTP, gRPC and PostgreSQL instrumentation plus our own spans)
+ * exporting to the OTLP endpoint. Must run before instrumented modules are loaded. Without a call
+ * the request context still travels (X-Request-ID and an incoming traceparent, unchanged), and
+ * the SDK is not even loaded.
  */
 export function startTelemetry(opts: TelemetryOptions): void {
   if (sdk) return;
-  const processors: SpanProcessor[] = [];
-  if (opts.otlpEndpoint) {
-    const url = `${opts.otlpEndpoint.replace(/\/$/, '')}/v1/traces`;
-    processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url }), { scheduledDelayMillis: 500 }));
-  }
-  sdk = new NodeSDK({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: opts.serviceName }),
-    spanProcessors: processors,
-    instrumentations: [
-      getNodeAutoInstrumentations({
-        '@opentelemetry/instrumentation-fs': { enabled: false },
-        '@opentelemetry/instrumentation-dns': { enabled: false },
-        '@opentelemetry/instrumentation-net': { enabled: false },
-        '@opentelemetry/instrumentation-pino': { enabled: false },
-      }),
-    ],
-  });
-  sdk.start();
+  // Loaded here rather than imported at the top: a process without an endpoint never pays for
+  // the SDK's modules (and their instrumentation hooks).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startSdk: start } = require('./sdk') as typeof import('./sdk');
+  sdk = start(opts.serviceName, opts.otlpEndpoint);
   setTraceBridge(otelBridge);
 }
 

@@ -5,6 +5,7 @@ import { allowedApiOrigins, config } from './config';
 import { collections } from './store/collections';
 import { registerPaymentsWebhooksService } from './grpc/server';
 import { adapterFactory } from './providers/registry';
+import { ProviderAdapters } from './providers/cache';
 
 void runBackendService({
   name: 'payments-webhooks',
@@ -17,13 +18,15 @@ void runBackendService({
       secrets: new SecretBox(resolveKeyring(config)),
       clock: systemClock,
       logger,
-      adapters: adapterFactory({
-        providerA: {
-          defaultApiBaseUrl: config.PROVIDER_A_API_BASE_URL,
-          timeoutMs: config.PROVIDER_A_TIMEOUT_MS,
-          maxNetworkRetries: config.PROVIDER_A_MAX_NETWORK_RETRIES,
-        },
-      }),
+      adapters: new ProviderAdapters(
+        adapterFactory({
+          providerA: {
+            defaultApiBaseUrl: config.PROVIDER_A_API_BASE_URL,
+            timeoutMs: config.PROVIDER_A_TIMEOUT_MS,
+            maxNetworkRetries: config.PROVIDER_A_MAX_NETWORK_RETRIES,
+          },
+        }),
+      ),
       publicRootUrl: config.PUBLIC_ROOT_URL,
       requireHttps: config.NODE_ENV === 'production',
       allowedApiOrigins: allowedApiOrigins(config),

@@ -6,6 +6,7 @@ import { createLogger, SecretBox, systemClock } from '@paymesh/core';
 import { createStore, type DroppableStore } from '@paymesh/store';
 import type { PaymentsDeps } from '../src/app/deps';
 import { adapterFactory } from '../src/providers/registry';
+import { ProviderAdapters } from '../src/providers/cache';
 import { collections } from '../src/store/collections';
 
 export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -36,7 +37,7 @@ export async function startHarness(): Promise<Harness> {
       secrets: new SecretBox(`k1:${randomBytes(32).toString('base64')}`),
       clock: systemClock,
       logger: createLogger({ service: 'payments-webhooks-test', level: 'silent' }),
-      adapters: adapterFactory({ providerA: { defaultApiBaseUrl: sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 } }),
+      adapters: new ProviderAdapters(adapterFactory({ providerA: { defaultApiBaseUrl: sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 } })),
       publicRootUrl: 'http://127.0.0.1:18081',
       requireHttps: false,
     },

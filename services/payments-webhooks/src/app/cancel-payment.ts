@@ -4,7 +4,7 @@ import type { ProviderDoc } from '../domain/provider';
 import { idempotencyKey } from '../providers/adapter';
 import { PAYMENTS, PROVIDERS } from '../store/collections';
 import type { PaymentsDeps } from './deps';
-import { openCredentials } from './provider-records';
+import { adapterOf } from './provider-records';
 
 export interface CancelPaymentCommand {
   organizationId: string;
@@ -29,7 +29,7 @@ export async function cancelPayment(deps: PaymentsDeps, cmd: CancelPaymentComman
   const provider = await deps.store.collection<ProviderDoc>(PROVIDERS).get(payment.providerId);
   if (!provider || provider.organizationId !== cmd.organizationId) throw new NotFoundError('provider not found');
 
-  const adapter = deps.adapters(openCredentials(deps, provider));
+  const adapter = adapterOf(deps, provider);
   await adapter.cancelPayment(payment.providerPaymentId, idempotencyKey(payment.transactionId, 'cancel'));
 
   await payments.update(payment.id, (cur) => {

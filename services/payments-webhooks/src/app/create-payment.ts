@@ -3,7 +3,7 @@ import type { Mode, ProviderType } from '../domain/provider';
 import type { PaymentDoc } from '../domain/payment';
 import { PAYMENTS } from '../store/collections';
 import type { PaymentsDeps } from './deps';
-import { findOwnedProvider, openCredentials } from './provider-records';
+import { adapterOf, findOwnedProvider } from './provider-records';
 
 export interface CreatePaymentCommand {
   organizationId: string;
@@ -59,7 +59,7 @@ export async function createPayment(deps: PaymentsDeps, cmd: CreatePaymentComman
 
   const provider = await findOwnedProvider(deps, cmd.organizationId, cmd.mode, cmd.providerId);
   if (!provider.enabled) throw new UnprocessableError('provider is disabled', { code: ErrorCode.PROVIDER_DISABLED });
-  const adapter = deps.adapters(openCredentials(deps, provider));
+  const adapter = adapterOf(deps, provider);
   const started = await adapter.createPayment({
     transactionId: cmd.transactionId,
     organizationId: cmd.organizationId,

@@ -68,7 +68,7 @@ export async function createProvider(deps: PaymentsDeps, input: CreateProviderIn
 
 async function registerEndpoint(deps: PaymentsDeps, credentials: ProviderCredentials, url: string) {
   try {
-    return await deps.adapters(credentials).registerWebhookEndpoint(url);
+    return await deps.adapters.build(credentials).registerWebhookEndpoint(url);
   } catch (err) {
     if (err instanceof ProviderError && err.providerKind === 'auth') {
       throw new ValidationError(`credentials.secretKey was rejected by ${credentials.type}`, { field: 'credentials.secretKey', cause: err });
@@ -79,7 +79,7 @@ async function registerEndpoint(deps: PaymentsDeps, credentials: ProviderCredent
 
 async function removeEndpoint(deps: PaymentsDeps, credentials: ProviderCredentials, endpointId: string): Promise<void> {
   try {
-    await deps.adapters(credentials).deleteWebhookEndpoint(endpointId);
+    await deps.adapters.build(credentials).deleteWebhookEndpoint(endpointId);
   } catch (err) {
     deps.logger.warn({ err, endpointId }, 'could not remove the webhook endpoint of a provider record that was not stored');
   }

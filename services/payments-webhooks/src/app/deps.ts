@@ -1,7 +1,7 @@
 import type { Clock, Logger, SecretBox } from '@paymesh/core';
 import type { DocumentStore } from '@paymesh/store';
 import type { OutboxRelay } from '@paymesh/bus';
-import type { AdapterFactory } from '../providers/registry';
+import type { ProviderAdapters } from '../providers/cache';
 
 /** What the payments-webhooks use cases need; assembled in main.ts. */
 export interface PaymentsDeps {
@@ -10,7 +10,8 @@ export interface PaymentsDeps {
   secrets: SecretBox;
   clock: Clock;
   logger: Logger;
-  adapters: AdapterFactory;
+  /** Provider adapters, cached per record and credentials. */
+  adapters: ProviderAdapters;
   /** Main Backend root URL providers call, e.g. https://pay.example.com. */
   publicRootUrl: string;
   /** Production: provider API URLs must be https. */

@@ -7,7 +7,7 @@ import type { EventClaimDoc, WebhookOutcome, WebhookReceiptDoc } from '../domain
 import type { ProviderWebhookEvent } from '../providers/adapter';
 import { EVENT_CLAIMS, PAYMENTS, PROVIDERS, WEBHOOK_RECEIPTS } from '../store/collections';
 import type { PaymentsDeps } from './deps';
-import { openCredentials } from './provider-records';
+import { adapterOf } from './provider-records';
 
 export interface WebhookDelivery {
   providerType: string;
@@ -44,7 +44,7 @@ export async function handleWebhook(deps: PaymentsDeps, delivery: WebhookDeliver
   // Disabled and deleted records still verify webhooks: payments started through them must settle.
   if (!provider || provider.type !== delivery.providerType) throw rejected('unknown provider');
 
-  const adapter = deps.adapters(openCredentials(deps, provider));
+  const adapter = adapterOf(deps, provider);
   const receivedAt = deps.clock.now();
   const event = adapter.verifyAndParseWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, receivedAt });
   if (event.live !== (provider.mode === 'live')) throw rejected('event mode does not match the provider record');

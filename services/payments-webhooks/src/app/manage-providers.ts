@@ -49,5 +49,6 @@ export async function deleteProvider(deps: PaymentsDeps, organizationId: string,
     const now = deps.clock.now().toISOString();
     return { ...rest, enabled: false, deletedAt: now, updatedAt: now };
   });
+  deps.adapters.forget(id);
   deps.logger.info({ providerId: id, organizationId }, 'provider deleted');
 }

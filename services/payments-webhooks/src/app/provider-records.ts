@@ -1,5 +1,6 @@
 import { NotFoundError } from '@paymesh/core';
 import { parseCredentials, type ProviderCredentials } from '../domain/credentials';
+import type { PaymentAdapter } from '../providers/adapter';
 import type { Mode, ProviderDoc } from '../domain/provider';
 import { PROVIDERS } from '../store/collections';
 import type { PaymentsDeps } from './deps';
@@ -20,4 +21,9 @@ export async function findOwnedProvider(deps: PaymentsDeps, organizationId: stri
 export function openCredentials(deps: PaymentsDeps, doc: ProviderDoc): ProviderCredentials {
   const raw: unknown = JSON.parse(deps.secrets.open(doc.credentials, doc.id));
   return parseCredentials(doc.type, raw, { mode: doc.mode, requireHttps: deps.requireHttps });
+}
+
+/** The adapter bound to a record's current credentials (built once per credentials, then cached). */
+export function adapterOf(deps: PaymentsDeps, doc: ProviderDoc): PaymentAdapter {
+  return deps.adapters.forRecord(doc, () => openCredentials(deps, doc));
 }
