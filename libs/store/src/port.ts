@@ -132,6 +132,11 @@ export interface TxScope {
   nextSequence(key: string, startAt?: number): Promise<number>;
 }
 
+export interface StoreStats {
+  /** Statements or commands sent to the server since the store was opened. */
+  statements: number;
+}
+
 export interface DocumentStore {
   readonly kind: 'postgres' | 'mongodb';
   /** Name of this service's database/schema. */
@@ -149,6 +154,8 @@ export interface DocumentStore {
   /** Atomic counter: returns the next value for `key` (first call returns `startAt`, default 1). */
   nextSequence(key: string, startAt?: number): Promise<number>;
   readonly outbox: Outbox;
+  /** Statements (PostgreSQL) or commands (MongoDB) sent so far; for benchmarks counting per flow. */
+  stats(): StoreStats;
   /** Cheap round trip to the server; throws when unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;

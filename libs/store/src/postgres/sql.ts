@@ -1,8 +1,24 @@
-import type { QueryResult, QueryResultRow } from 'pg';
+import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
 
 /** What the collection code needs from a pg `Pool` or a checked-out `PoolClient`. */
 export interface Queryable {
   query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+  query<R extends QueryResultRow = QueryResultRow>(config: QueryConfig): Promise<QueryResult<R>>;
+}
+
+/** Statements sent by one store, for benchmarks counting round trips per flow. */
+export class StatementCounter {
+  statements = 0;
+}
+
+/** Wraps a pool or client so every statement sent through it is counted. */
+export function counted(db: Queryable, counter: StatementCounter): Queryable {
+  return {
+    query(textOrConfig: string | QueryConfig, values?: unknown[]) {
+      counter.statements += 1;
+      return typeof textOrConfig === 'string' ? db.query(textOrConfig, values) : db.query(textOrConfig);
+    },
+  } as Queryable;
 }
 
 /** Collects bind values and hands out their `$n` placeholders. */
