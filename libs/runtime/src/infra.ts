@@ -57,7 +57,9 @@ export async function openInfra(opts: {
       `NATS unreachable at ${redact(config.NATS_URL)}: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  const relay = new OutboxRelay({ outbox: store.outbox, bus, logger, intervalMs: 500 });
+  // Commits hand their events to the relay at once and other replicas' commits wake it through
+  // the outbox watch; the poll is the slow safety net for crashes and outages.
+  const relay = new OutboxRelay({ outbox: store.outbox, bus, logger, intervalMs: 5_000 });
   relay.start();
   return {
     store,

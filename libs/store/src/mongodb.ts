@@ -1,7 +1,7 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { StoreLogger } from './logger';
 import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
-import type { Collection, CollectionSpec, DocumentStore, Outbox, OutboxEvent, StoredDoc, StoreStats, TxScope } from './port';
+import type { Collection, CollectionSpec, DocumentStore, EnqueueOptions, NewOutboxEvent, Outbox, StoredDoc, StoreStats, TxScope } from './port';
 import { MongoCollection } from './mongodb/collection';
 import { toMongoKeys, type MongoDoc } from './mongodb/filter';
 import * as system from './mongodb/system';
@@ -54,6 +54,7 @@ export class MongoStore implements DocumentStore {
         return system.pending(this.db, limit);
       },
       markPublished: (ids) => system.markPublished(this.db, ids),
+      watch: (onWrite) => system.watchOutbox(this.db, onWrite, this.logger),
     };
   }
 
@@ -111,7 +112,8 @@ export class MongoStore implements DocumentStore {
             assertCollectionName(name);
             return new MongoCollection<T>(name, this.db.collection<MongoDoc>(name), session);
           },
-          enqueue: (event: Omit<OutboxEvent, 'createdAt'>) => system.enqueue(this.db, session, event),
+          enqueue: (events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions) =>
+            system.enqueue(this.db, session, Array.isArray(events) ? events : [events], options?.origin),
           nextSequence: (key: string, startAt?: number) => system.nextSequence(this.db, key, startAt, session),
         }),
       );

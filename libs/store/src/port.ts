@@ -51,14 +51,23 @@ export interface FindOptions {
   page?: number;
   /** Without a limit every match is returned (page 1) and `Page.limit` is the item count. */
   limit?: number;
+  /**
+   * Also count every match for `Page.total` (one more statement when paging); only list routes
+   * that show a total ask for it. Without a limit the total is the item count either way.
+   */
+  total?: boolean;
 }
 
 export interface Page<T> {
   items: T[];
-  total: number;
+  /** Number of matches; present when asked for with `total: true` or when there is no limit. */
+  total?: number;
   page: number;
   limit: number;
 }
+
+/** A page whose `total` was counted (`find(filter, { total: true })`). */
+export type CountedPage<T> = Page<T> & { total: number };
 
 export interface IndexSpec {
   /** Field paths, in order. */
@@ -85,12 +94,14 @@ export interface Collection<T extends StoredDoc> {
   insert(doc: NewDoc<T>): Promise<T>;
   get(id: string): Promise<T | null>;
   findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<T | null>;
+  find(filter: Filter, options: FindOptions & { total: true }): Promise<CountedPage<T>>;
   find(filter: Filter, options?: FindOptions): Promise<Page<T>>;
   count(filter: Filter): Promise<number>;
   /**
-   * Compare-and-set: replaces the document's fields with `next` when its current version equals
-   * `expectedVersion`; returns the stored document with version+1. Throws ConflictError
-   * (code VERSION_CONFLICT) when the version moved, NotFoundError when the id is unknown.
+   * Compare-and-set in one round trip: replaces the document's fields with `next` when its current
+   * version equals `expectedVersion`; returns the stored document with version+1. Throws
+   * ConflictError (code VERSION_CONFLICT) when the version moved, NotFoundError when the id is
+   * unknown. Prefer it over `update` whenever the caller already holds the document.
    */
   replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>): Promise<T>;
   /**
@@ -119,15 +130,33 @@ export interface OutboxEvent {
 export interface Outbox {
   /** Oldest unpublished events first. */
   pending(limit: number): Promise<OutboxEvent[]>;
-  /** Marks events as published (removes them from the pending set). */
+  /** Marks events as published (removes them from the pending set), in one statement. */
   markPublished(ids: string[]): Promise<void>;
+  /**
+   * Calls `onWrite(origin)` soon after a transaction that enqueued events commits, in any process
+   * (PostgreSQL LISTEN/NOTIFY, MongoDB change stream); `origin` is what the writer passed to
+   * `enqueue` ('' when nothing). Best effort: a lost connection is re-established and the relay's
+   * poll covers the gap. Resolves to a function that stops watching.
+   */
+  watch?(onWrite: (origin: string) => void): Promise<() => Promise<void>>;
+}
+
+/** An event as handed to `TxScope.enqueue`. */
+export type NewOutboxEvent = Omit<OutboxEvent, 'createdAt'>;
+
+export interface EnqueueOptions {
+  /** Who wrote the events (e.g. a relay instance that publishes them itself); told to watchers. */
+  origin?: string;
 }
 
 /** Operations available inside a transaction: collections plus the outbox writer. */
 export interface TxScope {
   collection<T extends StoredDoc>(name: string): Collection<T>;
-  /** Enqueues an event; it becomes visible to the relay only if the transaction commits. */
-  enqueue(event: Omit<OutboxEvent, 'createdAt'>): Promise<void>;
+  /**
+   * Enqueues events (in order; an id already there is kept as it is); they become visible to the
+   * relay, and watchers are told, only if the transaction commits.
+   */
+  enqueue(events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions): Promise<void>;
   /** Atomic counter within the transaction (see DocumentStore.nextSequence). */
   nextSequence(key: string, startAt?: number): Promise<number>;
 }

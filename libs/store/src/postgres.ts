@@ -1,7 +1,7 @@
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import type { StoreLogger } from './logger';
 import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
-import type { Collection, CollectionSpec, DocumentStore, Outbox, OutboxEvent, StoredDoc, StoreStats, TxScope } from './port';
+import type { Collection, CollectionSpec, DocumentStore, EnqueueOptions, NewOutboxEvent, Outbox, StoredDoc, StoreStats, TxScope } from './port';
 import { PgCollection } from './postgres/collection';
 import { counted, ident, StatementCounter, type Queryable } from './postgres/sql';
 import * as system from './postgres/system';
@@ -36,10 +36,12 @@ export class PostgresStore implements DocumentStore {
   /** Tables known to exist, so each is created at most once per process. */
   private readonly tables = new Map<string, Promise<void>>();
   private closed = false;
+  private readonly url: string;
 
   constructor(options: PostgresStoreOptions) {
     assertIdentifier(options.database, 'database');
     this.database = options.database;
+    this.url = options.url;
     this.logger = options.logger;
     this.pool = new Pool({
       connectionString: options.url,
@@ -60,6 +62,7 @@ export class PostgresStore implements DocumentStore {
         await this.init();
         return system.markPublished(this.db, this.database, ids);
       },
+      watch: (onWrite) => this.watchOutbox(onWrite),
     };
   }
 
@@ -128,7 +131,8 @@ export class PostgresStore implements DocumentStore {
     return inTransaction(this.pool, this.logger, this.counter, (client) =>
       fn({
         collection: <T extends StoredDoc>(name: string) => this.bind<T>(name, client),
-        enqueue: (event: Omit<OutboxEvent, 'createdAt'>) => system.enqueue(client, this.database, event),
+        enqueue: (events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions) =>
+          system.enqueue(client, this.database, Array.isArray(events) ? events : [events], options?.origin),
         nextSequence: (key: string, startAt?: number) => system.nextSequence(client, this.database, key, startAt),
       }),
     );
@@ -137,6 +141,55 @@ export class PostgresStore implements DocumentStore {
   async nextSequence(key: string, startAt?: number): Promise<number> {
     await this.init();
     return system.nextSequence(this.db, this.database, key, startAt);
+  }
+
+  /**
+   * LISTENs on the outbox channel on a connection of its own (a pooled one would be handed to
+   * others); a lost connection is re-opened after a pause.
+   */
+  private async watchOutbox(onWrite: (origin: string) => void): Promise<() => Promise<void>> {
+    await this.init();
+    const channel = system.outboxChannel(this.database);
+    let stopped = false;
+    let client: Client | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    const open = async (): Promise<void> => {
+      const c = new Client({ connectionString: this.url, application_name: `paymesh-outbox-listen:${this.database}` });
+      c.on('notification', (msg) => {
+        if (msg.channel === channel) onWrite(msg.payload ?? '');
+      });
+      c.on('error', (err) => {
+        this.logger?.warn({ err }, 'outbox listen connection lost; re-opening');
+        void c.end().catch(() => undefined);
+        if (client === c) client = undefined;
+        reopen();
+      });
+      await c.connect();
+      await c.query(`LISTEN ${ident(channel)}`);
+      if (stopped) {
+        await c.end();
+        return;
+      }
+      client = c;
+    };
+    const reopen = (): void => {
+      if (stopped || retry) return;
+      retry = setTimeout(() => {
+        retry = undefined;
+        open().catch((err: unknown) => {
+          this.logger?.warn({ err }, 'could not listen on the outbox; will retry');
+          reopen();
+        });
+      }, 1_000);
+      retry.unref();
+    };
+    await open();
+    return async () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+      client = undefined;
+    };
   }
 
   /** Statements sent since start (transactions count BEGIN and COMMIT too); cheap, for benchmarks. */

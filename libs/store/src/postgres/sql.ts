@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
 
 /** What the collection code needs from a pg `Pool` or a checked-out `PoolClient`. */
@@ -64,4 +65,20 @@ export function target(path: string): Target {
 export function indexExpression(path: string): string {
   const t = target(path);
   return t.kind === 'doc' ? t.text : t.kind;
+}
+
+const statementNames = new Map<string, string>();
+
+/**
+ * A named (server-side prepared) query for a fixed statement shape: pg parses and plans it once
+ * per connection and afterwards only binds values. The name is a hash of the text, so one name
+ * never stands for two different statements on a connection.
+ */
+export function prepared(text: string, values: unknown[]): QueryConfig {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `pm_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
 }

@@ -80,7 +80,7 @@ async function openTransaction(
   for (let attempt = 1; attempt <= 3; attempt++) {
     const now = deps.clock.now().toISOString();
     try {
-      const doc = await deps.store.transaction((tx) =>
+      const doc = await deps.outbox.commit((tx) =>
         insertTransaction(
           tx,
           {
@@ -117,7 +117,6 @@ async function openTransaction(
           { kind: 'create' },
         ),
       );
-      deps.relay.nudge();
       deps.logger.info({ transactionId: doc.id, checkoutId: checkout.id, providerId: provider.id }, 'transaction created');
       return doc;
     } catch (err) {
