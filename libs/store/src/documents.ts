@@ -86,11 +86,15 @@ export async function updateWithRetry<T extends StoredDoc>(
   id: string,
   mutate: (current: T) => Omit<T, 'id' | 'version'> | null,
   retries: number = DEFAULT_UPDATE_RETRIES,
+  held?: T,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    const current = await collection.get(id);
+    const tentative = attempt === 0 && held !== undefined && held.id === id ? held : undefined;
+    const current = tentative ?? (await collection.get(id));
     if (current === null) throw notFound(collection.name, id);
     const next = mutate(current);
+    // Leaving it unchanged is only decided on a fresh read; a held copy may be stale.
+    if (next === null && tentative) continue;
     if (next === null) return current;
     try {
       return await collection.replace(id, current.version, next);

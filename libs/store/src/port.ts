@@ -107,8 +107,10 @@ export interface Collection<T extends StoredDoc> {
   /**
    * Reads, applies `mutate`, and writes with compare-and-set, retrying on version conflicts
    * (up to `retries` times). `mutate` returns the next document or `null` to leave it unchanged.
+   * `held`: the document as the caller already has it; the first try applies `mutate` to it
+   * without reading (one statement when it is current), later tries read again.
    */
-  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number): Promise<T>;
+  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T>;
   /** Deletes by id; returns whether a document was removed. */
   delete(id: string): Promise<boolean>;
   /** Deletes every document matching the filter; returns how many. */

@@ -288,6 +288,32 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       await expectDomainError(col.update(newObjectId(), () => null), NotFoundError);
     });
 
+    it('update starts from a held document without reading it, and re-reads when it was stale', async () => {
+      const col = await invoices();
+      const v1 = await col.insert(invoice({ amount: 1 }));
+      const seen: number[] = [];
+      const bump = (cur: Invoice) => {
+        seen.push(cur.version);
+        const { id: _id, version: _v, ...fields } = cur;
+        return { ...fields, amount: cur.amount + 1 };
+      };
+      const v2 = await col.update(v1.id, bump, undefined, v1);
+      expect(v2).toMatchObject({ version: 2, amount: 2 });
+      expect(seen).toEqual([1]);
+      // Stale: another writer moved it to version 3; the held v2 loses and the fresh read wins.
+      const { id: _id, version: _v, ...fields } = v2;
+      await col.replace(v2.id, 2, { ...fields, amount: 10 });
+      seen.length = 0;
+      const v4 = await col.update(v2.id, bump, undefined, v2);
+      expect(v4).toMatchObject({ version: 4, amount: 11 });
+      expect(seen).toEqual([2, 3]);
+      // "Leave it unchanged" is never decided on the held copy alone: the stale v2 says so, v4 does not.
+      seen.length = 0;
+      const v5 = await col.update(v4.id, (cur) => (cur.amount < 5 ? (seen.push(cur.version), null) : bump(cur)), undefined, v2);
+      expect(v5).toMatchObject({ version: 5, amount: 12 });
+      expect(seen).toEqual([2, 4]);
+    });
+
     it('delete and deleteMany', async () => {
       const col = await seeded();
       const victim = await col.findOne({ amount: 25 });

@@ -93,8 +93,8 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     throw versionConflict(this.name, id, expectedVersion, current.version);
   }
 
-  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number): Promise<T> {
-    return updateWithRetry(this, id, mutate, retries);
+  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T> {
+    return updateWithRetry(this, id, mutate, retries, held);
   }
 
   async delete(id: string): Promise<boolean> {

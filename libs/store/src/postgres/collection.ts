@@ -116,8 +116,8 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     throw versionConflict(this.name, id, expectedVersion, row.current);
   }
 
-  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number): Promise<T> {
-    return updateWithRetry(this, id, mutate, retries);
+  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T> {
+    return updateWithRetry(this, id, mutate, retries, held);
   }
 
   async delete(id: string): Promise<boolean> {

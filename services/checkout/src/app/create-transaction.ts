@@ -180,7 +180,7 @@ async function startPayment(
       providerPaymentId: cur.providerPaymentId ?? (res.providerPaymentId || null),
       providerPayment: { state: 'created', error: null, redirectUrl: res.redirectUrl || null },
       updatedAt: deps.clock.now().toISOString(),
-    }));
+    }), undefined, doc);
     return {
       transaction: stored,
       providerType: stored.providerType ?? '',

@@ -128,18 +128,47 @@ export async function applyTransition(
   deps: PaymentsDeps,
   transactionId: string,
   plan: (doc: TransactionDoc) => TransitionPlan | null,
+  /** The transaction as the caller just read it: tried first, saving a read (see below). */
+  held?: TransactionDoc,
 ): Promise<TransitionOutcome> {
+  let tentative = held;
   const outcome = await deps.outbox.commit(async (tx): Promise<TransitionOutcome> => {
     const txs = tx.collection<TransactionDoc>(TRANSACTIONS);
-    const doc = await txs.get(transactionId);
-    if (!doc || doc.deletedAt) throw new NotFoundError('transaction not found');
+    // A held document is only trusted for a write, whose compare-and-set proves it current (a
+    // conflict re-runs the commit, reading). A decision to write nothing is taken on a fresh read.
+    const first = tentative;
+    tentative = undefined;
+    if (first) {
+      const out = await decide(tx, first, true);
+      if (out) return out;
+    }
+    const out = await decide(tx, await txs.get(transactionId), false);
+    if (!out) throw new Error('unreachable: a fresh read always decides');
+    return out;
+  });
+  if (outcome.result === 'changed') {
+    deps.logger.info(
+      { transactionId, status: outcome.doc.status, subState: outcome.doc.subState, organizationId: outcome.doc.organizationId },
+      'transaction state changed',
+    );
+  }
+  return outcome;
+
+  /** Applies the plan to `doc`; undefined when `tentative` and nothing would be written. */
+  async function decide(tx: TxScope, doc: TransactionDoc | null, tentative: boolean): Promise<TransitionOutcome | undefined> {
+    const txs = tx.collection<TransactionDoc>(TRANSACTIONS);
+    if (!doc || doc.deletedAt) {
+      if (tentative) return undefined;
+      throw new NotFoundError('transaction not found');
+    }
     const p = plan(doc);
-    if (!p) return { doc, result: 'skipped' };
+    if (!p) return tentative ? undefined : { doc, result: 'skipped' };
     const from = { status: doc.status, subState: doc.subState };
     let res;
     try {
       res = transition(from, p.trigger);
     } catch (err) {
+      if (tentative && err instanceof IllegalTransitionError) return undefined; // judged again on a fresh read
       if (err instanceof IllegalTransitionError) {
         deps.logger.warn(
           { transactionId, status: doc.status, subState: doc.subState, trigger: err.trigger, providerEventId: p.providerEventId },
@@ -153,7 +182,7 @@ export async function applyTransition(
       ? [...doc.processedProviderEventIds, p.providerEventId]
       : doc.processedProviderEventIds;
     if (res.kind === 'unchanged') {
-      if (!p.patch) return { doc, result: 'unchanged' };
+      if (!p.patch) return tentative ? undefined : { doc, result: 'unchanged' };
       const stored = await txs.replace(doc.id, doc.version, { ...body(doc), ...p.patch, processedProviderEventIds, updatedAt: now });
       return { doc: stored, result: 'unchanged' };
     }
@@ -172,12 +201,5 @@ export async function applyTransition(
     if (res.statusChanged) emitStatusChanged(tx, stored, doc.status, now);
     if (res.statusChanged && next.status === 1) await completeCheckout(tx, stored, now, deps.logger);
     return { doc: stored, result: 'changed' };
-  });
-  if (outcome.result === 'changed') {
-    deps.logger.info(
-      { transactionId, status: outcome.doc.status, subState: outcome.doc.subState, organizationId: outcome.doc.organizationId },
-      'transaction state changed',
-    );
   }
-  return outcome;
 }
