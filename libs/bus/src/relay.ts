@@ -23,6 +23,12 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Delay before a pass after another process committed events (it normally publishes them itself); default 1 000 ms. */
   wakeDelayMs?: number;
+  /**
+   * When to start watching the outbox for other processes' commits (a connection of its own on
+   * PostgreSQL): `first-event` (default) once this relay has events to publish, so services that
+   * never write events hold no extra connection; `start` at once.
+   */
+  watchFrom?: 'first-event' | 'start';
 }
 
 /** Relay state, for `/internal/health`. */
@@ -33,6 +39,8 @@ export interface RelayHealth {
   healthy: boolean;
   /** Events published (and marked) since construction. */
   published: number;
+  /** Whether other processes' commits wake this relay (outbox watch active). */
+  watching: boolean;
   /** Failed passes in a row. */
   consecutiveFailures: number;
   lastRunAt: string | undefined;
@@ -78,6 +86,8 @@ export class OutboxRelay {
   private readonly wakeDelayMs: number;
   private wakeTimer: NodeJS.Timeout | undefined;
   private unwatch: Promise<(() => Promise<void>) | undefined> | undefined;
+  private readonly watchFrom: 'first-event' | 'start';
+  private watching = false;
   /** Events handed over by commits, waiting for the pipelined publish. */
   private readonly handedOver: OutboxEvent[] = [];
   private draining: Promise<void> | undefined;
@@ -88,6 +98,7 @@ export class OutboxRelay {
     this.log = opts.logger.child({ component: 'outbox-relay' });
     this.intervalMs = opts.intervalMs ?? 5_000;
     this.wakeDelayMs = opts.wakeDelayMs ?? 1_000;
+    this.watchFrom = opts.watchFrom ?? 'first-event';
     this.batchSize = opts.batchSize ?? 100;
     if (!(this.intervalMs > 0)) throw new RangeError('intervalMs must be positive');
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1) throw new RangeError('batchSize must be a positive integer');
@@ -105,6 +116,11 @@ export class OutboxRelay {
     this.stopped = false;
     this.generation += 1;
     this.schedule(0, this.generation);
+    if (this.watchFrom === 'start') this.startWatching();
+  }
+
+  private startWatching(): void {
+    if (!this.started || this.unwatch) return;
     this.unwatch = this.watch();
   }
 
@@ -112,9 +128,11 @@ export class OutboxRelay {
   private async watch(): Promise<(() => Promise<void>) | undefined> {
     if (!this.outbox.watch) return undefined;
     try {
-      return await this.outbox.watch((origin) => {
+      const stop = await this.outbox.watch((origin) => {
         if (origin !== this.origin) this.wakeSoon();
       });
+      this.watching = true;
+      return stop;
     } catch (err) {
       this.log.warn({ err }, 'cannot watch the outbox; relying on polling');
       return undefined;
@@ -142,6 +160,7 @@ export class OutboxRelay {
     this.wakeTimer = undefined;
     const unwatch = await this.unwatch;
     this.unwatch = undefined;
+    this.watching = false;
     await unwatch?.();
     await Promise.all([this.current, this.queued, this.draining]);
   }
@@ -155,6 +174,7 @@ export class OutboxRelay {
    */
   handoff(events: readonly OutboxEvent[]): void {
     if (!this.started || events.length === 0) return;
+    this.startWatching();
     this.handedOver.push(...events);
     this.draining ??= this.drain().finally(() => {
       this.draining = undefined;
@@ -216,6 +236,7 @@ export class OutboxRelay {
       running: this.started,
       healthy: this.consecutiveFailures === 0,
       published: this.published,
+      watching: this.watching,
       consecutiveFailures: this.consecutiveFailures,
       lastRunAt: this.lastRunAt?.toISOString(),
       lastSuccessAt: this.lastSuccessAt?.toISOString(),
@@ -246,6 +267,7 @@ export class OutboxRelay {
       for (;;) {
         const batch = await this.outbox.pending(this.batchSize);
         if (batch.length === 0) break;
+        this.startWatching();
         const { done, failure } = await this.publishBatch(batch);
         if (done.length > 0) {
           await this.outbox.markPublished(done);

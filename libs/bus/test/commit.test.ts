@@ -146,6 +146,10 @@ describe('Committer and OutboxRelay on PostgreSQL', () => {
     const second = relay({ wakeDelayMs: 20 });
     second.start();
     await waitFor(() => second.health().lastRunAt !== undefined, 5_000, 'first pass');
+    // A replica watches from its first own event on (idle services hold no listen connection).
+    expect(second.health().watching).toBe(false);
+    const own = await issue(new Committer<TestEvents>({ store, relay: second }), 6);
+    await waitFor(() => seen.includes(own) && second.health().watching, 10_000, 'own event published and watching');
     // A replica that committed and died before publishing (its relay never runs).
     const writer = new OutboxRelay({ outbox: store.outbox, bus, logger });
     const id = await issue(new Committer<TestEvents>({ store, relay: writer }), 7);
