@@ -15,7 +15,7 @@ export function mapDataError(collection: string, err: unknown): unknown {
   if (err.code === UNIQUE_VIOLATION) return duplicateKey(collection, err, err.constraint);
   if (err.code.startsWith('22') || err.code.startsWith('23')) {
     // The server's message names the offending value class, never the statement or its data.
-    return new ValidationError(`value rejected by the store: ${err.message}`, { code: 'INVALID_DATA', cause: err });
+    return new ValidationError(`value rejected by the store: ${err.message}`, { cause: err });
   }
   return err;
 }
