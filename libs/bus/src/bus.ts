@@ -77,8 +77,12 @@ export interface SubscribeBaseOptions {
   backoff?: BackoffOptions;
   /** Where a new durable starts: every stored event (default) or only events published from now on. */
   deliver?: 'all' | 'new';
-  /** Messages pulled per request; default 16. */
-  batchSize?: number;
+  /**
+   * Handlers run at once by this subscription, and messages pulled per request; default 16.
+   * Messages are then not handled in stream order: handlers must be idempotent and make their
+   * state changes compare-and-set (as every handler here must anyway, for redeliveries).
+   */
+  concurrency?: number;
   /** Most unacknowledged messages outstanding at once; default 1 000. */
   maxAckPending?: number;
 }
@@ -326,6 +330,11 @@ export class Bus {
     }
     if (!(ackWaitMs >= 1_000)) throw new ValidationError('ackWait must be at least 1000 ms', { field: 'ackWait' });
 
+    const concurrency = opts.concurrency ?? 16;
+    if (!Number.isInteger(concurrency) || concurrency < 1) {
+      throw new ValidationError('concurrency must be a positive integer', { field: 'concurrency' });
+    }
+
     const stream = this.streamFor(domain);
     const name = consumerName(this.namespace, this.service, opts.durable);
     const spec = {
@@ -354,7 +363,7 @@ export class Bus {
       maxDeliver,
       ackWaitMs,
       backoff: opts.backoff ?? {},
-      batchSize: opts.batchSize ?? 16,
+      concurrency,
       ensure,
       onStopped: () => this.subscriptions.delete(loop),
     });

@@ -28,3 +28,4 @@ export {
 } from './bus';
 export { OutboxRelay, type OutboxPublisher, type OutboxRelayOptions, type RelayHealth } from './relay';
 export type { Outbox, OutboxEvent } from './outbox-types';
+export { Committer, type CommitScope, type CommitHandoff, type CommitterOptions, type EventTypes } from './commit';

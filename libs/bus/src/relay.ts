@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { contextFromHeaders, runWithContext, type Logger } from '@paymesh/core';
 import type { PublishResult } from './bus';
 import type { Outbox, OutboxEvent } from './outbox-types';
@@ -12,10 +13,22 @@ export interface OutboxRelayOptions {
   outbox: Outbox;
   bus: OutboxPublisher;
   logger: Logger;
-  /** Pause between polls when idle; default 1 000 ms (longer, up to 30 s, after repeated failures). */
+  /**
+   * Pause between safety-net polls; default 5 000 ms (longer, up to 30 s, after repeated
+   * failures). Commits hand their events over at once ({@link OutboxRelay.handoff}) and other
+   * writers' commits wake the relay (outbox watch), so polling only covers crashes and outages.
+   */
   intervalMs?: number;
-  /** Events read per `pending()` call; default 100. */
+  /** Events read per `pending()` call, and most published in one pipelined handoff; default 100. */
   batchSize?: number;
+  /** Delay before a pass after another process committed events (it normally publishes them itself); default 1 000 ms. */
+  wakeDelayMs?: number;
+  /**
+   * When to start watching the outbox for other processes' commits (a connection of its own on
+   * PostgreSQL): `first-event` (default) once this relay has events to publish, so services that
+   * never write events hold no extra connection; `start` at once.
+   */
+  watchFrom?: 'first-event' | 'start';
 }
 
 /** Relay state, for `/internal/health`. */
@@ -26,6 +39,8 @@ export interface RelayHealth {
   healthy: boolean;
   /** Events published (and marked) since construction. */
   published: number;
+  /** Whether other processes' commits wake this relay (outbox watch active). */
+  watching: boolean;
   /** Failed passes in a row. */
   consecutiveFailures: number;
   lastRunAt: string | undefined;
@@ -37,7 +52,9 @@ export interface RelayHealth {
 const MAX_BACKOFF_MS = 30_000;
 
 /**
- * Publishes the transactional outbox to the bus.
+ * Publishes the transactional outbox to the bus: events committed by this process at once
+ * ({@link OutboxRelay.handoff}), everything else (other writers, crashes, failed publishes) by
+ * polling passes, woken early by the outbox watch.
  *
  * Each pass reads the oldest pending events, publishes them in order (id as `Nats-Msg-Id`, the
  * stored headers), then marks the published ones. A publish failure ends the pass and leaves that
@@ -64,12 +81,24 @@ export class OutboxRelay {
   private lastSuccessAt: Date | undefined;
   private lastErrorAt: Date | undefined;
   private error: Error | undefined;
+  /** Told to outbox watchers with this relay's own commits, so it does not wake itself. */
+  readonly origin = randomUUID();
+  private readonly wakeDelayMs: number;
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private unwatch: Promise<(() => Promise<void>) | undefined> | undefined;
+  private readonly watchFrom: 'first-event' | 'start';
+  private watching = false;
+  /** Events handed over by commits, waiting for the pipelined publish. */
+  private readonly handedOver: OutboxEvent[] = [];
+  private draining: Promise<void> | undefined;
 
   constructor(opts: OutboxRelayOptions) {
     this.outbox = opts.outbox;
     this.bus = opts.bus;
     this.log = opts.logger.child({ component: 'outbox-relay' });
-    this.intervalMs = opts.intervalMs ?? 1_000;
+    this.intervalMs = opts.intervalMs ?? 5_000;
+    this.wakeDelayMs = opts.wakeDelayMs ?? 1_000;
+    this.watchFrom = opts.watchFrom ?? 'first-event';
     this.batchSize = opts.batchSize ?? 100;
     if (!(this.intervalMs > 0)) throw new RangeError('intervalMs must be positive');
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1) throw new RangeError('batchSize must be a positive integer');
@@ -87,6 +116,37 @@ export class OutboxRelay {
     this.stopped = false;
     this.generation += 1;
     this.schedule(0, this.generation);
+    if (this.watchFrom === 'start') this.startWatching();
+  }
+
+  private startWatching(): void {
+    if (!this.started || this.unwatch) return;
+    this.unwatch = this.watch();
+  }
+
+  /** Wakes this relay when another process commits events; without a watch the poll covers it. */
+  private async watch(): Promise<(() => Promise<void>) | undefined> {
+    if (!this.outbox.watch) return undefined;
+    try {
+      const stop = await this.outbox.watch((origin) => {
+        if (origin !== this.origin) this.wakeSoon();
+      });
+      this.watching = true;
+      return stop;
+    } catch (err) {
+      this.log.warn({ err }, 'cannot watch the outbox; relying on polling');
+      return undefined;
+    }
+  }
+
+  /** One pass a little later, coalescing the wake-ups in between. */
+  private wakeSoon(): void {
+    if (!this.started || this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      void this.runOnce();
+    }, this.wakeDelayMs);
+    this.wakeTimer.unref();
   }
 
   /** Stops polling and waits for a pass in progress; idempotent. */
@@ -96,16 +156,58 @@ export class OutboxRelay {
     this.generation += 1;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    await Promise.all([this.current, this.queued]);
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
+    const unwatch = await this.unwatch;
+    this.unwatch = undefined;
+    this.watching = false;
+    await unwatch?.();
+    await Promise.all([this.current, this.queued, this.draining]);
   }
 
   /**
-   * Runs a pass now (e.g. right after a commit that enqueued events) instead of at the next tick.
-   * Ignored while the relay is not started.
+   * Publishes events just committed by this process at once, without reading them back: all of
+   * them are sent before any ack is awaited (pipelined, in order on one connection), then the
+   * published ones are marked in one statement. At the first failed publish that event and every
+   * later one stay pending for the safety-net poll, so an event never overtakes an earlier one
+   * that failed. Ignored while the relay is not started (the poll, or the next start, publishes).
    */
-  nudge(): void {
-    if (!this.started) return;
-    void this.runOnce();
+  handoff(events: readonly OutboxEvent[]): void {
+    if (!this.started || events.length === 0) return;
+    this.startWatching();
+    this.handedOver.push(...events);
+    this.draining ??= this.drain().finally(() => {
+      this.draining = undefined;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.handedOver.length > 0 && !this.stopped) {
+      const batch = this.handedOver.splice(0, this.batchSize);
+      const results = await Promise.allSettled(
+        batch.map((event) => runWithContext(contextFromHeaders((name) => event.headers[name]), () => this.bus.publishOutboxEvent(event))),
+      );
+      const failedAt = results.findIndex((r) => r.status === 'rejected');
+      const done = (failedAt === -1 ? batch : batch.slice(0, failedAt)).map((e) => e.id);
+      if (failedAt !== -1) {
+        const failed = batch[failedAt];
+        const reason = results[failedAt];
+        // Later handed-over events wait too: the poll publishes them after the failed one.
+        this.handedOver.length = 0;
+        this.log.warn(
+          { err: reason?.status === 'rejected' ? reason.reason : undefined, eventId: failed?.id, subject: failed?.subject },
+          'outbox event publish failed; left for the next relay pass',
+        );
+      }
+      if (done.length === 0) continue;
+      try {
+        await this.outbox.markPublished(done);
+        this.published += done.length;
+      } catch (err) {
+        // Published but not marked: the poll republishes them, and JetStream drops the duplicates.
+        this.log.warn({ err, events: done.length }, 'could not mark published outbox events');
+      }
+    }
   }
 
   /**
@@ -134,6 +236,7 @@ export class OutboxRelay {
       running: this.started,
       healthy: this.consecutiveFailures === 0,
       published: this.published,
+      watching: this.watching,
       consecutiveFailures: this.consecutiveFailures,
       lastRunAt: this.lastRunAt?.toISOString(),
       lastSuccessAt: this.lastSuccessAt?.toISOString(),
@@ -164,6 +267,7 @@ export class OutboxRelay {
       for (;;) {
         const batch = await this.outbox.pending(this.batchSize);
         if (batch.length === 0) break;
+        this.startWatching();
         const { done, failure } = await this.publishBatch(batch);
         if (done.length > 0) {
           await this.outbox.markPublished(done);

@@ -57,8 +57,8 @@ export interface ConsumerLoopOptions {
   maxDeliver: number;
   ackWaitMs: number;
   backoff: BackoffOptions;
-  /** Messages pulled per request (also the most a `stop()` waits to finish). */
-  batchSize: number;
+  /** Handlers run at once; also the messages pulled per request (the most a `stop()` waits to finish). */
+  concurrency: number;
   /** Re-creates stream and consumer after the consumer vanished. */
   ensure: () => Promise<void>;
   /** Called once the loop has ended. */
@@ -77,6 +77,8 @@ export class ConsumerLoop implements Subscription {
   private messages: ConsumerMessages | undefined;
   private done: Promise<void> = Promise.resolve();
   private wake: (() => void) | undefined;
+  /** Handlers running now. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(opts: ConsumerLoopOptions) {
     this.opts = opts;
@@ -101,17 +103,25 @@ export class ConsumerLoop implements Subscription {
     while (!this.stopping) {
       try {
         const consumer = await this.opts.js.consumers.get(this.stream, this.consumer);
-        const messages = await consumer.consume({ max_messages: this.opts.batchSize });
+        const messages = await consumer.consume({ max_messages: this.opts.concurrency });
         this.messages = messages;
         void this.watch(messages);
         if (this.stopping) messages.stop();
         for await (const msg of messages) {
-          await this.handle(msg);
+          // Bounded concurrency: the next message waits for a free slot. Order between messages
+          // is not kept; handlers are idempotent and state changes compare-and-set.
+          if (this.inFlight.size >= this.opts.concurrency) await Promise.race(this.inFlight);
+          const task: Promise<void> = this.handle(msg)
+            .catch((err: unknown) => this.log.error({ err }, 'event handling failed unexpectedly'))
+            .finally(() => this.inFlight.delete(task));
+          this.inFlight.add(task);
         }
       } catch (err) {
         if (!this.stopping) this.log.warn({ err }, 'event consumer failed; restarting');
       } finally {
         this.messages = undefined;
+        // Graceful stop and restarts alike: every received message is finished first.
+        await Promise.allSettled([...this.inFlight]);
       }
       if (this.stopping) break;
       await this.pause(RESTART_DELAY_MS);
@@ -197,11 +207,9 @@ export class ConsumerLoop implements Subscription {
     } finally {
       clearInterval(heartbeat);
     }
-    try {
-      await msg.ackAck();
-    } catch (err) {
-      log.warn({ err, eventId: envelope.id }, 'event ack not confirmed; it may be delivered again');
-    }
+    // A plain ack: waiting for the server to confirm it costs a round trip per message, and a lost
+    // ack only means a redelivery, which idempotent handlers absorb.
+    msg.ack();
   }
 
   private fail(msg: JsMsg, err: unknown, log: Logger, deliveryCount: number): void {

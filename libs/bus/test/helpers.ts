@@ -61,9 +61,9 @@ export async function dropNamespace(namespace: string): Promise<void> {
 }
 
 /** Polls until `check` returns true or the timeout passes. */
-export async function waitFor(check: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
   const until = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }

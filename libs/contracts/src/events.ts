@@ -117,3 +117,14 @@ export const paymentStatusReported = z.object({
   occurredAt: z.string(),
 });
 export type PaymentStatusReported = z.infer<typeof paymentStatusReported>;
+
+/** Event subject -> its `data`, for emitting events typed by subject (the bus's `Committer`). */
+export type EventMap = {
+  [Subjects.organizationCreated]: OrganizationCreated;
+  [Subjects.organizationLicenseChanged]: OrganizationLicenseChanged;
+  [Subjects.siteCreated]: SiteCreated;
+  [Subjects.siteSecretRotated]: SiteSecretRotated;
+  [Subjects.siteDeleted]: SiteDeleted;
+  [Subjects.transactionStatusChanged]: TransactionStatusChanged;
+  [Subjects.paymentStatusReported]: PaymentStatusReported;
+};

@@ -5,6 +5,20 @@ import type { Collection, StoredDoc } from './port';
 export type Body = Record<string, unknown>;
 
 /**
+ * JSON.stringify escapes exactly the characters neither backend can store faithfully as `\u0000`
+ * (NUL) and `\udXXX` (a lone surrogate; paired ones are emitted as is). The look-behind skips
+ * escaped backslashes, so a literal backslash followed by `u0000` is not matched.
+ */
+const UNSTORABLE_ESCAPE = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/i;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether a string holds a NUL or an unpaired surrogate (text neither backend stores as is). */
+export function hasUnstorableText(value: string): boolean {
+  return value.includes('\u0000') || LONE_SURROGATE.test(value);
+}
+
+/**
  * Normalizes a document to what both backends store: a JSON object (Dates become ISO strings,
  * undefined fields disappear), minus `id`/`version`, which the store keeps itself.
  */
@@ -14,6 +28,9 @@ export function toBody(doc: object): Body {
     json = JSON.stringify(doc);
   } catch (err) {
     throw new ValidationError('document is not JSON-serializable', { cause: err });
+  }
+  if (UNSTORABLE_ESCAPE.test(json)) {
+    throw new ValidationError('document contains a NUL character or an unpaired UTF-16 surrogate');
   }
   const parsed: unknown = JSON.parse(json);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
@@ -69,11 +86,15 @@ export async function updateWithRetry<T extends StoredDoc>(
   id: string,
   mutate: (current: T) => Omit<T, 'id' | 'version'> | null,
   retries: number = DEFAULT_UPDATE_RETRIES,
+  held?: T,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    const current = await collection.get(id);
+    const tentative = attempt === 0 && held !== undefined && held.id === id ? held : undefined;
+    const current = tentative ?? (await collection.get(id));
     if (current === null) throw notFound(collection.name, id);
     const next = mutate(current);
+    // Leaving it unchanged is only decided on a fresh read; a held copy may be stale.
+    if (next === null && tentative) continue;
     if (next === null) return current;
     try {
       return await collection.replace(id, current.version, next);

@@ -1,4 +1,5 @@
 import { ValidationError } from '@paymesh/core';
+import { hasUnstorableText } from './documents';
 import { assertFieldPath } from './paths';
 import type { Filter, FindOptions, Scalar, SortSpec } from './port';
 
@@ -41,6 +42,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function scalar(path: string, op: string, value: unknown): Scalar {
   if (!isScalar(value)) throw new ValidationError(`${path}.${op} needs a string, number, boolean or null`, { field: path });
+  return typeof value === 'string' ? text(path, value) : value;
+}
+
+/** No stored string can hold a NUL or a lone surrogate, so a filter asking for one is bad input. */
+function text(path: string, value: string): string {
+  if (hasUnstorableText(value)) {
+    throw new ValidationError(`${path} must not contain a NUL character or an unpaired UTF-16 surrogate`, { field: path });
+  }
   return value;
 }
 
@@ -50,7 +59,8 @@ function scalarList(path: string, op: string, value: unknown): Scalar[] {
 }
 
 function rangeValue(path: string, op: string, value: unknown): string | number {
-  if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) return value;
+  if (typeof value === 'string') return text(path, value);
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
   throw new ValidationError(`${path}.${op} needs a string or a number`, { field: path });
 }
 

@@ -1,7 +1,7 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { StoreLogger } from './logger';
 import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
-import type { Collection, CollectionSpec, DocumentStore, Outbox, OutboxEvent, StoredDoc, TxScope } from './port';
+import type { Collection, CollectionSpec, DocumentStore, EnqueueOptions, NewOutboxEvent, Outbox, StoredDoc, StoreStats, TxScope } from './port';
 import { MongoCollection } from './mongodb/collection';
 import { toMongoKeys, type MongoDoc } from './mongodb/filter';
 import * as system from './mongodb/system';
@@ -33,6 +33,7 @@ export class MongoStore implements DocumentStore {
   readonly outbox: Outbox;
   private readonly db: Db;
   private initialized: Promise<void> | undefined;
+  private statements = 0;
 
   /** Prefer `MongoStore.connect`; a client passed here must already be connected or connect lazily. */
   constructor(
@@ -43,17 +44,22 @@ export class MongoStore implements DocumentStore {
     assertIdentifier(database, 'database');
     this.database = database;
     this.db = client.db(database);
+    // Emitted only when the client was created with `monitorCommands` (as `connect` does).
+    client.on('commandStarted', () => {
+      this.statements += 1;
+    });
     this.outbox = {
       pending: async (limit) => {
         await this.init();
         return system.pending(this.db, limit);
       },
       markPublished: (ids) => system.markPublished(this.db, ids),
+      watch: (onWrite) => system.watchOutbox(this.db, onWrite, this.logger),
     };
   }
 
   static async connect(options: MongoStoreOptions): Promise<MongoStore> {
-    const client = new MongoClient(options.url, { serverSelectionTimeoutMS: 5_000 });
+    const client = new MongoClient(options.url, { serverSelectionTimeoutMS: 5_000, monitorCommands: true });
     await client.connect();
     return new MongoStore(client, options.database, options.logger);
   }
@@ -106,7 +112,8 @@ export class MongoStore implements DocumentStore {
             assertCollectionName(name);
             return new MongoCollection<T>(name, this.db.collection<MongoDoc>(name), session);
           },
-          enqueue: (event: Omit<OutboxEvent, 'createdAt'>) => system.enqueue(this.db, session, event),
+          enqueue: (events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions) =>
+            system.enqueue(this.db, session, Array.isArray(events) ? events : [events], options?.origin),
           nextSequence: (key: string, startAt?: number) => system.nextSequence(this.db, key, startAt, session),
         }),
       );
@@ -117,6 +124,11 @@ export class MongoStore implements DocumentStore {
 
   nextSequence(key: string, startAt?: number): Promise<number> {
     return system.nextSequence(this.db, key, startAt);
+  }
+
+  /** Commands sent since start (counted by the driver's command monitoring); for benchmarks. */
+  stats(): StoreStats {
+    return { statements: this.statements };
   }
 
   async ping(): Promise<void> {

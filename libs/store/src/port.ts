@@ -51,14 +51,23 @@ export interface FindOptions {
   page?: number;
   /** Without a limit every match is returned (page 1) and `Page.limit` is the item count. */
   limit?: number;
+  /**
+   * Also count every match for `Page.total` (one more statement when paging); only list routes
+   * that show a total ask for it. Without a limit the total is the item count either way.
+   */
+  total?: boolean;
 }
 
 export interface Page<T> {
   items: T[];
-  total: number;
+  /** Number of matches; present when asked for with `total: true` or when there is no limit. */
+  total?: number;
   page: number;
   limit: number;
 }
+
+/** A page whose `total` was counted (`find(filter, { total: true })`). */
+export type CountedPage<T> = Page<T> & { total: number };
 
 export interface IndexSpec {
   /** Field paths, in order. */
@@ -85,19 +94,23 @@ export interface Collection<T extends StoredDoc> {
   insert(doc: NewDoc<T>): Promise<T>;
   get(id: string): Promise<T | null>;
   findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<T | null>;
+  find(filter: Filter, options: FindOptions & { total: true }): Promise<CountedPage<T>>;
   find(filter: Filter, options?: FindOptions): Promise<Page<T>>;
   count(filter: Filter): Promise<number>;
   /**
-   * Compare-and-set: replaces the document's fields with `next` when its current version equals
-   * `expectedVersion`; returns the stored document with version+1. Throws ConflictError
-   * (code VERSION_CONFLICT) when the version moved, NotFoundError when the id is unknown.
+   * Compare-and-set in one round trip: replaces the document's fields with `next` when its current
+   * version equals `expectedVersion`; returns the stored document with version+1. Throws
+   * ConflictError (code VERSION_CONFLICT) when the version moved, NotFoundError when the id is
+   * unknown. Prefer it over `update` whenever the caller already holds the document.
    */
   replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>): Promise<T>;
   /**
    * Reads, applies `mutate`, and writes with compare-and-set, retrying on version conflicts
    * (up to `retries` times). `mutate` returns the next document or `null` to leave it unchanged.
+   * `held`: the document as the caller already has it; the first try applies `mutate` to it
+   * without reading (one statement when it is current), later tries read again.
    */
-  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number): Promise<T>;
+  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T>;
   /** Deletes by id; returns whether a document was removed. */
   delete(id: string): Promise<boolean>;
   /** Deletes every document matching the filter; returns how many. */
@@ -119,17 +132,40 @@ export interface OutboxEvent {
 export interface Outbox {
   /** Oldest unpublished events first. */
   pending(limit: number): Promise<OutboxEvent[]>;
-  /** Marks events as published (removes them from the pending set). */
+  /** Marks events as published (removes them from the pending set), in one statement. */
   markPublished(ids: string[]): Promise<void>;
+  /**
+   * Calls `onWrite(origin)` soon after a transaction that enqueued events commits, in any process
+   * (PostgreSQL LISTEN/NOTIFY, MongoDB change stream); `origin` is what the writer passed to
+   * `enqueue` ('' when nothing). Best effort: a lost connection is re-established and the relay's
+   * poll covers the gap. Resolves to a function that stops watching.
+   */
+  watch?(onWrite: (origin: string) => void): Promise<() => Promise<void>>;
+}
+
+/** An event as handed to `TxScope.enqueue`. */
+export type NewOutboxEvent = Omit<OutboxEvent, 'createdAt'>;
+
+export interface EnqueueOptions {
+  /** Who wrote the events (e.g. a relay instance that publishes them itself); told to watchers. */
+  origin?: string;
 }
 
 /** Operations available inside a transaction: collections plus the outbox writer. */
 export interface TxScope {
   collection<T extends StoredDoc>(name: string): Collection<T>;
-  /** Enqueues an event; it becomes visible to the relay only if the transaction commits. */
-  enqueue(event: Omit<OutboxEvent, 'createdAt'>): Promise<void>;
+  /**
+   * Enqueues events (in order; an id already there is kept as it is); they become visible to the
+   * relay, and watchers are told, only if the transaction commits.
+   */
+  enqueue(events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions): Promise<void>;
   /** Atomic counter within the transaction (see DocumentStore.nextSequence). */
   nextSequence(key: string, startAt?: number): Promise<number>;
+}
+
+export interface StoreStats {
+  /** Statements or commands sent to the server since the store was opened. */
+  statements: number;
 }
 
 export interface DocumentStore {
@@ -149,6 +185,8 @@ export interface DocumentStore {
   /** Atomic counter: returns the next value for `key` (first call returns `startAt`, default 1). */
   nextSequence(key: string, startAt?: number): Promise<number>;
   readonly outbox: Outbox;
+  /** Statements (PostgreSQL) or commands (MongoDB) sent so far; for benchmarks counting per flow. */
+  stats(): StoreStats;
   /** Cheap round trip to the server; throws when unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,9 +1,9 @@
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import type { StoreLogger } from './logger';
 import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
-import type { Collection, CollectionSpec, DocumentStore, Outbox, OutboxEvent, StoredDoc, TxScope } from './port';
+import type { Collection, CollectionSpec, DocumentStore, EnqueueOptions, NewOutboxEvent, Outbox, StoredDoc, StoreStats, TxScope } from './port';
 import { PgCollection } from './postgres/collection';
-import { ident, type Queryable } from './postgres/sql';
+import { counted, ident, StatementCounter, type Queryable } from './postgres/sql';
 import * as system from './postgres/system';
 import { inTransaction } from './postgres/tx';
 
@@ -28,15 +28,20 @@ export class PostgresStore implements DocumentStore {
   readonly database: string;
   readonly outbox: Outbox;
   private readonly pool: Pool;
+  /** The pool, counting statements. */
+  private readonly db: Queryable;
+  private readonly counter = new StatementCounter();
   private readonly logger: StoreLogger | undefined;
   private initialized: Promise<void> | undefined;
   /** Tables known to exist, so each is created at most once per process. */
   private readonly tables = new Map<string, Promise<void>>();
   private closed = false;
+  private readonly url: string;
 
   constructor(options: PostgresStoreOptions) {
     assertIdentifier(options.database, 'database');
     this.database = options.database;
+    this.url = options.url;
     this.logger = options.logger;
     this.pool = new Pool({
       connectionString: options.url,
@@ -46,16 +51,18 @@ export class PostgresStore implements DocumentStore {
       keepAlive: true,
       application_name: `paymesh-store:${options.database}`,
     });
+    this.db = counted(this.pool, this.counter);
     this.pool.on('error', (err) => this.logger?.warn({ err }, 'postgres idle connection failed; it will be replaced'));
     this.outbox = {
       pending: async (limit) => {
         await this.init();
-        return system.pending(this.pool, this.database, limit);
+        return system.pending(this.db, this.database, limit);
       },
       markPublished: async (ids) => {
         await this.init();
-        return system.markPublished(this.pool, this.database, ids);
+        return system.markPublished(this.db, this.database, ids);
       },
+      watch: (onWrite) => this.watchOutbox(onWrite),
     };
   }
 
@@ -70,7 +77,7 @@ export class PostgresStore implements DocumentStore {
 
   /** DDL serialized per schema across processes: concurrent CREATE ... IF NOT EXISTS can still race. */
   private ddl(statements: string[]): Promise<void> {
-    return inTransaction(this.pool, this.logger, async (client) => {
+    return inTransaction(this.pool, this.logger, this.counter, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`paymesh-store:${this.database}`]);
       for (const statement of statements) await client.query(statement);
     });
@@ -81,7 +88,7 @@ export class PostgresStore implements DocumentStore {
     const indexes = spec.indexes ?? [];
     indexes.forEach(assertIndexSpec);
     await this.init();
-    const { rows } = await this.pool.query<{ indexname: string }>(
+    const { rows } = await this.db.query<{ indexname: string }>(
       'SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2',
       [this.database, spec.name],
     );
@@ -116,15 +123,16 @@ export class PostgresStore implements DocumentStore {
   }
 
   collection<T extends StoredDoc>(name: string): Collection<T> {
-    return this.bind<T>(name, this.pool);
+    return this.bind<T>(name, this.db);
   }
 
   async transaction<R>(fn: (tx: TxScope) => Promise<R>): Promise<R> {
     await this.init();
-    return inTransaction(this.pool, this.logger, (client) =>
+    return inTransaction(this.pool, this.logger, this.counter, (client) =>
       fn({
         collection: <T extends StoredDoc>(name: string) => this.bind<T>(name, client),
-        enqueue: (event: Omit<OutboxEvent, 'createdAt'>) => system.enqueue(client, this.database, event),
+        enqueue: (events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions) =>
+          system.enqueue(client, this.database, Array.isArray(events) ? events : [events], options?.origin),
         nextSequence: (key: string, startAt?: number) => system.nextSequence(client, this.database, key, startAt),
       }),
     );
@@ -132,7 +140,61 @@ export class PostgresStore implements DocumentStore {
 
   async nextSequence(key: string, startAt?: number): Promise<number> {
     await this.init();
-    return system.nextSequence(this.pool, this.database, key, startAt);
+    return system.nextSequence(this.db, this.database, key, startAt);
+  }
+
+  /**
+   * LISTENs on the outbox channel on a connection of its own (a pooled one would be handed to
+   * others); a lost connection is re-opened after a pause.
+   */
+  private async watchOutbox(onWrite: (origin: string) => void): Promise<() => Promise<void>> {
+    await this.init();
+    const channel = system.outboxChannel(this.database);
+    let stopped = false;
+    let client: Client | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    const open = async (): Promise<void> => {
+      const c = new Client({ connectionString: this.url, application_name: `paymesh-outbox-listen:${this.database}` });
+      c.on('notification', (msg) => {
+        if (msg.channel === channel) onWrite(msg.payload ?? '');
+      });
+      c.on('error', (err) => {
+        this.logger?.warn({ err }, 'outbox listen connection lost; re-opening');
+        void c.end().catch(() => undefined);
+        if (client === c) client = undefined;
+        reopen();
+      });
+      await c.connect();
+      await c.query(`LISTEN ${ident(channel)}`);
+      if (stopped) {
+        await c.end();
+        return;
+      }
+      client = c;
+    };
+    const reopen = (): void => {
+      if (stopped || retry) return;
+      retry = setTimeout(() => {
+        retry = undefined;
+        open().catch((err: unknown) => {
+          this.logger?.warn({ err }, 'could not listen on the outbox; will retry');
+          reopen();
+        });
+      }, 1_000);
+      retry.unref();
+    };
+    await open();
+    return async () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+      client = undefined;
+    };
+  }
+
+  /** Statements sent since start (transactions count BEGIN and COMMIT too); cheap, for benchmarks. */
+  stats(): StoreStats {
+    return { statements: this.counter.statements };
   }
 
   async ping(): Promise<void> {

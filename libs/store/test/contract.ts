@@ -231,14 +231,16 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       expect(first?.amount).toBe(9);
     });
 
-    it('pages with limit and reports the total', async () => {
+    it('pages with limit and reports the total when asked for it', async () => {
       const col = await seeded();
-      const page2 = await col.find({}, { sort: { amount: 1 }, page: 2, limit: 4 });
+      const page2 = await col.find({}, { sort: { amount: 1 }, page: 2, limit: 4, total: true });
       expect(page2).toMatchObject({ total: 10, page: 2, limit: 4 });
       expect(amountsOf(page2.items)).toEqual([10, 11, 25, 30]);
       const page3 = await col.find({}, { sort: { amount: 1 }, page: 3, limit: 4 });
       expect(amountsOf(page3.items)).toEqual([100, 1000]);
-      const beyond = await col.find({ status: 'paid' }, { page: 5, limit: 4 });
+      // Without `total: true` a paged find does not count (no total at all, never a wrong one).
+      expect(page3.total).toBeUndefined();
+      const beyond = await col.find({ status: 'paid' }, { page: 5, limit: 4, total: true });
       expect(beyond).toMatchObject({ items: [], total: 4 });
       const all = await col.find({ status: 'open' });
       expect(all.total).toBe(6);
@@ -284,6 +286,32 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       expect(await col.update(created.id, () => null)).toEqual(created);
       expect((await col.get(created.id))?.version).toBe(1);
       await expectDomainError(col.update(newObjectId(), () => null), NotFoundError);
+    });
+
+    it('update starts from a held document without reading it, and re-reads when it was stale', async () => {
+      const col = await invoices();
+      const v1 = await col.insert(invoice({ amount: 1 }));
+      const seen: number[] = [];
+      const bump = (cur: Invoice) => {
+        seen.push(cur.version);
+        const { id: _id, version: _v, ...fields } = cur;
+        return { ...fields, amount: cur.amount + 1 };
+      };
+      const v2 = await col.update(v1.id, bump, undefined, v1);
+      expect(v2).toMatchObject({ version: 2, amount: 2 });
+      expect(seen).toEqual([1]);
+      // Stale: another writer moved it to version 3; the held v2 loses and the fresh read wins.
+      const { id: _id, version: _v, ...fields } = v2;
+      await col.replace(v2.id, 2, { ...fields, amount: 10 });
+      seen.length = 0;
+      const v4 = await col.update(v2.id, bump, undefined, v2);
+      expect(v4).toMatchObject({ version: 4, amount: 11 });
+      expect(seen).toEqual([2, 3]);
+      // "Leave it unchanged" is never decided on the held copy alone: the stale v2 says so, v4 does not.
+      seen.length = 0;
+      const v5 = await col.update(v4.id, (cur) => (cur.amount < 5 ? (seen.push(cur.version), null) : bump(cur)), undefined, v2);
+      expect(v5).toMatchObject({ version: 5, amount: 12 });
+      expect(seen).toEqual([2, 4]);
     });
 
     it('delete and deleteMany', async () => {
@@ -378,6 +406,29 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
         }),
       );
       expect(await store.nextSequence(key)).toBe(1002);
+    });
+
+    it('rejects NUL characters and lone surrogates in documents and filter values with ValidationError', async () => {
+      const col = await invoices();
+      const bad = ['nul \u0000 inside', 'lone high \ud800 surrogate', 'lone low \udc00 surrogate'];
+      for (const text of bad) {
+        await expectDomainError(col.insert(invoice({ note: text })), ValidationError);
+        await expectDomainError(col.insert({ ...invoice(), billing: { country: 'DE', vatId: text } }), ValidationError);
+        await expectDomainError(col.find({ note: text }), ValidationError);
+        await expectDomainError(col.find({ 'billing.vatId': { $in: ['x', text] } }), ValidationError);
+        await expectDomainError(col.count({ note: { $gte: text } }), ValidationError);
+      }
+      const key = JSON.parse('{"n\\u0000key": 1}') as Record<string, number>;
+      await expectDomainError(col.insert({ ...invoice(), ...key }), ValidationError);
+      const stored = await col.insert(invoice({ note: 'ok' }));
+      const { id: _id, version, ...fields } = stored;
+      await expectDomainError(col.replace(stored.id, version, { ...fields, note: 'x\u0000' }), ValidationError);
+      // Nothing was written: only the one clean document exists, unchanged.
+      expect(await col.count({})).toBe(1);
+      expect(await col.get(stored.id)).toEqual(stored);
+      // Text that merely looks like an escape, and paired surrogates, are fine.
+      const fine = await col.insert(invoice({ note: 'backslash \\u0000 and emoji \u{1F600}' }));
+      expect((await col.findOne({ note: fine.note! }))?.id).toBe(fine.id);
     });
 
     it('rejects bad field paths and operators with ValidationError', async () => {

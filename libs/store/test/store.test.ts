@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ValidationError } from '@paymesh/core';
 import { PostgresStore, createStore, dropStoreDatabase } from '../src';
 import { runStoreContract } from './contract';
 import { findContainerRuntime, type MongoContainer } from './mongo-container';
@@ -98,6 +99,49 @@ describe('PostgresStore operations', () => {
       await dead.close();
     }
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('maps data errors the server raises to ValidationError, never a raw database error', async () => {
+    const payments = store.collection<{ id: string; version: number; n: number }>('payments');
+    const doc = await payments.insert({ n: 1 });
+    // An expected version beyond the integer column: numeric out of range (22003) on the server.
+    const outOfRange = await payments.replace(doc.id, 2 ** 40, { n: 2 }).catch((err: unknown) => err);
+    expect(outOfRange).toBeInstanceOf(ValidationError);
+    // Event payloads do not pass through document validation: a NUL reaches jsonb (22P05).
+    const nul = await store
+      .transaction((tx) => tx.enqueue({ id: 'evt-nul', subject: 'test.thing.happened', payload: { note: 'a\u0000b' }, headers: {} }))
+      .catch((err: unknown) => err);
+    expect(nul).toBeInstanceOf(ValidationError);
+    expect(await store.outbox.pending(10)).toEqual([]);
+    expect(await payments.get(doc.id)).toEqual(doc);
+  });
+
+  it('counts statements: compare-and-set takes one, a paged find without total one, with total two', async () => {
+    const payments = store.collection<{ id: string; version: number; n: number }>('payments');
+    const doc = await payments.insert({ n: 10 });
+    const count = async (op: () => Promise<unknown>) => {
+      const before = store.stats().statements;
+      await op().catch(() => undefined);
+      return store.stats().statements - before;
+    };
+    expect(await count(() => payments.replace(doc.id, doc.version, { n: 11 }))).toBe(1);
+    expect(await count(() => payments.replace(doc.id, doc.version, { n: 12 }))).toBe(1); // conflict, told apart in the same statement
+    expect(await count(() => payments.replace('000000000000000000000000', 1, { n: 1 }))).toBe(1); // not found, likewise
+    expect(await count(() => payments.find({}, { limit: 5 }))).toBe(1);
+    expect(await count(() => payments.find({}, { limit: 5, total: true }))).toBe(2);
+    // A transaction: BEGIN, the enqueue of two events with its NOTIFY, COMMIT.
+    expect(
+      await count(() =>
+        store.transaction((tx) =>
+          tx.enqueue([
+            { id: 'evt-count-1', subject: 'test.thing.happened', payload: {}, headers: {} },
+            { id: 'evt-count-2', subject: 'test.thing.happened', payload: {}, headers: {} },
+          ]),
+        ),
+      ),
+    ).toBe(3);
+    expect((await store.outbox.pending(10)).map((e) => e.id)).toEqual(['evt-count-1', 'evt-count-2']);
+    await store.outbox.markPublished(['evt-count-1', 'evt-count-2']);
   });
 
   it('createStore rejects unknown URL schemes', async () => {

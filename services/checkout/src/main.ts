@@ -1,6 +1,8 @@
 import '@paymesh/telemetry/register';
 import { lookup } from 'node:dns/promises';
 import { resolveKeyring, SecretBox, systemClock } from '@paymesh/core';
+import { Committer } from '@paymesh/bus';
+import type { EventMap } from '@paymesh/contracts';
 import { downstreamAddr, runBackendService } from '@paymesh/runtime';
 import { config } from './config';
 import { collections } from './store/collections';
@@ -19,7 +21,7 @@ void runBackendService({
   async setup({ grpc, logger, store, relay, bus }) {
     const secrets = new SecretBox(resolveKeyring(config));
     const resolver = createCnameResolver({ servers: config.DNS_RESOLVERS, timeoutMs: config.DNS_TIMEOUT_MS, tries: config.DNS_TRIES });
-    const base = { store, relay, secrets, clock: systemClock, logger, customDomains: { resolver, cnameTarget: config.CUSTOM_DOMAIN_CNAME_TARGET } };
+    const base = { store, outbox: new Committer<EventMap>({ store, relay }), secrets, clock: systemClock, logger, customDomains: { resolver, cnameTarget: config.CUSTOM_DOMAIN_CNAME_TARGET } };
     registerCheckoutService(grpc, base);
     const payments = grpcPaymentsPort(downstreamAddr(config, 'payments-webhooks'), {
       lookupMs: config.GRPC_DEADLINE_MS,

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger, ManualClock, NotFoundError, UnavailableError, SecretBox, DEV_SECRETS_KEYRING, newObjectId, parseTargetAllowList } from '@paymesh/core';
-import { OutboxRelay } from '@paymesh/bus';
+import { Committer } from '@paymesh/bus';
 import { createStore, dropStoreDatabase, type DroppableStore, type OutboxEvent } from '@paymesh/store';
-import type { TransactionStatusChanged } from '@paymesh/contracts';
+import type { EventMap, TransactionStatusChanged } from '@paymesh/contracts';
 import type { PaymentsDeps } from '../src/app/payments-deps';
 import type { CreatedPayment, CreatePaymentInput, PaymentsPort, ProviderInfo } from '../src/app/payments-port';
 import type { TaxSettingsPort } from '../src/app/tax-port';
@@ -84,7 +84,6 @@ export async function openHarness(settings: Partial<PaymentsDeps['settings']> = 
   const store = await createStore({ url: PG_URL, database });
   for (const c of collections) await store.ensureCollection(c);
   const logger = createLogger({ service: 'checkout-test', level: 'silent' });
-  const relay = new OutboxRelay({ outbox: store.outbox, bus: { publishOutboxEvent: async () => ({ stream: 'x', seq: 1, duplicate: false }) }, logger });
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
   const payments = new FakePayments();
   const tax = new FakeTax();
@@ -96,7 +95,8 @@ export async function openHarness(settings: Partial<PaymentsDeps['settings']> = 
   const cnames = new Map<string, string[]>();
   const deps: PaymentsDeps = {
     store,
-    relay,
+    // No relay: committed events stay in the outbox, where the tests read them.
+    outbox: new Committer<EventMap>({ store }),
     secrets: new SecretBox(DEV_SECRETS_KEYRING),
     clock,
     logger,

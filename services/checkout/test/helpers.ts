@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger, DEV_SECRETS_KEYRING, SecretBox, systemClock, newObjectId } from '@paymesh/core';
 import { createStore, type DroppableStore } from '@paymesh/store';
+import { Committer } from '@paymesh/bus';
+import type { EventMap } from '@paymesh/contracts';
 import type { CheckoutDeps } from '../src/app/deps';
 import { collections } from '../src/store/collections';
 import { createCnameResolver } from '../src/dns/resolver';
@@ -10,7 +12,6 @@ export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.
 export interface TestCheckout {
   deps: CheckoutDeps;
   store: DroppableStore;
-  nudges: number;
   close(): Promise<void>;
 }
 
@@ -20,10 +21,9 @@ export async function openTestCheckout(dnsServer: string, cnameTarget = 'checkou
   for (const c of collections) await store.ensureCollection(c);
   const t: TestCheckout = {
     store,
-    nudges: 0,
     deps: {
       store,
-      relay: { nudge: () => void (t.nudges += 1) },
+      outbox: new Committer<EventMap>({ store }),
       secrets: new SecretBox(DEV_SECRETS_KEYRING),
       clock: systemClock,
       logger: createLogger({ service: 'checkout-test', level: 'silent' }),

@@ -1,5 +1,7 @@
 import '@paymesh/telemetry/register';
 import { systemClock } from '@paymesh/core';
+import { Committer } from '@paymesh/bus';
+import type { EventMap } from '@paymesh/contracts';
 import { runGateway } from '@paymesh/runtime';
 import { config, resolveJwtKey } from './config';
 import { createClients } from './clients';
@@ -17,7 +19,7 @@ void runGateway({
     const clients = createClients(config);
     const deps: AdminDeps = {
       store: infra.store,
-      relay: infra.relay,
+      outbox: new Committer<EventMap>({ store: infra.store, relay: infra.relay }),
       clock: systemClock,
       logger,
       clients,

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createLogger, newObjectId, systemClock } from '@paymesh/core';
 import { createStore, type DroppableStore } from '@paymesh/store';
-import { OutboxRelay } from '@paymesh/bus';
+import { Committer } from '@paymesh/bus';
+import type { EventMap } from '@paymesh/contracts';
 import { buildAdminServer } from '../src/http/server';
 import { createClients, type Clients } from '../src/clients';
 import { siteRoutes } from '../src/http/routes/sites';
@@ -45,11 +46,9 @@ describe('configuration routes: roles and scopes', () => {
       GRPC_DEADLINE_MS: 300,
     });
     const logger = createLogger({ service: 'gateway-admin-test', level: 'silent' });
-    // Never started: nothing is published (these tests change no state that emits events).
-    const relay = new OutboxRelay({ outbox: store.outbox, bus: { publishOutboxEvent: async () => ({ stream: 'none', seq: 0, duplicate: false }) }, logger });
     const deps: AdminDeps = {
       store,
-      relay,
+      outbox: new Committer<EventMap>({ store }),
       clock: systemClock,
       logger,
       clients,

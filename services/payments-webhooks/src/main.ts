@@ -1,5 +1,7 @@
 import '@paymesh/telemetry/register';
 import { resolveKeyring, SecretBox, systemClock } from '@paymesh/core';
+import { Committer } from '@paymesh/bus';
+import type { EventMap } from '@paymesh/contracts';
 import { runBackendService } from '@paymesh/runtime';
 import { allowedApiOrigins, config } from './config';
 import { collections } from './store/collections';
@@ -14,7 +16,7 @@ void runBackendService({
   async setup({ grpc, logger, store, relay }) {
     registerPaymentsWebhooksService(grpc, {
       store,
-      relay,
+      outbox: new Committer<EventMap>({ store, relay }),
       secrets: new SecretBox(resolveKeyring(config)),
       clock: systemClock,
       logger,

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { Committer } from '@paymesh/bus';
+import type { EventMap } from '@paymesh/contracts';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-a';
@@ -15,7 +17,6 @@ export interface Harness {
   deps: PaymentsDeps;
   store: DroppableStore;
   sandboxUrl: string;
-  nudges: number;
   close(): Promise<void>;
 }
 
@@ -30,10 +31,9 @@ export async function startHarness(): Promise<Harness> {
   const h: Harness = {
     store,
     sandboxUrl,
-    nudges: 0,
     deps: {
       store,
-      relay: { nudge: () => void (h.nudges += 1) },
+      outbox: new Committer<EventMap>({ store }),
       secrets: new SecretBox(`k1:${randomBytes(32).toString('base64')}`),
       clock: systemClock,
       logger: createLogger({ service: 'payments-webhooks-test', level: 'silent' }),

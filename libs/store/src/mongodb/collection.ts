@@ -11,7 +11,7 @@ import {
   versionConflict,
 } from '../documents';
 import { normalizeFilter, normalizePaging, normalizeSort } from '../filter';
-import type { Collection, Filter, FindOptions, NewDoc, Page, StoredDoc } from '../port';
+import type { Collection, CountedPage, Filter, FindOptions, NewDoc, Page, StoredDoc } from '../port';
 import { toMongoFilter, toMongoSort, type MongoDoc } from './filter';
 
 export function isDuplicateKey(err: unknown): boolean {
@@ -60,6 +60,8 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     return doc ? fromMongo<T>(doc) : null;
   }
 
+  find(filter: Filter, options: FindOptions & { total: true }): Promise<CountedPage<T>>;
+  find(filter: Filter, options?: FindOptions): Promise<Page<T>>;
   async find(filter: Filter, options: FindOptions = {}): Promise<Page<T>> {
     const query = toMongoFilter(normalizeFilter(filter));
     const sort = toMongoSort(normalizeSort(options.sort));
@@ -68,6 +70,7 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     if (paging.limit !== undefined) cursor = cursor.skip(paging.offset).limit(paging.limit);
     const items = (await cursor.toArray()).map((doc) => fromMongo<T>(doc));
     if (paging.limit === undefined) return { items, total: items.length, page: 1, limit: items.length };
+    if (options.total !== true) return { items, page: paging.page, limit: paging.limit };
     // Sequential on purpose: a transaction's session must not run operations in parallel.
     const total = await this.native.countDocuments(query, { session: this.session });
     return { items, total, page: paging.page, limit: paging.limit };
@@ -90,8 +93,8 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     throw versionConflict(this.name, id, expectedVersion, current.version);
   }
 
-  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number): Promise<T> {
-    return updateWithRetry(this, id, mutate, retries);
+  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T> {
+    return updateWithRetry(this, id, mutate, retries, held);
   }
 
   async delete(id: string): Promise<boolean> {

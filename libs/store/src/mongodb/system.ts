@@ -1,6 +1,7 @@
-import { ObjectId, type ClientSession, type Db } from 'mongodb';
+import { ObjectId, type ChangeStream, type ClientSession, type Db } from 'mongodb';
 import { ValidationError } from '@paymesh/core';
 import { assertDocId } from '../documents';
+import type { StoreLogger } from '../logger';
 import type { OutboxEvent } from '../port';
 import { isDuplicateKey } from './collection';
 
@@ -13,6 +14,8 @@ interface OutboxDoc {
   headers: Record<string, string>;
   createdAt: Date;
   publishedAt: Date | null;
+  /** Writer's origin, told to change-stream watchers. */
+  origin?: string;
 }
 
 interface SequenceDoc {
@@ -27,26 +30,65 @@ export async function initSystem(db: Db): Promise<void> {
   await outbox(db).createIndex({ publishedAt: 1, createdAt: 1, seq: 1 }, { name: 'pending' });
 }
 
-export async function enqueue(db: Db, session: ClientSession, event: Omit<OutboxEvent, 'createdAt'>): Promise<void> {
-  assertDocId(event.id);
-  if (typeof event.subject !== 'string' || event.subject.length === 0) {
-    throw new ValidationError('event subject must be a non-empty string', { field: 'subject' });
-  }
-  // $setOnInsert: enqueueing an id that is already there changes nothing.
-  await outbox(db).updateOne(
-    { _id: event.id },
-    {
-      $setOnInsert: {
-        seq: new ObjectId(),
-        subject: event.subject,
-        payload: event.payload ?? null,
-        headers: event.headers ?? {},
-        createdAt: new Date(),
-        publishedAt: null,
+export async function enqueue(
+  db: Db,
+  session: ClientSession,
+  events: Omit<OutboxEvent, 'createdAt'>[],
+  origin = '',
+): Promise<void> {
+  // Sequential on purpose: a transaction's session must not run operations in parallel.
+  for (const event of events) {
+    assertDocId(event.id);
+    if (typeof event.subject !== 'string' || event.subject.length === 0) {
+      throw new ValidationError('event subject must be a non-empty string', { field: 'subject' });
+    }
+    // $setOnInsert: enqueueing an id that is already there changes nothing.
+    await outbox(db).updateOne(
+      { _id: event.id },
+      {
+        $setOnInsert: {
+          seq: new ObjectId(),
+          subject: event.subject,
+          payload: event.payload ?? null,
+          headers: event.headers ?? {},
+          createdAt: new Date(),
+          publishedAt: null,
+          origin,
+        },
       },
-    },
-    { upsert: true, session },
-  );
+      { upsert: true, session },
+    );
+  }
+}
+
+/**
+ * Watches inserts into the outbox with a change stream (replica sets only, as transactions are);
+ * committed transactions' inserts only, since change streams report majority-committed writes.
+ */
+export async function watchOutbox(
+  db: Db,
+  onWrite: (origin: string) => void,
+  logger?: StoreLogger,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let stream: ChangeStream<OutboxDoc> | undefined;
+  const open = (): void => {
+    const s = outbox(db).watch<OutboxDoc>([{ $match: { operationType: 'insert' } }]);
+    s.on('change', (change) => {
+      if (change.operationType === 'insert') onWrite(change.fullDocument.origin ?? '');
+    });
+    s.on('error', (err) => {
+      logger?.warn({ err }, 'outbox change stream failed; re-opening');
+      void s.close().catch(() => undefined);
+      if (!stopped) setTimeout(open, 1_000).unref();
+    });
+    stream = s;
+  };
+  open();
+  return async () => {
+    stopped = true;
+    await stream?.close().catch(() => undefined);
+  };
 }
 
 export async function pending(db: Db, limit: number): Promise<OutboxEvent[]> {

@@ -1,9 +1,8 @@
-import { DatabaseError } from 'pg';
+import type { QueryConfig, QueryResultRow } from 'pg';
 import { newObjectId } from '@paymesh/core';
 import {
   assertDocId,
   assertVersion,
-  duplicateKey,
   notFound,
   toBody,
   toStored,
@@ -12,9 +11,10 @@ import {
   type Body,
 } from '../documents';
 import { normalizeFilter, normalizePaging, normalizeSort } from '../filter';
-import type { Collection, Filter, FindOptions, NewDoc, Page, StoredDoc } from '../port';
+import type { Collection, CountedPage, Filter, FindOptions, NewDoc, Page, StoredDoc } from '../port';
 import { orderSql, whereSql } from './filter';
-import { SqlParams, type Queryable } from './sql';
+import { mapDataError } from './errors';
+import { prepared, SqlParams, type Queryable } from './sql';
 
 interface Row {
   id: string;
@@ -33,13 +33,12 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     private readonly ensure: () => Promise<void>,
   ) {}
 
-  private async run<R extends Row | { n: string } | { version: number }>(sql: string, values: unknown[]) {
+  private async run<R extends QueryResultRow>(sql: string | QueryConfig, values?: unknown[]) {
     await this.ensure();
     try {
-      return await this.db.query<R>(sql, values);
+      return typeof sql === 'string' ? await this.db.query<R>(sql, values) : await this.db.query<R>(sql);
     } catch (err) {
-      if (err instanceof DatabaseError && err.code === '23505') throw duplicateKey(this.name, err, err.constraint);
-      throw err;
+      throw mapDataError(this.name, err);
     }
   }
 
@@ -47,12 +46,12 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     const id = doc.id ?? newObjectId();
     assertDocId(id);
     const body = toBody(doc);
-    await this.run(`INSERT INTO ${this.table} (id, version, doc) VALUES ($1, 1, $2::jsonb)`, [id, JSON.stringify(body)]);
+    await this.run(prepared(`INSERT INTO ${this.table} (id, version, doc) VALUES ($1, 1, $2::jsonb)`, [id, JSON.stringify(body)]));
     return toStored<T>(id, 1, body);
   }
 
   async get(id: string): Promise<T | null> {
-    const { rows } = await this.run<Row>(`SELECT id, version, doc FROM ${this.table} WHERE id = $1`, [id]);
+    const { rows } = await this.run<Row>(prepared(`SELECT id, version, doc FROM ${this.table} WHERE id = $1`, [id]));
     const row = rows[0];
     return row ? toStored<T>(row.id, row.version, row.doc) : null;
   }
@@ -62,8 +61,10 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     return page.items[0] ?? null;
   }
 
+  find(filter: Filter, options: FindOptions & { total: true }): Promise<CountedPage<T>>;
+  find(filter: Filter, options?: FindOptions): Promise<Page<T>>;
   find(filter: Filter, options: FindOptions = {}): Promise<Page<T>> {
-    return this.select(filter, options, true);
+    return this.select(filter, options, options.total === true);
   }
 
   private async select(filter: Filter, options: FindOptions, withTotal: boolean): Promise<Page<T>> {
@@ -77,7 +78,8 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     const { rows } = await this.run<Row>(sql, p.values);
     const items = rows.map((row) => toStored<T>(row.id, row.version, row.doc));
     if (paging.limit === undefined) return { items, total: items.length, page: 1, limit: items.length };
-    const total = withTotal ? await this.countWhere(where, p.values) : items.length;
+    if (!withTotal) return { items, page: paging.page, limit: paging.limit };
+    const total = await this.countWhere(where, p.values);
     return { items, total, page: paging.page, limit: paging.limit };
   }
 
@@ -92,27 +94,34 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     return Number(rows[0]?.n ?? 0);
   }
 
+  /**
+   * One statement: the CTE updates when the version matches, and the outer SELECT reads the row
+   * as it was before (a CTE's snapshot does not see its own update), so a miss tells not-found
+   * from conflict without a second round trip.
+   */
   async replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>): Promise<T> {
     assertVersion(expectedVersion);
     const body = toBody(next);
-    const { rows } = await this.run<{ version: number }>(
-      `UPDATE ${this.table} SET doc = $3::jsonb, version = version + 1 WHERE id = $1 AND version = $2 RETURNING version`,
-      [id, expectedVersion, JSON.stringify(body)],
+    const { rows } = await this.run<{ updated: number | null; current: number | null }>(
+      prepared(
+        `WITH upd AS (UPDATE ${this.table} SET doc = $3::jsonb, version = version + 1
+                      WHERE id = $1 AND version = $2 RETURNING version)
+         SELECT (SELECT version FROM upd) AS updated, (SELECT version FROM ${this.table} WHERE id = $1) AS current`,
+        [id, expectedVersion, JSON.stringify(body)],
+      ),
     );
-    const updated = rows[0];
-    if (updated) return toStored<T>(id, updated.version, body);
-    const current = await this.run<{ version: number }>(`SELECT version FROM ${this.table} WHERE id = $1`, [id]);
-    const actual = current.rows[0];
-    if (!actual) throw notFound(this.name, id);
-    throw versionConflict(this.name, id, expectedVersion, actual.version);
+    const row = rows[0];
+    if (row?.updated != null) return toStored<T>(id, row.updated, body);
+    if (row?.current == null) throw notFound(this.name, id);
+    throw versionConflict(this.name, id, expectedVersion, row.current);
   }
 
-  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number): Promise<T> {
-    return updateWithRetry(this, id, mutate, retries);
+  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T> {
+    return updateWithRetry(this, id, mutate, retries, held);
   }
 
   async delete(id: string): Promise<boolean> {
-    const result = await this.run(`DELETE FROM ${this.table} WHERE id = $1`, [id]);
+    const result = await this.run(prepared(`DELETE FROM ${this.table} WHERE id = $1`, [id]));
     return (result.rowCount ?? 0) > 0;
   }
 

@@ -1,8 +1,25 @@
-import type { QueryResult, QueryResultRow } from 'pg';
+import { createHash } from 'node:crypto';
+import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
 
 /** What the collection code needs from a pg `Pool` or a checked-out `PoolClient`. */
 export interface Queryable {
   query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+  query<R extends QueryResultRow = QueryResultRow>(config: QueryConfig): Promise<QueryResult<R>>;
+}
+
+/** Statements sent by one store, for benchmarks counting round trips per flow. */
+export class StatementCounter {
+  statements = 0;
+}
+
+/** Wraps a pool or client so every statement sent through it is counted. */
+export function counted(db: Queryable, counter: StatementCounter): Queryable {
+  return {
+    query(textOrConfig: string | QueryConfig, values?: unknown[]) {
+      counter.statements += 1;
+      return typeof textOrConfig === 'string' ? db.query(textOrConfig, values) : db.query(textOrConfig);
+    },
+  } as Queryable;
 }
 
 /** Collects bind values and hands out their `$n` placeholders. */
@@ -48,4 +65,20 @@ export function target(path: string): Target {
 export function indexExpression(path: string): string {
   const t = target(path);
   return t.kind === 'doc' ? t.text : t.kind;
+}
+
+const statementNames = new Map<string, string>();
+
+/**
+ * A named (server-side prepared) query for a fixed statement shape: pg parses and plans it once
+ * per connection and afterwards only binds values. The name is a hash of the text, so one name
+ * never stands for two different statements on a connection.
+ */
+export function prepared(text: string, values: unknown[]): QueryConfig {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `pm_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
 }

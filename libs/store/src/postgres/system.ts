@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { ValidationError } from '@paymesh/core';
 import { assertDocId } from '../documents';
 import type { IndexSpec, OutboxEvent } from '../port';
-import { ident, indexExpression, type Queryable } from './sql';
+import { mapDataError } from './errors';
+import { ident, indexExpression, prepared, type Queryable } from './sql';
 
 /** DDL for the store's own tables in a service schema. */
 export function systemDdl(schema: string): string[] {
@@ -43,16 +44,44 @@ export function indexDdl(schema: string, table: string, spec: IndexSpec): string
   return `CREATE ${unique}INDEX IF NOT EXISTS ${name} ON ${ident(schema)}.${ident(table)} (${columns})`;
 }
 
-export async function enqueue(db: Queryable, schema: string, event: Omit<OutboxEvent, 'createdAt'>): Promise<void> {
-  assertDocId(event.id);
-  if (typeof event.subject !== 'string' || event.subject.length === 0) {
-    throw new ValidationError('event subject must be a non-empty string', { field: 'subject' });
+/**
+ * The LISTEN/NOTIFY channel of a schema's outbox. Channel names are identifiers of at most 63
+ * bytes; long schema names get a hash instead.
+ */
+export function outboxChannel(schema: string): string {
+  const name = `${schema}__outbox`;
+  return name.length <= 63 ? name : `outbox_${createHash('sha256').update(schema).digest('hex').slice(0, 40)}`;
+}
+
+/**
+ * Writes the events in one statement, in order (their `seq` follows the array), and notifies the
+ * outbox channel with `origin` in the same statement: PostgreSQL delivers the notification only
+ * when the transaction commits, and folds identical ones of a transaction into one.
+ */
+export async function enqueue(db: Queryable, schema: string, events: Omit<OutboxEvent, 'createdAt'>[], origin = ''): Promise<void> {
+  if (events.length === 0) return;
+  const rows = events.map((event) => {
+    assertDocId(event.id);
+    if (typeof event.subject !== 'string' || event.subject.length === 0) {
+      throw new ValidationError('event subject must be a non-empty string', { field: 'subject' });
+    }
+    return { id: event.id, subject: event.subject, payload: event.payload ?? null, headers: event.headers ?? {} };
+  });
+  try {
+    await db.query(
+      prepared(
+        `WITH ins AS (
+           INSERT INTO ${ident(schema)}."_outbox" (id, subject, payload, headers)
+           SELECT e.v->>'id', e.v->>'subject', e.v->'payload', e.v->'headers'
+           FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n
+           ON CONFLICT (id) DO NOTHING)
+         SELECT pg_notify($2, $3)`,
+        [JSON.stringify(rows), outboxChannel(schema), origin],
+      ),
+    );
+  } catch (err) {
+    throw mapDataError('_outbox', err);
   }
-  await db.query(
-    `INSERT INTO ${ident(schema)}."_outbox" (id, subject, payload, headers)
-     VALUES ($1, $2, $3::jsonb, $4::jsonb) ON CONFLICT (id) DO NOTHING`,
-    [event.id, event.subject, JSON.stringify(event.payload ?? null), JSON.stringify(event.headers ?? {})],
-  );
 }
 
 interface OutboxRow {
@@ -66,9 +95,11 @@ interface OutboxRow {
 export async function pending(db: Queryable, schema: string, limit: number): Promise<OutboxEvent[]> {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new ValidationError('limit must be an integer >= 1');
   const { rows } = await db.query<OutboxRow>(
-    `SELECT id, subject, payload, headers, created_at FROM ${ident(schema)}."_outbox"
-     WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
-    [limit],
+    prepared(
+      `SELECT id, subject, payload, headers, created_at FROM ${ident(schema)}."_outbox"
+       WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
+      [limit],
+    ),
   );
   return rows.map((r) => ({
     id: r.id,
@@ -82,8 +113,7 @@ export async function pending(db: Queryable, schema: string, limit: number): Pro
 export async function markPublished(db: Queryable, schema: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.query(
-    `UPDATE ${ident(schema)}."_outbox" SET published_at = now() WHERE id = ANY($1::text[]) AND published_at IS NULL`,
-    [ids],
+    prepared(`UPDATE ${ident(schema)}."_outbox" SET published_at = now() WHERE id = ANY($1::text[]) AND published_at IS NULL`, [ids]),
   );
 }
 
@@ -92,9 +122,11 @@ export async function nextSequence(db: Queryable, schema: string, key: string, s
   if (typeof key !== 'string' || key.length === 0) throw new ValidationError('sequence key must be a non-empty string');
   if (!Number.isSafeInteger(startAt)) throw new ValidationError('startAt must be an integer');
   const { rows } = await db.query<{ value: string }>(
-    `INSERT INTO ${ident(schema)}."_sequences" AS s (key, value) VALUES ($1, $2)
-     ON CONFLICT (key) DO UPDATE SET value = s.value + 1 RETURNING value`,
-    [key, startAt],
+    prepared(
+      `INSERT INTO ${ident(schema)}."_sequences" AS s (key, value) VALUES ($1, $2)
+       ON CONFLICT (key) DO UPDATE SET value = s.value + 1 RETURNING value`,
+      [key, startAt],
+    ),
   );
   return Number(rows[0]?.value);
 }

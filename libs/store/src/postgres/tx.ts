@@ -1,5 +1,6 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import type { StoreLogger } from '../logger';
+import { counted, type Queryable, type StatementCounter } from './sql';
 
 /**
  * Runs `fn` inside BEGIN/COMMIT on one pooled client, rolling back when it throws. A client whose
@@ -8,9 +9,11 @@ import type { StoreLogger } from '../logger';
 export async function inTransaction<R>(
   pool: Pool,
   logger: StoreLogger | undefined,
-  fn: (client: PoolClient) => Promise<R>,
+  counter: StatementCounter,
+  fn: (client: Queryable) => Promise<R>,
 ): Promise<R> {
   const client = await pool.connect();
+  const db = counted(client, counter);
   let broken: Error | undefined;
   // pg-pool only listens for errors on idle clients; an unhandled one on a checked-out client
   // would crash the process.
@@ -20,13 +23,13 @@ export async function inTransaction<R>(
   };
   client.on('error', onError);
   try {
-    await client.query('BEGIN');
-    const result = await fn(client);
-    await client.query('COMMIT');
+    await db.query('BEGIN');
+    const result = await fn(db);
+    await db.query('COMMIT');
     return result;
   } catch (err) {
     try {
-      await client.query('ROLLBACK');
+      await db.query('ROLLBACK');
     } catch (rollbackErr) {
       broken = rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr));
     }

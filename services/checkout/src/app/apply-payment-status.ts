@@ -50,7 +50,7 @@ export async function applyPaymentStatus(deps: PaymentsDeps, report: PaymentStat
             }
           : {}),
       };
-    });
+    }, doc);
     if (out.result === 'skipped') {
       log.info('provider event already applied; ignored');
       return 'duplicate';

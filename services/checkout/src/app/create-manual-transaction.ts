@@ -53,7 +53,7 @@ export async function createManualTransaction(deps: PaymentsDeps, input: ManualT
   );
   await checkIpnTargetResolution(deps, valid.ipnUrl);
   const at = now.toISOString();
-  const doc = await deps.store.transaction((tx) =>
+  const doc = await deps.outbox.commit((tx) =>
     insertTransaction(
       tx,
       {
@@ -91,7 +91,6 @@ export async function createManualTransaction(deps: PaymentsDeps, input: ManualT
       reason,
     ),
   );
-  deps.relay.nudge();
   deps.logger.info({ transactionId: doc.id, organizationId: input.organizationId, status }, 'manual transaction recorded');
   return doc;
 }

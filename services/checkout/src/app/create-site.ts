@@ -1,5 +1,5 @@
-import { contextHeaders, newObjectId } from '@paymesh/core';
-import { makeEvent, eventId } from '@paymesh/bus';
+import { newObjectId } from '@paymesh/core';
+import { eventId } from '@paymesh/bus';
 import {
   newWebhookSigningSecret,
   validateFrontendDomains,
@@ -47,13 +47,11 @@ export async function createSite(deps: CheckoutDeps, input: CreateSiteInput): Pr
     updatedAt: now,
   };
   const data: SiteCreatedData = { organizationId: doc.organizationId, siteId: id, mode: doc.mode, name: doc.name };
-  const event = makeEvent(CheckoutEvents.siteCreated, data, { id: eventId(CheckoutEvents.siteCreated, id) });
-  const site = await deps.store.transaction(async (tx) => {
+  const site = await deps.outbox.commit(async (tx) => {
     const stored = await tx.collection<SiteDoc>(SITES).insert(doc);
-    await tx.enqueue({ id: event.id, subject: event.type, payload: event, headers: contextHeaders() });
+    tx.emit(CheckoutEvents.siteCreated, data, { id: eventId(CheckoutEvents.siteCreated, id) });
     return stored;
   });
-  deps.relay.nudge();
   deps.logger.info({ siteId: id, organizationId: input.organizationId }, 'site created');
   return { site, secret };
 }

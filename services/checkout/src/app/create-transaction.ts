@@ -78,7 +78,7 @@ async function openTransaction(
   for (let attempt = 1; attempt <= 3; attempt++) {
     const now = deps.clock.now().toISOString();
     try {
-      const doc = await deps.store.transaction((tx) =>
+      const doc = await deps.outbox.commit((tx) =>
         insertTransaction(
           tx,
           {
@@ -115,7 +115,6 @@ async function openTransaction(
           { kind: 'create' },
         ),
       );
-      deps.relay.nudge();
       deps.logger.info({ transactionId: doc.id, checkoutId: checkout.id, providerId: provider.id }, 'transaction created');
       return doc;
     } catch (err) {
@@ -179,7 +178,7 @@ async function startPayment(
       providerPaymentId: cur.providerPaymentId ?? (res.providerPaymentId || null),
       providerPayment: { state: 'created', error: null, redirectUrl: res.redirectUrl || null },
       updatedAt: deps.clock.now().toISOString(),
-    }));
+    }), undefined, doc);
     return {
       transaction: stored,
       providerType: stored.providerType ?? '',

@@ -1,11 +1,10 @@
-import { contextHeaders, NotFoundError } from '@paymesh/core';
-import { eventId, makeEvent } from '@paymesh/bus';
+import { NotFoundError } from '@paymesh/core';
+import { eventId } from '@paymesh/bus';
 import { Subjects, type SiteDeleted } from '@paymesh/contracts';
 import type { Mode, SiteDoc } from '../domain/site';
 import type { CustomDomainDoc } from '../domain/custom-domain';
 import { CUSTOM_DOMAINS, SITES } from '../store/collections';
 import { ownsSite } from './get-site';
-import { retryOnVersionConflict } from './retry';
 import type { CheckoutDeps } from './deps';
 
 /**
@@ -15,24 +14,20 @@ import type { CheckoutDeps } from './deps';
  */
 export async function deleteSite(deps: CheckoutDeps, organizationId: string, mode: Mode, id: string): Promise<void> {
   const now = deps.clock.now().toISOString();
-  await retryOnVersionConflict(() =>
-    deps.store.transaction(async (tx) => {
-      const sites = tx.collection<SiteDoc>(SITES);
-      const site = await sites.get(id);
-      if (!ownsSite(site, organizationId, mode)) throw new NotFoundError('site not found');
-      const { id: _id, version, ...rest } = site;
-      await sites.replace(id, version, { ...rest, deletedAt: now, updatedAt: now });
-      const domains = tx.collection<CustomDomainDoc>(CUSTOM_DOMAINS);
-      const bound = await domains.find({ siteId: id });
-      for (const d of bound.items) {
-        const { id: domainId, version: dv, ...body } = d;
-        await domains.replace(domainId, dv, { ...body, siteId: null, updatedAt: now });
-      }
-      const data: SiteDeleted = { organizationId, siteId: id, mode, deletedAt: now };
-      const event = makeEvent(Subjects.siteDeleted, data, { id: eventId(Subjects.siteDeleted, id), occurredAt: now });
-      await tx.enqueue({ id: event.id, subject: event.type, payload: event, headers: contextHeaders() });
-    }),
-  );
-  deps.relay.nudge();
+  await deps.outbox.commit(async (tx) => {
+    const sites = tx.collection<SiteDoc>(SITES);
+    const site = await sites.get(id);
+    if (!ownsSite(site, organizationId, mode)) throw new NotFoundError('site not found');
+    const { id: _id, version, ...rest } = site;
+    await sites.replace(id, version, { ...rest, deletedAt: now, updatedAt: now });
+    const domains = tx.collection<CustomDomainDoc>(CUSTOM_DOMAINS);
+    const bound = await domains.find({ siteId: id });
+    for (const d of bound.items) {
+      const { id: domainId, version: dv, ...body } = d;
+      await domains.replace(domainId, dv, { ...body, siteId: null, updatedAt: now });
+    }
+    const data: SiteDeleted = { organizationId, siteId: id, mode, deletedAt: now };
+    tx.emit(Subjects.siteDeleted, data, { id: eventId(Subjects.siteDeleted, id), occurredAt: now });
+  });
   deps.logger.info({ siteId: id, organizationId }, 'site deleted');
 }

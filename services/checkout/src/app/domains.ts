@@ -1,5 +1,5 @@
-import { ConflictError, NotFoundError, ValidationError, ErrorCode } from '@paymesh/core';
-import type { Page } from '@paymesh/store';
+import { ConflictError, ErrorCode, NotFoundError, ValidationError } from '@paymesh/core';
+import type { CountedPage } from '@paymesh/store';
 import { normalizeHostname, type CustomDomainDoc } from '../domain/custom-domain';
 import type { Mode } from '../domain/site';
 import { CUSTOM_DOMAINS } from '../store/collections';
@@ -62,12 +62,12 @@ export function listDomains(
   organizationId: string,
   mode: Mode,
   opts: { page: number; limit: number; siteId: string | undefined },
-): Promise<Page<CustomDomainDoc>> {
+): Promise<CountedPage<CustomDomainDoc>> {
   return deps.store
     .collection<CustomDomainDoc>(CUSTOM_DOMAINS)
     .find(
       { organizationId, mode, ...(opts.siteId ? { siteId: opts.siteId } : {}) },
-      { sort: { createdAt: -1 }, page: opts.page, limit: opts.limit },
+      { sort: { createdAt: -1 }, page: opts.page, limit: opts.limit, total: true },
     );
 }
 

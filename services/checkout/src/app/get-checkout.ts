@@ -1,5 +1,5 @@
 import { NotFoundError } from '@paymesh/core';
-import type { Filter, FieldOps, Page } from '@paymesh/store';
+import type { Filter, FieldOps, CountedPage } from '@paymesh/store';
 import type { CheckoutDoc, CheckoutStatus } from '../domain/checkout';
 import type { Mode } from '../domain/site';
 import type { TransactionDoc } from '../domain/transaction';
@@ -36,7 +36,7 @@ export interface ListCheckoutsQuery {
 }
 
 /** Checkouts of the organization, newest first; `expired` is pending past its expiry. */
-export async function listCheckouts(deps: PaymentsDeps, q: ListCheckoutsQuery): Promise<Page<CheckoutDoc>> {
+export async function listCheckouts(deps: PaymentsDeps, q: ListCheckoutsQuery): Promise<CountedPage<CheckoutDoc>> {
   const now = deps.clock.now().toISOString();
   const filter: Filter = { organizationId: q.organizationId, mode: q.mode };
   if (q.status === 'completed') filter.status = 'completed';
@@ -49,5 +49,5 @@ export async function listCheckouts(deps: PaymentsDeps, q: ListCheckoutsQuery): 
   if (q.createdFrom) created.$gte = q.createdFrom;
   if (q.createdTo) created.$lte = q.createdTo;
   if (created.$gte !== undefined || created.$lte !== undefined) filter.createdAt = created;
-  return deps.store.collection<CheckoutDoc>(CHECKOUTS).find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit });
+  return deps.store.collection<CheckoutDoc>(CHECKOUTS).find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
 }

@@ -1,5 +1,5 @@
 import { NotFoundError } from '@paymesh/core';
-import type { Page } from '@paymesh/store';
+import type { CountedPage } from '@paymesh/store';
 import { isDeleted, type Mode, type SiteDoc } from '../domain/site';
 import { SITES } from '../store/collections';
 import type { CheckoutDeps } from './deps';
@@ -25,8 +25,8 @@ export async function listSites(
   mode: Mode,
   page: number,
   limit: number,
-): Promise<Page<SiteDoc>> {
+): Promise<CountedPage<SiteDoc>> {
   return deps.store
     .collection<SiteDoc>(SITES)
-    .find({ organizationId, mode, deletedAt: { $exists: false } }, { sort: { createdAt: -1 }, page, limit });
+    .find({ organizationId, mode, deletedAt: { $exists: false } }, { sort: { createdAt: -1 }, page, limit, total: true });
 }

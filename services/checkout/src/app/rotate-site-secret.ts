@@ -1,10 +1,9 @@
-import { contextHeaders, NotFoundError, secretHint } from '@paymesh/core';
-import { eventId, makeEvent } from '@paymesh/bus';
+import { NotFoundError, secretHint } from '@paymesh/core';
+import { eventId } from '@paymesh/bus';
 import { Subjects, type SiteSecretRotated } from '@paymesh/contracts';
 import { newWebhookSigningSecret, type Mode, type SiteDoc } from '../domain/site';
 import { SITES } from '../store/collections';
 import { ownsSite } from './get-site';
-import { retryOnVersionConflict } from './retry';
 import type { CheckoutDeps } from './deps';
 
 /**
@@ -20,21 +19,17 @@ export async function rotateSiteSecret(
 ): Promise<{ site: SiteDoc; secret: string }> {
   const secret = newWebhookSigningSecret();
   const now = deps.clock.now().toISOString();
-  const site = await retryOnVersionConflict(() =>
-    deps.store.transaction(async (tx) => {
-      const sites = tx.collection<SiteDoc>(SITES);
-      const cur = await sites.get(id);
-      if (!ownsSite(cur, organizationId, mode)) throw new NotFoundError('site not found');
-      const { id: _id, version, ...rest } = cur;
-      const hint = secretHint(secret);
-      const next = await sites.replace(id, version, { ...rest, webhookSecret: deps.secrets.seal(secret, id), webhookSecretHint: hint, updatedAt: now });
-      const data: SiteSecretRotated = { organizationId, siteId: id, mode, secretHint: hint, rotatedAt: now };
-      const event = makeEvent(Subjects.siteSecretRotated, data, { id: eventId(Subjects.siteSecretRotated, id, String(next.version)), occurredAt: now });
-      await tx.enqueue({ id: event.id, subject: event.type, payload: event, headers: contextHeaders() });
-      return next;
-    }),
-  );
-  deps.relay.nudge();
+  const site = await deps.outbox.commit(async (tx) => {
+    const sites = tx.collection<SiteDoc>(SITES);
+    const cur = await sites.get(id);
+    if (!ownsSite(cur, organizationId, mode)) throw new NotFoundError('site not found');
+    const { id: _id, version, ...rest } = cur;
+    const hint = secretHint(secret);
+    const next = await sites.replace(id, version, { ...rest, webhookSecret: deps.secrets.seal(secret, id), webhookSecretHint: hint, updatedAt: now });
+    const data: SiteSecretRotated = { organizationId, siteId: id, mode, secretHint: hint, rotatedAt: now };
+    tx.emit(Subjects.siteSecretRotated, data, { id: eventId(Subjects.siteSecretRotated, id, String(next.version)), occurredAt: now });
+    return next;
+  });
   deps.logger.info({ siteId: id, organizationId }, 'site webhook signing secret rotated');
   return { site, secret };
 }

@@ -1,7 +1,6 @@
-import { ConflictError, contextHeaders, currentRequestId, NotFoundError, type Logger, ErrorCode } from '@paymesh/core';
-import { eventId, makeEvent } from '@paymesh/bus';
-import { Subjects, transactionStatusChanged, type TransactionStatusChanged } from '@paymesh/contracts';
-import type { TxScope } from '@paymesh/store';
+import { currentRequestId, NotFoundError, type Logger } from '@paymesh/core';
+import { eventId, type CommitScope } from '@paymesh/bus';
+import { Subjects, type EventMap, type TransactionStatusChanged } from '@paymesh/contracts';
 import type { CheckoutDoc } from '../domain/checkout';
 import type { StatusHistoryEntry, TransactionDoc } from '../domain/transaction';
 import {
@@ -17,7 +16,7 @@ import { CHECKOUTS, TRANSACTIONS } from '../store/collections';
 import { body } from './docs';
 import type { PaymentsDeps } from './payments-deps';
 
-const MAX_ATTEMPTS = 5;
+type TxScope = CommitScope<EventMap>;
 
 /** What to apply to a transaction, decided from its current document. */
 export interface TransitionPlan {
@@ -34,9 +33,9 @@ export interface TransitionOutcome {
   result: 'changed' | 'unchanged' | 'skipped';
 }
 
-/** Enqueues `checkout.transaction.status_changed` for the transaction's current status. */
-async function enqueueStatusChanged(tx: TxScope, doc: TransactionDoc, previousStatus: TxStatus | null, at: string): Promise<void> {
-  const data: TransactionStatusChanged = transactionStatusChanged.parse({
+/** Emits `checkout.transaction.status_changed` for the transaction's current status. */
+function emitStatusChanged(tx: TxScope, doc: TransactionDoc, previousStatus: TxStatus | null, at: string): void {
+  const data: TransactionStatusChanged = {
     organizationId: doc.organizationId,
     siteId: doc.siteId,
     transactionId: doc.id,
@@ -48,10 +47,9 @@ async function enqueueStatusChanged(tx: TxScope, doc: TransactionDoc, previousSt
     ipnUrl: doc.ipnUrl,
     sequence: doc.statusSequence,
     changedAt: at,
-  } satisfies TransactionStatusChanged);
+  };
   const subject = Subjects.transactionStatusChanged;
-  const event = makeEvent(subject, data, { id: eventId(subject, doc.id, doc.statusSequence), occurredAt: at });
-  await tx.enqueue({ id: event.id, subject: event.type, payload: event, headers: contextHeaders() });
+  tx.emit(subject, data, { id: eventId(subject, doc.id, doc.statusSequence), occurredAt: at });
 }
 
 /** Marks the transaction's checkout paid (first completed transaction wins). */
@@ -114,7 +112,7 @@ export async function insertTransaction(
     statusHistory: [first],
     processedProviderEventIds: [],
   });
-  await enqueueStatusChanged(tx, stored, null, doc.createdAt);
+  emitStatusChanged(tx, stored, null, doc.createdAt);
   return stored;
 }
 
@@ -130,64 +128,78 @@ export async function applyTransition(
   deps: PaymentsDeps,
   transactionId: string,
   plan: (doc: TransactionDoc) => TransitionPlan | null,
+  /** The transaction as the caller just read it: tried first, saving a read (see below). */
+  held?: TransactionDoc,
 ): Promise<TransitionOutcome> {
-  for (let attempt = 1; ; attempt++) {
+  let tentative = held;
+  const outcome = await deps.outbox.commit(async (tx): Promise<TransitionOutcome> => {
+    const txs = tx.collection<TransactionDoc>(TRANSACTIONS);
+    // A held document is only trusted for a write, whose compare-and-set proves it current (a
+    // conflict re-runs the commit, reading). A decision to write nothing is taken on a fresh read.
+    const first = tentative;
+    tentative = undefined;
+    if (first) {
+      const out = await decide(tx, first, true);
+      if (out) return out;
+    }
+    const out = await decide(tx, await txs.get(transactionId), false);
+    if (!out) throw new Error('unreachable: a fresh read always decides');
+    return out;
+  });
+  if (outcome.result === 'changed') {
+    deps.logger.info(
+      { transactionId, status: outcome.doc.status, subState: outcome.doc.subState, organizationId: outcome.doc.organizationId },
+      'transaction state changed',
+    );
+  }
+  return outcome;
+
+  /** Applies the plan to `doc`; undefined when `tentative` and nothing would be written. */
+  async function decide(tx: TxScope, doc: TransactionDoc | null, tentative: boolean): Promise<TransitionOutcome | undefined> {
+    const txs = tx.collection<TransactionDoc>(TRANSACTIONS);
+    if (!doc || doc.deletedAt) {
+      if (tentative) return undefined;
+      throw new NotFoundError('transaction not found');
+    }
+    const p = plan(doc);
+    if (!p) return tentative ? undefined : { doc, result: 'skipped' };
+    const from = { status: doc.status, subState: doc.subState };
+    let res;
     try {
-      const outcome = await deps.store.transaction(async (tx): Promise<TransitionOutcome> => {
-        const txs = tx.collection<TransactionDoc>(TRANSACTIONS);
-        const doc = await txs.get(transactionId);
-        if (!doc || doc.deletedAt) throw new NotFoundError('transaction not found');
-        const p = plan(doc);
-        if (!p) return { doc, result: 'skipped' };
-        const from = { status: doc.status, subState: doc.subState };
-        let res;
-        try {
-          res = transition(from, p.trigger);
-        } catch (err) {
-          if (err instanceof IllegalTransitionError) {
-            deps.logger.warn(
-              { transactionId, status: doc.status, subState: doc.subState, trigger: err.trigger, providerEventId: p.providerEventId },
-              'illegal transaction transition rejected',
-            );
-          }
-          throw err;
-        }
-        const now = deps.clock.now().toISOString();
-        const processedProviderEventIds = p.providerEventId
-          ? [...doc.processedProviderEventIds, p.providerEventId]
-          : doc.processedProviderEventIds;
-        if (res.kind === 'unchanged') {
-          if (!p.patch) return { doc, result: 'unchanged' };
-          const stored = await txs.replace(doc.id, doc.version, { ...body(doc), ...p.patch, processedProviderEventIds, updatedAt: now });
-          return { doc: stored, result: 'unchanged' };
-        }
-        const next = res.next;
-        const stored = await txs.replace(doc.id, doc.version, {
-          ...body(doc),
-          ...p.patch,
-          status: next.status,
-          subState: next.subState,
-          statusSequence: res.statusChanged ? doc.statusSequence + 1 : doc.statusSequence,
-          statusHistory: [...doc.statusHistory, historyEntry(doc.status, next, triggerName(p.trigger), now, p)],
-          processedProviderEventIds,
-          openCheckoutId: next.status === 0 ? doc.openCheckoutId : null,
-          updatedAt: now,
-        });
-        if (res.statusChanged) await enqueueStatusChanged(tx, stored, doc.status, now);
-        if (res.statusChanged && next.status === 1) await completeCheckout(tx, stored, now, deps.logger);
-        return { doc: stored, result: 'changed' };
-      });
-      if (outcome.result === 'changed') {
-        deps.relay.nudge();
-        deps.logger.info(
-          { transactionId, status: outcome.doc.status, subState: outcome.doc.subState, organizationId: outcome.doc.organizationId },
-          'transaction state changed',
+      res = transition(from, p.trigger);
+    } catch (err) {
+      if (tentative && err instanceof IllegalTransitionError) return undefined; // judged again on a fresh read
+      if (err instanceof IllegalTransitionError) {
+        deps.logger.warn(
+          { transactionId, status: doc.status, subState: doc.subState, trigger: err.trigger, providerEventId: p.providerEventId },
+          'illegal transaction transition rejected',
         );
       }
-      return outcome;
-    } catch (err) {
-      if (err instanceof ConflictError && err.code === ErrorCode.VERSION_CONFLICT && attempt < MAX_ATTEMPTS) continue;
       throw err;
     }
+    const now = deps.clock.now().toISOString();
+    const processedProviderEventIds = p.providerEventId
+      ? [...doc.processedProviderEventIds, p.providerEventId]
+      : doc.processedProviderEventIds;
+    if (res.kind === 'unchanged') {
+      if (!p.patch) return tentative ? undefined : { doc, result: 'unchanged' };
+      const stored = await txs.replace(doc.id, doc.version, { ...body(doc), ...p.patch, processedProviderEventIds, updatedAt: now });
+      return { doc: stored, result: 'unchanged' };
+    }
+    const next = res.next;
+    const stored = await txs.replace(doc.id, doc.version, {
+      ...body(doc),
+      ...p.patch,
+      status: next.status,
+      subState: next.subState,
+      statusSequence: res.statusChanged ? doc.statusSequence + 1 : doc.statusSequence,
+      statusHistory: [...doc.statusHistory, historyEntry(doc.status, next, triggerName(p.trigger), now, p)],
+      processedProviderEventIds,
+      openCheckoutId: next.status === 0 ? doc.openCheckoutId : null,
+      updatedAt: now,
+    });
+    if (res.statusChanged) emitStatusChanged(tx, stored, doc.status, now);
+    if (res.statusChanged && next.status === 1) await completeCheckout(tx, stored, now, deps.logger);
+    return { doc: stored, result: 'changed' };
   }
 }

@@ -1,5 +1,5 @@
-import { contextHeaders, ConflictError, newObjectId } from '@paymesh/core';
-import { eventId, makeEvent } from '@paymesh/bus';
+import { ConflictError, newObjectId } from '@paymesh/core';
+import { eventId } from '@paymesh/bus';
 import { ORGANIZATION_SCOPES, type Role } from '../domain/scopes';
 import { MEMBERSHIPS, ORGANIZATIONS, USERS, type LicenseState, type MembershipDoc, type OrganizationDoc, type UserDoc } from '../store/collections';
 import { insertApiKey, newApiKey, type CreatedApiKey } from './api-keys';
@@ -37,7 +37,7 @@ export async function createOrganization(deps: AdminDeps, input: CreateOrganizat
   const orgId = newObjectId();
   const role: Role = 'Admin';
   const email = input.admin.email.trim().toLowerCase();
-  const result = await deps.store.transaction(async (tx) => {
+  const result = await deps.outbox.commit(async (tx) => {
     const organization = await tx
       .collection<OrganizationDoc>(ORGANIZATIONS)
       .insert({ id: orgId, name: input.name.trim(), licenseState: input.licenseState, createdAt: now, updatedAt: now });
@@ -64,15 +64,13 @@ export async function createOrganization(deps: AdminDeps, input: CreateOrganizat
           ),
         )
       : undefined;
-    const event = makeEvent(
+    tx.emit(
       IdentityEvents.organizationCreated,
       { organizationId: orgId, name: organization.name, licenseState: organization.licenseState } satisfies OrganizationCreated,
       { id: eventId(IdentityEvents.organizationCreated, orgId) },
     );
-    await tx.enqueue({ id: event.id, subject: event.type, payload: event, headers: contextHeaders() });
     return { organization, admin, enrollmentToken, apiKey };
   });
-  deps.relay.nudge();
   deps.logger.info({ organizationId: orgId }, 'organization created');
   return result;
 }

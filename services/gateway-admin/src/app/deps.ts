@@ -1,5 +1,6 @@
 import type { Clock, Logger } from '@paymesh/core';
-import type { OutboxRelay } from '@paymesh/bus';
+import type { Committer } from '@paymesh/bus';
+import type { EventMap } from '@paymesh/contracts';
 import type { DocumentStore } from '@paymesh/store';
 import type { Clients } from '../clients';
 
@@ -21,7 +22,8 @@ export interface AuthSettings {
 /** What the gateway's use cases need; assembled in main.ts. */
 export interface AdminDeps {
   store: DocumentStore;
-  relay: OutboxRelay;
+  /** Saves state with its events (outbox) and publishes them after the commit. */
+  outbox: Pick<Committer<EventMap>, 'commit'>;
   clock: Clock;
   logger: Logger;
   clients: Clients;

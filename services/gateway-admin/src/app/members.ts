@@ -19,7 +19,7 @@ function view(m: MembershipDoc, u: UserDoc | null): MemberView {
 
 /** Members of an organization, oldest first. */
 export async function listMembers(deps: AdminDeps, organizationId: string, page: number, limit: number) {
-  const res = await deps.store.collection<MembershipDoc>(MEMBERSHIPS).find({ organizationId }, { sort: { createdAt: 1 }, page, limit });
+  const res = await deps.store.collection<MembershipDoc>(MEMBERSHIPS).find({ organizationId }, { sort: { createdAt: 1 }, page, limit, total: true });
   const users = deps.store.collection<UserDoc>(USERS);
   const items = await Promise.all(res.items.map(async (m) => view(m, await users.get(m.userId))));
   return { items, total: res.total, page: res.page, limit: res.limit };

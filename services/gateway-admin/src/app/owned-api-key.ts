@@ -1,5 +1,5 @@
 import { NotFoundError } from '@paymesh/core';
-import type { Filter, Page } from '@paymesh/store';
+import type { Filter, CountedPage } from '@paymesh/store';
 import { API_KEYS, type ApiKeyDoc } from '../store/collections';
 import type { AdminDeps } from './deps';
 import { checkGrant, type Grantor } from '../domain/grants';
@@ -24,9 +24,9 @@ export async function ownedApiKey(deps: AdminDeps, owner: KeyOwner, id: string, 
 }
 
 /** The owner's keys, newest first. */
-export function listApiKeys(deps: AdminDeps, owner: KeyOwner, page: number, limit: number): Promise<Page<ApiKeyDoc>> {
+export function listApiKeys(deps: AdminDeps, owner: KeyOwner, page: number, limit: number): Promise<CountedPage<ApiKeyDoc>> {
   const filter: Filter = owner.kind === 'system' ? { kind: 'system' } : { kind: 'organization', organizationId: owner.organizationId };
-  return deps.store.collection<ApiKeyDoc>(API_KEYS).find(filter, { sort: { createdAt: -1 }, page, limit });
+  return deps.store.collection<ApiKeyDoc>(API_KEYS).find(filter, { sort: { createdAt: -1 }, page, limit, total: true });
 }
 
 /** Document fields without the store's id/version, for compare-and-set updates. */

@@ -1,5 +1,5 @@
-import { ConflictError, contextHeaders, NotFoundError, ErrorCode } from '@paymesh/core';
-import { eventId, makeEvent } from '@paymesh/bus';
+import { NotFoundError } from '@paymesh/core';
+import { eventId } from '@paymesh/bus';
 import { Subjects, type OrganizationLicenseChanged } from '@paymesh/contracts';
 import { ORGANIZATIONS, type LicenseState, type OrganizationDoc } from '../store/collections';
 import type { AdminDeps } from './deps';
@@ -11,30 +11,20 @@ import type { AdminDeps } from './deps';
  */
 export async function setLicenseState(deps: AdminDeps, organizationId: string, state: LicenseState): Promise<OrganizationDoc> {
   const now = deps.clock.now().toISOString();
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      const result = await deps.store.transaction(async (tx) => {
-        const orgs = tx.collection<OrganizationDoc>(ORGANIZATIONS);
-        const org = await orgs.get(organizationId);
-        if (!org) throw new NotFoundError('organization not found');
-        if (org.licenseState === state) return { org, changed: false };
-        const { id: _id, version, ...rest } = org;
-        const next = await orgs.replace(organizationId, version, { ...rest, licenseState: state, updatedAt: now });
-        const data: OrganizationLicenseChanged = { organizationId, licenseState: state, previousLicenseState: org.licenseState };
-        const event = makeEvent(Subjects.organizationLicenseChanged, data, {
-          id: eventId(Subjects.organizationLicenseChanged, organizationId, String(next.version)),
-          occurredAt: now,
-        });
-        await tx.enqueue({ id: event.id, subject: event.type, payload: event, headers: contextHeaders() });
-        return { org: next, changed: true };
-      });
-      if (result.changed) {
-        deps.relay.nudge();
-        deps.logger.info({ organizationId, licenseState: state }, 'organization licence changed');
-      }
-      return result.org;
-    } catch (err) {
-      if (!(err instanceof ConflictError && err.code === ErrorCode.VERSION_CONFLICT) || attempt >= 5) throw err;
-    }
-  }
+  const result = await deps.outbox.commit(async (tx) => {
+    const orgs = tx.collection<OrganizationDoc>(ORGANIZATIONS);
+    const org = await orgs.get(organizationId);
+    if (!org) throw new NotFoundError('organization not found');
+    if (org.licenseState === state) return { org, changed: false };
+    const { id: _id, version, ...rest } = org;
+    const next = await orgs.replace(organizationId, version, { ...rest, licenseState: state, updatedAt: now });
+    const data: OrganizationLicenseChanged = { organizationId, licenseState: state, previousLicenseState: org.licenseState };
+    tx.emit(Subjects.organizationLicenseChanged, data, {
+      id: eventId(Subjects.organizationLicenseChanged, organizationId, String(next.version)),
+      occurredAt: now,
+    });
+    return { org: next, changed: true };
+  });
+  if (result.changed) deps.logger.info({ organizationId, licenseState: state }, 'organization licence changed');
+  return result.org;
 }

@@ -44,43 +44,60 @@ async function promoteNext(tx: TxScope, finished: DeliveryDoc, now: Date): Promi
   await deliveries.replace(next.id, next.version, { ...fieldsOf(next), nextAttemptAt: at, updatedAt: at });
 }
 
-/** Claims the next attempt (or settles the delivery) in one transaction with the lane's CAS. */
-async function claim(deps: IpnDeps, id: string): Promise<ClaimPlan> {
-  return deps.store.transaction(async (tx) => {
+/** A claimed attempt and the documents as the claim stored them (for the outcome's compare-and-set). */
+interface Claim {
+  plan: ClaimPlan;
+  stored?: { delivery: DeliveryDoc; lane: LaneDoc };
+}
+
+/**
+ * Claims the next attempt (or settles the delivery) in one transaction with the lane's CAS. `d`
+ * is the delivery as the caller read it: the compare-and-set on it fails (ConflictError) when
+ * another replica moved it since, so it need not be read again here.
+ */
+async function claim(deps: IpnDeps, d: DeliveryDoc): Promise<Claim> {
+  return deps.store.transaction(async (tx): Promise<Claim> => {
     const deliveries = tx.collection<DeliveryDoc>(DELIVERIES);
     const lanes = tx.collection<LaneDoc>(LANES);
     const now = deps.clock.now();
-    const d = await deliveries.get(id);
-    if (!d || !isDue(d, now)) return { kind: 'skip' } as const;
+    if (!isDue(d, now)) return { plan: { kind: 'skip' } };
     const lane = await lanes.get(d.transactionId);
     const earlierPending = await deliveries.findOne(
       { transactionId: d.transactionId, state: 'pending', sequence: { $lt: d.sequence } },
       { sort: { nextAttemptAt: 1 } },
     );
     const plan = planClaim(fieldsOf(d), d.id, { now, lane: lane && fieldsOf(lane), earlierPending, timing: deps.timing });
-    if (plan.kind === 'skip') return plan;
-    await deliveries.replace(d.id, d.version, plan.delivery);
+    if (plan.kind === 'skip') return { plan };
+    const delivery = await deliveries.replace(d.id, d.version, plan.delivery);
     if (plan.kind === 'superseded' || plan.kind === 'exhausted') await promoteNext(tx, d, now);
-    if (plan.kind === 'send') {
-      if (lane) await lanes.replace(lane.id, lane.version, plan.lane);
-      else await lanes.insert({ id: d.transactionId, ...plan.lane });
-    }
-    return plan;
+    if (plan.kind !== 'send') return { plan };
+    const storedLane = lane ? await lanes.replace(lane.id, lane.version, plan.lane) : await lanes.insert({ id: d.transactionId, ...plan.lane });
+    return { plan, stored: { delivery, lane: storedLane } };
   });
 }
 
-/** Stores an attempt's outcome, releases the lane and, when final, lets the next delivery go. */
-async function recordOutcome(deps: IpnDeps, id: string, attempt: number, outcome: AttemptOutcome) {
+/**
+ * Stores an attempt's outcome, releases the lane and, when final, lets the next delivery go.
+ * `held` are the documents as the claim stored them: compare-and-set against them first, and
+ * read them again only when another writer moved one (the retry passes no `held`).
+ */
+async function recordOutcome(
+  deps: IpnDeps,
+  id: string,
+  attempt: number,
+  outcome: AttemptOutcome,
+  held?: { delivery: DeliveryDoc; lane: LaneDoc },
+) {
   return deps.store.transaction(async (tx) => {
     const deliveries = tx.collection<DeliveryDoc>(DELIVERIES);
     const lanes = tx.collection<LaneDoc>(LANES);
     const now = deps.clock.now();
-    const d = await deliveries.get(id);
+    const d = held?.delivery ?? (await deliveries.get(id));
     if (!d) return null;
     const res = applyOutcome(fieldsOf(d), attempt, outcome, now, deps.timing);
     if (!res) return null;
     await deliveries.replace(d.id, d.version, res.delivery);
-    const lane = await lanes.get(d.transactionId);
+    const lane = held?.lane ?? (await lanes.get(d.transactionId));
     const released = lane && releaseLane(fieldsOf(lane), d.id, now);
     if (lane && released) await lanes.replace(lane.id, lane.version, released);
     if (res.final) await promoteNext(tx, d, now);
@@ -113,8 +130,9 @@ async function postpone(deps: IpnDeps, id: string, ms: number): Promise<void> {
  * claim is a compare-and-set on the delivery and on its transaction's lane, so exactly one of
  * them sends a given attempt.
  */
-export async function processDelivery(deps: IpnDeps, id: string): Promise<ProcessResult> {
-  const d = await deps.store.collection<DeliveryDoc>(DELIVERIES).get(id);
+export async function processDelivery(deps: IpnDeps, id: string, known?: DeliveryDoc): Promise<ProcessResult> {
+  // The scheduler passes the document it found due; the claim's compare-and-set catches a stale one.
+  const d = known ?? (await deps.store.collection<DeliveryDoc>(DELIVERIES).get(id));
   if (!d || !isDue(d, deps.clock.now())) return 'skipped';
   const log = deps.logger.child({ deliveryId: id, transactionId: d.transactionId, sequence: d.sequence });
 
@@ -135,13 +153,14 @@ export async function processDelivery(deps: IpnDeps, id: string): Promise<Proces
     return 'secret-unavailable';
   }
 
-  let plan: ClaimPlan;
+  let claimed: Claim;
   try {
-    plan = await claim(deps, id);
+    claimed = await claim(deps, d);
   } catch (err) {
     if (err instanceof ConflictError) return 'skipped'; // another replica moved it first
     throw err;
   }
+  const { plan } = claimed;
   if (plan.kind === 'skip') return 'skipped';
   if (plan.kind === 'wait') return 'waiting';
   if (plan.kind === 'superseded') {
@@ -170,7 +189,8 @@ export async function processDelivery(deps: IpnDeps, id: string): Promise<Proces
   let stored = null;
   for (let i = 0; i < 3 && stored === null; i++) {
     try {
-      stored = await recordOutcome(deps, id, plan.attempt, outcome);
+      // The first try compares against what the claim stored; a conflict makes later tries re-read.
+      stored = await recordOutcome(deps, id, plan.attempt, outcome, i === 0 ? claimed.stored : undefined);
       if (stored === null) break;
     } catch (err) {
       // The claim already counts the attempt; without the outcome it stays "interrupted".

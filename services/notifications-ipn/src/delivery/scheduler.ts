@@ -67,31 +67,33 @@ export class DeliveryScheduler {
     }
   }
 
-  /** One pass: starts due deliveries in free slots; returns how long to sleep. */
+  /**
+   * One pass, one query: the pending deliveries in `nextAttemptAt` order, enough of them to fill
+   * the free slots (skipping those already running) plus one, so the first one not yet due tells
+   * how long to sleep. Returns that sleep.
+   */
   private async tick(): Promise<number> {
-    const collection = this.deps.store.collection<DeliveryDoc>(DELIVERIES);
-    const free = this.opts.concurrency - this.running.size;
-    if (free > 0) {
-      const now = this.deps.clock.now().toISOString();
-      const due = await collection.find(
-        { state: 'pending', nextAttemptAt: { $lte: now } },
-        { sort: { nextAttemptAt: 1 }, limit: free + this.running.size, page: 1 },
-      );
-      for (const d of due.items) {
-        if (this.running.size >= this.opts.concurrency) break;
-        if (!this.running.has(d.id)) this.launch(d.id);
-      }
-    }
     if (this.running.size >= this.opts.concurrency) return this.opts.pollIntervalMs;
-    const next = await collection.findOne({ state: 'pending', nextAttemptAt: { $exists: true } }, { sort: { nextAttemptAt: 1 } });
-    if (!next?.nextAttemptAt) return this.opts.pollIntervalMs;
-    const inMs = Date.parse(next.nextAttemptAt) - this.deps.clock.now().getTime();
-    if (inMs <= 0 && this.running.has(next.id)) return this.opts.pollIntervalMs;
-    return Math.min(this.opts.pollIntervalMs, Math.max(inMs, 10));
+    const collection = this.deps.store.collection<DeliveryDoc>(DELIVERIES);
+    const limit = this.opts.concurrency + 1;
+    const { items } = await collection.find({ state: 'pending', nextAttemptAt: { $exists: true } }, { sort: { nextAttemptAt: 1 }, limit });
+    const now = this.deps.clock.now();
+    const nowIso = now.toISOString();
+    for (const d of items) {
+      if (d.nextAttemptAt === null || d.nextAttemptAt > nowIso) {
+        // The earliest delivery not yet due: sleep until then (the running ones wake us when done).
+        const inMs = Date.parse(d.nextAttemptAt ?? '') - now.getTime();
+        return Number.isFinite(inMs) ? Math.min(this.opts.pollIntervalMs, Math.max(inMs, 10)) : this.opts.pollIntervalMs;
+      }
+      if (this.running.size >= this.opts.concurrency) return this.opts.pollIntervalMs;
+      if (!this.running.has(d.id)) this.launch(d.id, d);
+    }
+    // Everything returned was due: more may be waiting behind it once slots free up.
+    return items.length === limit ? 10 : this.opts.pollIntervalMs;
   }
 
-  private launch(id: string): void {
-    const task = processDelivery(this.deps, id)
+  private launch(id: string, known: DeliveryDoc): void {
+    const task = processDelivery(this.deps, id, known)
       .then(
         (result) => {
           this.running.delete(id);

@@ -1,12 +1,14 @@
 import type { Clock, Logger, SecretBox } from '@paymesh/core';
 import type { DocumentStore } from '@paymesh/store';
-import type { OutboxRelay } from '@paymesh/bus';
+import type { Committer } from '@paymesh/bus';
+import type { EventMap } from '@paymesh/contracts';
 import type { ProviderAdapters } from '../providers/cache';
 
 /** What the payments-webhooks use cases need; assembled in main.ts. */
 export interface PaymentsDeps {
   store: DocumentStore;
-  relay: Pick<OutboxRelay, 'nudge'>;
+  /** Saves state with its events (outbox) and publishes them after the commit. */
+  outbox: Pick<Committer<EventMap>, 'commit'>;
   secrets: SecretBox;
   clock: Clock;
   logger: Logger;

@@ -1,5 +1,5 @@
-import { contextHeaders, DomainError, isDomainError, isObjectId, ValidationError, ErrorCode } from '@paymesh/core';
-import { eventId, makeEvent } from '@paymesh/bus';
+import { DomainError, ErrorCode, isDomainError, isObjectId, ValidationError } from '@paymesh/core';
+import { eventId } from '@paymesh/bus';
 import { paymentStatusReported, Subjects, type PaymentStatusReported } from '@paymesh/contracts';
 import { nextPaymentStatus, type PaymentDoc, type PaymentOutcome } from '../domain/payment';
 import { isProviderType, type ProviderDoc } from '../domain/provider';
@@ -21,8 +21,6 @@ export interface WebhookResult {
   outcome: WebhookOutcome;
   eventId: string;
 }
-
-const CLAIM_ATTEMPTS = 4;
 
 /** Every rejection looks the same to the sender: 400 with a reason, nothing stored. */
 function rejected(reason: string): ValidationError {
@@ -75,7 +73,6 @@ export async function handleWebhook(deps: PaymentsDeps, delivery: WebhookDeliver
     log.info('duplicate provider event delivery');
     return { outcome: 'duplicate', eventId: event.eventId };
   }
-  deps.relay.nudge();
   log.info({ transactionId: payment.transactionId, outcome: event.outcome }, 'payment status reported');
   return { outcome: 'accepted', eventId: event.eventId };
 }
@@ -125,37 +122,36 @@ async function claimAndReport(
     providerEventType: event.eventType,
     occurredAt: event.occurredAt,
   });
-  const envelope = makeEvent(Subjects.paymentStatusReported, data, {
-    id: eventId(Subjects.paymentStatusReported, provider.id, event.eventId),
-    occurredAt: event.occurredAt,
-  });
   const now = deps.clock.now().toISOString();
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await deps.store.transaction(async (tx) => {
-        await tx.collection<EventClaimDoc>(EVENT_CLAIMS).insert({
-          providerId: provider.id,
-          providerEventId: event.eventId,
-          eventType: event.eventType,
-          transactionId: payment.transactionId,
-          claimedAt: now,
-        });
-        const payments = tx.collection<PaymentDoc>(PAYMENTS);
-        const current = await payments.get(payment.id);
-        if (!current) throw new DomainError('internal', `payment ${payment.id} vanished`);
-        const status = nextPaymentStatus(current.status, outcome);
-        const { id: _id, version: _v, ...rest } = current;
-        await payments.replace(current.id, current.version, { ...rest, status, lastEventAt: event.occurredAt, updatedAt: now });
-        await tx.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt);
-        await tx.enqueue({ id: envelope.id, subject: envelope.type, payload: envelope, headers: contextHeaders() });
+  // The payment read by the caller is used for the first compare-and-set; a re-run after a
+  // version conflict reads it again.
+  let held: PaymentDoc | null = payment;
+  try {
+    await deps.outbox.commit(async (tx) => {
+      await tx.collection<EventClaimDoc>(EVENT_CLAIMS).insert({
+        providerId: provider.id,
+        providerEventId: event.eventId,
+        eventType: event.eventType,
+        transactionId: payment.transactionId,
+        claimedAt: now,
       });
-      return true;
-    } catch (err) {
-      const code = isDomainError(err) ? err.code : undefined;
-      if (code === ErrorCode.DUPLICATE_KEY) return false;
-      // Another event for the same payment committed in between: run the whole claim again.
-      if (code === ErrorCode.VERSION_CONFLICT && attempt < CLAIM_ATTEMPTS) continue;
-      throw err;
-    }
+      const payments = tx.collection<PaymentDoc>(PAYMENTS);
+      const current = held ?? (await payments.get(payment.id));
+      held = null;
+      if (!current) throw new DomainError('internal', `payment ${payment.id} vanished`);
+      const status = nextPaymentStatus(current.status, outcome);
+      const { id: _id, version: _v, ...rest } = current;
+      await payments.replace(current.id, current.version, { ...rest, status, lastEventAt: event.occurredAt, updatedAt: now });
+      await tx.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt);
+      tx.emit(Subjects.paymentStatusReported, data, {
+        id: eventId(Subjects.paymentStatusReported, provider.id, event.eventId),
+        occurredAt: event.occurredAt,
+      });
+    });
+    return true;
+  } catch (err) {
+    // Claimed before: a duplicate delivery. (Version conflicts were re-run by the commit.)
+    if (isDomainError(err) && err.code === ErrorCode.DUPLICATE_KEY) return false;
+    throw err;
   }
 }

@@ -1,4 +1,4 @@
-import type { Page } from '@paymesh/store';
+import type { CountedPage } from '@paymesh/store';
 import type { Mode, ProviderDoc } from '../domain/provider';
 import { PROVIDERS } from '../store/collections';
 import type { PaymentsDeps } from './deps';
@@ -8,10 +8,10 @@ export function getProvider(deps: PaymentsDeps, organizationId: string, mode: Mo
   return findOwnedProvider(deps, organizationId, mode, id);
 }
 
-export function listProviders(deps: PaymentsDeps, organizationId: string, mode: Mode, page: number, limit: number): Promise<Page<ProviderDoc>> {
+export function listProviders(deps: PaymentsDeps, organizationId: string, mode: Mode, page: number, limit: number): Promise<CountedPage<ProviderDoc>> {
   return deps.store
     .collection<ProviderDoc>(PROVIDERS)
-    .find({ organizationId, mode, deletedAt: { $exists: false } }, { sort: { createdAt: -1 }, page, limit });
+    .find({ organizationId, mode, deletedAt: { $exists: false } }, { sort: { createdAt: -1 }, page, limit, total: true });
 }
 
 /** Sets `enabled`, or flips it when `enabled` is undefined. */

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bus } from '../src/bus';
+import { makeEvent } from '../src/envelope';
+import { captureLogger, connectBus, dropNamespace, sleep, testNamespace, waitFor } from './helpers';
+
+const ns = testNamespace();
+const { logger } = captureLogger('concurrency-test');
+let publisher: Bus;
+let consumer: Bus;
+
+beforeAll(async () => {
+  publisher = await connectBus(ns, 'payments', logger);
+  consumer = await connectBus(ns, 'ledger', logger);
+});
+
+afterAll(async () => {
+  await publisher?.close();
+  await consumer?.close();
+  await dropNamespace(ns);
+});
+
+/** A gate the handlers wait on until the test opens it. */
+function gate(): { wait: Promise<void>; open: () => void } {
+  let open = () => {};
+  const wait = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { wait, open };
+}
+
+describe('subscription concurrency', () => {
+  it('runs up to `concurrency` handlers at once, no more, and acks every message once', async () => {
+    const subject = 'payments.payment.captured';
+    const g = gate();
+    let running = 0;
+    let maxRunning = 0;
+    const handled = new Map<string, number>();
+    const sub = await consumer.subscribe({
+      durable: 'bounded',
+      subjects: subject,
+      concurrency: 4,
+      ackWait: 2_000,
+      handler: async (event) => {
+        running += 1;
+        maxRunning = Math.max(maxRunning, running);
+        await g.wait;
+        running -= 1;
+        handled.set(event.id, (handled.get(event.id) ?? 0) + 1);
+      },
+    });
+    const events = Array.from({ length: 12 }, (_, i) => makeEvent(subject, { n: i }));
+    await Promise.all(events.map((e) => publisher.publish(subject, e)));
+
+    await waitFor(() => running === 4, 10_000, 'four handlers running');
+    await sleep(300);
+    // Eight more are waiting, yet no fifth handler starts while four run.
+    expect(running).toBe(4);
+    g.open();
+    await waitFor(() => handled.size === 12, 10_000, 'every event handled');
+    expect(maxRunning).toBe(4);
+
+    // Plain acks took: nothing comes back after the ack wait (2 s) has passed.
+    await sleep(3_000);
+    expect([...handled.values()].every((n) => n === 1)).toBe(true);
+    await sub.stop();
+  });
+
+  it('finishes the handlers in flight before stop() resolves', async () => {
+    const subject = 'payments.payment.refunded';
+    const g = gate();
+    let started = 0;
+    let finished = 0;
+    const sub = await consumer.subscribe({
+      durable: 'graceful',
+      subjects: subject,
+      concurrency: 3,
+      handler: async () => {
+        started += 1;
+        await g.wait;
+        await sleep(50);
+        finished += 1;
+      },
+    });
+    await Promise.all([0, 1, 2].map((n) => publisher.publish(subject, makeEvent(subject, { n }))));
+    await waitFor(() => started === 3, 10_000, 'three handlers running');
+
+    const stopped = sub.stop();
+    let resolved = false;
+    void stopped.then(() => {
+      resolved = true;
+    });
+    await sleep(200);
+    expect(resolved).toBe(false);
+    g.open();
+    await stopped;
+    expect(finished).toBe(3);
+  });
+});
