@@ -6,6 +6,7 @@ import { PgCollection } from './postgres/collection';
 import { counted, ident, StatementCounter, type Queryable } from './postgres/sql';
 import * as system from './postgres/system';
 import { inTransaction } from './postgres/tx';
+import { mapDataError } from './postgres/errors';
 
 export interface PostgresStoreOptions {
   /** `postgres://` or `postgresql://` connection URL. */
@@ -127,15 +128,20 @@ export class PostgresStore implements DocumentStore {
   }
 
   async transaction<R>(fn: (tx: TxScope) => Promise<R>): Promise<R> {
-    await this.init();
-    return inTransaction(this.pool, this.logger, this.counter, (client) =>
-      fn({
-        collection: <T extends StoredDoc>(name: string) => this.bind<T>(name, client),
-        enqueue: (events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions) =>
-          system.enqueue(client, this.database, Array.isArray(events) ? events : [events], options?.origin),
-        nextSequence: (key: string, startAt?: number) => system.nextSequence(client, this.database, key, startAt),
-      }),
-    );
+    try {
+      await this.init();
+      return await inTransaction(this.pool, this.logger, this.counter, (client) =>
+        fn({
+          collection: <T extends StoredDoc>(name: string) => this.bind<T>(name, client),
+          enqueue: (events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions) =>
+            system.enqueue(client, this.database, Array.isArray(events) ? events : [events], options?.origin),
+          nextSequence: (key: string, startAt?: number) => system.nextSequence(client, this.database, key, startAt),
+        }),
+      );
+    } catch (err) {
+      // Connecting, BEGIN and COMMIT fail outside any collection call: same mapping.
+      throw mapDataError('transaction', err);
+    }
   }
 
   async nextSequence(key: string, startAt?: number): Promise<number> {

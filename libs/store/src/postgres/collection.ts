@@ -34,8 +34,8 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
   ) {}
 
   private async run<R extends QueryResultRow>(sql: string | QueryConfig, values?: unknown[]) {
-    await this.ensure();
     try {
+      await this.ensure();
       return typeof sql === 'string' ? await this.db.query<R>(sql, values) : await this.db.query<R>(sql);
     } catch (err) {
       throw mapDataError(this.name, err);
