@@ -24,6 +24,8 @@ import { TcpProxy } from '../support/tcp-proxy';
  */
 
 const RATE = Number(process.env.FAULT_SUITE_RATE ?? 10);
+/** Shortest time the steady load runs, faults included. */
+const MIN_LOAD_MS = 60_000;
 const PG_OUTAGE_MS = 10_000;
 // Generous bounds: on a machine shared with other suites a Node service can need minutes to start.
 const RESTART_TIMEOUT_MS = 300_000;
@@ -201,6 +203,10 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
         w.problems.push(`did not recover: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
       }
     }
+    // The issue's bar is a steady load for at least a minute: on a fast machine the faults above
+    // can all recover sooner, so the load keeps running (a load duration, not a synchronisation).
+    const loadElapsed = Date.now() - windows[0]!.injectedAt;
+    if (loadElapsed < MIN_LOAD_MS) await new Promise((r) => setTimeout(r, MIN_LOAD_MS - loadElapsed));
     await load.stop();
 
     /**
@@ -314,7 +320,11 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
       const sandboxSaysCaptured = f.providerId === provider.id && f.paymentIntentId !== undefined && sandboxSucceeded.has(f.paymentIntentId);
       if (sandboxSaysCaptured && f.capturedAt === undefined) f.capturedAt = f.endedAt ?? Date.now(); // answer lost, capture real
       if (f.capturedAt !== undefined) row.captured += 1;
-      if (f.error?.startsWith('HTTP 500')) row.http500 += 1;
+      // An outage is a retryable 503 for buyers, never an internal error.
+      if (f.error?.startsWith('HTTP 500')) {
+        row.http500 += 1;
+        if (row.http500 <= 3) row.problems.push(`flow answered ${f.error}`);
+      }
       if (!f.transactionId) continue;
       const rec = records.get(f.transactionId);
       const mine = ipnsByTx.get(f.transactionId) ?? [];
@@ -403,7 +413,7 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
       `drain: ${drainProblems.length ? drainProblems.join('; ') : 'outbox empty, no consumer backlog'}; ` +
         `${mustComplete.filter((f) => completedAt(f.transactionId) === undefined).length} of ${mustComplete.length} captured payments without a final IPN`,
       '* lost: captured by the sandbox, then forgotten with its in-memory state when it was killed (not a platform failure)',
-      'HTTP 500: buyer steps answered 500 instead of a retryable 503 (informational: no money effect, not asserted here)',
+      'HTTP 500: buyer steps answered 500 instead of a retryable 503 (must be 0)',
       ...windows.flatMap((w, i) => rows[i]!.problems.slice(0, 10).map((p) => `  [${w.fault}] ${p}`)),
       '',
     ].join('\n');
