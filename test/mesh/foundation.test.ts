@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, eventually, startTestMesh, PG_URL, type TestMesh } from '../support/mesh';
+import { logLineOf, api, eventually, startTestMesh, PG_URL, type TestMesh } from '../support/mesh';
 import { TcpProxy } from '../support/tcp-proxy';
 import { OtlpReceiver } from '../support/otlp-receiver';
 
@@ -97,12 +97,7 @@ describe('foundation: the mesh runs, is healthy and traceable', () => {
     expect(res.headers.get('x-request-id')).toBe(requestId);
     const siteId = res.body.id as string;
 
-    const lineWith = (svc: string, pred: (l: Record<string, unknown>) => boolean) =>
-      mesh
-        .logs(svc)
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-        .find((l) => (l.requestId === requestId || l.reqId === requestId) && pred(l));
+    const lineWith = (svc: string, pred: (l: Record<string, unknown>) => boolean) => logLineOf(mesh, svc, requestId, pred);
     await eventually(() => lineWith('gateway-admin', () => true));
     await eventually(() => lineWith('checkout', (l) => l.siteId === siteId && l.msg === 'site created'));
     // billing reacts to checkout.site.created, consumed from JetStream with the request's headers

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
+import { logLineOf, api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
 
 // The mesh with telemetry off (no OTEL_EXPORTER_OTLP_ENDPOINT, the default): the OpenTelemetry SDK
 // is not loaded, yet the request ID still travels in gRPC metadata and NATS headers onto every
@@ -29,12 +29,7 @@ describe('request ID propagation with telemetry off', () => {
     expect(res.headers.get('x-request-id')).toBe(requestId);
     const siteId = res.body.id as string;
 
-    const lineWith = (svc: string, pred: (l: Record<string, unknown>) => boolean) =>
-      mesh
-        .logs(svc)
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-        .find((l) => (l.requestId === requestId || l.reqId === requestId) && pred(l));
+    const lineWith = (svc: string, pred: (l: Record<string, unknown>) => boolean) => logLineOf(mesh, svc, requestId, pred);
     await eventually(() => lineWith('gateway-admin', () => true));
     const created = await eventually(() => lineWith('checkout', (l) => l.siteId === siteId && l.msg === 'site created'));
     // billing reacts to checkout.site.created, consumed from JetStream with the request's headers

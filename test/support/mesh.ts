@@ -132,3 +132,17 @@ export async function api(
   }
   return { status: res.status, headers: res.headers, body };
 }
+
+/** The first JSON log line of `service` carrying `requestId` (as requestId or reqId) that matches `pred`. */
+export function logLineOf(
+  mesh: Pick<TestMesh, 'logs'>,
+  service: string,
+  requestId: string,
+  pred: (line: Record<string, unknown>) => boolean,
+): Record<string, unknown> | undefined {
+  return mesh
+    .logs(service)
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((l) => (l.requestId === requestId || l.reqId === requestId) && pred(l));
+}

@@ -1,5 +1,6 @@
 import {
   Metadata,
+  type ChannelOptions,
   type ChannelCredentials,
   type CallOptions,
   type Client,
@@ -46,14 +47,25 @@ export function call<Req, Res>(
   });
 }
 
-export type ClientCtor<C extends Client> = new (address: string, creds: ChannelCredentials) => C;
+export type ClientCtor<C extends Client> = new (address: string, creds: ChannelCredentials, options?: ChannelOptions) => C;
+
+/**
+ * A loopback address is checked against the certificate's `localhost` name: TLS server names may
+ * not be IP addresses (RFC 6066), and every mesh certificate names localhost beside its loopback
+ * addresses. Other addresses are verified as dialled.
+ */
+function channelOptions(address: string, security: GrpcSecurity): ChannelOptions {
+  if (security.kind === 'insecure') return {};
+  const host = address.replace(/^dns:(\/\/\/)?/, '').replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
+  return host === '127.0.0.1' || host === '::1' ? { 'grpc.ssl_target_name_override': 'localhost' } : {};
+}
 
 /**
  * Builds a client with the process's gRPC security (mutual TLS with the mesh CA once the service
  * configured it, see {@link setGrpcSecurity}), or with the one given.
  */
 export function makeClient<C extends Client>(Ctor: ClientCtor<C>, address: string, security: GrpcSecurity = grpcSecurity()): C {
-  return new Ctor(address, channelCredentials(security));
+  return new Ctor(address, channelCredentials(security), channelOptions(address, security));
 }
 
 /** Standard health check against a service; resolves to true when it reports SERVING. */

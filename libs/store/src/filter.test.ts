@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '@paymesh/core';
-import { normalizeFilter, normalizePaging, normalizeSort } from './filter';
+import { normalizeFilter, normalizePaging, normalizeSort, totalFromPage } from './filter';
 
 describe('normalizeFilter', () => {
   it('flattens equality and operators into single conditions', () => {
@@ -50,5 +50,15 @@ describe('normalizeSort and normalizePaging', () => {
     expect(() => normalizePaging({ page: 0, limit: 1 })).toThrow(ValidationError);
     expect(() => normalizePaging({ limit: 1.5 })).toThrow(ValidationError);
     expect(() => normalizePaging({ page: 2 })).toThrow(ValidationError);
+  });
+});
+
+describe('totalFromPage', () => {
+  it('derives the total from a short page or an empty first page, and only then', () => {
+    expect(totalFromPage({ offset: 0, limit: 20 }, 3)).toBe(3);
+    expect(totalFromPage({ offset: 40, limit: 20 }, 5)).toBe(45);
+    expect(totalFromPage({ offset: 0, limit: 20 }, 0)).toBe(0);
+    expect(totalFromPage({ offset: 0, limit: 20 }, 20)).toBeUndefined();
+    expect(totalFromPage({ offset: 60, limit: 20 }, 0)).toBeUndefined();
   });
 });

@@ -124,3 +124,14 @@ export function normalizePaging(options: FindOptions): Paging {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new ValidationError('limit must be an integer >= 1');
   return { page, limit, offset: (page - 1) * limit };
 }
+
+/**
+ * The total of a page when the page itself proves it: a short page (fewer items than the limit) is
+ * the last one, so the total is its offset plus its items, and an empty first page means none.
+ * Otherwise (a full page, or an empty page past the first) only a count can tell: undefined.
+ */
+export function totalFromPage(paging: { offset: number; limit: number }, itemCount: number): number | undefined {
+  if (itemCount > 0 && itemCount < paging.limit) return paging.offset + itemCount;
+  if (itemCount === 0 && paging.offset === 0) return 0;
+  return undefined;
+}

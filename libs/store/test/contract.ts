@@ -242,6 +242,15 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       expect(page3.total).toBeUndefined();
       const beyond = await col.find({ status: 'paid' }, { page: 5, limit: 4, total: true });
       expect(beyond).toMatchObject({ items: [], total: 4 });
+      // Short pages prove the total without counting; it must equal the count all the same.
+      const lastWithTotal = await col.find({}, { sort: { amount: 1 }, page: 3, limit: 4, total: true });
+      expect(lastWithTotal).toMatchObject({ total: 10, page: 3 });
+      const firstShort = await col.find({ status: 'paid' }, { page: 1, limit: 10, total: true });
+      expect(firstShort).toMatchObject({ total: 4 });
+      const none = await col.find({ status: 'nobody' }, { page: 1, limit: 10, total: true });
+      expect(none).toMatchObject({ items: [], total: 0 });
+      const exact = await col.find({ status: 'paid' }, { page: 1, limit: 4, total: true });
+      expect(exact).toMatchObject({ total: 4 });
       const all = await col.find({ status: 'open' });
       expect(all.total).toBe(6);
       expect(all.items).toHaveLength(6);

@@ -116,7 +116,7 @@ describe('PostgresStore operations', () => {
     expect(await payments.get(doc.id)).toEqual(doc);
   });
 
-  it('counts statements: compare-and-set takes one, a paged find without total one, with total two', async () => {
+  it('counts statements: compare-and-set takes one, a paged find one, with a total two unless the page is short', async () => {
     const payments = store.collection<{ id: string; version: number; n: number }>('payments');
     const doc = await payments.insert({ n: 10 });
     const count = async (op: () => Promise<unknown>) => {
@@ -128,7 +128,10 @@ describe('PostgresStore operations', () => {
     expect(await count(() => payments.replace(doc.id, doc.version, { n: 12 }))).toBe(1); // conflict, told apart in the same statement
     expect(await count(() => payments.replace('000000000000000000000000', 1, { n: 1 }))).toBe(1); // not found, likewise
     expect(await count(() => payments.find({}, { limit: 5 }))).toBe(1);
-    expect(await count(() => payments.find({}, { limit: 5, total: true }))).toBe(2);
+    // A short page proves its total; a full page needs the count.
+    expect(await count(() => payments.find({}, { limit: 5, total: true }))).toBe(1);
+    await payments.insert({ n: 20 });
+    expect(await count(() => payments.find({}, { limit: 1, total: true }))).toBe(2);
     // A transaction: BEGIN, the enqueue of two events with its NOTIFY, COMMIT.
     expect(
       await count(() =>

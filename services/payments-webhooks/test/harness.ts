@@ -53,3 +53,13 @@ export async function startHarness(): Promise<Harness> {
 export const objectId = () => randomBytes(12).toString('hex');
 export const testKey = () => `sk_test_${randomBytes(12).toString('hex')}`;
 export const webhookSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
+
+/** The error a promise rejects with; fails the test when it resolves. */
+export async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a rejection');
+}

@@ -8,7 +8,7 @@ import { deleteProvider } from '../src/app/manage-providers';
 import { ProviderError } from '../src/providers/adapter';
 import type { ProviderDoc } from '../src/domain/provider';
 import { PROVIDERS } from '../src/store/collections';
-import { objectId, startHarness, testKey, webhookSecret, type Harness } from './harness';
+import { objectId, rejection, startHarness, testKey, webhookSecret, type Harness } from './harness';
 
 let h: Harness;
 const signer = new Stripe('sk_test_signing_only', { telemetry: false });
@@ -19,15 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** Replaces a record's sealed credentials in the store, as an update or rotation (on any replica) does. */
 async function replaceCredentials(id: string, value: { secretKey: string; webhookSecret: string }) {

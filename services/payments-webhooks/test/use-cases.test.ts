@@ -10,7 +10,7 @@ import { deleteProvider, getProvider, listProviders, toggleProvider } from '../s
 import type { PaymentDoc } from '../src/domain/payment';
 import type { ProviderDoc } from '../src/domain/provider';
 import { EVENT_CLAIMS, PAYMENTS, PROVIDERS, WEBHOOK_RECEIPTS } from '../src/store/collections';
-import { objectId, startHarness, testKey, webhookSecret, type Harness } from './harness';
+import { objectId, rejection, startHarness, testKey, webhookSecret, type Harness } from './harness';
 
 let h: Harness;
 const stripe = new Stripe('sk_test_signing_only', { telemetry: false });
@@ -21,15 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
-}
 
 async function newProvider(opts: { organizationId?: string; mode?: 'live' | 'test'; secretKey?: string; secret?: string } = {}) {
   const organizationId = opts.organizationId ?? objectId();

@@ -103,7 +103,7 @@ function profilingNode(dir) {
  * Starts the mesh. `profileDir` runs every service under `node --cpu-prof` (profiles are written
  * there when the mesh stops); `logLevel` is the services' LOG_LEVEL.
  */
-export async function startBenchMesh({ logLevel = 'warn', profileDir, flowTimeoutMs = 60_000, onError = console.error } = {}) {
+export async function startBenchMesh({ logLevel = 'warn', profileDir, flowTimeoutMs = 60_000, onError = console.error, onLine } = {}) {
   const namespace = `bench${Date.now().toString(36)}`;
   const systemApiKey = newSystemKey();
   const env = {
@@ -125,6 +125,7 @@ export async function startBenchMesh({ logLevel = 'warn', profileDir, flowTimeou
     env,
     onLine: (svc, line) => {
       if (line.includes('"level":50') || line.includes('"level":60')) onError(`${svc}: ${line}`);
+      onLine?.(svc, line);
     },
     readyTimeoutMs: 120_000,
   }).finally(() => {

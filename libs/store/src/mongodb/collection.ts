@@ -10,7 +10,7 @@ import {
   updateWithRetry,
   versionConflict,
 } from '../documents';
-import { normalizeFilter, normalizePaging, normalizeSort } from '../filter';
+import { normalizeFilter, normalizePaging, normalizeSort, totalFromPage } from '../filter';
 import type { Collection, CountedPage, Filter, FindOptions, NewDoc, Page, StoredDoc } from '../port';
 import { toMongoFilter, toMongoSort, type MongoDoc } from './filter';
 
@@ -72,7 +72,9 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     if (paging.limit === undefined) return { items, total: items.length, page: 1, limit: items.length };
     if (options.total !== true) return { items, page: paging.page, limit: paging.limit };
     // Sequential on purpose: a transaction's session must not run operations in parallel.
-    const total = await this.native.countDocuments(query, { session: this.session });
+    const total =
+      totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length) ??
+      (await this.native.countDocuments(query, { session: this.session }));
     return { items, total, page: paging.page, limit: paging.limit };
   }
 

@@ -10,7 +10,7 @@ import {
   versionConflict,
   type Body,
 } from '../documents';
-import { normalizeFilter, normalizePaging, normalizeSort } from '../filter';
+import { normalizeFilter, normalizePaging, normalizeSort, totalFromPage } from '../filter';
 import type { Collection, CountedPage, Filter, FindOptions, NewDoc, Page, StoredDoc } from '../port';
 import { orderSql, whereSql } from './filter';
 import { mapDataError } from './errors';
@@ -79,7 +79,7 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     const items = rows.map((row) => toStored<T>(row.id, row.version, row.doc));
     if (paging.limit === undefined) return { items, total: items.length, page: 1, limit: items.length };
     if (!withTotal) return { items, page: paging.page, limit: paging.limit };
-    const total = await this.countWhere(where, p.values);
+    const total = totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length) ?? (await this.countWhere(where, p.values));
     return { items, total, page: paging.page, limit: paging.limit };
   }
 

@@ -98,6 +98,9 @@ function describeError(err: unknown, timeoutMs: number): { error: string; refuse
   return { error: withoutAddresses(`network error: ${parts.join(' <- ') || String(err)}`).slice(0, 500), refused: false };
 }
 
+/** How far undici's coarse timers may be off; see HttpIpnSender's constructor. */
+const UNDICI_TIMER_SLACK_MS = 1_000;
+
 /** Options of {@link HttpIpnSender}. */
 export interface HttpIpnSenderOptions {
   /** Whole-request timeout (connect, headers and body). */
@@ -122,13 +125,17 @@ export class HttpIpnSender implements IpnSender {
 
   constructor(opts: HttpIpnSenderOptions) {
     this.opts = opts;
+    // The whole-request deadline is the AbortSignal in send(), a precise timer. undici's own
+    // timeouts run on a coarse shared clock (ticks of about half a second) and could cut a
+    // receiver off before the time it was promised, so they only back it up.
+    const backstopMs = opts.timeoutMs + UNDICI_TIMER_SLACK_MS;
     this.agent = new Agent({
       connect: {
-        timeout: opts.timeoutMs,
+        timeout: backstopMs,
         lookup: guardedLookup(opts.allowedTargets, opts.resolve),
       },
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
+      headersTimeout: backstopMs,
+      bodyTimeout: backstopMs,
     });
   }
 
