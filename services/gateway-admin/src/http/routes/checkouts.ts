@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { checkoutPayments } from '@paymesh/proto';
 import { checkout, checkoutCreated, checkoutPage, checkoutWithTransactions } from '../responses/checkouts';
 import { currencyCode, dateBound, EMAIL_MAX, metadata, money, percentage, quantity, text, URL_MAX } from '@paymesh/http';
-import { route } from '../route-table';
+import { resource } from '../route-table';
 import { objectId, pageQuery, rpc } from './common';
 import { parseDateRange } from './list-query';
 
@@ -101,17 +101,18 @@ export function checkoutView(c: checkoutPayments.CheckoutRecord) {
   };
 }
 
+/** Checkouts: scope `checkout:<action>` and role from the method. */
+const checkouts = resource({ tag: 'Checkouts', scopePrefix: 'checkout' });
+
 export const checkoutRoutes = [
-  route({
+  checkouts({
     method: 'POST',
     path: '/checkouts/:siteId/create',
+    // The spec answers a checkout create with 200, not 201.
+    status: 200,
     operationId: 'createCheckout',
     response: checkoutCreated,
     errors: [409],
-    scope: 'checkout:create',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Checkouts',
     summary: 'Create a checkout session for a site (returns id, sessionPublicId, shortCode, paymentUrl)',
     params: siteParams,
     body: createBody,
@@ -143,15 +144,11 @@ export const checkoutRoutes = [
       return { id: c.id, sessionPublicId: c.sessionPublicId, shortCode: c.shortCode, paymentUrl: c.paymentUrl, status: c.status, expiresAt: c.expiresAt };
     },
   }),
-  route({
+  checkouts({
     method: 'GET',
     path: '/checkouts',
     operationId: 'listCheckouts',
     response: checkoutPage,
-    scope: 'checkout:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Checkouts',
     summary: 'List checkout sessions (filters: status, siteId, externalReference, invoiceNumber, startDate, endDate)',
     query: listQuery,
     async handler({ deps, org, query }) {
@@ -171,15 +168,11 @@ export const checkoutRoutes = [
       return { items: res.items.map(checkoutView), total: res.total, page: res.page, limit: res.limit };
     },
   }),
-  route({
+  checkouts({
     method: 'GET',
     path: '/checkouts/:checkoutId',
     operationId: 'getCheckout',
     response: checkoutWithTransactions,
-    scope: 'checkout:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Checkouts',
     summary: 'Get a checkout session with its transactions',
     params: checkoutParams,
     async handler({ deps, org, params }) {
@@ -191,16 +184,12 @@ export const checkoutRoutes = [
       return { ...checkoutView(c), transactions: c.transactions.map((t) => ({ id: t.id, status: t.status, createdAt: t.createdAt })) };
     },
   }),
-  route({
+  checkouts({
     method: 'PATCH',
     path: '/checkouts/:checkoutId',
     operationId: 'updateCheckout',
     response: checkout,
     errors: [409],
-    scope: 'checkout:update',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Checkouts',
     summary: 'Change a pending checkout session (expiresAt, returnUrl, cancelUrl, ipnUrl, metadata; null clears a URL)',
     params: checkoutParams,
     body: patchBody,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { checkout } from '@paymesh/proto';
 import { cnameCheck, domain, domainPage } from '../responses/domains';
 import { text } from '@paymesh/http';
-import { route } from '../route-table';
+import { resource } from '../route-table';
 import { idParams, objectId, pageQuery, rpc } from './common';
 
 /** Public shape of a custom domain. */
@@ -28,17 +28,15 @@ const createBody = z
   })
   .strict();
 
-/** Custom checkout domains (owned by checkout); creating and deleting them needs the Admin role. */
+/** Custom checkout domains (owned by checkout): scope `domain:<action>` and role from the method; creating and deleting them needs the Admin role. */
+const domains = resource({ tag: 'Domains', scopePrefix: 'domain', writeRole: 'Admin' });
+
 export const domainRoutes = [
-  route({
+  domains({
     method: 'GET',
     path: '/domains',
     operationId: 'listDomains',
     response: domainPage,
-    scope: 'domain:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Domains',
     summary: 'List custom domains (optionally of one site)',
     query: pageQuery(20).extend({ siteId: objectId('siteId').optional() }),
     async handler({ deps, org, query }) {
@@ -52,15 +50,13 @@ export const domainRoutes = [
       return { items: res.items.map(domainView), total: res.total, page: res.page, limit: res.limit };
     },
   }),
-  route({
+  domains({
     method: 'GET',
     path: '/domains/verify-cname',
+    action: 'execute',
+    role: 'Editor',
     operationId: 'verifyDomainCname',
     response: cnameCheck,
-    scope: 'domain:execute',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Domains',
     summary: "Look up the domain's CNAME record and mark the domain verified when it points at the checkout host",
     query: z.object({ domain: text(253, 1) }).strict(),
     async handler({ deps, org, query }) {
@@ -81,15 +77,11 @@ export const domainRoutes = [
       };
     },
   }),
-  route({
+  domains({
     method: 'GET',
     path: '/domains/:id',
     operationId: 'getDomain',
     response: domain,
-    scope: 'domain:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Domains',
     summary: 'Get a custom domain',
     params: idParams,
     async handler({ deps, org, params }) {
@@ -101,16 +93,12 @@ export const domainRoutes = [
       return domainView(d);
     },
   }),
-  route({
+  domains({
     method: 'POST',
     path: '/domains',
     operationId: 'createDomain',
     response: domain,
     errors: [409],
-    scope: 'domain:create',
-    role: 'Admin',
-    audience: 'organization',
-    tag: 'Domains',
     summary: 'Register a custom domain (409 when any organization already registered the host name)',
     body: createBody,
     status: 201,
@@ -124,15 +112,11 @@ export const domainRoutes = [
       return domainView(d);
     },
   }),
-  route({
+  domains({
     method: 'DELETE',
     path: '/domains/:id',
     operationId: 'deleteDomain',
     response: null,
-    scope: 'domain:delete',
-    role: 'Admin',
-    audience: 'organization',
-    tag: 'Domains',
     summary: 'Delete a custom domain (its host name becomes free again)',
     params: idParams,
     status: 204,

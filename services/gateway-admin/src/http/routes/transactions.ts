@@ -3,7 +3,7 @@ import type { checkoutPayments, notificationsIpn } from '@paymesh/proto';
 import { currencyCode, dateBound, EMAIL_MAX, metadata, money, pageNumber, text, transactionStatus, URL_MAX } from '@paymesh/http';
 import type { AdminDeps } from '../../app/deps';
 import { transactionDeleted as deleted, transactionDetail, transactionPage, transactionWithHistory } from '../responses/transactions';
-import { route } from '../route-table';
+import { resource } from '../route-table';
 import { idParams, objectId, rpc } from './common';
 import { listValues, multiParam, parseDateRange, parseObjectIds, parseStatuses } from './list-query';
 
@@ -135,16 +135,15 @@ async function ipnOf(deps: AdminDeps, organizationId: string, transactionId: str
   }
 }
 
+/** Transactions: scope `transaction:<action>` and role from the method. */
+const transactions = resource({ tag: 'Transactions', scopePrefix: 'transaction' });
+
 export const transactionRoutes = [
-  route({
+  transactions({
     method: 'GET',
     path: '/transactions',
     operationId: 'listTransactions',
     response: transactionPage,
-    scope: 'transaction:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Transactions',
     summary: 'List transactions (statuses[], currency, startDate, endDate, siteIds[], providerIds[], page, limit)',
     query: listQuery,
     async handler({ deps, org, query }) {
@@ -164,15 +163,11 @@ export const transactionRoutes = [
       return { items: res.items.map(transactionView), total: res.total, page: res.page, limit: res.limit };
     },
   }),
-  route({
+  transactions({
     method: 'GET',
     path: '/transactions/:id',
     operationId: 'getTransaction',
     response: transactionDetail,
-    scope: 'transaction:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Transactions',
     summary: 'Get a transaction with its status history and IPN deliveries',
     params: idParams,
     async handler({ deps, org, params }) {
@@ -184,16 +179,12 @@ export const transactionRoutes = [
       return { ...transactionView(t), statusHistory: historyView(t), ipn: await ipnOf(deps, org.organizationId, t.id) };
     },
   }),
-  route({
+  transactions({
     method: 'PUT',
     path: '/transactions/:id',
     operationId: 'updateTransaction',
     response: transactionWithHistory,
     errors: [409, 422],
-    scope: 'transaction:update',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Transactions',
     summary: 'Update metadata, notes, externalReference; status only for manual transactions along legal transitions',
     params: idParams,
     body: updateBody,
@@ -211,16 +202,12 @@ export const transactionRoutes = [
       return { ...transactionView(t), statusHistory: historyView(t) };
     },
   }),
-  route({
+  transactions({
     method: 'DELETE',
     path: '/transactions/:id',
     operationId: 'deleteTransaction',
     response: deleted,
     errors: [409],
-    scope: 'transaction:delete',
-    role: 'Admin',
-    audience: 'organization',
-    tag: 'Transactions',
     summary: 'Soft-delete an initiated, canceled or failed transaction that has no provider payment',
     params: idParams,
     async handler({ deps, org, params }) {
@@ -231,15 +218,11 @@ export const transactionRoutes = [
       });
     },
   }),
-  route({
+  transactions({
     method: 'POST',
     path: '/transactions/manual',
     operationId: 'createManualTransaction',
     response: transactionWithHistory,
-    scope: 'transaction:create',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Transactions',
     summary: 'Record a manual transaction: status -1 (initiated) or 1 (completed) with a reason',
     body: manualBody,
     status: 201,
