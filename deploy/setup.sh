@@ -17,7 +17,8 @@ if [ "${1:-}" = "--tests" ]; then
   # The Helm chart test renders templates with Go text/template + sprig (no helm binary here).
   command -v go >/dev/null 2>&1 || need_apt+=(golang-go)
   # The fault suite restarts a NATS server of its own (the machine's shared one is never touched).
-  [ -x /usr/sbin/nats-server ] || command -v nats-server >/dev/null 2>&1 || need_apt+=(nats-server)
+  # (test/support/nats-server.ts runs /usr/sbin/nats-server, where Debian's package puts it.)
+  [ -x /usr/sbin/nats-server ] || need_apt+=(nats-server)
   for pkg in golang-github-masterminds-sprig-dev golang-gopkg-yaml.v2-dev golang-gopkg-yaml.v3-dev; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
   done

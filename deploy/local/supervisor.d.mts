@@ -3,6 +3,7 @@ export const BACKENDS: [string, number][];
 export const GATEWAYS: [string, number][];
 export const SANDBOXES: [string, string, number][];
 export const CLIENT_CERT_NAME: string;
+export const LOCAL_DEV_ENV: Readonly<{ NODE_ENV: string; PAYMESH_DEV_DEFAULTS: string; IPN_ALLOWED_TARGETS: string }>;
 export function freePort(): Promise<number>;
 export function tcpReachable(host: string, port: number, timeoutMs?: number): Promise<boolean>;
 export interface Mesh {
@@ -13,8 +14,8 @@ export interface Mesh {
   publicRootUrl: string;
   sandboxUrls: Record<string, string>;
   services: string[];
-  clientTls: { GRPC_TLS_CA_FILE: string; GRPC_TLS_CERT_FILE: string; GRPC_TLS_KEY_FILE: string } | undefined;
   clientSecurity: { kind: 'mtls'; tls: { ca: Buffer; cert: Buffer; key: Buffer } } | { kind: 'insecure' };
+  pids(): Record<string, number>;
   tail(name: string): string[];
   kill(name: string): Promise<void>;
   restart(name: string, timeoutMs?: number): Promise<void>;
@@ -30,4 +31,5 @@ export function startMesh(opts?: {
   readyTimeoutMs?: number;
   signal?: AbortSignal;
   certDir?: string;
+  nodeArgs?: (service: string) => string[];
 }): Promise<Mesh>;

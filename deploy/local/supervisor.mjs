@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { createRequire } from 'node:module';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,12 @@ export const BACKENDS = [
 ];
 
 /** Provider sandboxes started beside the mesh (only those that exist in this checkout). */
+/**
+ * What a local run on this machine opts into (services default to production): the published
+ * development secrets, and IPN to a receiver on loopback. Tests and benchmarks use it as it is.
+ */
+export const LOCAL_DEV_ENV = Object.freeze({ NODE_ENV: 'development', PAYMESH_DEV_DEFAULTS: 'true', IPN_ALLOWED_TARGETS: '127.0.0.1' });
+
 export const SANDBOXES = [['provider-a', 'PROVIDER_A_SANDBOX', 12111]];
 
 export const GATEWAYS = [
@@ -90,7 +96,8 @@ async function grpcHealthy(addr, security) {
  * @param {number} [opts.readyTimeoutMs]
  * @param {AbortSignal} [opts.signal] aborting stops every launched process (also during start-up)
  * @param {string} [opts.certDir] where the local mesh CA and certificates live (default: .run/certs,
- *   or a directory of this run with ephemeral ports); unused with GRPC_INSECURE=true
+ *   or a directory of this run with ephemeral ports, removed when the mesh stops); unused with GRPC_INSECURE=true
+ * @param {(service: string) => string[]} [opts.nodeArgs] extra node options per service (e.g. --cpu-prof)
  */
 export async function startMesh(opts = {}) {
   const env = { ...process.env, ...(opts.env ?? {}) };
@@ -112,8 +119,9 @@ export async function startMesh(opts = {}) {
 
   // Backend gRPC runs on mutual TLS with a local CA: each process gets its own certificate.
   const insecure = ['true', '1', 'yes'].includes(String(env.GRPC_INSECURE ?? ''));
-  const certDir =
-    opts.certDir ?? (opts.ephemeralPorts ? join(opts.logDir ?? mkdtempSync(join(tmpdir(), 'paymesh-mesh-')), 'certs') : join(ROOT, '.run', 'certs'));
+  // A run without a log directory gets a temporary one for its certificates, removed on stop.
+  const tempCertRoot = !opts.certDir && opts.ephemeralPorts && !opts.logDir ? mkdtempSync(join(tmpdir(), 'paymesh-mesh-')) : undefined;
+  const certDir = opts.certDir ?? (opts.ephemeralPorts ? join(opts.logDir ?? tempCertRoot, 'certs') : join(ROOT, '.run', 'certs'));
   const certs = insecure ? undefined : await ensureMeshCerts(certDir, [...[...BACKENDS, ...GATEWAYS].map(([n]) => n), CLIENT_CERT_NAME]);
   const tlsEnv = (name) => (certs ? grpcTlsEnv(certs, name) : {});
   const clientTls = certs ? grpcTlsEnv(certs, CLIENT_CERT_NAME) : undefined;
@@ -155,7 +163,7 @@ export async function startMesh(opts = {}) {
   const tails = new Map();
 
   function launch(spec) {
-    const child = spawn(process.execPath, ['--enable-source-maps', spec.main], {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...(opts.nodeArgs?.(spec.name) ?? []), spec.main], {
       env: { ...env, ...shared, ...spec.env, SERVICE_NAME: spec.name, OTEL_SERVICE_NAME: spec.name, EXIT_WITH_PARENT: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -223,10 +231,10 @@ export async function startMesh(opts = {}) {
     publicRootUrl: localPublicRoot,
     sandboxUrls: Object.fromEntries(sandboxes.map((s) => [s.name, `http://${host}:${ports[s.name]}`])),
     services: specs.map((s) => s.name),
-    /** gRPC client credentials of this mesh (files of the mesh CA and a client certificate), unless plaintext. */
-    clientTls,
-    /** The same as a @paymesh/grpc GrpcSecurity, for calling backends directly. */
+    /** gRPC client credentials of this mesh (a @paymesh/grpc GrpcSecurity), for calling backends directly. */
     clientSecurity,
+    /** Service name -> pid of its current process. */
+    pids: () => Object.fromEntries([...procs].filter(([, p]) => !p.exited).map(([n, p]) => [n, p.child.pid])),
     /** Last output lines of a service. */
     tail: (name) => [...(tails.get(name) ?? [])],
     /** Kills a service abruptly (SIGKILL), as a crash would. */
@@ -242,6 +250,7 @@ export async function startMesh(opts = {}) {
     async stop() {
       const order = [...GATEWAYS.map(([n]) => n), ...BACKENDS.map(([n]) => n), ...sandboxes.map((s) => s.name)];
       await Promise.all(order.map((n) => stopOne(n)));
+      if (tempCertRoot) rmSync(tempCertRoot, { recursive: true, force: true });
     },
   };
 

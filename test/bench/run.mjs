@@ -65,7 +65,7 @@ async function pgStatements(db) {
   if (!preload.includes('pg_stat_statements')) {
     return {
       available: false,
-      how: "pg_stat_statements is not loaded. To enable: ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'; restart PostgreSQL; CREATE EXTENSION pg_stat_statements; (the store exposes no statement counter yet: n/a)",
+      how: "pg_stat_statements is not loaded. To enable: ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'; restart PostgreSQL; CREATE EXTENSION pg_stat_statements; (or count them from the store: node test/bench/store-statements.mjs)",
     };
   }
   const ext = await db.query("SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'");

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, GATEWAYS, SANDBOXES } from '../../deploy/local/supervisor.mjs';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
@@ -142,7 +141,7 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
     let sandboxKill: { snapshotAt: number; providerId: string; undelivered: Set<string> } | undefined;
 
     const services = [...BACKENDS.map(([n]) => n), ...GATEWAYS.map(([n]) => n)];
-    const faults: { name: string; inject: (w: Window) => Promise<void> }[] = [
+    const faults: { name: string; inject: () => Promise<void> }[] = [
       ...services.map((name) => ({
         name,
         inject: async () => {
@@ -190,7 +189,7 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
       const w: Window = { fault: fault.name, injectedAt: Date.now(), problems: [] };
       windows.push(w);
       try {
-        await fault.inject(w);
+        await fault.inject();
         w.restoredAt = Date.now();
         const recovered = await eventually(() => {
           const done = completedSince(w.restoredAt!);
@@ -215,44 +214,15 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
      */
     async function settle(w: Window): Promise<void> {
       const checkpoint = Date.now();
-      const streamsAt = await streamLastSeqs();
+      const streamsAt = new Map((await consumerBacklogs(nats.url, mesh.namespace)).map((c) => [c.stream, c.streamLastSeq]));
       await eventually(async () => {
         const outbox = await unpublishedOutbox(PG_URL, mesh.namespace);
         if (outbox.some((o) => o.oldest !== null && Date.parse(o.oldest) < checkpoint)) return false;
-        const consumers = await consumerInfos();
-        return consumers.every((c) => c.outstanding === 0 || c.ackFloor >= (streamsAt.get(c.stream) ?? 0));
+        const consumers = await consumerBacklogs(nats.url, mesh.namespace);
+        return consumers.every((c) => c.numPending + c.numAckPending === 0 || c.ackFloor >= (streamsAt.get(c.stream) ?? 0));
       }, SETTLE_TIMEOUT_MS, 250).catch((err: unknown) => {
         w.problems.push(`backlog not drained after recovery: ${err instanceof Error ? err.message : String(err)}`);
       });
-    }
-    async function streamLastSeqs(): Promise<Map<string, number>> {
-      const nc = await connect({ servers: nats.url, reconnect: false });
-      try {
-        const jsm = await nc.jetstreamManager();
-        const out = new Map<string, number>();
-        for await (const si of jsm.streams.list()) {
-          if (si.config.name.startsWith(`${mesh.namespace.toUpperCase()}_`)) out.set(si.config.name, si.state.last_seq);
-        }
-        return out;
-      } finally {
-        await nc.close();
-      }
-    }
-    async function consumerInfos(): Promise<{ stream: string; outstanding: number; ackFloor: number }[]> {
-      const nc = await connect({ servers: nats.url, reconnect: false });
-      try {
-        const jsm = await nc.jetstreamManager();
-        const out: { stream: string; outstanding: number; ackFloor: number }[] = [];
-        for await (const si of jsm.streams.list()) {
-          if (!si.config.name.startsWith(`${mesh.namespace.toUpperCase()}_`)) continue;
-          for await (const ci of jsm.consumers.list(si.config.name)) {
-            out.push({ stream: si.config.name, outstanding: ci.num_pending + ci.num_ack_pending, ackFloor: ci.ack_floor.stream_seq });
-          }
-        }
-        return out;
-      } finally {
-        await nc.close();
-      }
     }
 
     // ---- drain: everything captured completes, the outbox empties, consumers have no backlog ----

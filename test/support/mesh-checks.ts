@@ -45,8 +45,10 @@ export interface ConsumerBacklog {
   numPending: number;
   /** Delivered but not acknowledged. */
   numAckPending: number;
-  /** Redelivered messages so far (informational). */
-  numRedelivered: number;
+  /** Stream sequence up to which everything is acknowledged. */
+  ackFloor: number;
+  /** Last sequence of the consumer's stream when asked. */
+  streamLastSeq: number;
 }
 
 /** Every durable consumer of a namespace's streams (`<NAMESPACE>_<DOMAIN>`), via the JetStream API. */
@@ -64,7 +66,8 @@ export async function consumerBacklogs(natsUrl: string, namespace: string): Prom
           consumer: ci.name,
           numPending: ci.num_pending,
           numAckPending: ci.num_ack_pending,
-          numRedelivered: ci.num_redelivered,
+          ackFloor: ci.ack_floor.stream_seq,
+          streamLastSeq: si.state.last_seq,
         });
       }
     }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { startMesh, ROOT, type Mesh } from '../../deploy/local/supervisor.mjs';
+import { startMesh, LOCAL_DEV_ENV, ROOT, type Mesh } from '../../deploy/local/supervisor.mjs';
 import { bootstrap, type BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { newSystemKey } from '../../deploy/local/system-key.mjs';
 import { dropNamespace as dropNamespaceOf } from '../../deploy/local/namespace.mjs';
@@ -42,11 +42,10 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
     ephemeralPorts: true,
     logDir,
     env: {
-      // Services default to production; the suites opt into the published development secrets explicitly.
+      // Services default to production; the suites opt into the local development settings
+      // (published development secrets, IPN to receivers on 127.0.0.1), as tests.
+      ...LOCAL_DEV_ENV,
       NODE_ENV: 'test',
-      PAYMESH_DEV_DEFAULTS: 'true',
-      // The suites' IPN receivers listen on 127.0.0.1, which is refused unless allow-listed.
-      IPN_ALLOWED_TARGETS: '127.0.0.1',
       LOG_LEVEL: 'debug',
       STORE_URL: opts.storeUrl ?? PG_URL,
       STORE_NAMESPACE: namespace,

@@ -65,11 +65,6 @@ export class PrivateNatsServer {
     rmSync(this.storeDir, { recursive: true, force: true });
   }
 
-  /** Last lines the server printed, for failure messages. */
-  tail(): string[] {
-    return [...this.output];
-  }
-
   private async waitJetStream(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let last: unknown;

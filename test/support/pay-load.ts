@@ -43,7 +43,6 @@ export class PayLoad {
   skipped = 0;
   private inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
-  private t0 = 0;
   private launched = 0;
   startedAt = 0;
   stoppedAt = 0;
@@ -51,8 +50,7 @@ export class PayLoad {
   constructor(private readonly opts: PayLoadOptions) {}
 
   start(): void {
-    this.t0 = Date.now();
-    this.startedAt = this.t0;
+    this.startedAt = Date.now();
     // A short tick launches whatever is due, so the rate holds even when a tick comes late.
     this.timer = setInterval(() => this.tick(), 20);
   }
@@ -65,12 +63,8 @@ export class PayLoad {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  get inProgress(): number {
-    return this.inFlight.size;
-  }
-
   private tick(): void {
-    const due = Math.floor(((Date.now() - this.t0) * this.opts.ratePerSecond) / 1000);
+    const due = Math.floor(((Date.now() - this.startedAt) * this.opts.ratePerSecond) / 1000);
     while (this.launched < due) {
       this.launched += 1;
       if (this.inFlight.size >= this.opts.maxInFlight) {

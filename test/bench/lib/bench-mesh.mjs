@@ -3,13 +3,11 @@
 // signatures, and the pay flow (the money path end to end) as one function.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { startMesh, freePort } from '../../../deploy/local/supervisor.mjs';
+import { mkdirSync } from 'node:fs';
+import { startMesh, freePort, LOCAL_DEV_ENV } from '../../../deploy/local/supervisor.mjs';
 import { bootstrap } from '../../../deploy/local/bootstrap-lib.mjs';
 import { newSystemKey } from '../../../deploy/local/system-key.mjs';
 import { dropNamespace } from '../../../deploy/local/namespace.mjs';
-import { meshPids } from './procs.mjs';
 import { percentile } from './stats.mjs';
 
 async function json(method, url, { token, body, headers = {} } = {}) {
@@ -87,19 +85,6 @@ async function startReceiver(secretOf, flowTimeoutMs) {
 }
 
 /**
- * A `node` that runs with `--cpu-prof`: Node refuses --cpu-prof in NODE_OPTIONS and the supervisor
- * owns the command line, so the benchmark points the supervisor at this wrapper instead. Each
- * service writes <dir>/<service>.cpuprofile when it exits.
- */
-function profilingNode(dir) {
-  mkdirSync(dir, { recursive: true });
-  const wrapper = join(dir, 'node-cpu-prof');
-  writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" --cpu-prof --cpu-prof-dir="${dir}" --cpu-prof-name="$SERVICE_NAME.cpuprofile" "$@"\n`);
-  chmodSync(wrapper, 0o755);
-  return wrapper;
-}
-
-/**
  * Starts the mesh. `profileDir` runs every service under `node --cpu-prof` (profiles are written
  * there when the mesh stops); `logLevel` is the services' LOG_LEVEL.
  */
@@ -107,29 +92,25 @@ export async function startBenchMesh({ logLevel = 'warn', profileDir, flowTimeou
   const namespace = `bench${Date.now().toString(36)}`;
   const systemApiKey = newSystemKey();
   const env = {
-    NODE_ENV: 'development',
-    // Services default to production; the bench opts into the published development secrets explicitly.
-    PAYMESH_DEV_DEFAULTS: 'true',
-    // The bench's IPN receiver listens on 127.0.0.1, which is refused unless allow-listed.
-    IPN_ALLOWED_TARGETS: '127.0.0.1',
+    // Services default to production; the bench opts into the local development settings.
+    ...LOCAL_DEV_ENV,
     LOG_LEVEL: logLevel,
     STORE_NAMESPACE: namespace,
     BUS_NAMESPACE: namespace,
     SYSTEM_API_KEY: systemApiKey,
     RATE_LIMIT_ALLOWLIST: '127.0.0.1,::1,::ffff:127.0.0.1',
   };
-  const realNode = process.execPath;
-  if (profileDir) process.execPath = profilingNode(profileDir);
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
   const mesh = await startMesh({
     ephemeralPorts: true,
     env,
+    // Each service writes <profileDir>/<service>.cpuprofile when it exits (Node refuses --cpu-prof in NODE_OPTIONS).
+    ...(profileDir ? { nodeArgs: (svc) => ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${svc}.cpuprofile`] } : {}),
     onLine: (svc, line) => {
       if (line.includes('"level":50') || line.includes('"level":60')) onError(`${svc}: ${line}`);
       onLine?.(svc, line);
     },
     readyTimeoutMs: 120_000,
-  }).finally(() => {
-    process.execPath = realNode;
   });
   let receiver;
   const stop = async () => {
@@ -147,8 +128,7 @@ export async function startBenchMesh({ logLevel = 'warn', profileDir, flowTimeou
     const providerId = boot.providers?.provider_a?.id;
     if (!providerId) throw new Error('bootstrap created no provider_a record (is the sandbox built?)');
     receiver = await startReceiver(() => boot.webhookSigningSecret, flowTimeoutMs);
-    const pids = meshPids();
-    if (Object.keys(pids).length < mesh.services.length) throw new Error(`found ${Object.keys(pids).length} of ${mesh.services.length} mesh processes`);
+    const pids = mesh.pids();
     return { mesh, boot, providerId, receiver, namespace, pids, stop };
   } catch (err) {
     await stop();

@@ -1,6 +1,6 @@
 // Per-process CPU and memory of the mesh, read from /proc (Linux): utime+stime of every service
 // process the benchmark's supervisor started, and their resident set size.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
 let clkTck;
@@ -20,26 +20,6 @@ function statFields(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The command name (field 2) may contain spaces; fields after its closing parenthesis are fixed.
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-}
-
-/** Service name -> pid of every mesh process that is a child of this process. */
-export function meshPids(parentPid = process.pid) {
-  const out = {};
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const fields = statFields(entry);
-      if (Number(fields[1]) !== parentPid) continue; // field 4: ppid
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      const main = cmd.find((a) => /(services|sandboxes)\/[^/]+\/dist\/main\.js$/.test(a));
-      if (!main) continue;
-      const [, kind, name] = main.match(/(services|sandboxes)\/([^/]+)\/dist\/main\.js$/);
-      out[kind === 'sandboxes' ? `sandbox-${name}` : name] = Number(entry);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return out;
 }
 
 /** CPU time (user + system) of a process so far, in milliseconds. */
