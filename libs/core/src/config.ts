@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseKeyring } from './secrets';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -98,13 +99,20 @@ export function assertNotPublishedSecret(name: string, isPublished: boolean, env
   }
 }
 
-const DEV_KEY_BYTES = DEV_SECRETS_KEYRING.slice(DEV_SECRETS_KEYRING.indexOf(':') + 1);
+/** Keys are compared as bytes: base64 has several spellings (padding, base64url) of one key. */
+function containsDevKey(keyring: string): boolean {
+  const dev = [...parseKeyring(DEV_SECRETS_KEYRING).values()][0]!;
+  try {
+    return [...parseKeyring(keyring).values()].some((key) => key.equals(dev));
+  } catch {
+    return false; // a malformed keyring fails where it is opened (SecretBox), with its own message
+  }
+}
 
 /** The keyring to use: the configured one, or the development key when explicitly allowed. */
 export function resolveKeyring(env: DevSecretsGate & { SECRETS_KEYRING?: string | undefined }): string {
   if (env.SECRETS_KEYRING) {
-    const keys = env.SECRETS_KEYRING.split(',').map((p) => p.trim().slice(p.trim().indexOf(':') + 1));
-    assertNotPublishedSecret('SECRETS_KEYRING', keys.includes(DEV_KEY_BYTES), env);
+    assertNotPublishedSecret('SECRETS_KEYRING', containsDevKey(env.SECRETS_KEYRING), env);
     return env.SECRETS_KEYRING;
   }
   if (devSecretsAllowed(env)) return DEV_SECRETS_KEYRING;

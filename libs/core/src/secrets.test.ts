@@ -47,6 +47,9 @@ describe('SecretBox', () => {
     const disguised = `${own},mine:${DEV_SECRETS_KEYRING.split(':')[1]}`;
     expect(() => resolveKeyring({ NODE_ENV: 'development', SECRETS_KEYRING: disguised })).toThrow(/published development value/);
     expect(resolveKeyring({ NODE_ENV: 'development', PAYMESH_DEV_DEFAULTS: true, SECRETS_KEYRING: disguised })).toBe(disguised);
+    // Another spelling of the same bytes (no padding, base64url) is the same key.
+    const respelled = `k2:${Buffer.from(DEV_SECRETS_KEYRING.split(':')[1]!, 'base64').toString('base64url')}`;
+    expect(() => resolveKeyring({ NODE_ENV: 'production', SECRETS_KEYRING: respelled })).toThrow(/published development value/);
   });
 
   it('defaults NODE_ENV to production and only takes the opt-in as a boolean', () => {

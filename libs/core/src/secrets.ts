@@ -9,6 +9,24 @@ export interface SealedValue {
 }
 
 /**
+ * Parses a keyring `kid:base64key[,kid:base64key...]` into key id -> 32-byte key, in order (the
+ * first entry is the active key). Throws on a malformed entry or a key of the wrong length.
+ */
+export function parseKeyring(keyring: string): Map<string, Buffer> {
+  const keys = new Map<string, Buffer>();
+  for (const part of keyring.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const idx = part.indexOf(':');
+    if (idx <= 0) throw new Error('keyring entries must look like kid:base64key');
+    const kid = part.slice(0, idx);
+    const key = Buffer.from(part.slice(idx + 1), 'base64');
+    if (key.length !== 32) throw new Error(`key ${kid} must be 32 bytes (base64-encoded)`);
+    keys.set(kid, key);
+  }
+  if (keys.size === 0) throw new Error('keyring is empty');
+  return keys;
+}
+
+/**
  * AES-256-GCM envelope for secrets at rest with key rotation: the first key of the ring seals,
  * every key of the ring opens (so old values stay readable after a new key is put first).
  */
@@ -20,19 +38,8 @@ export class SecretBox {
    * @param keyring `kid:base64key[,kid:base64key...]`, each key 32 bytes; the first is active.
    */
   constructor(keyring: string) {
-    this.keys = new Map();
-    let first: string | undefined;
-    for (const part of keyring.split(',').map((p) => p.trim()).filter(Boolean)) {
-      const idx = part.indexOf(':');
-      if (idx <= 0) throw new Error('keyring entries must look like kid:base64key');
-      const kid = part.slice(0, idx);
-      const key = Buffer.from(part.slice(idx + 1), 'base64');
-      if (key.length !== 32) throw new Error(`key ${kid} must be 32 bytes (base64-encoded)`);
-      this.keys.set(kid, key);
-      first ??= kid;
-    }
-    if (!first) throw new Error('keyring is empty');
-    this.activeKid = first;
+    this.keys = parseKeyring(keyring);
+    this.activeKid = this.keys.keys().next().value as string;
   }
 
   seal(plaintext: string, aad = ''): SealedValue {
