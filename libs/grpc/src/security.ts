@@ -53,7 +53,19 @@ export function serverCredentials(security: GrpcSecurity = grpcSecurity()): Serv
   return ServerCredentials.createSsl(security.tls.ca, [{ cert_chain: security.tls.cert, private_key: security.tls.key }], true);
 }
 
+/**
+ * One credentials object per security setting: grpc-js shares a connection between clients of the
+ * same address only when their TLS credentials are the same object (one secure context), so a new
+ * one per client would open a connection (and a handshake) per client and per health check.
+ */
+const channelCredentialsOf = new WeakMap<GrpcSecurity, ChannelCredentials>();
+
 export function channelCredentials(security: GrpcSecurity = grpcSecurity()): ChannelCredentials {
   if (security.kind === 'insecure') return credentials.createInsecure();
-  return credentials.createSsl(security.tls.ca, security.tls.key, security.tls.cert);
+  let creds = channelCredentialsOf.get(security);
+  if (!creds) {
+    creds = credentials.createSsl(security.tls.ca, security.tls.key, security.tls.cert);
+    channelCredentialsOf.set(security, creds);
+  }
+  return creds;
 }

@@ -12,6 +12,11 @@ export interface MongoStoreOptions {
   /** The service's database name. */
   database: string;
   logger?: StoreLogger;
+  /**
+   * Count commands for `stats()` (benchmarks). Off by default: it needs the driver's command
+   * monitoring, which builds an event per command and decodes every reply once more.
+   */
+  countCommands?: boolean;
 }
 
 const PING_TIMEOUT_MS = 2_000;
@@ -44,7 +49,7 @@ export class MongoStore implements DocumentStore {
     assertIdentifier(database, 'database');
     this.database = database;
     this.db = client.db(database);
-    // Emitted only when the client was created with `monitorCommands` (as `connect` does).
+    // Emitted only when the client was created with `monitorCommands` (`connect` with countCommands).
     client.on('commandStarted', () => {
       this.statements += 1;
     });
@@ -59,7 +64,7 @@ export class MongoStore implements DocumentStore {
   }
 
   static async connect(options: MongoStoreOptions): Promise<MongoStore> {
-    const client = new MongoClient(options.url, { serverSelectionTimeoutMS: 5_000, monitorCommands: true });
+    const client = new MongoClient(options.url, { serverSelectionTimeoutMS: 5_000, monitorCommands: options.countCommands === true });
     await client.connect();
     return new MongoStore(client, options.database, options.logger);
   }

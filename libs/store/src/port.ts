@@ -185,7 +185,7 @@ export interface DocumentStore {
   /** Atomic counter: returns the next value for `key` (first call returns `startAt`, default 1). */
   nextSequence(key: string, startAt?: number): Promise<number>;
   readonly outbox: Outbox;
-  /** Statements (PostgreSQL) or commands (MongoDB) sent so far; for benchmarks counting per flow. */
+  /** Statements (PostgreSQL) or commands (MongoDB, when opened with `countCommands`) sent so far; for benchmarks counting per flow. */
   stats(): StoreStats;
   /** Cheap round trip to the server; throws when unreachable. */
   ping(): Promise<void>;

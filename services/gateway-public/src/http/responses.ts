@@ -1,4 +1,4 @@
-import { errorEnvelope } from '@paymesh/http';
+import { errorResponses } from '@paymesh/http';
 import { z, type ZodTypeAny } from 'zod';
 
 const timestamp = z.string().datetime({ offset: true });
@@ -54,6 +54,13 @@ const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
 };
 export { ERROR_DESCRIPTIONS as PUBLIC_ERROR_DESCRIPTIONS };
 
+/**
+ * Route option for schemas that document the input only: the handler's parse() is the one check of
+ * params and body (its messages and the Origin check before it), so fastify does not validate the
+ * same input a second time.
+ */
+export const inputDocumentedOnly = { validatorCompiler: () => (data: unknown) => ({ value: data }) };
+
 /** Route documentation: tag, operationId, summary, success body and the error statuses it answers. */
 export function doc(o: {
   tag: string;
@@ -70,6 +77,6 @@ export function doc(o: {
     summary: o.summary,
     ...(o.params ? { params: o.params } : {}),
     ...(o.body ? { body: o.body } : {}),
-    response: { 200: o.response, ...Object.fromEntries(o.errors.map((s) => [s, errorEnvelope])) },
+    response: { 200: o.response, ...errorResponses(o.errors) },
   };
 }

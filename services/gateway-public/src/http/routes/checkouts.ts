@@ -4,8 +4,8 @@ import { countryCode, EMAIL_MAX, text } from '@paymesh/http';
 import type { checkoutPayments } from '@paymesh/proto';
 import { rpc, type Clients } from '../../clients';
 import { browserOriginFor } from '../origin';
-import { parse } from './parse';
-import { doc, handoffConsumed, handoffCreated, publicCheckout } from '../responses';
+import { parse, required } from './parse';
+import { doc, handoffConsumed, handoffCreated, publicCheckout, inputDocumentedOnly } from '../responses';
 
 /** Billing address as buyers send it; unknown keys are dropped, the rules live in checkout. */
 export const billingAddressSchema = z.object({
@@ -24,7 +24,7 @@ export function billingAddressIn(a: z.infer<typeof billingAddressSchema>): check
 const sessionParams = z.object({ id: text(100, 1) });
 const consumeParams = sessionParams.extend({ token: text(200, 1) });
 const handoffBody = z.object({
-  providerId: text(100).refine((v) => v.length > 0, 'providerId is required'),
+  providerId: required('providerId', 100),
   billingAddress: billingAddressSchema.optional(),
 });
 
@@ -38,9 +38,9 @@ export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOp
   const { clients } = opts;
   const cp = clients.checkoutPayments;
 
-  // Documented and checked on the way out; the handler's parse() stays the authority on input (attachValidation).
+  // Documented and checked on the way out; the handler's parse() is the one check of its input.
   const getSchema = doc({ tag: 'Checkouts', operationId: 'getCheckoutSession', summary: 'The buyer view of a checkout session (browsers need an allowed Origin)', params: sessionParams, response: publicCheckout, errors: [400, 403, 404, 409, 429] });
-  app.get('/checkouts/:id', { schema: getSchema, attachValidation: true }, async (req) => {
+  app.get('/checkouts/:id', { schema: getSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(sessionParams, req.params, 'params');
     const v = await rpc(cp, cp.getPublicCheckout, { sessionPublicId: id, browserOrigin }, clients.deadlineMs);
@@ -61,7 +61,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOp
   });
 
   const handoffSchema = doc({ tag: 'Checkouts', operationId: 'createHandoff', summary: "Store the buyer's provider choice (and billing address) for the provider's page; single-use token", params: sessionParams, body: handoffBody, response: handoffCreated, errors: [400, 403, 404, 409, 429] });
-  app.post('/checkouts/:id/handoff', { schema: handoffSchema, attachValidation: true }, async (req) => {
+  app.post('/checkouts/:id/handoff', { schema: handoffSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(sessionParams, req.params, 'params');
     const body = parse(handoffBody, req.body);
@@ -80,7 +80,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOp
   });
 
   const consumeSchema = doc({ tag: 'Checkouts', operationId: 'consumeHandoff', summary: 'Read and delete a handoff (single use: 404 afterwards)', params: consumeParams, response: handoffConsumed, errors: [400, 403, 404, 409, 429] });
-  app.post('/checkouts/:id/handoff/:token/consume', { schema: consumeSchema, attachValidation: true }, async (req) => {
+  app.post('/checkouts/:id/handoff/:token/consume', { schema: consumeSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id, token } = parse(consumeParams, req.params, 'params');
     const res = await rpc(cp, cp.consumeHandoff, { sessionPublicId: id, handoffToken: token, browserOrigin }, clients.deadlineMs);

@@ -5,11 +5,9 @@ import type { checkoutPayments } from '@paymesh/proto';
 import { rpc } from '../../clients';
 import { browserOriginFor } from '../origin';
 import { billingAddressIn, billingAddressSchema, type PublicRouteOptions } from './checkouts';
-import { parse } from './parse';
-import { doc, transactionAction, transactionCreated, transactionStatus } from '../responses';
+import { parse, required } from './parse';
+import { doc, transactionAction, transactionCreated, transactionStatus, inputDocumentedOnly } from '../responses';
 
-/** A non-empty bounded text field whose absence is reported by name. */
-const required = (field: string, max: number) => text(max).refine((v) => v.length > 0, `${field} is required`);
 
 const createBody = z.object({
   sessionPublicId: required('sessionPublicId', 100),
@@ -29,9 +27,9 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
   const { clients } = opts;
   const cp = clients.checkoutPayments;
 
-  // Documented and checked on the way out; the handler's parse() stays the authority on input (attachValidation).
+  // Documented and checked on the way out; the handler's parse() is the one check of its input.
   const createSchema = doc({ tag: 'Transactions', operationId: 'createTransaction', summary: 'Start paying a checkout session with a provider', body: createBody, response: transactionCreated, errors: [400, 403, 404, 409, 422, 429, 503] });
-  app.post('/transactions/create', { schema: createSchema, attachValidation: true }, async (req) => {
+  app.post('/transactions/create', { schema: createSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const body = parse(createBody, req.body);
     const res = await rpc(
@@ -55,7 +53,7 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
   });
 
   const statusSchema = doc({ tag: 'Transactions', operationId: 'getTransactionStatus', summary: 'Status of a transaction (for the return page)', params: txParams, response: transactionStatus, errors: [400, 404, 429] });
-  app.get('/transactions/:id/status', { schema: statusSchema, attachValidation: true }, async (req) => {
+  app.get('/transactions/:id/status', { schema: statusSchema, ...inputDocumentedOnly }, async (req) => {
     const { id } = parse(txParams, req.params, 'params');
     const v = await rpc(cp, cp.getTransactionStatus, { transactionId: id, browserOrigin: '', sessionPublicId: '' }, clients.deadlineMs);
     return {
@@ -69,7 +67,7 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
   });
 
   const cancelSchema = doc({ tag: 'Transactions', operationId: 'cancelTransaction', summary: 'Buyer cancels a transaction before the provider captured it (needs the session ID)', params: txParams, body: actionBody, response: transactionAction, errors: [400, 403, 404, 409, 422, 429] });
-  app.post('/transactions/:id/cancel', { schema: cancelSchema, attachValidation: true }, async (req) => {
+  app.post('/transactions/:id/cancel', { schema: cancelSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(txParams, req.params, 'params');
     const { sessionPublicId } = parse(actionBody, req.body ?? {});
@@ -77,7 +75,7 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
   });
 
   const pendingSchema = doc({ tag: 'Transactions', operationId: 'markTransactionPending', summary: 'The buyer finished at the provider: wait for its confirmation (needs the session ID)', params: txParams, body: actionBody, response: transactionAction, errors: [400, 403, 404, 409, 422, 429] });
-  app.post('/transactions/:id/mark-pending', { schema: pendingSchema, attachValidation: true }, async (req) => {
+  app.post('/transactions/:id/mark-pending', { schema: pendingSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(txParams, req.params, 'params');
     const { sessionPublicId } = parse(actionBody, req.body ?? {});
