@@ -1,5 +1,5 @@
-import { ConflictError, contextHeaders } from '@paymesh/core';
-import type { DocumentStore, NewOutboxEvent, OutboxEvent, TxScope } from '@paymesh/store';
+import { contextHeaders } from '@paymesh/core';
+import { isVersionConflict, type DocumentStore, type NewOutboxEvent, type OutboxEvent, type TxScope } from '@paymesh/store';
 import { makeEvent, type EventEnvelope } from './envelope';
 
 /** Event subject -> shape of its `data` (e.g. `EventMap` of @paymesh/contracts). */
@@ -32,9 +32,6 @@ export interface CommitterOptions {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function isVersionConflict(err: unknown): boolean {
-  return err instanceof ConflictError && err.code === 'VERSION_CONFLICT';
-}
 
 /**
  * The one way to save state and the events it causes: runs `fn` in a store transaction, writes

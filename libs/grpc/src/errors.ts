@@ -1,5 +1,5 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { DomainError, isErrorCode, kindFromGrpcCode, type ErrorKind, ERROR_KINDS } from '@paymesh/core';
+import { DomainError, INTERNAL_ERROR_MESSAGE, isErrorCode, kindFromGrpcCode, type ErrorKind, ERROR_KINDS } from '@paymesh/core';
 
 const KIND_KEY = 'x-error-kind';
 const CODE_KEY = 'x-error-code';
@@ -15,7 +15,7 @@ export function toGrpcError(err: unknown): Partial<ServiceError> {
     return { code: err.grpcCode, details: err.message, metadata: md };
   }
   md.set(KIND_KEY, 'internal');
-  return { code: status.INTERNAL, details: 'internal error', metadata: md };
+  return { code: status.INTERNAL, details: INTERNAL_ERROR_MESSAGE, metadata: md };
 }
 
 function first(md: Metadata | undefined, key: string): string | undefined {

@@ -133,7 +133,6 @@ export class GrpcServer {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.server.forceShutdown();
-        this.healthServer?.forceShutdown();
         resolve();
       }, graceMs);
       this.healthServer?.forceShutdown();

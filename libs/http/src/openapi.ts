@@ -15,6 +15,11 @@ export const errorEnvelope = z.object({
  * Marker of an answer without a body (204). The document shows it as "No content"; fastify never
  * serializes it because nothing is sent.
  */
+/** The error envelope for each of `statuses` (a route's documented error answers). */
+export function errorResponses(statuses: readonly number[]): Record<number, typeof errorEnvelope> {
+  return Object.fromEntries(statuses.map((s) => [s, errorEnvelope]));
+}
+
 export const noContent = z.never().describe('No content');
 
 export type OpenApiTransformInput = Parameters<typeof jsonSchemaTransform>[0];

@@ -59,7 +59,7 @@ export async function openInfra(opts: {
   }
   // Commits hand their events to the relay at once and other replicas' commits wake it through
   // the outbox watch; the poll is the slow safety net for crashes and outages.
-  const relay = new OutboxRelay({ outbox: store.outbox, bus, logger, intervalMs: 5_000 });
+  const relay = new OutboxRelay({ outbox: store.outbox, bus, logger });
   relay.start();
   return {
     store,

@@ -67,6 +67,11 @@ export function versionConflict(collection: string, id: string, expected: number
   });
 }
 
+/** Whether `err` is a lost compare-and-set: another writer moved the version first. */
+export function isVersionConflict(err: unknown): boolean {
+  return isDomainError(err) && err.code === 'VERSION_CONFLICT';
+}
+
 export function notFound(collection: string, id: string): NotFoundError {
   return new NotFoundError(`${collection}/${id} not found`);
 }
@@ -99,8 +104,7 @@ export async function updateWithRetry<T extends StoredDoc>(
     try {
       return await collection.replace(id, current.version, next);
     } catch (err) {
-      const conflict = isDomainError(err) && err.code === 'VERSION_CONFLICT';
-      if (!conflict || attempt >= retries) throw err;
+      if (!isVersionConflict(err) || attempt >= retries) throw err;
       await sleep(Math.random() * Math.min(50, 2 ** attempt));
     }
   }

@@ -6,6 +6,7 @@ import { PostgresStore } from './postgres';
 
 export * from './port';
 export type { StoreLogger } from './logger';
+export { isVersionConflict } from './documents';
 export { PostgresStore, type PostgresStoreOptions } from './postgres';
 export { MongoStore, type MongoStoreOptions } from './mongodb';
 

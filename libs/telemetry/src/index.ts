@@ -13,11 +13,6 @@ export interface TelemetryOptions {
 type Sdk = ReturnType<typeof startSdk>;
 let sdk: Sdk | undefined;
 
-/** Whether the OpenTelemetry SDK runs in this process. */
-export function telemetryActive(): boolean {
-  return sdk !== undefined;
-}
-
 /**
  * Starts OpenTelemetry tracing (HTTP, gRPC and PostgreSQL instrumentation plus our own spans)
  * exporting to the OTLP endpoint. Must run before instrumented modules are loaded. Without a call

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { ValidationError } from '@paymesh/core';
 import { assertDocId } from '../documents';
 import type { IndexSpec, OutboxEvent } from '../port';
-import { mapDataError } from './errors';
 import { ident, indexExpression, prepared, type Queryable } from './sql';
 
 /** DDL for the store's own tables in a service schema. */
@@ -67,21 +66,18 @@ export async function enqueue(db: Queryable, schema: string, events: Omit<Outbox
     }
     return { id: event.id, subject: event.subject, payload: event.payload ?? null, headers: event.headers ?? {} };
   });
-  try {
-    await db.query(
-      prepared(
-        `WITH ins AS (
-           INSERT INTO ${ident(schema)}."_outbox" (id, subject, payload, headers)
-           SELECT e.v->>'id', e.v->>'subject', e.v->'payload', e.v->'headers'
-           FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n
-           ON CONFLICT (id) DO NOTHING)
-         SELECT pg_notify($2, $3)`,
-        [JSON.stringify(rows), outboxChannel(schema), origin],
-      ),
-    );
-  } catch (err) {
-    throw mapDataError('_outbox', err);
-  }
+  // Only called inside PostgresStore.transaction, which maps data errors (NUL in a payload: 400).
+  await db.query(
+    prepared(
+      `WITH ins AS (
+         INSERT INTO ${ident(schema)}."_outbox" (id, subject, payload, headers)
+         SELECT e.v->>'id', e.v->>'subject', e.v->'payload', e.v->'headers'
+         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n
+         ON CONFLICT (id) DO NOTHING)
+       SELECT pg_notify($2, $3)`,
+      [JSON.stringify(rows), outboxChannel(schema), origin],
+    ),
+  );
 }
 
 interface OutboxRow {

@@ -13,7 +13,7 @@ import { authenticate } from '../app/authenticate';
 import type { Principal } from '../domain/principal';
 import { accessToken, loginCheck, signedIn, signInStarted } from './responses/auth';
 import { noContent } from '@paymesh/http';
-import { errorResponses } from './responses/envelope';
+import { errorResponses } from '@paymesh/http';
 
 const b64url = z.string().regex(/^[A-Za-z0-9_-]*$/, 'must be base64url').max(16_384);
 const transport = z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);

@@ -1,8 +1,8 @@
-import { openApiTransform as documentResponses, noContent, type OpenApiTransform } from '@paymesh/http';
+import { errorResponses, openApiTransform as documentResponses, noContent, type OpenApiTransform } from '@paymesh/http';
 import { createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ZodTypeAny } from 'zod';
 import { COMPONENTS } from './responses/components';
-import { ERROR_DESCRIPTIONS, errorResponses, errorStatuses } from './responses/envelope';
+import { ERROR_DESCRIPTIONS, errorStatuses } from './responses/envelope';
 import { successStatus, type AnyRoute } from './route-table';
 
 /** Fastify `response` schemas of a row: its success answer and every error it documents. */

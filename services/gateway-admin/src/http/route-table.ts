@@ -144,7 +144,8 @@ export function resource(defaults: ResourceDefaults) {
       role: role ?? derivedRole,
       audience: defaults.audience ?? 'organization',
       tag: defaults.tag,
-      status: def.status ?? (def.response === null ? 204 : created ? 201 : 200),
+      // 204 without a body and 200 otherwise come from successStatus(); a create answers 201.
+      ...(def.status === undefined && created ? { status: 201 } : {}),
     };
   };
 }

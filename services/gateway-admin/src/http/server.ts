@@ -42,6 +42,7 @@ export const ALIAS_PREFIX = '/v1';
 function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[], hidden: boolean): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   for (const def of routes) {
+    const status = successStatus(def);
     typed.route({
       method: def.method,
       url: def.path,
@@ -76,7 +77,6 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
           req,
           reply,
         });
-        const status = successStatus(def);
         reply.status(status);
         // 204 has no body; an async handler returning undefined would never answer.
         if (status === 204) return reply.send();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DomainError, type ErrorKind, type ErrorCodeName, ErrorCode } from '@paymesh/core';
+import { DomainError, ERROR_CATALOGUE, type ErrorCodeName, ErrorCode } from '@paymesh/core';
 import type { PaymentOutcome } from '../domain/payment';
 import type { ProviderType } from '../domain/provider';
 
@@ -96,13 +96,14 @@ export interface PaymentAdapter {
  */
 export type ProviderErrorKind = 'declined' | 'retryable' | 'invalid' | 'auth' | 'not_found' | 'idempotency';
 
-const KIND_MAP: Record<ProviderErrorKind, { kind: ErrorKind; code: ErrorCodeName }> = {
-  declined: { kind: 'unprocessable', code: ErrorCode.PROVIDER_DECLINED },
-  retryable: { kind: 'unavailable', code: ErrorCode.PROVIDER_UNAVAILABLE },
-  invalid: { kind: 'validation', code: ErrorCode.PROVIDER_INVALID_REQUEST },
-  auth: { kind: 'unprocessable', code: ErrorCode.PROVIDER_AUTH_FAILED },
-  not_found: { kind: 'not_found', code: ErrorCode.PROVIDER_RESOURCE_MISSING },
-  idempotency: { kind: 'conflict', code: ErrorCode.PROVIDER_IDEMPOTENCY_MISMATCH },
+/** The catalogue code of each provider failure; the code fixes the error's kind (and statuses). */
+const CODE_OF: Record<ProviderErrorKind, ErrorCodeName> = {
+  declined: ErrorCode.PROVIDER_DECLINED,
+  retryable: ErrorCode.PROVIDER_UNAVAILABLE,
+  invalid: ErrorCode.PROVIDER_INVALID_REQUEST,
+  auth: ErrorCode.PROVIDER_AUTH_FAILED,
+  not_found: ErrorCode.PROVIDER_RESOURCE_MISSING,
+  idempotency: ErrorCode.PROVIDER_IDEMPOTENCY_MISMATCH,
 };
 
 /** A provider failure with its kind; travels over gRPC as the mapped DomainError kind and `code`. */
@@ -110,8 +111,8 @@ export class ProviderError extends DomainError {
   readonly providerKind: ProviderErrorKind;
 
   constructor(providerKind: ProviderErrorKind, message: string, options: { cause?: unknown } = {}) {
-    const mapped = KIND_MAP[providerKind];
-    super(mapped.kind, message, { code: mapped.code, cause: options.cause });
+    const code = CODE_OF[providerKind];
+    super(ERROR_CATALOGUE[code].kind, message, { code, cause: options.cause });
     this.name = 'ProviderError';
     this.providerKind = providerKind;
   }

@@ -4,7 +4,7 @@ import { accessToken, loginCheck, signedIn, signInStarted } from './auth';
 import { checkout, checkoutCreated, checkoutPage, checkoutWithTransactions } from './checkouts';
 import { deleted } from './common';
 import { cnameCheck, domain, domainPage } from './domains';
-import { errorEnvelope } from './envelope';
+import { errorEnvelope } from '@paymesh/http';
 import { member, memberAdded, memberPage } from './members';
 import { invoicingSettings, license, ossThresholdStatus, portalSettings, taxSettings } from './organization';
 import { provider, providerPage } from './providers';

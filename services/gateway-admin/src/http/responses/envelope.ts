@@ -1,8 +1,4 @@
-import { errorEnvelope } from '@paymesh/http';
-import type { ZodTypeAny } from 'zod';
-import type { AnyRoute, ErrorStatus } from '../route-table';
-
-export { errorEnvelope };
+import type { AnyRoute } from '../route-table';
 
 export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it)',
@@ -23,9 +19,4 @@ export function errorStatuses(def: Pick<AnyRoute, 'audience' | 'path' | 'errors'
   const resolves = def.audience === 'organization' || def.path.includes(':');
   const statuses: number[] = [400, 401, 403, ...(resolves ? [404] : []), ...(def.errors ?? []), 429];
   return [...new Set(statuses)].sort((a, b) => a - b);
-}
-
-/** The envelope for each status; the document describes each status (see openapi.ts). */
-export function errorResponses(statuses: readonly (number | ErrorStatus)[]): Record<number, ZodTypeAny> {
-  return Object.fromEntries(statuses.map((s) => [s, errorEnvelope]));
 }

@@ -43,9 +43,9 @@ const createBody = z
 const patchBody = z
   .object({
     expiresAt: text(64).optional(),
-    returnUrl: text(URL_MAX).nullable().optional(),
-    cancelUrl: text(URL_MAX).nullable().optional(),
-    ipnUrl: text(URL_MAX).nullable().optional(),
+    returnUrl: optUrl,
+    cancelUrl: optUrl,
+    ipnUrl: optUrl,
     metadata: metadata().optional(),
   })
   .strict();
