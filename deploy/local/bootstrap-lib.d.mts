@@ -22,3 +22,13 @@ export function bootstrap(o: {
   providerASandboxUrl?: string;
   extras?: (ctx: BootstrapResult & { call: (method: string, url: string, token: string, body?: unknown, headers?: Record<string, string>) => Promise<unknown> }) => Promise<Record<string, unknown>>;
 }): Promise<BootstrapResult>;
+/** `pnpm bootstrap`'s `vies` entry: the running VIES sandbox's URLs, registered numbers and test numbers. */
+export function viesSandboxInfo(url: string): Promise<{
+  sandboxUrl: string;
+  restApi: string;
+  registered: { vatId: string; name: string }[];
+  /** Test number -> `valid`, `invalid` or the fault it answers. */
+  testNumbers: Record<string, string>;
+  note: string;
+}>;
+export function mailSandboxInfo(url: string, smtpPort?: number): { webUrl: string; messagesApi: string; smtp?: string; hint: string };

@@ -1,6 +1,7 @@
 // First-run setup against a running mesh: organization, Admin user, site, full-scope API key
 // (and a provider record for each sandbox that is running). Used by `pnpm bootstrap` and tests.
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 
 async function call(method, url, token, body, extraHeaders = {}) {
   const res = await fetch(url, {
@@ -63,4 +64,38 @@ export async function bootstrap(o) {
   }
   if (o.extras) Object.assign(out, await o.extras({ ...out, call }));
   return out;
+}
+
+/**
+ * What a newcomer can check VAT IDs with on the running VIES sandbox: its URLs, the registered
+ * numbers (valid through the Main Backend's /vat/validate) and the official test numbers.
+ */
+export async function viesSandboxInfo(url) {
+  const { TEST_NUMBERS, REST_BASE_PATH } = createRequire(import.meta.url)('../../sandboxes/vies/dist/main.js');
+  const res = await fetch(`${url}/_sandbox/vat-numbers`, { signal: AbortSignal.timeout(1500) });
+  if (!res.ok) throw new Error(`VIES sandbox ${url}: ${res.status}`);
+  const registered = (await res.json()).data;
+  return {
+    sandboxUrl: url,
+    restApi: `${url}${REST_BASE_PATH}`,
+    registered: registered.map((c) => ({ vatId: `${c.countryCode}${c.vatNumber}`, name: c.name })),
+    testNumbers: Object.fromEntries(Object.entries(TEST_NUMBERS).map(([n, o]) => [n, 'fault' in o ? o.fault : o.valid ? 'valid' : 'invalid'])),
+    note:
+      'Registered numbers are valid through POST /api/v1/vat/validate; other well-formed numbers are invalid. ' +
+      'Test numbers go to the sandbox directly: POST <restApi>/check-vat-number {"countryCode":"DE","vatNumber":"301"}. ' +
+      'Controls: POST /_sandbox/outage {"mode":"down"|"slow"|"up"}, POST /_sandbox/vat-numbers, GET /_sandbox/requests, POST /_sandbox/reset.',
+  };
+}
+
+/**
+ * Where the e-mail the mesh sends can be read: the mail catcher's web view, its JSON API and the
+ * SMTP port the services send to.
+ */
+export function mailSandboxInfo(url, smtpPort) {
+  return {
+    webUrl: `${url}/`,
+    messagesApi: `${url}/_sandbox/messages`,
+    ...(smtpPort ? { smtp: `127.0.0.1:${smtpPort}` } : {}),
+    hint: 'Invoice and credit-note e-mail (POST /invoices/{id}/send-email) lands here. Controls: POST /_sandbox/reset, POST /_sandbox/refuse {"count":1} (next message refused with 451, to watch a retry).',
+  };
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `pnpm bootstrap`: creates an organization, its Admin user, a site, a full-scope API key and,
-// when the provider_a sandbox runs, a provider_a record on the running mesh; prints one JSON object.
+// when the provider_a sandbox runs, a provider_a record on the running mesh; prints one JSON object
+// (with the VIES sandbox's URL and the VAT numbers to try, and the mail catcher's web view, when they run).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bootstrap } from './bootstrap-lib.mjs';
+import { bootstrap, mailSandboxInfo, viesSandboxInfo } from './bootstrap-lib.mjs';
 import { localSystemKey, RUN_DIR } from './system-key.mjs';
 
 const meshFile = join(RUN_DIR, 'mesh.json');
@@ -25,6 +26,10 @@ try {
   const sandboxUrl = process.env.PROVIDER_A_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-provider-a'];
   const providerASandboxUrl = sandboxUrl && (await healthy(sandboxUrl)) ? sandboxUrl : undefined;
   const out = await bootstrap({ adminBaseUrl, publicBaseUrl, systemApiKey, ...(providerASandboxUrl ? { providerASandboxUrl } : {}) });
+  const viesUrl = process.env.VIES_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-vies'];
+  if (viesUrl && (await healthy(viesUrl))) out.vies = await viesSandboxInfo(viesUrl);
+  const mailUrl = process.env.MAIL_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-mail'];
+  if (mailUrl && (await healthy(mailUrl))) out.mail = mailSandboxInfo(mailUrl, mesh.mailSmtpPort);
   console.log(JSON.stringify(out, null, 2));
 } catch (err) {
   console.error(`bootstrap failed: ${err instanceof Error ? err.message : String(err)}`);

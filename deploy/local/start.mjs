@@ -101,12 +101,16 @@ async function main() {
     publicBaseUrl: mesh.publicBaseUrl,
     publicRootUrl: mesh.publicRootUrl,
     sandboxUrls: mesh.sandboxUrls,
+    ...(mesh.env.MAIL_SANDBOX_SMTP_PORT ? { mailSmtpPort: Number(mesh.env.MAIL_SANDBOX_SMTP_PORT) } : {}),
   };
   writeFileSync(join(RUN_DIR, 'mesh.json'), JSON.stringify(info, null, 2));
   console.log(`\nAll ${mesh.services.length} processes are healthy.`);
   console.log(`  Admin API:    ${mesh.adminBaseUrl}   (docs: ${mesh.adminBaseUrl}/docs/index.html)`);
   console.log(`  Main Backend: ${mesh.publicBaseUrl}   (webhooks: ${mesh.publicRootUrl}/hooks/...)`);
-  for (const [name, url] of Object.entries(mesh.sandboxUrls)) console.log(`  ${name}: ${url}`);
+  for (const [name, url] of Object.entries(mesh.sandboxUrls)) {
+    if (name === 'sandbox-mail') console.log(`  Mail catcher: ${url}   (every e-mail sent lands here; SMTP on 127.0.0.1:${mesh.env.MAIL_SANDBOX_SMTP_PORT})`);
+    else console.log(`  ${name}: ${url}`);
+  }
   console.log('Run `pnpm bootstrap` in another terminal to create a merchant. Ctrl-C stops everything.\n');
 
 }

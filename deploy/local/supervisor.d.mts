@@ -1,7 +1,7 @@
 export const ROOT: string;
 export const BACKENDS: [string, number][];
 export const GATEWAYS: [string, number][];
-export const SANDBOXES: [string, string, number][];
+export const SANDBOXES: [string, string, number, Record<string, number>?][];
 export const CLIENT_CERT_NAME: string;
 export const LOCAL_DEV_ENV: Readonly<{ NODE_ENV: string; PAYMESH_DEV_DEFAULTS: string; IPN_ALLOWED_TARGETS: string }>;
 export function freePort(): Promise<number>;

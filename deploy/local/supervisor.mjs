@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { createRequire } from 'node:module';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,14 +23,24 @@ export const BACKENDS = [
   ['notifications-ipn', 50057],
 ];
 
-/** Provider sandboxes started beside the mesh (only those that exist in this checkout). */
 /**
  * What a local run on this machine opts into (services default to production): the published
  * development secrets, and IPN to a receiver on loopback. Tests and benchmarks use it as it is.
  */
 export const LOCAL_DEV_ENV = Object.freeze({ NODE_ENV: 'development', PAYMESH_DEV_DEFAULTS: 'true', IPN_ALLOWED_TARGETS: '127.0.0.1' });
 
-export const SANDBOXES = [['provider-a', 'PROVIDER_A_SANDBOX', 12111]];
+/**
+ * Sandboxes started beside the mesh (only those built in this checkout): [package dir, env prefix,
+ * default port, extra ports?]. Every service gets `<prefix>_URL` (e.g. VIES_SANDBOX_URL); the
+ * services that talk to the real counterpart take it as their default base URL when it is set.
+ * An extra port `{ SMTP: 12125 }` is passed as `<prefix>_SMTP_PORT` to the sandbox and to every
+ * service (the mail catcher's SMTP listener; notifications-ipn sends there unless SMTP_HOST is set).
+ */
+export const SANDBOXES = [
+  ['provider-a', 'PROVIDER_A_SANDBOX', 12111],
+  ['vies', 'VIES_SANDBOX', 12121],
+  ['mail', 'MAIL_SANDBOX', 12131, { SMTP: 12125 }],
+];
 
 export const GATEWAYS = [
   ['gateway-admin', 8080],
@@ -39,17 +49,80 @@ export const GATEWAYS = [
 
 const envName = (svc) => `${svc.replace(/-/g, '_').toUpperCase()}_GRPC_ADDR`;
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
+// Ports handed to test and bench meshes come from 20000-32699, below Linux's default ephemeral range
+// (32768-60999): the kernel never gives these to outgoing connections, so a port found free stays
+// free until its service binds it. Each process claims a block of them with a lock file (several
+// test workers start meshes at once), checks each port before handing it out, and takes another
+// block when one runs out.
+const PORT_FIRST = 20000;
+const PORT_BLOCK = 50;
+const PORT_BLOCKS = Math.floor((32700 - PORT_FIRST) / PORT_BLOCK);
+const PORT_LOCK_DIR = join(tmpdir(), 'paymesh-port-blocks');
+let portCursor = null;
+
+function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+function tryLock(path) {
+  try {
+    writeFileSync(path, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if (err.code !== 'EEXIST') throw err;
+  }
+  let owner = 0;
+  try {
+    owner = Number(readFileSync(path, 'utf8'));
+  } catch {
+    return false;
+  }
+  if (owner && pidAlive(owner)) return false;
+  // The owner is gone: take the block over (rename is atomic, so one taker wins).
+  const mine = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  try {
+    renameSync(path, mine);
+    rmSync(mine, { force: true });
+  } catch {
+    return false;
+  }
+  return tryLock(path);
+}
+
+function claimPortBlock(skip) {
+  mkdirSync(PORT_LOCK_DIR, { recursive: true });
+  const start = (process.pid * 7 + skip) % PORT_BLOCKS;
+  for (let i = 0; i < PORT_BLOCKS; i++) {
+    const b = (start + i) % PORT_BLOCKS;
+    const path = join(PORT_LOCK_DIR, `${b}.lock`);
+    if (!tryLock(path)) continue;
+    process.once('exit', () => rmSync(path, { force: true }));
+    return { next: PORT_FIRST + b * PORT_BLOCK, end: PORT_FIRST + (b + 1) * PORT_BLOCK, claimed: 1 + skip };
+  }
+  throw new Error(`no free block of ${PORT_BLOCK} ports in ${PORT_FIRST}-${PORT_FIRST + PORT_BLOCKS * PORT_BLOCK - 1}`);
+}
+
+function canBind(port) {
+  return new Promise((resolve) => {
     const srv = createServer();
     srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+}
+
+/** A free TCP port on 127.0.0.1 that no other process of this machine is handed (see above). */
+export async function freePort() {
+  for (;;) {
+    if (!portCursor || portCursor.next >= portCursor.end) portCursor = claimPortBlock(portCursor?.claimed ?? 0);
+    const port = portCursor.next++;
+    if (await canBind(port)) return port;
+  }
 }
 
 /** Resolves true when host:port accepts a TCP connection within `timeoutMs`. */
@@ -133,13 +206,21 @@ export async function startMesh(opts = {}) {
     : { kind: 'insecure' };
 
   const sandboxes = [];
-  for (const [name, prefix, def] of SANDBOXES) {
+  for (const [name, prefix, def, extraPorts = {}] of SANDBOXES) {
     const main = join(ROOT, 'sandboxes', name, 'dist/main.js');
     if (!existsSync(main)) continue;
     const port = opts.ephemeralPorts ? await freePort() : Number(env[`${prefix}_PORT`] ?? def);
     ports[`sandbox-${name}`] = port;
     shared[`${prefix}_URL`] = `http://${host}:${port}`;
-    sandboxes.push({ name: `sandbox-${name}`, main, env: { [`${prefix}_HOST`]: host, [`${prefix}_PORT`]: String(port) } });
+    const sandboxEnv = { [`${prefix}_HOST`]: host, [`${prefix}_PORT`]: String(port) };
+    for (const [kind, extraDef] of Object.entries(extraPorts)) {
+      const key = `${prefix}_${kind}_PORT`;
+      const extra = opts.ephemeralPorts ? await freePort() : Number(env[key] ?? extraDef);
+      ports[`sandbox-${name}-${kind.toLowerCase()}`] = extra;
+      shared[key] = String(extra);
+      sandboxEnv[key] = String(extra);
+    }
+    sandboxes.push({ name: `sandbox-${name}`, main, env: sandboxEnv });
   }
 
   const specs = [
@@ -185,9 +266,10 @@ export async function startMesh(opts = {}) {
     child.on('exit', (code, signal) => {
       entry.exited = true;
       entry.code = code ?? signal;
-      file?.end();
       opts.onExit?.(spec.name, code, signal);
     });
+    // 'close' comes after the last output: ending the log file on 'exit' could lose (and fail on) lines still in the pipes.
+    child.on('close', () => file?.end());
     procs.set(spec.name, entry);
     return entry;
   }

@@ -372,6 +372,23 @@ if (unavailable) {
       expect(named('ConfigMap', 'paymesh-env').data.GRPC_INSECURE).toBeUndefined();
     });
 
+    it('configures notifications-ipn\'s SMTP server from config.smtp, the password from the Secret', async () => {
+      const smtp = { host: 'smtp.example.com', port: '465', secure: true, user: 'mailer', from: 'Billing <billing@example.com>', maxAttempts: 4, backoffBaseMs: 30000 };
+      const { manifests: ms } = renderChart([{ secrets: { ...PRODUCTION.secrets, smtpPass: 'pw' }, config: { smtp } }]);
+      const cm = ms.find((m) => m.kind === 'ConfigMap')!.data;
+      const parsed = (await configSchema('notifications-ipn')).safeParse({ ...cm, SMTP_PASS: 'pw' });
+      if (!parsed.success) throw new Error('notifications-ipn refuses the rendered SMTP settings');
+      const ipn = parsed.data as Record<string, unknown>;
+      expect([ipn.SMTP_HOST, ipn.SMTP_PORT, ipn.SMTP_SECURE, ipn.SMTP_USER, ipn.MAIL_FROM, ipn.EMAIL_MAX_ATTEMPTS, ipn.EMAIL_BACKOFF_BASE_MS]).toEqual([
+        'smtp.example.com', 465, true, 'mailer', 'Billing <billing@example.com>', 4, 30000,
+      ]);
+      expect(ms.find((m) => m.kind === 'Secret')!.stringData.SMTP_PASS).toBe('pw');
+      const env = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-notifications-ipn')!.spec.template.spec.containers[0].env;
+      expect(env.find((e: { name: string }) => e.name === 'SMTP_PASS').valueFrom.secretKeyRef).toMatchObject({ key: 'SMTP_PASS' });
+      // Without a host nothing is configured: e-mail is refused rather than sent somewhere unexpected.
+      expect(named('ConfigMap', 'paymesh-env').data.SMTP_HOST).toBeUndefined();
+    });
+
     it('passes TRUST_PROXY (the ingress CIDR) and IPN_ALLOWED_TARGETS through to the services', async () => {
       expect(named('ConfigMap', 'paymesh-env').data.TRUST_PROXY).toBe('false');
       const cm = renderChart([{ secrets: PRODUCTION.secrets, config: { trustProxy: '10.244.0.0/16', ipnAllowedTargets: 'ipn-receiver.internal' } }]).manifests.find(

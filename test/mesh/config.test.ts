@@ -282,6 +282,7 @@ describe('merchant configuration over the Admin API', () => {
       ossEnabled: false,
       iossEnabled: false,
       viesEnabled: false,
+      vatId: null,
       priceMode: 'gross',
       rounding: { level: 'per_line', method: 'half_up' },
       updatedAt: null,
@@ -294,7 +295,7 @@ describe('merchant configuration over the Admin API', () => {
 
     const oss = await A.get('/organizations/settings/tax/oss-threshold-status');
     expect(oss.status).toBe(200);
-    expect(oss.body).toEqual({ year: new Date().getUTCFullYear(), currency: 'EUR', threshold: 1_000_000, currentTotal: 0, exceeded: false });
+    expect(oss.body).toEqual({ year: new Date().getUTCFullYear(), currency: 'EUR', threshold: 1_000_000, currentTotal: 0, exceeded: false, unconvertedEntries: 0 });
     expect((await A.get('/organizations/settings/tax/oss-threshold-status?year=1999')).status).toBe(400);
   });
 

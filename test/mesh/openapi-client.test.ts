@@ -239,8 +239,47 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.GET('/api/v1/transactions')).data?.total).toBe(1);
     expect((await org.GET('/api/v1/transactions/{id}', txPath)).data?.statusHistory.length).toBeGreaterThan(0);
     expect((await org.PUT('/api/v1/transactions/{id}', { ...txPath, body: { notes: 'paid at the desk' } })).data?.notes).toBe('paid at the desk');
+    expect((await org.GET('/api/v1/transactions/{id}/tax', txPath)).data?.status).toBe('not_computed');
+    expect((await org.POST('/api/v1/transactions/{id}/recalculate-tax', { ...txPath, body: {} })).response.status).toBe(422);
+    expect((await org.GET('/api/v1/transactions/{id}/tax-records', txPath)).data?.total).toBe(0);
     expect((await org.DELETE('/api/v1/transactions/{id}', txPath)).response.status).toBe(200);
+
+    // Tax records (an empty ledger) and ledger rebuilds.
+    expect((await org.GET('/api/v1/tax/records', { params: { query: { sourceKind: 'transaction' } } })).data?.total).toBe(0);
+    expect((await org.GET('/api/v1/tax/records/{id}', { params: { path: { id: '0'.repeat(24) } } })).response.status).toBe(404);
+    expect((await org.GET('/api/v1/invoices/{id}/tax-records', { params: { path: { id: '0'.repeat(24) } } })).data?.items).toEqual([]);
+    // Invoices and credit notes (no clients yet: unknown ids and refused bodies).
+    const none = { params: { path: { id: '0'.repeat(24) } } };
+    expect((await org.GET('/api/v1/invoices', { params: { query: { status: 'draft' } } })).data?.total).toBe(0);
+    expect((await org.GET('/api/v1/invoices/{id}', none)).response.status).toBe(404);
+    expect((await org.POST('/api/v1/invoices', { body: { siteId: '0'.repeat(24), clientId: '0'.repeat(24), currency: 'EUR', items: [] } })).response.status).toBe(400);
+    const draftBody = { siteId: '0'.repeat(24), clientId: '0'.repeat(24), currency: 'EUR', items: [{ description: 'x', quantity: 1, unitPrice: 100, amountType: 'gross' as const, itemType: 'service' as const }] };
+    expect((await org.PUT('/api/v1/invoices/{id}', { ...none, body: draftBody })).response.status).toBe(404);
+    expect((await org.DELETE('/api/v1/invoices/{id}', none)).response.status).toBe(404);
+    expect((await org.PATCH('/api/v1/invoices/{id}/notes', { ...none, body: { notes: 'n' } })).response.status).toBe(404);
+    expect((await org.POST('/api/v1/invoices/{id}/issue', { ...none, body: {} })).response.status).toBe(404);
+    expect((await org.POST('/api/v1/invoices/{id}/void', { ...none, body: {} })).response.status).toBe(404);
+    expect((await org.POST('/api/v1/invoices/{id}/correct', { ...none, body: { reason: 'r', changes: { client: { name: 'N' } } } })).response.status).toBe(404);
+    expect((await org.POST('/api/v1/invoices/from-transaction/{transactionId}', { params: { path: { transactionId: '0'.repeat(24) } }, body: {} })).response.status).toBe(404);
+    expect((await org.PUT('/api/v1/invoices/{id}/transaction', { ...none, body: { transactionId: '0'.repeat(24) } })).response.status).toBe(404);
+    expect((await org.GET('/api/v1/credit-notes', {})).data?.total).toBe(0);
+    expect((await org.GET('/api/v1/credit-notes/{id}', none)).response.status).toBe(404);
+    expect((await org.POST('/api/v1/invoices/{id}/send-email', { ...none, body: {} })).response.status).toBe(404);
+    expect((await org.POST('/api/v1/credit-notes/{id}/send-email', { ...none, body: { to: 'not-an-address' } })).response.status).toBe(400);
+    const rebuild = await org.POST('/api/v1/tax/records/rebuild', { body: {} });
+    expect(rebuild.response.status).toBe(202);
+    expect((await org.GET('/api/v1/tax/records/rebuild/{jobId}', { params: { path: { jobId: rebuild.data!.id } } })).data?.id).toBe(rebuild.data!.id);
+    expect((await org.GET('/api/v1/tax/records/rebuild')).data?.id).toBe(rebuild.data!.id);
     expect((await org.GET('/api/v1/transactions/{id}', txPath)).response.status).toBe(404);
+
+    // Invoice tax preview.
+    const draft = { currency: 'EUR', items: [{ description: 'Consulting', quantity: 2, unitPrice: 5000, amountType: 'net' as const, itemType: 'service' as const }] };
+    expect((await org.POST('/api/v1/invoices/preview-tax', { body: { ...draft, buyer: { country: 'DE' } } })).data?.totalNet).toBe(10000);
+    expect((await org.POST('/api/v1/invoices/preview-tax', { body: { ...draft, clientId: '0'.repeat(24) } })).response.status).toBe(400);
+    // Invoice payment link: an invoice that does not exist, and an amount below the minimum.
+    const invoicePath = { params: { path: { id: '0'.repeat(24) } } };
+    expect((await org.POST('/api/v1/invoices/{id}/payment-checkout', { ...invoicePath, body: {} })).response.status).toBe(404);
+    expect((await org.POST('/api/v1/invoices/{id}/payment-checkout', { ...invoicePath, body: { amount: 30 } })).response.status).toBe(400);
 
     // Providers (the provider_a sandbox registers the webhook endpoint).
     expect((await org.GET('/api/v1/providers')).response.status).toBe(200);
@@ -297,6 +336,42 @@ describe('a client generated from the Admin API document', () => {
     expect((await system.DELETE('/api/v1/system/api-keys/{id}', sysPath)).response.status).toBe(204);
     expect((await org.GET('/api/v1/system/api-keys')).response.status).toBe(403);
 
+    // Tax rates and rules (the book is seeded with the managed defaults on first read).
+    const rates = await org.GET('/api/v1/tax-rates', { params: { query: { limit: 100 } } });
+    expect(rates.data?.items.every((r) => r.managed)).toBe(true);
+    const rate = await org.POST('/api/v1/tax-rates', {
+      body: { code: 'SWEEP_RATE', country: 'AT', rateType: 'reduced', percent: 10, categories: ['books'], validFrom: '2025-01-01' },
+    });
+    expect(rate.response.status).toBe(201);
+    const ratePath = { params: { path: { id: rate.data!.id } } };
+    expect((await org.POST('/api/v1/tax-rates', { body: { code: 'SWEEP_RATE', country: 'AT', rateType: 'reduced', percent: 9, validFrom: '2025-06-01' } })).response.status).toBe(409);
+    expect((await org.GET('/api/v1/tax-rates/{id}', ratePath)).data?.code).toBe('SWEEP_RATE');
+    expect((await org.PUT('/api/v1/tax-rates/{id}', { ...ratePath, body: { percent: 10.5 } })).data?.percent).toBe(10.5);
+    expect((await org.DELETE('/api/v1/tax-rates/{id}', ratePath)).response.status).toBe(204);
+    expect((await org.DELETE('/api/v1/tax-rates')).data?.deleted).toBe(rates.data?.total);
+    expect((await org.POST('/api/v1/tax-rates/replace-defaults')).data?.created.length).toBe(rates.data?.total);
+    const rule = await org.POST('/api/v1/tax-rules', { body: { name: 'Sweep', category: 'books', rateType: 'reduced' } });
+    expect(rule.response.status).toBe(201);
+    const rulePath = { params: { path: { id: rule.data!.id } } };
+    expect((await org.GET('/api/v1/tax-rules')).data?.items.some((r) => r.id === rule.data!.id)).toBe(true);
+    expect((await org.PUT('/api/v1/tax-rules/{id}', { ...rulePath, body: { priority: 2 } })).data?.priority).toBe(2);
+    expect((await org.DELETE('/api/v1/tax-rules/{id}', rulePath)).response.status).toBe(204);
+    expect((await org.DELETE('/api/v1/tax-rules')).response.status).toBe(200);
+    expect((await org.POST('/api/v1/tax-rules/populate-defaults')).data?.created.length).toBeGreaterThan(0);
+
+    // Billing clients (compliance values masked or, with client:execute, in plaintext).
+    const sweepClient = await org.POST('/api/v1/clients', {
+      body: { name: 'Sweep Client', email: 'sweep@client.example', taxInfo: { taxId: { plaintext: 'DE136695976' }, taxIdType: 'vat', taxCountry: 'DE' } },
+    });
+    expect(sweepClient.response.status).toBe(201);
+    const clientPath = { params: { path: { id: sweepClient.data!.id } } };
+    expect((await org.GET('/api/v1/clients')).data?.items.some((c) => c.id === sweepClient.data!.id)).toBe(true);
+    expect((await org.GET('/api/v1/clients/search', { params: { query: { q: 'sweep' } } })).data?.total).toBe(1);
+    expect((await org.GET('/api/v1/clients/{id}', clientPath)).data?.taxInfo?.taxId?.masked).toBe('…5976');
+    expect((await org.PUT('/api/v1/clients/{id}', { ...clientPath, body: { phone: '+49 30 123456' } })).data?.phone).toBe('+49 30 123456');
+    expect((await org.GET('/api/v1/clients/{id}/history', { ...clientPath, params: { ...clientPath.params, query: {} } })).data?.total).toBe(2);
+    expect((await org.DELETE('/api/v1/clients/{id}', clientPath)).response.status).toBe(204);
+
     // Sites last: a deleted site is gone.
     expect((await org.DELETE('/api/v1/sites/{id}', byId)).response.status).toBe(204);
     expect((await org.GET('/api/v1/sites/{id}', byId)).response.status).toBe(404);
@@ -339,6 +414,10 @@ describe('a client generated from the Admin API document', () => {
     expect((await call('POST', '/api/v1/checkouts/{id}/handoff/{token}/consume', consume)).status).toBe(200);
     expect((await call('POST', '/api/v1/checkouts/{id}/handoff/{token}/consume', consume)).status).toBe(404);
     expect((await call('POST', '/api/v1/checkouts/{id}/handoff', { id }, {})).status).toBe(400);
+    const preview = await call('POST', '/api/v1/checkouts/{id}/tax-preview', { id }, { billingAddress: { country: 'DE' } });
+    expect(preview.status).toBe(200);
+    expect(preview.body.totalGross).toBe(2500);
+    expect((await call('POST', '/api/v1/checkouts/{id}/tax-preview', { id }, { billingAddress: { country: 'QQ' } })).status).toBe(400);
 
     const tx = await call('POST', '/api/v1/transactions/create', {}, { sessionPublicId: id, providerId, billingAddress });
     expect(tx.status).toBe(200);
@@ -348,6 +427,10 @@ describe('a client generated from the Admin API document', () => {
     expect([200, 409]).toContain((await call('POST', '/api/v1/transactions/{id}/cancel', txId, { sessionPublicId: id })).status);
     expect((await call('POST', '/api/v1/transactions/{id}/cancel', txId, {})).status).toBe(400);
     expect((await call('POST', '/hooks/{type}/{providerId}', { type: 'provider_a', providerId }, { forged: true })).status).toBe(400);
+    expect((await call('POST', '/api/v1/vat/validate', {}, { vatId: 'FR47759777570' })).status).toBe(200);
+    expect((await call('POST', '/api/v1/vat/validate', {}, { vatId: 'DE12345678' })).status).toBe(400);
+    expect((await call('GET', '/api/v1/vat/eu-country/{code}', { code: 'DE' })).status).toBe(200);
+    expect((await call('GET', '/api/v1/vat/eu-country/{code}', { code: 'QQ' })).status).toBe(400);
 
     expect(seen.filter((o) => o.problem)).toEqual([]);
     const reached = new Set(seen.map((o) => `${o.method} ${o.path}`));

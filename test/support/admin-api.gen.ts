@@ -849,6 +849,702 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transactions/{id}/tax": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tax stored with a transaction and what it was computed from (not_computed: manual, or the tax service could not answer)
+         * @description Scope `transaction:read`, minimum role Viewer.
+         */
+        get: operations["getTransactionTax"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transactions/{id}/recalculate-tax": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recompute the tax of an initiated or pending transaction from its stored input with today's rates (recheckVatId: check the VAT ID again); final transactions: 409 TRANSACTION_TAX_FINAL
+         * @description Scope `transaction:execute`, minimum role Editor.
+         */
+        post: operations["recalculateTransactionTax"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tax rates (country, rateType, managed, validOn, code, page, limit; sorted by country, code, validFrom)
+         * @description Scope `tax_rate:read`, minimum role Admin.
+         */
+        get: operations["listTaxRates"];
+        put?: never;
+        /**
+         * Create a custom tax rate (409 when its code and validFrom exist, or its period overlaps another rate of the code)
+         * @description Scope `tax_rate:create`, minimum role Admin.
+         */
+        post: operations["createTaxRate"];
+        /**
+         * DESTRUCTIVE: delete every tax rate of the organization, managed and custom; calculations find no rate until replace-defaults or new rates
+         * @description Scope `tax_rate:delete`, minimum role Admin.
+         */
+        delete: operations["deleteAllTaxRates"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax-rates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tax rate
+         * @description Scope `tax_rate:read`, minimum role Admin.
+         */
+        get: operations["getTaxRate"];
+        /**
+         * Update a tax rate (partial); editing a managed default makes it a custom rate that replace-defaults leaves alone
+         * @description Scope `tax_rate:update`, minimum role Admin.
+         */
+        put: operations["updateTaxRate"];
+        post?: never;
+        /**
+         * Delete a tax rate (a managed default comes back with replace-defaults)
+         * @description Scope `tax_rate:delete`, minimum role Admin.
+         */
+        delete: operations["deleteTaxRate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax-rates/replace-defaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync the managed default rates: create missing, update changed, retire withdrawn; custom and edited rates are never touched
+         * @description Scope `tax_rate:execute`, minimum role Admin.
+         */
+        post: operations["replaceDefaultTaxRates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tax rules, most specific first (country, then category, then item type), then higher priority (page, limit)
+         * @description Scope `tax_rule:read`, minimum role Admin.
+         */
+        get: operations["listTaxRules"];
+        put?: never;
+        /**
+         * Create a custom tax rule
+         * @description Scope `tax_rule:create`, minimum role Admin.
+         */
+        post: operations["createTaxRule"];
+        /**
+         * DESTRUCTIVE: delete every tax rule of the organization, default and custom (populate-defaults restores the defaults)
+         * @description Scope `tax_rule:delete`, minimum role Admin.
+         */
+        delete: operations["deleteAllTaxRules"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update a tax rule (partial); editing a default rule makes it a custom one that populate-defaults does not add again
+         * @description Scope `tax_rule:update`, minimum role Admin.
+         */
+        put: operations["updateTaxRule"];
+        post?: never;
+        /**
+         * Delete a tax rule (a default rule comes back with populate-defaults)
+         * @description Scope `tax_rule:delete`, minimum role Admin.
+         */
+        delete: operations["deleteTaxRule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax-rules/populate-defaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the default rules that are missing (also those deleted); an empty `created` when up to date
+         * @description Scope `tax_rule:create`, minimum role Admin.
+         */
+        post: operations["populateDefaultTaxRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/preview-tax": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tax of an invoice draft (items, buyer, issue date): totals, breakdown and rate codes the backend will use; stores nothing
+         * @description Scope `invoice:create`, minimum role Editor.
+         */
+        post: operations["previewInvoiceTax"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invoices, newest first (status, clientId, siteId, startDate/endDate of the issue date, number, paid, page, limit)
+         * @description Scope `invoice:read`, minimum role Viewer.
+         */
+        get: operations["listInvoices"];
+        put?: never;
+        /**
+         * Create a draft invoice; the tax engine taxes its items for the client (tax point: issueDate or today)
+         * @description Scope `invoice:create`, minimum role Editor.
+         */
+        post: operations["createInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an invoice: draft with its pro forma label and tax preview, or issued with its frozen snapshot and corrections
+         * @description Scope `invoice:read`, minimum role Viewer.
+         */
+        get: operations["getInvoice"];
+        /**
+         * Replace the editable fields of a draft and recompute its tax (issued invoices: 409 INVOICE_NOT_DRAFT)
+         * @description Scope `invoice:update`, minimum role Editor.
+         */
+        put: operations["updateInvoice"];
+        post?: never;
+        /**
+         * Delete a draft invoice (issued invoices: 409 INVOICE_NOT_DRAFT; void them instead)
+         * @description Scope `invoice:delete`, minimum role Admin.
+         */
+        delete: operations["deleteInvoice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/from-transaction/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the draft invoice of a transaction: lines and tax from the transaction's stored tax (not recomputed), the transaction linked; clientId from the body, else the transaction's (none: 400); a second invoice for it: 409 TRANSACTION_ALREADY_INVOICED
+         * @description Scope `invoice:create`, minimum role Editor.
+         */
+        post: operations["createInvoiceFromTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/transaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Link the transaction that pays the invoice (same organization and mode: else 404; same currency: else 409 INVOICE_CURRENCY_MISMATCH)
+         * @description Scope `invoice:update`, minimum role Editor.
+         */
+        put: operations["linkInvoiceTransaction"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set the notes of an invoice in any status (notes are not part of the legal snapshot)
+         * @description Scope `invoice:update`, minimum role Editor.
+         */
+        patch: operations["updateInvoiceNotes"];
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a draft: final number (organization time zone, site prefix), frozen snapshot, ledger event; repeating answers the issued invoice
+         * @description Scope `invoice:execute`, minimum role Editor.
+         */
+        post: operations["issueInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an issued invoice (Admin): writes its credit note with its own number; repeating answers the void invoice
+         * @description Scope `invoice:execute`, minimum role Admin.
+         */
+        post: operations["voidInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/correct": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct the buyer on an issued invoice's snapshot (never the client record); every correction is kept in corrections[]
+         * @description Scope `invoice:update`, minimum role Editor.
+         */
+        post: operations["correctInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/payment-checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a hosted payment link (checkout) for an issued invoice: the outstanding amount or a part of it (at least 50 minor units); 400 for drafts, settled invoices and amounts out of range
+         * @description Scope `invoice:execute`, minimum role Editor.
+         */
+        post: operations["createInvoicePaymentCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/credit-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List credit notes, newest first (invoiceId, startDate/endDate of the issue date, page, limit)
+         * @description Scope `credit_note:read`, minimum role Viewer.
+         */
+        get: operations["listCreditNotes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/credit-notes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a credit note
+         * @description Scope `credit_note:read`, minimum role Viewer.
+         */
+        get: operations["getCreditNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List ledger entries, newest tax point first (startDate, endDate, sourceKind, recognitionMode, entryType, sourceId, page, limit)
+         * @description Scope `tax_record:read`, minimum role Viewer.
+         */
+        get: operations["listTaxRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/records/rebuild": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest ledger rebuild job and its progress
+         * @description Scope `tax_record:read`, minimum role Viewer.
+         */
+        get: operations["getLatestTaxRecordRebuild"];
+        put?: never;
+        /**
+         * Re-derive the ledger from its stored source events: missing entries are written, differing ones reported, none rewritten. Answers the job already queued or running, if any
+         * @description Scope `tax_record:execute`, minimum role Editor.
+         */
+        post: operations["startTaxRecordRebuild"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/records/rebuild/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A ledger rebuild job and its progress
+         * @description Scope `tax_record:read`, minimum role Viewer.
+         */
+        get: operations["getTaxRecordRebuild"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/records/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One ledger entry
+         * @description Scope `tax_record:read`, minimum role Viewer.
+         */
+        get: operations["getTaxRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transactions/{id}/tax-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ledger entries of a transaction and of invoices it paid (404 when the transaction does not exist)
+         * @description Scope `tax_record:read`, minimum role Viewer.
+         */
+        get: operations["listTransactionTaxRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/tax-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ledger entries of an invoice and of its voids and credit notes (empty list when none)
+         * @description Scope `tax_record:read`, minimum role Viewer.
+         */
+        get: operations["listInvoiceTaxRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List clients, newest first (page, limit: default 20, at most 100)
+         * @description Scope `client:read`, minimum role Viewer.
+         */
+        get: operations["listClients"];
+        put?: never;
+        /**
+         * Create a client (taxInfo values are stored encrypted; Peppol schemes 9930, 0088, 0204 with their rules)
+         * @description Scope `client:create`, minimum role Editor.
+         */
+        post: operations["createClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clients/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Full-text search over name and e-mail words (any word; more matched words rank first) and exact tax IDs
+         * @description Scope `client:execute`, minimum role Viewer.
+         */
+        get: operations["searchClients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a client
+         * @description Scope `client:read`, minimum role Viewer.
+         */
+        get: operations["getClient"];
+        /**
+         * Update a client (merge: fields present change, null clears; taxInfo merges field by field); 409 on a concurrent change
+         * @description Scope `client:update`, minimum role Editor.
+         */
+        put: operations["updateClient"];
+        post?: never;
+        /**
+         * Delete a client (invoices keep their buyer snapshot; the history stays readable)
+         * @description Scope `client:delete`, minimum role Admin.
+         */
+        delete: operations["deleteClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clients/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed what and when, oldest first (secret values only as changed); kept after a delete
+         * @description Scope `client:execute`, minimum role Viewer.
+         */
+        get: operations["getClientHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/send-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail an issued invoice (HTML rendition attached) to `to` or the buyer; queued and retried, the send is recorded on the invoice (drafts: 409 INVOICE_NOT_ISSUED; no recipient: 400 EMAIL_RECIPIENT_MISSING)
+         * @description Scope `invoice:execute`, minimum role Editor.
+         */
+        post: operations["sendInvoiceEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/credit-notes/{id}/send-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a credit note (HTML rendition attached) to `to` or the buyer; queued and retried, the send is recorded on the credit note
+         * @description Scope `credit_note:execute`, minimum role Editor.
+         */
+        post: operations["sendCreditNoteEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1039,6 +1735,8 @@ export interface components {
                 city: string;
                 postalCode: string;
                 country: string;
+                /** @description buyer VAT ID as given (normalized), null when none */
+                vatId: string | null;
             } | null;
             metadata: {
                 [key: string]: string;
@@ -1092,6 +1790,8 @@ export interface components {
                 city: string;
                 postalCode: string;
                 country: string;
+                /** @description buyer VAT ID as given (normalized), null when none */
+                vatId: string | null;
             } | null;
             metadata: {
                 [key: string]: string;
@@ -1149,6 +1849,8 @@ export interface components {
                 city: string;
                 postalCode: string;
                 country: string;
+                /** @description buyer VAT ID as given (normalized), null when none */
+                vatId: string | null;
             } | null;
             metadata: {
                 [key: string]: string;
@@ -1395,6 +2097,8 @@ export interface components {
                 } | null;
             };
             autoPaymentLinkExpiresInHours: number;
+            /** @description IANA time zone whose calendar day dates invoices and picks their number period (default UTC) */
+            timeZone: string;
             invoiceNumberLayout: {
                 prefix: string;
                 periodType: string;
@@ -1432,6 +2136,8 @@ export interface components {
             ossEnabled: boolean;
             iossEnabled: boolean;
             viesEnabled: boolean;
+            /** @description the organization's own VAT ID (normalized), sent to VIES as the requester; null when not set */
+            vatId: string | null;
             priceMode: string;
             rounding: {
                 level: string;
@@ -1448,13 +2154,162 @@ export interface components {
             currency: string;
             /** @description EUR minor units */
             threshold: number;
-            /** @description EUR minor units */
+            /** @description EUR minor units: net intra-EU B2C distance sales of the year in the tax ledger, sales minus reversals and credits */
             currentTotal: number;
             exceeded: boolean;
+            /** @description ledger entries with such sales in other currencies, not in currentTotal until exchange rates are kept */
+            unconvertedEntries: number;
         };
         PortalSettings: {
             enabled: boolean;
             magicLinksEnabled: boolean;
+        };
+        TaxRecord: {
+            /** @description derived from the source event and entry type: one entry per event, however often it is delivered */
+            id: string;
+            organizationId: string;
+            testMode: boolean;
+            siteId: string | null;
+            /**
+             * @description what the entry was derived from
+             * @enum {string}
+             */
+            sourceKind: "transaction" | "invoice" | "credit_note";
+            /** @description transaction, invoice or credit-note id */
+            sourceId: string;
+            /** @description id of the event the entry was derived from */
+            sourceEventId: string;
+            /**
+             * @description sale; reversal (cancels a sale whole: refund, void); credit (credit note)
+             * @enum {string}
+             */
+            entryType: "sale" | "reversal" | "credit";
+            /**
+             * @description cash: recognized when paid (transactions); accrual: when invoiced
+             * @enum {string}
+             */
+            recognitionMode: "accrual" | "cash";
+            /** @description date the tax is due for this entry: payment, issue, refund or void date (UTC) */
+            taxPointDate: string;
+            currency: string;
+            totals: {
+                /** @description net, minor units; negative for reversals and credits */
+                net: number;
+                /** @description tax, minor units; negative for reversals and credits */
+                tax: number;
+                /** @description gross, minor units; negative for reversals and credits */
+                gross: number;
+            };
+            lines: {
+                /** @description member state whose VAT applies; null outside the EU */
+                taxCountry: string | null;
+                taxRateCode: string;
+                /** @description percent */
+                taxRate: number;
+                /** @description rate record version used (code@validFrom); null for synthetic codes */
+                rateVersion: string | null;
+                /**
+                 * @description the engine rule that decided the line
+                 * @enum {string}
+                 */
+                decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                reason: string;
+                /** @enum {string} */
+                itemType: "digital_service" | "goods" | "service" | "shipping";
+                /** @description net amount, minor units; negative for reversals and credits */
+                net: number;
+                /** @description tax amount, minor units; negative for reversals and credits */
+                tax: number;
+            }[];
+            breakdown: {
+                taxRate: number;
+                taxRateCode: string;
+                /** @description taxable base, minor units; negative for reversals and credits */
+                taxableBase: number;
+                /** @description tax, minor units; negative for reversals and credits */
+                taxAmount: number;
+            }[];
+            buyer: {
+                country: string;
+                /** @enum {string} */
+                type: "consumer" | "business";
+                /** @description VAT ID evidence of the calculation */
+                vatIdCheck: {
+                    vatId: string | null;
+                    /** @enum {string} */
+                    status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                    /** @description vies, cache, format or null */
+                    source: string | null;
+                    checkedAt: string | null;
+                    /** @description VIES request identifier, when VIES issued one */
+                    consultationNumber: string | null;
+                    companyName: string | null;
+                    address: string | null;
+                    /** @description why VIES did not answer, when it did not */
+                    error: string | null;
+                };
+            };
+            seller: {
+                homeCountry: string | null;
+                ossEnabled: boolean;
+                ossThresholdExceeded: boolean;
+            };
+            /** @description amounts in EUR (rate 1 for EUR entries); null for other currencies until exchange rates are kept */
+            eur: {
+                rate: number;
+                /** @description YYYY-MM-DD */
+                rateDate: string;
+                /** @description net in EUR, minor units; negative for reversals and credits */
+                net: number;
+                /** @description tax in EUR, minor units; negative for reversals and credits */
+                tax: number;
+            } | null;
+            /** @description the entry this one reverses or credits */
+            correctsRecordId: string | null;
+            /** @description the transaction the entry belongs to or was paid by */
+            linkedTransactionId: string | null;
+            /** @description the invoice the entry belongs to or corrects */
+            linkedInvoiceId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        TaxRecordPage: {
+            items: components["schemas"]["TaxRecord"][];
+            /** @description items matching the filters, over all pages */
+            total: number;
+            page: number;
+            limit: number;
+        };
+        TaxRecordRebuildJob: {
+            id: string;
+            organizationId: string;
+            testMode: boolean;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            progress: {
+                /** @description source events of the organization when the job started */
+                sourceEvents: number;
+                processed: number;
+                /** @description entries that were missing and are now written */
+                created: number;
+                /** @description entries identical to their re-derivation */
+                existing: number;
+                /** @description entries that differ from their re-derivation: kept as stored and logged, never rewritten */
+                mismatched: number;
+                /** @description source events whose derivation failed */
+                failed: number;
+                /** @description source events still waiting (for the tax engine, or for the sale they correct) */
+                pending: number;
+            };
+            /** @description runs of the job; more than 1 when an interrupted run was resumed */
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+            error: string | null;
         };
         OrganizationCreated: {
             organization: {
@@ -1483,6 +2338,71 @@ export interface components {
                 /** @description shown once */
                 token: string;
             };
+        };
+        TaxRate: {
+            id: string;
+            code: string;
+            country: string;
+            /** @enum {string} */
+            rateType: "standard" | "reduced" | "super_reduced" | "zero";
+            percent: number;
+            categories: string[];
+            validFrom: string;
+            validTo: string | null;
+            managed: boolean;
+            source: string | null;
+            description: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        TaxRatePage: {
+            items: components["schemas"]["TaxRate"][];
+            /** @description items matching the filters, over all pages */
+            total: number;
+            page: number;
+            limit: number;
+        };
+        TaxRule: {
+            id: string;
+            name: string;
+            /** @description digital_service, goods, service, shipping; null: any item type */
+            itemType: string | null;
+            category: string | null;
+            country: string | null;
+            /** @enum {string} */
+            rateType: "standard" | "reduced" | "super_reduced" | "zero";
+            priority: number;
+            managed: boolean;
+            description: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        TaxRulePage: {
+            items: components["schemas"]["TaxRule"][];
+            /** @description items matching the filters, over all pages */
+            total: number;
+            page: number;
+            limit: number;
+        };
+        TaxDeleted: {
+            deleted: number;
+        };
+        TaxRatesReplaced: {
+            defaultsVersion: string;
+            created: components["schemas"]["TaxRate"][];
+            updated: components["schemas"]["TaxRate"][];
+            retired: string[];
+            unchanged: number;
+            skipped: {
+                code: string;
+                validFrom: string;
+                /** @enum {string} */
+                reason: "customized" | "conflicts_with_custom";
+                rateId: string | null;
+            }[];
+        };
+        TaxRulesPopulated: {
+            created: components["schemas"]["TaxRule"][];
         };
         SignInStarted: {
             /** @enum {string} */
@@ -5316,6 +6236,7 @@ export interface operations {
                         } | null;
                     };
                     autoPaymentLinkExpiresInHours?: number;
+                    timeZone?: string;
                     invoiceNumberLayout?: {
                         prefix?: string;
                         /** @enum {string} */
@@ -5530,6 +6451,7 @@ export interface operations {
                     ossEnabled?: boolean;
                     iossEnabled?: boolean;
                     viesEnabled?: boolean;
+                    vatId?: string | null;
                     /** @enum {string} */
                     priceMode?: "gross" | "net";
                     rounding?: {
@@ -6906,6 +7828,8591 @@ export interface operations {
                     "X-Request-ID"?: string;
                     /** @description seconds until the limit resets */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTransactionTax: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transactionId: string;
+                        /**
+                         * @description not_computed: no tax stored (manual transaction, or the tax service could not answer)
+                         * @enum {string}
+                         */
+                        status: "computed" | "not_computed";
+                        tax: {
+                            currency: string;
+                            taxIncluded: boolean;
+                            totalNet: number;
+                            totalTax: number;
+                            totalGross: number;
+                            taxBreakdown: {
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxableBase: number;
+                                taxAmount: number;
+                            }[];
+                            lines: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxCountry: string | null;
+                                /** @enum {string|null} */
+                                rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                /** @enum {string} */
+                                decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                reason: string;
+                                rateId: string | null;
+                                rateVersion: string | null;
+                                ruleId: string | null;
+                            }[];
+                            buyer: {
+                                country: string;
+                                postcode: string | null;
+                                /** @enum {string} */
+                                type: "consumer" | "business";
+                                /** @enum {string} */
+                                vatIdValidation: "none" | "format" | "vies";
+                                vatIdCheck: {
+                                    vatId: string | null;
+                                    /** @enum {string} */
+                                    status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                    /** @enum {string|null} */
+                                    source: "vies" | "cache" | "format" | null;
+                                    checkedAt: string | null;
+                                    consultationNumber: string | null;
+                                    companyName: string | null;
+                                    address: string | null;
+                                    error: string | null;
+                                };
+                                vatIdTreatment: string;
+                            };
+                            seller: {
+                                homeCountry: string | null;
+                                ossEnabled: boolean;
+                                ossThresholdExceeded: boolean;
+                            };
+                            settings: {
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            date: string;
+                            calculatedAt: string;
+                            engineVersion: string;
+                        } | null;
+                        /** @description what the tax was (or would have been) computed from */
+                        input: {
+                            organizationId: string;
+                            /** @enum {string} */
+                            mode: "live" | "test";
+                            currency: string;
+                            date?: string;
+                            /** @enum {string} */
+                            priceMode?: "gross" | "net";
+                            /** @enum {string} */
+                            vatIdValidation: "none" | "format" | "vies";
+                            buyer: {
+                                country: string;
+                                postcode?: string;
+                                vatId?: string;
+                            };
+                            lines: {
+                                /** @default  */
+                                name: string;
+                                quantity: number;
+                                unitPrice: number;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                /** @enum {string} */
+                                amountType?: "gross" | "net";
+                                category?: string;
+                                taxRate?: number;
+                                shipToCountry?: string;
+                            }[];
+                            vatIdCheck?: {
+                                vatId: string | null;
+                                /** @enum {string} */
+                                status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                /** @enum {string|null} */
+                                source: "vies" | "cache" | "format" | null;
+                                checkedAt: string | null;
+                                consultationNumber: string | null;
+                                companyName: string | null;
+                                address: string | null;
+                                error: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recalculateTransactionTax: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown | ({
+                    /** @default false */
+                    recheckVatId?: boolean;
+                } | null);
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transactionId: string;
+                        /**
+                         * @description not_computed: no tax stored (manual transaction, or the tax service could not answer)
+                         * @enum {string}
+                         */
+                        status: "computed" | "not_computed";
+                        tax: {
+                            currency: string;
+                            taxIncluded: boolean;
+                            totalNet: number;
+                            totalTax: number;
+                            totalGross: number;
+                            taxBreakdown: {
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxableBase: number;
+                                taxAmount: number;
+                            }[];
+                            lines: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxCountry: string | null;
+                                /** @enum {string|null} */
+                                rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                /** @enum {string} */
+                                decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                reason: string;
+                                rateId: string | null;
+                                rateVersion: string | null;
+                                ruleId: string | null;
+                            }[];
+                            buyer: {
+                                country: string;
+                                postcode: string | null;
+                                /** @enum {string} */
+                                type: "consumer" | "business";
+                                /** @enum {string} */
+                                vatIdValidation: "none" | "format" | "vies";
+                                vatIdCheck: {
+                                    vatId: string | null;
+                                    /** @enum {string} */
+                                    status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                    /** @enum {string|null} */
+                                    source: "vies" | "cache" | "format" | null;
+                                    checkedAt: string | null;
+                                    consultationNumber: string | null;
+                                    companyName: string | null;
+                                    address: string | null;
+                                    error: string | null;
+                                };
+                                vatIdTreatment: string;
+                            };
+                            seller: {
+                                homeCountry: string | null;
+                                ossEnabled: boolean;
+                                ossThresholdExceeded: boolean;
+                            };
+                            settings: {
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            date: string;
+                            calculatedAt: string;
+                            engineVersion: string;
+                        } | null;
+                        /** @description what the tax was (or would have been) computed from */
+                        input: {
+                            organizationId: string;
+                            /** @enum {string} */
+                            mode: "live" | "test";
+                            currency: string;
+                            date?: string;
+                            /** @enum {string} */
+                            priceMode?: "gross" | "net";
+                            /** @enum {string} */
+                            vatIdValidation: "none" | "format" | "vies";
+                            buyer: {
+                                country: string;
+                                postcode?: string;
+                                vatId?: string;
+                            };
+                            lines: {
+                                /** @default  */
+                                name: string;
+                                quantity: number;
+                                unitPrice: number;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                /** @enum {string} */
+                                amountType?: "gross" | "net";
+                                category?: string;
+                                taxRate?: number;
+                                shipToCountry?: string;
+                            }[];
+                            vatIdCheck?: {
+                                vatId: string | null;
+                                /** @enum {string} */
+                                status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                /** @enum {string|null} */
+                                source: "vies" | "cache" | "format" | null;
+                                checkedAt: string | null;
+                                consultationNumber: string | null;
+                                companyName: string | null;
+                                address: string | null;
+                                error: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this answer needs cannot answer right now (coded, e.g. `TAX_UNAVAILABLE`); nothing was changed, retry later */
+            503: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTaxRates: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                country?: string;
+                rateType?: "standard" | "reduced" | "super_reduced" | "zero";
+                /** @description true: managed defaults only; false: custom rates only */
+                managed?: "true" | "false";
+                /** @description only rates valid that day */
+                validOn?: string;
+                code?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRatePage"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTaxRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    country: string;
+                    /** @enum {string} */
+                    rateType: "standard" | "reduced" | "super_reduced" | "zero";
+                    percent: number;
+                    /** @default [] */
+                    categories?: string[];
+                    validFrom: string;
+                    /** @description first day the rate no longer applies; absent or null: open-ended */
+                    validTo?: string | null;
+                    /** @description absent: null (create) or unchanged (update) */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRate"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAllTaxRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxDeleted"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTaxRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRate"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTaxRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string;
+                    country?: string;
+                    /** @enum {string} */
+                    rateType?: "standard" | "reduced" | "super_reduced" | "zero";
+                    percent?: number;
+                    categories?: string[];
+                    validFrom?: string;
+                    /** @description null: open-ended */
+                    validTo?: string | null;
+                    /** @description absent: null (create) or unchanged (update) */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRate"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTaxRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceDefaultTaxRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRatesReplaced"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTaxRules: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRulePage"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTaxRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description absent or null: any item type
+                     * @enum {string|null}
+                     */
+                    itemType?: "digital_service" | "goods" | "service" | "shipping" | null;
+                    /** @description absent or null: any category */
+                    category?: string | null;
+                    /** @description absent or null: every country */
+                    country?: string | null;
+                    /** @enum {string} */
+                    rateType: "standard" | "reduced" | "super_reduced" | "zero";
+                    /** @default 0 */
+                    priority?: number;
+                    /** @description absent: null (create) or unchanged (update) */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRule"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAllTaxRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxDeleted"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTaxRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * @description absent or null: any item type
+                     * @enum {string|null}
+                     */
+                    itemType?: "digital_service" | "goods" | "service" | "shipping" | null;
+                    /** @description absent or null: any category */
+                    category?: string | null;
+                    /** @description absent or null: every country */
+                    country?: string | null;
+                    /** @enum {string} */
+                    rateType?: "standard" | "reduced" | "super_reduced" | "zero";
+                    priority?: number;
+                    /** @description absent: null (create) or unchanged (update) */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRule"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTaxRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    populateDefaultTaxRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRulesPopulated"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewInvoiceTax: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    siteId?: string;
+                    clientId?: string;
+                    currency: string;
+                    items: {
+                        description: string;
+                        quantity: number;
+                        unitPrice: number;
+                        /** @enum {string} */
+                        amountType: "gross" | "net";
+                        taxRate?: number;
+                        /** @enum {string} */
+                        itemType: "digital_service" | "goods" | "service" | "shipping";
+                        category?: string;
+                    }[];
+                    /** @description required until billing clients can supply the buyer */
+                    buyer?: {
+                        country: string;
+                        postcode?: string;
+                        vatId?: string;
+                    };
+                    date?: string;
+                    /** @enum {string} */
+                    vatIdValidation?: "none" | "format" | "vies";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description true: the prices were gross (tax included) */
+                        taxIncluded: boolean;
+                        /** @description minor units */
+                        totalNet: number;
+                        /** @description minor units */
+                        totalTax: number;
+                        /** @description minor units; for a checkout, what the buyer will be charged */
+                        totalGross: number;
+                        taxBreakdown: {
+                            /** @description percent */
+                            taxRate: number;
+                            /** @description VAT_DE_STANDARD, REVERSE_CHARGE, EXPORT, ... */
+                            taxRateCode: string;
+                            /** @description minor units */
+                            taxableBase: number;
+                            /** @description minor units */
+                            taxAmount: number;
+                        }[];
+                        currency: string;
+                        lines: {
+                            name: string;
+                            quantity: number;
+                            net: number;
+                            tax: number;
+                            gross: number;
+                            taxRate: number;
+                            taxRateCode: string;
+                            /** @description why this rate applies */
+                            reason: string;
+                        }[];
+                        buyer: {
+                            /**
+                             * @description business only with a VIES-confirmed VAT ID in vies mode
+                             * @enum {string}
+                             */
+                            type: "consumer" | "business";
+                            /** @enum {string} */
+                            vatIdStatus: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                            /** @description one sentence on how the VAT ID was treated */
+                            vatIdTreatment: string;
+                            /** @description VIES consultation number, when VIES issued one */
+                            consultationNumber: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this answer needs cannot answer right now (coded, e.g. `TAX_UNAVAILABLE`); nothing was changed, retry later */
+            503: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query?: {
+                status?: "draft" | "issued" | "partially_paid" | "paid" | "void";
+                clientId?: string;
+                siteId?: string;
+                /** @description issue date from (inclusive) */
+                startDate?: string;
+                /** @description issue date to (inclusive) */
+                endDate?: string;
+                /** @description exact number, or a prefix ending with * (INV-2027-*) */
+                number?: string;
+                /** @description true: paid in full; false: draft, issued or partially paid */
+                paid?: "true" | "false";
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            testMode: boolean;
+                            /** @enum {string} */
+                            status: "draft" | "issued" | "partially_paid" | "paid" | "void";
+                            number: string | null;
+                            proformaNumber: string | null;
+                            siteId: string;
+                            clientId: string;
+                            currency: string;
+                            items: {
+                                description: string;
+                                quantity: number;
+                                unitPrice: number;
+                                /**
+                                 * @default gross
+                                 * @enum {string}
+                                 */
+                                amountType: "gross" | "net";
+                                taxRate?: number;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category?: string;
+                            }[];
+                            issueDate: string | null;
+                            dueDate: string | null;
+                            paymentTermsDays: number | null;
+                            servicePeriod: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            notes: string | null;
+                            taxCalculation: {
+                                currency: string;
+                                taxIncluded: boolean;
+                                totalNet: number;
+                                totalTax: number;
+                                totalGross: number;
+                                taxBreakdown: {
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxableBase: number;
+                                    taxAmount: number;
+                                }[];
+                                lines: {
+                                    index: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    itemType: "digital_service" | "goods" | "service" | "shipping";
+                                    category: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    net: number;
+                                    tax: number;
+                                    gross: number;
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxCountry: string | null;
+                                    /** @enum {string|null} */
+                                    rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                    /** @enum {string} */
+                                    decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                    reason: string;
+                                    rateId: string | null;
+                                    rateVersion: string | null;
+                                    ruleId: string | null;
+                                }[];
+                                buyer: {
+                                    country: string;
+                                    postcode: string | null;
+                                    /** @enum {string} */
+                                    type: "consumer" | "business";
+                                    /** @enum {string} */
+                                    vatIdValidation: "none" | "format" | "vies";
+                                    vatIdCheck: {
+                                        vatId: string | null;
+                                        /** @enum {string} */
+                                        status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                        /** @enum {string|null} */
+                                        source: "vies" | "cache" | "format" | null;
+                                        checkedAt: string | null;
+                                        consultationNumber: string | null;
+                                        companyName: string | null;
+                                        address: string | null;
+                                        error: string | null;
+                                    };
+                                    vatIdTreatment: string;
+                                };
+                                seller: {
+                                    homeCountry: string | null;
+                                    ossEnabled: boolean;
+                                    ossThresholdExceeded: boolean;
+                                };
+                                settings: {
+                                    /** @enum {string} */
+                                    priceMode: "gross" | "net";
+                                    rounding: {
+                                        /** @enum {string} */
+                                        level: "per_line" | "per_document";
+                                        /** @enum {string} */
+                                        method: "half_up" | "half_even";
+                                    };
+                                };
+                                date: string;
+                                calculatedAt: string;
+                                engineVersion: string;
+                            } | null;
+                            totals: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            amountPaid: number;
+                            amountDue: number;
+                            payments: {
+                                transactionId: string;
+                                amount: number;
+                                paidAt: string;
+                            }[];
+                            paymentReversals: {
+                                transactionId: string;
+                                amount: number;
+                                /** @enum {string} */
+                                kind: "refund" | "chargeback";
+                                at: string;
+                                sourceEventId: string;
+                                creditNoteId: string | null;
+                            }[];
+                            paymentLinks: {
+                                checkoutId: string;
+                                sessionPublicId: string;
+                                paymentUrl: string;
+                                amount: number;
+                                expiresAt: string;
+                                createdAt: string;
+                            }[];
+                            transactionId: string | null;
+                            sourceTransactionId: string | null;
+                            snapshot: {
+                                number: string;
+                                issueDate: string;
+                                dueDate: string | null;
+                                servicePeriod: {
+                                    start: string;
+                                    end: string;
+                                } | null;
+                                currency: string;
+                                seller: {
+                                    companyName: string | null;
+                                    address: {
+                                        street: string;
+                                        city: string;
+                                        postalCode: string;
+                                        country: string;
+                                    } | null;
+                                    email: string | null;
+                                    vatId: string | null;
+                                    homeCountry: string | null;
+                                    bankIBANMasked: string | null;
+                                };
+                                buyer: {
+                                    clientId: string;
+                                    name: string;
+                                    email: string | null;
+                                    address: {
+                                        street: string;
+                                        city: string;
+                                        postalCode: string;
+                                        country: string;
+                                    } | null;
+                                    taxId: string | null;
+                                    taxIdType: string | null;
+                                    taxCountry: string | null;
+                                    peppolRoutingAddress: {
+                                        schemeId: string;
+                                        value: string;
+                                    } | null;
+                                };
+                                lines: {
+                                    description: string;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    /**
+                                     * @default gross
+                                     * @enum {string}
+                                     */
+                                    amountType: "gross" | "net";
+                                    taxRate?: number;
+                                    /** @enum {string} */
+                                    itemType: "digital_service" | "goods" | "service" | "shipping";
+                                    category?: string;
+                                }[];
+                                taxCalculation: {
+                                    currency: string;
+                                    taxIncluded: boolean;
+                                    totalNet: number;
+                                    totalTax: number;
+                                    totalGross: number;
+                                    taxBreakdown: {
+                                        taxRate: number;
+                                        taxRateCode: string;
+                                        taxableBase: number;
+                                        taxAmount: number;
+                                    }[];
+                                    lines: {
+                                        index: number;
+                                        name: string;
+                                        /** @enum {string} */
+                                        itemType: "digital_service" | "goods" | "service" | "shipping";
+                                        category: string | null;
+                                        quantity: number;
+                                        unitPrice: number;
+                                        net: number;
+                                        tax: number;
+                                        gross: number;
+                                        taxRate: number;
+                                        taxRateCode: string;
+                                        taxCountry: string | null;
+                                        /** @enum {string|null} */
+                                        rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                        /** @enum {string} */
+                                        decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                        reason: string;
+                                        rateId: string | null;
+                                        rateVersion: string | null;
+                                        ruleId: string | null;
+                                    }[];
+                                    buyer: {
+                                        country: string;
+                                        postcode: string | null;
+                                        /** @enum {string} */
+                                        type: "consumer" | "business";
+                                        /** @enum {string} */
+                                        vatIdValidation: "none" | "format" | "vies";
+                                        vatIdCheck: {
+                                            vatId: string | null;
+                                            /** @enum {string} */
+                                            status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                            /** @enum {string|null} */
+                                            source: "vies" | "cache" | "format" | null;
+                                            checkedAt: string | null;
+                                            consultationNumber: string | null;
+                                            companyName: string | null;
+                                            address: string | null;
+                                            error: string | null;
+                                        };
+                                        vatIdTreatment: string;
+                                    };
+                                    seller: {
+                                        homeCountry: string | null;
+                                        ossEnabled: boolean;
+                                        ossThresholdExceeded: boolean;
+                                    };
+                                    settings: {
+                                        /** @enum {string} */
+                                        priceMode: "gross" | "net";
+                                        rounding: {
+                                            /** @enum {string} */
+                                            level: "per_line" | "per_document";
+                                            /** @enum {string} */
+                                            method: "half_up" | "half_even";
+                                        };
+                                    };
+                                    date: string;
+                                    calculatedAt: string;
+                                    engineVersion: string;
+                                };
+                                totals: {
+                                    net: number;
+                                    tax: number;
+                                    gross: number;
+                                };
+                                settings: {
+                                    numberLayout: {
+                                        prefix: string;
+                                        /** @enum {string} */
+                                        periodType: "none" | "calendar" | "fiscal";
+                                        /** @enum {string} */
+                                        periodGranularity: "year" | "year_month" | "year_month_day";
+                                        fiscalYearStartMonth: number;
+                                        /** @enum {string} */
+                                        fiscalYearLabelMode: "end_year" | "start_year";
+                                        /** @enum {string} */
+                                        periodSeparator: "dash" | "none";
+                                        infix: string;
+                                        sequenceDigits: number;
+                                        suffix: string;
+                                        /** @enum {string} */
+                                        resetPolicy: "never" | "calendar_year" | "fiscal_year";
+                                        startNumber: number;
+                                    };
+                                    timeZone: string;
+                                    /** @enum {string} */
+                                    priceMode: "gross" | "net";
+                                    rounding: {
+                                        /** @enum {string} */
+                                        level: "per_line" | "per_document";
+                                        /** @enum {string} */
+                                        method: "half_up" | "half_even";
+                                    };
+                                };
+                                issuedAt: string;
+                            } | null;
+                            corrections: {
+                                at: string;
+                                actor: string | null;
+                                reason: string;
+                                /** @description the fields set, as sent (buyer fields under `client`) */
+                                changes: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description the same fields as they were before */
+                                previous: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            creditNoteIds: string[];
+                            createdAt: string;
+                            updatedAt: string;
+                            issuedAt: string | null;
+                            voidedAt: string | null;
+                            voidReason: string | null;
+                            emails?: {
+                                emailId: string;
+                                at: string;
+                                to: string[];
+                                cc: string[];
+                                subject: string;
+                                /** @enum {string} */
+                                state: "queued" | "sent" | "failed";
+                                detail: string | null;
+                                settledAt: string | null;
+                            }[];
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    siteId: string;
+                    clientId: string;
+                    currency: string;
+                    items: {
+                        description: string;
+                        quantity: number;
+                        unitPrice: number;
+                        /**
+                         * @default gross
+                         * @enum {string}
+                         */
+                        amountType?: "gross" | "net";
+                        taxRate?: number;
+                        /** @enum {string} */
+                        itemType: "digital_service" | "goods" | "service" | "shipping";
+                        category?: string;
+                    }[];
+                    issueDate?: string;
+                    dueDate?: string;
+                    paymentTermsDays?: number;
+                    servicePeriod?: {
+                        start: string;
+                        end: string;
+                    };
+                    notes?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        /** @enum {string} */
+                        status: "draft" | "issued" | "partially_paid" | "paid" | "void";
+                        number: string | null;
+                        proformaNumber: string | null;
+                        siteId: string;
+                        clientId: string;
+                        currency: string;
+                        items: {
+                            description: string;
+                            quantity: number;
+                            unitPrice: number;
+                            /**
+                             * @default gross
+                             * @enum {string}
+                             */
+                            amountType: "gross" | "net";
+                            taxRate?: number;
+                            /** @enum {string} */
+                            itemType: "digital_service" | "goods" | "service" | "shipping";
+                            category?: string;
+                        }[];
+                        issueDate: string | null;
+                        dueDate: string | null;
+                        paymentTermsDays: number | null;
+                        servicePeriod: {
+                            start: string;
+                            end: string;
+                        } | null;
+                        notes: string | null;
+                        taxCalculation: {
+                            currency: string;
+                            taxIncluded: boolean;
+                            totalNet: number;
+                            totalTax: number;
+                            totalGross: number;
+                            taxBreakdown: {
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxableBase: number;
+                                taxAmount: number;
+                            }[];
+                            lines: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxCountry: string | null;
+                                /** @enum {string|null} */
+                                rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                /** @enum {string} */
+                                decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                reason: string;
+                                rateId: string | null;
+                                rateVersion: string | null;
+                                ruleId: string | null;
+                            }[];
+                            buyer: {
+                                country: string;
+                                postcode: string | null;
+                                /** @enum {string} */
+                                type: "consumer" | "business";
+                                /** @enum {string} */
+                                vatIdValidation: "none" | "format" | "vies";
+                                vatIdCheck: {
+                                    vatId: string | null;
+                                    /** @enum {string} */
+                                    status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                    /** @enum {string|null} */
+                                    source: "vies" | "cache" | "format" | null;
+                                    checkedAt: string | null;
+                                    consultationNumber: string | null;
+                                    companyName: string | null;
+                                    address: string | null;
+                                    error: string | null;
+                                };
+                                vatIdTreatment: string;
+                            };
+                            seller: {
+                                homeCountry: string | null;
+                                ossEnabled: boolean;
+                                ossThresholdExceeded: boolean;
+                            };
+                            settings: {
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            date: string;
+                            calculatedAt: string;
+                            engineVersion: string;
+                        } | null;
+                        totals: {
+                            net: number;
+                            tax: number;
+                            gross: number;
+                        };
+                        amountPaid: number;
+                        amountDue: number;
+                        payments: {
+                            transactionId: string;
+                            amount: number;
+                            paidAt: string;
+                        }[];
+                        paymentReversals: {
+                            transactionId: string;
+                            amount: number;
+                            /** @enum {string} */
+                            kind: "refund" | "chargeback";
+                            at: string;
+                            sourceEventId: string;
+                            creditNoteId: string | null;
+                        }[];
+                        paymentLinks: {
+                            checkoutId: string;
+                            sessionPublicId: string;
+                            paymentUrl: string;
+                            amount: number;
+                            expiresAt: string;
+                            createdAt: string;
+                        }[];
+                        transactionId: string | null;
+                        sourceTransactionId: string | null;
+                        snapshot: {
+                            number: string;
+                            issueDate: string;
+                            dueDate: string | null;
+                            servicePeriod: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            currency: string;
+                            seller: {
+                                companyName: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                email: string | null;
+                                vatId: string | null;
+                                homeCountry: string | null;
+                                bankIBANMasked: string | null;
+                            };
+                            buyer: {
+                                clientId: string;
+                                name: string;
+                                email: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                taxId: string | null;
+                                taxIdType: string | null;
+                                taxCountry: string | null;
+                                peppolRoutingAddress: {
+                                    schemeId: string;
+                                    value: string;
+                                } | null;
+                            };
+                            lines: {
+                                description: string;
+                                quantity: number;
+                                unitPrice: number;
+                                /**
+                                 * @default gross
+                                 * @enum {string}
+                                 */
+                                amountType: "gross" | "net";
+                                taxRate?: number;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category?: string;
+                            }[];
+                            taxCalculation: {
+                                currency: string;
+                                taxIncluded: boolean;
+                                totalNet: number;
+                                totalTax: number;
+                                totalGross: number;
+                                taxBreakdown: {
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxableBase: number;
+                                    taxAmount: number;
+                                }[];
+                                lines: {
+                                    index: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    itemType: "digital_service" | "goods" | "service" | "shipping";
+                                    category: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    net: number;
+                                    tax: number;
+                                    gross: number;
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxCountry: string | null;
+                                    /** @enum {string|null} */
+                                    rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                    /** @enum {string} */
+                                    decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                    reason: string;
+                                    rateId: string | null;
+                                    rateVersion: string | null;
+                                    ruleId: string | null;
+                                }[];
+                                buyer: {
+                                    country: string;
+                                    postcode: string | null;
+                                    /** @enum {string} */
+                                    type: "consumer" | "business";
+                                    /** @enum {string} */
+                                    vatIdValidation: "none" | "format" | "vies";
+                                    vatIdCheck: {
+                                        vatId: string | null;
+                                        /** @enum {string} */
+                                        status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                        /** @enum {string|null} */
+                                        source: "vies" | "cache" | "format" | null;
+                                        checkedAt: string | null;
+                                        consultationNumber: string | null;
+                                        companyName: string | null;
+                                        address: string | null;
+                                        error: string | null;
+                                    };
+                                    vatIdTreatment: string;
+                                };
+                                seller: {
+                                    homeCountry: string | null;
+                                    ossEnabled: boolean;
+                                    ossThresholdExceeded: boolean;
+                                };
+                                settings: {
+                                    /** @enum {string} */
+                                    priceMode: "gross" | "net";
+                                    rounding: {
+                                        /** @enum {string} */
+                                        level: "per_line" | "per_document";
+                                        /** @enum {string} */
+                                        method: "half_up" | "half_even";
+                                    };
+                                };
+                                date: string;
+                                calculatedAt: string;
+                                engineVersion: string;
+                            };
+                            totals: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            settings: {
+                                numberLayout: {
+                                    prefix: string;
+                                    /** @enum {string} */
+                                    periodType: "none" | "calendar" | "fiscal";
+                                    /** @enum {string} */
+                                    periodGranularity: "year" | "year_month" | "year_month_day";
+                                    fiscalYearStartMonth: number;
+                                    /** @enum {string} */
+                                    fiscalYearLabelMode: "end_year" | "start_year";
+                                    /** @enum {string} */
+                                    periodSeparator: "dash" | "none";
+                                    infix: string;
+                                    sequenceDigits: number;
+                                    suffix: string;
+                                    /** @enum {string} */
+                                    resetPolicy: "never" | "calendar_year" | "fiscal_year";
+                                    startNumber: number;
+                                };
+                                timeZone: string;
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            issuedAt: string;
+                        } | null;
+                        corrections: {
+                            at: string;
+                            actor: string | null;
+                            reason: string;
+                            /** @description the fields set, as sent (buyer fields under `client`) */
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the same fields as they were before */
+                            previous: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        creditNoteIds: string[];
+                        createdAt: string;
+                        updatedAt: string;
+                        issuedAt: string | null;
+                        voidedAt: string | null;
+                        voidReason: string | null;
+                        emails?: {
+                            emailId: string;
+                            at: string;
+                            to: string[];
+                            cc: string[];
+                            subject: string;
+                            /** @enum {string} */
+                            state: "queued" | "sent" | "failed";
+                            detail: string | null;
+                            settledAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this answer needs cannot answer right now (coded, e.g. `TAX_UNAVAILABLE`); nothing was changed, retry later */
+            503: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        /** @enum {string} */
+                        status: "draft" | "issued" | "partially_paid" | "paid" | "void";
+                        number: string | null;
+                        proformaNumber: string | null;
+                        siteId: string;
+                        clientId: string;
+                        currency: string;
+                        items: {
+                            description: string;
+                            quantity: number;
+                            unitPrice: number;
+                            /**
+                             * @default gross
+                             * @enum {string}
+                             */
+                            amountType: "gross" | "net";
+                            taxRate?: number;
+                            /** @enum {string} */
+                            itemType: "digital_service" | "goods" | "service" | "shipping";
+                            category?: string;
+                        }[];
+                        issueDate: string | null;
+                        dueDate: string | null;
+                        paymentTermsDays: number | null;
+                        servicePeriod: {
+                            start: string;
+                            end: string;
+                        } | null;
+                        notes: string | null;
+                        taxCalculation: {
+                            currency: string;
+                            taxIncluded: boolean;
+                            totalNet: number;
+                            totalTax: number;
+                            totalGross: number;
+                            taxBreakdown: {
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxableBase: number;
+                                taxAmount: number;
+                            }[];
+                            lines: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxCountry: string | null;
+                                /** @enum {string|null} */
+                                rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                /** @enum {string} */
+                                decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                reason: string;
+                                rateId: string | null;
+                                rateVersion: string | null;
+                                ruleId: string | null;
+                            }[];
+                            buyer: {
+                                country: string;
+                                postcode: string | null;
+                                /** @enum {string} */
+                                type: "consumer" | "business";
+                                /** @enum {string} */
+                                vatIdValidation: "none" | "format" | "vies";
+                                vatIdCheck: {
+                                    vatId: string | null;
+                                    /** @enum {string} */
+                                    status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                    /** @enum {string|null} */
+                                    source: "vies" | "cache" | "format" | null;
+                                    checkedAt: string | null;
+                                    consultationNumber: string | null;
+                                    companyName: string | null;
+                                    address: string | null;
+                                    error: string | null;
+                                };
+                                vatIdTreatment: string;
+                            };
+                            seller: {
+                                homeCountry: string | null;
+                                ossEnabled: boolean;
+                                ossThresholdExceeded: boolean;
+                            };
+                            settings: {
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            date: string;
+                            calculatedAt: string;
+                            engineVersion: string;
+                        } | null;
+                        totals: {
+                            net: number;
+                            tax: number;
+                            gross: number;
+                        };
+                        amountPaid: number;
+                        amountDue: number;
+                        payments: {
+                            transactionId: string;
+                            amount: number;
+                            paidAt: string;
+                        }[];
+                        paymentReversals: {
+                            transactionId: string;
+                            amount: number;
+                            /** @enum {string} */
+                            kind: "refund" | "chargeback";
+                            at: string;
+                            sourceEventId: string;
+                            creditNoteId: string | null;
+                        }[];
+                        paymentLinks: {
+                            checkoutId: string;
+                            sessionPublicId: string;
+                            paymentUrl: string;
+                            amount: number;
+                            expiresAt: string;
+                            createdAt: string;
+                        }[];
+                        transactionId: string | null;
+                        sourceTransactionId: string | null;
+                        snapshot: {
+                            number: string;
+                            issueDate: string;
+                            dueDate: string | null;
+                            servicePeriod: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            currency: string;
+                            seller: {
+                                companyName: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                email: string | null;
+                                vatId: string | null;
+                                homeCountry: string | null;
+                                bankIBANMasked: string | null;
+                            };
+                            buyer: {
+                                clientId: string;
+                                name: string;
+                                email: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                taxId: string | null;
+                                taxIdType: string | null;
+                                taxCountry: string | null;
+                                peppolRoutingAddress: {
+                                    schemeId: string;
+                                    value: string;
+                                } | null;
+                            };
+                            lines: {
+                                description: string;
+                                quantity: number;
+                                unitPrice: number;
+                                /**
+                                 * @default gross
+                                 * @enum {string}
+                                 */
+                                amountType: "gross" | "net";
+                                taxRate?: number;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category?: string;
+                            }[];
+                            taxCalculation: {
+                                currency: string;
+                                taxIncluded: boolean;
+                                totalNet: number;
+                                totalTax: number;
+                                totalGross: number;
+                                taxBreakdown: {
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxableBase: number;
+                                    taxAmount: number;
+                                }[];
+                                lines: {
+                                    index: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    itemType: "digital_service" | "goods" | "service" | "shipping";
+                                    category: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    net: number;
+                                    tax: number;
+                                    gross: number;
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxCountry: string | null;
+                                    /** @enum {string|null} */
+                                    rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                    /** @enum {string} */
+                                    decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                    reason: string;
+                                    rateId: string | null;
+                                    rateVersion: string | null;
+                                    ruleId: string | null;
+                                }[];
+                                buyer: {
+                                    country: string;
+                                    postcode: string | null;
+                                    /** @enum {string} */
+                                    type: "consumer" | "business";
+                                    /** @enum {string} */
+                                    vatIdValidation: "none" | "format" | "vies";
+                                    vatIdCheck: {
+                                        vatId: string | null;
+                                        /** @enum {string} */
+                                        status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                        /** @enum {string|null} */
+                                        source: "vies" | "cache" | "format" | null;
+                                        checkedAt: string | null;
+                                        consultationNumber: string | null;
+                                        companyName: string | null;
+                                        address: string | null;
+                                        error: string | null;
+                                    };
+                                    vatIdTreatment: string;
+                                };
+                                seller: {
+                                    homeCountry: string | null;
+                                    ossEnabled: boolean;
+                                    ossThresholdExceeded: boolean;
+                                };
+                                settings: {
+                                    /** @enum {string} */
+                                    priceMode: "gross" | "net";
+                                    rounding: {
+                                        /** @enum {string} */
+                                        level: "per_line" | "per_document";
+                                        /** @enum {string} */
+                                        method: "half_up" | "half_even";
+                                    };
+                                };
+                                date: string;
+                                calculatedAt: string;
+                                engineVersion: string;
+                            };
+                            totals: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            settings: {
+                                numberLayout: {
+                                    prefix: string;
+                                    /** @enum {string} */
+                                    periodType: "none" | "calendar" | "fiscal";
+                                    /** @enum {string} */
+                                    periodGranularity: "year" | "year_month" | "year_month_day";
+                                    fiscalYearStartMonth: number;
+                                    /** @enum {string} */
+                                    fiscalYearLabelMode: "end_year" | "start_year";
+                                    /** @enum {string} */
+                                    periodSeparator: "dash" | "none";
+                                    infix: string;
+                                    sequenceDigits: number;
+                                    suffix: string;
+                                    /** @enum {string} */
+                                    resetPolicy: "never" | "calendar_year" | "fiscal_year";
+                                    startNumber: number;
+                                };
+                                timeZone: string;
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            issuedAt: string;
+                        } | null;
+                        corrections: {
+                            at: string;
+                            actor: string | null;
+                            reason: string;
+                            /** @description the fields set, as sent (buyer fields under `client`) */
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the same fields as they were before */
+                            previous: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        creditNoteIds: string[];
+                        createdAt: string;
+                        updatedAt: string;
+                        issuedAt: string | null;
+                        voidedAt: string | null;
+                        voidReason: string | null;
+                        emails?: {
+                            emailId: string;
+                            at: string;
+                            to: string[];
+                            cc: string[];
+                            subject: string;
+                            /** @enum {string} */
+                            state: "queued" | "sent" | "failed";
+                            detail: string | null;
+                            settledAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    siteId: string;
+                    clientId: string;
+                    currency: string;
+                    items: {
+                        description: string;
+                        quantity: number;
+                        unitPrice: number;
+                        /**
+                         * @default gross
+                         * @enum {string}
+                         */
+                        amountType?: "gross" | "net";
+                        taxRate?: number;
+                        /** @enum {string} */
+                        itemType: "digital_service" | "goods" | "service" | "shipping";
+                        category?: string;
+                    }[];
+                    issueDate?: string;
+                    dueDate?: string;
+                    paymentTermsDays?: number;
+                    servicePeriod?: {
+                        start: string;
+                        end: string;
+                    };
+                    notes?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        /** @enum {string} */
+                        status: "draft" | "issued" | "partially_paid" | "paid" | "void";
+                        number: string | null;
+                        proformaNumber: string | null;
+                        siteId: string;
+                        clientId: string;
+                        currency: string;
+                        items: {
+                            description: string;
+                            quantity: number;
+                            unitPrice: number;
+                            /**
+                             * @default gross
+                             * @enum {string}
+                             */
+                            amountType: "gross" | "net";
+                            taxRate?: number;
+                            /** @enum {string} */
+                            itemType: "digital_service" | "goods" | "service" | "shipping";
+                            category?: string;
+                        }[];
+                        issueDate: string | null;
+                        dueDate: string | null;
+                        paymentTermsDays: number | null;
+                        servicePeriod: {
+                            start: string;
+                            end: string;
+                        } | null;
+                        notes: string | null;
+                        taxCalculation: {
+                            currency: string;
+                            taxIncluded: boolean;
+                            totalNet: number;
+                            totalTax: number;
+                            totalGross: number;
+                            taxBreakdown: {
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxableBase: number;
+                                taxAmount: number;
+                            }[];
+                            lines: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxCountry: string | null;
+                                /** @enum {string|null} */
+                                rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                /** @enum {string} */
+                                decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                reason: string;
+                                rateId: string | null;
+                                rateVersion: string | null;
+                                ruleId: string | null;
+                            }[];
+                            buyer: {
+                                country: string;
+                                postcode: string | null;
+                                /** @enum {string} */
+                                type: "consumer" | "business";
+                                /** @enum {string} */
+                                vatIdValidation: "none" | "format" | "vies";
+                                vatIdCheck: {
+                                    vatId: string | null;
+                                    /** @enum {string} */
+                                    status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                    /** @enum {string|null} */
+                                    source: "vies" | "cache" | "format" | null;
+                                    checkedAt: string | null;
+                                    consultationNumber: string | null;
+                                    companyName: string | null;
+                                    address: string | null;
+                                    error: string | null;
+                                };
+                                vatIdTreatment: string;
+                            };
+                            seller: {
+                                homeCountry: string | null;
+                                ossEnabled: boolean;
+                                ossThresholdExceeded: boolean;
+                            };
+                            settings: {
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            date: string;
+                            calculatedAt: string;
+                            engineVersion: string;
+                        } | null;
+                        totals: {
+                            net: number;
+                            tax: number;
+                            gross: number;
+                        };
+                        amountPaid: number;
+                        amountDue: number;
+                        payments: {
+                            transactionId: string;
+                            amount: number;
+                            paidAt: string;
+                        }[];
+                        paymentReversals: {
+                            transactionId: string;
+                            amount: number;
+                            /** @enum {string} */
+                            kind: "refund" | "chargeback";
+                            at: string;
+                            sourceEventId: string;
+                            creditNoteId: string | null;
+                        }[];
+                        paymentLinks: {
+                            checkoutId: string;
+                            sessionPublicId: string;
+                            paymentUrl: string;
+                            amount: number;
+                            expiresAt: string;
+                            createdAt: string;
+                        }[];
+                        transactionId: string | null;
+                        sourceTransactionId: string | null;
+                        snapshot: {
+                            number: string;
+                            issueDate: string;
+                            dueDate: string | null;
+                            servicePeriod: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            currency: string;
+                            seller: {
+                                companyName: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                email: string | null;
+                                vatId: string | null;
+                                homeCountry: string | null;
+                                bankIBANMasked: string | null;
+                            };
+                            buyer: {
+                                clientId: string;
+                                name: string;
+                                email: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                taxId: string | null;
+                                taxIdType: string | null;
+                                taxCountry: string | null;
+                                peppolRoutingAddress: {
+                                    schemeId: string;
+                                    value: string;
+                                } | null;
+                            };
+                            lines: {
+                                description: string;
+                                quantity: number;
+                                unitPrice: number;
+                                /**
+                                 * @default gross
+                                 * @enum {string}
+                                 */
+                                amountType: "gross" | "net";
+                                taxRate?: number;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category?: string;
+                            }[];
+                            taxCalculation: {
+                                currency: string;
+                                taxIncluded: boolean;
+                                totalNet: number;
+                                totalTax: number;
+                                totalGross: number;
+                                taxBreakdown: {
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxableBase: number;
+                                    taxAmount: number;
+                                }[];
+                                lines: {
+                                    index: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    itemType: "digital_service" | "goods" | "service" | "shipping";
+                                    category: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    net: number;
+                                    tax: number;
+                                    gross: number;
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxCountry: string | null;
+                                    /** @enum {string|null} */
+                                    rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                    /** @enum {string} */
+                                    decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                    reason: string;
+                                    rateId: string | null;
+                                    rateVersion: string | null;
+                                    ruleId: string | null;
+                                }[];
+                                buyer: {
+                                    country: string;
+                                    postcode: string | null;
+                                    /** @enum {string} */
+                                    type: "consumer" | "business";
+                                    /** @enum {string} */
+                                    vatIdValidation: "none" | "format" | "vies";
+                                    vatIdCheck: {
+                                        vatId: string | null;
+                                        /** @enum {string} */
+                                        status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                        /** @enum {string|null} */
+                                        source: "vies" | "cache" | "format" | null;
+                                        checkedAt: string | null;
+                                        consultationNumber: string | null;
+                                        companyName: string | null;
+                                        address: string | null;
+                                        error: string | null;
+                                    };
+                                    vatIdTreatment: string;
+                                };
+                                seller: {
+                                    homeCountry: string | null;
+                                    ossEnabled: boolean;
+                                    ossThresholdExceeded: boolean;
+                                };
+                                settings: {
+                                    /** @enum {string} */
+                                    priceMode: "gross" | "net";
+                                    rounding: {
+                                        /** @enum {string} */
+                                        level: "per_line" | "per_document";
+                                        /** @enum {string} */
+                                        method: "half_up" | "half_even";
+                                    };
+                                };
+                                date: string;
+                                calculatedAt: string;
+                                engineVersion: string;
+                            };
+                            totals: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            settings: {
+                                numberLayout: {
+                                    prefix: string;
+                                    /** @enum {string} */
+                                    periodType: "none" | "calendar" | "fiscal";
+                                    /** @enum {string} */
+                                    periodGranularity: "year" | "year_month" | "year_month_day";
+                                    fiscalYearStartMonth: number;
+                                    /** @enum {string} */
+                                    fiscalYearLabelMode: "end_year" | "start_year";
+                                    /** @enum {string} */
+                                    periodSeparator: "dash" | "none";
+                                    infix: string;
+                                    sequenceDigits: number;
+                                    suffix: string;
+                                    /** @enum {string} */
+                                    resetPolicy: "never" | "calendar_year" | "fiscal_year";
+                                    startNumber: number;
+                                };
+                                timeZone: string;
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            issuedAt: string;
+                        } | null;
+                        corrections: {
+                            at: string;
+                            actor: string | null;
+                            reason: string;
+                            /** @description the fields set, as sent (buyer fields under `client`) */
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the same fields as they were before */
+                            previous: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        creditNoteIds: string[];
+                        createdAt: string;
+                        updatedAt: string;
+                        issuedAt: string | null;
+                        voidedAt: string | null;
+                        voidReason: string | null;
+                        emails?: {
+                            emailId: string;
+                            at: string;
+                            to: string[];
+                            cc: string[];
+                            subject: string;
+                            /** @enum {string} */
+                            state: "queued" | "sent" | "failed";
+                            detail: string | null;
+                            settledAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this answer needs cannot answer right now (coded, e.g. `TAX_UNAVAILABLE`); nothing was changed, retry later */
+            503: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createInvoiceFromTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown | ({
+                    clientId?: string;
+                    issueDate?: string;
+                    dueDate?: string;
+                    paymentTermsDays?: number;
+                    servicePeriod?: {
+                        start: string;
+                        end: string;
+                    };
+                    notes?: string;
+                } | null);
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        /** @enum {string} */
+                        status: "draft" | "issued" | "partially_paid" | "paid" | "void";
+                        number: string | null;
+                        proformaNumber: string | null;
+                        siteId: string;
+                        clientId: string;
+                        currency: string;
+                        items: {
+                            description: string;
+                            quantity: number;
+                            unitPrice: number;
+                            /**
+                             * @default gross
+                             * @enum {string}
+                             */
+                            amountType: "gross" | "net";
+                            taxRate?: number;
+                            /** @enum {string} */
+                            itemType: "digital_service" | "goods" | "service" | "shipping";
+                            category?: string;
+                        }[];
+                        issueDate: string | null;
+                        dueDate: string | null;
+                        paymentTermsDays: number | null;
+                        servicePeriod: {
+                            start: string;
+                            end: string;
+                        } | null;
+                        notes: string | null;
+                        taxCalculation: {
+                            currency: string;
+                            taxIncluded: boolean;
+                            totalNet: number;
+                            totalTax: number;
+                            totalGross: number;
+                            taxBreakdown: {
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxableBase: number;
+                                taxAmount: number;
+                            }[];
+                            lines: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxCountry: string | null;
+                                /** @enum {string|null} */
+                                rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                /** @enum {string} */
+                                decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                reason: string;
+                                rateId: string | null;
+                                rateVersion: string | null;
+                                ruleId: string | null;
+                            }[];
+                            buyer: {
+                                country: string;
+                                postcode: string | null;
+                                /** @enum {string} */
+                                type: "consumer" | "business";
+                                /** @enum {string} */
+                                vatIdValidation: "none" | "format" | "vies";
+                                vatIdCheck: {
+                                    vatId: string | null;
+                                    /** @enum {string} */
+                                    status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                    /** @enum {string|null} */
+                                    source: "vies" | "cache" | "format" | null;
+                                    checkedAt: string | null;
+                                    consultationNumber: string | null;
+                                    companyName: string | null;
+                                    address: string | null;
+                                    error: string | null;
+                                };
+                                vatIdTreatment: string;
+                            };
+                            seller: {
+                                homeCountry: string | null;
+                                ossEnabled: boolean;
+                                ossThresholdExceeded: boolean;
+                            };
+                            settings: {
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            date: string;
+                            calculatedAt: string;
+                            engineVersion: string;
+                        } | null;
+                        totals: {
+                            net: number;
+                            tax: number;
+                            gross: number;
+                        };
+                        amountPaid: number;
+                        amountDue: number;
+                        payments: {
+                            transactionId: string;
+                            amount: number;
+                            paidAt: string;
+                        }[];
+                        paymentReversals: {
+                            transactionId: string;
+                            amount: number;
+                            /** @enum {string} */
+                            kind: "refund" | "chargeback";
+                            at: string;
+                            sourceEventId: string;
+                            creditNoteId: string | null;
+                        }[];
+                        paymentLinks: {
+                            checkoutId: string;
+                            sessionPublicId: string;
+                            paymentUrl: string;
+                            amount: number;
+                            expiresAt: string;
+                            createdAt: string;
+                        }[];
+                        transactionId: string | null;
+                        sourceTransactionId: string | null;
+                        snapshot: {
+                            number: string;
+                            issueDate: string;
+                            dueDate: string | null;
+                            servicePeriod: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            currency: string;
+                            seller: {
+                                companyName: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                email: string | null;
+                                vatId: string | null;
+                                homeCountry: string | null;
+                                bankIBANMasked: string | null;
+                            };
+                            buyer: {
+                                clientId: string;
+                                name: string;
+                                email: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                taxId: string | null;
+                                taxIdType: string | null;
+                                taxCountry: string | null;
+                                peppolRoutingAddress: {
+                                    schemeId: string;
+                                    value: string;
+                                } | null;
+                            };
+                            lines: {
+                                description: string;
+                                quantity: number;
+                                unitPrice: number;
+                                /**
+                                 * @default gross
+                                 * @enum {string}
+                                 */
+                                amountType: "gross" | "net";
+                                taxRate?: number;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category?: string;
+                            }[];
+                            taxCalculation: {
+                                currency: string;
+                                taxIncluded: boolean;
+                                totalNet: number;
+                                totalTax: number;
+                                totalGross: number;
+                                taxBreakdown: {
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxableBase: number;
+                                    taxAmount: number;
+                                }[];
+                                lines: {
+                                    index: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    itemType: "digital_service" | "goods" | "service" | "shipping";
+                                    category: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    net: number;
+                                    tax: number;
+                                    gross: number;
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxCountry: string | null;
+                                    /** @enum {string|null} */
+                                    rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                    /** @enum {string} */
+                                    decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                    reason: string;
+                                    rateId: string | null;
+                                    rateVersion: string | null;
+                                    ruleId: string | null;
+                                }[];
+                                buyer: {
+                                    country: string;
+                                    postcode: string | null;
+                                    /** @enum {string} */
+                                    type: "consumer" | "business";
+                                    /** @enum {string} */
+                                    vatIdValidation: "none" | "format" | "vies";
+                                    vatIdCheck: {
+                                        vatId: string | null;
+                                        /** @enum {string} */
+                                        status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                        /** @enum {string|null} */
+                                        source: "vies" | "cache" | "format" | null;
+                                        checkedAt: string | null;
+                                        consultationNumber: string | null;
+                                        companyName: string | null;
+                                        address: string | null;
+                                        error: string | null;
+                                    };
+                                    vatIdTreatment: string;
+                                };
+                                seller: {
+                                    homeCountry: string | null;
+                                    ossEnabled: boolean;
+                                    ossThresholdExceeded: boolean;
+                                };
+                                settings: {
+                                    /** @enum {string} */
+                                    priceMode: "gross" | "net";
+                                    rounding: {
+                                        /** @enum {string} */
+                                        level: "per_line" | "per_document";
+                                        /** @enum {string} */
+                                        method: "half_up" | "half_even";
+                                    };
+                                };
+                                date: string;
+                                calculatedAt: string;
+                                engineVersion: string;
+                            };
+                            totals: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            settings: {
+                                numberLayout: {
+                                    prefix: string;
+                                    /** @enum {string} */
+                                    periodType: "none" | "calendar" | "fiscal";
+                                    /** @enum {string} */
+                                    periodGranularity: "year" | "year_month" | "year_month_day";
+                                    fiscalYearStartMonth: number;
+                                    /** @enum {string} */
+                                    fiscalYearLabelMode: "end_year" | "start_year";
+                                    /** @enum {string} */
+                                    periodSeparator: "dash" | "none";
+                                    infix: string;
+                                    sequenceDigits: number;
+                                    suffix: string;
+                                    /** @enum {string} */
+                                    resetPolicy: "never" | "calendar_year" | "fiscal_year";
+                                    startNumber: number;
+                                };
+                                timeZone: string;
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            issuedAt: string;
+                        } | null;
+                        corrections: {
+                            at: string;
+                            actor: string | null;
+                            reason: string;
+                            /** @description the fields set, as sent (buyer fields under `client`) */
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the same fields as they were before */
+                            previous: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        creditNoteIds: string[];
+                        createdAt: string;
+                        updatedAt: string;
+                        issuedAt: string | null;
+                        voidedAt: string | null;
+                        voidReason: string | null;
+                        emails?: {
+                            emailId: string;
+                            at: string;
+                            to: string[];
+                            cc: string[];
+                            subject: string;
+                            /** @enum {string} */
+                            state: "queued" | "sent" | "failed";
+                            detail: string | null;
+                            settledAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this answer needs cannot answer right now (coded, e.g. `TAX_UNAVAILABLE`); nothing was changed, retry later */
+            503: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    linkInvoiceTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    transactionId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        /** @enum {string} */
+                        status: "draft" | "issued" | "partially_paid" | "paid" | "void";
+                        number: string | null;
+                        proformaNumber: string | null;
+                        siteId: string;
+                        clientId: string;
+                        currency: string;
+                        items: {
+                            description: string;
+                            quantity: number;
+                            unitPrice: number;
+                            /**
+                             * @default gross
+                             * @enum {string}
+                             */
+                            amountType: "gross" | "net";
+                            taxRate?: number;
+                            /** @enum {string} */
+                            itemType: "digital_service" | "goods" | "service" | "shipping";
+                            category?: string;
+                        }[];
+                        issueDate: string | null;
+                        dueDate: string | null;
+                        paymentTermsDays: number | null;
+                        servicePeriod: {
+                            start: string;
+                            end: string;
+                        } | null;
+                        notes: string | null;
+                        taxCalculation: {
+                            currency: string;
+                            taxIncluded: boolean;
+                            totalNet: number;
+                            totalTax: number;
+                            totalGross: number;
+                            taxBreakdown: {
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxableBase: number;
+                                taxAmount: number;
+                            }[];
+                            lines: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxCountry: string | null;
+                                /** @enum {string|null} */
+                                rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                /** @enum {string} */
+                                decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                reason: string;
+                                rateId: string | null;
+                                rateVersion: string | null;
+                                ruleId: string | null;
+                            }[];
+                            buyer: {
+                                country: string;
+                                postcode: string | null;
+                                /** @enum {string} */
+                                type: "consumer" | "business";
+                                /** @enum {string} */
+                                vatIdValidation: "none" | "format" | "vies";
+                                vatIdCheck: {
+                                    vatId: string | null;
+                                    /** @enum {string} */
+                                    status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                    /** @enum {string|null} */
+                                    source: "vies" | "cache" | "format" | null;
+                                    checkedAt: string | null;
+                                    consultationNumber: string | null;
+                                    companyName: string | null;
+                                    address: string | null;
+                                    error: string | null;
+                                };
+                                vatIdTreatment: string;
+                            };
+                            seller: {
+                                homeCountry: string | null;
+                                ossEnabled: boolean;
+                                ossThresholdExceeded: boolean;
+                            };
+                            settings: {
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            date: string;
+                            calculatedAt: string;
+                            engineVersion: string;
+                        } | null;
+                        totals: {
+                            net: number;
+                            tax: number;
+                            gross: number;
+                        };
+                        amountPaid: number;
+                        amountDue: number;
+                        payments: {
+                            transactionId: string;
+                            amount: number;
+                            paidAt: string;
+                        }[];
+                        paymentReversals: {
+                            transactionId: string;
+                            amount: number;
+                            /** @enum {string} */
+                            kind: "refund" | "chargeback";
+                            at: string;
+                            sourceEventId: string;
+                            creditNoteId: string | null;
+                        }[];
+                        paymentLinks: {
+                            checkoutId: string;
+                            sessionPublicId: string;
+                            paymentUrl: string;
+                            amount: number;
+                            expiresAt: string;
+                            createdAt: string;
+                        }[];
+                        transactionId: string | null;
+                        sourceTransactionId: string | null;
+                        snapshot: {
+                            number: string;
+                            issueDate: string;
+                            dueDate: string | null;
+                            servicePeriod: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            currency: string;
+                            seller: {
+                                companyName: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                email: string | null;
+                                vatId: string | null;
+                                homeCountry: string | null;
+                                bankIBANMasked: string | null;
+                            };
+                            buyer: {
+                                clientId: string;
+                                name: string;
+                                email: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                taxId: string | null;
+                                taxIdType: string | null;
+                                taxCountry: string | null;
+                                peppolRoutingAddress: {
+                                    schemeId: string;
+                                    value: string;
+                                } | null;
+                            };
+                            lines: {
+                                description: string;
+                                quantity: number;
+                                unitPrice: number;
+                                /**
+                                 * @default gross
+                                 * @enum {string}
+                                 */
+                                amountType: "gross" | "net";
+                                taxRate?: number;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category?: string;
+                            }[];
+                            taxCalculation: {
+                                currency: string;
+                                taxIncluded: boolean;
+                                totalNet: number;
+                                totalTax: number;
+                                totalGross: number;
+                                taxBreakdown: {
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxableBase: number;
+                                    taxAmount: number;
+                                }[];
+                                lines: {
+                                    index: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    itemType: "digital_service" | "goods" | "service" | "shipping";
+                                    category: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    net: number;
+                                    tax: number;
+                                    gross: number;
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxCountry: string | null;
+                                    /** @enum {string|null} */
+                                    rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                    /** @enum {string} */
+                                    decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                    reason: string;
+                                    rateId: string | null;
+                                    rateVersion: string | null;
+                                    ruleId: string | null;
+                                }[];
+                                buyer: {
+                                    country: string;
+                                    postcode: string | null;
+                                    /** @enum {string} */
+                                    type: "consumer" | "business";
+                                    /** @enum {string} */
+                                    vatIdValidation: "none" | "format" | "vies";
+                                    vatIdCheck: {
+                                        vatId: string | null;
+                                        /** @enum {string} */
+                                        status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                        /** @enum {string|null} */
+                                        source: "vies" | "cache" | "format" | null;
+                                        checkedAt: string | null;
+                                        consultationNumber: string | null;
+                                        companyName: string | null;
+                                        address: string | null;
+                                        error: string | null;
+                                    };
+                                    vatIdTreatment: string;
+                                };
+                                seller: {
+                                    homeCountry: string | null;
+                                    ossEnabled: boolean;
+                                    ossThresholdExceeded: boolean;
+                                };
+                                settings: {
+                                    /** @enum {string} */
+                                    priceMode: "gross" | "net";
+                                    rounding: {
+                                        /** @enum {string} */
+                                        level: "per_line" | "per_document";
+                                        /** @enum {string} */
+                                        method: "half_up" | "half_even";
+                                    };
+                                };
+                                date: string;
+                                calculatedAt: string;
+                                engineVersion: string;
+                            };
+                            totals: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            settings: {
+                                numberLayout: {
+                                    prefix: string;
+                                    /** @enum {string} */
+                                    periodType: "none" | "calendar" | "fiscal";
+                                    /** @enum {string} */
+                                    periodGranularity: "year" | "year_month" | "year_month_day";
+                                    fiscalYearStartMonth: number;
+                                    /** @enum {string} */
+                                    fiscalYearLabelMode: "end_year" | "start_year";
+                                    /** @enum {string} */
+                                    periodSeparator: "dash" | "none";
+                                    infix: string;
+                                    sequenceDigits: number;
+                                    suffix: string;
+                                    /** @enum {string} */
+                                    resetPolicy: "never" | "calendar_year" | "fiscal_year";
+                                    startNumber: number;
+                                };
+                                timeZone: string;
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            issuedAt: string;
+                        } | null;
+                        corrections: {
+                            at: string;
+                            actor: string | null;
+                            reason: string;
+                            /** @description the fields set, as sent (buyer fields under `client`) */
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the same fields as they were before */
+                            previous: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        creditNoteIds: string[];
+                        createdAt: string;
+                        updatedAt: string;
+                        issuedAt: string | null;
+                        voidedAt: string | null;
+                        voidReason: string | null;
+                        emails?: {
+                            emailId: string;
+                            at: string;
+                            to: string[];
+                            cc: string[];
+                            subject: string;
+                            /** @enum {string} */
+                            state: "queued" | "sent" | "failed";
+                            detail: string | null;
+                            settledAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateInvoiceNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    notes: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        /** @enum {string} */
+                        status: "draft" | "issued" | "partially_paid" | "paid" | "void";
+                        number: string | null;
+                        proformaNumber: string | null;
+                        siteId: string;
+                        clientId: string;
+                        currency: string;
+                        items: {
+                            description: string;
+                            quantity: number;
+                            unitPrice: number;
+                            /**
+                             * @default gross
+                             * @enum {string}
+                             */
+                            amountType: "gross" | "net";
+                            taxRate?: number;
+                            /** @enum {string} */
+                            itemType: "digital_service" | "goods" | "service" | "shipping";
+                            category?: string;
+                        }[];
+                        issueDate: string | null;
+                        dueDate: string | null;
+                        paymentTermsDays: number | null;
+                        servicePeriod: {
+                            start: string;
+                            end: string;
+                        } | null;
+                        notes: string | null;
+                        taxCalculation: {
+                            currency: string;
+                            taxIncluded: boolean;
+                            totalNet: number;
+                            totalTax: number;
+                            totalGross: number;
+                            taxBreakdown: {
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxableBase: number;
+                                taxAmount: number;
+                            }[];
+                            lines: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxCountry: string | null;
+                                /** @enum {string|null} */
+                                rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                /** @enum {string} */
+                                decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                reason: string;
+                                rateId: string | null;
+                                rateVersion: string | null;
+                                ruleId: string | null;
+                            }[];
+                            buyer: {
+                                country: string;
+                                postcode: string | null;
+                                /** @enum {string} */
+                                type: "consumer" | "business";
+                                /** @enum {string} */
+                                vatIdValidation: "none" | "format" | "vies";
+                                vatIdCheck: {
+                                    vatId: string | null;
+                                    /** @enum {string} */
+                                    status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                    /** @enum {string|null} */
+                                    source: "vies" | "cache" | "format" | null;
+                                    checkedAt: string | null;
+                                    consultationNumber: string | null;
+                                    companyName: string | null;
+                                    address: string | null;
+                                    error: string | null;
+                                };
+                                vatIdTreatment: string;
+                            };
+                            seller: {
+                                homeCountry: string | null;
+                                ossEnabled: boolean;
+                                ossThresholdExceeded: boolean;
+                            };
+                            settings: {
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            date: string;
+                            calculatedAt: string;
+                            engineVersion: string;
+                        } | null;
+                        totals: {
+                            net: number;
+                            tax: number;
+                            gross: number;
+                        };
+                        amountPaid: number;
+                        amountDue: number;
+                        payments: {
+                            transactionId: string;
+                            amount: number;
+                            paidAt: string;
+                        }[];
+                        paymentReversals: {
+                            transactionId: string;
+                            amount: number;
+                            /** @enum {string} */
+                            kind: "refund" | "chargeback";
+                            at: string;
+                            sourceEventId: string;
+                            creditNoteId: string | null;
+                        }[];
+                        paymentLinks: {
+                            checkoutId: string;
+                            sessionPublicId: string;
+                            paymentUrl: string;
+                            amount: number;
+                            expiresAt: string;
+                            createdAt: string;
+                        }[];
+                        transactionId: string | null;
+                        sourceTransactionId: string | null;
+                        snapshot: {
+                            number: string;
+                            issueDate: string;
+                            dueDate: string | null;
+                            servicePeriod: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            currency: string;
+                            seller: {
+                                companyName: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                email: string | null;
+                                vatId: string | null;
+                                homeCountry: string | null;
+                                bankIBANMasked: string | null;
+                            };
+                            buyer: {
+                                clientId: string;
+                                name: string;
+                                email: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                taxId: string | null;
+                                taxIdType: string | null;
+                                taxCountry: string | null;
+                                peppolRoutingAddress: {
+                                    schemeId: string;
+                                    value: string;
+                                } | null;
+                            };
+                            lines: {
+                                description: string;
+                                quantity: number;
+                                unitPrice: number;
+                                /**
+                                 * @default gross
+                                 * @enum {string}
+                                 */
+                                amountType: "gross" | "net";
+                                taxRate?: number;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category?: string;
+                            }[];
+                            taxCalculation: {
+                                currency: string;
+                                taxIncluded: boolean;
+                                totalNet: number;
+                                totalTax: number;
+                                totalGross: number;
+                                taxBreakdown: {
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxableBase: number;
+                                    taxAmount: number;
+                                }[];
+                                lines: {
+                                    index: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    itemType: "digital_service" | "goods" | "service" | "shipping";
+                                    category: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    net: number;
+                                    tax: number;
+                                    gross: number;
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxCountry: string | null;
+                                    /** @enum {string|null} */
+                                    rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                    /** @enum {string} */
+                                    decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                    reason: string;
+                                    rateId: string | null;
+                                    rateVersion: string | null;
+                                    ruleId: string | null;
+                                }[];
+                                buyer: {
+                                    country: string;
+                                    postcode: string | null;
+                                    /** @enum {string} */
+                                    type: "consumer" | "business";
+                                    /** @enum {string} */
+                                    vatIdValidation: "none" | "format" | "vies";
+                                    vatIdCheck: {
+                                        vatId: string | null;
+                                        /** @enum {string} */
+                                        status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                        /** @enum {string|null} */
+                                        source: "vies" | "cache" | "format" | null;
+                                        checkedAt: string | null;
+                                        consultationNumber: string | null;
+                                        companyName: string | null;
+                                        address: string | null;
+                                        error: string | null;
+                                    };
+                                    vatIdTreatment: string;
+                                };
+                                seller: {
+                                    homeCountry: string | null;
+                                    ossEnabled: boolean;
+                                    ossThresholdExceeded: boolean;
+                                };
+                                settings: {
+                                    /** @enum {string} */
+                                    priceMode: "gross" | "net";
+                                    rounding: {
+                                        /** @enum {string} */
+                                        level: "per_line" | "per_document";
+                                        /** @enum {string} */
+                                        method: "half_up" | "half_even";
+                                    };
+                                };
+                                date: string;
+                                calculatedAt: string;
+                                engineVersion: string;
+                            };
+                            totals: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            settings: {
+                                numberLayout: {
+                                    prefix: string;
+                                    /** @enum {string} */
+                                    periodType: "none" | "calendar" | "fiscal";
+                                    /** @enum {string} */
+                                    periodGranularity: "year" | "year_month" | "year_month_day";
+                                    fiscalYearStartMonth: number;
+                                    /** @enum {string} */
+                                    fiscalYearLabelMode: "end_year" | "start_year";
+                                    /** @enum {string} */
+                                    periodSeparator: "dash" | "none";
+                                    infix: string;
+                                    sequenceDigits: number;
+                                    suffix: string;
+                                    /** @enum {string} */
+                                    resetPolicy: "never" | "calendar_year" | "fiscal_year";
+                                    startNumber: number;
+                                };
+                                timeZone: string;
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            issuedAt: string;
+                        } | null;
+                        corrections: {
+                            at: string;
+                            actor: string | null;
+                            reason: string;
+                            /** @description the fields set, as sent (buyer fields under `client`) */
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the same fields as they were before */
+                            previous: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        creditNoteIds: string[];
+                        createdAt: string;
+                        updatedAt: string;
+                        issuedAt: string | null;
+                        voidedAt: string | null;
+                        voidReason: string | null;
+                        emails?: {
+                            emailId: string;
+                            at: string;
+                            to: string[];
+                            cc: string[];
+                            subject: string;
+                            /** @enum {string} */
+                            state: "queued" | "sent" | "failed";
+                            detail: string | null;
+                            settledAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    issueInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown | (Record<string, never> | null);
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        /** @enum {string} */
+                        status: "draft" | "issued" | "partially_paid" | "paid" | "void";
+                        number: string | null;
+                        proformaNumber: string | null;
+                        siteId: string;
+                        clientId: string;
+                        currency: string;
+                        items: {
+                            description: string;
+                            quantity: number;
+                            unitPrice: number;
+                            /**
+                             * @default gross
+                             * @enum {string}
+                             */
+                            amountType: "gross" | "net";
+                            taxRate?: number;
+                            /** @enum {string} */
+                            itemType: "digital_service" | "goods" | "service" | "shipping";
+                            category?: string;
+                        }[];
+                        issueDate: string | null;
+                        dueDate: string | null;
+                        paymentTermsDays: number | null;
+                        servicePeriod: {
+                            start: string;
+                            end: string;
+                        } | null;
+                        notes: string | null;
+                        taxCalculation: {
+                            currency: string;
+                            taxIncluded: boolean;
+                            totalNet: number;
+                            totalTax: number;
+                            totalGross: number;
+                            taxBreakdown: {
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxableBase: number;
+                                taxAmount: number;
+                            }[];
+                            lines: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxCountry: string | null;
+                                /** @enum {string|null} */
+                                rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                /** @enum {string} */
+                                decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                reason: string;
+                                rateId: string | null;
+                                rateVersion: string | null;
+                                ruleId: string | null;
+                            }[];
+                            buyer: {
+                                country: string;
+                                postcode: string | null;
+                                /** @enum {string} */
+                                type: "consumer" | "business";
+                                /** @enum {string} */
+                                vatIdValidation: "none" | "format" | "vies";
+                                vatIdCheck: {
+                                    vatId: string | null;
+                                    /** @enum {string} */
+                                    status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                    /** @enum {string|null} */
+                                    source: "vies" | "cache" | "format" | null;
+                                    checkedAt: string | null;
+                                    consultationNumber: string | null;
+                                    companyName: string | null;
+                                    address: string | null;
+                                    error: string | null;
+                                };
+                                vatIdTreatment: string;
+                            };
+                            seller: {
+                                homeCountry: string | null;
+                                ossEnabled: boolean;
+                                ossThresholdExceeded: boolean;
+                            };
+                            settings: {
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            date: string;
+                            calculatedAt: string;
+                            engineVersion: string;
+                        } | null;
+                        totals: {
+                            net: number;
+                            tax: number;
+                            gross: number;
+                        };
+                        amountPaid: number;
+                        amountDue: number;
+                        payments: {
+                            transactionId: string;
+                            amount: number;
+                            paidAt: string;
+                        }[];
+                        paymentReversals: {
+                            transactionId: string;
+                            amount: number;
+                            /** @enum {string} */
+                            kind: "refund" | "chargeback";
+                            at: string;
+                            sourceEventId: string;
+                            creditNoteId: string | null;
+                        }[];
+                        paymentLinks: {
+                            checkoutId: string;
+                            sessionPublicId: string;
+                            paymentUrl: string;
+                            amount: number;
+                            expiresAt: string;
+                            createdAt: string;
+                        }[];
+                        transactionId: string | null;
+                        sourceTransactionId: string | null;
+                        snapshot: {
+                            number: string;
+                            issueDate: string;
+                            dueDate: string | null;
+                            servicePeriod: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            currency: string;
+                            seller: {
+                                companyName: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                email: string | null;
+                                vatId: string | null;
+                                homeCountry: string | null;
+                                bankIBANMasked: string | null;
+                            };
+                            buyer: {
+                                clientId: string;
+                                name: string;
+                                email: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                taxId: string | null;
+                                taxIdType: string | null;
+                                taxCountry: string | null;
+                                peppolRoutingAddress: {
+                                    schemeId: string;
+                                    value: string;
+                                } | null;
+                            };
+                            lines: {
+                                description: string;
+                                quantity: number;
+                                unitPrice: number;
+                                /**
+                                 * @default gross
+                                 * @enum {string}
+                                 */
+                                amountType: "gross" | "net";
+                                taxRate?: number;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category?: string;
+                            }[];
+                            taxCalculation: {
+                                currency: string;
+                                taxIncluded: boolean;
+                                totalNet: number;
+                                totalTax: number;
+                                totalGross: number;
+                                taxBreakdown: {
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxableBase: number;
+                                    taxAmount: number;
+                                }[];
+                                lines: {
+                                    index: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    itemType: "digital_service" | "goods" | "service" | "shipping";
+                                    category: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    net: number;
+                                    tax: number;
+                                    gross: number;
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxCountry: string | null;
+                                    /** @enum {string|null} */
+                                    rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                    /** @enum {string} */
+                                    decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                    reason: string;
+                                    rateId: string | null;
+                                    rateVersion: string | null;
+                                    ruleId: string | null;
+                                }[];
+                                buyer: {
+                                    country: string;
+                                    postcode: string | null;
+                                    /** @enum {string} */
+                                    type: "consumer" | "business";
+                                    /** @enum {string} */
+                                    vatIdValidation: "none" | "format" | "vies";
+                                    vatIdCheck: {
+                                        vatId: string | null;
+                                        /** @enum {string} */
+                                        status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                        /** @enum {string|null} */
+                                        source: "vies" | "cache" | "format" | null;
+                                        checkedAt: string | null;
+                                        consultationNumber: string | null;
+                                        companyName: string | null;
+                                        address: string | null;
+                                        error: string | null;
+                                    };
+                                    vatIdTreatment: string;
+                                };
+                                seller: {
+                                    homeCountry: string | null;
+                                    ossEnabled: boolean;
+                                    ossThresholdExceeded: boolean;
+                                };
+                                settings: {
+                                    /** @enum {string} */
+                                    priceMode: "gross" | "net";
+                                    rounding: {
+                                        /** @enum {string} */
+                                        level: "per_line" | "per_document";
+                                        /** @enum {string} */
+                                        method: "half_up" | "half_even";
+                                    };
+                                };
+                                date: string;
+                                calculatedAt: string;
+                                engineVersion: string;
+                            };
+                            totals: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            settings: {
+                                numberLayout: {
+                                    prefix: string;
+                                    /** @enum {string} */
+                                    periodType: "none" | "calendar" | "fiscal";
+                                    /** @enum {string} */
+                                    periodGranularity: "year" | "year_month" | "year_month_day";
+                                    fiscalYearStartMonth: number;
+                                    /** @enum {string} */
+                                    fiscalYearLabelMode: "end_year" | "start_year";
+                                    /** @enum {string} */
+                                    periodSeparator: "dash" | "none";
+                                    infix: string;
+                                    sequenceDigits: number;
+                                    suffix: string;
+                                    /** @enum {string} */
+                                    resetPolicy: "never" | "calendar_year" | "fiscal_year";
+                                    startNumber: number;
+                                };
+                                timeZone: string;
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            issuedAt: string;
+                        } | null;
+                        corrections: {
+                            at: string;
+                            actor: string | null;
+                            reason: string;
+                            /** @description the fields set, as sent (buyer fields under `client`) */
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the same fields as they were before */
+                            previous: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        creditNoteIds: string[];
+                        createdAt: string;
+                        updatedAt: string;
+                        issuedAt: string | null;
+                        voidedAt: string | null;
+                        voidReason: string | null;
+                        emails?: {
+                            emailId: string;
+                            at: string;
+                            to: string[];
+                            cc: string[];
+                            subject: string;
+                            /** @enum {string} */
+                            state: "queued" | "sent" | "failed";
+                            detail: string | null;
+                            settledAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this answer needs cannot answer right now (coded, e.g. `TAX_UNAVAILABLE`); nothing was changed, retry later */
+            503: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    voidInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown | ({
+                    reason?: string;
+                } | null);
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        /** @enum {string} */
+                        status: "draft" | "issued" | "partially_paid" | "paid" | "void";
+                        number: string | null;
+                        proformaNumber: string | null;
+                        siteId: string;
+                        clientId: string;
+                        currency: string;
+                        items: {
+                            description: string;
+                            quantity: number;
+                            unitPrice: number;
+                            /**
+                             * @default gross
+                             * @enum {string}
+                             */
+                            amountType: "gross" | "net";
+                            taxRate?: number;
+                            /** @enum {string} */
+                            itemType: "digital_service" | "goods" | "service" | "shipping";
+                            category?: string;
+                        }[];
+                        issueDate: string | null;
+                        dueDate: string | null;
+                        paymentTermsDays: number | null;
+                        servicePeriod: {
+                            start: string;
+                            end: string;
+                        } | null;
+                        notes: string | null;
+                        taxCalculation: {
+                            currency: string;
+                            taxIncluded: boolean;
+                            totalNet: number;
+                            totalTax: number;
+                            totalGross: number;
+                            taxBreakdown: {
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxableBase: number;
+                                taxAmount: number;
+                            }[];
+                            lines: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxCountry: string | null;
+                                /** @enum {string|null} */
+                                rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                /** @enum {string} */
+                                decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                reason: string;
+                                rateId: string | null;
+                                rateVersion: string | null;
+                                ruleId: string | null;
+                            }[];
+                            buyer: {
+                                country: string;
+                                postcode: string | null;
+                                /** @enum {string} */
+                                type: "consumer" | "business";
+                                /** @enum {string} */
+                                vatIdValidation: "none" | "format" | "vies";
+                                vatIdCheck: {
+                                    vatId: string | null;
+                                    /** @enum {string} */
+                                    status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                    /** @enum {string|null} */
+                                    source: "vies" | "cache" | "format" | null;
+                                    checkedAt: string | null;
+                                    consultationNumber: string | null;
+                                    companyName: string | null;
+                                    address: string | null;
+                                    error: string | null;
+                                };
+                                vatIdTreatment: string;
+                            };
+                            seller: {
+                                homeCountry: string | null;
+                                ossEnabled: boolean;
+                                ossThresholdExceeded: boolean;
+                            };
+                            settings: {
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            date: string;
+                            calculatedAt: string;
+                            engineVersion: string;
+                        } | null;
+                        totals: {
+                            net: number;
+                            tax: number;
+                            gross: number;
+                        };
+                        amountPaid: number;
+                        amountDue: number;
+                        payments: {
+                            transactionId: string;
+                            amount: number;
+                            paidAt: string;
+                        }[];
+                        paymentReversals: {
+                            transactionId: string;
+                            amount: number;
+                            /** @enum {string} */
+                            kind: "refund" | "chargeback";
+                            at: string;
+                            sourceEventId: string;
+                            creditNoteId: string | null;
+                        }[];
+                        paymentLinks: {
+                            checkoutId: string;
+                            sessionPublicId: string;
+                            paymentUrl: string;
+                            amount: number;
+                            expiresAt: string;
+                            createdAt: string;
+                        }[];
+                        transactionId: string | null;
+                        sourceTransactionId: string | null;
+                        snapshot: {
+                            number: string;
+                            issueDate: string;
+                            dueDate: string | null;
+                            servicePeriod: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            currency: string;
+                            seller: {
+                                companyName: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                email: string | null;
+                                vatId: string | null;
+                                homeCountry: string | null;
+                                bankIBANMasked: string | null;
+                            };
+                            buyer: {
+                                clientId: string;
+                                name: string;
+                                email: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                taxId: string | null;
+                                taxIdType: string | null;
+                                taxCountry: string | null;
+                                peppolRoutingAddress: {
+                                    schemeId: string;
+                                    value: string;
+                                } | null;
+                            };
+                            lines: {
+                                description: string;
+                                quantity: number;
+                                unitPrice: number;
+                                /**
+                                 * @default gross
+                                 * @enum {string}
+                                 */
+                                amountType: "gross" | "net";
+                                taxRate?: number;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category?: string;
+                            }[];
+                            taxCalculation: {
+                                currency: string;
+                                taxIncluded: boolean;
+                                totalNet: number;
+                                totalTax: number;
+                                totalGross: number;
+                                taxBreakdown: {
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxableBase: number;
+                                    taxAmount: number;
+                                }[];
+                                lines: {
+                                    index: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    itemType: "digital_service" | "goods" | "service" | "shipping";
+                                    category: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    net: number;
+                                    tax: number;
+                                    gross: number;
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxCountry: string | null;
+                                    /** @enum {string|null} */
+                                    rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                    /** @enum {string} */
+                                    decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                    reason: string;
+                                    rateId: string | null;
+                                    rateVersion: string | null;
+                                    ruleId: string | null;
+                                }[];
+                                buyer: {
+                                    country: string;
+                                    postcode: string | null;
+                                    /** @enum {string} */
+                                    type: "consumer" | "business";
+                                    /** @enum {string} */
+                                    vatIdValidation: "none" | "format" | "vies";
+                                    vatIdCheck: {
+                                        vatId: string | null;
+                                        /** @enum {string} */
+                                        status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                        /** @enum {string|null} */
+                                        source: "vies" | "cache" | "format" | null;
+                                        checkedAt: string | null;
+                                        consultationNumber: string | null;
+                                        companyName: string | null;
+                                        address: string | null;
+                                        error: string | null;
+                                    };
+                                    vatIdTreatment: string;
+                                };
+                                seller: {
+                                    homeCountry: string | null;
+                                    ossEnabled: boolean;
+                                    ossThresholdExceeded: boolean;
+                                };
+                                settings: {
+                                    /** @enum {string} */
+                                    priceMode: "gross" | "net";
+                                    rounding: {
+                                        /** @enum {string} */
+                                        level: "per_line" | "per_document";
+                                        /** @enum {string} */
+                                        method: "half_up" | "half_even";
+                                    };
+                                };
+                                date: string;
+                                calculatedAt: string;
+                                engineVersion: string;
+                            };
+                            totals: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            settings: {
+                                numberLayout: {
+                                    prefix: string;
+                                    /** @enum {string} */
+                                    periodType: "none" | "calendar" | "fiscal";
+                                    /** @enum {string} */
+                                    periodGranularity: "year" | "year_month" | "year_month_day";
+                                    fiscalYearStartMonth: number;
+                                    /** @enum {string} */
+                                    fiscalYearLabelMode: "end_year" | "start_year";
+                                    /** @enum {string} */
+                                    periodSeparator: "dash" | "none";
+                                    infix: string;
+                                    sequenceDigits: number;
+                                    suffix: string;
+                                    /** @enum {string} */
+                                    resetPolicy: "never" | "calendar_year" | "fiscal_year";
+                                    startNumber: number;
+                                };
+                                timeZone: string;
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            issuedAt: string;
+                        } | null;
+                        corrections: {
+                            at: string;
+                            actor: string | null;
+                            reason: string;
+                            /** @description the fields set, as sent (buyer fields under `client`) */
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the same fields as they were before */
+                            previous: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        creditNoteIds: string[];
+                        createdAt: string;
+                        updatedAt: string;
+                        issuedAt: string | null;
+                        voidedAt: string | null;
+                        voidReason: string | null;
+                        emails?: {
+                            emailId: string;
+                            at: string;
+                            to: string[];
+                            cc: string[];
+                            subject: string;
+                            /** @enum {string} */
+                            state: "queued" | "sent" | "failed";
+                            detail: string | null;
+                            settledAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    correctInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                    changes: {
+                        client: {
+                            name?: string;
+                            /** Format: email */
+                            email?: string | null;
+                            address?: {
+                                street: string;
+                                city: string;
+                                postalCode: string;
+                                country: string;
+                            } | null;
+                            taxId?: string | null;
+                            peppolRoutingAddress?: {
+                                schemeId: string;
+                                value: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        /** @enum {string} */
+                        status: "draft" | "issued" | "partially_paid" | "paid" | "void";
+                        number: string | null;
+                        proformaNumber: string | null;
+                        siteId: string;
+                        clientId: string;
+                        currency: string;
+                        items: {
+                            description: string;
+                            quantity: number;
+                            unitPrice: number;
+                            /**
+                             * @default gross
+                             * @enum {string}
+                             */
+                            amountType: "gross" | "net";
+                            taxRate?: number;
+                            /** @enum {string} */
+                            itemType: "digital_service" | "goods" | "service" | "shipping";
+                            category?: string;
+                        }[];
+                        issueDate: string | null;
+                        dueDate: string | null;
+                        paymentTermsDays: number | null;
+                        servicePeriod: {
+                            start: string;
+                            end: string;
+                        } | null;
+                        notes: string | null;
+                        taxCalculation: {
+                            currency: string;
+                            taxIncluded: boolean;
+                            totalNet: number;
+                            totalTax: number;
+                            totalGross: number;
+                            taxBreakdown: {
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxableBase: number;
+                                taxAmount: number;
+                            }[];
+                            lines: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxCountry: string | null;
+                                /** @enum {string|null} */
+                                rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                /** @enum {string} */
+                                decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                reason: string;
+                                rateId: string | null;
+                                rateVersion: string | null;
+                                ruleId: string | null;
+                            }[];
+                            buyer: {
+                                country: string;
+                                postcode: string | null;
+                                /** @enum {string} */
+                                type: "consumer" | "business";
+                                /** @enum {string} */
+                                vatIdValidation: "none" | "format" | "vies";
+                                vatIdCheck: {
+                                    vatId: string | null;
+                                    /** @enum {string} */
+                                    status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                    /** @enum {string|null} */
+                                    source: "vies" | "cache" | "format" | null;
+                                    checkedAt: string | null;
+                                    consultationNumber: string | null;
+                                    companyName: string | null;
+                                    address: string | null;
+                                    error: string | null;
+                                };
+                                vatIdTreatment: string;
+                            };
+                            seller: {
+                                homeCountry: string | null;
+                                ossEnabled: boolean;
+                                ossThresholdExceeded: boolean;
+                            };
+                            settings: {
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            date: string;
+                            calculatedAt: string;
+                            engineVersion: string;
+                        } | null;
+                        totals: {
+                            net: number;
+                            tax: number;
+                            gross: number;
+                        };
+                        amountPaid: number;
+                        amountDue: number;
+                        payments: {
+                            transactionId: string;
+                            amount: number;
+                            paidAt: string;
+                        }[];
+                        paymentReversals: {
+                            transactionId: string;
+                            amount: number;
+                            /** @enum {string} */
+                            kind: "refund" | "chargeback";
+                            at: string;
+                            sourceEventId: string;
+                            creditNoteId: string | null;
+                        }[];
+                        paymentLinks: {
+                            checkoutId: string;
+                            sessionPublicId: string;
+                            paymentUrl: string;
+                            amount: number;
+                            expiresAt: string;
+                            createdAt: string;
+                        }[];
+                        transactionId: string | null;
+                        sourceTransactionId: string | null;
+                        snapshot: {
+                            number: string;
+                            issueDate: string;
+                            dueDate: string | null;
+                            servicePeriod: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            currency: string;
+                            seller: {
+                                companyName: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                email: string | null;
+                                vatId: string | null;
+                                homeCountry: string | null;
+                                bankIBANMasked: string | null;
+                            };
+                            buyer: {
+                                clientId: string;
+                                name: string;
+                                email: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                taxId: string | null;
+                                taxIdType: string | null;
+                                taxCountry: string | null;
+                                peppolRoutingAddress: {
+                                    schemeId: string;
+                                    value: string;
+                                } | null;
+                            };
+                            lines: {
+                                description: string;
+                                quantity: number;
+                                unitPrice: number;
+                                /**
+                                 * @default gross
+                                 * @enum {string}
+                                 */
+                                amountType: "gross" | "net";
+                                taxRate?: number;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category?: string;
+                            }[];
+                            taxCalculation: {
+                                currency: string;
+                                taxIncluded: boolean;
+                                totalNet: number;
+                                totalTax: number;
+                                totalGross: number;
+                                taxBreakdown: {
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxableBase: number;
+                                    taxAmount: number;
+                                }[];
+                                lines: {
+                                    index: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    itemType: "digital_service" | "goods" | "service" | "shipping";
+                                    category: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    net: number;
+                                    tax: number;
+                                    gross: number;
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxCountry: string | null;
+                                    /** @enum {string|null} */
+                                    rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                    /** @enum {string} */
+                                    decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                    reason: string;
+                                    rateId: string | null;
+                                    rateVersion: string | null;
+                                    ruleId: string | null;
+                                }[];
+                                buyer: {
+                                    country: string;
+                                    postcode: string | null;
+                                    /** @enum {string} */
+                                    type: "consumer" | "business";
+                                    /** @enum {string} */
+                                    vatIdValidation: "none" | "format" | "vies";
+                                    vatIdCheck: {
+                                        vatId: string | null;
+                                        /** @enum {string} */
+                                        status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                        /** @enum {string|null} */
+                                        source: "vies" | "cache" | "format" | null;
+                                        checkedAt: string | null;
+                                        consultationNumber: string | null;
+                                        companyName: string | null;
+                                        address: string | null;
+                                        error: string | null;
+                                    };
+                                    vatIdTreatment: string;
+                                };
+                                seller: {
+                                    homeCountry: string | null;
+                                    ossEnabled: boolean;
+                                    ossThresholdExceeded: boolean;
+                                };
+                                settings: {
+                                    /** @enum {string} */
+                                    priceMode: "gross" | "net";
+                                    rounding: {
+                                        /** @enum {string} */
+                                        level: "per_line" | "per_document";
+                                        /** @enum {string} */
+                                        method: "half_up" | "half_even";
+                                    };
+                                };
+                                date: string;
+                                calculatedAt: string;
+                                engineVersion: string;
+                            };
+                            totals: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            settings: {
+                                numberLayout: {
+                                    prefix: string;
+                                    /** @enum {string} */
+                                    periodType: "none" | "calendar" | "fiscal";
+                                    /** @enum {string} */
+                                    periodGranularity: "year" | "year_month" | "year_month_day";
+                                    fiscalYearStartMonth: number;
+                                    /** @enum {string} */
+                                    fiscalYearLabelMode: "end_year" | "start_year";
+                                    /** @enum {string} */
+                                    periodSeparator: "dash" | "none";
+                                    infix: string;
+                                    sequenceDigits: number;
+                                    suffix: string;
+                                    /** @enum {string} */
+                                    resetPolicy: "never" | "calendar_year" | "fiscal_year";
+                                    startNumber: number;
+                                };
+                                timeZone: string;
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            issuedAt: string;
+                        } | null;
+                        corrections: {
+                            at: string;
+                            actor: string | null;
+                            reason: string;
+                            /** @description the fields set, as sent (buyer fields under `client`) */
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the same fields as they were before */
+                            previous: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        creditNoteIds: string[];
+                        createdAt: string;
+                        updatedAt: string;
+                        issuedAt: string | null;
+                        voidedAt: string | null;
+                        voidReason: string | null;
+                        emails?: {
+                            emailId: string;
+                            at: string;
+                            to: string[];
+                            cc: string[];
+                            subject: string;
+                            /** @enum {string} */
+                            state: "queued" | "sent" | "failed";
+                            detail: string | null;
+                            settledAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createInvoicePaymentCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description minor units; default the outstanding amount; 50 up to the outstanding amount */
+                    amount?: number;
+                    /** @description default the invoicing setting autoPaymentLinkExpiresInHours, else 336 */
+                    expireInHours?: number;
+                    /** @description where the buyer returns after paying; may contain {transactionId} */
+                    returnUrl?: string;
+                    /** @description where the buyer goes on cancel; may contain {transactionId} */
+                    cancelUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description checkout document ID (Admin checkouts API) */
+                        checkoutId: string;
+                        /** @description public checkout session ID the buyer pays */
+                        sessionPublicId: string;
+                        /** @description hosted checkout address to send the buyer */
+                        paymentUrl: string;
+                        /** @description amount of the link, minor units */
+                        amount: number;
+                        /** @description when the link expires (ISO 8601 UTC) */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCreditNotes: {
+        parameters: {
+            query?: {
+                invoiceId?: string;
+                /** @description issue date from (inclusive) */
+                startDate?: string;
+                /** @description issue date to (inclusive) */
+                endDate?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            testMode: boolean;
+                            number: string;
+                            invoiceId: string;
+                            invoiceNumber: string;
+                            /** @enum {string} */
+                            kind: "void" | "refund" | "chargeback";
+                            reason: string | null;
+                            siteId: string;
+                            clientId: string;
+                            currency: string;
+                            issueDate: string;
+                            seller: {
+                                companyName: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                email: string | null;
+                                vatId: string | null;
+                                homeCountry: string | null;
+                                bankIBANMasked: string | null;
+                            };
+                            buyer: {
+                                clientId: string;
+                                name: string;
+                                email: string | null;
+                                address: {
+                                    street: string;
+                                    city: string;
+                                    postalCode: string;
+                                    country: string;
+                                } | null;
+                                taxId: string | null;
+                                taxIdType: string | null;
+                                taxCountry: string | null;
+                                peppolRoutingAddress: {
+                                    schemeId: string;
+                                    value: string;
+                                } | null;
+                            };
+                            lines: {
+                                description: string;
+                                quantity: number;
+                                unitPrice: number;
+                                /**
+                                 * @default gross
+                                 * @enum {string}
+                                 */
+                                amountType: "gross" | "net";
+                                taxRate?: number;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category?: string;
+                            }[];
+                            taxCalculation: {
+                                currency: string;
+                                taxIncluded: boolean;
+                                totalNet: number;
+                                totalTax: number;
+                                totalGross: number;
+                                taxBreakdown: {
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxableBase: number;
+                                    taxAmount: number;
+                                }[];
+                                lines: {
+                                    index: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    itemType: "digital_service" | "goods" | "service" | "shipping";
+                                    category: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    net: number;
+                                    tax: number;
+                                    gross: number;
+                                    taxRate: number;
+                                    taxRateCode: string;
+                                    taxCountry: string | null;
+                                    /** @enum {string|null} */
+                                    rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                    /** @enum {string} */
+                                    decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                    reason: string;
+                                    rateId: string | null;
+                                    rateVersion: string | null;
+                                    ruleId: string | null;
+                                }[];
+                                buyer: {
+                                    country: string;
+                                    postcode: string | null;
+                                    /** @enum {string} */
+                                    type: "consumer" | "business";
+                                    /** @enum {string} */
+                                    vatIdValidation: "none" | "format" | "vies";
+                                    vatIdCheck: {
+                                        vatId: string | null;
+                                        /** @enum {string} */
+                                        status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                        /** @enum {string|null} */
+                                        source: "vies" | "cache" | "format" | null;
+                                        checkedAt: string | null;
+                                        consultationNumber: string | null;
+                                        companyName: string | null;
+                                        address: string | null;
+                                        error: string | null;
+                                    };
+                                    vatIdTreatment: string;
+                                };
+                                seller: {
+                                    homeCountry: string | null;
+                                    ossEnabled: boolean;
+                                    ossThresholdExceeded: boolean;
+                                };
+                                settings: {
+                                    /** @enum {string} */
+                                    priceMode: "gross" | "net";
+                                    rounding: {
+                                        /** @enum {string} */
+                                        level: "per_line" | "per_document";
+                                        /** @enum {string} */
+                                        method: "half_up" | "half_even";
+                                    };
+                                };
+                                date: string;
+                                calculatedAt: string;
+                                engineVersion: string;
+                            };
+                            totals: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            transactionId: string | null;
+                            createdAt: string;
+                            emails?: {
+                                emailId: string;
+                                at: string;
+                                to: string[];
+                                cc: string[];
+                                subject: string;
+                                /** @enum {string} */
+                                state: "queued" | "sent" | "failed";
+                                detail: string | null;
+                                settledAt: string | null;
+                            }[];
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCreditNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        number: string;
+                        invoiceId: string;
+                        invoiceNumber: string;
+                        /** @enum {string} */
+                        kind: "void" | "refund" | "chargeback";
+                        reason: string | null;
+                        siteId: string;
+                        clientId: string;
+                        currency: string;
+                        issueDate: string;
+                        seller: {
+                            companyName: string | null;
+                            address: {
+                                street: string;
+                                city: string;
+                                postalCode: string;
+                                country: string;
+                            } | null;
+                            email: string | null;
+                            vatId: string | null;
+                            homeCountry: string | null;
+                            bankIBANMasked: string | null;
+                        };
+                        buyer: {
+                            clientId: string;
+                            name: string;
+                            email: string | null;
+                            address: {
+                                street: string;
+                                city: string;
+                                postalCode: string;
+                                country: string;
+                            } | null;
+                            taxId: string | null;
+                            taxIdType: string | null;
+                            taxCountry: string | null;
+                            peppolRoutingAddress: {
+                                schemeId: string;
+                                value: string;
+                            } | null;
+                        };
+                        lines: {
+                            description: string;
+                            quantity: number;
+                            unitPrice: number;
+                            /**
+                             * @default gross
+                             * @enum {string}
+                             */
+                            amountType: "gross" | "net";
+                            taxRate?: number;
+                            /** @enum {string} */
+                            itemType: "digital_service" | "goods" | "service" | "shipping";
+                            category?: string;
+                        }[];
+                        taxCalculation: {
+                            currency: string;
+                            taxIncluded: boolean;
+                            totalNet: number;
+                            totalTax: number;
+                            totalGross: number;
+                            taxBreakdown: {
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxableBase: number;
+                                taxAmount: number;
+                            }[];
+                            lines: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                itemType: "digital_service" | "goods" | "service" | "shipping";
+                                category: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                                taxRate: number;
+                                taxRateCode: string;
+                                taxCountry: string | null;
+                                /** @enum {string|null} */
+                                rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                                /** @enum {string} */
+                                decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                                reason: string;
+                                rateId: string | null;
+                                rateVersion: string | null;
+                                ruleId: string | null;
+                            }[];
+                            buyer: {
+                                country: string;
+                                postcode: string | null;
+                                /** @enum {string} */
+                                type: "consumer" | "business";
+                                /** @enum {string} */
+                                vatIdValidation: "none" | "format" | "vies";
+                                vatIdCheck: {
+                                    vatId: string | null;
+                                    /** @enum {string} */
+                                    status: "not_given" | "not_checked" | "malformed" | "well_formed" | "valid" | "invalid" | "unverified";
+                                    /** @enum {string|null} */
+                                    source: "vies" | "cache" | "format" | null;
+                                    checkedAt: string | null;
+                                    consultationNumber: string | null;
+                                    companyName: string | null;
+                                    address: string | null;
+                                    error: string | null;
+                                };
+                                vatIdTreatment: string;
+                            };
+                            seller: {
+                                homeCountry: string | null;
+                                ossEnabled: boolean;
+                                ossThresholdExceeded: boolean;
+                            };
+                            settings: {
+                                /** @enum {string} */
+                                priceMode: "gross" | "net";
+                                rounding: {
+                                    /** @enum {string} */
+                                    level: "per_line" | "per_document";
+                                    /** @enum {string} */
+                                    method: "half_up" | "half_even";
+                                };
+                            };
+                            date: string;
+                            calculatedAt: string;
+                            engineVersion: string;
+                        };
+                        totals: {
+                            net: number;
+                            tax: number;
+                            gross: number;
+                        };
+                        transactionId: string | null;
+                        createdAt: string;
+                        emails?: {
+                            emailId: string;
+                            at: string;
+                            to: string[];
+                            cc: string[];
+                            subject: string;
+                            /** @enum {string} */
+                            state: "queued" | "sent" | "failed";
+                            detail: string | null;
+                            settledAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTaxRecords: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description tax point from, inclusive */
+                startDate?: string;
+                /** @description tax point to, inclusive */
+                endDate?: string;
+                sourceKind?: "transaction" | "invoice" | "credit_note";
+                recognitionMode?: "accrual" | "cash";
+                entryType?: "sale" | "reversal" | "credit";
+                sourceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRecordPage"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLatestTaxRecordRebuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRecordRebuildJob"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startTaxRecordRebuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown | (Record<string, never> | null);
+            };
+        };
+        responses: {
+            /** @description Error */
+            202: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRecordRebuildJob"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTaxRecordRebuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRecordRebuildJob"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTaxRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRecord"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTransactionTaxRecords: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRecordPage"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInvoiceTaxRecords: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRecordPage"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listClients: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            address: {
+                                street: string;
+                                city: string;
+                                postalCode: string;
+                                country: string;
+                            } | null;
+                            /** @description tax identification; compliance value: `masked` (last 4 characters) always; `plaintext` only for callers holding client:execute */
+                            taxInfo: {
+                                taxId: {
+                                    masked: string;
+                                    plaintext?: string;
+                                } | null;
+                                taxIdType: string | null;
+                                taxCountry: string | null;
+                                peppolRoutingAddress: {
+                                    schemeId: string;
+                                    value: {
+                                        masked: string;
+                                        plaintext?: string;
+                                    };
+                                    confirmedByBuyer: boolean;
+                                } | null;
+                            } | null;
+                            notes: string | null;
+                            metadata: {
+                                [key: string]: string;
+                            } | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        /** @description items matching the filters, over all pages */
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** Format: email */
+                    email?: string | null;
+                    phone?: string | null;
+                    address?: {
+                        street: string;
+                        city: string;
+                        postalCode: string;
+                        country: string;
+                    } | null;
+                    taxInfo?: {
+                        taxId?: {
+                            plaintext: string;
+                        } | null;
+                        taxIdType?: string | null;
+                        taxCountry?: string | null;
+                        peppolRoutingAddress?: {
+                            schemeId: string;
+                            value: {
+                                plaintext: string;
+                            };
+                            /** @default false */
+                            confirmedByBuyer?: boolean;
+                        } | null;
+                    } | null;
+                    notes?: string | null;
+                    metadata?: {
+                        [key: string]: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        email: string | null;
+                        phone: string | null;
+                        address: {
+                            street: string;
+                            city: string;
+                            postalCode: string;
+                            country: string;
+                        } | null;
+                        /** @description tax identification; compliance value: `masked` (last 4 characters) always; `plaintext` only for callers holding client:execute */
+                        taxInfo: {
+                            taxId: {
+                                masked: string;
+                                plaintext?: string;
+                            } | null;
+                            taxIdType: string | null;
+                            taxCountry: string | null;
+                            peppolRoutingAddress: {
+                                schemeId: string;
+                                value: {
+                                    masked: string;
+                                    plaintext?: string;
+                                };
+                                confirmedByBuyer: boolean;
+                            } | null;
+                        } | null;
+                        notes: string | null;
+                        metadata: {
+                            [key: string]: string;
+                        } | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchClients: {
+        parameters: {
+            query: {
+                page?: number;
+                limit?: number;
+                /** @description words of name or e-mail, or an exact tax ID */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            address: {
+                                street: string;
+                                city: string;
+                                postalCode: string;
+                                country: string;
+                            } | null;
+                            /** @description tax identification; compliance value: `masked` (last 4 characters) always; `plaintext` only for callers holding client:execute */
+                            taxInfo: {
+                                taxId: {
+                                    masked: string;
+                                    plaintext?: string;
+                                } | null;
+                                taxIdType: string | null;
+                                taxCountry: string | null;
+                                peppolRoutingAddress: {
+                                    schemeId: string;
+                                    value: {
+                                        masked: string;
+                                        plaintext?: string;
+                                    };
+                                    confirmedByBuyer: boolean;
+                                } | null;
+                            } | null;
+                            notes: string | null;
+                            metadata: {
+                                [key: string]: string;
+                            } | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        /** @description items matching the filters, over all pages */
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        email: string | null;
+                        phone: string | null;
+                        address: {
+                            street: string;
+                            city: string;
+                            postalCode: string;
+                            country: string;
+                        } | null;
+                        /** @description tax identification; compliance value: `masked` (last 4 characters) always; `plaintext` only for callers holding client:execute */
+                        taxInfo: {
+                            taxId: {
+                                masked: string;
+                                plaintext?: string;
+                            } | null;
+                            taxIdType: string | null;
+                            taxCountry: string | null;
+                            peppolRoutingAddress: {
+                                schemeId: string;
+                                value: {
+                                    masked: string;
+                                    plaintext?: string;
+                                };
+                                confirmedByBuyer: boolean;
+                            } | null;
+                        } | null;
+                        notes: string | null;
+                        metadata: {
+                            [key: string]: string;
+                        } | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** Format: email */
+                    email?: string | null;
+                    phone?: string | null;
+                    address?: {
+                        street: string;
+                        city: string;
+                        postalCode: string;
+                        country: string;
+                    } | null;
+                    taxInfo?: {
+                        taxId?: {
+                            plaintext: string;
+                        } | null;
+                        taxIdType?: string | null;
+                        taxCountry?: string | null;
+                        peppolRoutingAddress?: {
+                            schemeId: string;
+                            value: {
+                                plaintext: string;
+                            };
+                            /** @default false */
+                            confirmedByBuyer?: boolean;
+                        } | null;
+                    } | null;
+                    notes?: string | null;
+                    metadata?: {
+                        [key: string]: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        email: string | null;
+                        phone: string | null;
+                        address: {
+                            street: string;
+                            city: string;
+                            postalCode: string;
+                            country: string;
+                        } | null;
+                        /** @description tax identification; compliance value: `masked` (last 4 characters) always; `plaintext` only for callers holding client:execute */
+                        taxInfo: {
+                            taxId: {
+                                masked: string;
+                                plaintext?: string;
+                            } | null;
+                            taxIdType: string | null;
+                            taxCountry: string | null;
+                            peppolRoutingAddress: {
+                                schemeId: string;
+                                value: {
+                                    masked: string;
+                                    plaintext?: string;
+                                };
+                                confirmedByBuyer: boolean;
+                            } | null;
+                        } | null;
+                        notes: string | null;
+                        metadata: {
+                            [key: string]: string;
+                        } | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getClientHistory: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            clientId: string;
+                            at: string;
+                            actor: string;
+                            /** @enum {string} */
+                            action: "create" | "update" | "delete";
+                            /** @description fields that changed; on create every field set, on delete every field the client had */
+                            changes: {
+                                /** @description field path, e.g. name or taxInfo.taxId */
+                                field: string;
+                                /** @description true for compliance values: their old and new values are never shown */
+                                secret: boolean;
+                                /** @description value before (non-secret fields) */
+                                old?: unknown;
+                                /** @description value after (non-secret fields) */
+                                new?: unknown;
+                            }[];
+                        }[];
+                        /** @description items matching the filters, over all pages */
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendInvoiceEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    to?: string;
+                    cc?: string[];
+                    message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description DocumentEmail */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description id of the e-mail in the outbox */
+                        emailId: string;
+                        /** @description when the send was asked for (ISO 8601) */
+                        at: string;
+                        to: string[];
+                        cc: string[];
+                        subject: string;
+                        /**
+                         * @description queued until the SMTP server accepts it (sent) or it is given up after the retries (failed)
+                         * @enum {string}
+                         */
+                        state: "queued" | "sent" | "failed";
+                        /** @description the SMTP server's answer, or why it failed; null while queued */
+                        detail: string | null;
+                        settledAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this answer needs cannot answer right now (coded, e.g. `TAX_UNAVAILABLE`); nothing was changed, retry later */
+            503: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendCreditNoteEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    to?: string;
+                    cc?: string[];
+                    message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description DocumentEmail */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description id of the e-mail in the outbox */
+                        emailId: string;
+                        /** @description when the send was asked for (ISO 8601) */
+                        at: string;
+                        to: string[];
+                        cc: string[];
+                        subject: string;
+                        /**
+                         * @description queued until the SMTP server accepts it (sent) or it is given up after the retries (failed)
+                         * @enum {string}
+                         */
+                        state: "queued" | "sent" | "failed";
+                        /** @description the SMTP server's answer, or why it failed; null while queued */
+                        detail: string | null;
+                        settledAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this answer needs cannot answer right now (coded, e.g. `TAX_UNAVAILABLE`); nothing was changed, retry later */
+            503: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
                     [name: string]: unknown;
                 };
                 content: {

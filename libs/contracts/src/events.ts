@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { calculateTaxRequest, taxCalculation } from './tax';
 
 /**
  * Cross-service events: subject constants and the zod schema of each event's `data`.
@@ -14,6 +15,13 @@ export const Subjects = {
   siteDeleted: 'checkout.site.deleted',
   transactionStatusChanged: 'checkout.transaction.status_changed',
   paymentStatusReported: 'payments.payment.status_reported',
+  paymentAdjustmentReported: 'payments.payment.adjustment_reported',
+  chargebackResolved: 'checkout.chargeback.resolved',
+  invoiceIssued: 'billing.invoice.issued',
+  invoiceVoided: 'billing.invoice.voided',
+  creditNoteIssued: 'billing.credit_note.issued',
+  emailDelivered: 'notifications.email.delivered',
+  emailFailed: 'notifications.email.failed',
 } as const;
 
 const objectId = z.string().regex(/^[0-9a-f]{24}$/);
@@ -95,6 +103,23 @@ export const transactionStatusChanged = z.object({
   /** Monotonic per transaction: 1 for the first status, +1 for each change. */
   sequence: z.number().int().min(1),
   changedAt: z.string(),
+  /** Charged amount (minor units) and currency; absent in events published before they were added. */
+  amount: z.number().int().optional(),
+  currency: z.string().optional(),
+  /**
+   * The transaction's tax (engine answer) when one was computed, so the tax ledger needs no lookup;
+   * null when none was; absent in older events. Schema `taxCalculation` (tax.ts).
+   */
+  tax: z.lazy(() => taxCalculation).nullable().optional(),
+  /** The engine request behind `tax` (lets the ledger derive the tax when `tax` is null). */
+  taxInput: z.lazy(() => calculateTaxRequest).nullable().optional(),
+  /** The checkout the transaction pays; null for manual transactions; absent in older events. */
+  checkoutId: objectId.nullable().optional(),
+  /**
+   * The invoice the transaction pays when its checkout is an invoice payment link (its tax follows
+   * the invoice's snapshot); null otherwise; absent in older events.
+   */
+  invoiceId: objectId.nullable().optional(),
 });
 export type TransactionStatusChanged = z.infer<typeof transactionStatusChanged>;
 
@@ -118,6 +143,132 @@ export const paymentStatusReported = z.object({
 });
 export type PaymentStatusReported = z.infer<typeof paymentStatusReported>;
 
+/** Chargeback states: `open` / `under_review` are active; `won`, `lost`, `accepted` are final. */
+export const chargebackStatus = z.enum(['open', 'under_review', 'won', 'lost', 'accepted']);
+export type ChargebackStatus = z.infer<typeof chargebackStatus>;
+
+/**
+ * Money moving back after a payment succeeded, reported by a provider through an authentic
+ * webhook: a refund, or a dispute (chargeback) opened or decided. Claimed once per provider event
+ * by payments-webhooks; checkout records it on the transaction (idempotent per provider event and
+ * per refund / dispute id).
+ */
+export const paymentAdjustmentReported = paymentStatusReported.omit({ outcome: true }).extend({
+  adjustment: z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('refund'),
+      /** Provider-side id of the refund (unique per payment). */
+      refundId: z.string().min(1),
+      /** This refund, minor units (> 0). */
+      amount: z.number().int().positive(),
+      currency: z.string().regex(/^[A-Z]{3}$/),
+      /** Everything refunded on the payment so far, this refund included (minor units). */
+      refundedTotal: z.number().int().positive(),
+    }),
+    z.object({
+      kind: z.literal('dispute'),
+      disputeId: z.string().min(1),
+      status: chargebackStatus,
+      /** Disputed amount, minor units. */
+      amount: z.number().int().nonnegative(),
+      currency: z.string().regex(/^[A-Z]{3}$/),
+      reason: z.string().nullable(),
+    }),
+  ]),
+});
+export type PaymentAdjustmentReported = z.infer<typeof paymentAdjustmentReported>;
+
+/**
+ * A chargeback of a transaction reached a final outcome. `lost` / `accepted`: the merchant lost the
+ * money (billing writes ONE chargeback credit note per chargeback when an invoice is linked);
+ * `won`: the payment stands. Emitted once per chargeback and outcome.
+ */
+export const chargebackResolved = z.object({
+  organizationId: objectId,
+  siteId: objectId,
+  transactionId: objectId,
+  mode,
+  chargebackId: z.string().min(1),
+  outcome: z.enum(['won', 'lost', 'accepted']),
+  /** Disputed amount, minor units. */
+  amount: z.number().int().nonnegative(),
+  currency: z.string(),
+  /** The checkout the transaction pays (null for manual transactions). */
+  checkoutId: objectId.nullable(),
+  /** The invoice the transaction pays through a payment link, else null. */
+  invoiceId: objectId.nullable(),
+  resolvedAt: z.string(),
+});
+export type ChargebackResolved = z.infer<typeof chargebackResolved>;
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/** What every billing document event carries for the tax ledger. */
+const billingDocument = z.object({
+  organizationId: objectId,
+  mode,
+  siteId: objectId.nullable(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  /**
+   * The document's tax as calculated when it was issued (schema `taxCalculation`, tax.ts), amounts
+   * positive; null when no tax was calculated (the ledger then records nothing). The credit note a
+   * void writes carries null: the void's own event reverses the invoice's ledger entry, and a
+   * second (credit) entry would take the tax off twice.
+   */
+  taxCalculation: z.lazy(() => taxCalculation).nullable(),
+  /** The transaction that paid (or pays) the document, when one is linked. */
+  transactionId: objectId.nullable(),
+  occurredAt: z.string(),
+});
+
+/** An invoice was issued (finalized with its number); the tax ledger records an accrual sale. */
+export const invoiceIssued = billingDocument.extend({
+  invoiceId: objectId,
+  number: z.string(),
+  /** The invoice's issue date, its tax point. */
+  issueDate: isoDate,
+});
+export type InvoiceIssued = z.infer<typeof invoiceIssued>;
+
+/**
+ * An issued invoice was voided; the tax ledger reverses its sale entry as of the void
+ * (`occurredAt`). `taxCalculation` is the voided invoice's snapshot.
+ */
+export const invoiceVoided = invoiceIssued;
+export type InvoiceVoided = z.infer<typeof invoiceVoided>;
+
+/**
+ * A credit note was issued against an invoice; `taxCalculation` holds the credited amounts
+ * (positive), which the tax ledger records negated, linked to the invoice's entry.
+ */
+export const creditNoteIssued = billingDocument.extend({
+  creditNoteId: objectId,
+  /** The invoice the credit note corrects. */
+  invoiceId: objectId,
+  number: z.string(),
+  issueDate: isoDate,
+});
+export type CreditNoteIssued = z.infer<typeof creditNoteIssued>;
+
+/**
+ * An e-mail of the outbox reached a final state: accepted by the SMTP server (`delivered`) or
+ * given up (`failed`: permanent refusal or every attempt used). The sender (e.g. billing) updates
+ * its record of the send by `emailId`.
+ */
+export const emailSettled = z.object({
+  organizationId: objectId,
+  mode,
+  emailId: objectId,
+  source: z.object({ kind: z.enum(['invoice', 'credit_note']), id: objectId }),
+  to: z.array(z.string()),
+  state: z.enum(['sent', 'failed']),
+  attempts: z.number().int(),
+  /** SMTP answer of the accepting server, or why the e-mail failed. */
+  detail: z.string(),
+  at: z.string(),
+});
+export type EmailSettled = z.infer<typeof emailSettled>;
+
 /** Event subject -> its `data`, for emitting events typed by subject (the bus's `Committer`). */
 export type EventMap = {
   [Subjects.organizationCreated]: OrganizationCreated;
@@ -127,4 +278,11 @@ export type EventMap = {
   [Subjects.siteDeleted]: SiteDeleted;
   [Subjects.transactionStatusChanged]: TransactionStatusChanged;
   [Subjects.paymentStatusReported]: PaymentStatusReported;
+  [Subjects.paymentAdjustmentReported]: PaymentAdjustmentReported;
+  [Subjects.chargebackResolved]: ChargebackResolved;
+  [Subjects.invoiceIssued]: InvoiceIssued;
+  [Subjects.invoiceVoided]: InvoiceVoided;
+  [Subjects.creditNoteIssued]: CreditNoteIssued;
+  [Subjects.emailDelivered]: EmailSettled;
+  [Subjects.emailFailed]: EmailSettled;
 };

@@ -91,6 +91,8 @@ export const invoicingSettingsPatch = z
     bankIBAN: z.object({ plaintext: text(64) }).strict().nullable(),
     eInvoice: eInvoiceSettingsPatch,
     autoPaymentLinkExpiresInHours: z.number().int().min(1).max(3120),
+    /** IANA time zone (`Europe/Berlin`) whose calendar day dates documents and their numbers' period. */
+    timeZone: z.string().min(1).max(64),
     invoiceNumberLayout: numberingLayout.partial(),
     creditNoteNumberLayout: numberingLayout.partial(),
   })
@@ -119,6 +121,11 @@ export const taxSettingsPatch = z
     ossEnabled: z.boolean(),
     iossEnabled: z.boolean(),
     viesEnabled: z.boolean(),
+    /**
+     * The organization's own VAT ID (e.g. `DE123456789`), sent to VIES as the requester so VIES
+     * issues a consultation number; the tax service checks its format and check digits.
+     */
+    vatId: z.string().max(40).nullable(),
     priceMode: z.enum(PRICE_MODES),
     rounding: z
       .object({ level: z.enum(ROUNDING_LEVELS), method: z.enum(ROUNDING_METHODS) })

@@ -20,6 +20,11 @@ export const ERROR_CATALOGUE = {
   TRANSACTION_CANCELED: { kind: 'conflict', description: 'the transaction was canceled while its payment was being started' },
   TRANSACTION_NOT_DELETABLE: { kind: 'conflict', description: 'only initiated, canceled or failed transactions without a provider payment can be deleted' },
   ILLEGAL_TRANSITION: { kind: 'conflict', description: 'the transaction state machine forbids this transition' },
+  // Tax of checkouts and transactions
+  TAX_UNAVAILABLE: { kind: 'unavailable', description: 'the tax service cannot answer and the answer is needed (a preview, or a charge that depends on the tax); retry' },
+  TRANSACTION_TAX_FINAL: { kind: 'conflict', description: 'tax of a final transaction is fixed; corrections go through an invoice or credit note' },
+  TAX_CHANGES_AMOUNT: { kind: 'conflict', description: 'the recalculated tax would change the amount the buyer is charged' },
+  TRANSACTION_TAX_NO_INPUT: { kind: 'unprocessable', description: 'the transaction has no tax input to recalculate from (manual transactions carry no tax)' },
   // Payments at the provider
   PAYMENTS_UNAVAILABLE: { kind: 'unavailable', description: 'payment providers cannot be reached right now; retry' },
   PAYMENT_START_FAILED: { kind: 'unprocessable', description: 'the payment provider refused to start the payment' },
@@ -44,9 +49,23 @@ export const ERROR_CATALOGUE = {
   // Invoicing (spec)
   EINVOICE_DISABLED: { kind: 'forbidden', description: 'e-invoice generation is disabled in the settings (spec)' },
   EINVOICE_FORMAT_NOT_ALLOWED: { kind: 'forbidden', description: 'the requested e-invoice format is not allowed in the settings (spec)' },
-  INVOICE_NOT_ISSUED: { kind: 'conflict', description: 'a draft invoice cannot produce XML or hybrid e-invoice output (spec)' },
+  INVOICE_NOT_ISSUED: { kind: 'conflict', description: 'a draft invoice cannot be sent by e-mail or produce XML or hybrid e-invoice output (spec)' },
   EINVOICE_READINESS_FAILED: { kind: 'unprocessable', description: 'the invoice or settings lack data an e-invoice needs (spec)' },
+  INVOICE_NOT_DRAFT: { kind: 'conflict', description: 'only a draft invoice can be changed or deleted; correct or void an issued one' },
+  INVOICE_NOT_VOIDABLE: { kind: 'conflict', description: 'only an issued invoice can be voided; delete a draft instead' },
+  TRANSACTION_ALREADY_INVOICED: { kind: 'conflict', description: 'the transaction already has an invoice generated from it' },
+  INVOICE_CURRENCY_MISMATCH: { kind: 'conflict', description: 'the transaction is in another currency than the invoice' },
+  INVOICE_BUYER_INCOMPLETE: { kind: 'unprocessable', description: "the invoice's client has neither a tax country nor an address country to tax by" },
+  // Tax
+  TAX_RATE_MISSING: { kind: 'unprocessable', description: 'no standard VAT rate is valid in the place-of-supply country on the tax point' },
+  TAX_RATE_EXISTS: { kind: 'conflict', description: 'a tax rate with this code and validFrom exists already' },
+  TAX_RATE_OVERLAP: { kind: 'conflict', description: 'another tax rate of the same code is valid during part of the period' },
+  VIES_UNAVAILABLE: { kind: 'unavailable', description: 'VIES cannot confirm the VAT ID right now; the buyer may continue and is charged VAT as a consumer' },
   // Store and bus (internal: services retry or report them; they do not reach clients as such)
+  // E-mail
+  EMAIL_NOT_CONFIGURED: { kind: 'unavailable', description: 'no SMTP server is configured for sending e-mail (SMTP_HOST)' },
+  EMAIL_KEY_REUSED: { kind: 'conflict', description: 'the e-mail idempotency key was already used for another message' },
+  EMAIL_RECIPIENT_MISSING: { kind: 'validation', description: 'no recipient given and the client has no e-mail address' },
   DUPLICATE_KEY: { kind: 'conflict', description: 'a unique key is taken (store)' },
   VERSION_CONFLICT: { kind: 'conflict', description: 'the document changed since it was read; retry (store)' },
   BUS_CONNECT_FAILED: { kind: 'unavailable', description: 'NATS cannot be reached (bus)' },

@@ -65,4 +65,17 @@ describe('SecretBox', () => {
     expect(digestEquals(sha256Hex('a'), sha256Hex('b'))).toBe(false);
     expect(digestEquals('', '')).toBe(false);
   });
+
+  it('digests values per purpose, stably, and finds digests made before a rotation', () => {
+    const old = `k1:${key()}`;
+    const box = new SecretBox(old);
+    const d = box.digest('DE136695976', 'client.taxId');
+    expect(d).toMatch(/^k1x[0-9a-f]{64}$/);
+    expect(box.digest('DE136695976', 'client.taxId')).toBe(d);
+    expect(box.digest('DE136695977', 'client.taxId')).not.toBe(d);
+    expect(box.digest('DE136695976', 'other')).not.toBe(d);
+    const rotated = new SecretBox(`k2:${key()},${old}`);
+    expect(rotated.digest('DE136695976', 'client.taxId')).not.toBe(d);
+    expect(rotated.digests('DE136695976', 'client.taxId')).toContain(d);
+  });
 });

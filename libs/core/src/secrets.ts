@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A value encrypted at rest: key id, nonce, ciphertext and tag (all base64url). */
 export interface SealedValue {
@@ -59,6 +59,26 @@ export class SecretBox {
     if (aad) decipher.setAAD(Buffer.from(aad));
     decipher.setAuthTag(Buffer.from(sealed.tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(sealed.ct, 'base64url')), decipher.final()]).toString('utf8');
+  }
+
+  /**
+   * Keyed digest (HMAC-SHA256, hex) of `value` under a key derived (HKDF) from the active key for
+   * `purpose`: lets a secret be found by exact value without storing it. Prefixed with the key id.
+   */
+  digest(value: string, purpose: string): string {
+    return this.digestWith(this.activeKid, value, purpose);
+  }
+
+  /** The digests of `value` under every key of the ring (to find values digested before a rotation). */
+  digests(value: string, purpose: string): string[] {
+    return [...this.keys.keys()].map((kid) => this.digestWith(kid, value, purpose));
+  }
+
+  private digestWith(kid: string, value: string, purpose: string): string {
+    const key = this.keys.get(kid);
+    if (!key) throw new Error(`no key ${kid} in the keyring`);
+    const derived = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `paymesh digest:${purpose}`, 32));
+    return `${kid.replace(/[^A-Za-z0-9]/g, '')}x${createHmac('sha256', derived).update(value, 'utf8').digest('hex')}`;
   }
 
   /** Whether the value was sealed with an older key and should be re-sealed. */

@@ -2,3 +2,4 @@ export * from './errors';
 export * from './server';
 export * from './client';
 export * from './security';
+export * from './json';

@@ -4,3 +4,4 @@ export * from './infra';
 export * from './run';
 export { exitWithParent } from '@paymesh/core';
 export * from './gateway';
+export * from './work-loop';

@@ -1,7 +1,9 @@
+import { NotSupportedError } from '@paymesh/core';
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { StoreLogger } from './logger';
 import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
-import type { Collection, CollectionSpec, DocumentStore, EnqueueOptions, NewOutboxEvent, Outbox, StoredDoc, StoreStats, TxScope } from './port';
+import { assertTextIndexSpec } from './text';
+import type { BlobStore, Collection, CollectionSpec, DocumentStore, EnqueueOptions, NewOutboxEvent, Outbox, StoredDoc, StoreStats, TxScope } from './port';
 import { MongoCollection } from './mongodb/collection';
 import { toMongoKeys, type MongoDoc } from './mongodb/filter';
 import * as system from './mongodb/system';
@@ -36,6 +38,12 @@ export class MongoStore implements DocumentStore {
   readonly kind = 'mongodb' as const;
   readonly database: string;
   readonly outbox: Outbox;
+  /** Binary objects are not stored on MongoDB yet (GridFS is the planned adapter). */
+  readonly blobs: BlobStore = {
+    put: () => Promise.reject(blobsUnsupported()),
+    get: () => Promise.reject(blobsUnsupported()),
+    delete: () => Promise.reject(blobsUnsupported()),
+  };
   private readonly db: Db;
   private initialized: Promise<void> | undefined;
   private statements = 0;
@@ -81,6 +89,7 @@ export class MongoStore implements DocumentStore {
     assertCollectionName(spec.name);
     const indexes = spec.indexes ?? [];
     indexes.forEach(assertIndexSpec);
+    if (spec.textIndex) assertTextIndexSpec(spec.textIndex);
     try {
       await this.db.createCollection(spec.name);
     } catch (err) {
@@ -98,6 +107,14 @@ export class MongoStore implements DocumentStore {
         name: ix.name,
         unique: ix.unique ?? false,
         ...(partialFilterExpression ? { partialFilterExpression } : {}),
+      });
+    }
+    if (spec.textIndex) {
+      // Language `none`: no stemming and no stop words, like PostgreSQL's `simple` configuration.
+      await native.createIndex(Object.fromEntries(spec.textIndex.fields.map((f) => [f, 'text'])), {
+        name: spec.textIndex.name,
+        default_language: 'none',
+        language_override: '_textLanguage',
       });
     }
   }
@@ -159,4 +176,8 @@ export class MongoStore implements DocumentStore {
   close(): Promise<void> {
     return this.client.close();
   }
+}
+
+function blobsUnsupported(): NotSupportedError {
+  return new NotSupportedError('stored files (rendered PDFs) need the PostgreSQL store; the MongoDB store does not keep binary objects yet');
 }

@@ -78,10 +78,31 @@ export interface IndexSpec {
   name: string;
 }
 
+/**
+ * Full-text index over string fields (at most one per collection). PostgreSQL: a GIN index on a
+ * `simple`-configuration tsvector of the fields; MongoDB: a text index with language `none`. On
+ * both, text is lower-cased and split into words of letters and digits (no stemming, no stop words).
+ */
+export interface TextIndexSpec {
+  /** Index name, unique within the collection. */
+  name: string;
+  /** Field paths searched; `Collection.search` must name the same fields in the same order. */
+  fields: string[];
+}
+
 export interface CollectionSpec {
   /** `^[A-Za-z_][A-Za-z0-9_]{0,62}$`; `_outbox` and `_sequences` are reserved by the store. */
   name: string;
   indexes?: IndexSpec[];
+  textIndex?: TextIndexSpec;
+}
+
+/** A full-text query: matches documents with ANY of the words of `text` in one of `fields`. */
+export interface TextQuery {
+  /** Split into words as the index splits text (case-insensitive, whole words, at most 16). */
+  text: string;
+  /** The fields of the collection's text index, as declared. */
+  fields: string[];
 }
 
 export interface Collection<T extends StoredDoc> {
@@ -97,6 +118,13 @@ export interface Collection<T extends StoredDoc> {
   find(filter: Filter, options: FindOptions & { total: true }): Promise<CountedPage<T>>;
   find(filter: Filter, options?: FindOptions): Promise<Page<T>>;
   count(filter: Filter): Promise<number>;
+  /**
+   * Documents matching `filter` and the text query, most relevant first (the backend's score:
+   * more matched words and rarer words rank higher), ties by `id`; always counted. The matches
+   * are the same on both backends; scores, hence the order among partial matches, may differ.
+   * A query without words matches nothing. Needs the collection's text index (ensureCollection).
+   */
+  search(filter: Filter, query: TextQuery, options?: Pick<FindOptions, 'page' | 'limit'>): Promise<CountedPage<T>>;
   /**
    * Compare-and-set in one round trip: replaces the document's fields with `next` when its current
    * version equals `expectedVersion`; returns the stored document with version+1. Throws
@@ -185,9 +213,28 @@ export interface DocumentStore {
   /** Atomic counter: returns the next value for `key` (first call returns `startAt`, default 1). */
   nextSequence(key: string, startAt?: number): Promise<number>;
   readonly outbox: Outbox;
+  /** Binary objects of the service (PostgreSQL: a `bytea` table; MongoDB: not supported yet). */
+  readonly blobs: BlobStore;
   /** Statements (PostgreSQL) or commands (MongoDB, when opened with `countCommands`) sent so far; for benchmarks counting per flow. */
   stats(): StoreStats;
   /** Cheap round trip to the server; throws when unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A stored binary object (a rendered PDF): bytes beside the JSON documents, never inside them. */
+export interface Blob {
+  bytes: Buffer;
+  contentType: string;
+}
+
+/**
+ * Binary objects by key, for files too large or too binary for a JSON document. Keys are chosen by
+ * the caller (at most 512 characters); `put` replaces what was stored under the key.
+ */
+export interface BlobStore {
+  put(key: string, blob: Blob): Promise<void>;
+  get(key: string): Promise<Blob | null>;
+  /** Returns whether a blob was removed. */
+  delete(key: string): Promise<boolean>;
 }

@@ -1,10 +1,12 @@
 import { Client, Pool } from 'pg';
 import type { StoreLogger } from './logger';
 import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
-import type { Collection, CollectionSpec, DocumentStore, EnqueueOptions, NewOutboxEvent, Outbox, StoredDoc, StoreStats, TxScope } from './port';
+import { assertTextIndexSpec } from './text';
+import type { BlobStore, Collection, CollectionSpec, DocumentStore, EnqueueOptions, NewOutboxEvent, Outbox, StoredDoc, StoreStats, TxScope } from './port';
 import { PgCollection } from './postgres/collection';
 import { counted, ident, StatementCounter, type Queryable } from './postgres/sql';
 import * as system from './postgres/system';
+import { postgresBlobs } from './postgres/blobs';
 import { inTransaction } from './postgres/tx';
 import { mapDataError } from './postgres/errors';
 
@@ -28,6 +30,7 @@ export class PostgresStore implements DocumentStore {
   readonly kind = 'postgres' as const;
   readonly database: string;
   readonly outbox: Outbox;
+  readonly blobs: BlobStore;
   private readonly pool: Pool;
   /** The pool, counting statements. */
   private readonly db: Queryable;
@@ -53,6 +56,7 @@ export class PostgresStore implements DocumentStore {
       application_name: `paymesh-store:${options.database}`,
     });
     this.db = counted(this.pool, this.counter);
+    this.blobs = postgresBlobs(this.db, this.database, () => this.init());
     this.pool.on('error', (err) => this.logger?.warn({ err }, 'postgres idle connection failed; it will be replaced'));
     this.outbox = {
       pending: async (limit) => {
@@ -88,6 +92,7 @@ export class PostgresStore implements DocumentStore {
     assertCollectionName(spec.name);
     const indexes = spec.indexes ?? [];
     indexes.forEach(assertIndexSpec);
+    if (spec.textIndex) assertTextIndexSpec(spec.textIndex);
     await this.init();
     const { rows } = await this.db.query<{ indexname: string }>(
       'SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2',
@@ -96,10 +101,12 @@ export class PostgresStore implements DocumentStore {
     const present = new Set(rows.map((r) => r.indexname));
     // CREATE INDEX locks the table even when the index exists, so only missing ones are sent.
     const missing = indexes.filter((ix) => !present.has(system.pgIndexName(spec.name, ix.name)));
-    if (present.size === 0 || missing.length > 0) {
+    const text = spec.textIndex && !present.has(system.pgIndexName(spec.name, spec.textIndex.name)) ? [spec.textIndex] : [];
+    if (present.size === 0 || missing.length > 0 || text.length > 0) {
       await this.ddl([
         system.tableDdl(this.database, spec.name),
         ...missing.map((ix) => system.indexDdl(this.database, spec.name, ix)),
+        ...text.map((ix) => system.textIndexDdl(this.database, spec.name, ix)),
       ]);
     }
     this.tables.set(spec.name, Promise.resolve());

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError, isObjectId, newObjectId } from '@paymesh/core';
 import type { DocumentStore, Filter, StoredDoc } from '../src';
+import { searchContract } from './search-contract';
 
 /** A store under test; `dropDatabase` (both adapters have it) cleans up after the suite. */
 export type ContractStore = DocumentStore & { dropDatabase?(): Promise<void> };
@@ -89,6 +90,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
     beforeAll(async () => {
       store = await makeStore();
     });
+
+    searchContract(() => store);
 
     afterAll(async () => {
       if (!store) return;

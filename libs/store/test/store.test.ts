@@ -56,7 +56,7 @@ describe('PostgresStore operations', () => {
         'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
         [database],
       );
-      expect(tables.rows.map((r) => r.table_name)).toEqual(['_outbox', '_sequences', 'payments']);
+      expect(tables.rows.map((r) => r.table_name)).toEqual(['_blobs', '_outbox', '_sequences', 'payments']);
       const indexes = await client.query<{ indexdef: string }>(
         `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'payments__ref'`,
         [database],

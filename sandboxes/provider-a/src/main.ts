@@ -1,4 +1,4 @@
-import { createLogger, exitWithParent } from '@paymesh/core';
+import { createLogger, stopOnSignals } from '@paymesh/core';
 import { loadSandboxConfig } from './config';
 import { buildServer } from './server';
 
@@ -15,25 +15,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   const port = address && typeof address === 'object' ? address.port : config.port;
   logger.info({ host: config.host, port, publicUrl: config.publicUrl ?? `(derived) port ${port}` }, 'provider_a sandbox listening');
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal; exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        logger.error({ err }, 'error during shutdown');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  exitWithParent(config.exitWithParent, logger, () => stop('SIGTERM'));
+  stopOnSignals(logger, () => app.close(), config.exitWithParent);
 }
 
 if (require.main === module) {

@@ -1,7 +1,13 @@
-import { loadConfig, secretsConfigSchema } from '@paymesh/core';
-import { backendConfigSchema } from '@paymesh/runtime';
+import { envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
+import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
 
-export const configSchema = backendConfigSchema('billing').merge(secretsConfigSchema);
+export const configSchema = backendConfigSchema('billing')
+  .merge(secretsConfigSchema)
+  .merge(downstreamAddrsSchema)
+  .extend({
+    /** Deadline of tax CalculateTax and GetTaxSettings calls (drafts, issue); includes a VIES check. */
+    TAX_DEADLINE_MS: envInt(4_000).refine((n) => n >= 100 && n <= 30_000, 'TAX_DEADLINE_MS must be from 100 to 30000'),
+  });
 
 export type Config = typeof config;
 export const config = loadConfig(configSchema, process.env);

@@ -1,6 +1,11 @@
 import '@paymesh/telemetry/register';
 import { resolveKeyring, SecretBox, systemClock } from '@paymesh/core';
-import { runBackendService } from '@paymesh/runtime';
+import { downstreamAddr, runBackendService } from '@paymesh/runtime';
+import { Committer } from '@paymesh/bus';
+import type { EventMap } from '@paymesh/contracts';
+import { grpcTaxPort } from './grpc/tax-client';
+import { grpcCheckoutPort } from './grpc/checkout-client';
+import { grpcEmailOutboxPort } from './grpc/email-outbox-client';
 import { config } from './config';
 import { registerBillingService } from './grpc/server';
 import { collections } from './store/collections';
@@ -10,12 +15,20 @@ void runBackendService({
   name: 'billing',
   config,
   collections,
-  async setup({ grpc, logger, bus, store }) {
+  async setup({ grpc, logger, bus, store, relay }) {
     const secrets = new SecretBox(resolveKeyring(config));
-    registerBillingService(grpc, { store, secrets, clock: systemClock, logger });
-    const subs = await startConsumers(bus, store, logger);
+    const tax = grpcTaxPort(downstreamAddr(config, 'tax'), config.TAX_DEADLINE_MS);
+    const checkout = grpcCheckoutPort(downstreamAddr(config, 'checkout'), config.GRPC_DEADLINE_MS);
+    const emailOutbox = grpcEmailOutboxPort(downstreamAddr(config, 'notifications-ipn'), config.GRPC_DEADLINE_MS);
+    const outbox = new Committer<EventMap>({ store, relay });
+    const deps = { store, secrets, clock: systemClock, logger, outbox, tax, checkout, emailOutbox };
+    registerBillingService(grpc, deps);
+    const subs = await startConsumers(bus, deps);
     return async () => {
       await Promise.all(subs.map((s) => s.stop()));
+      tax.close();
+      checkout.close();
+      emailOutbox.close();
     };
   },
 });

@@ -55,6 +55,12 @@ export const configSchema = backendConfigSchema('checkout')
      * `vies`); on expiry the view shows `format` instead of waiting.
      */
     TAX_SETTINGS_DEADLINE_MS: bounded(2_000, 100, 30_000, 'TAX_SETTINGS_DEADLINE_MS'),
+    /**
+     * Deadline of tax CalculateTax (tax preview, transaction create, recalculation); it includes the
+     * tax service's VIES check. On expiry a preview is 503 and a payment goes on without tax when
+     * its charge does not depend on it.
+     */
+    TAX_DEADLINE_MS: bounded(4_000, 100, 30_000, 'TAX_DEADLINE_MS'),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production' && !c.CHECKOUT_FRONTEND_URL.startsWith('https://')) {

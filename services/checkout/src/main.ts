@@ -10,7 +10,8 @@ import { registerCheckoutService } from './grpc/server';
 import { createCnameResolver } from './dns/resolver';
 import { registerCheckoutPaymentsService } from './grpc/payments-server';
 import { grpcPaymentsPort } from './grpc/payments-webhooks-client';
-import { grpcTaxSettingsPort } from './grpc/tax-client';
+import { grpcTaxPort } from './grpc/tax-client';
+import { PriceModeMemo } from './app/price-mode-memo';
 import { startConsumers } from './events/consumers';
 import type { PaymentsDeps } from './app/payments-deps';
 
@@ -27,11 +28,12 @@ void runBackendService({
       lookupMs: config.GRPC_DEADLINE_MS,
       paymentMs: config.PAYMENTS_DEADLINE_MS,
     });
-    const tax = grpcTaxSettingsPort(downstreamAddr(config, 'tax'), config.TAX_SETTINGS_DEADLINE_MS);
+    const tax = grpcTaxPort(downstreamAddr(config, 'tax'), { settingsMs: config.TAX_SETTINGS_DEADLINE_MS, calculateMs: config.TAX_DEADLINE_MS });
     const deps: PaymentsDeps = {
       ...base,
       payments,
       tax,
+      priceModes: new PriceModeMemo(systemClock),
       settings: {
         checkoutFrontendUrl: config.CHECKOUT_FRONTEND_URL,
         sessionTtlHours: config.CHECKOUT_SESSION_TTL_HOURS,

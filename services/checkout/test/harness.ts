@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { createLogger, ManualClock, NotFoundError, UnavailableError, SecretBox, DEV_SECRETS_KEYRING, newObjectId, parseTargetAllowList } from '@paymesh/core';
 import { Committer } from '@paymesh/bus';
 import { createStore, dropStoreDatabase, type DroppableStore, type OutboxEvent } from '@paymesh/store';
-import type { EventMap, TransactionStatusChanged } from '@paymesh/contracts';
+import type { CalculateTaxRequest, EventMap, TaxCalculation, TransactionStatusChanged } from '@paymesh/contracts';
 import type { PaymentsDeps } from '../src/app/payments-deps';
 import type { CreatedPayment, CreatePaymentInput, PaymentsPort, ProviderInfo } from '../src/app/payments-port';
-import type { TaxSettingsPort } from '../src/app/tax-port';
+import type { TaxPort } from '../src/app/tax-port';
+import { PriceModeMemo } from '../src/app/price-mode-memo';
 import { createSite } from '../src/app/create-site';
 import { collections } from '../src/store/collections';
 
@@ -47,11 +48,23 @@ export class FakePayments implements PaymentsPort {
   }
 }
 
-/** Stand-in for the tax service: which organization/mode pairs allow VIES; can be made to fail. */
-export class FakeTax implements TaxSettingsPort {
+/**
+ * Stand-in for the tax service: which organization/mode pairs allow VIES; can be made to fail.
+ * CalculateTax records its requests and answers with `onCalculate` (a test sets the answer it
+ * needs; by default the service is unreachable).
+ */
+export class FakeTax implements TaxPort {
   readonly viesOrgs = new Set<string>();
   calls = 0;
   unavailable = false;
+  calculateCalls: CalculateTaxRequest[] = [];
+  onCalculate: (request: CalculateTaxRequest) => Promise<TaxCalculation> = async () => {
+    throw new UnavailableError('tax is down');
+  };
+  async calculate(request: CalculateTaxRequest): Promise<TaxCalculation> {
+    this.calculateCalls.push(request);
+    return this.onCalculate(request);
+  }
   allowVies(organizationId: string, mode: 'live' | 'test' = 'live'): void {
     this.viesOrgs.add(`${organizationId}:${mode}`);
   }
@@ -111,6 +124,7 @@ export async function openHarness(settings: Partial<PaymentsDeps['settings']> = 
     },
     payments,
     tax,
+    priceModes: new PriceModeMemo(clock),
     settings: {
       checkoutFrontendUrl: 'https://pay.example',
       sessionTtlHours: 24,

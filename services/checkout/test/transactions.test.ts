@@ -101,6 +101,14 @@ describe('transactions on PostgreSQL', () => {
         ipnUrl: 'https://shop.example/ipn',
         sequence: 1,
         changedAt: tx.createdAt,
+        // What the tax ledger records from the event alone: the transaction's tax as stored.
+        amount: 4200,
+        currency: 'EUR',
+        tax: tx.tax ?? null,
+        taxInput: tx.taxInput ?? null,
+        // Billing finds the invoice a transaction pays from these (none for this checkout).
+        checkoutId: c.id,
+        invoiceId: null,
       },
     ]);
   });

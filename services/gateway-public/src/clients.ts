@@ -1,4 +1,4 @@
-import { checkoutPayments, paymentsWebhooks } from '@paymesh/proto';
+import { checkoutPayments, paymentsWebhooks, tax } from '@paymesh/proto';
 import { call, makeClient } from '@paymesh/grpc';
 import type { Client } from '@grpc/grpc-js';
 import { downstreamAddr, type DownstreamAddrs } from '@paymesh/runtime';
@@ -7,23 +7,31 @@ import { downstreamAddr, type DownstreamAddrs } from '@paymesh/runtime';
 export interface Clients {
   paymentsWebhooks: paymentsWebhooks.PaymentsWebhooksServiceClient;
   checkoutPayments: checkoutPayments.CheckoutPaymentsServiceClient;
+  /** VAT ID checks (VIES) and EU country facts. */
+  tax: tax.TaxServiceClient;
   deadlineMs: number;
   /** Deadline of calls that reach a payment provider through checkout (create, cancel). */
   paymentDeadlineMs: number;
+  /** Deadline of the tax preview (checkout asks tax, which may ask VIES). */
+  taxDeadlineMs: number;
   close(): void;
 }
 
-export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: number; PAYMENT_CALL_DEADLINE_MS: number }): Clients {
+export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: number; PAYMENT_CALL_DEADLINE_MS: number; TAX_CALL_DEADLINE_MS: number }): Clients {
   const pw = makeClient(paymentsWebhooks.PaymentsWebhooksServiceClient, downstreamAddr(config, 'payments-webhooks'));
   const cp = makeClient(checkoutPayments.CheckoutPaymentsServiceClient, downstreamAddr(config, 'checkout'));
+  const tx = makeClient(tax.TaxServiceClient, downstreamAddr(config, 'tax'));
   return {
     paymentsWebhooks: pw,
     checkoutPayments: cp,
+    tax: tx,
     deadlineMs: config.GRPC_DEADLINE_MS,
     paymentDeadlineMs: config.PAYMENT_CALL_DEADLINE_MS,
+    taxDeadlineMs: config.TAX_CALL_DEADLINE_MS,
     close() {
       pw.close();
       cp.close();
+      tx.close();
     },
   };
 }

@@ -19,6 +19,8 @@ export const configSchema = baseConfigSchema.merge(downstreamAddrsSchema)
     .transform((u) => new URL(u).origin),
   /** Deadline of calls that reach a payment provider through checkout (create, cancel). */
   PAYMENT_CALL_DEADLINE_MS: envInt(20_000),
+  /** Deadline of the tax preview (checkout asks the tax service, which may ask VIES). */
+  TAX_CALL_DEADLINE_MS: envInt(8_000),
 }).superRefine((c, ctx) => {
   if (c.NODE_ENV === 'production' && !c.MAIN_FRONTEND_ORIGIN.startsWith('https://')) {
     ctx.addIssue({

@@ -4,8 +4,7 @@ import { config } from './config';
 import { collections } from './store/collections';
 import { buildPublicServer } from './http/server';
 import { createClients } from './clients';
-import { registerCheckoutRoutes } from './http/routes/checkouts';
-import { registerTransactionRoutes } from './http/routes/transactions';
+import { publicApiRoutes } from './http/routes';
 
 void runGateway({
   name: 'gateway-public',
@@ -22,7 +21,7 @@ void runGateway({
       clients,
       mainFrontendOrigin: config.MAIN_FRONTEND_ORIGIN,
       rateLimit: { config, namespace: `${config.STORE_NAMESPACE}:gateway-public` },
-      apiRoutes: [(scope) => registerCheckoutRoutes(scope, routeOptions), (scope) => registerTransactionRoutes(scope, routeOptions)],
+      apiRoutes: publicApiRoutes(routeOptions),
     });
     return { app, close: () => clients.close() };
   },

@@ -6,8 +6,7 @@ import { GrpcServer, unary } from '@paymesh/grpc';
 import { checkoutPayments } from '@paymesh/proto';
 import { buildPublicServer } from '../src/http/server';
 import { createClients, type Clients } from '../src/clients';
-import { registerCheckoutRoutes } from '../src/http/routes/checkouts';
-import { registerTransactionRoutes } from '../src/http/routes/transactions';
+import { publicApiRoutes } from '../src/http/routes';
 
 const logger = createLogger({ service: 'gateway-public-cors-test', level: 'silent' });
 const MAIN = 'https://checkout.paymesh.test';
@@ -62,6 +61,7 @@ beforeAll(async () => {
     NOTIFICATIONS_IPN_GRPC_ADDR: '127.0.0.1:1',
     GRPC_DEADLINE_MS: 3000,
     PAYMENT_CALL_DEADLINE_MS: 3000,
+    TAX_CALL_DEADLINE_MS: 3000,
   });
   const routeOptions = { clients, mainFrontendOrigin: MAIN };
   app = await buildPublicServer({
@@ -70,7 +70,7 @@ beforeAll(async () => {
     bodyLimit: 1024 * 1024,
     healthChecks: () => [],
     clients,
-    apiRoutes: [(scope) => registerCheckoutRoutes(scope, routeOptions), (scope) => registerTransactionRoutes(scope, routeOptions)],
+    apiRoutes: publicApiRoutes(routeOptions),
   });
 });
 

@@ -43,6 +43,7 @@ beforeAll(async () => {
     NOTIFICATIONS_IPN_GRPC_ADDR: '127.0.0.1:1',
     GRPC_DEADLINE_MS: 3000,
     PAYMENT_CALL_DEADLINE_MS: 3000,
+    TAX_CALL_DEADLINE_MS: 3000,
   });
   app = await buildPublicServer({ logger, bodyLimit: 1024 * 1024, healthChecks: () => [], clients });
 });

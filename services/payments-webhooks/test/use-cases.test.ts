@@ -263,12 +263,21 @@ describe('inbound webhooks', () => {
   it('acknowledges other events without effect and still settles payments of a disabled provider', async () => {
     const { provider, secret, object, cmd } = await startedPayment();
     const before = await counts();
-    const refund = await handleWebhook(h.deps, {
+    const other = await handleWebhook(h.deps, {
       providerType: 'provider_a',
       providerId: provider.id,
-      ...signedEvent(secret, { id: `evt_${objectId()}`, type: 'charge.refunded', object: { id: 'ch_1', object: 'charge' } }),
+      ...signedEvent(secret, { id: `evt_${objectId()}`, type: 'charge.succeeded', object: { id: 'ch_1', object: 'charge' } }),
     });
-    expect(refund.outcome).toBe('ignored');
+    expect(other.outcome).toBe('ignored');
+    expect(await counts()).toEqual(before);
+    // A refund event whose charge is malformed is refused (400) and changes nothing.
+    await expect(
+      handleWebhook(h.deps, {
+        providerType: 'provider_a',
+        providerId: provider.id,
+        ...signedEvent(secret, { id: `evt_${objectId()}`, type: 'charge.refunded', object: { id: 'ch_1', object: 'charge' } }),
+      }),
+    ).rejects.toMatchObject({ httpStatus: 400 });
     expect(await counts()).toEqual(before);
 
     await toggleProvider(h.deps, provider.organizationId, 'test', provider.id, false);

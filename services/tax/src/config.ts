@@ -1,7 +1,49 @@
-import { loadConfig } from '@paymesh/core';
+import { z } from 'zod';
+import { envInt, loadConfig } from '@paymesh/core';
 import { backendConfigSchema } from '@paymesh/runtime';
 
-export const configSchema = backendConfigSchema('tax');
+/** The live VIES on-the-Web REST API. */
+export const VIES_LIVE_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api';
+/** Where the REST API lives under a VIES host (the local sandbox uses the same path). */
+export const VIES_REST_PATH = '/taxation_customs/vies/rest-api';
+
+const httpUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL')
+  .transform((u) => u.replace(/\/+$/, ''));
+
+export const configSchema = backendConfigSchema('tax')
+  .extend({
+    /**
+     * How long a replica uses its cached copy of an organization's rate book before checking the
+     * book's revision; bounds how late it sees rate and rule changes made through another replica.
+     */
+    TAX_RATE_BOOK_CACHE_TTL_MS: envInt(5000).refine((n) => n >= 0 && n <= 300_000, 'TAX_RATE_BOOK_CACHE_TTL_MS must be from 0 to 300000'),
+    /** Set by the local supervisor when the VIES sandbox runs; outside production it becomes the default VIES_URL. */
+    VIES_SANDBOX_URL: httpUrl.optional(),
+    /** Base URL of the VIES REST API (`…/taxation_customs/vies/rest-api`). Default: the live service, or the local sandbox outside production. */
+    VIES_URL: httpUrl.optional(),
+    /** Time a VIES check may take, retries included; past it the buyer's VAT ID counts as unverified. */
+    VIES_DEADLINE_MS: envInt(2500).pipe(z.number().int().min(100).max(30_000)),
+    /** How long a VIES answer (valid or invalid) is reused for the same VAT ID and requester; 0 = never. */
+    VIES_CACHE_TTL_SECONDS: envInt(86_400).pipe(z.number().int().min(0).max(30 * 86_400)),
+    /** After a VIES outage, checks answer `unverified` at once for this long before VIES is tried again. */
+    VIES_BREAKER_SECONDS: envInt(30).pipe(z.number().int().min(0).max(3600)),
+    /** Longest wait of the ledger rebuild worker between two looks for queued or abandoned jobs. */
+    LEDGER_REBUILD_POLL_MS: envInt(5_000).refine((n) => n >= 100 && n <= 600_000, 'LEDGER_REBUILD_POLL_MS must be from 100 to 600000'),
+    /** How long a rebuild worker's claim on a job holds without progress; after it another worker resumes the job. */
+    LEDGER_REBUILD_LEASE_MS: envInt(30_000).refine((n) => n >= 5_000 && n <= 3_600_000, 'LEDGER_REBUILD_LEASE_MS must be from 5000 to 3600000'),
+  })
+  .transform((env) => ({
+    ...env,
+    VIES_URL: env.VIES_URL ?? (env.NODE_ENV !== 'production' && env.VIES_SANDBOX_URL ? `${env.VIES_SANDBOX_URL}${VIES_REST_PATH}` : VIES_LIVE_URL),
+  }))
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.VIES_URL.startsWith('https://')) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['VIES_URL'], message: 'must be an https URL in production' });
+    }
+  });
 
 export type Config = typeof config;
 export const config = loadConfig(configSchema, process.env);

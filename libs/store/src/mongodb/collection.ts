@@ -11,7 +11,8 @@ import {
   versionConflict,
 } from '../documents';
 import { normalizeFilter, normalizePaging, normalizeSort, totalFromPage } from '../filter';
-import type { Collection, CountedPage, Filter, FindOptions, NewDoc, Page, StoredDoc } from '../port';
+import type { Collection, CountedPage, Filter, FindOptions, NewDoc, Page, StoredDoc, TextQuery } from '../port';
+import { assertTextFields, searchWords } from '../text';
 import { toMongoFilter, toMongoSort, type MongoDoc } from './filter';
 
 export function isDuplicateKey(err: unknown): boolean {
@@ -76,6 +77,32 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
       totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length) ??
       (await this.native.countDocuments(query, { session: this.session }));
     return { items, total, page: paging.page, limit: paging.limit };
+  }
+
+  /** `$text` over the collection's text index (its fields are the index's; `query.fields` only names them). */
+  async search(filter: Filter, query: TextQuery, options: Pick<FindOptions, 'page' | 'limit'> = {}): Promise<CountedPage<T>> {
+    const conditions = normalizeFilter(filter);
+    assertTextFields(query.fields);
+    const paging = normalizePaging(options);
+    const words = searchWords(query.text);
+    if (words.length === 0) return { items: [], total: 0, page: paging.page, limit: paging.limit ?? 0 };
+    // Words hold only letters and digits: no phrase (") or negation (-) syntax reaches $search.
+    const mongoQuery = { ...toMongoFilter(conditions), $text: { $search: words.join(' ') } };
+    let cursor = this.native.find(mongoQuery, {
+      projection: { _searchScore: { $meta: 'textScore' } },
+      sort: { _searchScore: { $meta: 'textScore' }, _id: 1 },
+      session: this.session,
+    });
+    if (paging.limit !== undefined) cursor = cursor.skip(paging.offset).limit(paging.limit);
+    const items = (await cursor.toArray()).map((doc) => {
+      const { _searchScore: _score, ...rest } = doc as MongoDoc & { _searchScore?: number };
+      void _score;
+      return fromMongo<T>(rest as MongoDoc);
+    });
+    const total =
+      (paging.limit === undefined ? items.length : totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length)) ??
+      (await this.native.countDocuments(mongoQuery, { session: this.session }));
+    return { items, total, page: paging.page, limit: paging.limit ?? items.length };
   }
 
   count(filter: Filter): Promise<number> {

@@ -11,10 +11,11 @@ import {
   type Body,
 } from '../documents';
 import { normalizeFilter, normalizePaging, normalizeSort, totalFromPage } from '../filter';
-import type { Collection, CountedPage, Filter, FindOptions, NewDoc, Page, StoredDoc } from '../port';
+import type { Collection, CountedPage, Filter, FindOptions, NewDoc, Page, StoredDoc, TextQuery } from '../port';
+import { assertTextFields, searchWords } from '../text';
 import { orderSql, whereSql } from './filter';
 import { mapDataError } from './errors';
-import { prepared, SqlParams, type Queryable } from './sql';
+import { prepared, SqlParams, textVector, type Queryable } from './sql';
 
 interface Row {
   id: string;
@@ -81,6 +82,27 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     if (!withTotal) return { items, page: paging.page, limit: paging.limit };
     const total = totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length) ?? (await this.countWhere(where, p.values));
     return { items, total, page: paging.page, limit: paging.limit };
+  }
+
+  async search(filter: Filter, query: TextQuery, options: Pick<FindOptions, 'page' | 'limit'> = {}): Promise<CountedPage<T>> {
+    const conditions = normalizeFilter(filter);
+    assertTextFields(query.fields);
+    const paging = normalizePaging(options);
+    const words = searchWords(query.text);
+    if (words.length === 0) return { items: [], total: 0, page: paging.page, limit: paging.limit ?? 0 };
+    const p = new SqlParams();
+    const where = whereSql(conditions, p);
+    const vector = textVector(query.fields);
+    // Words hold only letters and digits, so joining them with `|` cannot form other tsquery syntax.
+    const tsquery = `to_tsquery('simple'::regconfig, ${p.add(words.join(' | '))})`;
+    const match = `${where ? `${where} AND` : 'WHERE'} ${vector} @@ ${tsquery}`;
+    let sql = `SELECT id, version, doc, count(*) OVER () AS total FROM ${this.table} ${match}
+               ORDER BY ts_rank(${vector}, ${tsquery}) DESC, id COLLATE "C"`;
+    if (paging.limit !== undefined) sql += ` LIMIT ${paging.limit} OFFSET ${paging.offset}`;
+    const { rows } = await this.run<Row & { total: string }>(sql, p.values);
+    const items = rows.map((row) => toStored<T>(row.id, row.version, row.doc));
+    const total = rows[0] ? Number(rows[0].total) : paging.offset === 0 ? 0 : await this.countWhere(match, p.values);
+    return { items, total, page: paging.page, limit: paging.limit ?? items.length };
   }
 
   async count(filter: Filter): Promise<number> {

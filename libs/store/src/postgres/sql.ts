@@ -82,3 +82,13 @@ export function prepared(text: string, values: unknown[]): QueryConfig {
   }
   return { name, text, values };
 }
+
+/**
+ * The tsvector a text index covers: the fields' text joined, lower-cased, cut into words of
+ * letters and digits, in the `simple` configuration (no stemming, no stop words). The same
+ * constant expression is indexed and searched, so the planner uses the GIN index.
+ */
+export function textVector(fields: string[]): string {
+  const joined = fields.map((f) => `coalesce(doc #>> '{${f.split('.').join(',')}}', '')`).join(` || ' ' || `);
+  return `to_tsvector('simple'::regconfig, regexp_replace(lower(${joined}), '[^[:alnum:]]+', ' ', 'g'))`;
+}

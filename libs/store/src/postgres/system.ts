@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { ValidationError } from '@paymesh/core';
 import { assertDocId } from '../documents';
-import type { IndexSpec, OutboxEvent } from '../port';
-import { ident, indexExpression, prepared, type Queryable } from './sql';
+import type { IndexSpec, OutboxEvent, TextIndexSpec } from '../port';
+import { blobsDdl } from './blobs';
+import { ident, indexExpression, prepared, textVector, type Queryable } from './sql';
 
 /** DDL for the store's own tables in a service schema. */
 export function systemDdl(schema: string): string[] {
@@ -20,6 +21,7 @@ export function systemDdl(schema: string): string[] {
      )`,
     `CREATE INDEX IF NOT EXISTS "_outbox_pending" ON ${s}."_outbox" (seq) WHERE published_at IS NULL`,
     `CREATE TABLE IF NOT EXISTS ${s}."_sequences" (key text PRIMARY KEY, value bigint NOT NULL)`,
+    blobsDdl(schema),
   ];
 }
 
@@ -41,6 +43,11 @@ export function indexDdl(schema: string, table: string, spec: IndexSpec): string
   const unique = spec.unique ? 'UNIQUE ' : '';
   const name = ident(pgIndexName(table, spec.name));
   return `CREATE ${unique}INDEX IF NOT EXISTS ${name} ON ${ident(schema)}.${ident(table)} (${columns})`;
+}
+
+export function textIndexDdl(schema: string, table: string, spec: TextIndexSpec): string {
+  const name = ident(pgIndexName(table, spec.name));
+  return `CREATE INDEX IF NOT EXISTS ${name} ON ${ident(schema)}.${ident(table)} USING gin (${textVector(spec.fields)})`;
 }
 
 /**

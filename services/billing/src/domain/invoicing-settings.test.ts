@@ -77,6 +77,13 @@ describe('applyInvoicingPatch', () => {
     expect(fieldOf(() => applyInvoicingPatch(defaultInvoicingSettings(), patch(body), seal))).toBe('invoiceNumberLayout.resetPolicy');
   });
 
+  it('rejects a start number with more digits than the layout has, naming startNumber', () => {
+    const body = { invoiceNumberLayout: { sequenceDigits: 3, startNumber: 1000 } };
+    expect(fieldOf(() => applyInvoicingPatch(defaultInvoicingSettings(), patch(body), seal))).toBe('invoiceNumberLayout.startNumber');
+    const fits = applyInvoicingPatch(defaultInvoicingSettings(), patch({ invoiceNumberLayout: { sequenceDigits: 3, startNumber: 999 } }), seal);
+    expect(fits.invoiceNumberLayout.startNumber).toBe(999);
+  });
+
   it('checks a layout as merged with its stored fields', () => {
     const none = applyInvoicingPatch(defaultInvoicingSettings(), patch({ creditNoteNumberLayout: { periodType: 'none', resetPolicy: 'never' } }), seal);
     expect(fieldOf(() => applyInvoicingPatch(none, patch({ creditNoteNumberLayout: { resetPolicy: 'fiscal_year' } }), seal))).toBe('creditNoteNumberLayout.resetPolicy');

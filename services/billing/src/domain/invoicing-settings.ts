@@ -2,7 +2,7 @@ import { ValidationError, type SealedValue } from '@paymesh/core';
 import type { InvoicingSettingsPatch, NumberingLayout, PostalAddress } from '@paymesh/contracts';
 import { isIsoCountry } from './country';
 import { maskIban, normalizeIban } from './iban';
-import { DEFAULT_CREDIT_NOTE_LAYOUT, DEFAULT_INVOICE_LAYOUT, layoutAmbiguity } from './numbering';
+import { canonicalTimeZone, DEFAULT_CREDIT_NOTE_LAYOUT, DEFAULT_INVOICE_LAYOUT, layoutAmbiguity } from './numbering';
 
 export type EInvoiceFormat = 'xrechnung' | 'peppol' | 'zugferd';
 
@@ -22,6 +22,8 @@ export interface InvoicingSettings {
     sellerPeppolRoutingAddress: { schemeId: string; value: SealedValue } | null;
   };
   autoPaymentLinkExpiresInHours: number;
+  /** IANA time zone of the organization's calendar (issue dates, number periods). */
+  timeZone: string;
   invoiceNumberLayout: NumberingLayout;
   creditNoteNumberLayout: NumberingLayout;
 }
@@ -40,6 +42,7 @@ export function defaultInvoicingSettings(): InvoicingSettings {
     bankIBAN: null,
     eInvoice: { enabled: false, allowedFormats: ['xrechnung', 'peppol', 'zugferd'], strictValidation: true, sellerPeppolRoutingAddress: null },
     autoPaymentLinkExpiresInHours: DEFAULT_PAYMENT_LINK_HOURS,
+    timeZone: 'UTC',
     invoiceNumberLayout: { ...DEFAULT_INVOICE_LAYOUT },
     creditNoteNumberLayout: { ...DEFAULT_CREDIT_NOTE_LAYOUT },
   };
@@ -55,6 +58,10 @@ function invalid(field: string, message: string): ValidationError {
 function checkLayout(field: string, layout: NumberingLayout): NumberingLayout {
   const problem = layoutAmbiguity(layout);
   if (problem) throw invalid(`${field}.resetPolicy`, problem);
+  // The first number must fit the digits; later numbers widen rather than wrap (never a duplicate).
+  if (String(layout.startNumber).length > layout.sequenceDigits) {
+    throw invalid(`${field}.startNumber`, `${layout.startNumber} has more than sequenceDigits (${layout.sequenceDigits}) digits`);
+  }
   return layout;
 }
 
@@ -85,6 +92,11 @@ export function applyInvoicingPatch(current: InvoicingSettings, patch: Invoicing
     }
   }
   if (patch.autoPaymentLinkExpiresInHours !== undefined) next.autoPaymentLinkExpiresInHours = patch.autoPaymentLinkExpiresInHours;
+  if (patch.timeZone !== undefined) {
+    const zone = canonicalTimeZone(patch.timeZone);
+    if (!zone) throw invalid('timeZone', `"${patch.timeZone}" is not an IANA time zone (e.g. Europe/Berlin, UTC)`);
+    next.timeZone = zone;
+  }
   const e = patch.eInvoice;
   if (e) {
     if (e.enabled !== undefined) next.eInvoice.enabled = e.enabled;

@@ -26,8 +26,42 @@ interface DateParts {
   day: number;
 }
 
-function partsOf(date: Date): DateParts {
-  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dayFormat(timeZone: string): Intl.DateTimeFormat {
+  let f = dayFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, f);
+  }
+  return f;
+}
+
+/** The canonical name of an IANA time zone (`europe/berlin` -> `Europe/Berlin`), or null when unknown. */
+export function canonicalTimeZone(name: string): string | null {
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+/** The calendar day (`YYYY-MM-DD`) an instant falls on in the time zone. */
+export function zonedDay(instant: Date, timeZone = 'UTC'): string {
+  if (Number.isNaN(instant.getTime())) throw new RangeError('date is invalid');
+  const parts = dayFormat(timeZone).formatToParts(instant);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+/** A document date: a calendar day `YYYY-MM-DD` (already local), or an instant read in a time zone. */
+export type DocumentDate = string | Date;
+
+function partsOf(date: DocumentDate, timeZone: string): DateParts {
+  const day = typeof date === 'string' ? date : zonedDay(date, timeZone);
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) throw new RangeError(`date must be YYYY-MM-DD, got ${day}`);
+  return { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
 }
 
 /** First and last calendar year of the fiscal year containing the date. */
@@ -40,9 +74,9 @@ function fiscalYearSpan(parts: DateParts, startMonth: number): { startYear: numb
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
 /** The period part of a number (`2026`, `2026-11`, `20261105`, ...) or '' for periodType none. */
-export function formatPeriod(layout: NumberingLayout, date: Date): string {
+export function formatPeriod(layout: NumberingLayout, date: DocumentDate, timeZone = 'UTC'): string {
   if (layout.periodType === 'none') return '';
-  const parts = partsOf(date);
+  const parts = partsOf(date, timeZone);
   let year = parts.year;
   if (layout.periodType === 'fiscal') {
     const span = fiscalYearSpan(parts, layout.fiscalYearStartMonth);
@@ -57,15 +91,16 @@ export function formatPeriod(layout: NumberingLayout, date: Date): string {
 /**
  * Formats a document number: the non-empty parts prefix, period, infix, sequence (zero-padded to
  * `sequenceDigits`, never truncated) and suffix, joined by `-`. The period is taken from the
- * date's UTC calendar day; the month shown under a fiscal period is the calendar month.
+ * document's calendar day: a `YYYY-MM-DD` day as it is, an instant read in `timeZone` (default
+ * UTC); the month shown under a fiscal period is the calendar month.
  *
  * @example formatDocumentNumber({ prefix: 'INV', periodType: 'calendar', periodGranularity: 'year_month',
  *   periodSeparator: 'dash', sequenceDigits: 5, ... }, new Date('2026-11-05'), 42) === 'INV-2026-11-00042'
  */
-export function formatDocumentNumber(layout: NumberingLayout, date: Date, sequence: number): string {
+export function formatDocumentNumber(layout: NumberingLayout, date: DocumentDate, sequence: number, timeZone = 'UTC'): string {
   if (!Number.isSafeInteger(sequence) || sequence < 1) throw new RangeError(`sequence must be a positive integer, got ${sequence}`);
-  if (Number.isNaN(date.getTime())) throw new RangeError('date is invalid');
-  return [layout.prefix, formatPeriod(layout, date), layout.infix, pad(sequence, layout.sequenceDigits), layout.suffix]
+  if (date instanceof Date && Number.isNaN(date.getTime())) throw new RangeError('date is invalid');
+  return [layout.prefix, formatPeriod(layout, date, timeZone), layout.infix, pad(sequence, layout.sequenceDigits), layout.suffix]
     .filter((part) => part.length > 0)
     .join('-');
 }
@@ -74,8 +109,8 @@ export function formatDocumentNumber(layout: NumberingLayout, date: Date, sequen
  * The counter bucket a number issued on `date` draws from: one bucket for `never`, one per
  * calendar year or per fiscal year (named by its end year). Each bucket starts at `startNumber`.
  */
-export function counterPeriodKey(layout: NumberingLayout, date: Date): string {
-  const parts = partsOf(date);
+export function counterPeriodKey(layout: NumberingLayout, date: DocumentDate, timeZone = 'UTC'): string {
+  const parts = partsOf(date, timeZone);
   switch (layout.resetPolicy) {
     case 'never':
       return 'all';
@@ -100,4 +135,21 @@ export function layoutAmbiguity(layout: NumberingLayout): string | null {
   if (layout.periodType === wanted) return null;
   if (layout.periodGranularity !== 'year' || layout.fiscalYearStartMonth === 1) return null;
   return `resetPolicy ${layout.resetPolicy} with a ${layout.periodType} year label repeats numbers when the fiscal year does not start in January; use periodType ${wanted}, show the month (periodGranularity year_month), or use resetPolicy never`;
+}
+
+/**
+ * What tells one counter from another: everything in the layout that shapes the visible number
+ * apart from the sequence, so two layouts share a counter exactly when they could collide.
+ */
+export function layoutIdentity(layout: NumberingLayout): string {
+  return [
+    layout.prefix,
+    layout.periodType,
+    layout.periodGranularity,
+    layout.periodType === 'fiscal' ? `${layout.fiscalYearStartMonth}/${layout.fiscalYearLabelMode}` : '',
+    layout.periodSeparator,
+    layout.infix,
+    layout.suffix,
+    layout.resetPolicy,
+  ].join('|');
 }

@@ -1,13 +1,26 @@
-import { siteCreated, Subjects, type SiteCreated } from '@paymesh/contracts';
+import {
+  chargebackResolved,
+  emailSettled,
+  siteCreated,
+  Subjects,
+  transactionStatusChanged,
+  type ChargebackResolved,
+  type EmailSettled,
+  type SiteCreated,
+  type TransactionStatusChanged,
+} from '@paymesh/contracts';
 import type { Bus, EventEnvelope } from '@paymesh/bus';
-import type { Logger } from '@paymesh/core';
-import type { DocumentStore } from '@paymesh/store';
+import { autoGenerateInvoice } from '../app/auto-generate-invoice';
+import { applyChargebackToInvoice } from '../app/invoice-chargeback';
 import { initSiteInvoicing } from '../app/init-site-invoicing';
-
+import type { InvoiceDeps } from '../app/invoice-deps';
+import { applyTransactionToInvoice } from '../app/invoice-transaction-events';
+import { settleDocumentEmail } from '../app/settle-document-email';
 
 /** Billing's reactions to other services' events. */
-export async function startConsumers(bus: Bus, store: DocumentStore, logger: Logger) {
-  const sub = await bus.subscribe<SiteCreated>({
+export async function startConsumers(bus: Bus, deps: InvoiceDeps) {
+  const { store, logger } = deps;
+  const sites = await bus.subscribe<SiteCreated>({
     durable: 'site-created',
     // Money and tenancy facts are never dropped: retried (capped backoff) until handled.
     maxDeliver: -1,
@@ -18,5 +31,40 @@ export async function startConsumers(bus: Bus, store: DocumentStore, logger: Log
       await initSiteInvoicing(store, logger, { ...event.data, at: event.occurredAt });
     },
   });
-  return [sub];
+  // Payments, refunds and disputes of transactions that pay invoices (idempotent per transaction / event).
+  const transactions = await bus.subscribe<TransactionStatusChanged>({
+    durable: 'invoice-transaction-status',
+    maxDeliver: -1,
+    subjects: Subjects.transactionStatusChanged,
+    decode: (d) => transactionStatusChanged.parse(d),
+    handler: async (event: EventEnvelope<TransactionStatusChanged>) => applyTransactionToInvoice(deps, event),
+  });
+  // Lost or accepted chargebacks of invoice payments: one chargeback credit note each.
+  const chargebacks = await bus.subscribe<ChargebackResolved>({
+    durable: 'invoice-chargeback-resolved',
+    maxDeliver: -1,
+    subjects: Subjects.chargebackResolved,
+    decode: (d) => chargebackResolved.parse(d),
+    handler: async (event: EventEnvelope<ChargebackResolved>) => applyChargebackToInvoice(deps, event),
+  });
+  const invoices = await bus.subscribe<TransactionStatusChanged>({
+    durable: 'auto-invoices',
+    maxDeliver: -1,
+    subjects: Subjects.transactionStatusChanged,
+    decode: (d) => transactionStatusChanged.parse(d),
+    handler: async (event: EventEnvelope<TransactionStatusChanged>) => {
+      const outcome = await autoGenerateInvoice(deps, event.data);
+      if (outcome !== 'not_completed') logger.debug({ eventId: event.id, transactionId: event.data.transactionId, outcome }, 'automatic invoice considered');
+    },
+  });
+  const emails = await bus.subscribe<EmailSettled>({
+    durable: 'email-settled',
+    // The record of a send on a legal document is kept as long as it takes.
+    maxDeliver: -1,
+    // notifications.email.delivered and .failed (one filter: the NATS server may predate 2.10).
+    subjects: 'notifications.email.*',
+    decode: (d) => emailSettled.parse(d),
+    handler: async (event: EventEnvelope<EmailSettled>) => settleDocumentEmail(deps.store, deps.logger, event.data),
+  });
+  return [sites, transactions, chargebacks, invoices, emails];
 }

@@ -30,6 +30,8 @@ export function invoicingSettingsMessage(state: InvoicingSettingsState, secrets:
         : undefined,
     },
     autoPaymentLinkExpiresInHours: s.autoPaymentLinkExpiresInHours,
+    // Settings saved before the time zone existed follow UTC.
+    timeZone: s.timeZone ?? 'UTC',
     invoiceNumberLayout: layoutMessage(s.invoiceNumberLayout),
     creditNoteNumberLayout: layoutMessage(s.creditNoteNumberLayout),
     updatedAt: state.updatedAt ?? '',

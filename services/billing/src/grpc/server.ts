@@ -1,46 +1,53 @@
 import { billing } from '@paymesh/proto';
 import { unary, type GrpcServer } from '@paymesh/grpc';
 import { isObjectId, ValidationError } from '@paymesh/core';
-import type { BillingDeps, OrgKey } from '../app/deps';
+import { orgKeyOf } from './json';
+import type { InvoiceDeps } from '../app/invoice-deps';
 import { getInvoicingSettings, updateInvoicingSettings } from '../app/invoicing-settings';
 import { getSiteInvoicingSettings, updateSiteInvoicingSettings } from '../app/site-invoicing-settings';
 import { getPortalSettings, updatePortalSettings } from '../app/portal-settings';
 import { invoicingSettingsMessage, siteInvoicingMessage } from './mapping';
+import { clientsHandlers } from './clients-handlers';
+import { invoicesHandlers } from './invoices-handlers';
+import { paymentLinksHandlers } from './payment-links-handlers';
+import { emailHandlers } from './email-handlers';
+import { creditNotesHandlers } from './credit-notes-handlers';
 
 const SERVICE_VERSION = '0.1.0';
 
-function orgKey(req: { organizationId: string; testMode: boolean }): OrgKey {
-  if (!isObjectId(req.organizationId)) throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
-  return { organizationId: req.organizationId, mode: req.testMode ? 'test' : 'live' };
-}
 
 function siteId(id: string): string {
   if (!isObjectId(id)) throw new ValidationError('siteId must be a 24-hex identifier', { field: 'siteId' });
   return id;
 }
 
-export function registerBillingService(grpc: GrpcServer, deps: BillingDeps): void {
+export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps): void {
   const { logger, secrets } = deps;
   const impl: billing.BillingServiceServer = {
     describe: unary(logger, 'billing/Describe', async () => ({ service: 'billing', version: SERVICE_VERSION })),
     getInvoicingSettings: unary(logger, 'billing/GetInvoicingSettings', async (req: billing.GetInvoicingSettingsRequest) => {
-      const key = orgKey(req);
+      const key = orgKeyOf(req);
       return invoicingSettingsMessage(await getInvoicingSettings(deps, key), secrets, key);
     }),
     updateInvoicingSettings: unary(logger, 'billing/UpdateInvoicingSettings', async (req: billing.UpdateInvoicingSettingsRequest) => {
-      const key = orgKey(req);
+      const key = orgKeyOf(req);
       return invoicingSettingsMessage(await updateInvoicingSettings(deps, key, req.patchJson), secrets, key);
     }),
     getSiteInvoicingSettings: unary(logger, 'billing/GetSiteInvoicingSettings', async (req: billing.GetSiteInvoicingSettingsRequest) =>
-      siteInvoicingMessage(await getSiteInvoicingSettings(deps, orgKey(req), siteId(req.siteId))),
+      siteInvoicingMessage(await getSiteInvoicingSettings(deps, orgKeyOf(req), siteId(req.siteId))),
     ),
     updateSiteInvoicingSettings: unary(logger, 'billing/UpdateSiteInvoicingSettings', async (req: billing.UpdateSiteInvoicingSettingsRequest) =>
-      siteInvoicingMessage(await updateSiteInvoicingSettings(deps, orgKey(req), siteId(req.siteId), req.patchJson)),
+      siteInvoicingMessage(await updateSiteInvoicingSettings(deps, orgKeyOf(req), siteId(req.siteId), req.patchJson)),
     ),
-    getPortalSettings: unary(logger, 'billing/GetPortalSettings', async (req: billing.GetPortalSettingsRequest) => getPortalSettings(deps, orgKey(req))),
+    getPortalSettings: unary(logger, 'billing/GetPortalSettings', async (req: billing.GetPortalSettingsRequest) => getPortalSettings(deps, orgKeyOf(req))),
     updatePortalSettings: unary(logger, 'billing/UpdatePortalSettings', async (req: billing.UpdatePortalSettingsRequest) =>
-      updatePortalSettings(deps, orgKey(req), req.patchJson),
+      updatePortalSettings(deps, orgKeyOf(req), req.patchJson),
     ),
+    ...clientsHandlers(deps),
+    ...invoicesHandlers(deps),
+    ...paymentLinksHandlers(deps),
+    ...emailHandlers(deps),
+    ...creditNotesHandlers(deps),
   };
   grpc.addService(billing.BillingServiceService, impl);
 }

@@ -3,9 +3,46 @@ import type { CollectionSpec } from '@paymesh/store';
 export const SITE_INVOICING = 'site_invoicing_settings';
 export const INVOICING_SETTINGS = 'invoicing_settings';
 export const PORTAL_SETTINGS = 'portal_settings';
+export const CLIENTS = 'clients';
+export const CLIENT_HISTORY = 'client_history';
+/** Fields of the clients' full-text index: name and e-mail words, and the tax ID's keyed digest. */
+export const CLIENT_TEXT_FIELDS = ['name', 'email', 'taxInfo.taxIdDigest'];
+export const INVOICES = 'invoices';
+export const CREDIT_NOTES = 'credit_notes';
 
 export const collections: CollectionSpec[] = [
   { name: SITE_INVOICING, indexes: [{ name: 'site_invoicing_org', fields: ['organizationId'] }] },
   { name: INVOICING_SETTINGS, indexes: [{ name: 'invoicing_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }] },
   { name: PORTAL_SETTINGS, indexes: [{ name: 'portal_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }] },
+  {
+    name: CLIENTS,
+    indexes: [
+      { name: 'clients_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
+      { name: 'clients_org_mode_tax_digest', fields: ['organizationId', 'mode', 'taxInfo.taxIdDigest'] },
+    ],
+    textIndex: { name: 'clients_text', fields: CLIENT_TEXT_FIELDS },
+  },
+  { name: CLIENT_HISTORY, indexes: [{ name: 'client_history_client_at', fields: ['organizationId', 'mode', 'clientId', 'at'] }] },
+  {
+    name: INVOICES,
+    indexes: [
+      { name: 'invoices_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
+      // One invoice per organization, mode and number; drafts (number null) are not constrained.
+      { name: 'invoices_number', fields: ['organizationId', 'mode', 'number'], unique: true },
+      // One invoice generated per source transaction, whatever the redeliveries.
+      { name: 'invoices_source_transaction', fields: ['organizationId', 'mode', 'sourceTransactionId'], unique: true },
+      { name: 'invoices_org_mode_issue_date', fields: ['organizationId', 'mode', 'issueDate'] },
+      // The invoice a completed or refunded transaction is linked to as its payment.
+      { name: 'invoices_transaction', fields: ['organizationId', 'mode', 'transactionId'] },
+    ],
+  },
+  {
+    name: CREDIT_NOTES,
+    indexes: [
+      { name: 'credit_notes_number', fields: ['organizationId', 'mode', 'number'], unique: true },
+      // One credit note per invoice and source: one void, one per refund or dispute event.
+      { name: 'credit_notes_invoice_source', fields: ['organizationId', 'mode', 'invoiceId', 'sourceKey'], unique: true },
+      { name: 'credit_notes_org_mode_issue_date', fields: ['organizationId', 'mode', 'issueDate'] },
+    ],
+  },
 ];

@@ -7,6 +7,7 @@ import {
   type CheckoutDoc,
   type CheckoutInput,
 } from '../domain/checkout';
+import { parseInvoiceTax } from '../domain/invoice-tax';
 import type { Mode } from '../domain/site';
 import { CHECKOUTS } from '../store/collections';
 import { getSite } from './get-site';
@@ -17,6 +18,8 @@ export interface CreateCheckoutInput extends CheckoutInput {
   organizationId: string;
   mode: Mode;
   siteId: string;
+  /** JSON `checkoutInvoiceTax` (billing's invoice payment links); empty: none. */
+  invoiceTaxJson?: string | undefined;
 }
 
 const MAX_CODE_ATTEMPTS = 5;
@@ -34,6 +37,7 @@ export async function createCheckout(deps: PaymentsDeps, input: CreateCheckoutIn
     defaultLifetimeHours: deps.settings.sessionTtlHours,
     ipnPolicy: deps.settings.ipnPolicy,
   });
+  const invoiceTax = parseInvoiceTax(input.invoiceTaxJson, { amount: valid.amount, currency: valid.currency, itemCount: valid.items.length });
   await checkIpnTargetResolution(deps, valid.ipnUrl);
   const at = now.toISOString();
   const draft = (): Omit<CheckoutDoc, 'version'> => {
@@ -49,6 +53,7 @@ export async function createCheckout(deps: PaymentsDeps, input: CreateCheckoutIn
       status: 'pending',
       ...valid,
       completedTransactionId: null,
+      ...(invoiceTax ? { invoiceTax } : {}),
       createdAt: at,
       updatedAt: at,
     };

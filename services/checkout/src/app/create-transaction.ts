@@ -16,6 +16,7 @@ import type { ProviderInfo } from './payments-port';
 import type { PaymentsDeps } from './payments-deps';
 import { resolveProvider } from './resolve-provider';
 import { applyTransition, insertTransaction } from './transition';
+import { checkoutTax, type CheckoutTax } from './checkout-tax';
 
 export interface CreateTransactionInput {
   sessionPublicId: string;
@@ -73,6 +74,7 @@ async function openTransaction(
   checkout: CheckoutDoc,
   provider: ProviderInfo,
   billing: BillingAddress,
+  taxed: CheckoutTax,
 ): Promise<TransactionDoc> {
   const txs = deps.store.collection<TransactionDoc>(TRANSACTIONS);
   for (let attempt = 1; attempt <= 3; attempt++) {
@@ -89,7 +91,7 @@ async function openTransaction(
             mode: checkout.mode,
             checkoutId: checkout.id,
             sessionPublicId: checkout.sessionPublicId,
-            amount: checkout.amount,
+            amount: taxed.amount,
             currency: checkout.currency,
             email: billing.email || checkout.email,
             externalReference: checkout.externalReference,
@@ -109,6 +111,9 @@ async function openTransaction(
             manualReason: null,
             openCheckoutId: checkout.id,
             deletedAt: null,
+            tax: taxed.tax,
+            taxInput: taxed.input,
+            ...(taxed.invoiceId ? { taxSource: { kind: 'invoice' as const, invoiceId: taxed.invoiceId } } : {}),
             createdAt: now,
             updatedAt: now,
           },
@@ -217,9 +222,10 @@ async function startPayment(
 
 /**
  * Buyer submits a checkout: validates the billing address, the session (licence, origin, not
- * expired or paid) and the provider, records a pending transaction (status 0, with its first
+ * expired or paid) and the provider, computes the tax (see checkout-tax.ts: with net-priced items
+ * the buyer is charged net + tax), records a pending transaction with it (status 0, with its first
  * status event) and starts the provider payment. A repeat with the same provider resumes the
- * session's open transaction instead of creating another one.
+ * session's open transaction (with the tax it was created with) instead of creating another one.
  */
 export async function createTransaction(deps: PaymentsDeps, input: CreateTransactionInput): Promise<CreatedTransaction> {
   if (!input.billingAddress) throw new ValidationError('billingAddress is required', { field: 'billingAddress' });
@@ -228,8 +234,9 @@ export async function createTransaction(deps: PaymentsDeps, input: CreateTransac
   const { checkout, site } = await loadCheckoutForBuyer(deps, input.sessionPublicId, input.browserOrigin, { enforceLicense: true });
   assertOpenForPayment(checkout, deps.clock.now());
   const provider = await resolveProvider(deps, checkout, input.providerId);
+  const taxed = await checkoutTax(deps, checkout, site, { country: billing.country, postcode: billing.postalCode || undefined, vatId: billing.vatId }, 'proceed');
   await retireEarlierAttempts(deps, checkout);
-  const doc = await openTransaction(deps, checkout, provider, billing);
+  const doc = await openTransaction(deps, checkout, provider, billing, taxed);
   const started = await startPayment(deps, doc, checkout, site);
   if (started.transaction.status === -2 && started.transaction.providerPayment.state === 'created') {
     // The buyer canceled while the payment was being started: the payment just created must not

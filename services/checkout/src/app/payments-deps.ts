@@ -3,7 +3,8 @@ import type { CheckoutDoc } from '../domain/checkout';
 import type { SiteDoc } from '../domain/site';
 import type { CheckoutDeps } from './deps';
 import type { PaymentsPort } from './payments-port';
-import type { TaxSettingsPort } from './tax-port';
+import type { TaxPort } from './tax-port';
+import type { PriceModeMemo } from './price-mode-memo';
 
 /** Settings of the money path (from configuration). */
 export interface PaymentsSettings {
@@ -26,8 +27,10 @@ export interface CheckoutCreationGuard {
 /** What the checkout, handoff and transaction use cases need; assembled in main.ts. */
 export interface PaymentsDeps extends CheckoutDeps {
   payments: PaymentsPort;
-  /** Organization tax settings (asked only when a site wants `vies`). */
-  tax: TaxSettingsPort;
+  /** The tax service: settings (asked only when a site wants `vies`) and the tax engine. */
+  tax: TaxPort;
+  /** Price modes the tax service last reported, for deciding during its outages (see checkout-tax.ts). */
+  priceModes: PriceModeMemo;
   settings: PaymentsSettings;
   /** All addresses a host name resolves to (IPN target checks). */
   resolveHost(host: string): Promise<string[]>;

@@ -16,7 +16,7 @@ import { CHECKOUTS, TRANSACTIONS } from '../store/collections';
 import { body } from './docs';
 import type { PaymentsDeps } from './payments-deps';
 
-type TxScope = CommitScope<EventMap>;
+export type TxScope = CommitScope<EventMap>;
 
 /** What to apply to a transaction, decided from its current document. */
 export interface TransitionPlan {
@@ -25,6 +25,8 @@ export interface TransitionPlan {
   reason?: string | null;
   /** Other fields written together with the transition (e.g. the provider payment ID). */
   patch?: Partial<Omit<TransactionDoc, 'id' | 'version'>>;
+  /** Further events enqueued with the write (only when something is written). */
+  emit?: (tx: TxScope, stored: TransactionDoc, at: string) => void;
 }
 
 export interface TransitionOutcome {
@@ -47,6 +49,13 @@ function emitStatusChanged(tx: TxScope, doc: TransactionDoc, previousStatus: TxS
     ipnUrl: doc.ipnUrl,
     sequence: doc.statusSequence,
     changedAt: at,
+    amount: doc.amount,
+    currency: doc.currency,
+    // The tax ledger records the sale from the event alone (no lookup back into checkout).
+    tax: doc.tax ?? null,
+    taxInput: doc.taxInput ?? null,
+    checkoutId: doc.checkoutId,
+    invoiceId: doc.taxSource?.kind === 'invoice' ? doc.taxSource.invoiceId : null,
   };
   const subject = Subjects.transactionStatusChanged;
   tx.emit(subject, data, { id: eventId(subject, doc.id, doc.statusSequence), occurredAt: at });
@@ -184,6 +193,7 @@ export async function applyTransition(
     if (res.kind === 'unchanged') {
       if (!p.patch) return tentative ? undefined : { doc, result: 'unchanged' };
       const stored = await txs.replace(doc.id, doc.version, { ...body(doc), ...p.patch, processedProviderEventIds, updatedAt: now });
+      p.emit?.(tx, stored, now);
       return { doc: stored, result: 'unchanged' };
     }
     const next = res.next;
@@ -199,6 +209,7 @@ export async function applyTransition(
       updatedAt: now,
     });
     if (res.statusChanged) emitStatusChanged(tx, stored, doc.status, now);
+    p.emit?.(tx, stored, now);
     if (res.statusChanged && next.status === 1) await completeCheckout(tx, stored, now, deps.logger);
     return { doc: stored, result: 'changed' };
   }

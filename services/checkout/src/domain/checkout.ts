@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isObjectId, randomToken, ValidationError } from '@paymesh/core';
 import type { StoredDoc } from '@paymesh/store';
+import type { CheckoutInvoiceTax } from '@paymesh/contracts';
 import { isEmail } from './billing-address';
 import { validateIpnUrl, type IpnPolicy } from './ipn-target';
 import { normalizeCurrency } from './iso-codes';
@@ -45,6 +46,11 @@ export interface CheckoutDoc extends StoredDoc {
   metadata: Record<string, string>;
   expiresAt: string;
   completedTransactionId: string | null;
+  /**
+   * A checkout that pays an invoice: the tax allocated from the invoice's snapshot, stored by its
+   * transactions instead of a new calculation. Null or absent: the tax engine decides.
+   */
+  invoiceTax?: CheckoutInvoiceTax | null;
   createdAt: string;
   updatedAt: string;
 }

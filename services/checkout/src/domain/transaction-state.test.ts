@@ -37,6 +37,15 @@ const TABLE: Record<string, string[]> = {
   provider_failed: /*   */ ['x', '2', '2', '2', 'x', '=', 'x', 'x'],
   provider_cancelled: /**/ ['=', '-2', '-2', '-2', 'x', '-2', 'x', 'x'],
   provider_pending: /*  */ ['x', '0', '=', '=', 'x', 'x', 'x', 'x'],
+  // refunds: a full refund of a completed payment refunds it; everything else is only recorded
+  'refund/full': /*     */ ['=', '=', '=', '=', '3', '=', '=', '='],
+  'refund/partial': /*  */ ['=', '=', '=', '=', '=', '=', '=', '='],
+  // disputes (chargebacks) by the state the provider reports
+  'dispute/open': /*    */ ['4', '4', '4', '4', '4', '4', '4', '='],
+  'dispute/under_review': ['4', '4', '4', '4', '4', '4', '4', '='],
+  'dispute/won': /*     */ ['=', '=', '=', '=', '=', '=', '=', '1'],
+  'dispute/lost': /*    */ ['4', '4', '4', '4', '4', '4', '4', '='],
+  'dispute/accepted': /**/ ['4', '4', '4', '4', '4', '4', '4', '='],
   // manual updates of transactions without a provider payment, by target status
   'manual->-2': /*      */ ['=', '-2', '-2', '-2', 'x', '-2', 'x', 'x'],
   'manual->-1': /*      */ ['x', '=', 'x', 'x', 'x', 'x', 'x', 'x'],
@@ -49,6 +58,8 @@ const TABLE: Record<string, string[]> = {
 
 function triggerFor(key: string, providerBacked = false): Trigger {
   if (key.startsWith('manual->')) return { kind: 'manual_update', to: Number(key.slice(8)) as TxStatus, providerBacked };
+  if (key.startsWith('refund/')) return { kind: 'provider_refund', full: key === 'refund/full' };
+  if (key.startsWith('dispute/')) return { kind: 'provider_dispute', status: key.slice(8) as 'open' | 'under_review' | 'won' | 'lost' | 'accepted' };
   if (key.startsWith('provider_')) {
     return { kind: 'provider_outcome', outcome: key.slice(9) as 'succeeded' | 'failed' | 'cancelled' | 'pending' };
   }
@@ -129,6 +140,8 @@ describe('transaction state machine', () => {
   it('names triggers for the status history', () => {
     expect(triggerName({ kind: 'provider_outcome', outcome: 'succeeded' })).toBe('provider_succeeded');
     expect(triggerName({ kind: 'create' })).toBe('create');
+    expect(triggerName({ kind: 'provider_refund', full: true })).toBe('provider_refund');
+    expect(triggerName({ kind: 'provider_dispute', status: 'lost' })).toBe('provider_dispute_lost');
     expect(triggerName({ kind: 'manual_update', to: 1, providerBacked: false })).toBe('manual_update');
   });
 });

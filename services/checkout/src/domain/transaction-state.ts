@@ -43,6 +43,12 @@ export type Trigger =
   | { kind: 'provider_outcome'; outcome: ProviderOutcome }
   /** The provider refused to start the payment (nothing was created there). */
   | { kind: 'payment_start_failed' }
+  /**
+   * The provider refunded (part of) the payment. `full`: the refunded total reached the amount.
+   */
+  | { kind: 'provider_refund'; full: boolean }
+  /** A provider dispute (chargeback) was opened or changed state. */
+  | { kind: 'provider_dispute'; status: 'open' | 'under_review' | 'won' | 'lost' | 'accepted' }
   /** An operator sets the status of a transaction that no provider payment backs. */
   | { kind: 'manual_update'; to: TxStatus; providerBacked: boolean };
 
@@ -53,6 +59,8 @@ export function triggerName(t: Trigger | CreationTrigger): string {
   switch (t.kind) {
     case 'provider_outcome':
       return `provider_${t.outcome}`;
+    case 'provider_dispute':
+      return `provider_dispute_${t.status}`;
     default:
       return t.kind;
   }
@@ -147,6 +155,13 @@ export function transition(from: TxState, trigger: Trigger): TransitionResult {
       if (!rule.from.includes(from.status)) throw new IllegalTransitionError(from, trigger, 'stale or out-of-order report');
       return changed(from, to(rule.target));
     }
+    case 'provider_refund':
+      // A full refund of a completed payment makes it refunded; any other refund (partial, or in
+      // another status) is recorded on the transaction without moving its status.
+      if (trigger.full && from.status === 1) return changed(from, to(3));
+      return { kind: 'unchanged' };
+    case 'provider_dispute':
+      return disputeTransition(from, trigger.status);
     case 'manual_update': {
       if (trigger.providerBacked) {
         throw new IllegalTransitionError(from, trigger, 'the status of a provider-backed transaction follows the provider');
@@ -156,4 +171,15 @@ export function transition(from: TxState, trigger: Trigger): TransitionResult {
       return changed(from, to(trigger.to));
     }
   }
+}
+
+/**
+ * Dispute rules: a dispute proves the payment was taken, so an active (`open`, `under_review`) or
+ * lost (`lost`, `accepted`) dispute puts any status into disputed (4) and keeps it there; `won`
+ * restores a disputed transaction to completed (1) and changes nothing elsewhere.
+ */
+function disputeTransition(from: TxState, status: 'open' | 'under_review' | 'won' | 'lost' | 'accepted'): TransitionResult {
+  if (status === 'won') return from.status === 4 ? changed(from, to(1)) : { kind: 'unchanged' };
+  if (from.status === 4) return { kind: 'unchanged' };
+  return changed(from, to(4));
 }

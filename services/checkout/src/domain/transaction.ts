@@ -1,4 +1,5 @@
 import type { StoredDoc } from '@paymesh/store';
+import type { CalculateTaxRequest, TaxCalculation } from '@paymesh/contracts';
 import type { Mode } from './site';
 import type { BillingAddress } from './billing-address';
 import type { SubState, TxStatus } from './transaction-state';
@@ -67,8 +68,75 @@ export interface TransactionDoc extends StoredDoc {
    */
   openCheckoutId: string | null;
   deletedAt: string | null;
+  /**
+   * The tax engine's answer for this transaction (at creation or the last recalculation); null or
+   * absent when none was computed (no billing address, tax service unavailable, older documents).
+   */
+  tax?: TaxCalculation | null;
+  /** What `tax` was computed from (the engine request), so it can be recalculated and explained. */
+  taxInput?: CalculateTaxRequest | null;
+  /**
+   * Where `tax` came from when the engine did not compute it for this transaction: a checkout of an
+   * invoice stores the tax allocated from the invoice's snapshot (no input; never recalculated).
+   */
+  taxSource?: { kind: 'invoice'; invoiceId: string } | null;
+  /** Earlier tax answers replaced by recalculations, oldest first (the last {@link TAX_HISTORY_LIMIT}). */
+  taxHistory?: TaxHistoryEntry[];
+  /** Refunds the provider reported, one per provider refund id; absent on older documents. */
+  refunds?: TransactionRefund[];
+  /** Disputes (chargebacks) the provider reported, one per provider dispute id; absent on older documents. */
+  chargebacks?: Chargeback[];
   createdAt: string;
   updatedAt: string;
+}
+
+/** A refund of the transaction's payment, as the provider reported it. */
+export interface TransactionRefund {
+  /** Provider-side refund id. */
+  id: string;
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  at: string;
+  providerEventId: string;
+}
+
+export type ChargebackStatus = 'open' | 'under_review' | 'won' | 'lost' | 'accepted';
+
+/** A dispute of the transaction's payment: opened by the buyer's bank, decided later. */
+export interface Chargeback {
+  /** Provider-side dispute id. */
+  id: string;
+  status: ChargebackStatus;
+  /** Disputed amount, minor units. */
+  amount: number;
+  currency: string;
+  reason: string | null;
+  /** When it was first recorded. */
+  at: string;
+  updatedAt: string;
+  /** When it reached won, lost or accepted; null while active. */
+  resolvedAt: string | null;
+}
+
+/** Final chargeback states: no later report changes them. */
+export function isFinalChargeback(status: ChargebackStatus): boolean {
+  return status === 'won' || status === 'lost' || status === 'accepted';
+}
+
+/** A tax answer (and its input) that a recalculation replaced. */
+export interface TaxHistoryEntry {
+  tax: TaxCalculation | null;
+  input: CalculateTaxRequest | null;
+  replacedAt: string;
+  requestId: string | null;
+}
+
+export const TAX_HISTORY_LIMIT = 20;
+
+/** Statuses in which the tax may still be recalculated: initiated and pending; the others are final. */
+export function taxIsOpen(status: number): boolean {
+  return status === -1 || status === 0;
 }
 
 /** A provider payment backs the transaction: its status follows the provider only. */

@@ -1,13 +1,16 @@
 import {
   organizationCreated,
   organizationLicenseChanged,
+  paymentAdjustmentReported,
   paymentStatusReported,
   Subjects,
+  type PaymentAdjustmentReported,
   type OrganizationCreated,
   type OrganizationLicenseChanged,
   type PaymentStatusReported,
 } from '@paymesh/contracts';
 import type { Bus, Subscription } from '@paymesh/bus';
+import { applyPaymentAdjustment } from '../app/apply-payment-adjustment';
 import { applyPaymentStatus } from '../app/apply-payment-status';
 import type { PaymentsDeps } from '../app/payments-deps';
 import { recordLicenseState } from '../app/record-license';
@@ -25,6 +28,16 @@ export async function startConsumers(bus: Bus, deps: PaymentsDeps): Promise<Subs
     decode: (d) => paymentStatusReported.parse(d),
     handler: async (event) => {
       await applyPaymentStatus(deps, event.data);
+    },
+  });
+  const adjustments = await bus.subscribe<PaymentAdjustmentReported>({
+    durable: 'payment-adjustment',
+    // Refunds and disputes are money facts: retried (capped backoff) until handled.
+    maxDeliver: -1,
+    subjects: Subjects.paymentAdjustmentReported,
+    decode: (d) => paymentAdjustmentReported.parse(d),
+    handler: async (event) => {
+      await applyPaymentAdjustment(deps, event.data);
     },
   });
   // NOTE: two durables rather than one with two filters: the NATS servers we target include 2.9.
@@ -49,5 +62,5 @@ export async function startConsumers(bus: Bus, deps: PaymentsDeps): Promise<Subs
       await recordLicenseState(deps, { organizationId: event.data.organizationId, licenseState: event.data.licenseState, at: event.occurredAt });
     },
   });
-  return [payments, created, licence];
+  return [payments, adjustments, created, licence];
 }

@@ -6,11 +6,11 @@ import type { TransactionDoc } from '../domain/transaction';
 /** Wire -> domain: proto3 has no presence for strings, so empty means absent. */
 export function billingAddressIn(a: checkoutPayments.BillingAddress | undefined): BillingAddressInput | undefined {
   if (!a) return undefined;
-  return { name: a.name, email: a.email, line1: a.line1, city: a.city, postalCode: a.postalCode, country: a.country };
+  return { name: a.name, email: a.email, line1: a.line1, city: a.city, postalCode: a.postalCode, country: a.country, vatId: a.vatId };
 }
 
 export function billingAddressOut(a: BillingAddress | null): checkoutPayments.BillingAddress | undefined {
-  return a ? { ...a } : undefined;
+  return a ? { name: a.name, email: a.email, line1: a.line1, city: a.city, postalCode: a.postalCode, country: a.country, vatId: a.vatId ?? '' } : undefined;
 }
 
 export function lineItemsIn(items: checkoutPayments.CheckoutLineItem[]): LineItemInput[] {

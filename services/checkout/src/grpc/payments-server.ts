@@ -19,6 +19,9 @@ import { getTransaction, listTransactions } from '../app/get-transaction';
 import { updateTransaction } from '../app/update-transaction';
 import { deleteTransaction } from '../app/delete-transaction';
 import { createManualTransaction } from '../app/create-manual-transaction';
+import { previewCheckoutTax } from '../app/preview-checkout-tax';
+import { getTransactionTax } from '../app/transaction-tax';
+import { recalculateTransactionTax } from '../app/recalculate-transaction-tax';
 import { billingAddressIn, billingAddressOut, lineItemsIn, toActionResponse, toCheckoutRecord, toTransactionRecord } from './payments-mapping';
 
 function org(id: string): string {
@@ -56,6 +59,7 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
         items: lineItemsIn(req.items),
         metadata: req.metadata,
         expiresAt: opt(req.expiresAt),
+        invoiceTaxJson: opt(req.invoiceTaxJson),
       });
       return toCheckoutRecord(doc, deps.clock.now());
     }),
@@ -149,6 +153,23 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
         metadata: req.metadata,
       });
       return toTransactionRecord(doc);
+    }),
+    getTransactionTax: rpc('GetTransactionTax', async (req: checkoutPayments.TransactionAdminRef) => ({
+      json: JSON.stringify(await getTransactionTax(deps, { organizationId: org(req.organizationId), mode: modeOf(req.testMode), id: req.id })),
+    })),
+    recalculateTransactionTax: rpc('RecalculateTransactionTax', async (req: checkoutPayments.RecalculateTransactionTaxRequest) => ({
+      json: JSON.stringify(
+        await recalculateTransactionTax(deps, { organizationId: org(req.organizationId), mode: modeOf(req.testMode), id: req.id }, { recheckVatId: req.recheckVatId }),
+      ),
+    })),
+    previewCheckoutTax: rpc('PreviewCheckoutTax', async (req: checkoutPayments.PreviewCheckoutTaxRequest) => {
+      const a = req.billingAddress;
+      const calc = await previewCheckoutTax(deps, {
+        sessionPublicId: req.sessionPublicId,
+        browserOrigin: req.browserOrigin,
+        billingAddress: a ? { country: a.country, postcode: a.postcode, vatId: a.vatId } : undefined,
+      });
+      return { json: JSON.stringify(calc) };
     }),
     getPublicCheckout: rpc('GetPublicCheckout', async (req: checkoutPayments.GetPublicCheckoutRequest) => {
       const v = await getPublicCheckout(deps, req.sessionPublicId, req.browserOrigin);

@@ -27,9 +27,10 @@ type Answer<R> = R extends ZodTypeAny ? z.input<R> : void | undefined;
 
 /**
  * Error statuses a route may answer beyond those every route documents (400, 401, 403, 429, and
- * 404 where an organization or an ID in the path is resolved).
+ * 404 where an organization or an ID in the path is resolved); 503 where a coded outage of another
+ * service is part of the contract (TAX_UNAVAILABLE).
  */
-export type ErrorStatus = 409 | 422;
+export type ErrorStatus = 409 | 422 | 503;
 
 export interface RouteContext<B, Q, P> {
   deps: AdminDeps;

@@ -18,7 +18,7 @@ export const publicCheckout = z.object({
 
 export const handoffCreated = z.object({ handoffToken: z.string(), expiresInSeconds: z.number().int() });
 
-const billingAddress = z.object({ name: z.string(), email: z.string(), line1: z.string(), city: z.string(), postalCode: z.string(), country: z.string() });
+const billingAddress = z.object({ name: z.string(), email: z.string(), line1: z.string(), city: z.string(), postalCode: z.string(), country: z.string(), vatId: z.string().optional() });
 
 export const handoffConsumed = z.object({ providerId: z.string(), billingAddress: billingAddress.optional(), createdAt: timestamp });
 
@@ -41,6 +41,27 @@ export const transactionStatus = z.object({
 
 export const transactionAction = z.object({ transactionId: z.string(), status: z.number().int(), subState: z.string().optional() });
 
+/** Answer of `POST /vat/validate`: the spec's `valid`, `companyName`, `address` and the check's evidence. */
+export const vatValidation = z.object({
+  valid: z.boolean().describe('VIES confirms the VAT ID is registered'),
+  companyName: z.string().nullable().describe('as VIES knows it; null where the member state withholds it (e.g. DE) or for an invalid ID'),
+  address: z.string().nullable().describe('as VIES knows it (lines separated by \\n); null where withheld or for an invalid ID'),
+  vatId: z.string().describe('the VAT ID normalized: prefix and number, no separators (DE123456789)'),
+  countryCode: z.string().describe('VIES prefix of the VAT ID (EL for Greece, XI for Northern Ireland)'),
+  status: z.enum(['valid', 'invalid']),
+  checkedAt: timestamp.describe('when VIES answered (a cached answer keeps its time)'),
+  consultationNumber: z.string().nullable().describe('VIES consultation number; null for these public checks, which name no requester'),
+});
+
+/** Answer of `GET /vat/eu-country/:code`. */
+export const euCountryView = z.object({
+  countryCode: z.string().describe('ISO 3166-1 alpha-2 (GR for Greece), or XI for Northern Ireland'),
+  euMember: z.boolean().describe('an EU member state'),
+  euVatAreaForGoods: z.boolean().describe('inside the EU VAT area for goods: the member states and Northern Ireland (XI)'),
+  vatPrefix: z.string().nullable().describe('prefix of its VAT IDs in VIES (EL for Greece); null outside the EU VAT area'),
+  name: z.string().describe('English short name'),
+});
+
 export const webhookReceived = z.object({ received: z.literal(true), duplicate: z.literal(true).optional() });
 
 const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
@@ -50,7 +71,7 @@ const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   409: 'The checkout session or transaction is in a state that does not allow it; coded conflicts carry `code` and `requestId`',
   422: 'A precondition failed (for example at the payment provider)',
   429: 'Rate limit exceeded; see the Retry-After header',
-  503: 'The payment side cannot finish an earlier attempt yet (`PAYMENT_RETIRE_PENDING`); nothing new was started, retry later',
+  503: 'A dependency cannot answer right now: the payment side cannot finish an earlier attempt yet (`PAYMENT_RETIRE_PENDING`; nothing new was started, retry later), VIES cannot confirm a VAT ID (`VIES_UNAVAILABLE`; the buyer may continue as a consumer), or the tax service cannot compute a tax that is needed (`TAX_UNAVAILABLE`; retry later)',
 };
 export { ERROR_DESCRIPTIONS as PUBLIC_ERROR_DESCRIPTIONS };
 

@@ -1,70 +1,65 @@
-import type { Logger } from '@paymesh/core';
+import type { Clock, Logger } from '@paymesh/core';
+import { WorkLoop } from '@paymesh/runtime';
+import type { DocumentStore, StoredDoc } from '@paymesh/store';
 import type { IpnDeps } from '../app/deps';
 import { processDelivery, type ProcessResult } from '../app/process-delivery';
 import { DELIVERIES, type DeliveryDoc } from '../store/collections';
 
-/** Options of {@link DeliveryScheduler}. */
-export interface SchedulerOptions {
+/** Options of {@link DueWorkScheduler}. */
+export interface SchedulerOptions<R = ProcessResult> {
   /** Longest sleep between two looks at the store (other replicas may have created work). */
   pollIntervalMs: number;
-  /** Deliveries worked on at once by this process. */
+  /** Items worked on at once by this process. */
   concurrency: number;
-  /** Called after each processed delivery (tests, metrics). */
-  onProcessed?: (id: string, result: ProcessResult) => void;
+  /** Called after each processed item (tests, metrics). */
+  onProcessed?: (id: string, result: R) => void;
+}
+
+/** A stored item with a due time: `state: 'pending'` and `nextAttemptAt` (ISO) tell when. */
+export type DueDoc = StoredDoc & { state: string; nextAttemptAt: string | null };
+
+/** What a {@link DueWorkScheduler} works on: a collection of due items and how to process one. */
+export interface DueWork<D extends DueDoc, R> {
+  /** Names the scheduler in logs (e.g. "ipn", "email"). */
+  name: string;
+  collection: string;
+  process(id: string, known: D): Promise<R>;
 }
 
 /**
- * The durable retry loop: repeatedly picks deliveries whose `nextAttemptAt` has come (oldest
- * first) and processes them, up to `concurrency` at once. All state lives in the store, so a
- * restart just carries on; several replicas may run it side by side (claims are compare-and-set).
+ * The durable retry loop: repeatedly picks items whose `nextAttemptAt` has come (oldest first)
+ * and processes them, up to `concurrency` at once. All state lives in the store, so a restart
+ * just carries on; several replicas may run it side by side (claims are compare-and-set).
  */
-export class DeliveryScheduler {
-  private readonly deps: IpnDeps;
-  private readonly opts: SchedulerOptions;
+export class DueWorkScheduler<D extends DueDoc, R> {
+  private readonly deps: { store: DocumentStore; clock: Clock };
+  private readonly opts: SchedulerOptions<R>;
+  private readonly work: DueWork<D, R>;
   private readonly log: Logger;
   private readonly running = new Map<string, Promise<void>>();
-  private stopped = true;
-  private loop: Promise<void> = Promise.resolve();
-  private wakeUp: (() => void) | undefined;
-  private woken = false;
+  private readonly loop: WorkLoop;
 
-  constructor(deps: IpnDeps, opts: SchedulerOptions) {
+  constructor(deps: { store: DocumentStore; clock: Clock; logger: Logger }, opts: SchedulerOptions<R>, work: DueWork<D, R>) {
     this.deps = deps;
     this.opts = opts;
-    this.log = deps.logger.child({ component: 'ipn-scheduler' });
+    this.work = work;
+    this.log = deps.logger.child({ component: `${work.name}-scheduler` });
+    this.loop = new WorkLoop(this.log, () => this.tick(), opts.pollIntervalMs, 'scheduler pass failed; will retry');
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** Looks for due work now (e.g. right after a delivery was created). */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
   /** Stops picking new work and waits for the attempts in flight to finish. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.wakeUp?.();
-    await this.loop;
+    await this.loop.stop();
     await Promise.allSettled([...this.running.values()]);
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      let sleepMs = this.opts.pollIntervalMs;
-      try {
-        sleepMs = await this.tick();
-      } catch (err) {
-        this.log.warn({ err }, 'IPN scheduler pass failed; will retry');
-      }
-      if (this.stopped) break;
-      await this.sleep(sleepMs);
-    }
   }
 
   /**
@@ -74,7 +69,7 @@ export class DeliveryScheduler {
    */
   private async tick(): Promise<number> {
     if (this.running.size >= this.opts.concurrency) return this.opts.pollIntervalMs;
-    const collection = this.deps.store.collection<DeliveryDoc>(DELIVERIES);
+    const collection = this.deps.store.collection<D>(this.work.collection);
     const limit = this.opts.concurrency + 1;
     const { items } = await collection.find({ state: 'pending', nextAttemptAt: { $exists: true } }, { sort: { nextAttemptAt: 1 }, limit });
     const now = this.deps.clock.now();
@@ -92,8 +87,9 @@ export class DeliveryScheduler {
     return items.length === limit ? 10 : this.opts.pollIntervalMs;
   }
 
-  private launch(id: string, known: DeliveryDoc): void {
-    const task = processDelivery(this.deps, id, known)
+  private launch(id: string, known: D): void {
+    const task = this.work
+      .process(id, known)
       .then(
         (result) => {
           this.running.delete(id);
@@ -107,26 +103,17 @@ export class DeliveryScheduler {
         (err: unknown) => {
           // No immediate wake: a failing store would otherwise be hammered; the poll retries.
           this.running.delete(id);
-          this.log.warn({ err, deliveryId: id }, 'IPN delivery pass failed; will retry');
+          this.log.warn({ err, id }, 'processing failed; will retry');
         },
       );
     this.running.set(id, task);
   }
 
-  private sleep(ms: number): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.wakeUp = undefined;
-        this.woken = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
+}
+
+/** The IPN deliveries' retry loop. */
+export class DeliveryScheduler extends DueWorkScheduler<DeliveryDoc, ProcessResult> {
+  constructor(deps: IpnDeps, opts: SchedulerOptions) {
+    super(deps, opts, { name: 'ipn', collection: DELIVERIES, process: (id, known) => processDelivery(deps, id, known) });
   }
 }

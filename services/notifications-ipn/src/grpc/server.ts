@@ -1,7 +1,11 @@
 import { notificationsIpn } from '@paymesh/proto';
 import { unary, type GrpcServer } from '@paymesh/grpc';
 import type { IpnDeps } from '../app/deps';
+import type { EmailDeps } from '../app/email-deps';
+import { enqueueEmail } from '../app/enqueue-email';
 import { listDeliveries } from '../app/list-deliveries';
+import { listEmails } from '../app/list-emails';
+import { emailToProto } from './email-mapping';
 import { INTERRUPTED } from '../domain/delivery';
 import type { DeliveryDoc } from '../store/collections';
 
@@ -33,7 +37,7 @@ function toProto(d: DeliveryDoc, now: Date): notificationsIpn.IpnDelivery {
   };
 }
 
-export function registerNotificationsIpnService(grpc: GrpcServer, deps: IpnDeps): void {
+export function registerNotificationsIpnService(grpc: GrpcServer, deps: IpnDeps, email: EmailDeps, onEmailQueued: () => void = () => undefined): void {
   const { logger } = deps;
   const impl: notificationsIpn.NotificationsIpnServiceServer = {
     describe: unary(logger, 'notifications-ipn/Describe', async () => ({ service: 'notifications-ipn', version: SERVICE_VERSION })),
@@ -41,6 +45,33 @@ export function registerNotificationsIpnService(grpc: GrpcServer, deps: IpnDeps)
       const items = await listDeliveries(deps, req.organizationId, req.transactionId);
       const now = deps.clock.now();
       return { items: items.map((d) => toProto(d, now)) };
+    }),
+    sendEmail: unary(logger, 'notifications-ipn/SendEmail', async (req: notificationsIpn.SendEmailRequest) => {
+      const { email: stored, created } = await enqueueEmail(email, {
+        organizationId: req.organizationId,
+        mode: req.testMode ? 'test' : 'live',
+        idempotencyKey: req.idempotencyKey,
+        source: { kind: req.sourceKind, id: req.sourceId },
+        to: req.to,
+        cc: req.cc,
+        subject: req.subject,
+        text: req.text,
+        html: req.html ?? null,
+        replyTo: req.replyTo ?? null,
+        attachments: req.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content) })),
+      });
+      if (created) onEmailQueued();
+      return { email: emailToProto(stored, email.clock.now()), created };
+    }),
+    listEmails: unary(logger, 'notifications-ipn/ListEmails', async (req: notificationsIpn.ListEmailsRequest) => {
+      const items = await listEmails(email, {
+        organizationId: req.organizationId,
+        mode: req.testMode ? 'test' : 'live',
+        sourceKind: req.sourceKind,
+        sourceId: req.sourceId,
+      });
+      const now = email.clock.now();
+      return { items: items.map((e) => emailToProto(e, now)) };
     }),
   };
   grpc.addService(notificationsIpn.NotificationsIpnServiceService, impl);

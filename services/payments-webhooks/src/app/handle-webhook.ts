@@ -1,6 +1,6 @@
 import { DomainError, ErrorCode, isDomainError, isObjectId, ValidationError } from '@paymesh/core';
-import { eventId } from '@paymesh/bus';
-import { paymentStatusReported, Subjects, type PaymentStatusReported } from '@paymesh/contracts';
+import { eventId, type CommitScope } from '@paymesh/bus';
+import { paymentAdjustmentReported, paymentStatusReported, Subjects, type EventMap, type PaymentStatusReported } from '@paymesh/contracts';
 import { nextPaymentStatus, type PaymentDoc, type PaymentOutcome } from '../domain/payment';
 import { isProviderType, type ProviderDoc } from '../domain/provider';
 import type { EventClaimDoc, WebhookOutcome, WebhookReceiptDoc } from '../domain/webhook';
@@ -60,6 +60,21 @@ export async function handleWebhook(deps: PaymentsDeps, delivery: WebhookDeliver
     rawBody: delivery.rawBody.toString('utf8'),
   });
 
+  if (event.adjustment !== null && event.payment !== null) {
+    const payment = await ownedPayment(deps, provider, event.payment);
+    const data = paymentAdjustmentReported.parse({
+      ...reportBase(provider, payment, event),
+      adjustment: event.adjustment,
+    });
+    const claimed = await claim(deps, provider, payment, event, receipt('accepted'), (tx) =>
+      tx.emit(Subjects.paymentAdjustmentReported, data, {
+        id: eventId(Subjects.paymentAdjustmentReported, provider.id, event.eventId),
+        occurredAt: event.occurredAt,
+      }),
+    );
+    return settled(claimed, { transactionId: payment.transactionId, adjustment: event.adjustment.kind });
+  }
+
   if (event.outcome === null || event.payment === null) {
     await deps.store.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt('ignored'));
     log.info('provider event acknowledged without effect');
@@ -68,13 +83,63 @@ export async function handleWebhook(deps: PaymentsDeps, delivery: WebhookDeliver
 
   const payment = await ownedPayment(deps, provider, event.payment);
   const claimed = await claimAndReport(deps, provider, payment, event, event.outcome, receipt('accepted'));
-  if (!claimed) {
-    await deps.store.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt('duplicate'));
-    log.info('duplicate provider event delivery');
-    return { outcome: 'duplicate', eventId: event.eventId };
+  return settled(claimed, { transactionId: payment.transactionId, outcome: event.outcome });
+
+  async function settled(claimed: boolean, fields: Record<string, unknown>): Promise<WebhookResult> {
+    if (!claimed) {
+      await deps.store.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt('duplicate'));
+      log.info('duplicate provider event delivery');
+      return { outcome: 'duplicate', eventId: event.eventId };
+    }
+    log.info(fields, 'provider event reported');
+    return { outcome: 'accepted', eventId: event.eventId };
   }
-  log.info({ transactionId: payment.transactionId, outcome: event.outcome }, 'payment status reported');
-  return { outcome: 'accepted', eventId: event.eventId };
+}
+
+/** The fields every report of a provider event carries. */
+function reportBase(provider: ProviderDoc, payment: PaymentDoc, event: ProviderWebhookEvent) {
+  return {
+    organizationId: payment.organizationId,
+    siteId: payment.siteId,
+    transactionId: payment.transactionId,
+    providerId: provider.id,
+    providerType: provider.type,
+    providerPaymentId: payment.providerPaymentId,
+    providerEventId: event.eventId,
+    providerEventType: event.eventType,
+    occurredAt: event.occurredAt,
+  };
+}
+
+/**
+ * Claims the event and, in the same store transaction, records its receipt and enqueues what
+ * `emit` emits; false when it was claimed before (a duplicate delivery).
+ */
+async function claim(
+  deps: PaymentsDeps,
+  provider: ProviderDoc,
+  payment: PaymentDoc,
+  event: ProviderWebhookEvent,
+  receipt: Omit<WebhookReceiptDoc, 'id' | 'version'>,
+  emit: (tx: CommitScope<EventMap>) => void,
+): Promise<boolean> {
+  try {
+    await deps.outbox.commit(async (tx) => {
+      await tx.collection<EventClaimDoc>(EVENT_CLAIMS).insert({
+        providerId: provider.id,
+        providerEventId: event.eventId,
+        eventType: event.eventType,
+        transactionId: payment.transactionId,
+        claimedAt: deps.clock.now().toISOString(),
+      });
+      await tx.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt);
+      emit(tx);
+    });
+    return true;
+  } catch (err) {
+    if (isDomainError(err) && err.code === ErrorCode.DUPLICATE_KEY) return false;
+    throw err;
+  }
 }
 
 /** The stored payment the event is about, checked against the provider record and its metadata. */
@@ -90,6 +155,7 @@ async function ownedPayment(
     throw rejected('payment does not belong to this provider');
   }
   const m = ref.metadata;
+  if (m === null) return payment; // the event's object carries none of our metadata (a dispute)
   if (
     m.transaction_id !== payment.transactionId ||
     m.organization_id !== payment.organizationId ||
@@ -110,18 +176,7 @@ async function claimAndReport(
   outcome: PaymentOutcome,
   receipt: Omit<WebhookReceiptDoc, 'id' | 'version'>,
 ): Promise<boolean> {
-  const data: PaymentStatusReported = paymentStatusReported.parse({
-    organizationId: payment.organizationId,
-    siteId: payment.siteId,
-    transactionId: payment.transactionId,
-    providerId: provider.id,
-    providerType: provider.type,
-    providerPaymentId: payment.providerPaymentId,
-    outcome,
-    providerEventId: event.eventId,
-    providerEventType: event.eventType,
-    occurredAt: event.occurredAt,
-  });
+  const data: PaymentStatusReported = paymentStatusReported.parse({ ...reportBase(provider, payment, event), outcome });
   const now = deps.clock.now().toISOString();
   // The payment read by the caller is used for the first compare-and-set; a re-run after a
   // version conflict reads it again.

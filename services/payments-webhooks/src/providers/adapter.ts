@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DomainError, ERROR_CATALOGUE, type ErrorCodeName, ErrorCode } from '@paymesh/core';
+import type { ChargebackStatus } from '@paymesh/contracts';
 import type { PaymentOutcome } from '../domain/payment';
 import type { ProviderType } from '../domain/provider';
 
@@ -45,6 +46,14 @@ export interface WebhookInput {
   receivedAt: Date;
 }
 
+/**
+ * Money moving back after a payment succeeded, as an event reports it: a refund (the provider's
+ * refund id, this refund's amount and the payment's refunded total) or a dispute in a state.
+ */
+export type ProviderAdjustment =
+  | { kind: 'refund'; refundId: string; amount: number; currency: string; refundedTotal: number }
+  | { kind: 'dispute'; disputeId: string; status: ChargebackStatus; amount: number; currency: string; reason: string | null };
+
 /** An authentic provider event, normalized. */
 export interface ProviderWebhookEvent {
   eventId: string;
@@ -54,8 +63,14 @@ export interface ProviderWebhookEvent {
   live: boolean;
   /** Outcome it reports for a payment; null when the event is acknowledged without effect. */
   outcome: PaymentOutcome | null;
-  /** The payment the event is about, with the metadata the platform attached at creation. */
-  payment: { providerPaymentId: string; metadata: Record<string, string> } | null;
+  /** Refund or dispute the event reports; null when it reports none. */
+  adjustment: ProviderAdjustment | null;
+  /**
+   * The payment the event is about, with the metadata the platform attached at creation; metadata
+   * null when the event's object carries none of ours (a dispute), so only the stored payment
+   * binds it to a transaction.
+   */
+  payment: { providerPaymentId: string; metadata: Record<string, string> | null } | null;
 }
 
 /**

@@ -1,11 +1,16 @@
 import type { Clock, Logger } from '@paymesh/core';
 import type { DocumentStore } from '@paymesh/store';
+import type { RateBookCache } from './rate-book-cache';
+import type { VatIdChecker } from './vat-id-port';
 
 /** What the tax use cases need; assembled in main.ts. */
 export interface TaxDeps {
   store: DocumentStore;
   clock: Clock;
   logger: Logger;
+  vatIds: VatIdChecker;
+  /** Cache of rate books for the calculation path; absent: every load reads the store. */
+  rateBooks?: RateBookCache;
 }
 
 /** Tenant and data mode a request acts on. */

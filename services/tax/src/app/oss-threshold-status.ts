@@ -1,12 +1,13 @@
 import { ValidationError } from '@paymesh/core';
-import { ossThresholdStatus, type OssThresholdStatus } from '../domain/oss-threshold';
+import { isInEuVatArea } from '../domain/eu';
+import { ossDistanceSales, ossThresholdStatus, type OssThresholdStatus } from '../domain/oss-threshold';
+import type { TaxRecordDoc } from '../domain/source-event';
+import { TAX_RECORDS } from '../store/collections';
 import type { OrgKey, TaxDeps } from './deps';
 
 /**
- * The organization's intra-EU B2C distance sales of a calendar year against the OSS threshold.
- *
- * NOTE: the tax-record ledger is not written yet, so the total is that of an empty ledger (0).
- * When the ledger lands, sum its cross-border EU B2C entries of the year here.
+ * The organization's intra-EU B2C distance sales of a calendar year against the OSS threshold,
+ * summed from the tax-record ledger (entries with a tax point in the year; EUR net amounts).
  */
 export async function getOssThresholdStatus(deps: TaxDeps, key: OrgKey, year: number | undefined): Promise<OssThresholdStatus> {
   const current = deps.clock.now().getUTCFullYear();
@@ -14,6 +15,13 @@ export async function getOssThresholdStatus(deps: TaxDeps, key: OrgKey, year: nu
   if (!Number.isInteger(y) || y < 2021 || y > current) {
     throw new ValidationError(`year must be between 2021 (start of the OSS scheme) and ${current}`, { field: 'year' });
   }
-  deps.logger.debug({ organizationId: key.organizationId, year: y }, 'oss threshold status');
-  return ossThresholdStatus(y, 0);
+  const { items } = await deps.store.collection<TaxRecordDoc>(TAX_RECORDS).find({
+    organizationId: key.organizationId,
+    mode: key.mode,
+    taxPointDate: { $gte: `${y}-01-01`, $lte: `${y}-12-31` },
+    'buyer.type': 'consumer',
+  });
+  const { totalEurCents, unconvertedEntries } = ossDistanceSales(items, isInEuVatArea);
+  deps.logger.debug({ organizationId: key.organizationId, year: y, entries: items.length, totalEurCents, unconvertedEntries }, 'oss threshold status');
+  return ossThresholdStatus(y, totalEurCents, unconvertedEntries);
 }

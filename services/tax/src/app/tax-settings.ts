@@ -11,16 +11,17 @@ export interface TaxSettingsState {
   updatedAt: string | null;
 }
 
-export async function getTaxSettings(deps: TaxDeps, key: OrgKey): Promise<TaxSettingsState> {
+export async function getTaxSettings(deps: Pick<TaxDeps, 'store'>, key: OrgKey): Promise<TaxSettingsState> {
   const doc = await findOrgSettings<TaxSettings>(deps.store, TAX_SETTINGS, key.organizationId, key.mode);
-  return doc ? { settings: doc.settings, updatedAt: doc.updatedAt } : { settings: defaultTaxSettings(), updatedAt: null };
+  // Fields added after a document was saved take their defaults.
+  return doc ? { settings: { ...defaultTaxSettings(), ...doc.settings }, updatedAt: doc.updatedAt } : { settings: defaultTaxSettings(), updatedAt: null };
 }
 
 /** Merges a validated patch into the stored settings; an invalid patch writes nothing. */
 export async function updateTaxSettings(deps: TaxDeps, key: OrgKey, patchJson: string): Promise<TaxSettingsState> {
   const patch = decodePatch(taxSettingsPatch, patchJson);
   const doc = await updateOrgSettings<TaxSettings>(deps.store, TAX_SETTINGS, key, deps.clock.now().toISOString(), defaultTaxSettings, (cur) =>
-    applyTaxPatch(cur, patch),
+    applyTaxPatch({ ...defaultTaxSettings(), ...cur }, patch),
   );
   deps.logger.info({ organizationId: key.organizationId, mode: key.mode, settings: doc.settings }, 'tax settings updated');
   return { settings: doc.settings, updatedAt: doc.updatedAt };

@@ -43,8 +43,29 @@ describe('taxSettingsPatch', () => {
 
 describe('ossThresholdStatus', () => {
   it('is exceeded only above EUR 10 000', () => {
-    expect(ossThresholdStatus(2026, 0)).toEqual({ year: 2026, currency: 'EUR', threshold: 1_000_000, currentTotal: 0, exceeded: false });
+    expect(ossThresholdStatus(2026, 0)).toEqual({ year: 2026, currency: 'EUR', threshold: 1_000_000, currentTotal: 0, exceeded: false, unconvertedEntries: 0 });
     expect(ossThresholdStatus(2026, 1_000_000).exceeded).toBe(false);
     expect(ossThresholdStatus(2026, 1_000_001).exceeded).toBe(true);
+  });
+});
+
+describe("the organization's own VAT ID", () => {
+  it('is stored normalized and cleared with null', () => {
+    const set = applyTaxPatch(defaultTaxSettings(), patch({ vatId: 'nl 769350665 b01' }));
+    expect(set.vatId).toBe('NL769350665B01');
+    expect(applyTaxPatch(set, patch({ priceMode: 'net' })).vatId).toBe('NL769350665B01');
+    expect(applyTaxPatch(set, patch({ vatId: null })).vatId).toBeNull();
+  });
+
+  it('must have its member state format and check digits', () => {
+    try {
+      applyTaxPatch(defaultTaxSettings(), patch({ vatId: 'DE12345678' }));
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ValidationError);
+      expect((err as ValidationError).field).toBe('vatId');
+      expect((err as ValidationError).message).toBe('vatId: A DE VAT ID is DE followed by 9 digits.');
+    }
+    expect(() => applyTaxPatch(defaultTaxSettings(), patch({ vatId: 'DE321571430' }))).toThrow(/check digits/);
   });
 });

@@ -1,6 +1,7 @@
 import { ValidationError } from '@paymesh/core';
 import type { TaxSettingsPatch } from '@paymesh/contracts';
 import { isIsoCountry } from './country';
+import { parseVatId } from './vat-id';
 
 export type RoundingLevel = 'per_line' | 'per_document';
 export type RoundingMethod = 'half_up' | 'half_even';
@@ -15,6 +16,8 @@ export interface TaxSettings {
   iossEnabled: boolean;
   /** Whether buyer VAT IDs may be checked against VIES (checkout's `vies` mode). */
   viesEnabled: boolean;
+  /** The organization's own VAT ID, normalized (`DE123456789`): the requester of VIES checks. */
+  vatId: string | null;
   priceMode: 'gross' | 'net';
   /** Where tax is rounded to minor units, and how halves round. */
   rounding: { level: RoundingLevel; method: RoundingMethod };
@@ -30,6 +33,7 @@ export function defaultTaxSettings(): TaxSettings {
     ossEnabled: false,
     iossEnabled: false,
     viesEnabled: false,
+    vatId: null,
     priceMode: 'gross',
     rounding: { level: 'per_line', method: 'half_up' },
   };
@@ -46,6 +50,7 @@ export function applyTaxPatch(current: TaxSettings, patch: TaxSettingsPatch): Ta
     ossEnabled: patch.ossEnabled ?? current.ossEnabled,
     iossEnabled: patch.iossEnabled ?? current.iossEnabled,
     viesEnabled: patch.viesEnabled ?? current.viesEnabled,
+    vatId: patch.vatId !== undefined ? normalizedVatId(patch.vatId) : current.vatId,
     priceMode: patch.priceMode ?? current.priceMode,
     rounding: { ...current.rounding, ...patch.rounding },
   };
@@ -56,4 +61,12 @@ export function applyTaxPatch(current: TaxSettings, patch: TaxSettingsPatch): Ta
     throw invalid('homeCountry', `is required while ${next.ossEnabled ? 'ossEnabled' : 'iossEnabled'} is true`);
   }
   return next;
+}
+
+/** The seller's VAT ID as stored: normalized, or a ValidationError naming the expected format. */
+function normalizedVatId(raw: string | null): string | null {
+  if (raw === null) return null;
+  const parsed = parseVatId(raw);
+  if (!parsed.ok) throw invalid('vatId', parsed.message);
+  return parsed.vatId;
 }

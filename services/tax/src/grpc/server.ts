@@ -1,16 +1,16 @@
 import { tax } from '@paymesh/proto';
 import { unary, type GrpcServer } from '@paymesh/grpc';
-import { isObjectId, ValidationError } from '@paymesh/core';
-import type { OrgKey, TaxDeps } from '../app/deps';
+import type { TaxDeps } from '../app/deps';
+import { orgKeyOf } from './json';
 import { getTaxSettings, updateTaxSettings, type TaxSettingsState } from '../app/tax-settings';
 import { getOssThresholdStatus } from '../app/oss-threshold-status';
+import { calculateHandlers } from './calculate-handlers';
+import { viesHandlers } from './vies-handlers';
+import { ratesHandlers } from './rates-handlers';
+import { ledgerHandlers, type RebuildWaker } from './ledger-handlers';
 
 const SERVICE_VERSION = '0.1.0';
 
-function orgKey(req: { organizationId: string; testMode: boolean }): OrgKey {
-  if (!isObjectId(req.organizationId)) throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
-  return { organizationId: req.organizationId, mode: req.testMode ? 'test' : 'live' };
-}
 
 function settingsMessage(state: TaxSettingsState): tax.TaxSettings {
   const s = state.settings;
@@ -19,23 +19,28 @@ function settingsMessage(state: TaxSettingsState): tax.TaxSettings {
     ossEnabled: s.ossEnabled,
     iossEnabled: s.iossEnabled,
     viesEnabled: s.viesEnabled,
+    ...(s.vatId !== null ? { vatId: s.vatId } : {}),
     priceMode: s.priceMode,
     rounding: { ...s.rounding },
     updatedAt: state.updatedAt ?? '',
   };
 }
 
-export function registerTaxService(grpc: GrpcServer, deps: TaxDeps): void {
+export function registerTaxService(grpc: GrpcServer, deps: TaxDeps, rebuilds: RebuildWaker): void {
   const { logger } = deps;
   const impl: tax.TaxServiceServer = {
     describe: unary(logger, 'tax/Describe', async () => ({ service: 'tax', version: SERVICE_VERSION })),
-    getTaxSettings: unary(logger, 'tax/GetTaxSettings', async (req: tax.GetTaxSettingsRequest) => settingsMessage(await getTaxSettings(deps, orgKey(req)))),
+    getTaxSettings: unary(logger, 'tax/GetTaxSettings', async (req: tax.GetTaxSettingsRequest) => settingsMessage(await getTaxSettings(deps, orgKeyOf(req)))),
     updateTaxSettings: unary(logger, 'tax/UpdateTaxSettings', async (req: tax.UpdateTaxSettingsRequest) =>
-      settingsMessage(await updateTaxSettings(deps, orgKey(req), req.patchJson)),
+      settingsMessage(await updateTaxSettings(deps, orgKeyOf(req), req.patchJson)),
     ),
-    getOssThresholdStatus: unary(logger, 'tax/GetOssThresholdStatus', async (req: tax.GetOssThresholdStatusRequest) =>
-      getOssThresholdStatus(deps, orgKey(req), req.year === 0 ? undefined : req.year),
+    getOssThresholdStatus: unary(logger, 'tax/GetOssThresholdStatus', async (req: tax.GetOssThresholdStatusRequest): Promise<tax.OssThresholdStatus> =>
+      getOssThresholdStatus(deps, orgKeyOf(req), req.year === 0 ? undefined : req.year),
     ),
+    ...calculateHandlers(deps),
+    ...viesHandlers(deps),
+    ...ratesHandlers(deps),
+    ...ledgerHandlers(deps, rebuilds),
   };
   grpc.addService(tax.TaxServiceService, impl);
 }

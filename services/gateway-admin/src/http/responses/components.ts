@@ -10,6 +10,8 @@ import { invoicingSettings, license, ossThresholdStatus, portalSettings, taxSett
 import { provider, providerPage } from './providers';
 import { site, siteInvoicingSettings, sitePage } from './sites';
 import { organizationCreated } from './system';
+import { taxRecordPage, taxRecordRebuildJobResponse, taxRecordResponse } from './tax-records';
+import { taxDeleted, taxRate, taxRatePage, taxRatesReplaced, taxRule, taxRulePage, taxRulesPopulated } from './tax';
 import { transaction, transactionDeleted, transactionDetail, transactionPage, transactionWithHistory } from './transactions';
 
 /**
@@ -49,7 +51,17 @@ export const COMPONENTS: Readonly<Record<string, ZodTypeAny>> = {
   TaxSettings: taxSettings,
   OssThresholdStatus: ossThresholdStatus,
   PortalSettings: portalSettings,
+  TaxRecord: taxRecordResponse,
+  TaxRecordPage: taxRecordPage,
+  TaxRecordRebuildJob: taxRecordRebuildJobResponse,
   OrganizationCreated: organizationCreated,
+  TaxRate: taxRate,
+  TaxRatePage: taxRatePage,
+  TaxRule: taxRule,
+  TaxRulePage: taxRulePage,
+  TaxDeleted: taxDeleted,
+  TaxRatesReplaced: taxRatesReplaced,
+  TaxRulesPopulated: taxRulesPopulated,
   SignInStarted: signInStarted,
   AccessToken: accessToken,
   SignedIn: signedIn,

@@ -8,6 +8,7 @@ export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   409: 'Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId`',
   422: 'A precondition of another service failed',
   429: 'Rate limit exceeded; see the Retry-After header',
+  503: 'A service this answer needs cannot answer right now (coded, e.g. `TAX_UNAVAILABLE`); nothing was changed, retry later',
 };
 
 /**

@@ -33,6 +33,7 @@ export const invoicingSettings = z.object({
     sellerPeppolRoutingAddress: z.object({ schemeId: z.string(), value: z.object({ plaintext: z.string() }) }).nullable(),
   }),
   autoPaymentLinkExpiresInHours: z.number().int(),
+  timeZone: z.string().describe('IANA time zone whose calendar day dates invoices and picks their number period (default UTC)'),
   invoiceNumberLayout: numberingLayout,
   creditNoteNumberLayout: numberingLayout,
   updatedAt: timestamp.nullable().describe('null until first saved'),
@@ -43,6 +44,7 @@ export const taxSettings = z.object({
   ossEnabled: z.boolean(),
   iossEnabled: z.boolean(),
   viesEnabled: z.boolean(),
+  vatId: z.string().nullable().describe("the organization's own VAT ID (normalized), sent to VIES as the requester; null when not set"),
   priceMode: z.string(),
   rounding: z.object({ level: z.string(), method: z.string() }),
   updatedAt: timestamp.nullable().describe('null until first saved'),
@@ -52,8 +54,9 @@ export const ossThresholdStatus = z.object({
   year: z.number().int(),
   currency: z.string(),
   threshold: z.number().int().describe('EUR minor units'),
-  currentTotal: z.number().int().describe('EUR minor units'),
+  currentTotal: z.number().int().describe('EUR minor units: net intra-EU B2C distance sales of the year in the tax ledger, sales minus reversals and credits'),
   exceeded: z.boolean(),
+  unconvertedEntries: z.number().int().describe('ledger entries with such sales in other currencies, not in currentTotal until exchange rates are kept'),
 });
 
 export const portalSettings = z.object({ enabled: z.boolean(), magicLinksEnabled: z.boolean() });

@@ -8,6 +8,7 @@ const billingAddress = z.object({
   city: z.string(),
   postalCode: z.string(),
   country: z.string(),
+  vatId: z.string().nullable().describe('buyer VAT ID as given (normalized), null when none'),
 });
 
 export const transaction = z.object({

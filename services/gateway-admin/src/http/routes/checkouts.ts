@@ -140,6 +140,8 @@ export const checkoutRoutes = [
         })),
         metadata: body.metadata ?? {},
         expiresAt: orEmpty(body.expiresAt),
+        // Only billing's invoice payment links carry an invoice tax; the Admin API never does.
+        invoiceTaxJson: '',
       });
       return { id: c.id, sessionPublicId: c.sessionPublicId, shortCode: c.shortCode, paymentUrl: c.paymentUrl, status: c.status, expiresAt: c.expiresAt };
     },

@@ -9,6 +9,15 @@ import { siteRoutes } from './sites';
 import { systemRoutes } from './system';
 import { checkoutRoutes } from './checkouts';
 import { transactionRoutes } from './transactions';
+import { invoiceTaxRoutes } from './invoices-tax';
+import { invoiceRoutes } from './invoices';
+import { creditNoteRoutes } from './credit-notes';
+import { taxRateRoutes } from './tax-rates';
+import { taxRuleRoutes } from './tax-rules';
+import { taxRecordRoutes } from './tax-records';
+import { invoicePaymentLinkRoutes } from './invoice-payment-links';
+import { clientRoutes } from './clients';
+import { documentEmailRoutes } from './document-email';
 
 /** The settings route definitions depend on (a subset of the gateway's config). */
 export interface RouteSettings {
@@ -20,5 +29,5 @@ export interface RouteSettings {
  * it, so a route added here is enforced, documented and tested for 401/403 automatically.
  */
 export function allRoutes(settings: RouteSettings): AnyRoute[] {
-  return [...systemRoutes(settings.DEFAULT_LICENSE_STATE), ...systemApiKeyRoutes, ...organizationApiKeyRoutes, ...memberRoutes, ...siteRoutes, ...providerRoutes, ...domainRoutes, ...organizationSettingsRoutes, ...licenseRoutes, ...checkoutRoutes, ...transactionRoutes];
+  return [...systemRoutes(settings.DEFAULT_LICENSE_STATE), ...systemApiKeyRoutes, ...organizationApiKeyRoutes, ...memberRoutes, ...siteRoutes, ...providerRoutes, ...domainRoutes, ...organizationSettingsRoutes, ...licenseRoutes, ...checkoutRoutes, ...transactionRoutes, ...taxRateRoutes, ...taxRuleRoutes, ...invoiceTaxRoutes, ...invoiceRoutes, ...invoicePaymentLinkRoutes, ...creditNoteRoutes, ...taxRecordRoutes, ...clientRoutes, ...documentEmailRoutes];
 }

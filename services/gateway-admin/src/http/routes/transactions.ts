@@ -4,6 +4,7 @@ import { currencyCode, dateBound, EMAIL_MAX, metadata, money, pageNumber, text, 
 import type { AdminDeps } from '../../app/deps';
 import { transactionDeleted as deleted, transactionDetail, transactionPage, transactionWithHistory } from '../responses/transactions';
 import { resource } from '../route-table';
+import { transactionTaxView } from '@paymesh/contracts';
 import { idParams, objectId, rpc } from './common';
 import { listValues, multiParam, parseDateRange, parseObjectIds, parseStatuses } from './list-query';
 
@@ -50,6 +51,15 @@ const manualBody = z
   })
   .strict();
 
+const recalculateBody = z
+  .object({
+    /** Check the buyer VAT ID again instead of reusing the check stored with the transaction. */
+    recheckVatId: z.boolean().default(false),
+  })
+  .strict()
+  // No body at all is the same as {} (fastify hands an absent body over as null).
+  .nullish();
+
 const orNull = (v: string): string | null => (v === '' ? null : v);
 
 /** Admin shape of a transaction (the status history only on the single read). */
@@ -76,7 +86,7 @@ export function transactionView(t: checkoutPayments.TransactionRecord) {
     providerType: orNull(t.providerType),
     providerPaymentId: orNull(t.providerPaymentId),
     providerPayment: { state: t.providerPaymentState, error: orNull(t.providerPaymentError) },
-    billingAddress: t.billingAddress ?? null,
+    billingAddress: t.billingAddress ? { ...t.billingAddress, vatId: orNull(t.billingAddress.vatId) } : null,
     metadata: t.metadata,
     notes: orNull(t.notes),
     manual: t.manual,
@@ -243,6 +253,43 @@ export const transactionRoutes = [
         metadata: body.metadata ?? {},
       });
       return { ...transactionView(t), statusHistory: historyView(t) };
+    },
+  }),
+  transactions({
+    method: 'GET',
+    path: '/transactions/:id/tax',
+    operationId: 'getTransactionTax',
+    response: transactionTaxView,
+    summary: 'The tax stored with a transaction and what it was computed from (not_computed: manual, or the tax service could not answer)',
+    params: idParams,
+    async handler({ deps, org, params }) {
+      const res = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.getTransactionTax, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.id,
+      });
+      return transactionTaxView.parse(JSON.parse(res.json));
+    },
+  }),
+  transactions({
+    method: 'POST',
+    path: '/transactions/:id/recalculate-tax',
+    action: 'execute',
+    operationId: 'recalculateTransactionTax',
+    response: transactionTaxView,
+    errors: [409, 422, 503],
+    summary:
+      "Recompute the tax of an initiated or pending transaction from its stored input with today's rates (recheckVatId: check the VAT ID again); final transactions: 409 TRANSACTION_TAX_FINAL",
+    params: idParams,
+    body: recalculateBody,
+    async handler({ deps, org, params, body }) {
+      const res = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.recalculateTransactionTax, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.id,
+        recheckVatId: body?.recheckVatId ?? false,
+      });
+      return transactionTaxView.parse(JSON.parse(res.json));
     },
   }),
 ];

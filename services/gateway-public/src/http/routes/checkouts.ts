@@ -6,6 +6,7 @@ import { rpc, type Clients } from '../../clients';
 import { browserOriginFor } from '../origin';
 import { parse, required } from './parse';
 import { doc, handoffConsumed, handoffCreated, publicCheckout, inputDocumentedOnly } from '../responses';
+import { taxPreview, taxPreviewOf, type TaxCalculation } from '@paymesh/contracts';
 
 /** Billing address as buyers send it; unknown keys are dropped, the rules live in checkout. */
 export const billingAddressSchema = z.object({
@@ -15,11 +16,34 @@ export const billingAddressSchema = z.object({
   city: text(100).optional(),
   postalCode: text(20).optional(),
   country: countryCode.optional(),
+  vatId: text(30).optional().describe('buyer VAT ID; spaces, dots and hyphens are ignored; the tax service judges it'),
 });
 
 export function billingAddressIn(a: z.infer<typeof billingAddressSchema>): checkoutPayments.BillingAddress {
-  return { name: a.name ?? '', email: a.email ?? '', line1: a.line1 ?? '', city: a.city ?? '', postalCode: a.postalCode ?? '', country: a.country ?? '' };
+  return {
+    name: a.name ?? '',
+    email: a.email ?? '',
+    line1: a.line1 ?? '',
+    city: a.city ?? '',
+    postalCode: a.postalCode ?? '',
+    country: a.country ?? '',
+    vatId: a.vatId ?? '',
+  };
 }
+
+/** Wire -> public shape: an empty VAT ID is not shown. */
+export function billingAddressOut(a: checkoutPayments.BillingAddress) {
+  const { vatId, ...rest } = a;
+  return { ...rest, ...(vatId ? { vatId } : {}) };
+}
+
+const taxPreviewBody = z.object({
+  billingAddress: z.object({
+    country: countryCode,
+    postcode: text(20).optional(),
+    vatId: text(30).optional().describe('spaces, dots and hyphens are ignored'),
+  }),
+});
 
 const sessionParams = z.object({ id: text(100, 1) });
 const consumeParams = sessionParams.extend({ token: text(200, 1) });
@@ -79,6 +103,22 @@ export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOp
     return { handoffToken: res.handoffToken, expiresInSeconds: res.expiresInSeconds };
   });
 
+  const previewSchema = doc({ tag: 'Checkouts', operationId: 'previewCheckoutTax', summary: 'Tax the buyer would pay with this address; totalGross is what transaction create will charge', params: sessionParams, body: taxPreviewBody, response: taxPreview, errors: [400, 403, 404, 409, 429, 503] });
+  app.post('/checkouts/:id/tax-preview', { schema: previewSchema, ...inputDocumentedOnly }, async (req) => {
+    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
+    const { id } = parse(sessionParams, req.params, 'params');
+    const { billingAddress: a } = parse(taxPreviewBody, req.body);
+    const res = await rpc(
+      cp,
+      cp.previewCheckoutTax,
+      { sessionPublicId: id, browserOrigin, billingAddress: { country: a.country, postcode: a.postcode ?? '', vatId: a.vatId ?? '' } },
+      clients.taxDeadlineMs,
+    );
+    // checkout validated the answer with the same contract; the response schema checks what leaves.
+    const calc: TaxCalculation = JSON.parse(res.json);
+    return taxPreviewOf(calc);
+  });
+
   const consumeSchema = doc({ tag: 'Checkouts', operationId: 'consumeHandoff', summary: 'Read and delete a handoff (single use: 404 afterwards)', params: consumeParams, response: handoffConsumed, errors: [400, 403, 404, 409, 429] });
   app.post('/checkouts/:id/handoff/:token/consume', { schema: consumeSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
@@ -86,7 +126,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOp
     const res = await rpc(cp, cp.consumeHandoff, { sessionPublicId: id, handoffToken: token, browserOrigin }, clients.deadlineMs);
     return {
       providerId: res.providerId,
-      ...(res.billingAddress ? { billingAddress: res.billingAddress } : {}),
+      ...(res.billingAddress ? { billingAddress: billingAddressOut(res.billingAddress) } : {}),
       createdAt: res.createdAt,
     };
   });

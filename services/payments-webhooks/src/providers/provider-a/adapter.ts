@@ -13,7 +13,7 @@ import {
   type WebhookInput,
 } from '../adapter';
 import { isStripeError, mapProviderAError, UNEXPECTED_STATE } from './errors';
-import { outcomeOfEvent, outcomeOfIntentStatus, WEBHOOK_EVENTS } from './mapping';
+import { adjustmentKindOfEvent, chargebackStatusOf, outcomeOfEvent, outcomeOfIntentStatus, WEBHOOK_EVENTS } from './mapping';
 
 /** Settings shared by every provider_a record (from the service configuration). */
 export interface ProviderAOptions {
@@ -48,7 +48,29 @@ const eventSchema = z.object({
   type: z.string().min(1).max(255),
   created: z.number().int().nonnegative(),
   livemode: z.boolean(),
-  data: z.object({ object: z.object({ object: z.string(), id: z.string().optional() }).passthrough() }),
+  data: z.object({
+    object: z.object({ object: z.string(), id: z.string().optional() }).passthrough(),
+    previous_attributes: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+
+const chargeObject = z.object({
+  object: z.literal('charge'),
+  id: z.string().min(1).max(255),
+  payment_intent: z.string().min(1).max(255),
+  amount_refunded: z.number().int().nonnegative(),
+  currency: z.string().regex(/^[a-zA-Z]{3}$/),
+  metadata: metadataSchema.default({}),
+});
+
+const disputeObject = z.object({
+  object: z.literal('dispute'),
+  id: z.string().min(1).max(255),
+  payment_intent: z.string().min(1).max(255),
+  amount: z.number().int().nonnegative(),
+  currency: z.string().regex(/^[a-zA-Z]{3}$/),
+  reason: z.string().nullable().default(null),
+  status: z.string(),
 });
 
 const paymentIntentObject = z.object({
@@ -56,6 +78,43 @@ const paymentIntentObject = z.object({
   id: z.string().min(1).max(255),
   metadata: metadataSchema.default({}),
 });
+
+/**
+ * The refund or dispute an event reports. A `charge.refunded` charge carries the refunded total
+ * and (in `previous_attributes`) the total before, but not the refund's id: the refund is named
+ * by its charge and the total it brought the charge to, unique per refund because every refund
+ * raises that total.
+ */
+function adjustmentOf(
+  type: string,
+  data: { object: Record<string, unknown>; previous_attributes?: Record<string, unknown> | undefined },
+): Pick<ProviderWebhookEvent, 'adjustment' | 'payment'> {
+  const kind = adjustmentKindOfEvent(type);
+  if (kind === 'refund') {
+    const charge = chargeObject.safeParse(data.object);
+    if (!charge.success) throw new ValidationError(`webhook ${type} does not carry a charge`);
+    const c = charge.data;
+    const before = data.previous_attributes?.['amount_refunded'];
+    const amount = c.amount_refunded - (typeof before === 'number' ? before : 0);
+    if (amount <= 0) return { adjustment: null, payment: null };
+    return {
+      adjustment: { kind, refundId: `${c.id}:${c.amount_refunded}`, amount, currency: c.currency.toUpperCase(), refundedTotal: c.amount_refunded },
+      payment: { providerPaymentId: c.payment_intent, metadata: c.metadata },
+    };
+  }
+  if (kind === 'dispute') {
+    const dispute = disputeObject.safeParse(data.object);
+    if (!dispute.success) throw new ValidationError(`webhook ${type} does not carry a dispute`);
+    const d = dispute.data;
+    const status = chargebackStatusOf(d.status);
+    if (status === null) return { adjustment: null, payment: null };
+    return {
+      adjustment: { kind, disputeId: d.id, status, amount: d.amount, currency: d.currency.toUpperCase(), reason: d.reason },
+      payment: { providerPaymentId: d.payment_intent, metadata: null },
+    };
+  }
+  return { adjustment: null, payment: null };
+}
 
 /** The official SDK pointed at an API origin such as http://127.0.0.1:12111. */
 export function providerAClient(secretKey: string, apiBaseUrl: string, opts: Pick<ProviderAOptions, 'timeoutMs' | 'maxNetworkRetries'>): Stripe {
@@ -176,14 +235,14 @@ export class ProviderAAdapter implements PaymentAdapter {
     const event = eventSchema.safeParse(verified);
     if (!event.success) throw new ValidationError('webhook payload is not a provider_a event');
     const { id, type, created, livemode, data } = event.data;
+    const base = { eventId: id, eventType: type, occurredAt: new Date(created * 1000).toISOString(), live: livemode };
     const outcome = outcomeOfEvent(type);
-    let payment: ProviderWebhookEvent['payment'] = null;
     if (outcome !== null) {
       const intent = paymentIntentObject.safeParse(data.object);
       if (!intent.success) throw new ValidationError(`webhook ${type} does not carry a payment intent`);
-      payment = { providerPaymentId: intent.data.id, metadata: intent.data.metadata };
+      return { ...base, outcome, adjustment: null, payment: { providerPaymentId: intent.data.id, metadata: intent.data.metadata } };
     }
-    return { eventId: id, eventType: type, occurredAt: new Date(created * 1000).toISOString(), live: livemode, outcome, payment };
+    return { ...base, outcome: null, ...adjustmentOf(type, data) };
   }
 
   async refund(): Promise<never> {

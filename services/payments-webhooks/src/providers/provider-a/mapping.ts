@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import type { ChargebackStatus } from '@paymesh/contracts';
 import type { PaymentOutcome } from '../../domain/payment';
 
 /**
@@ -11,7 +12,7 @@ export const WEBHOOK_EVENTS = [
   'payment_intent.succeeded',
   'payment_intent.payment_failed',
   'payment_intent.canceled',
-  // Acknowledged without effect until refunds and disputes are built (see docs/decisions.md).
+  // Refunds and disputes: recorded on the transaction (see docs/decisions.md, "Refunds and disputes").
   'charge.refunded',
   'charge.dispute.created',
   'charge.dispute.closed',
@@ -51,5 +52,44 @@ export function outcomeOfIntentStatus(status: Stripe.PaymentIntent.Status): Paym
     default:
       // Statuses newer than this mapping: unknown means not settled; the webhook settles it.
       return 'pending';
+  }
+}
+
+/** Which adjustment an event type reports; null for the others. */
+export function adjustmentKindOfEvent(type: string): 'refund' | 'dispute' | null {
+  switch (type) {
+    case 'charge.refunded':
+      return 'refund';
+    case 'charge.dispute.created':
+    case 'charge.dispute.updated':
+    case 'charge.dispute.closed':
+      return 'dispute';
+    default:
+      return null;
+  }
+}
+
+/**
+ * Our chargeback state of a provider_a dispute status. Inquiries (`warning_*`) count like
+ * disputes; an inquiry closed without a chargeback (`warning_closed`) and a dispute settled by a
+ * refund (`charge_refunded`) leave the payment standing, like `won`. Null for statuses newer than
+ * this mapping (acknowledged, no effect).
+ */
+export function chargebackStatusOf(status: string): ChargebackStatus | null {
+  switch (status) {
+    case 'needs_response':
+    case 'warning_needs_response':
+      return 'open';
+    case 'under_review':
+    case 'warning_under_review':
+      return 'under_review';
+    case 'won':
+    case 'warning_closed':
+    case 'prevented':
+      return 'won';
+    case 'lost':
+      return 'lost';
+    default:
+      return null;
   }
 }

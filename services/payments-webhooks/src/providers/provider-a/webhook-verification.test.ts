@@ -56,6 +56,7 @@ describe('provider_a webhook verification', () => {
       occurredAt: new Date((nowSeconds - 5) * 1000).toISOString(),
       live: false,
       outcome: 'succeeded',
+      adjustment: null,
       payment: { providerPaymentId: 'pi_unit_1', metadata: { transaction_id: 'tx1' } },
     });
   });
@@ -106,11 +107,43 @@ describe('provider_a webhook verification', () => {
   });
 
   it('acknowledges other event types without an outcome', () => {
-    const body = eventBody('charge.refunded', { object: 'charge', id: 'ch_1' });
+    const body = eventBody('charge.succeeded', { object: 'charge', id: 'ch_1' });
     const event = deliver(body, stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: nowSeconds }));
     expect(event.outcome).toBeNull();
+    expect(event.adjustment).toBeNull();
     expect(event.payment).toBeNull();
-    expect(event.eventType).toBe('charge.refunded');
+    expect(event.eventType).toBe('charge.succeeded');
+  });
+
+  const signed = (type: string, object: Record<string, unknown>, previous?: Record<string, unknown>) => {
+    const body = JSON.stringify({
+      id: 'evt_unit_2',
+      object: 'event',
+      type,
+      created: nowSeconds - 5,
+      livemode: false,
+      data: { object, ...(previous ? { previous_attributes: previous } : {}) },
+    });
+    return deliver(body, stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: nowSeconds }));
+  };
+  const charge = { id: 'ch_1', object: 'charge', payment_intent: 'pi_unit_1', amount: 5000, currency: 'eur', metadata: { transaction_id: 'tx1' } };
+
+  it('reads a refund from charge.refunded: its amount is the rise of the refunded total', () => {
+    const event = signed('charge.refunded', { ...charge, amount_refunded: 3000 }, { amount_refunded: 1000 });
+    expect(event.outcome).toBeNull();
+    expect(event.adjustment).toEqual({ kind: 'refund', refundId: 'ch_1:3000', amount: 2000, currency: 'EUR', refundedTotal: 3000 });
+    expect(event.payment).toEqual({ providerPaymentId: 'pi_unit_1', metadata: { transaction_id: 'tx1' } });
+  });
+
+  it('reads dispute states and rejects refund or dispute events without their object', () => {
+    const dispute = { id: 'dp_1', object: 'dispute', payment_intent: 'pi_unit_1', amount: 5000, currency: 'eur', reason: 'fraudulent' };
+    expect(signed('charge.dispute.created', { ...dispute, status: 'needs_response' }).adjustment).toEqual({
+      kind: 'dispute', disputeId: 'dp_1', status: 'open', amount: 5000, currency: 'EUR', reason: 'fraudulent',
+    });
+    expect(signed('charge.dispute.closed', { ...dispute, status: 'lost' }).adjustment).toMatchObject({ status: 'lost' });
+    expect(signed('charge.dispute.closed', { ...dispute, status: 'won' }).payment).toEqual({ providerPaymentId: 'pi_unit_1', metadata: null });
+    expect(rejection(() => signed('charge.refunded', { id: 'ch_1', object: 'charge' })).message).toMatch(/charge/);
+    expect(rejection(() => signed('charge.dispute.created', { ...charge, amount_refunded: 0 })).message).toMatch(/dispute/);
   });
 
   it('rejects an outcome event whose object is not a payment intent', () => {

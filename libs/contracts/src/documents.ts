@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { postalAddress } from './settings';
+import { TAX_DECISIONS } from './tax';
+
+/**
+ * Documents service: what a PDF is rendered from. Billing builds this view from an invoice's
+ * snapshot (or a draft, for the pro forma) or a credit note and sends it as JSON in
+ * `RenderPdfRequest.body_json`; the documents service renders it and answers the PDF bytes.
+ * Money is an integer in minor units of `currency`.
+ */
+
+export const DOCUMENT_KINDS = ['invoice', 'credit_note', 'proforma'] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+const money = z.number().int();
+
+const party = z.object({
+  name: z.string().min(1).max(200),
+  address: postalAddress.nullable(),
+  email: z.string().max(254).nullable(),
+  /** VAT ID (seller) or tax ID (buyer) as printed. */
+  vatId: z.string().max(50).nullable(),
+});
+
+export const documentLine = z.object({
+  description: z.string().min(1).max(500),
+  quantity: z.number().int(),
+  unitPrice: money,
+  net: money,
+  tax: money,
+  gross: money,
+  /** Percent, e.g. 19 or 7.7. */
+  taxRate: z.number(),
+  /** The tax engine's decision for the line; reverse charge and export print a note. */
+  decision: z.enum(TAX_DECISIONS).nullable(),
+});
+export type DocumentLine = z.infer<typeof documentLine>;
+
+export const documentView = z.object({
+  kind: z.enum(DOCUMENT_KINDS),
+  /** Invoice or credit-note number; the pro forma label for drafts. */
+  number: z.string().min(1).max(100),
+  issueDate: isoDate.nullable(),
+  dueDate: isoDate.nullable(),
+  servicePeriod: z.object({ start: isoDate, end: isoDate }).nullable(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  seller: party.extend({ name: z.string().max(200), iban: z.string().max(50).nullable() }),
+  buyer: party,
+  lines: z.array(documentLine).min(1).max(500),
+  taxBreakdown: z.array(z.object({ taxRate: z.number(), taxRateCode: z.string(), taxableBase: money, taxAmount: money })),
+  totals: z.object({ net: money, tax: money, gross: money }),
+  /** Days after the issue date the amount is due, when the invoice was given terms. */
+  paymentTermsDays: z.number().int().min(0).nullable(),
+  /** Credit notes: the invoice they credit. */
+  invoiceNumber: z.string().nullable(),
+  /** Free text printed under the totals (notes, a credit note's reason). */
+  remarks: z.string().max(2000).nullable(),
+});
+export type DocumentView = z.infer<typeof documentView>;

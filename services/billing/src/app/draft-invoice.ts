@@ -1,0 +1,117 @@
+import { ErrorCode, ConflictError, NotFoundError, decodePatch } from '@paymesh/core';
+import { invoiceCreate, invoiceUpdate, type InvoiceCreate, type InvoiceRecord } from '@paymesh/contracts';
+import { zonedDay } from '../domain/numbering';
+import { totalsOf, type InvoiceDoc } from '../domain/invoice';
+import { INVOICES } from '../store/collections';
+import { loadInvoiceBuyer, type InvoiceBuyer } from './client-port';
+import type { OrgKey } from './deps';
+import type { InvoiceDeps } from './invoice-deps';
+import { getInvoicingSettings } from './invoicing-settings';
+import { invoiceTax } from './invoice-tax';
+import { invoiceView, loadInvoice } from './invoice-view';
+
+/** The buyer of an invoice; an unknown client (or another organization's) is a 404 naming `clientId`. */
+export async function buyerOf(deps: InvoiceDeps, key: OrgKey, clientId: string): Promise<InvoiceBuyer> {
+  try {
+    return await loadInvoiceBuyer(deps, key, clientId);
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new NotFoundError(`clientId: client ${clientId} not found`, { field: 'clientId' });
+    throw err;
+  }
+}
+
+async function requireSite(deps: InvoiceDeps, key: OrgKey, siteId: string): Promise<void> {
+  if (!(await deps.checkout.siteExists(key, siteId))) throw new NotFoundError(`siteId: site ${siteId} not found`, { field: 'siteId' });
+}
+
+/** The editable fields of a draft and its tax preview (tax point: the wanted issue date, else today). */
+async function draftFields(deps: InvoiceDeps, key: OrgKey, input: InvoiceCreate) {
+  await requireSite(deps, key, input.siteId);
+  const buyer = await buyerOf(deps, key, input.clientId);
+  const settings = (await getInvoicingSettings(deps, key)).settings;
+  const date = input.issueDate ?? zonedDay(deps.clock.now(), settings.timeZone ?? 'UTC');
+  const calc = await invoiceTax(deps, key, { buyer, items: input.items, currency: input.currency, date });
+  return {
+    siteId: input.siteId,
+    clientId: input.clientId,
+    currency: input.currency,
+    items: input.items,
+    issueDate: input.issueDate ?? null,
+    dueDate: input.dueDate ?? null,
+    paymentTermsDays: input.paymentTermsDays ?? null,
+    servicePeriod: input.servicePeriod ?? null,
+    taxCalculation: calc,
+    totals: totalsOf(calc),
+    taxFromTransaction: false,
+  };
+}
+
+/** `POST /invoices`: a draft, taxed by the engine. Nothing is written when any input is refused. */
+export async function createInvoice(deps: InvoiceDeps, key: OrgKey, bodyJson: string): Promise<InvoiceRecord> {
+  const input = decodePatch(invoiceCreate, bodyJson);
+  const fields = await draftFields(deps, key, input);
+  const now = deps.clock.now().toISOString();
+  const doc = await deps.store.collection<InvoiceDoc>(INVOICES).insert({
+    organizationId: key.organizationId,
+    mode: key.mode,
+    status: 'draft',
+    number: null,
+    ...fields,
+    notes: input.notes ?? null,
+    amountPaid: 0,
+    payments: [],
+    transactionId: null,
+    sourceTransactionId: null,
+    snapshot: null,
+    corrections: [],
+    creditNoteIds: [],
+    createdAt: now,
+    updatedAt: now,
+    issuedAt: null,
+    voidedAt: null,
+    voidReason: null,
+  });
+  deps.logger.info({ invoiceId: doc.id, organizationId: key.organizationId, lines: doc.items.length }, 'invoice draft created');
+  return invoiceView(deps.secrets, key, doc);
+}
+
+export function notDraft(doc: InvoiceDoc, action: string): ConflictError {
+  return new ConflictError(`invoice ${doc.number ?? doc.id} is ${doc.status}: only drafts can be ${action}; correct or void an issued invoice instead`, {
+    code: ErrorCode.INVOICE_NOT_DRAFT,
+  });
+}
+
+/** `PUT /invoices/:id`: replaces a draft's editable fields and recomputes its tax. */
+export async function updateInvoice(deps: InvoiceDeps, key: OrgKey, id: string, bodyJson: string): Promise<InvoiceRecord> {
+  const input = decodePatch(invoiceUpdate, bodyJson);
+  const current = await loadInvoice(deps, key, id);
+  if (current.status !== 'draft') throw notDraft(current, 'edited');
+  const fields = await draftFields(deps, key, input);
+  const now = deps.clock.now().toISOString();
+  // Compare-and-set against the draft that was checked: an issue in between wins and this is refused.
+  const stored = await deps.store.collection<InvoiceDoc>(INVOICES).update(
+    id,
+    (cur) => {
+      if (cur.status !== 'draft') throw notDraft(cur, 'edited');
+      const { id: _id, version: _v, ...rest } = cur;
+      return { ...rest, ...fields, notes: input.notes ?? null, updatedAt: now };
+    },
+    3,
+  );
+  return invoiceView(deps.secrets, key, stored);
+}
+
+/** `DELETE /invoices/:id`: drafts only; an issued invoice is kept for good (void it). */
+export async function deleteInvoice(deps: InvoiceDeps, key: OrgKey, id: string): Promise<{ id: string; deleted: true }> {
+  const doc = await loadInvoice(deps, key, id);
+  if (doc.status !== 'draft') throw notDraft(doc, 'deleted');
+  await deps.store.transaction(async (tx) => {
+    const coll = tx.collection<InvoiceDoc>(INVOICES);
+    const cur = await coll.get(id);
+    if (!cur) return;
+    if (cur.status !== 'draft') throw notDraft(cur, 'deleted');
+    await coll.delete(id);
+  });
+  deps.logger.info({ invoiceId: id, organizationId: key.organizationId }, 'invoice draft deleted');
+  return { id, deleted: true };
+}

@@ -1,0 +1,47 @@
+import type { EventEnvelope } from '@paymesh/bus';
+import type { ChargebackResolved } from '@paymesh/contracts';
+import type { InvoiceDoc } from '../domain/invoice';
+import { INVOICES } from '../store/collections';
+import type { OrgKey } from './deps';
+import type { InvoiceDeps } from './invoice-deps';
+import { recordReversal } from './invoice-refund';
+
+/**
+ * Billing's reaction to `checkout.chargeback.resolved`: a chargeback `lost` or `accepted` on a
+ * transaction that paid an issued invoice reverses what is left of that payment (outstanding
+ * rises) with ONE credit note of kind `chargeback`, however often the event is delivered (keyed
+ * by transaction and chargeback id). `won` changes nothing. The invoice is the one the checkout was
+ * created for (accepted only when that checkout is one of its payment links), else the invoice the
+ * transaction is linked to.
+ */
+export async function applyChargebackToInvoice(deps: InvoiceDeps, event: EventEnvelope<ChargebackResolved>): Promise<void> {
+  const d = event.data;
+  if (d.outcome === 'won') return;
+  const key: OrgKey = { organizationId: d.organizationId, mode: d.mode };
+  const found = await invoiceOf(deps, key, d);
+  if (!found) return;
+  const log = { invoiceId: found.id, transactionId: d.transactionId, chargebackId: d.chargebackId, outcome: d.outcome, eventId: event.id };
+  if (found.status === 'void' || found.status === 'draft' || !found.snapshot) {
+    deps.logger.warn({ ...log, invoiceStatus: found.status }, 'chargeback for an invoice that is not issued; ignored');
+    return;
+  }
+  const source = `${d.transactionId}:${d.chargebackId}`;
+  await recordReversal(
+    deps,
+    key,
+    found,
+    { transactionId: d.transactionId, kind: 'chargeback', sourceEventId: `chargeback:${source}`, sourceKey: `chargeback:${source}`, reason: `Chargeback ${d.chargebackId} (${d.outcome}) of payment ${d.transactionId}` },
+    log,
+  );
+}
+
+async function invoiceOf(deps: InvoiceDeps, key: OrgKey, d: ChargebackResolved): Promise<InvoiceDoc | null> {
+  const invoices = deps.store.collection<InvoiceDoc>(INVOICES);
+  if (d.invoiceId) {
+    const doc = await invoices.get(d.invoiceId);
+    const ours = doc && doc.organizationId === key.organizationId && doc.mode === key.mode;
+    if (ours && (doc.paymentLinks ?? []).some((l) => l.checkoutId === d.checkoutId)) return doc;
+  }
+  const linked = await invoices.find({ organizationId: key.organizationId, mode: key.mode, transactionId: d.transactionId }, { limit: 1 });
+  return linked.items[0] ?? null;
+}

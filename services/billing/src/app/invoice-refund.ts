@@ -1,0 +1,134 @@
+import { ConflictError, ErrorCode, newObjectId } from '@paymesh/core';
+import { eventId, type EventEnvelope } from '@paymesh/bus';
+import { Subjects, type TransactionStatusChanged } from '@paymesh/contracts';
+import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
+import { settlementOf, withReversal } from '../domain/invoice-payments';
+import { zonedDay } from '../domain/numbering';
+import { effectivePrefixes } from '../domain/site-invoicing';
+import { allocateInvoiceTax } from '../domain/tax-allocation';
+import { CREDIT_NOTES, INVOICES } from '../store/collections';
+import type { OrgKey } from './deps';
+import { drawDocumentNumber } from './document-number';
+import type { InvoiceDeps } from './invoice-deps';
+import { paymentStateOf } from './invoice-payment-state';
+import { getInvoicingSettings } from './invoicing-settings';
+import { sitePrefixes } from './issue-invoice';
+
+/**
+ * A refunded transaction that paid an invoice: in ONE store transaction, what is left of its
+ * payment is reversed (outstanding rises), a credit note (`kind: refund`, numbered from the
+ * credit-note layout and the site's prefix) is issued for that amount with the tax allocated from
+ * the invoice snapshot, and `billing.credit_note.issued` is emitted with that tax. The source event
+ * id is kept on the reversal and in the credit note's unique `sourceKey`, so one event, however
+ * often or concurrently delivered, yields one credit note.
+ */
+export async function recordRefund(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  found: InvoiceDoc,
+  d: TransactionStatusChanged,
+  event: EventEnvelope<TransactionStatusChanged>,
+  log: Record<string, unknown>,
+): Promise<void> {
+  await recordReversal(deps, key, found, { transactionId: d.transactionId, kind: 'refund', sourceEventId: event.id, sourceKey: `refund:${event.id}`, reason: `Refund of payment ${d.transactionId}` }, log);
+}
+
+/** What reverses an invoice payment: a refund or a lost chargeback, named by its source. */
+export interface ReversalSource {
+  transactionId: string;
+  kind: 'refund' | 'chargeback';
+  /** Kept on the reversal: one reversal per source. */
+  sourceEventId: string;
+  /** The credit note's unique source key: one credit note per source. */
+  sourceKey: string;
+  reason: string;
+}
+
+/**
+ * Reverses what is left of a transaction's payment of an invoice and issues ONE credit note for it
+ * (see {@link recordRefund}), idempotent per `source`.
+ */
+export async function recordReversal(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  found: InvoiceDoc,
+  source: ReversalSource,
+  log: Record<string, unknown>,
+): Promise<void> {
+  const settings = (await getInvoicingSettings(deps, key)).settings;
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const day = zonedDay(now, settings.timeZone ?? 'UTC');
+  const prefixes = await sitePrefixes(deps, key, found.siteId);
+  const layout = { ...settings.creditNoteNumberLayout, prefix: effectivePrefixes(prefixes, settings).creditNotePrefix };
+  try {
+    await deps.outbox.commit(async (tx) => {
+      const coll = tx.collection<InvoiceDoc>(INVOICES);
+      const cur = await coll.get(found.id);
+      const snap = cur?.snapshot;
+      if (!cur || !snap || !cur.number || cur.status === 'void') return;
+      const creditNoteId = newObjectId();
+      const reversed = withReversal(paymentStateOf(cur), { transactionId: source.transactionId, kind: source.kind, at, sourceEventId: source.sourceEventId, creditNoteId });
+      if (!reversed) return; // this event was recorded already, or nothing of the payment is left
+      const credited = allocateInvoiceTax(snap.taxCalculation, reversed.reversal.amount);
+      const number = await drawDocumentNumber(tx, key, 'credit_note', layout, day);
+      await tx.collection<CreditNoteDoc>(CREDIT_NOTES).insert({
+        id: creditNoteId,
+        organizationId: key.organizationId,
+        mode: key.mode,
+        number,
+        invoiceId: cur.id,
+        invoiceNumber: cur.number,
+        kind: source.kind,
+        sourceKey: source.sourceKey,
+        reason: source.reason,
+        siteId: cur.siteId,
+        clientId: cur.clientId,
+        currency: cur.currency,
+        issueDate: day,
+        seller: snap.seller,
+        buyer: snap.buyer,
+        lines: credited.lines.map((l) => ({ description: l.name, quantity: 1, unitPrice: l.gross, amountType: 'gross' as const, taxRate: l.taxRate, itemType: l.itemType })),
+        taxCalculation: credited,
+        totals: { net: credited.totalNet, tax: credited.totalTax, gross: credited.totalGross },
+        transactionId: source.transactionId,
+        createdAt: at,
+      });
+      const s = settlementOf(reversed.state);
+      const { id: _id, version: _v, ...rest } = cur;
+      await coll.replace(cur.id, cur.version, {
+        ...rest,
+        paymentReversals: [...reversed.state.paymentReversals],
+        amountPaid: s.amountPaid,
+        status: s.status,
+        creditNoteIds: [...cur.creditNoteIds, creditNoteId],
+        updatedAt: at,
+      });
+      tx.emit(
+        Subjects.creditNoteIssued,
+        {
+          organizationId: key.organizationId,
+          mode: key.mode,
+          siteId: cur.siteId,
+          currency: cur.currency,
+          taxCalculation: credited,
+          transactionId: source.transactionId,
+          occurredAt: at,
+          creditNoteId,
+          invoiceId: cur.id,
+          number,
+          issueDate: day,
+        },
+        { id: eventId(Subjects.creditNoteIssued, creditNoteId), occurredAt: at },
+      );
+      deps.logger.info({ ...log, creditNoteId, creditNoteNumber: number, amount: reversed.reversal.amount, amountDue: s.amountDue }, `invoice payment reversed (${source.kind}) with a credit note`);
+    });
+  } catch (err) {
+    // A concurrent delivery of the same event wrote its credit note first (unique per source).
+    if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) {
+      deps.logger.info(log, 'credit note written by a concurrent delivery');
+      return;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,76 @@
+import type { EventEnvelope } from '@paymesh/bus';
+import type { TransactionStatusChanged } from '@paymesh/contracts';
+import type { InvoiceDoc } from '../domain/invoice';
+import { settlementOf, withPayment } from '../domain/invoice-payments';
+import { INVOICES } from '../store/collections';
+import type { OrgKey } from './deps';
+import type { InvoiceDeps } from './invoice-deps';
+import { paymentStateOf } from './invoice-payment-state';
+import { recordRefund } from './invoice-refund';
+
+/**
+ * The invoice a transaction pays: the one its checkout was created for (`invoiceId` of the event,
+ * accepted only when that checkout is one of the invoice's payment links), else the invoice the
+ * transaction is linked to as its payment. Null when none (most transactions).
+ */
+async function invoiceOf(deps: InvoiceDeps, key: OrgKey, d: TransactionStatusChanged): Promise<InvoiceDoc | null> {
+  const invoices = deps.store.collection<InvoiceDoc>(INVOICES);
+  if (d.invoiceId) {
+    const doc = await invoices.get(d.invoiceId);
+    const ours = doc && doc.organizationId === key.organizationId && doc.mode === key.mode;
+    if (ours && (doc.paymentLinks ?? []).some((l) => l.checkoutId === d.checkoutId)) return doc;
+    deps.logger.warn({ transactionId: d.transactionId, invoiceId: d.invoiceId, checkoutId: d.checkoutId }, 'transaction names an invoice whose payment links do not include its checkout; ignored');
+  }
+  const linked = await invoices.find({ organizationId: key.organizationId, mode: key.mode, transactionId: d.transactionId }, { limit: 1 });
+  return linked.items[0] ?? null;
+}
+
+/**
+ * Billing's reaction to `checkout.transaction.status_changed` for transactions that pay an invoice:
+ * - 1 (completed): records the payment `{transactionId, amount, paidAt}` once per transaction;
+ *   the invoice becomes `paid` when nothing is outstanding, else `partially_paid`.
+ * - 3 (refunded): reverses what is left of that transaction's payment (outstanding rises) and
+ *   issues ONE credit note for it, with the tax allocated from the invoice snapshot; emitted as
+ *   `billing.credit_note.issued`. One reversal and one credit note per source event id.
+ * - 4 (disputed): nothing; a dispute only opens. A lost or accepted outcome arrives as
+ *   `checkout.chargeback.resolved` (see invoice-chargeback.ts).
+ * Voided invoices take no payments or reversals (logged).
+ */
+export async function applyTransactionToInvoice(deps: InvoiceDeps, event: EventEnvelope<TransactionStatusChanged>): Promise<void> {
+  const d = event.data;
+  if (d.status !== 1 && d.status !== 3 && d.status !== 4) return;
+  const key: OrgKey = { organizationId: d.organizationId, mode: d.mode };
+  const found = await invoiceOf(deps, key, d);
+  if (!found) return;
+  const log = { invoiceId: found.id, transactionId: d.transactionId, status: d.status, eventId: event.id };
+  deps.logger.info(log, 'transaction status of an invoice payment received');
+  if (d.status === 4) {
+    deps.logger.info(log, 'invoice payment disputed; nothing changes until the dispute outcome');
+    return;
+  }
+  if (found.status === 'void' || found.status === 'draft' || !found.snapshot) {
+    deps.logger.warn({ ...log, invoiceStatus: found.status }, 'transaction outcome for an invoice that is not issued; ignored');
+    return;
+  }
+  if (d.status === 1) await recordPayment(deps, found.id, d, log);
+  else await recordRefund(deps, key, found, d, event, log);
+}
+
+async function recordPayment(deps: InvoiceDeps, id: string, d: TransactionStatusChanged, log: Record<string, unknown>): Promise<void> {
+  const amount = d.amount;
+  if (amount === undefined || amount <= 0) {
+    deps.logger.warn(log, 'completed transaction without an amount; no payment recorded');
+    return;
+  }
+  await deps.outbox.commit(async (tx) => {
+    const coll = tx.collection<InvoiceDoc>(INVOICES);
+    const cur = await coll.get(id);
+    if (!cur || cur.status === 'void') return;
+    const next = withPayment(paymentStateOf(cur), { transactionId: d.transactionId, amount, paidAt: d.changedAt });
+    if (!next) return; // recorded already
+    const s = settlementOf(next);
+    const { id: _id, version: _v, ...rest } = cur;
+    await coll.replace(id, cur.version, { ...rest, payments: [...next.payments], amountPaid: s.amountPaid, status: s.status, updatedAt: deps.clock.now().toISOString() });
+    deps.logger.info({ ...log, amount, amountDue: s.amountDue, invoiceStatus: s.status }, 'invoice payment recorded');
+  });
+}

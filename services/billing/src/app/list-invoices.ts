@@ -1,0 +1,49 @@
+import { decodePatch } from '@paymesh/core';
+import { creditNoteListQuery, INVOICE_STATUSES, invoiceListQuery, type CreditNotePage, type InvoicePage } from '@paymesh/contracts';
+import type { Filter } from '@paymesh/store';
+import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
+import { CREDIT_NOTES, INVOICES } from '../store/collections';
+import type { BillingDeps, OrgKey } from './deps';
+import { creditNoteView, invoiceView } from './invoice-view';
+
+function dateRange(startDate?: string, endDate?: string) {
+  if (!startDate && !endDate) return undefined;
+  return { ...(startDate ? { $gte: startDate } : {}), ...(endDate ? { $lte: endDate } : {}) };
+}
+
+/** `GET /invoices`: newest first; dates filter the issue date (drafts have none until issued). */
+export async function listInvoices(deps: BillingDeps, key: OrgKey, bodyJson: string): Promise<InvoicePage> {
+  const q = decodePatch(invoiceListQuery, bodyJson || '{}');
+  const filter: Filter = { organizationId: key.organizationId, mode: key.mode };
+  let statuses: string[] = q.status ? [q.status] : [...INVOICE_STATUSES];
+  if (q.paid === true) statuses = statuses.filter((s) => s === 'paid');
+  if (q.paid === false) statuses = statuses.filter((s) => s === 'draft' || s === 'issued' || s === 'partially_paid');
+  if (statuses.length !== INVOICE_STATUSES.length) filter.status = { $in: statuses.length ? statuses : ['(none)'] };
+  if (q.clientId) filter.clientId = q.clientId;
+  if (q.siteId) filter.siteId = q.siteId;
+  if (q.transactionId) filter.transactionId = q.transactionId;
+  const range = dateRange(q.startDate, q.endDate);
+  if (range) filter.issueDate = range;
+  if (q.number) {
+    // `INV-2027-*`: every number starting with INV-2027- (bytewise range); otherwise exact.
+    if (q.number.endsWith('*')) {
+      const prefix = q.number.slice(0, -1);
+      filter.number = { $gte: prefix, $lt: `${prefix}\u{10FFFF}` };
+    } else {
+      filter.number = q.number;
+    }
+  }
+  const page = await deps.store.collection<InvoiceDoc>(INVOICES).find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
+  return { items: page.items.map((d) => invoiceView(deps.secrets, key, d)), total: page.total, page: q.page, limit: q.limit };
+}
+
+/** `GET /credit-notes`: newest first; dates filter the issue date. */
+export async function listCreditNotes(deps: BillingDeps, key: OrgKey, bodyJson: string): Promise<CreditNotePage> {
+  const q = decodePatch(creditNoteListQuery, bodyJson || '{}');
+  const filter: Filter = { organizationId: key.organizationId, mode: key.mode };
+  if (q.invoiceId) filter.invoiceId = q.invoiceId;
+  const range = dateRange(q.startDate, q.endDate);
+  if (range) filter.issueDate = range;
+  const page = await deps.store.collection<CreditNoteDoc>(CREDIT_NOTES).find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
+  return { items: page.items.map((d) => creditNoteView(deps.secrets, key, d)), total: page.total, page: q.page, limit: q.limit };
+}

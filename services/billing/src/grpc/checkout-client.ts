@@ -1,0 +1,56 @@
+import { DomainError } from '@paymesh/core';
+import { call, makeClient } from '@paymesh/grpc';
+import { checkout, checkoutPayments } from '@paymesh/proto';
+import { transactionTaxView } from '@paymesh/contracts';
+import { createCheckoutMessage, createdCheckoutOf } from './checkout-create';
+import type { InvoiceCheckoutPort } from '../app/invoice-deps';
+
+const orNull = (s: string): string | null => (s === '' ? null : s);
+
+/** {@link InvoiceCheckoutPort} over checkout's `GetSite`, `GetTransaction`, `GetTransactionTax` and `CreateCheckout`. */
+export function grpcCheckoutPort(address: string, deadlineMs: number): InvoiceCheckoutPort & { close(): void } {
+  const client = makeClient(checkout.CheckoutServiceClient, address);
+  const payments = makeClient(checkoutPayments.CheckoutPaymentsServiceClient, address);
+  const opts = { deadlineMs, target: 'checkout' };
+  return {
+    async createCheckout(req) {
+      return createdCheckoutOf(await call(payments, payments.createCheckout, createCheckoutMessage(req), { deadlineMs, target: 'checkout' }));
+    },
+    async siteExists(key, siteId) {
+      try {
+        await call(client, client.getSite, { organizationId: key.organizationId, id: siteId, testMode: key.mode === 'test' }, opts);
+        return true;
+      } catch (err) {
+        if (err instanceof DomainError && err.kind === 'not_found') return false;
+        throw err;
+      }
+    },
+    async transaction(key, id) {
+      try {
+        const t = await call(payments, payments.getTransaction, { organizationId: key.organizationId, testMode: key.mode === 'test', id }, opts);
+        const b = t.billingAddress;
+        return {
+          id: t.id,
+          siteId: t.siteId,
+          status: t.status,
+          amount: Number(t.amount),
+          currency: t.currency,
+          clientId: orNull(t.clientId),
+          externalReference: orNull(t.externalReference),
+          billingAddress: b && (b.name || b.email || b.country) ? { name: b.name, email: b.email, country: b.country } : null,
+        };
+      } catch (err) {
+        if (err instanceof DomainError && err.kind === 'not_found') return null;
+        throw err;
+      }
+    },
+    async transactionTax(key, id) {
+      const res = await call(payments, payments.getTransactionTax, { organizationId: key.organizationId, testMode: key.mode === 'test', id }, opts);
+      return transactionTaxView.parse(JSON.parse(res.json));
+    },
+    close() {
+      client.close();
+      payments.close();
+    },
+  };
+}

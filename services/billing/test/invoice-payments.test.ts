@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, type Clock } from '@paymesh/core';
+import { Committer, type EventEnvelope } from '@paymesh/bus';
+import { createStore, type DroppableStore } from '@paymesh/store';
+import { creditNoteIssued, Subjects, type EventMap, type TransactionStatusChanged } from '@paymesh/contracts';
+import type { OrgKey } from '../src/app/deps';
+import type { InvoiceDeps } from '../src/app/invoice-deps';
+import type { InvoiceBuyer } from '../src/app/client-port';
+import type { InvoiceCheckoutRequest } from '../src/app/checkout-port';
+import { collections, INVOICES } from '../src/store/collections';
+import type { InvoiceDoc } from '../src/domain/invoice';
+import { createInvoice } from '../src/app/draft-invoice';
+import { issueInvoice } from '../src/app/issue-invoice';
+import { invoiceView, loadInvoice } from '../src/app/invoice-view';
+import { listCreditNotes } from '../src/app/list-invoices';
+import { createPaymentLink } from '../src/app/create-payment-link';
+import { applyTransactionToInvoice } from '../src/app/invoice-transaction-events';
+import { fakeCalculation, PG_URL } from './tax-fixture';
+
+// Clients are another service's work: the buyer lookup is replaced here by a table.
+const buyers = new Map<string, InvoiceBuyer>();
+vi.mock('../src/app/client-port', () => ({
+  loadInvoiceBuyer: async (_deps: unknown, _key: unknown, clientId: string) => {
+    const b = buyers.get(clientId);
+    if (!b) throw new NotFoundError('client not found');
+    return b;
+  },
+}));
+
+
+/**
+ * Payment links and the transaction consumer on PostgreSQL: the checkout request billing sends, and
+ * payments, refunds and credit notes recorded idempotently from status events. (The whole path
+ * through checkout and the provider sandbox: test/mesh/invoice-payments.test.ts.)
+ */
+describe('invoice payments on PostgreSQL', () => {
+  let store: DroppableStore;
+  let deps: InvoiceDeps;
+  const clock: Clock = { now: () => new Date('2026-06-15T10:00:00Z') } as Clock;
+  const sent: InvoiceCheckoutRequest[] = [];
+
+  async function issued(): Promise<{ key: OrgKey; id: string; number: string }> {
+    const key: OrgKey = { organizationId: newObjectId(), mode: 'live' };
+    const clientId = newObjectId();
+    buyers.set(clientId, { clientId, name: 'Erika Buyer', email: 'erika@example.com', address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' }, taxId: null, taxIdType: null, taxCountry: 'DE', peppolRoutingAddress: null });
+    const draft = await createInvoice(deps, key, JSON.stringify({ siteId: newObjectId(), clientId, currency: 'EUR', items: [{ description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'service' }] }));
+    const inv = await issueInvoice(deps, key, draft.id);
+    return { key, id: inv.id, number: inv.number! };
+  }
+
+  function statusEvent(key: OrgKey, inv: { id: string }, t: { transactionId: string; checkoutId: string; amount: number }, status: number, id = randomBytes(8).toString('hex')): EventEnvelope<TransactionStatusChanged> {
+    const at = clock.now().toISOString();
+    return {
+      id,
+      type: Subjects.transactionStatusChanged,
+      version: 1,
+      occurredAt: at,
+      data: {
+        ...key, siteId: newObjectId(), transactionId: t.transactionId, status, previousStatus: status === 1 ? 0 : 1, subState: null, externalReference: null,
+        ipnUrl: null, sequence: status === 1 ? 2 : 3, changedAt: at, amount: t.amount, currency: 'EUR', checkoutId: t.checkoutId, invoiceId: inv.id,
+      },
+    } as EventEnvelope<TransactionStatusChanged>;
+  }
+
+  beforeAll(async () => {
+    store = await createStore({ url: PG_URL, database: `billing_pay_test_${randomBytes(5).toString('hex')}` });
+    for (const c of collections) await store.ensureCollection(c);
+    deps = {
+      store,
+      secrets: new SecretBox(DEV_SECRETS_KEYRING),
+      clock,
+      logger: createLogger({ service: 'billing-test', level: 'silent' }),
+      outbox: new Committer<EventMap>({ store }),
+      tax: { settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456789', viesEnabled: false }), calculate: async (req) => fakeCalculation(req) },
+      checkout: {
+        siteExists: async () => true,
+        // Stands in for checkout's CreateCheckout (the mesh test pays real links): records the request.
+        createCheckout: async (req) => {
+          sent.push(req);
+          return { id: newObjectId(), sessionPublicId: `cs_${randomBytes(8).toString('hex')}`, paymentUrl: 'http://localhost:3000/c/x', amount: req.amount, expiresAt: req.expiresAt };
+        },
+        // Invoices from transactions are tested over the mesh (test/mesh/invoices.test.ts).
+        transaction: async () => null,
+        transactionTax: async () => {
+          throw new Error('no transaction tax in this suite');
+        },
+      },
+      // Not used here: e-mail is tested end to end in test/mesh/email.test.ts.
+      emailOutbox: { send: async () => Promise.reject(new Error('no e-mail in these tests')) },
+    };
+  });
+  afterAll(async () => {
+    await store?.dropDatabase();
+    await store?.close();
+  });
+
+  it('sends checkout the invoice number, metadata and the tax allocated from the snapshot, without items; records the link', async () => {
+    const inv = await issued();
+    const link = await createPaymentLink(deps, inv.key, inv.id, { amount: 11900 }, 'user:1');
+    const req = sent.at(-1)!;
+    expect(req).toMatchObject({ amount: 11900, currency: 'EUR', invoiceNumber: inv.number, metadata: { invoiceId: inv.id }, email: 'erika@example.com' });
+    expect(req.invoiceTax.allocation).toMatchObject({ totalGross: 11900, totalTax: 1900, totalNet: 10000 });
+    expect(Date.parse(req.expiresAt) - clock.now().getTime()).toBe(336 * 3_600_000);
+    const doc = await loadInvoice(deps, inv.key, inv.id);
+    expect(doc.paymentLinks).toEqual([{ ...link, createdAt: clock.now().toISOString() }]);
+  });
+
+  it('records a payment once per transaction and a refund once per event, with one credit note', async () => {
+    const inv = await issued();
+    const link = await createPaymentLink(deps, inv.key, inv.id, { amount: 5000 }, null);
+    const t = { transactionId: newObjectId(), checkoutId: link.checkoutId, amount: 5000 };
+    const paidEvent = statusEvent(inv.key, inv, t, 1);
+    await applyTransactionToInvoice(deps, paidEvent);
+    await applyTransactionToInvoice(deps, paidEvent);
+    await applyTransactionToInvoice(deps, statusEvent(inv.key, inv, t, 1));
+    let view = invoiceView(deps.secrets, inv.key, await loadInvoice(deps, inv.key, inv.id));
+    expect(view).toMatchObject({ status: 'partially_paid', amountPaid: 5000, amountDue: 18800 });
+    expect(view.payments).toHaveLength(1);
+
+    const refund = statusEvent(inv.key, inv, t, 3);
+    await Promise.all([applyTransactionToInvoice(deps, refund), applyTransactionToInvoice(deps, refund)]);
+    await applyTransactionToInvoice(deps, refund);
+    view = invoiceView(deps.secrets, inv.key, await loadInvoice(deps, inv.key, inv.id));
+    expect(view).toMatchObject({ status: 'issued', amountPaid: 0, amountDue: 23800 });
+    expect(view.paymentReversals).toMatchObject([{ transactionId: t.transactionId, amount: 5000, kind: 'refund', sourceEventId: refund.id }]);
+    const notes = await listCreditNotes(deps, inv.key, JSON.stringify({ invoiceId: inv.id }));
+    expect(notes.items).toHaveLength(1);
+    expect(notes.items[0]).toMatchObject({ kind: 'refund', transactionId: t.transactionId, totals: { gross: 5000, tax: 798, net: 4202 } });
+    expect(view.creditNoteIds).toEqual([notes.items[0]!.id]);
+    const issuedEvents = (await store.outbox.pending(2000))
+      .filter((e) => e.subject === Subjects.creditNoteIssued)
+      .map((e) => creditNoteIssued.parse((e.payload as { data: unknown }).data))
+      .filter((d) => d.invoiceId === inv.id);
+    expect(issuedEvents).toHaveLength(1);
+    expect(issuedEvents[0]).toMatchObject({ creditNoteId: notes.items[0]!.id, transactionId: t.transactionId, taxCalculation: { totalGross: 5000, totalTax: 798 } });
+  });
+
+  it('ignores a checkout that is not one of the invoice links, and disputes until their outcome', async () => {
+    const inv = await issued();
+    const foreign = { transactionId: newObjectId(), checkoutId: newObjectId(), amount: 23800 };
+    await applyTransactionToInvoice(deps, statusEvent(inv.key, inv, foreign, 1));
+    const link = await createPaymentLink(deps, inv.key, inv.id, {}, null);
+    await applyTransactionToInvoice(deps, statusEvent(inv.key, inv, { transactionId: newObjectId(), checkoutId: link.checkoutId, amount: 23800 }, 4));
+    const doc = await deps.store.collection<InvoiceDoc>(INVOICES).get(inv.id);
+    expect(doc).toMatchObject({ status: 'issued', amountPaid: 0, payments: [] });
+  });
+});

@@ -1,0 +1,125 @@
+import { eventId } from '@paymesh/bus';
+import { Subjects, type ChargebackResolved, type PaymentAdjustmentReported } from '@paymesh/contracts';
+import { isFinalChargeback, type Chargeback, type TransactionDoc } from '../domain/transaction';
+import { IllegalTransitionError } from '../domain/transaction-state';
+import { TRANSACTIONS } from '../store/collections';
+import type { PaymentStatusResult } from './apply-payment-status';
+import type { PaymentsDeps } from './payments-deps';
+import { applyTransition, type TransitionPlan } from './transition';
+
+type Refund = Extract<PaymentAdjustmentReported['adjustment'], { kind: 'refund' }>;
+type Dispute = Extract<PaymentAdjustmentReported['adjustment'], { kind: 'dispute' }>;
+
+/**
+ * Records a refund or a dispute reported by payments-webhooks on the transaction, once per provider
+ * event, through the state machine:
+ * - refund: added to `refunds` once per provider refund id; when the refunds reach the amount the
+ *   transaction moves 1 -> 3 (IPN, billing's credit note, tax reversal), a partial refund changes
+ *   no status;
+ * - dispute: the chargeback record is created or updated (a final state is never changed again);
+ *   open / under_review / lost / accepted -> 4, won -> back to 1. Reaching won, lost or accepted
+ *   enqueues `checkout.chargeback.resolved` once, in the same store transaction.
+ * A report that does not belong to the transaction is logged and dropped.
+ */
+export async function applyPaymentAdjustment(deps: PaymentsDeps, report: PaymentAdjustmentReported): Promise<PaymentStatusResult> {
+  const a = report.adjustment;
+  const log = deps.logger.child({ transactionId: report.transactionId, providerEventId: report.providerEventId, adjustment: a.kind });
+  const doc = await deps.store.collection<TransactionDoc>(TRANSACTIONS).get(report.transactionId);
+  const mismatch = !doc
+    ? 'transaction'
+    : doc.organizationId !== report.organizationId
+      ? 'organization'
+      : doc.siteId !== report.siteId
+        ? 'site'
+        : doc.providerId !== report.providerId
+          ? 'provider'
+          : doc.providerPaymentId !== report.providerPaymentId
+            ? 'provider payment'
+            : undefined;
+  if (!doc || mismatch) {
+    log.error({ mismatch }, 'refund or dispute does not belong to a transaction; dropped');
+    return 'rejected';
+  }
+  try {
+    const out = await applyTransition(
+      deps,
+      doc.id,
+      (cur) => {
+        if (cur.processedProviderEventIds.includes(report.providerEventId)) return null;
+        return a.kind === 'refund' ? refundPlan(cur, a, report) : disputePlan(cur, a, report);
+      },
+      doc,
+    );
+    if (out.result === 'skipped') {
+      log.info('provider event already applied; ignored');
+      return 'duplicate';
+    }
+    log.info({ status: out.doc.status, result: out.result }, 'refund or dispute recorded');
+    return out.result === 'changed' ? 'applied' : 'unchanged';
+  } catch (err) {
+    if (err instanceof IllegalTransitionError) return 'rejected';
+    throw err;
+  }
+}
+
+function refundPlan(cur: TransactionDoc, r: Refund, report: PaymentAdjustmentReported): TransitionPlan {
+  const refunds = cur.refunds ?? [];
+  const known = refunds.some((x) => x.id === r.refundId);
+  const next = known
+    ? refunds
+    : [...refunds, { id: r.refundId, amount: r.amount, currency: r.currency, at: report.occurredAt, providerEventId: report.providerEventId }];
+  const recorded = next.reduce((n, x) => n + x.amount, 0);
+  // The provider's running total covers refunds whose events are still on their way.
+  const full = Math.max(recorded, r.refundedTotal) >= cur.amount;
+  return {
+    trigger: { kind: 'provider_refund', full },
+    providerEventId: report.providerEventId,
+    reason: `refund ${r.refundId} of ${r.amount} ${r.currency}`,
+    patch: { refunds: next },
+  };
+}
+
+function disputePlan(cur: TransactionDoc, d: Dispute, report: PaymentAdjustmentReported): TransitionPlan {
+  const list = cur.chargebacks ?? [];
+  const existing = list.find((c) => c.id === d.disputeId);
+  if (existing && isFinalChargeback(existing.status)) {
+    // Decided already: a late or repeated report changes nothing (only the event id is kept).
+    return { trigger: { kind: 'provider_dispute', status: existing.status }, providerEventId: report.providerEventId, patch: {} };
+  }
+  const final = isFinalChargeback(d.status);
+  const record: Chargeback = {
+    id: d.disputeId,
+    status: d.status,
+    amount: d.amount,
+    currency: d.currency,
+    reason: d.reason,
+    at: existing?.at ?? report.occurredAt,
+    updatedAt: report.occurredAt,
+    resolvedAt: final ? report.occurredAt : null,
+  };
+  const chargebacks = existing ? list.map((c) => (c.id === d.disputeId ? record : c)) : [...list, record];
+  return {
+    trigger: { kind: 'provider_dispute', status: d.status },
+    providerEventId: report.providerEventId,
+    reason: `dispute ${d.disputeId} ${d.status}`,
+    patch: { chargebacks },
+    ...(final ? { emit: (tx, stored, at) => emitResolved(tx, stored, record, at) } : {}),
+  };
+}
+
+function emitResolved(tx: Parameters<NonNullable<TransitionPlan['emit']>>[0], doc: TransactionDoc, c: Chargeback, at: string): void {
+  const data: ChargebackResolved = {
+    organizationId: doc.organizationId,
+    siteId: doc.siteId,
+    transactionId: doc.id,
+    mode: doc.mode,
+    chargebackId: c.id,
+    outcome: c.status as ChargebackResolved['outcome'],
+    amount: c.amount,
+    currency: c.currency,
+    checkoutId: doc.checkoutId,
+    invoiceId: doc.taxSource?.kind === 'invoice' ? doc.taxSource.invoiceId : null,
+    resolvedAt: c.resolvedAt ?? at,
+  };
+  tx.emit(Subjects.chargebackResolved, data, { id: eventId(Subjects.chargebackResolved, doc.id, c.id), occurredAt: at });
+}

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, newUnguessableObjectId, ValidationError } from '@paymesh/core';
+import { createStore, type DroppableStore } from '@paymesh/store';
+import { storedPdf, type DocumentDoc } from '../src/app/stored-pdf';
+import { PdfRenderer } from '../src/render/pdf-renderer';
+import { collections, DOCUMENTS } from '../src/store/collections';
+import { invoice } from './fixtures';
+
+const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const renderer = new PdfRenderer({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', pages: 1, maxQueue: 4, timeoutMs: 20_000, logger: createLogger({ service: 'documents-test', level: 'silent' }) });
+let store: DroppableStore;
+
+beforeAll(async () => {
+  store = await createStore({ url: PG_URL, database: `documents_test_${randomBytes(5).toString('hex')}` });
+  for (const c of collections) await store.ensureCollection(c);
+});
+afterAll(async () => {
+  await renderer.close();
+  await store.dropDatabase();
+  await store.close();
+});
+
+describe('stored PDFs', () => {
+  const organizationId = newUnguessableObjectId();
+  const documentId = newUnguessableObjectId();
+  const base = { organizationId, mode: 'live' as const, documentId, regenerate: false };
+
+  it('renders once per snapshot version, serves the stored bytes afterwards, and renders again when asked', async () => {
+    const first = await storedPdf(store, renderer, { ...base, snapshotVersion: 'c0', view: invoice() });
+    expect(first.rendered).toBe(true);
+    expect(first.pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    // What is printed comes from the stored snapshot's PDF, not the view sent this time.
+    const again = await storedPdf(store, renderer, { ...base, snapshotVersion: 'c0', view: invoice({ number: 'CHANGED' }) });
+    expect(again.rendered).toBe(false);
+    expect(again.pdf.equals(first.pdf)).toBe(true);
+
+    const next = await storedPdf(store, renderer, { ...base, snapshotVersion: 'c1', view: invoice() });
+    expect(next.rendered).toBe(true);
+
+    const regenerated = await storedPdf(store, renderer, { ...base, snapshotVersion: 'c0', regenerate: true, view: invoice() });
+    expect(regenerated.rendered).toBe(true);
+
+    const records = await store.collection<DocumentDoc>(DOCUMENTS).find({ organizationId, documentId });
+    expect(records.items.map((r) => r.snapshotVersion).sort()).toEqual(['c0', 'c1']);
+    const record = records.items.find((r) => r.snapshotVersion === 'c0')!;
+    expect(record.size).toBe(regenerated.pdf.length);
+    expect(JSON.stringify(record)).not.toMatch(/JVBERi0/); // no base64 PDF inside the JSON
+    expect((await store.blobs.get(record.blobKey))?.bytes.equals(regenerated.pdf)).toBe(true);
+  });
+
+  it('keeps test and live documents apart', async () => {
+    const test = await storedPdf(store, renderer, { ...base, mode: 'test', snapshotVersion: 'c0', view: invoice() });
+    expect(test.rendered).toBe(true);
+  });
+
+  it('refuses malformed keys without rendering', async () => {
+    await expect(storedPdf(store, renderer, { ...base, snapshotVersion: '../x', view: invoice() })).rejects.toBeInstanceOf(ValidationError);
+    await expect(storedPdf(store, renderer, { ...base, documentId: 'nope', snapshotVersion: 'c0', view: invoice() })).rejects.toBeInstanceOf(ValidationError);
+  });
+});

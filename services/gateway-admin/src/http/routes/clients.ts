@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { clientCreate, clientDeleted, clientHistoryPage as historyAnswer, clientPage as pageAnswer, clientRecord, clientUpdate } from '@paymesh/contracts';
+import type { Principal } from '../../domain/principal';
+import { client, clientHistoryPage, clientPage } from '../responses/clients';
+import { resource } from '../route-table';
+import { actorOf, billingJson } from './billing-rpc';
+import { idParams, pageQuery } from './common';
+
+/** Clients: scope `client:<action>`; search and history are `client:execute`. */
+const clients = resource({ tag: 'Clients', scopePrefix: 'client' });
+
+/** Compliance values (tax ID, Peppol address value) are returned in plaintext only to holders of client:execute. */
+const includeTaxInfo = (p: Principal) => p.scopes.has('client:execute');
+
+const searchQuery = pageQuery(20).extend({ q: z.string().trim().min(1).max(200).describe('words of name or e-mail, or an exact tax ID') });
+
+const updateBody = clientUpdate.refine((b) => Object.keys(b).length > 0, 'body must change at least one field');
+
+export const clientRoutes = [
+  clients({
+    method: 'GET',
+    path: '/clients',
+    operationId: 'listClients',
+    response: clientPage,
+    summary: 'List clients, newest first (page, limit: default 20, at most 100)',
+    query: pageQuery(20),
+    async handler({ deps, org, principal, query }) {
+      return billingJson(deps, org, 'listClients', pageAnswer, { body: { ...query, includeTaxInfo: includeTaxInfo(principal) } });
+    },
+  }),
+  clients({
+    method: 'GET',
+    path: '/clients/search',
+    operationId: 'searchClients',
+    action: 'execute',
+    response: clientPage,
+    summary: 'Full-text search over name and e-mail words (any word; more matched words rank first) and exact tax IDs',
+    query: searchQuery,
+    async handler({ deps, org, principal, query }) {
+      return billingJson(deps, org, 'searchClients', pageAnswer, { body: { ...query, includeTaxInfo: includeTaxInfo(principal) } });
+    },
+  }),
+  clients({
+    method: 'GET',
+    path: '/clients/:id',
+    operationId: 'getClient',
+    response: client,
+    summary: 'Get a client',
+    params: idParams,
+    async handler({ deps, org, principal, params }) {
+      return billingJson(deps, org, 'getClient', clientRecord, { id: params.id, body: { includeTaxInfo: includeTaxInfo(principal) } });
+    },
+  }),
+  clients({
+    method: 'POST',
+    path: '/clients',
+    operationId: 'createClient',
+    response: client,
+    summary: 'Create a client (taxInfo values are stored encrypted; Peppol schemes 9930, 0088, 0204 with their rules)',
+    body: clientCreate,
+    async handler({ deps, org, principal, body }) {
+      return billingJson(deps, org, 'createClient', clientRecord, { body: { client: body, includeTaxInfo: includeTaxInfo(principal) }, actor: actorOf(principal) });
+    },
+  }),
+  clients({
+    method: 'PUT',
+    path: '/clients/:id',
+    operationId: 'updateClient',
+    response: client,
+    errors: [409],
+    summary: 'Update a client (merge: fields present change, null clears; taxInfo merges field by field); 409 on a concurrent change',
+    params: idParams,
+    body: updateBody,
+    async handler({ deps, org, principal, params, body }) {
+      return billingJson(deps, org, 'updateClient', clientRecord, {
+        id: params.id,
+        body: { client: body, includeTaxInfo: includeTaxInfo(principal) },
+        actor: actorOf(principal),
+      });
+    },
+  }),
+  clients({
+    method: 'DELETE',
+    path: '/clients/:id',
+    operationId: 'deleteClient',
+    response: null,
+    summary: 'Delete a client (invoices keep their buyer snapshot; the history stays readable)',
+    params: idParams,
+    async handler({ deps, org, principal, params }) {
+      await billingJson(deps, org, 'deleteClient', clientDeleted, { id: params.id, actor: actorOf(principal) });
+      return undefined;
+    },
+  }),
+  clients({
+    method: 'GET',
+    path: '/clients/:id/history',
+    operationId: 'getClientHistory',
+    action: 'execute',
+    response: clientHistoryPage,
+    summary: 'Who changed what and when, oldest first (secret values only as changed); kept after a delete',
+    params: idParams,
+    query: pageQuery(20),
+    async handler({ deps, org, params, query }) {
+      return billingJson(deps, org, 'getClientHistory', historyAnswer, { id: params.id, body: query });
+    },
+  }),
+];

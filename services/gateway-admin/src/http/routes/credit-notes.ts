@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { objectId, pageNumber } from '@paymesh/http';
+import { creditNotePageResponse, creditNoteResponse } from '../responses/invoices';
+import { resource } from '../route-table';
+import { idParams } from './common';
+import { billingJson } from './billing-rpc';
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+
+const listQuery = z
+  .object({
+    invoiceId: objectId('invoiceId').optional(),
+    startDate: day.optional().describe('issue date from (inclusive)'),
+    endDate: day.optional().describe('issue date to (inclusive)'),
+    page: pageNumber,
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+  })
+  .strict();
+
+const creditNotes = resource({ tag: 'Credit notes', scopePrefix: 'credit_note' });
+
+export const creditNoteRoutes = [
+  creditNotes({
+    method: 'GET',
+    path: '/credit-notes',
+    operationId: 'listCreditNotes',
+    response: creditNotePageResponse,
+    summary: 'List credit notes, newest first (invoiceId, startDate/endDate of the issue date, page, limit)',
+    query: listQuery,
+    async handler({ deps, org, query }) {
+      return billingJson(deps, org, 'listCreditNotes', creditNotePageResponse, { body: query });
+    },
+  }),
+  creditNotes({
+    method: 'GET',
+    path: '/credit-notes/:id',
+    operationId: 'getCreditNote',
+    response: creditNoteResponse,
+    summary: 'Get a credit note',
+    params: idParams,
+    async handler({ deps, org, params }) {
+      return billingJson(deps, org, 'getCreditNote', creditNoteResponse, { id: params.id });
+    },
+  }),
+];

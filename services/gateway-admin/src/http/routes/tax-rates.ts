@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { RATE_TYPES, replaceDefaultTaxRatesResult, taxDate, taxDeletedCount, taxRateCode, taxRateRecord, taxRatePage as taxRatePageAnswer, taxRecordDeleted } from '@paymesh/contracts';
+import { countryCode, pageNumber } from '@paymesh/http';
+import { taxDeleted, taxRate, taxRatePage, taxRatesReplaced } from '../responses/tax';
+import { resource } from '../route-table';
+import { idParams } from './common';
+import { taxRateCreateBody, taxRateUpdateBody } from './tax-bodies';
+import { taxJson } from './tax-rpc';
+
+const listQuery = z.object({
+  page: pageNumber,
+  /** Default 50, at most 100; larger values are refused (400), not capped. */
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  country: countryCode.optional(),
+  rateType: z.enum(RATE_TYPES).optional(),
+  managed: z.enum(['true', 'false']).optional().describe('true: managed defaults only; false: custom rates only'),
+  validOn: taxDate.optional().describe('only rates valid that day'),
+  code: taxRateCode.optional(),
+});
+
+/**
+ * Routes that act on the whole book take no parameters: anything given is refused rather than
+ * ignored, so a mistyped filter never turns into "delete everything".
+ */
+export const noParameters = z.object({}).strict();
+
+/** Tax rates: scope `tax_rate:<action>`; every route, reads included, needs the Admin role. */
+const rates = resource({ tag: 'Tax rates', scopePrefix: 'tax_rate', writeRole: 'Admin' });
+
+export const taxRateRoutes = [
+  rates({
+    method: 'GET',
+    path: '/tax-rates',
+    operationId: 'listTaxRates',
+    role: 'Admin',
+    response: taxRatePage,
+    summary: 'List tax rates (country, rateType, managed, validOn, code, page, limit; sorted by country, code, validFrom)',
+    query: listQuery,
+    async handler({ deps, org, query }) {
+      const { managed, ...rest } = query;
+      return taxJson(deps, org, 'listTaxRates', taxRatePageAnswer, { body: { ...rest, ...(managed ? { managed: managed === 'true' } : {}) } });
+    },
+  }),
+  rates({
+    method: 'GET',
+    path: '/tax-rates/:id',
+    operationId: 'getTaxRate',
+    role: 'Admin',
+    response: taxRate,
+    summary: 'Get a tax rate',
+    params: idParams,
+    async handler({ deps, org, params }) {
+      return taxJson(deps, org, 'getTaxRate', taxRateRecord, { id: params.id });
+    },
+  }),
+  rates({
+    method: 'POST',
+    path: '/tax-rates',
+    operationId: 'createTaxRate',
+    response: taxRate,
+    errors: [409],
+    summary: 'Create a custom tax rate (409 when its code and validFrom exist, or its period overlaps another rate of the code)',
+    body: taxRateCreateBody,
+    async handler({ deps, org, body }) {
+      return taxJson(deps, org, 'createTaxRate', taxRateRecord, { body });
+    },
+  }),
+  rates({
+    method: 'PUT',
+    path: '/tax-rates/:id',
+    operationId: 'updateTaxRate',
+    response: taxRate,
+    errors: [409],
+    summary: 'Update a tax rate (partial); editing a managed default makes it a custom rate that replace-defaults leaves alone',
+    params: idParams,
+    body: taxRateUpdateBody,
+    async handler({ deps, org, params, body }) {
+      return taxJson(deps, org, 'updateTaxRate', taxRateRecord, { id: params.id, body });
+    },
+  }),
+  rates({
+    method: 'DELETE',
+    path: '/tax-rates/:id',
+    operationId: 'deleteTaxRate',
+    response: null,
+    summary: 'Delete a tax rate (a managed default comes back with replace-defaults)',
+    params: idParams,
+    async handler({ deps, org, params }) {
+      await taxJson(deps, org, 'deleteTaxRate', taxRecordDeleted, { id: params.id });
+      return undefined;
+    },
+  }),
+  rates({
+    method: 'DELETE',
+    path: '/tax-rates',
+    operationId: 'deleteAllTaxRates',
+    response: taxDeleted,
+    summary: 'DESTRUCTIVE: delete every tax rate of the organization, managed and custom; calculations find no rate until replace-defaults or new rates',
+    query: noParameters,
+    async handler({ deps, org }) {
+      return taxJson(deps, org, 'deleteAllTaxRates', taxDeletedCount);
+    },
+  }),
+  rates({
+    method: 'POST',
+    path: '/tax-rates/replace-defaults',
+    operationId: 'replaceDefaultTaxRates',
+    action: 'execute',
+    response: taxRatesReplaced,
+    errors: [409],
+    summary: 'Sync the managed default rates: create missing, update changed, retire withdrawn; custom and edited rates are never touched',
+    query: noParameters,
+    async handler({ deps, org }) {
+      return taxJson(deps, org, 'replaceDefaultTaxRates', replaceDefaultTaxRatesResult);
+    },
+  }),
+];

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { RECOGNITION_MODES, TAX_RECORD_ENTRY_TYPES, TAX_RECORD_SOURCE_KINDS, taxRecord, taxRecordPage, taxRecordRebuildJob, type TaxRecordListQuery } from '@paymesh/contracts';
+import { pageNumber } from '@paymesh/http';
+import type { AdminDeps } from '../../app/deps';
+import {
+  rebuildJobView,
+  taxRecordPage as recordPageResponse,
+  taxRecordRebuildJobResponse,
+  taxRecordResponse,
+  taxRecordView,
+} from '../responses/tax-records';
+import { resource, type OrgScope } from '../route-table';
+import { idParams, objectId, rpc } from './common';
+import { taxJson } from './tax-rpc';
+
+/** A calendar day YYYY-MM-DD that exists. */
+const day = (field: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date YYYY-MM-DD`)
+    .refine((v) => {
+      const d = new Date(`${v}T00:00:00.000Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+    }, `${field} is not a valid date`);
+
+const paging = {
+  page: pageNumber,
+  /** Default 20, at most 100; larger values are rejected (400), not capped. */
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+};
+
+const listQuery = z.object({
+  ...paging,
+  startDate: day('startDate').optional().describe('tax point from, inclusive'),
+  endDate: day('endDate').optional().describe('tax point to, inclusive'),
+  sourceKind: z.enum(TAX_RECORD_SOURCE_KINDS).optional(),
+  recognitionMode: z.enum(RECOGNITION_MODES).optional(),
+  entryType: z.enum(TAX_RECORD_ENTRY_TYPES).optional(),
+  sourceId: objectId('sourceId').optional(),
+});
+
+const pageQuery = z.object(paging);
+
+async function listRecords(deps: AdminDeps, org: OrgScope, body: Partial<TaxRecordListQuery> & { page: number; limit: number }) {
+  const res = await taxJson(deps, org, 'listTaxRecords', taxRecordPage, { body });
+  return { items: res.data.map(taxRecordView), total: res.total, page: res.page, limit: res.limit };
+}
+
+/** Tax records: scope `tax_record:read`, rebuilds `tax_record:execute`. */
+const records = resource({ tag: 'Tax records', scopePrefix: 'tax_record' });
+
+export const taxRecordRoutes = [
+  records({
+    method: 'GET',
+    path: '/tax/records',
+    operationId: 'listTaxRecords',
+    response: recordPageResponse,
+    summary: 'List ledger entries, newest tax point first (startDate, endDate, sourceKind, recognitionMode, entryType, sourceId, page, limit)',
+    query: listQuery,
+    async handler({ deps, org, query }) {
+      return listRecords(deps, org, query);
+    },
+  }),
+  records({
+    method: 'GET',
+    path: '/tax/records/rebuild',
+    operationId: 'getLatestTaxRecordRebuild',
+    response: taxRecordRebuildJobResponse,
+    summary: 'The latest ledger rebuild job and its progress',
+    async handler({ deps, org }) {
+      return rebuildJobView(await taxJson(deps, org, 'getTaxRecordRebuild', taxRecordRebuildJob));
+    },
+  }),
+  records({
+    method: 'GET',
+    path: '/tax/records/rebuild/:jobId',
+    operationId: 'getTaxRecordRebuild',
+    response: taxRecordRebuildJobResponse,
+    summary: 'A ledger rebuild job and its progress',
+    params: z.object({ jobId: objectId('jobId') }),
+    async handler({ deps, org, params }) {
+      return rebuildJobView(await taxJson(deps, org, 'getTaxRecordRebuild', taxRecordRebuildJob, { id: params.jobId }));
+    },
+  }),
+  records({
+    method: 'POST',
+    path: '/tax/records/rebuild',
+    operationId: 'startTaxRecordRebuild',
+    action: 'execute',
+    status: 202,
+    errors: [409],
+    response: taxRecordRebuildJobResponse,
+    summary: 'Re-derive the ledger from its stored source events: missing entries are written, differing ones reported, none rewritten. Answers the job already queued or running, if any',
+    // Takes no parameters: anything sent along is refused rather than ignored.
+    query: z.object({}).strict(),
+    body: z.object({}).strict().nullish(),
+    async handler({ deps, org }) {
+      return rebuildJobView(await taxJson(deps, org, 'startTaxRecordRebuild', taxRecordRebuildJob));
+    },
+  }),
+  records({
+    method: 'GET',
+    path: '/tax/records/:id',
+    operationId: 'getTaxRecord',
+    response: taxRecordResponse,
+    summary: 'One ledger entry',
+    params: idParams,
+    async handler({ deps, org, params }) {
+      return taxRecordView(await taxJson(deps, org, 'getTaxRecord', taxRecord, { id: params.id }));
+    },
+  }),
+  records({
+    method: 'GET',
+    path: '/transactions/:id/tax-records',
+    operationId: 'listTransactionTaxRecords',
+    response: recordPageResponse,
+    summary: 'Ledger entries of a transaction and of invoices it paid (404 when the transaction does not exist)',
+    params: idParams,
+    query: pageQuery,
+    async handler({ deps, org, params, query }) {
+      // The transaction must exist in this organization and mode (checkout answers 404 otherwise).
+      await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.getTransaction, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.id,
+      });
+      return listRecords(deps, org, { ...query, linkedTransactionId: params.id });
+    },
+  }),
+  records({
+    method: 'GET',
+    path: '/invoices/:id/tax-records',
+    operationId: 'listInvoiceTaxRecords',
+    response: recordPageResponse,
+    summary: 'Ledger entries of an invoice and of its voids and credit notes (empty list when none)',
+    params: idParams,
+    query: pageQuery,
+    async handler({ deps, org, params, query }) {
+      // NOTE: billing serves no invoices yet, so an unknown invoice id answers an empty list; it
+      // will answer 404 once billing can say whether the invoice exists.
+      return listRecords(deps, org, { ...query, linkedInvoiceId: params.id });
+    },
+  }),
+];

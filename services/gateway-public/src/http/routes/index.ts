@@ -1,0 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import { registerCheckoutRoutes, type PublicRouteOptions } from './checkouts';
+import { registerTransactionRoutes } from './transactions';
+import { registerVatRoutes } from './vat';
+
+/** Every buyer-facing route family under /api/v1, for the server and for tests that enumerate them. */
+export function publicApiRoutes(opts: PublicRouteOptions): ((app: FastifyInstance) => void)[] {
+  return [(scope) => registerCheckoutRoutes(scope, opts), (scope) => registerTransactionRoutes(scope, opts), (scope) => registerVatRoutes(scope, opts)];
+}

@@ -1,0 +1,17 @@
+import { isObjectId, ValidationError } from '@paymesh/core';
+import { EMAILS, type EmailDoc } from '../store/collections';
+import type { EmailDeps } from './email-deps';
+
+/** The e-mails of one source document (an invoice or credit note) of the organization, newest first. */
+export async function listEmails(
+  deps: Pick<EmailDeps, 'store'>,
+  q: { organizationId: string; mode: 'live' | 'test'; sourceKind: string; sourceId: string },
+): Promise<EmailDoc[]> {
+  if (!isObjectId(q.organizationId)) throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
+  if (q.sourceKind !== 'invoice' && q.sourceKind !== 'credit_note') throw new ValidationError('sourceKind must be invoice or credit_note', { field: 'sourceKind' });
+  if (!isObjectId(q.sourceId)) throw new ValidationError('sourceId must be a 24-hex identifier', { field: 'sourceId' });
+  const page = await deps.store
+    .collection<EmailDoc>(EMAILS)
+    .find({ organizationId: q.organizationId, mode: q.mode, 'source.kind': q.sourceKind, 'source.id': q.sourceId }, { sort: { createdAt: -1 } });
+  return page.items;
+}

@@ -1,0 +1,104 @@
+import { ConflictError } from '@paymesh/core';
+import type { StoredDoc, TxScope } from '@paymesh/store';
+import { DEFAULT_RATES, DEFAULT_RATES_VERSION } from '../domain/default-rates';
+import { DEFAULT_RULES } from '../domain/default-rules';
+import { defaultRateFields, defaultRateKey, rateDocBody, type TaxRateDoc } from '../domain/tax-rate-doc';
+import { defaultRuleFields, ruleDocBody, type TaxRuleDoc } from '../domain/tax-rule-doc';
+import { TAX_RATE_BOOKS, TAX_RATES, TAX_RULES } from '../store/collections';
+import type { OrgKey, TaxDeps } from './deps';
+
+/** Marker of a seeded book (one per organization and data mode). */
+export interface RateBookDoc extends StoredDoc {
+  organizationId: string;
+  mode: 'live' | 'test';
+  seededAt: string;
+  /** Version of the managed defaults last synced into the book (seeding or replace-defaults). */
+  defaultsVersion: string;
+  /** +1 with every committed write to the book's rates or rules; caches compare it. */
+  revision: number;
+  updatedAt: string;
+}
+
+/** Inserts the managed default rates and rules into a book (inside the seeding transaction). */
+async function insertDefaults(tx: TxScope, key: OrgKey, now: string): Promise<void> {
+  const rates = tx.collection<TaxRateDoc>(TAX_RATES);
+  for (const d of DEFAULT_RATES) {
+    await rates.insert(rateDocBody(key, defaultRateFields(d), { managed: true, defaultKey: defaultRateKey(d), createdAt: now, updatedAt: now }));
+  }
+  const rules = tx.collection<TaxRuleDoc>(TAX_RULES);
+  for (const r of DEFAULT_RULES) {
+    await rules.insert(ruleDocBody(key, defaultRuleFields(r), { managed: true, defaultKey: r.key, createdAt: now, updatedAt: now }));
+  }
+}
+
+/**
+ * The book's marker; on the book's first use, seeds it with the managed defaults. The marker and
+ * the defaults are inserted in one transaction, so exactly one of concurrent first uses seeds (the
+ * unique marker decides) and the others, once it commits, see the whole book. A book is seeded
+ * once: after that, even an emptied book stays empty until replace- or populate-defaults.
+ */
+export async function ensureBook(deps: TaxDeps, key: OrgKey): Promise<RateBookDoc> {
+  const books = deps.store.collection<RateBookDoc>(TAX_RATE_BOOKS);
+  const found = await books.findOne({ organizationId: key.organizationId, mode: key.mode });
+  if (found) return found;
+  const now = deps.clock.now().toISOString();
+  try {
+    const marker = await deps.store.transaction(async (tx) => {
+      const m = await tx.collection<RateBookDoc>(TAX_RATE_BOOKS).insert({
+        organizationId: key.organizationId,
+        mode: key.mode,
+        seededAt: now,
+        defaultsVersion: DEFAULT_RATES_VERSION,
+        revision: 1,
+        updatedAt: now,
+      });
+      await insertDefaults(tx, key, now);
+      return m;
+    });
+    deps.logger.info({ organizationId: key.organizationId, mode: key.mode, defaultsVersion: DEFAULT_RATES_VERSION }, 'tax rate book seeded with the managed defaults');
+    return marker;
+  } catch (err) {
+    if (!(err instanceof ConflictError && err.code === 'DUPLICATE_KEY')) throw err;
+    // A concurrent first use seeded it; its transaction has committed.
+    const winner = await books.findOne({ organizationId: key.organizationId, mode: key.mode });
+    if (!winner) throw err;
+    return winner;
+  }
+}
+
+/**
+ * Runs a write to the book's rates or rules in one transaction that first moves the marker's
+ * revision. Taking the marker first serializes the writers of one book, so checks made inside
+ * `write` (duplicates, overlapping periods, missing defaults) see every earlier write. Afterwards
+ * this process's cached copy of the book is dropped.
+ */
+export async function writeBook<R>(
+  deps: TaxDeps,
+  key: OrgKey,
+  write: (tx: TxScope, now: string) => Promise<R>,
+  marker: Partial<Pick<RateBookDoc, 'defaultsVersion'>> = {},
+): Promise<R> {
+  const held = await ensureBook(deps, key);
+  const now = deps.clock.now().toISOString();
+  try {
+    return await deps.store.transaction(async (tx) => {
+      await tx.collection<RateBookDoc>(TAX_RATE_BOOKS).update(
+        held.id,
+        (cur) => ({
+          organizationId: cur.organizationId,
+          mode: cur.mode,
+          seededAt: cur.seededAt,
+          defaultsVersion: marker.defaultsVersion ?? cur.defaultsVersion,
+          revision: cur.revision + 1,
+          updatedAt: now,
+        }),
+        5,
+        held,
+      );
+      return write(tx, now);
+    });
+  } finally {
+    // Also after a failed write: the book was read under the lock, and dropping a copy is harmless.
+    deps.rateBooks?.invalidate(key);
+  }
+}

@@ -1,0 +1,155 @@
+import { ConflictError, ErrorCode, NotSupportedError, ValidationError } from '@paymesh/core';
+import type { CalculateTaxRequest, TaxCalculation, TaxRecord } from '@paymesh/contracts';
+import { deriveEntries, entryContent, type CorrectedSale, type Derivation } from '../domain/ledger';
+import { sourceOf, type SourceEventDoc, type SourceState, type TaxRecordDoc } from '../domain/source-event';
+import { TAX_RECORDS, TAX_SOURCE_EVENTS } from '../store/collections';
+import type { TaxDeps } from './deps';
+import { taxForRequest } from './ledger-engine';
+
+/** What deriving one source event did: its state and what became of the entries it derives. */
+export interface DeriveResult {
+  state: SourceState;
+  reason: string | null;
+  /** Entries written now. */
+  created: number;
+  /** Entries already stored, identical to their derivation. */
+  existing: number;
+  /** Entries already stored that differ from their derivation (kept as stored, logged). */
+  mismatched: number;
+}
+
+const records = (deps: TaxDeps) => deps.store.collection<TaxRecordDoc>(TAX_RECORDS);
+const sources = (deps: TaxDeps) => deps.store.collection<SourceEventDoc>(TAX_SOURCE_EVENTS);
+
+/** What is known of the sale entry a correction (refund, void, credit note) refers to. */
+async function correctedSale(deps: TaxDeps, doc: SourceEventDoc): Promise<CorrectedSale> {
+  const [kind, id] = doc.anchor.split(':');
+  const scope = { organizationId: doc.organizationId, mode: doc.mode };
+  const entry = await records(deps).findOne({ ...scope, sourceKind: kind ?? '', sourceId: id ?? '', entryType: 'sale' }, { sort: { createdAt: -1 } });
+  if (entry) return { state: 'recorded', entry };
+  const sales = await sources(deps).find({ ...scope, anchor: doc.anchor, role: 'sale' });
+  if (sales.items.length > 0 && sales.items.every((s) => s.state === 'no_entry')) return { state: 'not_recorded' };
+  return { state: 'unknown' };
+}
+
+/** Writes an entry once; an entry already stored is compared with the derivation, never rewritten. */
+async function writeEntry(deps: TaxDeps, entry: TaxRecord): Promise<'created' | 'existing' | 'mismatched'> {
+  try {
+    await records(deps).insert(entry);
+    return 'created';
+  } catch (err) {
+    if (!(err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY)) throw err;
+  }
+  const stored = await records(deps).get(entry.id);
+  if (!stored) throw new Error(`tax record ${entry.id}: key taken but the entry cannot be read`);
+  if (entryContent(stored) === entryContent(entry)) return 'existing';
+  deps.logger.warn(
+    { recordId: entry.id, sourceEventId: entry.sourceEventId, organizationId: entry.organizationId, stored: entryContent(stored), derived: entryContent(entry) },
+    'tax record differs from its re-derivation; kept as stored',
+  );
+  return 'mismatched';
+}
+
+type EngineOutcome = { tax: TaxCalculation } | { state: 'pending' | 'no_entry'; reason: string };
+
+/** The engine's answer for a transaction that carried only its engine request. */
+async function engineTax(deps: TaxDeps, doc: SourceEventDoc, request: CalculateTaxRequest): Promise<EngineOutcome> {
+  try {
+    return { tax: await taxForRequest(deps, request) };
+  } catch (err) {
+    if (err instanceof NotSupportedError) return { state: 'pending', reason: `awaiting the tax engine: ${err.message}` };
+    if (err instanceof ValidationError) return { state: 'no_entry', reason: `the stored engine request is not usable: ${err.message}` };
+    deps.logger.warn({ err, eventId: doc.eventId }, 'tax engine failed for a ledger source event');
+    throw err;
+  }
+}
+
+/** Saves where the source event stands; `recorded` is final (a late, stale pass never undoes it). */
+async function settle(deps: TaxDeps, doc: SourceEventDoc, next: { state: SourceState; reason: string | null; derivedTax: TaxCalculation | null; entryIds: string[] }) {
+  const now = deps.clock.now().toISOString();
+  return sources(deps).update(
+    doc.id,
+    (cur) => {
+      const { id: _id, version: _version, ...body } = cur;
+      if (cur.state === 'recorded' && next.state !== 'recorded') return null;
+      const derivedTax = cur.derivedTax ?? next.derivedTax;
+      const entryIds = [...new Set([...cur.entryIds, ...next.entryIds])];
+      if (cur.state === next.state && cur.reason === next.reason && cur.derivedTax === derivedTax && entryIds.length === cur.entryIds.length) return null;
+      return { ...body, state: next.state, reason: next.reason, derivedTax, entryIds, updatedAt: now };
+    },
+    5,
+    doc,
+  );
+}
+
+/**
+ * Derives a stored source event's entries and writes the missing ones (consumer and rebuild
+ * alike; idempotent, safe under concurrent redelivery). A sale that settles derives the
+ * corrections that waited for it.
+ */
+export async function deriveSourceEvent(deps: TaxDeps, doc: SourceEventDoc, retried = false): Promise<DeriveResult> {
+  const source = sourceOf(doc);
+  const createdAt = deps.clock.now().toISOString();
+  const corrected: CorrectedSale = doc.role === 'correction' ? await correctedSale(deps, doc) : { state: 'unknown' };
+  let derivedTax = doc.derivedTax;
+  let derivation: Derivation = deriveEntries(source, { derivedTax, corrected, createdAt });
+  if (derivation.outcome === 'needs_tax') {
+    const engine = await engineTax(deps, doc, derivation.request);
+    if (!('tax' in engine)) return finish(deps, doc, { state: engine.state, reason: engine.reason, derivedTax: null, entryIds: [] });
+    derivedTax = engine.tax;
+    derivation = deriveEntries(source, { derivedTax, corrected, createdAt });
+  }
+  switch (derivation.outcome) {
+    case 'entries': {
+      const counts = { created: 0, existing: 0, mismatched: 0 };
+      for (const entry of derivation.entries) counts[await writeEntry(deps, entry)]++;
+      const entryIds = derivation.entries.map((e) => e.id);
+      const result = await finish(deps, doc, { state: 'recorded', reason: null, derivedTax, entryIds });
+      return { ...result, created: result.created + counts.created, existing: result.existing + counts.existing, mismatched: result.mismatched + counts.mismatched };
+    }
+    case 'none':
+      return finish(deps, doc, { state: 'no_entry', reason: derivation.reason, derivedTax, entryIds: [] });
+    case 'awaiting_sale': {
+      const result = await finish(deps, doc, { state: 'pending', reason: derivation.reason, derivedTax, entryIds: [] });
+      // The sale may have settled between the look-up and this write (it then found nothing waiting): look once more.
+      if (!retried && (await correctedSale(deps, doc)).state !== 'unknown') return deriveSourceEvent(deps, doc, true);
+      return result;
+    }
+    case 'needs_tax':
+      throw new Error('unreachable: the engine answered');
+  }
+}
+
+async function finish(
+  deps: TaxDeps,
+  doc: SourceEventDoc,
+  next: { state: SourceState; reason: string | null; derivedTax: TaxCalculation | null; entryIds: string[] },
+): Promise<DeriveResult> {
+  const saved = await settle(deps, doc, next);
+  const log = { eventId: doc.eventId, subject: doc.subject, organizationId: doc.organizationId, anchor: doc.anchor, reason: next.reason };
+  if (next.state === 'pending') deps.logger.info(log, 'ledger source event waits');
+  else if (next.state === 'no_entry') deps.logger[doc.role === 'other' ? 'debug' : 'info'](log, 'ledger source event records no entry');
+  const corrections = doc.role === 'sale' && (saved.state === 'recorded' || saved.state === 'no_entry') ? await deriveWaitingCorrections(deps, doc) : NO_COUNTS;
+  return { state: saved.state, reason: saved.reason, ...corrections };
+}
+
+type Counts = Pick<DeriveResult, 'created' | 'existing' | 'mismatched'>;
+const NO_COUNTS: Counts = { created: 0, existing: 0, mismatched: 0 };
+
+/** Records that deriving the source event threw (a rebuild tries it again). */
+export async function markSourceFailed(deps: TaxDeps, doc: SourceEventDoc, reason: string): Promise<void> {
+  await settle(deps, doc, { state: 'failed', reason, derivedTax: null, entryIds: [] });
+}
+
+/** Derives the corrections of the same document that waited for its sale; counts what they wrote. */
+async function deriveWaitingCorrections(deps: TaxDeps, sale: SourceEventDoc): Promise<Counts> {
+  const waiting = await sources(deps).find({ organizationId: sale.organizationId, mode: sale.mode, anchor: sale.anchor, role: 'correction', state: 'pending' });
+  const counts = { ...NO_COUNTS };
+  for (const doc of waiting.items) {
+    const r = await deriveSourceEvent(deps, doc);
+    counts.created += r.created;
+    counts.existing += r.existing;
+    counts.mismatched += r.mismatched;
+  }
+  return counts;
+}

@@ -1,0 +1,43 @@
+import { ConflictError, ErrorCode, isObjectId, NotFoundError, ValidationError } from '@paymesh/core';
+import type { Collection } from '@paymesh/store';
+import { periodsOverlap, type TaxRateDoc, type TaxRateFields } from '../domain/tax-rate-doc';
+import type { OrgKey } from './deps';
+
+/** A record id from a request: 24 hex digits, else a ValidationError. */
+export function recordId(id: string): string {
+  if (!isObjectId(id)) throw new ValidationError('id must be a 24-hex identifier', { field: 'id' });
+  return id;
+}
+
+/** Whether a stored document belongs to the organization and data mode. */
+export function owned<T extends { organizationId: string; mode: string }>(doc: T | null, key: OrgKey): doc is T {
+  return doc !== null && doc.organizationId === key.organizationId && doc.mode === key.mode;
+}
+
+/** The organization's rate with this id; other tenants' rates are not found. */
+export async function ownRate(rates: Collection<TaxRateDoc>, key: OrgKey, id: string): Promise<TaxRateDoc> {
+  const doc = await rates.get(recordId(id));
+  if (!owned(doc, key)) throw new NotFoundError('tax rate not found');
+  return doc;
+}
+
+/**
+ * A rate must not share its code and first day with another rate of the book (TAX_RATE_EXISTS),
+ * nor be valid on a day another rate of the same code is (TAX_RATE_OVERLAP): the engine must find
+ * one version of a code for any date. `selfId`: the rate being updated.
+ */
+export async function assertRateFits(rates: Collection<TaxRateDoc>, key: OrgKey, f: TaxRateFields, selfId?: string): Promise<void> {
+  const { items } = await rates.find({ organizationId: key.organizationId, mode: key.mode, code: f.code });
+  const others = items.filter((r) => r.id !== selfId);
+  const same = others.find((r) => r.validFrom === f.validFrom);
+  if (same) {
+    throw new ConflictError(`a tax rate ${f.code} valid from ${f.validFrom} exists already (${same.id})`, { code: ErrorCode.TAX_RATE_EXISTS });
+  }
+  const overlap = others.find((r) => periodsOverlap(r, f));
+  if (overlap) {
+    throw new ConflictError(
+      `tax rate ${f.code} is already valid from ${overlap.validFrom} to ${overlap.validTo ?? 'open end'} (${overlap.id}); end that period first`,
+      { code: ErrorCode.TAX_RATE_OVERLAP },
+    );
+  }
+}

@@ -1,0 +1,10 @@
+import type { VatIdCheck } from '@paymesh/contracts';
+
+/** Checks buyer VAT IDs: format and checksum, and VIES when asked. Never throws for VIES outages. */
+export interface VatIdChecker {
+  /**
+   * `format`: format and checksum only (`well_formed` / `malformed`); `vies`: also asks VIES (or
+   * its cache) within the deadline; an outage gives `unverified` with the error recorded.
+   */
+  check(vatId: string, mode: 'format' | 'vies', requester?: { organizationId: string; mode: 'live' | 'test' }): Promise<VatIdCheck>;
+}

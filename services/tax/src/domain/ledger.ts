@@ -1,0 +1,251 @@
+import { createHash } from 'node:crypto';
+import { stringify } from 'safe-stable-stringify';
+import {
+  Subjects,
+  type CalculateTaxRequest,
+  type CreditNoteIssued,
+  type InvoiceIssued,
+  type InvoiceVoided,
+  type RecognitionMode,
+  type TaxCalculation,
+  type TaxRecord,
+  type TaxRecordEntryType,
+  type TaxRecordSourceKind,
+  type TransactionStatusChanged,
+} from '@paymesh/contracts';
+
+/**
+ * The tax-record ledger's rules: which entries a consumed event produces. Pure: the caller looks
+ * up what the rules need (the sale entry a correction refers to, a tax the engine derived) and
+ * writes the answer. Entries are never changed; a refund, void or credit note is a new entry
+ * linked to the sale it corrects.
+ */
+
+/** A consumed event as the ledger keeps it (envelope id, time and decoded data). */
+export type LedgerSource =
+  | { eventId: string; occurredAt: string; subject: typeof Subjects.transactionStatusChanged; data: TransactionStatusChanged }
+  | { eventId: string; occurredAt: string; subject: typeof Subjects.invoiceIssued; data: InvoiceIssued }
+  | { eventId: string; occurredAt: string; subject: typeof Subjects.invoiceVoided; data: InvoiceVoided }
+  | { eventId: string; occurredAt: string; subject: typeof Subjects.creditNoteIssued; data: CreditNoteIssued };
+
+/** `sale`: may recognize the anchor's sale; `correction`: corrects the anchor's sale; `other`: no entry. */
+export type SourceRole = 'sale' | 'correction' | 'other';
+
+/** What a correction knows about the sale entry it corrects. */
+export type CorrectedSale =
+  | { state: 'recorded'; entry: TaxRecord }
+  /** The sale's event was consumed and recorded nothing (it carried no tax): nothing to correct. */
+  | { state: 'not_recorded' }
+  /** The sale's event was not consumed yet, or waits itself. */
+  | { state: 'unknown' };
+
+export interface DeriveContext {
+  /** The transaction's tax as the engine derived it from the event's `taxInput` (kept with the source event). */
+  derivedTax: TaxCalculation | null;
+  /** Read only for corrections. */
+  corrected: CorrectedSale;
+  createdAt: string;
+}
+
+export type Derivation =
+  | { outcome: 'entries'; entries: TaxRecord[] }
+  | { outcome: 'none'; reason: string }
+  /** The event has no tax but the engine request behind it: derive the tax, then derive again. */
+  | { outcome: 'needs_tax'; request: CalculateTaxRequest }
+  /** A correction whose sale entry is not known yet: derive again once it is. */
+  | { outcome: 'awaiting_sale'; reason: string };
+
+const COMPLETED = 1;
+const REFUNDED = 3;
+const DISPUTED = 4;
+
+/** Deterministic 24-hex entry id: one entry per (source event, entry type), whoever writes it. */
+export function taxRecordId(sourceEventId: string, entryType: TaxRecordEntryType): string {
+  return createHash('sha256').update(`tax-record\n${sourceEventId}\n${entryType}`).digest('hex').slice(0, 24);
+}
+
+/** Deterministic 24-hex id of a stored source event. */
+export function sourceEventDocId(eventId: string): string {
+  return createHash('sha256').update(`tax-source-event\n${eventId}`).digest('hex').slice(0, 24);
+}
+
+/** The document whose sale and corrections share entries: `transaction:<id>` or `invoice:<id>`. */
+export function anchorOf(source: LedgerSource): string {
+  switch (source.subject) {
+    case Subjects.transactionStatusChanged:
+      return `transaction:${source.data.transactionId}`;
+    case Subjects.invoiceIssued:
+    case Subjects.invoiceVoided:
+    case Subjects.creditNoteIssued:
+      return `invoice:${source.data.invoiceId}`;
+  }
+}
+
+export function roleOf(source: LedgerSource): SourceRole {
+  switch (source.subject) {
+    case Subjects.transactionStatusChanged: {
+      const { status, previousStatus } = source.data;
+      // A dispute decided for the merchant (4 -> 1) leaves the original sale standing.
+      if (status === COMPLETED) return previousStatus === DISPUTED ? 'other' : 'sale';
+      return status === REFUNDED ? 'correction' : 'other';
+    }
+    case Subjects.invoiceIssued:
+      return 'sale';
+    case Subjects.invoiceVoided:
+    case Subjects.creditNoteIssued:
+      return 'correction';
+  }
+}
+
+const neg = (n: number): number => (n === 0 ? 0 : -n);
+const dateOf = (iso: string): string => new Date(iso).toISOString().slice(0, 10);
+
+type EntryHead = Pick<
+  TaxRecord,
+  | 'organizationId'
+  | 'mode'
+  | 'siteId'
+  | 'sourceKind'
+  | 'sourceId'
+  | 'sourceEventId'
+  | 'entryType'
+  | 'recognitionMode'
+  | 'taxPointDate'
+  | 'correctsRecordId'
+  | 'linkedTransactionId'
+  | 'linkedInvoiceId'
+  | 'createdAt'
+>;
+
+function eurOf(currency: string, rateDate: string, net: number, tax: number): TaxRecord['eur'] {
+  // NOTE: other currencies stay unconverted until the ledger has exchange rates.
+  return currency === 'EUR' ? { rate: 1, rateDate, net, tax } : null;
+}
+
+/** An entry with the calculation's amounts, negated for credits (`sign` -1). */
+function fromCalculation(head: EntryHead, calc: TaxCalculation, sign: 1 | -1): TaxRecord {
+  const s = (n: number) => (sign === 1 ? n : neg(n));
+  const totals = { net: s(calc.totalNet), tax: s(calc.totalTax), gross: s(calc.totalGross) };
+  return {
+    id: taxRecordId(head.sourceEventId, head.entryType),
+    ...head,
+    currency: calc.currency,
+    totals,
+    lines: calc.lines.map((l) => ({
+      taxCountry: l.taxCountry,
+      taxRateCode: l.taxRateCode,
+      taxRate: l.taxRate,
+      rateVersion: l.rateVersion,
+      decision: l.decision,
+      reason: l.reason,
+      itemType: l.itemType,
+      net: s(l.net),
+      tax: s(l.tax),
+    })),
+    breakdown: calc.taxBreakdown.map((b) => ({ taxRate: b.taxRate, taxRateCode: b.taxRateCode, taxableBase: s(b.taxableBase), taxAmount: s(b.taxAmount) })),
+    buyer: { country: calc.buyer.country, type: calc.buyer.type, vatIdCheck: calc.buyer.vatIdCheck },
+    seller: { ...calc.seller },
+    eur: eurOf(calc.currency, head.taxPointDate, totals.net, totals.tax),
+  };
+}
+
+/** The exact opposite of `sale`: every amount negated, converted at the sale's rate so the two cancel. */
+function reversalOf(head: EntryHead, sale: TaxRecord): TaxRecord {
+  return {
+    id: taxRecordId(head.sourceEventId, head.entryType),
+    ...head,
+    currency: sale.currency,
+    totals: { net: neg(sale.totals.net), tax: neg(sale.totals.tax), gross: neg(sale.totals.gross) },
+    lines: sale.lines.map((l) => ({ ...l, net: neg(l.net), tax: neg(l.tax) })),
+    breakdown: sale.breakdown.map((b) => ({ ...b, taxableBase: neg(b.taxableBase), taxAmount: neg(b.taxAmount) })),
+    buyer: sale.buyer,
+    seller: sale.seller,
+    eur: sale.eur ? { ...sale.eur, net: neg(sale.eur.net), tax: neg(sale.eur.tax) } : null,
+  };
+}
+
+function head(
+  source: LedgerSource,
+  fields: { sourceKind: TaxRecordSourceKind; sourceId: string; entryType: TaxRecordEntryType; recognitionMode: RecognitionMode; taxPointDate: string },
+  links: { correctsRecordId: string | null; linkedTransactionId: string | null; linkedInvoiceId: string | null },
+  createdAt: string,
+): EntryHead {
+  return {
+    organizationId: source.data.organizationId,
+    mode: source.data.mode,
+    siteId: source.data.siteId,
+    sourceEventId: source.eventId,
+    ...fields,
+    ...links,
+    createdAt,
+  };
+}
+
+/** Outcome of a correction from what is known about the sale it corrects. */
+function correction(corrected: CorrectedSale, what: string, build: (sale: TaxRecord) => TaxRecord): Derivation {
+  if (corrected.state === 'recorded') return { outcome: 'entries', entries: [build(corrected.entry)] };
+  if (corrected.state === 'not_recorded') return { outcome: 'none', reason: `${what}: the sale it corrects recorded no tax` };
+  return { outcome: 'awaiting_sale', reason: `${what}: the sale entry it corrects is not recorded yet` };
+}
+
+function fromTransaction(source: LedgerSource & { subject: typeof Subjects.transactionStatusChanged }, ctx: DeriveContext): Derivation {
+  const d = source.data;
+  const role = roleOf(source);
+  if (role === 'other') return { outcome: 'none', reason: `transaction status ${d.status} (from ${String(d.previousStatus)}) records no tax` };
+  const taxPointDate = dateOf(d.changedAt);
+  const links = { linkedTransactionId: d.transactionId, linkedInvoiceId: null };
+  const fields = (entryType: TaxRecordEntryType) => ({ sourceKind: 'transaction' as const, sourceId: d.transactionId, entryType, recognitionMode: 'cash' as const, taxPointDate });
+  if (role === 'correction') {
+    return correction(ctx.corrected, 'refund', (sale) => reversalOf(head(source, fields('reversal'), { ...links, correctsRecordId: sale.id }, ctx.createdAt), sale));
+  }
+  const tax = d.tax ?? ctx.derivedTax;
+  if (tax) return { outcome: 'entries', entries: [fromCalculation(head(source, fields('sale'), { ...links, correctsRecordId: null }, ctx.createdAt), tax, 1)] };
+  if (d.taxInput) return { outcome: 'needs_tax', request: { ...d.taxInput, date: d.taxInput.date ?? taxPointDate } };
+  return { outcome: 'none', reason: 'completed transaction carries no tax and no engine request (no billing address, or created before tax was computed)' };
+}
+
+/** The entries `source` produces, or why none (yet). */
+export function deriveEntries(source: LedgerSource, ctx: DeriveContext): Derivation {
+  switch (source.subject) {
+    case Subjects.transactionStatusChanged:
+      return fromTransaction(source, ctx);
+    case Subjects.invoiceIssued: {
+      const d = source.data;
+      if (!d.taxCalculation) return { outcome: 'none', reason: `invoice ${d.number} was issued without a tax calculation` };
+      const h = head(
+        source,
+        { sourceKind: 'invoice', sourceId: d.invoiceId, entryType: 'sale', recognitionMode: 'accrual', taxPointDate: d.issueDate },
+        { correctsRecordId: null, linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId },
+        ctx.createdAt,
+      );
+      return { outcome: 'entries', entries: [fromCalculation(h, d.taxCalculation, 1)] };
+    }
+    case Subjects.invoiceVoided: {
+      const d = source.data;
+      // Dated at the void, so periods already filed stay as filed.
+      const fields = { sourceKind: 'invoice' as const, sourceId: d.invoiceId, entryType: 'reversal' as const, recognitionMode: 'accrual' as const, taxPointDate: dateOf(source.occurredAt) };
+      return correction(ctx.corrected, `void of invoice ${d.number}`, (sale) =>
+        reversalOf(head(source, fields, { correctsRecordId: sale.id, linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId }, ctx.createdAt), sale),
+      );
+    }
+    case Subjects.creditNoteIssued: {
+      const d = source.data;
+      const calc = d.taxCalculation;
+      if (!calc) return { outcome: 'none', reason: `credit note ${d.number} was issued without a tax calculation` };
+      const fields = { sourceKind: 'credit_note' as const, sourceId: d.creditNoteId, entryType: 'credit' as const, recognitionMode: 'accrual' as const, taxPointDate: d.issueDate };
+      return correction(ctx.corrected, `credit note ${d.number}`, (sale) =>
+        fromCalculation(head(source, fields, { correctsRecordId: sale.id, linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId }, ctx.createdAt), calc, -1),
+      );
+    }
+  }
+}
+
+/**
+ * Canonical text of an entry's content (keys sorted; `createdAt` and store fields left out): two
+ * derivations of one event are the same entry exactly when their content is equal.
+ */
+export function entryContent(entry: TaxRecord): string {
+  const { createdAt: _createdAt, ...content } = entry;
+  const { version: _version, ...rest } = content as typeof content & { version?: number };
+  return stringify(rest) ?? '';
+}

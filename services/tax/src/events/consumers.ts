@@ -1,0 +1,38 @@
+import { Subjects } from '@paymesh/contracts';
+import { PoisonEventError, type Bus, type EventEnvelope, type Subscription } from '@paymesh/bus';
+import type { TaxDeps } from '../app/deps';
+import { recordSourceEvent } from '../app/record-source-event';
+import { isLedgerSubject, ledgerSource } from '../domain/source-event';
+
+/**
+ * The tax ledger's inputs: transaction status changes (checkout) and issued/voided invoices and
+ * credit notes (billing). Each event is kept once in the ledger's inbox and derived into entries;
+ * redeliveries write nothing new. Billing events the ledger does not use are acknowledged.
+ */
+export async function startConsumers(bus: Bus, deps: TaxDeps): Promise<Subscription[]> {
+  const handler = async (event: EventEnvelope<unknown>): Promise<void> => {
+    if (!isLedgerSubject(event.type)) return;
+    let source;
+    try {
+      source = ledgerSource(event);
+    } catch (err) {
+      throw new PoisonEventError(`event data of ${event.type} rejected by the tax ledger: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    await recordSourceEvent(deps, source);
+  };
+  // Two durables, one per stream domain (a subscription reads one domain).
+  const transactions = await bus.subscribe({
+    durable: 'tax-ledger-transactions',
+    // Money facts are never dropped: retried (capped backoff) until handled.
+    maxDeliver: -1,
+    subjects: Subjects.transactionStatusChanged,
+    handler,
+  });
+  const billing = await bus.subscribe({
+    durable: 'tax-ledger-billing',
+    maxDeliver: -1,
+    subjects: 'billing.>',
+    handler,
+  });
+  return [transactions, billing];
+}

@@ -1,0 +1,28 @@
+import { taxRecordListQuery } from '@paymesh/contracts';
+import type { tax } from '@paymesh/proto';
+import type { TaxDeps } from '../app/deps';
+import { getTaxRecord } from '../app/get-tax-record';
+import { getTaxRecordRebuild } from '../app/get-tax-record-rebuild';
+import { listTaxRecords } from '../app/list-tax-records';
+import { startTaxRecordRebuild } from '../app/start-tax-record-rebuild';
+import { bodyOf, jsonUnary, orgKeyOf } from './json';
+
+/** What the handlers need of the rebuild worker: a nudge when a job was queued. */
+export interface RebuildWaker {
+  wake(): void;
+}
+
+/** gRPC handlers of the tax-record ledger RPCs. */
+export function ledgerHandlers(
+  deps: TaxDeps,
+  rebuilds: RebuildWaker,
+): Pick<tax.TaxServiceServer, 'listTaxRecords' | 'getTaxRecord' | 'startTaxRecordRebuild' | 'getTaxRecordRebuild'> {
+  return {
+    listTaxRecords: jsonUnary(deps.logger, 'tax/ListTaxRecords', async (req) => listTaxRecords(deps, orgKeyOf(req), bodyOf(req, taxRecordListQuery))),
+    getTaxRecord: jsonUnary(deps.logger, 'tax/GetTaxRecord', async (req) => getTaxRecord(deps, orgKeyOf(req), req.id)),
+    startTaxRecordRebuild: jsonUnary(deps.logger, 'tax/StartTaxRecordRebuild', async (req) =>
+      startTaxRecordRebuild(deps, orgKeyOf(req), () => rebuilds.wake()),
+    ),
+    getTaxRecordRebuild: jsonUnary(deps.logger, 'tax/GetTaxRecordRebuild', async (req) => getTaxRecordRebuild(deps, orgKeyOf(req), req.id)),
+  };
+}

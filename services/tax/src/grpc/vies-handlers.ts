@@ -1,0 +1,31 @@
+import { ValidationError } from '@paymesh/core';
+import { validateVatIdRequest } from '@paymesh/contracts';
+import type { tax } from '@paymesh/proto';
+import type { TaxDeps } from '../app/deps';
+import { euCountry } from '../domain/eu-country';
+import { parseVatId } from '../domain/vat-id';
+import { bodyOf, jsonUnary, orgKeyOf } from './json';
+
+/** gRPC handlers of the VIES and EU country RPCs. */
+export function viesHandlers(deps: TaxDeps): Pick<tax.TaxServiceServer, 'validateVatId' | 'getEuCountry'> {
+  return {
+    /**
+     * body `{vatId}`; an empty organization is a public check (no requester, so no consultation
+     * number). A malformed ID is INVALID_ARGUMENT naming the member state's format; a VIES outage
+     * is an answer with status `unverified`.
+     */
+    validateVatId: jsonUnary(deps.logger, 'tax/ValidateVatId', async (req) => {
+      const { vatId } = bodyOf(req, validateVatIdRequest);
+      const parsed = parseVatId(vatId);
+      if (!parsed.ok) throw new ValidationError(`vatId: ${parsed.message}`, { field: 'vatId' });
+      const requester = req.organizationId === '' ? undefined : orgKeyOf(req);
+      return deps.vatIds.check(parsed.vatId, 'vies', requester);
+    }),
+    /** id: a country code. Unknown or not ISO 3166-1 alpha-2 (nor EL, XI): INVALID_ARGUMENT. */
+    getEuCountry: jsonUnary(deps.logger, 'tax/GetEuCountry', async (req) => {
+      const country = /^[A-Za-z]{2}$/.test(req.id) ? euCountry(req.id) : null;
+      if (!country) throw new ValidationError(`code: "${req.id.slice(0, 20)}" is not an ISO 3166-1 alpha-2 country code (e.g. DE, or EL / XI)`, { field: 'code' });
+      return country;
+    }),
+  };
+}

@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newObjectId } from '../../libs/core/src/index';
+import { call, makeClient } from '../../libs/grpc/src/index';
+import { notificationsIpn } from '../../libs/proto/src/index';
+import { MailCatcherClient } from '../support/mail-catcher';
+import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
+
+describe('e-mail over SMTP to the mail catcher (mesh)', () => {
+  let mesh: TestMesh;
+  let catcher: MailCatcherClient;
+  let ipn: notificationsIpn.NotificationsIpnServiceClient;
+  let organizationId: string;
+  let apiKey: string;
+  let siteId: string;
+  const rpc = { deadlineMs: 5_000, target: 'notifications-ipn' };
+
+  beforeAll(async () => {
+    mesh = await startTestMesh({ env: { EMAIL_BACKOFF_BASE_MS: '200', EMAIL_POLL_INTERVAL_MS: '100', EMAIL_MAX_ATTEMPTS: '3' } });
+    const url = mesh.sandboxUrls['sandbox-mail'];
+    if (!url) throw new Error('the mail catcher did not start with the mesh');
+    catcher = new MailCatcherClient(url);
+    const boot = await mesh.bootstrap();
+    organizationId = boot.organizationId;
+    apiKey = boot.apiKey;
+    siteId = boot.siteId;
+    ipn = makeClient(notificationsIpn.NotificationsIpnServiceClient, `127.0.0.1:${mesh.ports['notifications-ipn']}`);
+  });
+
+  afterAll(async () => {
+    await mesh?.dispose();
+  });
+
+  it('delivers a queued e-mail with its attachment after one refusal, recording both attempts', async () => {
+    await catcher.refuse(1);
+    const sourceId = newObjectId();
+    const to = `buyer-${sourceId}@example.test`;
+    const request: notificationsIpn.SendEmailRequest = {
+      organizationId,
+      testMode: false,
+      idempotencyKey: `invoice-${sourceId}-1`,
+      sourceKind: 'invoice',
+      sourceId,
+      to: [to],
+      cc: [],
+      subject: 'Invoice INV-7 from Mesh Shop',
+      text: 'Amount due: 10.00 EUR',
+      attachments: [{ filename: 'invoice-INV-7.html', contentType: 'text/html', content: Buffer.from('<h1>INV-7</h1>') }],
+    };
+    const sent = await call(ipn, ipn.sendEmail, request, rpc);
+    expect(sent.created).toBe(true);
+    expect(sent.email).toMatchObject({ state: 'pending', to: [to], sourceKind: 'invoice', sourceId });
+    // The same key again: the same e-mail, nothing sent twice.
+    const again = await call(ipn, ipn.sendEmail, request, rpc);
+    expect(again).toMatchObject({ created: false, email: { id: sent.email?.id } });
+
+    const [message, ...more] = await eventually(async () => {
+      const got = await catcher.to(to);
+      return got.length > 0 ? got : undefined;
+    });
+    expect(more).toHaveLength(0);
+    expect(message).toMatchObject({ to: [to], subject: 'Invoice INV-7 from Mesh Shop' });
+    expect(message?.attachments.map((a) => [a.filename, a.contentType])).toEqual([['invoice-INV-7.html', 'text/html']]);
+    if (!message) throw new Error('no message');
+    expect((await catcher.attachment(message, 0)).body).toBe('<h1>INV-7</h1>');
+
+    const listed = await eventually(async () => {
+      const { items } = await call(ipn, ipn.listEmails, { organizationId, testMode: false, sourceKind: 'invoice', sourceId }, rpc);
+      return items[0]?.state === 'sent' ? items : undefined;
+    });
+    expect(listed).toHaveLength(1);
+    expect(listed[0]?.attempts.map((a) => a.result)).toEqual(['failed', 'sent']);
+    expect(listed[0]?.attempts[0]?.error).toContain('451');
+  });
+
+  it('refuses a malformed request with INVALID_ARGUMENT and queues nothing', async () => {
+    const sourceId = newObjectId();
+    await expect(
+      call(ipn, ipn.sendEmail, { organizationId, testMode: false, idempotencyKey: 'k', sourceKind: 'invoice', sourceId, to: ['nope'], cc: [], subject: 's', text: 't', attachments: [] }, rpc),
+    ).rejects.toMatchObject({ kind: 'validation' });
+    const { items } = await call(ipn, ipn.listEmails, { organizationId, testMode: false, sourceKind: 'invoice', sourceId }, rpc);
+    expect(items).toEqual([]);
+  });
+
+  describe('invoices and credit notes (Admin API)', () => {
+    const adm = (path: string) => `${mesh.adminBaseUrl}${path}`;
+    const get = (path: string) => api('GET', adm(path), { token: apiKey });
+    const post = (path: string, body?: unknown) => api('POST', adm(path), { token: apiKey, body: body ?? {} });
+    const address = { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
+
+    async function client(email: string | null): Promise<string> {
+      const res = await post('/clients', { name: 'Erika Buyer', ...(email ? { email } : {}), address });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.id as string;
+    }
+    async function draft(clientId: string): Promise<string> {
+      const res = await post('/invoices', { siteId, clientId, currency: 'EUR', paymentTermsDays: 14, items: [{ description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'service' }] });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.id as string;
+    }
+    async function issued(clientId: string): Promise<{ id: string; number: string }> {
+      const id = await draft(clientId);
+      const res = await post(`/invoices/${id}/issue`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { id, number: res.body.number as string };
+    }
+
+    beforeAll(async () => {
+      const tax = await api('PUT', adm('/organizations/settings/tax'), { token: apiKey, body: { homeCountry: 'DE' } });
+      expect(tax.status, JSON.stringify(tax.body)).toBe(200);
+      const inv = await api('PUT', adm('/organizations/settings/invoicing'), { token: apiKey, body: { companyName: 'Mesh Shop GmbH' } });
+      expect(inv.status, JSON.stringify(inv.body)).toBe(200);
+    });
+
+    it("e-mails an issued invoice to the client's address with the invoice attached, and records the send until it is sent", async () => {
+      const to = `erika-${newObjectId()}@example.test`;
+      const invoice = await issued(await client(to));
+      const res = await post(`/invoices/${invoice.id}/send-email`, { cc: ['books@example.test'], message: 'Thank you for your order.' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ to: [to], cc: ['books@example.test'], subject: `Invoice ${invoice.number} from Mesh Shop GmbH`, state: 'queued' });
+
+      const [message, ...more] = await eventually(async () => {
+        const got = await catcher.to(to);
+        return got.length > 0 ? got : undefined;
+      });
+      expect(more).toHaveLength(0);
+      if (!message) throw new Error('no message');
+      expect(message).toMatchObject({ to: [to], cc: ['books@example.test'], subject: `Invoice ${invoice.number} from Mesh Shop GmbH` });
+      expect(message.text).toContain('Thank you for your order.');
+      expect(message.text).toContain('Amount due: 238.00 EUR');
+      expect(message.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`invoice-${invoice.number.replace(/[^A-Za-z0-9._-]/g, '_')}.html`, 'text/html']]);
+      const html = (await catcher.attachment(message, 0)).body;
+      expect(html).toContain(`Invoice ${invoice.number}`);
+      expect(html).toContain('Consulting');
+
+      const recorded = await eventually(async () => {
+        const got = (await get(`/invoices/${invoice.id}`)).body;
+        return got.emails?.[0]?.state === 'sent' ? got.emails : undefined;
+      });
+      expect(recorded).toEqual([
+        expect.objectContaining({ emailId: res.body.emailId, to: [to], state: 'sent', detail: expect.stringContaining('250'), settledAt: expect.any(String) }),
+      ]);
+
+      // Sending again is a second e-mail, recorded beside the first.
+      const again = await post(`/invoices/${invoice.id}/send-email`, { to: `copy-${to}` });
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body.emailId).not.toBe(res.body.emailId);
+      await eventually(async () => ((await catcher.to(`copy-${to}`)).length === 1 ? true : undefined));
+      expect((await get(`/invoices/${invoice.id}`)).body.emails.map((e: { to: string[] }) => e.to)).toEqual([[to], [`copy-${to}`]]);
+    });
+
+    it('records a send as failed with the last error once every attempt was refused', async () => {
+      const to = `refused-${newObjectId()}@example.test`;
+      const invoice = await issued(await client(to));
+      await catcher.refuse(3);
+      const res = await post(`/invoices/${invoice.id}/send-email`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const [send] = await eventually(async () => {
+        const got = (await get(`/invoices/${invoice.id}`)).body.emails;
+        return got?.[0]?.state === 'failed' ? got : undefined;
+      });
+      expect(send).toMatchObject({ emailId: res.body.emailId, state: 'failed', detail: expect.stringContaining('451'), settledAt: expect.any(String) });
+      expect(await catcher.to(to)).toEqual([]);
+    });
+
+    it('refuses a draft with 409 and an invoice without any recipient with 400, sending nothing', async () => {
+      const to = `draft-${newObjectId()}@example.test`;
+      const id = await draft(await client(to));
+      const res = await post(`/invoices/${id}/send-email`);
+      expect(res.status).toBe(409);
+      expect(res.body.error).toMatch(/draft/);
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+
+      const silent = await issued(await client(null));
+      const none = await post(`/invoices/${silent.id}/send-email`, {});
+      expect(none.status).toBe(400);
+      expect(none.body.error).toMatch(/recipient/);
+      const bad = await post(`/invoices/${silent.id}/send-email`, { to: 'nope' });
+      expect(bad.status).toBe(400);
+
+      expect((await get(`/invoices/${id}`)).body.emails).toBeUndefined();
+      expect((await get(`/invoices/${silent.id}`)).body.emails).toBeUndefined();
+      expect(await catcher.to(to)).toEqual([]);
+    });
+
+    it("e-mails the credit note of a voided invoice to the buyer", async () => {
+      const to = `void-${newObjectId()}@example.test`;
+      const invoice = await issued(await client(to));
+      const voided = await post(`/invoices/${invoice.id}/void`, { reason: 'ordered twice' });
+      expect(voided.status, JSON.stringify(voided.body)).toBe(200);
+      const creditNoteId = voided.body.creditNoteIds[0] as string;
+      const note = (await get(`/credit-notes/${creditNoteId}`)).body;
+
+      const res = await post(`/credit-notes/${creditNoteId}/send-email`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ to: [to], subject: `Credit note ${note.number} from Mesh Shop GmbH`, state: 'queued' });
+      const [message] = await eventually(async () => {
+        const got = await catcher.to(to);
+        return got.length > 0 ? got : undefined;
+      });
+      expect(message?.subject).toBe(`Credit note ${note.number} from Mesh Shop GmbH`);
+      expect(message?.text).toContain(`It corrects invoice ${invoice.number}.`);
+      expect(message?.attachments.map((a) => a.contentType)).toEqual(['text/html']);
+      const emails = await eventually(async () => {
+        const got = (await get(`/credit-notes/${creditNoteId}`)).body.emails;
+        return got?.[0]?.state === 'sent' ? got : undefined;
+      });
+      expect(emails).toHaveLength(1);
+      expect((await post(`/credit-notes/${'0'.repeat(24)}/send-email`)).status).toBe(404);
+    });
+  });
+});

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
+import { IpnReceiver } from '../support/ipn-receiver';
+import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
+
+const MAIN_FRONTEND = 'https://checkout.paymesh.test';
+const billing = { name: 'Erika Buyer', email: 'erika@example.com', line1: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
+
+/**
+ * provider_a refunds and disputes end to end: the buyer pays through the provider_a sandbox, the
+ * sandbox refunds or disputes the payment and sends its signed webhooks (again on request), and
+ * the transaction, the merchant's IPN, the linked invoice and its credit notes and the tax ledger
+ * follow.
+ */
+describe('provider_a refunds and disputes', () => {
+  let mesh: TestMesh;
+  let boot: BootstrapResult;
+  let provider: { id: string; secretKey: string };
+  let sandbox: string;
+  let admin: string;
+  let pub: string;
+  const receiver = new IpnReceiver();
+  let ipnBase: string;
+
+  const adminCall = (method: string, path: string, body?: unknown) => api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
+
+  async function sandboxCall(method: string, path: string, form?: Record<string, string>) {
+    const res = await fetch(`${sandbox}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${provider.secretKey}`, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      body: form ? new URLSearchParams(form).toString() : undefined,
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  }
+
+  const statusOf = async (transactionId: string) => (await api('GET', `${pub}/transactions/${transactionId}/status`)).body.status as number;
+  const waitStatus = (transactionId: string, status: number) => eventually(async () => (await statusOf(transactionId)) === status, 20_000);
+  const ipnStatuses = (path: string) => receiver.at(path).map((r) => JSON.parse(r.rawBody.toString()).status as number);
+
+  /** Resends a provider event `times` more times and waits until the sandbox delivered each. */
+  async function resend(eventId: string, times: number): Promise<void> {
+    for (let i = 0; i < times; i++) expect((await sandboxCall('POST', `/_sandbox/events/${eventId}/resend`)).status).toBe(200);
+    await eventually(async () => {
+      const d = (await sandboxCall('GET', `/_sandbox/deliveries?event=${eventId}`)).body;
+      const items: any[] = Array.isArray(d) ? d : d.data ?? d.items ?? [];
+      return items.filter((x) => x.ok).length >= times + 1;
+    }, 20_000);
+  }
+
+  /** The newest event of a type about a payment intent (charge or dispute object). */
+  async function eventOf(type: string, paymentIntent: string): Promise<string> {
+    return eventually(async () => {
+      const list = (await sandboxCall('GET', `/v1/events?type=${type}&limit=100`)).body.data as any[];
+      return list.find((e) => e.data.object.payment_intent === paymentIntent)?.id as string | undefined;
+    }, 10_000);
+  }
+
+  /** Buyer pays `sessionPublicId` through the sandbox; answers the transaction id and its payment intent. */
+  async function pay(sessionPublicId: string): Promise<{ transactionId: string; pi: string; charge: string }> {
+    const t = await api('POST', `${pub}/transactions/create`, {
+      body: { sessionPublicId, providerId: provider.id, billingAddress: billing },
+      headers: { origin: MAIN_FRONTEND },
+    });
+    expect(t.status, JSON.stringify(t.body)).toBe(200);
+    const transactionId = t.body.transactionId as string;
+    const pi = (await adminCall('GET', `/transactions/${transactionId}`)).body.providerPaymentId as string;
+    const paid = await sandboxCall('POST', `/v1/payment_intents/${pi}/confirm`, { payment_method: 'pm_card_visa' });
+    expect(paid.status).toBe(200);
+    await waitStatus(transactionId, 1);
+    return { transactionId, pi, charge: paid.body.latest_charge as string };
+  }
+
+  async function checkout(amount: number, ipnPath: string): Promise<string> {
+    const c = await adminCall('POST', `/checkouts/${boot.siteId}/create`, { amount, currency: 'EUR', externalReference: `order${ipnPath.replace(/\//g, '-')}`, ipnUrl: `${ipnBase}${ipnPath}`, returnUrl: 'https://shop.example/thanks' });
+    expect(c.status, JSON.stringify(c.body)).toBe(200);
+    return c.body.sessionPublicId as string;
+  }
+
+  /** An issued invoice of 119.00 EUR gross and a payment link for all of it, paid by the buyer. */
+  async function paidInvoice(): Promise<{ invoice: any; transactionId: string; pi: string; charge: string }> {
+    const client = await adminCall('POST', '/clients', { name: 'Erika Buyer', email: 'erika@example.com', address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' } });
+    expect(client.status).toBe(201);
+    const draft = await adminCall('POST', '/invoices', {
+      siteId: boot.siteId,
+      clientId: client.body.id,
+      currency: 'EUR',
+      items: [{ description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+    });
+    expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+    const invoice = (await adminCall('POST', `/invoices/${draft.body.id}/issue`)).body;
+    const link = await adminCall('POST', `/invoices/${invoice.id}/payment-checkout`, {});
+    expect(link.status, JSON.stringify(link.body)).toBe(200);
+    const paid = await pay(link.body.sessionPublicId);
+    await eventually(async () => (await adminCall('GET', `/invoices/${invoice.id}`)).body.status === 'paid', 20_000);
+    return { invoice, ...paid };
+  }
+
+  const creditNotesOf = async (invoiceId: string) => (await adminCall('GET', `/credit-notes?invoiceId=${invoiceId}&limit=100`)).body.items as any[];
+
+  beforeAll(async () => {
+    mesh = await startTestMesh({ env: { MAIN_FRONTEND_ORIGIN: MAIN_FRONTEND } });
+    admin = mesh.adminBaseUrl;
+    pub = mesh.publicBaseUrl;
+    sandbox = mesh.sandboxUrls['sandbox-provider-a']!;
+    ipnBase = await receiver.start();
+    boot = await mesh.bootstrap();
+    provider = boot.providers!.provider_a!;
+  });
+
+  afterAll(async () => {
+    await receiver.stop();
+    await mesh?.dispose();
+  });
+
+  it('a partial refund changes no status; the refund of the rest makes the transaction refunded (IPN 3) and the tax ledger reverses the sale', async () => {
+    const { transactionId, pi } = await pay(await checkout(12100, '/ipn/refund'));
+    await eventually(() => ipnStatuses('/ipn/refund').includes(1), 20_000);
+    expect((await sandboxCall('POST', '/v1/refunds', { payment_intent: pi, amount: '2100' })).status).toBe(200);
+    const partial = await eventOf('charge.refunded', pi);
+    await eventually(() => mesh.logs('checkout').some((l) => l.includes(partial) && l.includes('refund or dispute recorded')), 20_000);
+    expect(await statusOf(transactionId)).toBe(1);
+
+    expect((await sandboxCall('POST', '/v1/refunds', { payment_intent: pi })).status).toBe(200);
+    await waitStatus(transactionId, 3);
+    await eventually(() => ipnStatuses('/ipn/refund').includes(3), 20_000);
+    expect(ipnStatuses('/ipn/refund')).toEqual([1, 3]);
+    const record = (await adminCall('GET', `/transactions/${transactionId}`)).body;
+    expect(record.statusHistory.at(-1)).toMatchObject({ from: 1, to: 3, trigger: 'provider_refund', reason: expect.stringMatching(/of 10000 EUR$/) });
+
+    const entries = await eventually(async () => {
+      const r = (await adminCall('GET', `/transactions/${transactionId}/tax-records`)).body;
+      return r.total >= 2 ? r.items : undefined;
+    }, 20_000);
+    const sale = entries.find((e: any) => e.entryType === 'sale');
+    const reversal = entries.find((e: any) => e.correctsRecordId === sale.id);
+    expect(reversal, JSON.stringify(entries)).toBeTruthy();
+    expect(reversal.totals.gross).toBe(-12100);
+  });
+
+  it('a full refund of an invoice payment raises the outstanding amount with ONE credit note, however often the webhook comes', async () => {
+    const { invoice, transactionId, pi } = await paidInvoice();
+    expect((await sandboxCall('POST', '/v1/refunds', { payment_intent: pi })).status).toBe(200);
+    await waitStatus(transactionId, 3);
+    const refunded = await eventOf('charge.refunded', pi);
+    await resend(refunded, 3);
+    const inv = await eventually(async () => {
+      const i = (await adminCall('GET', `/invoices/${invoice.id}`)).body;
+      return i.amountDue === 11900 ? i : undefined;
+    }, 20_000);
+    expect(inv.status).toBe('issued');
+    await eventually(async () => (await creditNotesOf(invoice.id)).length > 0, 20_000);
+    // Every resend reached payments-webhooks and was answered as a duplicate.
+    await eventually(() => mesh.logs('payments-webhooks').filter((l) => l.includes(refunded) && l.includes('duplicate provider event delivery')).length >= 3, 20_000);
+    const notes = await creditNotesOf(invoice.id);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ kind: 'refund', transactionId, totals: { gross: 11900 } });
+  });
+
+  it('an opened dispute makes the transaction disputed (IPN 4); won restores completed (IPN 1) without a credit note', async () => {
+    const { transactionId, charge } = await pay(await checkout(5000, '/ipn/won'));
+    const dispute = await sandboxCall('POST', `/_sandbox/charges/${charge}/dispute`, { reason: 'fraudulent' });
+    expect(dispute.status).toBe(200);
+    await waitStatus(transactionId, 4);
+    expect((await sandboxCall('POST', `/_sandbox/disputes/${dispute.body.id}/close`, { outcome: 'won' })).status).toBe(200);
+    await waitStatus(transactionId, 1);
+    await eventually(() => ipnStatuses('/ipn/won').length >= 3, 20_000);
+    expect(ipnStatuses('/ipn/won')).toEqual([1, 4, 1]);
+    const history = (await adminCall('GET', `/transactions/${transactionId}`)).body.statusHistory.map((h: any) => h.trigger);
+    expect(history.slice(-2)).toEqual(['provider_dispute_open', 'provider_dispute_won']);
+  });
+
+  it('a lost dispute of an invoice payment keeps the transaction disputed and writes ONE chargeback credit note', async () => {
+    const { invoice, transactionId, charge, pi } = await paidInvoice();
+    const dispute = await sandboxCall('POST', `/_sandbox/charges/${charge}/dispute`, { reason: 'product_not_received' });
+    expect(dispute.status).toBe(200);
+    await waitStatus(transactionId, 4);
+    expect((await sandboxCall('POST', `/_sandbox/disputes/${dispute.body.id}/close`, { outcome: 'lost' })).status).toBe(200);
+    const closed = await eventOf('charge.dispute.closed', pi);
+    await resend(closed, 2);
+    const inv = await eventually(async () => {
+      const i = (await adminCall('GET', `/invoices/${invoice.id}`)).body;
+      return i.amountDue === 11900 ? i : undefined;
+    }, 20_000);
+    expect(inv.status).toBe('issued');
+    await eventually(() => mesh.logs('payments-webhooks').filter((l) => l.includes(closed) && l.includes('duplicate provider event delivery')).length >= 2, 20_000);
+    const notes = await creditNotesOf(invoice.id);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ kind: 'chargeback', transactionId, totals: { gross: 11900 } });
+    expect(await statusOf(transactionId)).toBe(4);
+  });
+});
