@@ -6,6 +6,7 @@ import type { EventMap } from '@paymesh/contracts';
 import { grpcTaxPort } from './grpc/tax-client';
 import { grpcCheckoutPort } from './grpc/checkout-client';
 import { grpcEmailOutboxPort } from './grpc/email-outbox-client';
+import { grpcDocumentsPort } from './grpc/documents-client';
 import { config } from './config';
 import { registerBillingService } from './grpc/server';
 import { collections } from './store/collections';
@@ -20,8 +21,9 @@ void runBackendService({
     const tax = grpcTaxPort(downstreamAddr(config, 'tax'), config.TAX_DEADLINE_MS);
     const checkout = grpcCheckoutPort(downstreamAddr(config, 'checkout'), config.GRPC_DEADLINE_MS);
     const emailOutbox = grpcEmailOutboxPort(downstreamAddr(config, 'notifications-ipn'), config.GRPC_DEADLINE_MS);
+    const documents = grpcDocumentsPort(downstreamAddr(config, 'documents'), config.DOCUMENTS_DEADLINE_MS);
     const outbox = new Committer<EventMap>({ store, relay });
-    const deps = { store, secrets, clock: systemClock, logger, outbox, tax, checkout, emailOutbox };
+    const deps = { store, secrets, clock: systemClock, logger, outbox, tax, checkout, emailOutbox, documents };
     registerBillingService(grpc, deps);
     const subs = await startConsumers(bus, deps);
     return async () => {
@@ -29,6 +31,7 @@ void runBackendService({
       tax.close();
       checkout.close();
       emailOutbox.close();
+      documents.close();
     };
   },
 });

@@ -2,6 +2,7 @@ import type { Committer } from '@paymesh/bus';
 import type { CalculateTaxRequest, EventMap, TaxCalculation, TransactionTaxView } from '@paymesh/contracts';
 import type { PaymentLinkCheckoutPort } from './checkout-port';
 import type { EmailOutboxPort } from '../grpc/email-outbox-client';
+import type { DocumentsPort } from './documents-port';
 import type { BillingDeps, OrgKey } from './deps';
 
 /** The organization's tax settings an invoice needs (seller VAT ID, VIES allowed, price mode). */
@@ -45,4 +46,6 @@ export interface InvoiceDeps extends BillingDeps {
   checkout: InvoiceCheckoutPort;
   /** notifications-ipn's e-mail outbox (invoice and credit-note e-mail). */
   emailOutbox: EmailOutboxPort;
+  /** The documents service (PDFs, e-invoices). */
+  documents: DocumentsPort;
 }

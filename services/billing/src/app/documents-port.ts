@@ -1,0 +1,18 @@
+import type { DocumentView } from '@paymesh/contracts';
+import type { OrgKey } from './deps';
+
+/** A PDF rendering asked of the documents service. */
+export interface RenderPdfCall {
+  /** Invoice or credit-note id: the PDF is stored per document and snapshot version. */
+  documentId: string;
+  /** Changes whenever what is printed changes (issue, correction); drafts: their version. */
+  snapshotVersion: string;
+  /** Render and store again even when a stored PDF exists. */
+  regenerate: boolean;
+  view: DocumentView;
+}
+
+/** The documents service as billing uses it. */
+export interface DocumentsPort {
+  renderPdf(key: OrgKey, call: RenderPdfCall): Promise<{ pdf: Buffer; rendered: boolean }>;
+}

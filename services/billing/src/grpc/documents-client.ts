@@ -1,0 +1,29 @@
+import { call, makeClient } from '@paymesh/grpc';
+import { documents } from '@paymesh/proto';
+import type { DocumentsPort } from '../app/documents-port';
+
+/** {@link DocumentsPort} over the documents service's gRPC API. */
+export function grpcDocumentsPort(address: string, deadlineMs: number): DocumentsPort & { close(): void } {
+  const client = makeClient(documents.DocumentsServiceClient, address);
+  return {
+    async renderPdf(key, req) {
+      const res = await call(
+        client,
+        client.renderInvoicePdf,
+        {
+          organizationId: key.organizationId,
+          testMode: key.mode === 'test',
+          documentId: req.documentId,
+          snapshotVersion: req.snapshotVersion,
+          regenerate: req.regenerate,
+          bodyJson: JSON.stringify(req.view),
+        },
+        { deadlineMs, target: 'documents' },
+      );
+      return { pdf: Buffer.from(res.pdf), rendered: res.rendered };
+    },
+    close() {
+      client.close();
+    },
+  };
+}
