@@ -121,6 +121,15 @@ describe('VAT ID checks against the VIES sandbox', () => {
     expect(Date.parse(evidence.items[0]!.requestDate)).not.toBeNaN();
   });
 
+  it('a requester VAT ID given directly (settings already read) is sent as is, without reading the settings again', async () => {
+    const { checker } = setup();
+    const check = await checker.check(FR_VALID, 'vies', { vatId: NL_VALID });
+    expect(check).toMatchObject({ status: 'valid', source: 'vies' });
+    expect(check.consultationNumber).toMatch(/^WAPI[A-Za-z0-9]{12}$/);
+    expect((await viesRequests()).data.map((r) => r.requester)).toEqual([NL_VALID]);
+    expect(await checker.check(NL_VALID, 'vies', { vatId: null })).toMatchObject({ status: 'valid', consultationNumber: null });
+  });
+
   it('without a requester (public check or no own VAT ID) there is no consultation number', async () => {
     const { checker } = setup();
     expect(await checker.check(FR_VALID, 'vies')).toMatchObject({ status: 'valid', consultationNumber: null });

@@ -18,10 +18,11 @@ function ossThresholdExceeded(deps: TaxDeps, flags: OssFlagCache, key: OrgKey, t
   });
 }
 
-async function resolveVatIdCheck(deps: TaxDeps, key: OrgKey, req: CalculateTaxRequest, mode: VatIdValidationMode): Promise<VatIdCheck> {
+async function resolveVatIdCheck(deps: TaxDeps, settings: TaxSettings, req: CalculateTaxRequest, mode: VatIdValidationMode): Promise<VatIdCheck> {
   const plan = vatIdPlanOf(req, mode);
   if (plan.kind !== 'check') return plan.check;
-  return plan.mode === 'vies' ? deps.vatIds.check(plan.vatId, 'vies', key) : deps.vatIds.check(plan.vatId, 'format');
+  // The requester is the organization's own VAT ID, from the settings already read.
+  return plan.mode === 'vies' ? deps.vatIds.check(plan.vatId, 'vies', { vatId: settings.vatId }) : deps.vatIds.check(plan.vatId, 'format');
 }
 
 /**
@@ -38,7 +39,7 @@ export async function runCalculateTax(deps: TaxDeps, flags: OssFlagCache, req: C
   const checked = (async (): Promise<{ settings: TaxSettings; mode: VatIdValidationMode; vatIdCheck: VatIdCheck }> => {
     const { settings } = await getTaxSettings(deps, key);
     const mode = effectiveMode(req.vatIdValidation, settings);
-    return { settings, mode, vatIdCheck: await resolveVatIdCheck(deps, key, req, mode) };
+    return { settings, mode, vatIdCheck: await resolveVatIdCheck(deps, settings, req, mode) };
   })();
   const [{ settings, mode, vatIdCheck }, book, ossExceeded] = await Promise.all([
     checked,

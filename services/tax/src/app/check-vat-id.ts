@@ -76,7 +76,7 @@ export function createVatIdChecker(deps: VatIdCheckerDeps): VatIdChecker {
       const parsed = parseVatId(raw);
       if (!parsed.ok) return checkOf(raw.trim(), 'malformed', 'format', now);
       if (mode === 'format') return checkOf(parsed.vatId, 'well_formed', 'format', now);
-      const requesterVatId = requester ? await ownVatId(deps, requester) : null;
+      const requesterVatId = !requester ? null : 'vatId' in requester ? requester.vatId : await ownVatId(deps, requester);
       return checkWithVies(deps, parsed, requesterVatId, now);
     },
   };

@@ -1,11 +1,7 @@
 import type { CalculateTaxRequest, TaxCalculation } from '@paymesh/contracts';
 import { runCalculateTax } from './calculate-tax';
 import type { TaxDeps } from './deps';
-import { OssFlagCache } from './oss-flag';
-
-/** Threshold flags reused by the ledger's own calculations, one cache per service instance. */
-const flagCaches = new WeakMap<TaxDeps, OssFlagCache>();
-const OSS_FLAG_TTL_MS = 5_000;
+import { ossFlagCacheOf } from './oss-flag';
 
 /**
  * The engine's answer for an engine request kept with a transaction whose event carried no tax
@@ -13,10 +9,5 @@ const OSS_FLAG_TTL_MS = 5_000;
  * mode and VAT ID check, so the answer is the one the buyer would have got.
  */
 export async function taxForRequest(deps: TaxDeps, request: CalculateTaxRequest): Promise<TaxCalculation> {
-  let flags = flagCaches.get(deps);
-  if (!flags) {
-    flags = new OssFlagCache(deps.clock, OSS_FLAG_TTL_MS);
-    flagCaches.set(deps, flags);
-  }
-  return runCalculateTax(deps, flags, request);
+  return runCalculateTax(deps, ossFlagCacheOf(deps), request);
 }

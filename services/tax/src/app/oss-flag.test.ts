@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@paymesh/core';
-import { OssFlagCache } from './oss-flag';
+import { OssFlagCache, ossFlagCacheOf } from './oss-flag';
 
 describe('OssFlagCache', () => {
   it('answers from memory within the TTL and asks again after it', async () => {
@@ -32,5 +32,19 @@ describe('OssFlagCache', () => {
     const cache = new OssFlagCache(new ManualClock(), 5_000);
     await expect(cache.get('k', async () => Promise.reject(new Error('store down')))).rejects.toThrow('store down');
     expect(await cache.get('k', async () => true)).toBe(true);
+  });
+
+  it('one cache per service instance: the API and the ledger share what the first of them looked up', async () => {
+    const deps = { clock: new ManualClock() };
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      return true;
+    };
+    await ossFlagCacheOf(deps).get('org:live:2026', load);
+    await ossFlagCacheOf(deps).get('org:live:2026', load);
+    expect(loads).toBe(1);
+    await ossFlagCacheOf({ clock: new ManualClock() }).get('org:live:2026', load);
+    expect(loads).toBe(2);
   });
 });

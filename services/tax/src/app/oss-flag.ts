@@ -34,3 +34,17 @@ export class OssFlagCache {
     if (this.entries.size >= this.maxEntries) this.entries.clear();
   }
 }
+
+/** How long a threshold flag is reused: crossing the threshold shows within this time. */
+const OSS_FLAG_TTL_MS = 5_000;
+const perService = new WeakMap<object, OssFlagCache>();
+
+/** The one flag cache of a service instance (its deps object), shared by the API and the ledger. */
+export function ossFlagCacheOf(deps: { clock: Clock }): OssFlagCache {
+  let flags = perService.get(deps);
+  if (!flags) {
+    flags = new OssFlagCache(deps.clock, OSS_FLAG_TTL_MS);
+    perService.set(deps, flags);
+  }
+  return flags;
+}

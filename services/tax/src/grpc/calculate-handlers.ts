@@ -3,15 +3,12 @@ import { calculateTaxRequest } from '@paymesh/contracts';
 import type { tax } from '@paymesh/proto';
 import type { TaxDeps } from '../app/deps';
 import { runCalculateTax } from '../app/calculate-tax';
-import { OssFlagCache } from '../app/oss-flag';
+import { ossFlagCacheOf } from '../app/oss-flag';
 import { bodyOf, jsonUnary, orgKeyOf } from './json';
-
-/** How long a threshold flag is reused: crossing the threshold shows within this time. */
-const OSS_FLAG_TTL_MS = 5_000;
 
 /** gRPC handlers of the calculate RPCs. */
 export function calculateHandlers(deps: TaxDeps): Pick<tax.TaxServiceServer, 'calculateTax'> {
-  const flags = new OssFlagCache(deps.clock, OSS_FLAG_TTL_MS);
+  const flags = ossFlagCacheOf(deps);
   return {
     calculateTax: jsonUnary(deps.logger, 'tax/CalculateTax', async (req) => {
       const key = orgKeyOf(req);
