@@ -62,6 +62,7 @@ export function chargebackPlan(
     updatedAt: change.at,
     resolvedAt: final ? change.at : null,
     decidedBy: change.decidedBy,
+    decisionReason: opts.note ?? null,
   };
   const chargebacks = existing ? list.map((c) => (c.id === change.id ? record : c)) : [...list, record];
   const wasActive = existing !== undefined && !isFinalChargeback(existing.status);

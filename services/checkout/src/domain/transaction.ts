@@ -122,6 +122,8 @@ export interface Chargeback {
    * `api_key:<id>`, `system_key:<id>`). Absent on records written before manual resolution existed.
    */
   decidedBy?: string;
+  /** The operator's reason for the last manual change; null for provider reports. */
+  decisionReason?: string | null;
 }
 
 /** Final chargeback states: no later report changes them. */

@@ -114,6 +114,7 @@ export function toTransactionRecord(doc: TransactionDoc): checkoutPayments.Trans
       updatedAt: c.updatedAt,
       resolvedAt: c.resolvedAt ?? '',
       decidedBy: c.decidedBy ?? '',
+      decisionReason: c.decisionReason ?? '',
     })),
   };
 }
