@@ -242,7 +242,18 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.GET('/api/v1/transactions/{id}/tax', txPath)).data?.status).toBe('not_computed');
     expect((await org.POST('/api/v1/transactions/{id}/recalculate-tax', { ...txPath, body: {} })).response.status).toBe(422);
     expect((await org.GET('/api/v1/transactions/{id}/tax-records', txPath)).data?.total).toBe(0);
+    expect((await org.GET('/api/v1/transactions/{id}', txPath)).data?.chargebacks).toEqual([]);
+    const chargebackPath = { params: { path: { id: txId, chargebackId: 'dp_none' } } };
+    expect((await org.PATCH('/api/v1/transactions/{id}/chargeback/{chargebackId}', { ...chargebackPath, body: { status: 'lost' } })).response.status).toBe(404);
     expect((await org.DELETE('/api/v1/transactions/{id}', txPath)).response.status).toBe(200);
+
+    // Customer risk holds and the hold policy (no disputes here: see holds.test.ts).
+    expect((await org.GET('/api/v1/customer-holds', { params: { query: { status: 'active' } } })).data?.total).toBe(0);
+    const noHold = { params: { path: { id: '0'.repeat(24) } } };
+    expect((await org.GET('/api/v1/customer-holds/{id}', noHold)).response.status).toBe(404);
+    expect((await org.POST('/api/v1/customer-holds/{id}/lift', { ...noHold, body: { reason: 'sweep' } })).response.status).toBe(404);
+    expect((await org.GET('/api/v1/organizations/settings/risk')).data?.holdPolicy).toBe('block');
+    expect((await org.PUT('/api/v1/organizations/settings/risk', { body: { holdPolicy: 'review' } })).data?.holdPolicy).toBe('review');
 
     // Tax records (an empty ledger) and ledger rebuilds.
     expect((await org.GET('/api/v1/tax/records', { params: { query: { sourceKind: 'transaction' } } })).data?.total).toBe(0);

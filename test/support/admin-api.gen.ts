@@ -677,6 +677,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizations/settings/risk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customer risk hold policy: what a lost or accepted dispute does to the buyer (defaults until first saved: block)
+         * @description Scope `organization:execute`, minimum role Viewer.
+         */
+        get: operations["getRiskSettings"];
+        /**
+         * Update the customer risk hold policy (partial; safeProviderTypes replaced whole; applies to holds created afterwards)
+         * @description Scope `organization:execute`, minimum role Admin.
+         */
+        put: operations["updateRiskSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/license": {
         parameters: {
             query?: never;
@@ -849,6 +873,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transactions/{id}/chargeback/{chargebackId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Decide a recorded chargeback by hand, with the rules of provider reports: open/under_review keep status 4 and block checkouts of the buyer; lost/accepted create the chargeback credit note (invoice linked) and the customer risk hold of the policy; won restores status 1. Repeats answer unchanged; a decided chargeback is 409 CHARGEBACK_FINAL
+         * @description Scope `transaction:execute`, minimum role Admin.
+         */
+        patch: operations["resolveChargeback"];
+        trace?: never;
+    };
     "/api/v1/transactions/{id}/tax": {
         parameters: {
             query?: never;
@@ -883,6 +927,66 @@ export interface paths {
          * @description Scope `transaction:execute`, minimum role Editor.
          */
         post: operations["recalculateTransactionTax"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer-holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List customer risk holds, newest first (status active|lifted, email, clientId, transactionId, page, limit)
+         * @description Scope `transaction:read`, minimum role Viewer.
+         */
+        get: operations["listCustomerHolds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer-holds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a customer risk hold
+         * @description Scope `transaction:read`, minimum role Viewer.
+         */
+        get: operations["getCustomerHold"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer-holds/{id}/lift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a customer risk hold: the buyer may check out again; who lifted it, when and why are kept (a lifted hold answers unchanged)
+         * @description Scope `transaction:execute`, minimum role Admin.
+         */
+        post: operations["liftCustomerHold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1744,6 +1848,45 @@ export interface components {
             notes: string | null;
             manual: boolean;
             manualReason: string | null;
+            /** @description refunds the provider reported, one per provider refund */
+            refunds: {
+                /** @description provider refund id */
+                id: string;
+                /** @description minor units */
+                amount: number;
+                currency: string;
+                /** Format: date-time */
+                at: string;
+                providerEventId: string;
+            }[];
+            /** @description disputes of the payment, one per provider dispute */
+            chargebacks: {
+                /** @description provider dispute id */
+                id: string;
+                /** @enum {string} */
+                status: "open" | "under_review" | "won" | "lost" | "accepted";
+                /** @description disputed amount, minor units */
+                amount: number;
+                currency: string;
+                /** @description the provider's dispute reason */
+                reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description when it was first recorded
+                 */
+                at: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /**
+                 * Format: date-time
+                 * @description when it was decided (won, lost, accepted); null while active
+                 */
+                resolvedAt: string | null;
+                /** @description provider, or the operator of a manual resolution (user:<id>, api_key:<id>, system_key:<id>) */
+                decidedBy: string | null;
+                /** @description the operator's reason for the last manual change */
+                decisionReason: string | null;
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1799,6 +1942,45 @@ export interface components {
             notes: string | null;
             manual: boolean;
             manualReason: string | null;
+            /** @description refunds the provider reported, one per provider refund */
+            refunds: {
+                /** @description provider refund id */
+                id: string;
+                /** @description minor units */
+                amount: number;
+                currency: string;
+                /** Format: date-time */
+                at: string;
+                providerEventId: string;
+            }[];
+            /** @description disputes of the payment, one per provider dispute */
+            chargebacks: {
+                /** @description provider dispute id */
+                id: string;
+                /** @enum {string} */
+                status: "open" | "under_review" | "won" | "lost" | "accepted";
+                /** @description disputed amount, minor units */
+                amount: number;
+                currency: string;
+                /** @description the provider's dispute reason */
+                reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description when it was first recorded
+                 */
+                at: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /**
+                 * Format: date-time
+                 * @description when it was decided (won, lost, accepted); null while active
+                 */
+                resolvedAt: string | null;
+                /** @description provider, or the operator of a manual resolution (user:<id>, api_key:<id>, system_key:<id>) */
+                decidedBy: string | null;
+                /** @description the operator's reason for the last manual change */
+                decisionReason: string | null;
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1858,6 +2040,45 @@ export interface components {
             notes: string | null;
             manual: boolean;
             manualReason: string | null;
+            /** @description refunds the provider reported, one per provider refund */
+            refunds: {
+                /** @description provider refund id */
+                id: string;
+                /** @description minor units */
+                amount: number;
+                currency: string;
+                /** Format: date-time */
+                at: string;
+                providerEventId: string;
+            }[];
+            /** @description disputes of the payment, one per provider dispute */
+            chargebacks: {
+                /** @description provider dispute id */
+                id: string;
+                /** @enum {string} */
+                status: "open" | "under_review" | "won" | "lost" | "accepted";
+                /** @description disputed amount, minor units */
+                amount: number;
+                currency: string;
+                /** @description the provider's dispute reason */
+                reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description when it was first recorded
+                 */
+                at: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /**
+                 * Format: date-time
+                 * @description when it was decided (won, lost, accepted); null while active
+                 */
+                resolvedAt: string | null;
+                /** @description provider, or the operator of a manual resolution (user:<id>, api_key:<id>, system_key:<id>) */
+                decidedBy: string | null;
+                /** @description the operator's reason for the last manual change */
+                decisionReason: string | null;
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -6802,6 +7023,203 @@ export interface operations {
             };
         };
     };
+    getRiskSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description what a lost or accepted dispute does to the buyer: none, block (409 CHECKOUT_BLOCKED_BY_CUSTOMER_HOLD), review (same 409 until an Admin lifts the hold), restrict (only safeProviderTypes)
+                         * @enum {string}
+                         */
+                        holdPolicy: "none" | "block" | "review" | "restrict";
+                        /** @description provider types a restrict hold allows; bank-transfer-capable types only (provider_b, provider_c) */
+                        safeProviderTypes: string[];
+                        /** @description null until first saved (defaults) */
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateRiskSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    holdPolicy?: "none" | "block" | "review" | "restrict";
+                    safeProviderTypes?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description what a lost or accepted dispute does to the buyer: none, block (409 CHECKOUT_BLOCKED_BY_CUSTOMER_HOLD), review (same 409 until an Admin lifts the hold), restrict (only safeProviderTypes)
+                         * @enum {string}
+                         */
+                        holdPolicy: "none" | "block" | "review" | "restrict";
+                        /** @description provider types a restrict hold allows; bank-transfer-capable types only (provider_b, provider_c) */
+                        safeProviderTypes: string[];
+                        /** @description null until first saved (defaults) */
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getLicense: {
         parameters: {
             query?: never;
@@ -7836,6 +8254,111 @@ export interface operations {
             };
         };
     };
+    resolveChargeback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                chargebackId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description open and under_review keep the dispute active; won, lost and accepted decide it for good
+                     * @enum {string}
+                     */
+                    status: "open" | "under_review" | "won" | "lost" | "accepted";
+                    /** @description why (kept in the status history) */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionWithHistory"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getTransactionTax: {
         parameters: {
             query?: never;
@@ -8278,6 +8801,363 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCustomerHolds: {
+        parameters: {
+            query?: {
+                status?: "active" | "lifted";
+                /** @description holds of this buyer e-mail (compared case-insensitively) */
+                email?: string;
+                clientId?: string;
+                transactionId?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            organizationId: string;
+                            testMode: boolean;
+                            /** @enum {string} */
+                            status: "active" | "lifted";
+                            /** @enum {string} */
+                            action: "block" | "review" | "restrict";
+                            /** @description provider types a restrict hold allows; empty for block and review */
+                            safeProviderTypes: string[];
+                            buyer: {
+                                /** @description normalized (lower-case) e-mail addresses of the disputed payment */
+                                emails: string[];
+                                clientId: string | null;
+                            };
+                            source: {
+                                transactionId: string;
+                                chargebackId: string;
+                                /** @enum {string} */
+                                outcome: "lost" | "accepted";
+                                /** @description provider, or the operator who resolved the chargeback (user:<id>, api_key:<id>, system_key:<id>) */
+                                decidedBy: string;
+                            };
+                            /** @description ISO 8601 UTC */
+                            createdAt: string;
+                            /** @description ISO 8601 UTC */
+                            updatedAt: string;
+                            /** @description ISO 8601 UTC */
+                            liftedAt: string | null;
+                            /** @description who lifted the hold (user:<id>, api_key:<id>, system_key:<id>) */
+                            liftedBy: string | null;
+                            liftReason: string | null;
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCustomerHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        organizationId: string;
+                        testMode: boolean;
+                        /** @enum {string} */
+                        status: "active" | "lifted";
+                        /** @enum {string} */
+                        action: "block" | "review" | "restrict";
+                        /** @description provider types a restrict hold allows; empty for block and review */
+                        safeProviderTypes: string[];
+                        buyer: {
+                            /** @description normalized (lower-case) e-mail addresses of the disputed payment */
+                            emails: string[];
+                            clientId: string | null;
+                        };
+                        source: {
+                            transactionId: string;
+                            chargebackId: string;
+                            /** @enum {string} */
+                            outcome: "lost" | "accepted";
+                            /** @description provider, or the operator who resolved the chargeback (user:<id>, api_key:<id>, system_key:<id>) */
+                            decidedBy: string;
+                        };
+                        /** @description ISO 8601 UTC */
+                        createdAt: string;
+                        /** @description ISO 8601 UTC */
+                        updatedAt: string;
+                        /** @description ISO 8601 UTC */
+                        liftedAt: string | null;
+                        /** @description who lifted the hold (user:<id>, api_key:<id>, system_key:<id>) */
+                        liftedBy: string | null;
+                        liftReason: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    liftCustomerHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown | ({
+                    /** @description why the hold is lifted (kept with the record) */
+                    reason?: string;
+                } | null);
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        organizationId: string;
+                        testMode: boolean;
+                        /** @enum {string} */
+                        status: "active" | "lifted";
+                        /** @enum {string} */
+                        action: "block" | "review" | "restrict";
+                        /** @description provider types a restrict hold allows; empty for block and review */
+                        safeProviderTypes: string[];
+                        buyer: {
+                            /** @description normalized (lower-case) e-mail addresses of the disputed payment */
+                            emails: string[];
+                            clientId: string | null;
+                        };
+                        source: {
+                            transactionId: string;
+                            chargebackId: string;
+                            /** @enum {string} */
+                            outcome: "lost" | "accepted";
+                            /** @description provider, or the operator who resolved the chargeback (user:<id>, api_key:<id>, system_key:<id>) */
+                            decidedBy: string;
+                        };
+                        /** @description ISO 8601 UTC */
+                        createdAt: string;
+                        /** @description ISO 8601 UTC */
+                        updatedAt: string;
+                        /** @description ISO 8601 UTC */
+                        liftedAt: string | null;
+                        /** @description who lifted the hold (user:<id>, api_key:<id>, system_key:<id>) */
+                        liftedBy: string | null;
+                        liftReason: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

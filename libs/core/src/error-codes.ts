@@ -20,6 +20,7 @@ export const ERROR_CATALOGUE = {
   TRANSACTION_CANCELED: { kind: 'conflict', description: 'the transaction was canceled while its payment was being started' },
   TRANSACTION_NOT_DELETABLE: { kind: 'conflict', description: 'only initiated, canceled or failed transactions without a provider payment can be deleted' },
   ILLEGAL_TRANSITION: { kind: 'conflict', description: 'the transaction state machine forbids this transition' },
+  CHARGEBACK_FINAL: { kind: 'conflict', description: 'the chargeback is decided (won, lost or accepted) and cannot take another status' },
   // Tax of checkouts and transactions
   TAX_UNAVAILABLE: { kind: 'unavailable', description: 'the tax service cannot answer and the answer is needed (a preview, or a charge that depends on the tax); retry' },
   TRANSACTION_TAX_FINAL: { kind: 'conflict', description: 'tax of a final transaction is fixed; corrections go through an invoice or credit note' },

@@ -14,6 +14,7 @@ import { grpcTaxPort } from './grpc/tax-client';
 import { PriceModeMemo } from './app/price-mode-memo';
 import { startConsumers } from './events/consumers';
 import type { PaymentsDeps } from './app/payments-deps';
+import { buyerRiskGuard } from './app/buyer-risk';
 
 void runBackendService({
   name: 'checkout',
@@ -43,6 +44,7 @@ void runBackendService({
       resolveHost: async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address),
       guards: [],
     };
+    deps.guards.push(buyerRiskGuard(deps));
     registerCheckoutPaymentsService(grpc, deps);
     const subs = await startConsumers(bus, deps);
     return async () => {

@@ -1,10 +1,12 @@
-import { eventId } from '@paymesh/bus';
-import { Subjects, type ChargebackResolved, type PaymentAdjustmentReported } from '@paymesh/contracts';
-import { isFinalChargeback, type Chargeback, type TransactionDoc } from '../domain/transaction';
+import type { PaymentAdjustmentReported } from '@paymesh/contracts';
+import { defaultRiskSettings, type RiskSettings } from '../domain/customer-hold';
+import { isFinalChargeback, type TransactionDoc } from '../domain/transaction';
 import { IllegalTransitionError } from '../domain/transaction-state';
 import { TRANSACTIONS } from '../store/collections';
 import type { PaymentStatusResult } from './apply-payment-status';
 import type { PaymentsDeps } from './payments-deps';
+import { chargebackPlan } from './chargeback-plan';
+import { riskSettingsOf } from './risk-settings';
 import { applyTransition, type TransitionPlan } from './transition';
 
 type Refund = Extract<PaymentAdjustmentReported['adjustment'], { kind: 'refund' }>;
@@ -18,7 +20,8 @@ type Dispute = Extract<PaymentAdjustmentReported['adjustment'], { kind: 'dispute
  *   no status;
  * - dispute: the chargeback record is created or updated (a final state is never changed again);
  *   open / under_review / lost / accepted -> 4, won -> back to 1. Reaching won, lost or accepted
- *   enqueues `checkout.chargeback.resolved` once, in the same store transaction.
+ *   enqueues `checkout.chargeback.resolved` once, in the same store transaction; the buyer flags
+ *   and the customer risk hold follow (see chargeback-plan.ts).
  * A report that does not belong to the transaction is logged and dropped.
  */
 export async function applyPaymentAdjustment(deps: PaymentsDeps, report: PaymentAdjustmentReported): Promise<PaymentStatusResult> {
@@ -40,13 +43,15 @@ export async function applyPaymentAdjustment(deps: PaymentsDeps, report: Payment
     log.error({ mismatch }, 'refund or dispute does not belong to a transaction; dropped');
     return 'rejected';
   }
+  // The hold policy in force when the outcome is recorded decides the hold.
+  const risk = a.kind === 'dispute' ? await riskSettingsOf(deps, { organizationId: doc.organizationId, mode: doc.mode }) : null;
   try {
     const out = await applyTransition(
       deps,
       doc.id,
       (cur) => {
         if (cur.processedProviderEventIds.includes(report.providerEventId)) return null;
-        return a.kind === 'refund' ? refundPlan(cur, a, report) : disputePlan(cur, a, report);
+        return a.kind === 'refund' ? refundPlan(cur, a, report) : disputePlan(cur, a, report, risk ?? defaultRiskSettings());
       },
       doc,
     );
@@ -79,47 +84,15 @@ function refundPlan(cur: TransactionDoc, r: Refund, report: PaymentAdjustmentRep
   };
 }
 
-function disputePlan(cur: TransactionDoc, d: Dispute, report: PaymentAdjustmentReported): TransitionPlan {
-  const list = cur.chargebacks ?? [];
-  const existing = list.find((c) => c.id === d.disputeId);
+function disputePlan(cur: TransactionDoc, d: Dispute, report: PaymentAdjustmentReported, risk: RiskSettings): TransitionPlan {
+  const existing = (cur.chargebacks ?? []).find((c) => c.id === d.disputeId);
   if (existing && isFinalChargeback(existing.status)) {
     // Decided already: a late or repeated report changes nothing (only the event id is kept).
     return { trigger: { kind: 'provider_dispute', status: existing.status }, providerEventId: report.providerEventId, patch: {} };
   }
-  const final = isFinalChargeback(d.status);
-  const record: Chargeback = {
-    id: d.disputeId,
-    status: d.status,
-    amount: d.amount,
-    currency: d.currency,
-    reason: d.reason,
-    at: existing?.at ?? report.occurredAt,
-    updatedAt: report.occurredAt,
-    resolvedAt: final ? report.occurredAt : null,
-  };
-  const chargebacks = existing ? list.map((c) => (c.id === d.disputeId ? record : c)) : [...list, record];
-  return {
-    trigger: { kind: 'provider_dispute', status: d.status },
-    providerEventId: report.providerEventId,
-    reason: `dispute ${d.disputeId} ${d.status}`,
-    patch: { chargebacks },
-    ...(final ? { emit: (tx, stored, at) => emitResolved(tx, stored, record, at) } : {}),
-  };
-}
-
-function emitResolved(tx: Parameters<NonNullable<TransitionPlan['emit']>>[0], doc: TransactionDoc, c: Chargeback, at: string): void {
-  const data: ChargebackResolved = {
-    organizationId: doc.organizationId,
-    siteId: doc.siteId,
-    transactionId: doc.id,
-    mode: doc.mode,
-    chargebackId: c.id,
-    outcome: c.status as ChargebackResolved['outcome'],
-    amount: c.amount,
-    currency: c.currency,
-    checkoutId: doc.checkoutId,
-    invoiceId: doc.taxSource?.kind === 'invoice' ? doc.taxSource.invoiceId : null,
-    resolvedAt: c.resolvedAt ?? at,
-  };
-  tx.emit(Subjects.chargebackResolved, data, { id: eventId(Subjects.chargebackResolved, doc.id, c.id), occurredAt: at });
+  return chargebackPlan(
+    cur,
+    { id: d.disputeId, status: d.status, amount: d.amount, currency: d.currency, reason: d.reason, at: report.occurredAt, decidedBy: 'provider' },
+    { trigger: { kind: 'provider_dispute', status: d.status }, providerEventId: report.providerEventId, risk },
+  );
 }

@@ -5,6 +5,7 @@ import { hashHandoffToken, newHandoffToken, type HandoffDoc } from '../domain/ha
 import { HANDOFFS } from '../store/collections';
 import { assertOpenForPayment, loadCheckoutForBuyer } from './access';
 import { resolveProvider } from './resolve-provider';
+import { assertBuyerMayPay } from './buyer-risk';
 import type { PaymentsDeps } from './payments-deps';
 
 export interface CreateHandoffInput {
@@ -23,7 +24,8 @@ export async function createHandoff(deps: PaymentsDeps, input: CreateHandoffInpu
   const { checkout } = await loadCheckoutForBuyer(deps, input.sessionPublicId, input.browserOrigin, { enforceLicense: false });
   const now = deps.clock.now();
   assertOpenForPayment(checkout, now);
-  await resolveProvider(deps, checkout, input.providerId);
+  const provider = await resolveProvider(deps, checkout, input.providerId);
+  await assertBuyerMayPay(deps, checkout, billingAddress?.email, provider.type);
   const token = newHandoffToken();
   const ttl = deps.settings.handoffTtlSeconds;
   const handoffs = deps.store.collection<HandoffDoc>(HANDOFFS);

@@ -15,6 +15,7 @@ import { body } from './docs';
 import type { ProviderInfo } from './payments-port';
 import type { PaymentsDeps } from './payments-deps';
 import { resolveProvider } from './resolve-provider';
+import { assertBuyerMayPay } from './buyer-risk';
 import { applyTransition, insertTransaction } from './transition';
 import { checkoutTax, type CheckoutTax } from './checkout-tax';
 
@@ -222,7 +223,7 @@ async function startPayment(
 
 /**
  * Buyer submits a checkout: validates the billing address, the session (licence, origin, not
- * expired or paid) and the provider, computes the tax (see checkout-tax.ts: with net-priced items
+ * expired or paid), the provider and the buyer's disputes and holds (coded 409s), computes the tax (see checkout-tax.ts: with net-priced items
  * the buyer is charged net + tax), records a pending transaction with it (status 0, with its first
  * status event) and starts the provider payment. A repeat with the same provider resumes the
  * session's open transaction (with the tax it was created with) instead of creating another one.
@@ -234,6 +235,8 @@ export async function createTransaction(deps: PaymentsDeps, input: CreateTransac
   const { checkout, site } = await loadCheckoutForBuyer(deps, input.sessionPublicId, input.browserOrigin, { enforceLicense: true });
   assertOpenForPayment(checkout, deps.clock.now());
   const provider = await resolveProvider(deps, checkout, input.providerId);
+  // Disputes and customer risk holds of the buyer (the session's e-mail and client, and the e-mail entered now).
+  await assertBuyerMayPay(deps, checkout, billing.email, provider.type);
   const taxed = await checkoutTax(deps, checkout, site, { country: billing.country, postcode: billing.postalCode || undefined, vatId: billing.vatId }, 'proceed');
   await retireEarlierAttempts(deps, checkout);
   const doc = await openTransaction(deps, checkout, provider, billing, taxed);

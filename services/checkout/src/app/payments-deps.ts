@@ -17,7 +17,7 @@ export interface PaymentsSettings {
 /**
  * A rule that may refuse checkout creation with a coded 409 (e.g. CHECKOUT_BLOCKED_BY_DISPUTE
  * while a dispute for the same buyer is open). Runs after validation, before anything is stored.
- * The dispute and customer-hold rules plug in here when chargebacks land.
+ * The dispute and customer-hold rules (app/buyer-risk.ts) are one.
  */
 export interface CheckoutCreationGuard {
   name: string;

@@ -2,6 +2,8 @@ import { checkoutStatus, publicLineItems, type CheckoutStatus } from '../domain/
 import { sitePresentationOf, type VatIdValidation } from '../domain/settings';
 import { loadCheckoutForBuyer } from './access';
 import { enabledProviders } from './resolve-provider';
+import { buyerVerdict, checkoutBuyer } from './buyer-risk';
+import { allowedProviderTypes } from '../domain/customer-hold';
 import type { PaymentsDeps } from './payments-deps';
 import { effectiveVatIdModeOf } from './vat-id-mode';
 
@@ -20,16 +22,19 @@ export interface PublicCheckoutView {
 
 /**
  * Public view of a checkout session (licence and origin rules apply). `providers` lists the
- * distinct types of the organization's enabled providers in the session's mode.
+ * distinct types of the organization's enabled providers in the session's mode; for a buyer
+ * restricted by a customer risk hold only the hold's safe types.
  */
 export async function getPublicCheckout(deps: PaymentsDeps, sessionPublicId: string, browserOrigin: string): Promise<PublicCheckoutView> {
   const { checkout, site } = await loadCheckoutForBuyer(deps, sessionPublicId, browserOrigin, { enforceLicense: true });
   const presentation = sitePresentationOf(site);
-  const [providerList, vatIdValidation] = await Promise.all([
+  const [providerList, vatIdValidation, verdict] = await Promise.all([
     enabledProviders(deps, checkout),
     effectiveVatIdModeOf(deps, checkout, presentation.vatIdValidation),
+    buyerVerdict(deps, checkout, checkoutBuyer(checkout)),
   ]);
-  const providers = [...new Set(providerList.map((p) => p.type))];
+  // A buyer restricted by a customer risk hold sees only the safe (bank-transfer-capable) types.
+  const providers = allowedProviderTypes(verdict, [...new Set(providerList.map((p) => p.type))]);
   return {
     id: checkout.sessionPublicId,
     currency: checkout.currency,

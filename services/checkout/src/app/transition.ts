@@ -27,6 +27,8 @@ export interface TransitionPlan {
   patch?: Partial<Omit<TransactionDoc, 'id' | 'version'>>;
   /** Further events enqueued with the write (only when something is written). */
   emit?: (tx: TxScope, stored: TransactionDoc, at: string) => void;
+  /** Further documents written in the same store transaction (only when the transaction is written). */
+  write?: (tx: TxScope, stored: TransactionDoc, at: string) => Promise<void>;
 }
 
 export interface TransitionOutcome {
@@ -194,6 +196,7 @@ export async function applyTransition(
       if (!p.patch) return tentative ? undefined : { doc, result: 'unchanged' };
       const stored = await txs.replace(doc.id, doc.version, { ...body(doc), ...p.patch, processedProviderEventIds, updatedAt: now });
       p.emit?.(tx, stored, now);
+      await p.write?.(tx, stored, now);
       return { doc: stored, result: 'unchanged' };
     }
     const next = res.next;
@@ -210,6 +213,7 @@ export async function applyTransition(
     });
     if (res.statusChanged) emitStatusChanged(tx, stored, doc.status, now);
     p.emit?.(tx, stored, now);
+    await p.write?.(tx, stored, now);
     if (res.statusChanged && next.status === 1) await completeCheckout(tx, stored, now, deps.logger);
     return { doc: stored, result: 'changed' };
   }

@@ -46,6 +46,10 @@ const TABLE: Record<string, string[]> = {
   'dispute/won': /*     */ ['=', '=', '=', '=', '=', '=', '=', '1'],
   'dispute/lost': /*    */ ['4', '4', '4', '4', '4', '4', '4', '='],
   'dispute/accepted': /**/ ['4', '4', '4', '4', '4', '4', '4', '='],
+  // an operator's decision on a chargeback follows the same rules
+  'manual_dispute/open': ['4', '4', '4', '4', '4', '4', '4', '='],
+  'manual_dispute/won': ['=', '=', '=', '=', '=', '=', '=', '1'],
+  'manual_dispute/lost': ['4', '4', '4', '4', '4', '4', '4', '='],
   // manual updates of transactions without a provider payment, by target status
   'manual->-2': /*      */ ['=', '-2', '-2', '-2', 'x', '-2', 'x', 'x'],
   'manual->-1': /*      */ ['x', '=', 'x', 'x', 'x', 'x', 'x', 'x'],
@@ -59,6 +63,7 @@ const TABLE: Record<string, string[]> = {
 function triggerFor(key: string, providerBacked = false): Trigger {
   if (key.startsWith('manual->')) return { kind: 'manual_update', to: Number(key.slice(8)) as TxStatus, providerBacked };
   if (key.startsWith('refund/')) return { kind: 'provider_refund', full: key === 'refund/full' };
+  if (key.startsWith('manual_dispute/')) return { kind: 'manual_dispute', status: key.slice(15) as 'open' | 'won' | 'lost' };
   if (key.startsWith('dispute/')) return { kind: 'provider_dispute', status: key.slice(8) as 'open' | 'under_review' | 'won' | 'lost' | 'accepted' };
   if (key.startsWith('provider_')) {
     return { kind: 'provider_outcome', outcome: key.slice(9) as 'succeeded' | 'failed' | 'cancelled' | 'pending' };

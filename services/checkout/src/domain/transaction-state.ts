@@ -49,6 +49,8 @@ export type Trigger =
   | { kind: 'provider_refund'; full: boolean }
   /** A provider dispute (chargeback) was opened or changed state. */
   | { kind: 'provider_dispute'; status: 'open' | 'under_review' | 'won' | 'lost' | 'accepted' }
+  /** An operator decided a recorded chargeback (PATCH /transactions/:id/chargeback/:chargebackId); same rules as the provider's. */
+  | { kind: 'manual_dispute'; status: 'open' | 'under_review' | 'won' | 'lost' | 'accepted' }
   /** An operator sets the status of a transaction that no provider payment backs. */
   | { kind: 'manual_update'; to: TxStatus; providerBacked: boolean };
 
@@ -61,6 +63,8 @@ export function triggerName(t: Trigger | CreationTrigger): string {
       return `provider_${t.outcome}`;
     case 'provider_dispute':
       return `provider_dispute_${t.status}`;
+    case 'manual_dispute':
+      return `manual_dispute_${t.status}`;
     default:
       return t.kind;
   }
@@ -161,6 +165,7 @@ export function transition(from: TxState, trigger: Trigger): TransitionResult {
       if (trigger.full && from.status === 1) return changed(from, to(3));
       return { kind: 'unchanged' };
     case 'provider_dispute':
+    case 'manual_dispute':
       return disputeTransition(from, trigger.status);
     case 'manual_update': {
       if (trigger.providerBacked) {

@@ -117,6 +117,13 @@ export interface Chargeback {
   updatedAt: string;
   /** When it reached won, lost or accepted; null while active. */
   resolvedAt: string | null;
+  /**
+   * Who set the current status: `provider`, or the operator of a manual resolution (`user:<id>`,
+   * `api_key:<id>`, `system_key:<id>`). Absent on records written before manual resolution existed.
+   */
+  decidedBy?: string;
+  /** The operator's reason for the last manual change; null for provider reports. */
+  decisionReason?: string | null;
 }
 
 /** Final chargeback states: no later report changes them. */

@@ -2,6 +2,8 @@ import type { checkoutPayments } from '@paymesh/proto';
 import type { BillingAddress, BillingAddressInput } from '../domain/billing-address';
 import { checkoutStatus, type CheckoutDoc, type LineItemInput } from '../domain/checkout';
 import type { TransactionDoc } from '../domain/transaction';
+import type { CustomerHoldDoc } from '../domain/customer-hold';
+import type { CustomerHoldView } from '@paymesh/contracts';
 
 /** Wire -> domain: proto3 has no presence for strings, so empty means absent. */
 export function billingAddressIn(a: checkoutPayments.BillingAddress | undefined): BillingAddressInput | undefined {
@@ -101,6 +103,38 @@ export function toTransactionRecord(doc: TransactionDoc): checkoutPayments.Trans
     })),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
+    refunds: (doc.refunds ?? []).map((r) => ({ id: r.id, amount: r.amount, currency: r.currency, at: r.at, providerEventId: r.providerEventId })),
+    chargebacks: (doc.chargebacks ?? []).map((c) => ({
+      id: c.id,
+      status: c.status,
+      amount: c.amount,
+      currency: c.currency,
+      reason: c.reason ?? '',
+      at: c.at,
+      updatedAt: c.updatedAt,
+      resolvedAt: c.resolvedAt ?? '',
+      decidedBy: c.decidedBy ?? '',
+      decisionReason: c.decisionReason ?? '',
+    })),
+  };
+}
+
+/** Admin view of a customer risk hold (contracts `customerHoldView`). */
+export function toCustomerHoldView(doc: CustomerHoldDoc): CustomerHoldView {
+  return {
+    id: doc.id,
+    organizationId: doc.organizationId,
+    testMode: doc.mode === 'test',
+    status: doc.status,
+    action: doc.action,
+    safeProviderTypes: doc.safeProviderTypes,
+    buyer: doc.buyer,
+    source: doc.source,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    liftedAt: doc.liftedAt,
+    liftedBy: doc.liftedBy,
+    liftReason: doc.liftReason,
   };
 }
 

@@ -1,5 +1,6 @@
 import { checkoutPayments } from '@paymesh/proto';
-import { unary, type GrpcServer } from '@paymesh/grpc';
+import { jsonUnary, parseJsonBody, unary, type GrpcServer } from '@paymesh/grpc';
+import { customerHoldListQuery, liftCustomerHoldBody, riskSettingsPatch } from '@paymesh/contracts';
 import { isObjectId, ValidationError } from '@paymesh/core';
 import type { CheckoutStatus } from '../domain/checkout';
 import { normalizeCurrency } from '../domain/iso-codes';
@@ -22,7 +23,18 @@ import { createManualTransaction } from '../app/create-manual-transaction';
 import { previewCheckoutTax } from '../app/preview-checkout-tax';
 import { getTransactionTax } from '../app/transaction-tax';
 import { recalculateTransactionTax } from '../app/recalculate-transaction-tax';
-import { billingAddressIn, billingAddressOut, lineItemsIn, toActionResponse, toCheckoutRecord, toTransactionRecord } from './payments-mapping';
+import { resolveChargeback } from '../app/resolve-chargeback';
+import { getCustomerHold, liftCustomerHold, listCustomerHolds } from '../app/customer-holds';
+import { getRiskSettings, updateRiskSettings } from '../app/risk-settings';
+import {
+  billingAddressIn,
+  billingAddressOut,
+  lineItemsIn,
+  toActionResponse,
+  toCheckoutRecord,
+  toCustomerHoldView,
+  toTransactionRecord,
+} from './payments-mapping';
 
 function org(id: string): string {
   if (!isObjectId(id)) throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
@@ -41,6 +53,8 @@ function page(p: number, l: number): { page: number; limit: number } {
 export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: PaymentsDeps): void {
   const { logger } = deps;
   const rpc = <Req, Res>(name: string, fn: (req: Req) => Promise<Res>) => unary(logger, `checkout/${name}`, fn);
+  const json = (name: string, fn: (req: checkoutPayments.CheckoutJsonRequest) => Promise<unknown>) => jsonUnary(logger, `checkout/${name}`, fn);
+  const scope = (req: { organizationId: string; testMode: boolean }) => ({ organizationId: org(req.organizationId), mode: modeOf(req.testMode) });
   const impl: checkoutPayments.CheckoutPaymentsServiceServer = {
     createCheckout: rpc('CreateCheckout', async (req: checkoutPayments.CreateCheckoutRequest) => {
       const doc = await createCheckout(deps, {
@@ -162,6 +176,26 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
         await recalculateTransactionTax(deps, { organizationId: org(req.organizationId), mode: modeOf(req.testMode), id: req.id }, { recheckVatId: req.recheckVatId }),
       ),
     })),
+    resolveChargeback: rpc('ResolveChargeback', async (req: checkoutPayments.ResolveChargebackRequest) =>
+      toTransactionRecord(
+        await resolveChargeback(
+          deps,
+          { ...scope(req), id: req.id },
+          { chargebackId: req.chargebackId, status: req.status, reason: opt(req.reason) ?? null, actor: req.actor || 'unknown' },
+        ),
+      ),
+    ),
+    listCustomerHolds: json('ListCustomerHolds', async (req) => {
+      const res = await listCustomerHolds(deps, scope(req), parseJsonBody(req.bodyJson, customerHoldListQuery));
+      return { items: res.items.map(toCustomerHoldView), total: res.total, page: res.page, limit: res.limit };
+    }),
+    getCustomerHold: json('GetCustomerHold', async (req) => toCustomerHoldView(await getCustomerHold(deps, { ...scope(req), id: req.id }))),
+    liftCustomerHold: json('LiftCustomerHold', async (req) => {
+      const input = parseJsonBody(req.bodyJson, liftCustomerHoldBody);
+      return toCustomerHoldView(await liftCustomerHold(deps, { ...scope(req), id: req.id }, { actor: req.actor || 'unknown', reason: input.reason ?? null }));
+    }),
+    getRiskSettings: json('GetRiskSettings', async (req) => getRiskSettings(deps, scope(req))),
+    updateRiskSettings: json('UpdateRiskSettings', async (req) => updateRiskSettings(deps, scope(req), parseJsonBody(req.bodyJson, riskSettingsPatch))),
     previewCheckoutTax: rpc('PreviewCheckoutTax', async (req: checkoutPayments.PreviewCheckoutTaxRequest) => {
       const a = req.billingAddress;
       const calc = await previewCheckoutTax(deps, {

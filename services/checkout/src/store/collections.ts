@@ -6,6 +6,9 @@ export const CHECKOUTS = 'checkouts';
 export const TRANSACTIONS = 'transactions';
 export const HANDOFFS = 'handoffs';
 export const ORG_LICENSES = 'org_licenses';
+export const CUSTOMER_HOLDS = 'customer_holds';
+export const BUYER_BLOCKS = 'buyer_blocks';
+export const RISK_SETTINGS = 'risk_settings';
 
 export const collections: CollectionSpec[] = [
   {
@@ -46,4 +49,24 @@ export const collections: CollectionSpec[] = [
     ],
   },
   { name: ORG_LICENSES },
+  {
+    name: CUSTOMER_HOLDS,
+    indexes: [
+      // One hold per decided chargeback.
+      { name: 'customer_holds_source', fields: ['sourceKey'], unique: true },
+      { name: 'customer_holds_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
+      { name: 'customer_holds_org_mode_email', fields: ['organizationId', 'mode', 'buyerEmail'] },
+    ],
+  },
+  {
+    name: BUYER_BLOCKS,
+    indexes: [
+      { name: 'buyer_blocks_org_mode_key', fields: ['organizationId', 'mode', 'key'] },
+      { name: 'buyer_blocks_ref', fields: ['ref'] },
+    ],
+  },
+  {
+    name: RISK_SETTINGS,
+    indexes: [{ name: 'risk_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }],
+  },
 ];

@@ -11,6 +11,27 @@ const billingAddress = z.object({
   vatId: z.string().nullable().describe('buyer VAT ID as given (normalized), null when none'),
 });
 
+const refund = z.object({
+  id: z.string().describe('provider refund id'),
+  amount: z.number().int().describe('minor units'),
+  currency: z.string(),
+  at: timestamp,
+  providerEventId: z.string(),
+});
+
+const chargeback = z.object({
+  id: z.string().describe('provider dispute id'),
+  status: z.enum(['open', 'under_review', 'won', 'lost', 'accepted']),
+  amount: z.number().int().describe('disputed amount, minor units'),
+  currency: z.string(),
+  reason: z.string().nullable().describe("the provider's dispute reason"),
+  at: timestamp.describe('when it was first recorded'),
+  updatedAt: timestamp,
+  resolvedAt: timestamp.nullable().describe('when it was decided (won, lost, accepted); null while active'),
+  decidedBy: z.string().nullable().describe('provider, or the operator of a manual resolution (user:<id>, api_key:<id>, system_key:<id>)'),
+  decisionReason: z.string().nullable().describe("the operator's reason for the last manual change"),
+});
+
 export const transaction = z.object({
   id: z.string(),
   organizationId: objectIdString,
@@ -38,6 +59,8 @@ export const transaction = z.object({
   notes: z.string().nullable(),
   manual: z.boolean(),
   manualReason: z.string().nullable(),
+  refunds: z.array(refund).describe('refunds the provider reported, one per provider refund'),
+  chargebacks: z.array(chargeback).describe('disputes of the payment, one per provider dispute'),
   createdAt: timestamp,
   updatedAt: timestamp,
 });

@@ -4,7 +4,8 @@ import { currencyCode, dateBound, EMAIL_MAX, metadata, money, pageNumber, text, 
 import type { AdminDeps } from '../../app/deps';
 import { transactionDeleted as deleted, transactionDetail, transactionPage, transactionWithHistory } from '../responses/transactions';
 import { resource } from '../route-table';
-import { transactionTaxView } from '@paymesh/contracts';
+import { chargebackUpdateBody, transactionTaxView } from '@paymesh/contracts';
+import { actorOf } from './billing-rpc';
 import { idParams, objectId, rpc } from './common';
 import { listValues, multiParam, parseDateRange, parseObjectIds, parseStatuses } from './list-query';
 
@@ -62,6 +63,15 @@ const recalculateBody = z
 
 const orNull = (v: string): string | null => (v === '' ? null : v);
 
+const chargebackParams = z.object({
+  id: objectId('id'),
+  chargebackId: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9_:.-]+$/, 'must be a provider dispute identifier'),
+});
+
 /** Admin shape of a transaction (the status history only on the single read). */
 export function transactionView(t: checkoutPayments.TransactionRecord) {
   return {
@@ -91,6 +101,19 @@ export function transactionView(t: checkoutPayments.TransactionRecord) {
     notes: orNull(t.notes),
     manual: t.manual,
     manualReason: orNull(t.manualReason),
+    refunds: t.refunds.map((r) => ({ ...r })),
+    chargebacks: t.chargebacks.map((c) => ({
+      id: c.id,
+      status: c.status as 'open' | 'under_review' | 'won' | 'lost' | 'accepted',
+      amount: c.amount,
+      currency: c.currency,
+      reason: orNull(c.reason),
+      at: c.at,
+      updatedAt: c.updatedAt,
+      resolvedAt: orNull(c.resolvedAt),
+      decidedBy: orNull(c.decidedBy),
+      decisionReason: orNull(c.decisionReason),
+    })),
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
   };
@@ -251,6 +274,31 @@ export const transactionRoutes = [
         clientId: body.clientId ?? '',
         ipnUrl: body.ipnUrl ?? '',
         metadata: body.metadata ?? {},
+      });
+      return { ...transactionView(t), statusHistory: historyView(t) };
+    },
+  }),
+  transactions({
+    method: 'PATCH',
+    path: '/transactions/:id/chargeback/:chargebackId',
+    action: 'execute',
+    role: 'Admin',
+    operationId: 'resolveChargeback',
+    response: transactionWithHistory,
+    errors: [409],
+    summary:
+      'Decide a recorded chargeback by hand, with the rules of provider reports: open/under_review keep status 4 and block checkouts of the buyer; lost/accepted create the chargeback credit note (invoice linked) and the customer risk hold of the policy; won restores status 1. Repeats answer unchanged; a decided chargeback is 409 CHARGEBACK_FINAL',
+    params: chargebackParams,
+    body: chargebackUpdateBody,
+    async handler({ deps, org, params, body, principal }) {
+      const t = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.resolveChargeback, {
+        organizationId: org.organizationId,
+        testMode: org.mode === 'test',
+        id: params.id,
+        chargebackId: params.chargebackId,
+        status: body.status,
+        reason: body.reason ?? '',
+        actor: actorOf(principal),
       });
       return { ...transactionView(t), statusHistory: historyView(t) };
     },

@@ -1,0 +1,86 @@
+import { customerHoldListQuery, customerHoldPage, customerHoldView, liftCustomerHoldBody, riskSettingsPatch, riskSettingsView } from '@paymesh/contracts';
+import { resource, route } from '../route-table';
+import { actorOf } from './billing-rpc';
+import { checkoutJson } from './checkout-rpc';
+import { idParams } from './common';
+
+/**
+ * Customer risk holds (checkout): created when a dispute is lost or accepted, per the
+ * organization's hold policy. They come from chargebacks, so they use the chargeback scopes:
+ * reading needs `transaction:read` (Viewer), lifting `transaction:execute` and the Admin role.
+ */
+const holds = resource({ tag: 'Customer holds', scopePrefix: 'transaction' });
+
+export const customerHoldRoutes = [
+  holds({
+    method: 'GET',
+    path: '/customer-holds',
+    operationId: 'listCustomerHolds',
+    response: customerHoldPage,
+    summary: 'List customer risk holds, newest first (status active|lifted, email, clientId, transactionId, page, limit)',
+    query: customerHoldListQuery,
+    async handler({ deps, org, query }) {
+      return checkoutJson(deps, org, 'listCustomerHolds', customerHoldPage, { body: query });
+    },
+  }),
+  holds({
+    method: 'GET',
+    path: '/customer-holds/:id',
+    operationId: 'getCustomerHold',
+    response: customerHoldView,
+    summary: 'Get a customer risk hold',
+    params: idParams,
+    async handler({ deps, org, params }) {
+      return checkoutJson(deps, org, 'getCustomerHold', customerHoldView, { id: params.id });
+    },
+  }),
+  holds({
+    method: 'POST',
+    path: '/customer-holds/:id/lift',
+    action: 'execute',
+    role: 'Admin',
+    status: 200,
+    operationId: 'liftCustomerHold',
+    response: customerHoldView,
+    summary: 'Lift a customer risk hold: the buyer may check out again; who lifted it, when and why are kept (a lifted hold answers unchanged)',
+    params: idParams,
+    body: liftCustomerHoldBody.nullish(),
+    async handler({ deps, org, params, body, principal }) {
+      return checkoutJson(deps, org, 'liftCustomerHold', customerHoldView, { id: params.id, body: body ?? {}, actor: actorOf(principal) });
+    },
+  }),
+];
+
+/** The organization's hold policy: reads Viewer, writes Admin (like every organization setting). */
+export const riskSettingsRoutes = [
+  route({
+    method: 'GET',
+    path: '/organizations/settings/risk',
+    operationId: 'getRiskSettings',
+    response: riskSettingsView,
+    scope: 'organization:execute',
+    role: 'Viewer',
+    audience: 'organization',
+    tag: 'Organization settings',
+    summary: 'Customer risk hold policy: what a lost or accepted dispute does to the buyer (defaults until first saved: block)',
+    async handler({ deps, org }) {
+      return checkoutJson(deps, org, 'getRiskSettings', riskSettingsView);
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/organizations/settings/risk',
+    operationId: 'updateRiskSettings',
+    response: riskSettingsView,
+    errors: [409],
+    scope: 'organization:execute',
+    role: 'Admin',
+    audience: 'organization',
+    tag: 'Organization settings',
+    summary: 'Update the customer risk hold policy (partial; safeProviderTypes replaced whole; applies to holds created afterwards)',
+    body: riskSettingsPatch,
+    async handler({ deps, org, body }) {
+      return checkoutJson(deps, org, 'updateRiskSettings', riskSettingsView, { body });
+    },
+  }),
+];
