@@ -20,7 +20,7 @@ export const documentEmailRoutes = [
     response: documentEmailResponse,
     errors: [409, 503],
     summary:
-      'E-mail an issued invoice (HTML rendition attached) to `to` or the buyer; queued and retried, the send is recorded on the invoice (drafts: 409 INVOICE_NOT_ISSUED; no recipient: 400 EMAIL_RECIPIENT_MISSING)',
+      'E-mail an issued invoice (its PDF attached) to `to` or the buyer; queued and retried, the send is recorded on the invoice (drafts: 409 INVOICE_NOT_ISSUED; no recipient: 400 EMAIL_RECIPIENT_MISSING)',
     params: idParams,
     body: documentEmailRequest,
     async handler({ deps, org, params, body, principal }) {
@@ -34,7 +34,7 @@ export const documentEmailRoutes = [
     action: 'execute',
     response: documentEmailResponse,
     errors: [409, 503],
-    summary: 'E-mail a credit note (HTML rendition attached) to `to` or the buyer; queued and retried, the send is recorded on the credit note',
+    summary: 'E-mail a credit note (its PDF attached) to `to` or the buyer; queued and retried, the send is recorded on the credit note',
     params: idParams,
     body: documentEmailRequest,
     async handler({ deps, org, params, body, principal }) {
