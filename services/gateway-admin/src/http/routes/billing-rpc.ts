@@ -34,6 +34,6 @@ type BillingPdfMethod = 'getInvoicePdf' | 'regenerateInvoicePdf' | 'getCreditNot
 export async function billingPdf(deps: AdminDeps, org: OrgScope, method: BillingPdfMethod, id: string): Promise<FileAnswer> {
   const client = deps.clients.billing;
   const req: JsonRpcRequest = { organizationId: org.organizationId, testMode: org.mode === 'test', id, bodyJson: '' };
-  const res = await rpc<JsonRpcRequest, billing.BillingPdfResponse>(deps, 'billing', client, client[method] as never, req);
+  const res = await rpc<JsonRpcRequest, billing.BillingPdfResponse>(deps, 'billing', client, client[method] as never, req, deps.clients.documentDeadlineMs);
   return { bytes: Buffer.from(res.pdf), filename: res.filename, headers: { 'x-document-rendered': String(res.rendered) } };
 }

@@ -24,7 +24,7 @@ export const documentEmailRoutes = [
     params: idParams,
     body: documentEmailRequest,
     async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'sendInvoiceEmail', documentEmailResponse, { id: params.id, body, actor: actorOf(principal) });
+      return billingJson(deps, org, 'sendInvoiceEmail', documentEmailResponse, { id: params.id, body, actor: actorOf(principal), deadlineMs: deps.clients.documentDeadlineMs });
     },
   }),
   creditNotes({
@@ -38,7 +38,7 @@ export const documentEmailRoutes = [
     params: idParams,
     body: documentEmailRequest,
     async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'sendCreditNoteEmail', documentEmailResponse, { id: params.id, body, actor: actorOf(principal) });
+      return billingJson(deps, org, 'sendCreditNoteEmail', documentEmailResponse, { id: params.id, body, actor: actorOf(principal), deadlineMs: deps.clients.documentDeadlineMs });
     },
   }),
 ];
