@@ -127,10 +127,13 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
       expect(message).toMatchObject({ to: [to], cc: ['books@example.test'], subject: `Invoice ${invoice.number} from Mesh Shop GmbH` });
       expect(message.text).toContain('Thank you for your order.');
       expect(message.text).toContain('Amount due: 238.00 EUR');
-      expect(message.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`invoice-${invoice.number.replace(/[^A-Za-z0-9._-]/g, '_')}.html`, 'text/html']]);
-      const html = (await catcher.attachment(message, 0)).body;
-      expect(html).toContain(`Invoice ${invoice.number}`);
-      expect(html).toContain('Consulting');
+      expect(message.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`${invoice.number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`, 'application/pdf']]);
+      const pdf = await catcher.attachmentBytes(message, 0);
+      expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      // The attachment is the invoice's stored PDF, byte for byte.
+      const download = await fetch(adm(`/invoices/${invoice.id}/pdf`), { headers: { authorization: `Bearer ${apiKey}` } });
+      expect(download.headers.get('x-document-rendered')).toBe('false');
+      expect(Buffer.from(await download.arrayBuffer()).equals(pdf)).toBe(true);
 
       const recorded = await eventually(async () => {
         const got = (await get(`/invoices/${invoice.id}`)).body;
@@ -199,7 +202,7 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
       });
       expect(message?.subject).toBe(`Credit note ${note.number} from Mesh Shop GmbH`);
       expect(message?.text).toContain(`It corrects invoice ${invoice.number}.`);
-      expect(message?.attachments.map((a) => a.contentType)).toEqual(['text/html']);
+      expect(message?.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`${note.number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`, 'application/pdf']]);
       const emails = await eventually(async () => {
         const got = (await get(`/credit-notes/${creditNoteId}`)).body.emails;
         return got?.[0]?.state === 'sent' ? got : undefined;

@@ -58,6 +58,15 @@ describe('a client generated from the Admin API document', () => {
     const documented = op.responses[String(res.status)];
     if (!documented) return `status ${res.status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`;
     if (!res.headers.get('x-request-id')) return 'no X-Request-ID header';
+    const file = Object.keys(documented.content ?? {}).find((type) => type !== 'application/json');
+    if (file) {
+      // A file answer: the documented media type, offered under a name, and (for PDFs) a PDF.
+      if (res.headers.get('content-type') !== file) return `content-type ${res.headers.get('content-type')}, documented ${file}`;
+      if (!/^inline; filename="[^"]+"$/.test(res.headers.get('content-disposition') ?? '')) return `content-disposition ${res.headers.get('content-disposition')}`;
+      const bytes = Buffer.from(await res.arrayBuffer());
+      if (file === 'application/pdf' && bytes.subarray(0, 5).toString('latin1') !== '%PDF-') return 'not a PDF';
+      return undefined;
+    }
     const text = await res.text();
     const schema = documented.content?.['application/json']?.schema;
     if (!schema) return text === '' ? undefined : `documented without a body, answered ${text.slice(0, 200)}`;
@@ -277,6 +286,8 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.GET('/api/v1/credit-notes/{id}', none)).response.status).toBe(404);
     expect((await org.POST('/api/v1/invoices/{id}/send-email', { ...none, body: {} })).response.status).toBe(404);
     expect((await org.POST('/api/v1/credit-notes/{id}/send-email', { ...none, body: { to: 'not-an-address' } })).response.status).toBe(400);
+    expect((await org.GET('/api/v1/credit-notes/{id}/pdf', { ...none, parseAs: 'arrayBuffer' })).response.status).toBe(404);
+    expect((await org.POST('/api/v1/invoices/{id}/regenerate-pdf', { ...none, parseAs: 'arrayBuffer' })).response.status).toBe(404);
     const rebuild = await org.POST('/api/v1/tax/records/rebuild', { body: {} });
     expect(rebuild.response.status).toBe(202);
     expect((await org.GET('/api/v1/tax/records/rebuild/{jobId}', { params: { path: { jobId: rebuild.data!.id } } })).data?.id).toBe(rebuild.data!.id);
@@ -381,6 +392,15 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.GET('/api/v1/clients/{id}', clientPath)).data?.taxInfo?.taxId?.masked).toBe('…5976');
     expect((await org.PUT('/api/v1/clients/{id}', { ...clientPath, body: { phone: '+49 30 123456' } })).data?.phone).toBe('+49 30 123456');
     expect((await org.GET('/api/v1/clients/{id}/history', { ...clientPath, params: { ...clientPath.params, query: {} } })).data?.total).toBe(2);
+    // A draft's pro forma PDF (a file answer), then the draft goes. With a home country the lines get a
+    // rate type (the document's nullable rateType enum does not admit null; not this sweep's subject).
+    expect((await org.PUT('/api/v1/organizations/settings/tax', { body: { homeCountry: 'DE' } })).response.status).toBe(200);
+    const proforma = await org.POST('/api/v1/invoices', { body: { ...draftBody, siteId, clientId: sweepClient.data!.id } });
+    expect(proforma.response.status).toBe(201);
+    const proformaPath = { params: { path: { id: proforma.data!.id } } };
+    expect((await org.GET('/api/v1/invoices/{id}/pdf', { ...proformaPath, parseAs: 'arrayBuffer' })).response.headers.get('x-document-rendered')).toBe('true');
+    expect((await org.POST('/api/v1/invoices/{id}/regenerate-pdf', { ...proformaPath, parseAs: 'arrayBuffer' })).response.status).toBe(200);
+    expect((await org.DELETE('/api/v1/invoices/{id}', proformaPath)).response.status).toBe(200);
     expect((await org.DELETE('/api/v1/clients/{id}', clientPath)).response.status).toBe(204);
 
     // Sites last: a deleted site is gone.

@@ -34,6 +34,15 @@ export class MailCatcherClient {
     return { contentType: res.headers.get('content-type') ?? '', body: await res.text() };
   }
 
+  /** An attachment's bytes as received (binary attachments such as PDFs). */
+  async attachmentBytes(m: CaughtMessage, index: number): Promise<Buffer> {
+    const a = m.attachments[index];
+    if (!a) throw new Error(`message ${m.id} has no attachment ${index}`);
+    const res = await fetch(`${this.baseUrl}${a.url}`);
+    if (!res.ok) throw new Error(`mail catcher attachment: ${res.status}`);
+    return Buffer.from(await res.arrayBuffer());
+  }
+
   /** The next `count` messages are refused with 451 (the sender retries). */
   async refuse(count: number): Promise<void> {
     const res = await fetch(`${this.baseUrl}/_sandbox/refuse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ count }) });

@@ -54,7 +54,18 @@ export const documentView = z.object({
   paymentTermsDays: z.number().int().min(0).nullable(),
   /** Credit notes: the invoice they credit. */
   invoiceNumber: z.string().nullable(),
-  /** Free text printed under the totals (notes, a credit note's reason). */
-  remarks: z.string().max(2000).nullable(),
+  /** Free text printed under the totals (notes, a credit note's reason, a void notice); line breaks kept. */
+  remarks: z.string().max(4000).nullable(),
+  /**
+   * The site's look: its name printed above the title and its primary colour as the accent. Logos
+   * are not printed (they are remote URLs and the renderer loads no external assets).
+   */
+  branding: z
+    .object({
+      name: z.string().max(200).nullable(),
+      primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb').nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type DocumentView = z.infer<typeof documentView>;

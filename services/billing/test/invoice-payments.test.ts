@@ -75,6 +75,7 @@ describe('invoice payments on PostgreSQL', () => {
       tax: { settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456789', viesEnabled: false }), calculate: async (req) => fakeCalculation(req) },
       checkout: {
         siteExists: async () => true,
+        siteBranding: async () => ({ name: 'Shop', primaryColor: null }),
         // Stands in for checkout's CreateCheckout (the mesh test pays real links): records the request.
         createCheckout: async (req) => {
           sent.push(req);

@@ -68,6 +68,7 @@ describe('invoices on PostgreSQL', () => {
       },
       checkout: {
         siteExists: async (_k, id) => sites.has(id),
+        siteBranding: async (_k, id) => (sites.has(id) ? { name: 'Shop', primaryColor: null } : null),
         createCheckout: async () => Promise.reject(new Error('payment links are not exercised here')),
         // Invoices from transactions are tested over the mesh (test/mesh/invoices.test.ts).
         transaction: async () => null,

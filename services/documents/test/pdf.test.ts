@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { invoice } from './fixtures';
 import { PdfRenderer } from '../src/render/pdf-renderer';
 import { renderDocumentPdf } from '../src/app/render-document';
+import { renderHtml } from '../src/render/templates';
 
 const dir = mkdtempSync(join(tmpdir(), 'pdf-test-'));
 const renderer = new PdfRenderer({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', pages: 2, maxQueue: 8, timeoutMs: 20_000, logger: createLogger({ service: 'documents-test', level: 'silent' }) });
@@ -26,10 +27,20 @@ describe('PDF rendering in Chromium', () => {
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pagesOf(poppler('pdfinfo', pdf, 'invoice'))).toBe(1);
     const text = poppler('pdftotext', pdf, 'invoice');
-    for (const s of ['Invoice', 'INV-2027-00042', '2027-03-15', '2027-02-01', 'Société Exemple SARL', 'FR40303265045', 'DE123456789', '€1,349.97', '€149.97', 'Reverse charge', 'DE89370400440532013000', 'Payable within 14 days'])
+    for (const s of ['Invoice', 'INV-2027-00042', '2027-03-15', '2027-02-01', 'Société Exemple SARL', 'FR40303265045', 'DE123456789', '€1,349.97', '€149.97', 'Reverse charge', 'DE89 3704 0044 0532 0130 00', 'Payable within 14 days'])
       expect(text).toContain(s);
     // Values are text, never markup.
     expect(text).toContain('Licence <b>seat</b>');
+  });
+
+  it("prints the site's name and colour as branding, and remarks with their line breaks", async () => {
+    const view = invoice({ branding: { name: 'Muster <Store>', primaryColor: '#0a6e4f' }, remarks: 'First line.\nSecond line.' });
+    const html = renderHtml(view);
+    expect(html).toContain('--accent: #0a6e4f');
+    expect(html).toContain('Muster &lt;Store&gt;');
+    const text = poppler('pdftotext', await renderDocumentPdf(renderer, view), 'branded');
+    expect(text).toContain('Muster <Store>');
+    expect(text).toMatch(/First line\.\s*\n\s*Second line\./);
   });
 
   it('prints the per-rate tax breakdown and currencies without decimals', async () => {

@@ -13,10 +13,12 @@ export interface Clients {
   documents: documents.DocumentsServiceClient;
   notificationsIpn: notificationsIpn.NotificationsIpnServiceClient;
   deadlineMs: number;
+  /** Deadline of calls that may render a document (Chromium), longer than the usual one. */
+  documentDeadlineMs: number;
   close(): void;
 }
 
-export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: number }): Clients {
+export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: number; DOCUMENTS_DEADLINE_MS?: number }): Clients {
   const at = (s: BackendService) => downstreamAddr(config, s);
   const c = {
     checkout: makeClient(checkout.CheckoutServiceClient, at('checkout')),
@@ -31,6 +33,7 @@ export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: numb
   return {
     ...c,
     deadlineMs: config.GRPC_DEADLINE_MS,
+    documentDeadlineMs: Math.max(config.DOCUMENTS_DEADLINE_MS ?? config.GRPC_DEADLINE_MS, config.GRPC_DEADLINE_MS),
     close() {
       for (const client of Object.values(c)) client.close();
     },

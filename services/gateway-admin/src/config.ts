@@ -45,6 +45,11 @@ export const configSchema = baseConfigSchema
     /** Serve interactive API docs at /api/v1/docs/index.html. */
     API_DOCS_ENABLED: envBool(true),
     BODY_LIMIT_BYTES: envInt(1024 * 1024),
+    /**
+     * Deadline of billing calls that render a document (PDF download, regenerate, e-mail with the
+     * PDF attached); longer than billing's own DOCUMENTS_DEADLINE_MS (20 s) so billing answers first.
+     */
+    DOCUMENTS_DEADLINE_MS: envInt(25_000).refine((n) => n >= 1_000 && n <= 180_000, 'DOCUMENTS_DEADLINE_MS must be from 1000 to 180000'),
     /** HS256 key of dashboard access tokens, at least 32 characters; shared by all replicas. */
     JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
     /** Lifetime of a dashboard access JWT (default 15 minutes). */

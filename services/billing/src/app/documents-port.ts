@@ -5,7 +5,7 @@ import type { OrgKey } from './deps';
 export interface RenderPdfCall {
   /** Invoice or credit-note id: the PDF is stored per document and snapshot version. */
   documentId: string;
-  /** Changes whenever what is printed changes (issue, correction); drafts: their version. */
+  /** Changes whenever what is printed changes (see `snapshotVersionOf` in document-view.ts). */
   snapshotVersion: string;
   /** Render and store again even when a stored PDF exists. */
   regenerate: boolean;

@@ -30,9 +30,17 @@ export interface InvoiceTransaction {
   billingAddress: { name: string; email: string; country: string } | null;
 }
 
+/** What documents print of a site: its name and primary colour (#rrggbb, null when unset). */
+export interface SiteBranding {
+  name: string;
+  primaryColor: string | null;
+}
+
 /** Checkout as invoices use it: sites, transactions with their stored tax, and payment links. */
 export interface InvoiceCheckoutPort extends PaymentLinkCheckoutPort {
   siteExists(key: OrgKey, siteId: string): Promise<boolean>;
+  /** The site's branding; null when the site is gone (documents then print without it). */
+  siteBranding(key: OrgKey, siteId: string): Promise<SiteBranding | null>;
   /** The transaction of the organization and mode; null when there is none. */
   transaction(key: OrgKey, id: string): Promise<InvoiceTransaction | null>;
   /** The tax stored with the transaction (`status: not_computed` when none was). */

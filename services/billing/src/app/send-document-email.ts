@@ -7,6 +7,7 @@ import { CREDIT_NOTES, INVOICES } from '../store/collections';
 import type { OrgKey } from './deps';
 import type { InvoiceDeps } from './invoice-deps';
 import { creditNoteView, invoiceView, loadCreditNote, loadInvoice } from './invoice-view';
+import { storedDocumentPdf } from './document-pdf';
 
 type Kind = 'invoice' | 'credit_note';
 type EmailedDoc = InvoiceDoc | CreditNoteDoc;
@@ -22,7 +23,6 @@ function recipientOf(input: DocumentEmailRequest, buyerEmail: string | null): st
   return to;
 }
 
-/** The invoice as its e-mail presents it; drafts are refused (only an issued document has a number). */
 /** The newest payment link of the invoice that has not expired, while something is outstanding. */
 function openPaymentUrl(doc: InvoiceDoc, now: Date): string | null {
   if (doc.status !== 'issued' && doc.status !== 'partially_paid') return null;
@@ -30,6 +30,7 @@ function openPaymentUrl(doc: InvoiceDoc, now: Date): string | null {
   return open.length > 0 ? open[open.length - 1]!.paymentUrl : null;
 }
 
+/** The invoice as its e-mail presents it; drafts are refused (only an issued document has a number). */
 function invoiceForEmail(deps: InvoiceDeps, key: OrgKey, doc: InvoiceDoc, message: string | null): { doc: DocumentForEmail; buyerEmail: string | null } {
   const view = invoiceView(deps.secrets, key, doc);
   const snap = view.snapshot;
@@ -46,8 +47,6 @@ function invoiceForEmail(deps: InvoiceDeps, key: OrgKey, doc: InvoiceDoc, messag
       currency: snap.currency,
       sellerName: snap.seller.companyName ?? 'your supplier',
       buyerName: snap.buyer.name,
-      lines: snap.lines,
-      totals: snap.totals,
       amountDue: view.amountDue,
       invoiceNumber: null,
       paymentUrl: openPaymentUrl(doc, deps.clock.now()),
@@ -68,8 +67,6 @@ function creditNoteForEmail(deps: InvoiceDeps, key: OrgKey, doc: CreditNoteDoc, 
       currency: view.currency,
       sellerName: view.seller.companyName ?? 'your supplier',
       buyerName: view.buyer.name,
-      lines: view.lines,
-      totals: view.totals,
       amountDue: view.totals.gross,
       invoiceNumber: view.invoiceNumber,
       paymentUrl: null,
@@ -80,7 +77,7 @@ function creditNoteForEmail(deps: InvoiceDeps, key: OrgKey, doc: CreditNoteDoc, 
 
 /**
  * `POST /invoices/:id/send-email` and `POST /credit-notes/:id/send-email`: composes the document's
- * e-mail (HTML rendition attached), queues it in notifications-ipn's outbox and records the send on
+ * e-mail (its PDF attached, served from the documents service's storage when rendered before), queues it in notifications-ipn's outbox and records the send on
  * the document (state `queued`; the outcome arrives as an event, see events/email-settled.ts).
  * The outbox key is `<kind>-<id>-<n>` with n the sends recorded so far: a request repeated after
  * one that queued the e-mail but failed to record it queues nothing new (it records that e-mail);
@@ -95,6 +92,7 @@ export async function sendDocumentEmail(deps: InvoiceDeps, key: OrgKey, kind: Ki
   const to = recipientOf(input, buyerEmail);
   const cc = input.cc ?? [];
   const composed = composeDocumentEmail(doc);
+  const file = await storedDocumentPdf(deps, key, kind === 'invoice' ? { kind, doc: stored as InvoiceDoc } : { kind, doc: stored as CreditNoteDoc });
   const n = stored.emails?.length ?? 0;
   const { emailId } = await deps.emailOutbox.send(key, {
     idempotencyKey: `${kind === 'invoice' ? 'invoice' : 'credit-note'}-${id}-${n}`,
@@ -103,7 +101,7 @@ export async function sendDocumentEmail(deps: InvoiceDeps, key: OrgKey, kind: Ki
     cc,
     subject: composed.subject,
     text: composed.text,
-    attachments: [composed.attachment],
+    attachments: [{ filename: file.filename, contentType: 'application/pdf', content: file.pdf }],
   });
   const send: DocumentEmailRecord = { emailId, at: deps.clock.now().toISOString(), to: [to], cc, subject: composed.subject, state: 'queued', detail: null, settledAt: null };
   const coll = deps.store.collection<EmailedDoc>(kind === 'invoice' ? INVOICES : CREDIT_NOTES);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { composeDocumentEmail, formatMoney, type DocumentForEmail } from './document-email';
+import { pdfFileNameOf } from './invoice';
 
 const invoice: DocumentForEmail = {
   kind: 'invoice',
@@ -9,8 +10,6 @@ const invoice: DocumentForEmail = {
   currency: 'EUR',
   sellerName: 'Acme <GmbH>',
   buyerName: 'Buyer & Co',
-  lines: [{ description: '<script>alert(1)</script> Consulting', quantity: 2, unitPrice: 5000 }],
-  totals: { net: 10000, tax: 1900, gross: 11900 },
   amountDue: 11900,
   invoiceNumber: null,
   paymentUrl: 'https://pay.example/i/1',
@@ -32,16 +31,13 @@ describe('document e-mail', () => {
     expect(m.text).toContain('Amount due: 119.00 EUR');
     expect(m.text).toContain('Due date: 2025-03-15');
     expect(m.text).toContain('Pay online: https://pay.example/i/1');
-    expect(m.attachment).toMatchObject({ filename: 'invoice-INV-2025_0007.html', contentType: 'text/html' });
+    expect(m.text).toContain('The invoice is attached as a PDF.');
   });
 
-  it('escapes every value in the HTML rendition', () => {
-    const html = composeDocumentEmail(invoice).attachment.content.toString('utf8');
-    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; Consulting');
-    expect(html).not.toContain('<script>');
-    expect(html).toContain('Acme &lt;GmbH&gt;');
-    expect(html).toContain('Buyer &amp; Co');
-    expect(html).toContain('119.00 EUR');
+  it('offers the PDF as <number>.pdf, characters unsafe in a file name replaced', () => {
+    expect(pdfFileNameOf('INV-2025/0007')).toBe('INV-2025_0007.pdf');
+    expect(pdfFileNameOf('CN-1')).toBe('CN-1.pdf');
+    expect(pdfFileNameOf('A"B\\C D')).toBe('A_B_C_D.pdf');
   });
 
   it('words a credit note as a credit and names the invoice it corrects', () => {
@@ -50,6 +46,6 @@ describe('document e-mail', () => {
     expect(m.text).toContain('Amount credited: 119.00 EUR');
     expect(m.text).toContain('It corrects invoice INV-2025/0007.');
     expect(m.text).not.toContain('Pay online');
-    expect(m.attachment.filename).toBe('credit-note-CN-1.html');
+    expect(m.text).toContain('The credit note is attached as a PDF.');
   });
 });

@@ -1,17 +1,8 @@
-import Handlebars from 'handlebars';
-
 /**
- * The e-mail of an issued invoice or credit note (pure): subject, plain-text body and the document
- * attached as a self-contained HTML rendition of its legal snapshot. The HTML stands in until the
- * documents service renders PDFs; then the PDF is attached instead (see docs/decisions.md "E-mail").
+ * The e-mail of an issued invoice or credit note (pure): subject and plain-text body. The document
+ * itself travels as its PDF (`<number>.pdf`), rendered by the documents service (see
+ * app/send-document-email.ts).
  */
-
-export interface EmailLine {
-  description: string;
-  quantity: number;
-  /** Minor units. */
-  unitPrice: number;
-}
 
 export interface DocumentForEmail {
   kind: 'invoice' | 'credit_note';
@@ -21,8 +12,6 @@ export interface DocumentForEmail {
   currency: string;
   sellerName: string;
   buyerName: string;
-  lines: EmailLine[];
-  totals: { net: number; tax: number; gross: number };
   /** Invoice: what is still to be paid; credit note: the amount credited. Minor units. */
   amountDue: number;
   /** The invoice a credit note corrects. */
@@ -35,7 +24,6 @@ export interface DocumentForEmail {
 export interface ComposedEmail {
   subject: string;
   text: string;
-  attachment: { filename: string; contentType: string; content: Buffer };
 }
 
 /** `1250, 'EUR'` -> `12.50 EUR`, with the currency's own number of decimals (ISO 4217 via Intl). */
@@ -50,24 +38,6 @@ export function formatMoney(minor: number, currency: string): string {
 }
 
 const TITLES = { invoice: 'Invoice', credit_note: 'Credit note' } as const;
-
-const renderHtml = Handlebars.compile<Record<string, unknown>>(
-  `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{{title}} {{number}}</title>
-<style>body{font-family:sans-serif;margin:2rem;color:#222}table{border-collapse:collapse;width:100%}th,td{padding:.3rem;border-bottom:1px solid #ddd;text-align:left}td.n,th.n{text-align:right}</style>
-</head><body>
-<h1>{{title}} {{number}}</h1>
-<p><strong>From:</strong> {{sellerName}}<br><strong>To:</strong> {{buyerName}}</p>
-<p><strong>Issue date:</strong> {{issueDate}}{{#if dueDate}}<br><strong>Due date:</strong> {{dueDate}}{{/if}}{{#if invoiceNumber}}<br><strong>Corrects invoice:</strong> {{invoiceNumber}}{{/if}}</p>
-<table><thead><tr><th>Description</th><th class="n">Quantity</th><th class="n">Unit price</th></tr></thead><tbody>
-{{#each lines}}<tr><td>{{description}}</td><td class="n">{{quantity}}</td><td class="n">{{unitPrice}}</td></tr>{{/each}}
-</tbody></table>
-<p class="n"><strong>Net:</strong> {{net}}<br><strong>Tax:</strong> {{tax}}<br><strong>Total:</strong> {{gross}}<br><strong>{{dueLabel}}:</strong> {{amountDue}}</p>
-{{#if paymentUrl}}<p><a href="{{paymentUrl}}">Pay online</a></p>{{/if}}
-</body></html>
-`,
-  { strict: false },
-);
 
 export function composeDocumentEmail(d: DocumentForEmail): ComposedEmail {
   const money = (n: number) => formatMoney(n, d.currency);
@@ -84,28 +54,7 @@ export function composeDocumentEmail(d: DocumentForEmail): ComposedEmail {
     ...(d.dueDate ? [`Due date: ${d.dueDate}`] : []),
     ...(d.paymentUrl ? [`Pay online: ${d.paymentUrl}`] : []),
     '',
-    `The ${title.toLowerCase()} is attached.`,
+    `The ${title.toLowerCase()} is attached as a PDF.`,
   ].join('\n');
-  const html = renderHtml({
-    title,
-    number: d.number,
-    sellerName: d.sellerName,
-    buyerName: d.buyerName,
-    issueDate: d.issueDate,
-    dueDate: d.dueDate,
-    invoiceNumber: d.invoiceNumber,
-    lines: d.lines.map((l) => ({ description: l.description, quantity: l.quantity, unitPrice: money(l.unitPrice) })),
-    net: money(d.totals.net),
-    tax: money(d.totals.tax),
-    gross: money(d.totals.gross),
-    dueLabel,
-    amountDue: money(d.amountDue),
-    paymentUrl: d.paymentUrl,
-  });
-  const prefix = d.kind === 'invoice' ? 'invoice' : 'credit-note';
-  return {
-    subject,
-    text,
-    attachment: { filename: `${prefix}-${d.number.replace(/[^A-Za-z0-9._-]/g, '_')}.html`, contentType: 'text/html', content: Buffer.from(html, 'utf8') },
-  };
+  return { subject, text };
 }

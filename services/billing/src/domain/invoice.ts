@@ -133,3 +133,8 @@ export function totalsOf(calc: TaxCalculation | null): InvoiceTotals {
 export function proformaNumberOf(id: string): string {
   return `PROFORMA-${id.slice(-8).toUpperCase()}`;
 }
+
+/** The file name a document's PDF is offered under: `<number>.pdf`, characters unsafe in a file name or header replaced by `_`. */
+export function pdfFileNameOf(number: string): string {
+  return `${number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`;
+}

@@ -25,6 +25,15 @@ export function grpcCheckoutPort(address: string, deadlineMs: number): InvoiceCh
         throw err;
       }
     },
+    async siteBranding(key, siteId) {
+      try {
+        const site = await call(client, client.getSite, { organizationId: key.organizationId, id: siteId, testMode: key.mode === 'test' }, opts);
+        return { name: site.name, primaryColor: site.branding?.primaryColor || null };
+      } catch (err) {
+        if (err instanceof DomainError && err.kind === 'not_found') return null;
+        throw err;
+      }
+    },
     async transaction(key, id) {
       try {
         const t = await call(payments, payments.getTransaction, { organizationId: key.organizationId, testMode: key.mode === 'test', id }, opts);

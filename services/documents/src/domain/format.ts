@@ -7,6 +7,11 @@ export function formatMoney(minor: number, currency: string): string {
   return fmt.format(minor / 10 ** digits);
 }
 
+/** An IBAN in groups of four, as printed (`DE89 3704 0044 0532 0130 00`). */
+export function formatIban(iban: string): string {
+  return iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
+}
+
 export function formatPercent(rate: number): string {
   return `${new Intl.NumberFormat('en-GB', { maximumFractionDigits: 3 }).format(rate)} %`;
 }

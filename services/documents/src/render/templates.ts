@@ -1,6 +1,6 @@
 import Handlebars from 'handlebars';
 import type { DocumentKind, DocumentView } from '@paymesh/contracts';
-import { formatMoney, formatPercent, paymentTermsOf, taxNotesOf, titleOf } from '../domain/format';
+import { formatIban, formatMoney, formatPercent, paymentTermsOf, taxNotesOf, titleOf } from '../domain/format';
 
 /**
  * Handlebars templates of the three documents: one A4 layout (partial `layout`) and a template per
@@ -12,27 +12,30 @@ const STYLE = `
 @page { size: A4; margin: 18mm 16mm 20mm 16mm; }
 * { box-sizing: border-box; }
 body { font-family: 'DejaVu Sans', sans-serif; font-size: 9.5pt; color: #1a1a1a; margin: 0; }
-h1 { font-size: 18pt; margin: 0 0 2mm 0; }
+h1 { font-size: 18pt; margin: 0 0 2mm 0; color: var(--accent); }
+.brand { font-size: 11pt; font-weight: bold; color: var(--accent); border-bottom: 2px solid var(--accent); padding-bottom: 2mm; margin-bottom: 4mm; }
 .parties { display: flex; justify-content: space-between; margin: 6mm 0; }
 .party { width: 48%; }
 .party .label, .meta .label { color: #666; font-size: 8pt; text-transform: uppercase; letter-spacing: .04em; }
 .meta { margin-bottom: 6mm; }
 .meta td { padding: 0 6mm 1mm 0; }
 table.lines { width: 100%; border-collapse: collapse; }
-table.lines th { text-align: left; border-bottom: 1px solid #999; padding: 1.5mm 1mm; font-size: 8.5pt; }
+table.lines th { text-align: left; border-bottom: 1px solid var(--accent); padding: 1.5mm 1mm; font-size: 8.5pt; }
 table.lines td { border-bottom: 1px solid #e2e2e2; padding: 1.5mm 1mm; vertical-align: top; }
 table.lines tr { page-break-inside: avoid; }
-.num { text-align: right; white-space: nowrap; }
+.num, table.lines th.num { text-align: right; white-space: nowrap; }
 .totals { margin-top: 4mm; margin-left: auto; width: 45%; border-collapse: collapse; }
 .totals td { padding: 1mm; }
 .totals .grand td { font-weight: bold; border-top: 1px solid #999; }
 .notes { margin-top: 6mm; }
 .notes p { margin: 0 0 2mm 0; }
+.remarks { white-space: pre-line; }
 `;
 
 const LAYOUT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{title}} {{v.number}}</title><style>${STYLE}</style></head>
-<body>
+<body style="--accent: {{accent}}">
+{{#if v.branding.name}}<div class="brand">{{v.branding.name}}</div>{{/if}}
 <h1>{{title}}</h1>
 <div class="parties">
   <div class="party"><div class="label">From</div>{{> party v.seller}}</div>
@@ -57,7 +60,7 @@ const LAYOUT = `<!doctype html>
 <div class="notes">
   {{#each taxNotes}}<p>{{this}}</p>{{/each}}
   {{> body}}
-  {{#if v.remarks}}<p>{{v.remarks}}</p>{{/if}}
+  {{#if v.remarks}}<p class="remarks">{{v.remarks}}</p>{{/if}}
 </div>
 </body></html>`;
 
@@ -67,7 +70,7 @@ const PARTY = `<div><strong>{{name}}</strong></div>
 {{#if email}}<div>{{email}}</div>{{/if}}`;
 
 const BODIES: Record<DocumentKind, string> = {
-  invoice: `{{#if paymentTerms}}<p>{{paymentTerms}}</p>{{/if}}{{#if v.seller.iban}}<p>Bank transfer to IBAN {{v.seller.iban}}, reference {{v.number}}.</p>{{/if}}`,
+  invoice: `{{#if paymentTerms}}<p>{{paymentTerms}}</p>{{/if}}{{#if v.seller.iban}}<p>Bank transfer to IBAN {{iban v.seller.iban}}, reference {{v.number}}.</p>{{/if}}`,
   proforma: `<p>This pro forma invoice is not a tax invoice and cannot be used to deduct VAT.</p>{{#if paymentTerms}}<p>{{paymentTerms}}</p>{{/if}}`,
   credit_note: `<p>The amounts above are credited against invoice {{v.invoiceNumber}}.</p>`,
 };
@@ -78,6 +81,9 @@ const LABELS: Record<DocumentKind, { numberLabel: string; totalLabel: string }> 
   credit_note: { numberLabel: 'Credit note number', totalLabel: 'Total credited' },
 };
 
+/** Rules and headings when the site has no primary colour. */
+const DEFAULT_ACCENT = '#333333';
+
 type Renderer = (view: DocumentView) => string;
 
 function compile(kind: DocumentKind): Renderer {
@@ -86,9 +92,10 @@ function compile(kind: DocumentKind): Renderer {
   hb.registerPartial('body', BODIES[kind]);
   hb.registerHelper('money', (minor: number, options: Handlebars.HelperOptions) => formatMoney(minor, (options.data as { root: { v: DocumentView } }).root.v.currency));
   hb.registerHelper('percent', (rate: number) => formatPercent(rate));
+  hb.registerHelper('iban', (iban: string) => formatIban(iban));
   const template = hb.compile(LAYOUT);
   return (v) => {
-    return template({ v, title: titleOf(kind), ...LABELS[kind], taxNotes: taxNotesOf(v.lines), paymentTerms: paymentTermsOf(v) });
+    return template({ v, accent: v.branding?.primaryColor ?? DEFAULT_ACCENT, title: titleOf(kind), ...LABELS[kind], taxNotes: taxNotesOf(v.lines), paymentTerms: paymentTermsOf(v) });
   };
 }
 

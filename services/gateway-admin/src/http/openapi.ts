@@ -3,7 +3,7 @@ import { createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ZodTypeAny } from 'zod';
 import { COMPONENTS } from './responses/components';
 import { ERROR_DESCRIPTIONS, errorStatuses } from './responses/envelope';
-import { successStatus, type AnyRoute } from './route-table';
+import { successStatus, type AnyRoute, type FileResponse } from './route-table';
 
 /** Fastify `response` schemas of a row: its success answer and every error it documents. */
 export function responseSchemas(def: AnyRoute): Record<number, ZodTypeAny> {
@@ -14,8 +14,33 @@ export function responseSchemas(def: AnyRoute): Record<number, ZodTypeAny> {
   return { [status]: (def.response as ZodTypeAny | null) ?? noContent, ...errorResponses(errorStatuses(def)) };
 }
 
-/** Response documentation of the Admin API (descriptions of its error statuses). */
-export const openApiTransform: OpenApiTransform = documentResponses(ERROR_DESCRIPTIONS);
+const documented = documentResponses(ERROR_DESCRIPTIONS);
+
+type Documented = Record<string, Record<string, unknown>>;
+
+/**
+ * Response documentation of the Admin API (descriptions of its error statuses); a file route's
+ * success answer is its media type as binary, with Content-Disposition and the row's headers.
+ */
+export const openApiTransform: OpenApiTransform = (input) => {
+  const out = documented(input);
+  const file = (input as { route?: { config?: { file?: FileResponse } } }).route?.config?.file;
+  const response = (out.schema as { response?: Documented } | undefined)?.response;
+  if (!file || !response) return out;
+  for (const status of Object.keys(response).filter((s) => s.startsWith('2'))) {
+    const headers = response[status]!.headers as Record<string, unknown> | undefined;
+    response[status] = {
+      'x-response-description': `The file (${file.contentType})`,
+      content: { [file.contentType]: { schema: { type: 'string', format: 'binary' } } },
+      headers: {
+        ...headers,
+        'Content-Disposition': { type: 'string', description: 'inline; filename="<file name>"' },
+        ...Object.fromEntries(Object.entries(file.headers ?? {}).map(([name, description]) => [name, { type: 'string', description }])),
+      },
+    };
+  }
+  return out;
+};
 
 /** Refers to the named response schemas (COMPONENTS) wherever the document repeats one. */
 export const openApiComponents = createJsonSchemaTransformObject({ schemas: { ...COMPONENTS } });

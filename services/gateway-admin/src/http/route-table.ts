@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { z, ZodTypeAny } from 'zod';
+import { z, type ZodTypeAny } from 'zod';
 import type { Principal } from '../domain/principal';
 import { isScope, type Role, type Scope, type ScopeFamily } from '../domain/scopes';
 import type { AdminDeps } from '../app/deps';
@@ -31,6 +31,25 @@ type Answer<R> = R extends ZodTypeAny ? z.input<R> : void | undefined;
  * service is part of the contract (TAX_UNAVAILABLE).
  */
 export type ErrorStatus = 409 | 422 | 503;
+
+/**
+ * The answer of a file route: the bytes, the name they are offered under (sent as
+ * `Content-Disposition: inline; filename="<filename>"`) and the row's documented headers.
+ */
+export const fileAnswer = z.object({
+  bytes: z.instanceof(Buffer),
+  filename: z.string().min(1).max(200).regex(/^[^"\\/\r\n]+$/, 'must be a file name without quotes, slashes or line breaks'),
+  headers: z.record(z.string()).default({}),
+});
+export type FileAnswer = z.input<typeof fileAnswer>;
+
+/** A route whose success answer is a file rather than JSON. */
+export interface FileResponse {
+  /** Media type of the file, e.g. application/pdf. */
+  contentType: string;
+  /** Headers the answer carries beyond X-Request-ID and Content-Disposition: name -> description (documented). */
+  headers?: Record<string, string>;
+}
 
 export interface RouteContext<B, Q, P> {
   deps: AdminDeps;
@@ -71,6 +90,11 @@ export interface RouteDef<
    * checked and serialized through it (a mismatch is a 500, never an undocumented field). null: no content.
    */
   response: R;
+  /**
+   * The success answer is a file of this media type, not JSON: `response` is {@link fileAnswer} (it
+   * checks what the handler answers), the document shows the body as binary of that type.
+   */
+  file?: FileResponse;
   /** Error statuses this route answers beyond the common ones (409 for conflicts, 422 for failed preconditions). */
   errors?: ErrorStatus[];
   handler(ctx: RouteContext<Infer<B>, Infer<Q>, Infer<P>>): Promise<Answer<R>>;

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -20,7 +20,7 @@ import { registerAuthRoutes } from './auth-routes';
 import { rateLimitClient } from './caller';
 import { enforce } from './enforce';
 import { openApiComponents, openApiTransform, responseSchemas } from './openapi';
-import { successStatus, type AnyRoute, type OrgScope } from './route-table';
+import { fileAnswer, successStatus, type AnyRoute, type OrgScope } from './route-table';
 
 export interface AdminServerOptions {
   deps: AdminDeps;
@@ -58,6 +58,8 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
         ...(def.params ? { params: def.params } : {}),
         response: responseSchemas(def),
       },
+      // The OpenAPI transform documents a file answer from it.
+      ...(def.file ? { config: { file: def.file } } : {}),
       // Authentication and authorization run before validation: an unauthenticated caller learns nothing about the payload rules.
       onRequest: async (req) => {
         const { principal, org } = await enforce(deps, def, req);
@@ -80,10 +82,18 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
         reply.status(status);
         // 204 has no body; an async handler returning undefined would never answer.
         if (status === 204) return reply.send();
+        if (def.file) return sendFile(reply, def.file.contentType, result);
         return result;
       },
     });
   }
+}
+
+/** Sends a file route's answer: bytes as they are (never serialized), offered inline under their name. */
+function sendFile(reply: FastifyReply, contentType: string, answer: unknown): FastifyReply {
+  const file = fileAnswer.parse(answer);
+  for (const [name, value] of Object.entries(file.headers)) reply.header(name, value);
+  return reply.type(contentType).header('content-disposition', `inline; filename="${file.filename}"`).send(file.bytes);
 }
 
 /** Builds the Admin API: /api/v1 (documented), the /v1 alias, health endpoints and docs. */

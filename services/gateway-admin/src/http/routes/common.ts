@@ -15,13 +15,14 @@ export const pageQuery = (def = 20) =>
     limit: z.coerce.number().int().min(1).max(100).default(def),
   });
 
-/** Calls a backend RPC with the request's context and the configured deadline. */
+/** Calls a backend RPC with the request's context and the configured deadline (`deadlineMs` for the rare longer call). */
 export function rpc<Req, Res>(
   deps: AdminDeps,
   target: string,
   client: Client,
   method: Parameters<typeof call<Req, Res>>[1],
   req: Req,
+  deadlineMs: number = deps.clients.deadlineMs,
 ): Promise<Res> {
-  return call(client, method, req, { deadlineMs: deps.clients.deadlineMs, target });
+  return call(client, method, req, { deadlineMs, target });
 }

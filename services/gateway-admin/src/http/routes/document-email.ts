@@ -20,11 +20,11 @@ export const documentEmailRoutes = [
     response: documentEmailResponse,
     errors: [409, 503],
     summary:
-      'E-mail an issued invoice (HTML rendition attached) to `to` or the buyer; queued and retried, the send is recorded on the invoice (drafts: 409 INVOICE_NOT_ISSUED; no recipient: 400 EMAIL_RECIPIENT_MISSING)',
+      'E-mail an issued invoice (its PDF attached) to `to` or the buyer; queued and retried, the send is recorded on the invoice (drafts: 409 INVOICE_NOT_ISSUED; no recipient: 400 EMAIL_RECIPIENT_MISSING)',
     params: idParams,
     body: documentEmailRequest,
     async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'sendInvoiceEmail', documentEmailResponse, { id: params.id, body, actor: actorOf(principal) });
+      return billingJson(deps, org, 'sendInvoiceEmail', documentEmailResponse, { id: params.id, body, actor: actorOf(principal), deadlineMs: deps.clients.documentDeadlineMs });
     },
   }),
   creditNotes({
@@ -34,11 +34,11 @@ export const documentEmailRoutes = [
     action: 'execute',
     response: documentEmailResponse,
     errors: [409, 503],
-    summary: 'E-mail a credit note (HTML rendition attached) to `to` or the buyer; queued and retried, the send is recorded on the credit note',
+    summary: 'E-mail a credit note (its PDF attached) to `to` or the buyer; queued and retried, the send is recorded on the credit note',
     params: idParams,
     body: documentEmailRequest,
     async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'sendCreditNoteEmail', documentEmailResponse, { id: params.id, body, actor: actorOf(principal) });
+      return billingJson(deps, org, 'sendCreditNoteEmail', documentEmailResponse, { id: params.id, body, actor: actorOf(principal), deadlineMs: deps.clients.documentDeadlineMs });
     },
   }),
 ];

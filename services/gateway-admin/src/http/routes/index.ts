@@ -19,6 +19,7 @@ import { invoicePaymentLinkRoutes } from './invoice-payment-links';
 import { clientRoutes } from './clients';
 import { documentEmailRoutes } from './document-email';
 import { customerHoldRoutes, riskSettingsRoutes } from './customer-holds';
+import { documentPdfRoutes } from './document-pdf';
 
 /** The settings route definitions depend on (a subset of the gateway's config). */
 export interface RouteSettings {
@@ -30,5 +31,29 @@ export interface RouteSettings {
  * it, so a route added here is enforced, documented and tested for 401/403 automatically.
  */
 export function allRoutes(settings: RouteSettings): AnyRoute[] {
-  return [...systemRoutes(settings.DEFAULT_LICENSE_STATE), ...systemApiKeyRoutes, ...organizationApiKeyRoutes, ...memberRoutes, ...siteRoutes, ...providerRoutes, ...domainRoutes, ...organizationSettingsRoutes, ...riskSettingsRoutes, ...licenseRoutes, ...checkoutRoutes, ...transactionRoutes, ...customerHoldRoutes, ...taxRateRoutes, ...taxRuleRoutes, ...invoiceTaxRoutes, ...invoiceRoutes, ...invoicePaymentLinkRoutes, ...creditNoteRoutes, ...taxRecordRoutes, ...clientRoutes, ...documentEmailRoutes];
+  return [
+    ...systemRoutes(settings.DEFAULT_LICENSE_STATE),
+    ...systemApiKeyRoutes,
+    ...organizationApiKeyRoutes,
+    ...memberRoutes,
+    ...siteRoutes,
+    ...providerRoutes,
+    ...domainRoutes,
+    ...organizationSettingsRoutes,
+    ...riskSettingsRoutes,
+    ...licenseRoutes,
+    ...checkoutRoutes,
+    ...transactionRoutes,
+    ...customerHoldRoutes,
+    ...taxRateRoutes,
+    ...taxRuleRoutes,
+    ...invoiceTaxRoutes,
+    ...invoiceRoutes,
+    ...invoicePaymentLinkRoutes,
+    ...creditNoteRoutes,
+    ...taxRecordRoutes,
+    ...clientRoutes,
+    ...documentEmailRoutes,
+    ...documentPdfRoutes,
+  ];
 }

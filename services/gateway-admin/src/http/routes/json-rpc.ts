@@ -19,6 +19,8 @@ export interface JsonCall {
   body?: unknown;
   /** Who acts (billing's audit trails); ignored by services that keep none. */
   actor?: string;
+  /** Deadline when not the usual one (calls that render a document). */
+  deadlineMs?: number;
 }
 
 /**
@@ -41,6 +43,6 @@ export async function callJsonRpc<T>(
     bodyJson: call.body === undefined ? '' : JSON.stringify(call.body),
     ...(call.actor !== undefined ? { actor: call.actor } : {}),
   };
-  const res = await rpc<JsonRpcRequest, { json: string }>(deps, target, client, method as never, req);
+  const res = await rpc<JsonRpcRequest, { json: string }>(deps, target, client, method as never, req, call.deadlineMs);
   return answer.parse(JSON.parse(res.json));
 }

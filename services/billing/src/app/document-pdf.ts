@@ -1,0 +1,59 @@
+import { pdfFileNameOf, type CreditNoteDoc, type InvoiceDoc } from '../domain/invoice';
+import type { OrgKey } from './deps';
+import { buyerOf } from './draft-invoice';
+import { creditNoteDocumentView, issuedInvoiceView, proformaView, type VersionedView } from './document-view';
+import type { InvoiceDeps } from './invoice-deps';
+import { loadCreditNote, loadInvoice } from './invoice-view';
+import { getInvoicingSettings } from './invoicing-settings';
+
+/** A document's PDF as billing answers it. */
+export interface DocumentPdf {
+  pdf: Buffer;
+  /** `<number>.pdf` (the pro forma label for drafts). */
+  filename: string;
+  /** Whether this request rendered it (false: served from the documents service's storage). */
+  rendered: boolean;
+}
+
+async function render(deps: InvoiceDeps, key: OrgKey, documentId: string, v: VersionedView, regenerate: boolean): Promise<DocumentPdf> {
+  const { pdf, rendered } = await deps.documents.renderPdf(key, { documentId, snapshotVersion: v.snapshotVersion, regenerate, view: v.view });
+  if (rendered) deps.logger.info({ documentId, kind: v.view.kind, snapshotVersion: v.snapshotVersion, bytes: pdf.length, regenerate }, 'document pdf rendered');
+  return { pdf, filename: pdfFileNameOf(v.view.number), rendered };
+}
+
+/** The view of an invoice: its snapshot once issued (void ones too), the pro forma while a draft. */
+export async function invoiceDocumentView(deps: InvoiceDeps, key: OrgKey, doc: InvoiceDoc): Promise<VersionedView> {
+  if (doc.status !== 'draft') return issuedInvoiceView(deps.secrets, key, doc, await deps.checkout.siteBranding(key, doc.siteId));
+  const [settings, sellerTax, buyer, site] = await Promise.all([
+    getInvoicingSettings(deps, key),
+    deps.tax.settings(key),
+    buyerOf(deps, key, doc.clientId),
+    deps.checkout.siteBranding(key, doc.siteId),
+  ]);
+  return proformaView(deps.secrets, key, doc, { settings: settings.settings, sellerVatId: sellerTax.vatId, buyer, now: deps.clock.now(), site });
+}
+
+/**
+ * `GET /invoices/:id/pdf` and `POST /invoices/:id/regenerate-pdf`: the invoice's PDF, the pro forma
+ * for a draft. Stored by the documents service per snapshot version; `regenerate` renders it again.
+ */
+export async function invoicePdf(deps: InvoiceDeps, key: OrgKey, id: string, regenerate: boolean): Promise<DocumentPdf> {
+  const doc = await loadInvoice(deps, key, id);
+  return render(deps, key, id, await invoiceDocumentView(deps, key, doc), regenerate);
+}
+
+export async function creditNoteDocumentViewOf(deps: InvoiceDeps, key: OrgKey, doc: CreditNoteDoc): Promise<VersionedView> {
+  return creditNoteDocumentView(deps.secrets, key, doc, await deps.checkout.siteBranding(key, doc.siteId));
+}
+
+/** `GET /credit-notes/:id/pdf`. */
+export async function creditNotePdf(deps: InvoiceDeps, key: OrgKey, id: string, regenerate: boolean): Promise<DocumentPdf> {
+  const doc = await loadCreditNote(deps, key, id);
+  return render(deps, key, id, await creditNoteDocumentViewOf(deps, key, doc), regenerate);
+}
+
+/** The PDF of a document already loaded (e-mail attachments), served from storage when it exists. */
+export async function storedDocumentPdf(deps: InvoiceDeps, key: OrgKey, doc: { kind: 'invoice'; doc: InvoiceDoc } | { kind: 'credit_note'; doc: CreditNoteDoc }): Promise<DocumentPdf> {
+  const view = doc.kind === 'invoice' ? await invoiceDocumentView(deps, key, doc.doc) : await creditNoteDocumentViewOf(deps, key, doc.doc);
+  return render(deps, key, doc.doc.id, view, false);
+}
