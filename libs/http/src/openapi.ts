@@ -22,6 +22,33 @@ export function errorResponses(statuses: readonly number[]): Record<number, type
 
 export const noContent = z.never().describe('No content');
 
+/** A file a route answers (XML, PDF): bytes, their media type and a download name. */
+export interface FileAnswer {
+  content: Buffer;
+  contentType: string;
+  fileName: string;
+}
+
+const FILE_RESPONSES = new WeakMap<object, string>();
+
+/**
+ * Success answer of a route that answers a file, not JSON: the document shows `contentType` with a
+ * binary body; the server sends the bytes as they are with that Content-Type and a
+ * Content-Disposition naming the file (see `fileResponseType`).
+ */
+export function fileResponse(contentType: string, description: string) {
+  const schema = z
+    .custom<FileAnswer>((v) => typeof v === 'object' && v !== null && Buffer.isBuffer((v as FileAnswer).content), 'a file answer')
+    .describe(description);
+  FILE_RESPONSES.set(schema, contentType);
+  return schema;
+}
+
+/** The media type of a route's file answer; undefined for JSON answers. */
+export function fileResponseType(schema: unknown): string | undefined {
+  return typeof schema === 'object' && schema !== null ? FILE_RESPONSES.get(schema) : undefined;
+}
+
 export type OpenApiTransformInput = Parameters<typeof jsonSchemaTransform>[0];
 export type OpenApiTransformOutput = ReturnType<typeof jsonSchemaTransform>;
 export type OpenApiTransform = (input: OpenApiTransformInput) => OpenApiTransformOutput;
@@ -39,9 +66,16 @@ const RESPONSE_DESCRIPTION = 'x-response-description';
  */
 export function openApiTransform(errorDescriptions: Readonly<Record<number, string>>): OpenApiTransform {
   return (input) => {
+    const files = Object.entries((input.schema as { response?: Record<string, unknown> } | undefined)?.response ?? {}).flatMap(([status, schema]) => {
+      const type = fileResponseType(schema);
+      return type ? [[status, type] as const] : [];
+    });
     const out = jsonSchemaTransform(input);
     const response = (out.schema as { response?: Record<string, Record<string, unknown>> } | undefined)?.response;
     if (!response) return out;
+    for (const [status, type] of files) {
+      response[status] = { description: response[status]?.description, content: { [type]: { schema: { type: 'string', format: 'binary' } } } };
+    }
     for (const [status, schema] of Object.entries(response)) {
       response[status] =
         status === '204'

@@ -12,6 +12,7 @@ import { invoicesHandlers } from './invoices-handlers';
 import { paymentLinksHandlers } from './payment-links-handlers';
 import { emailHandlers } from './email-handlers';
 import { creditNotesHandlers } from './credit-notes-handlers';
+import { einvoiceHandlers } from './einvoice-handlers';
 
 const SERVICE_VERSION = '0.1.0';
 
@@ -48,6 +49,7 @@ export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps): voi
     ...paymentLinksHandlers(deps),
     ...emailHandlers(deps),
     ...creditNotesHandlers(deps),
+    ...einvoiceHandlers(deps),
   };
   grpc.addService(billing.BillingServiceService, impl);
 }

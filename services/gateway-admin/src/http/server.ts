@@ -6,7 +6,9 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Logger } from '@paymesh/core';
 import {
   errorEnvelopePlugin,
+  fileResponseType,
   frameworkErrorHandler,
+  type FileAnswer,
   genRequestId,
   inputGuardPlugin,
   rateLimitPlugin,
@@ -80,6 +82,12 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
         reply.status(status);
         // 204 has no body; an async handler returning undefined would never answer.
         if (status === 204) return reply.send();
+        // A file row (XML, PDF): the bytes as they are, never through the JSON serializer.
+        if (fileResponseType(def.response)) {
+          const file = result as FileAnswer;
+          reply.type(file.contentType).header('content-disposition', `attachment; filename="${file.fileName}"`);
+          return reply.send(file.content);
+        }
         return result;
       },
     });

@@ -18,6 +18,7 @@ import { taxRecordRoutes } from './tax-records';
 import { invoicePaymentLinkRoutes } from './invoice-payment-links';
 import { clientRoutes } from './clients';
 import { documentEmailRoutes } from './document-email';
+import { einvoiceRoutes } from './einvoices';
 
 /** The settings route definitions depend on (a subset of the gateway's config). */
 export interface RouteSettings {
@@ -29,5 +30,5 @@ export interface RouteSettings {
  * it, so a route added here is enforced, documented and tested for 401/403 automatically.
  */
 export function allRoutes(settings: RouteSettings): AnyRoute[] {
-  return [...systemRoutes(settings.DEFAULT_LICENSE_STATE), ...systemApiKeyRoutes, ...organizationApiKeyRoutes, ...memberRoutes, ...siteRoutes, ...providerRoutes, ...domainRoutes, ...organizationSettingsRoutes, ...licenseRoutes, ...checkoutRoutes, ...transactionRoutes, ...taxRateRoutes, ...taxRuleRoutes, ...invoiceTaxRoutes, ...invoiceRoutes, ...invoicePaymentLinkRoutes, ...creditNoteRoutes, ...taxRecordRoutes, ...clientRoutes, ...documentEmailRoutes];
+  return [...systemRoutes(settings.DEFAULT_LICENSE_STATE), ...systemApiKeyRoutes, ...organizationApiKeyRoutes, ...memberRoutes, ...siteRoutes, ...providerRoutes, ...domainRoutes, ...organizationSettingsRoutes, ...licenseRoutes, ...checkoutRoutes, ...transactionRoutes, ...taxRateRoutes, ...taxRuleRoutes, ...invoiceTaxRoutes, ...invoiceRoutes, ...invoicePaymentLinkRoutes, ...creditNoteRoutes, ...taxRecordRoutes, ...clientRoutes, ...documentEmailRoutes, ...einvoiceRoutes];
 }
