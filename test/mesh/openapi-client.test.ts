@@ -58,6 +58,12 @@ describe('a client generated from the Admin API document', () => {
     const documented = op.responses[String(res.status)];
     if (!documented) return `status ${res.status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`;
     if (!res.headers.get('x-request-id')) return 'no X-Request-ID header';
+    // A file answer (XML, PDF): the documented media type, a body.
+    const fileType = Object.keys(documented.content ?? {}).find((t) => t !== 'application/json');
+    if (fileType) {
+      if (!(res.headers.get('content-type') ?? '').startsWith(fileType)) return `content-type ${res.headers.get('content-type')}, documented ${fileType}`;
+      return (await res.arrayBuffer()).byteLength > 0 ? undefined : 'an empty file';
+    }
     const text = await res.text();
     const schema = documented.content?.['application/json']?.schema;
     if (!schema) return text === '' ? undefined : `documented without a body, answered ${text.slice(0, 200)}`;
@@ -266,6 +272,14 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.GET('/api/v1/credit-notes/{id}', none)).response.status).toBe(404);
     expect((await org.POST('/api/v1/invoices/{id}/send-email', { ...none, body: {} })).response.status).toBe(404);
     expect((await org.POST('/api/v1/credit-notes/{id}/send-email', { ...none, body: { to: 'not-an-address' } })).response.status).toBe(400);
+    // E-invoices of documents that do not exist, and a format the API does not know.
+    expect((await org.GET('/api/v1/invoices/{id}/xml', { ...none, parseAs: 'text' })).response.status).toBe(404);
+    expect((await org.GET('/api/v1/invoices/{id}/xml/peppol', { ...none, parseAs: 'text' })).response.status).toBe(404);
+    expect((await org.GET('/api/v1/invoices/{id}/pdf/zugferd', { ...none, parseAs: 'blob' })).response.status).toBe(404);
+    expect((await org.GET('/api/v1/invoices/{id}/einvoice-reports', none)).response.status).toBe(404);
+    expect((await org.GET('/api/v1/credit-notes/{id}/xml', { params: { path: { id: '0'.repeat(24) }, query: { format: 'peppol' } }, parseAs: 'text' })).response.status).toBe(404);
+    expect((await org.GET('/api/v1/credit-notes/{id}/xml', { params: { path: { id: '0'.repeat(24) }, query: { format: 'edifact' as 'peppol' } }, parseAs: 'text' })).response.status).toBe(400);
+    expect((await org.GET('/api/v1/credit-notes/{id}/einvoice-reports', none)).response.status).toBe(404);
     const rebuild = await org.POST('/api/v1/tax/records/rebuild', { body: {} });
     expect(rebuild.response.status).toBe(202);
     expect((await org.GET('/api/v1/tax/records/rebuild/{jobId}', { params: { path: { jobId: rebuild.data!.id } } })).data?.id).toBe(rebuild.data!.id);
