@@ -88,7 +88,7 @@ export const invoicingSettingsPatch = z
     companyAddress: postalAddress.nullable(),
     companyEmail: z.string().trim().max(254).email().nullable(),
     /** Seller contact telephone (e-invoices: XRechnung BT-42): digits, spaces and + ( ) / - . */
-    companyPhone: z.string().trim().min(3).max(50).regex(/^\+?[0-9 ()\/.-]*[0-9][0-9 ()\/.-]*$/, 'must be a telephone number (digits, spaces and + ( ) / - .)').nullable(),
+    companyPhone: z.string().trim().min(3).max(50).regex(/^\+?[0-9 ()/.-]*[0-9][0-9 ()/.-]*$/, 'must be a telephone number (digits, spaces and + ( ) / - .)').nullable(),
     /** Write-only: stored encrypted, returned masked. */
     bankIBAN: z.object({ plaintext: text(64) }).strict().nullable(),
     eInvoice: eInvoiceSettingsPatch,

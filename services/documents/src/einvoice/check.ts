@@ -27,8 +27,8 @@ export function checkEInvoice(doc: EInvoiceDocument, format: EInvoiceFormat, xml
   let documentType = credit ? (format === 'zugferd' ? 'CrossIndustryInvoice 381' : 'CreditNote') : format === 'zugferd' ? 'CrossIndustryInvoice 380' : 'Invoice';
   try {
     const parsed = create(xml);
-    const root = parsed.root().node as unknown as { localName: string };
-    documentType = format === 'zugferd' ? `${root.localName} ${credit ? 381 : 380}` : root.localName;
+    const rootName = parsed.root().node.nodeName.split(':').pop() ?? '';
+    documentType = format === 'zugferd' ? `${rootName} ${credit ? 381 : 380}` : rootName;
     if (!xml.includes(`>${specification}<`)) error('BR-01', 'BT-24', `the XML does not state the specification identifier ${specification}`);
   } catch (err) {
     error('XML', null, `the generated XML is not well-formed: ${(err as Error).message}`);
