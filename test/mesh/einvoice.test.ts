@@ -117,6 +117,9 @@ describe('e-invoices', () => {
     expect(text).toContain('/AFRelationship /Alternative');
     expect(text).toContain('urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#');
     expect(text).toContain('<pdfaid:part>3</pdfaid:part>');
+    expect(text).toMatch(/\/OutputIntents \[/);
+    expect(text).toContain('/S /GTS_PDFA1');
+    expect(text).toMatch(/\/AF \[/);
 
     const paths = { xr: join(dir, 'xrechnung.xml'), peppol: join(dir, 'peppol.xml'), pdf: join(dir, 'zugferd.pdf') };
     await writeFile(paths.xr, xr.bytes);

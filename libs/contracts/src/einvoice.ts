@@ -113,7 +113,7 @@ export const einvoiceReportEntry = einvoiceReport.extend({
   documentKind: z.enum(['invoice', 'credit_note']),
   documentId: z.string(),
   snapshotVersion: z.string(),
-  /** `strict`: the XML was refused (strictValidation); `warning`: delivered with this report. */
+  /** `refused`: the report had errors and strictValidation refused the file; `delivered`: answered (with errors only when strictValidation is off). */
   outcome: z.enum(['delivered', 'refused']),
 });
 export type EInvoiceReportEntry = z.infer<typeof einvoiceReportEntry>;

@@ -1,15 +1,22 @@
 import { z } from 'zod';
 import { EINVOICE_FORMATS, einvoiceReportList, type EInvoiceFormat } from '@paymesh/contracts';
+import { call } from '@paymesh/grpc';
 import { fileResponse, type FileAnswer } from '@paymesh/http';
 import type { billing } from '@paymesh/proto';
 import type { AdminDeps } from '../../app/deps';
 import { resource, type OrgScope } from '../route-table';
-import { idParams, rpc } from './common';
+import { idParams } from './common';
 import { billingJson } from './billing-rpc';
 import type { JsonRpcRequest } from './json-rpc';
 
 const xmlAnswer = fileResponse('application/xml', 'the e-invoice XML (UTF-8), validated before it is answered');
 const pdfAnswer = fileResponse('application/pdf', 'PDF/A-3 with the Factur-X / ZUGFeRD CII XML attached as factur-x.xml');
+
+/**
+ * Budget of a hybrid PDF: billing waits up to DOCUMENTS_DEADLINE_MS (20 s by default) for a
+ * Chromium render, so the gateway waits a little longer than that rather than GRPC_DEADLINE_MS.
+ */
+const PDF_DEADLINE_MS = 25_000;
 
 /** Calls billing's e-invoice RPC and answers its file. */
 async function einvoiceFile(
@@ -21,7 +28,8 @@ async function einvoiceFile(
 ): Promise<FileAnswer> {
   const client = deps.clients.billing;
   const req: JsonRpcRequest = { organizationId: org.organizationId, testMode: org.mode === 'test', id, bodyJson: JSON.stringify(body) };
-  const res = await rpc<JsonRpcRequest, billing.BillingFileResponse>(deps, 'billing', client, client[method] as never, req);
+  const deadlineMs = body.output === 'pdf' ? Math.max(deps.clients.deadlineMs, PDF_DEADLINE_MS) : deps.clients.deadlineMs;
+  const res = await call<JsonRpcRequest, billing.BillingFileResponse>(client, client[method] as never, req, { deadlineMs, target: 'billing' });
   return { content: Buffer.from(res.content), contentType: res.contentType, fileName: res.fileName };
 }
 
