@@ -19,6 +19,11 @@ if [ "${1:-}" = "--tests" ]; then
   # The fault suite restarts a NATS server of its own (the machine's shared one is never touched).
   # (test/support/nats-server.ts runs /usr/sbin/nats-server, where Debian's package puts it.)
   [ -x /usr/sbin/nats-server ] || need_apt+=(nats-server)
+  # The e-invoice tests run the official validation kit (../shared/einvoice): XSD with xmllint,
+  # Schematron with Saxon-HE on Java 17; poppler's pdfdetach (above) extracts the ZUGFeRD XML.
+  command -v xmllint >/dev/null 2>&1 || need_apt+=(libxml2-utils)
+  [ -f /usr/share/java/Saxon-HE.jar ] || need_apt+=(libsaxonhe-java)
+  command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jre-headless)
   for pkg in golang-github-masterminds-sprig-dev golang-gopkg-yaml.v2-dev golang-gopkg-yaml.v3-dev; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
   done

@@ -28,6 +28,7 @@ const fullInvoicing = {
   companyName: 'ACME GmbH',
   companyAddress: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
   companyEmail: 'billing@acme.example',
+  companyPhone: '+49 30 1234567',
   bankIBAN: { plaintext: 'DE89 3704 0044 0532 0130 00' },
   eInvoice: {
     enabled: true,

@@ -61,11 +61,11 @@ describe('a client generated from the Admin API document', () => {
     const file = Object.keys(documented.content ?? {}).find((type) => type !== 'application/json');
     if (file) {
       // A file answer: the documented media type, offered under a name, and (for PDFs) a PDF.
-      if (res.headers.get('content-type') !== file) return `content-type ${res.headers.get('content-type')}, documented ${file}`;
+      if (!(res.headers.get('content-type') ?? '').startsWith(file)) return `content-type ${res.headers.get('content-type')}, documented ${file}`;
       if (!/^inline; filename="[^"]+"$/.test(res.headers.get('content-disposition') ?? '')) return `content-disposition ${res.headers.get('content-disposition')}`;
       const bytes = Buffer.from(await res.arrayBuffer());
       if (file === 'application/pdf' && bytes.subarray(0, 5).toString('latin1') !== '%PDF-') return 'not a PDF';
-      return undefined;
+      return bytes.length > 0 ? undefined : 'an empty file';
     }
     const text = await res.text();
     const schema = documented.content?.['application/json']?.schema;
@@ -288,6 +288,14 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.POST('/api/v1/credit-notes/{id}/send-email', { ...none, body: { to: 'not-an-address' } })).response.status).toBe(400);
     expect((await org.GET('/api/v1/credit-notes/{id}/pdf', { ...none, parseAs: 'arrayBuffer' })).response.status).toBe(404);
     expect((await org.POST('/api/v1/invoices/{id}/regenerate-pdf', { ...none, parseAs: 'arrayBuffer' })).response.status).toBe(404);
+    // E-invoices of documents that do not exist, and a format the API does not know.
+    expect((await org.GET('/api/v1/invoices/{id}/xml', { ...none, parseAs: 'text' })).response.status).toBe(404);
+    expect((await org.GET('/api/v1/invoices/{id}/xml/peppol', { ...none, parseAs: 'text' })).response.status).toBe(404);
+    expect((await org.GET('/api/v1/invoices/{id}/pdf/zugferd', { ...none, parseAs: 'blob' })).response.status).toBe(404);
+    expect((await org.GET('/api/v1/invoices/{id}/einvoice-reports', none)).response.status).toBe(404);
+    expect((await org.GET('/api/v1/credit-notes/{id}/xml', { params: { path: { id: '0'.repeat(24) }, query: { format: 'peppol' } }, parseAs: 'text' })).response.status).toBe(404);
+    expect((await org.GET('/api/v1/credit-notes/{id}/xml', { params: { path: { id: '0'.repeat(24) }, query: { format: 'edifact' as 'peppol' } }, parseAs: 'text' })).response.status).toBe(400);
+    expect((await org.GET('/api/v1/credit-notes/{id}/einvoice-reports', none)).response.status).toBe(404);
     const rebuild = await org.POST('/api/v1/tax/records/rebuild', { body: {} });
     expect(rebuild.response.status).toBe(202);
     expect((await org.GET('/api/v1/tax/records/rebuild/{jobId}', { params: { path: { jobId: rebuild.data!.id } } })).data?.id).toBe(rebuild.data!.id);

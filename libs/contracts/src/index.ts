@@ -9,3 +9,4 @@ export * from './billing-invoices';
 export * from './billing-email';
 export * from './documents';
 export * from './customer-holds';
+export * from './einvoice';

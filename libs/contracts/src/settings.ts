@@ -87,6 +87,8 @@ export const invoicingSettingsPatch = z
     companyName: text(200).nullable(),
     companyAddress: postalAddress.nullable(),
     companyEmail: z.string().trim().max(254).email().nullable(),
+    /** Seller contact telephone (e-invoices: XRechnung BT-42): digits, spaces and + ( ) / - . */
+    companyPhone: z.string().trim().min(3).max(50).regex(/^\+?[0-9 ()/.-]*[0-9][0-9 ()/.-]*$/, 'must be a telephone number (digits, spaces and + ( ) / - .)').nullable(),
     /** Write-only: stored encrypted, returned masked. */
     bankIBAN: z.object({ plaintext: text(64) }).strict().nullable(),
     eInvoice: eInvoiceSettingsPatch,

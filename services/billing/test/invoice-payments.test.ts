@@ -89,7 +89,7 @@ describe('invoice payments on PostgreSQL', () => {
       },
       // Not used here: e-mail is tested end to end in test/mesh/email.test.ts.
       emailOutbox: { send: async () => Promise.reject(new Error('no e-mail in these tests')) },
-      documents: { renderPdf: async () => Promise.reject(new Error('no documents in these tests')) },
+      documents: { renderPdf: async () => Promise.reject(new Error('no documents in these tests')), renderEInvoice: async () => Promise.reject(new Error('no documents in these tests')) },
     };
   });
   afterAll(async () => {

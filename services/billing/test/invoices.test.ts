@@ -78,7 +78,7 @@ describe('invoices on PostgreSQL', () => {
       },
       // Not used here: e-mail is tested end to end in test/mesh/email.test.ts.
       emailOutbox: { send: async () => Promise.reject(new Error('no e-mail in these tests')) },
-      documents: { renderPdf: async () => Promise.reject(new Error('no documents in these tests')) },
+      documents: { renderPdf: async () => Promise.reject(new Error('no documents in these tests')), renderEInvoice: async () => Promise.reject(new Error('no documents in these tests')) },
     };
   });
   afterAll(async () => {

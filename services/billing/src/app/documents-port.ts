@@ -1,4 +1,4 @@
-import type { DocumentView } from '@paymesh/contracts';
+import type { DocumentView, EInvoiceReport, RenderEInvoiceBody } from '@paymesh/contracts';
 import type { OrgKey } from './deps';
 
 /** A PDF rendering asked of the documents service. */
@@ -15,4 +15,6 @@ export interface RenderPdfCall {
 /** The documents service as billing uses it. */
 export interface DocumentsPort {
   renderPdf(key: OrgKey, call: RenderPdfCall): Promise<{ pdf: Buffer; rendered: boolean }>;
+  /** Writes an e-invoice (XML, or the Factur-X hybrid PDF) and answers it with its validation report. */
+  renderEInvoice(key: OrgKey, body: RenderEInvoiceBody): Promise<{ content: Buffer; contentType: string; report: EInvoiceReport }>;
 }

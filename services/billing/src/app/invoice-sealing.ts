@@ -40,6 +40,6 @@ export function openBuyer(secrets: SecretBox, key: OrgKey, b: StoredBuyer): Invo
 }
 
 export function sellerView(s: StoredSeller): InvoiceSeller {
-  const { bankIBANSealed: _sealed, ...view } = s;
+  const { bankIBANSealed: _sealed, phone: _phone, peppolRoutingAddress: _peppol, ...view } = s;
   return view;
 }

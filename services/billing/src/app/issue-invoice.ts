@@ -68,6 +68,8 @@ export async function issueInvoice(deps: InvoiceDeps, key: OrgKey, id: string): 
       homeCountry: sellerTax.homeCountry,
       bankIBANMasked: settings.bankIBAN?.masked ?? null,
       bankIBANSealed: settings.bankIBAN?.sealed ?? null,
+      phone: settings.companyPhone ?? null,
+      peppolRoutingAddress: settings.eInvoice.sellerPeppolRoutingAddress,
     },
     buyer: sealBuyer(deps.secrets, key, buyer),
     lines: draft.items,

@@ -29,9 +29,15 @@ export interface StoredBuyer {
   peppolRoutingAddress: { schemeId: string; value: SealedValue } | null;
 }
 
-/** The seller frozen on an issued document; the IBAN sealed beside its mask. */
+/**
+ * The seller frozen on an issued document; the IBAN sealed beside its mask (sealed as in the
+ * invoicing settings, AAD `settingsAad(key, 'bankIBAN')`). Contact telephone and the seller's Peppol
+ * routing address (sealed as in the settings) are absent on documents issued before e-invoices.
+ */
 export interface StoredSeller extends InvoiceSeller {
   bankIBANSealed: SealedValue | null;
+  phone?: string | null;
+  peppolRoutingAddress?: { schemeId: string; value: SealedValue } | null;
 }
 
 /** The legal snapshot as stored: the read view's snapshot with sealed buyer values. */

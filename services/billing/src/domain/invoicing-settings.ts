@@ -13,6 +13,8 @@ export interface InvoicingSettings {
   companyName: string | null;
   companyAddress: PostalAddress | null;
   companyEmail: string | null;
+  /** Seller contact telephone (absent on settings saved before it existed). */
+  companyPhone?: string | null;
   /** Sealed IBAN (electronic format) and its display mask. */
   bankIBAN: { sealed: SealedValue; masked: string } | null;
   eInvoice: {
@@ -39,6 +41,7 @@ export function defaultInvoicingSettings(): InvoicingSettings {
     companyName: null,
     companyAddress: null,
     companyEmail: null,
+    companyPhone: null,
     bankIBAN: null,
     eInvoice: { enabled: false, allowedFormats: ['xrechnung', 'peppol', 'zugferd'], strictValidation: true, sellerPeppolRoutingAddress: null },
     autoPaymentLinkExpiresInHours: DEFAULT_PAYMENT_LINK_HOURS,
@@ -76,6 +79,7 @@ export function applyInvoicingPatch(current: InvoicingSettings, patch: Invoicing
   if (patch.autoGenerateInvoice !== undefined) next.autoGenerateInvoice = patch.autoGenerateInvoice;
   if (patch.companyName !== undefined) next.companyName = patch.companyName;
   if (patch.companyEmail !== undefined) next.companyEmail = patch.companyEmail;
+  if (patch.companyPhone !== undefined) next.companyPhone = patch.companyPhone;
   if (patch.companyAddress !== undefined) {
     if (patch.companyAddress && !isIsoCountry(patch.companyAddress.country)) {
       throw invalid('companyAddress.country', `"${patch.companyAddress.country}" is not an ISO 3166-1 alpha-2 country code`);

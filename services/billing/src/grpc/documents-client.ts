@@ -1,5 +1,6 @@
 import { call, makeClient } from '@paymesh/grpc';
 import { documents } from '@paymesh/proto';
+import { einvoiceReport } from '@paymesh/contracts';
 import type { DocumentsPort } from '../app/documents-port';
 
 /** {@link DocumentsPort} over the documents service's gRPC API. */
@@ -21,6 +22,15 @@ export function grpcDocumentsPort(address: string, deadlineMs: number): Document
         { deadlineMs, target: 'documents' },
       );
       return { pdf: Buffer.from(res.pdf), rendered: res.rendered };
+    },
+    async renderEInvoice(key, body) {
+      const res = await call(
+        client,
+        client.renderEInvoice,
+        { organizationId: key.organizationId, testMode: key.mode === 'test', bodyJson: JSON.stringify(body) },
+        { deadlineMs, target: 'documents' },
+      );
+      return { content: Buffer.from(res.content), contentType: res.contentType, report: einvoiceReport.parse(JSON.parse(res.reportJson)) };
     },
     close() {
       client.close();

@@ -20,6 +20,7 @@ export function invoicingSettingsMessage(state: InvoicingSettingsState, secrets:
     ...(s.companyName !== null ? { companyName: s.companyName } : {}),
     companyAddress: s.companyAddress ?? undefined,
     ...(s.companyEmail !== null ? { companyEmail: s.companyEmail } : {}),
+    ...(s.companyPhone ? { companyPhone: s.companyPhone } : {}),
     ...(s.bankIBAN ? { bankIbanMasked: s.bankIBAN.masked } : {}),
     eInvoice: {
       enabled: s.eInvoice.enabled,

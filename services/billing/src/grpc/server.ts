@@ -13,6 +13,7 @@ import { paymentLinksHandlers } from './payment-links-handlers';
 import { emailHandlers } from './email-handlers';
 import { creditNotesHandlers } from './credit-notes-handlers';
 import { documentsHandlers } from './documents-handlers';
+import { einvoiceHandlers } from './einvoice-handlers';
 
 const SERVICE_VERSION = '0.1.0';
 
@@ -50,6 +51,7 @@ export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps): voi
     ...emailHandlers(deps),
     ...creditNotesHandlers(deps),
     ...documentsHandlers(deps),
+    ...einvoiceHandlers(deps),
   };
   grpc.addService(billing.BillingServiceService, impl);
 }

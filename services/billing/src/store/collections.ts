@@ -9,6 +9,8 @@ export const CLIENT_HISTORY = 'client_history';
 export const CLIENT_TEXT_FIELDS = ['name', 'email', 'taxInfo.taxIdDigest'];
 export const INVOICES = 'invoices';
 export const CREDIT_NOTES = 'credit_notes';
+/** The latest validation report per document and e-invoice format. */
+export const EINVOICE_REPORTS = 'einvoice_reports';
 
 export const collections: CollectionSpec[] = [
   { name: SITE_INVOICING, indexes: [{ name: 'site_invoicing_org', fields: ['organizationId'] }] },
@@ -44,5 +46,9 @@ export const collections: CollectionSpec[] = [
       { name: 'credit_notes_invoice_source', fields: ['organizationId', 'mode', 'invoiceId', 'sourceKey'], unique: true },
       { name: 'credit_notes_org_mode_issue_date', fields: ['organizationId', 'mode', 'issueDate'] },
     ],
+  },
+  {
+    name: EINVOICE_REPORTS,
+    indexes: [{ name: 'einvoice_reports_document_format', fields: ['organizationId', 'mode', 'documentKind', 'documentId', 'format'], unique: true }],
   },
 ];

@@ -1,9 +1,10 @@
 import { documents } from '@paymesh/proto';
 import { parseJsonBody, unary, type GrpcServer } from '@paymesh/grpc';
-import { documentView } from '@paymesh/contracts';
+import { documentView, renderEInvoiceBody } from '@paymesh/contracts';
 import type { Logger } from '@paymesh/core';
 import type { DocumentStore } from '@paymesh/store';
 import { storedPdf } from '../app/stored-pdf';
+import { renderEInvoice } from '../app/render-einvoice';
 import type { PdfRenderer } from '../render/pdf-renderer';
 
 const SERVICE_VERSION = '0.1.0';
@@ -21,6 +22,10 @@ export function registerDocumentsService(grpc: GrpcServer, logger: Logger, store
         view: parseJsonBody(req.bodyJson, documentView),
       }),
     ),
+    renderEInvoice: unary(logger, 'documents/RenderEInvoice', async (req: documents.RenderEInvoiceRequest) => {
+      const out = await renderEInvoice(renderer, parseJsonBody(req.bodyJson, renderEInvoiceBody), new Date());
+      return { content: out.content, contentType: out.contentType, reportJson: JSON.stringify(out.report) };
+    }),
   };
   grpc.addService(documents.DocumentsServiceService, impl);
 }

@@ -25,6 +25,7 @@ export const invoicingSettings = z.object({
   companyName: z.string().nullable(),
   companyAddress: z.object({ street: z.string(), city: z.string(), postalCode: z.string(), country: z.string() }).nullable(),
   companyEmail: z.string().nullable(),
+  companyPhone: z.string().nullable().describe('seller contact telephone (XRechnung BT-42)'),
   bankIBAN: z.object({ masked: z.string() }).nullable().describe('write-only plaintext; reads show it masked'),
   eInvoice: z.object({
     enabled: z.boolean(),

@@ -20,6 +20,7 @@ import { clientRoutes } from './clients';
 import { documentEmailRoutes } from './document-email';
 import { customerHoldRoutes, riskSettingsRoutes } from './customer-holds';
 import { documentPdfRoutes } from './document-pdf';
+import { einvoiceRoutes } from './einvoices';
 
 /** The settings route definitions depend on (a subset of the gateway's config). */
 export interface RouteSettings {
@@ -55,5 +56,6 @@ export function allRoutes(settings: RouteSettings): AnyRoute[] {
     ...clientRoutes,
     ...documentEmailRoutes,
     ...documentPdfRoutes,
+    ...einvoiceRoutes,
   ];
 }

@@ -21,6 +21,7 @@ export function invoicingView(s: billing.InvoicingSettings) {
     companyName: s.companyName ?? null,
     companyAddress: s.companyAddress ?? null,
     companyEmail: s.companyEmail ?? null,
+    companyPhone: s.companyPhone ?? null,
     bankIBAN: s.bankIbanMasked ? { masked: s.bankIbanMasked } : null,
     eInvoice: {
       enabled: e.enabled,
