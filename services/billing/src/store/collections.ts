@@ -19,6 +19,8 @@ export const collections: CollectionSpec[] = [
     indexes: [
       { name: 'clients_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
       { name: 'clients_org_mode_tax_digest', fields: ['organizationId', 'mode', 'taxInfo.taxIdDigest'] },
+      // The clients of a buyer e-mail (automatic invoices find or create the buyer's client).
+      { name: 'clients_org_mode_email_key', fields: ['organizationId', 'mode', 'emailKey', 'createdAt'] },
     ],
     textIndex: { name: 'clients_text', fields: CLIENT_TEXT_FIELDS },
   },
