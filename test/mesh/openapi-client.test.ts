@@ -361,9 +361,12 @@ describe('a client generated from the Admin API document', () => {
 
     // Billing clients (compliance values masked or, with client:execute, in plaintext).
     const sweepClient = await org.POST('/api/v1/clients', {
+      params: { header: { 'idempotency-key': 'sweep-client-1' } },
       body: { name: 'Sweep Client', email: 'sweep@client.example', taxInfo: { taxId: { plaintext: 'DE136695976' }, taxIdType: 'vat', taxCountry: 'DE' } },
     });
     expect(sweepClient.response.status).toBe(201);
+    const reusedKey = await org.POST('/api/v1/clients', { params: { header: { 'idempotency-key': 'sweep-client-1' } }, body: { name: 'Another Client' } });
+    expect(reusedKey.response.status).toBe(409);
     const clientPath = { params: { path: { id: sweepClient.data!.id } } };
     expect((await org.GET('/api/v1/clients')).data?.items.some((c) => c.id === sweepClient.data!.id)).toBe(true);
     expect((await org.GET('/api/v1/clients/search', { params: { query: { q: 'sweep' } } })).data?.total).toBe(1);

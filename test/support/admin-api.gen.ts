@@ -1427,7 +1427,7 @@ export interface paths {
         get: operations["listClients"];
         put?: never;
         /**
-         * Create a client (taxInfo values are stored encrypted; Peppol schemes 9930, 0088, 0204 with their rules)
+         * Create a client (taxInfo values are stored encrypted; Peppol schemes 9930, 0088, 0204 with their rules); an Idempotency-Key makes it safe to retry
          * @description Scope `client:create`, minimum role Editor.
          */
         post: operations["createClient"];
@@ -15435,7 +15435,10 @@ export interface operations {
     createClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same body answers the client the first request created (201); with another body 409 IDEMPOTENCY_KEY_REUSED. Unique per organization and data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15555,6 +15558,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;

@@ -56,6 +56,7 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
         ...(def.body ? { body: def.body } : {}),
         ...(def.query ? { querystring: def.query } : {}),
         ...(def.params ? { params: def.params } : {}),
+        ...(def.headers ? { headers: def.headers } : {}),
         response: responseSchemas(def),
       },
       // Authentication and authorization run before validation: an unauthenticated caller learns nothing about the payload rules.
