@@ -247,7 +247,8 @@ describe('a client generated from the Admin API document', () => {
     // Tax records (an empty ledger) and ledger rebuilds.
     expect((await org.GET('/api/v1/tax/records', { params: { query: { sourceKind: 'transaction' } } })).data?.total).toBe(0);
     expect((await org.GET('/api/v1/tax/records/{id}', { params: { path: { id: '0'.repeat(24) } } })).response.status).toBe(404);
-    expect((await org.GET('/api/v1/invoices/{id}/tax-records', { params: { path: { id: '0'.repeat(24) } } })).data?.items).toEqual([]);
+    expect((await org.GET('/api/v1/invoices/{id}/tax-records', { params: { path: { id: '0'.repeat(24) } } })).response.status).toBe(404);
+    expect((await org.GET('/api/v1/tax/records', { params: { query: { linkedInvoiceId: '0'.repeat(24) } } })).data?.items).toEqual([]);
     // Invoices and credit notes (no clients yet: unknown ids and refused bodies).
     const none = { params: { path: { id: '0'.repeat(24) } } };
     expect((await org.GET('/api/v1/invoices', { params: { query: { status: 'draft' } } })).data?.total).toBe(0);

@@ -1297,7 +1297,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List ledger entries, newest tax point first (startDate, endDate, sourceKind, recognitionMode, entryType, sourceId, page, limit)
+         * List ledger entries, newest tax point first (startDate, endDate, sourceKind, recognitionMode, entryType, sourceId, linkedInvoiceId, linkedTransactionId, page, limit)
          * @description Scope `tax_record:read`, minimum role Viewer.
          */
         get: operations["listTaxRecords"];
@@ -1401,7 +1401,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Ledger entries of an invoice and of its voids and credit notes (empty list when none)
+         * Ledger entries of an invoice and of its voids and credit notes (404 when the invoice does not exist)
          * @description Scope `tax_record:read`, minimum role Viewer.
          */
         get: operations["listInvoiceTaxRecords"];
@@ -14730,6 +14730,10 @@ export interface operations {
                 recognitionMode?: "accrual" | "cash";
                 entryType?: "sale" | "reversal" | "credit";
                 sourceId?: string;
+                /** @description entries of an invoice and of its voids and credit notes, whether or not billing still knows the invoice */
+                linkedInvoiceId?: string;
+                /** @description entries of a transaction and of the invoices it paid */
+                linkedTransactionId?: string;
             };
             header?: never;
             path?: never;
