@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { api, startTestMesh, type TestMesh } from '../support/mesh';
@@ -76,6 +77,45 @@ describe('billing clients over the Admin API', () => {
     expect((await a.del(`/clients/${id}`)).status).toBe(404);
     const after = await a.get(`/clients/${id}/history`);
     expect(after.body.items.map((h: { action: string }) => h.action)).toEqual(['create', 'update', 'delete']);
+  });
+
+  it('creates one client per Idempotency-Key: a retry with the same body answers it, another body is 409', async () => {
+    const key = `create-${randomBytes(6).toString('hex')}`;
+    const create = (body: unknown, k = key, token = A.apiKey) => api('POST', adm('/clients'), { token, body, headers: { 'idempotency-key': k } });
+    const body = { name: 'Retry GmbH', email: 'retry@example.com', address: { street: 'Weg 1', city: 'Köln', postalCode: '50667', country: 'DE' } };
+    const before = await countClients();
+
+    const [first, racing] = await Promise.all([create(body), create(body)]);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(racing.status, JSON.stringify(racing.body)).toBe(201);
+    expect(racing.body.id).toBe(first.body.id);
+    // The same body in another key order is the same request.
+    const reordered = await create({ address: { country: 'DE', postalCode: '50667', city: 'Köln', street: 'Weg 1' }, email: 'retry@example.com', name: 'Retry GmbH' });
+    expect(reordered.status).toBe(201);
+    expect(reordered.body).toEqual(first.body);
+    expect(await countClients()).toBe(before + 1);
+    const history = (await a.get(`/clients/${first.body.id}/history`)).body.items;
+    expect(history).toHaveLength(1);
+
+    const other = await create({ ...body, name: 'Other GmbH' });
+    expect(other.status).toBe(409);
+    expect(other.body).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', error: expect.stringMatching(/Idempotency-Key/) });
+    // Keys are per organization: B's request with A's key is its own.
+    const inB = await create(body, key, B.apiKey);
+    expect(inB.status).toBe(201);
+    expect(inB.body.id).not.toBe(first.body.id);
+    // Without a key every request creates; a malformed key is 400 and creates nothing.
+    expect((await a.post('/clients', body)).body.id).not.toBe(first.body.id);
+    const bad = await create(body, 'x'.repeat(256));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/idempotency-key/i);
+    expect(await countClients()).toBe(before + 2);
+
+    // After the client is deleted its key creates nothing new.
+    expect((await a.del(`/clients/${first.body.id}`)).status).toBe(204);
+    const gone = await create(body);
+    expect(gone.status).toBe(409);
+    expect(gone.body).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', error: expect.stringMatching(/deleted/) });
   });
 
   it('returns compliance values in plaintext only to holders of client:execute', async () => {

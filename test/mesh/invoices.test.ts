@@ -80,7 +80,9 @@ describe('invoices over the Admin API', () => {
   let nc: NatsConnection;
 
   /** A checkout and its transaction through the provider_a sandbox; `pay` confirms the payment and waits for status 1. */
-  async function transaction(opts: { amount?: number; currency?: string; clientId?: string; pay?: boolean; org?: BootstrapResult } = {}): Promise<string> {
+  async function transaction(
+    opts: { amount?: number; currency?: string; clientId?: string; pay?: boolean; org?: BootstrapResult; billing?: typeof billingAddress } = {},
+  ): Promise<string> {
     const org = opts.org ?? A;
     const provider = org.providers!.provider_a!;
     const c = await api('POST', adm(`/checkouts/${org.siteId}/create`), {
@@ -95,7 +97,7 @@ describe('invoices over the Admin API', () => {
     });
     expect(c.status, JSON.stringify(c.body)).toBe(200);
     const t = await api('POST', `${mesh.publicBaseUrl}/transactions/create`, {
-      body: { sessionPublicId: c.body.sessionPublicId, providerId: provider.id, billingAddress },
+      body: { sessionPublicId: c.body.sessionPublicId, providerId: provider.id, billingAddress: opts.billing ?? billingAddress },
       headers: { origin: MAIN_FRONTEND },
     });
     expect(t.status, JSON.stringify(t.body)).toBe(200);
@@ -337,10 +339,40 @@ describe('invoices over the Admin API', () => {
     expect(after).toHaveLength(1);
     expect((await a.get(`/invoices/${invoice.id}`)).body.number).toBe(full.number);
 
-    // A paid transaction without a client is skipped.
-    const anonymous = await transaction();
-    await autoInvoicesDrained();
-    expect(await invoicesOfTransaction(anonymous)).toHaveLength(0);
+  });
+
+  it('issues the automatic invoice of a transaction without a client to the client of its billing e-mail, created once', async () => {
+    expect((await a.put('/organizations/settings/invoicing', { autoGenerateInvoice: true })).status).toBe(200);
+    const tag = randomBytes(4).toString('hex');
+    const buyer = { ...billingAddress, name: 'Jan Koper', email: `jan.${tag}@example.com` };
+    const issuedOf = (transactionId: string) =>
+      eventually(async () => {
+        const found = (await invoicesOfTransaction(transactionId))[0] as { id: string } | undefined;
+        const full = found && (await a.get(`/invoices/${found.id}`)).body;
+        return full?.status === 'issued' ? full : undefined;
+      }, 20_000);
+    const clientsOf = async (email: string) => ((await a.get('/clients?limit=100')).body.items as any[]).filter((c) => c.email?.toLowerCase() === email.toLowerCase());
+
+    const first = await transaction({ billing: buyer });
+    const invoice = await issuedOf(first);
+    const created = await clientsOf(buyer.email);
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ name: 'Jan Koper', email: buyer.email, address: { street: 'Damrak 1', city: 'Amsterdam', postalCode: '1012', country: 'NL' } });
+    expect(invoice).toMatchObject({ clientId: created[0].id, transactionId: first, sourceTransactionId: first, snapshot: { buyer: { name: 'Jan Koper', email: buyer.email } } });
+    const history = (await a.get(`/clients/${created[0].id}/history`)).body.items;
+    expect(history.map((h: any) => [h.action, h.actor])).toEqual([['create', `auto-invoice:${first}`]]);
+
+    // The same buyer (the e-mail in other letter case) pays again: same client, no second one.
+    const again = await transaction({ billing: { ...buyer, name: 'J. Koper', email: ` JAN.${tag.toUpperCase()}@Example.COM` } });
+    expect(await issuedOf(again)).toMatchObject({ clientId: created[0].id });
+    expect(await clientsOf(buyer.email)).toHaveLength(1);
+
+    // A client the merchant keeps for the e-mail is that buyer's client.
+    const own = await a.post('/clients', { name: 'Koper Holding BV', email: `ops.${tag}@example.com` });
+    expect(own.status).toBe(201);
+    const third = await transaction({ billing: { ...buyer, email: `Ops.${tag}@example.com` } });
+    expect(await issuedOf(third)).toMatchObject({ clientId: own.body.id, snapshot: { buyer: { name: 'Koper Holding BV' } } });
+    expect(await clientsOf(`ops.${tag}@example.com`)).toHaveLength(1);
   });
 
   /** Every event of a subject in the mesh's namespace, read from the start of its stream. */

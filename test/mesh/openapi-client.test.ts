@@ -267,7 +267,8 @@ describe('a client generated from the Admin API document', () => {
     // Tax records (an empty ledger) and ledger rebuilds.
     expect((await org.GET('/api/v1/tax/records', { params: { query: { sourceKind: 'transaction' } } })).data?.total).toBe(0);
     expect((await org.GET('/api/v1/tax/records/{id}', { params: { path: { id: '0'.repeat(24) } } })).response.status).toBe(404);
-    expect((await org.GET('/api/v1/invoices/{id}/tax-records', { params: { path: { id: '0'.repeat(24) } } })).data?.items).toEqual([]);
+    expect((await org.GET('/api/v1/invoices/{id}/tax-records', { params: { path: { id: '0'.repeat(24) } } })).response.status).toBe(404);
+    expect((await org.GET('/api/v1/tax/records', { params: { query: { linkedInvoiceId: '0'.repeat(24) } } })).data?.items).toEqual([]);
     // Invoices and credit notes (no clients yet: unknown ids and refused bodies).
     const none = { params: { path: { id: '0'.repeat(24) } } };
     expect((await org.GET('/api/v1/invoices', { params: { query: { status: 'draft' } } })).data?.total).toBe(0);
@@ -391,9 +392,12 @@ describe('a client generated from the Admin API document', () => {
 
     // Billing clients (compliance values masked or, with client:execute, in plaintext).
     const sweepClient = await org.POST('/api/v1/clients', {
+      params: { header: { 'idempotency-key': 'sweep-client-1' } },
       body: { name: 'Sweep Client', email: 'sweep@client.example', taxInfo: { taxId: { plaintext: 'DE136695976' }, taxIdType: 'vat', taxCountry: 'DE' } },
     });
     expect(sweepClient.response.status).toBe(201);
+    const reusedKey = await org.POST('/api/v1/clients', { params: { header: { 'idempotency-key': 'sweep-client-1' } }, body: { name: 'Another Client' } });
+    expect(reusedKey.response.status).toBe(409);
     const clientPath = { params: { path: { id: sweepClient.data!.id } } };
     expect((await org.GET('/api/v1/clients')).data?.items.some((c) => c.id === sweepClient.data!.id)).toBe(true);
     expect((await org.GET('/api/v1/clients/search', { params: { query: { q: 'sweep' } } })).data?.total).toBe(1);

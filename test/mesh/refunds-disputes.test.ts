@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
+import { connect, type NatsConnection } from 'nats';
+import { api, eventually, NATS_URL, startTestMesh, type TestMesh } from '../support/mesh';
 import { IpnReceiver } from '../support/ipn-receiver';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 
@@ -14,6 +16,7 @@ const billing = { name: 'Erika Buyer', email: 'erika@example.com', line1: 'Haupt
  */
 describe('provider_a refunds and disputes', () => {
   let mesh: TestMesh;
+  let nc: NatsConnection;
   let boot: BootstrapResult;
   let provider: { id: string; secretKey: string };
   let sandbox: string;
@@ -77,14 +80,16 @@ describe('provider_a refunds and disputes', () => {
   }
 
   /** An issued invoice of 119.00 EUR gross and a payment link for all of it, paid by the buyer. */
-  async function paidInvoice(): Promise<{ invoice: any; transactionId: string; pi: string; charge: string }> {
+  async function paidInvoice(
+    items: unknown[] = [{ description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+  ): Promise<{ invoice: any; transactionId: string; pi: string; charge: string }> {
     const client = await adminCall('POST', '/clients', { name: 'Erika Buyer', email: 'erika@example.com', address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' } });
     expect(client.status).toBe(201);
     const draft = await adminCall('POST', '/invoices', {
       siteId: boot.siteId,
       clientId: client.body.id,
       currency: 'EUR',
-      items: [{ description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+      items,
     });
     expect(draft.status, JSON.stringify(draft.body)).toBe(201);
     const invoice = (await adminCall('POST', `/invoices/${draft.body.id}/issue`)).body;
@@ -96,6 +101,22 @@ describe('provider_a refunds and disputes', () => {
   }
 
   const creditNotesOf = async (invoiceId: string) => (await adminCall('GET', `/credit-notes?invoiceId=${invoiceId}&limit=100`)).body.items as any[];
+  const invoiceOf = async (id: string) => (await adminCall('GET', `/invoices/${id}`)).body;
+
+  /** Publishes the newest stored `checkout.transaction.refunded` event again (a redelivery after a lost ack). */
+  async function redeliverLastRefundEvent(transactionId: string): Promise<string> {
+    const jsm = await nc.jetstreamManager();
+    const subject = `${mesh.namespace}.checkout.transaction.refunded`;
+    const stored = await jsm.streams.getMessage(`${mesh.namespace.toUpperCase()}_CHECKOUT`, { last_by_subj: subject });
+    const envelope = JSON.parse(new TextDecoder().decode(stored.data));
+    expect(envelope.data.transactionId).toBe(transactionId);
+    await nc.jetstream().publish(subject, stored.data, { msgID: `${envelope.id}-again-${randomBytes(4).toString('hex')}` });
+    return envelope.id as string;
+  }
+
+  /** Waits until billing handled the transaction's status 3 (the refunds' credit notes cover it). */
+  const statusThreeCovered = (transactionId: string) =>
+    eventually(() => mesh.logs('billing').some((l) => l.includes(transactionId) && l.includes('covered by refund credit notes')), 20_000);
 
   beforeAll(async () => {
     mesh = await startTestMesh({ env: { MAIN_FRONTEND_ORIGIN: MAIN_FRONTEND } });
@@ -103,11 +124,15 @@ describe('provider_a refunds and disputes', () => {
     pub = mesh.publicBaseUrl;
     sandbox = mesh.sandboxUrls['sandbox-provider-a']!;
     ipnBase = await receiver.start();
+    nc = await connect({ servers: NATS_URL });
     boot = await mesh.bootstrap();
     provider = boot.providers!.provider_a!;
+    // A German seller: invoices carry VAT, so credit notes show how it is allocated.
+    expect((await adminCall('PUT', '/organizations/settings/tax', { homeCountry: 'DE' })).status).toBe(200);
   });
 
   afterAll(async () => {
+    await nc?.close();
     await receiver.stop();
     await mesh?.dispose();
   });
@@ -151,9 +176,52 @@ describe('provider_a refunds and disputes', () => {
     await eventually(async () => (await creditNotesOf(invoice.id)).length > 0, 20_000);
     // Every resend reached payments-webhooks and was answered as a duplicate.
     await eventually(() => mesh.logs('payments-webhooks').filter((l) => l.includes(refunded) && l.includes('duplicate provider event delivery')).length >= 3, 20_000);
+    await statusThreeCovered(transactionId);
     const notes = await creditNotesOf(invoice.id);
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ kind: 'refund', transactionId, totals: { gross: 11900 } });
+  });
+
+  it('partial refunds of an invoice payment write one credit note each with the tax allocated per rate; the last one makes the transaction refunded without a further note', async () => {
+    // 119.00 at 19 % and 53.50 at 7 % (manual rates): 172.50 gross, tax 19.00 + 3.50.
+    const { invoice, transactionId, pi } = await paidInvoice([
+      { description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', taxRate: 19, itemType: 'service' },
+      { description: 'Handbook', quantity: 1, unitPrice: 5350, amountType: 'gross', taxRate: 7, itemType: 'service' },
+    ]);
+    expect(invoice.taxCalculation, JSON.stringify(invoice.taxCalculation)).toMatchObject({ totalGross: 17250, totalTax: 2250 });
+    const byRate = (note: any) => Object.fromEntries(note.taxCalculation.taxBreakdown.map((b: any) => [b.taxRate, [b.taxableBase, b.taxAmount]]));
+
+    // A fifth refunded: 23.80 at 19 % (tax 3.80) and 10.70 at 7 % (tax 0.70).
+    expect((await sandboxCall('POST', '/v1/refunds', { payment_intent: pi, amount: '3450' })).status).toBe(200);
+    const first = await eventually(async () => {
+      const list = await creditNotesOf(invoice.id);
+      return list.length > 0 ? list[0] : undefined;
+    }, 20_000);
+    expect(first).toMatchObject({ kind: 'refund', transactionId, totals: { gross: 3450, tax: 450, net: 3000 } });
+    expect(byRate(first)).toEqual({ 19: [2000, 380], 7: [1000, 70] });
+    expect(await invoiceOf(invoice.id)).toMatchObject({ status: 'partially_paid', amountPaid: 13800, amountDue: 3450 });
+    expect(await statusOf(transactionId)).toBe(1);
+
+    // The same refund event delivered again: handled, and still one credit note.
+    const eventId = await redeliverLastRefundEvent(transactionId);
+    await eventually(() => mesh.logs('billing').filter((l) => l.includes(eventId) && l.includes('refund of an invoice payment received')).length >= 2, 20_000);
+    expect(await creditNotesOf(invoice.id)).toHaveLength(1);
+    expect(await invoiceOf(invoice.id)).toMatchObject({ amountDue: 3450 });
+
+    expect((await sandboxCall('POST', '/v1/refunds', { payment_intent: pi })).status).toBe(200);
+    await waitStatus(transactionId, 3);
+    const refunded = await eventually(async () => {
+      const i = await invoiceOf(invoice.id);
+      return i.amountDue === 17250 ? i : undefined;
+    }, 20_000);
+    expect(refunded).toMatchObject({ status: 'issued', amountPaid: 0 });
+    await statusThreeCovered(transactionId);
+    const notes = await creditNotesOf(invoice.id);
+    expect(notes).toHaveLength(2);
+    const second = notes.find((n) => n.id !== first.id);
+    expect(second).toMatchObject({ kind: 'refund', transactionId, totals: { gross: 13800, tax: 1800 } });
+    // Together the notes credit each rate of the invoice exactly.
+    expect(byRate(second)).toEqual({ 19: [8000, 1520], 7: [4000, 280] });
   });
 
   it('an opened dispute makes the transaction disputed (IPN 4); won restores completed (IPN 1) without a credit note', async () => {

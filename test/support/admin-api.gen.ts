@@ -1401,7 +1401,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List ledger entries, newest tax point first (startDate, endDate, sourceKind, recognitionMode, entryType, sourceId, page, limit)
+         * List ledger entries, newest tax point first (startDate, endDate, sourceKind, recognitionMode, entryType, sourceId, linkedInvoiceId, linkedTransactionId, page, limit)
          * @description Scope `tax_record:read`, minimum role Viewer.
          */
         get: operations["listTaxRecords"];
@@ -1505,7 +1505,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Ledger entries of an invoice and of its voids and credit notes (empty list when none)
+         * Ledger entries of an invoice and of its voids and credit notes (404 when the invoice does not exist)
          * @description Scope `tax_record:read`, minimum role Viewer.
          */
         get: operations["listInvoiceTaxRecords"];
@@ -1531,7 +1531,7 @@ export interface paths {
         get: operations["listClients"];
         put?: never;
         /**
-         * Create a client (taxInfo values are stored encrypted; Peppol schemes 9930, 0088, 0204 with their rules)
+         * Create a client (taxInfo values are stored encrypted; Peppol schemes 9930, 0088, 0204 with their rules); an Idempotency-Key makes it safe to retry
          * @description Scope `client:create`, minimum role Editor.
          */
         post: operations["createClient"];
@@ -15793,6 +15793,10 @@ export interface operations {
                 recognitionMode?: "accrual" | "cash";
                 entryType?: "sale" | "reversal" | "credit";
                 sourceId?: string;
+                /** @description entries of an invoice and of its voids and credit notes, whether or not billing still knows the invoice */
+                linkedInvoiceId?: string;
+                /** @description entries of a transaction and of the invoices it paid */
+                linkedTransactionId?: string;
             };
             header?: never;
             path?: never;
@@ -16498,7 +16502,10 @@ export interface operations {
     createClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same body answers the client the first request created (201); with another body 409 IDEMPOTENCY_KEY_REUSED. Unique per organization and data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16618,6 +16625,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;

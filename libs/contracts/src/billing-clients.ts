@@ -132,7 +132,14 @@ export type ClientSearchQuery = z.infer<typeof clientSearchQuery>;
 export const clientReadOptions = z.object(readOptions).strict();
 
 /** Bodies of `CreateClient` / `UpdateClient`: the input and the read option for the answer. */
-export const clientCreateRequest = z.object({ client: clientCreate, ...readOptions }).strict();
+/** The `Idempotency-Key` header of a create: 1-255 visible ASCII characters. */
+export const idempotencyKey = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[\x21-\x7e]+$/, 'must be 1-255 visible ASCII characters');
+
+export const clientCreateRequest = z.object({ client: clientCreate, idempotencyKey: idempotencyKey.optional(), ...readOptions }).strict();
 export const clientUpdateRequest = z.object({ client: clientUpdate, ...readOptions }).strict();
 
 /** Body of `GetClientHistory` (oldest first). */

@@ -17,6 +17,7 @@ export const Subjects = {
   paymentStatusReported: 'payments.payment.status_reported',
   paymentAdjustmentReported: 'payments.payment.adjustment_reported',
   chargebackResolved: 'checkout.chargeback.resolved',
+  transactionRefunded: 'checkout.transaction.refunded',
   invoiceIssued: 'billing.invoice.issued',
   invoiceVoided: 'billing.invoice.voided',
   creditNoteIssued: 'billing.credit_note.issued',
@@ -120,6 +121,12 @@ export const transactionStatusChanged = z.object({
    * the invoice's snapshot); null otherwise; absent in older events.
    */
   invoiceId: objectId.nullable().optional(),
+  /**
+   * The provider refunds recorded on the transaction when the event was published (each one is
+   * also announced by `checkout.transaction.refunded`); absent in older events. Lets a consumer of
+   * status 3 tell a refund that refund events cover from a status set without a refund record.
+   */
+  refunds: z.array(z.object({ refundId: z.string().min(1), amount: z.number().int().positive() })).optional(),
 });
 export type TransactionStatusChanged = z.infer<typeof transactionStatusChanged>;
 
@@ -201,6 +208,36 @@ export const chargebackResolved = z.object({
 });
 export type ChargebackResolved = z.infer<typeof chargebackResolved>;
 
+/**
+ * A provider refund was recorded on a transaction (once per provider refund id, in the store
+ * transaction that records it), partial or full. A full refund also moves the transaction to 3
+ * (`checkout.transaction.status_changed`). billing writes ONE refund credit note per refund when an
+ * invoice is paid by the transaction.
+ */
+export const transactionRefunded = z.object({
+  organizationId: objectId,
+  siteId: objectId,
+  transactionId: objectId,
+  mode,
+  /** Provider-side refund id (unique per payment). */
+  refundId: z.string().min(1),
+  /** This refund, minor units. */
+  amount: z.number().int().positive(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  /** Every refund recorded on the transaction so far, this one included (minor units). */
+  refundedTotal: z.number().int().positive(),
+  /** The transaction's amount (minor units). */
+  transactionAmount: z.number().int().nonnegative(),
+  /** When the transaction was completed (last move to 1), null when it never was. */
+  paidAt: z.string().nullable(),
+  /** The checkout the transaction pays (null for manual transactions). */
+  checkoutId: objectId.nullable(),
+  /** The invoice the transaction pays through a payment link, else null. */
+  invoiceId: objectId.nullable(),
+  refundedAt: z.string(),
+});
+export type TransactionRefunded = z.infer<typeof transactionRefunded>;
+
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /** What every billing document event carries for the tax ledger. */
@@ -280,6 +317,7 @@ export type EventMap = {
   [Subjects.paymentStatusReported]: PaymentStatusReported;
   [Subjects.paymentAdjustmentReported]: PaymentAdjustmentReported;
   [Subjects.chargebackResolved]: ChargebackResolved;
+  [Subjects.transactionRefunded]: TransactionRefunded;
   [Subjects.invoiceIssued]: InvoiceIssued;
   [Subjects.invoiceVoided]: InvoiceVoided;
   [Subjects.creditNoteIssued]: CreditNoteIssued;

@@ -1,9 +1,9 @@
-import { NotSupportedError } from '@paymesh/core';
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { StoreLogger } from './logger';
 import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
 import { assertTextIndexSpec } from './text';
 import type { BlobStore, Collection, CollectionSpec, DocumentStore, EnqueueOptions, NewOutboxEvent, Outbox, StoredDoc, StoreStats, TxScope } from './port';
+import { mongoBlobs } from './mongodb/blobs';
 import { MongoCollection } from './mongodb/collection';
 import { toMongoKeys, type MongoDoc } from './mongodb/filter';
 import * as system from './mongodb/system';
@@ -38,12 +38,8 @@ export class MongoStore implements DocumentStore {
   readonly kind = 'mongodb' as const;
   readonly database: string;
   readonly outbox: Outbox;
-  /** Binary objects are not stored on MongoDB yet (GridFS is the planned adapter). */
-  readonly blobs: BlobStore = {
-    put: () => Promise.reject(blobsUnsupported()),
-    get: () => Promise.reject(blobsUnsupported()),
-    delete: () => Promise.reject(blobsUnsupported()),
-  };
+  /** Binary objects in the GridFS bucket `_blobs` of the service database (see mongodb/blobs.ts). */
+  readonly blobs: BlobStore;
   private readonly db: Db;
   private initialized: Promise<void> | undefined;
   private statements = 0;
@@ -69,6 +65,7 @@ export class MongoStore implements DocumentStore {
       markPublished: (ids) => system.markPublished(this.db, ids),
       watch: (onWrite) => system.watchOutbox(this.db, onWrite, this.logger),
     };
+    this.blobs = mongoBlobs(this.db, () => this.init());
   }
 
   static async connect(options: MongoStoreOptions): Promise<MongoStore> {
@@ -176,8 +173,4 @@ export class MongoStore implements DocumentStore {
   close(): Promise<void> {
     return this.client.close();
   }
-}
-
-function blobsUnsupported(): NotSupportedError {
-  return new NotSupportedError('stored files (rendered PDFs) need the PostgreSQL store; the MongoDB store does not keep binary objects yet');
 }

@@ -213,7 +213,7 @@ export interface DocumentStore {
   /** Atomic counter: returns the next value for `key` (first call returns `startAt`, default 1). */
   nextSequence(key: string, startAt?: number): Promise<number>;
   readonly outbox: Outbox;
-  /** Binary objects of the service (PostgreSQL: a `bytea` table; MongoDB: not supported yet). */
+  /** Binary objects of the service (PostgreSQL: a `bytea` table; MongoDB: a GridFS bucket). */
   readonly blobs: BlobStore;
   /** Statements (PostgreSQL) or commands (MongoDB, when opened with `countCommands`) sent so far; for benchmarks counting per flow. */
   stats(): StoreStats;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError, isObjectId, newObjectId } from '@paymesh/core';
 import type { DocumentStore, Filter, StoredDoc } from '../src';
+import { blobContract } from './blob-contract';
 import { searchContract } from './search-contract';
 
 /** A store under test; `dropDatabase` (both adapters have it) cleans up after the suite. */
@@ -92,6 +93,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
     });
 
     searchContract(() => store);
+    blobContract(() => store);
 
     afterAll(async () => {
       if (!store) return;
@@ -418,6 +420,25 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
         }),
       );
       expect(await store.nextSequence(key)).toBe(1002);
+    });
+
+    it('document numbering: concurrent transactions each draw a number and save the document with it, gapless', async () => {
+      // As billing issues invoices: the counter and the numbered document commit together, the
+      // number is unique (index), and a refused issue gives its number back.
+      const col = await invoices();
+      const key = `billing:invoice:${newObjectId()}:live:layout:2026`;
+      const issue = (fail = false) =>
+        store.transaction(async (tx) => {
+          const n = await tx.nextSequence(key);
+          await tx.collection<Invoice>(col.name).insert(invoice({ number: `INV-2026-${String(n).padStart(5, '0')}` }));
+          if (fail) throw new Error('refused after drawing');
+          return n;
+        });
+      const drawn = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 5 === 4 ? issue(true).catch(() => null) : issue())));
+      const kept = drawn.filter((n): n is number => n !== null).sort((a, b) => a - b);
+      expect(kept).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+      const numbers = (await col.find({})).items.map((d) => d.number).sort();
+      expect(numbers).toEqual(kept.map((n) => `INV-2026-${String(n).padStart(5, '0')}`));
     });
 
     it('rejects NUL characters and lone surrogates in documents and filter values with ValidationError', async () => {

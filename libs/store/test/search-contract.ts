@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { DocumentStore, StoredDoc } from '../src';
 
@@ -62,6 +63,22 @@ export function searchContract(storeOf: () => DocumentStore): void {
         'Muster und Beispiel OHG',
       ]);
       expect(await col.search({ tenant: 'a' }, { text: ' .,;- ', fields: FIELDS }, { page: 1, limit: 5 })).toMatchObject({ items: [], total: 0 });
+    });
+
+    it('finds a client by the keyed digest of its tax ID in a nested field, beside words of the query (client search)', async () => {
+      // As billing stores taxInfo.taxIdDigest (`<kid>x<64 hex>`) and searches with the digests under
+      // every key of the ring, then the words the user typed.
+      const col = await contacts();
+      const digest = (kid: string, taxId: string) => `${kid}x${createHmac('sha256', kid).update(taxId).digest('hex')}`;
+      const store = storeOf();
+      const stored = await store.collection<Contact>(col.name).insert({ tenant: 'a', name: 'Steuer KG', email: null, tags: { code: digest('k2026', 'DE136695976') } });
+      const query = `${digest('k2025', 'DE136695976')} ${digest('k2026', 'DE136695976')} DE136695976`;
+      const found = await col.search({ tenant: 'a' }, { text: query, fields: FIELDS }, { page: 1, limit: 5 });
+      expect(found.items.map((c) => c.id)).toEqual([stored.id]);
+      expect(found.total).toBe(1);
+      // Another tax ID's digest finds nothing, and neither does the tenant beside.
+      expect((await col.search({ tenant: 'a' }, { text: digest('k2026', 'DE136695977'), fields: FIELDS })).items).toEqual([]);
+      expect((await col.search({ tenant: 'b' }, { text: query, fields: FIELDS })).items).toEqual([]);
     });
   });
 }

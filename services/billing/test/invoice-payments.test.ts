@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, type Clock } from '@paymesh/core';
 import { Committer, type EventEnvelope } from '@paymesh/bus';
 import { createStore, type DroppableStore } from '@paymesh/store';
-import { creditNoteIssued, Subjects, type EventMap, type TransactionStatusChanged } from '@paymesh/contracts';
+import { creditNoteIssued, Subjects, type EventMap, type TransactionRefunded, type TransactionStatusChanged } from '@paymesh/contracts';
 import type { OrgKey } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
 import type { InvoiceBuyer } from '../src/app/client-port';
@@ -16,6 +16,7 @@ import { invoiceView, loadInvoice } from '../src/app/invoice-view';
 import { listCreditNotes } from '../src/app/list-invoices';
 import { createPaymentLink } from '../src/app/create-payment-link';
 import { applyTransactionToInvoice } from '../src/app/invoice-transaction-events';
+import { applyRefundToInvoice } from '../src/app/invoice-provider-refund';
 import { fakeCalculation, PG_URL } from './tax-fixture';
 
 // Clients are another service's work: the buyer lookup is replaced here by a table.
@@ -62,6 +63,24 @@ describe('invoice payments on PostgreSQL', () => {
       },
     } as EventEnvelope<TransactionStatusChanged>;
   }
+
+  /** `checkout.transaction.refunded` of a refund of `t` (event id from transaction and refund, as checkout makes it). */
+  function refundEvent(key: OrgKey, inv: { id: string }, t: { transactionId: string; checkoutId: string; amount: number }, refundId: string, amount: number, refundedTotal: number): EventEnvelope<TransactionRefunded> {
+    const at = clock.now().toISOString();
+    return {
+      id: `refund-${t.transactionId}-${refundId}`,
+      type: Subjects.transactionRefunded,
+      version: 1,
+      occurredAt: at,
+      data: {
+        ...key, siteId: newObjectId(), transactionId: t.transactionId, refundId, amount, currency: 'EUR', refundedTotal,
+        transactionAmount: t.amount, paidAt: at, checkoutId: t.checkoutId, invoiceId: inv.id, refundedAt: at,
+      },
+    };
+  }
+
+  const viewOf = async (inv: { key: OrgKey; id: string }) => invoiceView(deps.secrets, inv.key, await loadInvoice(deps, inv.key, inv.id));
+  const notesOf = async (inv: { key: OrgKey; id: string }) => (await listCreditNotes(deps, inv.key, JSON.stringify({ invoiceId: inv.id }))).items;
 
   beforeAll(async () => {
     store = await createStore({ url: PG_URL, database: `billing_pay_test_${randomBytes(5).toString('hex')}` });
@@ -146,5 +165,49 @@ describe('invoice payments on PostgreSQL', () => {
     await applyTransactionToInvoice(deps, statusEvent(inv.key, inv, { transactionId: newObjectId(), checkoutId: link.checkoutId, amount: 23800 }, 4));
     const doc = await deps.store.collection<InvoiceDoc>(INVOICES).get(inv.id);
     expect(doc).toMatchObject({ status: 'issued', amountPaid: 0, payments: [] });
+  });
+
+  it('credits each provider refund once, however often or concurrently delivered; status 3 after them credits nothing more', async () => {
+    const inv = await issued();
+    const link = await createPaymentLink(deps, inv.key, inv.id, { amount: 10000 }, null);
+    const t = { transactionId: newObjectId(), checkoutId: link.checkoutId, amount: 10000 };
+    await applyTransactionToInvoice(deps, statusEvent(inv.key, inv, t, 1));
+
+    const first = refundEvent(inv.key, inv, t, 'ch_1:3000', 3000, 3000);
+    await Promise.all([applyRefundToInvoice(deps, first), applyRefundToInvoice(deps, first)]);
+    await applyRefundToInvoice(deps, first);
+    expect(await viewOf(inv)).toMatchObject({ status: 'partially_paid', amountPaid: 7000, amountDue: 16800 });
+    expect(await notesOf(inv)).toMatchObject([{ kind: 'refund', totals: { gross: 3000 } }]);
+
+    // The last refund, and the status 3 it causes (naming both refunds), in either order.
+    const status3 = statusEvent(inv.key, inv, t, 3);
+    status3.data.refunds = [{ refundId: 'ch_1:3000', amount: 3000 }, { refundId: 'ch_1:10000', amount: 7000 }];
+    await applyTransactionToInvoice(deps, status3);
+    expect(await notesOf(inv)).toHaveLength(1);
+    await applyRefundToInvoice(deps, refundEvent(inv.key, inv, t, 'ch_1:10000', 7000, 10000));
+    await applyTransactionToInvoice(deps, status3);
+    expect(await viewOf(inv)).toMatchObject({ status: 'issued', amountPaid: 0, amountDue: 23800 });
+    const notes = await notesOf(inv);
+    expect(notes.map((n) => n.totals.gross).sort((a, b) => a - b)).toEqual([3000, 7000]);
+    // Together the notes credit exactly the tax allocated to the payment.
+    expect(notes.reduce((n, x) => n + x.totals.tax, 0)).toBe(1597);
+  });
+
+  it('a status 3 set by hand after a partial refund credits the rest; a refund before its payment is recorded records it first', async () => {
+    const inv = await issued();
+    const link = await createPaymentLink(deps, inv.key, inv.id, { amount: 10000 }, null);
+    const t = { transactionId: newObjectId(), checkoutId: link.checkoutId, amount: 10000 };
+    // The refund event overtakes the status 1 event (separate consumers).
+    await applyRefundToInvoice(deps, refundEvent(inv.key, inv, t, 're_1', 2500, 2500));
+    expect(await viewOf(inv)).toMatchObject({ status: 'partially_paid', amountPaid: 7500, payments: [{ transactionId: t.transactionId, amount: 10000 }] });
+    await applyTransactionToInvoice(deps, statusEvent(inv.key, inv, t, 1));
+    expect((await viewOf(inv)).payments).toHaveLength(1);
+
+    const manual = statusEvent(inv.key, inv, t, 3);
+    manual.data.refunds = [{ refundId: 're_1', amount: 2500 }];
+    await applyTransactionToInvoice(deps, manual);
+    await applyTransactionToInvoice(deps, manual);
+    expect(await viewOf(inv)).toMatchObject({ status: 'issued', amountPaid: 0 });
+    expect((await notesOf(inv)).map((n) => n.totals.gross).sort((a, b) => a - b)).toEqual([2500, 7500]);
   });
 });

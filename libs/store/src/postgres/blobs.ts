@@ -1,4 +1,4 @@
-import { ValidationError } from '@paymesh/core';
+import { assertBlobKey as assertKey } from '../blob-key';
 import type { Blob, BlobStore } from '../port';
 import { ident, type Queryable } from './sql';
 
@@ -8,10 +8,6 @@ export function blobsDdl(schema: string): string {
     content_type text NOT NULL,
     bytes bytea NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now())`;
-}
-
-function assertKey(key: string): void {
-  if (key.length === 0 || key.length > 512) throw new ValidationError('blob key must be 1 to 512 characters');
 }
 
 /** {@link BlobStore} on a `bytea` table of the service schema. */

@@ -1,6 +1,6 @@
 import { secretHint } from '@paymesh/core';
 import type { ClientRecord } from '@paymesh/contracts';
-import { clientAad, type ClientDoc, type StoredTaxInfo } from '../domain/client';
+import { clientAad, emailKeyOf, type ClientDoc, type StoredTaxInfo } from '../domain/client';
 import type { PlainClient } from '../domain/client-plain';
 import type { BillingDeps, OrgKey } from './deps';
 
@@ -50,7 +50,7 @@ export function sealClient(deps: Secrets, key: OrgKey, clientId: string, plain: 
       confirmedByBuyer: tax.peppolRoutingAddress.confirmedByBuyer,
     },
   };
-  return { name: plain.name, email: plain.email, phone: plain.phone, address: plain.address, taxInfo, notes: plain.notes, metadata: plain.metadata };
+  return { name: plain.name, email: plain.email, emailKey: plain.email ? emailKeyOf(plain.email) : null, phone: plain.phone, address: plain.address, taxInfo, notes: plain.notes, metadata: plain.metadata };
 }
 
 /** Last 4 characters of a compliance value; shorter values are not shown at all. */

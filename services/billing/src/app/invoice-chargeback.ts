@@ -1,9 +1,8 @@
 import type { EventEnvelope } from '@paymesh/bus';
 import type { ChargebackResolved } from '@paymesh/contracts';
-import type { InvoiceDoc } from '../domain/invoice';
-import { INVOICES } from '../store/collections';
 import type { OrgKey } from './deps';
 import type { InvoiceDeps } from './invoice-deps';
+import { invoiceOfTransaction } from './invoice-of-transaction';
 import { recordReversal } from './invoice-refund';
 
 /**
@@ -18,7 +17,7 @@ export async function applyChargebackToInvoice(deps: InvoiceDeps, event: EventEn
   const d = event.data;
   if (d.outcome === 'won') return;
   const key: OrgKey = { organizationId: d.organizationId, mode: d.mode };
-  const found = await invoiceOf(deps, key, d);
+  const found = await invoiceOfTransaction(deps, key, d);
   if (!found) return;
   const log = { invoiceId: found.id, transactionId: d.transactionId, chargebackId: d.chargebackId, outcome: d.outcome, eventId: event.id };
   if (found.status === 'void' || found.status === 'draft' || !found.snapshot) {
@@ -33,15 +32,4 @@ export async function applyChargebackToInvoice(deps: InvoiceDeps, event: EventEn
     { transactionId: d.transactionId, kind: 'chargeback', sourceEventId: `chargeback:${source}`, sourceKey: `chargeback:${source}`, reason: `Chargeback ${d.chargebackId} (${d.outcome}) of payment ${d.transactionId}` },
     log,
   );
-}
-
-async function invoiceOf(deps: InvoiceDeps, key: OrgKey, d: ChargebackResolved): Promise<InvoiceDoc | null> {
-  const invoices = deps.store.collection<InvoiceDoc>(INVOICES);
-  if (d.invoiceId) {
-    const doc = await invoices.get(d.invoiceId);
-    const ours = doc && doc.organizationId === key.organizationId && doc.mode === key.mode;
-    if (ours && (doc.paymentLinks ?? []).some((l) => l.checkoutId === d.checkoutId)) return doc;
-  }
-  const linked = await invoices.find({ organizationId: key.organizationId, mode: key.mode, transactionId: d.transactionId }, { limit: 1 });
-  return linked.items[0] ?? null;
 }

@@ -18,6 +18,17 @@ export interface InvoiceTaxPort {
   calculate(request: CalculateTaxRequest): Promise<TaxCalculation>;
 }
 
+/** Billing details of a transaction's buyer, as entered at checkout. */
+export interface TransactionBuyer {
+  name: string;
+  email: string;
+  line1: string;
+  city: string;
+  postalCode: string;
+  country: string;
+  vatId: string;
+}
+
 /** A checkout transaction as invoices use it (empty strings of the wire become null). */
 export interface InvoiceTransaction {
   id: string;
@@ -27,7 +38,8 @@ export interface InvoiceTransaction {
   currency: string;
   clientId: string | null;
   externalReference: string | null;
-  billingAddress: { name: string; email: string; country: string } | null;
+  /** The buyer's billing details entered at checkout (absent parts are empty strings). */
+  billingAddress: TransactionBuyer | null;
 }
 
 /** What documents print of a site: its name and primary colour (#rrggbb, null when unset). */

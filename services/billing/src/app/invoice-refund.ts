@@ -1,8 +1,8 @@
 import { ConflictError, ErrorCode, newObjectId } from '@paymesh/core';
 import { eventId, type EventEnvelope } from '@paymesh/bus';
-import { Subjects, type TransactionStatusChanged } from '@paymesh/contracts';
+import { Subjects, type InvoicePayment, type TransactionStatusChanged } from '@paymesh/contracts';
 import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
-import { settlementOf, withReversal } from '../domain/invoice-payments';
+import { settlementOf, uncoveredByRefunds, withPayment, withReversal, type PaymentState } from '../domain/invoice-payments';
 import { zonedDay } from '../domain/numbering';
 import { effectivePrefixes } from '../domain/site-invoicing';
 import { allocateInvoiceTax } from '../domain/tax-allocation';
@@ -15,12 +15,15 @@ import { getInvoicingSettings } from './invoicing-settings';
 import { sitePrefixes } from './issue-invoice';
 
 /**
- * A refunded transaction that paid an invoice: in ONE store transaction, what is left of its
- * payment is reversed (outstanding rises), a credit note (`kind: refund`, numbered from the
- * credit-note layout and the site's prefix) is issued for that amount with the tax allocated from
- * the invoice snapshot, and `billing.credit_note.issued` is emitted with that tax. The source event
- * id is kept on the reversal and in the credit note's unique `sourceKey`, so one event, however
- * often or concurrently delivered, yields one credit note.
+ * A transaction that paid an invoice moved to refunded (3). Provider refunds are credited from
+ * their own events (`checkout.transaction.refunded`, see invoice-provider-refund.ts), so this
+ * reverses only what the refunds recorded on the transaction do not cover: nothing after provider
+ * refunds, the rest of the payment after a status set without a refund record. In ONE store
+ * transaction that part is reversed (outstanding rises), a credit note (`kind: refund`, numbered
+ * from the credit-note layout and the site's prefix) is issued for it with the tax allocated from
+ * the invoice snapshot, and `billing.credit_note.issued` is emitted with that tax. The source
+ * event id is kept on the reversal and in the credit note's unique `sourceKey`, so one event,
+ * however often or concurrently delivered, yields at most one credit note.
  */
 export async function recordRefund(
   deps: InvoiceDeps,
@@ -30,7 +33,21 @@ export async function recordRefund(
   event: EventEnvelope<TransactionStatusChanged>,
   log: Record<string, unknown>,
 ): Promise<void> {
-  await recordReversal(deps, key, found, { transactionId: d.transactionId, kind: 'refund', sourceEventId: event.id, sourceKey: `refund:${event.id}`, reason: `Refund of payment ${d.transactionId}` }, log);
+  const refunds = d.refunds ?? [];
+  await recordReversal(
+    deps,
+    key,
+    found,
+    {
+      transactionId: d.transactionId,
+      kind: 'refund',
+      sourceEventId: event.id,
+      sourceKey: `refund:${event.id}`,
+      reason: `Refund of payment ${d.transactionId}`,
+      limit: (s) => uncoveredByRefunds(s, d.transactionId, refunds),
+    },
+    { ...log, refundsRecorded: refunds.length },
+  );
 }
 
 /** What reverses an invoice payment: a refund or a lost chargeback, named by its source. */
@@ -42,11 +59,18 @@ export interface ReversalSource {
   /** The credit note's unique source key: one credit note per source. */
   sourceKey: string;
   reason: string;
+  /** The most to reverse, from the invoice's current payment state (default: all that is left). */
+  limit?: (s: PaymentState) => number;
+  /**
+   * The transaction's payment, recorded first when the invoice has not recorded it yet (the
+   * source proves the payment; its status event may still be on its way).
+   */
+  payment?: InvoicePayment;
 }
 
 /**
- * Reverses what is left of a transaction's payment of an invoice and issues ONE credit note for it
- * (see {@link recordRefund}), idempotent per `source`.
+ * Reverses what is left of a transaction's payment of an invoice (at most `source.limit`) and issues
+ * ONE credit note for it (see {@link recordRefund}), idempotent per `source`.
  */
 export async function recordReversal(
   deps: InvoiceDeps,
@@ -68,8 +92,14 @@ export async function recordReversal(
       const snap = cur?.snapshot;
       if (!cur || !snap || !cur.number || cur.status === 'void') return;
       const creditNoteId = newObjectId();
-      const reversed = withReversal(paymentStateOf(cur), { transactionId: source.transactionId, kind: source.kind, at, sourceEventId: source.sourceEventId, creditNoteId });
-      if (!reversed) return; // this event was recorded already, or nothing of the payment is left
+      const state = paymentStateOf(cur);
+      const paid = (source.payment && withPayment(state, source.payment)) || state;
+      const limit = source.limit?.(paid) ?? Number.POSITIVE_INFINITY;
+      const reversed = withReversal(paid, { transactionId: source.transactionId, kind: source.kind, at, sourceEventId: source.sourceEventId, creditNoteId }, limit);
+      if (!reversed) {
+        deps.logger.info(log, 'nothing of the invoice payment left to reverse (recorded already or covered by refund credit notes)');
+        return;
+      }
       const credited = allocateInvoiceTax(snap.taxCalculation, reversed.reversal.amount);
       const number = await drawDocumentNumber(tx, key, 'credit_note', layout, day);
       await tx.collection<CreditNoteDoc>(CREDIT_NOTES).insert({
@@ -98,6 +128,7 @@ export async function recordReversal(
       const { id: _id, version: _v, ...rest } = cur;
       await coll.replace(cur.id, cur.version, {
         ...rest,
+        payments: [...reversed.state.payments],
         paymentReversals: [...reversed.state.paymentReversals],
         amountPaid: s.amountPaid,
         status: s.status,

@@ -5,33 +5,17 @@ import { settlementOf, withPayment } from '../domain/invoice-payments';
 import { INVOICES } from '../store/collections';
 import type { OrgKey } from './deps';
 import type { InvoiceDeps } from './invoice-deps';
+import { invoiceOfTransaction } from './invoice-of-transaction';
 import { paymentStateOf } from './invoice-payment-state';
 import { recordRefund } from './invoice-refund';
-
-/**
- * The invoice a transaction pays: the one its checkout was created for (`invoiceId` of the event,
- * accepted only when that checkout is one of the invoice's payment links), else the invoice the
- * transaction is linked to as its payment. Null when none (most transactions).
- */
-async function invoiceOf(deps: InvoiceDeps, key: OrgKey, d: TransactionStatusChanged): Promise<InvoiceDoc | null> {
-  const invoices = deps.store.collection<InvoiceDoc>(INVOICES);
-  if (d.invoiceId) {
-    const doc = await invoices.get(d.invoiceId);
-    const ours = doc && doc.organizationId === key.organizationId && doc.mode === key.mode;
-    if (ours && (doc.paymentLinks ?? []).some((l) => l.checkoutId === d.checkoutId)) return doc;
-    deps.logger.warn({ transactionId: d.transactionId, invoiceId: d.invoiceId, checkoutId: d.checkoutId }, 'transaction names an invoice whose payment links do not include its checkout; ignored');
-  }
-  const linked = await invoices.find({ organizationId: key.organizationId, mode: key.mode, transactionId: d.transactionId }, { limit: 1 });
-  return linked.items[0] ?? null;
-}
 
 /**
  * Billing's reaction to `checkout.transaction.status_changed` for transactions that pay an invoice:
  * - 1 (completed): records the payment `{transactionId, amount, paidAt}` once per transaction;
  *   the invoice becomes `paid` when nothing is outstanding, else `partially_paid`.
- * - 3 (refunded): reverses what is left of that transaction's payment (outstanding rises) and
- *   issues ONE credit note for it, with the tax allocated from the invoice snapshot; emitted as
- *   `billing.credit_note.issued`. One reversal and one credit note per source event id.
+ * - 3 (refunded): reverses what of that transaction's payment the refunds recorded on the
+ *   transaction do not cover (their refund events credit them) with ONE credit note, see
+ *   invoice-refund.ts. One reversal and one credit note per source event id.
  * - 4 (disputed): nothing; a dispute only opens. A lost or accepted outcome arrives as
  *   `checkout.chargeback.resolved` (see invoice-chargeback.ts).
  * Voided invoices take no payments or reversals (logged).
@@ -40,7 +24,7 @@ export async function applyTransactionToInvoice(deps: InvoiceDeps, event: EventE
   const d = event.data;
   if (d.status !== 1 && d.status !== 3 && d.status !== 4) return;
   const key: OrgKey = { organizationId: d.organizationId, mode: d.mode };
-  const found = await invoiceOf(deps, key, d);
+  const found = await invoiceOfTransaction(deps, key, d);
   if (!found) return;
   const log = { invoiceId: found.id, transactionId: d.transactionId, status: d.status, eventId: event.id };
   deps.logger.info(log, 'transaction status of an invoice payment received');

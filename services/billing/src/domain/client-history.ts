@@ -18,7 +18,7 @@ const FIELDS: ReadonlyArray<{ field: string; secret: boolean; get: (c: PlainClie
 ];
 
 /** Key-order-independent JSON, so `{a,b}` and `{b,a}` compare equal. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -25,6 +25,8 @@ export interface ClientDoc extends StoredDoc {
   mode: 'live' | 'test';
   name: string;
   email: string | null;
+  /** The e-mail as buyers are matched by it (trimmed, lower case); absent on older documents. */
+  emailKey?: string | null;
   phone: string | null;
   address: PostalAddress | null;
   taxInfo: StoredTaxInfo | null;
@@ -42,4 +44,9 @@ export function clientAad(key: { organizationId: string; mode: string }, clientI
 /** Tax ID in the form its digest is taken of: letters upper-cased, spaces, dots and dashes dropped. */
 export function normalizeTaxId(taxId: string): string {
   return taxId.toUpperCase().replace(/[\s.\-/]/g, '');
+}
+
+/** An e-mail address in the form buyers are matched by ("same buyer"): trimmed and lower-cased. */
+export function emailKeyOf(email: string): string {
+  return email.trim().toLowerCase();
 }

@@ -42,17 +42,36 @@ export function reversibleAmount(s: PaymentState, transactionId: string): number
   return Math.max(0, paid - reversed);
 }
 
+/** The reversal source key of a provider refund: one reversal and one credit note per refund. */
+export function refundSource(refundId: string): string {
+  return `refund:${refundId}`;
+}
+
 /**
- * Reverses (what is left of) a transaction's payment for a refund or a lost dispute; null when the
- * source event was recorded already, or nothing of that transaction's payment is left to reverse
- * (never paid through this invoice, or reversed already by an earlier event).
+ * What of a transaction's payment a status change to refunded (3) still has to reverse: what is
+ * left of the payment less the refunds recorded on the transaction whose own reversal (from their
+ * refund event, see {@link refundSource}) has not arrived yet. A status 3 reached through provider
+ * refunds is thus covered by the refunds alone; one set without a refund record reverses the rest.
+ */
+export function uncoveredByRefunds(s: PaymentState, transactionId: string, refunds: readonly { refundId: string; amount: number }[]): number {
+  const reversed = new Set(s.paymentReversals.map((r) => r.sourceEventId));
+  const pending = refunds.filter((r) => !reversed.has(refundSource(r.refundId))).reduce((n, r) => n + r.amount, 0);
+  return Math.max(0, reversibleAmount(s, transactionId) - pending);
+}
+
+/**
+ * Reverses (at most `limit` of) what is left of a transaction's payment for a refund or a lost
+ * dispute; null when the source event was recorded already, or nothing of that transaction's
+ * payment is left to reverse (never paid through this invoice, or reversed already by an earlier
+ * event).
  */
 export function withReversal<T extends PaymentState>(
   s: T,
   r: Omit<InvoicePaymentReversal, 'amount' | 'creditNoteId'> & { creditNoteId: string },
+  limit = Number.POSITIVE_INFINITY,
 ): { state: T; reversal: InvoicePaymentReversal } | null {
   if (s.paymentReversals.some((x) => x.sourceEventId === r.sourceEventId)) return null;
-  const amount = reversibleAmount(s, r.transactionId);
+  const amount = Math.min(reversibleAmount(s, r.transactionId), limit);
   if (amount <= 0) return null;
   const reversal: InvoicePaymentReversal = { ...r, amount };
   return { state: { ...s, paymentReversals: [...s.paymentReversals, reversal] }, reversal };

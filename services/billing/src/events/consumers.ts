@@ -3,10 +3,12 @@ import {
   emailSettled,
   siteCreated,
   Subjects,
+  transactionRefunded,
   transactionStatusChanged,
   type ChargebackResolved,
   type EmailSettled,
   type SiteCreated,
+  type TransactionRefunded,
   type TransactionStatusChanged,
 } from '@paymesh/contracts';
 import type { Bus, EventEnvelope } from '@paymesh/bus';
@@ -14,6 +16,7 @@ import { autoGenerateInvoice } from '../app/auto-generate-invoice';
 import { applyChargebackToInvoice } from '../app/invoice-chargeback';
 import { initSiteInvoicing } from '../app/init-site-invoicing';
 import type { InvoiceDeps } from '../app/invoice-deps';
+import { applyRefundToInvoice } from '../app/invoice-provider-refund';
 import { applyTransactionToInvoice } from '../app/invoice-transaction-events';
 import { settleDocumentEmail } from '../app/settle-document-email';
 
@@ -47,6 +50,14 @@ export async function startConsumers(bus: Bus, deps: InvoiceDeps) {
     decode: (d) => chargebackResolved.parse(d),
     handler: async (event: EventEnvelope<ChargebackResolved>) => applyChargebackToInvoice(deps, event),
   });
+  // Provider refunds (partial or full) of invoice payments: one refund credit note each.
+  const refunds = await bus.subscribe<TransactionRefunded>({
+    durable: 'invoice-transaction-refunded',
+    maxDeliver: -1,
+    subjects: Subjects.transactionRefunded,
+    decode: (d) => transactionRefunded.parse(d),
+    handler: async (event: EventEnvelope<TransactionRefunded>) => applyRefundToInvoice(deps, event),
+  });
   const invoices = await bus.subscribe<TransactionStatusChanged>({
     durable: 'auto-invoices',
     maxDeliver: -1,
@@ -66,5 +77,5 @@ export async function startConsumers(bus: Bus, deps: InvoiceDeps) {
     decode: (d) => emailSettled.parse(d),
     handler: async (event: EventEnvelope<EmailSettled>) => settleDocumentEmail(deps.store, deps.logger, event.data),
   });
-  return [sites, transactions, chargebacks, invoices, emails];
+  return [sites, transactions, chargebacks, refunds, invoices, emails];
 }

@@ -46,7 +46,7 @@ export function grpcCheckoutPort(address: string, deadlineMs: number): InvoiceCh
           currency: t.currency,
           clientId: orNull(t.clientId),
           externalReference: orNull(t.externalReference),
-          billingAddress: b && (b.name || b.email || b.country) ? { name: b.name, email: b.email, country: b.country } : null,
+          billingAddress: b && (b.name || b.email || b.country) ? { name: b.name, email: b.email, line1: b.line1, city: b.city, postalCode: b.postalCode, country: b.country, vatId: b.vatId } : null,
         };
       } catch (err) {
         if (err instanceof DomainError && err.kind === 'not_found') return null;

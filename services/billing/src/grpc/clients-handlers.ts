@@ -30,7 +30,7 @@ export function clientsHandlers(deps: BillingDeps): Pick<billing.BillingServiceS
     createClient: jsonUnary(deps.logger, 'billing/CreateClient', async (req) => {
       const key = orgKeyOf(req);
       const body = bodyOf(req, clientCreateRequest);
-      return createClient(deps, key, body.client, actorOrSystem(req.actor), body.includeTaxInfo);
+      return createClient(deps, key, body.client, actorOrSystem(req.actor), body.includeTaxInfo, body.idempotencyKey);
     }),
     updateClient: jsonUnary(deps.logger, 'billing/UpdateClient', async (req) => {
       const key = orgKeyOf(req);

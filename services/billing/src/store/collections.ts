@@ -5,6 +5,8 @@ export const INVOICING_SETTINGS = 'invoicing_settings';
 export const PORTAL_SETTINGS = 'portal_settings';
 export const CLIENTS = 'clients';
 export const CLIENT_HISTORY = 'client_history';
+/** `Idempotency-Key`s of client creates: key -> request fingerprint and the client created. */
+export const CLIENT_IDEMPOTENCY_KEYS = 'client_idempotency_keys';
 /** Fields of the clients' full-text index: name and e-mail words, and the tax ID's keyed digest. */
 export const CLIENT_TEXT_FIELDS = ['name', 'email', 'taxInfo.taxIdDigest'];
 export const INVOICES = 'invoices';
@@ -21,10 +23,13 @@ export const collections: CollectionSpec[] = [
     indexes: [
       { name: 'clients_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
       { name: 'clients_org_mode_tax_digest', fields: ['organizationId', 'mode', 'taxInfo.taxIdDigest'] },
+      // The clients of a buyer e-mail (automatic invoices find or create the buyer's client).
+      { name: 'clients_org_mode_email_key', fields: ['organizationId', 'mode', 'emailKey', 'createdAt'] },
     ],
     textIndex: { name: 'clients_text', fields: CLIENT_TEXT_FIELDS },
   },
   { name: CLIENT_HISTORY, indexes: [{ name: 'client_history_client_at', fields: ['organizationId', 'mode', 'clientId', 'at'] }] },
+  { name: CLIENT_IDEMPOTENCY_KEYS, indexes: [{ name: 'client_idempotency_keys_key', fields: ['organizationId', 'mode', 'key'], unique: true }] },
   {
     name: INVOICES,
     indexes: [

@@ -1,6 +1,7 @@
-import type { PaymentAdjustmentReported } from '@paymesh/contracts';
+import { eventId } from '@paymesh/bus';
+import { Subjects, type PaymentAdjustmentReported, type TransactionRefunded } from '@paymesh/contracts';
 import { defaultRiskSettings, type RiskSettings } from '../domain/customer-hold';
-import { isFinalChargeback, type TransactionDoc } from '../domain/transaction';
+import { isFinalChargeback, type TransactionDoc, type TransactionRefund } from '../domain/transaction';
 import { IllegalTransitionError } from '../domain/transaction-state';
 import { TRANSACTIONS } from '../store/collections';
 import type { PaymentStatusResult } from './apply-payment-status';
@@ -15,9 +16,10 @@ type Dispute = Extract<PaymentAdjustmentReported['adjustment'], { kind: 'dispute
 /**
  * Records a refund or a dispute reported by payments-webhooks on the transaction, once per provider
  * event, through the state machine:
- * - refund: added to `refunds` once per provider refund id; when the refunds reach the amount the
- *   transaction moves 1 -> 3 (IPN, billing's credit note, tax reversal), a partial refund changes
- *   no status;
+ * - refund: added to `refunds` once per provider refund id and announced as
+ *   `checkout.transaction.refunded` in the same store transaction (billing's credit note); when the
+ *   refunds reach the amount the transaction moves 1 -> 3 (IPN, tax reversal), a partial refund
+ *   changes no status;
  * - dispute: the chargeback record is created or updated (a final state is never changed again);
  *   open / under_review / lost / accepted -> 4, won -> back to 1. Reaching won, lost or accepted
  *   enqueues `checkout.chargeback.resolved` once, in the same store transaction; the buyer flags
@@ -70,9 +72,8 @@ export async function applyPaymentAdjustment(deps: PaymentsDeps, report: Payment
 function refundPlan(cur: TransactionDoc, r: Refund, report: PaymentAdjustmentReported): TransitionPlan {
   const refunds = cur.refunds ?? [];
   const known = refunds.some((x) => x.id === r.refundId);
-  const next = known
-    ? refunds
-    : [...refunds, { id: r.refundId, amount: r.amount, currency: r.currency, at: report.occurredAt, providerEventId: report.providerEventId }];
+  const refund: TransactionRefund = { id: r.refundId, amount: r.amount, currency: r.currency, at: report.occurredAt, providerEventId: report.providerEventId };
+  const next = known ? refunds : [...refunds, refund];
   const recorded = next.reduce((n, x) => n + x.amount, 0);
   // The provider's running total covers refunds whose events are still on their way.
   const full = Math.max(recorded, r.refundedTotal) >= cur.amount;
@@ -81,7 +82,29 @@ function refundPlan(cur: TransactionDoc, r: Refund, report: PaymentAdjustmentRep
     providerEventId: report.providerEventId,
     reason: `refund ${r.refundId} of ${r.amount} ${r.currency}`,
     patch: { refunds: next },
+    ...(known ? {} : { emit: (tx, stored, at) => emitRefunded(tx, stored, refund, recorded, at) }),
   };
+}
+
+/** Announces a newly recorded refund (event id from transaction and refund id: once per refund). */
+function emitRefunded(tx: Parameters<NonNullable<TransitionPlan['emit']>>[0], doc: TransactionDoc, r: TransactionRefund, refundedTotal: number, at: string): void {
+  const completed = doc.statusHistory.filter((h) => h.to === 1).at(-1);
+  const data: TransactionRefunded = {
+    organizationId: doc.organizationId,
+    siteId: doc.siteId,
+    transactionId: doc.id,
+    mode: doc.mode,
+    refundId: r.id,
+    amount: r.amount,
+    currency: r.currency,
+    refundedTotal,
+    transactionAmount: doc.amount,
+    paidAt: completed?.at ?? null,
+    checkoutId: doc.checkoutId,
+    invoiceId: doc.taxSource?.kind === 'invoice' ? doc.taxSource.invoiceId : null,
+    refundedAt: r.at,
+  };
+  tx.emit(Subjects.transactionRefunded, data, { id: eventId(Subjects.transactionRefunded, doc.id, r.id), occurredAt: at });
 }
 
 function disputePlan(cur: TransactionDoc, d: Dispute, report: PaymentAdjustmentReported, risk: RiskSettings): TransitionPlan {

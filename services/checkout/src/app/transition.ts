@@ -58,6 +58,7 @@ function emitStatusChanged(tx: TxScope, doc: TransactionDoc, previousStatus: TxS
     taxInput: doc.taxInput ?? null,
     checkoutId: doc.checkoutId,
     invoiceId: doc.taxSource?.kind === 'invoice' ? doc.taxSource.invoiceId : null,
+    refunds: (doc.refunds ?? []).map((r) => ({ refundId: r.id, amount: r.amount })),
   };
   const subject = Subjects.transactionStatusChanged;
   tx.emit(subject, data, { id: eventId(subject, doc.id, doc.statusSequence), occurredAt: at });

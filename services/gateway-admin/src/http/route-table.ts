@@ -81,6 +81,11 @@ export interface RouteDef<
   body?: B;
   query?: Q;
   params?: P;
+  /**
+   * Request headers the route reads beyond the common ones (names in lower case; the schema must
+   * let other headers pass), validated and documented like the body.
+   */
+  headers?: ZodTypeAny;
   /** Status of a successful answer; default 200 (204 when `response` is null). */
   status?: number;
   /** Stable, unique, camelCase name of the operation: the OpenAPI operationId and the generated clients' method name. */

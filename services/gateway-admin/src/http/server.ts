@@ -56,6 +56,7 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
         ...(def.body ? { body: def.body } : {}),
         ...(def.query ? { querystring: def.query } : {}),
         ...(def.params ? { params: def.params } : {}),
+        ...(def.headers ? { headers: def.headers } : {}),
         response: responseSchemas(def),
       },
       // The OpenAPI transform documents a file answer from it.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clientCreate, clientDeleted, clientHistoryPage as historyAnswer, clientPage as pageAnswer, clientRecord, clientUpdate } from '@paymesh/contracts';
+import { clientCreate, clientDeleted, idempotencyKey, clientHistoryPage as historyAnswer, clientPage as pageAnswer, clientRecord, clientUpdate } from '@paymesh/contracts';
 import type { Principal } from '../../domain/principal';
 import { client, clientHistoryPage, clientPage } from '../responses/clients';
 import { resource } from '../route-table';
@@ -13,6 +13,15 @@ const clients = resource({ tag: 'Clients', scopePrefix: 'client' });
 const includeTaxInfo = (p: Principal) => p.scopes.has('client:execute');
 
 const searchQuery = pageQuery(20).extend({ q: z.string().trim().min(1).max(200).describe('words of name or e-mail, or an exact tax ID') });
+
+/** `Idempotency-Key` of a create: a retry with the same key and body answers the client created. */
+const createHeaders = z
+  .object({
+    'idempotency-key': idempotencyKey
+      .optional()
+      .describe('Makes the create safe to retry: the same key with the same body answers the client the first request created (201); with another body 409 IDEMPOTENCY_KEY_REUSED. Unique per organization and data mode.'),
+  })
+  .passthrough();
 
 const updateBody = clientUpdate.refine((b) => Object.keys(b).length > 0, 'body must change at least one field');
 
@@ -56,10 +65,16 @@ export const clientRoutes = [
     path: '/clients',
     operationId: 'createClient',
     response: client,
-    summary: 'Create a client (taxInfo values are stored encrypted; Peppol schemes 9930, 0088, 0204 with their rules)',
+    summary: 'Create a client (taxInfo values are stored encrypted; Peppol schemes 9930, 0088, 0204 with their rules); an Idempotency-Key makes it safe to retry',
+    errors: [409],
     body: clientCreate,
-    async handler({ deps, org, principal, body }) {
-      return billingJson(deps, org, 'createClient', clientRecord, { body: { client: body, includeTaxInfo: includeTaxInfo(principal) }, actor: actorOf(principal) });
+    headers: createHeaders,
+    async handler({ deps, org, principal, body, req }) {
+      const key = (req.headers as z.infer<typeof createHeaders>)['idempotency-key'];
+      return billingJson(deps, org, 'createClient', clientRecord, {
+        body: { client: body, includeTaxInfo: includeTaxInfo(principal), ...(key !== undefined ? { idempotencyKey: key } : {}) },
+        actor: actorOf(principal),
+      });
     },
   }),
   clients({

@@ -11,6 +11,7 @@ import {
 } from '../responses/tax-records';
 import { resource, type OrgScope } from '../route-table';
 import { idParams, objectId, rpc } from './common';
+import { billingJson } from './billing-rpc';
 import { taxJson } from './tax-rpc';
 
 /** A calendar day YYYY-MM-DD that exists. */
@@ -37,6 +38,10 @@ const listQuery = z.object({
   recognitionMode: z.enum(RECOGNITION_MODES).optional(),
   entryType: z.enum(TAX_RECORD_ENTRY_TYPES).optional(),
   sourceId: objectId('sourceId').optional(),
+  linkedInvoiceId: objectId('linkedInvoiceId')
+    .optional()
+    .describe('entries of an invoice and of its voids and credit notes, whether or not billing still knows the invoice'),
+  linkedTransactionId: objectId('linkedTransactionId').optional().describe('entries of a transaction and of the invoices it paid'),
 });
 
 const pageQuery = z.object(paging);
@@ -55,7 +60,7 @@ export const taxRecordRoutes = [
     path: '/tax/records',
     operationId: 'listTaxRecords',
     response: recordPageResponse,
-    summary: 'List ledger entries, newest tax point first (startDate, endDate, sourceKind, recognitionMode, entryType, sourceId, page, limit)',
+    summary: 'List ledger entries, newest tax point first (startDate, endDate, sourceKind, recognitionMode, entryType, sourceId, linkedInvoiceId, linkedTransactionId, page, limit)',
     query: listQuery,
     async handler({ deps, org, query }) {
       return listRecords(deps, org, query);
@@ -132,12 +137,12 @@ export const taxRecordRoutes = [
     path: '/invoices/:id/tax-records',
     operationId: 'listInvoiceTaxRecords',
     response: recordPageResponse,
-    summary: 'Ledger entries of an invoice and of its voids and credit notes (empty list when none)',
+    summary: 'Ledger entries of an invoice and of its voids and credit notes (404 when the invoice does not exist)',
     params: idParams,
     query: pageQuery,
     async handler({ deps, org, params, query }) {
-      // NOTE: billing serves no invoices yet, so an unknown invoice id answers an empty list; it
-      // will answer 404 once billing can say whether the invoice exists.
+      // The invoice must exist in this organization and mode (billing answers 404 otherwise).
+      await billingJson(deps, org, 'getInvoice', z.unknown(), { id: params.id });
       return listRecords(deps, org, { ...query, linkedInvoiceId: params.id });
     },
   }),

@@ -1,0 +1,48 @@
+import type { EventEnvelope } from '@paymesh/bus';
+import type { TransactionRefunded } from '@paymesh/contracts';
+import { refundSource } from '../domain/invoice-payments';
+import type { OrgKey } from './deps';
+import type { InvoiceDeps } from './invoice-deps';
+import { invoiceOfTransaction } from './invoice-of-transaction';
+import { recordReversal } from './invoice-refund';
+
+/**
+ * Billing's reaction to `checkout.transaction.refunded`: a provider refund, partial or full, of a
+ * transaction that paid an issued invoice reverses that amount of the payment (at most what is
+ * left of it; outstanding rises) with ONE credit note of kind `refund` for it, the tax allocated
+ * from the invoice snapshot, however often the event is delivered (source key
+ * `refund:<refundId>`). When the invoice has not recorded the transaction's payment yet (its
+ * status event is handled by another consumer and may come later), the refund records it first.
+ */
+export async function applyRefundToInvoice(deps: InvoiceDeps, event: EventEnvelope<TransactionRefunded>): Promise<void> {
+  const d = event.data;
+  const key: OrgKey = { organizationId: d.organizationId, mode: d.mode };
+  const found = await invoiceOfTransaction(deps, key, d);
+  if (!found) return;
+  const log = { invoiceId: found.id, transactionId: d.transactionId, refundId: d.refundId, amount: d.amount, eventId: event.id };
+  deps.logger.info(log, 'refund of an invoice payment received');
+  if (found.status === 'void' || found.status === 'draft' || !found.snapshot) {
+    deps.logger.warn({ ...log, invoiceStatus: found.status }, 'refund for an invoice that is not issued; ignored');
+    return;
+  }
+  if (d.currency !== found.currency) {
+    deps.logger.warn({ ...log, currency: d.currency, invoiceCurrency: found.currency }, 'refund in another currency than the invoice; ignored');
+    return;
+  }
+  const source = refundSource(d.refundId);
+  await recordReversal(
+    deps,
+    key,
+    found,
+    {
+      transactionId: d.transactionId,
+      kind: 'refund',
+      sourceEventId: source,
+      sourceKey: source,
+      reason: `Refund ${d.refundId} of payment ${d.transactionId}`,
+      limit: () => d.amount,
+      ...(d.paidAt && d.transactionAmount > 0 ? { payment: { transactionId: d.transactionId, amount: d.transactionAmount, paidAt: d.paidAt } } : {}),
+    },
+    log,
+  );
+}
