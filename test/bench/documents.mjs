@@ -4,6 +4,8 @@
 // HTML with the same Chromium and the same number of pages, in the same run on the same machine.
 // While the service renders, a probe calls its Describe RPC every 50 ms: its latency under load
 // beside idle shows whether rendering blocks the service's other requests (it must not).
+// Then e-invoice XML written and validated per second (RenderEInvoice: XRechnung UBL, Peppol BIS
+// UBL, Factur-X CII) beside the service's Describe round trip (the gRPC floor).
 // See docs/performance.md.
 //
 //   pnpm bench:documents [--seconds 10] [--concurrency 4] [--log-level warn] [--out file]
@@ -63,6 +65,45 @@ function view(n) {
     paymentTermsDays: 14,
     invoiceNumber: null,
     remarks: 'Thank you for your business.',
+  };
+}
+
+/** A domestic German B2B invoice with two lines, as billing sends it to RenderEInvoice. */
+function einvoiceDocument(n) {
+  const lines = [
+    { id: '1', description: 'Consulting, March', quantity: 3, net: 30_000, tax: 5_700, taxRate: 19, category: 'S' },
+    { id: '2', description: 'Licence', quantity: 1, net: 4_999, tax: 950, taxRate: 19, category: 'S' },
+  ];
+  return {
+    kind: 'invoice',
+    number: `INV-2027-${String(n).padStart(5, '0')}`,
+    issueDate: '2027-03-01',
+    dueDate: '2027-03-15',
+    servicePeriod: { start: '2027-02-01', end: '2027-02-28' },
+    currency: 'EUR',
+    buyerReference: `INV-2027-${String(n).padStart(5, '0')}`,
+    precedingInvoice: null,
+    seller: {
+      name: 'Muster Software GmbH',
+      address: { street: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+      email: 'billing@muster.example',
+      phone: '+49 30 1234567',
+      vatId: 'DE136695976',
+      endpoint: { schemeId: '9930', value: 'DE136695976' },
+      iban: 'DE89370400440532013000',
+    },
+    buyer: {
+      name: 'Käufer AG',
+      address: { street: 'Marktplatz 5', city: 'München', postalCode: '80331', country: 'DE' },
+      email: 'rechnung@kaeufer.example',
+      phone: null,
+      vatId: 'DE129273398',
+      endpoint: { schemeId: '9930', value: 'DE129273398' },
+    },
+    lines,
+    totals: { net: 34_999, tax: 6_650, gross: 41_649 },
+    paymentTerms: 'Payable within 14 days, by 2027-03-15.',
+    note: null,
   };
 }
 
@@ -194,6 +235,24 @@ async function main() {
     log(`reference: bare puppeteer, ${pagesInService} pages, ${CONCURRENCY} callers for ${SECONDS} s`);
     result.reference = await bareChromium(SECONDS, pagesInService, renderHtml(view(1)));
     result.ratio = result.service.perSecond / result.reference.perSecond;
+
+    const xmlSeconds = Math.max(2, Math.round(SECONDS / 2));
+    log(`e-invoice XML: ${CONCURRENCY} callers, ${xmlSeconds} s per format, beside Describe`);
+    result.describe = await load(xmlSeconds, CONCURRENCY, describe);
+    result.xml = {};
+    for (const format of ['xrechnung', 'peppol', 'zugferd']) {
+      const write = async (n) => {
+        const res = await grpcLib.call(client, client.renderEInvoice, {
+          organizationId: '65f000000000000000000001',
+          testMode: true,
+          bodyJson: JSON.stringify({ format, output: 'xml', document: einvoiceDocument(n) }),
+        }, cfg);
+        const report = JSON.parse(res.reportJson);
+        if (!report.valid) throw new Error(`${format}: invalid (${report.errors} errors)`);
+      };
+      await write(0);
+      result.xml[format] = await load(xmlSeconds, CONCURRENCY, write);
+    }
     result.meshErrorLines = meshErrors.count;
     client.close();
   } finally {
@@ -207,6 +266,10 @@ async function main() {
   console.log(row('documents RenderInvoicePdf', result.service));
   console.log(`  ratio service / bare puppeteer: ${result.ratio.toFixed(2)}`);
   console.log(`  Describe beside the renders: p50 ${f1(result.describeUnderLoad.p50)} ms, p99 ${f1(result.describeUnderLoad.p99)} ms (idle: p50 ${f1(result.describeIdle.p50)} ms, p99 ${f1(result.describeIdle.p99)} ms)`);
+  console.log(`\ne-invoice XML written and checked (RenderEInvoice), ${CONCURRENCY} callers`);
+  const xrow = (name, r) => `  ${name.padEnd(34)} ${f1(r.perSecond).padStart(6)} /s      p50 ${f1(r.p50)} ms  p99 ${f1(r.p99)} ms  (${r.done} done${Object.keys(r.failures).length ? `, failures ${JSON.stringify(r.failures)}` : ''})`;
+  console.log(xrow('Describe (gRPC round trip)', result.describe));
+  for (const [format, r] of Object.entries(result.xml)) console.log(`${xrow(format, r)}  ratio to Describe ${(r.perSecond / result.describe.perSecond).toFixed(3)}`);
   console.log(`  documents RSS: ${result.rssBeforeMb} MB before, ${result.rssAfterMb} MB after; mesh error lines ${result.meshErrorLines}`);
   const out = args.out ?? join(ROOT, '.run', 'bench', `documents-${result.startedAt.replace(/[:.]/g, '-')}.json`);
   mkdirSync(join(out, '..'), { recursive: true });

@@ -366,6 +366,7 @@ export class Bus {
       concurrency,
       ensure,
       onStopped: () => this.subscriptions.delete(loop),
+      flush: () => this.nc.flush(),
     });
     this.subscriptions.add(loop);
     loop.start();

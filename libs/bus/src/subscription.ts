@@ -63,6 +63,13 @@ export interface ConsumerLoopOptions {
   ensure: () => Promise<void>;
   /** Called once the loop has ended. */
   onStopped: () => void;
+  /**
+   * Round trip to the server on the consuming connection. `stop()` awaits it after ending the pull,
+   * so the server has seen the pull's inbox go away before anything else happens: an event
+   * published right after `stop()` then waits for the next subscriber instead of being handed to
+   * the dead pull (and redelivered only after the ack wait).
+   */
+  flush: () => Promise<void>;
 }
 
 const RESTART_DELAY_MS = 1_000;
@@ -97,6 +104,7 @@ export class ConsumerLoop implements Subscription {
     this.stopping = true;
     this.wake?.();
     this.messages?.stop();
+    await this.opts.flush().catch(() => undefined);
     await this.done;
   }
 

@@ -109,6 +109,8 @@ describe('transactions on PostgreSQL', () => {
         // Billing finds the invoice a transaction pays from these (none for this checkout).
         checkoutId: c.id,
         invoiceId: null,
+        // Refunds recorded so far (billing credits a status 3 only beyond them).
+        refunds: [],
       },
     ]);
   });
