@@ -27,6 +27,7 @@ export function paymentInput(over: Partial<CreatePaymentInput> = {}): CreatePaym
     description: 'Order 42',
     buyerEmail: 'buyer@example.com',
     returnUrl: 'https://shop.example/return?tx=1',
+    webhookUrl: 'http://127.0.0.1:9/hooks/test',
     ...over,
   };
 }

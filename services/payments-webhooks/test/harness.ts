@@ -37,7 +37,10 @@ export async function startHarness(): Promise<Harness> {
       secrets: new SecretBox(`k1:${randomBytes(32).toString('base64')}`),
       clock: systemClock,
       logger: createLogger({ service: 'payments-webhooks-test', level: 'silent' }),
-      adapters: new ProviderAdapters(adapterFactory({ providerA: { defaultApiBaseUrl: sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 } })),
+      adapters: new ProviderAdapters(adapterFactory({
+        provider_a: { defaultApiBaseUrl: sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
+        provider_b: { defaultApiBaseUrl: 'http://127.0.0.1:9', timeoutMs: 3000, maxNetworkRetries: 0 },
+      })),
       publicRootUrl: 'http://127.0.0.1:18081',
       requireHttps: false,
     },
