@@ -13,11 +13,13 @@ export interface ProviderBClientOptions {
   maxNetworkRetries: number;
 }
 
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** Failures that happen before a request leaves this process (fetch refuses blocked ports outright). */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'bad port']);
 
 function causeCode(err: unknown): string | undefined {
   const cause: unknown = err instanceof Error ? err.cause : undefined;
-  return cause instanceof Error && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
+  if (!(cause instanceof Error)) return undefined;
+  return 'code' in cause && typeof cause.code === 'string' ? cause.code : cause.message === 'bad port' ? 'bad port' : undefined;
 }
 
 /**
