@@ -50,8 +50,8 @@ export async function handleWebhook(deps: PaymentsDeps, delivery: WebhookDeliver
   const checked: Array<{ event: ProviderWebhookEvent; payment: PaymentDoc | null }> = [];
   for (const event of events) {
     if (event.live !== (provider.mode === 'live')) throw rejected('event mode does not match the provider record');
-    const reports = event.payment !== null && (event.adjustment !== null || event.outcome !== null);
-    checked.push({ event, payment: reports && event.payment ? await ownedPayment(deps, provider, event.payment) : null });
+    // Any payment an event names must be ours, also when the event has no effect.
+    checked.push({ event, payment: event.payment ? await ownedPayment(deps, provider, event.payment) : null });
   }
   const results: WebhookResult[] = [];
   for (const { event, payment } of checked) results.push(await applyEvent(deps, provider, delivery, receivedAt, event, payment));
@@ -83,13 +83,7 @@ async function applyEvent(
     rawBody: delivery.rawBody.toString('utf8'),
   });
 
-  if (payment === null) {
-    await deps.store.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt('ignored'));
-    log.info('provider event acknowledged without effect');
-    return { outcome: 'ignored', eventId: event.eventId };
-  }
-
-  if (event.adjustment !== null) {
+  if (payment !== null && event.adjustment !== null) {
     const data = paymentAdjustmentReported.parse({
       ...reportBase(provider, payment, event),
       adjustment: event.adjustment,
@@ -103,9 +97,14 @@ async function applyEvent(
     return settled(claimed, { transactionId: payment.transactionId, adjustment: event.adjustment.kind });
   }
 
-  const outcome = event.outcome ?? 'pending';
-  const claimed = await claimAndReport(deps, provider, payment, event, outcome, receipt('accepted'));
-  return settled(claimed, { transactionId: payment.transactionId, outcome });
+  if (payment !== null && event.outcome !== null) {
+    const claimed = await claimAndReport(deps, provider, payment, event, event.outcome, receipt('accepted'));
+    return settled(claimed, { transactionId: payment.transactionId, outcome: event.outcome });
+  }
+
+  await deps.store.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt('ignored'));
+  log.info('provider event acknowledged without effect');
+  return { outcome: 'ignored', eventId: event.eventId };
 
   async function settled(claimed: boolean, fields: Record<string, unknown>): Promise<WebhookResult> {
     if (!claimed) {
