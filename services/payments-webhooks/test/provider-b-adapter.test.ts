@@ -6,7 +6,11 @@ import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-b';
 import { ProviderError } from '../src/providers/adapter';
 import { ProviderBAdapter, type ProviderBOptions } from '../src/providers/provider-b/adapter';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
-import { providerBKey, startHarness } from './harness';
+import { objectId, providerBKey, startHarness } from './harness';
+import { createProvider } from '../src/app/create-provider';
+import { createPayment } from '../src/app/create-payment';
+import { handleWebhook } from '../src/app/handle-webhook';
+import { WEBHOOK_RECEIPTS } from '../src/store/collections';
 
 let sandbox: FastifyInstance;
 let baseUrl = '';
@@ -150,5 +154,64 @@ describe('provider_b adapter specifics', () => {
     } finally {
       await new Promise<void>((r) => silent.close(() => r()));
     }
+  });
+});
+
+describe('provider_b callbacks through the use cases', () => {
+  let h: Awaited<ReturnType<typeof startHarness>>;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  async function record(credentials: Record<string, unknown>) {
+    const { provider } = await createProvider(h.deps, {
+      organizationId: objectId(),
+      mode: 'test',
+      type: 'provider_b',
+      name: 'Redirects',
+      credentialsJson: JSON.stringify(credentials),
+    });
+    return provider;
+  }
+
+  it('acknowledges a callback about a payment still open: ignored, recorded, nothing reported', async () => {
+    const provider = await record({ apiKey: providerBKey() });
+    const transactionId = objectId();
+    const started = await createPayment(h.deps, {
+      organizationId: provider.organizationId,
+      mode: 'test',
+      siteId: objectId(),
+      providerId: provider.id,
+      transactionId,
+      amount: 1000,
+      currency: 'EUR',
+      description: null,
+      buyerEmail: null,
+      returnUrl: 'https://shop.example/back',
+    });
+    const outboxBefore = (await h.store.outbox.pending(10_000)).length;
+    const res = await handleWebhook(h.deps, { providerType: 'provider_b', providerId: provider.id, rawBody: Buffer.from(`id=${started.providerPaymentId}`), headers: form });
+    expect(res).toEqual({ outcome: 'ignored', eventId: `${started.providerPaymentId}:open` });
+    expect(await h.store.collection(WEBHOOK_RECEIPTS).count({ providerId: provider.id, outcome: 'ignored' })).toBe(1);
+    expect((await h.store.outbox.pending(10_000)).length).toBe(outboxBefore);
+  });
+
+  it('a provider that cannot be reached while verifying is unavailable (the provider retries), never a rejection', async () => {
+    const provider = await record({ apiKey: providerBKey(), apiBaseUrl: 'http://127.0.0.1:9' });
+    const err = await handleWebhook(h.deps, { providerType: 'provider_b', providerId: provider.id, rawBody: Buffer.from('id=tr_abcdefgh'), headers: form }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err).toMatchObject({ kind: 'unavailable', providerKind: 'retryable' });
+    expect(await h.store.collection(WEBHOOK_RECEIPTS).count({ providerId: provider.id })).toBe(0);
+  });
+
+  it('hints show the key prefix and its last four characters only', async () => {
+    const apiKey = providerBKey();
+    const provider = await record({ apiKey });
+    expect(provider.credentialHints).toEqual({ apiKey: `test_…${apiKey.slice(-4)}` });
+    expect(JSON.stringify(provider)).not.toContain(apiKey);
   });
 });
