@@ -5,9 +5,11 @@ export interface BootstrapResult {
   webhookSigningSecret: string;
   adminBaseUrl: string;
   publicBaseUrl: string;
-  /** Present when the provider_a sandbox was running: the record created for it. */
+  /** The records created for the provider sandboxes that were running. */
   providers?: {
     provider_a?: { id: string; webhookSecret: string; secretKey: string };
+    /** `apiKey` is the sandbox account (for its /_sandbox controls and API). */
+    provider_b?: { id: string; apiKey: string };
   };
   [extra: string]: unknown;
 }
@@ -20,6 +22,8 @@ export function bootstrap(o: {
   mode?: 'live' | 'test';
   /** When set (the provider_a sandbox runs), a provider_a record is created and returned under `providers`. */
   providerASandboxUrl?: string;
+  /** When set (the provider_b sandbox runs), a provider_b record is created and returned under `providers`. */
+  providerBSandboxUrl?: string;
   extras?: (ctx: BootstrapResult & { call: (method: string, url: string, token: string, body?: unknown, headers?: Record<string, string>) => Promise<unknown> }) => Promise<Record<string, unknown>>;
 }): Promise<BootstrapResult>;
 /** `pnpm bootstrap`'s `vies` entry: the running VIES sandbox's URLs, registered numbers and test numbers. */

@@ -36,7 +36,21 @@ async function sandboxProviderA(adminBaseUrl, apiKey, mode) {
 }
 
 /**
- * @param {{adminBaseUrl: string, publicBaseUrl: string, systemApiKey: string, name?: string, email?: string, mode?: 'live'|'test', providerASandboxUrl?: string, extras?: (ctx) => Promise<object>}} o
+ * Creates a provider_b record for the merchant when the provider_b sandbox runs: a fresh sandbox
+ * account (`<mode>_…` API key). The webhook URL travels with each payment, so nothing is registered.
+ */
+async function sandboxProviderB(adminBaseUrl, apiKey, mode) {
+  const key = `${mode}_${randomBytes(15).toString('hex')}`;
+  const provider = await call('POST', `${adminBaseUrl}/providers`, apiKey, {
+    type: 'provider_b',
+    name: 'Sandbox redirect payments',
+    credentials: { apiKey: key },
+  });
+  return { id: provider.id, apiKey: key };
+}
+
+/**
+ * @param {{adminBaseUrl: string, publicBaseUrl: string, systemApiKey: string, name?: string, email?: string, mode?: 'live'|'test', providerASandboxUrl?: string, providerBSandboxUrl?: string, extras?: (ctx) => Promise<object>}} o
  */
 export async function bootstrap(o) {
   const suffix = randomBytes(3).toString('hex');
@@ -60,7 +74,10 @@ export async function bootstrap(o) {
     publicBaseUrl: o.publicBaseUrl,
   };
   if (o.providerASandboxUrl) {
-    out.providers = { provider_a: await sandboxProviderA(o.adminBaseUrl, apiKey, o.mode ?? 'live') };
+    out.providers = { ...out.providers, provider_a: await sandboxProviderA(o.adminBaseUrl, apiKey, o.mode ?? 'live') };
+  }
+  if (o.providerBSandboxUrl) {
+    out.providers = { ...out.providers, provider_b: await sandboxProviderB(o.adminBaseUrl, apiKey, o.mode ?? 'live') };
   }
   if (o.extras) Object.assign(out, await o.extras({ ...out, call }));
   return out;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `pnpm bootstrap`: creates an organization, its Admin user, a site, a full-scope API key and,
-// when the provider_a sandbox runs, a provider_a record on the running mesh; prints one JSON object
+// for each provider sandbox that runs, a provider record on the running mesh; prints one JSON object
 // (with the VIES sandbox's URL and the VAT numbers to try, and the mail catcher's web view, when they run).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +25,15 @@ async function healthy(url) {
 try {
   const sandboxUrl = process.env.PROVIDER_A_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-provider-a'];
   const providerASandboxUrl = sandboxUrl && (await healthy(sandboxUrl)) ? sandboxUrl : undefined;
-  const out = await bootstrap({ adminBaseUrl, publicBaseUrl, systemApiKey, ...(providerASandboxUrl ? { providerASandboxUrl } : {}) });
+  const bUrl = process.env.PROVIDER_B_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-provider-b'];
+  const providerBSandboxUrl = bUrl && (await healthy(bUrl)) ? bUrl : undefined;
+  const out = await bootstrap({
+    adminBaseUrl,
+    publicBaseUrl,
+    systemApiKey,
+    ...(providerASandboxUrl ? { providerASandboxUrl } : {}),
+    ...(providerBSandboxUrl ? { providerBSandboxUrl } : {}),
+  });
   const viesUrl = process.env.VIES_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-vies'];
   if (viesUrl && (await healthy(viesUrl))) out.vies = await viesSandboxInfo(viesUrl);
   const mailUrl = process.env.MAIL_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-mail'];

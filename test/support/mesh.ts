@@ -77,6 +77,7 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
         systemApiKey,
         ...(o.mode ? { mode: o.mode } : {}),
         ...(mesh.sandboxUrls['sandbox-provider-a'] ? { providerASandboxUrl: mesh.sandboxUrls['sandbox-provider-a'] } : {}),
+        ...(mesh.sandboxUrls['sandbox-provider-b'] ? { providerBSandboxUrl: mesh.sandboxUrls['sandbox-provider-b'] } : {}),
       }),
     logs: (svc) => [...(lines.get(svc) ?? [])],
     async dispose() {

@@ -134,12 +134,16 @@ export type TransactionStatusChanged = z.infer<typeof transactionStatusChanged>;
  * A provider reported a payment outcome through an authentic webhook (or a fetch that settled an
  * indeterminate result). checkout applies it through the transaction state machine.
  */
+/** The payment provider types (docs/providers.md); the one list every service uses. */
+export const PROVIDER_TYPES = ['provider_a', 'provider_b', 'provider_c', 'provider_d'] as const;
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
+
 export const paymentStatusReported = z.object({
   organizationId: objectId,
   siteId: objectId,
   transactionId: objectId,
   providerId: objectId,
-  providerType: z.enum(['provider_a', 'provider_b', 'provider_c', 'provider_d']),
+  providerType: z.enum(PROVIDER_TYPES),
   providerPaymentId: z.string(),
   /** Normalized outcome: succeeded -> 1, failed -> 2, cancelled -> -2, pending stays 0. */
   outcome: z.enum(['succeeded', 'failed', 'cancelled', 'pending']),

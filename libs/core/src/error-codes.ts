@@ -38,6 +38,7 @@ export const ERROR_CATALOGUE = {
   PROVIDER_DISABLED: { kind: 'unprocessable', description: 'the payment provider record is disabled' },
   PROVIDER_DECLINED: { kind: 'unprocessable', description: 'the payment provider declined the request' },
   PROVIDER_UNAVAILABLE: { kind: 'unavailable', description: 'the payment provider is temporarily unavailable' },
+  PROVIDER_OUTCOME_UNKNOWN: { kind: 'unavailable', description: 'the payment provider call may or may not have taken effect; retry with the same request or wait for its webhook' },
   PROVIDER_INVALID_REQUEST: { kind: 'validation', description: 'the payment provider rejected the request as invalid' },
   PROVIDER_AUTH_FAILED: { kind: 'unprocessable', description: 'the payment provider rejected the configured credentials' },
   PROVIDER_RESOURCE_MISSING: { kind: 'not_found', description: 'the payment provider does not know the referenced object' },

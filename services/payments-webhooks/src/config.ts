@@ -3,6 +3,7 @@ import { envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
 import { backendConfigSchema } from '@paymesh/runtime';
 
 const STRIPE_API = 'https://api.stripe.com';
+const MOLLIE_API = 'https://api.mollie.com';
 
 const httpUrl = z
   .string()
@@ -34,6 +35,14 @@ export const configSchema = backendConfigSchema('payments-webhooks')
       .default('')
       .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
       .pipe(z.array(httpOrigin)),
+    /** Set by the supervisor when the local provider_b sandbox runs; becomes the default API base URL. */
+    PROVIDER_B_SANDBOX_URL: httpOrigin.optional(),
+    /** Default provider_b API base URL for records without their own `apiBaseUrl`. */
+    PROVIDER_B_API_BASE_URL: httpOrigin.optional(),
+    /** Per-request timeout of provider_b API calls. */
+    PROVIDER_B_TIMEOUT_MS: envInt(8000).pipe(z.number().int().min(100).max(60_000)),
+    /** Retries of failed provider_b calls (always with the same Idempotency-Key). */
+    PROVIDER_B_MAX_NETWORK_RETRIES: envInt(1).pipe(z.number().int().min(0).max(5)),
     /** Per-request timeout of provider_a API calls. */
     PROVIDER_A_TIMEOUT_MS: envInt(8000).pipe(z.number().int().min(100).max(60_000)),
     /** SDK retries of failed provider_a calls (always with the same Idempotency-Key). */
@@ -42,14 +51,13 @@ export const configSchema = backendConfigSchema('payments-webhooks')
   .transform((env) => ({
     ...env,
     PROVIDER_A_API_BASE_URL: env.PROVIDER_A_API_BASE_URL ?? env.PROVIDER_A_SANDBOX_URL ?? STRIPE_API,
+    PROVIDER_B_API_BASE_URL: env.PROVIDER_B_API_BASE_URL ?? env.PROVIDER_B_SANDBOX_URL ?? MOLLIE_API,
   }))
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV === 'production' && !env.PROVIDER_A_API_BASE_URL.startsWith('https://')) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ['PROVIDER_A_API_BASE_URL'],
-        message: 'must be an https URL in production (credentials travel to it)',
-      });
+    for (const key of ['PROVIDER_A_API_BASE_URL', 'PROVIDER_B_API_BASE_URL'] as const) {
+      if (env.NODE_ENV === 'production' && !env[key].startsWith('https://')) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: 'must be an https URL in production (credentials travel to it)' });
+      }
     }
     if (env.NODE_ENV === 'production' && !env.PUBLIC_ROOT_URL.startsWith('https://')) {
       ctx.addIssue({
@@ -61,9 +69,15 @@ export const configSchema = backendConfigSchema('payments-webhooks')
   });
 
 /** Origins a record's `apiBaseUrl` may use, or undefined when any is accepted (development without a list). */
-export function allowedApiOrigins(c: { NODE_ENV: string; PROVIDER_A_API_BASE_URL: string; PROVIDER_API_BASE_URL_ALLOWLIST: string[] }): ReadonlySet<string> | undefined {
+export function allowedApiOrigins(c: {
+  NODE_ENV: string;
+  PROVIDER_A_API_BASE_URL: string;
+  PROVIDER_B_API_BASE_URL?: string;
+  PROVIDER_API_BASE_URL_ALLOWLIST: string[];
+}): ReadonlySet<string> | undefined {
   if (c.NODE_ENV !== 'production' && c.PROVIDER_API_BASE_URL_ALLOWLIST.length === 0) return undefined;
-  return new Set([c.PROVIDER_A_API_BASE_URL, ...c.PROVIDER_API_BASE_URL_ALLOWLIST].map((u) => new URL(u).origin));
+  const defaults = [c.PROVIDER_A_API_BASE_URL, ...(c.PROVIDER_B_API_BASE_URL ? [c.PROVIDER_B_API_BASE_URL] : [])];
+  return new Set([...defaults, ...c.PROVIDER_API_BASE_URL_ALLOWLIST].map((u) => new URL(u).origin));
 }
 
 export type Config = typeof config;

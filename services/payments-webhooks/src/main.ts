@@ -22,10 +22,15 @@ void runBackendService({
       logger,
       adapters: new ProviderAdapters(
         adapterFactory({
-          providerA: {
+          provider_a: {
             defaultApiBaseUrl: config.PROVIDER_A_API_BASE_URL,
             timeoutMs: config.PROVIDER_A_TIMEOUT_MS,
             maxNetworkRetries: config.PROVIDER_A_MAX_NETWORK_RETRIES,
+          },
+          provider_b: {
+            defaultApiBaseUrl: config.PROVIDER_B_API_BASE_URL,
+            timeoutMs: config.PROVIDER_B_TIMEOUT_MS,
+            maxNetworkRetries: config.PROVIDER_B_MAX_NETWORK_RETRIES,
           },
         }),
       ),

@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { ConflictError, DomainError, NotSupportedError } from '@paymesh/core';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConflictError, DomainError, NotSupportedError, ValidationError } from '@paymesh/core';
+import { Subjects } from '@paymesh/contracts';
+import type { PaymentsDeps } from '../src/app/deps';
+import { createProvider } from '../src/app/create-provider';
+import { createPayment } from '../src/app/create-payment';
+import { cancelPayment } from '../src/app/cancel-payment';
+import { handleWebhook } from '../src/app/handle-webhook';
+import { webhookPath, type ProviderType } from '../src/domain/provider';
+import { WEBHOOK_RECEIPTS } from '../src/store/collections';
 import { ProviderError, type CreatePaymentInput, type PaymentAdapter, type ProviderErrorKind } from '../src/providers/adapter';
 
 /** What the contract needs from a provider's sandbox. */
@@ -27,6 +37,7 @@ export function paymentInput(over: Partial<CreatePaymentInput> = {}): CreatePaym
     description: 'Order 42',
     buyerEmail: 'buyer@example.com',
     returnUrl: 'https://shop.example/return?tx=1',
+    webhookUrl: 'http://127.0.0.1:9/hooks/test',
     ...over,
   };
 }
@@ -108,6 +119,210 @@ export function runAdapterContract(name: string, harness: () => AdapterHarness):
       const err = await failure(harness().adapter().refund('anything', 100, 'key'));
       expect(err).toBeInstanceOf(NotSupportedError);
       expect(err).toBeInstanceOf(DomainError);
+    });
+  });
+}
+
+/** A provider's webhook delivery as gateway-public hands it over. */
+export interface Delivery {
+  path: string;
+  rawBody: Buffer;
+  headers: Record<string, string>;
+}
+
+/** Provider-side actions on a payment, done with the sandbox account of a record. */
+export interface WebhookHarness {
+  type: ProviderType;
+  /** payments-webhooks use cases on a fresh store, adapters pointed at the sandbox, `publicRootUrl` = the receiver. */
+  deps: PaymentsDeps;
+  /** Pending outbox records (what the commit enqueued). */
+  outbox(): Promise<Array<{ subject: string; payload: unknown }>>;
+  /** Credentials of a fresh test-mode sandbox account (a new record is created from them). */
+  credentials(): Record<string, unknown>;
+  pay(credentials: Record<string, unknown>, providerPaymentId: string): Promise<void>;
+  fail(credentials: Record<string, unknown>, providerPaymentId: string): Promise<void>;
+  refund(credentials: Record<string, unknown>, providerPaymentId: string, amount: number): Promise<void>;
+  /** Opens a dispute (chargeback) on a paid payment; answers its id. */
+  openDispute(credentials: Record<string, unknown>, providerPaymentId: string): Promise<string>;
+  closeDispute(credentials: Record<string, unknown>, disputeId: string, outcome: 'won' | 'lost'): Promise<void>;
+  /** The delivery made unauthentic the way an attacker could (wrong signature, a payment of nobody's). */
+  forge(delivery: Delivery): Delivery;
+}
+
+/** Records every webhook delivery the sandboxes send, per path. */
+class Receiver {
+  readonly received: Delivery[] = [];
+  private server: Server | undefined;
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+        this.received.push({ path: req.url ?? '', rawBody: Buffer.concat(chunks), headers });
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((r) => (this.server ? this.server.close(() => r()) : r()));
+  }
+}
+
+type Report = { subject: string; data: Record<string, unknown> };
+
+/**
+ * The behaviour every provider shows end to end through the platform's use cases: deliveries its
+ * sandbox really sends for create, pay, fail, cancel, refund and dispute open / lost / won are
+ * verified and reported once; forged, replayed and cross-tenant deliveries change nothing.
+ */
+export function runWebhookContract(name: string, start: (publicRootUrl: string) => Promise<WebhookHarness & { close(): Promise<void> }>): void {
+  describe(`provider webhook contract: ${name}`, () => {
+    const receiver = new Receiver();
+    let h: WebhookHarness & { close(): Promise<void> };
+    /** Deliveries already handed to handleWebhook, per record path. */
+    const consumed = new Map<string, number>();
+
+    beforeAll(async () => {
+      h = await start(await receiver.start());
+    });
+    afterAll(async () => {
+      await h?.close();
+      await receiver.stop();
+    });
+
+    async function record() {
+      const credentials = h.credentials();
+      const { provider } = await createProvider(h.deps, {
+        organizationId: objectId(),
+        mode: 'test',
+        type: h.type,
+        name: `${name} contract`,
+        credentialsJson: JSON.stringify(credentials),
+      });
+      return { provider, credentials, path: webhookPath(provider.type, provider.id) };
+    }
+
+    async function started() {
+      const r = await record();
+      const transactionId = objectId();
+      const payment = await createPayment(h.deps, {
+        organizationId: r.provider.organizationId,
+        mode: 'test',
+        siteId: objectId(),
+        providerId: r.provider.id,
+        transactionId,
+        amount: 5000,
+        currency: 'EUR',
+        description: 'Contract order',
+        buyerEmail: null,
+        returnUrl: 'https://shop.example/back',
+      });
+      return { ...r, transactionId, providerPaymentId: payment.providerPaymentId };
+    }
+
+    async function reports(transactionId: string): Promise<Report[]> {
+      return (await h.outbox())
+        .map((e) => ({ subject: e.subject, data: (e.payload as { data: Record<string, unknown> }).data }))
+        .filter((e) => e.data.transactionId === transactionId);
+    }
+
+    /** Hands every new delivery of the record to handleWebhook until `done` holds for the reports. */
+    async function settle(rec: { provider: { id: string; type: string }; path: string }, transactionId: string, done: (r: Report[]) => boolean) {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const all = receiver.received.filter((d) => d.path === rec.path);
+        const from = consumed.get(rec.path) ?? 0;
+        consumed.set(rec.path, all.length);
+        for (const d of all.slice(from)) {
+          await handleWebhook(h.deps, { providerType: rec.provider.type, providerId: rec.provider.id, rawBody: d.rawBody, headers: d.headers });
+        }
+        const r = await reports(transactionId);
+        if (done(r)) return r;
+        if (Date.now() > deadline) throw new Error(`no matching report for ${transactionId}: ${JSON.stringify(r)}`);
+        await new Promise((res) => setTimeout(res, 25));
+      }
+    }
+
+    const outcome = (o: string) => (r: Report[]) => r.some((x) => x.subject === Subjects.paymentStatusReported && x.data.outcome === o);
+    const dispute = (s: string) => (r: Report[]) =>
+      r.some((x) => x.subject === Subjects.paymentAdjustmentReported && (x.data.adjustment as { kind: string; status?: string }).status === s);
+
+    it('create + pay: the buyer pays and exactly one succeeded outcome is reported', async () => {
+      const p = await started();
+      await h.pay(p.credentials, p.providerPaymentId);
+      const r = await settle(p, p.transactionId, outcome('succeeded'));
+      expect(r.filter((x) => x.subject === Subjects.paymentStatusReported && x.data.outcome === 'succeeded')).toHaveLength(1);
+      expect(r[0]?.data).toMatchObject({ providerId: p.provider.id, providerPaymentId: p.providerPaymentId, providerType: h.type });
+    });
+
+    it('fail: a failed payment reports failed', async () => {
+      const p = await started();
+      await h.fail(p.credentials, p.providerPaymentId);
+      await settle(p, p.transactionId, outcome('failed'));
+    });
+
+    it('cancel: a cancelled payment reports cancelled', async () => {
+      const p = await started();
+      await cancelPayment(h.deps, { organizationId: p.provider.organizationId, providerId: p.provider.id, transactionId: p.transactionId });
+      await settle(p, p.transactionId, outcome('cancelled'));
+    });
+
+    it('refund: a refund is reported with its amount', async () => {
+      const p = await started();
+      await h.pay(p.credentials, p.providerPaymentId);
+      await settle(p, p.transactionId, outcome('succeeded'));
+      await h.refund(p.credentials, p.providerPaymentId, 1500);
+      const r = await settle(p, p.transactionId, (x) => x.some((e) => e.subject === Subjects.paymentAdjustmentReported));
+      const refund = r.find((e) => e.subject === Subjects.paymentAdjustmentReported)?.data.adjustment;
+      expect(refund).toMatchObject({ kind: 'refund', amount: 1500, currency: 'EUR', refundedTotal: 1500 });
+    });
+
+    it('dispute open, then lost; another dispute open, then won', async () => {
+      for (const close of ['lost', 'won'] as const) {
+        const p = await started();
+        await h.pay(p.credentials, p.providerPaymentId);
+        await settle(p, p.transactionId, outcome('succeeded'));
+        const id = await h.openDispute(p.credentials, p.providerPaymentId);
+        await settle(p, p.transactionId, dispute('open'));
+        await h.closeDispute(p.credentials, id, close);
+        const r = await settle(p, p.transactionId, dispute(close));
+        expect(r.filter((x) => x.subject === Subjects.paymentAdjustmentReported).map((x) => (x.data.adjustment as { status: string }).status)).toEqual(['open', close]);
+      }
+    });
+
+    it('forged, replayed and cross-tenant deliveries change nothing', async () => {
+      const p = await started();
+      await h.pay(p.credentials, p.providerPaymentId);
+      await settle(p, p.transactionId, outcome('succeeded'));
+      const real = receiver.received.filter((d) => d.path === p.path).at(-1)!;
+      const before = await reports(p.transactionId);
+      const receipts = () => h.deps.store.collection(WEBHOOK_RECEIPTS).count({ providerId: p.provider.id });
+      const receiptsBefore = await receipts();
+
+      const forged = h.forge(real);
+      const err = await failure(handleWebhook(h.deps, { providerType: h.type, providerId: p.provider.id, rawBody: forged.rawBody, headers: forged.headers }));
+      expect(err).toBeInstanceOf(ValidationError);
+      expect(await receipts()).toBe(receiptsBefore);
+
+      const replay = await handleWebhook(h.deps, { providerType: h.type, providerId: p.provider.id, rawBody: real.rawBody, headers: real.headers });
+      expect(replay.outcome).not.toBe('accepted');
+
+      const other = await record();
+      const cross = await failure(handleWebhook(h.deps, { providerType: h.type, providerId: other.provider.id, rawBody: real.rawBody, headers: real.headers }));
+      expect(cross).toBeInstanceOf(ValidationError);
+      expect(await h.deps.store.collection(WEBHOOK_RECEIPTS).count({ providerId: other.provider.id })).toBe(0);
+
+      const malformed = await failure(
+        handleWebhook(h.deps, { providerType: h.type, providerId: p.provider.id, rawBody: Buffer.from('\u0000{not a body'), headers: { 'content-type': 'application/json' } }),
+      );
+      expect(malformed).toBeInstanceOf(ValidationError);
+      expect(await reports(p.transactionId)).toEqual(before);
     });
   });
 }

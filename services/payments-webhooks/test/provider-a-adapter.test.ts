@@ -1,12 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-a';
 import { ProviderError } from '../src/providers/adapter';
 import { ProviderAAdapter, providerAClient, type ProviderAOptions } from '../src/providers/provider-a/adapter';
-import { paymentInput, runAdapterContract } from './adapter-contract';
+import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
+import { startHarness, testKey } from './harness';
 
 let sandbox: FastifyInstance;
 let baseUrl = '';
@@ -37,6 +39,48 @@ runAdapterContract('provider_a (sandbox)', () => ({
   rejectedCredentials: () => new ProviderAAdapter({ secretKey: 'rk_test_restrictedKeyNotAccepted' }, options()),
   unreachable: () => new ProviderAAdapter({ secretKey, apiBaseUrl: 'http://127.0.0.1:9' }, options()),
 }));
+
+runWebhookContract('provider_a (sandbox)', async (publicRootUrl) => {
+  const h = await startHarness({ publicRootUrl });
+  const opts = (): ProviderAOptions => ({ defaultApiBaseUrl: h.sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 });
+  const client = (c: Record<string, unknown>) => providerAClient(String(c['secretKey']), h.sandboxUrl, opts());
+  const sandboxCall = async (c: Record<string, unknown>, path: string, body: Record<string, string>) => {
+    const res = await fetch(`${h.sandboxUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${String(c['secretKey'])}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(body).toString(),
+    });
+    const json = (await res.json()) as { id: string };
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  return {
+    type: 'provider_a',
+    deps: h.deps,
+    outbox: () => h.store.outbox.pending(10_000),
+    credentials: () => ({ secretKey: testKey() }),
+    pay: async (c, id) => void (await client(c).paymentIntents.confirm(id, { payment_method: 'pm_card_visa' })),
+    fail: async (c, id) => void (await client(c).paymentIntents.confirm(id, { payment_method: 'pm_card_chargeDeclined' }).catch(() => undefined)),
+    refund: async (c, id, amount) => void (await client(c).refunds.create({ payment_intent: id, amount })),
+    openDispute: async (c, id) => {
+      const intent = await client(c).paymentIntents.retrieve(id);
+      return (await sandboxCall(c, `/_sandbox/charges/${String(intent.latest_charge)}/dispute`, { reason: 'fraudulent' })).id;
+    },
+    closeDispute: async (c, id, outcome) => void (await sandboxCall(c, `/_sandbox/disputes/${id}/close`, { outcome })),
+    // Same bytes, a signature made with a secret that is not the record's.
+    forge: (d: Delivery): Delivery => ({
+      ...d,
+      headers: {
+        ...d.headers,
+        'stripe-signature': new Stripe('sk_test_forger', { telemetry: false }).webhooks.generateTestHeaderString({
+          payload: d.rawBody.toString('utf8'),
+          secret: 'whsec_forgedForgedForged000000',
+        }),
+      },
+    }),
+    close: () => h.close(),
+  };
+});
 
 describe('provider_a adapter specifics', () => {
   it('creates a PaymentIntent with our metadata, lower-case currency and the hosted pay page as redirect', async () => {

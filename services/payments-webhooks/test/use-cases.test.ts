@@ -158,14 +158,14 @@ describe('payments', () => {
     expect(disabled).toBeInstanceOf(UnprocessableError);
     expect(disabled).toMatchObject({ code: 'PROVIDER_DISABLED' });
 
-    const { provider: b } = await createProvider(h.deps, {
+    const { provider: c } = await createProvider(h.deps, {
       organizationId: provider.organizationId,
       mode: 'test',
-      type: 'provider_b',
-      name: 'Redirects',
-      credentialsJson: JSON.stringify({ apiKey: 'test_abcdefghijklmnopqrstuvwx' }),
+      type: 'provider_c',
+      name: 'Direct debit',
+      credentialsJson: JSON.stringify({ accessToken: 'sandbox_abcdefghijklmnopqrstuvwx', webhookSecret: 'secret-0123456789ab', environment: 'sandbox' }),
     });
-    expect(await rejection(createPayment(h.deps, paymentCmd(b)))).toBeInstanceOf(NotSupportedError);
+    expect(await rejection(createPayment(h.deps, paymentCmd(c)))).toBeInstanceOf(NotSupportedError);
   });
 
   it('cancels idempotently, also through a disabled provider', async () => {

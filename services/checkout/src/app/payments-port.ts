@@ -1,7 +1,6 @@
 /** The payment provider side as checkout needs it (payments-webhooks over gRPC in production). */
 
-export const PROVIDER_TYPES = ['provider_a', 'provider_b', 'provider_c', 'provider_d'] as const;
-export type ProviderType = (typeof PROVIDER_TYPES)[number];
+export { PROVIDER_TYPES, type ProviderType } from '@paymesh/contracts';
 
 export interface ProviderInfo {
   id: string;

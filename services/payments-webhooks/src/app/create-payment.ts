@@ -1,5 +1,5 @@
 import { ConflictError, isDomainError, newObjectId, UnprocessableError, ValidationError, ErrorCode } from '@paymesh/core';
-import type { Mode, ProviderType } from '../domain/provider';
+import { webhookPath, type Mode, type ProviderType } from '../domain/provider';
 import type { PaymentDoc } from '../domain/payment';
 import { PAYMENTS } from '../store/collections';
 import type { PaymentsDeps } from './deps';
@@ -70,6 +70,7 @@ export async function createPayment(deps: PaymentsDeps, cmd: CreatePaymentComman
     description: cmd.description,
     buyerEmail: cmd.buyerEmail,
     returnUrl: cmd.returnUrl,
+    webhookUrl: `${deps.publicRootUrl}${webhookPath(provider.type, provider.id)}`,
   });
 
   const now = deps.clock.now().toISOString();

@@ -2,6 +2,7 @@ import { newObjectId, ValidationError } from '@paymesh/core';
 import { credentialHints, credentialsFromJson, parseCredentials, type ProviderCredentials } from '../domain/credentials';
 import { isProviderType, PROVIDER_TYPES, validateProviderName, webhookPath, type Mode, type ProviderDoc } from '../domain/provider';
 import { ProviderError } from '../providers/adapter';
+import { moduleOf } from '../providers/registry';
 import { PROVIDERS } from '../store/collections';
 import type { PaymentsDeps } from './deps';
 
@@ -20,8 +21,9 @@ export interface CreatedProvider {
 }
 
 /**
- * Creates a provider record with sealed credentials. A provider_a record without a webhook secret
- * gets its webhook endpoint registered at the provider, and the returned secret is stored.
+ * Creates a provider record with sealed credentials. When the type's module says these credentials
+ * need it (e.g. no webhook secret given), the webhook endpoint is registered at the provider and the
+ * returned secret is stored.
  */
 export async function createProvider(deps: PaymentsDeps, input: CreateProviderInput): Promise<CreatedProvider> {
   if (!isProviderType(input.type)) {
@@ -36,9 +38,10 @@ export async function createProvider(deps: PaymentsDeps, input: CreateProviderIn
   });
   const id = newObjectId();
   let registered: { endpointId: string; secret: string } | null = null;
-  if (credentials.type === 'provider_a' && !credentials.value.webhookSecret) {
+  const registration = moduleOf(type).webhookRegistration;
+  if (registration?.needed(credentials.value)) {
     registered = await registerEndpoint(deps, credentials, `${deps.publicRootUrl}${webhookPath(type, id)}`);
-    credentials = { type: 'provider_a', value: { ...credentials.value, webhookSecret: registered.secret } };
+    credentials = { type, value: registration.withSecret(credentials.value, registered.secret) };
   }
   const now = deps.clock.now().toISOString();
   const doc: Omit<ProviderDoc, 'version'> = {
@@ -71,7 +74,8 @@ async function registerEndpoint(deps: PaymentsDeps, credentials: ProviderCredent
     return await deps.adapters.build(credentials).registerWebhookEndpoint(url);
   } catch (err) {
     if (err instanceof ProviderError && err.providerKind === 'auth') {
-      throw new ValidationError(`credentials.secretKey was rejected by ${credentials.type}`, { field: 'credentials.secretKey', cause: err });
+      const field = `credentials.${moduleOf(credentials.type).keyField}`;
+      throw new ValidationError(`${field} was rejected by ${credentials.type}`, { field, cause: err });
     }
     throw err;
   }

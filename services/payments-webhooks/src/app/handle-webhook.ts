@@ -44,9 +44,32 @@ export async function handleWebhook(deps: PaymentsDeps, delivery: WebhookDeliver
 
   const adapter = adapterOf(deps, provider);
   const receivedAt = deps.clock.now();
-  const event = adapter.verifyAndParseWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, receivedAt });
-  if (event.live !== (provider.mode === 'live')) throw rejected('event mode does not match the provider record');
+  const events = await adapter.verifyWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, receivedAt });
+  if (events.length === 0) throw rejected('the delivery reports no event');
+  // Everything is checked before anything is written: a delivery is applied whole or rejected whole.
+  const checked: Array<{ event: ProviderWebhookEvent; payment: PaymentDoc | null }> = [];
+  for (const event of events) {
+    if (event.live !== (provider.mode === 'live')) throw rejected('event mode does not match the provider record');
+    // Any payment an event names must be ours, also when the event has no effect.
+    checked.push({ event, payment: event.payment ? await ownedPayment(deps, provider, event.payment) : null });
+  }
+  const results: WebhookResult[] = [];
+  for (const { event, payment } of checked) results.push(await applyEvent(deps, provider, delivery, receivedAt, event, payment));
+  // One answer per delivery: accepted when any event took effect, else duplicate, else ignored.
+  return (
+    results.find((r) => r.outcome === 'accepted') ?? results.find((r) => r.outcome === 'duplicate') ?? (results[0] as WebhookResult)
+  );
+}
 
+/** Claims one verified event and enqueues its report; receipts record every outcome. */
+async function applyEvent(
+  deps: PaymentsDeps,
+  provider: ProviderDoc,
+  delivery: WebhookDelivery,
+  receivedAt: Date,
+  event: ProviderWebhookEvent,
+  payment: PaymentDoc | null,
+): Promise<WebhookResult> {
   const log = deps.logger.child({ providerId: provider.id, providerEventId: event.eventId, eventType: event.eventType });
   const receipt = (outcome: WebhookOutcome): Omit<WebhookReceiptDoc, 'id' | 'version'> => ({
     providerId: provider.id,
@@ -60,8 +83,7 @@ export async function handleWebhook(deps: PaymentsDeps, delivery: WebhookDeliver
     rawBody: delivery.rawBody.toString('utf8'),
   });
 
-  if (event.adjustment !== null && event.payment !== null) {
-    const payment = await ownedPayment(deps, provider, event.payment);
+  if (payment !== null && event.adjustment !== null) {
     const data = paymentAdjustmentReported.parse({
       ...reportBase(provider, payment, event),
       adjustment: event.adjustment,
@@ -75,15 +97,14 @@ export async function handleWebhook(deps: PaymentsDeps, delivery: WebhookDeliver
     return settled(claimed, { transactionId: payment.transactionId, adjustment: event.adjustment.kind });
   }
 
-  if (event.outcome === null || event.payment === null) {
-    await deps.store.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt('ignored'));
-    log.info('provider event acknowledged without effect');
-    return { outcome: 'ignored', eventId: event.eventId };
+  if (payment !== null && event.outcome !== null) {
+    const claimed = await claimAndReport(deps, provider, payment, event, event.outcome, receipt('accepted'));
+    return settled(claimed, { transactionId: payment.transactionId, outcome: event.outcome });
   }
 
-  const payment = await ownedPayment(deps, provider, event.payment);
-  const claimed = await claimAndReport(deps, provider, payment, event, event.outcome, receipt('accepted'));
-  return settled(claimed, { transactionId: payment.transactionId, outcome: event.outcome });
+  await deps.store.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt('ignored'));
+  log.info('provider event acknowledged without effect');
+  return { outcome: 'ignored', eventId: event.eventId };
 
   async function settled(claimed: boolean, fields: Record<string, unknown>): Promise<WebhookResult> {
     if (!claimed) {

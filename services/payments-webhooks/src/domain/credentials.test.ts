@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '@paymesh/core';
-import { credentialHints, maskSecret, parseCredentials } from './credentials';
+import { maskWithPrefix } from '../providers/module';
+import { credentialHints, parseCredentials } from './credentials';
 
 const test = { mode: 'test' as const, requireHttps: false };
 const live = { mode: 'live' as const, requireHttps: false };
@@ -68,9 +69,12 @@ describe('provider credentials', () => {
   });
 
   it('hints show a recognisable prefix and the last four characters only', () => {
-    expect(maskSecret('sk_test_51Habcdefghijf3a9')).toBe('sk_test_…f3a9');
-    expect(maskSecret('whsec_abcdefghijklmnop1234')).toBe('whsec_…1234');
-    expect(maskSecret('opaque-token-9876')).toBe('…9876');
+    expect(maskWithPrefix('sk_test_51Habcdefghijf3a9', /^sk_(test|live)_/)).toBe('sk_test_…f3a9');
+    expect(maskWithPrefix('opaque-token-9876', /^sk_/)).toBe('…9876');
+    expect(credentialHints({ type: 'provider_b', value: { apiKey: 'test_abcdefghijklmnopqrstu' } })).toEqual({ apiKey: 'test_…rstu' });
+    expect(
+      credentialHints({ type: 'provider_d', value: { clientId: 'client-123456', clientSecret: 'secret-123456', webhookId: 'WH-1', environment: 'live' } }),
+    ).toEqual({ clientId: 'client-123456', clientSecret: '…3456', webhookId: 'WH-1', environment: 'live' });
     const hints = credentialHints({
       type: 'provider_a',
       value: { secretKey: 'sk_live_51Habcdefghijf3a9', webhookSecret: 'whsec_abcdefghijklmnop1234', apiBaseUrl: 'https://api.example.com' },

@@ -1,61 +1,9 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ValidationError } from '@paymesh/core';
 import type { Mode, ProviderType } from './provider';
+import { moduleOf, type ProviderCredentials } from '../providers/registry';
 
-/** An API origin (scheme, host, optional port); SDKs take no base path. */
-const apiBaseUrl = z
-  .string()
-  .url()
-  .refine((u) => /^https?:\/\/[^/?#]+\/?$/.test(u), 'must be an http(s) origin such as https://api.example.com')
-  .transform((u) => u.replace(/\/+$/, ''));
-
-/** provider_a (Stripe-style cards). Without `webhookSecret` the platform registers the webhook endpoint itself. */
-export const providerACredentials = z
-  .object({
-    secretKey: z.string().regex(/^sk_(test|live)_[A-Za-z0-9_]{8,240}$/, 'must look like sk_test_… or sk_live_…'),
-    webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/=_-]{16,200}$/, 'must look like whsec_…').optional(),
-    apiBaseUrl: apiBaseUrl.optional(),
-  })
-  .strict();
-export type ProviderACredentials = z.infer<typeof providerACredentials>;
-
-/** provider_b (redirect payments; no webhook secret, callbacks are hints to fetch the payment). */
-export const providerBCredentials = z
-  .object({
-    apiKey: z.string().regex(/^(test|live)_[A-Za-z0-9]{20,100}$/, 'must look like test_… or live_…'),
-    apiBaseUrl: apiBaseUrl.optional(),
-  })
-  .strict();
-export type ProviderBCredentials = z.infer<typeof providerBCredentials>;
-
-/** provider_c (direct debit; `Webhook-Signature` keyed with `webhookSecret`). */
-export const providerCCredentials = z
-  .object({
-    accessToken: z.string().min(20).max(200),
-    webhookSecret: z.string().min(16).max(200),
-    environment: z.enum(['sandbox', 'live']),
-    apiBaseUrl: apiBaseUrl.optional(),
-  })
-  .strict();
-export type ProviderCCredentials = z.infer<typeof providerCCredentials>;
-
-/** provider_d (wallet orders; webhooks verified through the provider's API against `webhookId`). */
-export const providerDCredentials = z
-  .object({
-    clientId: z.string().min(8).max(200),
-    clientSecret: z.string().min(8).max(200),
-    webhookId: z.string().min(4).max(100),
-    environment: z.enum(['sandbox', 'live']),
-    apiBaseUrl: apiBaseUrl.optional(),
-  })
-  .strict();
-export type ProviderDCredentials = z.infer<typeof providerDCredentials>;
-
-export type ProviderCredentials =
-  | { type: 'provider_a'; value: ProviderACredentials }
-  | { type: 'provider_b'; value: ProviderBCredentials }
-  | { type: 'provider_c'; value: ProviderCCredentials }
-  | { type: 'provider_d'; value: ProviderDCredentials };
+export type { ProviderCredentials } from '../providers/registry';
 
 export interface CredentialRules {
   /** Data mode of the record: test records take test credentials only, live records live ones. */
@@ -69,7 +17,7 @@ export interface CredentialRules {
   allowedApiOrigins?: ReadonlySet<string> | undefined;
 }
 
-function parseWith<S extends z.ZodTypeAny>(schema: S, raw: unknown): z.infer<S> {
+function parseWith<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, raw: unknown): T {
   const res = schema.safeParse(raw);
   if (!res.success) {
     const issue = res.error.issues[0];
@@ -79,42 +27,17 @@ function parseWith<S extends z.ZodTypeAny>(schema: S, raw: unknown): z.infer<S> 
   return res.data;
 }
 
-function modeMismatch(field: string, mode: Mode): ValidationError {
-  return new ValidationError(`credentials.${field} must be a ${mode}-mode credential for a ${mode}-mode provider`, {
-    field: `credentials.${field}`,
-  });
-}
-
-/** Validates a type's credentials (shape, mode consistency, https in production). */
+/** Validates a type's credentials with its module (shape, mode consistency, https in production). */
 export function parseCredentials(type: ProviderType, raw: unknown, rules: CredentialRules): ProviderCredentials {
-  let parsed: ProviderCredentials;
-  switch (type) {
-    case 'provider_a': {
-      const value = parseWith(providerACredentials, raw);
-      if (!value.secretKey.startsWith(`sk_${rules.mode}_`)) throw modeMismatch('secretKey', rules.mode);
-      parsed = { type, value };
-      break;
-    }
-    case 'provider_b': {
-      const value = parseWith(providerBCredentials, raw);
-      if (!value.apiKey.startsWith(`${rules.mode}_`)) throw modeMismatch('apiKey', rules.mode);
-      parsed = { type, value };
-      break;
-    }
-    case 'provider_c': {
-      const value = parseWith(providerCCredentials, raw);
-      if ((value.environment === 'live') !== (rules.mode === 'live')) throw modeMismatch('environment', rules.mode);
-      parsed = { type, value };
-      break;
-    }
-    case 'provider_d': {
-      const value = parseWith(providerDCredentials, raw);
-      if ((value.environment === 'live') !== (rules.mode === 'live')) throw modeMismatch('environment', rules.mode);
-      parsed = { type, value };
-      break;
-    }
+  const module = moduleOf(type);
+  const value = parseWith(module.credentials, raw);
+  const wrongMode = module.modeMismatch(value, rules.mode);
+  if (wrongMode !== null) {
+    throw new ValidationError(`credentials.${wrongMode} must be a ${rules.mode}-mode credential for a ${rules.mode}-mode provider`, {
+      field: `credentials.${wrongMode}`,
+    });
   }
-  const base = parsed.value.apiBaseUrl;
+  const base = value.apiBaseUrl;
   if (rules.requireHttps && base !== undefined && !base.startsWith('https://')) {
     throw new ValidationError('credentials.apiBaseUrl must be an https URL', { field: 'credentials.apiBaseUrl' });
   }
@@ -123,7 +46,7 @@ export function parseCredentials(type: ProviderType, raw: unknown, rules: Creden
       field: 'credentials.apiBaseUrl',
     });
   }
-  return parsed;
+  return { type, value };
 }
 
 /** Parses the JSON text of credentials (as sent over gRPC) into a value for {@link parseCredentials}. */
@@ -135,22 +58,13 @@ export function credentialsFromJson(json: string): unknown {
   }
 }
 
-const KNOWN_PREFIX = /^(sk_(?:test|live)_|whsec_|test_|live_)/;
-
-/** `sk_test_…f3a9`: the recognisable prefix and the last four characters, never more. */
-export function maskSecret(value: string): string {
-  const prefix = KNOWN_PREFIX.exec(value)?.[1] ?? '';
-  return `${prefix}…${value.slice(-4)}`;
-}
-
-/** Hints of every configured credential field; secrets masked, non-secret settings shown as they are. */
+/** Hints of every configured credential field; secrets masked by their module, settings shown as they are. */
 export function credentialHints(creds: ProviderCredentials): Record<string, string> {
+  const module = moduleOf(creds.type);
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(creds.value)) {
     if (typeof value !== 'string') continue;
-    out[key] = PLAIN_FIELDS.has(key) ? value : maskSecret(value);
+    out[key] = module.hint(key, value) ?? value;
   }
   return out;
 }
-
-const PLAIN_FIELDS: ReadonlySet<string> = new Set(['apiBaseUrl', 'environment', 'webhookId', 'clientId']);

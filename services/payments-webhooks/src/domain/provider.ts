@@ -1,10 +1,10 @@
 import { ValidationError, type SealedValue } from '@paymesh/core';
 import type { StoredDoc } from '@paymesh/store';
+import { PROVIDER_TYPES, type ProviderType } from '@paymesh/contracts';
 
 export type Mode = 'live' | 'test';
 
-export const PROVIDER_TYPES = ['provider_a', 'provider_b', 'provider_c', 'provider_d'] as const;
-export type ProviderType = (typeof PROVIDER_TYPES)[number];
+export { PROVIDER_TYPES, type ProviderType };
 
 export function isProviderType(value: string): value is ProviderType {
   return (PROVIDER_TYPES as readonly string[]).includes(value);

@@ -18,6 +18,8 @@ export interface CreatePaymentInput {
   buyerEmail: string | null;
   /** Where the provider sends the buyer back, if anywhere. */
   returnUrl: string | null;
+  /** The record's inbound webhook URL, for providers that take it per payment. */
+  webhookUrl: string;
 }
 
 /** A payment as started at the provider. */
@@ -94,8 +96,13 @@ export interface PaymentAdapter {
    */
   cancelPayment(providerPaymentId: string, idempotencyKey: string): Promise<void>;
   fetchStatus(providerPaymentId: string): Promise<ProviderPaymentStatus>;
-  /** @throws ValidationError when the delivery is not authentic or not parseable. */
-  verifyAndParseWebhook(input: WebhookInput): ProviderWebhookEvent;
+  /**
+   * Authenticates a delivery and reads the events it reports (usually one; a provider whose
+   * callback only names a payment reports what the fetched payment shows, each with its own id).
+   * @throws ValidationError when the delivery is not authentic, not parseable or names a payment
+   * these credentials cannot see.
+   */
+  verifyWebhook(input: WebhookInput): Promise<ProviderWebhookEvent[]>;
   /** @throws NotSupportedError until refunds are built. */
   refund(providerPaymentId: string, amount: number, idempotencyKey: string): Promise<never>;
 }
@@ -103,18 +110,21 @@ export interface PaymentAdapter {
 /**
  * How a provider call failed, as the platform cares about it:
  * - `declined`: the provider refused the payment method (buyer may try another);
- * - `retryable`: network, timeout, rate limit or provider outage; safe to retry with the same key;
+ * - `retryable`: network, rate limit or provider outage before the provider acted; safe to retry with the same key;
+ * - `indeterminate`: the request may or may not have taken effect (timeout, connection lost after
+ *   sending); never guessed: a retry with the same idempotency key, the webhook or the reconciler settles it;
  * - `invalid`: the provider rejected our request as malformed or not allowed in its current state;
  * - `auth`: the record's credentials were rejected;
  * - `not_found`: the provider has no such object for these credentials;
  * - `idempotency`: a retry with the same idempotency key carried different parameters.
  */
-export type ProviderErrorKind = 'declined' | 'retryable' | 'invalid' | 'auth' | 'not_found' | 'idempotency';
+export type ProviderErrorKind = 'declined' | 'retryable' | 'indeterminate' | 'invalid' | 'auth' | 'not_found' | 'idempotency';
 
 /** The catalogue code of each provider failure; the code fixes the error's kind (and statuses). */
 const CODE_OF: Record<ProviderErrorKind, ErrorCodeName> = {
   declined: ErrorCode.PROVIDER_DECLINED,
   retryable: ErrorCode.PROVIDER_UNAVAILABLE,
+  indeterminate: ErrorCode.PROVIDER_OUTCOME_UNKNOWN,
   invalid: ErrorCode.PROVIDER_INVALID_REQUEST,
   auth: ErrorCode.PROVIDER_AUTH_FAILED,
   not_found: ErrorCode.PROVIDER_RESOURCE_MISSING,

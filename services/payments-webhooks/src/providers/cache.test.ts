@@ -25,7 +25,7 @@ function fakeAdapter(key: string): Tagged {
     createPayment: unused,
     cancelPayment: unused,
     fetchStatus: unused,
-    verifyAndParseWebhook: unused,
+    verifyWebhook: unused,
     refund: unused,
   };
 }
@@ -34,7 +34,7 @@ function fakeAdapter(key: string): Tagged {
 function counting() {
   const built: string[] = [];
   const factory = (c: ProviderCredentials) => {
-    const key = c.type === 'provider_a' ? c.value.secretKey : c.type;
+    const key = typeof c.value['secretKey'] === 'string' ? c.value['secretKey'] : c.type;
     built.push(key);
     return fakeAdapter(key);
   };

@@ -1,10 +1,51 @@
-import { NotSupportedError } from '@paymesh/core';
-import type { ProviderCredentials } from '../domain/credentials';
+import { DomainError } from '@paymesh/core';
+import type { ProviderType } from '../domain/provider';
+import type { CredentialValue, ProviderModule } from './module';
 import type { PaymentAdapter } from './adapter';
-import { ProviderAAdapter, type ProviderAOptions } from './provider-a/adapter';
+import { providerAModule } from './provider-a/module';
+import type { ProviderAOptions } from './provider-a/adapter';
+import { providerBModule } from './provider-b/module';
+import type { ProviderBOptions } from './provider-b/adapter';
+import { providerCModule } from './provider-c/module';
+import { providerDModule } from './provider-d/module';
 
+/** Service-wide settings of each provider type that has an adapter (from config.ts). */
 export interface AdapterOptions {
-  providerA: ProviderAOptions;
+  provider_a: ProviderAOptions;
+  provider_b: ProviderBOptions;
+}
+
+/**
+ * The provider module of every type. The one place that lists them: adding a type means adding
+ * its module here (and its name to `PROVIDER_TYPES` in @paymesh/contracts).
+ */
+function modules(opts: AdapterOptions | null) {
+  const bind = <C extends CredentialValue, O>(m: ProviderModule<C, O>, o: O | null): ProviderModule<C, null> => ({
+    ...m,
+    createAdapter: (c) => {
+      if (o === null) throw new DomainError('internal', `no adapter options for ${m.type}`);
+      return m.createAdapter(c, o);
+    },
+  });
+  return {
+    provider_a: bind(providerAModule, opts?.provider_a ?? null),
+    provider_b: bind(providerBModule, opts?.provider_b ?? null),
+    provider_c: bind(providerCModule, undefined),
+    provider_d: bind(providerDModule, undefined),
+  } satisfies Record<ProviderType, ProviderModule>;
+}
+
+const DESCRIPTORS = modules(null);
+
+/** The module of a provider type (credential rules, masking, webhook registration). */
+export function moduleOf(type: ProviderType): ProviderModule {
+  return DESCRIPTORS[type];
+}
+
+/** Opened credentials of a record: its type and the value its module's schema produced. */
+export interface ProviderCredentials {
+  type: ProviderType;
+  value: CredentialValue;
 }
 
 /** Builds the adapter of a provider record from its opened credentials. */
@@ -12,14 +53,6 @@ export type AdapterFactory = (credentials: ProviderCredentials) => PaymentAdapte
 
 /** The adapter per provider type; types without one answer NotSupported (never a silent stub). */
 export function adapterFactory(opts: AdapterOptions): AdapterFactory {
-  return (credentials) => {
-    switch (credentials.type) {
-      case 'provider_a':
-        return new ProviderAAdapter(credentials.value, opts.providerA);
-      case 'provider_b':
-      case 'provider_c':
-      case 'provider_d':
-        throw new NotSupportedError(`payments with ${credentials.type} are not supported yet`);
-    }
-  };
+  const bound: Record<ProviderType, ProviderModule> = modules(opts);
+  return (credentials) => bound[credentials.type].createAdapter(credentials.value, null);
 }

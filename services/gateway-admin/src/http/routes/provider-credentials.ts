@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { httpUrl, name, text } from '@paymesh/http';
+import type { ProviderType } from '@paymesh/contracts';
 
 /**
  * Request shapes of `POST /providers`, one strict object per provider type (docs/providers.md).
@@ -20,9 +21,15 @@ const providerD = z.object({ clientId: secret(), clientSecret: secret(), webhook
 const variant = <T extends string, C extends z.ZodTypeAny>(type: T, credentials: C) =>
   z.object({ type: z.literal(type), name: name(200), credentials }).strict();
 
+/** One credentials shape per type of the one list in @paymesh/contracts (a missing type fails to compile). */
+const CREDENTIALS = { provider_a: providerA, provider_b: providerB, provider_c: providerC, provider_d: providerD } satisfies Record<
+  ProviderType,
+  z.ZodTypeAny
+>;
+
 export const createProviderBody = z.discriminatedUnion('type', [
-  variant('provider_a', providerA),
-  variant('provider_b', providerB),
-  variant('provider_c', providerC),
-  variant('provider_d', providerD),
+  variant('provider_a', CREDENTIALS.provider_a),
+  variant('provider_b', CREDENTIALS.provider_b),
+  variant('provider_c', CREDENTIALS.provider_c),
+  variant('provider_d', CREDENTIALS.provider_d),
 ]);

@@ -1,7 +1,8 @@
 import Stripe from 'stripe';
 import { z } from 'zod';
 import { ConflictError, NotSupportedError, ValidationError, ErrorCode } from '@paymesh/core';
-import type { ProviderACredentials } from '../../domain/credentials';
+import type { ProviderACredentials } from './module';
+import { paymentMetadata } from '../module';
 import {
   idempotencyKey,
   ProviderError,
@@ -161,12 +162,7 @@ export class ProviderAAdapter implements PaymentAdapter {
         {
           amount: input.amount,
           currency: input.currency.toLowerCase(),
-          metadata: {
-            transaction_id: input.transactionId,
-            organization_id: input.organizationId,
-            site_id: input.siteId,
-            provider_id: input.providerId,
-          },
+          metadata: paymentMetadata(input),
           ...(input.description ? { description: input.description } : {}),
           ...(input.buyerEmail ? { receipt_email: input.buyerEmail } : {}),
           ...(input.returnUrl ? { return_url: input.returnUrl } : {}),
@@ -208,6 +204,15 @@ export class ProviderAAdapter implements PaymentAdapter {
     };
   }
 
+  verifyWebhook(input: WebhookInput): Promise<ProviderWebhookEvent[]> {
+    try {
+      return Promise.resolve([this.verifyAndParseWebhook(input)]);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** {@link verifyWebhook} for the one event a provider_a delivery carries. */
   verifyAndParseWebhook(input: WebhookInput): ProviderWebhookEvent {
     const header = input.headers['stripe-signature'];
     if (!header) throw new ValidationError('missing Stripe-Signature header', { field: 'stripe-signature' });

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { apiBaseUrl } from '../credential-fields';
+import { maskWithPrefix, type ProviderModule } from '../module';
+import { ProviderBAdapter, type ProviderBOptions } from './adapter';
+
+/** provider_b (redirect payments; no webhook secret, callbacks are hints to fetch the payment). */
+export const providerBCredentials = z
+  .object({
+    apiKey: z.string().regex(/^(test|live)_[A-Za-z0-9]{20,100}$/, 'must look like test_… or live_…'),
+    apiBaseUrl: apiBaseUrl.optional(),
+  })
+  .strict();
+export type ProviderBCredentials = z.infer<typeof providerBCredentials>;
+
+export const providerBModule: ProviderModule<ProviderBCredentials, ProviderBOptions> = {
+  type: 'provider_b',
+  credentials: providerBCredentials,
+  modeMismatch: (c, mode) => (c.apiKey.startsWith(`${mode}_`) ? null : 'apiKey'),
+  hint: (field, value) => (field === 'apiKey' ? maskWithPrefix(value, /^(test|live)_/) : null),
+  keyField: 'apiKey',
+  // The webhook URL travels with each payment; nothing to register.
+  webhookRegistration: null,
+  createAdapter: (c, options) => new ProviderBAdapter(c, options),
+};
