@@ -23,7 +23,14 @@ async function render(deps: InvoiceDeps, key: OrgKey, documentId: string, v: Ver
 
 /** The view of an invoice: its snapshot once issued (void ones too), the pro forma while a draft. */
 export async function invoiceDocumentView(deps: InvoiceDeps, key: OrgKey, doc: InvoiceDoc): Promise<VersionedView> {
-  if (doc.status !== 'draft') return issuedInvoiceView(deps.secrets, key, doc, await deps.checkout.siteBranding(key, doc.siteId));
+  if (doc.status !== 'draft') {
+    // Payment instructions completed after the issue are printed too (as the e-invoices state them).
+    const [site, current] = await Promise.all([
+      deps.checkout.siteBranding(key, doc.siteId),
+      doc.snapshot?.seller.bankIBANSealed ? null : getInvoicingSettings(deps, key).then((s) => s.settings.bankIBAN?.sealed ?? null),
+    ]);
+    return issuedInvoiceView(deps.secrets, key, doc, site, current);
+  }
   const [settings, sellerTax, buyer, site] = await Promise.all([
     getInvoicingSettings(deps, key),
     deps.tax.settings(key),

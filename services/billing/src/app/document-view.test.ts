@@ -158,6 +158,18 @@ describe('document views', () => {
     expect(issuedInvoiceView(secrets, key, issued(), { ...site, primaryColor: '#000000' }).snapshotVersion).not.toBe(base);
   });
 
+  it('prints the IBAN of the settings when it was set after the invoice was issued', () => {
+    const doc = issued();
+    const withoutIban = { ...doc, snapshot: { ...doc.snapshot!, seller: { ...doc.snapshot!.seller, bankIBANSealed: null } } };
+    expect(issuedInvoiceView(secrets, key, withoutIban, site).view.seller.iban).toBeNull();
+    const later = issuedInvoiceView(secrets, key, withoutIban, site, sealedIban);
+    expect(later.view.seller.iban).toBe(IBAN);
+    expect(later.snapshotVersion).not.toBe(issuedInvoiceView(secrets, key, withoutIban, site).snapshotVersion);
+    // The snapshot's own IBAN wins over a later change of the settings.
+    const other = secrets.seal('AT611904300234573201', settingsAad(key, 'bankIBAN'));
+    expect(issuedInvoiceView(secrets, key, doc, site, other).view.seller.iban).toBe(IBAN);
+  });
+
   it('prints a void invoice with its notice and without the IBAN', () => {
     const { view } = issuedInvoiceView(secrets, key, issued({ status: 'void', voidedAt: '2026-11-05T09:00:00.000Z', voidReason: 'ordered twice' }), null);
     expect(view.seller.iban).toBeNull();

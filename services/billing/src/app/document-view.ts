@@ -115,7 +115,14 @@ export function snapshotVersionOf(prefix: string, view: DocumentView): string {
 }
 
 /** An issued (or paid, or void) invoice as printed from its snapshot. */
-export function issuedInvoiceView(secrets: SecretBox, key: OrgKey, doc: InvoiceDoc, site: SiteBranding | null): VersionedView {
+export function issuedInvoiceView(
+  secrets: SecretBox,
+  key: OrgKey,
+  doc: InvoiceDoc,
+  site: SiteBranding | null,
+  /** The settings' sealed IBAN, printed when the snapshot has none (set after the invoice was issued). */
+  currentIbanSealed: SealedValue | null = null,
+): VersionedView {
   const snap = doc.snapshot;
   if (!snap) throw new Error(`invoice ${doc.id} has no snapshot`);
   const voidNotice =
@@ -129,7 +136,7 @@ export function issuedInvoiceView(secrets: SecretBox, key: OrgKey, doc: InvoiceD
     dueDate: snap.dueDate,
     servicePeriod: snap.servicePeriod,
     currency: snap.currency,
-    seller: sellerParty(secrets, key, storedSeller(snap.seller), doc.status !== 'void'),
+    seller: sellerParty(secrets, key, { ...storedSeller(snap.seller), ibanSealed: snap.seller.bankIBANSealed ?? currentIbanSealed }, doc.status !== 'void'),
     buyer: buyerParty(openedBuyer(secrets, key, snap.buyer)),
     ...amountsOf(snap.taxCalculation, snap.lines),
     paymentTermsDays: doc.paymentTermsDays,
