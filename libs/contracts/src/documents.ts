@@ -9,7 +9,11 @@ import { TAX_DECISIONS } from './tax';
  * Money is an integer in minor units of `currency`.
  */
 
-export const DOCUMENT_KINDS = ['invoice', 'credit_note', 'proforma'] as const;
+/**
+ * `reminder`: a payment reminder for an issued invoice that is still open (the invoice's number,
+ * lines and totals, with `reminder` saying what is outstanding and how to pay).
+ */
+export const DOCUMENT_KINDS = ['invoice', 'credit_note', 'proforma', 'reminder'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
@@ -54,6 +58,11 @@ export const documentView = z.object({
   paymentTermsDays: z.number().int().min(0).nullable(),
   /** Credit notes: the invoice they credit. */
   invoiceNumber: z.string().nullable(),
+  /** Reminders: what is still outstanding, since when, and where to pay online (absent otherwise). */
+  reminder: z
+    .object({ amountDue: money.positive(), daysOverdue: z.number().int().min(0), paymentUrl: z.string().url().max(2048).nullable() })
+    .nullable()
+    .optional(),
   /** Free text printed under the totals (notes, a credit note's reason, a void notice); line breaks kept. */
   remarks: z.string().max(4000).nullable(),
   /**

@@ -33,6 +33,17 @@ describe('PDF rendering in Chromium', () => {
     expect(text).toContain('Licence <b>seat</b>');
   });
 
+  it('renders a payment reminder of an open invoice: outstanding amount, days overdue, IBAN and the payment link', async () => {
+    const pdf = await renderDocumentPdf(
+      renderer,
+      invoice({ kind: 'reminder', reminder: { amountDue: 84_997, daysOverdue: 12, paymentUrl: 'https://pay.example/c/abc123' } }),
+    );
+    const text = poppler('pdftotext', pdf, 'reminder');
+    for (const s of ['Payment reminder', 'INV-2027-00042', 'Outstanding: €849.97', 'due since 2027-03-15 (12 days)', 'has not been paid in full', 'DE89 3704 0044 0532 0130 00', 'https://pay.example/c/abc123', 'Invoice total'])
+      expect(text).toContain(s);
+    expect(pagesOf(poppler('pdfinfo', pdf, 'reminder'))).toBe(1);
+  });
+
   it("prints the site's name and colour as branding, and remarks with their line breaks", async () => {
     const view = invoice({ branding: { name: 'Muster <Store>', primaryColor: '#0a6e4f' }, remarks: 'First line.\nSecond line.' });
     const html = renderHtml(view);

@@ -16,7 +16,7 @@ export function formatPercent(rate: number): string {
   return `${new Intl.NumberFormat('en-GB', { maximumFractionDigits: 3 }).format(rate)} %`;
 }
 
-const TITLES: Record<DocumentKind, string> = { invoice: 'Invoice', credit_note: 'Credit note', proforma: 'Pro forma invoice' };
+const TITLES: Record<DocumentKind, string> = { invoice: 'Invoice', credit_note: 'Credit note', proforma: 'Pro forma invoice', reminder: 'Payment reminder' };
 
 export function titleOf(kind: DocumentKind): string {
   return TITLES[kind];

@@ -3,7 +3,7 @@ import type { DocumentKind, DocumentView } from '@paymesh/contracts';
 import { formatIban, formatMoney, formatPercent, paymentTermsOf, taxNotesOf, titleOf } from '../domain/format';
 
 /**
- * Handlebars templates of the three documents: one A4 layout (partial `layout`) and a template per
+ * Handlebars templates of the four documents (invoice, credit note, pro forma, payment reminder): one A4 layout (partial `layout`) and a template per
  * kind for what differs. Everything is inline (no external assets); the text font is the system's
  * DejaVu Sans (Debian fonts-dejavu-core), which Chromium embeds, subsetted, in the PDF.
  */
@@ -73,12 +73,14 @@ const BODIES: Record<DocumentKind, string> = {
   invoice: `{{#if paymentTerms}}<p>{{paymentTerms}}</p>{{/if}}{{#if v.seller.iban}}<p>Bank transfer to IBAN {{iban v.seller.iban}}, reference {{v.number}}.</p>{{/if}}`,
   proforma: `<p>This pro forma invoice is not a tax invoice and cannot be used to deduct VAT.</p>{{#if paymentTerms}}<p>{{paymentTerms}}</p>{{/if}}`,
   credit_note: `<p>The amounts above are credited against invoice {{v.invoiceNumber}}.</p>`,
+  reminder: `{{#if v.reminder}}<p class="due"><strong>Outstanding: {{money v.reminder.amountDue}}</strong>{{#if v.dueDate}}, due since {{v.dueDate}}{{#if v.reminder.daysOverdue}} ({{v.reminder.daysOverdue}} days){{/if}}{{/if}}.</p>{{/if}}<p>Our records show that invoice {{v.number}} has not been paid in full. If you have paid it in the meantime, please disregard this reminder.</p>{{#if v.seller.iban}}<p>Bank transfer to IBAN {{iban v.seller.iban}}, reference {{v.number}}.</p>{{/if}}{{#if v.reminder.paymentUrl}}<p>Pay online: {{v.reminder.paymentUrl}}</p>{{/if}}`,
 };
 
 const LABELS: Record<DocumentKind, { numberLabel: string; totalLabel: string }> = {
   invoice: { numberLabel: 'Invoice number', totalLabel: 'Total due' },
   proforma: { numberLabel: 'Pro forma', totalLabel: 'Total' },
   credit_note: { numberLabel: 'Credit note number', totalLabel: 'Total credited' },
+  reminder: { numberLabel: 'Invoice number', totalLabel: 'Invoice total' },
 };
 
 /** Rules and headings when the site has no primary colour. */
