@@ -10,12 +10,12 @@ import {
   versionConflict,
   type Body,
 } from '../documents';
-import { normalizeFilter, normalizePaging, normalizeSort, totalFromPage } from '../filter';
-import type { Collection, CountedPage, Filter, FindOptions, NewDoc, Page, StoredDoc, TextQuery } from '../port';
+import { normalizeAggregate, normalizeFilter, normalizePaging, normalizeSort, totalFromPage, type AggregatePath } from '../filter';
+import type { AggregateRow, AggregateSpec, Collection, CountedPage, Filter, FindOptions, NewDoc, Page, Scalar, StoredDoc, TextQuery } from '../port';
 import { assertTextFields, searchWords } from '../text';
 import { orderSql, whereSql } from './filter';
 import { mapDataError } from './errors';
-import { prepared, SqlParams, textVector, type Queryable } from './sql';
+import { prepared, SqlParams, target, textVector, type Queryable } from './sql';
 
 interface Row {
   id: string;
@@ -109,6 +109,39 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     const p = new SqlParams();
     const where = whereSql(normalizeFilter(filter), p);
     return this.countWhere(where, p.values);
+  }
+
+  /**
+   * One GROUP BY statement; with `unwind`, a lateral `jsonb_array_elements` turns each element into
+   * a row. Keys come back as jsonb (so numbers stay numbers), sums as numeric text.
+   */
+  async aggregate(filter: Filter, spec: AggregateSpec): Promise<AggregateRow[]> {
+    const conditions = normalizeFilter(filter);
+    const agg = normalizeAggregate(spec);
+    const p = new SqlParams();
+    const where = whereSql(conditions, p);
+    const json = (a: AggregatePath): string => {
+      const literal = `'{${a.inner.split('.').join(',')}}'`;
+      if (a.element) return `(u.el #> ${literal})`;
+      const t = target(a.path);
+      return t.kind === 'doc' ? t.json : t.kind === 'id' ? 'to_jsonb(id)' : 'to_jsonb(version)';
+    };
+    const keys = agg.groupBy.map((a, i) => `NULLIF(${json(a)}, 'null'::jsonb) AS k${i}`);
+    const sums = agg.sum.map((a, i) => `coalesce(sum(CASE WHEN jsonb_typeof(${json(a)}) = 'number' THEN (${json(a)})::text::numeric END), 0)::text AS s${i}`);
+    const array = agg.unwind === undefined ? '' : json({ path: agg.unwind, element: false, inner: agg.unwind });
+    const from = agg.unwind
+      ? `${this.table} CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(${array}) = 'array' THEN ${array} ELSE '[]'::jsonb END) AS u(el)`
+      : this.table;
+    const group = agg.groupBy.length ? `GROUP BY ${agg.groupBy.map((_, i) => i + 1).join(', ')}` : '';
+    const sql = `SELECT ${[...keys, ...sums, 'count(*) AS n'].join(', ')} FROM ${from} ${where} ${group}`;
+    const { rows } = await this.run<Record<string, unknown>>(sql, p.values);
+    return rows
+      .filter((row) => agg.groupBy.length > 0 || Number(row.n) > 0)
+      .map((row) => ({
+        key: Object.fromEntries(agg.groupBy.map((a, i) => [a.path, (row[`k${i}`] ?? null) as Scalar])),
+        sums: Object.fromEntries(agg.sum.map((a, i) => [a.path, Number(row[`s${i}`])])),
+        count: Number(row.n),
+      }));
   }
 
   private async countWhere(where: string, values: unknown[]): Promise<number> {
