@@ -8,3 +8,4 @@ export * from './billing-payment-links';
 export * from './billing-invoices';
 export * from './billing-email';
 export * from './documents';
+export * from './tax-reports';
