@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { ErrorCode, UnprocessableError, ValidationError } from '@paymesh/core';
-import { taxReportRequest, type ByCountryReport, type CurrenciesReport, type RevenueByCountryReport, type TaxReportFile, type VatOssDetailsReport, type VatOssReport } from '@paymesh/contracts';
+import { taxReportRequest, type TaxRecord, type ByCountryReport, type CurrenciesReport, type RevenueByCountryReport, type TaxReportFile, type VatOssDetailsReport, type VatOssReport } from '@paymesh/contracts';
 import { create } from 'xmlbuilder2';
 import type { OrgKey } from '../src/app/deps';
 import { taxReport } from '../src/app/tax-report';
 import { updateTaxSettings } from '../src/app/tax-settings';
+import type { TaxRecordDoc } from '../src/domain/source-event';
 import { TAX_RECORDS } from '../src/store/collections';
 import { openTaxHarness, type TaxHarness } from './harness';
 import { fixtureEntries, OTHER_SITE, SITE } from './report-fixture';
@@ -25,11 +26,12 @@ describe('tax reports over a fixture ledger', () => {
   beforeAll(async () => {
     h = await openTaxHarness();
     org = h.org();
-    const col = h.store.collection(TAX_RECORDS);
+    const col = h.store.collection<TaxRecordDoc>(TAX_RECORDS);
     for (const e of fixtureEntries(org.organizationId)) await col.insert(e);
     // Another organization's and another mode's entries must never show.
-    for (const e of fixtureEntries(h.org().organizationId)) await col.insert({ ...e, id: undefined, sourceEventId: `${e.sourceEventId}-other` });
-    for (const e of fixtureEntries(org.organizationId, 'test')) await col.insert({ ...e, id: undefined, sourceEventId: `${e.sourceEventId}-test` });
+    const copy = ({ id: _id, ...e }: TaxRecord, tag: string) => col.insert({ ...e, sourceEventId: `${e.sourceEventId}-${tag}` });
+    for (const e of fixtureEntries(h.org().organizationId)) await copy(e, 'other');
+    for (const e of fixtureEntries(org.organizationId, 'test')) await copy(e, 'test');
     await updateTaxSettings(h.deps, org, JSON.stringify({ homeCountry: 'DE', ossEnabled: true, vatId: 'DE321571435' }));
   });
   afterAll(async () => h?.close());

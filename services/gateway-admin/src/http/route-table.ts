@@ -71,6 +71,11 @@ export interface RouteDef<
    * checked and serialized through it (a mismatch is a 500, never an undocumented field). null: no content.
    */
   response: R;
+  /**
+   * Media type of a successful answer that is a file rather than JSON (`text/csv; charset=utf-8`):
+   * the handler returns the file's text, `response` documents it (a string), and it is sent as it is.
+   */
+  produces?: string;
   /** Error statuses this route answers beyond the common ones (409 for conflicts, 422 for failed preconditions). */
   errors?: ErrorStatus[];
   handler(ctx: RouteContext<Infer<B>, Infer<Q>, Infer<P>>): Promise<Answer<R>>;

@@ -19,7 +19,7 @@ import type { AdminDeps } from '../app/deps';
 import { registerAuthRoutes } from './auth-routes';
 import { rateLimitClient } from './caller';
 import { enforce } from './enforce';
-import { openApiComponents, openApiTransform, responseSchemas } from './openapi';
+import { FILE_MEDIA_TYPE, openApiComponents, openApiTransform, responseSchemas } from './openapi';
 import { successStatus, type AnyRoute, type OrgScope } from './route-table';
 
 export interface AdminServerOptions {
@@ -57,6 +57,8 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
         ...(def.query ? { querystring: def.query } : {}),
         ...(def.params ? { params: def.params } : {}),
         response: responseSchemas(def),
+        // A file answer is documented under its own media type (its error answers stay JSON).
+        ...(def.produces ? { [FILE_MEDIA_TYPE]: def.produces.split(';')[0]!.trim() } : {}),
       },
       // Authentication and authorization run before validation: an unauthenticated caller learns nothing about the payload rules.
       onRequest: async (req) => {
@@ -80,6 +82,8 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
         reply.status(status);
         // 204 has no body; an async handler returning undefined would never answer.
         if (status === 204) return reply.send();
+        // A file is sent as its bytes under its own media type, past the JSON serializer.
+        if (def.produces) return reply.type(def.produces).send(Buffer.from(String(result), 'utf8'));
         return result;
       },
     });

@@ -15,6 +15,7 @@ import { creditNoteRoutes } from './credit-notes';
 import { taxRateRoutes } from './tax-rates';
 import { taxRuleRoutes } from './tax-rules';
 import { taxRecordRoutes } from './tax-records';
+import { taxReportRoutes } from './tax-reports';
 import { invoicePaymentLinkRoutes } from './invoice-payment-links';
 import { clientRoutes } from './clients';
 import { documentEmailRoutes } from './document-email';
@@ -29,5 +30,5 @@ export interface RouteSettings {
  * it, so a route added here is enforced, documented and tested for 401/403 automatically.
  */
 export function allRoutes(settings: RouteSettings): AnyRoute[] {
-  return [...systemRoutes(settings.DEFAULT_LICENSE_STATE), ...systemApiKeyRoutes, ...organizationApiKeyRoutes, ...memberRoutes, ...siteRoutes, ...providerRoutes, ...domainRoutes, ...organizationSettingsRoutes, ...licenseRoutes, ...checkoutRoutes, ...transactionRoutes, ...taxRateRoutes, ...taxRuleRoutes, ...invoiceTaxRoutes, ...invoiceRoutes, ...invoicePaymentLinkRoutes, ...creditNoteRoutes, ...taxRecordRoutes, ...clientRoutes, ...documentEmailRoutes];
+  return [...systemRoutes(settings.DEFAULT_LICENSE_STATE), ...systemApiKeyRoutes, ...organizationApiKeyRoutes, ...memberRoutes, ...siteRoutes, ...providerRoutes, ...domainRoutes, ...organizationSettingsRoutes, ...licenseRoutes, ...checkoutRoutes, ...transactionRoutes, ...taxRateRoutes, ...taxRuleRoutes, ...invoiceTaxRoutes, ...invoiceRoutes, ...invoicePaymentLinkRoutes, ...creditNoteRoutes, ...taxRecordRoutes, ...taxReportRoutes, ...clientRoutes, ...documentEmailRoutes];
 }
