@@ -453,6 +453,11 @@ export const taxRecord = z.object({
   linkedTransactionId: objectId.nullable(),
   /** The invoice this entry belongs to or corrects. */
   linkedInvoiceId: objectId.nullable(),
+  /**
+   * A transaction's entry whose transaction paid an invoice: reports over both sources count the
+   * invoice's entries instead. Absent in older entries (read as false).
+   */
+  invoicePayment: z.boolean().optional(),
   createdAt: z.string(),
 });
 export type TaxRecord = z.infer<typeof taxRecord>;

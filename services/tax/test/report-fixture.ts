@@ -152,6 +152,7 @@ function entry(organizationId: string, mode: 'live' | 'test', s: EntrySpec): Tax
     correctsRecordId: s.correctsKey ? hex(s.correctsKey) : null,
     linkedTransactionId: null,
     linkedInvoiceId: s.linkedInvoiceKey ? hex(`${s.linkedInvoiceKey}-source`) : invoiceLike ? hex(`${s.key}-source`) : null,
+    invoicePayment: s.linkedInvoiceKey !== undefined && s.sourceKind === 'transaction',
     createdAt: '2026-07-01T00:00:00.000Z',
   };
 }

@@ -1,12 +1,12 @@
 import { ValidationError } from '@paymesh/core';
-import type { TaxReportFile, TaxReportPeriod, TaxReportRequest } from '@paymesh/contracts';
+import type { TaxReportPeriod, TaxReportRequest } from '@paymesh/contracts';
 import type { AggregateRow, AggregateSpec, Filter } from '@paymesh/store';
 import { byCountryDetailRows, byCountryRows, currencyRows, revenueByCountryRows, totalsOf } from '../domain/reports/build';
 import { EurConverter } from '../domain/reports/eur';
 import { byCountryCsv, revenueByCountryCsv, vatOssElsterCsv, vatOssXml } from '../domain/reports/exports';
 import { buildVatOss, buildVatOssDetails, declaredKey, OSS_DECISION, ossLineRows, vatCountry, type OssCorrectionItem, type OssInput } from '../domain/reports/oss';
 import { compareQuarters, localDay, periodOf, quarterKey, quarterOfDay, quarterPeriod, shiftDay, type Quarter } from '../domain/reports/period';
-import { ENTRY_SPEC, entryGroups, LINE_SPEC, lineGroups, reportFilters, type LineGroup, type ReportScope } from '../domain/reports/query';
+import { COUNTRY_SPEC, ENTRY_SPEC, entryGroups, LINE_SPEC, lineGroups, reportFilters, type LineGroup, type ReportScope } from '../domain/reports/query';
 import type { TaxRecordDoc } from '../domain/source-event';
 import { TAX_RECORDS } from '../store/collections';
 import type { OrgKey, TaxDeps } from './deps';
@@ -166,7 +166,7 @@ export async function taxReport(deps: TaxDeps, key: OrgKey, req: TaxReportReques
   const eur = new EurConverter(req.eurRates ?? {}, period.endDate);
 
   const byCountry = async () => {
-    const data = byCountryRows(lineGroups(await aggregate(deps, reportFilters(scope), LINE_SPEC)), eur);
+    const data = byCountryRows(lineGroups(await aggregate(deps, reportFilters(scope), COUNTRY_SPEC)), eur);
     return { ...echo, data, totals: totalsOf(data) };
   };
   const revenue = async () => {
@@ -174,7 +174,6 @@ export async function taxReport(deps: TaxDeps, key: OrgKey, req: TaxReportReques
     return { ...echo, data, totals: totalsOf(data) };
   };
   const oss = async () => buildVatOss(await ossInput(deps, key, scope, quarter!, eur, echo));
-  const file = (f: TaxReportFile) => f;
 
   switch (req.report) {
     case 'by-country':
@@ -194,12 +193,12 @@ export async function taxReport(deps: TaxDeps, key: OrgKey, req: TaxReportReques
     case 'vat-oss-details':
       return buildVatOssDetails(await ossInput(deps, key, scope, quarter!, eur, echo));
     case 'by-country-export':
-      return file(byCountryCsv(await byCountry()));
+      return byCountryCsv(await byCountry());
     case 'revenue-by-country-export':
-      return file(revenueByCountryCsv(await revenue()));
+      return revenueByCountryCsv(await revenue());
     case 'vat-oss-export':
-      return file(vatOssXml(await oss(), deps.clock.now().toISOString()));
+      return vatOssXml(await oss(), deps.clock.now().toISOString());
     case 'vat-oss-export-elster':
-      return file(vatOssElsterCsv(await oss()));
+      return vatOssElsterCsv(await oss());
   }
 }

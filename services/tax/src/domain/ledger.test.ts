@@ -173,7 +173,8 @@ describe('transaction status events', () => {
 
   it('a payment of an invoice names the invoice, so reports over both sources can leave it out', () => {
     const e = onlyEntry(deriveEntries(txEvent({ invoiceId: INVOICE }), ctx()));
-    expect(e).toMatchObject({ linkedTransactionId: TX, linkedInvoiceId: INVOICE, taxPointAt: '2026-03-02T23:30:00.000Z' });
+    expect(e).toMatchObject({ linkedTransactionId: TX, linkedInvoiceId: INVOICE, invoicePayment: true, taxPointAt: '2026-03-02T23:30:00.000Z' });
+    expect(onlyEntry(deriveEntries(txEvent(), ctx())).invoicePayment).toBe(false);
   });
 
   it('a refund waits for a sale entry not recorded yet, and records nothing when the sale recorded nothing', () => {

@@ -115,6 +115,7 @@ type EntryHead = Pick<
   | 'correctsRecordId'
   | 'linkedTransactionId'
   | 'linkedInvoiceId'
+  | 'invoicePayment'
   | 'createdAt'
 >;
 
@@ -179,6 +180,7 @@ function head(
     sourceEventId: source.eventId,
     ...fields,
     ...links,
+    invoicePayment: fields.sourceKind === 'transaction' && links.linkedInvoiceId !== null,
     createdAt,
   };
 }

@@ -68,6 +68,7 @@ export const taxRecordResponse = z.object({
   correctsRecordId: objectIdString.nullable().describe('the entry this one reverses or credits'),
   linkedTransactionId: objectIdString.nullable().describe('the transaction the entry belongs to or was paid by'),
   linkedInvoiceId: objectIdString.nullable().describe('the invoice the entry belongs to or corrects'),
+  invoicePayment: z.boolean().describe("a transaction's entry whose transaction paid an invoice: reports over both sources count the invoice instead"),
   createdAt: timestamp,
 });
 
@@ -97,7 +98,7 @@ export const taxRecordRebuildJobResponse = z.object({
 
 export function taxRecordView(r: TaxRecord): z.input<typeof taxRecordResponse> {
   const { mode, ...rest } = r;
-  return { ...rest, taxPointAt: r.taxPointAt ?? null, lines: r.lines.map((l) => ({ ...l, rateType: l.rateType ?? null })), testMode: mode === 'test' };
+  return { ...rest, taxPointAt: r.taxPointAt ?? null, invoicePayment: r.invoicePayment ?? false, lines: r.lines.map((l) => ({ ...l, rateType: l.rateType ?? null })), testMode: mode === 'test' };
 }
 
 export function rebuildJobView(j: TaxRecordRebuildJob): z.input<typeof taxRecordRebuildJobResponse> {

@@ -132,7 +132,7 @@ export function currencyRows(groups: EntryGroup[], eur: EurConverter): CurrencyR
   return [...rows.values()].map((r) => ({ ...r, eur: grossEur(eur, r) })).sort(byText((r) => r.currency));
 }
 
-/** EUR amounts of a row whose gross is kept as recorded (it may differ from net + tax by nothing but is not derived). */
+/** EUR amounts of an entry-level row: its gross is the entries' recorded gross, converted on its own. */
 function grossEur(eur: EurConverter, r: { currency: string; net: number; tax: number; gross: number }): EurAmounts | null {
   const a = eur.amounts(r.currency, r);
   const gross = eur.cents(r.currency, r.gross);

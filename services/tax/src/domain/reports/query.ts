@@ -17,23 +17,29 @@ export interface ReportScope {
   siteId?: string | undefined;
 }
 
-/** Entries of the chosen sources. `both` leaves out payments of invoices: the invoice's entries count them. */
-function sourceSlices(source: TaxReportSource): Filter[] {
-  const invoices: Filter = { sourceKind: { $in: ['invoice', 'credit_note'] } };
-  if (source === 'invoices') return [invoices];
-  if (source === 'transactions') return [{ sourceKind: 'transaction' }];
-  return [invoices, { sourceKind: 'transaction', linkedInvoiceId: null }];
+/** Entries of the chosen source. `both` leaves out payments of invoices: the invoice's entries count them. */
+function sourceFilter(source: TaxReportSource): Filter {
+  if (source === 'invoices') return { sourceKind: { $in: ['invoice', 'credit_note'] } };
+  if (source === 'transactions') return { sourceKind: 'transaction' };
+  return { invoicePayment: { $ne: true } };
 }
 
-/** Entries whose tax point is an instant inside the period, and entries whose tax point is a day inside it. */
+/**
+ * The period as disjoint slices of tax-point days. Any zone's day differs from the UTC day by at
+ * most one, so every entry of a UTC day strictly inside the period belongs to it, whatever its
+ * kind: that slice, the bulk of the rows, is read once with no further condition. Only the edge
+ * days need a second look: instants compared with the period's bounds, and issue days that are
+ * the first or last day.
+ */
 function timeSlices(period: TaxReportPeriod): Filter[] {
+  const inner = period.startDate < period.endDate ? daysBetween(shiftDay(period.startDate, 1), shiftDay(period.endDate, -1)) : [];
+  const innerSet = new Set(inner);
+  const edgeUtcDays = [...new Set([shiftDay(period.startDate, -1), period.startDate, period.endDate, shiftDay(period.endDate, 1)])].filter((d) => !innerSet.has(d));
+  const edgeDays = [...new Set([period.startDate, period.endDate])];
   return [
-    {
-      // Any zone's day differs from the UTC day by at most one.
-      taxPointDate: { $in: daysBetween(shiftDay(period.startDate, -1), shiftDay(period.endDate, 1)) },
-      taxPointAt: { $gte: period.startAt, $lt: period.endAt },
-    },
-    { taxPointDate: { $in: daysBetween(period.startDate, period.endDate) }, taxPointAt: null },
+    ...(inner.length ? [{ taxPointDate: { $in: inner } }] : []),
+    { taxPointDate: { $in: edgeUtcDays }, taxPointAt: { $gte: period.startAt, $lt: period.endAt } },
+    { taxPointDate: { $in: edgeDays }, taxPointAt: null },
   ];
 }
 
@@ -44,10 +50,18 @@ export function reportFilters(scope: ReportScope, extra: Filter = {}): Filter[] 
     mode: scope.mode,
     ...(scope.currency ? { currency: scope.currency } : {}),
     ...(scope.siteId ? { siteId: scope.siteId } : {}),
+    ...sourceFilter(scope.source),
     ...extra,
   };
-  return timeSlices(scope.period).flatMap((time) => sourceSlices(scope.source).map((src) => ({ ...base, ...time, ...src })));
+  return timeSlices(scope.period).map((time) => ({ ...base, ...time }));
 }
+
+/** Ledger lines grouped by what the by-country report shows. */
+export const COUNTRY_SPEC: AggregateSpec = {
+  unwind: 'lines',
+  groupBy: ['lines.taxCountry', 'buyer.country', 'currency'],
+  sum: ['lines.net', 'lines.tax'],
+};
 
 /** Ledger lines grouped by everything a line report shows. */
 export const LINE_SPEC: AggregateSpec = {
@@ -105,6 +119,7 @@ export function mergeRows(rows: AggregateRow[]): AggregateRow[] {
   return [...byKey.values()];
 }
 
+/** Line groups of LINE_SPEC or COUNTRY_SPEC rows (the fields COUNTRY_SPEC leaves out read as empty). */
 export function lineGroups(rows: AggregateRow[]): LineGroup[] {
   return mergeRows(rows).map((r) => ({
     taxCountry: strOrNull(r.key['lines.taxCountry']),
