@@ -65,6 +65,7 @@ const SEED_SQL = (from, to) => `
     'seller', jsonb_build_object('homeCountry', 'DE', 'ossEnabled', true, 'ossThresholdExceeded', false),
     'eur', NULL, 'correctsRecordId', NULL, 'linkedTransactionId', NULL,
     'linkedInvoiceId', CASE WHEN g % 11 = 0 AND g % 3 <> 0 THEN lpad(to_hex(g + 1), 24, '0') ELSE NULL END,
+    'invoicePayment', g % 11 = 0 AND g % 3 <> 0,
     'createdAt', '2027-01-01T00:00:00.000Z')
   FROM (SELECT g,
                timestamp '2025-01-01' + ((g::bigint * 63113904) / ${ENTRIES}) * interval '1 second' AS t,
