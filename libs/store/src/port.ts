@@ -112,7 +112,10 @@ export interface TextQuery {
  * sums add the numbers found at a path (anything else counts as 0).
  */
 export interface AggregateSpec {
-  /** An array field whose elements are the rows (documents without it contribute none). */
+  /**
+   * An array field whose elements are the rows (documents without it contribute none). Its
+   * elements must be objects: an element that is not is a ValidationError on PostgreSQL.
+   */
   unwind?: string;
   /** Field paths whose values form a group. */
   groupBy: string[];

@@ -15,7 +15,7 @@ import type { AggregateRow, AggregateSpec, Collection, CountedPage, Filter, Find
 import { assertTextFields, searchWords } from '../text';
 import { orderSql, whereSql } from './filter';
 import { mapDataError } from './errors';
-import { prepared, SqlParams, target, textVector, type Queryable } from './sql';
+import { ident, prepared, SqlParams, target, textVector, type Queryable } from './sql';
 
 interface Row {
   id: string;
@@ -112,26 +112,33 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
   }
 
   /**
-   * One GROUP BY statement; with `unwind`, a lateral `jsonb_array_elements` turns each element into
-   * a row. Keys come back as jsonb (so numbers stay numbers), sums as numeric text.
+   * One GROUP BY statement. With `unwind`, a lateral `jsonb_to_recordset` turns each element into
+   * a row whose columns are the element fields named (parsed once per element, not once per
+   * expression). Keys come back as jsonb (so numbers stay numbers), sums as numeric text.
    */
   async aggregate(filter: Filter, spec: AggregateSpec): Promise<AggregateRow[]> {
     const conditions = normalizeFilter(filter);
     const agg = normalizeAggregate(spec);
     const p = new SqlParams();
     const where = whereSql(conditions, p);
+    const columns = [...new Set([...agg.groupBy, ...agg.sum].filter((a) => a.element).map((a) => a.inner.split('.')[0]!))];
     const json = (a: AggregatePath): string => {
-      const literal = `'{${a.inner.split('.').join(',')}}'`;
-      if (a.element) return `(u.el #> ${literal})`;
+      if (a.element) {
+        const [first, ...rest] = a.inner.split('.');
+        return rest.length ? `(u.${ident(first!)} #> '{${rest.join(',')}}')` : `u.${ident(first!)}`;
+      }
       const t = target(a.path);
       return t.kind === 'doc' ? t.json : t.kind === 'id' ? 'to_jsonb(id)' : 'to_jsonb(version)';
     };
     const keys = agg.groupBy.map((a, i) => `NULLIF(${json(a)}, 'null'::jsonb) AS k${i}`);
-    const sums = agg.sum.map((a, i) => `coalesce(sum(CASE WHEN jsonb_typeof(${json(a)}) = 'number' THEN (${json(a)})::text::numeric END), 0)::text AS s${i}`);
-    const array = agg.unwind === undefined ? '' : json({ path: agg.unwind, element: false, inner: agg.unwind });
-    const from = agg.unwind
-      ? `${this.table} CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(${array}) = 'array' THEN ${array} ELSE '[]'::jsonb END) AS u(el)`
-      : this.table;
+    const sums = agg.sum.map((a, i) => `coalesce(sum(CASE WHEN jsonb_typeof(${json(a)}) = 'number' THEN (${json(a)})::numeric END), 0)::text AS s${i}`);
+    let from = this.table;
+    if (agg.unwind !== undefined) {
+      const array = json({ path: agg.unwind, element: false, inner: agg.unwind });
+      // A row needs a column list; with no element field named, one placeholder column.
+      const defs = (columns.length ? columns : ['_']).map((c) => `${ident(c)} jsonb`).join(', ');
+      from = `${this.table} CROSS JOIN LATERAL jsonb_to_recordset(CASE WHEN jsonb_typeof(${array}) = 'array' THEN ${array} ELSE '[]'::jsonb END) AS u(${defs})`;
+    }
     const group = agg.groupBy.length ? `GROUP BY ${agg.groupBy.map((_, i) => i + 1).join(', ')}` : '';
     const sql = `SELECT ${[...keys, ...sums, 'count(*) AS n'].join(', ')} FROM ${from} ${where} ${group}`;
     const { rows } = await this.run<Record<string, unknown>>(sql, p.values);
