@@ -32,12 +32,21 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     private readonly db: Queryable,
     /** Creates the table on first use when nobody called ensureCollection. */
     private readonly ensure: () => Promise<void>,
+    /**
+     * Runs statements in a transaction of their own, for a statement that sets planner options
+     * locally; absent when the collection is used inside a caller's transaction.
+     */
+    private readonly isolated?: <R>(fn: (db: Queryable) => Promise<R>) => Promise<R>,
   ) {}
 
   private async run<R extends QueryResultRow>(sql: string | QueryConfig, values?: unknown[]) {
+    return this.guarded(() => (typeof sql === 'string' ? this.db.query<R>(sql, values) : this.db.query<R>(sql)));
+  }
+
+  private async guarded<R>(fn: () => Promise<R>): Promise<R> {
     try {
       await this.ensure();
-      return typeof sql === 'string' ? await this.db.query<R>(sql, values) : await this.db.query<R>(sql);
+      return await fn();
     } catch (err) {
       throw mapDataError(this.name, err);
     }
@@ -141,7 +150,18 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     }
     const group = agg.groupBy.length ? `GROUP BY ${agg.groupBy.map((_, i) => i + 1).join(', ')}` : '';
     const sql = `SELECT ${[...keys, ...sums, 'count(*) AS n'].join(', ')} FROM ${from} ${where} ${group}`;
-    const { rows } = await this.run<Record<string, unknown>>(sql, p.values);
+    // NOTE: filters on JSON paths have no statistics, so the planner takes the input for a handful
+    // of rows and sorts it for a GroupAggregate (spilling to disk on a large input). A grouped sum
+    // over many rows wants hashing: sorting is switched off for this statement alone.
+    const isolated = this.isolated;
+    const { rows } = isolated
+      ? await this.guarded(() =>
+          isolated(async (db) => {
+            await db.query('SET LOCAL enable_sort = off');
+            return db.query<Record<string, unknown>>(sql, p.values);
+          }),
+        )
+      : await this.run<Record<string, unknown>>(sql, p.values);
     return rows
       .filter((row) => agg.groupBy.length > 0 || Number(row.n) > 0)
       .map((row) => ({
