@@ -68,6 +68,12 @@ describe('a client generated from the Admin API document', () => {
       return bytes.length > 0 ? undefined : 'an empty file';
     }
     const text = await res.text();
+    // A file answer (CSV, XML) is documented as text of its media type.
+    const fileType = Object.keys(documented.content ?? {}).find((m) => m !== 'application/json');
+    if (fileType && !documented.content?.['application/json']) {
+      if (!(res.headers.get('content-type') ?? '').startsWith(fileType)) return `content-type ${res.headers.get('content-type')}, documented ${fileType}`;
+      return text === '' ? 'an empty file' : undefined;
+    }
     const schema = documented.content?.['application/json']?.schema;
     if (!schema) return text === '' ? undefined : `documented without a body, answered ${text.slice(0, 200)}`;
     if (!(res.headers.get('content-type') ?? '').startsWith('application/json')) return `content-type ${res.headers.get('content-type')}`;
@@ -302,6 +308,21 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.GET('/api/v1/tax/records/rebuild/{jobId}', { params: { path: { jobId: rebuild.data!.id } } })).data?.id).toBe(rebuild.data!.id);
     expect((await org.GET('/api/v1/tax/records/rebuild')).data?.id).toBe(rebuild.data!.id);
     expect((await org.GET('/api/v1/transactions/{id}', txPath)).response.status).toBe(404);
+
+    // Tax reports over the empty ledger, and their exports (files: parsed as text).
+    const period = { params: { query: { startDate: '2026-01-01', endDate: '2026-03-31', timezone: 'Europe/Berlin' } } };
+    const q1 = { params: { query: { year: 2026, quarter: 1 } } };
+    expect((await org.GET('/api/v1/tax/reports/by-country', period)).data?.data).toEqual([]);
+    expect((await org.GET('/api/v1/tax/reports/by-country/details', period)).data?.totals.eur).toEqual({ net: 0, tax: 0, gross: 0 });
+    expect((await org.GET('/api/v1/tax/reports/revenue-by-country', period)).data?.period.startAt).toBe('2025-12-31T23:00:00.000Z');
+    expect((await org.GET('/api/v1/tax/reports/currencies', { params: { query: { startDate: '2026-03-01', endDate: '2026-02-01' } } })).response.status).toBe(400);
+    expect((await org.GET('/api/v1/tax/reports/vat-oss', q1)).data?.countries).toEqual([]);
+    expect((await org.GET('/api/v1/tax/reports/vat-oss', { params: { query: { year: 2026, quarter: 5 } } })).response.status).toBe(400);
+    expect((await org.GET('/api/v1/tax/reports/vat-oss/details', q1)).data?.corrections).toEqual([]);
+    expect((await org.GET('/api/v1/tax/reports/by-country/export', { ...period, parseAs: 'text' })).data).toMatch(/^country,currency,net,tax,gross/);
+    expect((await org.GET('/api/v1/tax/reports/revenue-by-country/export', { ...period, parseAs: 'text' })).data).toMatch(/^country,currency,net,tax,gross,sales/);
+    expect((await org.GET('/api/v1/tax/reports/vat-oss/export', { ...q1, parseAs: 'text' })).data).toMatch(/<CoreVatReturn/);
+    expect((await org.GET('/api/v1/tax/reports/vat-oss/export-elster', { ...q1, parseAs: 'text' })).data).toBe('#v2.0\n');
 
     // Invoice tax preview.
     const draft = { currency: 'EUR', items: [{ description: 'Consulting', quantity: 2, unitPrice: 5000, amountType: 'net' as const, itemType: 'service' as const }] };

@@ -10,3 +10,4 @@ export * from './billing-email';
 export * from './documents';
 export * from './customer-holds';
 export * from './einvoice';
+export * from './tax-reports';

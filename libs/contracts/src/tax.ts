@@ -400,6 +400,8 @@ export const taxRecordLine = z.object({
   taxCountry: z.string().nullable(),
   taxRateCode: z.string(),
   taxRate: z.number(),
+  /** Kind of the rate applied (null for synthetic codes); absent in entries written before it was kept. */
+  rateType: z.enum(RATE_TYPES).nullable().optional(),
   rateVersion: z.string().nullable(),
   decision: z.enum(TAX_DECISIONS),
   reason: z.string(),
@@ -428,6 +430,12 @@ export const taxRecord = z.object({
   recognitionMode: z.enum(RECOGNITION_MODES),
   /** Date the tax becomes due for this entry (payment, issue, refund or void date). */
   taxPointDate: isoDate,
+  /**
+   * The instant of the tax point when it is one (payment, refund or void time); null when the tax
+   * point is a calendar day (issue date of an invoice or credit note). Reports place instants in
+   * the period of the zone they are asked for, days as they are. Absent in older entries.
+   */
+  taxPointAt: z.string().nullable().optional(),
   currency: z.string(),
   totals: z.object({ net: z.number().int(), tax: z.number().int(), gross: z.number().int() }),
   lines: z.array(taxRecordLine),
@@ -445,6 +453,11 @@ export const taxRecord = z.object({
   linkedTransactionId: objectId.nullable(),
   /** The invoice this entry belongs to or corrects. */
   linkedInvoiceId: objectId.nullable(),
+  /**
+   * A transaction's entry whose transaction paid an invoice: reports over both sources count the
+   * invoice's entries instead. Absent in older entries (read as false).
+   */
+  invoicePayment: z.boolean().optional(),
   createdAt: z.string(),
 });
 export type TaxRecord = z.infer<typeof taxRecord>;

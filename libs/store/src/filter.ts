@@ -1,7 +1,7 @@
 import { ValidationError } from '@paymesh/core';
 import { hasUnstorableText } from './documents';
 import { assertFieldPath } from './paths';
-import type { Filter, FindOptions, Scalar, SortSpec } from './port';
+import type { AggregateSpec, Filter, FindOptions, Scalar, SortSpec } from './port';
 
 /**
  * A filter validated and flattened into single-operator conditions; both adapters translate
@@ -134,4 +134,35 @@ export function totalFromPage(paging: { offset: number; limit: number }, itemCou
   if (itemCount > 0 && itemCount < paging.limit) return paging.offset + itemCount;
   if (itemCount === 0 && paging.offset === 0) return 0;
   return undefined;
+}
+
+/** A path of an aggregation: a document field or (`element`) a field of the unwound array's element. */
+export interface AggregatePath {
+  path: string;
+  element: boolean;
+  /** The path inside the document or the element. */
+  inner: string;
+}
+
+export interface NormalizedAggregate {
+  unwind: string | undefined;
+  groupBy: AggregatePath[];
+  sum: AggregatePath[];
+}
+
+/** Validates an aggregation like a filter: both adapters accept and reject the same specs. */
+export function normalizeAggregate(spec: AggregateSpec): NormalizedAggregate {
+  if (spec.unwind !== undefined) assertFieldPath(spec.unwind);
+  const resolve = (path: string): AggregatePath => {
+    assertFieldPath(path);
+    if (spec.unwind !== undefined && path.startsWith(`${spec.unwind}.`)) return { path, element: true, inner: path.slice(spec.unwind.length + 1) };
+    if (path === spec.unwind) throw new ValidationError(`${path}: the unwound array itself cannot be grouped or summed`, { field: path });
+    return { path, element: false, inner: path };
+  };
+  const groupBy = spec.groupBy.map(resolve);
+  const sum = spec.sum.map(resolve);
+  if (new Set(spec.groupBy).size !== groupBy.length || new Set(spec.sum).size !== sum.length) {
+    throw new ValidationError('aggregate paths must not repeat', { field: 'aggregate' });
+  }
+  return { unwind: spec.unwind, groupBy, sum };
 }

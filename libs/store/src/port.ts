@@ -105,6 +105,33 @@ export interface TextQuery {
   fields: string[];
 }
 
+/**
+ * A grouped sum over the documents matching a filter (`Collection.aggregate`). With `unwind`, each
+ * element of that array field counts as one row; paths `<unwind>.<field>` then name the element's
+ * fields (other paths name the document's). Group keys are scalars (missing counts as null);
+ * sums add the numbers found at a path (anything else counts as 0).
+ */
+export interface AggregateSpec {
+  /**
+   * An array field whose elements are the rows (documents without it contribute none). Its
+   * elements must be objects: an element that is not is a ValidationError on PostgreSQL.
+   */
+  unwind?: string;
+  /** Field paths whose values form a group. */
+  groupBy: string[];
+  /** Numeric field paths summed per group. */
+  sum: string[];
+}
+
+export interface AggregateRow {
+  /** Group key: each `groupBy` path and its value (null when missing). */
+  key: Record<string, Scalar>;
+  /** Each `sum` path and its total. */
+  sums: Record<string, number>;
+  /** Rows in the group (documents, or array elements with `unwind`). */
+  count: number;
+}
+
 export interface Collection<T extends StoredDoc> {
   readonly name: string;
   /**
@@ -118,6 +145,12 @@ export interface Collection<T extends StoredDoc> {
   find(filter: Filter, options: FindOptions & { total: true }): Promise<CountedPage<T>>;
   find(filter: Filter, options?: FindOptions): Promise<Page<T>>;
   count(filter: Filter): Promise<number>;
+  /**
+   * Grouped sums computed by the server (one statement or pipeline), for reports over many
+   * documents; groups come in no particular order. Filter on indexed fields (equality and `$in`)
+   * so the server reads only the matching documents.
+   */
+  aggregate(filter: Filter, spec: AggregateSpec): Promise<AggregateRow[]>;
   /**
    * Documents matching `filter` and the text query, most relevant first (the backend's score:
    * more matched words and rarer words rank higher), ties by `id`; always counted. The matches

@@ -124,14 +124,14 @@ export class PostgresStore implements DocumentStore {
     return ready;
   }
 
-  private bind<T extends StoredDoc>(name: string, db: Queryable): Collection<T> {
+  private bind<T extends StoredDoc>(name: string, db: Queryable, isolated?: <R>(fn: (db: Queryable) => Promise<R>) => Promise<R>): Collection<T> {
     assertCollectionName(name);
     const table = `${ident(this.database)}.${ident(name)}`;
-    return new PgCollection<T>(name, table, db, () => this.ensureTable(name));
+    return new PgCollection<T>(name, table, db, () => this.ensureTable(name), isolated);
   }
 
   collection<T extends StoredDoc>(name: string): Collection<T> {
-    return this.bind<T>(name, this.db);
+    return this.bind<T>(name, this.db, (fn) => inTransaction(this.pool, this.logger, this.counter, fn));
   }
 
   async transaction<R>(fn: (tx: TxScope) => Promise<R>): Promise<R> {

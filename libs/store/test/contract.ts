@@ -464,6 +464,41 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       expect((await col.findOne({ note: fine.note! }))?.id).toBe(fine.id);
     });
 
+    it('aggregate sums per group over matching documents, and over array elements with unwind', async () => {
+      const name = `ledger_${++seq}`;
+      await store.ensureCollection({ name, indexes: [{ name: 'org_day', fields: ['org', 'day'] }] });
+      type Entry = StoredDoc & { org: string; day: string; country?: string | null; total: number; lines: { rate: number; net: number; tax?: number | string }[] | string };
+      const col = store.collection<Entry>(name);
+      await col.insert({ org: 'a', day: '2026-01-01', country: 'FR', total: 120, lines: [{ rate: 20, net: 100, tax: 20 }] });
+      await col.insert({ org: 'a', day: '2026-01-02', country: 'FR', total: -60, lines: [{ rate: 20, net: -50, tax: -10 }] });
+      await col.insert({ org: 'a', day: '2026-01-02', country: 'NL', total: 300, lines: [{ rate: 21, net: 100, tax: 21 }, { rate: 9, net: 100, tax: '9' }] });
+      await col.insert({ org: 'a', day: '2026-01-03', total: 7, lines: 'not an array' });
+      await col.insert({ org: 'b', day: '2026-01-01', country: 'FR', total: 1000, lines: [{ rate: 20, net: 1, tax: 1 }] });
+
+      const byCountry = await col.aggregate({ org: 'a', day: { $in: ['2026-01-01', '2026-01-02', '2026-01-03'] } }, { groupBy: ['country'], sum: ['total'] });
+      const sorted = [...byCountry].sort((x, y) => String(x.key.country).localeCompare(String(y.key.country)));
+      expect(sorted).toEqual([
+        { key: { country: 'FR' }, sums: { total: 60 }, count: 2 },
+        { key: { country: 'NL' }, sums: { total: 300 }, count: 1 },
+        { key: { country: null }, sums: { total: 7 }, count: 1 },
+      ]);
+
+      // Element paths group and sum per line; a non-number counts as 0; a non-array field contributes no row.
+      const byRate = await col.aggregate({ org: 'a' }, { unwind: 'lines', groupBy: ['country', 'lines.rate'], sum: ['lines.net', 'lines.tax'] });
+      const rates = [...byRate].sort((x, y) => Number(x.key['lines.rate']) - Number(y.key['lines.rate']));
+      expect(rates).toEqual([
+        { key: { country: 'NL', 'lines.rate': 9 }, sums: { 'lines.net': 100, 'lines.tax': 0 }, count: 1 },
+        { key: { country: 'FR', 'lines.rate': 20 }, sums: { 'lines.net': 50, 'lines.tax': 10 }, count: 2 },
+        { key: { country: 'NL', 'lines.rate': 21 }, sums: { 'lines.net': 100, 'lines.tax': 21 }, count: 1 },
+      ]);
+
+      // No group keys: one total row, none when nothing matches.
+      expect(await col.aggregate({ org: 'b' }, { groupBy: [], sum: ['total'] })).toEqual([{ key: {}, sums: { total: 1000 }, count: 1 }]);
+      expect(await col.aggregate({ org: 'c' }, { groupBy: [], sum: ['total'] })).toEqual([]);
+      await expectDomainError(col.aggregate({}, { groupBy: ['a b'], sum: [] }), ValidationError);
+      await expectDomainError(col.aggregate({}, { unwind: 'lines', groupBy: ['lines'], sum: [] }), ValidationError);
+    });
+
     it('rejects bad field paths and operators with ValidationError', async () => {
       const col = await invoices();
       await expectDomainError(col.find({ "amount'); DROP TABLE x; --": 1 }), ValidationError);

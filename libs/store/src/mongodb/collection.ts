@@ -10,8 +10,8 @@ import {
   updateWithRetry,
   versionConflict,
 } from '../documents';
-import { normalizeFilter, normalizePaging, normalizeSort, totalFromPage } from '../filter';
-import type { Collection, CountedPage, Filter, FindOptions, NewDoc, Page, StoredDoc, TextQuery } from '../port';
+import { normalizeAggregate, normalizeFilter, normalizePaging, normalizeSort, totalFromPage } from '../filter';
+import type { AggregateRow, AggregateSpec, Collection, CountedPage, Filter, FindOptions, NewDoc, Page, Scalar, StoredDoc, TextQuery } from '../port';
 import { assertTextFields, searchWords } from '../text';
 import { toMongoFilter, toMongoSort, type MongoDoc } from './filter';
 
@@ -107,6 +107,24 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
 
   count(filter: Filter): Promise<number> {
     return this.native.countDocuments(toMongoFilter(normalizeFilter(filter)), { session: this.session });
+  }
+
+  /** `$match`, `$unwind`, then one `$group` with positional key names (paths may hold dots). */
+  async aggregate(filter: Filter, spec: AggregateSpec): Promise<AggregateRow[]> {
+    const query = toMongoFilter(normalizeFilter(filter));
+    const agg = normalizeAggregate(spec);
+    const ref = (path: string) => `$${path === 'id' ? '_id' : path}`;
+    const group: Record<string, unknown> = { _id: Object.fromEntries(agg.groupBy.map((a, i) => [`k${i}`, ref(a.path)])), n: { $sum: 1 } };
+    agg.sum.forEach((a, i) => (group[`s${i}`] = { $sum: ref(a.path) }));
+    // Like the PostgreSQL adapter, a field that is not an array contributes no rows.
+    const unwind = agg.unwind ? [{ $match: { [agg.unwind]: { $type: 'array' } } }, { $unwind: ref(agg.unwind) }] : [];
+    const pipeline = [{ $match: query }, ...unwind, { $group: group }];
+    const rows = await this.native.aggregate<Record<string, unknown> & { _id: Record<string, unknown> }>(pipeline, { session: this.session }).toArray();
+    return rows.map((row) => ({
+      key: Object.fromEntries(agg.groupBy.map((a, i) => [a.path, (row._id[`k${i}`] ?? null) as Scalar])),
+      sums: Object.fromEntries(agg.sum.map((a, i) => [a.path, Number(row[`s${i}`] ?? 0)])),
+      count: Number(row.n),
+    }));
   }
 
   async replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>): Promise<T> {

@@ -10,12 +10,12 @@ import {
   versionConflict,
   type Body,
 } from '../documents';
-import { normalizeFilter, normalizePaging, normalizeSort, totalFromPage } from '../filter';
-import type { Collection, CountedPage, Filter, FindOptions, NewDoc, Page, StoredDoc, TextQuery } from '../port';
+import { normalizeAggregate, normalizeFilter, normalizePaging, normalizeSort, totalFromPage, type AggregatePath } from '../filter';
+import type { AggregateRow, AggregateSpec, Collection, CountedPage, Filter, FindOptions, NewDoc, Page, Scalar, StoredDoc, TextQuery } from '../port';
 import { assertTextFields, searchWords } from '../text';
 import { orderSql, whereSql } from './filter';
 import { mapDataError } from './errors';
-import { prepared, SqlParams, textVector, type Queryable } from './sql';
+import { ident, prepared, SqlParams, target, textVector, type Queryable } from './sql';
 
 interface Row {
   id: string;
@@ -32,12 +32,21 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     private readonly db: Queryable,
     /** Creates the table on first use when nobody called ensureCollection. */
     private readonly ensure: () => Promise<void>,
+    /**
+     * Runs statements in a transaction of their own, for a statement that sets planner options
+     * locally; absent when the collection is used inside a caller's transaction.
+     */
+    private readonly isolated?: <R>(fn: (db: Queryable) => Promise<R>) => Promise<R>,
   ) {}
 
   private async run<R extends QueryResultRow>(sql: string | QueryConfig, values?: unknown[]) {
+    return this.guarded(() => (typeof sql === 'string' ? this.db.query<R>(sql, values) : this.db.query<R>(sql)));
+  }
+
+  private async guarded<R>(fn: () => Promise<R>): Promise<R> {
     try {
       await this.ensure();
-      return typeof sql === 'string' ? await this.db.query<R>(sql, values) : await this.db.query<R>(sql);
+      return await fn();
     } catch (err) {
       throw mapDataError(this.name, err);
     }
@@ -109,6 +118,57 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     const p = new SqlParams();
     const where = whereSql(normalizeFilter(filter), p);
     return this.countWhere(where, p.values);
+  }
+
+  /**
+   * One GROUP BY statement. With `unwind`, a lateral `jsonb_to_recordset` turns each element into
+   * a row whose columns are the element fields named (parsed once per element, not once per
+   * expression). Keys come back as jsonb (so numbers stay numbers), sums as numeric text.
+   */
+  async aggregate(filter: Filter, spec: AggregateSpec): Promise<AggregateRow[]> {
+    const conditions = normalizeFilter(filter);
+    const agg = normalizeAggregate(spec);
+    const p = new SqlParams();
+    const where = whereSql(conditions, p);
+    const columns = [...new Set([...agg.groupBy, ...agg.sum].filter((a) => a.element).map((a) => a.inner.split('.')[0]!))];
+    const json = (a: AggregatePath): string => {
+      if (a.element) {
+        const [first, ...rest] = a.inner.split('.');
+        return rest.length ? `(u.${ident(first!)} #> '{${rest.join(',')}}')` : `u.${ident(first!)}`;
+      }
+      const t = target(a.path);
+      return t.kind === 'doc' ? t.json : t.kind === 'id' ? 'to_jsonb(id)' : 'to_jsonb(version)';
+    };
+    const keys = agg.groupBy.map((a, i) => `NULLIF(${json(a)}, 'null'::jsonb) AS k${i}`);
+    const sums = agg.sum.map((a, i) => `coalesce(sum(CASE WHEN jsonb_typeof(${json(a)}) = 'number' THEN (${json(a)})::numeric END), 0)::text AS s${i}`);
+    let from = this.table;
+    if (agg.unwind !== undefined) {
+      const array = json({ path: agg.unwind, element: false, inner: agg.unwind });
+      // A row needs a column list; with no element field named, one placeholder column.
+      const defs = (columns.length ? columns : ['_']).map((c) => `${ident(c)} jsonb`).join(', ');
+      from = `${this.table} CROSS JOIN LATERAL jsonb_to_recordset(CASE WHEN jsonb_typeof(${array}) = 'array' THEN ${array} ELSE '[]'::jsonb END) AS u(${defs})`;
+    }
+    const group = agg.groupBy.length ? `GROUP BY ${agg.groupBy.map((_, i) => i + 1).join(', ')}` : '';
+    const sql = `SELECT ${[...keys, ...sums, 'count(*) AS n'].join(', ')} FROM ${from} ${where} ${group}`;
+    // NOTE: filters on JSON paths have no statistics, so the planner takes the input for a handful
+    // of rows and sorts it for a GroupAggregate (spilling to disk on a large input). A grouped sum
+    // over many rows wants hashing: sorting is switched off for this statement alone.
+    const isolated = this.isolated;
+    const { rows } = isolated
+      ? await this.guarded(() =>
+          isolated(async (db) => {
+            await db.query('SET LOCAL enable_sort = off');
+            return db.query<Record<string, unknown>>(sql, p.values);
+          }),
+        )
+      : await this.run<Record<string, unknown>>(sql, p.values);
+    return rows
+      .filter((row) => agg.groupBy.length > 0 || Number(row.n) > 0)
+      .map((row) => ({
+        key: Object.fromEntries(agg.groupBy.map((a, i) => [a.path, (row[`k${i}`] ?? null) as Scalar])),
+        sums: Object.fromEntries(agg.sum.map((a, i) => [a.path, Number(row[`s${i}`])])),
+        count: Number(row.n),
+      }));
   }
 
   private async countWhere(where: string, values: unknown[]): Promise<number> {

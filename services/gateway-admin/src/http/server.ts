@@ -58,6 +58,7 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
         ...(def.params ? { params: def.params } : {}),
         ...(def.headers ? { headers: def.headers } : {}),
         response: responseSchemas(def),
+        // A file answer is documented under its own media type (its error answers stay JSON).
       },
       // The OpenAPI transform documents a file answer from it.
       ...(def.file ? { config: { file: def.file } } : {}),

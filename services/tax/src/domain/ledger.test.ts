@@ -83,6 +83,7 @@ describe('transaction status events', () => {
       entryType: 'sale',
       recognitionMode: 'cash',
       taxPointDate: '2026-03-02',
+      taxPointAt: '2026-03-02T23:30:00.000Z',
       currency: 'EUR',
       totals: { net: 8264, tax: 1736, gross: 10000 },
       breakdown: [{ taxRate: 21, taxRateCode: 'VAT_NL_STANDARD', taxableBase: 8264, taxAmount: 1736 }],
@@ -99,6 +100,7 @@ describe('transaction status events', () => {
         taxCountry: 'NL',
         taxRateCode: 'VAT_NL_STANDARD',
         taxRate: 21,
+        rateType: 'standard',
         rateVersion: 'VAT_NL_STANDARD@2021-01-01',
         decision: 'oss_destination',
         reason: 'digital service to a consumer in NL: destination rate (OSS)',
@@ -157,6 +159,7 @@ describe('transaction status events', () => {
       sourceKind: 'transaction',
       sourceId: TX,
       taxPointDate: '2026-05-20',
+      taxPointAt: '2026-05-20T10:00:00.000Z',
       correctsRecordId: sale.id,
       totals: { net: -8264, tax: -1736, gross: -10000 },
       eur: { rate: 1, rateDate: '2026-03-02', net: -8264, tax: -1736 },
@@ -166,6 +169,12 @@ describe('transaction status events', () => {
     expect(r.lines.map((l, i) => l.tax + sale.lines[i]!.tax)).toEqual([0]);
     expect(r.breakdown[0]).toEqual({ taxRate: 21, taxRateCode: 'VAT_NL_STANDARD', taxableBase: -8264, taxAmount: -1736 });
     expect(r.buyer).toEqual(sale.buyer);
+  });
+
+  it('a payment of an invoice names the invoice, so reports over both sources can leave it out', () => {
+    const e = onlyEntry(deriveEntries(txEvent({ invoiceId: INVOICE }), ctx()));
+    expect(e).toMatchObject({ linkedTransactionId: TX, linkedInvoiceId: INVOICE, invoicePayment: true, taxPointAt: '2026-03-02T23:30:00.000Z' });
+    expect(onlyEntry(deriveEntries(txEvent(), ctx())).invoicePayment).toBe(false);
   });
 
   it('a refund waits for a sale entry not recorded yet, and records nothing when the sale recorded nothing', () => {

@@ -111,9 +111,11 @@ type EntryHead = Pick<
   | 'entryType'
   | 'recognitionMode'
   | 'taxPointDate'
+  | 'taxPointAt'
   | 'correctsRecordId'
   | 'linkedTransactionId'
   | 'linkedInvoiceId'
+  | 'invoicePayment'
   | 'createdAt'
 >;
 
@@ -135,6 +137,7 @@ function fromCalculation(head: EntryHead, calc: TaxCalculation, sign: 1 | -1): T
       taxCountry: l.taxCountry,
       taxRateCode: l.taxRateCode,
       taxRate: l.taxRate,
+      rateType: l.rateType,
       rateVersion: l.rateVersion,
       decision: l.decision,
       reason: l.reason,
@@ -166,7 +169,7 @@ function reversalOf(head: EntryHead, sale: TaxRecord): TaxRecord {
 
 function head(
   source: LedgerSource,
-  fields: { sourceKind: TaxRecordSourceKind; sourceId: string; entryType: TaxRecordEntryType; recognitionMode: RecognitionMode; taxPointDate: string },
+  fields: { sourceKind: TaxRecordSourceKind; sourceId: string; entryType: TaxRecordEntryType; recognitionMode: RecognitionMode; taxPointDate: string; taxPointAt: string | null },
   links: { correctsRecordId: string | null; linkedTransactionId: string | null; linkedInvoiceId: string | null },
   createdAt: string,
 ): EntryHead {
@@ -177,6 +180,7 @@ function head(
     sourceEventId: source.eventId,
     ...fields,
     ...links,
+    invoicePayment: fields.sourceKind === 'transaction' && links.linkedInvoiceId !== null,
     createdAt,
   };
 }
@@ -193,8 +197,10 @@ function fromTransaction(source: LedgerSource & { subject: typeof Subjects.trans
   const role = roleOf(source);
   if (role === 'other') return { outcome: 'none', reason: `transaction status ${d.status} (from ${String(d.previousStatus)}) records no tax` };
   const taxPointDate = dateOf(d.changedAt);
-  const links = { linkedTransactionId: d.transactionId, linkedInvoiceId: null };
-  const fields = (entryType: TaxRecordEntryType) => ({ sourceKind: 'transaction' as const, sourceId: d.transactionId, entryType, recognitionMode: 'cash' as const, taxPointDate });
+  const taxPointAt = new Date(d.changedAt).toISOString();
+  // A payment of an invoice names it, so reports over both sources count the sale once.
+  const links = { linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId ?? null };
+  const fields = (entryType: TaxRecordEntryType) => ({ sourceKind: 'transaction' as const, sourceId: d.transactionId, entryType, recognitionMode: 'cash' as const, taxPointDate, taxPointAt });
   if (role === 'correction') {
     return correction(ctx.corrected, 'refund', (sale) => reversalOf(head(source, fields('reversal'), { ...links, correctsRecordId: sale.id }, ctx.createdAt), sale));
   }
@@ -214,7 +220,7 @@ export function deriveEntries(source: LedgerSource, ctx: DeriveContext): Derivat
       if (!d.taxCalculation) return { outcome: 'none', reason: `invoice ${d.number} was issued without a tax calculation` };
       const h = head(
         source,
-        { sourceKind: 'invoice', sourceId: d.invoiceId, entryType: 'sale', recognitionMode: 'accrual', taxPointDate: d.issueDate },
+        { sourceKind: 'invoice', sourceId: d.invoiceId, entryType: 'sale', recognitionMode: 'accrual', taxPointDate: d.issueDate, taxPointAt: null },
         { correctsRecordId: null, linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId },
         ctx.createdAt,
       );
@@ -223,7 +229,7 @@ export function deriveEntries(source: LedgerSource, ctx: DeriveContext): Derivat
     case Subjects.invoiceVoided: {
       const d = source.data;
       // Dated at the void, so periods already filed stay as filed.
-      const fields = { sourceKind: 'invoice' as const, sourceId: d.invoiceId, entryType: 'reversal' as const, recognitionMode: 'accrual' as const, taxPointDate: dateOf(source.occurredAt) };
+      const fields = { sourceKind: 'invoice' as const, sourceId: d.invoiceId, entryType: 'reversal' as const, recognitionMode: 'accrual' as const, taxPointDate: dateOf(source.occurredAt), taxPointAt: new Date(source.occurredAt).toISOString() };
       return correction(ctx.corrected, `void of invoice ${d.number}`, (sale) =>
         reversalOf(head(source, fields, { correctsRecordId: sale.id, linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId }, ctx.createdAt), sale),
       );
@@ -232,7 +238,7 @@ export function deriveEntries(source: LedgerSource, ctx: DeriveContext): Derivat
       const d = source.data;
       const calc = d.taxCalculation;
       if (!calc) return { outcome: 'none', reason: `credit note ${d.number} was issued without a tax calculation` };
-      const fields = { sourceKind: 'credit_note' as const, sourceId: d.creditNoteId, entryType: 'credit' as const, recognitionMode: 'accrual' as const, taxPointDate: d.issueDate };
+      const fields = { sourceKind: 'credit_note' as const, sourceId: d.creditNoteId, entryType: 'credit' as const, recognitionMode: 'accrual' as const, taxPointDate: d.issueDate, taxPointAt: null };
       return correction(ctx.corrected, `credit note ${d.number}`, (sale) =>
         fromCalculation(head(source, fields, { correctsRecordId: sale.id, linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId }, ctx.createdAt), calc, -1),
       );

@@ -1,10 +1,11 @@
-import { taxRecordListQuery } from '@paymesh/contracts';
+import { taxRecordListQuery, taxReportRequest } from '@paymesh/contracts';
 import type { tax } from '@paymesh/proto';
 import type { TaxDeps } from '../app/deps';
 import { getTaxRecord } from '../app/get-tax-record';
 import { getTaxRecordRebuild } from '../app/get-tax-record-rebuild';
 import { listTaxRecords } from '../app/list-tax-records';
 import { startTaxRecordRebuild } from '../app/start-tax-record-rebuild';
+import { taxReport } from '../app/tax-report';
 import { bodyOf, jsonUnary, orgKeyOf } from './json';
 
 /** What the handlers need of the rebuild worker: a nudge when a job was queued. */
@@ -16,7 +17,7 @@ export interface RebuildWaker {
 export function ledgerHandlers(
   deps: TaxDeps,
   rebuilds: RebuildWaker,
-): Pick<tax.TaxServiceServer, 'listTaxRecords' | 'getTaxRecord' | 'startTaxRecordRebuild' | 'getTaxRecordRebuild'> {
+): Pick<tax.TaxServiceServer, 'listTaxRecords' | 'getTaxRecord' | 'startTaxRecordRebuild' | 'getTaxRecordRebuild' | 'taxReport'> {
   return {
     listTaxRecords: jsonUnary(deps.logger, 'tax/ListTaxRecords', async (req) => listTaxRecords(deps, orgKeyOf(req), bodyOf(req, taxRecordListQuery))),
     getTaxRecord: jsonUnary(deps.logger, 'tax/GetTaxRecord', async (req) => getTaxRecord(deps, orgKeyOf(req), req.id)),
@@ -24,5 +25,6 @@ export function ledgerHandlers(
       startTaxRecordRebuild(deps, orgKeyOf(req), () => rebuilds.wake()),
     ),
     getTaxRecordRebuild: jsonUnary(deps.logger, 'tax/GetTaxRecordRebuild', async (req) => getTaxRecordRebuild(deps, orgKeyOf(req), req.id)),
+    taxReport: jsonUnary(deps.logger, 'tax/TaxReport', async (req) => taxReport(deps, orgKeyOf(req), bodyOf(req, taxReportRequest))),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  RATE_TYPES,
   RECOGNITION_MODES,
   TAX_DECISIONS,
   TAX_ITEM_TYPES,
@@ -19,6 +20,7 @@ const recordLine = z.object({
   taxCountry: z.string().nullable().describe('member state whose VAT applies; null outside the EU'),
   taxRateCode: z.string(),
   taxRate: z.number().describe('percent'),
+  rateType: z.enum(RATE_TYPES).nullable().describe('kind of the rate applied; null for synthetic codes and entries written before it was kept'),
   rateVersion: z.string().nullable().describe('rate record version used (code@validFrom); null for synthetic codes'),
   decision: z.enum(TAX_DECISIONS).describe('the engine rule that decided the line'),
   reason: z.string(),
@@ -50,6 +52,9 @@ export const taxRecordResponse = z.object({
   entryType: z.enum(TAX_RECORD_ENTRY_TYPES).describe('sale; reversal (cancels a sale whole: refund, void); credit (credit note)'),
   recognitionMode: z.enum(RECOGNITION_MODES).describe('cash: recognized when paid (transactions); accrual: when invoiced'),
   taxPointDate: date.describe('date the tax is due for this entry: payment, issue, refund or void date (UTC)'),
+  taxPointAt: timestamp
+    .nullable()
+    .describe('instant of the tax point (payment, refund or void time); null when it is a calendar day (invoice or credit-note issue date); reports place instants in the period of the zone asked for'),
   currency: z.string(),
   totals: z.object({ net: signed('net'), tax: signed('tax'), gross: signed('gross') }),
   lines: z.array(recordLine),
@@ -63,6 +68,7 @@ export const taxRecordResponse = z.object({
   correctsRecordId: objectIdString.nullable().describe('the entry this one reverses or credits'),
   linkedTransactionId: objectIdString.nullable().describe('the transaction the entry belongs to or was paid by'),
   linkedInvoiceId: objectIdString.nullable().describe('the invoice the entry belongs to or corrects'),
+  invoicePayment: z.boolean().describe("a transaction's entry whose transaction paid an invoice: reports over both sources count the invoice instead"),
   createdAt: timestamp,
 });
 
@@ -92,7 +98,7 @@ export const taxRecordRebuildJobResponse = z.object({
 
 export function taxRecordView(r: TaxRecord): z.input<typeof taxRecordResponse> {
   const { mode, ...rest } = r;
-  return { ...rest, testMode: mode === 'test' };
+  return { ...rest, taxPointAt: r.taxPointAt ?? null, invoicePayment: r.invoicePayment ?? false, lines: r.lines.map((l) => ({ ...l, rateType: l.rateType ?? null })), testMode: mode === 'test' };
 }
 
 export function rebuildJobView(j: TaxRecordRebuildJob): z.input<typeof taxRecordRebuildJobResponse> {

@@ -15,6 +15,7 @@ import { creditNoteRoutes } from './credit-notes';
 import { taxRateRoutes } from './tax-rates';
 import { taxRuleRoutes } from './tax-rules';
 import { taxRecordRoutes } from './tax-records';
+import { taxReportRoutes } from './tax-reports';
 import { invoicePaymentLinkRoutes } from './invoice-payment-links';
 import { clientRoutes } from './clients';
 import { documentEmailRoutes } from './document-email';
@@ -57,5 +58,6 @@ export function allRoutes(settings: RouteSettings): AnyRoute[] {
     ...documentEmailRoutes,
     ...documentPdfRoutes,
     ...einvoiceRoutes,
+    ...taxReportRoutes,
   ];
 }

@@ -1,0 +1,133 @@
+import { stringify } from 'csv-stringify/sync';
+import type { ByCountryReport, RevenueByCountryReport, TaxReportFile, VatOssReport } from '@paymesh/contracts';
+import { create } from 'xmlbuilder2';
+import { minorDigits } from './eur';
+
+/**
+ * Export files of the reports (pure). Amounts are written as exact decimals of their minor units
+ * (never through floating point), so the files add up to the reports to the cent.
+ */
+
+/** `12345` minor units of a 2-digit currency -> `123.45`; `-5` -> `-0.05`. */
+export function decimal(minor: number, digits = 2): string {
+  const sign = minor < 0 ? '-' : '';
+  const abs = String(Math.abs(minor)).padStart(digits + 1, '0');
+  return digits === 0 ? `${sign}${abs}` : `${sign}${abs.slice(0, -digits)}.${abs.slice(-digits)}`;
+}
+
+const amount = (minor: number, currency: string) => decimal(minor, minorDigits(currency));
+/** A VAT rate in percent with two decimals (`20.00`, `5.50`). */
+export const percent = (rate: number): string => rate.toFixed(2);
+
+const periodName = (r: { period: { startDate: string; endDate: string } }) => `${r.period.startDate}_${r.period.endDate}`;
+
+export const CSV_TYPE = 'text/csv; charset=utf-8';
+export const XML_TYPE = 'application/xml; charset=utf-8';
+
+const EUR_COLUMNS = ['eur_rate', 'eur_rate_date', 'eur_net', 'eur_tax', 'eur_gross'];
+function eurCells(eur: { rate: number; rateDate: string; net: number; tax: number; gross: number } | null): string[] {
+  return eur ? [String(eur.rate), eur.rateDate, decimal(eur.net), decimal(eur.tax), decimal(eur.gross)] : ['', '', '', '', ''];
+}
+
+export function byCountryCsv(report: ByCountryReport): TaxReportFile {
+  const rows = report.data.map((r) => [r.country, r.currency, amount(r.net, r.currency), amount(r.tax, r.currency), amount(r.gross, r.currency), String(r.lines), ...eurCells(r.eur)]);
+  const content = stringify([['country', 'currency', 'net', 'tax', 'gross', 'lines', ...EUR_COLUMNS], ...rows]);
+  return { filename: `tax-by-country_${periodName(report)}.csv`, contentType: CSV_TYPE, content };
+}
+
+export function revenueByCountryCsv(report: RevenueByCountryReport): TaxReportFile {
+  const rows = report.data.map((r) => [
+    r.country,
+    r.currency,
+    amount(r.net, r.currency),
+    amount(r.tax, r.currency),
+    amount(r.gross, r.currency),
+    String(r.sales),
+    String(r.corrections),
+    ...eurCells(r.eur),
+  ]);
+  const content = stringify([['country', 'currency', 'net', 'tax', 'gross', 'sales', 'corrections', ...EUR_COLUMNS], ...rows]);
+  return { filename: `revenue-by-country_${periodName(report)}.csv`, contentType: CSV_TYPE, content };
+}
+
+/** Namespace of our OSS return document (its structure follows the EU core VAT return message). */
+export const OSS_XML_NAMESPACE = 'urn:paymesh:tax:oss-return:1';
+
+/**
+ * The Union OSS return as XML, element for element the EU core VAT return message as HMRC's OSS
+ * service models it (`CoreVatReturn`), in EUR. No member state takes this file as it is: it is the
+ * return's content in a stable, machine-readable form for a filing tool or an adviser.
+ */
+export function vatOssXml(report: VatOssReport, generatedAt: string): TaxReportFile {
+  const msid = report.memberStateOfIdentification ?? '';
+  const vatId = report.vatId ?? '';
+  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(OSS_XML_NAMESPACE, 'CoreVatReturn');
+  root.ele('vatReturnReferenceNumber').txt(`${msid}/${vatId}/Q${report.quarter}.${report.year}`);
+  root.ele('version').txt('1');
+  const trader = root.ele('traderId');
+  trader.ele('vatNumber').txt(vatId);
+  trader.ele('issuedBy').txt(msid);
+  const period = root.ele('period');
+  period.ele('year').txt(String(report.year));
+  period.ele('quarter').txt(String(report.quarter));
+  root.ele('startDate').txt(report.period.startDate);
+  root.ele('endDate').txt(report.period.endDate);
+  root.ele('submissionDateTime').txt(generatedAt);
+  root.ele('currency').txt('EUR');
+  root.ele('totalAmountVatDue').txt(decimal(report.totals.balance));
+  const supplies = root.ele('msconSupplies');
+  for (const c of report.countries) {
+    const s = supplies.ele('msconSupply');
+    s.ele('msconCountryCode').txt(c.country);
+    s.ele('balanceOfVatDue').txt(decimal(c.balance));
+    s.ele('grandTotalMsidGoods').txt(decimal(c.vatTotal));
+    s.ele('grandTotalMsestGoods').txt(decimal(0));
+    s.ele('correctionsTotal').txt(decimal(c.correctionsTotal));
+    const msid = s.ele('msidSupplies');
+    for (const x of c.supplies) {
+      const m = msid.ele('msidSupply');
+      m.ele('supplyType').txt(x.supplyType);
+      m.ele('vatRate').txt(percent(x.vatRate));
+      m.ele('vatRateType').txt(x.rateType);
+      m.ele('taxableAmount').txt(decimal(x.taxableAmount));
+      m.ele('vatAmount').txt(decimal(x.vatAmount));
+    }
+    s.ele('msestSupplies');
+    const corrections = s.ele('corrections');
+    for (const x of c.corrections) {
+      const k = corrections.ele('correction');
+      const p = k.ele('period');
+      p.ele('year').txt(String(x.year));
+      p.ele('quarter').txt(String(x.quarter));
+      k.ele('totalVatAmountCorrection').txt(decimal(x.vatAmount));
+    }
+  }
+  const content = root.end({ prettyPrint: true });
+  return { filename: `oss-return_${report.year}-Q${report.quarter}.xml`, contentType: XML_TYPE, content: `${content}\n` };
+}
+
+/**
+ * The CSV the BZSt online portal (BOP) imports into the OSS-EU return, version 2.0: `#v2.0`, no
+ * header row, UTF-8, comma-separated, point decimals. Per country of consumption a record 1, then
+ * record 2 (services) and 3 (goods dispatched from Germany) per rate, then record 6 per corrected
+ * quarter (previously declared VAT and corrected VAT). Zero bases and amounts are not allowed, so
+ * rows that are zero are left out.
+ */
+export function vatOssElsterCsv(report: VatOssReport): TaxReportFile {
+  const lines = ['#v2.0'];
+  for (const c of report.countries) {
+    const rows: string[] = [];
+    for (const s of c.supplies) {
+      if (s.taxableAmount === 0 || s.vatAmount === 0) continue;
+      const satzart = s.supplyType === 'SERVICES' ? 2 : 3;
+      rows.push([satzart, c.country, s.rateType, percent(s.vatRate), decimal(s.taxableAmount), decimal(s.vatAmount)].join(','));
+    }
+    for (const k of c.corrections) {
+      if (k.vatAmount === 0) continue;
+      rows.push([6, c.country, k.year, k.quarter, decimal(k.declaredVat), decimal(k.declaredVat + k.vatAmount)].join(','));
+    }
+    if (rows.length === 0) continue;
+    lines.push(`1,${c.country}`, ...rows);
+  }
+  return { filename: `oss-bop_${report.year}-Q${report.quarter}.csv`, contentType: CSV_TYPE, content: `${lines.join('\n')}\n` };
+}
