@@ -1517,206 +1517,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tax/reports/by-country": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Net, tax and gross of the period per country whose VAT applies (the buyer country outside the EU) and currency, with EUR conversions
-         * @description Scope `tax_report:read`, minimum role Viewer.
-         */
-        get: operations["getTaxReportByCountry"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/tax/reports/by-country/details": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The by-country figures split by rate, rate code, engine decision and item type
-         * @description Scope `tax_report:read`, minimum role Viewer.
-         */
-        get: operations["getTaxReportByCountryDetails"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/tax/reports/revenue-by-country": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Revenue of the period per buyer country and currency, with sale and correction counts
-         * @description Scope `tax_report:read`, minimum role Viewer.
-         */
-        get: operations["getTaxReportRevenueByCountry"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/tax/reports/currencies": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Totals of the period per currency, with EUR conversions
-         * @description Scope `tax_report:read`, minimum role Viewer.
-         */
-        get: operations["getTaxReportCurrencies"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/tax/reports/vat-oss": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The Union OSS return of a quarter in EUR: per member state of consumption the supplies by type and rate, and corrections of earlier quarters (422 TAX_REPORT_EUR_RATE_MISSING when a currency has no rate)
-         * @description Scope `tax_report:read`, minimum role Viewer.
-         */
-        get: operations["getVatOssReport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/tax/reports/vat-oss/details": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The figures behind the OSS return: per country, supply type, rate and currency, and every correction entry
-         * @description Scope `tax_report:read`, minimum role Viewer.
-         */
-        get: operations["getVatOssReportDetails"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/tax/reports/by-country/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The by-country report as CSV (amounts as decimals of the currency)
-         * @description Scope `tax_report:execute`, minimum role Viewer.
-         */
-        get: operations["exportTaxReportByCountry"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/tax/reports/revenue-by-country/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The revenue-by-country report as CSV
-         * @description Scope `tax_report:execute`, minimum role Viewer.
-         */
-        get: operations["exportTaxReportRevenueByCountry"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/tax/reports/vat-oss/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The OSS return as XML following the structure of the EU core VAT return message, in EUR
-         * @description Scope `tax_report:execute`, minimum role Viewer.
-         */
-        get: operations["exportVatOssReport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/tax/reports/vat-oss/export-elster": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The OSS return as the CSV the German BZSt online portal imports (version 2.0)
-         * @description Scope `tax_report:execute`, minimum role Viewer.
-         */
-        get: operations["exportVatOssReportElster"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/clients": {
         parameters: {
             query?: never;
@@ -2021,6 +1821,206 @@ export interface paths {
          * @description Scope `credit_note:read`, minimum role Viewer.
          */
         get: operations["listCreditNoteEInvoiceReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/reports/by-country": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Net, tax and gross of the period per country whose VAT applies (the buyer country outside the EU) and currency, with EUR conversions
+         * @description Scope `tax_report:read`, minimum role Viewer.
+         */
+        get: operations["getTaxReportByCountry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/reports/by-country/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The by-country figures split by rate, rate code, engine decision and item type
+         * @description Scope `tax_report:read`, minimum role Viewer.
+         */
+        get: operations["getTaxReportByCountryDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/reports/revenue-by-country": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revenue of the period per buyer country and currency, with sale and correction counts
+         * @description Scope `tax_report:read`, minimum role Viewer.
+         */
+        get: operations["getTaxReportRevenueByCountry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/reports/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Totals of the period per currency, with EUR conversions
+         * @description Scope `tax_report:read`, minimum role Viewer.
+         */
+        get: operations["getTaxReportCurrencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/reports/vat-oss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Union OSS return of a quarter in EUR: per member state of consumption the supplies by type and rate, and corrections of earlier quarters (422 TAX_REPORT_EUR_RATE_MISSING when a currency has no rate)
+         * @description Scope `tax_report:read`, minimum role Viewer.
+         */
+        get: operations["getVatOssReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/reports/vat-oss/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The figures behind the OSS return: per country, supply type, rate and currency, and every correction entry
+         * @description Scope `tax_report:read`, minimum role Viewer.
+         */
+        get: operations["getVatOssReportDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/reports/by-country/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The by-country report as CSV (amounts as decimals of the currency)
+         * @description Scope `tax_report:execute`, minimum role Viewer.
+         */
+        get: operations["exportTaxReportByCountry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/reports/revenue-by-country/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The revenue-by-country report as CSV
+         * @description Scope `tax_report:execute`, minimum role Viewer.
+         */
+        get: operations["exportTaxReportRevenueByCountry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/reports/vat-oss/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OSS return as XML following the structure of the EU core VAT return message, in EUR
+         * @description Scope `tax_report:execute`, minimum role Viewer.
+         */
+        get: operations["exportVatOssReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/reports/vat-oss/export-elster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OSS return as the CSV the German BZSt online portal imports (version 2.0)
+         * @description Scope `tax_report:execute`, minimum role Viewer.
+         */
+        get: operations["exportVatOssReportElster"];
         put?: never;
         post?: never;
         delete?: never;
@@ -16589,1254 +16589,6 @@ export interface operations {
             };
         };
     };
-    getTaxReportByCountry: {
-        parameters: {
-            query: {
-                /** @description first day of the period, inclusive */
-                startDate: string;
-                /** @description last day of the period, inclusive (at most 1098 days after startDate) */
-                endDate: string;
-                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
-                timezone?: string;
-                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
-                source?: "transactions" | "invoices" | "both";
-                currency?: string;
-                siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
-                eurRates?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        period: {
-                            startDate: string;
-                            endDate: string;
-                            timezone: string;
-                            startAt: string;
-                            endAt: string;
-                        };
-                        /** @enum {string} */
-                        source: "transactions" | "invoices" | "both";
-                        currency: string | null;
-                        siteId: string | null;
-                        data: {
-                            country: string;
-                            currency: string;
-                            net: number;
-                            tax: number;
-                            gross: number;
-                            lines: number;
-                            eur: {
-                                rate: number;
-                                rateDate: string;
-                                net: number;
-                                tax: number;
-                                gross: number;
-                            } | null;
-                        }[];
-                        totals: {
-                            byCurrency: {
-                                currency: string;
-                                net: number;
-                                tax: number;
-                                gross: number;
-                            }[];
-                            eur: {
-                                net: number;
-                                tax: number;
-                                gross: number;
-                            };
-                            unconverted: string[];
-                        };
-                    };
-                };
-            };
-            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
-            400: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
-            403: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or not visible to this organization and mode */
-            404: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; see the Retry-After header */
-            429: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    /** @description seconds until the limit resets */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getTaxReportByCountryDetails: {
-        parameters: {
-            query: {
-                /** @description first day of the period, inclusive */
-                startDate: string;
-                /** @description last day of the period, inclusive (at most 1098 days after startDate) */
-                endDate: string;
-                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
-                timezone?: string;
-                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
-                source?: "transactions" | "invoices" | "both";
-                currency?: string;
-                siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
-                eurRates?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        period: {
-                            startDate: string;
-                            endDate: string;
-                            timezone: string;
-                            startAt: string;
-                            endAt: string;
-                        };
-                        /** @enum {string} */
-                        source: "transactions" | "invoices" | "both";
-                        currency: string | null;
-                        siteId: string | null;
-                        data: {
-                            country: string;
-                            currency: string;
-                            net: number;
-                            tax: number;
-                            gross: number;
-                            lines: number;
-                            eur: {
-                                rate: number;
-                                rateDate: string;
-                                net: number;
-                                tax: number;
-                                gross: number;
-                            } | null;
-                            taxRate: number;
-                            taxRateCode: string;
-                            /** @enum {string|null} */
-                            rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
-                            /** @enum {string} */
-                            decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
-                            /** @enum {string} */
-                            itemType: "digital_service" | "goods" | "service" | "shipping";
-                        }[];
-                        totals: {
-                            byCurrency: {
-                                currency: string;
-                                net: number;
-                                tax: number;
-                                gross: number;
-                            }[];
-                            eur: {
-                                net: number;
-                                tax: number;
-                                gross: number;
-                            };
-                            unconverted: string[];
-                        };
-                    };
-                };
-            };
-            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
-            400: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
-            403: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or not visible to this organization and mode */
-            404: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; see the Retry-After header */
-            429: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    /** @description seconds until the limit resets */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getTaxReportRevenueByCountry: {
-        parameters: {
-            query: {
-                /** @description first day of the period, inclusive */
-                startDate: string;
-                /** @description last day of the period, inclusive (at most 1098 days after startDate) */
-                endDate: string;
-                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
-                timezone?: string;
-                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
-                source?: "transactions" | "invoices" | "both";
-                currency?: string;
-                siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
-                eurRates?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        period: {
-                            startDate: string;
-                            endDate: string;
-                            timezone: string;
-                            startAt: string;
-                            endAt: string;
-                        };
-                        /** @enum {string} */
-                        source: "transactions" | "invoices" | "both";
-                        currency: string | null;
-                        siteId: string | null;
-                        data: {
-                            country: string;
-                            currency: string;
-                            net: number;
-                            tax: number;
-                            gross: number;
-                            sales: number;
-                            corrections: number;
-                            eur: {
-                                rate: number;
-                                rateDate: string;
-                                net: number;
-                                tax: number;
-                                gross: number;
-                            } | null;
-                        }[];
-                        totals: {
-                            byCurrency: {
-                                currency: string;
-                                net: number;
-                                tax: number;
-                                gross: number;
-                            }[];
-                            eur: {
-                                net: number;
-                                tax: number;
-                                gross: number;
-                            };
-                            unconverted: string[];
-                        };
-                    };
-                };
-            };
-            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
-            400: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
-            403: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or not visible to this organization and mode */
-            404: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; see the Retry-After header */
-            429: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    /** @description seconds until the limit resets */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getTaxReportCurrencies: {
-        parameters: {
-            query: {
-                /** @description first day of the period, inclusive */
-                startDate: string;
-                /** @description last day of the period, inclusive (at most 1098 days after startDate) */
-                endDate: string;
-                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
-                timezone?: string;
-                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
-                source?: "transactions" | "invoices" | "both";
-                currency?: string;
-                siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
-                eurRates?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        period: {
-                            startDate: string;
-                            endDate: string;
-                            timezone: string;
-                            startAt: string;
-                            endAt: string;
-                        };
-                        /** @enum {string} */
-                        source: "transactions" | "invoices" | "both";
-                        currency: string | null;
-                        siteId: string | null;
-                        data: {
-                            currency: string;
-                            net: number;
-                            tax: number;
-                            gross: number;
-                            entries: number;
-                            eur: {
-                                rate: number;
-                                rateDate: string;
-                                net: number;
-                                tax: number;
-                                gross: number;
-                            } | null;
-                        }[];
-                        totals: {
-                            byCurrency: {
-                                currency: string;
-                                net: number;
-                                tax: number;
-                                gross: number;
-                            }[];
-                            eur: {
-                                net: number;
-                                tax: number;
-                                gross: number;
-                            };
-                            unconverted: string[];
-                        };
-                    };
-                };
-            };
-            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
-            400: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
-            403: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or not visible to this organization and mode */
-            404: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; see the Retry-After header */
-            429: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    /** @description seconds until the limit resets */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getVatOssReport: {
-        parameters: {
-            query: {
-                /** @description year of the quarter */
-                year: number;
-                /** @description quarter 1 to 4 */
-                quarter: number;
-                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
-                timezone?: string;
-                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
-                source?: "transactions" | "invoices" | "both";
-                currency?: string;
-                siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
-                eurRates?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        period: {
-                            startDate: string;
-                            endDate: string;
-                            timezone: string;
-                            startAt: string;
-                            endAt: string;
-                        };
-                        /** @enum {string} */
-                        source: "transactions" | "invoices" | "both";
-                        currency: string | null;
-                        siteId: string | null;
-                        year: number;
-                        quarter: number;
-                        memberStateOfIdentification: string | null;
-                        vatId: string | null;
-                        countries: {
-                            country: string;
-                            supplies: {
-                                /** @enum {string} */
-                                supplyType: "GOODS" | "SERVICES";
-                                /** @enum {string} */
-                                rateType: "STANDARD" | "REDUCED";
-                                vatRate: number;
-                                taxableAmount: number;
-                                vatAmount: number;
-                                conversions: {
-                                    currency: string;
-                                    net: number;
-                                    tax: number;
-                                    rate: number;
-                                    rateDate: string;
-                                    eurNet: number;
-                                    eurTax: number;
-                                }[];
-                            }[];
-                            corrections: {
-                                year: number;
-                                quarter: number;
-                                vatAmount: number;
-                                declaredVat: number;
-                                conversions: {
-                                    currency: string;
-                                    net: number;
-                                    tax: number;
-                                    rate: number;
-                                    rateDate: string;
-                                    eurNet: number;
-                                    eurTax: number;
-                                }[];
-                            }[];
-                            vatTotal: number;
-                            correctionsTotal: number;
-                            balance: number;
-                        }[];
-                        totals: {
-                            taxableAmount: number;
-                            vatAmount: number;
-                            correctionsTotal: number;
-                            balance: number;
-                        };
-                        excluded: {
-                            /** @enum {string} */
-                            decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
-                            currency: string;
-                            net: number;
-                            tax: number;
-                            lines: number;
-                        }[];
-                    };
-                };
-            };
-            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
-            400: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
-            403: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or not visible to this organization and mode */
-            404: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A precondition of another service failed */
-            422: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; see the Retry-After header */
-            429: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    /** @description seconds until the limit resets */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getVatOssReportDetails: {
-        parameters: {
-            query: {
-                /** @description year of the quarter */
-                year: number;
-                /** @description quarter 1 to 4 */
-                quarter: number;
-                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
-                timezone?: string;
-                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
-                source?: "transactions" | "invoices" | "both";
-                currency?: string;
-                siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
-                eurRates?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        period: {
-                            startDate: string;
-                            endDate: string;
-                            timezone: string;
-                            startAt: string;
-                            endAt: string;
-                        };
-                        /** @enum {string} */
-                        source: "transactions" | "invoices" | "both";
-                        currency: string | null;
-                        siteId: string | null;
-                        year: number;
-                        quarter: number;
-                        data: {
-                            country: string;
-                            /** @enum {string} */
-                            supplyType: "GOODS" | "SERVICES";
-                            /** @enum {string} */
-                            rateType: "STANDARD" | "REDUCED";
-                            vatRate: number;
-                            currency: string;
-                            net: number;
-                            tax: number;
-                            lines: number;
-                            eur: {
-                                rate: number;
-                                rateDate: string;
-                                net: number;
-                                tax: number;
-                                gross: number;
-                            } | null;
-                        }[];
-                        corrections: {
-                            recordId: string;
-                            correctsRecordId: string;
-                            country: string;
-                            year: number;
-                            quarter: number;
-                            currency: string;
-                            tax: number;
-                            eurTax: number | null;
-                        }[];
-                    };
-                };
-            };
-            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
-            400: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
-            403: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or not visible to this organization and mode */
-            404: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A precondition of another service failed */
-            422: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; see the Retry-After header */
-            429: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    /** @description seconds until the limit resets */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    exportTaxReportByCountry: {
-        parameters: {
-            query: {
-                /** @description first day of the period, inclusive */
-                startDate: string;
-                /** @description last day of the period, inclusive (at most 1098 days after startDate) */
-                endDate: string;
-                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
-                timezone?: string;
-                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
-                source?: "transactions" | "invoices" | "both";
-                currency?: string;
-                siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
-                eurRates?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description the file */
-            200: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                };
-            };
-            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
-            400: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
-            403: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or not visible to this organization and mode */
-            404: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; see the Retry-After header */
-            429: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    /** @description seconds until the limit resets */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    exportTaxReportRevenueByCountry: {
-        parameters: {
-            query: {
-                /** @description first day of the period, inclusive */
-                startDate: string;
-                /** @description last day of the period, inclusive (at most 1098 days after startDate) */
-                endDate: string;
-                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
-                timezone?: string;
-                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
-                source?: "transactions" | "invoices" | "both";
-                currency?: string;
-                siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
-                eurRates?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description the file */
-            200: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                };
-            };
-            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
-            400: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
-            403: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or not visible to this organization and mode */
-            404: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; see the Retry-After header */
-            429: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    /** @description seconds until the limit resets */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    exportVatOssReport: {
-        parameters: {
-            query: {
-                /** @description year of the quarter */
-                year: number;
-                /** @description quarter 1 to 4 */
-                quarter: number;
-                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
-                timezone?: string;
-                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
-                source?: "transactions" | "invoices" | "both";
-                currency?: string;
-                siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
-                eurRates?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description the file */
-            200: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/xml": string;
-                };
-            };
-            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
-            400: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
-            403: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or not visible to this organization and mode */
-            404: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A precondition of another service failed */
-            422: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; see the Retry-After header */
-            429: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    /** @description seconds until the limit resets */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    exportVatOssReportElster: {
-        parameters: {
-            query: {
-                /** @description year of the quarter */
-                year: number;
-                /** @description quarter 1 to 4 */
-                quarter: number;
-                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
-                timezone?: string;
-                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
-                source?: "transactions" | "invoices" | "both";
-                currency?: string;
-                siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
-                eurRates?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description the file */
-            200: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                };
-            };
-            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
-            400: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
-            403: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or not visible to this organization and mode */
-            404: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A precondition of another service failed */
-            422: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; see the Retry-After header */
-            429: {
-                headers: {
-                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
-                    "X-Request-ID"?: string;
-                    /** @description seconds until the limit resets */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     listClients: {
         parameters: {
             query?: {
@@ -19899,6 +18651,1262 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTaxReportByCountry: {
+        parameters: {
+            query: {
+                /** @description first day of the period, inclusive */
+                startDate: string;
+                /** @description last day of the period, inclusive (at most 1098 days after startDate) */
+                endDate: string;
+                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
+                timezone?: string;
+                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
+                source?: "transactions" | "invoices" | "both";
+                currency?: string;
+                siteId?: string;
+                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                eurRates?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: {
+                            startDate: string;
+                            endDate: string;
+                            timezone: string;
+                            startAt: string;
+                            endAt: string;
+                        };
+                        /** @enum {string} */
+                        source: "transactions" | "invoices" | "both";
+                        currency: string | null;
+                        siteId: string | null;
+                        data: {
+                            country: string;
+                            currency: string;
+                            net: number;
+                            tax: number;
+                            gross: number;
+                            lines: number;
+                            eur: {
+                                rate: number;
+                                rateDate: string;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            } | null;
+                        }[];
+                        totals: {
+                            byCurrency: {
+                                currency: string;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            }[];
+                            eur: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            unconverted: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTaxReportByCountryDetails: {
+        parameters: {
+            query: {
+                /** @description first day of the period, inclusive */
+                startDate: string;
+                /** @description last day of the period, inclusive (at most 1098 days after startDate) */
+                endDate: string;
+                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
+                timezone?: string;
+                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
+                source?: "transactions" | "invoices" | "both";
+                currency?: string;
+                siteId?: string;
+                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                eurRates?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: {
+                            startDate: string;
+                            endDate: string;
+                            timezone: string;
+                            startAt: string;
+                            endAt: string;
+                        };
+                        /** @enum {string} */
+                        source: "transactions" | "invoices" | "both";
+                        currency: string | null;
+                        siteId: string | null;
+                        data: {
+                            country: string;
+                            currency: string;
+                            net: number;
+                            tax: number;
+                            gross: number;
+                            lines: number;
+                            eur: {
+                                rate: number;
+                                rateDate: string;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            } | null;
+                            taxRate: number;
+                            taxRateCode: string;
+                            /** @enum {string|null} */
+                            rateType: "standard" | "reduced" | "super_reduced" | "zero" | null;
+                            /** @enum {string} */
+                            decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                            /** @enum {string} */
+                            itemType: "digital_service" | "goods" | "service" | "shipping";
+                        }[];
+                        totals: {
+                            byCurrency: {
+                                currency: string;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            }[];
+                            eur: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            unconverted: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTaxReportRevenueByCountry: {
+        parameters: {
+            query: {
+                /** @description first day of the period, inclusive */
+                startDate: string;
+                /** @description last day of the period, inclusive (at most 1098 days after startDate) */
+                endDate: string;
+                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
+                timezone?: string;
+                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
+                source?: "transactions" | "invoices" | "both";
+                currency?: string;
+                siteId?: string;
+                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                eurRates?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: {
+                            startDate: string;
+                            endDate: string;
+                            timezone: string;
+                            startAt: string;
+                            endAt: string;
+                        };
+                        /** @enum {string} */
+                        source: "transactions" | "invoices" | "both";
+                        currency: string | null;
+                        siteId: string | null;
+                        data: {
+                            country: string;
+                            currency: string;
+                            net: number;
+                            tax: number;
+                            gross: number;
+                            sales: number;
+                            corrections: number;
+                            eur: {
+                                rate: number;
+                                rateDate: string;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            } | null;
+                        }[];
+                        totals: {
+                            byCurrency: {
+                                currency: string;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            }[];
+                            eur: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            unconverted: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTaxReportCurrencies: {
+        parameters: {
+            query: {
+                /** @description first day of the period, inclusive */
+                startDate: string;
+                /** @description last day of the period, inclusive (at most 1098 days after startDate) */
+                endDate: string;
+                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
+                timezone?: string;
+                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
+                source?: "transactions" | "invoices" | "both";
+                currency?: string;
+                siteId?: string;
+                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                eurRates?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: {
+                            startDate: string;
+                            endDate: string;
+                            timezone: string;
+                            startAt: string;
+                            endAt: string;
+                        };
+                        /** @enum {string} */
+                        source: "transactions" | "invoices" | "both";
+                        currency: string | null;
+                        siteId: string | null;
+                        data: {
+                            currency: string;
+                            net: number;
+                            tax: number;
+                            gross: number;
+                            entries: number;
+                            eur: {
+                                rate: number;
+                                rateDate: string;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            } | null;
+                        }[];
+                        totals: {
+                            byCurrency: {
+                                currency: string;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            }[];
+                            eur: {
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            };
+                            unconverted: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVatOssReport: {
+        parameters: {
+            query: {
+                /** @description year of the quarter */
+                year: number;
+                /** @description quarter 1 to 4 */
+                quarter: number;
+                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
+                timezone?: string;
+                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
+                source?: "transactions" | "invoices" | "both";
+                currency?: string;
+                siteId?: string;
+                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                eurRates?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: {
+                            startDate: string;
+                            endDate: string;
+                            timezone: string;
+                            startAt: string;
+                            endAt: string;
+                        };
+                        /** @enum {string} */
+                        source: "transactions" | "invoices" | "both";
+                        currency: string | null;
+                        siteId: string | null;
+                        year: number;
+                        quarter: number;
+                        memberStateOfIdentification: string | null;
+                        vatId: string | null;
+                        countries: {
+                            country: string;
+                            supplies: {
+                                /** @enum {string} */
+                                supplyType: "GOODS" | "SERVICES";
+                                /** @enum {string} */
+                                rateType: "STANDARD" | "REDUCED";
+                                vatRate: number;
+                                taxableAmount: number;
+                                vatAmount: number;
+                                conversions: {
+                                    currency: string;
+                                    net: number;
+                                    tax: number;
+                                    rate: number;
+                                    rateDate: string;
+                                    eurNet: number;
+                                    eurTax: number;
+                                }[];
+                            }[];
+                            corrections: {
+                                year: number;
+                                quarter: number;
+                                vatAmount: number;
+                                declaredVat: number;
+                                conversions: {
+                                    currency: string;
+                                    net: number;
+                                    tax: number;
+                                    rate: number;
+                                    rateDate: string;
+                                    eurNet: number;
+                                    eurTax: number;
+                                }[];
+                            }[];
+                            vatTotal: number;
+                            correctionsTotal: number;
+                            balance: number;
+                        }[];
+                        totals: {
+                            taxableAmount: number;
+                            vatAmount: number;
+                            correctionsTotal: number;
+                            balance: number;
+                        };
+                        excluded: {
+                            /** @enum {string} */
+                            decision: "domestic" | "domestic_b2b" | "oss_destination" | "below_threshold_origin" | "general_service_origin" | "reverse_charge" | "intra_community_supply" | "export" | "manual_override" | "seller_not_configured";
+                            currency: string;
+                            net: number;
+                            tax: number;
+                            lines: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVatOssReportDetails: {
+        parameters: {
+            query: {
+                /** @description year of the quarter */
+                year: number;
+                /** @description quarter 1 to 4 */
+                quarter: number;
+                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
+                timezone?: string;
+                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
+                source?: "transactions" | "invoices" | "both";
+                currency?: string;
+                siteId?: string;
+                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                eurRates?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: {
+                            startDate: string;
+                            endDate: string;
+                            timezone: string;
+                            startAt: string;
+                            endAt: string;
+                        };
+                        /** @enum {string} */
+                        source: "transactions" | "invoices" | "both";
+                        currency: string | null;
+                        siteId: string | null;
+                        year: number;
+                        quarter: number;
+                        data: {
+                            country: string;
+                            /** @enum {string} */
+                            supplyType: "GOODS" | "SERVICES";
+                            /** @enum {string} */
+                            rateType: "STANDARD" | "REDUCED";
+                            vatRate: number;
+                            currency: string;
+                            net: number;
+                            tax: number;
+                            lines: number;
+                            eur: {
+                                rate: number;
+                                rateDate: string;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            } | null;
+                        }[];
+                        corrections: {
+                            recordId: string;
+                            correctsRecordId: string;
+                            country: string;
+                            year: number;
+                            quarter: number;
+                            currency: string;
+                            tax: number;
+                            eurTax: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportTaxReportByCountry: {
+        parameters: {
+            query: {
+                /** @description first day of the period, inclusive */
+                startDate: string;
+                /** @description last day of the period, inclusive (at most 1098 days after startDate) */
+                endDate: string;
+                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
+                timezone?: string;
+                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
+                source?: "transactions" | "invoices" | "both";
+                currency?: string;
+                siteId?: string;
+                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                eurRates?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (text/csv; charset=utf-8) */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description inline; filename="<file name>" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportTaxReportRevenueByCountry: {
+        parameters: {
+            query: {
+                /** @description first day of the period, inclusive */
+                startDate: string;
+                /** @description last day of the period, inclusive (at most 1098 days after startDate) */
+                endDate: string;
+                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
+                timezone?: string;
+                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
+                source?: "transactions" | "invoices" | "both";
+                currency?: string;
+                siteId?: string;
+                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                eurRates?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (text/csv; charset=utf-8) */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description inline; filename="<file name>" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportVatOssReport: {
+        parameters: {
+            query: {
+                /** @description year of the quarter */
+                year: number;
+                /** @description quarter 1 to 4 */
+                quarter: number;
+                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
+                timezone?: string;
+                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
+                source?: "transactions" | "invoices" | "both";
+                currency?: string;
+                siteId?: string;
+                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                eurRates?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (application/xml; charset=utf-8) */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description inline; filename="<file name>" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportVatOssReportElster: {
+        parameters: {
+            query: {
+                /** @description year of the quarter */
+                year: number;
+                /** @description quarter 1 to 4 */
+                quarter: number;
+                /** @description IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone */
+                timezone?: string;
+                /** @description transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice */
+                source?: "transactions" | "invoices" | "both";
+                currency?: string;
+                siteId?: string;
+                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                eurRates?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (text/csv; charset=utf-8) */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description inline; filename="<file name>" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
