@@ -20,6 +20,9 @@ export interface Transmission {
   status_code: number | null;
   error: string | null;
   at: string;
+  /** What was sent, so tests can replay or tamper with a real delivery. */
+  headers: Record<string, string>;
+  body: string;
   /** The app the endpoint belongs to (not shown). */
   owner: string;
 }
@@ -66,8 +69,9 @@ export class WebhookSender {
     }
   }
 
-  send(event: WebhookEvent, endpoints: WebhookEndpoint[]): void {
-    for (const e of endpoints) this.schedule(event, e, 1, 0);
+  /** Delivers to each endpoint; `transmissionTime` backdates the transmissions (a stale delivery). */
+  send(event: WebhookEvent, endpoints: WebhookEndpoint[], transmissionTime?: string): void {
+    for (const e of endpoints) this.schedule(event, e, 1, 0, transmissionTime);
   }
 
   list(filter: { owner?: string | undefined; eventId?: string | undefined } = {}): Transmission[] {
@@ -81,39 +85,40 @@ export class WebhookSender {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private schedule(event: WebhookEvent, endpoint: WebhookEndpoint, attempt: number, delayMs: number): void {
+  private schedule(event: WebhookEvent, endpoint: WebhookEndpoint, attempt: number, delayMs: number, transmissionTime?: string): void {
     if (this.shutdown.signal.aborted) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      const run = this.attempt(event, endpoint, attempt).finally(() => this.inFlight.delete(run));
+      const run = this.attempt(event, endpoint, attempt, transmissionTime).finally(() => this.inFlight.delete(run));
       this.inFlight.add(run);
     }, delayMs);
     this.timers.add(timer);
   }
 
-  private async attempt(event: WebhookEvent, endpoint: WebhookEndpoint, attempt: number): Promise<void> {
+  private async attempt(event: WebhookEvent, endpoint: WebhookEndpoint, attempt: number, transmissionTime?: string): Promise<void> {
     const { owner: _owner, ...wire } = event;
     const body = JSON.stringify(wire);
     const transmissionId = newTransmissionId();
-    const time = new Date().toISOString();
+    const time = transmissionTime ?? new Date().toISOString();
     const signer = createSign('RSA-SHA256');
     signer.update(WebhookSender.signedString(transmissionId, time, endpoint.id, body));
     const sig = signer.sign(this.keys.privateKey, 'base64');
     let statusCode: number | null = null;
     let error: string | null = null;
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'paypal-transmission-id': transmissionId,
+      'paypal-transmission-time': time,
+      'paypal-transmission-sig': sig,
+      'paypal-cert-url': this.certUrl(),
+      'paypal-auth-algo': AUTH_ALGO,
+    };
     try {
       const res = await fetch(endpoint.url, {
         method: 'POST',
         redirect: 'manual',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': USER_AGENT,
-          'paypal-transmission-id': transmissionId,
-          'paypal-transmission-time': time,
-          'paypal-transmission-sig': sig,
-          'paypal-cert-url': this.certUrl(),
-          'paypal-auth-algo': AUTH_ALGO,
-        },
+        headers,
         body,
         signal: AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(this.settings.timeoutMs)]),
       });
@@ -136,7 +141,9 @@ export class WebhookSender {
       ok,
       status_code: statusCode,
       error,
-      at: time,
+      at: new Date().toISOString(),
+      headers,
+      body,
       owner: event.owner,
     });
     if (this.calls.length > MAX_RECORDED) this.calls.splice(0, this.calls.length - MAX_RECORDED);
@@ -146,7 +153,7 @@ export class WebhookSender {
     } else if (attempt < this.settings.maxAttempts) {
       const delay = this.settings.retryBaseMs * 2 ** (attempt - 1);
       this.logger.info({ ...log, retryInMs: delay }, 'webhook delivery failed; will retry');
-      this.schedule(event, endpoint, attempt + 1, delay);
+      this.schedule(event, endpoint, attempt + 1, delay, transmissionTime);
     } else {
       this.logger.warn(log, 'webhook delivery failed; giving up');
     }

@@ -127,7 +127,7 @@ export class Sandbox {
   constructor(
     private readonly clock: Clock,
     private readonly publicUrl: () => string,
-    private readonly onEvent: (event: WebhookEvent, endpoints: WebhookEndpoint[]) => void,
+    private readonly onEvent: (event: WebhookEvent, endpoints: WebhookEndpoint[], transmissionTime?: string) => void,
   ) {}
 
   private now(): string {
@@ -284,15 +284,20 @@ export class Sandbox {
   }
 
   /** Delivers an event again to the endpoints of its app (the provider's resend), `times` times. */
-  resend(e: WebhookEvent, times: number): void {
-    for (let i = 0; i < times; i++) this.onEvent(e, this.endpointsOf(e.owner, e.event_type));
+  resend(e: WebhookEvent, times: number, transmissionTime?: string): void {
+    for (let i = 0; i < times; i++) this.onEvent(e, this.endpointsOf(e.owner, e.event_type), transmissionTime);
+  }
+
+  /** Sends an event of any type (one the platform may not know) with the given resource. */
+  custom(owner: string, type: string, resource: unknown): WebhookEvent {
+    return this.emit(owner, type, 'custom', `Sandbox ${type} event`, () => resource);
   }
 
   private endpointsOf(owner: string, type: string): WebhookEndpoint[] {
     return [...this.endpoints.values()].filter((e) => e.owner === owner && (e.eventTypes.includes('*') || e.eventTypes.includes(type)));
   }
 
-  private emit(owner: string, type: string, resourceType: string, summary: string, resource: () => unknown): void {
+  private emit(owner: string, type: string, resourceType: string, summary: string, resource: () => unknown): WebhookEvent {
     const e: WebhookEvent = {
       id: `WH-${token(8)}-${token(17)}`,
       event_version: '1.0',
@@ -306,6 +311,7 @@ export class Sandbox {
     };
     this.events.set(e.id, e);
     this.onEvent(e, this.endpointsOf(owner, type));
+    return e;
   }
 
   /** The provider's JSON views of each resource. */

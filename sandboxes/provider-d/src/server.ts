@@ -66,7 +66,7 @@ export function buildServer(config: SandboxConfig, options: BuildOptions = {}): 
   };
 
   const sender = new WebhookSender(config.webhooks, logger.child({ component: 'webhooks' }), () => `${publicUrl()}${CERT_PATH}`);
-  const sandbox = new Sandbox(clock, publicUrl, (event, endpoints) => sender.send(event, endpoints));
+  const sandbox = new Sandbox(clock, publicUrl, (event, endpoints, time) => sender.send(event, endpoints, time));
   /** Stored answers per (app, PayPal-Request-Id): the same request replays, another one is refused. */
   const idempotency = new Map<string, { fingerprint: string; status: number; body: unknown; at: number }>();
 
@@ -247,8 +247,20 @@ export function buildServer(config: SandboxConfig, options: BuildOptions = {}): 
     const raw = param(req, 'times') ?? 1;
     const times = typeof raw === 'number' && Number.isInteger(raw) && raw >= 1 && raw <= 20 ? raw : null;
     if (times === null) throw invalidRequest('INVALID_PARAMETER_VALUE', 'times must be an integer from 1 to 20.', 'times');
-    sandbox.resend(e, times);
+    const time = param(req, 'transmission_time');
+    if (time !== undefined && (typeof time !== 'string' || Number.isNaN(Date.parse(time)))) {
+      throw invalidRequest('INVALID_PARAMETER_VALUE', 'transmission_time must be an ISO timestamp.', 'transmission_time');
+    }
+    sandbox.resend(e, times, time);
     return { event_id: e.id, deliveries: times };
+  });
+
+  app.post('/_sandbox/events', async (req) => {
+    const owner = appOf(req);
+    const type = param(req, 'event_type');
+    if (typeof type !== 'string' || !/^[A-Z][A-Z0-9_.-]{2,100}$/.test(type)) throw invalidRequest('INVALID_PARAMETER_VALUE', 'event_type must be an event type name.', 'event_type');
+    const { owner: _o, ...e } = sandbox.custom(owner, type, param(req, 'resource') ?? {});
+    return e;
   });
 
   app.get<{ Querystring: { event_type?: string } }>('/_sandbox/events', async (req) => {
