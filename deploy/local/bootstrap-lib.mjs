@@ -50,7 +50,22 @@ async function sandboxProviderB(adminBaseUrl, apiKey, mode) {
 }
 
 /**
- * @param {{adminBaseUrl: string, publicBaseUrl: string, systemApiKey: string, name?: string, email?: string, mode?: 'live'|'test', providerASandboxUrl?: string, providerBSandboxUrl?: string, extras?: (ctx) => Promise<object>}} o
+ * Creates a provider_d record for the merchant when the provider_d sandbox runs: a fresh sandbox app
+ * (client id and secret). No webhook id is given, so the platform registers its webhook endpoint.
+ */
+async function sandboxProviderD(adminBaseUrl, apiKey, mode) {
+  const clientId = `Ac${randomBytes(12).toString('hex')}`;
+  const clientSecret = `EK${randomBytes(20).toString('hex')}`;
+  const provider = await call('POST', `${adminBaseUrl}/providers`, apiKey, {
+    type: 'provider_d',
+    name: 'Sandbox wallet',
+    credentials: { clientId, clientSecret, environment: mode === 'live' ? 'live' : 'sandbox' },
+  });
+  return { id: provider.id, clientId, clientSecret };
+}
+
+/**
+ * @param {{adminBaseUrl: string, publicBaseUrl: string, systemApiKey: string, name?: string, email?: string, mode?: 'live'|'test', providerASandboxUrl?: string, providerBSandboxUrl?: string, providerDSandboxUrl?: string, extras?: (ctx) => Promise<object>}} o
  */
 export async function bootstrap(o) {
   const suffix = randomBytes(3).toString('hex');
@@ -78,6 +93,9 @@ export async function bootstrap(o) {
   }
   if (o.providerBSandboxUrl) {
     out.providers = { ...out.providers, provider_b: await sandboxProviderB(o.adminBaseUrl, apiKey, o.mode ?? 'live') };
+  }
+  if (o.providerDSandboxUrl) {
+    out.providers = { ...out.providers, provider_d: await sandboxProviderD(o.adminBaseUrl, apiKey, o.mode ?? 'live') };
   }
   if (o.extras) Object.assign(out, await o.extras({ ...out, call }));
   return out;

@@ -5976,7 +5976,7 @@ export interface operations {
                     credentials: {
                         clientId: string;
                         clientSecret: string;
-                        webhookId: string;
+                        webhookId?: string;
                         /** @enum {string} */
                         environment: "sandbox" | "live";
                         apiBaseUrl?: string;

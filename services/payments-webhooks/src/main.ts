@@ -32,6 +32,12 @@ void runBackendService({
             timeoutMs: config.PROVIDER_B_TIMEOUT_MS,
             maxNetworkRetries: config.PROVIDER_B_MAX_NETWORK_RETRIES,
           },
+          provider_d: {
+            defaultApiBaseUrl: config.PROVIDER_D_API_BASE_URL,
+            timeoutMs: config.PROVIDER_D_TIMEOUT_MS,
+            maxNetworkRetries: config.PROVIDER_D_MAX_NETWORK_RETRIES,
+            webhookToleranceMs: config.PROVIDER_D_WEBHOOK_TOLERANCE_MS,
+          },
         }),
       ),
       publicRootUrl: config.PUBLIC_ROOT_URL,

@@ -22,6 +22,8 @@ export interface AdapterHarness {
   rejectedCredentials(): PaymentAdapter;
   /** An adapter pointed at an address where no provider answers. */
   unreachable(): PaymentAdapter;
+  /** False for providers with no way to cancel an open payment: cancelling is refused (CANCEL_REFUSED). */
+  cancels?: boolean;
 }
 
 const objectId = () => randomBytes(12).toString('hex');
@@ -89,6 +91,13 @@ export function runAdapterContract(name: string, harness: () => AdapterHarness):
 
     it('cancels an open payment, and cancelling again still succeeds', async () => {
       const payment = await harness().adapter().createPayment(paymentInput());
+      if (harness().cancels === false) {
+        const refused = await failure(harness().adapter().cancelPayment(payment.providerPaymentId, `cancel-${payment.providerPaymentId}`));
+        expect(refused).toBeInstanceOf(ConflictError);
+        expect((refused as ConflictError).code).toBe('CANCEL_REFUSED');
+        expect((await harness().adapter().fetchStatus(payment.providerPaymentId)).outcome).toBe('pending');
+        return;
+      }
       await harness().adapter().cancelPayment(payment.providerPaymentId, `cancel-${payment.providerPaymentId}`);
       expect((await harness().adapter().fetchStatus(payment.providerPaymentId)).outcome).toBe('cancelled');
       await harness().adapter().cancelPayment(payment.providerPaymentId, `cancel-${payment.providerPaymentId}`);
@@ -147,6 +156,8 @@ export interface WebhookHarness {
   closeDispute(credentials: Record<string, unknown>, disputeId: string, outcome: 'won' | 'lost'): Promise<void>;
   /** The delivery made unauthentic the way an attacker could (wrong signature, a payment of nobody's). */
   forge(delivery: Delivery): Delivery;
+  /** False for providers with no way to cancel an open payment (see {@link AdapterHarness.cancels}). */
+  cancels?: boolean;
 }
 
 /** Records every webhook delivery the sandboxes send, per path. */
@@ -269,7 +280,13 @@ export function runWebhookContract(name: string, start: (publicRootUrl: string) 
 
     it('cancel: a cancelled payment reports cancelled', async () => {
       const p = await started();
-      await cancelPayment(h.deps, { organizationId: p.provider.organizationId, providerId: p.provider.id, transactionId: p.transactionId });
+      const cancel = cancelPayment(h.deps, { organizationId: p.provider.organizationId, providerId: p.provider.id, transactionId: p.transactionId });
+      if (h.cancels === false) {
+        expect(await failure(cancel)).toBeInstanceOf(ConflictError);
+        expect(await reports(p.transactionId)).toEqual([]);
+        return;
+      }
+      await cancel;
       await settle(p, p.transactionId, outcome('cancelled'));
     });
 

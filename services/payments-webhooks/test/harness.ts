@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-a';
 import * as sandboxB from '@paymesh/sandbox-provider-b';
+import * as sandboxD from '@paymesh/sandbox-provider-d';
 import { createLogger, SecretBox, systemClock } from '@paymesh/core';
 import { createStore, type DroppableStore } from '@paymesh/store';
 import type { PaymentsDeps } from '../src/app/deps';
@@ -20,6 +21,8 @@ export interface Harness {
   sandboxUrl: string;
   /** The provider_b sandbox. */
   sandboxBUrl: string;
+  /** The provider_d sandbox. */
+  sandboxDUrl: string;
   close(): Promise<void>;
 }
 
@@ -48,12 +51,17 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const b: FastifyInstance = sandboxB.buildServer(configB);
   await b.listen({ host: configB.host, port: configB.port });
   const sandboxBUrl = `http://127.0.0.1:${(b.server.address() as AddressInfo).port}`;
+  const configD = sandboxD.loadSandboxConfig({ LOG_LEVEL: 'silent', PROVIDER_D_SANDBOX_PORT: '0', PROVIDER_D_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50' });
+  const d: FastifyInstance = sandboxD.buildServer(configD);
+  await d.listen({ host: configD.host, port: configD.port });
+  const sandboxDUrl = `http://127.0.0.1:${(d.server.address() as AddressInfo).port}`;
   const store = await createStore({ url: PG_URL, database: `pwtest_${randomBytes(4).toString('hex')}` });
   for (const c of collections) await store.ensureCollection(c);
   const h: Harness = {
     store,
     sandboxUrl,
     sandboxBUrl,
+    sandboxDUrl,
     deps: {
       store,
       outbox: new Committer<EventMap>({ store }),
@@ -63,6 +71,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       adapters: new ProviderAdapters(adapterFactory({
         provider_a: { defaultApiBaseUrl: sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
         provider_b: { defaultApiBaseUrl: sandboxBUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
+        provider_d: { defaultApiBaseUrl: sandboxDUrl, timeoutMs: 3000, maxNetworkRetries: 0, webhookToleranceMs: 300_000 },
       })),
       publicRootUrl: opts.publicRootUrl ?? 'http://127.0.0.1:18081',
       requireHttps: false,
@@ -72,6 +81,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await store.close();
       await sandbox.close();
       await b.close();
+      await d.close();
     },
   };
   return h;

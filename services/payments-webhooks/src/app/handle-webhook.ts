@@ -54,11 +54,64 @@ export async function handleWebhook(deps: PaymentsDeps, delivery: WebhookDeliver
     checked.push({ event, payment: event.payment ? await ownedPayment(deps, provider, event.payment) : null });
   }
   const results: WebhookResult[] = [];
-  for (const { event, payment } of checked) results.push(await applyEvent(deps, provider, delivery, receivedAt, event, payment));
+  for (const { event, payment } of checked) {
+    results.push(
+      payment !== null && event.capture === true
+        ? await captureApproved(deps, provider, delivery, receivedAt, event, payment)
+        : await applyEvent(deps, provider, delivery, receivedAt, event, payment),
+    );
+  }
   // One answer per delivery: accepted when any event took effect, else duplicate, else ignored.
   return (
     results.find((r) => r.outcome === 'accepted') ?? results.find((r) => r.outcome === 'duplicate') ?? (results[0] as WebhookResult)
   );
+}
+
+/**
+ * A buyer's approval of a payment the merchant captures: the approval is claimed first (with its
+ * receipt), then the payment is captured and what the capture reports is applied like any event
+ * (each with its own claim). A capture is idempotent per payment at the provider, so a repeated
+ * approval whose payment is still unsettled (a crash between claim and capture) captures again
+ * and gets the same capture; once the payment settled, a repeat is only a duplicate.
+ */
+async function captureApproved(
+  deps: PaymentsDeps,
+  provider: ProviderDoc,
+  delivery: WebhookDelivery,
+  receivedAt: Date,
+  event: ProviderWebhookEvent,
+  payment: PaymentDoc,
+): Promise<WebhookResult> {
+  const adapter = adapterOf(deps, provider);
+  if (!adapter.capturePayment) throw new DomainError('internal', `${provider.type} reports approvals but cannot capture`);
+  const receipt = receiptOf(provider, delivery, receivedAt, event);
+  const claimed = await claim(deps, provider, payment, event, receipt('accepted'), () => undefined);
+  if (!claimed) await deps.store.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt('duplicate'));
+  const current = await deps.store.collection<PaymentDoc>(PAYMENTS).get(payment.id);
+  if (!current || current.status !== 'pending') return { outcome: claimed ? 'accepted' : 'duplicate', eventId: event.eventId };
+  const captured = await adapter.capturePayment(payment.providerPaymentId);
+  let outcome: WebhookOutcome = claimed ? 'accepted' : 'duplicate';
+  for (const e of captured) {
+    const owned = e.payment ? await ownedPayment(deps, provider, e.payment) : null;
+    const r = await applyEvent(deps, provider, delivery, receivedAt, e, owned);
+    if (r.outcome === 'accepted') outcome = 'accepted';
+  }
+  deps.logger.info({ providerId: provider.id, providerEventId: event.eventId, transactionId: payment.transactionId, outcome }, 'approved payment captured');
+  return { outcome, eventId: event.eventId };
+}
+
+function receiptOf(provider: ProviderDoc, delivery: WebhookDelivery, receivedAt: Date, event: ProviderWebhookEvent) {
+  return (outcome: WebhookOutcome): Omit<WebhookReceiptDoc, 'id' | 'version'> => ({
+    providerId: provider.id,
+    providerType: provider.type,
+    organizationId: provider.organizationId,
+    mode: provider.mode,
+    providerEventId: event.eventId,
+    eventType: event.eventType,
+    outcome,
+    receivedAt: receivedAt.toISOString(),
+    rawBody: delivery.rawBody.toString('utf8'),
+  });
 }
 
 /** Claims one verified event and enqueues its report; receipts record every outcome. */
@@ -71,17 +124,7 @@ async function applyEvent(
   payment: PaymentDoc | null,
 ): Promise<WebhookResult> {
   const log = deps.logger.child({ providerId: provider.id, providerEventId: event.eventId, eventType: event.eventType });
-  const receipt = (outcome: WebhookOutcome): Omit<WebhookReceiptDoc, 'id' | 'version'> => ({
-    providerId: provider.id,
-    providerType: provider.type,
-    organizationId: provider.organizationId,
-    mode: provider.mode,
-    providerEventId: event.eventId,
-    eventType: event.eventType,
-    outcome,
-    receivedAt: receivedAt.toISOString(),
-    rawBody: delivery.rawBody.toString('utf8'),
-  });
+  const receipt = receiptOf(provider, delivery, receivedAt, event);
 
   if (payment !== null && event.adjustment !== null) {
     const data = paymentAdjustmentReported.parse({

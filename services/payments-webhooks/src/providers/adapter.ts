@@ -73,6 +73,11 @@ export interface ProviderWebhookEvent {
    * binds it to a transaction.
    */
   payment: { providerPaymentId: string; metadata: Record<string, string> | null } | null;
+  /**
+   * The event reports the buyer's approval of a payment the platform still has to capture
+   * ({@link PaymentAdapter.capturePayment}); the event is claimed before the capture.
+   */
+  capture?: boolean;
 }
 
 /**
@@ -103,6 +108,11 @@ export interface PaymentAdapter {
    * these credentials cannot see.
    */
   verifyWebhook(input: WebhookInput): Promise<ProviderWebhookEvent[]>;
+  /**
+   * Captures a payment the buyer approved (providers where the merchant captures); idempotent per
+   * payment at the provider. Answers the events the capture reports (usually its outcome).
+   */
+  capturePayment?(providerPaymentId: string): Promise<ProviderWebhookEvent[]>;
   /** @throws NotSupportedError until refunds are built. */
   refund(providerPaymentId: string, amount: number, idempotencyKey: string): Promise<never>;
 }

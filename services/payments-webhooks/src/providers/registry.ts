@@ -8,11 +8,13 @@ import { providerBModule } from './provider-b/module';
 import type { ProviderBOptions } from './provider-b/adapter';
 import { providerCModule } from './provider-c/module';
 import { providerDModule } from './provider-d/module';
+import type { ProviderDOptions } from './provider-d/adapter';
 
 /** Service-wide settings of each provider type that has an adapter (from config.ts). */
 export interface AdapterOptions {
   provider_a: ProviderAOptions;
   provider_b: ProviderBOptions;
+  provider_d: ProviderDOptions;
 }
 
 /**
@@ -31,7 +33,7 @@ function modules(opts: AdapterOptions | null) {
     provider_a: bind(providerAModule, opts?.provider_a ?? null),
     provider_b: bind(providerBModule, opts?.provider_b ?? null),
     provider_c: bind(providerCModule, undefined),
-    provider_d: bind(providerDModule, undefined),
+    provider_d: bind(providerDModule, opts?.provider_d ?? null),
   } satisfies Record<ProviderType, ProviderModule>;
 }
 

@@ -16,7 +16,7 @@ const providerA = z
   .strict();
 const providerB = z.object({ apiKey: secret(), apiBaseUrl }).strict();
 const providerC = z.object({ accessToken: secret(), webhookSecret: secret(), environment, apiBaseUrl }).strict();
-const providerD = z.object({ clientId: secret(), clientSecret: secret(), webhookId: secret(), environment, apiBaseUrl }).strict();
+const providerD = z.object({ clientId: secret(), clientSecret: secret(), webhookId: secret().optional(), environment, apiBaseUrl }).strict();
 
 const variant = <T extends string, C extends z.ZodTypeAny>(type: T, credentials: C) =>
   z.object({ type: z.literal(type), name: name(200), credentials }).strict();

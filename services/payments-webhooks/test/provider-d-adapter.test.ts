@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { ValidationError } from '@paymesh/core';
+import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-d';
+import { ProviderDAdapter, type ProviderDOptions } from '../src/providers/provider-d/adapter';
+import type { ProviderDCredentials } from '../src/providers/provider-d/module';
+import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
+import { rejection, startHarness } from './harness';
+
+let sandbox: FastifyInstance;
+let baseUrl = '';
+const options = (): ProviderDOptions => ({ defaultApiBaseUrl: baseUrl, timeoutMs: 3000, maxNetworkRetries: 0, webhookToleranceMs: 300_000 });
+
+/** A fresh sandbox app (any client id of 8+ characters with a 16+ character secret is one). */
+export const providerDApp = (): ProviderDCredentials => ({
+  clientId: `AcId${randomBytes(10).toString('hex')}`,
+  clientSecret: `EKs${randomBytes(16).toString('hex')}`,
+  environment: 'sandbox',
+});
+
+beforeAll(async () => {
+  const config = loadSandboxConfig({ LOG_LEVEL: 'silent', PROVIDER_D_SANDBOX_PORT: '0' });
+  sandbox = buildServer(config);
+  await sandbox.listen({ host: config.host, port: config.port });
+  baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+/** A sandbox call as the app of `c` (API or sandbox controls). */
+async function call(base: string, c: Record<string, unknown>, method: string, path: string, body?: unknown) {
+  const basic = Buffer.from(`${String(c['clientId'])}:${String(c['clientSecret'])}`).toString('base64');
+  const tok = await fetch(`${base}/v1/oauth2/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  const { access_token } = (await tok.json()) as { access_token: string };
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${access_token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const json = (await res.json()) as Record<string, any>;
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+const app = providerDApp();
+runAdapterContract('provider_d (sandbox)', () => ({
+  adapter: () => new ProviderDAdapter(app, options()),
+  async pay(id) {
+    await call(baseUrl, app, 'POST', `/_sandbox/orders/${id}/approve`, { funding: 'ok' });
+    await new ProviderDAdapter(app, options()).capturePayment(id);
+  },
+  rejectedCredentials: () => new ProviderDAdapter({ ...app, clientSecret: 'short-secret' }, options()),
+  unreachable: () => new ProviderDAdapter({ ...app, apiBaseUrl: 'http://127.0.0.1:9' }, options()),
+  cancels: false,
+}));
+
+runWebhookContract('provider_d (sandbox)', async (publicRootUrl) => {
+  const h = await startHarness({ publicRootUrl });
+  const sb = (c: Record<string, unknown>, method: string, path: string, body?: unknown) => call(h.sandboxDUrl, c, method, path, body);
+  return {
+    type: 'provider_d',
+    deps: h.deps,
+    outbox: () => h.store.outbox.pending(10_000),
+    credentials: () => providerDApp(),
+    pay: async (c, id) => void (await sb(c, 'POST', `/_sandbox/orders/${id}/approve`, { funding: 'ok' })),
+    fail: async (c, id) => void (await sb(c, 'POST', `/_sandbox/orders/${id}/approve`, { funding: 'declined' })),
+    refund: async (c, id, amount) => {
+      const order = await sb(c, 'GET', `/v2/checkout/orders/${id}`);
+      const captureId = String(order.purchase_units[0].payments.captures[0].id);
+      await sb(c, 'POST', `/v2/payments/captures/${captureId}/refund`, { amount: { currency_code: 'EUR', value: (amount / 100).toFixed(2) } });
+    },
+    openDispute: async (c, id) => String((await sb(c, 'POST', `/_sandbox/orders/${id}/disputes`, {})).dispute_id),
+    closeDispute: async (c, id, outcome) =>
+      void (await sb(c, 'POST', `/v1/customer/disputes/${id}/adjudicate`, { adjudication_outcome: outcome === 'lost' ? 'BUYER_FAVOR' : 'SELLER_FAVOR' })),
+    // The signature is what an attacker cannot make: the provider's verification answers FAILURE.
+    forge: (d: Delivery): Delivery => ({ ...d, headers: { ...d.headers, 'paypal-transmission-sig': Buffer.from('forged').toString('base64') } }),
+    cancels: false,
+    close: () => h.close(),
+  };
+});
+
+describe('provider_d adapter specifics', () => {
+  const adapter = () => new ProviderDAdapter({ ...app, webhookId: 'WH-NONE' }, options());
+
+  it('creates a CAPTURE order with the amount as a decimal string and our ids in custom_id; the approve link is the pay page', async () => {
+    const input = paymentInput({ amount: 1234, currency: 'eur' });
+    const payment = await adapter().createPayment(input);
+    expect(payment.redirectUrl).toBe(`${baseUrl}/checkoutnow?token=${payment.providerPaymentId}`);
+    const order = await call(baseUrl, app, 'GET', `/v2/checkout/orders/${payment.providerPaymentId}`);
+    expect(order.intent).toBe('CAPTURE');
+    expect(order.purchase_units[0].amount).toEqual({ currency_code: 'EUR', value: '12.34' });
+    expect(order.purchase_units[0].custom_id).toBe(`${input.transactionId}:${input.organizationId}:${input.siteId}:${input.providerId}`);
+  });
+
+  it('captures an approved order once: a second capture answers the same capture', async () => {
+    const payment = await adapter().createPayment(paymentInput());
+    await call(baseUrl, app, 'POST', `/_sandbox/orders/${payment.providerPaymentId}/approve`, { funding: 'ok' });
+    const first = await adapter().capturePayment(payment.providerPaymentId);
+    const again = await adapter().capturePayment(payment.providerPaymentId);
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatchObject({ outcome: 'succeeded', payment: { providerPaymentId: payment.providerPaymentId } });
+    expect(again[0]?.eventId).toBe(first[0]?.eventId);
+  });
+
+  it('refuses deliveries without transmission headers, stale ones and non-JSON bodies before asking the provider', async () => {
+    const headers = {
+      'paypal-transmission-id': 'x',
+      'paypal-transmission-time': new Date(Date.now() - 3_600_000).toISOString(),
+      'paypal-transmission-sig': 'c2ln',
+      'paypal-cert-url': `${baseUrl}/cert`,
+      'paypal-auth-algo': 'SHA256withRSA',
+    };
+    const body = Buffer.from(JSON.stringify({ id: 'WH-1', event_type: 'X', create_time: new Date().toISOString(), resource: {} }));
+    expect(await rejection(adapter().verifyWebhook({ rawBody: body, headers: {}, receivedAt: new Date() }))).toBeInstanceOf(ValidationError);
+    expect(await rejection(adapter().verifyWebhook({ rawBody: body, headers, receivedAt: new Date() }))).toBeInstanceOf(ValidationError);
+    const fresh = { ...headers, 'paypal-transmission-time': new Date().toISOString() };
+    expect(await rejection(adapter().verifyWebhook({ rawBody: Buffer.from('{nope'), headers: fresh, receivedAt: new Date() }))).toBeInstanceOf(ValidationError);
+    // Well-formed but not signed by the provider for this webhook id.
+    expect(await rejection(adapter().verifyWebhook({ rawBody: body, headers: fresh, receivedAt: new Date() }))).toBeInstanceOf(ValidationError);
+  });
+});
