@@ -49,7 +49,7 @@ describe('reconciliation', () => {
 
   beforeAll(async () => {
     mesh = await startTestMesh({
-      env: { MAIN_FRONTEND_ORIGIN: MAIN_FRONTEND, RECONCILE_MIN_PENDING_AGE_MS: '300', RECONCILE_INTERVAL_MS: '300', RECONCILE_BATCH_SIZE: '5' },
+      env: { MAIN_FRONTEND_ORIGIN: MAIN_FRONTEND, RECONCILE_MIN_PENDING_AGE_MS: '300', RECONCILE_INTERVAL_MS: '300', RECONCILE_BATCH_SIZE: '5', TRANSACTION_ABANDON_AFTER_MS: '4000', EXPIRY_INTERVAL_MS: '300' },
     });
     admin = mesh.adminBaseUrl;
     pub = mesh.publicBaseUrl;
@@ -89,11 +89,24 @@ describe('reconciliation', () => {
     expect(tx.status).toBe(1);
   });
 
-  it('a payment still open at the provider is never guessed: it stays pending', async () => {
+  it('a payment still open at the provider is never guessed; once abandoned, the provider cancels it and it expires with its IPN', async () => {
     const { transactionId, tr } = await startPayment(await checkout(1200, '/ipn/open'));
     // Several looks happen (the reconciler logs each), none changes the transaction.
     await eventually(() => mesh.logs('payments-webhooks').filter((l) => l.includes(tr) && l.includes('reconciler look: nothing new')).length >= 2, 20_000);
     expect(await statusOf(transactionId)).toBe(0);
     expect(ipnStatuses('/ipn/open')).toEqual([]);
+
+    // Pending past TRANSACTION_ABANDON_AFTER_MS: cancelled at the provider first, then canceled (-2) here.
+    await eventually(async () => (await statusOf(transactionId)) === -2, 30_000);
+    expect((await sandboxCall('GET', `/v2/payments/${tr}`)).body.status).toBe('canceled');
+    await eventually(() => ipnStatuses('/ipn/open').length >= 1, 20_000);
+    const tx = (await adminCall('GET', `/transactions/${transactionId}`)).body;
+    expect(JSON.stringify(tx)).toContain('expire');
+    // The provider's own cancellation webhook follows and changes nothing: one IPN, status -2.
+    await eventually(async () => (await webhookCalls(tr)).some((c) => c.ok), 20_000);
+    await eventually(() => mesh.logs('payments-webhooks').some((l) => l.includes(`${tr}:canceled`) && l.includes('provider event reported')), 20_000);
+    await eventually(() => mesh.logs('checkout').some((l) => l.includes(`${tr}:canceled`)), 20_000);
+    expect(await statusOf(transactionId)).toBe(-2);
+    expect(ipnStatuses('/ipn/open')).toEqual([-2]);
   });
 });
