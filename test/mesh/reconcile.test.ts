@@ -89,6 +89,39 @@ describe('reconciliation', () => {
     expect(tx.status).toBe(1);
   });
 
+  it('provider_a: a dropped payment_intent.succeeded is replaced by the reconciler; the event delivered late is a duplicate', async () => {
+    const a = boot.providers!.provider_a!;
+    const sandboxA = mesh.sandboxUrls['sandbox-provider-a']!;
+    const callA = async (method: string, path: string, form?: Record<string, string>) => {
+      const res = await fetch(`${sandboxA}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${a.secretKey}`, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+        body: form ? new URLSearchParams(form).toString() : undefined,
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    expect((await callA('POST', '/_sandbox/webhooks/drop', { enabled: 'true' })).status).toBe(200);
+    const sessionPublicId = await checkout(3100, '/ipn/reconciled-a');
+    const t = await api('POST', `${pub}/transactions/create`, { body: { sessionPublicId, providerId: a.id, billingAddress: billing }, headers: { origin: MAIN_FRONTEND } });
+    expect(t.status, JSON.stringify(t.body)).toBe(200);
+    const transactionId = t.body.transactionId as string;
+    const pi = (await adminCall('GET', `/transactions/${transactionId}`)).body.providerPaymentId as string;
+    expect((await callA('POST', `/v1/payment_intents/${pi}/confirm`, { payment_method: 'pm_card_visa' })).status).toBe(200);
+    const event = ((await callA('GET', '/v1/events?type=payment_intent.succeeded&limit=100')).body.data as any[]).find((e) => e.data.object.id === pi);
+    expect(event).toBeDefined();
+    expect((await callA('GET', `/_sandbox/deliveries?event=${event.id}`)).body.data).toMatchObject([{ ok: false, error: 'dropped by sandbox control' }]);
+
+    await eventually(async () => (await statusOf(transactionId)) === 1, 30_000);
+    await eventually(() => ipnStatuses('/ipn/reconciled-a').length >= 1, 20_000);
+
+    await callA('POST', '/_sandbox/webhooks/drop', { enabled: 'false' });
+    expect((await callA('POST', `/_sandbox/events/${event.id}/resend`)).status).toBe(200);
+    await eventually(async () => ((await callA('GET', `/_sandbox/deliveries?event=${event.id}`)).body.data as any[]).some((d) => d.ok), 20_000);
+    await eventually(() => mesh.logs('payments-webhooks').some((l) => l.includes(event.id) && l.includes('duplicate provider event delivery')), 20_000);
+    expect(await statusOf(transactionId)).toBe(1);
+    expect(ipnStatuses('/ipn/reconciled-a')).toEqual([1]);
+  });
+
   it('a payment still open at the provider is never guessed; once abandoned, the provider cancels it and it expires with its IPN', async () => {
     const { transactionId, tr } = await startPayment(await checkout(1200, '/ipn/open'));
     // Several looks happen (the reconciler logs each), none changes the transaction.
