@@ -129,16 +129,19 @@ describe('reconciliation', () => {
     expect(await statusOf(transactionId)).toBe(0);
     expect(ipnStatuses('/ipn/open')).toEqual([]);
 
-    // Pending past TRANSACTION_ABANDON_AFTER_MS: cancelled at the provider first, then canceled (-2) here.
+    // Pending past TRANSACTION_ABANDON_AFTER_MS: cancelled at the provider (only the expiry worker
+    // cancels here), then canceled (-2) here.
     await eventually(async () => (await statusOf(transactionId)) === -2, 30_000);
     expect((await sandboxCall('GET', `/v2/payments/${tr}`)).body.status).toBe('canceled');
     await eventually(() => ipnStatuses('/ipn/open').length >= 1, 20_000);
-    const tx = (await adminCall('GET', `/transactions/${transactionId}`)).body;
-    expect(JSON.stringify(tx)).toContain('expire');
-    // The provider's own cancellation webhook follows and changes nothing: one IPN, status -2.
+    // The provider's cancellation webhook follows (it may even overtake the expiry's own write, or
+    // a reconciler look may report the cancellation first): either way one IPN, status -2.
     await eventually(async () => (await webhookCalls(tr)).some((c) => c.ok), 20_000);
-    await eventually(() => mesh.logs('payments-webhooks').some((l) => l.includes(`${tr}:canceled`) && l.includes('provider event reported')), 20_000);
-    await eventually(() => mesh.logs('checkout').some((l) => l.includes(`${tr}:canceled`)), 20_000);
+    const handled = await eventually(
+      () => mesh.logs('payments-webhooks').find((l) => l.includes(`${tr}:canceled`) && (l.includes('provider event reported') || l.includes('duplicate provider event delivery'))),
+      20_000,
+    );
+    if (handled.includes('provider event reported')) await eventually(() => mesh.logs('checkout').some((l) => l.includes(`${tr}:canceled`)), 20_000);
     expect(await statusOf(transactionId)).toBe(-2);
     expect(ipnStatuses('/ipn/open')).toEqual([-2]);
   });
