@@ -157,6 +157,30 @@ describe('event delivery', () => {
     expect(missing.status).toBe(404);
   });
 
+  it('drops deliveries of an account while told to, and a resend still delivers the dropped event', async () => {
+    const { stripe, apiKey } = await subscribed(['payment_intent.canceled']);
+    const bad = await call(sandbox, 'POST', '/_sandbox/webhooks/drop', { apiKey, form: { enabled: 'maybe' } });
+    expect(bad.status).toBe(400);
+    const on = await call(sandbox, 'POST', '/_sandbox/webhooks/drop', { apiKey, form: { enabled: 'true' } });
+    expect(on.body).toMatchObject({ scope: 'account', enabled: true });
+    const pi = await stripe.paymentIntents.create({ amount: 100, currency: 'usd' });
+    await stripe.paymentIntents.cancel(pi.id);
+    const events = await stripe.events.list({ type: 'payment_intent.canceled' });
+    const eventId = events.data[0]!.id;
+    const dropped = await call(sandbox, 'GET', `/_sandbox/deliveries?event=${eventId}`, { apiKey });
+    expect(dropped.body.data).toMatchObject([{ ok: false, error: 'dropped by sandbox control', next_retry_in_ms: null }]);
+    expect(events.data[0]!.pending_webhooks).toBe(1);
+
+    await call(sandbox, 'POST', `/_sandbox/events/${eventId}/resend`, { apiKey });
+    await waitFor(() => receiver.requests.length === 1, 5000, 'late delivery');
+    expect(receiver.events().map((e) => e.id)).toEqual([eventId]);
+
+    await call(sandbox, 'POST', '/_sandbox/webhooks/drop', { apiKey, form: { enabled: 'false' } });
+    const next = await stripe.paymentIntents.create({ amount: 100, currency: 'usd' });
+    await stripe.paymentIntents.cancel(next.id);
+    await waitFor(() => receiver.requests.length === 2, 5000, 'delivery after dropping stopped');
+  });
+
   it('does not hold API responses while the receiver is slow', async () => {
     const { stripe } = await subscribed(['payment_intent.created']);
     receiver.delayMs = 1500;

@@ -117,6 +117,25 @@ describe('provider_b sandbox', () => {
     expect((await fetch(`${url}/checkout/${p.id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'status=failed' })).status).toBe(409);
   });
 
+  it('drops an account\'s webhook calls while told to; the webhook control still calls late', async () => {
+    const k = key();
+    expect((await api(k, 'POST', '/_sandbox/webhooks/drop', { enabled: 'yes' })).status).toBe(422);
+    expect((await api(k, 'POST', '/_sandbox/webhooks/drop', { enabled: true })).body).toMatchObject({ scope: 'account', enabled: true });
+    const p = (await api(k, 'POST', '/v2/payments', order())).body;
+    const before = calls.length;
+    await api(k, 'POST', `/_sandbox/payments/${p.id}/status`, { status: 'paid' });
+    const recorded = (await api(k, 'GET', `/_sandbox/webhook-calls?payment=${p.id}`)).body;
+    expect(recorded._embedded.calls).toMatchObject([{ ok: false, error: 'dropped by sandbox control' }]);
+    expect(calls.length).toBe(before);
+    await api(k, 'POST', `/_sandbox/payments/${p.id}/webhook`, {});
+    await until(() => calls.length === before + 1);
+    expect(calls[before]).toMatchObject({ body: `id=${p.id}` });
+    await api(k, 'POST', '/_sandbox/webhooks/drop', { enabled: false });
+    const q = (await api(k, 'POST', '/v2/payments', order())).body;
+    await api(k, 'POST', `/_sandbox/payments/${q.id}/status`, { status: 'paid' });
+    await until(() => calls.some((c) => c.body === `id=${q.id}`));
+  });
+
   it('refunds up to what is left, completes them, and shows refunds and chargebacks embedded', async () => {
     const k = key();
     const p = (await api(k, 'POST', '/v2/payments', order())).body;

@@ -15,6 +15,7 @@ import { PriceModeMemo } from './app/price-mode-memo';
 import { startConsumers } from './events/consumers';
 import type { PaymentsDeps } from './app/payments-deps';
 import { buyerRiskGuard } from './app/buyer-risk';
+import { ExpiryWorker } from './jobs/expiry-worker';
 
 void runBackendService({
   name: 'checkout',
@@ -40,6 +41,7 @@ void runBackendService({
         sessionTtlHours: config.CHECKOUT_SESSION_TTL_HOURS,
         handoffTtlSeconds: config.HANDOFF_TOKEN_TTL_SECONDS,
         ipnPolicy: { allowHttp: config.ALLOW_HTTP_IPN, allowedTargets: config.IPN_ALLOWED_TARGETS },
+        transactionAbandonAfterMs: config.TRANSACTION_ABANDON_AFTER_MS,
       },
       resolveHost: async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address),
       guards: [],
@@ -47,7 +49,10 @@ void runBackendService({
     deps.guards.push(buyerRiskGuard(deps));
     registerCheckoutPaymentsService(grpc, deps);
     const subs = await startConsumers(bus, deps);
+    const expiry = new ExpiryWorker(deps, { batchSize: config.EXPIRY_BATCH_SIZE, retryMs: config.EXPIRY_INTERVAL_MS, pollIntervalMs: config.EXPIRY_INTERVAL_MS });
+    expiry.start();
     return async () => {
+      await expiry.stop();
       await Promise.all(subs.map((s) => s.stop()));
       payments.close();
       tax.close();

@@ -59,6 +59,14 @@ export const configSchema = backendConfigSchema('payments-webhooks')
     PROVIDER_A_TIMEOUT_MS: envInt(8000).pipe(z.number().int().min(100).max(60_000)),
     /** SDK retries of failed provider_a calls (always with the same Idempotency-Key). */
     PROVIDER_A_MAX_NETWORK_RETRIES: envInt(1).pipe(z.number().int().min(0).max(5)),
+    /** Age of a still unsettled payment at which the reconciler first asks its provider. */
+    RECONCILE_MIN_PENDING_AGE_MS: envInt(15 * 60_000).pipe(z.number().int().min(0)),
+    /** Reconciler pass interval, and the first pause between two looks at one payment (then doubling, up to 16 times). */
+    RECONCILE_INTERVAL_MS: envInt(60_000).pipe(z.number().int().min(10)),
+    /** Payments looked at per pass. */
+    RECONCILE_BATCH_SIZE: envInt(50).pipe(z.number().int().min(1).max(1000)),
+    /** Age after which a payment is left to webhooks alone. */
+    RECONCILE_MAX_AGE_MS: envInt(7 * 24 * 3_600_000).pipe(z.number().int().min(1)),
   })
   .transform((env) => ({
     ...env,

@@ -8,13 +8,21 @@ import { collections } from './store/collections';
 import { registerPaymentsWebhooksService } from './grpc/server';
 import { adapterFactory } from './providers/registry';
 import { ProviderAdapters } from './providers/cache';
+import type { PaymentsDeps } from './app/deps';
+import { Reconciler } from './jobs/reconciler';
+
+const reconcileOptions = {
+  minPendingAgeMs: config.RECONCILE_MIN_PENDING_AGE_MS,
+  intervalMs: config.RECONCILE_INTERVAL_MS,
+  maxAgeMs: config.RECONCILE_MAX_AGE_MS,
+};
 
 void runBackendService({
   name: 'payments-webhooks',
   config,
   collections,
   async setup({ grpc, logger, store, relay }) {
-    registerPaymentsWebhooksService(grpc, {
+    const deps: PaymentsDeps = {
       store,
       outbox: new Committer<EventMap>({ store, relay }),
       secrets: new SecretBox(resolveKeyring(config)),
@@ -43,6 +51,11 @@ void runBackendService({
       publicRootUrl: config.PUBLIC_ROOT_URL,
       requireHttps: config.NODE_ENV === 'production',
       allowedApiOrigins: allowedApiOrigins(config),
-    });
+      reconcile: reconcileOptions,
+    };
+    registerPaymentsWebhooksService(grpc, deps);
+    const reconciler = new Reconciler(deps, { ...reconcileOptions, batchSize: config.RECONCILE_BATCH_SIZE, pollIntervalMs: config.RECONCILE_INTERVAL_MS });
+    reconciler.start();
+    return () => reconciler.stop();
   },
 });

@@ -6,6 +6,7 @@ import { invalidParam, noSuch } from '../errors';
 import type { ApiDeps } from './api';
 import { authenticate } from './auth';
 import { deliveryTargets } from '../webhooks/targets';
+import { ALL_SCOPES } from '../webhooks/delivery';
 import { Params } from './params';
 
 /**
@@ -52,6 +53,17 @@ export function sandboxControlRoutes(app: FastifyInstance, deps: ApiDeps): void 
     event.pending_webhooks += records.length;
     deps.dispatcher.deliver(event, deliveryTargets(account, records), account.apiKey, true);
     return { object: 'sandbox.resend', event: event.id, endpoints: records.map((r) => r.endpoint.id) };
+  });
+
+  // Loses the deliveries of events created from now on (a lost webhook), for one account (with an
+  // API key) or for all; `/_sandbox/events/:id/resend` still delivers, so an event can arrive late.
+  app.post('/_sandbox/webhooks/drop', async (req) => {
+    const p = Params.of(req.body, ['enabled']);
+    const enabled = p.bool('enabled');
+    if (enabled === undefined) throw invalidParam('Missing required param: enabled (true or false).', 'enabled', 'parameter_missing');
+    const scope = scopedAccount(req)?.apiKey ?? ALL_SCOPES;
+    deps.dispatcher.setDropping(scope, enabled);
+    return { object: 'sandbox.webhook_drop', scope: scope === ALL_SCOPES ? 'all' : 'account', enabled };
   });
 
   app.get('/_sandbox/deliveries', async (req) => {

@@ -6,6 +6,10 @@ import { signatureHeader } from './signature';
 export const SIGNATURE_HEADER = 'Stripe-Signature';
 const USER_AGENT = 'paymesh-provider-a-sandbox/0.1 (webhooks)';
 const MAX_RECORDED_ATTEMPTS = 10_000;
+/** Scope of a drop switch that applies to every account. */
+export const ALL_SCOPES = '*';
+/** `error` of an attempt the drop control swallowed. */
+export const DROPPED = 'dropped by sandbox control';
 
 /** Where an event goes; looked up again before every attempt so deleted/disabled endpoints stop receiving. */
 export interface DeliveryTarget {
@@ -57,6 +61,8 @@ export class WebhookDispatcher {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
+  /** Scopes (account API keys, or {@link ALL_SCOPES}) whose events are dropped instead of delivered. */
+  private readonly dropping = new Set<string>();
 
   constructor(
     private readonly settings: WebhookSettings,
@@ -64,9 +70,27 @@ export class WebhookDispatcher {
     private readonly clock: Clock,
   ) {}
 
-  /** Schedules delivery of `event` to every target. Returns immediately. */
+  /**
+   * Schedules delivery of `event` to every target. Returns immediately. While dropping is on for
+   * the scope, an event's own delivery is recorded as a dropped attempt and never sent (the event
+   * stays pending); resends are always sent, so a test can deliver a dropped event late.
+   */
   deliver(event: ProviderEvent, targets: DeliveryTarget[], scope: string, resend = false): void {
-    for (const target of targets) this.schedule(event, target, scope, resend, 1, 0);
+    const drop = !resend && (this.dropping.has(scope) || this.dropping.has(ALL_SCOPES));
+    for (const target of targets) {
+      if (drop) this.recordDropped(event, target, scope);
+      else this.schedule(event, target, scope, resend, 1, 0);
+    }
+  }
+
+  /** Turns dropping of new events' deliveries on or off for one scope or for {@link ALL_SCOPES}. */
+  setDropping(scope: string, on: boolean): void {
+    if (on) this.dropping.add(scope);
+    else this.dropping.delete(scope);
+  }
+
+  isDropping(scope: string): boolean {
+    return this.dropping.has(scope) || this.dropping.has(ALL_SCOPES);
   }
 
   list(filter: AttemptFilter = {}): DeliveryAttempt[] {
@@ -156,6 +180,28 @@ export class WebhookDispatcher {
     } else {
       this.logger.warn(log, 'webhook delivery failed; giving up');
     }
+  }
+
+  private recordDropped(event: ProviderEvent, target: DeliveryTarget, scope: string): void {
+    const endpoint = target.resolve();
+    if (!endpoint || !endpoint.enabled) return;
+    this.record({
+      seq: ++this.seq,
+      event_id: event.id,
+      event_type: event.type,
+      endpoint_id: target.endpointId,
+      endpoint_url: endpoint.url,
+      attempt: 1,
+      resend: false,
+      ok: false,
+      status_code: null,
+      error: DROPPED,
+      at: new Date().toISOString(),
+      duration_ms: 0,
+      next_retry_in_ms: null,
+      scope,
+    });
+    this.logger.info({ eventId: event.id, type: event.type, url: endpoint.url }, 'webhook delivery dropped by sandbox control');
   }
 
   private record(a: DeliveryAttempt): void {

@@ -3,7 +3,7 @@ import { unprocessable } from '../errors';
 import { minorOf } from '../domain/money';
 import { FINAL_STATUSES, type FinalStatus, type Sandbox } from '../domain/sandbox';
 import { chargebackView, paymentView, refundView } from '../domain/views';
-import type { WebhookCaller } from '../webhooks/delivery';
+import { ALL_OWNERS, type WebhookCaller } from '../webhooks/delivery';
 import { apiKeyOf } from './api';
 
 const CHARGEBACK_REASONS = ['AC04', 'AC06', 'AM04', 'MD06', 'MS02', 'fraudulent', 'product_not_received'] as const;
@@ -59,8 +59,19 @@ export function controlRoutes(app: FastifyInstance, sandbox: Sandbox, caller: We
     const raw = param(req, 'times') ?? 1;
     const times = typeof raw === 'number' && Number.isInteger(raw) && raw >= 1 && raw <= 20 ? raw : null;
     if (times === null) throw unprocessable('times must be an integer from 1 to 20.', 'times');
-    for (let i = 0; i < times; i++) sandbox.resend(p);
+    // Sent even while dropping is on: this is how a dropped webhook arrives late.
+    for (let i = 0; i < times; i++) caller.call(p.id, p.webhookUrl, p.owner, true);
     return { resource: 'sandbox.webhook', paymentId: p.id, calls: times };
+  });
+
+  // Loses the webhook calls of status changes from now on (a lost webhook), for one account (with
+  // an API key) or for all.
+  app.post('/_sandbox/webhooks/drop', async (req) => {
+    const enabled = param(req, 'enabled');
+    if (typeof enabled !== 'boolean') throw unprocessable('enabled must be true or false.', 'enabled');
+    const who = owner(req);
+    caller.setDropping(who ?? ALL_OWNERS, enabled);
+    return { resource: 'sandbox.webhook-drop', scope: who === undefined ? 'all' : 'account', enabled };
   });
 
   app.get<{ Querystring: { payment?: string } }>('/_sandbox/webhook-calls', async (req) => {

@@ -3,6 +3,10 @@ import type { WebhookSettings } from '../config';
 
 const USER_AGENT = 'paymesh-provider-b-sandbox/0.1 (webhooks)';
 const MAX_RECORDED = 10_000;
+/** Owner of a drop switch that applies to every account. */
+export const ALL_OWNERS = '*';
+/** `error` of a call the drop control swallowed. */
+export const DROPPED = 'dropped by sandbox control';
 
 export interface WebhookCall {
   seq: number;
@@ -28,14 +32,31 @@ export class WebhookCaller {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
+  /** Owners (API keys, or {@link ALL_OWNERS}) whose calls are dropped instead of sent. */
+  private readonly dropping = new Set<string>();
 
   constructor(
     private readonly settings: WebhookSettings,
     private readonly logger: Logger,
   ) {}
 
-  call(paymentId: string, url: string, owner: string): void {
+  /**
+   * Calls the webhook in the background. While dropping is on for the owner, the call is recorded
+   * as dropped and never sent, unless `late` (the resend control), which always sends.
+   */
+  call(paymentId: string, url: string, owner: string, late = false): void {
+    if (!late && (this.dropping.has(owner) || this.dropping.has(ALL_OWNERS))) {
+      this.calls.push({ seq: ++this.seq, payment_id: paymentId, url, attempt: 1, ok: false, status_code: null, error: DROPPED, at: new Date().toISOString(), owner });
+      this.logger.info({ paymentId, url }, 'webhook call dropped by sandbox control');
+      return;
+    }
     this.schedule(paymentId, url, owner, 1, 0);
+  }
+
+  /** Turns dropping of webhook calls on or off for one owner or for {@link ALL_OWNERS}. */
+  setDropping(owner: string, on: boolean): void {
+    if (on) this.dropping.add(owner);
+    else this.dropping.delete(owner);
   }
 
   list(filter: { owner?: string | undefined; paymentId?: string | undefined } = {}): WebhookCall[] {

@@ -6,7 +6,7 @@ import type { PaymentsDeps } from './payments-deps';
 import { applyTransition } from './transition';
 
 /** A provider payment exists or may exist, so the provider must cancel it first. */
-function providerMayHavePayment(doc: TransactionDoc): boolean {
+export function providerMayHavePayment(doc: TransactionDoc): boolean {
   if (doc.providerId === null) return false;
   if (doc.providerPaymentId !== null) return true;
   return doc.providerPayment.state !== 'none' && doc.providerPayment.state !== 'failed';

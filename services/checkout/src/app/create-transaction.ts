@@ -115,6 +115,9 @@ async function openTransaction(
             tax: taxed.tax,
             taxInput: taxed.input,
             ...(taxed.invoiceId ? { taxSource: { kind: 'invoice' as const, invoiceId: taxed.invoiceId } } : {}),
+            ...(deps.settings.transactionAbandonAfterMs !== undefined
+              ? { expireAt: new Date(Date.parse(now) + deps.settings.transactionAbandonAfterMs).toISOString() }
+              : {}),
             createdAt: now,
             updatedAt: now,
           },

@@ -12,6 +12,8 @@ export interface PaymentsSettings {
   sessionTtlHours: number;
   handoffTtlSeconds: number;
   ipnPolicy: IpnPolicy;
+  /** A buyer transaction still pending this long is abandoned and expires; absent: never. */
+  transactionAbandonAfterMs?: number | undefined;
 }
 
 /**

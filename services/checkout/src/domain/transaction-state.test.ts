@@ -31,6 +31,7 @@ const STATE_KEYS = ['-2', '-1', '0', '0/pp', '1', '2', '3', '4'];
  */
 const TABLE: Record<string, string[]> = {
   cancel: /*            */ ['=', 'x', '-2', '-2', 'x', 'x', 'x', 'x'],
+  expire: /*            */ ['=', 'x', '-2', '-2', 'x', 'x', 'x', 'x'],
   mark_pending: /*      */ ['x', 'x', '0/pp', '=', 'x', 'x', 'x', 'x'],
   payment_start_failed: ['x', 'x', '2', '2', 'x', 'x', 'x', 'x'],
   provider_succeeded: /**/ ['1', '1', '1', '1', '=', '1', 'x', 'x'],
@@ -68,7 +69,7 @@ function triggerFor(key: string, providerBacked = false): Trigger {
   if (key.startsWith('provider_')) {
     return { kind: 'provider_outcome', outcome: key.slice(9) as 'succeeded' | 'failed' | 'cancelled' | 'pending' };
   }
-  return { kind: key as 'cancel' | 'mark_pending' | 'payment_start_failed' };
+  return { kind: key as 'cancel' | 'expire' | 'mark_pending' | 'payment_start_failed' };
 }
 
 describe('transaction state machine', () => {

@@ -39,6 +39,8 @@ export type ProviderOutcome = 'succeeded' | 'failed' | 'cancelled' | 'pending';
 /** What moves a transaction. Creation triggers have no current state; see {@link initialState}. */
 export type Trigger =
   | { kind: 'cancel' }
+  /** A pending transaction abandoned by the buyer expires (after the provider cancelled its payment, if any). */
+  | { kind: 'expire' }
   | { kind: 'mark_pending' }
   | { kind: 'provider_outcome'; outcome: ProviderOutcome }
   /** The provider refused to start the payment (nothing was created there). */
@@ -146,6 +148,10 @@ export function transition(from: TxState, trigger: Trigger): TransitionResult {
       if (from.status === -2) return { kind: 'unchanged' };
       if (from.status === 0) return changed(from, to(-2));
       throw new IllegalTransitionError(from, trigger, 'only pending transactions can be canceled');
+    case 'expire':
+      if (from.status === -2) return { kind: 'unchanged' };
+      if (from.status === 0) return changed(from, to(-2));
+      throw new IllegalTransitionError(from, trigger, 'only pending transactions expire');
     case 'mark_pending':
       if (from.status !== 0) throw new IllegalTransitionError(from, trigger, 'only pending transactions can wait for the provider');
       if (from.subState === 'pending_provider') return { kind: 'unchanged' };

@@ -44,6 +44,11 @@ export interface TransactionDoc extends StoredDoc {
   statusHistory: StatusHistoryEntry[];
   /** Provider event ids already handled (applied or found to be a repeat). */
   processedProviderEventIds: string[];
+  /**
+   * While pending: when the expiry worker next treats it as abandoned (see app/expire-transactions.ts);
+   * absent for transactions created without abandonment (manual ones, older ones).
+   */
+  expireAt?: string | null;
   amount: number;
   currency: string;
   email: string | null;

@@ -39,6 +39,7 @@ export const collections: CollectionSpec[] = [
       // At most one pending transaction per checkout (null for all others).
       { name: 'transactions_open_checkout', fields: ['openCheckoutId'], unique: true },
       { name: 'transactions_checkout', fields: ['checkoutId'] },
+      { name: 'transactions_status_expire_at', fields: ['status', 'expireAt'] },
     ],
   },
   {

@@ -3,6 +3,7 @@ import { webhookPath, type Mode, type ProviderType } from '../domain/provider';
 import type { PaymentDoc } from '../domain/payment';
 import { PAYMENTS } from '../store/collections';
 import type { PaymentsDeps } from './deps';
+import { firstReconcileAt } from '../domain/reconcile';
 import { adapterOf, findOwnedProvider } from './provider-records';
 
 export interface CreatePaymentCommand {
@@ -90,6 +91,8 @@ export async function createPayment(deps: PaymentsDeps, cmd: CreatePaymentComman
     redirectUrl: started.redirectUrl,
     clientSecret: started.clientSecret ? deps.secrets.seal(started.clientSecret, id) : null,
     lastEventAt: null,
+    reconcileAt: deps.reconcile ? firstReconcileAt(new Date(now), deps.reconcile) : null,
+    reconcileLooks: 0,
     createdAt: now,
     updatedAt: now,
   };

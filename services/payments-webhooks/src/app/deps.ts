@@ -3,6 +3,7 @@ import type { DocumentStore } from '@paymesh/store';
 import type { Committer } from '@paymesh/bus';
 import type { EventMap } from '@paymesh/contracts';
 import type { ProviderAdapters } from '../providers/cache';
+import type { ReconcileOptions } from '../domain/reconcile';
 
 /** What the payments-webhooks use cases need; assembled in main.ts. */
 export interface PaymentsDeps {
@@ -20,4 +21,6 @@ export interface PaymentsDeps {
   requireHttps: boolean;
   /** Origins merchant-supplied provider API base URLs may use; undefined = any (development). */
   allowedApiOrigins?: ReadonlySet<string> | undefined;
+  /** When the reconciler asks providers about unsettled payments; absent: new payments are not scheduled for it. */
+  reconcile?: ReconcileOptions | undefined;
 }

@@ -2,6 +2,7 @@ import { DomainError, ErrorCode, isDomainError, isObjectId, ValidationError } fr
 import { eventId, type CommitScope } from '@paymesh/bus';
 import { paymentAdjustmentReported, paymentStatusReported, Subjects, type EventMap, type PaymentStatusReported } from '@paymesh/contracts';
 import { nextPaymentStatus, type PaymentDoc, type PaymentOutcome } from '../domain/payment';
+import { claimsOutcome, outcomeClaimId } from '../domain/reconcile';
 import { isProviderType, type ProviderDoc } from '../domain/provider';
 import type { EventClaimDoc, WebhookOutcome, WebhookReceiptDoc } from '../domain/webhook';
 import type { ProviderWebhookEvent } from '../providers/adapter';
@@ -161,7 +162,7 @@ async function applyEvent(
 }
 
 /** The fields every report of a provider event carries. */
-function reportBase(provider: ProviderDoc, payment: PaymentDoc, event: ProviderWebhookEvent) {
+function reportBase(provider: ProviderDoc, payment: PaymentDoc, event: ReportedEvent) {
   return {
     organizationId: payment.organizationId,
     siteId: payment.siteId,
@@ -231,29 +232,35 @@ async function ownedPayment(
   return payment;
 }
 
-/** Claims the event and enqueues its report atomically; false when it was claimed before. */
-async function claimAndReport(
+/** What {@link claimAndReport} reports: a verified webhook event or a reconciler look. */
+export type ReportedEvent = Pick<ProviderWebhookEvent, 'eventId' | 'eventType' | 'occurredAt'>;
+
+/**
+ * Claims the event and enqueues its report atomically; false when it was claimed before. The
+ * one apply path of webhooks and the reconciler: a final outcome (succeeded, cancelled) also takes
+ * the payment's outcome claim, so the same outcome learnt twice (a webhook after the reconciler,
+ * or a webhook event with another id) is a duplicate. `receipt` null: no webhook receipt (a look).
+ */
+export async function claimAndReport(
   deps: PaymentsDeps,
   provider: ProviderDoc,
   payment: PaymentDoc,
-  event: ProviderWebhookEvent,
+  event: ReportedEvent,
   outcome: PaymentOutcome,
-  receipt: Omit<WebhookReceiptDoc, 'id' | 'version'>,
+  receipt: Omit<WebhookReceiptDoc, 'id' | 'version'> | null,
 ): Promise<boolean> {
   const data: PaymentStatusReported = paymentStatusReported.parse({ ...reportBase(provider, payment, event), outcome });
   const now = deps.clock.now().toISOString();
+  const outcomeClaim = outcomeClaimId(payment.providerPaymentId, outcome);
   // The payment read by the caller is used for the first compare-and-set; a re-run after a
   // version conflict reads it again.
   let held: PaymentDoc | null = payment;
   try {
     await deps.outbox.commit(async (tx) => {
-      await tx.collection<EventClaimDoc>(EVENT_CLAIMS).insert({
-        providerId: provider.id,
-        providerEventId: event.eventId,
-        eventType: event.eventType,
-        transactionId: payment.transactionId,
-        claimedAt: now,
-      });
+      const claims = tx.collection<EventClaimDoc>(EVENT_CLAIMS);
+      const claimed = { providerId: provider.id, eventType: event.eventType, transactionId: payment.transactionId, claimedAt: now };
+      await claims.insert({ ...claimed, providerEventId: event.eventId });
+      if (claimsOutcome(outcome) && event.eventId !== outcomeClaim) await claims.insert({ ...claimed, providerEventId: outcomeClaim });
       const payments = tx.collection<PaymentDoc>(PAYMENTS);
       const current = held ?? (await payments.get(payment.id));
       held = null;
@@ -261,7 +268,7 @@ async function claimAndReport(
       const status = nextPaymentStatus(current.status, outcome);
       const { id: _id, version: _v, ...rest } = current;
       await payments.replace(current.id, current.version, { ...rest, status, lastEventAt: event.occurredAt, updatedAt: now });
-      await tx.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt);
+      if (receipt) await tx.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt);
       tx.emit(Subjects.paymentStatusReported, data, {
         id: eventId(Subjects.paymentStatusReported, provider.id, event.eventId),
         occurredAt: event.occurredAt,

@@ -26,6 +26,13 @@ export interface PaymentDoc extends StoredDoc {
   clientSecret: SealedValue | null;
   /** Provider time of the last applied webhook event. */
   lastEventAt: string | null;
+  /**
+   * When the reconciler next asks the provider about it while it is pending or failed; null (or
+   * absent, for payments started before reconciliation existed) when it is not to be asked.
+   */
+  reconcileAt?: string | null;
+  /** Looks the reconciler made so far. */
+  reconcileLooks?: number;
   createdAt: string;
   updatedAt: string;
 }

@@ -15,6 +15,7 @@ export const collections: CollectionSpec[] = [
     indexes: [
       { name: 'payments_transaction_unique', fields: ['transactionId'], unique: true },
       { name: 'payments_provider_payment_unique', fields: ['providerId', 'providerPaymentId'], unique: true },
+      { name: 'payments_status_reconcile_at', fields: ['status', 'reconcileAt'] },
     ],
   },
   {

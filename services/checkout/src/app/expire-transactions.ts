@@ -1,0 +1,80 @@
+import { ErrorCode, isDomainError } from '@paymesh/core';
+import type { TransactionDoc } from '../domain/transaction';
+import { IllegalTransitionError } from '../domain/transaction-state';
+import { TRANSACTIONS } from '../store/collections';
+import { providerMayHavePayment } from './cancel-transaction';
+import { body } from './docs';
+import type { PaymentsDeps } from './payments-deps';
+import { applyTransition } from './transition';
+
+export interface ExpiryOptions {
+  /** Transactions looked at per pass. */
+  batchSize: number;
+  /** When a transaction whose provider did not (yet) cancel is tried again. */
+  retryMs: number;
+}
+
+/** What one expiry attempt did. */
+export type ExpiryResult = 'expired' | 'taken' | 'refused' | 'failed';
+
+/** Whether a stored transaction is due to expire at `now` (pure selection rule). */
+export function isExpiryDue(doc: Pick<TransactionDoc, 'status' | 'expireAt' | 'deletedAt'>, now: Date): boolean {
+  return doc.status === 0 && !doc.deletedAt && typeof doc.expireAt === 'string' && doc.expireAt <= now.toISOString();
+}
+
+/**
+ * One expiry pass: pending transactions whose `expireAt` has passed (oldest first, up to
+ * `batchSize`) are abandoned. Each is claimed by moving `expireAt` on by compare-and-set (one
+ * replica per attempt), the provider cancels its payment if there may be one, and only then does
+ * the transaction move to canceled (-2) with its status event (and so its IPN). A provider that
+ * refuses (the money was taken) or cannot answer leaves the transaction pending: the webhook or
+ * the reconciler settles it, and the next attempt comes after `retryMs`. Never guessed.
+ */
+export async function expireAbandonedTransactions(deps: PaymentsDeps, opts: ExpiryOptions): Promise<{ looked: number; expired: number; full: boolean }> {
+  const now = deps.clock.now();
+  const { items } = await deps.store
+    .collection<TransactionDoc>(TRANSACTIONS)
+    .find({ status: 0, expireAt: { $lte: now.toISOString() } }, { sort: { expireAt: 1 }, limit: opts.batchSize });
+  let expired = 0;
+  for (const doc of items) {
+    if ((await expireTransaction(deps, doc, opts)) === 'expired') expired++;
+  }
+  return { looked: items.length, expired, full: items.length === opts.batchSize };
+}
+
+/** Claims one due transaction and expires it once its provider payment is cancelled. */
+export async function expireTransaction(deps: PaymentsDeps, doc: TransactionDoc, opts: ExpiryOptions): Promise<ExpiryResult> {
+  const now = deps.clock.now();
+  if (!isExpiryDue(doc, now)) return 'taken';
+  const log = deps.logger.child({ component: 'transaction-expiry', transactionId: doc.id });
+  let claimed: TransactionDoc;
+  try {
+    claimed = await deps.store
+      .collection<TransactionDoc>(TRANSACTIONS)
+      .replace(doc.id, doc.version, { ...body(doc), expireAt: new Date(now.getTime() + opts.retryMs).toISOString() });
+  } catch (err) {
+    if (isDomainError(err) && err.code === ErrorCode.VERSION_CONFLICT) return 'taken';
+    throw err;
+  }
+  try {
+    if (claimed.providerId !== null && providerMayHavePayment(claimed)) {
+      try {
+        const res = await deps.payments.cancelPayment({ organizationId: claimed.organizationId, providerId: claimed.providerId, transactionId: claimed.id });
+        if (!res.cancelled) {
+          log.info('provider refused to cancel the abandoned payment (money may have moved); left to the webhook or the reconciler');
+          return 'refused';
+        }
+      } catch (err) {
+        if (!(isDomainError(err) && err.kind === 'not_found') || claimed.providerPayment.state === 'requested') throw err;
+        log.info('no provider payment to cancel');
+      }
+    }
+    await applyTransition(deps, claimed.id, () => ({ trigger: { kind: 'expire' }, reason: 'abandoned: pending past its expiry' }));
+    log.info('abandoned transaction expired');
+    return 'expired';
+  } catch (err) {
+    if (err instanceof IllegalTransitionError) return 'taken'; // settled meanwhile (paid, failed, cancelled)
+    log.warn({ err }, 'expiring an abandoned transaction failed; will retry');
+    return 'failed';
+  }
+}

@@ -1,0 +1,89 @@
+import { ErrorCode, isDomainError } from '@paymesh/core';
+import type { PaymentDoc } from '../domain/payment';
+import type { ProviderDoc } from '../domain/provider';
+import { isReconcileDue, nextReconcileAt, outcomeClaimId, reconciledOutcome, UNSETTLED_STATUSES, type ReconcileOptions } from '../domain/reconcile';
+import { PAYMENTS, PROVIDERS } from '../store/collections';
+import type { PaymentsDeps } from './deps';
+import { claimAndReport } from './handle-webhook';
+import { adapterOf } from './provider-records';
+
+/** What one look at one payment did. */
+export type LookResult = 'applied' | 'duplicate' | 'unchanged' | 'taken' | 'failed';
+
+/** Summary of one reconciler pass. */
+export interface ReconcilePass {
+  looked: number;
+  applied: number;
+  /** Whether the batch was full (more may be due right now). */
+  full: boolean;
+}
+
+/**
+ * One reconciler pass: takes up to `batchSize` payments whose look is due (pending or failed,
+ * oldest due first) and asks the provider about each. A look first moves the payment's
+ * `reconcileAt` by compare-and-set, which is the claim: of several replicas only one asks about a
+ * payment per due time. What the provider reports is applied through the webhook's claimed path.
+ */
+export async function reconcilePayments(deps: PaymentsDeps, opts: ReconcileOptions & { batchSize: number }): Promise<ReconcilePass> {
+  const now = deps.clock.now();
+  const { items } = await deps.store
+    .collection<PaymentDoc>(PAYMENTS)
+    .find({ status: { $in: [...UNSETTLED_STATUSES] }, reconcileAt: { $lte: now.toISOString() } }, { sort: { reconcileAt: 1 }, limit: opts.batchSize });
+  let applied = 0;
+  for (const p of items) {
+    if ((await lookAt(deps, p, opts)) === 'applied') applied++;
+  }
+  return { looked: items.length, applied, full: items.length === opts.batchSize };
+}
+
+/** Claims the look at one payment, asks the provider, and applies a settled outcome. */
+export async function lookAt(deps: PaymentsDeps, payment: PaymentDoc, opts: ReconcileOptions): Promise<LookResult> {
+  const now = deps.clock.now();
+  if (!isReconcileDue(payment, now)) return 'taken';
+  const log = deps.logger.child({ component: 'reconciler', transactionId: payment.transactionId, providerPaymentId: payment.providerPaymentId });
+  const looks = (payment.reconcileLooks ?? 0) + 1;
+  const { id: _id, version: _v, ...rest } = payment;
+  let claimed: PaymentDoc;
+  try {
+    claimed = await deps.store.collection<PaymentDoc>(PAYMENTS).replace(payment.id, payment.version, {
+      ...rest,
+      reconcileAt: nextReconcileAt(new Date(payment.createdAt), now, looks, opts),
+      reconcileLooks: looks,
+    });
+  } catch (err) {
+    // Another replica took this look, or a webhook changed the payment meanwhile: nothing to do now.
+    if (isDomainError(err) && err.code === ErrorCode.VERSION_CONFLICT) return 'taken';
+    throw err;
+  }
+  try {
+    const provider = await deps.store.collection<ProviderDoc>(PROVIDERS).get(payment.providerId);
+    if (!provider) {
+      log.error('payment of a vanished provider record; not reconciled');
+      return 'failed';
+    }
+    const fetched = await adapterOf(deps, provider).fetchStatus(payment.providerPaymentId);
+    const txId = fetched.metadata['transaction_id'];
+    if (fetched.providerPaymentId !== payment.providerPaymentId || (txId !== undefined && txId !== payment.transactionId)) {
+      log.error({ fetched: fetched.providerPaymentId }, 'provider answered about another payment; not reconciled');
+      return 'failed';
+    }
+    const outcome = reconciledOutcome(claimed.status, fetched.outcome);
+    if (outcome === null) {
+      log.debug({ providerStatus: fetched.providerStatus }, 'reconciler look: nothing new');
+      return 'unchanged';
+    }
+    const event = {
+      eventId: outcomeClaimId(payment.providerPaymentId, outcome),
+      eventType: `reconcile.${fetched.providerStatus}`,
+      occurredAt: now.toISOString(),
+    };
+    const ok = await claimAndReport(deps, provider, claimed, event, outcome, null);
+    log.info({ outcome, providerStatus: fetched.providerStatus, duplicate: !ok }, ok ? 'reconciler applied a missed provider outcome' : 'outcome already applied');
+    return ok ? 'applied' : 'duplicate';
+  } catch (err) {
+    // Provider unreachable or the answer unclear: never guessed; the next look (already
+    // scheduled) or the webhook settles it.
+    log.warn({ err }, 'reconciler look failed; will look again');
+    return 'failed';
+  }
+}
