@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProviderError } from '../adapter';
+import { readJson, sendToProvider, withProviderRetries } from '../provider-http';
 
 /** The provider's error body (`application/hal+json`). */
 const errorBody = z.object({ title: z.string().optional(), detail: z.string().optional(), field: z.string().optional() }).passthrough();
@@ -11,15 +12,6 @@ export interface ProviderBClientOptions {
   timeoutMs: number;
   /** Retries of retryable and indeterminate failures, always with the same idempotency key. */
   maxNetworkRetries: number;
-}
-
-/** Failures that happen before a request leaves this process (fetch refuses blocked ports outright). */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'bad port']);
-
-function causeCode(err: unknown): string | undefined {
-  const cause: unknown = err instanceof Error ? err.cause : undefined;
-  if (!(cause instanceof Error)) return undefined;
-  return 'code' in cause && typeof cause.code === 'string' ? cause.code : cause.message === 'bad port' ? 'bad port' : undefined;
 }
 
 /**
@@ -42,24 +34,17 @@ export class ProviderBClient {
     return this.request('DELETE', path, undefined, idempotencyKey, operation);
   }
 
-  private async request(method: string, path: string, body: unknown, key: string | undefined, operation: string): Promise<unknown> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.once(method, path, body, key, operation);
-      } catch (err) {
-        const again =
-          err instanceof ProviderError && (err.providerKind === 'retryable' || err.providerKind === 'indeterminate') && attempt < this.opts.maxNetworkRetries;
-        if (!again) throw err;
-        await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
-      }
-    }
+  private request(method: string, path: string, body: unknown, key: string | undefined, operation: string): Promise<unknown> {
+    return withProviderRetries(this.opts.maxNetworkRetries, () => this.once(method, path, body, key, operation));
   }
 
   private async once(method: string, path: string, body: unknown, key: string | undefined, operation: string): Promise<unknown> {
     const unsafe = method !== 'GET';
-    let res: Response;
-    try {
-      res = await fetch(`${this.opts.apiBaseUrl}/v2/${path}`, {
+    const res = await sendToProvider(
+      'provider_b',
+      operation,
+      `${this.opts.apiBaseUrl}/v2/${path}`,
+      {
         method,
         headers: {
           authorization: `Bearer ${this.opts.apiKey}`,
@@ -69,23 +54,11 @@ export class ProviderBClient {
           ...(key ? { 'idempotency-key': key } : {}),
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
-      });
-    } catch (err) {
-      const code = causeCode(err);
-      // Nothing reached the provider: safe to retry. Otherwise a write may have happened.
-      if (!unsafe || (code !== undefined && NOT_SENT.has(code))) {
-        throw new ProviderError('retryable', `provider_b ${operation}: provider unreachable (${code ?? 'network error'})`, { cause: err });
-      }
-      throw new ProviderError('indeterminate', `provider_b ${operation}: no answer (${code ?? 'timeout'}); the outcome is unknown`, { cause: err });
-    }
-    const text = await res.text().catch(() => '');
-    let json: unknown = undefined;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
+      },
+      unsafe,
+      this.opts.timeoutMs,
+    );
+    const json = await readJson(res);
     // The adapter validates the parts of an answer it relies on.
     if (res.ok) return json ?? null;
     const e = errorBody.safeParse(json).data ?? {};

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProviderError } from '../adapter';
+import { readJson, sendToProvider, withProviderRetries } from '../provider-http';
 
 /** The provider's error body: `{name, message, details: [{issue, field}]}`. */
 const errorBody = z
@@ -15,15 +16,6 @@ export interface ProviderDClientOptions {
   timeoutMs: number;
   /** Retries of retryable and indeterminate failures, always with the same `PayPal-Request-Id`. */
   maxNetworkRetries: number;
-}
-
-/** Failures that happen before a request leaves this process (fetch refuses blocked ports outright). */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'bad port']);
-
-function causeCode(err: unknown): string | undefined {
-  const cause: unknown = err instanceof Error ? err.cause : undefined;
-  if (!(cause instanceof Error)) return undefined;
-  return 'code' in cause && typeof cause.code === 'string' ? cause.code : cause.message === 'bad port' ? 'bad port' : undefined;
 }
 
 /** Issues that mean "the same request id or invoice was used for other parameters". */
@@ -52,17 +44,8 @@ export class ProviderDClient {
     return this.request('DELETE', path, undefined, undefined, operation);
   }
 
-  private async request(method: string, path: string, body: unknown, requestId: string | undefined, operation: string): Promise<unknown> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.once(method, path, body, requestId, operation);
-      } catch (err) {
-        const again =
-          err instanceof ProviderError && (err.providerKind === 'retryable' || err.providerKind === 'indeterminate') && attempt < this.opts.maxNetworkRetries;
-        if (!again) throw err;
-        await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
-      }
-    }
+  private request(method: string, path: string, body: unknown, requestId: string | undefined, operation: string): Promise<unknown> {
+    return withProviderRetries(this.opts.maxNetworkRetries, () => this.once(method, path, body, requestId, operation));
   }
 
   private async accessToken(operation: string): Promise<string> {
@@ -82,17 +65,8 @@ export class ProviderDClient {
     return t.data.access_token;
   }
 
-  private async send(url: string, init: RequestInit, unsafe: boolean, operation: string): Promise<Response> {
-    try {
-      return await fetch(url, { ...init, signal: AbortSignal.timeout(this.opts.timeoutMs) });
-    } catch (err) {
-      const code = causeCode(err);
-      // Nothing reached the provider: safe to retry. Otherwise a write may have happened.
-      if (!unsafe || (code !== undefined && NOT_SENT.has(code))) {
-        throw new ProviderError('retryable', `provider_d ${operation}: provider unreachable (${code ?? 'network error'})`, { cause: err });
-      }
-      throw new ProviderError('indeterminate', `provider_d ${operation}: no answer (${code ?? 'timeout'}); the outcome is unknown`, { cause: err });
-    }
+  private send(url: string, init: RequestInit, unsafe: boolean, operation: string): Promise<Response> {
+    return sendToProvider('provider_d', operation, url, init, unsafe, this.opts.timeoutMs);
   }
 
   private async once(method: string, path: string, body: unknown, requestId: string | undefined, operation: string): Promise<unknown> {
@@ -139,11 +113,3 @@ export function issueOf(err: unknown): string | undefined {
   return err instanceof ProviderError ? /\b\d{3} ([A-Z_]+)\b/.exec(err.message)?.[1] : undefined;
 }
 
-async function readJson(res: Response): Promise<unknown> {
-  const text = await res.text().catch(() => '');
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-}
