@@ -126,7 +126,7 @@ describe('provider_c sandbox', () => {
     expect((await api(t, 'POST', `/payments/${open}/actions/cancel`, {})).body.error.errors[0].reason).toBe('cancellation_failed');
 
     const br = (await billingRequest(t)).body.billing_requests;
-    await api(t, 'POST', `/_sandbox/billing_requests/${br.id}/decide`, { decision: 'confirmed' });
+    await api(t, 'POST', `/_sandbox/payments/${br.links.payment_request_payment}/decide`, { decision: 'confirmed' });
     const pm = br.links.payment_request_payment as string;
     const refund = await api(t, 'POST', '/refunds', { refunds: { amount: 400, total_amount_confirmation: 400, links: { payment: pm } } });
     expect(refund.status).toBe(201);
@@ -148,7 +148,7 @@ describe('provider_c sandbox', () => {
   it('marks mandates cancelled or failed with a webhook', async () => {
     const t = await account();
     const br = (await billingRequest(t)).body.billing_requests;
-    await api(t, 'POST', `/_sandbox/billing_requests/${br.id}/decide`, { decision: 'confirmed' });
+    await api(t, 'POST', `/_sandbox/payments/${br.links.payment_request_payment}/decide`, { decision: 'confirmed' });
     const md = (await api(t, 'GET', `/billing_requests/${br.id}`)).body.billing_requests.links.mandate_request_mandate as string;
     expect((await api(t, 'POST', `/_sandbox/mandates/${md}/status`, { status: 'cancelled' })).body.mandates.status).toBe('cancelled');
     await until(() => events().find((e) => e.links.mandate === md && e.action === 'cancelled'));

@@ -32,6 +32,11 @@ void runBackendService({
             timeoutMs: config.PROVIDER_B_TIMEOUT_MS,
             maxNetworkRetries: config.PROVIDER_B_MAX_NETWORK_RETRIES,
           },
+          provider_c: {
+            defaultApiBaseUrl: config.PROVIDER_C_API_BASE_URL,
+            timeoutMs: config.PROVIDER_C_TIMEOUT_MS,
+            maxNetworkRetries: config.PROVIDER_C_MAX_NETWORK_RETRIES,
+          },
         }),
       ),
       publicRootUrl: config.PUBLIC_ROOT_URL,

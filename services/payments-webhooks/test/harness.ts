@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-a';
 import * as sandboxB from '@paymesh/sandbox-provider-b';
+import * as sandboxC from '@paymesh/sandbox-provider-c';
 import { createLogger, SecretBox, systemClock } from '@paymesh/core';
 import { createStore, type DroppableStore } from '@paymesh/store';
 import type { PaymentsDeps } from '../src/app/deps';
@@ -20,6 +21,8 @@ export interface Harness {
   sandboxUrl: string;
   /** The provider_b sandbox. */
   sandboxBUrl: string;
+  /** The provider_c sandbox. */
+  sandboxCUrl: string;
   close(): Promise<void>;
 }
 
@@ -48,12 +51,22 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const b: FastifyInstance = sandboxB.buildServer(configB);
   await b.listen({ host: configB.host, port: configB.port });
   const sandboxBUrl = `http://127.0.0.1:${(b.server.address() as AddressInfo).port}`;
+  const configC = sandboxC.loadSandboxConfig({
+    LOG_LEVEL: 'silent',
+    PROVIDER_C_SANDBOX_HOST: '127.0.0.1',
+    PROVIDER_C_SANDBOX_PORT: '0',
+    PROVIDER_C_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
+  });
+  const c: FastifyInstance = sandboxC.buildServer(configC);
+  await c.listen({ host: configC.host, port: configC.port });
+  const sandboxCUrl = `http://127.0.0.1:${(c.server.address() as AddressInfo).port}`;
   const store = await createStore({ url: PG_URL, database: `pwtest_${randomBytes(4).toString('hex')}` });
   for (const c of collections) await store.ensureCollection(c);
   const h: Harness = {
     store,
     sandboxUrl,
     sandboxBUrl,
+    sandboxCUrl,
     deps: {
       store,
       outbox: new Committer<EventMap>({ store }),
@@ -63,6 +76,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       adapters: new ProviderAdapters(adapterFactory({
         provider_a: { defaultApiBaseUrl: sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
         provider_b: { defaultApiBaseUrl: sandboxBUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
+        provider_c: { defaultApiBaseUrl: sandboxCUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
       })),
       publicRootUrl: opts.publicRootUrl ?? 'http://127.0.0.1:18081',
       requireHttps: false,
@@ -72,6 +86,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await store.close();
       await sandbox.close();
       await b.close();
+      await c.close();
     },
   };
   return h;
@@ -81,6 +96,8 @@ export const objectId = () => randomBytes(12).toString('hex');
 export const testKey = () => `sk_test_${randomBytes(12).toString('hex')}`;
 /** A fresh provider_b sandbox account (any well-formed key is one). */
 export const providerBKey = () => `test_${randomBytes(15).toString('hex')}`;
+/** A fresh provider_c sandbox account (any well-formed token is one). */
+export const providerCToken = () => `sandbox_${randomBytes(15).toString('hex')}`;
 export const webhookSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
 
 /** The error a promise rejects with; fails the test when it resolves. */

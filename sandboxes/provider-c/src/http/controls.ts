@@ -23,8 +23,8 @@ export function controlRoutes(app: FastifyInstance, sandbox: Sandbox, caller: We
     return { webhook_endpoint: { url } };
   });
 
-  app.post<{ Params: { id: string } }>('/_sandbox/billing_requests/:id/decide', async (req) => {
-    const br = sandbox.billingRequest(req.params.id, tokenOf(req));
+  app.post<{ Params: { id: string } }>('/_sandbox/payments/:id/decide', async (req) => {
+    const br = sandbox.billingRequest(sandbox.payment(req.params.id, tokenOf(req)).billingRequestId);
     const raw = param(req, 'decision');
     const decision = PAYER_DECISIONS.find((d): d is PayerDecision => d === raw);
     if (!decision) throw validationFailed(`decision must be one of ${PAYER_DECISIONS.join(', ')}`, 'decision');

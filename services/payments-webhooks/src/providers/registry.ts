@@ -7,12 +7,14 @@ import type { ProviderAOptions } from './provider-a/adapter';
 import { providerBModule } from './provider-b/module';
 import type { ProviderBOptions } from './provider-b/adapter';
 import { providerCModule } from './provider-c/module';
+import type { ProviderCOptions } from './provider-c/adapter';
 import { providerDModule } from './provider-d/module';
 
 /** Service-wide settings of each provider type that has an adapter (from config.ts). */
 export interface AdapterOptions {
   provider_a: ProviderAOptions;
   provider_b: ProviderBOptions;
+  provider_c: ProviderCOptions;
 }
 
 /**
@@ -30,7 +32,7 @@ function modules(opts: AdapterOptions | null) {
   return {
     provider_a: bind(providerAModule, opts?.provider_a ?? null),
     provider_b: bind(providerBModule, opts?.provider_b ?? null),
-    provider_c: bind(providerCModule, undefined),
+    provider_c: bind(providerCModule, opts?.provider_c ?? null),
     provider_d: bind(providerDModule, undefined),
   } satisfies Record<ProviderType, ProviderModule>;
 }
