@@ -27,12 +27,15 @@ try {
   const providerASandboxUrl = sandboxUrl && (await healthy(sandboxUrl)) ? sandboxUrl : undefined;
   const bUrl = process.env.PROVIDER_B_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-provider-b'];
   const providerBSandboxUrl = bUrl && (await healthy(bUrl)) ? bUrl : undefined;
+  const cUrl = process.env.PROVIDER_C_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-provider-c'];
+  const providerCSandboxUrl = cUrl && (await healthy(cUrl)) ? cUrl : undefined;
   const out = await bootstrap({
     adminBaseUrl,
     publicBaseUrl,
     systemApiKey,
     ...(providerASandboxUrl ? { providerASandboxUrl } : {}),
     ...(providerBSandboxUrl ? { providerBSandboxUrl } : {}),
+    ...(providerCSandboxUrl ? { providerCSandboxUrl } : {}),
   });
   const viesUrl = process.env.VIES_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-vies'];
   if (viesUrl && (await healthy(viesUrl))) out.vies = await viesSandboxInfo(viesUrl);

@@ -23,6 +23,8 @@ export const configSchema = z
     PROVIDER_C_SANDBOX_WEBHOOK_RETRY_BASE_MS: nonNegative(500),
     /** Time allowed for one webhook call. */
     PROVIDER_C_SANDBOX_WEBHOOK_TIMEOUT_MS: positive(10_000),
+    /** Time from the payer's authorisation to the collection's result; 0 turns automatic collection off (use the collect control). */
+    PROVIDER_C_SANDBOX_COLLECTION_DELAY_MS: nonNegative(5000),
     /** Set by the local supervisor: stop when it goes away. */
     EXIT_WITH_PARENT: envBool(false),
   })
@@ -32,6 +34,7 @@ export const configSchema = z
     host: env.PROVIDER_C_SANDBOX_HOST,
     port: env.PROVIDER_C_SANDBOX_PORT,
     publicUrl: env.PROVIDER_C_SANDBOX_PUBLIC_URL?.replace(/\/+$/, ''),
+    collectionDelayMs: env.PROVIDER_C_SANDBOX_COLLECTION_DELAY_MS === 0 ? null : env.PROVIDER_C_SANDBOX_COLLECTION_DELAY_MS,
     webhooks: {
       maxAttempts: env.PROVIDER_C_SANDBOX_WEBHOOK_MAX_ATTEMPTS,
       retryBaseMs: env.PROVIDER_C_SANDBOX_WEBHOOK_RETRY_BASE_MS,

@@ -34,12 +34,13 @@ export function buildServer(config: SandboxConfig, options: BuildOptions = {}): 
   };
 
   const caller = new WebhookCaller(config.webhooks, logger.child({ component: 'webhooks' }));
-  const sandbox = new Sandbox(clock, (owner, events) => caller.send(owner, events));
+  const sandbox = new Sandbox(clock, (owner, events) => caller.send(owner, events), config.collectionDelayMs);
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
   });
   app.addHook('onClose', async () => {
+    sandbox.close();
     await caller.close();
   });
 

@@ -65,7 +65,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
   hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`;
-  const config = loadSandboxConfig({ LOG_LEVEL: 'silent', PROVIDER_C_SANDBOX_HOST: '127.0.0.1', PROVIDER_C_SANDBOX_PORT: '0', PROVIDER_C_SANDBOX_WEBHOOK_RETRY_BASE_MS: '10' });
+  const config = loadSandboxConfig({ LOG_LEVEL: 'silent', PROVIDER_C_SANDBOX_HOST: '127.0.0.1', PROVIDER_C_SANDBOX_PORT: '0', PROVIDER_C_SANDBOX_WEBHOOK_RETRY_BASE_MS: '10', PROVIDER_C_SANDBOX_COLLECTION_DELAY_MS: '0' });
   app = buildServer(config);
   await app.listen({ host: config.host, port: config.port });
   url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -101,6 +101,10 @@ describe('provider_c sandbox', () => {
     expect(post.status).toBe(303);
     expect(post.headers.get('location')).toBe('https://shop.example/back');
     const pm = br.links.payment_request_payment as string;
+    // Authorised: the collection waits for submission until the banks answer (the collect control here).
+    expect((await api(t, 'GET', `/payments/${pm}`)).body.payments.status).toBe('pending_submission');
+    expect((await api(t, 'POST', `/_sandbox/payments/${pm}/collect`, {})).body.payments.status).toBe('confirmed');
+    expect((await api(t, 'POST', `/_sandbox/payments/${pm}/collect`, {})).status).toBe(422);
     const confirmed = await until(() => events().find((e) => e.links.payment === pm && e.action === 'confirmed'));
     expect(confirmed.resource_type).toBe('payments');
     for (const r of received) expect(r.signature).toBe(createHmac('sha256', secret).update(r.body).digest('hex'));

@@ -36,6 +36,8 @@ export interface Payment {
   chargeback: ChargebackState;
   billingRequestId: string;
   mandateId: string | null;
+  /** What the collection will give once submitted (the payer's choice on the sandbox page). */
+  collection: 'confirmed' | 'failed' | null;
 }
 
 export interface Mandate {
@@ -113,10 +115,19 @@ export class Sandbox {
   private readonly flows = new Map<string, Flow>();
   private readonly refunds = new Map<string, Refund>();
 
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  /** `collectionDelayMs`: time from the payer's authorisation to the collection's result (null: only {@link collect}). */
   constructor(
     private readonly clock: Clock,
     private readonly onEvents: (owner: string, events: ProviderEvent[]) => void,
+    private readonly collectionDelayMs: number | null = null,
   ) {}
+
+  close(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
 
   private now(): string {
     return this.clock.now().toISOString();
@@ -148,6 +159,7 @@ export class Sandbox {
       chargeback: 'none',
       billingRequestId: br.id,
       mandateId: null,
+      collection: null,
     };
     br.paymentId = p.id;
     this.billingRequests.set(br.id, br);
@@ -177,9 +189,10 @@ export class Sandbox {
   refund = (id: string, owner?: string) => this.get(this.refunds, id, 'refund', owner);
 
   /**
-   * The payer's decision on the authorisation page. `confirmed`: the mandate is set up and the
-   * collection succeeds (submitted, then confirmed); `failed`: the mandate is set up but the
-   * collection fails at the bank; `cancelled`: the payer leaves, the request and payment are cancelled.
+   * The payer's decision on the authorisation page. `confirmed` / `failed`: the mandate is set up,
+   * the payment waits for submission (`pending_submission`), and the collection later gives that
+   * result ({@link collect}, after the collection delay); `cancelled`: the payer leaves, the request
+   * and payment are cancelled.
    */
   decide(br: BillingRequest, decision: PayerDecision): void {
     if (br.status !== 'pending' && br.status !== 'ready_to_fulfil') throw invalidState(`The billing request is already ${br.status}.`, 'billing_request_not_pending');
@@ -199,16 +212,34 @@ export class Sandbox {
     br.mandateId = m.id;
     p.mandateId = m.id;
     p.chargeDate = this.now().slice(0, 10);
-    p.status = decision === 'confirmed' ? 'confirmed' : 'failed';
+    p.status = 'pending_submission';
+    p.collection = decision;
     this.onEvents(br.owner, [
       this.event('billing_requests', 'fulfilled', { billing_request: br.id, mandate_request_mandate: m.id, payment_request_payment: p.id }, 'billing_request_fulfilled', 'The payer authorised the request.'),
       this.event('mandates', 'created', { mandate: m.id }, 'mandate_created', 'Mandate created via a billing request.'),
       this.event('mandates', 'active', { mandate: m.id }, 'mandate_activated', 'The mandate is active.'),
-      this.event('payments', 'submitted', { payment: p.id, mandate: m.id }, 'payment_submitted', 'Payment submitted to the banks.'),
-      decision === 'confirmed'
-        ? this.event('payments', 'confirmed', { payment: p.id, mandate: m.id }, 'payment_confirmed', 'Payment confirmed by the banks.')
-        : this.event('payments', 'failed', { payment: p.id, mandate: m.id }, 'insufficient_funds', 'The payer\'s bank refused the collection.'),
     ]);
+    if (this.collectionDelayMs !== null) {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        if (p.status === 'pending_submission') this.collect(p);
+      }, this.collectionDelayMs);
+      this.timers.add(timer);
+    }
+  }
+
+  /** Submits an authorised payment to the banks; the collection is confirmed or fails as the payer chose. */
+  collect(p: Payment): Payment {
+    if (p.status !== 'pending_submission' || p.collection === null || p.mandateId === null) throw invalidState(`This payment has status ${p.status} and cannot be collected.`, 'collection_invalid_state');
+    p.status = p.collection;
+    const links = { payment: p.id, mandate: p.mandateId };
+    this.onEvents(p.owner, [
+      this.event('payments', 'submitted', links, 'payment_submitted', 'Payment submitted to the banks.'),
+      p.status === 'confirmed'
+        ? this.event('payments', 'confirmed', links, 'payment_confirmed', 'Payment confirmed by the banks.')
+        : this.event('payments', 'failed', links, 'insufficient_funds', "The payer's bank refused the collection."),
+    ]);
+    return p;
   }
 
   cancelPayment(p: Payment): Payment {

@@ -28,9 +28,17 @@ export function controlRoutes(app: FastifyInstance, sandbox: Sandbox, caller: We
     const raw = param(req, 'decision');
     const decision = PAYER_DECISIONS.find((d): d is PayerDecision => d === raw);
     if (!decision) throw validationFailed(`decision must be one of ${PAYER_DECISIONS.join(', ')}`, 'decision');
+    const collect = param(req, 'collect') ?? true;
+    if (typeof collect !== 'boolean') throw validationFailed('collect must be a boolean', 'collect');
     sandbox.decide(br, decision);
-    return { payments: paymentView(sandbox.payment(br.paymentId ?? '')) };
+    const p = sandbox.payment(br.paymentId ?? '');
+    if (collect && p.status === 'pending_submission') sandbox.collect(p);
+    return { payments: paymentView(p) };
   });
+
+  app.post<{ Params: { id: string } }>('/_sandbox/payments/:id/collect', async (req) => ({
+    payments: paymentView(sandbox.collect(sandbox.payment(req.params.id, tokenOf(req)))),
+  }));
 
   app.post<{ Params: { id: string } }>('/_sandbox/payments/:id/charge_back', async (req) => ({
     payments: paymentView(sandbox.chargeBack(sandbox.payment(req.params.id, tokenOf(req)))),
