@@ -54,7 +54,7 @@ async function sandboxProviderB(adminBaseUrl, apiKey, mode) {
  * account (`<live|sandbox>_…` access token) and a webhook secret, then sets the record's webhook
  * URL and that secret as the account's endpoint (what a merchant does in the provider's dashboard).
  */
-async function sandboxProviderC(adminBaseUrl, publicBaseUrl, apiKey, mode, sandboxUrl) {
+async function sandboxProviderC(adminBaseUrl, apiKey, mode, sandboxUrl) {
   const environment = mode === 'live' ? 'live' : 'sandbox';
   const accessToken = `${environment}_${randomBytes(15).toString('hex')}`;
   const webhookSecret = randomBytes(24).toString('hex');
@@ -63,8 +63,7 @@ async function sandboxProviderC(adminBaseUrl, publicBaseUrl, apiKey, mode, sandb
     name: 'Sandbox direct debit',
     credentials: { accessToken, webhookSecret, environment },
   });
-  const root = publicBaseUrl.replace(/\/api\/v1\/?$/, '');
-  await call('PUT', `${sandboxUrl}/_sandbox/webhook_endpoint`, accessToken, { url: `${root}${provider.webhookUrl}`, secret: webhookSecret });
+  await call('PUT', `${sandboxUrl}/_sandbox/webhook_endpoint`, accessToken, { url: provider.webhookUrl, secret: webhookSecret });
   return { id: provider.id, accessToken, webhookSecret };
 }
 
@@ -99,7 +98,7 @@ export async function bootstrap(o) {
     out.providers = { ...out.providers, provider_b: await sandboxProviderB(o.adminBaseUrl, apiKey, o.mode ?? 'live') };
   }
   if (o.providerCSandboxUrl) {
-    out.providers = { ...out.providers, provider_c: await sandboxProviderC(o.adminBaseUrl, o.publicBaseUrl, apiKey, o.mode ?? 'live', o.providerCSandboxUrl) };
+    out.providers = { ...out.providers, provider_c: await sandboxProviderC(o.adminBaseUrl, apiKey, o.mode ?? 'live', o.providerCSandboxUrl) };
   }
   if (o.extras) Object.assign(out, await o.extras({ ...out, call }));
   return out;
