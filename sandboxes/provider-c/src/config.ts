@@ -25,6 +25,11 @@ export const configSchema = z
     PROVIDER_C_SANDBOX_WEBHOOK_TIMEOUT_MS: positive(10_000),
     /** Time from the payer's authorisation to the collection's result; 0 turns automatic collection off (use the collect control). */
     PROVIDER_C_SANDBOX_COLLECTION_DELAY_MS: nonNegative(5000),
+    /**
+     * true: a reused Idempotency-Key replays the first answer to the same request. false: any reuse
+     * is 409 idempotent_creation_conflict, as the real provider answers.
+     */
+    PROVIDER_C_SANDBOX_IDEMPOTENT_REPLAY: envBool(true),
     /** Set by the local supervisor: stop when it goes away. */
     EXIT_WITH_PARENT: envBool(false),
   })
@@ -34,6 +39,7 @@ export const configSchema = z
     host: env.PROVIDER_C_SANDBOX_HOST,
     port: env.PROVIDER_C_SANDBOX_PORT,
     publicUrl: env.PROVIDER_C_SANDBOX_PUBLIC_URL?.replace(/\/+$/, ''),
+    idempotentReplay: env.PROVIDER_C_SANDBOX_IDEMPOTENT_REPLAY,
     collectionDelayMs: env.PROVIDER_C_SANDBOX_COLLECTION_DELAY_MS === 0 ? null : env.PROVIDER_C_SANDBOX_COLLECTION_DELAY_MS,
     webhooks: {
       maxAttempts: env.PROVIDER_C_SANDBOX_WEBHOOK_MAX_ATTEMPTS,

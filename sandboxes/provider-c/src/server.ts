@@ -60,7 +60,7 @@ export function buildServer(config: SandboxConfig, options: BuildOptions = {}): 
   );
 
   app.get('/health', async () => ({ status: 'ok' }));
-  apiRoutes(app, { sandbox, publicUrl, idempotency: new IdempotencyStore(() => clock.now().getTime()) });
+  apiRoutes(app, { sandbox, publicUrl, idempotency: new IdempotencyStore(() => clock.now().getTime(), config.idempotentReplay) });
   flowRoutes(app, sandbox);
   controlRoutes(app, sandbox, caller);
   return app;

@@ -103,6 +103,23 @@ describe('provider_c adapter specifics', () => {
     }
   });
 
+  it('against a provider that answers every reused key with a conflict, a retry finds the request its key made', async () => {
+    const config = loadSandboxConfig({ LOG_LEVEL: 'silent', PROVIDER_C_SANDBOX_HOST: '127.0.0.1', PROVIDER_C_SANDBOX_PORT: '0', PROVIDER_C_SANDBOX_IDEMPOTENT_REPLAY: 'false' });
+    const strict = buildServer(config);
+    await strict.listen({ host: config.host, port: config.port });
+    try {
+      const strictAdapter = new ProviderCAdapter({ ...account, apiBaseUrl: `http://127.0.0.1:${(strict.server.address() as AddressInfo).port}` }, options());
+      const input = paymentInput();
+      const first = await strictAdapter.createPayment(input);
+      const again = await strictAdapter.createPayment(input);
+      expect(again.providerPaymentId).toBe(first.providerPaymentId);
+      expect(again.redirectUrl).toMatch(/\/flow\/BRF/);
+      await expect(strictAdapter.createPayment({ ...input, amount: input.amount + 1 })).rejects.toMatchObject({ providerKind: 'idempotency', code: 'PROVIDER_IDEMPOTENCY_MISMATCH' });
+    } finally {
+      await strict.close();
+    }
+  });
+
   const delivery = (body: string, key: string, receivedAt = new Date()): { rawBody: Buffer; headers: Record<string, string>; receivedAt: Date } => ({
     rawBody: Buffer.from(body),
     headers: { 'content-type': 'application/json', 'webhook-signature': sign(body, key) },

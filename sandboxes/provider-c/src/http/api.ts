@@ -28,7 +28,10 @@ const DAY_MS = 24 * 60 * 60_000;
 export class IdempotencyStore {
   private readonly entries = new Map<string, { fingerprint: string; status: number; body: unknown; resourceId: string; at: number }>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly replay = true,
+  ) {}
 
   async run(req: FastifyRequest, reply: FastifyReply, owner: string, fn: () => { status: number; body: unknown; resourceId: string }): Promise<unknown> {
     const key = req.headers['idempotency-key'];
@@ -40,7 +43,7 @@ export class IdempotencyStore {
     const fingerprint = `${req.method} ${req.url} ${JSON.stringify(req.body ?? null)}`;
     const hit = this.entries.get(id);
     if (hit && this.now() - hit.at < DAY_MS) {
-      if (hit.fingerprint !== fingerprint) {
+      if (!this.replay || hit.fingerprint !== fingerprint) {
         throw new ApiError(409, 'invalid_state', 'A resource has already been created with this idempotency key', 'idempotent_creation_conflict', undefined, {
           conflicting_resource_id: hit.resourceId,
         });

@@ -13,7 +13,7 @@ import {
 } from '../adapter';
 import { normaliseMetadata, paymentMetadata } from '../module';
 import type { ProviderCCredentials } from './module';
-import { ProviderCClient } from './client';
+import { IdempotentCreationConflict, ProviderCClient } from './client';
 import { outcomeOfStatus, packMetadata, paymentAction, unpackMetadata } from './mapping';
 
 /** Settings shared by every provider_c record (from the service configuration). */
@@ -39,7 +39,9 @@ const metadata = z.record(z.string()).nullish();
 const paymentSchema = z
   .object({ id: id('PM'), status: z.string(), amount: z.number().int().nonnegative(), amount_refunded: z.number().int().nonnegative().optional(), currency: z.string().regex(/^[A-Z]{3}$/), metadata })
   .passthrough();
-const billingRequestSchema = z.object({ id: id('BRQ'), status: z.string(), links: z.object({ payment_request_payment: id('PM').optional() }).passthrough() }).passthrough();
+const billingRequestSchema = z
+  .object({ id: id('BRQ'), status: z.string(), metadata, links: z.object({ payment_request_payment: id('PM').optional() }).passthrough() })
+  .passthrough();
 const flowSchema = z.object({ id: z.string(), authorisation_url: z.string().url() }).passthrough();
 const refundSchema = z
   .object({ id: id('RF'), amount: z.number().int().positive(), currency: z.string().regex(/^[A-Z]{3}$/), links: z.object({ payment: id('PM') }).passthrough() })
@@ -106,47 +108,65 @@ export class ProviderCAdapter implements PaymentAdapter {
 
   async createPayment(input: CreatePaymentInput): Promise<ProviderPayment> {
     const currency = input.currency.toUpperCase();
-    const br = parse(
-      billingRequestSchema,
-      await this.client.post(
-        'billing_requests',
-        {
-          billing_requests: {
-            payment_request: {
-              amount: input.amount,
-              currency,
-              description: (input.description ?? `Payment ${input.transactionId}`).slice(0, 255),
-              metadata: packMetadata(paymentMetadata(input)),
-            },
-            mandate_request: { currency },
-            metadata: { transaction_id: input.transactionId },
-          },
-        },
-        idempotencyKey(input.transactionId, 'create'),
-        'billing request creation',
-      ),
-      'billing_requests',
-      'billing request creation',
-    );
+    const br = await this.billingRequest(input, currency);
     const paymentId = br.links.payment_request_payment;
     if (!paymentId) throw new ProviderError('invalid', 'provider_c billing request creation: the request links no payment');
-    const flow = parse(
-      flowSchema,
-      await this.client.post(
-        'billing_request_flows',
-        {
-          billing_request_flows: {
-            ...(input.returnUrl ? { redirect_uri: input.returnUrl, exit_uri: input.returnUrl } : {}),
-            links: { billing_request: br.id },
-          },
-        },
-        idempotencyKey(input.transactionId, 'flow'),
-        'billing request flow creation',
-      ),
-      'billing_request_flows',
-      'billing request flow creation',
-    );
+    const flowBody = {
+      billing_request_flows: {
+        ...(input.returnUrl ? { redirect_uri: input.returnUrl, exit_uri: input.returnUrl } : {}),
+        links: { billing_request: br.id },
+      },
+    };
+    let raw: unknown;
+    try {
+      raw = await this.client.post('billing_request_flows', flowBody, idempotencyKey(input.transactionId, 'flow'), 'billing request flow creation');
+    } catch (err) {
+      if (!(err instanceof IdempotentCreationConflict)) throw err;
+      // A flow moves no money and cannot be fetched: a retry gets a new one for the same request.
+      raw = await this.client.post('billing_request_flows', flowBody, idempotencyKey(input.transactionId, 'flow', br.id, String(Date.now())), 'billing request flow creation');
+    }
+    const flow = parse(flowSchema, raw, 'billing_request_flows', 'billing request flow creation');
     return { providerPaymentId: paymentId, outcome: 'pending', redirectUrl: flow.authorisation_url, clientSecret: null };
+  }
+
+  /**
+   * The transaction's billing request: created, or on a retry the one the key created before, when
+   * it asks for the same payment (the provider answers any reuse of a key with a conflict).
+   */
+  private async billingRequest(input: CreatePaymentInput, currency: string) {
+    const op = 'billing request creation';
+    try {
+      return parse(
+        billingRequestSchema,
+        await this.client.post(
+          'billing_requests',
+          {
+            billing_requests: {
+              payment_request: {
+                amount: input.amount,
+                currency,
+                description: (input.description ?? `Payment ${input.transactionId}`).slice(0, 255),
+                metadata: packMetadata(paymentMetadata(input)),
+              },
+              mandate_request: { currency },
+              metadata: { transaction_id: input.transactionId },
+            },
+          },
+          idempotencyKey(input.transactionId, 'create'),
+          op,
+        ),
+        'billing_requests',
+        op,
+      );
+    } catch (err) {
+      if (!(err instanceof IdempotentCreationConflict) || err.conflictingResourceId === null || !/^BRQ[A-Za-z0-9]{1,60}$/.test(err.conflictingResourceId)) throw err;
+      const br = parse(billingRequestSchema, await this.client.get(`billing_requests/${err.conflictingResourceId}`, op), 'billing_requests', op);
+      const pm = br.links.payment_request_payment;
+      const p = pm ? await this.payment(pm) : null;
+      const same = br.metadata?.['transaction_id'] === input.transactionId && p !== null && p.amount === input.amount && p.currency === currency;
+      if (!same) throw err;
+      return br;
+    }
   }
 
   async cancelPayment(providerPaymentId: string, key: string): Promise<void> {

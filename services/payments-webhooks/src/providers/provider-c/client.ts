@@ -8,7 +8,9 @@ const errorBody = z
       .object({
         message: z.string().optional(),
         type: z.string().optional(),
-        errors: z.array(z.object({ reason: z.string().optional(), field: z.string().optional() }).passthrough()).optional(),
+        errors: z
+          .array(z.object({ reason: z.string().optional(), field: z.string().optional(), links: z.object({ conflicting_resource_id: z.string().optional() }).passthrough().optional() }).passthrough())
+          .optional(),
       })
       .passthrough(),
   })
@@ -21,6 +23,19 @@ export interface ProviderCClientOptions {
   timeoutMs: number;
   /** Retries of retryable and indeterminate failures, always with the same idempotency key. */
   maxNetworkRetries: number;
+}
+
+/**
+ * An idempotency key the provider has seen before (409 `idempotent_creation_conflict`), naming the
+ * resource it created. The provider answers this to any reuse, also of the same request.
+ */
+export class IdempotentCreationConflict extends ProviderError {
+  constructor(
+    message: string,
+    readonly conflictingResourceId: string | null,
+  ) {
+    super('idempotency', message);
+  }
 }
 
 /** The API version the bodies here follow (sent on every request, as the provider requires). */
@@ -105,7 +120,7 @@ export class ProviderCClient {
     const detail = `provider_c ${operation}: ${res.status} ${reason || e?.type || 'error'}: ${e?.message ?? ''}${field}`;
     if (res.status === 401 || res.status === 403) throw new ProviderError('auth', `provider_c ${operation}: credentials rejected by the provider`);
     if (res.status === 404 || res.status === 410) throw new ProviderError('not_found', detail);
-    if (res.status === 409 && reason === 'idempotent_creation_conflict') throw new ProviderError('idempotency', detail);
+    if (res.status === 409 && reason === 'idempotent_creation_conflict') throw new IdempotentCreationConflict(detail, first?.links?.conflicting_resource_id ?? null);
     if (res.status === 429 || res.status === 503) throw new ProviderError('retryable', detail);
     if (res.status >= 500) throw new ProviderError(unsafe ? 'indeterminate' : 'retryable', detail);
     throw new ProviderError('invalid', detail);
