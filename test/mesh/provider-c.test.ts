@@ -147,6 +147,25 @@ describe('provider_c direct debit', () => {
     expect(verifyIpn(boot.webhookSigningSecret, ipns[0]!.headers, ipns[0]!.rawBody, 300).valid).toBe(true);
   });
 
+  it('POST /billing-requests/create starts the mandate billing request and answers where to send the buyer', async () => {
+    const sessionPublicId = await checkout(3000, '/ipn/brq', 'brq@example.com');
+    const bad = await api('POST', `${pub}/billing-requests/create`, { body: { sessionPublicId }, headers: { origin: MAIN_FRONTEND } });
+    expect(bad.status).toBe(400);
+    const res = await api('POST', `${pub}/billing-requests/create`, { body: { sessionPublicId, billingAddress: address('brq@example.com') }, headers: { origin: MAIN_FRONTEND } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ status: 0, providerType: 'provider_c', redirectUrl: expect.stringMatching(new RegExp(`^${sandbox}/flow/BRF`)) });
+    const transactionId = res.body.transactionId as string;
+    const record = (await adminCall('GET', `/transactions/${transactionId}`)).body;
+    expect(record).toMatchObject({ providerId: provider.id, providerPaymentId: expect.stringMatching(/^PM/) });
+    const decided = await fetch(res.body.redirectUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=confirmed' });
+    expect(decided.status).toBe(303);
+    expect((await api('POST', `${pub}/transactions/${transactionId}/mark-pending`, { body: { sessionPublicId }, headers: { origin: MAIN_FRONTEND } })).status).toBe(200);
+    expect((await sandboxCall('POST', `/_sandbox/payments/${record.providerPaymentId}/collect`, {})).status).toBe(200);
+    await waitStatus(transactionId, 1);
+    await eventually(() => ipnStatuses('/ipn/brq').includes(1), 20_000);
+    expect(ipnStatuses('/ipn/brq')).toEqual([1]);
+  });
+
   it('a failed collection gives status 2', async () => {
     const { transactionId } = await buyerPays(await checkout(1500, '/ipn/failed', 'failed@example.com'), 'failed', 'failed@example.com');
     await waitStatus(transactionId, 2);
