@@ -203,13 +203,13 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
         amount: 4990,
         status: 'pending',
         lineItems: [{ name: 'Pro plan', quantity: 2, unitAmount: 2495 }],
-        // One type per enabled record: bootstrap connects the provider_a and provider_b sandboxes.
-        providers: expect.arrayContaining(['provider_a', 'provider_b']),
+        // One type per enabled record: bootstrap connects the provider_a, provider_b and provider_c sandboxes.
+        providers: expect.arrayContaining(['provider_a', 'provider_b', 'provider_c']),
         branding: {},
         expiresAt: expect.any(String),
         checkoutSettings: { vatIdValidation: 'format' },
       });
-      expect(allowed.body.providers).toHaveLength(2);
+      expect(allowed.body.providers).toHaveLength(3);
       expect((await api('GET', url, { headers: { origin: MAIN_FRONTEND } })).status).toBe(200);
       expect((await api('GET', url, { headers: { referer: 'https://shop.example/cart' } })).status).toBe(200);
       expect((await api('GET', url)).status).toBe(200);
@@ -229,7 +229,7 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       expect(created.status).toBe(201);
       expect((await api('PUT', `${admin}/providers/${created.body.id}/toggle`, { token: boot.apiKey, body: { enabled: false } })).status).toBe(200);
       const c = await createCheckout(validCheckout);
-      expect([...(await api('GET', `${pub}/checkouts/${c.body.sessionPublicId}`)).body.providers].sort()).toEqual(['provider_a', 'provider_b']);
+      expect([...(await api('GET', `${pub}/checkouts/${c.body.sessionPublicId}`)).body.providers].sort()).toEqual(['provider_a', 'provider_b', 'provider_c']);
       const t = await api('POST', `${pub}/transactions/create`, {
         body: { sessionPublicId: c.body.sessionPublicId, providerId: created.body.id, billingAddress: billing },
       });

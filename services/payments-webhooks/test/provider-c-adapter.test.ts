@@ -11,7 +11,7 @@ import { objectId, providerCToken, startHarness } from './harness';
 import { createProvider } from '../src/app/create-provider';
 import { createPayment } from '../src/app/create-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
-import { WEBHOOK_RECEIPTS } from '../src/store/collections';
+import { MANDATES, WEBHOOK_RECEIPTS } from '../src/store/collections';
 
 let sandbox: FastifyInstance;
 let baseUrl = '';
@@ -128,10 +128,10 @@ describe('provider_c adapter specifics', () => {
   const event = (over: Record<string, unknown> = {}) => ({
     id: `EV${randomBytes(6).toString('hex').toUpperCase()}`,
     created_at: new Date().toISOString(),
-    resource_type: 'mandates',
-    action: 'cancelled',
-    links: { mandate: 'MD123' },
-    details: { origin: 'bank', cause: 'bank_account_closed' },
+    resource_type: 'billing_requests',
+    action: 'created',
+    links: { billing_request: 'BRQ123' },
+    details: { origin: 'api', cause: 'billing_request_created' },
     ...over,
   });
 
@@ -139,7 +139,7 @@ describe('provider_c adapter specifics', () => {
     const c = creds();
     const body = JSON.stringify({ events: [event()], meta: { webhook_id: 'WB1' } });
     expect(await adapter(c).verifyWebhook(delivery(body, c.webhookSecret))).toEqual([
-      expect.objectContaining({ eventType: 'mandates.cancelled', outcome: null, adjustment: null, payment: null, live: false }),
+      expect.objectContaining({ eventType: 'billing_requests.created', outcome: null, adjustment: null, payment: null, live: false }),
     ]);
     const reject = (d: ReturnType<typeof delivery>) => expect(adapter(c).verifyWebhook(d)).rejects.toBeInstanceOf(ValidationError);
     await reject(delivery(body, 'another-secret-entirely'));
@@ -188,7 +188,7 @@ describe('provider_c webhooks through the use cases', () => {
     await h?.close();
   });
 
-  it('unknown event types and mandate events are recorded and change nothing; hints are masked', async () => {
+  it('unknown event types are recorded and change nothing; mandates are marked cancelled or failed once; hints are masked', async () => {
     const c = creds();
     const { provider } = await createProvider(h.deps, { organizationId: objectId(), mode: 'test', type: 'provider_c', name: 'Direct debit', credentialsJson: JSON.stringify(c) });
     expect(provider.credentialHints).toEqual({ accessToken: `sandbox_…${c.accessToken.slice(-4)}`, webhookSecret: `…${c.webhookSecret.slice(-4)}`, environment: 'sandbox' });
@@ -204,16 +204,33 @@ describe('provider_c webhooks through the use cases', () => {
       buyerEmail: null,
       returnUrl: 'https://shop.example/back',
     });
+    const sb = (method: string, path: string, body?: unknown) => call(h.sandboxCUrl, c.accessToken, method, path, body);
+    await sb('POST', `/_sandbox/payments/${started.providerPaymentId}/decide`, { decision: 'confirmed' });
+    const md = (await sb('GET', `/payments/${started.providerPaymentId}`)).payments.links.mandate as string;
+    const deliver = (events: unknown[], key = c.webhookSecret, providerId = provider.id) => {
+      const body = JSON.stringify({ events });
+      return handleWebhook(h.deps, { providerType: 'provider_c', providerId, rawBody: Buffer.from(body), headers: { 'webhook-signature': sign(body, key) } });
+    };
+    const at = new Date().toISOString();
     const outboxBefore = (await h.store.outbox.pending(10_000)).length;
-    const body = JSON.stringify({
-      events: [
-        { id: 'EVUNKNOWN1', created_at: new Date().toISOString(), resource_type: 'payments', action: 'brand_new_action', links: { payment: started.providerPaymentId } },
-        { id: 'EVMANDATE1', created_at: new Date().toISOString(), resource_type: 'mandates', action: 'failed', links: { mandate: 'MD1' } },
-      ],
-    });
-    const res = await handleWebhook(h.deps, { providerType: 'provider_c', providerId: provider.id, rawBody: Buffer.from(body), headers: { 'webhook-signature': sign(body, c.webhookSecret) } });
-    expect(res).toEqual({ outcome: 'ignored', eventId: 'EVUNKNOWN1' });
-    expect(await h.store.collection(WEBHOOK_RECEIPTS).count({ providerId: provider.id, outcome: 'ignored' })).toBe(2);
+    const unknown = await deliver([{ id: 'EVUNKNOWN1', created_at: at, resource_type: 'payments', action: 'brand_new_action', links: { payment: started.providerPaymentId } }]);
+    expect(unknown).toEqual({ outcome: 'ignored', eventId: 'EVUNKNOWN1' });
+    expect(await h.store.collection(WEBHOOK_RECEIPTS).count({ providerId: provider.id, outcome: 'ignored' })).toBe(1);
+
+    const mandates = h.store.collection<any>(MANDATES);
+    const failed = [{ id: 'EVMANDATEFAIL1', created_at: at, resource_type: 'mandates', action: 'failed', links: { mandate: md } }];
+    expect(await deliver(failed)).toEqual({ outcome: 'accepted', eventId: 'EVMANDATEFAIL1' });
+    expect(await deliver(failed)).toEqual({ outcome: 'duplicate', eventId: 'EVMANDATEFAIL1' });
+    // A late `active` does not bring a failed mandate back.
+    expect((await deliver([{ id: 'EVMANDATEACT1', created_at: at, resource_type: 'mandates', action: 'active', links: { mandate: md } }])).outcome).toBe('accepted');
+    expect(await mandates.findOne({ providerId: provider.id, providerMandateId: md })).toMatchObject({ status: 'failed', lastEventId: 'EVMANDATEFAIL1', organizationId: provider.organizationId });
     expect((await h.store.outbox.pending(10_000)).length).toBe(outboxBefore);
+
+    // Another account's record cannot record this account's mandate.
+    const other = creds();
+    const { provider: otherProvider } = await createProvider(h.deps, { organizationId: objectId(), mode: 'test', type: 'provider_c', name: 'Other', credentialsJson: JSON.stringify(other) });
+    const cross = [{ id: 'EVMANDATECAN1', created_at: at, resource_type: 'mandates', action: 'cancelled', links: { mandate: md } }];
+    await expect(deliver(cross, other.webhookSecret, otherProvider.id)).rejects.toBeInstanceOf(ValidationError);
+    expect(await mandates.count({ providerId: otherProvider.id })).toBe(0);
   });
 });

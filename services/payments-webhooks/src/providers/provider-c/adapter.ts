@@ -14,7 +14,7 @@ import {
 import { normaliseMetadata, paymentMetadata } from '../module';
 import type { ProviderCCredentials } from './module';
 import { IdempotentCreationConflict, ProviderCClient } from './client';
-import { outcomeOfStatus, packMetadata, paymentAction, unpackMetadata } from './mapping';
+import { mandateStatusOf, outcomeOfStatus, packMetadata, paymentAction, unpackMetadata } from './mapping';
 
 /** Settings shared by every provider_c record (from the service configuration). */
 export interface ProviderCOptions {
@@ -47,6 +47,7 @@ const refundSchema = z
   .object({ id: id('RF'), amount: z.number().int().positive(), currency: z.string().regex(/^[A-Z]{3}$/), links: z.object({ payment: id('PM') }).passthrough() })
   .passthrough();
 type Payment = z.infer<typeof paymentSchema>;
+const mandateSchema = z.object({ id: id('MD'), status: z.string() }).passthrough();
 
 const eventSchema = z
   .object({
@@ -255,7 +256,14 @@ export class ProviderCAdapter implements PaymentAdapter {
         adjustment: { kind: 'refund', refundId: r.id, amount: r.amount, currency: r.currency, refundedTotal: Math.max(p.amount_refunded ?? r.amount, r.amount) },
       };
     }
-    // Mandates, billing requests and everything else: recorded, no effect on a payment.
+    const mandateStatus = e.resource_type === 'mandates' ? mandateStatusOf(e.action) : null;
+    if (mandateStatus !== null) {
+      const md = e.links['mandate'];
+      if (md === undefined) throw new ValidationError(`provider_c event ${e.id} names no mandate`);
+      const m = await this.owned(md, async () => parse(mandateSchema, await this.client.get(`mandates/${encodeURIComponent(md)}`, 'mandate retrieval'), 'mandates', 'mandate retrieval'));
+      return { ...base, mandate: { providerMandateId: m.id, status: mandateStatus } };
+    }
+    // Billing requests and everything else: recorded, no effect.
     return base;
   }
 

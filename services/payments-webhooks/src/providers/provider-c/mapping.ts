@@ -1,5 +1,6 @@
 import type { ChargebackStatus } from '@paymesh/contracts';
 import type { PaymentOutcome } from '../../domain/payment';
+import type { MandateStatus } from '../../domain/webhook';
 
 /**
  * provider_c wire words -> ours. Payment statuses and event actions are each mapped in one switch
@@ -46,6 +47,24 @@ export function paymentAction(action: string): PaymentAction {
       return { dispute: 'won' };
     default:
       // created, submitted, paid_out, late_failure_settled, resubmission_requested, …: no effect.
+      return null;
+  }
+}
+
+/** The mandate state a `mandates` event action records; null for actions that record none. */
+export function mandateStatusOf(action: string): MandateStatus | null {
+  switch (action) {
+    case 'active':
+    case 'reinstated':
+      return 'active';
+    case 'cancelled':
+      return 'cancelled';
+    case 'failed':
+      return 'failed';
+    case 'expired':
+      return 'expired';
+    default:
+      // created, submitted, transferred, replaced, resubmission_requested, …: nothing to record.
       return null;
   }
 }
