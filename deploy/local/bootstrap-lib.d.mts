@@ -10,6 +10,8 @@ export interface BootstrapResult {
     provider_a?: { id: string; webhookSecret: string; secretKey: string };
     /** `apiKey` is the sandbox account (for its /_sandbox controls and API). */
     provider_b?: { id: string; apiKey: string };
+    /** `accessToken` is the sandbox account; its webhook endpoint is set to the record's URL. */
+    provider_c?: { id: string; accessToken: string; webhookSecret: string };
     /** The sandbox app (for its API and /_sandbox controls). */
     provider_d?: { id: string; clientId: string; clientSecret: string };
   };
@@ -26,6 +28,8 @@ export function bootstrap(o: {
   providerASandboxUrl?: string;
   /** When set (the provider_b sandbox runs), a provider_b record is created and returned under `providers`. */
   providerBSandboxUrl?: string;
+  /** When set (the provider_c sandbox runs), a provider_c record is created and returned under `providers`. */
+  providerCSandboxUrl?: string;
   /** When set (the provider_d sandbox runs), a provider_d record is created and returned under `providers`. */
   providerDSandboxUrl?: string;
   extras?: (ctx: BootstrapResult & { call: (method: string, url: string, token: string, body?: unknown, headers?: Record<string, string>) => Promise<unknown> }) => Promise<Record<string, unknown>>;

@@ -50,6 +50,24 @@ async function sandboxProviderB(adminBaseUrl, apiKey, mode) {
 }
 
 /**
+ * Creates a provider_c record for the merchant when the provider_c sandbox runs: a fresh sandbox
+ * account (`<live|sandbox>_…` access token) and a webhook secret, then sets the record's webhook
+ * URL and that secret as the account's endpoint (what a merchant does in the provider's dashboard).
+ */
+async function sandboxProviderC(adminBaseUrl, apiKey, mode, sandboxUrl) {
+  const environment = mode === 'live' ? 'live' : 'sandbox';
+  const accessToken = `${environment}_${randomBytes(15).toString('hex')}`;
+  const webhookSecret = randomBytes(24).toString('hex');
+  const provider = await call('POST', `${adminBaseUrl}/providers`, apiKey, {
+    type: 'provider_c',
+    name: 'Sandbox direct debit',
+    credentials: { accessToken, webhookSecret, environment },
+  });
+  await call('PUT', `${sandboxUrl}/_sandbox/webhook_endpoint`, accessToken, { url: provider.webhookUrl, secret: webhookSecret });
+  return { id: provider.id, accessToken, webhookSecret };
+}
+
+/**
  * Creates a provider_d record for the merchant when the provider_d sandbox runs: a fresh sandbox app
  * (client id and secret). No webhook id is given, so the platform registers its webhook endpoint.
  */
@@ -65,7 +83,7 @@ async function sandboxProviderD(adminBaseUrl, apiKey, mode) {
 }
 
 /**
- * @param {{adminBaseUrl: string, publicBaseUrl: string, systemApiKey: string, name?: string, email?: string, mode?: 'live'|'test', providerASandboxUrl?: string, providerBSandboxUrl?: string, providerDSandboxUrl?: string, extras?: (ctx) => Promise<object>}} o
+ * @param {{adminBaseUrl: string, publicBaseUrl: string, systemApiKey: string, name?: string, email?: string, mode?: 'live'|'test', providerASandboxUrl?: string, providerBSandboxUrl?: string, providerCSandboxUrl?: string, providerDSandboxUrl?: string, extras?: (ctx) => Promise<object>}} o
  */
 export async function bootstrap(o) {
   const suffix = randomBytes(3).toString('hex');
@@ -93,6 +111,9 @@ export async function bootstrap(o) {
   }
   if (o.providerBSandboxUrl) {
     out.providers = { ...out.providers, provider_b: await sandboxProviderB(o.adminBaseUrl, apiKey, o.mode ?? 'live') };
+  }
+  if (o.providerCSandboxUrl) {
+    out.providers = { ...out.providers, provider_c: await sandboxProviderC(o.adminBaseUrl, apiKey, o.mode ?? 'live', o.providerCSandboxUrl) };
   }
   if (o.providerDSandboxUrl) {
     out.providers = { ...out.providers, provider_d: await sandboxProviderD(o.adminBaseUrl, apiKey, o.mode ?? 'live') };

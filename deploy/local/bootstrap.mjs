@@ -27,6 +27,8 @@ try {
   const providerASandboxUrl = sandboxUrl && (await healthy(sandboxUrl)) ? sandboxUrl : undefined;
   const bUrl = process.env.PROVIDER_B_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-provider-b'];
   const providerBSandboxUrl = bUrl && (await healthy(bUrl)) ? bUrl : undefined;
+  const cUrl = process.env.PROVIDER_C_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-provider-c'];
+  const providerCSandboxUrl = cUrl && (await healthy(cUrl)) ? cUrl : undefined;
   const dUrl = process.env.PROVIDER_D_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-provider-d'];
   const providerDSandboxUrl = dUrl && (await healthy(dUrl)) ? dUrl : undefined;
   const out = await bootstrap({
@@ -35,6 +37,7 @@ try {
     systemApiKey,
     ...(providerASandboxUrl ? { providerASandboxUrl } : {}),
     ...(providerBSandboxUrl ? { providerBSandboxUrl } : {}),
+    ...(providerCSandboxUrl ? { providerCSandboxUrl } : {}),
     ...(providerDSandboxUrl ? { providerDSandboxUrl } : {}),
   });
   const viesUrl = process.env.VIES_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-vies'];

@@ -39,6 +39,7 @@ export const LOCAL_DEV_ENV = Object.freeze({ NODE_ENV: 'development', PAYMESH_DE
 export const SANDBOXES = [
   ['provider-a', 'PROVIDER_A_SANDBOX', 12111],
   ['provider-b', 'PROVIDER_B_SANDBOX', 12141],
+  ['provider-c', 'PROVIDER_C_SANDBOX', 12151],
   ['provider-d', 'PROVIDER_D_SANDBOX', 12161],
   ['vies', 'VIES_SANDBOX', 12121],
   ['mail', 'MAIL_SANDBOX', 12131, { SMTP: 12125 }],

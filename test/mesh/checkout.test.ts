@@ -203,8 +203,8 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
         amount: 4990,
         status: 'pending',
         lineItems: [{ name: 'Pro plan', quantity: 2, unitAmount: 2495 }],
-        // One type per enabled record: bootstrap connects the provider_a, provider_b and provider_d sandboxes.
-        providers: expect.arrayContaining(['provider_a', 'provider_b', 'provider_d']),
+        // One type per enabled record: bootstrap connects the provider_a, provider_b, provider_c and provider_d sandboxes.
+        providers: expect.arrayContaining(['provider_a', 'provider_b', 'provider_c', 'provider_d']),
         branding: {},
         expiresAt: expect.any(String),
         checkoutSettings: { vatIdValidation: 'format' },
@@ -229,7 +229,7 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       expect(created.status).toBe(201);
       expect((await api('PUT', `${admin}/providers/${created.body.id}/toggle`, { token: boot.apiKey, body: { enabled: false } })).status).toBe(200);
       const c = await createCheckout(validCheckout);
-      expect([...(await api('GET', `${pub}/checkouts/${c.body.sessionPublicId}`)).body.providers].sort()).toEqual(['provider_a', 'provider_b', 'provider_d']);
+      expect([...(await api('GET', `${pub}/checkouts/${c.body.sessionPublicId}`)).body.providers].sort()).toEqual(['provider_a', 'provider_b', 'provider_c', 'provider_d']);
       const t = await api('POST', `${pub}/transactions/create`, {
         body: { sessionPublicId: c.body.sessionPublicId, providerId: created.body.id, billingAddress: billing },
       });

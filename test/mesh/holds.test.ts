@@ -204,7 +204,7 @@ describe('disputes and customer risk holds', () => {
       expectConflict(await submit(c.body.sessionPublicId, 'restricted@example.com'), 'CHECKOUT_RESTRICTED_BY_CUSTOMER_HOLD');
       const other = await createCheckout('unrestricted@example.com');
       const otherView = await api('GET', `${pub}/checkouts/${other.body.sessionPublicId}`, { headers: { origin: MAIN_FRONTEND } });
-      expect([...otherView.body.providers].sort()).toEqual(['provider_a', 'provider_b', 'provider_d']);
+      expect([...otherView.body.providers].sort()).toEqual(['provider_a', 'provider_b', 'provider_c', 'provider_d']);
     } finally {
       expect((await adminCall('PUT', '/organizations/settings/risk', { holdPolicy: 'block' })).status).toBe(200);
     }

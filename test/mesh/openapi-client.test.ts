@@ -491,6 +491,7 @@ describe('a client generated from the Admin API document', () => {
     expect([200, 409]).toContain((await call('POST', '/api/v1/transactions/{id}/cancel', txId, { sessionPublicId: id })).status);
     expect((await call('POST', '/api/v1/transactions/{id}/cancel', txId, {})).status).toBe(400);
     expect((await call('POST', '/hooks/{type}/{providerId}', { type: 'provider_a', providerId }, { forged: true })).status).toBe(400);
+    expect((await call('POST', '/api/v1/billing-requests/create', {}, { sessionPublicId: id })).status).toBe(400);
     expect((await call('POST', '/api/v1/vat/validate', {}, { vatId: 'FR47759777570' })).status).toBe(200);
     expect((await call('POST', '/api/v1/vat/validate', {}, { vatId: 'DE12345678' })).status).toBe(400);
     expect((await call('GET', '/api/v1/vat/eu-country/{code}', { code: 'DE' })).status).toBe(200);

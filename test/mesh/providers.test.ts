@@ -103,8 +103,8 @@ describe('payment providers: records, provider_a payments and inbound webhooks',
     expect(endpoints.body.data.map((e: { url: string }) => e.url)).toEqual([`${hooksRoot}/hooks/provider_a/${provider.id}`]);
     const listed = await api('GET', `${mesh.adminBaseUrl}/providers`, { token: boot.apiKey });
     expect(listed.status).toBe(200);
-    // One record per running provider sandbox (provider_a, provider_b, provider_d).
-    expect(listed.body.items.map((p: { type: string }) => p.type).sort()).toEqual(['provider_a', 'provider_b', 'provider_d']);
+    // One record per running provider sandbox (provider_a, provider_b, provider_c, provider_d).
+    expect(listed.body.items.map((p: { type: string }) => p.type).sort()).toEqual(['provider_a', 'provider_b', 'provider_c', 'provider_d']);
     expect(listed.body.items.find((p: { type: string }) => p.type === 'provider_a')).toMatchObject({
       id: provider.id,
       type: 'provider_a',

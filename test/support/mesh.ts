@@ -78,6 +78,7 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
         ...(o.mode ? { mode: o.mode } : {}),
         ...(mesh.sandboxUrls['sandbox-provider-a'] ? { providerASandboxUrl: mesh.sandboxUrls['sandbox-provider-a'] } : {}),
         ...(mesh.sandboxUrls['sandbox-provider-b'] ? { providerBSandboxUrl: mesh.sandboxUrls['sandbox-provider-b'] } : {}),
+        ...(mesh.sandboxUrls['sandbox-provider-c'] ? { providerCSandboxUrl: mesh.sandboxUrls['sandbox-provider-c'] } : {}),
         ...(mesh.sandboxUrls['sandbox-provider-d'] ? { providerDSandboxUrl: mesh.sandboxUrls['sandbox-provider-d'] } : {}),
       }),
     logs: (svc) => [...(lines.get(svc) ?? [])],

@@ -111,6 +111,8 @@ describe('CORS of the buyer-facing routes', () => {
     expect(pre.headers['access-control-allow-origin']).toBeUndefined();
     const create = await preflight('/api/v1/transactions/create', 'https://evil.example', 'POST', 'content-type');
     expect(create.headers['access-control-allow-origin']).toBeUndefined();
+    const billingRequest = await preflight('/api/v1/billing-requests/create', 'https://evil.example', 'POST', 'content-type');
+    expect(billingRequest.headers['access-control-allow-origin']).toBeUndefined();
     const foreign = await app.inject({ method: 'GET', url: '/api/v1/checkouts/cs_abc', headers: { origin: 'https://evil.example' } });
     expect(foreign.statusCode).toBe(403);
     expect(foreign.json().error).toMatch(/origin not allowed/);
@@ -130,6 +132,9 @@ describe('CORS of the buyer-facing routes', () => {
     // Transaction creation names its session in the body: its preflight passes for an origin checkout accepted recently.
     const create = await preflight('/api/v1/transactions/create', SHOP, 'POST', 'content-type,x-request-id');
     expect(create.headers['access-control-allow-origin']).toBe(SHOP);
+    // So does the direct-debit start.
+    const billingRequest = await preflight('/api/v1/billing-requests/create', SHOP, 'POST', 'content-type');
+    expect(billingRequest.headers['access-control-allow-origin']).toBe(SHOP);
   });
 
   it('gives an opaque origin (Origin: null) no CORS headers', async () => {

@@ -7,15 +7,16 @@ describe('payments-webhooks configuration', () => {
     const dev = loadConfig(configSchema, { NODE_ENV: 'development' });
     expect(allowedApiOrigins(dev)).toBeUndefined();
     const listed = loadConfig(configSchema, { NODE_ENV: 'development', PROVIDER_API_BASE_URL_ALLOWLIST: 'https://eu.provider.example' });
-    expect([...(allowedApiOrigins(listed) ?? [])].sort()).toEqual(['https://api-m.paypal.com', 'https://api.mollie.com', 'https://api.stripe.com', 'https://eu.provider.example']);
+    expect([...(allowedApiOrigins(listed) ?? [])].sort()).toEqual(['https://api-m.paypal.com', 'https://api.gocardless.com', 'https://api.mollie.com', 'https://api.stripe.com', 'https://eu.provider.example']);
     const prod = loadConfig(configSchema, { NODE_ENV: 'production', PUBLIC_ROOT_URL: 'https://pay.example.com' });
-    expect([...(allowedApiOrigins(prod) ?? [])]).toEqual(['https://api.stripe.com', 'https://api.mollie.com', 'https://api-m.paypal.com']);
+    expect([...(allowedApiOrigins(prod) ?? [])]).toEqual(['https://api.stripe.com', 'https://api.mollie.com', 'https://api.gocardless.com', 'https://api-m.paypal.com']);
     expect(() => loadConfig(configSchema, { NODE_ENV: 'development', PROVIDER_API_BASE_URL_ALLOWLIST: 'not a url' })).toThrow(/PROVIDER_API_BASE_URL_ALLOWLIST/);
     // Without NODE_ENV the service is in production: the list is enforced and http callbacks are refused.
     expect(configSchema.safeParse({}).success).toBe(false);
     expect([...(allowedApiOrigins(loadConfig(configSchema, { PUBLIC_ROOT_URL: 'https://pay.example.com' })) ?? [])]).toEqual([
       'https://api.stripe.com',
       'https://api.mollie.com',
+      'https://api.gocardless.com',
       'https://api-m.paypal.com',
     ]);
   });

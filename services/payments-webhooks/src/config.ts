@@ -4,6 +4,7 @@ import { backendConfigSchema } from '@paymesh/runtime';
 
 const STRIPE_API = 'https://api.stripe.com';
 const MOLLIE_API = 'https://api.mollie.com';
+const GOCARDLESS_API = 'https://api.gocardless.com';
 /** The wallet provider's live API origin (records in sandbox mode set their own or use the local sandbox). */
 const PAYPAL_API = 'https://api-m.paypal.com';
 
@@ -45,6 +46,14 @@ export const configSchema = backendConfigSchema('payments-webhooks')
     PROVIDER_B_TIMEOUT_MS: envInt(8000).pipe(z.number().int().min(100).max(60_000)),
     /** Retries of failed provider_b calls (always with the same Idempotency-Key). */
     PROVIDER_B_MAX_NETWORK_RETRIES: envInt(1).pipe(z.number().int().min(0).max(5)),
+    /** Set by the supervisor when the local provider_c sandbox runs; becomes the default API base URL. */
+    PROVIDER_C_SANDBOX_URL: httpOrigin.optional(),
+    /** Default provider_c API base URL for records without their own `apiBaseUrl`. */
+    PROVIDER_C_API_BASE_URL: httpOrigin.optional(),
+    /** Per-request timeout of provider_c API calls. */
+    PROVIDER_C_TIMEOUT_MS: envInt(8000).pipe(z.number().int().min(100).max(60_000)),
+    /** Retries of failed provider_c calls (always with the same Idempotency-Key). */
+    PROVIDER_C_MAX_NETWORK_RETRIES: envInt(1).pipe(z.number().int().min(0).max(5)),
     /** Set by the supervisor when the local provider_d sandbox runs; becomes the default API base URL. */
     PROVIDER_D_SANDBOX_URL: httpOrigin.optional(),
     /** Default provider_d API base URL for records without their own `apiBaseUrl`. */
@@ -72,10 +81,11 @@ export const configSchema = backendConfigSchema('payments-webhooks')
     ...env,
     PROVIDER_A_API_BASE_URL: env.PROVIDER_A_API_BASE_URL ?? env.PROVIDER_A_SANDBOX_URL ?? STRIPE_API,
     PROVIDER_B_API_BASE_URL: env.PROVIDER_B_API_BASE_URL ?? env.PROVIDER_B_SANDBOX_URL ?? MOLLIE_API,
+    PROVIDER_C_API_BASE_URL: env.PROVIDER_C_API_BASE_URL ?? env.PROVIDER_C_SANDBOX_URL ?? GOCARDLESS_API,
     PROVIDER_D_API_BASE_URL: env.PROVIDER_D_API_BASE_URL ?? env.PROVIDER_D_SANDBOX_URL ?? PAYPAL_API,
   }))
   .superRefine((env, ctx) => {
-    for (const key of ['PROVIDER_A_API_BASE_URL', 'PROVIDER_B_API_BASE_URL', 'PROVIDER_D_API_BASE_URL'] as const) {
+    for (const key of ['PROVIDER_A_API_BASE_URL', 'PROVIDER_B_API_BASE_URL', 'PROVIDER_C_API_BASE_URL', 'PROVIDER_D_API_BASE_URL'] as const) {
       if (env.NODE_ENV === 'production' && !env[key].startsWith('https://')) {
         ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: 'must be an https URL in production (credentials travel to it)' });
       }
@@ -94,11 +104,12 @@ export function allowedApiOrigins(c: {
   NODE_ENV: string;
   PROVIDER_A_API_BASE_URL: string;
   PROVIDER_B_API_BASE_URL?: string;
+  PROVIDER_C_API_BASE_URL?: string;
   PROVIDER_D_API_BASE_URL?: string;
   PROVIDER_API_BASE_URL_ALLOWLIST: string[];
 }): ReadonlySet<string> | undefined {
   if (c.NODE_ENV !== 'production' && c.PROVIDER_API_BASE_URL_ALLOWLIST.length === 0) return undefined;
-  const defaults = [c.PROVIDER_A_API_BASE_URL, ...[c.PROVIDER_B_API_BASE_URL, c.PROVIDER_D_API_BASE_URL].filter((u): u is string => u !== undefined)];
+  const defaults = [c.PROVIDER_A_API_BASE_URL, ...[c.PROVIDER_B_API_BASE_URL, c.PROVIDER_C_API_BASE_URL, c.PROVIDER_D_API_BASE_URL].filter((u): u is string => u !== undefined)];
   return new Set([...defaults, ...c.PROVIDER_API_BASE_URL_ALLOWLIST].map((u) => new URL(u).origin));
 }
 

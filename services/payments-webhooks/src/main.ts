@@ -40,6 +40,11 @@ void runBackendService({
             timeoutMs: config.PROVIDER_B_TIMEOUT_MS,
             maxNetworkRetries: config.PROVIDER_B_MAX_NETWORK_RETRIES,
           },
+          provider_c: {
+            defaultApiBaseUrl: config.PROVIDER_C_API_BASE_URL,
+            timeoutMs: config.PROVIDER_C_TIMEOUT_MS,
+            maxNetworkRetries: config.PROVIDER_C_MAX_NETWORK_RETRIES,
+          },
           provider_d: {
             defaultApiBaseUrl: config.PROVIDER_D_API_BASE_URL,
             timeoutMs: config.PROVIDER_D_TIMEOUT_MS,

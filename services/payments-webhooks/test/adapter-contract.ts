@@ -146,6 +146,11 @@ export interface WebhookHarness {
   deps: PaymentsDeps;
   /** Pending outbox records (what the commit enqueued). */
   outbox(): Promise<Array<{ subject: string; payload: unknown }>>;
+  /**
+   * After a record is created from `credentials`: sets its webhook endpoint at the provider where the
+   * merchant does that by hand (the provider's dashboard).
+   */
+  onRecord?(credentials: Record<string, unknown>, webhookUrl: string): Promise<void>;
   /** Credentials of a fresh test-mode sandbox account (a new record is created from them). */
   credentials(): Record<string, unknown>;
   pay(credentials: Record<string, unknown>, providerPaymentId: string): Promise<void>;
@@ -216,7 +221,9 @@ export function runWebhookContract(name: string, start: (publicRootUrl: string) 
         name: `${name} contract`,
         credentialsJson: JSON.stringify(credentials),
       });
-      return { provider, credentials, path: webhookPath(provider.type, provider.id) };
+      const path = webhookPath(provider.type, provider.id);
+      await h.onRecord?.(credentials, `${h.deps.publicRootUrl}${path}`);
+      return { provider, credentials, path };
     }
 
     async function started() {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-a';
 import * as sandboxB from '@paymesh/sandbox-provider-b';
+import * as sandboxC from '@paymesh/sandbox-provider-c';
 import * as sandboxD from '@paymesh/sandbox-provider-d';
 import { createLogger, SecretBox, systemClock } from '@paymesh/core';
 import { createStore, type DroppableStore } from '@paymesh/store';
@@ -21,6 +22,8 @@ export interface Harness {
   sandboxUrl: string;
   /** The provider_b sandbox. */
   sandboxBUrl: string;
+  /** The provider_c sandbox. */
+  sandboxCUrl: string;
   /** The provider_d sandbox. */
   sandboxDUrl: string;
   close(): Promise<void>;
@@ -51,6 +54,15 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const b: FastifyInstance = sandboxB.buildServer(configB);
   await b.listen({ host: configB.host, port: configB.port });
   const sandboxBUrl = `http://127.0.0.1:${(b.server.address() as AddressInfo).port}`;
+  const configC = sandboxC.loadSandboxConfig({
+    LOG_LEVEL: 'silent',
+    PROVIDER_C_SANDBOX_HOST: '127.0.0.1',
+    PROVIDER_C_SANDBOX_PORT: '0',
+    PROVIDER_C_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
+  });
+  const c: FastifyInstance = sandboxC.buildServer(configC);
+  await c.listen({ host: configC.host, port: configC.port });
+  const sandboxCUrl = `http://127.0.0.1:${(c.server.address() as AddressInfo).port}`;
   const configD = sandboxD.loadSandboxConfig({ LOG_LEVEL: 'silent', PROVIDER_D_SANDBOX_PORT: '0', PROVIDER_D_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50' });
   const d: FastifyInstance = sandboxD.buildServer(configD);
   await d.listen({ host: configD.host, port: configD.port });
@@ -61,6 +73,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     store,
     sandboxUrl,
     sandboxBUrl,
+    sandboxCUrl,
     sandboxDUrl,
     deps: {
       store,
@@ -71,6 +84,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       adapters: new ProviderAdapters(adapterFactory({
         provider_a: { defaultApiBaseUrl: sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
         provider_b: { defaultApiBaseUrl: sandboxBUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
+        provider_c: { defaultApiBaseUrl: sandboxCUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
         provider_d: { defaultApiBaseUrl: sandboxDUrl, timeoutMs: 3000, maxNetworkRetries: 0, webhookToleranceMs: 300_000 },
       })),
       publicRootUrl: opts.publicRootUrl ?? 'http://127.0.0.1:18081',
@@ -81,6 +95,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await store.close();
       await sandbox.close();
       await b.close();
+      await c.close();
       await d.close();
     },
   };
@@ -91,6 +106,8 @@ export const objectId = () => randomBytes(12).toString('hex');
 export const testKey = () => `sk_test_${randomBytes(12).toString('hex')}`;
 /** A fresh provider_b sandbox account (any well-formed key is one). */
 export const providerBKey = () => `test_${randomBytes(15).toString('hex')}`;
+/** A fresh provider_c sandbox account (any well-formed token is one). */
+export const providerCToken = () => `sandbox_${randomBytes(15).toString('hex')}`;
 export const webhookSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
 
 /** The error a promise rejects with; fails the test when it resolves. */

@@ -158,14 +158,14 @@ describe('payments', () => {
     expect(disabled).toBeInstanceOf(UnprocessableError);
     expect(disabled).toMatchObject({ code: 'PROVIDER_DISABLED' });
 
-    const { provider: c } = await createProvider(h.deps, {
+    const { provider: d } = await createProvider(h.deps, {
       organizationId: provider.organizationId,
       mode: 'test',
-      type: 'provider_c',
-      name: 'Direct debit',
-      credentialsJson: JSON.stringify({ accessToken: 'sandbox_abcdefghijklmnopqrstuvwx', webhookSecret: 'secret-0123456789ab', environment: 'sandbox' }),
+      type: 'provider_d',
+      name: 'Wallet',
+      credentialsJson: JSON.stringify({ clientId: 'client-0123456789', clientSecret: 'secret-0123456789', webhookId: 'WH-0001', environment: 'sandbox' }),
     });
-    expect(await rejection(createPayment(h.deps, paymentCmd(c)))).toBeInstanceOf(NotSupportedError);
+    expect(await rejection(createPayment(h.deps, paymentCmd(d)))).toBeInstanceOf(NotSupportedError);
   });
 
   it('cancels idempotently, also through a disabled provider', async () => {

@@ -47,7 +47,7 @@ class TtlSet {
 
 const SESSION_PATH = /^\/api\/v1\/checkouts\/([^/?#]+)/;
 const TRANSACTION_PATH = /^\/api\/v1\/transactions\/([^/?#]+)\/(status|cancel|mark-pending)(?:[?#]|$)/;
-const CREATE_PATH = /^\/api\/v1\/transactions\/create(?:[?#]|$)/;
+const CREATE_PATH = /^\/api\/v1\/(?:transactions|billing-requests)\/create(?:[?#]|$)/;
 
 function bodySession(req: FastifyRequest): string | undefined {
   const body = req.body;

@@ -4,9 +4,9 @@ import { paymentAdjustmentReported, paymentStatusReported, Subjects, type EventM
 import { nextPaymentStatus, type PaymentDoc, type PaymentOutcome } from '../domain/payment';
 import { claimsOutcome, outcomeClaimId } from '../domain/reconcile';
 import { isProviderType, type ProviderDoc } from '../domain/provider';
-import type { EventClaimDoc, WebhookOutcome, WebhookReceiptDoc } from '../domain/webhook';
+import type { EventClaimDoc, MandateDoc, WebhookOutcome, WebhookReceiptDoc } from '../domain/webhook';
 import type { ProviderWebhookEvent } from '../providers/adapter';
-import { EVENT_CLAIMS, PAYMENTS, PROVIDERS, WEBHOOK_RECEIPTS } from '../store/collections';
+import { EVENT_CLAIMS, MANDATES, PAYMENTS, PROVIDERS, WEBHOOK_RECEIPTS } from '../store/collections';
 import type { PaymentsDeps } from './deps';
 import { adapterOf } from './provider-records';
 
@@ -146,6 +146,11 @@ async function applyEvent(
     return settled(claimed, { transactionId: payment.transactionId, outcome: event.outcome });
   }
 
+  if (event.mandate) {
+    const claimed = await claimMandate(deps, provider, event, event.mandate, receipt('accepted'));
+    return settled(claimed, { mandate: event.mandate.providerMandateId, status: event.mandate.status });
+  }
+
   await deps.store.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt('ignored'));
   log.info('provider event acknowledged without effect');
   return { outcome: 'ignored', eventId: event.eventId };
@@ -158,6 +163,56 @@ async function applyEvent(
     }
     log.info(fields, 'provider event reported');
     return { outcome: 'accepted', eventId: event.eventId };
+  }
+}
+
+const FINAL_MANDATE: ReadonlySet<string> = new Set(['cancelled', 'failed', 'expired']);
+
+/**
+ * Claims a mandate event and records the mandate's state in the same store transaction; a mandate
+ * in a final state keeps it (events may arrive out of order). False when claimed before.
+ */
+async function claimMandate(
+  deps: PaymentsDeps,
+  provider: ProviderDoc,
+  event: ProviderWebhookEvent,
+  mandate: NonNullable<ProviderWebhookEvent['mandate']>,
+  receipt: Omit<WebhookReceiptDoc, 'id' | 'version'>,
+): Promise<boolean> {
+  const now = deps.clock.now().toISOString();
+  try {
+    await deps.outbox.commit(async (tx) => {
+      await tx.collection<EventClaimDoc>(EVENT_CLAIMS).insert({
+        providerId: provider.id,
+        providerEventId: event.eventId,
+        eventType: event.eventType,
+        transactionId: null,
+        claimedAt: now,
+      });
+      const mandates = tx.collection<MandateDoc>(MANDATES);
+      const current = await mandates.findOne({ providerId: provider.id, providerMandateId: mandate.providerMandateId });
+      if (!current) {
+        await mandates.insert({
+          providerId: provider.id,
+          organizationId: provider.organizationId,
+          mode: provider.mode,
+          providerMandateId: mandate.providerMandateId,
+          status: mandate.status,
+          lastEventId: event.eventId,
+          lastEventAt: event.occurredAt,
+          createdAt: now,
+          updatedAt: now,
+        });
+      } else if (!FINAL_MANDATE.has(current.status)) {
+        const { id: _id, version: _v, ...rest } = current;
+        await mandates.replace(current.id, current.version, { ...rest, status: mandate.status, lastEventId: event.eventId, lastEventAt: event.occurredAt, updatedAt: now });
+      }
+      await tx.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt);
+    });
+    return true;
+  } catch (err) {
+    if (isDomainError(err) && err.code === ErrorCode.DUPLICATE_KEY) return false;
+    throw err;
   }
 }
 

@@ -12,8 +12,28 @@ export interface EventClaimDoc extends StoredDoc {
   providerId: string;
   providerEventId: string;
   eventType: string;
-  transactionId: string;
+  /** The transaction the event changed; null for events about no payment (a mandate). */
+  transactionId: string | null;
   claimedAt: string;
+}
+
+/** States of a direct-debit mandate the platform records (provider_c). */
+export type MandateStatus = 'active' | 'cancelled' | 'failed' | 'expired';
+
+/**
+ * A provider's direct-debit mandate as its webhooks reported it; unique on (providerId,
+ * providerMandateId). Final states (cancelled, failed, expired) are never left again.
+ */
+export interface MandateDoc extends StoredDoc {
+  providerId: string;
+  organizationId: string;
+  mode: Mode;
+  providerMandateId: string;
+  status: MandateStatus;
+  lastEventId: string;
+  lastEventAt: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** Audit record of every authentic webhook delivery (duplicates included), with its raw body. */

@@ -3,6 +3,7 @@ import { DomainError, ERROR_CATALOGUE, type ErrorCodeName, ErrorCode } from '@pa
 import type { ChargebackStatus } from '@paymesh/contracts';
 import type { PaymentOutcome } from '../domain/payment';
 import type { ProviderType } from '../domain/provider';
+import type { MandateStatus } from '../domain/webhook';
 
 /** What the platform asks a provider to collect. */
 export interface CreatePaymentInput {
@@ -78,6 +79,11 @@ export interface ProviderWebhookEvent {
    * ({@link PaymentAdapter.capturePayment}); the event is claimed before the capture.
    */
   capture?: boolean;
+  /**
+   * A direct-debit mandate of the record's account reaching a state (fetched with the record's
+   * credentials, so it is the account's); absent for providers without mandates.
+   */
+  mandate?: { providerMandateId: string; status: MandateStatus } | null;
 }
 
 /**

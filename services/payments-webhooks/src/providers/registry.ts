@@ -7,6 +7,7 @@ import type { ProviderAOptions } from './provider-a/adapter';
 import { providerBModule } from './provider-b/module';
 import type { ProviderBOptions } from './provider-b/adapter';
 import { providerCModule } from './provider-c/module';
+import type { ProviderCOptions } from './provider-c/adapter';
 import { providerDModule } from './provider-d/module';
 import type { ProviderDOptions } from './provider-d/adapter';
 
@@ -14,6 +15,7 @@ import type { ProviderDOptions } from './provider-d/adapter';
 export interface AdapterOptions {
   provider_a: ProviderAOptions;
   provider_b: ProviderBOptions;
+  provider_c: ProviderCOptions;
   provider_d: ProviderDOptions;
 }
 
@@ -32,7 +34,7 @@ function modules(opts: AdapterOptions | null) {
   return {
     provider_a: bind(providerAModule, opts?.provider_a ?? null),
     provider_b: bind(providerBModule, opts?.provider_b ?? null),
-    provider_c: bind(providerCModule, undefined),
+    provider_c: bind(providerCModule, opts?.provider_c ?? null),
     provider_d: bind(providerDModule, opts?.provider_d ?? null),
   } satisfies Record<ProviderType, ProviderModule>;
 }

@@ -4,6 +4,7 @@ export const PROVIDERS = 'providers';
 export const PAYMENTS = 'payments';
 export const EVENT_CLAIMS = 'processed_event_claims';
 export const WEBHOOK_RECEIPTS = 'webhook_receipts';
+export const MANDATES = 'mandates';
 
 export const collections: CollectionSpec[] = [
   {
@@ -25,5 +26,9 @@ export const collections: CollectionSpec[] = [
   {
     name: WEBHOOK_RECEIPTS,
     indexes: [{ name: 'receipts_provider_received', fields: ['providerId', 'receivedAt'] }],
+  },
+  {
+    name: MANDATES,
+    indexes: [{ name: 'mandates_provider_mandate_unique', fields: ['providerId', 'providerMandateId'], unique: true }],
   },
 ];

@@ -14,6 +14,11 @@ const createBody = z.object({
   providerId: required('providerId', 100),
   billingAddress: billingAddressSchema,
 });
+/** Direct debit checkout: the session and the billing address; the provider is the organization's provider_c record. */
+const billingRequestBody = z.object({
+  sessionPublicId: required('sessionPublicId', 100),
+  billingAddress: billingAddressSchema,
+});
 const txParams = z.object({ id: text(100, 1) });
 /** Buyer actions prove possession of the checkout session: transaction IDs alone are guessable. */
 const actionBody = z.object({ sessionPublicId: required('sessionPublicId', 100) });
@@ -49,6 +54,33 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
       ...(res.providerType ? { providerType: res.providerType } : {}),
       ...(res.redirectUrl ? { redirectUrl: res.redirectUrl } : {}),
       ...(res.clientSecret ? { clientSecret: res.clientSecret } : {}),
+    };
+  });
+
+  // The direct-debit start: a transaction whose provider payment is a billing request (mandate +
+  // payment) at the organization's enabled provider_c record; `redirectUrl` is the mandate page.
+  const billingRequestSchema = doc({
+    tag: 'Transactions',
+    operationId: 'createBillingRequest',
+    summary: 'Start a direct-debit mandate billing request for a checkout session (provider_c)',
+    body: billingRequestBody,
+    response: transactionCreated,
+    errors: [400, 403, 404, 409, 422, 429, 503],
+  });
+  app.post('/billing-requests/create', { schema: billingRequestSchema, ...inputDocumentedOnly }, async (req) => {
+    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
+    const body = parse(billingRequestBody, req.body);
+    const res = await rpc(
+      cp,
+      cp.createTransaction,
+      { sessionPublicId: body.sessionPublicId, providerId: 'provider_c', billingAddress: billingAddressIn(body.billingAddress), browserOrigin },
+      clients.paymentDeadlineMs,
+    );
+    return {
+      transactionId: res.transactionId,
+      status: res.status,
+      ...(res.providerType ? { providerType: res.providerType } : {}),
+      ...(res.redirectUrl ? { redirectUrl: res.redirectUrl } : {}),
     };
   });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { NotSupportedError } from '@paymesh/core';
 import { apiBaseUrl } from '../credential-fields';
 import { maskWithPrefix, type ProviderModule } from '../module';
+import { ProviderCAdapter, type ProviderCOptions } from './adapter';
 
 /** provider_c (direct debit; `Webhook-Signature` keyed with `webhookSecret`). */
 export const providerCCredentials = z
@@ -14,14 +14,13 @@ export const providerCCredentials = z
   .strict();
 export type ProviderCCredentials = z.infer<typeof providerCCredentials>;
 
-export const providerCModule: ProviderModule<ProviderCCredentials, void> = {
+export const providerCModule: ProviderModule<ProviderCCredentials, ProviderCOptions> = {
   type: 'provider_c',
   credentials: providerCCredentials,
   modeMismatch: (c, mode) => ((c.environment === 'live') !== (mode === 'live') ? 'environment' : null),
-  hint: (field, value) => (field === 'accessToken' || field === 'webhookSecret' ? maskWithPrefix(value, /^$/) : null),
+  hint: (field, value) => (field === 'accessToken' || field === 'webhookSecret' ? maskWithPrefix(value, /^(sandbox|live)_/) : null),
   keyField: 'accessToken',
   webhookRegistration: null,
-  createAdapter() {
-    throw new NotSupportedError('payments with provider_c are not supported yet');
-  },
+  // Webhook endpoints are set up in the provider's dashboard, with the secret given here.
+  createAdapter: (c, options) => new ProviderCAdapter(c, options),
 };
