@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConflictError, NotFoundError, NotSupportedError, UnprocessableError, ValidationError } from '@paymesh/core';
+import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '@paymesh/core';
 import { paymentStatusReported, Subjects } from '@paymesh/contracts';
 import { createProvider } from '../src/app/create-provider';
 import { createPayment, type CreatePaymentCommand } from '../src/app/create-payment';
@@ -149,7 +149,7 @@ describe('payments', () => {
     expect(err).toMatchObject({ code: 'PAYMENT_CONFLICT' });
   });
 
-  it('refuses unknown, foreign, other-mode and disabled providers, and types without an adapter', async () => {
+  it('refuses unknown, foreign, other-mode and disabled providers', async () => {
     const { provider } = await newProvider();
     expect(await rejection(createPayment(h.deps, paymentCmd(provider, { organizationId: objectId() })))).toBeInstanceOf(NotFoundError);
     expect(await rejection(createPayment(h.deps, paymentCmd(provider, { mode: 'live' })))).toBeInstanceOf(NotFoundError);
@@ -158,14 +158,6 @@ describe('payments', () => {
     expect(disabled).toBeInstanceOf(UnprocessableError);
     expect(disabled).toMatchObject({ code: 'PROVIDER_DISABLED' });
 
-    const { provider: d } = await createProvider(h.deps, {
-      organizationId: provider.organizationId,
-      mode: 'test',
-      type: 'provider_d',
-      name: 'Wallet',
-      credentialsJson: JSON.stringify({ clientId: 'client-0123456789', clientSecret: 'secret-0123456789', webhookId: 'WH-0001', environment: 'sandbox' }),
-    });
-    expect(await rejection(createPayment(h.deps, paymentCmd(d)))).toBeInstanceOf(NotSupportedError);
   });
 
   it('cancels idempotently, also through a disabled provider', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProviderError } from '../adapter';
+import { readJson, sendToProvider, withProviderRetries } from '../provider-http';
 
 /** The provider's error body: `{error: {message, type, code, errors: [{reason, message, field?, links?}]}}`. */
 const errorBody = z
@@ -41,15 +42,6 @@ export class IdempotentCreationConflict extends ProviderError {
 /** The API version the bodies here follow (sent on every request, as the provider requires). */
 export const API_VERSION = '2015-07-06';
 
-/** Failures that happen before a request leaves this process (fetch refuses blocked ports outright). */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'bad port']);
-
-function causeCode(err: unknown): string | undefined {
-  const cause: unknown = err instanceof Error ? err.cause : undefined;
-  if (!(cause instanceof Error)) return undefined;
-  return 'code' in cause && typeof cause.code === 'string' ? cause.code : cause.message === 'bad port' ? 'bad port' : undefined;
-}
-
 /**
  * A small JSON client of the provider's API. NOTE: the official SDK (`gocardless-nodejs`) hard-codes
  * its two API hosts (live and sandbox) and takes no base URL, so it cannot reach the local sandbox
@@ -66,24 +58,17 @@ export class ProviderCClient {
     return this.request('POST', path, body, idempotencyKey, operation);
   }
 
-  private async request(method: string, path: string, body: unknown, key: string | undefined, operation: string): Promise<unknown> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.once(method, path, body, key, operation);
-      } catch (err) {
-        const again =
-          err instanceof ProviderError && (err.providerKind === 'retryable' || err.providerKind === 'indeterminate') && attempt < this.opts.maxNetworkRetries;
-        if (!again) throw err;
-        await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
-      }
-    }
+  private request(method: string, path: string, body: unknown, key: string | undefined, operation: string): Promise<unknown> {
+    return withProviderRetries(this.opts.maxNetworkRetries, () => this.once(method, path, body, key, operation));
   }
 
   private async once(method: string, path: string, body: unknown, key: string | undefined, operation: string): Promise<unknown> {
     const unsafe = method !== 'GET';
-    let res: Response;
-    try {
-      res = await fetch(`${this.opts.apiBaseUrl}/${path}`, {
+    const res = await sendToProvider(
+      'provider_c',
+      operation,
+      `${this.opts.apiBaseUrl}/${path}`,
+      {
         method,
         headers: {
           authorization: `Bearer ${this.opts.accessToken}`,
@@ -94,23 +79,11 @@ export class ProviderCClient {
           ...(key ? { 'idempotency-key': key } : {}),
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
-      });
-    } catch (err) {
-      const code = causeCode(err);
-      // Nothing reached the provider: safe to retry. Otherwise a write may have happened.
-      if (!unsafe || (code !== undefined && NOT_SENT.has(code))) {
-        throw new ProviderError('retryable', `provider_c ${operation}: provider unreachable (${code ?? 'network error'})`, { cause: err });
-      }
-      throw new ProviderError('indeterminate', `provider_c ${operation}: no answer (${code ?? 'timeout'}); the outcome is unknown`, { cause: err });
-    }
-    const text = await res.text().catch(() => '');
-    let json: unknown = undefined;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
+      },
+      unsafe,
+      this.opts.timeoutMs,
+    );
+    const json = await readJson(res);
     // The adapter validates the parts of an answer it relies on.
     if (res.ok) return json ?? null;
     const e = errorBody.safeParse(json).data?.error;
