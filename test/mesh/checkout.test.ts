@@ -209,7 +209,7 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
         expiresAt: expect.any(String),
         checkoutSettings: { vatIdValidation: 'format' },
       });
-      expect(allowed.body.providers).toHaveLength(3);
+      expect(allowed.body.providers).toHaveLength(4);
       expect((await api('GET', url, { headers: { origin: MAIN_FRONTEND } })).status).toBe(200);
       expect((await api('GET', url, { headers: { referer: 'https://shop.example/cart' } })).status).toBe(200);
       expect((await api('GET', url)).status).toBe(200);
