@@ -115,6 +115,24 @@ describe('provider_a refunds and disputes', () => {
   }
 
   /** Waits until billing handled the transaction's status 3 (the refunds' credit notes cover it). */
+  /** Waits until the refunds recorded on the transaction cover its amount (the status stays 1). */
+  async function refundedInFull(transactionId: string): Promise<any> {
+    const record = await eventually(async () => {
+      const r = (await adminCall('GET', `/transactions/${transactionId}`)).body;
+      const refunded = (r.refunds ?? []).reduce((n: number, x: any) => n + x.amount, 0);
+      return refunded >= r.amount ? r : undefined;
+    }, 20_000);
+    expect(record.status).toBe(1);
+    return record;
+  }
+
+  /** "Mark refunded": the operator moves a fully refunded transaction to 3. */
+  async function markRefunded(transactionId: string): Promise<void> {
+    const res = await adminCall('PUT', `/transactions/${transactionId}`, { status: 3, reason: 'refunded in full at the provider' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.status).toBe(3);
+  }
+
   const statusThreeCovered = (transactionId: string) =>
     eventually(() => mesh.logs('billing').some((l) => l.includes(transactionId) && l.includes('covered by refund credit notes')), 20_000);
 
@@ -137,35 +155,50 @@ describe('provider_a refunds and disputes', () => {
     await mesh?.dispose();
   });
 
-  it('a partial refund changes no status; the refund of the rest makes the transaction refunded (IPN 3) and the tax ledger reverses the sale', async () => {
+  it('refunds change no status; once they cover the amount the operator marks the transaction refunded (IPN 3) without a further ledger reversal', async () => {
     const { transactionId, pi } = await pay(await checkout(12100, '/ipn/refund'));
     await eventually(() => ipnStatuses('/ipn/refund').includes(1), 20_000);
     expect((await sandboxCall('POST', '/v1/refunds', { payment_intent: pi, amount: '2100' })).status).toBe(200);
     const partial = await eventOf('charge.refunded', pi);
     await eventually(() => mesh.logs('checkout').some((l) => l.includes(partial) && l.includes('refund or dispute recorded')), 20_000);
     expect(await statusOf(transactionId)).toBe(1);
+    // Refunds do not cover the amount yet: marking it refunded is refused.
+    const early = await adminCall('PUT', `/transactions/${transactionId}`, { status: 3, reason: 'refunded' });
+    expect(early.status).toBe(409);
+    expect(early.body).toMatchObject({ code: 'ILLEGAL_TRANSITION', error: expect.stringMatching(/recorded provider refunds do not cover the amount/) });
 
     expect((await sandboxCall('POST', '/v1/refunds', { payment_intent: pi })).status).toBe(200);
-    await waitStatus(transactionId, 3);
+    const record = await refundedInFull(transactionId);
+    expect(record.refunds.map((r: any) => r.amount)).toEqual([2100, 10000]);
+    expect(record.statusHistory.at(-1)).toMatchObject({ to: 1 });
+    expect(ipnStatuses('/ipn/refund')).toEqual([1]);
+
+    // One tax reversal per refund, together the whole sale.
+    const reversed = await eventually(async () => {
+      const r = (await adminCall('GET', `/transactions/${transactionId}/tax-records`)).body;
+      return r.total >= 3 ? r.items : undefined;
+    }, 20_000);
+    const sale = reversed.find((e: any) => e.entryType === 'sale');
+    const reversals = reversed.filter((e: any) => e.correctsRecordId === sale.id);
+    expect(reversals.map((e: any) => e.totals.gross).sort((a: number, b: number) => a - b)).toEqual([-10000, -2100]);
+    expect(reversals.reduce((n: number, e: any) => n + e.totals.tax, 0)).toBe(-sale.totals.tax);
+
+    await markRefunded(transactionId);
     await eventually(() => ipnStatuses('/ipn/refund').includes(3), 20_000);
     expect(ipnStatuses('/ipn/refund')).toEqual([1, 3]);
-    const record = (await adminCall('GET', `/transactions/${transactionId}`)).body;
-    expect(record.statusHistory.at(-1)).toMatchObject({ from: 1, to: 3, trigger: 'provider_refund', reason: expect.stringMatching(/of 10000 EUR$/) });
-
-    const entries = await eventually(async () => {
-      const r = (await adminCall('GET', `/transactions/${transactionId}/tax-records`)).body;
-      return r.total >= 2 ? r.items : undefined;
-    }, 20_000);
-    const sale = entries.find((e: any) => e.entryType === 'sale');
-    const reversal = entries.find((e: any) => e.correctsRecordId === sale.id);
-    expect(reversal, JSON.stringify(entries)).toBeTruthy();
-    expect(reversal.totals.gross).toBe(-12100);
+    const after = (await adminCall('GET', `/transactions/${transactionId}`)).body;
+    expect(after.statusHistory.at(-1)).toMatchObject({ from: 1, to: 3, trigger: 'manual_update', reason: 'refunded in full at the provider' });
+    // The ledger took the move to 3 in and recorded nothing more.
+    await eventually(() => mesh.logs('tax').some((l) => l.includes(`transaction:${transactionId}`) && l.includes('records no entry')), 20_000);
+    expect((await adminCall('GET', `/transactions/${transactionId}/tax-records`)).body.total).toBe(3);
+    // Marking it again is an idempotent repeat.
+    await markRefunded(transactionId);
   });
 
   it('a full refund of an invoice payment raises the outstanding amount with ONE credit note, however often the webhook comes', async () => {
     const { invoice, transactionId, pi } = await paidInvoice();
     expect((await sandboxCall('POST', '/v1/refunds', { payment_intent: pi })).status).toBe(200);
-    await waitStatus(transactionId, 3);
+    await refundedInFull(transactionId);
     const refunded = await eventOf('charge.refunded', pi);
     await resend(refunded, 3);
     const inv = await eventually(async () => {
@@ -176,13 +209,16 @@ describe('provider_a refunds and disputes', () => {
     await eventually(async () => (await creditNotesOf(invoice.id)).length > 0, 20_000);
     // Every resend reached payments-webhooks and was answered as a duplicate.
     await eventually(() => mesh.logs('payments-webhooks').filter((l) => l.includes(refunded) && l.includes('duplicate provider event delivery')).length >= 3, 20_000);
+    expect(await statusOf(transactionId)).toBe(1);
+    // Marked refunded: billing finds the refund's credit note covers it and writes none.
+    await markRefunded(transactionId);
     await statusThreeCovered(transactionId);
     const notes = await creditNotesOf(invoice.id);
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ kind: 'refund', transactionId, totals: { gross: 11900 } });
   });
 
-  it('partial refunds of an invoice payment write one credit note each with the tax allocated per rate; the last one makes the transaction refunded without a further note', async () => {
+  it('partial refunds of an invoice payment write one credit note each with the tax allocated per rate; marked refunded afterwards, no further note', async () => {
     // 119.00 at 19 % and 53.50 at 7 % (manual rates): 172.50 gross, tax 19.00 + 3.50.
     const { invoice, transactionId, pi } = await paidInvoice([
       { description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', taxRate: 19, itemType: 'service' },
@@ -209,7 +245,8 @@ describe('provider_a refunds and disputes', () => {
     expect(await invoiceOf(invoice.id)).toMatchObject({ amountDue: 3450 });
 
     expect((await sandboxCall('POST', '/v1/refunds', { payment_intent: pi })).status).toBe(200);
-    await waitStatus(transactionId, 3);
+    await refundedInFull(transactionId);
+    await markRefunded(transactionId);
     const refunded = await eventually(async () => {
       const i = await invoiceOf(invoice.id);
       return i.amountDue === 17250 ? i : undefined;

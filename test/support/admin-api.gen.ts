@@ -838,7 +838,7 @@ export interface paths {
          */
         get: operations["getTransaction"];
         /**
-         * Update metadata, notes, externalReference; status only for manual transactions along legal transitions
+         * Update metadata, notes, externalReference; status only for manual transactions along legal transitions, or mark refunded (3) once refunds cover the amount
          * @description Scope `transaction:update`, minimum role Editor.
          */
         put: operations["updateTransaction"];

@@ -214,9 +214,9 @@ export type ChargebackResolved = z.infer<typeof chargebackResolved>;
 
 /**
  * A provider refund was recorded on a transaction (once per provider refund id, in the store
- * transaction that records it), partial or full. A full refund also moves the transaction to 3
- * (`checkout.transaction.status_changed`). billing writes ONE refund credit note per refund when an
- * invoice is paid by the transaction.
+ * transaction that records it), partial or full. A refund never changes the transaction's status
+ * (an operator marks it refunded, 3). billing writes ONE refund credit note per refund when an
+ * invoice is paid by the transaction; the tax ledger ONE reversal entry per refund.
  */
 export const transactionRefunded = z.object({
   organizationId: objectId,

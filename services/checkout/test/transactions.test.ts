@@ -449,6 +449,10 @@ describe('transactions on PostgreSQL', () => {
       expect(done).toMatchObject({ status: 1, notes: 'checked statement' });
       expect((await h.statusEvents(m.id)).map((e) => e.status)).toEqual([-1, 1]);
       await expect(updateTransaction(h.deps, ref, { status: -2, reason: 'oops' })).rejects.toMatchObject({ httpStatus: 409, code: 'ILLEGAL_TRANSITION' });
+      // "Mark refunded": a completed manual transaction may move to 3; repeating it changes nothing.
+      expect(await updateTransaction(h.deps, ref, { status: 3, reason: 'refunded by wire' })).toMatchObject({ status: 3 });
+      expect(await updateTransaction(h.deps, ref, { status: 3, reason: 'refunded by wire' })).toMatchObject({ status: 3 });
+      expect((await h.statusEvents(m.id)).map((e) => e.status)).toEqual([-1, 1, 3]);
       const tx = (await pay(await checkout())).transaction;
       await expect(
         updateTransaction(h.deps, { ...ref, id: tx.id }, { status: 1, reason: 'trust me' }),

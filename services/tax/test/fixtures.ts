@@ -1,4 +1,4 @@
-import { Subjects, type TaxCalculation, type TransactionStatusChanged } from '@paymesh/contracts';
+import { Subjects, type TaxCalculation, type TransactionRefunded, type TransactionStatusChanged } from '@paymesh/contracts';
 import type { LedgerSource } from '../src/domain/ledger';
 
 /** An engine answer: one NL consumer line of 100.00 EUR gross at 21 % (OSS destination). */
@@ -74,6 +74,30 @@ export function transactionEvent(
       currency: 'EUR',
       tax: calc(),
       taxInput: null,
+      ...over,
+    },
+  };
+}
+
+/** A provider refund of a transaction (`checkout.transaction.refunded`). */
+export function refundEvent(
+  over: Partial<TransactionRefunded> & Pick<TransactionRefunded, 'organizationId' | 'transactionId' | 'refundId' | 'amount' | 'refundedTotal'>,
+  eventId = `evt-${over.transactionId}-refund-${over.refundId}`,
+): LedgerSource {
+  const refundedAt = over.refundedAt ?? '2026-03-05T10:00:00.000Z';
+  return {
+    eventId,
+    occurredAt: refundedAt,
+    subject: Subjects.transactionRefunded,
+    data: {
+      siteId: 'b'.repeat(24),
+      mode: 'live',
+      currency: 'EUR',
+      transactionAmount: 10000,
+      paidAt: '2026-03-02T10:00:00.000Z',
+      checkoutId: null,
+      invoiceId: null,
+      refundedAt,
       ...over,
     },
   };

@@ -12,7 +12,7 @@ import { entryContent, taxRecordId } from '../src/domain/ledger';
 import { MAX_REBUILD_ATTEMPTS, type RebuildJobDoc } from '../src/domain/rebuild-job';
 import type { SourceEventDoc, TaxRecordDoc } from '../src/domain/source-event';
 import { collections, TAX_RECORD_REBUILDS, TAX_RECORDS, TAX_SOURCE_EVENTS } from '../src/store/collections';
-import { calc, transactionEvent } from './fixtures';
+import { calc, refundEvent, transactionEvent } from './fixtures';
 
 const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = `tax_ledger_it_${randomBytes(5).toString('hex')}`;
@@ -111,6 +111,68 @@ describe('consuming events', () => {
     const r = await recordSourceEvent(deps, transactionEvent({ organizationId, transactionId, status: 3, previousStatus: 1, sequence: 3 }));
     expect(r.state).toBe('no_entry');
     expect(await records().count({ organizationId })).toBe(0);
+  });
+});
+
+describe('provider refunds', () => {
+  const sumOf = (entries: TaxRecordDoc[]) => entries.reduce((s, e) => ({ net: s.net + e.totals.net, tax: s.tax + e.totals.tax, gross: s.gross + e.totals.gross }), { net: 0, tax: 0, gross: 0 });
+
+  it('one reversal per refund; the move to 3 reverses the rest; redelivery and rebuild write nothing new', async () => {
+    const organizationId = newObjectId();
+    const transactionId = newObjectId();
+    await recordSourceEvent(deps, transactionEvent({ organizationId, transactionId }));
+    const first = refundEvent({ organizationId, transactionId, refundId: 're_1', amount: 3000, refundedTotal: 3000 });
+    expect(await recordSourceEvent(deps, first)).toMatchObject({ state: 'recorded', created: 1 });
+    // The same refund again, and under another envelope id: nothing new (the entry is kept as first written).
+    expect(await recordSourceEvent(deps, first)).toMatchObject({ state: 'recorded', created: 0, existing: 1 });
+    expect(await recordSourceEvent(deps, refundEvent({ organizationId, transactionId, refundId: 're_1', amount: 3000, refundedTotal: 3000 }, `evt-${transactionId}-again`))).toMatchObject({ created: 0 });
+    const reversals = () => ledgerOf(organizationId).then((l) => l.filter((e) => e.entryType === 'reversal'));
+    expect((await reversals()).map((e) => e.totals)).toEqual([{ net: -2479, tax: -521, gross: -3000 }]);
+
+    await recordSourceEvent(deps, transactionEvent({ organizationId, transactionId, status: 3, previousStatus: 1, sequence: 3 }));
+    const all = await ledgerOf(organizationId);
+    expect(all).toHaveLength(3);
+    expect(sumOf(all)).toEqual({ net: 0, tax: 0, gross: 0 });
+    const before = await fingerprint(organizationId);
+    await rebuild(organizationId);
+    expect(await fingerprint(organizationId)).toEqual(before);
+  });
+
+  it('refunds covering the amount reverse the sale; a later move to 3 records nothing', async () => {
+    const organizationId = newObjectId();
+    const transactionId = newObjectId();
+    await recordSourceEvent(deps, transactionEvent({ organizationId, transactionId }));
+    await recordSourceEvent(deps, refundEvent({ organizationId, transactionId, refundId: 're_1', amount: 3333, refundedTotal: 3333 }));
+    await recordSourceEvent(deps, refundEvent({ organizationId, transactionId, refundId: 're_2', amount: 6667, refundedTotal: 10000 }));
+    const r = await recordSourceEvent(deps, transactionEvent({ organizationId, transactionId, status: 3, previousStatus: 1, sequence: 3 }));
+    expect(r.state).toBe('no_entry');
+    const all = await ledgerOf(organizationId);
+    expect(all).toHaveLength(3);
+    expect(sumOf(all)).toEqual({ net: 0, tax: 0, gross: 0 });
+  });
+
+  it('either order of a full refund and the move to 3 gives the same totals, with one reversal', async () => {
+    const totals = async (order: 'refund-first' | 'status-first') => {
+      const organizationId = newObjectId();
+      const transactionId = newObjectId();
+      const refund = refundEvent({ organizationId, transactionId, refundId: 're_1', amount: 10000, refundedTotal: 10000 });
+      const marked = transactionEvent({ organizationId, transactionId, status: 3, previousStatus: 1, sequence: 3 });
+      await recordSourceEvent(deps, transactionEvent({ organizationId, transactionId }));
+      for (const e of order === 'refund-first' ? [refund, marked] : [marked, refund]) await recordSourceEvent(deps, e);
+      const all = await ledgerOf(organizationId);
+      return { entries: all.length, reversals: all.filter((e) => e.entryType === 'reversal').length, sum: sumOf(all) };
+    };
+    const expected = { entries: 2, reversals: 1, sum: { net: 0, tax: 0, gross: 0 } };
+    expect(await totals('refund-first')).toEqual(expected);
+    expect(await totals('status-first')).toEqual(expected);
+  });
+
+  it('a refund consumed before its sale waits for it', async () => {
+    const organizationId = newObjectId();
+    const transactionId = newObjectId();
+    expect(await recordSourceEvent(deps, refundEvent({ organizationId, transactionId, refundId: 're_1', amount: 5000, refundedTotal: 5000 }))).toMatchObject({ state: 'pending' });
+    await recordSourceEvent(deps, transactionEvent({ organizationId, transactionId }));
+    expect(sumOf(await ledgerOf(organizationId)).gross).toBe(5000);
   });
 });
 

@@ -17,9 +17,9 @@ type Dispute = Extract<PaymentAdjustmentReported['adjustment'], { kind: 'dispute
  * Records a refund or a dispute reported by payments-webhooks on the transaction, once per provider
  * event, through the state machine:
  * - refund: added to `refunds` once per provider refund id and announced as
- *   `checkout.transaction.refunded` in the same store transaction (billing's credit note); when the
- *   refunds reach the amount the transaction moves 1 -> 3 (IPN, tax reversal), a partial refund
- *   changes no status;
+ *   `checkout.transaction.refunded` in the same store transaction (billing's credit note, the tax
+ *   ledger's reversal); a refund, partial or full, never changes the status (the operator marks a
+ *   fully refunded transaction refunded, see `update-transaction.ts`);
  * - dispute: the chargeback record is created or updated (a final state is never changed again);
  *   open / under_review / lost / accepted -> 4, won -> back to 1. Reaching won, lost or accepted
  *   enqueues `checkout.chargeback.resolved` once, in the same store transaction; the buyer flags

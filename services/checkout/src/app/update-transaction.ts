@@ -23,10 +23,18 @@ export interface TransactionPatch {
 const MAX_NOTES = 5000;
 const MAX_REASON = 500;
 
+/** Whether the refunds recorded on the transaction cover its amount. */
+function refundedInFull(doc: TransactionDoc): boolean {
+  const refunded = (doc.refunds ?? []).reduce((sum, r) => sum + r.amount, 0);
+  return refunded >= doc.amount;
+}
+
 /**
  * Updates merchant fields of a transaction. A status change goes through the state machine as a
  * manual update: allowed only for transactions without a provider payment (the provider decides
- * the others) and only along legal transitions, with a reason recorded in the history.
+ * the others) and only along legal transitions, with a reason recorded in the history. "Mark
+ * refunded" (1 -> 3) is also open to provider-backed transactions whose recorded refunds cover
+ * the amount.
  */
 export async function updateTransaction(
   deps: PaymentsDeps,
@@ -57,7 +65,7 @@ export async function updateTransaction(
     if (reason.length > MAX_REASON) throw new ValidationError(`reason must be at most ${MAX_REASON} characters`, { field: 'reason' });
     const to = patch.status;
     const out = await applyTransition(deps, current.id, (cur) => ({
-      trigger: { kind: 'manual_update', to, providerBacked: isProviderBacked(cur) },
+      trigger: { kind: 'manual_update', to, providerBacked: isProviderBacked(cur), refundedInFull: refundedInFull(cur) },
       reason,
       patch: { ...fields, updatedAt: deps.clock.now().toISOString() },
     }));

@@ -38,8 +38,8 @@ const TABLE: Record<string, string[]> = {
   provider_failed: /*   */ ['x', '2', '2', '2', 'x', '=', 'x', 'x'],
   provider_cancelled: /**/ ['=', '-2', '-2', '-2', 'x', '-2', 'x', 'x'],
   provider_pending: /*  */ ['x', '0', '=', '=', 'x', 'x', 'x', 'x'],
-  // refunds: a full refund of a completed payment refunds it; everything else is only recorded
-  'refund/full': /*     */ ['=', '=', '=', '=', '3', '=', '=', '='],
+  // refunds are only recorded: they never change the status by themselves
+  'refund/full': /*     */ ['=', '=', '=', '=', '=', '=', '=', '='],
   'refund/partial': /*  */ ['=', '=', '=', '=', '=', '=', '=', '='],
   // disputes (chargebacks) by the state the provider reports
   'dispute/open': /*    */ ['4', '4', '4', '4', '4', '4', '4', '='],
@@ -57,7 +57,8 @@ const TABLE: Record<string, string[]> = {
   'manual->0': /*       */ ['x', '0', '=', '=', 'x', 'x', 'x', 'x'],
   'manual->1': /*       */ ['x', '1', '1', '1', '=', '1', 'x', 'x'],
   'manual->2': /*       */ ['x', '2', '2', '2', 'x', '=', 'x', 'x'],
-  'manual->3': /*       */ ['x', 'x', 'x', 'x', 'x', 'x', '=', 'x'],
+  // "mark refunded": a completed manual transaction may be marked refunded
+  'manual->3': /*       */ ['x', 'x', 'x', 'x', '3', 'x', '=', 'x'],
   'manual->4': /*       */ ['x', 'x', 'x', 'x', 'x', 'x', 'x', '='],
 };
 
@@ -99,11 +100,22 @@ describe('transaction state machine', () => {
     });
   }
 
-  it('never lets an operator change the status of a provider-backed transaction', () => {
+  it('never lets an operator change the status of a provider-backed transaction (except mark refunded)', () => {
     for (const stateKey of STATE_KEYS) {
       for (const target of TX_STATUSES) {
+        if (target === 3) continue;
         expect(() => transition(STATES[stateKey]!, triggerFor(`manual->${target}`, true))).toThrow(IllegalTransitionError);
       }
+    }
+  });
+
+  it('marks a provider-backed completed transaction refunded only when its recorded refunds cover the amount', () => {
+    const mark = (refundedInFull: boolean): Trigger => ({ kind: 'manual_update', to: 3, providerBacked: true, refundedInFull });
+    expect(transition(STATES['1']!, mark(true))).toEqual({ kind: 'changed', next: { status: 3, subState: null }, statusChanged: true });
+    expect(() => transition(STATES['1']!, mark(false))).toThrow(/recorded provider refunds do not cover the amount/);
+    expect(transition(STATES['3']!, mark(true))).toEqual({ kind: 'unchanged' });
+    for (const stateKey of ['-2', '-1', '0', '0/pp', '2', '4']) {
+      expect(() => transition(STATES[stateKey]!, mark(true))).toThrow(IllegalTransitionError);
     }
   });
 

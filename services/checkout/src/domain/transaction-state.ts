@@ -47,14 +47,18 @@ export type Trigger =
   | { kind: 'payment_start_failed' }
   /**
    * The provider refunded (part of) the payment. `full`: the refunded total reached the amount.
+   * Recorded on the transaction only: a refund never changes the status by itself.
    */
   | { kind: 'provider_refund'; full: boolean }
   /** A provider dispute (chargeback) was opened or changed state. */
   | { kind: 'provider_dispute'; status: 'open' | 'under_review' | 'won' | 'lost' | 'accepted' }
   /** An operator decided a recorded chargeback (PATCH /transactions/:id/chargeback/:chargebackId); same rules as the provider's. */
   | { kind: 'manual_dispute'; status: 'open' | 'under_review' | 'won' | 'lost' | 'accepted' }
-  /** An operator sets the status of a transaction that no provider payment backs. */
-  | { kind: 'manual_update'; to: TxStatus; providerBacked: boolean };
+  /**
+   * An operator sets the status of a transaction that no provider payment backs, or marks a
+   * completed transaction refunded (3). `refundedInFull`: the recorded refunds cover the amount.
+   */
+  | { kind: 'manual_update'; to: TxStatus; providerBacked: boolean; refundedInFull?: boolean };
 
 export type CreationTrigger = { kind: 'create' } | { kind: 'create_manual'; status: -1 | 1 };
 
@@ -166,14 +170,14 @@ export function transition(from: TxState, trigger: Trigger): TransitionResult {
       return changed(from, to(rule.target));
     }
     case 'provider_refund':
-      // A full refund of a completed payment makes it refunded; any other refund (partial, or in
-      // another status) is recorded on the transaction without moving its status.
-      if (trigger.full && from.status === 1) return changed(from, to(3));
+      // A refund (partial or full, in any status) is recorded on the transaction and never moves
+      // its status; "mark refunded" is the operator's manual update to 3.
       return { kind: 'unchanged' };
     case 'provider_dispute':
     case 'manual_dispute':
       return disputeTransition(from, trigger.status);
     case 'manual_update': {
+      if (trigger.to === 3) return markRefunded(from, trigger);
       if (trigger.providerBacked) {
         throw new IllegalTransitionError(from, trigger, 'the status of a provider-backed transaction follows the provider');
       }
@@ -182,6 +186,20 @@ export function transition(from: TxState, trigger: Trigger): TransitionResult {
       return changed(from, to(trigger.to));
     }
   }
+}
+
+/**
+ * "Mark refunded": a completed transaction moves to refunded (3) by the operator's decision. A
+ * manual transaction may be marked at any time (the refund happened outside the platform); a
+ * provider-backed one only once its recorded provider refunds cover the amount.
+ */
+function markRefunded(from: TxState, trigger: Extract<Trigger, { kind: 'manual_update' }>): TransitionResult {
+  if (from.status === 3) return { kind: 'unchanged' };
+  if (from.status !== 1) throw new IllegalTransitionError(from, trigger, 'only completed transactions can be marked refunded');
+  if (trigger.providerBacked && trigger.refundedInFull !== true) {
+    throw new IllegalTransitionError(from, trigger, 'the recorded provider refunds do not cover the amount');
+  }
+  return changed(from, to(3));
 }
 
 /**

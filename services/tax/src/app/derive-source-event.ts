@@ -1,6 +1,6 @@
 import { ConflictError, ErrorCode, NotSupportedError, ValidationError } from '@paymesh/core';
-import type { CalculateTaxRequest, TaxCalculation, TaxRecord } from '@paymesh/contracts';
-import { deriveEntries, entryContent, type CorrectedSale, type Derivation } from '../domain/ledger';
+import { Subjects, type CalculateTaxRequest, type TaxCalculation, type TaxRecord } from '@paymesh/contracts';
+import { deriveEntries, entryContent, refundRecordId, type CorrectedSale, type Derivation } from '../domain/ledger';
 import { sourceOf, type SourceEventDoc, type SourceState, type TaxRecordDoc } from '../domain/source-event';
 import { TAX_RECORDS, TAX_SOURCE_EVENTS } from '../store/collections';
 import type { TaxDeps } from './deps';
@@ -30,6 +30,26 @@ async function correctedSale(deps: TaxDeps, doc: SourceEventDoc): Promise<Correc
   const sales = await sources(deps).find({ ...scope, anchor: doc.anchor, role: 'sale' });
   if (sales.items.length > 0 && sales.items.every((s) => s.state === 'no_entry')) return { state: 'not_recorded' };
   return { state: 'unknown' };
+}
+
+/**
+ * The reversal entries already recorded for a transaction (provider refunds, an earlier move to
+ * refunded) other than the ones `doc` itself derives: what a move to refunded (3) leaves out and
+ * what tells a late refund that the sale is reversed already.
+ */
+async function otherReversals(deps: TaxDeps, doc: SourceEventDoc): Promise<TaxRecord[]> {
+  if (doc.role !== 'correction' || !doc.anchor.startsWith('transaction:')) return [];
+  const source = sourceOf(doc);
+  if (source.subject === Subjects.transactionRefunded) {
+    const own = await records(deps).get(refundRecordId(source.data.transactionId, source.data.refundId));
+    // Already written: derive it again as written (a redelivery or a rebuild), nothing to weigh.
+    if (own) return [];
+  }
+  const found = await records(deps).find(
+    { organizationId: doc.organizationId, mode: doc.mode, sourceKind: 'transaction', sourceId: doc.anchor.slice('transaction:'.length), entryType: 'reversal' },
+    { sort: { createdAt: 1 }, limit: 1000 },
+  );
+  return found.items.filter((e) => e.sourceEventId !== doc.eventId);
 }
 
 /** Writes an entry once; an entry already stored is compared with the derivation, never rewritten. */
@@ -92,12 +112,13 @@ export async function deriveSourceEvent(deps: TaxDeps, doc: SourceEventDoc, retr
   const createdAt = deps.clock.now().toISOString();
   const corrected: CorrectedSale = doc.role === 'correction' ? await correctedSale(deps, doc) : { state: 'unknown' };
   let derivedTax = doc.derivedTax;
-  let derivation: Derivation = deriveEntries(source, { derivedTax, corrected, createdAt });
+  const refundEntries = corrected.state === 'recorded' ? await otherReversals(deps, doc) : [];
+  let derivation: Derivation = deriveEntries(source, { derivedTax, corrected, refundEntries, createdAt });
   if (derivation.outcome === 'needs_tax') {
     const engine = await engineTax(deps, doc, derivation.request);
     if (!('tax' in engine)) return finish(deps, doc, { state: engine.state, reason: engine.reason, derivedTax: null, entryIds: [] });
     derivedTax = engine.tax;
-    derivation = deriveEntries(source, { derivedTax, corrected, createdAt });
+    derivation = deriveEntries(source, { derivedTax, corrected, refundEntries, createdAt });
   }
   switch (derivation.outcome) {
     case 'entries': {

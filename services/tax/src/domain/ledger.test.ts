@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Subjects, taxRecord, type CalculateTaxRequest, type TaxCalculation, type TaxRecord, type TransactionStatusChanged } from '@paymesh/contracts';
+import { Subjects, taxRecord, type CalculateTaxRequest, type TaxCalculation, type TaxRecord, type TransactionRefunded, type TransactionStatusChanged } from '@paymesh/contracts';
 import { calc } from '../../test/fixtures';
-import { anchorOf, deriveEntries, entryContent, roleOf, taxRecordId, type DeriveContext, type Derivation, type LedgerSource } from './ledger';
+import { anchorOf, deriveEntries, entryContent, refundRecordId, roleOf, taxRecordId, type DeriveContext, type Derivation, type LedgerSource } from './ledger';
 
 const ORG = 'a'.repeat(24);
 const SITE = 'b'.repeat(24);
@@ -267,5 +267,112 @@ describe('anchors, roles and content', () => {
     const reordered = Object.fromEntries(Object.entries(e).reverse()) as TaxRecord;
     expect(entryContent({ ...reordered, createdAt: 'later', version: 3 } as TaxRecord)).toBe(entryContent(e));
     expect(entryContent({ ...e, totals: { ...e.totals, tax: 1735 } })).not.toBe(entryContent(e));
+  });
+});
+
+describe('provider refunds (checkout.transaction.refunded)', () => {
+  // Two rates, so the allocation has to split a refund over lines.
+  const twoRates = (): TaxCalculation => {
+    const base = calc();
+    const line = base.lines[0]!;
+    return {
+      ...base,
+      totalNet: 8264 + 2752,
+      totalTax: 1736 + 265,
+      totalGross: 13017,
+      taxBreakdown: [
+        { taxRate: 21, taxRateCode: 'VAT_NL_STANDARD', taxableBase: 8264, taxAmount: 1736 },
+        { taxRate: 9, taxRateCode: 'VAT_NL_REDUCED', taxableBase: 2752, taxAmount: 265 },
+      ],
+      lines: [line, { ...line, index: 1, name: 'E-book', unitPrice: 3017, gross: 3017, net: 2752, tax: 265, taxRate: 9, taxRateCode: 'VAT_NL_REDUCED', rateType: 'reduced' }],
+    };
+  };
+  const saleOf = (tax: TaxCalculation): TaxRecord => onlyEntry(deriveEntries(txEvent({ tax, amount: tax.totalGross }), ctx()));
+  const refund = (refundId: string, amount: number, refundedTotal: number, eventId = `evt-refund-${refundId}`): LedgerSource => ({
+    eventId,
+    occurredAt: '2026-03-20T09:00:00.000Z',
+    subject: Subjects.transactionRefunded,
+    data: {
+      organizationId: ORG,
+      siteId: SITE,
+      transactionId: TX,
+      mode: 'live',
+      refundId,
+      amount,
+      currency: 'EUR',
+      refundedTotal,
+      transactionAmount: 13017,
+      paidAt: '2026-03-02T23:30:00.000Z',
+      checkoutId: null,
+      invoiceId: null,
+      refundedAt: '2026-03-20T09:00:00.000Z',
+    } satisfies TransactionRefunded,
+  });
+  const sumLines = (entries: TaxRecord[], field: 'net' | 'tax') => [0, 1].map((i) => entries.reduce((s, e) => s + (e.lines[i]?.[field] ?? 0), 0));
+
+  it('is a correction of the transaction: one reversal per refund, id from transaction and refund id', () => {
+    const src = refund('re_1', 5000, 5000);
+    expect(roleOf(src)).toBe('correction');
+    expect(anchorOf(src)).toBe(`transaction:${TX}`);
+    const sale = saleOf(twoRates());
+    const e = onlyEntry(deriveEntries(src, ctx({ corrected: { state: 'recorded', entry: sale } })));
+    expect(e.id).toBe(refundRecordId(TX, 're_1'));
+    // Another event announcing the same refund (a redelivery with a new envelope) is the same entry.
+    const again = onlyEntry(deriveEntries(refund('re_1', 5000, 5000, 'evt-other'), ctx({ corrected: { state: 'recorded', entry: sale } })));
+    expect(again.id).toBe(e.id);
+    expect(e).toMatchObject({ entryType: 'reversal', sourceKind: 'transaction', sourceId: TX, correctsRecordId: sale.id, taxPointDate: '2026-03-20', recognitionMode: 'cash' });
+    expect(e.totals.gross).toBe(-5000);
+    expect(e.totals.net + e.totals.tax).toBe(-5000);
+    expect(e.lines.reduce((s, l) => s + l.net + l.tax, 0)).toBe(-5000);
+    // Each line refunded in proportion to its gross (10000 : 3017 of 13017).
+    expect(e.lines[0]!.net + e.lines[0]!.tax).toBe(-3841);
+    expect(e.lines[0]!.tax).toBe(-667);
+    // Converted at the sale's rate, so the refunds and the sale cancel in EUR too.
+    expect(e.eur).toEqual({ rate: 1, rateDate: '2026-03-02', net: e.totals.net, tax: e.totals.tax });
+  });
+
+  it('refunds that add up to the amount reverse the sale exactly; the move to 3 then records nothing', () => {
+    const sale = saleOf(twoRates());
+    const c = ctx({ corrected: { state: 'recorded', entry: sale } });
+    const a = onlyEntry(deriveEntries(refund('re_1', 3333, 3333), c));
+    const b = onlyEntry(deriveEntries(refund('re_2', 4444, 7777), c));
+    const last = onlyEntry(deriveEntries(refund('re_3', 13017 - 7777, 13017), c));
+    const refunds = [a, b, last];
+    expect(sumLines(refunds, 'net')).toEqual(sale.lines.map((l) => -l.net));
+    expect(sumLines(refunds, 'tax')).toEqual(sale.lines.map((l) => -l.tax));
+    expect(refunds.reduce((s, e) => s + e.totals.tax, 0)).toBe(-sale.totals.tax);
+    expect(refunds.reduce((s, e) => s + e.totals.gross, 0)).toBe(-sale.totals.gross);
+    const marked = deriveEntries(txEvent({ status: 3, previousStatus: 1 }, 'evt-tx-3'), { ...c, refundEntries: refunds });
+    expect(marked.outcome).toBe('none');
+  });
+
+  it('a move to 3 after a partial refund reverses only the rest', () => {
+    const sale = saleOf(twoRates());
+    const c = ctx({ corrected: { state: 'recorded', entry: sale } });
+    const part = onlyEntry(deriveEntries(refund('re_1', 5000, 5000), c));
+    const rest = onlyEntry(deriveEntries(txEvent({ status: 3, previousStatus: 1 }, 'evt-tx-3'), { ...c, refundEntries: [part] }));
+    expect(rest.id).toBe(taxRecordId('evt-tx-3', 'reversal'));
+    expect(rest.totals.gross).toBe(-(13017 - 5000));
+    expect(sumLines([part, rest], 'net')).toEqual(sale.lines.map((l) => -l.net));
+    expect(sumLines([part, rest], 'tax')).toEqual(sale.lines.map((l) => -l.tax));
+    expect(part.totals.tax + rest.totals.tax).toBe(-sale.totals.tax);
+    for (const key of ['VAT_NL_STANDARD', 'VAT_NL_REDUCED']) {
+      const of = (e: TaxRecord) => e.breakdown.find((x) => x.taxRateCode === key)!;
+      const saleB = sale.breakdown.find((x) => x.taxRateCode === key)!;
+      expect(of(part).taxAmount + of(rest).taxAmount).toBe(-saleB.taxAmount);
+    }
+  });
+
+  it('a refund consumed after the move to 3 reversed the whole sale records nothing', () => {
+    const sale = saleOf(twoRates());
+    const c = ctx({ corrected: { state: 'recorded', entry: sale } });
+    const whole = onlyEntry(deriveEntries(txEvent({ status: 3, previousStatus: 1 }, 'evt-tx-3'), c));
+    expect(whole.totals.gross).toBe(-13017);
+    expect(deriveEntries(refund('re_1', 13017, 13017), { ...c, refundEntries: [whole] }).outcome).toBe('none');
+  });
+
+  it('waits for the sale, and records nothing when the sale recorded none', () => {
+    expect(deriveEntries(refund('re_1', 100, 100), ctx()).outcome).toBe('awaiting_sale');
+    expect(deriveEntries(refund('re_1', 100, 100), ctx({ corrected: { state: 'not_recorded' } })).outcome).toBe('none');
   });
 });

@@ -11,6 +11,7 @@ import {
   type TaxRecord,
   type TaxRecordEntryType,
   type TaxRecordSourceKind,
+  type TransactionRefunded,
   type TransactionStatusChanged,
 } from '@paymesh/contracts';
 
@@ -24,6 +25,7 @@ import {
 /** A consumed event as the ledger keeps it (envelope id, time and decoded data). */
 export type LedgerSource =
   | { eventId: string; occurredAt: string; subject: typeof Subjects.transactionStatusChanged; data: TransactionStatusChanged }
+  | { eventId: string; occurredAt: string; subject: typeof Subjects.transactionRefunded; data: TransactionRefunded }
   | { eventId: string; occurredAt: string; subject: typeof Subjects.invoiceIssued; data: InvoiceIssued }
   | { eventId: string; occurredAt: string; subject: typeof Subjects.invoiceVoided; data: InvoiceVoided }
   | { eventId: string; occurredAt: string; subject: typeof Subjects.creditNoteIssued; data: CreditNoteIssued };
@@ -44,6 +46,12 @@ export interface DeriveContext {
   derivedTax: TaxCalculation | null;
   /** Read only for corrections. */
   corrected: CorrectedSale;
+  /**
+   * Read only for a transaction's move to refunded (3) and its provider refunds: the other reversal
+   * entries already recorded for the transaction (a refund's own entry left out). A move to 3
+   * reverses only what they left; a refund records nothing once the sale is reversed in full.
+   */
+  refundEntries?: readonly TaxRecord[];
   createdAt: string;
 }
 
@@ -64,6 +72,14 @@ export function taxRecordId(sourceEventId: string, entryType: TaxRecordEntryType
   return createHash('sha256').update(`tax-record\n${sourceEventId}\n${entryType}`).digest('hex').slice(0, 24);
 }
 
+/**
+ * Deterministic 24-hex id of the reversal entry of one provider refund: one entry per refund of a
+ * transaction, whichever event (or redelivery) announces it.
+ */
+export function refundRecordId(transactionId: string, refundId: string): string {
+  return createHash('sha256').update(`tax-record-refund\n${transactionId}\n${refundId}`).digest('hex').slice(0, 24);
+}
+
 /** Deterministic 24-hex id of a stored source event. */
 export function sourceEventDocId(eventId: string): string {
   return createHash('sha256').update(`tax-source-event\n${eventId}`).digest('hex').slice(0, 24);
@@ -73,6 +89,7 @@ export function sourceEventDocId(eventId: string): string {
 export function anchorOf(source: LedgerSource): string {
   switch (source.subject) {
     case Subjects.transactionStatusChanged:
+    case Subjects.transactionRefunded:
       return `transaction:${source.data.transactionId}`;
     case Subjects.invoiceIssued:
     case Subjects.invoiceVoided:
@@ -91,6 +108,7 @@ export function roleOf(source: LedgerSource): SourceRole {
     }
     case Subjects.invoiceIssued:
       return 'sale';
+    case Subjects.transactionRefunded:
     case Subjects.invoiceVoided:
     case Subjects.creditNoteIssued:
       return 'correction';
@@ -202,6 +220,16 @@ function fromTransaction(source: LedgerSource & { subject: typeof Subjects.trans
   const links = { linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId ?? null };
   const fields = (entryType: TaxRecordEntryType) => ({ sourceKind: 'transaction' as const, sourceId: d.transactionId, entryType, recognitionMode: 'cash' as const, taxPointDate, taxPointAt });
   if (role === 'correction') {
+    const refunds = ctx.refundEntries ?? [];
+    if (ctx.corrected.state === 'recorded' && refunds.length > 0) {
+      // The provider refunds already reversed their part: the move to 3 reverses only the rest.
+      const sale = ctx.corrected.entry;
+      const rest = remainderReversal(head(source, fields('reversal'), { ...links, correctsRecordId: sale.id }, ctx.createdAt), sale, refunds);
+      if (rest.totals.gross === 0 && rest.totals.net === 0 && rest.totals.tax === 0) {
+        return { outcome: 'none', reason: 'refunded: the recorded provider refunds already reversed the whole sale' };
+      }
+      return { outcome: 'entries', entries: [rest] };
+    }
     return correction(ctx.corrected, 'refund', (sale) => reversalOf(head(source, fields('reversal'), { ...links, correctsRecordId: sale.id }, ctx.createdAt), sale));
   }
   const tax = d.tax ?? ctx.derivedTax;
@@ -210,11 +238,143 @@ function fromTransaction(source: LedgerSource & { subject: typeof Subjects.trans
   return { outcome: 'none', reason: 'completed transaction carries no tax and no engine request (no billing address, or created before tax was computed)' };
 }
 
+/** Per-line amounts of an entry: gross, tax, net in minor units. */
+interface Part {
+  gross: number;
+  tax: number;
+  net: number;
+}
+
+/** n / d rounded half away from zero (d > 0, n >= 0). */
+function roundHalfUp(n: bigint, d: bigint): number {
+  return Number((n * 2n + d) / (d * 2n));
+}
+
+/** Splits `amount` over weights summing to `total` so the parts sum to `amount` exactly (largest remainder). */
+function largestRemainder(weights: readonly number[], amount: number, total: number): number[] {
+  const A = BigInt(amount);
+  const T = BigInt(total);
+  const floors = weights.map((w) => (BigInt(w) * A) / T);
+  const rema = weights.map((w, i) => ({ i, r: (BigInt(w) * A) % T }));
+  let left = A - floors.reduce((s, f) => s + f, 0n);
+  rema.sort((a, b) => (a.r === b.r ? a.i - b.i : a.r > b.r ? -1 : 1));
+  for (const { i } of rema) {
+    if (left <= 0n) break;
+    floors[i] = (floors[i] ?? 0n) + 1n;
+    left -= 1n;
+  }
+  return floors.map(Number);
+}
+
+/**
+ * The part of a sale's lines that a cumulative refunded total `cumulative` (minor units) covers:
+ * the gross per line by largest remainder (the lines add up to `cumulative` exactly), the tax per
+ * line rounded half up from the line's tax in proportion, net = gross - tax. Reaching the sale's
+ * gross allocates the sale's own amounts, so refunds that add up to the sale reverse it exactly.
+ */
+function allocateCumulative(sale: TaxRecord, cumulative: number): Part[] {
+  const lineGross = sale.lines.map((l) => l.net + l.tax);
+  const total = lineGross.reduce((a, b) => a + b, 0);
+  const saleGross = sale.totals.gross;
+  if (cumulative >= saleGross || total <= 0) return sale.lines.map((l, i) => ({ gross: lineGross[i] ?? 0, tax: l.tax, net: l.net }));
+  if (cumulative <= 0) return sale.lines.map(() => ({ gross: 0, tax: 0, net: 0 }));
+  // The share of the lines' gross the refunded part of the sale's gross stands for.
+  const amount = Number((BigInt(total) * BigInt(cumulative)) / BigInt(saleGross));
+  const grossParts = largestRemainder(lineGross, amount, total);
+  return sale.lines.map((l, i) => {
+    const g = lineGross[i] ?? 0;
+    const gross = grossParts[i] ?? 0;
+    const sign = l.tax < 0 ? -1 : 1;
+    const tax = g <= 0 ? 0 : sign * roundHalfUp(BigInt(Math.abs(l.tax)) * BigInt(gross), BigInt(g));
+    return { gross, tax, net: gross - tax };
+  });
+}
+
+function breakdownOfLines(lines: TaxRecord['lines']): TaxRecord['breakdown'] {
+  const by = new Map<string, TaxRecord['breakdown'][number]>();
+  for (const l of lines) {
+    const key = `${l.taxRateCode}|${l.taxRate}`;
+    const e = by.get(key) ?? { taxRate: l.taxRate, taxRateCode: l.taxRateCode, taxableBase: 0, taxAmount: 0 };
+    e.taxableBase += l.net;
+    e.taxAmount += l.tax;
+    by.set(key, e);
+  }
+  return [...by.values()];
+}
+
+/** An entry negating `parts` of the sale's lines (converted at the sale's rate). */
+function partialReversal(id: string, head: EntryHead, sale: TaxRecord, parts: readonly Part[], breakdown?: TaxRecord['breakdown']): TaxRecord {
+  const lines = sale.lines.map((l, i) => ({ ...l, net: neg(parts[i]?.net ?? 0), tax: neg(parts[i]?.tax ?? 0) }));
+  const gross = parts.reduce((s, p) => s + p.gross, 0);
+  const tax = parts.reduce((s, p) => s + p.tax, 0);
+  const totals = { net: neg(gross - tax), tax: neg(tax), gross: neg(gross) };
+  return {
+    id,
+    ...head,
+    currency: sale.currency,
+    totals,
+    lines,
+    breakdown: breakdown ?? breakdownOfLines(lines),
+    buyer: sale.buyer,
+    seller: sale.seller,
+    eur: sale.eur ? { ...sale.eur, net: totals.net, tax: totals.tax } : null,
+  };
+}
+
+/** The reversal of one provider refund: the refunded share of the sale, allocated cumulatively. */
+function refundReversal(head: EntryHead, sale: TaxRecord, d: TransactionRefunded): TaxRecord {
+  const after = allocateCumulative(sale, d.refundedTotal);
+  const before = allocateCumulative(sale, d.refundedTotal - d.amount);
+  const parts = after.map((a, i) => {
+    const b = before[i] ?? { gross: 0, tax: 0, net: 0 };
+    return { gross: a.gross - b.gross, tax: a.tax - b.tax, net: a.net - b.net };
+  });
+  return partialReversal(refundRecordId(d.transactionId, d.refundId), head, sale, parts);
+}
+
+/** What the refund entries left of the sale, negated: sale + refunds (refund amounts are negative). */
+function remainderReversal(head: EntryHead, sale: TaxRecord, refunds: readonly TaxRecord[]): TaxRecord {
+  const parts = sale.lines.map((l, i) => {
+    const net = l.net + refunds.reduce((s, r) => s + (r.lines[i]?.net ?? 0), 0);
+    const tax = l.tax + refunds.reduce((s, r) => s + (r.lines[i]?.tax ?? 0), 0);
+    return { gross: net + tax, tax, net };
+  });
+  const entry = partialReversal(taxRecordId(head.sourceEventId, head.entryType), head, sale, parts);
+  // Totals and breakdown from the sale's own (per-document rounding), less what the refunds took.
+  const gross = sale.totals.gross + refunds.reduce((s, r) => s + r.totals.gross, 0);
+  const tax = sale.totals.tax + refunds.reduce((s, r) => s + r.totals.tax, 0);
+  const net = sale.totals.net + refunds.reduce((s, r) => s + r.totals.net, 0);
+  const breakdown = sale.breakdown.map((b) => {
+    const key = `${b.taxRateCode}|${b.taxRate}`;
+    const taken = refunds.flatMap((r) => r.breakdown.filter((x) => `${x.taxRateCode}|${x.taxRate}` === key));
+    return { ...b, taxableBase: neg(b.taxableBase + taken.reduce((s, x) => s + x.taxableBase, 0)), taxAmount: neg(b.taxAmount + taken.reduce((s, x) => s + x.taxAmount, 0)) };
+  });
+  const totals = { net: neg(net), tax: neg(tax), gross: neg(gross) };
+  return { ...entry, totals, breakdown, eur: sale.eur ? { ...sale.eur, net: totals.net, tax: totals.tax } : null };
+}
+
+function fromRefund(source: LedgerSource & { subject: typeof Subjects.transactionRefunded }, ctx: DeriveContext): Derivation {
+  const d = source.data;
+  const at = new Date(d.refundedAt);
+  const fields = { sourceKind: 'transaction' as const, sourceId: d.transactionId, entryType: 'reversal' as const, recognitionMode: 'cash' as const, taxPointDate: at.toISOString().slice(0, 10), taxPointAt: at.toISOString() };
+  const links = { linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId ?? null };
+  if (ctx.corrected.state === 'recorded') {
+    const sale = ctx.corrected.entry;
+    if (d.refundedTotal - d.amount >= sale.totals.gross) return { outcome: 'none', reason: `refund ${d.refundId}: earlier refunds already cover the sale` };
+    // A move to refunded (3) consumed before this refund already reversed the whole sale.
+    const left = sale.totals.gross + (ctx.refundEntries ?? []).reduce((s, r) => s + r.totals.gross, 0);
+    if (sale.totals.gross > 0 && left <= 0) return { outcome: 'none', reason: `refund ${d.refundId}: the sale is already reversed in full` };
+  }
+  return correction(ctx.corrected, `refund ${d.refundId}`, (sale) => refundReversal(head(source, fields, { ...links, correctsRecordId: sale.id }, ctx.createdAt), sale, d));
+}
+
 /** The entries `source` produces, or why none (yet). */
 export function deriveEntries(source: LedgerSource, ctx: DeriveContext): Derivation {
   switch (source.subject) {
     case Subjects.transactionStatusChanged:
       return fromTransaction(source, ctx);
+    case Subjects.transactionRefunded:
+      return fromRefund(source, ctx);
     case Subjects.invoiceIssued: {
       const d = source.data;
       if (!d.taxCalculation) return { outcome: 'none', reason: `invoice ${d.number} was issued without a tax calculation` };

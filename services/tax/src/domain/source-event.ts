@@ -4,6 +4,7 @@ import {
   invoiceIssued,
   invoiceVoided,
   Subjects,
+  transactionRefunded,
   transactionStatusChanged,
   type TaxCalculation,
   type TaxRecord,
@@ -46,6 +47,7 @@ export type TaxRecordDoc = TaxRecord & StoredDoc;
 /** The subjects the ledger consumes and their data schemas. */
 export const LEDGER_SUBJECTS = {
   [Subjects.transactionStatusChanged]: transactionStatusChanged,
+  [Subjects.transactionRefunded]: transactionRefunded,
   [Subjects.invoiceIssued]: invoiceIssued,
   [Subjects.invoiceVoided]: invoiceVoided,
   [Subjects.creditNoteIssued]: creditNoteIssued,
@@ -63,6 +65,8 @@ export function ledgerSource(event: { id: string; type: string; occurredAt: stri
   switch (type) {
     case Subjects.transactionStatusChanged:
       return { eventId, occurredAt, subject: type, data: transactionStatusChanged.parse(event.data) };
+    case Subjects.transactionRefunded:
+      return { eventId, occurredAt, subject: type, data: transactionRefunded.parse(event.data) };
     case Subjects.invoiceIssued:
       return { eventId, occurredAt, subject: type, data: invoiceIssued.parse(event.data) };
     case Subjects.invoiceVoided:

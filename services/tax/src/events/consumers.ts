@@ -5,7 +5,7 @@ import { recordSourceEvent } from '../app/record-source-event';
 import { isLedgerSubject, ledgerSource } from '../domain/source-event';
 
 /**
- * The tax ledger's inputs: transaction status changes (checkout) and issued/voided invoices and
+ * The tax ledger's inputs: transaction status changes and provider refunds (checkout) and issued/voided invoices and
  * credit notes (billing). Each event is kept once in the ledger's inbox and derived into entries;
  * redeliveries write nothing new. Billing events the ledger does not use are acknowledged.
  */
@@ -20,12 +20,20 @@ export async function startConsumers(bus: Bus, deps: TaxDeps): Promise<Subscript
     }
     await recordSourceEvent(deps, source);
   };
-  // Two durables, one per stream domain (a subscription reads one domain).
+  // Durables per stream domain (a subscription reads one domain).
   const transactions = await bus.subscribe({
     durable: 'tax-ledger-transactions',
     // Money facts are never dropped: retried (capped backoff) until handled.
     maxDeliver: -1,
     subjects: Subjects.transactionStatusChanged,
+    handler,
+  });
+  // Its own durable (one filter per consumer on NATS before 2.10): a refund and the move to 3 may
+  // arrive in either order; the ledger's rules give the same totals both ways.
+  const refunds = await bus.subscribe({
+    durable: 'tax-ledger-refunds',
+    maxDeliver: -1,
+    subjects: Subjects.transactionRefunded,
     handler,
   });
   const billing = await bus.subscribe({
@@ -34,5 +42,5 @@ export async function startConsumers(bus: Bus, deps: TaxDeps): Promise<Subscript
     subjects: 'billing.>',
     handler,
   });
-  return [transactions, billing];
+  return [transactions, refunds, billing];
 }

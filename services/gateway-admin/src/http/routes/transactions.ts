@@ -29,7 +29,7 @@ const updateBody = z
     metadata: metadata().optional(),
     notes: text(5000).nullable().optional(),
     externalReference: text(200).nullable().optional(),
-    /** Manual transactions only, along legal transitions; needs `reason`. */
+    /** Manual transactions only, along legal transitions, or 3 (mark refunded) when refunds cover the amount; needs `reason`. */
     status: transactionStatus.optional(),
     reason: text(500).optional(),
   })
@@ -218,7 +218,7 @@ export const transactionRoutes = [
     operationId: 'updateTransaction',
     response: transactionWithHistory,
     errors: [409, 422],
-    summary: 'Update metadata, notes, externalReference; status only for manual transactions along legal transitions',
+    summary: 'Update metadata, notes, externalReference; status only for manual transactions along legal transitions, or mark refunded (3) once refunds cover the amount',
     params: idParams,
     body: updateBody,
     async handler({ deps, org, params, body }) {
