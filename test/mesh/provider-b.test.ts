@@ -48,8 +48,8 @@ describe('provider_b redirect payments', () => {
   }
 
   /** Starts the buyer's payment and follows the redirect to the sandbox's checkout page, where the buyer picks `status`. */
-  async function buyerPays(sessionPublicId: string, status: 'paid' | 'failed'): Promise<{ transactionId: string; tr: string }> {
-    const t = await api('POST', `${pub}/transactions/create`, { body: { sessionPublicId, providerId: provider.id, billingAddress: billing }, headers: { origin: MAIN_FRONTEND } });
+  async function buyerPays(sessionPublicId: string, status: 'paid' | 'failed', email = billing.email): Promise<{ transactionId: string; tr: string }> {
+    const t = await api('POST', `${pub}/transactions/create`, { body: { sessionPublicId, providerId: provider.id, billingAddress: { ...billing, email } }, headers: { origin: MAIN_FRONTEND } });
     expect(t.status, JSON.stringify(t.body)).toBe(200);
     const transactionId = t.body.transactionId as string;
     const redirectUrl = t.body.redirectUrl as string;
@@ -177,5 +177,57 @@ describe('provider_b redirect payments', () => {
     expect(ipnStatuses('/ipn/won')).toEqual([1, 4, 1]);
     const history = (await adminCall('GET', `/transactions/${transactionId}`)).body.statusHistory.map((h: any) => h.trigger);
     expect(history.slice(-2)).toEqual(['provider_dispute_open', 'provider_dispute_won']);
+  });
+
+  it('a lost chargeback of an invoice payment writes ONE chargeback credit note and a hold; the next checkout of that buyer answers 409', async () => {
+    const email = 'lost-b@example.com';
+    const client = await adminCall('POST', '/clients', { name: 'Lost Buyer', email, address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' } });
+    expect(client.status).toBe(201);
+    const draft = await adminCall('POST', '/invoices', {
+      siteId: boot.siteId,
+      clientId: client.body.id,
+      currency: 'EUR',
+      items: [{ description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+    });
+    expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+    const invoice = (await adminCall('POST', `/invoices/${draft.body.id}/issue`)).body;
+    const link = await adminCall('POST', `/invoices/${invoice.id}/payment-checkout`, {});
+    expect(link.status, JSON.stringify(link.body)).toBe(200);
+    const { transactionId, tr } = await buyerPays(link.body.sessionPublicId, 'paid', email);
+    await waitStatus(transactionId, 1);
+    await eventually(async () => (await adminCall('GET', `/invoices/${invoice.id}`)).body.status === 'paid', 20_000);
+    // Before the chargeback the buyer may check out.
+    const ok = await adminCall('POST', `/checkouts/${boot.siteId}/create`, { amount: 1000, currency: 'EUR', externalReference: 'order-before-hold', email });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+
+    const chb = await sandboxCall('POST', `/_sandbox/payments/${tr}/chargebacks`, { reason: 'MD06' });
+    expect(chb.status, JSON.stringify(chb.body)).toBe(200);
+    await waitStatus(transactionId, 4);
+    expect((await sandboxCall('POST', `/_sandbox/chargebacks/${chb.body.id}/close`, { outcome: 'lost' })).status).toBe(200);
+    // The settled chargeback delivered again is a duplicate.
+    const before = await calls(tr);
+    expect((await sandboxCall('POST', `/_sandbox/payments/${tr}/webhook`, { times: 2 })).status).toBe(200);
+    await eventually(async () => (await calls(tr)) >= before + 2, 20_000);
+    await eventually(() => mesh.logs('payments-webhooks').filter((l) => l.includes(`${String(chb.body.id)}:lost`) && l.includes('duplicate provider event delivery')).length >= 2, 20_000);
+
+    const holds = await eventually(async () => {
+      const list = (await adminCall('GET', `/customer-holds?transactionId=${transactionId}`)).body.items as any[];
+      return list.length ? list : undefined;
+    }, 20_000);
+    expect(holds).toHaveLength(1);
+    expect(holds[0]).toMatchObject({ status: 'active', action: 'block', buyer: { emails: [email] }, source: { transactionId, chargebackId: chb.body.id, outcome: 'lost', decidedBy: 'provider' } });
+    const notes = await eventually(async () => {
+      const n = (await adminCall('GET', `/credit-notes?invoiceId=${invoice.id}&limit=100`)).body.items as any[];
+      return n.length > 0 ? n : undefined;
+    }, 20_000);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ kind: 'chargeback', transactionId, totals: { gross: 11900 } });
+    expect(await statusOf(transactionId)).toBe(4);
+
+    const blocked = await adminCall('POST', `/checkouts/${boot.siteId}/create`, { amount: 1000, currency: 'EUR', externalReference: 'order-after-hold', email: 'Lost-B@Example.com' });
+    expect(blocked.status, JSON.stringify(blocked.body)).toBe(409);
+    expect(blocked.body.code).toBe('CHECKOUT_BLOCKED_BY_CUSTOMER_HOLD');
+    expect(blocked.body.requestId).toBeTruthy();
+    expect(blocked.body.requestId).toBe(blocked.headers.get('x-request-id'));
   });
 });
