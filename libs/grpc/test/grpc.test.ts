@@ -11,7 +11,7 @@ describe('gRPC helpers over a real server', () => {
   let addr = '';
 
   beforeAll(async () => {
-    const impl: recurring.RecurringServiceServer = {
+    const impl: Pick<recurring.RecurringServiceServer, 'describe'> = {
       describe: unary(logger, 'recurring/Describe', async () => {
         seen.push(currentRequestId());
         if (mode === 'missing') throw new NotFoundError('nothing here');
@@ -19,7 +19,7 @@ describe('gRPC helpers over a real server', () => {
         return { service: 'recurring', version: '1' };
       }),
     };
-    server.addService(recurring.RecurringServiceService, impl);
+    server.addService({ describe: recurring.RecurringServiceService.describe }, impl);
     const port = await server.listen('127.0.0.1:0');
     addr = `127.0.0.1:${port}`;
   });

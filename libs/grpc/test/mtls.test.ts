@@ -24,10 +24,10 @@ beforeAll(async () => {
   });
   mesh = security(ours);
   foreign = security(theirs);
-  const impl: recurring.RecurringServiceServer = {
+  const impl: Pick<recurring.RecurringServiceServer, 'describe'> = {
     describe: unary(logger, 'recurring/Describe', async () => ({ service: 'recurring', version: '1' })),
   };
-  server.addService(recurring.RecurringServiceService, impl);
+  server.addService({ describe: recurring.RecurringServiceService.describe }, impl);
   addr = `127.0.0.1:${await server.listen('127.0.0.1:0', mesh('recurring'))}`;
 });
 
