@@ -206,19 +206,18 @@ export const recurringProcessResult = z.object({
 });
 export type RecurringProcessResult = z.infer<typeof recurringProcessResult>;
 
-/** Body of `POST /system/recurring/process`. */
-export const recurringProcessRequest = z
+/** Body of `POST /system/recurring/process` (optional). */
+export const recurringProcessBody = z
   .object({
     /** At most this many due schedules in this run (default 500). */
     limit: z.number().int().min(1).max(5000).optional(),
-    /** Test only (refused unless the service runs with RECURRING_ALLOW_CLOCK_OVERRIDE=true): the run's "now". */
+    /** Test only (refused unless the service runs with RECURRING_TEST_HOOKS=true): the run's "now". */
     now: z.string().datetime().optional(),
     /** Test only (same condition): the run stops for good after claiming, or after creating the invoice, until the process is killed. */
     holdAfter: z.enum(['claim', 'invoice']).optional(),
   })
-  .strict()
-  .nullish()
-  .transform((v) => v ?? {});
+  .strict();
+export const recurringProcessRequest = recurringProcessBody.nullish().transform((v) => v ?? {});
 
 export const recurringRunRecord = z.object({
   id: z.string(),
