@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, makeClient } from '../../libs/grpc/src/index';
-import { recurring } from '../../libs/proto/src/index';
+import { billing, recurring } from '../../libs/proto/src/index';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
 
@@ -243,6 +243,43 @@ describe('recurring schedules', () => {
     expect(admin.cancelledBy).toBe('portal:portal.buyer@example.com');
     const list = await portal('listPortalSubscriptions', 'portal.buyer@example.com');
     expect(list.subscriptions[0]).toMatchObject({ id: s5, status: 'cancel_requested', nextChargeDate: null, effectiveAt: '2028-01-31T00:00:00.000Z', upcomingChargesCount: 0 });
+  });
+
+  it('autoFinalizeInvoices issues and autoSendInvoices e-mails the generated invoice, once', async () => {
+    const c6 = await newClient('six@example.com');
+    const s6 = (await a.post('/invoices/recurring', schedule(c6, { startDate: '2028-03-31', autoFinalizeInvoices: true, autoSendInvoices: true }))).body.id;
+    const gen = await a.post(`/invoices/recurring/${s6}/generate`);
+    expect(gen.status, JSON.stringify(gen.body)).toBe(200);
+    expect(gen.body.invoiceStatus).toBe('issued');
+    const invoice = (await a.get(`/invoices/${gen.body.invoiceId}`)).body;
+    expect(invoice.number).toMatch(/\d/);
+    expect(invoice.servicePeriod).toEqual({ start: '2028-03-31', end: '2028-04-29' });
+    expect(invoice.emails.map((e: { to: string[] }) => e.to)).toEqual([['six@example.com']]);
+    expect(invoice.transactionId).toBeNull();
+    expect(invoice.amountPaid).toBe(0);
+    expect((await a.get(`/invoices/recurring/${s6}`)).body.nextRunDate).toBe('2028-04-30');
+  });
+
+  it('billing answers the same invoice for a repeated or concurrent idempotency key', async () => {
+    const c7 = await newClient('seven@example.com');
+    const bc = makeClient(billing.BillingServiceClient, `127.0.0.1:${mesh.ports.billing}`);
+    try {
+      const req = {
+        organizationId: A.organizationId,
+        testMode: false,
+        id: '',
+        bodyJson: JSON.stringify({ siteId: A.siteId, clientId: c7, currency: 'EUR', items: [item] }),
+        actor: 'test',
+        idempotencyKey: 'recurring:test:2027-01-01',
+      };
+      const create = () => call(bc, bc.createInvoice, req, { deadlineMs: 20_000, target: 'billing' }).then((r) => JSON.parse(r.json).id as string);
+      const ids = await Promise.all([create(), create(), create()]);
+      expect(new Set(ids).size).toBe(1);
+      expect(await create()).toBe(ids[0]);
+      expect(await invoicesOf(c7)).toHaveLength(1);
+    } finally {
+      bc.close();
+    }
   });
 
   it('the process route refuses organization keys and bad bodies', async () => {

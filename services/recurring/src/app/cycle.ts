@@ -119,6 +119,13 @@ export async function generateCycle(deps: RecurringDeps, s: ScheduleDoc, cycle: 
   const got = await claim(deps, s, cycle, owner);
   const date = dateOfCycle(s, cycle);
   if (got === 'held') return { kind: 'held', cycle };
+  // The schedule as it is now: paused, cancelled or re-planned since it was read means no invoice.
+  const fresh = await schedules(deps).get(s.id);
+  const moved = !fresh || fresh.nextCycle !== cycle || fresh.startDate !== s.startDate;
+  if (moved || (got !== 'done' && fresh.status !== 'active')) {
+    if (typeof got === 'object') await claims(deps).delete(got.id);
+    return { kind: 'stale' };
+  }
   if (hold === 'claim') await holdForever(deps, s, date, 'claim');
   const body = { ...invoiceBody(s.template), servicePeriod: { start: date, end: addDays(dateOfCycle(s, cycle + 1), -1) } };
   // Done claims (or any repeat) still go through billing's idempotency key: the same invoice comes back.
@@ -151,6 +158,8 @@ export async function finalizeCancellation(deps: RecurringDeps, s: ScheduleDoc):
   await schedules(deps).update(s.id, (cur) => {
     const t = scheduleTransition(cur.status, 'finalize_cancel');
     if (t.kind === 'unchanged') return null;
+    // Never early: the effective day must still have begun (a PUT may have moved it meanwhile).
+    if (cur.dueFrom === null || cur.dueFrom > now) return null;
     changed = true;
     const next: ScheduleDoc = { ...cur, status: t.next, nextRunDate: null, cancelledAt: now, updatedAt: now };
     const { id: _id, version: _v, ...rest } = next;
