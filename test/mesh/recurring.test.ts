@@ -164,6 +164,25 @@ describe('recurring schedules', () => {
     expect(await portal('countPortalSubscriptions', 'anna.buyer@example.com')).toEqual({ count: 0 });
   });
 
+  it('resume skips the cycles whose dates passed while paused', async () => {
+    const c = await newClient('resume@example.com');
+    // Weekly from a date long past (the service's own clock is real time).
+    const created = await a.post('/invoices/recurring', schedule(c, { startDate: '2020-01-06', interval: 'week' }));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const s = created.body.id as string;
+    expect((await a.post(`/invoices/recurring/${s}/pause`)).body).toMatchObject({ status: 'paused', nextRunDate: '2020-01-06' });
+    const resumed = (await a.post(`/invoices/recurring/${s}/resume`)).body;
+    const today = new Date().toISOString().slice(0, 10);
+    expect(resumed.status).toBe('active');
+    expect(resumed.nextRunDate >= today).toBe(true);
+    // Still a Monday of the plan, less than a week from today.
+    expect(new Date(`${resumed.nextRunDate}T00:00:00Z`).getUTCDay()).toBe(1);
+    expect(Date.parse(resumed.nextRunDate) - Date.parse(today)).toBeLessThan(7 * 86_400_000);
+    expect(resumed.invoicesGenerated).toBe(0);
+    expect((await a.post(`/invoices/recurring/${s}/cancel`)).body.status).toBe('cancel_requested');
+    expect((await a.post(`/invoices/recurring/${s}/resume`)).status).toBe(409);
+  });
+
   it('two processors at once on a due schedule make one invoice; a repeat makes none', async () => {
     const c2 = await newClient('two@example.com');
     const s2 = (await a.post('/invoices/recurring', schedule(c2))).body.id;

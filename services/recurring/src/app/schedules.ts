@@ -47,8 +47,13 @@ function checkDates(startDate: string, timezone: string): void {
   if (!isTimeZone(timezone)) throw new ValidationError('timezone: must be an IANA time zone (e.g. Europe/Berlin)', { field: 'timezone' });
 }
 
-/** Checks the template against billing (client and site exist, the engine can tax it) and reads the buyer's e-mail. */
-async function checkTemplate(deps: RecurringDeps, key: OrgKey, t: ScheduleTemplate, date: string): Promise<string | null> {
+/**
+ * Checks the template against billing (client and site exist, the engine can tax it on the first
+ * date it will bill: `date`, or today when that has passed) and reads the buyer's e-mail.
+ */
+async function checkTemplate(deps: RecurringDeps, key: OrgKey, t: ScheduleTemplate, firstDate: string, timezone: string): Promise<string | null> {
+  const today = dayIn(deps.clock.now(), timezone);
+  const date = firstDate > today ? firstDate : today;
   let email: string | null;
   try {
     email = await deps.billing.clientEmail(key, t.clientId);
@@ -86,7 +91,7 @@ export async function createSchedule(deps: RecurringDeps, key: OrgKey, bodyJson:
   const timezone = input.timezone ?? (await deps.billing.timeZone(key));
   checkDates(input.startDate, timezone);
   const template = templateOf(input.template);
-  const buyerEmail = await checkTemplate(deps, key, template, input.startDate);
+  const buyerEmail = await checkTemplate(deps, key, template, input.startDate, timezone);
   const now = deps.clock.now().toISOString();
   const base = {
     organizationId: key.organizationId,
@@ -134,7 +139,7 @@ export async function updateSchedule(deps: RecurringDeps, key: OrgKey, id: strin
   const startDate = input.startDate ?? current.startDate;
   checkDates(startDate, timezone);
   const template = input.template ? templateOf(input.template) : current.template;
-  const buyerEmail = input.template ? await checkTemplate(deps, key, template, current.nextRunDate ?? startDate) : current.buyerEmail;
+  const buyerEmail = input.template ? await checkTemplate(deps, key, template, current.nextRunDate ?? startDate, timezone) : current.buyerEmail;
   const now = deps.clock.now().toISOString();
   const stored = await schedules(deps).update(
     id,
