@@ -197,7 +197,7 @@ export const recurringRoutes = [
     operationId: 'getRecurringProcessorStatus',
     response: recurringStatusResponse,
     scope: 'system:read',
-    role: 'Admin',
+    role: 'Viewer',
     audience: 'system',
     tag: 'System',
     summary: 'Recurring processor status: due schedules and cancellations now, open claims, schedules by state, last runs',
