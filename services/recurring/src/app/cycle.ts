@@ -97,6 +97,8 @@ async function advance(deps: RecurringDeps, s: ScheduleDoc, cycle: number, invoi
     moved = true;
     const next: ScheduleDoc = {
       ...cur,
+      // A cancellation requested while this cycle was being invoiced takes effect from the next one.
+      ...(cur.status === 'cancel_requested' && cur.effectiveFromCycle === cycle ? { effectiveFromCycle: cycle + 1 } : {}),
       nextCycle: cycle + 1,
       nextRunDate: dateOfCycle(cur, cycle + 1),
       invoicesGenerated: cur.invoicesGenerated + (invoiceId ? 1 : 0),
@@ -114,7 +116,8 @@ async function advance(deps: RecurringDeps, s: ScheduleDoc, cycle: number, invoi
  * billing), issue and send when the schedule says so, mark the claim done, advance the schedule.
  * Safe to repeat after a crash between any two steps. Never touches provider funds.
  */
-export async function generateCycle(deps: RecurringDeps, s: ScheduleDoc, cycle: number, owner: string, hold?: HoldPoint): Promise<CycleOutcome> {
+export async function generateCycle(deps: RecurringDeps, held: ScheduleDoc, cycle: number, owner: string, hold?: HoldPoint): Promise<CycleOutcome> {
+  let s = held;
   const key: OrgKey = { organizationId: s.organizationId, mode: s.mode };
   const got = await claim(deps, s, cycle, owner);
   const date = dateOfCycle(s, cycle);
@@ -127,6 +130,7 @@ export async function generateCycle(deps: RecurringDeps, s: ScheduleDoc, cycle: 
     return { kind: 'stale' };
   }
   if (hold === 'claim') await holdForever(deps, s, date, 'claim');
+  s = fresh;
   const body = { ...invoiceBody(s.template), servicePeriod: { start: date, end: addDays(dateOfCycle(s, cycle + 1), -1) } };
   // Done claims (or any repeat) still go through billing's idempotency key: the same invoice comes back.
   let invoice = await deps.billing.createInvoice(key, body, invoiceKeyOf(s.id, date), `recurring:${s.id}`);
@@ -144,10 +148,11 @@ export async function generateCycle(deps: RecurringDeps, s: ScheduleDoc, cycle: 
   return { kind: 'generated', invoice, created, cycle, cycleDate: date, schedule };
 }
 
-/** Records a failed attempt on the claim (its lease still protects it until it ends). */
-export async function recordClaimError(deps: RecurringDeps, s: ScheduleDoc, cycle: number, message: string): Promise<void> {
+/** Records a failed attempt on this run's claim and ends its lease, so the next run retries the cycle at once. */
+export async function recordClaimError(deps: RecurringDeps, s: ScheduleDoc, cycle: number, owner: string, message: string): Promise<void> {
   const c = await claims(deps).findOne({ claimKey: claimKeyOf(s.id, dateOfCycle(s, cycle)) });
-  if (!c || c.state === 'done') return;
+  // Only this run's own claim: one another run took over is that run's to finish.
+  if (!c || c.state === 'done' || c.owner !== owner) return;
   await claims(deps).update(c.id, (cur) => ({ ...strip(cur), lastError: message.slice(0, 500), leaseUntil: systemClock.now().toISOString() }), 3).catch(() => undefined);
 }
 

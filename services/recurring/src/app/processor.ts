@@ -67,7 +67,7 @@ export async function processDue(deps: RecurringDeps, bodyJson: string): Promise
         result.failed += 1;
         const message = err instanceof Error ? err.message : String(err);
         deps.logger.error({ scheduleId: current.id, cycle, err: message }, 'recurring: generating a cycle failed; the next run retries it');
-        await recordClaimError(deps, current, cycle, message);
+        await recordClaimError(deps, current, cycle, owner, message);
         break;
       }
     }

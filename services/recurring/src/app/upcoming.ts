@@ -6,7 +6,7 @@ import { addDays, cadenceOf, dayStartsAt } from '../domain/schedule-dates';
 import { PORTAL_VISIBLE } from '../domain/schedule-state';
 import type { OrgKey } from './billing-port';
 import type { RecurringDeps } from './deps';
-import { generateCycle } from './cycle';
+import { generateCycle, recordClaimError } from './cycle';
 import { dateOfCycle, effectiveDate, intervalOf, scheduleView, type ScheduleDoc } from './schedule-doc';
 import { cancelSchedule, invoiceBody, loadSchedule, schedules } from './schedules';
 
@@ -76,7 +76,15 @@ export async function generateNow(deps: RecurringDeps, key: OrgKey, id: string, 
   if (s.status !== 'active' || s.nextRunDate === null) {
     throw new ConflictError(`recurring schedule ${id} is ${s.status}: only active schedules generate invoices`);
   }
-  const out = await generateCycle(deps, s, s.nextCycle, `manual:${actor}`);
+  const owner = `manual:${actor}:${Date.now()}`;
+  let out;
+  try {
+    out = await generateCycle(deps, s, s.nextCycle, owner);
+  } catch (err) {
+    // Release this request's claim so a retry (or the processor) can generate the cycle at once.
+    await recordClaimError(deps, s, s.nextCycle, owner, err instanceof Error ? err.message : String(err));
+    throw err;
+  }
   if (out.kind !== 'generated') throw new ConflictError(`cycle ${s.nextCycle} of recurring schedule ${id} is being generated or was changed by another request; try again`);
   return {
     schedule: scheduleView(out.schedule),
