@@ -1338,7 +1338,7 @@ export interface paths {
         };
         /**
          * Recurring processor status: due schedules and cancellations now, open claims, schedules by state, last runs
-         * @description Scope `system:read`, minimum role Admin, system API key only.
+         * @description Scope `system:read`, minimum role Viewer, system API key only.
          */
         get: operations["getRecurringProcessorStatus"];
         put?: never;

@@ -64,9 +64,11 @@ async function checkTemplate(deps: RecurringDeps, key: OrgKey, t: ScheduleTempla
   try {
     await deps.billing.previewTax(key, { ...invoiceBody(t), issueDate: date });
   } catch (err) {
+    // Billing names its fields (siteId, items.0.taxRate); here they sit under `template`.
     if (err instanceof DomainError && (err.kind === 'not_found' || err.kind === 'validation')) {
       const field = err.field ? `template.${err.field}` : undefined;
-      throw new ValidationError(`template: ${err.message}`, field ? { field } : {});
+      const Kind = err.kind === 'not_found' ? NotFoundError : ValidationError;
+      throw new Kind(`template.${err.message}`, field ? { field } : {});
     }
     throw err;
   }
