@@ -22,6 +22,7 @@ import { documentEmailRoutes } from './document-email';
 import { customerHoldRoutes, riskSettingsRoutes } from './customer-holds';
 import { documentPdfRoutes } from './document-pdf';
 import { einvoiceRoutes } from './einvoices';
+import { recurringRoutes } from './recurring';
 
 /** The settings route definitions depend on (a subset of the gateway's config). */
 export interface RouteSettings {
@@ -50,6 +51,7 @@ export function allRoutes(settings: RouteSettings): AnyRoute[] {
     ...taxRateRoutes,
     ...taxRuleRoutes,
     ...invoiceTaxRoutes,
+    ...recurringRoutes,
     ...invoiceRoutes,
     ...invoicePaymentLinkRoutes,
     ...creditNoteRoutes,
