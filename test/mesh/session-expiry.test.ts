@@ -103,7 +103,7 @@ describe('checkout session expiry', () => {
     await eventually(async () => (await statusOf(pending.transactionId)) === -2, 30_000);
     expect((await sandboxCall('GET', `/v2/payments/${pending.tr}`)).body.status).toBe('canceled');
     const expired = await eventually(async () => (await sessionExpiredEvents()).find((e) => e.checkoutId === open.id), 20_000);
-    expect(expired).toMatchObject({ organizationId: boot.organizationId, siteId: boot.siteId, pendingTransactionId: pending.transactionId, externalReference: 'order-ipn-open' });
+    expect(expired).toMatchObject({ organizationId: boot.organizationId, siteId: boot.siteId, abandonedTransactionId: pending.transactionId, externalReference: 'order-ipn-open' });
     expect(await publicStatus(open.sessionPublicId)).toBe('expired');
     expect((await adminCall('GET', `/checkouts/${open.id}`)).body.status).toBe('expired');
     const tx = (await adminCall('GET', `/transactions/${pending.transactionId}`)).body;
@@ -132,7 +132,7 @@ describe('checkout session expiry', () => {
   it('a session without a transaction expires with its event and no IPN', async () => {
     const lonely = await checkout('/ipn/lonely', 1500);
     const expired = await eventually(async () => (await sessionExpiredEvents()).find((e) => e.checkoutId === lonely.id), 20_000);
-    expect(expired).toMatchObject({ pendingTransactionId: null });
+    expect(expired).toMatchObject({ abandonedTransactionId: null });
     expect(await publicStatus(lonely.sessionPublicId)).toBe('expired');
     const listed = (await adminCall('GET', `/checkouts?status=expired&limit=100`)).body.items as any[];
     expect(listed.map((c) => c.id)).toEqual(expect.arrayContaining([lonely.id]));

@@ -259,8 +259,12 @@ export const checkoutSessionExpired = z.object({
   expiresAt: z.string(),
   /** When the sweep stored it as expired (at or after `expiresAt`). */
   expiredAt: z.string(),
-  /** The session's transaction still pending when it expired (set to expire now), else null. */
-  pendingTransactionId: objectId.nullable(),
+  /**
+   * The session's pending transaction sent to transaction expiry with it (-2 and its IPN once the
+   * provider cancels), else null: no transaction, or one waiting for an asynchronous provider flow
+   * (`pending_provider`), which keeps its own expiry time.
+   */
+  abandonedTransactionId: objectId.nullable(),
 });
 export type CheckoutSessionExpired = z.infer<typeof checkoutSessionExpired>;
 

@@ -4,6 +4,7 @@ import { checkoutSessionExpired, type CheckoutSessionExpired, type PaymentStatus
 import { createCheckout } from '../src/app/create-checkout';
 import { createTransaction } from '../src/app/create-transaction';
 import { applyPaymentStatus } from '../src/app/apply-payment-status';
+import { markTransactionPending } from '../src/app/mark-transaction-pending';
 import { expireSessions } from '../src/app/expire-sessions';
 import { expireAbandonedTransactions } from '../src/app/expire-transactions';
 import { listCheckouts } from '../src/app/get-checkout';
@@ -77,7 +78,7 @@ describe('checkout session sweep on PostgreSQL', () => {
     expect(passes.reduce((n, p) => n + p.expired, 0)).toBe(1);
     expect(await stored(c.id)).toMatchObject({ status: 'expired', expiredAt: h.clock.now().toISOString() });
     expect(await expiredEvents(c.id)).toEqual([
-      expect.objectContaining({ organizationId: org.organizationId, siteId: org.siteId, mode: 'live', pendingTransactionId: tx.id, expiresAt: c.expiresAt, externalReference: 'order-9' }),
+      expect.objectContaining({ organizationId: org.organizationId, siteId: org.siteId, mode: 'live', abandonedTransactionId: tx.id, expiresAt: c.expiresAt, externalReference: 'order-9' }),
     ]);
     const expired = await txOf(tx.id);
     expect(expired.status).toBe(-2);
@@ -109,7 +110,7 @@ describe('checkout session sweep on PostgreSQL', () => {
     h.clock.advance(10 * 60_000);
     await expireSessions(h.deps, opts);
     expect((await stored(c.id)).status).toBe('expired');
-    expect(await expiredEvents(c.id)).toEqual([expect.objectContaining({ pendingTransactionId: null })]);
+    expect(await expiredEvents(c.id)).toEqual([expect.objectContaining({ abandonedTransactionId: null })]);
   });
 
   it('a provider that took the money keeps the transaction pending; its success still completes the expired session', async () => {
@@ -145,5 +146,20 @@ describe('checkout session sweep on PostgreSQL', () => {
     await expireAbandonedTransactions(h.deps, opts);
     expect((await txOf(tx.id)).status).toBe(-2);
     expect((await h.statusEvents(tx.id)).map((e) => e.status)).toEqual([0, -2]);
+  });
+  it('a transaction waiting for its provider flow (pending_provider) keeps its own expiry time', async () => {
+    const c = await checkout();
+    const tx = await pay(c);
+    await markTransactionPending(h.deps, { transactionId: tx.id, sessionPublicId: c.sessionPublicId, browserOrigin: '' });
+    h.clock.advance(10 * 60_000);
+    await expireSessions(h.deps, opts);
+    expect((await stored(c.id)).status).toBe('expired');
+    expect(await expiredEvents(c.id)).toEqual([expect.objectContaining({ abandonedTransactionId: null })]);
+    const waiting = await txOf(tx.id);
+    expect(waiting).toMatchObject({ status: 0, subState: 'pending_provider', expireAt: tx.expireAt });
+    expect(h.payments.cancelCalls.filter((x) => x.transactionId === tx.id)).toEqual([]);
+    // The collection settles it later: the session reads paid.
+    expect(await applyPaymentStatus(h.deps, succeeded(tx, 'collected'))).toBe('applied');
+    expect((await stored(c.id)).status).toBe('completed');
   });
 });

@@ -29,8 +29,8 @@ export async function expireSessions(deps: PaymentsDeps, opts: ExpiryOptions): P
 /**
  * Stores one due session as expired. In one store transaction, by compare-and-set on the session:
  * the status becomes `expired`, `checkout.session.expired` is enqueued, and the session's
- * transaction still pending, if any, is made due for transaction expiry now (its `expireAt` is
- * brought forward). A crash after the commit loses nothing: the transaction expiry worker finds
+ * transaction still pending, if any (and not waiting for an asynchronous provider flow), is made
+ * due for transaction expiry now (its `expireAt` is brought forward). A crash after the commit loses nothing: the transaction expiry worker finds
  * that transaction on its next pass. The transaction is then abandoned right away through the
  * same path as any abandoned transaction (provider cancels first; -2 and its IPN only then; a
  * provider that took the money keeps it pending for the webhook or the reconciler). A session paid
@@ -48,7 +48,10 @@ export async function expireSession(deps: PaymentsDeps, checkoutId: string, opts
     // At most one pending transaction per session (unique openCheckoutId, set only while status 0).
     const open = await txs.findOne({ openCheckoutId: current.id });
     let pending: TransactionDoc | null = null;
-    if (open && open.status === 0 && !open.deletedAt) {
+    // A transaction whose buyer finished at the provider and waits for its asynchronous flow
+    // (`pending_provider`, e.g. a direct debit being collected) is not abandoned with the session:
+    // it keeps its own expiry time (TRANSACTION_ABANDON_AFTER_MS after it started).
+    if (open && open.status === 0 && !open.deletedAt && open.subState !== 'pending_provider') {
       pending = typeof open.expireAt === 'string' && open.expireAt <= at ? open : await txs.replace(open.id, open.version, { ...body(open), expireAt: at });
     }
     const data: CheckoutSessionExpired = {
@@ -60,14 +63,14 @@ export async function expireSession(deps: PaymentsDeps, checkoutId: string, opts
       invoiceNumber: stored.invoiceNumber,
       expiresAt: stored.expiresAt,
       expiredAt: at,
-      pendingTransactionId: pending?.id ?? null,
+      abandonedTransactionId: pending?.id ?? null,
     };
     tx.emit(Subjects.checkoutSessionExpired, data, { id: eventId(Subjects.checkoutSessionExpired, stored.id), occurredAt: at });
     return { stored, pending };
   });
   if (!swept) return { result: 'taken' };
   const log = deps.logger.child({ component: 'session-expiry', checkoutId: swept.stored.id });
-  log.info({ pendingTransactionId: swept.pending?.id ?? null }, 'checkout session expired');
+  log.info({ abandonedTransactionId: swept.pending?.id ?? null }, 'checkout session expired');
   if (!swept.pending) return { result: 'expired', transaction: null };
   const transaction = await expireTransaction(deps, swept.pending, opts);
   log.info({ transactionId: swept.pending.id, transaction }, 'pending transaction of the expired session sent to transaction expiry');
