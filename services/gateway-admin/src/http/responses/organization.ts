@@ -60,4 +60,8 @@ export const ossThresholdStatus = z.object({
   unconvertedEntries: z.number().int().describe('ledger entries with such sales in other currencies, not in currentTotal until exchange rates are kept'),
 });
 
-export const portalSettings = z.object({ enabled: z.boolean(), magicLinksEnabled: z.boolean() });
+export const portalSettings = z.object({
+  enabled: z.boolean(),
+  magicLinksEnabled: z.boolean(),
+  eInvoiceFormats: z.array(z.enum(['xrechnung', 'peppol', 'zugferd'])).describe('e-invoice formats buyers may download in the portal; the e-invoice settings must allow each too'),
+});
