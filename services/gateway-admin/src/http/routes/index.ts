@@ -22,6 +22,7 @@ import { documentEmailRoutes } from './document-email';
 import { customerHoldRoutes, riskSettingsRoutes } from './customer-holds';
 import { documentPdfRoutes } from './document-pdf';
 import { einvoiceRoutes } from './einvoices';
+import { portalLinkRoutes } from './portal-links';
 
 /** The settings route definitions depend on (a subset of the gateway's config). */
 export interface RouteSettings {
@@ -58,6 +59,7 @@ export function allRoutes(settings: RouteSettings): AnyRoute[] {
     ...documentEmailRoutes,
     ...documentPdfRoutes,
     ...einvoiceRoutes,
+    ...portalLinkRoutes,
     ...taxReportRoutes,
   ];
 }
