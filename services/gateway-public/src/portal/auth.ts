@@ -72,9 +72,9 @@ export async function chargeOtpRequest(deps: PortalDeps, email: string): Promise
  * portal-visible document or subscription there; otherwise does nothing. Runs after the answer
  * has gone out, so the caller cannot time the difference.
  */
-export async function issueOtp(deps: PortalDeps, t: Tenant, email: string): Promise<void> {
+export async function issueOtp(deps: PortalDeps, t: Tenant, email: string, requestId: string): Promise<void> {
   if (!(await mayUsePortal(deps, t, email))) {
-    deps.logger.info({ organizationId: t.organizationId, mode: t.mode }, 'portal code requested for an address without portal access; nothing sent');
+    deps.logger.info({ requestId, organizationId: t.organizationId, mode: t.mode }, 'portal code requested for an address without portal access; nothing sent');
     return;
   }
   const now = deps.clock.now();
@@ -109,7 +109,7 @@ export async function issueOtp(deps: PortalDeps, t: Tenant, email: string): Prom
     deps.clients.deadlineMs,
     'notifications-ipn',
   );
-  deps.logger.info({ organizationId: t.organizationId, mode: t.mode, otpId: doc.id }, 'portal sign-in code sent');
+  deps.logger.info({ requestId, organizationId: t.organizationId, mode: t.mode, otpId: doc.id }, 'portal sign-in code sent');
 }
 
 /**

@@ -114,7 +114,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
       const t = { organizationId: body.organizationId, mode: body.testMode ? ('test' as const) : ('live' as const) };
       // After the answer: whether a code goes out must not show in the answer or its timing.
       setImmediate(() => {
-        issueOtp(deps, t, body.email).catch((err: unknown) => deps.logger.error({ err, organizationId: t.organizationId }, 'portal sign-in code not sent'));
+        issueOtp(deps, t, body.email, req.id).catch((err: unknown) => deps.logger.error({ err, requestId: req.id, organizationId: t.organizationId }, 'portal sign-in code not sent'));
       });
       return reply.code(202).send(OTP_ANSWER);
     },
