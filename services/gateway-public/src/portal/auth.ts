@@ -89,6 +89,8 @@ export async function issueOtp(deps: PortalDeps, t: Tenant, email: string, reque
     usedAt: null,
     createdAt: now.toISOString(),
   });
+  // Only the latest code counts: the buyer's earlier ones go.
+  await deps.store.collection<OtpCodeDoc>(PORTAL_OTP_CODES).deleteMany({ organizationId: t.organizationId, mode: t.mode, email, createdAt: { $lt: doc.createdAt } });
   const minutes = Math.max(1, Math.round(deps.settings.otpTtlSeconds / 60));
   const n = deps.clients.notifications;
   await rpc(
@@ -217,6 +219,8 @@ export async function refreshLogin(deps: PortalDeps, cookie: string | undefined)
     deps.logger.warn({ loginId: login.id, organizationId: login.organizationId }, 'portal refresh cookie reused; sign-in revoked');
     throw new UnauthenticatedError('portal session ended');
   }
+  // Expired session tokens of this sign-in are of no use any more.
+  await deps.store.collection<SessionTokenDoc>(PORTAL_SESSION_TOKENS).deleteMany({ loginId: updated.id, expiresAt: { $lt: now.toISOString() } });
   const session = await newSessionToken(deps, updated.id, updated.expiresAt);
   return { ...session, refreshToken: `${updated.id}.${secret}`, refreshExpiresAt: updated.expiresAt };
 }
