@@ -231,6 +231,10 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.GET('/api/v1/organizations/settings/tax/oss-threshold-status')).response.status).toBe(200);
     expect((await org.GET('/api/v1/organizations/settings/portal')).response.status).toBe(200);
     expect((await org.PUT('/api/v1/organizations/settings/portal', { body: { enabled: true } })).data?.enabled).toBe(true);
+    // Portal magic links: refused while the organization has them off, and for an e-mail with nothing to see.
+    expect((await org.POST('/api/v1/organizations/settings/portal/magic-links', { body: { email: 'nobody@sweep.example' } })).response.status).toBe(403);
+    expect((await org.PUT('/api/v1/organizations/settings/portal', { body: { magicLinksEnabled: true } })).data?.magicLinksEnabled).toBe(true);
+    expect((await org.POST('/api/v1/organizations/settings/portal/magic-links', { body: { email: 'nobody@sweep.example', ttlMinutes: 5 } })).response.status).toBe(422);
 
     // Checkouts.
     const checkout = await org.POST('/api/v1/checkouts/{siteId}/create', {
@@ -513,6 +517,28 @@ describe('a client generated from the Admin API document', () => {
     expect((await call('POST', '/api/v1/vat/validate', {}, { vatId: 'DE12345678' })).status).toBe(400);
     expect((await call('GET', '/api/v1/vat/eu-country/{code}', { code: 'DE' })).status).toBe(200);
     expect((await call('GET', '/api/v1/vat/eu-country/{code}', { code: 'QQ' })).status).toBe(400);
+
+    // Buyer portal: sign-in answers, and every data route refuses a caller without a session token.
+    const org = { organizationId: boot.organizationId };
+    expect((await call('POST', '/api/v1/portal/auth/request-otp', {}, { email: 'nobody@sweep.example', ...org })).status).toBe(202);
+    expect((await call('POST', '/api/v1/portal/auth/request-otp', {}, { email: 'nope' })).status).toBe(400);
+    expect((await call('POST', '/api/v1/portal/auth/verify-otp', {}, { email: 'nobody@sweep.example', code: '123456', ...org })).status).toBe(401);
+    expect((await call('POST', '/api/v1/portal/auth/magic-link', {}, { token: 'pml1.garbage.garbage' })).status).toBe(401);
+    expect((await call('POST', '/api/v1/portal/auth/refresh', {})).status).toBe(401);
+    expect((await call('POST', '/api/v1/portal/auth/logout', {})).status).toBe(204);
+    const someId = { id: '0'.repeat(24), upcomingId: 'u1' };
+    for (const [method, template] of [
+      ['GET', '/api/v1/portal/session'],
+      ['GET', '/api/v1/portal/documents'],
+      ['GET', '/api/v1/portal/documents/{id}/pdf'],
+      ['GET', '/api/v1/portal/documents/{id}/einvoice'],
+      ['GET', '/api/v1/portal/subscriptions'],
+      ['GET', '/api/v1/portal/subscriptions/{id}/upcoming'],
+      ['GET', '/api/v1/portal/subscriptions/{id}/upcoming/{upcomingId}/proforma/pdf'],
+      ['POST', '/api/v1/portal/subscriptions/{id}/cancel'],
+    ] as const) {
+      expect((await call(method, template, someId, method === 'POST' ? {} : undefined)).status, template).toBe(401);
+    }
 
     expect(seen.filter((o) => o.problem)).toEqual([]);
     const reached = new Set(seen.map((o) => `${o.method} ${o.path}`));

@@ -666,7 +666,7 @@ export interface paths {
          */
         get: operations["getPortalSettings"];
         /**
-         * Turn the buyer portal and its magic links on or off (partial)
+         * Turn the buyer portal and its magic links on or off, and choose the e-invoice formats buyers may download there (partial)
          * @description Scope `organization:execute`, minimum role Admin.
          */
         put: operations["updatePortalSettings"];
@@ -2017,6 +2017,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizations/settings/portal/magic-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A single-use sign-in link to the customer portal for a buyer e-mail (trusted server-side use only). Needs the portal and magic links on for the deployment (403 PORTAL_DISABLED / PORTAL_MAGIC_LINKS_DISABLED) and the organization, and the e-mail to have a portal-visible invoice, credit note or subscription there (422 PORTAL_NOTHING_VISIBLE)
+         * @description Scope `portal:create`, minimum role Editor.
+         */
+        post: operations["createPortalMagicLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tax/reports/by-country": {
         parameters: {
             query?: never;
@@ -2954,6 +2974,8 @@ export interface components {
         PortalSettings: {
             enabled: boolean;
             magicLinksEnabled: boolean;
+            /** @description e-invoice formats buyers may download in the portal; the e-invoice settings must allow each too */
+            eInvoiceFormats: ("xrechnung" | "peppol" | "zugferd")[];
         };
         TaxRecord: {
             /** @description derived from the source event and entry type: one entry per event, however often it is delivered */
@@ -7521,6 +7543,7 @@ export interface operations {
                 "application/json": {
                     enabled?: boolean;
                     magicLinksEnabled?: boolean;
+                    eInvoiceFormats?: ("xrechnung" | "peppol" | "zugferd")[];
                 };
             };
         };
@@ -20264,6 +20287,115 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPortalMagicLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description the buyer; matched trimmed and case-insensitively
+                     */
+                    email: string;
+                    /** @description may only shorten the system default; larger values are capped */
+                    ttlMinutes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the portal page with the single-use token in its fragment (`#token=`); the page exchanges it with POST /portal/auth/magic-link */
+                        url: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** @description the lifetime applied (the request's, capped to the system default) */
+                        ttlMinutes: number;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;

@@ -326,7 +326,8 @@ export const emailSettled = z.object({
   organizationId: objectId,
   mode,
   emailId: objectId,
-  source: z.object({ kind: z.enum(['invoice', 'credit_note']), id: objectId }),
+  /** `portal_otp`: a buyer portal sign-in code (no document to update). */
+  source: z.object({ kind: z.enum(['invoice', 'credit_note', 'portal_otp']), id: objectId }),
   to: z.array(z.string()),
   state: z.enum(['sent', 'failed']),
   attempts: z.number().int(),

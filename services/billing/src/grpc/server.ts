@@ -14,6 +14,7 @@ import { emailHandlers } from './email-handlers';
 import { creditNotesHandlers } from './credit-notes-handlers';
 import { documentsHandlers } from './documents-handlers';
 import { einvoiceHandlers } from './einvoice-handlers';
+import { portalHandlers } from './portal-handlers';
 
 const SERVICE_VERSION = '0.1.0';
 
@@ -52,6 +53,7 @@ export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps): voi
     ...creditNotesHandlers(deps),
     ...documentsHandlers(deps),
     ...einvoiceHandlers(deps),
+    ...portalHandlers(deps),
   };
   grpc.addService(billing.BillingServiceService, impl);
 }

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -39,6 +40,25 @@ export interface PublicServerOptions {
   onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
+const documented = openApiTransform(PUBLIC_ERROR_DESCRIPTIONS);
+
+/** Error descriptions, and a file route's (`config.file`) success answer as its media type in binary. */
+const fileAwareTransform: ReturnType<typeof openApiTransform> = (input) => {
+  const out = documented(input);
+  const file = (input as { route?: { config?: { file?: { contentType: string } } } }).route?.config?.file;
+  const response = (out.schema as { response?: Record<string, Record<string, unknown>> } | undefined)?.response;
+  if (!file || !response) return out;
+  for (const status of Object.keys(response).filter((s) => s.startsWith('2'))) {
+    const headers = response[status]!.headers as Record<string, unknown> | undefined;
+    response[status] = {
+      'x-response-description': `The file (${file.contentType})`,
+      content: { [file.contentType]: { schema: { type: 'string', format: 'binary' } } },
+      headers: { ...headers, 'Content-Disposition': { type: 'string', description: 'inline; filename="<file name>"' } },
+    };
+  }
+  return out;
+};
+
 /** The Origin allow-list as checkout applies it, for CORS. */
 function originAllowList(clients: Clients, mainFrontendOrigin: string): OriginAllowList {
   const cp = clients.checkoutPayments;
@@ -73,6 +93,8 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
   await app.register(inputGuardPlugin);
+  // The buyer portal's refresh cookie.
+  await app.register(cookie);
   if (opts.rateLimit) {
     await app.register(rateLimitPlugin, {
       ...opts.rateLimit,
@@ -88,7 +110,7 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
       info: { title: 'Paymesh Main Backend', version: '1.0.0', description: 'Buyer-facing checkout and transaction routes (no credentials; browsers need an allowed Origin) and provider webhook intake.' },
       servers: [{ url: '/' }],
     },
-    transform: openApiTransform(PUBLIC_ERROR_DESCRIPTIONS),
+    transform: fileAwareTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/v1/docs' });
   await registerHookRoutes(app, opts.clients);

@@ -23,6 +23,7 @@ import { customerHoldRoutes, riskSettingsRoutes } from './customer-holds';
 import { documentPdfRoutes } from './document-pdf';
 import { einvoiceRoutes } from './einvoices';
 import { recurringRoutes } from './recurring';
+import { portalLinkRoutes } from './portal-links';
 
 /** The settings route definitions depend on (a subset of the gateway's config). */
 export interface RouteSettings {
@@ -60,6 +61,7 @@ export function allRoutes(settings: RouteSettings): AnyRoute[] {
     ...documentEmailRoutes,
     ...documentPdfRoutes,
     ...einvoiceRoutes,
+    ...portalLinkRoutes,
     ...taxReportRoutes,
   ];
 }
