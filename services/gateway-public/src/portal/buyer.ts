@@ -1,4 +1,3 @@
-import { DomainError } from '@paymesh/core';
 import type { billing } from '@paymesh/proto';
 import { rpc } from '../clients';
 import type { PortalDeps } from './deps';
@@ -14,26 +13,18 @@ export async function orgPortalSettings(deps: PortalDeps, t: Tenant): Promise<bi
   return rpc(b, b.getPortalSettings, { organizationId: t.organizationId, testMode: t.mode === 'test' }, deps.clients.deadlineMs, 'billing');
 }
 
-/**
- * The number of the buyer's portal-visible recurring subscriptions. While the recurring service
- * does not serve the portal yet (501), the buyer has none there.
- */
+/** The number of the buyer's portal-visible recurring subscriptions (recurring). */
 export async function subscriptionCount(deps: PortalDeps, t: Tenant, email: string): Promise<number> {
   const r = deps.clients.recurring;
-  try {
-    const res = await rpc(r, r.countPortalSubscriptions, { organizationId: t.organizationId, testMode: t.mode === 'test', email, id: '', bodyJson: '' }, deps.clients.deadlineMs, 'recurring');
-    const n = (JSON.parse(res.json) as { count?: unknown }).count;
-    return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0;
-  } catch (err) {
-    if (err instanceof DomainError && err.kind === 'not_supported') return 0;
-    throw err;
-  }
+  const res = await rpc(r, r.countPortalSubscriptions, { organizationId: t.organizationId, testMode: t.mode === 'test', email, id: '', bodyJson: '' }, deps.clients.deadlineMs, 'recurring');
+  const n = (JSON.parse(res.json) as { count?: unknown }).count;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0;
 }
 
 /** The number of the buyer's portal-visible invoices and credit notes (billing). */
 export async function documentCount(deps: PortalDeps, t: Tenant, email: string): Promise<number> {
   const b = deps.clients.billing;
-  const res = await rpc(b, b.countPortalDocuments, { organizationId: t.organizationId, testMode: t.mode === 'test', id: '', bodyJson: JSON.stringify({ email }), actor: `portal:${email}` }, deps.clients.deadlineMs, 'billing');
+  const res = await rpc(b, b.countPortalDocuments, { organizationId: t.organizationId, testMode: t.mode === 'test', id: '', bodyJson: JSON.stringify({ email }), actor: `portal:${email}`, idempotencyKey: '' }, deps.clients.deadlineMs, 'billing');
   return (JSON.parse(res.json) as { count: number }).count;
 }
 

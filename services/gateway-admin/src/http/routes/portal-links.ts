@@ -22,15 +22,10 @@ const REFUSALS: Readonly<Record<MagicLinkRefusal, () => DomainError>> = {
   nothing_visible: () => new UnprocessableError('this e-mail has no portal-visible invoice, credit note or recurring subscription in the organization', { code: ErrorCode.PORTAL_NOTHING_VISIBLE, field: 'email' }),
 };
 
-/** Subscriptions the recurring service shows the buyer; none while it does not serve the portal (501). */
-async function countOrNone(load: () => Promise<{ json: string }>): Promise<number> {
-  try {
-    const n = (JSON.parse((await load()).json) as { count?: unknown }).count;
-    return typeof n === 'number' && n > 0 ? n : 0;
-  } catch (err) {
-    if (err instanceof DomainError && err.kind === 'not_supported') return 0;
-    throw err;
-  }
+/** How many subscriptions the recurring service shows the buyer. */
+async function subscriptionCount(load: () => Promise<{ json: string }>): Promise<number> {
+  const n = (JSON.parse((await load()).json) as { count?: unknown }).count;
+  return typeof n === 'number' && n > 0 ? n : 0;
 }
 
 export const portalLinkRoutes = [
@@ -63,8 +58,8 @@ export const portalLinkRoutes = [
       if (beforeCount) throw REFUSALS[beforeCount]();
       const r = deps.clients.recurring;
       const [documents, subscriptions] = await Promise.all([
-        rpc(deps, 'billing', b, b.countPortalDocuments, { ...tenant, id: '', bodyJson: JSON.stringify({ email: buyer }), actor: '' }).then((res) => (JSON.parse(res.json) as { count: number }).count),
-        countOrNone(() => rpc(deps, 'recurring', r, r.countPortalSubscriptions, { ...tenant, email: buyer, id: '', bodyJson: '' })),
+        rpc(deps, 'billing', b, b.countPortalDocuments, { ...tenant, id: '', bodyJson: JSON.stringify({ email: buyer }), actor: '', idempotencyKey: '' }).then((res) => (JSON.parse(res.json) as { count: number }).count),
+        subscriptionCount(() => rpc(deps, 'recurring', r, r.countPortalSubscriptions, { ...tenant, email: buyer, id: '', bodyJson: '' })),
       ]);
       const refusal = magicLinkRefusal({ systemPortal, systemMagicLinks, ...orgSwitches, visibleItems: documents + subscriptions });
       if (refusal) throw REFUSALS[refusal]();

@@ -216,6 +216,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     id,
     bodyJson: JSON.stringify({ email: p.email, ...(body as object) }),
     actor: `portal:${p.email}`,
+    idempotencyKey: '',
   });
   const recurringReq = (p: PortalPrincipal, id: string, body: unknown): recurring.PortalRecurringRequest => ({
     organizationId: p.organizationId,
