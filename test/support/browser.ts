@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +27,9 @@ export async function launchBrowser(suite: string): Promise<TestBrowser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-sync', `--user-data-dir=${profile}`],
   });
+  // Each run starts with an empty folder: the screenshots are those of this run.
   const dir = join(ARTIFACTS_DIR, suite);
+  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   let shot = 0;
   return {
