@@ -552,6 +552,8 @@ async function start(): Promise<void> {
     }
   });
   field('name').focus();
+  // When the buyer can start typing (read by test/bench/hosted-page.mjs).
+  performance.mark('paymesh:checkout-ready');
 }
 
 void start();
