@@ -200,6 +200,55 @@ describe('hosted checkout page (Chromium)', () => {
     expect(pageErrors.get(page)).toEqual([]);
   });
 
+  it('a declined card shows the failure with another attempt; the second attempt pays and lands on the returnUrl', async () => {
+    const { paymentUrl } = await createCheckout({ ipnUrl: `${shop}/ipn/retry` });
+    const page = await open(paymentUrl);
+    await fillAddress(page, { name: 'Retry Buyer', email: 'retry@example.com', country: 'DE' });
+    await page.click('input[name="provider"][value="provider_a"]');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('#pay-button')]);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('button.decline')]);
+    await waitText(page, '#result-title', (t) => t === en['result.failed'], 30_000);
+    const firstId = new URL(page.url()).searchParams.get('transactionId')!;
+    expect((await api('GET', `${pub}/transactions/${firstId}/status`)).body.status).toBe(2);
+    // The way out goes to the cancelUrl; the buyer tries again instead.
+    expect(await inPage<string>(page, "document.querySelector('#result-actions a').href")).toBe(`${shop}/shop/cancelled/${firstId}`);
+    await browser.screenshot(page, 'declined');
+    await expectAccessible(page);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('#result-actions button')]);
+    expect(page.url()).toBe(paymentUrl);
+    await fillAddress(page, { name: 'Retry Buyer', email: 'retry@example.com', country: 'DE' });
+    await page.click('input[name="provider"][value="provider_a"]');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('#pay-button')]);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('button.pay')]);
+    const landed = await eventually(() => (page.url().startsWith(`${shop}/shop/thanks/`) ? page.url() : undefined), 30_000);
+    const secondId = landed.slice(`${shop}/shop/thanks/`.length);
+    expect(secondId).not.toBe(firstId);
+    expect((await api('GET', `${pub}/transactions/${secondId}/status`)).body.status).toBe(1);
+    await eventually(() => merchant.at('/ipn/retry').some((r) => JSON.parse(r.rawBody.toString()).status === 1), 20_000);
+    expect(merchant.at('/ipn/retry').map((r) => JSON.parse(r.rawBody.toString()))).toEqual(
+      expect.arrayContaining([{ id: firstId, externalReference: `hosted-${n}`, status: 2 }, { id: secondId, externalReference: `hosted-${n}`, status: 1 }]),
+    );
+    expect(pageErrors.get(page)).toEqual([]);
+  });
+
+  it('direct debit: the billing request flow sets up the mandate, the page marks the transaction pending and returns the buyer', async () => {
+    const { paymentUrl } = await createCheckout();
+    const page = await open(paymentUrl);
+    await fillAddress(page, { name: 'Debit Buyer', email: 'debit@example.com', country: 'DE' });
+    await page.click('input[name="provider"][value="provider_c"]');
+    const created = page.waitForResponse((r) => r.url().endsWith('/billing-requests/create'));
+    await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('#pay-button')]);
+    expect((await created).status()).toBe(200);
+    expect(page.url()).toMatch(new RegExp(`^${mesh.sandboxUrls['sandbox-provider-c']}/flow/BRF`));
+    await browser.screenshot(page, 'direct-debit-mandate');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('button[type="submit"]')]);
+    const landed = await eventually(() => (page.url().startsWith(`${shop}/shop/thanks/`) ? page.url() : undefined), 30_000);
+    const transactionId = landed.slice(`${shop}/shop/thanks/`.length);
+    const record = (await adminCall('GET', `/transactions/${transactionId}`)).body;
+    expect(record).toMatchObject({ status: 0, subState: 'pending_provider', providerType: 'provider_c' });
+    expect(pageErrors.get(page)).toEqual([]);
+  });
+
   it('a business buyer with a VIES-valid VAT ID sees 0 VAT and the reverse-charge note (360 px wide)', async () => {
     const { paymentUrl, sessionPublicId } = await createCheckout();
     const page = await open(paymentUrl, { width: 360, height: 740 });
