@@ -209,7 +209,11 @@ describe('hosted checkout page (Chromium)', () => {
     await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('button.decline')]);
     await waitText(page, '#result-title', (t) => t === en['result.failed'], 30_000);
     const firstId = new URL(page.url()).searchParams.get('transactionId')!;
-    expect((await api('GET', `${pub}/transactions/${firstId}/status`)).body.status).toBe(2);
+    const first = (await api('GET', `${pub}/transactions/${firstId}/status`)).body;
+    expect(first.status).toBe(2);
+    // What the attempt charged, not the session's preview.
+    expect(await textOf(page, '#total')).toBe(eur(first.amount));
+    expect(await visible(page, '#tax')).toBe(false);
     // The way out goes to the cancelUrl; the buyer tries again instead.
     expect(await inPage<string>(page, "document.querySelector('#result-actions a').href")).toBe(`${shop}/shop/cancelled/${firstId}`);
     await browser.screenshot(page, 'declined');

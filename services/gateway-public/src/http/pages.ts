@@ -81,8 +81,8 @@ export function checkoutShell(pages: WebPages, lang: PageLanguage): string {
 <h2 id="summary-title">${t('summary')}</h2>
 <ul id="items" class="items"></ul>
 <dl class="totals">
-<dt>${t('subtotal')}</dt><dd id="net"></dd>
-<dt id="tax-label">${t('tax')}</dt><dd id="tax" data-testid="tax-amount"></dd>
+<dt class="detail">${t('subtotal')}</dt><dd id="net" class="detail"></dd>
+<dt id="tax-label" class="detail">${t('tax')}</dt><dd id="tax" class="detail"></dd>
 <dt class="grand">${t('total')}</dt><dd id="total" class="grand"></dd>
 </dl>
 <p id="tax-note" class="note" hidden></p>

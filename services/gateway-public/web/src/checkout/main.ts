@@ -95,6 +95,15 @@ const pageUrl = new URL(location.href);
 const base = apiBase(pageUrl.href);
 const sessionId = decodeURIComponent(pageUrl.pathname.split('/').filter(Boolean).pop() ?? '');
 const storageKey = `paymesh:checkout:${sessionId}`;
+/** The page's own address without provider parameters (keeps an explicit `lang`). */
+function pagePath(transactionId?: string): string {
+  const q = new URLSearchParams();
+  const asked = pageUrl.searchParams.get('lang');
+  if (asked) q.set('lang', asked);
+  if (transactionId !== undefined) q.set('transactionId', transactionId);
+  const query = q.toString();
+  return query ? `${pageUrl.pathname}?${query}` : pageUrl.pathname;
+}
 
 let view: CheckoutView | undefined;
 
@@ -431,8 +440,7 @@ function actionButton(label: string, onClick: () => void): HTMLButtonElement {
 /** Back to the form for another attempt (a failed or canceled payment leaves the session open). */
 function retry(): void {
   sessionStorage.removeItem(storageKey);
-  history.replaceState(null, '', pageUrl.pathname);
-  location.reload();
+  location.replace(pagePath());
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
@@ -458,6 +466,7 @@ async function followTransaction(pending: Pending): Promise<void> {
       return;
     }
     const s = res?.ok ? res.body : undefined;
+    if (s) showCharged(s);
     if (s && FINAL.has(s.status)) return finish(s);
     if (s && s.status === 0 && pending.providerType === DIRECT_DEBIT) {
       await call(base, 'POST', `transactions/${encodeURIComponent(id)}/mark-pending`, { sessionPublicId: sessionId }).catch(() => undefined);
@@ -478,6 +487,12 @@ async function followTransaction(pending: Pending): Promise<void> {
     await sleep(delay);
     delay = Math.min(delay * 1.5, 5_000);
   }
+}
+
+/** After the provider: the amount of the transaction (what was charged), not the session's figures. */
+function showCharged(s: StatusView): void {
+  ui.summary.classList.add('settled');
+  text(ui.total, money(s.amount, s.currency));
 }
 
 function leave(url: string): void {
@@ -509,7 +524,7 @@ async function start(): Promise<void> {
   const returning = pageUrl.searchParams.get('transactionId');
   if (returning !== null) {
     // Provider result parameters are not needed (the status view decides) and must not linger in the address bar.
-    history.replaceState(null, '', `${pageUrl.pathname}?transactionId=${encodeURIComponent(returning)}`);
+    history.replaceState(null, '', pagePath(returning));
   }
   let res: ApiAnswer<CheckoutView & ApiError>;
   try {
