@@ -139,6 +139,7 @@ function errorMessage(res: ApiAnswer<ApiError>): string {
   if (code === 'CHECKOUT_RESTRICTED_BY_CUSTOMER_HOLD') return t('restricted');
   if (code === 'CHECKOUT_EXPIRED') return t('expired');
   if (code === 'CHECKOUT_COMPLETED' || code === 'CHECKOUT_ALREADY_PAID') return t('completed');
+  if (code.startsWith('LICENSE_')) return t('merchantUnavailable');
   if (res.status === 404) return t('notFound');
   if (res.status === 403) return t('forbidden');
   if (res.status === 429) return t('rateLimited');
@@ -570,5 +571,15 @@ async function start(): Promise<void> {
   // When the buyer can start typing (read by test/bench/hosted-page.mjs).
   performance.mark('paymesh:checkout-ready');
 }
+
+// Back from the provider with the browser's back button: the page comes from the back/forward
+// cache as it was left (button disabled, "sending you…"); make it usable again.
+window.addEventListener('pageshow', (event) => {
+  if (!event.persisted || !view || ui.form.hidden) return;
+  ui.main.removeAttribute('aria-busy');
+  ui.payButton.disabled = false;
+  renderTotals(view);
+  scheduleTax(0);
+});
 
 void start();
