@@ -37,7 +37,7 @@ describe('hosted checkout page (Chromium)', () => {
 
   const adminCall = (method: string, path: string, body?: unknown) => api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
 
-  async function createCheckout(extra: Record<string, unknown> = {}): Promise<{ sessionPublicId: string; paymentUrl: string }> {
+  async function createCheckout(extra: Record<string, unknown> = {}): Promise<{ id: string; sessionPublicId: string; paymentUrl: string }> {
     const res = await adminCall('POST', `/checkouts/${boot.siteId}/create`, {
       amount: 11900,
       currency: 'EUR',
@@ -232,6 +232,31 @@ describe('hosted checkout page (Chromium)', () => {
     expect(merchant.at('/ipn/retry').map((r) => JSON.parse(r.rawBody.toString()))).toEqual(
       expect.arrayContaining([{ id: firstId, externalReference: `hosted-${n}`, status: 2 }, { id: secondId, externalReference: `hosted-${n}`, status: 1 }]),
     );
+    expect(pageErrors.get(page)).toEqual([]);
+  });
+
+  it('back from the provider with the back button, the buyer picks another method: the first payment is canceled, the second starts', async () => {
+    const { paymentUrl, id: checkoutId } = await createCheckout();
+    const page = await open(paymentUrl);
+    await fillAddress(page, { name: 'Switch Buyer', email: 'switch@example.com', country: 'DE' });
+    await page.click('input[name="provider"][value="provider_a"]');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('#pay-button')]);
+    expect(page.url()).toMatch(/\/pay\/pi_/);
+    await page.goBack({ waitUntil: 'domcontentloaded' });
+    expect(page.url()).toBe(paymentUrl);
+    await page.waitForSelector('#pay-form:not([hidden])');
+    // The address is still there (restored page) or entered again (reloaded page).
+    if ((await inPage<string>(page, "document.querySelector('#email').value")) === '') {
+      await fillAddress(page, { name: 'Switch Buyer', email: 'switch@example.com', country: 'DE' });
+    }
+    await page.waitForFunction("!document.querySelector('#pay-button').disabled");
+    await page.click('input[name="provider"][value="provider_b"]');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('#pay-button')]);
+    expect(page.url().startsWith(mesh.sandboxUrls['sandbox-provider-b']!)).toBe(true);
+    const txs = (await adminCall('GET', `/checkouts/${checkoutId}`)).body.transactions as { id: string; status: number }[];
+    expect(txs.map((t) => t.status).sort()).toEqual([-2, 0]);
+    const open0 = txs.find((t) => t.status === 0)!;
+    expect((await adminCall('GET', `/transactions/${open0.id}`)).body.providerType).toBe('provider_b');
     expect(pageErrors.get(page)).toEqual([]);
   });
 

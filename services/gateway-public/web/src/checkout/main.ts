@@ -377,10 +377,21 @@ async function submit(event: SubmitEvent): Promise<void> {
     // The handoff stores the choice and checks it (disputes, holds, expiry) before any provider is contacted.
     const handoff = await call<{ handoffToken: string }>(base, 'POST', `checkouts/${encodeURIComponent(v.id)}/handoff`, { providerId, billingAddress });
     if (!handoff.ok) return failSubmit(handoff);
-    const created =
+    const create = () =>
       providerId === DIRECT_DEBIT
-        ? await call<Created>(base, 'POST', 'billing-requests/create', { sessionPublicId: v.id, billingAddress })
-        : await call<Created>(base, 'POST', 'transactions/create', { sessionPublicId: v.id, providerId, billingAddress });
+        ? call<Created>(base, 'POST', 'billing-requests/create', { sessionPublicId: v.id, billingAddress })
+        : call<Created>(base, 'POST', 'transactions/create', { sessionPublicId: v.id, providerId, billingAddress });
+    let created = await create();
+    const earlier = storedPending();
+    if (!created.ok && created.body.code === 'TRANSACTION_ALREADY_OPEN' && earlier) {
+      // The buyer came back from a provider (back button) and picked another method: the payment
+      // started there is canceled first (only this tab knows it), then the new one starts.
+      const canceled = await call(base, 'POST', `transactions/${encodeURIComponent(earlier.transactionId)}/cancel`, { sessionPublicId: v.id });
+      if (canceled.ok) {
+        sessionStorage.removeItem(storageKey);
+        created = await create();
+      }
+    }
     if (!created.ok) return failSubmit(created);
     const pending: Pending = { transactionId: created.body.transactionId, providerType: created.body.providerType ?? providerId };
     sessionStorage.setItem(storageKey, JSON.stringify(pending));
@@ -402,14 +413,20 @@ function failSubmit(res: ApiAnswer<ApiError>): void {
   else formError(errorMessage(res), res.requestId);
 }
 
-function readPending(transactionId: string): Pending {
+/** The transaction this tab started for the session, if any. */
+function storedPending(): Pending | undefined {
   try {
     const stored = JSON.parse(sessionStorage.getItem(storageKey) ?? 'null') as Pending | null;
-    if (stored && stored.transactionId === transactionId) return stored;
+    return stored && typeof stored.transactionId === 'string' && /^[0-9a-f]{24}$/.test(stored.transactionId) ? stored : undefined;
   } catch {
-    // nothing remembered: another tab or a link from the provider
+    return undefined;
   }
-  return { transactionId, providerType: '' };
+}
+
+function readPending(transactionId: string): Pending {
+  const stored = storedPending();
+  // Nothing remembered (another tab, a link from the provider): the status view alone decides.
+  return stored && stored.transactionId === transactionId ? stored : { transactionId, providerType: '' };
 }
 
 function resultView(title: string, body: string): void {
