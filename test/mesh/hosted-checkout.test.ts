@@ -126,7 +126,7 @@ describe('hosted checkout page (Chromium)', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-inline');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('referrer-policy')).toBe('same-origin');
     expect(res.headers.get('x-request-id')).toBeTruthy();
     const html = await res.text();
     expect(html).toContain('<html lang="de">');

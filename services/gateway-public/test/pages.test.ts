@@ -45,6 +45,7 @@ describe('GET /c/:id', () => {
     expect(res.headers.vary).toContain('Accept-Language');
     expect(res.headers['x-request-id']).toBeTruthy();
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['referrer-policy']).toBe('same-origin');
     expect(String(res.headers['content-security-policy'])).toMatch(/^default-src 'none';script-src 'self';style-src 'self';/);
     expect(res.body).toContain('<html lang="de">');
     expect(res.body).toContain(`../assets/${pages.manifest.checkout!.js}`);

@@ -158,7 +158,9 @@ export async function registerPages(app: FastifyInstance, pages: WebPages): Prom
   await app.register(async (scope) => {
     await scope.register(helmet, {
       contentSecurityPolicy: PAGE_CSP,
-      referrerPolicy: { policy: 'no-referrer' },
+      // Provider pages (other origins) learn nothing of the session address; the page's own API
+      // calls keep Origin and Referer (with no-referrer, a same-origin POST would send `Origin: null`).
+      referrerPolicy: { policy: 'same-origin' },
       crossOriginResourcePolicy: { policy: 'same-origin' },
     });
     await scope.register(fastifyStatic, {
