@@ -102,6 +102,7 @@ async function main() {
     adminBaseUrl: mesh.adminBaseUrl,
     publicBaseUrl: mesh.publicBaseUrl,
     publicRootUrl: mesh.publicRootUrl,
+    checkoutFrontendUrl: mesh.checkoutFrontendUrl,
     sandboxUrls: mesh.sandboxUrls,
     ...(mesh.env.MAIL_SANDBOX_SMTP_PORT ? { mailSmtpPort: Number(mesh.env.MAIL_SANDBOX_SMTP_PORT) } : {}),
   };
@@ -109,6 +110,7 @@ async function main() {
   console.log(`\nAll ${mesh.services.length} processes are healthy.`);
   console.log(`  Admin API:    ${mesh.adminBaseUrl}   (docs: ${mesh.adminBaseUrl}/docs/index.html)`);
   console.log(`  Main Backend: ${mesh.publicBaseUrl}   (webhooks: ${mesh.publicRootUrl}/hooks/...)`);
+  console.log(`  Checkout:     ${mesh.checkoutFrontendUrl}/c/<sessionPublicId>   (the paymentUrl of every checkout)`);
   for (const [name, url] of Object.entries(mesh.sandboxUrls)) {
     if (name === 'sandbox-mail') console.log(`  Mail catcher: ${url}   (every e-mail sent lands here; SMTP on 127.0.0.1:${mesh.env.MAIL_SANDBOX_SMTP_PORT})`);
     else console.log(`  ${name}: ${url}`);

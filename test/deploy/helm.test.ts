@@ -210,6 +210,9 @@ if (unavailable) {
       expect(cm.MAIN_FRONTEND_ORIGIN).toBe(PRODUCTION.config.checkoutFrontendUrl);
       const override = renderChart([PRODUCTION, { config: { mainFrontendOrigin: 'https://pay.shop.example' } }]).manifests.find((m) => m.kind === 'ConfigMap')!;
       expect(override.data).toMatchObject({ CHECKOUT_FRONTEND_URL: PRODUCTION.config.checkoutFrontendUrl, MAIN_FRONTEND_ORIGIN: 'https://pay.shop.example' });
+      // Without a checkout host of its own, payment links open the page gateway-public serves at publicRootUrl.
+      const ownPage = renderChart([PRODUCTION, { config: { checkoutFrontendUrl: '', publicRootUrl: 'https://api.shop.example' } }]).manifests.find((m) => m.kind === 'ConfigMap')!;
+      expect(ownPage.data).toMatchObject({ CHECKOUT_FRONTEND_URL: 'https://api.shop.example', MAIN_FRONTEND_ORIGIN: 'https://api.shop.example' });
 
       const { CHECKOUT_FRONTEND_URL: _url, MAIN_FRONTEND_ORIGIN: _origin, ...without } = cm;
       const env = { ...without, STORE_URL: PRODUCTION.secrets.storeUrl, SECRETS_KEYRING: PRODUCTION.secrets.secretsKeyring };

@@ -40,8 +40,11 @@ export const configSchema = backendConfigSchema('checkout')
       .string()
       .default('checkout.paymesh.example')
       .refine((v) => /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+\.?$/i.test(v), 'must be a host name'),
-    /** Hosted checkout frontend; payment URLs are `<this>/c/<sessionPublicId>`. */
-    CHECKOUT_FRONTEND_URL: z.string().url().default('http://localhost:3000'),
+    /**
+     * Hosted checkout frontend; payment URLs are `<this>/c/<sessionPublicId>`. Default: the page
+     * gateway-public serves on its default local address.
+     */
+    CHECKOUT_FRONTEND_URL: z.string().url().default('http://127.0.0.1:8081'),
     /** Lifetime of a checkout session created without `expiresAt`. */
     CHECKOUT_SESSION_TTL_HOURS: bounded(24, 1, 3120, 'CHECKOUT_SESSION_TTL_HOURS'),
     /** A buyer transaction still pending this long is abandoned: its provider payment is cancelled and it expires (-2, with IPN). */

@@ -10,12 +10,13 @@ export const configSchema = baseConfigSchema.merge(secretsConfigSchema).merge(do
   BODY_LIMIT_BYTES: envInt(1024 * 1024),
   /**
    * Origin of the main (hosted) checkout frontend, always allowed as Origin/Referer of buyer
-   * requests besides each site's frontend domains.
+   * requests besides each site's frontend domains. Default: this gateway's default local address,
+   * where it serves the hosted checkout page itself.
    */
   MAIN_FRONTEND_ORIGIN: z
     .string()
     .url()
-    .default('http://localhost:3000')
+    .default('http://127.0.0.1:8081')
     .transform((u) => new URL(u).origin),
   /** Deadline of calls that reach a payment provider through checkout (create, cancel). */
   PAYMENT_CALL_DEADLINE_MS: envInt(20_000),

@@ -6,6 +6,7 @@ import { collections } from './store/collections';
 import { buildPublicServer } from './http/server';
 import { createClients } from './clients';
 import { publicApiRoutes } from './http/routes';
+import { loadWebPages } from './http/pages';
 
 void runGateway({
   name: 'gateway-public',
@@ -43,6 +44,7 @@ void runGateway({
       mainFrontendOrigin: config.MAIN_FRONTEND_ORIGIN,
       rateLimit: { config, namespace: `${config.STORE_NAMESPACE}:gateway-public` },
       apiRoutes: publicApiRoutes(routeOptions),
+      pages: loadWebPages(),
     });
     return { app, close: () => clients.close() };
   },

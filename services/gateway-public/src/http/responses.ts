@@ -36,6 +36,7 @@ export const transactionStatus = z.object({
   amount: z.number().int(),
   currency: z.string(),
   returnUrl: z.string().optional(),
+  cancelUrl: z.string().optional().describe('with {transactionId} replaced; where the hosted checkout sends a buyer whose payment was canceled or failed'),
   createdAt: timestamp,
 });
 

@@ -22,6 +22,7 @@ import {
   type RateLimitConfig,
 } from '@paymesh/http';
 import { PUBLIC_ERROR_DESCRIPTIONS } from './responses';
+import { registerPages, type WebPages } from './pages';
 
 export interface PublicServerOptions {
   logger: Logger;
@@ -36,6 +37,8 @@ export interface PublicServerOptions {
   mainFrontendOrigin?: string;
   /** Registrars of the buyer-facing routes, mounted under /api/v1. */
   apiRoutes?: ((app: FastifyInstance) => void)[];
+  /** The buyer pages (hosted checkout at /c/:id, assets at /assets/); unset = API only. */
+  pages?: WebPages;
   /** Told every route as it is added (tests enumerate the served routes with it). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
@@ -75,7 +78,7 @@ function originAllowList(clients: Clients, mainFrontendOrigin: string): OriginAl
   };
 }
 
-/** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health. */
+/** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health, and the buyer pages. */
 export async function buildPublicServer(opts: PublicServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
@@ -114,6 +117,7 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   });
   await app.register(swaggerUi, { routePrefix: '/api/v1/docs' });
   await registerHookRoutes(app, opts.clients);
+  if (opts.pages) await registerPages(app, opts.pages);
   await app.register(
     async (scope) => {
       // Inside the /api/v1 scope: provider webhooks and health get no CORS headers.
