@@ -51,6 +51,8 @@ export const configSchema = backendConfigSchema('checkout')
     TRANSACTION_ABANDON_AFTER_MS: bounded(24 * 3_600_000, 100, 130 * 24 * 3_600_000, 'TRANSACTION_ABANDON_AFTER_MS'),
     /** Expiry worker pass interval, and the pause before retrying a transaction whose provider did not cancel. */
     EXPIRY_INTERVAL_MS: bounded(60_000, 10, 3_600_000, 'EXPIRY_INTERVAL_MS'),
+    /** Longest pause between two expiry attempts of one transaction (the pause doubles per refused or failed attempt from EXPIRY_INTERVAL_MS). */
+    EXPIRY_RETRY_MAX_MS: bounded(6 * 3_600_000, 10, 7 * 24 * 3_600_000, 'EXPIRY_RETRY_MAX_MS'),
     /** Session sweep pass interval: pending checkout sessions past `expiresAt` are stored as expired and their pending transaction abandoned. */
     SESSION_EXPIRY_INTERVAL_MS: bounded(60_000, 10, 3_600_000, 'SESSION_EXPIRY_INTERVAL_MS'),
     /** Abandoned transactions expired per pass (also: sessions swept per pass). */

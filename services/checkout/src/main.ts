@@ -50,9 +50,9 @@ void runBackendService({
     deps.guards.push(buyerRiskGuard(deps));
     registerCheckoutPaymentsService(grpc, deps);
     const subs = await startConsumers(bus, deps);
-    const expiry = new ExpiryWorker(deps, { batchSize: config.EXPIRY_BATCH_SIZE, retryMs: config.EXPIRY_INTERVAL_MS, pollIntervalMs: config.EXPIRY_INTERVAL_MS });
+    const expiry = new ExpiryWorker(deps, { batchSize: config.EXPIRY_BATCH_SIZE, retryMs: config.EXPIRY_INTERVAL_MS, retryCapMs: config.EXPIRY_RETRY_MAX_MS, pollIntervalMs: config.EXPIRY_INTERVAL_MS });
     expiry.start();
-    const sessionExpiry = new SessionExpiryWorker(deps, { batchSize: config.EXPIRY_BATCH_SIZE, retryMs: config.EXPIRY_INTERVAL_MS, pollIntervalMs: config.SESSION_EXPIRY_INTERVAL_MS });
+    const sessionExpiry = new SessionExpiryWorker(deps, { batchSize: config.EXPIRY_BATCH_SIZE, retryMs: config.EXPIRY_INTERVAL_MS, retryCapMs: config.EXPIRY_RETRY_MAX_MS, pollIntervalMs: config.SESSION_EXPIRY_INTERVAL_MS });
     sessionExpiry.start();
     return async () => {
       await sessionExpiry.stop();

@@ -10,7 +10,8 @@ import { createPayment } from '../src/app/create-payment';
 import { cancelPayment } from '../src/app/cancel-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
 import { webhookPath, type ProviderType } from '../src/domain/provider';
-import { WEBHOOK_RECEIPTS } from '../src/store/collections';
+import { PAYMENTS, WEBHOOK_RECEIPTS } from '../src/store/collections';
+import type { PaymentDoc } from '../src/domain/payment';
 import { ProviderError, type CreatePaymentInput, type PaymentAdapter, type ProviderErrorKind } from '../src/providers/adapter';
 
 /** What the contract needs from a provider's sandbox. */
@@ -22,8 +23,13 @@ export interface AdapterHarness {
   rejectedCredentials(): PaymentAdapter;
   /** An adapter pointed at an address where no provider answers. */
   unreachable(): PaymentAdapter;
-  /** False for providers with no way to cancel an open payment: cancelling is refused (CANCEL_REFUSED). */
-  cancels?: boolean;
+  /**
+   * False for providers with no way to cancel an open payment: cancelling is refused (CANCEL_REFUSED).
+   * `'unapproved'` for providers the platform captures after the buyer's approval: an open payment
+   * the buyer has not approved is accepted as cancelled without a call at the provider (it keeps
+   * reporting the payment pending; nothing moves money without our capture).
+   */
+  cancels?: boolean | 'unapproved';
 }
 
 const objectId = () => randomBytes(12).toString('hex');
@@ -98,6 +104,12 @@ export function runAdapterContract(name: string, harness: () => AdapterHarness):
         expect((await harness().adapter().fetchStatus(payment.providerPaymentId)).outcome).toBe('pending');
         return;
       }
+      if (harness().cancels === 'unapproved') {
+        await harness().adapter().cancelPayment(payment.providerPaymentId, `cancel-${payment.providerPaymentId}`);
+        await harness().adapter().cancelPayment(payment.providerPaymentId, `other-key-${payment.providerPaymentId}`);
+        expect((await harness().adapter().fetchStatus(payment.providerPaymentId)).outcome).toBe('pending');
+        return;
+      }
       await harness().adapter().cancelPayment(payment.providerPaymentId, `cancel-${payment.providerPaymentId}`);
       expect((await harness().adapter().fetchStatus(payment.providerPaymentId)).outcome).toBe('cancelled');
       await harness().adapter().cancelPayment(payment.providerPaymentId, `cancel-${payment.providerPaymentId}`);
@@ -162,7 +174,7 @@ export interface WebhookHarness {
   /** The delivery made unauthentic the way an attacker could (wrong signature, a payment of nobody's). */
   forge(delivery: Delivery): Delivery;
   /** False for providers with no way to cancel an open payment (see {@link AdapterHarness.cancels}). */
-  cancels?: boolean;
+  cancels?: boolean | 'unapproved';
 }
 
 /** Records every webhook delivery the sandboxes send, per path. */
@@ -267,6 +279,22 @@ export function runWebhookContract(name: string, start: (publicRootUrl: string) 
       }
     }
 
+    /** Hands every new delivery of the record to handleWebhook until it has received `count` of them. */
+    async function settleDeliveries(rec: { provider: { id: string; type: string }; path: string }, count: number) {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const all = receiver.received.filter((d) => d.path === rec.path);
+        const from = consumed.get(rec.path) ?? 0;
+        consumed.set(rec.path, all.length);
+        for (const d of all.slice(from)) {
+          await handleWebhook(h.deps, { providerType: rec.provider.type, providerId: rec.provider.id, rawBody: d.rawBody, headers: d.headers });
+        }
+        if (all.length >= count) return;
+        if (Date.now() > deadline) throw new Error(`only ${all.length} of ${count} deliveries for ${rec.path}`);
+        await new Promise((res) => setTimeout(res, 25));
+      }
+    }
+
     const outcome = (o: string) => (r: Report[]) => r.some((x) => x.subject === Subjects.paymentStatusReported && x.data.outcome === o);
     const dispute = (s: string) => (r: Report[]) =>
       r.some((x) => x.subject === Subjects.paymentAdjustmentReported && (x.data.adjustment as { kind: string; status?: string }).status === s);
@@ -291,6 +319,17 @@ export function runWebhookContract(name: string, start: (publicRootUrl: string) 
       if (h.cancels === false) {
         expect(await failure(cancel)).toBeInstanceOf(ConflictError);
         expect(await reports(p.transactionId)).toEqual([]);
+        return;
+      }
+      if (h.cancels === 'unapproved') {
+        await cancel;
+        expect(await h.deps.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: p.transactionId })).toMatchObject({ status: 'cancelled' });
+        // The buyer approves afterwards: the approval is received, and nothing is captured or reported.
+        const before = receiver.received.filter((d) => d.path === p.path).length;
+        await h.pay(p.credentials, p.providerPaymentId);
+        await settleDeliveries(p, before + 1);
+        expect(await reports(p.transactionId)).toEqual([]);
+        expect(await h.deps.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: p.transactionId })).toMatchObject({ status: 'cancelled' });
         return;
       }
       await cancel;

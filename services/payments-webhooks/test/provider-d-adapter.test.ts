@@ -2,12 +2,18 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { ValidationError } from '@paymesh/core';
+import { ConflictError, ValidationError } from '@paymesh/core';
 import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-d';
 import { ProviderDAdapter, type ProviderDOptions } from '../src/providers/provider-d/adapter';
 import type { ProviderDCredentials } from '../src/providers/provider-d/module';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
-import { rejection, startHarness } from './harness';
+import { createProvider } from '../src/app/create-provider';
+import { createPayment } from '../src/app/create-payment';
+import { cancelPayment } from '../src/app/cancel-payment';
+import { startCapture } from '../src/app/handle-webhook';
+import type { PaymentDoc } from '../src/domain/payment';
+import { PAYMENTS } from '../src/store/collections';
+import { objectId, rejection, startHarness } from './harness';
 
 let sandbox: FastifyInstance;
 let baseUrl = '';
@@ -59,7 +65,7 @@ runAdapterContract('provider_d (sandbox)', () => ({
   },
   rejectedCredentials: () => new ProviderDAdapter({ ...app, clientSecret: 'short-secret' }, options()),
   unreachable: () => new ProviderDAdapter({ ...app, apiBaseUrl: 'http://127.0.0.1:9' }, options()),
-  cancels: false,
+  cancels: 'unapproved',
 }));
 
 runWebhookContract('provider_d (sandbox)', async (publicRootUrl) => {
@@ -82,7 +88,7 @@ runWebhookContract('provider_d (sandbox)', async (publicRootUrl) => {
       void (await sb(c, 'POST', `/v1/customer/disputes/${id}/adjudicate`, { adjudication_outcome: outcome === 'lost' ? 'BUYER_FAVOR' : 'SELLER_FAVOR' })),
     // The signature is what an attacker cannot make: the provider's verification answers FAILURE.
     forge: (d: Delivery): Delivery => ({ ...d, headers: { ...d.headers, 'paypal-transmission-sig': Buffer.from('forged').toString('base64') } }),
-    cancels: false,
+    cancels: 'unapproved',
     close: () => h.close(),
   };
 });
@@ -119,6 +125,23 @@ describe('provider_d adapter specifics', () => {
     expect(await adapter().fetchStatus(payment.providerPaymentId)).toMatchObject({ outcome: 'succeeded', providerStatus: 'COMPLETED', capture: false });
   });
 
+  it('accepts the cancel of an order the buyer has not approved, refuses an approved one (our capture is due) and a captured one', async () => {
+    const open = await adapter().createPayment(paymentInput());
+    await adapter().cancelPayment(open.providerPaymentId);
+    // Nothing is voided at the provider: the order simply stays unapproved and expires there.
+    expect(await adapter().fetchStatus(open.providerPaymentId)).toMatchObject({ outcome: 'pending', providerStatus: 'CREATED' });
+
+    const approved = await adapter().createPayment(paymentInput());
+    await call(baseUrl, app, 'POST', `/_sandbox/orders/${approved.providerPaymentId}/approve`, { funding: 'ok' });
+    const refused = await rejection(adapter().cancelPayment(approved.providerPaymentId));
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect((refused as ConflictError).code).toBe('CANCEL_REFUSED');
+
+    await adapter().capturePayment(approved.providerPaymentId);
+    const captured = await rejection(adapter().cancelPayment(approved.providerPaymentId));
+    expect((captured as ConflictError).code).toBe('PAYMENT_ALREADY_CAPTURED');
+  });
+
   it('refuses deliveries without transmission headers, stale ones and non-JSON bodies before asking the provider', async () => {
     const headers = {
       'paypal-transmission-id': 'x',
@@ -134,5 +157,58 @@ describe('provider_d adapter specifics', () => {
     expect(await rejection(adapter().verifyWebhook({ rawBody: Buffer.from('{nope'), headers: fresh, receivedAt: new Date() }))).toBeInstanceOf(ValidationError);
     // Well-formed but not signed by the provider for this webhook id.
     expect(await rejection(adapter().verifyWebhook({ rawBody: body, headers: fresh, receivedAt: new Date() }))).toBeInstanceOf(ValidationError);
+  });
+});
+
+describe('provider_d: a cancel and a capture never both happen', () => {
+  let h: Awaited<ReturnType<typeof startHarness>>;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.close());
+
+  async function started() {
+    const { provider } = await createProvider(h.deps, {
+      organizationId: objectId(),
+      mode: 'test',
+      type: 'provider_d',
+      name: 'wallet',
+      credentialsJson: JSON.stringify({ ...providerDApp(), webhookId: 'WH-FENCE' }),
+    });
+    const transactionId = objectId();
+    const payment = await createPayment(h.deps, {
+      organizationId: provider.organizationId,
+      mode: 'test',
+      siteId: objectId(),
+      providerId: provider.id,
+      transactionId,
+      amount: 900,
+      currency: 'EUR',
+      description: 'Fence order',
+      buyerEmail: null,
+      returnUrl: 'https://shop.example/back',
+    });
+    const stored = (await h.deps.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId }))!;
+    return { provider, transactionId, payment, stored, cmd: { organizationId: provider.organizationId, providerId: provider.id, transactionId } };
+  }
+
+  it('a cancelled payment is never captured afterwards', async () => {
+    const p = await started();
+    await cancelPayment(h.deps, p.cmd);
+    expect(await startCapture(h.deps, p.stored.id)).toBe(false);
+    const after = (await h.deps.store.collection<PaymentDoc>(PAYMENTS).get(p.stored.id))!;
+    expect(after.status).toBe('cancelled');
+    expect(after.captureStartedAt ?? null).toBeNull();
+  });
+
+  it('a payment whose capture started is never cancelled, though its order still reads unapproved', async () => {
+    const p = await started();
+    expect(await startCapture(h.deps, p.stored.id)).toBe(true);
+    // A retry of the same capture (a crash before the provider answered) may go ahead again.
+    expect(await startCapture(h.deps, p.stored.id)).toBe(true);
+    const err = await rejection(cancelPayment(h.deps, p.cmd));
+    expect(err).toBeInstanceOf(ConflictError);
+    expect((err as ConflictError).code).toBe('CANCEL_REFUSED');
+    expect((await h.deps.store.collection<PaymentDoc>(PAYMENTS).get(p.stored.id))!.status).toBe('pending');
   });
 });

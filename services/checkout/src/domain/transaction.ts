@@ -49,6 +49,8 @@ export interface TransactionDoc extends StoredDoc {
    * absent for transactions created without abandonment (manual ones, older ones).
    */
   expireAt?: string | null;
+  /** Expiry attempts made so far (each refused or failed one doubles the pause before the next; see domain/expiry-backoff.ts). */
+  expiryAttempts?: number;
   amount: number;
   currency: string;
   email: string | null;

@@ -1,7 +1,7 @@
 import { DomainError, ErrorCode, isDomainError, isObjectId, ValidationError } from '@paymesh/core';
 import { eventId, type CommitScope } from '@paymesh/bus';
 import { paymentAdjustmentReported, paymentStatusReported, Subjects, type EventMap, type PaymentStatusReported } from '@paymesh/contracts';
-import { nextPaymentStatus, type PaymentDoc, type PaymentOutcome } from '../domain/payment';
+import { mayCapture, nextPaymentStatus, type PaymentDoc, type PaymentOutcome } from '../domain/payment';
 import { claimsOutcome, outcomeClaimId } from '../domain/reconcile';
 import { isProviderType, type ProviderDoc } from '../domain/provider';
 import type { EventClaimDoc, MandateDoc, WebhookOutcome, WebhookReceiptDoc } from '../domain/webhook';
@@ -88,8 +88,10 @@ async function captureApproved(
   const receipt = receiptOf(provider, delivery, receivedAt, event);
   const claimed = await claim(deps, provider, payment, event, receipt('accepted'), () => undefined);
   if (!claimed) await deps.store.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt('duplicate'));
-  const current = await deps.store.collection<PaymentDoc>(PAYMENTS).get(payment.id);
-  if (!current || current.status !== 'pending') return { outcome: claimed ? 'accepted' : 'duplicate', eventId: event.eventId };
+  if (!(await startCapture(deps, payment.id))) {
+    deps.logger.info({ providerId: provider.id, providerEventId: event.eventId, transactionId: payment.transactionId }, 'approval of a payment no longer pending here; not captured');
+    return { outcome: claimed ? 'accepted' : 'duplicate', eventId: event.eventId };
+  }
   const captured = await adapter.capturePayment(payment.providerPaymentId);
   let outcome: WebhookOutcome = claimed ? 'accepted' : 'duplicate';
   for (const e of captured) {
@@ -99,6 +101,28 @@ async function captureApproved(
   }
   deps.logger.info({ providerId: provider.id, providerEventId: event.eventId, transactionId: payment.transactionId, outcome }, 'approved payment captured');
   return { outcome, eventId: event.eventId };
+}
+
+/**
+ * Starts a capture: records `captureStartedAt` by compare-and-set while the payment is pending here
+ * and answers whether the capture may go ahead. A cancel (cancel-payment.ts) closes the payment by
+ * compare-and-set too, so of a capture and a cancel racing exactly one wins. A capture started
+ * before (a crash between this and the provider's answer) may go ahead again: the provider's
+ * capture is idempotent per payment.
+ */
+export async function startCapture(deps: PaymentsDeps, paymentId: string): Promise<boolean> {
+  const now = deps.clock.now().toISOString();
+  try {
+    const doc = await deps.store.collection<PaymentDoc>(PAYMENTS).update(paymentId, (cur) => {
+      if (!mayCapture(cur) || cur.captureStartedAt) return null;
+      const { id: _id, version: _v, ...rest } = cur;
+      return { ...rest, captureStartedAt: now, updatedAt: now };
+    });
+    return mayCapture(doc);
+  } catch (err) {
+    if (isDomainError(err) && err.kind === 'not_found') return false;
+    throw err;
+  }
 }
 
 function receiptOf(provider: ProviderDoc, delivery: WebhookDelivery, receivedAt: Date, event: ProviderWebhookEvent) {

@@ -4,7 +4,7 @@ import type { ProviderDoc } from '../domain/provider';
 import { isReconcileDue, nextReconcileAt, outcomeClaimId, reconciledOutcome, UNSETTLED_STATUSES, type ReconcileOptions } from '../domain/reconcile';
 import { PAYMENTS, PROVIDERS } from '../store/collections';
 import type { PaymentsDeps } from './deps';
-import { claimAndReport } from './handle-webhook';
+import { claimAndReport, startCapture } from './handle-webhook';
 import { adapterOf } from './provider-records';
 
 /** What one look at one payment did. */
@@ -47,6 +47,12 @@ async function captureMissed(deps: PaymentsDeps, provider: ProviderDoc, payment:
   if (!adapter.capturePayment) {
     log.error(`${provider.type} reports an approval but cannot capture; not reconciled`);
     return 'failed';
+  }
+  // Decided against our record, not the provider's: a payment cancelled here (its transaction
+  // abandoned in checkout) is never captured, even though the buyer approved it late.
+  if (!(await startCapture(deps, payment.id))) {
+    log.info('approved payment is no longer pending here; not captured');
+    return 'unchanged';
   }
   const events = await adapter.capturePayment(payment.providerPaymentId);
   let result: LookResult = 'unchanged';

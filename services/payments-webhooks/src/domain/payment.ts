@@ -33,6 +33,12 @@ export interface PaymentDoc extends StoredDoc {
   reconcileAt?: string | null;
   /** Looks the reconciler made so far. */
   reconcileLooks?: number;
+  /**
+   * When the platform first started capturing this payment (providers the merchant captures, after
+   * the buyer's approval). Set by compare-and-set while the payment is pending, before the provider
+   * is asked; a payment with it is never cancelled here, and a cancelled one is never captured.
+   */
+  captureStartedAt?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -49,4 +55,21 @@ export function nextPaymentStatus(current: PaymentOutcome, reported: PaymentOutc
   if (TERMINAL.has(current)) return current;
   if (reported === 'pending') return current;
   return reported;
+}
+
+/**
+ * Whether the platform may capture the payment now: only while it is pending here. A payment
+ * cancelled here (its transaction abandoned or cancelled in checkout) is never captured, whatever
+ * the buyer does at the provider afterwards.
+ */
+export function mayCapture(p: Pick<PaymentDoc, 'status'>): boolean {
+  return p.status === 'pending';
+}
+
+/**
+ * Whether a cancel may close the payment here: not once it succeeded, nor once a capture was
+ * started (money may move).
+ */
+export function mayCloseAsCancelled(p: Pick<PaymentDoc, 'status' | 'captureStartedAt'>): boolean {
+  return p.status === 'cancelled' || (p.status !== 'succeeded' && !p.captureStartedAt);
 }

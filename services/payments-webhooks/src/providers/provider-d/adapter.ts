@@ -13,7 +13,7 @@ import {
 import { paymentMetadata } from '../module';
 import type { ProviderDCredentials } from './module';
 import { issueOf, ProviderDClient } from './client';
-import { disputeStatusOf, familyOf, orderAwaitsCapture, outcomeOfCapture, outcomeOfOrder, toMinor, toMoney } from './mapping';
+import { disputeStatusOf, familyOf, orderAwaitsBuyer, orderAwaitsCapture, outcomeOfCapture, outcomeOfOrder, toMinor, toMoney } from './mapping';
 
 /** Settings shared by every provider_d record (from the service configuration). */
 export interface ProviderDOptions {
@@ -178,6 +178,14 @@ export class ProviderDAdapter implements PaymentAdapter {
     return { providerPaymentId: o.id, outcome: outcomeOf(o), redirectUrl: approve, clientSecret: null };
   }
 
+  /**
+   * The provider has no call that voids a CAPTURE order, and none is needed for an order the buyer
+   * has not approved: money moves only through our capture after the approval. Such an order is
+   * accepted as cancelled (it expires at the provider); the caller stores the payment cancelled by
+   * compare-and-set, which keeps both capture paths from ever capturing it (cancel-payment.ts). An
+   * approved order (our capture is due), a captured one or any other state is refused: the
+   * approval webhook or the reconciler settles it.
+   */
   async cancelPayment(providerPaymentId: string): Promise<void> {
     const o = await this.order(providerPaymentId);
     const outcome = outcomeOf(o);
@@ -185,8 +193,8 @@ export class ProviderDAdapter implements PaymentAdapter {
     if (outcome === 'succeeded') {
       throw new ConflictError('payment already captured at the provider; refund it instead', { code: ErrorCode.PAYMENT_ALREADY_CAPTURED });
     }
-    // The provider has no call that voids a CAPTURE order; an unapproved one simply expires.
-    throw new ConflictError(`provider_d orders cannot be cancelled at the provider (status ${o.status}); an unapproved order expires`, { code: ErrorCode.CANCEL_REFUSED });
+    if (!captureOf(o) && orderAwaitsBuyer(o.status)) return;
+    throw new ConflictError(`provider_d order in status ${o.status} cannot be cancelled: the buyer approved it and it settles through its capture`, { code: ErrorCode.CANCEL_REFUSED });
   }
 
   /** The order as the provider has it; an approved order not yet captured asks for the capture. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { disputeStatusOf, familyOf, orderAwaitsCapture, outcomeOfCapture, outcomeOfOrder, toMinor, toMoney } from './mapping';
+import { disputeStatusOf, familyOf, orderAwaitsBuyer, orderAwaitsCapture, outcomeOfCapture, outcomeOfOrder, toMinor, toMoney } from './mapping';
 
 describe('provider_d mapping', () => {
   it('maps event types to families; unknown types have no effect', () => {
@@ -25,6 +25,12 @@ describe('provider_d mapping', () => {
     for (const status of ['CREATED', 'SAVED', 'PAYER_ACTION_REQUIRED', 'COMPLETED', 'VOIDED']) expect(orderAwaitsCapture(status)).toBe(false);
     expect(outcomeOfOrder('APPROVED')).toBe('pending');
     expect(outcomeOfOrder('VOIDED')).toBe('cancelled');
+  });
+
+  it('only an order still waiting for the buyer may be abandoned without a void', () => {
+    expect(orderAwaitsBuyer('CREATED')).toBe(true);
+    expect(orderAwaitsBuyer('PAYER_ACTION_REQUIRED')).toBe(true);
+    for (const status of ['APPROVED', 'SAVED', 'COMPLETED', 'VOIDED', 'SOMETHING_NEW']) expect(orderAwaitsBuyer(status)).toBe(false);
   });
 
   it('converts amounts both ways and refuses malformed values', () => {

@@ -54,6 +54,15 @@ export function orderAwaitsCapture(status: string): boolean {
   return status === 'APPROVED';
 }
 
+/**
+ * Whether an order without a capture is still waiting for the buyer (created, or the buyer has an
+ * action left): no money can move without the buyer's approval and then our capture, so such an
+ * order may be abandoned. APPROVED (our capture is due) and every other status may not.
+ */
+export function orderAwaitsBuyer(status: string): boolean {
+  return status === 'CREATED' || status === 'PAYER_ACTION_REQUIRED';
+}
+
 /** Outcome of an order status: orders only settle through their capture; VOIDED is cancelled. */
 export function outcomeOfOrder(status: string): PaymentOutcome {
   return status === 'VOIDED' ? 'cancelled' : 'pending';
