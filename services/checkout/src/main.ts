@@ -16,6 +16,7 @@ import { startConsumers } from './events/consumers';
 import type { PaymentsDeps } from './app/payments-deps';
 import { buyerRiskGuard } from './app/buyer-risk';
 import { ExpiryWorker } from './jobs/expiry-worker';
+import { DashboardBackfillWorker } from './jobs/dashboard-backfill-worker';
 
 void runBackendService({
   name: 'checkout',
@@ -51,7 +52,10 @@ void runBackendService({
     const subs = await startConsumers(bus, deps);
     const expiry = new ExpiryWorker(deps, { batchSize: config.EXPIRY_BATCH_SIZE, retryMs: config.EXPIRY_INTERVAL_MS, pollIntervalMs: config.EXPIRY_INTERVAL_MS });
     expiry.start();
+    const backfill = new DashboardBackfillWorker(deps, { batchSize: 500, retryMs: config.EXPIRY_INTERVAL_MS });
+    backfill.start();
     return async () => {
+      await backfill.stop();
       await expiry.stop();
       await Promise.all(subs.map((s) => s.stop()));
       payments.close();

@@ -1,6 +1,7 @@
-import type { ClientSession, Collection as Native } from 'mongodb';
+import type { ClientSession, Collection as Native, Document } from 'mongodb';
 import { newObjectId } from '@paymesh/core';
 import {
+  assertCounters,
   assertDocId,
   assertVersion,
   duplicateKey,
@@ -138,6 +139,23 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     const current = await this.native.findOne({ _id: id }, { projection: { version: 1 }, session: this.session });
     if (!current) throw notFound(this.name, id);
     throw versionConflict(this.name, id, expectedVersion, current.version);
+  }
+
+  async addToCounters(id: string, init: Omit<T, 'id' | 'version'>, field: string, deltas: Record<string, number>): Promise<void> {
+    assertDocId(id);
+    assertCounters(field, deltas);
+    const { [field]: _ignored, ...seed } = toBody(init);
+    // An update pipeline (typed, and free to name any counter key through $getField): fields of
+    // `init` fill in only when missing, each counter adds its delta to the value there (else 0).
+    const current: Document = { $ifNull: [`$${field}`, {}] };
+    const added: Document = {};
+    for (const [k, v] of Object.entries(deltas)) {
+      const old: Document = { $getField: { field: { $literal: k }, input: current } };
+      added[k] = { $add: [{ $cond: [{ $isNumber: old }, old, 0] }, v] };
+    }
+    const set: Document = { version: { $add: [{ $ifNull: ['$version', 0] }, 1] }, [field]: { $mergeObjects: [current, added] } };
+    for (const [k, v] of Object.entries(seed)) set[k] = { $ifNull: [`$${k}`, { $literal: v }] };
+    await this.write(() => this.native.updateOne({ _id: id }, [{ $set: set }], { upsert: true, session: this.session }));
   }
 
   update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T> {

@@ -1,6 +1,7 @@
 import type { QueryConfig, QueryResultRow } from 'pg';
 import { newObjectId } from '@paymesh/core';
 import {
+  assertCounters,
   assertDocId,
   assertVersion,
   notFound,
@@ -196,6 +197,26 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     if (row?.updated != null) return toStored<T>(id, row.updated, body);
     if (row?.current == null) throw notFound(this.name, id);
     throw versionConflict(this.name, id, expectedVersion, row.current);
+  }
+
+  async addToCounters(id: string, init: Omit<T, 'id' | 'version'>, field: string, deltas: Record<string, number>): Promise<void> {
+    assertDocId(id);
+    assertCounters(field, deltas);
+    const body = toBody({ ...init, [field]: deltas });
+    // The update merges the old object with each delta added to its old value (numbers only).
+    await this.run(
+      prepared(
+        `INSERT INTO ${this.table} AS t (id, version, doc) VALUES ($1, 1, $2::jsonb)
+         ON CONFLICT (id) DO UPDATE SET version = t.version + 1,
+           doc = jsonb_set(t.doc, ARRAY[$3::text],
+             (CASE WHEN jsonb_typeof(t.doc -> $3::text) = 'object' THEN t.doc -> $3::text ELSE '{}'::jsonb END) ||
+             coalesce((SELECT jsonb_object_agg(d.key, to_jsonb(d.value::numeric +
+                 CASE WHEN jsonb_typeof(t.doc -> $3::text -> d.key) = 'number' THEN (t.doc -> $3::text ->> d.key)::numeric ELSE 0 END))
+               FROM jsonb_each_text($4::jsonb) AS d), '{}'::jsonb),
+             true)`,
+        [id, JSON.stringify(body), field, JSON.stringify(deltas)],
+      ),
+    );
   }
 
   update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T> {
