@@ -173,6 +173,13 @@ export interface Collection<T extends StoredDoc> {
    */
   update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T>;
   /**
+   * Compare-and-set of many documents in one statement (PostgreSQL) or one bulk write (MongoDB):
+   * like `replace` for each, and all or nothing inside a store transaction (a VERSION_CONFLICT or
+   * NotFoundError on any of them throws, and the transaction rolls back). For batch jobs; the ids
+   * must differ. Returns the stored documents in the order given.
+   */
+  replaceMany(items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>): Promise<T[]>;
+  /**
    * Adds `deltas` to the numeric entries of the object at top-level field `field` (a missing entry
    * counts as 0; an entry that is not a number is replaced by its delta), creating the document from
    * `init` (with `field` holding the deltas) when the id is unknown; the version goes up by one.

@@ -294,6 +294,31 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       expect(final?.version).toBe(21);
     });
 
+    it('replaceMany sets every document with compare-and-set, all or nothing in a transaction', async () => {
+      const col = await invoices();
+      const a = await col.insert(invoice({ number: 'M-1', amount: 1 }));
+      const b = await col.insert(invoice({ number: 'M-2', amount: 2 }));
+      const body = ({ id: _id, version: _version, ...rest }: Invoice) => rest;
+      const out = await col.replaceMany([
+        { id: a.id, expectedVersion: 1, next: { ...body(a), amount: 10 } },
+        { id: b.id, expectedVersion: 1, next: { ...body(b), amount: 20 } },
+      ]);
+      expect(out.map((d) => [d.amount, d.version])).toEqual([[10, 2], [20, 2]]);
+      expect((await col.get(b.id))?.amount).toBe(20);
+      await expectDomainError(
+        store.transaction((tx) =>
+          tx.collection<Invoice>(col.name).replaceMany([
+            { id: a.id, expectedVersion: 2, next: { ...body(a), amount: 100 } },
+            { id: b.id, expectedVersion: 1, next: { ...body(b), amount: 200 } },
+          ]),
+        ),
+        ConflictError,
+        'VERSION_CONFLICT',
+      );
+      expect([(await col.get(a.id))?.amount, (await col.get(b.id))?.amount]).toEqual([10, 20]);
+      expect(await col.replaceMany([])).toEqual([]);
+    });
+
     it('addToCounters creates the document, adds under 20 concurrent calls, and rolls back with its transaction', async () => {
       const name = `counters_${++seq}`;
       await store.ensureCollection({ name });

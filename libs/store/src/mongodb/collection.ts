@@ -1,5 +1,5 @@
 import type { ClientSession, Collection as Native, Document } from 'mongodb';
-import { newObjectId } from '@paymesh/core';
+import { newObjectId, ValidationError } from '@paymesh/core';
 import {
   assertCounters,
   assertDocId,
@@ -156,6 +156,27 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     const set: Document = { version: { $add: [{ $ifNull: ['$version', 0] }, 1] }, [field]: { $mergeObjects: [current, added] } };
     for (const [k, v] of Object.entries(seed)) set[k] = { $ifNull: [`$${k}`, { $literal: v }] };
     await this.write(() => this.native.updateOne({ _id: id }, [{ $set: set }], { upsert: true, session: this.session }));
+  }
+
+  async replaceMany(items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>): Promise<T[]> {
+    if (items.length === 0) return [];
+    if (new Set(items.map((i) => i.id)).size !== items.length) throw new ValidationError('replaceMany: ids must differ');
+    for (const i of items) assertVersion(i.expectedVersion);
+    const bodies = items.map((i) => toBody(i.next));
+    const result = await this.write(() =>
+      this.native.bulkWrite(
+        items.map((i, k) => ({ replaceOne: { filter: { _id: i.id, version: i.expectedVersion }, replacement: { ...bodies[k]!, version: i.expectedVersion + 1 } } })),
+        { ordered: true, session: this.session },
+      ),
+    );
+    if (result.matchedCount !== items.length) {
+      for (const i of items) {
+        const current = await this.native.findOne({ _id: i.id }, { projection: { version: 1 }, session: this.session });
+        if (!current) throw notFound(this.name, i.id);
+        if (current.version !== i.expectedVersion + 1) throw versionConflict(this.name, i.id, i.expectedVersion, current.version);
+      }
+    }
+    return items.map((i, k) => toStored<T>(i.id, i.expectedVersion + 1, bodies[k]!));
   }
 
   update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T> {

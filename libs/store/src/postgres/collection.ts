@@ -1,5 +1,5 @@
 import type { QueryConfig, QueryResultRow } from 'pg';
-import { newObjectId } from '@paymesh/core';
+import { newObjectId, ValidationError } from '@paymesh/core';
 import {
   assertCounters,
   assertDocId,
@@ -217,6 +217,28 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
         [id, JSON.stringify(body), field, JSON.stringify(deltas)],
       ),
     );
+  }
+
+  async replaceMany(items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>): Promise<T[]> {
+    if (items.length === 0) return [];
+    if (new Set(items.map((i) => i.id)).size !== items.length) throw new ValidationError('replaceMany: ids must differ');
+    for (const i of items) assertVersion(i.expectedVersion);
+    const bodies = items.map((i) => toBody(i.next));
+    const { rows } = await this.run<{ id: string }>(
+      `UPDATE ${this.table} AS t SET doc = v.doc, version = t.version + 1
+       FROM unnest($1::text[], $2::int[], $3::jsonb[]) AS v(id, version, doc)
+       WHERE t.id = v.id AND t.version = v.version RETURNING t.id`,
+      [items.map((i) => i.id), items.map((i) => i.expectedVersion), bodies.map((b) => JSON.stringify(b))],
+    );
+    if (rows.length !== items.length) {
+      const done = new Set(rows.map((r) => r.id));
+      const missed = items.find((i) => !done.has(i.id))!;
+      const current = await this.run<{ version: number }>(`SELECT version FROM ${this.table} WHERE id = $1`, [missed.id]);
+      const version = current.rows[0]?.version;
+      if (version === undefined) throw notFound(this.name, missed.id);
+      throw versionConflict(this.name, missed.id, missed.expectedVersion, version);
+    }
+    return items.map((i, k) => toStored<T>(i.id, i.expectedVersion + 1, bodies[k]!));
   }
 
   update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T> {

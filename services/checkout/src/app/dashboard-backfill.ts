@@ -77,12 +77,11 @@ export async function backfillBatch(deps: Deps, limit = 500): Promise<BackfillBa
 async function aggregateAll(tx: TxScope, docs: TransactionDoc[]): Promise<number> {
   const txs = tx.collection<TransactionDoc>(TRANSACTIONS);
   const sums = new Map<string, { ref: Omit<DashboardBucketDoc, 'id' | 'version' | 'counters'>; deltas: Record<string, number> }>();
-  let updated = 0;
-  for (const doc of docs) {
-    if (!needsAggregation(doc)) continue;
-    const stored = await txs.replace(doc.id, doc.version, withAggregates(body(doc)));
-    updated++;
-    for (const [id, { ref, deltas }] of bucketDeltas(doc.aggregated ?? null, stored.aggregated!)) {
+  const stale = docs.filter(needsAggregation);
+  // One compare-and-set statement for the batch: a transaction written meanwhile re-runs it.
+  const stored = await txs.replaceMany(stale.map((doc) => ({ id: doc.id, expectedVersion: doc.version, next: withAggregates(body(doc)) })));
+  for (const [k, doc] of stale.entries()) {
+    for (const [id, { ref, deltas }] of bucketDeltas(doc.aggregated ?? null, stored[k]!.aggregated!)) {
       let sum = sums.get(id);
       if (!sum) sums.set(id, (sum = { ref, deltas: {} }));
       for (const [k, v] of Object.entries(deltas)) sum.deltas[k] = (sum.deltas[k] ?? 0) + v;
@@ -94,7 +93,7 @@ async function aggregateAll(tx: TxScope, docs: TransactionDoc[]): Promise<number
     for (const [k, v] of Object.entries(deltas)) if (v === 0) delete deltas[k];
     if (Object.keys(deltas).length > 0) await buckets.addToCounters(id, { ...ref, counters: {} }, 'counters', deltas);
   }
-  return updated;
+  return stale.length;
 }
 
 /** Whether a finished pass already covers the current rules. */

@@ -92,24 +92,62 @@ export function dashboardPeriod(q: Pick<DashboardQuery, 'startDate' | 'endDate' 
   return { preset, startDate, endDate, timezone: q.timezone, startAt: new Date(startAt).toISOString(), endAt: new Date(endAt).toISOString() };
 }
 
-/** Quarter-hour starts in `[from, to)`, newest last. */
+/** Quarter-hour starts in `[from, to)`, oldest first. */
 function quarters(from: number, to: number): number[] {
   const out: number[] = [];
   for (let t = from; t < to; t += QUARTER_MS) out.push(t);
   return out;
 }
 
+function days(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let t = from; t < to; t += DAY_MS) out.push(t);
+  return out;
+}
+
+const nextMonth = (t: number): number => {
+  const d = new Date(t);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+};
+
+function months(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let t = from; t < to; t = nextMonth(t)) out.push(t);
+  return out;
+}
+
+/** A bucket of a period's cover. */
+export interface Segment {
+  level: BucketLevel;
+  start: number;
+}
+
 /**
- * The buckets covering `[startAt, endAt)`: whole UTC days inside it, quarter hours at both ends
- * (at most 95 per end), each list oldest first.
+ * The buckets covering `[startAt, endAt)` (both on quarter hours), oldest first: whole UTC months
+ * inside it, whole UTC days around them (at most 30 per end) and quarter hours at both ends (at most
+ * 95 per end). A year's period reads some 12 + 60 + 190 buckets at most.
  */
-export function coveringBuckets(startAt: number, endAt: number): { head: number[]; days: number[]; tail: number[] } {
+export function coveringBuckets(startAt: number, endAt: number): Segment[] {
+  const seg = (level: BucketLevel) => (start: number): Segment => ({ level, start });
   const firstDay = Math.ceil(startAt / DAY_MS) * DAY_MS;
   const lastDay = Math.floor(endAt / DAY_MS) * DAY_MS;
-  if (firstDay >= lastDay) return { head: quarters(startAt, endAt), days: [], tail: [] };
-  const days: number[] = [];
-  for (let t = firstDay; t < lastDay; t += DAY_MS) days.push(t);
-  return { head: quarters(startAt, firstDay), days, tail: quarters(lastDay, endAt) };
+  if (firstDay >= lastDay) return quarters(startAt, endAt).map(seg('quarter'));
+  const d = new Date(firstDay);
+  const firstMonth = d.getUTCDate() === 1 ? firstDay : nextMonth(firstDay);
+  const e = new Date(lastDay);
+  const lastMonth = Date.UTC(e.getUTCFullYear(), e.getUTCMonth(), 1);
+  const middle =
+    firstMonth < lastMonth
+      ? [...days(firstDay, firstMonth).map(seg('day')), ...months(firstMonth, lastMonth).map(seg('month')), ...days(lastMonth, lastDay).map(seg('day'))]
+      : days(firstDay, lastDay).map(seg('day'));
+  return [...quarters(startAt, firstDay).map(seg('quarter')), ...middle, ...quarters(lastDay, endAt).map(seg('quarter'))];
+}
+
+/** The next finer buckets of a bucket (a month's days, a day's quarter hours). */
+function children(s: Segment): Segment[] {
+  if (s.level === 'month') return days(s.start, nextMonth(s.start)).map((start) => ({ level: 'day', start }));
+  if (s.level === 'day') return quarters(s.start, s.start + DAY_MS).map((start) => ({ level: 'quarter', start }));
+  return [];
 }
 
 interface Scope {
@@ -208,14 +246,12 @@ export async function getDashboard(deps: Pick<CheckoutDeps, 'store' | 'clock'>, 
     bucketId({ organizationId: scope.organizationId, mode: scope.mode, siteId: siteKey, level, start: new Date(t).toISOString() });
   const cover = coveringBuckets(Date.parse(period.startAt), Date.parse(period.endAt));
   const buckets = deps.store.collection<DashboardBucketDoc>(DASHBOARD_BUCKETS);
-  const load = async (ids: string[]): Promise<Map<string, Record<string, number>>> => {
-    if (ids.length === 0) return new Map();
-    const page = await buckets.find({ id: { $in: ids } });
+  const load = async (segments: Segment[]): Promise<Map<string, Record<string, number>>> => {
+    if (segments.length === 0) return new Map();
+    const page = await buckets.find({ id: { $in: segments.map((x) => ref(x.level, x.start)) } });
     return new Map(page.items.map((b) => [b.id, b.counters]));
   };
-  const quarterIds = [...cover.head, ...cover.tail].map((t) => ref('quarter', t));
-  const dayIds = cover.days.map((t) => ref('day', t));
-  const found = await load([...quarterIds, ...dayIds]);
+  const found = await load(cover);
 
   const total: Record<string, number> = {};
   for (const counters of found.values()) addCounters(total, counters);
@@ -273,51 +309,38 @@ export async function getDashboard(deps: Pick<CheckoutDeps, 'store' | 'clock'>, 
 }
 
 /**
- * The newest `recentLimit` transactions of the period: walks the period backwards through the
- * buckets already read (tail quarter hours, days, head quarter hours) and picks the newest quarter
- * hours that together hold at least that many; a day's quarter hours are read only when the day
- * is needed. Then one query by creation quarter hour (indexed) returns them.
+ * The newest `recentLimit` transactions of the period: walks the period's buckets backwards and
+ * picks the newest quarter hours that together hold at least that many; a month or day that holds
+ * some is opened (its days or quarter hours read by id) only when it is reached. Then one query
+ * by creation quarter hour (indexed) returns them.
  */
 async function recent(
   deps: Pick<CheckoutDeps, 'store'>,
   scope: Scope,
   q: DashboardQuery,
-  cover: { head: number[]; days: number[]; tail: number[] },
+  cover: Segment[],
   found: Map<string, Record<string, number>>,
   ref: (level: BucketLevel, t: number) => string,
-  load: (ids: string[]) => Promise<Map<string, Record<string, number>>>,
+  load: (segments: Segment[]) => Promise<Map<string, Record<string, number>>>,
 ): Promise<DashboardView['recentTransactions']> {
   const need = q.recentLimit;
   const chosen: number[] = [];
   let have = 0;
-  const takeQuarters = (starts: number[], counters: Map<string, Record<string, number>>) => {
-    for (const t of [...starts].reverse()) {
+  const walk = async (segments: Segment[], counters: Map<string, Record<string, number>>): Promise<void> => {
+    for (const s of [...segments].reverse()) {
       if (have >= need) return;
-      const n = transactionsIn(counters.get(ref('quarter', t)), q.currency);
-      if (n > 0) {
-        chosen.push(t);
+      const n = transactionsIn(counters.get(ref(s.level, s.start)), q.currency);
+      if (n === 0) continue;
+      if (s.level === 'quarter') {
+        chosen.push(s.start);
         have += n;
+      } else {
+        const finer = children(s);
+        await walk(finer, await load(finer));
       }
     }
   };
-  takeQuarters(cover.tail, found);
-  if (have < need) {
-    const days: number[] = [];
-    let inDays = 0;
-    for (const t of [...cover.days].reverse()) {
-      if (have + inDays >= need) break;
-      const n = transactionsIn(found.get(ref('day', t)), q.currency);
-      if (n > 0) {
-        days.push(t);
-        inDays += n;
-      }
-    }
-    if (days.length > 0) {
-      const dayQuarters = days.flatMap((d) => quarters(d, d + DAY_MS)).sort((a, b) => a - b);
-      takeQuarters(dayQuarters, await load(dayQuarters.map((t) => ref('quarter', t))));
-    }
-  }
-  if (have < need) takeQuarters(cover.head, found);
+  await walk(cover, found);
   if (chosen.length === 0) return [];
   const filter: Record<string, string | null | { $in: string[] }> = {
     organizationId: scope.organizationId,

@@ -37,18 +37,20 @@ describe('dashboard counters', () => {
     expect(countersOf(tx({ status: 2, deletedAt: '2026-03-11T00:00:00.000Z' }))).toEqual({});
   });
 
-  it('a status change moves one count in all four buckets; a repeat moves nothing', () => {
+  it('a status change moves one count in all six buckets; a repeat moves nothing', () => {
     const pending = contributionOf(tx({ status: 0 }));
     const paid = contributionOf(tx({ status: 1 }));
     const deltas = bucketDeltas(pending, paid);
-    expect(deltas.size).toBe(4);
+    expect(deltas.size).toBe(6);
     for (const { deltas: d } of deltas.values()) expect(d).toMatchObject({ 'EUR|n|0': -1, 'EUR|n|1': 1, 'EUR|gross': 1000 });
     expect(bucketDeltas(paid, contributionOf(tx({ status: 1 }))).size).toBe(0);
     expect(bucketsOf(paid).map((b) => `${b.siteId}/${b.level}/${b.start}`)).toEqual([
       `${'a'.repeat(24)}/quarter/2026-03-10T18:30:00.000Z`,
       `${'a'.repeat(24)}/day/2026-03-10T00:00:00.000Z`,
+      `${'a'.repeat(24)}/month/2026-03-01T00:00:00.000Z`,
       '*/quarter/2026-03-10T18:30:00.000Z',
       '*/day/2026-03-10T00:00:00.000Z',
+      '*/month/2026-03-01T00:00:00.000Z',
     ]);
   });
 });
@@ -59,9 +61,20 @@ describe('dashboard periods', () => {
     expect(p.startAt).toBe('2026-02-28T18:30:00.000Z');
     expect(p.endAt).toBe('2026-03-31T18:30:00.000Z');
     const cover = coveringBuckets(Date.parse(p.startAt), Date.parse(p.endAt));
-    expect(cover.days.length).toBe(30);
-    expect(cover.head.length).toBe(22); // 18:30 -> 24:00
-    expect(cover.tail.length).toBe(74); // 00:00 -> 18:30
+    const count = (level: string) => cover.filter((c) => c.level === level).length;
+    // 18:30 -> 24:00 on Feb 28, all of March 1-30 (no whole UTC month inside), 00:00 -> 18:30 on Mar 31.
+    expect([count('quarter'), count('day'), count('month')]).toEqual([22 + 74, 30, 0]);
+    // Most of a year in Berlin (UTC+1 in winter): Jan 14 23:00Z -> Dec 31 23:00Z is 4 quarter hours,
+    // Jan 15-31, whole months February to November, Dec 1-30, then 92 quarter hours of Dec 31.
+    const y = dashboardPeriod({ startDate: '2025-01-15', endDate: '2025-12-31', timezone: 'Europe/Berlin' }, new Date());
+    const yc = coveringBuckets(Date.parse(y.startAt), Date.parse(y.endAt));
+    expect(yc.filter((c) => c.level === 'month').map((c) => new Date(c.start).toISOString().slice(0, 7))).toEqual(
+      ['02', '03', '04', '05', '06', '07', '08', '09', '10', '11'].map((m) => `2025-${m}`),
+    );
+    expect(yc.filter((c) => c.level === 'day').length).toBe(17 + 30);
+    expect(yc.filter((c) => c.level === 'quarter').length).toBe(4 + 92);
+    expect(yc[0]!.start).toBe(Date.parse(y.startAt));
+    expect(yc.at(-1)!.start).toBe(Date.parse(y.endAt) - 15 * 60_000);
     expect(quarterStart('2026-03-31T18:29:59.999Z')).toBe('2026-03-31T18:15:00.000Z');
   });
 

@@ -6,7 +6,7 @@ import type { TransactionDoc } from './transaction';
  * Dashboard aggregates. Pure: no I/O, no clock.
  *
  * Each transaction contributes counters (a flat map, see {@link contributionOf}) to the buckets of
- * the quarter hour and the UTC day it was created in, once for its site and once for the whole
+ * the quarter hour, the UTC day and the UTC month it was created in, once for its site and once for the whole
  * organization (site `*`). The contribution depends on the transaction's current state only, and
  * the contribution last added to the buckets is stored on the transaction itself
  * (`TransactionDoc.aggregated`): every write of a transaction adds `new - stored` to the buckets in
@@ -16,7 +16,8 @@ import type { TransactionDoc } from './transaction';
  *
  * Quarter hours: every time zone in use is offset from UTC by a multiple of 15 minutes (India
  * +05:30, Nepal +05:45, Chatham +12:45), so a local midnight is always a quarter-hour boundary and
- * any period of local days is a union of whole UTC days plus at most 95 quarter hours at each end.
+ * any period of local days is a union of whole UTC months, whole UTC days (at most 30 at each end)
+ * and quarter hours (at most 95 at each end).
  */
 
 /** Version of the contribution rules; a stored contribution of another version is recomputed. */
@@ -25,7 +26,7 @@ export const AGGREGATES_VERSION = 1;
 /** Site key of the organization-wide buckets. */
 export const ALL_SITES = '*';
 
-export type BucketLevel = 'quarter' | 'day';
+export type BucketLevel = 'quarter' | 'day' | 'month';
 
 export const QUARTER_MS = 15 * 60 * 1000;
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -135,12 +136,18 @@ export function dayStart(iso: string): string {
   return new Date(t - (((t % DAY_MS) + DAY_MS) % DAY_MS)).toISOString();
 }
 
-/** The four buckets a contribution goes to. */
+export function monthStart(iso: string): string {
+  const d = new Date(iso);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)).toISOString();
+}
+
+/** The six buckets a contribution goes to: its quarter hour, UTC day and UTC month, for its site and for all. */
 export function bucketsOf(c: Pick<AggregatedContribution, 'organizationId' | 'mode' | 'siteId' | 'at'>): BucketRef[] {
   const out: BucketRef[] = [];
   for (const siteId of [c.siteId, ALL_SITES]) {
     out.push({ organizationId: c.organizationId, mode: c.mode, siteId, level: 'quarter', start: quarterStart(c.at) });
     out.push({ organizationId: c.organizationId, mode: c.mode, siteId, level: 'day', start: dayStart(c.at) });
+    out.push({ organizationId: c.organizationId, mode: c.mode, siteId, level: 'month', start: monthStart(c.at) });
   }
   return out;
 }
