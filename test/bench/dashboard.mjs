@@ -88,7 +88,7 @@ const SEED_SQL = (from, to) => `
   FROM (SELECT g, g % 100 AS m,
                CASE WHEN g % 100 < 70 THEN 1 WHEN g % 100 < 80 THEN 2 WHEN g % 100 < 88 THEN 0 WHEN g % 100 < 93 THEN -2
                     WHEN g % 100 < 96 THEN 3 WHEN g % 100 < 98 THEN 4 ELSE 1 END AS st,
-               500 + (g * 7919) % 20000 AS amount,
+               500 + (g::bigint * 7919) % 20000 AS amount,
                CASE WHEN g % 20 < 16 THEN 'EUR' WHEN g % 20 < 19 THEN 'USD' ELSE 'GBP' END AS cur,
                to_char(to_timestamp((${spanStart} + (g::bigint * ${now - spanStart - 60_000}) / ${N}) / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ts
         FROM generate_series(${from}, ${to}) AS g) x`;
