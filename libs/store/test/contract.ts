@@ -325,21 +325,28 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       type Counters = { id: string; version: number; owner: string; counters: Record<string, number> };
       const col = store.collection<Counters>(name);
       const id = 'c'.repeat(24);
+      const other = 'd'.repeat(24);
       await Promise.all(
-        Array.from({ length: 20 }, (_, i) => col.addToCounters(id, { owner: 'o1', counters: {} }, 'counters', { n: 1, amount: 250, [`k${i % 2}`]: -1 })),
+        Array.from({ length: 20 }, (_, i) =>
+          col.addToCounters('counters', [
+            { id, init: { owner: 'o1', counters: {} }, deltas: { n: 1, amount: 250, [`k${i % 2}`]: -1 } },
+            { id: other, init: { owner: 'o2', counters: {} }, deltas: { n: 2 } },
+          ]),
+        ),
       );
       const after = await col.get(id);
       expect(after?.owner).toBe('o1');
       expect(after?.counters).toEqual({ n: 20, amount: 5000, k0: -10, k1: -10 });
       expect(after?.version).toBe(20);
+      expect((await col.get(other))?.counters).toEqual({ n: 40 });
       await expect(
         store.transaction(async (tx) => {
-          await tx.collection<Counters>(name).addToCounters(id, { owner: 'o1', counters: {} }, 'counters', { n: 5 });
+          await tx.collection<Counters>(name).addToCounters('counters', [{ id, init: { owner: 'o1', counters: {} }, deltas: { n: 5 } }]);
           throw new Error('abort');
         }),
       ).rejects.toThrow('abort');
       expect((await col.get(id))?.counters.n).toBe(20);
-      await expect(col.addToCounters(id, { owner: 'o1', counters: {} }, 'counters', { 'a.b': 1 })).rejects.toBeInstanceOf(ValidationError);
+      await expect(col.addToCounters('counters', [{ id, init: { owner: 'o1', counters: {} }, deltas: { 'a.b': 1 } }])).rejects.toBeInstanceOf(ValidationError);
     });
 
     it('update leaves the document alone when mutate returns null, and rejects unknown ids', async () => {

@@ -141,21 +141,33 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     throw versionConflict(this.name, id, expectedVersion, current.version);
   }
 
-  async addToCounters(id: string, init: Omit<T, 'id' | 'version'>, field: string, deltas: Record<string, number>): Promise<void> {
-    assertDocId(id);
-    assertCounters(field, deltas);
-    const { [field]: _ignored, ...seed } = toBody(init);
-    // An update pipeline (typed, and free to name any counter key through $getField): fields of
+  async addToCounters(field: string, items: ReadonlyArray<{ id: string; init: Omit<T, 'id' | 'version'>; deltas: Record<string, number> }>): Promise<void> {
+    if (items.length === 0) return;
+    if (new Set(items.map((i) => i.id)).size !== items.length) throw new ValidationError('addToCounters: ids must differ');
+    for (const i of items) {
+      assertDocId(i.id);
+      assertCounters(field, i.deltas);
+    }
+    // Update pipelines (typed, and free to name any counter key through $getField): fields of
     // `init` fill in only when missing, each counter adds its delta to the value there (else 0).
     const current: Document = { $ifNull: [`$${field}`, {}] };
-    const added: Document = {};
-    for (const [k, v] of Object.entries(deltas)) {
-      const old: Document = { $getField: { field: { $literal: k }, input: current } };
-      added[k] = { $add: [{ $cond: [{ $isNumber: old }, old, 0] }, v] };
-    }
-    const set: Document = { version: { $add: [{ $ifNull: ['$version', 0] }, 1] }, [field]: { $mergeObjects: [current, added] } };
-    for (const [k, v] of Object.entries(seed)) set[k] = { $ifNull: [`$${k}`, { $literal: v }] };
-    await this.write(() => this.native.updateOne({ _id: id }, [{ $set: set }], { upsert: true, session: this.session }));
+    const pipeline = (init: Omit<T, 'id' | 'version'>, deltas: Record<string, number>): Document[] => {
+      const { [field]: _ignored, ...seed } = toBody(init);
+      const added: Document = {};
+      for (const [k, v] of Object.entries(deltas)) {
+        const old: Document = { $getField: { field: { $literal: k }, input: current } };
+        added[k] = { $add: [{ $cond: [{ $isNumber: old }, old, 0] }, v] };
+      }
+      const set: Document = { version: { $add: [{ $ifNull: ['$version', 0] }, 1] }, [field]: { $mergeObjects: [current, added] } };
+      for (const [k, v] of Object.entries(seed)) set[k] = { $ifNull: [`$${k}`, { $literal: v }] };
+      return [{ $set: set }];
+    };
+    await this.write(() =>
+      this.native.bulkWrite(
+        items.map((i) => ({ updateOne: { filter: { _id: i.id }, update: pipeline(i.init, i.deltas), upsert: true } })),
+        { ordered: true, session: this.session },
+      ),
+    );
   }
 
   async replaceMany(items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>): Promise<T[]> {

@@ -199,23 +199,26 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     throw versionConflict(this.name, id, expectedVersion, row.current);
   }
 
-  async addToCounters(id: string, init: Omit<T, 'id' | 'version'>, field: string, deltas: Record<string, number>): Promise<void> {
-    assertDocId(id);
-    assertCounters(field, deltas);
-    const body = toBody({ ...init, [field]: deltas });
-    // The update merges the old object with each delta added to its old value (numbers only).
+  async addToCounters(field: string, items: ReadonlyArray<{ id: string; init: Omit<T, 'id' | 'version'>; deltas: Record<string, number> }>): Promise<void> {
+    if (items.length === 0) return;
+    if (new Set(items.map((i) => i.id)).size !== items.length) throw new ValidationError('addToCounters: ids must differ');
+    for (const i of items) {
+      assertDocId(i.id);
+      assertCounters(field, i.deltas);
+    }
+    // The inserted document carries the deltas under `field`; on conflict they are read back from
+    // EXCLUDED and each is added to the old value (numbers only), the other entries kept.
     await this.run(
-      prepared(
-        `INSERT INTO ${this.table} AS t (id, version, doc) VALUES ($1, 1, $2::jsonb)
-         ON CONFLICT (id) DO UPDATE SET version = t.version + 1,
-           doc = jsonb_set(t.doc, ARRAY[$3::text],
-             (CASE WHEN jsonb_typeof(t.doc -> $3::text) = 'object' THEN t.doc -> $3::text ELSE '{}'::jsonb END) ||
-             coalesce((SELECT jsonb_object_agg(d.key, to_jsonb(d.value::numeric +
-                 CASE WHEN jsonb_typeof(t.doc -> $3::text -> d.key) = 'number' THEN (t.doc -> $3::text ->> d.key)::numeric ELSE 0 END))
-               FROM jsonb_each_text($4::jsonb) AS d), '{}'::jsonb),
-             true)`,
-        [id, JSON.stringify(body), field, JSON.stringify(deltas)],
-      ),
+      `INSERT INTO ${this.table} AS t (id, version, doc)
+       SELECT v.id, 1, v.doc FROM unnest($1::text[], $2::jsonb[]) WITH ORDINALITY AS v(id, doc, n) ORDER BY v.n
+       ON CONFLICT (id) DO UPDATE SET version = t.version + 1,
+         doc = jsonb_set(t.doc, ARRAY[$3::text],
+           (CASE WHEN jsonb_typeof(t.doc -> $3::text) = 'object' THEN t.doc -> $3::text ELSE '{}'::jsonb END) ||
+           coalesce((SELECT jsonb_object_agg(d.key, to_jsonb(d.value::numeric +
+               CASE WHEN jsonb_typeof(t.doc -> $3::text -> d.key) = 'number' THEN (t.doc -> $3::text ->> d.key)::numeric ELSE 0 END))
+             FROM jsonb_each_text(EXCLUDED.doc -> $3::text) AS d), '{}'::jsonb),
+           true)`,
+      [items.map((i) => i.id), items.map((i) => JSON.stringify(toBody({ ...i.init, [field]: i.deltas }))), field],
     );
   }
 

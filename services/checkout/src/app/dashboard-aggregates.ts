@@ -22,15 +22,16 @@ export function withAggregates<B extends TxBody>(next: B): B & { aggregated: Agg
 }
 
 /**
- * Adds `after - before` to the buckets, in bucket id order (concurrent writers lock bucket rows in
+ * Adds `after - before` to the buckets in one statement, in bucket id order (concurrent writers lock bucket rows in
  * the same order, so they wait for each other instead of deadlocking). `before` is the contribution
  * stored on the transaction before this write (absent: nothing was added yet).
  */
 export async function addToBuckets(tx: Pick<TxScope, 'collection'>, before: AggregatedContribution | null | undefined, after: AggregatedContribution): Promise<void> {
   const deltas = bucketDeltas(before ?? null, after);
   const buckets = tx.collection<DashboardBucketDoc>(DASHBOARD_BUCKETS);
-  for (const id of [...deltas.keys()].sort()) {
-    const { ref, deltas: d } = deltas.get(id)!;
-    await buckets.addToCounters(id, { ...ref, counters: {} }, 'counters', d);
-  }
+  const ids = [...deltas.keys()].sort();
+  await buckets.addToCounters(
+    'counters',
+    ids.map((id) => ({ id, init: { ...deltas.get(id)!.ref, counters: {} }, deltas: deltas.get(id)!.deltas })),
+  );
 }

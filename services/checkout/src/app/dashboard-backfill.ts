@@ -88,11 +88,13 @@ async function aggregateAll(tx: TxScope, docs: TransactionDoc[]): Promise<number
     }
   }
   const buckets = tx.collection<DashboardBucketDoc>(DASHBOARD_BUCKETS);
+  const items = [];
   for (const id of [...sums.keys()].sort()) {
     const { ref, deltas } = sums.get(id)!;
     for (const [k, v] of Object.entries(deltas)) if (v === 0) delete deltas[k];
-    if (Object.keys(deltas).length > 0) await buckets.addToCounters(id, { ...ref, counters: {} }, 'counters', deltas);
+    if (Object.keys(deltas).length > 0) items.push({ id, init: { ...ref, counters: {} }, deltas });
   }
+  await buckets.addToCounters('counters', items);
   return stale.length;
 }
 
