@@ -43,6 +43,10 @@ const DAYS = Number(args.days);
 const URL_ = process.env.STORE_URL ?? process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const ctx = await startBenchMesh({ logLevel: args['log-level'] });
+// Ctrl-C stops the mesh and drops its namespace too.
+process.once('SIGINT', () => {
+  ctx.stop().finally(() => process.exit(130));
+});
 const { mesh, boot, providerId, namespace } = ctx;
 const database = `${namespace}_checkout`;
 const table = `"${database}"."${TRANSACTIONS}"`;
