@@ -434,6 +434,23 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.GET('/api/v1/invoices/{id}/pdf', { ...proformaPath, parseAs: 'arrayBuffer' })).response.headers.get('x-document-rendered')).toBe('true');
     expect((await org.POST('/api/v1/invoices/{id}/regenerate-pdf', { ...proformaPath, parseAs: 'arrayBuffer' })).response.status).toBe(200);
     expect((await org.DELETE('/api/v1/invoices/{id}', proformaPath)).response.status).toBe(200);
+    // Recurring schedules (invoice:* scopes) and the processor (system key). Cancelled before its
+    // first cycle: generate is refused (409) and no invoice keeps the client from being deleted.
+    const plan = await org.POST('/api/v1/invoices/recurring', {
+      body: { startDate: '2030-01-31', interval: 'month', template: { ...draftBody, siteId, clientId: sweepClient.data!.id } },
+    });
+    expect(plan.response.status).toBe(201);
+    const planPath = { params: { path: { id: plan.data!.id } } };
+    expect((await org.GET('/api/v1/invoices/recurring')).data?.total).toBe(1);
+    expect((await org.GET('/api/v1/invoices/recurring/{id}', planPath)).data?.nextRunDate).toBe('2030-01-31');
+    expect((await org.PUT('/api/v1/invoices/recurring/{id}', { ...planPath, body: { startDate: '2030-02-28' } })).data?.nextRunDate).toBe('2030-02-28');
+    expect((await org.GET('/api/v1/invoices/recurring/{id}/upcoming', { params: { path: planPath.params.path, query: { count: 2 } } })).data?.upcoming.length).toBe(2);
+    expect((await org.POST('/api/v1/invoices/recurring/{id}/pause', { ...planPath, body: {} })).data?.status).toBe('paused');
+    expect((await org.POST('/api/v1/invoices/recurring/{id}/resume', { ...planPath, body: {} })).data?.status).toBe('active');
+    expect((await org.POST('/api/v1/invoices/recurring/{id}/cancel', { ...planPath, body: { reason: 'sweep' } })).data?.status).toBe('cancel_requested');
+    expect((await org.POST('/api/v1/invoices/recurring/{id}/generate', { ...planPath, body: {} })).response.status).toBe(409);
+    expect((await system.POST('/api/v1/system/recurring/process', { body: {} })).data?.failed).toBe(0);
+    expect((await system.GET('/api/v1/system/recurring/status')).data?.lastRuns.length).toBeGreaterThan(0);
     expect((await org.DELETE('/api/v1/clients/{id}', clientPath)).response.status).toBe(204);
 
     // The dashboard (typed query and answer).

@@ -48,7 +48,9 @@ export const configSchema = backendConfigSchema('checkout')
     TRANSACTION_ABANDON_AFTER_MS: bounded(24 * 3_600_000, 100, 130 * 24 * 3_600_000, 'TRANSACTION_ABANDON_AFTER_MS'),
     /** Expiry worker pass interval, and the pause before retrying a transaction whose provider did not cancel. */
     EXPIRY_INTERVAL_MS: bounded(60_000, 10, 3_600_000, 'EXPIRY_INTERVAL_MS'),
-    /** Abandoned transactions expired per pass. */
+    /** Session sweep pass interval: pending checkout sessions past `expiresAt` are stored as expired and their pending transaction abandoned. */
+    SESSION_EXPIRY_INTERVAL_MS: bounded(60_000, 10, 3_600_000, 'SESSION_EXPIRY_INTERVAL_MS'),
+    /** Abandoned transactions expired per pass (also: sessions swept per pass). */
     EXPIRY_BATCH_SIZE: bounded(50, 1, 1000, 'EXPIRY_BATCH_SIZE'),
     /** Lifetime of a handoff token. */
     HANDOFF_TOKEN_TTL_SECONDS: bounded(600, 30, 86_400, 'HANDOFF_TOKEN_TTL_SECONDS'),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EMPTY_TARGET_ALLOW_LIST, parseTargetAllowList } from '@paymesh/core';
 import {
   checkoutStatus,
+  isSessionExpiryDue,
   newSessionPublicId,
   newShortCode,
   paymentUrlFor,
@@ -111,6 +112,14 @@ describe('checkout status and views', () => {
     expect(checkoutStatus({ status: 'pending', expiresAt: '2026-03-01T12:00:01.000Z' }, now)).toBe('pending');
     expect(checkoutStatus({ status: 'pending', expiresAt: '2026-03-01T12:00:00.000Z' }, now)).toBe('expired');
     expect(checkoutStatus({ status: 'completed', expiresAt: '2026-01-01T00:00:00.000Z' }, now)).toBe('completed');
+    expect(checkoutStatus({ status: 'expired', expiresAt: '2026-03-01T11:00:00.000Z' }, now)).toBe('expired');
+  });
+
+  it('sweeps pending sessions past their expiry only (never a paid or already expired one)', () => {
+    expect(isSessionExpiryDue({ status: 'pending', expiresAt: '2026-03-01T12:00:00.000Z' }, now)).toBe(true);
+    expect(isSessionExpiryDue({ status: 'pending', expiresAt: '2026-03-01T12:00:00.001Z' }, now)).toBe(false);
+    expect(isSessionExpiryDue({ status: 'completed', expiresAt: '2026-01-01T00:00:00.000Z' }, now)).toBe(false);
+    expect(isSessionExpiryDue({ status: 'expired', expiresAt: '2026-01-01T00:00:00.000Z' }, now)).toBe(false);
   });
 
   it('shows items as line items, or one line for the whole amount', () => {

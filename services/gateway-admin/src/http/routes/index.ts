@@ -23,6 +23,7 @@ import { customerHoldRoutes, riskSettingsRoutes } from './customer-holds';
 import { documentPdfRoutes } from './document-pdf';
 import { einvoiceRoutes } from './einvoices';
 import { dashboardRoutes } from './dashboard';
+import { recurringRoutes } from './recurring';
 
 /** The settings route definitions depend on (a subset of the gateway's config). */
 export interface RouteSettings {
@@ -51,6 +52,7 @@ export function allRoutes(settings: RouteSettings): AnyRoute[] {
     ...taxRateRoutes,
     ...taxRuleRoutes,
     ...invoiceTaxRoutes,
+    ...recurringRoutes,
     ...invoiceRoutes,
     ...invoicePaymentLinkRoutes,
     ...creditNoteRoutes,
