@@ -246,15 +246,26 @@ export async function getDashboard(deps: Pick<CheckoutDeps, 'store' | 'clock'>, 
     bucketId({ organizationId: scope.organizationId, mode: scope.mode, siteId: siteKey, level, start: new Date(t).toISOString() });
   const cover = coveringBuckets(Date.parse(period.startAt), Date.parse(period.endAt));
   const buckets = deps.store.collection<DashboardBucketDoc>(DASHBOARD_BUCKETS);
+  const read = new Set<string>();
+  const found = new Map<string, Record<string, number>>();
+  /** Bucket counters by id (missing: no transactions there); reads only ids not read before. */
   const load = async (segments: Segment[]): Promise<Map<string, Record<string, number>>> => {
-    if (segments.length === 0) return new Map();
-    const page = await buckets.find({ id: { $in: segments.map((x) => ref(x.level, x.start)) } });
-    return new Map(page.items.map((b) => [b.id, b.counters]));
+    const ids = segments.map((x) => ref(x.level, x.start)).filter((id) => !read.has(id));
+    if (ids.length > 0) {
+      for (const id of ids) read.add(id);
+      const page = await buckets.find({ id: { $in: ids } });
+      for (const b of page.items) found.set(b.id, b.counters);
+    }
+    return found;
   };
-  const found = await load(cover);
+  // The newest day's quarter hours come along: the recent transactions usually start there.
+  const newest = cover.at(-1);
+  const newestDay = newest && newest.level !== 'quarter' ? children(newest.level === 'month' ? children(newest).at(-1)! : newest) : [];
+  await load([...cover, ...(q.recentLimit > 0 ? newestDay : [])]);
+  const totals = cover.map((x) => found.get(ref(x.level, x.start))).filter((c): c is Record<string, number> => c !== undefined);
 
   const total: Record<string, number> = {};
-  for (const counters of found.values()) addCounters(total, counters);
+  for (const counters of totals) addCounters(total, counters);
   const sums = byCurrency(total, q.currency);
 
   const allStatuses: Record<string, number> = {};
