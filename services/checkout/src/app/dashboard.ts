@@ -234,10 +234,10 @@ function transactionsIn(counters: Record<string, number> | undefined, currency: 
 }
 
 /**
- * The dashboard for a period: read from at most ~1,300 buckets by id (whole days plus the quarter
- * hours at the ends), never from the transactions themselves; recent transactions are read from
- * the newest quarter hours that the buckets say hold enough of them (an indexed lookup by
- * creation quarter hour).
+ * The dashboard for a period: read from buckets by id (whole UTC months, days and quarter hours at
+ * the ends: some 270 for a year), never from the transactions themselves; recent transactions are
+ * read from the newest quarter hours that the buckets say hold enough of them (an indexed lookup
+ * by creation quarter hour).
  */
 export async function getDashboard(deps: Pick<CheckoutDeps, 'store' | 'clock'>, scope: Scope, q: DashboardQuery): Promise<DashboardView> {
   const period = dashboardPeriod(q, deps.clock.now());
