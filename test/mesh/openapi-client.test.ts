@@ -457,6 +457,11 @@ describe('a client generated from the Admin API document', () => {
     expect((await system.GET('/api/v1/system/recurring/status')).data?.lastRuns.length).toBeGreaterThan(0);
     expect((await org.DELETE('/api/v1/clients/{id}', clientPath)).response.status).toBe(204);
 
+    // The dashboard (typed query and answer).
+    const dash = await org.GET('/api/v1/dashboard', { params: { query: { period: 'today', timezone: 'Europe/Berlin', siteId } } });
+    expect(dash.response.status).toBe(200);
+    expect(dash.data?.period.timezone).toBe('Europe/Berlin');
+
     // Sites last: a deleted site is gone.
     expect((await org.DELETE('/api/v1/sites/{id}', byId)).response.status).toBe(204);
     expect((await org.GET('/api/v1/sites/{id}', byId)).response.status).toBe(404);

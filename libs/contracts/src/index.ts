@@ -11,4 +11,5 @@ export * from './documents';
 export * from './customer-holds';
 export * from './einvoice';
 export * from './tax-reports';
+export * from './dashboard';
 export * from './recurring';

@@ -172,6 +172,24 @@ export interface Collection<T extends StoredDoc> {
    * without reading (one statement when it is current), later tries read again.
    */
   update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T>;
+  /**
+   * Compare-and-set of many documents in one statement (PostgreSQL) or one bulk write (MongoDB):
+   * like `replace` for each, and all or nothing inside a store transaction (a VERSION_CONFLICT or
+   * NotFoundError on any of them throws, and the transaction rolls back). For batch jobs; the ids
+   * must differ. Returns the stored documents in the order given.
+   */
+  replaceMany(items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>): Promise<T[]>;
+  /**
+   * For each item: adds `deltas` to the numeric entries of the object at top-level field `field` of
+   * document `id` (a missing entry counts as 0; an entry that is not a number is replaced by its
+   * delta), creating the document from `init` (with `field` holding the deltas) when the id is
+   * unknown; the version goes up by one. One statement (PostgreSQL) or one bulk write (MongoDB),
+   * with no compare-and-set: concurrent calls add up instead of conflicting (they wait for each
+   * other's rows; give the ids in one order everywhere, e.g. sorted, and they never deadlock).
+   * Entries are never removed; ids must differ. For counters kept beside the documents they
+   * summarize, in the same store transaction.
+   */
+  addToCounters(field: string, items: ReadonlyArray<{ id: string; init: Omit<T, 'id' | 'version'>; deltas: Record<string, number> }>): Promise<void>;
   /** Deletes by id; returns whether a document was removed. */
   delete(id: string): Promise<boolean>;
   /** Deletes every document matching the filter; returns how many. */

@@ -294,6 +294,61 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       expect(final?.version).toBe(21);
     });
 
+    it('replaceMany sets every document with compare-and-set, all or nothing in a transaction', async () => {
+      const col = await invoices();
+      const a = await col.insert(invoice({ number: 'M-1', amount: 1 }));
+      const b = await col.insert(invoice({ number: 'M-2', amount: 2 }));
+      const body = ({ id: _id, version: _version, ...rest }: Invoice) => rest;
+      const out = await col.replaceMany([
+        { id: a.id, expectedVersion: 1, next: { ...body(a), amount: 10 } },
+        { id: b.id, expectedVersion: 1, next: { ...body(b), amount: 20 } },
+      ]);
+      expect(out.map((d) => [d.amount, d.version])).toEqual([[10, 2], [20, 2]]);
+      expect((await col.get(b.id))?.amount).toBe(20);
+      await expectDomainError(
+        store.transaction((tx) =>
+          tx.collection<Invoice>(col.name).replaceMany([
+            { id: a.id, expectedVersion: 2, next: { ...body(a), amount: 100 } },
+            { id: b.id, expectedVersion: 1, next: { ...body(b), amount: 200 } },
+          ]),
+        ),
+        ConflictError,
+        'VERSION_CONFLICT',
+      );
+      expect([(await col.get(a.id))?.amount, (await col.get(b.id))?.amount]).toEqual([10, 20]);
+      expect(await col.replaceMany([])).toEqual([]);
+    });
+
+    it('addToCounters creates the document, adds under 20 concurrent calls, and rolls back with its transaction', async () => {
+      const name = `counters_${++seq}`;
+      await store.ensureCollection({ name });
+      type Counters = { id: string; version: number; owner: string; counters: Record<string, number> };
+      const col = store.collection<Counters>(name);
+      const id = 'c'.repeat(24);
+      const other = 'd'.repeat(24);
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          col.addToCounters('counters', [
+            { id, init: { owner: 'o1', counters: {} }, deltas: { n: 1, amount: 250, [`k${i % 2}`]: -1 } },
+            { id: other, init: { owner: 'o2', counters: {} }, deltas: { n: 2 } },
+          ]),
+        ),
+      );
+      const after = await col.get(id);
+      expect(after?.owner).toBe('o1');
+      expect(after?.counters).toEqual({ n: 20, amount: 5000, k0: -10, k1: -10 });
+      expect(after?.version).toBe(20);
+      expect((await col.get(other))?.counters).toEqual({ n: 40 });
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.collection<Counters>(name).addToCounters('counters', [{ id, init: { owner: 'o1', counters: {} }, deltas: { n: 5 } }]);
+          throw new Error('abort');
+        }),
+      ).rejects.toThrow('abort');
+      expect((await col.get(id))?.counters.n).toBe(20);
+      await expect(col.addToCounters('counters', [{ id, init: { owner: 'o1', counters: {} }, deltas: { 'a.b': 1 } }])).rejects.toBeInstanceOf(ValidationError);
+    });
+
     it('update leaves the document alone when mutate returns null, and rejects unknown ids', async () => {
       const col = await invoices();
       const created = await col.insert(invoice());

@@ -16,6 +16,7 @@ import { startConsumers } from './events/consumers';
 import type { PaymentsDeps } from './app/payments-deps';
 import { buyerRiskGuard } from './app/buyer-risk';
 import { ExpiryWorker } from './jobs/expiry-worker';
+import { DashboardBackfillWorker } from './jobs/dashboard-backfill-worker';
 import { SessionExpiryWorker } from './jobs/session-expiry-worker';
 
 void runBackendService({
@@ -54,7 +55,10 @@ void runBackendService({
     expiry.start();
     const sessionExpiry = new SessionExpiryWorker(deps, { batchSize: config.EXPIRY_BATCH_SIZE, retryMs: config.EXPIRY_INTERVAL_MS, retryCapMs: config.EXPIRY_RETRY_MAX_MS, pollIntervalMs: config.SESSION_EXPIRY_INTERVAL_MS });
     sessionExpiry.start();
+    const backfill = new DashboardBackfillWorker(deps, { batchSize: 500, retryMs: config.EXPIRY_INTERVAL_MS });
+    backfill.start();
     return async () => {
+      await backfill.stop();
       await sessionExpiry.stop();
       await expiry.stop();
       await Promise.all(subs.map((s) => s.stop()));

@@ -1,6 +1,7 @@
-import type { ClientSession, Collection as Native } from 'mongodb';
-import { newObjectId } from '@paymesh/core';
+import type { ClientSession, Collection as Native, Document } from 'mongodb';
+import { newObjectId, ValidationError } from '@paymesh/core';
 import {
+  assertCounters,
   assertDocId,
   assertVersion,
   duplicateKey,
@@ -138,6 +139,56 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     const current = await this.native.findOne({ _id: id }, { projection: { version: 1 }, session: this.session });
     if (!current) throw notFound(this.name, id);
     throw versionConflict(this.name, id, expectedVersion, current.version);
+  }
+
+  async addToCounters(field: string, items: ReadonlyArray<{ id: string; init: Omit<T, 'id' | 'version'>; deltas: Record<string, number> }>): Promise<void> {
+    if (items.length === 0) return;
+    if (new Set(items.map((i) => i.id)).size !== items.length) throw new ValidationError('addToCounters: ids must differ');
+    for (const i of items) {
+      assertDocId(i.id);
+      assertCounters(field, i.deltas);
+    }
+    // Update pipelines (typed, and free to name any counter key through $getField): fields of
+    // `init` fill in only when missing, each counter adds its delta to the value there (else 0).
+    const current: Document = { $ifNull: [`$${field}`, {}] };
+    const pipeline = (init: Omit<T, 'id' | 'version'>, deltas: Record<string, number>): Document[] => {
+      const { [field]: _ignored, ...seed } = toBody(init);
+      const added: Document = {};
+      for (const [k, v] of Object.entries(deltas)) {
+        const old: Document = { $getField: { field: { $literal: k }, input: current } };
+        added[k] = { $add: [{ $cond: [{ $isNumber: old }, old, 0] }, v] };
+      }
+      const set: Document = { version: { $add: [{ $ifNull: ['$version', 0] }, 1] }, [field]: { $mergeObjects: [current, added] } };
+      for (const [k, v] of Object.entries(seed)) set[k] = { $ifNull: [`$${k}`, { $literal: v }] };
+      return [{ $set: set }];
+    };
+    await this.write(() =>
+      this.native.bulkWrite(
+        items.map((i) => ({ updateOne: { filter: { _id: i.id }, update: pipeline(i.init, i.deltas), upsert: true } })),
+        { ordered: true, session: this.session },
+      ),
+    );
+  }
+
+  async replaceMany(items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>): Promise<T[]> {
+    if (items.length === 0) return [];
+    if (new Set(items.map((i) => i.id)).size !== items.length) throw new ValidationError('replaceMany: ids must differ');
+    for (const i of items) assertVersion(i.expectedVersion);
+    const bodies = items.map((i) => toBody(i.next));
+    const result = await this.write(() =>
+      this.native.bulkWrite(
+        items.map((i, k) => ({ replaceOne: { filter: { _id: i.id, version: i.expectedVersion }, replacement: { ...bodies[k]!, version: i.expectedVersion + 1 } } })),
+        { ordered: true, session: this.session },
+      ),
+    );
+    if (result.matchedCount !== items.length) {
+      for (const i of items) {
+        const current = await this.native.findOne({ _id: i.id }, { projection: { version: 1 }, session: this.session });
+        if (!current) throw notFound(this.name, i.id);
+        if (current.version !== i.expectedVersion + 1) throw versionConflict(this.name, i.id, i.expectedVersion, current.version);
+      }
+    }
+    return items.map((i, k) => toStored<T>(i.id, i.expectedVersion + 1, bodies[k]!));
   }
 
   update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T> {

@@ -1,6 +1,7 @@
 import type { QueryConfig, QueryResultRow } from 'pg';
-import { newObjectId } from '@paymesh/core';
+import { newObjectId, ValidationError } from '@paymesh/core';
 import {
+  assertCounters,
   assertDocId,
   assertVersion,
   notFound,
@@ -196,6 +197,51 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     if (row?.updated != null) return toStored<T>(id, row.updated, body);
     if (row?.current == null) throw notFound(this.name, id);
     throw versionConflict(this.name, id, expectedVersion, row.current);
+  }
+
+  async addToCounters(field: string, items: ReadonlyArray<{ id: string; init: Omit<T, 'id' | 'version'>; deltas: Record<string, number> }>): Promise<void> {
+    if (items.length === 0) return;
+    if (new Set(items.map((i) => i.id)).size !== items.length) throw new ValidationError('addToCounters: ids must differ');
+    for (const i of items) {
+      assertDocId(i.id);
+      assertCounters(field, i.deltas);
+    }
+    // The inserted document carries the deltas under `field`; on conflict they are read back from
+    // EXCLUDED and each is added to the old value (numbers only), the other entries kept.
+    await this.run(
+      `INSERT INTO ${this.table} AS t (id, version, doc)
+       SELECT v.id, 1, v.doc FROM unnest($1::text[], $2::jsonb[]) WITH ORDINALITY AS v(id, doc, n) ORDER BY v.n
+       ON CONFLICT (id) DO UPDATE SET version = t.version + 1,
+         doc = jsonb_set(t.doc, ARRAY[$3::text],
+           (CASE WHEN jsonb_typeof(t.doc -> $3::text) = 'object' THEN t.doc -> $3::text ELSE '{}'::jsonb END) ||
+           coalesce((SELECT jsonb_object_agg(d.key, to_jsonb(d.value::numeric +
+               CASE WHEN jsonb_typeof(t.doc -> $3::text -> d.key) = 'number' THEN (t.doc -> $3::text ->> d.key)::numeric ELSE 0 END))
+             FROM jsonb_each_text(EXCLUDED.doc -> $3::text) AS d), '{}'::jsonb),
+           true)`,
+      [items.map((i) => i.id), items.map((i) => JSON.stringify(toBody({ ...i.init, [field]: i.deltas }))), field],
+    );
+  }
+
+  async replaceMany(items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>): Promise<T[]> {
+    if (items.length === 0) return [];
+    if (new Set(items.map((i) => i.id)).size !== items.length) throw new ValidationError('replaceMany: ids must differ');
+    for (const i of items) assertVersion(i.expectedVersion);
+    const bodies = items.map((i) => toBody(i.next));
+    const { rows } = await this.run<{ id: string }>(
+      `UPDATE ${this.table} AS t SET doc = v.doc, version = t.version + 1
+       FROM unnest($1::text[], $2::int[], $3::jsonb[]) AS v(id, version, doc)
+       WHERE t.id = v.id AND t.version = v.version RETURNING t.id`,
+      [items.map((i) => i.id), items.map((i) => i.expectedVersion), bodies.map((b) => JSON.stringify(b))],
+    );
+    if (rows.length !== items.length) {
+      const done = new Set(rows.map((r) => r.id));
+      const missed = items.find((i) => !done.has(i.id))!;
+      const current = await this.run<{ version: number }>(`SELECT version FROM ${this.table} WHERE id = $1`, [missed.id]);
+      const version = current.rows[0]?.version;
+      if (version === undefined) throw notFound(this.name, missed.id);
+      throw versionConflict(this.name, missed.id, missed.expectedVersion, version);
+    }
+    return items.map((i, k) => toStored<T>(i.id, i.expectedVersion + 1, bodies[k]!));
   }
 
   update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T> {

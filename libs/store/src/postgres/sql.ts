@@ -64,6 +64,8 @@ export function target(path: string): Target {
 /** Expression indexed for a field in `ensureCollection`; equality filters on strings use it too. */
 export function indexExpression(path: string): string {
   const t = target(path);
+  // Filters and sorts compare ids bytewise (COLLATE "C"); an index on `id` must too to serve them.
+  if (t.kind === 'id') return 'id COLLATE "C"';
   return t.kind === 'doc' ? t.text : t.kind;
 }
 

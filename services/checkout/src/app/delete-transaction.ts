@@ -3,6 +3,7 @@ import type { Mode } from '../domain/site';
 import { isDeletable, type TransactionDoc } from '../domain/transaction';
 import { TRANSACTIONS } from '../store/collections';
 import { loadTransactionForOrg } from './access';
+import { addToBuckets, withAggregates } from './dashboard-aggregates';
 import { body } from './docs';
 import type { PaymentsDeps } from './payments-deps';
 
@@ -21,9 +22,13 @@ export async function deleteTransaction(deps: PaymentsDeps, ref: { organizationI
   const current = await loadTransactionForOrg(deps, ref.organizationId, ref.mode, ref.id);
   if (!isDeletable(current)) refuse(current);
   const now = deps.clock.now().toISOString();
-  await deps.store.collection<TransactionDoc>(TRANSACTIONS).update(current.id, (cur) => {
+  // The dashboard stops counting it in the same store transaction.
+  await deps.outbox.commit(async (tx) => {
+    const cur = await tx.collection<TransactionDoc>(TRANSACTIONS).get(current.id);
+    if (!cur || cur.deletedAt) return;
     if (!isDeletable(cur)) refuse(cur);
-    return { ...body(cur), deletedAt: now, updatedAt: now };
+    const stored = await tx.collection<TransactionDoc>(TRANSACTIONS).replace(cur.id, cur.version, withAggregates({ ...body(cur), deletedAt: now, updatedAt: now }));
+    await addToBuckets(tx, cur.aggregated, stored.aggregated!);
   });
   deps.logger.info({ transactionId: current.id, organizationId: ref.organizationId }, 'transaction deleted');
 }

@@ -13,6 +13,7 @@ import {
   type TxStatus,
 } from '../domain/transaction-state';
 import { CHECKOUTS, TRANSACTIONS } from '../store/collections';
+import { addToBuckets, withAggregates } from './dashboard-aggregates';
 import { body } from './docs';
 import type { PaymentsDeps } from './payments-deps';
 
@@ -120,14 +121,17 @@ export async function insertTransaction(
 ): Promise<TransactionDoc> {
   const state = initialState(trigger);
   const first = historyEntry(null, state, triggerName(trigger), doc.createdAt, { reason });
-  const stored = await tx.collection<TransactionDoc>(TRANSACTIONS).insert({
-    ...doc,
-    ...state,
-    openCheckoutId: state.status === 0 ? doc.openCheckoutId : null,
-    statusSequence: 1,
-    statusHistory: [first],
-    processedProviderEventIds: [],
-  });
+  const stored = await tx.collection<TransactionDoc>(TRANSACTIONS).insert(
+    withAggregates({
+      ...doc,
+      ...state,
+      openCheckoutId: state.status === 0 ? doc.openCheckoutId : null,
+      statusSequence: 1,
+      statusHistory: [first],
+      processedProviderEventIds: [],
+    }),
+  );
+  await addToBuckets(tx, null, stored.aggregated!);
   emitStatusChanged(tx, stored, null, doc.createdAt);
   return stored;
 }
@@ -199,13 +203,14 @@ export async function applyTransition(
       : doc.processedProviderEventIds;
     if (res.kind === 'unchanged') {
       if (!p.patch) return tentative ? undefined : { doc, result: 'unchanged' };
-      const stored = await txs.replace(doc.id, doc.version, { ...body(doc), ...p.patch, processedProviderEventIds, updatedAt: now });
+      const stored = await txs.replace(doc.id, doc.version, withAggregates({ ...body(doc), ...p.patch, processedProviderEventIds, updatedAt: now }));
+      await addToBuckets(tx, doc.aggregated, stored.aggregated!);
       p.emit?.(tx, stored, now);
       await p.write?.(tx, stored, now);
       return { doc: stored, result: 'unchanged' };
     }
     const next = res.next;
-    const stored = await txs.replace(doc.id, doc.version, {
+    const stored = await txs.replace(doc.id, doc.version, withAggregates({
       ...body(doc),
       ...p.patch,
       status: next.status,
@@ -215,7 +220,8 @@ export async function applyTransition(
       processedProviderEventIds,
       openCheckoutId: next.status === 0 ? doc.openCheckoutId : null,
       updatedAt: now,
-    });
+    }));
+    await addToBuckets(tx, doc.aggregated, stored.aggregated!);
     if (res.statusChanged) emitStatusChanged(tx, stored, doc.status, now);
     p.emit?.(tx, stored, now);
     await p.write?.(tx, stored, now);

@@ -3,6 +3,7 @@ import type { CalculateTaxRequest, TaxCalculation } from '@paymesh/contracts';
 import type { Mode } from './site';
 import type { BillingAddress } from './billing-address';
 import type { SubState, TxStatus } from './transaction-state';
+import type { AggregatedContribution } from './dashboard';
 
 /** One entry of a transaction's status history (admin record). */
 export interface StatusHistoryEntry {
@@ -93,6 +94,13 @@ export interface TransactionDoc extends StoredDoc {
   refunds?: TransactionRefund[];
   /** Disputes (chargebacks) the provider reported, one per provider dispute id; absent on older documents. */
   chargebacks?: Chargeback[];
+  /**
+   * What this transaction last added to the dashboard aggregates (see domain/dashboard.ts); absent
+   * until the first write that maintains them, or the backfill, gets to it.
+   */
+  aggregated?: AggregatedContribution;
+  /** Start (ISO, UTC) of the quarter hour of `createdAt`: recent transactions are found by it. */
+  createdQuarter?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,6 +1,6 @@
 import { checkoutPayments } from '@paymesh/proto';
 import { jsonUnary, parseJsonBody, unary, type GrpcServer } from '@paymesh/grpc';
-import { customerHoldListQuery, liftCustomerHoldBody, riskSettingsPatch } from '@paymesh/contracts';
+import { customerHoldListQuery, dashboardQuery, liftCustomerHoldBody, riskSettingsPatch } from '@paymesh/contracts';
 import { isObjectId, ValidationError } from '@paymesh/core';
 import type { CheckoutStatus } from '../domain/checkout';
 import { normalizeCurrency } from '../domain/iso-codes';
@@ -26,6 +26,7 @@ import { recalculateTransactionTax } from '../app/recalculate-transaction-tax';
 import { resolveChargeback } from '../app/resolve-chargeback';
 import { getCustomerHold, liftCustomerHold, listCustomerHolds } from '../app/customer-holds';
 import { getRiskSettings, updateRiskSettings } from '../app/risk-settings';
+import { getDashboard } from '../app/dashboard';
 import {
   billingAddressIn,
   billingAddressOut,
@@ -194,6 +195,7 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
       const input = parseJsonBody(req.bodyJson, liftCustomerHoldBody);
       return toCustomerHoldView(await liftCustomerHold(deps, { ...scope(req), id: req.id }, { actor: req.actor || 'unknown', reason: input.reason ?? null }));
     }),
+    getDashboard: json('GetDashboard', async (req) => getDashboard(deps, scope(req), parseJsonBody(req.bodyJson, dashboardQuery))),
     getRiskSettings: json('GetRiskSettings', async (req) => getRiskSettings(deps, scope(req))),
     updateRiskSettings: json('UpdateRiskSettings', async (req) => updateRiskSettings(deps, scope(req), parseJsonBody(req.bodyJson, riskSettingsPatch))),
     previewCheckoutTax: rpc('PreviewCheckoutTax', async (req: checkoutPayments.PreviewCheckoutTaxRequest) => {

@@ -9,6 +9,8 @@ export const ORG_LICENSES = 'org_licenses';
 export const CUSTOMER_HOLDS = 'customer_holds';
 export const BUYER_BLOCKS = 'buyer_blocks';
 export const RISK_SETTINGS = 'risk_settings';
+export const DASHBOARD_BUCKETS = 'dashboard_buckets';
+export const DASHBOARD_STATE = 'dashboard_state';
 
 export const collections: CollectionSpec[] = [
   {
@@ -41,6 +43,9 @@ export const collections: CollectionSpec[] = [
       { name: 'transactions_open_checkout', fields: ['openCheckoutId'], unique: true },
       { name: 'transactions_checkout', fields: ['checkoutId'] },
       { name: 'transactions_status_expire_at', fields: ['status', 'expireAt'] },
+      // Dashboard: recent transactions by creation quarter hour; the aggregates backfill walks ids.
+      { name: 'transactions_org_mode_quarter', fields: ['organizationId', 'mode', 'createdQuarter'] },
+      { name: 'transactions_id', fields: ['id'] },
     ],
   },
   {
@@ -67,6 +72,9 @@ export const collections: CollectionSpec[] = [
       { name: 'buyer_blocks_ref', fields: ['ref'] },
     ],
   },
+  // Dashboard aggregates (domain/dashboard.ts): read by id only (deterministic bucket ids).
+  { name: DASHBOARD_BUCKETS },
+  { name: DASHBOARD_STATE },
   {
     name: RISK_SETTINGS,
     indexes: [{ name: 'risk_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }],

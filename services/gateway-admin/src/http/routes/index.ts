@@ -22,6 +22,7 @@ import { documentEmailRoutes } from './document-email';
 import { customerHoldRoutes, riskSettingsRoutes } from './customer-holds';
 import { documentPdfRoutes } from './document-pdf';
 import { einvoiceRoutes } from './einvoices';
+import { dashboardRoutes } from './dashboard';
 import { recurringRoutes } from './recurring';
 import { portalLinkRoutes } from './portal-links';
 
@@ -63,5 +64,6 @@ export function allRoutes(settings: RouteSettings): AnyRoute[] {
     ...einvoiceRoutes,
     ...portalLinkRoutes,
     ...taxReportRoutes,
+    ...dashboardRoutes,
   ];
 }
