@@ -11,3 +11,4 @@ export * from './documents';
 export * from './customer-holds';
 export * from './einvoice';
 export * from './tax-reports';
+export * from './data-io';
