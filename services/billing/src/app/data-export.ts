@@ -161,7 +161,7 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
     case 'transactions': {
       let statuses: number[] | undefined;
       if (req.status) {
-        if (!/^\d{1,2}$/.test(req.status)) throw new ValidationError('status: transactions filter by their numeric status', { field: 'status' });
+        if (!/^-?\d{1,2}$/.test(req.status)) throw new ValidationError('status: transactions filter by their numeric status', { field: 'status' });
         statuses = [Number(req.status)];
       }
       const range = createdRange(req);

@@ -55,7 +55,7 @@ interface Importer<T> {
 interface WriteContext {
   digest: string;
   actor: string;
-  /** Tax rates already there (code|country|validFrom), read once per import. */
+  /** Tax rates already there (code|validFrom), read once per import. */
   taxRates?: Set<string>;
 }
 
@@ -238,9 +238,9 @@ const invoiceImporter: Importer<InvoiceCreate> = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Tax rates: created through the tax service; a rate is the same when code, country and first day are.
+// Tax rates: created through the tax service; a rate is the same when code and first day are (as the tax service sees it).
 
-const rateKey = (r: TaxRateIdentity) => `${r.code}|${r.country}|${r.validFrom}`;
+const rateKey = (r: TaxRateIdentity) => `${r.code}|${r.validFrom}`;
 
 const taxRateImporter: Importer<TaxRateCreate> = {
   async check(_deps, _key, rows) {

@@ -22,6 +22,7 @@ import { documentEmailRoutes } from './document-email';
 import { customerHoldRoutes, riskSettingsRoutes } from './customer-holds';
 import { documentPdfRoutes } from './document-pdf';
 import { einvoiceRoutes } from './einvoices';
+import { dataIoRoutes } from './data-io';
 
 /** The settings route definitions depend on (a subset of the gateway's config). */
 export interface RouteSettings {
@@ -59,5 +60,6 @@ export function allRoutes(settings: RouteSettings): AnyRoute[] {
     ...documentPdfRoutes,
     ...einvoiceRoutes,
     ...taxReportRoutes,
+    ...dataIoRoutes,
   ];
 }
