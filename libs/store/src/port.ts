@@ -140,6 +140,12 @@ export interface Collection<T extends StoredDoc> {
    * have a top-level `_id` field.
    */
   insert(doc: NewDoc<T>): Promise<T>;
+  /**
+   * Inserts several documents in one statement (PostgreSQL) or command (MongoDB), all or none:
+   * throws ConflictError (code DUPLICATE_KEY) when any of them takes a unique index or an id. For
+   * bulk writes (imports); at most 1000 documents per call.
+   */
+  insertMany(docs: NewDoc<T>[]): Promise<T[]>;
   get(id: string): Promise<T | null>;
   findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<T | null>;
   find(filter: Filter, options: FindOptions & { total: true }): Promise<CountedPage<T>>;

@@ -1,5 +1,5 @@
 import type { ClientSession, Collection as Native } from 'mongodb';
-import { newObjectId } from '@paymesh/core';
+import { newObjectId, ValidationError } from '@paymesh/core';
 import {
   assertDocId,
   assertVersion,
@@ -47,6 +47,18 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     const body = toBody(doc);
     await this.write(() => this.native.insertOne({ ...body, _id: id, version: 1 }, { session: this.session }));
     return toStored<T>(id, 1, body);
+  }
+
+  async insertMany(docs: NewDoc<T>[]): Promise<T[]> {
+    if (docs.length === 0) return [];
+    if (docs.length > 1000) throw new ValidationError('insertMany: at most 1000 documents per call');
+    const prepared = docs.map((doc) => {
+      const id = doc.id ?? newObjectId();
+      assertDocId(id);
+      return { id, body: toBody(doc) };
+    });
+    await this.write(() => this.native.insertMany(prepared.map((d) => ({ ...d.body, _id: d.id, version: 1 })), { session: this.session, ordered: true }));
+    return prepared.map((d) => toStored<T>(d.id, 1, d.body));
   }
 
   async get(id: string): Promise<T | null> {

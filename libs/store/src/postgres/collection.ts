@@ -1,5 +1,5 @@
 import type { QueryConfig, QueryResultRow } from 'pg';
-import { newObjectId } from '@paymesh/core';
+import { newObjectId, ValidationError } from '@paymesh/core';
 import {
   assertDocId,
   assertVersion,
@@ -58,6 +58,22 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     const body = toBody(doc);
     await this.run(prepared(`INSERT INTO ${this.table} (id, version, doc) VALUES ($1, 1, $2::jsonb)`, [id, JSON.stringify(body)]));
     return toStored<T>(id, 1, body);
+  }
+
+  async insertMany(docs: NewDoc<T>[]): Promise<T[]> {
+    if (docs.length === 0) return [];
+    if (docs.length > 1000) throw new ValidationError('insertMany: at most 1000 documents per call');
+    const p = new SqlParams();
+    const rows: string[] = [];
+    const stored = docs.map((doc) => {
+      const id = doc.id ?? newObjectId();
+      assertDocId(id);
+      const body = toBody(doc);
+      rows.push(`(${p.add(id)}, 1, ${p.add(JSON.stringify(body))}::jsonb)`);
+      return toStored<T>(id, 1, body);
+    });
+    await this.run(`INSERT INTO ${this.table} (id, version, doc) VALUES ${rows.join(', ')}`, p.values);
+    return stored;
   }
 
   async get(id: string): Promise<T | null> {

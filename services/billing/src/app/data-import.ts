@@ -23,8 +23,8 @@ import { assertValidTaxInfo, newPlainClient, type PlainClient } from '../domain/
 import { headerErrors, IMPORT_LAYOUTS, issuesToErrors, objectOfCells, type CsvRow } from '../domain/data-io';
 import type { InvoiceDoc } from '../domain/invoice';
 import { orgKeyOf } from '../grpc/json';
-import { CLIENTS, INVOICES } from '../store/collections';
-import { actorOrSystem, appendHistory } from './client-history-log';
+import { CLIENT_HISTORY, CLIENTS, INVOICES } from '../store/collections';
+import { actorOrSystem, type ClientHistoryDoc } from './client-history-log';
 import { sealClient } from './client-codec';
 import type { DataIoDeps, TaxRateIdentity } from './data-io-port';
 import type { OrgKey } from './deps';
@@ -109,13 +109,24 @@ const clientImporter: Importer<PlainClient> = {
       if (todo.length === 0) return [0, records.length];
       const now = deps.clock.now().toISOString();
       try {
+        const docs = todo.map((r) => {
+          const id = newObjectId();
+          return { id, organizationId: key.organizationId, mode: key.mode, ...sealClient(deps, key, id, r.input), importKey: importKeyOf(ctx.digest, r.row), createdAt: now, updatedAt: now };
+        });
+        const history = todo.map((r, i) => ({
+          id: newObjectId(),
+          organizationId: key.organizationId,
+          mode: key.mode,
+          clientId: docs[i]!.id,
+          at: now,
+          actor: ctx.actor,
+          action: 'create' as const,
+          changes: diffClient(null, r.input),
+        }));
+        // The batch's clients and their first history entries: two statements, one transaction.
         await deps.store.transaction(async (tx) => {
-          const col = tx.collection<ClientDoc & { importKey?: string }>(CLIENTS);
-          for (const r of todo) {
-            const id = newObjectId();
-            await col.insert({ id, organizationId: key.organizationId, mode: key.mode, ...sealClient(deps, key, id, r.input), importKey: importKeyOf(ctx.digest, r.row), createdAt: now, updatedAt: now });
-            await appendHistory(tx, key, { clientId: id, at: now, actor: ctx.actor, action: 'create', changes: diffClient(null, r.input) });
-          }
+          await tx.collection<ClientDoc & { importKey?: string }>(CLIENTS).insertMany(docs);
+          await tx.collection<ClientHistoryDoc>(CLIENT_HISTORY).insertMany(history);
         });
         return [todo.length, records.length - todo.length];
       } catch (err) {
