@@ -83,7 +83,8 @@ export function serverStreaming<Req, Res>(
         },
         (err: unknown) => {
           logFailure(logger, method, err);
-          if (!cancelled) call.destroy(toGrpcError(err) as Error);
+          // grpc-js turns an 'error' event into the call's status and ends it.
+          if (!cancelled) call.emit('error', toGrpcError(err));
         },
       );
     });
