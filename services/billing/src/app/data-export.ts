@@ -1,6 +1,15 @@
 import { stringify } from 'csv-stringify/sync';
 import { ValidationError } from '@paymesh/core';
-import { dataExportRequest, INVOICE_STATUSES, CREDIT_NOTE_KINDS, type DataExportEntity, type DataExportRequest } from '@paymesh/contracts';
+import {
+  CREDIT_NOTE_KINDS,
+  dataExportRequest,
+  INVOICE_STATUSES,
+  type ClientRecord,
+  type CreditNoteRecord,
+  type DataExportEntity,
+  type DataExportRequest,
+  type InvoiceRecord,
+} from '@paymesh/contracts';
 import { parseJsonBody } from '@paymesh/grpc';
 import type { billing } from '@paymesh/proto';
 import type { Filter } from '@paymesh/store';
@@ -10,7 +19,7 @@ import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
 import { orgKeyOf } from '../grpc/json';
 import { CLIENTS, CREDIT_NOTES, INVOICES } from '../store/collections';
 import { viewOf } from './client-codec';
-import type { DataIoDeps } from './data-io-port';
+import type { DataIoDeps, ExportTransaction } from './data-io-port';
 import type { OrgKey } from './deps';
 import { creditNoteView, invoiceView } from './invoice-view';
 
@@ -23,8 +32,6 @@ interface ExportColumn<T> {
   numeric?: boolean;
   value(record: T): unknown;
 }
-
-type Row = Record<string, unknown>;
 
 const c = <T>(header: string, value: (r: T) => unknown, numeric = false): ExportColumn<T> => ({ header, value, numeric });
 
@@ -56,9 +63,17 @@ async function* storePages<D extends { id: string; version: number }>(deps: Data
   }
 }
 
+/** An export: its header row and its rows as cells, page by page. */
 interface ExportPlan {
-  columns: ExportColumn<Row>[];
-  pages: AsyncGenerator<Row[]>;
+  headers: string[];
+  rows: AsyncGenerator<string[][]>;
+}
+
+function planOf<T>(columns: ExportColumn<T>[], pages: AsyncGenerator<T[]>): ExportPlan {
+  async function* rows() {
+    for await (const items of pages) yield items.map((r) => columns.map((col) => cell(col, r)));
+  }
+  return { headers: columns.map((col) => col.header), rows: rows() };
 }
 
 function unsupportedFilter(entity: DataExportEntity, field: 'status' | 'siteId'): never {
@@ -77,25 +92,25 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
       if (req.siteId) unsupportedFilter('clients', 'siteId');
       const range = createdRange(req);
       const pages = storePages<ClientDoc>(deps, CLIENTS, { ...base, ...(range ? { createdAt: range } : {}) });
-      return {
-        pages: mapPages(pages, (d) => viewOf(deps, key, d, false) as unknown as Row),
-        columns: [
+      return planOf<ClientRecord>(
+        [
           c('id', (r) => r.id),
           c('name', (r) => r.name),
           c('email', (r) => r.email),
           c('phone', (r) => r.phone),
-          c('address.street', (r) => (r.address as Row | null)?.street),
-          c('address.city', (r) => (r.address as Row | null)?.city),
-          c('address.postalCode', (r) => (r.address as Row | null)?.postalCode),
-          c('address.country', (r) => (r.address as Row | null)?.country),
-          c('taxInfo.taxId', (r) => ((r.taxInfo as Row | null)?.taxId as Row | null)?.masked),
-          c('taxInfo.taxIdType', (r) => (r.taxInfo as Row | null)?.taxIdType),
-          c('taxInfo.taxCountry', (r) => (r.taxInfo as Row | null)?.taxCountry),
+          c('address.street', (r) => r.address?.street),
+          c('address.city', (r) => r.address?.city),
+          c('address.postalCode', (r) => r.address?.postalCode),
+          c('address.country', (r) => r.address?.country),
+          c('taxInfo.taxId', (r) => r.taxInfo?.taxId?.masked),
+          c('taxInfo.taxIdType', (r) => r.taxInfo?.taxIdType),
+          c('taxInfo.taxCountry', (r) => r.taxInfo?.taxCountry),
           c('notes', (r) => r.notes),
           c('createdAt', (r) => r.createdAt),
           c('updatedAt', (r) => r.updatedAt),
         ],
-      };
+        mapPages(pages, (d) => viewOf(deps, key, d, false)),
+      );
     }
     case 'invoices': {
       const filter: Filter = { ...base };
@@ -106,27 +121,27 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
       if (req.siteId) filter.siteId = req.siteId;
       const range = dayRange(req);
       if (range) filter.issueDate = range;
-      return {
-        pages: mapPages(storePages<InvoiceDoc>(deps, INVOICES, filter), (d) => invoiceView(deps.secrets, key, d) as unknown as Row),
-        columns: [
+      return planOf<InvoiceRecord>(
+        [
           c('id', (r) => r.id),
           c('number', (r) => r.number ?? r.proformaNumber),
           c('status', (r) => r.status),
           c('siteId', (r) => r.siteId),
           c('clientId', (r) => r.clientId),
-          c('buyerName', (r) => ((r.snapshot as Row | null)?.buyer as Row | undefined)?.name),
+          c('buyerName', (r) => r.snapshot?.buyer.name),
           c('currency', (r) => r.currency),
           c('issueDate', (r) => r.issueDate),
           c('dueDate', (r) => r.dueDate),
-          c('net', (r) => (r.totals as Row).net, true),
-          c('tax', (r) => (r.totals as Row).tax, true),
-          c('gross', (r) => (r.totals as Row).gross, true),
+          c('net', (r) => r.totals.net, true),
+          c('tax', (r) => r.totals.tax, true),
+          c('gross', (r) => r.totals.gross, true),
           c('amountPaid', (r) => r.amountPaid, true),
           c('amountDue', (r) => r.amountDue, true),
-          c('lines', (r) => (r.items as unknown[]).length, true),
+          c('lines', (r) => r.items.length, true),
           c('createdAt', (r) => r.createdAt),
         ],
-      };
+        mapPages(storePages<InvoiceDoc>(deps, INVOICES, filter), (d) => invoiceView(deps.secrets, key, d)),
+      );
     }
     case 'credit_notes': {
       const filter: Filter = { ...base };
@@ -137,9 +152,8 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
       if (req.siteId) filter.siteId = req.siteId;
       const range = dayRange(req);
       if (range) filter.issueDate = range;
-      return {
-        pages: mapPages(storePages<CreditNoteDoc>(deps, CREDIT_NOTES, filter), (d) => creditNoteView(deps.secrets, key, d) as unknown as Row),
-        columns: [
+      return planOf<CreditNoteRecord>(
+        [
           c('id', (r) => r.id),
           c('number', (r) => r.number),
           c('kind', (r) => r.kind),
@@ -147,16 +161,17 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
           c('invoiceNumber', (r) => r.invoiceNumber),
           c('siteId', (r) => r.siteId),
           c('clientId', (r) => r.clientId),
-          c('buyerName', (r) => (r.buyer as Row | undefined)?.name),
+          c('buyerName', (r) => r.buyer.name),
           c('currency', (r) => r.currency),
           c('issueDate', (r) => r.issueDate),
-          c('net', (r) => (r.totals as Row).net, true),
-          c('tax', (r) => (r.totals as Row).tax, true),
-          c('gross', (r) => (r.totals as Row).gross, true),
+          c('net', (r) => r.totals.net, true),
+          c('tax', (r) => r.totals.tax, true),
+          c('gross', (r) => r.totals.gross, true),
           c('reason', (r) => r.reason),
           c('createdAt', (r) => r.createdAt),
         ],
-      };
+        mapPages(storePages<CreditNoteDoc>(deps, CREDIT_NOTES, filter), (d) => creditNoteView(deps.secrets, key, d)),
+      );
     }
     case 'transactions': {
       let statuses: number[] | undefined;
@@ -172,13 +187,12 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
       const pages = async function* () {
         for (let page = 1; ; page++) {
           const items = await deps.dataIo.transactions(key, filter, page, 100);
-          if (items.length > 0) yield items as unknown as Row[];
+          if (items.length > 0) yield items;
           if (items.length < 100) return;
         }
       };
-      return {
-        pages: pages(),
-        columns: [
+      return planOf<ExportTransaction>(
+        [
           c('id', (r) => r.id),
           c('createdAt', (r) => r.createdAt),
           c('siteId', (r) => r.siteId),
@@ -193,7 +207,8 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
           c('providerType', (r) => r.providerType),
           c('manual', (r) => r.manual),
         ],
-      };
+        pages(),
+      );
     }
   }
 }
@@ -206,13 +221,13 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
 export async function* exportData(deps: DataIoDeps, req: billing.BillingJsonRequest): AsyncGenerator<billing.DataExportChunk> {
   const key = orgKeyOf(req);
   const query = parseJsonBody(req.bodyJson, dataExportRequest);
-  const { columns, pages } = plan(deps, key, query);
+  const { headers, rows: pages } = plan(deps, key, query);
   // A byte order mark first: spreadsheets then read the file as UTF-8.
-  yield { data: Buffer.from(`\uFEFF${stringify([columns.map((col) => col.header)])}`) };
+  yield { data: Buffer.from(`\uFEFF${stringify([headers])}`) };
   let rows = 0;
-  for await (const records of pages) {
-    rows += records.length;
-    yield { data: Buffer.from(stringify(records.map((r) => columns.map((col) => cell(col, r))))) };
+  for await (const page of pages) {
+    rows += page.length;
+    yield { data: Buffer.from(stringify(page)) };
   }
   deps.logger.info({ organizationId: key.organizationId, mode: key.mode, entityType: query.entityType, rows }, 'data exported');
 }
