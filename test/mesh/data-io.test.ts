@@ -145,6 +145,9 @@ describe('data import/export over the Admin API', () => {
     const unclosed = await upload(A.apiKey, '/data-import-export/import/validate?entityType=clients', 'name\n"open quote\n');
     expect(unclosed.status).toBe(400);
     expect(unclosed.body.error).toMatch(/CSV/);
+    const tooManyRows = await upload(A.apiKey, '/data-import-export/import?entityType=clients', `name\n${'X\n'.repeat(50_001)}`);
+    expect(tooManyRows.status).toBe(400);
+    expect(tooManyRows.body.error).toMatch(/more than 50000 data rows/);
     expect(await total(A.apiKey, '/clients')).toBe(before);
   });
 

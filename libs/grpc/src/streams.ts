@@ -46,8 +46,7 @@ export function clientStreaming<Req, Res>(
         },
         (err: unknown) => {
           logFailure(logger, method, err);
-          // What the caller still sends is dropped: the answer is final.
-          call.destroy();
+          // The status ends the call; what the caller still sends is dropped.
           callback(toGrpcError(err), null);
         },
       );
