@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
-import { api, startTestMesh, type TestMesh } from '../support/mesh';
+import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
 
 const BOM = '\uFEFF';
 const CLIENT_HEADER = 'name,email,phone,address.street,address.city,address.postalCode,address.country,taxInfo.taxId,taxInfo.taxIdType,taxInfo.taxCountry,notes';
@@ -171,6 +171,30 @@ describe('data import/export over the Admin API', () => {
     const names = new Set(exported.rows.map((r) => r.name));
     for (const i of [1, 25_000, 50_000]) expect(names.has(`Client-bulk-${i}`)).toBe(true);
     // A generous bound for a loaded machine; the figures belong to the benchmark, not here.
+  }, 600_000);
+
+  it('a client import cut by a crash of billing half-way completes on re-upload without a duplicate', async () => {
+    const C = await mesh.bootstrap();
+    const rows = 20_000;
+    const file = clientFile('crash', rows);
+    const cut = upload(C.apiKey, '/data-import-export/import?entityType=clients', file);
+    // Some batches are written: billing dies in the middle of the import.
+    await eventually(async () => (await total(C.apiKey, '/clients')) > 0, 300_000, 50);
+    await mesh.kill('billing');
+    const answer = await cut;
+    expect(answer.status).not.toBe(200);
+    expect(typeof answer.body.error).toBe('string');
+    await mesh.restart('billing', 60_000);
+    const written = await total(C.apiKey, '/clients');
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(rows);
+    // Whole batches only: a batch is written in one transaction.
+    expect(written % 500).toBe(0);
+
+    const resumed = await upload(C.apiKey, '/data-import-export/import?entityType=clients', file);
+    expect(resumed.status, JSON.stringify(resumed.body).slice(0, 300)).toBe(200);
+    expect(resumed.body).toMatchObject({ created: rows - written, alreadyImported: written });
+    expect(await total(C.apiKey, '/clients')).toBe(rows);
   }, 600_000);
 
   it('exports clients as the API lists them, with formula cells neutralised', async () => {
