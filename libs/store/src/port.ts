@@ -141,9 +141,11 @@ export interface Collection<T extends StoredDoc> {
    */
   insert(doc: NewDoc<T>): Promise<T>;
   /**
-   * Inserts several documents in one statement (PostgreSQL) or command (MongoDB), all or none:
-   * throws ConflictError (code DUPLICATE_KEY) when any of them takes a unique index or an id. For
-   * bulk writes (imports); at most 1000 documents per call.
+   * Inserts several documents in one statement (PostgreSQL) or one ordered command (MongoDB); throws
+   * ConflictError (code DUPLICATE_KEY) when any of them takes a unique index or an id. On PostgreSQL
+   * nothing is written then; on MongoDB only inside a transaction (outside one, the documents before
+   * the duplicate stay), so call it in `transaction` when all or none matters. For bulk writes
+   * (imports); at most 1000 documents per call.
    */
   insertMany(docs: NewDoc<T>[]): Promise<T[]>;
   get(id: string): Promise<T | null>;
