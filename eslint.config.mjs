@@ -18,6 +18,11 @@ export default tseslint.config(
     },
   },
   {
+    // Browser code of the buyer pages (bundled by services/gateway-public/web/build.mjs).
+    files: ['services/gateway-public/web/src/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['**/test/**/*.ts', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { preflight } from './preflight.mjs';
 import { ROOT, startMesh, BACKENDS, GATEWAYS } from './supervisor.mjs';
 import { localSystemKey, RUN_DIR } from './system-key.mjs';
+import { recurringIntervalMs, startRecurringTimer } from './recurring-timer.mjs';
 
 const COLORS = [31, 32, 33, 34, 35, 36, 91, 92, 93, 94, 95, 96];
 const pretty = process.stdout.isTTY;
@@ -52,6 +53,7 @@ async function main() {
     execSync('pnpm run build', { cwd: ROOT, stdio: 'inherit' });
   }
   const systemApiKey = process.env.SYSTEM_API_KEY ?? localSystemKey();
+  const recurringEveryMs = recurringIntervalMs(process.env);
   const width = Math.max(...[...BACKENDS, ...GATEWAYS].map(([n]) => n.length), 'sandbox-provider-a'.length);
   const colorOf = new Map();
   let stopping = false;
@@ -100,6 +102,7 @@ async function main() {
     adminBaseUrl: mesh.adminBaseUrl,
     publicBaseUrl: mesh.publicBaseUrl,
     publicRootUrl: mesh.publicRootUrl,
+    checkoutFrontendUrl: mesh.checkoutFrontendUrl,
     sandboxUrls: mesh.sandboxUrls,
     ...(mesh.env.MAIL_SANDBOX_SMTP_PORT ? { mailSmtpPort: Number(mesh.env.MAIL_SANDBOX_SMTP_PORT) } : {}),
   };
@@ -107,11 +110,15 @@ async function main() {
   console.log(`\nAll ${mesh.services.length} processes are healthy.`);
   console.log(`  Admin API:    ${mesh.adminBaseUrl}   (docs: ${mesh.adminBaseUrl}/docs/index.html)`);
   console.log(`  Main Backend: ${mesh.publicBaseUrl}   (webhooks: ${mesh.publicRootUrl}/hooks/...)`);
+  console.log(`  Checkout:     ${mesh.checkoutFrontendUrl}/c/<sessionPublicId>   (the paymentUrl of every checkout)`);
   for (const [name, url] of Object.entries(mesh.sandboxUrls)) {
     if (name === 'sandbox-mail') console.log(`  Mail catcher: ${url}   (every e-mail sent lands here; SMTP on 127.0.0.1:${mesh.env.MAIL_SANDBOX_SMTP_PORT})`);
     else console.log(`  ${name}: ${url}`);
   }
   console.log('Run `pnpm bootstrap` in another terminal to create a merchant. Ctrl-C stops everything.\n');
+  // Recurring invoices: the due processor on a timer (RECURRING_PROCESS_INTERVAL_MS, 0 = off).
+  startRecurringTimer({ adminBaseUrl: mesh.adminBaseUrl, systemApiKey, intervalMs: recurringEveryMs, log: (line) => onLine('recurring-timer', line) });
+  if (recurringEveryMs) console.log(`Recurring processor: every ${Math.round(recurringEveryMs / 1000)} s (RECURRING_PROCESS_INTERVAL_MS; 0 turns it off).\n`);
 
 }
 

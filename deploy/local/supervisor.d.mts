@@ -12,6 +12,8 @@ export interface Mesh {
   adminBaseUrl: string;
   publicBaseUrl: string;
   publicRootUrl: string;
+  /** Hosted checkout address: payment URLs are `<this>/c/<sessionPublicId>`. */
+  checkoutFrontendUrl: string;
   sandboxUrls: Record<string, string>;
   services: string[];
   clientSecurity: { kind: 'mtls'; tls: { ca: Buffer; cert: Buffer; key: Buffer } } | { kind: 'insecure' };

@@ -192,6 +192,12 @@ export async function startMesh(opts = {}) {
   // otherwise (a tunnel URL in PUBLIC_ROOT_URL; an ephemeral run only through opts.env).
   const localPublicRoot = `http://${host}:${ports['gateway-public']}`;
   shared.PUBLIC_ROOT_URL = opts.ephemeralPorts ? (opts.env?.PUBLIC_ROOT_URL ?? localPublicRoot) : (env.PUBLIC_ROOT_URL ?? localPublicRoot);
+  // The hosted checkout page is served by gateway-public: payment URLs point at it (`/c/<session>`)
+  // and its origin is the main frontend the Main Backend always allows, unless the run names
+  // another checkout host (CHECKOUT_FRONTEND_URL, MAIN_FRONTEND_ORIGIN).
+  const checkoutFrontend = (opts.ephemeralPorts ? opts.env?.CHECKOUT_FRONTEND_URL : env.CHECKOUT_FRONTEND_URL) ?? shared.PUBLIC_ROOT_URL;
+  shared.CHECKOUT_FRONTEND_URL = checkoutFrontend;
+  shared.MAIN_FRONTEND_ORIGIN = (opts.ephemeralPorts ? opts.env?.MAIN_FRONTEND_ORIGIN : env.MAIN_FRONTEND_ORIGIN) ?? new URL(checkoutFrontend).origin;
 
   // Backend gRPC runs on mutual TLS with a local CA: each process gets its own certificate.
   const insecure = ['true', '1', 'yes'].includes(String(env.GRPC_INSECURE ?? ''));
@@ -314,6 +320,8 @@ export async function startMesh(opts = {}) {
     adminBaseUrl: `http://${host}:${ports['gateway-admin']}/api/v1`,
     publicBaseUrl: `http://${host}:${ports['gateway-public']}/api/v1`,
     publicRootUrl: localPublicRoot,
+    /** Hosted checkout address: payment URLs are `<this>/c/<sessionPublicId>`. */
+    checkoutFrontendUrl: checkoutFrontend,
     sandboxUrls: Object.fromEntries(sandboxes.map((s) => [s.name, `http://${host}:${ports[s.name]}`])),
     services: specs.map((s) => s.name),
     /** gRPC client credentials of this mesh (a @paymesh/grpc GrpcSecurity), for calling backends directly. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { Deployment } from 'kubernetes-models/apps/v1';
+import { CronJob } from 'kubernetes-models/batch/v1';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
@@ -98,6 +99,7 @@ describe('helm chart values', () => {
 /** kubernetes-models class per apiVersion/kind; validate() throws on a schema violation. */
 const MODELS: Record<string, new (data: any) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
+  'batch/v1/CronJob': CronJob,
   'networking.k8s.io/v1/Ingress': Ingress,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
@@ -208,6 +210,9 @@ if (unavailable) {
       expect(cm.MAIN_FRONTEND_ORIGIN).toBe(PRODUCTION.config.checkoutFrontendUrl);
       const override = renderChart([PRODUCTION, { config: { mainFrontendOrigin: 'https://pay.shop.example' } }]).manifests.find((m) => m.kind === 'ConfigMap')!;
       expect(override.data).toMatchObject({ CHECKOUT_FRONTEND_URL: PRODUCTION.config.checkoutFrontendUrl, MAIN_FRONTEND_ORIGIN: 'https://pay.shop.example' });
+      // Without a checkout host of its own, payment links open the page gateway-public serves at publicRootUrl.
+      const ownPage = renderChart([PRODUCTION, { config: { checkoutFrontendUrl: '', publicRootUrl: 'https://api.shop.example' } }]).manifests.find((m) => m.kind === 'ConfigMap')!;
+      expect(ownPage.data).toMatchObject({ CHECKOUT_FRONTEND_URL: 'https://api.shop.example', MAIN_FRONTEND_ORIGIN: 'https://api.shop.example' });
 
       const { CHECKOUT_FRONTEND_URL: _url, MAIN_FRONTEND_ORIGIN: _origin, ...without } = cm;
       const env = { ...without, STORE_URL: PRODUCTION.secrets.storeUrl, SECRETS_KEYRING: PRODUCTION.secrets.secretsKeyring };
@@ -335,13 +340,22 @@ if (unavailable) {
       };
       expect(callers('checkout')).toEqual(['gateway-admin', 'gateway-public', 'notifications-ipn']);
       expect(callers('payments-webhooks')).toEqual(['checkout', 'gateway-admin', 'gateway-public']);
-      expect(callers('billing')).toEqual(['gateway-admin', 'gateway-public']);
+      expect(callers('billing')).toEqual(['gateway-admin', 'gateway-public', 'recurring']);
       for (const policy of policies) {
         const service = policy.metadata.labels!['app.kubernetes.io/component']!;
         expect(policy.spec.podSelector.matchLabels).toEqual(named('Deployment', `paymesh-${service}`).spec.selector.matchLabels);
         expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
         const ports = policy.spec.ingress.flatMap((r: any) => r.ports.map((p: any) => p.port));
-        if (values.services[service].protocol === 'http') {
+        if (service === 'gateway-admin') {
+          // The ingress controller, and the recurring processor CronJob's pods.
+          expect(policy.spec.ingress).toEqual([
+            { ports: [{ port: 'http', protocol: 'TCP' }], from: values.networkPolicy.gatewayIngressFrom },
+            {
+              ports: [{ port: 'http', protocol: 'TCP' }],
+              from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'paymesh', 'app.kubernetes.io/instance': 'paymesh', 'app.kubernetes.io/component': 'recurring-processor' } } }],
+            },
+          ]);
+        } else if (values.services[service].protocol === 'http') {
           expect(policy.spec.ingress).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }], from: values.networkPolicy.gatewayIngressFrom }]);
         } else {
           expect(ports.sort()).toEqual(['grpc', 'grpc-health']);
@@ -399,6 +413,36 @@ if (unavailable) {
       expect(gateway.success && gateway.data.TRUST_PROXY).toBe('10.244.0.0/16');
       const ipn = (await configSchema('notifications-ipn')).safeParse(cm);
       expect(ipn.success && [...ipn.data.IPN_ALLOWED_TARGETS.hosts]).toEqual(['ipn-receiver.internal']);
+    });
+
+    it('runs the recurring processor as a CronJob calling the process route with a system key from a Secret', () => {
+      const job = named('CronJob', 'paymesh-recurring-processor');
+      expect(job.spec.schedule).toBe(values.recurringProcessor.schedule);
+      expect(job.spec.concurrencyPolicy).toBe('Forbid');
+      const pod = job.spec.jobTemplate.spec.template.spec;
+      expect(pod.restartPolicy).toBe('Never');
+      const container = pod.containers[0];
+      expect(container.command.join(' ')).toContain('/system/recurring/process');
+      const env = Object.fromEntries(container.env.map((e: any) => [e.name, e]));
+      expect(env.PAYMESH_ADMIN_URL.value).toBe(`http://paymesh-gateway-admin.payments.svc.cluster.local:${values.services['gateway-admin'].port}/api/v1`);
+      expect(env.SYSTEM_API_KEY.valueFrom.secretKeyRef).toEqual({ name: 'paymesh', key: 'SYSTEM_API_KEY' });
+      expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+      expect(container.image).toBe(named('Deployment', 'paymesh-gateway-admin').spec.template.spec.containers[0].image);
+      // The gateway-admin policy's second rule selects exactly these pods.
+      expect(job.spec.jobTemplate.spec.template.metadata.labels).toMatchObject({ 'app.kubernetes.io/component': 'recurring-processor', 'app.kubernetes.io/instance': 'paymesh' });
+
+      const custom = renderChart([
+        { secrets: PRODUCTION.secrets, recurringProcessor: { schedule: '5 * * * *', timeZone: 'Europe/Berlin', apiKeySecret: { name: 'recurring-key', key: 'token' } } },
+      ]).manifests.find((m) => m.kind === 'CronJob')!;
+      expect(custom.spec).toMatchObject({ schedule: '5 * * * *', timeZone: 'Europe/Berlin' });
+      expect(custom.spec.jobTemplate.spec.template.spec.containers[0].env[1].valueFrom.secretKeyRef).toEqual({ name: 'recurring-key', key: 'token' });
+
+      const off = renderChart([{ secrets: PRODUCTION.secrets, recurringProcessor: { enabled: false } }]).manifests;
+      expect(off.filter((m) => m.kind === 'CronJob')).toEqual([]);
+      const adminPolicy = off.find((m) => m.kind === 'NetworkPolicy' && m.metadata.name === 'paymesh-gateway-admin')!;
+      expect(adminPolicy.spec.ingress).toHaveLength(1);
+      const { systemApiKey: _key, ...withoutKey } = PRODUCTION.secrets;
+      expect(() => renderChart([{ secrets: withoutKey }])).toThrow(/recurringProcessor needs a system API key/);
     });
 
     it('applies per-service image, replicas and env overrides and a release-specific name', () => {

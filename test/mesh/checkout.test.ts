@@ -143,7 +143,7 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       expect(res.body.id).toMatch(/^[0-9a-f]{24}$/);
       expect(res.body.sessionPublicId).toMatch(/^cs_[A-Za-z0-9_-]{32}$/);
       expect(res.body.shortCode).toMatch(/^[2-9A-HJKMNP-Z]{10}$/);
-      expect(res.body.paymentUrl).toBe(`http://localhost:3000/c/${res.body.sessionPublicId}`);
+      expect(res.body.paymentUrl).toBe(`${mesh.publicRootUrl}/c/${res.body.sessionPublicId}`);
       const got = await api('GET', `${admin}/checkouts/${res.body.id}`, { token: boot.apiKey });
       expect(got.status).toBe(200);
       expect(got.body).toMatchObject({

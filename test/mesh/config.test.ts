@@ -302,10 +302,13 @@ describe('merchant configuration over the Admin API', () => {
 
   it('switches the buyer portal flags', async () => {
     const A = as(a);
-    expect((await A.get('/organizations/settings/portal')).body).toEqual({ enabled: false, magicLinksEnabled: false });
-    expect((await A.put('/organizations/settings/portal', { enabled: true })).body).toEqual({ enabled: true, magicLinksEnabled: false });
-    expect((await A.put('/organizations/settings/portal', { magicLinksEnabled: true })).body).toEqual({ enabled: true, magicLinksEnabled: true });
-    expect((await as(b).get('/organizations/settings/portal')).body).toEqual({ enabled: false, magicLinksEnabled: false });
+    const formats = { eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'] };
+    expect((await A.get('/organizations/settings/portal')).body).toEqual({ enabled: false, magicLinksEnabled: false, ...formats });
+    expect((await A.put('/organizations/settings/portal', { enabled: true })).body).toEqual({ enabled: true, magicLinksEnabled: false, ...formats });
+    expect((await A.put('/organizations/settings/portal', { magicLinksEnabled: true })).body).toEqual({ enabled: true, magicLinksEnabled: true, ...formats });
+    expect((await A.put('/organizations/settings/portal', { eInvoiceFormats: ['xrechnung'] })).body).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: ['xrechnung'] });
+    expect((await A.put('/organizations/settings/portal', { eInvoiceFormats: ['pdf'] })).status).toBe(400);
+    expect((await as(b).get('/organizations/settings/portal')).body).toEqual({ enabled: false, magicLinksEnabled: false, ...formats });
   });
 
   it('sets the licence with a system key and publishes identity.organization.license_changed', async () => {

@@ -6,6 +6,7 @@ import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import type { Clients } from '../../services/gateway-public/src/clients';
 import { buildPublicServer } from '../../services/gateway-public/src/http/server';
 import { publicApiRoutes } from '../../services/gateway-public/src/http/routes';
+import type { PortalDeps } from '../../services/gateway-public/src/portal/deps';
 import { eventually, PG_URL, startTestMesh, type TestMesh } from '../support/mesh';
 
 /**
@@ -82,7 +83,8 @@ async function adminRoutes(adminBaseUrl: string): Promise<FuzzRoute[]> {
 async function publicRoutes(): Promise<FuzzRoute[]> {
   const seen: { method: string; url: string }[] = [];
   const clients = {} as Clients;
-  const routeOptions = { clients, mainFrontendOrigin: 'https://checkout.fuzz.example' };
+  // Registration only reads the route wiring; the buyer portal routes are fuzzed too.
+  const routeOptions = { clients, mainFrontendOrigin: 'https://checkout.fuzz.example', portal: { clients } as PortalDeps };
   const app = await buildPublicServer({
     logger: createLogger({ service: 'fuzz', level: 'silent' }),
     bodyLimit: 1024 * 1024,
@@ -93,7 +95,7 @@ async function publicRoutes(): Promise<FuzzRoute[]> {
   });
   await app.ready();
   await app.close();
-  const bodyFields = ['sessionPublicId', 'providerId', 'billingAddress', 'name', 'email', 'country', 'vatId'];
+  const bodyFields = ['sessionPublicId', 'providerId', 'billingAddress', 'name', 'email', 'country', 'vatId', 'organizationId', 'code', 'token', 'reason'];
   return seen
     .filter((r) => ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && !r.url.includes('*'))
     .map((r) => ({ gateway: 'public' as const, method: r.method as Method, path: r.url, bodyFields, queryFields: [] }));

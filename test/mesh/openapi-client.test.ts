@@ -238,6 +238,10 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.GET('/api/v1/organizations/settings/tax/oss-threshold-status')).response.status).toBe(200);
     expect((await org.GET('/api/v1/organizations/settings/portal')).response.status).toBe(200);
     expect((await org.PUT('/api/v1/organizations/settings/portal', { body: { enabled: true } })).data?.enabled).toBe(true);
+    // Portal magic links: refused while the organization has them off, and for an e-mail with nothing to see.
+    expect((await org.POST('/api/v1/organizations/settings/portal/magic-links', { body: { email: 'nobody@sweep.example' } })).response.status).toBe(403);
+    expect((await org.PUT('/api/v1/organizations/settings/portal', { body: { magicLinksEnabled: true } })).data?.magicLinksEnabled).toBe(true);
+    expect((await org.POST('/api/v1/organizations/settings/portal/magic-links', { body: { email: 'nobody@sweep.example', ttlMinutes: 5 } })).response.status).toBe(422);
 
     // Checkouts.
     const checkout = await org.POST('/api/v1/checkouts/{siteId}/create', {
@@ -454,6 +458,23 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.GET('/api/v1/invoices/{id}/pdf', { ...proformaPath, parseAs: 'arrayBuffer' })).response.headers.get('x-document-rendered')).toBe('true');
     expect((await org.POST('/api/v1/invoices/{id}/regenerate-pdf', { ...proformaPath, parseAs: 'arrayBuffer' })).response.status).toBe(200);
     expect((await org.DELETE('/api/v1/invoices/{id}', proformaPath)).response.status).toBe(200);
+    // Recurring schedules (invoice:* scopes) and the processor (system key). Cancelled before its
+    // first cycle: generate is refused (409) and no invoice keeps the client from being deleted.
+    const plan = await org.POST('/api/v1/invoices/recurring', {
+      body: { startDate: '2030-01-31', interval: 'month', template: { ...draftBody, siteId, clientId: sweepClient.data!.id } },
+    });
+    expect(plan.response.status).toBe(201);
+    const planPath = { params: { path: { id: plan.data!.id } } };
+    expect((await org.GET('/api/v1/invoices/recurring')).data?.total).toBe(1);
+    expect((await org.GET('/api/v1/invoices/recurring/{id}', planPath)).data?.nextRunDate).toBe('2030-01-31');
+    expect((await org.PUT('/api/v1/invoices/recurring/{id}', { ...planPath, body: { startDate: '2030-02-28' } })).data?.nextRunDate).toBe('2030-02-28');
+    expect((await org.GET('/api/v1/invoices/recurring/{id}/upcoming', { params: { path: planPath.params.path, query: { count: 2 } } })).data?.upcoming.length).toBe(2);
+    expect((await org.POST('/api/v1/invoices/recurring/{id}/pause', { ...planPath, body: {} })).data?.status).toBe('paused');
+    expect((await org.POST('/api/v1/invoices/recurring/{id}/resume', { ...planPath, body: {} })).data?.status).toBe('active');
+    expect((await org.POST('/api/v1/invoices/recurring/{id}/cancel', { ...planPath, body: { reason: 'sweep' } })).data?.status).toBe('cancel_requested');
+    expect((await org.POST('/api/v1/invoices/recurring/{id}/generate', { ...planPath, body: {} })).response.status).toBe(409);
+    expect((await system.POST('/api/v1/system/recurring/process', { body: {} })).data?.failed).toBe(0);
+    expect((await system.GET('/api/v1/system/recurring/status')).data?.lastRuns.length).toBeGreaterThan(0);
     expect((await org.DELETE('/api/v1/clients/{id}', clientPath)).response.status).toBe(204);
 
     // Sites last: a deleted site is gone.
@@ -516,6 +537,28 @@ describe('a client generated from the Admin API document', () => {
     expect((await call('POST', '/api/v1/vat/validate', {}, { vatId: 'DE12345678' })).status).toBe(400);
     expect((await call('GET', '/api/v1/vat/eu-country/{code}', { code: 'DE' })).status).toBe(200);
     expect((await call('GET', '/api/v1/vat/eu-country/{code}', { code: 'QQ' })).status).toBe(400);
+
+    // Buyer portal: sign-in answers, and every data route refuses a caller without a session token.
+    const org = { organizationId: boot.organizationId };
+    expect((await call('POST', '/api/v1/portal/auth/request-otp', {}, { email: 'nobody@sweep.example', ...org })).status).toBe(202);
+    expect((await call('POST', '/api/v1/portal/auth/request-otp', {}, { email: 'nope' })).status).toBe(400);
+    expect((await call('POST', '/api/v1/portal/auth/verify-otp', {}, { email: 'nobody@sweep.example', code: '123456', ...org })).status).toBe(401);
+    expect((await call('POST', '/api/v1/portal/auth/magic-link', {}, { token: 'pml1.garbage.garbage' })).status).toBe(401);
+    expect((await call('POST', '/api/v1/portal/auth/refresh', {})).status).toBe(401);
+    expect((await call('POST', '/api/v1/portal/auth/logout', {})).status).toBe(204);
+    const someId = { id: '0'.repeat(24), upcomingId: 'u1' };
+    for (const [method, template] of [
+      ['GET', '/api/v1/portal/session'],
+      ['GET', '/api/v1/portal/documents'],
+      ['GET', '/api/v1/portal/documents/{id}/pdf'],
+      ['GET', '/api/v1/portal/documents/{id}/einvoice'],
+      ['GET', '/api/v1/portal/subscriptions'],
+      ['GET', '/api/v1/portal/subscriptions/{id}/upcoming'],
+      ['GET', '/api/v1/portal/subscriptions/{id}/upcoming/{upcomingId}/proforma/pdf'],
+      ['POST', '/api/v1/portal/subscriptions/{id}/cancel'],
+    ] as const) {
+      expect((await call(method, template, someId, method === 'POST' ? {} : undefined)).status, template).toBe(401);
+    }
 
     expect(seen.filter((o) => o.problem)).toEqual([]);
     const reached = new Set(seen.map((o) => `${o.method} ${o.path}`));

@@ -235,7 +235,7 @@ describe('provider_c direct debit', () => {
     expect((await adminCall('GET', `/customer-holds?transactionId=${transactionId}`)).body.items).toEqual([]);
   });
 
-  it('a settled chargeback (lost) of an invoice payment writes ONE chargeback credit note and a hold', async () => {
+  it('a settled chargeback (lost) of an invoice payment writes ONE chargeback credit note and a hold; the next checkout of that buyer answers 409', async () => {
     const email = 'lost@example.com';
     const { invoice, transactionId, pm } = await paidInvoice(email);
     expect((await sandboxCall('POST', `/_sandbox/payments/${pm}/charge_back`, {})).status).toBe(200);
@@ -254,5 +254,11 @@ describe('provider_c direct debit', () => {
     expect(holds).toHaveLength(1);
     expect(holds[0]).toMatchObject({ status: 'active', source: { transactionId, chargebackId: `${pm}:chargeback`, outcome: 'lost', decidedBy: 'provider' } });
     expect(await statusOf(transactionId)).toBe(4);
+    // The hold makes the same buyer's next checkout answer the documented 409 (e-mail compared case-insensitively).
+    const blocked = await adminCall('POST', `/checkouts/${boot.siteId}/create`, { amount: 1000, currency: 'EUR', externalReference: 'order-after-hold-c', email: email.toUpperCase() });
+    expect(blocked.status, JSON.stringify(blocked.body)).toBe(409);
+    expect(blocked.body.code).toBe('CHECKOUT_BLOCKED_BY_CUSTOMER_HOLD');
+    expect(blocked.body.requestId).toBeTruthy();
+    expect(blocked.body.requestId).toBe(blocked.headers.get('x-request-id'));
   });
 });

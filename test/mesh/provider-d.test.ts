@@ -208,7 +208,7 @@ describe('provider_d wallet orders', () => {
     expect(notes[0]).toMatchObject({ kind: 'refund', transactionId, totals: { gross: 11900 } });
   });
 
-  it('a lost dispute of an invoice payment writes ONE chargeback credit note and a hold', async () => {
+  it('a lost dispute of an invoice payment writes ONE chargeback credit note and a hold; the next checkout of that buyer answers 409', async () => {
     const email = 'lost-wallet@example.com';
     const { invoiceId, sessionPublicId } = await invoiceCheckout(email);
     const { transactionId, order } = await buyerPays(sessionPublicId, 'approve', email);
@@ -229,6 +229,12 @@ describe('provider_d wallet orders', () => {
     }, 20_000);
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ kind: 'chargeback', transactionId });
+    // The hold makes the same buyer's next checkout answer the documented 409 (e-mail compared case-insensitively).
+    const blocked = await adminCall('POST', `/checkouts/${boot.siteId}/create`, { amount: 1000, currency: 'EUR', externalReference: 'order-after-hold-d', email: email.toUpperCase() });
+    expect(blocked.status, JSON.stringify(blocked.body)).toBe(409);
+    expect(blocked.body.code).toBe('CHECKOUT_BLOCKED_BY_CUSTOMER_HOLD');
+    expect(blocked.body.requestId).toBeTruthy();
+    expect(blocked.body.requestId).toBe(blocked.headers.get('x-request-id'));
   });
 
   it('a dispute makes the transaction disputed (IPN 4); won it restores status 1', async () => {

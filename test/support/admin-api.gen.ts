@@ -666,7 +666,7 @@ export interface paths {
          */
         get: operations["getPortalSettings"];
         /**
-         * Turn the buyer portal and its magic links on or off (partial)
+         * Turn the buyer portal and its magic links on or off, and choose the e-invoice formats buyers may download there (partial)
          * @description Scope `organization:execute`, minimum role Admin.
          */
         put: operations["updatePortalSettings"];
@@ -1155,6 +1155,194 @@ export interface paths {
          * @description Scope `invoice:create`, minimum role Editor.
          */
         post: operations["previewInvoiceTax"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/recurring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recurring schedules, newest first (status, clientId, page, limit)
+         * @description Scope `invoice:read`, minimum role Viewer.
+         */
+        get: operations["listRecurringSchedules"];
+        put?: never;
+        /**
+         * Create a recurring schedule: startDate, interval, the invoice template (the POST /invoices draft payload); nextRunDate is derived
+         * @description Scope `invoice:create`, minimum role Editor.
+         */
+        post: operations["createRecurringSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/recurring/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a recurring schedule
+         * @description Scope `invoice:read`, minimum role Viewer.
+         */
+        get: operations["getRecurringSchedule"];
+        /**
+         * Change a recurring schedule; after invoices exist a new startDate (or cadence) must begin after the current nextRunDate
+         * @description Scope `invoice:update`, minimum role Editor.
+         */
+        put: operations["updateRecurringSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/recurring/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a schedule (idempotent); no invoice is generated while paused
+         * @description Scope `invoice:execute`, minimum role Editor.
+         */
+        post: operations["pauseRecurringSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/recurring/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused schedule (idempotent); cycles whose dates passed while paused are skipped
+         * @description Scope `invoice:execute`, minimum role Editor.
+         */
+        post: operations["resumeRecurringSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/recurring/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel from the next cycle on (cancel_requested; cancelled at once without a next run); optional reason; repeats keep the first values
+         * @description Scope `invoice:execute`, minimum role Editor.
+         */
+        post: operations["cancelRecurringSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/recurring/{id}/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate the next cycle now (exactly once per cycle) and advance nextRunDate
+         * @description Scope `invoice:execute`, minimum role Editor.
+         */
+        post: operations["generateRecurringInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/recurring/{id}/upcoming": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Projected next charges with the tax engine estimate (count 1 to 12, default 3)
+         * @description Scope `invoice:execute`, minimum role Viewer.
+         */
+        get: operations["listRecurringUpcomingCharges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/system/recurring/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate the invoices of every due cycle (exactly once each) and finalize due cancellations, across organizations
+         * @description Scope `system:execute`, minimum role Admin, system API key only.
+         */
+        post: operations["processRecurringSchedules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/system/recurring/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recurring processor status: due schedules and cancellations now, open claims, schedules by state, last runs
+         * @description Scope `system:read`, minimum role Viewer, system API key only.
+         */
+        get: operations["getRecurringProcessorStatus"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1823,6 +2011,26 @@ export interface paths {
         get: operations["listCreditNoteEInvoiceReports"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/settings/portal/magic-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A single-use sign-in link to the customer portal for a buyer e-mail (trusted server-side use only). Needs the portal and magic links on for the deployment (403 PORTAL_DISABLED / PORTAL_MAGIC_LINKS_DISABLED) and the organization, and the e-mail to have a portal-visible invoice, credit note or subscription there (422 PORTAL_NOTHING_VISIBLE)
+         * @description Scope `portal:create`, minimum role Editor.
+         */
+        post: operations["createPortalMagicLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2846,6 +3054,8 @@ export interface components {
         PortalSettings: {
             enabled: boolean;
             magicLinksEnabled: boolean;
+            /** @description e-invoice formats buyers may download in the portal; the e-invoice settings must allow each too */
+            eInvoiceFormats: ("xrechnung" | "peppol" | "zugferd")[];
         };
         TaxRecord: {
             /** @description derived from the source event and entry type: one entry per event, however often it is delivered */
@@ -7413,6 +7623,7 @@ export interface operations {
                 "application/json": {
                     enabled?: boolean;
                     magicLinksEnabled?: boolean;
+                    eInvoiceFormats?: ("xrechnung" | "peppol" | "zugferd")[];
                 };
             };
         };
@@ -10948,6 +11159,1431 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRecurringSchedules: {
+        parameters: {
+            query?: {
+                status?: "active" | "paused" | "cancel_requested" | "cancelled" | "completed";
+                clientId?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            testMode: boolean;
+                            name: string;
+                            /** @enum {string} */
+                            status: "active" | "paused" | "cancel_requested" | "cancelled" | "completed";
+                            startDate: string;
+                            /** @enum {string} */
+                            interval: "day" | "week" | "month" | "year";
+                            intervalCount: number;
+                            cadence: string;
+                            timezone: string;
+                            nextRunDate: string | null;
+                            nextCycle: number;
+                            invoicesGenerated: number;
+                            lastInvoiceId: string | null;
+                            template: {
+                                siteId: string;
+                                clientId: string;
+                                currency: string;
+                                items: {
+                                    [key: string]: unknown;
+                                }[];
+                                paymentTermsDays: number | null;
+                                notes: string | null;
+                            };
+                            autoFinalizeInvoices: boolean;
+                            autoSendInvoices: boolean;
+                            effectiveFromCycle: number | null;
+                            effectiveAt: string | null;
+                            cancellationRequestedAt: string | null;
+                            cancelledBy: string | null;
+                            cancellationReason: string | null;
+                            cancelledAt: string | null;
+                            pausedAt: string | null;
+                            createdBy: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRecurringSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    startDate: string;
+                    /** @enum {string} */
+                    interval: "day" | "week" | "month" | "year";
+                    /** @default 1 */
+                    intervalCount?: number;
+                    timezone?: string;
+                    template: {
+                        siteId: string;
+                        clientId: string;
+                        currency: string;
+                        items: {
+                            description: string;
+                            quantity: number;
+                            unitPrice: number;
+                            /**
+                             * @default gross
+                             * @enum {string}
+                             */
+                            amountType?: "gross" | "net";
+                            taxRate?: number;
+                            /** @enum {string} */
+                            itemType: "digital_service" | "goods" | "service" | "shipping";
+                            category?: string;
+                        }[];
+                        issueDate?: string;
+                        dueDate?: string;
+                        paymentTermsDays?: number;
+                        servicePeriod?: {
+                            start: string;
+                            end: string;
+                        };
+                        notes?: string;
+                    };
+                    /** @default false */
+                    autoFinalizeInvoices?: boolean;
+                    /** @default false */
+                    autoSendInvoices?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        name: string;
+                        /** @enum {string} */
+                        status: "active" | "paused" | "cancel_requested" | "cancelled" | "completed";
+                        startDate: string;
+                        /** @enum {string} */
+                        interval: "day" | "week" | "month" | "year";
+                        intervalCount: number;
+                        cadence: string;
+                        timezone: string;
+                        nextRunDate: string | null;
+                        nextCycle: number;
+                        invoicesGenerated: number;
+                        lastInvoiceId: string | null;
+                        template: {
+                            siteId: string;
+                            clientId: string;
+                            currency: string;
+                            items: {
+                                [key: string]: unknown;
+                            }[];
+                            paymentTermsDays: number | null;
+                            notes: string | null;
+                        };
+                        autoFinalizeInvoices: boolean;
+                        autoSendInvoices: boolean;
+                        effectiveFromCycle: number | null;
+                        effectiveAt: string | null;
+                        cancellationRequestedAt: string | null;
+                        cancelledBy: string | null;
+                        cancellationReason: string | null;
+                        cancelledAt: string | null;
+                        pausedAt: string | null;
+                        createdBy: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecurringSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        name: string;
+                        /** @enum {string} */
+                        status: "active" | "paused" | "cancel_requested" | "cancelled" | "completed";
+                        startDate: string;
+                        /** @enum {string} */
+                        interval: "day" | "week" | "month" | "year";
+                        intervalCount: number;
+                        cadence: string;
+                        timezone: string;
+                        nextRunDate: string | null;
+                        nextCycle: number;
+                        invoicesGenerated: number;
+                        lastInvoiceId: string | null;
+                        template: {
+                            siteId: string;
+                            clientId: string;
+                            currency: string;
+                            items: {
+                                [key: string]: unknown;
+                            }[];
+                            paymentTermsDays: number | null;
+                            notes: string | null;
+                        };
+                        autoFinalizeInvoices: boolean;
+                        autoSendInvoices: boolean;
+                        effectiveFromCycle: number | null;
+                        effectiveAt: string | null;
+                        cancellationRequestedAt: string | null;
+                        cancelledBy: string | null;
+                        cancellationReason: string | null;
+                        cancelledAt: string | null;
+                        pausedAt: string | null;
+                        createdBy: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateRecurringSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    startDate?: string;
+                    /** @enum {string} */
+                    interval?: "day" | "week" | "month" | "year";
+                    intervalCount?: number;
+                    timezone?: string;
+                    template?: {
+                        siteId: string;
+                        clientId: string;
+                        currency: string;
+                        items: {
+                            description: string;
+                            quantity: number;
+                            unitPrice: number;
+                            /**
+                             * @default gross
+                             * @enum {string}
+                             */
+                            amountType?: "gross" | "net";
+                            taxRate?: number;
+                            /** @enum {string} */
+                            itemType: "digital_service" | "goods" | "service" | "shipping";
+                            category?: string;
+                        }[];
+                        issueDate?: string;
+                        dueDate?: string;
+                        paymentTermsDays?: number;
+                        servicePeriod?: {
+                            start: string;
+                            end: string;
+                        };
+                        notes?: string;
+                    };
+                    autoFinalizeInvoices?: boolean;
+                    autoSendInvoices?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        name: string;
+                        /** @enum {string} */
+                        status: "active" | "paused" | "cancel_requested" | "cancelled" | "completed";
+                        startDate: string;
+                        /** @enum {string} */
+                        interval: "day" | "week" | "month" | "year";
+                        intervalCount: number;
+                        cadence: string;
+                        timezone: string;
+                        nextRunDate: string | null;
+                        nextCycle: number;
+                        invoicesGenerated: number;
+                        lastInvoiceId: string | null;
+                        template: {
+                            siteId: string;
+                            clientId: string;
+                            currency: string;
+                            items: {
+                                [key: string]: unknown;
+                            }[];
+                            paymentTermsDays: number | null;
+                            notes: string | null;
+                        };
+                        autoFinalizeInvoices: boolean;
+                        autoSendInvoices: boolean;
+                        effectiveFromCycle: number | null;
+                        effectiveAt: string | null;
+                        cancellationRequestedAt: string | null;
+                        cancelledBy: string | null;
+                        cancellationReason: string | null;
+                        cancelledAt: string | null;
+                        pausedAt: string | null;
+                        createdBy: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pauseRecurringSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown | (Record<string, never> | null);
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        name: string;
+                        /** @enum {string} */
+                        status: "active" | "paused" | "cancel_requested" | "cancelled" | "completed";
+                        startDate: string;
+                        /** @enum {string} */
+                        interval: "day" | "week" | "month" | "year";
+                        intervalCount: number;
+                        cadence: string;
+                        timezone: string;
+                        nextRunDate: string | null;
+                        nextCycle: number;
+                        invoicesGenerated: number;
+                        lastInvoiceId: string | null;
+                        template: {
+                            siteId: string;
+                            clientId: string;
+                            currency: string;
+                            items: {
+                                [key: string]: unknown;
+                            }[];
+                            paymentTermsDays: number | null;
+                            notes: string | null;
+                        };
+                        autoFinalizeInvoices: boolean;
+                        autoSendInvoices: boolean;
+                        effectiveFromCycle: number | null;
+                        effectiveAt: string | null;
+                        cancellationRequestedAt: string | null;
+                        cancelledBy: string | null;
+                        cancellationReason: string | null;
+                        cancelledAt: string | null;
+                        pausedAt: string | null;
+                        createdBy: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumeRecurringSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown | (Record<string, never> | null);
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        name: string;
+                        /** @enum {string} */
+                        status: "active" | "paused" | "cancel_requested" | "cancelled" | "completed";
+                        startDate: string;
+                        /** @enum {string} */
+                        interval: "day" | "week" | "month" | "year";
+                        intervalCount: number;
+                        cadence: string;
+                        timezone: string;
+                        nextRunDate: string | null;
+                        nextCycle: number;
+                        invoicesGenerated: number;
+                        lastInvoiceId: string | null;
+                        template: {
+                            siteId: string;
+                            clientId: string;
+                            currency: string;
+                            items: {
+                                [key: string]: unknown;
+                            }[];
+                            paymentTermsDays: number | null;
+                            notes: string | null;
+                        };
+                        autoFinalizeInvoices: boolean;
+                        autoSendInvoices: boolean;
+                        effectiveFromCycle: number | null;
+                        effectiveAt: string | null;
+                        cancellationRequestedAt: string | null;
+                        cancelledBy: string | null;
+                        cancellationReason: string | null;
+                        cancelledAt: string | null;
+                        pausedAt: string | null;
+                        createdBy: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelRecurringSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown | ({
+                    /** @description trimmed and cut to 500 characters */
+                    reason?: string;
+                } | null);
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        testMode: boolean;
+                        name: string;
+                        /** @enum {string} */
+                        status: "active" | "paused" | "cancel_requested" | "cancelled" | "completed";
+                        startDate: string;
+                        /** @enum {string} */
+                        interval: "day" | "week" | "month" | "year";
+                        intervalCount: number;
+                        cadence: string;
+                        timezone: string;
+                        nextRunDate: string | null;
+                        nextCycle: number;
+                        invoicesGenerated: number;
+                        lastInvoiceId: string | null;
+                        template: {
+                            siteId: string;
+                            clientId: string;
+                            currency: string;
+                            items: {
+                                [key: string]: unknown;
+                            }[];
+                            paymentTermsDays: number | null;
+                            notes: string | null;
+                        };
+                        autoFinalizeInvoices: boolean;
+                        autoSendInvoices: boolean;
+                        effectiveFromCycle: number | null;
+                        effectiveAt: string | null;
+                        cancellationRequestedAt: string | null;
+                        cancelledBy: string | null;
+                        cancellationReason: string | null;
+                        cancelledAt: string | null;
+                        pausedAt: string | null;
+                        createdBy: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    generateRecurringInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown | (Record<string, never> | null);
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schedule: {
+                            id: string;
+                            testMode: boolean;
+                            name: string;
+                            /** @enum {string} */
+                            status: "active" | "paused" | "cancel_requested" | "cancelled" | "completed";
+                            startDate: string;
+                            /** @enum {string} */
+                            interval: "day" | "week" | "month" | "year";
+                            intervalCount: number;
+                            cadence: string;
+                            timezone: string;
+                            nextRunDate: string | null;
+                            nextCycle: number;
+                            invoicesGenerated: number;
+                            lastInvoiceId: string | null;
+                            template: {
+                                siteId: string;
+                                clientId: string;
+                                currency: string;
+                                items: {
+                                    [key: string]: unknown;
+                                }[];
+                                paymentTermsDays: number | null;
+                                notes: string | null;
+                            };
+                            autoFinalizeInvoices: boolean;
+                            autoSendInvoices: boolean;
+                            effectiveFromCycle: number | null;
+                            effectiveAt: string | null;
+                            cancellationRequestedAt: string | null;
+                            cancelledBy: string | null;
+                            cancellationReason: string | null;
+                            cancelledAt: string | null;
+                            pausedAt: string | null;
+                            createdBy: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        cycle: number;
+                        scheduledDate: string;
+                        invoiceId: string;
+                        invoiceStatus: string;
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this answer needs cannot answer right now (coded, e.g. `TAX_UNAVAILABLE`); nothing was changed, retry later */
+            503: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRecurringUpcomingCharges: {
+        parameters: {
+            query?: {
+                /** @description charges to project, 1 to 12 (default 3) */
+                count?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptionId: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "active" | "paused" | "cancel_requested" | "cancelled" | "completed";
+                        cadence: string;
+                        currency: string;
+                        nextChargeDate: string | null;
+                        effectiveAt: string | null;
+                        cancellationReason: string | null;
+                        cancellationRequestedAt: string | null;
+                        upcoming: {
+                            id: string;
+                            cycle: number;
+                            scheduledDate: string;
+                            dueDate: string;
+                            currency: string;
+                            baseAmount: number;
+                            usageAmount: number;
+                            taxEstimate: number;
+                            estimatedTotal: number;
+                            proformaAvailable: boolean;
+                            proformaPreviewId: string;
+                            proformaPreviewLabel: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this answer needs cannot answer right now (coded, e.g. `TAX_UNAVAILABLE`); nothing was changed, retry later */
+            503: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    processRecurringSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown | ({
+                    limit?: number;
+                    /** Format: date-time */
+                    now?: string;
+                    /** @enum {string} */
+                    holdAfter?: "claim" | "invoice";
+                } | null);
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        processed: number;
+                        completed: number;
+                        failed: number;
+                        skipped: number;
+                        cancellationsFinalized: number;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecurringProcessorStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        now: string;
+                        due: {
+                            invoices: number;
+                            cancellations: number;
+                        };
+                        openClaims: number;
+                        schedules: {
+                            [key: string]: number;
+                        };
+                        lastRuns: {
+                            id: string;
+                            startedAt: string;
+                            finishedAt: string | null;
+                            processed: number;
+                            completed: number;
+                            failed: number;
+                            skipped: number;
+                            cancellationsFinalized: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18731,6 +20367,115 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPortalMagicLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description the buyer; matched trimmed and case-insensitively
+                     */
+                    email: string;
+                    /** @description may only shorten the system default; larger values are capped */
+                    ttlMinutes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the portal page with the single-use token in its fragment (`#token=`); the page exchanges it with POST /portal/auth/magic-link */
+                        url: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** @description the lifetime applied (the request's, capped to the system default) */
+                        ttlMinutes: number;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;

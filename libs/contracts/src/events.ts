@@ -18,6 +18,7 @@ export const Subjects = {
   paymentAdjustmentReported: 'payments.payment.adjustment_reported',
   chargebackResolved: 'checkout.chargeback.resolved',
   transactionRefunded: 'checkout.transaction.refunded',
+  checkoutSessionExpired: 'checkout.session.expired',
   invoiceIssued: 'billing.invoice.issued',
   invoiceVoided: 'billing.invoice.voided',
   creditNoteIssued: 'billing.credit_note.issued',
@@ -242,6 +243,31 @@ export const transactionRefunded = z.object({
 });
 export type TransactionRefunded = z.infer<typeof transactionRefunded>;
 
+/**
+ * A checkout session passed its `expiresAt` unpaid and was stored as expired by checkout's sweep
+ * (once per session). Its transaction still pending then, if any, is abandoned through transaction
+ * expiry, whose status event carries the IPN; the session itself has no IPN.
+ */
+export const checkoutSessionExpired = z.object({
+  organizationId: objectId,
+  siteId: objectId,
+  mode,
+  checkoutId: objectId,
+  externalReference: z.string().nullable(),
+  invoiceNumber: z.string().nullable(),
+  /** The session's expiry time. */
+  expiresAt: z.string(),
+  /** When the sweep stored it as expired (at or after `expiresAt`). */
+  expiredAt: z.string(),
+  /**
+   * The session's pending transaction sent to transaction expiry with it (-2 and its IPN once the
+   * provider cancels), else null: no transaction, or one waiting for an asynchronous provider flow
+   * (`pending_provider`), which keeps its own expiry time.
+   */
+  abandonedTransactionId: objectId.nullable(),
+});
+export type CheckoutSessionExpired = z.infer<typeof checkoutSessionExpired>;
+
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /** What every billing document event carries for the tax ledger. */
@@ -300,7 +326,8 @@ export const emailSettled = z.object({
   organizationId: objectId,
   mode,
   emailId: objectId,
-  source: z.object({ kind: z.enum(['invoice', 'credit_note']), id: objectId }),
+  /** `portal_otp`: a buyer portal sign-in code (no document to update). */
+  source: z.object({ kind: z.enum(['invoice', 'credit_note', 'portal_otp']), id: objectId }),
   to: z.array(z.string()),
   state: z.enum(['sent', 'failed']),
   attempts: z.number().int(),
@@ -322,6 +349,7 @@ export type EventMap = {
   [Subjects.paymentAdjustmentReported]: PaymentAdjustmentReported;
   [Subjects.chargebackResolved]: ChargebackResolved;
   [Subjects.transactionRefunded]: TransactionRefunded;
+  [Subjects.checkoutSessionExpired]: CheckoutSessionExpired;
   [Subjects.invoiceIssued]: InvoiceIssued;
   [Subjects.invoiceVoided]: InvoiceVoided;
   [Subjects.creditNoteIssued]: CreditNoteIssued;

@@ -12,3 +12,4 @@ export * from './customer-holds';
 export * from './einvoice';
 export * from './tax-reports';
 export * from './data-io';
+export * from './recurring';

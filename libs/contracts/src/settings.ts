@@ -143,6 +143,8 @@ export const portalSettingsPatch = z
   .object({
     enabled: z.boolean(),
     magicLinksEnabled: z.boolean(),
+    /** E-invoice formats buyers may download in the portal (the organization's e-invoice settings must allow each too). */
+    eInvoiceFormats: z.array(z.enum(['xrechnung', 'peppol', 'zugferd'])).max(3).transform((a) => [...new Set(a)]),
   })
   .strict()
   .partial();

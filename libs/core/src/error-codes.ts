@@ -66,6 +66,10 @@ export const ERROR_CATALOGUE = {
   TAX_RATE_OVERLAP: { kind: 'conflict', description: 'another tax rate of the same code is valid during part of the period' },
   TAX_REPORT_EUR_RATE_MISSING: { kind: 'unprocessable', description: 'a VAT OSS figure is in a currency whose EUR rate was not given (eurRates); the return is made out in EUR' },
   VIES_UNAVAILABLE: { kind: 'unavailable', description: 'VIES cannot confirm the VAT ID right now; the buyer may continue and is charged VAT as a consumer' },
+  // Buyer portal
+  PORTAL_DISABLED: { kind: 'forbidden', description: 'the buyer portal is turned off for this deployment (PORTAL_ENABLED) or organization (portal settings enabled)' },
+  PORTAL_MAGIC_LINKS_DISABLED: { kind: 'forbidden', description: 'portal magic links are turned off for this deployment (PORTAL_MAGIC_LINKS_ENABLED) or organization (portal settings magicLinksEnabled)' },
+  PORTAL_NOTHING_VISIBLE: { kind: 'unprocessable', description: 'the e-mail has no portal-visible invoice, credit note or recurring subscription in the organization' },
   // Store and bus (internal: services retry or report them; they do not reach clients as such)
   // E-mail
   EMAIL_NOT_CONFIGURED: { kind: 'unavailable', description: 'no SMTP server is configured for sending e-mail (SMTP_HOST)' },

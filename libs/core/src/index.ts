@@ -9,3 +9,4 @@ export * from './clock';
 export * from './secrets';
 export * from './parent';
 export * from './decode-patch';
+export * from './portal-link';

@@ -157,4 +157,32 @@ describe('provider_c sandbox', () => {
     expect((await api(t, 'POST', `/_sandbox/mandates/${md}/status`, { status: 'cancelled' })).body.mandates.status).toBe('cancelled');
     await until(() => events().find((e) => e.links.mandate === md && e.action === 'cancelled'));
   });
+  it('drops an account\'s webhooks while told to; the resend control still sends them late', async () => {
+    const t = await account();
+    expect((await api(t, 'POST', '/_sandbox/webhooks/drop', { enabled: 'yes' })).status).toBe(422);
+    expect((await api('not-a-token', 'POST', '/_sandbox/webhooks/drop', { enabled: true })).status).toBe(401);
+    expect((await api(t, 'POST', '/_sandbox/webhooks/drop', { enabled: true })).body).toEqual({ webhook_drop: { scope: 'account', enabled: true } });
+    const pm = (await billingRequest(t)).body.billing_requests.links.payment_request_payment as string;
+    expect((await api(t, 'POST', `/_sandbox/payments/${pm}/decide`, { decision: 'confirmed' })).body.payments.status).toBe('confirmed');
+    const lost = (await api(t, 'GET', `/_sandbox/webhooks?resource=${pm}`)).body.webhooks as Array<{ id: string; events: Event[]; calls: unknown[] }>;
+    expect(lost.flatMap((w) => w.events.map((e) => e.action))).toContain('confirmed');
+    for (const w of lost) expect(w.calls).toMatchObject([{ ok: false, status_code: null, error: 'dropped by sandbox control' }]);
+    const confirmed = lost.find((w) => w.events.some((e) => e.action === 'confirmed'))!;
+    // Another account's webhooks still go out meanwhile.
+    const other = await account();
+    const otherPm = (await billingRequest(other)).body.billing_requests.links.payment_request_payment as string;
+    await api(other, 'POST', `/payments/${otherPm}/actions/cancel`, {});
+    await until(() => events().find((e) => e.links.payment === otherPm && e.action === 'cancelled'));
+    expect(events().filter((e) => e.links.payment === pm)).toEqual([]);
+
+    // The lost webhook arrives late, byte for byte as it would have.
+    await api(t, 'POST', `/_sandbox/webhooks/${confirmed.id}/resend`, {});
+    const late = await until(() => received.find((r) => r.body.includes(confirmed.id)));
+    expect(late.signature).toBe(createHmac('sha256', secret).update(late.body).digest('hex'));
+
+    expect((await api(t, 'POST', '/_sandbox/webhooks/drop', { enabled: false })).body).toEqual({ webhook_drop: { scope: 'account', enabled: false } });
+    const next = (await billingRequest(t)).body.billing_requests.links.payment_request_payment as string;
+    await api(t, 'POST', `/payments/${next}/actions/cancel`, {});
+    await until(() => events().find((e) => e.links.payment === next && e.action === 'cancelled'));
+  });
 });

@@ -7,6 +7,10 @@ import { newTransmissionId, type WebhookEndpoint, type WebhookEvent } from './sa
 const USER_AGENT = 'PayPal/AUHD-214.0-paymesh-sandbox';
 const MAX_RECORDED = 10_000;
 export const AUTH_ALGO = 'SHA256withRSA';
+/** Owner of a drop switch that applies to every app. */
+export const ALL_OWNERS = '*';
+/** `error` of a transmission the drop control swallowed. */
+export const DROPPED = 'dropped by sandbox control';
 
 export interface Transmission {
   seq: number;
@@ -40,6 +44,8 @@ export class WebhookSender {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
   private readonly keys: { privateKey: KeyObject; publicKey: KeyObject };
+  /** Owners (apps, or {@link ALL_OWNERS}) whose events are dropped instead of delivered. */
+  private readonly dropping = new Set<string>();
 
   constructor(
     private readonly settings: WebhookSettings,
@@ -69,9 +75,24 @@ export class WebhookSender {
     }
   }
 
-  /** Delivers to each endpoint; `transmissionTime` backdates the transmissions (a stale delivery). */
-  send(event: WebhookEvent, endpoints: WebhookEndpoint[], transmissionTime?: string): void {
-    for (const e of endpoints) this.schedule(event, e, 1, 0, transmissionTime);
+  /**
+   * Delivers to each endpoint; `transmissionTime` backdates the transmissions (a stale delivery).
+   * While dropping is on for the event's app, a new event's transmission to each endpoint is
+   * recorded as dropped and never sent; `resend` (the resend control) always delivers, so a
+   * dropped event can arrive late.
+   */
+  send(event: WebhookEvent, endpoints: WebhookEndpoint[], transmissionTime?: string, resend = false): void {
+    const drop = !resend && (this.dropping.has(event.owner) || this.dropping.has(ALL_OWNERS));
+    for (const e of endpoints) {
+      if (drop) this.recordDropped(event, e, transmissionTime);
+      else this.schedule(event, e, 1, 0, transmissionTime);
+    }
+  }
+
+  /** Turns dropping of new events' deliveries on or off for one app or for {@link ALL_OWNERS}. */
+  setDropping(owner: string, on: boolean): void {
+    if (on) this.dropping.add(owner);
+    else this.dropping.delete(owner);
   }
 
   list(filter: { owner?: string | undefined; eventId?: string | undefined } = {}): Transmission[] {
@@ -95,7 +116,8 @@ export class WebhookSender {
     this.timers.add(timer);
   }
 
-  private async attempt(event: WebhookEvent, endpoint: WebhookEndpoint, attempt: number, transmissionTime?: string): Promise<void> {
+  /** A signed transmission of `event` to `endpoint`: what goes on the wire. */
+  private transmission(event: WebhookEvent, endpoint: WebhookEndpoint, transmissionTime?: string): { transmissionId: string; headers: Record<string, string>; body: string } {
     const { owner: _owner, ...wire } = event;
     const body = JSON.stringify(wire);
     const transmissionId = newTransmissionId();
@@ -103,8 +125,6 @@ export class WebhookSender {
     const signer = createSign('RSA-SHA256');
     signer.update(WebhookSender.signedString(transmissionId, time, endpoint.id, body));
     const sig = signer.sign(this.keys.privateKey, 'base64');
-    let statusCode: number | null = null;
-    let error: string | null = null;
     const headers = {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
@@ -114,6 +134,39 @@ export class WebhookSender {
       'paypal-cert-url': this.certUrl(),
       'paypal-auth-algo': AUTH_ALGO,
     };
+    return { transmissionId, headers, body };
+  }
+
+  private record(event: WebhookEvent, endpoint: WebhookEndpoint, t: { transmissionId: string; headers: Record<string, string>; body: string }, attempt: number, statusCode: number | null, error: string | null): void {
+    this.calls.push({
+      seq: ++this.seq,
+      transmission_id: t.transmissionId,
+      event_id: event.id,
+      event_type: event.event_type,
+      webhook_id: endpoint.id,
+      url: endpoint.url,
+      attempt,
+      ok: error === null,
+      status_code: statusCode,
+      error,
+      at: new Date().toISOString(),
+      headers: t.headers,
+      body: t.body,
+      owner: event.owner,
+    });
+    if (this.calls.length > MAX_RECORDED) this.calls.splice(0, this.calls.length - MAX_RECORDED);
+  }
+
+  private recordDropped(event: WebhookEvent, endpoint: WebhookEndpoint, transmissionTime?: string): void {
+    this.record(event, endpoint, this.transmission(event, endpoint, transmissionTime), 1, null, DROPPED);
+    this.logger.info({ eventId: event.id, eventType: event.event_type, url: endpoint.url }, 'webhook delivery dropped by sandbox control');
+  }
+
+  private async attempt(event: WebhookEvent, endpoint: WebhookEndpoint, attempt: number, transmissionTime?: string): Promise<void> {
+    const t = this.transmission(event, endpoint, transmissionTime);
+    const { headers, body } = t;
+    let statusCode: number | null = null;
+    let error: string | null = null;
     try {
       const res = await fetch(endpoint.url, {
         method: 'POST',
@@ -130,23 +183,7 @@ export class WebhookSender {
     }
     if (this.shutdown.signal.aborted && statusCode === null) return;
     const ok = error === null;
-    this.calls.push({
-      seq: ++this.seq,
-      transmission_id: transmissionId,
-      event_id: event.id,
-      event_type: event.event_type,
-      webhook_id: endpoint.id,
-      url: endpoint.url,
-      attempt,
-      ok,
-      status_code: statusCode,
-      error,
-      at: new Date().toISOString(),
-      headers,
-      body,
-      owner: event.owner,
-    });
-    if (this.calls.length > MAX_RECORDED) this.calls.splice(0, this.calls.length - MAX_RECORDED);
+    this.record(event, endpoint, t, attempt, statusCode, error);
     const log = { eventId: event.id, url: endpoint.url, attempt, statusCode, error };
     if (ok) {
       this.logger.debug(log, 'webhook delivered');

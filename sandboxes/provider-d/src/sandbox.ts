@@ -127,7 +127,7 @@ export class Sandbox {
   constructor(
     private readonly clock: Clock,
     private readonly publicUrl: () => string,
-    private readonly onEvent: (event: WebhookEvent, endpoints: WebhookEndpoint[], transmissionTime?: string) => void,
+    private readonly onEvent: (event: WebhookEvent, endpoints: WebhookEndpoint[], transmissionTime?: string, resend?: boolean) => void,
   ) {}
 
   private now(): string {
@@ -285,7 +285,7 @@ export class Sandbox {
 
   /** Delivers an event again to the endpoints of its app (the provider's resend), `times` times. */
   resend(e: WebhookEvent, times: number, transmissionTime?: string): void {
-    for (let i = 0; i < times; i++) this.onEvent(e, this.endpointsOf(e.owner, e.event_type), transmissionTime);
+    for (let i = 0; i < times; i++) this.onEvent(e, this.endpointsOf(e.owner, e.event_type), transmissionTime, true);
   }
 
   /** Sends an event of any type (one the platform may not know) with the given resource. */

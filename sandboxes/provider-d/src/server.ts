@@ -3,7 +3,7 @@ import { type Clock, createLogger, type Logger, systemClock } from '@paymesh/cor
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { defaultPublicUrl, type SandboxConfig } from './config';
-import { AUTH_ALGO, WebhookSender } from './delivery';
+import { ALL_OWNERS, AUTH_ALGO, WebhookSender } from './delivery';
 import { ApiError, invalidRequest, unauthorized, unprocessable } from './errors';
 import { payPageRoutes } from './pay-page';
 import { CURRENCIES, minorOf, Sandbox } from './sandbox';
@@ -66,7 +66,7 @@ export function buildServer(config: SandboxConfig, options: BuildOptions = {}): 
   };
 
   const sender = new WebhookSender(config.webhooks, logger.child({ component: 'webhooks' }), () => `${publicUrl()}${CERT_PATH}`);
-  const sandbox = new Sandbox(clock, publicUrl, (event, endpoints, time) => sender.send(event, endpoints, time));
+  const sandbox = new Sandbox(clock, publicUrl, (event, endpoints, time, resend) => sender.send(event, endpoints, time, resend));
   /** Stored answers per (app, PayPal-Request-Id): the same request replays, another one is refused. */
   const idempotency = new Map<string, { fingerprint: string; status: number; body: unknown; at: number }>();
 
@@ -253,6 +253,16 @@ export function buildServer(config: SandboxConfig, options: BuildOptions = {}): 
     }
     sandbox.resend(e, times, time);
     return { event_id: e.id, deliveries: times };
+  });
+
+  // Loses the deliveries of new events from now on (a lost webhook), for one app (with a token) or
+  // for all (without one). The resend control still delivers: a lost webhook arriving late.
+  app.post('/_sandbox/webhooks/drop', async (req) => {
+    const who = optionalApp(req);
+    const enabled = param(req, 'enabled');
+    if (typeof enabled !== 'boolean') throw unprocessable('INVALID_PARAMETER_VALUE', 'enabled must be true or false.', 'enabled');
+    sender.setDropping(who ?? ALL_OWNERS, enabled);
+    return { scope: who === undefined ? 'all' : 'app', enabled };
   });
 
   app.post('/_sandbox/events', async (req) => {

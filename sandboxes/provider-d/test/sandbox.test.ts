@@ -157,4 +157,29 @@ describe('provider_d sandbox', () => {
     expect(res.status).toBe(400);
     expect(res.body.name).toBe('INVALID_REQUEST');
   });
+  it('drops an app\'s webhook deliveries while told to; the resend control still delivers late', async () => {
+    const { body: tok } = await appToken();
+    const auth = { authorization: `Bearer ${tok.access_token}` };
+    expect((await call('POST', '/v1/notifications/webhooks', { url: `${hookUrl}/drop`, event_types: [{ name: '*' }] }, auth)).status).toBe(201);
+    expect((await call('POST', '/_sandbox/webhooks/drop', { enabled: 'yes' }, auth)).status).toBe(422);
+    expect((await call('POST', '/_sandbox/webhooks/drop', { enabled: true }, { authorization: 'Bearer unknown' })).status).toBe(401);
+    expect((await call('POST', '/_sandbox/webhooks/drop', { enabled: true }, auth)).body).toEqual({ scope: 'app', enabled: true });
+    const order = (await call('POST', '/v2/checkout/orders', { intent: 'CAPTURE', purchase_units: [{ amount: { currency_code: 'EUR', value: '7.00' } }] }, auth)).body;
+    await call('POST', `/_sandbox/orders/${order.id}/approve`, {}, auth);
+    const approved = (await call('GET', '/_sandbox/events?event_type=CHECKOUT.ORDER.APPROVED', undefined, auth)).body.events.find((e: any) => e.resource.id === order.id);
+    expect(approved).toBeDefined();
+    expect((await call('GET', `/_sandbox/webhook-calls?event=${approved.id}`, undefined, auth)).body.calls).toMatchObject([{ ok: false, status_code: null, error: 'dropped by sandbox control' }]);
+    expect(received.some((r) => r.body.includes(approved.id))).toBe(false);
+
+    // The lost event arrives late, and verifies like any delivery.
+    await call('POST', `/_sandbox/events/${approved.id}/resend`, {}, auth);
+    await until(() => received.some((r) => r.body.includes(approved.id)));
+    const calls = (await call('GET', `/_sandbox/webhook-calls?event=${approved.id}`, undefined, auth)).body.calls;
+    expect(calls.map((c: any) => c.ok)).toEqual([false, true]);
+
+    expect((await call('POST', '/_sandbox/webhooks/drop', { enabled: false }, auth)).body).toEqual({ scope: 'app', enabled: false });
+    const next = (await call('POST', '/v2/checkout/orders', { intent: 'CAPTURE', purchase_units: [{ amount: { currency_code: 'EUR', value: '8.00' } }] }, auth)).body;
+    await call('POST', `/_sandbox/orders/${next.id}/approve`, {}, auth);
+    await until(() => received.some((r) => r.body.includes(next.id) && r.body.includes('CHECKOUT.ORDER.APPROVED')));
+  });
 });

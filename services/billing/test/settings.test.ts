@@ -89,8 +89,11 @@ describe('billing settings on PostgreSQL', () => {
 
   it('keeps portal switches off by default and merges them', async () => {
     const k = key();
-    expect(await getPortalSettings(deps, k)).toEqual({ enabled: false, magicLinksEnabled: false });
-    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":true}')).toEqual({ enabled: false, magicLinksEnabled: true });
-    expect(await updatePortalSettings(deps, k, '{"enabled":true}')).toEqual({ enabled: true, magicLinksEnabled: true });
+    const all = ['xrechnung', 'peppol', 'zugferd'];
+    expect(await getPortalSettings(deps, k)).toEqual({ enabled: false, magicLinksEnabled: false, eInvoiceFormats: all });
+    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":true}')).toEqual({ enabled: false, magicLinksEnabled: true, eInvoiceFormats: all });
+    expect(await updatePortalSettings(deps, k, '{"enabled":true}')).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: all });
+    expect(await updatePortalSettings(deps, k, '{"eInvoiceFormats":["xrechnung","xrechnung"]}')).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: ['xrechnung'] });
+    await expect(updatePortalSettings(deps, k, '{"eInvoiceFormats":["pdf"]}')).rejects.toThrow();
   });
 });

@@ -40,15 +40,20 @@ export const configSchema = backendConfigSchema('checkout')
       .string()
       .default('checkout.paymesh.example')
       .refine((v) => /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+\.?$/i.test(v), 'must be a host name'),
-    /** Hosted checkout frontend; payment URLs are `<this>/c/<sessionPublicId>`. */
-    CHECKOUT_FRONTEND_URL: z.string().url().default('http://localhost:3000'),
+    /**
+     * Hosted checkout frontend; payment URLs are `<this>/c/<sessionPublicId>`. Default: the page
+     * gateway-public serves on its default local address.
+     */
+    CHECKOUT_FRONTEND_URL: z.string().url().default('http://127.0.0.1:8081'),
     /** Lifetime of a checkout session created without `expiresAt`. */
     CHECKOUT_SESSION_TTL_HOURS: bounded(24, 1, 3120, 'CHECKOUT_SESSION_TTL_HOURS'),
     /** A buyer transaction still pending this long is abandoned: its provider payment is cancelled and it expires (-2, with IPN). */
     TRANSACTION_ABANDON_AFTER_MS: bounded(24 * 3_600_000, 100, 130 * 24 * 3_600_000, 'TRANSACTION_ABANDON_AFTER_MS'),
     /** Expiry worker pass interval, and the pause before retrying a transaction whose provider did not cancel. */
     EXPIRY_INTERVAL_MS: bounded(60_000, 10, 3_600_000, 'EXPIRY_INTERVAL_MS'),
-    /** Abandoned transactions expired per pass. */
+    /** Session sweep pass interval: pending checkout sessions past `expiresAt` are stored as expired and their pending transaction abandoned. */
+    SESSION_EXPIRY_INTERVAL_MS: bounded(60_000, 10, 3_600_000, 'SESSION_EXPIRY_INTERVAL_MS'),
+    /** Abandoned transactions expired per pass (also: sessions swept per pass). */
     EXPIRY_BATCH_SIZE: bounded(50, 1, 1000, 'EXPIRY_BATCH_SIZE'),
     /** Lifetime of a handoff token. */
     HANDOFF_TOKEN_TTL_SECONDS: bounded(600, 30, 86_400, 'HANDOFF_TOKEN_TTL_SECONDS'),

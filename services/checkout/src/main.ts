@@ -16,6 +16,7 @@ import { startConsumers } from './events/consumers';
 import type { PaymentsDeps } from './app/payments-deps';
 import { buyerRiskGuard } from './app/buyer-risk';
 import { ExpiryWorker } from './jobs/expiry-worker';
+import { SessionExpiryWorker } from './jobs/session-expiry-worker';
 
 void runBackendService({
   name: 'checkout',
@@ -51,7 +52,10 @@ void runBackendService({
     const subs = await startConsumers(bus, deps);
     const expiry = new ExpiryWorker(deps, { batchSize: config.EXPIRY_BATCH_SIZE, retryMs: config.EXPIRY_INTERVAL_MS, pollIntervalMs: config.EXPIRY_INTERVAL_MS });
     expiry.start();
+    const sessionExpiry = new SessionExpiryWorker(deps, { batchSize: config.EXPIRY_BATCH_SIZE, retryMs: config.EXPIRY_INTERVAL_MS, pollIntervalMs: config.SESSION_EXPIRY_INTERVAL_MS });
+    sessionExpiry.start();
     return async () => {
+      await sessionExpiry.stop();
       await expiry.stop();
       await Promise.all(subs.map((s) => s.stop()));
       payments.close();

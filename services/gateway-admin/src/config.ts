@@ -67,6 +67,22 @@ export const configSchema = baseConfigSchema
     WEBAUTHN_ORIGINS: csv('http://localhost:3000,http://localhost:8080'),
     /** Mark the refresh cookie Secure (turn off only for plain-http development). */
     AUTH_COOKIE_SECURE: envBool(true),
+    /** System-level switch of the buyer portal (magic links need it; gateway-public reads the same). */
+    PORTAL_ENABLED: envBool(true),
+    /** System-level switch of portal magic links. */
+    PORTAL_MAGIC_LINKS_ENABLED: envBool(true),
+    /** Key of portal magic links, shared with gateway-public (at least 32 characters); unset: derived from SECRETS_KEYRING. */
+    PORTAL_LINK_SECRET: z.string().min(32, 'PORTAL_LINK_SECRET must be at least 32 characters').optional(),
+    /** The portal page of gateway-public; magic links point at `<PORTAL_PUBLIC_URL>/magic-link#token=<token>`. */
+    PORTAL_PUBLIC_URL: z
+      .string()
+      .url()
+      .default('http://localhost:8081/portal')
+      .transform((u) => u.replace(/\/+$/, '')),
+    /** Lifetime of a magic link when the request names none; a request may only shorten it. */
+    PORTAL_MAGIC_LINK_TTL_MINUTES: envInt(60).refine((n) => n >= 1, 'PORTAL_MAGIC_LINK_TTL_MINUTES must be at least 1'),
+    /** Longest lifetime of a magic link; the default is capped to it too. */
+    PORTAL_MAGIC_LINK_MAX_TTL_MINUTES: envInt(24 * 60).refine((n) => n >= 1, 'PORTAL_MAGIC_LINK_MAX_TTL_MINUTES must be at least 1'),
   });
 
 export type Config = typeof config;

@@ -1,5 +1,5 @@
 import '@paymesh/telemetry/register';
-import { systemClock } from '@paymesh/core';
+import { resolvePortalKey, systemClock } from '@paymesh/core';
 import { Committer } from '@paymesh/bus';
 import type { EventMap } from '@paymesh/contracts';
 import { runGateway } from '@paymesh/runtime';
@@ -33,6 +33,14 @@ void runGateway({
         rpName: config.WEBAUTHN_RP_NAME,
         origins: config.WEBAUTHN_ORIGINS,
         cookieSecure: config.AUTH_COOKIE_SECURE,
+      },
+      portal: {
+        enabled: config.PORTAL_ENABLED,
+        magicLinksEnabled: config.PORTAL_MAGIC_LINKS_ENABLED,
+        linkKey: resolvePortalKey(config, 'PORTAL_LINK_SECRET', config.PORTAL_LINK_SECRET),
+        publicUrl: config.PORTAL_PUBLIC_URL,
+        defaultTtlMinutes: config.PORTAL_MAGIC_LINK_TTL_MINUTES,
+        maxTtlMinutes: config.PORTAL_MAGIC_LINK_MAX_TTL_MINUTES,
       },
     };
     if (config.SYSTEM_API_KEY) await ensureSystemKey(deps, config.SYSTEM_API_KEY);

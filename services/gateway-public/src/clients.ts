@@ -1,4 +1,4 @@
-import { checkoutPayments, paymentsWebhooks, tax } from '@paymesh/proto';
+import { billing, checkoutPayments, notificationsIpn, paymentsWebhooks, recurring, tax } from '@paymesh/proto';
 import { call, makeClient } from '@paymesh/grpc';
 import type { Client } from '@grpc/grpc-js';
 import { downstreamAddr, type DownstreamAddrs } from '@paymesh/runtime';
@@ -9,6 +9,12 @@ export interface Clients {
   checkoutPayments: checkoutPayments.CheckoutPaymentsServiceClient;
   /** VAT ID checks (VIES) and EU country facts. */
   tax: tax.TaxServiceClient;
+  /** Buyer portal: the buyer's documents and the organization's portal settings. */
+  billing: billing.BillingServiceClient;
+  /** Buyer portal: the buyer's recurring subscriptions. */
+  recurring: recurring.RecurringServiceClient;
+  /** Buyer portal: sign-in codes by e-mail. */
+  notifications: notificationsIpn.NotificationsIpnServiceClient;
   deadlineMs: number;
   /** Deadline of calls that reach a payment provider through checkout (create, cancel). */
   paymentDeadlineMs: number;
@@ -21,10 +27,16 @@ export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: numb
   const pw = makeClient(paymentsWebhooks.PaymentsWebhooksServiceClient, downstreamAddr(config, 'payments-webhooks'));
   const cp = makeClient(checkoutPayments.CheckoutPaymentsServiceClient, downstreamAddr(config, 'checkout'));
   const tx = makeClient(tax.TaxServiceClient, downstreamAddr(config, 'tax'));
+  const bl = makeClient(billing.BillingServiceClient, downstreamAddr(config, 'billing'));
+  const rc = makeClient(recurring.RecurringServiceClient, downstreamAddr(config, 'recurring'));
+  const nt = makeClient(notificationsIpn.NotificationsIpnServiceClient, downstreamAddr(config, 'notifications-ipn'));
   return {
     paymentsWebhooks: pw,
     checkoutPayments: cp,
     tax: tx,
+    billing: bl,
+    recurring: rc,
+    notifications: nt,
     deadlineMs: config.GRPC_DEADLINE_MS,
     paymentDeadlineMs: config.PAYMENT_CALL_DEADLINE_MS,
     taxDeadlineMs: config.TAX_CALL_DEADLINE_MS,
@@ -32,6 +44,9 @@ export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: numb
       pw.close();
       cp.close();
       tx.close();
+      bl.close();
+      rc.close();
+      nt.close();
     },
   };
 }

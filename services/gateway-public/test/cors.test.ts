@@ -47,7 +47,7 @@ beforeAll(async () => {
   impl.getTransactionStatus = unary(logger, 'GetTransactionStatus', async (req: checkoutPayments.TransactionRef): Promise<checkoutPayments.TransactionStatusView> => {
     seenTransactionOrigins.push(req.browserOrigin);
     if (req.browserOrigin !== '' && req.browserOrigin !== SHOP) throw new ForbiddenError('origin not allowed for this checkout');
-    return { status: 1, externalReference: '', amount: 100, currency: 'EUR', returnUrl: '', createdAt: '2026-03-01T12:00:00.000Z' };
+    return { status: 1, externalReference: '', amount: 100, currency: 'EUR', returnUrl: '', cancelUrl: '', createdAt: '2026-03-01T12:00:00.000Z' };
   });
   grpc.addService<UntypedServiceImplementation>(checkoutPayments.CheckoutPaymentsServiceService, impl);
   const port = await grpc.listen('127.0.0.1:0');

@@ -110,6 +110,15 @@ describe('provider_d adapter specifics', () => {
     expect(again[0]?.eventId).toBe(first[0]?.eventId);
   });
 
+  it('reports an approved order without a capture as waiting for ours (what the reconciler captures), and nothing else', async () => {
+    const payment = await adapter().createPayment(paymentInput());
+    expect(await adapter().fetchStatus(payment.providerPaymentId)).toMatchObject({ outcome: 'pending', providerStatus: 'CREATED', capture: false });
+    await call(baseUrl, app, 'POST', `/_sandbox/orders/${payment.providerPaymentId}/approve`, { funding: 'ok' });
+    expect(await adapter().fetchStatus(payment.providerPaymentId)).toMatchObject({ outcome: 'pending', providerStatus: 'APPROVED', capture: true });
+    await adapter().capturePayment(payment.providerPaymentId);
+    expect(await adapter().fetchStatus(payment.providerPaymentId)).toMatchObject({ outcome: 'succeeded', providerStatus: 'COMPLETED', capture: false });
+  });
+
   it('refuses deliveries without transmission headers, stale ones and non-JSON bodies before asking the provider', async () => {
     const headers = {
       'paypal-transmission-id': 'x',

@@ -1,7 +1,19 @@
-import { loadConfig } from '@paymesh/core';
-import { backendConfigSchema } from '@paymesh/runtime';
+import { envBool, envInt, loadConfig } from '@paymesh/core';
+import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
 
-export const configSchema = backendConfigSchema('recurring');
+export const configSchema = backendConfigSchema('recurring')
+  .merge(downstreamAddrsSchema)
+  .extend({
+    /** Deadline of billing calls (an invoice creation includes the tax engine). */
+    BILLING_DEADLINE_MS: envInt(15_000).refine((n) => n >= 500 && n <= 120_000, 'BILLING_DEADLINE_MS must be from 500 to 120000'),
+    /**
+     * How long a cycle claim protects a run in progress; a claim left by a crashed run is resumed
+     * by the first run after it ends. Longer than a cycle's generation (billing calls) takes.
+     */
+    RECURRING_CLAIM_LEASE_MS: envInt(120_000).refine((n) => n >= 200 && n <= 3_600_000, 'RECURRING_CLAIM_LEASE_MS must be from 200 to 3600000'),
+    /** Test hooks of the process request (`now`, `holdAfter`). Never set in production. */
+    RECURRING_TEST_HOOKS: envBool(false),
+  });
 
 export type Config = typeof config;
 export const config = loadConfig(configSchema, process.env);

@@ -2,13 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound, validationFailed } from '../errors';
 import { PAYER_DECISIONS, type PayerDecision, type Sandbox } from '../domain/sandbox';
 import { mandateView, paymentView } from '../domain/views';
-import type { WebhookCaller } from '../webhooks/delivery';
+import { ALL_OWNERS, type WebhookCaller } from '../webhooks/delivery';
 import { field, tokenOf } from './api';
 
 /**
  * Sandbox-only controls under /_sandbox: the dashboard's webhook endpoint, and what the payer, the
  * banks or the provider do on their own, made triggerable by tests. Every control takes the
- * account's access token and only sees that account's resources. Each change sends a signed webhook.
+ * account's access token and only sees that account's resources (the webhook drop switch also
+ * works without one, for all accounts). Each change sends a signed webhook.
  */
 export function controlRoutes(app: FastifyInstance, sandbox: Sandbox, caller: WebhookCaller): void {
   const param = (req: FastifyRequest, name: string) => field(req.body, name);
@@ -66,6 +67,16 @@ export function controlRoutes(app: FastifyInstance, sandbox: Sandbox, caller: We
     if (times === null) throw validationFailed('times must be an integer from 1 to 20', 'times');
     for (let i = 0; i < times; i++) caller.resend(w);
     return { webhook_id: w.id, sends: times };
+  });
+
+  // Loses the webhooks of changes from now on (a lost webhook), for one account (with an access
+  // token) or for all (without one). The resend control still sends: a lost webhook arriving late.
+  app.post('/_sandbox/webhooks/drop', async (req) => {
+    const who = req.headers.authorization ? tokenOf(req) : undefined;
+    const enabled = param(req, 'enabled');
+    if (typeof enabled !== 'boolean') throw validationFailed('enabled must be true or false', 'enabled');
+    caller.setDropping(who ?? ALL_OWNERS, enabled);
+    return { webhook_drop: { scope: who === undefined ? 'all' : 'account', enabled } };
   });
 
   app.get<{ Querystring: { resource?: string } }>('/_sandbox/webhooks', async (req) => {

@@ -5,6 +5,10 @@ import { newId, type ProviderEvent } from '../domain/sandbox';
 
 const USER_AGENT = 'paymesh-provider-c-sandbox/0.1 (webhooks)';
 const MAX_RECORDED = 10_000;
+/** Owner of a drop switch that applies to every account. */
+export const ALL_OWNERS = '*';
+/** `error` of a send the drop control swallowed. */
+export const DROPPED = 'dropped by sandbox control';
 
 /** A webhook as sent: its body is fixed once, so a resend is byte-identical (same signature). */
 export interface Webhook {
@@ -45,6 +49,8 @@ export class WebhookCaller {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
+  /** Owners (access tokens, or {@link ALL_OWNERS}) whose webhooks are dropped instead of sent. */
+  private readonly dropping = new Set<string>();
 
   constructor(
     private readonly settings: WebhookSettings,
@@ -59,6 +65,10 @@ export class WebhookCaller {
     return this.endpoints.get(owner);
   }
 
+  /**
+   * Signs and sends a webhook in the background. While dropping is on for the owner, the webhook
+   * is kept (so it can be resent) and its one attempt recorded as dropped; nothing is sent.
+   */
   send(owner: string, events: ProviderEvent[]): void {
     const ep = this.endpoints.get(owner);
     if (!ep || events.length === 0) return;
@@ -66,10 +76,21 @@ export class WebhookCaller {
     const body = JSON.stringify({ events, meta: { webhook_id: id } });
     const w: Webhook = { id, owner, url: ep.url, body, signature: sign(body, ep.secret), events };
     this.webhooks.set(id, w);
+    if (this.dropping.has(owner) || this.dropping.has(ALL_OWNERS)) {
+      this.record({ seq: ++this.seq, webhook_id: w.id, url: w.url, attempt: 1, ok: false, status_code: null, error: DROPPED, at: new Date().toISOString() });
+      this.logger.info({ webhookId: w.id, url: w.url }, 'webhook dropped by sandbox control');
+      return;
+    }
     this.schedule(w, 1, 0);
   }
 
-  /** Sends a webhook again unchanged, as the provider's retry (or a test) does. */
+  /** Turns dropping of new webhooks on or off for one owner or for {@link ALL_OWNERS}. */
+  setDropping(owner: string, on: boolean): void {
+    if (on) this.dropping.add(owner);
+    else this.dropping.delete(owner);
+  }
+
+  /** Sends a webhook again unchanged, as the provider's retry (or a test) does; also while dropping (a lost webhook arriving late). */
   resend(w: Webhook): void {
     this.schedule(w, 1, 0);
   }
@@ -90,6 +111,11 @@ export class WebhookCaller {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  private record(call: WebhookCall): void {
+    this.calls.push(call);
+    if (this.calls.length > MAX_RECORDED) this.calls.splice(0, this.calls.length - MAX_RECORDED);
   }
 
   private schedule(w: Webhook, attempt: number, delayMs: number): void {
@@ -121,8 +147,7 @@ export class WebhookCaller {
     }
     if (this.shutdown.signal.aborted && statusCode === null) return;
     const ok = error === null;
-    this.calls.push({ seq: ++this.seq, webhook_id: w.id, url: w.url, attempt, ok, status_code: statusCode, error, at: new Date().toISOString() });
-    if (this.calls.length > MAX_RECORDED) this.calls.splice(0, this.calls.length - MAX_RECORDED);
+    this.record({ seq: ++this.seq, webhook_id: w.id, url: w.url, attempt, ok, status_code: statusCode, error, at: new Date().toISOString() });
     const log = { webhookId: w.id, url: w.url, attempt, statusCode, error };
     if (ok) {
       this.logger.debug(log, 'webhook sent');

@@ -46,12 +46,35 @@ export async function draftFields(deps: InvoiceDeps, key: OrgKey, input: Invoice
   };
 }
 
-/** `POST /invoices`: a draft, taxed by the engine. Nothing is written when any input is refused. */
-export async function createInvoice(deps: InvoiceDeps, key: OrgKey, bodyJson: string): Promise<InvoiceRecord> {
+/** Tax the engine would put on a draft (nothing stored): the recurring service's upcoming charges. */
+export async function previewInvoiceTax(deps: InvoiceDeps, key: OrgKey, bodyJson: string): Promise<{ taxCalculation: unknown; totals: ReturnType<typeof totalsOf> }> {
   const input = decodePatch(invoiceCreate, bodyJson);
   const fields = await draftFields(deps, key, input);
+  return { taxCalculation: fields.taxCalculation, totals: fields.totals };
+}
+
+export interface CreateInvoiceOptions {
+  /**
+   * Internal callers' idempotency key (RPC only, not the public route): a repeat answers the
+   * invoice the first call created, whatever happened to it since, and creates nothing.
+   */
+  idempotencyKey?: string;
+}
+
+/** `POST /invoices`: a draft, taxed by the engine. Nothing is written when any input is refused. */
+export async function createInvoice(deps: InvoiceDeps, key: OrgKey, bodyJson: string, options: CreateInvoiceOptions = {}): Promise<InvoiceRecord> {
+  const input = decodePatch(invoiceCreate, bodyJson);
+  const coll = deps.store.collection<InvoiceDoc>(INVOICES);
+  const idempotencyKey = options.idempotencyKey ?? null;
+  const earlier = async () =>
+    idempotencyKey ? coll.findOne({ organizationId: key.organizationId, mode: key.mode, idempotencyKey }) : null;
+  const before = await earlier();
+  if (before) return invoiceView(deps.secrets, key, before);
+  const fields = await draftFields(deps, key, input);
   const now = deps.clock.now().toISOString();
-  const doc = await deps.store.collection<InvoiceDoc>(INVOICES).insert({
+  let doc: InvoiceDoc;
+  try {
+    doc = await coll.insert({
     organizationId: key.organizationId,
     mode: key.mode,
     status: 'draft',
@@ -70,7 +93,14 @@ export async function createInvoice(deps: InvoiceDeps, key: OrgKey, bodyJson: st
     issuedAt: null,
     voidedAt: null,
     voidReason: null,
+    ...(idempotencyKey ? { idempotencyKey } : {}),
   });
+  } catch (err) {
+    // A concurrent call with the same key won the unique index: answer its invoice.
+    const raced = err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY ? await earlier() : null;
+    if (raced) return invoiceView(deps.secrets, key, raced);
+    throw err;
+  }
   deps.logger.info({ invoiceId: doc.id, organizationId: key.organizationId, lines: doc.items.length }, 'invoice draft created');
   return invoiceView(deps.secrets, key, doc);
 }

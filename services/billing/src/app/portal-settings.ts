@@ -7,7 +7,8 @@ import type { BillingDeps, OrgKey } from './deps';
 
 export async function getPortalSettings(deps: BillingDeps, key: OrgKey): Promise<PortalSettings> {
   const doc = await findOrgSettings<PortalSettings>(deps.store, PORTAL_SETTINGS, key.organizationId, key.mode);
-  return doc?.settings ?? defaultPortalSettings();
+  // Settings saved before a field existed take its default.
+  return { ...defaultPortalSettings(), ...(doc?.settings ?? {}) };
 }
 
 export async function updatePortalSettings(deps: BillingDeps, key: OrgKey, patchJson: string): Promise<PortalSettings> {
@@ -16,5 +17,5 @@ export async function updatePortalSettings(deps: BillingDeps, key: OrgKey, patch
     applyPortalPatch(cur, patch),
   );
   deps.logger.info({ organizationId: key.organizationId, mode: key.mode, settings: doc.settings }, 'portal settings updated');
-  return doc.settings;
+  return { ...defaultPortalSettings(), ...doc.settings };
 }

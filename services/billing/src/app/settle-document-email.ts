@@ -13,6 +13,8 @@ import { CREDIT_NOTES, INVOICES } from '../store/collections';
  */
 export async function settleDocumentEmail(store: DocumentStore, logger: Logger, e: EmailSettled): Promise<void> {
   type Doc = InvoiceDoc | CreditNoteDoc;
+  // Sign-in codes of the buyer portal are no document of billing's.
+  if (e.source.kind !== 'invoice' && e.source.kind !== 'credit_note') return;
   const coll = store.collection<Doc>(e.source.kind === 'invoice' ? INVOICES : CREDIT_NOTES);
   const doc = await coll.get(e.source.id);
   if (!doc || doc.organizationId !== e.organizationId || doc.mode !== e.mode) {

@@ -97,6 +97,8 @@ export interface InvoiceDoc extends StoredDoc {
   issuedAt: string | null;
   voidedAt: string | null;
   voidReason: string | null;
+  /** Internal caller's idempotency key (recurring cycle), absent on other invoices. */
+  idempotencyKey?: string;
   /** Sends by e-mail, oldest first; absent on documents never sent. */
   emails?: DocumentEmailRecord[];
 }

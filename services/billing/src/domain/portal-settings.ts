@@ -7,15 +7,21 @@ import type { PortalSettingsPatch } from '@paymesh/contracts';
 export interface PortalSettings {
   enabled: boolean;
   magicLinksEnabled: boolean;
+  /**
+   * E-invoice formats buyers may download in the portal; each also needs the organization's
+   * e-invoice settings to allow it. Default: every format (the e-invoice settings decide).
+   */
+  eInvoiceFormats: ('xrechnung' | 'peppol' | 'zugferd')[];
 }
 
 export function defaultPortalSettings(): PortalSettings {
-  return { enabled: false, magicLinksEnabled: false };
+  return { enabled: false, magicLinksEnabled: false, eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'] };
 }
 
 export function applyPortalPatch(current: PortalSettings, patch: PortalSettingsPatch): PortalSettings {
   return {
     enabled: patch.enabled ?? current.enabled,
     magicLinksEnabled: patch.magicLinksEnabled ?? current.magicLinksEnabled,
+    eInvoiceFormats: patch.eInvoiceFormats ?? current.eInvoiceFormats ?? defaultPortalSettings().eInvoiceFormats,
   };
 }

@@ -1,6 +1,6 @@
 import type { billing } from '@paymesh/proto';
 import type { InvoiceDeps } from '../app/invoice-deps';
-import { createInvoice, deleteInvoice, updateInvoice } from '../app/draft-invoice';
+import { createInvoice, deleteInvoice, previewInvoiceTax, updateInvoice } from '../app/draft-invoice';
 import { issueInvoice } from '../app/issue-invoice';
 import { voidInvoice } from '../app/void-invoice';
 import { correctInvoice, updateInvoiceNotes } from '../app/correct-invoice';
@@ -15,14 +15,17 @@ const raw = (req: billing.BillingJsonRequest) => req.bodyJson || '{}';
 const actorOf = (req: billing.BillingJsonRequest) => req.actor || null;
 
 /** gRPC handlers of the invoice RPCs. */
-export function invoicesHandlers(deps: InvoiceDeps): Pick<billing.BillingServiceServer, 'listInvoices' | 'getInvoice' | 'createInvoice' | 'createInvoiceFromTransaction' | 'updateInvoice' | 'updateInvoiceNotes' | 'linkInvoiceTransaction' | 'deleteInvoice' | 'issueInvoice' | 'voidInvoice' | 'correctInvoice'> {
+export function invoicesHandlers(deps: InvoiceDeps): Pick<billing.BillingServiceServer, 'listInvoices' | 'getInvoice' | 'createInvoice' | 'previewInvoiceTax' | 'createInvoiceFromTransaction' | 'updateInvoice' | 'updateInvoiceNotes' | 'linkInvoiceTransaction' | 'deleteInvoice' | 'issueInvoice' | 'voidInvoice' | 'correctInvoice'> {
   return {
     listInvoices: jsonUnary(deps.logger, 'billing/ListInvoices', async (req) => listInvoices(deps, orgKeyOf(req), raw(req))),
     getInvoice: jsonUnary(deps.logger, 'billing/GetInvoice', async (req) => {
       const key = orgKeyOf(req);
       return invoiceView(deps.secrets, key, await loadInvoice(deps, key, idOf(req)));
     }),
-    createInvoice: jsonUnary(deps.logger, 'billing/CreateInvoice', async (req) => createInvoice(deps, orgKeyOf(req), raw(req))),
+    createInvoice: jsonUnary(deps.logger, 'billing/CreateInvoice', async (req) =>
+      createInvoice(deps, orgKeyOf(req), raw(req), req.idempotencyKey ? { idempotencyKey: req.idempotencyKey } : {}),
+    ),
+    previewInvoiceTax: jsonUnary(deps.logger, 'billing/PreviewInvoiceTax', async (req) => previewInvoiceTax(deps, orgKeyOf(req), raw(req))),
     createInvoiceFromTransaction: jsonUnary(deps.logger, 'billing/CreateInvoiceFromTransaction', async (req) =>
       createInvoiceFromTransaction(deps, orgKeyOf(req), idOf(req, 'transactionId'), raw(req)),
     ),

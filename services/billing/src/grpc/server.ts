@@ -16,6 +16,7 @@ import { documentsHandlers } from './documents-handlers';
 import { einvoiceHandlers } from './einvoice-handlers';
 import { dataIoHandlers } from './data-io-handlers';
 import type { DataIoDeps } from '../app/data-io-port';
+import { portalHandlers } from './portal-handlers';
 
 const SERVICE_VERSION = '0.1.0';
 
@@ -55,6 +56,7 @@ export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps & Dat
     ...documentsHandlers(deps),
     ...einvoiceHandlers(deps),
     ...dataIoHandlers(deps),
+    ...portalHandlers(deps),
   };
   grpc.addService(billing.BillingServiceService, impl);
 }

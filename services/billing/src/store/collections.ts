@@ -40,6 +40,8 @@ export const collections: CollectionSpec[] = [
       { name: 'invoices_number', fields: ['organizationId', 'mode', 'number'], unique: true },
       // One invoice generated per source transaction, whatever the redeliveries.
       { name: 'invoices_source_transaction', fields: ['organizationId', 'mode', 'sourceTransactionId'], unique: true },
+      // One invoice per internal caller's idempotency key (recurring cycles); other invoices have none.
+      { name: 'invoices_idempotency_key', fields: ['organizationId', 'mode', 'idempotencyKey'], unique: true },
       { name: 'invoices_org_mode_issue_date', fields: ['organizationId', 'mode', 'issueDate'] },
       // The invoice a completed or refunded transaction is linked to as its payment.
       { name: 'invoices_transaction', fields: ['organizationId', 'mode', 'transactionId'] },

@@ -8,7 +8,7 @@ import { ConflictError,
 import { validateBillingAddress, type BillingAddress, type BillingAddressInput } from '../domain/billing-address';
 import type { CheckoutDoc } from '../domain/checkout';
 import type { SiteDoc } from '../domain/site';
-import { fillTransactionId, type TransactionDoc } from '../domain/transaction';
+import { hostedReturnUrl, type TransactionDoc } from '../domain/transaction';
 import { TRANSACTIONS } from '../store/collections';
 import { assertOpenForPayment, loadCheckoutForBuyer } from './access';
 import { body } from './docs';
@@ -178,7 +178,9 @@ async function startPayment(
       currency: doc.currency,
       description: describe(checkout, site),
       buyerEmail: doc.billingAddress?.email ?? doc.email ?? '',
-      returnUrl: doc.returnUrl ? fillTransactionId(doc.returnUrl, doc.id) : `${checkout.paymentUrl}?transactionId=${doc.id}`,
+      // The provider sends the buyer back to the hosted checkout, which waits for the final status
+      // and then follows the merchant's returnUrl or cancelUrl (see docs/decisions.md).
+      returnUrl: hostedReturnUrl(checkout.paymentUrl, doc.id),
       testMode: doc.mode === 'test',
     });
     const stored = await deps.store.collection<TransactionDoc>(TRANSACTIONS).update(doc.id, (cur) => ({

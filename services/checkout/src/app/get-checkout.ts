@@ -35,13 +35,15 @@ export interface ListCheckoutsQuery {
   limit: number;
 }
 
-/** Checkouts of the organization, newest first; `expired` is pending past its expiry. */
+/** Checkouts of the organization, newest first; `expired` is stored expired or pending past its expiry. */
 export async function listCheckouts(deps: PaymentsDeps, q: ListCheckoutsQuery): Promise<CountedPage<CheckoutDoc>> {
   const now = deps.clock.now().toISOString();
   const filter: Filter = { organizationId: q.organizationId, mode: q.mode };
   if (q.status === 'completed') filter.status = 'completed';
   if (q.status === 'pending') Object.assign(filter, { status: 'pending', expiresAt: { $gt: now } });
-  if (q.status === 'expired') Object.assign(filter, { status: 'pending', expiresAt: { $lte: now } });
+  // Stored expired by the sweep, or pending past its expiry and not swept yet (an expired session
+  // always has expiresAt <= now: PATCH only moves it while the session is open).
+  if (q.status === 'expired') Object.assign(filter, { status: { $in: ['pending', 'expired'] }, expiresAt: { $lte: now } });
   if (q.siteId) filter.siteId = q.siteId;
   if (q.externalReference) filter.externalReference = q.externalReference;
   if (q.invoiceNumber) filter.invoiceNumber = q.invoiceNumber;

@@ -2,13 +2,15 @@ import { fillTransactionId } from '../domain/transaction';
 import { loadTransaction } from './access';
 import type { PaymentsDeps } from './payments-deps';
 
-/** Status view of a transaction; empty `externalReference` and `returnUrl` are left out. */
+/** Status view of a transaction; empty `externalReference`, `returnUrl` and `cancelUrl` are left out. */
 export interface TransactionStatusView {
   status: number;
   externalReference?: string;
   amount: number;
   currency: string;
   returnUrl?: string;
+  /** Where the hosted checkout sends a buyer whose payment was canceled or failed. */
+  cancelUrl?: string;
   createdAt: string;
 }
 
@@ -21,6 +23,7 @@ export async function getTransactionStatus(deps: PaymentsDeps, transactionId: st
     amount: doc.amount,
     currency: doc.currency,
     ...(doc.returnUrl ? { returnUrl: fillTransactionId(doc.returnUrl, doc.id) } : {}),
+    ...(doc.cancelUrl ? { cancelUrl: fillTransactionId(doc.cancelUrl, doc.id) } : {}),
     createdAt: doc.createdAt,
   };
 }

@@ -64,7 +64,11 @@ function emitStatusChanged(tx: TxScope, doc: TransactionDoc, previousStatus: TxS
   tx.emit(subject, data, { id: eventId(subject, doc.id, doc.statusSequence), occurredAt: at });
 }
 
-/** Marks the transaction's checkout paid (first completed transaction wins). */
+/**
+ * Marks the transaction's checkout paid (first completed transaction wins). A session the sweep
+ * stored as expired is completed too: its provider took the money after all (the payment was
+ * beyond cancelling when the session expired), and a paid session reads paid.
+ */
 async function completeCheckout(tx: TxScope, doc: TransactionDoc, at: string, logger: Logger): Promise<void> {
   if (!doc.checkoutId) return;
   const checkouts = tx.collection<CheckoutDoc>(CHECKOUTS);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EMPTY_TARGET_ALLOW_LIST, parseTargetAllowList } from '@paymesh/core';
 import {
   checkoutStatus,
+  isSessionExpiryDue,
   newSessionPublicId,
   newShortCode,
   paymentUrlFor,
@@ -10,7 +11,7 @@ import {
   type CheckoutInput,
 } from './checkout';
 import { validateBillingAddress } from './billing-address';
-import { fillTransactionId, isDeletable } from './transaction';
+import { fillTransactionId, hostedReturnUrl, isDeletable } from './transaction';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
 const ctx = { now, defaultLifetimeHours: 24, ipnPolicy: { allowHttp: false, allowedTargets: EMPTY_TARGET_ALLOW_LIST } };
@@ -111,6 +112,14 @@ describe('checkout status and views', () => {
     expect(checkoutStatus({ status: 'pending', expiresAt: '2026-03-01T12:00:01.000Z' }, now)).toBe('pending');
     expect(checkoutStatus({ status: 'pending', expiresAt: '2026-03-01T12:00:00.000Z' }, now)).toBe('expired');
     expect(checkoutStatus({ status: 'completed', expiresAt: '2026-01-01T00:00:00.000Z' }, now)).toBe('completed');
+    expect(checkoutStatus({ status: 'expired', expiresAt: '2026-03-01T11:00:00.000Z' }, now)).toBe('expired');
+  });
+
+  it('sweeps pending sessions past their expiry only (never a paid or already expired one)', () => {
+    expect(isSessionExpiryDue({ status: 'pending', expiresAt: '2026-03-01T12:00:00.000Z' }, now)).toBe(true);
+    expect(isSessionExpiryDue({ status: 'pending', expiresAt: '2026-03-01T12:00:00.001Z' }, now)).toBe(false);
+    expect(isSessionExpiryDue({ status: 'completed', expiresAt: '2026-01-01T00:00:00.000Z' }, now)).toBe(false);
+    expect(isSessionExpiryDue({ status: 'expired', expiresAt: '2026-01-01T00:00:00.000Z' }, now)).toBe(false);
   });
 
   it('shows items as line items, or one line for the whole amount', () => {
@@ -156,6 +165,10 @@ describe('billing address', () => {
 describe('transaction helpers', () => {
   it('replaces every {transactionId} placeholder', () => {
     expect(fillTransactionId('https://s.example/{transactionId}?t={transactionId}', 'abc')).toBe('https://s.example/abc?t=abc');
+  });
+  it('returns buyers to the hosted page of their session with the transaction ID', () => {
+    expect(hostedReturnUrl('https://pay.example/c/cs_1', 'abc')).toBe('https://pay.example/c/cs_1?transactionId=abc');
+    expect(hostedReturnUrl('http://127.0.0.1:8081/shop/c/cs_2', 'x y')).toBe('http://127.0.0.1:8081/shop/c/cs_2?transactionId=x+y');
   });
   it('allows deleting only quiet transactions without a provider payment', () => {
     const none = { providerPaymentId: null, providerPayment: { state: 'none' as const, error: null, redirectUrl: null } };

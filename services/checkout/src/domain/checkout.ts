@@ -21,9 +21,12 @@ export interface LineItem {
   itemType: ItemType | null;
 }
 
-/** Stored status; `expired` is derived from `expiresAt` (see {@link checkoutStatus}). */
-export type StoredCheckoutStatus = 'pending' | 'completed';
-export type CheckoutStatus = StoredCheckoutStatus | 'expired';
+/**
+ * Stored status. `expired` is written by the session sweep (app/expire-sessions.ts); between its
+ * passes a pending session past `expiresAt` reads `expired` too (see {@link checkoutStatus}).
+ */
+export type StoredCheckoutStatus = 'pending' | 'completed' | 'expired';
+export type CheckoutStatus = StoredCheckoutStatus;
 
 export interface CheckoutDoc extends StoredDoc {
   organizationId: string;
@@ -46,6 +49,8 @@ export interface CheckoutDoc extends StoredDoc {
   metadata: Record<string, string>;
   expiresAt: string;
   completedTransactionId: string | null;
+  /** When the session sweep stored it as expired; absent before. */
+  expiredAt?: string | null;
   /**
    * A checkout that pays an invoice: the tax allocated from the invoice's snapshot, stored by its
    * transactions instead of a new calculation. Null or absent: the tax engine decides.
@@ -237,10 +242,15 @@ export function validateCheckoutInput(
   };
 }
 
-/** Status as shown: a pending session past its expiry is `expired`. */
+/** Status as shown: a pending session past its expiry is `expired` (stored so by the sweep or not yet). */
 export function checkoutStatus(doc: Pick<CheckoutDoc, 'status' | 'expiresAt'>, now: Date): CheckoutStatus {
-  if (doc.status === 'pending' && Date.parse(doc.expiresAt) <= now.getTime()) return 'expired';
+  if (isSessionExpiryDue(doc, now)) return 'expired';
   return doc.status;
+}
+
+/** Whether the session sweep should store this session as expired at `now` (pure selection rule). */
+export function isSessionExpiryDue(doc: Pick<CheckoutDoc, 'status' | 'expiresAt'>, now: Date): boolean {
+  return doc.status === 'pending' && Date.parse(doc.expiresAt) <= now.getTime();
 }
 
 /** Line items of the public view; a checkout without items shows one line for the whole amount. */

@@ -171,3 +171,13 @@ export function isDeletable(doc: Pick<TransactionDoc, 'status' | 'providerPaymen
 export function fillTransactionId(url: string, transactionId: string): string {
   return url.split('{transactionId}').join(transactionId);
 }
+
+/**
+ * Where a payment provider sends the buyer back: the session's hosted checkout page with the
+ * transaction ID, which shows the outcome and then follows the merchant's returnUrl or cancelUrl.
+ */
+export function hostedReturnUrl(paymentUrl: string, transactionId: string): string {
+  const url = new URL(paymentUrl);
+  url.searchParams.set('transactionId', transactionId);
+  return url.toString();
+}

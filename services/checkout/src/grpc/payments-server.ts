@@ -250,7 +250,7 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
     }),
     getTransactionStatus: rpc('GetTransactionStatus', async (req: checkoutPayments.TransactionRef) => {
       const v = await getTransactionStatus(deps, req.transactionId);
-      return { ...v, externalReference: v.externalReference ?? '', returnUrl: v.returnUrl ?? '' };
+      return { ...v, externalReference: v.externalReference ?? '', returnUrl: v.returnUrl ?? '', cancelUrl: v.cancelUrl ?? '' };
     }),
     cancelTransaction: rpc('CancelTransaction', async (req: checkoutPayments.TransactionRef) =>
       toActionResponse(await cancelTransaction(deps, { transactionId: req.transactionId, browserOrigin: req.browserOrigin, sessionPublicId: req.sessionPublicId })),

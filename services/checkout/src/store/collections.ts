@@ -30,6 +30,7 @@ export const collections: CollectionSpec[] = [
       { name: 'checkouts_session_public_id', fields: ['sessionPublicId'], unique: true },
       { name: 'checkouts_short_code', fields: ['shortCode'], unique: true },
       { name: 'checkouts_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
+      { name: 'checkouts_status_expires_at', fields: ['status', 'expiresAt'] },
     ],
   },
   {

@@ -19,6 +19,19 @@ export interface AuthSettings {
   cookieSecure: boolean;
 }
 
+/** Buyer portal magic links (deployment settings). */
+export interface PortalLinkSettings {
+  /** System-level switches. */
+  enabled: boolean;
+  magicLinksEnabled: boolean;
+  /** HMAC key shared with gateway-public. */
+  linkKey: Buffer;
+  /** Portal page of gateway-public, no trailing slash. */
+  publicUrl: string;
+  defaultTtlMinutes: number;
+  maxTtlMinutes: number;
+}
+
 /** What the gateway's use cases need; assembled in main.ts. */
 export interface AdminDeps {
   store: DocumentStore;
@@ -28,4 +41,6 @@ export interface AdminDeps {
   logger: Logger;
   clients: Clients;
   auth: AuthSettings;
+  /** Absent: the portal is off for this deployment. */
+  portal?: PortalLinkSettings;
 }

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -21,6 +22,7 @@ import {
   type RateLimitConfig,
 } from '@paymesh/http';
 import { PUBLIC_ERROR_DESCRIPTIONS } from './responses';
+import { registerPages, type WebPages } from './pages';
 
 export interface PublicServerOptions {
   logger: Logger;
@@ -35,9 +37,30 @@ export interface PublicServerOptions {
   mainFrontendOrigin?: string;
   /** Registrars of the buyer-facing routes, mounted under /api/v1. */
   apiRoutes?: ((app: FastifyInstance) => void)[];
+  /** The buyer pages (hosted checkout at /c/:id, assets at /assets/); unset = API only. */
+  pages?: WebPages;
   /** Told every route as it is added (tests enumerate the served routes with it). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
+
+const documented = openApiTransform(PUBLIC_ERROR_DESCRIPTIONS);
+
+/** Error descriptions, and a file route's (`config.file`) success answer as its media type in binary. */
+const fileAwareTransform: ReturnType<typeof openApiTransform> = (input) => {
+  const out = documented(input);
+  const file = (input as { route?: { config?: { file?: { contentType: string } } } }).route?.config?.file;
+  const response = (out.schema as { response?: Record<string, Record<string, unknown>> } | undefined)?.response;
+  if (!file || !response) return out;
+  for (const status of Object.keys(response).filter((s) => s.startsWith('2'))) {
+    const headers = response[status]!.headers as Record<string, unknown> | undefined;
+    response[status] = {
+      'x-response-description': `The file (${file.contentType})`,
+      content: { [file.contentType]: { schema: { type: 'string', format: 'binary' } } },
+      headers: { ...headers, 'Content-Disposition': { type: 'string', description: 'inline; filename="<file name>"' } },
+    };
+  }
+  return out;
+};
 
 /** The Origin allow-list as checkout applies it, for CORS. */
 function originAllowList(clients: Clients, mainFrontendOrigin: string): OriginAllowList {
@@ -55,7 +78,7 @@ function originAllowList(clients: Clients, mainFrontendOrigin: string): OriginAl
   };
 }
 
-/** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health. */
+/** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health, and the buyer pages. */
 export async function buildPublicServer(opts: PublicServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
@@ -73,6 +96,8 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
   await app.register(inputGuardPlugin);
+  // The buyer portal's refresh cookie.
+  await app.register(cookie);
   if (opts.rateLimit) {
     await app.register(rateLimitPlugin, {
       ...opts.rateLimit,
@@ -88,10 +113,11 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
       info: { title: 'Paymesh Main Backend', version: '1.0.0', description: 'Buyer-facing checkout and transaction routes (no credentials; browsers need an allowed Origin) and provider webhook intake.' },
       servers: [{ url: '/' }],
     },
-    transform: openApiTransform(PUBLIC_ERROR_DESCRIPTIONS),
+    transform: fileAwareTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/v1/docs' });
   await registerHookRoutes(app, opts.clients);
+  if (opts.pages) await registerPages(app, opts.pages);
   await app.register(
     async (scope) => {
       // Inside the /api/v1 scope: provider webhooks and health get no CORS headers.

@@ -8,7 +8,7 @@ export async function listEmails(
   q: { organizationId: string; mode: 'live' | 'test'; sourceKind: string; sourceId: string },
 ): Promise<EmailDoc[]> {
   if (!isObjectId(q.organizationId)) throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
-  if (q.sourceKind !== 'invoice' && q.sourceKind !== 'credit_note') throw new ValidationError('sourceKind must be invoice or credit_note', { field: 'sourceKind' });
+  if (q.sourceKind !== 'invoice' && q.sourceKind !== 'credit_note' && q.sourceKind !== 'portal_otp') throw new ValidationError('sourceKind must be invoice, credit_note or portal_otp', { field: 'sourceKind' });
   if (!isObjectId(q.sourceId)) throw new ValidationError('sourceId must be a 24-hex identifier', { field: 'sourceId' });
   const page = await deps.store
     .collection<EmailDoc>(EMAILS)

@@ -14,7 +14,7 @@ export const emailRequest = z
     organizationId: objectId,
     mode: z.enum(['live', 'test']),
     idempotencyKey: z.string().min(1).max(200),
-    source: z.object({ kind: z.enum(['invoice', 'credit_note']), id: objectId }),
+    source: z.object({ kind: z.enum(['invoice', 'credit_note', 'portal_otp']), id: objectId }),
     to: z.array(address).min(1).max(MAX_RECIPIENTS),
     cc: z.array(address).max(MAX_RECIPIENTS),
     subject: oneLine(300),

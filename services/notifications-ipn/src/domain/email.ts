@@ -12,7 +12,7 @@ import { backoffDelayMs } from './delivery';
 export const INTERRUPTED = 'interrupted';
 
 export type EmailState = 'pending' | 'sent' | 'failed';
-export type EmailSourceKind = 'invoice' | 'credit_note';
+export type EmailSourceKind = 'invoice' | 'credit_note' | 'portal_otp';
 
 export interface EmailAttempt {
   number: number;

@@ -1,4 +1,4 @@
-import { ErrorCode, isDomainError } from '@paymesh/core';
+import { ErrorCode, isDomainError, type Logger } from '@paymesh/core';
 import type { PaymentDoc } from '../domain/payment';
 import type { ProviderDoc } from '../domain/provider';
 import { isReconcileDue, nextReconcileAt, outcomeClaimId, reconciledOutcome, UNSETTLED_STATUSES, type ReconcileOptions } from '../domain/reconcile';
@@ -36,6 +36,36 @@ export async function reconcilePayments(deps: PaymentsDeps, opts: ReconcileOptio
   return { looked: items.length, applied, full: items.length === opts.batchSize };
 }
 
+/**
+ * The buyer approved a payment the platform captures, and the approval event was lost: capture it
+ * as the approval would have (idempotent per payment at the provider, so a late approval webhook or
+ * another look gets the same capture) and apply what the capture reports through the same claimed
+ * path. A capture whose outcome is still open changes nothing; the next look or the webhook settles it.
+ */
+async function captureMissed(deps: PaymentsDeps, provider: ProviderDoc, payment: PaymentDoc, log: Logger): Promise<LookResult> {
+  const adapter = adapterOf(deps, provider);
+  if (!adapter.capturePayment) {
+    log.error(`${provider.type} reports an approval but cannot capture; not reconciled`);
+    return 'failed';
+  }
+  const events = await adapter.capturePayment(payment.providerPaymentId);
+  let result: LookResult = 'unchanged';
+  for (const e of events) {
+    const txId = e.payment?.metadata?.['transaction_id'];
+    if (e.payment?.providerPaymentId !== payment.providerPaymentId || (txId !== undefined && txId !== payment.transactionId)) {
+      log.error({ reported: e.payment?.providerPaymentId }, 'capture reported about another payment; not reconciled');
+      return 'failed';
+    }
+    const outcome = e.outcome === null ? null : reconciledOutcome(payment.status, e.outcome);
+    if (outcome === null) continue;
+    const ok = await claimAndReport(deps, provider, payment, e, outcome, null);
+    log.info({ outcome, providerEventId: e.eventId, duplicate: !ok }, ok ? 'reconciler applied a missed provider outcome' : 'outcome already applied');
+    result = ok ? 'applied' : 'duplicate';
+  }
+  if (result === 'unchanged') log.debug('reconciler captured an approved payment; its outcome is still open');
+  return result;
+}
+
 /** Claims the look at one payment, asks the provider, and applies a settled outcome. */
 export async function lookAt(deps: PaymentsDeps, payment: PaymentDoc, opts: ReconcileOptions): Promise<LookResult> {
   const now = deps.clock.now();
@@ -67,6 +97,7 @@ export async function lookAt(deps: PaymentsDeps, payment: PaymentDoc, opts: Reco
       log.error({ fetched: fetched.providerPaymentId }, 'provider answered about another payment; not reconciled');
       return 'failed';
     }
+    if (fetched.capture === true && claimed.status === 'pending') return await captureMissed(deps, provider, claimed, log);
     const outcome = reconciledOutcome(claimed.status, fetched.outcome);
     if (outcome === null) {
       log.debug({ providerStatus: fetched.providerStatus }, 'reconciler look: nothing new');

@@ -40,6 +40,11 @@ export interface ProviderPaymentStatus {
   /** The provider's own status word, for logs. */
   providerStatus: string;
   metadata: Record<string, string>;
+  /**
+   * The buyer approved a payment the platform still has to capture ({@link PaymentAdapter.capturePayment}):
+   * the reconciler captures it, as the approval event would have (absent: nothing to capture).
+   */
+  capture?: boolean;
 }
 
 export interface WebhookInput {

@@ -60,4 +60,15 @@ export const ossThresholdStatus = z.object({
   unconvertedEntries: z.number().int().describe('ledger entries with such sales in other currencies, not in currentTotal until exchange rates are kept'),
 });
 
-export const portalSettings = z.object({ enabled: z.boolean(), magicLinksEnabled: z.boolean() });
+export const portalSettings = z.object({
+  enabled: z.boolean(),
+  magicLinksEnabled: z.boolean(),
+  eInvoiceFormats: z.array(z.enum(['xrechnung', 'peppol', 'zugferd'])).describe('e-invoice formats buyers may download in the portal; the e-invoice settings must allow each too'),
+});
+
+/** Answer of `POST /organizations/settings/portal/magic-links`. */
+export const portalMagicLink = z.object({
+  url: z.string().describe('the portal page with the single-use token in its fragment (`#token=`); the page exchanges it with POST /portal/auth/magic-link'),
+  expiresAt: z.string().datetime({ offset: true }),
+  ttlMinutes: z.number().int().describe('the lifetime applied (the request\'s, capped to the system default)'),
+});

@@ -33,7 +33,7 @@ type BillingPdfMethod = 'getInvoicePdf' | 'regenerateInvoicePdf' | 'getCreditNot
 /** Calls one of billing's PDF RPCs for the document `id`; the answer as a file route sends it (`X-Document-Rendered`: rendered by this request or served from storage). */
 export async function billingPdf(deps: AdminDeps, org: OrgScope, method: BillingPdfMethod, id: string): Promise<FileAnswer> {
   const client = deps.clients.billing;
-  const req: JsonRpcRequest = { organizationId: org.organizationId, testMode: org.mode === 'test', id, bodyJson: '' };
+  const req: JsonRpcRequest = { organizationId: org.organizationId, testMode: org.mode === 'test', id, bodyJson: '', actor: '', idempotencyKey: '' };
   const res = await rpc<JsonRpcRequest, billing.BillingPdfResponse>(deps, 'billing', client, client[method] as never, req, deps.clients.documentDeadlineMs);
   return { bytes: Buffer.from(res.pdf), filename: res.filename, headers: { 'x-document-rendered': String(res.rendered) } };
 }

@@ -52,6 +52,7 @@ async function pass(deps: AdminDeps, org: OrgScope, principal: Principal, entity
       id: '',
       bodyJson: JSON.stringify({ entityType, dryRun, digest }),
       actor: actorOf(principal),
+      idempotencyKey: '',
     };
     yield { header, data: Buffer.alloc(0) };
     for (let at = 0; at < file.length; at += UPLOAD_CHUNK_BYTES) yield { header: undefined, data: file.subarray(at, at + UPLOAD_CHUNK_BYTES) };
@@ -84,7 +85,7 @@ function rejected(report: DataImportReport): ErrorAnswer {
 /** Bytes out of billing's export stream, the first chunk read before the answer starts (so a refused export is a 4xx, not a cut file). */
 async function exportStream(deps: AdminDeps, org: OrgScope, body: unknown) {
   const client = deps.clients.billing;
-  const req: billing.BillingJsonRequest = { organizationId: org.organizationId, testMode: org.mode === 'test', id: '', bodyJson: JSON.stringify(body), actor: '' };
+  const req: billing.BillingJsonRequest = { organizationId: org.organizationId, testMode: org.mode === 'test', id: '', bodyJson: JSON.stringify(body), actor: '', idempotencyKey: '' };
   const messages = callServerStream<billing.BillingJsonRequest, billing.DataExportChunk>(client, client.exportData.bind(client) as never, req, {
     deadlineMs: EXPORT_DEADLINE_MS,
     target: 'billing',

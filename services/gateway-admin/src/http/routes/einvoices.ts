@@ -28,7 +28,7 @@ async function einvoiceFile(
   body: { format: EInvoiceFormat; output: 'xml' | 'pdf' },
 ): Promise<FileAnswer> {
   const client = deps.clients.billing;
-  const req: JsonRpcRequest = { organizationId: org.organizationId, testMode: org.mode === 'test', id, bodyJson: JSON.stringify(body) };
+  const req: JsonRpcRequest = { organizationId: org.organizationId, testMode: org.mode === 'test', id, bodyJson: JSON.stringify(body), actor: '', idempotencyKey: '' };
   const deadlineMs = body.output === 'pdf' ? Math.max(deps.clients.deadlineMs, PDF_DEADLINE_MS) : deps.clients.deadlineMs;
   const res = await call<JsonRpcRequest, billing.BillingFileResponse>(client, client[method] as never, req, { deadlineMs, target: 'billing' });
   return { bytes: Buffer.from(res.content), filename: res.fileName };

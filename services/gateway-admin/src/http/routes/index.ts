@@ -23,6 +23,8 @@ import { customerHoldRoutes, riskSettingsRoutes } from './customer-holds';
 import { documentPdfRoutes } from './document-pdf';
 import { einvoiceRoutes } from './einvoices';
 import { dataIoRoutes } from './data-io';
+import { recurringRoutes } from './recurring';
+import { portalLinkRoutes } from './portal-links';
 
 /** The settings route definitions depend on (a subset of the gateway's config). */
 export interface RouteSettings {
@@ -51,6 +53,7 @@ export function allRoutes(settings: RouteSettings): AnyRoute[] {
     ...taxRateRoutes,
     ...taxRuleRoutes,
     ...invoiceTaxRoutes,
+    ...recurringRoutes,
     ...invoiceRoutes,
     ...invoicePaymentLinkRoutes,
     ...creditNoteRoutes,
@@ -59,6 +62,7 @@ export function allRoutes(settings: RouteSettings): AnyRoute[] {
     ...documentEmailRoutes,
     ...documentPdfRoutes,
     ...einvoiceRoutes,
+    ...portalLinkRoutes,
     ...taxReportRoutes,
     ...dataIoRoutes,
   ];

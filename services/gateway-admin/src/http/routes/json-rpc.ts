@@ -10,7 +10,12 @@ export interface JsonRpcRequest {
   testMode: boolean;
   id: string;
   bodyJson: string;
-  actor?: string;
+  actor: string;
+  /**
+   * Billing's CreateInvoice key for internal callers; always empty from the Admin API. Every field
+   * is set: the generated encoders write any field that is not its default, `undefined` included.
+   */
+  idempotencyKey: string;
 }
 
 /** What a route hands to a JSON-carrying RPC. */
@@ -41,7 +46,8 @@ export async function callJsonRpc<T>(
     testMode: org.mode === 'test',
     id: call.id ?? '',
     bodyJson: call.body === undefined ? '' : JSON.stringify(call.body),
-    ...(call.actor !== undefined ? { actor: call.actor } : {}),
+    actor: call.actor ?? '',
+    idempotencyKey: '',
   };
   const res = await rpc<JsonRpcRequest, { json: string }>(deps, target, client, method as never, req, call.deadlineMs);
   return answer.parse(JSON.parse(res.json));

@@ -164,10 +164,11 @@ export const organizationSettingsRoutes = [
     tag: 'Organization settings',
     summary: 'Buyer portal access of the organization (portal and magic links)',
     async handler({ deps, org }) {
-      return rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getPortalSettings, {
+      const settings = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getPortalSettings, {
         organizationId: org.organizationId,
         testMode: org.mode === 'test',
       });
+      return portalSettings.parse(settings);
     },
   }),
   route({
@@ -180,14 +181,15 @@ export const organizationSettingsRoutes = [
     role: 'Admin',
     audience: 'organization',
     tag: 'Organization settings',
-    summary: 'Turn the buyer portal and its magic links on or off (partial)',
+    summary: 'Turn the buyer portal and its magic links on or off, and choose the e-invoice formats buyers may download there (partial)',
     body: portalSettingsPatch,
     async handler({ deps, org, body }) {
-      return rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.updatePortalSettings, {
+      const settings = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.updatePortalSettings, {
         organizationId: org.organizationId,
         testMode: org.mode === 'test',
         patchJson: JSON.stringify(body),
       });
+      return portalSettings.parse(settings);
     },
   }),
 ];

@@ -94,6 +94,7 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
       amount: v.amount,
       currency: v.currency,
       ...(v.returnUrl ? { returnUrl: v.returnUrl } : {}),
+      ...(v.cancelUrl ? { cancelUrl: v.cancelUrl } : {}),
       createdAt: v.createdAt,
     };
   });

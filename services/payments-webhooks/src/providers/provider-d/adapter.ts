@@ -13,7 +13,7 @@ import {
 import { paymentMetadata } from '../module';
 import type { ProviderDCredentials } from './module';
 import { issueOf, ProviderDClient } from './client';
-import { disputeStatusOf, familyOf, outcomeOfCapture, outcomeOfOrder, toMinor, toMoney } from './mapping';
+import { disputeStatusOf, familyOf, orderAwaitsCapture, outcomeOfCapture, outcomeOfOrder, toMinor, toMoney } from './mapping';
 
 /** Settings shared by every provider_d record (from the service configuration). */
 export interface ProviderDOptions {
@@ -189,9 +189,17 @@ export class ProviderDAdapter implements PaymentAdapter {
     throw new ConflictError(`provider_d orders cannot be cancelled at the provider (status ${o.status}); an unapproved order expires`, { code: ErrorCode.CANCEL_REFUSED });
   }
 
+  /** The order as the provider has it; an approved order not yet captured asks for the capture. */
   async fetchStatus(providerPaymentId: string): Promise<ProviderPaymentStatus> {
     const o = await this.order(providerPaymentId);
-    return { providerPaymentId: o.id, outcome: outcomeOf(o), providerStatus: captureOf(o)?.status ?? o.status, metadata: metadataOf(o.purchase_units[0]?.custom_id) };
+    const c = captureOf(o);
+    return {
+      providerPaymentId: o.id,
+      outcome: outcomeOf(o),
+      providerStatus: c?.status ?? o.status,
+      metadata: metadataOf(o.purchase_units[0]?.custom_id),
+      capture: !c && orderAwaitsCapture(o.status),
+    };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { disputeStatusOf, familyOf, outcomeOfCapture, toMinor, toMoney } from './mapping';
+import { disputeStatusOf, familyOf, orderAwaitsCapture, outcomeOfCapture, outcomeOfOrder, toMinor, toMoney } from './mapping';
 
 describe('provider_d mapping', () => {
   it('maps event types to families; unknown types have no effect', () => {
@@ -18,6 +18,13 @@ describe('provider_d mapping', () => {
     expect(disputeStatusOf('RESOLVED', 'RESOLVED_SELLER_FAVOUR')).toBe('won');
     expect(disputeStatusOf('UNDER_REVIEW', null)).toBe('under_review');
     expect(disputeStatusOf('OPEN', null)).toBe('open');
+  });
+
+  it('an approved order waits for our capture; other orders do not, and none settles without one', () => {
+    expect(orderAwaitsCapture('APPROVED')).toBe(true);
+    for (const status of ['CREATED', 'SAVED', 'PAYER_ACTION_REQUIRED', 'COMPLETED', 'VOIDED']) expect(orderAwaitsCapture(status)).toBe(false);
+    expect(outcomeOfOrder('APPROVED')).toBe('pending');
+    expect(outcomeOfOrder('VOIDED')).toBe('cancelled');
   });
 
   it('converts amounts both ways and refuses malformed values', () => {

@@ -49,6 +49,11 @@ export function outcomeOfCapture(status: string): PaymentOutcome {
   }
 }
 
+/** Whether an order without a capture waits for the merchant's capture: the buyer approved it. */
+export function orderAwaitsCapture(status: string): boolean {
+  return status === 'APPROVED';
+}
+
 /** Outcome of an order status: orders only settle through their capture; VOIDED is cancelled. */
 export function outcomeOfOrder(status: string): PaymentOutcome {
   return status === 'VOIDED' ? 'cancelled' : 'pending';

@@ -1,0 +1,190 @@
+import { ForbiddenError, ErrorCode, isObjectId, NotFoundError } from '@paymesh/core';
+import { einvoiceFormat, type EInvoiceFormat } from '@paymesh/contracts';
+import { parseJsonBody } from '@paymesh/grpc';
+import { z } from 'zod';
+import { emailKeyOf, type ClientDoc } from '../domain/client';
+import { proformaNumberOf, type CreditNoteDoc, type InvoiceDoc } from '../domain/invoice';
+import { CLIENTS, CREDIT_NOTES, INVOICES } from '../store/collections';
+import type { OrgKey } from './deps';
+import { creditNotePdf, invoicePdf, type DocumentPdf } from './document-pdf';
+import { renderInvoiceEInvoice, type EInvoiceFile } from './einvoice-export';
+import type { InvoiceDeps } from './invoice-deps';
+import { getInvoicingSettings } from './invoicing-settings';
+import { getPortalSettings } from './portal-settings';
+
+/**
+ * The buyer portal's view of billing. A document belongs to a buyer e-mail when the e-mail of its
+ * buyer matches (trimmed, lower-cased): the issued snapshot's buyer for invoices and credit notes,
+ * the client's current e-mail for drafts (which have no snapshot yet). Portal-visible: draft
+ * invoices, issued invoices whatever their payment state (issued, partially_paid, paid; not void)
+ * and credit notes (always issued). Anything else, and another buyer's document, is 404.
+ */
+
+const ISSUED_STATUSES = ['issued', 'partially_paid', 'paid'] as const;
+
+const email = z.string().trim().max(254).email('must be an e-mail address').transform(emailKeyOf);
+const emailBody = z.object({ email }).strict();
+const listBody = z.object({ email, page: z.number().int().min(1).default(1), limit: z.number().int().min(1).max(100).default(20) }).strict();
+const pdfBody = z.object({ email, type: z.enum(['invoice', 'credit-note']).default('invoice') }).strict();
+const einvoiceBody = z.object({ email, format: einvoiceFormat }).strict();
+
+/** One document of the portal list. */
+export interface PortalDocument {
+  id: string;
+  type: 'invoice' | 'credit-note';
+  /** The final number; a draft's pro forma label. */
+  number: string;
+  /** Invoice: draft, issued, partially_paid or paid; credit note: issued. */
+  status: string;
+  issueDate: string | null;
+  dueDate: string | null;
+  currency: string;
+  /** Gross total, minor units. */
+  total: number;
+  /** Still to pay (invoices; 0 for credit notes). */
+  amountDue: number;
+  pdfAvailable: boolean;
+  /** E-invoice formats the buyer may download for it (issued invoices only). */
+  eInvoiceFormats: EInvoiceFormat[];
+  createdAt: string;
+}
+
+interface Owned {
+  clientIds: string[];
+  /** Spellings of the buyer's e-mail as stored on snapshots (the normalized one and the clients'). */
+  spellings: string[];
+}
+
+async function ownedBy(deps: InvoiceDeps, key: OrgKey, emailKey: string): Promise<Owned> {
+  const clients = await deps.store
+    .collection<ClientDoc>(CLIENTS)
+    .find({ organizationId: key.organizationId, mode: key.mode, emailKey }, { limit: 100 });
+  const spellings = new Set<string>([emailKey]);
+  for (const c of clients.items) if (c.email) spellings.add(c.email);
+  return { clientIds: clients.items.map((c) => c.id), spellings: [...spellings] };
+}
+
+const sameEmail = (stored: string | null | undefined, emailKey: string) => !!stored && emailKeyOf(stored) === emailKey;
+
+async function portalDocs(deps: InvoiceDeps, key: OrgKey, emailKey: string): Promise<{ invoices: InvoiceDoc[]; creditNotes: CreditNoteDoc[] }> {
+  const owned = await ownedBy(deps, key, emailKey);
+  const tenant = { organizationId: key.organizationId, mode: key.mode };
+  const invoices = deps.store.collection<InvoiceDoc>(INVOICES);
+  const [drafts, issued, notes] = await Promise.all([
+    owned.clientIds.length > 0 ? invoices.find({ ...tenant, status: 'draft', clientId: { $in: owned.clientIds } }) : Promise.resolve({ items: [] as InvoiceDoc[] }),
+    invoices.find({ ...tenant, status: { $in: [...ISSUED_STATUSES] }, 'snapshot.buyer.email': { $in: owned.spellings } }),
+    deps.store.collection<CreditNoteDoc>(CREDIT_NOTES).find({ ...tenant, 'buyer.email': { $in: owned.spellings } }),
+  ]);
+  return {
+    invoices: [...drafts.items, ...issued.items.filter((d) => sameEmail(d.snapshot?.buyer.email, emailKey))],
+    creditNotes: notes.items.filter((d) => sameEmail(d.buyer.email, emailKey)),
+  };
+}
+
+/** E-invoice formats downloadable in the portal: allowed by the e-invoice settings and the portal settings. */
+async function portalFormats(deps: InvoiceDeps, key: OrgKey): Promise<EInvoiceFormat[]> {
+  const [invoicing, portal] = await Promise.all([getInvoicingSettings(deps, key), getPortalSettings(deps, key)]);
+  const e = invoicing.settings.eInvoice;
+  if (!e.enabled) return [];
+  return e.allowedFormats.filter((f) => portal.eInvoiceFormats.includes(f));
+}
+
+/** `{count}` of the buyer's portal-visible documents (sign-in and magic-link conditions). */
+export async function countPortalDocuments(deps: InvoiceDeps, key: OrgKey, bodyJson: string): Promise<{ count: number }> {
+  const { email: e } = parseJsonBody(bodyJson, emailBody);
+  const { invoices, creditNotes } = await portalDocs(deps, key, e);
+  return { count: invoices.length + creditNotes.length };
+}
+
+/** The buyer's portal documents, newest first, paged. */
+export async function listPortalDocuments(deps: InvoiceDeps, key: OrgKey, bodyJson: string): Promise<{ items: PortalDocument[]; total: number; page: number; limit: number }> {
+  const q = parseJsonBody(bodyJson, listBody);
+  const [{ invoices, creditNotes }, formats] = await Promise.all([portalDocs(deps, key, q.email), portalFormats(deps, key)]);
+  const all: PortalDocument[] = [
+    ...invoices.map(
+      (d): PortalDocument => ({
+        id: d.id,
+        type: 'invoice',
+        number: d.number ?? proformaNumberOf(d.id),
+        status: d.status,
+        issueDate: d.issueDate,
+        dueDate: d.dueDate,
+        currency: d.currency,
+        total: d.totals.gross,
+        amountDue: Math.max(0, d.totals.gross - d.amountPaid),
+        pdfAvailable: true,
+        eInvoiceFormats: d.status === 'draft' ? [] : formats,
+        createdAt: d.createdAt,
+      }),
+    ),
+    ...creditNotes.map(
+      (d): PortalDocument => ({
+        id: d.id,
+        type: 'credit-note',
+        number: d.number,
+        status: 'issued',
+        issueDate: d.issueDate,
+        dueDate: null,
+        currency: d.currency,
+        total: d.totals.gross,
+        amountDue: 0,
+        pdfAvailable: true,
+        eInvoiceFormats: [],
+        createdAt: d.createdAt,
+      }),
+    ),
+  ].sort((a, b) => (a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt)));
+  const start = (q.page - 1) * q.limit;
+  return { items: all.slice(start, start + q.limit), total: all.length, page: q.page, limit: q.limit };
+}
+
+function notFound(type: 'invoice' | 'credit-note'): NotFoundError {
+  return new NotFoundError(`${type === 'invoice' ? 'invoice' : 'credit note'} not found`, { field: 'id' });
+}
+
+/** The invoice when it is portal-visible and the buyer's; 404 otherwise. */
+async function buyersInvoice(deps: InvoiceDeps, key: OrgKey, id: string, emailKey: string): Promise<InvoiceDoc> {
+  if (!isObjectId(id)) throw notFound('invoice');
+  const doc = await deps.store.collection<InvoiceDoc>(INVOICES).get(id);
+  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode) throw notFound('invoice');
+  if (doc.status === 'draft') {
+    const client = await deps.store.collection<ClientDoc>(CLIENTS).get(doc.clientId);
+    if (client && client.organizationId === key.organizationId && client.mode === key.mode && sameEmail(client.email, emailKey)) return doc;
+  } else if ((ISSUED_STATUSES as readonly string[]).includes(doc.status) && sameEmail(doc.snapshot?.buyer.email, emailKey)) {
+    return doc;
+  }
+  throw notFound('invoice');
+}
+
+async function buyersCreditNote(deps: InvoiceDeps, key: OrgKey, id: string, emailKey: string): Promise<CreditNoteDoc> {
+  if (!isObjectId(id)) throw notFound('credit-note');
+  const doc = await deps.store.collection<CreditNoteDoc>(CREDIT_NOTES).get(id);
+  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode || !sameEmail(doc.buyer.email, emailKey)) throw notFound('credit-note');
+  return doc;
+}
+
+/** A buyer's document PDF: the invoice's (a draft's pro forma) or the credit note's. */
+export async function portalDocumentPdf(deps: InvoiceDeps, key: OrgKey, id: string, bodyJson: string): Promise<DocumentPdf> {
+  const q = parseJsonBody(bodyJson, pdfBody);
+  if (q.type === 'invoice') {
+    await buyersInvoice(deps, key, id, q.email);
+    return invoicePdf(deps, key, id, false);
+  }
+  await buyersCreditNote(deps, key, id, q.email);
+  return creditNotePdf(deps, key, id, false);
+}
+
+/**
+ * A buyer's issued invoice as e-invoice XML: the portal settings must allow the format (403
+ * EINVOICE_FORMAT_NOT_ALLOWED), then the Admin API's path applies (e-invoice settings 403, draft 409
+ * INVOICE_NOT_ISSUED, readiness 422 EINVOICE_READINESS_FAILED).
+ */
+export async function portalEInvoice(deps: InvoiceDeps, key: OrgKey, id: string, bodyJson: string): Promise<EInvoiceFile> {
+  const q = parseJsonBody(bodyJson, einvoiceBody);
+  await buyersInvoice(deps, key, id, q.email);
+  const portal = await getPortalSettings(deps, key);
+  if (!portal.eInvoiceFormats.includes(q.format)) {
+    throw new ForbiddenError(`e-invoice format ${q.format} is not offered for download in the portal (portal settings eInvoiceFormats)`, { code: ErrorCode.EINVOICE_FORMAT_NOT_ALLOWED });
+  }
+  return renderInvoiceEInvoice(deps, key, id, JSON.stringify({ format: q.format, output: 'xml' }));
+}

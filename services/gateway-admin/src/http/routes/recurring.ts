@@ -1,0 +1,208 @@
+import { z } from 'zod';
+import { objectId, pageNumber } from '@paymesh/http';
+import type { recurring } from '@paymesh/proto';
+import type { ZodType, ZodTypeDef } from 'zod';
+import { RECURRING_STATUSES, recurringProcessBody, recurringScheduleCreate, recurringScheduleUpdate } from '@paymesh/contracts';
+import type { AdminDeps } from '../../app/deps';
+import {
+  recurringGenerateResponse,
+  recurringProcessResponse,
+  recurringSchedulePageResponse,
+  recurringScheduleResponse,
+  recurringStatusResponse,
+  recurringUpcomingResponse,
+} from '../responses/recurring';
+import { resource, route, type OrgScope } from '../route-table';
+import { idParams } from './common';
+import { actorOf } from './billing-rpc';
+import { callJsonRpc, type JsonCall } from './json-rpc';
+
+type RecurringJsonMethod = keyof {
+  [K in keyof recurring.RecurringServiceClient as recurring.RecurringServiceClient[K] extends (req: recurring.RecurringJsonRequest, ...rest: never[]) => unknown
+    ? K
+    : never]: true;
+};
+
+/** Calls one of the recurring service's JSON-carrying RPCs (see callJsonRpc). */
+function recurringJson<T>(deps: AdminDeps, org: OrgScope, method: RecurringJsonMethod, answer: ZodType<T, ZodTypeDef, unknown>, request: JsonCall = {}): Promise<T> {
+  const client = deps.clients.recurring;
+  return callJsonRpc(deps, 'recurring', client, client[method], org, answer, request);
+}
+
+/** System routes act across organizations: the tenant fields of the request are unused. */
+const ALL_ORGANIZATIONS: OrgScope = { organizationId: '000000000000000000000000', mode: 'live' };
+
+const listQuery = z
+  .object({
+    status: z.enum(RECURRING_STATUSES).optional(),
+    clientId: objectId('clientId').optional(),
+    page: pageNumber,
+    /** Default 20, at most 100. */
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+  })
+  .strict();
+
+const cancelBody = z
+  .object({ reason: z.string().max(10_000).optional().describe('trimmed and cut to 500 characters') })
+  .strict()
+  .nullish();
+
+const noBody = z.object({}).strict().nullish();
+
+const upcomingQuery = z.object({ count: z.coerce.number().int().min(1).max(12).default(3).describe('charges to project, 1 to 12 (default 3)') }).strict();
+
+const schedules = resource({ tag: 'Recurring schedules', scopePrefix: 'invoice' });
+
+/** Recurring invoice schedules (`invoice:*` scopes) and the due-schedule processor (system). */
+export const recurringRoutes = [
+  schedules({
+    method: 'GET',
+    path: '/invoices/recurring',
+    operationId: 'listRecurringSchedules',
+    response: recurringSchedulePageResponse,
+    summary: 'List recurring schedules, newest first (status, clientId, page, limit)',
+    query: listQuery,
+    async handler({ deps, org, query }) {
+      return recurringJson(deps, org, 'listSchedules', recurringSchedulePageResponse, { body: query });
+    },
+  }),
+  schedules({
+    method: 'POST',
+    path: '/invoices/recurring',
+    operationId: 'createRecurringSchedule',
+    response: recurringScheduleResponse,
+    summary: 'Create a recurring schedule: startDate, interval, the invoice template (the POST /invoices draft payload); nextRunDate is derived',
+    body: recurringScheduleCreate,
+    async handler({ deps, org, body, principal }) {
+      return recurringJson(deps, org, 'createSchedule', recurringScheduleResponse, { body, actor: actorOf(principal) });
+    },
+  }),
+  schedules({
+    method: 'GET',
+    path: '/invoices/recurring/:id',
+    operationId: 'getRecurringSchedule',
+    response: recurringScheduleResponse,
+    summary: 'Get a recurring schedule',
+    params: idParams,
+    async handler({ deps, org, params }) {
+      return recurringJson(deps, org, 'getSchedule', recurringScheduleResponse, { id: params.id });
+    },
+  }),
+  schedules({
+    method: 'PUT',
+    path: '/invoices/recurring/:id',
+    operationId: 'updateRecurringSchedule',
+    response: recurringScheduleResponse,
+    errors: [409],
+    summary: 'Change a recurring schedule; after invoices exist a new startDate (or cadence) must begin after the current nextRunDate',
+    params: idParams,
+    body: recurringScheduleUpdate,
+    async handler({ deps, org, params, body, principal }) {
+      return recurringJson(deps, org, 'updateSchedule', recurringScheduleResponse, { id: params.id, body, actor: actorOf(principal) });
+    },
+  }),
+  schedules({
+    method: 'POST',
+    path: '/invoices/recurring/:id/pause',
+    operationId: 'pauseRecurringSchedule',
+    action: 'execute',
+    status: 200,
+    response: recurringScheduleResponse,
+    errors: [409],
+    summary: 'Pause a schedule (idempotent); no invoice is generated while paused',
+    params: idParams,
+    body: noBody,
+    async handler({ deps, org, params, principal }) {
+      return recurringJson(deps, org, 'pauseSchedule', recurringScheduleResponse, { id: params.id, actor: actorOf(principal) });
+    },
+  }),
+  schedules({
+    method: 'POST',
+    path: '/invoices/recurring/:id/resume',
+    operationId: 'resumeRecurringSchedule',
+    action: 'execute',
+    status: 200,
+    response: recurringScheduleResponse,
+    errors: [409],
+    summary: 'Resume a paused schedule (idempotent); cycles whose dates passed while paused are skipped',
+    params: idParams,
+    body: noBody,
+    async handler({ deps, org, params, principal }) {
+      return recurringJson(deps, org, 'resumeSchedule', recurringScheduleResponse, { id: params.id, actor: actorOf(principal) });
+    },
+  }),
+  schedules({
+    method: 'POST',
+    path: '/invoices/recurring/:id/cancel',
+    operationId: 'cancelRecurringSchedule',
+    action: 'execute',
+    status: 200,
+    response: recurringScheduleResponse,
+    errors: [409],
+    summary: 'Cancel from the next cycle on (cancel_requested; cancelled at once without a next run); optional reason; repeats keep the first values',
+    params: idParams,
+    body: cancelBody,
+    async handler({ deps, org, params, body, principal }) {
+      return recurringJson(deps, org, 'cancelSchedule', recurringScheduleResponse, { id: params.id, body: body ?? {}, actor: actorOf(principal) });
+    },
+  }),
+  schedules({
+    method: 'POST',
+    path: '/invoices/recurring/:id/generate',
+    operationId: 'generateRecurringInvoice',
+    action: 'execute',
+    status: 200,
+    response: recurringGenerateResponse,
+    errors: [409, 503],
+    summary: 'Generate the next cycle now (exactly once per cycle) and advance nextRunDate',
+    params: idParams,
+    body: noBody,
+    async handler({ deps, org, params, principal }) {
+      return recurringJson(deps, org, 'generateSchedule', recurringGenerateResponse, { id: params.id, actor: actorOf(principal) });
+    },
+  }),
+  schedules({
+    method: 'GET',
+    path: '/invoices/recurring/:id/upcoming',
+    operationId: 'listRecurringUpcomingCharges',
+    action: 'execute',
+    response: recurringUpcomingResponse,
+    errors: [503],
+    summary: 'Projected next charges with the tax engine estimate (count 1 to 12, default 3)',
+    params: idParams,
+    query: upcomingQuery,
+    async handler({ deps, org, params, query }) {
+      return recurringJson(deps, org, 'upcomingCharges', recurringUpcomingResponse, { id: params.id, body: query });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/system/recurring/process',
+    operationId: 'processRecurringSchedules',
+    response: recurringProcessResponse,
+    status: 200,
+    scope: 'system:execute',
+    role: 'Admin',
+    audience: 'system',
+    tag: 'System',
+    summary: 'Generate the invoices of every due cycle (exactly once each) and finalize due cancellations, across organizations',
+    body: recurringProcessBody.nullish(),
+    async handler({ deps, body }) {
+      return recurringJson(deps, ALL_ORGANIZATIONS, 'processDue', recurringProcessResponse, { body: body ?? {}, deadlineMs: 300_000 });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/system/recurring/status',
+    operationId: 'getRecurringProcessorStatus',
+    response: recurringStatusResponse,
+    scope: 'system:read',
+    role: 'Viewer',
+    audience: 'system',
+    tag: 'System',
+    summary: 'Recurring processor status: due schedules and cancellations now, open claims, schedules by state, last runs',
+    async handler({ deps }) {
+      return recurringJson(deps, ALL_ORGANIZATIONS, 'processorStatus', recurringStatusResponse);
+    },
+  }),
+];

@@ -1,0 +1,410 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { NotFoundError, NotSupportedError, RateLimitedError } from '@paymesh/core';
+import { email as emailSchema, errorResponses, noContent, objectId, text } from '@paymesh/http';
+import type { recurring } from '@paymesh/proto';
+import { rpc } from '../../clients';
+import { authenticatePortal, chargeOtpRequest, exchangeMagicLink, issueOtp, logout, refreshLogin, verifyOtp, type PortalTokens } from '../../portal/auth';
+import { subscriptionCount } from '../../portal/buyer';
+import type { PortalDeps, PortalPrincipal } from '../../portal/deps';
+import { inputDocumentedOnly, portalCancelResponse, portalDocumentPage, portalSessionView, portalSubscriptionPage, portalTokenResponse, portalUpcomingResponse } from '../responses';
+import { parse } from './parse';
+
+/** The HTTP-only refresh cookie; sent only to the portal auth routes. */
+export const PORTAL_REFRESH_COOKIE = 'paymesh_portal_refresh';
+export const PORTAL_AUTH_PATH = '/api/v1/portal/auth';
+
+const email = emailSchema.transform((e) => e.toLowerCase());
+/** The portal's scope: one organization and data mode (see docs/decisions.md). */
+const tenant = {
+  organizationId: objectId('organizationId'),
+  testMode: z.boolean().default(false).describe('the organization’s test data instead of live data'),
+};
+const requestOtpBody = z.object({ email, ...tenant }).strict();
+const verifyOtpBody = z.object({ email, code: text(20, 1).describe('the 6-digit code from the e-mail'), ...tenant }).strict();
+const magicLinkBody = z.object({ token: text(2048, 1).describe('the token of the magic link (the part after #token=)') }).strict();
+const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+const docParams = z.object({ id: objectId('id') });
+const pdfQuery = z.object({ type: z.enum(['invoice', 'credit-note']).default('invoice') });
+const einvoiceQuery = z.object({ format: z.enum(['xrechnung', 'peppol', 'zugferd']) });
+const subParams = z.object({ id: objectId('id') });
+const upcomingQuery = z.object({ count: z.coerce.number().int().min(1).max(24).default(3) });
+const proformaParams = z.object({ id: objectId('id'), upcomingId: text(100, 1) });
+const cancelBody = z.object({ reason: text(5_000).optional().describe('trimmed and cut to 500 characters by the schedule') }).strict();
+
+const requestOtpAnswer = z.object({ message: z.string() });
+const OTP_ANSWER = { message: 'If this address may use the customer portal of this organization, a sign-in code is on its way.' };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    portal?: PortalPrincipal;
+  }
+  interface FastifyContextConfig {
+    /** The route answers a file of this media type (documented as binary in the OpenAPI). */
+    file?: { contentType: string };
+  }
+}
+
+const AUTH_TAG = 'Portal auth';
+const DATA_TAG = 'Portal';
+const BEARER = 'Needs `Authorization: Bearer <portal session token>` (from verify-otp, magic-link or refresh).';
+
+function doc(o: { tag: string; operationId: string; summary: string; description?: string; response: z.ZodTypeAny; errors: number[]; status?: number; body?: z.ZodTypeAny; params?: z.ZodTypeAny; querystring?: z.ZodTypeAny }) {
+  return {
+    tags: [o.tag],
+    operationId: o.operationId,
+    summary: o.summary,
+    ...(o.description ? { description: o.description } : {}),
+    ...(o.body ? { body: o.body } : {}),
+    ...(o.params ? { params: o.params } : {}),
+    ...(o.querystring ? { querystring: o.querystring } : {}),
+    response: { [o.status ?? 200]: o.response, ...errorResponses(o.errors) },
+  };
+}
+
+/** A file answer (binary, documented as such by the OpenAPI transform). */
+const fileResponse = z.any().describe('the file');
+
+function sendFile(reply: FastifyReply, contentType: string, bytes: Uint8Array, filename: string) {
+  const safe = filename.replace(/[^A-Za-z0-9._-]/g, '_') || 'document';
+  return reply.type(contentType).header('content-disposition', `inline; filename="${safe}"`).header('cache-control', 'private, no-store').send(Buffer.from(bytes));
+}
+
+/** Buyer portal routes under /api/v1/portal: sign-in (OTP, magic link, refresh, logout) and the buyer's data. */
+export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): void {
+  const { clients } = deps;
+  const cookieOptions = () => ({
+    httpOnly: true,
+    secure: deps.settings.cookieSecure,
+    sameSite: 'strict' as const,
+    path: PORTAL_AUTH_PATH,
+  });
+  const signedIn = (reply: FastifyReply, t: PortalTokens) => {
+    reply.header('cache-control', 'no-store');
+    reply.setCookie(PORTAL_REFRESH_COOKIE, t.refreshToken, { ...cookieOptions(), expires: new Date(t.refreshExpiresAt) });
+    return { token: t.token, expiresAt: t.expiresAt };
+  };
+
+  app.post(
+    '/portal/auth/request-otp',
+    {
+      schema: doc({
+        tag: AUTH_TAG,
+        operationId: 'requestPortalOtp',
+        summary: 'E-mail a 6-digit sign-in code to a buyer of the organization',
+        description:
+          'Always answers 202 with the same body, whether or not the address may use the portal; a code is sent only when the deployment and the organization have the portal on and the address has a portal-visible invoice, credit note or subscription there. Each address may ask a few times per window (429 with Retry-After), besides the per-client limit.',
+        body: requestOtpBody,
+        response: requestOtpAnswer,
+        status: 202,
+        errors: [400, 429],
+      }),
+      ...inputDocumentedOnly,
+    },
+    async (req, reply) => {
+      const body = parse(requestOtpBody, req.body);
+      const limited = await chargeOtpRequest(deps, body.email);
+      if (limited) {
+        reply.header('Retry-After', limited.retryAfterSeconds);
+        throw new RateLimitedError(`too many sign-in codes asked for this address; retry in ${limited.retryAfterSeconds} s`);
+      }
+      const t = { organizationId: body.organizationId, mode: body.testMode ? ('test' as const) : ('live' as const) };
+      // After the answer: whether a code goes out must not show in the answer or its timing.
+      setImmediate(() => {
+        issueOtp(deps, t, body.email, req.id).catch((err: unknown) => deps.logger.error({ err, requestId: req.id, organizationId: t.organizationId }, 'portal sign-in code not sent'));
+      });
+      return reply.code(202).send(OTP_ANSWER);
+    },
+  );
+
+  app.post(
+    '/portal/auth/verify-otp',
+    {
+      schema: doc({
+        tag: AUTH_TAG,
+        operationId: 'verifyPortalOtp',
+        summary: 'Sign in with the e-mailed code: a session token, and the refresh cookie',
+        description: 'A code works once, until it expires, and for at most 5 tries (right or wrong); then a new code is needed. Wrong, expired, used or unknown: 401.',
+        body: verifyOtpBody,
+        response: portalTokenResponse,
+        errors: [400, 401, 429],
+      }),
+      ...inputDocumentedOnly,
+    },
+    async (req, reply) => {
+      const body = parse(verifyOtpBody, req.body);
+      const t = { organizationId: body.organizationId, mode: body.testMode ? ('test' as const) : ('live' as const) };
+      return signedIn(reply, await verifyOtp(deps, t, body.email, body.code.trim()));
+    },
+  );
+
+  app.post(
+    '/portal/auth/magic-link',
+    {
+      schema: doc({
+        tag: AUTH_TAG,
+        operationId: 'exchangePortalMagicLink',
+        summary: 'Sign in with a magic link from the Admin API (single use)',
+        description: 'Replayed, expired, malformed or tampered tokens, and links while magic links are off: 401.',
+        body: magicLinkBody,
+        response: portalTokenResponse,
+        errors: [400, 401, 429],
+      }),
+      ...inputDocumentedOnly,
+    },
+    async (req, reply) => {
+      const body = parse(magicLinkBody, req.body);
+      return signedIn(reply, await exchangeMagicLink(deps, body.token));
+    },
+  );
+
+  app.post(
+    '/portal/auth/refresh',
+    {
+      schema: doc({
+        tag: AUTH_TAG,
+        operationId: 'refreshPortalSession',
+        summary: 'A fresh session token from the refresh cookie (the cookie is rotated)',
+        description: 'Presenting a refresh cookie that was already rotated ends the whole sign-in (every session token of it): 401.',
+        response: portalTokenResponse,
+        errors: [401, 429],
+      }),
+    },
+    async (req, reply) => {
+      try {
+        return signedIn(reply, await refreshLogin(deps, req.cookies[PORTAL_REFRESH_COOKIE]));
+      } catch (err) {
+        reply.clearCookie(PORTAL_REFRESH_COOKIE, cookieOptions());
+        throw err;
+      }
+    },
+  );
+
+  app.post(
+    '/portal/auth/logout',
+    {
+      schema: doc({
+        tag: AUTH_TAG,
+        operationId: 'logoutPortal',
+        summary: 'End the sign-in (refresh cookie and bearer token) and clear the cookie',
+        response: noContent,
+        status: 204,
+        errors: [429],
+      }),
+    },
+    async (req, reply) => {
+      await logout(deps, req.cookies[PORTAL_REFRESH_COOKIE], req.headers.authorization);
+      reply.clearCookie(PORTAL_REFRESH_COOKIE, cookieOptions());
+      return reply.code(204).send();
+    },
+  );
+
+  // Everything below needs a portal session token.
+  const authed = async (req: FastifyRequest) => {
+    req.portal = await authenticatePortal(deps, req.headers.authorization);
+  };
+  const me = (req: FastifyRequest): PortalPrincipal => {
+    if (!req.portal) throw new Error('portal principal missing');
+    return req.portal;
+  };
+  const billingReq = (p: PortalPrincipal, id: string, body: unknown) => ({
+    organizationId: p.organizationId,
+    testMode: p.mode === 'test',
+    id,
+    bodyJson: JSON.stringify({ email: p.email, ...(body as object) }),
+    actor: `portal:${p.email}`,
+    idempotencyKey: '',
+  });
+  const recurringReq = (p: PortalPrincipal, id: string, body: unknown): recurring.PortalRecurringRequest => ({
+    organizationId: p.organizationId,
+    testMode: p.mode === 'test',
+    email: p.email,
+    id,
+    bodyJson: JSON.stringify(body),
+  });
+  const b = clients.billing;
+  const rc = clients.recurring;
+
+  app.get(
+    '/portal/session',
+    { schema: doc({ tag: DATA_TAG, operationId: 'getPortalSession', summary: 'The signed-in buyer', description: BEARER, response: portalSessionView, errors: [401, 429] }), onRequest: authed },
+    async (req) => {
+      const p = me(req);
+      return { email: p.email, hasSubscriptions: (await subscriptionCount(deps, p, p.email)) > 0 };
+    },
+  );
+
+  app.get(
+    '/portal/documents',
+    {
+      schema: doc({
+        tag: DATA_TAG,
+        operationId: 'listPortalDocuments',
+        summary: "The buyer's draft and issued invoices and credit notes in the organization, newest first (never pro forma documents as such)",
+        description: BEARER,
+        querystring: pageQuery,
+        response: portalDocumentPage,
+        errors: [400, 401, 429],
+      }),
+      onRequest: authed,
+      ...inputDocumentedOnly,
+    },
+    async (req) => {
+      const q = parse(pageQuery, req.query, 'query');
+      const res = await rpc(b, b.listPortalDocuments, billingReq(me(req), '', q), clients.deadlineMs, 'billing');
+      return JSON.parse(res.json) as unknown;
+    },
+  );
+
+  app.get(
+    '/portal/documents/:id/pdf',
+    {
+      schema: doc({
+        tag: DATA_TAG,
+        operationId: 'getPortalDocumentPdf',
+        summary: "A document's PDF (`type` invoice, the default, or credit-note); a draft gives its pro forma PDF",
+        description: `${BEARER} Another buyer's document: 404.`,
+        params: docParams,
+        querystring: pdfQuery,
+        response: fileResponse,
+        errors: [400, 401, 404, 429, 503],
+      }),
+      config: { file: { contentType: 'application/pdf' } },
+      onRequest: authed,
+      ...inputDocumentedOnly,
+    },
+    async (req, reply) => {
+      const { id } = parse(docParams, req.params, 'params');
+      const { type } = parse(pdfQuery, req.query, 'query');
+      const res = await rpc(b, b.getPortalDocumentPdf, billingReq(me(req), id, { type }), deps.settings.documentsDeadlineMs, 'billing');
+      return sendFile(reply, 'application/pdf', res.pdf, res.filename);
+    },
+  );
+
+  app.get(
+    '/portal/documents/:id/einvoice',
+    {
+      schema: doc({
+        tag: DATA_TAG,
+        operationId: 'getPortalEInvoice',
+        summary: "An issued invoice's e-invoice XML (`format` xrechnung, peppol or zugferd); invoices only",
+        description: `${BEARER} The format must be allowed by the organization's e-invoice settings and its portal settings (403 EINVOICE_DISABLED / EINVOICE_FORMAT_NOT_ALLOWED); a draft: 409 INVOICE_NOT_ISSUED; missing data: 422 EINVOICE_READINESS_FAILED; another buyer's invoice or a credit note: 404.`,
+        params: docParams,
+        querystring: einvoiceQuery,
+        response: fileResponse,
+        errors: [400, 401, 403, 404, 409, 422, 429, 503],
+      }),
+      config: { file: { contentType: 'application/xml' } },
+      onRequest: authed,
+      ...inputDocumentedOnly,
+    },
+    async (req, reply) => {
+      const { id } = parse(docParams, req.params, 'params');
+      const { format } = parse(einvoiceQuery, req.query, 'query');
+      const res = await rpc(b, b.renderPortalEInvoice, billingReq(me(req), id, { format }), deps.settings.documentsDeadlineMs, 'billing');
+      return sendFile(reply, res.contentType || 'application/xml', res.content, res.fileName);
+    },
+  );
+
+  app.get(
+    '/portal/subscriptions',
+    {
+      schema: doc({
+        tag: DATA_TAG,
+        operationId: 'listPortalSubscriptions',
+        summary: "The buyer's visible recurring subscriptions, paged (`subscriptions[]`, `total`, `page`, `limit`)",
+        description: BEARER,
+        querystring: pageQuery,
+        response: portalSubscriptionPage,
+        errors: [400, 401, 429, 501],
+      }),
+      onRequest: authed,
+      ...inputDocumentedOnly,
+    },
+    async (req) => {
+      const q = parse(pageQuery, req.query, 'query');
+      const res = await rpc(rc, rc.listPortalSubscriptions, recurringReq(me(req), '', q), clients.deadlineMs, 'recurring');
+      return JSON.parse(res.json) as unknown;
+    },
+  );
+
+  app.get(
+    '/portal/subscriptions/:id/upcoming',
+    {
+      schema: doc({
+        tag: DATA_TAG,
+        operationId: 'getPortalUpcomingCharges',
+        summary: "A subscription's next charges with tax estimates (`count`, default 3, at most 24)",
+        description: `${BEARER} Another buyer's subscription: 404.`,
+        params: subParams,
+        querystring: upcomingQuery,
+        response: portalUpcomingResponse,
+        errors: [400, 401, 404, 429, 501],
+      }),
+      onRequest: authed,
+      ...inputDocumentedOnly,
+    },
+    async (req) => {
+      const { id } = parse(subParams, req.params, 'params');
+      const { count } = parse(upcomingQuery, req.query, 'query');
+      const res = await rpc(rc, rc.portalUpcoming, recurringReq(me(req), id, { count }), clients.deadlineMs, 'recurring');
+      return JSON.parse(res.json) as unknown;
+    },
+  );
+
+  app.get(
+    '/portal/subscriptions/:id/upcoming/:upcomingId/proforma/pdf',
+    {
+      schema: doc({
+        tag: DATA_TAG,
+        operationId: 'getPortalUpcomingProformaPdf',
+        summary: 'Pro forma PDF preview of the first upcoming charge, when previews are enabled',
+        description: `${BEARER} Answered once the recurring service renders previews (501 until then); an upcoming charge without a preview: 404.`,
+        params: proformaParams,
+        response: fileResponse,
+        errors: [400, 401, 404, 429, 501],
+      }),
+      config: { file: { contentType: 'application/pdf' } },
+      onRequest: authed,
+      ...inputDocumentedOnly,
+    },
+    async (req) => {
+      const { id, upcomingId } = parse(proformaParams, req.params, 'params');
+      const p = me(req);
+      // The preview exists only for the subscription's first upcoming charge and when offered.
+      const res = await rpc(rc, rc.portalUpcoming, recurringReq(p, id, { count: 1 }), clients.deadlineMs, 'recurring');
+      const first = (JSON.parse(res.json) as { upcoming?: { proformaAvailable?: boolean; proformaPreviewId?: string }[] }).upcoming?.[0];
+      if (!first || !first.proformaAvailable || first.proformaPreviewId !== upcomingId) {
+        throw new NotFoundError('no pro forma preview for this upcoming charge', { field: 'upcomingId' });
+      }
+      throw new NotSupportedError('pro forma previews of upcoming charges are not rendered yet');
+    },
+  );
+
+  app.post(
+    '/portal/subscriptions/:id/cancel',
+    {
+      schema: doc({
+        tag: DATA_TAG,
+        operationId: 'cancelPortalSubscription',
+        summary: 'Cancel a subscription from its next cycle on (idempotent); the reason is trimmed and cut to 500 characters',
+        description: `${BEARER} Another buyer's subscription: 404.`,
+        params: subParams,
+        body: cancelBody,
+        response: portalCancelResponse,
+        errors: [400, 401, 404, 409, 429, 501],
+      }),
+      onRequest: authed,
+      ...inputDocumentedOnly,
+    },
+    async (req) => {
+      const { id } = parse(subParams, req.params, 'params');
+      const body = parse(cancelBody, req.body ?? {});
+      const res = await rpc(rc, rc.portalCancel, recurringReq(me(req), id, body.reason === undefined ? {} : { reason: body.reason }), clients.deadlineMs, 'recurring');
+      return JSON.parse(res.json) as unknown;
+    },
+  );
+}

@@ -1,0 +1,41 @@
+import type { Clock, Logger } from '@paymesh/core';
+import type { DocumentStore } from '@paymesh/store';
+import type { Clients } from '../clients';
+
+/** Portal settings of the deployment (config), resolved at start-up. */
+export interface PortalSettings {
+  /** System-level switch of the buyer portal. */
+  enabled: boolean;
+  /** System-level switch of magic links. */
+  magicLinksEnabled: boolean;
+  /** HMAC key of magic links (shared with gateway-admin). */
+  linkKey: Buffer;
+  /** HMAC key under which one-time codes are stored. */
+  otpKey: Buffer;
+  otpTtlSeconds: number;
+  otpMaxAttempts: number;
+  otpRequestsPerEmail: number;
+  otpRequestWindowSeconds: number;
+  sessionTtlSeconds: number;
+  refreshTtlSeconds: number;
+  /** Mark the refresh cookie Secure (everywhere but NODE_ENV=development). */
+  cookieSecure: boolean;
+  documentsDeadlineMs: number;
+}
+
+export interface PortalDeps {
+  store: DocumentStore;
+  clock: Clock;
+  logger: Logger;
+  clients: Clients;
+  settings: PortalSettings;
+}
+
+/** What a portal session token stands for. */
+export interface PortalPrincipal {
+  loginId: string;
+  organizationId: string;
+  mode: 'live' | 'test';
+  /** Trimmed, lower-cased. */
+  email: string;
+}
