@@ -2237,7 +2237,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/dashboard": {
+    "/api/v1/data-import-export/template/{entityType}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2245,12 +2245,72 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Dashboard of the transactions created in a period (startDate+endDate or period, default last_30_days; timezone; currency; siteId): gross volume, net revenue, counts by status, failure ratio, top providers, recent transactions
-         * @description Scope `transaction:read`, minimum role Viewer.
+         * CSV template of an import: the header row (column names are the fields of the create route) and one example row
+         * @description Scope `data_io:read`, minimum role Viewer.
          */
-        get: operations["getDashboard"];
+        get: operations["getDataImportTemplate"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-import-export/import/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks a CSV file row by row with the rules of the create route and writes nothing: every error with its row (header = row 1) and column
+         * @description Scope `data_io:execute`, minimum role Editor.
+         */
+        post: operations["validateDataImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-import-export/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Imports a CSV file, all or nothing: any invalid row answers 422 DATA_IMPORT_INVALID with the row errors and nothing is written. Uploading the same file again creates nothing twice (the file digest and row number key every record)
+         * @description Scope `data_io:execute`, minimum role Editor.
+         */
+        post: operations["importData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-import-export/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exports clients, invoices, credit_notes, transactions as CSV, streamed; text cells a spreadsheet would read as a formula are prefixed with '
+         * @description Scope `data_io:execute`, minimum role Editor.
+         */
+        post: operations["exportData"];
         delete?: never;
         options?: never;
         head?: never;
@@ -21696,31 +21756,106 @@ export interface operations {
             };
         };
     };
-    getDashboard: {
+    getDataImportTemplate: {
         parameters: {
-            query?: {
-                /** @description first day of the period (local day in `timezone`), with endDate; not with period */
-                startDate?: string;
-                /** @description last day of the period, inclusive */
-                endDate?: string;
-                /** @description a preset period ending today in `timezone`; default last_30_days when no dates are given */
-                period?: "today" | "yesterday" | "last_7_days" | "last_30_days" | "this_month" | "last_month" | "this_quarter" | "this_year";
-                /** @description IANA zone the days are counted in */
-                timezone?: string;
-                /** @description only transactions in this currency */
-                currency?: string;
-                /** @description only transactions of this site */
-                siteId?: string;
-                /** @description how many recent transactions (0-100) */
-                recentLimit?: number;
-                /** @description how many top providers (1-50) */
-                topLimit?: number;
+            query?: never;
+            header?: never;
+            path: {
+                /** @description clients, invoices or tax_rates */
+                entityType: "clients" | "invoices" | "tax_rates";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (text/csv; charset=utf-8) */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description inline; filename="<file name>" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    validateDataImport: {
+        parameters: {
+            query: {
+                /** @description what the rows are: clients, invoices (drafts, one row per line, grouped by reference) or tax_rates */
+                entityType: "clients" | "invoices" | "tax_rates";
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The CSV file: UTF-8 (a byte order mark is accepted), comma-separated, header row first with the columns of GET /data-import-export/template/{entityType}, at most 50000 data rows (at most 10485760 bytes) */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -21731,108 +21866,286 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        period: {
-                            /** @enum {string|null} */
-                            preset: "today" | "yesterday" | "last_7_days" | "last_30_days" | "this_month" | "last_month" | "this_quarter" | "this_year" | null;
-                            startDate: string;
-                            endDate: string;
-                            timezone: string;
-                            /** @description first instant of the period (UTC) */
-                            startAt: string;
-                            /** @description end of the period, exclusive (UTC) */
-                            endAt: string;
-                        };
                         /** @enum {string} */
-                        mode: "live" | "test";
-                        siteId: string | null;
-                        currency: string | null;
-                        /** @description all currencies (or the one asked for) */
-                        transactionCounts: {
-                            total: number;
-                            /** @description status -2 */
-                            canceled: number;
-                            /** @description status -1 */
-                            initiated: number;
-                            /** @description status 0 */
-                            pending: number;
-                            /** @description status 1 */
-                            completed: number;
-                            /** @description status 2 */
-                            failed: number;
-                            /** @description status 3 */
-                            refunded: number;
-                            /** @description status 4 */
-                            disputed: number;
-                        };
-                        /** @description failed / (failed + completed payments), 0-1; null when neither happened. Canceled and pending transactions are not counted */
-                        failureRatio: number | null;
-                        /** @description one entry per currency with transactions in the period, by currency code */
-                        currencies: {
-                            currency: string;
-                            /** @description sum of the amounts of completed payments (transactions in status 1, 3 or 4) */
-                            grossVolume: number;
-                            /** @description refunds of those payments (the whole amount of a transaction marked refunded) */
-                            refundedAmount: number;
-                            /** @description disputes lost or accepted on those payments */
-                            disputeLostAmount: number;
-                            /** @description grossVolume - refundedAmount - disputeLostAmount */
-                            netRevenue: number;
-                            /** @description number of completed payments (status 1, 3 or 4) */
-                            completedPayments: number;
-                            transactionCounts: {
-                                total: number;
-                                /** @description status -2 */
-                                canceled: number;
-                                /** @description status -1 */
-                                initiated: number;
-                                /** @description status 0 */
-                                pending: number;
-                                /** @description status 1 */
-                                completed: number;
-                                /** @description status 2 */
-                                failed: number;
-                                /** @description status 3 */
-                                refunded: number;
-                                /** @description status 4 */
-                                disputed: number;
-                            };
-                            /** @description failed / (failed + completed payments), 0-1; null when neither happened. Canceled and pending transactions are not counted */
-                            failureRatio: number | null;
-                            /** @description providers by gross volume in this currency, largest first */
-                            topProvidersByVolume: {
-                                /** @description null for manual transactions */
-                                providerId: string | null;
-                                /** @description provider_a..provider_d, or manual */
-                                providerType: string;
-                                grossVolume: number;
-                                completedPayments: number;
-                                transactionCount: number;
-                                failedCount: number;
-                            }[];
+                        entityType: "clients" | "invoices" | "tax_rates";
+                        dryRun: boolean;
+                        /** @description SHA-256 of the file (hex): with the row number, the idempotency key of every record the file creates */
+                        digest: string;
+                        /** @description data rows read (header and blank rows not counted) */
+                        rows: number;
+                        /** @description valid records the file holds (invoices: one draft per reference; otherwise one per row) */
+                        records: number;
+                        /** @description rows with at least one error */
+                        invalidRows: number;
+                        /** @description the first 1000 errors, in row order */
+                        errors: {
+                            /** @description row as a spreadsheet numbers it: the header is row 1, the first data row 2 */
+                            row: number;
+                            /** @description the column (a field of the create route, e.g. address.country); null: the row as a whole */
+                            field: string | null;
+                            /** @description what is wrong */
+                            error: string;
                         }[];
-                        /** @description providers by completed payments, then transactions (all currencies) */
-                        topProvidersByCount: {
-                            providerId: string | null;
-                            providerType: string;
-                            transactionCount: number;
-                            completedPayments: number;
-                            failedCount: number;
-                            /** @description failed / (failed + completed payments), 0-1; null when neither happened. Canceled and pending transactions are not counted */
-                            failureRatio: number | null;
-                        }[];
-                        /** @description newest first */
-                        recentTransactions: {
-                            id: string;
-                            siteId: string;
-                            status: number;
-                            amount: number;
-                            currency: string;
-                            providerId: string | null;
-                            providerType: string | null;
-                            externalReference: string | null;
-                            createdAt: string;
-                        }[];
+                        /** @description more errors were found than listed */
+                        errorsTruncated: boolean;
+                        /** @description records written by this request (0 for a check) */
+                        created: number;
+                        /** @description records an earlier upload of the same file already wrote; skipped */
+                        alreadyImported: number;
                     };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importData: {
+        parameters: {
+            query: {
+                /** @description what the rows are: clients, invoices (drafts, one row per line, grouped by reference) or tax_rates */
+                entityType: "clients" | "invoices" | "tax_rates";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The CSV file: UTF-8 (a byte order mark is accepted), comma-separated, header row first with the columns of GET /data-import-export/template/{entityType}, at most 50000 data rows (at most 10485760 bytes) */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        entityType: "clients" | "invoices" | "tax_rates";
+                        dryRun: boolean;
+                        /** @description SHA-256 of the file (hex): with the row number, the idempotency key of every record the file creates */
+                        digest: string;
+                        /** @description data rows read (header and blank rows not counted) */
+                        rows: number;
+                        /** @description valid records the file holds (invoices: one draft per reference; otherwise one per row) */
+                        records: number;
+                        /** @description rows with at least one error */
+                        invalidRows: number;
+                        /** @description the first 1000 errors, in row order */
+                        errors: {
+                            /** @description row as a spreadsheet numbers it: the header is row 1, the first data row 2 */
+                            row: number;
+                            /** @description the column (a field of the create route, e.g. address.country); null: the row as a whole */
+                            field: string | null;
+                            /** @description what is wrong */
+                            error: string;
+                        }[];
+                        /** @description more errors were found than listed */
+                        errorsTruncated: boolean;
+                        /** @description records written by this request (0 for a check) */
+                        created: number;
+                        /** @description records an earlier upload of the same file already wrote; skipped */
+                        alreadyImported: number;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @description stable error code of coded business errors (e.g. CHECKOUT_BLOCKED_BY_DISPUTE) */
+                        code?: string;
+                        /** @description X-Request-ID of the request, with coded errors: show it to the customer or operator */
+                        requestId?: string;
+                        /** @description the check of the file: its row errors */
+                        report: {
+                            /** @enum {string} */
+                            entityType: "clients" | "invoices" | "tax_rates";
+                            dryRun: boolean;
+                            /** @description SHA-256 of the file (hex): with the row number, the idempotency key of every record the file creates */
+                            digest: string;
+                            /** @description data rows read (header and blank rows not counted) */
+                            rows: number;
+                            /** @description valid records the file holds (invoices: one draft per reference; otherwise one per row) */
+                            records: number;
+                            /** @description rows with at least one error */
+                            invalidRows: number;
+                            /** @description the first 1000 errors, in row order */
+                            errors: {
+                                /** @description row as a spreadsheet numbers it: the header is row 1, the first data row 2 */
+                                row: number;
+                                /** @description the column (a field of the create route, e.g. address.country); null: the row as a whole */
+                                field: string | null;
+                                /** @description what is wrong */
+                                error: string;
+                            }[];
+                            /** @description more errors were found than listed */
+                            errorsTruncated: boolean;
+                            /** @description records written by this request (0 for a check) */
+                            created: number;
+                            /** @description records an earlier upload of the same file already wrote; skipped */
+                            alreadyImported: number;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    entityType: "clients" | "invoices" | "credit_notes" | "transactions";
+                    from?: string;
+                    to?: string;
+                    status?: string;
+                    siteId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The file (text/csv; charset=utf-8) */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description inline; filename="<file name>" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
                 };
             };
             /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */

@@ -12,4 +12,5 @@ export * from './customer-holds';
 export * from './einvoice';
 export * from './tax-reports';
 export * from './dashboard';
+export * from './data-io';
 export * from './recurring';

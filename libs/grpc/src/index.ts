@@ -3,3 +3,4 @@ export * from './server';
 export * from './client';
 export * from './security';
 export * from './json';
+export * from './streams';

@@ -140,6 +140,14 @@ export interface Collection<T extends StoredDoc> {
    * have a top-level `_id` field.
    */
   insert(doc: NewDoc<T>): Promise<T>;
+  /**
+   * Inserts several documents in one statement (PostgreSQL) or one ordered command (MongoDB); throws
+   * ConflictError (code DUPLICATE_KEY) when any of them takes a unique index or an id. On PostgreSQL
+   * nothing is written then; on MongoDB only inside a transaction (outside one, the documents before
+   * the duplicate stay), so call it in `transaction` when all or none matters. For bulk writes
+   * (imports); at most 1000 documents per call.
+   */
+  insertMany(docs: NewDoc<T>[]): Promise<T[]>;
   get(id: string): Promise<T | null>;
   findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<T | null>;
   find(filter: Filter, options: FindOptions & { total: true }): Promise<CountedPage<T>>;

@@ -133,6 +133,18 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       expect(await col.count({ amount: 2 })).toBe(0);
     });
 
+    it('insertMany writes every document in one go, or none when one takes a unique key', async () => {
+      const col = await invoices();
+      const many = await col.insertMany([invoice({ number: 'M-1', amount: 1 }), invoice({ number: 'M-2', amount: 2 }), invoice({ amount: 3 })]);
+      expect(many.map((d) => d.version)).toEqual([1, 1, 1]);
+      expect(await col.get(many[1]!.id)).toEqual(many[1]);
+      expect(await col.count({})).toBe(3);
+      await expectDomainError(col.insertMany([invoice({ number: 'M-3', amount: 4 }), invoice({ number: 'M-1', amount: 5 })]), ConflictError, 'DUPLICATE_KEY');
+      expect(await col.count({})).toBe(3);
+      expect(await col.count({ number: 'M-3' })).toBe(0);
+      expect(await col.insertMany([])).toEqual([]);
+    });
+
     it('unique indexes ignore documents that lack the field', async () => {
       const col = await invoices();
       await col.insert(invoice());

@@ -9,6 +9,7 @@ import { grpcEmailOutboxPort } from './grpc/email-outbox-client';
 import { grpcDocumentsPort } from './grpc/documents-client';
 import { config } from './config';
 import { registerBillingService } from './grpc/server';
+import { grpcDataIoPort } from './grpc/data-io-client';
 import { collections } from './store/collections';
 import { startConsumers } from './events/consumers';
 
@@ -22,8 +23,9 @@ void runBackendService({
     const checkout = grpcCheckoutPort(downstreamAddr(config, 'checkout'), config.GRPC_DEADLINE_MS);
     const emailOutbox = grpcEmailOutboxPort(downstreamAddr(config, 'notifications-ipn'), config.GRPC_DEADLINE_MS);
     const documents = grpcDocumentsPort(downstreamAddr(config, 'documents'), config.DOCUMENTS_DEADLINE_MS);
+    const dataIo = grpcDataIoPort(downstreamAddr(config, 'tax'), downstreamAddr(config, 'checkout'), config.GRPC_DEADLINE_MS);
     const outbox = new Committer<EventMap>({ store, relay });
-    const deps = { store, secrets, clock: systemClock, logger, outbox, tax, checkout, emailOutbox, documents };
+    const deps = { store, secrets, clock: systemClock, logger, outbox, tax, checkout, emailOutbox, documents, dataIo };
     registerBillingService(grpc, deps);
     const subs = await startConsumers(bus, deps);
     return async () => {
@@ -32,6 +34,7 @@ void runBackendService({
       checkout.close();
       emailOutbox.close();
       documents.close();
+      dataIo.close();
     };
   },
 });

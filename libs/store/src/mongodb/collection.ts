@@ -50,6 +50,18 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     return toStored<T>(id, 1, body);
   }
 
+  async insertMany(docs: NewDoc<T>[]): Promise<T[]> {
+    if (docs.length === 0) return [];
+    if (docs.length > 1000) throw new ValidationError('insertMany: at most 1000 documents per call');
+    const prepared = docs.map((doc) => {
+      const id = doc.id ?? newObjectId();
+      assertDocId(id);
+      return { id, body: toBody(doc) };
+    });
+    await this.write(() => this.native.insertMany(prepared.map((d) => ({ ...d.body, _id: d.id, version: 1 })), { session: this.session, ordered: true }));
+    return prepared.map((d) => toStored<T>(d.id, 1, d.body));
+  }
+
   async get(id: string): Promise<T | null> {
     const doc = await this.native.findOne({ _id: id }, { session: this.session });
     return doc ? fromMongo<T>(doc) : null;

@@ -61,6 +61,22 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     return toStored<T>(id, 1, body);
   }
 
+  async insertMany(docs: NewDoc<T>[]): Promise<T[]> {
+    if (docs.length === 0) return [];
+    if (docs.length > 1000) throw new ValidationError('insertMany: at most 1000 documents per call');
+    const p = new SqlParams();
+    const rows: string[] = [];
+    const stored = docs.map((doc) => {
+      const id = doc.id ?? newObjectId();
+      assertDocId(id);
+      const body = toBody(doc);
+      rows.push(`(${p.add(id)}, 1, ${p.add(JSON.stringify(body))}::jsonb)`);
+      return toStored<T>(id, 1, body);
+    });
+    await this.run(`INSERT INTO ${this.table} (id, version, doc) VALUES ${rows.join(', ')}`, p.values);
+    return stored;
+  }
+
   async get(id: string): Promise<T | null> {
     const { rows } = await this.run<Row>(prepared(`SELECT id, version, doc FROM ${this.table} WHERE id = $1`, [id]));
     const row = rows[0];

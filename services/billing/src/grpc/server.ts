@@ -14,6 +14,8 @@ import { emailHandlers } from './email-handlers';
 import { creditNotesHandlers } from './credit-notes-handlers';
 import { documentsHandlers } from './documents-handlers';
 import { einvoiceHandlers } from './einvoice-handlers';
+import { dataIoHandlers } from './data-io-handlers';
+import type { DataIoDeps } from '../app/data-io-port';
 import { portalHandlers } from './portal-handlers';
 
 const SERVICE_VERSION = '0.1.0';
@@ -24,7 +26,7 @@ function siteId(id: string): string {
   return id;
 }
 
-export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps): void {
+export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps & DataIoDeps): void {
   const { logger, secrets } = deps;
   const impl: billing.BillingServiceServer = {
     describe: unary(logger, 'billing/Describe', async () => ({ service: 'billing', version: SERVICE_VERSION })),
@@ -53,6 +55,7 @@ export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps): voi
     ...creditNotesHandlers(deps),
     ...documentsHandlers(deps),
     ...einvoiceHandlers(deps),
+    ...dataIoHandlers(deps),
     ...portalHandlers(deps),
   };
   grpc.addService(billing.BillingServiceService, impl);

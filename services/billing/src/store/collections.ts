@@ -25,6 +25,8 @@ export const collections: CollectionSpec[] = [
       { name: 'clients_org_mode_tax_digest', fields: ['organizationId', 'mode', 'taxInfo.taxIdDigest'] },
       // The clients of a buyer e-mail (automatic invoices find or create the buyer's client).
       { name: 'clients_org_mode_email_key', fields: ['organizationId', 'mode', 'emailKey', 'createdAt'] },
+      // What a CSV import created: file digest and row, so the same file never creates a client twice.
+      { name: 'clients_import_key', fields: ['organizationId', 'mode', 'importKey'], unique: true },
     ],
     textIndex: { name: 'clients_text', fields: CLIENT_TEXT_FIELDS },
   },
@@ -43,6 +45,8 @@ export const collections: CollectionSpec[] = [
       { name: 'invoices_org_mode_issue_date', fields: ['organizationId', 'mode', 'issueDate'] },
       // The invoice a completed or refunded transaction is linked to as its payment.
       { name: 'invoices_transaction', fields: ['organizationId', 'mode', 'transactionId'] },
+      // Drafts a CSV import created: file digest and first row of the draft.
+      { name: 'invoices_import_key', fields: ['organizationId', 'mode', 'importKey'], unique: true },
     ],
   },
   {

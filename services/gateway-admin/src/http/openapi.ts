@@ -3,7 +3,7 @@ import { createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ZodTypeAny } from 'zod';
 import { COMPONENTS } from './responses/components';
 import { ERROR_DESCRIPTIONS, errorStatuses } from './responses/envelope';
-import { successStatus, type AnyRoute, type FileResponse } from './route-table';
+import { successStatus, type AnyRoute, type FileResponse, type FileUpload } from './route-table';
 
 /** Fastify `response` schemas of a row: its success answer and every error it documents. */
 export function responseSchemas(def: AnyRoute): Record<number, ZodTypeAny> {
@@ -11,7 +11,7 @@ export function responseSchemas(def: AnyRoute): Record<number, ZodTypeAny> {
   if ((status === 204) !== (def.response === null)) {
     throw new Error(`${def.method} ${def.path}: a 204 answer has no body, and only a 204 answer may have none`);
   }
-  return { [status]: (def.response as ZodTypeAny | null) ?? noContent, ...errorResponses(errorStatuses(def)) };
+  return { [status]: (def.response as ZodTypeAny | null) ?? noContent, ...errorResponses(errorStatuses(def)), ...(def.errorBodies as Record<number, ZodTypeAny> | undefined) };
 }
 
 const documented = documentResponses(ERROR_DESCRIPTIONS);
@@ -24,7 +24,15 @@ type Documented = Record<string, Record<string, unknown>>;
  */
 export const openApiTransform: OpenApiTransform = (input) => {
   const out = documented(input);
-  const file = (input as { route?: { config?: { file?: FileResponse } } }).route?.config?.file;
+  const config = (input as { route?: { config?: { file?: FileResponse; upload?: FileUpload } } }).route?.config;
+  const upload = config?.upload;
+  if (upload) {
+    // A file as the request body: documented under its media type as binary.
+    const schema = out.schema as Record<string, unknown>;
+    schema.consumes = [upload.contentType];
+    schema.body = { type: 'string', format: 'binary', description: `${upload.description} (at most ${upload.maxBytes} bytes)` };
+  }
+  const file = config?.file;
   const response = (out.schema as { response?: Documented } | undefined)?.response;
   if (!file || !response) return out;
   for (const status of Object.keys(response).filter((s) => s.startsWith('2'))) {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z, type ZodTypeAny } from 'zod';
 import type { Principal } from '../domain/principal';
@@ -33,15 +34,36 @@ type Answer<R> = R extends ZodTypeAny ? z.input<R> : void | undefined;
 export type ErrorStatus = 409 | 422 | 503;
 
 /**
- * The answer of a file route: the bytes, the name they are offered under (sent as
+ * The answer of a file route: the bytes (or, for large files, a stream of them sent as it is read:
+ * `stream`, a readable of Buffers), the name they are offered under (sent as
  * `Content-Disposition: inline; filename="<filename>"`) and the row's documented headers.
  */
 export const fileAnswer = z.object({
-  bytes: z.instanceof(Buffer),
+  bytes: z.instanceof(Buffer).optional(),
+  stream: z.instanceof(Readable).optional(),
   filename: z.string().min(1).max(200).regex(/^[^"\\/\r\n]+$/, 'must be a file name without quotes, slashes or line breaks'),
   headers: z.record(z.string()).default({}),
 });
 export type FileAnswer = z.input<typeof fileAnswer>;
+
+/** A route whose request body is a file (not JSON): its media type and largest size, read as a Buffer. */
+export interface FileUpload {
+  contentType: string;
+  maxBytes: number;
+  /** What the file holds (documented as the request body). */
+  description: string;
+}
+
+/**
+ * An error answer with a body beyond the envelope (the row errors of a refused import): a handler
+ * throws it, the route answers `body` with `status`, checked by the row's `errorBodies` schema.
+ */
+export class ErrorAnswer {
+  constructor(
+    readonly status: ErrorStatus,
+    readonly body: { error: string } & Record<string, unknown>,
+  ) {}
+}
 
 /** A route whose success answer is a file rather than JSON. */
 export interface FileResponse {
@@ -102,6 +124,10 @@ export interface RouteDef<
   file?: FileResponse;
   /** Error statuses this route answers beyond the common ones (409 for conflicts, 422 for failed preconditions). */
   errors?: ErrorStatus[];
+  /** The request body is a file of this media type instead of JSON (`body` stays unset; the handler gets a Buffer). */
+  upload?: FileUpload;
+  /** Error statuses (among `errors`) whose body extends the envelope: the schema documents and checks it (see ErrorAnswer). */
+  errorBodies?: Partial<Record<ErrorStatus, ZodTypeAny>>;
   handler(ctx: RouteContext<Infer<B>, Infer<Q>, Infer<P>>): Promise<Answer<R>>;
 }
 

@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Logger } from '@paymesh/core';
+import { ValidationError, type Logger } from '@paymesh/core';
 import {
   errorEnvelopePlugin,
   frameworkErrorHandler,
@@ -20,7 +20,7 @@ import { registerAuthRoutes } from './auth-routes';
 import { rateLimitClient } from './caller';
 import { enforce } from './enforce';
 import { openApiComponents, openApiTransform, responseSchemas } from './openapi';
-import { fileAnswer, successStatus, type AnyRoute, type OrgScope } from './route-table';
+import { ErrorAnswer, fileAnswer, successStatus, type AnyRoute, type OrgScope } from './route-table';
 
 export interface AdminServerOptions {
   deps: AdminDeps;
@@ -60,8 +60,10 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
         response: responseSchemas(def),
         // A file answer is documented under its own media type (its error answers stay JSON).
       },
-      // The OpenAPI transform documents a file answer from it.
-      ...(def.file ? { config: { file: def.file } } : {}),
+      // The OpenAPI transform documents a file answer and a file upload from it.
+      ...(def.file || def.upload ? { config: { ...(def.file ? { file: def.file } : {}), ...(def.upload ? { upload: def.upload } : {}) } } : {}),
+      // A file upload may be larger than a JSON body.
+      ...(def.upload ? { bodyLimit: def.upload.maxBytes } : {}),
       // Authentication and authorization run before validation: an unauthenticated caller learns nothing about the payload rules.
       onRequest: async (req) => {
         const { principal, org } = await enforce(deps, def, req);
@@ -71,16 +73,23 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
       handler: async (req, reply) => {
         const principal = req.principal;
         if (!principal) throw new Error('route reached without a principal');
-        const result = await def.handler({
-          deps,
-          principal,
-          org: req.orgScope ?? ({ organizationId: '', mode: 'live' } satisfies OrgScope),
-          body: req.body,
-          query: req.query,
-          params: req.params,
-          req,
-          reply,
-        });
+        if (def.upload && !Buffer.isBuffer(req.body)) throw new ValidationError(`body: send the file with Content-Type ${def.upload.contentType}`);
+        let result: unknown;
+        try {
+          result = await def.handler({
+            deps,
+            principal,
+            org: req.orgScope ?? ({ organizationId: '', mode: 'live' } satisfies OrgScope),
+            body: req.body,
+            query: req.query,
+            params: req.params,
+            req,
+            reply,
+          });
+        } catch (err) {
+          if (err instanceof ErrorAnswer) return reply.status(err.status).send(err.body);
+          throw err;
+        }
         reply.status(status);
         // 204 has no body; an async handler returning undefined would never answer.
         if (status === 204) return reply.send();
@@ -91,11 +100,16 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
   }
 }
 
-/** Sends a file route's answer: bytes as they are (never serialized), offered inline under their name. */
+/**
+ * Sends a file route's answer: bytes as they are (never serialized), or a stream piped as it is
+ * read (chunked), offered inline under their name.
+ */
 function sendFile(reply: FastifyReply, contentType: string, answer: unknown): FastifyReply {
   const file = fileAnswer.parse(answer);
+  const body = file.stream ?? file.bytes;
+  if (!body || (file.stream && file.bytes)) throw new Error('a file answer has bytes or a stream, exactly one');
   for (const [name, value] of Object.entries(file.headers)) reply.header(name, value);
-  return reply.type(contentType).header('content-disposition', `inline; filename="${file.filename}"`).send(file.bytes);
+  return reply.type(contentType).header('content-disposition', `inline; filename="${file.filename}"`).send(body);
 }
 
 /** Builds the Admin API: /api/v1 (documented), the /v1 alias, health endpoints and docs. */
@@ -113,6 +127,8 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
   await app.register(inputGuardPlugin);
+  // CSV files (data import): read as bytes up to the route's bodyLimit; the route checks the encoding.
+  app.addContentTypeParser('text/csv', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   await app.register(cookie);
   if (opts.rateLimit) {
     await app.register(rateLimitPlugin, {

@@ -23,6 +23,7 @@ import { customerHoldRoutes, riskSettingsRoutes } from './customer-holds';
 import { documentPdfRoutes } from './document-pdf';
 import { einvoiceRoutes } from './einvoices';
 import { dashboardRoutes } from './dashboard';
+import { dataIoRoutes } from './data-io';
 import { recurringRoutes } from './recurring';
 import { portalLinkRoutes } from './portal-links';
 
@@ -65,5 +66,6 @@ export function allRoutes(settings: RouteSettings): AnyRoute[] {
     ...portalLinkRoutes,
     ...taxReportRoutes,
     ...dashboardRoutes,
+    ...dataIoRoutes,
   ];
 }
