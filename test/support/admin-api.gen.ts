@@ -2237,6 +2237,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dashboard of the transactions created in a period (startDate+endDate or period, default last_30_days; timezone; currency; siteId): gross volume, net revenue, counts by status, failure ratio, top providers, recent transactions
+         * @description Scope `transaction:read`, minimum role Viewer.
+         */
+        get: operations["getDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/data-import-export/template/{entityType}": {
         parameters: {
             query?: never;
@@ -21732,6 +21752,204 @@ export interface operations {
             };
             /** @description A precondition of another service failed */
             422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDashboard: {
+        parameters: {
+            query?: {
+                /** @description first day of the period (local day in `timezone`), with endDate; not with period */
+                startDate?: string;
+                /** @description last day of the period, inclusive */
+                endDate?: string;
+                /** @description a preset period ending today in `timezone`; default last_30_days when no dates are given */
+                period?: "today" | "yesterday" | "last_7_days" | "last_30_days" | "this_month" | "last_month" | "this_quarter" | "this_year";
+                /** @description IANA zone the days are counted in */
+                timezone?: string;
+                /** @description only transactions in this currency */
+                currency?: string;
+                /** @description only transactions of this site */
+                siteId?: string;
+                /** @description how many recent transactions (0-100) */
+                recentLimit?: number;
+                /** @description how many top providers (1-50) */
+                topLimit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: {
+                            /** @enum {string|null} */
+                            preset: "today" | "yesterday" | "last_7_days" | "last_30_days" | "this_month" | "last_month" | "this_quarter" | "this_year" | null;
+                            startDate: string;
+                            endDate: string;
+                            timezone: string;
+                            /** @description first instant of the period (UTC) */
+                            startAt: string;
+                            /** @description end of the period, exclusive (UTC) */
+                            endAt: string;
+                        };
+                        /** @enum {string} */
+                        mode: "live" | "test";
+                        siteId: string | null;
+                        currency: string | null;
+                        /** @description all currencies (or the one asked for) */
+                        transactionCounts: {
+                            total: number;
+                            /** @description status -2 */
+                            canceled: number;
+                            /** @description status -1 */
+                            initiated: number;
+                            /** @description status 0 */
+                            pending: number;
+                            /** @description status 1 */
+                            completed: number;
+                            /** @description status 2 */
+                            failed: number;
+                            /** @description status 3 */
+                            refunded: number;
+                            /** @description status 4 */
+                            disputed: number;
+                        };
+                        /** @description failed / (failed + completed payments), 0-1; null when neither happened. Canceled and pending transactions are not counted */
+                        failureRatio: number | null;
+                        /** @description one entry per currency with transactions in the period, by currency code */
+                        currencies: {
+                            currency: string;
+                            /** @description sum of the amounts of completed payments (transactions in status 1, 3 or 4) */
+                            grossVolume: number;
+                            /** @description refunds of those payments (the whole amount of a transaction marked refunded) */
+                            refundedAmount: number;
+                            /** @description disputes lost or accepted on those payments */
+                            disputeLostAmount: number;
+                            /** @description grossVolume - refundedAmount - disputeLostAmount */
+                            netRevenue: number;
+                            /** @description number of completed payments (status 1, 3 or 4) */
+                            completedPayments: number;
+                            transactionCounts: {
+                                total: number;
+                                /** @description status -2 */
+                                canceled: number;
+                                /** @description status -1 */
+                                initiated: number;
+                                /** @description status 0 */
+                                pending: number;
+                                /** @description status 1 */
+                                completed: number;
+                                /** @description status 2 */
+                                failed: number;
+                                /** @description status 3 */
+                                refunded: number;
+                                /** @description status 4 */
+                                disputed: number;
+                            };
+                            /** @description failed / (failed + completed payments), 0-1; null when neither happened. Canceled and pending transactions are not counted */
+                            failureRatio: number | null;
+                            /** @description providers by gross volume in this currency, largest first */
+                            topProvidersByVolume: {
+                                /** @description null for manual transactions */
+                                providerId: string | null;
+                                /** @description provider_a..provider_d, or manual */
+                                providerType: string;
+                                grossVolume: number;
+                                completedPayments: number;
+                                transactionCount: number;
+                                failedCount: number;
+                            }[];
+                        }[];
+                        /** @description providers by completed payments, then transactions (all currencies) */
+                        topProvidersByCount: {
+                            providerId: string | null;
+                            providerType: string;
+                            transactionCount: number;
+                            completedPayments: number;
+                            failedCount: number;
+                            /** @description failed / (failed + completed payments), 0-1; null when neither happened. Canceled and pending transactions are not counted */
+                            failureRatio: number | null;
+                        }[];
+                        /** @description newest first */
+                        recentTransactions: {
+                            id: string;
+                            siteId: string;
+                            status: number;
+                            amount: number;
+                            currency: string;
+                            providerId: string | null;
+                            providerType: string | null;
+                            externalReference: string | null;
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
