@@ -7,7 +7,7 @@ import { Subjects, type ChargebackResolved, type EventMap, type TransactionStatu
 import type { OrgKey } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
 import type { InvoiceBuyer } from '../src/app/client-port';
-import { collections } from '../src/store/collections';
+import { collections, CREDIT_NOTES } from '../src/store/collections';
 import { createInvoice } from '../src/app/draft-invoice';
 import { issueInvoice } from '../src/app/issue-invoice';
 import { invoiceView, loadInvoice } from '../src/app/invoice-view';
@@ -40,8 +40,8 @@ describe('chargeback credit notes on PostgreSQL', () => {
   let deps: InvoiceDeps;
   const clock: Clock = { now: () => new Date('2026-06-15T10:00:00Z') } as Clock;
 
-  async function paidInvoice(amount: number, opts: { recordPayment?: boolean } = {}): Promise<{ key: OrgKey; id: string; t: Tx }> {
-    const key: OrgKey = { organizationId: newObjectId(), mode: 'live' };
+  async function paidInvoice(amount: number, opts: { recordPayment?: boolean; key?: OrgKey } = {}): Promise<{ key: OrgKey; id: string; t: Tx }> {
+    const key: OrgKey = opts.key ?? { organizationId: newObjectId(), mode: 'live' };
     const clientId = newObjectId();
     buyers.set(clientId, { clientId, name: 'Erika Buyer', email: 'erika@example.com', address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' }, taxId: null, taxIdType: null, taxCountry: 'DE', peppolRoutingAddress: null });
     const draft = await createInvoice(deps, key, JSON.stringify({ siteId: newObjectId(), clientId, currency: 'EUR', items: [{ description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }] }));
@@ -172,6 +172,26 @@ describe('chargeback credit notes on PostgreSQL', () => {
     expect(view.payments).toHaveLength(1);
     expect(view.paymentReversals).toMatchObject([{ kind: 'chargeback', amount: 11900 }]);
     expect(view).toMatchObject({ status: 'issued', amountPaid: 0, amountDue: 11900 });
+  });
+
+  it('a credit note that cannot be written fails the delivery (retried by the bus) instead of being dropped', async () => {
+    const first = await paidInvoice(11900);
+    await applyChargebackToInvoice(deps, chargebackEvent(first.key, first.id, first.t, 'CB-a', 'lost'));
+    const [n1] = await notesOf(first);
+    // Another document already holds the number the next credit note draws (a unique key that is not the source's).
+    const next = n1!.number.replace(/(\d+)$/, (d) => String(Number(d) + 1).padStart(d.length, '0'));
+    const inv = await paidInvoice(11900, { key: first.key });
+    const blocker = await store.collection<{ id: string; version: number; organizationId: string; mode: string; number: string; invoiceId: string; sourceKey: string }>(CREDIT_NOTES).insert({
+      id: newObjectId(), organizationId: first.key.organizationId, mode: first.key.mode, number: next, invoiceId: newObjectId(), sourceKey: 'elsewhere',
+    });
+    const cb = chargebackEvent(inv.key, inv.id, inv.t, 'CB-b', 'lost');
+    await expect(applyChargebackToInvoice(deps, cb)).rejects.toMatchObject({ code: 'DUPLICATE_KEY' });
+    expect(await viewOf(inv)).toMatchObject({ status: 'paid', amountDue: 0, paymentReversals: [] });
+    await store.collection(CREDIT_NOTES).delete(blocker.id);
+    await applyChargebackToInvoice(deps, cb);
+    const notes = await notesOf(inv);
+    expect(notes).toMatchObject([{ kind: 'chargeback', number: next, totals: { gross: 11900 } }]);
+    expect(await viewOf(inv)).toMatchObject({ status: 'issued', amountDue: 11900 });
   });
 
   it('won changes nothing', async () => {
