@@ -65,6 +65,8 @@ describe('provider_d wallet orders', () => {
       items: [{ description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
     });
     expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+    // A new draft for this client each time: every case counts the credit notes of its own invoice.
+    expect(draft.body).toMatchObject({ status: 'draft', clientId: client.body.id, creditNoteIds: [] });
     const invoice = (await adminCall('POST', `/invoices/${draft.body.id}/issue`)).body;
     const link = await adminCall('POST', `/invoices/${invoice.id}/payment-checkout`, {});
     expect(link.status, JSON.stringify(link.body)).toBe(200);

@@ -92,6 +92,8 @@ describe('provider_a refunds and disputes', () => {
       items,
     });
     expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+    // A new draft for this client each time: every case counts the credit notes of its own invoice.
+    expect(draft.body).toMatchObject({ status: 'draft', clientId: client.body.id, creditNoteIds: [] });
     const invoice = (await adminCall('POST', `/invoices/${draft.body.id}/issue`)).body;
     const link = await adminCall('POST', `/invoices/${invoice.id}/payment-checkout`, {});
     expect(link.status, JSON.stringify(link.body)).toBe(200);

@@ -210,6 +210,13 @@ export const chargebackResolved = z.object({
   /** The invoice the transaction pays through a payment link, else null. */
   invoiceId: objectId.nullable(),
   resolvedAt: z.string(),
+  /**
+   * The transaction's amount (minor units) and when it completed (null if never): a chargeback
+   * proves the payment, so billing records it first when the status event has not arrived yet.
+   * Absent from events of older publishers.
+   */
+  transactionAmount: z.number().int().nonnegative().optional(),
+  paidAt: z.string().nullable().optional(),
 });
 export type ChargebackResolved = z.infer<typeof chargebackResolved>;
 

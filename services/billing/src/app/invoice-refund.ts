@@ -155,10 +155,16 @@ export async function recordReversal(
       deps.logger.info({ ...log, creditNoteId, creditNoteNumber: number, amount: reversed.reversal.amount, amountDue: s.amountDue }, `invoice payment reversed (${source.kind}) with a credit note`);
     });
   } catch (err) {
-    // A concurrent delivery of the same event wrote its credit note first (unique per source).
+    // A concurrent delivery of the same source wrote its credit note first (unique per source). Any
+    // other taken key fails the delivery, which the bus retries: the credit note is never dropped.
     if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) {
-      deps.logger.info(log, 'credit note written by a concurrent delivery');
-      return;
+      const written = await deps.store
+        .collection<CreditNoteDoc>(CREDIT_NOTES)
+        .findOne({ organizationId: key.organizationId, mode: key.mode, invoiceId: found.id, sourceKey: source.sourceKey });
+      if (written) {
+        deps.logger.info({ ...log, creditNoteId: written.id }, 'credit note written by a concurrent delivery');
+        return;
+      }
     }
     throw err;
   }

@@ -124,6 +124,8 @@ async function createHold(tx: TxScope, doc: TransactionDoc, c: Chargeback, actio
 }
 
 function emitResolved(tx: TxScope, doc: TransactionDoc, c: Chargeback, at: string): void {
+  // The payment the chargeback reverses (billing records it first when its status event is late).
+  const completed = doc.statusHistory.filter((h) => h.to === 1).at(-1);
   const data: ChargebackResolved = {
     organizationId: doc.organizationId,
     siteId: doc.siteId,
@@ -136,6 +138,8 @@ function emitResolved(tx: TxScope, doc: TransactionDoc, c: Chargeback, at: strin
     checkoutId: doc.checkoutId,
     invoiceId: doc.taxSource?.kind === 'invoice' ? doc.taxSource.invoiceId : null,
     resolvedAt: c.resolvedAt ?? at,
+    transactionAmount: doc.amount,
+    paidAt: completed?.at ?? null,
   };
   tx.emit(Subjects.chargebackResolved, data, { id: eventId(Subjects.chargebackResolved, doc.id, c.id), occurredAt: at });
 }
