@@ -241,6 +241,46 @@ describe('portal subscriptions end to end (mesh)', () => {
     });
   });
 
+  it('offers a pro forma PDF of the first upcoming charge once the organization enables previews, storing nothing', async () => {
+    const preview = (upcomingId: string) => file(`/portal/subscriptions/${sub}/upcoming/${upcomingId}/proforma/pdf`, token);
+    // Off by default: nothing offered, the route answers 404.
+    expect((await preview(`${sub}-4`)).status).toBe(404);
+    const on = await admin('PUT', '/organizations/settings/portal', { proformaPreviewsEnabled: true });
+    expect(on.status, JSON.stringify(on.body)).toBe(200);
+    expect(on.body).toMatchObject({ enabled: true, magicLinksEnabled: true, proformaPreviewsEnabled: true });
+
+    const label = `PROFORMA-${sub.slice(-8).toUpperCase()}-4`;
+    const up = await portal('GET', `/portal/subscriptions/${sub}/upcoming?count=3`, { token });
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    expect(up.body.upcoming.map((u: { proformaAvailable: boolean; proformaPreviewId: string; proformaPreviewLabel: string }) => [u.proformaAvailable, u.proformaPreviewId, u.proformaPreviewLabel])).toEqual([
+      [true, `${sub}-4`, `Pro forma ${label} for the charge of 2027-05-31`],
+      [false, '', ''],
+      [false, '', ''],
+    ]);
+    // The Admin API's projection has no preview route: it offers none.
+    const adminUp = await admin('GET', `/invoices/recurring/${sub}/upcoming?count=3`);
+    expect(adminUp.body.upcoming.map((u: { proformaAvailable: boolean }) => u.proformaAvailable)).toEqual([false, false, false]);
+
+    const invoicesBefore = (await admin('GET', '/invoices?limit=100')).body.total as number;
+    const pdf = await preview(`${sub}-4`);
+    expect(pdf.status, pdf.bytes.toString().slice(0, 300)).toBe(200);
+    expect(pdf.type).toBe('application/pdf');
+    expect(pdf.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const path = join(dir, 'preview.pdf');
+    await writeFile(path, pdf.bytes);
+    const text = (await run('pdftotext', ['-layout', path, '-'])).stdout;
+    for (const s of ['Pro forma invoice', label, 'not a tax invoice', 'Muster Software GmbH', 'Käufer AG', 'Hosting plan', '2027-05-31', '2027-06-14', '€119.00']) expect(text, s).toContain(s);
+    // Nothing became an invoice or a portal document.
+    expect((await admin('GET', '/invoices?limit=100')).body.total).toBe(invoicesBefore);
+    expect((await portal('GET', '/portal/documents', { token })).body.total).toBe(4);
+
+    // Only the first upcoming charge has a preview; bad ids are refused.
+    for (const other of [`${sub}-5`, `${sub}-3`, 'nope']) expect((await preview(other)).status, other).toBe(404);
+    const long = await preview('x'.repeat(101));
+    expect(long.status).toBeGreaterThanOrEqual(400);
+    expect(long.status).toBeLessThan(500);
+  });
+
   it('another buyer, signed in by a subscription alone, can neither see nor cancel this one (404)', async () => {
     // Their only portal-visible item is a subscription: a code and a magic link are still theirs.
     const otherToken = await signIn(other);

@@ -25,7 +25,7 @@ async function requireSite(deps: InvoiceDeps, key: OrgKey, siteId: string): Prom
 }
 
 /** The editable fields of a draft and its tax preview (tax point: the wanted issue date, else today). */
-async function draftFields(deps: InvoiceDeps, key: OrgKey, input: InvoiceCreate) {
+export async function draftFields(deps: InvoiceDeps, key: OrgKey, input: InvoiceCreate) {
   await requireSite(deps, key, input.siteId);
   const buyer = await buyerOf(deps, key, input.clientId);
   const settings = (await getInvoicingSettings(deps, key)).settings;
