@@ -334,6 +334,8 @@ describe('portal subscriptions end to end (mesh)', () => {
     ]);
     const up = await portal('GET', `/portal/subscriptions/${sub}/upcoming?count=3`, { token });
     expect(up.body).toMatchObject({ status: 'cancel_requested', cancellationReason: 'r'.repeat(500), cancellationRequestedAt: cancelled.cancellationRequestedAt, upcoming: [] });
+    // No charge is coming: no preview either.
+    expect((await file(`/portal/subscriptions/${sub}/upcoming/${sub}-4/proforma/pdf`, token)).status).toBe(404);
     expect((await admin('GET', `/invoices/recurring/${sub}`)).body).toMatchObject({ status: 'cancel_requested', effectiveFromCycle: 4, cancelledBy: `portal:${buyer}` });
   });
 
