@@ -161,7 +161,7 @@ describe('buyer portal (mesh)', () => {
 
     const on = await admin('PUT', '/organizations/settings/portal', { enabled: true });
     expect(on.status, JSON.stringify(on.body)).toBe(200);
-    expect(on.body).toEqual({ enabled: true, magicLinksEnabled: false, eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'] });
+    expect(on.body).toEqual({ enabled: true, magicLinksEnabled: false, eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'], proformaPreviewsEnabled: false });
   });
 
   it('answers an unknown address exactly as a known one and sends it nothing', async () => {

@@ -3076,6 +3076,8 @@ export interface components {
             magicLinksEnabled: boolean;
             /** @description e-invoice formats buyers may download in the portal; the e-invoice settings must allow each too */
             eInvoiceFormats: ("xrechnung" | "peppol" | "zugferd")[];
+            /** @description buyers may download a pro forma PDF preview of a subscription’s first upcoming charge in the portal (default false) */
+            proformaPreviewsEnabled: boolean;
         };
         TaxRecord: {
             /** @description derived from the source event and entry type: one entry per event, however often it is delivered */
@@ -7644,6 +7646,7 @@ export interface operations {
                     enabled?: boolean;
                     magicLinksEnabled?: boolean;
                     eInvoiceFormats?: ("xrechnung" | "peppol" | "zugferd")[];
+                    proformaPreviewsEnabled?: boolean;
                 };
             };
         };

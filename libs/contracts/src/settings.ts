@@ -145,6 +145,8 @@ export const portalSettingsPatch = z
     magicLinksEnabled: z.boolean(),
     /** E-invoice formats buyers may download in the portal (the organization's e-invoice settings must allow each too). */
     eInvoiceFormats: z.array(z.enum(['xrechnung', 'peppol', 'zugferd'])).max(3).transform((a) => [...new Set(a)]),
+    /** Pro forma PDF previews of a subscription's first upcoming charge in the portal. */
+    proformaPreviewsEnabled: z.boolean(),
   })
   .strict()
   .partial();

@@ -90,10 +90,13 @@ describe('billing settings on PostgreSQL', () => {
   it('keeps portal switches off by default and merges them', async () => {
     const k = key();
     const all = ['xrechnung', 'peppol', 'zugferd'];
-    expect(await getPortalSettings(deps, k)).toEqual({ enabled: false, magicLinksEnabled: false, eInvoiceFormats: all });
-    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":true}')).toEqual({ enabled: false, magicLinksEnabled: true, eInvoiceFormats: all });
-    expect(await updatePortalSettings(deps, k, '{"enabled":true}')).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: all });
-    expect(await updatePortalSettings(deps, k, '{"eInvoiceFormats":["xrechnung","xrechnung"]}')).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: ['xrechnung'] });
+    expect(await getPortalSettings(deps, k)).toEqual({ enabled: false, magicLinksEnabled: false, eInvoiceFormats: all, proformaPreviewsEnabled: false });
+    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":true}')).toEqual({ enabled: false, magicLinksEnabled: true, eInvoiceFormats: all, proformaPreviewsEnabled: false });
+    expect(await updatePortalSettings(deps, k, '{"enabled":true}')).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: all, proformaPreviewsEnabled: false });
+    expect(await updatePortalSettings(deps, k, '{"eInvoiceFormats":["xrechnung","xrechnung"]}')).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: ['xrechnung'], proformaPreviewsEnabled: false });
     await expect(updatePortalSettings(deps, k, '{"eInvoiceFormats":["pdf"]}')).rejects.toThrow();
+    expect(await updatePortalSettings(deps, k, '{"proformaPreviewsEnabled":true}')).toMatchObject({ enabled: true, proformaPreviewsEnabled: true });
+    await expect(updatePortalSettings(deps, k, '{"proformaPreviewsEnabled":"yes"}')).rejects.toThrow();
+    expect((await getPortalSettings(deps, k)).proformaPreviewsEnabled).toBe(true);
   });
 });

@@ -55,6 +55,17 @@ describe('stored PDFs', () => {
     expect(test.rendered).toBe(true);
   });
 
+  it('renders an ephemeral preview every time and stores nothing', async () => {
+    const previewOf = newUnguessableObjectId();
+    const req = { ...base, documentId: previewOf, snapshotVersion: 'preview', ephemeral: true };
+    const first = await storedPdf(store, renderer, { ...req, view: invoice({ kind: 'proforma', number: 'PROFORMA-ABCD1234-4' }) });
+    expect(first.rendered).toBe(true);
+    expect(first.pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const second = await storedPdf(store, renderer, { ...req, view: invoice({ kind: 'proforma', number: 'PROFORMA-ABCD1234-4' }) });
+    expect(second.rendered).toBe(true);
+    expect((await store.collection<DocumentDoc>(DOCUMENTS).find({ documentId: previewOf })).items).toEqual([]);
+  });
+
   it('refuses malformed keys without rendering', async () => {
     await expect(storedPdf(store, renderer, { ...base, snapshotVersion: '../x', view: invoice() })).rejects.toBeInstanceOf(ValidationError);
     await expect(storedPdf(store, renderer, { ...base, documentId: 'nope', snapshotVersion: 'c0', view: invoice() })).rejects.toBeInstanceOf(ValidationError);

@@ -158,7 +158,12 @@ export interface ProformaContext {
 }
 
 /** A draft as its pro forma: number `PROFORMA-…`, the tax preview, dated today unless the draft names its issue date. */
-export function proformaView(secrets: SecretBox, key: OrgKey, doc: InvoiceDoc, ctx: ProformaContext): VersionedView {
+export function proformaView(
+  secrets: SecretBox,
+  key: OrgKey,
+  doc: Pick<InvoiceDoc, 'id' | 'version' | 'issueDate' | 'dueDate' | 'paymentTermsDays' | 'servicePeriod' | 'currency' | 'taxCalculation' | 'items' | 'notes'>,
+  ctx: ProformaContext,
+): VersionedView {
   const { settings } = ctx;
   const issueDate = doc.issueDate ?? zonedDay(ctx.now, settings.timeZone ?? 'UTC');
   const dueDate = doc.dueDate ?? (doc.paymentTermsDays !== null ? addDays(issueDate, doc.paymentTermsDays) : null);

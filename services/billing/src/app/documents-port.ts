@@ -9,6 +9,8 @@ export interface RenderPdfCall {
   snapshotVersion: string;
   /** Render and store again even when a stored PDF exists. */
   regenerate: boolean;
+  /** Render only, store nothing (a preview of a document that does not exist). */
+  ephemeral?: boolean;
   view: DocumentView;
 }
 

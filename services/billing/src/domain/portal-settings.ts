@@ -12,10 +12,12 @@ export interface PortalSettings {
    * e-invoice settings to allow it. Default: every format (the e-invoice settings decide).
    */
   eInvoiceFormats: ('xrechnung' | 'peppol' | 'zugferd')[];
+  /** Pro forma PDF previews of a subscription's first upcoming charge in the portal (default off). */
+  proformaPreviewsEnabled: boolean;
 }
 
 export function defaultPortalSettings(): PortalSettings {
-  return { enabled: false, magicLinksEnabled: false, eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'] };
+  return { enabled: false, magicLinksEnabled: false, eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'], proformaPreviewsEnabled: false };
 }
 
 export function applyPortalPatch(current: PortalSettings, patch: PortalSettingsPatch): PortalSettings {
@@ -23,5 +25,6 @@ export function applyPortalPatch(current: PortalSettings, patch: PortalSettingsP
     enabled: patch.enabled ?? current.enabled,
     magicLinksEnabled: patch.magicLinksEnabled ?? current.magicLinksEnabled,
     eInvoiceFormats: patch.eInvoiceFormats ?? current.eInvoiceFormats ?? defaultPortalSettings().eInvoiceFormats,
+    proformaPreviewsEnabled: patch.proformaPreviewsEnabled ?? current.proformaPreviewsEnabled ?? false,
   };
 }

@@ -17,6 +17,7 @@ export function grpcDocumentsPort(address: string, deadlineMs: number): Document
           documentId: req.documentId,
           snapshotVersion: req.snapshotVersion,
           regenerate: req.regenerate,
+          ephemeral: req.ephemeral ?? false,
           bodyJson: JSON.stringify(req.view),
         },
         { deadlineMs, target: 'documents' },

@@ -2,9 +2,10 @@ import type { billing } from '@paymesh/proto';
 import { unary } from '@paymesh/grpc';
 import type { InvoiceDeps } from '../app/invoice-deps';
 import { countPortalDocuments, listPortalDocuments, portalDocumentPdf, portalEInvoice } from '../app/portal-documents';
+import { proformaPreviewPdf } from '../app/proforma-preview';
 import { jsonUnary, orgKeyOf } from './json';
 
-type PortalMethods = 'countPortalDocuments' | 'listPortalDocuments' | 'getPortalDocumentPdf' | 'renderPortalEInvoice';
+type PortalMethods = 'countPortalDocuments' | 'listPortalDocuments' | 'getPortalDocumentPdf' | 'renderPortalEInvoice' | 'renderProformaPreview';
 
 /** gRPC handlers of the buyer portal's document RPCs (gateway-public). */
 export function portalHandlers(deps: InvoiceDeps): Pick<billing.BillingServiceServer, PortalMethods> {
@@ -18,5 +19,8 @@ export function portalHandlers(deps: InvoiceDeps): Pick<billing.BillingServiceSe
       const f = await portalEInvoice(deps, orgKeyOf(req), req.id, req.bodyJson);
       return { content: f.content, contentType: f.contentType, fileName: f.fileName };
     }),
+    renderProformaPreview: unary(deps.logger, 'billing/RenderProformaPreview', async (req: billing.BillingJsonRequest): Promise<billing.BillingPdfResponse> =>
+      proformaPreviewPdf(deps, orgKeyOf(req), req.bodyJson),
+    ),
   };
 }

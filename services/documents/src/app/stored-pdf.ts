@@ -23,6 +23,8 @@ export interface StoredPdfRequest {
   documentId: string;
   snapshotVersion: string;
   regenerate: boolean;
+  /** Render only and store nothing (a preview of a document that does not exist). */
+  ephemeral?: boolean;
   view: DocumentView;
 }
 
@@ -32,6 +34,7 @@ const VERSION = /^[A-Za-z0-9._-]{1,64}$/;
 export async function storedPdf(store: DocumentStore, renderer: PdfRenderer, req: StoredPdfRequest): Promise<{ pdf: Buffer; rendered: boolean }> {
   if (!isObjectId(req.organizationId)) throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
   if (!isObjectId(req.documentId)) throw new ValidationError('documentId must be a 24-hex identifier', { field: 'documentId' });
+  if (req.ephemeral) return { pdf: await renderDocumentPdf(renderer, req.view), rendered: true };
   if (!VERSION.test(req.snapshotVersion)) throw new ValidationError('snapshotVersion must be 1-64 letters, digits, dot, dash or underscore', { field: 'snapshotVersion' });
   const key = { organizationId: req.organizationId, mode: req.mode, kind: req.view.kind, documentId: req.documentId, snapshotVersion: req.snapshotVersion };
   const docs = store.collection<DocumentDoc>(DOCUMENTS);

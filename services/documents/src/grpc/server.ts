@@ -19,6 +19,7 @@ export function registerDocumentsService(grpc: GrpcServer, logger: Logger, store
         documentId: req.documentId,
         snapshotVersion: req.snapshotVersion,
         regenerate: req.regenerate,
+        ephemeral: req.ephemeral,
         view: parseJsonBody(req.bodyJson, documentView),
       }),
     ),

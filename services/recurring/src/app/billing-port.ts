@@ -30,4 +30,8 @@ export interface BillingPort {
   createInvoice(key: OrgKey, invoice: CycleInvoice, idempotencyKey: string, actor: string): Promise<InvoiceRecord>;
   issueInvoice(key: OrgKey, invoiceId: string): Promise<InvoiceRecord>;
   sendInvoice(key: OrgKey, invoiceId: string): Promise<void>;
+  /** Whether the organization's portal settings offer pro forma previews of upcoming charges. */
+  proformaPreviewsEnabled(key: OrgKey): Promise<boolean>;
+  /** The pro forma PDF of an invoice that does not exist; billing stores nothing. */
+  proformaPreview(key: OrgKey, preview: { sourceId: string; number: string; invoice: CycleInvoice }): Promise<{ pdf: Buffer; filename: string }>;
 }

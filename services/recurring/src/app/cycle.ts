@@ -131,7 +131,7 @@ export async function generateCycle(deps: RecurringDeps, held: ScheduleDoc, cycl
   }
   if (hold === 'claim') await holdForever(deps, s, date, 'claim');
   s = fresh;
-  const body = { ...invoiceBody(s.template), servicePeriod: { start: date, end: addDays(dateOfCycle(s, cycle + 1), -1) } };
+  const body = cycleInvoiceBody(s, cycle);
   // Done claims (or any repeat) still go through billing's idempotency key: the same invoice comes back.
   let invoice = await deps.billing.createInvoice(key, body, invoiceKeyOf(s.id, date), `recurring:${s.id}`);
   const created = typeof got === 'object' && invoice.createdAt >= got.updatedAt;
@@ -146,6 +146,12 @@ export async function generateCycle(deps: RecurringDeps, held: ScheduleDoc, cycl
   const advanced = await advance(deps, s, cycle, invoice.id);
   const schedule = advanced ?? (await schedules(deps).get(s.id)) ?? s;
   return { kind: 'generated', invoice, created, cycle, cycleDate: date, schedule };
+}
+
+/** The invoice payload of a cycle: the template, with the cycle's service period (up to the day before the next cycle). */
+export function cycleInvoiceBody(s: ScheduleDoc, cycle: number) {
+  const date = dateOfCycle(s, cycle);
+  return { ...invoiceBody(s.template), servicePeriod: { start: date, end: addDays(dateOfCycle(s, cycle + 1), -1) } };
 }
 
 /** Records a failed attempt on this run's claim and ends its lease, so the next run retries the cycle at once. */

@@ -6,7 +6,7 @@ import { addDays, cadenceOf, dayStartsAt } from '../domain/schedule-dates';
 import { PORTAL_VISIBLE } from '../domain/schedule-state';
 import type { OrgKey } from './billing-port';
 import type { RecurringDeps } from './deps';
-import { generateCycle, recordClaimError } from './cycle';
+import { cycleInvoiceBody, generateCycle, recordClaimError } from './cycle';
 import { dateOfCycle, effectiveDate, intervalOf, scheduleView, type ScheduleDoc } from './schedule-doc';
 import { cancelSchedule, invoiceBody, loadSchedule, schedules } from './schedules';
 
@@ -21,14 +21,21 @@ function upcomingCycles(s: ScheduleDoc, count: number): number[] {
 
 const ts = (s: ScheduleDoc, date: string | null) => (date ? dayStartsAt(date, s.timezone) : null);
 
-async function charges(deps: RecurringDeps, s: ScheduleDoc, count: number) {
+/** The id of an upcoming charge: the schedule and its cycle. */
+const chargeId = (s: ScheduleDoc, cycle: number) => `${s.id}-${cycle}`;
+/** The number printed on the pro forma preview of a charge (never an invoice number). */
+const previewNumber = (s: ScheduleDoc, cycle: number) => `PROFORMA-${s.id.slice(-8).toUpperCase()}-${cycle}`;
+
+/** The upcoming charges; with `previews`, the first one offers its pro forma PDF (portal only). */
+async function charges(deps: RecurringDeps, s: ScheduleDoc, count: number, previews = false) {
   const key: OrgKey = { organizationId: s.organizationId, mode: s.mode };
   return Promise.all(
-    upcomingCycles(s, count).map(async (cycle) => {
+    upcomingCycles(s, count).map(async (cycle, index) => {
       const scheduledDate = dateOfCycle(s, cycle);
       const totals = await deps.billing.previewTax(key, { ...invoiceBody(s.template), issueDate: scheduledDate });
+      const preview = previews && index === 0;
       return {
-        id: `${s.id}-${cycle}`,
+        id: chargeId(s, cycle),
         cycle,
         scheduledDate,
         dueDate: addDays(scheduledDate, s.template.paymentTermsDays ?? 0),
@@ -37,9 +44,9 @@ async function charges(deps: RecurringDeps, s: ScheduleDoc, count: number) {
         usageAmount: 0,
         taxEstimate: totals.tax,
         estimatedTotal: totals.gross,
-        proformaAvailable: false,
-        proformaPreviewId: '',
-        proformaPreviewLabel: '',
+        proformaAvailable: preview,
+        proformaPreviewId: preview ? chargeId(s, cycle) : '',
+        proformaPreviewLabel: preview ? `Pro forma ${previewNumber(s, cycle)} for the charge of ${scheduledDate}` : '',
       };
     }),
   );
@@ -53,8 +60,8 @@ function effectiveAt(s: ScheduleDoc): string | null {
   return s.status === 'cancel_requested' || s.status === 'cancelled' ? ts(s, effectiveDate(s)) : null;
 }
 
-/** The upcoming-charges response (Admin and portal). */
-export async function upcomingOf(deps: RecurringDeps, s: ScheduleDoc, bodyJson: string): Promise<UpcomingCharges> {
+/** The upcoming-charges response (Admin and portal; `previews` only for the portal, which serves them). */
+export async function upcomingOf(deps: RecurringDeps, s: ScheduleDoc, bodyJson: string, previews = false): Promise<UpcomingCharges> {
   const { count } = parseJsonBody(bodyJson, upcomingQuery);
   return {
     subscriptionId: s.id,
@@ -66,7 +73,7 @@ export async function upcomingOf(deps: RecurringDeps, s: ScheduleDoc, bodyJson: 
     effectiveAt: effectiveAt(s),
     cancellationReason: s.cancellationReason,
     cancellationRequestedAt: s.cancellationRequestedAt,
-    upcoming: await charges(deps, s, count),
+    upcoming: await charges(deps, s, count, previews),
   };
 }
 
@@ -148,7 +155,25 @@ export async function listPortal(deps: RecurringDeps, k: PortalKey, bodyJson: st
 }
 
 export async function portalUpcoming(deps: RecurringDeps, k: PortalKey, id: string, bodyJson: string) {
-  return upcomingOf(deps, await buyerSchedule(deps, k, id), bodyJson);
+  const s = await buyerSchedule(deps, k, id);
+  return upcomingOf(deps, s, bodyJson, await deps.billing.proformaPreviewsEnabled(k));
+}
+
+const proformaRequest = z.object({ upcomingId: z.string().min(1).max(100) }).strict();
+
+/**
+ * The pro forma PDF preview of the buyer's subscription's first upcoming charge: the invoice its
+ * cycle would make, dated on the charge's day, rendered by billing with nothing stored. Any other
+ * charge, previews off, or a subscription without upcoming charges: 404.
+ */
+export async function portalUpcomingProforma(deps: RecurringDeps, k: PortalKey, id: string, bodyJson: string): Promise<{ pdf: Buffer; filename: string }> {
+  const { upcomingId } = parseJsonBody(bodyJson, proformaRequest);
+  const s = await buyerSchedule(deps, k, id);
+  if (!(await deps.billing.proformaPreviewsEnabled(k))) throw new NotFoundError('pro forma previews are not offered by this organization', { field: 'upcomingId' });
+  const first = upcomingCycles(s, 1)[0];
+  if (first === undefined || chargeId(s, first) !== upcomingId) throw new NotFoundError(`no pro forma preview for upcoming charge ${upcomingId}`, { field: 'upcomingId' });
+  const scheduledDate = dateOfCycle(s, first);
+  return deps.billing.proformaPreview(k, { sourceId: s.id, number: previewNumber(s, first), invoice: { ...cycleInvoiceBody(s, first), issueDate: scheduledDate } });
 }
 
 export async function portalCancel(deps: RecurringDeps, k: PortalKey, id: string, bodyJson: string) {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { BillingPort, OrgKey } from '../app/billing-port';
 
 /** {@link BillingPort} over billing's JSON RPCs. */
-export function grpcBillingPort(address: string, deadlineMs: number): BillingPort & { close(): void } {
+export function grpcBillingPort(address: string, deadlineMs: number, pdfDeadlineMs: number): BillingPort & { close(): void } {
   const client = makeClient(billing.BillingServiceClient, address);
   const cfg = { deadlineMs, target: 'billing' };
   const req = (key: OrgKey, id: string, body: unknown, extra: Partial<billing.BillingJsonRequest> = {}): billing.BillingJsonRequest => ({
@@ -41,6 +41,14 @@ export function grpcBillingPort(address: string, deadlineMs: number): BillingPor
     },
     async sendInvoice(key, invoiceId) {
       await call(client, client.sendInvoiceEmail, req(key, invoiceId, {}), cfg);
+    },
+    async proformaPreviewsEnabled(key) {
+      const res = await call(client, client.getPortalSettings, { organizationId: key.organizationId, testMode: key.mode === 'test' }, cfg);
+      return res.proformaPreviewsEnabled;
+    },
+    async proformaPreview(key, preview) {
+      const res = await call(client, client.renderProformaPreview, req(key, '', preview), { deadlineMs: pdfDeadlineMs, target: 'billing' });
+      return { pdf: Buffer.from(res.pdf), filename: res.filename };
     },
     close() {
       client.close();

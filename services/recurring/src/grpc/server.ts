@@ -5,7 +5,7 @@ import type { RecurringDeps } from '../app/deps';
 import type { OrgKey } from '../app/billing-port';
 import { cancelSchedule, createSchedule, listSchedules, loadSchedule, pauseOrResume, updateSchedule } from '../app/schedules';
 import { scheduleView } from '../app/schedule-doc';
-import { countPortal, generateNow, listPortal, portalCancel, portalUpcoming, upcomingOf, type PortalKey } from '../app/upcoming';
+import { countPortal, generateNow, listPortal, portalCancel, portalUpcoming, portalUpcomingProforma, upcomingOf, type PortalKey } from '../app/upcoming';
 import { processDue, processorStatus } from '../app/processor';
 
 const SERVICE_VERSION = '0.1.0';
@@ -50,6 +50,9 @@ export function registerRecurringService(grpc: GrpcServer, deps: RecurringDeps):
     listPortalSubscriptions: portal('ListPortalSubscriptions', async (req) => listPortal(deps, portalKeyOf(req), req.bodyJson)),
     portalUpcoming: portal('PortalUpcoming', async (req) => portalUpcoming(deps, portalKeyOf(req), idOf(req), req.bodyJson)),
     portalCancel: portal('PortalCancel', async (req) => portalCancel(deps, portalKeyOf(req), idOf(req), req.bodyJson)),
+    portalUpcomingProformaPdf: unary(logger, 'recurring/PortalUpcomingProformaPdf', async (req: recurring.PortalRecurringRequest): Promise<recurring.RecurringPdfResponse> =>
+      portalUpcomingProforma(deps, portalKeyOf(req), idOf(req), req.bodyJson),
+    ),
   };
   grpc.addService(recurring.RecurringServiceService, impl);
 }

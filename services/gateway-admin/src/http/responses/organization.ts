@@ -64,6 +64,7 @@ export const portalSettings = z.object({
   enabled: z.boolean(),
   magicLinksEnabled: z.boolean(),
   eInvoiceFormats: z.array(z.enum(['xrechnung', 'peppol', 'zugferd'])).describe('e-invoice formats buyers may download in the portal; the e-invoice settings must allow each too'),
+  proformaPreviewsEnabled: z.boolean().describe('buyers may download a pro forma PDF preview of a subscription’s first upcoming charge in the portal (default false)'),
 });
 
 /** Answer of `POST /organizations/settings/portal/magic-links`. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { NotFoundError, NotSupportedError, RateLimitedError } from '@paymesh/core';
+import { RateLimitedError } from '@paymesh/core';
 import { email as emailSchema, errorResponses, noContent, objectId, text } from '@paymesh/http';
 import type { recurring } from '@paymesh/proto';
 import { rpc } from '../../clients';
@@ -362,25 +362,19 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
         tag: DATA_TAG,
         operationId: 'getPortalUpcomingProformaPdf',
         summary: 'Pro forma PDF preview of the first upcoming charge, when previews are enabled',
-        description: `${BEARER} Answered once the recurring service renders previews (501 until then); an upcoming charge without a preview: 404.`,
+        description: `${BEARER} Only while the organization's portal settings enable pro forma previews (\`proformaPreviewsEnabled\`), and only for the charge whose \`proformaAvailable\` is true (its \`proformaPreviewId\`): the invoice that charge would make, printed as a pro forma dated on the charge's day; nothing is stored. Previews off, another charge, or another buyer's subscription: 404.`,
         params: proformaParams,
         response: fileResponse,
-        errors: [400, 401, 404, 429, 501],
+        errors: [400, 401, 404, 429, 503],
       }),
       config: { file: { contentType: 'application/pdf' } },
       onRequest: authed,
       ...inputDocumentedOnly,
     },
-    async (req) => {
+    async (req, reply) => {
       const { id, upcomingId } = parse(proformaParams, req.params, 'params');
-      const p = me(req);
-      // The preview exists only for the subscription's first upcoming charge and when offered.
-      const res = await rpc(rc, rc.portalUpcoming, recurringReq(p, id, { count: 1 }), clients.deadlineMs, 'recurring');
-      const first = (JSON.parse(res.json) as { upcoming?: { proformaAvailable?: boolean; proformaPreviewId?: string }[] }).upcoming?.[0];
-      if (!first || !first.proformaAvailable || first.proformaPreviewId !== upcomingId) {
-        throw new NotFoundError('no pro forma preview for this upcoming charge', { field: 'upcomingId' });
-      }
-      throw new NotSupportedError('pro forma previews of upcoming charges are not rendered yet');
+      const res = await rpc(rc, rc.portalUpcomingProformaPdf, recurringReq(me(req), id, { upcomingId }), deps.settings.documentsDeadlineMs, 'recurring');
+      return sendFile(reply, 'application/pdf', res.pdf, res.filename);
     },
   );
 
