@@ -395,6 +395,10 @@ function renderSubscription(s: Subscription, upcoming: PortalAnswer<{ upcoming: 
   if (upcoming.ok && upcoming.body.upcoming.length > 0) {
     const wrap = doc.createElement('div');
     wrap.className = 'table-wrap';
+    // Scrolls sideways on narrow screens: reachable by keyboard, named by the subscription.
+    wrap.tabIndex = 0;
+    wrap.setAttribute('role', 'region');
+    wrap.setAttribute('aria-labelledby', titleId);
     const table = doc.createElement('table');
     table.className = 'upcoming';
     const caption = doc.createElement('caption');
