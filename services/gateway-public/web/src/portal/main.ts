@@ -176,6 +176,12 @@ function signedOut(message = ''): void {
   if (message) notice(message);
   else if (!organizationId) notice(t('noOrganization'));
   busy(false);
+  ready();
+}
+
+/** Marks the first moment the page is usable (sign-in form or the buyer's data), for measurements. */
+function ready(): void {
+  if (performance.getEntriesByName('paymesh:portal-ready').length === 0) performance.mark('paymesh:portal-ready');
 }
 
 async function requestCode(event: SubmitEvent): Promise<void> {
@@ -245,6 +251,7 @@ async function signedIn(): Promise<void> {
   show(ui.account);
   await Promise.all([loadDocuments(1), loadSubscriptions()]);
   busy(false);
+  ready();
   ui.documentsTitle.focus();
 }
 
