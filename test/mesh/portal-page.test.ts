@@ -269,6 +269,13 @@ describe('buyer portal page (Chromium)', () => {
     expect(await innerText(page, '#subscription-status')).toContain(await innerText(page, `${item} h3`));
     const after = await admin('GET', `/invoices/recurring/${scheduleId}`);
     expect(after.body).toMatchObject({ status: 'cancel_requested', cancellationReason: 'Moving to another provider' });
+    // The charges shown are those still to come after the cancellation.
+    const left = await pub(`/portal/subscriptions/${scheduleId}/upcoming?count=3`, tokens[tokens.length - 1]!);
+    expect(left.status, JSON.stringify(left.body)).toBe(200);
+    await eventually(async () => {
+      const shown = await inPage<number>(page, `document.querySelectorAll(${JSON.stringify(`${item} table.upcoming tbody tr`)}).length`);
+      return shown === (left.body.upcoming as unknown[]).length ? true : undefined;
+    });
     await browser.screenshot(page, 'canceled');
   });
 

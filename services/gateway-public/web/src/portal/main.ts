@@ -506,6 +506,8 @@ async function confirmCancel(event: SubmitEvent): Promise<void> {
   ui.subscriptionStatus.tabIndex = -1;
   text(ui.subscriptionStatus, t('canceled', { name: target.sub.name, date: day(res.body.effectiveAt) }));
   closeCancel();
+  // The upcoming charges change with the cancellation: the list is read again.
+  await loadSubscriptions();
 }
 
 // ---- Start ------------------------------------------------------------------------------------
