@@ -198,6 +198,9 @@ export async function startMesh(opts = {}) {
   const checkoutFrontend = (opts.ephemeralPorts ? opts.env?.CHECKOUT_FRONTEND_URL : env.CHECKOUT_FRONTEND_URL) ?? shared.PUBLIC_ROOT_URL;
   shared.CHECKOUT_FRONTEND_URL = checkoutFrontend;
   shared.MAIN_FRONTEND_ORIGIN = (opts.ephemeralPorts ? opts.env?.MAIN_FRONTEND_ORIGIN : env.MAIN_FRONTEND_ORIGIN) ?? new URL(checkoutFrontend).origin;
+  // The buyer portal page is served by gateway-public too (`/portal/<organizationId>`); magic links
+  // made by gateway-admin point at `<PORTAL_PUBLIC_URL>/magic-link#token=...`.
+  shared.PORTAL_PUBLIC_URL = (opts.ephemeralPorts ? opts.env?.PORTAL_PUBLIC_URL : env.PORTAL_PUBLIC_URL) ?? `${shared.PUBLIC_ROOT_URL.replace(/\/+$/, '')}/portal`;
 
   // Backend gRPC runs on mutual TLS with a local CA: each process gets its own certificate.
   const insecure = ['true', '1', 'yes'].includes(String(env.GRPC_INSECURE ?? ''));

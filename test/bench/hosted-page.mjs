@@ -156,6 +156,24 @@ async function main() {
       load: result.checkoutPage.load / result.reference.load,
       readyVsReferenceLoad: result.checkoutPage.ready / result.reference.load,
     };
+    // The portal page's first load (sign-in form ready: the page has tried the refresh cookie).
+    await call('PUT', `${mesh.adminBaseUrl}/organizations/settings/portal`, { token: boot.apiKey, body: { enabled: true } });
+    const portalUrl = `${mesh.publicRootUrl}/portal/${boot.organizationId}`;
+    log(`portal ${portalUrl}`);
+    await loadOnce(browser, portalUrl, '#email-form', 'paymesh:portal-ready');
+    const portalRefLoads = [];
+    const portalLoads = [];
+    for (let i = 0; i < LOADS; i++) {
+      portalRefLoads.push(await loadOnce(browser, reference.url, 'h1'));
+      portalLoads.push(await loadOnce(browser, portalUrl, '#email-form', 'paymesh:portal-ready'));
+    }
+    result.portalReference = summary(portalRefLoads);
+    result.portalPage = { ...summary(portalLoads), jsEncodedBytes: portalLoads[0].jsEncodedBytes, jsDecodedBytes: portalLoads[0].jsDecodedBytes };
+    result.portalRatios = {
+      fcp: result.portalPage.fcp / result.portalReference.fcp,
+      load: result.portalPage.load / result.portalReference.load,
+      readyVsReferenceLoad: result.portalPage.ready / result.portalReference.load,
+    };
     result.meshErrorLines = meshErrors.count;
   } finally {
     await browser?.close();
@@ -174,6 +192,12 @@ async function main() {
   console.log(`  empty static page   ${ms(r.fcp)} ${ms(r.domContentLoaded)} ${ms(r.load)} ${ms(r.ready)}   ${r.requests}`);
   console.log(`  hosted checkout     ${ms(c.fcp)} ${ms(c.domContentLoaded)} ${ms(c.load)} ${ms(c.ready)}   ${c.requests}`);
   console.log(`  ratios checkout / reference: FCP ${result.ratios.fcp.toFixed(2)}, load ${result.ratios.load.toFixed(2)}; checkout ready / reference load ${result.ratios.readyVsReferenceLoad.toFixed(2)}`);
+  const pr = result.portalReference;
+  const p = result.portalPage;
+  console.log(`\nbuyer portal page (sign-in form), first load, ${LOADS} cold loads each, alternating, medians; Chromium received ${kb(p.jsEncodedBytes)} of JavaScript`);
+  console.log(`  empty static page   ${ms(pr.fcp)} ${ms(pr.domContentLoaded)} ${ms(pr.load)} ${ms(pr.ready)}   ${pr.requests}`);
+  console.log(`  buyer portal        ${ms(p.fcp)} ${ms(p.domContentLoaded)} ${ms(p.load)} ${ms(p.ready)}   ${p.requests}`);
+  console.log(`  ratios portal / reference: FCP ${result.portalRatios.fcp.toFixed(2)}, load ${result.portalRatios.load.toFixed(2)}; portal ready / reference load ${result.portalRatios.readyVsReferenceLoad.toFixed(2)}`);
   console.log(`  mesh error lines ${result.meshErrorLines}`);
   const out = args.out ?? join(ROOT, '.run', 'bench', `hosted-page-${result.startedAt.replace(/[:.]/g, '-')}.json`);
   mkdirSync(join(out, '..'), { recursive: true });

@@ -15,9 +15,10 @@ const require = createRequire(join(HERE, '..', 'package.json'));
 const esbuild = require('esbuild');
 const OUT = join(HERE, 'dist');
 
-/** Pages: name -> script and stylesheet entry points (the portal page joins here). */
+/** Pages: name -> script and stylesheet entry points. */
 const PAGES = {
   checkout: { js: 'src/checkout/main.ts', css: 'src/checkout/checkout.css' },
+  portal: { js: 'src/portal/main.ts', css: 'src/portal/portal.css' },
 };
 
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(HERE, 'tsconfig.json')], { stdio: 'inherit' });

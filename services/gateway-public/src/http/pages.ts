@@ -123,6 +123,89 @@ ${input('city', 'text', 'address-level2', false)}
 `;
 }
 
+/**
+ * The buyer portal's HTML shell (`/portal/<organizationId>` and `/portal/magic-link`): sign-in
+ * forms, the documents and subscriptions sections and the cancel dialog, server-rendered in the
+ * buyer's language and driven by the page script. The organization is the one in the address bar;
+ * the session token never leaves the script's memory.
+ */
+export function portalShell(pages: WebPages, lang: PageLanguage): string {
+  const m = pages.messages[lang];
+  const t = (key: string): string => esc(m[`portal.${key}`] ?? m[key] ?? key);
+  const assets = pages.manifest.portal;
+  if (!assets) throw new Error('the portal page is missing from the web manifest');
+  return `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${t('title')}</title>
+<link rel="stylesheet" href="../assets/${esc(assets.css)}">
+<script type="module" src="../assets/${esc(assets.js)}"></script>
+<script type="application/json" id="messages">${jsonData(m)}</script>
+</head>
+<body>
+<header class="top"><h1>${t('heading')}</h1>
+<div id="account" class="account" hidden><span id="account-email"></span> <button id="logout" type="button" class="secondary">${t('logout')}</button></div>
+</header>
+<main id="app" aria-busy="true">
+<div id="notice" class="notice" role="alert" tabindex="-1" hidden><p id="notice-text"></p><p id="notice-ref" class="ref" hidden></p></div>
+<section id="signin" aria-labelledby="signin-title" hidden>
+<h2 id="signin-title">${t('signIn')}</h2>
+<form id="email-form" novalidate>
+<p>${t('emailIntro')}</p>
+<div class="field"><label for="email">${t('email')}</label>
+<input id="email" name="email" type="email" autocomplete="email" required aria-required="true"></div>
+<button id="email-submit" type="submit">${t('sendCode')}</button>
+</form>
+<form id="code-form" novalidate hidden>
+<p id="code-sent" role="status" tabindex="-1">${t('codeSent')}</p>
+<div class="field"><label for="code">${t('code')}</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="20" required aria-required="true"></div>
+<div class="actions"><button id="code-submit" type="submit">${t('verify')}</button>
+<button id="other-email" type="button" class="secondary">${t('otherEmail')}</button></div>
+</form>
+</section>
+<section id="documents" aria-labelledby="documents-title" hidden>
+<h2 id="documents-title" tabindex="-1">${t('documents')}</h2>
+<p id="documents-empty" hidden>${t('noDocuments')}</p>
+<div class="table-wrap" role="region" aria-labelledby="documents-title" tabindex="0">
+<table id="documents-table"><thead><tr>
+<th scope="col">${t('number')}</th><th scope="col">${t('issueDate')}</th><th scope="col">${t('status')}</th><th scope="col" class="num">${t('total')}</th><th scope="col" class="num">${t('amountDue')}</th><th scope="col">${t('downloads')}</th>
+</tr></thead><tbody id="documents-body"></tbody></table>
+</div>
+<nav class="pager" aria-label="${t('pages')}"><button id="prev-page" type="button" class="secondary">${t('previous')}</button>
+<span id="page-info" aria-live="polite"></span>
+<button id="next-page" type="button" class="secondary">${t('next')}</button></nav>
+</section>
+<section id="subscriptions" aria-labelledby="subscriptions-title" hidden>
+<h2 id="subscriptions-title">${t('subscriptions')}</h2>
+<p id="subscriptions-empty" hidden>${t('noSubscriptions')}</p>
+<ul id="subscription-list" class="subscriptions"></ul>
+<p id="subscription-status" class="status" role="status"></p>
+</section>
+<dialog id="cancel-dialog" aria-labelledby="cancel-title" aria-describedby="cancel-text">
+<form id="cancel-form" method="dialog" novalidate>
+<h2 id="cancel-title">${t('cancelTitle')}</h2>
+<p id="cancel-text"></p>
+<div class="field"><label for="cancel-reason">${t('cancelReason')}</label>
+<textarea id="cancel-reason" name="reason" rows="3" maxlength="500"></textarea></div>
+<div id="cancel-error" class="form-error" role="alert" hidden><p id="cancel-error-text"></p><p id="cancel-error-ref" class="ref" hidden></p></div>
+<div class="actions"><button id="cancel-confirm" type="submit" value="confirm">${t('cancelConfirm')}</button>
+<button id="cancel-keep" type="button" class="secondary">${t('cancelKeep')}</button></div>
+</form>
+</dialog>
+<noscript><p>${t('noscript')}</p></noscript>
+</main>
+</body>
+</html>
+`;
+}
+
+/** Organization IDs (24 hex digits): the tenant the portal page signs in to. */
+const ORGANIZATION_ID = /^[0-9a-f]{24}$/;
+
 /** Session IDs as checkout issues them (`cs_` + base64url); anything else cannot be a checkout. */
 const SESSION_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -150,11 +233,13 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
 /**
  * Buyer pages of gateway-public, in a scope of their own (security headers and CSP apply to
  * them, not to the JSON API or its docs): `GET /c/:id` (the hosted checkout; checkout's
- * `paymentUrl` points here) and `GET /assets/*` (content-hashed, immutable, gzip-precompressed).
+ * `paymentUrl` points here), `GET /portal/:organizationId` and `GET /portal/magic-link` (the buyer
+ * portal; magic links point at the latter) and `GET /assets/*` (content-hashed, immutable, gzip-precompressed).
  */
 export async function registerPages(app: FastifyInstance, pages: WebPages): Promise<void> {
   // One shell per language, rendered once.
   const shells = Object.fromEntries(PAGE_LANGUAGES.map((lang) => [lang, checkoutShell(pages, lang)])) as Record<PageLanguage, string>;
+  const portalShells = Object.fromEntries(PAGE_LANGUAGES.map((lang) => [lang, portalShell(pages, lang)])) as Record<PageLanguage, string>;
   await app.register(async (scope) => {
     await scope.register(helmet, {
       contentSecurityPolicy: PAGE_CSP,
@@ -176,6 +261,15 @@ export async function registerPages(app: FastifyInstance, pages: WebPages): Prom
       const lang = pageLanguage(req.query, req.headers['accept-language']);
       if (!SESSION_ID.test(req.params.id)) return html(reply, 404, shells[lang]);
       return html(reply, 200, shells[lang]);
+    });
+    // The portal: magic links land on /portal/magic-link#token=... (PORTAL_PUBLIC_URL of
+    // gateway-admin); the sign-in by code happens on /portal/<organizationId>.
+    scope.get('/portal/magic-link', { schema: { hide: true } }, async (req, reply) => {
+      return html(reply, 200, portalShells[pageLanguage(req.query, req.headers['accept-language'])]);
+    });
+    scope.get<{ Params: { organizationId: string } }>('/portal/:organizationId', { schema: { hide: true } }, async (req, reply) => {
+      const lang = pageLanguage(req.query, req.headers['accept-language']);
+      return html(reply, ORGANIZATION_ID.test(req.params.organizationId) ? 200 : 404, portalShells[lang]);
     });
   });
 }
