@@ -85,7 +85,8 @@ describe('transactions on PostgreSQL', () => {
       amount: 4200,
       currency: 'EUR',
       buyerEmail: 'ada@example.com',
-      returnUrl: `https://shop.example/thanks/${tx.id}`,
+      // The provider returns the buyer to the hosted page, which follows the merchant's returnUrl once final.
+      returnUrl: `${c.paymentUrl}?transactionId=${tx.id}`,
       testMode: false,
     });
     expect(await h.statusEvents(tx.id)).toEqual([
