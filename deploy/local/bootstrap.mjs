@@ -2,6 +2,8 @@
 // `pnpm bootstrap`: creates an organization, its Admin user, a site, a full-scope API key and,
 // for each provider sandbox that runs, a provider record on the running mesh; prints one JSON object
 // (with the VIES sandbox's URL and the VAT numbers to try, and the mail catcher's web view, when they run).
+// The organization is set up for a walk-through: tax settings of a German seller, automatic invoices
+// for paid checkouts and the buyer portal on (`portalUrl`).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bootstrap, mailSandboxInfo, viesSandboxInfo } from './bootstrap-lib.mjs';
@@ -12,6 +14,16 @@ const mesh = existsSync(meshFile) ? JSON.parse(readFileSync(meshFile, 'utf8')) :
 const adminBaseUrl = process.env.ADMIN_BASE_URL ?? mesh.adminBaseUrl ?? 'http://127.0.0.1:8080/api/v1';
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? mesh.publicBaseUrl ?? 'http://127.0.0.1:8081/api/v1';
 const systemApiKey = process.env.SYSTEM_API_KEY ?? localSystemKey();
+
+/** PUT of an Admin settings route with the new organization's key; a refusal stops the bootstrap. */
+async function putSettings(path, apiKey, body) {
+  const res = await fetch(`${adminBaseUrl}${path}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`PUT ${path} answered ${res.status}: ${await res.text()}`);
+}
 
 /** Whether a sandbox answers its health check (mesh.json may be left over from an earlier run). */
 async function healthy(url) {
@@ -40,6 +52,21 @@ try {
     ...(providerCSandboxUrl ? { providerCSandboxUrl } : {}),
     ...(providerDSandboxUrl ? { providerDSandboxUrl } : {}),
   });
+  // A demo merchant a newcomer can walk end to end: German seller (VAT, OSS and VIES on), paid
+  // checkouts invoiced automatically, and the buyer portal (with magic links) turned on.
+  for (const patch of [{ homeCountry: 'DE' }, { ossEnabled: true }, { viesEnabled: true }]) {
+    await putSettings('/organizations/settings/tax', out.apiKey, patch);
+  }
+  await putSettings('/organizations/settings/invoicing', out.apiKey, {
+    enabled: true,
+    autoGenerateInvoice: true,
+    companyName: 'Demo Shop GmbH',
+    companyAddress: { street: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+    companyEmail: 'billing@demo-shop.example',
+    bankIBAN: { plaintext: 'DE89370400440532013000' },
+  });
+  await putSettings('/organizations/settings/portal', out.apiKey, { enabled: true, magicLinksEnabled: true });
+  out.portalUrl = `${publicBaseUrl.replace(/\/api\/v1$/, '')}/portal/${out.organizationId}`;
   const viesUrl = process.env.VIES_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-vies'];
   if (viesUrl && (await healthy(viesUrl))) out.vies = await viesSandboxInfo(viesUrl);
   const mailUrl = process.env.MAIL_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-mail'];

@@ -319,12 +319,15 @@ describe('invoices over the Admin API', () => {
     expect((await a.put('/organizations/settings/invoicing', { autoGenerateInvoice: true })).status).toBe(200);
     const txId = await transaction({ clientId });
     const invoice = await eventually(async () => (await invoicesOfTransaction(txId))[0] as Record<string, any> | undefined, 20_000);
+    // Issued and paid by the transaction it was made for (whichever of the invoice and the
+    // payment's event comes first).
     const full = await eventually(async () => {
       const r = (await a.get(`/invoices/${invoice.id}`)).body;
-      return r.status === 'issued' ? r : undefined;
+      return r.status === 'paid' ? r : undefined;
     }, 20_000);
     const stored = (await a.get(`/transactions/${txId}/tax`)).body;
     expect(full).toMatchObject({ clientId, transactionId: txId, sourceTransactionId: txId, number: expect.stringMatching(/^INV-\d{4}-\d{5}$/) });
+    expect(full).toMatchObject({ amountPaid: full.totals.gross, amountDue: 0, payments: [{ transactionId: txId, amount: full.totals.gross }] });
     expect(full.snapshot.taxCalculation).toEqual(stored.tax);
 
     // Redeliveries of the completed event write no second invoice and draw no second number.
@@ -337,7 +340,10 @@ describe('invoices over the Admin API', () => {
     await autoInvoicesDrained();
     const after = await invoicesOfTransaction(txId);
     expect(after).toHaveLength(1);
-    expect((await a.get(`/invoices/${invoice.id}`)).body.number).toBe(full.number);
+    const again = (await a.get(`/invoices/${invoice.id}`)).body;
+    expect(again.number).toBe(full.number);
+    expect(again).toMatchObject({ status: 'paid', amountPaid: full.amountPaid, payments: [{ transactionId: txId }] });
+    expect(again.payments).toHaveLength(1);
 
   });
 
@@ -345,11 +351,12 @@ describe('invoices over the Admin API', () => {
     expect((await a.put('/organizations/settings/invoicing', { autoGenerateInvoice: true })).status).toBe(200);
     const tag = randomBytes(4).toString('hex');
     const buyer = { ...billingAddress, name: 'Jan Koper', email: `jan.${tag}@example.com` };
+    // Issued, and paid by the completed transaction it was made for.
     const issuedOf = (transactionId: string) =>
       eventually(async () => {
         const found = (await invoicesOfTransaction(transactionId))[0] as { id: string } | undefined;
         const full = found && (await a.get(`/invoices/${found.id}`)).body;
-        return full?.status === 'issued' ? full : undefined;
+        return full?.status === 'paid' ? full : undefined;
       }, 20_000);
     const clientsOf = async (email: string) => ((await a.get('/clients?limit=100')).body.items as any[]).filter((c) => c.email?.toLowerCase() === email.toLowerCase());
 

@@ -40,7 +40,13 @@ export async function applyTransactionToInvoice(deps: InvoiceDeps, event: EventE
   else await recordRefund(deps, key, found, d, event, log);
 }
 
-async function recordPayment(deps: InvoiceDeps, id: string, d: TransactionStatusChanged, log: Record<string, unknown>): Promise<void> {
+/** Records the completed transaction `d` as a payment of invoice `id` (once: a repeat finds it recorded). */
+export async function recordPayment(
+  deps: InvoiceDeps,
+  id: string,
+  d: Pick<TransactionStatusChanged, 'transactionId' | 'amount' | 'changedAt'>,
+  log: Record<string, unknown>,
+): Promise<void> {
   const amount = d.amount;
   if (amount === undefined || amount <= 0) {
     deps.logger.warn(log, 'completed transaction without an amount; no payment recorded');

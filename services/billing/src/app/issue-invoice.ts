@@ -10,6 +10,7 @@ import { drawDocumentNumber } from './document-number';
 import { buyerOf, notDraft } from './draft-invoice';
 import type { SiteInvoicingDoc } from './init-site-invoicing';
 import type { InvoiceDeps } from './invoice-deps';
+import { recordPayment } from './invoice-transaction-events';
 import { sealBuyer } from './invoice-sealing';
 import { invoiceTax } from './invoice-tax';
 import { invoiceView, loadInvoice } from './invoice-view';
@@ -118,5 +119,22 @@ export async function issueInvoice(deps: InvoiceDeps, key: OrgKey, id: string): 
     return next;
   });
   if (issued.issuedAt === issuedAt) deps.logger.info({ invoiceId: id, number: issued.number, organizationId: key.organizationId }, 'invoice issued');
+  if (issued.transactionId && (await recordCompletedPayment(deps, key, issued.id, issued.transactionId))) {
+    return invoiceView(deps.secrets, key, await loadInvoice(deps, key, id));
+  }
   return invoiceView(deps.secrets, key, issued);
+}
+
+/**
+ * An invoice issued for a transaction that has already completed (from-transaction, automatic
+ * invoices, a draft linked to a paid transaction) is paid by it: the status event that records
+ * payments came before the invoice was issued (or before it existed), so the payment is recorded
+ * here. Once: the event's consumer and this find the payment recorded by transaction id. A
+ * disputed transaction (4) was paid too; refunded ones (3) are left to the refund path.
+ */
+async function recordCompletedPayment(deps: InvoiceDeps, key: OrgKey, id: string, transactionId: string): Promise<boolean> {
+  const tx = await deps.checkout.transaction(key, transactionId);
+  if (!tx || (tx.status !== 1 && tx.status !== 4)) return false;
+  await recordPayment(deps, id, { transactionId, amount: tx.amount, changedAt: deps.clock.now().toISOString() }, { invoiceId: id, transactionId, source: 'issue' });
+  return true;
 }
