@@ -49,6 +49,9 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
       LOG_LEVEL: 'debug',
       STORE_URL: opts.storeUrl ?? PG_URL,
       STORE_NAMESPACE: namespace,
+      // Several meshes (and the integration suites) share the machine's PostgreSQL and its
+      // max_connections (100 by default): each service process keeps a pool of at most 6.
+      STORE_POOL_MAX: '6',
       BUS_NAMESPACE: namespace,
       NATS_URL: opts.natsUrl ?? NATS_URL,
       SYSTEM_API_KEY: systemApiKey,

@@ -55,6 +55,12 @@ export const baseConfigSchema = z.object({
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   /** Datastore: a postgres:// or mongodb:// URL. */
   STORE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/postgres'),
+  /**
+   * Most PostgreSQL connections one service process opens (its pool). Every replica of every
+   * service counts against the server's `max_connections`; the test meshes use a smaller pool so
+   * that several meshes fit on one server.
+   */
+  STORE_POOL_MAX: envInt(10),
   /** Prefix for this deployment's database/schema names (lets several meshes share one server). */
   STORE_NAMESPACE: z.string().regex(/^[a-z][a-z0-9_]{0,30}$/).default('paymesh'),
   /** Prefix for JetStream stream and consumer names. */

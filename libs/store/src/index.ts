@@ -16,6 +16,8 @@ export interface CreateStoreOptions {
   /** The service's database name (a schema on PostgreSQL, a database on MongoDB). */
   database: string;
   logger?: StoreLogger;
+  /** Most connections of the PostgreSQL pool (default 10). */
+  maxConnections?: number;
 }
 
 /** A store that can also drop its whole database; both adapters are one. */
