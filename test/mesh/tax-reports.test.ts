@@ -182,6 +182,40 @@ describe('tax reports over the Admin API', () => {
     expect(vat).toBe(report.totals.vatAmount);
   });
 
+  it('with automatic invoices on, a paid sale appears once in the VAT OSS return over both sources', async () => {
+    // A second merchant set up as `pnpm bootstrap` sets up the walk-through one: paid checkouts invoiced automatically.
+    const walk = await mesh.bootstrap();
+    const call = (method: string, path: string, body?: unknown) => api(method, `${mesh.adminBaseUrl}${path}`, { token: walk.apiKey, ...(body !== undefined ? { body } : {}) });
+    expect((await call('PUT', '/organizations/settings/tax', { homeCountry: 'DE', ossEnabled: true, vatId: 'DE321571435' })).status).toBe(200);
+    const invoicing = await call('PUT', '/organizations/settings/invoicing', {
+      enabled: true,
+      autoGenerateInvoice: true,
+      companyName: 'Demo Shop GmbH',
+      companyAddress: { street: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+      companyEmail: 'billing@demo-shop.example',
+    });
+    expect(invoicing.status, JSON.stringify(invoicing.body)).toBe(200);
+    const c = await call('POST', `/checkouts/${walk.siteId}/create`, { amount: 12000, currency: 'EUR', externalReference: 'walk-1', returnUrl: 'https://shop.example/thanks' });
+    expect(c.status, JSON.stringify(c.body)).toBe(200);
+    const walkProvider = walk.providers!.provider_a!;
+    const t = await api('POST', `${mesh.publicBaseUrl}/transactions/create`, { body: { sessionPublicId: c.body.sessionPublicId, providerId: walkProvider.id, billingAddress: address('FR') }, headers: { origin: MAIN_FRONTEND } });
+    expect(t.status, JSON.stringify(t.body)).toBe(200);
+    const pi = (await call('GET', `/transactions/${t.body.transactionId}`)).body.providerPaymentId as string;
+    const confirm = await fetch(`${mesh.sandboxUrls['sandbox-provider-a']}/v1/payment_intents/${pi}/confirm`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${walkProvider.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ payment_method: 'pm_card_visa' }).toString(),
+    });
+    expect(confirm.status).toBe(200);
+    // The transaction's cash entry and the automatic invoice's accrual entry, linked as the invoice's payment.
+    await eventually(async () => {
+      const recs = (await call('GET', '/tax/records?limit=100')).body;
+      return recs.total === 2 && recs.items.some((r: any) => r.sourceKind === 'transaction' && r.invoicePayment === true);
+    }, 30_000);
+    const fr = (source: string) => call('GET', `/tax/reports/vat-oss?${oss}${source ? `&source=${source}` : ''}`).then((r) => r.body.countries.map((x: any) => [x.country, x.supplies.map((s: any) => [s.taxableAmount, s.vatAmount])]));
+    for (const source of ['', 'both', 'transactions', 'invoices']) expect(await fr(source), source || 'default').toEqual([['FR', [[10000, 2000]]]]);
+  });
+
   it('refuses VAT OSS reports without year and quarter 1 to 4, and bad filters, with 400', async () => {
     for (const q of ['', `year=${year}`, `quarter=${quarter}`, `year=${year}&quarter=5`, `year=${year}&quarter=0`, `${oss}&timezone=Mars%2FOlympus`, `${oss}&source=all`, `${oss}&eurRates=USD`]) {
       const res = await adminCall('GET', `/tax/reports/vat-oss?${q}`);

@@ -454,8 +454,10 @@ export const taxRecord = z.object({
   /** The invoice this entry belongs to or corrects. */
   linkedInvoiceId: objectId.nullable(),
   /**
-   * A transaction's entry whose transaction paid an invoice: reports over both sources count the
-   * invoice's entries instead. Absent in older entries (read as false).
+   * A transaction's entry whose transaction paid an invoice, or for which an invoice was issued
+   * afterwards (automatic invoices; the link is added when the invoice's entry is recorded):
+   * reports over both sources count the invoice's entries instead. Absent in older entries (read
+   * as false).
    */
   invoicePayment: z.boolean().optional(),
   createdAt: z.string(),

@@ -1,4 +1,4 @@
-import { Subjects, type TaxCalculation, type TransactionRefunded, type TransactionStatusChanged } from '@paymesh/contracts';
+import { Subjects, type InvoiceIssued, type TaxCalculation, type TransactionRefunded, type TransactionStatusChanged } from '@paymesh/contracts';
 import type { LedgerSource } from '../src/domain/ledger';
 
 /** An engine answer: one NL consumer line of 100.00 EUR gross at 21 % (OSS destination). */
@@ -98,6 +98,30 @@ export function refundEvent(
       checkoutId: null,
       invoiceId: null,
       refundedAt,
+      ...over,
+    },
+  };
+}
+
+/** An `billing.invoice.issued` event as the ledger consumes it (the fixture's NL sale by default). */
+export function invoiceEvent(
+  over: Partial<InvoiceIssued> & Pick<InvoiceIssued, 'organizationId' | 'invoiceId'>,
+  eventId = `evt-invoice-${over.invoiceId}`,
+): LedgerSource {
+  const occurredAt = over.occurredAt ?? '2026-03-02T10:00:05.000Z';
+  return {
+    eventId,
+    occurredAt,
+    subject: Subjects.invoiceIssued,
+    data: {
+      mode: 'live',
+      siteId: 'b'.repeat(24),
+      currency: 'EUR',
+      taxCalculation: calc(),
+      transactionId: null,
+      number: 'INV-2026-00001',
+      issueDate: '2026-03-02',
+      occurredAt,
       ...over,
     },
   };

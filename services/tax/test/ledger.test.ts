@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, ManualClock, newObjectId } from '@paymesh/core';
+import { taxReportRequest, type VatOssReport } from '@paymesh/contracts';
 import { createStore, dropStoreDatabase, type DroppableStore } from '@paymesh/store';
 import type { TaxDeps } from '../src/app/deps';
 import { recordSourceEvent } from '../src/app/record-source-event';
@@ -8,11 +9,13 @@ import { claimTaxRecordRebuild, runTaxRecordRebuild, type RebuildRunOptions } fr
 import { startTaxRecordRebuild } from '../src/app/start-tax-record-rebuild';
 import { getTaxRecordRebuild } from '../src/app/get-tax-record-rebuild';
 import { listTaxRecords } from '../src/app/list-tax-records';
+import { taxReport } from '../src/app/tax-report';
+import { updateTaxSettings } from '../src/app/tax-settings';
 import { entryContent, taxRecordId } from '../src/domain/ledger';
 import { MAX_REBUILD_ATTEMPTS, type RebuildJobDoc } from '../src/domain/rebuild-job';
 import type { SourceEventDoc, TaxRecordDoc } from '../src/domain/source-event';
 import { collections, TAX_RECORD_REBUILDS, TAX_RECORDS, TAX_SOURCE_EVENTS } from '../src/store/collections';
-import { calc, refundEvent, transactionEvent } from './fixtures';
+import { calc, invoiceEvent, refundEvent, transactionEvent } from './fixtures';
 
 const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = `tax_ledger_it_${randomBytes(5).toString('hex')}`;
@@ -173,6 +176,57 @@ describe('provider refunds', () => {
     expect(await recordSourceEvent(deps, refundEvent({ organizationId, transactionId, refundId: 're_1', amount: 5000, refundedTotal: 5000 }))).toMatchObject({ state: 'pending' });
     await recordSourceEvent(deps, transactionEvent({ organizationId, transactionId }));
     expect(sumOf(await ledgerOf(organizationId)).gross).toBe(5000);
+  });
+});
+
+describe('an invoice issued for a transaction already paid (automatic invoices)', () => {
+  type Order = 'transaction-first' | 'invoice-first' | 'concurrent';
+
+  /** The fixture's paid NL sale of 100.00 and the invoice issued for it, consumed in `order`, each delivered twice. */
+  async function paidAndInvoiced(order: Order) {
+    const organizationId = newObjectId();
+    const transactionId = newObjectId();
+    const invoiceId = newObjectId();
+    await updateTaxSettings(deps, { organizationId, mode: 'live' }, JSON.stringify({ homeCountry: 'DE', ossEnabled: true, vatId: 'DE321571435' }));
+    const paid = transactionEvent({ organizationId, transactionId });
+    const invoiced = invoiceEvent({ organizationId, invoiceId, transactionId });
+    if (order === 'concurrent') await Promise.all([recordSourceEvent(deps, paid), recordSourceEvent(deps, invoiced), recordSourceEvent(deps, paid), recordSourceEvent(deps, invoiced)]);
+    else {
+      const events = order === 'transaction-first' ? [paid, invoiced] : [invoiced, paid];
+      for (const e of events) await recordSourceEvent(deps, e);
+      // A redelivery of each writes and changes nothing.
+      for (const e of events) expect(await recordSourceEvent(deps, e)).toMatchObject({ state: 'recorded', created: 0, existing: 1, mismatched: 0 });
+    }
+    return { organizationId, transactionId, invoiceId };
+  }
+
+  const oss = async (organizationId: string, source: 'both' | 'transactions' | 'invoices') => {
+    const r = (await taxReport(deps, { organizationId, mode: 'live' }, taxReportRequest.parse({ report: 'vat-oss', year: 2026, quarter: 1, source }))) as VatOssReport;
+    return r.countries.map((c) => [c.country, c.supplies.map((x) => [x.taxableAmount, x.vatAmount])]);
+  };
+
+  it.each<Order>(['transaction-first', 'invoice-first', 'concurrent'])('counts the sale once in the VAT OSS return over both sources (%s)', async (order) => {
+    const { organizationId, transactionId, invoiceId } = await paidAndInvoiced(order);
+    const entries = await ledgerOf(organizationId);
+    expect(entries).toHaveLength(2);
+    expect(entries.find((e) => e.sourceKind === 'transaction')).toMatchObject({ linkedTransactionId: transactionId, linkedInvoiceId: invoiceId, invoicePayment: true });
+    expect(await oss(organizationId, 'both')).toEqual([['NL', [[8264, 1736]]]]);
+    expect(await oss(organizationId, 'transactions')).toEqual([['NL', [[8264, 1736]]]]);
+    expect(await oss(organizationId, 'invoices')).toEqual([['NL', [[8264, 1736]]]]);
+  });
+
+  it('a refund of the linked transaction counts where its sale counts; a rebuild changes nothing', async () => {
+    const { organizationId, invoiceId } = await paidAndInvoiced('transaction-first');
+    const transactionId = (await ledgerOf(organizationId)).find((e) => e.sourceKind === 'transaction')?.sourceId ?? '';
+    await recordSourceEvent(deps, refundEvent({ organizationId, transactionId, refundId: 're_1', amount: 4000, refundedTotal: 4000, refundedAt: '2026-03-03T10:00:00.000Z' }));
+    const reversal = (await ledgerOf(organizationId)).find((e) => e.entryType === 'reversal');
+    expect(reversal).toMatchObject({ linkedInvoiceId: invoiceId, invoicePayment: true });
+    // Over both sources only the invoice counts (its credit note, not the provider refund, corrects it).
+    expect(await oss(organizationId, 'both')).toEqual([['NL', [[8264, 1736]]]]);
+    const before = await fingerprint(organizationId);
+    const job = await rebuild(organizationId);
+    expect(job).toMatchObject({ status: 'completed', progress: { created: 0, mismatched: 0, failed: 0 } });
+    expect(await fingerprint(organizationId)).toEqual(before);
   });
 });
 

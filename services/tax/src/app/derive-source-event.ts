@@ -62,12 +62,52 @@ async function writeEntry(deps: TaxDeps, entry: TaxRecord): Promise<'created' | 
   }
   const stored = await records(deps).get(entry.id);
   if (!stored) throw new Error(`tax record ${entry.id}: key taken but the entry cannot be read`);
-  if (entryContent(stored) === entryContent(entry)) return 'existing';
+  // A transaction's entry linked since to the invoice issued for it (linkInvoicePayments) is its derivation plus that link.
+  const derived = stored.sourceKind === 'transaction' && stored.invoicePayment === true && entry.invoicePayment !== true ? { ...entry, linkedInvoiceId: stored.linkedInvoiceId, invoicePayment: true } : entry;
+  if (entryContent(stored) === entryContent(derived)) return 'existing';
   deps.logger.warn(
     { recordId: entry.id, sourceEventId: entry.sourceEventId, organizationId: entry.organizationId, stored: entryContent(stored), derived: entryContent(entry) },
     'tax record differs from its re-derivation; kept as stored',
   );
   return 'mismatched';
+}
+
+/**
+ * An invoice issued for a transaction that was already paid (an automatic invoice, one drafted from
+ * the transaction) names the transaction, while the transaction's entries, written before the
+ * invoice existed, name no invoice. Reports over both sources count the invoice, so the
+ * transaction's entries are then marked as the invoice's payment. Each side looks for the other
+ * after its own entry is written, so whichever comes second links them: in either order, under
+ * concurrent delivery, and on a redelivery after a crash between the write and the link.
+ */
+async function linkInvoicePayments(deps: TaxDeps, entries: readonly TaxRecord[]): Promise<void> {
+  for (const e of entries) {
+    const scope = { organizationId: e.organizationId, mode: e.mode };
+    if (e.sourceKind === 'invoice' && e.entryType === 'sale' && e.linkedTransactionId) {
+      await markInvoicePayment(deps, scope, e.linkedTransactionId, e.sourceId);
+    } else if (e.sourceKind === 'transaction' && e.invoicePayment !== true) {
+      const invoice = await records(deps).findOne({ ...scope, sourceKind: 'invoice', entryType: 'sale', linkedTransactionId: e.sourceId });
+      if (invoice) await markInvoicePayment(deps, scope, e.sourceId, invoice.sourceId);
+    }
+  }
+}
+
+/** Marks a transaction's entries not yet linked as the payment of `invoiceId` (amounts unchanged). */
+async function markInvoicePayment(deps: TaxDeps, scope: { organizationId: string; mode: 'live' | 'test' }, transactionId: string, invoiceId: string): Promise<void> {
+  const unlinked = await records(deps).find({ ...scope, sourceKind: 'transaction', sourceId: transactionId, invoicePayment: { $ne: true } }, { limit: 1000 });
+  for (const entry of unlinked.items) {
+    await records(deps).update(
+      entry.id,
+      (cur) => {
+        if (cur.invoicePayment === true) return null;
+        const { id: _id, version: _version, ...body } = cur;
+        return { ...body, linkedInvoiceId: invoiceId, invoicePayment: true };
+      },
+      5,
+      entry,
+    );
+  }
+  if (unlinked.items.length > 0) deps.logger.info({ ...scope, transactionId, invoiceId, entries: unlinked.items.length }, 'tax records of a transaction linked to the invoice issued for it');
 }
 
 type EngineOutcome = { tax: TaxCalculation } | { state: 'pending' | 'no_entry'; reason: string };
@@ -124,6 +164,7 @@ export async function deriveSourceEvent(deps: TaxDeps, doc: SourceEventDoc, retr
     case 'entries': {
       const counts = { created: 0, existing: 0, mismatched: 0 };
       for (const entry of derivation.entries) counts[await writeEntry(deps, entry)]++;
+      await linkInvoicePayments(deps, derivation.entries);
       const entryIds = derivation.entries.map((e) => e.id);
       const result = await finish(deps, doc, { state: 'recorded', reason: null, derivedTax, entryIds });
       return { ...result, created: result.created + counts.created, existing: result.existing + counts.existing, mismatched: result.mismatched + counts.mismatched };

@@ -203,6 +203,19 @@ function head(
   };
 }
 
+/**
+ * Links of a transaction's reversal: the invoice the transaction paid, as the event names it or,
+ * when the invoice was issued for the transaction after it was paid (an automatic invoice), as the
+ * sale entry was linked since. The reversal then counts where its sale counts.
+ */
+function reversalLinks(
+  links: { linkedTransactionId: string; linkedInvoiceId: string | null },
+  sale: TaxRecord,
+): { correctsRecordId: string; linkedTransactionId: string; linkedInvoiceId: string | null } {
+  const linkedInvoiceId = links.linkedInvoiceId ?? (sale.invoicePayment ? sale.linkedInvoiceId : null);
+  return { ...links, linkedInvoiceId, correctsRecordId: sale.id };
+}
+
 /** Outcome of a correction from what is known about the sale it corrects. */
 function correction(corrected: CorrectedSale, what: string, build: (sale: TaxRecord) => TaxRecord): Derivation {
   if (corrected.state === 'recorded') return { outcome: 'entries', entries: [build(corrected.entry)] };
@@ -224,13 +237,13 @@ function fromTransaction(source: LedgerSource & { subject: typeof Subjects.trans
     if (ctx.corrected.state === 'recorded' && refunds.length > 0) {
       // The provider refunds already reversed their part: the move to 3 reverses only the rest.
       const sale = ctx.corrected.entry;
-      const rest = remainderReversal(head(source, fields('reversal'), { ...links, correctsRecordId: sale.id }, ctx.createdAt), sale, refunds);
+      const rest = remainderReversal(head(source, fields('reversal'), reversalLinks(links, sale), ctx.createdAt), sale, refunds);
       if (rest.totals.gross === 0 && rest.totals.net === 0 && rest.totals.tax === 0) {
         return { outcome: 'none', reason: 'refunded: the recorded provider refunds already reversed the whole sale' };
       }
       return { outcome: 'entries', entries: [rest] };
     }
-    return correction(ctx.corrected, 'refund', (sale) => reversalOf(head(source, fields('reversal'), { ...links, correctsRecordId: sale.id }, ctx.createdAt), sale));
+    return correction(ctx.corrected, 'refund', (sale) => reversalOf(head(source, fields('reversal'), reversalLinks(links, sale), ctx.createdAt), sale));
   }
   const tax = d.tax ?? ctx.derivedTax;
   if (tax) return { outcome: 'entries', entries: [fromCalculation(head(source, fields('sale'), { ...links, correctsRecordId: null }, ctx.createdAt), tax, 1)] };
@@ -365,7 +378,7 @@ function fromRefund(source: LedgerSource & { subject: typeof Subjects.transactio
     const left = sale.totals.gross + (ctx.refundEntries ?? []).reduce((s, r) => s + r.totals.gross, 0);
     if (sale.totals.gross > 0 && left <= 0) return { outcome: 'none', reason: `refund ${d.refundId}: the sale is already reversed in full` };
   }
-  return correction(ctx.corrected, `refund ${d.refundId}`, (sale) => refundReversal(head(source, fields, { ...links, correctsRecordId: sale.id }, ctx.createdAt), sale, d));
+  return correction(ctx.corrected, `refund ${d.refundId}`, (sale) => refundReversal(head(source, fields, reversalLinks(links, sale), ctx.createdAt), sale, d));
 }
 
 /** The entries `source` produces, or why none (yet). */
