@@ -65,6 +65,22 @@ describe('tax: previews, transactions and VIES', () => {
     await mesh?.dispose();
   });
 
+  it('previews the draft payload itself (clientId names the buyer) with the tax the draft is created with', async () => {
+    const client = await adminCall('POST', '/clients', { name: 'Client FR', email: 'client-fr@example.com', address: { street: 'Rue 1', city: 'Lyon', postalCode: '69001', country: 'FR' } });
+    expect(client.status, JSON.stringify(client.body)).toBe(201);
+    // The body of POST /invoices as the spec shows it: no buyer, no amountType (gross by default).
+    const draft = { siteId: boot.siteId, clientId: client.body.id, currency: 'EUR', items: [{ description: 'Pro plan', quantity: 2, unitPrice: 6000, itemType: 'digital_service' }], paymentTermsDays: 14 };
+    const res = await adminCall('POST', '/invoices/preview-tax', draft);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const created = await adminCall('POST', '/invoices', draft);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const calc = created.body.taxCalculation;
+    expect(figures(res.body)).toEqual({ taxIncluded: calc.taxIncluded, totalNet: calc.totalNet, totalTax: calc.totalTax, totalGross: calc.totalGross, taxBreakdown: calc.taxBreakdown, buyerType: 'consumer' });
+    expect(res.body).toMatchObject({ totalGross: 12000, taxBreakdown: [{ taxRateCode: created.body.taxCalculation.taxBreakdown[0].taxRateCode }] });
+    // The explicit buyer of today's shape still answers, and wins over the client.
+    expect((await adminCall('POST', '/invoices/preview-tax', { ...draft, buyer: { country: 'DE' } })).body.taxBreakdown[0]).toMatchObject({ taxRate: 19 });
+  });
+
   it('taxes a German consumer at 19 %, the same in the checkout and the invoice preview', async () => {
     const res = await preview({ country: 'DE' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -254,9 +270,13 @@ describe('tax: previews, transactions and VIES', () => {
         expect(res.status, JSON.stringify(c)).toBe(400);
         expect(res.body.error).toBeTruthy();
       }
-      const clientOnly = await invoicePreview({ clientId: 'a'.repeat(24) });
-      expect(clientOnly.status).toBe(400);
-      expect(clientOnly.body.error).toMatch(/buyer is required: a clientId alone cannot supply the buyer yet/);
+      // A draft payload naming a client that does not exist: 404 naming clientId, as creating the draft answers.
+      const unknownClient = await invoicePreview({ clientId: 'a'.repeat(24) });
+      expect(unknownClient.status, JSON.stringify(unknownClient.body)).toBe(404);
+      expect(unknownClient.body.error).toMatch(/clientId/);
+      const neither = await invoicePreview({ siteId: boot.siteId });
+      expect(neither.status).toBe(400);
+      expect(neither.body.error).toMatch(/clientId/);
     });
 
     it('transaction create and recalculation', async () => {

@@ -1151,7 +1151,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Tax of an invoice draft (items, buyer, issue date): totals, breakdown and rate codes the backend will use; stores nothing
+         * Tax of an invoice draft: the draft's payload (clientId names the buyer) or items with an explicit buyer; the totals, breakdown and rate codes issuing it would use; stores nothing
          * @description Scope `invoice:create`, minimum role Editor.
          */
         post: operations["previewInvoiceTax"];
@@ -11045,20 +11045,31 @@ export interface operations {
                         description: string;
                         quantity: number;
                         unitPrice: number;
-                        /** @enum {string} */
-                        amountType: "gross" | "net";
+                        /**
+                         * @default gross
+                         * @enum {string}
+                         */
+                        amountType?: "gross" | "net";
                         taxRate?: number;
                         /** @enum {string} */
                         itemType: "digital_service" | "goods" | "service" | "shipping";
                         category?: string;
                     }[];
-                    /** @description required until billing clients can supply the buyer */
+                    /** @description the buyer when no clientId names one; given, it is used instead of the client */
                     buyer?: {
                         country: string;
                         postcode?: string;
                         vatId?: string;
                     };
+                    issueDate?: string;
                     date?: string;
+                    dueDate?: string;
+                    paymentTermsDays?: number;
+                    servicePeriod?: {
+                        start: string;
+                        end: string;
+                    };
+                    notes?: string;
                     /** @enum {string} */
                     vatIdValidation?: "none" | "format" | "vies";
                 };

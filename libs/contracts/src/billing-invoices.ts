@@ -75,6 +75,16 @@ const oneDueMessage = { message: 'give dueDate or paymentTermsDays, not both', p
 export const invoiceCreate = z.object(draftFields).strict().refine(oneDueRule, oneDueMessage);
 export type InvoiceCreate = z.infer<typeof invoiceCreate>;
 
+/**
+ * What the tax preview of a draft reads (`PreviewInvoiceTax`): the draft's own payload, the site
+ * optional (a draft may be previewed before it is filed under a site).
+ */
+export const invoiceTaxPreviewRequest = z
+  .object({ ...draftFields, siteId: objectId.optional() })
+  .strict()
+  .refine(oneDueRule, oneDueMessage);
+export type InvoiceTaxPreviewRequest = z.infer<typeof invoiceTaxPreviewRequest>;
+
 /** Body of `PUT /invoices/:id` (drafts only): replaces every editable field. */
 export const invoiceUpdate = invoiceCreate;
 export type InvoiceUpdate = InvoiceCreate;

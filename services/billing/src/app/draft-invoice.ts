@@ -1,5 +1,5 @@
 import { ErrorCode, ConflictError, NotFoundError, decodePatch } from '@paymesh/core';
-import { invoiceCreate, invoiceUpdate, type InvoiceCreate, type InvoiceRecord } from '@paymesh/contracts';
+import { invoiceCreate, invoiceTaxPreviewRequest, invoiceUpdate, type InvoiceCreate, type InvoiceRecord } from '@paymesh/contracts';
 import { zonedDay } from '../domain/numbering';
 import { totalsOf, type InvoiceDoc } from '../domain/invoice';
 import { INVOICES } from '../store/collections';
@@ -24,13 +24,18 @@ async function requireSite(deps: InvoiceDeps, key: OrgKey, siteId: string): Prom
   if (!(await deps.checkout.siteExists(key, siteId))) throw new NotFoundError(`siteId: site ${siteId} not found`, { field: 'siteId' });
 }
 
-/** The editable fields of a draft and its tax preview (tax point: the wanted issue date, else today). */
-export async function draftFields(deps: InvoiceDeps, key: OrgKey, input: InvoiceCreate) {
-  await requireSite(deps, key, input.siteId);
+/** The tax the engine puts on a draft for its client (tax point: the wanted issue date, else today in the organization's zone). */
+async function draftTax(deps: InvoiceDeps, key: OrgKey, input: Pick<InvoiceCreate, 'clientId' | 'items' | 'currency' | 'issueDate'>) {
   const buyer = await buyerOf(deps, key, input.clientId);
   const settings = (await getInvoicingSettings(deps, key)).settings;
   const date = input.issueDate ?? zonedDay(deps.clock.now(), settings.timeZone ?? 'UTC');
-  const calc = await invoiceTax(deps, key, { buyer, items: input.items, currency: input.currency, date });
+  return invoiceTax(deps, key, { buyer, items: input.items, currency: input.currency, date });
+}
+
+/** The editable fields of a draft and its tax preview (tax point: the wanted issue date, else today). */
+export async function draftFields(deps: InvoiceDeps, key: OrgKey, input: InvoiceCreate) {
+  await requireSite(deps, key, input.siteId);
+  const calc = await draftTax(deps, key, input);
   return {
     siteId: input.siteId,
     clientId: input.clientId,
@@ -46,11 +51,16 @@ export async function draftFields(deps: InvoiceDeps, key: OrgKey, input: Invoice
   };
 }
 
-/** Tax the engine would put on a draft (nothing stored): the recurring service's upcoming charges. */
+/**
+ * Tax the engine would put on a draft (nothing stored), exactly as creating it would: the Admin
+ * `preview-tax` of a draft payload and the recurring service's upcoming charges. The site, when
+ * given, must exist as on create.
+ */
 export async function previewInvoiceTax(deps: InvoiceDeps, key: OrgKey, bodyJson: string): Promise<{ taxCalculation: unknown; totals: ReturnType<typeof totalsOf> }> {
-  const input = decodePatch(invoiceCreate, bodyJson);
-  const fields = await draftFields(deps, key, input);
-  return { taxCalculation: fields.taxCalculation, totals: fields.totals };
+  const input = decodePatch(invoiceTaxPreviewRequest, bodyJson);
+  if (input.siteId) await requireSite(deps, key, input.siteId);
+  const calc = await draftTax(deps, key, input);
+  return { taxCalculation: calc, totals: totalsOf(calc) };
 }
 
 export interface CreateInvoiceOptions {

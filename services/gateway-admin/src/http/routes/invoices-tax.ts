@@ -11,9 +11,12 @@ import {
   VAT_ID_VALIDATION_MODES,
   type CalculateTaxRequest,
 } from '@paymesh/contracts';
-import { ValidationError } from '@paymesh/core';
 import { resource } from '../route-table';
+import { billingJson } from './billing-rpc';
 import { taxJson } from './tax-rpc';
+
+/** What billing's draft preview answers (its totals are the preview's too). */
+const draftPreview = z.object({ taxCalculation });
 
 /** Longest line name the engine keeps; longer descriptions are cut for the preview's lines. */
 const LINE_NAME_MAX = 200;
@@ -24,7 +27,8 @@ const item = z
     quantity: z.number().int().min(1).max(1_000_000),
     /** Minor units; negative for discounts. */
     unitPrice: z.number().int().min(-999_999_999_999).max(999_999_999_999),
-    amountType: z.enum(['gross', 'net']),
+    /** Whether `unitPrice` includes tax; default `gross`, as on a draft. */
+    amountType: z.enum(['gross', 'net']).default('gross'),
     /** Manual override in percent; absent: the engine decides. */
     taxRate: taxPercent.optional(),
     itemType: z.enum(TAX_ITEM_TYPES),
@@ -32,6 +36,13 @@ const item = z
   })
   .strict();
 
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+
+/**
+ * The draft's own payload (`POST /invoices`: `clientId` names the buyer, site optional here), or an
+ * explicit `buyer` (country, postcode, VAT ID) for a buyer who is no client yet. The draft fields
+ * that do not change the tax (due date, terms, service period, notes) are accepted and ignored.
+ */
 const previewBody = z
   .object({
     siteId: objectId('siteId').optional(),
@@ -42,32 +53,33 @@ const previewBody = z
       .object({ country: countryCode, postcode: text(20).optional(), vatId: text(30).optional() })
       .strict()
       .optional()
-      .describe('required until billing clients can supply the buyer'),
-    /** Issue date YYYY-MM-DD (the tax point); default today (UTC). */
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').optional(),
-    /** Default `vies`, which the tax service treats as `format` unless the organization has viesEnabled. */
+      .describe('the buyer when no clientId names one; given, it is used instead of the client'),
+    /** Issue date YYYY-MM-DD (the tax point), as on the draft; default today in the organization's time zone. */
+    issueDate: isoDate.optional(),
+    /** Same as issueDate (the earlier name); default today. */
+    date: isoDate.optional(),
+    dueDate: isoDate.optional(),
+    paymentTermsDays: z.number().int().min(0).max(365).optional(),
+    servicePeriod: z.object({ start: isoDate, end: isoDate }).strict().optional(),
+    notes: z.string().max(2000).optional(),
+    /** With `buyer` only: default `vies`, which the tax service treats as `format` unless the organization has viesEnabled. A client's draft is checked as issuing it would be. */
     vatIdValidation: z.enum(VAT_ID_VALIDATION_MODES).optional(),
   })
-  .strict();
+  .strict()
+  .refine((b) => b.buyer !== undefined || b.clientId !== undefined, { message: 'give clientId (the draft\'s client) or buyer', path: ['clientId'] })
+  .refine((b) => b.issueDate === undefined || b.date === undefined || b.issueDate === b.date, { message: 'issueDate and date name the same day; give one', path: ['date'] });
 
 type PreviewBody = z.infer<typeof previewBody>;
 
 /** The CalculateTax request of an invoice draft; each line keeps its own gross or net amount type. */
-function requestOf(org: { organizationId: string; mode: 'live' | 'test' }, body: PreviewBody): CalculateTaxRequest {
-  if (!body.buyer) {
-    throw new ValidationError(
-      body.clientId
-        ? 'body.buyer is required: a clientId alone cannot supply the buyer yet (billing clients are not readable by the tax preview); send buyer.country (and buyer.vatId) as on the client'
-        : 'body.buyer is required',
-      { field: 'buyer' },
-    );
-  }
+function requestOf(org: { organizationId: string; mode: 'live' | 'test' }, body: PreviewBody & { buyer: NonNullable<PreviewBody['buyer']> }): CalculateTaxRequest {
   const { country, postcode, vatId } = body.buyer;
+  const date = body.issueDate ?? body.date;
   return {
     organizationId: org.organizationId,
     mode: org.mode,
     currency: body.currency.toUpperCase(),
-    ...(body.date ? { date: body.date } : {}),
+    ...(date ? { date } : {}),
     vatIdValidation: body.vatIdValidation ?? 'vies',
     buyer: { country, ...(postcode?.trim() ? { postcode: postcode.trim() } : {}), ...(vatId?.trim() ? { vatId: vatId.replace(/[\s.-]/g, '').toUpperCase() } : {}) },
     lines: body.items.map((i) => ({
@@ -93,10 +105,15 @@ export const invoiceTaxRoutes = [
     response: taxPreview,
     status: 200,
     errors: [503],
-    summary: 'Tax of an invoice draft (items, buyer, issue date): totals, breakdown and rate codes the backend will use; stores nothing',
+    summary: "Tax of an invoice draft: the draft's payload (clientId names the buyer) or items with an explicit buyer; the totals, breakdown and rate codes issuing it would use; stores nothing",
     body: previewBody,
     async handler({ deps, org, body }) {
-      return taxPreviewOf(await taxJson(deps, org, 'calculateTax', taxCalculation, { body: requestOf(org, body) }));
+      if (body.buyer) return taxPreviewOf(await taxJson(deps, org, 'calculateTax', taxCalculation, { body: requestOf(org, { ...body, buyer: body.buyer }) }));
+      // The draft's payload: billing taxes it for its client exactly as creating the draft would.
+      const { siteId, clientId, currency, items, servicePeriod, dueDate, paymentTermsDays } = body;
+      const issueDate = body.issueDate ?? body.date;
+      const draft = { siteId, clientId, currency, items, issueDate, dueDate, paymentTermsDays, servicePeriod };
+      return taxPreviewOf((await billingJson(deps, org, 'previewInvoiceTax', draftPreview, { body: draft })).taxCalculation);
     },
   }),
 ];
