@@ -17,6 +17,7 @@ import {
 } from '@paymesh/http';
 import type { AdminDeps } from '../app/deps';
 import { registerAuthRoutes } from './auth-routes';
+import { REFRESH_COOKIE } from '../domain/session';
 import { rateLimitClient } from './caller';
 import { enforce } from './enforce';
 import { openApiComponents, openApiTransform, responseSchemas } from './openapi';
@@ -148,7 +149,12 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
         openapi: '3.0.3',
         info: { title: 'Paymesh Admin API', version: '1.0.0', description: 'Merchant and operator integration surface. Every route names its scope and minimum role.' },
         servers: [{ url: '/' }],
-        components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key sk_live_<keyId>.<secret> / sk_test_... or dashboard JWT' } } },
+        components: {
+          securitySchemes: {
+            bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key sk_live_<keyId>.<secret> / sk_test_... or dashboard JWT' },
+            refreshCookie: { type: 'apiKey', in: 'cookie', name: REFRESH_COOKIE, description: 'HTTP-only refresh cookie of a dashboard session (set by completeSignIn)' },
+          },
+        },
       },
       transform: openApiTransform,
       transformObject: openApiComponents,

@@ -22,6 +22,7 @@ import {
   type RateLimitConfig,
 } from '@paymesh/http';
 import { PUBLIC_ERROR_DESCRIPTIONS } from './responses';
+import { PORTAL_REFRESH_COOKIE } from './routes/portal';
 import { registerPages, type WebPages } from './pages';
 
 export interface PublicServerOptions {
@@ -45,9 +46,23 @@ export interface PublicServerOptions {
 
 const documented = openApiTransform(PUBLIC_ERROR_DESCRIPTIONS);
 
-/** Error descriptions, and a file route's (`config.file`) success answer as its media type in binary. */
+/**
+ * How each route is authenticated, for the description: portal routes by the portal session's
+ * bearer token (the refresh and logout routes by the refresh cookie), everything else by nothing
+ * (buyers are anonymous; provider webhooks carry the provider's signature instead).
+ */
+export function publicSecurity(url: string): Record<string, string[]>[] {
+  if (/^\/api\/v1\/portal\/auth\/(refresh|logout)$/.test(url)) return url.endsWith('logout') ? [{ portalRefreshCookie: [] }, {}] : [{ portalRefreshCookie: [] }];
+  if (url.startsWith('/api/v1/portal/auth/')) return [];
+  if (url.startsWith('/api/v1/portal/')) return [{ portalSession: [] }];
+  return [];
+}
+
+/** Error descriptions, security, and a file route's (`config.file`) success answer as its media type in binary. */
 const fileAwareTransform: ReturnType<typeof openApiTransform> = (input) => {
   const out = documented(input);
+  const schema = out.schema as { security?: unknown } | undefined;
+  if (schema && schema.security === undefined) schema.security = publicSecurity(input.url);
   const file = (input as { route?: { config?: { file?: { contentType: string } } } }).route?.config?.file;
   const response = (out.schema as { response?: Record<string, Record<string, unknown>> } | undefined)?.response;
   if (!file || !response) return out;
@@ -112,6 +127,12 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
       openapi: '3.0.3',
       info: { title: 'Paymesh Main Backend', version: '1.0.0', description: 'Buyer-facing checkout and transaction routes (no credentials; browsers need an allowed Origin) and provider webhook intake.' },
       servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          portalSession: { type: 'http', scheme: 'bearer', description: 'Portal session token (verify-otp, magic-link or refresh)' },
+          portalRefreshCookie: { type: 'apiKey', in: 'cookie', name: PORTAL_REFRESH_COOKIE, description: 'HTTP-only portal refresh cookie' },
+        },
+      },
     },
     transform: fileAwareTransform,
   });
