@@ -10,3 +10,4 @@ export * from './secrets';
 export * from './parent';
 export * from './decode-patch';
 export * from './portal-link';
+export * from './money';

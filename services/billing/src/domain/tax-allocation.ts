@@ -1,3 +1,4 @@
+import { largestRemainder, roundHalfAwayFromZero } from '@paymesh/core';
 import type { TaxBreakdownEntry, TaxCalculation, TaxLineResult } from '@paymesh/contracts';
 
 /**
@@ -20,7 +21,7 @@ export function allocateInvoiceTax(snapshot: TaxCalculation, amount: number): Ta
   const grossParts = largestRemainder(snapshot.lines.map((l) => l.gross), amount, total);
   const lines: TaxLineResult[] = snapshot.lines.map((l, i) => {
     const gross = grossParts[i] ?? 0;
-    const tax = l.gross === 0 ? 0 : roundHalfUp(BigInt(l.tax) * BigInt(gross), BigInt(l.gross));
+    const tax = l.gross === 0 ? 0 : roundHalfAwayFromZero(BigInt(l.tax) * BigInt(gross), BigInt(l.gross));
     return { ...l, quantity: 1, unitPrice: gross, gross, tax, net: gross - tax };
   });
   const totalTax = lines.reduce((s, l) => s + l.tax, 0);
@@ -33,31 +34,6 @@ export function allocateInvoiceTax(snapshot: TaxCalculation, amount: number): Ta
     taxBreakdown: breakdownOf(lines),
     lines,
   };
-}
-
-/** n / d rounded half away from zero. */
-function roundHalfUp(n: bigint, d: bigint): number {
-  const neg = n < 0n !== d < 0n;
-  const an = n < 0n ? -n : n;
-  const ad = d < 0n ? -d : d;
-  const q = (an * 2n + ad) / (ad * 2n);
-  return Number(neg ? -q : q);
-}
-
-/** Splits `amount` over weights summing to `total` so the parts sum to `amount` exactly. */
-function largestRemainder(weights: readonly number[], amount: number, total: number): number[] {
-  const A = BigInt(amount);
-  const T = BigInt(total);
-  const floors = weights.map((w) => (BigInt(w) * A) / T);
-  const rema = weights.map((w, i) => ({ i, r: (BigInt(w) * A) % T }));
-  let left = A - floors.reduce((s, f) => s + f, 0n);
-  rema.sort((a, b) => (a.r === b.r ? a.i - b.i : a.r > b.r ? -1 : 1));
-  for (const { i } of rema) {
-    if (left <= 0n) break;
-    floors[i] = (floors[i] ?? 0n) + 1n;
-    left -= 1n;
-  }
-  return floors.map(Number);
 }
 
 function breakdownOf(lines: readonly TaxLineResult[]): TaxBreakdownEntry[] {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
+import { largestRemainder, roundHalfAwayFromZero } from '@paymesh/core';
 import {
   Subjects,
   type CalculateTaxRequest,
@@ -258,27 +259,6 @@ interface Part {
   net: number;
 }
 
-/** n / d rounded half away from zero (d > 0, n >= 0). */
-function roundHalfUp(n: bigint, d: bigint): number {
-  return Number((n * 2n + d) / (d * 2n));
-}
-
-/** Splits `amount` over weights summing to `total` so the parts sum to `amount` exactly (largest remainder). */
-function largestRemainder(weights: readonly number[], amount: number, total: number): number[] {
-  const A = BigInt(amount);
-  const T = BigInt(total);
-  const floors = weights.map((w) => (BigInt(w) * A) / T);
-  const rema = weights.map((w, i) => ({ i, r: (BigInt(w) * A) % T }));
-  let left = A - floors.reduce((s, f) => s + f, 0n);
-  rema.sort((a, b) => (a.r === b.r ? a.i - b.i : a.r > b.r ? -1 : 1));
-  for (const { i } of rema) {
-    if (left <= 0n) break;
-    floors[i] = (floors[i] ?? 0n) + 1n;
-    left -= 1n;
-  }
-  return floors.map(Number);
-}
-
 /**
  * The part of a sale's lines that a cumulative refunded total `cumulative` (minor units) covers:
  * the gross per line by largest remainder (the lines add up to `cumulative` exactly), the tax per
@@ -298,7 +278,7 @@ function allocateCumulative(sale: TaxRecord, cumulative: number): Part[] {
     const g = lineGross[i] ?? 0;
     const gross = grossParts[i] ?? 0;
     const sign = l.tax < 0 ? -1 : 1;
-    const tax = g <= 0 ? 0 : sign * roundHalfUp(BigInt(Math.abs(l.tax)) * BigInt(gross), BigInt(g));
+    const tax = g <= 0 ? 0 : sign * roundHalfAwayFromZero(BigInt(Math.abs(l.tax)) * BigInt(gross), BigInt(g));
     return { gross, tax, net: gross - tax };
   });
 }
