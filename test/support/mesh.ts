@@ -5,8 +5,9 @@ import { bootstrap, type BootstrapResult } from '../../deploy/local/bootstrap-li
 import { newSystemKey } from '../../deploy/local/system-key.mjs';
 import { dropNamespace as dropNamespaceOf } from '../../deploy/local/namespace.mjs';
 import { setGrpcSecurity } from '../../libs/grpc/src/security';
+import { TEST_PG_URL } from '../../libs/store/src/test-url';
 
-export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const PG_URL = TEST_PG_URL;
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 export interface TestMesh extends Mesh {

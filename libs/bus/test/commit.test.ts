@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createStore, type DroppableStore, type OutboxEvent, type StoredDoc } from '@paymesh/store';
+import { createStore, type DroppableStore, type OutboxEvent, type StoredDoc, TEST_PG_URL } from '@paymesh/store';
 import type { Bus } from '../src/bus';
 import { Committer, type CommitHandoff } from '../src/commit';
 import { makeEvent } from '../src/envelope';
@@ -9,7 +9,7 @@ import { OutboxRelay } from '../src/relay';
 import type { Subscription } from '../src/subscription';
 import { captureLogger, connectBus, dropNamespace, sleep, testNamespace, waitFor } from './helpers';
 
-const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_URL = TEST_PG_URL;
 
 /** Event types of these tests, as a service's contracts would declare them. */
 type TestEvents = {

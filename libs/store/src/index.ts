@@ -64,3 +64,4 @@ export async function dropStoreDatabase(options: CreateStoreOptions): Promise<vo
   }
 }
 export * from './org-settings';
+export { TEST_PG_URL } from './test-url';

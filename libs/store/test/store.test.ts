@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '@paymesh/core';
-import { PostgresStore, createStore, dropStoreDatabase } from '../src';
+import { PostgresStore, TEST_PG_URL, createStore, dropStoreDatabase } from '../src';
 import { runStoreContract } from './contract';
 import { findContainerRuntime, type MongoContainer } from './mongo-container';
 
-const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_URL = TEST_PG_URL;
 const MONGODB_URL = process.env.MONGODB_URL;
 
 const testDatabase = (prefix: string) => `${prefix}_${randomBytes(5).toString('hex')}`;

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, systemClock } from '@paymesh/core';
-import { createStore, type DroppableStore } from '@paymesh/store';
+import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import type { BillingDeps, OrgKey } from '../src/app/deps';
 import { loadInvoiceBuyer } from '../src/app/client-port';
 import { clientAad, type ClientDoc } from '../src/domain/client';
 import { CLIENTS, collections } from '../src/store/collections';
 
-const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_URL = TEST_PG_URL;
 
 describe('loadInvoiceBuyer on PostgreSQL', () => {
   let store: DroppableStore;

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, systemClock, ValidationError } from '@paymesh/core';
 import { clientCreate, type ClientCreate } from '@paymesh/contracts';
-import { createStore, type DroppableStore } from '@paymesh/store';
+import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import type { BillingDeps, OrgKey } from '../src/app/deps';
 import { loadInvoiceBuyer } from '../src/app/client-port';
 import { clientHistory } from '../src/app/client-history';
@@ -14,7 +14,7 @@ import { searchClients } from '../src/app/search-clients';
 import { updateClient } from '../src/app/update-client';
 import { CLIENT_HISTORY, CLIENTS, collections } from '../src/store/collections';
 
-const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_URL = TEST_PG_URL;
 const VAT = 'DE136695976';
 const GLN = '4000001000005';
 

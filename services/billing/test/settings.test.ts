@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, systemClock, ValidationError } from '@paymesh/core';
-import { createStore, type DroppableStore } from '@paymesh/store';
+import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import type { BillingDeps, OrgKey } from '../src/app/deps';
 import { getInvoicingSettings, settingsAad, updateInvoicingSettings } from '../src/app/invoicing-settings';
 import { getSiteInvoicingSettings, updateSiteInvoicingSettings } from '../src/app/site-invoicing-settings';
@@ -11,7 +11,7 @@ import { collections, INVOICING_SETTINGS } from '../src/store/collections';
 import type { OrgSettingsDoc } from '@paymesh/store';
 import type { InvoicingSettings } from '../src/domain/invoicing-settings';
 
-const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_URL = TEST_PG_URL;
 const IBAN = 'DE89370400440532013000';
 
 describe('billing settings on PostgreSQL', () => {

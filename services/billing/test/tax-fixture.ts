@@ -1,6 +1,7 @@
 import type { CalculateTaxRequest, TaxCalculation } from '@paymesh/contracts';
+import { TEST_PG_URL } from '@paymesh/store';
 
-export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const PG_URL = TEST_PG_URL;
 
 /** A 19 % VAT answer of the engine's shape (the tax service is not what these tests are about). */
 export function fakeCalculation(req: CalculateTaxRequest): TaxCalculation {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger, ManualClock, NotFoundError, UnavailableError, SecretBox, DEV_SECRETS_KEYRING, newObjectId, parseTargetAllowList } from '@paymesh/core';
 import { Committer } from '@paymesh/bus';
-import { createStore, dropStoreDatabase, type DroppableStore, type OutboxEvent } from '@paymesh/store';
+import { createStore, dropStoreDatabase, type DroppableStore, type OutboxEvent, TEST_PG_URL } from '@paymesh/store';
 import type { CalculateTaxRequest, EventMap, TaxCalculation, TransactionStatusChanged } from '@paymesh/contracts';
 import type { PaymentsDeps } from '../src/app/payments-deps';
 import type { CreatedPayment, CreatePaymentInput, PaymentsPort, ProviderInfo } from '../src/app/payments-port';
@@ -10,7 +10,7 @@ import { PriceModeMemo } from '../src/app/price-mode-memo';
 import { createSite } from '../src/app/create-site';
 import { collections } from '../src/store/collections';
 
-export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const PG_URL = TEST_PG_URL;
 
 /** Stand-in for payments-webhooks: records calls; behaviour switchable per test. */
 export class FakePayments implements PaymentsPort {

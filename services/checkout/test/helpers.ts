@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger, DEV_SECRETS_KEYRING, SecretBox, systemClock, newObjectId } from '@paymesh/core';
-import { createStore, type DroppableStore } from '@paymesh/store';
+import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import { Committer } from '@paymesh/bus';
 import type { EventMap } from '@paymesh/contracts';
 import type { CheckoutDeps } from '../src/app/deps';
 import { collections } from '../src/store/collections';
 import { createCnameResolver } from '../src/dns/resolver';
 
-export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const PG_URL = TEST_PG_URL;
 
 export interface TestCheckout {
   deps: CheckoutDeps;

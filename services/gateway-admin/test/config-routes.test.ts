@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createLogger, newObjectId, systemClock } from '@paymesh/core';
-import { createStore, type DroppableStore } from '@paymesh/store';
+import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import { Committer } from '@paymesh/bus';
 import type { EventMap } from '@paymesh/contracts';
 import { buildAdminServer } from '../src/http/server';
@@ -16,7 +16,7 @@ import { collections, ORGANIZATIONS, type OrganizationDoc } from '../src/store/c
 import { ORGANIZATION_SCOPES, type Role, type Scope } from '../src/domain/scopes';
 import type { AdminDeps } from '../src/app/deps';
 
-const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_URL = TEST_PG_URL;
 const DEAD = '127.0.0.1:1';
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_TARGET_ALLOW_LIST, NotFoundError, UnavailableError, createLogger, newObjectId, parseTargetAllowList, systemClock } from '@paymesh/core';
 import { IpnHeaders, verifyIpn, type TransactionStatusChanged } from '@paymesh/contracts';
-import { createStore, dropStoreDatabase, type DroppableStore } from '@paymesh/store';
+import { createStore, dropStoreDatabase, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import { IpnReceiver } from '../../../test/support/ipn-receiver';
 import type { IpnDeps, SigningSecrets } from '../src/app/deps';
 import { listDeliveries } from '../src/app/list-deliveries';
@@ -12,7 +12,7 @@ import { DeliveryScheduler } from '../src/delivery/scheduler';
 import type { AttemptOutcome } from '../src/domain/delivery';
 import { collections, DELIVERIES, type DeliveryDoc } from '../src/store/collections';
 
-const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_URL = TEST_PG_URL;
 const database = `ipn_test_${randomBytes(5).toString('hex')}`;
 const SECRET = 'whsec_integration-test-secret';
 const ORG = newObjectId();

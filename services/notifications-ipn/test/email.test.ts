@@ -6,7 +6,7 @@ import { SMTPServer } from 'smtp-server';
 import { Committer } from '@paymesh/bus';
 import { Subjects, type EventMap } from '@paymesh/contracts';
 import { createLogger, newObjectId, systemClock } from '@paymesh/core';
-import { createStore, dropStoreDatabase, type DroppableStore } from '@paymesh/store';
+import { createStore, dropStoreDatabase, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import type { EmailDeps } from '../src/app/email-deps';
 import { enqueueEmail } from '../src/app/enqueue-email';
 import { listEmails } from '../src/app/list-emails';
@@ -15,7 +15,7 @@ import { DueWorkScheduler } from '../src/delivery/scheduler';
 import { SmtpEmailSender } from '../src/delivery/smtp-sender';
 import { collections, EMAILS, type EmailDoc } from '../src/store/collections';
 
-const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_URL = TEST_PG_URL;
 const database = `email_test_${randomBytes(5).toString('hex')}`;
 const ORG = newObjectId();
 const logger = createLogger({ service: 'notifications-email-test', level: 'silent' });

@@ -8,13 +8,13 @@ import * as sandboxB from '@paymesh/sandbox-provider-b';
 import * as sandboxC from '@paymesh/sandbox-provider-c';
 import * as sandboxD from '@paymesh/sandbox-provider-d';
 import { createLogger, SecretBox, systemClock } from '@paymesh/core';
-import { createStore, type DroppableStore } from '@paymesh/store';
+import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import type { PaymentsDeps } from '../src/app/deps';
 import { adapterFactory } from '../src/providers/registry';
 import { ProviderAdapters } from '../src/providers/cache';
 import { collections } from '../src/store/collections';
 
-export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const PG_URL = TEST_PG_URL;
 
 export interface Harness {
   deps: PaymentsDeps;

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger, ManualClock, newObjectId } from '@paymesh/core';
-import { createStore, dropStoreDatabase, type DroppableStore } from '@paymesh/store';
+import { createStore, dropStoreDatabase, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import type { OrgKey, TaxDeps } from '../src/app/deps';
 import { RateBookCache } from '../src/app/rate-book-cache';
 import { collections } from '../src/store/collections';
 
-export const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const PG_URL = TEST_PG_URL;
 
 export interface TaxHarness {
   store: DroppableStore;

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, ManualClock, newObjectId } from '@paymesh/core';
 import { taxReportRequest, type VatOssReport } from '@paymesh/contracts';
-import { createStore, dropStoreDatabase, type DroppableStore } from '@paymesh/store';
+import { createStore, dropStoreDatabase, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import type { TaxDeps } from '../src/app/deps';
 import { recordSourceEvent } from '../src/app/record-source-event';
 import { claimTaxRecordRebuild, runTaxRecordRebuild, type RebuildRunOptions } from '../src/app/run-tax-record-rebuild';
@@ -17,7 +17,7 @@ import type { SourceEventDoc, TaxRecordDoc } from '../src/domain/source-event';
 import { collections, TAX_RECORD_REBUILDS, TAX_RECORDS, TAX_SOURCE_EVENTS } from '../src/store/collections';
 import { calc, invoiceEvent, refundEvent, transactionEvent } from './fixtures';
 
-const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_URL = TEST_PG_URL;
 const database = `tax_ledger_it_${randomBytes(5).toString('hex')}`;
 const clock = new ManualClock('2026-06-01T12:00:00.000Z');
 let store: DroppableStore;

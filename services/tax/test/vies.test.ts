@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createLogger, ManualClock, newObjectId, systemClock, type Clock } from '@paymesh/core';
-import { createStore, type DroppableStore } from '@paymesh/store';
+import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import { buildServer, loadSandboxConfig, REST_BASE_PATH } from '@paymesh/sandbox-vies';
 import { createVatIdChecker, type ViesCheckDoc } from '../src/app/check-vat-id';
 import type { OrgKey } from '../src/app/deps';
@@ -12,7 +12,7 @@ import type { VatIdChecker } from '../src/app/vat-id-port';
 import { collections, VIES_CHECKS } from '../src/store/collections';
 import { ViesClient } from '../src/vies/client';
 
-const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_URL = TEST_PG_URL;
 const logger = createLogger({ service: 'tax-test', level: 'silent' });
 
 // Sandbox register (see sandboxes/vies/README.md).
