@@ -241,6 +241,117 @@ describe('tax: previews, transactions and VIES', () => {
     });
   });
 
+  describe('shipping destination (goods and shipping follow it; everything else the billing country)', () => {
+    // A German seller with OSS sells a chair, its delivery and a PDF manual (gross prices).
+    const shopItems = [
+      { name: 'Chair', quantity: 1, unitPrice: 10000, itemType: 'goods' },
+      { name: 'Delivery', quantity: 1, unitPrice: 1000, itemType: 'shipping' },
+      { name: 'Manual (PDF)', quantity: 1, unitPrice: 2000, itemType: 'digital_service' },
+    ];
+    const toFrance = { country: 'FR', name: 'Ada Buyer', line1: '12 rue des Lilas', city: 'Lyon', postalCode: '69003' };
+    const shopCheckout = async (ref: string, extra: Record<string, unknown> = {}) => {
+      const res = await adminCall('POST', `/checkouts/${boot.siteId}/create`, { amount: 13000, currency: 'EUR', externalReference: ref, items: shopItems, ...extra });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { id: res.body.id as string, sessionPublicId: res.body.sessionPublicId as string };
+    };
+    const previewWith = (id: string, body: Record<string, unknown>) => api('POST', `${pub}/checkouts/${id}/tax-preview`, { body });
+    /** Goods and delivery at the French 20 %, the manual at the German 19 % of the buyer's country. */
+    const shippedToFrance = [
+      { name: 'Chair', net: 8333, tax: 1667, gross: 10000, taxRate: 20, taxRateCode: 'VAT_FR_STANDARD' },
+      { name: 'Delivery', net: 833, tax: 167, gross: 1000, taxRate: 20, taxRateCode: 'VAT_FR_STANDARD' },
+      { name: 'Manual (PDF)', net: 1681, tax: 319, gross: 2000, taxRate: 19 },
+    ];
+    const allGerman = [
+      { name: 'Chair', tax: 1597, taxRate: 19 },
+      { name: 'Delivery', tax: 160, taxRate: 19 },
+      { name: 'Manual (PDF)', tax: 319, taxRate: 19 },
+    ];
+
+    beforeAll(async () => {
+      await taxSettings({ ossEnabled: true, priceMode: 'gross' });
+    });
+
+    it('previews and charges the French rate on goods and shipping for a buyer billed in DE and shipped to FR', async () => {
+      const { sessionPublicId } = await shopCheckout('ship-fr');
+      const p = await previewWith(sessionPublicId, { billingAddress: { country: 'DE' }, shippingAddress: toFrance });
+      expect(p.status, JSON.stringify(p.body)).toBe(200);
+      expect(p.body).toMatchObject({ totalGross: 13000, totalTax: 2153, lines: shippedToFrance, buyer: { type: 'consumer' } });
+      expect(p.body.taxBreakdown).toEqual(
+        expect.arrayContaining([expect.objectContaining({ taxRate: 20, taxAmount: 1834 }), expect.objectContaining({ taxRate: 19, taxAmount: 319 })]),
+      );
+
+      const res = await api('POST', `${pub}/transactions/create`, {
+        body: { sessionPublicId, providerId: boot.providers!.provider_a!.id, billingAddress: { ...buyer, country: 'DE' }, shippingAddress: toFrance },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const id = res.body.transactionId as string;
+      const tax = await adminCall('GET', `/transactions/${id}/tax`);
+      expect(tax.status).toBe(200);
+      expect(figures(tax.body.tax)).toEqual(figures(p.body));
+      expect(tax.body.tax.lines).toMatchObject(shippedToFrance.map(({ name, tax: t, taxRate }) => ({ name, tax: t, taxRate })));
+      expect(tax.body.input.buyer).toMatchObject({ country: 'DE' });
+      expect(tax.body.input.lines.map((l: { shipToCountry?: string }) => l.shipToCountry ?? null)).toEqual(['FR', 'FR', null]);
+      const tx = await adminCall('GET', `/transactions/${id}`);
+      expect(tx.body).toMatchObject({ amount: 13000, billingAddress: { country: 'DE' }, shippingAddress: toFrance });
+    });
+
+    it('without a shipping address taxes as before: everything at the billing country', async () => {
+      const { sessionPublicId } = await shopCheckout('ship-none');
+      const p = await previewWith(sessionPublicId, { billingAddress: { country: 'DE' } });
+      expect(p.status, JSON.stringify(p.body)).toBe(200);
+      expect(p.body).toMatchObject({ totalGross: 13000, taxBreakdown: [{ taxRate: 19 }], lines: allGerman });
+      expect(p.body.taxBreakdown).toHaveLength(1);
+      const res = await api('POST', `${pub}/transactions/create`, {
+        body: { sessionPublicId, providerId: boot.providers!.provider_a!.id, billingAddress: { ...buyer, country: 'DE' } },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const tax = await adminCall('GET', `/transactions/${res.body.transactionId}/tax`);
+      expect(figures(tax.body.tax)).toEqual(figures(p.body));
+      expect(tax.body.input.lines.some((l: object) => 'shipToCountry' in l)).toBe(false);
+      expect((await adminCall('GET', `/transactions/${res.body.transactionId}`)).body.shippingAddress).toBeNull();
+    });
+
+    it("uses the checkout's shipping address unless the buyer gives one; a digital-only checkout does not care", async () => {
+      const { id, sessionPublicId } = await shopCheckout('ship-merchant', { shippingAddress: { country: 'fr' } });
+      const view = await adminCall('GET', `/checkouts/${id}`);
+      expect(view.body.shippingAddress).toEqual({ country: 'FR', name: null, line1: null, city: null, postalCode: null });
+      expect((await previewWith(sessionPublicId, { billingAddress: { country: 'DE' } })).body.lines).toMatchObject(shippedToFrance);
+      expect((await previewWith(sessionPublicId, { billingAddress: { country: 'DE' }, shippingAddress: { country: 'DE' } })).body.lines).toMatchObject(allGerman);
+
+      const digital = await newCheckout('ship-digital');
+      const plain = await previewWith(digital, { billingAddress: { country: 'DE' } });
+      const shipped = await previewWith(digital, { billingAddress: { country: 'DE' }, shippingAddress: toFrance });
+      expect(shipped.status).toBe(200);
+      expect(figures(shipped.body)).toEqual(figures(plain.body));
+    });
+
+    it('refuses bad shipping addresses with 400 naming the field, and creates nothing', async () => {
+      const checkoutsBefore = (await adminCall('GET', '/checkouts?limit=1')).body.total as number;
+      const txBefore = await transactionCount();
+      const { sessionPublicId } = await shopCheckout('ship-bad');
+      const bad: unknown[] = [{ country: 'QQ' }, { country: 'France' }, {}, 'FR', { country: 'FR', postalCode: 'x'.repeat(21) }, { country: 'FR', name: 'x'.repeat(201) }];
+      for (const shippingAddress of bad) {
+        const p = await previewWith(sessionPublicId, { billingAddress: { country: 'DE' }, shippingAddress });
+        expect(p.status, `preview ${JSON.stringify(shippingAddress)}`).toBe(400);
+        expect(p.body.error).toMatch(/shippingAddress/);
+        const t = await api('POST', `${pub}/transactions/create`, {
+          body: { sessionPublicId, providerId: boot.providers!.provider_a!.id, billingAddress: { ...buyer, country: 'DE' }, shippingAddress },
+        });
+        expect(t.status, `transaction ${JSON.stringify(shippingAddress)}`).toBe(400);
+        expect(t.body.error).toMatch(/shippingAddress/);
+        const b = await api('POST', `${pub}/billing-requests/create`, { body: { sessionPublicId, billingAddress: { ...buyer, country: 'DE' }, shippingAddress } });
+        expect(b.status, `billing request ${JSON.stringify(shippingAddress)}`).toBe(400);
+        const c = await adminCall('POST', `/checkouts/${boot.siteId}/create`, { amount: 13000, currency: 'EUR', externalReference: 'ship-bad-2', items: shopItems, shippingAddress });
+        expect(c.status, `checkout ${JSON.stringify(shippingAddress)}`).toBe(400);
+        expect(c.body.error).toMatch(/shippingAddress/);
+      }
+      const unknownField = await adminCall('POST', `/checkouts/${boot.siteId}/create`, { amount: 13000, currency: 'EUR', externalReference: 'ship-bad-3', shippingAddress: { country: 'FR', street: 'x' } });
+      expect(unknownField.status).toBe(400);
+      expect(await transactionCount()).toBe(txBefore);
+      expect((await adminCall('GET', '/checkouts?limit=1')).body.total).toBe(checkoutsBefore + 1);
+    });
+  });
+
   describe('bad input is 400 and changes nothing', () => {
     it('checkout preview', async () => {
       for (const billingAddress of [{ country: 'QQ' }, { country: 'Germany' }, {}, 'DE', { country: 'DE', vatId: 'DE<>1' }, { country: 'DE', postcode: 'x'.repeat(21) }]) {

@@ -2430,6 +2430,15 @@ export interface components {
                 vatRate: number | null;
                 itemType: string | null;
             }[];
+            /** @description the merchant's shipping address; null when none */
+            shippingAddress: {
+                /** @description ISO 3166-1 alpha-2; the destination of goods and shipping lines for tax */
+                country: string;
+                name: string | null;
+                line1: string | null;
+                city: string | null;
+                postalCode: string | null;
+            } | null;
             metadata: {
                 [key: string]: string;
             };
@@ -2476,6 +2485,15 @@ export interface components {
                 vatRate: number | null;
                 itemType: string | null;
             }[];
+            /** @description the merchant's shipping address; null when none */
+            shippingAddress: {
+                /** @description ISO 3166-1 alpha-2; the destination of goods and shipping lines for tax */
+                country: string;
+                name: string | null;
+                line1: string | null;
+                city: string | null;
+                postalCode: string | null;
+            } | null;
             metadata: {
                 [key: string]: string;
             };
@@ -2529,6 +2547,15 @@ export interface components {
                 country: string;
                 /** @description buyer VAT ID as given (normalized), null when none */
                 vatId: string | null;
+            } | null;
+            /** @description the shipping address the tax was computed with (the buyer's at transaction create, else the checkout's); null when none */
+            shippingAddress: {
+                /** @description ISO 3166-1 alpha-2; the destination of goods and shipping lines for tax */
+                country: string;
+                name: string | null;
+                line1: string | null;
+                city: string | null;
+                postalCode: string | null;
             } | null;
             metadata: {
                 [key: string]: string;
@@ -2623,6 +2650,15 @@ export interface components {
                 country: string;
                 /** @description buyer VAT ID as given (normalized), null when none */
                 vatId: string | null;
+            } | null;
+            /** @description the shipping address the tax was computed with (the buyer's at transaction create, else the checkout's); null when none */
+            shippingAddress: {
+                /** @description ISO 3166-1 alpha-2; the destination of goods and shipping lines for tax */
+                country: string;
+                name: string | null;
+                line1: string | null;
+                city: string | null;
+                postalCode: string | null;
             } | null;
             metadata: {
                 [key: string]: string;
@@ -2721,6 +2757,15 @@ export interface components {
                 country: string;
                 /** @description buyer VAT ID as given (normalized), null when none */
                 vatId: string | null;
+            } | null;
+            /** @description the shipping address the tax was computed with (the buyer's at transaction create, else the checkout's); null when none */
+            shippingAddress: {
+                /** @description ISO 3166-1 alpha-2; the destination of goods and shipping lines for tax */
+                country: string;
+                name: string | null;
+                line1: string | null;
+                city: string | null;
+                postalCode: string | null;
             } | null;
             metadata: {
                 [key: string]: string;
@@ -8125,6 +8170,14 @@ export interface operations {
                         vatRate?: number | null;
                         itemType?: string | null;
                     }[];
+                    /** @description where the goods go: the destination of goods and shipping lines for tax, unless the buyer gives a shipping address when paying */
+                    shippingAddress?: {
+                        country: string;
+                        name?: string | null;
+                        line1?: string | null;
+                        city?: string | null;
+                        postalCode?: string | null;
+                    } | null;
                     metadata?: {
                         [key: string]: string;
                     };

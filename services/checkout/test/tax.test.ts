@@ -197,6 +197,66 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
     });
   });
 
+  describe('shipping address', () => {
+    const goods = [
+      { name: 'Chair', quantity: 1, unitPrice: 8000, itemType: 'goods' },
+      { name: 'Delivery', quantity: 1, unitPrice: 1000, itemType: 'shipping' },
+      { name: 'Manual (PDF)', quantity: 1, unitPrice: 1000, itemType: 'digital_service' },
+    ];
+    const destinations = (req: CalculateTaxRequest | undefined) => req?.lines.map((l) => l.shipToCountry ?? null);
+
+    it("taxes goods and shipping lines where the buyer's address sends them, else where the checkout's does", async () => {
+      const c = await checkout({ items: goods, shippingAddress: { country: 'at', city: 'Wien' } });
+      expect(c.shippingAddress).toEqual({ country: 'AT', name: null, line1: null, city: 'Wien', postalCode: null });
+      await preview(c, { country: 'DE' });
+      await previewCheckoutTax(h.deps, { sessionPublicId: c.sessionPublicId, browserOrigin: '', billingAddress: { country: 'DE' }, shippingAddress: { country: 'FR' } });
+      expect(h.tax.calculateCalls.map(destinations)).toEqual([
+        ['AT', 'AT', null],
+        ['FR', 'FR', null],
+      ]);
+      expect(h.tax.calculateCalls.map((r) => r.buyer.country)).toEqual(['DE', 'DE']);
+
+      const res = await createTransaction(h.deps, {
+        sessionPublicId: c.sessionPublicId,
+        providerId: provider.id,
+        billingAddress: { ...billing, country: 'DE', vatId: '' },
+        shippingAddress: { country: 'FR', name: 'Ada Buyer', line1: '12 rue des Lilas', city: 'Lyon', postalCode: '69003' },
+        browserOrigin: '',
+      });
+      const doc = await stored(res.transaction.id);
+      expect(doc.shippingAddress).toEqual({ country: 'FR', name: 'Ada Buyer', line1: '12 rue des Lilas', city: 'Lyon', postalCode: '69003' });
+      expect(destinations(doc.taxInput ?? undefined)).toEqual(['FR', 'FR', null]);
+      expect(doc.taxInput?.buyer.country).toBe('DE');
+    });
+
+    it("stores the checkout's address with a transaction whose buyer gave none, and nothing without either", async () => {
+      const shipped = await checkout({ items: goods, shippingAddress: { country: 'FR' } });
+      const withCheckouts = await stored((await pay(shipped)).transaction.id);
+      expect(withCheckouts.shippingAddress).toEqual({ country: 'FR', name: null, line1: null, city: null, postalCode: null });
+      expect(destinations(withCheckouts.taxInput ?? undefined)).toEqual(['FR', 'FR', null]);
+
+      const plain = await checkout({ items: goods });
+      expect(plain.shippingAddress).toBeNull();
+      const without = await stored((await pay(plain)).transaction.id);
+      expect(without.shippingAddress).toBeNull();
+      expect(destinations(without.taxInput ?? undefined)).toEqual([null, null, null]);
+    });
+
+    it('refuses a bad shipping address before anything is asked or stored', async () => {
+      await expect(checkout({ shippingAddress: { country: 'QQ' } })).rejects.toThrow(/shippingAddress\.country/);
+      const c = await checkout({ items: goods });
+      const attempt = (shippingAddress: Record<string, string>) =>
+        createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, billingAddress: billing, shippingAddress, browserOrigin: '' });
+      await expect(attempt({ country: '' })).rejects.toThrow(/shippingAddress\.country is required/);
+      await expect(attempt({ country: 'FR', line1: 'x'.repeat(201) })).rejects.toThrow(/shippingAddress\.line1/);
+      await expect(
+        previewCheckoutTax(h.deps, { sessionPublicId: c.sessionPublicId, browserOrigin: '', billingAddress: { country: 'DE' }, shippingAddress: { country: 'France' } }),
+      ).rejects.toThrow(/shippingAddress\.country/);
+      expect(h.tax.calculateCalls).toHaveLength(0);
+      expect(await h.store.collection(TRANSACTIONS).count({ checkoutId: c.id })).toBe(0);
+    });
+  });
+
   describe('recalculation', () => {
     const ref = (id: string) => ({ organizationId: org.organizationId, mode: 'live' as const, id });
 

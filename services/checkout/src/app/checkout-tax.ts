@@ -2,6 +2,7 @@ import { ErrorCode, isDomainError, UnavailableError } from '@paymesh/core';
 import type { CalculateTaxRequest, TaxCalculation } from '@paymesh/contracts';
 import type { TaxAddress } from '../domain/billing-address';
 import type { CheckoutDoc } from '../domain/checkout';
+import { effectiveShippingAddress, type ShippingAddress } from '../domain/shipping-address';
 import { sitePresentationOf } from '../domain/settings';
 import type { SiteDoc } from '../domain/site';
 import { chargedAmount, checkoutTaxRequest, pinnedInput, taxBasisOf, type TaxBasis } from '../domain/tax-basis';
@@ -21,6 +22,14 @@ export interface CheckoutTax {
   invoiceId: string | null;
   /** What the buyer is charged. */
   amount: number;
+  /** The shipping address the tax was computed with (the buyer's, else the checkout's); null: none. */
+  shippingAddress: ShippingAddress | null;
+}
+
+/** The buyer as tax sees it: the tax part of the billing address, and the shipping address given with it (null: none). */
+export interface TaxBuyer {
+  billing: TaxAddress;
+  shipping: ShippingAddress | null;
 }
 
 /**
@@ -34,25 +43,29 @@ export type WhenTaxUnavailable = 'fail' | 'proceed';
  * The tax of a checkout session for a buyer address, the one computation behind the tax preview
  * and transaction create: the basis (the items when they add up to the amount, else one gross line
  * of the amount), the session's effective VAT ID validation mode (as the public view shows it),
- * then tax CalculateTax. Input errors of the tax service pass through (400).
+ * the shipping destination of goods and shipping lines (the buyer's shipping address, else the
+ * checkout's), then tax CalculateTax. Input errors of the tax service pass through (400).
  */
-export async function checkoutTax(deps: PaymentsDeps, checkout: CheckoutDoc, site: SiteDoc, buyer: TaxAddress, whenUnavailable: 'fail'): Promise<CheckoutTax & { tax: TaxCalculation }>;
-export async function checkoutTax(deps: PaymentsDeps, checkout: CheckoutDoc, site: SiteDoc, buyer: TaxAddress, whenUnavailable: WhenTaxUnavailable): Promise<CheckoutTax>;
+export async function checkoutTax(deps: PaymentsDeps, checkout: CheckoutDoc, site: SiteDoc, buyer: TaxBuyer, whenUnavailable: 'fail'): Promise<CheckoutTax & { tax: TaxCalculation }>;
+export async function checkoutTax(deps: PaymentsDeps, checkout: CheckoutDoc, site: SiteDoc, buyer: TaxBuyer, whenUnavailable: WhenTaxUnavailable): Promise<CheckoutTax>;
 export async function checkoutTax(
   deps: PaymentsDeps,
   checkout: CheckoutDoc,
   site: SiteDoc,
-  buyer: TaxAddress,
+  buyer: TaxBuyer,
   whenUnavailable: WhenTaxUnavailable,
 ): Promise<CheckoutTax> {
   const basis = taxBasisOf(checkout);
+  // The buyer's shipping address wins over the merchant's (see docs/decisions.md); both are at hand,
+  // so this costs no read.
+  const shippingAddress = effectiveShippingAddress(buyer.shipping, checkout.shippingAddress);
   if (checkout.invoiceTax) {
     // Settlement tax follows the invoice: the allocation billing made from the invoice's tax
     // snapshot, whatever the buyer's address (the invoice's buyer is fixed).
-    return { basis, tax: checkout.invoiceTax.allocation, input: null, invoiceId: checkout.invoiceTax.invoiceId, amount: checkout.amount };
+    return { basis, tax: checkout.invoiceTax.allocation, input: null, invoiceId: checkout.invoiceTax.invoiceId, amount: checkout.amount, shippingAddress };
   }
   const vatIdValidation = await effectiveVatIdModeOf(deps, checkout, sitePresentationOf(site).vatIdValidation);
-  const request = checkoutTaxRequest(checkout, basis, buyer, vatIdValidation);
+  const request = checkoutTaxRequest(checkout, basis, buyer.billing, vatIdValidation, shippingAddress?.country);
   let tax: TaxCalculation;
   try {
     tax = await deps.tax.calculate(request);
@@ -62,7 +75,7 @@ export async function checkoutTax(
     const known = deps.priceModes.known(checkout.organizationId, checkout.mode);
     if (whenUnavailable === 'proceed' && (basis.kind === 'amount' || known === 'gross')) {
       deps.logger.warn(log, 'tax service unavailable; the payment goes on without tax (the charge does not depend on it)');
-      return { basis, tax: null, input: request, invoiceId: null, amount: checkout.amount };
+      return { basis, tax: null, input: request, invoiceId: null, amount: checkout.amount, shippingAddress };
     }
     deps.logger.warn({ ...log, priceMode: known ?? 'unknown' }, 'tax service unavailable; cannot compute the tax');
     throw new UnavailableError(
@@ -73,5 +86,5 @@ export async function checkoutTax(
     );
   }
   deps.priceModes.remember(checkout.organizationId, checkout.mode, tax.settings.priceMode);
-  return { basis, tax, input: pinnedInput(request, tax), invoiceId: null, amount: chargedAmount(checkout, basis, tax) };
+  return { basis, tax, input: pinnedInput(request, tax), invoiceId: null, amount: chargedAmount(checkout, basis, tax), shippingAddress };
 }

@@ -7,6 +7,7 @@ import { ConflictError,
   type ErrorKind, ErrorCode } from '@paymesh/core';
 import { validateBillingAddress, type BillingAddress, type BillingAddressInput } from '../domain/billing-address';
 import type { CheckoutDoc } from '../domain/checkout';
+import { validateOptionalShippingAddress, type ShippingAddressInput } from '../domain/shipping-address';
 import type { SiteDoc } from '../domain/site';
 import { hostedReturnUrl, type TransactionDoc } from '../domain/transaction';
 import { TRANSACTIONS } from '../store/collections';
@@ -23,6 +24,8 @@ export interface CreateTransactionInput {
   sessionPublicId: string;
   providerId: string;
   billingAddress?: BillingAddressInput | undefined;
+  /** Where the buyer has the goods sent; absent: the checkout's shipping address, if any. */
+  shippingAddress?: ShippingAddressInput | undefined;
   browserOrigin: string;
 }
 
@@ -106,6 +109,7 @@ async function openTransaction(
             providerPaymentId: null,
             providerPayment: { state: 'requested', error: null, redirectUrl: null },
             billingAddress: billing,
+            shippingAddress: taxed.shippingAddress,
             metadata: { ...checkout.metadata },
             notes: null,
             manual: false,
@@ -236,13 +240,20 @@ async function startPayment(
 export async function createTransaction(deps: PaymentsDeps, input: CreateTransactionInput): Promise<CreatedTransaction> {
   if (!input.billingAddress) throw new ValidationError('billingAddress is required', { field: 'billingAddress' });
   const billing = validateBillingAddress(input.billingAddress);
+  const shipping = validateOptionalShippingAddress(input.shippingAddress);
   if (!input.providerId.trim()) throw new ValidationError('providerId is required', { field: 'providerId' });
   const { checkout, site } = await loadCheckoutForBuyer(deps, input.sessionPublicId, input.browserOrigin, { enforceLicense: true });
   assertOpenForPayment(checkout, deps.clock.now());
   const provider = await resolveProvider(deps, checkout, input.providerId);
   // Disputes and customer risk holds of the buyer (the session's e-mail and client, and the e-mail entered now).
   await assertBuyerMayPay(deps, checkout, billing.email, provider.type);
-  const taxed = await checkoutTax(deps, checkout, site, { country: billing.country, postcode: billing.postalCode || undefined, vatId: billing.vatId }, 'proceed');
+  const taxed = await checkoutTax(
+    deps,
+    checkout,
+    site,
+    { billing: { country: billing.country, postcode: billing.postalCode || undefined, vatId: billing.vatId }, shipping },
+    'proceed',
+  );
   await retireEarlierAttempts(deps, checkout);
   const doc = await openTransaction(deps, checkout, provider, billing, taxed);
   const started = await startPayment(deps, doc, checkout, site);

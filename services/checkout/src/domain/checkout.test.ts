@@ -34,6 +34,7 @@ describe('checkout creation input', () => {
       invoiceNumber: null,
       clientId: null,
       items: [],
+      shippingAddress: null,
       metadata: {},
       expiresAt: '2026-03-02T12:00:00.000Z',
     });
@@ -51,11 +52,13 @@ describe('checkout creation input', () => {
         ipnUrl: 'https://shop.example/ipn',
         clientId: '0123456789abcdef01234567',
         items: [{ name: 'Plan', description: 'Pro plan', quantity: 2, unitPrice: 1000, vatRate: 19, itemType: 'digital_service' }],
+        shippingAddress: { country: ' fr ', name: 'Ada Buyer', line1: '', city: 'Lyon', postalCode: '69003' },
         metadata: { cart: '42' },
         expiresAt: '2026-03-01T14:00:00+01:00',
       },
       ctx,
     );
+    expect(v.shippingAddress).toEqual({ country: 'FR', name: 'Ada Buyer', line1: null, city: 'Lyon', postalCode: '69003' });
     expect(v.expiresAt).toBe('2026-03-01T13:00:00.000Z');
     expect(v.currency).toBe('USD');
     expect(v.returnUrl).toBe('https://shop.example/thanks/{transactionId}?x=1');
@@ -95,6 +98,10 @@ describe('checkout creation input', () => {
     [{ items: [{ name: 'a', quantity: 1, unitPrice: 1, vatRate: -1 }] }, /items\[0\]\.vatRate/],
     [{ items: [{ name: 'a', quantity: 1, unitPrice: 1, itemType: 'weird' }] }, /items\[0\]\.itemType must be one of/],
     [{ metadata: { ['k'.repeat(41)]: 'v' } }, /metadata keys/],
+    [{ shippingAddress: {} }, /shippingAddress\.country is required/],
+    [{ shippingAddress: { country: 'QQ' } }, /shippingAddress\.country must be a two-letter ISO 3166-1/],
+    [{ shippingAddress: { country: 'FR', postalCode: 'x'.repeat(21) } }, /shippingAddress\.postalCode must be at most 20/],
+    [{ shippingAddress: { country: 'FR', city: 'x'.repeat(101) } }, /shippingAddress\.city must be at most 100/],
   ])('rejects %j', (patch, message) => invalid(patch as Partial<CheckoutInput>, message));
 
   it('accepts the invoice number alone as the reference', () => {

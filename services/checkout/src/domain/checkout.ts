@@ -5,6 +5,7 @@ import type { CheckoutInvoiceTax } from '@paymesh/contracts';
 import { isEmail } from './billing-address';
 import { validateIpnUrl, type IpnPolicy } from './ipn-target';
 import { normalizeCurrency } from './iso-codes';
+import { validateOptionalShippingAddress, type ShippingAddress, type ShippingAddressInput } from './shipping-address';
 import type { Mode } from './site';
 
 export const ITEM_TYPES = ['digital_service', 'goods', 'service', 'shipping'] as const;
@@ -46,6 +47,11 @@ export interface CheckoutDoc extends StoredDoc {
   invoiceNumber: string | null;
   clientId: string | null;
   items: LineItem[];
+  /**
+   * The merchant's shipping address: its country is the destination of goods and shipping lines
+   * unless the buyer gives one when paying. Null or absent (older documents): none.
+   */
+  shippingAddress?: ShippingAddress | null;
   metadata: Record<string, string>;
   expiresAt: string;
   completedTransactionId: string | null;
@@ -95,6 +101,7 @@ export interface CheckoutInput {
   invoiceNumber?: string | undefined;
   clientId?: string | undefined;
   items?: LineItemInput[] | undefined;
+  shippingAddress?: ShippingAddressInput | undefined;
   metadata?: Record<string, string> | undefined;
   expiresAt?: string | undefined;
 }
@@ -113,7 +120,7 @@ export type ValidCheckoutInput = Pick<
   | 'items'
   | 'metadata'
   | 'expiresAt'
->;
+> & { shippingAddress: ShippingAddress | null };
 
 function bad(field: string, message: string): never {
   throw new ValidationError(`${field} ${message}`, { field });
@@ -237,6 +244,7 @@ export function validateCheckoutInput(
     invoiceNumber,
     clientId,
     items: items.map(validateItem),
+    shippingAddress: validateOptionalShippingAddress(input.shippingAddress),
     metadata: validateMetadata(input.metadata),
     expiresAt: validateExpiresAt(input.expiresAt, ctx.now, ctx.defaultLifetimeHours),
   };

@@ -69,6 +69,48 @@ describe('checkoutTaxRequest', () => {
   });
 });
 
+describe('checkoutTaxRequest with a shipping destination', () => {
+  const doc = { organizationId: 'a'.repeat(24), mode: 'live' as const, currency: 'EUR' };
+  const billedInDe = { country: 'DE', postcode: undefined, vatId: undefined };
+
+  it('sends goods and shipping lines to the shipping country and leaves the buyer and other lines alone', () => {
+    const basis = taxBasisOf(
+      checkout(13000, [
+        item({ name: 'Chair', unitPrice: 10000, itemType: 'goods' }),
+        item({ name: 'Delivery', unitPrice: 1000, itemType: 'shipping' }),
+        item({ name: 'Manual (PDF)', unitPrice: 1000, itemType: 'digital_service' }),
+        item({ name: 'Assembly', unitPrice: 1000, itemType: 'service' }),
+      ]),
+    );
+    const req = checkoutTaxRequest(doc, basis, billedInDe, 'format', 'FR');
+    expect(req.buyer).toEqual({ country: 'DE' });
+    expect(req.lines.map((l) => [l.name, l.shipToCountry])).toEqual([
+      ['Chair', 'FR'],
+      ['Delivery', 'FR'],
+      ['Manual (PDF)', undefined],
+      ['Assembly', undefined],
+    ]);
+    expect(req.lines[2]).not.toHaveProperty('shipToCountry');
+    // The basis itself is not changed (it is shared by the preview and the charge).
+    expect(basis.lines.every((l) => l.shipToCountry === undefined)).toBe(true);
+  });
+
+  it('changes nothing without a destination, for one gross line of the amount, or for services only', () => {
+    const goods = taxBasisOf(checkout(10000, [item({ itemType: 'goods' })]));
+    expect(checkoutTaxRequest(doc, goods, billedInDe, 'format')).toEqual(checkoutTaxRequest(doc, goods, billedInDe, 'format', undefined));
+    expect(checkoutTaxRequest(doc, goods, billedInDe, 'format').lines).toEqual([{ name: 'Plan', quantity: 1, unitPrice: 10000, itemType: 'goods' }]);
+    for (const basis of [taxBasisOf(checkout(4990, [])), taxBasisOf(checkout(2000, [item({ unitPrice: 1000 }), item({ unitPrice: 1000, itemType: 'service' })]))]) {
+      expect(checkoutTaxRequest(doc, basis, billedInDe, 'format', 'FR')).toEqual(checkoutTaxRequest(doc, basis, billedInDe, 'format'));
+    }
+  });
+
+  it('sends a gross amount line of goods only (items that do not add up) to the shipping country', () => {
+    const basis = taxBasisOf(checkout(11900, [item({ unitPrice: 10000, itemType: 'goods' })]));
+    expect(basis.kind).toBe('amount');
+    expect(checkoutTaxRequest(doc, basis, billedInDe, 'format', 'FR').lines).toEqual([{ name: 'Order A-1', quantity: 1, unitPrice: 11900, itemType: 'goods', shipToCountry: 'FR' }]);
+  });
+});
+
 const calc = (over: Partial<TaxCalculation>): TaxCalculation =>
   ({ taxIncluded: true, totalGross: 10000, date: '2026-03-01', settings: { priceMode: 'gross' }, buyer: { vatIdCheck: { status: 'not_given' } }, ...over }) as TaxCalculation;
 

@@ -59,12 +59,29 @@ export function taxBasisOf(doc: CheckoutFacts): TaxBasis {
   return { kind: 'amount', priceMode: 'gross', lines: [{ name: amountLineName(doc), quantity: 1, unitPrice: doc.amount, itemType }] };
 }
 
-/** The CalculateTax request of a checkout for a buyer address (the tax point defaults to today at the tax service). */
+/** Item types whose place of supply is where they are sent (the engine's goods-like types). */
+const SHIPPED: ReadonlySet<TaxItemType> = new Set<TaxItemType>(['goods', 'shipping']);
+
+/**
+ * The lines with `shipToCountry` set on goods and shipping lines when a shipping destination is
+ * known; digital services and services stay on the buyer's (billing) country.
+ */
+function shippedLines(lines: TaxLineInput[], shipToCountry: string | undefined): TaxLineInput[] {
+  if (!shipToCountry) return lines;
+  return lines.map((l) => (SHIPPED.has(l.itemType) ? { ...l, shipToCountry } : l));
+}
+
+/**
+ * The CalculateTax request of a checkout for a buyer address (the tax point defaults to today at
+ * the tax service). `shipToCountry`: the country of the shipping address the payment is taxed with
+ * (see shipping-address.ts), the destination of its goods and shipping lines.
+ */
 export function checkoutTaxRequest(
   doc: Pick<CheckoutDoc, 'organizationId' | 'mode' | 'currency'>,
   basis: TaxBasis,
   buyer: TaxAddress,
   vatIdValidation: VatIdValidation,
+  shipToCountry?: string,
 ): CalculateTaxRequest {
   return {
     organizationId: doc.organizationId,
@@ -77,7 +94,7 @@ export function checkoutTaxRequest(
       ...(buyer.postcode ? { postcode: buyer.postcode } : {}),
       ...(buyer.vatId ? { vatId: buyer.vatId } : {}),
     },
-    lines: basis.lines,
+    lines: shippedLines(basis.lines, shipToCountry),
   };
 }
 

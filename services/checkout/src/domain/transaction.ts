@@ -2,6 +2,7 @@ import type { StoredDoc } from '@paymesh/store';
 import type { CalculateTaxRequest, TaxCalculation } from '@paymesh/contracts';
 import type { Mode } from './site';
 import type { BillingAddress } from './billing-address';
+import type { ShippingAddress } from './shipping-address';
 import type { SubState, TxStatus } from './transaction-state';
 import type { AggregatedContribution } from './dashboard';
 
@@ -66,6 +67,11 @@ export interface TransactionDoc extends StoredDoc {
   providerPaymentId: string | null;
   providerPayment: ProviderPayment;
   billingAddress: BillingAddress | null;
+  /**
+   * The shipping address the tax was computed with (the buyer's, else the checkout's); null or
+   * absent when there was none (older documents, manual transactions).
+   */
+  shippingAddress?: ShippingAddress | null;
   metadata: Record<string, string>;
   notes: string | null;
   manual: boolean;

@@ -1,6 +1,7 @@
 import type { checkoutPayments } from '@paymesh/proto';
 import type { BillingAddress, BillingAddressInput } from '../domain/billing-address';
 import { checkoutStatus, type CheckoutDoc, type LineItemInput } from '../domain/checkout';
+import type { ShippingAddress, ShippingAddressInput } from '../domain/shipping-address';
 import type { TransactionDoc } from '../domain/transaction';
 import type { CustomerHoldDoc } from '../domain/customer-hold';
 import type { CustomerHoldView } from '@paymesh/contracts';
@@ -13,6 +14,16 @@ export function billingAddressIn(a: checkoutPayments.BillingAddress | undefined)
 
 export function billingAddressOut(a: BillingAddress | null): checkoutPayments.BillingAddress | undefined {
   return a ? { name: a.name, email: a.email, line1: a.line1, city: a.city, postalCode: a.postalCode, country: a.country, vatId: a.vatId ?? '' } : undefined;
+}
+
+/** Wire -> domain: absent stays absent; empty strings are absent fields (validation decides). */
+export function shippingAddressIn(a: checkoutPayments.ShippingAddress | undefined): ShippingAddressInput | undefined {
+  if (!a) return undefined;
+  return { country: a.country, name: a.name, line1: a.line1, city: a.city, postalCode: a.postalCode };
+}
+
+export function shippingAddressOut(a: ShippingAddress | null | undefined): checkoutPayments.ShippingAddress | undefined {
+  return a ? { country: a.country, name: a.name ?? '', line1: a.line1 ?? '', city: a.city ?? '', postalCode: a.postalCode ?? '' } : undefined;
 }
 
 export function lineItemsIn(items: checkoutPayments.CheckoutLineItem[]): LineItemInput[] {
@@ -59,6 +70,7 @@ export function toCheckoutRecord(doc: CheckoutDoc, now: Date, transactions: Tran
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
     transactions: transactions.map((t) => ({ id: t.id, status: t.status, createdAt: t.createdAt })),
+    shippingAddress: shippingAddressOut(doc.shippingAddress),
   };
 }
 
@@ -87,6 +99,7 @@ export function toTransactionRecord(doc: TransactionDoc): checkoutPayments.Trans
     providerPaymentState: doc.providerPayment.state,
     providerPaymentError: doc.providerPayment.error ?? '',
     billingAddress: billingAddressOut(doc.billingAddress),
+    shippingAddress: shippingAddressOut(doc.shippingAddress),
     metadata: { ...doc.metadata },
     notes: doc.notes ?? '',
     manual: doc.manual,

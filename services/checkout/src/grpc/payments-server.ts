@@ -30,6 +30,7 @@ import { getDashboard } from '../app/dashboard';
 import {
   billingAddressIn,
   billingAddressOut,
+  shippingAddressIn,
   lineItemsIn,
   toActionResponse,
   toCheckoutRecord,
@@ -72,6 +73,7 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
         invoiceNumber: opt(req.invoiceNumber),
         clientId: opt(req.clientId),
         items: lineItemsIn(req.items),
+        shippingAddress: shippingAddressIn(req.shippingAddress),
         metadata: req.metadata,
         expiresAt: opt(req.expiresAt),
         invoiceTaxJson: opt(req.invoiceTaxJson),
@@ -204,6 +206,7 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
         sessionPublicId: req.sessionPublicId,
         browserOrigin: req.browserOrigin,
         billingAddress: a ? { country: a.country, postcode: a.postcode, vatId: a.vatId } : undefined,
+        shippingAddress: shippingAddressIn(req.shippingAddress),
       });
       return { json: JSON.stringify(calc) };
     }),
@@ -240,6 +243,7 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
         sessionPublicId: req.sessionPublicId,
         providerId: req.providerId,
         billingAddress: billingAddressIn(req.billingAddress),
+        shippingAddress: shippingAddressIn(req.shippingAddress),
         browserOrigin: req.browserOrigin,
       });
       return {

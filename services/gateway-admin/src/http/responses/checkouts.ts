@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { metadata, objectIdString, page, testMode, timestamp } from './common';
 
+/** A stored shipping address (checkout: the merchant's; transaction: the one its tax was computed with). */
+export const shippingAddress = z.object({
+  country: z.string().describe('ISO 3166-1 alpha-2; the destination of goods and shipping lines for tax'),
+  name: z.string().nullable(),
+  line1: z.string().nullable(),
+  city: z.string().nullable(),
+  postalCode: z.string().nullable(),
+});
+
 const checkoutStatus = z.string().describe('pending, completed or expired');
 
 /** The spec's checkout creation response (200). */
@@ -41,6 +50,7 @@ export const checkout = z.object({
       itemType: z.string().nullable(),
     }),
   ),
+  shippingAddress: shippingAddress.nullable().describe("the merchant's shipping address; null when none"),
   metadata,
   expiresAt: timestamp,
   completedTransactionId: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { metadata, objectIdString, page, testMode, timestamp } from './common';
+import { shippingAddress } from './checkouts';
 
 const billingAddress = z.object({
   name: z.string(),
@@ -55,6 +56,9 @@ export const transaction = z.object({
   providerPaymentId: z.string().nullable(),
   providerPayment: z.object({ state: z.string(), error: z.string().nullable() }),
   billingAddress: billingAddress.nullable(),
+  shippingAddress: shippingAddress
+    .nullable()
+    .describe("the shipping address the tax was computed with (the buyer's at transaction create, else the checkout's); null when none"),
   metadata,
   notes: z.string().nullable(),
   manual: z.boolean(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { checkoutPayments } from '@paymesh/proto';
 import { checkout, checkoutCreated, checkoutPage, checkoutWithTransactions } from '../responses/checkouts';
-import { currencyCode, dateBound, EMAIL_MAX, metadata, money, percentage, quantity, text, URL_MAX } from '@paymesh/http';
+import { countryCode, currencyCode, dateBound, EMAIL_MAX, metadata, money, percentage, quantity, text, URL_MAX } from '@paymesh/http';
 import { resource } from '../route-table';
 import { objectId, pageQuery, rpc } from './common';
 import { parseDateRange } from './list-query';
@@ -22,6 +22,18 @@ const lineItem = z
   })
   .strict();
 
+/** The merchant's shipping address: goods and shipping lines are taxed where it is, unless the buyer gives one. */
+const shippingAddress = z
+  .object({
+    country: countryCode,
+    name: optString(200),
+    line1: optString(200),
+    city: optString(100),
+    postalCode: optString(20),
+  })
+  .strict()
+  .describe('where the goods go: the destination of goods and shipping lines for tax, unless the buyer gives a shipping address when paying');
+
 const createBody = z
   .object({
     amount: money,
@@ -34,6 +46,7 @@ const createBody = z
     invoiceNumber: optString(200),
     clientId: optString(24),
     items: z.array(lineItem).max(100).optional(),
+    shippingAddress: shippingAddress.nullish(),
     metadata: metadata().optional(),
     /** RFC 3339; default: now + CHECKOUT_SESSION_TTL_HOURS. */
     expiresAt: optString(64),
@@ -65,6 +78,11 @@ const checkoutParams = z.object({ checkoutId: objectId('checkoutId') });
 const orEmpty = (v: string | null | undefined): string => v ?? '';
 const orNull = (v: string): string | null => (v === '' ? null : v);
 
+/** Admin shape of a shipping address: fields not given are null; null when there is none. */
+export function shippingAddressView(a: checkoutPayments.ShippingAddress | undefined) {
+  return a ? { country: a.country, name: orNull(a.name), line1: orNull(a.line1), city: orNull(a.city), postalCode: orNull(a.postalCode) } : null;
+}
+
 /** Admin shape of a checkout session. */
 export function checkoutView(c: checkoutPayments.CheckoutRecord) {
   return {
@@ -93,6 +111,7 @@ export function checkoutView(c: checkoutPayments.CheckoutRecord) {
       vatRate: i.vatRate ?? null,
       itemType: orNull(i.itemType),
     })),
+    shippingAddress: shippingAddressView(c.shippingAddress),
     metadata: c.metadata,
     expiresAt: c.expiresAt,
     completedTransactionId: orNull(c.completedTransactionId),
@@ -138,6 +157,15 @@ export const checkoutRoutes = [
           vatRate: i.vatRate ?? undefined,
           itemType: orEmpty(i.itemType),
         })),
+        shippingAddress: body.shippingAddress
+          ? {
+              country: body.shippingAddress.country,
+              name: orEmpty(body.shippingAddress.name),
+              line1: orEmpty(body.shippingAddress.line1),
+              city: orEmpty(body.shippingAddress.city),
+              postalCode: orEmpty(body.shippingAddress.postalCode),
+            }
+          : undefined,
         metadata: body.metadata ?? {},
         expiresAt: orEmpty(body.expiresAt),
         // Only billing's invoice payment links carry an invoice tax; the Admin API never does.

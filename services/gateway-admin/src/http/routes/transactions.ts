@@ -6,6 +6,7 @@ import { transactionDeleted as deleted, transactionDetail, transactionPage, tran
 import { resource } from '../route-table';
 import { chargebackUpdateBody, transactionTaxView } from '@paymesh/contracts';
 import { actorOf } from './billing-rpc';
+import { shippingAddressView } from './checkouts';
 import { idParams, objectId, rpc } from './common';
 import { listValues, multiParam, parseDateRange, parseObjectIds, parseStatuses } from './list-query';
 
@@ -97,6 +98,7 @@ export function transactionView(t: checkoutPayments.TransactionRecord) {
     providerPaymentId: orNull(t.providerPaymentId),
     providerPayment: { state: t.providerPaymentState, error: orNull(t.providerPaymentError) },
     billingAddress: t.billingAddress ? { ...t.billingAddress, vatId: orNull(t.billingAddress.vatId) } : null,
+    shippingAddress: shippingAddressView(t.shippingAddress),
     metadata: t.metadata,
     notes: orNull(t.notes),
     manual: t.manual,

@@ -31,6 +31,26 @@ export function billingAddressIn(a: z.infer<typeof billingAddressSchema>): check
   };
 }
 
+/**
+ * Where the buyer has the goods sent: its country is the destination of goods and shipping lines
+ * for tax (the billing country stays the buyer's for everything else). Same limits as the billing
+ * address; the rules live in checkout.
+ */
+export const shippingAddressSchema = z
+  .object({
+    country: countryCode,
+    name: text(200).optional(),
+    line1: text(200).optional(),
+    city: text(100).optional(),
+    postalCode: text(20).optional(),
+  })
+  .describe("where the goods go; wins over the checkout's shipping address for goods and shipping lines");
+
+export function shippingAddressIn(a: z.infer<typeof shippingAddressSchema> | undefined): checkoutPayments.ShippingAddress | undefined {
+  if (!a) return undefined;
+  return { country: a.country, name: a.name ?? '', line1: a.line1 ?? '', city: a.city ?? '', postalCode: a.postalCode ?? '' };
+}
+
 /** Wire -> public shape: an empty VAT ID is not shown. */
 export function billingAddressOut(a: checkoutPayments.BillingAddress) {
   const { vatId, ...rest } = a;
@@ -43,6 +63,7 @@ const taxPreviewBody = z.object({
     postcode: text(20).optional(),
     vatId: text(30).optional().describe('spaces, dots and hyphens are ignored'),
   }),
+  shippingAddress: shippingAddressSchema.optional(),
 });
 
 const sessionParams = z.object({ id: text(100, 1) });
@@ -107,11 +128,16 @@ export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOp
   app.post('/checkouts/:id/tax-preview', { schema: previewSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(sessionParams, req.params, 'params');
-    const { billingAddress: a } = parse(taxPreviewBody, req.body);
+    const { billingAddress: a, shippingAddress } = parse(taxPreviewBody, req.body);
     const res = await rpc(
       cp,
       cp.previewCheckoutTax,
-      { sessionPublicId: id, browserOrigin, billingAddress: { country: a.country, postcode: a.postcode ?? '', vatId: a.vatId ?? '' } },
+      {
+        sessionPublicId: id,
+        browserOrigin,
+        billingAddress: { country: a.country, postcode: a.postcode ?? '', vatId: a.vatId ?? '' },
+        shippingAddress: shippingAddressIn(shippingAddress),
+      },
       clients.taxDeadlineMs,
     );
     // checkout validated the answer with the same contract; the response schema checks what leaves.

@@ -4,7 +4,7 @@ import { text } from '@paymesh/http';
 import type { checkoutPayments } from '@paymesh/proto';
 import { rpc } from '../../clients';
 import { browserOriginFor } from '../origin';
-import { billingAddressIn, billingAddressSchema, type PublicRouteOptions } from './checkouts';
+import { billingAddressIn, billingAddressSchema, shippingAddressIn, shippingAddressSchema, type PublicRouteOptions } from './checkouts';
 import { parse, required } from './parse';
 import { doc, transactionAction, transactionCreated, transactionStatus, inputDocumentedOnly } from '../responses';
 
@@ -13,11 +13,13 @@ const createBody = z.object({
   sessionPublicId: required('sessionPublicId', 100),
   providerId: required('providerId', 100),
   billingAddress: billingAddressSchema,
+  shippingAddress: shippingAddressSchema.optional(),
 });
 /** Direct debit checkout: the session and the billing address; the provider is the organization's provider_c record. */
 const billingRequestBody = z.object({
   sessionPublicId: required('sessionPublicId', 100),
   billingAddress: billingAddressSchema,
+  shippingAddress: shippingAddressSchema.optional(),
 });
 const txParams = z.object({ id: text(100, 1) });
 /** Buyer actions prove possession of the checkout session: transaction IDs alone are guessable. */
@@ -44,6 +46,7 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
         sessionPublicId: body.sessionPublicId,
         providerId: body.providerId,
         billingAddress: billingAddressIn(body.billingAddress),
+        shippingAddress: shippingAddressIn(body.shippingAddress),
         browserOrigin,
       },
       clients.paymentDeadlineMs,
@@ -73,7 +76,13 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
     const res = await rpc(
       cp,
       cp.createTransaction,
-      { sessionPublicId: body.sessionPublicId, providerId: 'provider_c', billingAddress: billingAddressIn(body.billingAddress), browserOrigin },
+      {
+        sessionPublicId: body.sessionPublicId,
+        providerId: 'provider_c',
+        billingAddress: billingAddressIn(body.billingAddress),
+        shippingAddress: shippingAddressIn(body.shippingAddress),
+        browserOrigin,
+      },
       clients.paymentDeadlineMs,
     );
     return {
