@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@paymesh/core';
-import { backgroundInFlight, COST_COUNTERS_SIGNAL, reportCostCountersOnSignal, trackBackground, type CostCounters } from './counters';
+import { COST_COUNTERS_SIGNAL, reportCostCountersOnSignal, type CostCounters } from './counters';
 
 describe('cost counters', () => {
-  it('counts a background task until it settles, failed ones too', async () => {
-    const before = backgroundInFlight();
-    let finish: () => void = () => undefined;
-    const ok = trackBackground(new Promise<void>((resolve) => (finish = resolve)));
-    const failed = trackBackground(Promise.reject(new Error('boom')));
-    expect(backgroundInFlight()).toBe(before + 2);
-    await expect(failed).rejects.toThrow('boom');
-    expect(backgroundInFlight()).toBe(before + 1);
-    finish();
-    await ok;
-    expect(backgroundInFlight()).toBe(before);
-  });
-
   it('logs the counters on the signal until told to stop', () => {
     const lines: Array<{ msg: string; costCounters?: CostCounters }> = [];
     const logger = createLogger({ service: 'counters-test', level: 'info', destination: { write: (chunk: string) => void lines.push(JSON.parse(chunk)) } });

@@ -1,5 +1,5 @@
 import type { Bus, BusStats, OutboxRelay } from '@paymesh/bus';
-import type { Logger } from '@paymesh/core';
+import { backgroundInFlight, type Logger } from '@paymesh/core';
 import { grpcStats, type GrpcStats } from '@paymesh/grpc';
 import type { DocumentStore, StoreStats } from '@paymesh/store';
 
@@ -12,26 +12,8 @@ export interface CostCounters {
   grpc: GrpcStats;
   bus: BusStats;
   relay: { published: number; busy: boolean };
-  /** Background passes and tasks ({@link WorkLoop} passes, due-work deliveries) running now. */
+  /** Background tasks running now (`trackBackground` of @paymesh/core: work-loop passes, deliveries, cleanups). */
   background: number;
-}
-
-let background = 0;
-
-/**
- * Counts `task` as background work in flight until it settles, so a reader of the counters can
- * tell a quiet process from one still working on something no request or message is waiting for.
- */
-export function trackBackground<T>(task: Promise<T>): Promise<T> {
-  background += 1;
-  return task.finally(() => {
-    background -= 1;
-  });
-}
-
-/** Background tasks of this process running now (see {@link trackBackground}). */
-export function backgroundInFlight(): number {
-  return background;
 }
 
 /** This process's counters now. */

@@ -1,5 +1,4 @@
-import type { Logger } from '@paymesh/core';
-import { trackBackground } from './counters';
+import { trackBackground, type Logger } from '@paymesh/core';
 
 /**
  * A background loop that runs `pass` over and over: each pass returns how long to sleep before the

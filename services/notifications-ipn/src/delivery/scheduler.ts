@@ -1,5 +1,5 @@
-import type { Clock, Logger } from '@paymesh/core';
-import { trackBackground, WorkLoop } from '@paymesh/runtime';
+import { trackBackground, type Clock, type Logger } from '@paymesh/core';
+import { WorkLoop } from '@paymesh/runtime';
 import type { DocumentStore, StoredDoc } from '@paymesh/store';
 import type { IpnDeps } from '../app/deps';
 import { processDelivery, type ProcessResult } from '../app/process-delivery';
