@@ -28,6 +28,8 @@ export interface TestMeshOptions {
   natsUrl?: string;
   /** Extra environment; an entry set to undefined removes that variable. */
   env?: Record<string, string | undefined>;
+  /** Also receives every output line of every process as it arrives. */
+  onLine?: (service: string, line: string) => void;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
       const arr = lines.get(svc) ?? [];
       arr.push(line);
       lines.set(svc, arr);
+      opts.onLine?.(svc, line);
     },
     readyTimeoutMs: 90_000,
   });

@@ -14,6 +14,7 @@ import type { EventEnvelope } from './envelope';
 import { toNatsHeaders } from './headers';
 import type { OutboxEvent } from './outbox-types';
 import { PoisonEventError } from './poison';
+import { BusCounters, type BusStats } from './stats';
 import { DEFAULT_STREAM_LIMITS, ensureStream, type StreamLimits } from './stream';
 import { ConsumerLoop, type EventHandler, type Subscription } from './subscription';
 import {
@@ -164,6 +165,7 @@ export class Bus {
   private readonly publishTimeoutMs: number;
   private readonly streams = new Map<string, Promise<void>>();
   private readonly subscriptions = new Set<ConsumerLoop>();
+  private readonly counters = new BusCounters();
   private connected = true;
   private reconnecting = false;
   private reconnects = 0;
@@ -283,6 +285,9 @@ export class Bus {
         expect: { streamName: stream },
         timeout: this.publishTimeoutMs,
       });
+      this.counters.published += 1;
+      this.counters.subject(subject).published += 1;
+      if (ack.duplicate) this.counters.duplicates += 1;
       return { stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };
     };
     try {
@@ -367,6 +372,7 @@ export class Bus {
       ensure,
       onStopped: () => this.subscriptions.delete(loop),
       flush: () => this.nc.flush(),
+      counters: this.counters,
     });
     this.subscriptions.add(loop);
     loop.start();
@@ -404,6 +410,13 @@ export class Bus {
       lastDisconnectAt: this.lastDisconnectAt,
       subscriptions: this.subscriptions.size,
     };
+  }
+
+  /** Messages published and consumed so far, and handlers running now. */
+  stats(): BusStats {
+    let handling = 0;
+    for (const s of this.subscriptions) handling += s.handling;
+    return this.counters.snapshot(handling);
   }
 
   /** Stops every subscription (letting in-flight handlers finish), flushes and closes; idempotent. */

@@ -15,6 +15,7 @@ export {
 export { DEFAULT_STREAM_LIMITS, type StreamLimits } from './stream';
 export { retryDelayMs, type BackoffOptions } from './backoff';
 export { PoisonEventError } from './poison';
+export type { BusStats, SubjectStats } from './stats';
 export type { DeliveryMeta, EventHandler, Subscription } from './subscription';
 export {
   Bus,

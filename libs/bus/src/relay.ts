@@ -39,6 +39,8 @@ export interface RelayHealth {
   healthy: boolean;
   /** Events published (and marked) since construction. */
   published: number;
+  /** Publishing handed-over events or running a pass right now. */
+  busy: boolean;
   /** Whether other processes' commits wake this relay (outbox watch active). */
   watching: boolean;
   /** Failed passes in a row. */
@@ -236,6 +238,7 @@ export class OutboxRelay {
       running: this.started,
       healthy: this.consecutiveFailures === 0,
       published: this.published,
+      busy: this.handedOver.length > 0 || this.draining !== undefined || this.current !== undefined || this.queued !== undefined,
       watching: this.watching,
       consecutiveFailures: this.consecutiveFailures,
       lastRunAt: this.lastRunAt?.toISOString(),

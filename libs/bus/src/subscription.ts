@@ -9,6 +9,7 @@ import { retryDelayMs, type BackoffOptions } from './backoff';
 import { decodeEnvelope, type EventEnvelope } from './envelope';
 import { fromNatsHeaders } from './headers';
 import { PoisonEventError } from './poison';
+import type { BusCounters } from './stats';
 import { eventSubjectFromWire } from './subjects';
 
 /** Delivery details passed to a handler next to the envelope. */
@@ -70,6 +71,8 @@ export interface ConsumerLoopOptions {
    * the dead pull (and redelivered only after the ack wait).
    */
   flush: () => Promise<void>;
+  /** Where received, acked, naked and terminated messages are counted. */
+  counters: BusCounters;
 }
 
 const RESTART_DELAY_MS = 1_000;
@@ -93,6 +96,11 @@ export class ConsumerLoop implements Subscription {
     this.stream = opts.stream;
     this.consumer = opts.consumer;
     this.log = opts.logger.child({ stream: opts.stream, consumer: opts.consumer });
+  }
+
+  /** Handlers running now. */
+  get handling(): number {
+    return this.inFlight.size;
   }
 
   /** Starts the loop in the background. */
@@ -184,6 +192,8 @@ export class ConsumerLoop implements Subscription {
     const ctx = contextFromHeaders((name) => headers[name]);
     // Each consumed event gets a span continuing the publisher's trace (traceparent header).
     const subject = eventSubjectFromWire(this.opts.namespace, msg.subject);
+    this.opts.counters.consumed += 1;
+    this.opts.counters.subject(subject).consumed += 1;
     await runWithContext(ctx, () => this.process(msg, headers), `consume ${subject}`);
   }
 
@@ -197,7 +207,7 @@ export class ConsumerLoop implements Subscription {
       envelope = decodeEnvelope(msg.data);
     } catch (err) {
       log.error({ err }, 'event is not a valid envelope; terminated');
-      msg.term();
+      this.term(msg);
       return;
     }
 
@@ -222,17 +232,23 @@ export class ConsumerLoop implements Subscription {
     // A plain ack: waiting for the server to confirm it costs a round trip per message, and a lost
     // ack only means a redelivery, which idempotent handlers absorb.
     msg.ack();
+    this.opts.counters.acked += 1;
+  }
+
+  private term(msg: JsMsg): void {
+    msg.term();
+    this.opts.counters.terminated += 1;
   }
 
   private fail(msg: JsMsg, err: unknown, log: Logger, deliveryCount: number): void {
     if (err instanceof PoisonEventError) {
       log.error({ err }, 'event rejected as unprocessable; terminated');
-      msg.term();
+      this.term(msg);
       return;
     }
     if (this.opts.maxDeliver > 0 && deliveryCount >= this.opts.maxDeliver) {
       log.error({ err, maxDeliver: this.opts.maxDeliver }, 'event handler failed on the last attempt; terminated');
-      msg.term();
+      this.term(msg);
       return;
     }
     const delayMs = retryDelayMs(deliveryCount, this.opts.backoff);
@@ -242,5 +258,6 @@ export class ConsumerLoop implements Subscription {
       log.warn({ err, retryInMs: delayMs }, 'event handler failed; will be redelivered');
     }
     msg.nak(delayMs);
+    this.opts.counters.naked += 1;
   }
 }

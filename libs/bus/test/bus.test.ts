@@ -4,6 +4,7 @@ import { connect, headers as natsHeaders } from 'nats';
 import { Bus } from '../src/bus';
 import { makeEvent, type EventEnvelope } from '../src/envelope';
 import { eventId } from '../src/event-id';
+import { PoisonEventError } from '../src/poison';
 import type { DeliveryMeta, Subscription } from '../src/subscription';
 import { NATS_URL, captureLogger, connectBus, dropNamespace, sleep, testNamespace, waitFor } from './helpers';
 
@@ -117,6 +118,44 @@ describe('Bus', () => {
     ]);
     expect(succeeded).toBe(1);
     expect(lines.some((l) => l.msg === 'event handler failed; will be redelivered')).toBe(true);
+  });
+
+  it('counts publishes (duplicates apart), messages consumed, acks, naks and terminations per subject', async () => {
+    const pubBefore = publisher.stats();
+    const subBefore = consumer.stats();
+    const failedOnce = new Set<string>();
+    subs.push(
+      await consumer.subscribe({
+        durable: 'counting',
+        subjects: 'payments.charge.*',
+        backoff: { initialMs: 100 },
+        handler: (event) => {
+          if (event.type === 'payments.charge.refused') throw new PoisonEventError('never processable');
+          if (event.type === 'payments.charge.failed' && !failedOnce.has(event.id)) {
+            failedOnce.add(event.id);
+            throw new Error('temporary failure');
+          }
+        },
+      }),
+    );
+    const once = makeEvent('payments.charge.captured', {});
+    await publisher.publish('payments.charge.captured', once);
+    await publisher.publish('payments.charge.captured', { ...once });
+    await publisher.publish('payments.charge.failed', makeEvent('payments.charge.failed', {}));
+    await publisher.publish('payments.charge.refused', makeEvent('payments.charge.refused', {}));
+    const delta = (key: 'acked' | 'terminated') => consumer.stats()[key] - subBefore[key];
+    await waitFor(() => delta('acked') === 2 && delta('terminated') === 1, 10_000, 'every event settled');
+
+    const pub = publisher.stats();
+    expect(pub.published - pubBefore.published).toBe(4);
+    expect(pub.duplicates - pubBefore.duplicates).toBe(1);
+    expect(pub.bySubject['payments.charge.captured']?.published).toBe(2);
+    const sub = consumer.stats();
+    expect(sub.consumed - subBefore.consumed).toBe(4); // captured, failed twice, refused
+    expect(sub.naked - subBefore.naked).toBe(1);
+    expect(sub.handling).toBe(0);
+    expect(sub.bySubject['payments.charge.failed']?.consumed).toBe(2);
+    expect(sub.published - subBefore.published).toBe(0);
   });
 
   it('terminates an event after maxDeliver failures with an error log', async () => {

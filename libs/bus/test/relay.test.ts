@@ -139,6 +139,25 @@ describe('OutboxRelay', () => {
     expect(outbox.maxActive).toBe(1);
   });
 
+  it('reports itself busy while handed-over events are being published, idle once they are marked', async () => {
+    const outbox = new MemoryOutbox();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held: OutboxPublisher = { publishOutboxEvent: async (event) => gate.then(() => bus.publishOutboxEvent(event)) };
+    const relay = new OutboxRelay({ outbox, bus: held, logger, intervalMs: 60_000 });
+    relays.push(relay);
+    relay.start();
+    await waitFor(() => relay.health().lastRunAt !== undefined && !relay.health().busy, 5_000, 'first pass over');
+
+    enqueueInvoice(outbox, 'inv_busy_1', 'sent', 'req-busy-000001');
+    relay.handoff(await outbox.pending(10));
+    expect(relay.health().busy).toBe(true);
+    release();
+    await waitFor(() => !relay.health().busy, 5_000, 'idle');
+    expect(outbox.size).toBe(0);
+    expect(relay.health().published).toBe(1);
+  });
+
   it('stops polling on stop()', async () => {
     const outbox = new MemoryOutbox();
     const relay = new OutboxRelay({ outbox, bus, logger, intervalMs: 20 });

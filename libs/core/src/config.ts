@@ -67,6 +67,11 @@ export const baseConfigSchema = z.object({
   BUS_NAMESPACE: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,30}$/).default('paymesh'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   GRPC_DEADLINE_MS: envInt(5000),
+  /**
+   * Pause between the outbox relay's safety-net polls. Commits publish their events at once; the
+   * poll only picks up what a crash or an outage left behind.
+   */
+  OUTBOX_POLL_INTERVAL_MS: envInt(5000).pipe(z.number().int().min(100).max(3_600_000)),
   /** Set by the local supervisor: stop when the supervising process goes away. */
   EXIT_WITH_PARENT: envBool(false),
 });

@@ -11,3 +11,4 @@ export * from './parent';
 export * from './decode-patch';
 export * from './portal-link';
 export * from './money';
+export * from './background';

@@ -4,6 +4,7 @@ import {
   type ChannelCredentials,
   type CallOptions,
   type Client,
+  type ClientOptions,
   type ClientUnaryCall,
   type ServiceError,
 } from '@grpc/grpc-js';
@@ -11,6 +12,7 @@ import { contextHeaders } from '@paymesh/core';
 import { health } from '@paymesh/proto';
 import { fromGrpcError } from './errors';
 import { channelCredentials, grpcSecurity, type GrpcSecurity } from './security';
+import { countingInterceptor } from './stats';
 
 type UnaryMethod<Req, Res> = (
   request: Req,
@@ -47,7 +49,7 @@ export function call<Req, Res>(
   });
 }
 
-export type ClientCtor<C extends Client> = new (address: string, creds: ChannelCredentials, options?: ChannelOptions) => C;
+export type ClientCtor<C extends Client> = new (address: string, creds: ChannelCredentials, options?: Partial<ClientOptions>) => C;
 
 /**
  * A loopback address is checked against the certificate's `localhost` name: TLS server names may
@@ -62,15 +64,16 @@ function channelOptions(address: string, security: GrpcSecurity): ChannelOptions
 
 /**
  * Builds a client with the process's gRPC security (mutual TLS with the mesh CA once the service
- * configured it, see {@link setGrpcSecurity}), or with the one given.
+ * configured it, see {@link setGrpcSecurity}), or with the one given. Its calls are counted
+ * ({@link grpcStats}).
  */
 export function makeClient<C extends Client>(Ctor: ClientCtor<C>, address: string, security: GrpcSecurity = grpcSecurity()): C {
-  return new Ctor(address, channelCredentials(security), channelOptions(address, security));
+  return new Ctor(address, channelCredentials(security), { ...channelOptions(address, security), interceptors: [countingInterceptor] });
 }
 
-/** Standard health check against a service; resolves to true when it reports SERVING. */
+/** Standard health check against a service; resolves to true when it reports SERVING. Not counted. */
 export async function checkHealth(address: string, deadlineMs = 1500, security: GrpcSecurity = grpcSecurity()): Promise<boolean> {
-  const client = makeClient(health.HealthClient, address, security);
+  const client = new health.HealthClient(address, channelCredentials(security), channelOptions(address, security));
   try {
     const res = await call(client, client.check, { service: '' }, { deadlineMs, target: address });
     return res.status === health.HealthCheckResponse_ServingStatus.SERVING;

@@ -4,3 +4,4 @@ export * from './client';
 export * from './security';
 export * from './json';
 export * from './streams';
+export { grpcStats, type GrpcStats, type GrpcMethodStats } from './stats';

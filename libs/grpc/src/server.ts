@@ -10,6 +10,7 @@ import { contextFromHeaders, runWithContext, type Logger, isDomainError } from '
 import { health } from '@paymesh/proto';
 import { toGrpcError } from './errors';
 import { grpcSecurity, INSECURE, serverCredentials, type GrpcSecurity } from './security';
+import { countingImplementation } from './stats';
 
 function metadataGetter(md: Metadata): (name: string) => string | undefined {
   return (name) => {
@@ -103,8 +104,9 @@ export class GrpcServer {
     });
   }
 
+  /** Adds a service whose calls {@link grpcStats} counts (the health service is not counted). */
   addService<I extends UntypedServiceImplementation>(definition: ServiceDefinition<I>, implementation: I): void {
-    this.server.addService(definition, implementation);
+    this.server.addService(definition, countingImplementation(definition, implementation));
   }
 
   setStatus(s: HealthStatus): void {

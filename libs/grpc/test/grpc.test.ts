@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, currentRequestId, NotFoundError, runWithContext } from '@paymesh/core';
 import { recurring } from '@paymesh/proto';
-import { call, checkHealth, GrpcServer, makeClient, unary } from '../src';
+import { call, checkHealth, GrpcServer, grpcStats, makeClient, unary } from '../src';
 
 describe('gRPC helpers over a real server', () => {
   const logger = createLogger({ service: 'grpc-test', level: 'silent' });
@@ -31,6 +31,35 @@ describe('gRPC helpers over a real server', () => {
     expect(await checkHealth(addr)).toBe(false);
     server.setStatus('SERVING');
     expect(await checkHealth('127.0.0.1:1', 300)).toBe(false);
+  });
+
+  it('counts calls made and served per method, failed ones too, and health checks not at all', async () => {
+    const client = makeClient(recurring.RecurringServiceClient, addr);
+    const path = '/recurring.v1.RecurringService/Describe';
+    try {
+      const before = grpcStats();
+      mode = 'ok';
+      await call(client, client.describe, {}, { deadlineMs: 2000, target: 'billing' });
+      mode = 'missing';
+      await call(client, client.describe, {}, { deadlineMs: 2000, target: 'billing' }).catch(() => undefined);
+      expect(await checkHealth(addr)).toBe(true);
+      const after = grpcStats();
+      // Client and server share this process: each call is made once and served once.
+      expect(after.callsMade - before.callsMade).toBe(2);
+      expect(after.callsServed - before.callsServed).toBe(2);
+      expect(after.callsInFlight).toBe(0);
+      expect((after.byMethod[path]?.made ?? 0) - (before.byMethod[path]?.made ?? 0)).toBe(2);
+      expect((after.byMethod[path]?.served ?? 0) - (before.byMethod[path]?.served ?? 0)).toBe(2);
+      expect(Object.keys(after.byMethod).filter((p) => p.includes('Health'))).toEqual([]);
+
+      mode = 'slow';
+      const pending = call(client, client.describe, {}, { deadlineMs: 2000, target: 'billing' });
+      expect(grpcStats().callsInFlight).toBe(1);
+      await pending;
+      expect(grpcStats().callsInFlight).toBe(0);
+    } finally {
+      client.close();
+    }
   });
 
   it('propagates the request ID and maps domain errors back', async () => {

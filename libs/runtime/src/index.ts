@@ -1,6 +1,7 @@
 export * from './services';
 export * from './config';
 export * from './infra';
+export * from './counters';
 export * from './run';
 export { exitWithParent } from '@paymesh/core';
 export * from './gateway';

@@ -1,6 +1,7 @@
 import { Bus, OutboxRelay } from '@paymesh/bus';
 import type { BaseConfig, Logger } from '@paymesh/core';
 import { createStore, type CollectionSpec, type DocumentStore } from '@paymesh/store';
+import { costCounters, reportCostCountersOnSignal } from './counters';
 import { databaseName, type ServiceName } from './services';
 
 export interface Infra {
@@ -59,13 +60,15 @@ export async function openInfra(opts: {
   }
   // Commits hand their events to the relay at once and other replicas' commits wake it through
   // the outbox watch; the poll is the slow safety net for crashes and outages.
-  const relay = new OutboxRelay({ outbox: store.outbox, bus, logger });
+  const relay = new OutboxRelay({ outbox: store.outbox, bus, logger, intervalMs: config.OUTBOX_POLL_INTERVAL_MS });
   relay.start();
+  const stopReporting = reportCostCountersOnSignal(logger, () => costCounters({ store, bus, relay }));
   return {
     store,
     bus,
     relay,
     async close() {
+      stopReporting();
       // Benchmarks sum this line over the services to count statements per flow.
       logger.info({ storeStats: store.stats() }, 'store statements');
       await relay.stop().catch(() => undefined);

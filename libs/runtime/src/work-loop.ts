@@ -1,4 +1,4 @@
-import type { Logger } from '@paymesh/core';
+import { trackBackground, type Logger } from '@paymesh/core';
 
 /**
  * A background loop that runs `pass` over and over: each pass returns how long to sleep before the
@@ -46,7 +46,7 @@ export class WorkLoop {
     while (!this.stopped) {
       let sleepMs = this.retryMs;
       try {
-        sleepMs = await this.pass();
+        sleepMs = await trackBackground(this.pass());
       } catch (err) {
         this.log.warn({ err }, this.failure);
       }

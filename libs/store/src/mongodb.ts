@@ -24,6 +24,28 @@ export interface MongoStoreOptions {
 const PING_TIMEOUT_MS = 2_000;
 const NAMESPACE_EXISTS = 48;
 
+/** Documents a successful write command wrote, from its reply (0 for every other command). */
+function documentsWritten(command: string, reply: unknown): number {
+  if (typeof reply !== 'object' || reply === null) return 0;
+  const field = (obj: object, key: string): unknown => (key in obj ? (obj as Record<string, unknown>)[key] : undefined);
+  const n = (v: unknown): number => (typeof v === 'number' ? v : 0);
+  switch (command) {
+    case 'insert':
+    case 'delete':
+      return n(field(reply, 'n'));
+    case 'update': {
+      const upserted = field(reply, 'upserted');
+      return n(field(reply, 'nModified')) + (Array.isArray(upserted) ? upserted.length : 0);
+    }
+    case 'findAndModify': {
+      const last = field(reply, 'lastErrorObject');
+      return typeof last === 'object' && last !== null ? n(field(last, 'n')) : 0;
+    }
+    default:
+      return 0;
+  }
+}
+
 /** Every BSON type a JSON-normalized value can have, i.e. all but null. */
 const NON_NULL_TYPES = ['string', 'number', 'bool', 'object', 'array'];
 
@@ -43,6 +65,7 @@ export class MongoStore implements DocumentStore {
   private readonly db: Db;
   private initialized: Promise<void> | undefined;
   private statements = 0;
+  private rowsWritten = 0;
 
   /** Prefer `MongoStore.connect`; a client passed here must already be connected or connect lazily. */
   constructor(
@@ -56,6 +79,9 @@ export class MongoStore implements DocumentStore {
     // Emitted only when the client was created with `monitorCommands` (`connect` with countCommands).
     client.on('commandStarted', () => {
       this.statements += 1;
+    });
+    client.on('commandSucceeded', (event) => {
+      this.rowsWritten += documentsWritten(event.commandName, event.reply);
     });
     this.outbox = {
       pending: async (limit) => {
@@ -145,9 +171,9 @@ export class MongoStore implements DocumentStore {
     return system.nextSequence(this.db, key, startAt);
   }
 
-  /** Commands sent since start (counted by the driver's command monitoring); for benchmarks. */
+  /** Commands sent and documents written since start (counted by the driver's command monitoring); for benchmarks. */
   stats(): StoreStats {
-    return { statements: this.statements };
+    return { statements: this.statements, rowsWritten: this.rowsWritten };
   }
 
   async ping(): Promise<void> {

@@ -253,6 +253,11 @@ export interface TxScope {
 export interface StoreStats {
   /** Statements or commands sent to the server since the store was opened. */
   statements: number;
+  /**
+   * Rows (documents) inserted, updated or deleted since the store was opened, outbox and sequence
+   * rows included; writes of a transaction that rolled back count too (the server did the work).
+   */
+  rowsWritten: number;
 }
 
 export interface DocumentStore {
@@ -274,7 +279,7 @@ export interface DocumentStore {
   readonly outbox: Outbox;
   /** Binary objects of the service (PostgreSQL: a `bytea` table; MongoDB: a GridFS bucket). */
   readonly blobs: BlobStore;
-  /** Statements (PostgreSQL) or commands (MongoDB, when opened with `countCommands`) sent so far; for benchmarks counting per flow. */
+  /** Statements (PostgreSQL) or commands (MongoDB, when opened with `countCommands`) sent and rows written so far; for benchmarks and the cost budget. */
   stats(): StoreStats;
   /** Cheap round trip to the server; throws when unreachable. */
   ping(): Promise<void>;

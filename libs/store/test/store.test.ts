@@ -147,6 +147,38 @@ describe('PostgresStore operations', () => {
     await store.outbox.markPublished(['evt-count-1', 'evt-count-2']);
   });
 
+  it('counts rows written: each insert, compare-and-set, delete, outbox and sequence row once, reads and misses none', async () => {
+    const orders = store.collection<{ id: string; version: number; n: number }>('orders');
+    const written = async (op: () => Promise<unknown>) => {
+      const before = store.stats().rowsWritten;
+      await op().catch(() => undefined);
+      return store.stats().rowsWritten - before;
+    };
+    const doc = await orders.insert({ n: 1 });
+    expect(await written(() => orders.insertMany([{ n: 2 }, { n: 3 }]))).toBe(2);
+    expect(await written(() => orders.replace(doc.id, doc.version, { n: 4 }))).toBe(1);
+    expect(await written(() => orders.replace(doc.id, doc.version, { n: 5 }))).toBe(0); // version conflict
+    expect(await written(() => orders.get(doc.id))).toBe(0);
+    expect(await written(() => orders.find({}, { limit: 10, total: true }))).toBe(0);
+    expect(await written(() => orders.addToCounters('c', [{ id: 'ctr-1', init: { n: 0 }, deltas: { a: 1 } }, { id: 'ctr-2', init: { n: 0 }, deltas: { a: 1 } }]))).toBe(2);
+    // BEGIN, the outbox rows and a sequence row, COMMIT: three rows.
+    expect(
+      await written(() =>
+        store.transaction(async (tx) => {
+          await tx.enqueue([
+            { id: 'evt-rows-1', subject: 'test.thing.happened', payload: {}, headers: {} },
+            { id: 'evt-rows-2', subject: 'test.thing.happened', payload: {}, headers: {} },
+          ]);
+          await tx.nextSequence('rows');
+        }),
+      ),
+    ).toBe(3);
+    expect(await written(() => store.outbox.markPublished(['evt-rows-1', 'evt-rows-2']))).toBe(2);
+    expect(await written(() => orders.deleteMany({ n: { $in: [2, 3] } }))).toBe(2);
+    expect(await written(() => orders.delete(doc.id))).toBe(1);
+    expect(await written(() => orders.delete(doc.id))).toBe(0);
+  });
+
   it('createStore rejects unknown URL schemes', async () => {
     await expect(createStore({ url: 'redis://localhost', database })).rejects.toThrow(/unsupported store URL scheme/);
   });

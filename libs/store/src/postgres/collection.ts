@@ -16,7 +16,7 @@ import type { AggregateRow, AggregateSpec, Collection, CountedPage, Filter, Find
 import { assertTextFields, searchWords } from '../text';
 import { orderSql, whereSql } from './filter';
 import { mapDataError } from './errors';
-import { ident, prepared, SqlParams, target, textVector, type Queryable } from './sql';
+import { ident, prepared, SqlParams, target, textVector, type Queryable, type StatementCounter } from './sql';
 
 interface Row {
   id: string;
@@ -33,6 +33,8 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     private readonly db: Queryable,
     /** Creates the table on first use when nobody called ensureCollection. */
     private readonly ensure: () => Promise<void>,
+    /** The store's counter, for the rows written by `replace` (its UPDATE is inside a CTE). */
+    private readonly counter: StatementCounter,
     /**
      * Runs statements in a transaction of their own, for a statement that sets planner options
      * locally; absent when the collection is used inside a caller's transaction.
@@ -210,7 +212,10 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
       ),
     );
     const row = rows[0];
-    if (row?.updated != null) return toStored<T>(id, row.updated, body);
+    if (row?.updated != null) {
+      this.counter.rowsWritten += 1;
+      return toStored<T>(id, row.updated, body);
+    }
     if (row?.current == null) throw notFound(this.name, id);
     throw versionConflict(this.name, id, expectedVersion, row.current);
   }

@@ -7,17 +7,27 @@ export interface Queryable {
   query<R extends QueryResultRow = QueryResultRow>(config: QueryConfig): Promise<QueryResult<R>>;
 }
 
-/** Statements sent by one store, for benchmarks counting round trips per flow. */
+/** Statements sent and rows written by one store, for benchmarks and the cost budget. */
 export class StatementCounter {
   statements = 0;
+  rowsWritten = 0;
 }
 
-/** Wraps a pool or client so every statement sent through it is counted. */
+/** Command tags whose row count is the number of rows the statement wrote. */
+const WRITE_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+/**
+ * Wraps a pool or client so every statement sent through it is counted, and the rows written by
+ * INSERT, UPDATE and DELETE statements with it. NOTE: a statement that writes inside a CTE has the
+ * command tag of its outer SELECT; its caller adds the rows it wrote to the counter itself.
+ */
 export function counted(db: Queryable, counter: StatementCounter): Queryable {
   return {
-    query(textOrConfig: string | QueryConfig, values?: unknown[]) {
+    async query(textOrConfig: string | QueryConfig, values?: unknown[]) {
       counter.statements += 1;
-      return typeof textOrConfig === 'string' ? db.query(textOrConfig, values) : db.query(textOrConfig);
+      const result = typeof textOrConfig === 'string' ? await db.query(textOrConfig, values) : await db.query(textOrConfig);
+      if (WRITE_COMMANDS.has(result.command)) counter.rowsWritten += result.rowCount ?? 0;
+      return result;
     },
   } as Queryable;
 }

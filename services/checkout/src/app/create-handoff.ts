@@ -1,4 +1,4 @@
-import { newObjectId } from '@paymesh/core';
+import { newObjectId, trackBackground } from '@paymesh/core';
 import type { BillingAddressInput } from '../domain/billing-address';
 import { validateBillingAddress } from '../domain/billing-address';
 import { hashHandoffToken, newHandoffToken, type HandoffDoc } from '../domain/handoff';
@@ -40,9 +40,9 @@ export async function createHandoff(deps: PaymentsDeps, input: CreateHandoffInpu
     expiresAt: new Date(now.getTime() + ttl * 1000).toISOString(),
   });
   // Housekeeping: expired tokens are useless; drop them without holding up the buyer.
-  void handoffs
-    .deleteMany({ expiresAt: { $lte: now.toISOString() } })
-    .catch((err: unknown) => deps.logger.warn({ err }, 'expired handoff cleanup failed'));
+  void trackBackground(handoffs.deleteMany({ expiresAt: { $lte: now.toISOString() } })).catch((err: unknown) =>
+    deps.logger.warn({ err }, 'expired handoff cleanup failed'),
+  );
   deps.logger.info({ checkoutId: checkout.id }, 'handoff created');
   return { token, expiresInSeconds: ttl };
 }

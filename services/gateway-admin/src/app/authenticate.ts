@@ -1,4 +1,4 @@
-import { digestEquals, NotFoundError, UnauthenticatedError, ValidationError } from '@paymesh/core';
+import { digestEquals, NotFoundError, trackBackground, UnauthenticatedError, ValidationError } from '@paymesh/core';
 import { jwtVerify } from 'jose';
 import { hashKeySecret, looksLikeApiKey, parseApiKey } from '../domain/api-key';
 import type { Principal } from '../domain/principal';
@@ -123,10 +123,11 @@ async function authenticateUser(deps: AdminDeps, token: string, creds: Credentia
 
 function touchLastUsed(deps: AdminDeps, key: ApiKeyDoc, now: Date): void {
   if (key.lastUsedAt && now.getTime() - new Date(key.lastUsedAt).getTime() < LAST_USED_RESOLUTION_MS) return;
-  void deps.store
-    .collection<ApiKeyDoc>(API_KEYS)
-    .update(key.id, (cur) => ({ ...stripMeta(cur), lastUsedAt: now.toISOString() }), 1)
-    .catch((err: unknown) => deps.logger.debug({ err, keyId: key.keyId }, 'lastUsedAt not updated'));
+  void trackBackground(
+    deps.store
+      .collection<ApiKeyDoc>(API_KEYS)
+      .update(key.id, (cur) => ({ ...stripMeta(cur), lastUsedAt: now.toISOString() }), 1),
+  ).catch((err: unknown) => deps.logger.debug({ err, keyId: key.keyId }, 'lastUsedAt not updated'));
 }
 
 function stripMeta<T extends { id: string; version: number }>(doc: T): Omit<T, 'id' | 'version'> {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { digestEquals, sha256Hex, UnauthenticatedError } from '@paymesh/core';
+import { digestEquals, sha256Hex, trackBackground, UnauthenticatedError } from '@paymesh/core';
 import { generateAuthenticationOptions, generateRegistrationOptions } from '@simplewebauthn/server';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { AUTH_CHALLENGES, USERS, WEBAUTHN_CREDENTIALS, type AuthChallengeDoc, type UserDoc, type WebAuthnCredentialDoc } from '../store/collections';
@@ -68,9 +68,8 @@ async function saveChallenge(deps: AdminDeps, purpose: AuthChallengeDoc['purpose
     expiresAt: new Date(now.getTime() + deps.auth.challengeTtlSeconds * 1000).toISOString(),
   });
   // Expired challenges of abandoned attempts are swept opportunistically.
-  void deps.store
-    .collection<AuthChallengeDoc>(AUTH_CHALLENGES)
-    .deleteMany({ expiresAt: { $lt: now.toISOString() } })
-    .catch((err: unknown) => deps.logger.debug({ err }, 'expired challenges not swept'));
+  void trackBackground(deps.store.collection<AuthChallengeDoc>(AUTH_CHALLENGES).deleteMany({ expiresAt: { $lt: now.toISOString() } })).catch(
+    (err: unknown) => deps.logger.debug({ err }, 'expired challenges not swept'),
+  );
   return doc.id;
 }

@@ -1,4 +1,4 @@
-import type { Clock, Logger } from '@paymesh/core';
+import { trackBackground, type Clock, type Logger } from '@paymesh/core';
 import { WorkLoop } from '@paymesh/runtime';
 import type { DocumentStore, StoredDoc } from '@paymesh/store';
 import type { IpnDeps } from '../app/deps';
@@ -88,24 +88,22 @@ export class DueWorkScheduler<D extends DueDoc, R> {
   }
 
   private launch(id: string, known: D): void {
-    const task = this.work
-      .process(id, known)
-      .then(
-        (result) => {
-          this.running.delete(id);
-          this.wake();
-          try {
-            this.opts.onProcessed?.(id, result);
-          } catch (err) {
-            this.log.warn({ err }, 'onProcessed hook failed');
-          }
-        },
-        (err: unknown) => {
-          // No immediate wake: a failing store would otherwise be hammered; the poll retries.
-          this.running.delete(id);
-          this.log.warn({ err, id }, 'processing failed; will retry');
-        },
-      );
+    const task = trackBackground(this.work.process(id, known)).then(
+      (result) => {
+        this.running.delete(id);
+        this.wake();
+        try {
+          this.opts.onProcessed?.(id, result);
+        } catch (err) {
+          this.log.warn({ err }, 'onProcessed hook failed');
+        }
+      },
+      (err: unknown) => {
+        // No immediate wake: a failing store would otherwise be hammered; the poll retries.
+        this.running.delete(id);
+        this.log.warn({ err, id }, 'processing failed; will retry');
+      },
+    );
     this.running.set(id, task);
   }
 
