@@ -123,6 +123,31 @@ describe('Idempotency-Key records', () => {
     expect(await records.begin('key:a', 'k1', 'f1')).toEqual({ kind: 'replay', answer });
   });
 
+  it('renews the lease of a live holder, so a long request keeps its key; its answer is kept after renewals', async () => {
+    const { records, clock } = setup({ leaseMs: 60_000, waitMs: 0 });
+    const held = claimOf(await records.begin('key:a', 'long', 'f1'));
+    for (let i = 0; i < 5; i++) {
+      clock.advance(40_000);
+      expect(await records.renew(held)).toBe(true);
+    }
+    clock.advance(40_000);
+    expect(await codeOf(records.begin('key:a', 'long', 'f1'))).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+    expect(await records.complete(held, answer)).toBe(true);
+    expect(await records.renew(held)).toBe(false);
+    expect((await records.begin('key:a', 'long', 'f1')).kind).toBe('replay');
+  });
+
+  it('a holder whose claim was taken over stops renewing it', async () => {
+    const { records, clock } = setup({ leaseMs: 60_000, waitMs: 0 });
+    const dead = claimOf(await records.begin('key:a', 'k2', 'f1'));
+    clock.advance(60_000);
+    const next = claimOf(await records.begin('key:a', 'k2', 'f1'));
+    expect(await records.renew(dead)).toBe(false);
+    expect(dead.settled).toBe(true);
+    expect(await records.renew(next)).toBe(true);
+    await records.release(next);
+  });
+
   it('treats a record older than 24 h as absent: the key is free again, for any body', async () => {
     const { records, clock } = setup();
     await records.complete(claimOf(await records.begin('key:a', 'k1', 'f1')), answer);

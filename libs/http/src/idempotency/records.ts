@@ -63,9 +63,44 @@ export interface Answer {
   body: string | Buffer;
 }
 
-/** A claim this process holds: the record as it wrote it. */
-export interface Claim {
-  readonly doc: IdempotencyDoc;
+/**
+ * A claim this process holds. While it is held its lease is renewed (every third of the lease), so
+ * a long request keeps its key however long it runs; only a holder that died loses it.
+ */
+export class Claim {
+  private queue: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  /** Set once the claim is settled or lost: no more writes. */
+  private over = false;
+
+  constructor(
+    /** The record as this holder last wrote it. */
+    public doc: IdempotencyDoc,
+  ) {}
+
+  /** Runs store writes of this claim one after the other, each on the record as last written. */
+  write<T>(op: (doc: IdempotencyDoc) => Promise<T>): Promise<T> {
+    const next = this.queue.then(() => op(this.doc));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  get settled(): boolean {
+    return this.over;
+  }
+
+  /** @internal */
+  hold(renew: () => void, everyMs: number, forMs: number): void {
+    const until = Date.now() + forMs;
+    this.timer = setInterval(() => (Date.now() > until ? this.stop() : renew()), everyMs);
+    this.timer.unref();
+  }
+
+  /** @internal */
+  stop(): void {
+    this.over = true;
+    clearInterval(this.timer);
+  }
 }
 
 export type Begun = { kind: 'claimed'; claim: Claim } | { kind: 'replay'; answer: Answer };
@@ -82,11 +117,14 @@ export interface IdempotencyRecordsOptions {
   waitMs?: number;
   /** Pause between looks at a pending claim (tests pass one that moves their clock). */
   sleep?: (ms: number) => Promise<void>;
+  /** Longest a claim is renewed (default 1 h): a request that never answers loses its key then. */
+  maxHoldMs?: number;
 }
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 export const IDEMPOTENCY_WAIT_MS = 30_000;
+export const IDEMPOTENCY_MAX_HOLD_MS = 60 * 60_000;
 /** Most expired records one cleanup pass removes. */
 export const PURGE_BATCH = 500;
 
@@ -111,6 +149,7 @@ export class IdempotencyRecords {
   private readonly leaseMs: number;
   private readonly waitMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly maxHoldMs: number;
 
   constructor(opts: IdempotencyRecordsOptions) {
     this.col = opts.collection;
@@ -120,6 +159,7 @@ export class IdempotencyRecords {
     this.leaseMs = opts.leaseMs ?? IDEMPOTENCY_LEASE_MS;
     this.waitMs = opts.waitMs ?? IDEMPOTENCY_WAIT_MS;
     this.sleep = opts.sleep ?? sleepFor;
+    this.maxHoldMs = opts.maxHoldMs ?? IDEMPOTENCY_MAX_HOLD_MS;
   }
 
   /**
@@ -139,7 +179,10 @@ export class IdempotencyRecords {
           throw new ConflictError('this Idempotency-Key was already used for another request (another body or route)', { code: ErrorCode.IDEMPOTENCY_KEY_REUSED });
         case 'claim': {
           const claim = await this.claim(found, { scope, key, fingerprint }, now);
-          if (claim) return { kind: 'claimed', claim };
+          if (claim) {
+            claim.hold(() => void this.renew(claim).catch(() => undefined), Math.max(1, Math.floor(this.leaseMs / 3)), this.maxHoldMs);
+            return { kind: 'claimed', claim };
+          }
           // Another request claimed it between our read and our write: look again.
           if (now.getTime() < deadline) continue;
           break;
@@ -155,23 +198,46 @@ export class IdempotencyRecords {
     }
   }
 
-  /** Stores the answer of a claimed request; false when the claim was taken over meanwhile (its lease ran out). */
+  /** Stores the answer of a claimed request; false when the claim was lost meanwhile (taken over after its lease ran out). */
   async complete(claim: Claim, answer: Answer): Promise<boolean> {
-    const { doc } = claim;
+    claim.stop();
     const text = typeof answer.body === 'string' ? answer.body : answer.body.toString('base64');
-    const kept: StoredAnswerDoc = {
-      status: answer.status,
-      contentType: answer.contentType,
-      encoding: typeof answer.body === 'string' ? 'utf8' : 'base64',
-      body: this.sealer.seal(text, aad(doc)),
-    };
-    return this.settle(doc, { ...fields(doc), state: 'done', leaseUntil: this.clock.now().toISOString(), answer: kept });
+    return claim.write((doc) => {
+      const kept: StoredAnswerDoc = {
+        status: answer.status,
+        contentType: answer.contentType,
+        encoding: typeof answer.body === 'string' ? 'utf8' : 'base64',
+        body: this.sealer.seal(text, aad(doc)),
+      };
+      return this.settle(doc, { ...fields(doc), state: 'done', leaseUntil: this.clock.now().toISOString(), answer: kept });
+    });
   }
 
   /** Gives the key back (the answer is not kept): the next request with it runs again. */
   async release(claim: Claim): Promise<boolean> {
-    const now = this.clock.now().toISOString();
-    return this.settle(claim.doc, { ...fields(claim.doc), state: 'released', leaseUntil: now, expiresAt: now, answer: null });
+    claim.stop();
+    return claim.write((doc) => {
+      const now = this.clock.now().toISOString();
+      return this.settle(doc, { ...fields(doc), state: 'released', leaseUntil: now, expiresAt: now, answer: null });
+    });
+  }
+
+  /** Moves a held claim's lease on (the claim's timer calls it); false when the claim was lost or settled. */
+  async renew(claim: Claim): Promise<boolean> {
+    return claim.write(async (doc) => {
+      if (claim.settled) return false;
+      try {
+        claim.doc = await this.col.replace(doc.id, doc.version, { ...fields(doc), leaseUntil: new Date(this.clock.now().getTime() + this.leaseMs).toISOString() });
+        return true;
+      } catch (err) {
+        const code = codeOf(err);
+        if (code === ErrorCode.VERSION_CONFLICT || code === 'not_found') {
+          claim.stop();
+          return false;
+        }
+        throw err;
+      }
+    });
   }
 
   /** Removes up to `limit` expired records; returns how many went. A record taken over meanwhile stays (its expiresAt moved). */
@@ -193,7 +259,7 @@ export class IdempotencyRecords {
     };
     try {
       const doc = found ? await this.col.replace(found.id, found.version, next) : await this.col.insert(next);
-      return { doc };
+      return new Claim(doc);
     } catch (err) {
       const code = codeOf(err);
       if (code === ErrorCode.DUPLICATE_KEY || code === ErrorCode.VERSION_CONFLICT || code === 'not_found') return null;
