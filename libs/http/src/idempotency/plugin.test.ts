@@ -48,6 +48,15 @@ beforeAll(async () => {
 
 afterAll(() => app?.close());
 
+/** Resolves once a request holds a pending claim of `key`. */
+async function claimed(key: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (![...collection.docs.values()].some((d) => d.key === key && d.state === 'pending')) {
+    if (Date.now() > deadline) throw new Error(`no claim of ${key}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
 const post = (url: string, body: unknown, key?: string, caller = 'a') =>
   app.inject({ method: 'POST', url, payload: body as object, headers: { 'x-caller': caller, ...(key !== undefined ? { 'idempotency-key': key } : {}) } });
 
@@ -71,7 +80,7 @@ describe('the Idempotency-Key plugin', () => {
     let open!: () => void;
     gate = new Promise((r) => (open = r));
     const racing = Array.from({ length: 3 }, () => post('/things', { n: 2 }, 'race-1'));
-    await new Promise((r) => setTimeout(r, 50));
+    await claimed('race-1');
     open();
     const answers = await Promise.all(racing);
     expect(runs).toBe(before + 1);
@@ -138,7 +147,7 @@ describe('the Idempotency-Key plugin', () => {
     let open!: () => void;
     gate = new Promise((r) => (open = r));
     const first = post('/things', { n: 13 }, 'slow-1');
-    await new Promise((r) => setTimeout(r, 20));
+    await claimed('slow-1');
     const second = await post('/things', { n: 13 }, 'slow-1');
     expect(second.statusCode).toBe(409);
     expect(second.json().code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
@@ -146,6 +155,26 @@ describe('the Idempotency-Key plugin', () => {
     open();
     expect((await first).statusCode).toBe(201);
     expect((await post('/things', { n: 13 }, 'slow-1')).headers['idempotent-replayed']).toBe('true');
+  });
+});
+
+describe('the cleanup of expired keys', () => {
+  it('runs on a timer from ready to close, also when registered in a route scope', async () => {
+    const records = new IdempotencyRecords({ collection: new MemoryIdempotencyCollection(), sealer: new SecretBox(`k1:${randomBytes(32).toString('base64')}`) });
+    let purges = 0;
+    records.purgeExpired = async () => {
+      purges++;
+      return 0;
+    };
+    const scoped = Fastify();
+    await scoped.register(async (scope) => {
+      await scope.register(idempotencyPlugin, { records, operations: new Set(), scopeOf: () => 'x', purgeEveryMs: 5 });
+    });
+    await scoped.ready();
+    const deadline = Date.now() + 5_000;
+    while (purges < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(purges).toBeGreaterThanOrEqual(2);
+    await scoped.close();
   });
 });
 
