@@ -168,7 +168,7 @@ describe('the cleanup of expired keys', () => {
     };
     const scoped = Fastify();
     await scoped.register(async (scope) => {
-      await scope.register(idempotencyPlugin, { records, operations: new Set(), scopeOf: () => 'x', purgeEveryMs: 5 });
+      await scope.register(idempotencyPlugin, { records, operations: new Set<string>(), scopeOf: () => 'x', purgeEveryMs: 5 });
     });
     await scoped.ready();
     const deadline = Date.now() + 5_000;
