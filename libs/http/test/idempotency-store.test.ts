@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, SecretBox, type Clock } from '@paymesh/core';
-import { createStore, dropStoreDatabase, type DroppableStore } from '../../store/src';
+import { createStore, dropStoreDatabase, TEST_PG_URL, type DroppableStore } from '../../store/src';
 import { IDEMPOTENCY_COLLECTION, IDEMPOTENCY_KEYS, IdempotencyRecords, type IdempotencyDoc } from '../src';
 
-const PG_URL = process.env.STORE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_URL = TEST_PG_URL;
 const database = `idem_test_${randomBytes(5).toString('hex')}`;
 const keyring = `k1:${randomBytes(32).toString('base64')}`;
 const answer = { status: 201, contentType: 'application/json; charset=utf-8', body: '{"id":"x"}' };
