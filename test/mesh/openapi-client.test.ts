@@ -189,11 +189,13 @@ describe('a client generated from the Admin API document', () => {
           "import type { paths } from './admin-api';",
           "const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:8080' });",
           'export async function demo(): Promise<string> {',
-          "  const site = await client.POST('/api/v1/sites', { body: { name: 'Shop', url: 'https://shop.example' } });",
+          "  const site = await client.POST('/api/v1/sites', { params: { header: { 'idempotency-key': 'create-shop-1' } }, body: { name: 'Shop', url: 'https://shop.example' } });",
           "  const list = await client.GET('/api/v1/transactions', { params: { query: { limit: 10 } } });",
           '  const total: number = list.data?.total ?? 0;',
           "  // @ts-expect-error the document has no such route",
           "  await client.GET('/api/v1/nowhere');",
+          "  // @ts-expect-error the key is a string",
+          "  await client.POST('/api/v1/sites', { params: { header: { 'idempotency-key': 1 } }, body: { name: 'Shop', url: 'https://shop.example' } });",
           "  // @ts-expect-error a site's name is a string",
           "  await client.POST('/api/v1/sites', { body: { name: 1, url: 'https://shop.example' } });",
           "  return `${site.data?.id ?? site.error?.error ?? ''}${total}`;",
@@ -274,6 +276,18 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.GET('/api/v1/checkouts/{checkoutId}', { params: { path: { checkoutId } } })).data?.transactions).toEqual([]);
     const patched = await org.PATCH('/api/v1/checkouts/{checkoutId}', { params: { path: { checkoutId } }, body: { returnUrl: 'https://sweep.example/back', metadata: { a: 'b' } } });
     expect(patched.data?.returnUrl).toBe('https://sweep.example/back');
+    // Idempotency-Key is a typed header of every keyed operation: a retry replays the first answer,
+    // another body under the key is the documented 409.
+    const keyed = { params: { path: { siteId }, header: { 'idempotency-key': 'sweep-checkout-1' } }, body: { amount: 700, currency: 'EUR', externalReference: 'order-keyed' } };
+    const keyedFirst = await org.POST('/api/v1/checkouts/{siteId}/create', keyed);
+    expect(keyedFirst.response.status).toBe(200);
+    const keyedAgain = await org.POST('/api/v1/checkouts/{siteId}/create', keyed);
+    expect(keyedAgain.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(keyedAgain.data?.id).toBe(keyedFirst.data?.id);
+    const keyedOther = await org.POST('/api/v1/checkouts/{siteId}/create', { ...keyed, body: { ...keyed.body, amount: 701 } });
+    expect(keyedOther.response.status).toBe(409);
+    expect(keyedOther.error?.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect((await org.GET('/api/v1/checkouts')).data?.total).toBe(2);
 
     // Transactions.
     const manual = await org.POST('/api/v1/transactions/manual', {

@@ -3777,7 +3777,10 @@ export interface operations {
     createOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3811,6 +3814,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3950,7 +3955,10 @@ export interface operations {
     createSystemApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3974,6 +3982,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4004,6 +4014,17 @@ export interface operations {
             };
             /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
             403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -4303,7 +4324,10 @@ export interface operations {
     revokeSystemApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4316,6 +4340,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4395,7 +4421,10 @@ export interface operations {
     rotateSystemApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4408,6 +4437,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4571,7 +4602,10 @@ export interface operations {
     createOrganizationApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -4597,6 +4631,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4638,6 +4674,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -4940,7 +4987,10 @@ export interface operations {
     revokeOrganizationApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 orgId: string;
                 id: string;
@@ -4954,6 +5004,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5033,7 +5085,10 @@ export interface operations {
     rotateOrganizationApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 orgId: string;
                 id: string;
@@ -5047,6 +5102,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5210,7 +5267,10 @@ export interface operations {
     addMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5234,6 +5294,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5586,7 +5648,10 @@ export interface operations {
     createSite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5619,6 +5684,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5660,6 +5727,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -5949,7 +6027,10 @@ export interface operations {
     rotateSiteWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5962,6 +6043,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6003,6 +6086,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -6292,7 +6386,10 @@ export interface operations {
     createProvider: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6347,6 +6444,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6388,6 +6487,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -6758,7 +6868,10 @@ export interface operations {
     createDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6776,6 +6889,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8144,7 +8259,10 @@ export interface operations {
     createCheckout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 siteId: string;
             };
@@ -8191,6 +8309,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8922,7 +9042,10 @@ export interface operations {
     createManualTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8951,6 +9074,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8992,6 +9117,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -9329,7 +9465,10 @@ export interface operations {
     recalculateTransactionTax: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -9349,6 +9488,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9811,7 +9952,10 @@ export interface operations {
     liftCustomerHold: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -9831,6 +9975,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9904,6 +10050,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -10020,7 +10177,10 @@ export interface operations {
     createTaxRate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10048,6 +10208,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10474,7 +10636,10 @@ export interface operations {
     replaceDefaultTaxRates: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10485,6 +10650,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10646,7 +10813,10 @@ export interface operations {
     createTaxRule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10678,6 +10848,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10719,6 +10891,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -11005,7 +11188,10 @@ export interface operations {
     populateDefaultTaxRules: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11016,6 +11202,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11057,6 +11245,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -11384,7 +11583,10 @@ export interface operations {
     createRecurringSchedule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11438,6 +11640,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11517,6 +11721,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -11833,7 +12048,10 @@ export interface operations {
     pauseRecurringSchedule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -11850,6 +12068,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11967,7 +12187,10 @@ export interface operations {
     resumeRecurringSchedule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -11984,6 +12207,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12101,7 +12326,10 @@ export interface operations {
     cancelRecurringSchedule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -12121,6 +12349,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12238,7 +12468,10 @@ export interface operations {
     generateRecurringInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -12255,6 +12488,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12510,7 +12745,10 @@ export interface operations {
     processRecurringSchedules: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12531,6 +12769,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12567,6 +12807,17 @@ export interface operations {
             };
             /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
             403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -13113,7 +13364,10 @@ export interface operations {
     createInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13154,6 +13408,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13528,6 +13784,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -14564,7 +14831,10 @@ export interface operations {
     createInvoiceFromTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 transactionId: string;
             };
@@ -14591,6 +14861,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15876,7 +16148,10 @@ export interface operations {
     issueInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -15893,6 +16168,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16327,7 +16604,10 @@ export interface operations {
     voidInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -16346,6 +16626,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16758,7 +17040,10 @@ export interface operations {
     correctInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -16795,6 +17080,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17207,7 +17494,10 @@ export interface operations {
     createInvoicePaymentCheckout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -17233,6 +17523,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17971,7 +18263,10 @@ export interface operations {
     startTaxRecordRebuild: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17986,6 +18281,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19264,7 +19561,10 @@ export interface operations {
     sendInvoiceEmail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -19286,6 +19586,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19392,7 +19694,10 @@ export interface operations {
     sendCreditNoteEmail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -19414,6 +19719,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20481,7 +20788,10 @@ export interface operations {
     createPortalMagicLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20504,6 +20814,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20552,6 +20864,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -22245,7 +22568,10 @@ export interface operations {
                 /** @description what the rows are: clients, invoices (drafts, one row per line, grouped by reference) or tax_rates */
                 entityType: "clients" | "invoices" | "tax_rates";
             };
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -22261,6 +22587,8 @@ export interface operations {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22329,6 +22657,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;

@@ -58,7 +58,8 @@ export const ERROR_CATALOGUE = {
   TRANSACTION_ALREADY_INVOICED: { kind: 'conflict', description: 'the transaction already has an invoice generated from it' },
   INVOICE_CURRENCY_MISMATCH: { kind: 'conflict', description: 'the transaction is in another currency than the invoice' },
   INVOICE_BUYER_INCOMPLETE: { kind: 'unprocessable', description: "the invoice's client has neither a tax country nor an address country to tax by" },
-  IDEMPOTENCY_KEY_REUSED: { kind: 'conflict', description: 'the Idempotency-Key was already used: with another request body, or for a resource since deleted' },
+  IDEMPOTENCY_KEY_REUSED: { kind: 'conflict', description: 'the Idempotency-Key was already used: with another request body or route, or for a resource since deleted' },
+  IDEMPOTENCY_KEY_IN_PROGRESS: { kind: 'conflict', description: 'a request with this Idempotency-Key is still being processed; retry shortly to get its answer' },
   DATA_IMPORT_INVALID: { kind: 'unprocessable', description: 'rows of the imported CSV file break the rules of their create route; the answer lists them and nothing was imported' },
   // Tax
   TAX_RATE_MISSING: { kind: 'unprocessable', description: 'no standard VAT rate is valid in the place-of-supply country on the tax point' },

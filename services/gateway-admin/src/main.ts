@@ -1,5 +1,5 @@
 import '@paymesh/telemetry/register';
-import { resolvePortalKey, systemClock } from '@paymesh/core';
+import { resolveKeyring, resolvePortalKey, systemClock } from '@paymesh/core';
 import { Committer } from '@paymesh/bus';
 import type { EventMap } from '@paymesh/contracts';
 import { runGateway } from '@paymesh/runtime';
@@ -7,6 +7,7 @@ import { config, resolveJwtKey } from './config';
 import { createClients } from './clients';
 import { collections } from './store/collections';
 import { buildAdminServer } from './http/server';
+import { adminIdempotency } from './http/idempotency';
 import { allRoutes } from './http/routes';
 import { ensureSystemKey } from './app/system-key';
 import type { AdminDeps } from './app/deps';
@@ -45,15 +46,17 @@ void runGateway({
     };
     if (config.SYSTEM_API_KEY) await ensureSystemKey(deps, config.SYSTEM_API_KEY);
 
+    const routes = allRoutes(config);
     const app = await buildAdminServer({
       deps,
-      routes: allRoutes(config),
+      routes,
       logger,
       docs: config.API_DOCS_ENABLED,
       bodyLimit: config.BODY_LIMIT_BYTES,
       healthChecks,
       trustProxy: config.TRUST_PROXY,
       rateLimit: { config, namespace: `${config.STORE_NAMESPACE}:gateway-admin` },
+      idempotency: adminIdempotency({ store: infra.store, keyring: resolveKeyring(config), routes, clock: systemClock }),
     });
     return { app, close: () => clients.close() };
   },

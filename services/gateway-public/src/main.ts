@@ -1,9 +1,10 @@
 import '@paymesh/telemetry/register';
 import { runGateway } from '@paymesh/runtime';
-import { resolvePortalKey, systemClock } from '@paymesh/core';
+import { resolveKeyring, resolvePortalKey, systemClock } from '@paymesh/core';
 import { config } from './config';
 import { collections } from './store/collections';
 import { buildPublicServer } from './http/server';
+import { publicIdempotency } from './http/idempotency';
 import { createClients } from './clients';
 import { publicApiRoutes } from './http/routes';
 import { loadWebPages } from './http/pages';
@@ -45,6 +46,8 @@ void runGateway({
       rateLimit: { config, namespace: `${config.STORE_NAMESPACE}:gateway-public` },
       apiRoutes: publicApiRoutes(routeOptions),
       pages: loadWebPages(),
+      // A retry waits for a first request as long as its payment call may take.
+      idempotency: publicIdempotency({ store: infra.store, keyring: resolveKeyring(config), clock: systemClock, waitMs: Math.max(30_000, config.PAYMENT_CALL_DEADLINE_MS + 5_000) }),
     });
     return { app, close: () => clients.close() };
   },

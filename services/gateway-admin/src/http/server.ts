@@ -8,11 +8,13 @@ import {
   errorEnvelopePlugin,
   frameworkErrorHandler,
   genRequestId,
+  idempotencyPlugin,
   inputGuardPlugin,
   rateLimitPlugin,
   registerHealthRoutes,
   requestContextPlugin,
   type DependencyCheck,
+  type IdempotencyPluginOptions,
   type RateLimitConfig,
 } from '@paymesh/http';
 import type { AdminDeps } from '../app/deps';
@@ -20,6 +22,7 @@ import { registerAuthRoutes } from './auth-routes';
 import { REFRESH_COOKIE } from '../domain/session';
 import { rateLimitClient } from './caller';
 import { enforce } from './enforce';
+import { documentAdminIdempotency, withIdempotencyAnswers } from './idempotency';
 import { openApiComponents, openApiTransform, responseSchemas } from './openapi';
 import { ErrorAnswer, fileAnswer, successStatus, type AnyRoute, type OrgScope } from './route-table';
 
@@ -34,6 +37,8 @@ export interface AdminServerOptions {
   trustProxy?: boolean | string;
   /** Absent: no rate limiting (in-process tests of single routes). */
   rateLimit?: { config: RateLimitConfig; namespace: string };
+  /** Idempotency-Key on the keyed rows (see idempotency.ts); absent: the header is ignored. */
+  idempotency?: IdempotencyPluginOptions;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -142,6 +147,8 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
     });
   }
   registerHealthRoutes(app, 'gateway-admin', opts.healthChecks);
+  if (opts.idempotency) await app.register(idempotencyPlugin, opts.idempotency);
+  const routes = opts.idempotency ? opts.routes.map(withIdempotencyAnswers) : opts.routes;
 
   if (opts.docs) {
     await app.register(swagger, {
@@ -156,7 +163,7 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
           },
         },
       },
-      transform: openApiTransform,
+      transform: opts.idempotency ? documentAdminIdempotency(openApiTransform, opts.idempotency.operations) : openApiTransform,
       transformObject: openApiComponents,
     });
     await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
@@ -166,14 +173,14 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
   await app.register(
     async (scope) => {
       registerAuthRoutes(scope, opts.deps, false);
-      registerRoutes(scope, opts.deps, opts.routes, false);
+      registerRoutes(scope, opts.deps, routes, false);
     },
     { prefix: API_PREFIX },
   );
   await app.register(
     async (scope) => {
       registerAuthRoutes(scope, opts.deps, true);
-      registerRoutes(scope, opts.deps, opts.routes, true);
+      registerRoutes(scope, opts.deps, routes, true);
     },
     { prefix: ALIAS_PREFIX },
   );

@@ -1,4 +1,5 @@
 import type { CollectionSpec, StoredDoc } from '@paymesh/store';
+import { IDEMPOTENCY_COLLECTION } from '@paymesh/http';
 import type { KeyMode } from '../domain/api-key';
 import type { Role, Scope } from '../domain/scopes';
 
@@ -117,4 +118,6 @@ export const collections: CollectionSpec[] = [
   },
   { name: AUTH_CHALLENGES, indexes: [{ name: 'auth_challenges_expiry', fields: ['expiresAt'] }] },
   { name: SESSIONS, indexes: [{ name: 'sessions_user', fields: ['userId'] }] },
+  // Idempotency-Key records (claims and kept answers; libs/http/src/idempotency).
+  IDEMPOTENCY_COLLECTION,
 ];

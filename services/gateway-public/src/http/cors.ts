@@ -89,8 +89,8 @@ export function originDecider(list: OriginAllowList): (req: FastifyRequest, orig
 
 const BASE: FastifyCorsOptions = {
   methods: ['GET', 'POST'],
-  allowedHeaders: ['Content-Type', 'X-Request-ID', 'traceparent', 'tracestate'],
-  exposedHeaders: ['X-Request-ID'],
+  allowedHeaders: ['Content-Type', 'X-Request-ID', 'traceparent', 'tracestate', 'Idempotency-Key'],
+  exposedHeaders: ['X-Request-ID', 'Idempotent-Replayed'],
   credentials: false,
   maxAge: 600,
 };

@@ -13,17 +13,20 @@ import {
   errorEnvelopePlugin,
   frameworkErrorHandler,
   genRequestId,
+  idempotencyPlugin,
   inputGuardPlugin,
   rateLimitPlugin,
   registerHealthRoutes,
   requestContextPlugin,
   type DependencyCheck,
+  type IdempotencyPluginOptions,
   openApiTransform,
   type RateLimitConfig,
 } from '@paymesh/http';
 import { PUBLIC_ERROR_DESCRIPTIONS } from './responses';
 import { PORTAL_REFRESH_COOKIE } from './routes/portal';
 import { registerPages, type WebPages } from './pages';
+import { documentPublicIdempotency } from './idempotency';
 
 export interface PublicServerOptions {
   logger: Logger;
@@ -42,6 +45,8 @@ export interface PublicServerOptions {
   pages?: WebPages;
   /** Told every route as it is added (tests enumerate the served routes with it). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
+  /** Idempotency-Key on transaction and billing-request create (see idempotency.ts); absent: the header is ignored. */
+  idempotency?: IdempotencyPluginOptions;
 }
 
 const documented = openApiTransform(PUBLIC_ERROR_DESCRIPTIONS);
@@ -134,7 +139,7 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
         },
       },
     },
-    transform: fileAwareTransform,
+    transform: documentPublicIdempotency(fileAwareTransform),
   });
   await app.register(swaggerUi, { routePrefix: '/api/v1/docs' });
   await registerHookRoutes(app, opts.clients);
@@ -143,6 +148,8 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
     async (scope) => {
       // Inside the /api/v1 scope: provider webhooks and health get no CORS headers.
       await scope.register(cors, buyerCorsOptions(originAllowList(opts.clients, opts.mainFrontendOrigin ?? '')));
+      // After CORS: a replayed answer carries the CORS headers too.
+      if (opts.idempotency) await scope.register(idempotencyPlugin, opts.idempotency);
       for (const register of opts.apiRoutes ?? []) register(scope);
     },
     { prefix: '/api/v1' },

@@ -1,4 +1,5 @@
 import type { CollectionSpec, StoredDoc } from '@paymesh/store';
+import { IDEMPOTENCY_COLLECTION } from '@paymesh/http';
 
 /**
  * Buyer portal sessions. Codes and tokens are stored only as digests: one-time codes as an HMAC
@@ -79,4 +80,6 @@ export const collections: CollectionSpec[] = [
     ],
   },
   { name: PORTAL_MAGIC_LINK_CLAIMS },
+  // Idempotency-Key records (claims and kept answers; libs/http/src/idempotency).
+  IDEMPOTENCY_COLLECTION,
 ];
