@@ -283,3 +283,21 @@ export type VatOssDetailsReport = z.infer<typeof vatOssDetailsReport>;
 /** An export file. */
 export const taxReportFile = z.object({ filename: z.string(), contentType: z.string(), content: z.string() });
 export type TaxReportFile = z.infer<typeof taxReportFile>;
+
+/** Body of `GetEcbRates` (Admin `GET /tax/ecb-rates`): a day, or none for the latest publication kept. */
+export const ecbRatesQuery = z.object({ date: isoDate.optional() }).strict();
+export type EcbRatesQuery = z.infer<typeof ecbRatesQuery>;
+
+/** An ECB publication the tax service keeps. */
+export const ecbRates = z.object({
+  /** The day asked for (null: the latest publication was asked for). */
+  date: isoDate.nullable(),
+  /** The publication day: `date` itself, or the next publication day after it. */
+  rateDate: isoDate,
+  /** Units of each currency per 1 EUR. */
+  rates: z.record(z.string(), z.number()),
+  /** When the tax service first stored the day, and when its rates last changed. */
+  fetchedAt: z.string(),
+  updatedAt: z.string(),
+});
+export type EcbRates = z.infer<typeof ecbRates>;

@@ -2,7 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, FILES_PATH, lastPublicationDays, loadSandboxConfig, seededRate } from '@paymesh/sandbox-ecb';
+import { NotFoundError } from '@paymesh/core';
 import { findEcbPublication } from '../src/app/find-ecb-publication';
+import { getEcbRates } from '../src/app/get-ecb-rates';
 import type { EcbRateDoc } from '../src/domain/ecb-rates';
 import { EcbFetchError } from '../src/ecb/client';
 import { EcbRatesFetcher } from '../src/jobs/ecb-rates-fetcher';
@@ -89,6 +91,15 @@ describe('ECB rates job', () => {
 
     await control('PUT', '/_sandbox/rates/2026-11-30', { rates: { USD: 1.3 } });
     expect(await fetcher({ url: `${url}${FILES_PATH}/eurofxref-daily.xml` }).fetchOnce()).toMatchObject({ days: 1, inserted: 1, latest: '2026-11-30' });
+  });
+
+  it('the read route answers the publication a day converts at, the latest without a day, and 404 saying why', async () => {
+    await expect(getEcbRates(h.deps, {})).rejects.toThrow(NotFoundError);
+    await fetcher().fetchOnce();
+    expect(await getEcbRates(h.deps, { date: '2026-10-03' })).toMatchObject({ date: '2026-10-03', rateDate: '2026-10-05', rates: { USD: seededRate('USD', '2026-10-05') }, fetchedAt: NOW });
+    expect(await getEcbRates(h.deps, {})).toMatchObject({ date: null, rateDate: '2026-11-27' });
+    await expect(getEcbRates(h.deps, { date: '2026-12-31' })).rejects.toThrow(/ECB reference rate for 2026-12-31 \(or the next publication day\) is not published yet; the latest kept is of 2026-11-27/);
+    await expect(getEcbRates(h.deps, { date: '2026-01-30' })).rejects.toThrow(/no ECB reference rates are kept for 2026-01-30/);
   });
 
   it('a failed fetch throws without storing; the running job retries until the ECB answers, and keeps fetching on its interval', async () => {

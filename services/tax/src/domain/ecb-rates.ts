@@ -47,17 +47,26 @@ export interface EcbDay {
  * - `not_kept`: the service holds no publication for that time (before it started fetching, or no
  *   fetch has succeeded yet for a past day).
  */
-export type EcbDayLookup =
-  | { kind: 'published'; day: string; publication: EcbDay }
-  | { kind: 'not_published'; day: string; latest: string | null }
-  | { kind: 'not_kept'; day: string; latest: string | null };
+export type EcbDayLookup<P extends EcbDay = EcbDay> =
+  | { kind: 'published'; day: string; publication: P }
+  | EcbDayGap;
+
+export type EcbDayGap = { kind: 'not_published'; day: string; latest: string | null } | { kind: 'not_kept'; day: string; latest: string | null };
+
+/** Why there is no publication for a day, in words. */
+export function gapMessage(gap: EcbDayGap): string {
+  if (gap.kind === 'not_published') return `the ECB reference rate for ${gap.day} (or the next publication day) is not published yet${gap.latest ? `; the latest kept is of ${gap.latest}` : ''}`;
+  return gap.latest
+    ? `no ECB reference rates are kept for ${gap.day} (the tax service keeps the days it fetched; the latest is of ${gap.latest})`
+    : `no ECB reference rates are kept for ${gap.day} (none fetched yet)`;
+}
 
 /**
  * @param kept publications kept for the candidate days of `day` (others are ignored)
  * @param latest the newest publication day kept, if any
  * @param today the current day (UTC)
  */
-export function publicationFor(day: string, kept: readonly EcbDay[], latest: string | null, today: string): EcbDayLookup {
+export function publicationFor<P extends EcbDay>(day: string, kept: readonly P[], latest: string | null, today: string): EcbDayLookup<P> {
   const last = shiftDay(day, PUBLICATION_LOOKAHEAD_DAYS);
   const next = kept.filter((p) => p.date >= day && p.date <= last).sort((a, b) => a.date.localeCompare(b.date))[0];
   if (next) return { kind: 'published', day, publication: next };

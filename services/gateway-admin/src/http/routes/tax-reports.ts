@@ -3,6 +3,7 @@ import {
   byCountryDetailsReport,
   byCountryReport,
   currenciesReport,
+  ecbRates,
   revenueByCountryReport,
   TAX_REPORT_SOURCES,
   taxReportFile,
@@ -117,7 +118,29 @@ function exportRow(r: Omit<ReportRow, 'response'> & { mediaType: string }): AnyR
 
 const CSV = 'text/csv; charset=utf-8';
 
+const ecbRatesQuery = z
+  .object({
+    date: day('date')
+      .optional()
+      .describe('the day whose rates reports use: its ECB publication, or the next publication day; omitted: the latest publication kept'),
+  })
+  .strict();
+
+/** The ECB reference rates reports convert at, as the tax service keeps them. */
+const ecbRatesRoute: AnyRoute = reports({
+  method: 'GET',
+  path: '/tax/ecb-rates',
+  operationId: 'getEcbRates',
+  summary: 'The ECB euro reference rates (units per EUR) reports convert figures of a day at: that day or the next publication day (404 when not published yet or not kept)',
+  query: ecbRatesQuery,
+  response: ecbRates,
+  async handler({ deps, org, query }) {
+    return taxJson(deps, org, 'getEcbRates', ecbRates, { body: query });
+  },
+});
+
 export const taxReportRoutes: AnyRoute[] = [
+  ecbRatesRoute,
   reportRow({
     path: '/tax/reports/by-country',
     kind: 'by-country',

@@ -1,5 +1,5 @@
 import type { EurAmounts, EurRateMissing, EurRateUsed } from '@paymesh/contracts';
-import type { EcbDayLookup } from '../ecb-rates';
+import { gapMessage, type EcbDayLookup } from '../ecb-rates';
 
 /**
  * Conversion to EUR at rates given as units of the currency per 1 EUR (how the ECB publishes
@@ -71,28 +71,10 @@ export class EurConverter {
 
   /** Why `currency` has no rate (meaningful only when rateOf answers null). */
   missing(currency: string): EurRateMissing {
-    const day = this.rateDate;
-    const latest = this.ecb.kind === 'published' ? null : this.ecb.latest;
-    switch (this.ecb.kind) {
-      case 'published':
-        return { currency, rateDate: day, reason: 'not_quoted', message: `the ECB publishes no reference rate for ${currency} (publication of ${this.ecb.publication.date})` };
-      case 'not_published':
-        return {
-          currency,
-          rateDate: day,
-          reason: 'not_published',
-          message: `the ECB reference rate for ${day} (or the next publication day) is not published yet${latest ? `; the latest kept is of ${latest}` : ''}`,
-        };
-      case 'not_kept':
-        return {
-          currency,
-          rateDate: day,
-          reason: 'not_kept',
-          message: latest
-            ? `no ECB reference rates are kept for ${day} (the tax service keeps the days it fetched; the latest is of ${latest})`
-            : `no ECB reference rates are kept for ${day} (none fetched yet)`,
-        };
+    if (this.ecb.kind === 'published') {
+      return { currency, rateDate: this.rateDate, reason: 'not_quoted', message: `the ECB publishes no reference rate for ${currency} (publication of ${this.ecb.publication.date})` };
     }
+    return { currency, rateDate: this.rateDate, reason: this.ecb.kind, message: gapMessage(this.ecb) };
   }
 
   /** The rates of the currencies converted so far (EUR left out), by currency. */
