@@ -42,6 +42,7 @@ export const SANDBOXES = [
   ['provider-c', 'PROVIDER_C_SANDBOX', 12151],
   ['provider-d', 'PROVIDER_D_SANDBOX', 12161],
   ['vies', 'VIES_SANDBOX', 12121],
+  ['ecb', 'ECB_SANDBOX', 12171],
   ['mail', 'MAIL_SANDBOX', 12131, { SMTP: 12125 }],
 ];
 

@@ -28,6 +28,8 @@ const QUIET_ENV = {
   IPN_POLL_INTERVAL_MS: '3600000',
   EMAIL_POLL_INTERVAL_MS: '3600000',
   TAX_RATE_BOOK_CACHE_TTL_MS: '300000',
+  // No ECB rate fetches (and their retries) inside a measured flow.
+  ECB_RATES_INTERVAL_MS: '0',
 };
 
 /**

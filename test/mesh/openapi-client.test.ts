@@ -9,7 +9,7 @@ import addFormats from 'ajv-formats';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import createClient, { type Middleware } from 'openapi-fetch';
 import { ROOT } from '../../deploy/local/supervisor.mjs';
-import { api, startTestMesh, type TestMesh } from '../support/mesh';
+import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
 import { TestDnsServer } from '../support/dns-server';
 import type { paths } from '../support/admin-api.gen';
 
@@ -368,6 +368,12 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.GET('/api/v1/tax/reports/revenue-by-country/export', { ...period, parseAs: 'text' })).data).toMatch(/^country,currency,net,tax,gross,sales/);
     expect((await org.GET('/api/v1/tax/reports/vat-oss/export', { ...q1, parseAs: 'text' })).data).toMatch(/<CoreVatReturn/);
     expect((await org.GET('/api/v1/tax/reports/vat-oss/export-elster', { ...q1, parseAs: 'text' })).data).toBe('#v2.0\n');
+    // The ECB rates the tax service keeps: fetched from the mesh's ECB sandbox at start.
+    const latestRates = await eventually(async () => (await org.GET('/api/v1/tax/ecb-rates', {})).data, 30_000);
+    expect(latestRates).toMatchObject({ date: null, rates: { USD: expect.any(Number) } });
+    expect((await org.GET('/api/v1/tax/ecb-rates', { params: { query: { date: latestRates.rateDate } } })).data?.rateDate).toBe(latestRates.rateDate);
+    expect((await org.GET('/api/v1/tax/ecb-rates', { params: { query: { date: '2021-01-04' } } })).response.status).toBe(404);
+    expect((await org.GET('/api/v1/tax/ecb-rates', { params: { query: { date: '4 January' } } })).response.status).toBe(400);
 
     // Data import/export: a template, a check, a refused and an accepted import (CSV bodies), an export.
     const csvBody = (csv: string) => ({ body: csv, bodySerializer: (b: string) => b, headers: { 'content-type': 'text/csv' } });

@@ -216,6 +216,92 @@ describe('tax reports over the Admin API', () => {
     for (const source of ['', 'both', 'transactions', 'invoices']) expect(await fr(source), source || 'default').toEqual([['FR', [[10000, 2000]]]]);
   });
 
+  it('files the VAT OSS return of a quarter with USD sales at the ECB rate it names, with no eurRates given', async () => {
+    // A merchant that invoiced a French consumer in USD on the last day of the previous quarter.
+    const usd = await mesh.bootstrap();
+    const call = (method: string, path: string, body?: unknown) => api(method, `${mesh.adminBaseUrl}${path}`, { token: usd.apiKey, ...(body !== undefined ? { body } : {}) });
+    const file = (path: string) => fetch(`${mesh.adminBaseUrl}${path}`, { headers: { authorization: `Bearer ${usd.apiKey}` } });
+    expect((await call('PUT', '/organizations/settings/tax', { homeCountry: 'DE', ossEnabled: true, vatId: 'DE321571435' })).status).toBe(200);
+    const prev = quarter === 1 ? { year: year - 1, quarter: 4 } : { year, quarter: quarter - 1 };
+    const lastDay = new Date(Date.UTC(prev.year, prev.quarter * 3, 0)).toISOString().slice(0, 10);
+    const client = await call('POST', '/clients', { name: 'Acheteur USD', email: 'usd@example.com', address: { street: 'Rue 1', city: 'Lyon', postalCode: '69001', country: 'FR' } });
+    expect(client.status, JSON.stringify(client.body)).toBe(201);
+    const invoiceIn = async (issueDate?: string) => {
+      const draft = await call('POST', '/invoices', {
+        siteId: usd.siteId,
+        clientId: client.body.id,
+        currency: 'USD',
+        ...(issueDate ? { issueDate } : {}),
+        items: [{ description: 'Pro plan', quantity: 1, unitPrice: 12000, amountType: 'gross', itemType: 'digital_service' }],
+      });
+      expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+      expect((await call('POST', `/invoices/${draft.body.id}/issue`)).status).toBe(200);
+    };
+    await invoiceIn(lastDay);
+    await eventually(async () => (await call('GET', '/tax/records?limit=10')).body.total === 1, 30_000);
+
+    // The sandbox's publication for that day, or the next publication day (sandboxes/ecb/README.md).
+    const ecb = mesh.sandboxUrls['sandbox-ecb']!;
+    let published: { date: string; rates: Record<string, number> } | undefined;
+    for (let i = 0; !published && i < 7; i++) {
+      const day = new Date(Date.parse(`${lastDay}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10);
+      const answer = (await (await fetch(`${ecb}/_sandbox/rates/${day}`)).json()) as { published: boolean; rates: Record<string, number> };
+      if (answer.published) published = { date: day, rates: answer.rates };
+    }
+    const rate = published!.rates.USD!;
+
+    // The tax service fetched the rates at start (or does soon): the return files as it is.
+    const q = `year=${prev.year}&quarter=${prev.quarter}`;
+    const res = await eventually(async () => {
+      const r = await call('GET', `/tax/reports/vat-oss?${q}`);
+      return r.status === 200 ? r : undefined;
+    }, 30_000);
+    expect(res.body.eurRates).toEqual([{ currency: 'USD', rate, rateDate: published!.date, source: 'ecb' }]);
+    // 120.00 USD gross at 20 %: 100.00 + 20.00 USD.
+    const net = Math.round(10000 / rate);
+    const vat = Math.round(2000 / rate);
+    expect(res.body.countries).toEqual([
+      {
+        country: 'FR',
+        supplies: [{ supplyType: 'SERVICES', rateType: 'STANDARD', vatRate: 20, taxableAmount: net, vatAmount: vat, conversions: [{ currency: 'USD', net: 10000, tax: 2000, rate, rateDate: published!.date, eurNet: net, eurTax: vat }] }],
+        corrections: [],
+        vatTotal: vat,
+        correctionsTotal: 0,
+        balance: vat,
+      },
+    ]);
+    const kept = await call('GET', `/tax/ecb-rates?date=${lastDay}`);
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect(kept.body).toMatchObject({ date: lastDay, rateDate: published!.date, rates: { USD: rate } });
+
+    // Both exports download; the XML names the rate.
+    const xml = await file(`/tax/reports/vat-oss/export?${q}`);
+    expect(xml.status).toBe(200);
+    const ret = (create(await xml.text()).end({ format: 'object' }) as any).CoreVatReturn;
+    expect(ret.exchangeRates.exchangeRate).toEqual({ currency: 'USD', rate: String(rate), rateDate: published!.date, source: 'ecb' });
+    const elster = await file(`/tax/reports/vat-oss/export-elster?${q}`);
+    expect(elster.status).toBe(200);
+    const decimal = (cents: number) => (cents / 100).toFixed(2);
+    expect(await elster.text()).toBe(['#v2.0', '1,FR', `2,FR,STANDARD,20.00,${decimal(net)},${decimal(vat)}`, ''].join('\n'));
+
+    // A USD sale of the current quarter: its rate (the quarter's last day) is not out yet, unless that day is today.
+    await invoiceIn();
+    await eventually(async () => (await call('GET', '/tax/records?limit=10')).body.total === 2, 30_000);
+    const quarterEnd = new Date(Date.UTC(year, quarter * 3, 0)).toISOString().slice(0, 10);
+    if (quarterEnd > today) {
+      const early = await call('GET', `/tax/reports/vat-oss?${oss}`);
+      expect(early.status, JSON.stringify(early.body)).toBe(422);
+      expect(early.body.code).toBe('TAX_REPORT_EUR_RATE_MISSING');
+      expect(early.body.error).toMatch(new RegExp(`the ECB reference rate for ${quarterEnd} \\(or the next publication day\\) is not published yet`));
+      const plain = await call('GET', `/tax/reports/currencies?startDate=${lastDay}&endDate=${quarterEnd}`);
+      expect(plain.body.eurRatesMissing).toEqual([expect.objectContaining({ currency: 'USD', rateDate: quarterEnd, reason: 'not_published' })]);
+    }
+    const given = await call('GET', `/tax/reports/vat-oss?${oss}&eurRates=USD:1.25`);
+    expect(given.status, JSON.stringify(given.body)).toBe(200);
+    expect(given.body.eurRates).toEqual([{ currency: 'USD', rate: 1.25, rateDate: quarterEnd, source: 'caller' }]);
+    expect(given.body.totals).toMatchObject({ taxableAmount: 8000, vatAmount: 1600 });
+  });
+
   it('refuses VAT OSS reports without year and quarter 1 to 4, and bad filters, with 400', async () => {
     for (const q of ['', `year=${year}`, `quarter=${quarter}`, `year=${year}&quarter=5`, `year=${year}&quarter=0`, `${oss}&timezone=Mars%2FOlympus`, `${oss}&source=all`, `${oss}&eurRates=USD`]) {
       const res = await adminCall('GET', `/tax/reports/vat-oss?${q}`);

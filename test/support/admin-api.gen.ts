@@ -2037,6 +2037,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tax/ecb-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ECB euro reference rates (units per EUR) reports convert figures of a day at: that day or the next publication day (404 when not published yet or not kept)
+         * @description Scope `tax_report:read`, minimum role Viewer.
+         */
+        get: operations["getEcbRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tax/reports/by-country": {
         parameters: {
             query?: never;
@@ -2125,7 +2145,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The Union OSS return of a quarter in EUR: per member state of consumption the supplies by type and rate, and corrections of earlier quarters (422 TAX_REPORT_EUR_RATE_MISSING when a currency has no rate)
+         * The Union OSS return of a quarter in EUR at the ECB rates of its last day (or the next publication day) and the rates it used: per member state of consumption the supplies by type and rate, and corrections of earlier quarters (422 TAX_REPORT_EUR_RATE_MISSING when a currency has no rate yet)
          * @description Scope `tax_report:read`, minimum role Viewer.
          */
         get: operations["getVatOssReport"];
@@ -20910,6 +20930,96 @@ export interface operations {
             };
         };
     };
+    getEcbRates: {
+        parameters: {
+            query?: {
+                /** @description the day whose rates reports use: its ECB publication, or the next publication day; omitted: the latest publication kept */
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        date: string | null;
+                        rateDate: string;
+                        rates: {
+                            [key: string]: number;
+                        };
+                        fetchedAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getTaxReportByCountry: {
         parameters: {
             query: {
@@ -20923,7 +21033,7 @@ export interface operations {
                 source?: "transactions" | "invoices" | "both";
                 currency?: string;
                 siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                /** @description Rates to convert at instead of the ECB reference rates the service keeps (by default every report converts at the ECB rate of the last day of the period, or of the next publication day), units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; a currency with neither stays unconverted (VAT OSS: 422) */
                 eurRates?: string;
             };
             header?: never;
@@ -20952,6 +21062,20 @@ export interface operations {
                         source: "transactions" | "invoices" | "both";
                         currency: string | null;
                         siteId: string | null;
+                        eurRates: {
+                            currency: string;
+                            rate: number;
+                            rateDate: string;
+                            /** @enum {string} */
+                            source: "ecb" | "caller";
+                        }[];
+                        eurRatesMissing: {
+                            currency: string;
+                            rateDate: string;
+                            /** @enum {string} */
+                            reason: "not_published" | "not_kept" | "not_quoted";
+                            message: string;
+                        }[];
                         data: {
                             country: string;
                             currency: string;
@@ -21056,7 +21180,7 @@ export interface operations {
                 source?: "transactions" | "invoices" | "both";
                 currency?: string;
                 siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                /** @description Rates to convert at instead of the ECB reference rates the service keeps (by default every report converts at the ECB rate of the last day of the period, or of the next publication day), units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; a currency with neither stays unconverted (VAT OSS: 422) */
                 eurRates?: string;
             };
             header?: never;
@@ -21085,6 +21209,20 @@ export interface operations {
                         source: "transactions" | "invoices" | "both";
                         currency: string | null;
                         siteId: string | null;
+                        eurRates: {
+                            currency: string;
+                            rate: number;
+                            rateDate: string;
+                            /** @enum {string} */
+                            source: "ecb" | "caller";
+                        }[];
+                        eurRatesMissing: {
+                            currency: string;
+                            rateDate: string;
+                            /** @enum {string} */
+                            reason: "not_published" | "not_kept" | "not_quoted";
+                            message: string;
+                        }[];
                         data: {
                             country: string;
                             currency: string;
@@ -21197,7 +21335,7 @@ export interface operations {
                 source?: "transactions" | "invoices" | "both";
                 currency?: string;
                 siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                /** @description Rates to convert at instead of the ECB reference rates the service keeps (by default every report converts at the ECB rate of the last day of the period, or of the next publication day), units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; a currency with neither stays unconverted (VAT OSS: 422) */
                 eurRates?: string;
             };
             header?: never;
@@ -21226,6 +21364,20 @@ export interface operations {
                         source: "transactions" | "invoices" | "both";
                         currency: string | null;
                         siteId: string | null;
+                        eurRates: {
+                            currency: string;
+                            rate: number;
+                            rateDate: string;
+                            /** @enum {string} */
+                            source: "ecb" | "caller";
+                        }[];
+                        eurRatesMissing: {
+                            currency: string;
+                            rateDate: string;
+                            /** @enum {string} */
+                            reason: "not_published" | "not_kept" | "not_quoted";
+                            message: string;
+                        }[];
                         data: {
                             country: string;
                             currency: string;
@@ -21331,7 +21483,7 @@ export interface operations {
                 source?: "transactions" | "invoices" | "both";
                 currency?: string;
                 siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                /** @description Rates to convert at instead of the ECB reference rates the service keeps (by default every report converts at the ECB rate of the last day of the period, or of the next publication day), units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; a currency with neither stays unconverted (VAT OSS: 422) */
                 eurRates?: string;
             };
             header?: never;
@@ -21360,6 +21512,20 @@ export interface operations {
                         source: "transactions" | "invoices" | "both";
                         currency: string | null;
                         siteId: string | null;
+                        eurRates: {
+                            currency: string;
+                            rate: number;
+                            rateDate: string;
+                            /** @enum {string} */
+                            source: "ecb" | "caller";
+                        }[];
+                        eurRatesMissing: {
+                            currency: string;
+                            rateDate: string;
+                            /** @enum {string} */
+                            reason: "not_published" | "not_kept" | "not_quoted";
+                            message: string;
+                        }[];
                         data: {
                             currency: string;
                             net: number;
@@ -21463,7 +21629,7 @@ export interface operations {
                 source?: "transactions" | "invoices" | "both";
                 currency?: string;
                 siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                /** @description Rates to convert at instead of the ECB reference rates the service keeps (by default every report converts at the ECB rate of the last day of the period, or of the next publication day), units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; a currency with neither stays unconverted (VAT OSS: 422) */
                 eurRates?: string;
             };
             header?: never;
@@ -21494,6 +21660,13 @@ export interface operations {
                         siteId: string | null;
                         year: number;
                         quarter: number;
+                        eurRates: {
+                            currency: string;
+                            rate: number;
+                            rateDate: string;
+                            /** @enum {string} */
+                            source: "ecb" | "caller";
+                        }[];
                         memberStateOfIdentification: string | null;
                         vatId: string | null;
                         countries: {
@@ -21635,7 +21808,7 @@ export interface operations {
                 source?: "transactions" | "invoices" | "both";
                 currency?: string;
                 siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                /** @description Rates to convert at instead of the ECB reference rates the service keeps (by default every report converts at the ECB rate of the last day of the period, or of the next publication day), units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; a currency with neither stays unconverted (VAT OSS: 422) */
                 eurRates?: string;
             };
             header?: never;
@@ -21664,6 +21837,20 @@ export interface operations {
                         source: "transactions" | "invoices" | "both";
                         currency: string | null;
                         siteId: string | null;
+                        eurRates: {
+                            currency: string;
+                            rate: number;
+                            rateDate: string;
+                            /** @enum {string} */
+                            source: "ecb" | "caller";
+                        }[];
+                        eurRatesMissing: {
+                            currency: string;
+                            rateDate: string;
+                            /** @enum {string} */
+                            reason: "not_published" | "not_kept" | "not_quoted";
+                            message: string;
+                        }[];
                         year: number;
                         quarter: number;
                         data: {
@@ -21781,7 +21968,7 @@ export interface operations {
                 source?: "transactions" | "invoices" | "both";
                 currency?: string;
                 siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                /** @description Rates to convert at instead of the ECB reference rates the service keeps (by default every report converts at the ECB rate of the last day of the period, or of the next publication day), units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; a currency with neither stays unconverted (VAT OSS: 422) */
                 eurRates?: string;
             };
             header?: never;
@@ -21875,7 +22062,7 @@ export interface operations {
                 source?: "transactions" | "invoices" | "both";
                 currency?: string;
                 siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                /** @description Rates to convert at instead of the ECB reference rates the service keeps (by default every report converts at the ECB rate of the last day of the period, or of the next publication day), units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; a currency with neither stays unconverted (VAT OSS: 422) */
                 eurRates?: string;
             };
             header?: never;
@@ -21969,7 +22156,7 @@ export interface operations {
                 source?: "transactions" | "invoices" | "both";
                 currency?: string;
                 siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                /** @description Rates to convert at instead of the ECB reference rates the service keeps (by default every report converts at the ECB rate of the last day of the period, or of the next publication day), units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; a currency with neither stays unconverted (VAT OSS: 422) */
                 eurRates?: string;
             };
             header?: never;
@@ -22074,7 +22261,7 @@ export interface operations {
                 source?: "transactions" | "invoices" | "both";
                 currency?: string;
                 siteId?: string;
-                /** @description ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422) */
+                /** @description Rates to convert at instead of the ECB reference rates the service keeps (by default every report converts at the ECB rate of the last day of the period, or of the next publication day), units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; a currency with neither stays unconverted (VAT OSS: 422) */
                 eurRates?: string;
             };
             header?: never;

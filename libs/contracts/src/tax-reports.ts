@@ -27,7 +27,10 @@ export const TAX_REPORT_KINDS = [
 ] as const;
 export type TaxReportKind = (typeof TAX_REPORT_KINDS)[number];
 
-/** ECB reference rates: units of the currency per 1 EUR (`{"USD": 1.0823}`), as the merchant files them. */
+/**
+ * EUR rates the caller files with: units of the currency per 1 EUR (`{"USD": 1.0823}`), as the ECB
+ * quotes them. Each one replaces the ECB rate the tax service keeps for its currency.
+ */
 export const eurRates = z.record(currencyCode, z.number().positive().finite());
 
 /** Filters every report takes. */
@@ -82,6 +85,43 @@ export type EurAmounts = z.infer<typeof eurAmounts>;
 
 const money = { net: z.number().int(), tax: z.number().int(), gross: z.number().int() };
 
+/** Where an EUR rate came from: the ECB's published reference rate, or the caller's `eurRates`. */
+export const EUR_RATE_SOURCES = ['ecb', 'caller'] as const;
+export type EurRateSource = (typeof EUR_RATE_SOURCES)[number];
+
+/**
+ * A rate a report converted a currency at: units per EUR, the day it is of (the ECB publication
+ * day: the period's last day or the next publication day; the period's last day for a caller's
+ * rate) and its source. A caller's `eurRates` entry wins over the ECB rate of its currency.
+ */
+export const eurRateUsed = z.object({
+  currency: z.string(),
+  rate: z.number(),
+  rateDate: isoDate,
+  source: z.enum(EUR_RATE_SOURCES),
+});
+export type EurRateUsed = z.infer<typeof eurRateUsed>;
+
+/**
+ * Why a currency has no EUR rate: the ECB has not published the rate for the period's last day
+ * (or the next publication day) yet, the tax service keeps no ECB rates for that time, or the ECB
+ * publishes no rate for the currency.
+ */
+export const EUR_RATE_GAPS = ['not_published', 'not_kept', 'not_quoted'] as const;
+export type EurRateGap = (typeof EUR_RATE_GAPS)[number];
+
+export const eurRateMissing = z.object({
+  currency: z.string(),
+  /** The day the rate is wanted for: the period's last day. */
+  rateDate: isoDate,
+  reason: z.enum(EUR_RATE_GAPS),
+  message: z.string(),
+});
+export type EurRateMissing = z.infer<typeof eurRateMissing>;
+
+/** Rates behind a report's EUR figures, and the currencies left unconverted with the reason. */
+const eurRateInfo = { eurRates: z.array(eurRateUsed), eurRatesMissing: z.array(eurRateMissing) };
+
 export const currencyTotal = z.object({ currency: z.string(), ...money });
 export type CurrencyTotal = z.infer<typeof currencyTotal>;
 
@@ -105,7 +145,7 @@ export const byCountryRow = z.object({
 });
 export type ByCountryRow = z.infer<typeof byCountryRow>;
 
-export const byCountryReport = taxReportEcho.extend({ data: z.array(byCountryRow), totals: reportTotals });
+export const byCountryReport = taxReportEcho.extend({ ...eurRateInfo, data: z.array(byCountryRow), totals: reportTotals });
 export type ByCountryReport = z.infer<typeof byCountryReport>;
 
 export const byCountryDetailRow = byCountryRow.extend({
@@ -117,7 +157,7 @@ export const byCountryDetailRow = byCountryRow.extend({
 });
 export type ByCountryDetailRow = z.infer<typeof byCountryDetailRow>;
 
-export const byCountryDetailsReport = taxReportEcho.extend({ data: z.array(byCountryDetailRow), totals: reportTotals });
+export const byCountryDetailsReport = taxReportEcho.extend({ ...eurRateInfo, data: z.array(byCountryDetailRow), totals: reportTotals });
 export type ByCountryDetailsReport = z.infer<typeof byCountryDetailsReport>;
 
 export const revenueByCountryRow = z.object({
@@ -132,13 +172,13 @@ export const revenueByCountryRow = z.object({
 });
 export type RevenueByCountryRow = z.infer<typeof revenueByCountryRow>;
 
-export const revenueByCountryReport = taxReportEcho.extend({ data: z.array(revenueByCountryRow), totals: reportTotals });
+export const revenueByCountryReport = taxReportEcho.extend({ ...eurRateInfo, data: z.array(revenueByCountryRow), totals: reportTotals });
 export type RevenueByCountryReport = z.infer<typeof revenueByCountryReport>;
 
 export const currencyRow = z.object({ currency: z.string(), ...money, entries: z.number().int(), eur: eurAmounts.nullable() });
 export type CurrencyRow = z.infer<typeof currencyRow>;
 
-export const currenciesReport = taxReportEcho.extend({ data: z.array(currencyRow), totals: reportTotals });
+export const currenciesReport = taxReportEcho.extend({ ...eurRateInfo, data: z.array(currencyRow), totals: reportTotals });
 export type CurrenciesReport = z.infer<typeof currenciesReport>;
 
 export const OSS_SUPPLY_TYPES = ['GOODS', 'SERVICES'] as const;
@@ -197,6 +237,8 @@ export const ossExcluded = z.object({ decision: z.enum(TAX_DECISIONS), currency:
 export const vatOssReport = taxReportEcho.extend({
   year: z.number().int(),
   quarter: z.number().int(),
+  /** Every rate the return converted at (no currency is left unconverted: that answers 422). */
+  eurRates: z.array(eurRateUsed),
   /** Member state of identification and the OSS VAT ID, from the tax settings. */
   memberStateOfIdentification: z.string().nullable(),
   vatId: z.string().nullable(),
@@ -230,6 +272,7 @@ export const vatOssCorrectionEntry = z.object({
 });
 
 export const vatOssDetailsReport = taxReportEcho.extend({
+  ...eurRateInfo,
   year: z.number().int(),
   quarter: z.number().int(),
   data: z.array(vatOssDetailRow),
@@ -240,3 +283,21 @@ export type VatOssDetailsReport = z.infer<typeof vatOssDetailsReport>;
 /** An export file. */
 export const taxReportFile = z.object({ filename: z.string(), contentType: z.string(), content: z.string() });
 export type TaxReportFile = z.infer<typeof taxReportFile>;
+
+/** Body of `GetEcbRates` (Admin `GET /tax/ecb-rates`): a day, or none for the latest publication kept. */
+export const ecbRatesQuery = z.object({ date: isoDate.optional() }).strict();
+export type EcbRatesQuery = z.infer<typeof ecbRatesQuery>;
+
+/** An ECB publication the tax service keeps. */
+export const ecbRates = z.object({
+  /** The day asked for (null: the latest publication was asked for). */
+  date: isoDate.nullable(),
+  /** The publication day: `date` itself, or the next publication day after it. */
+  rateDate: isoDate,
+  /** Units of each currency per 1 EUR. */
+  rates: z.record(z.string(), z.number()),
+  /** When the tax service first stored the day, and when its rates last changed. */
+  fetchedAt: z.string(),
+  updatedAt: z.string(),
+});
+export type EcbRates = z.infer<typeof ecbRates>;

@@ -65,7 +65,7 @@ export const ERROR_CATALOGUE = {
   TAX_RATE_MISSING: { kind: 'unprocessable', description: 'no standard VAT rate is valid in the place-of-supply country on the tax point' },
   TAX_RATE_EXISTS: { kind: 'conflict', description: 'a tax rate with this code and validFrom exists already' },
   TAX_RATE_OVERLAP: { kind: 'conflict', description: 'another tax rate of the same code is valid during part of the period' },
-  TAX_REPORT_EUR_RATE_MISSING: { kind: 'unprocessable', description: 'a VAT OSS figure is in a currency whose EUR rate was not given (eurRates); the return is made out in EUR' },
+  TAX_REPORT_EUR_RATE_MISSING: { kind: 'unprocessable', description: "a VAT OSS figure is in a currency without an EUR rate: the ECB rate of the quarter's last day (or the next publication day) is not published yet or not kept, or not quoted for the currency, and eurRates gives none; the return is made out in EUR" },
   VIES_UNAVAILABLE: { kind: 'unavailable', description: 'VIES cannot confirm the VAT ID right now; the buyer may continue and is charged VAT as a consumer' },
   // Buyer portal
   PORTAL_DISABLED: { kind: 'forbidden', description: 'the buyer portal is turned off for this deployment (PORTAL_ENABLED) or organization (portal settings enabled)' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configSchema, VIES_LIVE_URL } from './config';
+import { configSchema, ECB_RATES_LIVE_URL, VIES_LIVE_URL } from './config';
 
 describe('tax configuration: VIES', () => {
   const sandbox = 'http://127.0.0.1:12121';
@@ -22,5 +22,24 @@ describe('tax configuration: VIES', () => {
     expect(configSchema.safeParse({ VIES_DEADLINE_MS: '10' }).success).toBe(false);
     expect(configSchema.safeParse({ VIES_CACHE_TTL_SECONDS: '-1' }).success).toBe(false);
     expect(configSchema.parse({ VIES_CACHE_TTL_SECONDS: '0', VIES_BREAKER_SECONDS: '0' })).toMatchObject({ VIES_CACHE_TTL_SECONDS: 0, VIES_BREAKER_SECONDS: 0 });
+  });
+});
+
+describe('tax configuration: ECB reference rates', () => {
+  const sandbox = 'http://127.0.0.1:12171';
+
+  it('fetches the ECB 90-day file, or the local sandbox outside production when the supervisor names it', () => {
+    expect(configSchema.parse({}).ECB_RATES_URL).toBe('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml');
+    expect(ECB_RATES_LIVE_URL).toBe('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml');
+    expect(configSchema.parse({ NODE_ENV: 'test', ECB_SANDBOX_URL: sandbox }).ECB_RATES_URL).toBe(`${sandbox}/stats/eurofxref/eurofxref-hist-90d.xml`);
+    expect(configSchema.parse({ NODE_ENV: 'production', ECB_SANDBOX_URL: sandbox }).ECB_RATES_URL).toBe(ECB_RATES_LIVE_URL);
+  });
+
+  it('takes an explicit ECB_RATES_URL (https in production); hourly by default, 0 turns fetching off', () => {
+    expect(configSchema.parse({ NODE_ENV: 'test', ECB_SANDBOX_URL: sandbox, ECB_RATES_URL: 'http://rates.internal/eurofxref-daily.xml' }).ECB_RATES_URL).toBe('http://rates.internal/eurofxref-daily.xml');
+    expect(configSchema.safeParse({ NODE_ENV: 'production', ECB_RATES_URL: 'http://rates.internal/x.xml' }).success).toBe(false);
+    expect(configSchema.parse({})).toMatchObject({ ECB_RATES_INTERVAL_MS: 3_600_000, ECB_RATES_DEADLINE_MS: 30_000 });
+    expect(configSchema.parse({ ECB_RATES_INTERVAL_MS: '0' }).ECB_RATES_INTERVAL_MS).toBe(0);
+    expect(configSchema.safeParse({ ECB_RATES_INTERVAL_MS: '10' }).success).toBe(false);
   });
 });

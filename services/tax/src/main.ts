@@ -5,6 +5,7 @@ import { createVatIdChecker } from './app/check-vat-id';
 import { config } from './config';
 import { startConsumers } from './events/consumers';
 import { registerTaxService } from './grpc/server';
+import { EcbRatesFetcher } from './jobs/ecb-rates-fetcher';
 import { RebuildWorker } from './jobs/rebuild-worker';
 import { RateBookCache } from './app/rate-book-cache';
 import { collections } from './store/collections';
@@ -30,12 +31,16 @@ void runBackendService({
       leaseMs: config.LEDGER_REBUILD_LEASE_MS,
       batchSize: 100,
     });
+    const ecbRates = new EcbRatesFetcher(deps, { url: config.ECB_RATES_URL, intervalMs: config.ECB_RATES_INTERVAL_MS, deadlineMs: config.ECB_RATES_DEADLINE_MS });
     registerTaxService(grpc, deps, rebuilds);
     const subs = await startConsumers(bus, deps);
     rebuilds.start();
+    if (config.ECB_RATES_INTERVAL_MS > 0) ecbRates.start();
+    logger.info({ ecbRatesUrl: config.ECB_RATES_URL, intervalMs: config.ECB_RATES_INTERVAL_MS }, config.ECB_RATES_INTERVAL_MS > 0 ? 'ECB rates fetcher started' : 'ECB rates fetcher off (ECB_RATES_INTERVAL_MS=0)');
     return async () => {
       await Promise.all(subs.map((s) => s.stop()));
       await rebuilds.stop();
+      await ecbRates.stop();
     };
   },
 });

@@ -3,6 +3,7 @@ import type { TaxReportPeriod, TaxReportRequest } from '@paymesh/contracts';
 import type { AggregateRow, AggregateSpec, Filter } from '@paymesh/store';
 import { byCountryDetailRows, byCountryRows, currencyRows, revenueByCountryRows, totalsOf } from '../domain/reports/build';
 import { EurConverter } from '../domain/reports/eur';
+import { findEcbPublication } from './find-ecb-publication';
 import { byCountryCsv, revenueByCountryCsv, vatOssElsterCsv, vatOssXml } from '../domain/reports/exports';
 import { buildVatOss, buildVatOssDetails, declaredKey, OSS_DECISION, ossLineRows, vatCountry, type OssCorrectionItem, type OssInput } from '../domain/reports/oss';
 import { compareQuarters, localDay, periodOf, quarterKey, quarterOfDay, quarterPeriod, shiftDay, type Quarter } from '../domain/reports/period';
@@ -163,15 +164,18 @@ export async function taxReport(deps: TaxDeps, key: OrgKey, req: TaxReportReques
   const { period, quarter } = periodFor(req);
   const scope: ReportScope = { ...key, period, source: req.source, currency: req.currency, siteId: req.siteId };
   const echo = { period, source: req.source, currency: req.currency ?? null, siteId: req.siteId ?? null };
-  const eur = new EurConverter(req.eurRates ?? {}, period.endDate);
+  // The OSS rule for every report: the ECB rate of the period's last day or the next publication day.
+  const eur = new EurConverter(req.eurRates ?? {}, period.endDate, await findEcbPublication(deps, period.endDate));
+  /** The answer with the rates its figures were converted at (known once the rows are built). */
+  const answer = <T extends { data: unknown[] }>(body: T) => ({ ...echo, ...eur.summary(), ...body });
 
   const byCountry = async () => {
     const data = byCountryRows(lineGroups(await aggregate(deps, reportFilters(scope), COUNTRY_SPEC)), eur);
-    return { ...echo, data, totals: totalsOf(data) };
+    return answer({ data, totals: totalsOf(data) });
   };
   const revenue = async () => {
     const data = revenueByCountryRows(entryGroups(await aggregate(deps, reportFilters(scope), ENTRY_SPEC)), eur);
-    return { ...echo, data, totals: totalsOf(data) };
+    return answer({ data, totals: totalsOf(data) });
   };
   const oss = async () => buildVatOss(await ossInput(deps, key, scope, quarter!, eur, echo));
 
@@ -180,13 +184,13 @@ export async function taxReport(deps: TaxDeps, key: OrgKey, req: TaxReportReques
       return byCountry();
     case 'by-country-details': {
       const data = byCountryDetailRows(lineGroups(await aggregate(deps, reportFilters(scope), LINE_SPEC)), eur);
-      return { ...echo, data, totals: totalsOf(data) };
+      return answer({ data, totals: totalsOf(data) });
     }
     case 'revenue-by-country':
       return revenue();
     case 'currencies': {
       const data = currencyRows(entryGroups(await aggregate(deps, reportFilters(scope), ENTRY_SPEC)), eur);
-      return { ...echo, data, totals: totalsOf(data) };
+      return answer({ data, totals: totalsOf(data) });
     }
     case 'vat-oss':
       return oss();

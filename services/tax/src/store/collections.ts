@@ -17,6 +17,8 @@ export const TAX_SOURCE_EVENTS = 'tax_source_events';
 /** The immutable ledger entries. */
 export const TAX_RECORDS = 'tax_records';
 export const TAX_RECORD_REBUILDS = 'tax_record_rebuilds';
+/** The ECB's euro reference rates, one document per publication day (not per organization). */
+export const ECB_RATES = 'ecb_rates';
 /** Counter key of `tax_source_events.seq` (the order a rebuild walks). */
 export const SOURCE_EVENT_SEQUENCE = 'tax_source_events.seq';
 
@@ -39,6 +41,7 @@ export const collections: CollectionSpec[] = [
     ],
   },
   { name: TAX_RATE_BOOKS, indexes: [{ name: 'tax_rate_books_org_mode', fields: ['organizationId', 'mode'], unique: true }] },
+  { name: ECB_RATES, indexes: [{ name: 'ecb_rates_date', fields: ['date'], unique: true }] },
   { name: VIES_CHECKS, indexes: [{ name: 'vies_checks_key_checked', fields: ['key', 'checkedAt'] }] },
   {
     name: TAX_SOURCE_EVENTS,

@@ -3,6 +3,7 @@ import {
   byCountryDetailsReport,
   byCountryReport,
   currenciesReport,
+  ecbRates,
   revenueByCountryReport,
   TAX_REPORT_SOURCES,
   taxReportFile,
@@ -18,7 +19,7 @@ import { taxJson } from './tax-rpc';
 /** A calendar day YYYY-MM-DD (the tax service checks it exists). */
 const day = (field: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date YYYY-MM-DD`);
 
-/** `USD:1.0823,GBP:0.8421`: ECB reference rates (units of the currency per 1 EUR) of the period's last day. */
+/** `USD:1.0823,GBP:0.8421`: rates to file with (units of the currency per 1 EUR), each replacing the ECB rate the tax service keeps for its currency. */
 const eurRates = z
   .string()
   .max(600)
@@ -36,7 +37,9 @@ const eurRates = z
     }
     return out;
   })
-  .describe('ECB reference rates of the last day of the period, units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; figures in other currencies without a rate stay unconverted (VAT OSS: 422)');
+  .describe(
+    'Rates to convert at instead of the ECB reference rates the service keeps (by default every report converts at the ECB rate of the last day of the period, or of the next publication day), units of the currency per 1 EUR, e.g. USD:1.0823,GBP:0.8421; a currency with neither stays unconverted (VAT OSS: 422)',
+  );
 
 const filters = {
   timezone: z.string().min(1).max(64).optional().describe('IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone'),
@@ -115,7 +118,29 @@ function exportRow(r: Omit<ReportRow, 'response'> & { mediaType: string }): AnyR
 
 const CSV = 'text/csv; charset=utf-8';
 
+const ecbRatesQuery = z
+  .object({
+    date: day('date')
+      .optional()
+      .describe('the day whose rates reports use: its ECB publication, or the next publication day; omitted: the latest publication kept'),
+  })
+  .strict();
+
+/** The ECB reference rates reports convert at, as the tax service keeps them. */
+const ecbRatesRoute: AnyRoute = reports({
+  method: 'GET',
+  path: '/tax/ecb-rates',
+  operationId: 'getEcbRates',
+  summary: 'The ECB euro reference rates (units per EUR) reports convert figures of a day at: that day or the next publication day (404 when not published yet or not kept)',
+  query: ecbRatesQuery,
+  response: ecbRates,
+  async handler({ deps, org, query }) {
+    return taxJson(deps, org, 'getEcbRates', ecbRates, { body: query });
+  },
+});
+
 export const taxReportRoutes: AnyRoute[] = [
+  ecbRatesRoute,
   reportRow({
     path: '/tax/reports/by-country',
     kind: 'by-country',
@@ -152,7 +177,8 @@ export const taxReportRoutes: AnyRoute[] = [
     path: '/tax/reports/vat-oss',
     kind: 'vat-oss',
     operationId: 'getVatOssReport',
-    summary: 'The Union OSS return of a quarter in EUR: per member state of consumption the supplies by type and rate, and corrections of earlier quarters (422 TAX_REPORT_EUR_RATE_MISSING when a currency has no rate)',
+    summary:
+      'The Union OSS return of a quarter in EUR at the ECB rates of its last day (or the next publication day) and the rates it used: per member state of consumption the supplies by type and rate, and corrections of earlier quarters (422 TAX_REPORT_EUR_RATE_MISSING when a currency has no rate yet)',
     query: quarterQuery,
     response: vatOssReport,
   }),

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { ByCountryReport, RevenueByCountryReport, TaxReportFile, VatOssReport } from '@paymesh/contracts';
+import type { ByCountryReport, EurRateUsed, RevenueByCountryReport, TaxReportFile, VatOssReport } from '@paymesh/contracts';
 import { create } from 'xmlbuilder2';
 import { minorDigits } from './eur';
 
@@ -24,13 +24,15 @@ const periodName = (r: { period: { startDate: string; endDate: string } }) => `$
 export const CSV_TYPE = 'text/csv; charset=utf-8';
 export const XML_TYPE = 'application/xml; charset=utf-8';
 
-const EUR_COLUMNS = ['eur_rate', 'eur_rate_date', 'eur_net', 'eur_tax', 'eur_gross'];
-function eurCells(eur: { rate: number; rateDate: string; net: number; tax: number; gross: number } | null): string[] {
-  return eur ? [String(eur.rate), eur.rateDate, decimal(eur.net), decimal(eur.tax), decimal(eur.gross)] : ['', '', '', '', ''];
+const EUR_COLUMNS = ['eur_rate', 'eur_rate_date', 'eur_rate_source', 'eur_net', 'eur_tax', 'eur_gross'];
+/** A row's EUR cells; the rate's source (`ecb`, `caller`) is empty for EUR itself. */
+function eurCells(report: { eurRates: EurRateUsed[] }, currency: string, eur: { rate: number; rateDate: string; net: number; tax: number; gross: number } | null): string[] {
+  const source = report.eurRates.find((r) => r.currency === currency)?.source ?? '';
+  return eur ? [String(eur.rate), eur.rateDate, source, decimal(eur.net), decimal(eur.tax), decimal(eur.gross)] : ['', '', '', '', '', ''];
 }
 
 export function byCountryCsv(report: ByCountryReport): TaxReportFile {
-  const rows = report.data.map((r) => [r.country, r.currency, amount(r.net, r.currency), amount(r.tax, r.currency), amount(r.gross, r.currency), String(r.lines), ...eurCells(r.eur)]);
+  const rows = report.data.map((r) => [r.country, r.currency, amount(r.net, r.currency), amount(r.tax, r.currency), amount(r.gross, r.currency), String(r.lines), ...eurCells(report, r.currency, r.eur)]);
   const content = stringify([['country', 'currency', 'net', 'tax', 'gross', 'lines', ...EUR_COLUMNS], ...rows]);
   return { filename: `tax-by-country_${periodName(report)}.csv`, contentType: CSV_TYPE, content };
 }
@@ -44,7 +46,7 @@ export function revenueByCountryCsv(report: RevenueByCountryReport): TaxReportFi
     amount(r.gross, r.currency),
     String(r.sales),
     String(r.corrections),
-    ...eurCells(r.eur),
+    ...eurCells(report, r.currency, r.eur),
   ]);
   const content = stringify([['country', 'currency', 'net', 'tax', 'gross', 'sales', 'corrections', ...EUR_COLUMNS], ...rows]);
   return { filename: `revenue-by-country_${periodName(report)}.csv`, contentType: CSV_TYPE, content };
@@ -55,8 +57,9 @@ export const OSS_XML_NAMESPACE = 'urn:paymesh:tax:oss-return:1';
 
 /**
  * The Union OSS return as XML, element for element the EU core VAT return message as HMRC's OSS
- * service models it (`CoreVatReturn`), in EUR. No member state takes this file as it is: it is the
- * return's content in a stable, machine-readable form for a filing tool or an adviser.
+ * service models it (`CoreVatReturn`), in EUR, followed by the exchange rates it converted at. No
+ * member state takes this file as it is: it is the return's content in a stable, machine-readable
+ * form for a filing tool or an adviser.
  */
 export function vatOssXml(report: VatOssReport, generatedAt: string): TaxReportFile {
   const msid = report.memberStateOfIdentification ?? '';
@@ -101,6 +104,15 @@ export function vatOssXml(report: VatOssReport, generatedAt: string): TaxReportF
       p.ele('quarter').txt(String(x.quarter));
       k.ele('totalVatAmountCorrection').txt(decimal(x.vatAmount));
     }
+  }
+  // Not part of the core message: the rates the EUR amounts were converted at, for the record.
+  const rates = root.ele('exchangeRates');
+  for (const r of report.eurRates) {
+    const x = rates.ele('exchangeRate');
+    x.ele('currency').txt(r.currency);
+    x.ele('rate').txt(String(r.rate));
+    x.ele('rateDate').txt(r.rateDate);
+    x.ele('source').txt(r.source);
   }
   const content = root.end({ prettyPrint: true });
   return { filename: `oss-return_${report.year}-Q${report.quarter}.xml`, contentType: XML_TYPE, content: `${content}\n` };

@@ -29,7 +29,7 @@ export interface OssCorrectionItem {
 export interface OssInput {
   quarter: Quarter;
   period: TaxReportPeriod;
-  echo: Omit<VatOssReport, 'year' | 'quarter' | 'memberStateOfIdentification' | 'vatId' | 'countries' | 'totals' | 'excluded'>;
+  echo: Omit<VatOssReport, 'eurRates' | 'year' | 'quarter' | 'memberStateOfIdentification' | 'vatId' | 'countries' | 'totals' | 'excluded'>;
   settings: { homeCountry: string | null; vatId: string | null };
   /** Lines of the quarter's sales and of corrections of sales of the same quarter. */
   lines: LineGroup[];
@@ -52,13 +52,20 @@ export const declaredKey = (country: string, q: Quarter): string => `${country}|
 function cents(eur: EurConverter, currency: string, amount: number): number {
   const c = eur.cents(currency, amount);
   if (c === null) {
-    throw new UnprocessableError(`eurRates: no EUR rate given for ${currency}; the OSS return is made out in EUR`, { code: ErrorCode.TAX_REPORT_EUR_RATE_MISSING, field: 'eurRates' });
+    const gap = eur.missing(currency);
+    throw new UnprocessableError(`eurRates: no EUR rate for ${currency}: ${gap.message}; the OSS return is made out in EUR, so give the rate to file with as eurRates=${currency}:<units per EUR>`, {
+      code: ErrorCode.TAX_REPORT_EUR_RATE_MISSING,
+      field: 'eurRates',
+    });
   }
   return c;
 }
 
 function conversion(eur: EurConverter, currency: string, net: number, tax: number): OssConversion {
-  return { currency, net, tax, rate: eur.rate(currency) ?? 0, rateDate: eur.rateDate, eurNet: cents(eur, currency, net), eurTax: cents(eur, currency, tax) };
+  const eurNet = cents(eur, currency, net);
+  const eurTax = cents(eur, currency, tax);
+  const rate = eur.rateOf(currency)!;
+  return { currency, net, tax, rate: rate.rate, rateDate: rate.rateDate, eurNet, eurTax };
 }
 
 /** OSS lines of the quarter summed per country, supply type, rate type, rate and currency. */
@@ -132,6 +139,7 @@ export function buildVatOss(input: OssInput): VatOssReport {
 
   return {
     ...input.echo,
+    eurRates: input.eur.used(),
     year: input.quarter.year,
     quarter: input.quarter.quarter,
     memberStateOfIdentification: input.settings.homeCountry ? vatCountry(input.settings.homeCountry) : null,
@@ -164,5 +172,5 @@ export function buildVatOssDetails(input: OssInput): VatOssDetailsReport {
       eurTax: input.eur.cents(c.currency, c.tax),
     }))
     .sort((a, b) => a.country.localeCompare(b.country) || a.year - b.year || a.quarter - b.quarter || a.recordId.localeCompare(b.recordId));
-  return { ...input.echo, year: input.quarter.year, quarter: input.quarter.quarter, data, corrections };
+  return { ...input.echo, ...input.eur.summary(), year: input.quarter.year, quarter: input.quarter.quarter, data, corrections };
 }

@@ -110,6 +110,49 @@ describe('report builders', () => {
   });
 });
 
+describe('EUR rates: the ECB publication of the last day of the period, or the next one; a given rate wins', () => {
+  // Q2 2026 ends on Tuesday 30 June; a quarter ending on a Saturday takes Monday's publication.
+  const ecb = (date: string, rates: Record<string, number>) => ({ kind: 'published' as const, day: period.endDate, publication: { date, rates } });
+
+  it('converts at the ECB rate of the publication and says which day and source each currency used', () => {
+    const conv = new EurConverter({ GBP: 0.8 }, period.endDate, ecb('2026-06-30', { USD: 1.25, GBP: 0.85, JPY: 160 }));
+    const rows = byCountryRows([...lines, line({ taxCountry: 'FR', currency: 'GBP', net: 800, tax: 160 })], conv);
+    expect(rows.find((r) => r.currency === 'USD')?.eur).toEqual({ rate: 1.25, rateDate: '2026-06-30', net: 4000, tax: 960, gross: 4960 });
+    expect(rows.find((r) => r.currency === 'GBP')?.eur).toEqual({ rate: 0.8, rateDate: '2026-06-30', net: 1000, tax: 200, gross: 1200 });
+    expect(conv.summary()).toEqual({
+      eurRates: [
+        { currency: 'GBP', rate: 0.8, rateDate: '2026-06-30', source: 'caller' },
+        { currency: 'USD', rate: 1.25, rateDate: '2026-06-30', source: 'ecb' },
+      ],
+      eurRatesMissing: [],
+    });
+    const monday = new EurConverter({}, '2026-10-03', ecb('2026-10-05', { USD: 1.2 }));
+    expect(monday.amounts('USD', { net: 1200, tax: 0 })).toMatchObject({ rate: 1.2, rateDate: '2026-10-05', net: 1000 });
+  });
+
+  it('a currency the ECB does not quote, or a publication not out yet, stays unconverted with the reason', () => {
+    const unquoted = new EurConverter({}, period.endDate, ecb('2026-06-30', { GBP: 0.85 }));
+    expect(totalsOf(byCountryRows(lines, unquoted)).unconverted).toEqual(['USD']);
+    expect(unquoted.summary().eurRatesMissing).toEqual([{ currency: 'USD', rateDate: '2026-06-30', reason: 'not_quoted', message: 'the ECB publishes no reference rate for USD (publication of 2026-06-30)' }]);
+    const early = new EurConverter({}, period.endDate, { kind: 'not_published', day: period.endDate, latest: '2026-06-29' });
+    byCountryRows(lines, early);
+    expect(early.summary()).toEqual({
+      eurRates: [],
+      eurRatesMissing: [{ currency: 'USD', rateDate: '2026-06-30', reason: 'not_published', message: 'the ECB reference rate for 2026-06-30 (or the next publication day) is not published yet; the latest kept is of 2026-06-29' }],
+    });
+    expect(() => buildVatOss(ossInput({ eur: early }))).toThrow(/no EUR rate for USD: the ECB reference rate for 2026-06-30 \(or the next publication day\) is not published yet/);
+    // The caller's rate files the return at once.
+    const given = new EurConverter({ USD: 1.25 }, period.endDate, { kind: 'not_published', day: period.endDate, latest: '2026-06-29' });
+    expect(buildVatOss(ossInput({ eur: given })).eurRates).toEqual([{ currency: 'USD', rate: 1.25, rateDate: '2026-06-30', source: 'caller' }]);
+  });
+
+  it('VAT OSS conversions carry the ECB publication day', () => {
+    const r = buildVatOss(ossInput({ eur: new EurConverter({}, period.endDate, ecb('2026-06-30', { USD: 1.25 })) }));
+    expect(r.countries[0]!.supplies[0]!.conversions).toEqual([{ currency: 'USD', net: 5000, tax: 1200, rate: 1.25, rateDate: '2026-06-30', eurNet: 4000, eurTax: 960 }]);
+    expect(r.eurRates).toEqual([{ currency: 'USD', rate: 1.25, rateDate: '2026-06-30', source: 'ecb' }]);
+  });
+});
+
 describe('export files', () => {
   it('writes exact decimals of minor units', () => {
     expect([decimal(12345), decimal(-5), decimal(0), decimal(100), decimal(1500, 0), decimal(-123456, 3)]).toEqual(['123.45', '-0.05', '0.00', '1.00', '1500', '-123.456']);
@@ -117,10 +160,10 @@ describe('export files', () => {
 
   it('the by-country CSV parses back to the report rows', () => {
     const rows = byCountryRows(lines, eur);
-    const file = byCountryCsv({ ...echo, period: periodOf('2026-04-01', '2026-06-30', 'UTC'), data: rows, totals: totalsOf(rows) });
+    const file = byCountryCsv({ ...echo, ...eur.summary(), period: periodOf('2026-04-01', '2026-06-30', 'UTC'), data: rows, totals: totalsOf(rows) });
     expect(file.filename).toBe('tax-by-country_2026-04-01_2026-06-30.csv');
     const parsed = parse(file.content, { columns: true }) as Record<string, string>[];
-    expect(parsed[2]).toEqual({ country: 'GR', currency: 'USD', net: '50.00', tax: '12.00', gross: '62.00', lines: '1', eur_rate: '1.25', eur_rate_date: '2026-06-30', eur_net: '40.00', eur_tax: '9.60', eur_gross: '49.60' });
+    expect(parsed[2]).toEqual({ country: 'GR', currency: 'USD', net: '50.00', tax: '12.00', gross: '62.00', lines: '1', eur_rate: '1.25', eur_rate_date: '2026-06-30', eur_rate_source: 'caller', eur_net: '40.00', eur_tax: '9.60', eur_gross: '49.60' });
     expect(parsed.reduce((s, r) => s + Math.round(Number(r.eur_tax) * 100), 0)).toBe(totalsOf(rows).eur.tax);
   });
 
@@ -133,6 +176,7 @@ describe('export files', () => {
     expect(ret).toMatchObject({ vatReturnReferenceNumber: 'DE/DE321571435/Q2.2026', period: { year: '2026', quarter: '2' }, totalAmountVatDue: '25.10', currency: 'EUR' });
     const fr = ret.msconSupplies.msconSupply[1];
     expect(fr).toMatchObject({ msconCountryCode: 'FR', balanceOfVatDue: '15.50', correctionsTotal: '-20.00', corrections: { correction: { period: { year: '2026', quarter: '1' }, totalVatAmountCorrection: '-20.00' } } });
+    expect(ret.exchangeRates).toEqual({ exchangeRate: { currency: 'USD', rate: '1.25', rateDate: '2026-06-30', source: 'caller' } });
     expect(fr.msidSupplies.msidSupply).toEqual([
       { supplyType: 'GOODS', vatRate: '5.50', vatRateType: 'REDUCED', taxableAmount: '100.00', vatAmount: '5.50' },
       { supplyType: 'SERVICES', vatRate: '20.00', vatRateType: 'STANDARD', taxableAmount: '150.00', vatAmount: '30.00' },
