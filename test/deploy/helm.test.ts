@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -12,15 +13,13 @@ import { SecretBox } from '../../libs/core/src/secrets';
 import { parseApiKey } from '../../services/gateway-admin/src/domain/api-key';
 import { BACKEND_SERVICES, grpcAddrEnvName, type BackendService } from '../../libs/runtime/src/services';
 import { CHART_DIR, ROOT, chartValues, renderChart, rendererUnavailableReason, type Manifest } from './chart';
+import { SERVICE_DIRS, chartDownstreamTable, declaredDownstream, declaredEdges, edgeDiff, policyEdges } from './topology';
 
 /** What the test uses of a service's zod config schema (zod itself is not a root dependency). */
 type Shape = Record<string, { isOptional(): boolean; parse(value: unknown): any }>;
 interface ConfigSchema {
   safeParse(env: Record<string, string>): { success: true; data: Record<string, any> } | { success: false; error: { issues: unknown[] } };
 }
-
-/** Every service directory with an entry point. */
-const SERVICE_DIRS = readdirSync(join(ROOT, 'services')).filter((d) => existsSync(join(ROOT, 'services', d, 'src', 'main.ts')));
 
 async function configSchema(service: string): Promise<ConfigSchema> {
   try {
@@ -93,6 +92,43 @@ describe('helm chart values', () => {
     const gatewayKeys = Object.keys(shapeOf(await configSchema('gateway-admin'))).filter((k) => k.endsWith('_GRPC_ADDR'));
     const backends = Object.keys(BACKEND_SERVICES).map((s) => grpcAddrEnvName(s as BackendService));
     expect(gatewayKeys.sort()).toEqual(backends.sort());
+  });
+});
+
+/** Every .ts file under a directory, tests excluded. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(path);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+describe('gRPC call graph: each service\'s declared downstream backends, and the chart', () => {
+  it('gives each service config the addresses of exactly the backends its downstream list declares', async () => {
+    for (const service of SERVICE_DIRS) {
+      const declared = await declaredDownstream(service);
+      const addrKeys = Object.keys(shapeOf(await configSchema(service))).filter((k) => k.endsWith('_GRPC_ADDR'));
+      expect(addrKeys.sort(), service).toEqual(declared.map((b) => grpcAddrEnvName(b as BackendService)).sort());
+    }
+    // The gateways route to (and health-check) every backend, which is what the chart gives them.
+    for (const gateway of ['gateway-admin', 'gateway-public']) expect((await declaredDownstream(gateway)).sort()).toEqual(Object.keys(BACKEND_SERVICES).sort());
+  });
+
+  it('lets no service code read a backend address except through its declared config (downstreamAddr)', () => {
+    for (const service of SERVICE_DIRS) {
+      for (const file of sourceFiles(join(ROOT, 'services', service, 'src'))) {
+        const text = readFileSync(file, 'utf8');
+        expect(text.match(/[A-Z_]+_GRPC_ADDR/g) ?? [], file).toEqual([]);
+      }
+    }
+  });
+
+  it('keeps the chart\'s downstream table (templates/_downstream.tpl) equal to the services\' declarations', async () => {
+    const table = chartDownstreamTable();
+    const backends = SERVICE_DIRS.filter((s) => s in BACKEND_SERVICES).sort();
+    expect(Object.keys(table).sort()).toEqual(backends);
+    for (const backend of backends) expect([...(table[backend] ?? [])].sort(), backend).toEqual((await declaredDownstream(backend)).sort());
   });
 });
 
@@ -330,17 +366,36 @@ if (unavailable) {
       expect(() => renderChart([{ secrets: { ...PRODUCTION.secrets, systemApiKey: 'sk_live_short.secret' } }])).toThrow(/secrets\.systemApiKey must look like/);
     });
 
-    it('admits gateway HTTP from the ingress controller only and backend gRPC from the gateways and calling backends only', () => {
+    it('admits exactly the gRPC calls the services declare, at the callee (ingress) and at the caller (egress)', async () => {
+      const declared = await declaredEdges();
+      // Billing invoices through tax, checkout, notifications-ipn and documents (issue 20).
+      expect(declared).toEqual(expect.arrayContaining(['billing->tax', 'billing->checkout', 'billing->notifications-ipn', 'billing->documents']));
+      const { ingress, egress } = policyEdges(manifests);
+      expect(edgeDiff(ingress, declared), 'ingress rules of the backends').toEqual({ missing: [], extra: [] });
+      expect(edgeDiff(egress, declared), 'egress rules of the callers').toEqual({ missing: [], extra: [] });
+      for (const policy of of('NetworkPolicy')) {
+        for (const peer of [...policy.spec.ingress.flatMap((r: any) => r.from ?? []), ...policy.spec.egress.flatMap((r: any) => r.to ?? [])]) {
+          if (peer.podSelector?.matchExpressions) expect(peer.podSelector.matchExpressions, policy.metadata.name).toContainEqual({ key: 'app.kubernetes.io/instance', operator: 'In', values: ['paymesh'] });
+        }
+      }
+
+      // The comparison notices an edge removed from the chart, in both directions of the policy.
+      const broken = mkdtempSync(join(tmpdir(), 'paymesh-chart-broken-'));
+      try {
+        cpSync(CHART_DIR, broken, { recursive: true });
+        const tpl = join(broken, 'templates', '_downstream.tpl');
+        writeFileSync(tpl, readFileSync(tpl, 'utf8').replace(/^billing: \[(.*), documents\]$/m, 'billing: [$1]'));
+        expect(chartDownstreamTable(broken).billing).not.toContain('documents');
+        const without = policyEdges(renderChart([PRODUCTION], { chartDir: broken }).manifests);
+        expect(edgeDiff(without.ingress, declared).missing).toEqual(['billing->documents']);
+        expect(edgeDiff(without.egress, declared).missing).toEqual(['billing->documents']);
+      } finally {
+        rmSync(broken, { recursive: true, force: true });
+      }
+    });
+
+    it('admits gateway HTTP from the ingress controller only and backend gRPC from this release\'s pods only', () => {
       const policies = of('NetworkPolicy');
-      const callers = (backend: string): string[] => {
-        const rule = named('NetworkPolicy', `paymesh-${backend}`).spec.ingress.find((r: any) => r.ports.some((p: any) => p.port === 'grpc'));
-        const selector = rule.from[0].podSelector.matchExpressions;
-        expect(selector).toContainEqual({ key: 'app.kubernetes.io/instance', operator: 'In', values: ['paymesh'] });
-        return selector.find((e: any) => e.key === 'app.kubernetes.io/component').values.sort();
-      };
-      expect(callers('checkout')).toEqual(['gateway-admin', 'gateway-public', 'notifications-ipn']);
-      expect(callers('payments-webhooks')).toEqual(['checkout', 'gateway-admin', 'gateway-public']);
-      expect(callers('billing')).toEqual(['gateway-admin', 'gateway-public', 'recurring']);
       for (const policy of policies) {
         const service = policy.metadata.labels!['app.kubernetes.io/component']!;
         expect(policy.spec.podSelector.matchLabels).toEqual(named('Deployment', `paymesh-${service}`).spec.selector.matchLabels);
@@ -363,7 +418,11 @@ if (unavailable) {
           expect(policy.spec.ingress.filter((r: any) => !r.from).flatMap((r: any) => r.ports)).toEqual([{ port: 'grpc-health', protocol: 'TCP' }]);
         }
         const egressPorts = policy.spec.egress.flatMap((r: any) => (r.ports ?? []).map((p: any) => p.port));
-        expect(egressPorts).toEqual(expect.arrayContaining([53, 4222, 27017, 50051]));
+        expect(egressPorts).toEqual(expect.arrayContaining([53, 4222, 27017]));
+        // A pod reaches the gRPC ports of the backends it calls and no other.
+        const calls = policyEdges([policy]).egress.map((e) => e.split('->')[1]!);
+        const grpcPorts = egressPorts.filter((p: number) => Object.values(BACKEND_SERVICES).some((b) => b.grpcPort === p));
+        expect(grpcPorts.sort(), service).toEqual(calls.map((b) => values.services[b].port).sort());
         const internet = policy.spec.egress.find((r: any) => r.to?.some((t: any) => t.ipBlock));
         if (values.networkPolicy.internetEgress.includes(service)) {
           expect(internet.to[0].ipBlock.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '169.254.0.0/16', '100.64.0.0/10']));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@paymesh/core';
-import { backendConfigSchema, resolveGrpcSecurity } from './config';
+import { backendConfigSchema, downstreamAddr, downstreamAddrsSchema, resolveGrpcSecurity, type DownstreamAddrs } from './config';
 
 const dir = mkdtempSync(join(tmpdir(), 'paymesh-grpc-cfg-'));
 const file = (name: string) => {
@@ -57,5 +57,24 @@ describe('gRPC security from the configuration', () => {
     expect(c.GRPC_HEALTH_PORT).toBeUndefined();
     expect(parse({ GRPC_HEALTH_PORT: '8090' }).GRPC_HEALTH_PORT).toBe(8090);
     expect(() => parse({ GRPC_HEALTH_PORT: '0' })).toThrow();
+  });
+});
+
+describe('downstream backend addresses', () => {
+  it('reads the addresses of exactly the declared backends, with loopback defaults', () => {
+    const schema = downstreamAddrsSchema(['tax', 'notifications-ipn'] as const);
+    expect(Object.keys(schema.shape).sort()).toEqual(['NOTIFICATIONS_IPN_GRPC_ADDR', 'TAX_GRPC_ADDR']);
+    const c = schema.parse({ TAX_GRPC_ADDR: 'tax.svc:50054', CHECKOUT_GRPC_ADDR: 'ignored:1' });
+    expect(c).toEqual({ TAX_GRPC_ADDR: 'tax.svc:50054', NOTIFICATIONS_IPN_GRPC_ADDR: '127.0.0.1:50057' });
+    expect(downstreamAddr(c, 'tax')).toBe('tax.svc:50054');
+    expect(Object.keys(downstreamAddrsSchema([] as const).parse({ TAX_GRPC_ADDR: 'x:1' }))).toEqual([]);
+  });
+
+  it('has no address of an undeclared backend (a type error, and a ConfigError if forced)', () => {
+    const c = downstreamAddrsSchema(['tax'] as const).parse({});
+    // @ts-expect-error checkout is not declared, so the config has no CHECKOUT_GRPC_ADDR.
+    expect(() => downstreamAddr(c, 'checkout')).toThrow(/CHECKOUT_GRPC_ADDR is not configured/);
+    const all: DownstreamAddrs = downstreamAddrsSchema(['checkout', 'payments-webhooks', 'billing', 'tax', 'recurring', 'documents', 'notifications-ipn'] as const).parse({});
+    expect(downstreamAddr(all, 'payments-webhooks')).toBe('127.0.0.1:50052');
   });
 });

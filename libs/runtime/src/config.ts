@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { baseConfigSchema, ConfigError, envBool, envInt, type Logger } from '@paymesh/core';
 import { INSECURE, readMeshTls, type GrpcSecurity } from '@paymesh/grpc';
-import { BACKEND_SERVICES, grpcAddrEnvName, type BackendService } from './services';
+import { BACKEND_SERVICES, grpcAddrEnvName, type BackendService, type GrpcAddrKey } from './services';
 
 /**
  * gRPC transport security of every mesh process (backends and gateways): the mesh CA and this
@@ -72,20 +72,32 @@ export function backendConfigSchema(service: BackendService) {
 
 const addr = (s: BackendService) => z.string().default(`127.0.0.1:${BACKEND_SERVICES[s].grpcPort}`);
 
-/** gRPC addresses of every backend service (`<SERVICE>_GRPC_ADDR`), for services that call others. */
-export const downstreamAddrsSchema = z.object({
-  CHECKOUT_GRPC_ADDR: addr('checkout'),
-  PAYMENTS_WEBHOOKS_GRPC_ADDR: addr('payments-webhooks'),
-  BILLING_GRPC_ADDR: addr('billing'),
-  TAX_GRPC_ADDR: addr('tax'),
-  RECURRING_GRPC_ADDR: addr('recurring'),
-  DOCUMENTS_GRPC_ADDR: addr('documents'),
-  NOTIFICATIONS_IPN_GRPC_ADDR: addr('notifications-ipn'),
-});
-export type DownstreamAddrs = z.infer<typeof downstreamAddrsSchema>;
+/** Every backend, in the order of {@link BACKEND_SERVICES}: the downstream list of the gateways. */
+export const ALL_BACKENDS = Object.keys(BACKEND_SERVICES) as BackendService[];
 
-/** Reads a downstream address from a parsed config that includes {@link downstreamAddrsSchema}. */
-export function downstreamAddr(config: DownstreamAddrs, service: BackendService): string {
-  const key = grpcAddrEnvName(service) as keyof DownstreamAddrs;
-  return config[key];
+/**
+ * gRPC addresses (`<SERVICE>_GRPC_ADDR`) of exactly the backends a service calls.
+ *
+ * Each service's config.ts exports its `downstream` list and builds its config with
+ * `downstreamAddrsSchema(downstream)`: that list is the one place that says which backends a
+ * service calls. Its code can only obtain addresses through {@link downstreamAddr}, which does not
+ * type-check for a backend missing from the list, and the chart's NetworkPolicies are tested
+ * against the same lists (test/deploy/helm.test.ts), so a new call needs a new edge there.
+ */
+export function downstreamAddrsSchema<const S extends readonly BackendService[]>(downstream: S) {
+  const shape = Object.fromEntries(downstream.map((s) => [grpcAddrEnvName(s), addr(s)]));
+  return z.object(shape as { [K in S[number] as GrpcAddrKey<K>]: ReturnType<typeof addr> });
+}
+
+/** The parsed addresses of the backends `S` (all of them by default). */
+export type DownstreamAddrs<S extends BackendService = BackendService> = { readonly [K in S as GrpcAddrKey<K>]: string };
+
+/**
+ * Reads the address of `service` from a parsed config built with {@link downstreamAddrsSchema};
+ * the config's type must include that service's address, i.e. the service must be declared.
+ */
+export function downstreamAddr<S extends BackendService>(config: NoInfer<DownstreamAddrs<S>>, service: S): string {
+  const value = (config as Readonly<Record<string, string | undefined>>)[grpcAddrEnvName(service)];
+  if (value === undefined) throw new ConfigError(`${grpcAddrEnvName(service)} is not configured: ${service} is not among this service's declared downstream backends`);
+  return value;
 }

@@ -21,9 +21,14 @@ export const GATEWAYS = {
 
 export type ServiceName = BackendService | keyof typeof GATEWAYS;
 
+type Underscored<S extends string> = S extends `${infer A}-${infer B}` ? `${A}_${Underscored<B>}` : S;
+
+/** Name of the env variable holding a backend's gRPC address, as a type: `CHECKOUT_GRPC_ADDR`, … */
+export type GrpcAddrKey<S extends BackendService> = `${Uppercase<Underscored<S>>}_GRPC_ADDR`;
+
 /** Env variable holding a backend service's gRPC address, e.g. CHECKOUT_GRPC_ADDR. */
-export function grpcAddrEnvName(service: BackendService): string {
-  return `${service.replace(/-/g, '_').toUpperCase()}_GRPC_ADDR`;
+export function grpcAddrEnvName<S extends BackendService>(service: S): GrpcAddrKey<S> {
+  return `${service.replace(/-/g, '_').toUpperCase()}_GRPC_ADDR` as GrpcAddrKey<S>;
 }
 
 /** Database/schema name of a service within a deployment namespace. */

@@ -1,9 +1,12 @@
 import { envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
 import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
 
+/** The backends billing calls over gRPC: the only addresses its config has (see `downstreamAddrsSchema`). */
+export const downstream = ['tax', 'checkout', 'notifications-ipn', 'documents'] as const;
+
 export const configSchema = backendConfigSchema('billing')
   .merge(secretsConfigSchema)
-  .merge(downstreamAddrsSchema)
+  .merge(downstreamAddrsSchema(downstream))
   .extend({
     /** Deadline of tax CalculateTax and GetTaxSettings calls (drafts, issue); includes a VIES check. */
     TAX_DEADLINE_MS: envInt(4_000).refine((n) => n >= 100 && n <= 30_000, 'TAX_DEADLINE_MS must be from 100 to 30000'),

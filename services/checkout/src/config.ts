@@ -22,9 +22,12 @@ const optionalBool = z
 const bounded = (def: number, min: number, max: number, name: string) =>
   envInt(def).refine((n) => n >= min && n <= max, `${name} must be from ${min} to ${max}`);
 
+/** The backends checkout calls over gRPC: the only addresses its config has (see `downstreamAddrsSchema`). */
+export const downstream = ['payments-webhooks', 'tax'] as const;
+
 export const configSchema = backendConfigSchema('checkout')
   .merge(secretsConfigSchema)
-  .merge(downstreamAddrsSchema)
+  .merge(downstreamAddrsSchema(downstream))
   .merge(ipnTargetsConfigSchema)
   .extend({
     /** Comma-separated DNS servers for custom-domain CNAME checks; empty = the system resolvers. */

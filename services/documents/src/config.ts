@@ -1,8 +1,12 @@
 import { envInt, loadConfig } from '@paymesh/core';
-import { backendConfigSchema } from '@paymesh/runtime';
+import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
 import { z } from 'zod';
 
-export const configSchema = backendConfigSchema('documents').extend({
+/** The backends documents calls over gRPC: none (see `downstreamAddrsSchema`). */
+export const downstream = [] as const;
+
+export const configSchema = backendConfigSchema('documents')
+  .merge(downstreamAddrsSchema(downstream)).extend({
   /** Chromium binary that renders PDFs (Debian's `chromium` package). */
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   /** Pages rendering in parallel. */

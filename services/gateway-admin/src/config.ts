@@ -11,7 +11,7 @@ import {
   type DevSecretsGate,
 } from '@paymesh/core';
 import { rateLimitConfigSchema } from '@paymesh/http';
-import { downstreamAddrsSchema, grpcSecurityConfigSchema } from '@paymesh/runtime';
+import { ALL_BACKENDS, downstreamAddrsSchema, grpcSecurityConfigSchema } from '@paymesh/runtime';
 
 /**
  * Published development JWT key: used only with NODE_ENV development/test and PAYMESH_DEV_DEFAULTS=true;
@@ -30,9 +30,12 @@ const csv = (def: string) =>
         .filter(Boolean),
     );
 
+/** Every backend: the gateway routes to each one and reports each one's gRPC health. */
+export const downstream = ALL_BACKENDS;
+
 export const configSchema = baseConfigSchema
   .merge(secretsConfigSchema)
-  .merge(downstreamAddrsSchema)
+  .merge(downstreamAddrsSchema(downstream))
   .merge(grpcSecurityConfigSchema)
   .merge(rateLimitConfigSchema)
   .extend({

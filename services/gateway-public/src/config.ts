@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { baseConfigSchema, envBool, envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
 import { rateLimitConfigSchema } from '@paymesh/http';
-import { downstreamAddrsSchema, grpcSecurityConfigSchema } from '@paymesh/runtime';
+import { ALL_BACKENDS, downstreamAddrsSchema, grpcSecurityConfigSchema } from '@paymesh/runtime';
 
-export const configSchema = baseConfigSchema.merge(secretsConfigSchema).merge(downstreamAddrsSchema)
+/** Every backend: the gateway routes to most and reports each one's gRPC health (documents: health only). */
+export const downstream = ALL_BACKENDS;
+
+export const configSchema = baseConfigSchema.merge(secretsConfigSchema).merge(downstreamAddrsSchema(downstream))
   .merge(grpcSecurityConfigSchema).merge(rateLimitConfigSchema).extend({
   HOST: z.string().default('127.0.0.1'),
   PORT: envInt(8081),

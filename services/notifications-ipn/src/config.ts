@@ -7,8 +7,11 @@ const positiveInt = (def: number) => envInt(def).pipe(z.number().int().min(1));
 const blankIsAbsent = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 const optionalPort = blankIsAbsent(z.coerce.number().int().min(1).max(65535));
 
+/** The backends notifications-ipn calls over gRPC: the only addresses its config has (see `downstreamAddrsSchema`). */
+export const downstream = ['checkout'] as const;
+
 export const configSchema = backendConfigSchema('notifications-ipn')
-  .merge(downstreamAddrsSchema)
+  .merge(downstreamAddrsSchema(downstream))
   .merge(ipnTargetsConfigSchema)
   .extend({
     /** Delay before attempt 2; attempt 3 follows after twice this. */

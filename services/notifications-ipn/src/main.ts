@@ -2,7 +2,7 @@ import '@paymesh/telemetry/register';
 import { Committer } from '@paymesh/bus';
 import type { EventMap } from '@paymesh/contracts';
 import { describeAllowList, systemClock } from '@paymesh/core';
-import { runBackendService } from '@paymesh/runtime';
+import { downstreamAddr, runBackendService } from '@paymesh/runtime';
 import { config } from './config';
 import type { IpnDeps } from './app/deps';
 import type { EmailDeps } from './app/email-deps';
@@ -20,7 +20,7 @@ void runBackendService({
   config,
   collections,
   async setup({ grpc, logger, bus, store, relay }) {
-    const secrets = new CheckoutSigningSecrets(config.CHECKOUT_GRPC_ADDR, config.GRPC_DEADLINE_MS);
+    const secrets = new CheckoutSigningSecrets(downstreamAddr(config, 'checkout'), config.GRPC_DEADLINE_MS);
     const sender = new HttpIpnSender({ timeoutMs: config.IPN_TIMEOUT_MS, allowedTargets: config.IPN_ALLOWED_TARGETS });
     const deps: IpnDeps = {
       store,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
-import { backendConfigSchema } from '@paymesh/runtime';
+import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
 
 const STRIPE_API = 'https://api.stripe.com';
 const MOLLIE_API = 'https://api.mollie.com';
@@ -20,7 +20,11 @@ const httpOrigin = z
   .refine((u) => /^https?:\/\/[^/?#]+\/?$/.test(u), 'must be an http(s) origin such as https://api.example.com')
   .transform((u) => u.replace(/\/+$/, ''));
 
+/** The backends payments-webhooks calls over gRPC: none (see `downstreamAddrsSchema`). */
+export const downstream = [] as const;
+
 export const configSchema = backendConfigSchema('payments-webhooks')
+  .merge(downstreamAddrsSchema(downstream))
   .merge(secretsConfigSchema)
   .extend({
     /** Root URL of gateway-public as providers reach it; webhook endpoints are `<root>/hooks/<type>/<id>`. */

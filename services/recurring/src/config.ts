@@ -1,8 +1,11 @@
 import { envBool, envInt, loadConfig } from '@paymesh/core';
 import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
 
+/** The backends recurring calls over gRPC: the only addresses its config has (see `downstreamAddrsSchema`). */
+export const downstream = ['billing'] as const;
+
 export const configSchema = backendConfigSchema('recurring')
-  .merge(downstreamAddrsSchema)
+  .merge(downstreamAddrsSchema(downstream))
   .extend({
     /** Deadline of billing calls (an invoice creation includes the tax engine). */
     BILLING_DEADLINE_MS: envInt(15_000).refine((n) => n >= 500 && n <= 120_000, 'BILLING_DEADLINE_MS must be from 500 to 120000'),

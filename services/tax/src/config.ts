@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envInt, loadConfig } from '@paymesh/core';
-import { backendConfigSchema } from '@paymesh/runtime';
+import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
 
 /** The live VIES on-the-Web REST API. */
 export const VIES_LIVE_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api';
@@ -16,7 +16,11 @@ const httpUrl = z
   .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL')
   .transform((u) => u.replace(/\/+$/, ''));
 
+/** The backends tax calls over gRPC: none (see `downstreamAddrsSchema`). */
+export const downstream = [] as const;
+
 export const configSchema = backendConfigSchema('tax')
+  .merge(downstreamAddrsSchema(downstream))
   .extend({
     /**
      * How long a replica uses its cached copy of an organization's rate book before checking the
