@@ -73,6 +73,8 @@ describe('deploy/compose.yaml', () => {
       const config = parsed.data;
       expect(config.NODE_ENV).toBe('production');
       expect(config.STORE_URL).toBe('mongodb://mongo:27017/?replicaSet=rs0');
+      // One NATS server can hold one copy of a stream.
+      expect(config.BUS_STREAM_REPLICAS).toBe(1);
       // Mutual TLS with the certificate grpc-certs issues for this service.
       expect(config.GRPC_INSECURE).toBe(false);
       expect([config.GRPC_TLS_CA_FILE, config.GRPC_TLS_CERT_FILE, config.GRPC_TLS_KEY_FILE]).toEqual(['/certs/ca.crt', `/certs/${service}.crt`, `/certs/${service}.key`]);

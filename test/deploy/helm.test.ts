@@ -211,6 +211,8 @@ if (unavailable) {
         const config = parsed.data;
         expect(config.NODE_ENV).toBe('production');
         expect(config.STORE_URL).toBe(PRODUCTION.secrets.storeUrl);
+        // Three copies of every stream on the JetStream cluster a production install runs.
+        expect(config.BUS_STREAM_REPLICAS).toBe(3);
         expect(() => resolveKeyring({ NODE_ENV: config.NODE_ENV, SECRETS_KEYRING: config.SECRETS_KEYRING ?? env.SECRETS_KEYRING })).not.toThrow();
         const entry = values.services[service];
         const [host, port] = entry.protocol === 'http' ? [config.HOST, config.PORT] : [config.GRPC_HOST, config.GRPC_PORT];

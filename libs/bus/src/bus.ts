@@ -15,7 +15,7 @@ import { toNatsHeaders } from './headers';
 import type { OutboxEvent } from './outbox-types';
 import { PoisonEventError } from './poison';
 import { BusCounters, type BusStats } from './stats';
-import { DEFAULT_STREAM_LIMITS, ensureStream, type StreamLimits } from './stream';
+import { DEFAULT_STREAM_LIMITS, assertReplicas, ensureStream, type StreamLimits } from './stream';
 import { ConsumerLoop, type EventHandler, type Subscription } from './subscription';
 import {
   assertEventSubject,
@@ -38,6 +38,12 @@ export interface BusConnectOptions {
   logger: Logger;
   /** Limits of the domain streams this bus creates; defaults in {@link DEFAULT_STREAM_LIMITS}. */
   streamLimits?: Partial<StreamLimits>;
+  /**
+   * Replicas of the domain streams (`BUS_STREAM_REPLICAS`, 1 to 5; default 1): new streams get
+   * this many, existing ones are raised to it but never lowered. Durable consumers inherit their
+   * stream's count.
+   */
+  streamReplicas?: number;
   /** How long a publish waits for the JetStream ack; default 5 000 ms. */
   publishTimeoutMs?: number;
   /** How long the first connection attempt may take; default 5 000 ms. */
@@ -162,6 +168,7 @@ export class Bus {
   private readonly jsm: JetStreamManager;
   private readonly log: Logger;
   private readonly limits: StreamLimits;
+  private readonly streamReplicas: number;
   private readonly publishTimeoutMs: number;
   private readonly streams = new Map<string, Promise<void>>();
   private readonly subscriptions = new Set<ConsumerLoop>();
@@ -180,6 +187,7 @@ export class Bus {
     this.service = opts.service;
     this.log = opts.logger.child({ component: 'bus' });
     this.limits = { ...DEFAULT_STREAM_LIMITS, ...opts.streamLimits };
+    this.streamReplicas = opts.streamReplicas ?? 1;
     this.publishTimeoutMs = opts.publishTimeoutMs ?? 5_000;
     void this.watchConnection();
   }
@@ -192,6 +200,11 @@ export class Bus {
   static async connect(opts: BusConnectOptions): Promise<Bus> {
     assertNamespace(opts.namespace);
     if (opts.service.trim() === '') throw new ValidationError('bus service name is required', { field: 'service' });
+    try {
+      assertReplicas(opts.streamReplicas ?? 1);
+    } catch (err) {
+      throw new ValidationError(errorMessage(err), { field: 'streamReplicas' });
+    }
     const where = redactUrl(opts.url);
     let nc: NatsConnection;
     try {
@@ -239,7 +252,7 @@ export class Bus {
   private streamReady(domain: string): Promise<void> {
     let ready = this.streams.get(domain);
     if (!ready) {
-      ready = ensureStream(this.jsm, this.namespace, domain, this.limits).then(() => undefined);
+      ready = ensureStream(this.jsm, this.namespace, domain, this.limits, { replicas: this.streamReplicas, logger: this.log }).then(() => undefined);
       ready.catch(() => this.streams.delete(domain));
       this.streams.set(domain, ready);
     }

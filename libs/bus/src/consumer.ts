@@ -35,6 +35,9 @@ function consumerConfig(spec: DurableConsumerSpec): Partial<ConsumerConfig> {
     max_deliver: spec.maxDeliver,
     ack_wait: nanos(spec.ackWaitMs),
     max_ack_pending: spec.maxAckPending,
+    // 0: the consumer's state has as many replicas as its stream (BUS_STREAM_REPLICAS, or what an
+    // operator set on the stream). An existing consumer's count is never changed below.
+    num_replicas: 0,
   };
 }
 

@@ -1,11 +1,11 @@
-import { ConflictError } from '@paymesh/core';
+import { ConflictError, UnavailableError, type Logger } from '@paymesh/core';
 import {
   DiscardPolicy,
   NatsError,
   RetentionPolicy,
   StorageType,
   nanos,
-  type JetStreamManager,
+  type StreamAPI,
   type StreamConfig,
   type StreamInfo,
   type StreamUpdateConfig,
@@ -35,8 +35,39 @@ export const DEFAULT_STREAM_LIMITS: Readonly<StreamLimits> = Object.freeze({
 /** JetStream error codes this module reacts to. */
 const STREAM_NAME_IN_USE = 10058;
 const SUBJECTS_OVERLAP = 10065;
+/** `replicas > 1 not supported in non-clustered mode`, `insufficient resources`, `no suitable peers for placement`. */
+const REPLICAS_UNAVAILABLE = new Set([10074, 10023, 10005]);
 
-function updatableConfig(namespace: string, domain: string, limits: StreamLimits): Partial<StreamUpdateConfig> {
+/** Most replicas JetStream keeps of a stream. */
+export const MAX_STREAM_REPLICAS = 5;
+
+/** What a start does with the replica count of an existing stream; see {@link decideReplicas}. */
+export interface ReplicaDecision {
+  /** Replica count the stream keeps or gets. */
+  replicas: number;
+  /** `keep`: as configured; `raise`: fewer than configured, raised; `keep-higher`: more than configured, left alone. */
+  action: 'keep' | 'raise' | 'keep-higher';
+}
+
+/**
+ * The replica count a service start asks for on an existing stream: the configured count, except
+ * that a start never lowers a higher count (an operator scaled the stream up, or replicas of
+ * another version run with a higher setting); lowering is an operator's deliberate act.
+ */
+export function decideReplicas(configured: number, actual: number): ReplicaDecision {
+  if (actual > configured) return { replicas: actual, action: 'keep-higher' };
+  if (actual < configured) return { replicas: configured, action: 'raise' };
+  return { replicas: configured, action: 'keep' };
+}
+
+/** Throws unless `n` is a replica count JetStream accepts. */
+export function assertReplicas(n: number): void {
+  if (!Number.isInteger(n) || n < 1 || n > MAX_STREAM_REPLICAS) {
+    throw new RangeError(`stream replicas must be an integer from 1 to ${MAX_STREAM_REPLICAS}, got ${n}`);
+  }
+}
+
+function updatableConfig(namespace: string, domain: string, limits: StreamLimits, replicas: number): Partial<StreamUpdateConfig> {
   return {
     subjects: streamSubjects(namespace, domain),
     description: `paymesh events of domain "${domain}" in namespace "${namespace}"`,
@@ -47,15 +78,15 @@ function updatableConfig(namespace: string, domain: string, limits: StreamLimits
     max_msgs_per_subject: -1,
     discard: DiscardPolicy.Old,
     duplicate_window: nanos(limits.duplicateWindowMs),
-    num_replicas: 1,
+    num_replicas: replicas,
     allow_rollup_hdrs: false,
   };
 }
 
-/** Full stream configuration for `domain` in mesh `namespace`. */
-export function streamConfig(namespace: string, domain: string, limits: StreamLimits): Partial<StreamConfig> {
+/** Full stream configuration for `domain` in mesh `namespace`, with `replicas` copies (default 1). */
+export function streamConfig(namespace: string, domain: string, limits: StreamLimits, replicas = 1): Partial<StreamConfig> {
   return {
-    ...updatableConfig(namespace, domain, limits),
+    ...updatableConfig(namespace, domain, limits, replicas),
     name: streamName(namespace, domain),
     storage: StorageType.File,
     retention: RetentionPolicy.Limits,
@@ -66,23 +97,56 @@ function apiErrorCode(err: unknown): number | undefined {
   return err instanceof NatsError ? err.api_error?.err_code : undefined;
 }
 
+/** The fields of `wanted` whose value differs from the stream's current configuration. */
+function changedFields(current: StreamConfig, wanted: Partial<StreamUpdateConfig>): (keyof StreamUpdateConfig)[] {
+  return (Object.keys(wanted) as (keyof StreamUpdateConfig)[]).filter((key) => JSON.stringify(current[key]) !== JSON.stringify(wanted[key]));
+}
+
+/** What {@link ensureStream} uses of a JetStreamManager. */
+export interface StreamManager {
+  streams: Pick<StreamAPI, 'add' | 'info' | 'update'>;
+}
+
+/** Options of {@link ensureStream}. */
+export interface EnsureStreamOptions {
+  /** Replicas of a new stream, and the least an existing one is given (`BUS_STREAM_REPLICAS`); default 1. */
+  replicas?: number;
+  /** Told when the configured and the actual replica counts differ. */
+  logger?: Logger;
+}
+
 /**
- * Creates the stream of `domain`, or updates it to the wanted limits when it exists; idempotent.
+ * Creates the stream of `domain`, or brings an existing one to the wanted limits; idempotent. An
+ * existing stream that already matches is not updated. Its replica count follows
+ * {@link decideReplicas}: raised to the configured count, never lowered (a warning names both).
  *
  * @throws ConflictError when a stream of that name captures other subjects (another namespace that
- * maps to the same name) or the subjects are already captured by another stream.
+ * maps to the same name) or the subjects are already captured by another stream;
+ * UnavailableError (`BUS_STREAM_REPLICAS_UNAVAILABLE`) when NATS cannot place that many replicas.
  */
 export async function ensureStream(
-  jsm: JetStreamManager,
+  jsm: StreamManager,
   namespace: string,
   domain: string,
   limits: StreamLimits,
+  opts: EnsureStreamOptions = {},
 ): Promise<StreamInfo> {
-  const cfg = streamConfig(namespace, domain, limits);
+  const configured = opts.replicas ?? 1;
+  assertReplicas(configured);
   const name = streamName(namespace, domain);
   const subjects = streamSubjects(namespace, domain);
+  const placement = <T>(replicas: number, op: Promise<T>): Promise<T> =>
+    op.catch((err: unknown) => {
+      const code = apiErrorCode(err);
+      if (code === undefined || !REPLICAS_UNAVAILABLE.has(code)) throw err;
+      throw new UnavailableError(
+        `NATS cannot keep ${replicas} replicas of stream ${name} (${err instanceof Error ? err.message : String(err)}): ` +
+          `run JetStream clustered on at least ${replicas} servers, or lower BUS_STREAM_REPLICAS`,
+        { code: 'BUS_STREAM_REPLICAS_UNAVAILABLE', cause: err },
+      );
+    });
   try {
-    return await jsm.streams.add(cfg);
+    return await placement(configured, jsm.streams.add(streamConfig(namespace, domain, limits, configured)));
   } catch (err) {
     const code = apiErrorCode(err);
     if (code === SUBJECTS_OVERLAP) {
@@ -101,5 +165,17 @@ export async function ensureStream(
       { code: 'BUS_STREAM_CONFLICT' },
     );
   }
-  return jsm.streams.update(name, updatableConfig(namespace, domain, limits));
+  const actual = existing.config.num_replicas;
+  const decision = decideReplicas(configured, actual);
+  if (decision.action !== 'keep') {
+    opts.logger?.warn(
+      { stream: name, configuredReplicas: configured, actualReplicas: actual, replicas: decision.replicas },
+      decision.action === 'raise'
+        ? `stream ${name} has ${actual} replicas, BUS_STREAM_REPLICAS is ${configured}: raising it to ${configured}`
+        : `stream ${name} has ${actual} replicas, BUS_STREAM_REPLICAS is ${configured}: keeping ${actual} (a start never lowers replicas)`,
+    );
+  }
+  const wanted = updatableConfig(namespace, domain, limits, decision.replicas);
+  if (changedFields(existing.config, wanted).length === 0) return existing;
+  return placement(decision.replicas, jsm.streams.update(name, wanted));
 }

@@ -7,6 +7,7 @@ describe('loadConfig', () => {
     const cfg = loadConfig(baseConfigSchema, {});
     expect(cfg.NATS_URL).toBe('nats://127.0.0.1:4222');
     expect(cfg.GRPC_DEADLINE_MS).toBe(5000);
+    expect(cfg.BUS_STREAM_REPLICAS).toBe(1);
     expect(Object.isFrozen(cfg)).toBe(true);
   });
 
@@ -23,5 +24,10 @@ describe('loadConfig', () => {
       expect(msg).toContain('MODE');
     }
     expect(loadConfig(schema, { PORT: '8080', FLAG: 'yes', MODE: 'b' })).toEqual({ PORT: 8080, FLAG: true, MODE: 'b' });
+  });
+
+  it('takes BUS_STREAM_REPLICAS from 1 to 5 only', () => {
+    expect(loadConfig(baseConfigSchema, { BUS_STREAM_REPLICAS: '3' }).BUS_STREAM_REPLICAS).toBe(3);
+    for (const bad of ['0', '6', 'three']) expect(() => loadConfig(baseConfigSchema, { BUS_STREAM_REPLICAS: bad })).toThrow(/BUS_STREAM_REPLICAS/);
   });
 });

@@ -52,6 +52,7 @@ export const baseConfigSchema = z.object({
    */
   PAYMESH_DEV_DEFAULTS: envBool(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** NATS server URL, or a comma-separated list of a cluster's servers (the client picks one and fails over). */
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   /** Datastore: a postgres:// or mongodb:// URL. */
   STORE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/postgres'),
@@ -65,6 +66,11 @@ export const baseConfigSchema = z.object({
   STORE_NAMESPACE: z.string().regex(/^[a-z][a-z0-9_]{0,30}$/).default('paymesh'),
   /** Prefix for JetStream stream and consumer names. */
   BUS_NAMESPACE: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,30}$/).default('paymesh'),
+  /**
+   * Replicas of each JetStream stream (1 to 5; 3 on a three-node cluster). A start creates streams
+   * with this many, raises fewer to it, and never lowers more (it logs a warning).
+   */
+  BUS_STREAM_REPLICAS: envInt(1).refine((n) => n >= 1 && n <= 5, 'BUS_STREAM_REPLICAS must be from 1 to 5'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   GRPC_DEADLINE_MS: envInt(5000),
   /**

@@ -82,6 +82,7 @@ export const ERROR_CATALOGUE = {
   BUS_JETSTREAM_UNAVAILABLE: { kind: 'unavailable', description: 'NATS has no usable JetStream (bus)' },
   BUS_SUBJECTS_OVERLAP: { kind: 'conflict', description: 'another stream captures the subjects (bus)' },
   BUS_STREAM_CONFLICT: { kind: 'conflict', description: 'the stream exists with an incompatible configuration (bus)' },
+  BUS_STREAM_REPLICAS_UNAVAILABLE: { kind: 'unavailable', description: 'NATS cannot place as many stream replicas as BUS_STREAM_REPLICAS asks (bus)' },
   BUS_CONSUMER_CONFLICT: { kind: 'conflict', description: 'the durable consumer exists with an incompatible configuration (bus)' },
   EVENT_NOT_JSON: { kind: 'validation', description: 'an event body is not valid JSON (bus)' },
   EVENT_NOT_ENVELOPE: { kind: 'validation', description: 'an event body is not an event envelope (bus)' },

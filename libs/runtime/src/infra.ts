@@ -50,7 +50,13 @@ export async function openInfra(opts: {
   }
   let bus: Bus;
   try {
-    bus = await Bus.connect({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE, service: opts.service, logger });
+    bus = await Bus.connect({
+      url: config.NATS_URL,
+      namespace: config.BUS_NAMESPACE,
+      service: opts.service,
+      logger,
+      streamReplicas: config.BUS_STREAM_REPLICAS,
+    });
   } catch (err) {
     await store.close().catch(() => undefined);
     throw new DependencyUnavailableError(
