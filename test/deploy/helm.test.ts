@@ -321,8 +321,12 @@ if (unavailable) {
         expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
         expect(c.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
         expect(pod.volumes.find((v: any) => v.name === 'tmp').emptyDir).toBeDefined();
-        expect(c.image).toBe('paymesh:0.1.0');
+        // documents runs the Dockerfile's documents target (Chromium), every other service the services target.
+        expect(c.image).toBe(service === 'documents' ? 'paymesh-documents:0.1.0' : 'paymesh:0.1.0');
       }
+      const registry = renderChart([{ secrets: PRODUCTION.secrets, image: { repository: 'reg.example/paymesh', tag: '2.0.0' } }]).manifests;
+      const imageOf = (name: string) => registry.find((m) => m.kind === 'Deployment' && m.metadata.name === `paymesh-${name}`)!.spec.template.spec.containers[0].image;
+      expect([imageOf('documents'), imageOf('billing')]).toEqual(['reg.example/paymesh-documents:2.0.0', 'reg.example/paymesh:2.0.0']);
       const documents = named('Deployment', 'paymesh-documents').spec.template.spec;
       expect(documents.containers[0].volumeMounts).toContainEqual({ name: 'dshm', mountPath: '/dev/shm' });
       expect(documents.volumes).toContainEqual({ name: 'dshm', emptyDir: { medium: 'Memory', sizeLimit: '256Mi' } });

@@ -44,10 +44,14 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 app.kubernetes.io/part-of: paymesh
 {{- end }}
 
-{{/* Image of one service: its own repository/tag or the global ones. Args: dict root, svc. */}}
+{{/*
+Image of one service: its own repository/tag, or the global ones (the repository with the
+service's imageRepositorySuffix, e.g. paymesh-documents for the Dockerfile's documents target).
+Args: dict root, svc.
+*/}}
 {{- define "paymesh.image" -}}
 {{- $img := .svc.image | default (dict) }}
-{{- $repo := $img.repository | default .root.Values.image.repository }}
+{{- $repo := $img.repository | default (printf "%s%s" .root.Values.image.repository (.svc.imageRepositorySuffix | default "")) }}
 {{- $tag := $img.tag | default .root.Values.image.tag | default .root.Chart.AppVersion }}
 {{- printf "%s:%s" $repo (toString $tag) }}
 {{- end }}
