@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The files a service image runs from, taken out of a built and production-pruned checkout
 // (`pnpm run build && pnpm install --prod`): package manifests, compiled `dist/` folders (without
-// type declarations), installed dependencies, the hosted pages' build and messages, and the two
-// scripts the image runs besides the services (health check, mesh certificates). Never tests,
-// sandboxes, docs or TypeScript sources.
+// type declarations), installed dependencies, the hosted pages' build and messages, and the
+// scripts the image runs besides the services (health check; compose's mesh certificate issuer and
+// recurring processor timer). Never tests, sandboxes, docs or TypeScript sources.
 //
 //   node deploy/image/runtime-tree.mjs <root> <out>   copy the tree into <out> (the Dockerfile)
 //   node deploy/image/runtime-tree.mjs <root> --plan  print the plan as JSON (the tests)
@@ -22,6 +22,7 @@ export const EXTRA_PATHS = [
   'services/gateway-public/web/messages',
   'deploy/image/healthcheck.mjs',
   'deploy/local/certs.mjs',
+  'deploy/local/recurring-timer.mjs',
 ];
 
 /** Path segments no runtime file may have outside node_modules/. */
