@@ -256,6 +256,28 @@ describe('merchant configuration over the Admin API', () => {
     expect((await A.put('/organizations/settings/invoicing', { bankIBAN: { plaintext: IBAN } })).body.bankIBAN.masked).toBe('DE89 **** **** **** **30 00');
   });
 
+  it('lets an Editor key with organization:execute write invoicing settings (the spec names Admin only for tax), but not the payout IBAN', async () => {
+    const key = await api('POST', `${admin}/organizations/${a.organizationId}/api-keys`, {
+      token: a.apiKey,
+      body: { name: 'invoicing editor', role: 'Editor', scopes: ['organization:execute'] },
+    });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const editor = (path: string, body: unknown) => api('PUT', `${admin}${path}`, { token: key.body.token as string, body });
+    const before = (await as(a).get('/organizations/settings/invoicing')).body;
+    const ok = await editor('/organizations/settings/invoicing', { companyName: 'ACME Editor GmbH', autoPaymentLinkExpiresInHours: 48 });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toMatchObject({ companyName: 'ACME Editor GmbH', autoPaymentLinkExpiresInHours: 48, bankIBAN: before.bankIBAN });
+    for (const bankIBAN of [{ plaintext: 'DE02120300000000202051' }, null]) {
+      const refused = await editor('/organizations/settings/invoicing', { companyName: 'Not written', bankIBAN });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ error: expect.stringMatching(/Admin.*bankIBAN/) });
+      expect(refused.headers.get('x-request-id')).toBeTruthy();
+    }
+    expect((await as(a).get('/organizations/settings/invoicing')).body).toMatchObject({ companyName: 'ACME Editor GmbH', bankIBAN: before.bankIBAN });
+    // Tax settings stay Admin, as the spec's scope table says.
+    expect((await editor('/organizations/settings/tax', { viesEnabled: true })).status).toBe(403);
+  });
+
   it('overrides site prefixes and inherits the rest from the organization layouts', async () => {
     const A = as(a);
     const org = (await A.get('/organizations/settings/invoicing')).body;

@@ -598,8 +598,8 @@ export interface paths {
          */
         get: operations["getInvoicingSettings"];
         /**
-         * Update invoicing settings (partial merge; null clears; bankIBAN.plaintext is write-only)
-         * @description Scope `organization:execute`, minimum role Admin.
+         * Update invoicing settings (partial merge; null clears; bankIBAN.plaintext is write-only). Setting or clearing bankIBAN (the payout account) needs the Admin role: 403 otherwise, nothing written
+         * @description Scope `organization:execute`, minimum role Editor.
          */
         put: operations["updateInvoicingSettings"];
         post?: never;
