@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { objectId, pageNumber } from '@paymesh/http';
 import type { recurring } from '@paymesh/proto';
 import type { ZodType, ZodTypeDef } from 'zod';
-import { RECURRING_STATUSES, recurringProcessBody, recurringScheduleCreate, recurringScheduleUpdate } from '@paymesh/contracts';
+import { DEFAULT_UPCOMING_CHARGES, MAX_UPCOMING_CHARGES, RECURRING_STATUSES, recurringProcessBody, recurringScheduleCreate, recurringScheduleUpdate, upcomingQuery } from '@paymesh/contracts';
 import type { AdminDeps } from '../../app/deps';
 import {
   recurringGenerateResponse,
@@ -48,8 +48,6 @@ const cancelBody = z
   .nullish();
 
 const noBody = z.object({}).strict().nullish();
-
-const upcomingQuery = z.object({ count: z.coerce.number().int().min(1).max(12).default(3).describe('charges to project, 1 to 12 (default 3)') }).strict();
 
 const schedules = resource({ tag: 'Recurring schedules', scopePrefix: 'invoice' });
 
@@ -168,7 +166,7 @@ export const recurringRoutes = [
     action: 'execute',
     response: recurringUpcomingResponse,
     errors: [503],
-    summary: 'Projected next charges with the tax engine estimate (count 1 to 12, default 3)',
+    summary: `Projected next charges with the tax engine estimate (count 1 to ${MAX_UPCOMING_CHARGES}, default ${DEFAULT_UPCOMING_CHARGES})`,
     params: idParams,
     query: upcomingQuery,
     async handler({ deps, org, params, query }) {

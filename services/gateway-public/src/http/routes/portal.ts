@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { RateLimitedError } from '@paymesh/core';
 import { email as emailSchema, errorResponses, noContent, objectId, text } from '@paymesh/http';
+import { DEFAULT_UPCOMING_CHARGES, MAX_UPCOMING_CHARGES, upcomingQuery } from '@paymesh/contracts';
 import type { recurring } from '@paymesh/proto';
 import { rpc } from '../../clients';
 import { authenticatePortal, chargeOtpRequest, exchangeMagicLink, issueOtp, logout, refreshLogin, verifyOtp, type PortalTokens } from '../../portal/auth';
@@ -31,7 +32,6 @@ const docParams = z.object({ id: objectId('id') });
 const pdfQuery = z.object({ type: z.enum(['invoice', 'credit-note']).default('invoice') });
 const einvoiceQuery = z.object({ format: z.enum(['xrechnung', 'peppol', 'zugferd']) });
 const subParams = z.object({ id: objectId('id') });
-const upcomingQuery = z.object({ count: z.coerce.number().int().min(1).max(24).default(3) });
 const proformaParams = z.object({ id: objectId('id'), upcomingId: text(100, 1) });
 const cancelBody = z.object({ reason: text(5_000).optional().describe('trimmed and cut to 500 characters by the schedule') }).strict();
 
@@ -337,7 +337,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
       schema: doc({
         tag: DATA_TAG,
         operationId: 'getPortalUpcomingCharges',
-        summary: "A subscription's next charges with tax estimates (`count`, default 3, at most 24)",
+        summary: `A subscription's next charges with tax estimates (\`count\`, default ${DEFAULT_UPCOMING_CHARGES}, at most ${MAX_UPCOMING_CHARGES}; more is 400)`,
         description: `${BEARER} Another buyer's subscription: 404.`,
         params: subParams,
         querystring: upcomingQuery,
