@@ -6072,7 +6072,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     invoicePrefix?: string | null;
@@ -6549,11 +6549,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | ({
+                "application/json": {
                     enabled?: boolean;
-                } | null);
+                };
             };
         };
         responses: {
@@ -7134,7 +7134,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     enabled?: boolean;
@@ -7372,7 +7372,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     homeCountry?: string | null;
@@ -7640,7 +7640,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     enabled?: boolean;
@@ -7828,7 +7828,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @enum {string} */
@@ -8392,7 +8392,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     expiresAt?: string;
@@ -8668,7 +8668,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     metadata?: {
@@ -9282,12 +9282,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | ({
+                "application/json": {
                     /** @default false */
                     recheckVatId?: boolean;
-                } | null);
+                };
             };
         };
         responses: {
@@ -9764,12 +9764,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | ({
+                "application/json": {
                     /** @description why the hold is lifted (kept with the record) */
                     reason?: string;
-                } | null);
+                };
             };
         };
         responses: {
@@ -11775,9 +11775,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | (Record<string, never> | null);
+                "application/json": Record<string, never>;
             };
         };
         responses: {
@@ -11909,9 +11909,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | (Record<string, never> | null);
+                "application/json": Record<string, never>;
             };
         };
         responses: {
@@ -12043,12 +12043,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | ({
+                "application/json": {
                     /** @description trimmed and cut to 500 characters */
                     reason?: string;
-                } | null);
+                };
             };
         };
         responses: {
@@ -12180,9 +12180,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | (Record<string, never> | null);
+                "application/json": Record<string, never>;
             };
         };
         responses: {
@@ -12450,15 +12450,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | ({
+                "application/json": {
                     limit?: number;
                     /** Format: date-time */
                     now?: string;
                     /** @enum {string} */
                     holdAfter?: "claim" | "invoice";
-                } | null);
+                };
             };
         };
         responses: {
@@ -14506,9 +14506,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | ({
+                "application/json": {
                     clientId?: string;
                     issueDate?: string;
                     dueDate?: string;
@@ -14518,7 +14518,7 @@ export interface operations {
                         end: string;
                     };
                     notes?: string;
-                } | null);
+                };
             };
         };
         responses: {
@@ -15818,9 +15818,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | (Record<string, never> | null);
+                "application/json": Record<string, never>;
             };
         };
         responses: {
@@ -16269,11 +16269,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | ({
+                "application/json": {
                     reason?: string;
-                } | null);
+                };
             };
         };
         responses: {
@@ -17149,7 +17149,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description minor units; default the outstanding amount; 50 up to the outstanding amount */
@@ -17911,9 +17911,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | (Record<string, never> | null);
+                "application/json": Record<string, never>;
             };
         };
         responses: {
@@ -19206,7 +19206,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** Format: email */
@@ -19334,7 +19334,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** Format: email */

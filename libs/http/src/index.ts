@@ -5,3 +5,4 @@ export * from './rate-limit';
 export * from './openapi';
 export * from './schemas';
 export * from './input-guard';
+export * from './optional-body';

@@ -13,6 +13,8 @@ export async function getPortalSettings(deps: BillingDeps, key: OrgKey): Promise
 
 export async function updatePortalSettings(deps: BillingDeps, key: OrgKey, patchJson: string): Promise<PortalSettings> {
   const patch = decodePatch(portalSettingsPatch, patchJson);
+  // An empty patch changes nothing and writes nothing.
+  if (Object.keys(patch).length === 0) return getPortalSettings(deps, key);
   const doc = await updateOrgSettings<PortalSettings>(deps.store, PORTAL_SETTINGS, key, deps.clock.now().toISOString(), defaultPortalSettings, (cur) =>
     applyPortalPatch(cur, patch),
   );

@@ -9,6 +9,8 @@ import {
   frameworkErrorHandler,
   genRequestId,
   inputGuardPlugin,
+  markOptionalBody,
+  openApiOptionalBodies,
   rateLimitPlugin,
   registerHealthRoutes,
   requestContextPlugin,
@@ -60,8 +62,8 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
         response: responseSchemas(def),
         // A file answer is documented under its own media type (its error answers stay JSON).
       },
-      // The OpenAPI transform documents a file answer and a file upload from it.
-      ...(def.file || def.upload ? { config: { ...(def.file ? { file: def.file } : {}), ...(def.upload ? { upload: def.upload } : {}) } } : {}),
+      // The OpenAPI transform documents a file answer and a file upload from it; a file upload always needs its body.
+      config: { ...(def.file ? { file: def.file } : {}), ...(def.upload ? { upload: def.upload, optionalBody: false } : {}) },
       // A file upload may be larger than a JSON body.
       ...(def.upload ? { bodyLimit: def.upload.maxBytes } : {}),
       // Authentication and authorization run before validation: an unauthenticated caller learns nothing about the payload rules.
@@ -151,7 +153,7 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
         components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key sk_live_<keyId>.<secret> / sk_test_... or dashboard JWT' } } },
       },
       transform: openApiTransform,
-      transformObject: openApiComponents,
+      transformObject: (input) => openApiOptionalBodies(openApiComponents(input)),
     });
     await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
     // The documented address of the interactive description; swagger-ui serves it at docs/.
@@ -159,6 +161,8 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
   }
   await app.register(
     async (scope) => {
+      // A write whose body schema accepts {} (every field optional) or that reads no body takes an absent one.
+      scope.addHook('onRoute', markOptionalBody);
       registerAuthRoutes(scope, opts.deps, false);
       registerRoutes(scope, opts.deps, opts.routes, false);
     },
@@ -166,6 +170,7 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
   );
   await app.register(
     async (scope) => {
+      scope.addHook('onRoute', markOptionalBody);
       registerAuthRoutes(scope, opts.deps, true);
       registerRoutes(scope, opts.deps, opts.routes, true);
     },

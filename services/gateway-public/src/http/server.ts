@@ -14,6 +14,8 @@ import {
   frameworkErrorHandler,
   genRequestId,
   inputGuardPlugin,
+  markOptionalBody,
+  openApiOptionalBodies,
   rateLimitPlugin,
   registerHealthRoutes,
   requestContextPlugin,
@@ -39,8 +41,8 @@ export interface PublicServerOptions {
   apiRoutes?: ((app: FastifyInstance) => void)[];
   /** The buyer pages (hosted checkout at /c/:id, assets at /assets/); unset = API only. */
   pages?: WebPages;
-  /** Told every route as it is added (tests enumerate the served routes with it). */
-  onRoute?: (route: { method: string | string[]; url: string }) => void;
+  /** Told every route as it is added (tests enumerate the served routes with it); `optionalBody`: the route takes an absent body. */
+  onRoute?: (route: { method: string | string[]; url: string; optionalBody: boolean }) => void;
 }
 
 const documented = openApiTransform(PUBLIC_ERROR_DESCRIPTIONS);
@@ -91,8 +93,13 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   // Route schemas are zod: answers are checked and serialized through them, the document is built from them.
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // A buyer-facing write whose body schema accepts {} (every field optional) or that reads no body
+  // takes an absent one; provider webhooks (/hooks) always need theirs.
+  app.addHook('onRoute', (r) => {
+    if (r.url.startsWith('/api/v1/')) markOptionalBody(r);
+  });
   const { onRoute } = opts;
-  if (onRoute) app.addHook('onRoute', (r) => onRoute({ method: r.method, url: r.url }));
+  if (onRoute) app.addHook('onRoute', (r) => onRoute({ method: r.method, url: r.url, optionalBody: r.config?.optionalBody === true }));
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
   await app.register(inputGuardPlugin);
@@ -114,6 +121,7 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
       servers: [{ url: '/' }],
     },
     transform: fileAwareTransform,
+    transformObject: (input) => openApiOptionalBodies('openapiObject' in input ? input.openapiObject : input.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/api/v1/docs' });
   await registerHookRoutes(app, opts.clients);

@@ -44,10 +44,10 @@ const listQuery = z
 
 const cancelBody = z
   .object({ reason: z.string().max(10_000).optional().describe('trimmed and cut to 500 characters') })
-  .strict()
-  .nullish();
+  .strict();
 
-const noBody = z.object({}).strict().nullish();
+/** No fields: no body, or an empty object (the route table takes an absent body as {}). */
+const noBody = z.object({}).strict();
 
 const schedules = resource({ tag: 'Recurring schedules', scopePrefix: 'invoice' });
 
@@ -141,7 +141,7 @@ export const recurringRoutes = [
     params: idParams,
     body: cancelBody,
     async handler({ deps, org, params, body, principal }) {
-      return recurringJson(deps, org, 'cancelSchedule', recurringScheduleResponse, { id: params.id, body: body ?? {}, actor: actorOf(principal) });
+      return recurringJson(deps, org, 'cancelSchedule', recurringScheduleResponse, { id: params.id, body, actor: actorOf(principal) });
     },
   }),
   schedules({
@@ -184,9 +184,9 @@ export const recurringRoutes = [
     audience: 'system',
     tag: 'System',
     summary: 'Generate the invoices of every due cycle (exactly once each) and finalize due cancellations, across organizations',
-    body: recurringProcessBody.nullish(),
+    body: recurringProcessBody,
     async handler({ deps, body }) {
-      return recurringJson(deps, ALL_ORGANIZATIONS, 'processDue', recurringProcessResponse, { body: body ?? {}, deadlineMs: 300_000 });
+      return recurringJson(deps, ALL_ORGANIZATIONS, 'processDue', recurringProcessResponse, { body, deadlineMs: 300_000 });
     },
   }),
   route({
