@@ -325,12 +325,14 @@ describe('merchant configuration over the Admin API', () => {
   it('switches the buyer portal flags', async () => {
     const A = as(a);
     const formats = { eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'], proformaPreviewsEnabled: false };
-    expect((await A.get('/organizations/settings/portal')).body).toEqual({ enabled: false, magicLinksEnabled: false, ...formats });
-    expect((await A.put('/organizations/settings/portal', { enabled: true })).body).toEqual({ enabled: true, magicLinksEnabled: false, ...formats });
+    // The portal is off until enabled; magic links are on unless the organization turns them off.
+    expect((await A.get('/organizations/settings/portal')).body).toEqual({ enabled: false, magicLinksEnabled: true, ...formats });
+    expect((await A.put('/organizations/settings/portal', { enabled: true })).body).toEqual({ enabled: true, magicLinksEnabled: true, ...formats });
+    expect((await A.put('/organizations/settings/portal', { magicLinksEnabled: false })).body).toEqual({ enabled: true, magicLinksEnabled: false, ...formats });
     expect((await A.put('/organizations/settings/portal', { magicLinksEnabled: true })).body).toEqual({ enabled: true, magicLinksEnabled: true, ...formats });
     expect((await A.put('/organizations/settings/portal', { eInvoiceFormats: ['xrechnung'] })).body).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: ['xrechnung'], proformaPreviewsEnabled: false });
     expect((await A.put('/organizations/settings/portal', { eInvoiceFormats: ['pdf'] })).status).toBe(400);
-    expect((await as(b).get('/organizations/settings/portal')).body).toEqual({ enabled: false, magicLinksEnabled: false, ...formats });
+    expect((await as(b).get('/organizations/settings/portal')).body).toEqual({ enabled: false, magicLinksEnabled: true, ...formats });
   });
 
   it('sets the licence with a system key and publishes identity.organization.license_changed', async () => {

@@ -161,7 +161,8 @@ describe('buyer portal (mesh)', () => {
 
     const on = await admin('PUT', '/organizations/settings/portal', { enabled: true });
     expect(on.status, JSON.stringify(on.body)).toBe(200);
-    expect(on.body).toEqual({ enabled: true, magicLinksEnabled: false, eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'], proformaPreviewsEnabled: false });
+    // Magic links are on by default: the spec's four conditions decide, no extra switch to find.
+    expect(on.body).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'], proformaPreviewsEnabled: false });
   });
 
   it('answers an unknown address exactly as a known one and sends it nothing', async () => {
@@ -327,10 +328,22 @@ describe('buyer portal (mesh)', () => {
   });
 
   describe('magic links', () => {
-    it('are refused while the organization has magic links off, and for an e-mail with nothing to see', async () => {
+    it("work as soon as the spec's four conditions hold (deployment portal and magic links, organization portal, something visible), with the spec's body", async () => {
+      // Only the organization's portal switch was turned on (above); nothing else is needed.
+      const made = await admin('POST', '/organizations/settings/portal/magic-links', { email: buyerA });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      expect(made.body).toEqual({ url: expect.stringMatching(/\/portal\/magic-link#token=pml1\./), expiresAt: expect.any(String), ttlMinutes: 60 });
+      const token = (made.body.url as string).split('#token=')[1]!;
+      const signedIn = await portal('POST', '/portal/auth/magic-link', { body: { token } });
+      expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+      expect(signedIn.body).toEqual({ token: expect.any(String), expiresAt: expect.any(String) });
+    });
+
+    it('are refused while the organization has turned magic links off, and for an e-mail with nothing to see', async () => {
+      expect((await admin('PUT', '/organizations/settings/portal', { magicLinksEnabled: false })).status).toBe(200);
       const off = await admin('POST', '/organizations/settings/portal/magic-links', { email: buyerA });
       expect(off.status, JSON.stringify(off.body)).toBe(403);
-      expect(off.body.error).toContain('magic links are turned off for this organization');
+      expect(off.body).toMatchObject({ error: expect.stringContaining('magic links are turned off for this organization'), code: 'PORTAL_MAGIC_LINKS_DISABLED' });
       expect((await admin('PUT', '/organizations/settings/portal', { magicLinksEnabled: true })).status).toBe(200);
       const nobody = await admin('POST', '/organizations/settings/portal/magic-links', { email: `nobody-${newObjectId()}@example.test` });
       expect(nobody.status, JSON.stringify(nobody.body)).toBe(422);

@@ -3072,7 +3072,9 @@ export interface components {
             unconvertedEntries: number;
         };
         PortalSettings: {
+            /** @description the buyer portal of the organization (default false) */
             enabled: boolean;
+            /** @description magic links work whenever the portal is on and the buyer has something to see (default true); false turns them off */
             magicLinksEnabled: boolean;
             /** @description e-invoice formats buyers may download in the portal; the e-invoice settings must allow each too */
             eInvoiceFormats: ("xrechnung" | "peppol" | "zugferd")[];
