@@ -546,7 +546,7 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
     it('records manual transactions, moves them along legal transitions and deletes only quiet ones', async () => {
       const created = await api('POST', `${admin}/transactions/manual`, {
         token: boot.apiKey,
-        body: { siteId: boot.siteId, amount: 12000, currency: 'EUR', externalReference: 'wire-7', status: -1, reason: 'awaiting bank transfer' },
+        body: { siteId: boot.siteId, amount: 12000, currency: 'EUR', externalReference: 'wire-7', status: -1, reason: 'awaiting bank transfer', ipnUrl: `${ipnBase}/ipn/manual` },
       });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ status: -1, manual: true, manualReason: 'awaiting bank transfer', providerId: null });
@@ -561,6 +561,15 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
         return mine.length >= 2 ? mine : undefined;
       });
       expect(events.map((e) => e.data.status)).toEqual([-1, 1]);
+      // IPN announces changes only: the status the operator created it with (-1) sends none, the move to 1 does.
+      const ipn = await eventually(() => receiver.at('/ipn/manual').find((r) => JSON.parse(r.rawBody.toString()).id === id), 20_000);
+      expect(JSON.parse(ipn.rawBody.toString())).toEqual({ id, externalReference: 'wire-7', status: 1 });
+      const record = await eventually(async () => {
+        const r = await api('GET', `${admin}/transactions/${id}`, { token: boot.apiKey });
+        return r.body.ipn?.lastHttpStatus === 200 ? r : undefined;
+      }, 20_000);
+      expect(record.body.ipn.deliveries.map((d: any) => d.status)).toEqual([1]);
+      expect(receiver.at('/ipn/manual').map((r) => JSON.parse(r.rawBody.toString()).status)).toEqual([1]);
       expect((await api('DELETE', `${admin}/transactions/${id}`, { token: boot.apiKey })).status).toBe(409);
       expect((await api('DELETE', `${admin}/transactions/${paid.transactionId}`, { token: boot.apiKey })).status).toBe(409);
       const draft = await api('POST', `${admin}/transactions/manual`, {

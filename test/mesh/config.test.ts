@@ -183,6 +183,53 @@ describe('merchant configuration over the Admin API', () => {
     expect(reuse.status).toBe(201);
   });
 
+  it('puts paymentUrl on the verified custom domain routed to the site (its own first, then organization-wide), else on the default checkout host', async () => {
+    const A = as(a);
+    const site = await A.post('/sites', { name: 'Routed shop', url: 'https://routed.example' });
+    expect(site.status, JSON.stringify(site.body)).toBe(201);
+    const checkout = async (siteId: string) => {
+      const res = await A.post(`/checkouts/${siteId}/create`, { amount: 1000, currency: 'EUR', externalReference: `route-${Date.now()}` });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as { paymentUrl: string; sessionPublicId: string };
+    };
+    const defaultHost = new URL(mesh.publicBaseUrl).host;
+    const hostOf = (url: string) => new URL(url).host;
+    const verify = async (hostname: string) => {
+      dns.zone.set(hostname, { cname: `${CNAME_TARGET}.` });
+      expect((await A.get(`/domains/verify-cname?domain=${hostname}`)).body.verified).toBe(true);
+    };
+
+    const plain = await checkout(site.body.id);
+    expect(hostOf(plain.paymentUrl)).toBe(defaultHost);
+    expect(plain.paymentUrl).toBe(`${new URL(mesh.publicBaseUrl).origin}/c/${plain.sessionPublicId}`);
+
+    // An organization-wide domain counts once it is verified.
+    const orgWide = await A.post('/domains', { hostname: 'all.routed.example' });
+    expect(orgWide.status).toBe(201);
+    expect(hostOf((await checkout(site.body.id)).paymentUrl)).toBe(defaultHost);
+    await verify('all.routed.example');
+    const onOrgDomain = await checkout(site.body.id);
+    expect(onOrgDomain.paymentUrl).toBe(`http://all.routed.example/c/${onOrgDomain.sessionPublicId}`);
+
+    // The site's own domain wins; another site's domain never counts for this one.
+    const own = await A.post('/domains', { hostname: 'pay.routed.example', siteId: site.body.id });
+    const others = await A.post('/domains', { hostname: 'other.routed.example', siteId: a.siteId });
+    await verify('pay.routed.example');
+    await verify('other.routed.example');
+    const onOwn = await checkout(site.body.id);
+    expect(onOwn.paymentUrl).toBe(`http://pay.routed.example/c/${onOwn.sessionPublicId}`);
+    expect(hostOf((await checkout(a.siteId)).paymentUrl)).toBe('other.routed.example');
+    // The hosted page on that host may use the session (its origin is a verified domain of the site).
+    const view = await api('GET', `${mesh.publicBaseUrl}/checkouts/${onOwn.sessionPublicId}`, { headers: { origin: 'http://pay.routed.example' } });
+    expect(view.status, JSON.stringify(view.body)).toBe(200);
+    // Organization B's checkouts stay on the default host.
+    const bCheckout = await as(b).post(`/checkouts/${b.siteId}/create`, { amount: 1000, currency: 'EUR', externalReference: 'route-b' });
+    expect(hostOf(bCheckout.body.paymentUrl)).toBe(defaultHost);
+
+    for (const d of [orgWide, own, others]) expect((await A.del(`/domains/${d.body.id}`)).status).toBe(204);
+    expect(hostOf((await checkout(site.body.id)).paymentUrl)).toBe(defaultHost);
+  });
+
   it("isolates tenants: org B's key gets 404 for org A's sites, domains and site settings", async () => {
     const A = as(a);
     const B = as(b);
@@ -256,6 +303,28 @@ describe('merchant configuration over the Admin API', () => {
     expect((await A.put('/organizations/settings/invoicing', { bankIBAN: { plaintext: IBAN } })).body.bankIBAN.masked).toBe('DE89 **** **** **** **30 00');
   });
 
+  it('lets an Editor key with organization:execute write invoicing settings (the spec names Admin only for tax), but not the payout IBAN', async () => {
+    const key = await api('POST', `${admin}/organizations/${a.organizationId}/api-keys`, {
+      token: a.apiKey,
+      body: { name: 'invoicing editor', role: 'Editor', scopes: ['organization:execute'] },
+    });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const editor = (path: string, body: unknown) => api('PUT', `${admin}${path}`, { token: key.body.token as string, body });
+    const before = (await as(a).get('/organizations/settings/invoicing')).body;
+    const ok = await editor('/organizations/settings/invoicing', { companyName: 'ACME Editor GmbH', autoPaymentLinkExpiresInHours: 48 });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toMatchObject({ companyName: 'ACME Editor GmbH', autoPaymentLinkExpiresInHours: 48, bankIBAN: before.bankIBAN });
+    for (const bankIBAN of [{ plaintext: 'DE02120300000000202051' }, null]) {
+      const refused = await editor('/organizations/settings/invoicing', { companyName: 'Not written', bankIBAN });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ error: expect.stringMatching(/Admin.*bankIBAN/) });
+      expect(refused.headers.get('x-request-id')).toBeTruthy();
+    }
+    expect((await as(a).get('/organizations/settings/invoicing')).body).toMatchObject({ companyName: 'ACME Editor GmbH', bankIBAN: before.bankIBAN });
+    // Tax settings stay Admin, as the spec's scope table says.
+    expect((await editor('/organizations/settings/tax', { viesEnabled: true })).status).toBe(403);
+  });
+
   it('overrides site prefixes and inherits the rest from the organization layouts', async () => {
     const A = as(a);
     const org = (await A.get('/organizations/settings/invoicing')).body;
@@ -303,12 +372,14 @@ describe('merchant configuration over the Admin API', () => {
   it('switches the buyer portal flags', async () => {
     const A = as(a);
     const formats = { eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'], proformaPreviewsEnabled: false };
-    expect((await A.get('/organizations/settings/portal')).body).toEqual({ enabled: false, magicLinksEnabled: false, ...formats });
-    expect((await A.put('/organizations/settings/portal', { enabled: true })).body).toEqual({ enabled: true, magicLinksEnabled: false, ...formats });
+    // The portal is off until enabled; magic links are on unless the organization turns them off.
+    expect((await A.get('/organizations/settings/portal')).body).toEqual({ enabled: false, magicLinksEnabled: true, ...formats });
+    expect((await A.put('/organizations/settings/portal', { enabled: true })).body).toEqual({ enabled: true, magicLinksEnabled: true, ...formats });
+    expect((await A.put('/organizations/settings/portal', { magicLinksEnabled: false })).body).toEqual({ enabled: true, magicLinksEnabled: false, ...formats });
     expect((await A.put('/organizations/settings/portal', { magicLinksEnabled: true })).body).toEqual({ enabled: true, magicLinksEnabled: true, ...formats });
     expect((await A.put('/organizations/settings/portal', { eInvoiceFormats: ['xrechnung'] })).body).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: ['xrechnung'], proformaPreviewsEnabled: false });
     expect((await A.put('/organizations/settings/portal', { eInvoiceFormats: ['pdf'] })).status).toBe(400);
-    expect((await as(b).get('/organizations/settings/portal')).body).toEqual({ enabled: false, magicLinksEnabled: false, ...formats });
+    expect((await as(b).get('/organizations/settings/portal')).body).toEqual({ enabled: false, magicLinksEnabled: true, ...formats });
   });
 
   it('sets the licence with a system key and publishes identity.organization.license_changed', async () => {

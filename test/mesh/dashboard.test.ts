@@ -173,8 +173,18 @@ describe('dashboard', () => {
     const all = (await dashboard(around)).body;
     const site = (await dashboard(`${around}&siteId=${boot.siteId}`)).body;
     expect({ ...site, siteId: null }).toEqual(all);
-    const otherSite = (await dashboard(`${around}&siteId=${'0'.repeat(24)}`)).body;
-    expect(otherSite).toMatchObject({ transactionCounts: { total: 0 }, currencies: [], topProvidersByCount: [], recentTransactions: [], failureRatio: null });
+    // A site that is not the caller's (unknown, or another organization's) is 404 like every other foreign id.
+    const other = await mesh.bootstrap();
+    for (const siteId of ['0'.repeat(24), other.siteId]) {
+      const res = await dashboard(`${around}&siteId=${siteId}`);
+      expect(res.status, siteId).toBe(404);
+      expect(res.body, siteId).toEqual({ error: expect.stringContaining('site') });
+      expect(res.headers.get('x-request-id'), siteId).toBeTruthy();
+    }
+    // ...and the other organization's own key sees its (empty) site.
+    const theirs = await api('GET', `${admin}/dashboard?${around}&siteId=${other.siteId}`, { token: other.apiKey });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body).toMatchObject({ siteId: other.siteId, transactionCounts: { total: 0 }, currencies: [], recentTransactions: [] });
     // Local days of a +05:30 zone: the period's ends fall on quarter hours, the figures are the same.
     const kolkata = (await dashboard(`${around}&timezone=Asia/Kolkata`)).body;
     expect(kolkata.period).toMatchObject({ timezone: 'Asia/Kolkata', startAt: `${day(-2)}T18:30:00.000Z`, endAt: `${day(1)}T18:30:00.000Z` });

@@ -124,6 +124,40 @@ describe('invoice payment links', () => {
     expect(checkouts.body.total).toBe(0);
   });
 
+  it("takes the spec's all-optional bodies left out: payment-checkout and send-email with no body, an empty JSON body or {}", async () => {
+    const invoice = await issuedInvoice();
+    const raw = (path: string, body?: string) =>
+      fetch(`${admin}${path}`, { method: 'POST', headers: { authorization: `Bearer ${boot.apiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body });
+    // No body and no media type at all, as `curl -X POST` sends it: the defaults apply (the outstanding amount, 336 hours).
+    const bare = await raw(`/invoices/${invoice.id}/payment-checkout`);
+    const link = (await bare.json()) as any;
+    expect(bare.status, JSON.stringify(link)).toBe(200);
+    expect(link).toMatchObject({ amount: 23800, sessionPublicId: expect.stringMatching(/^cs_/) });
+    expect(Date.parse(link.expiresAt) - Date.now()).toBeGreaterThan(335 * 3_600_000);
+    // The media type with nothing after it, JSON null and {} mean the same.
+    for (const body of ['', 'null', '{}']) {
+      const res = await raw(`/invoices/${invoice.id}/payment-checkout`, body);
+      expect(res.status, `${JSON.stringify(body)}: ${await res.clone().text()}`).toBe(200);
+      expect(((await res.json()) as any).amount).toBe(23800);
+    }
+    const mail = await raw(`/invoices/${invoice.id}/send-email`);
+    expect(mail.status, await mail.clone().text()).toBe(200);
+    expect(await mail.json()).toMatchObject({ emailId: expect.any(String) });
+    // A body that is sent is still checked, and a route whose fields are required still needs them.
+    const bad = await raw(`/invoices/${invoice.id}/payment-checkout`, '{"amount":30}');
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('x-request-id')).toBeTruthy();
+    expect(((await bad.json()) as any).error).toMatch(/amount/);
+    const noClient = await raw('/clients', '');
+    expect(noClient.status).toBe(400);
+    expect(Object.keys((await noClient.json()) as object)).toEqual(['error']);
+    // The description says so: the body of payment-checkout is not required.
+    const doc = (await (await fetch(`${admin}/docs/json`)).json()) as any;
+    expect(doc.paths['/api/v1/invoices/{id}/payment-checkout'].post.requestBody.required).toBe(false);
+    expect(doc.paths['/api/v1/invoices/{id}/send-email'].post.requestBody.required).toBe(false);
+    expect(doc.paths['/api/v1/clients'].post.requestBody.required).toBe(true);
+  });
+
   it('paying a link for the full outstanding amount marks the invoice paid; a further link is 400', async () => {
     const invoice = await issuedInvoice();
     const link = await adminCall('POST', `/invoices/${invoice.id}/payment-checkout`, { returnUrl: 'https://shop.example/paid/{transactionId}' });

@@ -260,7 +260,8 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.GET('/api/v1/organizations/settings/tax/oss-threshold-status')).response.status).toBe(200);
     expect((await org.GET('/api/v1/organizations/settings/portal')).response.status).toBe(200);
     expect((await org.PUT('/api/v1/organizations/settings/portal', { body: { enabled: true } })).data?.enabled).toBe(true);
-    // Portal magic links: refused while the organization has them off, and for an e-mail with nothing to see.
+    // Portal magic links: refused while the organization has turned them off (on by default), and for an e-mail with nothing to see.
+    expect((await org.PUT('/api/v1/organizations/settings/portal', { body: { magicLinksEnabled: false } })).data?.magicLinksEnabled).toBe(false);
     expect((await org.POST('/api/v1/organizations/settings/portal/magic-links', { body: { email: 'nobody@sweep.example' } })).response.status).toBe(403);
     expect((await org.PUT('/api/v1/organizations/settings/portal', { body: { magicLinksEnabled: true } })).data?.magicLinksEnabled).toBe(true);
     expect((await org.POST('/api/v1/organizations/settings/portal/magic-links', { body: { email: 'nobody@sweep.example', ttlMinutes: 5 } })).response.status).toBe(422);

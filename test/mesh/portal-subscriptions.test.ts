@@ -239,6 +239,17 @@ describe('portal subscriptions end to end (mesh)', () => {
       cancellationRequestedAt: null,
       upcoming: [charge(4, '2027-05-31', '2027-06-14'), charge(5, '2027-06-30', '2027-07-14'), charge(6, '2027-07-31', '2027-08-14')],
     });
+    // One bound for the gateway and the recurring service behind it (the Admin API's too): 1 to 12.
+    const most = await portal('GET', `/portal/subscriptions/${sub}/upcoming?count=12`, { token });
+    expect(most.status, JSON.stringify(most.body)).toBe(200);
+    expect(most.body.upcoming).toHaveLength(12);
+    for (const count of ['13', '24', '0', 'two']) {
+      const refused = await portal('GET', `/portal/subscriptions/${sub}/upcoming?count=${count}`, { token });
+      expect(refused.status, count).toBe(400);
+      expect(refused.body, count).toEqual({ error: expect.stringContaining('count') });
+      expect(refused.headers.get('x-request-id'), count).toBeTruthy();
+      expect((await admin('GET', `/invoices/recurring/${sub}/upcoming?count=${count}`)).status, count).toBe(400);
+    }
   });
 
   it('offers a pro forma PDF of the first upcoming charge once the organization enables previews, storing nothing', async () => {

@@ -9,6 +9,7 @@ import { createStore, type DroppableStore } from '../../libs/store/src/index';
 import { databaseName } from '../../libs/runtime/src/services';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { ROOT } from '../../deploy/local/supervisor.mjs';
+import { TestDnsServer } from '../support/dns-server';
 import { MailCatcherClient } from '../support/mail-catcher';
 import { api, eventually, logLineOf, PG_URL, startTestMesh, type TestMesh } from '../support/mesh';
 
@@ -18,6 +19,7 @@ const KIT = join(ROOT, '../shared/einvoice/validate.mjs');
 const SELLER_VAT = 'DE136695976';
 const BUYER_VAT = 'DE812345673';
 const COOKIE = 'paymesh_portal_refresh';
+const CNAME_TARGET = 'checkout.paymesh.example';
 /** Code requests one address may make per window in this mesh (several flows below use buyer A). */
 const CODES_PER_ADDRESS = 8;
 
@@ -32,6 +34,7 @@ describe('buyer portal (mesh)', () => {
   let catcher: MailCatcherClient;
   let store: DroppableStore;
   let dir: string;
+  let dns: TestDnsServer;
   const adm = (p: string) => `${mesh.adminBaseUrl}${p}`;
   const pub = (p: string) => `${mesh.publicBaseUrl}${p}`;
   const admin = (method: string, p: string, body?: unknown) => api(method, adm(p), { token: A.apiKey, ...(body !== undefined ? { body } : {}) });
@@ -115,7 +118,11 @@ describe('buyer portal (mesh)', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'portal-mesh-'));
-    mesh = await startTestMesh({ env: { EMAIL_POLL_INTERVAL_MS: '100', PORTAL_OTP_REQUESTS_PER_EMAIL: String(CODES_PER_ADDRESS) } });
+    dns = new TestDnsServer();
+    const resolver = await dns.start();
+    mesh = await startTestMesh({
+      env: { EMAIL_POLL_INTERVAL_MS: '100', PORTAL_OTP_REQUESTS_PER_EMAIL: String(CODES_PER_ADDRESS), DNS_RESOLVERS: resolver, CUSTOM_DOMAIN_CNAME_TARGET: CNAME_TARGET },
+    });
     const url = mesh.sandboxUrls['sandbox-mail'];
     if (!url) throw new Error('the mail catcher did not start with the mesh');
     catcher = new MailCatcherClient(url);
@@ -145,6 +152,7 @@ describe('buyer portal (mesh)', () => {
   afterAll(async () => {
     await store?.close();
     await mesh?.dispose();
+    await dns?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -161,7 +169,8 @@ describe('buyer portal (mesh)', () => {
 
     const on = await admin('PUT', '/organizations/settings/portal', { enabled: true });
     expect(on.status, JSON.stringify(on.body)).toBe(200);
-    expect(on.body).toEqual({ enabled: true, magicLinksEnabled: false, eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'], proformaPreviewsEnabled: false });
+    // Magic links are on by default: the spec's four conditions decide, no extra switch to find.
+    expect(on.body).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'], proformaPreviewsEnabled: false });
   });
 
   it('answers an unknown address exactly as a known one and sends it nothing', async () => {
@@ -326,11 +335,105 @@ describe('buyer portal (mesh)', () => {
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  describe("sign-in with the spec's bodies ({email}, {email, code}): the organization from the page", () => {
+    const buyerC = `clara-${newObjectId()}@example.test`;
+    let invoiceC: { id: string; number: string };
+    let other: BootstrapResult;
+    let otherInvoice: string;
+    const otherAdmin = (method: string, p: string, body?: unknown) => api(method, adm(p), { token: other.apiKey, ...(body !== undefined ? { body } : {}) });
+
+    beforeAll(async () => {
+      invoiceC = await issued(await client(buyerC));
+      // The same address is a buyer of a second organization with the portal on: it must never get a session there from A's pages.
+      other = await mesh.bootstrap();
+      expect((await otherAdmin('PUT', '/organizations/settings/tax', { homeCountry: 'DE' })).status).toBe(200);
+      expect((await otherAdmin('PUT', '/organizations/settings/portal', { enabled: true })).status).toBe(200);
+      const c = await otherAdmin('POST', '/clients', { name: 'Clara Buyer', email: buyerC, address });
+      expect(c.status, JSON.stringify(c.body)).toBe(201);
+      const d = await otherAdmin('POST', '/invoices', { siteId: other.siteId, clientId: c.body.id, currency: 'EUR', items: [{ description: 'Other shop', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }] });
+      expect(d.status, JSON.stringify(d.body)).toBe(201);
+      otherInvoice = d.body.id as string;
+    });
+
+    /** request-otp and verify-otp with the spec's bodies and the given headers; the session's document ids. */
+    async function signInWith(email: string, headers: Record<string, string>): Promise<string[]> {
+      const before = (await catcher.to(email)).length;
+      const asked = await api('POST', pub('/portal/auth/request-otp'), { body: { email }, headers });
+      expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+      const messages = await eventually(async () => {
+        const got = await catcher.to(email);
+        return got.length > before ? got : undefined;
+      }, 20_000);
+      const code = /code is (\d{6})/.exec(messages[0]!.text)![1]!;
+      const verified = await api('POST', pub('/portal/auth/verify-otp'), { body: { email, code }, headers });
+      expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+      expect(verified.body).toEqual({ token: expect.any(String), expiresAt: expect.any(String) });
+      const docs = await portal('GET', '/portal/documents', { token: verified.body.token as string });
+      expect(docs.status).toBe(200);
+      return (docs.body.items as { id: string }[]).map((d) => d.id);
+    }
+
+    it("takes the organization from the portal page's address (/portal/<organizationId>)", async () => {
+      const page = `${mesh.publicBaseUrl.replace(/\/api\/v1$/, '')}/portal/${A.organizationId}`;
+      expect(await signInWith(buyerC, { referer: page })).toEqual([invoiceC.id]);
+    });
+
+    it("takes it from the page's host: a site's frontend domain only that organization lists, or a verified custom domain", async () => {
+      expect((await admin('PUT', `/sites/${A.siteId}`, { frontendDomains: ['portal-a.example'] })).status).toBe(200);
+      expect(await signInWith(buyerC, { origin: 'https://portal-a.example' })).toEqual([invoiceC.id]);
+
+      const domain = await admin('POST', '/domains', { hostname: 'kunden.portal-a.example' });
+      expect(domain.status, JSON.stringify(domain.body)).toBe(201);
+      // Unverified, the name proves nothing: 400.
+      const unverified = await api('POST', pub('/portal/auth/request-otp'), { body: { email: buyerC }, headers: { origin: 'https://kunden.portal-a.example' } });
+      expect(unverified.status).toBe(400);
+      dns.zone.set('kunden.portal-a.example', { cname: `${CNAME_TARGET}.` });
+      expect((await admin('GET', '/domains/verify-cname?domain=kunden.portal-a.example')).body.verified).toBe(true);
+      expect(await signInWith(buyerC, { origin: 'https://kunden.portal-a.example' })).toEqual([invoiceC.id]);
+      // The other organization's own page signs the same address in there, to its documents only.
+      const otherPage = `${mesh.publicBaseUrl.replace(/\/api\/v1$/, '')}/portal/${other.organizationId}`;
+      expect(await signInWith(buyerC, { referer: otherPage })).toEqual([otherInvoice]);
+    });
+
+    it('answers 400 in the envelope when the organization cannot be told, and never picks one by the e-mail', async () => {
+      // Both organizations list the host: ambiguous. No hint at all: unknown. The address exists in both.
+      expect((await otherAdmin('PUT', `/sites/${other.siteId}`, { frontendDomains: ['portal-a.example'] })).status).toBe(200);
+      const cases: Record<string, string>[] = [{ origin: 'https://portal-a.example' }, {}, { origin: 'https://unknown.example' }, { referer: 'https://unknown.example/portal/' }];
+      for (const headers of cases) {
+        for (const [path, body] of [
+          ['/portal/auth/request-otp', { email: buyerC }],
+          ['/portal/auth/verify-otp', { email: buyerC, code: '123456' }],
+        ] as const) {
+          const res = await api('POST', pub(path), { body, headers });
+          expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(400);
+          expect(res.body).toEqual({ error: expect.stringMatching(/^organizationId: /) });
+          expect(res.headers.get('x-request-id')).toBeTruthy();
+        }
+      }
+      // organizationId is still taken as before, and wins over the page.
+      const page = `${mesh.publicBaseUrl.replace(/\/api\/v1$/, '')}/portal/${other.organizationId}`;
+      const res = await api('POST', pub('/portal/auth/verify-otp'), { body: { email: buyerC, code: '000000', organizationId: A.organizationId }, headers: { referer: page } });
+      expect(res.status).toBe(401);
+    });
+  });
+
   describe('magic links', () => {
-    it('are refused while the organization has magic links off, and for an e-mail with nothing to see', async () => {
+    it("work as soon as the spec's four conditions hold (deployment portal and magic links, organization portal, something visible), with the spec's body", async () => {
+      // Only the organization's portal switch was turned on (above); nothing else is needed.
+      const made = await admin('POST', '/organizations/settings/portal/magic-links', { email: buyerA });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      expect(made.body).toEqual({ url: expect.stringMatching(/\/portal\/magic-link#token=pml1\./), expiresAt: expect.any(String), ttlMinutes: 60 });
+      const token = (made.body.url as string).split('#token=')[1]!;
+      const signedIn = await portal('POST', '/portal/auth/magic-link', { body: { token } });
+      expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+      expect(signedIn.body).toEqual({ token: expect.any(String), expiresAt: expect.any(String) });
+    });
+
+    it('are refused while the organization has turned magic links off, and for an e-mail with nothing to see', async () => {
+      expect((await admin('PUT', '/organizations/settings/portal', { magicLinksEnabled: false })).status).toBe(200);
       const off = await admin('POST', '/organizations/settings/portal/magic-links', { email: buyerA });
       expect(off.status, JSON.stringify(off.body)).toBe(403);
-      expect(off.body.error).toContain('magic links are turned off for this organization');
+      expect(off.body).toMatchObject({ error: expect.stringContaining('magic links are turned off for this organization'), code: 'PORTAL_MAGIC_LINKS_DISABLED' });
       expect((await admin('PUT', '/organizations/settings/portal', { magicLinksEnabled: true })).status).toBe(200);
       const nobody = await admin('POST', '/organizations/settings/portal/magic-links', { email: `nobody-${newObjectId()}@example.test` });
       expect(nobody.status, JSON.stringify(nobody.body)).toBe(422);

@@ -67,7 +67,16 @@ describe('VAT: /vat/validate and /vat/eu-country against the VIES sandbox', () =
   it('invalid: 200 with valid false', async () => {
     const res = await validate('DE 408 981 630');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ valid: false, status: 'invalid', companyName: null, address: null, vatId: DE_UNREGISTERED, countryCode: 'DE' });
+    expect(res.body).toMatchObject({ valid: false, status: 'invalid', companyName: '', address: '', vatId: DE_UNREGISTERED, countryCode: 'DE' });
+  });
+
+  it('valid with the name and address withheld (Germany): both are the empty string, as strings the spec types them', async () => {
+    // The spec's body is only `vatId`; its answer's companyName and address are strings, never null.
+    const res = await validate('DE321571435');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ valid: true, status: 'valid', companyName: '', address: '', vatId: 'DE321571435', countryCode: 'DE' });
+    expect(typeof res.body.companyName).toBe('string');
+    expect(typeof res.body.address).toBe('string');
   });
 
   it('malformed: 400 naming the member state format, and VIES is not asked', async () => {

@@ -598,8 +598,8 @@ export interface paths {
          */
         get: operations["getInvoicingSettings"];
         /**
-         * Update invoicing settings (partial merge; null clears; bankIBAN.plaintext is write-only)
-         * @description Scope `organization:execute`, minimum role Admin.
+         * Update invoicing settings (partial merge; null clears; bankIBAN.plaintext is write-only). Setting or clearing bankIBAN (the payout account) needs the Admin role: 403 otherwise, nothing written
+         * @description Scope `organization:execute`, minimum role Editor.
          */
         put: operations["updateInvoicingSettings"];
         post?: never;
@@ -3137,7 +3137,9 @@ export interface components {
             unconvertedEntries: number;
         };
         PortalSettings: {
+            /** @description the buyer portal of the organization (default false) */
             enabled: boolean;
+            /** @description magic links work whenever the portal is on and the buyer has something to see (default true); false turns them off */
             magicLinksEnabled: boolean;
             /** @description e-invoice formats buyers may download in the portal; the e-invoice settings must allow each too */
             eInvoiceFormats: ("xrechnung" | "peppol" | "zugferd")[];
@@ -6231,7 +6233,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     invoicePrefix?: string | null;
@@ -6724,11 +6726,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | ({
+                "application/json": {
                     enabled?: boolean;
-                } | null);
+                };
             };
         };
         responses: {
@@ -7314,7 +7316,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     enabled?: boolean;
@@ -7552,7 +7554,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     homeCountry?: string | null;
@@ -7820,7 +7822,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     enabled?: boolean;
@@ -8008,7 +8010,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @enum {string} */
@@ -8585,7 +8587,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     expiresAt?: string;
@@ -8861,7 +8863,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     metadata?: {
@@ -9494,12 +9496,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | ({
+                "application/json": {
                     /** @default false */
                     recheckVatId?: boolean;
-                } | null);
+                };
             };
         };
         responses: {
@@ -9981,12 +9983,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | ({
+                "application/json": {
                     /** @description why the hold is lifted (kept with the record) */
                     reason?: string;
-                } | null);
+                };
             };
         };
         responses: {
@@ -12077,9 +12079,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | (Record<string, never> | null);
+                "application/json": Record<string, never>;
             };
         };
         responses: {
@@ -12216,9 +12218,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | (Record<string, never> | null);
+                "application/json": Record<string, never>;
             };
         };
         responses: {
@@ -12355,12 +12357,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | ({
+                "application/json": {
                     /** @description trimmed and cut to 500 characters */
                     reason?: string;
-                } | null);
+                };
             };
         };
         responses: {
@@ -12497,9 +12499,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | (Record<string, never> | null);
+                "application/json": Record<string, never>;
             };
         };
         responses: {
@@ -12772,15 +12774,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | ({
+                "application/json": {
                     limit?: number;
                     /** Format: date-time */
                     now?: string;
                     /** @enum {string} */
                     holdAfter?: "claim" | "invoice";
-                } | null);
+                };
             };
         };
         responses: {
@@ -14860,9 +14862,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | ({
+                "application/json": {
                     clientId?: string;
                     issueDate?: string;
                     dueDate?: string;
@@ -14872,7 +14874,7 @@ export interface operations {
                         end: string;
                     };
                     notes?: string;
-                } | null);
+                };
             };
         };
         responses: {
@@ -16177,9 +16179,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | (Record<string, never> | null);
+                "application/json": Record<string, never>;
             };
         };
         responses: {
@@ -16633,11 +16635,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | ({
+                "application/json": {
                     reason?: string;
-                } | null);
+                };
             };
         };
         responses: {
@@ -17523,7 +17525,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description minor units; default the outstanding amount; 50 up to the outstanding amount */
@@ -18290,9 +18292,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": unknown | (Record<string, never> | null);
+                "application/json": Record<string, never>;
             };
         };
         responses: {
@@ -19590,7 +19592,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** Format: email */
@@ -19723,7 +19725,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** Format: email */

@@ -175,8 +175,31 @@ export const upcomingCharge = z.object({
   proformaPreviewLabel: z.string(),
 });
 
-/** Query of `GET /invoices/recurring/:id/upcoming` and the portal's upcoming charges. */
-export const upcomingQuery = z.object({ count: z.number().int().min(1).max(12).default(3) }).strict();
+/** Upcoming charges one request projects by default. */
+export const DEFAULT_UPCOMING_CHARGES = 3;
+/**
+ * Most upcoming charges one request projects (the spec names no bound): a year of monthly
+ * charges; each charge costs a tax preview in billing, and the portal route is public.
+ */
+export const MAX_UPCOMING_CHARGES = 12;
+
+/**
+ * Query of `GET /invoices/recurring/:id/upcoming` (Admin API), of the portal's
+ * `GET /portal/subscriptions/:id/upcoming` and of the recurring service's RPCs behind both: one
+ * schema, so what a gateway accepts the service accepts too. Coerces, so it reads a query string
+ * as well as the JSON the gateways forward.
+ */
+export const upcomingQuery = z
+  .object({
+    count: z.coerce
+      .number()
+      .int('count must be an integer')
+      .min(1, `count must be from 1 to ${MAX_UPCOMING_CHARGES}`)
+      .max(MAX_UPCOMING_CHARGES, `count must be from 1 to ${MAX_UPCOMING_CHARGES}`)
+      .default(DEFAULT_UPCOMING_CHARGES)
+      .describe(`charges to project, 1 to ${MAX_UPCOMING_CHARGES} (default ${DEFAULT_UPCOMING_CHARGES})`),
+  })
+  .strict();
 
 /** Answer of `GET /invoices/recurring/:id/upcoming` and the portal's upcoming-charges response. */
 export const upcomingCharges = z.object({

@@ -6,3 +6,4 @@ export * from './openapi';
 export * from './schemas';
 export * from './input-guard';
 export * from './idempotency';
+export * from './optional-body';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ValidationError } from '@paymesh/core';
+import { routeTakesAbsentBody } from './optional-body';
 import { isCleanText, UNSAFE_TEXT_MESSAGE } from './schemas';
 
 /** Deepest JSON nesting a request body may have; real payloads stay under 10 levels. */
@@ -78,6 +79,8 @@ export function isPercentEncoded(query: string): boolean {
 
 /**
  * Input checks every gateway route gets before its own schema runs:
+ * - on routes marked `optionalBody` (see optional-body.ts), no body, an empty JSON body and JSON
+ *   `null` become `{}`;
  * - JSON bodies nested deeper than MAX_JSON_DEPTH are refused (400) before they are parsed;
  * - query strings that are not validly percent-encoded UTF-8 are refused (400);
  * - path parameters, query values and JSON bodies holding NUL or unpaired surrogates anywhere
@@ -95,6 +98,11 @@ export const inputGuardPlugin = fp(
     app.removeContentTypeParser(['application/json', 'text/plain']);
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
       const text = typeof body === 'string' ? body : body.toString('utf8');
+      // A route whose body may be left out takes an empty one too (clients send the media type anyway).
+      if (text.trim() === '' && routeTakesAbsentBody(req)) {
+        done(null, undefined);
+        return;
+      }
       if (jsonDepthExceeds(text, maxDepth)) {
         done(new ValidationError(`body: JSON nested deeper than ${maxDepth} levels`), undefined);
         return;
@@ -102,6 +110,8 @@ export const inputGuardPlugin = fp(
       parseJson(req, text, done);
     });
     app.addHook('preValidation', async (req) => {
+      // No body (or JSON null) where the body may be left out is the empty object, before any schema runs.
+      if ((req.body === undefined || req.body === null) && routeTakesAbsentBody(req)) req.body = {};
       const query = req.url.indexOf('?');
       if (query >= 0 && !isPercentEncoded(req.url.slice(query + 1))) {
         throw new ValidationError('querystring: not validly percent-encoded UTF-8');

@@ -11,7 +11,8 @@ export type Condition =
   | { path: string; op: 'eq' | 'ne'; value: Scalar }
   | { path: string; op: 'in' | 'nin'; values: Scalar[] }
   | { path: string; op: 'gt' | 'gte' | 'lt' | 'lte'; value: string | number }
-  | { path: string; op: 'exists'; value: boolean };
+  | { path: string; op: 'exists'; value: boolean }
+  | { path: string; op: 'has'; value: string | number | boolean };
 
 export type RangeOp = 'gt' | 'gte' | 'lt' | 'lte';
 
@@ -27,7 +28,7 @@ export interface Paging {
   offset: number;
 }
 
-const OPS: ReadonlySet<string> = new Set(['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists']);
+const OPS: ReadonlySet<string> = new Set(['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists', '$has']);
 
 function isScalar(value: unknown): value is Scalar {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
@@ -81,6 +82,12 @@ function opsConditions(path: string, ops: Record<string, unknown>): Condition[] 
       case '$exists':
         if (typeof value !== 'boolean') throw new ValidationError(`${path}.$exists needs a boolean`, { field: path });
         return { path, op: 'exists', value };
+      case '$has': {
+        const element = scalar(path, key, value);
+        if (element === null) throw new ValidationError(`${path}.$has needs a string, number or boolean`, { field: path });
+        if (path === 'id' || path === 'version') throw new ValidationError(`${path} is no array`, { field: path });
+        return { path, op: 'has', value: element };
+      }
       default: {
         const op = key.slice(1);
         if (op !== 'gt' && op !== 'gte' && op !== 'lt' && op !== 'lte') {

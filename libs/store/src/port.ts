@@ -26,6 +26,8 @@ export interface FieldOps {
   $lte?: string | number;
   /** true: field present and not null; false: missing or null. */
   $exists?: boolean;
+  /** The field is an array one of whose elements equals this string, number or boolean (index it with `array: true`). */
+  $has?: string | number | boolean;
 }
 
 /**
@@ -33,7 +35,8 @@ export interface FieldOps {
  * (`id` is the document id). Paths must match `^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$`, otherwise the
  * store throws ValidationError, as it does for unknown operators or non-scalar operands.
  * Range operators only match values of the operand's type: numbers compare numerically, strings
- * bytewise (so ISO-8601 timestamps order correctly). Matching inside arrays is not supported.
+ * bytewise (so ISO-8601 timestamps order correctly). Matching inside arrays is `$has` only (an
+element equal to a scalar); the other operators never look into arrays.
  */
 export type Filter = Record<string, Scalar | FieldOps>;
 
@@ -74,6 +77,11 @@ export interface IndexSpec {
   fields: string[];
   /** Unique indexes do not constrain documents in which an indexed field is missing or null. */
   unique?: boolean;
+  /**
+   * One field holding an array of scalars, indexed for `$has` (PostgreSQL: a GIN index over the
+   * array; MongoDB: a multikey index). Not with `unique` or several fields.
+   */
+  array?: boolean;
   /** Index name, unique within the collection. */
   name: string;
 }

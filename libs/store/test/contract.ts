@@ -224,6 +224,29 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       expect(await col.count({ note: { $ne: null } })).toBe(3);
     });
 
+    it('$has matches array fields holding the value, through an array index', async () => {
+      const name = `tagged_${++seq}`;
+      await store.ensureCollection({ name, indexes: [{ name: 'tags_elements', fields: ['tags'], array: true }] });
+      // A second ensure finds the index in place.
+      await store.ensureCollection({ name, indexes: [{ name: 'tags_elements', fields: ['tags'], array: true }] });
+      const col = store.collection<{ id: string; version: number; tags?: unknown; n: number }>(name);
+      await col.insert({ tags: ['shop.example', 'www.shop.example'], n: 1 } as never);
+      await col.insert({ tags: ['other.example'], n: 2 } as never);
+      await col.insert({ tags: 'shop.example', n: 3 } as never);
+      await col.insert({ tags: [1, true], n: 4 } as never);
+      await col.insert({ n: 5 } as never);
+      const ns = async (filter: Filter) => (await col.find(filter)).items.map((d) => d.n).sort();
+      expect(await ns({ tags: { $has: 'shop.example' } })).toEqual([1]);
+      expect(await ns({ tags: { $has: 'www.shop.example' }, n: 1 })).toEqual([1]);
+      expect(await ns({ tags: { $has: 'nowhere.example' } })).toEqual([]);
+      expect(await ns({ tags: { $has: 1 } })).toEqual([4]);
+      expect(await ns({ tags: { $has: true } })).toEqual([4]);
+      expect(await ns({ tags: { $has: '1' } })).toEqual([]);
+      const untyped = JSON.parse('[{"tags":{"$has":null}},{"tags":{"$has":["a"]}}]') as Filter[];
+      for (const filter of untyped) await expect(col.find(filter)).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.ensureCollection({ name: `bad_${++seq}`, indexes: [{ name: 'x', fields: ['tags'], array: true, unique: true }] })).rejects.toBeInstanceOf(ValidationError);
+    });
+
     it('filters on id like any other field', async () => {
       const col = await invoices();
       const a = await col.insert(invoice());

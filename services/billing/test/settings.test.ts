@@ -87,16 +87,36 @@ describe('billing settings on PostgreSQL', () => {
     expect((await getSiteInvoicingSettings(deps, k, siteId)).invoicePrefix).toBeNull();
   });
 
-  it('keeps portal switches off by default and merges them', async () => {
+  it('keeps the portal off and magic links on by default, and merges the switches', async () => {
     const k = key();
     const all = ['xrechnung', 'peppol', 'zugferd'];
-    expect(await getPortalSettings(deps, k)).toEqual({ enabled: false, magicLinksEnabled: false, eInvoiceFormats: all, proformaPreviewsEnabled: false });
-    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":true}')).toEqual({ enabled: false, magicLinksEnabled: true, eInvoiceFormats: all, proformaPreviewsEnabled: false });
-    expect(await updatePortalSettings(deps, k, '{"enabled":true}')).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: all, proformaPreviewsEnabled: false });
+    expect(await getPortalSettings(deps, k)).toEqual({ enabled: false, magicLinksEnabled: true, eInvoiceFormats: all, proformaPreviewsEnabled: false });
+    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":false}')).toEqual({ enabled: false, magicLinksEnabled: false, eInvoiceFormats: all, proformaPreviewsEnabled: false });
+    expect(await updatePortalSettings(deps, k, '{"enabled":true}')).toEqual({ enabled: true, magicLinksEnabled: false, eInvoiceFormats: all, proformaPreviewsEnabled: false });
+    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":true}')).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: all, proformaPreviewsEnabled: false });
     expect(await updatePortalSettings(deps, k, '{"eInvoiceFormats":["xrechnung","xrechnung"]}')).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: ['xrechnung'], proformaPreviewsEnabled: false });
     await expect(updatePortalSettings(deps, k, '{"eInvoiceFormats":["pdf"]}')).rejects.toThrow();
     expect(await updatePortalSettings(deps, k, '{"proformaPreviewsEnabled":true}')).toMatchObject({ enabled: true, proformaPreviewsEnabled: true });
     await expect(updatePortalSettings(deps, k, '{"proformaPreviewsEnabled":"yes"}')).rejects.toThrow();
     expect((await getPortalSettings(deps, k)).proformaPreviewsEnabled).toBe(true);
+  });
+
+  it('reads settings saved while magic links were off by default as on, and writes the opt-out from then on', async () => {
+    const k = key();
+    // What every save stored before: the then-default false beside the portal switch.
+    const now = new Date().toISOString();
+    await store.collection<OrgSettingsDoc<Record<string, unknown>>>('portal_settings').insert({
+      ...filter(k),
+      settings: { enabled: true, magicLinksEnabled: false, eInvoiceFormats: ['xrechnung'], proformaPreviewsEnabled: false },
+      createdAt: now,
+      updatedAt: now,
+    });
+    expect(await getPortalSettings(deps, k)).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: ['xrechnung'], proformaPreviewsEnabled: false });
+    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":false}')).toMatchObject({ enabled: true, magicLinksEnabled: false });
+    const stored = await store.collection<OrgSettingsDoc<Record<string, unknown>>>('portal_settings').findOne(filter(k));
+    expect(stored?.settings).toEqual({ enabled: true, magicLinksOff: true, eInvoiceFormats: ['xrechnung'], proformaPreviewsEnabled: false });
+    // An empty patch writes nothing.
+    expect(await updatePortalSettings(deps, k, '{}')).toMatchObject({ magicLinksEnabled: false });
+    expect((await store.collection<OrgSettingsDoc<Record<string, unknown>>>('portal_settings').findOne(filter(k)))?.version).toBe(stored?.version);
   });
 });

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, UnavailableError } from '@paymesh/core';
 import { createDomain, deleteDomain, getDomain, listDomains } from '../src/app/domains';
 import { verifyDomainCname } from '../src/app/verify-domain';
+import { createSite } from '../src/app/create-site';
+import { deleteSite } from '../src/app/delete-site';
+import { resolveBuyerHost } from '../src/app/resolve-buyer-host';
 import { TestDnsServer } from '../../../test/support/dns-server';
 import { openTestCheckout, orgId, type TestCheckout } from './helpers';
 
@@ -89,5 +92,32 @@ describe('custom domains with a real CNAME lookup against a local DNS server', (
     dns.zone.set('pay.other.example', { cname: TARGET });
     await expect(verifyDomainCname(t.deps, orgA, 'live', 'pay.other.example')).rejects.toBeInstanceOf(NotFoundError);
     await expect(verifyDomainCname(t.deps, orgA, 'live', 'never.registered.example')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('resolves the host of a buyer page: a verified custom domain alone, else every live site listing it as a frontend domain', async () => {
+    const site = (organizationId: string, mode: 'live' | 'test', frontendDomains: string[]) =>
+      createSite(t.deps, { organizationId, mode, name: 'Shop', url: 'https://shop.example', frontendDomains });
+    await site(orgA, 'live', ['portal.shared.example', 'localhost:5173']);
+    await site(orgA, 'test', ['portal.shared.example']);
+    expect(await resolveBuyerHost(t.deps, 'Portal.Shared.Example')).toEqual(
+      expect.arrayContaining([
+        { organizationId: orgA, mode: 'live', source: 'frontend_domain' },
+        { organizationId: orgA, mode: 'test', source: 'frontend_domain' },
+      ]),
+    );
+    expect(await resolveBuyerHost(t.deps, 'localhost:5173')).toEqual([{ organizationId: orgA, mode: 'live', source: 'frontend_domain' }]);
+    // Another organization listing the same host: both are named (the caller cannot tell).
+    const b = await site(orgB, 'live', ['portal.shared.example']);
+    expect(new Set((await resolveBuyerHost(t.deps, 'portal.shared.example')).map((x) => x.organizationId))).toEqual(new Set([orgA, orgB]));
+    await deleteSite(t.deps, orgB, 'live', b.site.id);
+    expect((await resolveBuyerHost(t.deps, 'portal.shared.example')).map((x) => x.organizationId)).not.toContain(orgB);
+    // A verified custom domain names its organization alone, whoever lists it as a frontend domain.
+    await site(orgB, 'live', ['kunden.verified.example']);
+    await createDomain(t.deps, { organizationId: orgA, mode: 'live', hostname: 'kunden.verified.example', siteId: null });
+    expect((await resolveBuyerHost(t.deps, 'kunden.verified.example')).map((x) => x.organizationId)).toEqual([orgB]);
+    dns.zone.set('kunden.verified.example', { cname: TARGET });
+    expect((await verifyDomainCname(t.deps, orgA, 'live', 'kunden.verified.example')).verified).toBe(true);
+    expect(await resolveBuyerHost(t.deps, 'kunden.verified.example')).toEqual([{ organizationId: orgA, mode: 'live', source: 'custom_domain' }]);
+    for (const junk of ['', 'nowhere.example', 'a b', 'x'.repeat(300), '[bad']) expect(await resolveBuyerHost(t.deps, junk), junk).toEqual([]);
   });
 });

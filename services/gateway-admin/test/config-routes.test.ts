@@ -103,7 +103,10 @@ describe('configuration routes: roles and scopes', () => {
     { method: 'DELETE', url: `/api/v1/domains/${domain}`, minRole: 'Admin' },
     { method: 'GET', url: '/api/v1/domains/verify-cname?domain=pay.shop.example', minRole: 'Editor' },
     { method: 'GET', url: '/api/v1/organizations/settings/invoicing', minRole: 'Viewer' },
-    { method: 'PUT', url: '/api/v1/organizations/settings/invoicing', body: { enabled: true }, minRole: 'Admin' },
+    // The spec names Admin only for tax settings: Editors write invoicing settings, except the payout IBAN.
+    { method: 'PUT', url: '/api/v1/organizations/settings/invoicing', body: { enabled: true }, minRole: 'Editor' },
+    { method: 'PUT', url: '/api/v1/organizations/settings/invoicing', body: { enabled: true, bankIBAN: { plaintext: 'DE89370400440532013000' } }, minRole: 'Admin' },
+    { method: 'PUT', url: '/api/v1/organizations/settings/invoicing', body: { bankIBAN: null }, minRole: 'Admin' },
     { method: 'GET', url: '/api/v1/organizations/settings/tax', minRole: 'Viewer' },
     { method: 'PUT', url: '/api/v1/organizations/settings/tax', body: { viesEnabled: true }, minRole: 'Admin' },
     { method: 'GET', url: '/api/v1/organizations/settings/tax/oss-threshold-status', minRole: 'Viewer' },

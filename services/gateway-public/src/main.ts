@@ -31,6 +31,7 @@ void runGateway({
         otpRequestWindowSeconds: config.PORTAL_OTP_REQUEST_WINDOW_SECONDS,
         sessionTtlSeconds: config.PORTAL_SESSION_TTL_SECONDS,
         refreshTtlSeconds: config.PORTAL_REFRESH_TTL_SECONDS,
+        mainFrontendOrigin: config.MAIN_FRONTEND_ORIGIN,
         cookieSecure: config.NODE_ENV !== 'development',
         documentsDeadlineMs: config.PORTAL_DOCUMENTS_DEADLINE_MS,
       },

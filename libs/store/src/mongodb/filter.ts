@@ -23,6 +23,9 @@ function operator(c: Condition): Record<string, unknown> {
     case 'exists':
       // The port's $exists means "present and not null"; MongoDB's `null` equality covers both.
       return c.value ? { $ne: null } : { $eq: null };
+    case 'has':
+      // Only arrays: `$elemMatch` never matches a scalar field equal to the value.
+      return { $elemMatch: { $eq: c.value } };
     default:
       // Type bracketing makes number operands match numbers only and strings strings only.
       return { [`$${c.op}`]: c.value };

@@ -44,6 +44,13 @@ function range(path: string, op: RangeOp, value: string | number, p: SqlParams):
   return `(CASE WHEN ${typeIs(t.json, 'string')} THEN ${t.text} END) COLLATE "C" ${sqlOp} ${p.add(value)}`;
 }
 
+/** Array containment (`@>`), the expression a GIN index over the array serves. */
+function has(path: string, value: string | number | boolean, p: SqlParams): string {
+  const t = target(path);
+  if (t.kind !== 'doc') return 'FALSE';
+  return `(${typeIs(t.json, 'array')} AND ${t.json} @> ${p.add(JSON.stringify([value]))}::jsonb)`;
+}
+
 function exists(path: string, value: boolean): string {
   const t = target(path);
   if (t.kind !== 'doc') return value ? 'TRUE' : 'FALSE';
@@ -65,6 +72,8 @@ export function conditionSql(c: Condition, p: SqlParams): string {
       return not(oneOf(c.path, c.values, p));
     case 'exists':
       return exists(c.path, c.value);
+    case 'has':
+      return has(c.path, c.value, p);
     default:
       return range(c.path, c.op, c.value, p);
   }

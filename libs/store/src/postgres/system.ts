@@ -3,7 +3,7 @@ import { ValidationError } from '@paymesh/core';
 import { assertDocId } from '../documents';
 import type { IndexSpec, OutboxEvent, TextIndexSpec } from '../port';
 import { blobsDdl } from './blobs';
-import { ident, indexExpression, prepared, textVector, type Queryable } from './sql';
+import { ident, indexExpression, prepared, target, textVector, type Queryable } from './sql';
 
 /** DDL for the store's own tables in a service schema. */
 export function systemDdl(schema: string): string[] {
@@ -39,6 +39,12 @@ export function pgIndexName(table: string, index: string): string {
 }
 
 export function indexDdl(schema: string, table: string, spec: IndexSpec): string {
+  if (spec.array) {
+    // The expression `$has` filters test with `@>` (jsonb_path_ops serves containment only).
+    const t = target(spec.fields[0]!);
+    if (t.kind !== 'doc') throw new Error(`index ${spec.name}: an array index needs a document field`);
+    return `CREATE INDEX IF NOT EXISTS ${ident(pgIndexName(table, spec.name))} ON ${ident(schema)}.${ident(table)} USING gin (${t.json} jsonb_path_ops)`;
+  }
   const columns = spec.fields.map((f) => `(${indexExpression(f)})`).join(', ');
   const unique = spec.unique ? 'UNIQUE ' : '';
   const name = ident(pgIndexName(table, spec.name));

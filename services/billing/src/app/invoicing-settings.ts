@@ -21,9 +21,10 @@ export async function getInvoicingSettings(deps: BillingDeps, key: OrgKey): Prom
   return doc ? { settings: doc.settings, updatedAt: doc.updatedAt } : { settings: defaultInvoicingSettings(), updatedAt: null };
 }
 
-/** Merges a validated patch into the stored settings; an invalid patch writes nothing. */
+/** Merges a validated patch into the stored settings; an invalid or empty patch writes nothing. */
 export async function updateInvoicingSettings(deps: BillingDeps, key: OrgKey, patchJson: string): Promise<InvoicingSettingsState> {
   const patch = decodePatch(invoicingSettingsPatch, patchJson);
+  if (Object.keys(patch).length === 0) return getInvoicingSettings(deps, key);
   const seal = (plaintext: string, field: string) => deps.secrets.seal(plaintext, settingsAad(key, field));
   const doc = await updateOrgSettings<InvoicingSettings>(
     deps.store,

@@ -26,8 +26,8 @@ export interface ManualTransactionInput {
 
 /**
  * Records a transaction no provider handled (operator entry). Same field rules as checkout
- * creation; the reason is kept in the status history. Its first status is announced like any
- * other (status_changed, so IPN fires when an ipnUrl is given).
+ * creation; the reason is kept in the status history. Its first status is published like any
+ * other (status_changed, sequence 1) but sends no IPN: notifications-ipn announces changes only.
  */
 export async function createManualTransaction(deps: PaymentsDeps, input: ManualTransactionInput): Promise<TransactionDoc> {
   const site = await getSite(deps, input.organizationId, input.mode, input.siteId);

@@ -1,4 +1,4 @@
-import { ValidationError } from '@paymesh/core';
+import { NotFoundError, ValidationError } from '@paymesh/core';
 import {
   DASHBOARD_MAX_DAYS,
   type DashboardCurrency,
@@ -17,9 +17,10 @@ import {
   type BucketLevel,
   type DashboardBucketDoc,
 } from '../domain/dashboard';
-import type { Mode } from '../domain/site';
+import type { Mode, SiteDoc } from '../domain/site';
 import type { TransactionDoc } from '../domain/transaction';
-import { DASHBOARD_BUCKETS, TRANSACTIONS } from '../store/collections';
+import { DASHBOARD_BUCKETS, SITES, TRANSACTIONS } from '../store/collections';
+import { ownsSite } from './get-site';
 import type { CheckoutDeps } from './deps';
 
 const invalid = (field: string, message: string) => new ValidationError(`${field}: ${message}`, { field });
@@ -241,6 +242,11 @@ function transactionsIn(counters: Record<string, number> | undefined, currency: 
  */
 export async function getDashboard(deps: Pick<CheckoutDeps, 'store' | 'clock'>, scope: Scope, q: DashboardQuery): Promise<DashboardView> {
   const period = dashboardPeriod(q, deps.clock.now());
+  // A site filter names one of the caller's sites: another tenant's, a deleted or an unknown one is
+  // 404 like every other foreign id (not an empty dashboard, which would hide a wrong id).
+  if (q.siteId !== undefined && !ownsSite(await deps.store.collection<SiteDoc>(SITES).get(q.siteId), scope.organizationId, scope.mode)) {
+    throw new NotFoundError('site not found');
+  }
   const siteKey = q.siteId ?? ALL_SITES;
   const ref = (level: BucketLevel, t: number) =>
     bucketId({ organizationId: scope.organizationId, mode: scope.mode, siteId: siteKey, level, start: new Date(t).toISOString() });

@@ -22,8 +22,9 @@ export async function getRiskSettings(deps: CheckoutDeps, key: OrgKey): Promise<
   return { ...s, updatedAt: doc?.updatedAt ?? null };
 }
 
-/** Merges the patch and checks the result; a refused patch writes nothing. Holds already created keep their terms. */
+/** Merges the patch and checks the result; a refused or empty patch writes nothing. Holds already created keep their terms. */
 export async function updateRiskSettings(deps: CheckoutDeps, key: OrgKey, patch: RiskSettingsPatch): Promise<RiskSettingsView> {
+  if (Object.keys(patch).length === 0) return getRiskSettings(deps, key);
   const doc = await updateOrgSettings<RiskSettings>(deps.store, RISK_SETTINGS, key, deps.clock.now().toISOString(), defaultRiskSettings, (cur) =>
     validateRiskSettings({
       holdPolicy: patch.holdPolicy ?? cur.holdPolicy,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '@paymesh/core';
-import { cnamePointsAt, normalizeHostname } from './custom-domain';
+import { checkoutHostFor, cnamePointsAt, frontendUrlOnHost, normalizeHostname, type CheckoutHostCandidate } from './custom-domain';
 
 describe('normalizeHostname', () => {
   it('lower-cases, trims and drops one trailing dot', () => {
@@ -37,5 +37,46 @@ describe('cnamePointsAt', () => {
     expect(cnamePointsAt([], 'checkout.paymesh.example')).toBe(false);
     expect(cnamePointsAt(['checkout.paymesh.example.evil.example'], 'checkout.paymesh.example')).toBe(false);
     expect(cnamePointsAt(['xcheckout.paymesh.example'], 'checkout.paymesh.example')).toBe(false);
+  });
+});
+
+describe('checkout host of a site', () => {
+  const site = { id: 'site-a', organizationId: 'org-1', mode: 'live' };
+  const domain = (hostname: string, o: Partial<CheckoutHostCandidate> = {}): CheckoutHostCandidate => ({
+    hostname,
+    organizationId: 'org-1',
+    mode: 'live',
+    siteId: null,
+    verified: true,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...o,
+  });
+
+  it('is the default host without a verified domain of the site or the organization', () => {
+    expect(checkoutHostFor([], site)).toBeUndefined();
+    expect(
+      checkoutHostFor(
+        [
+          domain('unverified.example', { verified: false }),
+          domain('other-site.example', { siteId: 'site-b' }),
+          domain('other-org.example', { organizationId: 'org-2' }),
+          domain('test-mode.example', { mode: 'test' }),
+        ],
+        site,
+      ),
+    ).toBeUndefined();
+  });
+
+  it("prefers the site's own domain over an organization-wide one, then the oldest", () => {
+    const orgWide = domain('pay.org.example', { createdAt: '2025-01-01T00:00:00.000Z' });
+    expect(checkoutHostFor([orgWide], site)).toBe('pay.org.example');
+    expect(checkoutHostFor([orgWide, domain('pay.site.example', { siteId: 'site-a' })], site)).toBe('pay.site.example');
+    expect(checkoutHostFor([domain('b.example'), domain('a.example', { createdAt: '2026-02-01T00:00:00.000Z' })], site)).toBe('b.example');
+  });
+
+  it('moves the frontend URL onto the host, keeping scheme and path, on the default port', () => {
+    expect(frontendUrlOnHost('https://checkout.paymesh.example', 'pay.shop.example')).toBe('https://pay.shop.example/');
+    expect(frontendUrlOnHost('http://127.0.0.1:8081', 'pay.shop.example')).toBe('http://pay.shop.example/');
+    expect(frontendUrlOnHost('https://edge.example:8443/pay', 'pay.shop.example')).toBe('https://pay.shop.example/pay');
   });
 });

@@ -10,6 +10,7 @@ import { createCheckout } from '../app/create-checkout';
 import { getCheckout, listCheckouts, transactionsOfCheckout } from '../app/get-checkout';
 import { updateCheckout } from '../app/update-checkout';
 import { getPublicCheckout } from '../app/public-checkout';
+import { resolveBuyerHost } from '../app/resolve-buyer-host';
 import { createHandoff } from '../app/create-handoff';
 import { consumeHandoff } from '../app/consume-handoff';
 import { createTransaction } from '../app/create-transaction';
@@ -210,6 +211,9 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
       });
       return { json: JSON.stringify(calc) };
     }),
+    resolveBuyerHost: rpc('ResolveBuyerHost', async (req: checkoutPayments.ResolveBuyerHostRequest) => ({
+      tenants: (await resolveBuyerHost(deps, req.host)).map((t) => ({ organizationId: t.organizationId, testMode: t.mode === 'test', source: t.source })),
+    })),
     getPublicCheckout: rpc('GetPublicCheckout', async (req: checkoutPayments.GetPublicCheckoutRequest) => {
       const v = await getPublicCheckout(deps, req.sessionPublicId, req.browserOrigin);
       return {

@@ -15,7 +15,11 @@ export const DASHBOARD_STATE = 'dashboard_state';
 export const collections: CollectionSpec[] = [
   {
     name: SITES,
-    indexes: [{ name: 'sites_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] }],
+    indexes: [
+      { name: 'sites_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
+      // Buyer portal sign-in by the page's host (app/resolve-buyer-host.ts).
+      { name: 'sites_frontend_domains', fields: ['frontendDomains'], array: true },
+    ],
   },
   {
     name: CUSTOM_DOMAINS,

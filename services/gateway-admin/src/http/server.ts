@@ -10,6 +10,8 @@ import {
   genRequestId,
   idempotencyPlugin,
   inputGuardPlugin,
+  markOptionalBody,
+  openApiOptionalBodies,
   rateLimitPlugin,
   registerHealthRoutes,
   requestContextPlugin,
@@ -66,8 +68,8 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
         response: responseSchemas(def),
         // A file answer is documented under its own media type (its error answers stay JSON).
       },
-      // The OpenAPI transform documents a file answer and a file upload from it.
-      ...(def.file || def.upload ? { config: { ...(def.file ? { file: def.file } : {}), ...(def.upload ? { upload: def.upload } : {}) } } : {}),
+      // The OpenAPI transform documents a file answer and a file upload from it; a file upload always needs its body.
+      config: { ...(def.file ? { file: def.file } : {}), ...(def.upload ? { upload: def.upload, optionalBody: false } : {}) },
       // A file upload may be larger than a JSON body.
       ...(def.upload ? { bodyLimit: def.upload.maxBytes } : {}),
       // Authentication and authorization run before validation: an unauthenticated caller learns nothing about the payload rules.
@@ -164,7 +166,7 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
         },
       },
       transform: opts.idempotency ? documentAdminIdempotency(openApiTransform, opts.idempotency.operations) : openApiTransform,
-      transformObject: openApiComponents,
+      transformObject: (input) => openApiOptionalBodies(openApiComponents(input)),
     });
     await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
     // The documented address of the interactive description; swagger-ui serves it at docs/.
@@ -172,6 +174,8 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
   }
   await app.register(
     async (scope) => {
+      // A write whose body schema accepts {} (every field optional) or that reads no body takes an absent one.
+      scope.addHook('onRoute', markOptionalBody);
       registerAuthRoutes(scope, opts.deps, false);
       registerRoutes(scope, opts.deps, routes, false);
     },
@@ -179,6 +183,7 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
   );
   await app.register(
     async (scope) => {
+      scope.addHook('onRoute', markOptionalBody);
       registerAuthRoutes(scope, opts.deps, true);
       registerRoutes(scope, opts.deps, routes, true);
     },

@@ -45,8 +45,8 @@ export const transactionAction = z.object({ transactionId: z.string(), status: z
 /** Answer of `POST /vat/validate`: the spec's `valid`, `companyName`, `address` and the check's evidence. */
 export const vatValidation = z.object({
   valid: z.boolean().describe('VIES confirms the VAT ID is registered'),
-  companyName: z.string().nullable().describe('as VIES knows it; null where the member state withholds it (e.g. DE) or for an invalid ID'),
-  address: z.string().nullable().describe('as VIES knows it (lines separated by \\n); null where withheld or for an invalid ID'),
+  companyName: z.string().describe('as VIES knows it; always present, the empty string where the member state withholds it (e.g. DE) or for an invalid ID'),
+  address: z.string().describe('as VIES knows it (lines separated by \\n); always present, the empty string where withheld or for an invalid ID'),
   vatId: z.string().describe('the VAT ID normalized: prefix and number, no separators (DE123456789)'),
   countryCode: z.string().describe('VIES prefix of the VAT ID (EL for Greece, XI for Northern Ireland)'),
   status: z.enum(['valid', 'invalid']),

@@ -15,6 +15,8 @@ import {
   genRequestId,
   idempotencyPlugin,
   inputGuardPlugin,
+  markOptionalBody,
+  openApiOptionalBodies,
   rateLimitPlugin,
   registerHealthRoutes,
   requestContextPlugin,
@@ -43,8 +45,8 @@ export interface PublicServerOptions {
   apiRoutes?: ((app: FastifyInstance) => void)[];
   /** The buyer pages (hosted checkout at /c/:id, assets at /assets/); unset = API only. */
   pages?: WebPages;
-  /** Told every route as it is added (tests enumerate the served routes with it). */
-  onRoute?: (route: { method: string | string[]; url: string }) => void;
+  /** Told every route as it is added (tests enumerate the served routes with it); `optionalBody`: the route takes an absent body. */
+  onRoute?: (route: { method: string | string[]; url: string; optionalBody: boolean }) => void;
   /** Idempotency-Key on transaction and billing-request create (see idempotency.ts); absent: the header is ignored. */
   idempotency?: IdempotencyPluginOptions;
 }
@@ -111,8 +113,13 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   // Route schemas are zod: answers are checked and serialized through them, the document is built from them.
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // A buyer-facing write whose body schema accepts {} (every field optional) or that reads no body
+  // takes an absent one; provider webhooks (/hooks) always need theirs.
+  app.addHook('onRoute', (r) => {
+    if (r.url.startsWith('/api/v1/')) markOptionalBody(r);
+  });
   const { onRoute } = opts;
-  if (onRoute) app.addHook('onRoute', (r) => onRoute({ method: r.method, url: r.url }));
+  if (onRoute) app.addHook('onRoute', (r) => onRoute({ method: r.method, url: r.url, optionalBody: r.config?.optionalBody === true }));
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
   await app.register(inputGuardPlugin);
@@ -140,6 +147,7 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
       },
     },
     transform: documentPublicIdempotency(fileAwareTransform),
+    transformObject: (input) => openApiOptionalBodies('openapiObject' in input ? input.openapiObject : input.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/api/v1/docs' });
   await registerHookRoutes(app, opts.clients);

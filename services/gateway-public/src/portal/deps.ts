@@ -18,6 +18,11 @@ export interface PortalSettings {
   otpRequestWindowSeconds: number;
   sessionTtlSeconds: number;
   refreshTtlSeconds: number;
+  /**
+   * Origin of the main frontend (MAIN_FRONTEND_ORIGIN): it serves every organization's pages, so
+   * its host names no organization at sign-in.
+   */
+  mainFrontendOrigin?: string;
   /** Mark the refresh cookie Secure (everywhere but NODE_ENV=development). */
   cookieSecure: boolean;
   documentsDeadlineMs: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConflictError, NotFoundError } from '@paymesh/core';
-import { recurringCancel, upcomingQuery, type UpcomingCharges } from '@paymesh/contracts';
+import { DEFAULT_UPCOMING_CHARGES, recurringCancel, upcomingQuery, type UpcomingCharges } from '@paymesh/contracts';
 import { parseJsonBody } from '@paymesh/grpc';
 import { addDays, cadenceOf, dayStartsAt } from '../domain/schedule-dates';
 import { PORTAL_VISIBLE } from '../domain/schedule-state';
@@ -9,9 +9,6 @@ import type { RecurringDeps } from './deps';
 import { cycleInvoiceBody, generateCycle, recordClaimError } from './cycle';
 import { dateOfCycle, effectiveDate, intervalOf, scheduleView, type ScheduleDoc } from './schedule-doc';
 import { cancelSchedule, invoiceBody, loadSchedule, schedules } from './schedules';
-
-/** How many upcoming charges the portal's list counts and the upcoming routes show by default. */
-export const DEFAULT_UPCOMING = 3;
 
 /** The cycles still to bill, at most `count`: none once cancelled, completed or a cancellation is scheduled. */
 function upcomingCycles(s: ScheduleDoc, count: number): number[] {
@@ -137,7 +134,7 @@ export async function listPortal(deps: RecurringDeps, k: PortalKey, bodyJson: st
   const page = await schedules(deps).find(portalFilter(k), { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
   const subscriptions = await Promise.all(
     page.items.map(async (s) => {
-      const next = await charges(deps, s, DEFAULT_UPCOMING);
+      const next = await charges(deps, s, DEFAULT_UPCOMING_CHARGES);
       return {
         id: s.id,
         name: s.name,

@@ -17,9 +17,10 @@ export async function getTaxSettings(deps: Pick<TaxDeps, 'store'>, key: OrgKey):
   return doc ? { settings: { ...defaultTaxSettings(), ...doc.settings }, updatedAt: doc.updatedAt } : { settings: defaultTaxSettings(), updatedAt: null };
 }
 
-/** Merges a validated patch into the stored settings; an invalid patch writes nothing. */
+/** Merges a validated patch into the stored settings; an invalid or empty patch writes nothing. */
 export async function updateTaxSettings(deps: TaxDeps, key: OrgKey, patchJson: string): Promise<TaxSettingsState> {
   const patch = decodePatch(taxSettingsPatch, patchJson);
+  if (Object.keys(patch).length === 0) return getTaxSettings(deps, key);
   const doc = await updateOrgSettings<TaxSettings>(deps.store, TAX_SETTINGS, key, deps.clock.now().toISOString(), defaultTaxSettings, (cur) =>
     applyTaxPatch({ ...defaultTaxSettings(), ...cur }, patch),
   );

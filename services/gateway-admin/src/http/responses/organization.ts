@@ -61,8 +61,8 @@ export const ossThresholdStatus = z.object({
 });
 
 export const portalSettings = z.object({
-  enabled: z.boolean(),
-  magicLinksEnabled: z.boolean(),
+  enabled: z.boolean().describe('the buyer portal of the organization (default false)'),
+  magicLinksEnabled: z.boolean().describe('magic links work whenever the portal is on and the buyer has something to see (default true); false turns them off'),
   eInvoiceFormats: z.array(z.enum(['xrechnung', 'peppol', 'zugferd'])).describe('e-invoice formats buyers may download in the portal; the e-invoice settings must allow each too'),
   proformaPreviewsEnabled: z.boolean().describe('buyers may download a pro forma PDF preview of a subscription’s first upcoming charge in the portal (default false)'),
 });

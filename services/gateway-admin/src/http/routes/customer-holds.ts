@@ -44,9 +44,9 @@ export const customerHoldRoutes = [
     response: customerHoldView,
     summary: 'Lift a customer risk hold: the buyer may check out again; who lifted it, when and why are kept (a lifted hold answers unchanged)',
     params: idParams,
-    body: liftCustomerHoldBody.nullish(),
+    body: liftCustomerHoldBody,
     async handler({ deps, org, params, body, principal }) {
-      return checkoutJson(deps, org, 'liftCustomerHold', customerHoldView, { id: params.id, body: body ?? {}, actor: actorOf(principal) });
+      return checkoutJson(deps, org, 'liftCustomerHold', customerHoldView, { id: params.id, body, actor: actorOf(principal) });
     },
   }),
 ];

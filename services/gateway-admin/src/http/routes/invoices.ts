@@ -32,8 +32,8 @@ const listQuery = z
   })
   .strict();
 
-/** No body, or an empty object. */
-const noBody = z.object({}).strict().nullish();
+/** No fields: no body, or an empty object (the route table takes an absent body as {}). */
+const noBody = z.object({}).strict();
 
 const invoices = resource({ tag: 'Invoices', scopePrefix: 'invoice' });
 
@@ -83,9 +83,9 @@ export const invoiceRoutes = [
     summary:
       "Create the draft invoice of a transaction: lines and tax from the transaction's stored tax (not recomputed), the transaction linked; clientId from the body, else the transaction's (none: 400); a second invoice for it: 409 TRANSACTION_ALREADY_INVOICED",
     params: z.object({ transactionId: objectId('transactionId') }),
-    body: invoiceFromTransaction.nullish(),
+    body: invoiceFromTransaction,
     async handler({ deps, org, params, body }) {
-      return billingJson(deps, org, 'createInvoiceFromTransaction', invoiceResponse, { id: params.transactionId, body: body ?? {} });
+      return billingJson(deps, org, 'createInvoiceFromTransaction', invoiceResponse, { id: params.transactionId, body });
     },
   }),
   invoices({
@@ -164,9 +164,9 @@ export const invoiceRoutes = [
     errors: [409],
     summary: 'Void an issued invoice (Admin): writes its credit note with its own number; repeating answers the void invoice',
     params: idParams,
-    body: invoiceVoid.nullish(),
+    body: invoiceVoid,
     async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'voidInvoice', invoiceResponse, { id: params.id, body: body ?? {}, actor: actorOf(principal) });
+      return billingJson(deps, org, 'voidInvoice', invoiceResponse, { id: params.id, body, actor: actorOf(principal) });
     },
   }),
   invoices({

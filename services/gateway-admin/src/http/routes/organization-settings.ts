@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { ForbiddenError } from '@paymesh/core';
 import type { billing, tax } from '@paymesh/proto';
 import { invoicingSettingsPatch, portalSettingsPatch, taxSettingsPatch } from '@paymesh/contracts';
 import { invoicingSettings, ossThresholdStatus, portalSettings, taxSettings } from '../responses/organization';
 import { route } from '../route-table';
+import { invoicingFieldsBeyondRole } from '../../domain/settings-roles';
 import { rpc } from './common';
 
 function layoutView(l: billing.NumberingLayout | undefined) {
@@ -52,8 +54,9 @@ export function taxView(s: tax.TaxSettings) {
 }
 
 /**
- * Organization settings. Reads need the Viewer role, writes the Admin role (they change the
- * payout IBAN, tax treatment and buyer access). PUT is a partial update (JSON merge patch).
+ * Organization settings. Reads need the Viewer role. Invoicing settings are written by Editors
+ * (the spec's scope table names Admin only for the tax settings), except the payout IBAN, which
+ * needs an Admin; tax and portal settings need the Admin role. PUT is a partial update (JSON merge patch).
  */
 export const organizationSettingsRoutes = [
   route({
@@ -81,12 +84,14 @@ export const organizationSettingsRoutes = [
     response: invoicingSettings,
     errors: [409],
     scope: 'organization:execute',
-    role: 'Admin',
+    role: 'Editor',
     audience: 'organization',
     tag: 'Organization settings',
-    summary: 'Update invoicing settings (partial merge; null clears; bankIBAN.plaintext is write-only)',
+    summary: 'Update invoicing settings (partial merge; null clears; bankIBAN.plaintext is write-only). Setting or clearing bankIBAN (the payout account) needs the Admin role: 403 otherwise, nothing written',
     body: invoicingSettingsPatch,
-    async handler({ deps, org, body }) {
+    async handler({ deps, org, body, principal }) {
+      const beyond = invoicingFieldsBeyondRole(body, principal.role);
+      if (beyond.length > 0) throw new ForbiddenError(`role Admin required to change ${beyond.join(', ')} (the payout account printed on invoices)`, { field: beyond[0] });
       const s = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.updateInvoicingSettings, {
         organizationId: org.organizationId,
         testMode: org.mode === 'test',

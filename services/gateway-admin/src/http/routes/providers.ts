@@ -9,8 +9,8 @@ import { createProviderBody } from './provider-credentials';
 /** One strict credentials object per type; payments-webhooks applies the finer rules. */
 const createBody = createProviderBody;
 
-// Fastify hands a missing body over as null.
-const toggleBody = z.object({ enabled: z.boolean().optional() }).strict().nullish();
+/** No body, or without `enabled`: flips the switch (the route table takes an absent body as {}). */
+const toggleBody = z.object({ enabled: z.boolean().optional() }).strict();
 
 /** Public shape of a provider record: credentials only as masked hints; the webhook secret only on creation when generated. */
 export function providerView(p: paymentsWebhooks.Provider) {
@@ -122,7 +122,7 @@ export const providerRoutes = [
         organizationId: org.organizationId,
         testMode: org.mode === 'test',
         id: params.id,
-        enabled: body?.enabled,
+        enabled: body.enabled,
       });
       return providerView(p);
     },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { objectId, pageNumber } from '@paymesh/http';
 import type { recurring } from '@paymesh/proto';
 import type { ZodType, ZodTypeDef } from 'zod';
-import { RECURRING_STATUSES, recurringProcessBody, recurringScheduleCreate, recurringScheduleUpdate } from '@paymesh/contracts';
+import { DEFAULT_UPCOMING_CHARGES, MAX_UPCOMING_CHARGES, RECURRING_STATUSES, recurringProcessBody, recurringScheduleCreate, recurringScheduleUpdate, upcomingQuery } from '@paymesh/contracts';
 import type { AdminDeps } from '../../app/deps';
 import {
   recurringGenerateResponse,
@@ -44,12 +44,10 @@ const listQuery = z
 
 const cancelBody = z
   .object({ reason: z.string().max(10_000).optional().describe('trimmed and cut to 500 characters') })
-  .strict()
-  .nullish();
+  .strict();
 
-const noBody = z.object({}).strict().nullish();
-
-const upcomingQuery = z.object({ count: z.coerce.number().int().min(1).max(12).default(3).describe('charges to project, 1 to 12 (default 3)') }).strict();
+/** No fields: no body, or an empty object (the route table takes an absent body as {}). */
+const noBody = z.object({}).strict();
 
 const schedules = resource({ tag: 'Recurring schedules', scopePrefix: 'invoice' });
 
@@ -143,7 +141,7 @@ export const recurringRoutes = [
     params: idParams,
     body: cancelBody,
     async handler({ deps, org, params, body, principal }) {
-      return recurringJson(deps, org, 'cancelSchedule', recurringScheduleResponse, { id: params.id, body: body ?? {}, actor: actorOf(principal) });
+      return recurringJson(deps, org, 'cancelSchedule', recurringScheduleResponse, { id: params.id, body, actor: actorOf(principal) });
     },
   }),
   schedules({
@@ -168,7 +166,7 @@ export const recurringRoutes = [
     action: 'execute',
     response: recurringUpcomingResponse,
     errors: [503],
-    summary: 'Projected next charges with the tax engine estimate (count 1 to 12, default 3)',
+    summary: `Projected next charges with the tax engine estimate (count 1 to ${MAX_UPCOMING_CHARGES}, default ${DEFAULT_UPCOMING_CHARGES})`,
     params: idParams,
     query: upcomingQuery,
     async handler({ deps, org, params, query }) {
@@ -186,9 +184,9 @@ export const recurringRoutes = [
     audience: 'system',
     tag: 'System',
     summary: 'Generate the invoices of every due cycle (exactly once each) and finalize due cancellations, across organizations',
-    body: recurringProcessBody.nullish(),
+    body: recurringProcessBody,
     async handler({ deps, body }) {
-      return recurringJson(deps, ALL_ORGANIZATIONS, 'processDue', recurringProcessResponse, { body: body ?? {}, deadlineMs: 300_000 });
+      return recurringJson(deps, ALL_ORGANIZATIONS, 'processDue', recurringProcessResponse, { body, deadlineMs: 300_000 });
     },
   }),
   route({

@@ -98,7 +98,7 @@ export const taxRecordRoutes = [
     summary: 'Re-derive the ledger from its stored source events: missing entries are written, differing ones reported, none rewritten. Answers the job already queued or running, if any',
     // Takes no parameters: anything sent along is refused rather than ignored.
     query: z.object({}).strict(),
-    body: z.object({}).strict().nullish(),
+    body: z.object({}).strict(),
     async handler({ deps, org }) {
       return rebuildJobView(await taxJson(deps, org, 'startTaxRecordRebuild', taxRecordRebuildJob));
     },

@@ -58,9 +58,7 @@ const recalculateBody = z
     /** Check the buyer VAT ID again instead of reusing the check stored with the transaction. */
     recheckVatId: z.boolean().default(false),
   })
-  .strict()
-  // No body at all is the same as {} (fastify hands an absent body over as null).
-  .nullish();
+  .strict();
 
 const orNull = (v: string): string | null => (v === '' ? null : v);
 
@@ -337,7 +335,7 @@ export const transactionRoutes = [
         organizationId: org.organizationId,
         testMode: org.mode === 'test',
         id: params.id,
-        recheckVatId: body?.recheckVatId ?? false,
+        recheckVatId: body.recheckVatId,
       });
       return transactionTaxView.parse(JSON.parse(res.json));
     },

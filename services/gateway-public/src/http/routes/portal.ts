@@ -2,10 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { RateLimitedError } from '@paymesh/core';
 import { email as emailSchema, errorResponses, noContent, objectId, text } from '@paymesh/http';
+import { DEFAULT_UPCOMING_CHARGES, MAX_UPCOMING_CHARGES, upcomingQuery } from '@paymesh/contracts';
 import type { recurring } from '@paymesh/proto';
 import { rpc } from '../../clients';
 import { authenticatePortal, chargeOtpRequest, exchangeMagicLink, issueOtp, logout, refreshLogin, verifyOtp, type PortalTokens } from '../../portal/auth';
 import { subscriptionCount } from '../../portal/buyer';
+import { resolvePortalTenant, type TenantHints } from '../../portal/tenant';
 import type { PortalDeps, PortalPrincipal } from '../../portal/deps';
 import { inputDocumentedOnly, portalCancelResponse, portalDocumentPage, portalSessionView, portalSubscriptionPage, portalTokenResponse, portalUpcomingResponse } from '../responses';
 import { parse } from './parse';
@@ -15,10 +17,16 @@ export const PORTAL_REFRESH_COOKIE = 'paymesh_portal_refresh';
 export const PORTAL_AUTH_PATH = '/api/v1/portal/auth';
 
 const email = emailSchema.transform((e) => e.toLowerCase());
-/** The portal's scope: one organization and data mode (see docs/decisions.md). */
+/**
+ * The portal's scope: one organization and data mode (see docs/decisions.md). The spec's bodies
+ * name only the e-mail (and code); without `organizationId` the organization comes from the portal
+ * page's address or host (portal/tenant.ts).
+ */
 const tenant = {
-  organizationId: objectId('organizationId'),
-  testMode: z.boolean().default(false).describe('the organization’s test data instead of live data'),
+  organizationId: objectId('organizationId')
+    .optional()
+    .describe('the organization to sign in to; may be left out on the organization’s portal page (/portal/<organizationId>) or on a host only it uses (its verified custom domain or its site’s frontend domain), else 400'),
+  testMode: z.boolean().optional().describe('the organization’s test data instead of live data; default: the page’s ?mode=test or the host’s mode, else live'),
 };
 const requestOtpBody = z.object({ email, ...tenant }).strict();
 const verifyOtpBody = z.object({ email, code: text(20, 1).describe('the 6-digit code from the e-mail'), ...tenant }).strict();
@@ -31,11 +39,23 @@ const docParams = z.object({ id: objectId('id') });
 const pdfQuery = z.object({ type: z.enum(['invoice', 'credit-note']).default('invoice') });
 const einvoiceQuery = z.object({ format: z.enum(['xrechnung', 'peppol', 'zugferd']) });
 const subParams = z.object({ id: objectId('id') });
-const upcomingQuery = z.object({ count: z.coerce.number().int().min(1).max(24).default(3) });
 const proformaParams = z.object({ id: objectId('id'), upcomingId: text(100, 1) });
 const cancelBody = z.object({ reason: text(5_000).optional().describe('trimmed and cut to 500 characters by the schedule') }).strict();
 
 const requestOtpAnswer = z.object({ message: z.string() });
+
+const header = (req: FastifyRequest, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+/** What a sign-in request says about its organization besides the e-mail (see portal/tenant.ts). */
+const hintsOf = (req: FastifyRequest, body: { organizationId?: string | undefined; testMode?: boolean | undefined }): TenantHints => ({
+  organizationId: body.organizationId,
+  testMode: body.testMode,
+  origin: header(req, 'origin'),
+  referer: header(req, 'referer'),
+  host: req.host,
+});
 const OTP_ANSWER = { message: 'If this address may use the customer portal of this organization, a sign-in code is on its way.' };
 
 declare module 'fastify' {
@@ -96,7 +116,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
         operationId: 'requestPortalOtp',
         summary: 'E-mail a 6-digit sign-in code to a buyer of the organization',
         description:
-          'Always answers 202 with the same body, whether or not the address may use the portal; a code is sent only when the deployment and the organization have the portal on and the address has a portal-visible invoice, credit note or subscription there. Each address may ask a few times per window (429 with Retry-After), besides the per-client limit.',
+          'The spec’s body is `{email}`: the organization is `organizationId` when sent, else the portal page’s (its address /portal/<organizationId>, or the verified custom domain or site frontend domain it runs on); 400 when none tells it (never guessed from the e-mail). Always answers 202 with the same body, whether or not the address may use the portal; a code is sent only when the deployment and the organization have the portal on and the address has a portal-visible invoice, credit note or subscription there. Each address may ask a few times per window (429 with Retry-After), besides the per-client limit.',
         body: requestOtpBody,
         response: requestOtpAnswer,
         status: 202,
@@ -106,12 +126,12 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     },
     async (req, reply) => {
       const body = parse(requestOtpBody, req.body);
+      const t = await resolvePortalTenant(deps, hintsOf(req, body));
       const limited = await chargeOtpRequest(deps, body.email);
       if (limited) {
         reply.header('Retry-After', limited.retryAfterSeconds);
         throw new RateLimitedError(`too many sign-in codes asked for this address; retry in ${limited.retryAfterSeconds} s`);
       }
-      const t = { organizationId: body.organizationId, mode: body.testMode ? ('test' as const) : ('live' as const) };
       // After the answer: whether a code goes out must not show in the answer or its timing.
       setImmediate(() => {
         issueOtp(deps, t, body.email, req.id).catch((err: unknown) => deps.logger.error({ err, requestId: req.id, organizationId: t.organizationId }, 'portal sign-in code not sent'));
@@ -127,7 +147,8 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
         tag: AUTH_TAG,
         operationId: 'verifyPortalOtp',
         summary: 'Sign in with the e-mailed code: a session token, and the refresh cookie',
-        description: 'A code works once, until it expires, and for at most 5 tries (right or wrong); then a new code is needed. Wrong, expired, used or unknown: 401.',
+        description:
+          'The spec’s body is `{email, code}`; the organization is found as for request-otp (400 when it cannot be). A code works once, until it expires, and for at most 5 tries (right or wrong); then a new code is needed. Wrong, expired, used or unknown: 401.',
         body: verifyOtpBody,
         response: portalTokenResponse,
         errors: [400, 401, 429],
@@ -136,7 +157,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     },
     async (req, reply) => {
       const body = parse(verifyOtpBody, req.body);
-      const t = { organizationId: body.organizationId, mode: body.testMode ? ('test' as const) : ('live' as const) };
+      const t = await resolvePortalTenant(deps, hintsOf(req, body));
       return signedIn(reply, await verifyOtp(deps, t, body.email, body.code.trim()));
     },
   );
@@ -337,7 +358,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
       schema: doc({
         tag: DATA_TAG,
         operationId: 'getPortalUpcomingCharges',
-        summary: "A subscription's next charges with tax estimates (`count`, default 3, at most 24)",
+        summary: `A subscription's next charges with tax estimates (\`count\`, default ${DEFAULT_UPCOMING_CHARGES}, at most ${MAX_UPCOMING_CHARGES}; more is 400)`,
         description: `${BEARER} Another buyer's subscription: 404.`,
         params: subParams,
         querystring: upcomingQuery,

@@ -40,8 +40,9 @@ export function registerVatRoutes(app: FastifyInstance, opts: PublicRouteOptions
     }
     return {
       valid: check.status === 'valid',
-      companyName: check.companyName,
-      address: check.address,
+      // The spec types both as strings: what VIES withholds (or an invalid ID lacks) is the empty string.
+      companyName: check.companyName ?? '',
+      address: check.address ?? '',
       vatId: check.vatId,
       countryCode: check.vatId.slice(0, 2),
       status: check.status,

@@ -275,7 +275,7 @@ async function checkVatId(): Promise<void> {
   }
   text(ui.vatStatus, t('vatChecking'));
   try {
-    const res = await call<{ valid: boolean; companyName: string | null }>(base, 'POST', 'vat/validate', { vatId });
+    const res = await call<{ valid: boolean; companyName: string }>(base, 'POST', 'vat/validate', { vatId });
     if (seq !== vatSeq) return;
     if (res.ok) {
       const name = res.body.companyName;
