@@ -39,3 +39,14 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 pnpm install --frozen-lockfile --prefer-offline
+
+if [ "${1:-}" = "--tests" ]; then
+  # The images run Node.js 24 LTS while these machines run Node.js 20: the suite also runs the unit
+  # tests on 24, with the Node.js binary the npm registry serves as a package (node-linux-<arch>).
+  case "$(uname -m)" in aarch64|arm64) node_arch=arm64 ;; *) node_arch=x64 ;; esac
+  if [ ! -x ".run/node24/node_modules/node-linux-$node_arch/bin/node" ]; then
+    echo "installing Node.js 24 (node-linux-$node_arch) for the unit tests on the images' line..."
+    mkdir -p .run/node24
+    npm install --no-save --no-package-lock --no-audit --no-fund --prefix .run/node24 "node-linux-$node_arch@24" >/dev/null
+  fi
+fi

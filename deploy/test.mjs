@@ -22,6 +22,12 @@ if (!step('build + typecheck', 'pnpm', ['run', 'build'])) {
 const testTypesOk = step('typecheck tests', 'pnpm', ['exec', 'tsc', '-p', 'tsconfig.test.json']);
 const lintOk = step('lint', 'pnpm', ['exec', 'eslint', '.', '--max-warnings=0']) && testTypesOk;
 const testsOk = step('tests', 'pnpm', ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+// The images run Node.js 24 LTS (Dockerfile); this machine's Node.js may be another line, so the
+// unit tests run once more on 24 (installed by `deploy/setup.sh --tests`). Missing, it fails.
+const node24 = join(ROOT, '.run', 'node24', 'node_modules', `node-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}`, 'bin', 'node');
+const node24Ok = existsSync(node24)
+  ? step('unit tests on Node.js 24', node24, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', 'unit'])
+  : (console.log(`\n=== unit tests on Node.js 24: ${node24} is missing; run bash deploy/setup.sh --tests`), false);
 
 let passed = 0;
 let failed = 0;
@@ -33,6 +39,7 @@ if (existsSync(report)) {
   skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
 }
 if (!lintOk) failed += 1;
+if (!node24Ok) failed += 1;
 if (!testsOk && failed === 0) failed += 1;
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(lintOk && testsOk ? 0 : 1);
+process.exit(lintOk && testsOk && node24Ok ? 0 : 1);
