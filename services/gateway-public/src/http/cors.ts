@@ -18,8 +18,11 @@ export function isHttpOrigin(value: string): boolean {
  */
 export interface OriginAllowList {
   mainFrontendOrigin: string;
-  /** Resolves true when checkout lets `origin` use this checkout session. */
-  sessionAllows(sessionPublicId: string, origin: string): Promise<boolean>;
+  /**
+   * Resolves true when checkout lets `origin` use this checkout session. `req` is the request
+   * being decided, so that the answer can serve its handler too.
+   */
+  sessionAllows(sessionPublicId: string, origin: string, req: FastifyRequest): Promise<boolean>;
   /** Resolves true when checkout lets `origin` use this transaction's site. */
   transactionAllows(transactionId: string, origin: string): Promise<boolean>;
 }
@@ -79,7 +82,7 @@ export function originDecider(list: OriginAllowList): (req: FastifyRequest, orig
     if (origin === list.mainFrontendOrigin) return true;
     const path = req.url;
     const session = SESSION_PATH.exec(path)?.[1] ?? bodySession(req);
-    if (session) return ask(`s:${session}:${origin}`, origin, () => list.sessionAllows(decodeURIComponent(session), origin));
+    if (session) return ask(`s:${session}:${origin}`, origin, () => list.sessionAllows(decodeURIComponent(session), origin, req));
     const tx = TRANSACTION_PATH.exec(path)?.[1];
     if (tx) return ask(`t:${tx}:${origin}`, origin, () => list.transactionAllows(decodeURIComponent(tx), origin));
     if (CREATE_PATH.test(path) && req.method === 'OPTIONS') return verifiedOrigins.has(origin);

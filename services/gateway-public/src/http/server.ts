@@ -9,6 +9,7 @@ import type { Clients } from '../clients';
 import { registerHookRoutes } from './routes/hooks';
 import { buyerCorsOptions, type OriginAllowList } from './cors';
 import { rpc } from '../clients';
+import { publicCheckoutFor } from './public-checkout';
 import {
   errorEnvelopePlugin,
   frameworkErrorHandler,
@@ -89,8 +90,8 @@ function originAllowList(clients: Clients, mainFrontendOrigin: string): OriginAl
   const cp = clients.checkoutPayments;
   return {
     mainFrontendOrigin,
-    sessionAllows: async (sessionPublicId, browserOrigin) => {
-      await rpc(cp, cp.getPublicCheckout, { sessionPublicId, browserOrigin }, clients.deadlineMs);
+    sessionAllows: async (sessionPublicId, browserOrigin, req) => {
+      await publicCheckoutFor(req, clients, sessionPublicId, browserOrigin);
       return true;
     },
     transactionAllows: async (transactionId, browserOrigin) => {

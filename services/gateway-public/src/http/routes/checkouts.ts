@@ -4,6 +4,7 @@ import { countryCode, EMAIL_MAX, text } from '@paymesh/http';
 import type { checkoutPayments } from '@paymesh/proto';
 import { rpc, type Clients } from '../../clients';
 import { browserOriginFor } from '../origin';
+import { publicCheckoutFor } from '../public-checkout';
 import { parse, required } from './parse';
 import { doc, handoffConsumed, handoffCreated, publicCheckout, inputDocumentedOnly } from '../responses';
 import { taxPreview, taxPreviewOf, type TaxCalculation } from '@paymesh/contracts';
@@ -88,7 +89,8 @@ export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOp
   app.get('/checkouts/:id', { schema: getSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(sessionParams, req.params, 'params');
-    const v = await rpc(cp, cp.getPublicCheckout, { sessionPublicId: id, browserOrigin }, clients.deadlineMs);
+    // The CORS check of this request asked checkout the same question: its answer is reused.
+    const v = await publicCheckoutFor(req, clients, id, browserOrigin);
     return {
       id: v.id,
       currency: v.currency,
