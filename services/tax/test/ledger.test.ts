@@ -78,17 +78,27 @@ describe('consuming events', () => {
     expect(await records().count({ organizationId })).toBe(1);
   });
 
-  it('keeps events that record nothing, with the reason', async () => {
+  it('keeps a sale that records nothing, with the reason; a status change that is neither sale nor correction is not kept', async () => {
     const organizationId = newObjectId();
     const transactionId = newObjectId();
     const pending = transactionEvent({ organizationId, transactionId, status: 0, previousStatus: null, sequence: 1 });
     const untaxed = transactionEvent({ organizationId, transactionId, tax: null, taxInput: null });
-    expect(await recordSourceEvent(deps, pending)).toMatchObject({ state: 'no_entry' });
+    expect(await recordSourceEvent(deps, pending)).toMatchObject({ state: 'no_entry', reason: expect.stringMatching(/no tax/), created: 0 });
     const r = await recordSourceEvent(deps, untaxed);
     expect(r.state).toBe('no_entry');
     expect(r.reason).toMatch(/no tax/);
-    expect(await sources().count({ organizationId })).toBe(2);
+    // The untaxed sale stays in the inbox: a later refund learns from it that the sale recorded nothing.
+    expect((await sources().find({ organizationId })).items.map((d) => d.role)).toEqual(['sale']);
     expect(await records().count({ organizationId })).toBe(0);
+  });
+
+  it('a redelivered sale is derived from the stored event and writes nothing new', async () => {
+    const organizationId = newObjectId();
+    const event = transactionEvent({ organizationId, transactionId: newObjectId() });
+    expect(await recordSourceEvent(deps, event)).toMatchObject({ state: 'recorded', created: 1 });
+    const stored = await sources().findOne({ organizationId });
+    expect(await recordSourceEvent(deps, event)).toMatchObject({ state: 'recorded', created: 0, existing: 1 });
+    expect(await sources().find({ organizationId })).toMatchObject({ items: [{ id: stored?.id, seq: stored?.seq }] });
   });
 
   it('a refund consumed before its sale waits, then is reversed when the sale arrives', async () => {
@@ -258,7 +268,7 @@ describe('rebuild', () => {
   it('leaves a consistent ledger unchanged and counts every entry as existing', async () => {
     const organizationId = newObjectId();
     for (let i = 0; i < 4; i++) await recordSourceEvent(deps, transactionEvent({ organizationId, transactionId: newObjectId() }));
-    await recordSourceEvent(deps, transactionEvent({ organizationId, transactionId: newObjectId(), status: 0, previousStatus: null, sequence: 1 }));
+    await recordSourceEvent(deps, transactionEvent({ organizationId, transactionId: newObjectId(), tax: null, taxInput: null }));
     const before = await fingerprint(organizationId);
     const job = await rebuild(organizationId);
     expect(job).toMatchObject({ status: 'completed', activeKey: null, attempts: 1, error: null });
