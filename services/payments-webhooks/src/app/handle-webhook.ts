@@ -338,8 +338,10 @@ export async function claimAndReport(
     await deps.outbox.commit(async (tx) => {
       const claims = tx.collection<EventClaimDoc>(EVENT_CLAIMS);
       const claimed = { providerId: provider.id, eventType: event.eventType, transactionId: payment.transactionId, claimedAt: now };
-      await claims.insert({ ...claimed, providerEventId: event.eventId });
-      if (claimsOutcome(outcome) && event.eventId !== outcomeClaim) await claims.insert({ ...claimed, providerEventId: outcomeClaim });
+      // The event's claim and the outcome's claim in one statement: either taken rolls back both.
+      const taken = [{ ...claimed, providerEventId: event.eventId }];
+      if (claimsOutcome(outcome) && event.eventId !== outcomeClaim) taken.push({ ...claimed, providerEventId: outcomeClaim });
+      await claims.insertMany(taken);
       const payments = tx.collection<PaymentDoc>(PAYMENTS);
       const current = held ?? (await payments.get(payment.id));
       held = null;
