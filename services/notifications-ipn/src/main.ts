@@ -62,7 +62,7 @@ void runBackendService({
       { name: 'email', collection: EMAILS, process: (id, known) => processEmail(emailDeps, id, known) },
     );
     registerNotificationsIpnService(grpc, deps, emailDeps, () => emailScheduler.wake());
-    const subs = await startConsumers(bus, deps, () => scheduler.wake());
+    const subs = await startConsumers(bus, deps, (delivery) => scheduler.offer(delivery));
     scheduler.start();
     if (smtp) emailScheduler.start();
     logger.info(

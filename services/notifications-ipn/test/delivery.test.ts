@@ -254,6 +254,19 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
     expect(receiver.at(`/ipn/${tx}`).map((r) => JSON.parse(r.rawBody.toString()).status)).toEqual([1]);
   });
 
+  it('sends a delivery handed over by the consumer without a pass over the store', async () => {
+    const tx = newObjectId();
+    const d = deps();
+    // Polls only hourly: only the hand-over can make it send now.
+    const s = new DeliveryScheduler(d, { pollIntervalMs: 3_600_000, concurrency: 1 });
+    schedulers.push(s);
+    s.start();
+    expect(await recordStatusChange(d, change({ transactionId: tx }), 'evt', (delivery) => s.offer(delivery))).toBe('created');
+    const sent = await final(tx);
+    expect(sent).toMatchObject({ state: 'succeeded', attempts: [expect.objectContaining({ httpStatus: 200 })] });
+    expect(receiver.at(`/ipn/${tx}`)).toHaveLength(1);
+  });
+
   it('uses no attempt while checkout cannot hand out the signing secret', async () => {
     const tx = newObjectId();
     const secrets = new Secrets();

@@ -9,11 +9,13 @@ export type RecordResult = 'created' | 'exists' | 'no-ipn-url' | 'initial-status
 /**
  * Creates the pending delivery announcing one transaction status change. Keyed by
  * (transactionId, sequence) with a unique index, so a redelivered event changes nothing.
+ * `onCreated` gets the delivery as stored (the scheduler can work on it without looking it up).
  */
 export async function recordStatusChange(
   deps: Pick<IpnDeps, 'store' | 'logger' | 'clock'>,
   change: TransactionStatusChanged,
   eventId: string,
+  onCreated?: (delivery: DeliveryDoc) => void,
 ): Promise<RecordResult> {
   const log = deps.logger.child({ transactionId: change.transactionId, sequence: change.sequence });
   if (!change.ipnUrl) {
@@ -30,6 +32,7 @@ export async function recordStatusChange(
   try {
     const stored = await deps.store.collection<DeliveryDoc>(DELIVERIES).insert(doc);
     log.info({ deliveryId: stored.id, status: change.status }, 'IPN delivery created');
+    onCreated?.(stored);
     return 'created';
   } catch (err) {
     if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) {

@@ -38,6 +38,7 @@ export class DueWorkScheduler<D extends DueDoc, R> {
   private readonly log: Logger;
   private readonly running = new Map<string, Promise<void>>();
   private readonly loop: WorkLoop;
+  private stopped = false;
 
   constructor(deps: { store: DocumentStore; clock: Clock; logger: Logger }, opts: SchedulerOptions<R>, work: DueWork<D, R>) {
     this.deps = deps;
@@ -56,8 +57,25 @@ export class DueWorkScheduler<D extends DueDoc, R> {
     this.loop.wake();
   }
 
+  /**
+   * Work just created by this process (e.g. a delivery the event consumer stored): processed at
+   * once when a slot is free, without a pass over the store to find it; otherwise the next pass
+   * picks it up. Processing checks that it is due and claims it by compare-and-set, as for work a
+   * pass found.
+   */
+  offer(doc: D): void {
+    // Stopping: the stored work waits for the next start (or another replica's pass).
+    if (this.stopped || this.running.has(doc.id)) return;
+    if (this.running.size >= this.opts.concurrency) {
+      this.wake();
+      return;
+    }
+    this.launch(doc.id, doc);
+  }
+
   /** Stops picking new work and waits for the attempts in flight to finish. */
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.loop.stop();
     await Promise.allSettled([...this.running.values()]);
   }

@@ -2,15 +2,16 @@ import { Subjects, transactionStatusChanged, type TransactionStatusChanged } fro
 import type { Bus, EventEnvelope, Subscription } from '@paymesh/bus';
 import type { IpnDeps } from '../app/deps';
 import { recordStatusChange } from '../app/record-status-change';
+import type { DeliveryDoc } from '../store/collections';
 
 /**
  * Subscribes to transaction status changes: each one with an `ipnUrl` becomes a pending IPN
- * delivery (idempotently), then `onDeliveryCreated` wakes the scheduler.
+ * delivery (idempotently), then `onDeliveryCreated` hands it to the scheduler.
  */
 export async function startConsumers(
   bus: Bus,
   deps: Pick<IpnDeps, 'store' | 'logger' | 'clock'>,
-  onDeliveryCreated: () => void,
+  onDeliveryCreated: (delivery: DeliveryDoc) => void,
 ): Promise<Subscription[]> {
   const sub = await bus.subscribe<TransactionStatusChanged>({
     durable: 'transaction-status-ipn',
@@ -19,8 +20,7 @@ export async function startConsumers(
     subjects: Subjects.transactionStatusChanged,
     decode: (d) => transactionStatusChanged.parse(d),
     handler: async (event: EventEnvelope<TransactionStatusChanged>) => {
-      const result = await recordStatusChange(deps, event.data, event.id);
-      if (result === 'created') onDeliveryCreated();
+      await recordStatusChange(deps, event.data, event.id, onDeliveryCreated);
     },
   });
   return [sub];
