@@ -32,6 +32,12 @@ export type ProcessResult =
 
 const USER_AGENT = 'Paymesh-IPN/1.0';
 
+/**
+ * `sequence` of a transaction's first status change: its first status is 1 (the contract of
+ * `checkout.transaction.status_changed`) and announces nothing, so no delivery comes before it.
+ */
+const FIRST_CHANGE_SEQUENCE = 2;
+
 /** Makes the next pending delivery of the transaction due now, once `finished` is final. */
 async function promoteNext(tx: TxScope, finished: DeliveryDoc, now: Date): Promise<void> {
   const deliveries = tx.collection<DeliveryDoc>(DELIVERIES);
@@ -62,10 +68,11 @@ async function claim(deps: IpnDeps, d: DeliveryDoc): Promise<Claim> {
     const now = deps.clock.now();
     if (!isDue(d, now)) return { plan: { kind: 'skip' } };
     const lane = await lanes.get(d.transactionId);
-    const earlierPending = await deliveries.findOne(
-      { transactionId: d.transactionId, state: 'pending', sequence: { $lt: d.sequence } },
-      { sort: { nextAttemptAt: 1 } },
-    );
+    // A transaction's first change (sequence 2: its first status is 1) has no earlier delivery to wait for.
+    const earlierPending =
+      d.sequence <= FIRST_CHANGE_SEQUENCE
+        ? null
+        : await deliveries.findOne({ transactionId: d.transactionId, state: 'pending', sequence: { $lt: d.sequence } }, { sort: { nextAttemptAt: 1 } });
     const plan = planClaim(fieldsOf(d), d.id, { now, lane: lane && fieldsOf(lane), earlierPending, timing: deps.timing });
     if (plan.kind === 'skip') return { plan };
     const delivery = await deliveries.replace(d.id, d.version, plan.delivery);
