@@ -57,12 +57,19 @@ export interface TraceBridge {
   runInChildSpan<T>(spanName: string, fn: () => T, opts?: SpanOptions): T;
   /** Trace ID of the active span, if any. */
   activeTraceId(): string | undefined;
+  /** Sets an attribute on the active span (an instrumentation's HTTP server span, for instance). */
+  tagActiveSpan(key: string, value: string): void;
 }
 
 let bridge: TraceBridge | undefined;
 
 export function setTraceBridge(b: TraceBridge | undefined): void {
   bridge = b;
+}
+
+/** Puts the request ID on the active span (no-op without tracing), so a request ID finds its span. */
+export function tagActiveSpan(requestId: string): void {
+  bridge?.tagActiveSpan('request.id', requestId);
 }
 
 export function activeTraceId(): string | undefined {

@@ -58,6 +58,9 @@ export const otelBridge: TraceBridge = {
   runInChildSpan(spanName, fn, opts) {
     return start(spanName, opts, undefined, context.active(), fn);
   },
+  tagActiveSpan(key, value) {
+    trace.getSpan(context.active())?.setAttribute(key, value);
+  },
   activeTraceId() {
     const sc = trace.getSpan(context.active())?.spanContext();
     return sc && sc.traceId !== '00000000000000000000000000000000' ? sc.traceId : undefined;
