@@ -6,6 +6,8 @@ export interface ReceivedSpan {
   traceId: string;
   spanId: string;
   parentSpanId: string | undefined;
+  /** OTLP span kind: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
+  kind: number;
   attributes: Record<string, unknown>;
 }
 
@@ -46,6 +48,7 @@ export class OtlpReceiver {
                   traceId: String(s.traceId),
                   spanId: String(s.spanId),
                   parentSpanId: s.parentSpanId ? String(s.parentSpanId) : undefined,
+                  kind: Number(s.kind ?? 0),
                   attributes,
                 });
               }

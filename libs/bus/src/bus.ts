@@ -1,4 +1,4 @@
-import { NotSupportedError, UnavailableError, ValidationError, contextHeaders, type Logger } from '@paymesh/core';
+import { NotSupportedError, UnavailableError, ValidationError, activeTraceHeaders, contextFromHeaders, contextHeaders, runInSpan, runWithContext, type Logger } from '@paymesh/core';
 import {
   DebugEvents,
   Events,
@@ -11,7 +11,7 @@ import {
 import type { BackoffOptions } from './backoff';
 import { ensureConsumer } from './consumer';
 import type { EventEnvelope } from './envelope';
-import { toNatsHeaders } from './headers';
+import { messagingAttributes, toNatsHeaders } from './headers';
 import type { OutboxEvent } from './outbox-types';
 import { PoisonEventError } from './poison';
 import { BusCounters, type BusStats } from './stats';
@@ -273,16 +273,28 @@ export class Bus {
         field: 'type',
       });
     }
-    return this.send(subject, envelope.id, JSON.stringify(envelope), { ...contextHeaders(), ...headers });
+    // With tracing, the publish is a producer span and the headers name it as the consumers' parent.
+    return runInSpan(`publish ${subject}`, () => this.send(subject, envelope.id, JSON.stringify(envelope), { ...contextHeaders(), ...headers }), {
+      kind: 'producer',
+      attributes: { ...messagingAttributes(subject, 'send'), 'messaging.message.id': envelope.id },
+    });
   }
 
   /**
    * Publishes an event read from a transactional outbox: its stored payload as the body, its id
-   * as `Nats-Msg-Id` and exactly its stored headers (the context of the request that wrote it).
+   * as `Nats-Msg-Id` and its stored headers (the context of the request that wrote it). With
+   * tracing, the publish is a producer span continuing the stored `traceparent`, and the message
+   * carries that span's `traceparent` instead, so consumers are its children.
    */
   async publishOutboxEvent(event: Pick<OutboxEvent, 'id' | 'subject' | 'payload' | 'headers'>): Promise<PublishResult> {
     assertEventSubject(event.subject);
-    return this.send(event.subject, event.id, JSON.stringify(event.payload), event.headers);
+    const ctx = contextFromHeaders((name) => event.headers[name]);
+    return runWithContext(
+      ctx,
+      () => this.send(event.subject, event.id, JSON.stringify(event.payload), { ...event.headers, ...activeTraceHeaders() }),
+      `publish ${event.subject}`,
+      { kind: 'producer', attributes: { ...messagingAttributes(event.subject, 'send'), 'messaging.message.id': event.id } },
+    );
   }
 
   private async send(subject: string, msgId: string, body: string, headers: Record<string, string>): Promise<PublishResult> {

@@ -30,3 +30,8 @@ export function fromNatsHeaders(hdrs: MsgHdrs | undefined): Record<string, strin
   }
   return out;
 }
+
+/** OpenTelemetry messaging attributes of a publish (`send`) or a consumed event (`process`). */
+export function messagingAttributes(subject: string, operation: 'send' | 'process'): Record<string, string> {
+  return { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': operation };
+}

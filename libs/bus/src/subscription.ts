@@ -7,7 +7,7 @@ import {
 } from 'nats';
 import { retryDelayMs, type BackoffOptions } from './backoff';
 import { decodeEnvelope, type EventEnvelope } from './envelope';
-import { fromNatsHeaders } from './headers';
+import { fromNatsHeaders, messagingAttributes } from './headers';
 import { PoisonEventError } from './poison';
 import type { BusCounters } from './stats';
 import { eventSubjectFromWire } from './subjects';
@@ -194,7 +194,10 @@ export class ConsumerLoop implements Subscription {
     const subject = eventSubjectFromWire(this.opts.namespace, msg.subject);
     this.opts.counters.consumed += 1;
     this.opts.counters.subject(subject).consumed += 1;
-    await runWithContext(ctx, () => this.process(msg, headers), `consume ${subject}`);
+    await runWithContext(ctx, () => this.process(msg, headers), `consume ${subject}`, {
+      kind: 'consumer',
+      attributes: { ...messagingAttributes(subject, 'process'), 'messaging.consumer.group.name': this.opts.consumer },
+    });
   }
 
   private async process(msg: JsMsg, headers: Record<string, string>): Promise<void> {

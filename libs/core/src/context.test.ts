@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { contextFromHeaders, contextHeaders, currentRequestId, isSaneRequestId, requestIdFrom, runWithContext } from './context';
+import {
+  activeTraceHeaders,
+  contextFromHeaders,
+  contextHeaders,
+  currentRequestId,
+  isSaneRequestId,
+  requestIdFrom,
+  runInSpan,
+  runWithContext,
+  setTraceBridge,
+  type SpanOptions,
+  type TraceBridge,
+} from './context';
 
 describe('request context', () => {
   it('keeps sane request IDs and replaces unsafe or oversized ones', () => {
@@ -22,6 +34,35 @@ describe('request context', () => {
     });
     expect(currentRequestId()).toBeUndefined();
     expect(contextHeaders()).toEqual({});
+  });
+
+  it('without tracing, a producer span is just the call and stored trace headers travel unchanged', async () => {
+    await expect(runInSpan('publish x.y.z', async () => 42, { kind: 'producer' })).resolves.toBe(42);
+    expect(activeTraceHeaders()).toEqual({});
+  });
+
+  it('with tracing, a child span is tagged with the request ID and the active span is what propagates', () => {
+    const started: { name: string; opts: SpanOptions | undefined }[] = [];
+    const bridge: TraceBridge = {
+      inject: (carrier) => {
+        carrier.traceparent = `00-0af7651916cd43dd8448eb211c80319c-${String(started.length).padStart(16, '0')}-01`;
+      },
+      runInSpan: (_ctx, _name, fn) => fn(),
+      runInChildSpan: (name, fn, opts) => {
+        started.push({ name, opts });
+        return fn();
+      },
+      activeTraceId: () => undefined,
+      tagActiveSpan: () => undefined,
+    };
+    setTraceBridge(bridge);
+    try {
+      const headers = runWithContext({ requestId: 'req-00000002' }, () => runInSpan('publish a.b.c', () => activeTraceHeaders(), { kind: 'producer' }));
+      expect(started).toEqual([{ name: 'publish a.b.c', opts: { kind: 'producer', attributes: { 'request.id': 'req-00000002' } } }]);
+      expect(headers).toEqual({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-0000000000000001-01' });
+    } finally {
+      setTraceBridge(undefined);
+    }
   });
 });
 

@@ -34,6 +34,16 @@ export function requestIdFrom(value: unknown): string {
   return isSaneRequestId(v) ? v : newRequestId();
 }
 
+/** Kind of a span of our own: consuming a message, publishing one, or work in between. */
+export type SpanKindName = 'consumer' | 'producer' | 'internal';
+
+/** What a span of our own says besides its name. */
+export interface SpanOptions {
+  /** Default `consumer` (the work continues a caller that is not waiting for it). */
+  kind?: SpanKindName;
+  attributes?: Record<string, string | number | boolean>;
+}
+
 /**
  * Bridge to the tracing system (OpenTelemetry), registered by the telemetry bootstrap. Core stays
  * free of tracing dependencies; without a bridge the traceparent is carried through unchanged.
@@ -42,15 +52,24 @@ export interface TraceBridge {
   /** Writes the active span's `traceparent`/`tracestate` into the carrier. */
   inject(carrier: Record<string, string>): void;
   /** Runs `fn` inside a new span that continues the trace given by the context's traceparent. */
-  runInSpan<T>(ctx: RequestContext, spanName: string, fn: () => T): T;
+  runInSpan<T>(ctx: RequestContext, spanName: string, fn: () => T, opts?: SpanOptions): T;
+  /** Runs `fn` inside a new span, a child of the active span (a root span when none is active). */
+  runInChildSpan<T>(spanName: string, fn: () => T, opts?: SpanOptions): T;
   /** Trace ID of the active span, if any. */
   activeTraceId(): string | undefined;
+  /** Sets an attribute on the active span (an instrumentation's HTTP server span, for instance). */
+  tagActiveSpan(key: string, value: string): void;
 }
 
 let bridge: TraceBridge | undefined;
 
 export function setTraceBridge(b: TraceBridge | undefined): void {
   bridge = b;
+}
+
+/** Puts the request ID on the active span (no-op without tracing), so a request ID finds its span. */
+export function tagActiveSpan(requestId: string): void {
+  bridge?.tagActiveSpan('request.id', requestId);
 }
 
 export function activeTraceId(): string | undefined {
@@ -61,12 +80,34 @@ export function activeTraceId(): string | undefined {
  * Runs `fn` with `ctx` as the current request context. With a span name (inbound gRPC call,
  * consumed event) the work also gets its own span continuing the caller's trace.
  */
-export function runWithContext<T>(ctx: RequestContext, fn: () => T, spanName?: string): T {
+export function runWithContext<T>(ctx: RequestContext, fn: () => T, spanName?: string, spanOpts?: SpanOptions): T {
   if (spanName && bridge) {
     const b = bridge;
-    return storage.run(ctx, () => b.runInSpan(ctx, spanName, fn));
+    return storage.run(ctx, () => b.runInSpan(ctx, spanName, fn, spanOpts));
   }
   return storage.run(ctx, fn);
+}
+
+/**
+ * Runs `fn` in a span of its own, a child of the active span (an event publish inside a request,
+ * for instance). Without tracing it just runs `fn`.
+ */
+export function runInSpan<T>(spanName: string, fn: () => T, opts?: SpanOptions): T {
+  if (!bridge) return fn();
+  const requestId = storage.getStore()?.requestId;
+  const attributes = requestId ? { ...opts?.attributes, 'request.id': requestId } : opts?.attributes;
+  return bridge.runInChildSpan(spanName, fn, { ...opts, ...(attributes ? { attributes } : {}) });
+}
+
+/**
+ * `traceparent`/`tracestate` of the active span, to send on with a message whose other headers
+ * were stored earlier (an outbox event). Empty without tracing: the stored ones then travel as
+ * they are.
+ */
+export function activeTraceHeaders(): Record<string, string> {
+  const out: Record<string, string> = {};
+  bridge?.inject(out);
+  return out;
 }
 
 export function currentContext(): RequestContext | undefined {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { contextFromHeaders, REQUEST_ID_HEADER, requestIdFrom, runWithContext } from '@paymesh/core';
+import { contextFromHeaders, REQUEST_ID_HEADER, requestIdFrom, runWithContext, tagActiveSpan } from '@paymesh/core';
 
 function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
@@ -20,6 +20,8 @@ export const requestContextPlugin = fp(
       req.requestContext = ctx;
       reply.header('X-Request-ID', ctx.requestId);
       opts.onRequestId?.(ctx.requestId);
+      // With tracing, the HTTP server span is active here.
+      tagActiveSpan(ctx.requestId);
       runWithContext(ctx, done);
     });
     // Body parsing runs on socket callbacks outside the context; re-enter it for the handler.

@@ -16,6 +16,7 @@ import { webhookEndpointRoutes } from './http/webhook-endpoints';
 import { randomBase62 } from './ids';
 import { WebhookDispatcher } from './webhooks/delivery';
 import { deliveryTargets } from './webhooks/targets';
+import { carryTraceContext, causingTraceHeaders } from './webhooks/trace-context';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -48,11 +49,13 @@ export function buildServer(config: SandboxConfig, options: BuildOptions = {}): 
     clock,
     apiVersion: API_VERSION,
     payUrl: (id) => `${publicUrl()}/pay/${id}`,
-    onEvent: (account, event) => dispatcher.deliver(event, deliveryTargets(account, account.endpointsFor(event.type)), account.apiKey),
+    onEvent: (account, event) =>
+      dispatcher.deliver(event, deliveryTargets(account, account.endpointsFor(event.type)), account.apiKey, false, causingTraceHeaders()),
   });
   const deps: ApiDeps = { sandbox, dispatcher, idempotency: new IdempotencyStore(() => clock.now().getTime()) };
 
   registerBodyParsers(app);
+  carryTraceContext(app);
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('Request-Id', req.id);

@@ -63,6 +63,8 @@ export class WebhookDispatcher {
   private readonly shutdown = new AbortController();
   /** Scopes (account API keys, or {@link ALL_SCOPES}) whose events are dropped instead of delivered. */
   private readonly dropping = new Set<string>();
+  /** Trace headers of the request that caused an event, sent with each of its deliveries. */
+  private readonly traceHeaders = new WeakMap<ProviderEvent, Record<string, string>>();
 
   constructor(
     private readonly settings: WebhookSettings,
@@ -74,8 +76,10 @@ export class WebhookDispatcher {
    * Schedules delivery of `event` to every target. Returns immediately. While dropping is on for
    * the scope, an event's own delivery is recorded as a dropped attempt and never sent (the event
    * stays pending); resends are always sent, so a test can deliver a dropped event late.
+   * `traceHeaders` (see trace-context.ts) go out with every attempt of this event.
    */
-  deliver(event: ProviderEvent, targets: DeliveryTarget[], scope: string, resend = false): void {
+  deliver(event: ProviderEvent, targets: DeliveryTarget[], scope: string, resend = false, traceHeaders?: Record<string, string>): void {
+    if (traceHeaders) this.traceHeaders.set(event, traceHeaders);
     const drop = !resend && (this.dropping.has(scope) || this.dropping.has(ALL_SCOPES));
     for (const target of targets) {
       if (drop) this.recordDropped(event, target, scope);
@@ -136,6 +140,7 @@ export class WebhookDispatcher {
         method: 'POST',
         redirect: 'manual',
         headers: {
+          ...this.traceHeaders.get(event),
           'content-type': 'application/json; charset=utf-8',
           'user-agent': USER_AGENT,
           [SIGNATURE_HEADER]: signatureHeader(payload, endpoint.secret, timestamp),

@@ -1,4 +1,4 @@
-import { ConflictError, ErrorCode } from '@paymesh/core';
+import { ConflictError, ErrorCode, contextHeaders } from '@paymesh/core';
 import type { TransactionStatusChanged } from '@paymesh/contracts';
 import { newDelivery } from '../domain/delivery';
 import { DELIVERIES, type DeliveryDoc } from '../store/collections';
@@ -28,7 +28,8 @@ export async function recordStatusChange(
     log.debug({ status: change.status }, 'initial status of a new transaction; no IPN');
     return 'initial-status';
   }
-  const doc = newDelivery({ ...change, ipnUrl: change.ipnUrl }, eventId, deps.clock.now());
+  // Runs in the consumed event's context: its traceparent names the consume span.
+  const doc = { ...newDelivery({ ...change, ipnUrl: change.ipnUrl }, eventId, deps.clock.now()), requestContext: contextHeaders() };
   try {
     const stored = await deps.store.collection<DeliveryDoc>(DELIVERIES).insert(doc);
     log.info({ deliveryId: stored.id, status: change.status }, 'IPN delivery created');

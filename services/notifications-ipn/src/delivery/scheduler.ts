@@ -1,4 +1,4 @@
-import { trackBackground, type Clock, type Logger } from '@paymesh/core';
+import { REQUEST_ID_HEADER, contextFromHeaders, runWithContext, trackBackground, type Clock, type Logger } from '@paymesh/core';
 import { WorkLoop } from '@paymesh/runtime';
 import type { DocumentStore, StoredDoc } from '@paymesh/store';
 import type { IpnDeps } from '../app/deps';
@@ -127,9 +127,22 @@ export class DueWorkScheduler<D extends DueDoc, R> {
 
 }
 
+/**
+ * Runs one attempt in the request context the delivery was recorded in (its log lines carry that
+ * request ID; with tracing, a span continues that trace and the POST is its child).
+ */
+function inDeliveryContext<T>(known: DeliveryDoc, fn: () => Promise<T>): Promise<T> {
+  const stored = known.requestContext;
+  if (!stored || !stored[REQUEST_ID_HEADER]) return fn();
+  return runWithContext(contextFromHeaders((name) => stored[name]), fn, 'ipn delivery', {
+    kind: 'internal',
+    attributes: { 'ipn.delivery.id': known.id, 'ipn.transaction.id': known.transactionId },
+  });
+}
+
 /** The IPN deliveries' retry loop. */
 export class DeliveryScheduler extends DueWorkScheduler<DeliveryDoc, ProcessResult> {
   constructor(deps: IpnDeps, opts: SchedulerOptions) {
-    super(deps, opts, { name: 'ipn', collection: DELIVERIES, process: (id, known) => processDelivery(deps, id, known) });
+    super(deps, opts, { name: 'ipn', collection: DELIVERIES, process: (id, known) => inDeliveryContext(known, () => processDelivery(deps, id, known)) });
   }
 }

@@ -54,6 +54,12 @@ export interface DeliveryFields {
   lastError: string | null;
   /** Id of the event that created it (for tracing). */
   eventId: string;
+  /**
+   * Request context of the status change (`x-request-id`, `traceparent`, `tracestate`), so every
+   * attempt, however late, is logged and traced as part of the request that caused it. Absent on
+   * deliveries recorded before it was kept.
+   */
+  requestContext?: Record<string, string>;
   changedAt: string;
   createdAt: string;
   updatedAt: string;
