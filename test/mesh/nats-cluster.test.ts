@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
+import { BACKENDS, GATEWAYS } from '../../deploy/local/supervisor.mjs';
 import { verifyIpn } from '../../libs/contracts/src/ipn-signature';
 import { IpnReceiver } from '../support/ipn-receiver';
 import { api, eventually, PG_URL, startTestMesh, type TestMesh } from '../support/mesh';
@@ -141,7 +142,17 @@ describe('NATS cluster: the stream leader crashes under payment load', () => {
     const counts = new Map<string, number>();
     for (const p of leading) if (p.leader) counts.set(p.leader, (counts.get(p.leader) ?? 0) + 1);
     const [victim, led] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
-    const kill: Window = { fault: `kill -9 ${victim} (stream leader)`, injectedAt: Date.now(), detail: `led ${led}/${leading.length} streams`, problems: [] };
+    const consumersBefore = await consumerReplicaCounts(cluster.liveUrl, prefix);
+    const ledConsumers = consumersBefore.filter((c) => c.leader === victim).length;
+    const services = [...BACKENDS, ...GATEWAYS].map(([name]) => name);
+    const reconnects = () => services.filter((svc) => mesh.logs(svc).some((l) => l.includes('reconnected to NATS'))).length;
+    const reconnectedBefore = reconnects();
+    const kill: Window = {
+      fault: `kill -9 ${victim} (stream leader)`,
+      injectedAt: Date.now(),
+      detail: `led ${led}/${leading.length} streams, ${ledConsumers}/${consumersBefore.length} consumers`,
+      problems: [],
+    };
     windows.push(kill);
     await cluster.node(victim).kill();
     try {
@@ -152,6 +163,7 @@ describe('NATS cluster: the stream leader crashes under payment load', () => {
       kill.restoredAt = Date.now();
       kill.detail += `; new leaders ${[...new Set(after.map((p) => p.leader))].sort().join(',')} after ${((kill.restoredAt - kill.injectedAt) / 1000).toFixed(1)}s`;
       await recovered(kill);
+      kill.detail += `; ${reconnects() - reconnectedBefore} services reconnected to another node`;
     } catch (err) {
       kill.problems.push(`did not recover: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
     }
@@ -299,15 +311,15 @@ describe('NATS cluster: the stream leader crashes under payment load', () => {
 });
 
 /** Copies each durable consumer of the namespace's streams has (its leader and replicas). */
-async function consumerReplicaCounts(natsUrl: string, prefix: string): Promise<{ stream: string; consumer: string; copies: number }[]> {
+async function consumerReplicaCounts(natsUrl: string, prefix: string): Promise<{ stream: string; consumer: string; leader: string | undefined; copies: number }[]> {
   const nc = await connect({ servers: natsUrl, timeout: 2000, reconnect: false });
   try {
     const jsm = await nc.jetstreamManager({ timeout: 5000 });
-    const out: { stream: string; consumer: string; copies: number }[] = [];
+    const out: { stream: string; consumer: string; leader: string | undefined; copies: number }[] = [];
     for await (const si of jsm.streams.list()) {
       if (!si.config.name.startsWith(prefix)) continue;
       for await (const ci of jsm.consumers.list(si.config.name)) {
-        out.push({ stream: si.config.name, consumer: ci.name, copies: (ci.cluster?.leader ? 1 : 0) + (ci.cluster?.replicas?.length ?? 0) });
+        out.push({ stream: si.config.name, consumer: ci.name, leader: ci.cluster?.leader, copies: (ci.cluster?.leader ? 1 : 0) + (ci.cluster?.replicas?.length ?? 0) });
       }
     }
     return out;
