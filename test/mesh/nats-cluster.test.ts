@@ -127,7 +127,10 @@ describe('NATS cluster: the stream leader crashes under payment load', () => {
       const done = await eventually(() => {
         const d = completedSince(w.restoredAt!);
         return d.length >= RECOVERED_AFTER ? d : undefined;
-      }, RECOVERY_TIMEOUT_MS, 200);
+      }, RECOVERY_TIMEOUT_MS, 200).catch((err: unknown) => {
+        const capped = load.flows.filter((f) => f.startedAt >= w.restoredAt!).length < RECOVERED_AFTER && load.flows.length >= MAX_FLOWS;
+        throw capped ? new Error(`the load reached its bound of ${MAX_FLOWS} flows before ${RECOVERED_AFTER} started after the fault`) : err;
+      });
       w.recoveredAt = Math.min(...done.map((f) => completedAt(f.transactionId)!));
     };
 
