@@ -13,7 +13,8 @@ export async function dropNamespace(namespace, { pgUrl = 'postgres://postgres@12
   } finally {
     await client.end();
   }
-  const nc = await connect({ servers: natsUrl });
+  // NATS_URL may list a cluster's servers, comma-separated.
+  const nc = await connect({ servers: natsUrl.split(',').map((s) => s.trim()) });
   try {
     const jsm = await nc.jetstreamManager();
     const prefix = `${namespace.toUpperCase()}_`;

@@ -525,5 +525,33 @@ if (unavailable) {
       const billing = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'acme-paymesh-billing')!;
       expect(billing.spec.template.spec.containers[0].image).toBe('paymesh:0.1.0');
     });
+
+    it('renders the production install of docs/deploy.md (helm/examples/ha-values.yaml): 3 replicas, 3 stream copies, an existing Secret', () => {
+      const text = readFileSync(join(ROOT, 'helm', 'examples', 'ha-values.yaml'), 'utf8');
+      // The guide shows the file as it is, so what a reader copies is what this test renders.
+      expect(readFileSync(join(ROOT, 'docs', 'deploy.md'), 'utf8')).toContain(text);
+      const ha = parse(text);
+      const { manifests: ms } = renderChart([ha], { release: 'paymesh', namespace: 'payments' });
+      for (const m of ms) expect(() => new MODELS[`${m.apiVersion}/${m.kind}`]!(m).validate(), `${m.kind} ${m.metadata.name}`).not.toThrow();
+      const deployments = ms.filter((m) => m.kind === 'Deployment');
+      expect(deployments.map((d) => [d.metadata.name, d.spec.replicas]).sort()).toEqual(SERVICE_DIRS.map((s) => [`paymesh-${s}`, 3]).sort());
+      expect(ms.filter((m) => m.kind === 'Secret')).toEqual([]);
+      for (const d of deployments) {
+        const refs = d.spec.template.spec.containers[0].env.filter((e: any) => e.valueFrom?.secretKeyRef).map((e: any) => e.valueFrom.secretKeyRef.name);
+        expect(new Set(refs), d.metadata.name).toEqual(new Set(['paymesh-secrets']));
+      }
+      const cm = ms.find((m) => m.kind === 'ConfigMap')!.data;
+      expect(cm.BUS_STREAM_REPLICAS).toBe('3');
+      expect(cm.NATS_URL.split(',')).toHaveLength(3);
+      expect(cm.TRUST_PROXY).toBe('10.244.0.0/16');
+      expect(ms.filter((m) => m.kind === 'PodDisruptionBudget').every((p) => p.spec.maxUnavailable === 1)).toBe(true);
+      expect(ms.filter((m) => m.kind === 'NetworkPolicy')).toHaveLength(SERVICE_DIRS.length);
+      expect(ms.filter((m) => m.kind === 'Ingress').map((i) => i.spec.rules[0].host).sort()).toEqual(['admin.pay.example.com', 'pay.example.com']);
+      const cron = ms.find((m) => m.kind === 'CronJob')!;
+      expect(cron.spec.jobTemplate.spec.template.spec.containers[0].env).toContainEqual({
+        name: 'SYSTEM_API_KEY',
+        valueFrom: { secretKeyRef: { name: 'paymesh-secrets', key: 'SYSTEM_API_KEY' } },
+      });
+    });
   });
 }

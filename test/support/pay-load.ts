@@ -29,6 +29,8 @@ export interface PayLoadOptions {
   maxInFlight: number;
   /** Whole-request timeout of each HTTP call (default 30 s). */
   requestTimeoutMs?: number;
+  /** Most flows launched in all; the load stops launching after that many (default: no bound). */
+  maxFlows?: number;
 }
 
 const BILLING_ADDRESS = { name: 'Buyer', email: 'buyer@example.com', line1: 'Main St 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
@@ -65,7 +67,7 @@ export class PayLoad {
 
   private tick(): void {
     const due = Math.floor(((Date.now() - this.startedAt) * this.opts.ratePerSecond) / 1000);
-    while (this.launched < due) {
+    while (this.launched < due && this.flows.length < (this.opts.maxFlows ?? Infinity)) {
       this.launched += 1;
       if (this.inFlight.size >= this.opts.maxInFlight) {
         this.skipped += 1;
