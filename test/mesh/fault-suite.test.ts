@@ -7,7 +7,7 @@ import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { verifyIpn } from '../../libs/contracts/src/ipn-signature';
 import { IpnReceiver } from '../support/ipn-receiver';
 import { api, eventually, PG_URL, startTestMesh, type TestMesh } from '../support/mesh';
-import { consumerBacklogs, unpublishedOutbox } from '../support/mesh-checks';
+import { consumerBacklogs, succeededIntents, undeliveredIntents, unpublishedOutbox } from '../support/mesh-checks';
 import { PrivateNatsServer } from '../support/nats-server';
 import { PayLoad, type PayFlow } from '../support/pay-load';
 import { TcpProxy } from '../support/tcp-proxy';
@@ -409,27 +409,3 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
     expect(total.completed).toBeGreaterThan(0);
   }, 30 * 60_000);
 });
-
-/** Payment intents of an account whose `payment_intent.succeeded` event still waits for delivery. */
-async function undeliveredIntents(sandboxUrl: string, secretKey: string): Promise<Set<string>> {
-  const out = new Set<string>();
-  const r = await api('GET', `${sandboxUrl}/v1/events?type=payment_intent.succeeded&limit=100`, { token: secretKey });
-  for (const e of (r.body?.data ?? []) as { pending_webhooks: number; data: { object: { id: string } } }[]) {
-    if (e.pending_webhooks > 0) out.add(e.data.object.id);
-  }
-  return out;
-}
-
-/** Every payment intent of an account the sandbox reports as succeeded (captured). */
-async function succeededIntents(sandboxUrl: string, secretKey: string): Promise<Set<string>> {
-  const out = new Set<string>();
-  let after: string | undefined;
-  for (let page = 0; page < 200; page++) {
-    const r = await api('GET', `${sandboxUrl}/v1/payment_intents?limit=100${after ? `&starting_after=${after}` : ''}`, { token: secretKey });
-    const data = (r.body?.data ?? []) as { id: string; status: string }[];
-    for (const pi of data) if (pi.status === 'succeeded') out.add(pi.id);
-    if (!r.body?.has_more || data.length === 0) break;
-    after = data.at(-1)!.id;
-  }
-  return out;
-}

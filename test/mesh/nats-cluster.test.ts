@@ -7,7 +7,7 @@ import { BACKENDS, GATEWAYS } from '../../deploy/local/supervisor.mjs';
 import { verifyIpn } from '../../libs/contracts/src/ipn-signature';
 import { IpnReceiver } from '../support/ipn-receiver';
 import { api, eventually, PG_URL, startTestMesh, type TestMesh } from '../support/mesh';
-import { consumerBacklogs, unpublishedOutbox } from '../support/mesh-checks';
+import { consumerBacklogs, succeededIntents, unpublishedOutbox } from '../support/mesh-checks';
 import { PrivateNatsCluster, type StreamPlacement } from '../support/nats-server';
 import { PayLoad } from '../support/pay-load';
 
@@ -329,18 +329,4 @@ async function consumerReplicaCounts(natsUrl: string, prefix: string): Promise<{
   } finally {
     await nc.close();
   }
-}
-
-/** Every payment intent of an account the sandbox reports as succeeded (captured). */
-async function succeededIntents(sandboxUrl: string, secretKey: string): Promise<Set<string>> {
-  const out = new Set<string>();
-  let after: string | undefined;
-  for (let page = 0; page < 20; page++) {
-    const r = await api('GET', `${sandboxUrl}/v1/payment_intents?limit=100${after ? `&starting_after=${after}` : ''}`, { token: secretKey });
-    const data = (r.body?.data ?? []) as { id: string; status: string }[];
-    for (const pi of data) if (pi.status === 'succeeded') out.add(pi.id);
-    if (!r.body?.has_more || data.length === 0) break;
-    after = data.at(-1)!.id;
-  }
-  return out;
 }

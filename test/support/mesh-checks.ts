@@ -76,3 +76,33 @@ export async function consumerBacklogs(natsUrl: string, namespace: string): Prom
     await nc.close();
   }
 }
+
+/** GET on a provider_a sandbox account, as the account's secret key. */
+async function sandboxGet(sandboxUrl: string, secretKey: string, path: string): Promise<any> {
+  const res = await fetch(`${sandboxUrl}${path}`, { headers: { authorization: `Bearer ${secretKey}` } });
+  return res.ok ? res.json() : undefined;
+}
+
+/** Every payment intent of a provider_a sandbox account that the sandbox reports as succeeded (captured). */
+export async function succeededIntents(sandboxUrl: string, secretKey: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  let after: string | undefined;
+  for (let page = 0; page < 200; page++) {
+    const body = await sandboxGet(sandboxUrl, secretKey, `/v1/payment_intents?limit=100${after ? `&starting_after=${after}` : ''}`);
+    const data = (body?.data ?? []) as { id: string; status: string }[];
+    for (const pi of data) if (pi.status === 'succeeded') out.add(pi.id);
+    if (!body?.has_more || data.length === 0) break;
+    after = data.at(-1)?.id;
+  }
+  return out;
+}
+
+/** Payment intents of a provider_a sandbox account whose `payment_intent.succeeded` event still waits for delivery. */
+export async function undeliveredIntents(sandboxUrl: string, secretKey: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  const body = await sandboxGet(sandboxUrl, secretKey, '/v1/events?type=payment_intent.succeeded&limit=100');
+  for (const e of (body?.data ?? []) as { pending_webhooks: number; data: { object: { id: string } } }[]) {
+    if (e.pending_webhooks > 0) out.add(e.data.object.id);
+  }
+  return out;
+}
