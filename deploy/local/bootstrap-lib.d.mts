@@ -44,3 +44,13 @@ export function viesSandboxInfo(url: string): Promise<{
   note: string;
 }>;
 export function mailSandboxInfo(url: string, smtpPort?: number): { webUrl: string; messagesApi: string; smtp?: string; hint: string };
+
+export declare const WALKTHROUGH_TAX_PATCHES: ReadonlyArray<Record<string, unknown>>;
+export declare const WALKTHROUGH_INVOICING: {
+  enabled: boolean;
+  autoGenerateInvoice: boolean;
+  companyName: string;
+  companyAddress: { street: string; city: string; postalCode: string; country: string };
+  companyEmail: string;
+  bankIBAN: { plaintext: string };
+};

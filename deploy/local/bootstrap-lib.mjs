@@ -83,6 +83,20 @@ async function sandboxProviderD(adminBaseUrl, apiKey, mode) {
 }
 
 /**
+ * The walk-through organization's settings (`pnpm bootstrap`): a German seller with OSS and VIES,
+ * and checkouts invoiced automatically once paid. Tests that need such a merchant use the same.
+ */
+export const WALKTHROUGH_TAX_PATCHES = [{ homeCountry: 'DE' }, { ossEnabled: true }, { viesEnabled: true }];
+export const WALKTHROUGH_INVOICING = {
+  enabled: true,
+  autoGenerateInvoice: true,
+  companyName: 'Demo Shop GmbH',
+  companyAddress: { street: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+  companyEmail: 'billing@demo-shop.example',
+  bankIBAN: { plaintext: 'DE89370400440532013000' },
+};
+
+/**
  * @param {{adminBaseUrl: string, publicBaseUrl: string, systemApiKey: string, name?: string, email?: string, mode?: 'live'|'test', providerASandboxUrl?: string, providerBSandboxUrl?: string, providerCSandboxUrl?: string, providerDSandboxUrl?: string, extras?: (ctx) => Promise<object>}} o
  */
 export async function bootstrap(o) {

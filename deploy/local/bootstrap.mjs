@@ -6,7 +6,7 @@
 // for paid checkouts and the buyer portal on (`portalUrl`).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bootstrap, mailSandboxInfo, viesSandboxInfo } from './bootstrap-lib.mjs';
+import { bootstrap, mailSandboxInfo, viesSandboxInfo, WALKTHROUGH_INVOICING, WALKTHROUGH_TAX_PATCHES } from './bootstrap-lib.mjs';
 import { localSystemKey, RUN_DIR } from './system-key.mjs';
 
 const meshFile = join(RUN_DIR, 'mesh.json');
@@ -54,17 +54,10 @@ try {
   });
   // A demo merchant a newcomer can walk end to end: German seller (VAT, OSS and VIES on), paid
   // checkouts invoiced automatically, and the buyer portal (with magic links) turned on.
-  for (const patch of [{ homeCountry: 'DE' }, { ossEnabled: true }, { viesEnabled: true }]) {
+  for (const patch of WALKTHROUGH_TAX_PATCHES) {
     await putSettings('/organizations/settings/tax', out.apiKey, patch);
   }
-  await putSettings('/organizations/settings/invoicing', out.apiKey, {
-    enabled: true,
-    autoGenerateInvoice: true,
-    companyName: 'Demo Shop GmbH',
-    companyAddress: { street: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
-    companyEmail: 'billing@demo-shop.example',
-    bankIBAN: { plaintext: 'DE89370400440532013000' },
-  });
+  await putSettings('/organizations/settings/invoicing', out.apiKey, WALKTHROUGH_INVOICING);
   await putSettings('/organizations/settings/portal', out.apiKey, { enabled: true, magicLinksEnabled: true });
   out.portalUrl = `${publicBaseUrl.replace(/\/api\/v1$/, '')}/portal/${out.organizationId}`;
   const viesUrl = process.env.VIES_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-vies'];

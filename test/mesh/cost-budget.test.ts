@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyIpn } from '../../libs/contracts/src/ipn-signature';
 import { ROOT } from '../../deploy/local/supervisor.mjs';
-import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
+import { WALKTHROUGH_INVOICING, WALKTHROUGH_TAX_PATCHES, type BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { BUDGET_COUNTERS, COUNTER_NAMES, CostCounterReader, costBetween, sumCosts, type CounterName, type FlowCost } from '../support/cost-counters';
 import { IpnReceiver } from '../support/ipn-receiver';
 import { MailCatcherClient } from '../support/mail-catcher';
@@ -182,21 +182,9 @@ describe('cost budget: what a pay flow and an invoiced flow cost each service (t
     // The walk-through organization of `pnpm bootstrap`: German seller, paid checkouts invoiced automatically.
     invoicer = await merchant(await mesh.bootstrap());
     for (const [path, body] of [
-      ['/organizations/settings/tax', { homeCountry: 'DE' }],
-      ['/organizations/settings/tax', { ossEnabled: true }],
-      ['/organizations/settings/tax', { viesEnabled: true }],
-      [
-        '/organizations/settings/invoicing',
-        {
-          enabled: true,
-          autoGenerateInvoice: true,
-          companyName: 'Cost Budget GmbH',
-          companyAddress: { street: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
-          companyEmail: 'billing@cost-budget.example',
-          bankIBAN: { plaintext: 'DE89370400440532013000' },
-        },
-      ],
-    ] as const) {
+      ...WALKTHROUGH_TAX_PATCHES.map((patch) => ['/organizations/settings/tax', patch] as const),
+      ['/organizations/settings/invoicing', WALKTHROUGH_INVOICING] as const,
+    ]) {
       const res = await admin(invoicer, 'PUT', path, body);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { create } from 'xmlbuilder2';
+import { WALKTHROUGH_INVOICING } from '../../deploy/local/bootstrap-lib.mjs';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
 
 type BootstrapResult = Awaited<ReturnType<TestMesh['bootstrap']>>;
@@ -187,13 +188,7 @@ describe('tax reports over the Admin API', () => {
     const walk = await mesh.bootstrap();
     const call = (method: string, path: string, body?: unknown) => api(method, `${mesh.adminBaseUrl}${path}`, { token: walk.apiKey, ...(body !== undefined ? { body } : {}) });
     expect((await call('PUT', '/organizations/settings/tax', { homeCountry: 'DE', ossEnabled: true, vatId: 'DE321571435' })).status).toBe(200);
-    const invoicing = await call('PUT', '/organizations/settings/invoicing', {
-      enabled: true,
-      autoGenerateInvoice: true,
-      companyName: 'Demo Shop GmbH',
-      companyAddress: { street: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
-      companyEmail: 'billing@demo-shop.example',
-    });
+    const invoicing = await call('PUT', '/organizations/settings/invoicing', WALKTHROUGH_INVOICING);
     expect(invoicing.status, JSON.stringify(invoicing.body)).toBe(200);
     const c = await call('POST', `/checkouts/${walk.siteId}/create`, { amount: 12000, currency: 'EUR', externalReference: 'walk-1', returnUrl: 'https://shop.example/thanks' });
     expect(c.status, JSON.stringify(c.body)).toBe(200);

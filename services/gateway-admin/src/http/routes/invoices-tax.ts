@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { currencyCode, objectId, text } from '@paymesh/http';
 import {
   countryCode,
+  servicePeriod,
   TAX_ITEM_TYPES,
   taxCalculation,
   taxCategory,
@@ -60,7 +61,7 @@ const previewBody = z
     date: isoDate.optional(),
     dueDate: isoDate.optional(),
     paymentTermsDays: z.number().int().min(0).max(365).optional(),
-    servicePeriod: z.object({ start: isoDate, end: isoDate }).strict().optional(),
+    servicePeriod: servicePeriod.optional(),
     notes: z.string().max(2000).optional(),
     /** With `buyer` only: default `vies`, which the tax service treats as `format` unless the organization has viesEnabled. A client's draft is checked as issuing it would be. */
     vatIdValidation: z.enum(VAT_ID_VALIDATION_MODES).optional(),
