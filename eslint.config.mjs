@@ -9,11 +9,17 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/ban-ts-comment': 'error',
       'no-restricted-syntax': [
         'error',
-        { selector: 'TSAsExpression > TSAsExpression > TSUnknownKeyword', message: 'no `as unknown as` casts; validate at the boundary' },
+        {
+          selector: 'TSAsExpression > TSAsExpression > TSUnknownKeyword',
+          message: 'no `as unknown as` casts; validate at the boundary',
+        },
       ],
     },
   },

@@ -8,7 +8,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['libs/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'sandboxes/*/src/**/*.test.ts', 'services/*/web/src/**/*.test.ts'],
+          include: [
+            'libs/*/src/**/*.test.ts',
+            'services/*/src/**/*.test.ts',
+            'sandboxes/*/src/**/*.test.ts',
+            'services/*/web/src/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },

@@ -19,7 +19,9 @@ function walk(dir) {
   });
 }
 
-const files = walk(protoDir).map((f) => relative(protoDir, f)).sort();
+const files = walk(protoDir)
+  .map((f) => relative(protoDir, f))
+  .sort();
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 
@@ -38,7 +40,14 @@ const opts = [
 
 execFileSync(
   process.execPath,
-  [protoc, `--plugin=protoc-gen-ts_proto=${plugin}`, `--ts_proto_out=${outDir}`, `--ts_proto_opt=${opts}`, `-I${protoDir}`, ...files],
+  [
+    protoc,
+    `--plugin=protoc-gen-ts_proto=${plugin}`,
+    `--ts_proto_out=${outDir}`,
+    `--ts_proto_opt=${opts}`,
+    `-I${protoDir}`,
+    ...files,
+  ],
   { stdio: 'inherit' },
 );
 writeFileSync(join(outDir, '.generated'), `generated from ${files.length} proto files; do not edit\n`);

@@ -20,13 +20,34 @@ if (!step('build + typecheck', 'pnpm', ['run', 'build'])) {
   process.exit(1);
 }
 const testTypesOk = step('typecheck tests', 'pnpm', ['exec', 'tsc', '-p', 'tsconfig.test.json']);
-const lintOk = step('lint', 'pnpm', ['exec', 'eslint', '.', '--max-warnings=0']) && testTypesOk;
-const testsOk = step('tests', 'pnpm', ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+const formatOk = step('format', 'pnpm', ['exec', 'prettier', '--check', '--log-level', 'warn', '.']);
+const lintOk = step('lint', 'pnpm', ['exec', 'eslint', '.', '--max-warnings=0']) && testTypesOk && formatOk;
+const testsOk = step('tests', 'pnpm', [
+  'exec',
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+]);
 // The images run Node.js 24 LTS (Dockerfile); this machine's Node.js may be another line, so the
 // unit tests run once more on 24 (installed by `deploy/setup.sh --tests`). Missing, it fails.
-const node24 = join(ROOT, '.run', 'node24', 'node_modules', `node-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}`, 'bin', 'node');
+const node24 = join(
+  ROOT,
+  '.run',
+  'node24',
+  'node_modules',
+  `node-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}`,
+  'bin',
+  'node',
+);
 const node24Ok = existsSync(node24)
-  ? step('unit tests on Node.js 24', node24, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', 'unit'])
+  ? step('unit tests on Node.js 24', node24, [
+      join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      '--project',
+      'unit',
+    ])
   : (console.log(`\n=== unit tests on Node.js 24: ${node24} is missing; run bash deploy/setup.sh --tests`), false);
 
 let passed = 0;

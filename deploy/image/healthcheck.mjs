@@ -34,7 +34,14 @@ async function backendHealthy(env, service) {
   const security =
     env.GRPC_INSECURE === 'true'
       ? INSECURE
-      : { kind: 'mtls', tls: readMeshTls({ caFile: env.GRPC_TLS_CA_FILE, certFile: env.GRPC_TLS_CERT_FILE, keyFile: env.GRPC_TLS_KEY_FILE }) };
+      : {
+          kind: 'mtls',
+          tls: readMeshTls({
+            caFile: env.GRPC_TLS_CA_FILE,
+            certFile: env.GRPC_TLS_CERT_FILE,
+            keyFile: env.GRPC_TLS_KEY_FILE,
+          }),
+        };
   return checkHealth(hostPort(host, env.GRPC_PORT || BACKEND_SERVICES[service].grpcPort), DEADLINE_MS, security);
 }
 

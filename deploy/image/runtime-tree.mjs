@@ -75,7 +75,10 @@ export function copyRuntimeTree(root, out, opts = {}) {
     cpSync(from, to, {
       recursive: true,
       verbatimSymlinks: true,
-      filter: kind === 'dist' ? (src) => statSync(src).isDirectory() || keptInDist(relative(from, src).split(sep).join('/')) : undefined,
+      filter:
+        kind === 'dist'
+          ? (src) => statSync(src).isDirectory() || keptInDist(relative(from, src).split(sep).join('/'))
+          : undefined,
     });
   }
 }

@@ -32,7 +32,17 @@ export function bootstrap(o: {
   providerCSandboxUrl?: string;
   /** When set (the provider_d sandbox runs), a provider_d record is created and returned under `providers`. */
   providerDSandboxUrl?: string;
-  extras?: (ctx: BootstrapResult & { call: (method: string, url: string, token: string, body?: unknown, headers?: Record<string, string>) => Promise<unknown> }) => Promise<Record<string, unknown>>;
+  extras?: (
+    ctx: BootstrapResult & {
+      call: (
+        method: string,
+        url: string,
+        token: string,
+        body?: unknown,
+        headers?: Record<string, string>,
+      ) => Promise<unknown>;
+    },
+  ) => Promise<Record<string, unknown>>;
 }): Promise<BootstrapResult>;
 /** `pnpm bootstrap`'s `vies` entry: the running VIES sandbox's URLs, registered numbers and test numbers. */
 export function viesSandboxInfo(url: string): Promise<{
@@ -43,7 +53,10 @@ export function viesSandboxInfo(url: string): Promise<{
   testNumbers: Record<string, string>;
   note: string;
 }>;
-export function mailSandboxInfo(url: string, smtpPort?: number): { webUrl: string; messagesApi: string; smtp?: string; hint: string };
+export function mailSandboxInfo(
+  url: string,
+  smtpPort?: number,
+): { webUrl: string; messagesApi: string; smtp?: string; hint: string };
 
 export declare const WALKTHROUGH_TAX_PATCHES: ReadonlyArray<Record<string, unknown>>;
 export declare const WALKTHROUGH_INVOICING: {

@@ -6,7 +6,11 @@ import { createRequire } from 'node:module';
 async function call(method, url, token, body, extraHeaders = {}) {
   const res = await fetch(url, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...extraHeaders },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...extraHeaders,
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -63,7 +67,10 @@ async function sandboxProviderC(adminBaseUrl, apiKey, mode, sandboxUrl) {
     name: 'Sandbox direct debit',
     credentials: { accessToken, webhookSecret, environment },
   });
-  await call('PUT', `${sandboxUrl}/_sandbox/webhook_endpoint`, accessToken, { url: provider.webhookUrl, secret: webhookSecret });
+  await call('PUT', `${sandboxUrl}/_sandbox/webhook_endpoint`, accessToken, {
+    url: provider.webhookUrl,
+    secret: webhookSecret,
+  });
   return { id: provider.id, accessToken, webhookSecret };
 }
 
@@ -127,7 +134,10 @@ export async function bootstrap(o) {
     out.providers = { ...out.providers, provider_b: await sandboxProviderB(o.adminBaseUrl, apiKey, o.mode ?? 'live') };
   }
   if (o.providerCSandboxUrl) {
-    out.providers = { ...out.providers, provider_c: await sandboxProviderC(o.adminBaseUrl, apiKey, o.mode ?? 'live', o.providerCSandboxUrl) };
+    out.providers = {
+      ...out.providers,
+      provider_c: await sandboxProviderC(o.adminBaseUrl, apiKey, o.mode ?? 'live', o.providerCSandboxUrl),
+    };
   }
   if (o.providerDSandboxUrl) {
     out.providers = { ...out.providers, provider_d: await sandboxProviderD(o.adminBaseUrl, apiKey, o.mode ?? 'live') };
@@ -149,7 +159,9 @@ export async function viesSandboxInfo(url) {
     sandboxUrl: url,
     restApi: `${url}${REST_BASE_PATH}`,
     registered: registered.map((c) => ({ vatId: `${c.countryCode}${c.vatNumber}`, name: c.name })),
-    testNumbers: Object.fromEntries(Object.entries(TEST_NUMBERS).map(([n, o]) => [n, 'fault' in o ? o.fault : o.valid ? 'valid' : 'invalid'])),
+    testNumbers: Object.fromEntries(
+      Object.entries(TEST_NUMBERS).map(([n, o]) => [n, 'fault' in o ? o.fault : o.valid ? 'valid' : 'invalid']),
+    ),
     note:
       'Registered numbers are valid through POST /api/v1/vat/validate; other well-formed numbers are invalid. ' +
       'Test numbers go to the sandbox directly: POST <restApi>/check-vat-number {"countryCode":"DE","vatNumber":"301"}. ' +

@@ -6,7 +6,13 @@
 // for paid checkouts and the buyer portal on (`portalUrl`).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bootstrap, mailSandboxInfo, viesSandboxInfo, WALKTHROUGH_INVOICING, WALKTHROUGH_TAX_PATCHES } from './bootstrap-lib.mjs';
+import {
+  bootstrap,
+  mailSandboxInfo,
+  viesSandboxInfo,
+  WALKTHROUGH_INVOICING,
+  WALKTHROUGH_TAX_PATCHES,
+} from './bootstrap-lib.mjs';
 import { localSystemKey, RUN_DIR } from './system-key.mjs';
 
 const meshFile = join(RUN_DIR, 'mesh.json');

@@ -17,11 +17,17 @@ const DAY = 24 * 3600 * 1000;
 const LIFETIME_DAYS = 90;
 const RENEW_DAYS = 7;
 
-const serial = () => Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1');
+const serial = () =>
+  Buffer.from(webcrypto.getRandomValues(new Uint8Array(16)))
+    .toString('hex')
+    .replace(/^[89a-f]/, '1');
 
 async function exportKey(key) {
   const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
-  return `-----BEGIN PRIVATE KEY-----\n${der.toString('base64').match(/.{1,64}/g).join('\n')}\n-----END PRIVATE KEY-----\n`;
+  return `-----BEGIN PRIVATE KEY-----\n${der
+    .toString('base64')
+    .match(/.{1,64}/g)
+    .join('\n')}\n-----END PRIVATE KEY-----\n`;
 }
 
 function writeSecret(file, pem) {
@@ -46,7 +52,9 @@ function filesOf(dir, names) {
   return {
     dir,
     caFile: join(dir, 'ca.crt'),
-    certs: Object.fromEntries(names.map((n) => [n, { certFile: join(dir, `${n}.crt`), keyFile: join(dir, `${n}.key`) }])),
+    certs: Object.fromEntries(
+      names.map((n) => [n, { certFile: join(dir, `${n}.crt`), keyFile: join(dir, `${n}.key`) }]),
+    ),
   };
 }
 
@@ -65,7 +73,12 @@ export async function ensureMeshCerts(dir, names) {
   if (all.every(fresh) && names.every((n) => existsSync(files.certs[n].keyFile))) {
     const ca = new x509.X509Certificate(readFileSync(files.caFile, 'utf8'));
     const signedByCa = await Promise.all(
-      names.map((n) => new x509.X509Certificate(readFileSync(files.certs[n].certFile, 'utf8')).verify({ publicKey: ca.publicKey, signatureOnly: true })),
+      names.map((n) =>
+        new x509.X509Certificate(readFileSync(files.certs[n].certFile, 'utf8')).verify({
+          publicKey: ca.publicKey,
+          signatureOnly: true,
+        }),
+      ),
     );
     if (signedByCa.every(Boolean)) return files;
   }
@@ -119,7 +132,11 @@ export async function ensureMeshCerts(dir, names) {
 
 /** gRPC TLS settings of one process, as environment variables its config reads. */
 export function grpcTlsEnv(files, name) {
-  return { GRPC_TLS_CA_FILE: files.caFile, GRPC_TLS_CERT_FILE: files.certs[name].certFile, GRPC_TLS_KEY_FILE: files.certs[name].keyFile };
+  return {
+    GRPC_TLS_CA_FILE: files.caFile,
+    GRPC_TLS_CERT_FILE: files.certs[name].certFile,
+    GRPC_TLS_KEY_FILE: files.certs[name].keyFile,
+  };
 }
 
 // CLI (compose's one-shot `grpc-certs` service): node deploy/local/certs.mjs <dir> [--owner uid:gid] <name>...
@@ -135,7 +152,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const files = await ensureMeshCerts(dir, names);
   if (owner) {
     const [uid, gid] = owner.split(':').map(Number);
-    for (const f of [dir, files.caFile, ...names.flatMap((n) => [files.certs[n].certFile, files.certs[n].keyFile])]) chownSync(f, uid, gid);
+    for (const f of [dir, files.caFile, ...names.flatMap((n) => [files.certs[n].certFile, files.certs[n].keyFile])])
+      chownSync(f, uid, gid);
   }
   console.log(`mesh CA and certificates for ${names.join(', ')} in ${dir}`);
 }

@@ -3,7 +3,10 @@
 import pg from 'pg';
 import { connect } from 'nats';
 
-export async function dropNamespace(namespace, { pgUrl = 'postgres://postgres@127.0.0.1:5432/postgres', natsUrl = 'nats://127.0.0.1:4222' } = {}) {
+export async function dropNamespace(
+  namespace,
+  { pgUrl = 'postgres://postgres@127.0.0.1:5432/postgres', natsUrl = 'nats://127.0.0.1:4222' } = {},
+) {
   if (!/^[a-z][a-z0-9]{2,30}$/.test(namespace)) throw new Error(`refusing to drop suspicious namespace "${namespace}"`);
   const client = new pg.Client({ connectionString: pgUrl });
   await client.connect();

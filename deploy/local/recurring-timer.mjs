@@ -9,7 +9,8 @@ export function recurringIntervalMs(env) {
   const raw = env.RECURRING_PROCESS_INTERVAL_MS;
   if (raw === undefined || raw === '') return 15 * 60_000;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error('RECURRING_PROCESS_INTERVAL_MS must be a whole number of milliseconds (0 turns it off)');
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error('RECURRING_PROCESS_INTERVAL_MS must be a whole number of milliseconds (0 turns it off)');
   return n;
 }
 
@@ -53,7 +54,9 @@ export function startRecurringTimer({ adminBaseUrl, systemApiKey, intervalMs, lo
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { PAYMESH_ADMIN_URL: adminBaseUrl, SYSTEM_API_KEY: systemApiKey } = process.env;
   if (!adminBaseUrl || !systemApiKey) {
-    console.error('recurring processor: set PAYMESH_ADMIN_URL (gateway-admin, …/api/v1) and SYSTEM_API_KEY (a system key with system:execute)');
+    console.error(
+      'recurring processor: set PAYMESH_ADMIN_URL (gateway-admin, …/api/v1) and SYSTEM_API_KEY (a system key with system:execute)',
+    );
     process.exit(2);
   }
   const intervalMs = recurringIntervalMs(process.env);
@@ -62,7 +65,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exit(0);
   }
   const stop = startRecurringTimer({ adminBaseUrl, systemApiKey, intervalMs, log: (line) => console.log(line) });
-  console.log(`recurring processor: POST ${adminBaseUrl}/system/recurring/process every ${Math.round(intervalMs / 1000)} s`);
+  console.log(
+    `recurring processor: POST ${adminBaseUrl}/system/recurring/process every ${Math.round(intervalMs / 1000)} s`,
+  );
   for (const signal of ['SIGTERM', 'SIGINT']) {
     process.once(signal, () => {
       stop();

@@ -18,9 +18,12 @@ function needsBuild() {
   if (!existsSync(join(ROOT, 'libs/proto/src/gen/.generated'))) return true;
   const builtAt = Math.min(...mains.map((m) => statSync(m).mtimeMs));
   try {
-    const newest = execSync(`git -C "${ROOT}" ls-files -z -- '*.ts' '*.proto' | xargs -0 stat -c %Y 2>/dev/null | sort -n | tail -1`, {
-      encoding: 'utf8',
-    }).trim();
+    const newest = execSync(
+      `git -C "${ROOT}" ls-files -z -- '*.ts' '*.proto' | xargs -0 stat -c %Y 2>/dev/null | sort -n | tail -1`,
+      {
+        encoding: 'utf8',
+      },
+    ).trim();
     return Number(newest) * 1000 > builtAt;
   } catch {
     return false;
@@ -112,14 +115,24 @@ async function main() {
   console.log(`  Main Backend: ${mesh.publicBaseUrl}   (webhooks: ${mesh.publicRootUrl}/hooks/...)`);
   console.log(`  Checkout:     ${mesh.checkoutFrontendUrl}/c/<sessionPublicId>   (the paymentUrl of every checkout)`);
   for (const [name, url] of Object.entries(mesh.sandboxUrls)) {
-    if (name === 'sandbox-mail') console.log(`  Mail catcher: ${url}   (every e-mail sent lands here; SMTP on 127.0.0.1:${mesh.env.MAIL_SANDBOX_SMTP_PORT})`);
+    if (name === 'sandbox-mail')
+      console.log(
+        `  Mail catcher: ${url}   (every e-mail sent lands here; SMTP on 127.0.0.1:${mesh.env.MAIL_SANDBOX_SMTP_PORT})`,
+      );
     else console.log(`  ${name}: ${url}`);
   }
   console.log('Run `pnpm bootstrap` in another terminal to create a merchant. Ctrl-C stops everything.\n');
   // Recurring invoices: the due processor on a timer (RECURRING_PROCESS_INTERVAL_MS, 0 = off).
-  startRecurringTimer({ adminBaseUrl: mesh.adminBaseUrl, systemApiKey, intervalMs: recurringEveryMs, log: (line) => onLine('recurring-timer', line) });
-  if (recurringEveryMs) console.log(`Recurring processor: every ${Math.round(recurringEveryMs / 1000)} s (RECURRING_PROCESS_INTERVAL_MS; 0 turns it off).\n`);
-
+  startRecurringTimer({
+    adminBaseUrl: mesh.adminBaseUrl,
+    systemApiKey,
+    intervalMs: recurringEveryMs,
+    log: (line) => onLine('recurring-timer', line),
+  });
+  if (recurringEveryMs)
+    console.log(
+      `Recurring processor: every ${Math.round(recurringEveryMs / 1000)} s (RECURRING_PROCESS_INTERVAL_MS; 0 turns it off).\n`,
+    );
 }
 
 void main();

@@ -3,7 +3,16 @@
 import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { createRequire } from 'node:module';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +36,11 @@ export const BACKENDS = [
  * What a local run on this machine opts into (services default to production): the published
  * development secrets, and IPN to a receiver on loopback. Tests and benchmarks use it as it is.
  */
-export const LOCAL_DEV_ENV = Object.freeze({ NODE_ENV: 'development', PAYMESH_DEV_DEFAULTS: 'true', IPN_ALLOWED_TARGETS: '127.0.0.1' });
+export const LOCAL_DEV_ENV = Object.freeze({
+  NODE_ENV: 'development',
+  PAYMESH_DEV_DEFAULTS: 'true',
+  IPN_ALLOWED_TARGETS: '127.0.0.1',
+});
 
 /**
  * Sandboxes started beside the mesh (only those built in this checkout): [package dir, env prefix,
@@ -192,29 +205,44 @@ export async function startMesh(opts = {}) {
   // Root URL providers call back (webhook endpoints): gateway-public, unless the run is told
   // otherwise (a tunnel URL in PUBLIC_ROOT_URL; an ephemeral run only through opts.env).
   const localPublicRoot = `http://${host}:${ports['gateway-public']}`;
-  shared.PUBLIC_ROOT_URL = opts.ephemeralPorts ? (opts.env?.PUBLIC_ROOT_URL ?? localPublicRoot) : (env.PUBLIC_ROOT_URL ?? localPublicRoot);
+  shared.PUBLIC_ROOT_URL = opts.ephemeralPorts
+    ? (opts.env?.PUBLIC_ROOT_URL ?? localPublicRoot)
+    : (env.PUBLIC_ROOT_URL ?? localPublicRoot);
   // The hosted checkout page is served by gateway-public: payment URLs point at it (`/c/<session>`)
   // and its origin is the main frontend the Main Backend always allows, unless the run names
   // another checkout host (CHECKOUT_FRONTEND_URL, MAIN_FRONTEND_ORIGIN).
-  const checkoutFrontend = (opts.ephemeralPorts ? opts.env?.CHECKOUT_FRONTEND_URL : env.CHECKOUT_FRONTEND_URL) ?? shared.PUBLIC_ROOT_URL;
+  const checkoutFrontend =
+    (opts.ephemeralPorts ? opts.env?.CHECKOUT_FRONTEND_URL : env.CHECKOUT_FRONTEND_URL) ?? shared.PUBLIC_ROOT_URL;
   shared.CHECKOUT_FRONTEND_URL = checkoutFrontend;
-  shared.MAIN_FRONTEND_ORIGIN = (opts.ephemeralPorts ? opts.env?.MAIN_FRONTEND_ORIGIN : env.MAIN_FRONTEND_ORIGIN) ?? new URL(checkoutFrontend).origin;
+  shared.MAIN_FRONTEND_ORIGIN =
+    (opts.ephemeralPorts ? opts.env?.MAIN_FRONTEND_ORIGIN : env.MAIN_FRONTEND_ORIGIN) ??
+    new URL(checkoutFrontend).origin;
   // The buyer portal page is served by gateway-public too (`/portal/<organizationId>`); magic links
   // made by gateway-admin point at `<PORTAL_PUBLIC_URL>/magic-link#token=...`.
-  shared.PORTAL_PUBLIC_URL = (opts.ephemeralPorts ? opts.env?.PORTAL_PUBLIC_URL : env.PORTAL_PUBLIC_URL) ?? `${shared.PUBLIC_ROOT_URL.replace(/\/+$/, '')}/portal`;
+  shared.PORTAL_PUBLIC_URL =
+    (opts.ephemeralPorts ? opts.env?.PORTAL_PUBLIC_URL : env.PORTAL_PUBLIC_URL) ??
+    `${shared.PUBLIC_ROOT_URL.replace(/\/+$/, '')}/portal`;
 
   // Backend gRPC runs on mutual TLS with a local CA: each process gets its own certificate.
   const insecure = ['true', '1', 'yes'].includes(String(env.GRPC_INSECURE ?? ''));
   // A run without a log directory gets a temporary one for its certificates, removed on stop.
-  const tempCertRoot = !opts.certDir && opts.ephemeralPorts && !opts.logDir ? mkdtempSync(join(tmpdir(), 'paymesh-mesh-')) : undefined;
-  const certDir = opts.certDir ?? (opts.ephemeralPorts ? join(opts.logDir ?? tempCertRoot, 'certs') : join(ROOT, '.run', 'certs'));
-  const certs = insecure ? undefined : await ensureMeshCerts(certDir, [...[...BACKENDS, ...GATEWAYS].map(([n]) => n), CLIENT_CERT_NAME]);
+  const tempCertRoot =
+    !opts.certDir && opts.ephemeralPorts && !opts.logDir ? mkdtempSync(join(tmpdir(), 'paymesh-mesh-')) : undefined;
+  const certDir =
+    opts.certDir ?? (opts.ephemeralPorts ? join(opts.logDir ?? tempCertRoot, 'certs') : join(ROOT, '.run', 'certs'));
+  const certs = insecure
+    ? undefined
+    : await ensureMeshCerts(certDir, [...[...BACKENDS, ...GATEWAYS].map(([n]) => n), CLIENT_CERT_NAME]);
   const tlsEnv = (name) => (certs ? grpcTlsEnv(certs, name) : {});
   const clientTls = certs ? grpcTlsEnv(certs, CLIENT_CERT_NAME) : undefined;
   const clientSecurity = clientTls
     ? {
         kind: 'mtls',
-        tls: grpcLib().readMeshTls({ caFile: clientTls.GRPC_TLS_CA_FILE, certFile: clientTls.GRPC_TLS_CERT_FILE, keyFile: clientTls.GRPC_TLS_KEY_FILE }),
+        tls: grpcLib().readMeshTls({
+          caFile: clientTls.GRPC_TLS_CA_FILE,
+          certFile: clientTls.GRPC_TLS_CERT_FILE,
+          keyFile: clientTls.GRPC_TLS_KEY_FILE,
+        }),
       }
     : { kind: 'insecure' };
 
@@ -258,7 +286,14 @@ export async function startMesh(opts = {}) {
 
   function launch(spec) {
     const child = spawn(process.execPath, ['--enable-source-maps', ...(opts.nodeArgs?.(spec.name) ?? []), spec.main], {
-      env: { ...env, ...shared, ...spec.env, SERVICE_NAME: spec.name, OTEL_SERVICE_NAME: spec.name, EXIT_WITH_PARENT: 'true' },
+      env: {
+        ...env,
+        ...shared,
+        ...spec.env,
+        SERVICE_NAME: spec.name,
+        OTEL_SERVICE_NAME: spec.name,
+        EXIT_WITH_PARENT: 'true',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const file = opts.logDir ? createWriteStream(join(opts.logDir, `${spec.name}.log`), { flags: 'a' }) : undefined;
@@ -301,7 +336,9 @@ export async function startMesh(opts = {}) {
       }
       if (!pending.size) break;
       if (Date.now() > deadline) {
-        const detail = [...pending].map((n) => `--- ${n} ---\n${(tails.get(n) ?? []).slice(-10).join('\n')}`).join('\n');
+        const detail = [...pending]
+          .map((n) => `--- ${n} ---\n${(tails.get(n) ?? []).slice(-10).join('\n')}`)
+          .join('\n');
         throw new Error(`not healthy after ${timeoutMs} ms: ${[...pending].join(', ')}\n${detail}`);
       }
       await new Promise((r) => setTimeout(r, 200));
@@ -354,7 +391,10 @@ export async function startMesh(opts = {}) {
   for (const spec of specs) launch(spec);
   opts.signal?.addEventListener('abort', () => void mesh.stop(), { once: true });
   try {
-    await waitHealthy(specs.map((s) => s.name), opts.readyTimeoutMs ?? 60_000);
+    await waitHealthy(
+      specs.map((s) => s.name),
+      opts.readyTimeoutMs ?? 60_000,
+    );
   } catch (err) {
     await mesh.stop();
     throw err;

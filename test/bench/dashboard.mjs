@@ -122,7 +122,12 @@ try {
   const seedSeconds = (performance.now() - seedStart) / 1000;
   process.stdout.write('\n');
 
-  const deps = { store, outbox: new Committer({ store }), clock: systemClock, logger: createLogger({ service: 'bench', level: 'silent' }) };
+  const deps = {
+    store,
+    outbox: new Committer({ store }),
+    clock: systemClock,
+    logger: createLogger({ service: 'bench', level: 'silent' }),
+  };
   const backfillStart = performance.now();
   let shown = 0;
   const backfill = await runBackfill(deps, {
@@ -145,8 +150,14 @@ try {
   const today = new Date(now).toISOString().slice(0, 10);
   const cases = [
     ['last_30_days, UTC, all sites and currencies', '/dashboard?period=last_30_days'],
-    ['this_month, Asia/Kolkata, one site, EUR', `/dashboard?period=this_month&timezone=Asia/Kolkata&siteId=${boot.siteId}&currency=EUR`],
-    [`whole span (${DAYS + 1} days), Europe/Berlin`, `/dashboard?startDate=${firstDay}&endDate=${today}&timezone=Europe/Berlin&recentLimit=20`],
+    [
+      'this_month, Asia/Kolkata, one site, EUR',
+      `/dashboard?period=this_month&timezone=Asia/Kolkata&siteId=${boot.siteId}&currency=EUR`,
+    ],
+    [
+      `whole span (${DAYS + 1} days), Europe/Berlin`,
+      `/dashboard?startDate=${firstDay}&endDate=${today}&timezone=Europe/Berlin&recentLimit=20`,
+    ],
   ];
   const reference = `/sites/${boot.siteId}`;
 
@@ -170,14 +181,22 @@ try {
   for (const r of [...results, ref]) r.sort((a, b) => a - b);
   const refP99 = percentile(ref, 99);
 
-  console.log(`transactions: ${N.toLocaleString('en')} seeded in ${round(seedSeconds)} s (bulk SQL, indexes in place, then VACUUM ANALYZE), over ${DAYS} days`);
-  console.log(`aggregates: the product's backfill brought ${backfill.updated.toLocaleString('en')} of ${backfill.scanned.toLocaleString('en')} transactions in, in ${round(backfillSeconds)} s (${round(backfill.scanned / backfillSeconds, 0)} transactions/s); ${Number(buckets).toLocaleString('en')} bucket documents`);
-  console.log(`check, gross volume over the whole span: dashboard ${whole.currencies.map((c) => `${c.currency} ${c.grossVolume}`).join(', ')}; SQL ${sql.rows.map((r) => `${r.c} ${r.gross}`).join(', ')}`);
+  console.log(
+    `transactions: ${N.toLocaleString('en')} seeded in ${round(seedSeconds)} s (bulk SQL, indexes in place, then VACUUM ANALYZE), over ${DAYS} days`,
+  );
+  console.log(
+    `aggregates: the product's backfill brought ${backfill.updated.toLocaleString('en')} of ${backfill.scanned.toLocaleString('en')} transactions in, in ${round(backfillSeconds)} s (${round(backfill.scanned / backfillSeconds, 0)} transactions/s); ${Number(buckets).toLocaleString('en')} bucket documents`,
+  );
+  console.log(
+    `check, gross volume over the whole span: dashboard ${whole.currencies.map((c) => `${c.currency} ${c.grossVolume}`).join(', ')}; SQL ${sql.rows.map((r) => `${r.c} ${r.gross}`).join(', ')}`,
+  );
   console.log('');
   console.log('| GET | p50 ms | p99 ms | p99 / reference p99 |');
   console.log('|---|---:|---:|---:|');
   for (const [k, [name]] of cases.entries()) {
-    console.log(`| /dashboard: ${name} (${RUNS} calls) | ${round(percentile(results[k], 50))} | ${round(percentile(results[k], 99))} | ${round(percentile(results[k], 99) / refP99, 2)} |`);
+    console.log(
+      `| /dashboard: ${name} (${RUNS} calls) | ${round(percentile(results[k], 50))} | ${round(percentile(results[k], 99))} | ${round(percentile(results[k], 99) / refP99, 2)} |`,
+    );
   }
   console.log(`| reference: /sites/:id (${RUNS} calls) | ${round(percentile(ref, 50))} | ${round(refP99)} | 1 |`);
   console.log('');

@@ -57,8 +57,19 @@ function view(n) {
     dueDate: '2027-03-15',
     servicePeriod: { start: '2027-02-01', end: '2027-02-28' },
     currency: 'EUR',
-    seller: { name: 'Muster Software GmbH', address: { street: 'Hauptstraße 5', city: 'Berlin', postalCode: '10115', country: 'DE' }, email: 'billing@muster.example', vatId: 'DE123456789', iban: 'DE89370400440532013000' },
-    buyer: { name: 'Société Exemple SARL', address: { street: '12 rue de la Paix', city: 'Paris', postalCode: '75002', country: 'FR' }, email: null, vatId: 'FR40303265045' },
+    seller: {
+      name: 'Muster Software GmbH',
+      address: { street: 'Hauptstraße 5', city: 'Berlin', postalCode: '10115', country: 'DE' },
+      email: 'billing@muster.example',
+      vatId: 'DE123456789',
+      iban: 'DE89370400440532013000',
+    },
+    buyer: {
+      name: 'Société Exemple SARL',
+      address: { street: '12 rue de la Paix', city: 'Paris', postalCode: '75002', country: 'FR' },
+      email: null,
+      vatId: 'FR40303265045',
+    },
     lines,
     taxBreakdown: [{ taxRate: 0, taxRateCode: 'RC', taxableBase: net, taxAmount: 0 }],
     totals: { net, tax: 0, gross: net },
@@ -130,7 +141,13 @@ async function load(seconds, concurrency, once) {
   );
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { perSecond: latencies.length / elapsed, done: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures };
+  return {
+    perSecond: latencies.length / elapsed,
+    done: latencies.length,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    failures,
+  };
 }
 
 /** Describe every 50 ms until stopped: the latency of a cheap request beside the renders. */
@@ -195,31 +212,46 @@ async function bareChromium(seconds, pages, html) {
 
 async function main() {
   const os = await import('node:os');
-  const result = { startedAt: new Date().toISOString(), host: { cpus: os.cpus().length, node: process.version, loadAvgAtStart: os.loadavg() }, concurrency: CONCURRENCY, seconds: SECONDS };
+  const result = {
+    startedAt: new Date().toISOString(),
+    host: { cpus: os.cpus().length, node: process.version, loadAvgAtStart: os.loadavg() },
+    concurrency: CONCURRENCY,
+    seconds: SECONDS,
+  };
   let ctx;
   try {
     log('starting the mesh');
     ctx = await startBenchMesh({ logLevel: args['log-level'], onError: meshErrors });
     const { mesh } = ctx;
     const pagesInService = Number(mesh.env.PDF_PAGES ?? process.env.PDF_PAGES ?? 2);
-    const client = grpcLib.makeClient(documents.DocumentsServiceClient, mesh.env.DOCUMENTS_GRPC_ADDR, mesh.clientSecurity);
+    const client = grpcLib.makeClient(
+      documents.DocumentsServiceClient,
+      mesh.env.DOCUMENTS_GRPC_ADDR,
+      mesh.clientSecurity,
+    );
     const cfg = { deadlineMs: 30_000, target: 'documents' };
     const render = (n) =>
-      grpcLib.call(client, client.renderInvoicePdf, {
-        organizationId: '65f000000000000000000001',
-        testMode: true,
-        documentId: `65f0000000000000${String(n % 1000).padStart(8, '0')}`,
-        snapshotVersion: '1',
-        regenerate: true,
-        bodyJson: JSON.stringify(view(n)),
-      }, cfg);
+      grpcLib.call(
+        client,
+        client.renderInvoicePdf,
+        {
+          organizationId: '65f000000000000000000001',
+          testMode: true,
+          documentId: `65f0000000000000${String(n % 1000).padStart(8, '0')}`,
+          snapshotVersion: '1',
+          regenerate: true,
+          bodyJson: JSON.stringify(view(n)),
+        },
+        cfg,
+      );
     const describe = () => grpcLib.call(client, client.describe, {}, { deadlineMs: 5_000, target: 'documents' });
     const docsPid = ctx.pids.documents ?? mesh.pids().documents;
 
     log('warming the browser');
     for (let i = 0; i < 4; i++) {
       const res = await render(i);
-      if (!Buffer.from(res.pdf).subarray(0, 5).equals(Buffer.from('%PDF-'))) throw new Error('RenderInvoicePdf did not answer a PDF');
+      if (!Buffer.from(res.pdf).subarray(0, 5).equals(Buffer.from('%PDF-')))
+        throw new Error('RenderInvoicePdf did not answer a PDF');
     }
     const stopIdle = probe(describe);
     await new Promise((r) => setTimeout(r, 2_000));
@@ -242,11 +274,16 @@ async function main() {
     result.xml = {};
     for (const format of ['xrechnung', 'peppol', 'zugferd']) {
       const write = async (n) => {
-        const res = await grpcLib.call(client, client.renderEInvoice, {
-          organizationId: '65f000000000000000000001',
-          testMode: true,
-          bodyJson: JSON.stringify({ format, output: 'xml', document: einvoiceDocument(n) }),
-        }, cfg);
+        const res = await grpcLib.call(
+          client,
+          client.renderEInvoice,
+          {
+            organizationId: '65f000000000000000000001',
+            testMode: true,
+            bodyJson: JSON.stringify({ format, output: 'xml', document: einvoiceDocument(n) }),
+          },
+          cfg,
+        );
         const report = JSON.parse(res.reportJson);
         if (!report.valid) throw new Error(`${format}: invalid (${report.errors} errors)`);
       };
@@ -260,17 +297,24 @@ async function main() {
   }
   result.host.loadAvgAtEnd = os.loadavg();
   const f1 = (n) => (n ?? 0).toFixed(1);
-  const row = (name, r) => `  ${name.padEnd(34)} ${f1(r.perSecond).padStart(6)} PDFs/s  p50 ${f1(r.p50)} ms  p99 ${f1(r.p99)} ms  (${r.done} done${Object.keys(r.failures).length ? `, failures ${JSON.stringify(r.failures)}` : ''})`;
+  const row = (name, r) =>
+    `  ${name.padEnd(34)} ${f1(r.perSecond).padStart(6)} PDFs/s  p50 ${f1(r.p50)} ms  p99 ${f1(r.p99)} ms  (${r.done} done${Object.keys(r.failures).length ? `, failures ${JSON.stringify(r.failures)}` : ''})`;
   console.log(`\nPDF rendering, ${CONCURRENCY} callers, ${SECONDS} s each`);
   console.log(row('bare puppeteer (same HTML, pages)', result.reference));
   console.log(row('documents RenderInvoicePdf', result.service));
   console.log(`  ratio service / bare puppeteer: ${result.ratio.toFixed(2)}`);
-  console.log(`  Describe beside the renders: p50 ${f1(result.describeUnderLoad.p50)} ms, p99 ${f1(result.describeUnderLoad.p99)} ms (idle: p50 ${f1(result.describeIdle.p50)} ms, p99 ${f1(result.describeIdle.p99)} ms)`);
+  console.log(
+    `  Describe beside the renders: p50 ${f1(result.describeUnderLoad.p50)} ms, p99 ${f1(result.describeUnderLoad.p99)} ms (idle: p50 ${f1(result.describeIdle.p50)} ms, p99 ${f1(result.describeIdle.p99)} ms)`,
+  );
   console.log(`\ne-invoice XML written and checked (RenderEInvoice), ${CONCURRENCY} callers`);
-  const xrow = (name, r) => `  ${name.padEnd(34)} ${f1(r.perSecond).padStart(6)} /s      p50 ${f1(r.p50)} ms  p99 ${f1(r.p99)} ms  (${r.done} done${Object.keys(r.failures).length ? `, failures ${JSON.stringify(r.failures)}` : ''})`;
+  const xrow = (name, r) =>
+    `  ${name.padEnd(34)} ${f1(r.perSecond).padStart(6)} /s      p50 ${f1(r.p50)} ms  p99 ${f1(r.p99)} ms  (${r.done} done${Object.keys(r.failures).length ? `, failures ${JSON.stringify(r.failures)}` : ''})`;
   console.log(xrow('Describe (gRPC round trip)', result.describe));
-  for (const [format, r] of Object.entries(result.xml)) console.log(`${xrow(format, r)}  ratio to Describe ${(r.perSecond / result.describe.perSecond).toFixed(3)}`);
-  console.log(`  documents RSS: ${result.rssBeforeMb} MB before, ${result.rssAfterMb} MB after; mesh error lines ${result.meshErrorLines}`);
+  for (const [format, r] of Object.entries(result.xml))
+    console.log(`${xrow(format, r)}  ratio to Describe ${(r.perSecond / result.describe.perSecond).toFixed(3)}`);
+  console.log(
+    `  documents RSS: ${result.rssBeforeMb} MB before, ${result.rssAfterMb} MB after; mesh error lines ${result.meshErrorLines}`,
+  );
   const out = args.out ?? join(ROOT, '.run', 'bench', `documents-${result.startedAt.replace(/[:.]/g, '-')}.json`);
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);

@@ -33,20 +33,28 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const log = (msg) => console.log(`[bench:hosted-page] ${msg}`);
 const meshErrors = limitedLog('[mesh error]');
 
-const EMPTY_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reference</title></head><body><main><h1>Reference</h1></main></body></html>';
+const EMPTY_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reference</title></head><body><main><h1>Reference</h1></main></body></html>';
 
 /** The reference: an empty static page from a bare Node HTTP server. */
 function startReference() {
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }).end(EMPTY_PAGE);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) }),
+    ),
+  );
 }
 
 async function call(method, url, { token, body } = {}) {
   const res = await fetch(url, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -65,12 +73,15 @@ async function loadOnce(browser, url, ready, readyMark) {
     await page.setViewport({ width: 1024, height: 800 });
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForSelector(ready, { visible: true, timeout: 30_000 });
-    if (readyMark) await page.waitForFunction((m) => performance.getEntriesByName(m).length > 0, { timeout: 30_000 }, readyMark);
+    if (readyMark)
+      await page.waitForFunction((m) => performance.getEntriesByName(m).length > 0, { timeout: 30_000 }, readyMark);
     return await page.evaluate((m) => {
       const nav = performance.getEntriesByType('navigation')[0];
       const fcp = performance.getEntriesByName('first-contentful-paint')[0];
       const mark = m ? performance.getEntriesByName(m)[0] : undefined;
-      const scripts = performance.getEntriesByType('resource').filter((r) => r.initiatorType === 'script' || r.name.endsWith('.js'));
+      const scripts = performance
+        .getEntriesByType('resource')
+        .filter((r) => r.initiatorType === 'script' || r.name.endsWith('.js'));
       return {
         responseEnd: nav.responseEnd,
         domContentLoaded: nav.domContentLoadedEventEnd,
@@ -91,12 +102,22 @@ async function loadOnce(browser, url, ready, readyMark) {
 
 function summary(loads) {
   const pick = (k) => median(loads.map((l) => l[k]).filter((v) => v !== null));
-  return { fcp: pick('fcp'), domContentLoaded: pick('domContentLoaded'), load: pick('load'), ready: pick('ready'), requests: loads[0].requests };
+  return {
+    fcp: pick('fcp'),
+    domContentLoaded: pick('domContentLoaded'),
+    load: pick('load'),
+    ready: pick('ready'),
+    requests: loads[0].requests,
+  };
 }
 
 async function main() {
   const os = await import('node:os');
-  const result = { startedAt: new Date().toISOString(), loads: LOADS, host: { cpus: os.cpus().length, node: process.version, loadAvgAtStart: os.loadavg() } };
+  const result = {
+    startedAt: new Date().toISOString(),
+    loads: LOADS,
+    host: { cpus: os.cpus().length, node: process.version, loadAvgAtStart: os.loadavg() },
+  };
   const reference = await startReference();
   const profile = await mkdtemp(join(tmpdir(), 'paymesh-bench-chromium-'));
   let ctx;
@@ -105,7 +126,10 @@ async function main() {
     log('starting the mesh');
     ctx = await startBenchMesh({ logLevel: args['log-level'], onError: meshErrors });
     const { mesh, boot } = ctx;
-    await call('PUT', `${mesh.adminBaseUrl}/organizations/settings/tax`, { token: boot.apiKey, body: { homeCountry: 'DE', ossEnabled: true } });
+    await call('PUT', `${mesh.adminBaseUrl}/organizations/settings/tax`, {
+      token: boot.apiKey,
+      body: { homeCountry: 'DE', ossEnabled: true },
+    });
     const checkout = await call('POST', `${mesh.adminBaseUrl}/checkouts/${boot.siteId}/create`, {
       token: boot.apiKey,
       body: {
@@ -138,7 +162,15 @@ async function main() {
     browser = await puppeteer.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-sync', `--user-data-dir=${profile}`],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-sync',
+        `--user-data-dir=${profile}`,
+      ],
     });
     // Warm-up (Chromium's own start-up, the services' first requests), not counted.
     await loadOnce(browser, reference.url, 'h1');
@@ -150,14 +182,22 @@ async function main() {
       pageLoads.push(await loadOnce(browser, pageUrl, '#pay-form', 'paymesh:checkout-ready'));
     }
     result.reference = summary(refLoads);
-    result.checkoutPage = { ...summary(pageLoads), jsTransferBytes: pageLoads[0].jsTransferBytes, jsEncodedBytes: pageLoads[0].jsEncodedBytes, jsDecodedBytes: pageLoads[0].jsDecodedBytes };
+    result.checkoutPage = {
+      ...summary(pageLoads),
+      jsTransferBytes: pageLoads[0].jsTransferBytes,
+      jsEncodedBytes: pageLoads[0].jsEncodedBytes,
+      jsDecodedBytes: pageLoads[0].jsDecodedBytes,
+    };
     result.ratios = {
       fcp: result.checkoutPage.fcp / result.reference.fcp,
       load: result.checkoutPage.load / result.reference.load,
       readyVsReferenceLoad: result.checkoutPage.ready / result.reference.load,
     };
     // The portal page's first load (sign-in form ready: the page has tried the refresh cookie).
-    await call('PUT', `${mesh.adminBaseUrl}/organizations/settings/portal`, { token: boot.apiKey, body: { enabled: true } });
+    await call('PUT', `${mesh.adminBaseUrl}/organizations/settings/portal`, {
+      token: boot.apiKey,
+      body: { enabled: true },
+    });
     const portalUrl = `${mesh.publicRootUrl}/portal/${boot.organizationId}`;
     log(`portal ${portalUrl}`);
     await loadOnce(browser, portalUrl, '#email-form', 'paymesh:portal-ready');
@@ -168,7 +208,11 @@ async function main() {
       portalLoads.push(await loadOnce(browser, portalUrl, '#email-form', 'paymesh:portal-ready'));
     }
     result.portalReference = summary(portalRefLoads);
-    result.portalPage = { ...summary(portalLoads), jsEncodedBytes: portalLoads[0].jsEncodedBytes, jsDecodedBytes: portalLoads[0].jsDecodedBytes };
+    result.portalPage = {
+      ...summary(portalLoads),
+      jsEncodedBytes: portalLoads[0].jsEncodedBytes,
+      jsDecodedBytes: portalLoads[0].jsDecodedBytes,
+    };
     result.portalRatios = {
       fcp: result.portalPage.fcp / result.portalReference.fcp,
       load: result.portalPage.load / result.portalReference.load,
@@ -187,17 +231,33 @@ async function main() {
   const r = result.reference;
   const c = result.checkoutPage;
   console.log(`\nhosted checkout page, first load, ${LOADS} cold loads each, alternating, medians`);
-  console.log(`  JavaScript: ${result.javascript.files} file(s), ${kb(result.javascript.gzipBytes)} gzip (${kb(result.javascript.rawBytes)} uncompressed); Chromium received ${kb(c.jsEncodedBytes)} (brotli)`);
+  console.log(
+    `  JavaScript: ${result.javascript.files} file(s), ${kb(result.javascript.gzipBytes)} gzip (${kb(result.javascript.rawBytes)} uncompressed); Chromium received ${kb(c.jsEncodedBytes)} (brotli)`,
+  );
   console.log(`                         FCP       DOMContentLoaded  load      ready     requests`);
-  console.log(`  empty static page   ${ms(r.fcp)} ${ms(r.domContentLoaded)} ${ms(r.load)} ${ms(r.ready)}   ${r.requests}`);
-  console.log(`  hosted checkout     ${ms(c.fcp)} ${ms(c.domContentLoaded)} ${ms(c.load)} ${ms(c.ready)}   ${c.requests}`);
-  console.log(`  ratios checkout / reference: FCP ${result.ratios.fcp.toFixed(2)}, load ${result.ratios.load.toFixed(2)}; checkout ready / reference load ${result.ratios.readyVsReferenceLoad.toFixed(2)}`);
+  console.log(
+    `  empty static page   ${ms(r.fcp)} ${ms(r.domContentLoaded)} ${ms(r.load)} ${ms(r.ready)}   ${r.requests}`,
+  );
+  console.log(
+    `  hosted checkout     ${ms(c.fcp)} ${ms(c.domContentLoaded)} ${ms(c.load)} ${ms(c.ready)}   ${c.requests}`,
+  );
+  console.log(
+    `  ratios checkout / reference: FCP ${result.ratios.fcp.toFixed(2)}, load ${result.ratios.load.toFixed(2)}; checkout ready / reference load ${result.ratios.readyVsReferenceLoad.toFixed(2)}`,
+  );
   const pr = result.portalReference;
   const p = result.portalPage;
-  console.log(`\nbuyer portal page (sign-in form), first load, ${LOADS} cold loads each, alternating, medians; Chromium received ${kb(p.jsEncodedBytes)} of JavaScript`);
-  console.log(`  empty static page   ${ms(pr.fcp)} ${ms(pr.domContentLoaded)} ${ms(pr.load)} ${ms(pr.ready)}   ${pr.requests}`);
-  console.log(`  buyer portal        ${ms(p.fcp)} ${ms(p.domContentLoaded)} ${ms(p.load)} ${ms(p.ready)}   ${p.requests}`);
-  console.log(`  ratios portal / reference: FCP ${result.portalRatios.fcp.toFixed(2)}, load ${result.portalRatios.load.toFixed(2)}; portal ready / reference load ${result.portalRatios.readyVsReferenceLoad.toFixed(2)}`);
+  console.log(
+    `\nbuyer portal page (sign-in form), first load, ${LOADS} cold loads each, alternating, medians; Chromium received ${kb(p.jsEncodedBytes)} of JavaScript`,
+  );
+  console.log(
+    `  empty static page   ${ms(pr.fcp)} ${ms(pr.domContentLoaded)} ${ms(pr.load)} ${ms(pr.ready)}   ${pr.requests}`,
+  );
+  console.log(
+    `  buyer portal        ${ms(p.fcp)} ${ms(p.domContentLoaded)} ${ms(p.load)} ${ms(p.ready)}   ${p.requests}`,
+  );
+  console.log(
+    `  ratios portal / reference: FCP ${result.portalRatios.fcp.toFixed(2)}, load ${result.portalRatios.load.toFixed(2)}; portal ready / reference load ${result.portalRatios.readyVsReferenceLoad.toFixed(2)}`,
+  );
   console.log(`  mesh error lines ${result.meshErrorLines}`);
   const out = args.out ?? join(ROOT, '.run', 'bench', `hosted-page-${result.startedAt.replace(/[:.]/g, '-')}.json`);
   mkdirSync(join(out, '..'), { recursive: true });

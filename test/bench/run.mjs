@@ -45,10 +45,15 @@ const REF_SECONDS = Number(args['reference-seconds'] ?? (quick ? 3 : 5));
 const IDLE_SECONDS = Number(args['idle-seconds'] ?? (quick ? 5 : 10));
 const CONNECTIONS = Number(args.connections);
 const ROUNDS = Math.max(1, Number(args.rounds));
-const BUYERS = args.buyers.split(',').map(Number).filter((n) => n > 0);
+const BUYERS = args.buyers
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const MAX_FLOWS = args.flows ? Number(args.flows) : Infinity;
 const PROFILE_BUYERS = Number(args['profile-buyers']);
-const PG_URL = process.env.STORE_URL?.startsWith('postgres') ? process.env.STORE_URL : 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_URL = process.env.STORE_URL?.startsWith('postgres')
+  ? process.env.STORE_URL
+  : 'postgres://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const profileDir = args.profile ? join(ROOT, '.run', 'bench', `profile-${stamp}`) : undefined;
@@ -69,13 +74,20 @@ async function pgStatements(db) {
     };
   }
   const ext = await db.query("SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'");
-  if (!ext.rowCount) return { available: false, how: 'pg_stat_statements is preloaded but not created in this database: CREATE EXTENSION pg_stat_statements;' };
+  if (!ext.rowCount)
+    return {
+      available: false,
+      how: 'pg_stat_statements is preloaded but not created in this database: CREATE EXTENSION pg_stat_statements;',
+    };
   return { available: true };
 }
 
 async function statementCalls(db, namespace) {
   // Statements naming one of the namespace's schemas (BEGIN/COMMIT name none and are not counted).
-  const r = await db.query(`SELECT coalesce(sum(calls), 0)::bigint AS calls FROM pg_stat_statements WHERE query LIKE $1`, [`%${namespace}\\_%`]);
+  const r = await db.query(
+    `SELECT coalesce(sum(calls), 0)::bigint AS calls FROM pg_stat_statements WHERE query LIKE $1`,
+    [`%${namespace}\\_%`],
+  );
   return Number(r.rows[0].calls);
 }
 
@@ -147,7 +159,21 @@ const pct = (n) => (Number.isFinite(n) ? `${(n * 100).toFixed(0)} %` : 'n/a');
 
 async function main() {
   const os = await import('node:os');
-  const result = { startedAt: new Date().toISOString(), host: { cpus: os.cpus().length, node: process.version, loadAvgAtStart: os.loadavg() }, settings: { SECONDS, FLOW_SECONDS, REF_SECONDS, IDLE_SECONDS, CONNECTIONS, BUYERS, MAX_FLOWS: Number.isFinite(MAX_FLOWS) ? MAX_FLOWS : null, logLevel: args['log-level'], profile: Boolean(profileDir) } };
+  const result = {
+    startedAt: new Date().toISOString(),
+    host: { cpus: os.cpus().length, node: process.version, loadAvgAtStart: os.loadavg() },
+    settings: {
+      SECONDS,
+      FLOW_SECONDS,
+      REF_SECONDS,
+      IDLE_SECONDS,
+      CONNECTIONS,
+      BUYERS,
+      MAX_FLOWS: Number.isFinite(MAX_FLOWS) ? MAX_FLOWS : null,
+      logLevel: args['log-level'],
+      profile: Boolean(profileDir),
+    },
+  };
 
   log(`references (${REF_SECONDS} s each, ${CONNECTIONS} connections)...`);
   const hello = await helloWorld({ seconds: REF_SECONDS, connections: CONNECTIONS });
@@ -156,36 +182,51 @@ async function main() {
   const db = new pg.Client({ connectionString: PG_URL });
   let ctx;
   try {
-  const chain = await rawChain.load({ seconds: REF_SECONDS, connections: CONNECTIONS });
-  const chainUnloaded = await rawChain.unloaded(REF_SECONDS);
-  chain.unloadedP50 = chainUnloaded.p50;
-  chain.unloadedP99 = chainUnloaded.p99;
-  log(`  raw chain ${f0(chain.rps)} req/s, unloaded p50 ${f1(chain.unloadedP50)} ms`);
-  const jet = await jetstreamRoundTrip({ seconds: REF_SECONDS, inFlight: CONNECTIONS, natsUrl: NATS_URL });
-  log(`  JetStream round trip ${f0(jet.rps)} msg/s`);
-  result.references = { hello, rawChain: chain, jetstream: jet };
+    const chain = await rawChain.load({ seconds: REF_SECONDS, connections: CONNECTIONS });
+    const chainUnloaded = await rawChain.unloaded(REF_SECONDS);
+    chain.unloadedP50 = chainUnloaded.p50;
+    chain.unloadedP99 = chainUnloaded.p99;
+    log(`  raw chain ${f0(chain.rps)} req/s, unloaded p50 ${f1(chain.unloadedP50)} ms`);
+    const jet = await jetstreamRoundTrip({ seconds: REF_SECONDS, inFlight: CONNECTIONS, natsUrl: NATS_URL });
+    log(`  JetStream round trip ${f0(jet.rps)} msg/s`);
+    result.references = { hello, rawChain: chain, jetstream: jet };
 
-  await db.connect();
-  const statements = await pgStatements(db);
-  result.pgStatements = statements;
+    await db.connect();
+    const statements = await pgStatements(db);
+    result.pgStatements = statements;
 
-  log(`starting the mesh${profileDir ? ' (CPU profiler hook loaded)' : ''}...`);
-  ctx = await startBenchMesh({ logLevel: args['log-level'], profileDir, flowTimeoutMs: Number(args['timeout-ms']), onError: meshErrors });
-  const { pids, namespace } = ctx;
+    log(`starting the mesh${profileDir ? ' (CPU profiler hook loaded)' : ''}...`);
+    ctx = await startBenchMesh({
+      logLevel: args['log-level'],
+      profileDir,
+      flowTimeoutMs: Number(args['timeout-ms']),
+      onError: meshErrors,
+    });
+    const { pids, namespace } = ctx;
 
     // Idle: the mesh doing nothing but its own timers (outbox relays, consumers, health).
     await sleep(3000);
     const idle0 = cpuSnapshot(pids);
     await sleep(IDLE_SECONDS * 1000);
     const idleMs = cpuDelta(idle0, cpuSnapshot(pids));
-    result.idle = { seconds: IDLE_SECONDS, perProcessPctOfCore: Object.fromEntries(Object.entries(idleMs).map(([n, ms]) => [n, round((ms / (IDLE_SECONDS * 1000)) * 100, 2)])), totalPctOfCore: (sum(idleMs) / (IDLE_SECONDS * 1000)) * 100 };
+    result.idle = {
+      seconds: IDLE_SECONDS,
+      perProcessPctOfCore: Object.fromEntries(
+        Object.entries(idleMs).map(([n, ms]) => [n, round((ms / (IDLE_SECONDS * 1000)) * 100, 2)]),
+      ),
+      totalPctOfCore: (sum(idleMs) / (IDLE_SECONDS * 1000)) * 100,
+    };
     log(`  idle mesh ${f1(result.idle.totalPctOfCore)} % of one core`);
 
     const auth = { authorization: `Bearer ${ctx.boot.apiKey}` };
     const sitesUrl = `${ctx.mesh.adminBaseUrl}/sites`;
     log(`GET /api/v1/sites (${SECONDS} s, beside the raw chain in ${ROUNDS} rounds)...`);
     await httpLoad({ url: sitesUrl, connections: CONNECTIONS, seconds: 2, headers: auth });
-    result.getSites = await paired(rawChain, (seconds) => httpLoad({ url: sitesUrl, connections: CONNECTIONS, seconds, headers: auth, cpuPids: pids }), SECONDS);
+    result.getSites = await paired(
+      rawChain,
+      (seconds) => httpLoad({ url: sitesUrl, connections: CONNECTIONS, seconds, headers: auth, cpuPids: pids }),
+      SECONDS,
+    );
     result.getSites.unloaded = await sequentialLatency(sitesUrl, Math.min(REF_SECONDS, 3), auth);
     log(`  ${f0(result.getSites.rps)} req/s = ${pct(result.getSites.ratio)} of the raw chain beside it`);
 
@@ -194,10 +235,26 @@ async function main() {
     const createUrl = `${ctx.mesh.adminBaseUrl}/checkouts/${ctx.boot.siteId}/create`;
     const setupRequest = (req) => ({ ...req, body: JSON.stringify(checkoutBody(`ac${n++}`, ctx.receiver.url)) });
     const createHeaders = { ...auth, 'content-type': 'application/json' };
-    await httpLoad({ url: createUrl, method: 'POST', connections: CONNECTIONS, seconds: 2, headers: createHeaders, setupRequest });
+    await httpLoad({
+      url: createUrl,
+      method: 'POST',
+      connections: CONNECTIONS,
+      seconds: 2,
+      headers: createHeaders,
+      setupRequest,
+    });
     result.createCheckout = await paired(
       rawChain,
-      (seconds) => httpLoad({ url: createUrl, method: 'POST', connections: CONNECTIONS, seconds, headers: createHeaders, setupRequest, cpuPids: pids }),
+      (seconds) =>
+        httpLoad({
+          url: createUrl,
+          method: 'POST',
+          connections: CONNECTIONS,
+          seconds,
+          headers: createHeaders,
+          setupRequest,
+          cpuPids: pids,
+        }),
       SECONDS,
     );
     log(`  ${f0(result.createCheckout.rps)} req/s = ${pct(result.createCheckout.ratio)} of the raw chain beside it`);
@@ -207,14 +264,22 @@ async function main() {
     result.payFlow = {};
     let firstFlow = 0;
     for (const buyers of BUYERS) {
-      log(`pay flow, ${buyers} buyer(s), ${FLOW_SECONDS} s${Number.isFinite(MAX_FLOWS) ? ` or ${MAX_FLOWS} flows` : ''}...`);
+      log(
+        `pay flow, ${buyers} buyer(s), ${FLOW_SECONDS} s${Number.isFinite(MAX_FLOWS) ? ` or ${MAX_FLOWS} flows` : ''}...`,
+      );
       const chainNow = await rawChain.unloaded(2);
       const act0 = await settledActivity(db, namespace);
       const st0 = statements.available ? await statementCalls(db, namespace) : undefined;
       const profiling = profileDir && buyers === PROFILE_BUYERS;
       if (profiling) result.profileWindow = { fromUs: Number(process.hrtime.bigint() / 1000n) };
       const cpu0 = cpuSnapshot(pids);
-      const load = await payFlowLoad(ctx, { buyers, seconds: FLOW_SECONDS, maxFlows: MAX_FLOWS, firstFlow, onError: flowErrors });
+      const load = await payFlowLoad(ctx, {
+        buyers,
+        seconds: FLOW_SECONDS,
+        maxFlows: MAX_FLOWS,
+        firstFlow,
+        onError: flowErrors,
+      });
       const cpu = cpuDelta(cpu0, cpuSnapshot(pids));
       if (profiling) result.profileWindow.toUs = Number(process.hrtime.bigint() / 1000n);
       firstFlow += load.started;
@@ -237,7 +302,9 @@ async function main() {
         pgRowsWrittenPerFlow: per(act1.writes - act0.writes),
       };
       const r = result.payFlow[buyers];
-      log(`  ${f1(r.flowsPerSecond)} flows/s, p50 ${f0(r.p50)} ms, p99 ${f0(r.p99)} ms, ${f1(r.cpuMsPerFlowTotal)} CPU ms/flow, ${r.failures} failed`);
+      log(
+        `  ${f1(r.flowsPerSecond)} flows/s, p50 ${f0(r.p50)} ms, p99 ${f0(r.p99)} ms, ${f1(r.cpuMsPerFlowTotal)} CPU ms/flow, ${r.failures} failed`,
+      );
     }
     result.badIpnSignatures = ctx.receiver.badSignatures;
     result.meshErrorLines = meshErrors.count;
@@ -249,11 +316,17 @@ async function main() {
 
   if (profileDir && existsSync(profileDir)) {
     const phase = result.payFlow[PROFILE_BUYERS];
-    const hottest = phase ? Object.entries(phase.cpuMsPerFlow).sort((a, b) => b[1] - a[1]).slice(0, 4).map(([name]) => name) : [];
+    const hottest = phase
+      ? Object.entries(phase.cpuMsPerFlow)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 4)
+          .map(([name]) => name)
+      : [];
     result.profiles = {};
     for (const name of hottest) {
       const file = join(profileDir, `${name}.cpuprofile`);
-      if (existsSync(file)) result.profiles[name] = { file, ...summariseProfile(file, { window: result.profileWindow }) };
+      if (existsSync(file))
+        result.profiles[name] = { file, ...summariseProfile(file, { window: result.profileWindow }) };
     }
   }
 
@@ -268,55 +341,142 @@ async function main() {
 function report(r, statements) {
   const chain = r.references.rawChain;
   const rows = [
-    ['(a) Fastify hello world', `${f0(r.references.hello.rps)} req/s`, r.references.hello.p50, r.references.hello.p99, 'itself', '1.00'],
-    ['(b) raw HTTP->gRPC->PG read', `${f0(chain.rps)} req/s`, chain.p50, chain.p99, '(a)', (chain.rps / r.references.hello.rps).toFixed(2)],
-    ['(c) JetStream round trip', `${f0(r.references.jetstream.rps)} msg/s`, r.references.jetstream.p50, r.references.jetstream.p99, '(a)', (r.references.jetstream.rps / r.references.hello.rps).toFixed(2)],
+    [
+      '(a) Fastify hello world',
+      `${f0(r.references.hello.rps)} req/s`,
+      r.references.hello.p50,
+      r.references.hello.p99,
+      'itself',
+      '1.00',
+    ],
+    [
+      '(b) raw HTTP->gRPC->PG read',
+      `${f0(chain.rps)} req/s`,
+      chain.p50,
+      chain.p99,
+      '(a)',
+      (chain.rps / r.references.hello.rps).toFixed(2),
+    ],
+    [
+      '(c) JetStream round trip',
+      `${f0(r.references.jetstream.rps)} msg/s`,
+      r.references.jetstream.p50,
+      r.references.jetstream.p99,
+      '(a)',
+      (r.references.jetstream.rps / r.references.hello.rps).toFixed(2),
+    ],
     ['(b) beside GET /sites', `${f0(r.getSites.chain.rps)} req/s`, r.getSites.chain.p50, r.getSites.chain.p99, '', ''],
-    ['GET /api/v1/sites', `${f0(r.getSites.rps)} req/s`, r.getSites.p50, r.getSites.p99, '(b) beside it', r.getSites.ratio.toFixed(2)],
-    ['(b) beside checkout create', `${f0(r.createCheckout.chain.rps)} req/s`, r.createCheckout.chain.p50, r.createCheckout.chain.p99, '', ''],
-    ['POST checkouts/:siteId/create', `${f0(r.createCheckout.rps)} req/s`, r.createCheckout.p50, r.createCheckout.p99, '(b) beside it', r.createCheckout.ratio.toFixed(2)],
+    [
+      'GET /api/v1/sites',
+      `${f0(r.getSites.rps)} req/s`,
+      r.getSites.p50,
+      r.getSites.p99,
+      '(b) beside it',
+      r.getSites.ratio.toFixed(2),
+    ],
+    [
+      '(b) beside checkout create',
+      `${f0(r.createCheckout.chain.rps)} req/s`,
+      r.createCheckout.chain.p50,
+      r.createCheckout.chain.p99,
+      '',
+      '',
+    ],
+    [
+      'POST checkouts/:siteId/create',
+      `${f0(r.createCheckout.rps)} req/s`,
+      r.createCheckout.p50,
+      r.createCheckout.p99,
+      '(b) beside it',
+      r.createCheckout.ratio.toFixed(2),
+    ],
   ];
   for (const p of Object.values(r.payFlow)) {
-    rows.push([`pay flow, ${p.buyers} buyer(s)`, `${f1(p.flowsPerSecond)} flows/s`, p.p50, p.p99, '(b) unloaded p50', `${(p.p50 / p.chainUnloadedP50).toFixed(1)}x latency`]);
+    rows.push([
+      `pay flow, ${p.buyers} buyer(s)`,
+      `${f1(p.flowsPerSecond)} flows/s`,
+      p.p50,
+      p.p99,
+      '(b) unloaded p50',
+      `${(p.p50 / p.chainUnloadedP50).toFixed(1)}x latency`,
+    ]);
   }
   console.log('\nfigures (same run, same machine)');
-  console.log(`  ${pad('measurement', 32)}${lpad('rate', 16)}${lpad('p50 ms', 10)}${lpad('p99 ms', 10)}  ${pad('reference', 19)}ratio`);
-  for (const [name, rate, p50, p99, ref, ratio] of rows) console.log(`  ${pad(name, 32)}${lpad(rate, 16)}${lpad(f1(p50), 10)}${lpad(f1(p99), 10)}  ${pad(ref, 19)}${ratio}`);
-  console.log(`  unloaded (one request at a time): raw chain p50 ${f1(chain.unloadedP50)} ms, p99 ${f1(chain.unloadedP99)} ms; GET /sites p50 ${f1(r.getSites.unloaded.p50)} ms, p99 ${f1(r.getSites.unloaded.p99)} ms`);
+  console.log(
+    `  ${pad('measurement', 32)}${lpad('rate', 16)}${lpad('p50 ms', 10)}${lpad('p99 ms', 10)}  ${pad('reference', 19)}ratio`,
+  );
+  for (const [name, rate, p50, p99, ref, ratio] of rows)
+    console.log(`  ${pad(name, 32)}${lpad(rate, 16)}${lpad(f1(p50), 10)}${lpad(f1(p99), 10)}  ${pad(ref, 19)}${ratio}`);
+  console.log(
+    `  unloaded (one request at a time): raw chain p50 ${f1(chain.unloadedP50)} ms, p99 ${f1(chain.unloadedP99)} ms; GET /sites p50 ${f1(r.getSites.unloaded.p50)} ms, p99 ${f1(r.getSites.unloaded.p99)} ms`,
+  );
   console.log(
     `  CPU ms per request, all processes of each side: raw chain ${f2(r.getSites.chain.cpuMsPerRequest)}, GET /sites ${f2(r.getSites.cpuMsPerRequest)} (chain/mesh ${pct(r.getSites.cpuRatio)}), checkout create ${f2(r.createCheckout.cpuMsPerRequest)} (${pct(r.createCheckout.cpuRatio)})`,
   );
   const failed = [r.getSites.failed, r.createCheckout.failed, ...Object.values(r.payFlow).map((p) => p.failures)];
-  console.log(`  failures: GET /sites ${failed[0]}, checkout create ${failed[1]}, pay flows ${failed.slice(2).join('/')}; bad IPN signatures ${r.badIpnSignatures}; mesh error lines ${r.meshErrorLines}`);
+  console.log(
+    `  failures: GET /sites ${failed[0]}, checkout create ${failed[1]}, pay flows ${failed.slice(2).join('/')}; bad IPN signatures ${r.badIpnSignatures}; mesh error lines ${r.meshErrorLines}`,
+  );
 
   const levels = Object.values(r.payFlow);
-  console.log('\npay flow stages, p50 ms (ipn = pay page answered -> verified IPN received: relay, JetStream, consumers, IPN scheduler)');
+  console.log(
+    '\npay flow stages, p50 ms (ipn = pay page answered -> verified IPN received: relay, JetStream, consumers, IPN scheduler)',
+  );
   const stageNames = Object.keys(levels[0]?.stageP50 ?? {});
   console.log(`  ${pad('buyers', 10)}${stageNames.map((n) => lpad(n, 13)).join('')}`);
-  for (const p of levels) console.log(`  ${pad(p.buyers, 10)}${stageNames.map((n) => lpad(f1(p.stageP50[n]), 13)).join('')}`);
-  const services = Object.keys(levels[0]?.cpuMsPerFlow ?? {}).sort((a, b) => (levels[0].cpuMsPerFlow[b] ?? 0) - (levels[0].cpuMsPerFlow[a] ?? 0));
+  for (const p of levels)
+    console.log(`  ${pad(p.buyers, 10)}${stageNames.map((n) => lpad(f1(p.stageP50[n]), 13)).join('')}`);
+  const services = Object.keys(levels[0]?.cpuMsPerFlow ?? {}).sort(
+    (a, b) => (levels[0].cpuMsPerFlow[b] ?? 0) - (levels[0].cpuMsPerFlow[a] ?? 0),
+  );
   console.log('\nCPU ms per pay flow, per process (utime+stime from /proc/<pid>/stat)');
-  console.log(`  ${pad('process', 22)}${levels.map((p) => lpad(`${p.buyers} buyer(s)`, 14)).join('')}${lpad('idle % core', 14)}`);
-  for (const s of services) console.log(`  ${pad(s, 22)}${levels.map((p) => lpad(f1(p.cpuMsPerFlow[s]), 14)).join('')}${lpad(f1(r.idle.perProcessPctOfCore[s]), 14)}`);
-  console.log(`  ${pad('total', 22)}${levels.map((p) => lpad(f1(p.cpuMsPerFlowTotal), 14)).join('')}${lpad(f1(r.idle.totalPctOfCore), 14)}`);
-  console.log(`  ${pad('mesh CPU used, cores', 22)}${levels.map((p) => lpad(f2((p.flowsPerSecond * p.cpuMsPerFlowTotal) / 1000), 14)).join('')}`);
+  console.log(
+    `  ${pad('process', 22)}${levels.map((p) => lpad(`${p.buyers} buyer(s)`, 14)).join('')}${lpad('idle % core', 14)}`,
+  );
+  for (const s of services)
+    console.log(
+      `  ${pad(s, 22)}${levels.map((p) => lpad(f1(p.cpuMsPerFlow[s]), 14)).join('')}${lpad(f1(r.idle.perProcessPctOfCore[s]), 14)}`,
+    );
+  console.log(
+    `  ${pad('total', 22)}${levels.map((p) => lpad(f1(p.cpuMsPerFlowTotal), 14)).join('')}${lpad(f1(r.idle.totalPctOfCore), 14)}`,
+  );
+  console.log(
+    `  ${pad('mesh CPU used, cores', 22)}${levels.map((p) => lpad(f2((p.flowsPerSecond * p.cpuMsPerFlowTotal) / 1000), 14)).join('')}`,
+  );
   console.log(
     `  CPU-bound ceiling on this machine's ${r.host.cpus} cores: ~${levels.map((p) => f0((r.host.cpus * 1000) / p.cpuMsPerFlowTotal)).join(' / ')} flows/s (cores x 1000 / CPU ms per flow, before the load generator's share);` +
       ` 1-min load average ${r.host.loadAvgAtStart.map((l) => l.toFixed(1))[0]} at start, ${r.host.loadAvgAtEnd.map((l) => l.toFixed(1))[0]} at end`,
   );
   console.log('\nPostgreSQL work per pay flow');
-  if (statements.available) console.log(`  statements (pg_stat_statements, namespace schemas; BEGIN/COMMIT not counted): ${levels.map((p) => f1(p.pgStatementsPerFlow)).join(' / ')}`);
+  if (statements.available)
+    console.log(
+      `  statements (pg_stat_statements, namespace schemas; BEGIN/COMMIT not counted): ${levels.map((p) => f1(p.pgStatementsPerFlow)).join(' / ')}`,
+    );
   else console.log(`  statements: n/a. ${statements.how}`);
-  console.log(`  table scans (pg_stat_user_tables, approx.): ${levels.map((p) => `${f1(p.pgTableScansPerFlow)} @${p.buyers}`).join(', ')}`);
-  console.log(`  rows written (pg_stat_user_tables, approx.): ${levels.map((p) => `${f1(p.pgRowsWrittenPerFlow)} @${p.buyers}`).join(', ')}`);
+  console.log(
+    `  table scans (pg_stat_user_tables, approx.): ${levels.map((p) => `${f1(p.pgTableScansPerFlow)} @${p.buyers}`).join(', ')}`,
+  );
+  console.log(
+    `  rows written (pg_stat_user_tables, approx.): ${levels.map((p) => `${f1(p.pgRowsWrittenPerFlow)} @${p.buyers}`).join(', ')}`,
+  );
 
   const at8 = r.payFlow[8];
   const at1 = r.payFlow[1];
   const targets = [
-    ['CPU per pay flow (8 buyers)', at8 ? `${f1(at8.cpuMsPerFlowTotal)} ms` : 'n/a', '<= 25 ms', at8 ? at8.cpuMsPerFlowTotal <= 25 : null],
+    [
+      'CPU per pay flow (8 buyers)',
+      at8 ? `${f1(at8.cpuMsPerFlowTotal)} ms` : 'n/a',
+      '<= 25 ms',
+      at8 ? at8.cpuMsPerFlowTotal <= 25 : null,
+    ],
     ['pay flows/s at 8 buyers', at8 ? f1(at8.flowsPerSecond) : 'n/a', '>= 60', at8 ? at8.flowsPerSecond >= 60 : null],
     ['pay flow p99 at 8 buyers', at8 ? `${f0(at8.p99)} ms` : 'n/a', '< 300 ms', at8 ? at8.p99 < 300 : null],
-    ['pay flow p50 at 1 buyer / raw chain p50', at1 ? `${(at1.p50 / at1.chainUnloadedP50).toFixed(1)}x` : 'n/a', '<= 4x', at1 ? at1.p50 / at1.chainUnloadedP50 <= 4 : null],
+    [
+      'pay flow p50 at 1 buyer / raw chain p50',
+      at1 ? `${(at1.p50 / at1.chainUnloadedP50).toFixed(1)}x` : 'n/a',
+      '<= 4x',
+      at1 ? at1.p50 / at1.chainUnloadedP50 <= 4 : null,
+    ],
     ['GET /sites vs raw chain (req/s)', pct(r.getSites.ratio), '>= 60 %', r.getSites.ratio >= 0.6],
     ['checkout create vs raw chain (req/s)', pct(r.createCheckout.ratio), '>= 40 %', r.createCheckout.ratio >= 0.4],
     ['idle mesh CPU', `${r.idle.totalPctOfCore.toFixed(2)} % of a core`, '< 1 %', r.idle.totalPctOfCore < 1],
@@ -324,13 +484,23 @@ function report(r, statements) {
   r.targets = targets.map(([name, figure, target, met]) => ({ name, figure, target, met }));
   console.log('\ntargets');
   console.log(`  ${pad('target', 42)}${lpad('figure', 20)}${lpad('goal', 12)}  met`);
-  for (const [name, figure, target, met] of targets) console.log(`  ${pad(name, 42)}${lpad(figure, 20)}${lpad(target, 12)}  ${met === null ? 'n/a' : met ? 'yes' : 'NO'}`);
+  for (const [name, figure, target, met] of targets)
+    console.log(
+      `  ${pad(name, 42)}${lpad(figure, 20)}${lpad(target, 12)}  ${met === null ? 'n/a' : met ? 'yes' : 'NO'}`,
+    );
 
   if (r.profiles) {
-    console.log(`\nCPU profiles (node --cpu-prof) of the ${PROFILE_BUYERS}-buyer phase: self time; the profiler's overhead is in this run's figures`);
+    console.log(
+      `\nCPU profiles (node --cpu-prof) of the ${PROFILE_BUYERS}-buyer phase: self time; the profiler's overhead is in this run's figures`,
+    );
     for (const [name, p] of Object.entries(r.profiles)) {
       console.log(`  ${name}: ${p.busyMs} ms busy (${p.file})`);
-      console.log(`    by package: ${p.packages.slice(0, 8).map((x) => `${x.name} ${x.pct}%`).join(', ')}`);
+      console.log(
+        `    by package: ${p.packages
+          .slice(0, 8)
+          .map((x) => `${x.name} ${x.pct}%`)
+          .join(', ')}`,
+      );
       for (const fr of p.frames.slice(0, 10)) console.log(`    ${lpad(`${fr.pct}%`, 6)}  ${fr.name}`);
     }
   }

@@ -46,15 +46,27 @@ function verdicts(samples, warmupMinutes, tolerance) {
     const early = median(values.slice(0, third));
     const late = median(values.slice(-third));
     const drift = (late - early) / early;
-    return { service: name, startMiB: samples[0].rss[name], earlyMiB: early, lateMiB: late, maxMiB: Math.max(...values), drift, flat: values.length >= 3 && drift <= tolerance };
+    return {
+      service: name,
+      startMiB: samples[0].rss[name],
+      earlyMiB: early,
+      lateMiB: late,
+      maxMiB: Math.max(...values),
+      drift,
+      flat: values.length >= 3 && drift <= tolerance,
+    };
   });
 }
 
 function printVerdicts(list, tolerance) {
-  console.log(`  ${'process'.padEnd(22)}${'start'.padStart(8)}${'early'.padStart(8)}${'late'.padStart(8)}${'max'.padStart(8)}${'drift'.padStart(9)}  flat (<= ${tolerance * 100} %)`);
+  console.log(
+    `  ${'process'.padEnd(22)}${'start'.padStart(8)}${'early'.padStart(8)}${'late'.padStart(8)}${'max'.padStart(8)}${'drift'.padStart(9)}  flat (<= ${tolerance * 100} %)`,
+  );
   for (const v of list) {
     const mib = (n) => n.toFixed(0).padStart(8);
-    console.log(`  ${v.service.padEnd(22)}${mib(v.startMiB)}${mib(v.earlyMiB)}${mib(v.lateMiB)}${mib(v.maxMiB)}${`${(v.drift * 100).toFixed(1)}%`.padStart(9)}  ${v.flat ? 'yes' : 'NO'}`);
+    console.log(
+      `  ${v.service.padEnd(22)}${mib(v.startMiB)}${mib(v.earlyMiB)}${mib(v.lateMiB)}${mib(v.maxMiB)}${`${(v.drift * 100).toFixed(1)}%`.padStart(9)}  ${v.flat ? 'yes' : 'NO'}`,
+    );
   }
 }
 
@@ -62,7 +74,9 @@ async function main() {
   if (args.from) {
     const saved = JSON.parse(readFileSync(args.from, 'utf8'));
     const list = verdicts(saved.samples, Number(args['warmup-minutes'] ?? saved.warmupMinutes), TOLERANCE);
-    console.log(`soak ${args.from}: ${saved.minutes} min at ${saved.rate} flows/s, ${saved.completed} flows, ${saved.failures} failed`);
+    console.log(
+      `soak ${args.from}: ${saved.minutes} min at ${saved.rate} flows/s, ${saved.completed} flows, ${saved.failures} failed`,
+    );
     printVerdicts(list, TOLERANCE);
     if (list.some((v) => !v.flat)) process.exitCode = 1;
     return;
@@ -107,7 +121,13 @@ async function main() {
         });
       flows.add(p);
     }, 1000 / RATE);
-    const progress = setInterval(() => log(`${Math.round((Date.now() - t0) / 1000)} s: ${latencies.length} flows done, ${failures} failed, ${inFlight} in flight`), 60_000);
+    const progress = setInterval(
+      () =>
+        log(
+          `${Math.round((Date.now() - t0) / 1000)} s: ${latencies.length} flows done, ${failures} failed, ${inFlight} in flight`,
+        ),
+      60_000,
+    );
     await new Promise((r) => setTimeout(r, Math.max(0, end - Date.now())));
     clearInterval(starter);
     await Promise.allSettled([...flows]);
@@ -120,12 +140,19 @@ async function main() {
 
   const list = verdicts(samples, WARMUP_MIN, TOLERANCE);
   latencies.sort((a, b) => a - b);
-  console.log(`\nsoak: ${MINUTES} min at ${RATE} flows/s (warm-up ${WARMUP_MIN} min, RSS sampled every ${SAMPLE_MS / 1000} s)`);
-  console.log(`  flows completed ${latencies.length}, failed ${failures}, starts skipped (>${MAX_IN_FLIGHT} in flight) ${skipped}; p50 ${percentile(latencies, 50)?.toFixed(0)} ms, p99 ${percentile(latencies, 99)?.toFixed(0)} ms`);
+  console.log(
+    `\nsoak: ${MINUTES} min at ${RATE} flows/s (warm-up ${WARMUP_MIN} min, RSS sampled every ${SAMPLE_MS / 1000} s)`,
+  );
+  console.log(
+    `  flows completed ${latencies.length}, failed ${failures}, starts skipped (>${MAX_IN_FLIGHT} in flight) ${skipped}; p50 ${percentile(latencies, 50)?.toFixed(0)} ms, p99 ${percentile(latencies, 99)?.toFixed(0)} ms`,
+  );
   printVerdicts(list, TOLERANCE);
   const out = join(ROOT, '.run', 'bench', `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   mkdirSync(join(out, '..'), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ rate: RATE, minutes: MINUTES, warmupMinutes: WARMUP_MIN, completed: latencies.length, failures, skipped, verdicts: list, samples }, null, 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ rate: RATE, minutes: MINUTES, warmupMinutes: WARMUP_MIN, completed: latencies.length, failures, skipped, verdicts: list, samples }, null, 2)}\n`,
+  );
   console.log(`\nsamples written to ${out}`);
   if (list.some((v) => !v.flat)) process.exitCode = 1;
 }

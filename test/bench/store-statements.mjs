@@ -9,7 +9,9 @@
 import { parseArgs } from 'node:util';
 import { startBenchMesh, payFlowLoad } from './lib/bench-mesh.mjs';
 
-const { values: args } = parseArgs({ options: { few: { type: 'string', default: '5' }, many: { type: 'string', default: '25' } } });
+const { values: args } = parseArgs({
+  options: { few: { type: 'string', default: '5' }, many: { type: 'string', default: '25' } },
+});
 
 /** One mesh, `flows` sequential pay flows; returns the statements each service counted. */
 async function run(flows) {

@@ -48,12 +48,26 @@ const rnd = mulberry32(Number(args.seed));
 const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
 const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
 
-const rates = DEFAULT_RATES.map((r, i) => ({ ...r, id: i.toString(16).padStart(24, '0'), categories: [...r.categories] }));
+const rates = DEFAULT_RATES.map((r, i) => ({
+  ...r,
+  id: i.toString(16).padStart(24, '0'),
+  categories: [...r.categories],
+}));
 const rules = DEFAULT_RULES.map((r, i) => ({ ...r, id: (1000 + i).toString(16).padStart(24, '0') }));
 const members = Object.keys(EU_MEMBER_STATES);
 const buyers = [...Array(6).fill('DE'), ...members, 'US', 'GB', 'CH', 'XI'];
 const itemTypes = ['digital_service', 'digital_service', 'goods', 'goods', 'service', 'shipping'];
-const categories = [undefined, undefined, undefined, 'books', 'ebooks', 'food', 'newspapers', 'restaurant', 'medicines'];
+const categories = [
+  undefined,
+  undefined,
+  undefined,
+  'books',
+  'ebooks',
+  'food',
+  'newspapers',
+  'restaurant',
+  'medicines',
+];
 const today = new Date().toISOString().slice(0, 10);
 
 function vatCheck(business) {
@@ -72,7 +86,12 @@ function vatCheck(business) {
 function document() {
   const priceMode = pick(['gross', 'gross', 'net']);
   const lines = Array.from({ length: int(1, 12) }, (_, i) => {
-    const line = { name: `item ${i}`, quantity: int(1, 4), unitPrice: rnd() < 0.1 ? -int(100, 2000) : int(99, 49_999), itemType: pick(itemTypes) };
+    const line = {
+      name: `item ${i}`,
+      quantity: int(1, 4),
+      unitPrice: rnd() < 0.1 ? -int(100, 2000) : int(99, 49_999),
+      itemType: pick(itemTypes),
+    };
     const category = pick(categories);
     if (category) line.category = category;
     if (rnd() < 0.05) line.taxRate = pick([7, 19]);
@@ -107,7 +126,13 @@ function document() {
 
 const docs = Array.from({ length: Number(args.docs) }, document);
 const totalLines = docs.reduce((a, d) => a + d.input.lines.length, 0);
-const refLines = docs.flatMap((d) => d.input.lines.map((l) => ({ amount: BigInt(l.quantity) * BigInt(l.unitPrice), bp: BigInt(pick([1900, 2000, 2100, 700, 550, 0])), gross: d.input.priceMode === 'gross' })));
+const refLines = docs.flatMap((d) =>
+  d.input.lines.map((l) => ({
+    amount: BigInt(l.quantity) * BigInt(l.unitPrice),
+    bp: BigInt(pick([1900, 2000, 2100, 700, 550, 0])),
+    gross: d.input.priceMode === 'gross',
+  })),
+);
 
 /** Runs `fn(i)` over and over for `seconds`; returns items per second (items counted by fn's return). */
 function measure(seconds, fn) {
@@ -143,9 +168,14 @@ for (const d of docs) {
   checked += out.lines.length;
 }
 
-console.log(`[bench] tax engine: ${docs.length} documents, ${totalLines} lines (mean ${(totalLines / docs.length).toFixed(1)} per document), ${SECONDS} s per measurement, one core`);
+console.log(
+  `[bench] tax engine: ${docs.length} documents, ${totalLines} lines (mean ${(totalLines / docs.length).toFixed(1)} per document), ${SECONDS} s per measurement, one core`,
+);
 // warm-up of both paths
-measure(Math.min(1, SECONDS / 5), (i) => calculateTax(docs[i % docs.length].input, docs[i % docs.length].ctx).lines.length);
+measure(
+  Math.min(1, SECONDS / 5),
+  (i) => calculateTax(docs[i % docs.length].input, docs[i % docs.length].ctx).lines.length,
+);
 measure(Math.min(1, SECONDS / 5), (i) => (referenceLine(refLines[i % refLines.length]), 1));
 
 const docJson = docs.map((d) => JSON.stringify(d.input));
@@ -161,7 +191,11 @@ const engine = measure(SECONDS, (i) => {
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 console.log(`[bench] reference (exact BigInt VAT arithmetic only): ${fmt(reference)} lines/s`);
 console.log(`[bench] reference (JSON.parse of the input):               ${fmt(parse)} lines/s`);
-console.log(`[bench] engine (calculateTax, full rules and evidence):   ${fmt(engine)} lines/s  (${fmt(engine / (totalLines / docs.length))} documents/s)`);
-console.log(`[bench] engine / BigInt reference: ${(engine / reference).toFixed(3)}; engine / JSON.parse: ${(engine / parse).toFixed(3)}  (${checked} lines checked, sink ${sink % 10n})`);
+console.log(
+  `[bench] engine (calculateTax, full rules and evidence):   ${fmt(engine)} lines/s  (${fmt(engine / (totalLines / docs.length))} documents/s)`,
+);
+console.log(
+  `[bench] engine / BigInt reference: ${(engine / reference).toFixed(3)}; engine / JSON.parse: ${(engine / parse).toFixed(3)}  (${checked} lines checked, sink ${sink % 10n})`,
+);
 console.log(`[bench] target >= ${fmt(TARGET)} lines/s on one core: ${engine >= TARGET ? 'MET' : 'NOT MET'}`);
 process.exitCode = engine >= TARGET ? 0 : 1;

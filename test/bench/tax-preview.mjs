@@ -38,7 +38,10 @@ const meshErrors = limitedLog('[mesh error]');
 async function call(method, url, { token, body } = {}) {
   const res = await fetch(url, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -60,7 +63,10 @@ function merge(rounds) {
 
 async function main() {
   const os = await import('node:os');
-  const result = { startedAt: new Date().toISOString(), host: { cpus: os.cpus().length, node: process.version, loadAvgAtStart: os.loadavg() } };
+  const result = {
+    startedAt: new Date().toISOString(),
+    host: { cpus: os.cpus().length, node: process.version, loadAvgAtStart: os.loadavg() },
+  };
   const reference = await startHelper('json-echo.mjs');
   let ctx;
   try {
@@ -70,10 +76,19 @@ async function main() {
     const viesRuns = Boolean(mesh.sandboxUrls['sandbox-vies']);
     const mode = args.mode ?? (viesRuns ? 'vies' : 'format');
     if (mode === 'vies' && !viesRuns) throw new Error('--mode vies needs the VIES sandbox (sandboxes/vies, built)');
-    if (mode === 'format') log(viesRuns ? 'format mode as asked (no VIES)' : 'the VIES sandbox is not built: measuring format mode (no VIES)');
+    if (mode === 'format')
+      log(
+        viesRuns ? 'format mode as asked (no VIES)' : 'the VIES sandbox is not built: measuring format mode (no VIES)',
+      );
     const admin = mesh.adminBaseUrl;
-    await call('PUT', `${admin}/organizations/settings/tax`, { token: boot.apiKey, body: { homeCountry: 'DE', ossEnabled: true, viesEnabled: mode === 'vies' } });
-    await call('PUT', `${admin}/sites/${boot.siteId}`, { token: boot.apiKey, body: { checkoutSettings: { vatIdValidation: mode } } });
+    await call('PUT', `${admin}/organizations/settings/tax`, {
+      token: boot.apiKey,
+      body: { homeCountry: 'DE', ossEnabled: true, viesEnabled: mode === 'vies' },
+    });
+    await call('PUT', `${admin}/sites/${boot.siteId}`, {
+      token: boot.apiKey,
+      body: { checkoutSettings: { vatIdValidation: mode } },
+    });
     const checkout = await call('POST', `${admin}/checkouts/${boot.siteId}/create`, {
       token: boot.apiKey,
       body: {
@@ -90,12 +105,23 @@ async function main() {
     const body = JSON.stringify({ billingAddress: VIES_VALID });
     // Warms the VIES cache (vies mode) and shows what is measured.
     const first = await call('POST', url, { body: JSON.parse(body) });
-    log(`preview: buyer ${first.buyer.type}, VAT ID ${first.buyer.vatIdStatus}, total tax ${first.totalTax} of ${first.totalGross}`);
-    if (mode === 'vies' && first.buyer.vatIdStatus !== 'valid') throw new Error(`VIES did not confirm ${VIES_VALID.vatId}: ${first.buyer.vatIdTreatment}`);
+    log(
+      `preview: buyer ${first.buyer.type}, VAT ID ${first.buyer.vatIdStatus}, total tax ${first.totalTax} of ${first.totalGross}`,
+    );
+    if (mode === 'vies' && first.buyer.vatIdStatus !== 'valid')
+      throw new Error(`VIES did not confirm ${VIES_VALID.vatId}: ${first.buyer.vatIdTreatment}`);
     const second = await call('POST', url, { body: JSON.parse(body) });
     result.setup = { mode, vatIdStatus: second.buyer.vatIdStatus, vatIdTreatment: second.buyer.vatIdTreatment };
 
-    const load = (target) => httpLoad({ url: target, method: 'POST', connections: CONNECTIONS, seconds: SLICE, headers: { 'content-type': 'application/json' }, body });
+    const load = (target) =>
+      httpLoad({
+        url: target,
+        method: 'POST',
+        connections: CONNECTIONS,
+        seconds: SLICE,
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
     const refUrl = `http://127.0.0.1:${reference.info.port}/`;
     // The buyer's read of the same session (gateway -> checkout, no tax): what the tax part adds.
     const viewUrl = `${mesh.publicBaseUrl}/checkouts/${checkout.sessionPublicId}`;
@@ -112,10 +138,14 @@ async function main() {
       viewRounds.push(await viewLoad());
       const before = cpuSnapshot(ctx.pids);
       routeRounds.push(await load(url));
-      for (const [name, ms] of Object.entries(cpuDelta(before, cpuSnapshot(ctx.pids)))) cpu[name] = (cpu[name] ?? 0) + ms;
+      for (const [name, ms] of Object.entries(cpuDelta(before, cpuSnapshot(ctx.pids))))
+        cpu[name] = (cpu[name] ?? 0) + ms;
     }
     result.reference = merge(refRounds);
-    result.checkoutView = { ...merge(viewRounds), cpuMsPerRequest: viewRounds.reduce((a, r) => a + r.cpuMsPerRequest, 0) / viewRounds.length };
+    result.checkoutView = {
+      ...merge(viewRounds),
+      cpuMsPerRequest: viewRounds.reduce((a, r) => a + r.cpuMsPerRequest, 0) / viewRounds.length,
+    };
     result.taxPreview = merge(routeRounds);
     // CPU per answered preview, per mesh process (more robust than req/s on a shared machine).
     const answered = routeRounds.reduce((a, r) => a + r.rps * SLICE, 0);
@@ -134,15 +164,29 @@ async function main() {
   result.host.loadAvgAtEnd = os.loadavg();
   const f0 = (n) => n.toFixed(0);
   const f1 = (n) => n.toFixed(1);
-  console.log(`\ntax preview (${result.setup.mode} mode, VAT ID ${result.setup.vatIdStatus}), ${CONNECTIONS} connections, ${ROUNDS} x ${SLICE} s alternating`);
-  console.log(`  bare Fastify JSON POST      ${f0(result.reference.rps).padStart(7)} req/s  p50 ${f1(result.reference.p50)} ms  p99 ${f1(result.reference.p99)} ms  rounds ${result.reference.rounds.join('/')}`);
-  console.log(`  POST checkouts/:id/tax-preview ${f0(result.taxPreview.rps).padStart(4)} req/s  p50 ${f1(result.taxPreview.p50)} ms  p99 ${f1(result.taxPreview.p99)} ms  rounds ${result.taxPreview.rounds.join('/')}`);
-  console.log(`  GET checkouts/:id (no tax)     ${f0(result.checkoutView.rps).padStart(4)} req/s  p50 ${f1(result.checkoutView.p50)} ms  p99 ${f1(result.checkoutView.p99)} ms  rounds ${result.checkoutView.rounds.join('/')}`);
-  console.log(`  ratio tax preview / bare Fastify: ${result.ratio.toFixed(3)}; tax preview / checkout view: ${(result.taxPreview.rps / result.checkoutView.rps).toFixed(2)}`);
+  console.log(
+    `\ntax preview (${result.setup.mode} mode, VAT ID ${result.setup.vatIdStatus}), ${CONNECTIONS} connections, ${ROUNDS} x ${SLICE} s alternating`,
+  );
+  console.log(
+    `  bare Fastify JSON POST      ${f0(result.reference.rps).padStart(7)} req/s  p50 ${f1(result.reference.p50)} ms  p99 ${f1(result.reference.p99)} ms  rounds ${result.reference.rounds.join('/')}`,
+  );
+  console.log(
+    `  POST checkouts/:id/tax-preview ${f0(result.taxPreview.rps).padStart(4)} req/s  p50 ${f1(result.taxPreview.p50)} ms  p99 ${f1(result.taxPreview.p99)} ms  rounds ${result.taxPreview.rounds.join('/')}`,
+  );
+  console.log(
+    `  GET checkouts/:id (no tax)     ${f0(result.checkoutView.rps).padStart(4)} req/s  p50 ${f1(result.checkoutView.p50)} ms  p99 ${f1(result.checkoutView.p99)} ms  rounds ${result.checkoutView.rounds.join('/')}`,
+  );
+  console.log(
+    `  ratio tax preview / bare Fastify: ${result.ratio.toFixed(3)}; tax preview / checkout view: ${(result.taxPreview.rps / result.checkoutView.rps).toFixed(2)}`,
+  );
   const perProcess = Object.entries(result.taxPreview.cpuMsPerRequest);
   const total = perProcess.reduce((a, [, ms]) => a + ms, 0);
-  console.log(`  CPU ms per preview: ${total.toFixed(2)} (${perProcess.map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ')}); per checkout view: ${result.checkoutView.cpuMsPerRequest.toFixed(2)}`);
-  console.log(`  failures: reference ${result.reference.failed}, checkout view ${result.checkoutView.failed}, tax preview ${result.taxPreview.failed}; mesh error lines ${result.meshErrorLines}`);
+  console.log(
+    `  CPU ms per preview: ${total.toFixed(2)} (${perProcess.map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ')}); per checkout view: ${result.checkoutView.cpuMsPerRequest.toFixed(2)}`,
+  );
+  console.log(
+    `  failures: reference ${result.reference.failed}, checkout view ${result.checkoutView.failed}, tax preview ${result.taxPreview.failed}; mesh error lines ${result.meshErrorLines}`,
+  );
   const out = args.out ?? join(ROOT, '.run', 'bench', `tax-preview-${result.startedAt.replace(/[:.]/g, '-')}.json`);
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);

@@ -68,10 +68,20 @@ export function buildRenderer(): string {
  * Renders the chart like `helm template <release> helm/paymesh -n <namespace> -f ...` and parses
  * every YAML document (`chartDir`: another copy of the chart, e.g. a deliberately broken one). Throws with the renderer's message when a template fails (e.g. `required`).
  */
-export function renderChart(overrides: object[] = [], opts: { release?: string; namespace?: string; chartDir?: string } = {}): RenderResult {
+export function renderChart(
+  overrides: object[] = [],
+  opts: { release?: string; namespace?: string; chartDir?: string } = {},
+): RenderResult {
   const dir = mkdtempSync(join(tmpdir(), 'paymesh-chart-'));
   try {
-    const args = ['-chart', opts.chartDir ?? CHART_DIR, '-name', opts.release ?? 'paymesh', '-namespace', opts.namespace ?? 'payments'];
+    const args = [
+      '-chart',
+      opts.chartDir ?? CHART_DIR,
+      '-name',
+      opts.release ?? 'paymesh',
+      '-namespace',
+      opts.namespace ?? 'payments',
+    ];
     overrides.forEach((o, i) => {
       const file = join(dir, `override-${i}.yaml`);
       writeFileSync(file, stringify(o));

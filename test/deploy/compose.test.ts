@@ -11,19 +11,24 @@ import { eventually } from '../support/mesh';
 import { BACKEND_SERVICES, grpcAddrEnvName, type BackendService } from '../../libs/runtime/src/services';
 import { ROOT } from './chart';
 
-const SERVICE_DIRS = readdirSync(join(ROOT, 'services')).filter((d) => existsSync(join(ROOT, 'services', d, 'src', 'main.ts')));
+const SERVICE_DIRS = readdirSync(join(ROOT, 'services')).filter((d) =>
+  existsSync(join(ROOT, 'services', d, 'src', 'main.ts')),
+);
 const compose = parse(readFileSync(join(ROOT, 'deploy', 'compose.yaml'), 'utf8'), { merge: true });
 const collector = parse(readFileSync(join(ROOT, 'deploy', 'otel-collector.yaml'), 'utf8'));
 
 /** Compose's variable interpolation: ${VAR}, ${VAR:-default}, ${VAR:?error}. */
 function interpolate(value: string, env: Record<string, string>): string {
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g, (_m, name: string, op: string | undefined, arg: string) => {
-    const v = env[name];
-    const set = op?.startsWith(':') ? v !== undefined && v !== '' : v !== undefined;
-    if (set) return v!;
-    if (op?.endsWith('?')) throw new Error(`required variable ${name}: ${arg}`);
-    return op ? arg : '';
-  });
+  return value.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g,
+    (_m, name: string, op: string | undefined, arg: string) => {
+      const v = env[name];
+      const set = op?.startsWith(':') ? v !== undefined && v !== '' : v !== undefined;
+      if (set) return v!;
+      if (op?.endsWith('?')) throw new Error(`required variable ${name}: ${arg}`);
+      return op ? arg : '';
+    },
+  );
 }
 
 async function configSchema(service: string) {
@@ -45,16 +50,38 @@ describe('deploy/compose.yaml', () => {
   };
   /** A compose service's environment as compose would pass it, with the host's variables `env`. */
   const environmentOf = (service: string, env: Record<string, string> = hostEnv): Record<string, string> =>
-    Object.fromEntries(Object.entries(compose.services[service].environment as Record<string, string>).map(([k, v]) => [k, interpolate(String(v), env)]));
+    Object.fromEntries(
+      Object.entries(compose.services[service].environment as Record<string, string>).map(([k, v]) => [
+        k,
+        interpolate(String(v), env),
+      ]),
+    );
 
-  it('runs documents from the Dockerfile\'s documents target and every other service from its services target', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['grpc-certs', 'mongo', 'mongo-init', 'nats', 'otel-collector', 'recurring-processor', 'redis', ...SERVICE_DIRS].sort());
-    const stages = [...readFileSync(join(ROOT, 'Dockerfile'), 'utf8').matchAll(/^FROM \S+ AS (\S+)$/gm)].map((m) => m[1]);
+  it("runs documents from the Dockerfile's documents target and every other service from its services target", () => {
+    expect(Object.keys(compose.services).sort()).toEqual(
+      [
+        'grpc-certs',
+        'mongo',
+        'mongo-init',
+        'nats',
+        'otel-collector',
+        'recurring-processor',
+        'redis',
+        ...SERVICE_DIRS,
+      ].sort(),
+    );
+    const stages = [...readFileSync(join(ROOT, 'Dockerfile'), 'utf8').matchAll(/^FROM \S+ AS (\S+)$/gm)].map(
+      (m) => m[1],
+    );
     for (const service of [...SERVICE_DIRS, 'grpc-certs', 'recurring-processor']) {
       const s = compose.services[service];
       const target = service === 'documents' ? 'documents' : 'services';
       expect(stages, service).toContain(target);
-      expect(s.image, service).toBe(service === 'documents' ? '${PAYMESH_DOCUMENTS_IMAGE:-paymesh-documents:local}' : '${PAYMESH_IMAGE:-paymesh:local}');
+      expect(s.image, service).toBe(
+        service === 'documents'
+          ? '${PAYMESH_DOCUMENTS_IMAGE:-paymesh-documents:local}'
+          : '${PAYMESH_IMAGE:-paymesh:local}',
+      );
       expect(s.build, service).toEqual({ context: '..', dockerfile: 'Dockerfile', target });
     }
     for (const service of SERVICE_DIRS) {
@@ -70,11 +97,13 @@ describe('deploy/compose.yaml', () => {
     }
     expect(compose.services.nats.command).toContain('--jetstream');
     expect(compose.services.mongo.command).toEqual(['--replSet', 'rs0', '--bind_ip_all']);
-    expect(compose.services['mongo-init'].command.join(' ')).toContain("rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: 'mongo:27017' }] })");
+    expect(compose.services['mongo-init'].command.join(' ')).toContain(
+      "rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: 'mongo:27017' }] })",
+    );
     expect(existsSync(join(ROOT, 'deploy', compose.services['otel-collector'].volumes[0].split(':')[0]))).toBe(true);
   });
 
-  it('issues the mesh certificates with the script pnpm start uses, readable by the services\' user', () => {
+  it("issues the mesh certificates with the script pnpm start uses, readable by the services' user", () => {
     const certs = compose.services['grpc-certs'];
     expect(certs.command.slice(0, 5)).toEqual(['node', 'deploy/local/certs.mjs', '/certs', '--owner', '10001:10001']);
     expect(certs.volumes).toEqual(['grpc-certs:/certs']);
@@ -96,13 +125,15 @@ describe('deploy/compose.yaml', () => {
     for (const service of SERVICE_DIRS) {
       const reads = await readsVariable(service, 'REDIS_URL');
       if (reads) users.push(service);
-      expect(compose.services[service].depends_on.redis, service).toEqual(reads ? { condition: 'service_healthy' } : undefined);
+      expect(compose.services[service].depends_on.redis, service).toEqual(
+        reads ? { condition: 'service_healthy' } : undefined,
+      );
       if (reads) expect(environmentOf(service).REDIS_URL).toBe('redis://redis:6379');
     }
     expect(users.sort()).toEqual(['gateway-admin', 'gateway-public']);
   });
 
-  it('runs the recurring processor on a timer against gateway-admin with its system key, as the chart\'s CronJob does', () => {
+  it("runs the recurring processor on a timer against gateway-admin with its system key, as the chart's CronJob does", () => {
     const rp = compose.services['recurring-processor'];
     expect(rp.command).toEqual(['node', 'deploy/local/recurring-timer.mjs']);
     // The image holds the script (its WORKDIR /app is the repository root's runtime tree).
@@ -115,39 +146,65 @@ describe('deploy/compose.yaml', () => {
     expect(env.PAYMESH_ADMIN_URL).toBe(`http://gateway-admin:${admin.PORT}/api/v1`);
     expect(env.SYSTEM_API_KEY).toBe(admin.SYSTEM_API_KEY);
     expect(recurringIntervalMs(env)).toBe(15 * 60_000);
-    expect(recurringIntervalMs(environmentOf('recurring-processor', { ...hostEnv, RECURRING_PROCESS_INTERVAL_MS: '0' }))).toBe(0);
+    expect(
+      recurringIntervalMs(environmentOf('recurring-processor', { ...hostEnv, RECURRING_PROCESS_INTERVAL_MS: '0' })),
+    ).toBe(0);
     // Without the key the processor could never authenticate: compose refuses to start.
     const { SYSTEM_API_KEY: _key, ...withoutKey } = hostEnv;
     expect(() => environmentOf('recurring-processor', withoutKey)).toThrow(/SYSTEM_API_KEY/);
     expect(() => environmentOf('gateway-admin', withoutKey)).toThrow(/SYSTEM_API_KEY/);
   });
 
-  it('runs the recurring processor\'s command: it posts to the process route with the key until stopped, or says it is off', async () => {
+  it("runs the recurring processor's command: it posts to the process route with the key until stopped, or says it is off", async () => {
     const rp = compose.services['recurring-processor'];
     const calls: { method: string; url: string; auth: string | undefined }[] = [];
     const server = createServer((req: IncomingMessage, res) => {
       calls.push({ method: req.method ?? '', url: req.url ?? '', auth: req.headers.authorization });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"processed":1,"completed":1,"failed":0,"skipped":0,"cancellationsFinalized":0}');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"processed":1,"completed":1,"failed":0,"skipped":0,"cancellationsFinalized":0}');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const run = (env: Record<string, string>) => ({ ...env, PATH: process.env.PATH ?? '' });
     try {
       // gateway-admin's name only resolves inside compose: the stand-in listens on loopback.
-      const env = { ...environmentOf('recurring-processor', { ...hostEnv, RECURRING_PROCESS_INTERVAL_MS: '20' }), PAYMESH_ADMIN_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1` };
-      const child = spawn(process.execPath, rp.command.slice(1), { cwd: ROOT, env: run(env), stdio: ['ignore', 'pipe', 'pipe'] });
+      const env = {
+        ...environmentOf('recurring-processor', { ...hostEnv, RECURRING_PROCESS_INTERVAL_MS: '20' }),
+        PAYMESH_ADMIN_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`,
+      };
+      const child = spawn(process.execPath, rp.command.slice(1), {
+        cwd: ROOT,
+        env: run(env),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       await eventually(() => calls.length >= 2, 10_000, 20);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      expect(calls[0]).toEqual({ method: 'POST', url: '/api/v1/system/recurring/process', auth: `Bearer ${hostEnv.SYSTEM_API_KEY}` });
+      expect(calls[0]).toEqual({
+        method: 'POST',
+        url: '/api/v1/system/recurring/process',
+        auth: `Bearer ${hostEnv.SYSTEM_API_KEY}`,
+      });
       expect(out).toContain('recurring processor: POST');
       expect(out).toContain('"processed":1');
 
-      const off = spawnSync(process.execPath, rp.command.slice(1), { cwd: ROOT, env: run({ ...env, RECURRING_PROCESS_INTERVAL_MS: '0' }), encoding: 'utf8' });
-      expect([off.status, off.stdout.trim()]).toEqual([0, 'recurring processor: off (RECURRING_PROCESS_INTERVAL_MS=0)']);
-      const keyless = spawnSync(process.execPath, rp.command.slice(1), { cwd: ROOT, env: run({ PAYMESH_ADMIN_URL: env.PAYMESH_ADMIN_URL }), encoding: 'utf8' });
+      const off = spawnSync(process.execPath, rp.command.slice(1), {
+        cwd: ROOT,
+        env: run({ ...env, RECURRING_PROCESS_INTERVAL_MS: '0' }),
+        encoding: 'utf8',
+      });
+      expect([off.status, off.stdout.trim()]).toEqual([
+        0,
+        'recurring processor: off (RECURRING_PROCESS_INTERVAL_MS=0)',
+      ]);
+      const keyless = spawnSync(process.execPath, rp.command.slice(1), {
+        cwd: ROOT,
+        env: run({ PAYMESH_ADMIN_URL: env.PAYMESH_ADMIN_URL }),
+        encoding: 'utf8',
+      });
       expect(keyless.status).toBe(2);
       expect(keyless.stderr).toContain('SYSTEM_API_KEY');
     } finally {
@@ -167,7 +224,11 @@ describe('deploy/compose.yaml', () => {
       expect(config.BUS_STREAM_REPLICAS).toBe(1);
       // Mutual TLS with the certificate grpc-certs issues for this service.
       expect(config.GRPC_INSECURE).toBe(false);
-      expect([config.GRPC_TLS_CA_FILE, config.GRPC_TLS_CERT_FILE, config.GRPC_TLS_KEY_FILE]).toEqual(['/certs/ca.crt', `/certs/${service}.crt`, `/certs/${service}.key`]);
+      expect([config.GRPC_TLS_CA_FILE, config.GRPC_TLS_CERT_FILE, config.GRPC_TLS_KEY_FILE]).toEqual([
+        '/certs/ca.crt',
+        `/certs/${service}.crt`,
+        `/certs/${service}.key`,
+      ]);
       expect(compose.services['grpc-certs'].command).toContain(service);
       expect(env.SECRETS_KEYRING).toBe(hostEnv.SECRETS_KEYRING);
       if (service in BACKEND_SERVICES) {
@@ -194,7 +255,11 @@ describe('deploy/compose.yaml', () => {
     expect(traces.processors).toContain('batch');
     expect(traces.exporters).toContain('debug');
     expect(collector.exporters.otlp.endpoint).toBeTruthy();
-    for (const [section, names] of [['receivers', traces.receivers], ['processors', traces.processors], ['exporters', traces.exporters]] as const) {
+    for (const [section, names] of [
+      ['receivers', traces.receivers],
+      ['processors', traces.processors],
+      ['exporters', traces.exporters],
+    ] as const) {
       for (const name of names) expect(collector[section][name], `${section}.${name}`).toBeDefined();
     }
     for (const ext of collector.service.extensions) expect(collector.extensions[ext]).toBeDefined();

@@ -13,12 +13,21 @@ import { SecretBox } from '../../libs/core/src/secrets';
 import { parseApiKey } from '../../services/gateway-admin/src/domain/api-key';
 import { BACKEND_SERVICES, grpcAddrEnvName, type BackendService } from '../../libs/runtime/src/services';
 import { CHART_DIR, ROOT, chartValues, renderChart, rendererUnavailableReason, type Manifest } from './chart';
-import { SERVICE_DIRS, chartDownstreamTable, declaredDownstream, declaredEdges, edgeDiff, policyEdges } from './topology';
+import {
+  SERVICE_DIRS,
+  chartDownstreamTable,
+  declaredDownstream,
+  declaredEdges,
+  edgeDiff,
+  policyEdges,
+} from './topology';
 
 /** What the test uses of a service's zod config schema (zod itself is not a root dependency). */
 type Shape = Record<string, { isOptional(): boolean; parse(value: unknown): any }>;
 interface ConfigSchema {
-  safeParse(env: Record<string, string>): { success: true; data: Record<string, any> } | { success: false; error: { issues: unknown[] } };
+  safeParse(
+    env: Record<string, string>,
+  ): { success: true; data: Record<string, any> } | { success: false; error: { issues: unknown[] } };
 }
 
 async function configSchema(service: string): Promise<ConfigSchema> {
@@ -27,7 +36,9 @@ async function configSchema(service: string): Promise<ConfigSchema> {
     return mod.configSchema;
   } catch (err) {
     // config.ts also parses this process's env when imported: a new variable without a default fails here.
-    throw new Error(`services/${service}/src/config.ts does not load with the test env (a required variable the chart must provide?): ${String(err)}`);
+    throw new Error(
+      `services/${service}/src/config.ts does not load with the test env (a required variable the chart must provide?): ${String(err)}`,
+    );
   }
 }
 
@@ -65,7 +76,8 @@ describe('helm chart values', () => {
     for (const service of SERVICE_DIRS) {
       const entry = values.services[service];
       expect(listenPort(await configSchema(service)), service).toEqual({ protocol: entry.protocol, port: entry.port });
-      if (service in BACKEND_SERVICES) expect(entry.port, service).toBe(BACKEND_SERVICES[service as BackendService].grpcPort);
+      if (service in BACKEND_SERVICES)
+        expect(entry.port, service).toBe(BACKEND_SERVICES[service as BackendService].grpcPort);
     }
   });
 
@@ -80,7 +92,16 @@ describe('helm chart values', () => {
       ...literalKeys(templateText('secret.yaml'), /^ {2}([A-Z][A-Z0-9_]*):/gm),
       ...literalKeys(templateText('deployment.yaml'), /- name: ([A-Z][A-Z0-9_]*)$/gm),
     ];
-    expect(shared).toEqual(expect.arrayContaining(['NODE_ENV', 'NATS_URL', 'STORE_URL', 'STORE_NAMESPACE', 'BUS_NAMESPACE', 'SECRETS_KEYRING']));
+    expect(shared).toEqual(
+      expect.arrayContaining([
+        'NODE_ENV',
+        'NATS_URL',
+        'STORE_URL',
+        'STORE_NAMESPACE',
+        'BUS_NAMESPACE',
+        'SECRETS_KEYRING',
+      ]),
+    );
     for (const service of SERVICE_DIRS) {
       const provided = new Set([...shared, ...Object.keys(values.services[service].env ?? {})]);
       const missing = requiredKeys(await configSchema(service)).filter((k) => !provided.has(k));
@@ -89,7 +110,9 @@ describe('helm chart values', () => {
   });
 
   it('gives every backend a <SERVICE>_GRPC_ADDR that the gateways read', async () => {
-    const gatewayKeys = Object.keys(shapeOf(await configSchema('gateway-admin'))).filter((k) => k.endsWith('_GRPC_ADDR'));
+    const gatewayKeys = Object.keys(shapeOf(await configSchema('gateway-admin'))).filter((k) =>
+      k.endsWith('_GRPC_ADDR'),
+    );
     const backends = Object.keys(BACKEND_SERVICES).map((s) => grpcAddrEnvName(s as BackendService));
     expect(gatewayKeys.sort()).toEqual(backends.sort());
   });
@@ -104,7 +127,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-describe('gRPC call graph: each service\'s declared downstream backends, and the chart', () => {
+describe("gRPC call graph: each service's declared downstream backends, and the chart", () => {
   it('gives each service config the addresses of exactly the backends its downstream list declares', async () => {
     for (const service of SERVICE_DIRS) {
       const declared = await declaredDownstream(service);
@@ -112,7 +135,8 @@ describe('gRPC call graph: each service\'s declared downstream backends, and the
       expect(addrKeys.sort(), service).toEqual(declared.map((b) => grpcAddrEnvName(b as BackendService)).sort());
     }
     // The gateways route to (and health-check) every backend, which is what the chart gives them.
-    for (const gateway of ['gateway-admin', 'gateway-public']) expect((await declaredDownstream(gateway)).sort()).toEqual(Object.keys(BACKEND_SERVICES).sort());
+    for (const gateway of ['gateway-admin', 'gateway-public'])
+      expect((await declaredDownstream(gateway)).sort()).toEqual(Object.keys(BACKEND_SERVICES).sort());
   });
 
   it('lets no service code read a backend address except through its declared config (downstreamAddr)', () => {
@@ -124,11 +148,12 @@ describe('gRPC call graph: each service\'s declared downstream backends, and the
     }
   });
 
-  it('keeps the chart\'s downstream table (templates/_downstream.tpl) equal to the services\' declarations', async () => {
+  it("keeps the chart's downstream table (templates/_downstream.tpl) equal to the services' declarations", async () => {
     const table = chartDownstreamTable();
     const backends = SERVICE_DIRS.filter((s) => s in BACKEND_SERVICES).sort();
     expect(Object.keys(table).sort()).toEqual(backends);
-    for (const backend of backends) expect([...(table[backend] ?? [])].sort(), backend).toEqual((await declaredDownstream(backend)).sort());
+    for (const backend of backends)
+      expect([...(table[backend] ?? [])].sort(), backend).toEqual((await declaredDownstream(backend)).sort());
   });
 });
 
@@ -180,7 +205,12 @@ if (unavailable) {
     it('renders a Deployment, Service and PodDisruptionBudget per service, one ConfigMap, Secret and ServiceAccount', () => {
       const expected = SERVICE_DIRS.map((s) => `paymesh-${s}`).sort();
       for (const kind of ['Deployment', 'Service', 'PodDisruptionBudget', 'NetworkPolicy']) {
-        expect(of(kind).map((m) => m.metadata.name).sort(), kind).toEqual(expected);
+        expect(
+          of(kind)
+            .map((m) => m.metadata.name)
+            .sort(),
+          kind,
+        ).toEqual(expected);
       }
       expect(of('ConfigMap').map((m) => m.metadata.name)).toEqual(['paymesh-env']);
       expect(of('Secret').map((m) => m.metadata.name)).toEqual(['paymesh']);
@@ -200,7 +230,8 @@ if (unavailable) {
           if (e.valueFrom) {
             expect(e.valueFrom.secretKeyRef.name, `${service} ${e.name}`).toBe('paymesh');
             const value = secret[e.valueFrom.secretKeyRef.key];
-            if (value === undefined && !e.valueFrom.secretKeyRef.optional) throw new Error(`${service}: ${e.name} refers to a missing Secret key`);
+            if (value === undefined && !e.valueFrom.secretKeyRef.optional)
+              throw new Error(`${service}: ${e.name} refers to a missing Secret key`);
             if (value !== undefined) env[e.name] = value;
           } else {
             env[e.name] = e.value;
@@ -213,14 +244,21 @@ if (unavailable) {
         expect(config.STORE_URL).toBe(PRODUCTION.secrets.storeUrl);
         // Three copies of every stream on the JetStream cluster a production install runs.
         expect(config.BUS_STREAM_REPLICAS).toBe(3);
-        expect(() => resolveKeyring({ NODE_ENV: config.NODE_ENV, SECRETS_KEYRING: config.SECRETS_KEYRING ?? env.SECRETS_KEYRING })).not.toThrow();
+        expect(() =>
+          resolveKeyring({ NODE_ENV: config.NODE_ENV, SECRETS_KEYRING: config.SECRETS_KEYRING ?? env.SECRETS_KEYRING }),
+        ).not.toThrow();
         const entry = values.services[service];
-        const [host, port] = entry.protocol === 'http' ? [config.HOST, config.PORT] : [config.GRPC_HOST, config.GRPC_PORT];
+        const [host, port] =
+          entry.protocol === 'http' ? [config.HOST, config.PORT] : [config.GRPC_HOST, config.GRPC_PORT];
         expect(host, `${service} must not listen on loopback only`).toBe('0.0.0.0');
         expect(port).toBe(entry.port);
         expect(container.ports[0]).toEqual({ name: entry.protocol, containerPort: entry.port, protocol: 'TCP' });
         if (entry.protocol === 'grpc') {
-          expect(container.ports).toContainEqual({ name: 'grpc-health', containerPort: values.grpcHealthPort, protocol: 'TCP' });
+          expect(container.ports).toContainEqual({
+            name: 'grpc-health',
+            containerPort: values.grpcHealthPort,
+            protocol: 'TCP',
+          });
           expect(config.GRPC_HEALTH_PORT).toBe(values.grpcHealthPort);
         }
         // Backend gRPC on mutual TLS: the three files come from the service's own mounted Secret.
@@ -237,7 +275,8 @@ if (unavailable) {
         expect(env.OTEL_SERVICE_NAME).toBe(service);
         expect(config.OTEL_EXPORTER_OTLP_ENDPOINT).toBe(PRODUCTION.config.otelExporterOtlpEndpoint);
         expect('SYSTEM_API_KEY' in env, service).toBe(service === 'gateway-admin');
-        if (env.SYSTEM_API_KEY) expect(parseApiKey(env.SYSTEM_API_KEY)).toMatchObject({ mode: 'live', keyId: '0123456789abcdef' });
+        if (env.SYSTEM_API_KEY)
+          expect(parseApiKey(env.SYSTEM_API_KEY)).toMatchObject({ mode: 'live', keyId: '0123456789abcdef' });
         expect(new SecretBox(env.SECRETS_KEYRING!).seal('x').kid).toBe('k1');
       }
     });
@@ -246,14 +285,30 @@ if (unavailable) {
       const cm = named('ConfigMap', 'paymesh-env').data as Record<string, string>;
       expect(cm.CHECKOUT_FRONTEND_URL).toBe(PRODUCTION.config.checkoutFrontendUrl);
       expect(cm.MAIN_FRONTEND_ORIGIN).toBe(PRODUCTION.config.checkoutFrontendUrl);
-      const override = renderChart([PRODUCTION, { config: { mainFrontendOrigin: 'https://pay.shop.example' } }]).manifests.find((m) => m.kind === 'ConfigMap')!;
-      expect(override.data).toMatchObject({ CHECKOUT_FRONTEND_URL: PRODUCTION.config.checkoutFrontendUrl, MAIN_FRONTEND_ORIGIN: 'https://pay.shop.example' });
+      const override = renderChart([
+        PRODUCTION,
+        { config: { mainFrontendOrigin: 'https://pay.shop.example' } },
+      ]).manifests.find((m) => m.kind === 'ConfigMap')!;
+      expect(override.data).toMatchObject({
+        CHECKOUT_FRONTEND_URL: PRODUCTION.config.checkoutFrontendUrl,
+        MAIN_FRONTEND_ORIGIN: 'https://pay.shop.example',
+      });
       // Without a checkout host of its own, payment links open the page gateway-public serves at publicRootUrl.
-      const ownPage = renderChart([PRODUCTION, { config: { checkoutFrontendUrl: '', publicRootUrl: 'https://api.shop.example' } }]).manifests.find((m) => m.kind === 'ConfigMap')!;
-      expect(ownPage.data).toMatchObject({ CHECKOUT_FRONTEND_URL: 'https://api.shop.example', MAIN_FRONTEND_ORIGIN: 'https://api.shop.example' });
+      const ownPage = renderChart([
+        PRODUCTION,
+        { config: { checkoutFrontendUrl: '', publicRootUrl: 'https://api.shop.example' } },
+      ]).manifests.find((m) => m.kind === 'ConfigMap')!;
+      expect(ownPage.data).toMatchObject({
+        CHECKOUT_FRONTEND_URL: 'https://api.shop.example',
+        MAIN_FRONTEND_ORIGIN: 'https://api.shop.example',
+      });
 
       const { CHECKOUT_FRONTEND_URL: _url, MAIN_FRONTEND_ORIGIN: _origin, ...without } = cm;
-      const env = { ...without, STORE_URL: PRODUCTION.secrets.storeUrl, SECRETS_KEYRING: PRODUCTION.secrets.secretsKeyring };
+      const env = {
+        ...without,
+        STORE_URL: PRODUCTION.secrets.storeUrl,
+        SECRETS_KEYRING: PRODUCTION.secrets.secretsKeyring,
+      };
       for (const [service, key] of [
         ['checkout', 'CHECKOUT_FRONTEND_URL'],
         ['gateway-public', 'MAIN_FRONTEND_ORIGIN'],
@@ -276,21 +331,37 @@ if (unavailable) {
       }
     });
 
-    it('selects each Deployment\'s pods from its Service and PodDisruptionBudget, on the named container port', () => {
+    it("selects each Deployment's pods from its Service and PodDisruptionBudget, on the named container port", () => {
       for (const service of SERVICE_DIRS) {
         const deploy = named('Deployment', `paymesh-${service}`);
         const podLabels = deploy.spec.template.metadata.labels;
-        expect(deploy.spec.selector.matchLabels).toEqual(expect.objectContaining({ 'app.kubernetes.io/component': service }));
+        expect(deploy.spec.selector.matchLabels).toEqual(
+          expect.objectContaining({ 'app.kubernetes.io/component': service }),
+        );
         for (const [k, v] of Object.entries(deploy.spec.selector.matchLabels)) expect(podLabels[k]).toBe(v);
         const svc = named('Service', `paymesh-${service}`);
         expect(svc.spec.selector).toEqual(deploy.spec.selector.matchLabels);
         const protocol = values.services[service].protocol;
-        expect(svc.spec.ports).toEqual([{ name: protocol, port: values.services[service].port, targetPort: protocol, protocol: 'TCP', appProtocol: protocol }]);
-        expect(named('PodDisruptionBudget', `paymesh-${service}`).spec).toEqual({ maxUnavailable: 1, selector: { matchLabels: deploy.spec.selector.matchLabels } });
+        expect(svc.spec.ports).toEqual([
+          {
+            name: protocol,
+            port: values.services[service].port,
+            targetPort: protocol,
+            protocol: 'TCP',
+            appProtocol: protocol,
+          },
+        ]);
+        expect(named('PodDisruptionBudget', `paymesh-${service}`).spec).toEqual({
+          maxUnavailable: 1,
+          selector: { matchLabels: deploy.spec.selector.matchLabels },
+        });
         // Other services' selectors must not match these pods.
         for (const other of SERVICE_DIRS.filter((o) => o !== service)) {
           const sel = named('Service', `paymesh-${other}`).spec.selector;
-          expect(Object.entries(sel).every(([k, v]) => podLabels[k] === v), `${other} selects ${service}`).toBe(false);
+          expect(
+            Object.entries(sel).every(([k, v]) => podLabels[k] === v),
+            `${other} selects ${service}`,
+          ).toBe(false);
         }
       }
     });
@@ -318,15 +389,26 @@ if (unavailable) {
         expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001 });
         expect(pod.automountServiceAccountToken).toBe(false);
         const c = pod.containers[0];
-        expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+        expect(c.securityContext).toMatchObject({
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+        });
         expect(c.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
         expect(pod.volumes.find((v: any) => v.name === 'tmp').emptyDir).toBeDefined();
         // documents runs the Dockerfile's documents target (Chromium), every other service the services target.
         expect(c.image).toBe(service === 'documents' ? 'paymesh-documents:0.1.0' : 'paymesh:0.1.0');
       }
-      const registry = renderChart([{ secrets: PRODUCTION.secrets, image: { repository: 'reg.example/paymesh', tag: '2.0.0' } }]).manifests;
-      const imageOf = (name: string) => registry.find((m) => m.kind === 'Deployment' && m.metadata.name === `paymesh-${name}`)!.spec.template.spec.containers[0].image;
-      expect([imageOf('documents'), imageOf('billing')]).toEqual(['reg.example/paymesh-documents:2.0.0', 'reg.example/paymesh:2.0.0']);
+      const registry = renderChart([
+        { secrets: PRODUCTION.secrets, image: { repository: 'reg.example/paymesh', tag: '2.0.0' } },
+      ]).manifests;
+      const imageOf = (name: string) =>
+        registry.find((m) => m.kind === 'Deployment' && m.metadata.name === `paymesh-${name}`)!.spec.template.spec
+          .containers[0].image;
+      expect([imageOf('documents'), imageOf('billing')]).toEqual([
+        'reg.example/paymesh-documents:2.0.0',
+        'reg.example/paymesh:2.0.0',
+      ]);
       const documents = named('Deployment', 'paymesh-documents').spec.template.spec;
       expect(documents.containers[0].volumeMounts).toContainEqual({ name: 'dshm', mountPath: '/dev/shm' });
       expect(documents.volumes).toContainEqual({ name: 'dshm', emptyDir: { medium: 'Memory', sizeLimit: '256Mi' } });
@@ -341,7 +423,15 @@ if (unavailable) {
       expect(admin.spec.rules).toEqual([
         {
           host: 'admin.paymesh.local',
-          http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'paymesh-gateway-admin', port: { name: 'http' } } } }] },
+          http: {
+            paths: [
+              {
+                path: '/',
+                pathType: 'Prefix',
+                backend: { service: { name: 'paymesh-gateway-admin', port: { name: 'http' } } },
+              },
+            ],
+          },
         },
       ]);
       const pub = named('Ingress', 'paymesh-gateway-public');
@@ -355,33 +445,57 @@ if (unavailable) {
       expect(base.filter((m) => m.kind === 'Ingress')).toEqual([]);
       const changed = renderChart([{ secrets: PRODUCTION.secrets, config: { logLevel: 'debug' } }]).manifests;
       const checksum = (ms: Manifest[]) =>
-        ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-billing')!.spec.template.metadata.annotations['checksum/config'];
+        ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-billing')!.spec.template.metadata
+          .annotations['checksum/config'];
       expect(checksum(changed)).not.toBe(checksum(base));
     });
 
     it('uses an existing Secret instead of creating one', () => {
       const { manifests: ms } = renderChart([{ secrets: { existingSecret: 'paymesh-prod' } }]);
       expect(ms.filter((m) => m.kind === 'Secret')).toEqual([]);
-      const env = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-checkout')!.spec.template.spec.containers[0].env;
-      expect(env.find((e: any) => e.name === 'STORE_URL').valueFrom.secretKeyRef).toEqual({ name: 'paymesh-prod', key: 'STORE_URL' });
+      const env = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-checkout')!.spec.template.spec
+        .containers[0].env;
+      expect(env.find((e: any) => e.name === 'STORE_URL').valueFrom.secretKeyRef).toEqual({
+        name: 'paymesh-prod',
+        key: 'STORE_URL',
+      });
     });
 
     it('refuses to render without the datastore URL and keyring, or with a malformed system key', () => {
       expect(() => renderChart([])).toThrow(/secrets\.storeUrl is required/);
-      expect(() => renderChart([{ secrets: { storeUrl: 'mongodb://m/?replicaSet=rs0' } }])).toThrow(/secrets\.secretsKeyring is required/);
-      expect(() => renderChart([{ secrets: { ...PRODUCTION.secrets, systemApiKey: 'sk_live_short.secret' } }])).toThrow(/secrets\.systemApiKey must look like/);
+      expect(() => renderChart([{ secrets: { storeUrl: 'mongodb://m/?replicaSet=rs0' } }])).toThrow(
+        /secrets\.secretsKeyring is required/,
+      );
+      expect(() => renderChart([{ secrets: { ...PRODUCTION.secrets, systemApiKey: 'sk_live_short.secret' } }])).toThrow(
+        /secrets\.systemApiKey must look like/,
+      );
     });
 
     it('admits exactly the gRPC calls the services declare, at the callee (ingress) and at the caller (egress)', async () => {
       const declared = await declaredEdges();
       // Billing invoices through tax, checkout, notifications-ipn and documents (issue 20).
-      expect(declared).toEqual(expect.arrayContaining(['billing->tax', 'billing->checkout', 'billing->notifications-ipn', 'billing->documents']));
+      expect(declared).toEqual(
+        expect.arrayContaining([
+          'billing->tax',
+          'billing->checkout',
+          'billing->notifications-ipn',
+          'billing->documents',
+        ]),
+      );
       const { ingress, egress } = policyEdges(manifests);
       expect(edgeDiff(ingress, declared), 'ingress rules of the backends').toEqual({ missing: [], extra: [] });
       expect(edgeDiff(egress, declared), 'egress rules of the callers').toEqual({ missing: [], extra: [] });
       for (const policy of of('NetworkPolicy')) {
-        for (const peer of [...policy.spec.ingress.flatMap((r: any) => r.from ?? []), ...policy.spec.egress.flatMap((r: any) => r.to ?? [])]) {
-          if (peer.podSelector?.matchExpressions) expect(peer.podSelector.matchExpressions, policy.metadata.name).toContainEqual({ key: 'app.kubernetes.io/instance', operator: 'In', values: ['paymesh'] });
+        for (const peer of [
+          ...policy.spec.ingress.flatMap((r: any) => r.from ?? []),
+          ...policy.spec.egress.flatMap((r: any) => r.to ?? []),
+        ]) {
+          if (peer.podSelector?.matchExpressions)
+            expect(peer.podSelector.matchExpressions, policy.metadata.name).toContainEqual({
+              key: 'app.kubernetes.io/instance',
+              operator: 'In',
+              values: ['paymesh'],
+            });
         }
       }
 
@@ -400,11 +514,13 @@ if (unavailable) {
       }
     });
 
-    it('admits gateway HTTP from the ingress controller only and backend gRPC from this release\'s pods only', () => {
+    it("admits gateway HTTP from the ingress controller only and backend gRPC from this release's pods only", () => {
       const policies = of('NetworkPolicy');
       for (const policy of policies) {
         const service = policy.metadata.labels!['app.kubernetes.io/component']!;
-        expect(policy.spec.podSelector.matchLabels).toEqual(named('Deployment', `paymesh-${service}`).spec.selector.matchLabels);
+        expect(policy.spec.podSelector.matchLabels).toEqual(
+          named('Deployment', `paymesh-${service}`).spec.selector.matchLabels,
+        );
         expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
         const ports = policy.spec.ingress.flatMap((r: any) => r.ports.map((p: any) => p.port));
         if (service === 'gateway-admin') {
@@ -413,68 +529,114 @@ if (unavailable) {
             { ports: [{ port: 'http', protocol: 'TCP' }], from: values.networkPolicy.gatewayIngressFrom },
             {
               ports: [{ port: 'http', protocol: 'TCP' }],
-              from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'paymesh', 'app.kubernetes.io/instance': 'paymesh', 'app.kubernetes.io/component': 'recurring-processor' } } }],
+              from: [
+                {
+                  podSelector: {
+                    matchLabels: {
+                      'app.kubernetes.io/name': 'paymesh',
+                      'app.kubernetes.io/instance': 'paymesh',
+                      'app.kubernetes.io/component': 'recurring-processor',
+                    },
+                  },
+                },
+              ],
             },
           ]);
         } else if (values.services[service].protocol === 'http') {
-          expect(policy.spec.ingress).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }], from: values.networkPolicy.gatewayIngressFrom }]);
+          expect(policy.spec.ingress).toEqual([
+            { ports: [{ port: 'http', protocol: 'TCP' }], from: values.networkPolicy.gatewayIngressFrom },
+          ]);
         } else {
           expect(ports.sort()).toEqual(['grpc', 'grpc-health']);
           // Only the health listener is open to the kubelet without a peer restriction.
-          expect(policy.spec.ingress.filter((r: any) => !r.from).flatMap((r: any) => r.ports)).toEqual([{ port: 'grpc-health', protocol: 'TCP' }]);
+          expect(policy.spec.ingress.filter((r: any) => !r.from).flatMap((r: any) => r.ports)).toEqual([
+            { port: 'grpc-health', protocol: 'TCP' },
+          ]);
         }
         const egressPorts = policy.spec.egress.flatMap((r: any) => (r.ports ?? []).map((p: any) => p.port));
         expect(egressPorts).toEqual(expect.arrayContaining([53, 4222, 27017]));
         // A pod reaches the gRPC ports of the backends it calls and no other.
         const calls = policyEdges([policy]).egress.map((e) => e.split('->')[1]!);
-        const grpcPorts = egressPorts.filter((p: number) => Object.values(BACKEND_SERVICES).some((b) => b.grpcPort === p));
+        const grpcPorts = egressPorts.filter((p: number) =>
+          Object.values(BACKEND_SERVICES).some((b) => b.grpcPort === p),
+        );
         expect(grpcPorts.sort(), service).toEqual(calls.map((b) => values.services[b].port).sort());
         const internet = policy.spec.egress.find((r: any) => r.to?.some((t: any) => t.ipBlock));
         if (values.networkPolicy.internetEgress.includes(service)) {
-          expect(internet.to[0].ipBlock.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '169.254.0.0/16', '100.64.0.0/10']));
+          expect(internet.to[0].ipBlock.except).toEqual(
+            expect.arrayContaining(['10.0.0.0/8', '169.254.0.0/16', '100.64.0.0/10']),
+          );
         } else {
           expect(internet, service).toBeUndefined();
         }
       }
     });
 
-    it('takes each service\'s gRPC certificates from a Secret named by secretPrefix, and runs plaintext only when told', () => {
+    it("takes each service's gRPC certificates from a Secret named by secretPrefix, and runs plaintext only when told", () => {
       const custom = renderChart([{ secrets: PRODUCTION.secrets, grpcTls: { secretPrefix: 'mesh-certs' } }]).manifests;
-      const volume = custom.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-gateway-public')!.spec.template.spec.volumes.find((v: any) => v.name === 'grpc-tls');
+      const volume = custom
+        .find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-gateway-public')!
+        .spec.template.spec.volumes.find((v: any) => v.name === 'grpc-tls');
       expect(volume.secret.secretName).toBe('mesh-certs-gateway-public');
 
-      const plaintext = renderChart([{ secrets: PRODUCTION.secrets, grpcTls: { enabled: false }, networkPolicy: { enabled: false } }]).manifests;
+      const plaintext = renderChart([
+        { secrets: PRODUCTION.secrets, grpcTls: { enabled: false }, networkPolicy: { enabled: false } },
+      ]).manifests;
       expect(plaintext.find((m) => m.kind === 'ConfigMap')!.data.GRPC_INSECURE).toBe('true');
       expect(plaintext.filter((m) => m.kind === 'NetworkPolicy')).toEqual([]);
-      const container = plaintext.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-checkout')!.spec.template.spec.containers[0];
+      const container = plaintext.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-checkout')!.spec
+        .template.spec.containers[0];
       expect(container.env.map((e: any) => e.name)).not.toContain('GRPC_TLS_CA_FILE');
       expect(named('ConfigMap', 'paymesh-env').data.GRPC_INSECURE).toBeUndefined();
     });
 
-    it('configures notifications-ipn\'s SMTP server from config.smtp, the password from the Secret', async () => {
-      const smtp = { host: 'smtp.example.com', port: '465', secure: true, user: 'mailer', from: 'Billing <billing@example.com>', maxAttempts: 4, backoffBaseMs: 30000 };
+    it("configures notifications-ipn's SMTP server from config.smtp, the password from the Secret", async () => {
+      const smtp = {
+        host: 'smtp.example.com',
+        port: '465',
+        secure: true,
+        user: 'mailer',
+        from: 'Billing <billing@example.com>',
+        maxAttempts: 4,
+        backoffBaseMs: 30000,
+      };
       const { manifests: ms } = renderChart([{ secrets: { ...PRODUCTION.secrets, smtpPass: 'pw' }, config: { smtp } }]);
       const cm = ms.find((m) => m.kind === 'ConfigMap')!.data;
       const parsed = (await configSchema('notifications-ipn')).safeParse({ ...cm, SMTP_PASS: 'pw' });
       if (!parsed.success) throw new Error('notifications-ipn refuses the rendered SMTP settings');
       const ipn = parsed.data as Record<string, unknown>;
-      expect([ipn.SMTP_HOST, ipn.SMTP_PORT, ipn.SMTP_SECURE, ipn.SMTP_USER, ipn.MAIL_FROM, ipn.EMAIL_MAX_ATTEMPTS, ipn.EMAIL_BACKOFF_BASE_MS]).toEqual([
-        'smtp.example.com', 465, true, 'mailer', 'Billing <billing@example.com>', 4, 30000,
-      ]);
+      expect([
+        ipn.SMTP_HOST,
+        ipn.SMTP_PORT,
+        ipn.SMTP_SECURE,
+        ipn.SMTP_USER,
+        ipn.MAIL_FROM,
+        ipn.EMAIL_MAX_ATTEMPTS,
+        ipn.EMAIL_BACKOFF_BASE_MS,
+      ]).toEqual(['smtp.example.com', 465, true, 'mailer', 'Billing <billing@example.com>', 4, 30000]);
       expect(ms.find((m) => m.kind === 'Secret')!.stringData.SMTP_PASS).toBe('pw');
-      const env = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-notifications-ipn')!.spec.template.spec.containers[0].env;
-      expect(env.find((e: { name: string }) => e.name === 'SMTP_PASS').valueFrom.secretKeyRef).toMatchObject({ key: 'SMTP_PASS' });
+      const env = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-notifications-ipn')!.spec
+        .template.spec.containers[0].env;
+      expect(env.find((e: { name: string }) => e.name === 'SMTP_PASS').valueFrom.secretKeyRef).toMatchObject({
+        key: 'SMTP_PASS',
+      });
       // Without a host nothing is configured: e-mail is refused rather than sent somewhere unexpected.
       expect(named('ConfigMap', 'paymesh-env').data.SMTP_HOST).toBeUndefined();
     });
 
     it('passes TRUST_PROXY (the ingress CIDR) and IPN_ALLOWED_TARGETS through to the services', async () => {
       expect(named('ConfigMap', 'paymesh-env').data.TRUST_PROXY).toBe('false');
-      const cm = renderChart([{ secrets: PRODUCTION.secrets, config: { trustProxy: '10.244.0.0/16', ipnAllowedTargets: 'ipn-receiver.internal' } }]).manifests.find(
-        (m) => m.kind === 'ConfigMap',
-      )!.data;
+      const cm = renderChart([
+        {
+          secrets: PRODUCTION.secrets,
+          config: { trustProxy: '10.244.0.0/16', ipnAllowedTargets: 'ipn-receiver.internal' },
+        },
+      ]).manifests.find((m) => m.kind === 'ConfigMap')!.data;
       expect(cm.TRUST_PROXY).toBe('10.244.0.0/16');
-      const gateway = (await configSchema('gateway-public')).safeParse({ ...cm, MAIN_FRONTEND_ORIGIN: 'https://c.example' });
+      const gateway = (await configSchema('gateway-public')).safeParse({
+        ...cm,
+        MAIN_FRONTEND_ORIGIN: 'https://c.example',
+      });
       expect(gateway.success && gateway.data.TRUST_PROXY).toBe('10.244.0.0/16');
       const ipn = (await configSchema('notifications-ipn')).safeParse(cm);
       expect(ipn.success && [...ipn.data.IPN_ALLOWED_TARGETS.hosts]).toEqual(['ipn-receiver.internal']);
@@ -489,18 +651,33 @@ if (unavailable) {
       const container = pod.containers[0];
       expect(container.command.join(' ')).toContain('/system/recurring/process');
       const env = Object.fromEntries(container.env.map((e: any) => [e.name, e]));
-      expect(env.PAYMESH_ADMIN_URL.value).toBe(`http://paymesh-gateway-admin.payments.svc.cluster.local:${values.services['gateway-admin'].port}/api/v1`);
+      expect(env.PAYMESH_ADMIN_URL.value).toBe(
+        `http://paymesh-gateway-admin.payments.svc.cluster.local:${values.services['gateway-admin'].port}/api/v1`,
+      );
       expect(env.SYSTEM_API_KEY.valueFrom.secretKeyRef).toEqual({ name: 'paymesh', key: 'SYSTEM_API_KEY' });
       expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
       expect(container.image).toBe(named('Deployment', 'paymesh-gateway-admin').spec.template.spec.containers[0].image);
       // The gateway-admin policy's second rule selects exactly these pods.
-      expect(job.spec.jobTemplate.spec.template.metadata.labels).toMatchObject({ 'app.kubernetes.io/component': 'recurring-processor', 'app.kubernetes.io/instance': 'paymesh' });
+      expect(job.spec.jobTemplate.spec.template.metadata.labels).toMatchObject({
+        'app.kubernetes.io/component': 'recurring-processor',
+        'app.kubernetes.io/instance': 'paymesh',
+      });
 
       const custom = renderChart([
-        { secrets: PRODUCTION.secrets, recurringProcessor: { schedule: '5 * * * *', timeZone: 'Europe/Berlin', apiKeySecret: { name: 'recurring-key', key: 'token' } } },
+        {
+          secrets: PRODUCTION.secrets,
+          recurringProcessor: {
+            schedule: '5 * * * *',
+            timeZone: 'Europe/Berlin',
+            apiKeySecret: { name: 'recurring-key', key: 'token' },
+          },
+        },
       ]).manifests.find((m) => m.kind === 'CronJob')!;
       expect(custom.spec).toMatchObject({ schedule: '5 * * * *', timeZone: 'Europe/Berlin' });
-      expect(custom.spec.jobTemplate.spec.template.spec.containers[0].env[1].valueFrom.secretKeyRef).toEqual({ name: 'recurring-key', key: 'token' });
+      expect(custom.spec.jobTemplate.spec.template.spec.containers[0].env[1].valueFrom.secretKeyRef).toEqual({
+        name: 'recurring-key',
+        key: 'token',
+      });
 
       const off = renderChart([{ secrets: PRODUCTION.secrets, recurringProcessor: { enabled: false } }]).manifests;
       expect(off.filter((m) => m.kind === 'CronJob')).toEqual([]);
@@ -512,7 +689,14 @@ if (unavailable) {
 
     it('applies per-service image, replicas and env overrides and a release-specific name', () => {
       const { manifests: ms } = renderChart(
-        [{ secrets: PRODUCTION.secrets, services: { tax: { replicas: 3, image: { repository: 'reg.local/tax', tag: '1.2.3' }, env: { LOG_LEVEL: 'debug' } } } }],
+        [
+          {
+            secrets: PRODUCTION.secrets,
+            services: {
+              tax: { replicas: 3, image: { repository: 'reg.local/tax', tag: '1.2.3' }, env: { LOG_LEVEL: 'debug' } },
+            },
+          },
+        ],
         { release: 'acme', namespace: 'pay' },
       );
       const tax = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'acme-paymesh-tax')!;
@@ -532,12 +716,20 @@ if (unavailable) {
       expect(readFileSync(join(ROOT, 'docs', 'deploy.md'), 'utf8')).toContain(text);
       const ha = parse(text);
       const { manifests: ms } = renderChart([ha], { release: 'paymesh', namespace: 'payments' });
-      for (const m of ms) expect(() => new MODELS[`${m.apiVersion}/${m.kind}`]!(m).validate(), `${m.kind} ${m.metadata.name}`).not.toThrow();
+      for (const m of ms)
+        expect(
+          () => new MODELS[`${m.apiVersion}/${m.kind}`]!(m).validate(),
+          `${m.kind} ${m.metadata.name}`,
+        ).not.toThrow();
       const deployments = ms.filter((m) => m.kind === 'Deployment');
-      expect(deployments.map((d) => [d.metadata.name, d.spec.replicas]).sort()).toEqual(SERVICE_DIRS.map((s) => [`paymesh-${s}`, 3]).sort());
+      expect(deployments.map((d) => [d.metadata.name, d.spec.replicas]).sort()).toEqual(
+        SERVICE_DIRS.map((s) => [`paymesh-${s}`, 3]).sort(),
+      );
       expect(ms.filter((m) => m.kind === 'Secret')).toEqual([]);
       for (const d of deployments) {
-        const refs = d.spec.template.spec.containers[0].env.filter((e: any) => e.valueFrom?.secretKeyRef).map((e: any) => e.valueFrom.secretKeyRef.name);
+        const refs = d.spec.template.spec.containers[0].env
+          .filter((e: any) => e.valueFrom?.secretKeyRef)
+          .map((e: any) => e.valueFrom.secretKeyRef.name);
         expect(new Set(refs), d.metadata.name).toEqual(new Set(['paymesh-secrets']));
       }
       const cm = ms.find((m) => m.kind === 'ConfigMap')!.data;
@@ -546,7 +738,12 @@ if (unavailable) {
       expect(cm.TRUST_PROXY).toBe('10.244.0.0/16');
       expect(ms.filter((m) => m.kind === 'PodDisruptionBudget').every((p) => p.spec.maxUnavailable === 1)).toBe(true);
       expect(ms.filter((m) => m.kind === 'NetworkPolicy')).toHaveLength(SERVICE_DIRS.length);
-      expect(ms.filter((m) => m.kind === 'Ingress').map((i) => i.spec.rules[0].host).sort()).toEqual(['admin.pay.example.com', 'pay.example.com']);
+      expect(
+        ms
+          .filter((m) => m.kind === 'Ingress')
+          .map((i) => i.spec.rules[0].host)
+          .sort(),
+      ).toEqual(['admin.pay.example.com', 'pay.example.com']);
       const cron = ms.find((m) => m.kind === 'CronJob')!;
       expect(cron.spec.jobTemplate.spec.template.spec.containers[0].env).toContainEqual({
         name: 'SYSTEM_API_KEY',

@@ -79,18 +79,26 @@ describe('Dockerfile', () => {
     for (const line of engineMajors) {
       const eol = NODE_LTS_END_OF_LIFE[line];
       expect(eol, `Node.js ${line} is not an LTS line`).toBeDefined();
-      expect(new Date(`${eol}T00:00:00Z`).getTime(), `Node.js ${line} reached its end of life on ${eol}`).toBeGreaterThan(Date.now());
+      expect(
+        new Date(`${eol}T00:00:00Z`).getTime(),
+        `Node.js ${line} reached its end of life on ${eol}`,
+      ).toBeGreaterThan(Date.now());
     }
     // Every stage starts from that image or from another stage.
-    for (const s of dockerfile.stages) expect(['${NODE_IMAGE}', ...dockerfile.stages.map((o) => o.name)], s.name).toContain(s.from);
+    for (const s of dockerfile.stages)
+      expect(['${NODE_IMAGE}', ...dockerfile.stages.map((o) => o.name)], s.name).toContain(s.from);
     expect(dockerfileText).not.toMatch(/node:20/);
   });
 
   it('builds with the pnpm the workspace pins, from the lockfile, then prunes to production dependencies', () => {
     const pinned = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).packageManager.replace('pnpm@', '');
-    const build = stage('build').instructions.map((i) => `${i.op} ${i.args}`).join('\n');
+    const build = stage('build')
+      .instructions.map((i) => `${i.op} ${i.args}`)
+      .join('\n');
     expect(build).toContain(`npm install -g pnpm@${pinned}`);
-    expect(build).toContain('pnpm install --frozen-lockfile --offline && pnpm run build && pnpm install --frozen-lockfile --offline --prod');
+    expect(build).toContain(
+      'pnpm install --frozen-lockfile --offline && pnpm run build && pnpm install --frozen-lockfile --offline --prod',
+    );
     expect(build).toContain('node deploy/image/runtime-tree.mjs /app /runtime');
   });
 
@@ -109,8 +117,19 @@ describe('Dockerfile', () => {
     expect(documents).toContainEqual({ op: 'ENV', args: 'SERVICE=documents' });
     // The documents image runs as the unprivileged user again after installing as root.
     expect(documents.filter((i) => i.op === 'USER').at(-1)).toEqual({ op: 'USER', args: '10001:10001' });
-    expect(stage('services').instructions.filter((i) => i.op === 'EXPOSE').flatMap((i) => i.args.split(' ').map(Number)).sort()).toEqual(
-      [8080, 8081, ...Object.entries(BACKEND_SERVICES).filter(([s]) => s !== 'documents').map(([, b]) => b.grpcPort)].sort(),
+    expect(
+      stage('services')
+        .instructions.filter((i) => i.op === 'EXPOSE')
+        .flatMap((i) => i.args.split(' ').map(Number))
+        .sort(),
+    ).toEqual(
+      [
+        8080,
+        8081,
+        ...Object.entries(BACKEND_SERVICES)
+          .filter(([s]) => s !== 'documents')
+          .map(([, b]) => b.grpcPort),
+      ].sort(),
     );
   });
 
@@ -128,11 +147,17 @@ describe('Dockerfile', () => {
     const base = stage('base').instructions;
     expect(base).toContainEqual({ op: 'USER', args: '10001:10001' });
     const health = base.find((i) => i.op === 'HEALTHCHECK');
-    expect(health?.args).toMatch(/^--interval=\S+ --timeout=\S+ --start-period=\S+ --retries=\d+ CMD \["node", "deploy\/image\/healthcheck.mjs"\]$/);
+    expect(health?.args).toMatch(
+      /^--interval=\S+ --timeout=\S+ --start-period=\S+ --retries=\d+ CMD \["node", "deploy\/image\/healthcheck.mjs"\]$/,
+    );
     expect(runtimePlan(ROOT).map((e) => e.path)).toContain('deploy/image/healthcheck.mjs');
-    expect(dockerfileText).toMatch(/exec node --enable-source-maps \\"services\/\$\{SERVICE:\?[^}]*\}\/dist\/main\.js\\"/);
+    expect(dockerfileText).toMatch(
+      /exec node --enable-source-maps \\"services\/\$\{SERVICE:\?[^}]*\}\/dist\/main\.js\\"/,
+    );
     for (const service of SERVICE_DIRS) {
-      expect(JSON.parse(readFileSync(join(ROOT, 'services', service, 'package.json'), 'utf8')).main, service).toBe('dist/main.js');
+      expect(JSON.parse(readFileSync(join(ROOT, 'services', service, 'package.json'), 'utf8')).main, service).toBe(
+        'dist/main.js',
+      );
     }
     const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
     expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist']));
@@ -145,11 +170,27 @@ describe('runtime tree (deploy/image/runtime-tree.mjs)', () => {
 
   it('takes every library and service package, and nothing of tests, sandboxes, docs or sources', () => {
     for (const group of ['libs', 'services']) {
-      for (const name of readdirSync(join(ROOT, group)).filter((n) => existsSync(join(ROOT, group, n, 'package.json')))) {
-        expect(paths, `${group}/${name}`).toEqual(expect.arrayContaining([`${group}/${name}/package.json`, `${group}/${name}/dist`, `${group}/${name}/node_modules`]));
+      for (const name of readdirSync(join(ROOT, group)).filter((n) =>
+        existsSync(join(ROOT, group, n, 'package.json')),
+      )) {
+        expect(paths, `${group}/${name}`).toEqual(
+          expect.arrayContaining([
+            `${group}/${name}/package.json`,
+            `${group}/${name}/dist`,
+            `${group}/${name}/node_modules`,
+          ]),
+        );
       }
     }
-    expect(paths).toEqual(expect.arrayContaining(['package.json', 'node_modules', 'services/gateway-public/web/dist', 'services/gateway-public/web/messages', 'deploy/local/certs.mjs']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'node_modules',
+        'services/gateway-public/web/dist',
+        'services/gateway-public/web/messages',
+        'deploy/local/certs.mjs',
+      ]),
+    );
     for (const path of paths) expect(path).not.toMatch(/(^|\/)(test|sandboxes|docs|src|bench)(\/|$)/);
     expect(paths.filter((p) => p.startsWith('sandboxes/') || p.startsWith('test/'))).toEqual([]);
   });
@@ -195,10 +236,14 @@ describe('runtime tree (deploy/image/runtime-tree.mjs)', () => {
       const collect = (chunk: Buffer) => logs.set(service, logs.get(service) + chunk.toString());
       child.stdout!.on('data', collect);
       child.stderr!.on('data', collect);
-      await eventually(() => {
-        if (child.exitCode !== null) throw new Error(`${service} exited ${child.exitCode}: ${logs.get(service)}`);
-        return logs.get(service)!.includes(`${service} ready`);
-      }, 30_000, 50);
+      await eventually(
+        () => {
+          if (child.exitCode !== null) throw new Error(`${service} exited ${child.exitCode}: ${logs.get(service)}`);
+          return logs.get(service)!.includes(`${service} ready`);
+        },
+        30_000,
+        50,
+      );
       return child;
     }
 
@@ -211,13 +256,22 @@ describe('runtime tree (deploy/image/runtime-tree.mjs)', () => {
 
     /** Exit status of the image's HEALTHCHECK command, run from the tree with `env`. */
     const healthcheck = (env: Record<string, string>) =>
-      spawnSync(process.execPath, ['deploy/image/healthcheck.mjs'], { cwd: tree, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 10_000 }).status;
+      spawnSync(process.execPath, ['deploy/image/healthcheck.mjs'], {
+        cwd: tree,
+        env: { PATH: process.env.PATH ?? '', ...env },
+        encoding: 'utf8',
+        timeout: 10_000,
+      }).status;
 
     beforeAll(() => {
       tree = mkdtempSync(join(tmpdir(), 'paymesh-runtime-tree-'));
       // The root node_modules (the package store) is linked, not copied: the rest is the tree as the image has it.
       copyRuntimeTree(ROOT, tree, { link: ['node_modules'] });
-      const certs = spawnSync(process.execPath, ['deploy/local/certs.mjs', join(tree, 'certs'), 'tax', 'gateway-public'], { cwd: tree, encoding: 'utf8' });
+      const certs = spawnSync(
+        process.execPath,
+        ['deploy/local/certs.mjs', join(tree, 'certs'), 'tax', 'gateway-public'],
+        { cwd: tree, encoding: 'utf8' },
+      );
       if (certs.status !== 0) throw new Error(`certs.mjs from the tree failed: ${certs.stderr}`);
     });
 
@@ -265,7 +319,9 @@ describe('runtime tree (deploy/image/runtime-tree.mjs)', () => {
       const port = await freePort();
       const gateway = await start('gateway-public', { PORT: String(port), REDIS_URL: 'redis://127.0.0.1:6379' });
       expect(healthcheck({ SERVICE: 'gateway-public', PORT: String(port) })).toBe(0);
-      const manifest = JSON.parse(readFileSync(join(tree, 'services', 'gateway-public', 'web', 'dist', 'manifest.json'), 'utf8'));
+      const manifest = JSON.parse(
+        readFileSync(join(tree, 'services', 'gateway-public', 'web', 'dist', 'manifest.json'), 'utf8'),
+      );
       const script = await fetch(`http://127.0.0.1:${port}/assets/${manifest.checkout.js}`);
       expect(script.status).toBe(200);
       expect(script.headers.get('content-type')).toMatch(/javascript/);

@@ -9,7 +9,9 @@ describe('local recurring processor timer', () => {
   const calls: { method: string; url: string; auth: string | undefined }[] = [];
   const server = createServer((req: IncomingMessage, res) => {
     calls.push({ method: req.method ?? '', url: req.url ?? '', auth: req.headers.authorization });
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"processed":0,"completed":0,"failed":0,"skipped":0,"cancellationsFinalized":0}');
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end('{"processed":0,"completed":0,"failed":0,"skipped":0,"cancellationsFinalized":0}');
   });
   let base: string;
   beforeAll(async () => {
@@ -27,7 +29,12 @@ describe('local recurring processor timer', () => {
   });
 
   it('posts to the process route with the system key, repeatedly, until stopped', async () => {
-    const stop = startRecurringTimer({ adminBaseUrl: base, systemApiKey: 'sk_test_key', intervalMs: 20, log: () => undefined });
+    const stop = startRecurringTimer({
+      adminBaseUrl: base,
+      systemApiKey: 'sk_test_key',
+      intervalMs: 20,
+      log: () => undefined,
+    });
     await eventually(() => calls.length >= 2, 5_000, 10);
     stop();
     expect(calls[0]).toEqual({ method: 'POST', url: '/api/v1/system/recurring/process', auth: 'Bearer sk_test_key' });

@@ -8,13 +8,16 @@ import { CHART_DIR, ROOT, type Manifest } from './chart';
 export type Edge = `${string}->${string}`;
 
 /** Every service directory with an entry point. */
-export const SERVICE_DIRS = readdirSync(join(ROOT, 'services')).filter((d) => existsSync(join(ROOT, 'services', d, 'src', 'main.ts')));
+export const SERVICE_DIRS = readdirSync(join(ROOT, 'services')).filter((d) =>
+  existsSync(join(ROOT, 'services', d, 'src', 'main.ts')),
+);
 
 /** The `downstream` list a service's config.ts exports: the backends whose gRPC clients it builds. */
 export async function declaredDownstream(service: string): Promise<string[]> {
   const mod = await import(join(ROOT, 'services', service, 'src', 'config.ts'));
   if (!Array.isArray(mod.downstream)) throw new Error(`services/${service}/src/config.ts exports no downstream list`);
-  for (const b of mod.downstream) if (!(b in BACKEND_SERVICES)) throw new Error(`${service} declares unknown backend ${String(b)}`);
+  for (const b of mod.downstream)
+    if (!(b in BACKEND_SERVICES)) throw new Error(`${service} declares unknown backend ${String(b)}`);
   return [...(mod.downstream as BackendService[])];
 }
 
@@ -51,10 +54,12 @@ export function policyEdges(manifests: Manifest[]): { ingress: Edge[]; egress: E
     if (!service) throw new Error(`NetworkPolicy ${policy.metadata.name} has no component label`);
     for (const rule of policy.spec.ingress ?? []) {
       if (!rule.ports?.some((p: any) => p.port === 'grpc')) continue;
-      for (const peer of rule.from ?? []) for (const caller of componentValues(peer)) ingress.push(`${caller}->${service}`);
+      for (const peer of rule.from ?? [])
+        for (const caller of componentValues(peer)) ingress.push(`${caller}->${service}`);
     }
     for (const rule of policy.spec.egress ?? []) {
-      for (const peer of rule.to ?? []) for (const backend of componentValues(peer)) egress.push(`${service}->${backend}`);
+      for (const peer of rule.to ?? [])
+        for (const backend of componentValues(peer)) egress.push(`${service}->${backend}`);
     }
   }
   return { ingress: [...new Set(ingress)].sort(), egress: [...new Set(egress)].sort() };
@@ -62,5 +67,8 @@ export function policyEdges(manifests: Manifest[]): { ingress: Edge[]; egress: E
 
 /** What the chart admits beyond the declarations (`extra`) and what it lacks (`missing`). */
 export function edgeDiff(admitted: Edge[], declared: Edge[]): { missing: Edge[]; extra: Edge[] } {
-  return { missing: declared.filter((e) => !admitted.includes(e)), extra: admitted.filter((e) => !declared.includes(e)) };
+  return {
+    missing: declared.filter((e) => !admitted.includes(e)),
+    extra: admitted.filter((e) => !declared.includes(e)),
+  };
 }

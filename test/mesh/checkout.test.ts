@@ -8,7 +8,14 @@ import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 
 const MAIN_FRONTEND = 'https://checkout.paymesh.test';
 const CNAME_TARGET = 'checkout.paymesh.test';
-const billing = { name: 'Ada Buyer', email: 'ada@example.com', line1: 'Main 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
+const billing = {
+  name: 'Ada Buyer',
+  email: 'ada@example.com',
+  line1: 'Main 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+};
 
 /**
  * The money path end to end: Admin checkout -> Main Backend transaction -> payments-webhooks ->
@@ -56,7 +63,10 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
   async function sandboxCall(method: string, path: string, form?: Record<string, string>) {
     const res = await fetch(`${sandbox}${path}`, {
       method,
-      headers: { authorization: `Bearer ${provider.secretKey}`, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        authorization: `Bearer ${provider.secretKey}`,
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
       body: form ? new URLSearchParams(form).toString() : undefined,
     });
     return { status: res.status, body: (await res.json()) as any };
@@ -64,11 +74,17 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
 
   const payAtProvider = (paymentId: string, card: string) =>
     sandboxCall('POST', `/v1/payment_intents/${paymentId}/confirm`, { payment_method: card });
-  const statusOf = async (transactionId: string) => (await api('GET', `${pub}/transactions/${transactionId}/status`)).body.status as number;
+  const statusOf = async (transactionId: string) =>
+    (await api('GET', `${pub}/transactions/${transactionId}/status`)).body.status as number;
 
   const createCheckout = (body: Record<string, unknown>, siteId = boot.siteId, token = boot.apiKey) =>
     api('POST', `${admin}/checkouts/${siteId}/create`, { token, body });
-  const validCheckout = { amount: 4990, currency: 'EUR', externalReference: 'order-1001', returnUrl: 'https://shop.example/thanks/{transactionId}' };
+  const validCheckout = {
+    amount: 4990,
+    currency: 'EUR',
+    externalReference: 'order-1001',
+    returnUrl: 'https://shop.example/thanks/{transactionId}',
+  };
 
   async function payableTransaction(extra: Record<string, unknown> = {}) {
     const c = await createCheckout({ ...validCheckout, ...extra });
@@ -83,7 +99,9 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
 
   beforeAll(async () => {
     const resolver = await dns.start();
-    mesh = await startTestMesh({ env: { MAIN_FRONTEND_ORIGIN: MAIN_FRONTEND, DNS_RESOLVERS: resolver, CUSTOM_DOMAIN_CNAME_TARGET: CNAME_TARGET } });
+    mesh = await startTestMesh({
+      env: { MAIN_FRONTEND_ORIGIN: MAIN_FRONTEND, DNS_RESOLVERS: resolver, CUSTOM_DOMAIN_CNAME_TARGET: CNAME_TARGET },
+    });
     admin = mesh.adminBaseUrl;
     pub = mesh.publicBaseUrl;
     sandbox = mesh.sandboxUrls['sandbox-provider-a']!;
@@ -115,8 +133,16 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       ['non-http ipnUrl', { ipnUrl: 'ftp://shop.example/ipn' }, /ipnUrl/],
       ['clientId not 24-hex', { clientId: 'client-1' }, /clientId/],
       ['item quantity 0', { items: [{ name: 'A', quantity: 0, unitPrice: 100 }] }, /items\[0\]\.quantity/],
-      ['item vatRate over 100', { items: [{ name: 'A', quantity: 1, unitPrice: 100, vatRate: 120 }] }, /items\[0\]\.vatRate/],
-      ['item type unknown', { items: [{ name: 'A', quantity: 1, unitPrice: 100, itemType: 'gift' }] }, /items\[0\]\.itemType/],
+      [
+        'item vatRate over 100',
+        { items: [{ name: 'A', quantity: 1, unitPrice: 100, vatRate: 120 }] },
+        /items\[0\]\.vatRate/,
+      ],
+      [
+        'item type unknown',
+        { items: [{ name: 'A', quantity: 1, unitPrice: 100, itemType: 'gift' }] },
+        /items\[0\]\.itemType/,
+      ],
       ['item without name', { items: [{ quantity: 1, unitPrice: 100 }] }, /items/],
       ['expiry in the past', { expiresAt: '2020-01-01T00:00:00Z' }, /expiresAt/],
       ['unknown field', { colour: 'red' }, /colour|Unrecognized/],
@@ -136,7 +162,16 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
         ipnUrl: `${ipnBase}/ipn/full`,
         invoiceNumber: 'INV-2026-7',
         clientId: '0123456789abcdef01234567',
-        items: [{ name: 'Pro plan', description: 'monthly', quantity: 1, unitPrice: 4990, vatRate: 19, itemType: 'digital_service' }],
+        items: [
+          {
+            name: 'Pro plan',
+            description: 'monthly',
+            quantity: 1,
+            unitPrice: 4990,
+            vatRate: 19,
+            itemType: 'digital_service',
+          },
+        ],
         metadata: { cart: 'c-9' },
       });
       expect(res.status).toBe(200);
@@ -159,7 +194,16 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
         externalReference: 'order-1001',
         invoiceNumber: 'INV-2026-7',
         clientId: '0123456789abcdef01234567',
-        items: [{ name: 'Pro plan', description: 'monthly', quantity: 1, unitPrice: 4990, vatRate: 19, itemType: 'digital_service' }],
+        items: [
+          {
+            name: 'Pro plan',
+            description: 'monthly',
+            quantity: 1,
+            unitPrice: 4990,
+            vatRate: 19,
+            itemType: 'digital_service',
+          },
+        ],
         metadata: { cart: 'c-9' },
         transactions: [],
       });
@@ -171,7 +215,10 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       const theirs = await createCheckout(validCheckout, other.siteId, other.apiKey);
       expect(theirs.status).toBe(200);
       expect((await api('GET', `${admin}/checkouts/${theirs.body.id}`, { token: boot.apiKey })).status).toBe(404);
-      expect((await api('PATCH', `${admin}/checkouts/${theirs.body.id}`, { token: boot.apiKey, body: { metadata: {} } })).status).toBe(404);
+      expect(
+        (await api('PATCH', `${admin}/checkouts/${theirs.body.id}`, { token: boot.apiKey, body: { metadata: {} } }))
+          .status,
+      ).toBe(404);
     });
 
     it('lists, filters and patches checkouts', async () => {
@@ -187,7 +234,9 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       });
       expect(patched.status).toBe(200);
       expect(patched.body).toMatchObject({ returnUrl: null, metadata: { note: 'x' } });
-      expect((await api('PATCH', `${admin}/checkouts/${c.body.id}`, { token: boot.apiKey, body: { amount: 1 } })).status).toBe(400);
+      expect(
+        (await api('PATCH', `${admin}/checkouts/${c.body.id}`, { token: boot.apiKey, body: { amount: 1 } })).status,
+      ).toBe(400);
     });
   });
 
@@ -224,12 +273,31 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
     it('lists only enabled providers', async () => {
       const created = await api('POST', `${admin}/providers`, {
         token: boot.apiKey,
-        body: { type: 'provider_a', name: 'Switched off', credentials: { secretKey: `sk_live_${randomBytes(12).toString('hex')}`, webhookSecret: `whsec_${randomBytes(24).toString('hex')}` } },
+        body: {
+          type: 'provider_a',
+          name: 'Switched off',
+          credentials: {
+            secretKey: `sk_live_${randomBytes(12).toString('hex')}`,
+            webhookSecret: `whsec_${randomBytes(24).toString('hex')}`,
+          },
+        },
       });
       expect(created.status).toBe(201);
-      expect((await api('PUT', `${admin}/providers/${created.body.id}/toggle`, { token: boot.apiKey, body: { enabled: false } })).status).toBe(200);
+      expect(
+        (
+          await api('PUT', `${admin}/providers/${created.body.id}/toggle`, {
+            token: boot.apiKey,
+            body: { enabled: false },
+          })
+        ).status,
+      ).toBe(200);
       const c = await createCheckout(validCheckout);
-      expect([...(await api('GET', `${pub}/checkouts/${c.body.sessionPublicId}`)).body.providers].sort()).toEqual(['provider_a', 'provider_b', 'provider_c', 'provider_d']);
+      expect([...(await api('GET', `${pub}/checkouts/${c.body.sessionPublicId}`)).body.providers].sort()).toEqual([
+        'provider_a',
+        'provider_b',
+        'provider_c',
+        'provider_d',
+      ]);
       const t = await api('POST', `${pub}/transactions/create`, {
         body: { sessionPublicId: c.body.sessionPublicId, providerId: created.body.id, billingAddress: billing },
       });
@@ -240,7 +308,10 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
     it('hands off the provider choice exactly once', async () => {
       const c = await createCheckout(validCheckout);
       const base = `${pub}/checkouts/${c.body.sessionPublicId}/handoff`;
-      const created = await api('POST', base, { body: { providerId: provider.id, billingAddress: billing }, headers: { origin: MAIN_FRONTEND } });
+      const created = await api('POST', base, {
+        body: { providerId: provider.id, billingAddress: billing },
+        headers: { origin: MAIN_FRONTEND },
+      });
       expect(created.status).toBe(200);
       expect(created.body).toEqual({ handoffToken: expect.stringMatching(/^ho_/), expiresInSeconds: 600 });
       const consume = `${base}/${created.body.handoffToken}/consume`;
@@ -254,7 +325,10 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       expect(consumed.status).toBe(200);
       expect(consumed.body.billingAddress).toBeUndefined();
       expect((await api('POST', base, { body: {} })).status).toBe(400);
-      expect((await api('POST', base, { body: { providerId: provider.id }, headers: { origin: 'https://evil.example' } })).status).toBe(403);
+      expect(
+        (await api('POST', base, { body: { providerId: provider.id }, headers: { origin: 'https://evil.example' } }))
+          .status,
+      ).toBe(403);
     });
   });
 
@@ -267,8 +341,12 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       expect((await adminCall('POST', '/domains', { hostname: 'pay.mesh-pending.example' })).status).toBe(201);
       dns.zone.set('pay.mesh-shop.example', { cname: `${CNAME_TARGET}.` });
       dns.zone.set('pay.mesh-pending.example', { cname: 'elsewhere.example.' });
-      expect((await adminCall('GET', '/domains/verify-cname?domain=pay.mesh-shop.example')).body).toMatchObject({ verified: true });
-      expect((await adminCall('GET', '/domains/verify-cname?domain=pay.mesh-pending.example')).body).toMatchObject({ verified: false });
+      expect((await adminCall('GET', '/domains/verify-cname?domain=pay.mesh-shop.example')).body).toMatchObject({
+        verified: true,
+      });
+      expect((await adminCall('GET', '/domains/verify-cname?domain=pay.mesh-pending.example')).body).toMatchObject({
+        verified: false,
+      });
 
       const c = await createCheckout(validCheckout);
       const url = `${pub}/checkouts/${c.body.sessionPublicId}`;
@@ -277,17 +355,31 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       expect(viaDomain.body.id).toBe(c.body.sessionPublicId);
       expect(viaDomain.headers.get('access-control-allow-origin')).toBe('https://pay.mesh-shop.example');
       expect((await api('GET', url, { headers: { origin: 'https://pay.mesh-pending.example' } })).status).toBe(403);
-      const handoff = await api('POST', `${url}/handoff`, { body: { providerId: provider.id }, headers: { origin: 'https://pay.mesh-shop.example' } });
+      const handoff = await api('POST', `${url}/handoff`, {
+        body: { providerId: provider.id },
+        headers: { origin: 'https://pay.mesh-shop.example' },
+      });
       expect(handoff.status).toBe(200);
-      const refused = await api('POST', `${url}/handoff`, { body: { providerId: provider.id }, headers: { origin: 'https://pay.mesh-pending.example' } });
+      const refused = await api('POST', `${url}/handoff`, {
+        body: { providerId: provider.id },
+        headers: { origin: 'https://pay.mesh-pending.example' },
+      });
       expect(refused.status).toBe(403);
     });
 
     it('shows the site branding and downgrades vies to format until the tax settings allow VIES', async () => {
-      const bad = await adminCall('POST', '/sites', { name: 'Bad', url: 'https://bad.example', branding: { logo: 'http://cdn.bad.example/l.png' } });
+      const bad = await adminCall('POST', '/sites', {
+        name: 'Bad',
+        url: 'https://bad.example',
+        branding: { logo: 'http://cdn.bad.example/l.png' },
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.error).toMatch(/branding\.logo/);
-      const badMode = await adminCall('POST', '/sites', { name: 'Bad', url: 'https://bad.example', checkoutSettings: { vatIdValidation: 'strict' } });
+      const badMode = await adminCall('POST', '/sites', {
+        name: 'Bad',
+        url: 'https://bad.example',
+        checkoutSettings: { vatIdValidation: 'strict' },
+      });
       expect(badMode.status).toBe(400);
       expect(badMode.body.error).toMatch(/vatIdValidation/);
 
@@ -309,7 +401,12 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       });
       const c = await createCheckout(validCheckout, site.body.id);
       expect(c.status).toBe(200);
-      const view = async () => (await api('GET', `${pub}/checkouts/${c.body.sessionPublicId}`, { headers: { origin: 'https://branded.example' } })).body;
+      const view = async () =>
+        (
+          await api('GET', `${pub}/checkouts/${c.body.sessionPublicId}`, {
+            headers: { origin: 'https://branded.example' },
+          })
+        ).body;
 
       const before = await view();
       expect(before.branding).toEqual({ logo: 'https://cdn.branded.example/logo.png', primaryColor: '#0a84ff' });
@@ -319,18 +416,28 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       expect(tax.status, JSON.stringify(tax.body)).toBe(200);
       expect((await view()).checkoutSettings).toEqual({ vatIdValidation: 'vies' });
 
-      const upd = await adminCall('PUT', `/sites/${site.body.id}`, { branding: { logo: null }, checkoutSettings: { vatIdValidation: 'none' } });
+      const upd = await adminCall('PUT', `/sites/${site.body.id}`, {
+        branding: { logo: null },
+        checkoutSettings: { vatIdValidation: 'none' },
+      });
       expect(upd.status).toBe(200);
-      expect(upd.body).toMatchObject({ branding: { logo: null, primaryColor: '#0a84ff' }, checkoutSettings: { vatIdValidation: 'none' } });
+      expect(upd.body).toMatchObject({
+        branding: { logo: null, primaryColor: '#0a84ff' },
+        checkoutSettings: { vatIdValidation: 'none' },
+      });
       const after = await view();
       expect(after.branding).toEqual({ primaryColor: '#0a84ff' });
       expect(after.checkoutSettings).toEqual({ vatIdValidation: 'none' });
 
       // Back to vies with tax down: the view still answers, with format.
-      expect((await adminCall('PUT', `/sites/${site.body.id}`, { checkoutSettings: { vatIdValidation: 'vies' } })).status).toBe(200);
+      expect(
+        (await adminCall('PUT', `/sites/${site.body.id}`, { checkoutSettings: { vatIdValidation: 'vies' } })).status,
+      ).toBe(200);
       await mesh.kill('tax');
       try {
-        const degraded = await api('GET', `${pub}/checkouts/${c.body.sessionPublicId}`, { headers: { origin: 'https://branded.example' } });
+        const degraded = await api('GET', `${pub}/checkouts/${c.body.sessionPublicId}`, {
+          headers: { origin: 'https://branded.example' },
+        });
         expect(degraded.status).toBe(200);
         expect(degraded.body.checkoutSettings).toEqual({ vatIdValidation: 'format' });
         // The log line is written by the service's own stream: wait for it rather than race it.
@@ -344,12 +451,18 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
     it('answers CORS preflights of the buyer routes; the real request from a foreign origin stays 403', async () => {
       const c = await createCheckout(validCheckout);
       const url = `${pub}/checkouts/${c.body.sessionPublicId}`;
-      const pre = await api('OPTIONS', url, { headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' } });
+      const pre = await api('OPTIONS', url, {
+        headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' },
+      });
       expect(pre.status).toBe(204);
       expect(pre.headers.get('access-control-allow-origin')).toBe('https://shop.example');
       expect(pre.headers.get('access-control-allow-methods')).toMatch(/POST/);
       const preTx = await api('OPTIONS', `${pub}/transactions/create`, {
-        headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        headers: {
+          origin: 'https://shop.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
       });
       expect(preTx.status).toBe(204);
       expect(preTx.headers.get('access-control-allow-headers')).toMatch(/Content-Type/i);
@@ -380,20 +493,40 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
         createdAt: expect.any(String),
       });
       const record = await api('GET', `${admin}/transactions/${paid.transactionId}`, { token: boot.apiKey });
-      expect(record.body).toMatchObject({ status: 0, providerId: provider.id, providerType: 'provider_a', providerPayment: { state: 'created' } });
+      expect(record.body).toMatchObject({
+        status: 0,
+        providerId: provider.id,
+        providerType: 'provider_a',
+        providerPayment: { state: 'created' },
+      });
       const intent = await sandboxCall('GET', `/v1/payment_intents/${record.body.providerPaymentId}`);
       expect(intent.body).toMatchObject({ amount: 4990, currency: 'eur', status: 'requires_payment_method' });
     });
 
     it('rejects transaction input it cannot use', async () => {
       const c = await createCheckout(validCheckout);
-      const post = (body: unknown, headers: Record<string, string> = {}) => api('POST', `${pub}/transactions/create`, { body, headers });
+      const post = (body: unknown, headers: Record<string, string> = {}) =>
+        api('POST', `${pub}/transactions/create`, { body, headers });
       const sessionPublicId = c.body.sessionPublicId;
       expect((await post({ sessionPublicId, providerId: provider.id })).status).toBe(400);
-      expect((await post({ sessionPublicId, providerId: provider.id, billingAddress: { ...billing, country: 'Germany' } })).status).toBe(400);
-      expect((await post({ sessionPublicId, providerId: '0123456789abcdef01234567', billingAddress: billing })).status).toBe(400);
-      expect((await post({ sessionPublicId: 'cs_missing', providerId: provider.id, billingAddress: billing })).status).toBe(404);
-      expect((await post({ sessionPublicId, providerId: provider.id, billingAddress: billing }, { origin: 'https://evil.example' })).status).toBe(403);
+      expect(
+        (await post({ sessionPublicId, providerId: provider.id, billingAddress: { ...billing, country: 'Germany' } }))
+          .status,
+      ).toBe(400);
+      expect(
+        (await post({ sessionPublicId, providerId: '0123456789abcdef01234567', billingAddress: billing })).status,
+      ).toBe(400);
+      expect(
+        (await post({ sessionPublicId: 'cs_missing', providerId: provider.id, billingAddress: billing })).status,
+      ).toBe(404);
+      expect(
+        (
+          await post(
+            { sessionPublicId, providerId: provider.id, billingAddress: billing },
+            { origin: 'https://evil.example' },
+          )
+        ).status,
+      ).toBe(403);
     });
 
     it('completes on the provider webhook, announces the change once and delivers a signed IPN', async () => {
@@ -410,13 +543,28 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
         [null, 0, 1],
         [0, 1, 2],
       ]);
-      expect(events[1]!.data).toMatchObject({ organizationId: boot.organizationId, siteId: boot.siteId, mode: 'live', externalReference: 'order-1001' });
+      expect(events[1]!.data).toMatchObject({
+        organizationId: boot.organizationId,
+        siteId: boot.siteId,
+        mode: 'live',
+        externalReference: 'order-1001',
+      });
 
       // The merchant receives the completed status, signed with the site's secret.
-      const ipn = await eventually(() => receiver.at('/ipn/paid').find((r) => JSON.parse(r.rawBody.toString()).status === 1), 20_000);
-      expect(JSON.parse(ipn.rawBody.toString())).toEqual({ id: paid.transactionId, externalReference: 'order-1001', status: 1 });
+      const ipn = await eventually(
+        () => receiver.at('/ipn/paid').find((r) => JSON.parse(r.rawBody.toString()).status === 1),
+        20_000,
+      );
+      expect(JSON.parse(ipn.rawBody.toString())).toEqual({
+        id: paid.transactionId,
+        externalReference: 'order-1001',
+        status: 1,
+      });
       const ts = String(ipn.headers['x-signature-timestamp']);
-      const expected = createHmac('sha256', boot.webhookSigningSecret).update(`${ts}.`).update(ipn.rawBody).digest('hex');
+      const expected = createHmac('sha256', boot.webhookSigningSecret)
+        .update(`${ts}.`)
+        .update(ipn.rawBody)
+        .digest('hex');
       expect(ipn.headers['x-signature-hmac-sha256']).toBe(expected);
 
       const after = await eventually(async () => {
@@ -441,24 +589,40 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
     });
 
     it('ignores a replayed provider event: status unchanged, no second status_changed', async () => {
-      const [report] = (await readEvents('payments.payment.status_reported')).filter((e) => e.data.transactionId === paid.transactionId);
+      const [report] = (await readEvents('payments.payment.status_reported')).filter(
+        (e) => e.data.transactionId === paid.transactionId,
+      );
       expect(report?.data).toMatchObject({ outcome: 'succeeded', providerId: provider.id });
       // The same provider event again, in a new envelope (so JetStream does not drop it as a duplicate).
       await publishPaymentStatus(report!.data);
       await eventually(
-        () => mesh.logs('checkout').some((l) => l.includes('provider event already applied') && l.includes(report!.data.providerEventId)),
+        () =>
+          mesh
+            .logs('checkout')
+            .some((l) => l.includes('provider event already applied') && l.includes(report!.data.providerEventId)),
         15_000,
       );
       // A late failure report for the completed transaction is stale: rejected, never applied.
-      await publishPaymentStatus({ ...report!.data, outcome: 'failed', providerEventId: `evt_late_${paid.transactionId}` });
-      await eventually(() => mesh.logs('checkout').some((l) => l.includes('illegal transaction transition rejected') && l.includes(paid.transactionId)), 15_000);
+      await publishPaymentStatus({
+        ...report!.data,
+        outcome: 'failed',
+        providerEventId: `evt_late_${paid.transactionId}`,
+      });
+      await eventually(
+        () =>
+          mesh
+            .logs('checkout')
+            .some((l) => l.includes('illegal transaction transition rejected') && l.includes(paid.transactionId)),
+        15_000,
+      );
       expect(await statusOf(paid.transactionId)).toBe(1);
       expect((await statusEvents(paid.transactionId)).map((e) => e.data.status)).toEqual([0, 1]);
     });
 
     it('fails on a declined card and completes when the buyer retries at the provider', async () => {
       const t = await payableTransaction();
-      const paymentId = (await api('GET', `${admin}/transactions/${t.transactionId}`, { token: boot.apiKey })).body.providerPaymentId;
+      const paymentId = (await api('GET', `${admin}/transactions/${t.transactionId}`, { token: boot.apiKey })).body
+        .providerPaymentId;
       await payAtProvider(paymentId, 'pm_card_chargeDeclined');
       await eventually(async () => (await statusOf(t.transactionId)) === 2, 20_000);
       expect((await payAtProvider(paymentId, 'pm_card_visa')).body.status).toBe('succeeded');
@@ -471,7 +635,11 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
     });
 
     it('omits an empty external reference and return URL from the status view', async () => {
-      const { transactionId } = await payableTransaction({ externalReference: undefined, invoiceNumber: 'INV-88', returnUrl: undefined });
+      const { transactionId } = await payableTransaction({
+        externalReference: undefined,
+        invoiceNumber: 'INV-88',
+        returnUrl: undefined,
+      });
       const status = await api('GET', `${pub}/transactions/${transactionId}/status`);
       expect(status.status).toBe(200);
       expect(Object.keys(status.body).sort()).toEqual(['amount', 'createdAt', 'currency', 'status']);
@@ -482,26 +650,56 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       const session = { sessionPublicId: checkout.sessionPublicId as string };
       // Without the session (transaction IDs are guessable): 400 when missing, 404 when wrong.
       expect((await api('POST', `${pub}/transactions/${transactionId}/cancel`)).status).toBe(400);
-      expect((await api('POST', `${pub}/transactions/${transactionId}/cancel`, { body: { sessionPublicId: paid.checkout.sessionPublicId } })).status).toBe(404);
-      const res = await api('POST', `${pub}/transactions/${transactionId}/cancel`, { headers: { origin: MAIN_FRONTEND }, body: session });
+      expect(
+        (
+          await api('POST', `${pub}/transactions/${transactionId}/cancel`, {
+            body: { sessionPublicId: paid.checkout.sessionPublicId },
+          })
+        ).status,
+      ).toBe(404);
+      const res = await api('POST', `${pub}/transactions/${transactionId}/cancel`, {
+        headers: { origin: MAIN_FRONTEND },
+        body: session,
+      });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ transactionId, status: -2 });
-      const paymentId = (await api('GET', `${admin}/transactions/${transactionId}`, { token: boot.apiKey })).body.providerPaymentId;
+      const paymentId = (await api('GET', `${admin}/transactions/${transactionId}`, { token: boot.apiKey })).body
+        .providerPaymentId;
       expect((await sandboxCall('GET', `/v1/payment_intents/${paymentId}`)).body.status).toBe('canceled');
       // The provider's own cancellation webhook arrives too; it changes nothing.
-      await eventually(async () => (await readEvents('payments.payment.status_reported')).some((e) => e.data.transactionId === transactionId), 20_000);
+      await eventually(
+        async () =>
+          (await readEvents('payments.payment.status_reported')).some((e) => e.data.transactionId === transactionId),
+        20_000,
+      );
       await new Promise((r) => setTimeout(r, 1000));
       expect((await statusEvents(transactionId)).map((e) => e.data.status)).toEqual([0, -2]);
-      expect((await api('POST', `${pub}/transactions/${transactionId}/cancel`, { body: session })).body).toEqual({ transactionId, status: -2 });
-      const completed = await api('POST', `${pub}/transactions/${paid.transactionId}/cancel`, { body: { sessionPublicId: paid.checkout.sessionPublicId } });
+      expect((await api('POST', `${pub}/transactions/${transactionId}/cancel`, { body: session })).body).toEqual({
+        transactionId,
+        status: -2,
+      });
+      const completed = await api('POST', `${pub}/transactions/${paid.transactionId}/cancel`, {
+        body: { sessionPublicId: paid.checkout.sessionPublicId },
+      });
       expect(completed.status).toBe(409);
-      expect((await api('POST', `${pub}/transactions/${transactionId}/mark-pending`, { body: session })).status).toBe(409);
-      expect((await api('POST', `${pub}/transactions/${transactionId}/cancel`, { headers: { origin: 'https://evil.example' }, body: session })).status).toBe(403);
+      expect((await api('POST', `${pub}/transactions/${transactionId}/mark-pending`, { body: session })).status).toBe(
+        409,
+      );
+      expect(
+        (
+          await api('POST', `${pub}/transactions/${transactionId}/cancel`, {
+            headers: { origin: 'https://evil.example' },
+            body: session,
+          })
+        ).status,
+      ).toBe(403);
     });
 
     it('marks a pending transaction pending_provider without changing its status or announcing it', async () => {
       const { transactionId, checkout } = await payableTransaction();
-      const res = await api('POST', `${pub}/transactions/${transactionId}/mark-pending`, { body: { sessionPublicId: checkout.sessionPublicId } });
+      const res = await api('POST', `${pub}/transactions/${transactionId}/mark-pending`, {
+        body: { sessionPublicId: checkout.sessionPublicId },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ transactionId, status: 0, subState: 'pending_provider' });
       expect(await statusOf(transactionId)).toBe(0);
@@ -530,13 +728,24 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       const today = new Date().toISOString().slice(0, 10);
       expect((await list(`?startDate=${today}&endDate=${today}`)).body.total).toBe(all.body.total);
       expect((await list('?endDate=2020-01-01')).body.total).toBe(0);
-      expect((await list(`?startDate=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).body.total).toBe(0);
+      expect(
+        (await list(`?startDate=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).body.total,
+      ).toBe(0);
       expect((await list(`?siteIds[]=${boot.siteId}&providerIds=${provider.id}`)).body.total).toBe(all.body.total);
       expect((await list(`?providerIds[]=0123456789abcdef01234567`)).body.total).toBe(0);
       const paged = await list('?limit=2&page=2');
       expect(paged.body).toMatchObject({ page: 2, limit: 2 });
       expect(paged.body.items).toHaveLength(2);
-      for (const q of ['?limit=101', '?limit=0', '?page=0', '?statuses[]=9', '?statuses=paid', '?startDate=yesterday', '?siteIds[]=abc', '?currency=EURO']) {
+      for (const q of [
+        '?limit=101',
+        '?limit=0',
+        '?page=0',
+        '?statuses[]=9',
+        '?statuses=paid',
+        '?startDate=yesterday',
+        '?siteIds[]=abc',
+        '?currency=EURO',
+      ]) {
         const res = await list(q);
         expect(res.status, q).toBe(400);
         expect(typeof res.body.error).toBe('string');
@@ -546,14 +755,33 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
     it('records manual transactions, moves them along legal transitions and deletes only quiet ones', async () => {
       const created = await api('POST', `${admin}/transactions/manual`, {
         token: boot.apiKey,
-        body: { siteId: boot.siteId, amount: 12000, currency: 'EUR', externalReference: 'wire-7', status: -1, reason: 'awaiting bank transfer', ipnUrl: `${ipnBase}/ipn/manual` },
+        body: {
+          siteId: boot.siteId,
+          amount: 12000,
+          currency: 'EUR',
+          externalReference: 'wire-7',
+          status: -1,
+          reason: 'awaiting bank transfer',
+          ipnUrl: `${ipnBase}/ipn/manual`,
+        },
       });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ status: -1, manual: true, manualReason: 'awaiting bank transfer', providerId: null });
+      expect(created.body).toMatchObject({
+        status: -1,
+        manual: true,
+        manualReason: 'awaiting bank transfer',
+        providerId: null,
+      });
       const id = created.body.id as string;
-      const providerBacked = await api('PUT', `${admin}/transactions/${paid.transactionId}`, { token: boot.apiKey, body: { status: 2, reason: 'x' } });
+      const providerBacked = await api('PUT', `${admin}/transactions/${paid.transactionId}`, {
+        token: boot.apiKey,
+        body: { status: 2, reason: 'x' },
+      });
       expect(providerBacked.status).toBe(409);
-      const done = await api('PUT', `${admin}/transactions/${id}`, { token: boot.apiKey, body: { status: 1, reason: 'transfer received', notes: 'ok' } });
+      const done = await api('PUT', `${admin}/transactions/${id}`, {
+        token: boot.apiKey,
+        body: { status: 1, reason: 'transfer received', notes: 'ok' },
+      });
       expect(done.status).toBe(200);
       expect(done.body).toMatchObject({ status: 1, notes: 'ok' });
       const events = await eventually(async () => {
@@ -562,7 +790,10 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       });
       expect(events.map((e) => e.data.status)).toEqual([-1, 1]);
       // IPN announces changes only: the status the operator created it with (-1) sends none, the move to 1 does.
-      const ipn = await eventually(() => receiver.at('/ipn/manual').find((r) => JSON.parse(r.rawBody.toString()).id === id), 20_000);
+      const ipn = await eventually(
+        () => receiver.at('/ipn/manual').find((r) => JSON.parse(r.rawBody.toString()).id === id),
+        20_000,
+      );
       expect(JSON.parse(ipn.rawBody.toString())).toEqual({ id, externalReference: 'wire-7', status: 1 });
       const record = await eventually(async () => {
         const r = await api('GET', `${admin}/transactions/${id}`, { token: boot.apiKey });
@@ -571,7 +802,9 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       expect(record.body.ipn.deliveries.map((d: any) => d.status)).toEqual([1]);
       expect(receiver.at('/ipn/manual').map((r) => JSON.parse(r.rawBody.toString()).status)).toEqual([1]);
       expect((await api('DELETE', `${admin}/transactions/${id}`, { token: boot.apiKey })).status).toBe(409);
-      expect((await api('DELETE', `${admin}/transactions/${paid.transactionId}`, { token: boot.apiKey })).status).toBe(409);
+      expect((await api('DELETE', `${admin}/transactions/${paid.transactionId}`, { token: boot.apiKey })).status).toBe(
+        409,
+      );
       const draft = await api('POST', `${admin}/transactions/manual`, {
         token: boot.apiKey,
         body: { siteId: boot.siteId, amount: 1, currency: 'EUR', invoiceNumber: 'INV-x', status: -1, reason: 'draft' },
@@ -588,7 +821,9 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
 
     it('keeps other tenants out', async () => {
       const other = await mesh.bootstrap();
-      expect((await api('GET', `${admin}/transactions/${paid.transactionId}`, { token: other.apiKey })).status).toBe(404);
+      expect((await api('GET', `${admin}/transactions/${paid.transactionId}`, { token: other.apiKey })).status).toBe(
+        404,
+      );
       expect((await api('GET', `${admin}/transactions`, { token: other.apiKey })).body.total).toBe(0);
       const res = await api('POST', `${admin}/transactions/manual`, {
         token: other.apiKey,
@@ -601,7 +836,12 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
   it('documents the money-path routes in the OpenAPI description', async () => {
     const doc = await api('GET', `${admin}/docs/json`);
     expect(doc.status).toBe(200);
-    for (const path of ['/api/v1/checkouts/{siteId}/create', '/api/v1/checkouts/{checkoutId}', '/api/v1/transactions', '/api/v1/transactions/manual']) {
+    for (const path of [
+      '/api/v1/checkouts/{siteId}/create',
+      '/api/v1/checkouts/{checkoutId}',
+      '/api/v1/transactions',
+      '/api/v1/transactions/manual',
+    ]) {
       expect(doc.body.paths[path], path).toBeDefined();
     }
   });
@@ -610,7 +850,12 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
     it('refuses checkout get and transaction create for a blocked merchant', async () => {
       const org = await api('POST', `${admin}/system/organizations`, {
         token: mesh.systemApiKey,
-        body: { name: 'Blocked Ltd', admin: { email: `blocked-${Date.now()}@example.com` }, licenseState: 'BLOCKED', apiKey: { name: 'k' } },
+        body: {
+          name: 'Blocked Ltd',
+          admin: { email: `blocked-${Date.now()}@example.com` },
+          licenseState: 'BLOCKED',
+          apiKey: { name: 'k' },
+        },
       });
       expect(org.status).toBe(201);
       const key = org.body.apiKey.token as string;

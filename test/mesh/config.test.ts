@@ -45,7 +45,10 @@ const fullInvoicing = {
 class EventTap {
   readonly events: { id: string; type: string; data: Record<string, unknown> }[] = [];
   private sub: Subscription | undefined;
-  constructor(private readonly nc: NatsConnection, private readonly subject: string) {}
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly subject: string,
+  ) {}
   start(): this {
     const codec = JSONCodec<{ id: string; type: string; data: Record<string, unknown> }>();
     this.sub = this.nc.subscribe(this.subject);
@@ -86,14 +89,19 @@ describe('merchant configuration over the Admin API', () => {
   const as = (boot: BootstrapResult) => ({
     get: (path: string) => api('GET', `${admin}${path}`, { token: boot.apiKey }),
     put: (path: string, body: unknown) => api('PUT', `${admin}${path}`, { token: boot.apiKey, body }),
-    post: (path: string, body?: unknown) => api('POST', `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) }),
+    post: (path: string, body?: unknown) =>
+      api('POST', `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) }),
     del: (path: string) => api('DELETE', `${admin}${path}`, { token: boot.apiKey }),
   });
 
   it('done when: create a site, rotate its secret, set invoicing settings and read them back; a second org sees none of it', async () => {
     const A = as(a);
     const B = as(b);
-    const site = await A.post('/sites', { name: 'Config shop', url: 'https://config.example', frontendDomains: ['config.example'] });
+    const site = await A.post('/sites', {
+      name: 'Config shop',
+      url: 'https://config.example',
+      frontendDomains: ['config.example'],
+    });
     expect(site.status).toBe(201);
     const oldSecret: string = site.body.webhookSigningSecret;
 
@@ -106,7 +114,11 @@ describe('merchant configuration over the Admin API', () => {
     expect(after.body.webhookSigningSecret).toBeUndefined();
     expect(after.body.webhookSigningSecretHint).toBe(rot.body.webhookSigningSecretHint);
     const ev = await eventually(() => rotated.events.find((e) => e.data.siteId === site.body.id));
-    expect(ev.data).toMatchObject({ organizationId: a.organizationId, mode: 'live', secretHint: rot.body.webhookSigningSecretHint });
+    expect(ev.data).toMatchObject({
+      organizationId: a.organizationId,
+      mode: 'live',
+      secretHint: rot.body.webhookSigningSecretHint,
+    });
     expect(JSON.stringify(ev)).not.toContain(rot.body.webhookSigningSecret);
 
     const put = await A.put('/organizations/settings/invoicing', fullInvoicing);
@@ -124,7 +136,13 @@ describe('merchant configuration over the Admin API', () => {
     expect(bSites.body.items.map((s: { id: string }) => s.id)).toEqual([b.siteId]);
     expect((await B.get(`/sites/${site.body.id}`)).status).toBe(404);
     const bSettings = await B.get('/organizations/settings/invoicing');
-    expect(bSettings.body).toMatchObject({ enabled: false, companyName: null, bankIBAN: null, autoPaymentLinkExpiresInHours: 336, updatedAt: null });
+    expect(bSettings.body).toMatchObject({
+      enabled: false,
+      companyName: null,
+      bankIBAN: null,
+      autoPaymentLinkExpiresInHours: 336,
+      updatedAt: null,
+    });
     expect(bSettings.body.invoiceNumberLayout.prefix).toBe('INV');
   });
 
@@ -133,7 +151,11 @@ describe('merchant configuration over the Admin API', () => {
     const site = await A.post('/sites', { name: 'Temp', url: 'https://temp.example' });
     const upd = await A.put(`/sites/${site.body.id}`, { frontendDomains: ['Temp.Example', 'www.temp.example'] });
     expect(upd.status).toBe(200);
-    expect(upd.body).toMatchObject({ name: 'Temp', url: 'https://temp.example/', frontendDomains: ['temp.example', 'www.temp.example'] });
+    expect(upd.body).toMatchObject({
+      name: 'Temp',
+      url: 'https://temp.example/',
+      frontendDomains: ['temp.example', 'www.temp.example'],
+    });
     expect((await A.put(`/sites/${site.body.id}`, {})).status).toBe(400);
     const bad = await A.put(`/sites/${site.body.id}`, { url: 'not a url' });
     expect(bad.status).toBe(400);
@@ -154,7 +176,12 @@ describe('merchant configuration over the Admin API', () => {
     const B = as(b);
     const created = await A.post('/domains', { hostname: 'Pay.Config.Example', siteId: a.siteId });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ hostname: 'pay.config.example', siteId: a.siteId, verified: false, cnameTarget: CNAME_TARGET });
+    expect(created.body).toMatchObject({
+      hostname: 'pay.config.example',
+      siteId: a.siteId,
+      verified: false,
+      cnameTarget: CNAME_TARGET,
+    });
 
     const dup = await B.post('/domains', { hostname: 'pay.config.example' });
     expect(dup.status).toBe(409);
@@ -168,10 +195,18 @@ describe('merchant configuration over the Admin API', () => {
     dns.zone.set('pay.config.example', { cname: `${CNAME_TARGET}.` });
     const verified = await A.get('/domains/verify-cname?domain=pay.config.example');
     expect(verified.status).toBe(200);
-    expect(verified.body).toMatchObject({ hostname: 'pay.config.example', verified: true, expectedCname: CNAME_TARGET, foundCnames: [CNAME_TARGET], reason: null });
+    expect(verified.body).toMatchObject({
+      hostname: 'pay.config.example',
+      verified: true,
+      expectedCname: CNAME_TARGET,
+      foundCnames: [CNAME_TARGET],
+      reason: null,
+    });
     expect(dns.queries).toContain('pay.config.example');
     const listed = await A.get(`/domains?siteId=${a.siteId}`);
-    expect(listed.body.items).toEqual([expect.objectContaining({ id: created.body.id, verified: true, verifiedAt: verified.body.checkedAt })]);
+    expect(listed.body.items).toEqual([
+      expect.objectContaining({ id: created.body.id, verified: true, verifiedAt: verified.body.checkedAt }),
+    ]);
 
     expect((await A.get('/domains/verify-cname')).status).toBe(400);
     expect((await A.post('/domains', { hostname: '*.config.example' })).status).toBe(400);
@@ -188,7 +223,11 @@ describe('merchant configuration over the Admin API', () => {
     const site = await A.post('/sites', { name: 'Routed shop', url: 'https://routed.example' });
     expect(site.status, JSON.stringify(site.body)).toBe(201);
     const checkout = async (siteId: string) => {
-      const res = await A.post(`/checkouts/${siteId}/create`, { amount: 1000, currency: 'EUR', externalReference: `route-${Date.now()}` });
+      const res = await A.post(`/checkouts/${siteId}/create`, {
+        amount: 1000,
+        currency: 'EUR',
+        externalReference: `route-${Date.now()}`,
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body as { paymentUrl: string; sessionPublicId: string };
     };
@@ -220,10 +259,16 @@ describe('merchant configuration over the Admin API', () => {
     expect(onOwn.paymentUrl).toBe(`http://pay.routed.example/c/${onOwn.sessionPublicId}`);
     expect(hostOf((await checkout(a.siteId)).paymentUrl)).toBe('other.routed.example');
     // The hosted page on that host may use the session (its origin is a verified domain of the site).
-    const view = await api('GET', `${mesh.publicBaseUrl}/checkouts/${onOwn.sessionPublicId}`, { headers: { origin: 'http://pay.routed.example' } });
+    const view = await api('GET', `${mesh.publicBaseUrl}/checkouts/${onOwn.sessionPublicId}`, {
+      headers: { origin: 'http://pay.routed.example' },
+    });
     expect(view.status, JSON.stringify(view.body)).toBe(200);
     // Organization B's checkouts stay on the default host.
-    const bCheckout = await as(b).post(`/checkouts/${b.siteId}/create`, { amount: 1000, currency: 'EUR', externalReference: 'route-b' });
+    const bCheckout = await as(b).post(`/checkouts/${b.siteId}/create`, {
+      amount: 1000,
+      currency: 'EUR',
+      externalReference: 'route-b',
+    });
     expect(hostOf(bCheckout.body.paymentUrl)).toBe(defaultHost);
 
     for (const d of [orgWide, own, others]) expect((await A.del(`/domains/${d.body.id}`)).status).toBe(204);
@@ -247,7 +292,9 @@ describe('merchant configuration over the Admin API', () => {
       await B.get('/domains/verify-cname?domain=iso.config.example'),
     ];
     expect(checks.map((r) => r.status)).toEqual(Array(checks.length).fill(404));
-    expect((await B.get('/domains?limit=100')).body.items.map((d: { id: string }) => d.id)).not.toContain(domain.body.id);
+    expect((await B.get('/domains?limit=100')).body.items.map((d: { id: string }) => d.id)).not.toContain(
+      domain.body.id,
+    );
     const site = await A.get(`/sites/${a.siteId}`);
     expect(site.body.name).toBe('Demo shop');
     expect((await A.get(`/domains/${domain.body.id}`)).status).toBe(200);
@@ -266,7 +313,10 @@ describe('merchant configuration over the Admin API', () => {
       [{ bankIBAN: { plaintext: 'DE89370400440532013001' } }, /bankIBAN\.plaintext/],
       [{ autoPaymentLinkExpiresInHours: 3121 }, /autoPaymentLinkExpiresInHours/],
       [{ companyName: 'Changed', surprise: true }, /surprise/],
-      [{ companyName: 'Changed', creditNoteNumberLayout: { periodType: 'none' } }, /creditNoteNumberLayout\.resetPolicy/],
+      [
+        { companyName: 'Changed', creditNoteNumberLayout: { periodType: 'none' } },
+        /creditNoteNumberLayout\.resetPolicy/,
+      ],
     ];
     for (const [body, field] of cases) {
       const res = await A.put('/organizations/settings/invoicing', body);
@@ -294,13 +344,19 @@ describe('merchant configuration over the Admin API', () => {
   it('merges partial invoicing updates and clears with null', async () => {
     const A = as(a);
     const cur = (await A.get('/organizations/settings/invoicing')).body;
-    const res = await A.put('/organizations/settings/invoicing', { invoiceNumberLayout: { prefix: 'R' }, bankIBAN: null, eInvoice: { strictValidation: true } });
+    const res = await A.put('/organizations/settings/invoicing', {
+      invoiceNumberLayout: { prefix: 'R' },
+      bankIBAN: null,
+      eInvoice: { strictValidation: true },
+    });
     expect(res.status).toBe(200);
     expect(res.body.invoiceNumberLayout).toEqual({ ...cur.invoiceNumberLayout, prefix: 'R' });
     expect(res.body.eInvoice).toEqual({ ...cur.eInvoice, strictValidation: true });
     expect(res.body.bankIBAN).toBeNull();
     expect(res.body.companyName).toBe(cur.companyName);
-    expect((await A.put('/organizations/settings/invoicing', { bankIBAN: { plaintext: IBAN } })).body.bankIBAN.masked).toBe('DE89 **** **** **** **30 00');
+    expect(
+      (await A.put('/organizations/settings/invoicing', { bankIBAN: { plaintext: IBAN } })).body.bankIBAN.masked,
+    ).toBe('DE89 **** **** **** **30 00');
   });
 
   it('lets an Editor key with organization:execute write invoicing settings (the spec names Admin only for tax), but not the payout IBAN', async () => {
@@ -309,18 +365,29 @@ describe('merchant configuration over the Admin API', () => {
       body: { name: 'invoicing editor', role: 'Editor', scopes: ['organization:execute'] },
     });
     expect(key.status, JSON.stringify(key.body)).toBe(201);
-    const editor = (path: string, body: unknown) => api('PUT', `${admin}${path}`, { token: key.body.token as string, body });
+    const editor = (path: string, body: unknown) =>
+      api('PUT', `${admin}${path}`, { token: key.body.token as string, body });
     const before = (await as(a).get('/organizations/settings/invoicing')).body;
-    const ok = await editor('/organizations/settings/invoicing', { companyName: 'ACME Editor GmbH', autoPaymentLinkExpiresInHours: 48 });
+    const ok = await editor('/organizations/settings/invoicing', {
+      companyName: 'ACME Editor GmbH',
+      autoPaymentLinkExpiresInHours: 48,
+    });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    expect(ok.body).toMatchObject({ companyName: 'ACME Editor GmbH', autoPaymentLinkExpiresInHours: 48, bankIBAN: before.bankIBAN });
+    expect(ok.body).toMatchObject({
+      companyName: 'ACME Editor GmbH',
+      autoPaymentLinkExpiresInHours: 48,
+      bankIBAN: before.bankIBAN,
+    });
     for (const bankIBAN of [{ plaintext: 'DE02120300000000202051' }, null]) {
       const refused = await editor('/organizations/settings/invoicing', { companyName: 'Not written', bankIBAN });
       expect(refused.status).toBe(403);
       expect(refused.body).toEqual({ error: expect.stringMatching(/Admin.*bankIBAN/) });
       expect(refused.headers.get('x-request-id')).toBeTruthy();
     }
-    expect((await as(a).get('/organizations/settings/invoicing')).body).toMatchObject({ companyName: 'ACME Editor GmbH', bankIBAN: before.bankIBAN });
+    expect((await as(a).get('/organizations/settings/invoicing')).body).toMatchObject({
+      companyName: 'ACME Editor GmbH',
+      bankIBAN: before.bankIBAN,
+    });
     // Tax settings stay Admin, as the spec's scope table says.
     expect((await editor('/organizations/settings/tax', { viesEnabled: true })).status).toBe(403);
   });
@@ -341,7 +408,10 @@ describe('merchant configuration over the Admin API', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/creditNotePrefix/);
     const cleared = await A.put(`/sites/${a.siteId}/settings/invoicing`, { invoicePrefix: null });
-    expect(cleared.body).toMatchObject({ invoicePrefix: null, effective: { invoicePrefix: org.invoiceNumberLayout.prefix } });
+    expect(cleared.body).toMatchObject({
+      invoicePrefix: null,
+      effective: { invoicePrefix: org.invoiceNumberLayout.prefix },
+    });
   });
 
   it('reads and writes tax settings and reports the OSS threshold from an empty ledger', async () => {
@@ -357,15 +427,33 @@ describe('merchant configuration over the Admin API', () => {
       rounding: { level: 'per_line', method: 'half_up' },
       updatedAt: null,
     });
-    const put = await A.put('/organizations/settings/tax', { homeCountry: 'de', ossEnabled: true, viesEnabled: true, rounding: { level: 'per_document' } });
+    const put = await A.put('/organizations/settings/tax', {
+      homeCountry: 'de',
+      ossEnabled: true,
+      viesEnabled: true,
+      rounding: { level: 'per_document' },
+    });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ homeCountry: 'DE', ossEnabled: true, iossEnabled: false, viesEnabled: true, rounding: { level: 'per_document', method: 'half_up' } });
+    expect(put.body).toMatchObject({
+      homeCountry: 'DE',
+      ossEnabled: true,
+      iossEnabled: false,
+      viesEnabled: true,
+      rounding: { level: 'per_document', method: 'half_up' },
+    });
     expect((await A.get('/organizations/settings/tax')).body).toEqual(put.body);
     expect((await as(b).get('/organizations/settings/tax')).body.ossEnabled).toBe(false);
 
     const oss = await A.get('/organizations/settings/tax/oss-threshold-status');
     expect(oss.status).toBe(200);
-    expect(oss.body).toEqual({ year: new Date().getUTCFullYear(), currency: 'EUR', threshold: 1_000_000, currentTotal: 0, exceeded: false, unconvertedEntries: 0 });
+    expect(oss.body).toEqual({
+      year: new Date().getUTCFullYear(),
+      currency: 'EUR',
+      threshold: 1_000_000,
+      currentTotal: 0,
+      exceeded: false,
+      unconvertedEntries: 0,
+    });
     expect((await A.get('/organizations/settings/tax/oss-threshold-status?year=1999')).status).toBe(400);
   });
 
@@ -373,13 +461,38 @@ describe('merchant configuration over the Admin API', () => {
     const A = as(a);
     const formats = { eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'], proformaPreviewsEnabled: false };
     // The portal is off until enabled; magic links are on unless the organization turns them off.
-    expect((await A.get('/organizations/settings/portal')).body).toEqual({ enabled: false, magicLinksEnabled: true, ...formats });
-    expect((await A.put('/organizations/settings/portal', { enabled: true })).body).toEqual({ enabled: true, magicLinksEnabled: true, ...formats });
-    expect((await A.put('/organizations/settings/portal', { magicLinksEnabled: false })).body).toEqual({ enabled: true, magicLinksEnabled: false, ...formats });
-    expect((await A.put('/organizations/settings/portal', { magicLinksEnabled: true })).body).toEqual({ enabled: true, magicLinksEnabled: true, ...formats });
-    expect((await A.put('/organizations/settings/portal', { eInvoiceFormats: ['xrechnung'] })).body).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: ['xrechnung'], proformaPreviewsEnabled: false });
+    expect((await A.get('/organizations/settings/portal')).body).toEqual({
+      enabled: false,
+      magicLinksEnabled: true,
+      ...formats,
+    });
+    expect((await A.put('/organizations/settings/portal', { enabled: true })).body).toEqual({
+      enabled: true,
+      magicLinksEnabled: true,
+      ...formats,
+    });
+    expect((await A.put('/organizations/settings/portal', { magicLinksEnabled: false })).body).toEqual({
+      enabled: true,
+      magicLinksEnabled: false,
+      ...formats,
+    });
+    expect((await A.put('/organizations/settings/portal', { magicLinksEnabled: true })).body).toEqual({
+      enabled: true,
+      magicLinksEnabled: true,
+      ...formats,
+    });
+    expect((await A.put('/organizations/settings/portal', { eInvoiceFormats: ['xrechnung'] })).body).toEqual({
+      enabled: true,
+      magicLinksEnabled: true,
+      eInvoiceFormats: ['xrechnung'],
+      proformaPreviewsEnabled: false,
+    });
     expect((await A.put('/organizations/settings/portal', { eInvoiceFormats: ['pdf'] })).status).toBe(400);
-    expect((await as(b).get('/organizations/settings/portal')).body).toEqual({ enabled: false, magicLinksEnabled: true, ...formats });
+    expect((await as(b).get('/organizations/settings/portal')).body).toEqual({
+      enabled: false,
+      magicLinksEnabled: true,
+      ...formats,
+    });
   });
 
   it('sets the licence with a system key and publishes identity.organization.license_changed', async () => {
@@ -396,16 +509,25 @@ describe('merchant configuration over the Admin API', () => {
     expect(checkout.status).toBe(200);
     const publicView = () => api('GET', `${mesh.publicBaseUrl}/checkouts/${checkout.body.sessionPublicId}`);
     expect((await publicView()).status).toBe(200);
-    expect((await A.get('/organizations/license')).body).toMatchObject({ organizationId: a.organizationId, licenseState: 'ACTIVE' });
+    expect((await A.get('/organizations/license')).body).toMatchObject({
+      organizationId: a.organizationId,
+      licenseState: 'ACTIVE',
+    });
     const path = `${admin}/system/organizations/${a.organizationId}/license`;
     expect((await api('PUT', path, { token: a.apiKey, body: { licenseState: 'BLOCKED' } })).status).toBe(403);
-    expect((await api('PUT', path, { token: mesh.systemApiKey, body: { licenseState: 'SUSPENDED' } })).status).toBe(400);
+    expect((await api('PUT', path, { token: mesh.systemApiKey, body: { licenseState: 'SUSPENDED' } })).status).toBe(
+      400,
+    );
     const res = await api('PUT', path, { token: mesh.systemApiKey, body: { licenseState: 'BLOCKED' } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ organizationId: a.organizationId, licenseState: 'BLOCKED' });
     expect((await A.get('/organizations/license')).body.licenseState).toBe('BLOCKED');
     const ev = await eventually(() => licence.events.find((e) => e.data.organizationId === a.organizationId));
-    expect(ev.data).toEqual({ organizationId: a.organizationId, licenseState: 'BLOCKED', previousLicenseState: 'ACTIVE' });
+    expect(ev.data).toEqual({
+      organizationId: a.organizationId,
+      licenseState: 'BLOCKED',
+      previousLicenseState: 'ACTIVE',
+    });
     // checkout learns the licence from the event and refuses buyers of a blocked merchant
     const blocked = await eventually(async () => {
       const r = await publicView();
@@ -414,7 +536,10 @@ describe('merchant configuration over the Admin API', () => {
     expect(blocked.body).toMatchObject({ code: 'LICENSE_BLOCKED' });
     const same = await api('PUT', path, { token: mesh.systemApiKey, body: { licenseState: 'BLOCKED' } });
     expect(same.status).toBe(200);
-    const unknown = await api('PUT', `${admin}/system/organizations/${'0'.repeat(24)}/license`, { token: mesh.systemApiKey, body: { licenseState: 'ACTIVE' } });
+    const unknown = await api('PUT', `${admin}/system/organizations/${'0'.repeat(24)}/license`, {
+      token: mesh.systemApiKey,
+      body: { licenseState: 'ACTIVE' },
+    });
     expect(unknown.status).toBe(404);
     await api('PUT', path, { token: mesh.systemApiKey, body: { licenseState: 'ACTIVE' } });
     await eventually(() => licence.events.filter((e) => e.data.organizationId === a.organizationId).length === 2);

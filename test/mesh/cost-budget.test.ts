@@ -3,8 +3,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyIpn } from '../../libs/contracts/src/ipn-signature';
 import { ROOT } from '../../deploy/local/supervisor.mjs';
-import { WALKTHROUGH_INVOICING, WALKTHROUGH_TAX_PATCHES, type BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
-import { BUDGET_COUNTERS, COUNTER_NAMES, CostCounterReader, costBetween, sumCosts, type CounterName, type FlowCost } from '../support/cost-counters';
+import {
+  WALKTHROUGH_INVOICING,
+  WALKTHROUGH_TAX_PATCHES,
+  type BootstrapResult,
+} from '../../deploy/local/bootstrap-lib.mjs';
+import {
+  BUDGET_COUNTERS,
+  COUNTER_NAMES,
+  CostCounterReader,
+  costBetween,
+  sumCosts,
+  type CounterName,
+  type FlowCost,
+} from '../support/cost-counters';
 import { IpnReceiver } from '../support/ipn-receiver';
 import { MailCatcherClient } from '../support/mail-catcher';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
@@ -45,7 +57,8 @@ const FLOW_LABEL: Record<FlowKind, string> = { pay: 'pay flow', invoiced: 'invoi
 
 /** test/mesh/cost-budget.json: flow kind -> service -> counter -> budget; a `why` note on each level. */
 type BudgetFile = Record<string, unknown>;
-const objectAt = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {});
+const objectAt = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
 
 interface Merchant {
   boot: BootstrapResult;
@@ -79,8 +92,15 @@ describe('cost budget: what a pay flow and an invoiced flow cost each service (t
   async function freshKey(m: Merchant): Promise<void> {
     if (Date.now() - m.keyUsedAt < KEY_FRESH_MS) return;
     const path = `/organizations/${m.boot.organizationId}/api-keys`;
-    const current = (await admin(m, 'GET', `${path}?limit=100`)).body.items.find((k: { prefix: string }) => m.apiKey.startsWith(k.prefix));
-    const created = await admin(m, 'POST', path, { name: `cost budget ${Date.now()}`, mode: 'live', scopes: current.scopes, role: current.role });
+    const current = (await admin(m, 'GET', `${path}?limit=100`)).body.items.find((k: { prefix: string }) =>
+      m.apiKey.startsWith(k.prefix),
+    );
+    const created = await admin(m, 'POST', path, {
+      name: `cost budget ${Date.now()}`,
+      mode: 'live',
+      scopes: current.scopes,
+      role: current.role,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     m.apiKey = created.body.token as string;
     m.keyUsedAt = Date.now();
@@ -93,7 +113,10 @@ describe('cost budget: what a pay flow and an invoiced flow cost each service (t
     const before = await reader.quiet(mesh);
     await flow();
     const after = await reader.quiet(mesh);
-    if (Date.now() - m.keyUsedAt >= KEY_RESOLUTION_MS) throw new Error('a measurement took so long that the API key may have been touched in it; the counts would not be comparable');
+    if (Date.now() - m.keyUsedAt >= KEY_RESOLUTION_MS)
+      throw new Error(
+        'a measurement took so long that the API key may have been touched in it; the counts would not be comparable',
+      );
     return costBetween(before, after);
   }
 
@@ -113,22 +136,43 @@ describe('cost budget: what a pay flow and an invoiced flow cost each service (t
       returnUrl: 'https://shop.example/return/{transactionId}',
       cancelUrl: 'https://shop.example/cancel/{transactionId}',
       ipnUrl: `${ipnBase}${ipnPath}`,
-      items: [{ name: 'Item', description: 'cost budget', quantity: 1, unitPrice: 1999, vatRate: 19, itemType: 'digital_service' }],
+      items: [
+        {
+          name: 'Item',
+          description: 'cost budget',
+          quantity: 1,
+          unitPrice: 1999,
+          vatRate: 19,
+          itemType: 'digital_service',
+        },
+      ],
     });
     expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
-    const read = await api('GET', `${mesh.publicBaseUrl}/checkouts/${checkout.body.sessionPublicId}`, { headers: { origin: 'https://shop.example' } });
+    const read = await api('GET', `${mesh.publicBaseUrl}/checkouts/${checkout.body.sessionPublicId}`, {
+      headers: { origin: 'https://shop.example' },
+    });
     expect(read.status, JSON.stringify(read.body)).toBe(200);
     const tx = await api('POST', `${mesh.publicBaseUrl}/transactions/create`, {
-      body: { sessionPublicId: checkout.body.sessionPublicId, providerId: m.providerId, billingAddress: { ...BILLING, email } },
+      body: {
+        sessionPublicId: checkout.body.sessionPublicId,
+        providerId: m.providerId,
+        billingAddress: { ...BILLING, email },
+      },
     });
     expect(tx.status, JSON.stringify(tx.body)).toBe(200);
     const transactionId = tx.body.transactionId as string;
-    const pay = await fetch(tx.body.redirectUrl as string, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=pay', redirect: 'manual' });
+    const pay = await fetch(tx.body.redirectUrl as string, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'outcome=pay',
+      redirect: 'manual',
+    });
     await pay.arrayBuffer();
     expect(pay.status).toBe(303);
     expect(new URL(pay.headers.get('location') ?? '').searchParams.get('redirect_status')).toBe('succeeded');
     const ipn = await eventually(
-      () => receiver.at(ipnPath).find((r) => (JSON.parse(r.rawBody.toString('utf8')) as { status: number }).status === 1),
+      () =>
+        receiver.at(ipnPath).find((r) => (JSON.parse(r.rawBody.toString('utf8')) as { status: number }).status === 1),
       30_000,
       50,
     );
@@ -156,7 +200,11 @@ describe('cost budget: what a pay flow and an invoiced flow cost each service (t
     });
     await reader.quiet(mesh);
     const invoice = await eventually(async () => {
-      const items = (await admin(m, 'GET', '/invoices?limit=100')).body.items as Array<{ id: string; status: string; sourceTransactionId: string | null }>;
+      const items = (await admin(m, 'GET', '/invoices?limit=100')).body.items as Array<{
+        id: string;
+        status: string;
+        sourceTransactionId: string | null;
+      }>;
       return items.find((i) => i.sourceTransactionId === transactionId && i.status === 'paid');
     }, 20_000);
     await run(async () => {
@@ -199,7 +247,8 @@ describe('cost budget: what a pay flow and an invoiced flow cost each service (t
     // Warm-up: first uses fill per-process caches (origins, rate books, prepared statements).
     await payFlow(payer, 'pay-warm-up', 'buyer@example.com');
     const pays: FlowCost[] = [];
-    for (let n = 1; n <= PAY_FLOWS; n++) pays.push(await measure(payer, async () => void (await payFlow(payer, `pay-${n}`, 'buyer@example.com'))));
+    for (let n = 1; n <= PAY_FLOWS; n++)
+      pays.push(await measure(payer, async () => void (await payFlow(payer, `pay-${n}`, 'buyer@example.com'))));
     await invoicedFlow(invoicer, 'invoiced-warm-up', false);
     const invoiced = await invoicedFlow(invoicer, 'invoiced', true);
     if (!invoiced) throw new Error('the invoiced flow was not measured');
@@ -212,23 +261,29 @@ describe('cost budget: what a pay flow and an invoiced flow cost each service (t
     const check = (kind: FlowKind, costs: FlowCost[]) => {
       const flowBudget = objectAt(budget[kind]);
       for (const service of Object.keys(flowBudget)) {
-        if (service !== 'why' && !(service in costs[0]!.counts)) failures.push(`${kind}: budget names an unknown service "${service}"`);
+        if (service !== 'why' && !(service in costs[0]!.counts))
+          failures.push(`${kind}: budget names an unknown service "${service}"`);
       }
-      lines.push(`${FLOW_LABEL[kind]} (${costs.length === 1 ? 'one flow' : `each of ${costs.length} flows`}; count/budget, * over, - under)`);
+      lines.push(
+        `${FLOW_LABEL[kind]} (${costs.length === 1 ? 'one flow' : `each of ${costs.length} flows`}; count/budget, * over, - under)`,
+      );
       lines.push(['service'.padEnd(18), ...COUNTER_NAMES.map((k) => k.padStart(WIDTH))].join(''));
       for (const service of Object.keys(costs[0]!.counts)) {
         const serviceBudget = objectAt(flowBudget[service]);
         for (const key of Object.keys(serviceBudget)) {
-          if (key !== 'why' && !(COUNTER_NAMES as string[]).includes(key)) failures.push(`${kind}: ${service}: budget names an unknown counter "${key}"`);
+          if (key !== 'why' && !(COUNTER_NAMES as string[]).includes(key))
+            failures.push(`${kind}: ${service}: budget names an unknown counter "${key}"`);
         }
         const cells = COUNTER_NAMES.map((k: CounterName) => {
           const values = costs.map((c) => c.counts[service]![k]);
           const count = Math.max(...values);
           const limit = typeof serviceBudget[k] === 'number' ? serviceBudget[k] : 0;
           const what = `${service}: ${BUDGET_COUNTERS[k]} per ${FLOW_LABEL[kind]}`;
-          if (new Set(values).size > 1) failures.push(`${what} differs between flows (${values.join(', ')}): the count is not deterministic`);
+          if (new Set(values).size > 1)
+            failures.push(`${what} differs between flows (${values.join(', ')}): the count is not deterministic`);
           if (count > limit) failures.push(`${what} ${count} > budget ${limit}`);
-          else if (count < limit) hints.push(`${what} ${count} < budget ${limit}: lower the budget line in test/mesh/cost-budget.json`);
+          else if (count < limit)
+            hints.push(`${what} ${count} < budget ${limit}: lower the budget line in test/mesh/cost-budget.json`);
           const mark = count > limit ? '*' : count < limit ? '-' : ' ';
           return `${count}/${limit}${mark}`.padStart(WIDTH);
         });
@@ -243,7 +298,13 @@ describe('cost budget: what a pay flow and an invoiced flow cost each service (t
     };
     check('pay', pays);
     check('invoiced', [invoiced]);
-    console.log(['cost budget (test/mesh/cost-budget.json)', ...lines, ...(hints.length ? ['hints:', ...hints.map((h) => `  ${h}`)] : [])].join('\n'));
+    console.log(
+      [
+        'cost budget (test/mesh/cost-budget.json)',
+        ...lines,
+        ...(hints.length ? ['hints:', ...hints.map((h) => `  ${h}`)] : []),
+      ].join('\n'),
+    );
     expect(failures, failures.join('\n')).toEqual([]);
   });
 });

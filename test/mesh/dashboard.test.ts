@@ -5,7 +5,14 @@ import { api, eventually, NATS_URL, startTestMesh, type TestMesh } from '../supp
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 
 const MAIN_FRONTEND = 'https://checkout.paymesh.test';
-const billing = (email: string) => ({ name: 'Erika Buyer', email, line1: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' });
+const billing = (email: string) => ({
+  name: 'Erika Buyer',
+  email,
+  line1: 'Hauptstr. 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+});
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 /**
@@ -25,12 +32,16 @@ describe('dashboard', () => {
   let refundPi = '';
   let paidPi = '';
 
-  const adminCall = (method: string, path: string, body?: unknown) => api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
+  const adminCall = (method: string, path: string, body?: unknown) =>
+    api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
 
   async function sandboxCall(method: string, path: string, form?: Record<string, string>) {
     const res = await fetch(`${sandbox}${path}`, {
       method,
-      headers: { authorization: `Bearer ${provider.secretKey}`, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        authorization: `Bearer ${provider.secretKey}`,
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
       body: form ? new URLSearchParams(form).toString() : undefined,
     });
     return { status: res.status, body: (await res.json()) as any };
@@ -41,8 +52,17 @@ describe('dashboard', () => {
   const waitStatus = (id: string, status: number) => eventually(async () => (await statusOf(id)) === status, 20_000);
 
   /** A checkout and the buyer's transaction at provider_a (pending, not paid yet). */
-  async function start(amount: number, currency: string, email = 'erika@example.com'): Promise<{ transactionId: string; pi: string }> {
-    const c = await adminCall('POST', `/checkouts/${boot.siteId}/create`, { amount, currency, externalReference: `order-${created.length + 1}`, returnUrl: 'https://shop.example/thanks' });
+  async function start(
+    amount: number,
+    currency: string,
+    email = 'erika@example.com',
+  ): Promise<{ transactionId: string; pi: string }> {
+    const c = await adminCall('POST', `/checkouts/${boot.siteId}/create`, {
+      amount,
+      currency,
+      externalReference: `order-${created.length + 1}`,
+      returnUrl: 'https://shop.example/thanks',
+    });
     expect(c.status, JSON.stringify(c.body)).toBe(200);
     const t = await api('POST', `${pub}/transactions/create`, {
       body: { sessionPublicId: c.body.sessionPublicId, providerId: provider.id, billingAddress: billing(email) },
@@ -54,7 +74,11 @@ describe('dashboard', () => {
     return { transactionId, pi: (await record(transactionId)).providerPaymentId as string };
   }
 
-  async function pay(amount: number, currency: string, email?: string): Promise<{ transactionId: string; pi: string; charge: string }> {
+  async function pay(
+    amount: number,
+    currency: string,
+    email?: string,
+  ): Promise<{ transactionId: string; pi: string; charge: string }> {
     const t = await start(amount, currency, email);
     const paid = await sandboxCall('POST', `/v1/payment_intents/${t.pi}/confirm`, { payment_method: 'pm_card_visa' });
     expect(paid.status).toBe(200);
@@ -80,8 +104,15 @@ describe('dashboard', () => {
   }
 
   async function resend(eventId: string, times: number): Promise<void> {
-    for (let i = 0; i < times; i++) expect((await sandboxCall('POST', `/_sandbox/events/${eventId}/resend`)).status).toBe(200);
-    await eventually(() => mesh.logs('payments-webhooks').filter((l) => l.includes(eventId) && l.includes('duplicate provider event delivery')).length >= times, 20_000);
+    for (let i = 0; i < times; i++)
+      expect((await sandboxCall('POST', `/_sandbox/events/${eventId}/resend`)).status).toBe(200);
+    await eventually(
+      () =>
+        mesh
+          .logs('payments-webhooks')
+          .filter((l) => l.includes(eventId) && l.includes('duplicate provider event delivery')).length >= times,
+      20_000,
+    );
   }
 
   beforeAll(async () => {
@@ -104,14 +135,30 @@ describe('dashboard', () => {
     const dispute = await sandboxCall('POST', `/_sandbox/charges/${disputed.charge}/dispute`, { reason: 'fraudulent' });
     expect(dispute.status).toBe(200);
     await waitStatus(disputed.transactionId, 4);
-    expect((await sandboxCall('POST', `/_sandbox/disputes/${dispute.body.id}/close`, { outcome: 'lost' })).status).toBe(200);
+    expect((await sandboxCall('POST', `/_sandbox/disputes/${dispute.body.id}/close`, { outcome: 'lost' })).status).toBe(
+      200,
+    );
     await eventually(async () => (await record(disputed.transactionId)).chargebacks?.[0]?.status === 'lost', 20_000);
     await decline(1500, 'EUR');
     await start(800, 'EUR');
-    const manual = await adminCall('POST', '/transactions/manual', { siteId: boot.siteId, amount: 600, currency: 'EUR', externalReference: 'wire-1', status: 1, reason: 'paid by bank transfer' });
+    const manual = await adminCall('POST', '/transactions/manual', {
+      siteId: boot.siteId,
+      amount: 600,
+      currency: 'EUR',
+      externalReference: 'wire-1',
+      status: 1,
+      reason: 'paid by bank transfer',
+    });
     expect(manual.status, JSON.stringify(manual.body)).toBe(201);
     created.push(manual.body.id);
-    const draft = await adminCall('POST', '/transactions/manual', { siteId: boot.siteId, amount: 99, currency: 'EUR', externalReference: 'wire-2', status: -1, reason: 'draft' });
+    const draft = await adminCall('POST', '/transactions/manual', {
+      siteId: boot.siteId,
+      amount: 99,
+      currency: 'EUR',
+      externalReference: 'wire-2',
+      status: -1,
+      reason: 'draft',
+    });
     expect((await adminCall('DELETE', `/transactions/${draft.body.id}`)).status).toBe(200);
     // USD: 30.00 paid, 12.00 declined.
     paidPi = (await pay(3000, 'USD')).pi;
@@ -126,8 +173,22 @@ describe('dashboard', () => {
     const res = await dashboard(around);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const d = res.body;
-    expect(d).toMatchObject({ mode: 'live', siteId: null, currency: null, period: { startDate: day(-1), endDate: day(1), timezone: 'UTC', preset: null } });
-    expect(d.transactionCounts).toEqual({ total: 8, canceled: 0, initiated: 0, pending: 1, completed: 4, failed: 2, refunded: 0, disputed: 1 });
+    expect(d).toMatchObject({
+      mode: 'live',
+      siteId: null,
+      currency: null,
+      period: { startDate: day(-1), endDate: day(1), timezone: 'UTC', preset: null },
+    });
+    expect(d.transactionCounts).toEqual({
+      total: 8,
+      canceled: 0,
+      initiated: 0,
+      pending: 1,
+      completed: 4,
+      failed: 2,
+      refunded: 0,
+      disputed: 1,
+    });
     expect(d.failureRatio).toBeCloseTo(2 / 7, 10);
     const [eur, usd] = d.currencies;
     expect(eur).toMatchObject({
@@ -141,13 +202,49 @@ describe('dashboard', () => {
       failureRatio: 1 / 5,
     });
     expect(eur.topProvidersByVolume).toEqual([
-      { providerId: provider.id, providerType: 'provider_a', grossVolume: 7500, completedPayments: 3, transactionCount: 5, failedCount: 1 },
-      { providerId: null, providerType: 'manual', grossVolume: 600, completedPayments: 1, transactionCount: 1, failedCount: 0 },
+      {
+        providerId: provider.id,
+        providerType: 'provider_a',
+        grossVolume: 7500,
+        completedPayments: 3,
+        transactionCount: 5,
+        failedCount: 1,
+      },
+      {
+        providerId: null,
+        providerType: 'manual',
+        grossVolume: 600,
+        completedPayments: 1,
+        transactionCount: 1,
+        failedCount: 0,
+      },
     ]);
-    expect(usd).toMatchObject({ currency: 'USD', grossVolume: 3000, refundedAmount: 0, disputeLostAmount: 0, netRevenue: 3000, completedPayments: 1, failureRatio: 0.5 });
+    expect(usd).toMatchObject({
+      currency: 'USD',
+      grossVolume: 3000,
+      refundedAmount: 0,
+      disputeLostAmount: 0,
+      netRevenue: 3000,
+      completedPayments: 1,
+      failureRatio: 0.5,
+    });
     expect(d.topProvidersByCount).toEqual([
-      { providerId: provider.id, providerType: 'provider_a', transactionCount: 7, completedPayments: 4, failedCount: 2, failureRatio: 2 / 6 },
-      { providerId: null, providerType: 'manual', transactionCount: 1, completedPayments: 1, failedCount: 0, failureRatio: 0 },
+      {
+        providerId: provider.id,
+        providerType: 'provider_a',
+        transactionCount: 7,
+        completedPayments: 4,
+        failedCount: 2,
+        failureRatio: 2 / 6,
+      },
+      {
+        providerId: null,
+        providerType: 'manual',
+        transactionCount: 1,
+        completedPayments: 1,
+        failedCount: 0,
+        failureRatio: 0,
+      },
     ]);
 
     // Gross volume per currency equals the completed payments the transaction list shows.
@@ -162,8 +259,17 @@ describe('dashboard', () => {
   it('lists the newest transactions first, and filters by currency, site and zone', async () => {
     const recent = (await dashboard(`${around}&recentLimit=3`)).body.recentTransactions as any[];
     expect(recent.map((t) => t.id)).toEqual(created.slice(-3).reverse());
-    expect(recent[0]).toMatchObject({ status: 2, amount: 1200, currency: 'USD', providerType: 'provider_a', providerId: provider.id, siteId: boot.siteId });
-    expect((await dashboard(`${around}&recentLimit=100`)).body.recentTransactions.map((t: any) => t.id)).toEqual([...created].reverse());
+    expect(recent[0]).toMatchObject({
+      status: 2,
+      amount: 1200,
+      currency: 'USD',
+      providerType: 'provider_a',
+      providerId: provider.id,
+      siteId: boot.siteId,
+    });
+    expect((await dashboard(`${around}&recentLimit=100`)).body.recentTransactions.map((t: any) => t.id)).toEqual(
+      [...created].reverse(),
+    );
 
     const eur = (await dashboard(`${around}&currency=EUR&recentLimit=2`)).body;
     expect(eur.currencies.map((c: any) => c.currency)).toEqual(['EUR']);
@@ -184,10 +290,19 @@ describe('dashboard', () => {
     // ...and the other organization's own key sees its (empty) site.
     const theirs = await api('GET', `${admin}/dashboard?${around}&siteId=${other.siteId}`, { token: other.apiKey });
     expect(theirs.status).toBe(200);
-    expect(theirs.body).toMatchObject({ siteId: other.siteId, transactionCounts: { total: 0 }, currencies: [], recentTransactions: [] });
+    expect(theirs.body).toMatchObject({
+      siteId: other.siteId,
+      transactionCounts: { total: 0 },
+      currencies: [],
+      recentTransactions: [],
+    });
     // Local days of a +05:30 zone: the period's ends fall on quarter hours, the figures are the same.
     const kolkata = (await dashboard(`${around}&timezone=Asia/Kolkata`)).body;
-    expect(kolkata.period).toMatchObject({ timezone: 'Asia/Kolkata', startAt: `${day(-2)}T18:30:00.000Z`, endAt: `${day(1)}T18:30:00.000Z` });
+    expect(kolkata.period).toMatchObject({
+      timezone: 'Asia/Kolkata',
+      startAt: `${day(-2)}T18:30:00.000Z`,
+      endAt: `${day(1)}T18:30:00.000Z`,
+    });
     expect({ ...kolkata, period: all.period }).toEqual(all);
     // A period that ended before the script started is empty.
     const before = (await dashboard(`startDate=${day(-9)}&endDate=${day(-2)}`)).body;
@@ -204,11 +319,21 @@ describe('dashboard', () => {
     const nc = await connect({ servers: NATS_URL });
     try {
       const subject = `${mesh.namespace}.payments.payment.adjustment_reported`;
-      const stored = await (await nc.jetstreamManager()).streams.getMessage(`${mesh.namespace.toUpperCase()}_PAYMENTS`, { last_by_subj: subject });
+      const stored = await (
+        await nc.jetstreamManager()
+      ).streams.getMessage(`${mesh.namespace.toUpperCase()}_PAYMENTS`, { last_by_subj: subject });
       const envelope = JSON.parse(new TextDecoder().decode(stored.data));
-      await nc.jetstream().publish(subject, stored.data, { msgID: `${envelope.id}-again-${randomBytes(4).toString('hex')}` });
+      await nc
+        .jetstream()
+        .publish(subject, stored.data, { msgID: `${envelope.id}-again-${randomBytes(4).toString('hex')}` });
       const providerEventId = envelope.data.providerEventId as string;
-      await eventually(() => mesh.logs('checkout').some((l) => l.includes(providerEventId) && l.includes('provider event already applied')), 20_000);
+      await eventually(
+        () =>
+          mesh
+            .logs('checkout')
+            .some((l) => l.includes(providerEventId) && l.includes('provider event already applied')),
+        20_000,
+      );
     } finally {
       await nc.close();
     }

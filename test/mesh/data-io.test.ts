@@ -4,7 +4,8 @@ import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
 
 const BOM = '\uFEFF';
-const CLIENT_HEADER = 'name,email,phone,address.street,address.city,address.postalCode,address.country,taxInfo.taxId,taxInfo.taxIdType,taxInfo.taxCountry,notes';
+const CLIENT_HEADER =
+  'name,email,phone,address.street,address.city,address.postalCode,address.country,taxInfo.taxId,taxInfo.taxIdType,taxInfo.taxCountry,notes';
 
 /** A CSV cell as a spreadsheet writes it (quoted when it must be). */
 const q = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
@@ -13,7 +14,10 @@ const csvOf = (rows: string[][]) => rows.map((r) => r.map(q).join(',')).join('\r
 /** Client rows `n` of them, row i named Client-<tag>-<i>. */
 function clientFile(tag: string, n: number): string {
   const lines = [CLIENT_HEADER];
-  for (let i = 1; i <= n; i++) lines.push(`Client-${tag}-${i},c${i}@${tag}.example,+49 30 ${100000 + (i % 900000)},Weg ${i},Berlin,10115,DE,,,,imported row ${i}`);
+  for (let i = 1; i <= n; i++)
+    lines.push(
+      `Client-${tag}-${i},c${i}@${tag}.example,+49 30 ${100000 + (i % 900000)},Weg ${i},Berlin,10115,DE,,,,imported row ${i}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -28,7 +32,11 @@ describe('data import/export over the Admin API', () => {
   let B: BootstrapResult;
   const adm = (path: string) => `${mesh.adminBaseUrl}${path}`;
   const upload = (token: string, path: string, csv: string | Buffer, contentType = 'text/csv') =>
-    fetch(adm(path), { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, body: csv }).then(async (res) => ({
+    fetch(adm(path), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+      body: csv,
+    }).then(async (res) => ({
       status: res.status,
       headers: res.headers,
       body: (await res.json()) as any,
@@ -49,9 +57,18 @@ describe('data import/export over the Admin API', () => {
     }
   };
   const exportCsv = async (token: string, body: unknown) => {
-    const res = await fetch(adm('/data-import-export/export'), { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(adm('/data-import-export/export'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, text, rows: res.status === 200 ? (parse(text, { bom: true, columns: true }) as Record<string, string>[]) : [] };
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      rows: res.status === 200 ? (parse(text, { bom: true, columns: true }) as Record<string, string>[]) : [],
+    };
   };
 
   beforeAll(async () => {
@@ -65,14 +82,20 @@ describe('data import/export over the Admin API', () => {
 
   it('serves CSV templates whose example rows pass the check, and 400 for an unknown entity type', async () => {
     for (const entity of ['clients', 'invoices', 'tax_rates']) {
-      const res = await fetch(adm(`/data-import-export/template/${entity}`), { headers: { authorization: `Bearer ${A.apiKey}` } });
+      const res = await fetch(adm(`/data-import-export/template/${entity}`), {
+        headers: { authorization: `Bearer ${A.apiKey}` },
+      });
       expect(res.status, entity).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
       expect(res.headers.get('content-disposition')).toBe(`inline; filename="${entity}-import-template.csv"`);
       const rows = parse(await res.text(), { columns: true }) as Record<string, string>[];
       expect(rows, entity).toHaveLength(1);
     }
-    const clients = parse(await (await fetch(adm('/data-import-export/template/clients'), { headers: { authorization: `Bearer ${A.apiKey}` } })).text()) as string[][];
+    const clients = parse(
+      await (
+        await fetch(adm('/data-import-export/template/clients'), { headers: { authorization: `Bearer ${A.apiKey}` } })
+      ).text(),
+    ) as string[][];
     expect(clients[0]).toContain('address.country');
     const checked = await upload(A.apiKey, '/data-import-export/import/validate?entityType=clients', csvOf(clients));
     expect(checked.status, JSON.stringify(checked.body)).toBe(200);
@@ -112,7 +135,14 @@ describe('data import/export over the Admin API', () => {
     const fixed = oneBad.replace('not-an-email', 'g@gamma.example');
     const ok = await upload(A.apiKey, '/data-import-export/import?entityType=clients', fixed);
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    expect(ok.body).toMatchObject({ dryRun: false, rows: 4, records: 4, invalidRows: 0, created: 4, alreadyImported: 0 });
+    expect(ok.body).toMatchObject({
+      dryRun: false,
+      rows: 4,
+      records: 4,
+      invalidRows: 0,
+      created: 4,
+      alreadyImported: 0,
+    });
     expect(await total(A.apiKey, '/clients')).toBe(before + 4);
     const alpha = (await listAll(A.apiKey, '/clients')).find((c) => c.name === 'Alpha GmbH');
     expect(alpha).toMatchObject({ email: 'a@alpha.example', notes: 'line one\nline two' });
@@ -130,22 +160,37 @@ describe('data import/export over the Admin API', () => {
     expect(tooBig.status).toBe(413);
     expect(typeof tooBig.body.error).toBe('string');
 
-    const json = await api('POST', adm('/data-import-export/import?entityType=clients'), { token: A.apiKey, body: { name: 'x' } });
+    const json = await api('POST', adm('/data-import-export/import?entityType=clients'), {
+      token: A.apiKey,
+      body: { name: 'x' },
+    });
     expect(json.status).toBe(400);
     expect(json.body.error).toMatch(/text\/csv/);
 
     const noType = await upload(A.apiKey, '/data-import-export/import', 'name\nX\n');
     expect(noType.status).toBe(400);
-    const badHeader = await upload(A.apiKey, '/data-import-export/import/validate?entityType=clients', 'nom,email\nX,x@y.example\n');
+    const badHeader = await upload(
+      A.apiKey,
+      '/data-import-export/import/validate?entityType=clients',
+      'nom,email\nX,x@y.example\n',
+    );
     expect(badHeader.status).toBe(200);
     expect(badHeader.body.errors).toEqual([
       { row: 1, field: 'nom', error: expect.stringMatching(/unknown column/) },
       { row: 1, field: 'name', error: expect.stringMatching(/required column/) },
     ]);
-    const unclosed = await upload(A.apiKey, '/data-import-export/import/validate?entityType=clients', 'name\n"open quote\n');
+    const unclosed = await upload(
+      A.apiKey,
+      '/data-import-export/import/validate?entityType=clients',
+      'name\n"open quote\n',
+    );
     expect(unclosed.status).toBe(400);
     expect(unclosed.body.error).toMatch(/CSV/);
-    const tooManyRows = await upload(A.apiKey, '/data-import-export/import?entityType=clients', `name\n${'X\n'.repeat(50_001)}`);
+    const tooManyRows = await upload(
+      A.apiKey,
+      '/data-import-export/import?entityType=clients',
+      `name\n${'X\n'.repeat(50_001)}`,
+    );
     expect(tooManyRows.status).toBe(400);
     expect(tooManyRows.body.error).toMatch(/more than 50000 data rows/);
     expect(await total(A.apiKey, '/clients')).toBe(before);
@@ -157,7 +202,13 @@ describe('data import/export over the Admin API', () => {
     const before = await total(A.apiKey, '/clients');
     const first = await upload(A.apiKey, '/data-import-export/import?entityType=clients', file);
     expect(first.status, JSON.stringify(first.body).slice(0, 500)).toBe(200);
-    expect(first.body).toMatchObject({ rows: 50_000, records: 50_000, invalidRows: 0, created: 50_000, alreadyImported: 0 });
+    expect(first.body).toMatchObject({
+      rows: 50_000,
+      records: 50_000,
+      invalidRows: 0,
+      created: 50_000,
+      alreadyImported: 0,
+    });
     expect(await total(A.apiKey, '/clients')).toBe(before + 50_000);
 
     const again = await upload(A.apiKey, '/data-import-export/import?entityType=clients', file);
@@ -228,10 +279,16 @@ describe('data import/export over the Admin API', () => {
     expect(none.rows).toEqual([]);
     expect(none.text.replace(BOM, '').split('\r\n')[0] ?? none.text).toMatch(/^id,name,email/);
 
-    const bad = await api('POST', adm('/data-import-export/export'), { token: B.apiKey, body: { entityType: 'clients', status: 'paid' } });
+    const bad = await api('POST', adm('/data-import-export/export'), {
+      token: B.apiKey,
+      body: { entityType: 'clients', status: 'paid' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/status/);
-    const unknown = await api('POST', adm('/data-import-export/export'), { token: B.apiKey, body: { entityType: 'widgets' } });
+    const unknown = await api('POST', adm('/data-import-export/export'), {
+      token: B.apiKey,
+      body: { entityType: 'widgets' },
+    });
     expect(unknown.status).toBe(400);
   });
 
@@ -241,7 +298,11 @@ describe('data import/export over the Admin API', () => {
       ['IMPORT_FR_STD', 'FR', 'standard', '20', '2031-01-01', 'France, imported'],
       ['IMPORT_NL_RED', 'NL', 'reduced', '9', '2031-01-01', ''],
     ]);
-    const bad = await upload(B.apiKey, '/data-import-export/import/validate?entityType=tax_rates', csv.replace(',9,', ',nine,'));
+    const bad = await upload(
+      B.apiKey,
+      '/data-import-export/import/validate?entityType=tax_rates',
+      csv.replace(',9,', ',nine,'),
+    );
     expect(bad.body.errors).toEqual([{ row: 3, field: 'percent', error: expect.any(String) }]);
     const res = await upload(B.apiKey, '/data-import-export/import?entityType=tax_rates', csv);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -250,26 +311,60 @@ describe('data import/export over the Admin API', () => {
     expect(again.body).toMatchObject({ created: 0, alreadyImported: 2 });
     const rates = (await api('GET', adm('/tax-rates?code=IMPORT_FR_STD&limit=100'), { token: B.apiKey })).body.items;
     expect(rates).toHaveLength(1);
-    expect(rates[0]).toMatchObject({ country: 'FR', rateType: 'standard', percent: 20, validFrom: '2031-01-01', description: 'France, imported' });
+    expect(rates[0]).toMatchObject({
+      country: 'FR',
+      rateType: 'standard',
+      percent: 20,
+      validFrom: '2031-01-01',
+      description: 'France, imported',
+    });
   });
 
   it('imports invoice drafts (one row per line, grouped by reference) and exports invoices and transactions as listed', async () => {
-    expect((await api('PUT', adm('/organizations/settings/tax'), { token: B.apiKey, body: { homeCountry: 'DE' } })).status).toBe(200);
+    expect(
+      (await api('PUT', adm('/organizations/settings/tax'), { token: B.apiKey, body: { homeCountry: 'DE' } })).status,
+    ).toBe(200);
     const client = await api('POST', adm('/clients'), {
       token: B.apiKey,
       body: { name: 'Käufer AG', address: { street: 'Weg 1', city: 'Köln', postalCode: '50667', country: 'DE' } },
     });
     expect(client.status).toBe(201);
-    const header = ['reference', 'siteId', 'clientId', 'currency', 'paymentTermsDays', 'item.description', 'item.quantity', 'item.unitPrice', 'item.amountType', 'item.itemType'];
+    const header = [
+      'reference',
+      'siteId',
+      'clientId',
+      'currency',
+      'paymentTermsDays',
+      'item.description',
+      'item.quantity',
+      'item.unitPrice',
+      'item.amountType',
+      'item.itemType',
+    ];
     const rows = [
       ['R-1', B.siteId, client.body.id, 'EUR', '14', 'Consulting', '2', '10000', 'net', 'service'],
       ['R-1', '', '', '', '', 'Travel', '1', '2500', 'net', 'service'],
       ['R-2', B.siteId, client.body.id, 'EUR', '', 'Workshop', '1', '50000', 'gross', 'service'],
     ];
-    const badLine = await upload(B.apiKey, '/data-import-export/import/validate?entityType=invoices', csvOf([header, ...rows.slice(0, 1), ['R-1', '', '', '', '', 'Travel', '0', '2500', 'net', 'service'], ...rows.slice(2)]));
+    const badLine = await upload(
+      B.apiKey,
+      '/data-import-export/import/validate?entityType=invoices',
+      csvOf([
+        header,
+        ...rows.slice(0, 1),
+        ['R-1', '', '', '', '', 'Travel', '0', '2500', 'net', 'service'],
+        ...rows.slice(2),
+      ]),
+    );
     expect(badLine.body.errors).toEqual([{ row: 3, field: 'item.quantity', error: expect.any(String) }]);
-    const unknownClient = await upload(B.apiKey, '/data-import-export/import/validate?entityType=invoices', csvOf([header, ['R-9', B.siteId, 'aaaaaaaaaaaaaaaaaaaaaaaa', 'EUR', '', 'X', '1', '1', 'net', 'service']]));
-    expect(unknownClient.body.errors).toEqual([{ row: 2, field: 'clientId', error: expect.stringMatching(/not found/) }]);
+    const unknownClient = await upload(
+      B.apiKey,
+      '/data-import-export/import/validate?entityType=invoices',
+      csvOf([header, ['R-9', B.siteId, 'aaaaaaaaaaaaaaaaaaaaaaaa', 'EUR', '', 'X', '1', '1', 'net', 'service']]),
+    );
+    expect(unknownClient.body.errors).toEqual([
+      { row: 2, field: 'clientId', error: expect.stringMatching(/not found/) },
+    ]);
 
     const before = await total(B.apiKey, '/invoices');
     const res = await upload(B.apiKey, '/data-import-export/import?entityType=invoices', csvOf([header, ...rows]));
@@ -280,7 +375,11 @@ describe('data import/export over the Admin API', () => {
     const invoices = await listAll(B.apiKey, '/invoices');
     expect(invoices).toHaveLength(before + 2);
     const r1 = invoices.find((i) => i.items.length === 2);
-    expect(r1).toMatchObject({ status: 'draft', paymentTermsDays: 14, items: [{ description: 'Consulting', quantity: 2, unitPrice: 10000 }, { description: 'Travel' }] });
+    expect(r1).toMatchObject({
+      status: 'draft',
+      paymentTermsDays: 14,
+      items: [{ description: 'Consulting', quantity: 2, unitPrice: 10000 }, { description: 'Travel' }],
+    });
 
     const exported = await exportCsv(B.apiKey, { entityType: 'invoices', status: 'draft', siteId: B.siteId });
     expect(exported.status).toBe(200);
@@ -297,7 +396,14 @@ describe('data import/export over the Admin API', () => {
     for (const amount of [1200, 3400]) {
       const t = await api('POST', adm('/transactions/manual'), {
         token: B.apiKey,
-        body: { siteId: B.siteId, amount, currency: 'EUR', externalReference: `=SUM(${amount})`, status: -1, reason: 'wire' },
+        body: {
+          siteId: B.siteId,
+          amount,
+          currency: 'EUR',
+          externalReference: `=SUM(${amount})`,
+          status: -1,
+          reason: 'wire',
+        },
       });
       expect(t.status, JSON.stringify(t.body)).toBe(201);
     }

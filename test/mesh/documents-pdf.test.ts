@@ -53,7 +53,15 @@ describe('document PDFs over the Admin API', () => {
       currency: 'EUR',
       paymentTermsDays: 14,
       servicePeriod: { start: '2026-10-01', end: '2026-10-31' },
-      items: [{ description: 'Platform licence, October', quantity: 2, unitPrice: 12_500, amountType: 'net', itemType: 'service' }],
+      items: [
+        {
+          description: 'Platform licence, October',
+          quantity: 2,
+          unitPrice: 12_500,
+          amountType: 'net',
+          itemType: 'service',
+        },
+      ],
       ...over,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -73,7 +81,10 @@ describe('document PDFs over the Admin API', () => {
     catcher = new MailCatcherClient(url);
     A = await mesh.bootstrap();
     B = await mesh.bootstrap();
-    const tax = await api('PUT', adm('/organizations/settings/tax'), { token: A.apiKey, body: { homeCountry: 'AT', vatId: SELLER_VAT_ID, viesEnabled: true } });
+    const tax = await api('PUT', adm('/organizations/settings/tax'), {
+      token: A.apiKey,
+      body: { homeCountry: 'AT', vatId: SELLER_VAT_ID, viesEnabled: true },
+    });
     expect(tax.status, JSON.stringify(tax.body)).toBe(200);
     const invoicing = await api('PUT', adm('/organizations/settings/invoicing'), {
       token: A.apiKey,
@@ -85,7 +96,10 @@ describe('document PDFs over the Admin API', () => {
       },
     });
     expect(invoicing.status, JSON.stringify(invoicing.body)).toBe(200);
-    const site = await api('PUT', adm(`/sites/${A.siteId}`), { token: A.apiKey, body: { name: 'Alpenblick Store', branding: { primaryColor: '#0a6e4f' } } });
+    const site = await api('PUT', adm(`/sites/${A.siteId}`), {
+      token: A.apiKey,
+      body: { name: 'Alpenblick Store', branding: { primaryColor: '#0a6e4f' } },
+    });
     expect(site.status, JSON.stringify(site.body)).toBe(200);
     const client = await post('/clients', {
       name: 'Nordlicht Software GmbH',
@@ -108,7 +122,9 @@ describe('document PDFs over the Admin API', () => {
     const res = await pdf('GET', `/invoices/${id}/pdf`);
     expect(res.status, res.bytes.toString('utf8', 0, 300)).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
-    expect(res.headers.get('content-disposition')).toBe(`inline; filename="${number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf"`);
+    expect(res.headers.get('content-disposition')).toBe(
+      `inline; filename="${number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf"`,
+    );
     expect(res.headers.get('x-document-rendered')).toBe('true');
     expect(res.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
@@ -159,7 +175,10 @@ describe('document PDFs over the Admin API', () => {
     expect(third.bytes.equals(regenerated.bytes)).toBe(true);
 
     // A correction of the buyer changes what is printed: a new version, rendered on the next request.
-    const corrected = await post(`/invoices/${id}/correct`, { reason: 'new company name', changes: { client: { name: 'Nordlicht Systems GmbH' } } });
+    const corrected = await post(`/invoices/${id}/correct`, {
+      reason: 'new company name',
+      changes: { client: { name: 'Nordlicht Systems GmbH' } },
+    });
     expect(corrected.status, JSON.stringify(corrected.body)).toBe(200);
     const after = await pdf('GET', `/invoices/${id}/pdf`);
     expect(after.headers.get('x-document-rendered')).toBe('true');
@@ -175,7 +194,16 @@ describe('document PDFs over the Admin API', () => {
     const label = `PROFORMA-${id.slice(-8).toUpperCase()}`;
     expect(res.headers.get('content-disposition')).toBe(`inline; filename="${label}.pdf"`);
     const text = poppler('pdftotext', res.bytes);
-    for (const s of ['Pro forma invoice', label, 'not a tax invoice', 'Nordlicht Software GmbH', BUYER_VAT_ID, '€250.00', 'Valid for 30 days.']) expect(text, s).toContain(s);
+    for (const s of [
+      'Pro forma invoice',
+      label,
+      'not a tax invoice',
+      'Nordlicht Software GmbH',
+      BUYER_VAT_ID,
+      '€250.00',
+      'Valid for 30 days.',
+    ])
+      expect(text, s).toContain(s);
     expect((await get(`/invoices/${id}`)).body.status).toBe('draft');
   });
 
@@ -195,9 +223,20 @@ describe('document PDFs over the Admin API', () => {
     const res = await pdf('GET', `/credit-notes/${creditNoteId}/pdf`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
-    expect(res.headers.get('content-disposition')).toBe(`inline; filename="${(note.number as string).replace(/[^A-Za-z0-9._-]/g, '_')}.pdf"`);
+    expect(res.headers.get('content-disposition')).toBe(
+      `inline; filename="${(note.number as string).replace(/[^A-Za-z0-9._-]/g, '_')}.pdf"`,
+    );
     const text = poppler('pdftotext', res.bytes);
-    for (const s of ['Credit note', note.number as string, number, 'Nordlicht Software GmbH', BUYER_VAT_ID, '€250.00', 'ordered twice']) expect(text, s).toContain(s);
+    for (const s of [
+      'Credit note',
+      note.number as string,
+      number,
+      'Nordlicht Software GmbH',
+      BUYER_VAT_ID,
+      '€250.00',
+      'ordered twice',
+    ])
+      expect(text, s).toContain(s);
     expect(text).not.toContain(IBAN_PRINTED);
     expect((await pdf('GET', `/credit-notes/${creditNoteId}/pdf`)).headers.get('x-document-rendered')).toBe('false');
   });
@@ -232,7 +271,9 @@ describe('document PDFs over the Admin API', () => {
       return mine.length > 0 ? mine : undefined;
     }, 20_000);
     if (!message) throw new Error('no message');
-    expect(message.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`${number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`, 'application/pdf']]);
+    expect(message.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      [`${number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`, 'application/pdf'],
+    ]);
     const bytes = await catcher.attachmentBytes(message, 0);
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = poppler('pdftotext', bytes);

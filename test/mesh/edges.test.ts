@@ -3,12 +3,20 @@ import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { api, startTestMesh, type TestMesh } from '../support/mesh';
 
 /** One HTTP exchange with the body as raw text, so any bytes and any URL can be sent. */
-async function raw(method: string, url: string, opts: { token?: string; body?: string; contentType?: string; requestId?: string } = {}) {
+async function raw(
+  method: string,
+  url: string,
+  opts: { token?: string; body?: string; contentType?: string; requestId?: string } = {},
+) {
   const res = await fetch(url, {
     method,
     headers: {
       ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
-      ...(opts.contentType ? { 'content-type': opts.contentType } : opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(opts.contentType
+        ? { 'content-type': opts.contentType }
+        : opts.body !== undefined
+          ? { 'content-type': 'application/json' }
+          : {}),
       ...(opts.requestId ? { 'x-request-id': opts.requestId } : {}),
     },
     body: opts.body,
@@ -33,7 +41,10 @@ function expectRefused(res: Answer, status?: number): void {
   expect(res.status, why).toBeLessThan(500);
   expect(typeof res.body, why).toBe('object');
   expect(typeof res.body.error, why).toBe('string');
-  expect(Object.keys(res.body).every((k) => ['error', 'code', 'requestId'].includes(k)), why).toBe(true);
+  expect(
+    Object.keys(res.body).every((k) => ['error', 'code', 'requestId'].includes(k)),
+    why,
+  ).toBe(true);
   expect(res.headers.get('x-request-id'), why).toBeTruthy();
   // Internal detail (gRPC serialization, PostgreSQL, fastify codes) never reaches the client.
   expect(res.text).not.toMatch(/serialization|int32|FST_ERR|postgres|invalid byte sequence/i);
@@ -60,7 +71,8 @@ describe('hardened edges: the probes that once answered 500', () => {
     await mesh?.dispose();
   });
 
-  const adminJson = (method: string, path: string, body: unknown) => raw(method, `${admin}${path}`, { token: boot.apiKey, body: JSON.stringify(body) });
+  const adminJson = (method: string, path: string, body: unknown) =>
+    raw(method, `${admin}${path}`, { token: boot.apiKey, body: JSON.stringify(body) });
   const total = async (path: string) => {
     const res = await api('GET', `${admin}${path}`, { token: boot.apiKey });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -77,10 +89,27 @@ describe('hardened edges: the probes that once answered 500', () => {
       const site = await adminJson('POST', '/sites', { name: bad, url: 'https://shop.example' });
       expectRefused(site, 400);
       expect(site.body.error).toMatch(/body\.name/);
-      expectRefused(await adminJson('POST', `/organizations/${org}/members`, { email: 'member@edges.example', name: bad, role: 'Viewer' }), 400);
-      expectRefused(await adminJson('POST', `/organizations/${org}/api-keys`, { name: bad, scopes: ['site:read'] }), 400);
+      expectRefused(
+        await adminJson('POST', `/organizations/${org}/members`, {
+          email: 'member@edges.example',
+          name: bad,
+          role: 'Viewer',
+        }),
+        400,
+      );
+      expectRefused(
+        await adminJson('POST', `/organizations/${org}/api-keys`, { name: bad, scopes: ['site:read'] }),
+        400,
+      );
     }
-    expectRefused(await adminJson('POST', '/sites', { name: 'Shop', url: 'https://shop.example', frontendDomains: ['a\u0000.example'] }), 400);
+    expectRefused(
+      await adminJson('POST', '/sites', {
+        name: 'Shop',
+        url: 'https://shop.example',
+        frontendDomains: ['a\u0000.example'],
+      }),
+      400,
+    );
     expectRefused(await raw('GET', `${admin}/checkouts?externalReference=%00`, { token: boot.apiKey }), 400);
     expectRefused(await raw('GET', `${admin}/checkouts?externalReference=%ED%A0%80`, { token: boot.apiKey }));
     expectRefused(await raw('GET', `${pub}/checkouts/%00`), 400);
@@ -95,7 +124,15 @@ describe('hardened edges: the probes that once answered 500', () => {
     const txBefore = await total('/transactions');
     const providerId = boot.providers?.provider_a?.id ?? 'a'.repeat(24);
     for (const field of ['name', 'line1', 'city', 'email']) {
-      const billingAddress = { name: 'Buyer', email: 'buyer@edges.example', line1: 'Main St 1', city: 'Berlin', postalCode: '10115', country: 'DE', [field]: 'x\u0000y' };
+      const billingAddress = {
+        name: 'Buyer',
+        email: 'buyer@edges.example',
+        line1: 'Main St 1',
+        city: 'Berlin',
+        postalCode: '10115',
+        country: 'DE',
+        [field]: 'x\u0000y',
+      };
       const res = await raw('POST', `${pub}/transactions/create`, {
         body: JSON.stringify({ sessionPublicId: checkout.body.sessionPublicId, providerId, billingAddress }),
       });
@@ -115,18 +152,45 @@ describe('hardened edges: the probes that once answered 500', () => {
 
   it('refuses out-of-range integers with 400 and no internal detail', async () => {
     const base = { currency: 'EUR', externalReference: 'edges-2' };
-    const quantity = await adminJson('POST', `/checkouts/${boot.siteId}/create`, { ...base, amount: 100, items: [{ name: 'A', quantity: 3_000_000_000, unitPrice: 100 }] });
+    const quantity = await adminJson('POST', `/checkouts/${boot.siteId}/create`, {
+      ...base,
+      amount: 100,
+      items: [{ name: 'A', quantity: 3_000_000_000, unitPrice: 100 }],
+    });
     expectRefused(quantity, 400);
     expect(quantity.body.error).toMatch(/items\.0\.quantity/);
     const amount = await adminJson('POST', `/checkouts/${boot.siteId}/create`, { ...base, amount: 1e20 });
     expectRefused(amount, 400);
     expect(amount.body.error).toMatch(/amount/);
-    expectRefused(await adminJson('POST', `/checkouts/${boot.siteId}/create`, { ...base, amount: 100, items: [{ name: 'A', quantity: 1, unitPrice: -1e20 }] }), 400);
-    expectRefused(await adminJson('POST', '/transactions/manual', { siteId: boot.siteId, amount: 2 ** 53 + 2, currency: 'EUR', externalReference: 'x', status: -1, reason: 'r' }), 400);
+    expectRefused(
+      await adminJson('POST', `/checkouts/${boot.siteId}/create`, {
+        ...base,
+        amount: 100,
+        items: [{ name: 'A', quantity: 1, unitPrice: -1e20 }],
+      }),
+      400,
+    );
+    expectRefused(
+      await adminJson('POST', '/transactions/manual', {
+        siteId: boot.siteId,
+        amount: 2 ** 53 + 2,
+        currency: 'EUR',
+        externalReference: 'x',
+        status: -1,
+        reason: 'r',
+      }),
+      400,
+    );
     expectRefused(await adminJson('PUT', `/transactions/${'a'.repeat(24)}`, { status: 3_000_000_000 }), 400);
     expectRefused(await raw('GET', `${admin}/sites?page=3000000000`, { token: boot.apiKey }), 400);
     // A number too large for a double parses to Infinity.
-    expectRefused(await raw('POST', `${admin}/checkouts/${boot.siteId}/create`, { token: boot.apiKey, body: '{"amount":1e400,"currency":"EUR","externalReference":"x"}' }), 400);
+    expectRefused(
+      await raw('POST', `${admin}/checkouts/${boot.siteId}/create`, {
+        token: boot.apiKey,
+        body: '{"amount":1e400,"currency":"EUR","externalReference":"x"}',
+      }),
+      400,
+    );
   });
 
   it('refuses provider credentials nested 10 000 levels deep, and unknown credential fields', async () => {
@@ -135,10 +199,18 @@ describe('hardened edges: the probes that once answered 500', () => {
     const res = await raw('POST', `${admin}/providers`, { token: boot.apiKey, body });
     expectRefused(res, 400);
     expect(res.body.error).toMatch(/nested/);
-    const free = await adminJson('POST', '/providers', { type: 'provider_a', name: 'free-form', credentials: { secretKey: `sk_live_${'a'.repeat(20)}`, extra: { any: 'thing' } } });
+    const free = await adminJson('POST', '/providers', {
+      type: 'provider_a',
+      name: 'free-form',
+      credentials: { secretKey: `sk_live_${'a'.repeat(20)}`, extra: { any: 'thing' } },
+    });
     expectRefused(free, 400);
     expect(free.body.error).toMatch(/credentials/);
-    const wrongType = await adminJson('POST', '/providers', { type: 'provider_c', name: 'c', credentials: { accessToken: 7, webhookSecret: 'w'.repeat(20), environment: 'live' } });
+    const wrongType = await adminJson('POST', '/providers', {
+      type: 'provider_c',
+      name: 'c',
+      credentials: { accessToken: 7, webhookSecret: 'w'.repeat(20), environment: 'live' },
+    });
     expectRefused(wrongType, 400);
     expect(wrongType.body.error).toMatch(/credentials\.accessToken/);
     // Deep JSON on the public gateway too.
@@ -163,7 +235,8 @@ describe('hardened edges: the probes that once answered 500', () => {
       [`${admin}/sites`, `{"name":"${'x'.repeat(1_100_000)}","url":"https://a.example"}`, 413],
       [`${pub}/transactions/create`, `{"sessionPublicId":"${'x'.repeat(1_100_000)}"}`, 413],
     ];
-    for (const [url, body, status] of cases) expectRefused(await raw('POST', url, { token: boot.apiKey, body }), status);
+    for (const [url, body, status] of cases)
+      expectRefused(await raw('POST', url, { token: boot.apiKey, body }), status);
     for (const url of [`${admin}/sites`, `${pub}/transactions/create`]) {
       expectRefused(await raw('POST', url, { token: boot.apiKey, body: 'name=x', contentType: 'text/plain' }), 415);
       const bad = await raw('POST', url, { token: boot.apiKey, body: '{"name": ' });

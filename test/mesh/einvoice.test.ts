@@ -14,18 +14,30 @@ const KIT = join(ROOT, '../shared/einvoice/validate.mjs');
 
 /** Runs the kit with one profile over files; answers each file's verdict and its fatal findings. */
 async function kit(profile: string, files: string[]): Promise<{ file: string; valid: boolean; fatal: string[] }[]> {
-  const stdout = await run(process.execPath, [KIT, '-p', profile, '--json', ...files], { maxBuffer: 32 * 1024 * 1024 }).then(
+  const stdout = await run(process.execPath, [KIT, '-p', profile, '--json', ...files], {
+    maxBuffer: 32 * 1024 * 1024,
+  }).then(
     (r) => r.stdout,
     (err: { code?: number; stdout?: string; stderr?: string }) => {
       if (err.code === 1 && err.stdout) return err.stdout;
       throw new Error(`validate.mjs: ${err.stderr ?? ''}`);
     },
   );
-  const { results } = JSON.parse(stdout) as { results: { file: string; valid: boolean; xsd: { valid: boolean; errors: { message: string }[] }; schematron: { failed: { id: string; flag: string; text: string }[] }[] }[] };
+  const { results } = JSON.parse(stdout) as {
+    results: {
+      file: string;
+      valid: boolean;
+      xsd: { valid: boolean; errors: { message: string }[] };
+      schematron: { failed: { id: string; flag: string; text: string }[] }[];
+    }[];
+  };
   return results.map((r) => ({
     file: r.file,
     valid: r.valid,
-    fatal: [...r.xsd.errors.map((e) => `XSD ${e.message}`), ...r.schematron.flatMap((s) => s.failed.filter((f) => f.flag === 'fatal').map((f) => `${f.id} ${f.text}`))],
+    fatal: [
+      ...r.xsd.errors.map((e) => `XSD ${e.message}`),
+      ...r.schematron.flatMap((s) => s.failed.filter((f) => f.flag === 'fatal').map((f) => `${f.id} ${f.text}`)),
+    ],
   }));
 }
 
@@ -49,7 +61,12 @@ describe('e-invoices', () => {
   const put = (p: string, body: unknown) => api('PUT', adm(p), { token: A.apiKey, body });
   const file = async (p: string) => {
     const res = await fetch(adm(p), { headers: { authorization: `Bearer ${A.apiKey}` } });
-    return { status: res.status, type: res.headers.get('content-type') ?? '', disposition: res.headers.get('content-disposition') ?? '', bytes: Buffer.from(await res.arrayBuffer()) };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      disposition: res.headers.get('content-disposition') ?? '',
+      bytes: Buffer.from(await res.arrayBuffer()),
+    };
   };
   const issued = async (over: Record<string, unknown> = {}) => {
     const draft = await post('/invoices', {
@@ -73,14 +90,21 @@ describe('e-invoices', () => {
     dir = await mkdtemp(join(tmpdir(), 'einvoice-mesh-'));
     mesh = await startTestMesh();
     A = await mesh.bootstrap();
-    expect((await put('/organizations/settings/tax', { homeCountry: 'DE', vatId: SELLER_VAT, viesEnabled: false })).status).toBe(200);
+    expect(
+      (await put('/organizations/settings/tax', { homeCountry: 'DE', vatId: SELLER_VAT, viesEnabled: false })).status,
+    ).toBe(200);
     const settings = await put('/organizations/settings/invoicing', {
       companyName: 'Muster Software GmbH',
       companyAddress: { street: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
       companyEmail: 'billing@muster.example',
       companyPhone: '+49 30 1234567',
       bankIBAN: { plaintext: IBAN },
-      eInvoice: { enabled: true, allowedFormats: ['xrechnung', 'peppol', 'zugferd'], strictValidation: true, sellerPeppolRoutingAddress: { schemeId: '9930', value: { plaintext: SELLER_VAT } } },
+      eInvoice: {
+        enabled: true,
+        allowedFormats: ['xrechnung', 'peppol', 'zugferd'],
+        strictValidation: true,
+        sellerPeppolRoutingAddress: { schemeId: '9930', value: { plaintext: SELLER_VAT } },
+      },
     });
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
     expect(settings.body.companyPhone).toBe('+49 30 1234567');
@@ -88,7 +112,12 @@ describe('e-invoices', () => {
       name: 'Käufer AG',
       email: 'rechnung@kaeufer.example',
       address: { street: 'Marktplatz 5', city: 'München', postalCode: '80331', country: 'DE' },
-      taxInfo: { taxId: { plaintext: BUYER_VAT }, taxIdType: 'vat', taxCountry: 'DE', peppolRoutingAddress: { schemeId: '9930', value: { plaintext: BUYER_VAT }, confirmedByBuyer: true } },
+      taxInfo: {
+        taxId: { plaintext: BUYER_VAT },
+        taxIdType: 'vat',
+        taxCountry: 'DE',
+        peppolRoutingAddress: { schemeId: '9930', value: { plaintext: BUYER_VAT }, confirmedByBuyer: true },
+      },
     });
     expect(client.status, JSON.stringify(client.body)).toBe(201);
     clientId = client.body.id as string;
@@ -125,7 +154,11 @@ describe('e-invoices', () => {
     await writeFile(paths.xr, xr.bytes);
     await writeFile(paths.peppol, peppol.bytes);
     await writeFile(paths.pdf, pdf.bytes);
-    const verdicts = [...(await kit('xrechnung-ubl', [paths.xr])), ...(await kit('peppol-ubl', [paths.peppol])), ...(await kit('facturx-cii', [paths.pdf]))];
+    const verdicts = [
+      ...(await kit('xrechnung-ubl', [paths.xr])),
+      ...(await kit('peppol-ubl', [paths.peppol])),
+      ...(await kit('facturx-cii', [paths.pdf])),
+    ];
     expect(verdicts.filter((v) => !v.valid)).toEqual([]);
     expect(verdicts).toHaveLength(3);
 
@@ -133,12 +166,27 @@ describe('e-invoices', () => {
     const reports = await get(`/invoices/${id}/einvoice-reports`);
     expect(reports.status, JSON.stringify(reports.body)).toBe(200);
     expect(reports.body.items.map((r: { format: string }) => r.format)).toEqual(['peppol', 'xrechnung', 'zugferd']);
-    for (const r of reports.body.items) expect(r).toMatchObject({ valid: true, errors: 0, outcome: 'delivered', documentKind: 'invoice', documentId: id });
+    for (const r of reports.body.items)
+      expect(r).toMatchObject({
+        valid: true,
+        errors: 0,
+        outcome: 'delivered',
+        documentKind: 'invoice',
+        documentId: id,
+      });
   });
 
   it("a credit note (void) and a corrected invoice's e-invoices pass too", async () => {
     const id = await issued({ servicePeriod: { start: '2027-01-01', end: '2027-01-31' } });
-    const corrected = await post(`/invoices/${id}/correct`, { reason: 'buyer moved', changes: { client: { name: 'Käufer Holding AG', address: { street: 'Leopoldstraße 10', city: 'München', postalCode: '80802', country: 'DE' } } } });
+    const corrected = await post(`/invoices/${id}/correct`, {
+      reason: 'buyer moved',
+      changes: {
+        client: {
+          name: 'Käufer Holding AG',
+          address: { street: 'Leopoldstraße 10', city: 'München', postalCode: '80802', country: 'DE' },
+        },
+      },
+    });
     expect(corrected.status, JSON.stringify(corrected.body)).toBe(200);
     const xr = await file(`/invoices/${id}/xml`);
     expect(xr.status, xr.bytes.toString()).toBe(200);
@@ -146,9 +194,17 @@ describe('e-invoices', () => {
     const voided = await post(`/invoices/${id}/void`, { reason: 'wrong order' });
     expect(voided.status, JSON.stringify(voided.body)).toBe(200);
     const creditNoteId = voided.body.creditNoteIds[0] as string;
-    const files: Record<string, string[]> = { 'xrechnung-ubl': [join(dir, 'corrected.xml')], 'peppol-ubl': [], 'facturx-cii': [] };
+    const files: Record<string, string[]> = {
+      'xrechnung-ubl': [join(dir, 'corrected.xml')],
+      'peppol-ubl': [],
+      'facturx-cii': [],
+    };
     await writeFile(files['xrechnung-ubl']![0]!, xr.bytes);
-    for (const [format, profile] of [['xrechnung', 'xrechnung-ubl'], ['peppol', 'peppol-ubl'], ['zugferd', 'facturx-cii']] as const) {
+    for (const [format, profile] of [
+      ['xrechnung', 'xrechnung-ubl'],
+      ['peppol', 'peppol-ubl'],
+      ['zugferd', 'facturx-cii'],
+    ] as const) {
       const cn = await file(`/credit-notes/${creditNoteId}/xml?format=${format}`);
       expect(cn.status, cn.bytes.toString()).toBe(200);
       expect(cn.bytes.toString()).toMatch(format === 'zugferd' ? /<ram:TypeCode>381<\/ram:TypeCode>/ : /<CreditNote /);
@@ -163,7 +219,12 @@ describe('e-invoices', () => {
   });
 
   it('enforces the settings: draft 409, missing IBAN 422 naming it, format not allowed and disabled 403', async () => {
-    const draft = await post('/invoices', { siteId: A.siteId, clientId, currency: 'EUR', items: [{ description: 'x', quantity: 1, unitPrice: 1000, amountType: 'net', itemType: 'service' }] });
+    const draft = await post('/invoices', {
+      siteId: A.siteId,
+      clientId,
+      currency: 'EUR',
+      items: [{ description: 'x', quantity: 1, unitPrice: 1000, amountType: 'net', itemType: 'service' }],
+    });
     expect(draft.status).toBe(201);
     const d = await get(`/invoices/${draft.body.id}/xml`);
     expect(d.status).toBe(409);
@@ -180,7 +241,9 @@ describe('e-invoices', () => {
     expect((await put('/organizations/settings/invoicing', { bankIBAN: { plaintext: IBAN } })).status).toBe(200);
     expect((await get(`/invoices/${noIban}/xml`)).status).toBe(200);
 
-    expect((await put('/organizations/settings/invoicing', { eInvoice: { allowedFormats: ['xrechnung'] } })).status).toBe(200);
+    expect(
+      (await put('/organizations/settings/invoicing', { eInvoice: { allowedFormats: ['xrechnung'] } })).status,
+    ).toBe(200);
     const notAllowed = await get(`/invoices/${noIban}/xml/peppol`);
     expect(notAllowed.status).toBe(403);
     expect(notAllowed.body.code).toBe('EINVOICE_FORMAT_NOT_ALLOWED');

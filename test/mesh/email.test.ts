@@ -15,7 +15,9 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
   const rpc = { deadlineMs: 5_000, target: 'notifications-ipn' };
 
   beforeAll(async () => {
-    mesh = await startTestMesh({ env: { EMAIL_BACKOFF_BASE_MS: '200', EMAIL_POLL_INTERVAL_MS: '100', EMAIL_MAX_ATTEMPTS: '3' } });
+    mesh = await startTestMesh({
+      env: { EMAIL_BACKOFF_BASE_MS: '200', EMAIL_POLL_INTERVAL_MS: '100', EMAIL_MAX_ATTEMPTS: '3' },
+    });
     const url = mesh.sandboxUrls['sandbox-mail'];
     if (!url) throw new Error('the mail catcher did not start with the mesh');
     catcher = new MailCatcherClient(url);
@@ -44,7 +46,9 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
       cc: [],
       subject: 'Invoice INV-7 from Mesh Shop',
       text: 'Amount due: 10.00 EUR',
-      attachments: [{ filename: 'invoice-INV-7.html', contentType: 'text/html', content: Buffer.from('<h1>INV-7</h1>') }],
+      attachments: [
+        { filename: 'invoice-INV-7.html', contentType: 'text/html', content: Buffer.from('<h1>INV-7</h1>') },
+      ],
     };
     const sent = await call(ipn, ipn.sendEmail, request, rpc);
     expect(sent.created).toBe(true);
@@ -64,7 +68,12 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
     expect((await catcher.attachment(message, 0)).body).toBe('<h1>INV-7</h1>');
 
     const listed = await eventually(async () => {
-      const { items } = await call(ipn, ipn.listEmails, { organizationId, testMode: false, sourceKind: 'invoice', sourceId }, rpc);
+      const { items } = await call(
+        ipn,
+        ipn.listEmails,
+        { organizationId, testMode: false, sourceKind: 'invoice', sourceId },
+        rpc,
+      );
       return items[0]?.state === 'sent' ? items : undefined;
     });
     expect(listed).toHaveLength(1);
@@ -75,9 +84,30 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
   it('refuses a malformed request with INVALID_ARGUMENT and queues nothing', async () => {
     const sourceId = newObjectId();
     await expect(
-      call(ipn, ipn.sendEmail, { organizationId, testMode: false, idempotencyKey: 'k', sourceKind: 'invoice', sourceId, to: ['nope'], cc: [], subject: 's', text: 't', attachments: [] }, rpc),
+      call(
+        ipn,
+        ipn.sendEmail,
+        {
+          organizationId,
+          testMode: false,
+          idempotencyKey: 'k',
+          sourceKind: 'invoice',
+          sourceId,
+          to: ['nope'],
+          cc: [],
+          subject: 's',
+          text: 't',
+          attachments: [],
+        },
+        rpc,
+      ),
     ).rejects.toMatchObject({ kind: 'validation' });
-    const { items } = await call(ipn, ipn.listEmails, { organizationId, testMode: false, sourceKind: 'invoice', sourceId }, rpc);
+    const { items } = await call(
+      ipn,
+      ipn.listEmails,
+      { organizationId, testMode: false, sourceKind: 'invoice', sourceId },
+      rpc,
+    );
     expect(items).toEqual([]);
   });
 
@@ -93,7 +123,13 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
       return res.body.id as string;
     }
     async function draft(clientId: string): Promise<string> {
-      const res = await post('/invoices', { siteId, clientId, currency: 'EUR', paymentTermsDays: 14, items: [{ description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'service' }] });
+      const res = await post('/invoices', {
+        siteId,
+        clientId,
+        currency: 'EUR',
+        paymentTermsDays: 14,
+        items: [{ description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body.id as string;
     }
@@ -107,16 +143,27 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
     beforeAll(async () => {
       const tax = await api('PUT', adm('/organizations/settings/tax'), { token: apiKey, body: { homeCountry: 'DE' } });
       expect(tax.status, JSON.stringify(tax.body)).toBe(200);
-      const inv = await api('PUT', adm('/organizations/settings/invoicing'), { token: apiKey, body: { companyName: 'Mesh Shop GmbH' } });
+      const inv = await api('PUT', adm('/organizations/settings/invoicing'), {
+        token: apiKey,
+        body: { companyName: 'Mesh Shop GmbH' },
+      });
       expect(inv.status, JSON.stringify(inv.body)).toBe(200);
     });
 
     it("e-mails an issued invoice to the client's address with the invoice attached, and records the send until it is sent", async () => {
       const to = `erika-${newObjectId()}@example.test`;
       const invoice = await issued(await client(to));
-      const res = await post(`/invoices/${invoice.id}/send-email`, { cc: ['books@example.test'], message: 'Thank you for your order.' });
+      const res = await post(`/invoices/${invoice.id}/send-email`, {
+        cc: ['books@example.test'],
+        message: 'Thank you for your order.',
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body).toMatchObject({ to: [to], cc: ['books@example.test'], subject: `Invoice ${invoice.number} from Mesh Shop GmbH`, state: 'queued' });
+      expect(res.body).toMatchObject({
+        to: [to],
+        cc: ['books@example.test'],
+        subject: `Invoice ${invoice.number} from Mesh Shop GmbH`,
+        state: 'queued',
+      });
 
       const [message, ...more] = await eventually(async () => {
         const got = await catcher.to(to);
@@ -124,14 +171,22 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
       });
       expect(more).toHaveLength(0);
       if (!message) throw new Error('no message');
-      expect(message).toMatchObject({ to: [to], cc: ['books@example.test'], subject: `Invoice ${invoice.number} from Mesh Shop GmbH` });
+      expect(message).toMatchObject({
+        to: [to],
+        cc: ['books@example.test'],
+        subject: `Invoice ${invoice.number} from Mesh Shop GmbH`,
+      });
       expect(message.text).toContain('Thank you for your order.');
       expect(message.text).toContain('Amount due: 238.00 EUR');
-      expect(message.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`${invoice.number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`, 'application/pdf']]);
+      expect(message.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+        [`${invoice.number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`, 'application/pdf'],
+      ]);
       const pdf = await catcher.attachmentBytes(message, 0);
       expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
       // The attachment is the invoice's stored PDF, byte for byte.
-      const download = await fetch(adm(`/invoices/${invoice.id}/pdf`), { headers: { authorization: `Bearer ${apiKey}` } });
+      const download = await fetch(adm(`/invoices/${invoice.id}/pdf`), {
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
       expect(download.headers.get('x-document-rendered')).toBe('false');
       expect(Buffer.from(await download.arrayBuffer()).equals(pdf)).toBe(true);
 
@@ -140,7 +195,13 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
         return got.emails?.[0]?.state === 'sent' ? got.emails : undefined;
       });
       expect(recorded).toEqual([
-        expect.objectContaining({ emailId: res.body.emailId, to: [to], state: 'sent', detail: expect.stringContaining('250'), settledAt: expect.any(String) }),
+        expect.objectContaining({
+          emailId: res.body.emailId,
+          to: [to],
+          state: 'sent',
+          detail: expect.stringContaining('250'),
+          settledAt: expect.any(String),
+        }),
       ]);
 
       // Sending again is a second e-mail, recorded beside the first.
@@ -148,7 +209,10 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
       expect(again.status, JSON.stringify(again.body)).toBe(200);
       expect(again.body.emailId).not.toBe(res.body.emailId);
       await eventually(async () => ((await catcher.to(`copy-${to}`)).length === 1 ? true : undefined));
-      expect((await get(`/invoices/${invoice.id}`)).body.emails.map((e: { to: string[] }) => e.to)).toEqual([[to], [`copy-${to}`]]);
+      expect((await get(`/invoices/${invoice.id}`)).body.emails.map((e: { to: string[] }) => e.to)).toEqual([
+        [to],
+        [`copy-${to}`],
+      ]);
     });
 
     it('records a send as failed with the last error once every attempt was refused', async () => {
@@ -161,7 +225,12 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
         const got = (await get(`/invoices/${invoice.id}`)).body.emails;
         return got?.[0]?.state === 'failed' ? got : undefined;
       });
-      expect(send).toMatchObject({ emailId: res.body.emailId, state: 'failed', detail: expect.stringContaining('451'), settledAt: expect.any(String) });
+      expect(send).toMatchObject({
+        emailId: res.body.emailId,
+        state: 'failed',
+        detail: expect.stringContaining('451'),
+        settledAt: expect.any(String),
+      });
       expect(await catcher.to(to)).toEqual([]);
     });
 
@@ -185,7 +254,7 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
       expect(await catcher.to(to)).toEqual([]);
     });
 
-    it("e-mails the credit note of a voided invoice to the buyer", async () => {
+    it('e-mails the credit note of a voided invoice to the buyer', async () => {
       const to = `void-${newObjectId()}@example.test`;
       const invoice = await issued(await client(to));
       const voided = await post(`/invoices/${invoice.id}/void`, { reason: 'ordered twice' });
@@ -195,14 +264,20 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
 
       const res = await post(`/credit-notes/${creditNoteId}/send-email`);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body).toMatchObject({ to: [to], subject: `Credit note ${note.number} from Mesh Shop GmbH`, state: 'queued' });
+      expect(res.body).toMatchObject({
+        to: [to],
+        subject: `Credit note ${note.number} from Mesh Shop GmbH`,
+        state: 'queued',
+      });
       const [message] = await eventually(async () => {
         const got = await catcher.to(to);
         return got.length > 0 ? got : undefined;
       });
       expect(message?.subject).toBe(`Credit note ${note.number} from Mesh Shop GmbH`);
       expect(message?.text).toContain(`It corrects invoice ${invoice.number}.`);
-      expect(message?.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`${note.number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`, 'application/pdf']]);
+      expect(message?.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+        [`${note.number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`, 'application/pdf'],
+      ]);
       const emails = await eventually(async () => {
         const got = (await get(`/credit-notes/${creditNoteId}`)).body.emails;
         return got?.[0]?.state === 'sent' ? got : undefined;

@@ -31,7 +31,8 @@ describe('fault: crashes of checkout and notifications-ipn during payments', () 
         const ts = String(req.headers['x-signature-timestamp'] ?? '');
         const sig = String(req.headers['x-signature-hmac-sha256'] ?? '');
         const expected = createHmac('sha256', secret).update(`${ts}.`).update(raw).digest('hex');
-        const validSignature = sig.length === expected.length && timingSafeEqual(Buffer.from(sig), Buffer.from(expected));
+        const validSignature =
+          sig.length === expected.length && timingSafeEqual(Buffer.from(sig), Buffer.from(expected));
         const body = JSON.parse(raw.toString('utf8')) as { id: string; status: number };
         received.push({ id: body.id, status: body.status, validSignature });
         res.writeHead(200).end();
@@ -52,7 +53,14 @@ describe('fault: crashes of checkout and notifications-ipn during payments', () 
     const boot = await mesh.bootstrap();
     secret = boot.webhookSigningSecret;
     const providerId = (boot.providers as { provider_a: { id: string } }).provider_a.id;
-    const billingAddress = { name: 'Buyer', email: 'buyer@example.com', line1: 'Main St 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
+    const billingAddress = {
+      name: 'Buyer',
+      email: 'buyer@example.com',
+      line1: 'Main St 1',
+      city: 'Berlin',
+      postalCode: '10115',
+      country: 'DE',
+    };
 
     // Open all checkouts and transactions first, so payments land while services are down.
     const flows = await Promise.all(
@@ -67,7 +75,16 @@ describe('fault: crashes of checkout and notifications-ipn during payments', () 
             returnUrl: 'https://shop.example/return/{transactionId}',
             cancelUrl: 'https://shop.example/cancel/{transactionId}',
             ipnUrl,
-            items: [{ name: 'Item', description: 'fault test', quantity: 1, unitPrice: 1000 + i, vatRate: 19, itemType: 'digital_service' }],
+            items: [
+              {
+                name: 'Item',
+                description: 'fault test',
+                quantity: 1,
+                unitPrice: 1000 + i,
+                vatRate: 19,
+                itemType: 'digital_service',
+              },
+            ],
           },
         });
         expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
@@ -81,7 +98,12 @@ describe('fault: crashes of checkout and notifications-ipn during payments', () 
     );
 
     const pay = (url: string) =>
-      fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=pay', redirect: 'manual' });
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'outcome=pay',
+        redirect: 'manual',
+      });
 
     // A third of the buyers pay before the crash, a third while both services are down, the rest after.
     const third = Math.ceil(FLOWS / 3);
@@ -101,7 +123,10 @@ describe('fault: crashes of checkout and notifications-ipn during payments', () 
     }
 
     // Every target received the final status, correctly signed; nothing arrived unsigned.
-    await eventually(() => flows.every((f) => received.some((r) => r.id === f.transactionId && r.status === 1)), 60_000);
+    await eventually(
+      () => flows.every((f) => received.some((r) => r.id === f.transactionId && r.status === 1)),
+      60_000,
+    );
     expect(received.filter((r) => !r.validSignature)).toEqual([]);
     for (const f of flows) {
       const mine = received.filter((r) => r.id === f.transactionId);

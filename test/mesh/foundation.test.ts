@@ -97,15 +97,23 @@ describe('foundation: the mesh runs, is healthy and traceable', () => {
     expect(res.headers.get('x-request-id')).toBe(requestId);
     const siteId = res.body.id as string;
 
-    const lineWith = (svc: string, pred: (l: Record<string, unknown>) => boolean) => logLineOf(mesh, svc, requestId, pred);
+    const lineWith = (svc: string, pred: (l: Record<string, unknown>) => boolean) =>
+      logLineOf(mesh, svc, requestId, pred);
     await eventually(() => lineWith('gateway-admin', () => true));
     await eventually(() => lineWith('checkout', (l) => l.siteId === siteId && l.msg === 'site created'));
     // billing reacts to checkout.site.created, consumed from JetStream with the request's headers
-    await eventually(() => lineWith('billing', (l) => l.siteId === siteId && l.msg === 'site invoicing settings initialised'));
+    await eventually(() =>
+      lineWith('billing', (l) => l.siteId === siteId && l.msg === 'site invoicing settings initialised'),
+    );
 
     // The same trace spans all three services in the exported spans.
     const spans = await eventually(() => {
-      const consumer = otlp.spans.find((s) => s.service === 'billing' && s.name === 'consume checkout.site.created' && s.attributes['request.id'] === requestId);
+      const consumer = otlp.spans.find(
+        (s) =>
+          s.service === 'billing' &&
+          s.name === 'consume checkout.site.created' &&
+          s.attributes['request.id'] === requestId,
+      );
       if (!consumer) return undefined;
       const inTrace = otlp.spans.filter((s) => s.traceId === consumer.traceId);
       const services = new Set(inTrace.map((s) => s.service));

@@ -76,7 +76,8 @@ async function adminRoutes(adminBaseUrl: string): Promise<FuzzRoute[]> {
         bodyFields: propertyNames(op.requestBody?.content?.['application/json']?.schema),
         queryFields: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
         // No documented body (the route reads none), or one documented as not required.
-        bodyOptional: m !== 'GET' && m !== 'DELETE' && (op.requestBody === undefined || op.requestBody.required === false),
+        bodyOptional:
+          m !== 'GET' && m !== 'DELETE' && (op.requestBody === undefined || op.requestBody.required === false),
       });
     }
   }
@@ -88,21 +89,51 @@ async function publicRoutes(): Promise<FuzzRoute[]> {
   const seen: { method: string; url: string; optionalBody: boolean }[] = [];
   const clients = {} as Clients;
   // Registration only reads the route wiring; the buyer portal routes are fuzzed too.
-  const routeOptions = { clients, mainFrontendOrigin: 'https://checkout.fuzz.example', portal: { clients } as PortalDeps };
+  const routeOptions = {
+    clients,
+    mainFrontendOrigin: 'https://checkout.fuzz.example',
+    portal: { clients } as PortalDeps,
+  };
   const app = await buildPublicServer({
     logger: createLogger({ service: 'fuzz', level: 'silent' }),
     bodyLimit: 1024 * 1024,
     healthChecks: () => [],
     clients,
     apiRoutes: publicApiRoutes(routeOptions),
-    onRoute: (r) => seen.push(...(Array.isArray(r.method) ? r.method : [r.method]).map((method) => ({ method, url: r.url, optionalBody: r.optionalBody }))),
+    onRoute: (r) =>
+      seen.push(
+        ...(Array.isArray(r.method) ? r.method : [r.method]).map((method) => ({
+          method,
+          url: r.url,
+          optionalBody: r.optionalBody,
+        })),
+      ),
   });
   await app.ready();
   await app.close();
-  const bodyFields = ['sessionPublicId', 'providerId', 'billingAddress', 'name', 'email', 'country', 'vatId', 'organizationId', 'code', 'token', 'reason'];
+  const bodyFields = [
+    'sessionPublicId',
+    'providerId',
+    'billingAddress',
+    'name',
+    'email',
+    'country',
+    'vatId',
+    'organizationId',
+    'code',
+    'token',
+    'reason',
+  ];
   return seen
     .filter((r) => ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && !r.url.includes('*'))
-    .map((r) => ({ gateway: 'public' as const, method: r.method as Method, path: r.url, bodyFields, queryFields: [], bodyOptional: r.optionalBody }));
+    .map((r) => ({
+      gateway: 'public' as const,
+      method: r.method as Method,
+      path: r.url,
+      bodyFields,
+      queryFields: [],
+      bodyOptional: r.optionalBody,
+    }));
 }
 
 // ---------------------------------------------------------------- generators
@@ -110,7 +141,11 @@ async function publicRoutes(): Promise<FuzzRoute[]> {
 const hex24 = fc.stringMatching(/^[0-9a-f]{24}$/);
 /** Strings no route may accept: NUL or an unpaired surrogate somewhere. */
 const poisonText = fc
-  .tuple(fc.string({ maxLength: 8 }), fc.constantFrom('\u0000', '\uD800', '\uDFFF', '\uDBFF', 'a\u0000b'), fc.string({ maxLength: 8 }))
+  .tuple(
+    fc.string({ maxLength: 8 }),
+    fc.constantFrom('\u0000', '\uD800', '\uDFFF', '\uDBFF', 'a\u0000b'),
+    fc.string({ maxLength: 8 }),
+  )
   .map(([a, bad, b]) => a + bad + b);
 /** Numbers no field may accept (out of int32, out of the money range, beyond safe integers). */
 const outOfRange = fc.constantFrom(3_000_000_000, -3_000_000_000, 1e20, -1e20, 2 ** 53 + 2, 2 ** 31, -(2 ** 31) - 1);
@@ -119,7 +154,10 @@ const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: outOfRange, weight: 4 },
   { arbitrary: fc.constant(0.5), weight: 1 },
   { arbitrary: fc.array(outOfRange, { minLength: 1, maxLength: 3 }), weight: 1 },
-  { arbitrary: fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), outOfRange, { minKeys: 1, maxKeys: 3 }), weight: 1 },
+  {
+    arbitrary: fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), outOfRange, { minKeys: 1, maxKeys: 3 }),
+    weight: 1,
+  },
   { arbitrary: fc.constant('x'.repeat(1024 * 1024)), weight: 1 },
 );
 const deepValue = fc.constantFrom(33, 100, 10_000).map((depth) => ({ depth }));
@@ -147,7 +185,20 @@ const badSegments: { seg: string; label: string }[] = [
   { seg: '%E0%A4%A', label: 'truncated escape' },
   { seg: 'x'.repeat(150), label: 'over-long' },
 ];
-const badQueryValues = ['%00', 'x%00', '%FF', '%ED%B0%80', '%', '-1', '0', '3000000000', '1e400', 'NaN', 'x'.repeat(4000), '%5B%5D'];
+const badQueryValues = [
+  '%00',
+  'x%00',
+  '%FF',
+  '%ED%B0%80',
+  '%',
+  '-1',
+  '0',
+  '3000000000',
+  '1e400',
+  'NaN',
+  'x'.repeat(4000),
+  '%5B%5D',
+];
 const rejectedQueryValues = new Set(['%00', 'x%00', '%FF', '%ED%B0%80', '%']);
 
 /** JSON text of an object, with `{depth}` placeholders expanded to nesting of that depth. */
@@ -200,42 +251,64 @@ function caseArbitrary(route: FuzzRoute, ids: Ids): fc.Arbitrary<FuzzCase> {
     );
   }
   arbs.push(
-    fc.tuple(fill(false), fc.constantFrom(...queryKeys), fc.constantFrom(...badQueryValues)).map(([path, key, value]) => ({
-      route,
-      label: `query ${key}=${value.slice(0, 20)}`,
-      url: `${path}?${encodeURIComponent(key)}=${value}`,
-      mustReject: rejectedQueryValues.has(value),
-    })),
+    fc
+      .tuple(fill(false), fc.constantFrom(...queryKeys), fc.constantFrom(...badQueryValues))
+      .map(([path, key, value]) => ({
+        route,
+        label: `query ${key}=${value.slice(0, 20)}`,
+        url: `${path}?${encodeURIComponent(key)}=${value}`,
+        mustReject: rejectedQueryValues.has(value),
+      })),
   );
   if (hasBody) {
     const poisonBody = fc
       .tuple(
         fc.dictionary(fc.constantFrom(...fields), fc.oneof(wrongValue, poisonText), { maxKeys: 3 }),
         fc.constantFrom(...fields),
-        fc.oneof(poisonText, deepValue, fc.array(poisonText, { minLength: 1, maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 4 }), poisonText, { minKeys: 1, maxKeys: 2 })),
+        fc.oneof(
+          poisonText,
+          deepValue,
+          fc.array(poisonText, { minLength: 1, maxLength: 2 }),
+          fc.dictionary(fc.string({ maxLength: 4 }), poisonText, { minKeys: 1, maxKeys: 2 }),
+        ),
       )
       .map(([rest, field, bad]) => ({ ...rest, [field]: bad }));
     const typedBody = fc
-      .tuple(fc.constantFrom(...fields), wrongValue, fc.dictionary(fc.constantFrom(...fields), wrongValue, { maxKeys: 3 }))
+      .tuple(
+        fc.constantFrom(...fields),
+        wrongValue,
+        fc.dictionary(fc.constantFrom(...fields), wrongValue, { maxKeys: 3 }),
+      )
       .map(([field, value, rest]) => ({ ...rest, [field]: value }));
     arbs.push(
       fc.tuple(fill(true), poisonBody).map(([url, body]) => {
         const { text, deep } = toJson(body);
-        return { route, label: `poisoned body${deep ? ' (deep)' : ''} ${text.slice(0, 60)}`, url, body: text, mustReject: true };
+        return {
+          route,
+          label: `poisoned body${deep ? ' (deep)' : ''} ${text.slice(0, 60)}`,
+          url,
+          body: text,
+          mustReject: true,
+        };
       }),
       fc.tuple(fill(false), typedBody).map(([url, body]) => {
         const { text } = toJson(body);
         return { route, label: `typed body ${text.slice(0, 60)}`, url, body: text, mustReject: false };
       }),
       // An empty JSON body is what "no body" looks like with the media type sent: fine where the body is optional.
-      fc.tuple(fill(true), fc.constantFrom(...rawBodies.filter((r) => !(route.bodyOptional && r.label === 'empty JSON body')))).map(([url, raw]) => ({
-        route,
-        label: `raw body: ${raw.label}`,
-        url,
-        body: raw.body,
-        ...(raw.contentType ? { contentType: raw.contentType } : {}),
-        mustReject: true,
-      })),
+      fc
+        .tuple(
+          fill(true),
+          fc.constantFrom(...rawBodies.filter((r) => !(route.bodyOptional && r.label === 'empty JSON body'))),
+        )
+        .map(([url, raw]) => ({
+          route,
+          label: `raw body: ${raw.label}`,
+          url,
+          body: raw.body,
+          ...(raw.contentType ? { contentType: raw.contentType } : {}),
+          mustReject: true,
+        })),
     );
   }
   return fc.oneof(...arbs);
@@ -252,7 +325,9 @@ async function rowCounts(client: pg.Client, namespace: string): Promise<Record<s
   );
   const out: Record<string, number> = {};
   for (const { s, t } of tables.rows) {
-    const r = await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${s.replace(/"/g, '""')}"."${t.replace(/"/g, '""')}"`);
+    const r = await client.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM "${s.replace(/"/g, '""')}"."${t.replace(/"/g, '""')}"`,
+    );
     out[`${s}.${t}`] = Number(r.rows[0]?.n ?? 0);
   }
   return out;
@@ -271,7 +346,9 @@ describe('fuzzing both gateways', () => {
     // A tax rate book is seeded with the managed defaults on its first read (a write by design):
     // read it once, so harmless reads of the run find it seeded and write nothing.
     for (const list of ['tax-rates', 'tax-rules']) {
-      const seeded = await fetch(`${mesh.adminBaseUrl}/${list}`, { headers: { authorization: `Bearer ${boot.apiKey}` } });
+      const seeded = await fetch(`${mesh.adminBaseUrl}/${list}`, {
+        headers: { authorization: `Bearer ${boot.apiKey}` },
+      });
       expect(seeded.status).toBe(200);
     }
     db = new pg.Client({ connectionString: PG_URL });
@@ -287,24 +364,37 @@ describe('fuzzing both gateways', () => {
     const routes = [...(await adminRoutes(mesh.adminBaseUrl)), ...(await publicRoutes())];
     // Both gateways found, with the routes the probes are about.
     const keys = new Set(routes.map((r) => `${r.gateway} ${r.method} ${r.path}`));
-    for (const k of ['admin POST /api/v1/sites', 'admin POST /api/v1/providers', 'admin POST /api/v1/checkouts/:siteId/create', 'public GET /api/v1/checkouts/:id', 'public POST /api/v1/transactions/create', 'public POST /hooks/:type/:providerId']) {
+    for (const k of [
+      'admin POST /api/v1/sites',
+      'admin POST /api/v1/providers',
+      'admin POST /api/v1/checkouts/:siteId/create',
+      'public GET /api/v1/checkouts/:id',
+      'public POST /api/v1/transactions/create',
+      'public POST /hooks/:type/:providerId',
+    ]) {
       expect(keys, k).toContain(k);
     }
     expect(routes.length).toBeGreaterThan(50);
 
     const ids = { organizationId: boot.organizationId, siteId: boot.siteId };
-    const cases = routes.flatMap((route, i) => fc.sample(caseArbitrary(route, ids), { seed: SEED + i, numRuns: CASES_PER_ROUTE }));
+    const cases = routes.flatMap((route, i) =>
+      fc.sample(caseArbitrary(route, ids), { seed: SEED + i, numRuns: CASES_PER_ROUTE }),
+    );
     const aliasRoot = mesh.adminBaseUrl.replace(/\/api\/v1$/, '');
     const publicRoot = mesh.publicBaseUrl.replace(/\/api\/v1$/, '');
 
     // Settled store before the run: bootstrap's events have been consumed everywhere.
     let last = '';
-    const before = await eventually(async () => {
-      const now = JSON.stringify(await rowCounts(db, mesh.namespace));
-      const stable = now === last;
-      last = now;
-      return stable ? (JSON.parse(now) as Record<string, number>) : undefined;
-    }, 30_000, 1_000);
+    const before = await eventually(
+      async () => {
+        const now = JSON.stringify(await rowCounts(db, mesh.namespace));
+        const stable = now === last;
+        last = now;
+        return stable ? (JSON.parse(now) as Record<string, number>) : undefined;
+      },
+      30_000,
+      1_000,
+    );
     expect(Object.keys(before).length).toBeGreaterThan(5);
 
     const failures: string[] = [];
@@ -315,8 +405,16 @@ describe('fuzzing both gateways', () => {
         const c = cases[next++]!;
         const root = c.route.gateway === 'admin' ? aliasRoot : publicRoot;
         // Admin routes are also served under the /v1 alias: alternate between the two.
-        const url = c.route.gateway === 'admin' && next % 3 === 0 ? `${root}${c.url.replace(/^\/api\/v1/, '/v1')}` : `${root}${c.url}`;
-        const token = c.route.gateway === 'admin' ? (c.route.path.startsWith('/api/v1/system') ? mesh.systemApiKey : boot.apiKey) : undefined;
+        const url =
+          c.route.gateway === 'admin' && next % 3 === 0
+            ? `${root}${c.url.replace(/^\/api\/v1/, '/v1')}`
+            : `${root}${c.url}`;
+        const token =
+          c.route.gateway === 'admin'
+            ? c.route.path.startsWith('/api/v1/system')
+              ? mesh.systemApiKey
+              : boot.apiKey
+            : undefined;
         const send = () =>
           fetch(url, {
             method: c.route.method,
@@ -337,7 +435,9 @@ describe('fuzzing both gateways', () => {
             throw err;
           });
         } catch (err) {
-          failures.push(`network: ${c.route.method} ${c.route.path} [${c.label}] -> ${err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : String(err)}`);
+          failures.push(
+            `network: ${c.route.method} ${c.route.path} [${c.label}] -> ${err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : String(err)}`,
+          );
           continue;
         }
         const text = await res.text();
@@ -357,7 +457,11 @@ describe('fuzzing both gateways', () => {
         if (c.mustReject && (res.status < 400 || res.status >= 500)) failures.push(`not refused: ${where}`);
         if (res.status >= 400) {
           const env = body as Record<string, unknown> | undefined;
-          const ok = typeof env === 'object' && env !== null && typeof env.error === 'string' && Object.keys(env).every((k) => ['error', 'code', 'requestId'].includes(k));
+          const ok =
+            typeof env === 'object' &&
+            env !== null &&
+            typeof env.error === 'string' &&
+            Object.keys(env).every((k) => ['error', 'code', 'requestId'].includes(k));
           if (!ok) failures.push(`not the envelope: ${where}`);
           if (/serialization|FST_ERR|invalid int32|postgres/i.test(text)) failures.push(`internal detail: ${where}`);
         }

@@ -15,7 +15,8 @@ const de = JSON.parse(readFileSync(join(MESSAGES_DIR, 'de.json'), 'utf8')) as Re
 /** The VIES sandbox's register (sandboxes/vies/README.md). */
 const FR_VALID = 'FR47759777570';
 
-const eur = (minor: number, locale = 'en') => new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(minor / 100);
+const eur = (minor: number, locale = 'en') =>
+  new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(minor / 100);
 
 /**
  * The hosted checkout page in Chromium against the whole mesh: gateway-public serves the page at
@@ -35,9 +36,12 @@ describe('hosted checkout page (Chromium)', () => {
   /** Page errors (CSP violations, script errors) per page, checked after each scenario. */
   const pageErrors = new Map<Page, string[]>();
 
-  const adminCall = (method: string, path: string, body?: unknown) => api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
+  const adminCall = (method: string, path: string, body?: unknown) =>
+    api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
 
-  async function createCheckout(extra: Record<string, unknown> = {}): Promise<{ id: string; sessionPublicId: string; paymentUrl: string }> {
+  async function createCheckout(
+    extra: Record<string, unknown> = {},
+  ): Promise<{ id: string; sessionPublicId: string; paymentUrl: string }> {
     const res = await adminCall('POST', `/checkouts/${boot.siteId}/create`, {
       amount: 11900,
       currency: 'EUR',
@@ -51,7 +55,10 @@ describe('hosted checkout page (Chromium)', () => {
     return res.body;
   }
 
-  async function open(url: string, opts: { width?: number; height?: number; acceptLanguage?: string } = {}): Promise<Page> {
+  async function open(
+    url: string,
+    opts: { width?: number; height?: number; acceptLanguage?: string } = {},
+  ): Promise<Page> {
     const page = await browser.page(opts);
     const errors: string[] = [];
     pageErrors.set(page, errors);
@@ -81,7 +88,10 @@ describe('hosted checkout page (Chromium)', () => {
     return res.body as { totalTax: number; totalGross: number; totalNet: number };
   };
 
-  async function fillAddress(page: Page, a: { name: string; email: string; country: string; postalCode?: string; vatId?: string }): Promise<void> {
+  async function fillAddress(
+    page: Page,
+    a: { name: string; email: string; country: string; postalCode?: string; vatId?: string },
+  ): Promise<void> {
     await page.waitForSelector('#pay-form:not([hidden])');
     await page.type('#name', a.name);
     await page.type('#email', a.email);
@@ -156,12 +166,26 @@ describe('hosted checkout page (Chromium)', () => {
     const order: string[] = [];
     for (let i = 0; i < 8; i++) {
       await page.keyboard.press('Tab');
-      order.push(await inPage<string>(page, "(() => { const a = document.activeElement; return a && a.name === 'provider' ? 'provider:' + a.value : (a ? a.id : ''); })()"));
+      order.push(
+        await inPage<string>(
+          page,
+          "(() => { const a = document.activeElement; return a && a.name === 'provider' ? 'provider:' + a.value : (a ? a.id : ''); })()",
+        ),
+      );
     }
     const offered = (await api('GET', `${pub}/checkouts/${sessionPublicId}`)).body.providers as string[];
     expect(offered).toEqual(expect.arrayContaining(['provider_a', 'provider_b', 'provider_c', 'provider_d']));
     // The first offered method is preselected: the group's one tab stop.
-    expect(order).toEqual(['email', 'line1', 'postalCode', 'city', 'country', 'vatId', `provider:${offered[0]}`, 'pay-button']);
+    expect(order).toEqual([
+      'email',
+      'line1',
+      'postalCode',
+      'city',
+      'country',
+      'vatId',
+      `provider:${offered[0]}`,
+      'pay-button',
+    ]);
 
     await fillAddress(page, { name: 'Erika Buyer', email: 'erika@example.com', country: 'DE', postalCode: '10115' });
     const inDE = await preview(sessionPublicId, { country: 'DE', postcode: '10115' });
@@ -181,21 +205,33 @@ describe('hosted checkout page (Chromium)', () => {
     await page.focus('#pay-button');
     await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.keyboard.press('Enter')]);
     expect(page.url()).toMatch(new RegExp(`^${mesh.sandboxUrls['sandbox-provider-a']}/pay/pi_`));
-    expect(await inPage<number>(page, "Number(document.querySelector('.amount').dataset.amount)")).toBe(inNL.totalGross);
+    expect(await inPage<number>(page, "Number(document.querySelector('.amount').dataset.amount)")).toBe(
+      inNL.totalGross,
+    );
     await browser.screenshot(page, 'card-4-provider-page');
 
     await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('button.pay')]);
     expect(page.url()).toMatch(new RegExp(`^${paymentUrl}\\?transactionId=[0-9a-f]{24}$`));
     await browser.screenshot(page, 'card-5-returned');
-    const landed = await eventually(() => (page.url().startsWith(`${shop}/shop/thanks/`) ? page.url() : undefined), 30_000);
+    const landed = await eventually(
+      () => (page.url().startsWith(`${shop}/shop/thanks/`) ? page.url() : undefined),
+      30_000,
+    );
     const transactionId = landed.slice(`${shop}/shop/thanks/`.length);
     expect(transactionId).toMatch(/^[0-9a-f]{24}$/);
     await browser.screenshot(page, 'card-6-merchant-return');
 
     const status = await api('GET', `${pub}/transactions/${transactionId}/status`);
     expect(status.body).toMatchObject({ status: 1, amount: inNL.totalGross, currency: 'EUR', returnUrl: landed });
-    const ipns = await eventually(() => (merchant.at('/ipn/card').length ? merchant.at('/ipn/card') : undefined), 20_000);
-    expect(JSON.parse(ipns[0]!.rawBody.toString())).toEqual({ id: transactionId, externalReference: `hosted-${n}`, status: 1 });
+    const ipns = await eventually(
+      () => (merchant.at('/ipn/card').length ? merchant.at('/ipn/card') : undefined),
+      20_000,
+    );
+    expect(JSON.parse(ipns[0]!.rawBody.toString())).toEqual({
+      id: transactionId,
+      externalReference: `hosted-${n}`,
+      status: 1,
+    });
     expect(verifyIpn(boot.webhookSigningSecret, ipns[0]!.headers, ipns[0]!.rawBody, 300).valid).toBe(true);
     expect(pageErrors.get(page)).toEqual([]);
   });
@@ -215,22 +251,36 @@ describe('hosted checkout page (Chromium)', () => {
     expect(await textOf(page, '#total')).toBe(eur(first.amount));
     expect(await visible(page, '#tax')).toBe(false);
     // The way out goes to the cancelUrl; the buyer tries again instead.
-    expect(await inPage<string>(page, "document.querySelector('#result-actions a').href")).toBe(`${shop}/shop/cancelled/${firstId}`);
+    expect(await inPage<string>(page, "document.querySelector('#result-actions a').href")).toBe(
+      `${shop}/shop/cancelled/${firstId}`,
+    );
     await browser.screenshot(page, 'declined');
     await expectAccessible(page);
-    await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('#result-actions button')]);
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: 'domcontentloaded' }),
+      page.click('#result-actions button'),
+    ]);
     expect(page.url()).toBe(paymentUrl);
     await fillAddress(page, { name: 'Retry Buyer', email: 'retry@example.com', country: 'DE' });
     await page.click('input[name="provider"][value="provider_a"]');
     await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('#pay-button')]);
     await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('button.pay')]);
-    const landed = await eventually(() => (page.url().startsWith(`${shop}/shop/thanks/`) ? page.url() : undefined), 30_000);
+    const landed = await eventually(
+      () => (page.url().startsWith(`${shop}/shop/thanks/`) ? page.url() : undefined),
+      30_000,
+    );
     const secondId = landed.slice(`${shop}/shop/thanks/`.length);
     expect(secondId).not.toBe(firstId);
     expect((await api('GET', `${pub}/transactions/${secondId}/status`)).body.status).toBe(1);
-    await eventually(() => merchant.at('/ipn/retry').some((r) => JSON.parse(r.rawBody.toString()).status === 1), 20_000);
+    await eventually(
+      () => merchant.at('/ipn/retry').some((r) => JSON.parse(r.rawBody.toString()).status === 1),
+      20_000,
+    );
     expect(merchant.at('/ipn/retry').map((r) => JSON.parse(r.rawBody.toString()))).toEqual(
-      expect.arrayContaining([{ id: firstId, externalReference: `hosted-${n}`, status: 2 }, { id: secondId, externalReference: `hosted-${n}`, status: 1 }]),
+      expect.arrayContaining([
+        { id: firstId, externalReference: `hosted-${n}`, status: 2 },
+        { id: secondId, externalReference: `hosted-${n}`, status: 1 },
+      ]),
     );
     expect(pageErrors.get(page)).toEqual([]);
   });
@@ -253,7 +303,10 @@ describe('hosted checkout page (Chromium)', () => {
     await page.click('input[name="provider"][value="provider_b"]');
     await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('#pay-button')]);
     expect(page.url().startsWith(mesh.sandboxUrls['sandbox-provider-b']!)).toBe(true);
-    const txs = (await adminCall('GET', `/checkouts/${checkoutId}`)).body.transactions as { id: string; status: number }[];
+    const txs = (await adminCall('GET', `/checkouts/${checkoutId}`)).body.transactions as {
+      id: string;
+      status: number;
+    }[];
     expect(txs.map((t) => t.status).sort()).toEqual([-2, 0]);
     const open0 = txs.find((t) => t.status === 0)!;
     expect((await adminCall('GET', `/transactions/${open0.id}`)).body.providerType).toBe('provider_b');
@@ -271,7 +324,10 @@ describe('hosted checkout page (Chromium)', () => {
     expect(page.url()).toMatch(new RegExp(`^${mesh.sandboxUrls['sandbox-provider-c']}/flow/BRF`));
     await browser.screenshot(page, 'direct-debit-mandate');
     await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('button[type="submit"]')]);
-    const landed = await eventually(() => (page.url().startsWith(`${shop}/shop/thanks/`) ? page.url() : undefined), 30_000);
+    const landed = await eventually(
+      () => (page.url().startsWith(`${shop}/shop/thanks/`) ? page.url() : undefined),
+      30_000,
+    );
     const transactionId = landed.slice(`${shop}/shop/thanks/`.length);
     const record = (await adminCall('GET', `/transactions/${transactionId}`)).body;
     expect(record).toMatchObject({ status: 0, subState: 'pending_provider', providerType: 'provider_c' });
@@ -281,14 +337,23 @@ describe('hosted checkout page (Chromium)', () => {
   it('a business buyer with a VIES-valid VAT ID sees 0 VAT and the reverse-charge note (360 px wide)', async () => {
     const { paymentUrl, sessionPublicId } = await createCheckout();
     const page = await open(paymentUrl, { width: 360, height: 740 });
-    await fillAddress(page, { name: 'Société Exemple', email: 'compta@example.fr', country: 'FR', postalCode: '75001' });
+    await fillAddress(page, {
+      name: 'Société Exemple',
+      email: 'compta@example.fr',
+      country: 'FR',
+      postalCode: '75001',
+    });
     const consumer = await preview(sessionPublicId, { country: 'FR', postcode: '75001' });
     expect(consumer.totalTax).toBeGreaterThan(0);
     await waitText(page, '#tax', (t) => t === eur(consumer.totalTax));
     expect(await textOf(page, '#tax-note')).not.toBe(en.reverseCharge);
 
     await page.type('#vatId', FR_VALID);
-    await waitText(page, '#vat-status', (t) => t.startsWith(en.vatValidNoName!.replace('.', '')) || t.startsWith(en.vatValid!.split('{')[0]!));
+    await waitText(
+      page,
+      '#vat-status',
+      (t) => t.startsWith(en.vatValidNoName!.replace('.', '')) || t.startsWith(en.vatValid!.split('{')[0]!),
+    );
     await waitText(page, '#tax', (t) => t === eur(0));
     expect(await textOf(page, '#tax-note')).toBe(en.reverseCharge);
     expect(await visible(page, '#tax-note')).toBe(true);
@@ -315,14 +380,24 @@ describe('hosted checkout page (Chromium)', () => {
     // An earlier payment of this buyer, disputed at the provider.
     const earlier = await createCheckout({ email });
     const tx = await api('POST', `${pub}/transactions/create`, {
-      body: { sessionPublicId: earlier.sessionPublicId, providerId: provider.id, billingAddress: { name: 'D Buyer', email, line1: 'x', city: 'Berlin', postalCode: '10115', country: 'DE' } },
+      body: {
+        sessionPublicId: earlier.sessionPublicId,
+        providerId: provider.id,
+        billingAddress: { name: 'D Buyer', email, line1: 'x', city: 'Berlin', postalCode: '10115', country: 'DE' },
+      },
     });
     expect(tx.status, JSON.stringify(tx.body)).toBe(200);
     const pi = (await adminCall('GET', `/transactions/${tx.body.transactionId}`)).body.providerPaymentId as string;
     const paid = await sandboxCall(`/v1/payment_intents/${pi}/confirm`, { payment_method: 'pm_card_visa' });
-    await eventually(async () => (await api('GET', `${pub}/transactions/${tx.body.transactionId}/status`)).body.status === 1, 20_000);
+    await eventually(
+      async () => (await api('GET', `${pub}/transactions/${tx.body.transactionId}/status`)).body.status === 1,
+      20_000,
+    );
     await sandboxCall(`/_sandbox/charges/${paid.latest_charge as string}/dispute`, { reason: 'fraudulent' });
-    await eventually(async () => (await api('GET', `${pub}/transactions/${tx.body.transactionId}/status`)).body.status === 4, 20_000);
+    await eventually(
+      async () => (await api('GET', `${pub}/transactions/${tx.body.transactionId}/status`)).body.status === 4,
+      20_000,
+    );
 
     // A new checkout that does not name the buyer: the buyer types the e-mail on the page.
     const { paymentUrl } = await createCheckout();
@@ -344,8 +419,13 @@ describe('hosted checkout page (Chromium)', () => {
   });
 
   it('an expired checkout says so, in German for a German browser', async () => {
-    const { paymentUrl, sessionPublicId } = await createCheckout({ expiresAt: new Date(Date.now() + 1500).toISOString() });
-    await eventually(async () => (await api('GET', `${pub}/checkouts/${sessionPublicId}`)).body.status === 'expired', 10_000);
+    const { paymentUrl, sessionPublicId } = await createCheckout({
+      expiresAt: new Date(Date.now() + 1500).toISOString(),
+    });
+    await eventually(
+      async () => (await api('GET', `${pub}/checkouts/${sessionPublicId}`)).body.status === 'expired',
+      10_000,
+    );
     const page = await open(paymentUrl, { acceptLanguage: 'de-DE,de;q=0.9' });
     await waitText(page, '#notice-text', (t) => t === de.expired);
     expect(await inPage<string>(page, 'document.documentElement.lang')).toBe('de');

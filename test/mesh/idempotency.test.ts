@@ -4,7 +4,14 @@ import { api, startTestMesh, type TestMesh } from '../support/mesh';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 
 const MAIN_FRONTEND = 'https://checkout.paymesh.test';
-const billingAddress = { name: 'Ada Buyer', email: 'ada@example.com', line1: 'Main 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
+const billingAddress = {
+  name: 'Ada Buyer',
+  email: 'ada@example.com',
+  line1: 'Main 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+};
 const key = (label: string) => `${label}-${randomBytes(6).toString('hex')}`;
 
 /**
@@ -19,11 +26,22 @@ describe('Idempotency-Key', () => {
   /** A second API key of the same organization. */
   let otherKey: string;
 
-  const checkoutBody = (ref: string, extra: Record<string, unknown> = {}) => ({ amount: 1250, currency: 'EUR', externalReference: ref, ...extra });
+  const checkoutBody = (ref: string, extra: Record<string, unknown> = {}) => ({
+    amount: 1250,
+    currency: 'EUR',
+    externalReference: ref,
+    ...extra,
+  });
   const createCheckout = (body: unknown, idempotencyKey?: string, token = boot.apiKey, siteId = boot.siteId) =>
-    api('POST', `${admin}/checkouts/${siteId}/create`, { token, body, headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey } });
+    api('POST', `${admin}/checkouts/${siteId}/create`, {
+      token,
+      body,
+      headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey },
+    });
   const checkoutsWith = async (ref: string) => {
-    const res = await api('GET', `${admin}/checkouts?externalReference=${encodeURIComponent(ref)}&limit=100`, { token: boot.apiKey });
+    const res = await api('GET', `${admin}/checkouts?externalReference=${encodeURIComponent(ref)}&limit=100`, {
+      token: boot.apiKey,
+    });
     expect(res.status).toBe(200);
     return res.body.items as { id: string }[];
   };
@@ -60,11 +78,22 @@ describe('Idempotency-Key', () => {
     it('a sequential retry replays the first answer: same status and body, marked as a replay', async () => {
       const ref = key('retry');
       const k = key('retry');
-      const first = await createCheckout(checkoutBody(ref, { items: [{ name: 'Mug', quantity: 1, unitPrice: 1250 }] }), k);
+      const first = await createCheckout(
+        checkoutBody(ref, { items: [{ name: 'Mug', quantity: 1, unitPrice: 1250 }] }),
+        k,
+      );
       expect(first.status, JSON.stringify(first.body)).toBe(200);
       expect(first.headers.get('idempotent-replayed')).toBeNull();
       // The same body with its keys in another order is the same request.
-      const again = await createCheckout({ items: [{ unitPrice: 1250, quantity: 1, name: 'Mug' }], externalReference: ref, currency: 'EUR', amount: 1250 }, k);
+      const again = await createCheckout(
+        {
+          items: [{ unitPrice: 1250, quantity: 1, name: 'Mug' }],
+          externalReference: ref,
+          currency: 'EUR',
+          amount: 1250,
+        },
+        k,
+      );
       expect(again.status).toBe(200);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.body).toEqual(first.body);
@@ -81,8 +110,16 @@ describe('Idempotency-Key', () => {
       expect((await createCheckout(checkoutBody(ref), k)).status).toBe(200);
       const other = await createCheckout(checkoutBody(ref, { amount: 1300 }), k);
       expect(other.status).toBe(409);
-      expect(other.body).toEqual({ error: expect.stringMatching(/Idempotency-Key/), code: 'IDEMPOTENCY_KEY_REUSED', requestId: other.headers.get('x-request-id') });
-      const site = await api('POST', `${admin}/sites`, { token: boot.apiKey, body: { name: 'Other shop', url: 'https://other.example' }, headers: { 'idempotency-key': k } });
+      expect(other.body).toEqual({
+        error: expect.stringMatching(/Idempotency-Key/),
+        code: 'IDEMPOTENCY_KEY_REUSED',
+        requestId: other.headers.get('x-request-id'),
+      });
+      const site = await api('POST', `${admin}/sites`, {
+        token: boot.apiKey,
+        body: { name: 'Other shop', url: 'https://other.example' },
+        headers: { 'idempotency-key': k },
+      });
       expect(site.status).toBe(409);
       expect(site.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
       expect(await checkoutsWith(ref)).toHaveLength(1);
@@ -139,7 +176,9 @@ describe('Idempotency-Key', () => {
     it('the OpenAPI document names the header on keyed operations, with their 409', async () => {
       const doc = (await api('GET', `${admin}/docs/json`)).body;
       const create = doc.paths['/api/v1/checkouts/{siteId}/create'].post;
-      expect(create.parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'idempotency-key', required: false }));
+      expect(create.parameters).toContainEqual(
+        expect.objectContaining({ in: 'header', name: 'idempotency-key', required: false }),
+      );
       expect(create.responses['200'].headers['Idempotent-Replayed']).toBeDefined();
       const site = doc.paths['/api/v1/sites'].post;
       expect(site.parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'idempotency-key' }));
@@ -191,20 +230,32 @@ describe('Idempotency-Key', () => {
 
     it('the CORS preflight allows the Idempotency-Key header', async () => {
       const pre = await api('OPTIONS', `${pub}/transactions/create`, {
-        headers: { origin: MAIN_FRONTEND, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,idempotency-key' },
+        headers: {
+          origin: MAIN_FRONTEND,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,idempotency-key',
+        },
       });
       expect(pre.status).toBe(204);
       expect(pre.headers.get('access-control-allow-origin')).toBe(MAIN_FRONTEND);
-      expect((pre.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(['content-type', 'idempotency-key']));
+      expect((pre.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/,\s*/)).toEqual(
+        expect.arrayContaining(['content-type', 'idempotency-key']),
+      );
     });
 
     it('the OpenAPI document names the header on transaction and billing-request create', async () => {
       const doc = (await api('GET', `${pub}/docs/json`)).body;
       for (const path of ['/api/v1/transactions/create', '/api/v1/billing-requests/create']) {
-        expect(doc.paths[path].post.parameters, path).toContainEqual(expect.objectContaining({ in: 'header', name: 'idempotency-key', required: false }));
+        expect(doc.paths[path].post.parameters, path).toContainEqual(
+          expect.objectContaining({ in: 'header', name: 'idempotency-key', required: false }),
+        );
         expect(doc.paths[path].post.responses['200'].headers['Idempotent-Replayed'], path).toBeDefined();
       }
-      expect(doc.paths['/api/v1/transactions/{id}/cancel'].post.parameters.some((p: { name: string }) => p.name === 'idempotency-key')).toBe(false);
+      expect(
+        doc.paths['/api/v1/transactions/{id}/cancel'].post.parameters.some(
+          (p: { name: string }) => p.name === 'idempotency-key',
+        ),
+      ).toBe(false);
     });
   });
 });

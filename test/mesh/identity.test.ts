@@ -19,13 +19,24 @@ const hex24 = () => randomBytes(12).toString('hex');
 const TOKEN_RE = (mode: 'live' | 'test') => new RegExp(`^sk_${mode}_[a-z0-9]{16}\\.[A-Za-z0-9_-]{43}$`);
 
 /** GET from another loopback source address (fetch cannot choose its source address). */
-function getFrom(ip: string, url: string, token?: string, method = 'GET', body?: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: any }> {
+function getFrom(
+  ip: string,
+  url: string,
+  token?: string,
+  method = 'GET',
+  body?: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: any }> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) };
+    const headers: Record<string, string> = {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    };
     const req = request(url, { method, localAddress: ip, headers }, (res) => {
       let data = '';
       res.on('data', (c: Buffer) => (data += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data ? JSON.parse(data) : undefined }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data ? JSON.parse(data) : undefined }),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -67,13 +78,19 @@ describe('identity and access control (Admin API)', () => {
 
   /** Creates an organization key with the bootstrap (full-scope Admin) key of `org`. */
   async function orgKey(org: BootstrapResult, body: Record<string, unknown>) {
-    const res = await api('POST', keys(org.organizationId), { token: org.apiKey, body: { name: `k-${hex24()}`, ...body } });
+    const res = await api('POST', keys(org.organizationId), {
+      token: org.apiKey,
+      body: { name: `k-${hex24()}`, ...body },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body as { id: string; keyId: string; token: string; mode: string; role: string; scopes: string[] };
   }
 
   async function systemKey(body: Record<string, unknown>) {
-    const res = await api('POST', adm('/system/api-keys'), { token: mesh.systemApiKey, body: { name: `s-${hex24()}`, ...body } });
+    const res = await api('POST', adm('/system/api-keys'), {
+      token: mesh.systemApiKey,
+      body: { name: `s-${hex24()}`, ...body },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body as { id: string; keyId: string; token: string };
   }
@@ -83,7 +100,14 @@ describe('identity and access control (Admin API)', () => {
       const k = await orgKey(A, { mode: 'live', scopes: ['site:read'], role: 'Viewer' });
       expect(k.token).toMatch(TOKEN_RE('live'));
       expect(k.token.startsWith(`sk_live_${k.keyId}.`)).toBe(true);
-      expect(k).toMatchObject({ mode: 'live', role: 'Viewer', scopes: ['site:read'], status: 'active', organizationId: A.organizationId, prefix: `sk_live_${k.keyId}` });
+      expect(k).toMatchObject({
+        mode: 'live',
+        role: 'Viewer',
+        scopes: ['site:read'],
+        status: 'active',
+        organizationId: A.organizationId,
+        prefix: `sk_live_${k.keyId}`,
+      });
       expect(k).not.toHaveProperty('secretHash');
 
       const sites = await api('GET', adm('/sites'), { token: k.token });
@@ -100,7 +124,9 @@ describe('identity and access control (Admin API)', () => {
       const list = await api('GET', `${keys(A.organizationId)}?limit=100`, { token: A.apiKey });
       expect(list.status).toBe(200);
       expect(list.body.items.map((i: { id: string }) => i.id)).toContain(k.id);
-      expect(list.body.items.every((i: { organizationId: string }) => i.organizationId === A.organizationId)).toBe(true);
+      expect(list.body.items.every((i: { organizationId: string }) => i.organizationId === A.organizationId)).toBe(
+        true,
+      );
       const raw = JSON.stringify([one.body, list.body]);
       expect(raw).not.toMatch(/secretHash|"token"/);
       expect(raw).not.toContain(k.token.split('.')[1]);
@@ -108,14 +134,25 @@ describe('identity and access control (Admin API)', () => {
 
     it('updates name, scopes and role; the key then answers by its new rights', async () => {
       const k = await orgKey(A, { scopes: ['site:read'], role: 'Viewer' });
-      const upd = await api('PUT', keys(A.organizationId, `/${k.id}`), { token: A.apiKey, body: { name: 'renamed', scopes: ['site:read', 'site:create'] } });
+      const upd = await api('PUT', keys(A.organizationId, `/${k.id}`), {
+        token: A.apiKey,
+        body: { name: 'renamed', scopes: ['site:read', 'site:create'] },
+      });
       expect(upd.status).toBe(200);
       expect(upd.body).toMatchObject({ name: 'renamed', scopes: ['site:read', 'site:create'], role: 'Viewer' });
-      const viewerWrite = await api('POST', adm('/sites'), { token: k.token, body: { name: 'x', url: 'https://x.example' } });
+      const viewerWrite = await api('POST', adm('/sites'), {
+        token: k.token,
+        body: { name: 'x', url: 'https://x.example' },
+      });
       expect(viewerWrite.status).toBe(403);
       expect(viewerWrite.body.error).toMatch(/role Editor required/);
-      expect((await api('PUT', keys(A.organizationId, `/${k.id}`), { token: A.apiKey, body: { role: 'Editor' } })).status).toBe(200);
-      const editorWrite = await api('POST', adm('/sites'), { token: k.token, body: { name: 'by editor key', url: 'https://editor.example' } });
+      expect(
+        (await api('PUT', keys(A.organizationId, `/${k.id}`), { token: A.apiKey, body: { role: 'Editor' } })).status,
+      ).toBe(200);
+      const editorWrite = await api('POST', adm('/sites'), {
+        token: k.token,
+        body: { name: 'by editor key', url: 'https://editor.example' },
+      });
       expect(editorWrite.status).toBe(201);
     });
 
@@ -155,12 +192,21 @@ describe('identity and access control (Admin API)', () => {
     });
 
     it('never lets a key grant more than it holds, nor a rotation hand out a stronger key', async () => {
-      const limited = await orgKey(A, { scopes: ['api_key:read', 'api_key:create', 'api_key:execute', 'site:read'], role: 'Admin' });
+      const limited = await orgKey(A, {
+        scopes: ['api_key:read', 'api_key:create', 'api_key:execute', 'site:read'],
+        role: 'Admin',
+      });
       const before = (await api('GET', `${keys(A.organizationId)}?limit=100`, { token: A.apiKey })).body.total;
-      const wider = await api('POST', keys(A.organizationId), { token: limited.token, body: { name: 'wider', scopes: ['site:read', 'invoice:create'] } });
+      const wider = await api('POST', keys(A.organizationId), {
+        token: limited.token,
+        body: { name: 'wider', scopes: ['site:read', 'invoice:create'] },
+      });
       expect(wider.status).toBe(403);
       expect(wider.body.error).toMatch(/invoice:create/);
-      const narrow = await api('POST', keys(A.organizationId), { token: limited.token, body: { name: 'narrow', scopes: ['site:read'] } });
+      const narrow = await api('POST', keys(A.organizationId), {
+        token: limited.token,
+        body: { name: 'narrow', scopes: ['site:read'] },
+      });
       expect(narrow.status).toBe(201);
       expect(narrow.body.role).toBe('Admin');
       const full = (await api('GET', `${keys(A.organizationId)}?limit=100`, { token: A.apiKey })).body.items.find(
@@ -168,11 +214,16 @@ describe('identity and access control (Admin API)', () => {
       );
       const steal = await api('POST', keys(A.organizationId, `/${full.id}/rotate`), { token: limited.token });
       expect(steal.status).toBe(403);
-      expect((await api('GET', `${keys(A.organizationId)}?limit=100`, { token: A.apiKey })).body.total).toBe(before + 1);
+      expect((await api('GET', `${keys(A.organizationId)}?limit=100`, { token: A.apiKey })).body.total).toBe(
+        before + 1,
+      );
     });
 
     it('refuses X-Organization-ID with an organization key (400) and a foreign :orgId (404)', async () => {
-      const withHeader = await api('GET', adm('/sites'), { token: A.apiKey, headers: { 'x-organization-id': A.organizationId } });
+      const withHeader = await api('GET', adm('/sites'), {
+        token: A.apiKey,
+        headers: { 'x-organization-id': A.organizationId },
+      });
       expect(withHeader.status).toBe(400);
       expect(withHeader.body.error).toMatch(/X-Organization-ID must not be sent with an organization API key/);
       expect((await api('GET', keys(hex24()), { token: A.apiKey })).status).toBe(404);
@@ -182,7 +233,9 @@ describe('identity and access control (Admin API)', () => {
 
   describe('no escalation through keys or members', () => {
     it('lets neither a narrow nor a test-mode key manage stronger or live keys', async () => {
-      const narrow = await orgKey(A, { scopes: ['api_key:read', 'api_key:update', 'api_key:delete', 'api_key:execute'] });
+      const narrow = await orgKey(A, {
+        scopes: ['api_key:read', 'api_key:update', 'api_key:delete', 'api_key:execute'],
+      });
       const strong = await orgKey(A, { scopes: ['site:read', 'site:create'] });
       for (const [method, path] of [
         ['POST', `/${strong.id}/revoke`],
@@ -191,9 +244,20 @@ describe('identity and access control (Admin API)', () => {
         const res = await api(method, `${keys(A.organizationId)}${path}`, { token: narrow.token });
         expect(res.status, `${method} ${path}`).toBe(403);
       }
-      expect((await api('PUT', `${keys(A.organizationId)}/${strong.id}`, { token: narrow.token, body: { name: 'renamed' } })).status).toBe(403);
-      const testFull = await orgKey(A, { mode: 'test', scopes: (await api('GET', `${keys(A.organizationId)}/${strong.id}`, { token: A.apiKey })).body.scopes.concat(['api_key:delete', 'api_key:execute']) });
-      expect((await api('POST', `${keys(A.organizationId)}/${strong.id}/revoke`, { token: testFull.token })).status).toBe(403);
+      expect(
+        (await api('PUT', `${keys(A.organizationId)}/${strong.id}`, { token: narrow.token, body: { name: 'renamed' } }))
+          .status,
+      ).toBe(403);
+      const testFull = await orgKey(A, {
+        mode: 'test',
+        scopes: (await api('GET', `${keys(A.organizationId)}/${strong.id}`, { token: A.apiKey })).body.scopes.concat([
+          'api_key:delete',
+          'api_key:execute',
+        ]),
+      });
+      expect(
+        (await api('POST', `${keys(A.organizationId)}/${strong.id}/revoke`, { token: testFull.token })).status,
+      ).toBe(403);
       // The keys still work.
       expect((await api('GET', adm('/sites'), { token: strong.token })).status).toBe(200);
     });
@@ -201,24 +265,42 @@ describe('identity and access control (Admin API)', () => {
     it('lets only a live caller holding every scope of a role hand out dashboard membership with it', async () => {
       const narrow = await orgKey(A, { scopes: ['organization:read', 'organization:update'] });
       const email = `escalate-${hex24()}@attacker.example`;
-      const viaNarrow = await api('POST', adm(`/organizations/${A.organizationId}/members`), { token: narrow.token, body: { email, role: 'Admin' } });
+      const viaNarrow = await api('POST', adm(`/organizations/${A.organizationId}/members`), {
+        token: narrow.token,
+        body: { email, role: 'Admin' },
+      });
       expect(viaNarrow.status).toBe(403);
       expect(viaNarrow.body.enrollmentToken).toBeUndefined();
       const testKey = await orgKey(A, { mode: 'test', scopes: ['organization:read', 'organization:update'] });
-      expect((await api('POST', adm(`/organizations/${A.organizationId}/members`), { token: testKey.token, body: { email, role: 'Viewer' } })).status).toBe(403);
-      const members = (await api('GET', adm(`/organizations/${A.organizationId}/members`), { token: A.apiKey })).body.items as { email: string }[];
+      expect(
+        (
+          await api('POST', adm(`/organizations/${A.organizationId}/members`), {
+            token: testKey.token,
+            body: { email, role: 'Viewer' },
+          })
+        ).status,
+      ).toBe(403);
+      const members = (await api('GET', adm(`/organizations/${A.organizationId}/members`), { token: A.apiKey })).body
+        .items as { email: string }[];
       expect(members.map((m) => m.email)).not.toContain(email);
     });
 
     it('does not attach an account enrolled through another organization (e-mail ownership is unproven)', async () => {
       const email = `victim-${hex24()}@victim.example`;
-      const inA = await api('POST', adm(`/organizations/${A.organizationId}/members`), { token: A.apiKey, body: { email, role: 'Viewer' } });
+      const inA = await api('POST', adm(`/organizations/${A.organizationId}/members`), {
+        token: A.apiKey,
+        body: { email, role: 'Viewer' },
+      });
       expect(inA.status).toBe(201);
       expect(inA.body.enrollmentToken).toEqual(expect.any(String));
-      const inB = await api('POST', adm(`/organizations/${B.organizationId}/members`), { token: B.apiKey, body: { email, role: 'Admin' } });
+      const inB = await api('POST', adm(`/organizations/${B.organizationId}/members`), {
+        token: B.apiKey,
+        body: { email, role: 'Admin' },
+      });
       expect(inB.status).toBe(409);
       expect(inB.body).toMatchObject({ code: 'USER_EXISTS_ELSEWHERE' });
-      const membersB = (await api('GET', adm(`/organizations/${B.organizationId}/members`), { token: B.apiKey })).body.items as { email: string }[];
+      const membersB = (await api('GET', adm(`/organizations/${B.organizationId}/members`), { token: B.apiKey })).body
+        .items as { email: string }[];
       expect(membersB.map((m) => m.email)).not.toContain(email);
     });
   });
@@ -230,7 +312,11 @@ describe('identity and access control (Admin API)', () => {
       const list = await api('GET', `${adm('/system/api-keys')}?limit=100`, { token: mesh.systemApiKey });
       expect(list.status).toBe(200);
       expect(list.body.items.map((i: { id: string }) => i.id)).toContain(s.id);
-      expect(list.body.items.every((i: { kind: string; organizationId: null }) => i.kind === 'system' && i.organizationId === null)).toBe(true);
+      expect(
+        list.body.items.every(
+          (i: { kind: string; organizationId: null }) => i.kind === 'system' && i.organizationId === null,
+        ),
+      ).toBe(true);
       expect(JSON.stringify(list.body)).not.toMatch(/secretHash/);
       const byOrgKey = await api('GET', adm('/system/api-keys'), { token: A.apiKey });
       expect(byOrgKey.status).toBe(403);
@@ -243,14 +329,20 @@ describe('identity and access control (Admin API)', () => {
       expect(rot.status).toBe(200);
       expect((await api('GET', adm('/system/api-keys'), { token: s.token })).status).toBe(401);
       expect((await api('GET', adm(`/system/api-keys/${s.id}`), { token: rot.body.token })).status).toBe(403); // Viewer system key lacks api_key:read
-      expect((await api('POST', adm(`/system/api-keys/${s.id}/revoke`), { token: mesh.systemApiKey })).body.status).toBe('revoked');
+      expect(
+        (await api('POST', adm(`/system/api-keys/${s.id}/revoke`), { token: mesh.systemApiKey })).body.status,
+      ).toBe('revoked');
     });
 
     it('refuse to change the configuration-managed root key', async () => {
       const keyId = mesh.systemApiKey.split('.')[0]!.replace('sk_live_', '');
-      const root = (await api('GET', `${adm('/system/api-keys')}?limit=100`, { token: mesh.systemApiKey })).body.items.find((i: { keyId: string }) => i.keyId === keyId);
+      const root = (
+        await api('GET', `${adm('/system/api-keys')}?limit=100`, { token: mesh.systemApiKey })
+      ).body.items.find((i: { keyId: string }) => i.keyId === keyId);
       expect(root).toBeDefined();
-      expect((await api('POST', adm(`/system/api-keys/${root.id}/revoke`), { token: mesh.systemApiKey })).status).toBe(409);
+      expect((await api('POST', adm(`/system/api-keys/${root.id}/revoke`), { token: mesh.systemApiKey })).status).toBe(
+        409,
+      );
       expect((await api('GET', adm('/system/api-keys'), { token: mesh.systemApiKey })).status).toBe(200);
     });
   });
@@ -260,7 +352,10 @@ describe('identity and access control (Admin API)', () => {
       const t = await orgKey(A, { mode: 'test', scopes: [...ORGANIZATION_SCOPES], role: 'Admin' });
       expect(t.token).toMatch(TOKEN_RE('test'));
       expect(t.mode).toBe('test');
-      const site = await api('POST', adm('/sites'), { token: t.token, body: { name: 'Test shop', url: 'https://test-shop.example' } });
+      const site = await api('POST', adm('/sites'), {
+        token: t.token,
+        body: { name: 'Test shop', url: 'https://test-shop.example' },
+      });
       expect(site.status).toBe(201);
       expect(site.body.testMode).toBe(true);
 
@@ -274,9 +369,15 @@ describe('identity and access control (Admin API)', () => {
       expect((await api('GET', adm(`/sites/${site.body.id}`), { token: t.token })).status).toBe(200);
 
       // A test key cannot mint a live key.
-      const live = await api('POST', keys(A.organizationId), { token: t.token, body: { name: 'escalate', mode: 'live', scopes: ['site:read'] } });
+      const live = await api('POST', keys(A.organizationId), {
+        token: t.token,
+        body: { name: 'escalate', mode: 'live', scopes: ['site:read'] },
+      });
       expect(live.status).toBe(403);
-      const defaulted = await api('POST', keys(A.organizationId), { token: t.token, body: { name: 'test by default', scopes: ['site:read'] } });
+      const defaulted = await api('POST', keys(A.organizationId), {
+        token: t.token,
+        body: { name: 'test by default', scopes: ['site:read'] },
+      });
       expect(defaulted.status).toBe(201);
       expect(defaulted.body.token).toMatch(TOKEN_RE('test'));
     });
@@ -301,7 +402,10 @@ describe('identity and access control (Admin API)', () => {
         expect(viaA.status, `${method} A/${rest}`).toBe(404);
       }
       expect((await api('GET', keys(B.organizationId), { token: A.apiKey })).status).toBe(404);
-      expect((await api('POST', keys(B.organizationId), { token: A.apiKey, body: { name: 'x', scopes: ['site:read'] } })).status).toBe(404);
+      expect(
+        (await api('POST', keys(B.organizationId), { token: A.apiKey, body: { name: 'x', scopes: ['site:read'] } }))
+          .status,
+      ).toBe(404);
       // B's key is untouched and still works.
       const still = await api('GET', keys(B.organizationId, `/${bKey.id}`), { token: B.apiKey });
       expect(still.body.status).toBe('active');
@@ -311,7 +415,9 @@ describe('identity and access control (Admin API)', () => {
       const site = await api('GET', adm(`/sites/${B.siteId}`), { token: A.apiKey });
       expect(site.status).toBe(404);
       expect(JSON.stringify(site.body)).not.toContain(B.organizationId);
-      expect((await api('GET', adm(`/organizations/${B.organizationId}/members`), { token: A.apiKey })).status).toBe(404);
+      expect((await api('GET', adm(`/organizations/${B.organizationId}/members`), { token: A.apiKey })).status).toBe(
+        404,
+      );
     });
   });
 
@@ -337,7 +443,13 @@ describe('identity and access control (Admin API)', () => {
         expect(none.status, `${label} without token`).toBe(401);
         expect(typeof none.body.error, label).toBe('string');
 
-        const noScope = sys ? (r.scope === 'vies:read' ? sysNoScope2 : sysNoScope1) : r.scope === 'vies:read' ? orgNoScope2 : orgNoScope1;
+        const noScope = sys
+          ? r.scope === 'vies:read'
+            ? sysNoScope2
+            : sysNoScope1
+          : r.scope === 'vies:read'
+            ? orgNoScope2
+            : orgNoScope1;
         const denied = await api(r.method, adm(path), { token: noScope.token });
         expect(denied.status, `${label} without ${r.scope}`).toBe(403);
         expect(denied.body.error, label).toBe(`missing scope ${r.scope}`);
@@ -401,7 +513,10 @@ describe('identity and access control (Admin API)', () => {
         [{ name: 'x', scopes: ['site:read'], role: 'Owner' }, /body\.role: /],
         [{ name: 'x', scopes: [] }, /body\.scopes: must name at least one scope/],
         [{ name: 'x', scopes: ['site:read'], expiresAt: 'tomorrow' }, /body\.expiresAt: /],
-        [{ name: 'x', scopes: ['site:read'], expiresAt: '2001-01-01T00:00:00Z' }, /body\.expiresAt: must be in the future/],
+        [
+          { name: 'x', scopes: ['site:read'], expiresAt: '2001-01-01T00:00:00Z' },
+          /body\.expiresAt: must be in the future/,
+        ],
         [{ name: 'x', scopes: ['system:read'] }, /body\.scopes: not allowed for organization keys/],
         [{ name: 'x', scopes: ['site:read'], secret: 'mine' }, /body: Unrecognized key/],
       ];
@@ -428,11 +543,16 @@ describe('identity and access control (Admin API)', () => {
       const first = await api('POST', members, { token: A.apiKey, body: { email, role: 'Editor' } });
       expect(first.status).toBe(201);
       expect(first.body.enrollmentToken).toEqual(expect.any(String));
-      const again = await api('POST', members, { token: A.apiKey, body: { email: email.toUpperCase(), role: 'Viewer' } });
+      const again = await api('POST', members, {
+        token: A.apiKey,
+        body: { email: email.toUpperCase(), role: 'Viewer' },
+      });
       expect(again.status).toBe(409);
       expect(again.body.error).toMatch(/already a member/);
       const list = await api('GET', `${members}?limit=100`, { token: A.apiKey });
-      expect(list.body.items.filter((m: { email: string }) => m.email === email)).toEqual([expect.objectContaining({ role: 'Editor' })]);
+      expect(list.body.items.filter((m: { email: string }) => m.email === email)).toEqual([
+        expect.objectContaining({ role: 'Editor' }),
+      ]);
       const bad = await api('POST', members, { token: A.apiKey, body: { email: 'not-an-email', role: 'Editor' } });
       expect(bad.status).toBe(400);
       expect(bad.body.error).toMatch(/body\.email/);
@@ -447,7 +567,9 @@ describe('identity and access control (Admin API)', () => {
       expect(start.status, JSON.stringify(start.body)).toBe(200);
       expect(start.body.flow).toBe('registration');
       expect(start.body.options.rp.id).toBe(RP_ID);
-      const done = await api('POST', auth('/authenticate-complete'), { body: { challengeId: start.body.challengeId, response: authn.attest(start.body.options) } });
+      const done = await api('POST', auth('/authenticate-complete'), {
+        body: { challengeId: start.body.challengeId, response: authn.attest(start.body.options) },
+      });
       return { start, done, authn };
     }
 
@@ -455,13 +577,18 @@ describe('identity and access control (Admin API)', () => {
       const start = await api('POST', auth(''), { body: { email } });
       expect(start.status).toBe(200);
       expect(start.body.flow).toBe('authentication');
-      const done = await api('POST', auth('/authenticate-complete'), { body: { challengeId: start.body.challengeId, response: authn.assert(start.body.options) } });
+      const done = await api('POST', auth('/authenticate-complete'), {
+        body: { challengeId: start.body.challengeId, response: authn.assert(start.body.options) },
+      });
       return { start, done };
     }
 
     it('registers a first credential with the enrollment token, signs in with it, and uses the JWT with role and organization', async () => {
       const email = `owner-${hex24()}@merchant.example`;
-      const org = await api('POST', adm('/system/organizations'), { token: mesh.systemApiKey, body: { name: 'Passkey Shop', admin: { email, name: 'Owner' } } });
+      const org = await api('POST', adm('/system/organizations'), {
+        token: mesh.systemApiKey,
+        body: { name: 'Passkey Shop', admin: { email, name: 'Owner' } },
+      });
       expect(org.status).toBe(201);
       const orgId = org.body.organization.id as string;
       const enrollmentToken = org.body.admin.enrollmentToken as string;
@@ -472,7 +599,12 @@ describe('identity and access control (Admin API)', () => {
 
       const { start, done, authn } = await register(email, enrollmentToken);
       expect(done.status, JSON.stringify(done.body)).toBe(200);
-      expect(done.body).toMatchObject({ tokenType: 'Bearer', expiresIn: 900, user: { email }, organizations: [{ id: orgId, role: 'Admin' }] });
+      expect(done.body).toMatchObject({
+        tokenType: 'Bearer',
+        expiresIn: 900,
+        user: { email },
+        organizations: [{ id: orgId, role: 'Admin' }],
+      });
       const refresh = cookieValue(done.headers, 'paymesh_refresh');
       expect(refresh).toBeTruthy();
       const setCookie = done.headers.getSetCookie().find((c) => c.startsWith('paymesh_refresh='))!;
@@ -481,17 +613,29 @@ describe('identity and access control (Admin API)', () => {
       expect(JSON.stringify(done.body)).not.toContain(refresh!);
 
       // The challenge is single use, and the enrollment token is spent.
-      const replay = await api('POST', auth('/authenticate-complete'), { body: { challengeId: start.body.challengeId, response: authn.attest(start.body.options) } });
+      const replay = await api('POST', auth('/authenticate-complete'), {
+        body: { challengeId: start.body.challengeId, response: authn.attest(start.body.options) },
+      });
       expect(replay.status).toBe(401);
       expect((await api('POST', auth(''), { body: { email, enrollmentToken } })).status).toBe(401);
 
       const jwt = done.body.accessToken as string;
       const check = await api('GET', auth('/login/check'), { token: jwt });
       expect(check.status).toBe(200);
-      expect(check.body).toMatchObject({ authenticated: true, user: { email }, organizations: [{ id: orgId, role: 'Admin' }] });
-      const checkSelected = await api('GET', auth('/login/check'), { token: jwt, headers: { cookie: `selectedOrganization=${orgId}` } });
+      expect(check.body).toMatchObject({
+        authenticated: true,
+        user: { email },
+        organizations: [{ id: orgId, role: 'Admin' }],
+      });
+      const checkSelected = await api('GET', auth('/login/check'), {
+        token: jwt,
+        headers: { cookie: `selectedOrganization=${orgId}` },
+      });
       expect(checkSelected.body).toMatchObject({ selectedOrganization: orgId, role: 'Admin' });
-      const checkStale = await api('GET', auth('/login/check'), { token: jwt, headers: { cookie: `selectedOrganization=${A.organizationId}` } });
+      const checkStale = await api('GET', auth('/login/check'), {
+        token: jwt,
+        headers: { cookie: `selectedOrganization=${A.organizationId}` },
+      });
       expect(checkStale.status).toBe(200);
       expect(checkStale.body).toMatchObject({ selectedOrganization: null, role: null });
 
@@ -503,15 +647,32 @@ describe('identity and access control (Admin API)', () => {
       const noOrg = await api('GET', adm('/sites'), { token: jwt });
       expect(noOrg.status).toBe(400);
       expect(noOrg.body.error).toMatch(/no organization selected/);
-      const sites = await api('GET', adm('/sites'), { token: jwt, headers: { cookie: `selectedOrganization=${orgId}` } });
+      const sites = await api('GET', adm('/sites'), {
+        token: jwt,
+        headers: { cookie: `selectedOrganization=${orgId}` },
+      });
       expect(sites.status).toBe(200);
-      const created = await api('POST', adm('/sites'), { token: jwt, headers: { cookie: `selectedOrganization=${orgId}` }, body: { name: 'Dash shop', url: 'https://dash.example' } });
+      const created = await api('POST', adm('/sites'), {
+        token: jwt,
+        headers: { cookie: `selectedOrganization=${orgId}` },
+        body: { name: 'Dash shop', url: 'https://dash.example' },
+      });
       expect(created.status).toBe(201);
       expect(created.body.organizationId).toBe(orgId);
       // Not a member of A: 404 either way.
       expect((await api('GET', adm(`/organizations/${A.organizationId}/members`), { token: jwt })).status).toBe(404);
-      expect((await api('GET', adm('/sites'), { token: jwt, headers: { cookie: `selectedOrganization=${A.organizationId}` } })).status).toBe(404);
-      const key = await api('POST', adm(`/organizations/${orgId}/api-keys`), { token: jwt, body: { name: 'from dashboard', scopes: ['site:read'] } });
+      expect(
+        (
+          await api('GET', adm('/sites'), {
+            token: jwt,
+            headers: { cookie: `selectedOrganization=${A.organizationId}` },
+          })
+        ).status,
+      ).toBe(404);
+      const key = await api('POST', adm(`/organizations/${orgId}/api-keys`), {
+        token: jwt,
+        body: { name: 'from dashboard', scopes: ['site:read'] },
+      });
       expect(key.status).toBe(201);
       expect(key.body).toMatchObject({ role: 'Admin', mode: 'live' });
 
@@ -526,7 +687,12 @@ describe('identity and access control (Admin API)', () => {
       Object.defineProperty(impostor, 'credentialId', { value: authn.credentialId });
       expect((await signIn(email, impostor)).done.status).toBe(401);
       const s = await api('POST', auth(''), { body: { email } });
-      const phished = await api('POST', auth('/authenticate-complete'), { body: { challengeId: s.body.challengeId, response: authn.assert(s.body.options, { origin: 'https://evil.example' }) } });
+      const phished = await api('POST', auth('/authenticate-complete'), {
+        body: {
+          challengeId: s.body.challengeId,
+          response: authn.assert(s.body.options, { origin: 'https://evil.example' }),
+        },
+      });
       expect(phished.status).toBe(401);
     });
 
@@ -539,7 +705,9 @@ describe('identity and access control (Admin API)', () => {
       const again = await api('POST', auth(''), { body: { email: ghost } });
       expect(again.body.options.allowCredentials).toEqual(start.body.options.allowCredentials);
       const authn = new SoftAuthenticator(RP_ID, ORIGIN);
-      const done = await api('POST', auth('/authenticate-complete'), { body: { challengeId: start.body.challengeId, response: authn.assert(start.body.options) } });
+      const done = await api('POST', auth('/authenticate-complete'), {
+        body: { challengeId: start.body.challengeId, response: authn.assert(start.body.options) },
+      });
       expect(done.status).toBe(401);
       const bad = await api('POST', auth(''), { body: { email: 'nope' } });
       expect(bad.status).toBe(400);
@@ -548,7 +716,10 @@ describe('identity and access control (Admin API)', () => {
 
     it('refreshes with the rotating HTTP-only cookie, ends the session on reuse, and logs out', async () => {
       const email = `refresh-${hex24()}@merchant.example`;
-      const added = await api('POST', adm(`/organizations/${A.organizationId}/members`), { token: A.apiKey, body: { email, role: 'Editor' } });
+      const added = await api('POST', adm(`/organizations/${A.organizationId}/members`), {
+        token: A.apiKey,
+        body: { email, role: 'Editor' },
+      });
       expect(added.status).toBe(201);
       const { done } = await register(email, added.body.enrollmentToken);
       expect(done.status).toBe(200);
@@ -565,19 +736,30 @@ describe('identity and access control (Admin API)', () => {
 
       // Someone who knows only the session id (a guessed or random secret) can neither refresh nor end it.
       const forged = `${c2.split('.')[0]}.${'A'.repeat(43)}`;
-      expect((await api('POST', auth('/refresh-token'), { headers: { cookie: `paymesh_refresh=${forged}` } })).status).toBe(401);
-      expect((await api('POST', auth('/logout'), { headers: { cookie: `paymesh_refresh=${forged}` } })).status).toBe(204);
+      expect(
+        (await api('POST', auth('/refresh-token'), { headers: { cookie: `paymesh_refresh=${forged}` } })).status,
+      ).toBe(401);
+      expect((await api('POST', auth('/logout'), { headers: { cookie: `paymesh_refresh=${forged}` } })).status).toBe(
+        204,
+      );
       expect((await api('GET', auth('/login/check'), { token: r1.body.accessToken })).status).toBe(200);
 
       // Replaying the swapped cookie ends the session: every token of it stops working.
-      expect((await api('POST', auth('/refresh-token'), { headers: { cookie: `paymesh_refresh=${c1}` } })).status).toBe(401);
-      expect((await api('POST', auth('/refresh-token'), { headers: { cookie: `paymesh_refresh=${c2}` } })).status).toBe(401);
+      expect((await api('POST', auth('/refresh-token'), { headers: { cookie: `paymesh_refresh=${c1}` } })).status).toBe(
+        401,
+      );
+      expect((await api('POST', auth('/refresh-token'), { headers: { cookie: `paymesh_refresh=${c2}` } })).status).toBe(
+        401,
+      );
       expect((await api('GET', auth('/login/check'), { token: r1.body.accessToken })).status).toBe(401);
 
       // A fresh sign-in, then logout.
       const authn2 = new SoftAuthenticator(RP_ID, ORIGIN);
       const email2 = `logout-${hex24()}@merchant.example`;
-      const added2 = await api('POST', adm(`/organizations/${A.organizationId}/members`), { token: A.apiKey, body: { email: email2, role: 'Editor' } });
+      const added2 = await api('POST', adm(`/organizations/${A.organizationId}/members`), {
+        token: A.apiKey,
+        body: { email: email2, role: 'Editor' },
+      });
       const reg = await register(email2, added2.body.enrollmentToken, authn2);
       const jwt = reg.done.body.accessToken as string;
       const cookie = cookieValue(reg.done.headers, 'paymesh_refresh')!;
@@ -585,24 +767,40 @@ describe('identity and access control (Admin API)', () => {
       expect(out.status).toBe(204);
       expect(out.headers.getSetCookie().some((c) => c.startsWith('paymesh_refresh=;'))).toBe(true);
       expect((await api('GET', auth('/login/check'), { token: jwt })).status).toBe(401);
-      expect((await api('POST', auth('/refresh-token'), { headers: { cookie: `paymesh_refresh=${cookie}` } })).status).toBe(401);
+      expect(
+        (await api('POST', auth('/refresh-token'), { headers: { cookie: `paymesh_refresh=${cookie}` } })).status,
+      ).toBe(401);
     });
 
     it('gives a Viewer member read-only scopes', async () => {
       const email = `viewer-${hex24()}@merchant.example`;
-      const added = await api('POST', adm(`/organizations/${A.organizationId}/members`), { token: A.apiKey, body: { email, role: 'Viewer' } });
+      const added = await api('POST', adm(`/organizations/${A.organizationId}/members`), {
+        token: A.apiKey,
+        body: { email, role: 'Viewer' },
+      });
       const { done } = await register(email, added.body.enrollmentToken);
       expect(done.status).toBe(200);
       const jwt = done.body.accessToken as string;
       const cookie = { cookie: `selectedOrganization=${A.organizationId}` };
       expect((await api('GET', adm('/sites'), { token: jwt, headers: cookie })).status).toBe(200);
-      const write = await api('POST', adm('/sites'), { token: jwt, headers: cookie, body: { name: 'v', url: 'https://v.example' } });
+      const write = await api('POST', adm('/sites'), {
+        token: jwt,
+        headers: cookie,
+        body: { name: 'v', url: 'https://v.example' },
+      });
       expect(write.status).toBe(403);
       expect(write.body.error).toBe('missing scope site:create');
       expect((await api('GET', adm(`/organizations/${A.organizationId}/api-keys`), { token: jwt })).status).toBe(403);
       // Promoted to Admin, the same token is allowed at once (role comes from the membership).
       const userId = added.body.userId as string;
-      expect((await api('PUT', adm(`/organizations/${A.organizationId}/members/${userId}`), { token: A.apiKey, body: { role: 'Admin' } })).status).toBe(200);
+      expect(
+        (
+          await api('PUT', adm(`/organizations/${A.organizationId}/members/${userId}`), {
+            token: A.apiKey,
+            body: { role: 'Admin' },
+          })
+        ).status,
+      ).toBe(200);
       expect((await api('GET', adm(`/organizations/${A.organizationId}/api-keys`), { token: jwt })).status).toBe(200);
     });
   });
@@ -619,7 +817,8 @@ describe('identity and access control (Admin API)', () => {
       expect(anon.body).toEqual({ error: expect.stringMatching(/rate limit exceeded/) });
 
       // An authenticated caller is counted per key, not per address.
-      for (let i = 0; i < PER_MINUTE; i++) expect((await getFrom(LIMITED_IP, adm('/sites'), limitedKey.token)).status).toBe(200);
+      for (let i = 0; i < PER_MINUTE; i++)
+        expect((await getFrom(LIMITED_IP, adm('/sites'), limitedKey.token)).status).toBe(200);
       const keyed = await getFrom(LIMITED_IP, adm('/sites'), limitedKey.token);
       expect(keyed.status).toBe(429);
       expect(keyed.headers['retry-after']).toBeDefined();
@@ -630,18 +829,26 @@ describe('identity and access control (Admin API)', () => {
       for (let i = 0; i < PER_MINUTE + 2; i++) expect((await getFrom(LIMITED_IP, `${root}/health`)).status).toBe(200);
 
       // The Main Backend limits too.
-      for (let i = 0; i < PER_MINUTE; i++) expect((await getFrom(LIMITED_IP, `${mesh.publicBaseUrl}/nothing-here`)).status).toBe(404);
+      for (let i = 0; i < PER_MINUTE; i++)
+        expect((await getFrom(LIMITED_IP, `${mesh.publicBaseUrl}/nothing-here`)).status).toBe(404);
       const pub = await getFrom(LIMITED_IP, `${mesh.publicBaseUrl}/nothing-here`);
       expect(pub.status).toBe(429);
       expect(Number(pub.headers['retry-after'])).toBeGreaterThan(0);
       expect(pub.body.error).toMatch(/rate limit exceeded/);
       // Provider webhooks are authenticated per provider and are not limited per address: a
       // provider's burst of deliveries must never be turned away with 429.
-      const hook = await getFrom(LIMITED_IP, `${mesh.publicRootUrl}/hooks/provider_a/${'0'.repeat(24)}`, undefined, 'POST', '{"id":"evt_1"}');
+      const hook = await getFrom(
+        LIMITED_IP,
+        `${mesh.publicRootUrl}/hooks/provider_a/${'0'.repeat(24)}`,
+        undefined,
+        'POST',
+        '{"id":"evt_1"}',
+      );
       expect(hook.status).toBe(400);
 
       // The allow-listed address is never limited.
-      for (let i = 0; i < PER_MINUTE + 2; i++) expect((await api('GET', adm('/sites'), { token: limitedKey.token })).status).toBe(200);
+      for (let i = 0; i < PER_MINUTE + 2; i++)
+        expect((await api('GET', adm('/sites'), { token: limitedKey.token })).status).toBe(200);
     });
 
     it('keeps the counters in Redis, so they survive a gateway restart', async () => {

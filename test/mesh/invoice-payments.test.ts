@@ -5,7 +5,14 @@ import { api, eventually, NATS_URL, startTestMesh, type TestMesh } from '../supp
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 
 const MAIN_FRONTEND = 'https://checkout.paymesh.test';
-const billing = { name: 'Erika Buyer', email: 'erika@example.com', line1: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
+const billing = {
+  name: 'Erika Buyer',
+  email: 'erika@example.com',
+  line1: 'Hauptstr. 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+};
 
 /**
  * Invoice payment links end to end: an issued invoice -> Admin payment-checkout -> checkout session
@@ -22,7 +29,8 @@ describe('invoice payment links', () => {
   let admin: string;
   let pub: string;
 
-  const adminCall = (method: string, path: string, body?: unknown) => api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
+  const adminCall = (method: string, path: string, body?: unknown) =>
+    api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
 
   /** An issued invoice of 2 × 119.00 EUR (gross, 19 % German VAT for a German buyer). */
   async function issuedInvoice(): Promise<any> {
@@ -48,7 +56,10 @@ describe('invoice payment links', () => {
   async function sandboxCall(method: string, path: string, form?: Record<string, string>) {
     const res = await fetch(`${sandbox}${path}`, {
       method,
-      headers: { authorization: `Bearer ${provider.secretKey}`, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        authorization: `Bearer ${provider.secretKey}`,
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
       body: form ? new URLSearchParams(form).toString() : undefined,
     });
     return { status: res.status, body: (await res.json()) as any };
@@ -63,14 +74,20 @@ describe('invoice payment links', () => {
     expect(t.status, JSON.stringify(t.body)).toBe(200);
     const transactionId = t.body.transactionId as string;
     const record = await adminCall('GET', `/transactions/${transactionId}`);
-    const paid = await sandboxCall('POST', `/v1/payment_intents/${record.body.providerPaymentId}/confirm`, { payment_method: 'pm_card_visa' });
+    const paid = await sandboxCall('POST', `/v1/payment_intents/${record.body.providerPaymentId}/confirm`, {
+      payment_method: 'pm_card_visa',
+    });
     expect(paid.status).toBe(200);
-    await eventually(async () => (await api('GET', `${pub}/transactions/${transactionId}/status`)).body.status === 1, 15_000);
+    await eventually(
+      async () => (await api('GET', `${pub}/transactions/${transactionId}/status`)).body.status === 1,
+      15_000,
+    );
     return transactionId;
   }
 
   const invoiceOf = async (id: string) => (await adminCall('GET', `/invoices/${id}`)).body;
-  const creditNotesOf = async (invoiceId: string) => (await adminCall('GET', `/credit-notes?invoiceId=${invoiceId}&limit=100`)).body.items as any[];
+  const creditNotesOf = async (invoiceId: string) =>
+    (await adminCall('GET', `/credit-notes?invoiceId=${invoiceId}&limit=100`)).body.items as any[];
 
   /** Publishes the status event checkout would publish when the transaction is refunded (checkout records no refunds yet). */
   async function publishRefund(invoice: any, transactionId: string, link: any, eventId: string): Promise<void> {
@@ -94,7 +111,9 @@ describe('invoice payment links', () => {
       invoiceId: invoice.id,
     };
     const envelope = { id: eventId, type: subject, version: 1, occurredAt: data.changedAt, data };
-    await nc.jetstream().publish(`${mesh.namespace}.${subject}`, JSON.stringify(envelope), { msgID: `${eventId}-${randomBytes(4).toString('hex')}` });
+    await nc.jetstream().publish(`${mesh.namespace}.${subject}`, JSON.stringify(envelope), {
+      msgID: `${eventId}-${randomBytes(4).toString('hex')}`,
+    });
   }
 
   beforeAll(async () => {
@@ -114,7 +133,13 @@ describe('invoice payment links', () => {
 
   it('refuses a link of 30 minor units, links for drafts, and expiries out of range, creating nothing', async () => {
     const invoice = await issuedInvoice();
-    for (const body of [{ amount: 30 }, { amount: 49 }, { amount: 23801 }, { expireInHours: 0 }, { expireInHours: 3121 }]) {
+    for (const body of [
+      { amount: 30 },
+      { amount: 49 },
+      { amount: 23801 },
+      { expireInHours: 0 },
+      { expireInHours: 3121 },
+    ]) {
       const res = await adminCall('POST', `/invoices/${invoice.id}/payment-checkout`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toMatch(/amount|expireInHours/);
@@ -127,7 +152,14 @@ describe('invoice payment links', () => {
   it("takes the spec's all-optional bodies left out: payment-checkout and send-email with no body, an empty JSON body or {}", async () => {
     const invoice = await issuedInvoice();
     const raw = (path: string, body?: string) =>
-      fetch(`${admin}${path}`, { method: 'POST', headers: { authorization: `Bearer ${boot.apiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body });
+      fetch(`${admin}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${boot.apiKey}`,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body,
+      });
     // No body and no media type at all, as `curl -X POST` sends it: the defaults apply (the outstanding amount, 336 hours).
     const bare = await raw(`/invoices/${invoice.id}/payment-checkout`);
     const link = (await bare.json()) as any;
@@ -160,13 +192,25 @@ describe('invoice payment links', () => {
 
   it('paying a link for the full outstanding amount marks the invoice paid; a further link is 400', async () => {
     const invoice = await issuedInvoice();
-    const link = await adminCall('POST', `/invoices/${invoice.id}/payment-checkout`, { returnUrl: 'https://shop.example/paid/{transactionId}' });
+    const link = await adminCall('POST', `/invoices/${invoice.id}/payment-checkout`, {
+      returnUrl: 'https://shop.example/paid/{transactionId}',
+    });
     expect(link.status, JSON.stringify(link.body)).toBe(200);
-    expect(link.body).toMatchObject({ amount: 23800, sessionPublicId: expect.stringMatching(/^cs_/), paymentUrl: expect.stringContaining(link.body.sessionPublicId) });
+    expect(link.body).toMatchObject({
+      amount: 23800,
+      sessionPublicId: expect.stringMatching(/^cs_/),
+      paymentUrl: expect.stringContaining(link.body.sessionPublicId),
+    });
     // Default expiry: the invoicing setting's 336 hours.
     expect(Date.parse(link.body.expiresAt) - Date.now()).toBeGreaterThan(335 * 3_600_000);
     const checkout = (await adminCall('GET', `/checkouts/${link.body.checkoutId}`)).body;
-    expect(checkout).toMatchObject({ amount: 23800, currency: 'EUR', invoiceNumber: invoice.number, metadata: { invoiceId: invoice.id }, items: [] });
+    expect(checkout).toMatchObject({
+      amount: 23800,
+      currency: 'EUR',
+      invoiceNumber: invoice.number,
+      metadata: { invoiceId: invoice.id },
+      items: [],
+    });
 
     const transactionId = await payLink(link.body.sessionPublicId);
     // The transaction's tax is the invoice's, not a new calculation.
@@ -186,7 +230,10 @@ describe('invoice payment links', () => {
 
   it('a partial payment leaves the invoice partially_paid; a refund raises the outstanding amount with exactly one credit note', async () => {
     const invoice = await issuedInvoice();
-    const link = await adminCall('POST', `/invoices/${invoice.id}/payment-checkout`, { amount: 5000, expireInHours: 2 });
+    const link = await adminCall('POST', `/invoices/${invoice.id}/payment-checkout`, {
+      amount: 5000,
+      expireInHours: 2,
+    });
     expect(link.status, JSON.stringify(link.body)).toBe(200);
     expect(link.body.amount).toBe(5000);
     expect(Date.parse(link.body.expiresAt) - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);
@@ -216,7 +263,13 @@ describe('invoice payment links', () => {
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ kind: 'refund', transactionId, totals: { gross: 5000 } });
     // A second delivery of the same refund event was consumed as well: still one credit note.
-    await eventually(() => mesh.logs('billing').filter((l) => l.includes(eventId) && l.includes('transaction status of an invoice payment received')).length >= 2);
+    await eventually(
+      () =>
+        mesh
+          .logs('billing')
+          .filter((l) => l.includes(eventId) && l.includes('transaction status of an invoice payment received'))
+          .length >= 2,
+    );
     expect(await creditNotesOf(invoice.id)).toHaveLength(1);
   });
 });

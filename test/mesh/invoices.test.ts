@@ -28,9 +28,23 @@ function fiscalLabelToday(): number {
 }
 
 /** A buyer in another member state than the seller (DE). */
-const billingAddress = { name: 'Nora Buyer', email: 'nora@example.com', line1: 'Damrak 1', city: 'Amsterdam', postalCode: '1012', country: 'NL' };
+const billingAddress = {
+  name: 'Nora Buyer',
+  email: 'nora@example.com',
+  line1: 'Damrak 1',
+  city: 'Amsterdam',
+  postalCode: '1012',
+  country: 'NL',
+};
 
-const item = (over: Record<string, unknown> = {}) => ({ description: 'Consulting hour', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'service', ...over });
+const item = (over: Record<string, unknown> = {}) => ({
+  description: 'Consulting hour',
+  quantity: 2,
+  unitPrice: 11900,
+  amountType: 'gross',
+  itemType: 'service',
+  ...over,
+});
 
 /**
  * Invoices end to end over the Admin API: legal numbering under parallel issuing, the lifecycle
@@ -50,7 +64,13 @@ describe('invoices over the Admin API', () => {
     del: (p: string) => api('DELETE', adm(p), { token }),
   });
   let a: ReturnType<typeof as>;
-  const draftBody = (over: Record<string, unknown> = {}) => ({ siteId: A.siteId, clientId, currency: 'EUR', items: [item()], ...over });
+  const draftBody = (over: Record<string, unknown> = {}) => ({
+    siteId: A.siteId,
+    clientId,
+    currency: 'EUR',
+    items: [item()],
+    ...over,
+  });
   const invoiceTotal = async () => (await a.get('/invoices?limit=100')).body.total as number;
 
   beforeAll(async () => {
@@ -59,14 +79,20 @@ describe('invoices over the Admin API', () => {
     B = await mesh.bootstrap();
     a = as(A.apiKey);
     expect((await a.put('/organizations/settings/tax', { homeCountry: 'DE' })).status).toBe(200);
-    const settings = await a.put('/organizations/settings/invoicing', { companyName: 'Muster GmbH', invoiceNumberLayout: FISCAL_LAYOUT });
+    const settings = await a.put('/organizations/settings/invoicing', {
+      companyName: 'Muster GmbH',
+      invoiceNumberLayout: FISCAL_LAYOUT,
+    });
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
     expect(settings.body.invoiceNumberLayout).toMatchObject(FISCAL_LAYOUT);
     const client = await a.post('/clients', {
       name: 'Stadt Musterhausen',
       email: 'rechnung@musterhausen.example',
       address: { street: 'Rathausplatz 1', city: 'Musterhausen', postalCode: '12345', country: 'DE' },
-      taxInfo: { taxCountry: 'DE', peppolRoutingAddress: { schemeId: '0204', value: { plaintext: LEITWEG }, confirmedByBuyer: true } },
+      taxInfo: {
+        taxCountry: 'DE',
+        peppolRoutingAddress: { schemeId: '0204', value: { plaintext: LEITWEG }, confirmedByBuyer: true },
+      },
     });
     expect(client.status, JSON.stringify(client.body)).toBe(201);
     clientId = client.body.id as string;
@@ -81,7 +107,14 @@ describe('invoices over the Admin API', () => {
 
   /** A checkout and its transaction through the provider_a sandbox; `pay` confirms the payment and waits for status 1. */
   async function transaction(
-    opts: { amount?: number; currency?: string; clientId?: string; pay?: boolean; org?: BootstrapResult; billing?: typeof billingAddress } = {},
+    opts: {
+      amount?: number;
+      currency?: string;
+      clientId?: string;
+      pay?: boolean;
+      org?: BootstrapResult;
+      billing?: typeof billingAddress;
+    } = {},
   ): Promise<string> {
     const org = opts.org ?? A;
     const provider = org.providers!.provider_a!;
@@ -97,20 +130,33 @@ describe('invoices over the Admin API', () => {
     });
     expect(c.status, JSON.stringify(c.body)).toBe(200);
     const t = await api('POST', `${mesh.publicBaseUrl}/transactions/create`, {
-      body: { sessionPublicId: c.body.sessionPublicId, providerId: provider.id, billingAddress: opts.billing ?? billingAddress },
+      body: {
+        sessionPublicId: c.body.sessionPublicId,
+        providerId: provider.id,
+        billingAddress: opts.billing ?? billingAddress,
+      },
       headers: { origin: MAIN_FRONTEND },
     });
     expect(t.status, JSON.stringify(t.body)).toBe(200);
     const id = t.body.transactionId as string;
     if (opts.pay ?? true) {
       const record = await api('GET', adm(`/transactions/${id}`), { token: org.apiKey });
-      const confirm = await fetch(`${mesh.sandboxUrls['sandbox-provider-a']}/v1/payment_intents/${record.body.providerPaymentId}/confirm`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${provider.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ payment_method: 'pm_card_visa' }).toString(),
-      });
+      const confirm = await fetch(
+        `${mesh.sandboxUrls['sandbox-provider-a']}/v1/payment_intents/${record.body.providerPaymentId}/confirm`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${provider.secretKey}`,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: new URLSearchParams({ payment_method: 'pm_card_visa' }).toString(),
+        },
+      );
       expect(((await confirm.json()) as { status: string }).status).toBe('succeeded');
-      await eventually(async () => (await api('GET', adm(`/transactions/${id}`), { token: org.apiKey })).body.status === 1, 20_000);
+      await eventually(
+        async () => (await api('GET', adm(`/transactions/${id}`), { token: org.apiKey })).body.status === 1,
+        20_000,
+      );
     }
     return id;
   }
@@ -118,21 +164,35 @@ describe('invoices over the Admin API', () => {
   /** Waits until billing's automatic-invoice consumer has handled every event it was given. */
   const autoInvoicesDrained = () =>
     eventually(async () => {
-      const c = (await consumerBacklogs(NATS_URL, mesh.namespace)).find((b) => b.consumer.endsWith('_BILLING_AUTO_INVOICES'));
+      const c = (await consumerBacklogs(NATS_URL, mesh.namespace)).find((b) =>
+        b.consumer.endsWith('_BILLING_AUTO_INVOICES'),
+      );
       return c && c.numPending === 0 && c.numAckPending === 0;
     }, 20_000);
   const invoicesOfTransaction = async (transactionId: string) =>
-    ((await a.get('/invoices?limit=100')).body.items as { sourceTransactionId: string | null }[]).filter((i) => i.sourceTransactionId === transactionId);
+    ((await a.get('/invoices?limit=100')).body.items as { sourceTransactionId: string | null }[]).filter(
+      (i) => i.sourceTransactionId === transactionId,
+    );
 
   it('issues 50 drafts in parallel with 50 distinct consecutive numbers of the fiscal year', async () => {
     // Drafts in small batches (the machine's PostgreSQL is shared); the issuing is what races.
     const drafts = [];
     for (let batch = 0; batch < 5; batch++) {
-      drafts.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => a.post('/invoices', draftBody({ items: [item({ description: `Hour ${batch * 10 + i + 1}` })] }))))));
+      drafts.push(
+        ...(await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            a.post('/invoices', draftBody({ items: [item({ description: `Hour ${batch * 10 + i + 1}` })] })),
+          ),
+        )),
+      );
     }
     for (const d of drafts) {
       expect(d.status, JSON.stringify(d.body)).toBe(201);
-      expect(d.body).toMatchObject({ status: 'draft', number: null, proformaNumber: expect.stringMatching(/^PROFORMA-/) });
+      expect(d.body).toMatchObject({
+        status: 'draft',
+        number: null,
+        proformaNumber: expect.stringMatching(/^PROFORMA-/),
+      });
     }
     const issued = await Promise.all(drafts.map((d) => a.post(`/invoices/${d.body.id}/issue`)));
     for (const r of issued) expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -140,7 +200,8 @@ describe('invoices over the Admin API', () => {
     const label = fiscalLabelToday();
     expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => `INV-${label}-${String(i + 1).padStart(5, '0')}`));
     // Each issued invoice carries its number in its frozen snapshot, and the list shows them all.
-    for (const r of issued) expect(r.body).toMatchObject({ status: 'issued', proformaNumber: null, snapshot: { number: r.body.number } });
+    for (const r of issued)
+      expect(r.body).toMatchObject({ status: 'issued', proformaNumber: null, snapshot: { number: r.body.number } });
     const listed = await a.get(`/invoices?status=issued&number=INV-${label}-*&limit=100`);
     expect(listed.body.total).toBe(50);
   });
@@ -180,7 +241,12 @@ describe('invoices over the Admin API', () => {
     const notes = await a.get(`/credit-notes?invoiceId=${id}`);
     expect(notes.status).toBe(200);
     expect(notes.body.total).toBe(1);
-    expect(notes.body.items[0]).toMatchObject({ id: voided.body.creditNoteIds[0], invoiceId: id, invoiceNumber: issued.body.number, kind: 'void' });
+    expect(notes.body.items[0]).toMatchObject({
+      id: voided.body.creditNoteIds[0],
+      invoiceId: id,
+      invoiceNumber: issued.body.number,
+      kind: 'void',
+    });
     // The credit note states the reversed amounts as its own (positive) totals.
     expect(notes.body.items[0].totals).toEqual(issued.body.totals);
     expect((await a.get(`/credit-notes/${voided.body.creditNoteIds[0]}`)).body.number).toBe(notes.body.items[0].number);
@@ -196,7 +262,10 @@ describe('invoices over the Admin API', () => {
   });
 
   it('refuses bad input with a 4xx naming the field and writes no invoice', async () => {
-    const foreign = await as(B.apiKey).post('/clients', { name: 'Other org buyer', address: { street: 'Weg 2', city: 'Köln', postalCode: '50667', country: 'DE' } });
+    const foreign = await as(B.apiKey).post('/clients', {
+      name: 'Other org buyer',
+      address: { street: 'Weg 2', city: 'Köln', postalCode: '50667', country: 'DE' },
+    });
     expect(foreign.status).toBe(201);
     const before = await invoiceTotal();
     const unknownId = 'aaaaaaaaaaaaaaaaaaaaaaaa';
@@ -247,7 +316,15 @@ describe('invoices over the Admin API', () => {
 
     const created = await a.post(`/invoices/from-transaction/${txId}`, { paymentTermsDays: 14 });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body).toMatchObject({ status: 'draft', clientId, siteId: A.siteId, currency: 'EUR', transactionId: txId, sourceTransactionId: txId, paymentTermsDays: 14 });
+    expect(created.body).toMatchObject({
+      status: 'draft',
+      clientId,
+      siteId: A.siteId,
+      currency: 'EUR',
+      transactionId: txId,
+      sourceTransactionId: txId,
+      paymentTermsDays: 14,
+    });
     // The transaction's tax is reused as it was computed (NL buyer of the checkout), not recomputed for the client.
     expect(created.body.taxCalculation).toEqual(stored.body.tax);
     expect(created.body.totals.gross).toBe(12100);
@@ -305,7 +382,9 @@ describe('invoices over the Admin API', () => {
     const linked = await a.put(`/invoices/${id}/transaction`, { transactionId: eur });
     expect(linked.status, JSON.stringify(linked.body)).toBe(200);
     expect(linked.body).toMatchObject({ transactionId: eur, sourceTransactionId: null, status: 'draft' });
-    expect((await a.put(`/invoices/${id}/transaction`, { transactionId: eur })).body.updatedAt).toBe(linked.body.updatedAt);
+    expect((await a.put(`/invoices/${id}/transaction`, { transactionId: eur })).body.updatedAt).toBe(
+      linked.body.updatedAt,
+    );
     expect((await a.get(`/invoices/${id}`)).body.transactionId).toBe(eur);
   });
 
@@ -318,7 +397,10 @@ describe('invoices over the Admin API', () => {
 
     expect((await a.put('/organizations/settings/invoicing', { autoGenerateInvoice: true })).status).toBe(200);
     const txId = await transaction({ clientId });
-    const invoice = await eventually(async () => (await invoicesOfTransaction(txId))[0] as Record<string, any> | undefined, 20_000);
+    const invoice = await eventually(
+      async () => (await invoicesOfTransaction(txId))[0] as Record<string, any> | undefined,
+      20_000,
+    );
     // Issued and paid by the transaction it was made for (whichever of the invoice and the
     // payment's event comes first).
     const full = await eventually(async () => {
@@ -326,8 +408,17 @@ describe('invoices over the Admin API', () => {
       return r.status === 'paid' ? r : undefined;
     }, 20_000);
     const stored = (await a.get(`/transactions/${txId}/tax`)).body;
-    expect(full).toMatchObject({ clientId, transactionId: txId, sourceTransactionId: txId, number: expect.stringMatching(/^INV-\d{4}-\d{5}$/) });
-    expect(full).toMatchObject({ amountPaid: full.totals.gross, amountDue: 0, payments: [{ transactionId: txId, amount: full.totals.gross }] });
+    expect(full).toMatchObject({
+      clientId,
+      transactionId: txId,
+      sourceTransactionId: txId,
+      number: expect.stringMatching(/^INV-\d{4}-\d{5}$/),
+    });
+    expect(full).toMatchObject({
+      amountPaid: full.totals.gross,
+      amountDue: 0,
+      payments: [{ transactionId: txId, amount: full.totals.gross }],
+    });
     expect(full.snapshot.taxCalculation).toEqual(stored.tax);
 
     // Redeliveries of the completed event write no second invoice and draw no second number.
@@ -335,7 +426,9 @@ describe('invoices over the Admin API', () => {
     const completed = events.find((e) => e.data.transactionId === txId && e.data.status === 1);
     expect(completed).toBeTruthy();
     for (let i = 0; i < 2; i++) {
-      await nc.jetstream().publish(`${mesh.namespace}.${completed!.type}`, JSON.stringify(completed), { msgID: `${completed!.id}/${randomBytes(6).toString('hex')}` });
+      await nc.jetstream().publish(`${mesh.namespace}.${completed!.type}`, JSON.stringify(completed), {
+        msgID: `${completed!.id}/${randomBytes(6).toString('hex')}`,
+      });
     }
     await autoInvoicesDrained();
     const after = await invoicesOfTransaction(txId);
@@ -344,7 +437,6 @@ describe('invoices over the Admin API', () => {
     expect(again.number).toBe(full.number);
     expect(again).toMatchObject({ status: 'paid', amountPaid: full.amountPaid, payments: [{ transactionId: txId }] });
     expect(again.payments).toHaveLength(1);
-
   });
 
   it('issues the automatic invoice of a transaction without a client to the client of its billing e-mail, created once', async () => {
@@ -358,19 +450,33 @@ describe('invoices over the Admin API', () => {
         const full = found && (await a.get(`/invoices/${found.id}`)).body;
         return full?.status === 'paid' ? full : undefined;
       }, 20_000);
-    const clientsOf = async (email: string) => ((await a.get('/clients?limit=100')).body.items as any[]).filter((c) => c.email?.toLowerCase() === email.toLowerCase());
+    const clientsOf = async (email: string) =>
+      ((await a.get('/clients?limit=100')).body.items as any[]).filter(
+        (c) => c.email?.toLowerCase() === email.toLowerCase(),
+      );
 
     const first = await transaction({ billing: buyer });
     const invoice = await issuedOf(first);
     const created = await clientsOf(buyer.email);
     expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({ name: 'Jan Koper', email: buyer.email, address: { street: 'Damrak 1', city: 'Amsterdam', postalCode: '1012', country: 'NL' } });
-    expect(invoice).toMatchObject({ clientId: created[0].id, transactionId: first, sourceTransactionId: first, snapshot: { buyer: { name: 'Jan Koper', email: buyer.email } } });
+    expect(created[0]).toMatchObject({
+      name: 'Jan Koper',
+      email: buyer.email,
+      address: { street: 'Damrak 1', city: 'Amsterdam', postalCode: '1012', country: 'NL' },
+    });
+    expect(invoice).toMatchObject({
+      clientId: created[0].id,
+      transactionId: first,
+      sourceTransactionId: first,
+      snapshot: { buyer: { name: 'Jan Koper', email: buyer.email } },
+    });
     const history = (await a.get(`/clients/${created[0].id}/history`)).body.items;
     expect(history.map((h: any) => [h.action, h.actor])).toEqual([['create', `auto-invoice:${first}`]]);
 
     // The same buyer (the e-mail in other letter case) pays again: same client, no second one.
-    const again = await transaction({ billing: { ...buyer, name: 'J. Koper', email: ` JAN.${tag.toUpperCase()}@Example.COM` } });
+    const again = await transaction({
+      billing: { ...buyer, name: 'J. Koper', email: ` JAN.${tag.toUpperCase()}@Example.COM` },
+    });
     expect(await issuedOf(again)).toMatchObject({ clientId: created[0].id });
     expect(await clientsOf(buyer.email)).toHaveLength(1);
 
@@ -378,7 +484,10 @@ describe('invoices over the Admin API', () => {
     const own = await a.post('/clients', { name: 'Koper Holding BV', email: `ops.${tag}@example.com` });
     expect(own.status).toBe(201);
     const third = await transaction({ billing: { ...buyer, email: `Ops.${tag}@example.com` } });
-    expect(await issuedOf(third)).toMatchObject({ clientId: own.body.id, snapshot: { buyer: { name: 'Koper Holding BV' } } });
+    expect(await issuedOf(third)).toMatchObject({
+      clientId: own.body.id,
+      snapshot: { buyer: { name: 'Koper Holding BV' } },
+    });
     expect(await clientsOf(`ops.${tag}@example.com`)).toHaveLength(1);
   });
 
@@ -390,7 +499,8 @@ describe('invoices over the Admin API', () => {
     const out = [];
     for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
       const msg = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
-      if (msg?.subject === `${mesh.namespace}.${subject}`) out.push(msg.json<{ id: string; type: string; data: any }>());
+      if (msg?.subject === `${mesh.namespace}.${subject}`)
+        out.push(msg.json<{ id: string; type: string; data: any }>());
     }
     return out;
   }

@@ -23,7 +23,9 @@ describe('outbound IPN through the whole mesh', () => {
 
   beforeAll(async () => {
     receiverUrl = await receiver.start();
-    mesh = await startTestMesh({ env: { IPN_BACKOFF_BASE_MS: String(BACKOFF_BASE_MS), IPN_TIMEOUT_MS: String(TIMEOUT_MS) } });
+    mesh = await startTestMesh({
+      env: { IPN_BACKOFF_BASE_MS: String(BACKOFF_BASE_MS), IPN_TIMEOUT_MS: String(TIMEOUT_MS) },
+    });
     boot = await mesh.bootstrap();
     bus = await Bus.connect({
       url: NATS_URL,
@@ -42,7 +44,10 @@ describe('outbound IPN through the whole mesh', () => {
   });
 
   /** Publishes a status change exactly as checkout would (same subject, schema and event id rule). */
-  async function publish(over: Partial<TransactionStatusChanged> & { transactionId: string }, eventIdOverride?: string) {
+  async function publish(
+    over: Partial<TransactionStatusChanged> & { transactionId: string },
+    eventIdOverride?: string,
+  ) {
     const data: TransactionStatusChanged = {
       organizationId: boot.organizationId,
       siteId: boot.siteId,
@@ -62,7 +67,14 @@ describe('outbound IPN through the whole mesh', () => {
   }
 
   const list = async (transactionId: string, organizationId = boot.organizationId) =>
-    (await call(client, client.listDeliveries, { organizationId, transactionId }, { deadlineMs: 5_000, target: 'notifications-ipn' })).items;
+    (
+      await call(
+        client,
+        client.listDeliveries,
+        { organizationId, transactionId },
+        { deadlineMs: 5_000, target: 'notifications-ipn' },
+      )
+    ).items;
 
   const settled = (transactionId: string, timeoutMs = 30_000) =>
     eventually(async () => {
@@ -75,7 +87,13 @@ describe('outbound IPN through the whole mesh', () => {
     receiver.respond = () => 200;
     await publish({ transactionId: tx, status: 1, externalReference: 'order-4711' });
     const d = await settled(tx);
-    expect(d).toMatchObject({ transactionId: tx, status: 1, state: 'succeeded', lastHttpStatus: 200, url: `${receiverUrl}/ipn/${tx}` });
+    expect(d).toMatchObject({
+      transactionId: tx,
+      status: 1,
+      state: 'succeeded',
+      lastHttpStatus: 200,
+      url: `${receiverUrl}/ipn/${tx}`,
+    });
     expect(d.attempts).toHaveLength(1);
     expect(d.attempts[0]).toMatchObject({ number: 1, httpStatus: 200, error: '' });
     await new Promise((r) => setTimeout(r, BACKOFF_BASE_MS));
@@ -121,7 +139,10 @@ describe('outbound IPN through the whole mesh', () => {
     await publish({ transactionId: tx }, `republished:${tx}`);
     // a later event on the same transaction proves the consumer got past the duplicates
     await publish({ transactionId: tx, sequence: 2, status: 3 });
-    await eventually(async () => (await list(tx)).length === 2 && (await list(tx)).every((d) => d.state === 'succeeded'), 20_000);
+    await eventually(
+      async () => (await list(tx)).length === 2 && (await list(tx)).every((d) => d.state === 'succeeded'),
+      20_000,
+    );
     const items = await list(tx);
     expect(items.map((d) => [d.sequence, d.status])).toEqual([
       [2, 3],
@@ -148,10 +169,14 @@ describe('outbound IPN through the whole mesh', () => {
     receiver.respond = (r, nth) => (r.path === `/ipn/${tx}` && nth === 1 ? 500 : 200);
     await publish({ transactionId: tx });
     // attempt 1 failed and its outcome is stored: the retry is waiting in the backoff
-    await eventually(async () => {
-      const [d] = await list(tx);
-      return d?.attempts.length === 1 && d.attempts[0]!.httpStatus === 500 && d.state === 'pending';
-    }, 20_000, 20);
+    await eventually(
+      async () => {
+        const [d] = await list(tx);
+        return d?.attempts.length === 1 && d.attempts[0]!.httpStatus === 500 && d.state === 'pending';
+      },
+      20_000,
+      20,
+    );
     await mesh.kill('notifications-ipn');
     expect(receiver.at(`/ipn/${tx}`)).toHaveLength(1);
     await mesh.restart('notifications-ipn');

@@ -16,7 +16,8 @@ const de = JSON.parse(readFileSync(join(MESSAGES_DIR, 'de.json'), 'utf8')) as Re
 /** Short session tokens, so the page has to renew them through the refresh cookie. */
 const SESSION_TTL_SECONDS = 8;
 
-const eur = (minor: number, locale = 'en') => new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(minor / 100);
+const eur = (minor: number, locale = 'en') =>
+  new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(minor / 100);
 
 /**
  * The buyer portal page in Chromium against the whole mesh: gateway-public serves it at
@@ -39,31 +40,41 @@ describe('buyer portal page (Chromium)', () => {
   const tokens: string[] = [];
   const errors: string[] = [];
 
-  const admin = (method: string, p: string, body?: unknown) => api(method, `${mesh.adminBaseUrl}${p}`, { token: A.apiKey, ...(body !== undefined ? { body } : {}) });
+  const admin = (method: string, p: string, body?: unknown) =>
+    api(method, `${mesh.adminBaseUrl}${p}`, { token: A.apiKey, ...(body !== undefined ? { body } : {}) });
   const pub = (p: string, token?: string) => api('GET', `${mesh.publicBaseUrl}${p}`, token ? { token } : {});
 
   async function open(url: string, opts: { width?: number; acceptLanguage?: string } = {}): Promise<Page> {
-    const p = await browser.page({ width: opts.width ?? 360, height: 740, ...(opts.acceptLanguage ? { acceptLanguage: opts.acceptLanguage } : {}) });
+    const p = await browser.page({
+      width: opts.width ?? 360,
+      height: 740,
+      ...(opts.acceptLanguage ? { acceptLanguage: opts.acceptLanguage } : {}),
+    });
     p.on('console', (msg) => {
       if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) errors.push(msg.text());
     });
     p.on('pageerror', (err) => errors.push(String(err)));
     p.on('response', (res) => {
       if (/\/portal\/auth\/(verify-otp|magic-link|refresh)$/.test(res.url()) && res.status() === 200) {
-        void res.json().then((b: { token?: string }) => b.token && tokens.push(b.token), () => undefined);
+        void res.json().then(
+          (b: { token?: string }) => b.token && tokens.push(b.token),
+          () => undefined,
+        );
       }
     });
     await p.goto(url, { waitUntil: 'domcontentloaded' });
     return p;
   }
 
-  const waitShown = (p: Page, selector: string, timeoutMs = 20_000) => eventually(async () => ((await isShown(p, selector)) ? true : undefined), timeoutMs);
+  const waitShown = (p: Page, selector: string, timeoutMs = 20_000) =>
+    eventually(async () => ((await isShown(p, selector)) ? true : undefined), timeoutMs);
   const waitText = (p: Page, selector: string, want: (text: string) => boolean, timeoutMs = 20_000) =>
     eventually(async () => {
       const got = await innerText(p, selector).catch(() => '');
       return want(got) ? got : undefined;
     }, timeoutMs);
-  const activeId = (p: Page) => inPage<string>(p, 'document.activeElement ? document.activeElement.id || document.activeElement.tagName : ""');
+  const activeId = (p: Page) =>
+    inPage<string>(p, 'document.activeElement ? document.activeElement.id || document.activeElement.tagName : ""');
 
   async function newestCode(email: string, before: number): Promise<string> {
     const messages = await eventually(async () => {
@@ -84,7 +95,9 @@ describe('buyer portal page (Chromium)', () => {
     try {
       const cdp = await p.createCDPSession();
       await cdp.send('Page.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
-      const answer = p.waitForResponse((r: HTTPResponse) => r.url().includes(path) && r.status() !== 401, { timeout: 30_000 });
+      const answer = p.waitForResponse((r: HTTPResponse) => r.url().includes(path) && r.status() !== 401, {
+        timeout: 30_000,
+      });
       await p.click(selector);
       const res = await answer;
       expect(res.status()).toBe(200);
@@ -100,13 +113,23 @@ describe('buyer portal page (Chromium)', () => {
   }
 
   beforeAll(async () => {
-    mesh = await startTestMesh({ env: { EMAIL_POLL_INTERVAL_MS: '100', PORTAL_SESSION_TTL_SECONDS: String(SESSION_TTL_SECONDS) } });
+    mesh = await startTestMesh({
+      env: { EMAIL_POLL_INTERVAL_MS: '100', PORTAL_SESSION_TTL_SECONDS: String(SESSION_TTL_SECONDS) },
+    });
     root = mesh.publicRootUrl;
     const url = mesh.sandboxUrls['sandbox-mail'];
     if (!url) throw new Error('the mail catcher did not start with the mesh');
     catcher = new MailCatcherClient(url);
     A = await mesh.bootstrap();
-    expect((await admin('PUT', '/organizations/settings/tax', { homeCountry: 'DE', vatId: 'DE136695976', viesEnabled: false })).status).toBe(200);
+    expect(
+      (
+        await admin('PUT', '/organizations/settings/tax', {
+          homeCountry: 'DE',
+          vatId: 'DE136695976',
+          viesEnabled: false,
+        })
+      ).status,
+    ).toBe(200);
     const settings = await admin('PUT', '/organizations/settings/invoicing', {
       companyName: 'Muster Software GmbH',
       companyAddress: { street: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
@@ -116,14 +139,20 @@ describe('buyer portal page (Chromium)', () => {
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
     const portal = await admin('PUT', '/organizations/settings/portal', { enabled: true, magicLinksEnabled: true });
     expect(portal.status, JSON.stringify(portal.body)).toBe(200);
-    const client = await admin('POST', '/clients', { name: 'Käufer AG', email: buyer, address: { street: 'Marktplatz 5', city: 'München', postalCode: '80331', country: 'DE' } });
+    const client = await admin('POST', '/clients', {
+      name: 'Käufer AG',
+      email: buyer,
+      address: { street: 'Marktplatz 5', city: 'München', postalCode: '80331', country: 'DE' },
+    });
     expect(client.status, JSON.stringify(client.body)).toBe(201);
     const draft = await admin('POST', '/invoices', {
       siteId: A.siteId,
       clientId: client.body.id,
       currency: 'EUR',
       paymentTermsDays: 14,
-      items: [{ description: 'Consulting, March', quantity: 3, unitPrice: 30000, amountType: 'net', itemType: 'service' }],
+      items: [
+        { description: 'Consulting, March', quantity: 3, unitPrice: 30000, amountType: 'net', itemType: 'service' },
+      ],
     });
     expect(draft.status, JSON.stringify(draft.body)).toBe(201);
     const issued = await admin('POST', `/invoices/${draft.body.id}/issue`);
@@ -137,7 +166,15 @@ describe('buyer portal page (Chromium)', () => {
         clientId: client.body.id,
         currency: 'EUR',
         paymentTermsDays: 14,
-        items: [{ description: 'Hosting plan', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'digital_service' }],
+        items: [
+          {
+            description: 'Hosting plan',
+            quantity: 1,
+            unitPrice: 11900,
+            amountType: 'gross',
+            itemType: 'digital_service',
+          },
+        ],
       },
     });
     expect(schedule.status, JSON.stringify(schedule.body)).toBeLessThan(300);
@@ -223,7 +260,11 @@ describe('buyer portal page (Chromium)', () => {
   });
 
   it('downloads the invoice PDF with the session', async () => {
-    const bytes = await downloadVia(page, `tr[data-document-id="${invoice.id}"] button[data-download="pdf"]`, `/portal/documents/${invoice.id}/pdf`);
+    const bytes = await downloadVia(
+      page,
+      `tr[data-document-id="${invoice.id}"] button[data-download="pdf"]`,
+      `/portal/documents/${invoice.id}/pdf`,
+    );
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
   });
 
@@ -235,7 +276,10 @@ describe('buyer portal page (Chromium)', () => {
     expect(upcoming.status, JSON.stringify(upcoming.body)).toBe(200);
     const charges = upcoming.body.upcoming as { estimatedTotal: number; taxEstimate: number }[];
     expect(charges.length).toBeGreaterThan(0);
-    const rows = await inPage<string[]>(page, `[...document.querySelectorAll(${JSON.stringify(`${item} table.upcoming tbody tr`)})].map((r) => r.innerText)`);
+    const rows = await inPage<string[]>(
+      page,
+      `[...document.querySelectorAll(${JSON.stringify(`${item} table.upcoming tbody tr`)})].map((r) => r.innerText)`,
+    );
     expect(rows).toHaveLength(charges.length);
     for (const [i, c] of charges.entries()) {
       expect(rows[i]).toContain(eur(c.estimatedTotal));
@@ -249,12 +293,20 @@ describe('buyer portal page (Chromium)', () => {
     await page.click(cancelButton);
     await page.waitForSelector('#cancel-dialog[open]');
     expect(await activeId(page)).toBe('cancel-reason');
-    expect(await inPage<string>(page, 'document.getElementById("cancel-dialog").getAttribute("aria-labelledby")')).toBe('cancel-title');
+    expect(await inPage<string>(page, 'document.getElementById("cancel-dialog").getAttribute("aria-labelledby")')).toBe(
+      'cancel-title',
+    );
     for (let i = 0; i < 4; i++) await page.keyboard.press('Tab');
-    expect(await inPage<boolean>(page, 'document.getElementById("cancel-dialog").contains(document.activeElement)')).toBe(true);
+    expect(
+      await inPage<boolean>(page, 'document.getElementById("cancel-dialog").contains(document.activeElement)'),
+    ).toBe(true);
     await page.keyboard.press('Escape');
-    await eventually(async () => ((await inPage<boolean>(page, '!document.getElementById("cancel-dialog").open')) ? true : undefined));
-    expect(await inPage<boolean>(page, `document.activeElement === document.querySelector(${JSON.stringify(cancelButton)})`)).toBe(true);
+    await eventually(async () =>
+      (await inPage<boolean>(page, '!document.getElementById("cancel-dialog").open')) ? true : undefined,
+    );
+    expect(
+      await inPage<boolean>(page, `document.activeElement === document.querySelector(${JSON.stringify(cancelButton)})`),
+    ).toBe(true);
     expect((await admin('GET', `/invoices/recurring/${scheduleId}`)).body.status).toBe('active');
 
     await page.click(cancelButton);
@@ -273,7 +325,10 @@ describe('buyer portal page (Chromium)', () => {
     const left = await pub(`/portal/subscriptions/${scheduleId}/upcoming?count=3`, tokens[tokens.length - 1]!);
     expect(left.status, JSON.stringify(left.body)).toBe(200);
     await eventually(async () => {
-      const shown = await inPage<number>(page, `document.querySelectorAll(${JSON.stringify(`${item} table.upcoming tbody tr`)}).length`);
+      const shown = await inPage<number>(
+        page,
+        `document.querySelectorAll(${JSON.stringify(`${item} table.upcoming tbody tr`)}).length`,
+      );
       return shown === (left.body.upcoming as unknown[]).length ? true : undefined;
     });
     await browser.screenshot(page, 'canceled');
@@ -282,9 +337,19 @@ describe('buyer portal page (Chromium)', () => {
   it('keeps the sign-in through the refresh cookie once the session token has expired, then logs out', async () => {
     const token = tokens[tokens.length - 1]!;
     // The token the page holds expires (PORTAL_SESSION_TTL_SECONDS of the test mesh).
-    await eventually(async () => ((await pub('/portal/session', token)).status === 401 ? true : undefined), (SESSION_TTL_SECONDS + 10) * 1000);
-    const refreshed = page.waitForResponse((r) => r.url().endsWith('/portal/auth/refresh') && r.request().method() === 'POST', { timeout: 30_000 });
-    const bytes = await downloadVia(page, `tr[data-document-id="${invoice.id}"] button[data-download="pdf"]`, `/portal/documents/${invoice.id}/pdf`);
+    await eventually(
+      async () => ((await pub('/portal/session', token)).status === 401 ? true : undefined),
+      (SESSION_TTL_SECONDS + 10) * 1000,
+    );
+    const refreshed = page.waitForResponse(
+      (r) => r.url().endsWith('/portal/auth/refresh') && r.request().method() === 'POST',
+      { timeout: 30_000 },
+    );
+    const bytes = await downloadVia(
+      page,
+      `tr[data-document-id="${invoice.id}"] button[data-download="pdf"]`,
+      `/portal/documents/${invoice.id}/pdf`,
+    );
     expect((await refreshed).status()).toBe(200);
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
     expect(await isShown(page, '#notice')).toBe(false);
@@ -297,7 +362,9 @@ describe('buyer portal page (Chromium)', () => {
     expect(await innerText(page, '#notice-text')).toBe(en['portal.loggedOut']);
     // Neither the token nor the refresh cookie works any more.
     expect((await pub('/portal/session', renewed)).status).toBe(401);
-    expect(await inPage<number>(page, `fetch('/api/v1/portal/auth/refresh', { method: 'POST' }).then((r) => r.status)`)).toBe(401);
+    expect(
+      await inPage<number>(page, `fetch('/api/v1/portal/auth/refresh', { method: 'POST' }).then((r) => r.status)`),
+    ).toBe(401);
     await browser.screenshot(page, 'logged-out');
     expect(errors).toEqual([]);
   });
@@ -315,7 +382,9 @@ describe('buyer portal page (Chromium)', () => {
     await waitShown(p, '#documents');
     await p.waitForSelector(`tr[data-document-id="${invoice.id}"]`);
     expect(await innerText(p, 'h1')).toBe(de['portal.heading']);
-    expect(await innerText(p, `li[data-subscription-id="${scheduleId}"] .badge`)).toBe(de['portal.subscriptionStatus.cancel_requested']);
+    expect(await innerText(p, `li[data-subscription-id="${scheduleId}"] .badge`)).toBe(
+      de['portal.subscriptionStatus.cancel_requested'],
+    );
     expect(p.url()).toBe(`${root}/portal/magic-link`);
     // What went over the wire: request addresses without their fragment (the browser never sends it).
     expect(urls.map((u) => u.replace(/#.*$/, '')).filter((u) => u.includes(token))).toEqual([]);

@@ -29,20 +29,34 @@ describe('portal subscriptions end to end (mesh)', () => {
   let dir: string;
   const adm = (p: string) => `${mesh.adminBaseUrl}${p}`;
   const pub = (p: string) => `${mesh.publicBaseUrl}${p}`;
-  const admin = (method: string, p: string, body?: unknown) => api(method, adm(p), { token: A.apiKey, ...(body !== undefined ? { body } : {}) });
+  const admin = (method: string, p: string, body?: unknown) =>
+    api(method, adm(p), { token: A.apiKey, ...(body !== undefined ? { body } : {}) });
   const portal = (method: string, p: string, opts: { token?: string; body?: unknown } = {}) =>
-    api(method, pub(p), { ...(opts.token ? { token: opts.token } : {}), ...(opts.body !== undefined ? { body: opts.body } : {}) });
+    api(method, pub(p), {
+      ...(opts.token ? { token: opts.token } : {}),
+      ...(opts.body !== undefined ? { body: opts.body } : {}),
+    });
   const file = async (p: string, token: string) => {
     const res = await fetch(pub(p), { headers: { authorization: `Bearer ${token}` } });
-    return { status: res.status, type: res.headers.get('content-type') ?? '', bytes: Buffer.from(await res.arrayBuffer()) };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      bytes: Buffer.from(await res.arrayBuffer()),
+    };
   };
-  const process = (now: string) => api('POST', adm('/system/recurring/process'), { token: mesh.systemApiKey, body: { now } });
+  const process = (now: string) =>
+    api('POST', adm('/system/recurring/process'), { token: mesh.systemApiKey, body: { now } });
   /** The client's invoices with the cycle each bills (its service period starts on the cycle's date). */
   const invoicesOf = async (clientId: string) => {
     const items = (await admin('GET', `/invoices?clientId=${clientId}&limit=100`)).body.items as { id: string }[];
     return Promise.all(
       items.map(async ({ id }) => {
-        const inv = (await admin('GET', `/invoices/${id}`)).body as { id: string; status: string; number: string; servicePeriod: { start: string; end: string } };
+        const inv = (await admin('GET', `/invoices/${id}`)).body as {
+          id: string;
+          status: string;
+          number: string;
+          servicePeriod: { start: string; end: string };
+        };
         return { ...inv, cycleDate: inv.servicePeriod.start };
       }),
     );
@@ -53,7 +67,12 @@ describe('portal subscriptions end to end (mesh)', () => {
       name: 'Käufer AG',
       email,
       address: { street: 'Marktplatz 5', city: 'München', postalCode: '80331', country: 'DE' },
-      taxInfo: { taxId: { plaintext: BUYER_VAT }, taxIdType: 'vat', taxCountry: 'DE', peppolRoutingAddress: { schemeId: '9930', value: { plaintext: BUYER_VAT }, confirmedByBuyer: true } },
+      taxInfo: {
+        taxId: { plaintext: BUYER_VAT },
+        taxIdType: 'vat',
+        taxCountry: 'DE',
+        peppolRoutingAddress: { schemeId: '9930', value: { plaintext: BUYER_VAT }, confirmedByBuyer: true },
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.id as string;
@@ -106,17 +125,27 @@ describe('portal subscriptions end to end (mesh)', () => {
     if (!url) throw new Error('the mail catcher did not start with the mesh');
     catcher = new MailCatcherClient(url);
     A = await mesh.bootstrap();
-    expect((await admin('PUT', '/organizations/settings/tax', { homeCountry: 'DE', vatId: SELLER_VAT, viesEnabled: false })).status).toBe(200);
+    expect(
+      (await admin('PUT', '/organizations/settings/tax', { homeCountry: 'DE', vatId: SELLER_VAT, viesEnabled: false }))
+        .status,
+    ).toBe(200);
     const settings = await admin('PUT', '/organizations/settings/invoicing', {
       companyName: 'Muster Software GmbH',
       companyAddress: { street: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
       companyEmail: 'billing@muster.example',
       companyPhone: '+49 30 1234567',
       bankIBAN: { plaintext: 'DE89370400440532013000' },
-      eInvoice: { enabled: true, allowedFormats: ['xrechnung', 'peppol', 'zugferd'], strictValidation: true, sellerPeppolRoutingAddress: { schemeId: '9930', value: { plaintext: SELLER_VAT } } },
+      eInvoice: {
+        enabled: true,
+        allowedFormats: ['xrechnung', 'peppol', 'zugferd'],
+        strictValidation: true,
+        sellerPeppolRoutingAddress: { schemeId: '9930', value: { plaintext: SELLER_VAT } },
+      },
     });
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
-    expect((await admin('PUT', '/organizations/settings/portal', { enabled: true, magicLinksEnabled: true })).status).toBe(200);
+    expect(
+      (await admin('PUT', '/organizations/settings/portal', { enabled: true, magicLinksEnabled: true })).status,
+    ).toBe(200);
     buyerClient = await client(buyer);
     sub = await schedule(buyerClient, '2027-01-31', 'Hosting');
     otherSub = await schedule(await client(other), '2031-01-31', 'Other hosting');
@@ -135,7 +164,10 @@ describe('portal subscriptions end to end (mesh)', () => {
     const invoices = await invoicesOf(buyerClient);
     expect(invoices).toHaveLength(1);
     expect(invoices[0]).toMatchObject({ status: 'issued', servicePeriod: { start: '2027-01-31', end: '2027-02-27' } });
-    expect((await admin('GET', `/invoices/recurring/${sub}`)).body).toMatchObject({ nextRunDate: '2027-02-28', invoicesGenerated: 1 });
+    expect((await admin('GET', `/invoices/recurring/${sub}`)).body).toMatchObject({
+      nextRunDate: '2027-02-28',
+      invoicesGenerated: 1,
+    });
   });
 
   it('runs on Feb 28, Mar 31 and Apr 30, never the day before', async () => {
@@ -153,7 +185,11 @@ describe('portal subscriptions end to end (mesh)', () => {
     const invoices = await invoicesOf(buyerClient);
     expect(invoices.map((i) => i.cycleDate).sort()).toEqual(['2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30']);
     expect(invoices.every((i) => i.status === 'issued')).toBe(true);
-    expect((await admin('GET', `/invoices/recurring/${sub}`)).body).toMatchObject({ status: 'active', nextRunDate: '2027-05-31', invoicesGenerated: 4 });
+    expect((await admin('GET', `/invoices/recurring/${sub}`)).body).toMatchObject({
+      status: 'active',
+      nextRunDate: '2027-05-31',
+      invoicesGenerated: 4,
+    });
   });
 
   it('the buyer signs in with the e-mailed code, sees the generated invoices, a PDF and an XRechnung', async () => {
@@ -168,7 +204,14 @@ describe('portal subscriptions end to end (mesh)', () => {
     expect(docs.body).toMatchObject({ total: 4, page: 1, limit: 20 });
     expect(new Set(docs.body.items.map((d: { id: string }) => d.id))).toEqual(new Set(generated.map((i) => i.id)));
     const april = generated.find((i) => i.cycleDate === '2027-04-30')!;
-    expect(docs.body.items.find((d: { id: string }) => d.id === april.id)).toMatchObject({ type: 'invoice', status: 'issued', number: april.number, currency: 'EUR', total: 11900, pdfAvailable: true });
+    expect(docs.body.items.find((d: { id: string }) => d.id === april.id)).toMatchObject({
+      type: 'invoice',
+      status: 'issued',
+      number: april.number,
+      currency: 'EUR',
+      total: 11900,
+      pdfAvailable: true,
+    });
 
     const pdf = await file(`/portal/documents/${april.id}/pdf`, token);
     expect(pdf.status, pdf.bytes.toString().slice(0, 300)).toBe(200);
@@ -180,7 +223,9 @@ describe('portal subscriptions end to end (mesh)', () => {
     expect(xml.bytes.toString()).toContain(april.number);
     const path = join(dir, 'subscription-xrechnung.xml');
     await writeFile(path, xml.bytes);
-    const out = await run(globalThis.process.execPath, [KIT, '-p', 'xrechnung-ubl', '--json', path], { maxBuffer: 32 * 1024 * 1024 }).then(
+    const out = await run(globalThis.process.execPath, [KIT, '-p', 'xrechnung-ubl', '--json', path], {
+      maxBuffer: 32 * 1024 * 1024,
+    }).then(
       (r) => r.stdout,
       (err: { code?: number; stdout?: string; stderr?: string }) => {
         if (err.code === 1 && err.stdout) return err.stdout;
@@ -237,7 +282,11 @@ describe('portal subscriptions end to end (mesh)', () => {
       effectiveAt: null,
       cancellationReason: null,
       cancellationRequestedAt: null,
-      upcoming: [charge(4, '2027-05-31', '2027-06-14'), charge(5, '2027-06-30', '2027-07-14'), charge(6, '2027-07-31', '2027-08-14')],
+      upcoming: [
+        charge(4, '2027-05-31', '2027-06-14'),
+        charge(5, '2027-06-30', '2027-07-14'),
+        charge(6, '2027-07-31', '2027-08-14'),
+      ],
     });
     // One bound for the gateway and the recurring service behind it (the Admin API's too): 1 to 12.
     const most = await portal('GET', `/portal/subscriptions/${sub}/upcoming?count=12`, { token });
@@ -253,7 +302,8 @@ describe('portal subscriptions end to end (mesh)', () => {
   });
 
   it('offers a pro forma PDF of the first upcoming charge once the organization enables previews, storing nothing', async () => {
-    const preview = (upcomingId: string) => file(`/portal/subscriptions/${sub}/upcoming/${upcomingId}/proforma/pdf`, token);
+    const preview = (upcomingId: string) =>
+      file(`/portal/subscriptions/${sub}/upcoming/${upcomingId}/proforma/pdf`, token);
     // Off by default: nothing offered, the route answers 404.
     expect((await preview(`${sub}-4`)).status).toBe(404);
     const on = await admin('PUT', '/organizations/settings/portal', { proformaPreviewsEnabled: true });
@@ -263,14 +313,26 @@ describe('portal subscriptions end to end (mesh)', () => {
     const label = `PROFORMA-${sub.slice(-8).toUpperCase()}-4`;
     const up = await portal('GET', `/portal/subscriptions/${sub}/upcoming?count=3`, { token });
     expect(up.status, JSON.stringify(up.body)).toBe(200);
-    expect(up.body.upcoming.map((u: { proformaAvailable: boolean; proformaPreviewId: string; proformaPreviewLabel: string }) => [u.proformaAvailable, u.proformaPreviewId, u.proformaPreviewLabel])).toEqual([
+    expect(
+      up.body.upcoming.map(
+        (u: { proformaAvailable: boolean; proformaPreviewId: string; proformaPreviewLabel: string }) => [
+          u.proformaAvailable,
+          u.proformaPreviewId,
+          u.proformaPreviewLabel,
+        ],
+      ),
+    ).toEqual([
       [true, `${sub}-4`, `Pro forma ${label} for the charge of 2027-05-31`],
       [false, '', ''],
       [false, '', ''],
     ]);
     // The Admin API's projection has no preview route: it offers none.
     const adminUp = await admin('GET', `/invoices/recurring/${sub}/upcoming?count=3`);
-    expect(adminUp.body.upcoming.map((u: { proformaAvailable: boolean }) => u.proformaAvailable)).toEqual([false, false, false]);
+    expect(adminUp.body.upcoming.map((u: { proformaAvailable: boolean }) => u.proformaAvailable)).toEqual([
+      false,
+      false,
+      false,
+    ]);
 
     const invoicesBefore = (await admin('GET', '/invoices?limit=100')).body.total as number;
     const pdf = await preview(`${sub}-4`);
@@ -280,7 +342,18 @@ describe('portal subscriptions end to end (mesh)', () => {
     const path = join(dir, 'preview.pdf');
     await writeFile(path, pdf.bytes);
     const text = (await run('pdftotext', ['-layout', path, '-'])).stdout;
-    for (const s of ['Pro forma invoice', label, 'not a tax invoice', 'Muster Software GmbH', 'Käufer AG', 'Hosting plan', '2027-05-31', '2027-06-14', '€119.00']) expect(text, s).toContain(s);
+    for (const s of [
+      'Pro forma invoice',
+      label,
+      'not a tax invoice',
+      'Muster Software GmbH',
+      'Käufer AG',
+      'Hosting plan',
+      '2027-05-31',
+      '2027-06-14',
+      '€119.00',
+    ])
+      expect(text, s).toContain(s);
     // Nothing became an invoice or a portal document.
     expect((await admin('GET', '/invoices?limit=100')).body.total).toBe(invoicesBefore);
     expect((await portal('GET', '/portal/documents', { token })).body.total).toBe(4);
@@ -295,8 +368,14 @@ describe('portal subscriptions end to end (mesh)', () => {
   it('another buyer, signed in by a subscription alone, can neither see nor cancel this one (404)', async () => {
     // Their only portal-visible item is a subscription: a code and a magic link are still theirs.
     const otherToken = await signIn(other);
-    expect((await portal('GET', '/portal/session', { token: otherToken })).body).toEqual({ email: other, hasSubscriptions: true });
-    expect((await portal('GET', '/portal/documents', { token: otherToken })).body).toMatchObject({ items: [], total: 0 });
+    expect((await portal('GET', '/portal/session', { token: otherToken })).body).toEqual({
+      email: other,
+      hasSubscriptions: true,
+    });
+    expect((await portal('GET', '/portal/documents', { token: otherToken })).body).toMatchObject({
+      items: [],
+      total: 0,
+    });
     const made = await admin('POST', '/organizations/settings/portal/magic-links', { email: other });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const linkToken = (made.body.url as string).split('#token=')[1]!;
@@ -308,12 +387,23 @@ describe('portal subscriptions end to end (mesh)', () => {
 
     const theirs = await portal('GET', '/portal/subscriptions', { token: otherToken });
     expect(theirs.body.subscriptions.map((s: { id: string }) => s.id)).toEqual([otherSub]);
-    expect((await portal('GET', `/portal/subscriptions/${sub}/upcoming?count=3`, { token: otherToken })).status).toBe(404);
-    expect((await portal('GET', `/portal/subscriptions/${sub}/upcoming/${sub}-4/proforma/pdf`, { token: otherToken })).status).toBe(404);
-    const cancel = await portal('POST', `/portal/subscriptions/${sub}/cancel`, { token: otherToken, body: { reason: 'not mine' } });
+    expect((await portal('GET', `/portal/subscriptions/${sub}/upcoming?count=3`, { token: otherToken })).status).toBe(
+      404,
+    );
+    expect(
+      (await portal('GET', `/portal/subscriptions/${sub}/upcoming/${sub}-4/proforma/pdf`, { token: otherToken }))
+        .status,
+    ).toBe(404);
+    const cancel = await portal('POST', `/portal/subscriptions/${sub}/cancel`, {
+      token: otherToken,
+      body: { reason: 'not mine' },
+    });
     expect(cancel.status).toBe(404);
     expect(cancel.body.error).toBeTypeOf('string');
-    expect((await admin('GET', `/invoices/recurring/${sub}`)).body).toMatchObject({ status: 'active', cancellationReason: null });
+    expect((await admin('GET', `/invoices/recurring/${sub}`)).body).toMatchObject({
+      status: 'active',
+      cancellationReason: null,
+    });
     expect((await portal('GET', `/portal/subscriptions/${otherSub}/upcoming`, { token })).status).toBe(404);
   });
 
@@ -322,13 +412,30 @@ describe('portal subscriptions end to end (mesh)', () => {
     const reason = `  ${'r'.repeat(600)}  `;
     const res = await portal('POST', `/portal/subscriptions/${sub}/cancel`, { token, body: { reason } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['alreadyCancelled', 'cancellationReason', 'cancellationRequestedAt', 'effectiveAt', 'message', 'status', 'subscriptionId']);
-    expect(res.body).toMatchObject({ subscriptionId: sub, status: 'cancel_requested', alreadyCancelled: false, effectiveAt: '2027-05-31T00:00:00.000Z', cancellationReason: 'r'.repeat(500) });
+    expect(Object.keys(res.body).sort()).toEqual([
+      'alreadyCancelled',
+      'cancellationReason',
+      'cancellationRequestedAt',
+      'effectiveAt',
+      'message',
+      'status',
+      'subscriptionId',
+    ]);
+    expect(res.body).toMatchObject({
+      subscriptionId: sub,
+      status: 'cancel_requested',
+      alreadyCancelled: false,
+      effectiveAt: '2027-05-31T00:00:00.000Z',
+      cancellationReason: 'r'.repeat(500),
+    });
     expect(res.body.message).toBeTypeOf('string');
     expect(Date.parse(res.body.cancellationRequestedAt)).not.toBeNaN();
     cancelled = res.body;
 
-    const again = await portal('POST', `/portal/subscriptions/${sub}/cancel`, { token, body: { reason: 'changed my mind' } });
+    const again = await portal('POST', `/portal/subscriptions/${sub}/cancel`, {
+      token,
+      body: { reason: 'changed my mind' },
+    });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({
       subscriptionId: sub,
@@ -341,13 +448,29 @@ describe('portal subscriptions end to end (mesh)', () => {
 
     const list = await portal('GET', '/portal/subscriptions', { token });
     expect(list.body.subscriptions).toEqual([
-      expect.objectContaining({ id: sub, status: 'cancel_requested', nextChargeDate: null, effectiveAt: '2027-05-31T00:00:00.000Z', upcomingChargesCount: 0, estimatedNextAmount: 0 }),
+      expect.objectContaining({
+        id: sub,
+        status: 'cancel_requested',
+        nextChargeDate: null,
+        effectiveAt: '2027-05-31T00:00:00.000Z',
+        upcomingChargesCount: 0,
+        estimatedNextAmount: 0,
+      }),
     ]);
     const up = await portal('GET', `/portal/subscriptions/${sub}/upcoming?count=3`, { token });
-    expect(up.body).toMatchObject({ status: 'cancel_requested', cancellationReason: 'r'.repeat(500), cancellationRequestedAt: cancelled.cancellationRequestedAt, upcoming: [] });
+    expect(up.body).toMatchObject({
+      status: 'cancel_requested',
+      cancellationReason: 'r'.repeat(500),
+      cancellationRequestedAt: cancelled.cancellationRequestedAt,
+      upcoming: [],
+    });
     // No charge is coming: no preview either.
     expect((await file(`/portal/subscriptions/${sub}/upcoming/${sub}-4/proforma/pdf`, token)).status).toBe(404);
-    expect((await admin('GET', `/invoices/recurring/${sub}`)).body).toMatchObject({ status: 'cancel_requested', effectiveFromCycle: 4, cancelledBy: `portal:${buyer}` });
+    expect((await admin('GET', `/invoices/recurring/${sub}`)).body).toMatchObject({
+      status: 'cancel_requested',
+      effectiveFromCycle: 4,
+      cancelledBy: `portal:${buyer}`,
+    });
   });
 
   it('the processor finalizes the cancellation only once its cycle is due, and bills nothing for it', async () => {
@@ -356,10 +479,17 @@ describe('portal subscriptions end to end (mesh)', () => {
     expect((await admin('GET', `/invoices/recurring/${sub}`)).body.status).toBe('cancel_requested');
     const due = await process('2027-05-31T00:00:00.000Z');
     expect(due.body).toMatchObject({ cancellationsFinalized: 1, completed: 0 });
-    expect((await admin('GET', `/invoices/recurring/${sub}`)).body).toMatchObject({ status: 'cancelled', nextRunDate: null, invoicesGenerated: 4 });
+    expect((await admin('GET', `/invoices/recurring/${sub}`)).body).toMatchObject({
+      status: 'cancelled',
+      nextRunDate: null,
+      invoicesGenerated: 4,
+    });
     expect(await invoicesOf(buyerClient)).toHaveLength(4);
     // Cancelled is no longer portal-visible; the buyer still has their invoices.
-    expect((await portal('GET', '/portal/subscriptions', { token })).body).toMatchObject({ subscriptions: [], total: 0 });
+    expect((await portal('GET', '/portal/subscriptions', { token })).body).toMatchObject({
+      subscriptions: [],
+      total: 0,
+    });
     expect((await portal('GET', '/portal/session', { token })).body).toEqual({ email: buyer, hasSubscriptions: false });
     expect((await portal('GET', `/portal/subscriptions/${sub}/upcoming`, { token })).status).toBe(404);
     expect((await portal('POST', `/portal/subscriptions/${sub}/cancel`, { token, body: {} })).status).toBe(404);

@@ -14,7 +14,8 @@ describe('buyer portal turned off for the deployment (mesh)', () => {
   let A: BootstrapResult;
   let catcher: MailCatcherClient;
   const buyer = `erika-${newObjectId()}@example.test`;
-  const admin = (method: string, p: string, body?: unknown) => api(method, `${mesh.adminBaseUrl}${p}`, { token: A.apiKey, ...(body !== undefined ? { body } : {}) });
+  const admin = (method: string, p: string, body?: unknown) =>
+    api(method, `${mesh.adminBaseUrl}${p}`, { token: A.apiKey, ...(body !== undefined ? { body } : {}) });
 
   beforeAll(async () => {
     mesh = await startTestMesh({ env: { PORTAL_ENABLED: 'false' } });
@@ -23,10 +24,21 @@ describe('buyer portal turned off for the deployment (mesh)', () => {
     catcher = new MailCatcherClient(url);
     A = await mesh.bootstrap();
     expect((await admin('PUT', '/organizations/settings/tax', { homeCountry: 'DE' })).status).toBe(200);
-    expect((await admin('PUT', '/organizations/settings/portal', { enabled: true, magicLinksEnabled: true })).status).toBe(200);
-    const client = await admin('POST', '/clients', { name: 'Erika Buyer', email: buyer, address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' } });
+    expect(
+      (await admin('PUT', '/organizations/settings/portal', { enabled: true, magicLinksEnabled: true })).status,
+    ).toBe(200);
+    const client = await admin('POST', '/clients', {
+      name: 'Erika Buyer',
+      email: buyer,
+      address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+    });
     expect(client.status, JSON.stringify(client.body)).toBe(201);
-    const draft = await admin('POST', '/invoices', { siteId: A.siteId, clientId: client.body.id, currency: 'EUR', items: [{ description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }] });
+    const draft = await admin('POST', '/invoices', {
+      siteId: A.siteId,
+      clientId: client.body.id,
+      currency: 'EUR',
+      items: [{ description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+    });
     expect(draft.status, JSON.stringify(draft.body)).toBe(201);
   });
   afterAll(async () => {
@@ -40,16 +52,31 @@ describe('buyer portal turned off for the deployment (mesh)', () => {
   });
 
   it('answers request-otp as always but sends nothing', async () => {
-    const res = await api('POST', `${mesh.publicBaseUrl}/portal/auth/request-otp`, { body: { email: buyer, organizationId: A.organizationId } });
+    const res = await api('POST', `${mesh.publicBaseUrl}/portal/auth/request-otp`, {
+      body: { email: buyer, organizationId: A.organizationId },
+    });
     expect(res.status).toBe(202);
     const requestId = res.headers.get('x-request-id') ?? '';
-    await eventually(() => logLineOf(mesh, 'gateway-public', requestId, (l) => l.msg === 'portal code requested for an address without portal access; nothing sent'));
+    await eventually(() =>
+      logLineOf(
+        mesh,
+        'gateway-public',
+        requestId,
+        (l) => l.msg === 'portal code requested for an address without portal access; nothing sent',
+      ),
+    );
     expect(await catcher.to(buyer)).toEqual([]);
   });
 
   it('refuses a correctly signed magic link with 401', async () => {
     const key = resolvePortalKey({ NODE_ENV: 'test', PAYMESH_DEV_DEFAULTS: true }, 'PORTAL_LINK_SECRET', undefined);
-    const token = signPortalLink(key, { organizationId: A.organizationId, mode: 'live', email: buyer, expiresAt: new Date(Date.now() + 60_000), linkId: newPortalLinkId() });
+    const token = signPortalLink(key, {
+      organizationId: A.organizationId,
+      mode: 'live',
+      email: buyer,
+      expiresAt: new Date(Date.now() + 60_000),
+      linkId: newPortalLinkId(),
+    });
     const res = await api('POST', `${mesh.publicBaseUrl}/portal/auth/magic-link`, { body: { token } });
     expect(res.status).toBe(401);
   });

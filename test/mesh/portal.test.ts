@@ -37,12 +37,21 @@ describe('buyer portal (mesh)', () => {
   let dns: TestDnsServer;
   const adm = (p: string) => `${mesh.adminBaseUrl}${p}`;
   const pub = (p: string) => `${mesh.publicBaseUrl}${p}`;
-  const admin = (method: string, p: string, body?: unknown) => api(method, adm(p), { token: A.apiKey, ...(body !== undefined ? { body } : {}) });
+  const admin = (method: string, p: string, body?: unknown) =>
+    api(method, adm(p), { token: A.apiKey, ...(body !== undefined ? { body } : {}) });
   const portal = (method: string, p: string, opts: { token?: string; body?: unknown; cookie?: string } = {}) =>
-    api(method, pub(p), { ...(opts.token ? { token: opts.token } : {}), ...(opts.body !== undefined ? { body: opts.body } : {}), ...(opts.cookie ? { headers: { cookie: `${COOKIE}=${opts.cookie}` } } : {}) });
+    api(method, pub(p), {
+      ...(opts.token ? { token: opts.token } : {}),
+      ...(opts.body !== undefined ? { body: opts.body } : {}),
+      ...(opts.cookie ? { headers: { cookie: `${COOKIE}=${opts.cookie}` } } : {}),
+    });
   const file = async (p: string, token: string) => {
     const res = await fetch(pub(p), { headers: { authorization: `Bearer ${token}` } });
-    return { status: res.status, type: res.headers.get('content-type') ?? '', bytes: Buffer.from(await res.arrayBuffer()) };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      bytes: Buffer.from(await res.arrayBuffer()),
+    };
   };
   const refreshCookieOf = (headers: Headers): { value: string; attributes: string } => {
     const line = headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`));
@@ -61,7 +70,9 @@ describe('buyer portal (mesh)', () => {
         taxId: { plaintext: BUYER_VAT },
         taxIdType: 'vat',
         taxCountry: 'DE',
-        ...(withPeppol ? { peppolRoutingAddress: { schemeId: '9930', value: { plaintext: BUYER_VAT }, confirmedByBuyer: true } } : {}),
+        ...(withPeppol
+          ? { peppolRoutingAddress: { schemeId: '9930', value: { plaintext: BUYER_VAT }, confirmedByBuyer: true } }
+          : {}),
       },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -73,7 +84,9 @@ describe('buyer portal (mesh)', () => {
       clientId,
       currency: 'EUR',
       paymentTermsDays: 14,
-      items: [{ description: 'Consulting, March', quantity: 3, unitPrice: 30000, amountType: 'net', itemType: 'service' }],
+      items: [
+        { description: 'Consulting, March', quantity: 3, unitPrice: 30000, amountType: 'net', itemType: 'service' },
+      ],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.id as string;
@@ -121,21 +134,34 @@ describe('buyer portal (mesh)', () => {
     dns = new TestDnsServer();
     const resolver = await dns.start();
     mesh = await startTestMesh({
-      env: { EMAIL_POLL_INTERVAL_MS: '100', PORTAL_OTP_REQUESTS_PER_EMAIL: String(CODES_PER_ADDRESS), DNS_RESOLVERS: resolver, CUSTOM_DOMAIN_CNAME_TARGET: CNAME_TARGET },
+      env: {
+        EMAIL_POLL_INTERVAL_MS: '100',
+        PORTAL_OTP_REQUESTS_PER_EMAIL: String(CODES_PER_ADDRESS),
+        DNS_RESOLVERS: resolver,
+        CUSTOM_DOMAIN_CNAME_TARGET: CNAME_TARGET,
+      },
     });
     const url = mesh.sandboxUrls['sandbox-mail'];
     if (!url) throw new Error('the mail catcher did not start with the mesh');
     catcher = new MailCatcherClient(url);
     A = await mesh.bootstrap();
     store = await createStore({ url: PG_URL, database: databaseName(mesh.namespace, 'gateway-public') });
-    expect((await admin('PUT', '/organizations/settings/tax', { homeCountry: 'DE', vatId: SELLER_VAT, viesEnabled: false })).status).toBe(200);
+    expect(
+      (await admin('PUT', '/organizations/settings/tax', { homeCountry: 'DE', vatId: SELLER_VAT, viesEnabled: false }))
+        .status,
+    ).toBe(200);
     const settings = await admin('PUT', '/organizations/settings/invoicing', {
       companyName: 'Muster Software GmbH',
       companyAddress: { street: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
       companyEmail: 'billing@muster.example',
       companyPhone: '+49 30 1234567',
       bankIBAN: { plaintext: 'DE89370400440532013000' },
-      eInvoice: { enabled: true, allowedFormats: ['xrechnung', 'peppol', 'zugferd'], strictValidation: true, sellerPeppolRoutingAddress: { schemeId: '9930', value: { plaintext: SELLER_VAT } } },
+      eInvoice: {
+        enabled: true,
+        allowedFormats: ['xrechnung', 'peppol', 'zugferd'],
+        strictValidation: true,
+        sellerPeppolRoutingAddress: { schemeId: '9930', value: { plaintext: SELLER_VAT } },
+      },
     });
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
     // The address is written in another case on the client: buyers are matched case-insensitively.
@@ -160,7 +186,14 @@ describe('buyer portal (mesh)', () => {
     const res = await portal('POST', '/portal/auth/request-otp', { body: { email: buyerA, ...tenant() } });
     expect(res.status).toBe(202);
     const requestId = res.headers.get('x-request-id') ?? '';
-    await eventually(() => logLineOf(mesh, 'gateway-public', requestId, (l) => l.msg === 'portal code requested for an address without portal access; nothing sent'));
+    await eventually(() =>
+      logLineOf(
+        mesh,
+        'gateway-public',
+        requestId,
+        (l) => l.msg === 'portal code requested for an address without portal access; nothing sent',
+      ),
+    );
     expect(await catcher.to(buyerA)).toEqual([]);
     // And the Admin API refuses a magic link for the same reason.
     const link = await admin('POST', '/organizations/settings/portal/magic-links', { email: buyerA });
@@ -170,7 +203,12 @@ describe('buyer portal (mesh)', () => {
     const on = await admin('PUT', '/organizations/settings/portal', { enabled: true });
     expect(on.status, JSON.stringify(on.body)).toBe(200);
     // Magic links are on by default: the spec's four conditions decide, no extra switch to find.
-    expect(on.body).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'], proformaPreviewsEnabled: false });
+    expect(on.body).toEqual({
+      enabled: true,
+      magicLinksEnabled: true,
+      eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'],
+      proformaPreviewsEnabled: false,
+    });
   });
 
   it('answers an unknown address exactly as a known one and sends it nothing', async () => {
@@ -181,20 +219,35 @@ describe('buyer portal (mesh)', () => {
     expect(res.body).toEqual(known.body);
     expect(res.status).toBe(202);
     const requestId = res.headers.get('x-request-id') ?? '';
-    await eventually(() => logLineOf(mesh, 'gateway-public', requestId, (l) => l.msg === 'portal code requested for an address without portal access; nothing sent'));
+    await eventually(() =>
+      logLineOf(
+        mesh,
+        'gateway-public',
+        requestId,
+        (l) => l.msg === 'portal code requested for an address without portal access; nothing sent',
+      ),
+    );
     expect(await catcher.to(unknown)).toEqual([]);
     // The known one got its code.
     await eventually(async () => (await catcher.to(buyerB)).length > 0 || undefined, 20_000);
   });
 
   it('refuses bad input with 400 and an unknown organization the same way as an unknown address', async () => {
-    for (const body of [{}, { email: 'not-an-address', ...tenant() }, { email: buyerA }, { email: buyerA, organizationId: 'x' }, { email: buyerA, ...tenant(), extra: 1 }]) {
+    for (const body of [
+      {},
+      { email: 'not-an-address', ...tenant() },
+      { email: buyerA },
+      { email: buyerA, organizationId: 'x' },
+      { email: buyerA, ...tenant(), extra: 1 },
+    ]) {
       const res = await portal('POST', '/portal/auth/request-otp', { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.headers.get('x-request-id')).toBeTruthy();
       expect(typeof res.body.error).toBe('string');
     }
-    const other = await portal('POST', '/portal/auth/request-otp', { body: { email: `x-${newObjectId()}@example.test`, organizationId: newObjectId() } });
+    const other = await portal('POST', '/portal/auth/request-otp', {
+      body: { email: `x-${newObjectId()}@example.test`, organizationId: newObjectId() },
+    });
     expect(other.status).toBe(202);
   });
 
@@ -209,12 +262,25 @@ describe('buyer portal (mesh)', () => {
     expect(docs.status, JSON.stringify(docs.body)).toBe(200);
     const ids = docs.body.items.map((d: { id: string; type: string }) => `${d.type}:${d.id}`);
     // Draft and issued invoices and the credit note; never the voided invoice, never another buyer's.
-    expect(new Set(ids)).toEqual(new Set([`invoice:${invoiceA.id}`, `invoice:${draftA}`, `invoice:${noPeppolA}`, `credit-note:${creditNoteA}`]));
+    expect(new Set(ids)).toEqual(
+      new Set([`invoice:${invoiceA.id}`, `invoice:${draftA}`, `invoice:${noPeppolA}`, `credit-note:${creditNoteA}`]),
+    );
     expect(docs.body).toMatchObject({ total: 4, page: 1, limit: 20 });
     const issuedItem = docs.body.items.find((d: { id: string }) => d.id === invoiceA.id);
-    expect(issuedItem).toMatchObject({ type: 'invoice', number: invoiceA.number, status: 'issued', currency: 'EUR', pdfAvailable: true, eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'] });
+    expect(issuedItem).toMatchObject({
+      type: 'invoice',
+      number: invoiceA.number,
+      status: 'issued',
+      currency: 'EUR',
+      pdfAvailable: true,
+      eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'],
+    });
     expect(issuedItem.total).toBeGreaterThan(0);
-    expect(docs.body.items.find((d: { id: string }) => d.id === draftA)).toMatchObject({ status: 'draft', number: expect.stringMatching(/^PROFORMA-/), eInvoiceFormats: [] });
+    expect(docs.body.items.find((d: { id: string }) => d.id === draftA)).toMatchObject({
+      status: 'draft',
+      number: expect.stringMatching(/^PROFORMA-/),
+      eInvoiceFormats: [],
+    });
     const paged = await portal('GET', '/portal/documents?page=2&limit=3', { token: session.token });
     expect(paged.body).toMatchObject({ total: 4, page: 2, limit: 3 });
     expect(paged.body.items).toHaveLength(1);
@@ -236,7 +302,9 @@ describe('buyer portal (mesh)', () => {
     expect(xml.type).toMatch(/^application\/xml/);
     const path = join(dir, 'portal-xrechnung.xml');
     await writeFile(path, xml.bytes);
-    const out = await run(process.execPath, [KIT, '-p', 'xrechnung-ubl', '--json', path], { maxBuffer: 32 * 1024 * 1024 }).then(
+    const out = await run(process.execPath, [KIT, '-p', 'xrechnung-ubl', '--json', path], {
+      maxBuffer: 32 * 1024 * 1024,
+    }).then(
       (r) => r.stdout,
       (err: { code?: number; stdout?: string; stderr?: string }) => {
         if (err.code === 1 && err.stdout) return err.stdout;
@@ -248,22 +316,41 @@ describe('buyer portal (mesh)', () => {
   });
 
   it('answers e-invoice refusals with the spec codes and keeps other buyers’ documents out of reach (404)', async () => {
-    const readiness = await portal('GET', `/portal/documents/${noPeppolA}/einvoice?format=peppol`, { token: session.token });
+    const readiness = await portal('GET', `/portal/documents/${noPeppolA}/einvoice?format=peppol`, {
+      token: session.token,
+    });
     expect(readiness.status, JSON.stringify(readiness.body)).toBe(422);
     expect(readiness.body.error).toContain('peppol');
-    expect((await portal('GET', `/portal/documents/${draftA}/einvoice?format=xrechnung`, { token: session.token })).status).toBe(409);
+    expect(
+      (await portal('GET', `/portal/documents/${draftA}/einvoice?format=xrechnung`, { token: session.token })).status,
+    ).toBe(409);
     // Credit notes are PDF-only: no invoice by that id.
-    expect((await portal('GET', `/portal/documents/${creditNoteA}/einvoice?format=xrechnung`, { token: session.token })).status).toBe(404);
-    expect((await portal('GET', `/portal/documents/${invoiceA.id}/einvoice?format=pdf`, { token: session.token })).status).toBe(400);
+    expect(
+      (await portal('GET', `/portal/documents/${creditNoteA}/einvoice?format=xrechnung`, { token: session.token }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await portal('GET', `/portal/documents/${invoiceA.id}/einvoice?format=pdf`, { token: session.token })).status,
+    ).toBe(400);
     // Turned off for portal downloads only: 403.
     expect((await admin('PUT', '/organizations/settings/portal', { eInvoiceFormats: ['peppol'] })).status).toBe(200);
-    const off = await portal('GET', `/portal/documents/${invoiceA.id}/einvoice?format=xrechnung`, { token: session.token });
+    const off = await portal('GET', `/portal/documents/${invoiceA.id}/einvoice?format=xrechnung`, {
+      token: session.token,
+    });
     expect(off.status, JSON.stringify(off.body)).toBe(403);
     const listed = await portal('GET', '/portal/documents', { token: session.token });
     expect(listed.body.items.find((d: { id: string }) => d.id === invoiceA.id).eInvoiceFormats).toEqual(['peppol']);
-    expect((await admin('PUT', '/organizations/settings/portal', { eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'] })).status).toBe(200);
+    expect(
+      (await admin('PUT', '/organizations/settings/portal', { eInvoiceFormats: ['xrechnung', 'peppol', 'zugferd'] }))
+        .status,
+    ).toBe(200);
 
-    for (const p of [`/portal/documents/${invoiceB.id}/pdf`, `/portal/documents/${invoiceB.id}/einvoice?format=xrechnung`, `/portal/documents/${voidedA}/pdf`, `/portal/documents/${invoiceA.id}/pdf?type=credit-note`]) {
+    for (const p of [
+      `/portal/documents/${invoiceB.id}/pdf`,
+      `/portal/documents/${invoiceB.id}/einvoice?format=xrechnung`,
+      `/portal/documents/${voidedA}/pdf`,
+      `/portal/documents/${invoiceA.id}/pdf?type=credit-note`,
+    ]) {
       const res = await portal('GET', p, { token: session.token });
       expect(res.status, p).toBe(404);
     }
@@ -305,7 +392,9 @@ describe('buyer portal (mesh)', () => {
     const code = await otp(buyerA);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i++) {
-      const res = await portal('POST', '/portal/auth/verify-otp', { body: { email: buyerA, code: wrong, ...tenant() } });
+      const res = await portal('POST', '/portal/auth/verify-otp', {
+        body: { email: buyerA, code: wrong, ...tenant() },
+      });
       expect(res.status).toBe(401);
     }
     const right = await portal('POST', '/portal/auth/verify-otp', { body: { email: buyerA, code, ...tenant() } });
@@ -315,21 +404,43 @@ describe('buyer portal (mesh)', () => {
   it('refuses an expired code, and a used one', async () => {
     const code = await otp(buyerA);
     // Time passes: the stored code's expiry moves into the past.
-    const codes = store.collection<{ id: string; version: number; organizationId: string; email: string; expiresAt: string; createdAt: string }>('portal_otp_codes');
-    const latest = await codes.findOne({ organizationId: A.organizationId, email: buyerA }, { sort: { createdAt: -1 } });
+    const codes = store.collection<{
+      id: string;
+      version: number;
+      organizationId: string;
+      email: string;
+      expiresAt: string;
+      createdAt: string;
+    }>('portal_otp_codes');
+    const latest = await codes.findOne(
+      { organizationId: A.organizationId, email: buyerA },
+      { sort: { createdAt: -1 } },
+    );
     if (!latest) throw new Error('no stored code');
     expect(JSON.stringify(latest)).not.toContain(code);
-    await codes.update(latest.id, ({ id: _i, version: _v, ...rest }) => ({ ...rest, expiresAt: new Date(Date.now() - 1000).toISOString() }));
-    expect((await portal('POST', '/portal/auth/verify-otp', { body: { email: buyerA, code, ...tenant() } })).status).toBe(401);
+    await codes.update(latest.id, ({ id: _i, version: _v, ...rest }) => ({
+      ...rest,
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+    }));
+    expect(
+      (await portal('POST', '/portal/auth/verify-otp', { body: { email: buyerA, code, ...tenant() } })).status,
+    ).toBe(401);
 
     const next = await otp(buyerA);
-    expect((await portal('POST', '/portal/auth/verify-otp', { body: { email: buyerA, code: next, ...tenant() } })).status).toBe(200);
-    expect((await portal('POST', '/portal/auth/verify-otp', { body: { email: buyerA, code: next, ...tenant() } })).status).toBe(401);
+    expect(
+      (await portal('POST', '/portal/auth/verify-otp', { body: { email: buyerA, code: next, ...tenant() } })).status,
+    ).toBe(200);
+    expect(
+      (await portal('POST', '/portal/auth/verify-otp', { body: { email: buyerA, code: next, ...tenant() } })).status,
+    ).toBe(401);
   });
 
   it('limits code requests per address (known or not) with 429 and Retry-After', async () => {
     const address = `flood-${newObjectId()}@example.test`;
-    for (let i = 0; i < CODES_PER_ADDRESS; i++) expect((await portal('POST', '/portal/auth/request-otp', { body: { email: address, ...tenant() } })).status).toBe(202);
+    for (let i = 0; i < CODES_PER_ADDRESS; i++)
+      expect((await portal('POST', '/portal/auth/request-otp', { body: { email: address, ...tenant() } })).status).toBe(
+        202,
+      );
     const res = await portal('POST', '/portal/auth/request-otp', { body: { email: address, ...tenant() } });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -340,7 +451,8 @@ describe('buyer portal (mesh)', () => {
     let invoiceC: { id: string; number: string };
     let other: BootstrapResult;
     let otherInvoice: string;
-    const otherAdmin = (method: string, p: string, body?: unknown) => api(method, adm(p), { token: other.apiKey, ...(body !== undefined ? { body } : {}) });
+    const otherAdmin = (method: string, p: string, body?: unknown) =>
+      api(method, adm(p), { token: other.apiKey, ...(body !== undefined ? { body } : {}) });
 
     beforeAll(async () => {
       invoiceC = await issued(await client(buyerC));
@@ -350,7 +462,12 @@ describe('buyer portal (mesh)', () => {
       expect((await otherAdmin('PUT', '/organizations/settings/portal', { enabled: true })).status).toBe(200);
       const c = await otherAdmin('POST', '/clients', { name: 'Clara Buyer', email: buyerC, address });
       expect(c.status, JSON.stringify(c.body)).toBe(201);
-      const d = await otherAdmin('POST', '/invoices', { siteId: other.siteId, clientId: c.body.id, currency: 'EUR', items: [{ description: 'Other shop', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }] });
+      const d = await otherAdmin('POST', '/invoices', {
+        siteId: other.siteId,
+        clientId: c.body.id,
+        currency: 'EUR',
+        items: [{ description: 'Other shop', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+      });
       expect(d.status, JSON.stringify(d.body)).toBe(201);
       otherInvoice = d.body.id as string;
     });
@@ -385,7 +502,10 @@ describe('buyer portal (mesh)', () => {
       const domain = await admin('POST', '/domains', { hostname: 'kunden.portal-a.example' });
       expect(domain.status, JSON.stringify(domain.body)).toBe(201);
       // Unverified, the name proves nothing: 400.
-      const unverified = await api('POST', pub('/portal/auth/request-otp'), { body: { email: buyerC }, headers: { origin: 'https://kunden.portal-a.example' } });
+      const unverified = await api('POST', pub('/portal/auth/request-otp'), {
+        body: { email: buyerC },
+        headers: { origin: 'https://kunden.portal-a.example' },
+      });
       expect(unverified.status).toBe(400);
       dns.zone.set('kunden.portal-a.example', { cname: `${CNAME_TARGET}.` });
       expect((await admin('GET', '/domains/verify-cname?domain=kunden.portal-a.example')).body.verified).toBe(true);
@@ -397,8 +517,15 @@ describe('buyer portal (mesh)', () => {
 
     it('answers 400 in the envelope when the organization cannot be told, and never picks one by the e-mail', async () => {
       // Both organizations list the host: ambiguous. No hint at all: unknown. The address exists in both.
-      expect((await otherAdmin('PUT', `/sites/${other.siteId}`, { frontendDomains: ['portal-a.example'] })).status).toBe(200);
-      const cases: Record<string, string>[] = [{ origin: 'https://portal-a.example' }, {}, { origin: 'https://unknown.example' }, { referer: 'https://unknown.example/portal/' }];
+      expect(
+        (await otherAdmin('PUT', `/sites/${other.siteId}`, { frontendDomains: ['portal-a.example'] })).status,
+      ).toBe(200);
+      const cases: Record<string, string>[] = [
+        { origin: 'https://portal-a.example' },
+        {},
+        { origin: 'https://unknown.example' },
+        { referer: 'https://unknown.example/portal/' },
+      ];
       for (const headers of cases) {
         for (const [path, body] of [
           ['/portal/auth/request-otp', { email: buyerC }],
@@ -412,7 +539,10 @@ describe('buyer portal (mesh)', () => {
       }
       // organizationId is still taken as before, and wins over the page.
       const page = `${mesh.publicBaseUrl.replace(/\/api\/v1$/, '')}/portal/${other.organizationId}`;
-      const res = await api('POST', pub('/portal/auth/verify-otp'), { body: { email: buyerC, code: '000000', organizationId: A.organizationId }, headers: { referer: page } });
+      const res = await api('POST', pub('/portal/auth/verify-otp'), {
+        body: { email: buyerC, code: '000000', organizationId: A.organizationId },
+        headers: { referer: page },
+      });
       expect(res.status).toBe(401);
     });
   });
@@ -422,7 +552,11 @@ describe('buyer portal (mesh)', () => {
       // Only the organization's portal switch was turned on (above); nothing else is needed.
       const made = await admin('POST', '/organizations/settings/portal/magic-links', { email: buyerA });
       expect(made.status, JSON.stringify(made.body)).toBe(201);
-      expect(made.body).toEqual({ url: expect.stringMatching(/\/portal\/magic-link#token=pml1\./), expiresAt: expect.any(String), ttlMinutes: 60 });
+      expect(made.body).toEqual({
+        url: expect.stringMatching(/\/portal\/magic-link#token=pml1\./),
+        expiresAt: expect.any(String),
+        ttlMinutes: 60,
+      });
       const token = (made.body.url as string).split('#token=')[1]!;
       const signedIn = await portal('POST', '/portal/auth/magic-link', { body: { token } });
       expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
@@ -433,16 +567,26 @@ describe('buyer portal (mesh)', () => {
       expect((await admin('PUT', '/organizations/settings/portal', { magicLinksEnabled: false })).status).toBe(200);
       const off = await admin('POST', '/organizations/settings/portal/magic-links', { email: buyerA });
       expect(off.status, JSON.stringify(off.body)).toBe(403);
-      expect(off.body).toMatchObject({ error: expect.stringContaining('magic links are turned off for this organization'), code: 'PORTAL_MAGIC_LINKS_DISABLED' });
+      expect(off.body).toMatchObject({
+        error: expect.stringContaining('magic links are turned off for this organization'),
+        code: 'PORTAL_MAGIC_LINKS_DISABLED',
+      });
       expect((await admin('PUT', '/organizations/settings/portal', { magicLinksEnabled: true })).status).toBe(200);
-      const nobody = await admin('POST', '/organizations/settings/portal/magic-links', { email: `nobody-${newObjectId()}@example.test` });
+      const nobody = await admin('POST', '/organizations/settings/portal/magic-links', {
+        email: `nobody-${newObjectId()}@example.test`,
+      });
       expect(nobody.status, JSON.stringify(nobody.body)).toBe(422);
       expect((await admin('POST', '/organizations/settings/portal/magic-links', { email: 'nope' })).status).toBe(400);
-      expect((await admin('POST', '/organizations/settings/portal/magic-links', { email: buyerA, ttlMinutes: 0 })).status).toBe(400);
+      expect(
+        (await admin('POST', '/organizations/settings/portal/magic-links', { email: buyerA, ttlMinutes: 0 })).status,
+      ).toBe(400);
     });
 
     it('are made by the Admin API, exchanged once, and a replay gets 401', async () => {
-      const made = await admin('POST', '/organizations/settings/portal/magic-links', { email: buyerA.toUpperCase(), ttlMinutes: 10 });
+      const made = await admin('POST', '/organizations/settings/portal/magic-links', {
+        email: buyerA.toUpperCase(),
+        ttlMinutes: 10,
+      });
       expect(made.status, JSON.stringify(made.body)).toBe(201);
       expect(made.body.ttlMinutes).toBe(10);
       expect(made.body.url).toMatch(/\/portal\/magic-link#token=pml1\./);
@@ -464,7 +608,10 @@ describe('buyer portal (mesh)', () => {
     });
 
     it('cap the lifetime to the system default (60 minutes here)', async () => {
-      const made = await admin('POST', '/organizations/settings/portal/magic-links', { email: buyerA, ttlMinutes: 100_000 });
+      const made = await admin('POST', '/organizations/settings/portal/magic-links', {
+        email: buyerA,
+        ttlMinutes: 100_000,
+      });
       expect(made.status, JSON.stringify(made.body)).toBe(201);
       expect(made.body.ttlMinutes).toBe(60);
       const omitted = await admin('POST', '/organizations/settings/portal/magic-links', { email: buyerA });
@@ -477,7 +624,9 @@ describe('buyer portal (mesh)', () => {
       const [p, payload, sig] = token.split('.') as [string, string, string];
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
       const forged = Buffer.from(JSON.stringify({ ...claims, e: buyerB })).toString('base64url');
-      expect((await portal('POST', '/portal/auth/magic-link', { body: { token: `${p}.${forged}.${sig}` } })).status).toBe(401);
+      expect(
+        (await portal('POST', '/portal/auth/magic-link', { body: { token: `${p}.${forged}.${sig}` } })).status,
+      ).toBe(401);
       for (const bad of ['', 'garbage', `${p}.${payload}`, `${token}x`]) {
         const res = await portal('POST', '/portal/auth/magic-link', { body: { token: bad } });
         expect([400, 401], bad).toContain(res.status);
@@ -485,12 +634,24 @@ describe('buyer portal (mesh)', () => {
       expect((await portal('POST', '/portal/auth/magic-link', { body: { token: 'garbage' } })).status).toBe(401);
       // A link that expired: signed with the deployment's key (derived from its keyring, as both gateways do).
       const key = resolvePortalKey({ NODE_ENV: 'test', PAYMESH_DEV_DEFAULTS: true }, 'PORTAL_LINK_SECRET', undefined);
-      const expired = signPortalLink(key, { organizationId: A.organizationId, mode: 'live', email: buyerA, expiresAt: new Date(Date.now() - 1000), linkId: newPortalLinkId() });
+      const expired = signPortalLink(key, {
+        organizationId: A.organizationId,
+        mode: 'live',
+        email: buyerA,
+        expiresAt: new Date(Date.now() - 1000),
+        linkId: newPortalLinkId(),
+      });
       const res = await portal('POST', '/portal/auth/magic-link', { body: { token: expired } });
       expect(res.status).toBe(401);
       expect(res.body.error).toContain('expired');
       // The same key signs a link the gateway accepts (so the refusal above is the expiry).
-      const live = signPortalLink(key, { organizationId: A.organizationId, mode: 'live', email: buyerA, expiresAt: new Date(Date.now() + 60_000), linkId: newPortalLinkId() });
+      const live = signPortalLink(key, {
+        organizationId: A.organizationId,
+        mode: 'live',
+        email: buyerA,
+        expiresAt: new Date(Date.now() + 60_000),
+        linkId: newPortalLinkId(),
+      });
       expect((await portal('POST', '/portal/auth/magic-link', { body: { token: live } })).status).toBe(200);
     });
 
@@ -507,13 +668,20 @@ describe('buyer portal (mesh)', () => {
   it('subscription routes validate their input and pass the recurring service through', async () => {
     const s = await (async () => {
       const made = await admin('POST', '/organizations/settings/portal/magic-links', { email: buyerA });
-      const res = await portal('POST', '/portal/auth/magic-link', { body: { token: (made.body.url as string).split('#token=')[1]! } });
+      const res = await portal('POST', '/portal/auth/magic-link', {
+        body: { token: (made.body.url as string).split('#token=')[1]! },
+      });
       return res.body.token as string;
     })();
     expect((await portal('GET', '/portal/subscriptions?limit=0', { token: s })).status).toBe(400);
     expect((await portal('GET', '/portal/subscriptions/nope/upcoming', { token: s })).status).toBe(400);
-    expect((await portal('GET', `/portal/subscriptions/${newObjectId()}/upcoming?count=0`, { token: s })).status).toBe(400);
-    expect((await portal('POST', `/portal/subscriptions/${newObjectId()}/cancel`, { token: s, body: { reason: 42 } })).status).toBe(400);
+    expect((await portal('GET', `/portal/subscriptions/${newObjectId()}/upcoming?count=0`, { token: s })).status).toBe(
+      400,
+    );
+    expect(
+      (await portal('POST', `/portal/subscriptions/${newObjectId()}/cancel`, { token: s, body: { reason: 42 } }))
+        .status,
+    ).toBe(400);
     const list = await portal('GET', '/portal/subscriptions', { token: s });
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ subscriptions: [], total: 0, page: 1, limit: 20 });
@@ -533,14 +701,19 @@ describe('buyer portal (mesh)', () => {
     ];
     for (const [method, p] of routes) {
       for (const token of [undefined, 'not-a-session-token-at-all-0000000000']) {
-        const res = await portal(method, p, { ...(token ? { token } : {}), ...(method === 'POST' ? { body: {} } : {}) });
+        const res = await portal(method, p, {
+          ...(token ? { token } : {}),
+          ...(method === 'POST' ? { body: {} } : {}),
+        });
         expect(res.status, `${method} ${p}`).toBe(401);
         expect(typeof res.body.error).toBe('string');
         expect(res.headers.get('x-request-id')).toBeTruthy();
       }
     }
     const s = await signIn(buyerB);
-    expect((await portal('GET', '/portal/documents', { token: s.token })).body.items.map((d: { id: string }) => d.id)).toEqual([invoiceB.id]);
+    expect(
+      (await portal('GET', '/portal/documents', { token: s.token })).body.items.map((d: { id: string }) => d.id),
+    ).toEqual([invoiceB.id]);
     expect((await admin('PUT', '/organizations/settings/portal', { enabled: false })).status).toBe(200);
     expect((await portal('GET', '/portal/session', { token: s.token })).status).toBe(401);
   });

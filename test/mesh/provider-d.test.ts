@@ -5,7 +5,14 @@ import { IpnReceiver } from '../support/ipn-receiver';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 
 const MAIN_FRONTEND = 'https://checkout.paymesh.test';
-const billing = { name: 'Pat Wallet', email: 'pat@example.com', line1: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
+const billing = {
+  name: 'Pat Wallet',
+  email: 'pat@example.com',
+  line1: 'Hauptstr. 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+};
 
 type App = { id: string; clientId: string; clientSecret: string };
 
@@ -25,38 +32,60 @@ describe('provider_d wallet orders', () => {
   const receiver = new IpnReceiver();
   let ipnBase: string;
 
-  const adminCall = (method: string, path: string, body?: unknown) => api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
+  const adminCall = (method: string, path: string, body?: unknown) =>
+    api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
 
   async function sandboxCall(method: string, path: string, body?: unknown, app: App = provider) {
     const basic = Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64');
-    const tok = await fetch(`${sandbox}/v1/oauth2/token`, { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+    const tok = await fetch(`${sandbox}/v1/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
     const { access_token } = (await tok.json()) as { access_token: string };
     const res = await fetch(`${sandbox}${path}`, {
       method,
-      headers: { authorization: `Bearer ${access_token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${access_token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     return { status: res.status, body: (await res.json()) as any };
   }
 
-  const statusOf = async (transactionId: string) => (await api('GET', `${pub}/transactions/${transactionId}/status`)).body.status as number;
-  const waitStatus = (transactionId: string, status: number) => eventually(async () => (await statusOf(transactionId)) === status, 20_000);
+  const statusOf = async (transactionId: string) =>
+    (await api('GET', `${pub}/transactions/${transactionId}/status`)).body.status as number;
+  const waitStatus = (transactionId: string, status: number) =>
+    eventually(async () => (await statusOf(transactionId)) === status, 20_000);
   const ipnsAt = (path: string) => receiver.at(path);
   const ipnStatuses = (path: string) => ipnsAt(path).map((r) => JSON.parse(r.rawBody.toString()).status as number);
   /** Delivery attempts the sandbox made for an event. */
-  const deliveries = async (eventId: string) => (await sandboxCall('GET', `/_sandbox/webhook-calls?event=${eventId}`)).body.calls as any[];
-  const eventsOf = async (type: string) => (await sandboxCall('GET', `/_sandbox/events?event_type=${type}`)).body.events as any[];
+  const deliveries = async (eventId: string) =>
+    (await sandboxCall('GET', `/_sandbox/webhook-calls?event=${eventId}`)).body.calls as any[];
+  const eventsOf = async (type: string) =>
+    (await sandboxCall('GET', `/_sandbox/events?event_type=${type}`)).body.events as any[];
   const hook = (providerId: string, body: string | Buffer, headers: Record<string, string>) =>
     fetch(`${mesh.publicRootUrl}/hooks/provider_d/${providerId}`, { method: 'POST', headers, body });
 
   async function checkout(amount: number, ipnPath: string): Promise<string> {
-    const c = await adminCall('POST', `/checkouts/${boot.siteId}/create`, { amount, currency: 'EUR', externalReference: `order${ipnPath.replace(/\//g, '-')}`, ipnUrl: `${ipnBase}${ipnPath}`, returnUrl: 'https://shop.example/thanks' });
+    const c = await adminCall('POST', `/checkouts/${boot.siteId}/create`, {
+      amount,
+      currency: 'EUR',
+      externalReference: `order${ipnPath.replace(/\//g, '-')}`,
+      ipnUrl: `${ipnBase}${ipnPath}`,
+      returnUrl: 'https://shop.example/thanks',
+    });
     expect(c.status, JSON.stringify(c.body)).toBe(200);
     return c.body.sessionPublicId as string;
   }
 
   async function invoiceCheckout(email: string): Promise<{ invoiceId: string; sessionPublicId: string }> {
-    const client = await adminCall('POST', '/clients', { name: 'Pat Wallet', email, address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' } });
+    const client = await adminCall('POST', '/clients', {
+      name: 'Pat Wallet',
+      email,
+      address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+    });
     expect(client.status).toBe(201);
     const draft = await adminCall('POST', '/invoices', {
       siteId: boot.siteId,
@@ -74,8 +103,15 @@ describe('provider_d wallet orders', () => {
   }
 
   /** Starts the buyer's payment and follows the redirect to the sandbox's pay page, where the buyer approves (or pays with declining funding). */
-  async function buyerPays(sessionPublicId: string, action: 'approve' | 'decline', email = billing.email): Promise<{ transactionId: string; order: string }> {
-    const t = await api('POST', `${pub}/transactions/create`, { body: { sessionPublicId, providerId: provider.id, billingAddress: { ...billing, email } }, headers: { origin: MAIN_FRONTEND } });
+  async function buyerPays(
+    sessionPublicId: string,
+    action: 'approve' | 'decline',
+    email = billing.email,
+  ): Promise<{ transactionId: string; order: string }> {
+    const t = await api('POST', `${pub}/transactions/create`, {
+      body: { sessionPublicId, providerId: provider.id, billingAddress: { ...billing, email } },
+      headers: { origin: MAIN_FRONTEND },
+    });
     expect(t.status, JSON.stringify(t.body)).toBe(200);
     const transactionId = t.body.transactionId as string;
     const redirectUrl = t.body.redirectUrl as string;
@@ -85,7 +121,12 @@ describe('provider_d wallet orders', () => {
     const page = await fetch(redirectUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(`value="${action}"`);
-    const decided = await fetch(redirectUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `action=${action}` });
+    const decided = await fetch(redirectUrl, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `action=${action}`,
+    });
     expect(decided.status).toBe(303);
     expect(decided.headers.get('location')).toContain(`token=${order}`);
     return { transactionId, order };
@@ -121,7 +162,13 @@ describe('provider_d wallet orders', () => {
     expect(o.body.status).toBe('COMPLETED');
     const captureId = o.body.purchase_units[0].payments.captures[0].id as string;
     // The provider's capture event follows our capture: a duplicate of it.
-    await eventually(() => mesh.logs('payments-webhooks').some((l) => l.includes(`${captureId}:COMPLETED`) && l.includes('duplicate provider event delivery')), 20_000);
+    await eventually(
+      () =>
+        mesh
+          .logs('payments-webhooks')
+          .some((l) => l.includes(`${captureId}:COMPLETED`) && l.includes('duplicate provider event delivery')),
+      20_000,
+    );
     // The approval resent twice: claimed before, the payment is settled, nothing is captured again.
     const approved = (await eventsOf('CHECKOUT.ORDER.APPROVED')).find((e) => e.resource.id === order);
     expect((await sandboxCall('POST', `/_sandbox/events/${approved.id}/resend`, { times: 2 })).status).toBe(200);
@@ -144,15 +191,26 @@ describe('provider_d wallet orders', () => {
     await waitStatus(transactionId, 1);
     const approved = (await eventsOf('CHECKOUT.ORDER.APPROVED')).find((e) => e.resource.id === order);
     const real = (await deliveries(approved.id)).find((c) => c.ok);
-    const history = async () => (await adminCall('GET', `/transactions/${transactionId}`)).body.statusHistory.length as number;
+    const history = async () =>
+      (await adminCall('GET', `/transactions/${transactionId}`)).body.statusHistory.length as number;
     const before = await history();
 
-    const forged = await hook(provider.id, real.body, { ...real.headers, 'paypal-transmission-sig': Buffer.from('forged').toString('base64') });
+    const forged = await hook(provider.id, real.body, {
+      ...real.headers,
+      'paypal-transmission-sig': Buffer.from('forged').toString('base64'),
+    });
     expect(forged.status).toBe(400);
     const tampered = await hook(provider.id, real.body.replace(order, 'AAAAAAAAAAAAAAAAA'), real.headers);
     expect(tampered.status).toBe(400);
     // Stale: the provider's own delivery, transmitted an hour ago.
-    expect((await sandboxCall('POST', `/_sandbox/events/${approved.id}/resend`, { times: 1, transmission_time: new Date(Date.now() - 3_600_000).toISOString() })).status).toBe(200);
+    expect(
+      (
+        await sandboxCall('POST', `/_sandbox/events/${approved.id}/resend`, {
+          times: 1,
+          transmission_time: new Date(Date.now() - 3_600_000).toISOString(),
+        })
+      ).status,
+    ).toBe(200);
     await eventually(async () => (await deliveries(approved.id)).some((c) => c.status_code === 400), 20_000);
     // Replayed verbatim: authentic and fresh, but claimed before: answered, nothing happens.
     const replay = await hook(provider.id, real.body, real.headers);
@@ -173,10 +231,19 @@ describe('provider_d wallet orders', () => {
     expect(ipnStatuses('/ipn/bad')).toEqual([1]);
 
     // An event type the platform does not know: 200, recorded, no effect.
-    const unknown = await sandboxCall('POST', '/_sandbox/events', { event_type: 'BILLING.SUBSCRIPTION.CREATED', resource: { id: 'I-SUB1' } });
+    const unknown = await sandboxCall('POST', '/_sandbox/events', {
+      event_type: 'BILLING.SUBSCRIPTION.CREATED',
+      resource: { id: 'I-SUB1' },
+    });
     expect(unknown.status).toBe(200);
     await eventually(async () => (await deliveries(unknown.body.id)).some((c) => c.status_code === 200), 20_000);
-    await eventually(() => mesh.logs('payments-webhooks').some((l) => l.includes(unknown.body.id) && l.includes('acknowledged without effect')), 20_000);
+    await eventually(
+      () =>
+        mesh
+          .logs('payments-webhooks')
+          .some((l) => l.includes(unknown.body.id) && l.includes('acknowledged without effect')),
+      20_000,
+    );
   });
 
   it('a refund of an invoice payment gives exactly ONE credit note although the sandbox sends the webhook three times', async () => {
@@ -184,8 +251,11 @@ describe('provider_d wallet orders', () => {
     const { transactionId, order } = await buyerPays(sessionPublicId, 'approve', 'refund@example.com');
     await waitStatus(transactionId, 1);
     await eventually(async () => (await adminCall('GET', `/invoices/${invoiceId}`)).body.status === 'paid', 20_000);
-    const captureId = (await sandboxCall('GET', `/v2/checkout/orders/${order}`)).body.purchase_units[0].payments.captures[0].id as string;
-    const refund = await sandboxCall('POST', `/v2/payments/captures/${captureId}/refund`, { amount: { currency_code: 'EUR', value: '119.00' } });
+    const captureId = (await sandboxCall('GET', `/v2/checkout/orders/${order}`)).body.purchase_units[0].payments
+      .captures[0].id as string;
+    const refund = await sandboxCall('POST', `/v2/payments/captures/${captureId}/refund`, {
+      amount: { currency_code: 'EUR', value: '119.00' },
+    });
     expect(refund.status, JSON.stringify(refund.body)).toBe(201);
     await eventually(async () => {
       const r = (await adminCall('GET', `/transactions/${transactionId}`)).body;
@@ -196,7 +266,15 @@ describe('provider_d wallet orders', () => {
     const event = (await eventsOf('PAYMENT.CAPTURE.REFUNDED')).find((e) => e.resource.id === refund.body.id);
     expect((await sandboxCall('POST', `/_sandbox/events/${event.id}/resend`, { times: 2 })).status).toBe(200);
     await eventually(async () => (await deliveries(event.id)).filter((c) => c.ok).length >= 3, 20_000);
-    await eventually(() => mesh.logs('payments-webhooks').filter((l) => l.includes(`${String(refund.body.id)}:COMPLETED`) && l.includes('duplicate provider event delivery')).length >= 2, 20_000);
+    await eventually(
+      () =>
+        mesh
+          .logs('payments-webhooks')
+          .filter(
+            (l) => l.includes(`${String(refund.body.id)}:COMPLETED`) && l.includes('duplicate provider event delivery'),
+          ).length >= 2,
+      20_000,
+    );
     const inv = await eventually(async () => {
       const i = (await adminCall('GET', `/invoices/${invoiceId}`)).body;
       return i.amountDue === 11900 ? i : undefined;
@@ -218,13 +296,22 @@ describe('provider_d wallet orders', () => {
     const dispute = await sandboxCall('POST', `/_sandbox/orders/${order}/disputes`, {});
     expect(dispute.status, JSON.stringify(dispute.body)).toBe(200);
     await waitStatus(transactionId, 4);
-    expect((await sandboxCall('POST', `/v1/customer/disputes/${dispute.body.dispute_id}/adjudicate`, { adjudication_outcome: 'BUYER_FAVOR' })).status).toBe(200);
+    expect(
+      (
+        await sandboxCall('POST', `/v1/customer/disputes/${dispute.body.dispute_id}/adjudicate`, {
+          adjudication_outcome: 'BUYER_FAVOR',
+        })
+      ).status,
+    ).toBe(200);
     const holds = await eventually(async () => {
       const list = (await adminCall('GET', `/customer-holds?transactionId=${transactionId}`)).body.items as any[];
       return list.length ? list : undefined;
     }, 20_000);
     expect(holds).toHaveLength(1);
-    expect(holds[0]).toMatchObject({ status: 'active', source: { transactionId, chargebackId: dispute.body.dispute_id, outcome: 'lost', decidedBy: 'provider' } });
+    expect(holds[0]).toMatchObject({
+      status: 'active',
+      source: { transactionId, chargebackId: dispute.body.dispute_id, outcome: 'lost', decidedBy: 'provider' },
+    });
     const notes = await eventually(async () => {
       const items = (await adminCall('GET', `/credit-notes?invoiceId=${invoiceId}`)).body.items as any[];
       return items.length ? items : undefined;
@@ -232,7 +319,12 @@ describe('provider_d wallet orders', () => {
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ kind: 'chargeback', transactionId });
     // The hold makes the same buyer's next checkout answer the documented 409 (e-mail compared case-insensitively).
-    const blocked = await adminCall('POST', `/checkouts/${boot.siteId}/create`, { amount: 1000, currency: 'EUR', externalReference: 'order-after-hold-d', email: email.toUpperCase() });
+    const blocked = await adminCall('POST', `/checkouts/${boot.siteId}/create`, {
+      amount: 1000,
+      currency: 'EUR',
+      externalReference: 'order-after-hold-d',
+      email: email.toUpperCase(),
+    });
     expect(blocked.status, JSON.stringify(blocked.body)).toBe(409);
     expect(blocked.body.code).toBe('CHECKOUT_BLOCKED_BY_CUSTOMER_HOLD');
     expect(blocked.body.requestId).toBeTruthy();
@@ -244,11 +336,19 @@ describe('provider_d wallet orders', () => {
     await waitStatus(transactionId, 1);
     const dispute = await sandboxCall('POST', `/_sandbox/orders/${order}/disputes`, {});
     await waitStatus(transactionId, 4);
-    expect((await sandboxCall('POST', `/v1/customer/disputes/${dispute.body.dispute_id}/adjudicate`, { adjudication_outcome: 'SELLER_FAVOR' })).status).toBe(200);
+    expect(
+      (
+        await sandboxCall('POST', `/v1/customer/disputes/${dispute.body.dispute_id}/adjudicate`, {
+          adjudication_outcome: 'SELLER_FAVOR',
+        })
+      ).status,
+    ).toBe(200);
     await waitStatus(transactionId, 1);
     await eventually(() => ipnStatuses('/ipn/won').length >= 3, 20_000);
     expect(ipnStatuses('/ipn/won')).toEqual([1, 4, 1]);
-    const history = (await adminCall('GET', `/transactions/${transactionId}`)).body.statusHistory.map((h: any) => h.trigger);
+    const history = (await adminCall('GET', `/transactions/${transactionId}`)).body.statusHistory.map(
+      (h: any) => h.trigger,
+    );
     expect(history.slice(-2)).toEqual(['provider_dispute_open', 'provider_dispute_won']);
   });
 });

@@ -11,7 +11,14 @@ const objectId = () => randomBytes(12).toString('hex');
 interface StatusReport {
   id: string;
   type: string;
-  data: { transactionId: string; outcome: string; providerEventId: string; providerPaymentId: string; providerId: string; organizationId: string };
+  data: {
+    transactionId: string;
+    outcome: string;
+    providerEventId: string;
+    providerPaymentId: string;
+    providerId: string;
+    organizationId: string;
+  };
 }
 
 describe('payment providers: records, provider_a payments and inbound webhooks', () => {
@@ -73,13 +80,18 @@ describe('payment providers: records, provider_a payments and inbound webhooks',
   async function sandboxCall(method: string, path: string, form?: Record<string, string>) {
     const res = await fetch(`${sandbox}${path}`, {
       method,
-      headers: { authorization: `Bearer ${provider.secretKey}`, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        authorization: `Bearer ${provider.secretKey}`,
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
       body: form ? new URLSearchParams(form).toString() : undefined,
     });
     return { status: res.status, body: (await res.json()) as any };
   }
 
-  function paymentRequest(over: Partial<paymentsWebhooks.CreatePaymentRequest> = {}): paymentsWebhooks.CreatePaymentRequest {
+  function paymentRequest(
+    over: Partial<paymentsWebhooks.CreatePaymentRequest> = {},
+  ): paymentsWebhooks.CreatePaymentRequest {
     return {
       organizationId: boot.organizationId,
       siteId: boot.siteId,
@@ -100,17 +112,27 @@ describe('payment providers: records, provider_a payments and inbound webhooks',
     expect(provider.webhookSecret).toMatch(/^whsec_/);
     expect(provider.secretKey).toMatch(/^sk_live_/);
     const endpoints = await sandboxCall('GET', '/v1/webhook_endpoints');
-    expect(endpoints.body.data.map((e: { url: string }) => e.url)).toEqual([`${hooksRoot}/hooks/provider_a/${provider.id}`]);
+    expect(endpoints.body.data.map((e: { url: string }) => e.url)).toEqual([
+      `${hooksRoot}/hooks/provider_a/${provider.id}`,
+    ]);
     const listed = await api('GET', `${mesh.adminBaseUrl}/providers`, { token: boot.apiKey });
     expect(listed.status).toBe(200);
     // One record per running provider sandbox (provider_a, provider_b, provider_c, provider_d).
-    expect(listed.body.items.map((p: { type: string }) => p.type).sort()).toEqual(['provider_a', 'provider_b', 'provider_c', 'provider_d']);
+    expect(listed.body.items.map((p: { type: string }) => p.type).sort()).toEqual([
+      'provider_a',
+      'provider_b',
+      'provider_c',
+      'provider_d',
+    ]);
     expect(listed.body.items.find((p: { type: string }) => p.type === 'provider_a')).toMatchObject({
       id: provider.id,
       type: 'provider_a',
       enabled: true,
       testMode: false,
-      credentialHints: { secretKey: `sk_live_…${provider.secretKey.slice(-4)}`, webhookSecret: `whsec_…${provider.webhookSecret.slice(-4)}` },
+      credentialHints: {
+        secretKey: `sk_live_…${provider.secretKey.slice(-4)}`,
+        webhookSecret: `whsec_…${provider.webhookSecret.slice(-4)}`,
+      },
       webhookUrl: `${hooksRoot}/hooks/provider_a/${provider.id}`,
     });
     expect(JSON.stringify(listed.body)).not.toContain(provider.secretKey);
@@ -125,7 +147,12 @@ describe('payment providers: records, provider_a payments and inbound webhooks',
       body: { type: 'provider_a', name: 'Own webhook', credentials: { secretKey, webhookSecret } },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ type: 'provider_a', name: 'Own webhook', enabled: true, organizationId: boot.organizationId });
+    expect(created.body).toMatchObject({
+      type: 'provider_a',
+      name: 'Own webhook',
+      enabled: true,
+      organizationId: boot.organizationId,
+    });
     expect(created.body.webhookSecret).toBeUndefined();
     expect(JSON.stringify(created.body)).not.toContain(secretKey);
     expect(JSON.stringify(created.body)).not.toContain(webhookSecret);
@@ -133,12 +160,18 @@ describe('payment providers: records, provider_a payments and inbound webhooks',
 
     const got = await api('GET', `${mesh.adminBaseUrl}/providers/${id}`, { token: boot.apiKey });
     expect(got.status).toBe(200);
-    expect(got.body.credentialHints).toEqual({ secretKey: `sk_live_…${secretKey.slice(-4)}`, webhookSecret: `whsec_…${webhookSecret.slice(-4)}` });
+    expect(got.body.credentialHints).toEqual({
+      secretKey: `sk_live_…${secretKey.slice(-4)}`,
+      webhookSecret: `whsec_…${webhookSecret.slice(-4)}`,
+    });
 
     const off = await api('PUT', `${mesh.adminBaseUrl}/providers/${id}/toggle`, { token: boot.apiKey });
     expect(off.status).toBe(200);
     expect(off.body.enabled).toBe(false);
-    const on = await api('PUT', `${mesh.adminBaseUrl}/providers/${id}/toggle`, { token: boot.apiKey, body: { enabled: true } });
+    const on = await api('PUT', `${mesh.adminBaseUrl}/providers/${id}/toggle`, {
+      token: boot.apiKey,
+      body: { enabled: true },
+    });
     expect(on.body.enabled).toBe(true);
     expect((await api('GET', `${mesh.adminBaseUrl}/providers/${id}`, { token: boot.apiKey })).body.enabled).toBe(true);
 
@@ -152,7 +185,11 @@ describe('payment providers: records, provider_a payments and inbound webhooks',
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(typeof res.body.error).toBe('string');
     }
-    expect((await api('GET', `${mesh.adminBaseUrl}/providers`, { token: other.apiKey })).body.items.map((p: { id: string }) => p.id)).not.toContain(id);
+    expect(
+      (await api('GET', `${mesh.adminBaseUrl}/providers`, { token: other.apiKey })).body.items.map(
+        (p: { id: string }) => p.id,
+      ),
+    ).not.toContain(id);
 
     const deleted = await api('DELETE', `${mesh.adminBaseUrl}/providers/${id}`, { token: boot.apiKey });
     expect(deleted.status).toBe(200);
@@ -163,7 +200,10 @@ describe('payment providers: records, provider_a payments and inbound webhooks',
     const before = (await api('GET', `${mesh.adminBaseUrl}/providers`, { token: boot.apiKey })).body.total;
     const cases: Array<[unknown, RegExp]> = [
       [{ type: 'provider_a', name: 'x', credentials: { secretKey: 'pk_live_nope1234' } }, /credentials\.secretKey/],
-      [{ type: 'provider_a', name: 'x', credentials: { secretKey: `sk_test_${'a'.repeat(20)}` } }, /credentials\.secretKey/],
+      [
+        { type: 'provider_a', name: 'x', credentials: { secretKey: `sk_test_${'a'.repeat(20)}` } },
+        /credentials\.secretKey/,
+      ],
       [{ type: 'provider_z', name: 'x', credentials: {} }, /type/],
       [{ type: 'provider_a', name: 'x' }, /credentials/],
     ];
@@ -182,7 +222,9 @@ describe('payment providers: records, provider_a payments and inbound webhooks',
       type: 'payment_intent.succeeded',
       created: Math.floor(Date.now() / 1000),
       livemode: true,
-      data: { object: { id: 'pi_unknown0000000000000000', object: 'payment_intent', status: 'succeeded', metadata: {} } },
+      data: {
+        object: { id: 'pi_unknown0000000000000000', object: 'payment_intent', status: 'succeeded', metadata: {} },
+      },
     });
     const path = `/hooks/provider_a/${provider.id}`;
     const wrong = await postHook(path, body, sign(body, `whsec_${randomBytes(24).toString('hex')}`));
@@ -192,8 +234,12 @@ describe('payment providers: records, provider_a payments and inbound webhooks',
     const unknownPayment = await postHook(path, body, sign(body, provider.webhookSecret));
     expect(unknownPayment.status).toBe(400);
     expect(unknownPayment.body.error).toMatch(/payment/);
-    expect((await postHook(`/hooks/provider_a/${objectId()}`, body, sign(body, provider.webhookSecret))).status).toBe(400);
-    expect((await postHook(`/hooks/provider_b/${provider.id}`, body, sign(body, provider.webhookSecret))).status).toBe(400);
+    expect((await postHook(`/hooks/provider_a/${objectId()}`, body, sign(body, provider.webhookSecret))).status).toBe(
+      400,
+    );
+    expect((await postHook(`/hooks/provider_b/${provider.id}`, body, sign(body, provider.webhookSecret))).status).toBe(
+      400,
+    );
     expect(await statusReports()).toEqual([]);
   });
 
@@ -206,7 +252,9 @@ describe('payment providers: records, provider_a payments and inbound webhooks',
     const again = await rpc(grpc.createPayment, req);
     expect(again).toEqual(created);
 
-    const paid = await sandboxCall('POST', `/v1/payment_intents/${created.providerPaymentId}/confirm`, { payment_method: 'pm_card_visa' });
+    const paid = await sandboxCall('POST', `/v1/payment_intents/${created.providerPaymentId}/confirm`, {
+      payment_method: 'pm_card_visa',
+    });
     expect(paid.body.status).toBe('succeeded');
 
     const reports = await eventually(async () => {
@@ -222,9 +270,14 @@ describe('payment providers: records, provider_a payments and inbound webhooks',
     });
 
     const events = await sandboxCall('GET', '/v1/events?type=payment_intent.succeeded&limit=10');
-    const event = events.body.data.find((e: { data: { object: { id: string } } }) => e.data.object.id === created.providerPaymentId);
+    const event = events.body.data.find(
+      (e: { data: { object: { id: string } } }) => e.data.object.id === created.providerPaymentId,
+    );
     expect(event.id).toBe(reports[0]!.data.providerEventId);
-    const resend = await fetch(`${sandbox}/_sandbox/events/${event.id}/resend`, { method: 'POST', headers: { authorization: `Bearer ${provider.secretKey}` } });
+    const resend = await fetch(`${sandbox}/_sandbox/events/${event.id}/resend`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${provider.secretKey}` },
+    });
     expect(resend.status).toBeLessThan(300);
     const redelivered = await eventually(async () => {
       const d = await sandboxCall('GET', `/_sandbox/deliveries?event=${event.id}`);
@@ -249,9 +302,11 @@ describe('payment providers: records, provider_a payments and inbound webhooks',
     await new Promise((r) => setTimeout(r, 1000));
     expect((await statusReports()).filter((e) => e.data.transactionId === req.transactionId)).toHaveLength(1);
 
-    const captured = await rpc(grpc.cancelPayment, { organizationId: boot.organizationId, providerId: provider.id, transactionId: req.transactionId }).catch(
-      (e: unknown) => e,
-    );
+    const captured = await rpc(grpc.cancelPayment, {
+      organizationId: boot.organizationId,
+      providerId: provider.id,
+      transactionId: req.transactionId,
+    }).catch((e: unknown) => e);
     expect(captured).toMatchObject({ kind: 'conflict', code: 'PAYMENT_ALREADY_CAPTURED' });
   });
 
@@ -269,8 +324,12 @@ describe('payment providers: records, provider_a payments and inbound webhooks',
     }, 15_000);
     expect(reports.map((r) => r.data.outcome)).toEqual(['cancelled']);
 
-    expect(await rpc(grpc.cancelPayment, { ...ref, transactionId: objectId() }).catch((e: unknown) => e)).toMatchObject({ kind: 'not_found' });
-    const foreign = await rpc(grpc.createPayment, paymentRequest({ organizationId: objectId() })).catch((e: unknown) => e);
+    expect(await rpc(grpc.cancelPayment, { ...ref, transactionId: objectId() }).catch((e: unknown) => e)).toMatchObject(
+      { kind: 'not_found' },
+    );
+    const foreign = await rpc(grpc.createPayment, paymentRequest({ organizationId: objectId() })).catch(
+      (e: unknown) => e,
+    );
     expect(foreign).toMatchObject({ kind: 'not_found' });
     const wrongMode = await rpc(grpc.createPayment, paymentRequest({ testMode: true })).catch((e: unknown) => e);
     expect(wrongMode).toMatchObject({ kind: 'not_found' });

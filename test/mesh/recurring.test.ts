@@ -4,7 +4,13 @@ import { billing, recurring } from '../../libs/proto/src/index';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
 
-const item = { description: 'Hosting plan', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'digital_service' };
+const item = {
+  description: 'Hosting plan',
+  quantity: 1,
+  unitPrice: 11900,
+  amountType: 'gross',
+  itemType: 'digital_service',
+};
 
 /**
  * Recurring schedules end to end: the Admin routes, the due processor's exactly-once generation
@@ -25,15 +31,22 @@ describe('recurring schedules', () => {
   };
   const as = (token: string) => ({
     get: (p: string) => api('GET', adm(p), { token }).then(checked),
-    post: (p: string, body?: unknown) => api('POST', adm(p), { token, ...(body !== undefined ? { body } : {}) }).then(checked),
+    post: (p: string, body?: unknown) =>
+      api('POST', adm(p), { token, ...(body !== undefined ? { body } : {}) }).then(checked),
     put: (p: string, body: unknown) => api('PUT', adm(p), { token, body }).then(checked),
   });
   let a: ReturnType<typeof as>;
   let sys: ReturnType<typeof as>;
-  const process = (now: string, extra: Record<string, unknown> = {}) => sys.post('/system/recurring/process', { now, ...extra });
-  const invoicesOf = async (clientId: string) => (await a.get(`/invoices?clientId=${clientId}&limit=100`)).body.items as { id: string; status: string }[];
+  const process = (now: string, extra: Record<string, unknown> = {}) =>
+    sys.post('/system/recurring/process', { now, ...extra });
+  const invoicesOf = async (clientId: string) =>
+    (await a.get(`/invoices?clientId=${clientId}&limit=100`)).body.items as { id: string; status: string }[];
   const newClient = async (email: string) => {
-    const res = await a.post('/clients', { name: `Buyer ${email}`, email, address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' } });
+    const res = await a.post('/clients', {
+      name: `Buyer ${email}`,
+      email,
+      address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.id as string;
   };
@@ -43,10 +56,18 @@ describe('recurring schedules', () => {
     template: { siteId: A.siteId, clientId, currency: 'EUR', items: [item], paymentTermsDays: 14 },
     ...over,
   });
-  const portal = (method: 'countPortalSubscriptions' | 'listPortalSubscriptions' | 'portalUpcoming' | 'portalCancel', email: string, id = '', body: unknown = {}) =>
-    call(rc, rc[method] as never, { organizationId: A.organizationId, testMode: false, email, id, bodyJson: JSON.stringify(body) }, { deadlineMs: 20_000, target: 'recurring' }).then(
-      (r) => JSON.parse((r as { json: string }).json) as Record<string, any>,
-    );
+  const portal = (
+    method: 'countPortalSubscriptions' | 'listPortalSubscriptions' | 'portalUpcoming' | 'portalCancel',
+    email: string,
+    id = '',
+    body: unknown = {},
+  ) =>
+    call(
+      rc,
+      rc[method] as never,
+      { organizationId: A.organizationId, testMode: false, email, id, bodyJson: JSON.stringify(body) },
+      { deadlineMs: 20_000, target: 'recurring' },
+    ).then((r) => JSON.parse((r as { json: string }).json) as Record<string, any>);
 
   beforeAll(async () => {
     mesh = await startTestMesh({ env: { RECURRING_TEST_HOOKS: 'true', RECURRING_CLAIM_LEASE_MS: '1500' } });
@@ -71,7 +92,9 @@ describe('recurring schedules', () => {
       schedule(c1, { autoSendInvoices: true }),
       schedule(c1, { startDate: '2027-02-30' }),
       schedule(c1, { timezone: 'Mars/Olympus' }),
-      schedule(c1, { template: { siteId: A.siteId, clientId: c1, currency: 'EUR', items: [item], issueDate: '2027-01-31' } }),
+      schedule(c1, {
+        template: { siteId: A.siteId, clientId: c1, currency: 'EUR', items: [item], issueDate: '2027-01-31' },
+      }),
       schedule('0123456789abcdef01234567'),
       schedule(c1, { template: { siteId: '0123456789abcdef01234567', clientId: c1, currency: 'EUR', items: [item] } }),
     ];
@@ -85,7 +108,14 @@ describe('recurring schedules', () => {
 
     const res = await a.post('/invoices/recurring', schedule(c1, { name: 'Hosting' }));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body).toMatchObject({ status: 'active', startDate: '2027-01-31', nextRunDate: '2027-01-31', cadence: 'every 1 month', timezone: 'UTC', invoicesGenerated: 0 });
+    expect(res.body).toMatchObject({
+      status: 'active',
+      startDate: '2027-01-31',
+      nextRunDate: '2027-01-31',
+      cadence: 'every 1 month',
+      timezone: 'UTC',
+      invoicesGenerated: 0,
+    });
     expect(JSON.stringify(res.body)).not.toContain('nextRunAt');
     s1 = res.body.id;
     const list = await a.get(`/invoices/recurring?clientId=${c1}&status=active`);
@@ -98,13 +128,21 @@ describe('recurring schedules', () => {
     const gen = await a.post(`/invoices/recurring/${s1}/generate`);
     expect(gen.status, JSON.stringify(gen.body)).toBe(200);
     expect(gen.body).toMatchObject({ cycle: 0, scheduledDate: '2027-01-31', invoiceStatus: 'draft', created: true });
-    expect(gen.body.schedule).toMatchObject({ nextRunDate: '2027-02-28', invoicesGenerated: 1, lastInvoiceId: gen.body.invoiceId });
+    expect(gen.body.schedule).toMatchObject({
+      nextRunDate: '2027-02-28',
+      invoicesGenerated: 1,
+      lastInvoiceId: gen.body.invoiceId,
+    });
     const invoices = await invoicesOf(c1);
     expect(invoices.map((i) => i.id)).toEqual([gen.body.invoiceId]);
 
     const up = await a.get(`/invoices/recurring/${s1}/upcoming?count=3`);
     expect(up.status, JSON.stringify(up.body)).toBe(200);
-    expect(up.body.upcoming.map((u: { scheduledDate: string }) => u.scheduledDate)).toEqual(['2027-02-28', '2027-03-31', '2027-04-30']);
+    expect(up.body.upcoming.map((u: { scheduledDate: string }) => u.scheduledDate)).toEqual([
+      '2027-02-28',
+      '2027-03-31',
+      '2027-04-30',
+    ]);
     for (const u of up.body.upcoming) {
       expect(u.taxEstimate).toBe(1900);
       expect(u.baseAmount).toBe(10000);
@@ -139,10 +177,34 @@ describe('recurring schedules', () => {
     });
     const up = await portal('portalUpcoming', 'anna.buyer@example.com', s1, { count: 2 });
     expect(Object.keys(up).sort()).toEqual(
-      ['subscriptionId', 'name', 'status', 'cadence', 'currency', 'nextChargeDate', 'effectiveAt', 'cancellationReason', 'cancellationRequestedAt', 'upcoming'].sort(),
+      [
+        'subscriptionId',
+        'name',
+        'status',
+        'cadence',
+        'currency',
+        'nextChargeDate',
+        'effectiveAt',
+        'cancellationReason',
+        'cancellationRequestedAt',
+        'upcoming',
+      ].sort(),
     );
     expect(Object.keys(up.upcoming[0]).sort()).toEqual(
-      ['id', 'cycle', 'scheduledDate', 'dueDate', 'currency', 'baseAmount', 'usageAmount', 'taxEstimate', 'estimatedTotal', 'proformaAvailable', 'proformaPreviewId', 'proformaPreviewLabel'].sort(),
+      [
+        'id',
+        'cycle',
+        'scheduledDate',
+        'dueDate',
+        'currency',
+        'baseAmount',
+        'usageAmount',
+        'taxEstimate',
+        'estimatedTotal',
+        'proformaAvailable',
+        'proformaPreviewId',
+        'proformaPreviewLabel',
+      ].sort(),
     );
     await expect(portal('portalUpcoming', 'someone@example.com', s1)).rejects.toMatchObject({ kind: 'not_found' });
     await expect(portal('portalCancel', 'someone@example.com', s1)).rejects.toMatchObject({ kind: 'not_found' });
@@ -161,7 +223,11 @@ describe('recurring schedules', () => {
     // Before any invoice the start date simply moves the next run.
     const c = await newClient('early@example.com');
     const s = (await a.post('/invoices/recurring', schedule(c, { startDate: '2028-05-01' }))).body.id;
-    const moved = await a.put(`/invoices/recurring/${s}`, { startDate: '2028-04-01', interval: 'week', intervalCount: 2 });
+    const moved = await a.put(`/invoices/recurring/${s}`, {
+      startDate: '2028-04-01',
+      interval: 'week',
+      intervalCount: 2,
+    });
     expect(moved.body).toMatchObject({ nextRunDate: '2028-04-01', cadence: 'every 2 weeks' });
     expect((await a.post(`/invoices/recurring/${s}/pause`)).body.status).toBe('paused');
     expect((await a.post(`/invoices/recurring/${s1}/pause`)).body).toMatchObject({ status: 'paused' });
@@ -175,7 +241,10 @@ describe('recurring schedules', () => {
     const created = await a.post('/invoices/recurring', schedule(c, { startDate: '2020-01-06', interval: 'week' }));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const s = created.body.id as string;
-    expect((await a.post(`/invoices/recurring/${s}/pause`)).body).toMatchObject({ status: 'paused', nextRunDate: '2020-01-06' });
+    expect((await a.post(`/invoices/recurring/${s}/pause`)).body).toMatchObject({
+      status: 'paused',
+      nextRunDate: '2020-01-06',
+    });
     const resumed = (await a.post(`/invoices/recurring/${s}/resume`)).body;
     const today = new Date().toISOString().slice(0, 10);
     expect(resumed.status).toBe('active');
@@ -210,7 +279,9 @@ describe('recurring schedules', () => {
 
   it('a processor killed mid-run (SIGKILL) and run again still makes one invoice per cycle', async () => {
     const c3 = await newClient('three@example.com');
-    const s3 = (await a.post('/invoices/recurring', schedule(c3, { startDate: '2027-06-30', autoFinalizeInvoices: true }))).body.id;
+    const s3 = (
+      await a.post('/invoices/recurring', schedule(c3, { startDate: '2027-06-30', autoFinalizeInvoices: true }))
+    ).body.id;
     const now = '2027-06-30T12:00:00.000Z';
     const hanging = process(now, { holdAfter: 'invoice' }).catch(() => null);
     await eventually(() => mesh.logs('recurring').some((l) => l.includes('recurring run holding')), 20_000);
@@ -225,7 +296,10 @@ describe('recurring schedules', () => {
     const after = await invoicesOf(c3);
     expect(after.map((i) => i.id)).toEqual(before.map((i) => i.id));
     expect(after[0]?.status).toBe('issued');
-    expect((await a.get(`/invoices/recurring/${s3}`)).body).toMatchObject({ nextRunDate: '2027-07-30', invoicesGenerated: 1 });
+    expect((await a.get(`/invoices/recurring/${s3}`)).body).toMatchObject({
+      nextRunDate: '2027-07-30',
+      invoicesGenerated: 1,
+    });
     expect((await process(now)).body.completed).toBe(0);
     expect(await invoicesOf(c3)).toHaveLength(1);
     expect((await a.post(`/invoices/recurring/${s3}/pause`)).status).toBe(200);
@@ -233,16 +307,27 @@ describe('recurring schedules', () => {
 
   it('cancel is future-cycle: cancel_requested until its cycle is due in the schedule’s zone, then cancelled', async () => {
     const c4 = await newClient('four@example.com');
-    const s4 = (await a.post('/invoices/recurring', schedule(c4, { startDate: '2027-09-30', timezone: 'Pacific/Auckland' }))).body.id;
+    const s4 = (
+      await a.post('/invoices/recurring', schedule(c4, { startDate: '2027-09-30', timezone: 'Pacific/Auckland' }))
+    ).body.id;
     const reason = `  ${'x'.repeat(600)}  `;
     const first = await a.post(`/invoices/recurring/${s4}/cancel`, { reason });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
-    expect(first.body).toMatchObject({ status: 'cancel_requested', effectiveFromCycle: 0, effectiveAt: '2027-09-30', nextRunDate: '2027-09-30' });
+    expect(first.body).toMatchObject({
+      status: 'cancel_requested',
+      effectiveFromCycle: 0,
+      effectiveAt: '2027-09-30',
+      nextRunDate: '2027-09-30',
+    });
     expect(first.body.cancellationReason).toBe('x'.repeat(500));
     expect(first.body.cancelledBy).toMatch(/^api_key:/);
     expect(first.body.cancellationRequestedAt).toBeTypeOf('string');
     const repeat = await a.post(`/invoices/recurring/${s4}/cancel`);
-    expect(repeat.body).toMatchObject({ status: 'cancel_requested', cancellationReason: first.body.cancellationReason, cancellationRequestedAt: first.body.cancellationRequestedAt });
+    expect(repeat.body).toMatchObject({
+      status: 'cancel_requested',
+      cancellationReason: first.body.cancellationReason,
+      cancellationRequestedAt: first.body.cancellationRequestedAt,
+    });
     // 2027-09-30 begins at 2027-09-29T11:00Z in Auckland (NZDT, UTC+13).
     const early = await process('2027-09-29T10:59:59.000Z');
     expect(early.body.cancellationsFinalized).toBe(0);
@@ -257,21 +342,43 @@ describe('recurring schedules', () => {
 
   it('the portal cancels idempotently with the spec’s response', async () => {
     const c5 = await newClient('Portal.Buyer@example.com');
-    const s5 = (await a.post('/invoices/recurring', schedule(c5, { startDate: '2028-01-31', name: 'Support' }))).body.id;
+    const s5 = (await a.post('/invoices/recurring', schedule(c5, { startDate: '2028-01-31', name: 'Support' }))).body
+      .id;
     const res = await portal('portalCancel', 'portal.buyer@example.com', s5, { reason: ` ${'y'.repeat(700)} ` });
-    expect(res).toMatchObject({ subscriptionId: s5, status: 'cancel_requested', alreadyCancelled: false, effectiveAt: '2028-01-31T00:00:00.000Z', cancellationReason: 'y'.repeat(500) });
+    expect(res).toMatchObject({
+      subscriptionId: s5,
+      status: 'cancel_requested',
+      alreadyCancelled: false,
+      effectiveAt: '2028-01-31T00:00:00.000Z',
+      cancellationReason: 'y'.repeat(500),
+    });
     expect(res.message).toBeTypeOf('string');
     const again = await portal('portalCancel', 'portal.buyer@example.com', s5, {});
-    expect(again).toMatchObject({ alreadyCancelled: true, cancellationReason: 'y'.repeat(500), cancellationRequestedAt: res.cancellationRequestedAt });
+    expect(again).toMatchObject({
+      alreadyCancelled: true,
+      cancellationReason: 'y'.repeat(500),
+      cancellationRequestedAt: res.cancellationRequestedAt,
+    });
     const admin = (await a.get(`/invoices/recurring/${s5}`)).body;
     expect(admin.cancelledBy).toBe('portal:portal.buyer@example.com');
     const list = await portal('listPortalSubscriptions', 'portal.buyer@example.com');
-    expect(list.subscriptions[0]).toMatchObject({ id: s5, status: 'cancel_requested', nextChargeDate: null, effectiveAt: '2028-01-31T00:00:00.000Z', upcomingChargesCount: 0 });
+    expect(list.subscriptions[0]).toMatchObject({
+      id: s5,
+      status: 'cancel_requested',
+      nextChargeDate: null,
+      effectiveAt: '2028-01-31T00:00:00.000Z',
+      upcomingChargesCount: 0,
+    });
   });
 
   it('autoFinalizeInvoices issues and autoSendInvoices e-mails the generated invoice, once', async () => {
     const c6 = await newClient('six@example.com');
-    const s6 = (await a.post('/invoices/recurring', schedule(c6, { startDate: '2028-03-31', autoFinalizeInvoices: true, autoSendInvoices: true }))).body.id;
+    const s6 = (
+      await a.post(
+        '/invoices/recurring',
+        schedule(c6, { startDate: '2028-03-31', autoFinalizeInvoices: true, autoSendInvoices: true }),
+      )
+    ).body.id;
     const gen = await a.post(`/invoices/recurring/${s6}/generate`);
     expect(gen.status, JSON.stringify(gen.body)).toBe(200);
     expect(gen.body.invoiceStatus).toBe('issued');
@@ -296,7 +403,10 @@ describe('recurring schedules', () => {
         actor: 'test',
         idempotencyKey: 'recurring:test:2027-01-01',
       };
-      const create = () => call(bc, bc.createInvoice, req, { deadlineMs: 20_000, target: 'billing' }).then((r) => JSON.parse(r.json).id as string);
+      const create = () =>
+        call(bc, bc.createInvoice, req, { deadlineMs: 20_000, target: 'billing' }).then(
+          (r) => JSON.parse(r.json).id as string,
+        );
       const ids = await Promise.all([create(), create(), create()]);
       expect(new Set(ids).size).toBe(1);
       expect(await create()).toBe(ids[0]);

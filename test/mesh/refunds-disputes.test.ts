@@ -6,7 +6,14 @@ import { IpnReceiver } from '../support/ipn-receiver';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 
 const MAIN_FRONTEND = 'https://checkout.paymesh.test';
-const billing = { name: 'Erika Buyer', email: 'erika@example.com', line1: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
+const billing = {
+  name: 'Erika Buyer',
+  email: 'erika@example.com',
+  line1: 'Hauptstr. 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+};
 
 /**
  * provider_a refunds and disputes end to end: the buyer pays through the provider_a sandbox, the
@@ -25,27 +32,34 @@ describe('provider_a refunds and disputes', () => {
   const receiver = new IpnReceiver();
   let ipnBase: string;
 
-  const adminCall = (method: string, path: string, body?: unknown) => api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
+  const adminCall = (method: string, path: string, body?: unknown) =>
+    api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
 
   async function sandboxCall(method: string, path: string, form?: Record<string, string>) {
     const res = await fetch(`${sandbox}${path}`, {
       method,
-      headers: { authorization: `Bearer ${provider.secretKey}`, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        authorization: `Bearer ${provider.secretKey}`,
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
       body: form ? new URLSearchParams(form).toString() : undefined,
     });
     return { status: res.status, body: (await res.json()) as any };
   }
 
-  const statusOf = async (transactionId: string) => (await api('GET', `${pub}/transactions/${transactionId}/status`)).body.status as number;
-  const waitStatus = (transactionId: string, status: number) => eventually(async () => (await statusOf(transactionId)) === status, 20_000);
+  const statusOf = async (transactionId: string) =>
+    (await api('GET', `${pub}/transactions/${transactionId}/status`)).body.status as number;
+  const waitStatus = (transactionId: string, status: number) =>
+    eventually(async () => (await statusOf(transactionId)) === status, 20_000);
   const ipnStatuses = (path: string) => receiver.at(path).map((r) => JSON.parse(r.rawBody.toString()).status as number);
 
   /** Resends a provider event `times` more times and waits until the sandbox delivered each. */
   async function resend(eventId: string, times: number): Promise<void> {
-    for (let i = 0; i < times; i++) expect((await sandboxCall('POST', `/_sandbox/events/${eventId}/resend`)).status).toBe(200);
+    for (let i = 0; i < times; i++)
+      expect((await sandboxCall('POST', `/_sandbox/events/${eventId}/resend`)).status).toBe(200);
     await eventually(async () => {
       const d = (await sandboxCall('GET', `/_sandbox/deliveries?event=${eventId}`)).body;
-      const items: any[] = Array.isArray(d) ? d : d.data ?? d.items ?? [];
+      const items: any[] = Array.isArray(d) ? d : (d.data ?? d.items ?? []);
       return items.filter((x) => x.ok).length >= times + 1;
     }, 20_000);
   }
@@ -74,16 +88,28 @@ describe('provider_a refunds and disputes', () => {
   }
 
   async function checkout(amount: number, ipnPath: string): Promise<string> {
-    const c = await adminCall('POST', `/checkouts/${boot.siteId}/create`, { amount, currency: 'EUR', externalReference: `order${ipnPath.replace(/\//g, '-')}`, ipnUrl: `${ipnBase}${ipnPath}`, returnUrl: 'https://shop.example/thanks' });
+    const c = await adminCall('POST', `/checkouts/${boot.siteId}/create`, {
+      amount,
+      currency: 'EUR',
+      externalReference: `order${ipnPath.replace(/\//g, '-')}`,
+      ipnUrl: `${ipnBase}${ipnPath}`,
+      returnUrl: 'https://shop.example/thanks',
+    });
     expect(c.status, JSON.stringify(c.body)).toBe(200);
     return c.body.sessionPublicId as string;
   }
 
   /** An issued invoice of 119.00 EUR gross and a payment link for all of it, paid by the buyer. */
   async function paidInvoice(
-    items: unknown[] = [{ description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+    items: unknown[] = [
+      { description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' },
+    ],
   ): Promise<{ invoice: any; transactionId: string; pi: string; charge: string }> {
-    const client = await adminCall('POST', '/clients', { name: 'Erika Buyer', email: 'erika@example.com', address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' } });
+    const client = await adminCall('POST', '/clients', {
+      name: 'Erika Buyer',
+      email: 'erika@example.com',
+      address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+    });
     expect(client.status).toBe(201);
     const draft = await adminCall('POST', '/invoices', {
       siteId: boot.siteId,
@@ -102,7 +128,8 @@ describe('provider_a refunds and disputes', () => {
     return { invoice, ...paid };
   }
 
-  const creditNotesOf = async (invoiceId: string) => (await adminCall('GET', `/credit-notes?invoiceId=${invoiceId}&limit=100`)).body.items as any[];
+  const creditNotesOf = async (invoiceId: string) =>
+    (await adminCall('GET', `/credit-notes?invoiceId=${invoiceId}&limit=100`)).body.items as any[];
   const invoiceOf = async (id: string) => (await adminCall('GET', `/invoices/${id}`)).body;
 
   /** Publishes the newest stored `checkout.transaction.refunded` event again (a redelivery after a lost ack). */
@@ -112,7 +139,9 @@ describe('provider_a refunds and disputes', () => {
     const stored = await jsm.streams.getMessage(`${mesh.namespace.toUpperCase()}_CHECKOUT`, { last_by_subj: subject });
     const envelope = JSON.parse(new TextDecoder().decode(stored.data));
     expect(envelope.data.transactionId).toBe(transactionId);
-    await nc.jetstream().publish(subject, stored.data, { msgID: `${envelope.id}-again-${randomBytes(4).toString('hex')}` });
+    await nc
+      .jetstream()
+      .publish(subject, stored.data, { msgID: `${envelope.id}-again-${randomBytes(4).toString('hex')}` });
     return envelope.id as string;
   }
 
@@ -130,13 +159,19 @@ describe('provider_a refunds and disputes', () => {
 
   /** "Mark refunded": the operator moves a fully refunded transaction to 3. */
   async function markRefunded(transactionId: string): Promise<void> {
-    const res = await adminCall('PUT', `/transactions/${transactionId}`, { status: 3, reason: 'refunded in full at the provider' });
+    const res = await adminCall('PUT', `/transactions/${transactionId}`, {
+      status: 3,
+      reason: 'refunded in full at the provider',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.status).toBe(3);
   }
 
   const statusThreeCovered = (transactionId: string) =>
-    eventually(() => mesh.logs('billing').some((l) => l.includes(transactionId) && l.includes('covered by refund credit notes')), 20_000);
+    eventually(
+      () => mesh.logs('billing').some((l) => l.includes(transactionId) && l.includes('covered by refund credit notes')),
+      20_000,
+    );
 
   beforeAll(async () => {
     mesh = await startTestMesh({ env: { MAIN_FRONTEND_ORIGIN: MAIN_FRONTEND } });
@@ -162,12 +197,18 @@ describe('provider_a refunds and disputes', () => {
     await eventually(() => ipnStatuses('/ipn/refund').includes(1), 20_000);
     expect((await sandboxCall('POST', '/v1/refunds', { payment_intent: pi, amount: '2100' })).status).toBe(200);
     const partial = await eventOf('charge.refunded', pi);
-    await eventually(() => mesh.logs('checkout').some((l) => l.includes(partial) && l.includes('refund or dispute recorded')), 20_000);
+    await eventually(
+      () => mesh.logs('checkout').some((l) => l.includes(partial) && l.includes('refund or dispute recorded')),
+      20_000,
+    );
     expect(await statusOf(transactionId)).toBe(1);
     // Refunds do not cover the amount yet: marking it refunded is refused.
     const early = await adminCall('PUT', `/transactions/${transactionId}`, { status: 3, reason: 'refunded' });
     expect(early.status).toBe(409);
-    expect(early.body).toMatchObject({ code: 'ILLEGAL_TRANSITION', error: expect.stringMatching(/recorded provider refunds do not cover the amount/) });
+    expect(early.body).toMatchObject({
+      code: 'ILLEGAL_TRANSITION',
+      error: expect.stringMatching(/recorded provider refunds do not cover the amount/),
+    });
 
     expect((await sandboxCall('POST', '/v1/refunds', { payment_intent: pi })).status).toBe(200);
     const record = await refundedInFull(transactionId);
@@ -189,9 +230,17 @@ describe('provider_a refunds and disputes', () => {
     await eventually(() => ipnStatuses('/ipn/refund').includes(3), 20_000);
     expect(ipnStatuses('/ipn/refund')).toEqual([1, 3]);
     const after = (await adminCall('GET', `/transactions/${transactionId}`)).body;
-    expect(after.statusHistory.at(-1)).toMatchObject({ from: 1, to: 3, trigger: 'manual_update', reason: 'refunded in full at the provider' });
+    expect(after.statusHistory.at(-1)).toMatchObject({
+      from: 1,
+      to: 3,
+      trigger: 'manual_update',
+      reason: 'refunded in full at the provider',
+    });
     // The ledger took the move to 3 in and recorded nothing more.
-    await eventually(() => mesh.logs('tax').some((l) => l.includes(`transaction:${transactionId}`) && l.includes('records no entry')), 20_000);
+    await eventually(
+      () => mesh.logs('tax').some((l) => l.includes(`transaction:${transactionId}`) && l.includes('records no entry')),
+      20_000,
+    );
     expect((await adminCall('GET', `/transactions/${transactionId}/tax-records`)).body.total).toBe(3);
     // Marking it again is an idempotent repeat.
     await markRefunded(transactionId);
@@ -210,7 +259,13 @@ describe('provider_a refunds and disputes', () => {
     expect(inv.status).toBe('issued');
     await eventually(async () => (await creditNotesOf(invoice.id)).length > 0, 20_000);
     // Every resend reached payments-webhooks and was answered as a duplicate.
-    await eventually(() => mesh.logs('payments-webhooks').filter((l) => l.includes(refunded) && l.includes('duplicate provider event delivery')).length >= 3, 20_000);
+    await eventually(
+      () =>
+        mesh
+          .logs('payments-webhooks')
+          .filter((l) => l.includes(refunded) && l.includes('duplicate provider event delivery')).length >= 3,
+      20_000,
+    );
     expect(await statusOf(transactionId)).toBe(1);
     // Marked refunded: billing finds the refund's credit note covers it and writes none.
     await markRefunded(transactionId);
@@ -223,11 +278,22 @@ describe('provider_a refunds and disputes', () => {
   it('partial refunds of an invoice payment write one credit note each with the tax allocated per rate; marked refunded afterwards, no further note', async () => {
     // 119.00 at 19 % and 53.50 at 7 % (manual rates): 172.50 gross, tax 19.00 + 3.50.
     const { invoice, transactionId, pi } = await paidInvoice([
-      { description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', taxRate: 19, itemType: 'service' },
+      {
+        description: 'Consulting',
+        quantity: 1,
+        unitPrice: 11900,
+        amountType: 'gross',
+        taxRate: 19,
+        itemType: 'service',
+      },
       { description: 'Handbook', quantity: 1, unitPrice: 5350, amountType: 'gross', taxRate: 7, itemType: 'service' },
     ]);
-    expect(invoice.taxCalculation, JSON.stringify(invoice.taxCalculation)).toMatchObject({ totalGross: 17250, totalTax: 2250 });
-    const byRate = (note: any) => Object.fromEntries(note.taxCalculation.taxBreakdown.map((b: any) => [b.taxRate, [b.taxableBase, b.taxAmount]]));
+    expect(invoice.taxCalculation, JSON.stringify(invoice.taxCalculation)).toMatchObject({
+      totalGross: 17250,
+      totalTax: 2250,
+    });
+    const byRate = (note: any) =>
+      Object.fromEntries(note.taxCalculation.taxBreakdown.map((b: any) => [b.taxRate, [b.taxableBase, b.taxAmount]]));
 
     // A fifth refunded: 23.80 at 19 % (tax 3.80) and 10.70 at 7 % (tax 0.70).
     expect((await sandboxCall('POST', '/v1/refunds', { payment_intent: pi, amount: '3450' })).status).toBe(200);
@@ -242,7 +308,12 @@ describe('provider_a refunds and disputes', () => {
 
     // The same refund event delivered again: handled, and still one credit note.
     const eventId = await redeliverLastRefundEvent(transactionId);
-    await eventually(() => mesh.logs('billing').filter((l) => l.includes(eventId) && l.includes('refund of an invoice payment received')).length >= 2, 20_000);
+    await eventually(
+      () =>
+        mesh.logs('billing').filter((l) => l.includes(eventId) && l.includes('refund of an invoice payment received'))
+          .length >= 2,
+      20_000,
+    );
     expect(await creditNotesOf(invoice.id)).toHaveLength(1);
     expect(await invoiceOf(invoice.id)).toMatchObject({ amountDue: 3450 });
 
@@ -268,20 +339,28 @@ describe('provider_a refunds and disputes', () => {
     const dispute = await sandboxCall('POST', `/_sandbox/charges/${charge}/dispute`, { reason: 'fraudulent' });
     expect(dispute.status).toBe(200);
     await waitStatus(transactionId, 4);
-    expect((await sandboxCall('POST', `/_sandbox/disputes/${dispute.body.id}/close`, { outcome: 'won' })).status).toBe(200);
+    expect((await sandboxCall('POST', `/_sandbox/disputes/${dispute.body.id}/close`, { outcome: 'won' })).status).toBe(
+      200,
+    );
     await waitStatus(transactionId, 1);
     await eventually(() => ipnStatuses('/ipn/won').length >= 3, 20_000);
     expect(ipnStatuses('/ipn/won')).toEqual([1, 4, 1]);
-    const history = (await adminCall('GET', `/transactions/${transactionId}`)).body.statusHistory.map((h: any) => h.trigger);
+    const history = (await adminCall('GET', `/transactions/${transactionId}`)).body.statusHistory.map(
+      (h: any) => h.trigger,
+    );
     expect(history.slice(-2)).toEqual(['provider_dispute_open', 'provider_dispute_won']);
   });
 
   it('a lost dispute of an invoice payment keeps the transaction disputed and writes ONE chargeback credit note', async () => {
     const { invoice, transactionId, charge, pi } = await paidInvoice();
-    const dispute = await sandboxCall('POST', `/_sandbox/charges/${charge}/dispute`, { reason: 'product_not_received' });
+    const dispute = await sandboxCall('POST', `/_sandbox/charges/${charge}/dispute`, {
+      reason: 'product_not_received',
+    });
     expect(dispute.status).toBe(200);
     await waitStatus(transactionId, 4);
-    expect((await sandboxCall('POST', `/_sandbox/disputes/${dispute.body.id}/close`, { outcome: 'lost' })).status).toBe(200);
+    expect((await sandboxCall('POST', `/_sandbox/disputes/${dispute.body.id}/close`, { outcome: 'lost' })).status).toBe(
+      200,
+    );
     const closed = await eventOf('charge.dispute.closed', pi);
     await resend(closed, 2);
     const inv = await eventually(async () => {
@@ -289,7 +368,13 @@ describe('provider_a refunds and disputes', () => {
       return i.amountDue === 11900 ? i : undefined;
     }, 20_000);
     expect(inv.status).toBe('issued');
-    await eventually(() => mesh.logs('payments-webhooks').filter((l) => l.includes(closed) && l.includes('duplicate provider event delivery')).length >= 2, 20_000);
+    await eventually(
+      () =>
+        mesh
+          .logs('payments-webhooks')
+          .filter((l) => l.includes(closed) && l.includes('duplicate provider event delivery')).length >= 2,
+      20_000,
+    );
     const notes = await creditNotesOf(invoice.id);
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ kind: 'chargeback', transactionId, totals: { gross: 11900 } });

@@ -29,11 +29,16 @@ describe('request ID propagation with telemetry off', () => {
     expect(res.headers.get('x-request-id')).toBe(requestId);
     const siteId = res.body.id as string;
 
-    const lineWith = (svc: string, pred: (l: Record<string, unknown>) => boolean) => logLineOf(mesh, svc, requestId, pred);
+    const lineWith = (svc: string, pred: (l: Record<string, unknown>) => boolean) =>
+      logLineOf(mesh, svc, requestId, pred);
     await eventually(() => lineWith('gateway-admin', () => true));
-    const created = await eventually(() => lineWith('checkout', (l) => l.siteId === siteId && l.msg === 'site created'));
+    const created = await eventually(() =>
+      lineWith('checkout', (l) => l.siteId === siteId && l.msg === 'site created'),
+    );
     // billing reacts to checkout.site.created, consumed from JetStream with the request's headers
-    const consumed = await eventually(() => lineWith('billing', (l) => l.siteId === siteId && l.msg === 'site invoicing settings initialised'));
+    const consumed = await eventually(() =>
+      lineWith('billing', (l) => l.siteId === siteId && l.msg === 'site invoicing settings initialised'),
+    );
     expect(created.traceId).toBe(traceId);
     expect(consumed.traceId).toBe(traceId);
 

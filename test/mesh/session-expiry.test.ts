@@ -6,7 +6,14 @@ import { IpnReceiver } from '../support/ipn-receiver';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 
 const MAIN_FRONTEND = 'https://checkout.paymesh.test';
-const billing = { name: 'Erika Buyer', email: 'erika@example.com', line1: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
+const billing = {
+  name: 'Erika Buyer',
+  email: 'erika@example.com',
+  line1: 'Hauptstr. 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+};
 
 /**
  * Scheduled session expiry: checkout's sweep stores sessions past `expiresAt` as expired, announces
@@ -25,14 +32,18 @@ describe('checkout session expiry', () => {
   const receiver = new IpnReceiver();
   let ipnBase: string;
 
-  const adminCall = (method: string, path: string, body?: unknown) => api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
+  const adminCall = (method: string, path: string, body?: unknown) =>
+    api(method, `${admin}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
   async function sandboxCall(method: string, path: string) {
     const res = await fetch(`${sandbox}${path}`, { method, headers: { authorization: `Bearer ${provider.apiKey}` } });
     return { status: res.status, body: (await res.json()) as any };
   }
-  const statusOf = async (transactionId: string) => (await api('GET', `${pub}/transactions/${transactionId}/status`)).body.status as number;
+  const statusOf = async (transactionId: string) =>
+    (await api('GET', `${pub}/transactions/${transactionId}/status`)).body.status as number;
   const ipnStatuses = (path: string) => receiver.at(path).map((r) => JSON.parse(r.rawBody.toString()).status as number);
-  const publicStatus = async (sessionPublicId: string) => (await api('GET', `${pub}/checkouts/${sessionPublicId}`, { headers: { origin: MAIN_FRONTEND } })).body.status as string;
+  const publicStatus = async (sessionPublicId: string) =>
+    (await api('GET', `${pub}/checkouts/${sessionPublicId}`, { headers: { origin: MAIN_FRONTEND } })).body
+      .status as string;
 
   /** Every `checkout.session.expired` event in the mesh's namespace, read from its stream. */
   async function sessionExpiredEvents(): Promise<any[]> {
@@ -61,8 +72,13 @@ describe('checkout session expiry', () => {
     return { id: c.body.id as string, sessionPublicId: c.body.sessionPublicId as string };
   }
 
-  async function startPayment(sessionPublicId: string): Promise<{ transactionId: string; tr: string; redirectUrl: string }> {
-    const t = await api('POST', `${pub}/transactions/create`, { body: { sessionPublicId, providerId: provider.id, billingAddress: billing }, headers: { origin: MAIN_FRONTEND } });
+  async function startPayment(
+    sessionPublicId: string,
+  ): Promise<{ transactionId: string; tr: string; redirectUrl: string }> {
+    const t = await api('POST', `${pub}/transactions/create`, {
+      body: { sessionPublicId, providerId: provider.id, billingAddress: billing },
+      headers: { origin: MAIN_FRONTEND },
+    });
     expect(t.status, JSON.stringify(t.body)).toBe(200);
     const redirectUrl = t.body.redirectUrl as string;
     return { transactionId: t.body.transactionId as string, tr: redirectUrl.split('/').at(-1)!, redirectUrl };
@@ -70,7 +86,12 @@ describe('checkout session expiry', () => {
 
   beforeAll(async () => {
     mesh = await startTestMesh({
-      env: { MAIN_FRONTEND_ORIGIN: MAIN_FRONTEND, TRANSACTION_ABANDON_AFTER_MS: '3600000', EXPIRY_INTERVAL_MS: '300', SESSION_EXPIRY_INTERVAL_MS: '300' },
+      env: {
+        MAIN_FRONTEND_ORIGIN: MAIN_FRONTEND,
+        TRANSACTION_ABANDON_AFTER_MS: '3600000',
+        EXPIRY_INTERVAL_MS: '300',
+        SESSION_EXPIRY_INTERVAL_MS: '300',
+      },
     });
     admin = mesh.adminBaseUrl;
     pub = mesh.publicBaseUrl;
@@ -93,7 +114,12 @@ describe('checkout session expiry', () => {
     const paid = await checkout('/ipn/paid', 8000);
     const pending = await startPayment(open.sessionPublicId);
     const completed = await startPayment(paid.sessionPublicId);
-    const decided = await fetch(completed.redirectUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'status=paid' });
+    const decided = await fetch(completed.redirectUrl, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'status=paid',
+    });
     expect(decided.status).toBe(303);
     await eventually(async () => (await statusOf(completed.transactionId)) === 1, 20_000);
     await eventually(() => ipnStatuses('/ipn/paid').length >= 1, 20_000);
@@ -102,8 +128,16 @@ describe('checkout session expiry', () => {
     // The sweep: the pending transaction is cancelled at the provider, then -2 with its IPN.
     await eventually(async () => (await statusOf(pending.transactionId)) === -2, 30_000);
     expect((await sandboxCall('GET', `/v2/payments/${pending.tr}`)).body.status).toBe('canceled');
-    const expired = await eventually(async () => (await sessionExpiredEvents()).find((e) => e.checkoutId === open.id), 20_000);
-    expect(expired).toMatchObject({ organizationId: boot.organizationId, siteId: boot.siteId, abandonedTransactionId: pending.transactionId, externalReference: 'order-ipn-open' });
+    const expired = await eventually(
+      async () => (await sessionExpiredEvents()).find((e) => e.checkoutId === open.id),
+      20_000,
+    );
+    expect(expired).toMatchObject({
+      organizationId: boot.organizationId,
+      siteId: boot.siteId,
+      abandonedTransactionId: pending.transactionId,
+      externalReference: 'order-ipn-open',
+    });
     expect(await publicStatus(open.sessionPublicId)).toBe('expired');
     expect((await adminCall('GET', `/checkouts/${open.id}`)).body.status).toBe('expired');
     const tx = (await adminCall('GET', `/transactions/${pending.transactionId}`)).body;
@@ -112,10 +146,18 @@ describe('checkout session expiry', () => {
     await eventually(() => ipnStatuses('/ipn/open').length >= 1, 20_000);
     // The provider's own cancellation webhook follows; it changes nothing and sends no second IPN.
     const handled = await eventually(
-      () => mesh.logs('payments-webhooks').find((l) => l.includes(`${pending.tr}:canceled`) && (l.includes('provider event reported') || l.includes('duplicate provider event delivery'))),
+      () =>
+        mesh
+          .logs('payments-webhooks')
+          .find(
+            (l) =>
+              l.includes(`${pending.tr}:canceled`) &&
+              (l.includes('provider event reported') || l.includes('duplicate provider event delivery')),
+          ),
       20_000,
     );
-    if (handled.includes('provider event reported')) await eventually(() => mesh.logs('checkout').some((l) => l.includes(`${pending.tr}:canceled`)), 20_000);
+    if (handled.includes('provider event reported'))
+      await eventually(() => mesh.logs('checkout').some((l) => l.includes(`${pending.tr}:canceled`)), 20_000);
     const [ipn] = receiver.at('/ipn/open');
     expect(JSON.parse(ipn!.rawBody.toString())).toMatchObject({ id: pending.transactionId, status: -2 });
     expect(verifyIpn(boot.webhookSigningSecret, ipn!.headers, ipn!.rawBody, 300).valid).toBe(true);
@@ -131,7 +173,10 @@ describe('checkout session expiry', () => {
 
   it('a session without a transaction expires with its event and no IPN', async () => {
     const lonely = await checkout('/ipn/lonely', 1500);
-    const expired = await eventually(async () => (await sessionExpiredEvents()).find((e) => e.checkoutId === lonely.id), 20_000);
+    const expired = await eventually(
+      async () => (await sessionExpiredEvents()).find((e) => e.checkoutId === lonely.id),
+      20_000,
+    );
     expect(expired).toMatchObject({ abandonedTransactionId: null });
     expect(await publicStatus(lonely.sessionPublicId)).toBe('expired');
     const listed = (await adminCall('GET', `/checkouts?status=expired&limit=100`)).body.items as any[];

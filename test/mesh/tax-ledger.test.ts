@@ -9,7 +9,14 @@ type BootstrapResult = Awaited<ReturnType<TestMesh['bootstrap']>>;
 
 const MAIN_FRONTEND = 'https://checkout.paymesh.test';
 /** A buyer in another member state than the seller (DE): an intra-EU distance sale. */
-const billing = { name: 'Nora Buyer', email: 'nora@example.com', line1: 'Damrak 1', city: 'Amsterdam', postalCode: '1012', country: 'NL' };
+const billing = {
+  name: 'Nora Buyer',
+  email: 'nora@example.com',
+  line1: 'Damrak 1',
+  city: 'Amsterdam',
+  postalCode: '1012',
+  country: 'NL',
+};
 const hex24 = () => randomBytes(12).toString('hex');
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -27,14 +34,19 @@ describe('tax-record ledger', () => {
   let sandbox: string;
   let provider: { id: string; secretKey: string };
   /** The transaction paid through the provider sandbox, and its completed status event. */
-  let paid: { transactionId: string; event: { id: string; type: string; version: number; occurredAt: string; data: any } };
+  let paid: {
+    transactionId: string;
+    event: { id: string; type: string; version: number; occurredAt: string; data: any };
+  };
   const invoiceId = hex24();
 
   const get = (path: string) => api('GET', `${admin}${path}`, { token: boot.apiKey });
   const records = async (query = '') => (await get(`/tax/records?limit=100${query}`)).body;
 
   /** Every event of a subject in the mesh's namespace, read from the start of its stream. */
-  async function readEvents(subject: string): Promise<{ id: string; type: string; version: number; occurredAt: string; data: any }[]> {
+  async function readEvents(
+    subject: string,
+  ): Promise<{ id: string; type: string; version: number; occurredAt: string; data: any }[]> {
     const jsm = await nc.jetstreamManager();
     const stream = `${mesh.namespace.toUpperCase()}_${subject.split('.')[0]!.toUpperCase()}`;
     const info = await jsm.streams.info(stream).catch(() => null);
@@ -48,24 +60,42 @@ describe('tax-record ledger', () => {
   }
 
   /** Publishes an envelope as a producer would; a fresh message id gets past JetStream's deduplication (a redelivery). */
-  async function publish(envelope: { id: string; type: string; version: number; occurredAt: string; data: unknown }): Promise<void> {
-    await nc.jetstream().publish(`${mesh.namespace}.${envelope.type}`, JSON.stringify(envelope), { msgID: `${envelope.id}/${hex24()}` });
+  async function publish(envelope: {
+    id: string;
+    type: string;
+    version: number;
+    occurredAt: string;
+    data: unknown;
+  }): Promise<void> {
+    await nc
+      .jetstream()
+      .publish(`${mesh.namespace}.${envelope.type}`, JSON.stringify(envelope), { msgID: `${envelope.id}/${hex24()}` });
   }
 
-  const billingEvent = (type: string, data: Record<string, unknown>) => ({ id: `test-${hex24()}`, type, version: 1, occurredAt: new Date().toISOString(), data });
+  const billingEvent = (type: string, data: Record<string, unknown>) => ({
+    id: `test-${hex24()}`,
+    type,
+    version: 1,
+    occurredAt: new Date().toISOString(),
+    data,
+  });
 
   /** Count and content hash of every entry of the organization, as the Admin API shows them. */
   async function fingerprint(): Promise<{ count: number; hash: string }> {
     const all = await records();
     const hash = createHash('sha256');
-    for (const r of [...all.items].sort((a: any, b: any) => a.id.localeCompare(b.id))) hash.update(`${JSON.stringify(r)}\n`);
+    for (const r of [...all.items].sort((a: any, b: any) => a.id.localeCompare(b.id)))
+      hash.update(`${JSON.stringify(r)}\n`);
     return { count: all.total, hash: hash.digest('hex') };
   }
 
   async function sandboxCall(method: string, path: string, form?: Record<string, string>) {
     const res = await fetch(`${sandbox}${path}`, {
       method,
-      headers: { authorization: `Bearer ${provider.secretKey}`, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        authorization: `Bearer ${provider.secretKey}`,
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
       body: form ? new URLSearchParams(form).toString() : undefined,
     });
     return { status: res.status, body: (await res.json()) as any };
@@ -79,7 +109,10 @@ describe('tax-record ledger', () => {
     nc = await connect({ servers: NATS_URL });
     boot = await mesh.bootstrap();
     provider = boot.providers!.provider_a!;
-    const settings = await api('PUT', `${admin}/organizations/settings/tax`, { token: boot.apiKey, body: { homeCountry: 'DE', ossEnabled: true } });
+    const settings = await api('PUT', `${admin}/organizations/settings/tax`, {
+      token: boot.apiKey,
+      body: { homeCountry: 'DE', ossEnabled: true },
+    });
     expect(settings.status).toBe(200);
   });
 
@@ -94,7 +127,7 @@ describe('tax-record ledger', () => {
     expect(res.body.error).toMatch(/no tax record rebuild/);
   });
 
-  it('records a payment completed at the provider once, with the transaction\'s tax', async () => {
+  it("records a payment completed at the provider once, with the transaction's tax", async () => {
     const c = await api('POST', `${admin}/checkouts/${boot.siteId}/create`, {
       token: boot.apiKey,
       body: { amount: 12100, currency: 'EUR', externalReference: 'ledger-1', returnUrl: 'https://shop.example/thanks' },
@@ -107,9 +140,21 @@ describe('tax-record ledger', () => {
     expect(t.status, JSON.stringify(t.body)).toBe(200);
     const transactionId = t.body.transactionId as string;
     const record = await get(`/transactions/${transactionId}`);
-    expect((await sandboxCall('POST', `/v1/payment_intents/${record.body.providerPaymentId}/confirm`, { payment_method: 'pm_card_visa' })).body.status).toBe('succeeded');
+    expect(
+      (
+        await sandboxCall('POST', `/v1/payment_intents/${record.body.providerPaymentId}/confirm`, {
+          payment_method: 'pm_card_visa',
+        })
+      ).body.status,
+    ).toBe('succeeded');
 
-    const event = await eventually(async () => (await readEvents('checkout.transaction.status_changed')).find((e) => e.data.transactionId === transactionId && e.data.status === 1), 20_000);
+    const event = await eventually(
+      async () =>
+        (await readEvents('checkout.transaction.status_changed')).find(
+          (e) => e.data.transactionId === transactionId && e.data.status === 1,
+        ),
+      20_000,
+    );
     expect(event.data).toMatchObject({ amount: 12100, currency: 'EUR' });
     // The event carries the tax computed when the transaction was created.
     const tax = event.data.tax;
@@ -141,7 +186,9 @@ describe('tax-record ledger', () => {
       correctsRecordId: null,
       linkedTransactionId: transactionId,
     });
-    expect(entry.lines.map((l: any) => [l.taxCountry, l.decision, l.net, l.tax])).toEqual(tax.lines.map((l: any) => [l.taxCountry, l.decision, l.net, l.tax]));
+    expect(entry.lines.map((l: any) => [l.taxCountry, l.decision, l.net, l.tax])).toEqual(
+      tax.lines.map((l: any) => [l.taxCountry, l.decision, l.net, l.tax]),
+    );
     expect((await get(`/tax/records/${entry.id}`)).body).toEqual(entry);
   });
 
@@ -151,7 +198,9 @@ describe('tax-record ledger', () => {
     await publish(paid.event);
     // Both redeliveries were consumed (and acknowledged) by the ledger's durable consumer.
     await eventually(async () => {
-      const ledger = (await consumerBacklogs(NATS_URL, mesh.namespace)).find((c) => c.consumer.endsWith('_TAX_TAX_LEDGER_TRANSACTIONS'));
+      const ledger = (await consumerBacklogs(NATS_URL, mesh.namespace)).find((c) =>
+        c.consumer.endsWith('_TAX_TAX_LEDGER_TRANSACTIONS'),
+      );
       return ledger && ledger.numPending === 0 && ledger.numAckPending === 0;
     }, 20_000);
     expect(await fingerprint()).toEqual(before);
@@ -172,7 +221,10 @@ describe('tax-record ledger', () => {
       occurredAt: new Date().toISOString(),
     });
     await publish(issued);
-    const sale = await eventually(async () => (await get(`/tax/records?linkedInvoiceId=${invoiceId}`)).body.items?.[0], 20_000);
+    const sale = await eventually(
+      async () => (await get(`/tax/records?linkedInvoiceId=${invoiceId}`)).body.items?.[0],
+      20_000,
+    );
     expect(sale).toMatchObject({
       sourceKind: 'invoice',
       sourceId: invoiceId,
@@ -206,7 +258,12 @@ describe('tax-record ledger', () => {
       return r.total === 2 ? r : undefined;
     }, 20_000);
     const credit = both.items.find((e: any) => e.entryType === 'credit');
-    expect(credit).toMatchObject({ sourceKind: 'credit_note', sourceId: creditNoteId, correctsRecordId: sale.id, totals: { net: -4132, tax: -868, gross: -5000 } });
+    expect(credit).toMatchObject({
+      sourceKind: 'credit_note',
+      sourceId: creditNoteId,
+      correctsRecordId: sale.id,
+      totals: { net: -4132, tax: -868, gross: -5000 },
+    });
     // The events name an invoice billing does not hold: its entries are found by the filter, and
     // the invoice's own route does not know it.
     expect((await get(`/invoices/${invoiceId}/tax-records`)).status).toBe(404);
@@ -230,10 +287,21 @@ describe('tax-record ledger', () => {
   it('reflects cross-border sales in the OSS threshold status, counting other currencies apart', async () => {
     const status = (await get('/organizations/settings/tax/oss-threshold-status')).body;
     const all = (await records()).items as any[];
-    const expected = all.flatMap((e) => e.lines.filter((l: any) => l.decision === 'oss_destination' || l.decision === 'below_threshold_origin').map((l: any) => l.net)).reduce((a, b) => a + b, 0);
+    const expected = all
+      .flatMap((e) =>
+        e.lines
+          .filter((l: any) => l.decision === 'oss_destination' || l.decision === 'below_threshold_origin')
+          .map((l: any) => l.net),
+      )
+      .reduce((a, b) => a + b, 0);
     // The NL sale of the payment, the NL invoice and half of it credited.
     expect(expected).toBeGreaterThan(8264 - 4132);
-    expect(status).toMatchObject({ year: new Date().getUTCFullYear(), currency: 'EUR', currentTotal: expected, unconvertedEntries: 0 });
+    expect(status).toMatchObject({
+      year: new Date().getUTCFullYear(),
+      currency: 'EUR',
+      currentTotal: expected,
+      unconvertedEntries: 0,
+    });
 
     await publish(
       billingEvent('billing.invoice.issued', {
@@ -297,7 +365,12 @@ describe('tax-record ledger', () => {
       expect(res.body.error, path).toMatch(message);
       expect(res.headers.get('x-request-id'), path).toBeTruthy();
     }
-    for (const path of [`/tax/records/${hex24()}`, `/tax/records/rebuild/${hex24()}`, `/transactions/${hex24()}/tax-records`, `/invoices/${hex24()}/tax-records`]) {
+    for (const path of [
+      `/tax/records/${hex24()}`,
+      `/tax/records/rebuild/${hex24()}`,
+      `/transactions/${hex24()}/tax-records`,
+      `/invoices/${hex24()}/tax-records`,
+    ]) {
       const res = await get(path);
       expect(res.status, path).toBe(404);
       expect(res.body.error, path).toEqual(expect.any(String));
@@ -307,7 +380,9 @@ describe('tax-record ledger', () => {
     const entryId = (await records()).items[0].id;
     expect((await api('GET', `${admin}/tax/records/${entryId}`, { token: other.apiKey })).status).toBe(404);
     expect((await api('GET', `${admin}/tax/records`, { token: other.apiKey })).body.total).toBe(0);
-    expect((await api('GET', `${admin}/transactions/${paid.transactionId}/tax-records`, { token: other.apiKey })).status).toBe(404);
+    expect(
+      (await api('GET', `${admin}/transactions/${paid.transactionId}/tax-records`, { token: other.apiKey })).status,
+    ).toBe(404);
     expect(await fingerprint()).toEqual(before);
   });
 });

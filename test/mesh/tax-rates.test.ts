@@ -29,7 +29,10 @@ describe('tax rates and rules over the Admin API', () => {
   let a: ReturnType<typeof as>;
 
   async function orgKey(body: Record<string, unknown>): Promise<string> {
-    const res = await api('POST', adm(`/organizations/${A.organizationId}/api-keys`), { token: A.apiKey, body: { name: `k-${Date.now()}`, ...body } });
+    const res = await api('POST', adm(`/organizations/${A.organizationId}/api-keys`), {
+      token: A.apiKey,
+      body: { name: `k-${Date.now()}`, ...body },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.token as string;
   }
@@ -47,12 +50,21 @@ describe('tax rates and rules over the Admin API', () => {
     const seeded = await a.get('/tax-rates?limit=100');
     expect(seeded.status, JSON.stringify(seeded.body)).toBe(200);
     expect(seeded.body).toMatchObject({ total: N, page: 1, limit: 100 });
-    expect(seeded.body.items.every((r: { managed: boolean; source: string | null }) => r.managed && r.source)).toBe(true);
+    expect(seeded.body.items.every((r: { managed: boolean; source: string | null }) => r.managed && r.source)).toBe(
+      true,
+    );
     expect((await a.get('/tax-rates')).body.limit).toBe(50);
 
     const created = await a.post('/tax-rates', rate({ validTo: '2026-01-01', description: 'books at the shop rate' }));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body).toMatchObject({ code: 'SHOP_BOOKS', country: 'AT', percent: 10, managed: false, source: null, validTo: '2026-01-01' });
+    expect(created.body).toMatchObject({
+      code: 'SHOP_BOOKS',
+      country: 'AT',
+      percent: 10,
+      managed: false,
+      source: null,
+      validTo: '2026-01-01',
+    });
     const id = created.body.id as string;
     expect(created.body).not.toHaveProperty('defaultKey');
     expect((await a.get(`/tax-rates/${id}`)).body).toEqual(created.body);
@@ -61,12 +73,18 @@ describe('tax rates and rules over the Admin API', () => {
     expect(next.status, JSON.stringify(next.body)).toBe(201);
     const byCode = await a.get('/tax-rates?code=SHOP_BOOKS');
     expect(byCode.body.items.map((r: { percent: number }) => r.percent)).toEqual([10, 9.5]);
-    expect((await a.get('/tax-rates?code=SHOP_BOOKS&validOn=2025-12-31')).body.items.map((r: { id: string }) => r.id)).toEqual([id]);
-    expect((await a.get('/tax-rates?code=SHOP_BOOKS&validOn=2026-01-01')).body.items.map((r: { id: string }) => r.id)).toEqual([next.body.id]);
+    expect(
+      (await a.get('/tax-rates?code=SHOP_BOOKS&validOn=2025-12-31')).body.items.map((r: { id: string }) => r.id),
+    ).toEqual([id]);
+    expect(
+      (await a.get('/tax-rates?code=SHOP_BOOKS&validOn=2026-01-01')).body.items.map((r: { id: string }) => r.id),
+    ).toEqual([next.body.id]);
     expect((await a.get('/tax-rates?managed=false')).body.total).toBe(2);
     expect((await a.get('/tax-rates?managed=true&limit=100')).body.total).toBe(N);
     const de = await a.get(`/tax-rates?country=${first.country.toLowerCase()}&rateType=${first.rateType}&limit=100`);
-    expect(de.body.items.length).toBe(DEFAULT_RATES.filter((r) => r.country === first.country && r.rateType === first.rateType).length);
+    expect(de.body.items.length).toBe(
+      DEFAULT_RATES.filter((r) => r.country === first.country && r.rateType === first.rateType).length,
+    );
     const p1 = await a.get('/tax-rates?limit=1&page=1');
     const p2 = await a.get('/tax-rates?limit=1&page=2');
     expect(p1.body).toMatchObject({ total: N + 2, limit: 1, page: 1 });
@@ -77,7 +95,9 @@ describe('tax rates and rules over the Admin API', () => {
     expect(updated.body).toMatchObject({ id, percent: 10.5, description: null, code: 'SHOP_BOOKS', managed: false });
 
     // Editing a managed default makes it the merchant's own.
-    const managed = seeded.body.items.find((r: { code: string; validFrom: string }) => r.code === first.code && r.validFrom === first.validFrom);
+    const managed = seeded.body.items.find(
+      (r: { code: string; validFrom: string }) => r.code === first.code && r.validFrom === first.validFrom,
+    );
     const mine = await a.put(`/tax-rates/${managed.id}`, { description: 'checked by our accountant' });
     expect(mine.body).toMatchObject({ id: managed.id, managed: false, percent: first.percent });
 
@@ -92,8 +112,18 @@ describe('tax rates and rules over the Admin API', () => {
     const bad: [string, () => Promise<{ status: number; body: any; headers: Headers }>, number, RegExp][] = [
       ['unknown country', () => a.post('/tax-rates', rate({ code: 'BAD_1', country: 'XX' })), 400, /country/],
       ['percent 101', () => a.post('/tax-rates', rate({ code: 'BAD_2', percent: 101 })), 400, /percent/],
-      ['percent 7.555', () => a.post('/tax-rates', rate({ code: 'BAD_3', percent: 7.555 })), 400, /percent: must have at most two decimals/],
-      ['validTo before validFrom', () => a.post('/tax-rates', rate({ code: 'BAD_4', validTo: '2024-12-31' })), 400, /validTo must be after validFrom/],
+      [
+        'percent 7.555',
+        () => a.post('/tax-rates', rate({ code: 'BAD_3', percent: 7.555 })),
+        400,
+        /percent: must have at most two decimals/,
+      ],
+      [
+        'validTo before validFrom',
+        () => a.post('/tax-rates', rate({ code: 'BAD_4', validTo: '2024-12-31' })),
+        400,
+        /validTo must be after validFrom/,
+      ],
       ['not a day', () => a.post('/tax-rates', rate({ code: 'BAD_5', validFrom: '2025-02-30' })), 400, /validFrom/],
       ['unknown field', () => a.post('/tax-rates', rate({ code: 'BAD_6', managed: true })), 400, /Unrecognized key/],
       ['lower-case code', () => a.post('/tax-rates', rate({ code: 'bad' })), 400, /code/],
@@ -106,11 +136,21 @@ describe('tax rates and rules over the Admin API', () => {
       ['update malformed id', () => a.put('/tax-rates/123', { percent: 5 }), 400, /params\.id/],
       ['update nothing', () => a.put(`/tax-rates/${existing.id}`, {}), 400, /at least one field/],
       ['update percent 101', () => a.put(`/tax-rates/${existing.id}`, { percent: 101 }), 400, /percent/],
-      ['update validTo before validFrom', () => a.put(`/tax-rates/${existing.id}`, { validTo: '2000-01-01' }), 400, /validTo/],
+      [
+        'update validTo before validFrom',
+        () => a.put(`/tax-rates/${existing.id}`, { validTo: '2000-01-01' }),
+        400,
+        /validTo/,
+      ],
       ['update unknown field', () => a.put(`/tax-rates/${existing.id}`, { managed: true }), 400, /Unrecognized key/],
       ['delete unknown id', () => a.del('/tax-rates/ffffffffffffffffffffffff'), 404, /not found/],
       ['delete-all with a filter', () => a.del('/tax-rates?country=DE'), 400, /querystring/],
-      ['rule with unknown country', () => a.post('/tax-rules', { name: 'x', country: 'QQ', rateType: 'zero' }), 400, /country/],
+      [
+        'rule with unknown country',
+        () => a.post('/tax-rules', { name: 'x', country: 'QQ', rateType: 'zero' }),
+        400,
+        /country/,
+      ],
       ['rule with unknown rate type', () => a.post('/tax-rules', { name: 'x', rateType: 'half' }), 400, /rateType/],
       ['rule limit over 100', () => a.get('/tax-rules?limit=1000'), 400, /querystring\.limit/],
       ['rule update unknown id', () => a.put('/tax-rules/ffffffffffffffffffffffff', { priority: 1 }), 404, /not found/],
@@ -124,7 +164,10 @@ describe('tax rates and rules over the Admin API', () => {
       expect(res.headers.get('x-request-id'), label).toBeTruthy();
     }
     // Conflicts carry their code.
-    const dup = await a.post('/tax-rates', rate({ code: first.code, country: first.country, validFrom: first.validFrom, percent: 1 }));
+    const dup = await a.post(
+      '/tax-rates',
+      rate({ code: first.code, country: first.country, validFrom: first.validFrom, percent: 1 }),
+    );
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('TAX_RATE_EXISTS');
     const overlap = await a.post('/tax-rates', rate({ validFrom: '2025-06-01' }));
@@ -163,7 +206,14 @@ describe('tax rates and rules over the Admin API', () => {
     expect(pop.status).toBe(200);
     expect(pop.body).toEqual({ created: [] });
 
-    const r = await a.post('/tax-rules', { name: 'E-books in DE', itemType: 'digital_service', category: 'ebooks', country: 'de', rateType: 'reduced', priority: 3 });
+    const r = await a.post('/tax-rules', {
+      name: 'E-books in DE',
+      itemType: 'digital_service',
+      category: 'ebooks',
+      country: 'de',
+      rateType: 'reduced',
+      priority: 3,
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body).toMatchObject({ country: 'DE', managed: false, priority: 3 });
     const listed = (await a.get('/tax-rules')).body.items.map((x: { id: string }) => x.id);

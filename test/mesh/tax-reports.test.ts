@@ -10,7 +10,15 @@ type BootstrapResult = Awaited<ReturnType<TestMesh['bootstrap']>>;
 const MAIN_FRONTEND = 'https://checkout.paymesh.test';
 /** A VAT ID the VIES sandbox has registered (sandboxes/vies/README.md). */
 const FR_VALID = 'FR47759777570';
-const address = (country: string, extra: Record<string, string> = {}) => ({ name: 'Ada Buyer', email: 'ada@example.com', line1: 'Main street 1', city: 'Town', postalCode: '1000', country, ...extra });
+const address = (country: string, extra: Record<string, string> = {}) => ({
+  name: 'Ada Buyer',
+  email: 'ada@example.com',
+  line1: 'Main street 1',
+  city: 'Town',
+  postalCode: '1000',
+  country,
+  ...extra,
+});
 const cents = (v: string | number) => Math.round(Number(v) * 100);
 
 /**
@@ -30,43 +38,67 @@ describe('tax reports over the Admin API', () => {
   const oss = `year=${year}&quarter=${quarter}`;
   const today = now.toISOString().slice(0, 10);
 
-  const adminCall = (method: string, path: string, body?: unknown) => api(method, `${mesh.adminBaseUrl}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
-  const raw = (path: string) => fetch(`${mesh.adminBaseUrl}${path}`, { headers: { authorization: `Bearer ${boot.apiKey}` } });
+  const adminCall = (method: string, path: string, body?: unknown) =>
+    api(method, `${mesh.adminBaseUrl}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
+  const raw = (path: string) =>
+    fetch(`${mesh.adminBaseUrl}${path}`, { headers: { authorization: `Bearer ${boot.apiKey}` } });
 
   async function sandboxCall(method: string, path: string, form?: Record<string, string>) {
     const res = await fetch(`${mesh.sandboxUrls['sandbox-provider-a']}${path}`, {
       method,
-      headers: { authorization: `Bearer ${provider.secretKey}`, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        authorization: `Bearer ${provider.secretKey}`,
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
       body: form ? new URLSearchParams(form).toString() : undefined,
     });
     return { status: res.status, body: (await res.json()) as any };
   }
 
   /** The buyer pays the checkout session through the sandbox; answers the transaction and its payment intent. */
-  async function pay(sessionPublicId: string, billingAddress: Record<string, string>): Promise<{ transactionId: string; pi: string }> {
-    const t = await api('POST', `${mesh.publicBaseUrl}/transactions/create`, { body: { sessionPublicId, providerId: provider.id, billingAddress }, headers: { origin: MAIN_FRONTEND } });
+  async function pay(
+    sessionPublicId: string,
+    billingAddress: Record<string, string>,
+  ): Promise<{ transactionId: string; pi: string }> {
+    const t = await api('POST', `${mesh.publicBaseUrl}/transactions/create`, {
+      body: { sessionPublicId, providerId: provider.id, billingAddress },
+      headers: { origin: MAIN_FRONTEND },
+    });
     expect(t.status, JSON.stringify(t.body)).toBe(200);
     const transactionId = t.body.transactionId as string;
     const pi = (await adminCall('GET', `/transactions/${transactionId}`)).body.providerPaymentId as string;
-    expect((await sandboxCall('POST', `/v1/payment_intents/${pi}/confirm`, { payment_method: 'pm_card_visa' })).body.status).toBe('succeeded');
+    expect(
+      (await sandboxCall('POST', `/v1/payment_intents/${pi}/confirm`, { payment_method: 'pm_card_visa' })).body.status,
+    ).toBe('succeeded');
     await eventually(async () => (await adminCall('GET', `/transactions/${transactionId}`)).body.status === 1, 20_000);
     return { transactionId, pi };
   }
 
   async function checkoutSale(amount: number, billingAddress: Record<string, string>) {
-    const c = await adminCall('POST', `/checkouts/${boot.siteId}/create`, { amount, currency: 'EUR', externalReference: `report-${randomBytes(3).toString('hex')}`, returnUrl: 'https://shop.example/thanks' });
+    const c = await adminCall('POST', `/checkouts/${boot.siteId}/create`, {
+      amount,
+      currency: 'EUR',
+      externalReference: `report-${randomBytes(3).toString('hex')}`,
+      returnUrl: 'https://shop.example/thanks',
+    });
     expect(c.status, JSON.stringify(c.body)).toBe(200);
     return pay(c.body.sessionPublicId, billingAddress);
   }
 
   async function invoiceSale(gross: number, country: string) {
-    const client = await adminCall('POST', '/clients', { name: `Buyer ${country}`, email: `buyer-${country.toLowerCase()}@example.com`, address: { street: 'Rue 1', city: 'Town', postalCode: '1000', country } });
+    const client = await adminCall('POST', '/clients', {
+      name: `Buyer ${country}`,
+      email: `buyer-${country.toLowerCase()}@example.com`,
+      address: { street: 'Rue 1', city: 'Town', postalCode: '1000', country },
+    });
     expect(client.status, JSON.stringify(client.body)).toBe(201);
     const draft = await adminCall('POST', '/invoices', {
       siteId: boot.siteId,
       clientId: client.body.id,
       currency: 'EUR',
-      items: [{ description: 'Pro plan', quantity: 1, unitPrice: gross, amountType: 'gross', itemType: 'digital_service' }],
+      items: [
+        { description: 'Pro plan', quantity: 1, unitPrice: gross, amountType: 'gross', itemType: 'digital_service' },
+      ],
     });
     expect(draft.status, JSON.stringify(draft.body)).toBe(201);
     const issued = await adminCall('POST', `/invoices/${draft.body.id}/issue`);
@@ -78,7 +110,12 @@ describe('tax reports over the Admin API', () => {
     mesh = await startTestMesh({ env: { MAIN_FRONTEND_ORIGIN: MAIN_FRONTEND } });
     boot = await mesh.bootstrap();
     provider = boot.providers!.provider_a!;
-    const settings = await adminCall('PUT', '/organizations/settings/tax', { homeCountry: 'DE', ossEnabled: true, viesEnabled: true, vatId: 'DE321571435' });
+    const settings = await adminCall('PUT', '/organizations/settings/tax', {
+      homeCountry: 'DE',
+      ossEnabled: true,
+      viesEnabled: true,
+      vatId: 'DE321571435',
+    });
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
     const site = await adminCall('PUT', `/sites/${boot.siteId}`, { checkoutSettings: { vatIdValidation: 'vies' } });
     expect(site.status, JSON.stringify(site.body)).toBe(200);
@@ -91,8 +128,14 @@ describe('tax reports over the Admin API', () => {
     await checkoutSale(50000, address('FR', { vatId: FR_VALID }));
     expect((await sandboxCall('POST', '/v1/refunds', { payment_intent: nl.pi })).status).toBe(200);
     // The refund is recorded (status stays 1); the operator then marks the sale refunded.
-    await eventually(async () => ((await adminCall('GET', `/transactions/${nl.transactionId}`)).body.refunds ?? []).length === 1, 20_000);
-    const marked = await adminCall('PUT', `/transactions/${nl.transactionId}`, { status: 3, reason: 'refunded in full' });
+    await eventually(
+      async () => ((await adminCall('GET', `/transactions/${nl.transactionId}`)).body.refunds ?? []).length === 1,
+      20_000,
+    );
+    const marked = await adminCall('PUT', `/transactions/${nl.transactionId}`, {
+      status: 3,
+      reason: 'refunded in full',
+    });
     expect(marked.status, JSON.stringify(marked.body)).toBe(200);
 
     // Invoices to FR and NL consumers; the French one is paid through its payment link.
@@ -114,8 +157,21 @@ describe('tax reports over the Admin API', () => {
     const res = await adminCall('GET', `/tax/reports/vat-oss?${oss}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const r = res.body;
-    expect(r).toMatchObject({ year, quarter, memberStateOfIdentification: 'DE', vatId: 'DE321571435', currency: null, source: 'both' });
-    expect(r.countries.map((c: any) => [c.country, c.supplies.map((s: any) => [s.supplyType, s.rateType, s.vatRate, s.taxableAmount, s.vatAmount]), c.corrections])).toEqual([
+    expect(r).toMatchObject({
+      year,
+      quarter,
+      memberStateOfIdentification: 'DE',
+      vatId: 'DE321571435',
+      currency: null,
+      source: 'both',
+    });
+    expect(
+      r.countries.map((c: any) => [
+        c.country,
+        c.supplies.map((s: any) => [s.supplyType, s.rateType, s.vatRate, s.taxableAmount, s.vatAmount]),
+        c.corrections,
+      ]),
+    ).toEqual([
       // Checkout 100.00 + 20.00, invoice 200.00 + 40.00 (its payment not counted again).
       ['FR', [['SERVICES', 'STANDARD', 20, 30000, 6000]], []],
       // The refunded checkout cancels out within the quarter; the invoice 200.00 + 42.00 stays.
@@ -165,14 +221,18 @@ describe('tax reports over the Admin API', () => {
     expect(ret.traderId).toEqual({ vatNumber: 'DE321571435', issuedBy: 'DE' });
     expect(cents(ret.totalAmountVatDue)).toBe(report.totals.balance);
     const supplies = [ret.msconSupplies.msconSupply].flat();
-    expect(supplies.map((s: any) => [s.msconCountryCode, cents(s.balanceOfVatDue)])).toEqual(report.countries.map((c: any) => [c.country, c.balance]));
+    expect(supplies.map((s: any) => [s.msconCountryCode, cents(s.balanceOfVatDue)])).toEqual(
+      report.countries.map((c: any) => [c.country, c.balance]),
+    );
     const msid = supplies.flatMap((s: any) => [s.msidSupplies.msidSupply].flat());
     expect(msid.reduce((t: number, m: any) => t + cents(m.taxableAmount), 0)).toBe(report.totals.taxableAmount);
 
     const elster = await raw(`/tax/reports/vat-oss/export-elster?${oss}`);
     expect(elster.status).toBe(200);
     const text = await elster.text();
-    expect(text).toBe(['#v2.0', '1,FR', '2,FR,STANDARD,20.00,300.00,60.00', '1,NL', '2,NL,STANDARD,21.00,200.00,42.00', ''].join('\n'));
+    expect(text).toBe(
+      ['#v2.0', '1,FR', '2,FR,STANDARD,20.00,300.00,60.00', '1,NL', '2,NL,STANDARD,21.00,200.00,42.00', ''].join('\n'),
+    );
     const vat = text
       .trim()
       .split('\n')
@@ -186,40 +246,70 @@ describe('tax reports over the Admin API', () => {
   it('with automatic invoices on, a paid sale appears once in the VAT OSS return over both sources', async () => {
     // A second merchant set up as `pnpm bootstrap` sets up the walk-through one: paid checkouts invoiced automatically.
     const walk = await mesh.bootstrap();
-    const call = (method: string, path: string, body?: unknown) => api(method, `${mesh.adminBaseUrl}${path}`, { token: walk.apiKey, ...(body !== undefined ? { body } : {}) });
-    expect((await call('PUT', '/organizations/settings/tax', { homeCountry: 'DE', ossEnabled: true, vatId: 'DE321571435' })).status).toBe(200);
+    const call = (method: string, path: string, body?: unknown) =>
+      api(method, `${mesh.adminBaseUrl}${path}`, { token: walk.apiKey, ...(body !== undefined ? { body } : {}) });
+    expect(
+      (await call('PUT', '/organizations/settings/tax', { homeCountry: 'DE', ossEnabled: true, vatId: 'DE321571435' }))
+        .status,
+    ).toBe(200);
     const invoicing = await call('PUT', '/organizations/settings/invoicing', WALKTHROUGH_INVOICING);
     expect(invoicing.status, JSON.stringify(invoicing.body)).toBe(200);
-    const c = await call('POST', `/checkouts/${walk.siteId}/create`, { amount: 12000, currency: 'EUR', externalReference: 'walk-1', returnUrl: 'https://shop.example/thanks' });
+    const c = await call('POST', `/checkouts/${walk.siteId}/create`, {
+      amount: 12000,
+      currency: 'EUR',
+      externalReference: 'walk-1',
+      returnUrl: 'https://shop.example/thanks',
+    });
     expect(c.status, JSON.stringify(c.body)).toBe(200);
     const walkProvider = walk.providers!.provider_a!;
-    const t = await api('POST', `${mesh.publicBaseUrl}/transactions/create`, { body: { sessionPublicId: c.body.sessionPublicId, providerId: walkProvider.id, billingAddress: address('FR') }, headers: { origin: MAIN_FRONTEND } });
+    const t = await api('POST', `${mesh.publicBaseUrl}/transactions/create`, {
+      body: { sessionPublicId: c.body.sessionPublicId, providerId: walkProvider.id, billingAddress: address('FR') },
+      headers: { origin: MAIN_FRONTEND },
+    });
     expect(t.status, JSON.stringify(t.body)).toBe(200);
     const pi = (await call('GET', `/transactions/${t.body.transactionId}`)).body.providerPaymentId as string;
     const confirm = await fetch(`${mesh.sandboxUrls['sandbox-provider-a']}/v1/payment_intents/${pi}/confirm`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${walkProvider.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Bearer ${walkProvider.secretKey}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: new URLSearchParams({ payment_method: 'pm_card_visa' }).toString(),
     });
     expect(confirm.status).toBe(200);
     // The transaction's cash entry and the automatic invoice's accrual entry, linked as the invoice's payment.
     await eventually(async () => {
       const recs = (await call('GET', '/tax/records?limit=100')).body;
-      return recs.total === 2 && recs.items.some((r: any) => r.sourceKind === 'transaction' && r.invoicePayment === true);
+      return (
+        recs.total === 2 && recs.items.some((r: any) => r.sourceKind === 'transaction' && r.invoicePayment === true)
+      );
     }, 30_000);
-    const fr = (source: string) => call('GET', `/tax/reports/vat-oss?${oss}${source ? `&source=${source}` : ''}`).then((r) => r.body.countries.map((x: any) => [x.country, x.supplies.map((s: any) => [s.taxableAmount, s.vatAmount])]));
-    for (const source of ['', 'both', 'transactions', 'invoices']) expect(await fr(source), source || 'default').toEqual([['FR', [[10000, 2000]]]]);
+    const fr = (source: string) =>
+      call('GET', `/tax/reports/vat-oss?${oss}${source ? `&source=${source}` : ''}`).then((r) =>
+        r.body.countries.map((x: any) => [x.country, x.supplies.map((s: any) => [s.taxableAmount, s.vatAmount])]),
+      );
+    for (const source of ['', 'both', 'transactions', 'invoices'])
+      expect(await fr(source), source || 'default').toEqual([['FR', [[10000, 2000]]]]);
   });
 
   it('files the VAT OSS return of a quarter with USD sales at the ECB rate it names, with no eurRates given', async () => {
     // A merchant that invoiced a French consumer in USD on the last day of the previous quarter.
     const usd = await mesh.bootstrap();
-    const call = (method: string, path: string, body?: unknown) => api(method, `${mesh.adminBaseUrl}${path}`, { token: usd.apiKey, ...(body !== undefined ? { body } : {}) });
-    const file = (path: string) => fetch(`${mesh.adminBaseUrl}${path}`, { headers: { authorization: `Bearer ${usd.apiKey}` } });
-    expect((await call('PUT', '/organizations/settings/tax', { homeCountry: 'DE', ossEnabled: true, vatId: 'DE321571435' })).status).toBe(200);
+    const call = (method: string, path: string, body?: unknown) =>
+      api(method, `${mesh.adminBaseUrl}${path}`, { token: usd.apiKey, ...(body !== undefined ? { body } : {}) });
+    const file = (path: string) =>
+      fetch(`${mesh.adminBaseUrl}${path}`, { headers: { authorization: `Bearer ${usd.apiKey}` } });
+    expect(
+      (await call('PUT', '/organizations/settings/tax', { homeCountry: 'DE', ossEnabled: true, vatId: 'DE321571435' }))
+        .status,
+    ).toBe(200);
     const prev = quarter === 1 ? { year: year - 1, quarter: 4 } : { year, quarter: quarter - 1 };
     const lastDay = new Date(Date.UTC(prev.year, prev.quarter * 3, 0)).toISOString().slice(0, 10);
-    const client = await call('POST', '/clients', { name: 'Acheteur USD', email: 'usd@example.com', address: { street: 'Rue 1', city: 'Lyon', postalCode: '69001', country: 'FR' } });
+    const client = await call('POST', '/clients', {
+      name: 'Acheteur USD',
+      email: 'usd@example.com',
+      address: { street: 'Rue 1', city: 'Lyon', postalCode: '69001', country: 'FR' },
+    });
     expect(client.status, JSON.stringify(client.body)).toBe(201);
     const invoiceIn = async (issueDate?: string) => {
       const draft = await call('POST', '/invoices', {
@@ -227,7 +317,9 @@ describe('tax reports over the Admin API', () => {
         clientId: client.body.id,
         currency: 'USD',
         ...(issueDate ? { issueDate } : {}),
-        items: [{ description: 'Pro plan', quantity: 1, unitPrice: 12000, amountType: 'gross', itemType: 'digital_service' }],
+        items: [
+          { description: 'Pro plan', quantity: 1, unitPrice: 12000, amountType: 'gross', itemType: 'digital_service' },
+        ],
       });
       expect(draft.status, JSON.stringify(draft.body)).toBe(201);
       expect((await call('POST', `/invoices/${draft.body.id}/issue`)).status).toBe(200);
@@ -240,7 +332,10 @@ describe('tax reports over the Admin API', () => {
     let published: { date: string; rates: Record<string, number> } | undefined;
     for (let i = 0; !published && i < 7; i++) {
       const day = new Date(Date.parse(`${lastDay}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10);
-      const answer = (await (await fetch(`${ecb}/_sandbox/rates/${day}`)).json()) as { published: boolean; rates: Record<string, number> };
+      const answer = (await (await fetch(`${ecb}/_sandbox/rates/${day}`)).json()) as {
+        published: boolean;
+        rates: Record<string, number>;
+      };
       if (answer.published) published = { date: day, rates: answer.rates };
     }
     const rate = published!.rates.USD!;
@@ -258,7 +353,18 @@ describe('tax reports over the Admin API', () => {
     expect(res.body.countries).toEqual([
       {
         country: 'FR',
-        supplies: [{ supplyType: 'SERVICES', rateType: 'STANDARD', vatRate: 20, taxableAmount: net, vatAmount: vat, conversions: [{ currency: 'USD', net: 10000, tax: 2000, rate, rateDate: published!.date, eurNet: net, eurTax: vat }] }],
+        supplies: [
+          {
+            supplyType: 'SERVICES',
+            rateType: 'STANDARD',
+            vatRate: 20,
+            taxableAmount: net,
+            vatAmount: vat,
+            conversions: [
+              { currency: 'USD', net: 10000, tax: 2000, rate, rateDate: published!.date, eurNet: net, eurTax: vat },
+            ],
+          },
+        ],
         corrections: [],
         vatTotal: vat,
         correctionsTotal: 0,
@@ -273,11 +379,18 @@ describe('tax reports over the Admin API', () => {
     const xml = await file(`/tax/reports/vat-oss/export?${q}`);
     expect(xml.status).toBe(200);
     const ret = (create(await xml.text()).end({ format: 'object' }) as any).CoreVatReturn;
-    expect(ret.exchangeRates.exchangeRate).toEqual({ currency: 'USD', rate: String(rate), rateDate: published!.date, source: 'ecb' });
+    expect(ret.exchangeRates.exchangeRate).toEqual({
+      currency: 'USD',
+      rate: String(rate),
+      rateDate: published!.date,
+      source: 'ecb',
+    });
     const elster = await file(`/tax/reports/vat-oss/export-elster?${q}`);
     expect(elster.status).toBe(200);
     const decimal = (cents: number) => (cents / 100).toFixed(2);
-    expect(await elster.text()).toBe(['#v2.0', '1,FR', `2,FR,STANDARD,20.00,${decimal(net)},${decimal(vat)}`, ''].join('\n'));
+    expect(await elster.text()).toBe(
+      ['#v2.0', '1,FR', `2,FR,STANDARD,20.00,${decimal(net)},${decimal(vat)}`, ''].join('\n'),
+    );
 
     // A USD sale of the current quarter: its rate (the quarter's last day) is not out yet, unless that day is today.
     await invoiceIn();
@@ -287,9 +400,13 @@ describe('tax reports over the Admin API', () => {
       const early = await call('GET', `/tax/reports/vat-oss?${oss}`);
       expect(early.status, JSON.stringify(early.body)).toBe(422);
       expect(early.body.code).toBe('TAX_REPORT_EUR_RATE_MISSING');
-      expect(early.body.error).toMatch(new RegExp(`the ECB reference rate for ${quarterEnd} \\(or the next publication day\\) is not published yet`));
+      expect(early.body.error).toMatch(
+        new RegExp(`the ECB reference rate for ${quarterEnd} \\(or the next publication day\\) is not published yet`),
+      );
       const plain = await call('GET', `/tax/reports/currencies?startDate=${lastDay}&endDate=${quarterEnd}`);
-      expect(plain.body.eurRatesMissing).toEqual([expect.objectContaining({ currency: 'USD', rateDate: quarterEnd, reason: 'not_published' })]);
+      expect(plain.body.eurRatesMissing).toEqual([
+        expect.objectContaining({ currency: 'USD', rateDate: quarterEnd, reason: 'not_published' }),
+      ]);
     }
     const given = await call('GET', `/tax/reports/vat-oss?${oss}&eurRates=USD:1.25`);
     expect(given.status, JSON.stringify(given.body)).toBe(200);
@@ -298,13 +415,24 @@ describe('tax reports over the Admin API', () => {
   });
 
   it('refuses VAT OSS reports without year and quarter 1 to 4, and bad filters, with 400', async () => {
-    for (const q of ['', `year=${year}`, `quarter=${quarter}`, `year=${year}&quarter=5`, `year=${year}&quarter=0`, `${oss}&timezone=Mars%2FOlympus`, `${oss}&source=all`, `${oss}&eurRates=USD`]) {
+    for (const q of [
+      '',
+      `year=${year}`,
+      `quarter=${quarter}`,
+      `year=${year}&quarter=5`,
+      `year=${year}&quarter=0`,
+      `${oss}&timezone=Mars%2FOlympus`,
+      `${oss}&source=all`,
+      `${oss}&eurRates=USD`,
+    ]) {
       const res = await adminCall('GET', `/tax/reports/vat-oss?${q}`);
       expect(res.status, `${q}: ${JSON.stringify(res.body)}`).toBe(400);
       expect(typeof res.body.error).toBe('string');
     }
     expect((await adminCall('GET', `/tax/reports/vat-oss/export-elster?year=${year}`)).status).toBe(400);
-    expect((await adminCall('GET', '/tax/reports/by-country?startDate=2026-02-30&endDate=2026-03-01')).status).toBe(400);
+    expect((await adminCall('GET', '/tax/reports/by-country?startDate=2026-02-30&endDate=2026-03-01')).status).toBe(
+      400,
+    );
     expect((await adminCall('GET', '/tax/reports/by-country')).status).toBe(400);
   });
 });

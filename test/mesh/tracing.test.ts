@@ -20,7 +20,12 @@ const COUNTED_IP = '127.0.0.2';
 
 const SPAN_KIND = { internal: 1, server: 2, client: 3, producer: 4, consumer: 5 } as const;
 
-function postFrom(url: string, token: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
+function postFrom(
+  url: string,
+  token: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
   const data = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -28,12 +33,19 @@ function postFrom(url: string, token: string, headers: Record<string, string>, b
       {
         method: 'POST',
         localAddress: COUNTED_IP,
-        headers: { ...headers, authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
+        headers: {
+          ...headers,
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(data),
+        },
       },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined }),
+        );
       },
     );
     req.on('error', reject);
@@ -43,7 +55,8 @@ function postFrom(url: string, token: string, headers: Record<string, string>, b
 
 const dbSystem = (s: ReceivedSpan) => s.attributes['db.system'] ?? s.attributes['db.system.name'];
 const httpUrl = (s: ReceivedSpan) => String(s.attributes['url.full'] ?? s.attributes['http.url'] ?? '');
-const httpPath = (s: ReceivedSpan) => String(s.attributes['url.path'] ?? s.attributes['http.target'] ?? s.attributes['http.route'] ?? '');
+const httpPath = (s: ReceivedSpan) =>
+  String(s.attributes['url.path'] ?? s.attributes['http.target'] ?? s.attributes['http.route'] ?? '');
 
 describe('tracing: one request followed from checkout to IPN', () => {
   let mesh: TestMesh;
@@ -70,7 +83,10 @@ describe('tracing: one request followed from checkout to IPN', () => {
     expect(providerId).toBeTruthy();
     const requestId = `flow-${Date.now()}-${randomBytes(3).toString('hex')}`;
     const traceId = randomBytes(16).toString('hex');
-    const traced = () => ({ 'x-request-id': requestId, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` });
+    const traced = () => ({
+      'x-request-id': requestId,
+      traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+    });
     const ipnPath = `/ipn/${requestId}`;
 
     // 1. The merchant's server creates the checkout (from a rate-limited address).
@@ -81,7 +97,9 @@ describe('tracing: one request followed from checkout to IPN', () => {
       externalReference: requestId,
       returnUrl: 'https://shop.example/return/{transactionId}',
       ipnUrl: `${receiverUrl}${ipnPath}`,
-      items: [{ name: 'Item', description: 'traced', quantity: 1, unitPrice: 1190, vatRate: 19, itemType: 'digital_service' }],
+      items: [
+        { name: 'Item', description: 'traced', quantity: 1, unitPrice: 1190, vatRate: 19, itemType: 'digital_service' },
+      ],
     });
     expect(checkout.status).toBe(200);
     expect(checkout.headers['x-request-id']).toBe(requestId);
@@ -92,7 +110,14 @@ describe('tracing: one request followed from checkout to IPN', () => {
       body: {
         sessionPublicId: checkout.body.sessionPublicId,
         providerId,
-        billingAddress: { name: 'Buyer', email: 'buyer@example.com', line1: 'Main St 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+        billingAddress: {
+          name: 'Buyer',
+          email: 'buyer@example.com',
+          line1: 'Main St 1',
+          city: 'Berlin',
+          postalCode: '10115',
+          country: 'DE',
+        },
       },
     });
     expect([200, 201]).toContain(tx.status);
@@ -110,7 +135,8 @@ describe('tracing: one request followed from checkout to IPN', () => {
 
     // 4. The merchant's server gets the IPN, with the trace's traceparent.
     const ipn = await eventually(
-      () => receiver.at(ipnPath).find((r) => (JSON.parse(r.rawBody.toString('utf8')) as { status?: number }).status === 1),
+      () =>
+        receiver.at(ipnPath).find((r) => (JSON.parse(r.rawBody.toString('utf8')) as { status?: number }).status === 1),
       30_000,
     );
     expect(JSON.parse(ipn.rawBody.toString('utf8'))).toMatchObject({ id: transactionId, status: 1 });
@@ -120,18 +146,59 @@ describe('tracing: one request followed from checkout to IPN', () => {
 
     // Every hop's spans, exported (batched) by each service.
     const need: [string, (s: ReceivedSpan) => boolean][] = [
-      ['gateway-admin HTTP server span', (s) => s.service === 'gateway-admin' && s.kind === SPAN_KIND.server && s.attributes['request.id'] === requestId],
+      [
+        'gateway-admin HTTP server span',
+        (s) => s.service === 'gateway-admin' && s.kind === SPAN_KIND.server && s.attributes['request.id'] === requestId,
+      ],
       ['gateway-admin Redis span (rate limit)', (s) => s.service === 'gateway-admin' && dbSystem(s) === 'redis'],
-      ['gateway-admin gRPC client span', (s) => s.service === 'gateway-admin' && s.kind === SPAN_KIND.client && s.attributes['rpc.system'] === 'grpc'],
-      ['checkout gRPC server span', (s) => s.service === 'checkout' && s.kind === SPAN_KIND.server && s.attributes['rpc.system'] === 'grpc'],
+      [
+        'gateway-admin gRPC client span',
+        (s) => s.service === 'gateway-admin' && s.kind === SPAN_KIND.client && s.attributes['rpc.system'] === 'grpc',
+      ],
+      [
+        'checkout gRPC server span',
+        (s) => s.service === 'checkout' && s.kind === SPAN_KIND.server && s.attributes['rpc.system'] === 'grpc',
+      ],
       ['checkout PostgreSQL span', (s) => s.service === 'checkout' && dbSystem(s) === 'postgresql'],
-      ['gateway-public HTTP server span (transaction create)', (s) => s.service === 'gateway-public' && s.kind === SPAN_KIND.server && httpPath(s).includes('/transactions/create')],
-      ['payments-webhooks HTTP client span to the provider', (s) => s.service === 'payments-webhooks' && s.kind === SPAN_KIND.client && httpUrl(s).startsWith(mesh.sandboxUrls['sandbox-provider-a']!)],
-      ['gateway-public HTTP server span (provider webhook)', (s) => s.service === 'gateway-public' && s.kind === SPAN_KIND.server && httpPath(s).includes('/hooks/') && s.attributes['request.id'] === requestId],
-      ['JetStream publish span', (s) => s.kind === SPAN_KIND.producer && s.name.startsWith('publish ') && s.attributes['messaging.system'] === 'nats'],
-      ['notifications-ipn consume span', (s) => s.service === 'notifications-ipn' && s.kind === SPAN_KIND.consumer && s.name.startsWith('consume ')],
-      ['notifications-ipn delivery span', (s) => s.service === 'notifications-ipn' && s.name === 'ipn delivery' && s.attributes['request.id'] === requestId],
-      ['notifications-ipn HTTP client span to the receiver', (s) => s.service === 'notifications-ipn' && s.kind === SPAN_KIND.client && httpUrl(s) === `${receiverUrl}${ipnPath}`],
+      [
+        'gateway-public HTTP server span (transaction create)',
+        (s) =>
+          s.service === 'gateway-public' && s.kind === SPAN_KIND.server && httpPath(s).includes('/transactions/create'),
+      ],
+      [
+        'payments-webhooks HTTP client span to the provider',
+        (s) =>
+          s.service === 'payments-webhooks' &&
+          s.kind === SPAN_KIND.client &&
+          httpUrl(s).startsWith(mesh.sandboxUrls['sandbox-provider-a']!),
+      ],
+      [
+        'gateway-public HTTP server span (provider webhook)',
+        (s) =>
+          s.service === 'gateway-public' &&
+          s.kind === SPAN_KIND.server &&
+          httpPath(s).includes('/hooks/') &&
+          s.attributes['request.id'] === requestId,
+      ],
+      [
+        'JetStream publish span',
+        (s) =>
+          s.kind === SPAN_KIND.producer && s.name.startsWith('publish ') && s.attributes['messaging.system'] === 'nats',
+      ],
+      [
+        'notifications-ipn consume span',
+        (s) => s.service === 'notifications-ipn' && s.kind === SPAN_KIND.consumer && s.name.startsWith('consume '),
+      ],
+      [
+        'notifications-ipn delivery span',
+        (s) =>
+          s.service === 'notifications-ipn' && s.name === 'ipn delivery' && s.attributes['request.id'] === requestId,
+      ],
+      [
+        'notifications-ipn HTTP client span to the receiver',
+        (s) =>
+          s.service === 'notifications-ipn' && s.kind === SPAN_KIND.client && httpUrl(s) === `${receiverUrl}${ipnPath}`,
+      ],
     ];
     const inTrace = await eventually(() => {
       const spans = otlp.spans.filter((s) => s.traceId === traceId);
@@ -145,13 +212,18 @@ describe('tracing: one request followed from checkout to IPN', () => {
     // Consumers are children of producer spans (each hop over JetStream is a parent link), and the
     // IPN POST hangs off the delivery span, which continues the consumed status change. Parents
     // may be exported in a later batch than their children: wait for them.
-    const post = inTrace.find((s) => s.service === 'notifications-ipn' && s.kind === SPAN_KIND.client && httpUrl(s) === `${receiverUrl}${ipnPath}`)!;
+    const post = inTrace.find(
+      (s) =>
+        s.service === 'notifications-ipn' && s.kind === SPAN_KIND.client && httpUrl(s) === `${receiverUrl}${ipnPath}`,
+    )!;
     const linked = await eventually(() => {
       const byId = new Map(otlp.spans.filter((s) => s.traceId === traceId).map((s) => [s.spanId, s]));
       const consumes = [...byId.values()].filter((s) => s.kind === SPAN_KIND.consumer && s.name.startsWith('consume '));
       const delivery = byId.get(post.parentSpanId ?? '');
       const deliveryParent = byId.get(delivery?.parentSpanId ?? '');
-      const ok = consumes.every((c) => byId.get(c.parentSpanId ?? '')?.kind === SPAN_KIND.producer) && deliveryParent !== undefined;
+      const ok =
+        consumes.every((c) => byId.get(c.parentSpanId ?? '')?.kind === SPAN_KIND.producer) &&
+        deliveryParent !== undefined;
       return ok ? { consumes, delivery, deliveryParent } : undefined;
     }, 10_000);
     expect(linked.consumes.length).toBeGreaterThan(0);

@@ -28,10 +28,22 @@ function getFrom(url: string, token: string): Promise<{ status: number; body: an
 }
 
 /** Asks checkout for a site's IPN signing secret, the call an intruder in the cluster would make. */
-async function askForSigningSecret(address: string, security: GrpcSecurity, organizationId: string, siteId: string): Promise<string> {
+async function askForSigningSecret(
+  address: string,
+  security: GrpcSecurity,
+  organizationId: string,
+  siteId: string,
+): Promise<string> {
   const client = makeClient(checkout.CheckoutServiceClient, address, security);
   try {
-    return (await call(client, client.getSiteSigningSecret, { organizationId, siteId }, { deadlineMs: 5_000, target: 'checkout' })).secret;
+    return (
+      await call(
+        client,
+        client.getSiteSigningSecret,
+        { organizationId, siteId },
+        { deadlineMs: 5_000, target: 'checkout' },
+      )
+    ).secret;
   } finally {
     client.close();
   }
@@ -44,12 +56,18 @@ describe('service-to-service trust', () => {
   let foreign: GrpcSecurity;
 
   beforeAll(async () => {
-    mesh = await startTestMesh({ env: { RATE_LIMIT_PER_MINUTE: '4', RATE_LIMIT_ORG_PER_MINUTE: String(ORG_PER_MINUTE) } });
+    mesh = await startTestMesh({
+      env: { RATE_LIMIT_PER_MINUTE: '4', RATE_LIMIT_ORG_PER_MINUTE: String(ORG_PER_MINUTE) },
+    });
     boot = await mesh.bootstrap();
     const other = await ensureMeshCerts(otherDir, ['gateway-admin']);
     foreign = {
       kind: 'mtls',
-      tls: readMeshTls({ caFile: other.caFile, certFile: other.certs['gateway-admin']!.certFile, keyFile: other.certs['gateway-admin']!.keyFile }),
+      tls: readMeshTls({
+        caFile: other.caFile,
+        certFile: other.certs['gateway-admin']!.certFile,
+        keyFile: other.certs['gateway-admin']!.keyFile,
+      }),
     };
   });
 
@@ -61,9 +79,15 @@ describe('service-to-service trust', () => {
   it('gives checkout gRPC only to callers holding a certificate of the mesh CA', async () => {
     const address = `127.0.0.1:${mesh.ports['checkout']}`;
     expect(mesh.clientSecurity.kind).toBe('mtls');
-    expect(await askForSigningSecret(address, mesh.clientSecurity, boot.organizationId, boot.siteId)).toBe(boot.webhookSigningSecret);
-    await expect(askForSigningSecret(address, INSECURE, boot.organizationId, boot.siteId)).rejects.toMatchObject({ kind: 'unavailable' });
-    await expect(askForSigningSecret(address, foreign, boot.organizationId, boot.siteId)).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(await askForSigningSecret(address, mesh.clientSecurity, boot.organizationId, boot.siteId)).toBe(
+      boot.webhookSigningSecret,
+    );
+    await expect(askForSigningSecret(address, INSECURE, boot.organizationId, boot.siteId)).rejects.toMatchObject({
+      kind: 'unavailable',
+    });
+    await expect(askForSigningSecret(address, foreign, boot.organizationId, boot.siteId)).rejects.toMatchObject({
+      kind: 'unavailable',
+    });
     expect(mesh.logs('checkout').some((l) => l.includes('"transport":"mtls"'))).toBe(true);
   });
 
@@ -115,7 +139,9 @@ describe('service-to-service trust', () => {
           BUS_NAMESPACE: namespace,
         },
       });
-      await expect(started).rejects.toThrow(/exited \(1\) during start[\s\S]*SECRETS_KEYRING is the published development value/);
+      await expect(started).rejects.toThrow(
+        /exited \(1\) during start[\s\S]*SECRETS_KEYRING is the published development value/,
+      );
     } finally {
       await dropNamespace(namespace);
     }

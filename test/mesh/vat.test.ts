@@ -22,8 +22,10 @@ describe('VAT: /vat/validate and /vat/eu-country against the VIES sandbox', () =
   let boot: BootstrapResult;
 
   const validate = (vatId: unknown) => api('POST', `${pub}/vat/validate`, { body: { vatId } });
-  const control = (method: string, path: string, body?: unknown) => api(method, `${vies}${path}`, body === undefined ? {} : { body });
-  const viesCount = async (vatId: string): Promise<number> => (await control('GET', `/_sandbox/requests?vatId=${vatId}`)).body.total;
+  const control = (method: string, path: string, body?: unknown) =>
+    api(method, `${vies}${path}`, body === undefined ? {} : { body });
+  const viesCount = async (vatId: string): Promise<number> =>
+    (await control('GET', `/_sandbox/requests?vatId=${vatId}`)).body.total;
 
   beforeAll(async () => {
     // A short breaker so the suite sees VIES come back after the outage.
@@ -42,7 +44,12 @@ describe('VAT: /vat/validate and /vat/eu-country against the VIES sandbox', () =
     const info = await viesSandboxInfo(vies);
     expect(info.restApi).toBe(`${vies}/taxation_customs/vies/rest-api`);
     expect(info.registered.map((r) => r.vatId)).toEqual(expect.arrayContaining([FR_VALID, NL_VALID]));
-    expect(info.testNumbers).toMatchObject({ '100': 'valid', '200': 'invalid', '301': 'MS_UNAVAILABLE', '601': 'MS_MAX_CONCURRENT_REQ_TIME' });
+    expect(info.testNumbers).toMatchObject({
+      '100': 'valid',
+      '200': 'invalid',
+      '301': 'MS_UNAVAILABLE',
+      '601': 'MS_MAX_CONCURRENT_REQ_TIME',
+    });
   });
 
   it('valid: the spec fields plus the normalized ID; a second check is answered from the cache', async () => {
@@ -67,14 +74,28 @@ describe('VAT: /vat/validate and /vat/eu-country against the VIES sandbox', () =
   it('invalid: 200 with valid false', async () => {
     const res = await validate('DE 408 981 630');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ valid: false, status: 'invalid', companyName: '', address: '', vatId: DE_UNREGISTERED, countryCode: 'DE' });
+    expect(res.body).toMatchObject({
+      valid: false,
+      status: 'invalid',
+      companyName: '',
+      address: '',
+      vatId: DE_UNREGISTERED,
+      countryCode: 'DE',
+    });
   });
 
   it('valid with the name and address withheld (Germany): both are the empty string, as strings the spec types them', async () => {
     // The spec's body is only `vatId`; its answer's companyName and address are strings, never null.
     const res = await validate('DE321571435');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ valid: true, status: 'valid', companyName: '', address: '', vatId: 'DE321571435', countryCode: 'DE' });
+    expect(res.body).toMatchObject({
+      valid: true,
+      status: 'valid',
+      companyName: '',
+      address: '',
+      vatId: 'DE321571435',
+      countryCode: 'DE',
+    });
     expect(typeof res.body.companyName).toBe('string');
     expect(typeof res.body.address).toBe('string');
   });
@@ -97,11 +118,35 @@ describe('VAT: /vat/validate and /vat/eu-country against the VIES sandbox', () =
   it('eu-country: member states (Greece with EL), third countries, Northern Ireland, bad codes', async () => {
     const de = await api('GET', `${pub}/vat/eu-country/DE`);
     expect(de.status).toBe(200);
-    expect(de.body).toEqual({ countryCode: 'DE', euMember: true, euVatAreaForGoods: true, vatPrefix: 'DE', name: 'Germany' });
-    expect((await api('GET', `${pub}/vat/eu-country/gr`)).body).toEqual({ countryCode: 'GR', euMember: true, euVatAreaForGoods: true, vatPrefix: 'EL', name: 'Greece' });
+    expect(de.body).toEqual({
+      countryCode: 'DE',
+      euMember: true,
+      euVatAreaForGoods: true,
+      vatPrefix: 'DE',
+      name: 'Germany',
+    });
+    expect((await api('GET', `${pub}/vat/eu-country/gr`)).body).toEqual({
+      countryCode: 'GR',
+      euMember: true,
+      euVatAreaForGoods: true,
+      vatPrefix: 'EL',
+      name: 'Greece',
+    });
     expect((await api('GET', `${pub}/vat/eu-country/EL`)).body).toMatchObject({ countryCode: 'GR', vatPrefix: 'EL' });
-    expect((await api('GET', `${pub}/vat/eu-country/US`)).body).toEqual({ countryCode: 'US', euMember: false, euVatAreaForGoods: false, vatPrefix: null, name: 'United States of America' });
-    expect((await api('GET', `${pub}/vat/eu-country/XI`)).body).toEqual({ countryCode: 'XI', euMember: false, euVatAreaForGoods: true, vatPrefix: 'XI', name: 'Northern Ireland' });
+    expect((await api('GET', `${pub}/vat/eu-country/US`)).body).toEqual({
+      countryCode: 'US',
+      euMember: false,
+      euVatAreaForGoods: false,
+      vatPrefix: null,
+      name: 'United States of America',
+    });
+    expect((await api('GET', `${pub}/vat/eu-country/XI`)).body).toEqual({
+      countryCode: 'XI',
+      euMember: false,
+      euVatAreaForGoods: true,
+      vatPrefix: 'XI',
+      name: 'Northern Ireland',
+    });
     for (const bad of ['QQ', 'DEU', '1A', 'D']) {
       const res = await api('GET', `${pub}/vat/eu-country/${bad}`);
       expect(res.status).toBe(400);
@@ -110,7 +155,11 @@ describe('VAT: /vat/validate and /vat/eu-country against the VIES sandbox', () =
   });
 
   it("the organization's own VAT ID is a tax setting; with it, VIES issues a consultation number", async () => {
-    const admin = (method: string, body?: unknown) => api(method, `${mesh.adminBaseUrl}/organizations/settings/tax`, { token: boot.apiKey, ...(body === undefined ? {} : { body }) });
+    const admin = (method: string, body?: unknown) =>
+      api(method, `${mesh.adminBaseUrl}/organizations/settings/tax`, {
+        token: boot.apiKey,
+        ...(body === undefined ? {} : { body }),
+      });
     const bad = await admin('PUT', { vatId: 'NL769350660B01' });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('vatId');
@@ -122,9 +171,24 @@ describe('VAT: /vat/validate and /vat/eu-country against the VIES sandbox', () =
     // The engine checks buyer VAT IDs through the tax service with the organization as requester.
     const client = makeClient(tax.TaxServiceClient, `127.0.0.1:${mesh.ports['tax']}`);
     try {
-      const res = await call(client, client.validateVatId, { organizationId: boot.organizationId, testMode: false, id: '', bodyJson: JSON.stringify({ vatId: 'ATU31989140' }) }, { deadlineMs: 10_000, target: 'tax' });
+      const res = await call(
+        client,
+        client.validateVatId,
+        {
+          organizationId: boot.organizationId,
+          testMode: false,
+          id: '',
+          bodyJson: JSON.stringify({ vatId: 'ATU31989140' }),
+        },
+        { deadlineMs: 10_000, target: 'tax' },
+      );
       const check = JSON.parse(res.json);
-      expect(check).toMatchObject({ vatId: 'ATU31989140', status: 'valid', source: 'vies', companyName: 'Alpenblick Handels GmbH' });
+      expect(check).toMatchObject({
+        vatId: 'ATU31989140',
+        status: 'valid',
+        source: 'vies',
+        companyName: 'Alpenblick Handels GmbH',
+      });
       expect(check.consultationNumber).toMatch(/^WAPI[A-Za-z0-9]{12}$/);
       const log = (await control('GET', '/_sandbox/requests?vatId=ATU31989140')).body.data;
       expect(log).toEqual([expect.objectContaining({ requester: NL_VALID, outcome: 'valid' })]);
@@ -155,10 +219,14 @@ describe('VAT: /vat/validate and /vat/eu-country against the VIES sandbox', () =
     expect((await api('GET', `${pub}/vat/eu-country/FR`)).status).toBe(200);
 
     await control('POST', '/_sandbox/outage', { mode: 'up' });
-    const back = await eventually(async () => {
-      const r = await validate(NL_VALID);
-      return r.status === 200 ? r : null;
-    }, 15_000, 250);
+    const back = await eventually(
+      async () => {
+        const r = await validate(NL_VALID);
+        return r.status === 200 ? r : null;
+      },
+      15_000,
+      250,
+    );
     expect(back.body).toMatchObject({ valid: true, companyName: 'POLDERWERK B.V.' });
   });
 });

@@ -25,7 +25,15 @@ export async function launchBrowser(suite: string): Promise<TestBrowser> {
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-sync', `--user-data-dir=${profile}`],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-sync',
+      `--user-data-dir=${profile}`,
+    ],
   });
   // Each run starts with an empty folder: the screenshots are those of this run.
   const dir = join(ARTIFACTS_DIR, suite);
@@ -69,12 +77,18 @@ export function inPage<T>(page: Page, expression: string): Promise<T> {
 
 /** The rendered text of the first element matching `selector`, trimmed; '' when there is none. */
 export function innerText(page: Page, selector: string): Promise<string> {
-  return inPage<string>(page, `(() => { const e = document.querySelector(${JSON.stringify(selector)}); return e ? e.innerText.trim() : ''; })()`);
+  return inPage<string>(
+    page,
+    `(() => { const e = document.querySelector(${JSON.stringify(selector)}); return e ? e.innerText.trim() : ''; })()`,
+  );
 }
 
 /** Whether the first element matching `selector` is rendered (not hidden, not inside a hidden parent). */
 export function isShown(page: Page, selector: string): Promise<boolean> {
-  return inPage<boolean>(page, `(() => { const e = document.querySelector(${JSON.stringify(selector)}); return !!e && !e.hidden && e.offsetParent !== null; })()`);
+  return inPage<boolean>(
+    page,
+    `(() => { const e = document.querySelector(${JSON.stringify(selector)}); return !!e && !e.hidden && e.offsetParent !== null; })()`,
+  );
 }
 
 /**
@@ -83,7 +97,10 @@ export function isShown(page: Page, selector: string): Promise<boolean> {
  */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
-  const violations = await inPage<AxeViolation[]>(page, `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)`);
+  const violations = await inPage<AxeViolation[]>(
+    page,
+    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)`,
+  );
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);

@@ -57,7 +57,14 @@ function partsOf(c: CostCounters): Record<string, number> {
 /** Everything that moves while a process works (gauges aside), to tell whether it still does. */
 function fingerprint(snapshot: CounterSnapshot): string {
   return JSON.stringify(
-    [...snapshot].map(([service, c]) => [service, budgeted(c), c.bus.duplicates, c.bus.naked, c.bus.terminated, c.relay.published]),
+    [...snapshot].map(([service, c]) => [
+      service,
+      budgeted(c),
+      c.bus.duplicates,
+      c.bus.naked,
+      c.bus.terminated,
+      c.relay.published,
+    ]),
   );
 }
 
@@ -69,7 +76,10 @@ export function costBetween(before: CounterSnapshot, after: CounterSnapshot): Fl
     if (!start) throw new Error(`no earlier counters of ${service}`);
     const a = budgeted(start);
     const b = budgeted(end);
-    cost.counts[service] = Object.fromEntries(COUNTER_NAMES.map((k) => [k, b[k] - a[k]])) as Record<CounterName, number>;
+    cost.counts[service] = Object.fromEntries(COUNTER_NAMES.map((k) => [k, b[k] - a[k]])) as Record<
+      CounterName,
+      number
+    >;
     const pa = partsOf(start);
     const parts: Record<string, number> = {};
     for (const [key, n] of Object.entries(partsOf(end))) if (n - (pa[key] ?? 0) !== 0) parts[key] = n - (pa[key] ?? 0);
@@ -83,7 +93,10 @@ export function sumCosts(costs: FlowCost[]): FlowCost {
   const out: FlowCost = { counts: {}, parts: {} };
   for (const cost of costs) {
     for (const [service, counts] of Object.entries(cost.counts)) {
-      const into = (out.counts[service] ??= Object.fromEntries(COUNTER_NAMES.map((k) => [k, 0])) as Record<CounterName, number>);
+      const into = (out.counts[service] ??= Object.fromEntries(COUNTER_NAMES.map((k) => [k, 0])) as Record<
+        CounterName,
+        number
+      >);
       for (const k of COUNTER_NAMES) into[k] += counts[k];
     }
     for (const [service, parts] of Object.entries(cost.parts)) {
@@ -152,7 +165,9 @@ export class CostCounterReader {
     const deadline = Date.now() + timeoutMs;
     let previous: CounterSnapshot | undefined;
     for (;;) {
-      const backlog = (await consumerBacklogs(NATS_URL, mesh.namespace)).filter((b) => b.numPending > 0 || b.numAckPending > 0);
+      const backlog = (await consumerBacklogs(NATS_URL, mesh.namespace)).filter(
+        (b) => b.numPending > 0 || b.numAckPending > 0,
+      );
       const snapshot = await this.read(mesh);
       const busy = [...snapshot]
         .filter(([, c]) => c.grpc.callsInFlight > 0 || c.bus.handling > 0 || c.relay.busy || c.background > 0)

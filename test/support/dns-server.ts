@@ -47,10 +47,18 @@ export class TestDnsServer {
     if (!entry) return { ...base, flags: dnsPacket.AUTHORITATIVE_ANSWER | 3 };
     if ('servfail' in entry) return { ...base, flags: 2 };
     if ('cname' in entry && (question.type === 'CNAME' || question.type === 'A')) {
-      return { ...base, flags: dnsPacket.AUTHORITATIVE_ANSWER, answers: [{ type: 'CNAME', name: question.name, ttl: 60, class: 'IN', data: entry.cname }] };
+      return {
+        ...base,
+        flags: dnsPacket.AUTHORITATIVE_ANSWER,
+        answers: [{ type: 'CNAME', name: question.name, ttl: 60, class: 'IN', data: entry.cname }],
+      };
     }
     if ('a' in entry && question.type === 'A') {
-      return { ...base, flags: dnsPacket.AUTHORITATIVE_ANSWER, answers: [{ type: 'A', name: question.name, ttl: 60, class: 'IN', data: entry.a }] };
+      return {
+        ...base,
+        flags: dnsPacket.AUTHORITATIVE_ANSWER,
+        answers: [{ type: 'A', name: question.name, ttl: 60, class: 'IN', data: entry.a }],
+      };
     }
     // The name exists but has no record of the asked type (NODATA).
     return { ...base, flags: dnsPacket.AUTHORITATIVE_ANSWER };

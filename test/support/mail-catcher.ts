@@ -45,7 +45,11 @@ export class MailCatcherClient {
 
   /** The next `count` messages are refused with 451 (the sender retries). */
   async refuse(count: number): Promise<void> {
-    const res = await fetch(`${this.baseUrl}/_sandbox/refuse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ count }) });
+    const res = await fetch(`${this.baseUrl}/_sandbox/refuse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ count }),
+    });
     if (!res.ok) throw new Error(`mail catcher refuse: ${res.status}`);
   }
 }

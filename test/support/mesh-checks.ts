@@ -88,7 +88,11 @@ export async function succeededIntents(sandboxUrl: string, secretKey: string): P
   const out = new Set<string>();
   let after: string | undefined;
   for (let page = 0; page < 200; page++) {
-    const body = await sandboxGet(sandboxUrl, secretKey, `/v1/payment_intents?limit=100${after ? `&starting_after=${after}` : ''}`);
+    const body = await sandboxGet(
+      sandboxUrl,
+      secretKey,
+      `/v1/payment_intents?limit=100${after ? `&starting_after=${after}` : ''}`,
+    );
     const data = (body?.data ?? []) as { id: string; status: string }[];
     for (const pi of data) if (pi.status === 'succeeded') out.add(pi.id);
     if (!body?.has_more || data.length === 0) break;

@@ -83,10 +83,18 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
         publicBaseUrl: mesh.publicBaseUrl,
         systemApiKey,
         ...(o.mode ? { mode: o.mode } : {}),
-        ...(mesh.sandboxUrls['sandbox-provider-a'] ? { providerASandboxUrl: mesh.sandboxUrls['sandbox-provider-a'] } : {}),
-        ...(mesh.sandboxUrls['sandbox-provider-b'] ? { providerBSandboxUrl: mesh.sandboxUrls['sandbox-provider-b'] } : {}),
-        ...(mesh.sandboxUrls['sandbox-provider-c'] ? { providerCSandboxUrl: mesh.sandboxUrls['sandbox-provider-c'] } : {}),
-        ...(mesh.sandboxUrls['sandbox-provider-d'] ? { providerDSandboxUrl: mesh.sandboxUrls['sandbox-provider-d'] } : {}),
+        ...(mesh.sandboxUrls['sandbox-provider-a']
+          ? { providerASandboxUrl: mesh.sandboxUrls['sandbox-provider-a'] }
+          : {}),
+        ...(mesh.sandboxUrls['sandbox-provider-b']
+          ? { providerBSandboxUrl: mesh.sandboxUrls['sandbox-provider-b'] }
+          : {}),
+        ...(mesh.sandboxUrls['sandbox-provider-c']
+          ? { providerCSandboxUrl: mesh.sandboxUrls['sandbox-provider-c'] }
+          : {}),
+        ...(mesh.sandboxUrls['sandbox-provider-d']
+          ? { providerDSandboxUrl: mesh.sandboxUrls['sandbox-provider-d'] }
+          : {}),
       }),
     logs: (svc) => [...(lines.get(svc) ?? [])],
     async dispose() {
@@ -102,7 +110,11 @@ export function dropNamespace(namespace: string, natsUrl = NATS_URL): Promise<vo
 }
 
 /** Polls `fn` until it returns a truthy value or the time is up. */
-export async function eventually<T>(fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000, stepMs = 100): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 10_000,
+  stepMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -112,7 +124,8 @@ export async function eventually<T>(fn: () => Promise<T | undefined | null | fal
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, stepMs));
   }
 }

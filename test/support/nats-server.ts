@@ -61,17 +61,23 @@ export class PrivateNatsServer {
    */
   async spawn(): Promise<void> {
     if (!existsSync(NATS_SERVER_BIN)) {
-      throw new Error(`nats-server not found at ${NATS_SERVER_BIN}: install it (Debian: apt-get install nats-server) or set NATS_SERVER_BIN`);
+      throw new Error(
+        `nats-server not found at ${NATS_SERVER_BIN}: install it (Debian: apt-get install nats-server) or set NATS_SERVER_BIN`,
+      );
     }
     if (!this.port) this.port = await freePort();
     const args = ['-js', '-a', '127.0.0.1', '-p', String(this.port), '-sd', this.storeDir];
     if (this.cluster) {
       const c = this.cluster;
       args.push(
-        '--server_name', c.serverName,
-        '--cluster_name', c.name,
-        '--cluster', `nats://127.0.0.1:${c.routePort}`,
-        '--routes', c.routePorts.map((p) => `nats://127.0.0.1:${p}`).join(','),
+        '--server_name',
+        c.serverName,
+        '--cluster_name',
+        c.name,
+        '--cluster',
+        `nats://127.0.0.1:${c.routePort}`,
+        '--routes',
+        c.routePorts.map((p) => `nats://127.0.0.1:${p}`).join(','),
       );
     }
     const child = spawn(NATS_SERVER_BIN, args, {
@@ -134,7 +140,9 @@ export class PrivateNatsServer {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`nats-server on ${this.url} not ready within ${timeoutMs} ms: ${String(last)}\n${this.output.slice(-10).join('\n')}`);
+    throw new Error(
+      `nats-server on ${this.url} not ready within ${timeoutMs} ms: ${String(last)}\n${this.output.slice(-10).join('\n')}`,
+    );
   }
 }
 
@@ -164,7 +172,9 @@ export class PrivateNatsCluster {
     const name = `paymesh-${process.pid}-${Date.now().toString(36)}`;
     const routePorts: number[] = [];
     for (let i = 0; i < size; i++) routePorts.push(await freePort());
-    const cluster = new PrivateNatsCluster(routePorts.map((routePort, i) => new PrivateNatsServer({ name, serverName: `n${i + 1}`, routePort, routePorts })));
+    const cluster = new PrivateNatsCluster(
+      routePorts.map((routePort, i) => new PrivateNatsServer({ name, serverName: `n${i + 1}`, routePort, routePorts })),
+    );
     try {
       for (const node of cluster.nodes) await node.spawn();
       await Promise.all(cluster.nodes.map((n) => n.waitJetStream(timeoutMs)));
@@ -209,7 +219,11 @@ export class PrivateNatsCluster {
   }
 
   private async withJsm<T>(fn: (jsm: JetStreamManager) => Promise<T>): Promise<T> {
-    const nc = await connect({ servers: this.nodes.filter((n) => n.running).map((n) => n.url), timeout: 2000, reconnect: false });
+    const nc = await connect({
+      servers: this.nodes.filter((n) => n.running).map((n) => n.url),
+      timeout: 2000,
+      reconnect: false,
+    });
     try {
       return await fn(await nc.jetstreamManager({ timeout: 5000 }));
     } finally {

@@ -33,7 +33,10 @@ export class OtlpReceiver {
       req.on('end', () => {
         try {
           const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-            resourceSpans?: { resource?: { attributes?: OtlpAttr[] }; scopeSpans?: { spans?: Record<string, unknown>[] }[] }[];
+            resourceSpans?: {
+              resource?: { attributes?: OtlpAttr[] };
+              scopeSpans?: { spans?: Record<string, unknown>[] }[];
+            }[];
           };
           for (const rs of body.resourceSpans ?? []) {
             const svc = rs.resource?.attributes?.find((a) => a.key === 'service.name');

@@ -33,7 +33,14 @@ export interface PayLoadOptions {
   maxFlows?: number;
 }
 
-const BILLING_ADDRESS = { name: 'Buyer', email: 'buyer@example.com', line1: 'Main St 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
+const BILLING_ADDRESS = {
+  name: 'Buyer',
+  email: 'buyer@example.com',
+  line1: 'Main St 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+};
 
 /**
  * A steady, bounded stream of buyers paying through the whole money path. Every flow is recorded
@@ -118,7 +125,16 @@ export class PayLoad {
             returnUrl: 'https://shop.example/return/{transactionId}',
             cancelUrl: 'https://shop.example/cancel/{transactionId}',
             ipnUrl: o.ipnUrl,
-            items: [{ name: 'Item', description: 'fault suite', quantity: 1, unitPrice: amount, vatRate: 19, itemType: 'digital_service' }],
+            items: [
+              {
+                name: 'Item',
+                description: 'fault suite',
+                quantity: 1,
+                unitPrice: amount,
+                vatRate: 19,
+                itemType: 'digital_service',
+              },
+            ],
           },
           o.apiKey,
         ),
@@ -128,7 +144,14 @@ export class PayLoad {
     const checkout = (await checkoutRes.json()) as { sessionPublicId: string };
 
     const txRes = await step('transaction', () =>
-      fetch(`${o.publicBaseUrl}/transactions/create`, json({ sessionPublicId: checkout.sessionPublicId, providerId: flow.providerId, billingAddress: BILLING_ADDRESS })),
+      fetch(
+        `${o.publicBaseUrl}/transactions/create`,
+        json({
+          sessionPublicId: checkout.sessionPublicId,
+          providerId: flow.providerId,
+          billingAddress: BILLING_ADDRESS,
+        }),
+      ),
     );
     if (!txRes) return;
     const tx = (await txRes.json()) as { transactionId: string; redirectUrl: string };

@@ -1,4 +1,14 @@
-import { NotSupportedError, UnavailableError, ValidationError, activeTraceHeaders, contextFromHeaders, contextHeaders, runInSpan, runWithContext, type Logger } from '@paymesh/core';
+import {
+  NotSupportedError,
+  UnavailableError,
+  ValidationError,
+  activeTraceHeaders,
+  contextFromHeaders,
+  contextHeaders,
+  runInSpan,
+  runWithContext,
+  type Logger,
+} from '@paymesh/core';
 import {
   DebugEvents,
   Events,
@@ -252,7 +262,10 @@ export class Bus {
   private streamReady(domain: string): Promise<void> {
     let ready = this.streams.get(domain);
     if (!ready) {
-      ready = ensureStream(this.jsm, this.namespace, domain, this.limits, { replicas: this.streamReplicas, logger: this.log }).then(() => undefined);
+      ready = ensureStream(this.jsm, this.namespace, domain, this.limits, {
+        replicas: this.streamReplicas,
+        logger: this.log,
+      }).then(() => undefined);
       ready.catch(() => this.streams.delete(domain));
       this.streams.set(domain, ready);
     }
@@ -266,7 +279,11 @@ export class Bus {
    *
    * @throws ValidationError when `subject` is malformed or differs from `envelope.type`.
    */
-  async publish<T>(subject: string, envelope: EventEnvelope<T>, headers: Record<string, string> = {}): Promise<PublishResult> {
+  async publish<T>(
+    subject: string,
+    envelope: EventEnvelope<T>,
+    headers: Record<string, string> = {},
+  ): Promise<PublishResult> {
     assertEventSubject(subject);
     if (envelope.type !== subject) {
       throw new ValidationError(`envelope type "${envelope.type}" does not match subject "${subject}"`, {
@@ -274,10 +291,14 @@ export class Bus {
       });
     }
     // With tracing, the publish is a producer span and the headers name it as the consumers' parent.
-    return runInSpan(`publish ${subject}`, () => this.send(subject, envelope.id, JSON.stringify(envelope), { ...contextHeaders(), ...headers }), {
-      kind: 'producer',
-      attributes: { ...messagingAttributes(subject, 'send'), 'messaging.message.id': envelope.id },
-    });
+    return runInSpan(
+      `publish ${subject}`,
+      () => this.send(subject, envelope.id, JSON.stringify(envelope), { ...contextHeaders(), ...headers }),
+      {
+        kind: 'producer',
+        attributes: { ...messagingAttributes(subject, 'send'), 'messaging.message.id': envelope.id },
+      },
+    );
   }
 
   /**
@@ -291,13 +312,25 @@ export class Bus {
     const ctx = contextFromHeaders((name) => event.headers[name]);
     return runWithContext(
       ctx,
-      () => this.send(event.subject, event.id, JSON.stringify(event.payload), { ...event.headers, ...activeTraceHeaders() }),
+      () =>
+        this.send(event.subject, event.id, JSON.stringify(event.payload), {
+          ...event.headers,
+          ...activeTraceHeaders(),
+        }),
       `publish ${event.subject}`,
-      { kind: 'producer', attributes: { ...messagingAttributes(event.subject, 'send'), 'messaging.message.id': event.id } },
+      {
+        kind: 'producer',
+        attributes: { ...messagingAttributes(event.subject, 'send'), 'messaging.message.id': event.id },
+      },
     );
   }
 
-  private async send(subject: string, msgId: string, body: string, headers: Record<string, string>): Promise<PublishResult> {
+  private async send(
+    subject: string,
+    msgId: string,
+    body: string,
+    headers: Record<string, string>,
+  ): Promise<PublishResult> {
     if (msgId === '') throw new ValidationError('event id is required', { field: 'id' });
     const domain = domainOf(subject);
     const stream = this.streamFor(domain);

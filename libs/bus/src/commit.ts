@@ -1,5 +1,11 @@
 import { contextHeaders } from '@paymesh/core';
-import { isVersionConflict, type DocumentStore, type NewOutboxEvent, type OutboxEvent, type TxScope } from '@paymesh/store';
+import {
+  isVersionConflict,
+  type DocumentStore,
+  type NewOutboxEvent,
+  type OutboxEvent,
+  type TxScope,
+} from '@paymesh/store';
 import { makeEvent, type EventEnvelope } from './envelope';
 
 /** Event subject -> shape of its `data` (e.g. `EventMap` of @paymesh/contracts). */
@@ -19,7 +25,11 @@ export interface CommitScope<M extends EventTypes> extends TxScope {
    * published right after it commits. `id` should be deterministic (`eventId(...)` of the fact)
    * so a retried or republished event is deduplicated.
    */
-  emit<S extends keyof M & string>(subject: S, data: M[S], opts: { id: string; occurredAt?: string }): EventEnvelope<M[S]>;
+  emit<S extends keyof M & string>(
+    subject: S,
+    data: M[S],
+    opts: { id: string; occurredAt?: string },
+  ): EventEnvelope<M[S]>;
 }
 
 export interface CommitterOptions {
@@ -31,7 +41,6 @@ export interface CommitterOptions {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 
 /**
  * The one way to save state and the events it causes: runs `fn` in a store transaction, writes

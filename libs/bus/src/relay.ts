@@ -103,7 +103,8 @@ export class OutboxRelay {
     this.watchFrom = opts.watchFrom ?? 'first-event';
     this.batchSize = opts.batchSize ?? 100;
     if (!(this.intervalMs > 0)) throw new RangeError('intervalMs must be positive');
-    if (!Number.isInteger(this.batchSize) || this.batchSize < 1) throw new RangeError('batchSize must be a positive integer');
+    if (!Number.isInteger(this.batchSize) || this.batchSize < 1)
+      throw new RangeError('batchSize must be a positive integer');
   }
 
   /** The error of the last failed pass, cleared by a successful one. */
@@ -187,7 +188,12 @@ export class OutboxRelay {
     while (this.handedOver.length > 0 && !this.stopped) {
       const batch = this.handedOver.splice(0, this.batchSize);
       const results = await Promise.allSettled(
-        batch.map((event) => runWithContext(contextFromHeaders((name) => event.headers[name]), () => this.bus.publishOutboxEvent(event))),
+        batch.map((event) =>
+          runWithContext(
+            contextFromHeaders((name) => event.headers[name]),
+            () => this.bus.publishOutboxEvent(event),
+          ),
+        ),
       );
       const failedAt = results.findIndex((r) => r.status === 'rejected');
       const done = (failedAt === -1 ? batch : batch.slice(0, failedAt)).map((e) => e.id);
@@ -197,7 +203,11 @@ export class OutboxRelay {
         // Later handed-over events wait too: the poll publishes them after the failed one.
         this.handedOver.length = 0;
         this.log.warn(
-          { err: reason?.status === 'rejected' ? reason.reason : undefined, eventId: failed?.id, subject: failed?.subject },
+          {
+            err: reason?.status === 'rejected' ? reason.reason : undefined,
+            eventId: failed?.id,
+            subject: failed?.subject,
+          },
           'outbox event publish failed; left for the next relay pass',
         );
       }
@@ -238,7 +248,11 @@ export class OutboxRelay {
       running: this.started,
       healthy: this.consecutiveFailures === 0,
       published: this.published,
-      busy: this.handedOver.length > 0 || this.draining !== undefined || this.current !== undefined || this.queued !== undefined,
+      busy:
+        this.handedOver.length > 0 ||
+        this.draining !== undefined ||
+        this.current !== undefined ||
+        this.queued !== undefined,
       watching: this.watching,
       consecutiveFailures: this.consecutiveFailures,
       lastRunAt: this.lastRunAt?.toISOString(),

@@ -50,12 +50,17 @@ function fakeJsm(existing: StreamConfig | undefined, addError?: NatsError) {
 
 function captured() {
   const lines: { level: number; msg: string; [k: string]: unknown }[] = [];
-  const logger = createLogger({ service: 'stream-test', level: 'info', destination: { write: (l: string) => void lines.push(JSON.parse(l)) } });
+  const logger = createLogger({
+    service: 'stream-test',
+    level: 'info',
+    destination: { write: (l: string) => void lines.push(JSON.parse(l)) },
+  });
   return { logger, warnings: () => lines.filter((l) => l.level === 40) };
 }
 
 const limits = DEFAULT_STREAM_LIMITS;
-const existingWith = (replicas: number, over: Partial<StreamConfig> = {}): StreamConfig => ({ ...streamConfig('pm', 'billing', limits, replicas), ...over }) as StreamConfig;
+const existingWith = (replicas: number, over: Partial<StreamConfig> = {}): StreamConfig =>
+  ({ ...streamConfig('pm', 'billing', limits, replicas), ...over }) as StreamConfig;
 
 describe('ensureStream replicas', () => {
   it('creates a new stream with the configured replicas', async () => {
@@ -71,7 +76,12 @@ describe('ensureStream replicas', () => {
     expect(info.config.num_replicas).toBe(3);
     expect(fake.updates).toEqual([]);
     expect(warnings()).toEqual([
-      expect.objectContaining({ stream: 'PM_BILLING', configuredReplicas: 1, actualReplicas: 3, msg: expect.stringContaining('keeping 3') }),
+      expect.objectContaining({
+        stream: 'PM_BILLING',
+        configuredReplicas: 1,
+        actualReplicas: 3,
+        msg: expect.stringContaining('keeping 3'),
+      }),
     ]);
   });
 
@@ -102,12 +112,17 @@ describe('ensureStream replicas', () => {
     const fake = fakeJsm(undefined, apiError(10074, 'replicas > 1 not supported in non-clustered mode'));
     const err = await ensureStream(fake.jsm, 'pm', 'billing', limits, { replicas: 3 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnavailableError);
-    expect(err).toMatchObject({ code: 'BUS_STREAM_REPLICAS_UNAVAILABLE', message: expect.stringContaining('BUS_STREAM_REPLICAS') });
+    expect(err).toMatchObject({
+      code: 'BUS_STREAM_REPLICAS_UNAVAILABLE',
+      message: expect.stringContaining('BUS_STREAM_REPLICAS'),
+    });
   });
 
   it('refuses replica counts JetStream does not accept', async () => {
     for (const replicas of [0, 6, 1.5]) {
-      await expect(ensureStream(fakeJsm(undefined).jsm, 'pm', 'billing', limits, { replicas })).rejects.toThrow(/replicas must be an integer from 1 to 5/);
+      await expect(ensureStream(fakeJsm(undefined).jsm, 'pm', 'billing', limits, { replicas })).rejects.toThrow(
+        /replicas must be an integer from 1 to 5/,
+      );
     }
   });
 });

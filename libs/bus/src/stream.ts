@@ -67,7 +67,12 @@ export function assertReplicas(n: number): void {
   }
 }
 
-function updatableConfig(namespace: string, domain: string, limits: StreamLimits, replicas: number): Partial<StreamUpdateConfig> {
+function updatableConfig(
+  namespace: string,
+  domain: string,
+  limits: StreamLimits,
+  replicas: number,
+): Partial<StreamUpdateConfig> {
   return {
     subjects: streamSubjects(namespace, domain),
     description: `paymesh events of domain "${domain}" in namespace "${namespace}"`,
@@ -84,7 +89,12 @@ function updatableConfig(namespace: string, domain: string, limits: StreamLimits
 }
 
 /** Full stream configuration for `domain` in mesh `namespace`, with `replicas` copies (default 1). */
-export function streamConfig(namespace: string, domain: string, limits: StreamLimits, replicas = 1): Partial<StreamConfig> {
+export function streamConfig(
+  namespace: string,
+  domain: string,
+  limits: StreamLimits,
+  replicas = 1,
+): Partial<StreamConfig> {
   return {
     ...updatableConfig(namespace, domain, limits, replicas),
     name: streamName(namespace, domain),
@@ -99,7 +109,9 @@ function apiErrorCode(err: unknown): number | undefined {
 
 /** The fields of `wanted` whose value differs from the stream's current configuration. */
 function changedFields(current: StreamConfig, wanted: Partial<StreamUpdateConfig>): (keyof StreamUpdateConfig)[] {
-  return (Object.keys(wanted) as (keyof StreamUpdateConfig)[]).filter((key) => JSON.stringify(current[key]) !== JSON.stringify(wanted[key]));
+  return (Object.keys(wanted) as (keyof StreamUpdateConfig)[]).filter(
+    (key) => JSON.stringify(current[key]) !== JSON.stringify(wanted[key]),
+  );
 }
 
 /** What {@link ensureStream} uses of a JetStreamManager. */

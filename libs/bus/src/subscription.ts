@@ -1,10 +1,5 @@
 import { contextFromHeaders, runWithContext, type Logger } from '@paymesh/core';
-import {
-  ConsumerEvents,
-  type ConsumerMessages,
-  type JetStreamClient,
-  type JsMsg,
-} from 'nats';
+import { ConsumerEvents, type ConsumerMessages, type JetStreamClient, type JsMsg } from 'nats';
 import { retryDelayMs, type BackoffOptions } from './backoff';
 import { decodeEnvelope, type EventEnvelope } from './envelope';
 import { fromNatsHeaders, messagingAttributes } from './headers';
@@ -256,7 +251,10 @@ export class ConsumerLoop implements Subscription {
     }
     const delayMs = retryDelayMs(deliveryCount, this.opts.backoff);
     if (this.opts.maxDeliver === -1 && deliveryCount % 10 === 0) {
-      log.error({ err, deliveryCount, retryInMs: delayMs }, 'event handler keeps failing; still retrying (never dropped)');
+      log.error(
+        { err, deliveryCount, retryInMs: delayMs },
+        'event handler keeps failing; still retrying (never dropped)',
+      );
     } else {
       log.warn({ err, retryInMs: delayMs }, 'event handler failed; will be redelivered');
     }

@@ -175,7 +175,8 @@ describe('Bus', () => {
     const event = makeEvent('payments.dispute.opened', {});
     await publisher.publish('payments.dispute.opened', event);
     await waitFor(
-      () => lines.some((l) => l.msg === 'event handler failed on the last attempt; terminated' && l.eventId === event.id),
+      () =>
+        lines.some((l) => l.msg === 'event handler failed on the last attempt; terminated' && l.eventId === event.id),
       10_000,
       'terminate log',
     );
@@ -204,8 +205,12 @@ describe('Bus', () => {
     await waitFor(() => attempts.includes(12), 15_000, 'twelfth delivery');
     await sleep(300);
     expect(attempts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-    expect(lines.some((l) => l.msg === 'event handler failed on the last attempt; terminated' && l.eventId === event.id)).toBe(false);
-    expect(lines.some((l) => l.msg === 'event handler keeps failing; still retrying (never dropped)' && l.level === 50)).toBe(true);
+    expect(
+      lines.some((l) => l.msg === 'event handler failed on the last attempt; terminated' && l.eventId === event.id),
+    ).toBe(false);
+    expect(
+      lines.some((l) => l.msg === 'event handler keeps failing; still retrying (never dropped)' && l.level === 50),
+    ).toBe(true);
   });
 
   it('terminates a message that is not JSON and goes on with the next', async () => {

@@ -35,7 +35,12 @@ export function captureLogger(service: string): { logger: Logger; lines: LogLine
 }
 
 /** Small stream limits so test streams reserve little storage. */
-export function connectBus(namespace: string, service: string, logger: Logger, extra: Partial<BusConnectOptions> = {}): Promise<Bus> {
+export function connectBus(
+  namespace: string,
+  service: string,
+  logger: Logger,
+  extra: Partial<BusConnectOptions> = {},
+): Promise<Bus> {
   return Bus.connect({
     url: NATS_URL,
     namespace,
@@ -61,7 +66,11 @@ export async function dropNamespace(namespace: string): Promise<void> {
 }
 
 /** Polls until `check` returns true or the timeout passes. */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);

@@ -143,7 +143,9 @@ describe('OutboxRelay', () => {
     const outbox = new MemoryOutbox();
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const held: OutboxPublisher = { publishOutboxEvent: async (event) => gate.then(() => bus.publishOutboxEvent(event)) };
+    const held: OutboxPublisher = {
+      publishOutboxEvent: async (event) => gate.then(() => bus.publishOutboxEvent(event)),
+    };
     const relay = new OutboxRelay({ outbox, bus: held, logger, intervalMs: 60_000 });
     relays.push(relay);
     relay.start();

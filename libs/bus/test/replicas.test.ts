@@ -51,7 +51,13 @@ describe('stream replicas on a real NATS server', () => {
 
     // Changed limits do update it, keeping its replicas.
     const changed = counting(jsm);
-    const updated = await ensureStream(changed.jsm, ns, 'billing', { ...limits, maxMsgSize: 512 * 1024 }, { replicas: 1 });
+    const updated = await ensureStream(
+      changed.jsm,
+      ns,
+      'billing',
+      { ...limits, maxMsgSize: 512 * 1024 },
+      { replicas: 1 },
+    );
     expect(changed.calls.update).toBe(1);
     expect(updated.config).toMatchObject({ max_msg_size: 512 * 1024, num_replicas: 1 });
   });
@@ -65,8 +71,11 @@ describe('stream replicas on a real NATS server', () => {
     // What `nats stream edit --replicas 3` does. A standalone server keeps the setting (it cannot
     // place the copies, but stores the count), which is all this test needs from it.
     const name = streamName(ns, 'tax');
-    const raised = await jsm.streams.update(name, { ...(await jsm.streams.info(name)).config, num_replicas: 3 }).catch((err: unknown) => err);
-    if (raised instanceof Error) return ctx.skip(`this NATS server refuses replicas 3 on update (${raised.message}); the decision is unit-tested`);
+    const raised = await jsm.streams
+      .update(name, { ...(await jsm.streams.info(name)).config, num_replicas: 3 })
+      .catch((err: unknown) => err);
+    if (raised instanceof Error)
+      return ctx.skip(`this NATS server refuses replicas 3 on update (${raised.message}); the decision is unit-tested`);
 
     const after = await connectBus(ns, 'tax', logger, { streamReplicas: 1 });
     try {
@@ -105,6 +114,8 @@ describe('stream replicas on a real NATS server', () => {
 
   it('refuses a replica count JetStream does not accept before connecting', async () => {
     const { logger } = captureLogger('checkout');
-    await expect(connectBus(ns, 'checkout', logger, { streamReplicas: 7 })).rejects.toMatchObject({ message: expect.stringContaining('from 1 to 5') });
+    await expect(connectBus(ns, 'checkout', logger, { streamReplicas: 7 })).rejects.toMatchObject({
+      message: expect.stringContaining('from 1 to 5'),
+    });
   });
 });

@@ -35,7 +35,10 @@ export const clientTaxInfoInput = z
   .object({
     taxId: secretInput.nullable(),
     /** Kind of tax ID, e.g. `vat` (VAT IDs are checked against `taxCountry`'s format and check digits). */
-    taxIdType: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'must be a lower-case identifier such as vat').nullable(),
+    taxIdType: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{0,31}$/, 'must be a lower-case identifier such as vat')
+      .nullable(),
     taxCountry: countryCode.nullable(),
     peppolRoutingAddress: clientPeppolAddressInput.nullable(),
   })
@@ -52,7 +55,11 @@ const clientFields = {
   /** Company or person name, as invoices show it. */
   name: text(200),
   email: z.string().trim().max(254).email().nullable(),
-  phone: z.string().trim().regex(/^\+?[0-9 ()./-]{3,40}$/, 'must be a phone number (digits, spaces, + ( ) . / -)').nullable(),
+  phone: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9 ()./-]{3,40}$/, 'must be a phone number (digits, spaces, + ( ) . / -)')
+    .nullable(),
   address: postalAddress.nullable(),
   taxInfo: clientTaxInfoInput.nullable(),
   notes: z.string().trim().max(2000).nullable(),
@@ -60,11 +67,7 @@ const clientFields = {
 };
 
 /** Body of `POST /clients`: `name` is required, everything else optional. */
-export const clientCreate = z
-  .object(clientFields)
-  .partial()
-  .required({ name: true })
-  .strict();
+export const clientCreate = z.object(clientFields).partial().required({ name: true }).strict();
 export type ClientCreate = z.infer<typeof clientCreate>;
 
 /**
@@ -123,9 +126,7 @@ export const clientListQuery = z.object({ ...paging, ...readOptions }).strict();
 export type ClientListQuery = z.infer<typeof clientListQuery>;
 
 /** Body of `SearchClients`: full text over name and e-mail, exact match on the tax ID. */
-export const clientSearchQuery = z
-  .object({ q: z.string().trim().min(1).max(200), ...paging, ...readOptions })
-  .strict();
+export const clientSearchQuery = z.object({ q: z.string().trim().min(1).max(200), ...paging, ...readOptions }).strict();
 export type ClientSearchQuery = z.infer<typeof clientSearchQuery>;
 
 /** Body of `GetClient` and `DeleteClient`. */
@@ -139,7 +140,9 @@ export const idempotencyKey = z
   .max(255)
   .regex(/^[\x21-\x7e]+$/, 'must be 1-255 visible ASCII characters');
 
-export const clientCreateRequest = z.object({ client: clientCreate, idempotencyKey: idempotencyKey.optional(), ...readOptions }).strict();
+export const clientCreateRequest = z
+  .object({ client: clientCreate, idempotencyKey: idempotencyKey.optional(), ...readOptions })
+  .strict();
 export const clientUpdateRequest = z.object({ client: clientUpdate, ...readOptions }).strict();
 
 /** Body of `GetClientHistory` (oldest first). */

@@ -68,7 +68,8 @@ const draftFields = {
   notes: z.string().trim().max(2000).optional(),
 };
 
-const oneDueRule = <T extends { dueDate?: string; paymentTermsDays?: number }>(v: T) => v.dueDate === undefined || v.paymentTermsDays === undefined;
+const oneDueRule = <T extends { dueDate?: string; paymentTermsDays?: number }>(v: T) =>
+  v.dueDate === undefined || v.paymentTermsDays === undefined;
 const oneDueMessage = { message: 'give dueDate or paymentTermsDays, not both', path: ['paymentTermsDays'] };
 
 /** Body of `POST /invoices`: a draft. */
@@ -145,7 +146,9 @@ export const invoiceCorrectionChanges = z
 export type InvoiceCorrectionChanges = z.infer<typeof invoiceCorrectionChanges>;
 
 /** Body of `POST /invoices/:id/correct`. Amounts and lines are corrected by a credit note and a new invoice. */
-export const invoiceCorrection = z.object({ reason: z.string().trim().min(1).max(500), changes: invoiceCorrectionChanges }).strict();
+export const invoiceCorrection = z
+  .object({ reason: z.string().trim().min(1).max(500), changes: invoiceCorrectionChanges })
+  .strict();
 export type InvoiceCorrection = z.infer<typeof invoiceCorrection>;
 
 const paging = {
@@ -327,7 +330,12 @@ export const creditNoteRecord = z.object({
 export type CreditNoteRecord = z.infer<typeof creditNoteRecord>;
 
 const listPage = <T extends z.ZodTypeAny>(item: T) =>
-  z.object({ items: z.array(item), total: z.number().int().min(0), page: z.number().int().min(1), limit: z.number().int().min(1) });
+  z.object({
+    items: z.array(item),
+    total: z.number().int().min(0),
+    page: z.number().int().min(1),
+    limit: z.number().int().min(1),
+  });
 export const invoicePage = listPage(invoiceRecord);
 export type InvoicePage = z.infer<typeof invoicePage>;
 export const creditNotePage = listPage(creditNoteRecord);

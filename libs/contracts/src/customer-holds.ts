@@ -18,7 +18,9 @@ export const riskSettingsView = z.object({
   holdPolicy: holdPolicyAction.describe(
     'what a lost or accepted dispute does to the buyer: none, block (409 CHECKOUT_BLOCKED_BY_CUSTOMER_HOLD), review (same 409 until an Admin lifts the hold), restrict (only safeProviderTypes)',
   ),
-  safeProviderTypes: z.array(z.string()).describe('provider types a restrict hold allows; bank-transfer-capable types only (provider_b, provider_c)'),
+  safeProviderTypes: z
+    .array(z.string())
+    .describe('provider types a restrict hold allows; bank-transfer-capable types only (provider_b, provider_c)'),
   updatedAt: timestamp.nullable().describe('null until first saved (defaults)'),
 });
 export type RiskSettingsView = z.infer<typeof riskSettingsView>;
@@ -47,7 +49,9 @@ export const customerHoldView = z.object({
     transactionId: z.string(),
     chargebackId: z.string(),
     outcome: z.enum(['lost', 'accepted']),
-    decidedBy: z.string().describe('provider, or the operator who resolved the chargeback (user:<id>, api_key:<id>, system_key:<id>)'),
+    decidedBy: z
+      .string()
+      .describe('provider, or the operator who resolved the chargeback (user:<id>, api_key:<id>, system_key:<id>)'),
   }),
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -80,14 +84,18 @@ export type CustomerHoldListQuery = z.infer<typeof customerHoldListQuery>;
 
 /** `POST /customer-holds/:id/lift`. */
 export const liftCustomerHoldBody = z
-  .object({ reason: z.string().trim().min(1).max(500).optional().describe('why the hold is lifted (kept with the record)') })
+  .object({
+    reason: z.string().trim().min(1).max(500).optional().describe('why the hold is lifted (kept with the record)'),
+  })
   .strict();
 export type LiftCustomerHoldBody = z.infer<typeof liftCustomerHoldBody>;
 
 /** `PATCH /transactions/:id/chargeback/:chargebackId`. */
 export const chargebackUpdateBody = z
   .object({
-    status: chargebackStatus.describe('open and under_review keep the dispute active; won, lost and accepted decide it for good'),
+    status: chargebackStatus.describe(
+      'open and under_review keep the dispute active; won, lost and accepted decide it for good',
+    ),
     reason: z.string().trim().min(1).max(500).optional().describe('why (kept in the status history)'),
   })
   .strict();

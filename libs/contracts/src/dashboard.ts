@@ -11,7 +11,16 @@ const objectId = z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
 const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter currency code');
 
-export const DASHBOARD_PERIODS = ['today', 'yesterday', 'last_7_days', 'last_30_days', 'this_month', 'last_month', 'this_quarter', 'this_year'] as const;
+export const DASHBOARD_PERIODS = [
+  'today',
+  'yesterday',
+  'last_7_days',
+  'last_30_days',
+  'this_month',
+  'last_month',
+  'this_quarter',
+  'this_year',
+] as const;
 export type DashboardPeriodPreset = (typeof DASHBOARD_PERIODS)[number];
 
 /** Longest period (days): three years and a leap day. */
@@ -20,9 +29,14 @@ export const DASHBOARD_MAX_DAYS = 3 * 366;
 /** `GET /dashboard` query. */
 export const dashboardQuery = z
   .object({
-    startDate: isoDate.optional().describe('first day of the period (local day in `timezone`), with endDate; not with period'),
+    startDate: isoDate
+      .optional()
+      .describe('first day of the period (local day in `timezone`), with endDate; not with period'),
     endDate: isoDate.optional().describe('last day of the period, inclusive'),
-    period: z.enum(DASHBOARD_PERIODS).optional().describe('a preset period ending today in `timezone`; default last_30_days when no dates are given'),
+    period: z
+      .enum(DASHBOARD_PERIODS)
+      .optional()
+      .describe('a preset period ending today in `timezone`; default last_30_days when no dates are given'),
     timezone: z.string().min(1).max(64).default('UTC').describe('IANA zone the days are counted in'),
     currency: currencyCode.optional().describe('only transactions in this currency'),
     siteId: objectId.optional().describe('only transactions of this site'),
@@ -48,7 +62,9 @@ export type DashboardStatusCounts = z.infer<typeof dashboardStatusCounts>;
 const failureRatio = z
   .number()
   .nullable()
-  .describe('failed / (failed + completed payments), 0-1; null when neither happened. Canceled and pending transactions are not counted');
+  .describe(
+    'failed / (failed + completed payments), 0-1; null when neither happened. Canceled and pending transactions are not counted',
+  );
 
 export const dashboardProviderVolume = z.object({
   providerId: objectId.nullable().describe('null for manual transactions'),
@@ -71,13 +87,18 @@ export const dashboardProviderCount = z.object({
 export const dashboardCurrency = z.object({
   currency: currencyCode,
   grossVolume: z.number().int().describe('sum of the amounts of completed payments (transactions in status 1, 3 or 4)'),
-  refundedAmount: z.number().int().describe('refunds of those payments (the whole amount of a transaction marked refunded)'),
+  refundedAmount: z
+    .number()
+    .int()
+    .describe('refunds of those payments (the whole amount of a transaction marked refunded)'),
   disputeLostAmount: z.number().int().describe('disputes lost or accepted on those payments'),
   netRevenue: z.number().int().describe('grossVolume - refundedAmount - disputeLostAmount'),
   completedPayments: z.number().int().describe('number of completed payments (status 1, 3 or 4)'),
   transactionCounts: dashboardStatusCounts,
   failureRatio,
-  topProvidersByVolume: z.array(dashboardProviderVolume).describe('providers by gross volume in this currency, largest first'),
+  topProvidersByVolume: z
+    .array(dashboardProviderVolume)
+    .describe('providers by gross volume in this currency, largest first'),
 });
 export type DashboardCurrency = z.infer<typeof dashboardCurrency>;
 
@@ -107,8 +128,12 @@ export const dashboardView = z.object({
   currency: currencyCode.nullable(),
   transactionCounts: dashboardStatusCounts.describe('all currencies (or the one asked for)'),
   failureRatio,
-  currencies: z.array(dashboardCurrency).describe('one entry per currency with transactions in the period, by currency code'),
-  topProvidersByCount: z.array(dashboardProviderCount).describe('providers by completed payments, then transactions (all currencies)'),
+  currencies: z
+    .array(dashboardCurrency)
+    .describe('one entry per currency with transactions in the period, by currency code'),
+  topProvidersByCount: z
+    .array(dashboardProviderCount)
+    .describe('providers by completed payments, then transactions (all currencies)'),
   recentTransactions: z.array(dashboardRecentTransaction).describe('newest first'),
 });
 export type DashboardView = z.infer<typeof dashboardView>;

@@ -80,8 +80,14 @@ export const dataExportRequest = z
     /** Invoices: draft, issued, partially_paid, paid, void; transactions: the numeric status; credit notes: void, refund, chargeback (kind). */
     status: z.string().min(1).max(40).optional(),
     /** Invoices and transactions: one site. */
-    siteId: z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier').optional(),
+    siteId: z
+      .string()
+      .regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier')
+      .optional(),
   })
   .strict()
-  .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, { message: 'from must not be after to', path: ['to'] });
+  .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, {
+    message: 'from must not be after to',
+    path: ['to'],
+  });
 export type DataExportRequest = z.infer<typeof dataExportRequest>;

@@ -52,7 +52,9 @@ export const documentView = z.object({
   seller: party.extend({ name: z.string().max(200), iban: z.string().max(50).nullable() }),
   buyer: party,
   lines: z.array(documentLine).min(1).max(500),
-  taxBreakdown: z.array(z.object({ taxRate: z.number(), taxRateCode: z.string(), taxableBase: money, taxAmount: money })),
+  taxBreakdown: z.array(
+    z.object({ taxRate: z.number(), taxRateCode: z.string(), taxableBase: money, taxAmount: money }),
+  ),
   totals: z.object({ net: money, tax: money, gross: money }),
   /** Days after the issue date the amount is due, when the invoice was given terms. */
   paymentTermsDays: z.number().int().min(0).nullable(),
@@ -60,7 +62,11 @@ export const documentView = z.object({
   invoiceNumber: z.string().nullable(),
   /** Reminders: what is still outstanding, since when, and where to pay online (absent otherwise). */
   reminder: z
-    .object({ amountDue: money.positive(), daysOverdue: z.number().int().min(0), paymentUrl: z.string().url().max(2048).nullable() })
+    .object({
+      amountDue: money.positive(),
+      daysOverdue: z.number().int().min(0),
+      paymentUrl: z.string().url().max(2048).nullable(),
+    })
     .nullable()
     .optional(),
   /** Free text printed under the totals (notes, a credit note's reason, a void notice); line breaks kept. */
@@ -72,7 +78,10 @@ export const documentView = z.object({
   branding: z
     .object({
       name: z.string().max(200).nullable(),
-      primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb').nullable(),
+      primaryColor: z
+        .string()
+        .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb')
+        .nullable(),
     })
     .nullable()
     .optional(),

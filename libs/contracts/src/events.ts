@@ -112,9 +112,15 @@ export const transactionStatusChanged = z.object({
    * The transaction's tax (engine answer) when one was computed, so the tax ledger needs no lookup;
    * null when none was; absent in older events. Schema `taxCalculation` (tax.ts).
    */
-  tax: z.lazy(() => taxCalculation).nullable().optional(),
+  tax: z
+    .lazy(() => taxCalculation)
+    .nullable()
+    .optional(),
   /** The engine request behind `tax` (lets the ledger derive the tax when `tax` is null). */
-  taxInput: z.lazy(() => calculateTaxRequest).nullable().optional(),
+  taxInput: z
+    .lazy(() => calculateTaxRequest)
+    .nullable()
+    .optional(),
   /** The checkout the transaction pays; null for manual transactions; absent in older events. */
   checkoutId: objectId.nullable().optional(),
   /**

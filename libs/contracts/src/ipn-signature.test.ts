@@ -36,8 +36,14 @@ describe('verifyIpn', () => {
       valid: false,
       reason: 'malformed_timestamp',
     });
-    expect(verifyIpn(SECRET, headers, BODY, 300, 1700000000 + 301)).toEqual({ valid: false, reason: 'stale_timestamp' });
-    expect(verifyIpn(SECRET, headers, BODY, 300, 1700000000 - 301)).toEqual({ valid: false, reason: 'stale_timestamp' });
+    expect(verifyIpn(SECRET, headers, BODY, 300, 1700000000 + 301)).toEqual({
+      valid: false,
+      reason: 'stale_timestamp',
+    });
+    expect(verifyIpn(SECRET, headers, BODY, 300, 1700000000 - 301)).toEqual({
+      valid: false,
+      reason: 'stale_timestamp',
+    });
     expect(verifyIpn(SECRET, headers, BODY.replace('"status":1', '"status":2'), 300, now)).toEqual({
       valid: false,
       reason: 'bad_signature',

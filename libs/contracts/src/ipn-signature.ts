@@ -69,6 +69,7 @@ export function verifyIpn(
   if (Math.abs(nowSeconds - ts) > toleranceSeconds) return { valid: false, reason: 'stale_timestamp' };
   const expected = Buffer.from(signIpn(secret, timestamp, rawBody), 'hex');
   const given = /^[0-9a-fA-F]{64}$/.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { valid: false, reason: 'bad_signature' };
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { valid: false, reason: 'bad_signature' };
   return { valid: true, timestamp: ts };
 }

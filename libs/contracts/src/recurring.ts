@@ -23,7 +23,12 @@ export const CANCELLATION_REASON_MAX = 500;
  */
 export const recurringInvoiceTemplate = invoiceCreate.superRefine((t, ctx) => {
   for (const f of ['issueDate', 'dueDate', 'servicePeriod'] as const) {
-    if (t[f] !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [f], message: `${f} is set by each cycle; give paymentTermsDays instead` });
+    if (t[f] !== undefined)
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: [f],
+        message: `${f} is set by each cycle; give paymentTermsDays instead`,
+      });
   }
 });
 export type RecurringInvoiceTemplate = z.infer<typeof recurringInvoiceTemplate>;
@@ -87,7 +92,10 @@ export const recurringCancel = z
 export const recurringListQuery = z
   .object({
     status: z.enum(RECURRING_STATUSES).optional(),
-    clientId: z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier').optional(),
+    clientId: z
+      .string()
+      .regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier')
+      .optional(),
     page: z.number().int().min(1).default(1),
     limit: z.number().int().min(1).max(100).default(20),
   })

@@ -88,9 +88,18 @@ export const invoicingSettingsPatch = z
     companyAddress: postalAddress.nullable(),
     companyEmail: z.string().trim().max(254).email().nullable(),
     /** Seller contact telephone (e-invoices: XRechnung BT-42): digits, spaces and + ( ) / - . */
-    companyPhone: z.string().trim().min(3).max(50).regex(/^\+?[0-9 ()/.-]*[0-9][0-9 ()/.-]*$/, 'must be a telephone number (digits, spaces and + ( ) / - .)').nullable(),
+    companyPhone: z
+      .string()
+      .trim()
+      .min(3)
+      .max(50)
+      .regex(/^\+?[0-9 ()/.-]*[0-9][0-9 ()/.-]*$/, 'must be a telephone number (digits, spaces and + ( ) / - .)')
+      .nullable(),
     /** Write-only: stored encrypted, returned masked. */
-    bankIBAN: z.object({ plaintext: text(64) }).strict().nullable(),
+    bankIBAN: z
+      .object({ plaintext: text(64) })
+      .strict()
+      .nullable(),
     eInvoice: eInvoiceSettingsPatch,
     autoPaymentLinkExpiresInHours: z.number().int().min(1).max(3120),
     /** IANA time zone (`Europe/Berlin`) whose calendar day dates documents and their numbers' period. */
@@ -144,7 +153,10 @@ export const portalSettingsPatch = z
     enabled: z.boolean(),
     magicLinksEnabled: z.boolean(),
     /** E-invoice formats buyers may download in the portal (the organization's e-invoice settings must allow each too). */
-    eInvoiceFormats: z.array(z.enum(['xrechnung', 'peppol', 'zugferd'])).max(3).transform((a) => [...new Set(a)]),
+    eInvoiceFormats: z
+      .array(z.enum(['xrechnung', 'peppol', 'zugferd']))
+      .max(3)
+      .transform((a) => [...new Set(a)]),
     /** Pro forma PDF previews of a subscription's first upcoming charge in the portal. */
     proformaPreviewsEnabled: z.boolean(),
   })

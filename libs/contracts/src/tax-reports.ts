@@ -145,7 +145,11 @@ export const byCountryRow = z.object({
 });
 export type ByCountryRow = z.infer<typeof byCountryRow>;
 
-export const byCountryReport = taxReportEcho.extend({ ...eurRateInfo, data: z.array(byCountryRow), totals: reportTotals });
+export const byCountryReport = taxReportEcho.extend({
+  ...eurRateInfo,
+  data: z.array(byCountryRow),
+  totals: reportTotals,
+});
 export type ByCountryReport = z.infer<typeof byCountryReport>;
 
 export const byCountryDetailRow = byCountryRow.extend({
@@ -157,7 +161,11 @@ export const byCountryDetailRow = byCountryRow.extend({
 });
 export type ByCountryDetailRow = z.infer<typeof byCountryDetailRow>;
 
-export const byCountryDetailsReport = taxReportEcho.extend({ ...eurRateInfo, data: z.array(byCountryDetailRow), totals: reportTotals });
+export const byCountryDetailsReport = taxReportEcho.extend({
+  ...eurRateInfo,
+  data: z.array(byCountryDetailRow),
+  totals: reportTotals,
+});
 export type ByCountryDetailsReport = z.infer<typeof byCountryDetailsReport>;
 
 export const revenueByCountryRow = z.object({
@@ -172,13 +180,26 @@ export const revenueByCountryRow = z.object({
 });
 export type RevenueByCountryRow = z.infer<typeof revenueByCountryRow>;
 
-export const revenueByCountryReport = taxReportEcho.extend({ ...eurRateInfo, data: z.array(revenueByCountryRow), totals: reportTotals });
+export const revenueByCountryReport = taxReportEcho.extend({
+  ...eurRateInfo,
+  data: z.array(revenueByCountryRow),
+  totals: reportTotals,
+});
 export type RevenueByCountryReport = z.infer<typeof revenueByCountryReport>;
 
-export const currencyRow = z.object({ currency: z.string(), ...money, entries: z.number().int(), eur: eurAmounts.nullable() });
+export const currencyRow = z.object({
+  currency: z.string(),
+  ...money,
+  entries: z.number().int(),
+  eur: eurAmounts.nullable(),
+});
 export type CurrencyRow = z.infer<typeof currencyRow>;
 
-export const currenciesReport = taxReportEcho.extend({ ...eurRateInfo, data: z.array(currencyRow), totals: reportTotals });
+export const currenciesReport = taxReportEcho.extend({
+  ...eurRateInfo,
+  data: z.array(currencyRow),
+  totals: reportTotals,
+});
 export type CurrenciesReport = z.infer<typeof currenciesReport>;
 
 export const OSS_SUPPLY_TYPES = ['GOODS', 'SERVICES'] as const;
@@ -232,7 +253,13 @@ export const ossCountry = z.object({
 export type OssCountry = z.infer<typeof ossCountry>;
 
 /** Lines of the quarter the OSS return leaves out, summed by decision (domestic, reverse charge, exports...). */
-export const ossExcluded = z.object({ decision: z.enum(TAX_DECISIONS), currency: z.string(), net: z.number().int(), tax: z.number().int(), lines: z.number().int() });
+export const ossExcluded = z.object({
+  decision: z.enum(TAX_DECISIONS),
+  currency: z.string(),
+  net: z.number().int(),
+  tax: z.number().int(),
+  lines: z.number().int(),
+});
 
 export const vatOssReport = taxReportEcho.extend({
   year: z.number().int(),
@@ -243,7 +270,12 @@ export const vatOssReport = taxReportEcho.extend({
   memberStateOfIdentification: z.string().nullable(),
   vatId: z.string().nullable(),
   countries: z.array(ossCountry),
-  totals: z.object({ taxableAmount: z.number().int(), vatAmount: z.number().int(), correctionsTotal: z.number().int(), balance: z.number().int() }),
+  totals: z.object({
+    taxableAmount: z.number().int(),
+    vatAmount: z.number().int(),
+    correctionsTotal: z.number().int(),
+    balance: z.number().int(),
+  }),
   excluded: z.array(ossExcluded),
 });
 export type VatOssReport = z.infer<typeof vatOssReport>;

@@ -47,7 +47,12 @@ export function taxPreviewOf(calc: TaxCalculation): TaxPreview {
     totalNet: calc.totalNet,
     totalTax: calc.totalTax,
     totalGross: calc.totalGross,
-    taxBreakdown: calc.taxBreakdown.map((b) => ({ taxRate: b.taxRate, taxRateCode: b.taxRateCode, taxableBase: b.taxableBase, taxAmount: b.taxAmount })),
+    taxBreakdown: calc.taxBreakdown.map((b) => ({
+      taxRate: b.taxRate,
+      taxRateCode: b.taxRateCode,
+      taxableBase: b.taxableBase,
+      taxAmount: b.taxAmount,
+    })),
     currency: calc.currency,
     lines: calc.lines.map((l) => ({
       name: l.name,
@@ -71,7 +76,9 @@ export function taxPreviewOf(calc: TaxCalculation): TaxPreview {
 /** Tax of a transaction (Admin `GET /transactions/:id/tax` and its recalculation). */
 export const transactionTaxView = z.object({
   transactionId: z.string(),
-  status: z.enum(['computed', 'not_computed']).describe('not_computed: no tax stored (manual transaction, or the tax service could not answer)'),
+  status: z
+    .enum(['computed', 'not_computed'])
+    .describe('not_computed: no tax stored (manual transaction, or the tax service could not answer)'),
   tax: taxCalculation.nullable(),
   input: calculateTaxRequest.nullable().describe('what the tax was (or would have been) computed from'),
 });

@@ -182,7 +182,12 @@ export const replaceDefaultTaxRatesResult = z.object({
   unchanged: z.number().int().min(0),
   /** Defaults left alone so a merchant's own rate is never overwritten. */
   skipped: z.array(
-    z.object({ code: z.string(), validFrom: isoDate, reason: z.enum(TAX_DEFAULT_SKIP_REASONS), rateId: objectId.nullable() }),
+    z.object({
+      code: z.string(),
+      validFrom: isoDate,
+      reason: z.enum(TAX_DEFAULT_SKIP_REASONS),
+      rateId: objectId.nullable(),
+    }),
   ),
 });
 export type ReplaceDefaultTaxRatesResult = z.infer<typeof replaceDefaultTaxRatesResult>;

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
 
   it('takes BUS_STREAM_REPLICAS from 1 to 5 only', () => {
     expect(loadConfig(baseConfigSchema, { BUS_STREAM_REPLICAS: '3' }).BUS_STREAM_REPLICAS).toBe(3);
-    for (const bad of ['0', '6', 'three']) expect(() => loadConfig(baseConfigSchema, { BUS_STREAM_REPLICAS: bad })).toThrow(/BUS_STREAM_REPLICAS/);
+    for (const bad of ['0', '6', 'three'])
+      expect(() => loadConfig(baseConfigSchema, { BUS_STREAM_REPLICAS: bad })).toThrow(/BUS_STREAM_REPLICAS/);
   });
 });

@@ -63,9 +63,15 @@ export const baseConfigSchema = z.object({
    */
   STORE_POOL_MAX: envInt(10),
   /** Prefix for this deployment's database/schema names (lets several meshes share one server). */
-  STORE_NAMESPACE: z.string().regex(/^[a-z][a-z0-9_]{0,30}$/).default('paymesh'),
+  STORE_NAMESPACE: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,30}$/)
+    .default('paymesh'),
   /** Prefix for JetStream stream and consumer names. */
-  BUS_NAMESPACE: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,30}$/).default('paymesh'),
+  BUS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_]{0,30}$/)
+    .default('paymesh'),
   /**
    * Replicas of each JetStream stream (1 to 5; 3 on a three-node cluster). A start creates streams
    * with this many, raises fewer to it, and never lowers more (it logs a warning).
@@ -104,7 +110,8 @@ export function devSecretsAllowed(env: DevSecretsGate): boolean {
   return env.NODE_ENV !== 'production' && env.PAYMESH_DEV_DEFAULTS === true;
 }
 
-const DEV_OPT_IN_HINT = 'local runs may opt into the published development secrets with NODE_ENV=development and PAYMESH_DEV_DEFAULTS=true';
+const DEV_OPT_IN_HINT =
+  'local runs may opt into the published development secrets with NODE_ENV=development and PAYMESH_DEV_DEFAULTS=true';
 
 /**
  * Refuses a configured secret that is one of the published development values unless the opt-in

@@ -26,7 +26,10 @@ describe('request context', () => {
   });
 
   it('carries the context across awaits and into propagation headers', async () => {
-    const ctx = contextFromHeaders((n) => ({ 'x-request-id': 'req-00000001', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })[n]);
+    const ctx = contextFromHeaders(
+      (n) =>
+        ({ 'x-request-id': 'req-00000001', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })[n],
+    );
     await runWithContext(ctx, async () => {
       await new Promise((r) => setTimeout(r, 5));
       expect(currentRequestId()).toBe('req-00000001');
@@ -57,8 +60,12 @@ describe('request context', () => {
     };
     setTraceBridge(bridge);
     try {
-      const headers = runWithContext({ requestId: 'req-00000002' }, () => runInSpan('publish a.b.c', () => activeTraceHeaders(), { kind: 'producer' }));
-      expect(started).toEqual([{ name: 'publish a.b.c', opts: { kind: 'producer', attributes: { 'request.id': 'req-00000002' } } }]);
+      const headers = runWithContext({ requestId: 'req-00000002' }, () =>
+        runInSpan('publish a.b.c', () => activeTraceHeaders(), { kind: 'producer' }),
+      );
+      expect(started).toEqual([
+        { name: 'publish a.b.c', opts: { kind: 'producer', attributes: { 'request.id': 'req-00000002' } } },
+      ]);
       expect(headers).toEqual({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-0000000000000001-01' });
     } finally {
       setTraceBridge(undefined);
@@ -69,7 +76,9 @@ describe('request context', () => {
 describe('log masking', () => {
   it('masks single-use tokens in logged URLs', async () => {
     const { maskUrl } = await import('./logger');
-    expect(maskUrl('/api/v1/checkouts/cs_1/handoff/SECRET123/consume')).toBe('/api/v1/checkouts/cs_1/handoff/***/consume');
+    expect(maskUrl('/api/v1/checkouts/cs_1/handoff/SECRET123/consume')).toBe(
+      '/api/v1/checkouts/cs_1/handoff/***/consume',
+    );
     expect(maskUrl('/api/v1/checkouts/cs_1/handoff')).toBe('/api/v1/checkouts/cs_1/handoff');
   });
 });

@@ -36,7 +36,10 @@ describe('error catalogue', () => {
   });
 
   it('puts domain errors in the envelope and adds code and requestId only for coded errors', () => {
-    expect(toHttpError(new NotFoundError('site not found'), 'r-1')).toEqual({ status: 404, body: { error: 'site not found' } });
+    expect(toHttpError(new NotFoundError('site not found'), 'r-1')).toEqual({
+      status: 404,
+      body: { error: 'site not found' },
+    });
     expect(toHttpError(new ConflictError('blocked', { code: 'CHECKOUT_BLOCKED_BY_DISPUTE' }), 'r-2')).toEqual({
       status: 409,
       body: { error: 'blocked', code: 'CHECKOUT_BLOCKED_BY_DISPUTE', requestId: 'r-2' },
@@ -77,14 +80,23 @@ describe('error code catalogue', () => {
 describe('internal and transport errors', () => {
   it('reach clients only as "internal error" with the request ID', () => {
     const serialization = new DomainError('internal', 'Request message serialization failure: invalid int32');
-    expect(toHttpError(serialization, 'r-4')).toEqual({ status: 500, body: { error: 'internal error', requestId: 'r-4' } });
+    expect(toHttpError(serialization, 'r-4')).toEqual({
+      status: 500,
+      body: { error: 'internal error', requestId: 'r-4' },
+    });
     const transport = new UnavailableError('checkout unavailable: connect ECONNREFUSED 10.0.0.7:50051');
     expect(toHttpError(transport, 'r-5')).toEqual({ status: 503, body: { error: 'internal error', requestId: 'r-5' } });
-    expect(toHttpError(new Error('boom'), 'r-6')).toEqual({ status: 500, body: { error: 'internal error', requestId: 'r-6' } });
+    expect(toHttpError(new Error('boom'), 'r-6')).toEqual({
+      status: 500,
+      body: { error: 'internal error', requestId: 'r-6' },
+    });
   });
 
   it('keeps the message of a deliberate, coded unavailable answer', () => {
     const coded = new UnavailableError('retry shortly', { code: ErrorCode.PAYMENT_RETIRE_PENDING });
-    expect(toHttpError(coded, 'r-7')).toEqual({ status: 503, body: { error: 'retry shortly', code: 'PAYMENT_RETIRE_PENDING', requestId: 'r-7' } });
+    expect(toHttpError(coded, 'r-7')).toEqual({
+      status: 503,
+      body: { error: 'retry shortly', code: 'PAYMENT_RETIRE_PENDING', requestId: 'r-7' },
+    });
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { addressAllowListed, addressPermitted, classifyAddress, hostAllowListed, isPublicAddress, parseTargetAllowList, targetAllowListSchema } from './ip-targets';
+import {
+  addressAllowListed,
+  addressPermitted,
+  classifyAddress,
+  hostAllowListed,
+  isPublicAddress,
+  parseTargetAllowList,
+  targetAllowListSchema,
+} from './ip-targets';
 
 describe('classifyAddress', () => {
   it.each([

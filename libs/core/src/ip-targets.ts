@@ -98,7 +98,10 @@ const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9
 export function parseTargetAllowList(csv: string): TargetAllowList {
   const hosts = new Set<string>();
   const ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
-  for (const entry of csv.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of csv
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const bare = entry.replace(/^\[([^\]]*)\](\/\d+)?$/, '$1$2');
     if (bare.includes('/')) {
       try {
@@ -133,7 +136,12 @@ export const targetAllowListSchema = z
 
 /** Whether a URL host (name or literal, brackets allowed) is allow-listed by name. */
 export function hostAllowListed(list: TargetAllowList, host: string): boolean {
-  return list.hosts.has(host.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.$/, ''));
+  return list.hosts.has(
+    host
+      .replace(/^\[(.*)\]$/, '$1')
+      .toLowerCase()
+      .replace(/\.$/, ''),
+  );
 }
 
 /** Whether an address lies in an allow-listed address or CIDR (IPv4-mapped IPv6 matches IPv4 entries). */
@@ -161,7 +169,10 @@ export const ipnTargetsConfigSchema = z.object({
   IPN_ALLOW_PRIVATE_TARGETS: z
     .string()
     .optional()
-    .refine((v) => v === undefined || v === '', 'was replaced by IPN_ALLOWED_TARGETS (hosts, addresses and CIDRs IPN may reach)'),
+    .refine(
+      (v) => v === undefined || v === '',
+      'was replaced by IPN_ALLOWED_TARGETS (hosts, addresses and CIDRs IPN may reach)',
+    ),
 });
 
 /** The allow-list as one line for start-up logs. */

@@ -5,18 +5,22 @@ import { largestRemainder, roundHalfAwayFromZero } from './money';
 describe('largestRemainder', () => {
   it('splits exactly, each part within one unit of its share', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: 1, maxLength: 20 }), fc.double({ min: 0, max: 1, noNaN: true }), (weights, share) => {
-        const total = weights.reduce((a, b) => a + b, 0);
-        fc.pre(total > 0);
-        const amount = Math.floor(total * share);
-        const parts = largestRemainder(weights, amount, total);
-        expect(parts.reduce((a, b) => a + b, 0)).toBe(amount);
-        parts.forEach((p, i) => {
-          const exact = ((weights[i] ?? 0) * amount) / total;
-          expect(p).toBeGreaterThanOrEqual(Math.floor(exact));
-          expect(p).toBeLessThanOrEqual(Math.ceil(exact));
-        });
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: 1, maxLength: 20 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (weights, share) => {
+          const total = weights.reduce((a, b) => a + b, 0);
+          fc.pre(total > 0);
+          const amount = Math.floor(total * share);
+          const parts = largestRemainder(weights, amount, total);
+          expect(parts.reduce((a, b) => a + b, 0)).toBe(amount);
+          parts.forEach((p, i) => {
+            const exact = ((weights[i] ?? 0) * amount) / total;
+            expect(p).toBeGreaterThanOrEqual(Math.floor(exact));
+            expect(p).toBeLessThanOrEqual(Math.ceil(exact));
+          });
+        },
+      ),
     );
   });
 

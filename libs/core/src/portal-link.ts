@@ -39,7 +39,13 @@ export function newPortalLinkId(): string {
 
 export function signPortalLink(key: string | Buffer, c: PortalLinkClaims): string {
   const payload = Buffer.from(
-    JSON.stringify({ o: c.organizationId, m: c.mode, e: c.email, x: Math.floor(c.expiresAt.getTime() / 1000), j: c.linkId }),
+    JSON.stringify({
+      o: c.organizationId,
+      m: c.mode,
+      e: c.email,
+      x: Math.floor(c.expiresAt.getTime() / 1000),
+      j: c.linkId,
+    }),
   ).toString('base64url');
   const signed = `${PREFIX}.${payload}`;
   return `${signed}.${mac(key, signed).toString('base64url')}`;
@@ -53,7 +59,8 @@ export function verifyPortalLink(key: string | Buffer, token: unknown, now: Date
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== PREFIX) return { ok: false, reason: 'malformed' };
   const [, payload, signature] = parts as [string, string, string];
-  if (!/^[A-Za-z0-9_-]+$/.test(payload) || !/^[A-Za-z0-9_-]+$/.test(signature)) return { ok: false, reason: 'malformed' };
+  if (!/^[A-Za-z0-9_-]+$/.test(payload) || !/^[A-Za-z0-9_-]+$/.test(signature))
+    return { ok: false, reason: 'malformed' };
   const expected = mac(key, `${PREFIX}.${payload}`);
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'malformed' };

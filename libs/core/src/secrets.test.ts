@@ -26,7 +26,10 @@ describe('SecretBox', () => {
   it('rejects tampering and malformed keyrings', () => {
     const box = new SecretBox(`k1:${key()}`);
     const sealed = box.seal('value');
-    const flipped = { ...sealed, ct: Buffer.from(Buffer.from(sealed.ct, 'base64url').map((b, i) => (i === 0 ? b ^ 1 : b))).toString('base64url') };
+    const flipped = {
+      ...sealed,
+      ct: Buffer.from(Buffer.from(sealed.ct, 'base64url').map((b, i) => (i === 0 ? b ^ 1 : b))).toString('base64url'),
+    };
     expect(() => box.open(flipped)).toThrow();
     expect(() => new SecretBox('k1:c2hvcnQ=')).toThrow(/32 bytes/);
     expect(() => new SecretBox('')).toThrow(/empty/);
@@ -43,20 +46,30 @@ describe('SecretBox', () => {
   it('refuses the published development key when configured explicitly, even behind another kid or key', () => {
     const own = `k1:${key()}`;
     expect(resolveKeyring({ NODE_ENV: 'production', SECRETS_KEYRING: own })).toBe(own);
-    expect(() => resolveKeyring({ NODE_ENV: 'production', SECRETS_KEYRING: DEV_SECRETS_KEYRING })).toThrow(/published development value/);
+    expect(() => resolveKeyring({ NODE_ENV: 'production', SECRETS_KEYRING: DEV_SECRETS_KEYRING })).toThrow(
+      /published development value/,
+    );
     const disguised = `${own},mine:${DEV_SECRETS_KEYRING.split(':')[1]}`;
-    expect(() => resolveKeyring({ NODE_ENV: 'development', SECRETS_KEYRING: disguised })).toThrow(/published development value/);
-    expect(resolveKeyring({ NODE_ENV: 'development', PAYMESH_DEV_DEFAULTS: true, SECRETS_KEYRING: disguised })).toBe(disguised);
+    expect(() => resolveKeyring({ NODE_ENV: 'development', SECRETS_KEYRING: disguised })).toThrow(
+      /published development value/,
+    );
+    expect(resolveKeyring({ NODE_ENV: 'development', PAYMESH_DEV_DEFAULTS: true, SECRETS_KEYRING: disguised })).toBe(
+      disguised,
+    );
     // Another spelling of the same bytes (no padding, base64url) is the same key.
     const respelled = `k2:${Buffer.from(DEV_SECRETS_KEYRING.split(':')[1]!, 'base64').toString('base64url')}`;
-    expect(() => resolveKeyring({ NODE_ENV: 'production', SECRETS_KEYRING: respelled })).toThrow(/published development value/);
+    expect(() => resolveKeyring({ NODE_ENV: 'production', SECRETS_KEYRING: respelled })).toThrow(
+      /published development value/,
+    );
   });
 
   it('defaults NODE_ENV to production and only takes the opt-in as a boolean', () => {
     const c = baseConfigSchema.parse({});
     expect(c.NODE_ENV).toBe('production');
     expect(c.PAYMESH_DEV_DEFAULTS).toBe(false);
-    expect(baseConfigSchema.parse({ NODE_ENV: 'development', PAYMESH_DEV_DEFAULTS: 'true' }).PAYMESH_DEV_DEFAULTS).toBe(true);
+    expect(baseConfigSchema.parse({ NODE_ENV: 'development', PAYMESH_DEV_DEFAULTS: 'true' }).PAYMESH_DEV_DEFAULTS).toBe(
+      true,
+    );
     expect(baseConfigSchema.safeParse({ PAYMESH_DEV_DEFAULTS: 'please' }).success).toBe(false);
   });
 

@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /** A value encrypted at rest: key id, nonce, ciphertext and tag (all base64url). */
 export interface SealedValue {
@@ -14,7 +22,10 @@ export interface SealedValue {
  */
 export function parseKeyring(keyring: string): Map<string, Buffer> {
   const keys = new Map<string, Buffer>();
-  for (const part of keyring.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of keyring
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const idx = part.indexOf(':');
     if (idx <= 0) throw new Error('keyring entries must look like kid:base64key');
     const kid = part.slice(0, idx);
@@ -49,7 +60,12 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     if (aad) cipher.setAAD(Buffer.from(aad));
     const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return { kid: this.activeKid, iv: iv.toString('base64url'), ct: ct.toString('base64url'), tag: cipher.getAuthTag().toString('base64url') };
+    return {
+      kid: this.activeKid,
+      iv: iv.toString('base64url'),
+      ct: ct.toString('base64url'),
+      tag: cipher.getAuthTag().toString('base64url'),
+    };
   }
 
   open(sealed: SealedValue, aad = ''): string {

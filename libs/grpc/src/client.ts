@@ -49,7 +49,11 @@ export function call<Req, Res>(
   });
 }
 
-export type ClientCtor<C extends Client> = new (address: string, creds: ChannelCredentials, options?: Partial<ClientOptions>) => C;
+export type ClientCtor<C extends Client> = new (
+  address: string,
+  creds: ChannelCredentials,
+  options?: Partial<ClientOptions>,
+) => C;
 
 /**
  * A loopback address is checked against the certificate's `localhost` name: TLS server names may
@@ -58,7 +62,10 @@ export type ClientCtor<C extends Client> = new (address: string, creds: ChannelC
  */
 function channelOptions(address: string, security: GrpcSecurity): ChannelOptions {
   if (security.kind === 'insecure') return {};
-  const host = address.replace(/^dns:(\/\/\/)?/, '').replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
+  const host = address
+    .replace(/^dns:(\/\/\/)?/, '')
+    .replace(/:\d+$/, '')
+    .replace(/^\[(.*)\]$/, '$1');
   return host === '127.0.0.1' || host === '::1' ? { 'grpc.ssl_target_name_override': 'localhost' } : {};
 }
 
@@ -67,12 +74,23 @@ function channelOptions(address: string, security: GrpcSecurity): ChannelOptions
  * configured it, see {@link setGrpcSecurity}), or with the one given. Its calls are counted
  * ({@link grpcStats}).
  */
-export function makeClient<C extends Client>(Ctor: ClientCtor<C>, address: string, security: GrpcSecurity = grpcSecurity()): C {
-  return new Ctor(address, channelCredentials(security), { ...channelOptions(address, security), interceptors: [countingInterceptor] });
+export function makeClient<C extends Client>(
+  Ctor: ClientCtor<C>,
+  address: string,
+  security: GrpcSecurity = grpcSecurity(),
+): C {
+  return new Ctor(address, channelCredentials(security), {
+    ...channelOptions(address, security),
+    interceptors: [countingInterceptor],
+  });
 }
 
 /** Standard health check against a service; resolves to true when it reports SERVING. Not counted. */
-export async function checkHealth(address: string, deadlineMs = 1500, security: GrpcSecurity = grpcSecurity()): Promise<boolean> {
+export async function checkHealth(
+  address: string,
+  deadlineMs = 1500,
+  security: GrpcSecurity = grpcSecurity(),
+): Promise<boolean> {
   const client = new health.HealthClient(address, channelCredentials(security), channelOptions(address, security));
   try {
     const res = await call(client, client.check, { service: '' }, { deadlineMs, target: address });

@@ -4,7 +4,11 @@ import { ConflictError, DomainError, ValidationError } from '@paymesh/core';
 import { fromGrpcError, toGrpcError } from './errors';
 
 function asServiceError(e: Partial<ServiceError>): ServiceError {
-  return Object.assign(new Error(e.details ?? ''), { code: e.code ?? status.UNKNOWN, details: e.details ?? '', metadata: e.metadata ?? new Metadata() });
+  return Object.assign(new Error(e.details ?? ''), {
+    code: e.code ?? status.UNKNOWN,
+    details: e.details ?? '',
+    metadata: e.metadata ?? new Metadata(),
+  });
 }
 
 describe('gRPC error mapping', () => {
@@ -17,7 +21,10 @@ describe('gRPC error mapping', () => {
     expect(back.code).toBe('CHECKOUT_BLOCKED_BY_DISPUTE');
     expect(back.message).toBe('checkout blocked');
 
-    const v = fromGrpcError(asServiceError(toGrpcError(new ValidationError('amount must be positive', { field: 'amount' }))), 'checkout');
+    const v = fromGrpcError(
+      asServiceError(toGrpcError(new ValidationError('amount must be positive', { field: 'amount' }))),
+      'checkout',
+    );
     expect(v.httpStatus).toBe(400);
     expect(v.field).toBe('amount');
   });
@@ -25,7 +32,10 @@ describe('gRPC error mapping', () => {
   it('hides internal errors and reports transport failures as unavailable', () => {
     const internal = toGrpcError(new Error('db password wrong'));
     expect(internal.details).toBe('internal error');
-    const down = fromGrpcError(asServiceError({ code: status.UNAVAILABLE, details: 'No connection established' }), 'billing');
+    const down = fromGrpcError(
+      asServiceError({ code: status.UNAVAILABLE, details: 'No connection established' }),
+      'billing',
+    );
     expect(down.kind).toBe('unavailable');
     expect(down.message).toMatch(/^billing unavailable/);
   });

@@ -1,5 +1,12 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { DomainError, INTERNAL_ERROR_MESSAGE, isErrorCode, kindFromGrpcCode, type ErrorKind, ERROR_KINDS } from '@paymesh/core';
+import {
+  DomainError,
+  INTERNAL_ERROR_MESSAGE,
+  isErrorCode,
+  kindFromGrpcCode,
+  type ErrorKind,
+  ERROR_KINDS,
+} from '@paymesh/core';
 
 const KIND_KEY = 'x-error-kind';
 const CODE_KEY = 'x-error-code';

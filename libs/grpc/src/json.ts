@@ -18,7 +18,10 @@ export function parseJsonBody<T>(bodyJson: string, schema: ZodType<T, ZodTypeDef
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue && issue.path.length > 0 ? issue.path.join('.') : undefined;
-    throw new ValidationError(field ? `${field}: ${issue?.message ?? 'invalid'}` : (issue?.message ?? 'invalid body'), field ? { field } : {});
+    throw new ValidationError(
+      field ? `${field}: ${issue?.message ?? 'invalid'}` : (issue?.message ?? 'invalid body'),
+      field ? { field } : {},
+    );
   }
   return parsed.data;
 }

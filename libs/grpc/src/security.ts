@@ -41,7 +41,9 @@ export function readMeshTls(files: { caFile: string; certFile: string; keyFile: 
     try {
       return readFileSync(file);
     } catch (err) {
-      throw new Error(`cannot read the gRPC ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      throw new Error(
+        `cannot read the gRPC ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      );
     }
   };
   return { ca: read('CA', files.caFile), cert: read('certificate', files.certFile), key: read('key', files.keyFile) };
@@ -50,7 +52,11 @@ export function readMeshTls(files: { caFile: string; certFile: string; keyFile: 
 export function serverCredentials(security: GrpcSecurity = grpcSecurity()): ServerCredentials {
   if (security.kind === 'insecure') return ServerCredentials.createInsecure();
   // true: the handshake fails unless the client presents a certificate the mesh CA issued.
-  return ServerCredentials.createSsl(security.tls.ca, [{ cert_chain: security.tls.cert, private_key: security.tls.key }], true);
+  return ServerCredentials.createSsl(
+    security.tls.ca,
+    [{ cert_chain: security.tls.cert, private_key: security.tls.key }],
+    true,
+  );
 }
 
 /**

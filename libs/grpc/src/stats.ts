@@ -68,11 +68,15 @@ export const countingInterceptor: Interceptor = (options, nextCall) => {
  * The implementation of `definition` with each handler counting the calls it receives (methods
  * left unimplemented stay so: grpc-js answers them UNIMPLEMENTED).
  */
-export function countingImplementation<I extends UntypedServiceImplementation>(definition: ServiceDefinition<I>, implementation: I): I {
+export function countingImplementation<I extends UntypedServiceImplementation>(
+  definition: ServiceDefinition<I>,
+  implementation: I,
+): I {
   const counted: UntypedServiceImplementation = {};
   for (const [name, attrs] of Object.entries(definition)) {
     // grpc-js also finds a handler under the method's proto name.
-    const handler = implementation[name] ?? (typeof attrs.originalName === 'string' ? implementation[attrs.originalName] : undefined);
+    const handler =
+      implementation[name] ?? (typeof attrs.originalName === 'string' ? implementation[attrs.originalName] : undefined);
     if (handler === undefined) continue;
     const run = handler as (...args: unknown[]) => void;
     counted[name] = ((...args: unknown[]) => {

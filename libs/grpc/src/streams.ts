@@ -22,7 +22,8 @@ function contextOf(md: Metadata) {
 }
 
 function logFailure(logger: Logger, method: string, err: unknown): void {
-  if (isDomainError(err) && err.kind !== 'internal') logger.info({ rpc: method, kind: err.kind, code: err.code, err: err.message }, 'rpc rejected');
+  if (isDomainError(err) && err.kind !== 'internal')
+    logger.info({ rpc: method, kind: err.kind, code: err.code, err: err.message }, 'rpc rejected');
   else logger.error({ rpc: method, err }, 'rpc failed');
 }
 
@@ -100,7 +101,12 @@ type ClientStreamMethod<Req, Res> = (
  * Calls a client-streaming RPC: writes every message of `messages` in order (waiting whenever the
  * channel asks to), then resolves to the answer; a failure of the callee is rethrown as its DomainError.
  */
-export function callClientStream<Req, Res>(client: Client, method: ClientStreamMethod<Req, Res>, messages: Iterable<Req> | AsyncIterable<Req>, cfg: CallConfig): Promise<Res> {
+export function callClientStream<Req, Res>(
+  client: Client,
+  method: ClientStreamMethod<Req, Res>,
+  messages: Iterable<Req> | AsyncIterable<Req>,
+  cfg: CallConfig,
+): Promise<Res> {
   const md = new Metadata();
   for (const [k, v] of Object.entries(contextHeaders())) md.set(k, v);
   return new Promise<Res>((resolve, reject) => {
@@ -124,13 +130,22 @@ export function callClientStream<Req, Res>(client: Client, method: ClientStreamM
   });
 }
 
-type ServerStreamMethod<Req, Res> = (request: Req, metadata: Metadata, options?: Partial<CallOptions>) => ClientReadableStream<Res>;
+type ServerStreamMethod<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options?: Partial<CallOptions>,
+) => ClientReadableStream<Res>;
 
 /**
  * Calls a server-streaming RPC and hands back its messages as a readable stream; a failure of the
  * callee destroys the stream with the callee's DomainError. Destroying the stream cancels the call.
  */
-export function callServerStream<Req, Res>(client: Client, method: ServerStreamMethod<Req, Res>, request: Req, cfg: CallConfig): Readable {
+export function callServerStream<Req, Res>(
+  client: Client,
+  method: ServerStreamMethod<Req, Res>,
+  request: Req,
+  cfg: CallConfig,
+): Readable {
   const md = new Metadata();
   for (const [k, v] of Object.entries(contextHeaders())) md.set(k, v);
   const call = method.call(client, request, md, { deadline: new Date(Date.now() + cfg.deadlineMs) });

@@ -66,13 +66,20 @@ describe('gRPC helpers over a real server', () => {
     const client = makeClient(recurring.RecurringServiceClient, addr);
     try {
       mode = 'ok';
-      const res = await runWithContext({ requestId: 'grpc-req-0001' }, () => call(client, client.describe, {}, { deadlineMs: 2000, target: 'billing' }));
+      const res = await runWithContext({ requestId: 'grpc-req-0001' }, () =>
+        call(client, client.describe, {}, { deadlineMs: 2000, target: 'billing' }),
+      );
       expect(res.service).toBe('recurring');
       expect(seen.at(-1)).toBe('grpc-req-0001');
       mode = 'missing';
-      await expect(call(client, client.describe, {}, { deadlineMs: 2000, target: 'billing' })).rejects.toMatchObject({ kind: 'not_found', message: 'nothing here' });
+      await expect(call(client, client.describe, {}, { deadlineMs: 2000, target: 'billing' })).rejects.toMatchObject({
+        kind: 'not_found',
+        message: 'nothing here',
+      });
       mode = 'slow';
-      await expect(call(client, client.describe, {}, { deadlineMs: 100, target: 'billing' })).rejects.toMatchObject({ kind: 'unavailable' });
+      await expect(call(client, client.describe, {}, { deadlineMs: 100, target: 'billing' })).rejects.toMatchObject({
+        kind: 'unavailable',
+      });
     } finally {
       client.close();
     }

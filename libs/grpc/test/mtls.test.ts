@@ -17,11 +17,20 @@ let addr = '';
 
 beforeAll(async () => {
   const names = ['recurring', 'gateway-admin'];
-  const [ours, theirs] = await Promise.all([ensureMeshCerts(join(dir, 'mesh'), names), ensureMeshCerts(join(dir, 'other'), names)]);
-  const security = (files: typeof ours) => (name: string): GrpcSecurity => ({
-    kind: 'mtls',
-    tls: readMeshTls({ caFile: files.caFile, certFile: files.certs[name]!.certFile, keyFile: files.certs[name]!.keyFile }),
-  });
+  const [ours, theirs] = await Promise.all([
+    ensureMeshCerts(join(dir, 'mesh'), names),
+    ensureMeshCerts(join(dir, 'other'), names),
+  ]);
+  const security =
+    (files: typeof ours) =>
+    (name: string): GrpcSecurity => ({
+      kind: 'mtls',
+      tls: readMeshTls({
+        caFile: files.caFile,
+        certFile: files.certs[name]!.certFile,
+        keyFile: files.certs[name]!.keyFile,
+      }),
+    });
   mesh = security(ours);
   foreign = security(theirs);
   const impl: Pick<recurring.RecurringServiceServer, 'describe'> = {
@@ -60,7 +69,9 @@ describe('backend gRPC over mutual TLS', () => {
     const { tls } = mesh('gateway-admin') as Extract<GrpcSecurity, { kind: 'mtls' }>;
     const client = new health.HealthClient(addr, credentials.createSsl(tls.ca));
     try {
-      await expect(call(client, client.check, { service: '' }, { deadlineMs: 3000, target: 'recurring' })).rejects.toMatchObject({ kind: 'unavailable' });
+      await expect(
+        call(client, client.check, { service: '' }, { deadlineMs: 3000, target: 'recurring' }),
+      ).rejects.toMatchObject({ kind: 'unavailable' });
     } finally {
       client.close();
     }

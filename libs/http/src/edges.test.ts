@@ -25,7 +25,10 @@ async function app() {
   return f;
 }
 
-function expectEnvelope(res: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number): Record<string, unknown> {
+function expectEnvelope(
+  res: { statusCode: number; headers: Record<string, unknown>; body: string },
+  status: number,
+): Record<string, unknown> {
   expect(res.statusCode, res.body).toBe(status);
   expect(res.headers['x-request-id']).toBeTruthy();
   const body = JSON.parse(res.body) as Record<string, unknown>;
@@ -47,7 +50,8 @@ describe('framework errors and guarded input in the envelope', () => {
 
   it('answers parser errors with the envelope', async () => {
     const f = await app();
-    const post = (payload: string, type = 'application/json') => f.inject({ method: 'POST', url: '/things/1', headers: { 'content-type': type }, payload });
+    const post = (payload: string, type = 'application/json') =>
+      f.inject({ method: 'POST', url: '/things/1', headers: { 'content-type': type }, payload });
     expect(expectEnvelope(await post('{"name":'), 400).error).toMatch(/JSON/);
     expect(expectEnvelope(await post(''), 400).error).toMatch(/empty/);
     expectEnvelope(await post(`{"name":"${'x'.repeat(2000)}"}`), 413);
@@ -58,14 +62,21 @@ describe('framework errors and guarded input in the envelope', () => {
 
   it('refuses deep JSON, NUL, unpaired surrogates, Infinity and broken query encoding before the handler', async () => {
     const f = await app();
-    const post = (payload: string) => f.inject({ method: 'POST', url: '/things/1', headers: { 'content-type': 'application/json' }, payload });
-    expect(expectEnvelope(await post('{"a":'.repeat(33) + '1' + '}'.repeat(33)), 400).error).toMatch(/nested deeper than 32/);
+    const post = (payload: string) =>
+      f.inject({ method: 'POST', url: '/things/1', headers: { 'content-type': 'application/json' }, payload });
+    expect(expectEnvelope(await post('{"a":'.repeat(33) + '1' + '}'.repeat(33)), 400).error).toMatch(
+      /nested deeper than 32/,
+    );
     expect(expectEnvelope(await post('{"name":"a\\u0000"}'), 400).error).toMatch(/^body\.name: must not contain NUL/);
     expect(expectEnvelope(await post('{"name":"\\ud800"}'), 400).error).toMatch(/^body\.name/);
     expect(expectEnvelope(await post('{"n":1e400}'), 400).error).toMatch(/^body\.n: number out of range/);
     expect(expectEnvelope(await f.inject({ method: 'GET', url: '/things/%00' }), 400).error).toMatch(/^params\.id/);
-    expect(expectEnvelope(await f.inject({ method: 'GET', url: '/things/1?q=%00' }), 400).error).toMatch(/^querystring\.q/);
-    expect(expectEnvelope(await f.inject({ method: 'GET', url: '/things/1?q=%ED%A0%80' }), 400).error).toMatch(/percent-encoded/);
+    expect(expectEnvelope(await f.inject({ method: 'GET', url: '/things/1?q=%00' }), 400).error).toMatch(
+      /^querystring\.q/,
+    );
+    expect(expectEnvelope(await f.inject({ method: 'GET', url: '/things/1?q=%ED%A0%80' }), 400).error).toMatch(
+      /percent-encoded/,
+    );
     expect((await f.inject({ method: 'GET', url: '/things/%F0%9F%98%80' })).statusCode).toBe(200);
   });
 

@@ -15,13 +15,18 @@ describe('validation messages name the field', () => {
   });
 
   it('names a property that ajv reports as missing on its parent', () => {
-    expect(describeValidation([{ instancePath: '', message: "must have required property 'email'", params: { missingProperty: 'email' } }], 'body')).toBe(
-      "body.email: must have required property 'email'",
-    );
+    expect(
+      describeValidation(
+        [{ instancePath: '', message: "must have required property 'email'", params: { missingProperty: 'email' } }],
+        'body',
+      ),
+    ).toBe("body.email: must have required property 'email'");
   });
 
   it('falls back to the location for whole-object errors', () => {
-    expect(describeValidation([{ instancePath: '', message: 'Expected object, received null' }], 'body')).toBe('body: Expected object, received null');
+    expect(describeValidation([{ instancePath: '', message: 'Expected object, received null' }], 'body')).toBe(
+      'body: Expected object, received null',
+    );
     expect(describeIssues([{ path: ['limit'], message: 'too big' }], 'querystring')).toBe('querystring.limit: too big');
   });
 });

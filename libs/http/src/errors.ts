@@ -24,7 +24,10 @@ export function describeIssues(issues: ZodLikeIssue[], where = 'body'): string {
   return clip(
     issues
       .slice(0, 5)
-      .map((i) => `${i.path.length ? clip(`${where}.${i.path.join('.')}`, MAX_PATH) : where}: ${clip(i.message, MAX_PATH)}`)
+      .map(
+        (i) =>
+          `${i.path.length ? clip(`${where}.${i.path.join('.')}`, MAX_PATH) : where}: ${clip(i.message, MAX_PATH)}`,
+      )
       .join('; '),
     MAX_MESSAGE,
   );
@@ -94,7 +97,10 @@ export function frameworkMessage(err: FastifyError): string {
 export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
   req.log.info({ status, code: err.code }, 'request rejected before routing');
-  void reply.header(REQUEST_ID_HEADER, req.id).status(status).send({ error: frameworkMessage(err) });
+  void reply
+    .header(REQUEST_ID_HEADER, req.id)
+    .status(status)
+    .send({ error: frameworkMessage(err) });
 }
 
 /**

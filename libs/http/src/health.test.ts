@@ -20,7 +20,9 @@ describe('deep health', () => {
 
   it('times out a hanging check instead of hanging the endpoint', async () => {
     const started = Date.now();
-    const res = await runDependencyChecks([{ name: 'datastore', critical: true, timeoutMs: 100, check: () => new Promise(() => undefined) }]);
+    const res = await runDependencyChecks([
+      { name: 'datastore', critical: true, timeoutMs: 100, check: () => new Promise(() => undefined) },
+    ]);
     expect(res.status).toBe('down');
     expect(res.checks.datastore?.error).toMatch(/100 ms/);
     expect(Date.now() - started).toBeLessThan(2000);

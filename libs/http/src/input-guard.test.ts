@@ -22,8 +22,14 @@ describe('unsafe input finder', () => {
     expect(findUnsafeInput({ name: 'ok', items: [{ n: 'fine' }] }, 'body')).toBeUndefined();
     expect(findUnsafeInput({ items: [{ n: 'fi\u0000ne' }] }, 'body')?.path).toBe('body.items.0.n');
     expect(findUnsafeInput({ a: { 'k\uD800': 1 } }, 'body')?.path).toBe('body.a (a key)');
-    expect(findUnsafeInput({ id: '\uDC00' }, 'params')).toEqual({ path: 'params.id', problem: expect.stringMatching(/NUL/) });
-    expect(findUnsafeInput(JSON.parse('{"amount":1e400}'), 'body')).toEqual({ path: 'body.amount', problem: 'number out of range' });
+    expect(findUnsafeInput({ id: '\uDC00' }, 'params')).toEqual({
+      path: 'params.id',
+      problem: expect.stringMatching(/NUL/),
+    });
+    expect(findUnsafeInput(JSON.parse('{"amount":1e400}'), 'body')).toEqual({
+      path: 'body.amount',
+      problem: 'number out of range',
+    });
     expect(findUnsafeInput({ amount: 1e300 }, 'body')).toBeUndefined();
     expect(findUnsafeInput(['😀'], 'querystring')).toBeUndefined();
     expect(findUnsafeInput(Buffer.from([0, 0xff]), 'body')).toBeUndefined();

@@ -8,7 +8,10 @@ import { z } from 'zod';
 export const errorEnvelope = z.object({
   error: z.string().describe('human-readable message'),
   code: z.string().optional().describe('stable error code of coded business errors (e.g. CHECKOUT_BLOCKED_BY_DISPUTE)'),
-  requestId: z.string().optional().describe('X-Request-ID of the request, with coded errors: show it to the customer or operator'),
+  requestId: z
+    .string()
+    .optional()
+    .describe('X-Request-ID of the request, with coded errors: show it to the customer or operator'),
 });
 
 /**
@@ -26,7 +29,12 @@ export type OpenApiTransformInput = Parameters<typeof jsonSchemaTransform>[0];
 export type OpenApiTransformOutput = ReturnType<typeof jsonSchemaTransform>;
 export type OpenApiTransform = (input: OpenApiTransformInput) => OpenApiTransformOutput;
 
-const REQUEST_ID_HEADER = { 'X-Request-ID': { type: 'string', description: 'ID of the request (the sane incoming one, else a new one); quote it in support requests' } };
+const REQUEST_ID_HEADER = {
+  'X-Request-ID': {
+    type: 'string',
+    description: 'ID of the request (the sane incoming one, else a new one); quote it in support requests',
+  },
+};
 const RETRY_AFTER_HEADER = { 'Retry-After': { type: 'integer', description: 'seconds until the limit resets' } };
 const SUCCESS_DESCRIPTIONS: Readonly<Record<string, string>> = { '200': 'OK', '201': 'Created' };
 /** @fastify/swagger takes a response's description from this key and keeps it out of the body schema. */
@@ -48,7 +56,8 @@ export function openApiTransform(errorDescriptions: Readonly<Record<number, stri
           ? { type: 'null', description: 'No content', headers: REQUEST_ID_HEADER }
           : {
               ...withoutDescription(schema),
-              [RESPONSE_DESCRIPTION]: schema.description ?? SUCCESS_DESCRIPTIONS[status] ?? errorDescriptions[Number(status)] ?? 'Error',
+              [RESPONSE_DESCRIPTION]:
+                schema.description ?? SUCCESS_DESCRIPTIONS[status] ?? errorDescriptions[Number(status)] ?? 'Error',
               headers: { ...REQUEST_ID_HEADER, ...(status === '429' ? RETRY_AFTER_HEADER : {}) },
             };
     }

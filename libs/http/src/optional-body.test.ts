@@ -27,7 +27,12 @@ async function app() {
 }
 
 const send = (f: Awaited<ReturnType<typeof app>>, url: string, payload?: string, json = payload !== undefined) =>
-  f.inject({ method: 'POST', url, ...(json ? { headers: { 'content-type': 'application/json' } } : {}), ...(payload !== undefined ? { payload } : {}) });
+  f.inject({
+    method: 'POST',
+    url,
+    ...(json ? { headers: { 'content-type': 'application/json' } } : {}),
+    ...(payload !== undefined ? { payload } : {}),
+  });
 
 describe('optional request bodies', () => {
   it('tells an all-optional body schema from a required one', () => {
@@ -38,7 +43,13 @@ describe('optional request bodies', () => {
 
   it('takes no body, an empty JSON body, JSON null and {} as {} where every field is optional', async () => {
     const f = await app();
-    for (const [payload, json] of [[undefined, false], ['', true], ['  ', true], ['null', true], ['{}', true]] as const) {
+    for (const [payload, json] of [
+      [undefined, false],
+      ['', true],
+      ['  ', true],
+      ['null', true],
+      ['{}', true],
+    ] as const) {
       const res = await send(f, '/optional', payload, json);
       expect(res.statusCode, `${JSON.stringify(payload)}: ${res.body}`).toBe(200);
       expect(res.json()).toEqual({ got: {} });
@@ -53,7 +64,11 @@ describe('optional request bodies', () => {
 
   it('still refuses a missing or empty body where a field is required, in the envelope', async () => {
     const f = await app();
-    for (const [payload, json] of [[undefined, false], ['null', true], ['{}', true]] as const) {
+    for (const [payload, json] of [
+      [undefined, false],
+      ['null', true],
+      ['{}', true],
+    ] as const) {
       const res = await send(f, '/required', payload, json);
       expect(res.statusCode, String(payload)).toBe(400);
       expect(Object.keys(res.json())).toEqual(['error']);
@@ -70,11 +85,19 @@ describe('optional request bodies', () => {
   });
 
   it('marks the optional body in the route schema, and the document then says it is not required', () => {
-    const marked = { method: 'POST' as const, schema: { body: z.object({ a: z.string().optional() }) } as Record<string, unknown>, config: {} };
+    const marked = {
+      method: 'POST' as const,
+      schema: { body: z.object({ a: z.string().optional() }) } as Record<string, unknown>,
+      config: {},
+    };
     markOptionalBody(marked);
     expect(marked.config).toEqual({ optionalBody: true });
     expect(marked.schema[OPTIONAL_BODY_EXTENSION]).toBe(true);
-    const required = { method: 'POST' as const, schema: { body: z.object({ a: z.string() }) } as Record<string, unknown>, config: {} };
+    const required = {
+      method: 'POST' as const,
+      schema: { body: z.object({ a: z.string() }) } as Record<string, unknown>,
+      config: {},
+    };
     markOptionalBody(required);
     expect(required.config).toEqual({});
     const doc = openApiOptionalBodies({

@@ -45,7 +45,9 @@ export function markOptionalBody(route: Pick<RouteOptions, 'method' | 'schema' |
 }
 
 function isZod(value: unknown): value is ZodTypeAny {
-  return typeof value === 'object' && value !== null && typeof (value as { safeParse?: unknown }).safeParse === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { safeParse?: unknown }).safeParse === 'function'
+  );
 }
 
 /** Whether the request's route takes an absent body. */

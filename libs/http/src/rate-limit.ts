@@ -160,7 +160,11 @@ export const rateLimitPlugin = fp(
       redis.disconnect();
     });
     // Give Redis a moment to connect so the first requests are counted; start anyway if it is down.
-    if (!(await connected(redis, 2000))) warn(new Error(`no connection to ${config.REDIS_URL}`), 'rate-limit store (Redis) unreachable; requests are not being limited');
+    if (!(await connected(redis, 2000)))
+      warn(
+        new Error(`no connection to ${config.REDIS_URL}`),
+        'rate-limit store (Redis) unreachable; requests are not being limited',
+      );
 
     await app.register(rateLimit, { global: false, redis, nameSpace: `${opts.namespace}:rl:` });
     const budgets: Record<Subject, Window[]> = {
@@ -183,7 +187,11 @@ export const rateLimitPlugin = fp(
       budgets[subject].map((w) => ({
         subject,
         window: w,
-        check: app.createRateLimit({ max: w.max, timeWindow: w.ms, keyGenerator: (req) => `${w.ms / 1000}s:${subjectKeys.get(req)?.[subject] ?? ''}` }),
+        check: app.createRateLimit({
+          max: w.max,
+          timeWindow: w.ms,
+          keyGenerator: (req) => `${w.ms / 1000}s:${subjectKeys.get(req)?.[subject] ?? ''}`,
+        }),
       })),
     );
     const allow = new Set(config.RATE_LIMIT_ALLOWLIST);
@@ -194,7 +202,9 @@ export const rateLimitPlugin = fp(
       if (req.routeOptions.config?.rateLimit === false) return;
       if (!config.TRUST_PROXY && !warnedForwarded && req.headers['x-forwarded-for'] !== undefined) {
         warnedForwarded = true;
-        logger.warn('requests carry X-Forwarded-For but TRUST_PROXY is not set: every client behind that proxy shares one rate-limit budget');
+        logger.warn(
+          'requests carry X-Forwarded-For but TRUST_PROXY is not set: every client behind that proxy shares one rate-limit budget',
+        );
       }
       const ip = normalizeIp(req.ip);
       if (allow.has(ip)) return;
@@ -211,7 +221,9 @@ export const rateLimitPlugin = fp(
       let results;
       try {
         results = await Promise.all(
-          limiters.filter((l) => keys[l.subject] !== undefined).map(async (l) => ({ subject: l.subject, window: l.window, r: await l.check(req) })),
+          limiters
+            .filter((l) => keys[l.subject] !== undefined)
+            .map(async (l) => ({ subject: l.subject, window: l.window, r: await l.check(req) })),
         );
       } catch (err) {
         warn(err, 'rate-limit store (Redis) unreachable; requests are not being limited');
@@ -221,8 +233,10 @@ export const rateLimitPlugin = fp(
       let exceeded: { subject: Subject; window: Window; retryAfter: number } | undefined;
       for (const { subject, window, r } of results) {
         if (r.isAllowed) return;
-        if (!tightest || r.remaining < tightest.remaining) tightest = { remaining: r.remaining, max: r.max, reset: r.ttlInSeconds };
-        if (r.isExceeded && (!exceeded || r.ttlInSeconds > exceeded.retryAfter)) exceeded = { subject, window, retryAfter: Math.max(1, r.ttlInSeconds) };
+        if (!tightest || r.remaining < tightest.remaining)
+          tightest = { remaining: r.remaining, max: r.max, reset: r.ttlInSeconds };
+        if (r.isExceeded && (!exceeded || r.ttlInSeconds > exceeded.retryAfter))
+          exceeded = { subject, window, retryAfter: Math.max(1, r.ttlInSeconds) };
       }
       if (tightest) {
         reply.header('X-RateLimit-Limit', tightest.max);
@@ -231,7 +245,10 @@ export const rateLimitPlugin = fp(
       }
       if (exceeded) {
         reply.header('Retry-After', exceeded.retryAfter);
-        req.log.info({ client, organization, subject: exceeded.subject, window: exceeded.window.label }, 'rate limit exceeded');
+        req.log.info(
+          { client, organization, subject: exceeded.subject, window: exceeded.window.label },
+          'rate limit exceeded',
+        );
         throw new RateLimitedError(
           `rate limit exceeded: at most ${exceeded.window.max} requests per ${exceeded.window.label}${SUBJECT_TEXT[exceeded.subject]}; retry in ${exceeded.retryAfter} s`,
         );

@@ -30,7 +30,8 @@ export const requestContextPlugin = fp(
       else done();
     });
     app.addHook('onSend', (req, reply, payload, done) => {
-      if (!reply.hasHeader('X-Request-ID') && req.requestContext) reply.header('X-Request-ID', req.requestContext.requestId);
+      if (!reply.hasHeader('X-Request-ID') && req.requestContext)
+        reply.header('X-Request-ID', req.requestContext.requestId);
       done(null, payload);
     });
   },

@@ -1,6 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { countryCode, currencyCode, email, httpUrl, int32, isCleanText, metadata, money, MONEY_MAX, name, objectId, pageNumber, quantity, text, timestamp } from './schemas';
+import {
+  countryCode,
+  currencyCode,
+  email,
+  httpUrl,
+  int32,
+  isCleanText,
+  metadata,
+  money,
+  MONEY_MAX,
+  name,
+  objectId,
+  pageNumber,
+  quantity,
+  text,
+  timestamp,
+} from './schemas';
 
 const ok = (s: z.ZodTypeAny, v: unknown) => s.safeParse(v).success;
 

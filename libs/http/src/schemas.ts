@@ -88,7 +88,10 @@ export function httpUrl(max = URL_MAX) {
 export const email = z.string().trim().max(EMAIL_MAX).email().refine(isCleanText, UNSAFE_TEXT_MESSAGE);
 
 /** An RFC 3339 timestamp with an offset (`2030-01-31T12:00:00Z`). */
-export const timestamp = z.string().max(64).datetime({ offset: true, message: 'must be an RFC 3339 timestamp such as 2030-01-31T12:00:00Z' });
+export const timestamp = z
+  .string()
+  .max(64)
+  .datetime({ offset: true, message: 'must be an RFC 3339 timestamp such as 2030-01-31T12:00:00Z' });
 
 /** A date or timestamp query bound; its format is checked where it is parsed. */
 export const dateBound = text(64);

@@ -4,7 +4,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@paymesh/core';
-import { errorEnvelopePlugin, rateLimitConfigSchema, rateLimitPlugin, registerHealthRoutes, requestContextPlugin } from '../src';
+import {
+  errorEnvelopePlugin,
+  rateLimitConfigSchema,
+  rateLimitPlugin,
+  registerHealthRoutes,
+  requestContextPlugin,
+} from '../src';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const apps: FastifyInstance[] = [];
@@ -52,7 +58,8 @@ async function build(env: Record<string, string>, namespace = `rltest${randomByt
   return { app, lines, namespace };
 }
 
-const hit = (app: FastifyInstance, ip = '10.1.1.1', headers: Record<string, string> = {}, url = '/thing') => app.inject({ method: 'GET', url, remoteAddress: ip, headers });
+const hit = (app: FastifyInstance, ip = '10.1.1.1', headers: Record<string, string> = {}, url = '/thing') =>
+  app.inject({ method: 'GET', url, remoteAddress: ip, headers });
 
 describe('rate limiting (Redis-backed, both windows)', () => {
   it('answers the request after the per-minute cap with 429, Retry-After and the error envelope', async () => {
@@ -67,7 +74,9 @@ describe('rate limiting (Redis-backed, both windows)', () => {
     const retryAfter = Number(limited.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(limited.json()).toEqual({ error: expect.stringMatching(/rate limit exceeded: at most 3 requests per minute/) });
+    expect(limited.json()).toEqual({
+      error: expect.stringMatching(/rate limit exceeded: at most 3 requests per minute/),
+    });
     // The counters live in Redis under the gateway's namespace.
     const keys = await redis.keys(`${namespace}:rl:*`);
     expect(keys.some((k) => k.endsWith('60s:ip:10.1.1.1'))).toBe(true);

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@paymesh/core';
-import { backendConfigSchema, downstreamAddr, downstreamAddrsSchema, resolveGrpcSecurity, type DownstreamAddrs } from './config';
+import {
+  backendConfigSchema,
+  downstreamAddr,
+  downstreamAddrsSchema,
+  resolveGrpcSecurity,
+  type DownstreamAddrs,
+} from './config';
 
 const dir = mkdtempSync(join(tmpdir(), 'paymesh-grpc-cfg-'));
 const file = (name: string) => {
@@ -12,7 +18,11 @@ const file = (name: string) => {
   writeFileSync(path, `${name}-pem`);
   return path;
 };
-const files = { GRPC_TLS_CA_FILE: file('ca.crt'), GRPC_TLS_CERT_FILE: file('tls.crt'), GRPC_TLS_KEY_FILE: file('tls.key') };
+const files = {
+  GRPC_TLS_CA_FILE: file('ca.crt'),
+  GRPC_TLS_CERT_FILE: file('tls.crt'),
+  GRPC_TLS_KEY_FILE: file('tls.key'),
+};
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function logged() {
@@ -40,8 +50,12 @@ describe('gRPC security from the configuration', () => {
     const { logger } = logged();
     expect(() => resolveGrpcSecurity(parse({}), logger)).toThrow(/needs mutual TLS/);
     expect(() => resolveGrpcSecurity(parse({ NODE_ENV: 'development' }), logger)).toThrow(/needs mutual TLS/);
-    expect(() => resolveGrpcSecurity(parse({ GRPC_TLS_CA_FILE: files.GRPC_TLS_CA_FILE }), logger)).toThrow(/needs mutual TLS/);
-    expect(() => resolveGrpcSecurity(parse({ ...files, GRPC_TLS_KEY_FILE: join(dir, 'missing.key') }), logger)).toThrow(/cannot read the gRPC key file/);
+    expect(() => resolveGrpcSecurity(parse({ GRPC_TLS_CA_FILE: files.GRPC_TLS_CA_FILE }), logger)).toThrow(
+      /needs mutual TLS/,
+    );
+    expect(() => resolveGrpcSecurity(parse({ ...files, GRPC_TLS_KEY_FILE: join(dir, 'missing.key') }), logger)).toThrow(
+      /cannot read the gRPC key file/,
+    );
   });
 
   it('runs plaintext only when told so explicitly, and says so loudly', () => {
@@ -74,7 +88,15 @@ describe('downstream backend addresses', () => {
     const c = downstreamAddrsSchema(['tax'] as const).parse({});
     // @ts-expect-error checkout is not declared, so the config has no CHECKOUT_GRPC_ADDR.
     expect(() => downstreamAddr(c, 'checkout')).toThrow(/CHECKOUT_GRPC_ADDR is not configured/);
-    const all: DownstreamAddrs = downstreamAddrsSchema(['checkout', 'payments-webhooks', 'billing', 'tax', 'recurring', 'documents', 'notifications-ipn'] as const).parse({});
+    const all: DownstreamAddrs = downstreamAddrsSchema([
+      'checkout',
+      'payments-webhooks',
+      'billing',
+      'tax',
+      'recurring',
+      'documents',
+      'notifications-ipn',
+    ] as const).parse({});
     expect(downstreamAddr(all, 'payments-webhooks')).toBe('127.0.0.1:50052');
   });
 });

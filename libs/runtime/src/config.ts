@@ -90,7 +90,9 @@ export function downstreamAddrsSchema<const S extends readonly BackendService[]>
 }
 
 /** The parsed addresses of the backends `S` (all of them by default). */
-export type DownstreamAddrs<S extends BackendService = BackendService> = { readonly [K in S as GrpcAddrKey<K>]: string };
+export type DownstreamAddrs<S extends BackendService = BackendService> = {
+  readonly [K in S as GrpcAddrKey<K>]: string;
+};
 
 /**
  * Reads the address of `service` from a parsed config built with {@link downstreamAddrsSchema};
@@ -98,6 +100,9 @@ export type DownstreamAddrs<S extends BackendService = BackendService> = { reado
  */
 export function downstreamAddr<S extends BackendService>(config: NoInfer<DownstreamAddrs<S>>, service: S): string {
   const value = (config as Readonly<Record<string, string | undefined>>)[grpcAddrEnvName(service)];
-  if (value === undefined) throw new ConfigError(`${grpcAddrEnvName(service)} is not configured: ${service} is not among this service's declared downstream backends`);
+  if (value === undefined)
+    throw new ConfigError(
+      `${grpcAddrEnvName(service)} is not configured: ${service} is not among this service's declared downstream backends`,
+    );
   return value;
 }

@@ -5,7 +5,11 @@ import { COST_COUNTERS_SIGNAL, reportCostCountersOnSignal, type CostCounters } f
 describe('cost counters', () => {
   it('logs the counters on the signal until told to stop', () => {
     const lines: Array<{ msg: string; costCounters?: CostCounters }> = [];
-    const logger = createLogger({ service: 'counters-test', level: 'info', destination: { write: (chunk: string) => void lines.push(JSON.parse(chunk)) } });
+    const logger = createLogger({
+      service: 'counters-test',
+      level: 'info',
+      destination: { write: (chunk: string) => void lines.push(JSON.parse(chunk)) },
+    });
     const counters: CostCounters = {
       store: { statements: 3, rowsWritten: 1 },
       grpc: { callsMade: 2, callsServed: 1, callsInFlight: 0, byMethod: {} },

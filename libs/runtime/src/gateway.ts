@@ -29,16 +29,14 @@ export function meshHealthChecks(infra: Infra, config: DownstreamAddrs): HealthC
         if (!infra.bus.health().connected) throw new Error('not connected');
       },
     },
-    ...backends.map(
-      (s): HealthCheck => ({
-        name: s,
-        critical: false,
-        check: async () => {
-          const addr = downstreamAddr(config, s);
-          if (!(await checkHealth(addr))) throw new Error(`not serving at ${addr}`);
-        },
-      }),
-    ),
+    ...backends.map((s): HealthCheck => ({
+      name: s,
+      critical: false,
+      check: async () => {
+        const addr = downstreamAddr(config, s);
+        if (!(await checkHealth(addr))) throw new Error(`not serving at ${addr}`);
+      },
+    })),
   ];
 }
 
@@ -48,19 +46,27 @@ export interface HttpApp {
   close(): Promise<unknown>;
 }
 
-export interface GatewayOptions<C extends BaseConfig & DownstreamAddrs & GrpcSecurityConfig & { HOST: string; PORT: number }> {
+export interface GatewayOptions<
+  C extends BaseConfig & DownstreamAddrs & GrpcSecurityConfig & { HOST: string; PORT: number },
+> {
   name: 'gateway-admin' | 'gateway-public';
   config: C;
   collections: CollectionSpec[];
   /** Builds the HTTP app; `close` runs after the app stopped accepting requests. */
-  setup(ctx: { infra: Infra; logger: Logger; healthChecks: () => HealthCheck[] }): Promise<{ app: HttpApp; close?: () => void | Promise<void> }>;
+  setup(ctx: {
+    infra: Infra;
+    logger: Logger;
+    healthChecks: () => HealthCheck[];
+  }): Promise<{ app: HttpApp; close?: () => void | Promise<void> }>;
 }
 
 /**
  * Starts a gateway: datastore, bus and outbox relay, then its HTTP app. SIGTERM/SIGINT (or the
  * supervisor going away) stop it gracefully.
  */
-export async function runGateway<C extends BaseConfig & DownstreamAddrs & GrpcSecurityConfig & { HOST: string; PORT: number }>(opts: GatewayOptions<C>): Promise<void> {
+export async function runGateway<
+  C extends BaseConfig & DownstreamAddrs & GrpcSecurityConfig & { HOST: string; PORT: number },
+>(opts: GatewayOptions<C>): Promise<void> {
   const { config } = opts;
   const logger = createLogger({ service: opts.name, level: config.LOG_LEVEL });
   applyGrpcSecurity(config, logger);

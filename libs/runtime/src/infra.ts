@@ -39,7 +39,12 @@ export async function openInfra(opts: {
   const { config, logger } = opts;
   let store: DocumentStore;
   try {
-    store = await createStore({ url: config.STORE_URL, database: databaseName(config.STORE_NAMESPACE, opts.service), logger, maxConnections: config.STORE_POOL_MAX });
+    store = await createStore({
+      url: config.STORE_URL,
+      database: databaseName(config.STORE_NAMESPACE, opts.service),
+      logger,
+      maxConnections: config.STORE_POOL_MAX,
+    });
     await store.ping();
     for (const c of opts.collections) await store.ensureCollection(c);
   } catch (err) {

@@ -22,7 +22,10 @@ export interface ServiceContext extends Infra {
   grpc: GrpcServer;
 }
 
-export interface BackendServiceOptions<C extends BaseConfig & GrpcSecurityConfig & { GRPC_HOST: string; GRPC_PORT: number; GRPC_HEALTH_PORT?: number | undefined }> {
+export interface BackendServiceOptions<
+  C extends BaseConfig &
+    GrpcSecurityConfig & { GRPC_HOST: string; GRPC_PORT: number; GRPC_HEALTH_PORT?: number | undefined },
+> {
   name: BackendService;
   config: C;
   collections: CollectionSpec[];
@@ -35,9 +38,10 @@ export interface BackendServiceOptions<C extends BaseConfig & GrpcSecurityConfig
  * service's own wiring. SIGTERM/SIGINT stop it gracefully (in-flight calls finish, consumers
  * drain, pending events stay in the outbox for the next start).
  */
-export async function runBackendService<C extends BaseConfig & GrpcSecurityConfig & { GRPC_HOST: string; GRPC_PORT: number; GRPC_HEALTH_PORT?: number | undefined }>(
-  opts: BackendServiceOptions<C>,
-): Promise<void> {
+export async function runBackendService<
+  C extends BaseConfig &
+    GrpcSecurityConfig & { GRPC_HOST: string; GRPC_PORT: number; GRPC_HEALTH_PORT?: number | undefined },
+>(opts: BackendServiceOptions<C>): Promise<void> {
   const logger = createLogger({ service: opts.name, level: opts.config.LOG_LEVEL });
   applyGrpcSecurity(opts.config, logger);
   let infra: Infra;
@@ -56,7 +60,8 @@ export async function runBackendService<C extends BaseConfig & GrpcSecurityConfi
   });
   const beforeStop = await opts.setup({ ...infra, logger, grpc });
   const port = await grpc.listen(`${opts.config.GRPC_HOST}:${opts.config.GRPC_PORT}`);
-  if (opts.config.GRPC_HEALTH_PORT) await grpc.listenHealthOnly(`${opts.config.GRPC_HOST}:${opts.config.GRPC_HEALTH_PORT}`);
+  if (opts.config.GRPC_HEALTH_PORT)
+    await grpc.listenHealthOnly(`${opts.config.GRPC_HOST}:${opts.config.GRPC_HEALTH_PORT}`);
   logger.info({ port }, `${opts.name} ready`);
 
   let stopping = false;

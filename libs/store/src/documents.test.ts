@@ -14,6 +14,9 @@ describe('unstorable text', () => {
   it('toBody rejects them anywhere in a document, keys included', () => {
     expect(() => toBody({ a: { b: ['ok', 'x\u0000'] } })).toThrow(ValidationError);
     expect(() => toBody({ ['k\ud83d']: 1 })).toThrow(ValidationError);
-    expect(toBody({ a: 'emoji \u{1F600} and \\u0000 text', b: '\\\\' })).toEqual({ a: 'emoji \u{1F600} and \\u0000 text', b: '\\\\' });
+    expect(toBody({ a: 'emoji \u{1F600} and \\u0000 text', b: '\\\\' })).toEqual({
+      a: 'emoji \u{1F600} and \\u0000 text',
+      b: '\\\\',
+    });
   });
 });

@@ -49,7 +49,8 @@ export function toStored<T extends StoredDoc>(id: string, version: number, body:
 }
 
 export function assertDocId(id: unknown): asserts id is string {
-  if (typeof id !== 'string' || id.length === 0) throw new ValidationError('id must be a non-empty string', { field: 'id' });
+  if (typeof id !== 'string' || id.length === 0)
+    throw new ValidationError('id must be a non-empty string', { field: 'id' });
 }
 
 /**
@@ -61,13 +62,16 @@ export function assertCounters(field: string, deltas: Record<string, number>): v
     throw new ValidationError(`counter field "${field}" must be a plain top-level field name`, { field: 'field' });
   }
   for (const [key, value] of Object.entries(deltas)) {
-    if (key.length === 0 || key.includes('.') || key.startsWith('$')) throw new ValidationError(`counter key "${key}" must not be empty, contain "." or start with "$"`);
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw new ValidationError(`counter "${key}" must be a finite number`);
+    if (key.length === 0 || key.includes('.') || key.startsWith('$'))
+      throw new ValidationError(`counter key "${key}" must not be empty, contain "." or start with "$"`);
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw new ValidationError(`counter "${key}" must be a finite number`);
   }
 }
 
 export function assertVersion(version: number): void {
-  if (!Number.isSafeInteger(version) || version < 1) throw new ValidationError('expectedVersion must be an integer >= 1');
+  if (!Number.isSafeInteger(version) || version < 1)
+    throw new ValidationError('expectedVersion must be an integer >= 1');
 }
 
 export function duplicateKey(collection: string, cause: unknown, detail?: string): ConflictError {

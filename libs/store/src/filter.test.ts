@@ -4,7 +4,9 @@ import { normalizeFilter, normalizePaging, normalizeSort, totalFromPage } from '
 
 describe('normalizeFilter', () => {
   it('flattens equality and operators into single conditions', () => {
-    expect(normalizeFilter({ status: 'open', amount: { $gte: 1, $lt: 10 }, 'billing.country': { $in: ['DE', null] } })).toEqual([
+    expect(
+      normalizeFilter({ status: 'open', amount: { $gte: 1, $lt: 10 }, 'billing.country': { $in: ['DE', null] } }),
+    ).toEqual([
       { path: 'status', op: 'eq', value: 'open' },
       { path: 'amount', op: 'gte', value: 1 },
       { path: 'amount', op: 'lt', value: 10 },

@@ -28,7 +28,18 @@ export interface Paging {
   offset: number;
 }
 
-const OPS: ReadonlySet<string> = new Set(['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists', '$has']);
+const OPS: ReadonlySet<string> = new Set([
+  '$eq',
+  '$ne',
+  '$in',
+  '$nin',
+  '$gt',
+  '$gte',
+  '$lt',
+  '$lte',
+  '$exists',
+  '$has',
+]);
 
 function isScalar(value: unknown): value is Scalar {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
@@ -42,14 +53,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function scalar(path: string, op: string, value: unknown): Scalar {
-  if (!isScalar(value)) throw new ValidationError(`${path}.${op} needs a string, number, boolean or null`, { field: path });
+  if (!isScalar(value))
+    throw new ValidationError(`${path}.${op} needs a string, number, boolean or null`, { field: path });
   return typeof value === 'string' ? text(path, value) : value;
 }
 
 /** No stored string can hold a NUL or a lone surrogate, so a filter asking for one is bad input. */
 function text(path: string, value: string): string {
   if (hasUnstorableText(value)) {
-    throw new ValidationError(`${path} must not contain a NUL character or an unpaired UTF-16 surrogate`, { field: path });
+    throw new ValidationError(`${path} must not contain a NUL character or an unpaired UTF-16 surrogate`, {
+      field: path,
+    });
   }
   return value;
 }
@@ -84,7 +98,8 @@ function opsConditions(path: string, ops: Record<string, unknown>): Condition[] 
         return { path, op: 'exists', value };
       case '$has': {
         const element = scalar(path, key, value);
-        if (element === null) throw new ValidationError(`${path}.$has needs a string, number or boolean`, { field: path });
+        if (element === null)
+          throw new ValidationError(`${path}.$has needs a string, number or boolean`, { field: path });
         if (path === 'id' || path === 'version') throw new ValidationError(`${path} is no array`, { field: path });
         return { path, op: 'has', value: element };
       }
@@ -116,7 +131,8 @@ export function normalizeSort(sort: SortSpec | undefined): SortKey[] {
   if (!isPlainObject(sort)) throw new ValidationError('sort must be a plain object');
   return Object.entries(sort).map(([path, dir]) => {
     assertFieldPath(path);
-    if (dir !== 1 && dir !== -1) throw new ValidationError(`sort direction for ${path} must be 1 or -1`, { field: path });
+    if (dir !== 1 && dir !== -1)
+      throw new ValidationError(`sort direction for ${path} must be 1 or -1`, { field: path });
     return { path, dir };
   });
 }
@@ -162,8 +178,10 @@ export function normalizeAggregate(spec: AggregateSpec): NormalizedAggregate {
   if (spec.unwind !== undefined) assertFieldPath(spec.unwind);
   const resolve = (path: string): AggregatePath => {
     assertFieldPath(path);
-    if (spec.unwind !== undefined && path.startsWith(`${spec.unwind}.`)) return { path, element: true, inner: path.slice(spec.unwind.length + 1) };
-    if (path === spec.unwind) throw new ValidationError(`${path}: the unwound array itself cannot be grouped or summed`, { field: path });
+    if (spec.unwind !== undefined && path.startsWith(`${spec.unwind}.`))
+      return { path, element: true, inner: path.slice(spec.unwind.length + 1) };
+    if (path === spec.unwind)
+      throw new ValidationError(`${path}: the unwound array itself cannot be grouped or summed`, { field: path });
     return { path, element: false, inner: path };
   };
   const groupBy = spec.groupBy.map(resolve);

@@ -2,7 +2,18 @@ import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { StoreLogger } from './logger';
 import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
 import { assertTextIndexSpec } from './text';
-import type { BlobStore, Collection, CollectionSpec, DocumentStore, EnqueueOptions, NewOutboxEvent, Outbox, StoredDoc, StoreStats, TxScope } from './port';
+import type {
+  BlobStore,
+  Collection,
+  CollectionSpec,
+  DocumentStore,
+  EnqueueOptions,
+  NewOutboxEvent,
+  Outbox,
+  StoredDoc,
+  StoreStats,
+  TxScope,
+} from './port';
 import { mongoBlobs } from './mongodb/blobs';
 import { MongoCollection } from './mongodb/collection';
 import { toMongoKeys, type MongoDoc } from './mongodb/filter';
@@ -95,7 +106,10 @@ export class MongoStore implements DocumentStore {
   }
 
   static async connect(options: MongoStoreOptions): Promise<MongoStore> {
-    const client = new MongoClient(options.url, { serverSelectionTimeoutMS: 5_000, monitorCommands: options.countCommands === true });
+    const client = new MongoClient(options.url, {
+      serverSelectionTimeoutMS: 5_000,
+      monitorCommands: options.countCommands === true,
+    });
     await client.connect();
     return new MongoStore(client, options.database, options.logger);
   }

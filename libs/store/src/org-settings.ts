@@ -12,7 +12,12 @@ export interface OrgSettingsDoc<T> extends StoredDoc {
   updatedAt: string;
 }
 
-export function findOrgSettings<T>(store: DocumentStore, collection: string, organizationId: string, mode: Mode): Promise<OrgSettingsDoc<T> | null> {
+export function findOrgSettings<T>(
+  store: DocumentStore,
+  collection: string,
+  organizationId: string,
+  mode: Mode,
+): Promise<OrgSettingsDoc<T> | null> {
   return store.collection<OrgSettingsDoc<T>>(collection).findOne({ organizationId, mode });
 }
 

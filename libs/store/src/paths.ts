@@ -34,7 +34,10 @@ export function assertIndexSpec(spec: IndexSpec): void {
     throw new ValidationError(`index ${spec.name} needs at least one field`);
   }
   spec.fields.forEach(assertFieldPath);
-  if (spec.array && (spec.unique || spec.fields.length !== 1 || spec.fields[0] === 'id' || spec.fields[0] === 'version')) {
+  if (
+    spec.array &&
+    (spec.unique || spec.fields.length !== 1 || spec.fields[0] === 'id' || spec.fields[0] === 'version')
+  ) {
     throw new ValidationError(`index ${spec.name}: an array index covers one document field and is not unique`);
   }
 }

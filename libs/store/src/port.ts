@@ -194,7 +194,9 @@ export interface Collection<T extends StoredDoc> {
    * NotFoundError on any of them throws, and the transaction rolls back). For batch jobs; the ids
    * must differ. Returns the stored documents in the order given.
    */
-  replaceMany(items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>): Promise<T[]>;
+  replaceMany(
+    items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>,
+  ): Promise<T[]>;
   /**
    * For each item: adds `deltas` to the numeric entries of the object at top-level field `field` of
    * document `id` (a missing entry counts as 0; an entry that is not a number is replaced by its
@@ -205,7 +207,10 @@ export interface Collection<T extends StoredDoc> {
    * Entries are never removed; ids must differ. For counters kept beside the documents they
    * summarize, in the same store transaction.
    */
-  addToCounters(field: string, items: ReadonlyArray<{ id: string; init: Omit<T, 'id' | 'version'>; deltas: Record<string, number> }>): Promise<void>;
+  addToCounters(
+    field: string,
+    items: ReadonlyArray<{ id: string; init: Omit<T, 'id' | 'version'>; deltas: Record<string, number> }>,
+  ): Promise<void>;
   /** Deletes by id; returns whether a document was removed. */
   delete(id: string): Promise<boolean>;
   /** Deletes every document matching the filter; returns how many. */

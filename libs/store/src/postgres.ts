@@ -2,7 +2,18 @@ import { Client, Pool } from 'pg';
 import type { StoreLogger } from './logger';
 import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
 import { assertTextIndexSpec } from './text';
-import type { BlobStore, Collection, CollectionSpec, DocumentStore, EnqueueOptions, NewOutboxEvent, Outbox, StoredDoc, StoreStats, TxScope } from './port';
+import type {
+  BlobStore,
+  Collection,
+  CollectionSpec,
+  DocumentStore,
+  EnqueueOptions,
+  NewOutboxEvent,
+  Outbox,
+  StoredDoc,
+  StoreStats,
+  TxScope,
+} from './port';
 import { PgCollection } from './postgres/collection';
 import { counted, ident, StatementCounter, type Queryable } from './postgres/sql';
 import * as system from './postgres/system';
@@ -101,7 +112,8 @@ export class PostgresStore implements DocumentStore {
     const present = new Set(rows.map((r) => r.indexname));
     // CREATE INDEX locks the table even when the index exists, so only missing ones are sent.
     const missing = indexes.filter((ix) => !present.has(system.pgIndexName(spec.name, ix.name)));
-    const text = spec.textIndex && !present.has(system.pgIndexName(spec.name, spec.textIndex.name)) ? [spec.textIndex] : [];
+    const text =
+      spec.textIndex && !present.has(system.pgIndexName(spec.name, spec.textIndex.name)) ? [spec.textIndex] : [];
     if (present.size === 0 || missing.length > 0 || text.length > 0) {
       await this.ddl([
         system.tableDdl(this.database, spec.name),
@@ -124,7 +136,11 @@ export class PostgresStore implements DocumentStore {
     return ready;
   }
 
-  private bind<T extends StoredDoc>(name: string, db: Queryable, isolated?: <R>(fn: (db: Queryable) => Promise<R>) => Promise<R>): Collection<T> {
+  private bind<T extends StoredDoc>(
+    name: string,
+    db: Queryable,
+    isolated?: <R>(fn: (db: Queryable) => Promise<R>) => Promise<R>,
+  ): Collection<T> {
     assertCollectionName(name);
     const table = `${ident(this.database)}.${ident(name)}`;
     return new PgCollection<T>(name, table, db, () => this.ensureTable(name), this.counter, isolated);
@@ -219,7 +235,10 @@ export class PostgresStore implements DocumentStore {
     const query = { text: 'SELECT 1', query_timeout: PING_TIMEOUT_MS };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`postgres ping timed out after ${PING_TIMEOUT_MS}ms`)), PING_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new Error(`postgres ping timed out after ${PING_TIMEOUT_MS}ms`)),
+        PING_TIMEOUT_MS,
+      );
     });
     const attempt = this.pool.query(query);
     attempt.catch(() => undefined);

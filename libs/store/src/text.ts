@@ -10,7 +10,10 @@ export const MAX_SEARCH_WORDS = 16;
  * not a letter or digit, duplicates dropped, at most MAX_SEARCH_WORDS.
  */
 export function searchWords(text: string): string[] {
-  const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  const words = text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
   return [...new Set(words)].slice(0, MAX_SEARCH_WORDS);
 }
 

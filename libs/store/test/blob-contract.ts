@@ -15,7 +15,10 @@ export function blobContract(storeOf: () => DocumentStore): void {
       expect(back?.bytes.equals(bytes)).toBe(true);
 
       await blobs.put('org/live/invoice/1/v1', { bytes: Buffer.from('second'), contentType: 'text/plain' });
-      expect(await blobs.get('org/live/invoice/1/v1')).toEqual({ bytes: Buffer.from('second'), contentType: 'text/plain' });
+      expect(await blobs.get('org/live/invoice/1/v1')).toEqual({
+        bytes: Buffer.from('second'),
+        contentType: 'text/plain',
+      });
 
       expect(await blobs.get('org/live/invoice/2/v1')).toBeNull();
       expect(await blobs.delete('org/live/invoice/1/v1')).toBe(true);
@@ -34,7 +37,9 @@ export function blobContract(storeOf: () => DocumentStore): void {
     it('concurrent puts of one key leave exactly one of them, whole', async () => {
       const blobs = storeOf().blobs;
       const key = `race/${randomBytes(4).toString('hex')}`;
-      const versions = Array.from({ length: 5 }, (_, i) => Buffer.concat([Buffer.from(`v${i}:`), randomBytes(300_000)]));
+      const versions = Array.from({ length: 5 }, (_, i) =>
+        Buffer.concat([Buffer.from(`v${i}:`), randomBytes(300_000)]),
+      );
       await Promise.all(versions.map((bytes) => blobs.put(key, { bytes, contentType: 'application/pdf' })));
       const back = await blobs.get(key);
       expect(versions.some((v) => back?.bytes.equals(v))).toBe(true);

@@ -135,11 +135,19 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
 
     it('insertMany writes every document in one go, or none when one takes a unique key', async () => {
       const col = await invoices();
-      const many = await col.insertMany([invoice({ number: 'M-1', amount: 1 }), invoice({ number: 'M-2', amount: 2 }), invoice({ amount: 3 })]);
+      const many = await col.insertMany([
+        invoice({ number: 'M-1', amount: 1 }),
+        invoice({ number: 'M-2', amount: 2 }),
+        invoice({ amount: 3 }),
+      ]);
       expect(many.map((d) => d.version)).toEqual([1, 1, 1]);
       expect(await col.get(many[1]!.id)).toEqual(many[1]);
       expect(await col.count({})).toBe(3);
-      await expectDomainError(col.insertMany([invoice({ number: 'M-3', amount: 4 }), invoice({ number: 'M-1', amount: 5 })]), ConflictError, 'DUPLICATE_KEY');
+      await expectDomainError(
+        col.insertMany([invoice({ number: 'M-3', amount: 4 }), invoice({ number: 'M-1', amount: 5 })]),
+        ConflictError,
+        'DUPLICATE_KEY',
+      );
       expect(await col.count({})).toBe(3);
       expect(await col.count({ number: 'M-3' })).toBe(0);
       expect(await col.insertMany([])).toEqual([]);
@@ -244,7 +252,12 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       expect(await ns({ tags: { $has: '1' } })).toEqual([]);
       const untyped = JSON.parse('[{"tags":{"$has":null}},{"tags":{"$has":["a"]}}]') as Filter[];
       for (const filter of untyped) await expect(col.find(filter)).rejects.toBeInstanceOf(ValidationError);
-      await expect(store.ensureCollection({ name: `bad_${++seq}`, indexes: [{ name: 'x', fields: ['tags'], array: true, unique: true }] })).rejects.toBeInstanceOf(ValidationError);
+      await expect(
+        store.ensureCollection({
+          name: `bad_${++seq}`,
+          indexes: [{ name: 'x', fields: ['tags'], array: true, unique: true }],
+        }),
+      ).rejects.toBeInstanceOf(ValidationError);
     });
 
     it('filters on id like any other field', async () => {
@@ -265,7 +278,16 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       expect(amountsOf(desc.items)).toEqual([1000, 100, 30, 25, 11, 10]);
       const byCountry = await col.find({}, { sort: { 'billing.country': -1, number: 1 } });
       expect(byCountry.items.map((d) => d.number)).toEqual([
-        'N-01', 'N-03', 'N-05', 'N-07', 'N-09', 'N-00', 'N-02', 'N-04', 'N-06', 'N-08',
+        'N-01',
+        'N-03',
+        'N-05',
+        'N-07',
+        'N-09',
+        'N-00',
+        'N-02',
+        'N-04',
+        'N-06',
+        'N-08',
       ]);
       const first = await col.findOne({ status: 'paid' }, { sort: { amount: -1 } });
       expect(first?.amount).toBe(9);
@@ -338,7 +360,10 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
         { id: a.id, expectedVersion: 1, next: { ...body(a), amount: 10 } },
         { id: b.id, expectedVersion: 1, next: { ...body(b), amount: 20 } },
       ]);
-      expect(out.map((d) => [d.amount, d.version])).toEqual([[10, 2], [20, 2]]);
+      expect(out.map((d) => [d.amount, d.version])).toEqual([
+        [10, 2],
+        [20, 2],
+      ]);
       expect((await col.get(b.id))?.amount).toBe(20);
       await expectDomainError(
         store.transaction((tx) =>
@@ -376,12 +401,16 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       expect((await col.get(other))?.counters).toEqual({ n: 40 });
       await expect(
         store.transaction(async (tx) => {
-          await tx.collection<Counters>(name).addToCounters('counters', [{ id, init: { owner: 'o1', counters: {} }, deltas: { n: 5 } }]);
+          await tx
+            .collection<Counters>(name)
+            .addToCounters('counters', [{ id, init: { owner: 'o1', counters: {} }, deltas: { n: 5 } }]);
           throw new Error('abort');
         }),
       ).rejects.toThrow('abort');
       expect((await col.get(id))?.counters.n).toBe(20);
-      await expect(col.addToCounters('counters', [{ id, init: { owner: 'o1', counters: {} }, deltas: { 'a.b': 1 } }])).rejects.toBeInstanceOf(ValidationError);
+      await expect(
+        col.addToCounters('counters', [{ id, init: { owner: 'o1', counters: {} }, deltas: { 'a.b': 1 } }]),
+      ).rejects.toBeInstanceOf(ValidationError);
     });
 
     it('update leaves the document alone when mutate returns null, and rejects unknown ids', async () => {
@@ -389,7 +418,10 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       const created = await col.insert(invoice());
       expect(await col.update(created.id, () => null)).toEqual(created);
       expect((await col.get(created.id))?.version).toBe(1);
-      await expectDomainError(col.update(newObjectId(), () => null), NotFoundError);
+      await expectDomainError(
+        col.update(newObjectId(), () => null),
+        NotFoundError,
+      );
     });
 
     it('update starts from a held document without reading it, and re-reads when it was stale', async () => {
@@ -413,7 +445,12 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       expect(seen).toEqual([2, 3]);
       // "Leave it unchanged" is never decided on the held copy alone: the stale v2 says so, v4 does not.
       seen.length = 0;
-      const v5 = await col.update(v4.id, (cur) => (cur.amount < 5 ? (seen.push(cur.version), null) : bump(cur)), undefined, v2);
+      const v5 = await col.update(
+        v4.id,
+        (cur) => (cur.amount < 5 ? (seen.push(cur.version), null) : bump(cur)),
+        undefined,
+        v2,
+      );
       expect(v5).toMatchObject({ version: 5, amount: 12 });
       expect(seen).toEqual([2, 4]);
     });
@@ -435,12 +472,21 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       const eventId = `evt-commit-${newObjectId()}`;
       const created = await store.transaction(async (tx) => {
         const doc = await tx.collection<Invoice>(col.name).insert(invoice({ number: 'TX-1' }));
-        await tx.enqueue({ id: eventId, subject: 'invoice.created', payload: { id: doc.id }, headers: { 'x-request-id': 'r1' } });
+        await tx.enqueue({
+          id: eventId,
+          subject: 'invoice.created',
+          payload: { id: doc.id },
+          headers: { 'x-request-id': 'r1' },
+        });
         return doc;
       });
       expect(await col.get(created.id)).toEqual(created);
       const event = (await store.outbox.pending(1000)).find((e) => e.id === eventId);
-      expect(event).toMatchObject({ subject: 'invoice.created', payload: { id: created.id }, headers: { 'x-request-id': 'r1' } });
+      expect(event).toMatchObject({
+        subject: 'invoice.created',
+        payload: { id: created.id },
+        headers: { 'x-request-id': 'r1' },
+      });
       expect(Number.isNaN(Date.parse(event?.createdAt ?? ''))).toBe(false);
       await store.outbox.markPublished([eventId]);
     });
@@ -471,7 +517,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       for (const id of ids) {
         await store.transaction((tx) => tx.enqueue({ id, subject: 'test.order', payload: { id }, headers: {} }));
       }
-      const mine = async () => (await store.outbox.pending(1000)).filter((e) => e.id.startsWith(prefix)).map((e) => e.id);
+      const mine = async () =>
+        (await store.outbox.pending(1000)).filter((e) => e.id.startsWith(prefix)).map((e) => e.id);
       expect(await mine()).toEqual(ids);
       await store.outbox.markPublished(ids.slice(0, 2));
       expect(await mine()).toEqual(ids.slice(2));
@@ -524,7 +571,9 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
           if (fail) throw new Error('refused after drawing');
           return n;
         });
-      const drawn = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 5 === 4 ? issue(true).catch(() => null) : issue())));
+      const drawn = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 5 === 4 ? issue(true).catch(() => null) : issue())),
+      );
       const kept = drawn.filter((n): n is number => n !== null).sort((a, b) => a - b);
       expect(kept).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
       const numbers = (await col.find({})).items.map((d) => d.number).sort();
@@ -557,15 +606,51 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
     it('aggregate sums per group over matching documents, and over array elements with unwind', async () => {
       const name = `ledger_${++seq}`;
       await store.ensureCollection({ name, indexes: [{ name: 'org_day', fields: ['org', 'day'] }] });
-      type Entry = StoredDoc & { org: string; day: string; country?: string | null; total: number; lines: { rate: number; net: number; tax?: number | string }[] | string };
+      type Entry = StoredDoc & {
+        org: string;
+        day: string;
+        country?: string | null;
+        total: number;
+        lines: { rate: number; net: number; tax?: number | string }[] | string;
+      };
       const col = store.collection<Entry>(name);
-      await col.insert({ org: 'a', day: '2026-01-01', country: 'FR', total: 120, lines: [{ rate: 20, net: 100, tax: 20 }] });
-      await col.insert({ org: 'a', day: '2026-01-02', country: 'FR', total: -60, lines: [{ rate: 20, net: -50, tax: -10 }] });
-      await col.insert({ org: 'a', day: '2026-01-02', country: 'NL', total: 300, lines: [{ rate: 21, net: 100, tax: 21 }, { rate: 9, net: 100, tax: '9' }] });
+      await col.insert({
+        org: 'a',
+        day: '2026-01-01',
+        country: 'FR',
+        total: 120,
+        lines: [{ rate: 20, net: 100, tax: 20 }],
+      });
+      await col.insert({
+        org: 'a',
+        day: '2026-01-02',
+        country: 'FR',
+        total: -60,
+        lines: [{ rate: 20, net: -50, tax: -10 }],
+      });
+      await col.insert({
+        org: 'a',
+        day: '2026-01-02',
+        country: 'NL',
+        total: 300,
+        lines: [
+          { rate: 21, net: 100, tax: 21 },
+          { rate: 9, net: 100, tax: '9' },
+        ],
+      });
       await col.insert({ org: 'a', day: '2026-01-03', total: 7, lines: 'not an array' });
-      await col.insert({ org: 'b', day: '2026-01-01', country: 'FR', total: 1000, lines: [{ rate: 20, net: 1, tax: 1 }] });
+      await col.insert({
+        org: 'b',
+        day: '2026-01-01',
+        country: 'FR',
+        total: 1000,
+        lines: [{ rate: 20, net: 1, tax: 1 }],
+      });
 
-      const byCountry = await col.aggregate({ org: 'a', day: { $in: ['2026-01-01', '2026-01-02', '2026-01-03'] } }, { groupBy: ['country'], sum: ['total'] });
+      const byCountry = await col.aggregate(
+        { org: 'a', day: { $in: ['2026-01-01', '2026-01-02', '2026-01-03'] } },
+        { groupBy: ['country'], sum: ['total'] },
+      );
       const sorted = [...byCountry].sort((x, y) => String(x.key.country).localeCompare(String(y.key.country)));
       expect(sorted).toEqual([
         { key: { country: 'FR' }, sums: { total: 60 }, count: 2 },
@@ -574,7 +659,10 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       ]);
 
       // Element paths group and sum per line; a non-number counts as 0; a non-array field contributes no row.
-      const byRate = await col.aggregate({ org: 'a' }, { unwind: 'lines', groupBy: ['country', 'lines.rate'], sum: ['lines.net', 'lines.tax'] });
+      const byRate = await col.aggregate(
+        { org: 'a' },
+        { unwind: 'lines', groupBy: ['country', 'lines.rate'], sum: ['lines.net', 'lines.tax'] },
+      );
       const rates = [...byRate].sort((x, y) => Number(x.key['lines.rate']) - Number(y.key['lines.rate']));
       expect(rates).toEqual([
         { key: { country: 'NL', 'lines.rate': 9 }, sums: { 'lines.net': 100, 'lines.tax': 0 }, count: 1 },
@@ -583,7 +671,9 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       ]);
 
       // No group keys: one total row, none when nothing matches.
-      expect(await col.aggregate({ org: 'b' }, { groupBy: [], sum: ['total'] })).toEqual([{ key: {}, sums: { total: 1000 }, count: 1 }]);
+      expect(await col.aggregate({ org: 'b' }, { groupBy: [], sum: ['total'] })).toEqual([
+        { key: {}, sums: { total: 1000 }, count: 1 },
+      ]);
       expect(await col.aggregate({ org: 'c' }, { groupBy: [], sum: ['total'] })).toEqual([]);
       await expectDomainError(col.aggregate({}, { groupBy: ['a b'], sum: [] }), ValidationError);
       await expectDomainError(col.aggregate({}, { unwind: 'lines', groupBy: ['lines'], sum: [] }), ValidationError);

@@ -9,7 +9,8 @@ export interface MongoContainer {
   stop(): Promise<void>;
 }
 
-export type ContainerRuntime = { available: true; start(): Promise<MongoContainer> } | { available: false; reason: string };
+export type ContainerRuntime =
+  { available: true; start(): Promise<MongoContainer> } | { available: false; reason: string };
 
 /**
  * Asks testcontainers (imported only here, lazily) whether a container runtime is reachable.

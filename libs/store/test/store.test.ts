@@ -26,7 +26,9 @@ if (MONGODB_URL) {
     afterAll(async () => {
       await mongo?.stop();
     }, 60_000);
-    runStoreContract('mongodb (testcontainers)', () => createStore({ url: mongo!.url, database: testDatabase('store_test') }));
+    runStoreContract('mongodb (testcontainers)', () =>
+      createStore({ url: mongo!.url, database: testDatabase('store_test') }),
+    );
   } else {
     console.log(`store tests: MongoDB contract not run (no MONGODB_URL, and no container runtime: ${runtime.reason})`);
   }
@@ -47,8 +49,14 @@ describe('PostgresStore operations', () => {
   });
 
   it('keeps one schema per service with a JSONB table per collection', async () => {
-    await store.ensureCollection({ name: 'payments', indexes: [{ name: 'ref', fields: ['provider.ref'], unique: true }] });
-    await store.ensureCollection({ name: 'payments', indexes: [{ name: 'ref', fields: ['provider.ref'], unique: true }] });
+    await store.ensureCollection({
+      name: 'payments',
+      indexes: [{ name: 'ref', fields: ['provider.ref'], unique: true }],
+    });
+    await store.ensureCollection({
+      name: 'payments',
+      indexes: [{ name: 'ref', fields: ['provider.ref'], unique: true }],
+    });
     const client = new Client({ connectionString: PG_URL });
     await client.connect();
     try {
@@ -109,7 +117,9 @@ describe('PostgresStore operations', () => {
     expect(outOfRange).toBeInstanceOf(ValidationError);
     // Event payloads do not pass through document validation: a NUL reaches jsonb (22P05).
     const nul = await store
-      .transaction((tx) => tx.enqueue({ id: 'evt-nul', subject: 'test.thing.happened', payload: { note: 'a\u0000b' }, headers: {} }))
+      .transaction((tx) =>
+        tx.enqueue({ id: 'evt-nul', subject: 'test.thing.happened', payload: { note: 'a\u0000b' }, headers: {} }),
+      )
       .catch((err: unknown) => err);
     expect(nul).toBeInstanceOf(ValidationError);
     expect(await store.outbox.pending(10)).toEqual([]);
@@ -160,7 +170,14 @@ describe('PostgresStore operations', () => {
     expect(await written(() => orders.replace(doc.id, doc.version, { n: 5 }))).toBe(0); // version conflict
     expect(await written(() => orders.get(doc.id))).toBe(0);
     expect(await written(() => orders.find({}, { limit: 10, total: true }))).toBe(0);
-    expect(await written(() => orders.addToCounters('c', [{ id: 'ctr-1', init: { n: 0 }, deltas: { a: 1 } }, { id: 'ctr-2', init: { n: 0 }, deltas: { a: 1 } }]))).toBe(2);
+    expect(
+      await written(() =>
+        orders.addToCounters('c', [
+          { id: 'ctr-1', init: { n: 0 }, deltas: { a: 1 } },
+          { id: 'ctr-2', init: { n: 0 }, deltas: { a: 1 } },
+        ]),
+      ),
+    ).toBe(2);
     // BEGIN, the outbox rows and a sequence row, COMMIT: three rows.
     expect(
       await written(() =>

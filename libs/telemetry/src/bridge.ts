@@ -39,9 +39,17 @@ function inSpan<T>(span: Span, fn: () => T): T {
   }
 }
 
-function start<T>(name: string, opts: SpanOptions | undefined, requestId: string | undefined, parent: Context, fn: () => T): T {
+function start<T>(
+  name: string,
+  opts: SpanOptions | undefined,
+  requestId: string | undefined,
+  parent: Context,
+  fn: () => T,
+): T {
   const attributes = { ...(opts?.attributes ?? {}), ...(requestId ? { 'request.id': requestId } : {}) };
-  return tracer().startActiveSpan(name, { kind: KINDS[opts?.kind ?? 'consumer'], attributes }, parent, (span) => inSpan(span, fn));
+  return tracer().startActiveSpan(name, { kind: KINDS[opts?.kind ?? 'consumer'], attributes }, parent, (span) =>
+    inSpan(span, fn),
+  );
 }
 
 /** Connects the request context of @paymesh/core to OpenTelemetry's active context. */

@@ -26,7 +26,9 @@ export function buildServer(config: SandboxConfig, options: BuildOptions = {}): 
   });
 
   app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send({ error: `No such route (${req.method} ${req.url.split('?')[0]}). The files are ${FILES_PATH}/eurofxref-hist-90d.xml and ${FILES_PATH}/eurofxref-daily.xml; see the README.` }),
+    reply.code(404).send({
+      error: `No such route (${req.method} ${req.url.split('?')[0]}). The files are ${FILES_PATH}/eurofxref-hist-90d.xml and ${FILES_PATH}/eurofxref-daily.xml; see the README.`,
+    }),
   );
 
   app.get('/health', async () => ({ status: 'ok' }));

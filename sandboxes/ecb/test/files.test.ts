@@ -20,17 +20,25 @@ beforeEach(async () => {
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'Cube' });
 
 /** The days of a eurofxref file with their rates, as a generic XML parser reads it. */
-async function file(name: string): Promise<{ status: number; type: string | null; days: { time: string; rates: Record<string, string> }[] }> {
+async function file(
+  name: string,
+): Promise<{ status: number; type: string | null; days: { time: string; rates: Record<string, string> }[] }> {
   const res = await fetch(`${sandbox.url}${FILES_PATH}/${name}`);
   const text = await res.text();
   if (res.status !== 200) return { status: res.status, type: res.headers.get('content-type'), days: [] };
   expect(XMLValidator.validate(text)).toBe(true);
   const envelope = xml.parse(text)['gesmes:Envelope'];
-  expect(envelope).toMatchObject({ 'xmlns:gesmes': 'http://www.gesmes.org/xml/2002-08-01', xmlns: 'http://www.ecb.int/vocabulary/2002-08-01/eurofxref', 'gesmes:subject': 'Reference rates' });
-  const days = (envelope.Cube[0].Cube ?? []).map((c: { time: string; Cube?: { currency: string; rate: string }[] }) => ({
-    time: c.time,
-    rates: Object.fromEntries((c.Cube ?? []).map((x) => [x.currency, x.rate])),
-  }));
+  expect(envelope).toMatchObject({
+    'xmlns:gesmes': 'http://www.gesmes.org/xml/2002-08-01',
+    xmlns: 'http://www.ecb.int/vocabulary/2002-08-01/eurofxref',
+    'gesmes:subject': 'Reference rates',
+  });
+  const days = (envelope.Cube[0].Cube ?? []).map(
+    (c: { time: string; Cube?: { currency: string; rate: string }[] }) => ({
+      time: c.time,
+      rates: Object.fromEntries((c.Cube ?? []).map((x) => [x.currency, x.rate])),
+    }),
+  );
   return { status: res.status, type: res.headers.get('content-type'), days };
 }
 
@@ -65,7 +73,14 @@ describe('eurofxref files', () => {
     try {
       const res = await fetch(`${late.url}${FILES_PATH}/eurofxref-hist-90d.xml`);
       const times = [...(await res.text()).matchAll(/time="([\d-]+)"/g)].map((m) => m[1]);
-      expect(times.slice(0, 6)).toEqual(['2027-01-05', '2027-01-04', '2026-12-31', '2026-12-30', '2026-12-29', '2026-12-28']);
+      expect(times.slice(0, 6)).toEqual([
+        '2027-01-05',
+        '2027-01-04',
+        '2026-12-31',
+        '2026-12-30',
+        '2026-12-29',
+        '2026-12-28',
+      ]);
       expect(times).toContain('2026-12-24');
       expect(times).not.toContain('2026-12-25');
     } finally {
@@ -89,7 +104,11 @@ describe('sandbox controls', () => {
 
     expect((await call(sandbox, 'DELETE', '/_sandbox/rates/2026-11-28')).status).toBe(204);
     expect((await call(sandbox, 'DELETE', '/_sandbox/rates/2026-11-27')).status).toBe(204);
-    expect((await call(sandbox, 'GET', '/_sandbox/rates/2026-11-27')).body).toEqual({ date: '2026-11-27', published: false, rates: {} });
+    expect((await call(sandbox, 'GET', '/_sandbox/rates/2026-11-27')).body).toEqual({
+      date: '2026-11-27',
+      published: false,
+      rates: {},
+    });
     expect((await file('eurofxref-daily.xml')).days.map((d) => d.time)).toEqual(['2026-11-26']);
   });
 

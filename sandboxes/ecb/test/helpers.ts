@@ -20,7 +20,12 @@ export async function startSandbox(now?: () => Date): Promise<RunningSandbox> {
 }
 
 /** JSON over HTTP. */
-export async function call(sandbox: RunningSandbox, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function call(
+  sandbox: RunningSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${sandbox.url}${path}`, {
     method,
     headers: body !== undefined ? { 'content-type': 'application/json' } : {},

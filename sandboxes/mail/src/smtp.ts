@@ -26,12 +26,17 @@ export function buildSmtpServer(inbox: Inbox, logger: Logger): SMTPServer {
       simpleParser(stream).then(
         (parsed) => {
           if (inbox.takeRefusal()) {
-            const err = Object.assign(new Error('mail catcher refuses this message (test switch)'), { responseCode: 451 });
+            const err = Object.assign(new Error('mail catcher refuses this message (test switch)'), {
+              responseCode: 451,
+            });
             callback(err);
             return;
           }
           const stored = inbox.add({
-            envelope: { from: envelopeAddress(session.envelope.mailFrom), to: session.envelope.rcptTo.map((r) => r.address) },
+            envelope: {
+              from: envelopeAddress(session.envelope.mailFrom),
+              to: session.envelope.rcptTo.map((r) => r.address),
+            },
             from: addressesOf(parsed.from)[0] ?? '',
             to: addressesOf(parsed.to),
             cc: addressesOf(parsed.cc),

@@ -14,7 +14,10 @@ const send = (over: Partial<SendMailOptions> = {}) =>
     .sendMail({ from: 'billing@shop.test', to: 'buyer@example.test', subject: 'Hello', text: 'Body', ...over });
 
 beforeAll(async () => {
-  catcher = buildMailCatcher({ logLevel: 'silent', host: '127.0.0.1', port: 0, smtpPort: 0, maxMessages: 3, exitWithParent: false }, { logger });
+  catcher = buildMailCatcher(
+    { logLevel: 'silent', host: '127.0.0.1', port: 0, smtpPort: 0, maxMessages: 3, exitWithParent: false },
+    { logger },
+  );
   const ports = await catcher.listen();
   web = `http://127.0.0.1:${ports.port}`;
   smtpPort = ports.smtpPort;
@@ -35,10 +38,25 @@ describe('mail catcher', () => {
       subject: 'Invoice <1>',
       attachments: [{ filename: 'invoice-1.html', contentType: 'text/html', content: '<p>total</p>' }],
     });
-    const { items } = (await (await fetch(`${web}/_sandbox/messages`)).json()) as { items: Array<Record<string, unknown>> };
+    const { items } = (await (await fetch(`${web}/_sandbox/messages`)).json()) as {
+      items: Array<Record<string, unknown>>;
+    };
     expect(items).toHaveLength(1);
-    const m = items[0] as { id: string; to: string[]; cc: string[]; subject: string; text: string; envelope: { to: string[] }; attachments: Array<{ filename: string; contentType: string; url: string }> };
-    expect(m).toMatchObject({ from: 'billing@shop.test', to: ['buyer@example.test'], cc: ['accounts@example.test'], subject: 'Invoice <1>' });
+    const m = items[0] as {
+      id: string;
+      to: string[];
+      cc: string[];
+      subject: string;
+      text: string;
+      envelope: { to: string[] };
+      attachments: Array<{ filename: string; contentType: string; url: string }>;
+    };
+    expect(m).toMatchObject({
+      from: 'billing@shop.test',
+      to: ['buyer@example.test'],
+      cc: ['accounts@example.test'],
+      subject: 'Invoice <1>',
+    });
     expect(m.envelope.to).toEqual(['buyer@example.test', 'accounts@example.test']);
     expect(m.text.trim()).toBe('Body');
     expect(m.attachments).toEqual([expect.objectContaining({ filename: 'invoice-1.html', contentType: 'text/html' })]);
@@ -54,7 +72,11 @@ describe('mail catcher', () => {
   });
 
   it('refuses the next message with a temporary error while told to, then accepts again', async () => {
-    await fetch(`${web}/_sandbox/refuse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ count: 1 }) });
+    await fetch(`${web}/_sandbox/refuse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 1 }),
+    });
     await expect(send()).rejects.toMatchObject({ responseCode: 451 });
     await send({ subject: 'second' });
     const { items } = (await (await fetch(`${web}/_sandbox/messages`)).json()) as { items: Array<{ subject: string }> };
@@ -66,7 +88,11 @@ describe('mail catcher', () => {
     const { items } = (await (await fetch(`${web}/_sandbox/messages`)).json()) as { items: Array<{ subject: string }> };
     expect(items.map((m) => m.subject)).toEqual(['d', 'c', 'b']);
     expect((await fetch(`${web}/_sandbox/messages/nope`)).status).toBe(404);
-    const bad = await fetch(`${web}/_sandbox/refuse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"count":-1}' });
+    const bad = await fetch(`${web}/_sandbox/refuse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"count":-1}',
+    });
     expect(bad.status).toBe(400);
   });
 });

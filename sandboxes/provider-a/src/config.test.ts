@@ -15,13 +15,20 @@ describe('sandbox config', () => {
   });
 
   it('derives the public URL from host and port, and honours an explicit one', () => {
-    expect(loadSandboxConfig({ PROVIDER_A_SANDBOX_HOST: '0.0.0.0', PROVIDER_A_SANDBOX_PORT: '9000' }).publicUrl).toBe('http://127.0.0.1:9000');
+    expect(loadSandboxConfig({ PROVIDER_A_SANDBOX_HOST: '0.0.0.0', PROVIDER_A_SANDBOX_PORT: '9000' }).publicUrl).toBe(
+      'http://127.0.0.1:9000',
+    );
     expect(loadSandboxConfig({ PROVIDER_A_SANDBOX_PORT: '0' }).publicUrl).toBeUndefined();
-    expect(loadSandboxConfig({ PROVIDER_A_SANDBOX_PUBLIC_URL: 'https://pay.example.test/' }).publicUrl).toBe('https://pay.example.test');
+    expect(loadSandboxConfig({ PROVIDER_A_SANDBOX_PUBLIC_URL: 'https://pay.example.test/' }).publicUrl).toBe(
+      'https://pay.example.test',
+    );
   });
 
   it('reads webhook retry settings', () => {
-    const c = loadSandboxConfig({ PROVIDER_A_SANDBOX_WEBHOOK_MAX_ATTEMPTS: '2', PROVIDER_A_SANDBOX_WEBHOOK_RETRY_BASE_MS: '10' });
+    const c = loadSandboxConfig({
+      PROVIDER_A_SANDBOX_WEBHOOK_MAX_ATTEMPTS: '2',
+      PROVIDER_A_SANDBOX_WEBHOOK_RETRY_BASE_MS: '10',
+    });
     expect(c.webhooks).toMatchObject({ maxAttempts: 2, retryBaseMs: 10 });
   });
 

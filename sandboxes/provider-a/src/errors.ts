@@ -1,9 +1,5 @@
 /** Error types of the provider's v1 API, as found in the `error.type` field. */
-export type ApiErrorType =
-  | 'api_error'
-  | 'card_error'
-  | 'idempotency_error'
-  | 'invalid_request_error';
+export type ApiErrorType = 'api_error' | 'card_error' | 'idempotency_error' | 'invalid_request_error';
 
 export interface ApiErrorBody {
   type: ApiErrorType;
@@ -74,7 +70,11 @@ export function noSuch(resource: string, id: string, param = 'id', status = 404)
 }
 
 /** A request that is well formed but not allowed in the object's current state (400, replayable). */
-export function unexpectedState(message: string, code = 'payment_intent_unexpected_state', extra: Record<string, unknown> = {}): ApiError {
+export function unexpectedState(
+  message: string,
+  code = 'payment_intent_unexpected_state',
+  extra: Record<string, unknown> = {},
+): ApiError {
   return new ApiError(400, {
     type: 'invalid_request_error',
     code,

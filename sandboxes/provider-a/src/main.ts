@@ -13,7 +13,10 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : config.port;
-  logger.info({ host: config.host, port, publicUrl: config.publicUrl ?? `(derived) port ${port}` }, 'provider_a sandbox listening');
+  logger.info(
+    { host: config.host, port, publicUrl: config.publicUrl ?? `(derived) port ${port}` },
+    'provider_a sandbox listening',
+  );
 
   stopOnSignals(logger, () => app.close(), config.exitWithParent);
 }

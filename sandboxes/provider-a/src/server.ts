@@ -50,7 +50,13 @@ export function buildServer(config: SandboxConfig, options: BuildOptions = {}): 
     apiVersion: API_VERSION,
     payUrl: (id) => `${publicUrl()}/pay/${id}`,
     onEvent: (account, event) =>
-      dispatcher.deliver(event, deliveryTargets(account, account.endpointsFor(event.type)), account.apiKey, false, causingTraceHeaders()),
+      dispatcher.deliver(
+        event,
+        deliveryTargets(account, account.endpointsFor(event.type)),
+        account.apiKey,
+        false,
+        causingTraceHeaders(),
+      ),
   });
   const deps: ApiDeps = { sandbox, dispatcher, idempotency: new IdempotencyStore(() => clock.now().getTime()) };
 

@@ -37,7 +37,13 @@ export function newApiKey(): string {
 
 /** The official SDK pointed at the sandbox. */
 export function sdk(sandbox: RunningSandbox, apiKey = newApiKey()): Stripe {
-  return new Stripe(apiKey, { host: '127.0.0.1', port: sandbox.port, protocol: 'http', maxNetworkRetries: 0, telemetry: false });
+  return new Stripe(apiKey, {
+    host: '127.0.0.1',
+    port: sandbox.port,
+    protocol: 'http',
+    maxNetworkRetries: 0,
+    telemetry: false,
+  });
 }
 
 export interface ReceivedRequest {
@@ -63,7 +69,10 @@ export class Receiver {
         const body = Buffer.concat(chunks).toString('utf8');
         const status = this.respond({ headers: req.headers, body, index: this.requests.length });
         this.requests.push({ headers: req.headers, body, status });
-        setTimeout(() => res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'nope'), this.delayMs);
+        setTimeout(
+          () => res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'nope'),
+          this.delayMs,
+        );
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -86,7 +95,11 @@ export class Receiver {
 }
 
 /** Polls until `check` returns a truthy value or the time is up. */
-export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

@@ -29,7 +29,9 @@ describe('Idempotency-Key', () => {
   it('rejects the same key with different parameters', async () => {
     const stripe = sdk(sandbox);
     await stripe.paymentIntents.create({ amount: 100, currency: 'usd' }, { idempotencyKey: 'order-2' });
-    const err = await stripe.paymentIntents.create({ amount: 200, currency: 'usd' }, { idempotencyKey: 'order-2' }).catch((e: unknown) => e);
+    const err = await stripe.paymentIntents
+      .create({ amount: 200, currency: 'usd' }, { idempotencyKey: 'order-2' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
     expect((err as Stripe.errors.StripeError).statusCode).toBe(400);
     expect((err as Stripe.errors.StripeError).message).toContain("other than 'order-2'");
@@ -47,8 +49,12 @@ describe('Idempotency-Key', () => {
   it('replays a declined confirmation (402) without charging again', async () => {
     const stripe = sdk(sandbox);
     const pi = await stripe.paymentIntents.create({ amount: 100, currency: 'usd' });
-    const e1 = (await stripe.paymentIntents.confirm(pi.id, { payment_method: 'pm_card_chargeDeclined' }, { idempotencyKey: 'c1' }).catch((e: unknown) => e)) as Stripe.errors.StripeCardError;
-    const e2 = (await stripe.paymentIntents.confirm(pi.id, { payment_method: 'pm_card_chargeDeclined' }, { idempotencyKey: 'c1' }).catch((e: unknown) => e)) as Stripe.errors.StripeCardError;
+    const e1 = (await stripe.paymentIntents
+      .confirm(pi.id, { payment_method: 'pm_card_chargeDeclined' }, { idempotencyKey: 'c1' })
+      .catch((e: unknown) => e)) as Stripe.errors.StripeCardError;
+    const e2 = (await stripe.paymentIntents
+      .confirm(pi.id, { payment_method: 'pm_card_chargeDeclined' }, { idempotencyKey: 'c1' })
+      .catch((e: unknown) => e)) as Stripe.errors.StripeCardError;
     expect(e1.statusCode).toBe(402);
     expect(e2.statusCode).toBe(402);
     expect(e2.headers?.['idempotent-replayed']).toBe('true');
@@ -58,9 +64,17 @@ describe('Idempotency-Key', () => {
 
   it('does not store parameter errors, so a corrected retry with the key works', async () => {
     const key = newApiKey();
-    const bad = await call(sandbox, 'POST', '/v1/payment_intents', { apiKey: key, form: { currency: 'usd' }, headers: { 'idempotency-key': 'k3' } });
+    const bad = await call(sandbox, 'POST', '/v1/payment_intents', {
+      apiKey: key,
+      form: { currency: 'usd' },
+      headers: { 'idempotency-key': 'k3' },
+    });
     expect(bad.status).toBe(400);
-    const good = await call(sandbox, 'POST', '/v1/payment_intents', { apiKey: key, form: { currency: 'usd', amount: '100' }, headers: { 'idempotency-key': 'k3' } });
+    const good = await call(sandbox, 'POST', '/v1/payment_intents', {
+      apiKey: key,
+      form: { currency: 'usd', amount: '100' },
+      headers: { 'idempotency-key': 'k3' },
+    });
     expect(good.status).toBe(200);
     expect(good.body.id).toMatch(/^pi_/);
   });
@@ -68,7 +82,11 @@ describe('Idempotency-Key', () => {
   it('executes once when the same key arrives concurrently', async () => {
     const key = newApiKey();
     const send = () =>
-      call(sandbox, 'POST', '/v1/payment_intents', { apiKey: key, form: { currency: 'usd', amount: '555' }, headers: { 'idempotency-key': 'burst' } });
+      call(sandbox, 'POST', '/v1/payment_intents', {
+        apiKey: key,
+        form: { currency: 'usd', amount: '555' },
+        headers: { 'idempotency-key': 'burst' },
+      });
     const results = await Promise.all(Array.from({ length: 8 }, send));
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     expect(results.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(7);

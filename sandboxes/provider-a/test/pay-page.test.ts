@@ -43,9 +43,16 @@ describe('buyer pay page', () => {
     const receiver = await new Receiver().start();
     try {
       const stripe = sdk(sandbox);
-      const endpoint = await stripe.webhookEndpoints.create({ url: receiver.url, enabled_events: ['payment_intent.succeeded'] });
+      const endpoint = await stripe.webhookEndpoints.create({
+        url: receiver.url,
+        enabled_events: ['payment_intent.succeeded'],
+      });
       const returnUrl = 'http://shop.example.test/checkout/done?order=42';
-      const pi = await stripe.paymentIntents.create({ amount: 5000, currency: 'usd', return_url: returnUrl } as Stripe.PaymentIntentCreateParams);
+      const pi = await stripe.paymentIntents.create({
+        amount: 5000,
+        currency: 'usd',
+        return_url: returnUrl,
+      } as Stripe.PaymentIntentCreateParams);
       expect(pi.next_action?.redirect_to_url?.return_url).toBe(returnUrl);
 
       const page = await (await fetch(`${sandbox.url}/pay/${pi.id}`)).text();
@@ -65,7 +72,11 @@ describe('buyer pay page', () => {
       expect(after.latest_charge).toMatch(/^ch_/);
 
       await waitFor(() => receiver.requests.length === 1, 5000, 'succeeded webhook');
-      const event = stripe.webhooks.constructEvent(receiver.requests[0]!.body, receiver.requests[0]!.headers['stripe-signature'] as string, endpoint.secret!);
+      const event = stripe.webhooks.constructEvent(
+        receiver.requests[0]!.body,
+        receiver.requests[0]!.headers['stripe-signature'] as string,
+        endpoint.secret!,
+      );
       expect((event.data.object as Stripe.PaymentIntent).id).toBe(pi.id);
       expect(event.request).toEqual({ id: null, idempotency_key: null });
 
@@ -81,7 +92,10 @@ describe('buyer pay page', () => {
   it('declines through the form: intent back to requires_payment_method, redirect says failed', async () => {
     const stripe = sdk(sandbox);
     const pi = await stripe.paymentIntents.create({ amount: 800, currency: 'usd' });
-    const res = await submit(`${sandbox.url}/pay/${pi.id}`, { outcome: 'decline', return_url: 'https://shop.example.test/back' });
+    const res = await submit(`${sandbox.url}/pay/${pi.id}`, {
+      outcome: 'decline',
+      return_url: 'https://shop.example.test/back',
+    });
     expect(res.status).toBe(303);
     const location = new URL(res.headers.get('location')!);
     expect(location.searchParams.get('redirect_status')).toBe('failed');

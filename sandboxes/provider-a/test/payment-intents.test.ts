@@ -42,7 +42,11 @@ describe('payment intents through the official SDK', () => {
 
   it('confirms with pm_card_visa: succeeded with a charge', async () => {
     const stripe = sdk(sandbox);
-    const pi = await stripe.paymentIntents.create({ amount: 1000, currency: 'eur', allowed_payment_method_types: ['card'] });
+    const pi = await stripe.paymentIntents.create({
+      amount: 1000,
+      currency: 'eur',
+      allowed_payment_method_types: ['card'],
+    });
     expect(pi.payment_method_types).toEqual(['card']);
     expect(pi.allowed_payment_method_types).toEqual(['card']);
     const confirmed = await stripe.paymentIntents.confirm(pi.id, { payment_method: 'pm_card_visa' });
@@ -53,7 +57,14 @@ describe('payment intents through the official SDK', () => {
     expect(confirmed.payment_method).toMatch(/^pm_/);
 
     const charge = await stripe.charges.retrieve(confirmed.latest_charge as string);
-    expect(charge).toMatchObject({ object: 'charge', status: 'succeeded', paid: true, amount: 1000, currency: 'eur', payment_intent: pi.id });
+    expect(charge).toMatchObject({
+      object: 'charge',
+      status: 'succeeded',
+      paid: true,
+      amount: 1000,
+      currency: 'eur',
+      payment_intent: pi.id,
+    });
     expect(charge.payment_method_details?.card?.last4).toBe('4242');
 
     const expanded = await stripe.paymentIntents.retrieve(pi.id, { expand: ['latest_charge'] });
@@ -74,7 +85,11 @@ describe('payment intents through the official SDK', () => {
 
       const after = await stripe.paymentIntents.retrieve(pi.id);
       expect(after.status).toBe('requires_payment_method');
-      expect(after.last_payment_error).toMatchObject({ type: 'card_error', code: 'card_declined', decline_code: 'generic_decline' });
+      expect(after.last_payment_error).toMatchObject({
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'generic_decline',
+      });
       expect(after.payment_method).toBeNull();
       const failedCharge = await stripe.charges.retrieve(after.latest_charge as string);
       expect(failedCharge.status).toBe('failed');
@@ -88,7 +103,11 @@ describe('payment intents through the official SDK', () => {
 
   it('accepts the older payment_method_types parameter', async () => {
     const stripe = sdk(sandbox);
-    const older: Stripe.PaymentIntentCreateParams & Record<string, unknown> = { amount: 1000, currency: 'usd', payment_method_types: ['card'] };
+    const older: Stripe.PaymentIntentCreateParams & Record<string, unknown> = {
+      amount: 1000,
+      currency: 'usd',
+      payment_method_types: ['card'],
+    };
     const pi = await stripe.paymentIntents.create(older);
     expect(pi.payment_method_types).toEqual(['card']);
     expect(pi.allowed_payment_method_types).toBeNull();
@@ -96,7 +115,12 @@ describe('payment intents through the official SDK', () => {
 
   it('creates and confirms in one call with confirm=true', async () => {
     const stripe = sdk(sandbox);
-    const pi = await stripe.paymentIntents.create({ amount: 700, currency: 'gbp', payment_method: 'pm_card_mastercard', confirm: true });
+    const pi = await stripe.paymentIntents.create({
+      amount: 700,
+      currency: 'gbp',
+      payment_method: 'pm_card_mastercard',
+      confirm: true,
+    });
     expect(pi.status).toBe('succeeded');
   });
 
@@ -104,7 +128,9 @@ describe('payment intents through the official SDK', () => {
     const stripe = sdk(sandbox);
     const pi = await stripe.paymentIntents.create({ amount: 900, currency: 'usd' });
     await stripe.paymentIntents.confirm(pi.id, { payment_method: 'pm_card_visa' });
-    const err = (await stripe.paymentIntents.confirm(pi.id, { payment_method: 'pm_card_visa' }).catch((e: unknown) => e)) as Stripe.errors.StripeError;
+    const err = (await stripe.paymentIntents
+      .confirm(pi.id, { payment_method: 'pm_card_visa' })
+      .catch((e: unknown) => e)) as Stripe.errors.StripeError;
     expect(err).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
     expect(err.statusCode).toBe(400);
     expect(err.code).toBe('payment_intent_unexpected_state');
@@ -112,16 +138,26 @@ describe('payment intents through the official SDK', () => {
 
   it('validates parameters like the provider', async () => {
     const stripe = sdk(sandbox);
-    const missing = (await stripe.paymentIntents.create({ currency: 'usd' } as Stripe.PaymentIntentCreateParams).catch((e: unknown) => e)) as Stripe.errors.StripeError;
+    const missing = (await stripe.paymentIntents
+      .create({ currency: 'usd' } as Stripe.PaymentIntentCreateParams)
+      .catch((e: unknown) => e)) as Stripe.errors.StripeError;
     expect(missing).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
     expect(missing.message).toBe('Missing required param: amount.');
     expect(missing.param).toBe('amount');
 
-    const withTypo: Stripe.PaymentIntentCreateParams & Record<string, unknown> = { amount: 100, currency: 'usd', bogus: 'x' };
-    const unknown = (await stripe.paymentIntents.create(withTypo).catch((e: unknown) => e)) as Stripe.errors.StripeError;
+    const withTypo: Stripe.PaymentIntentCreateParams & Record<string, unknown> = {
+      amount: 100,
+      currency: 'usd',
+      bogus: 'x',
+    };
+    const unknown = (await stripe.paymentIntents
+      .create(withTypo)
+      .catch((e: unknown) => e)) as Stripe.errors.StripeError;
     expect(unknown.message).toBe('Received unknown parameter: bogus');
 
-    const notFound = (await stripe.paymentIntents.retrieve('pi_doesnotexist').catch((e: unknown) => e)) as Stripe.errors.StripeError;
+    const notFound = (await stripe.paymentIntents
+      .retrieve('pi_doesnotexist')
+      .catch((e: unknown) => e)) as Stripe.errors.StripeError;
     expect(notFound.statusCode).toBe(404);
     expect(notFound.code).toBe('resource_missing');
   });
@@ -143,7 +179,12 @@ describe('cancel', () => {
 
   it('refuses to cancel a succeeded or already canceled intent', async () => {
     const stripe = sdk(sandbox);
-    const paid = await stripe.paymentIntents.create({ amount: 1200, currency: 'usd', payment_method: 'pm_card_visa', confirm: true });
+    const paid = await stripe.paymentIntents.create({
+      amount: 1200,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
     const err = (await stripe.paymentIntents.cancel(paid.id).catch((e: unknown) => e)) as Stripe.errors.StripeError;
     expect(err).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
     expect(err.statusCode).toBe(400);
@@ -154,7 +195,9 @@ describe('cancel', () => {
     await stripe.paymentIntents.cancel(pi.id);
     const again = (await stripe.paymentIntents.cancel(pi.id).catch((e: unknown) => e)) as Stripe.errors.StripeError;
     expect(again.statusCode).toBe(400);
-    const confirmAfterCancel = (await stripe.paymentIntents.confirm(pi.id, { payment_method: 'pm_card_visa' }).catch((e: unknown) => e)) as Stripe.errors.StripeError;
+    const confirmAfterCancel = (await stripe.paymentIntents
+      .confirm(pi.id, { payment_method: 'pm_card_visa' })
+      .catch((e: unknown) => e)) as Stripe.errors.StripeError;
     expect(confirmAfterCancel.statusCode).toBe(400);
     expect((await stripe.paymentIntents.retrieve(pi.id)).status).toBe('canceled');
   });
@@ -164,12 +207,19 @@ describe('auth and account scoping', () => {
   it('answers 401 with the provider error shape for missing or malformed keys', async () => {
     const none = await call(sandbox, 'GET', '/v1/payment_intents');
     expect(none.status).toBe(401);
-    expect(none.body).toEqual({ error: { type: 'invalid_request_error', message: expect.stringContaining('did not provide an API key') } });
+    expect(none.body).toEqual({
+      error: { type: 'invalid_request_error', message: expect.stringContaining('did not provide an API key') },
+    });
     const bad = await call(sandbox, 'GET', '/v1/payment_intents', { apiKey: 'rk_nope_123' });
     expect(bad.status).toBe(401);
     expect(bad.body.error.type).toBe('invalid_request_error');
 
-    const err = (await new Stripe('sk_bogus', { host: '127.0.0.1', port: sandbox.port, protocol: 'http', maxNetworkRetries: 0 }).paymentIntents
+    const err = (await new Stripe('sk_bogus', {
+      host: '127.0.0.1',
+      port: sandbox.port,
+      protocol: 'http',
+      maxNetworkRetries: 0,
+    }).paymentIntents
       .list()
       .catch((e: unknown) => e)) as Stripe.errors.StripeError;
     expect(err).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
@@ -203,7 +253,9 @@ describe('concurrency', () => {
   it('lets exactly one of many concurrent confirmations charge the card', async () => {
     const stripe = sdk(sandbox);
     const pi = await stripe.paymentIntents.create({ amount: 4200, currency: 'usd' });
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => stripe.paymentIntents.confirm(pi.id, { payment_method: 'pm_card_visa' })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => stripe.paymentIntents.confirm(pi.id, { payment_method: 'pm_card_visa' })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const charges = await stripe.charges.list({ payment_intent: pi.id });
     expect(charges.data).toHaveLength(1);

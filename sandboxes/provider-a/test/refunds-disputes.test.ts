@@ -22,14 +22,26 @@ describe('refunds', () => {
       const stripe = sdk(sandbox);
       const endpoint = await stripe.webhookEndpoints.create({ url: receiver.url, enabled_events: ['charge.refunded'] });
       const pi = await paid(stripe);
-      const partial = await stripe.refunds.create({ payment_intent: pi.id, amount: 500, metadata: { reason_code: 'r1' } });
-      expect(partial).toMatchObject({ object: 'refund', amount: 500, status: 'succeeded', payment_intent: pi.id, charge: pi.latest_charge });
+      const partial = await stripe.refunds.create({
+        payment_intent: pi.id,
+        amount: 500,
+        metadata: { reason_code: 'r1' },
+      });
+      expect(partial).toMatchObject({
+        object: 'refund',
+        amount: 500,
+        status: 'succeeded',
+        payment_intent: pi.id,
+        charge: pi.latest_charge,
+      });
       expect(partial.id).toMatch(/^re_/);
       const rest = await stripe.refunds.create({ charge: pi.latest_charge as string });
       expect(rest.amount).toBe(1500);
 
       await waitFor(() => receiver.requests.length === 2, 5000, 'two charge.refunded events');
-      const events = receiver.requests.map((r) => stripe.webhooks.constructEvent(r.body, r.headers['stripe-signature'] as string, endpoint.secret!));
+      const events = receiver.requests.map((r) =>
+        stripe.webhooks.constructEvent(r.body, r.headers['stripe-signature'] as string, endpoint.secret!),
+      );
       const charges = events.map((e) => e.data.object as Stripe.Charge);
       expect(charges.map((c) => [c.amount_refunded, c.refunded])).toEqual([
         [500, false],
@@ -37,7 +49,9 @@ describe('refunds', () => {
       ]);
       expect(events[0]!.data.previous_attributes).toEqual({ amount_refunded: 0, refunded: false });
 
-      const again = (await stripe.refunds.create({ payment_intent: pi.id }).catch((e: unknown) => e)) as Stripe.errors.StripeError;
+      const again = (await stripe.refunds
+        .create({ payment_intent: pi.id })
+        .catch((e: unknown) => e)) as Stripe.errors.StripeError;
       expect(again.statusCode).toBe(400);
       expect(again.code).toBe('charge_already_refunded');
     } finally {
@@ -48,11 +62,15 @@ describe('refunds', () => {
   it('rejects refunds larger than what is left or of unpaid intents', async () => {
     const stripe = sdk(sandbox);
     const pi = await paid(stripe, 1000);
-    const tooMuch = (await stripe.refunds.create({ payment_intent: pi.id, amount: 1001 }).catch((e: unknown) => e)) as Stripe.errors.StripeError;
+    const tooMuch = (await stripe.refunds
+      .create({ payment_intent: pi.id, amount: 1001 })
+      .catch((e: unknown) => e)) as Stripe.errors.StripeError;
     expect(tooMuch.code).toBe('amount_too_large');
     expect(tooMuch.message).toContain('$10.01');
     const unpaid = await stripe.paymentIntents.create({ amount: 100, currency: 'usd' });
-    const err = (await stripe.refunds.create({ payment_intent: unpaid.id }).catch((e: unknown) => e)) as Stripe.errors.StripeError;
+    const err = (await stripe.refunds
+      .create({ payment_intent: unpaid.id })
+      .catch((e: unknown) => e)) as Stripe.errors.StripeError;
     expect(err.statusCode).toBe(400);
     const none = (await stripe.refunds.create({}).catch((e: unknown) => e)) as Stripe.errors.StripeError;
     expect(none.statusCode).toBe(400);
@@ -65,30 +83,52 @@ describe('disputes (sandbox controls)', () => {
     try {
       const apiKey = newApiKey();
       const stripe = sdk(sandbox, apiKey);
-      const endpoint = await stripe.webhookEndpoints.create({ url: receiver.url, enabled_events: ['charge.dispute.created', 'charge.dispute.closed'] });
+      const endpoint = await stripe.webhookEndpoints.create({
+        url: receiver.url,
+        enabled_events: ['charge.dispute.created', 'charge.dispute.closed'],
+      });
       const pi = await paid(stripe);
-      const opened = await call(sandbox, 'POST', `/_sandbox/charges/${pi.latest_charge}/dispute`, { json: { reason: 'product_not_received' } });
+      const opened = await call(sandbox, 'POST', `/_sandbox/charges/${pi.latest_charge}/dispute`, {
+        json: { reason: 'product_not_received' },
+      });
       expect(opened.status).toBe(200);
-      expect(opened.body).toMatchObject({ object: 'dispute', status: 'needs_response', reason: 'product_not_received', charge: pi.latest_charge, payment_intent: pi.id, amount: 2000 });
+      expect(opened.body).toMatchObject({
+        object: 'dispute',
+        status: 'needs_response',
+        reason: 'product_not_received',
+        charge: pi.latest_charge,
+        payment_intent: pi.id,
+        amount: 2000,
+      });
       expect(opened.body.id).toMatch(/^dp_/);
       expect((await stripe.charges.retrieve(pi.latest_charge as string)).disputed).toBe(true);
       expect((await stripe.disputes.retrieve(opened.body.id)).status).toBe('needs_response');
 
       const twice = await call(sandbox, 'POST', `/_sandbox/charges/${pi.latest_charge}/dispute`, { json: {} });
       expect(twice.status).toBe(400);
-      const refund = (await stripe.refunds.create({ payment_intent: pi.id }).catch((e: unknown) => e)) as Stripe.errors.StripeError;
+      const refund = (await stripe.refunds
+        .create({ payment_intent: pi.id })
+        .catch((e: unknown) => e)) as Stripe.errors.StripeError;
       expect(refund.code).toBe('charge_disputed');
 
-      const closed = await call(sandbox, 'POST', `/_sandbox/disputes/${opened.body.id}/close`, { json: { outcome: 'lost' } });
+      const closed = await call(sandbox, 'POST', `/_sandbox/disputes/${opened.body.id}/close`, {
+        json: { outcome: 'lost' },
+      });
       expect(closed.status).toBe(200);
       expect(closed.body.status).toBe('lost');
-      const reclose = await call(sandbox, 'POST', `/_sandbox/disputes/${opened.body.id}/close`, { json: { outcome: 'won' } });
+      const reclose = await call(sandbox, 'POST', `/_sandbox/disputes/${opened.body.id}/close`, {
+        json: { outcome: 'won' },
+      });
       expect(reclose.status).toBe(400);
-      const badOutcome = await call(sandbox, 'POST', `/_sandbox/disputes/${opened.body.id}/close`, { json: { outcome: 'draw' } });
+      const badOutcome = await call(sandbox, 'POST', `/_sandbox/disputes/${opened.body.id}/close`, {
+        json: { outcome: 'draw' },
+      });
       expect(badOutcome.status).toBe(400);
 
       await waitFor(() => receiver.requests.length === 2, 5000, 'dispute events');
-      const events = receiver.requests.map((r) => stripe.webhooks.constructEvent(r.body, r.headers['stripe-signature'] as string, endpoint.secret!));
+      const events = receiver.requests.map((r) =>
+        stripe.webhooks.constructEvent(r.body, r.headers['stripe-signature'] as string, endpoint.secret!),
+      );
       expect(events.map((e) => [e.type, (e.data.object as Stripe.Dispute).status])).toEqual([
         ['charge.dispute.created', 'needs_response'],
         ['charge.dispute.closed', 'lost'],
@@ -101,7 +141,10 @@ describe('disputes (sandbox controls)', () => {
   it('accepts form bodies, defaults the reason, and scopes by key when one is given', async () => {
     const stripe = sdk(sandbox);
     const pi = await paid(stripe);
-    const stranger = await call(sandbox, 'POST', `/_sandbox/charges/${pi.latest_charge}/dispute`, { apiKey: newApiKey(), form: {} });
+    const stranger = await call(sandbox, 'POST', `/_sandbox/charges/${pi.latest_charge}/dispute`, {
+      apiKey: newApiKey(),
+      form: {},
+    });
     expect(stranger.status).toBe(404);
     const opened = await call(sandbox, 'POST', `/_sandbox/charges/${pi.latest_charge}/dispute`, { form: {} });
     expect(opened.body.reason).toBe('fraudulent');

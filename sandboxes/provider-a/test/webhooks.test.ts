@@ -8,7 +8,10 @@ let sandbox: RunningSandbox;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ PROVIDER_A_SANDBOX_WEBHOOK_MAX_ATTEMPTS: '3', PROVIDER_A_SANDBOX_WEBHOOK_RETRY_BASE_MS: '100' });
+  sandbox = await startSandbox({
+    PROVIDER_A_SANDBOX_WEBHOOK_MAX_ATTEMPTS: '3',
+    PROVIDER_A_SANDBOX_WEBHOOK_RETRY_BASE_MS: '100',
+  });
 });
 afterAll(async () => {
   await sandbox.close();
@@ -20,12 +23,19 @@ afterEach(async () => {
 async function subscribed(events: string[], apiKey = newApiKey()) {
   receiver = await new Receiver().start();
   const stripe = sdk(sandbox, apiKey);
-  const endpoint = await stripe.webhookEndpoints.create({ url: receiver.url, enabled_events: events as Stripe.WebhookEndpointCreateParams.EnabledEvent[] });
+  const endpoint = await stripe.webhookEndpoints.create({
+    url: receiver.url,
+    enabled_events: events as Stripe.WebhookEndpointCreateParams.EnabledEvent[],
+  });
   return { stripe, endpoint, apiKey };
 }
 
 async function paidIntent(stripe: Stripe): Promise<Stripe.PaymentIntent> {
-  const pi = await stripe.paymentIntents.create({ amount: 1500, currency: 'usd', metadata: { transaction_id: 'tx_wh' } });
+  const pi = await stripe.paymentIntents.create({
+    amount: 1500,
+    currency: 'usd',
+    metadata: { transaction_id: 'tx_wh' },
+  });
   return stripe.paymentIntents.confirm(pi.id, { payment_method: 'pm_card_visa' });
 }
 
@@ -49,7 +59,12 @@ describe('event delivery', () => {
   it('signs deliveries so the SDK verifies them, and a tampered body fails verification', async () => {
     const { stripe, endpoint } = await subscribed(['payment_intent.succeeded', 'charge.succeeded']);
     const pi = await paidIntent(stripe);
-    await waitFor(() => receiver.events('payment_intent.succeeded').length === 1 && receiver.events('charge.succeeded').length === 1, 5000, 'deliveries');
+    await waitFor(
+      () =>
+        receiver.events('payment_intent.succeeded').length === 1 && receiver.events('charge.succeeded').length === 1,
+      5000,
+      'deliveries',
+    );
 
     const delivery = receiver.requests.find((r) => JSON.parse(r.body).type === 'payment_intent.succeeded')!;
     expect(delivery.headers['content-type']).toContain('application/json');
@@ -70,14 +85,22 @@ describe('event delivery', () => {
 
     const tampered = delivery.body.replace('"amount": 1500', '"amount": 1');
     expect(tampered).not.toBe(delivery.body);
-    expect(() => stripe.webhooks.constructEvent(tampered, signature, endpoint.secret!)).toThrow(Stripe.errors.StripeSignatureVerificationError);
-    expect(() => stripe.webhooks.constructEvent(delivery.body, signature, 'whsec_wrong')).toThrow(Stripe.errors.StripeSignatureVerificationError);
+    expect(() => stripe.webhooks.constructEvent(tampered, signature, endpoint.secret!)).toThrow(
+      Stripe.errors.StripeSignatureVerificationError,
+    );
+    expect(() => stripe.webhooks.constructEvent(delivery.body, signature, 'whsec_wrong')).toThrow(
+      Stripe.errors.StripeSignatureVerificationError,
+    );
 
     // Only subscribed types are sent; the stored event is the same object.
     expect(receiver.events('payment_intent.created')).toHaveLength(0);
     const stored = await stripe.events.retrieve(event.id);
     expect(stored.data.object).toEqual(event.data.object);
-    await waitFor(async () => (await stripe.events.retrieve(event.id)).pending_webhooks === 0, 2000, 'pending_webhooks to drop');
+    await waitFor(
+      async () => (await stripe.events.retrieve(event.id)).pending_webhooks === 0,
+      2000,
+      'pending_webhooks to drop',
+    );
   });
 
   it('lists events newest first with a limit', async () => {
@@ -100,8 +123,22 @@ describe('event delivery', () => {
     const deliveries = await call(sandbox, 'GET', `/_sandbox/deliveries?event=${first!.id}`, { apiKey });
     expect(deliveries.status).toBe(200);
     expect(deliveries.body.data).toMatchObject([
-      { event_id: first!.id, endpoint_url: receiver.url, attempt: 1, ok: false, status_code: 500, next_retry_in_ms: 100 },
-      { event_id: first!.id, endpoint_url: receiver.url, attempt: 2, ok: true, status_code: 200, next_retry_in_ms: null },
+      {
+        event_id: first!.id,
+        endpoint_url: receiver.url,
+        attempt: 1,
+        ok: false,
+        status_code: 500,
+        next_retry_in_ms: 100,
+      },
+      {
+        event_id: first!.id,
+        endpoint_url: receiver.url,
+        attempt: 2,
+        ok: true,
+        status_code: 200,
+        next_retry_in_ms: null,
+      },
     ]);
     expect(Date.parse(deliveries.body.data[1].at) - Date.parse(deliveries.body.data[0].at)).toBeGreaterThanOrEqual(90);
   });
@@ -127,10 +164,14 @@ describe('event delivery', () => {
     const url = `http://127.0.0.1:${(rude.address() as AddressInfo).port}/hooks`;
     const endpoint = await stripe.webhookEndpoints.create({ url, enabled_events: ['payment_intent.created'] });
     await stripe.paymentIntents.create({ amount: 100, currency: 'usd' });
-    const deliveries = await waitFor(async () => {
-      const d = await call(sandbox, 'GET', '/_sandbox/deliveries', { apiKey });
-      return d.body.data.length >= 2 ? d.body.data : undefined;
-    }, 5000, 'two failed attempts');
+    const deliveries = await waitFor(
+      async () => {
+        const d = await call(sandbox, 'GET', '/_sandbox/deliveries', { apiKey });
+        return d.body.data.length >= 2 ? d.body.data : undefined;
+      },
+      5000,
+      'two failed attempts',
+    );
     await stripe.webhookEndpoints.del(endpoint.id); // stops the remaining retries
     await new Promise<void>((resolve) => rude.close(() => resolve()));
     expect(deliveries[0]).toMatchObject({ ok: false, status_code: null, attempt: 1 });
@@ -168,7 +209,9 @@ describe('event delivery', () => {
     const events = await stripe.events.list({ type: 'payment_intent.canceled' });
     const eventId = events.data[0]!.id;
     const dropped = await call(sandbox, 'GET', `/_sandbox/deliveries?event=${eventId}`, { apiKey });
-    expect(dropped.body.data).toMatchObject([{ ok: false, error: 'dropped by sandbox control', next_retry_in_ms: null }]);
+    expect(dropped.body.data).toMatchObject([
+      { ok: false, error: 'dropped by sandbox control', next_retry_in_ms: null },
+    ]);
     expect(events.data[0]!.pending_webhooks).toBe(1);
 
     await call(sandbox, 'POST', `/_sandbox/events/${eventId}/resend`, { apiKey });

@@ -20,6 +20,8 @@ export class ApiError extends Error {
   }
 }
 
-export const unprocessable = (detail: string, field?: string) => new ApiError(422, 'Unprocessable Entity', detail, field);
+export const unprocessable = (detail: string, field?: string) =>
+  new ApiError(422, 'Unprocessable Entity', detail, field);
 export const notFound = (detail: string) => new ApiError(404, 'Not Found', detail);
-export const unauthorized = () => new ApiError(401, 'Unauthorized Request', 'Missing authentication, or failed to authenticate');
+export const unauthorized = () =>
+  new ApiError(401, 'Unauthorized Request', 'Missing authentication, or failed to authenticate');

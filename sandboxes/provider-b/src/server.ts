@@ -47,18 +47,33 @@ export function buildServer(config: SandboxConfig, options: BuildOptions = {}): 
 
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof ApiError) return reply.code(err.status).type('application/hal+json').send(err.body);
-    const status = typeof err === 'object' && err !== null && 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;
+    const status =
+      typeof err === 'object' && err !== null && 'statusCode' in err && typeof err.statusCode === 'number'
+        ? err.statusCode
+        : 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).type('application/hal+json').send(new ApiError(status, 'Bad Request', err instanceof Error ? err.message : 'bad request').body);
+      return reply
+        .code(status)
+        .type('application/hal+json')
+        .send(new ApiError(status, 'Bad Request', err instanceof Error ? err.message : 'bad request').body);
     }
     req.log.error({ err }, 'unhandled error');
-    return reply.code(500).type('application/hal+json').send(new ApiError(500, 'Internal Server Error', 'An unknown error occurred in the sandbox.').body);
+    return reply
+      .code(500)
+      .type('application/hal+json')
+      .send(new ApiError(500, 'Internal Server Error', 'An unknown error occurred in the sandbox.').body);
   });
   app.setNotFoundHandler((req, reply) =>
     reply
       .code(404)
       .type('application/hal+json')
-      .send(new ApiError(404, 'Not Found', `Unrecognized request URL (${req.method}: ${req.url.split('?')[0]}). This sandbox implements a subset of the v2 API; see its README.`).body),
+      .send(
+        new ApiError(
+          404,
+          'Not Found',
+          `Unrecognized request URL (${req.method}: ${req.url.split('?')[0]}). This sandbox implements a subset of the v2 API; see its README.`,
+        ).body,
+      ),
   );
 
   app.get('/health', async () => ({ status: 'ok' }));

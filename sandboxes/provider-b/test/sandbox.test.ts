@@ -19,7 +19,11 @@ async function api(k: string, method: string, path: string, body?: unknown, head
   const res = await fetch(`${url}${path}`, {
     method,
     redirect: 'manual',
-    headers: { authorization: `Bearer ${k}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      authorization: `Bearer ${k}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -54,7 +58,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
   hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`;
-  const config = loadSandboxConfig({ LOG_LEVEL: 'silent', PROVIDER_B_SANDBOX_PORT: '0', PROVIDER_B_SANDBOX_WEBHOOK_RETRY_BASE_MS: '20' });
+  const config = loadSandboxConfig({
+    LOG_LEVEL: 'silent',
+    PROVIDER_B_SANDBOX_PORT: '0',
+    PROVIDER_B_SANDBOX_WEBHOOK_RETRY_BASE_MS: '20',
+  });
   app = buildServer(config);
   await app.listen({ host: config.host, port: config.port });
   url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -74,9 +82,17 @@ describe('provider_b sandbox', () => {
 
   it('validates a payment like the provider: amount format, description, redirect URL', async () => {
     const k = key();
-    expect((await api(k, 'POST', '/v2/payments', order({ amount: { currency: 'EUR', value: '10' } }))).body).toMatchObject({ status: 422, field: 'amount.value' });
-    expect((await api(k, 'POST', '/v2/payments', order({ description: '' }))).body).toMatchObject({ status: 422, field: 'description' });
-    expect((await api(k, 'POST', '/v2/payments', order({ redirectUrl: undefined }))).body).toMatchObject({ status: 422, field: 'redirectUrl' });
+    expect(
+      (await api(k, 'POST', '/v2/payments', order({ amount: { currency: 'EUR', value: '10' } }))).body,
+    ).toMatchObject({ status: 422, field: 'amount.value' });
+    expect((await api(k, 'POST', '/v2/payments', order({ description: '' }))).body).toMatchObject({
+      status: 422,
+      field: 'description',
+    });
+    expect((await api(k, 'POST', '/v2/payments', order({ redirectUrl: undefined }))).body).toMatchObject({
+      status: 422,
+      field: 'redirectUrl',
+    });
   });
 
   it('replays a request with the same Idempotency-Key and refuses the key with other parameters', async () => {
@@ -86,9 +102,13 @@ describe('provider_b sandbox', () => {
     const again = await api(k, 'POST', '/v2/payments', order(), { 'idempotency-key': 'k1' });
     expect(again.body.id).toBe(first.body.id);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect((await api(k, 'POST', '/v2/payments', order({ description: 'Other' }), { 'idempotency-key': 'k1' })).status).toBe(409);
+    expect(
+      (await api(k, 'POST', '/v2/payments', order({ description: 'Other' }), { 'idempotency-key': 'k1' })).status,
+    ).toBe(409);
     // Another account's key space is its own, and it cannot see the payment.
-    expect((await api(key(), 'POST', '/v2/payments', order({ description: 'Other' }), { 'idempotency-key': 'k1' })).status).toBe(201);
+    expect(
+      (await api(key(), 'POST', '/v2/payments', order({ description: 'Other' }), { 'idempotency-key': 'k1' })).status,
+    ).toBe(201);
     expect((await api(key(), 'GET', `/v2/payments/${first.body.id}`)).status).toBe(404);
   });
 
@@ -100,7 +120,12 @@ describe('provider_b sandbox', () => {
     expect(await page.text()).toContain('value="paid"');
     const before = calls.length;
     answer = (i) => (i === before ? 500 : 200);
-    const res = await fetch(`${url}/checkout/${p.id}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'status=paid' });
+    const res = await fetch(`${url}/checkout/${p.id}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'status=paid',
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('https://shop.example/back');
     await until(() => calls.length >= before + 2);
@@ -110,17 +135,32 @@ describe('provider_b sandbox', () => {
     ]);
     answer = () => 200;
     const paid = (await api(k, 'GET', `/v2/payments/${p.id}`)).body;
-    expect(paid).toMatchObject({ status: 'paid', amountRefunded: { value: '0.00' }, amountRemaining: { value: '10.00' } });
+    expect(paid).toMatchObject({
+      status: 'paid',
+      amountRefunded: { value: '0.00' },
+      amountRemaining: { value: '10.00' },
+    });
     expect(paid.paidAt).toBeTruthy();
     expect(paid._links.checkout).toBeUndefined();
     // A decided payment cannot be decided again.
-    expect((await fetch(`${url}/checkout/${p.id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'status=failed' })).status).toBe(409);
+    expect(
+      (
+        await fetch(`${url}/checkout/${p.id}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'status=failed',
+        })
+      ).status,
+    ).toBe(409);
   });
 
-  it('drops an account\'s webhook calls while told to; the webhook control still calls late', async () => {
+  it("drops an account's webhook calls while told to; the webhook control still calls late", async () => {
     const k = key();
     expect((await api(k, 'POST', '/_sandbox/webhooks/drop', { enabled: 'yes' })).status).toBe(422);
-    expect((await api(k, 'POST', '/_sandbox/webhooks/drop', { enabled: true })).body).toMatchObject({ scope: 'account', enabled: true });
+    expect((await api(k, 'POST', '/_sandbox/webhooks/drop', { enabled: true })).body).toMatchObject({
+      scope: 'account',
+      enabled: true,
+    });
     const p = (await api(k, 'POST', '/v2/payments', order())).body;
     const before = calls.length;
     await api(k, 'POST', `/_sandbox/payments/${p.id}/status`, { status: 'paid' });
@@ -139,21 +179,36 @@ describe('provider_b sandbox', () => {
   it('refunds up to what is left, completes them, and shows refunds and chargebacks embedded', async () => {
     const k = key();
     const p = (await api(k, 'POST', '/v2/payments', order())).body;
-    expect((await api(k, 'POST', `/v2/payments/${p.id}/refunds`, { amount: { currency: 'EUR', value: '1.00' } })).body).toMatchObject({ status: 422 });
+    expect(
+      (await api(k, 'POST', `/v2/payments/${p.id}/refunds`, { amount: { currency: 'EUR', value: '1.00' } })).body,
+    ).toMatchObject({ status: 422 });
     await api(k, 'POST', `/_sandbox/payments/${p.id}/status`, { status: 'paid' });
     const r = await api(k, 'POST', `/v2/payments/${p.id}/refunds`, { amount: { currency: 'EUR', value: '4.00' } });
     expect(r.body).toMatchObject({ resource: 'refund', status: 'pending', amount: { value: '4.00' }, paymentId: p.id });
-    expect((await api(k, 'POST', `/v2/payments/${p.id}/refunds`, { amount: { currency: 'EUR', value: '6.01' } })).body).toMatchObject({ status: 422, field: 'amount' });
-    const chb = (await api(k, 'POST', `/_sandbox/payments/${p.id}/chargebacks`, { reason: 'AC04', amount: '6.00' })).body;
-    expect(chb).toMatchObject({ resource: 'chargeback', amount: { value: '6.00' }, settlementAmount: { value: '-6.00' }, reversedAt: null });
+    expect(
+      (await api(k, 'POST', `/v2/payments/${p.id}/refunds`, { amount: { currency: 'EUR', value: '6.01' } })).body,
+    ).toMatchObject({ status: 422, field: 'amount' });
+    const chb = (await api(k, 'POST', `/_sandbox/payments/${p.id}/chargebacks`, { reason: 'AC04', amount: '6.00' }))
+      .body;
+    expect(chb).toMatchObject({
+      resource: 'chargeback',
+      amount: { value: '6.00' },
+      settlementAmount: { value: '-6.00' },
+      reversedAt: null,
+    });
     let refundStatus = '';
-    const settled = async () => (refundStatus = (await api(k, 'GET', `/v2/payments/${p.id}/refunds/${r.body.id}`)).body.status);
+    const settled = async () =>
+      (refundStatus = (await api(k, 'GET', `/v2/payments/${p.id}/refunds/${r.body.id}`)).body.status);
     for (let i = 0; i < 100 && (await settled()) !== 'refunded'; i++) await new Promise((res) => setTimeout(res, 10));
     expect(refundStatus).toBe('refunded');
     const full = (await api(k, 'GET', `/v2/payments/${p.id}?embed=refunds,chargebacks`)).body;
     expect(full._embedded.refunds).toEqual([expect.objectContaining({ id: r.body.id, status: 'refunded' })]);
     expect(full._embedded.chargebacks).toEqual([expect.objectContaining({ id: chb.id })]);
-    expect(full).toMatchObject({ amountRefunded: { value: '4.00' }, amountRemaining: { value: '0.00' }, amountChargedBack: { value: '6.00' } });
+    expect(full).toMatchObject({
+      amountRefunded: { value: '4.00' },
+      amountRemaining: { value: '0.00' },
+      amountChargedBack: { value: '6.00' },
+    });
     const won = (await api(k, 'POST', `/_sandbox/chargebacks/${chb.id}/close`, { outcome: 'won' })).body;
     expect(won.reversedAt).toBeTruthy();
     expect((await api(k, 'POST', `/_sandbox/chargebacks/${chb.id}/close`, { outcome: 'lost' })).status).toBe(422);

@@ -40,7 +40,8 @@ export const configSchema = z
     port: env.PROVIDER_C_SANDBOX_PORT,
     publicUrl: env.PROVIDER_C_SANDBOX_PUBLIC_URL?.replace(/\/+$/, ''),
     idempotentReplay: env.PROVIDER_C_SANDBOX_IDEMPOTENT_REPLAY,
-    collectionDelayMs: env.PROVIDER_C_SANDBOX_COLLECTION_DELAY_MS === 0 ? null : env.PROVIDER_C_SANDBOX_COLLECTION_DELAY_MS,
+    collectionDelayMs:
+      env.PROVIDER_C_SANDBOX_COLLECTION_DELAY_MS === 0 ? null : env.PROVIDER_C_SANDBOX_COLLECTION_DELAY_MS,
     webhooks: {
       maxAttempts: env.PROVIDER_C_SANDBOX_WEBHOOK_MAX_ATTEMPTS,
       retryBaseMs: env.PROVIDER_C_SANDBOX_WEBHOOK_RETRY_BASE_MS,

@@ -21,13 +21,27 @@ export class ApiError extends Error {
         code: this.status,
         documentation_url: `https://developer.gocardless.com/api-reference#${this.reason}`,
         request_id: requestId,
-        errors: [{ reason: this.reason, message: this.message, ...(this.field ? { field: this.field } : {}), ...(this.links ? { links: this.links } : {}) }],
+        errors: [
+          {
+            reason: this.reason,
+            message: this.message,
+            ...(this.field ? { field: this.field } : {}),
+            ...(this.links ? { links: this.links } : {}),
+          },
+        ],
       },
     };
   }
 }
 
-export const validationFailed = (message: string, field: string) => new ApiError(422, 'validation_failed', message, 'invalid', field);
+export const validationFailed = (message: string, field: string) =>
+  new ApiError(422, 'validation_failed', message, 'invalid', field);
 export const invalidState = (message: string, reason: string) => new ApiError(422, 'invalid_state', message, reason);
 export const notFound = (message: string) => new ApiError(404, 'invalid_api_usage', message, 'resource_not_found');
-export const unauthorized = () => new ApiError(401, 'invalid_api_usage', 'The access token you\'ve used is not a valid sandbox API access token', 'unauthorized');
+export const unauthorized = () =>
+  new ApiError(
+    401,
+    'invalid_api_usage',
+    "The access token you've used is not a valid sandbox API access token",
+    'unauthorized',
+  );

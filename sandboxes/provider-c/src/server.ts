@@ -46,21 +46,50 @@ export function buildServer(config: SandboxConfig, options: BuildOptions = {}): 
 
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof ApiError) return reply.code(err.status).send(err.body(req.id));
-    const status = typeof err === 'object' && err !== null && 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;
+    const status =
+      typeof err === 'object' && err !== null && 'statusCode' in err && typeof err.statusCode === 'number'
+        ? err.statusCode
+        : 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send(new ApiError(status, 'invalid_api_usage', err instanceof Error ? err.message : 'bad request', 'invalid_document_structure').body(req.id));
+      return reply
+        .code(status)
+        .send(
+          new ApiError(
+            status,
+            'invalid_api_usage',
+            err instanceof Error ? err.message : 'bad request',
+            'invalid_document_structure',
+          ).body(req.id),
+        );
     }
     req.log.error({ err }, 'unhandled error');
-    return reply.code(500).send(new ApiError(500, 'gocardless', 'Uh-oh! Something went wrong in the sandbox.', 'internal_server_error').body(req.id));
+    return reply
+      .code(500)
+      .send(
+        new ApiError(500, 'gocardless', 'Uh-oh! Something went wrong in the sandbox.', 'internal_server_error').body(
+          req.id,
+        ),
+      );
   });
   app.setNotFoundHandler((req, reply) =>
     reply
       .code(404)
-      .send(new ApiError(404, 'invalid_api_usage', `Unrecognised request path (${req.method}: ${req.url.split('?')[0]}). This sandbox implements a subset of the API; see its README.`, 'path_not_found').body(req.id)),
+      .send(
+        new ApiError(
+          404,
+          'invalid_api_usage',
+          `Unrecognised request path (${req.method}: ${req.url.split('?')[0]}). This sandbox implements a subset of the API; see its README.`,
+          'path_not_found',
+        ).body(req.id),
+      ),
   );
 
   app.get('/health', async () => ({ status: 'ok' }));
-  apiRoutes(app, { sandbox, publicUrl, idempotency: new IdempotencyStore(() => clock.now().getTime(), config.idempotentReplay) });
+  apiRoutes(app, {
+    sandbox,
+    publicUrl,
+    idempotency: new IdempotencyStore(() => clock.now().getTime(), config.idempotentReplay),
+  });
   flowRoutes(app, sandbox);
   controlRoutes(app, sandbox, caller);
   return app;

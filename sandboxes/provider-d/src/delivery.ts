@@ -96,7 +96,11 @@ export class WebhookSender {
   }
 
   list(filter: { owner?: string | undefined; eventId?: string | undefined } = {}): Transmission[] {
-    return this.calls.filter((c) => (filter.owner === undefined || c.owner === filter.owner) && (filter.eventId === undefined || c.event_id === filter.eventId));
+    return this.calls.filter(
+      (c) =>
+        (filter.owner === undefined || c.owner === filter.owner) &&
+        (filter.eventId === undefined || c.event_id === filter.eventId),
+    );
   }
 
   async close(): Promise<void> {
@@ -106,7 +110,13 @@ export class WebhookSender {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private schedule(event: WebhookEvent, endpoint: WebhookEndpoint, attempt: number, delayMs: number, transmissionTime?: string): void {
+  private schedule(
+    event: WebhookEvent,
+    endpoint: WebhookEndpoint,
+    attempt: number,
+    delayMs: number,
+    transmissionTime?: string,
+  ): void {
     if (this.shutdown.signal.aborted) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
@@ -117,7 +127,11 @@ export class WebhookSender {
   }
 
   /** A signed transmission of `event` to `endpoint`: what goes on the wire. */
-  private transmission(event: WebhookEvent, endpoint: WebhookEndpoint, transmissionTime?: string): { transmissionId: string; headers: Record<string, string>; body: string } {
+  private transmission(
+    event: WebhookEvent,
+    endpoint: WebhookEndpoint,
+    transmissionTime?: string,
+  ): { transmissionId: string; headers: Record<string, string>; body: string } {
     const { owner: _owner, ...wire } = event;
     const body = JSON.stringify(wire);
     const transmissionId = newTransmissionId();
@@ -137,7 +151,14 @@ export class WebhookSender {
     return { transmissionId, headers, body };
   }
 
-  private record(event: WebhookEvent, endpoint: WebhookEndpoint, t: { transmissionId: string; headers: Record<string, string>; body: string }, attempt: number, statusCode: number | null, error: string | null): void {
+  private record(
+    event: WebhookEvent,
+    endpoint: WebhookEndpoint,
+    t: { transmissionId: string; headers: Record<string, string>; body: string },
+    attempt: number,
+    statusCode: number | null,
+    error: string | null,
+  ): void {
     this.calls.push({
       seq: ++this.seq,
       transmission_id: t.transmissionId,
@@ -159,10 +180,18 @@ export class WebhookSender {
 
   private recordDropped(event: WebhookEvent, endpoint: WebhookEndpoint, transmissionTime?: string): void {
     this.record(event, endpoint, this.transmission(event, endpoint, transmissionTime), 1, null, DROPPED);
-    this.logger.info({ eventId: event.id, eventType: event.event_type, url: endpoint.url }, 'webhook delivery dropped by sandbox control');
+    this.logger.info(
+      { eventId: event.id, eventType: event.event_type, url: endpoint.url },
+      'webhook delivery dropped by sandbox control',
+    );
   }
 
-  private async attempt(event: WebhookEvent, endpoint: WebhookEndpoint, attempt: number, transmissionTime?: string): Promise<void> {
+  private async attempt(
+    event: WebhookEvent,
+    endpoint: WebhookEndpoint,
+    attempt: number,
+    transmissionTime?: string,
+  ): Promise<void> {
     const t = this.transmission(event, endpoint, transmissionTime);
     const { headers, body } = t;
     let statusCode: number | null = null;

@@ -3,10 +3,14 @@ import { ApiError } from './errors';
 import type { Order, Sandbox } from './sandbox';
 
 /** The page is self-contained: inline styles, no scripts, no external assets. */
-const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; base-uri 'none'; frame-ancestors 'none'";
+const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; base-uri 'none'; frame-ancestors 'none'";
 
 function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 const STYLE = `
@@ -47,15 +51,23 @@ export function renderPayPage(o: Order): string {
   } else {
     parts.push(`<p>This order is <strong>${escapeHtml(o.status)}</strong>.</p>`);
   }
-  parts.push(`<p class="meta">${escapeHtml(o.id)} · status <span id="status">${escapeHtml(o.status)}</span> · sandbox</p>`);
+  parts.push(
+    `<p class="meta">${escapeHtml(o.id)} · status <span id="status">${escapeHtml(o.status)}</span> · sandbox</p>`,
+  );
   return layout(`Pay ${a.value} ${a.currency_code}`, parts.join('\n'));
 }
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).header('content-security-policy', PAGE_CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+  return reply
+    .code(status)
+    .header('content-security-policy', PAGE_CSP)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(body);
 }
 
-const message = (title: string, text: string) => layout(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(text)}</p>`);
+const message = (title: string, text: string) =>
+  layout(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(text)}</p>`);
 
 function withParams(url: string, params: Record<string, string>): string {
   const u = new URL(url);
@@ -87,9 +99,15 @@ export function payPageRoutes(app: FastifyInstance, sandbox: Sandbox): void {
     const o = find(req.query.token);
     if (!o) return html(reply, 404, message('Order not found', 'No such order exists in this sandbox.'));
     const action = req.body !== null && typeof req.body === 'object' ? Reflect.get(req.body, 'action') : undefined;
-    if (action !== 'approve' && action !== 'decline' && action !== 'cancel') return html(reply, 400, message('Invalid request', 'Choose approve, decline or cancel.'));
+    if (action !== 'approve' && action !== 'decline' && action !== 'cancel')
+      return html(reply, 400, message('Invalid request', 'Choose approve, decline or cancel.'));
     if (action === 'cancel') {
-      if (o.cancelUrl) return reply.code(303).header('location', withParams(o.cancelUrl, { token: o.id })).header('cache-control', 'no-store').send();
+      if (o.cancelUrl)
+        return reply
+          .code(303)
+          .header('location', withParams(o.cancelUrl, { token: o.id }))
+          .header('cache-control', 'no-store')
+          .send();
       return html(reply, 200, message('Cancelled', 'You cancelled this payment.'));
     }
     try {
@@ -98,7 +116,12 @@ export function payPageRoutes(app: FastifyInstance, sandbox: Sandbox): void {
       if (err instanceof ApiError) return html(reply, 409, renderPayPage(o));
       throw err;
     }
-    if (o.returnUrl) return reply.code(303).header('location', withParams(o.returnUrl, { token: o.id, PayerID: o.payerId ?? '' })).header('cache-control', 'no-store').send();
+    if (o.returnUrl)
+      return reply
+        .code(303)
+        .header('location', withParams(o.returnUrl, { token: o.id, PayerID: o.payerId ?? '' }))
+        .header('cache-control', 'no-store')
+        .send();
     return html(reply, 200, renderPayPage(o));
   });
 }

@@ -9,7 +9,29 @@ export interface Money {
 
 const ZERO_DECIMAL: ReadonlySet<string> = new Set(['HUF', 'JPY', 'TWD']);
 export const CURRENCIES: ReadonlySet<string> = new Set([
-  'AUD', 'BRL', 'CAD', 'CHF', 'CZK', 'DKK', 'EUR', 'GBP', 'HKD', 'HUF', 'ILS', 'JPY', 'MXN', 'MYR', 'NOK', 'NZD', 'PHP', 'PLN', 'SEK', 'SGD', 'THB', 'TWD', 'USD',
+  'AUD',
+  'BRL',
+  'CAD',
+  'CHF',
+  'CZK',
+  'DKK',
+  'EUR',
+  'GBP',
+  'HKD',
+  'HUF',
+  'ILS',
+  'JPY',
+  'MXN',
+  'MYR',
+  'NOK',
+  'NZD',
+  'PHP',
+  'PLN',
+  'SEK',
+  'SGD',
+  'THB',
+  'TWD',
+  'USD',
 ]);
 
 /** Minor units of `{currency_code, value}`; null when malformed. */
@@ -127,7 +149,12 @@ export class Sandbox {
   constructor(
     private readonly clock: Clock,
     private readonly publicUrl: () => string,
-    private readonly onEvent: (event: WebhookEvent, endpoints: WebhookEndpoint[], transmissionTime?: string, resend?: boolean) => void,
+    private readonly onEvent: (
+      event: WebhookEvent,
+      endpoints: WebhookEndpoint[],
+      transmissionTime?: string,
+      resend?: boolean,
+    ) => void,
   ) {}
 
   private now(): string {
@@ -156,7 +183,19 @@ export class Sandbox {
 
   createOrder(owner: string, unit: PurchaseUnit, returnUrl: string | null, cancelUrl: string | null): Order {
     const at = this.now();
-    const o: Order = { id: token(17), owner, status: 'CREATED', create_time: at, update_time: at, unit, returnUrl, cancelUrl, funding: null, payerId: null, captureId: null };
+    const o: Order = {
+      id: token(17),
+      owner,
+      status: 'CREATED',
+      create_time: at,
+      update_time: at,
+      unit,
+      returnUrl,
+      cancelUrl,
+      funding: null,
+      payerId: null,
+      captureId: null,
+    };
     this.orders.set(o.id, o);
     return o;
   }
@@ -164,25 +203,29 @@ export class Sandbox {
   /** An order; with `owner`, only when that app created it (others get the provider's 404). */
   order(id: string, owner?: string): Order {
     const o = this.orders.get(id);
-    if (!o || (owner !== undefined && o.owner !== owner)) throw notFound(`The specified resource does not exist (order ${id}).`);
+    if (!o || (owner !== undefined && o.owner !== owner))
+      throw notFound(`The specified resource does not exist (order ${id}).`);
     return o;
   }
 
   capture(id: string, owner?: string): Capture {
     const c = this.captures.get(id);
-    if (!c || (owner !== undefined && this.order(c.orderId).owner !== owner)) throw notFound(`The specified resource does not exist (capture ${id}).`);
+    if (!c || (owner !== undefined && this.order(c.orderId).owner !== owner))
+      throw notFound(`The specified resource does not exist (capture ${id}).`);
     return c;
   }
 
   refund(id: string, owner?: string): Refund {
     const r = this.refunds.get(id);
-    if (!r || (owner !== undefined && this.order(this.capture(r.captureId).orderId).owner !== owner)) throw notFound(`The specified resource does not exist (refund ${id}).`);
+    if (!r || (owner !== undefined && this.order(this.capture(r.captureId).orderId).owner !== owner))
+      throw notFound(`The specified resource does not exist (refund ${id}).`);
     return r;
   }
 
   dispute(id: string, owner?: string): Dispute {
     const d = this.disputes.get(id);
-    if (!d || (owner !== undefined && this.order(this.capture(d.captureId).orderId).owner !== owner)) throw notFound(`The specified resource does not exist (dispute ${id}).`);
+    if (!d || (owner !== undefined && this.order(this.capture(d.captureId).orderId).owner !== owner))
+      throw notFound(`The specified resource does not exist (dispute ${id}).`);
     return d;
   }
 
@@ -193,49 +236,104 @@ export class Sandbox {
     o.funding = funding;
     o.payerId = token(13);
     o.update_time = this.now();
-    this.emit(o.owner, 'CHECKOUT.ORDER.APPROVED', 'checkout-order', `An order has been approved by buyer`, () => this.views.order(o));
+    this.emit(o.owner, 'CHECKOUT.ORDER.APPROVED', 'checkout-order', `An order has been approved by buyer`, () =>
+      this.views.order(o),
+    );
     return o;
   }
 
   /** The merchant captures an approved order; the capture declines when the buyer's funding does. */
   captureOrder(o: Order): Order {
-    if (o.status === 'COMPLETED') throw unprocessable('ORDER_ALREADY_CAPTURED', 'Order already captured. If intent is CAPTURE only one capture per order is allowed.');
-    if (o.status !== 'APPROVED') throw unprocessable('ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.');
+    if (o.status === 'COMPLETED')
+      throw unprocessable(
+        'ORDER_ALREADY_CAPTURED',
+        'Order already captured. If intent is CAPTURE only one capture per order is allowed.',
+      );
+    if (o.status !== 'APPROVED')
+      throw unprocessable('ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.');
     const at = this.now();
     const status: CaptureStatus = o.funding === 'declined' ? 'DECLINED' : 'COMPLETED';
-    const c: Capture = { id: token(17), orderId: o.id, status, amount: o.unit.amount, create_time: at, update_time: at, refundIds: [] };
+    const c: Capture = {
+      id: token(17),
+      orderId: o.id,
+      status,
+      amount: o.unit.amount,
+      create_time: at,
+      update_time: at,
+      refundIds: [],
+    };
     this.captures.set(c.id, c);
     o.captureId = c.id;
     o.status = 'COMPLETED';
     o.update_time = at;
     const word = status === 'COMPLETED' ? 'completed' : 'declined';
-    this.emit(o.owner, `PAYMENT.CAPTURE.${status}`, 'capture', `Payment ${word} for ${c.amount.value} ${c.amount.currency_code}`, () => this.views.capture(c));
+    this.emit(
+      o.owner,
+      `PAYMENT.CAPTURE.${status}`,
+      'capture',
+      `Payment ${word} for ${c.amount.value} ${c.amount.currency_code}`,
+      () => this.views.capture(c),
+    );
     return o;
   }
 
   refundCapture(c: Capture, minor: number | null): Refund {
-    if (c.status !== 'COMPLETED' && c.status !== 'PARTIALLY_REFUNDED') throw unprocessable('CAPTURE_FULLY_REFUNDED', `The capture cannot be refunded in status ${c.status}.`);
+    if (c.status !== 'COMPLETED' && c.status !== 'PARTIALLY_REFUNDED')
+      throw unprocessable('CAPTURE_FULLY_REFUNDED', `The capture cannot be refunded in status ${c.status}.`);
     const total = minorOf(c.amount) ?? 0;
     const done = c.refundIds.reduce((s, id) => s + (minorOf(this.refund(id).amount) ?? 0), 0);
     const amount = minor ?? total - done;
-    if (amount < 1 || amount > total - done) throw unprocessable('REFUND_AMOUNT_EXCEEDED', 'The refund amount must be less than or equal to the capture amount that has not yet been refunded.', 'amount');
+    if (amount < 1 || amount > total - done)
+      throw unprocessable(
+        'REFUND_AMOUNT_EXCEEDED',
+        'The refund amount must be less than or equal to the capture amount that has not yet been refunded.',
+        'amount',
+      );
     const at = this.now();
     const currency = c.amount.currency_code;
-    const r: Refund = { id: token(17), captureId: c.id, amount: money(amount, currency), totalRefunded: money(done + amount, currency), create_time: at };
+    const r: Refund = {
+      id: token(17),
+      captureId: c.id,
+      amount: money(amount, currency),
+      totalRefunded: money(done + amount, currency),
+      create_time: at,
+    };
     this.refunds.set(r.id, r);
     c.refundIds.push(r.id);
     c.status = done + amount === total ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
     c.update_time = at;
-    this.emit(this.order(c.orderId).owner, 'PAYMENT.CAPTURE.REFUNDED', 'refund', `A ${r.amount.value} ${currency} capture payment was refunded`, () => this.views.refund(r));
+    this.emit(
+      this.order(c.orderId).owner,
+      'PAYMENT.CAPTURE.REFUNDED',
+      'refund',
+      `A ${r.amount.value} ${currency} capture payment was refunded`,
+      () => this.views.refund(r),
+    );
     return r;
   }
 
   openDispute(c: Capture, reason: string): Dispute {
-    if (c.status === 'DECLINED') throw unprocessable('CAPTURE_NOT_COMPLETED', 'Only completed captures can be disputed.');
+    if (c.status === 'DECLINED')
+      throw unprocessable('CAPTURE_NOT_COMPLETED', 'Only completed captures can be disputed.');
     const at = this.now();
-    const d: Dispute = { dispute_id: `PP-D-${token(8)}`, captureId: c.id, status: 'OPEN', reason, amount: c.amount, create_time: at, update_time: at, outcome: null };
+    const d: Dispute = {
+      dispute_id: `PP-D-${token(8)}`,
+      captureId: c.id,
+      status: 'OPEN',
+      reason,
+      amount: c.amount,
+      create_time: at,
+      update_time: at,
+      outcome: null,
+    };
     this.disputes.set(d.dispute_id, d);
-    this.emit(this.order(c.orderId).owner, 'CUSTOMER.DISPUTE.CREATED', 'dispute', `A new dispute opened with Case # ${d.dispute_id}`, () => this.views.dispute(d));
+    this.emit(
+      this.order(c.orderId).owner,
+      'CUSTOMER.DISPUTE.CREATED',
+      'dispute',
+      `A new dispute opened with Case # ${d.dispute_id}`,
+      () => this.views.dispute(d),
+    );
     return d;
   }
 
@@ -243,7 +341,13 @@ export class Sandbox {
     if (d.status !== 'OPEN') throw unprocessable('INVALID_DISPUTE_STATUS', `The dispute is ${d.status}.`);
     d.status = 'UNDER_REVIEW';
     d.update_time = this.now();
-    this.emit(this.order(this.capture(d.captureId).orderId).owner, 'CUSTOMER.DISPUTE.UPDATED', 'dispute', `A dispute was updated with Case # ${d.dispute_id}`, () => this.views.dispute(d));
+    this.emit(
+      this.order(this.capture(d.captureId).orderId).owner,
+      'CUSTOMER.DISPUTE.UPDATED',
+      'dispute',
+      `A dispute was updated with Case # ${d.dispute_id}`,
+      () => this.views.dispute(d),
+    );
     return d;
   }
 
@@ -253,7 +357,13 @@ export class Sandbox {
     d.status = 'RESOLVED';
     d.outcome = outcome === 'BUYER_FAVOR' ? 'RESOLVED_BUYER_FAVOUR' : 'RESOLVED_SELLER_FAVOUR';
     d.update_time = this.now();
-    this.emit(this.order(this.capture(d.captureId).orderId).owner, 'CUSTOMER.DISPUTE.RESOLVED', 'dispute', `A dispute was resolved with Case # ${d.dispute_id}`, () => this.views.dispute(d));
+    this.emit(
+      this.order(this.capture(d.captureId).orderId).owner,
+      'CUSTOMER.DISPUTE.RESOLVED',
+      'dispute',
+      `A dispute was resolved with Case # ${d.dispute_id}`,
+      () => this.views.dispute(d),
+    );
     return d;
   }
 
@@ -294,10 +404,18 @@ export class Sandbox {
   }
 
   private endpointsOf(owner: string, type: string): WebhookEndpoint[] {
-    return [...this.endpoints.values()].filter((e) => e.owner === owner && (e.eventTypes.includes('*') || e.eventTypes.includes(type)));
+    return [...this.endpoints.values()].filter(
+      (e) => e.owner === owner && (e.eventTypes.includes('*') || e.eventTypes.includes(type)),
+    );
   }
 
-  private emit(owner: string, type: string, resourceType: string, summary: string, resource: () => unknown): WebhookEvent {
+  private emit(
+    owner: string,
+    type: string,
+    resourceType: string,
+    summary: string,
+    resource: () => unknown,
+  ): WebhookEvent {
     const e: WebhookEvent = {
       id: `WH-${token(8)}-${token(17)}`,
       event_version: '1.0',
@@ -318,7 +436,9 @@ export class Sandbox {
   readonly views = {
     order: (o: Order, base = this.publicUrl()) => {
       const captures = o.captureId ? [this.views.capture(this.capture(o.captureId), base)] : [];
-      const refunds = o.captureId ? this.capture(o.captureId).refundIds.map((id) => this.views.refund(this.refund(id), base)) : [];
+      const refunds = o.captureId
+        ? this.capture(o.captureId).refundIds.map((id) => this.views.refund(this.refund(id), base))
+        : [];
       return {
         id: o.id,
         intent: 'CAPTURE',
@@ -326,11 +446,17 @@ export class Sandbox {
         create_time: o.create_time,
         update_time: o.update_time,
         purchase_units: [{ ...o.unit, ...(captures.length ? { payments: { captures, refunds } } : {}) }],
-        ...(o.payerId ? { payer: { payer_id: o.payerId, email_address: `buyer-${o.payerId.toLowerCase()}@example.com` } } : {}),
+        ...(o.payerId
+          ? { payer: { payer_id: o.payerId, email_address: `buyer-${o.payerId.toLowerCase()}@example.com` } }
+          : {}),
         links: [
           { href: `${base}/v2/checkout/orders/${o.id}`, rel: 'self', method: 'GET' },
-          ...(o.status === 'CREATED' ? [{ href: `${base}/checkoutnow?token=${o.id}`, rel: 'approve', method: 'GET' }] : []),
-          ...(o.status === 'APPROVED' ? [{ href: `${base}/v2/checkout/orders/${o.id}/capture`, rel: 'capture', method: 'POST' }] : []),
+          ...(o.status === 'CREATED'
+            ? [{ href: `${base}/checkoutnow?token=${o.id}`, rel: 'approve', method: 'GET' }]
+            : []),
+          ...(o.status === 'APPROVED'
+            ? [{ href: `${base}/v2/checkout/orders/${o.id}/capture`, rel: 'capture', method: 'POST' }]
+            : []),
         ],
       };
     },

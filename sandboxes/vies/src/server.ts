@@ -36,7 +36,9 @@ export function buildServer(config: SandboxConfig, options: BuildOptions = {}): 
   });
 
   app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send({ error: `No such route (${req.method} ${req.url.split('?')[0]}). The REST API lives under ${REST_BASE_PATH}; see the README.` }),
+    reply.code(404).send({
+      error: `No such route (${req.method} ${req.url.split('?')[0]}). The REST API lives under ${REST_BASE_PATH}; see the README.`,
+    }),
   );
 
   app.get('/health', async () => ({ status: 'ok' }));

@@ -25,7 +25,13 @@ export interface Answer {
 }
 
 /** JSON over HTTP; `raw` sends the body as it is. */
-export async function call(sandbox: RunningSandbox, method: string, path: string, body?: unknown, raw?: string): Promise<Answer> {
+export async function call(
+  sandbox: RunningSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+  raw?: string,
+): Promise<Answer> {
   const res = await fetch(`${sandbox.url}${path}`, {
     method,
     headers: body !== undefined || raw !== undefined ? { 'content-type': 'application/json' } : {},
@@ -36,6 +42,10 @@ export async function call(sandbox: RunningSandbox, method: string, path: string
 }
 
 /** POST to one of the REST API's check endpoints. */
-export function check(sandbox: RunningSandbox, body: unknown, endpoint: 'check-vat-number' | 'check-vat-test-service' = 'check-vat-number'): Promise<Answer> {
+export function check(
+  sandbox: RunningSandbox,
+  body: unknown,
+  endpoint: 'check-vat-number' | 'check-vat-test-service' = 'check-vat-number',
+): Promise<Answer> {
   return call(sandbox, 'POST', `${REST_BASE_PATH}/${endpoint}`, body);
 }

@@ -14,7 +14,10 @@ beforeEach(async () => {
   await call(sandbox, 'POST', '/_sandbox/reset');
 });
 
-const fault = (code: string) => ({ actionSucceed: false, errorWrappers: [{ error: code, message: expect.any(String) }] });
+const fault = (code: string) => ({
+  actionSucceed: false,
+  errorWrappers: [{ error: code, message: expect.any(String) }],
+});
 
 describe('the official test numbers', () => {
   const cases: [string, number, unknown][] = [
@@ -55,7 +58,11 @@ describe('the official test numbers', () => {
   });
 
   it('a consultation number only when the requester identifies itself', async () => {
-    const res = await check(sandbox, { countryCode: 'BE', vatNumber: '100', requesterMemberStateCode: 'NL', requesterNumber: '769350665B01' }, 'check-vat-test-service');
+    const res = await check(
+      sandbox,
+      { countryCode: 'BE', vatNumber: '100', requesterMemberStateCode: 'NL', requesterNumber: '769350665B01' },
+      'check-vat-test-service',
+    );
     expect(res.body.requestIdentifier).toMatch(/^WAPI[A-Za-z0-9]{12}$/);
   });
 });
@@ -64,7 +71,12 @@ describe('check-vat-number against the register', () => {
   it('knows the seeded companies', async () => {
     const res = await check(sandbox, { countryCode: 'FR', vatNumber: '47759777570' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ valid: true, name: 'ATELIER LUMIERE SARL', address: '12 RUE DES LILAS\n69003 LYON', requestIdentifier: '' });
+    expect(res.body).toMatchObject({
+      valid: true,
+      name: 'ATELIER LUMIERE SARL',
+      address: '12 RUE DES LILAS\n69003 LYON',
+      requestIdentifier: '',
+    });
     const nl = await check(sandbox, { countryCode: 'NL', vatNumber: '769350665b01' });
     expect(nl.body).toMatchObject({ valid: true, name: 'POLDERWERK B.V.' });
     const at = await check(sandbox, { countryCode: 'AT', vatNumber: 'U31989140' });
@@ -83,18 +95,41 @@ describe('check-vat-number against the register', () => {
   });
 
   it('issues a consultation number to a registered requester and refuses an unknown one', async () => {
-    const ok = await check(sandbox, { countryCode: 'FR', vatNumber: '47759777570', requesterMemberStateCode: 'AT', requesterNumber: 'U31989140' });
+    const ok = await check(sandbox, {
+      countryCode: 'FR',
+      vatNumber: '47759777570',
+      requesterMemberStateCode: 'AT',
+      requesterNumber: 'U31989140',
+    });
     expect(ok.body.requestIdentifier).toMatch(/^WAPI[A-Za-z0-9]{12}$/);
-    const again = await check(sandbox, { countryCode: 'FR', vatNumber: '47759777570', requesterMemberStateCode: 'AT', requesterNumber: 'U31989140' });
+    const again = await check(sandbox, {
+      countryCode: 'FR',
+      vatNumber: '47759777570',
+      requesterMemberStateCode: 'AT',
+      requesterNumber: 'U31989140',
+    });
     expect(again.body.requestIdentifier).not.toBe(ok.body.requestIdentifier);
-    const unknown = await check(sandbox, { countryCode: 'FR', vatNumber: '47759777570', requesterMemberStateCode: 'DE', requesterNumber: '408981630' });
+    const unknown = await check(sandbox, {
+      countryCode: 'FR',
+      vatNumber: '47759777570',
+      requesterMemberStateCode: 'DE',
+      requesterNumber: '408981630',
+    });
     expect(unknown).toEqual({ status: 400, body: fault('INVALID_REQUESTER_INFO') });
     const half = await check(sandbox, { countryCode: 'FR', vatNumber: '47759777570', requesterNumber: 'U31989140' });
     expect(half.body).toEqual(fault('INVALID_REQUESTER_INFO'));
   });
 
   it('answers INVALID_INPUT for a bad country code, number or body', async () => {
-    for (const body of [{ countryCode: 'GR', vatNumber: '981462794' }, { countryCode: 'US', vatNumber: '123456789' }, { countryCode: 'de', vatNumber: '321571435' }, { countryCode: 'DE', vatNumber: '' }, { countryCode: 'DE', vatNumber: '1234567890123' }, { countryCode: 'DE', vatNumber: '32157/435' }, {}]) {
+    for (const body of [
+      { countryCode: 'GR', vatNumber: '981462794' },
+      { countryCode: 'US', vatNumber: '123456789' },
+      { countryCode: 'de', vatNumber: '321571435' },
+      { countryCode: 'DE', vatNumber: '' },
+      { countryCode: 'DE', vatNumber: '1234567890123' },
+      { countryCode: 'DE', vatNumber: '32157/435' },
+      {},
+    ]) {
       expect(await check(sandbox, body)).toEqual({ status: 400, body: fault('INVALID_INPUT') });
     }
     const notJson = await call(sandbox, 'POST', `${REST_BASE_PATH}/check-vat-number`, undefined, '{"countryCode":');

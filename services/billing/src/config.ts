@@ -11,7 +11,10 @@ export const configSchema = backendConfigSchema('billing')
     /** Deadline of tax CalculateTax and GetTaxSettings calls (drafts, issue); includes a VIES check. */
     TAX_DEADLINE_MS: envInt(4_000).refine((n) => n >= 100 && n <= 30_000, 'TAX_DEADLINE_MS must be from 100 to 30000'),
     /** Deadline of documents calls (a PDF rendering on a busy renderer waits for a free page). */
-    DOCUMENTS_DEADLINE_MS: envInt(20_000).refine((n) => n >= 1_000 && n <= 120_000, 'DOCUMENTS_DEADLINE_MS must be from 1000 to 120000'),
+    DOCUMENTS_DEADLINE_MS: envInt(20_000).refine(
+      (n) => n >= 1_000 && n <= 120_000,
+      'DOCUMENTS_DEADLINE_MS must be from 1000 to 120000',
+    ),
   });
 
 export type Config = typeof config;

@@ -23,7 +23,11 @@ void runBackendService({
     const checkout = grpcCheckoutPort(downstreamAddr(config, 'checkout'), config.GRPC_DEADLINE_MS);
     const emailOutbox = grpcEmailOutboxPort(downstreamAddr(config, 'notifications-ipn'), config.GRPC_DEADLINE_MS);
     const documents = grpcDocumentsPort(downstreamAddr(config, 'documents'), config.DOCUMENTS_DEADLINE_MS);
-    const dataIo = grpcDataIoPort(downstreamAddr(config, 'tax'), downstreamAddr(config, 'checkout'), config.GRPC_DEADLINE_MS);
+    const dataIo = grpcDataIoPort(
+      downstreamAddr(config, 'tax'),
+      downstreamAddr(config, 'checkout'),
+      config.GRPC_DEADLINE_MS,
+    );
     const outbox = new Committer<EventMap>({ store, relay });
     const deps = { store, secrets, clock: systemClock, logger, outbox, tax, checkout, emailOutbox, documents, dataIo };
     registerBillingService(grpc, deps);

@@ -17,7 +17,12 @@ describe('loadInvoiceBuyer on PostgreSQL', () => {
   beforeAll(async () => {
     store = await createStore({ url: PG_URL, database: `billing_test_${randomBytes(5).toString('hex')}` });
     for (const c of collections) await store.ensureCollection(c);
-    deps = { store, secrets: new SecretBox(DEV_SECRETS_KEYRING), clock: systemClock, logger: createLogger({ service: 'billing-test', level: 'silent' }) };
+    deps = {
+      store,
+      secrets: new SecretBox(DEV_SECRETS_KEYRING),
+      clock: systemClock,
+      logger: createLogger({ service: 'billing-test', level: 'silent' }),
+    };
   });
   afterAll(async () => {
     await store?.dropDatabase();
@@ -70,7 +75,9 @@ describe('loadInvoiceBuyer on PostgreSQL', () => {
 
   it('does not find another organization’s or the other mode’s client, nor an unknown id', async () => {
     const id = await storeClient(key);
-    await expect(loadInvoiceBuyer(deps, { organizationId: newObjectId(), mode: 'live' }, id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(loadInvoiceBuyer(deps, { organizationId: newObjectId(), mode: 'live' }, id)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     await expect(loadInvoiceBuyer(deps, { ...key, mode: 'test' }, id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(loadInvoiceBuyer(deps, key, newObjectId())).rejects.toBeInstanceOf(NotFoundError);
   });

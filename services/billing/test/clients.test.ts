@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, systemClock, ValidationError } from '@paymesh/core';
+import {
+  createLogger,
+  DEV_SECRETS_KEYRING,
+  newObjectId,
+  NotFoundError,
+  SecretBox,
+  systemClock,
+  ValidationError,
+} from '@paymesh/core';
 import { clientCreate, type ClientCreate } from '@paymesh/contracts';
 import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import type { BillingDeps, OrgKey } from '../src/app/deps';
@@ -23,14 +31,20 @@ describe('billing clients on PostgreSQL', () => {
   let deps: BillingDeps;
   let database: string;
   const key = (): OrgKey => ({ organizationId: newObjectId(), mode: 'live' });
-  const input = (over: Partial<ClientCreate> = {}): ClientCreate => clientCreate.parse({ name: 'Muster GmbH', email: 'billing@muster.example', ...over });
+  const input = (over: Partial<ClientCreate> = {}): ClientCreate =>
+    clientCreate.parse({ name: 'Muster GmbH', email: 'billing@muster.example', ...over });
   const page = { page: 1, limit: 20, includeTaxInfo: false };
 
   beforeAll(async () => {
     database = `billing_test_${randomBytes(5).toString('hex')}`;
     store = await createStore({ url: PG_URL, database });
     for (const c of collections) await store.ensureCollection(c);
-    deps = { store, secrets: new SecretBox(DEV_SECRETS_KEYRING), clock: systemClock, logger: createLogger({ service: 'billing-test', level: 'silent' }) };
+    deps = {
+      store,
+      secrets: new SecretBox(DEV_SECRETS_KEYRING),
+      clock: systemClock,
+      logger: createLogger({ service: 'billing-test', level: 'silent' }),
+    };
   });
   afterAll(async () => {
     await store?.dropDatabase();
@@ -39,8 +53,19 @@ describe('billing clients on PostgreSQL', () => {
 
   it('stores tax ID and Peppol address only encrypted, masks them unless asked, and hands them to invoices', async () => {
     const k = key();
-    const taxInfo = { taxId: { plaintext: 'de 136 695 976' }, taxIdType: 'vat', taxCountry: 'DE', peppolRoutingAddress: { schemeId: '0088', value: { plaintext: GLN } } };
-    const created = await createClient(deps, k, input({ taxInfo: clientCreate.shape.taxInfo.parse(taxInfo) }), 'user:u1', false);
+    const taxInfo = {
+      taxId: { plaintext: 'de 136 695 976' },
+      taxIdType: 'vat',
+      taxCountry: 'DE',
+      peppolRoutingAddress: { schemeId: '0088', value: { plaintext: GLN } },
+    };
+    const created = await createClient(
+      deps,
+      k,
+      input({ taxInfo: clientCreate.shape.taxInfo.parse(taxInfo) }),
+      'user:u1',
+      false,
+    );
     expect(created.taxInfo).toEqual({
       taxId: { masked: '…5976' },
       taxIdType: 'vat',
@@ -54,7 +79,9 @@ describe('billing clients on PostgreSQL', () => {
     const pg = new Client({ connectionString: PG_URL });
     await pg.connect();
     try {
-      const { rows } = await pg.query(`SELECT doc::text AS doc FROM "${database}"."${CLIENTS}" WHERE id = $1`, [created.id]);
+      const { rows } = await pg.query(`SELECT doc::text AS doc FROM "${database}"."${CLIENTS}" WHERE id = $1`, [
+        created.id,
+      ]);
       expect(rows).toHaveLength(1);
       expect(rows[0].doc).not.toContain('136695976');
       expect(rows[0].doc).not.toContain(GLN);
@@ -63,15 +90,36 @@ describe('billing clients on PostgreSQL', () => {
     } finally {
       await pg.end();
     }
-    expect(await loadInvoiceBuyer(deps, k, created.id)).toMatchObject({ taxId: VAT, peppolRoutingAddress: { schemeId: '0088', value: GLN } });
+    expect(await loadInvoiceBuyer(deps, k, created.id)).toMatchObject({
+      taxId: VAT,
+      peppolRoutingAddress: { schemeId: '0088', value: GLN },
+    });
   });
 
   it('searches name and e-mail words, ranks fuller matches first, and finds exact tax IDs', async () => {
     const k = key();
     const vat = clientCreate.shape.taxInfo.parse({ taxId: { plaintext: VAT }, taxIdType: 'vat', taxCountry: 'DE' });
-    const a = await createClient(deps, k, input({ name: 'Muster GmbH', email: 'office@muster.example' }), 'user:u1', false);
-    const b = await createClient(deps, k, input({ name: 'Beispiel Muster AG', email: 'ap@beispiel.example' }), 'user:u1', false);
-    const c = await createClient(deps, k, input({ name: 'Acme Ltd', email: 'ap@acme.example', taxInfo: vat }), 'user:u1', false);
+    const a = await createClient(
+      deps,
+      k,
+      input({ name: 'Muster GmbH', email: 'office@muster.example' }),
+      'user:u1',
+      false,
+    );
+    const b = await createClient(
+      deps,
+      k,
+      input({ name: 'Beispiel Muster AG', email: 'ap@beispiel.example' }),
+      'user:u1',
+      false,
+    );
+    const c = await createClient(
+      deps,
+      k,
+      input({ name: 'Acme Ltd', email: 'ap@acme.example', taxInfo: vat }),
+      'user:u1',
+      false,
+    );
     await createClient(deps, key(), input({ name: 'Muster Elsewhere', taxInfo: vat }), 'user:u1', false);
 
     const muster = await searchClients(deps, k, { ...page, q: 'muster' });
@@ -87,7 +135,14 @@ describe('billing clients on PostgreSQL', () => {
   it('records who changed what and when; secret changes only as changed; no-op updates write nothing', async () => {
     const k = key();
     const created = await createClient(deps, k, input(), 'user:u1', false);
-    await updateClient(deps, k, created.id, { name: 'Muster AG', taxInfo: { taxId: { plaintext: VAT }, taxIdType: 'vat', taxCountry: 'DE' } }, 'api_key:k9', false);
+    await updateClient(
+      deps,
+      k,
+      created.id,
+      { name: 'Muster AG', taxInfo: { taxId: { plaintext: VAT }, taxIdType: 'vat', taxCountry: 'DE' } },
+      'api_key:k9',
+      false,
+    );
     await updateClient(deps, k, created.id, { name: 'Muster AG' }, 'api_key:k9', false);
     const history = await clientHistory(deps, k, created.id, { page: 1, limit: 20 });
     expect(history.items.map((e) => [e.action, e.actor])).toEqual([
@@ -111,13 +166,29 @@ describe('billing clients on PostgreSQL', () => {
     const k = key();
     const created = await createClient(deps, k, input(), 'user:u1', false);
     const before = await store.collection(CLIENT_HISTORY).count({ organizationId: k.organizationId });
-    const peppol9930 = { taxCountry: 'DE', peppolRoutingAddress: { schemeId: '9930', value: { plaintext: VAT }, confirmedByBuyer: false } };
-    await expect(createClient(deps, k, input({ taxInfo: clientCreate.shape.taxInfo.parse(peppol9930) }), 'user:u1', false)).rejects.toBeInstanceOf(ValidationError);
-    await expect(updateClient(deps, k, created.id, { taxInfo: { taxId: { plaintext: 'DE136695977' }, taxIdType: 'vat', taxCountry: 'DE' } }, 'user:u1', false)).rejects.toBeInstanceOf(
-      ValidationError,
+    const peppol9930 = {
+      taxCountry: 'DE',
+      peppolRoutingAddress: { schemeId: '9930', value: { plaintext: VAT }, confirmedByBuyer: false },
+    };
+    await expect(
+      createClient(deps, k, input({ taxInfo: clientCreate.shape.taxInfo.parse(peppol9930) }), 'user:u1', false),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      updateClient(
+        deps,
+        k,
+        created.id,
+        { taxInfo: { taxId: { plaintext: 'DE136695977' }, taxIdType: 'vat', taxCountry: 'DE' } },
+        'user:u1',
+        false,
+      ),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(updateClient(deps, key(), created.id, { name: 'Hijack' }, 'user:u1', false)).rejects.toBeInstanceOf(
+      NotFoundError,
     );
-    await expect(updateClient(deps, key(), created.id, { name: 'Hijack' }, 'user:u1', false)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(deleteClient(deps, { ...k, mode: 'test' }, created.id, 'user:u1')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(deleteClient(deps, { ...k, mode: 'test' }, created.id, 'user:u1')).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     await expect(clientHistory(deps, key(), created.id, { page: 1, limit: 20 })).rejects.toBeInstanceOf(NotFoundError);
     expect((await listClients(deps, k, page)).items.map((c) => [c.id, c.name])).toEqual([[created.id, 'Muster GmbH']]);
     expect(await store.collection(CLIENT_HISTORY).count({ organizationId: k.organizationId })).toBe(before);

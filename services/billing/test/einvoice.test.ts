@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLogger, DEV_SECRETS_KEYRING, DomainError, newObjectId, NotFoundError, SecretBox, type Clock } from '@paymesh/core';
+import {
+  createLogger,
+  DEV_SECRETS_KEYRING,
+  DomainError,
+  newObjectId,
+  NotFoundError,
+  SecretBox,
+  type Clock,
+} from '@paymesh/core';
 import { Committer } from '@paymesh/bus';
 import { createStore, type DroppableStore } from '@paymesh/store';
 import type { EInvoiceReport, EventMap, RenderEInvoiceBody } from '@paymesh/contracts';
@@ -37,7 +45,12 @@ const reportWith = (errors: number): EInvoiceReport => ({
   valid: errors === 0,
   errors,
   warnings: 0,
-  findings: Array.from({ length: errors }, (_, i) => ({ rule: `BR-CO-${15 + i}`, severity: 'error' as const, field: 'BT-112', message: 'totals disagree' })),
+  findings: Array.from({ length: errors }, (_, i) => ({
+    rule: `BR-CO-${15 + i}`,
+    severity: 'error' as const,
+    field: 'BT-112',
+    message: 'totals disagree',
+  })),
   checkedAt: '2026-06-15T10:00:00.000Z',
 });
 
@@ -66,12 +79,25 @@ describe('e-invoice generation (billing)', () => {
       taxCountry: 'DE',
       peppolRoutingAddress: { schemeId: '0204', value: LEITWEG },
     });
-    const body = { siteId: newObjectId(), clientId, currency: 'EUR', paymentTermsDays: 30, items: [{ description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'service' }] };
+    const body = {
+      siteId: newObjectId(),
+      clientId,
+      currency: 'EUR',
+      paymentTermsDays: 30,
+      items: [{ description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+    };
     const draft = await createInvoice(deps, k, JSON.stringify(body));
     return (await issueInvoice(deps, k, draft.id)).id;
   }
   const xml = JSON.stringify({ format: 'xrechnung', output: 'xml' });
-  const failure = (p: Promise<unknown>) => p.then(() => null, (err: unknown) => (err instanceof DomainError ? { status: err.httpStatus, code: err.code, message: err.message } : Promise.reject(err)));
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (err: unknown) =>
+        err instanceof DomainError
+          ? { status: err.httpStatus, code: err.code, message: err.message }
+          : Promise.reject(err),
+    );
 
   beforeAll(async () => {
     store = await createStore({ url: PG_URL, database: `billing_einv_test_${randomBytes(5).toString('hex')}` });
@@ -82,7 +108,10 @@ describe('e-invoice generation (billing)', () => {
       clock,
       logger: createLogger({ service: 'billing-test', level: 'silent' }),
       outbox: new Committer<EventMap>({ store }),
-      tax: { settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456788', viesEnabled: false }), calculate: async (req) => fakeCalculation(req) },
+      tax: {
+        settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456788', viesEnabled: false }),
+        calculate: async (req) => fakeCalculation(req),
+      },
       checkout: {
         siteExists: async () => true,
         createCheckout: async () => Promise.reject(new Error('not here')),
@@ -127,7 +156,9 @@ describe('e-invoice generation (billing)', () => {
       paymentTerms: 'Payable within 30 days, by 2026-07-15.',
     });
     const reports = await listEInvoiceReports(deps, k, 'invoice', id);
-    expect(reports.items).toEqual([expect.objectContaining({ format: 'xrechnung', valid: true, outcome: 'delivered', snapshotVersion: 'c0' })]);
+    expect(reports.items).toEqual([
+      expect.objectContaining({ format: 'xrechnung', valid: true, outcome: 'delivered', snapshotVersion: 'c0' }),
+    ]);
   });
 
   it('strictValidation refuses an invalid XML with 422 naming the rules; off delivers it and keeps the report as a warning', async () => {
@@ -139,7 +170,11 @@ describe('e-invoice generation (billing)', () => {
     expect(refused).toMatchObject({ status: 422, code: 'EINVOICE_READINESS_FAILED' });
     expect(refused!.message).toContain('BR-CO-15');
     expect(refused!.message).toContain('BR-CO-16');
-    expect((await listEInvoiceReports(deps, k, 'invoice', id)).items[0]).toMatchObject({ outcome: 'refused', valid: false, errors: 2 });
+    expect((await listEInvoiceReports(deps, k, 'invoice', id)).items[0]).toMatchObject({
+      outcome: 'refused',
+      valid: false,
+      errors: 2,
+    });
 
     await updateInvoicingSettings(deps, k, JSON.stringify({ eInvoice: { strictValidation: false } }));
     const delivered = await renderInvoiceEInvoice(deps, k, id, xml);
@@ -162,6 +197,8 @@ describe('e-invoice generation (billing)', () => {
     expect(asked).toEqual([]);
     expect((await listEInvoiceReports(deps, k, 'invoice', id)).items).toEqual([]);
     // A PDF is the zugferd hybrid only.
-    expect(await failure(renderInvoiceEInvoice(deps, k, id, JSON.stringify({ format: 'peppol', output: 'pdf' })))).toMatchObject({ status: 400 });
+    expect(
+      await failure(renderInvoiceEInvoice(deps, k, id, JSON.stringify({ format: 'peppol', output: 'pdf' }))),
+    ).toMatchObject({ status: 400 });
   });
 });

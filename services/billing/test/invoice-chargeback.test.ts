@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ConflictError, createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, type Clock } from '@paymesh/core';
+import {
+  ConflictError,
+  createLogger,
+  DEV_SECRETS_KEYRING,
+  newObjectId,
+  NotFoundError,
+  SecretBox,
+  type Clock,
+} from '@paymesh/core';
 import { Committer, type EventEnvelope } from '@paymesh/bus';
 import { createStore, type DroppableStore } from '@paymesh/store';
 import { Subjects, type ChargebackResolved, type EventMap, type TransactionStatusChanged } from '@paymesh/contracts';
@@ -40,11 +48,32 @@ describe('chargeback credit notes on PostgreSQL', () => {
   let deps: InvoiceDeps;
   const clock: Clock = { now: () => new Date('2026-06-15T10:00:00Z') } as Clock;
 
-  async function paidInvoice(amount: number, opts: { recordPayment?: boolean; key?: OrgKey } = {}): Promise<{ key: OrgKey; id: string; t: Tx }> {
+  async function paidInvoice(
+    amount: number,
+    opts: { recordPayment?: boolean; key?: OrgKey } = {},
+  ): Promise<{ key: OrgKey; id: string; t: Tx }> {
     const key: OrgKey = opts.key ?? { organizationId: newObjectId(), mode: 'live' };
     const clientId = newObjectId();
-    buyers.set(clientId, { clientId, name: 'Erika Buyer', email: 'erika@example.com', address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' }, taxId: null, taxIdType: null, taxCountry: 'DE', peppolRoutingAddress: null });
-    const draft = await createInvoice(deps, key, JSON.stringify({ siteId: newObjectId(), clientId, currency: 'EUR', items: [{ description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }] }));
+    buyers.set(clientId, {
+      clientId,
+      name: 'Erika Buyer',
+      email: 'erika@example.com',
+      address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+      taxId: null,
+      taxIdType: null,
+      taxCountry: 'DE',
+      peppolRoutingAddress: null,
+    });
+    const draft = await createInvoice(
+      deps,
+      key,
+      JSON.stringify({
+        siteId: newObjectId(),
+        clientId,
+        currency: 'EUR',
+        items: [{ description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+      }),
+    );
     const inv = await issueInvoice(deps, key, draft.id);
     const link = await createPaymentLink(deps, key, inv.id, { amount }, null);
     const t = { transactionId: newObjectId(), checkoutId: link.checkoutId, amount };
@@ -52,7 +81,13 @@ describe('chargeback credit notes on PostgreSQL', () => {
     return { key, id: inv.id, t };
   }
 
-  function statusEvent(key: OrgKey, invoiceId: string, t: Tx, status: number, id = randomBytes(8).toString('hex')): EventEnvelope<TransactionStatusChanged> {
+  function statusEvent(
+    key: OrgKey,
+    invoiceId: string,
+    t: Tx,
+    status: number,
+    id = randomBytes(8).toString('hex'),
+  ): EventEnvelope<TransactionStatusChanged> {
     const at = clock.now().toISOString();
     return {
       id,
@@ -60,13 +95,33 @@ describe('chargeback credit notes on PostgreSQL', () => {
       version: 1,
       occurredAt: at,
       data: {
-        ...key, siteId: newObjectId(), transactionId: t.transactionId, status, previousStatus: status === 1 ? 0 : 1, subState: null, externalReference: null,
-        ipnUrl: null, sequence: status === 1 ? 2 : 3, changedAt: at, amount: t.amount, currency: 'EUR', checkoutId: t.checkoutId, invoiceId, refunds: [],
+        ...key,
+        siteId: newObjectId(),
+        transactionId: t.transactionId,
+        status,
+        previousStatus: status === 1 ? 0 : 1,
+        subState: null,
+        externalReference: null,
+        ipnUrl: null,
+        sequence: status === 1 ? 2 : 3,
+        changedAt: at,
+        amount: t.amount,
+        currency: 'EUR',
+        checkoutId: t.checkoutId,
+        invoiceId,
+        refunds: [],
       },
     } as EventEnvelope<TransactionStatusChanged>;
   }
 
-  function chargebackEvent(key: OrgKey, invoiceId: string, t: Tx, chargebackId: string, outcome: ChargebackResolved['outcome'], id = randomBytes(8).toString('hex')): EventEnvelope<ChargebackResolved> {
+  function chargebackEvent(
+    key: OrgKey,
+    invoiceId: string,
+    t: Tx,
+    chargebackId: string,
+    outcome: ChargebackResolved['outcome'],
+    id = randomBytes(8).toString('hex'),
+  ): EventEnvelope<ChargebackResolved> {
     const at = clock.now().toISOString();
     return {
       id,
@@ -74,8 +129,18 @@ describe('chargeback credit notes on PostgreSQL', () => {
       version: 1,
       occurredAt: at,
       data: {
-        ...key, siteId: newObjectId(), transactionId: t.transactionId, chargebackId, outcome, amount: t.amount, currency: 'EUR',
-        checkoutId: t.checkoutId, invoiceId, resolvedAt: at, paidAt: at, transactionAmount: t.amount,
+        ...key,
+        siteId: newObjectId(),
+        transactionId: t.transactionId,
+        chargebackId,
+        outcome,
+        amount: t.amount,
+        currency: 'EUR',
+        checkoutId: t.checkoutId,
+        invoiceId,
+        resolvedAt: at,
+        paidAt: at,
+        transactionAmount: t.amount,
       },
     };
   }
@@ -91,8 +156,10 @@ describe('chargeback credit notes on PostgreSQL', () => {
     }
   }
 
-  const viewOf = async (inv: { key: OrgKey; id: string }) => invoiceView(deps.secrets, inv.key, await loadInvoice(deps, inv.key, inv.id));
-  const notesOf = async (inv: { key: OrgKey; id: string }) => (await listCreditNotes(deps, inv.key, JSON.stringify({ invoiceId: inv.id, limit: 100 }))).items;
+  const viewOf = async (inv: { key: OrgKey; id: string }) =>
+    invoiceView(deps.secrets, inv.key, await loadInvoice(deps, inv.key, inv.id));
+  const notesOf = async (inv: { key: OrgKey; id: string }) =>
+    (await listCreditNotes(deps, inv.key, JSON.stringify({ invoiceId: inv.id, limit: 100 }))).items;
 
   beforeAll(async () => {
     store = await createStore({ url: PG_URL, database: `billing_cb_test_${randomBytes(5).toString('hex')}` });
@@ -103,18 +170,30 @@ describe('chargeback credit notes on PostgreSQL', () => {
       clock,
       logger: createLogger({ service: 'billing-test', level: 'silent' }),
       outbox: new Committer<EventMap>({ store }),
-      tax: { settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456789', viesEnabled: false }), calculate: async (req) => fakeCalculation(req) },
+      tax: {
+        settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456789', viesEnabled: false }),
+        calculate: async (req) => fakeCalculation(req),
+      },
       checkout: {
         siteExists: async () => true,
         siteBranding: async () => ({ name: 'Shop', primaryColor: null }),
-        createCheckout: async (req) => ({ id: newObjectId(), sessionPublicId: `cs_${randomBytes(8).toString('hex')}`, paymentUrl: 'http://localhost:3000/c/x', amount: req.amount, expiresAt: req.expiresAt }),
+        createCheckout: async (req) => ({
+          id: newObjectId(),
+          sessionPublicId: `cs_${randomBytes(8).toString('hex')}`,
+          paymentUrl: 'http://localhost:3000/c/x',
+          amount: req.amount,
+          expiresAt: req.expiresAt,
+        }),
         transaction: async () => null,
         transactionTax: async () => {
           throw new Error('no transaction tax in this suite');
         },
       },
       emailOutbox: { send: async () => Promise.reject(new Error('no e-mail in these tests')) },
-      documents: { renderPdf: async () => Promise.reject(new Error('no documents in these tests')), renderEInvoice: async () => Promise.reject(new Error('no documents in these tests')) },
+      documents: {
+        renderPdf: async () => Promise.reject(new Error('no documents in these tests')),
+        renderEInvoice: async () => Promise.reject(new Error('no documents in these tests')),
+      },
     };
   });
   afterAll(async () => {
@@ -125,14 +204,25 @@ describe('chargeback credit notes on PostgreSQL', () => {
   it('one lost chargeback delivered concurrently, redelivered and under other event ids gives ONE credit note', async () => {
     const inv = await paidInvoice(11900);
     const same = chargebackEvent(inv.key, inv.id, inv.t, 'PP-D-1', 'lost');
-    const deliveries = [same, same, chargebackEvent(inv.key, inv.id, inv.t, 'PP-D-1', 'lost'), chargebackEvent(inv.key, inv.id, inv.t, 'PP-D-1', 'lost')];
+    const deliveries = [
+      same,
+      same,
+      chargebackEvent(inv.key, inv.id, inv.t, 'PP-D-1', 'lost'),
+      chargebackEvent(inv.key, inv.id, inv.t, 'PP-D-1', 'lost'),
+    ];
     await Promise.all(deliveries.map((e) => delivered(() => applyChargebackToInvoice(deps, e))));
     await delivered(() => applyChargebackToInvoice(deps, same));
     // The same chargeback announced again as accepted (an operator's later decision) credits nothing more.
-    await delivered(() => applyChargebackToInvoice(deps, chargebackEvent(inv.key, inv.id, inv.t, 'PP-D-1', 'accepted')));
+    await delivered(() =>
+      applyChargebackToInvoice(deps, chargebackEvent(inv.key, inv.id, inv.t, 'PP-D-1', 'accepted')),
+    );
     const notes = await notesOf(inv);
     expect(notes).toHaveLength(1);
-    expect(notes[0]).toMatchObject({ kind: 'chargeback', transactionId: inv.t.transactionId, totals: { gross: 11900 } });
+    expect(notes[0]).toMatchObject({
+      kind: 'chargeback',
+      transactionId: inv.t.transactionId,
+      totals: { gross: 11900 },
+    });
     const view = await viewOf(inv);
     expect(view).toMatchObject({ status: 'issued', amountPaid: 0, amountDue: 11900 });
     expect(view.paymentReversals).toHaveLength(1);
@@ -163,7 +253,10 @@ describe('chargeback credit notes on PostgreSQL', () => {
   it('a chargeback that overtakes the payment status event records the payment first and credits it once', async () => {
     const inv = await paidInvoice(11900, { recordPayment: false });
     const cb = chargebackEvent(inv.key, inv.id, inv.t, 'PP-D-early', 'lost');
-    await Promise.all([delivered(() => applyChargebackToInvoice(deps, cb)), delivered(() => applyChargebackToInvoice(deps, cb))]);
+    await Promise.all([
+      delivered(() => applyChargebackToInvoice(deps, cb)),
+      delivered(() => applyChargebackToInvoice(deps, cb)),
+    ]);
     await applyTransactionToInvoice(deps, statusEvent(inv.key, inv.id, inv.t, 1));
     const notes = await notesOf(inv);
     expect(notes).toHaveLength(1);
@@ -181,9 +274,24 @@ describe('chargeback credit notes on PostgreSQL', () => {
     // Another document already holds the number the next credit note draws (a unique key that is not the source's).
     const next = n1!.number.replace(/(\d+)$/, (d) => String(Number(d) + 1).padStart(d.length, '0'));
     const inv = await paidInvoice(11900, { key: first.key });
-    const blocker = await store.collection<{ id: string; version: number; organizationId: string; mode: string; number: string; invoiceId: string; sourceKey: string }>(CREDIT_NOTES).insert({
-      id: newObjectId(), organizationId: first.key.organizationId, mode: first.key.mode, number: next, invoiceId: newObjectId(), sourceKey: 'elsewhere',
-    });
+    const blocker = await store
+      .collection<{
+        id: string;
+        version: number;
+        organizationId: string;
+        mode: string;
+        number: string;
+        invoiceId: string;
+        sourceKey: string;
+      }>(CREDIT_NOTES)
+      .insert({
+        id: newObjectId(),
+        organizationId: first.key.organizationId,
+        mode: first.key.mode,
+        number: next,
+        invoiceId: newObjectId(),
+        sourceKey: 'elsewhere',
+      });
     const cb = chargebackEvent(inv.key, inv.id, inv.t, 'CB-b', 'lost');
     await expect(applyChargebackToInvoice(deps, cb)).rejects.toMatchObject({ code: 'DUPLICATE_KEY' });
     expect(await viewOf(inv)).toMatchObject({ status: 'paid', amountDue: 0, paymentReversals: [] });

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, type Clock } from '@paymesh/core';
 import { Committer, type EventEnvelope } from '@paymesh/bus';
 import { createStore, type DroppableStore } from '@paymesh/store';
-import { creditNoteIssued, Subjects, type EventMap, type TransactionRefunded, type TransactionStatusChanged } from '@paymesh/contracts';
+import {
+  creditNoteIssued,
+  Subjects,
+  type EventMap,
+  type TransactionRefunded,
+  type TransactionStatusChanged,
+} from '@paymesh/contracts';
 import type { OrgKey } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
 import type { InvoiceBuyer } from '../src/app/client-port';
@@ -29,7 +35,6 @@ vi.mock('../src/app/client-port', () => ({
   },
 }));
 
-
 /**
  * Payment links and the transaction consumer on PostgreSQL: the checkout request billing sends, and
  * payments, refunds and credit notes recorded idempotently from status events. (The whole path
@@ -44,13 +49,37 @@ describe('invoice payments on PostgreSQL', () => {
   async function issued(): Promise<{ key: OrgKey; id: string; number: string }> {
     const key: OrgKey = { organizationId: newObjectId(), mode: 'live' };
     const clientId = newObjectId();
-    buyers.set(clientId, { clientId, name: 'Erika Buyer', email: 'erika@example.com', address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' }, taxId: null, taxIdType: null, taxCountry: 'DE', peppolRoutingAddress: null });
-    const draft = await createInvoice(deps, key, JSON.stringify({ siteId: newObjectId(), clientId, currency: 'EUR', items: [{ description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'service' }] }));
+    buyers.set(clientId, {
+      clientId,
+      name: 'Erika Buyer',
+      email: 'erika@example.com',
+      address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+      taxId: null,
+      taxIdType: null,
+      taxCountry: 'DE',
+      peppolRoutingAddress: null,
+    });
+    const draft = await createInvoice(
+      deps,
+      key,
+      JSON.stringify({
+        siteId: newObjectId(),
+        clientId,
+        currency: 'EUR',
+        items: [{ description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+      }),
+    );
     const inv = await issueInvoice(deps, key, draft.id);
     return { key, id: inv.id, number: inv.number! };
   }
 
-  function statusEvent(key: OrgKey, inv: { id: string }, t: { transactionId: string; checkoutId: string; amount: number }, status: number, id = randomBytes(8).toString('hex')): EventEnvelope<TransactionStatusChanged> {
+  function statusEvent(
+    key: OrgKey,
+    inv: { id: string },
+    t: { transactionId: string; checkoutId: string; amount: number },
+    status: number,
+    id = randomBytes(8).toString('hex'),
+  ): EventEnvelope<TransactionStatusChanged> {
     const at = clock.now().toISOString();
     return {
       id,
@@ -58,14 +87,33 @@ describe('invoice payments on PostgreSQL', () => {
       version: 1,
       occurredAt: at,
       data: {
-        ...key, siteId: newObjectId(), transactionId: t.transactionId, status, previousStatus: status === 1 ? 0 : 1, subState: null, externalReference: null,
-        ipnUrl: null, sequence: status === 1 ? 2 : 3, changedAt: at, amount: t.amount, currency: 'EUR', checkoutId: t.checkoutId, invoiceId: inv.id,
+        ...key,
+        siteId: newObjectId(),
+        transactionId: t.transactionId,
+        status,
+        previousStatus: status === 1 ? 0 : 1,
+        subState: null,
+        externalReference: null,
+        ipnUrl: null,
+        sequence: status === 1 ? 2 : 3,
+        changedAt: at,
+        amount: t.amount,
+        currency: 'EUR',
+        checkoutId: t.checkoutId,
+        invoiceId: inv.id,
       },
     } as EventEnvelope<TransactionStatusChanged>;
   }
 
   /** `checkout.transaction.refunded` of a refund of `t` (event id from transaction and refund, as checkout makes it). */
-  function refundEvent(key: OrgKey, inv: { id: string }, t: { transactionId: string; checkoutId: string; amount: number }, refundId: string, amount: number, refundedTotal: number): EventEnvelope<TransactionRefunded> {
+  function refundEvent(
+    key: OrgKey,
+    inv: { id: string },
+    t: { transactionId: string; checkoutId: string; amount: number },
+    refundId: string,
+    amount: number,
+    refundedTotal: number,
+  ): EventEnvelope<TransactionRefunded> {
     const at = clock.now().toISOString();
     return {
       id: `refund-${t.transactionId}-${refundId}`,
@@ -73,14 +121,26 @@ describe('invoice payments on PostgreSQL', () => {
       version: 1,
       occurredAt: at,
       data: {
-        ...key, siteId: newObjectId(), transactionId: t.transactionId, refundId, amount, currency: 'EUR', refundedTotal,
-        transactionAmount: t.amount, paidAt: at, checkoutId: t.checkoutId, invoiceId: inv.id, refundedAt: at,
+        ...key,
+        siteId: newObjectId(),
+        transactionId: t.transactionId,
+        refundId,
+        amount,
+        currency: 'EUR',
+        refundedTotal,
+        transactionAmount: t.amount,
+        paidAt: at,
+        checkoutId: t.checkoutId,
+        invoiceId: inv.id,
+        refundedAt: at,
       },
     };
   }
 
-  const viewOf = async (inv: { key: OrgKey; id: string }) => invoiceView(deps.secrets, inv.key, await loadInvoice(deps, inv.key, inv.id));
-  const notesOf = async (inv: { key: OrgKey; id: string }) => (await listCreditNotes(deps, inv.key, JSON.stringify({ invoiceId: inv.id }))).items;
+  const viewOf = async (inv: { key: OrgKey; id: string }) =>
+    invoiceView(deps.secrets, inv.key, await loadInvoice(deps, inv.key, inv.id));
+  const notesOf = async (inv: { key: OrgKey; id: string }) =>
+    (await listCreditNotes(deps, inv.key, JSON.stringify({ invoiceId: inv.id }))).items;
 
   beforeAll(async () => {
     store = await createStore({ url: PG_URL, database: `billing_pay_test_${randomBytes(5).toString('hex')}` });
@@ -91,14 +151,23 @@ describe('invoice payments on PostgreSQL', () => {
       clock,
       logger: createLogger({ service: 'billing-test', level: 'silent' }),
       outbox: new Committer<EventMap>({ store }),
-      tax: { settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456789', viesEnabled: false }), calculate: async (req) => fakeCalculation(req) },
+      tax: {
+        settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456789', viesEnabled: false }),
+        calculate: async (req) => fakeCalculation(req),
+      },
       checkout: {
         siteExists: async () => true,
         siteBranding: async () => ({ name: 'Shop', primaryColor: null }),
         // Stands in for checkout's CreateCheckout (the mesh test pays real links): records the request.
         createCheckout: async (req) => {
           sent.push(req);
-          return { id: newObjectId(), sessionPublicId: `cs_${randomBytes(8).toString('hex')}`, paymentUrl: 'http://localhost:3000/c/x', amount: req.amount, expiresAt: req.expiresAt };
+          return {
+            id: newObjectId(),
+            sessionPublicId: `cs_${randomBytes(8).toString('hex')}`,
+            paymentUrl: 'http://localhost:3000/c/x',
+            amount: req.amount,
+            expiresAt: req.expiresAt,
+          };
         },
         // Invoices from transactions are tested over the mesh (test/mesh/invoices.test.ts).
         transaction: async () => null,
@@ -108,7 +177,10 @@ describe('invoice payments on PostgreSQL', () => {
       },
       // Not used here: e-mail is tested end to end in test/mesh/email.test.ts.
       emailOutbox: { send: async () => Promise.reject(new Error('no e-mail in these tests')) },
-      documents: { renderPdf: async () => Promise.reject(new Error('no documents in these tests')), renderEInvoice: async () => Promise.reject(new Error('no documents in these tests')) },
+      documents: {
+        renderPdf: async () => Promise.reject(new Error('no documents in these tests')),
+        renderEInvoice: async () => Promise.reject(new Error('no documents in these tests')),
+      },
     };
   });
   afterAll(async () => {
@@ -120,7 +192,13 @@ describe('invoice payments on PostgreSQL', () => {
     const inv = await issued();
     const link = await createPaymentLink(deps, inv.key, inv.id, { amount: 11900 }, 'user:1');
     const req = sent.at(-1)!;
-    expect(req).toMatchObject({ amount: 11900, currency: 'EUR', invoiceNumber: inv.number, metadata: { invoiceId: inv.id }, email: 'erika@example.com' });
+    expect(req).toMatchObject({
+      amount: 11900,
+      currency: 'EUR',
+      invoiceNumber: inv.number,
+      metadata: { invoiceId: inv.id },
+      email: 'erika@example.com',
+    });
     expect(req.invoiceTax.allocation).toMatchObject({ totalGross: 11900, totalTax: 1900, totalNet: 10000 });
     expect(Date.parse(req.expiresAt) - clock.now().getTime()).toBe(336 * 3_600_000);
     const doc = await loadInvoice(deps, inv.key, inv.id);
@@ -144,17 +222,27 @@ describe('invoice payments on PostgreSQL', () => {
     await applyTransactionToInvoice(deps, refund);
     view = invoiceView(deps.secrets, inv.key, await loadInvoice(deps, inv.key, inv.id));
     expect(view).toMatchObject({ status: 'issued', amountPaid: 0, amountDue: 23800 });
-    expect(view.paymentReversals).toMatchObject([{ transactionId: t.transactionId, amount: 5000, kind: 'refund', sourceEventId: refund.id }]);
+    expect(view.paymentReversals).toMatchObject([
+      { transactionId: t.transactionId, amount: 5000, kind: 'refund', sourceEventId: refund.id },
+    ]);
     const notes = await listCreditNotes(deps, inv.key, JSON.stringify({ invoiceId: inv.id }));
     expect(notes.items).toHaveLength(1);
-    expect(notes.items[0]).toMatchObject({ kind: 'refund', transactionId: t.transactionId, totals: { gross: 5000, tax: 798, net: 4202 } });
+    expect(notes.items[0]).toMatchObject({
+      kind: 'refund',
+      transactionId: t.transactionId,
+      totals: { gross: 5000, tax: 798, net: 4202 },
+    });
     expect(view.creditNoteIds).toEqual([notes.items[0]!.id]);
     const issuedEvents = (await store.outbox.pending(2000))
       .filter((e) => e.subject === Subjects.creditNoteIssued)
       .map((e) => creditNoteIssued.parse((e.payload as { data: unknown }).data))
       .filter((d) => d.invoiceId === inv.id);
     expect(issuedEvents).toHaveLength(1);
-    expect(issuedEvents[0]).toMatchObject({ creditNoteId: notes.items[0]!.id, transactionId: t.transactionId, taxCalculation: { totalGross: 5000, totalTax: 798 } });
+    expect(issuedEvents[0]).toMatchObject({
+      creditNoteId: notes.items[0]!.id,
+      transactionId: t.transactionId,
+      taxCalculation: { totalGross: 5000, totalTax: 798 },
+    });
   });
 
   it('ignores a checkout that is not one of the invoice links, and disputes until their outcome', async () => {
@@ -162,7 +250,10 @@ describe('invoice payments on PostgreSQL', () => {
     const foreign = { transactionId: newObjectId(), checkoutId: newObjectId(), amount: 23800 };
     await applyTransactionToInvoice(deps, statusEvent(inv.key, inv, foreign, 1));
     const link = await createPaymentLink(deps, inv.key, inv.id, {}, null);
-    await applyTransactionToInvoice(deps, statusEvent(inv.key, inv, { transactionId: newObjectId(), checkoutId: link.checkoutId, amount: 23800 }, 4));
+    await applyTransactionToInvoice(
+      deps,
+      statusEvent(inv.key, inv, { transactionId: newObjectId(), checkoutId: link.checkoutId, amount: 23800 }, 4),
+    );
     const doc = await deps.store.collection<InvoiceDoc>(INVOICES).get(inv.id);
     expect(doc).toMatchObject({ status: 'issued', amountPaid: 0, payments: [] });
   });
@@ -181,7 +272,10 @@ describe('invoice payments on PostgreSQL', () => {
 
     // The last refund, and the status 3 it causes (naming both refunds), in either order.
     const status3 = statusEvent(inv.key, inv, t, 3);
-    status3.data.refunds = [{ refundId: 'ch_1:3000', amount: 3000 }, { refundId: 'ch_1:10000', amount: 7000 }];
+    status3.data.refunds = [
+      { refundId: 'ch_1:3000', amount: 3000 },
+      { refundId: 'ch_1:10000', amount: 7000 },
+    ];
     await applyTransactionToInvoice(deps, status3);
     expect(await notesOf(inv)).toHaveLength(1);
     await applyRefundToInvoice(deps, refundEvent(inv.key, inv, t, 'ch_1:10000', 7000, 10000));
@@ -199,7 +293,11 @@ describe('invoice payments on PostgreSQL', () => {
     const t = { transactionId: newObjectId(), checkoutId: link.checkoutId, amount: 10000 };
     // The refund event overtakes the status 1 event (separate consumers).
     await applyRefundToInvoice(deps, refundEvent(inv.key, inv, t, 're_1', 2500, 2500));
-    expect(await viewOf(inv)).toMatchObject({ status: 'partially_paid', amountPaid: 7500, payments: [{ transactionId: t.transactionId, amount: 10000 }] });
+    expect(await viewOf(inv)).toMatchObject({
+      status: 'partially_paid',
+      amountPaid: 7500,
+      payments: [{ transactionId: t.transactionId, amount: 10000 }],
+    });
     await applyTransactionToInvoice(deps, statusEvent(inv.key, inv, t, 1));
     expect((await viewOf(inv)).payments).toHaveLength(1);
 

@@ -27,7 +27,6 @@ vi.mock('../src/app/client-port', () => ({
   },
 }));
 
-
 describe('invoices on PostgreSQL', () => {
   let store: DroppableStore;
   let deps: InvoiceDeps;
@@ -39,7 +38,17 @@ describe('invoices on PostgreSQL', () => {
   const newOrg = (): OrgKey => ({ organizationId: newObjectId(), mode: 'live' });
   const newBuyer = (over: Partial<InvoiceBuyer> = {}): string => {
     const clientId = newObjectId();
-    buyers.set(clientId, { clientId, name: 'Erika Buyer', email: 'erika@example.com', address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' }, taxId: null, taxIdType: null, taxCountry: 'DE', peppolRoutingAddress: null, ...over });
+    buyers.set(clientId, {
+      clientId,
+      name: 'Erika Buyer',
+      email: 'erika@example.com',
+      address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+      taxId: null,
+      taxIdType: null,
+      taxCountry: 'DE',
+      peppolRoutingAddress: null,
+      ...over,
+    });
     return clientId;
   };
   const newSite = () => {
@@ -48,7 +57,13 @@ describe('invoices on PostgreSQL', () => {
     return id;
   };
   const draftBody = (siteId: string, clientId: string, over: object = {}) =>
-    JSON.stringify({ siteId, clientId, currency: 'EUR', items: [{ description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'service' }], ...over });
+    JSON.stringify({
+      siteId,
+      clientId,
+      currency: 'EUR',
+      items: [{ description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+      ...over,
+    });
 
   beforeAll(async () => {
     store = await createStore({ url: PG_URL, database: `billing_inv_test_${randomBytes(5).toString('hex')}` });
@@ -78,7 +93,10 @@ describe('invoices on PostgreSQL', () => {
       },
       // Not used here: e-mail is tested end to end in test/mesh/email.test.ts.
       emailOutbox: { send: async () => Promise.reject(new Error('no e-mail in these tests')) },
-      documents: { renderPdf: async () => Promise.reject(new Error('no documents in these tests')), renderEInvoice: async () => Promise.reject(new Error('no documents in these tests')) },
+      documents: {
+        renderPdf: async () => Promise.reject(new Error('no documents in these tests')),
+        renderEInvoice: async () => Promise.reject(new Error('no documents in these tests')),
+      },
     };
   });
   afterAll(async () => {
@@ -90,7 +108,9 @@ describe('invoices on PostgreSQL', () => {
     const k = newOrg();
     const siteId = newSite();
     const clientId = newBuyer();
-    const drafts = await Promise.all(Array.from({ length: 100 }, () => createInvoice(deps, k, draftBody(siteId, clientId))));
+    const drafts = await Promise.all(
+      Array.from({ length: 100 }, () => createInvoice(deps, k, draftBody(siteId, clientId))),
+    );
     const issued = await Promise.all(drafts.map((d) => issueInvoice(deps, k, d.id)));
     const numbers = issued.map((i) => i.number!).sort();
     expect(new Set(numbers).size).toBe(100);
@@ -103,9 +123,16 @@ describe('invoices on PostgreSQL', () => {
     expect(next.number).toBe('INV-2026-00101');
     // One issued event per invoice, carrying the number and the frozen tax.
     const events = (await store.outbox.pending(1000)).filter((e) => e.subject === Subjects.invoiceIssued);
-    const mine = events.map((e) => invoiceIssued.parse((e.payload as { data: unknown }).data)).filter((d) => d.organizationId === k.organizationId);
+    const mine = events
+      .map((e) => invoiceIssued.parse((e.payload as { data: unknown }).data))
+      .filter((d) => d.organizationId === k.organizationId);
     expect(mine).toHaveLength(101);
-    expect(mine.find((d) => d.invoiceId === issued[5]!.id)).toMatchObject({ number: issued[5]!.number, issueDate: '2026-06-15', siteId, currency: 'EUR' });
+    expect(mine.find((d) => d.invoiceId === issued[5]!.id)).toMatchObject({
+      number: issued[5]!.number,
+      issueDate: '2026-06-15',
+      siteId,
+      currency: 'EUR',
+    });
   });
 
   it('numbers in the organization time zone with the site prefix, and voids with one credit note of its own sequence', async () => {
@@ -113,14 +140,32 @@ describe('invoices on PostgreSQL', () => {
     const siteId = newSite();
     const clientId = newBuyer();
     await updateInvoicingSettings(deps, k, JSON.stringify({ timeZone: 'Europe/Berlin', companyName: 'Seller GmbH' }));
-    await updateSiteInvoicingSettings(deps, k, siteId, JSON.stringify({ invoicePrefix: 'SHOP', creditNotePrefix: 'SCN' }));
+    await updateSiteInvoicingSettings(
+      deps,
+      k,
+      siteId,
+      JSON.stringify({ invoicePrefix: 'SHOP', creditNotePrefix: 'SCN' }),
+    );
     now = new Date('2026-12-31T23:30:00Z');
     const draft = await createInvoice(deps, k, draftBody(siteId, clientId, { paymentTermsDays: 14 }));
-    expect(draft).toMatchObject({ status: 'draft', number: null, proformaNumber: expect.stringMatching(/^PROFORMA-[0-9A-F]{8}$/) });
+    expect(draft).toMatchObject({
+      status: 'draft',
+      number: null,
+      proformaNumber: expect.stringMatching(/^PROFORMA-[0-9A-F]{8}$/),
+    });
     const inv = await issueInvoice(deps, k, draft.id);
-    expect(inv).toMatchObject({ number: 'SHOP-2027-00001', issueDate: '2027-01-01', dueDate: '2027-01-15', proformaNumber: null });
+    expect(inv).toMatchObject({
+      number: 'SHOP-2027-00001',
+      issueDate: '2027-01-01',
+      dueDate: '2027-01-15',
+      proformaNumber: null,
+    });
     expect(taxDates.at(-1)).toBe('2027-01-01');
-    expect(inv.snapshot).toMatchObject({ seller: { companyName: 'Seller GmbH', vatId: 'DE123456789' }, buyer: { name: 'Erika Buyer' }, totals: { gross: 23800 } });
+    expect(inv.snapshot).toMatchObject({
+      seller: { companyName: 'Seller GmbH', vatId: 'DE123456789' },
+      buyer: { name: 'Erika Buyer' },
+      totals: { gross: 23800 },
+    });
 
     const voided = await voidInvoice(deps, k, inv.id, JSON.stringify({ reason: 'wrong order' }), 'user:1');
     expect(voided.status).toBe('void');
@@ -129,16 +174,28 @@ describe('invoices on PostgreSQL', () => {
     expect(again.creditNoteIds).toEqual(voided.creditNoteIds);
     const notes = await listCreditNotes(deps, k, JSON.stringify({ invoiceId: inv.id }));
     expect(notes.total).toBe(1);
-    expect(notes.items[0]).toMatchObject({ number: 'SCN-2027-00001', invoiceNumber: 'SHOP-2027-00001', kind: 'void', totals: { gross: 23800 } });
+    expect(notes.items[0]).toMatchObject({
+      number: 'SCN-2027-00001',
+      invoiceNumber: 'SHOP-2027-00001',
+      kind: 'void',
+      totals: { gross: 23800 },
+    });
     // A second void of another invoice takes the next credit-note number; invoices keep theirs.
     const inv2 = await issueInvoice(deps, k, (await createInvoice(deps, k, draftBody(siteId, clientId))).id);
     expect(inv2.number).toBe('SHOP-2027-00002');
     await voidInvoice(deps, k, inv2.id, '{}', null);
-    expect((await listCreditNotes(deps, k, '{}')).items.map((n) => n.number).sort()).toEqual(['SCN-2027-00001', 'SCN-2027-00002']);
+    expect((await listCreditNotes(deps, k, '{}')).items.map((n) => n.number).sort()).toEqual([
+      'SCN-2027-00001',
+      'SCN-2027-00002',
+    ]);
     const pending = await store.outbox.pending(2000);
-    const voidEvents = pending.filter((e) => e.subject === Subjects.invoiceVoided).map((e) => invoiceVoided.parse((e.payload as { data: unknown }).data));
+    const voidEvents = pending
+      .filter((e) => e.subject === Subjects.invoiceVoided)
+      .map((e) => invoiceVoided.parse((e.payload as { data: unknown }).data));
     expect(voidEvents.filter((d) => d.invoiceId === inv.id)).toHaveLength(1);
-    const cnEvents = pending.filter((e) => e.subject === Subjects.creditNoteIssued).map((e) => creditNoteIssued.parse((e.payload as { data: unknown }).data));
+    const cnEvents = pending
+      .filter((e) => e.subject === Subjects.creditNoteIssued)
+      .map((e) => creditNoteIssued.parse((e.payload as { data: unknown }).data));
     expect(cnEvents.filter((d) => d.invoiceId === inv.id)).toMatchObject([{ number: 'SCN-2027-00001' }]);
     now = new Date('2026-06-15T10:00:00Z');
   });
@@ -151,17 +208,26 @@ describe('invoices on PostgreSQL', () => {
     await expect(voidInvoice(deps, k, draft.id, '{}', null)).rejects.toMatchObject({ code: 'INVOICE_NOT_VOIDABLE' });
     const inv = await issueInvoice(deps, k, draft.id);
     await expect(deleteInvoice(deps, k, inv.id)).rejects.toMatchObject({ code: 'INVOICE_NOT_DRAFT' });
-    await expect(correctInvoice(deps, k, inv.id, JSON.stringify({ reason: 'x', changes: { lines: [] } }), null)).rejects.toMatchObject({ field: 'changes.lines' });
+    await expect(
+      correctInvoice(deps, k, inv.id, JSON.stringify({ reason: 'x', changes: { lines: [] } }), null),
+    ).rejects.toMatchObject({ field: 'changes.lines' });
     const corrected = await correctInvoice(
       deps,
       k,
       inv.id,
-      JSON.stringify({ reason: 'buyer gave their Peppol ID', changes: { client: { peppolRoutingAddress: { schemeId: '0088', value: '4000001000005' } } } }),
+      JSON.stringify({
+        reason: 'buyer gave their Peppol ID',
+        changes: { client: { peppolRoutingAddress: { schemeId: '0088', value: '4000001000005' } } },
+      }),
       'user:7',
     );
     expect(corrected.snapshot!.buyer.peppolRoutingAddress).toEqual({ schemeId: '0088', value: '4000001000005' });
     expect(corrected.corrections).toEqual([
-      expect.objectContaining({ actor: 'user:7', reason: 'buyer gave their Peppol ID', previous: { client: { peppolRoutingAddress: null } } }),
+      expect.objectContaining({
+        actor: 'user:7',
+        reason: 'buyer gave their Peppol ID',
+        previous: { client: { peppolRoutingAddress: null } },
+      }),
     ]);
     expect(buyers.get(clientId)!.peppolRoutingAddress).toBeNull();
     // Deleting a draft works and leaves nothing behind.
@@ -175,11 +241,21 @@ describe('invoices on PostgreSQL', () => {
     const siteId = newSite();
     const clientId = newBuyer();
     const other = newOrg();
-    await expect(createInvoice(deps, k, draftBody(newObjectId(), clientId))).rejects.toMatchObject({ field: 'siteId', kind: 'not_found' });
-    await expect(createInvoice(deps, k, draftBody(siteId, newObjectId()))).rejects.toMatchObject({ field: 'clientId', kind: 'not_found' });
-    const neg = draftBody(siteId, clientId, { items: [{ description: 'x', quantity: -1, unitPrice: 100, itemType: 'service' }] });
+    await expect(createInvoice(deps, k, draftBody(newObjectId(), clientId))).rejects.toMatchObject({
+      field: 'siteId',
+      kind: 'not_found',
+    });
+    await expect(createInvoice(deps, k, draftBody(siteId, newObjectId()))).rejects.toMatchObject({
+      field: 'clientId',
+      kind: 'not_found',
+    });
+    const neg = draftBody(siteId, clientId, {
+      items: [{ description: 'x', quantity: -1, unitPrice: 100, itemType: 'service' }],
+    });
     await expect(createInvoice(deps, k, neg)).rejects.toMatchObject({ kind: 'validation', field: 'items.0.quantity' });
-    const many = draftBody(siteId, clientId, { items: Array.from({ length: 501 }, () => ({ description: 'x', quantity: 1, unitPrice: 1, itemType: 'service' })) });
+    const many = draftBody(siteId, clientId, {
+      items: Array.from({ length: 501 }, () => ({ description: 'x', quantity: 1, unitPrice: 1, itemType: 'service' })),
+    });
     await expect(createInvoice(deps, k, many)).rejects.toMatchObject({ kind: 'validation', field: 'items' });
     expect((await listInvoices(deps, k, '{}')).total).toBe(0);
     expect((await listInvoices(deps, other, '{}')).total).toBe(0);
@@ -193,7 +269,9 @@ describe('invoices on PostgreSQL', () => {
     await createInvoice(deps, k, draftBody(siteId, clientId));
     expect((await listInvoices(deps, k, JSON.stringify({ status: 'draft' }))).total).toBe(1);
     expect((await listInvoices(deps, k, JSON.stringify({ paid: false }))).total).toBe(2);
-    expect((await listInvoices(deps, k, JSON.stringify({ number: 'INV-2026-*' }))).items.map((i) => i.id)).toEqual([a.id]);
+    expect((await listInvoices(deps, k, JSON.stringify({ number: 'INV-2026-*' }))).items.map((i) => i.id)).toEqual([
+      a.id,
+    ]);
     expect((await listInvoices(deps, k, JSON.stringify({ number: a.number }))).total).toBe(1);
     expect((await listInvoices(deps, k, JSON.stringify({ startDate: '2026-06-16' }))).total).toBe(0);
   });

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, systemClock, ValidationError } from '@paymesh/core';
+import {
+  createLogger,
+  DEV_SECRETS_KEYRING,
+  newObjectId,
+  NotFoundError,
+  SecretBox,
+  systemClock,
+  ValidationError,
+} from '@paymesh/core';
 import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import type { BillingDeps, OrgKey } from '../src/app/deps';
 import { getInvoicingSettings, settingsAad, updateInvoicingSettings } from '../src/app/invoicing-settings';
@@ -23,7 +31,12 @@ describe('billing settings on PostgreSQL', () => {
   beforeAll(async () => {
     store = await createStore({ url: PG_URL, database: `billing_test_${randomBytes(5).toString('hex')}` });
     for (const c of collections) await store.ensureCollection(c);
-    deps = { store, secrets: new SecretBox(DEV_SECRETS_KEYRING), clock: systemClock, logger: createLogger({ service: 'billing-test', level: 'silent' }) };
+    deps = {
+      store,
+      secrets: new SecretBox(DEV_SECRETS_KEYRING),
+      clock: systemClock,
+      logger: createLogger({ service: 'billing-test', level: 'silent' }),
+    };
   });
   afterAll(async () => {
     await store?.dropDatabase();
@@ -62,7 +75,13 @@ describe('billing settings on PostgreSQL', () => {
 
   it('writes nothing for an invalid patch, also on the first write', async () => {
     const k = key();
-    await expect(updateInvoicingSettings(deps, k, JSON.stringify({ companyName: 'X', bankIBAN: { plaintext: 'DE00370400440532013000' } }))).rejects.toMatchObject({
+    await expect(
+      updateInvoicingSettings(
+        deps,
+        k,
+        JSON.stringify({ companyName: 'X', bankIBAN: { plaintext: 'DE00370400440532013000' } }),
+      ),
+    ).rejects.toMatchObject({
       field: 'bankIBAN.plaintext',
     });
     expect(await store.collection(INVOICING_SETTINGS).count(filter(k))).toBe(0);
@@ -74,7 +93,11 @@ describe('billing settings on PostgreSQL', () => {
     const siteId = newObjectId();
     await updateSiteInvoicingSettings(deps, k, siteId, JSON.stringify({ invoicePrefix: 'SHOP' }));
     expect(await initSiteInvoicing(store, deps.logger, { ...k, siteId, at: new Date().toISOString() })).toBe('exists');
-    expect(await getSiteInvoicingSettings(deps, k, siteId)).toMatchObject({ invoicePrefix: 'SHOP', creditNotePrefix: null, effective: { invoicePrefix: 'SHOP', creditNotePrefix: 'CN' } });
+    expect(await getSiteInvoicingSettings(deps, k, siteId)).toMatchObject({
+      invoicePrefix: 'SHOP',
+      creditNotePrefix: null,
+      effective: { invoicePrefix: 'SHOP', creditNotePrefix: 'CN' },
+    });
   });
 
   it("answers 404 for another organization's site record", async () => {
@@ -83,20 +106,50 @@ describe('billing settings on PostgreSQL', () => {
     await initSiteInvoicing(store, deps.logger, { ...k, siteId, at: new Date().toISOString() });
     const other = key();
     await expect(getSiteInvoicingSettings(deps, other, siteId)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(updateSiteInvoicingSettings(deps, other, siteId, '{"invoicePrefix":"EVIL"}')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(updateSiteInvoicingSettings(deps, other, siteId, '{"invoicePrefix":"EVIL"}')).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     expect((await getSiteInvoicingSettings(deps, k, siteId)).invoicePrefix).toBeNull();
   });
 
   it('keeps the portal off and magic links on by default, and merges the switches', async () => {
     const k = key();
     const all = ['xrechnung', 'peppol', 'zugferd'];
-    expect(await getPortalSettings(deps, k)).toEqual({ enabled: false, magicLinksEnabled: true, eInvoiceFormats: all, proformaPreviewsEnabled: false });
-    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":false}')).toEqual({ enabled: false, magicLinksEnabled: false, eInvoiceFormats: all, proformaPreviewsEnabled: false });
-    expect(await updatePortalSettings(deps, k, '{"enabled":true}')).toEqual({ enabled: true, magicLinksEnabled: false, eInvoiceFormats: all, proformaPreviewsEnabled: false });
-    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":true}')).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: all, proformaPreviewsEnabled: false });
-    expect(await updatePortalSettings(deps, k, '{"eInvoiceFormats":["xrechnung","xrechnung"]}')).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: ['xrechnung'], proformaPreviewsEnabled: false });
+    expect(await getPortalSettings(deps, k)).toEqual({
+      enabled: false,
+      magicLinksEnabled: true,
+      eInvoiceFormats: all,
+      proformaPreviewsEnabled: false,
+    });
+    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":false}')).toEqual({
+      enabled: false,
+      magicLinksEnabled: false,
+      eInvoiceFormats: all,
+      proformaPreviewsEnabled: false,
+    });
+    expect(await updatePortalSettings(deps, k, '{"enabled":true}')).toEqual({
+      enabled: true,
+      magicLinksEnabled: false,
+      eInvoiceFormats: all,
+      proformaPreviewsEnabled: false,
+    });
+    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":true}')).toEqual({
+      enabled: true,
+      magicLinksEnabled: true,
+      eInvoiceFormats: all,
+      proformaPreviewsEnabled: false,
+    });
+    expect(await updatePortalSettings(deps, k, '{"eInvoiceFormats":["xrechnung","xrechnung"]}')).toEqual({
+      enabled: true,
+      magicLinksEnabled: true,
+      eInvoiceFormats: ['xrechnung'],
+      proformaPreviewsEnabled: false,
+    });
     await expect(updatePortalSettings(deps, k, '{"eInvoiceFormats":["pdf"]}')).rejects.toThrow();
-    expect(await updatePortalSettings(deps, k, '{"proformaPreviewsEnabled":true}')).toMatchObject({ enabled: true, proformaPreviewsEnabled: true });
+    expect(await updatePortalSettings(deps, k, '{"proformaPreviewsEnabled":true}')).toMatchObject({
+      enabled: true,
+      proformaPreviewsEnabled: true,
+    });
     await expect(updatePortalSettings(deps, k, '{"proformaPreviewsEnabled":"yes"}')).rejects.toThrow();
     expect((await getPortalSettings(deps, k)).proformaPreviewsEnabled).toBe(true);
   });
@@ -107,16 +160,38 @@ describe('billing settings on PostgreSQL', () => {
     const now = new Date().toISOString();
     await store.collection<OrgSettingsDoc<Record<string, unknown>>>('portal_settings').insert({
       ...filter(k),
-      settings: { enabled: true, magicLinksEnabled: false, eInvoiceFormats: ['xrechnung'], proformaPreviewsEnabled: false },
+      settings: {
+        enabled: true,
+        magicLinksEnabled: false,
+        eInvoiceFormats: ['xrechnung'],
+        proformaPreviewsEnabled: false,
+      },
       createdAt: now,
       updatedAt: now,
     });
-    expect(await getPortalSettings(deps, k)).toEqual({ enabled: true, magicLinksEnabled: true, eInvoiceFormats: ['xrechnung'], proformaPreviewsEnabled: false });
-    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":false}')).toMatchObject({ enabled: true, magicLinksEnabled: false });
-    const stored = await store.collection<OrgSettingsDoc<Record<string, unknown>>>('portal_settings').findOne(filter(k));
-    expect(stored?.settings).toEqual({ enabled: true, magicLinksOff: true, eInvoiceFormats: ['xrechnung'], proformaPreviewsEnabled: false });
+    expect(await getPortalSettings(deps, k)).toEqual({
+      enabled: true,
+      magicLinksEnabled: true,
+      eInvoiceFormats: ['xrechnung'],
+      proformaPreviewsEnabled: false,
+    });
+    expect(await updatePortalSettings(deps, k, '{"magicLinksEnabled":false}')).toMatchObject({
+      enabled: true,
+      magicLinksEnabled: false,
+    });
+    const stored = await store
+      .collection<OrgSettingsDoc<Record<string, unknown>>>('portal_settings')
+      .findOne(filter(k));
+    expect(stored?.settings).toEqual({
+      enabled: true,
+      magicLinksOff: true,
+      eInvoiceFormats: ['xrechnung'],
+      proformaPreviewsEnabled: false,
+    });
     // An empty patch writes nothing.
     expect(await updatePortalSettings(deps, k, '{}')).toMatchObject({ magicLinksEnabled: false });
-    expect((await store.collection<OrgSettingsDoc<Record<string, unknown>>>('portal_settings').findOne(filter(k)))?.version).toBe(stored?.version);
+    expect(
+      (await store.collection<OrgSettingsDoc<Record<string, unknown>>>('portal_settings').findOne(filter(k)))?.version,
+    ).toBe(stored?.version);
   });
 });

@@ -12,7 +12,6 @@ function isDnsServer(s: string): boolean {
   return !!m && isIP(m[1] ?? '') === 4 && Number(m[2]) > 0 && Number(m[2]) < 65536;
 }
 
-
 /** Unset or empty: undefined (the default depends on NODE_ENV); otherwise true/false/1/0/yes/no. */
 const optionalBool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -34,7 +33,12 @@ export const configSchema = backendConfigSchema('checkout')
     DNS_RESOLVERS: z
       .string()
       .default('')
-      .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
       .refine((list) => list.every(isDnsServer), 'DNS_RESOLVERS must be a comma-separated list of ip or ip:port'),
     DNS_TIMEOUT_MS: envInt(1500),
     DNS_TRIES: envInt(2),
@@ -42,7 +46,10 @@ export const configSchema = backendConfigSchema('checkout')
     CUSTOM_DOMAIN_CNAME_TARGET: z
       .string()
       .default('checkout.paymesh.example')
-      .refine((v) => /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+\.?$/i.test(v), 'must be a host name'),
+      .refine(
+        (v) => /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+\.?$/i.test(v),
+        'must be a host name',
+      ),
     /**
      * Hosted checkout frontend; payment URLs are `<this>/c/<sessionPublicId>`. Default: the page
      * gateway-public serves on its default local address.

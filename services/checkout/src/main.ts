@@ -25,14 +25,28 @@ void runBackendService({
   collections,
   async setup({ grpc, logger, store, relay, bus }) {
     const secrets = new SecretBox(resolveKeyring(config));
-    const resolver = createCnameResolver({ servers: config.DNS_RESOLVERS, timeoutMs: config.DNS_TIMEOUT_MS, tries: config.DNS_TRIES });
-    const base = { store, outbox: new Committer<EventMap>({ store, relay }), secrets, clock: systemClock, logger, customDomains: { resolver, cnameTarget: config.CUSTOM_DOMAIN_CNAME_TARGET } };
+    const resolver = createCnameResolver({
+      servers: config.DNS_RESOLVERS,
+      timeoutMs: config.DNS_TIMEOUT_MS,
+      tries: config.DNS_TRIES,
+    });
+    const base = {
+      store,
+      outbox: new Committer<EventMap>({ store, relay }),
+      secrets,
+      clock: systemClock,
+      logger,
+      customDomains: { resolver, cnameTarget: config.CUSTOM_DOMAIN_CNAME_TARGET },
+    };
     registerCheckoutService(grpc, base);
     const payments = grpcPaymentsPort(downstreamAddr(config, 'payments-webhooks'), {
       lookupMs: config.GRPC_DEADLINE_MS,
       paymentMs: config.PAYMENTS_DEADLINE_MS,
     });
-    const tax = grpcTaxPort(downstreamAddr(config, 'tax'), { settingsMs: config.TAX_SETTINGS_DEADLINE_MS, calculateMs: config.TAX_DEADLINE_MS });
+    const tax = grpcTaxPort(downstreamAddr(config, 'tax'), {
+      settingsMs: config.TAX_SETTINGS_DEADLINE_MS,
+      calculateMs: config.TAX_DEADLINE_MS,
+    });
     const deps: PaymentsDeps = {
       ...base,
       payments,
@@ -51,9 +65,19 @@ void runBackendService({
     deps.guards.push(buyerRiskGuard(deps));
     registerCheckoutPaymentsService(grpc, deps);
     const subs = await startConsumers(bus, deps);
-    const expiry = new ExpiryWorker(deps, { batchSize: config.EXPIRY_BATCH_SIZE, retryMs: config.EXPIRY_INTERVAL_MS, retryCapMs: config.EXPIRY_RETRY_MAX_MS, pollIntervalMs: config.EXPIRY_INTERVAL_MS });
+    const expiry = new ExpiryWorker(deps, {
+      batchSize: config.EXPIRY_BATCH_SIZE,
+      retryMs: config.EXPIRY_INTERVAL_MS,
+      retryCapMs: config.EXPIRY_RETRY_MAX_MS,
+      pollIntervalMs: config.EXPIRY_INTERVAL_MS,
+    });
     expiry.start();
-    const sessionExpiry = new SessionExpiryWorker(deps, { batchSize: config.EXPIRY_BATCH_SIZE, retryMs: config.EXPIRY_INTERVAL_MS, retryCapMs: config.EXPIRY_RETRY_MAX_MS, pollIntervalMs: config.SESSION_EXPIRY_INTERVAL_MS });
+    const sessionExpiry = new SessionExpiryWorker(deps, {
+      batchSize: config.EXPIRY_BATCH_SIZE,
+      retryMs: config.EXPIRY_INTERVAL_MS,
+      retryCapMs: config.EXPIRY_RETRY_MAX_MS,
+      pollIntervalMs: config.SESSION_EXPIRY_INTERVAL_MS,
+    });
     sessionExpiry.start();
     const backfill = new DashboardBackfillWorker(deps, { batchSize: 500, retryMs: config.EXPIRY_INTERVAL_MS });
     backfill.start();

@@ -23,7 +23,13 @@ describe('checkout sessions on PostgreSQL', () => {
   afterAll(async () => h?.close());
 
   const newCheckout = (extra: Record<string, unknown> = {}) =>
-    createCheckout(h.deps, { organizationId: org.organizationId, mode: 'live', siteId: org.siteId, ...input, ...extra });
+    createCheckout(h.deps, {
+      organizationId: org.organizationId,
+      mode: 'live',
+      siteId: org.siteId,
+      ...input,
+      ...extra,
+    });
 
   it('creates a session with random public ID, unique short code, payment URL and default expiry', async () => {
     const a = await newCheckout();
@@ -40,10 +46,14 @@ describe('checkout sessions on PostgreSQL', () => {
 
   it('answers 404 for a site of another organization or mode, and stores nothing', async () => {
     const before = await h.store.collection(CHECKOUTS).count({});
-    await expect(createCheckout(h.deps, { organizationId: newObjectId(), mode: 'live', siteId: org.siteId, ...input })).rejects.toMatchObject({
+    await expect(
+      createCheckout(h.deps, { organizationId: newObjectId(), mode: 'live', siteId: org.siteId, ...input }),
+    ).rejects.toMatchObject({
       httpStatus: 404,
     });
-    await expect(createCheckout(h.deps, { organizationId: org.organizationId, mode: 'test', siteId: org.siteId, ...input })).rejects.toMatchObject({
+    await expect(
+      createCheckout(h.deps, { organizationId: org.organizationId, mode: 'test', siteId: org.siteId, ...input }),
+    ).rejects.toMatchObject({
       httpStatus: 404,
     });
     await expect(newCheckout({ currency: 'EURO' })).rejects.toMatchObject({ httpStatus: 400, field: 'currency' });
@@ -73,10 +83,10 @@ describe('checkout sessions on PostgreSQL', () => {
       strict.dns.set('internal.example', ['10.0.0.7']);
       strict.dns.set('public.example', ['93.184.216.34']);
       const make = (ipnUrl: string) => createCheckout(strict.deps, { ...s, mode: 'live', ...input, ipnUrl });
-      const internal = (await make('https://internal.example/ipn').then(
+      const internal = await make('https://internal.example/ipn').then(
         () => new Error('accepted'),
         (e: Error) => e,
-      ));
+      );
       expect(internal.message).toMatch(/internal\.example resolves to a non-public address$/);
       expect(internal.message).not.toContain('10.0.0.7');
       strict.dns.set('nat64.example', ['64:ff9b::a9fe:a9fe']);
@@ -91,19 +101,56 @@ describe('checkout sessions on PostgreSQL', () => {
 
   it('lists with status, reference and date filters, and derives expired', async () => {
     const other = await h.site();
-    const mine = await createCheckout(h.deps, { ...other, mode: 'live', amount: 100, currency: 'USD', invoiceNumber: 'INV-42' });
+    const mine = await createCheckout(h.deps, {
+      ...other,
+      mode: 'live',
+      amount: 100,
+      currency: 'USD',
+      invoiceNumber: 'INV-42',
+    });
     h.clock.advance(60_000);
-    const later = await createCheckout(h.deps, { ...other, mode: 'live', amount: 200, currency: 'USD', externalReference: 'x', expiresAt: '2026-03-01T12:30:00Z' });
+    const later = await createCheckout(h.deps, {
+      ...other,
+      mode: 'live',
+      amount: 200,
+      currency: 'USD',
+      externalReference: 'x',
+      expiresAt: '2026-03-01T12:30:00Z',
+    });
     const all = await listCheckouts(h.deps, { organizationId: other.organizationId, mode: 'live', page: 1, limit: 10 });
     expect(all.items.map((c) => c.id)).toEqual([later.id, mine.id]);
-    const byInvoice = await listCheckouts(h.deps, { organizationId: other.organizationId, mode: 'live', invoiceNumber: 'INV-42', page: 1, limit: 10 });
+    const byInvoice = await listCheckouts(h.deps, {
+      organizationId: other.organizationId,
+      mode: 'live',
+      invoiceNumber: 'INV-42',
+      page: 1,
+      limit: 10,
+    });
     expect(byInvoice.items.map((c) => c.id)).toEqual([mine.id]);
-    const fromLater = await listCheckouts(h.deps, { organizationId: other.organizationId, mode: 'live', createdFrom: later.createdAt, page: 1, limit: 10 });
+    const fromLater = await listCheckouts(h.deps, {
+      organizationId: other.organizationId,
+      mode: 'live',
+      createdFrom: later.createdAt,
+      page: 1,
+      limit: 10,
+    });
     expect(fromLater.items.map((c) => c.id)).toEqual([later.id]);
     h.clock.advance(60 * 60_000);
-    const expired = await listCheckouts(h.deps, { organizationId: other.organizationId, mode: 'live', status: 'expired', page: 1, limit: 10 });
+    const expired = await listCheckouts(h.deps, {
+      organizationId: other.organizationId,
+      mode: 'live',
+      status: 'expired',
+      page: 1,
+      limit: 10,
+    });
     expect(expired.items.map((c) => c.id)).toEqual([later.id]);
-    const pending = await listCheckouts(h.deps, { organizationId: other.organizationId, mode: 'live', status: 'pending', page: 1, limit: 10 });
+    const pending = await listCheckouts(h.deps, {
+      organizationId: other.organizationId,
+      mode: 'live',
+      status: 'pending',
+      page: 1,
+      limit: 10,
+    });
     expect(pending.items.map((c) => c.id)).toEqual([mine.id]);
     h.clock.set('2026-03-01T12:00:00.000Z');
   });
@@ -117,14 +164,27 @@ describe('checkout sessions on PostgreSQL', () => {
       metadata: { a: 'b' },
       expiresAt: '2026-03-03T00:00:00Z',
     });
-    expect(updated).toMatchObject({ returnUrl: 'https://shop.example/done/{transactionId}', ipnUrl: 'https://shop.example/ipn', metadata: { a: 'b' }, expiresAt: '2026-03-03T00:00:00.000Z' });
+    expect(updated).toMatchObject({
+      returnUrl: 'https://shop.example/done/{transactionId}',
+      ipnUrl: 'https://shop.example/ipn',
+      metadata: { a: 'b' },
+      expiresAt: '2026-03-03T00:00:00.000Z',
+    });
     const cleared = await updateCheckout(h.deps, ref, { ipnUrl: '' });
     expect(cleared.ipnUrl).toBeNull();
     await expect(updateCheckout(h.deps, ref, {})).rejects.toMatchObject({ httpStatus: 400 });
-    await expect(updateCheckout(h.deps, ref, { returnUrl: 'nope' })).rejects.toMatchObject({ httpStatus: 400, field: 'returnUrl' });
-    await expect(updateCheckout(h.deps, { ...ref, organizationId: newObjectId() }, { metadata: {} })).rejects.toMatchObject({ httpStatus: 404 });
+    await expect(updateCheckout(h.deps, ref, { returnUrl: 'nope' })).rejects.toMatchObject({
+      httpStatus: 400,
+      field: 'returnUrl',
+    });
+    await expect(
+      updateCheckout(h.deps, { ...ref, organizationId: newObjectId() }, { metadata: {} }),
+    ).rejects.toMatchObject({ httpStatus: 404 });
     h.clock.advance(3 * 24 * 3_600_000);
-    await expect(updateCheckout(h.deps, ref, { metadata: {} })).rejects.toMatchObject({ httpStatus: 409, code: 'CHECKOUT_NOT_PENDING' });
+    await expect(updateCheckout(h.deps, ref, { metadata: {} })).rejects.toMatchObject({
+      httpStatus: 409,
+      code: 'CHECKOUT_NOT_PENDING',
+    });
     h.clock.set('2026-03-01T12:00:00.000Z');
     expect((await getCheckout(h.deps, org.organizationId, 'live', c.id)).metadata).toEqual({ a: 'b' });
   });
@@ -153,9 +213,15 @@ describe('checkout sessions on PostgreSQL', () => {
 
     it('allows the site frontend domains as origin and refuses others with 403', async () => {
       const c = await newCheckout();
-      await expect(getPublicCheckout(h.deps, c.sessionPublicId, 'https://shop.example')).resolves.toMatchObject({ id: c.sessionPublicId });
-      await expect(getPublicCheckout(h.deps, c.sessionPublicId, 'http://localhost:5173')).resolves.toMatchObject({ id: c.sessionPublicId });
-      await expect(getPublicCheckout(h.deps, c.sessionPublicId, 'https://evil.example')).rejects.toMatchObject({ httpStatus: 403 });
+      await expect(getPublicCheckout(h.deps, c.sessionPublicId, 'https://shop.example')).resolves.toMatchObject({
+        id: c.sessionPublicId,
+      });
+      await expect(getPublicCheckout(h.deps, c.sessionPublicId, 'http://localhost:5173')).resolves.toMatchObject({
+        id: c.sessionPublicId,
+      });
+      await expect(getPublicCheckout(h.deps, c.sessionPublicId, 'https://evil.example')).rejects.toMatchObject({
+        httpStatus: 403,
+      });
       await expect(getPublicCheckout(h.deps, 'cs_unknown', '')).rejects.toMatchObject({ httpStatus: 404 });
     });
 
@@ -165,12 +231,36 @@ describe('checkout sessions on PostgreSQL', () => {
       // Unknown organization (events lag): allowed.
       await expect(getPublicCheckout(h.deps, c.sessionPublicId, '')).resolves.toBeDefined();
       // The change arrives before the creation event: the older creation must not win.
-      await recordLicenseState(h.deps, { organizationId: s.organizationId, licenseState: 'BLOCKED', at: '2026-03-01T10:00:01.000Z' });
-      expect(await recordLicenseState(h.deps, { organizationId: s.organizationId, licenseState: 'ACTIVE', at: '2026-03-01T10:00:00.000Z' })).toBe('stale');
-      await expect(getPublicCheckout(h.deps, c.sessionPublicId, '')).rejects.toMatchObject({ httpStatus: 403, code: 'LICENSE_BLOCKED' });
-      await recordLicenseState(h.deps, { organizationId: s.organizationId, licenseState: 'NOT_ACTIVATED', at: '2026-03-01T10:00:02.000Z' });
-      await expect(getPublicCheckout(h.deps, c.sessionPublicId, '')).rejects.toMatchObject({ httpStatus: 403, code: 'LICENSE_NOT_ACTIVATED' });
-      await recordLicenseState(h.deps, { organizationId: s.organizationId, licenseState: 'ACTIVE', at: '2026-03-01T10:00:03.000Z' });
+      await recordLicenseState(h.deps, {
+        organizationId: s.organizationId,
+        licenseState: 'BLOCKED',
+        at: '2026-03-01T10:00:01.000Z',
+      });
+      expect(
+        await recordLicenseState(h.deps, {
+          organizationId: s.organizationId,
+          licenseState: 'ACTIVE',
+          at: '2026-03-01T10:00:00.000Z',
+        }),
+      ).toBe('stale');
+      await expect(getPublicCheckout(h.deps, c.sessionPublicId, '')).rejects.toMatchObject({
+        httpStatus: 403,
+        code: 'LICENSE_BLOCKED',
+      });
+      await recordLicenseState(h.deps, {
+        organizationId: s.organizationId,
+        licenseState: 'NOT_ACTIVATED',
+        at: '2026-03-01T10:00:02.000Z',
+      });
+      await expect(getPublicCheckout(h.deps, c.sessionPublicId, '')).rejects.toMatchObject({
+        httpStatus: 403,
+        code: 'LICENSE_NOT_ACTIVATED',
+      });
+      await recordLicenseState(h.deps, {
+        organizationId: s.organizationId,
+        licenseState: 'ACTIVE',
+        at: '2026-03-01T10:00:03.000Z',
+      });
       await expect(getPublicCheckout(h.deps, c.sessionPublicId, '')).resolves.toBeDefined();
     });
 
@@ -186,7 +276,14 @@ describe('checkout sessions on PostgreSQL', () => {
     it('hands the choice over once; the token is stored only as a hash', async () => {
       const c = await newCheckout();
       const provider = h.payments.addProvider({ organizationId: org.organizationId });
-      const billing = { name: 'Ada', email: 'ada@example.com', line1: 'Main 1', city: 'Berlin', postalCode: '10115', country: 'de' };
+      const billing = {
+        name: 'Ada',
+        email: 'ada@example.com',
+        line1: 'Main 1',
+        city: 'Berlin',
+        postalCode: '10115',
+        country: 'de',
+      };
       const { token, expiresInSeconds } = await createHandoff(h.deps, {
         sessionPublicId: c.sessionPublicId,
         providerId: provider.id,
@@ -197,18 +294,32 @@ describe('checkout sessions on PostgreSQL', () => {
       expect(token).toMatch(/^ho_[A-Za-z0-9_-]{43}$/);
       const raw = JSON.stringify((await h.store.collection(HANDOFFS).find({ checkoutId: c.id })).items);
       expect(raw).not.toContain(token);
-      await expect(consumeHandoff(h.deps, { sessionPublicId: 'cs_other', token, browserOrigin: '' })).rejects.toMatchObject({ httpStatus: 404 });
+      await expect(
+        consumeHandoff(h.deps, { sessionPublicId: 'cs_other', token, browserOrigin: '' }),
+      ).rejects.toMatchObject({ httpStatus: 404 });
       const first = await consumeHandoff(h.deps, { sessionPublicId: c.sessionPublicId, token, browserOrigin: '' });
-      expect(first).toEqual({ providerId: provider.id, billingAddress: { ...billing, country: 'DE' }, createdAt: '2026-03-01T12:00:00.000Z' });
-      await expect(consumeHandoff(h.deps, { sessionPublicId: c.sessionPublicId, token, browserOrigin: '' })).rejects.toMatchObject({ httpStatus: 404 });
+      expect(first).toEqual({
+        providerId: provider.id,
+        billingAddress: { ...billing, country: 'DE' },
+        createdAt: '2026-03-01T12:00:00.000Z',
+      });
+      await expect(
+        consumeHandoff(h.deps, { sessionPublicId: c.sessionPublicId, token, browserOrigin: '' }),
+      ).rejects.toMatchObject({ httpStatus: 404 });
     });
 
     it('lets exactly one of concurrent consumers win', async () => {
       const c = await newCheckout();
       const provider = h.payments.addProvider({ organizationId: org.organizationId });
-      const { token } = await createHandoff(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, browserOrigin: '' });
+      const { token } = await createHandoff(h.deps, {
+        sessionPublicId: c.sessionPublicId,
+        providerId: provider.id,
+        browserOrigin: '',
+      });
       const results = await Promise.allSettled(
-        Array.from({ length: 8 }, () => consumeHandoff(h.deps, { sessionPublicId: c.sessionPublicId, token, browserOrigin: '' })),
+        Array.from({ length: 8 }, () =>
+          consumeHandoff(h.deps, { sessionPublicId: c.sessionPublicId, token, browserOrigin: '' }),
+        ),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     });
@@ -216,19 +327,36 @@ describe('checkout sessions on PostgreSQL', () => {
     it('expires tokens, refuses unknown providers and foreign origins', async () => {
       const c = await newCheckout();
       const provider = h.payments.addProvider({ organizationId: org.organizationId });
-      const { token } = await createHandoff(h.deps, { sessionPublicId: c.sessionPublicId, providerId: 'provider_a', browserOrigin: '' });
+      const { token } = await createHandoff(h.deps, {
+        sessionPublicId: c.sessionPublicId,
+        providerId: 'provider_a',
+        browserOrigin: '',
+      });
       h.clock.advance(601_000);
-      await expect(consumeHandoff(h.deps, { sessionPublicId: c.sessionPublicId, token, browserOrigin: '' })).rejects.toMatchObject({ httpStatus: 404 });
+      await expect(
+        consumeHandoff(h.deps, { sessionPublicId: c.sessionPublicId, token, browserOrigin: '' }),
+      ).rejects.toMatchObject({ httpStatus: 404 });
       h.clock.set('2026-03-01T12:00:00.000Z');
-      await expect(createHandoff(h.deps, { sessionPublicId: c.sessionPublicId, providerId: newObjectId(), browserOrigin: '' })).rejects.toMatchObject({
+      await expect(
+        createHandoff(h.deps, { sessionPublicId: c.sessionPublicId, providerId: newObjectId(), browserOrigin: '' }),
+      ).rejects.toMatchObject({
         httpStatus: 400,
         field: 'providerId',
       });
       await expect(
-        createHandoff(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, browserOrigin: 'https://evil.example' }),
+        createHandoff(h.deps, {
+          sessionPublicId: c.sessionPublicId,
+          providerId: provider.id,
+          browserOrigin: 'https://evil.example',
+        }),
       ).rejects.toMatchObject({ httpStatus: 403 });
       await expect(
-        createHandoff(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, billingAddress: { name: 'x' }, browserOrigin: '' }),
+        createHandoff(h.deps, {
+          sessionPublicId: c.sessionPublicId,
+          providerId: provider.id,
+          billingAddress: { name: 'x' },
+          browserOrigin: '',
+        }),
       ).rejects.toMatchObject({ httpStatus: 400 });
     });
   });

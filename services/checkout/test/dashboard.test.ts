@@ -18,11 +18,24 @@ describe('dashboard aggregates on PostgreSQL', () => {
   let org: { organizationId: string; siteId: string };
   const scope = () => ({ organizationId: org.organizationId, mode: 'live' as const });
   // The harness clock stands at 2026-03-01T12:00Z.
-  const dash = (query: Record<string, unknown> = {}) => getDashboard(h.deps, scope(), dashboardQuery.parse({ startDate: '2026-02-01', endDate: '2026-03-31', ...query }));
+  const dash = (query: Record<string, unknown> = {}) =>
+    getDashboard(h.deps, scope(), dashboardQuery.parse({ startDate: '2026-02-01', endDate: '2026-03-31', ...query }));
   const manual = (amount: number, status: -1 | 1, currency = 'EUR') =>
-    createManualTransaction(h.deps, { ...scope(), siteId: org.siteId, amount, currency, status, reason: 'bank transfer', externalReference: `wire-${amount}` });
+    createManualTransaction(h.deps, {
+      ...scope(),
+      siteId: org.siteId,
+      amount,
+      currency,
+      status,
+      reason: 'bank transfer',
+      externalReference: `wire-${amount}`,
+    });
   const buckets = async () =>
-    (await h.store.collection<DashboardBucketDoc>(DASHBOARD_BUCKETS).find({ organizationId: org.organizationId }, { sort: { id: 1 } })).items.map((b) => [b.id, b.counters]);
+    (
+      await h.store
+        .collection<DashboardBucketDoc>(DASHBOARD_BUCKETS)
+        .find({ organizationId: org.organizationId }, { sort: { id: 1 } })
+    ).items.map((b) => [b.id, b.counters]);
 
   beforeAll(async () => {
     h = await openHarness();
@@ -103,10 +116,23 @@ describe('dashboard aggregates on PostgreSQL', () => {
     const other = await h.site();
     const many = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        createManualTransaction(h.deps, { organizationId: other.organizationId, mode: 'live', siteId: other.siteId, amount: 100 + i, currency: 'USD', status: 1, reason: 'r', externalReference: `c${i}` }),
+        createManualTransaction(h.deps, {
+          organizationId: other.organizationId,
+          mode: 'live',
+          siteId: other.siteId,
+          amount: 100 + i,
+          currency: 'USD',
+          status: 1,
+          reason: 'r',
+          externalReference: `c${i}`,
+        }),
       ),
     );
-    const d = await getDashboard(h.deps, { organizationId: other.organizationId, mode: 'live' }, dashboardQuery.parse({ startDate: '2026-03-01', endDate: '2026-03-01' }));
+    const d = await getDashboard(
+      h.deps,
+      { organizationId: other.organizationId, mode: 'live' },
+      dashboardQuery.parse({ startDate: '2026-03-01', endDate: '2026-03-01' }),
+    );
     expect(d.transactionCounts.completed).toBe(20);
     expect(d.currencies[0]!.grossVolume).toBe(many.reduce((n, t) => n + t.amount, 0));
   });
@@ -138,7 +164,11 @@ describe('dashboard aggregates on PostgreSQL', () => {
 
     // A backfilled transaction changes like any other: its stored contribution is subtracted.
     await updateTransaction(h.deps, { ...scope(), id: old[1]!.id }, { status: 1, reason: 'paid after all' });
-    expect((await dash({ currency: 'GBP' })).currencies[0]).toMatchObject({ grossVolume: 1400, failureRatio: 0, completedPayments: 3 });
+    expect((await dash({ currency: 'GBP' })).currencies[0]).toMatchObject({
+      grossVolume: 1400,
+      failureRatio: 0,
+      completedPayments: 3,
+    });
     await h.deps.outbox.commit(async (tx) => {
       const cur = (await tx.collection<TransactionDoc>(TRANSACTIONS).get(old[0]!.id))!;
       const { id: _i, version: _ver, ...body } = cur;

@@ -26,23 +26,42 @@ describe('custom domains with a real CNAME lookup against a local DNS server', (
   });
 
   it('registers a host name once across all organizations (409 for the second)', async () => {
-    const d = await createDomain(t.deps, { organizationId: orgA, mode: 'live', hostname: 'Pay.Unique.Example', siteId: null });
+    const d = await createDomain(t.deps, {
+      organizationId: orgA,
+      mode: 'live',
+      hostname: 'Pay.Unique.Example',
+      siteId: null,
+    });
     expect(d).toMatchObject({ hostname: 'pay.unique.example', verified: false, siteId: null });
-    await expect(createDomain(t.deps, { organizationId: orgB, mode: 'live', hostname: 'pay.unique.example.', siteId: null })).rejects.toMatchObject({
+    await expect(
+      createDomain(t.deps, { organizationId: orgB, mode: 'live', hostname: 'pay.unique.example.', siteId: null }),
+    ).rejects.toMatchObject({
       kind: 'conflict',
       code: 'DOMAIN_ALREADY_REGISTERED',
     });
-    await expect(createDomain(t.deps, { organizationId: orgA, mode: 'test', hostname: 'pay.unique.example', siteId: null })).rejects.toBeInstanceOf(ConflictError);
+    await expect(
+      createDomain(t.deps, { organizationId: orgA, mode: 'test', hostname: 'pay.unique.example', siteId: null }),
+    ).rejects.toBeInstanceOf(ConflictError);
   });
 
   it('frees the host name on delete; another tenant cannot see or delete it', async () => {
-    const d = await createDomain(t.deps, { organizationId: orgA, mode: 'live', hostname: 'free.shop.example', siteId: null });
+    const d = await createDomain(t.deps, {
+      organizationId: orgA,
+      mode: 'live',
+      hostname: 'free.shop.example',
+      siteId: null,
+    });
     await expect(getDomain(t.deps, orgB, 'live', d.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(deleteDomain(t.deps, orgB, 'live', d.id)).rejects.toBeInstanceOf(NotFoundError);
     expect((await listDomains(t.deps, orgB, 'live', { page: 1, limit: 100, siteId: undefined })).items).toHaveLength(0);
     await deleteDomain(t.deps, orgA, 'live', d.id);
     await expect(getDomain(t.deps, orgA, 'live', d.id)).rejects.toBeInstanceOf(NotFoundError);
-    const again = await createDomain(t.deps, { organizationId: orgB, mode: 'live', hostname: 'free.shop.example', siteId: null });
+    const again = await createDomain(t.deps, {
+      organizationId: orgB,
+      mode: 'live',
+      hostname: 'free.shop.example',
+      siteId: null,
+    });
     expect(again.organizationId).toBe(orgB);
   });
 
@@ -84,14 +103,19 @@ describe('custom domains with a real CNAME lookup against a local DNS server', (
     const ok = await verifyDomainCname(t.deps, orgA, 'live', 'pay.flaky.example');
     dns.zone.set('pay.flaky.example', { servfail: true });
     await expect(verifyDomainCname(t.deps, orgA, 'live', 'pay.flaky.example')).rejects.toBeInstanceOf(UnavailableError);
-    expect(await getDomain(t.deps, orgA, 'live', ok.domain.id)).toMatchObject({ verified: true, lastCheckedAt: ok.checkedAt });
+    expect(await getDomain(t.deps, orgA, 'live', ok.domain.id)).toMatchObject({
+      verified: true,
+      lastCheckedAt: ok.checkedAt,
+    });
   });
 
-  it("answers 404 for a host name the organization has not registered, even if another has", async () => {
+  it('answers 404 for a host name the organization has not registered, even if another has', async () => {
     await createDomain(t.deps, { organizationId: orgB, mode: 'live', hostname: 'pay.other.example', siteId: null });
     dns.zone.set('pay.other.example', { cname: TARGET });
     await expect(verifyDomainCname(t.deps, orgA, 'live', 'pay.other.example')).rejects.toBeInstanceOf(NotFoundError);
-    await expect(verifyDomainCname(t.deps, orgA, 'live', 'never.registered.example')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(verifyDomainCname(t.deps, orgA, 'live', 'never.registered.example')).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
   });
 
   it('resolves the host of a buyer page: a verified custom domain alone, else every live site listing it as a frontend domain', async () => {
@@ -105,19 +129,31 @@ describe('custom domains with a real CNAME lookup against a local DNS server', (
         { organizationId: orgA, mode: 'test', source: 'frontend_domain' },
       ]),
     );
-    expect(await resolveBuyerHost(t.deps, 'localhost:5173')).toEqual([{ organizationId: orgA, mode: 'live', source: 'frontend_domain' }]);
+    expect(await resolveBuyerHost(t.deps, 'localhost:5173')).toEqual([
+      { organizationId: orgA, mode: 'live', source: 'frontend_domain' },
+    ]);
     // Another organization listing the same host: both are named (the caller cannot tell).
     const b = await site(orgB, 'live', ['portal.shared.example']);
-    expect(new Set((await resolveBuyerHost(t.deps, 'portal.shared.example')).map((x) => x.organizationId))).toEqual(new Set([orgA, orgB]));
+    expect(new Set((await resolveBuyerHost(t.deps, 'portal.shared.example')).map((x) => x.organizationId))).toEqual(
+      new Set([orgA, orgB]),
+    );
     await deleteSite(t.deps, orgB, 'live', b.site.id);
     expect((await resolveBuyerHost(t.deps, 'portal.shared.example')).map((x) => x.organizationId)).not.toContain(orgB);
     // A verified custom domain names its organization alone, whoever lists it as a frontend domain.
     await site(orgB, 'live', ['kunden.verified.example']);
-    await createDomain(t.deps, { organizationId: orgA, mode: 'live', hostname: 'kunden.verified.example', siteId: null });
+    await createDomain(t.deps, {
+      organizationId: orgA,
+      mode: 'live',
+      hostname: 'kunden.verified.example',
+      siteId: null,
+    });
     expect((await resolveBuyerHost(t.deps, 'kunden.verified.example')).map((x) => x.organizationId)).toEqual([orgB]);
     dns.zone.set('kunden.verified.example', { cname: TARGET });
     expect((await verifyDomainCname(t.deps, orgA, 'live', 'kunden.verified.example')).verified).toBe(true);
-    expect(await resolveBuyerHost(t.deps, 'kunden.verified.example')).toEqual([{ organizationId: orgA, mode: 'live', source: 'custom_domain' }]);
-    for (const junk of ['', 'nowhere.example', 'a b', 'x'.repeat(300), '[bad']) expect(await resolveBuyerHost(t.deps, junk), junk).toEqual([]);
+    expect(await resolveBuyerHost(t.deps, 'kunden.verified.example')).toEqual([
+      { organizationId: orgA, mode: 'live', source: 'custom_domain' },
+    ]);
+    for (const junk of ['', 'nowhere.example', 'a b', 'x'.repeat(300), '[bad'])
+      expect(await resolveBuyerHost(t.deps, junk), junk).toEqual([]);
   });
 });

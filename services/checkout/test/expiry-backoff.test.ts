@@ -10,7 +10,14 @@ import { TRANSACTIONS } from '../src/store/collections';
 import type { ProviderInfo } from '../src/app/payments-port';
 import { openHarness, type Harness } from './harness';
 
-const billing = { name: 'Ada Buyer', email: 'ada@example.com', line1: 'Main 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
+const billing = {
+  name: 'Ada Buyer',
+  email: 'ada@example.com',
+  line1: 'Main 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+};
 const ABANDON_AFTER = 10 * 60_000;
 const opts = { batchSize: 50, retryMs: 60_000, retryCapMs: 8 * 60_000 };
 
@@ -39,7 +46,12 @@ describe('abandoned transaction expiry backs off per transaction on PostgreSQL',
       ipnUrl: 'https://shop.example/ipn',
       expiresAt: new Date(h.clock.now().getTime() + 48 * 3_600_000).toISOString(),
     });
-    const { transaction } = await createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, billingAddress: billing, browserOrigin: '' });
+    const { transaction } = await createTransaction(h.deps, {
+      sessionPublicId: c.sessionPublicId,
+      providerId: provider.id,
+      billingAddress: billing,
+      browserOrigin: '',
+    });
     return { c, tx: transaction };
   };
   const txOf = async (id: string) => (await h.store.collection<TransactionDoc>(TRANSACTIONS).get(id))!;
@@ -79,7 +91,11 @@ describe('abandoned transaction expiry backs off per transaction on PostgreSQL',
 
   it('a transaction waiting for its provider flow is abandoned only when the provider confirms the cancel', async () => {
     const { c, tx } = await started();
-    await markTransactionPending(h.deps, { transactionId: tx.id, sessionPublicId: c.sessionPublicId, browserOrigin: '' });
+    await markTransactionPending(h.deps, {
+      transactionId: tx.id,
+      sessionPublicId: c.sessionPublicId,
+      browserOrigin: '',
+    });
     // The provider knows no payment to cancel: for a buyer who finished at the provider that is no confirmation.
     h.payments.onCancel = async () => {
       throw new NotFoundError('payment not found');

@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger, ManualClock, NotFoundError, UnavailableError, SecretBox, DEV_SECRETS_KEYRING, newObjectId, parseTargetAllowList } from '@paymesh/core';
+import {
+  createLogger,
+  ManualClock,
+  NotFoundError,
+  UnavailableError,
+  SecretBox,
+  DEV_SECRETS_KEYRING,
+  newObjectId,
+  parseTargetAllowList,
+} from '@paymesh/core';
 import { Committer } from '@paymesh/bus';
 import { createStore, dropStoreDatabase, type DroppableStore, type OutboxEvent, TEST_PG_URL } from '@paymesh/store';
 import type { CalculateTaxRequest, EventMap, TaxCalculation, TransactionStatusChanged } from '@paymesh/contracts';
@@ -31,7 +40,9 @@ export class FakePayments implements PaymentsPort {
     return info;
   }
   async getProvider(ref: { organizationId: string; id: string; testMode: boolean }): Promise<ProviderInfo> {
-    const p = this.providers.find((x) => x.id === ref.id && x.organizationId === ref.organizationId && x.testMode === ref.testMode);
+    const p = this.providers.find(
+      (x) => x.id === ref.id && x.organizationId === ref.organizationId && x.testMode === ref.testMode,
+    );
     if (!p) throw new NotFoundError('provider not found');
     return p;
   }
@@ -42,7 +53,11 @@ export class FakePayments implements PaymentsPort {
     this.createCalls.push(input);
     return this.onCreate(input);
   }
-  async cancelPayment(input: { organizationId: string; providerId: string; transactionId: string }): Promise<{ cancelled: boolean }> {
+  async cancelPayment(input: {
+    organizationId: string;
+    providerId: string;
+    transactionId: string;
+  }): Promise<{ cancelled: boolean }> {
     this.cancelCalls.push(input);
     return this.onCancel();
   }
@@ -85,7 +100,11 @@ export interface Harness {
   /** CNAME records the custom-domain resolver answers with (host -> targets). */
   cnames: Map<string, string[]>;
   /** Creates an organization's site (live unless said otherwise) with the given frontend domains. */
-  site(opts?: { organizationId?: string; mode?: 'live' | 'test'; frontendDomains?: string[] }): Promise<{ organizationId: string; siteId: string }>;
+  site(opts?: {
+    organizationId?: string;
+    mode?: 'live' | 'test';
+    frontendDomains?: string[];
+  }): Promise<{ organizationId: string; siteId: string }>;
   /** status_changed events waiting in the outbox for a transaction, in sequence order. */
   statusEvents(transactionId: string): Promise<TransactionStatusChanged[]>;
   pending(): Promise<OutboxEvent[]>;

@@ -16,7 +16,10 @@ export interface TestCheckout {
 }
 
 /** Checkout use-case dependencies on a throw-away PostgreSQL schema, with a real DNS resolver. */
-export async function openTestCheckout(dnsServer: string, cnameTarget = 'checkout.paymesh.example'): Promise<TestCheckout> {
+export async function openTestCheckout(
+  dnsServer: string,
+  cnameTarget = 'checkout.paymesh.example',
+): Promise<TestCheckout> {
   const store = await createStore({ url: PG_URL, database: `checkout_test_${randomBytes(5).toString('hex')}` });
   for (const c of collections) await store.ensureCollection(c);
   const t: TestCheckout = {

@@ -16,7 +16,14 @@ import type { ProviderInfo } from '../src/app/payments-port';
 import { BUYER_BLOCKS } from '../src/store/collections';
 import { openHarness, type Harness } from './harness';
 
-const billing = (email: string) => ({ name: 'Ada Buyer', email, line1: 'Main 1', city: 'Berlin', postalCode: '10115', country: 'DE' });
+const billing = (email: string) => ({
+  name: 'Ada Buyer',
+  email,
+  line1: 'Main 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+});
 
 async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
   try {
@@ -44,9 +51,21 @@ describe('disputes and customer risk holds on PostgreSQL', () => {
 
   const key = () => ({ organizationId: org.organizationId, mode: 'live' as const });
   const checkout = (extra: Record<string, unknown> = {}): Promise<CheckoutDoc> =>
-    createCheckout(h.deps, { ...org, mode: 'live', amount: 4200, currency: 'EUR', externalReference: `order-${++n}`, ...extra });
+    createCheckout(h.deps, {
+      ...org,
+      mode: 'live',
+      amount: 4200,
+      currency: 'EUR',
+      externalReference: `order-${++n}`,
+      ...extra,
+    });
   const pay = (c: CheckoutDoc, email: string, providerId = cards.id) =>
-    createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId, billingAddress: billing(email), browserOrigin: '' });
+    createTransaction(h.deps, {
+      sessionPublicId: c.sessionPublicId,
+      providerId,
+      billingAddress: billing(email),
+      browserOrigin: '',
+    });
 
   /** A completed card payment of `email`. */
   async function paid(email: string): Promise<string> {
@@ -66,7 +85,11 @@ describe('disputes and customer risk holds on PostgreSQL', () => {
     return tx.id;
   }
 
-  const dispute = (transactionId: string, status: 'open' | 'won' | 'lost', eventId: string): PaymentAdjustmentReported => ({
+  const dispute = (
+    transactionId: string,
+    status: 'open' | 'won' | 'lost',
+    eventId: string,
+  ): PaymentAdjustmentReported => ({
     organizationId: org.organizationId,
     siteId: org.siteId,
     transactionId,
@@ -76,7 +99,14 @@ describe('disputes and customer risk holds on PostgreSQL', () => {
     providerEventId: eventId,
     providerEventType: status === 'open' ? 'charge.dispute.created' : 'charge.dispute.closed',
     occurredAt: '2026-03-02T12:00:00.000Z',
-    adjustment: { kind: 'dispute', disputeId: `dp_${transactionId}`, status, amount: 4200, currency: 'EUR', reason: 'fraudulent' },
+    adjustment: {
+      kind: 'dispute',
+      disputeId: `dp_${transactionId}`,
+      status,
+      amount: 4200,
+      currency: 'EUR',
+      reason: 'fraudulent',
+    },
   });
 
   it('an open dispute blocks checkouts of the same buyer (e-mail in any case, or client ID) until it is decided', async () => {
@@ -101,46 +131,93 @@ describe('disputes and customer risk holds on PostgreSQL', () => {
     expect(await applyPaymentAdjustment(h.deps, dispute(tx, 'lost', 'evt_lost_2'))).toBe('unchanged');
     expect(await applyPaymentAdjustment(h.deps, dispute(tx, 'lost', 'evt_lost_2'))).toBe('duplicate');
     expect(await applyPaymentAdjustment(h.deps, dispute(tx, 'won', 'evt_won_late'))).toBe('unchanged');
-    await resolveChargeback(h.deps, { ...key(), id: tx }, { chargebackId: `dp_${tx}`, status: 'lost', reason: null, actor: 'user:u1' });
-    expect(await codeOf(resolveChargeback(h.deps, { ...key(), id: tx }, { chargebackId: `dp_${tx}`, status: 'won', reason: null, actor: 'user:u1' }))).toBe(
-      'CHARGEBACK_FINAL',
+    await resolveChargeback(
+      h.deps,
+      { ...key(), id: tx },
+      { chargebackId: `dp_${tx}`, status: 'lost', reason: null, actor: 'user:u1' },
     );
+    expect(
+      await codeOf(
+        resolveChargeback(
+          h.deps,
+          { ...key(), id: tx },
+          { chargebackId: `dp_${tx}`, status: 'won', reason: null, actor: 'user:u1' },
+        ),
+      ),
+    ).toBe('CHARGEBACK_FINAL');
 
     const holds = await listCustomerHolds(h.deps, key(), { transactionId: tx, page: 1, limit: 20 });
     expect(holds.total).toBe(1);
     const hold = holds.items[0]!;
-    expect(hold).toMatchObject({ status: 'active', action: 'block', buyer: { emails: ['leo@example.com'] }, source: { outcome: 'lost', decidedBy: 'provider' } });
+    expect(hold).toMatchObject({
+      status: 'active',
+      action: 'block',
+      buyer: { emails: ['leo@example.com'] },
+      source: { outcome: 'lost', decidedBy: 'provider' },
+    });
     // The dispute's own flag is gone; only the hold's remains.
     const blocks = await h.store.collection<BuyerBlockDoc>(BUYER_BLOCKS).find({ key: 'email:leo@example.com' });
     expect(blocks.items.map((b) => b.kind)).toEqual(['hold']);
     expect(await codeOf(checkout({ email: 'leo@example.com' }))).toBe('CHECKOUT_BLOCKED_BY_CUSTOMER_HOLD');
 
-    const lifted = await liftCustomerHold(h.deps, { ...key(), id: hold.id }, { actor: 'user:admin', reason: 'refund agreed' });
+    const lifted = await liftCustomerHold(
+      h.deps,
+      { ...key(), id: hold.id },
+      { actor: 'user:admin', reason: 'refund agreed' },
+    );
     expect(lifted).toMatchObject({ status: 'lifted', liftedBy: 'user:admin', liftReason: 'refund agreed' });
     const again = await liftCustomerHold(h.deps, { ...key(), id: hold.id }, { actor: 'user:other', reason: null });
     expect(again.liftedBy).toBe('user:admin');
     expect(await codeOf(checkout({ email: 'leo@example.com' }))).toBeUndefined();
-    await expect(liftCustomerHold(h.deps, { organizationId: org.organizationId, mode: 'test', id: hold.id }, { actor: 'x', reason: null })).rejects.toThrow(NotFoundError);
+    await expect(
+      liftCustomerHold(
+        h.deps,
+        { organizationId: org.organizationId, mode: 'test', id: hold.id },
+        { actor: 'x', reason: null },
+      ),
+    ).rejects.toThrow(NotFoundError);
   });
 
   it('manual resolution follows the provider rules: lost holds the buyer, won restores status 1 without a hold', async () => {
     const lost = await paid('kai@example.com');
     await applyPaymentAdjustment(h.deps, dispute(lost, 'open', 'evt_open_3'));
-    const doc = await resolveChargeback(h.deps, { ...key(), id: lost }, { chargebackId: `dp_${lost}`, status: 'lost', reason: 'no evidence', actor: 'user:u7' });
+    const doc = await resolveChargeback(
+      h.deps,
+      { ...key(), id: lost },
+      { chargebackId: `dp_${lost}`, status: 'lost', reason: 'no evidence', actor: 'user:u7' },
+    );
     expect(doc.status).toBe(4);
-    expect(doc.chargebacks?.[0]).toMatchObject({ status: 'lost', decidedBy: 'user:u7', decisionReason: 'no evidence', reason: 'fraudulent' });
+    expect(doc.chargebacks?.[0]).toMatchObject({
+      status: 'lost',
+      decidedBy: 'user:u7',
+      decisionReason: 'no evidence',
+      reason: 'fraudulent',
+    });
     const holds = await listCustomerHolds(h.deps, key(), { transactionId: lost, page: 1, limit: 20 });
     expect(holds.items[0]?.source.decidedBy).toBe('user:u7');
 
     const won = await paid('noa@example.com');
     await applyPaymentAdjustment(h.deps, dispute(won, 'open', 'evt_open_4'));
-    const restored = await resolveChargeback(h.deps, { ...key(), id: won }, { chargebackId: `dp_${won}`, status: 'won', reason: null, actor: 'user:u7' });
+    const restored = await resolveChargeback(
+      h.deps,
+      { ...key(), id: won },
+      { chargebackId: `dp_${won}`, status: 'won', reason: null, actor: 'user:u7' },
+    );
     expect(restored.status).toBe(1);
-    expect(restored.statusHistory.at(-1)).toMatchObject({ from: 4, to: 1, trigger: 'manual_dispute_won', reason: `dispute dp_${won} won` });
+    expect(restored.statusHistory.at(-1)).toMatchObject({
+      from: 4,
+      to: 1,
+      trigger: 'manual_dispute_won',
+      reason: `dispute dp_${won} won`,
+    });
     expect((await listCustomerHolds(h.deps, key(), { transactionId: won, page: 1, limit: 20 })).total).toBe(0);
     expect(await codeOf(checkout({ email: 'noa@example.com' }))).toBeUndefined();
     await expect(
-      resolveChargeback(h.deps, { ...key(), id: won }, { chargebackId: 'dp_unknown', status: 'lost', reason: null, actor: 'user:u7' }),
+      resolveChargeback(
+        h.deps,
+        { ...key(), id: won },
+        { chargebackId: 'dp_unknown', status: 'lost', reason: null, actor: 'user:u7' },
+      ),
     ).rejects.toThrow(NotFoundError);
   });
 
@@ -159,7 +236,10 @@ describe('disputes and customer risk holds on PostgreSQL', () => {
       expect((await pay(c, 'ida@example.com', transfer.id)).transaction.providerType).toBe('provider_b');
       // Other buyers see every type.
       const other = await checkout({ email: 'zoe@example.com' });
-      expect((await getPublicCheckout(h.deps, other.sessionPublicId, '')).providers.sort()).toEqual(['provider_a', 'provider_b']);
+      expect((await getPublicCheckout(h.deps, other.sessionPublicId, '')).providers.sort()).toEqual([
+        'provider_a',
+        'provider_b',
+      ]);
     } finally {
       await updateRiskSettings(h.deps, key(), { holdPolicy: 'block' });
     }

@@ -40,7 +40,9 @@ describe('payments-webhooks client', () => {
   });
 
   it('turns UNIMPLEMENTED into 503 PAYMENTS_UNAVAILABLE', async () => {
-    await expect(port.listProviders({ organizationId: '0123456789abcdef01234567', testMode: false })).rejects.toMatchObject({
+    await expect(
+      port.listProviders({ organizationId: '0123456789abcdef01234567', testMode: false }),
+    ).rejects.toMatchObject({
       kind: 'unavailable',
       httpStatus: 503,
       code: 'PAYMENTS_UNAVAILABLE',
@@ -62,7 +64,9 @@ describe('payments-webhooks client', () => {
   });
 
   it('keeps other error kinds', async () => {
-    await expect(port.getProvider({ organizationId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', testMode: false })).rejects.toMatchObject({
+    await expect(
+      port.getProvider({ organizationId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', testMode: false }),
+    ).rejects.toMatchObject({
       kind: 'not_found',
     });
   });

@@ -26,7 +26,11 @@ describe('public checkout: origins, VAT ID mode and branding (PostgreSQL)', () =
   afterAll(async () => h?.close());
 
   /** Registers a custom domain and runs the real CNAME check against the stub resolver. */
-  async function domain(organizationId: string, hostname: string, opts: { siteId?: string; mode?: 'live' | 'test'; verified: boolean }) {
+  async function domain(
+    organizationId: string,
+    hostname: string,
+    opts: { siteId?: string; mode?: 'live' | 'test'; verified: boolean },
+  ) {
     await createDomain(h.deps, { organizationId, mode: opts.mode ?? 'live', hostname, siteId: opts.siteId ?? null });
     h.cnames.set(hostname, [opts.verified ? `${CNAME_TARGET}.` : 'elsewhere.example.']);
     const check = await verifyDomainCname(h.deps, organizationId, opts.mode ?? 'live', hostname);
@@ -67,10 +71,14 @@ describe('public checkout: origins, VAT ID mode and branding (PostgreSQL)', () =
       const { organizationId, siteId } = await h.site();
       await domain(organizationId, 'pay.repointed.example', { verified: true });
       const c = await createCheckout(h.deps, { organizationId, mode: 'live', siteId, ...input });
-      await expect(getPublicCheckout(h.deps, c.sessionPublicId, 'https://pay.repointed.example')).resolves.toBeDefined();
+      await expect(
+        getPublicCheckout(h.deps, c.sessionPublicId, 'https://pay.repointed.example'),
+      ).resolves.toBeDefined();
       h.cnames.set('pay.repointed.example', ['elsewhere.example']);
       expect((await verifyDomainCname(h.deps, organizationId, 'live', 'pay.repointed.example')).verified).toBe(false);
-      await expect(getPublicCheckout(h.deps, c.sessionPublicId, 'https://pay.repointed.example')).rejects.toMatchObject({ httpStatus: 403 });
+      await expect(getPublicCheckout(h.deps, c.sessionPublicId, 'https://pay.repointed.example')).rejects.toMatchObject(
+        { httpStatus: 403 },
+      );
     });
 
     it('applies the same rule to handoffs, transaction create and the transaction calls', async () => {
@@ -81,16 +89,42 @@ describe('public checkout: origins, VAT ID mode and branding (PostgreSQL)', () =
       const c = await createCheckout(h.deps, { organizationId, mode: 'live', siteId, ...input });
       const ok = 'https://pay.handoff.example';
       const bad = 'https://pay.handoff-unverified.example';
-      await expect(createHandoff(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, browserOrigin: ok })).resolves.toBeDefined();
-      await expect(createHandoff(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, browserOrigin: bad })).rejects.toMatchObject({
+      await expect(
+        createHandoff(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, browserOrigin: ok }),
+      ).resolves.toBeDefined();
+      await expect(
+        createHandoff(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, browserOrigin: bad }),
+      ).rejects.toMatchObject({
         httpStatus: 403,
       });
       await expect(
-        createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, billingAddress: billing, browserOrigin: bad }),
+        createTransaction(h.deps, {
+          sessionPublicId: c.sessionPublicId,
+          providerId: provider.id,
+          billingAddress: billing,
+          browserOrigin: bad,
+        }),
       ).rejects.toMatchObject({ httpStatus: 403 });
-      const t = await createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, billingAddress: billing, browserOrigin: ok });
-      await expect(markTransactionPending(h.deps, { transactionId: t.transaction.id, browserOrigin: bad, sessionPublicId: c.sessionPublicId })).rejects.toMatchObject({ httpStatus: 403 });
-      await expect(markTransactionPending(h.deps, { transactionId: t.transaction.id, browserOrigin: ok, sessionPublicId: c.sessionPublicId })).resolves.toMatchObject({ status: 0 });
+      const t = await createTransaction(h.deps, {
+        sessionPublicId: c.sessionPublicId,
+        providerId: provider.id,
+        billingAddress: billing,
+        browserOrigin: ok,
+      });
+      await expect(
+        markTransactionPending(h.deps, {
+          transactionId: t.transaction.id,
+          browserOrigin: bad,
+          sessionPublicId: c.sessionPublicId,
+        }),
+      ).rejects.toMatchObject({ httpStatus: 403 });
+      await expect(
+        markTransactionPending(h.deps, {
+          transactionId: t.transaction.id,
+          browserOrigin: ok,
+          sessionPublicId: c.sessionPublicId,
+        }),
+      ).resolves.toMatchObject({ status: 0 });
     });
   });
 
@@ -130,7 +164,10 @@ describe('public checkout: origins, VAT ID mode and branding (PostgreSQL)', () =
       h.tax.allowVies(organizationId);
       h.tax.unavailable = true;
       try {
-        await expect(getPublicCheckout(h.deps, c.sessionPublicId, '')).resolves.toMatchObject({ id: c.sessionPublicId, vatIdValidation: 'format' });
+        await expect(getPublicCheckout(h.deps, c.sessionPublicId, '')).resolves.toMatchObject({
+          id: c.sessionPublicId,
+          vatIdValidation: 'format',
+        });
       } finally {
         h.tax.unavailable = false;
       }
@@ -153,15 +190,26 @@ describe('public checkout: origins, VAT ID mode and branding (PostgreSQL)', () =
 
     it('stores format for a new site by default and rejects unknown modes naming the field, writing nothing', async () => {
       const { organizationId, siteId } = await h.site();
-      expect((await getSite(h.deps, organizationId, 'live', siteId)).checkoutSettings).toEqual({ vatIdValidation: 'format' });
-      await expect(updateSite(h.deps, { organizationId, mode: 'live', id: siteId, name: 'New', vatIdValidation: 'strict' })).rejects.toMatchObject({
+      expect((await getSite(h.deps, organizationId, 'live', siteId)).checkoutSettings).toEqual({
+        vatIdValidation: 'format',
+      });
+      await expect(
+        updateSite(h.deps, { organizationId, mode: 'live', id: siteId, name: 'New', vatIdValidation: 'strict' }),
+      ).rejects.toMatchObject({
         httpStatus: 400,
         field: 'checkoutSettings.vatIdValidation',
       });
       expect((await getSite(h.deps, organizationId, 'live', siteId)).name).toBe('Shop');
       const before = (await h.store.collection(SITES).find({ organizationId })).total;
       await expect(
-        createSite(h.deps, { organizationId, mode: 'live', name: 'X', url: 'https://x.example', frontendDomains: [], vatIdValidation: 'VIES' }),
+        createSite(h.deps, {
+          organizationId,
+          mode: 'live',
+          name: 'X',
+          url: 'https://x.example',
+          frontendDomains: [],
+          vatIdValidation: 'VIES',
+        }),
       ).rejects.toMatchObject({ field: 'checkoutSettings.vatIdValidation' });
       expect((await h.store.collection(SITES).find({ organizationId })).total).toBe(before);
     });
@@ -191,7 +239,10 @@ describe('public checkout: origins, VAT ID mode and branding (PostgreSQL)', () =
         primaryColor: '#112233',
       });
       await updateSite(h.deps, { organizationId, mode: 'live', id: site.id, branding: { logo: '' } });
-      expect((await getPublicCheckout(h.deps, c.sessionPublicId, '')).branding).toEqual({ logo: undefined, primaryColor: '#112233' });
+      expect((await getPublicCheckout(h.deps, c.sessionPublicId, '')).branding).toEqual({
+        logo: undefined,
+        primaryColor: '#112233',
+      });
     });
 
     it.each([
@@ -202,7 +253,10 @@ describe('public checkout: origins, VAT ID mode and branding (PostgreSQL)', () =
       ['a short color', { primaryColor: '#fff' }, 'branding.primaryColor'],
     ])('rejects %s naming the field and writes nothing', async (_name, branding, field) => {
       const { organizationId, siteId } = await h.site();
-      await expect(updateSite(h.deps, { organizationId, mode: 'live', id: siteId, branding })).rejects.toMatchObject({ httpStatus: 400, field });
+      await expect(updateSite(h.deps, { organizationId, mode: 'live', id: siteId, branding })).rejects.toMatchObject({
+        httpStatus: 400,
+        field,
+      });
       expect((await getSite(h.deps, organizationId, 'live', siteId)).branding).toEqual({});
     });
   });

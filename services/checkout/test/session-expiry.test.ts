@@ -14,7 +14,14 @@ import { CHECKOUTS, TRANSACTIONS } from '../src/store/collections';
 import type { ProviderInfo } from '../src/app/payments-port';
 import { openHarness, type Harness } from './harness';
 
-const billing = { name: 'Ada Buyer', email: 'ada@example.com', line1: 'Main 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
+const billing = {
+  name: 'Ada Buyer',
+  email: 'ada@example.com',
+  line1: 'Main 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+};
 const opts = { batchSize: 10, retryMs: 60_000 };
 
 describe('checkout session sweep on PostgreSQL', () => {
@@ -43,7 +50,15 @@ describe('checkout session sweep on PostgreSQL', () => {
       ipnUrl: 'https://shop.example/ipn',
       expiresAt: new Date(h.clock.now().getTime() + 10 * 60_000).toISOString(),
     });
-  const pay = async (c: CheckoutDoc) => (await createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, billingAddress: billing, browserOrigin: '' })).transaction;
+  const pay = async (c: CheckoutDoc) =>
+    (
+      await createTransaction(h.deps, {
+        sessionPublicId: c.sessionPublicId,
+        providerId: provider.id,
+        billingAddress: billing,
+        browserOrigin: '',
+      })
+    ).transaction;
   const stored = async (id: string) => (await h.store.collection<CheckoutDoc>(CHECKOUTS).get(id))!;
   const txOf = async (id: string) => (await h.store.collection<TransactionDoc>(TRANSACTIONS).get(id))!;
   const expiredEvents = async (checkoutId: string): Promise<CheckoutSessionExpired[]> =>
@@ -78,7 +93,14 @@ describe('checkout session sweep on PostgreSQL', () => {
     expect(passes.reduce((n, p) => n + p.expired, 0)).toBe(1);
     expect(await stored(c.id)).toMatchObject({ status: 'expired', expiredAt: h.clock.now().toISOString() });
     expect(await expiredEvents(c.id)).toEqual([
-      expect.objectContaining({ organizationId: org.organizationId, siteId: org.siteId, mode: 'live', abandonedTransactionId: tx.id, expiresAt: c.expiresAt, externalReference: 'order-9' }),
+      expect.objectContaining({
+        organizationId: org.organizationId,
+        siteId: org.siteId,
+        mode: 'live',
+        abandonedTransactionId: tx.id,
+        expiresAt: c.expiresAt,
+        externalReference: 'order-9',
+      }),
     ]);
     const expired = await txOf(tx.id);
     expect(expired.status).toBe(-2);
@@ -87,9 +109,21 @@ describe('checkout session sweep on PostgreSQL', () => {
     expect(h.payments.cancelCalls.filter((x) => x.transactionId === tx.id)).toHaveLength(1);
     // Later passes find nothing more to do.
     expect((await expireSessions(h.deps, opts)).looked).toBe(0);
-    const listed = await listCheckouts(h.deps, { organizationId: org.organizationId, mode: 'live', status: 'expired', page: 1, limit: 100 });
+    const listed = await listCheckouts(h.deps, {
+      organizationId: org.organizationId,
+      mode: 'live',
+      status: 'expired',
+      page: 1,
+      limit: 100,
+    });
     expect(listed.items.map((x) => x.id)).toContain(c.id);
-    const open = await listCheckouts(h.deps, { organizationId: org.organizationId, mode: 'live', status: 'pending', page: 1, limit: 100 });
+    const open = await listCheckouts(h.deps, {
+      organizationId: org.organizationId,
+      mode: 'live',
+      status: 'pending',
+      page: 1,
+      limit: 100,
+    });
     expect(open.items.map((x) => x.id)).not.toContain(c.id);
   });
 
@@ -150,7 +184,11 @@ describe('checkout session sweep on PostgreSQL', () => {
   it('a transaction waiting for its provider flow (pending_provider) keeps its own expiry time', async () => {
     const c = await checkout();
     const tx = await pay(c);
-    await markTransactionPending(h.deps, { transactionId: tx.id, sessionPublicId: c.sessionPublicId, browserOrigin: '' });
+    await markTransactionPending(h.deps, {
+      transactionId: tx.id,
+      sessionPublicId: c.sessionPublicId,
+      browserOrigin: '',
+    });
     h.clock.advance(10 * 60_000);
     await expireSessions(h.deps, opts);
     expect((await stored(c.id)).status).toBe('expired');

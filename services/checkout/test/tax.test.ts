@@ -15,35 +15,86 @@ import { TRANSACTIONS } from '../src/store/collections';
 import type { ProviderInfo } from '../src/app/payments-port';
 import { openHarness, type Harness } from './harness';
 
-const billing = { name: 'Ada Buyer', email: 'ada@example.com', country: 'NL', postalCode: '1011 AB', vatId: 'nl 769350665 b01' };
+const billing = {
+  name: 'Ada Buyer',
+  email: 'ada@example.com',
+  country: 'NL',
+  postalCode: '1011 AB',
+  vatId: 'nl 769350665 b01',
+};
 
 /**
  * The tax service's answer for these tests: every line at `percent`, in the price mode the request
  * asks for (else `orgPriceMode`). Checkout's part is what it sends and what it does with the
  * answer; the engine itself is tested in the tax service and end to end in the mesh suite.
  */
-function answer(req: CalculateTaxRequest, percent: number, orgPriceMode: 'gross' | 'net', calculatedAt = '2026-03-01T12:00:00.000Z'): TaxCalculation {
+function answer(
+  req: CalculateTaxRequest,
+  percent: number,
+  orgPriceMode: 'gross' | 'net',
+  calculatedAt = '2026-03-01T12:00:00.000Z',
+): TaxCalculation {
   const priceMode = req.priceMode ?? orgPriceMode;
   const lines = req.lines.map((l, index) => {
     const amount = l.quantity * l.unitPrice;
-    const tax = priceMode === 'gross' ? Math.round((amount * percent) / (100 + percent)) : Math.round((amount * percent) / 100);
+    const tax =
+      priceMode === 'gross' ? Math.round((amount * percent) / (100 + percent)) : Math.round((amount * percent) / 100);
     const net = priceMode === 'gross' ? amount - tax : amount;
     return {
-      index, name: l.name, itemType: l.itemType, category: null, quantity: l.quantity, unitPrice: l.unitPrice, net, tax, gross: net + tax,
-      taxRate: percent, taxRateCode: 'VAT_NL_STANDARD', taxCountry: 'NL', rateType: 'standard' as const, decision: 'oss_destination' as const,
-      reason: 'test', rateId: null, rateVersion: null, ruleId: null,
+      index,
+      name: l.name,
+      itemType: l.itemType,
+      category: null,
+      quantity: l.quantity,
+      unitPrice: l.unitPrice,
+      net,
+      tax,
+      gross: net + tax,
+      taxRate: percent,
+      taxRateCode: 'VAT_NL_STANDARD',
+      taxCountry: 'NL',
+      rateType: 'standard' as const,
+      decision: 'oss_destination' as const,
+      reason: 'test',
+      rateId: null,
+      rateVersion: null,
+      ruleId: null,
     };
   });
   const sum = (k: 'net' | 'tax' | 'gross') => lines.reduce((a, l) => a + l[k], 0);
-  const check = req.vatIdCheck ?? { vatId: req.buyer.vatId ?? null, status: req.buyer.vatId ? ('well_formed' as const) : ('not_given' as const), source: req.buyer.vatId ? ('format' as const) : null, checkedAt: calculatedAt, consultationNumber: null, companyName: null, address: null, error: null };
+  const check = req.vatIdCheck ?? {
+    vatId: req.buyer.vatId ?? null,
+    status: req.buyer.vatId ? ('well_formed' as const) : ('not_given' as const),
+    source: req.buyer.vatId ? ('format' as const) : null,
+    checkedAt: calculatedAt,
+    consultationNumber: null,
+    companyName: null,
+    address: null,
+    error: null,
+  };
   return {
-    currency: req.currency, taxIncluded: priceMode === 'gross', totalNet: sum('net'), totalTax: sum('tax'), totalGross: sum('gross'),
-    taxBreakdown: [{ taxRate: percent, taxRateCode: 'VAT_NL_STANDARD', taxableBase: sum('net'), taxAmount: sum('tax') }],
+    currency: req.currency,
+    taxIncluded: priceMode === 'gross',
+    totalNet: sum('net'),
+    totalTax: sum('tax'),
+    totalGross: sum('gross'),
+    taxBreakdown: [
+      { taxRate: percent, taxRateCode: 'VAT_NL_STANDARD', taxableBase: sum('net'), taxAmount: sum('tax') },
+    ],
     lines,
-    buyer: { country: req.buyer.country, postcode: req.buyer.postcode ?? null, type: 'consumer', vatIdValidation: req.vatIdValidation, vatIdCheck: check, vatIdTreatment: 'test' },
+    buyer: {
+      country: req.buyer.country,
+      postcode: req.buyer.postcode ?? null,
+      type: 'consumer',
+      vatIdValidation: req.vatIdValidation,
+      vatIdCheck: check,
+      vatIdTreatment: 'test',
+    },
     seller: { homeCountry: 'DE', ossEnabled: true, ossThresholdExceeded: false },
     settings: { priceMode, rounding: { level: 'per_line', method: 'half_up' } },
-    date: req.date ?? '2026-03-01', calculatedAt, engineVersion: 'test',
+    date: req.date ?? '2026-03-01',
+    calculatedAt,
+    engineVersion: 'test',
   };
 }
 
@@ -69,10 +120,22 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
   });
 
   const checkout = (extra: Record<string, unknown> = {}): Promise<CheckoutDoc> =>
-    createCheckout(h.deps, { ...org, mode: 'live', amount: 10000, currency: 'EUR', externalReference: 'order-9', ...extra });
+    createCheckout(h.deps, {
+      ...org,
+      mode: 'live',
+      amount: 10000,
+      currency: 'EUR',
+      externalReference: 'order-9',
+      ...extra,
+    });
   const item = { name: 'Pro plan', quantity: 1, unitPrice: 10000, itemType: 'digital_service' };
   const pay = (c: CheckoutDoc, address: Record<string, string> = billing) =>
-    createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, billingAddress: address, browserOrigin: '' });
+    createTransaction(h.deps, {
+      sessionPublicId: c.sessionPublicId,
+      providerId: provider.id,
+      billingAddress: address,
+      browserOrigin: '',
+    });
   const preview = (c: CheckoutDoc, billingAddress: Record<string, string> | undefined) =>
     previewCheckoutTax(h.deps, { sessionPublicId: c.sessionPublicId, browserOrigin: '', billingAddress });
   const stored = async (id: string) => (await h.store.collection<TransactionDoc>(TRANSACTIONS).get(id))!;
@@ -84,7 +147,12 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
 
   describe('preview', () => {
     it('sends the items with their vatRate as an override and answers what transaction create will charge', async () => {
-      const c = await checkout({ items: [{ ...item, unitPrice: 7000 }, { name: 'Setup', quantity: 1, unitPrice: 3000, vatRate: 9, itemType: 'service' }] });
+      const c = await checkout({
+        items: [
+          { ...item, unitPrice: 7000 },
+          { name: 'Setup', quantity: 1, unitPrice: 3000, vatRate: 9, itemType: 'service' },
+        ],
+      });
       const calc = await preview(c, { country: 'nl', postcode: '1011 AB', vatId: 'NL 769350665 B01' });
       expect(h.tax.calculateCalls).toEqual([
         {
@@ -106,7 +174,12 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
 
     it('uses vies only while the organization allows it, as the public view shows it', async () => {
       const c = await checkout();
-      await updateSite(h.deps, { organizationId: org.organizationId, mode: 'live', id: org.siteId, vatIdValidation: 'vies' });
+      await updateSite(h.deps, {
+        organizationId: org.organizationId,
+        mode: 'live',
+        id: org.siteId,
+        vatIdValidation: 'vies',
+      });
       try {
         await preview(c, { country: 'FR', vatId: 'FR47759777570' });
         h.tax.allowVies(org.organizationId);
@@ -114,14 +187,22 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
         expect(h.tax.calculateCalls.map((r) => r.vatIdValidation)).toEqual(['format', 'vies']);
       } finally {
         h.tax.viesOrgs.clear();
-        await updateSite(h.deps, { organizationId: org.organizationId, mode: 'live', id: org.siteId, vatIdValidation: 'format' });
+        await updateSite(h.deps, {
+          organizationId: org.organizationId,
+          mode: 'live',
+          id: org.siteId,
+          vatIdValidation: 'format',
+        });
       }
     });
 
     it('is 503 TAX_UNAVAILABLE while the tax service cannot answer', async () => {
       const c = await checkout();
       down();
-      await expect(preview(c, { country: 'DE' })).rejects.toMatchObject({ kind: 'unavailable', code: ErrorCode.TAX_UNAVAILABLE });
+      await expect(preview(c, { country: 'DE' })).rejects.toMatchObject({
+        kind: 'unavailable',
+        code: ErrorCode.TAX_UNAVAILABLE,
+      });
     });
 
     it('refuses a bad address before asking the tax service', async () => {
@@ -135,7 +216,9 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
     it('passes the tax service validation errors through as 400', async () => {
       const c = await checkout();
       h.tax.onCalculate = async () => {
-        throw new ValidationError('buyer.country: "XK" is not an ISO 3166-1 alpha-2 country code', { field: 'buyer.country' });
+        throw new ValidationError('buyer.country: "XK" is not an ISO 3166-1 alpha-2 country code', {
+          field: 'buyer.country',
+        });
       };
       await expect(preview(c, { country: 'DE' })).rejects.toThrow(ValidationError);
     });
@@ -150,7 +233,11 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
       expect(h.payments.createCalls.find((x) => x.transactionId === res.transaction.id)?.amount).toBe(12100);
       const doc = await stored(res.transaction.id);
       expect(doc.tax).toMatchObject({ totalNet: 10000, totalTax: 2100, totalGross: 12100, taxIncluded: false });
-      expect(doc.taxInput).toMatchObject({ date: '2026-03-01', priceMode: 'net', buyer: { country: 'NL', postcode: '1011 AB', vatId: 'NL769350665B01' } });
+      expect(doc.taxInput).toMatchObject({
+        date: '2026-03-01',
+        priceMode: 'net',
+        buyer: { country: 'NL', postcode: '1011 AB', vatId: 'NL769350665B01' },
+      });
       expect(doc.taxInput?.vatIdCheck).toEqual(doc.tax?.buyer.vatIdCheck);
       expect(doc.billingAddress?.vatId).toBe('NL769350665B01');
       const view = await getTransactionTax(h.deps, { organizationId: org.organizationId, mode: 'live', id: doc.id });
@@ -178,14 +265,31 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
         fresh.tax.onCalculate = async () => {
           throw new UnavailableError('tax is down');
         };
-        const c = await createCheckout(fresh.deps, { ...o, mode: 'live', amount: 10000, currency: 'EUR', externalReference: 'x', items: [item] });
-        const attempt = () => createTransaction(fresh.deps, { sessionPublicId: c.sessionPublicId, providerId: p.id, billingAddress: billing, browserOrigin: '' });
+        const c = await createCheckout(fresh.deps, {
+          ...o,
+          mode: 'live',
+          amount: 10000,
+          currency: 'EUR',
+          externalReference: 'x',
+          items: [item],
+        });
+        const attempt = () =>
+          createTransaction(fresh.deps, {
+            sessionPublicId: c.sessionPublicId,
+            providerId: p.id,
+            billingAddress: billing,
+            browserOrigin: '',
+          });
         await expect(attempt()).rejects.toMatchObject({ kind: 'unavailable', code: ErrorCode.TAX_UNAVAILABLE });
         expect(await fresh.store.collection(TRANSACTIONS).count({ checkoutId: c.id })).toBe(0);
         expect(fresh.payments.createCalls).toHaveLength(0);
         // Once a calculation told this process the organization prices gross, an outage no longer blocks it.
         fresh.tax.onCalculate = async (req) => answer(req, 21, 'gross');
-        await previewCheckoutTax(fresh.deps, { sessionPublicId: c.sessionPublicId, browserOrigin: '', billingAddress: { country: 'NL' } });
+        await previewCheckoutTax(fresh.deps, {
+          sessionPublicId: c.sessionPublicId,
+          browserOrigin: '',
+          billingAddress: { country: 'NL' },
+        });
         fresh.tax.onCalculate = async () => {
           throw new UnavailableError('tax is down');
         };
@@ -209,7 +313,12 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
       const c = await checkout({ items: goods, shippingAddress: { country: 'at', city: 'Wien' } });
       expect(c.shippingAddress).toEqual({ country: 'AT', name: null, line1: null, city: 'Wien', postalCode: null });
       await preview(c, { country: 'DE' });
-      await previewCheckoutTax(h.deps, { sessionPublicId: c.sessionPublicId, browserOrigin: '', billingAddress: { country: 'DE' }, shippingAddress: { country: 'FR' } });
+      await previewCheckoutTax(h.deps, {
+        sessionPublicId: c.sessionPublicId,
+        browserOrigin: '',
+        billingAddress: { country: 'DE' },
+        shippingAddress: { country: 'FR' },
+      });
       expect(h.tax.calculateCalls.map(destinations)).toEqual([
         ['AT', 'AT', null],
         ['FR', 'FR', null],
@@ -220,11 +329,23 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
         sessionPublicId: c.sessionPublicId,
         providerId: provider.id,
         billingAddress: { ...billing, country: 'DE', vatId: '' },
-        shippingAddress: { country: 'FR', name: 'Ada Buyer', line1: '12 rue des Lilas', city: 'Lyon', postalCode: '69003' },
+        shippingAddress: {
+          country: 'FR',
+          name: 'Ada Buyer',
+          line1: '12 rue des Lilas',
+          city: 'Lyon',
+          postalCode: '69003',
+        },
         browserOrigin: '',
       });
       const doc = await stored(res.transaction.id);
-      expect(doc.shippingAddress).toEqual({ country: 'FR', name: 'Ada Buyer', line1: '12 rue des Lilas', city: 'Lyon', postalCode: '69003' });
+      expect(doc.shippingAddress).toEqual({
+        country: 'FR',
+        name: 'Ada Buyer',
+        line1: '12 rue des Lilas',
+        city: 'Lyon',
+        postalCode: '69003',
+      });
       expect(destinations(doc.taxInput ?? undefined)).toEqual(['FR', 'FR', null]);
       expect(doc.taxInput?.buyer.country).toBe('DE');
     });
@@ -232,7 +353,13 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
     it("stores the checkout's address with a transaction whose buyer gave none, and nothing without either", async () => {
       const shipped = await checkout({ items: goods, shippingAddress: { country: 'FR' } });
       const withCheckouts = await stored((await pay(shipped)).transaction.id);
-      expect(withCheckouts.shippingAddress).toEqual({ country: 'FR', name: null, line1: null, city: null, postalCode: null });
+      expect(withCheckouts.shippingAddress).toEqual({
+        country: 'FR',
+        name: null,
+        line1: null,
+        city: null,
+        postalCode: null,
+      });
       expect(destinations(withCheckouts.taxInput ?? undefined)).toEqual(['FR', 'FR', null]);
 
       const plain = await checkout({ items: goods });
@@ -246,11 +373,22 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
       await expect(checkout({ shippingAddress: { country: 'QQ' } })).rejects.toThrow(/shippingAddress\.country/);
       const c = await checkout({ items: goods });
       const attempt = (shippingAddress: Record<string, string>) =>
-        createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, billingAddress: billing, shippingAddress, browserOrigin: '' });
+        createTransaction(h.deps, {
+          sessionPublicId: c.sessionPublicId,
+          providerId: provider.id,
+          billingAddress: billing,
+          shippingAddress,
+          browserOrigin: '',
+        });
       await expect(attempt({ country: '' })).rejects.toThrow(/shippingAddress\.country is required/);
       await expect(attempt({ country: 'FR', line1: 'x'.repeat(201) })).rejects.toThrow(/shippingAddress\.line1/);
       await expect(
-        previewCheckoutTax(h.deps, { sessionPublicId: c.sessionPublicId, browserOrigin: '', billingAddress: { country: 'DE' }, shippingAddress: { country: 'France' } }),
+        previewCheckoutTax(h.deps, {
+          sessionPublicId: c.sessionPublicId,
+          browserOrigin: '',
+          billingAddress: { country: 'DE' },
+          shippingAddress: { country: 'France' },
+        }),
       ).rejects.toThrow(/shippingAddress\.country/);
       expect(h.tax.calculateCalls).toHaveLength(0);
       expect(await h.store.collection(TRANSACTIONS).count({ checkoutId: c.id })).toBe(0);
@@ -271,7 +409,9 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
       expect(h.tax.calculateCalls[0]).toMatchObject({ date: '2026-03-02', vatIdCheck: before.taxInput?.vatIdCheck });
       expect(view.tax?.date).toBe('2026-03-02');
       const after = await stored(tx.id);
-      expect(after.taxHistory).toEqual([{ tax: before.tax, input: before.taxInput, replacedAt: h.clock.now().toISOString(), requestId: null }]);
+      expect(after.taxHistory).toEqual([
+        { tax: before.tax, input: before.taxInput, replacedAt: h.clock.now().toISOString(), requestId: null },
+      ]);
       // The same answer again writes nothing.
       await recalculateTransactionTax(h.deps, ref(tx.id), { recheckVatId: false });
       expect((await stored(tx.id)).version).toBe(after.version);
@@ -294,20 +434,39 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
       const c = await checkout({ items: [item] });
       const tx = (await pay(c)).transaction;
       percent = 9;
-      await expect(recalculateTransactionTax(h.deps, ref(tx.id), { recheckVatId: false })).rejects.toMatchObject({ code: ErrorCode.TAX_CHANGES_AMOUNT });
+      await expect(recalculateTransactionTax(h.deps, ref(tx.id), { recheckVatId: false })).rejects.toMatchObject({
+        code: ErrorCode.TAX_CHANGES_AMOUNT,
+      });
       expect((await stored(tx.id)).tax?.totalTax).toBe(2100);
     });
 
     it('is refused on final transactions and without a tax input', async () => {
       const c = await checkout();
       const tx = (await pay(c)).transaction;
-      await applyTransition(h.deps, tx.id, () => ({ trigger: { kind: 'provider_outcome', outcome: 'succeeded' }, providerEventId: `evt_${tx.id}` }));
+      await applyTransition(h.deps, tx.id, () => ({
+        trigger: { kind: 'provider_outcome', outcome: 'succeeded' },
+        providerEventId: `evt_${tx.id}`,
+      }));
       const err = await recalculateTransactionTax(h.deps, ref(tx.id), { recheckVatId: false }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConflictError);
       expect(err).toMatchObject({ code: ErrorCode.TRANSACTION_TAX_FINAL });
-      const manual = await createManualTransaction(h.deps, { ...org, mode: 'live', amount: 500, currency: 'EUR', externalReference: 'm-1', status: -1, reason: 'phone order' });
-      expect(await getTransactionTax(h.deps, ref(manual.id))).toMatchObject({ status: 'not_computed', tax: null, input: null });
-      await expect(recalculateTransactionTax(h.deps, ref(manual.id), { recheckVatId: false })).rejects.toThrow(UnprocessableError);
+      const manual = await createManualTransaction(h.deps, {
+        ...org,
+        mode: 'live',
+        amount: 500,
+        currency: 'EUR',
+        externalReference: 'm-1',
+        status: -1,
+        reason: 'phone order',
+      });
+      expect(await getTransactionTax(h.deps, ref(manual.id))).toMatchObject({
+        status: 'not_computed',
+        tax: null,
+        input: null,
+      });
+      await expect(recalculateTransactionTax(h.deps, ref(manual.id), { recheckVatId: false })).rejects.toThrow(
+        UnprocessableError,
+      );
     });
   });
 });

@@ -19,7 +19,14 @@ import { TRANSACTIONS } from '../src/store/collections';
 import type { ProviderInfo } from '../src/app/payments-port';
 import { openHarness, type Harness } from './harness';
 
-const billing = { name: 'Ada Buyer', email: 'ada@example.com', line1: 'Main 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
+const billing = {
+  name: 'Ada Buyer',
+  email: 'ada@example.com',
+  line1: 'Main 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+};
 
 describe('transactions on PostgreSQL', () => {
   let h: Harness;
@@ -54,8 +61,17 @@ describe('transactions on PostgreSQL', () => {
     throw new Error(`no open transaction for checkout ${checkoutId}`);
   };
   const pay = (c: CheckoutDoc, providerId = provider.id) =>
-    createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId, billingAddress: billing, browserOrigin: '' });
-  const report = (transactionId: string, outcome: PaymentStatusReported['outcome'], providerEventId: string): PaymentStatusReported => ({
+    createTransaction(h.deps, {
+      sessionPublicId: c.sessionPublicId,
+      providerId,
+      billingAddress: billing,
+      browserOrigin: '',
+    });
+  const report = (
+    transactionId: string,
+    outcome: PaymentStatusReported['outcome'],
+    providerEventId: string,
+  ): PaymentStatusReported => ({
     organizationId: org.organizationId,
     siteId: org.siteId,
     transactionId,
@@ -145,10 +161,14 @@ describe('transactions on PostgreSQL', () => {
     } finally {
       h.payments.onCreate = FakeDefaults.create(h);
     }
-    const [tx] = (await listTransactions(h.deps, { organizationId: org.organizationId, mode: 'live', page: 1, limit: 100 })).items.filter(
-      (t) => t.checkoutId === c.id,
-    );
-    expect(tx).toMatchObject({ status: 2, providerPayment: { state: 'failed', error: 'currency not supported by this account' }, openCheckoutId: null });
+    const [tx] = (
+      await listTransactions(h.deps, { organizationId: org.organizationId, mode: 'live', page: 1, limit: 100 })
+    ).items.filter((t) => t.checkoutId === c.id);
+    expect(tx).toMatchObject({
+      status: 2,
+      providerPayment: { state: 'failed', error: 'currency not supported by this account' },
+      openCheckoutId: null,
+    });
     expect((await h.statusEvents(tx!.id)).map((e) => [e.previousStatus, e.status, e.sequence])).toEqual([
       [null, 0, 1],
       [0, 2, 2],
@@ -191,10 +211,13 @@ describe('transactions on PostgreSQL', () => {
     } finally {
       h.payments.onCreate = FakeDefaults.create(h);
     }
-    const [tx] = (await listTransactions(h.deps, { organizationId: org.organizationId, mode: 'live', page: 1, limit: 100 })).items.filter(
-      (t) => t.checkoutId === c.id,
-    );
-    expect(tx).toMatchObject({ status: 0, providerPayment: { state: 'indeterminate', error: 'payment exists with other terms' } });
+    const [tx] = (
+      await listTransactions(h.deps, { organizationId: org.organizationId, mode: 'live', page: 1, limit: 100 })
+    ).items.filter((t) => t.checkoutId === c.id);
+    expect(tx).toMatchObject({
+      status: 0,
+      providerPayment: { state: 'indeterminate', error: 'payment exists with other terms' },
+    });
   });
 
   it('refuses expired, completed, blocked and foreign-origin sessions, and bad input', async () => {
@@ -203,23 +226,50 @@ describe('transactions on PostgreSQL', () => {
     await expect(pay(expired)).rejects.toMatchObject({ httpStatus: 409, code: 'CHECKOUT_EXPIRED' });
     h.clock.set('2026-03-01T12:00:00.000Z');
     const c = await checkout();
-    await expect(createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, browserOrigin: '' })).rejects.toMatchObject({
+    await expect(
+      createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, browserOrigin: '' }),
+    ).rejects.toMatchObject({
       httpStatus: 400,
       field: 'billingAddress',
     });
     await expect(
-      createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, billingAddress: { ...billing, country: 'Germany' }, browserOrigin: '' }),
+      createTransaction(h.deps, {
+        sessionPublicId: c.sessionPublicId,
+        providerId: provider.id,
+        billingAddress: { ...billing, country: 'Germany' },
+        browserOrigin: '',
+      }),
     ).rejects.toMatchObject({ httpStatus: 400, field: 'billingAddress.country' });
     await expect(pay(c, 'provider_z')).rejects.toMatchObject({ httpStatus: 400, field: 'providerId' });
     await expect(
-      createTransaction(h.deps, { sessionPublicId: c.sessionPublicId, providerId: provider.id, billingAddress: billing, browserOrigin: 'https://evil.example' }),
+      createTransaction(h.deps, {
+        sessionPublicId: c.sessionPublicId,
+        providerId: provider.id,
+        billingAddress: billing,
+        browserOrigin: 'https://evil.example',
+      }),
     ).rejects.toMatchObject({ httpStatus: 403 });
     const blocked = await h.site();
     h.payments.addProvider({ organizationId: blocked.organizationId });
-    const bc = await createCheckout(h.deps, { ...blocked, mode: 'live', amount: 1, currency: 'EUR', externalReference: 'b' });
-    await recordLicenseState(h.deps, { organizationId: blocked.organizationId, licenseState: 'BLOCKED', at: '2026-03-01T00:00:00.000Z' });
+    const bc = await createCheckout(h.deps, {
+      ...blocked,
+      mode: 'live',
+      amount: 1,
+      currency: 'EUR',
+      externalReference: 'b',
+    });
+    await recordLicenseState(h.deps, {
+      organizationId: blocked.organizationId,
+      licenseState: 'BLOCKED',
+      at: '2026-03-01T00:00:00.000Z',
+    });
     await expect(
-      createTransaction(h.deps, { sessionPublicId: bc.sessionPublicId, providerId: 'provider_a', billingAddress: billing, browserOrigin: '' }),
+      createTransaction(h.deps, {
+        sessionPublicId: bc.sessionPublicId,
+        providerId: 'provider_a',
+        billingAddress: billing,
+        browserOrigin: '',
+      }),
     ).rejects.toMatchObject({ httpStatus: 403, code: 'LICENSE_BLOCKED' });
   });
 
@@ -258,16 +308,24 @@ describe('transactions on PostgreSQL', () => {
 
     it('applies concurrent deliveries of one event exactly once', async () => {
       const tx = (await pay(await checkout())).transaction;
-      const results = await Promise.all(Array.from({ length: 6 }, () => applyPaymentStatus(h.deps, report(tx.id, 'succeeded', 'evt_same'))));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => applyPaymentStatus(h.deps, report(tx.id, 'succeeded', 'evt_same'))),
+      );
       expect(results.filter((r) => r === 'applied')).toHaveLength(1);
       expect((await h.statusEvents(tx.id)).filter((e) => e.status === 1)).toHaveLength(1);
     });
 
     it('drops reports that do not belong to the transaction', async () => {
       const tx = (await pay(await checkout())).transaction;
-      expect(await applyPaymentStatus(h.deps, { ...report(tx.id, 'succeeded', 'e'), organizationId: newObjectId() })).toBe('rejected');
-      expect(await applyPaymentStatus(h.deps, { ...report(tx.id, 'succeeded', 'e'), providerId: newObjectId() })).toBe('rejected');
-      expect(await applyPaymentStatus(h.deps, { ...report(tx.id, 'succeeded', 'e'), providerPaymentId: 'pi_other' })).toBe('rejected');
+      expect(
+        await applyPaymentStatus(h.deps, { ...report(tx.id, 'succeeded', 'e'), organizationId: newObjectId() }),
+      ).toBe('rejected');
+      expect(await applyPaymentStatus(h.deps, { ...report(tx.id, 'succeeded', 'e'), providerId: newObjectId() })).toBe(
+        'rejected',
+      );
+      expect(
+        await applyPaymentStatus(h.deps, { ...report(tx.id, 'succeeded', 'e'), providerPaymentId: 'pi_other' }),
+      ).toBe('rejected');
       expect(await applyPaymentStatus(h.deps, report(newObjectId(), 'succeeded', 'e'))).toBe('rejected');
       expect((await getTransaction(h.deps, org.organizationId, 'live', tx.id)).status).toBe(0);
     });
@@ -284,12 +342,24 @@ describe('transactions on PostgreSQL', () => {
     it('cancels through the provider, then announces -2; a repeat answers canceled', async () => {
       const c = await checkout();
       const tx = (await pay(c)).transaction;
-      const canceled = await cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' });
+      const canceled = await cancelTransaction(h.deps, {
+        transactionId: tx.id,
+        browserOrigin: '',
+        sessionPublicId: tx.sessionPublicId ?? '',
+      });
       expect(canceled.status).toBe(-2);
       expect(h.payments.cancelCalls.filter((x) => x.transactionId === tx.id)).toEqual([
         { organizationId: org.organizationId, providerId: provider.id, transactionId: tx.id },
       ]);
-      expect((await cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' })).status).toBe(-2);
+      expect(
+        (
+          await cancelTransaction(h.deps, {
+            transactionId: tx.id,
+            browserOrigin: '',
+            sessionPublicId: tx.sessionPublicId ?? '',
+          })
+        ).status,
+      ).toBe(-2);
       expect(h.payments.cancelCalls.filter((x) => x.transactionId === tx.id)).toHaveLength(1);
       expect((await h.statusEvents(tx.id)).map((e) => e.status)).toEqual([0, -2]);
       // The session may take a new attempt.
@@ -300,8 +370,12 @@ describe('transactions on PostgreSQL', () => {
       const tx = (await pay(await checkout())).transaction;
       const other = await checkout();
       for (const sessionPublicId of ['', other.sessionPublicId, `${tx.sessionPublicId}x`]) {
-        await expect(cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId })).rejects.toMatchObject({ httpStatus: 404 });
-        await expect(markTransactionPending(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId })).rejects.toMatchObject({ httpStatus: 404 });
+        await expect(
+          cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId }),
+        ).rejects.toMatchObject({ httpStatus: 404 });
+        await expect(
+          markTransactionPending(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId }),
+        ).rejects.toMatchObject({ httpStatus: 404 });
       }
       expect((await getTransaction(h.deps, org.organizationId, 'live', tx.id)).status).toBe(0);
       expect(h.payments.cancelCalls.filter((x) => x.transactionId === tx.id)).toEqual([]);
@@ -323,13 +397,23 @@ describe('transactions on PostgreSQL', () => {
         h.payments.onCancel = async () => {
           throw new NotFoundError('no payment for this transaction');
         };
-        await expect(cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: c.sessionPublicId })).rejects.toMatchObject({
+        await expect(
+          cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: c.sessionPublicId }),
+        ).rejects.toMatchObject({
           httpStatus: 409,
           code: 'PAYMENT_STARTING',
         });
         // The provider confirms a cancel that raced the start: the started payment is canceled too, and no secret leaves.
         h.payments.onCancel = async () => ({ cancelled: true });
-        expect((await cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: c.sessionPublicId })).status).toBe(-2);
+        expect(
+          (
+            await cancelTransaction(h.deps, {
+              transactionId: tx.id,
+              browserOrigin: '',
+              sessionPublicId: c.sessionPublicId,
+            })
+          ).status,
+        ).toBe(-2);
         const callsBefore = h.payments.cancelCalls.filter((x) => x.transactionId === tx.id).length;
         release();
         await expect(paying).rejects.toMatchObject({ httpStatus: 409, code: 'TRANSACTION_CANCELED' });
@@ -365,7 +449,13 @@ describe('transactions on PostgreSQL', () => {
       const tx = (await pay(await checkout())).transaction;
       h.payments.onCancel = async () => ({ cancelled: false });
       try {
-        await expect(cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' })).rejects.toMatchObject({ httpStatus: 409, code: 'CANCEL_REFUSED' });
+        await expect(
+          cancelTransaction(h.deps, {
+            transactionId: tx.id,
+            browserOrigin: '',
+            sessionPublicId: tx.sessionPublicId ?? '',
+          }),
+        ).rejects.toMatchObject({ httpStatus: 409, code: 'CANCEL_REFUSED' });
       } finally {
         h.payments.onCancel = async () => ({ cancelled: true });
       }
@@ -378,7 +468,15 @@ describe('transactions on PostgreSQL', () => {
         throw new NotFoundError('no payment for this transaction');
       };
       try {
-        expect((await cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' })).status).toBe(-2);
+        expect(
+          (
+            await cancelTransaction(h.deps, {
+              transactionId: tx.id,
+              browserOrigin: '',
+              sessionPublicId: tx.sessionPublicId ?? '',
+            })
+          ).status,
+        ).toBe(-2);
       } finally {
         h.payments.onCancel = async () => ({ cancelled: true });
       }
@@ -388,15 +486,33 @@ describe('transactions on PostgreSQL', () => {
       const tx = (await pay(await checkout())).transaction;
       await applyPaymentStatus(h.deps, report(tx.id, 'succeeded', `ok_${tx.id}`));
       const calls = h.payments.cancelCalls.length;
-      await expect(cancelTransaction(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' })).rejects.toMatchObject({ httpStatus: 409, code: 'ILLEGAL_TRANSITION' });
+      await expect(
+        cancelTransaction(h.deps, {
+          transactionId: tx.id,
+          browserOrigin: '',
+          sessionPublicId: tx.sessionPublicId ?? '',
+        }),
+      ).rejects.toMatchObject({ httpStatus: 409, code: 'ILLEGAL_TRANSITION' });
       expect(h.payments.cancelCalls).toHaveLength(calls);
     });
 
     it('marks pending_provider without an event; only from pending', async () => {
       const tx = (await pay(await checkout())).transaction;
-      const marked = await markTransactionPending(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' });
+      const marked = await markTransactionPending(h.deps, {
+        transactionId: tx.id,
+        browserOrigin: '',
+        sessionPublicId: tx.sessionPublicId ?? '',
+      });
       expect(marked).toMatchObject({ status: 0, subState: 'pending_provider' });
-      expect((await markTransactionPending(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' })).subState).toBe('pending_provider');
+      expect(
+        (
+          await markTransactionPending(h.deps, {
+            transactionId: tx.id,
+            browserOrigin: '',
+            sessionPublicId: tx.sessionPublicId ?? '',
+          })
+        ).subState,
+      ).toBe('pending_provider');
       expect((await h.statusEvents(tx.id)).map((e) => e.status)).toEqual([0]);
       expect((await getTransactionStatus(h.deps, tx.id)).status).toBe(0);
       const history = (await getTransaction(h.deps, org.organizationId, 'live', tx.id)).statusHistory;
@@ -404,7 +520,13 @@ describe('transactions on PostgreSQL', () => {
       await applyPaymentStatus(h.deps, report(tx.id, 'succeeded', `pp_${tx.id}`));
       const done = await getTransaction(h.deps, org.organizationId, 'live', tx.id);
       expect(done).toMatchObject({ status: 1, subState: null });
-      await expect(markTransactionPending(h.deps, { transactionId: tx.id, browserOrigin: '', sessionPublicId: tx.sessionPublicId ?? '' })).rejects.toMatchObject({ httpStatus: 409 });
+      await expect(
+        markTransactionPending(h.deps, {
+          transactionId: tx.id,
+          browserOrigin: '',
+          sessionPublicId: tx.sessionPublicId ?? '',
+        }),
+      ).rejects.toMatchObject({ httpStatus: 409 });
     });
   });
 
@@ -412,7 +534,12 @@ describe('transactions on PostgreSQL', () => {
     it('omits an empty external reference and return URL', async () => {
       const c = await checkout({ externalReference: undefined, invoiceNumber: 'INV-5', returnUrl: undefined });
       const tx = (await pay(c)).transaction;
-      expect(await getTransactionStatus(h.deps, tx.id)).toEqual({ status: 0, amount: 4200, currency: 'EUR', createdAt: tx.createdAt });
+      expect(await getTransactionStatus(h.deps, tx.id)).toEqual({
+        status: 0,
+        amount: 4200,
+        currency: 'EUR',
+        createdAt: tx.createdAt,
+      });
       await expect(getTransactionStatus(h.deps, newObjectId())).rejects.toMatchObject({ httpStatus: 404 });
       await expect(getTransactionStatus(h.deps, 'not-an-id')).rejects.toMatchObject({ httpStatus: 404 });
     });
@@ -429,50 +556,116 @@ describe('transactions on PostgreSQL', () => {
         status: 1,
         reason: 'paid by bank transfer',
       });
-      expect(m).toMatchObject({ status: 1, manual: true, manualReason: 'paid by bank transfer', currency: 'USD', providerId: null });
+      expect(m).toMatchObject({
+        status: 1,
+        manual: true,
+        manualReason: 'paid by bank transfer',
+        currency: 'USD',
+        providerId: null,
+      });
       expect(m.statusHistory).toEqual([
         expect.objectContaining({ from: null, to: 1, trigger: 'create_manual', reason: 'paid by bank transfer' }),
       ]);
       expect((await h.statusEvents(m.id)).map((e) => [e.previousStatus, e.status, e.sequence])).toEqual([[null, 1, 1]]);
       await expect(
-        createManualTransaction(h.deps, { ...org, mode: 'live', amount: 1, currency: 'EUR', externalReference: 'x', status: 0, reason: 'r' }),
+        createManualTransaction(h.deps, {
+          ...org,
+          mode: 'live',
+          amount: 1,
+          currency: 'EUR',
+          externalReference: 'x',
+          status: 0,
+          reason: 'r',
+        }),
       ).rejects.toMatchObject({ httpStatus: 400, field: 'status' });
       await expect(
-        createManualTransaction(h.deps, { ...org, mode: 'live', amount: 1, currency: 'EUR', externalReference: 'x', status: 1, reason: ' ' }),
+        createManualTransaction(h.deps, {
+          ...org,
+          mode: 'live',
+          amount: 1,
+          currency: 'EUR',
+          externalReference: 'x',
+          status: 1,
+          reason: ' ',
+        }),
       ).rejects.toMatchObject({ httpStatus: 400, field: 'reason' });
     });
 
     it('changes status only along legal manual transitions of non-provider transactions', async () => {
-      const m = await createManualTransaction(h.deps, { ...org, mode: 'live', amount: 500, currency: 'EUR', invoiceNumber: 'INV-1', status: -1, reason: 'awaiting wire' });
+      const m = await createManualTransaction(h.deps, {
+        ...org,
+        mode: 'live',
+        amount: 500,
+        currency: 'EUR',
+        invoiceNumber: 'INV-1',
+        status: -1,
+        reason: 'awaiting wire',
+      });
       const ref = { organizationId: org.organizationId, mode: 'live' as const, id: m.id };
-      await expect(updateTransaction(h.deps, ref, { status: 1 })).rejects.toMatchObject({ httpStatus: 400, field: 'reason' });
-      const done = await updateTransaction(h.deps, ref, { status: 1, reason: 'wire received', notes: 'checked statement' });
+      await expect(updateTransaction(h.deps, ref, { status: 1 })).rejects.toMatchObject({
+        httpStatus: 400,
+        field: 'reason',
+      });
+      const done = await updateTransaction(h.deps, ref, {
+        status: 1,
+        reason: 'wire received',
+        notes: 'checked statement',
+      });
       expect(done).toMatchObject({ status: 1, notes: 'checked statement' });
       expect((await h.statusEvents(m.id)).map((e) => e.status)).toEqual([-1, 1]);
-      await expect(updateTransaction(h.deps, ref, { status: -2, reason: 'oops' })).rejects.toMatchObject({ httpStatus: 409, code: 'ILLEGAL_TRANSITION' });
+      await expect(updateTransaction(h.deps, ref, { status: -2, reason: 'oops' })).rejects.toMatchObject({
+        httpStatus: 409,
+        code: 'ILLEGAL_TRANSITION',
+      });
       // "Mark refunded": a completed manual transaction may move to 3; repeating it changes nothing.
-      expect(await updateTransaction(h.deps, ref, { status: 3, reason: 'refunded by wire' })).toMatchObject({ status: 3 });
-      expect(await updateTransaction(h.deps, ref, { status: 3, reason: 'refunded by wire' })).toMatchObject({ status: 3 });
+      expect(await updateTransaction(h.deps, ref, { status: 3, reason: 'refunded by wire' })).toMatchObject({
+        status: 3,
+      });
+      expect(await updateTransaction(h.deps, ref, { status: 3, reason: 'refunded by wire' })).toMatchObject({
+        status: 3,
+      });
       expect((await h.statusEvents(m.id)).map((e) => e.status)).toEqual([-1, 1, 3]);
       const tx = (await pay(await checkout())).transaction;
       await expect(
         updateTransaction(h.deps, { ...ref, id: tx.id }, { status: 1, reason: 'trust me' }),
       ).rejects.toMatchObject({ httpStatus: 409, code: 'ILLEGAL_TRANSITION' });
-      const meta = await updateTransaction(h.deps, { ...ref, id: tx.id }, { metadata: { crm: '7' }, externalReference: 'order-78' });
+      const meta = await updateTransaction(
+        h.deps,
+        { ...ref, id: tx.id },
+        { metadata: { crm: '7' }, externalReference: 'order-78' },
+      );
       expect(meta).toMatchObject({ metadata: { crm: '7' }, externalReference: 'order-78', status: 0 });
       await expect(updateTransaction(h.deps, { ...ref, id: tx.id }, {})).rejects.toMatchObject({ httpStatus: 400 });
-      await expect(updateTransaction(h.deps, { ...ref, organizationId: newObjectId() }, { notes: 'x' })).rejects.toMatchObject({ httpStatus: 404 });
+      await expect(
+        updateTransaction(h.deps, { ...ref, organizationId: newObjectId() }, { notes: 'x' }),
+      ).rejects.toMatchObject({ httpStatus: 404 });
     });
 
     it('soft-deletes only quiet transactions without a provider payment', async () => {
-      const m = await createManualTransaction(h.deps, { ...org, mode: 'live', amount: 5, currency: 'EUR', externalReference: 'del', status: -1, reason: 'draft' });
+      const m = await createManualTransaction(h.deps, {
+        ...org,
+        mode: 'live',
+        amount: 5,
+        currency: 'EUR',
+        externalReference: 'del',
+        status: -1,
+        reason: 'draft',
+      });
       const ref = { organizationId: org.organizationId, mode: 'live' as const, id: m.id };
       const paid = (await pay(await checkout())).transaction;
-      await expect(deleteTransaction(h.deps, { ...ref, id: paid.id })).rejects.toMatchObject({ httpStatus: 409, code: 'TRANSACTION_NOT_DELETABLE' });
+      await expect(deleteTransaction(h.deps, { ...ref, id: paid.id })).rejects.toMatchObject({
+        httpStatus: 409,
+        code: 'TRANSACTION_NOT_DELETABLE',
+      });
       await deleteTransaction(h.deps, ref);
       await expect(getTransaction(h.deps, org.organizationId, 'live', m.id)).rejects.toMatchObject({ httpStatus: 404 });
       await expect(getTransactionStatus(h.deps, m.id)).rejects.toMatchObject({ httpStatus: 404 });
-      const all = await listTransactions(h.deps, { organizationId: org.organizationId, mode: 'live', page: 1, limit: 100 });
+      const all = await listTransactions(h.deps, {
+        organizationId: org.organizationId,
+        mode: 'live',
+        page: 1,
+        limit: 100,
+      });
       expect(all.items.map((t) => t.id)).not.toContain(m.id);
       expect(await h.store.collection('transactions').get(m.id)).toMatchObject({ deletedAt: expect.any(String) });
     });
@@ -482,7 +675,16 @@ describe('transactions on PostgreSQL', () => {
       const p = h.payments.addProvider({ organizationId: s.organizationId });
       const second = await h.site({ organizationId: s.organizationId });
       const mk = async (siteId: string, currency: string, status: -1 | 1) =>
-        createManualTransaction(h.deps, { organizationId: s.organizationId, siteId, mode: 'live', amount: 10, currency, externalReference: 'r', status, reason: 'x' });
+        createManualTransaction(h.deps, {
+          organizationId: s.organizationId,
+          siteId,
+          mode: 'live',
+          amount: 10,
+          currency,
+          externalReference: 'r',
+          status,
+          reason: 'x',
+        });
       h.clock.set('2026-04-01T08:00:00.000Z');
       const a = await mk(s.siteId, 'EUR', 1);
       h.clock.set('2026-04-02T23:59:59.000Z');
@@ -490,17 +692,32 @@ describe('transactions on PostgreSQL', () => {
       h.clock.set('2026-04-03T00:00:00.000Z');
       const c = await mk(second.siteId, 'EUR', 1);
       h.clock.set('2026-04-03T00:00:01.000Z');
-      const buyer = await createCheckout(h.deps, { ...s, mode: 'live', amount: 10, currency: 'EUR', externalReference: 'p' });
-      const viaProvider = (await createTransaction(h.deps, { sessionPublicId: buyer.sessionPublicId, providerId: p.id, billingAddress: billing, browserOrigin: '' }))
-        .transaction;
+      const buyer = await createCheckout(h.deps, {
+        ...s,
+        mode: 'live',
+        amount: 10,
+        currency: 'EUR',
+        externalReference: 'p',
+      });
+      const viaProvider = (
+        await createTransaction(h.deps, {
+          sessionPublicId: buyer.sessionPublicId,
+          providerId: p.id,
+          billingAddress: billing,
+          browserOrigin: '',
+        })
+      ).transaction;
       h.clock.set('2026-03-01T12:00:00.000Z');
       const q = { organizationId: s.organizationId, mode: 'live' as const, page: 1, limit: 10 };
-      const ids = async (extra: Record<string, unknown>) => (await listTransactions(h.deps, { ...q, ...extra })).items.map((t) => t.id);
+      const ids = async (extra: Record<string, unknown>) =>
+        (await listTransactions(h.deps, { ...q, ...extra })).items.map((t) => t.id);
       expect(await ids({})).toEqual([viaProvider.id, c.id, b.id, a.id]);
       expect(await ids({ statuses: [1] })).toEqual([c.id, a.id]);
       expect(await ids({ statuses: [-1, 0] })).toEqual([viaProvider.id, b.id]);
       expect(await ids({ currency: 'usd' })).toEqual([b.id]);
-      expect(await ids({ createdFrom: '2026-04-02T00:00:00.000Z', createdTo: '2026-04-02T23:59:59.999Z' })).toEqual([b.id]);
+      expect(await ids({ createdFrom: '2026-04-02T00:00:00.000Z', createdTo: '2026-04-02T23:59:59.999Z' })).toEqual([
+        b.id,
+      ]);
       expect(await ids({ siteIds: [second.siteId] })).toEqual([c.id]);
       expect(await ids({ providerIds: [p.id] })).toEqual([viaProvider.id]);
       const page2 = await listTransactions(h.deps, { ...q, page: 2, limit: 3 });

@@ -12,7 +12,14 @@ const seller: EInvoiceDocument['seller'] = {
   iban: 'DE89370400440532013000',
 };
 
-const line = (id: number, description: string, quantity: number, net: number, taxRate: number, category: EInvoiceLine['category']): EInvoiceLine => ({
+const line = (
+  id: number,
+  description: string,
+  quantity: number,
+  net: number,
+  taxRate: number,
+  category: EInvoiceLine['category'],
+): EInvoiceLine => ({
   id: String(id),
   description,
   quantity,
@@ -22,7 +29,12 @@ const line = (id: number, description: string, quantity: number, net: number, ta
   category,
 });
 
-function doc(number: string, buyer: EInvoiceDocument['buyer'], lines: EInvoiceLine[], extra: Partial<EInvoiceDocument> = {}): EInvoiceDocument {
+function doc(
+  number: string,
+  buyer: EInvoiceDocument['buyer'],
+  lines: EInvoiceLine[],
+  extra: Partial<EInvoiceDocument> = {},
+): EInvoiceDocument {
   const net = lines.reduce((s, l) => s + l.net, 0);
   const tax = lines.reduce((s, l) => s + l.tax, 0);
   return {
@@ -53,9 +65,14 @@ const deBuyer: EInvoiceDocument['buyer'] = {
   endpoint: { schemeId: '9930', value: 'DE129273398' },
 };
 
-export const domesticDE = doc('INV-2027-0001', deBuyer, [line(1, 'Consulting, March', 3, 30000, 19, 'S'), line(2, 'Licence', 1, 4999, 19, 'S')], {
-  servicePeriod: { start: '2027-02-01', end: '2027-02-28' },
-});
+export const domesticDE = doc(
+  'INV-2027-0001',
+  deBuyer,
+  [line(1, 'Consulting, March', 3, 30000, 19, 'S'), line(2, 'Licence', 1, 4999, 19, 'S')],
+  {
+    servicePeriod: { start: '2027-02-01', end: '2027-02-28' },
+  },
+);
 
 export const reverseChargeFR = doc(
   'INV-2027-0002',
@@ -92,7 +109,10 @@ export const mixedRates = doc('INV-2027-0004', deBuyer, [
 ]);
 
 export const creditNote: EInvoiceDocument = {
-  ...doc('CN-2027-0001', deBuyer, [line(1, 'Consulting, March', 3, 30000, 19, 'S'), line(2, 'Licence', 1, 4999, 19, 'S')]),
+  ...doc('CN-2027-0001', deBuyer, [
+    line(1, 'Consulting, March', 3, 30000, 19, 'S'),
+    line(2, 'Licence', 1, 4999, 19, 'S'),
+  ]),
   kind: 'credit_note',
   dueDate: null,
   paymentTerms: 'Credits invoice INV-2027-0001.',
@@ -103,7 +123,12 @@ export const creditNote: EInvoiceDocument = {
 /** An issued invoice whose buyer was corrected (name, address, routing address). */
 export const corrected = doc(
   'INV-2027-0005',
-  { ...deBuyer, name: 'Käufer Holding AG', address: { street: 'Leopoldstraße 10', city: 'München', postalCode: '80802', country: 'DE' }, endpoint: { schemeId: '0204', value: '04011000-12345-03' } },
+  {
+    ...deBuyer,
+    name: 'Käufer Holding AG',
+    address: { street: 'Leopoldstraße 10', city: 'München', postalCode: '80802', country: 'DE' },
+    endpoint: { schemeId: '0204', value: '04011000-12345-03' },
+  },
   [line(1, 'Support plan', 12, 120000, 19, 'S')],
   { buyerReference: '04011000-12345-03' },
 );

@@ -15,8 +15,21 @@ const run = promisify(execFile);
 export const KIT = resolve(__dirname, '../../../../shared/einvoice/validate.mjs');
 
 /** Runs the kit on files with one profile; answers its JSON results. */
-export async function validateWithKit(profile: string, files: string[]): Promise<{ file: string; valid: boolean; counts: { fatal: number }; xsd: unknown; schematron: { ruleset: string; failed: { id: string; flag: string; text: string }[] }[] }[]> {
-  const out = await run(process.execPath, [KIT, '-p', profile, '--json', ...files], { maxBuffer: 64 * 1024 * 1024 }).then(
+export async function validateWithKit(
+  profile: string,
+  files: string[],
+): Promise<
+  {
+    file: string;
+    valid: boolean;
+    counts: { fatal: number };
+    xsd: unknown;
+    schematron: { ruleset: string; failed: { id: string; flag: string; text: string }[] }[];
+  }[]
+> {
+  const out = await run(process.execPath, [KIT, '-p', profile, '--json', ...files], {
+    maxBuffer: 64 * 1024 * 1024,
+  }).then(
     (r) => r.stdout,
     (err: { stdout?: string; stderr?: string; code?: number }) => {
       if (err.code === 1 && err.stdout) return err.stdout;
@@ -27,7 +40,11 @@ export async function validateWithKit(profile: string, files: string[]): Promise
   return parsed.results;
 }
 
-const PROFILE: Record<EInvoiceFormat, string> = { xrechnung: 'xrechnung-ubl', peppol: 'peppol-ubl', zugferd: 'facturx-cii' };
+const PROFILE: Record<EInvoiceFormat, string> = {
+  xrechnung: 'xrechnung-ubl',
+  peppol: 'peppol-ubl',
+  zugferd: 'facturx-cii',
+};
 
 describe('e-invoice XML of the test matrix passes the official validation artefacts', () => {
   let dir: string;
@@ -49,7 +66,10 @@ describe('e-invoice XML of the test matrix passes the official validation artefa
       for (const [name, document] of Object.entries(MATRIX)) {
         const { xml, specification } = einvoiceXml({ format, document });
         const report = checkEInvoice(document, format, xml, specification, new Date());
-        expect(report.findings.filter((f) => f.severity === 'error'), `${format} ${name}`).toEqual([]);
+        expect(
+          report.findings.filter((f) => f.severity === 'error'),
+          `${format} ${name}`,
+        ).toEqual([]);
         const file = join(dir, `${format}-${name}.xml`);
         await writeFile(file, xml);
         files.push(file);
@@ -58,7 +78,13 @@ describe('e-invoice XML of the test matrix passes the official validation artefa
       expect(results).toHaveLength(files.length);
       const failed = results
         .filter((r) => !r.valid)
-        .map((r) => ({ file: r.file, xsd: r.xsd, fatal: r.schematron.flatMap((s) => s.failed.filter((f) => f.flag === 'fatal').map((f) => `${f.id}: ${f.text}`)) }));
+        .map((r) => ({
+          file: r.file,
+          xsd: r.xsd,
+          fatal: r.schematron.flatMap((s) =>
+            s.failed.filter((f) => f.flag === 'fatal').map((f) => `${f.id}: ${f.text}`),
+          ),
+        }));
       expect(failed).toEqual([]);
     });
   }

@@ -8,7 +8,13 @@ import { collections, DOCUMENTS } from '../src/store/collections';
 import { invoice } from './fixtures';
 
 const PG_URL = TEST_PG_URL;
-const renderer = new PdfRenderer({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', pages: 1, maxQueue: 4, timeoutMs: 20_000, logger: createLogger({ service: 'documents-test', level: 'silent' }) });
+const renderer = new PdfRenderer({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  pages: 1,
+  maxQueue: 4,
+  timeoutMs: 20_000,
+  logger: createLogger({ service: 'documents-test', level: 'silent' }),
+});
 let store: DroppableStore;
 
 beforeAll(async () => {
@@ -32,14 +38,23 @@ describe('stored PDFs', () => {
     expect(first.pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
     // What is printed comes from the stored snapshot's PDF, not the view sent this time.
-    const again = await storedPdf(store, renderer, { ...base, snapshotVersion: 'c0', view: invoice({ number: 'CHANGED' }) });
+    const again = await storedPdf(store, renderer, {
+      ...base,
+      snapshotVersion: 'c0',
+      view: invoice({ number: 'CHANGED' }),
+    });
     expect(again.rendered).toBe(false);
     expect(again.pdf.equals(first.pdf)).toBe(true);
 
     const next = await storedPdf(store, renderer, { ...base, snapshotVersion: 'c1', view: invoice() });
     expect(next.rendered).toBe(true);
 
-    const regenerated = await storedPdf(store, renderer, { ...base, snapshotVersion: 'c0', regenerate: true, view: invoice() });
+    const regenerated = await storedPdf(store, renderer, {
+      ...base,
+      snapshotVersion: 'c0',
+      regenerate: true,
+      view: invoice(),
+    });
     expect(regenerated.rendered).toBe(true);
 
     const records = await store.collection<DocumentDoc>(DOCUMENTS).find({ organizationId, documentId });
@@ -58,16 +73,26 @@ describe('stored PDFs', () => {
   it('renders an ephemeral preview every time and stores nothing', async () => {
     const previewOf = newUnguessableObjectId();
     const req = { ...base, documentId: previewOf, snapshotVersion: 'preview', ephemeral: true };
-    const first = await storedPdf(store, renderer, { ...req, view: invoice({ kind: 'proforma', number: 'PROFORMA-ABCD1234-4' }) });
+    const first = await storedPdf(store, renderer, {
+      ...req,
+      view: invoice({ kind: 'proforma', number: 'PROFORMA-ABCD1234-4' }),
+    });
     expect(first.rendered).toBe(true);
     expect(first.pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    const second = await storedPdf(store, renderer, { ...req, view: invoice({ kind: 'proforma', number: 'PROFORMA-ABCD1234-4' }) });
+    const second = await storedPdf(store, renderer, {
+      ...req,
+      view: invoice({ kind: 'proforma', number: 'PROFORMA-ABCD1234-4' }),
+    });
     expect(second.rendered).toBe(true);
     expect((await store.collection<DocumentDoc>(DOCUMENTS).find({ documentId: previewOf })).items).toEqual([]);
   });
 
   it('refuses malformed keys without rendering', async () => {
-    await expect(storedPdf(store, renderer, { ...base, snapshotVersion: '../x', view: invoice() })).rejects.toBeInstanceOf(ValidationError);
-    await expect(storedPdf(store, renderer, { ...base, documentId: 'nope', snapshotVersion: 'c0', view: invoice() })).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      storedPdf(store, renderer, { ...base, snapshotVersion: '../x', view: invoice() }),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      storedPdf(store, renderer, { ...base, documentId: 'nope', snapshotVersion: 'c0', view: invoice() }),
+    ).rejects.toBeInstanceOf(ValidationError);
   });
 });

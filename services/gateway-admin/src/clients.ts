@@ -1,4 +1,13 @@
-import { checkout, checkoutPayments, billing, documents, notificationsIpn, paymentsWebhooks, recurring, tax } from '@paymesh/proto';
+import {
+  checkout,
+  checkoutPayments,
+  billing,
+  documents,
+  notificationsIpn,
+  paymentsWebhooks,
+  recurring,
+  tax,
+} from '@paymesh/proto';
 import { makeClient } from '@paymesh/grpc';
 import { downstreamAddr, type BackendService, type DownstreamAddrs } from '@paymesh/runtime';
 
@@ -18,7 +27,9 @@ export interface Clients {
   close(): void;
 }
 
-export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: number; DOCUMENTS_DEADLINE_MS?: number }): Clients {
+export function createClients(
+  config: DownstreamAddrs & { GRPC_DEADLINE_MS: number; DOCUMENTS_DEADLINE_MS?: number },
+): Clients {
   const at = (s: BackendService) => downstreamAddr(config, s);
   const c = {
     checkout: makeClient(checkout.CheckoutServiceClient, at('checkout')),

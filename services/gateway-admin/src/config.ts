@@ -52,7 +52,10 @@ export const configSchema = baseConfigSchema
      * Deadline of billing calls that render a document (PDF download, regenerate, e-mail with the
      * PDF attached); longer than billing's own DOCUMENTS_DEADLINE_MS (20 s) so billing answers first.
      */
-    DOCUMENTS_DEADLINE_MS: envInt(25_000).refine((n) => n >= 1_000 && n <= 180_000, 'DOCUMENTS_DEADLINE_MS must be from 1000 to 180000'),
+    DOCUMENTS_DEADLINE_MS: envInt(25_000).refine(
+      (n) => n >= 1_000 && n <= 180_000,
+      'DOCUMENTS_DEADLINE_MS must be from 1000 to 180000',
+    ),
     /** HS256 key of dashboard access tokens, at least 32 characters; shared by all replicas. */
     JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
     /** Lifetime of a dashboard access JWT (default 15 minutes). */
@@ -85,7 +88,10 @@ export const configSchema = baseConfigSchema
     /** Lifetime of a magic link when the request names none; a request may only shorten it. */
     PORTAL_MAGIC_LINK_TTL_MINUTES: envInt(60).refine((n) => n >= 1, 'PORTAL_MAGIC_LINK_TTL_MINUTES must be at least 1'),
     /** Longest lifetime of a magic link; the default is capped to it too. */
-    PORTAL_MAGIC_LINK_MAX_TTL_MINUTES: envInt(24 * 60).refine((n) => n >= 1, 'PORTAL_MAGIC_LINK_MAX_TTL_MINUTES must be at least 1'),
+    PORTAL_MAGIC_LINK_MAX_TTL_MINUTES: envInt(24 * 60).refine(
+      (n) => n >= 1,
+      'PORTAL_MAGIC_LINK_MAX_TTL_MINUTES must be at least 1',
+    ),
   });
 
 export type Config = typeof config;
@@ -98,7 +104,9 @@ export function resolveJwtKey(c: DevSecretsGate & { JWT_SECRET?: string | undefi
     return new TextEncoder().encode(c.JWT_SECRET);
   }
   if (!devSecretsAllowed(c)) {
-    throw new ConfigError('JWT_SECRET must be set (local runs may opt into the development key with NODE_ENV=development and PAYMESH_DEV_DEFAULTS=true)');
+    throw new ConfigError(
+      'JWT_SECRET must be set (local runs may opt into the development key with NODE_ENV=development and PAYMESH_DEV_DEFAULTS=true)',
+    );
   }
   return new TextEncoder().encode(DEV_JWT_SECRET);
 }

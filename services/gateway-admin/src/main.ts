@@ -56,7 +56,12 @@ void runGateway({
       healthChecks,
       trustProxy: config.TRUST_PROXY,
       rateLimit: { config, namespace: `${config.STORE_NAMESPACE}:gateway-admin` },
-      idempotency: adminIdempotency({ store: infra.store, keyring: resolveKeyring(config), routes, clock: systemClock }),
+      idempotency: adminIdempotency({
+        store: infra.store,
+        keyring: resolveKeyring(config),
+        routes,
+        clock: systemClock,
+      }),
     });
     return { app, close: () => clients.close() };
   },

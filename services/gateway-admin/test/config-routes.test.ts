@@ -34,7 +34,9 @@ describe('configuration routes: roles and scopes', () => {
     store = await createStore({ url: PG_URL, database: `gw_admin_test_${randomBytes(5).toString('hex')}` });
     for (const c of collections) await store.ensureCollection(c);
     const now = new Date().toISOString();
-    await store.collection<OrganizationDoc>(ORGANIZATIONS).insert({ id: orgId, name: 'Org', licenseState: 'ACTIVE', createdAt: now, updatedAt: now });
+    await store
+      .collection<OrganizationDoc>(ORGANIZATIONS)
+      .insert({ id: orgId, name: 'Org', licenseState: 'ACTIVE', createdAt: now, updatedAt: now });
     clients = createClients({
       CHECKOUT_GRPC_ADDR: DEAD,
       PAYMENTS_WEBHOOKS_GRPC_ADDR: DEAD,
@@ -65,12 +67,28 @@ describe('configuration routes: roles and scopes', () => {
       },
     };
     const mk = async (name: string, role: Role, scopes: readonly Scope[]) => {
-      keys[name] = (await createApiKey(deps, { kind: 'organization', organizationId: orgId, name, mode: 'live', role, scopes: [...scopes], expiresAt: null })).token;
+      keys[name] = (
+        await createApiKey(deps, {
+          kind: 'organization',
+          organizationId: orgId,
+          name,
+          mode: 'live',
+          role,
+          scopes: [...scopes],
+          expiresAt: null,
+        })
+      ).token;
     };
     await mk('viewer', 'Viewer', ORGANIZATION_SCOPES);
     await mk('editor', 'Editor', ORGANIZATION_SCOPES);
     await mk('admin', 'Admin', ORGANIZATION_SCOPES);
-    await mk('adminNoOrgScopes', 'Admin', ORGANIZATION_SCOPES.filter((s) => !s.startsWith('organization:') && !s.startsWith('site:') && !s.startsWith('domain:')));
+    await mk(
+      'adminNoOrgScopes',
+      'Admin',
+      ORGANIZATION_SCOPES.filter(
+        (s) => !s.startsWith('organization:') && !s.startsWith('site:') && !s.startsWith('domain:'),
+      ),
+    );
     app = await buildAdminServer({
       deps,
       routes: [...siteRoutes, ...domainRoutes, ...organizationSettingsRoutes, ...licenseRoutes],
@@ -90,7 +108,12 @@ describe('configuration routes: roles and scopes', () => {
 
   const site = newObjectId();
   const domain = newObjectId();
-  const cases: { method: 'GET' | 'PUT' | 'POST' | 'DELETE'; url: string; body?: Record<string, unknown>; minRole: Role }[] = [
+  const cases: {
+    method: 'GET' | 'PUT' | 'POST' | 'DELETE';
+    url: string;
+    body?: Record<string, unknown>;
+    minRole: Role;
+  }[] = [
     { method: 'GET', url: '/api/v1/sites', minRole: 'Viewer' },
     { method: 'PUT', url: `/api/v1/sites/${site}`, body: { name: 'x' }, minRole: 'Editor' },
     { method: 'DELETE', url: `/api/v1/sites/${site}`, minRole: 'Admin' },
@@ -105,7 +128,12 @@ describe('configuration routes: roles and scopes', () => {
     { method: 'GET', url: '/api/v1/organizations/settings/invoicing', minRole: 'Viewer' },
     // The spec names Admin only for tax settings: Editors write invoicing settings, except the payout IBAN.
     { method: 'PUT', url: '/api/v1/organizations/settings/invoicing', body: { enabled: true }, minRole: 'Editor' },
-    { method: 'PUT', url: '/api/v1/organizations/settings/invoicing', body: { enabled: true, bankIBAN: { plaintext: 'DE89370400440532013000' } }, minRole: 'Admin' },
+    {
+      method: 'PUT',
+      url: '/api/v1/organizations/settings/invoicing',
+      body: { enabled: true, bankIBAN: { plaintext: 'DE89370400440532013000' } },
+      minRole: 'Admin',
+    },
     { method: 'PUT', url: '/api/v1/organizations/settings/invoicing', body: { bankIBAN: null }, minRole: 'Admin' },
     { method: 'GET', url: '/api/v1/organizations/settings/tax', minRole: 'Viewer' },
     { method: 'PUT', url: '/api/v1/organizations/settings/tax', body: { viesEnabled: true }, minRole: 'Admin' },
@@ -117,7 +145,12 @@ describe('configuration routes: roles and scopes', () => {
 
   it.each(cases)('$method $url needs role $minRole and its scope', async ({ method, url, body, minRole }) => {
     const send = (token: string | undefined) =>
-      app.inject({ method, url, headers: token ? { authorization: `Bearer ${token}` } : {}, ...(body ? { payload: body } : {}) });
+      app.inject({
+        method,
+        url,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        ...(body ? { payload: body } : {}),
+      });
     expect((await send(undefined)).statusCode).toBe(401);
     for (const role of ['Viewer', 'Editor', 'Admin'] as Role[]) {
       const res = await send(keys[role.toLowerCase()]);
@@ -137,7 +170,11 @@ describe('configuration routes: roles and scopes', () => {
       payload: { licenseState: 'BLOCKED' },
     });
     expect(res.statusCode).toBe(403);
-    const lic = await app.inject({ method: 'GET', url: '/api/v1/organizations/license', headers: { authorization: `Bearer ${keys.viewer}` } });
+    const lic = await app.inject({
+      method: 'GET',
+      url: '/api/v1/organizations/license',
+      headers: { authorization: `Bearer ${keys.viewer}` },
+    });
     expect(lic.statusCode).toBe(200);
     expect(lic.json()).toMatchObject({ organizationId: orgId, licenseState: 'ACTIVE' });
   });

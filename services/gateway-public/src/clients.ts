@@ -23,7 +23,13 @@ export interface Clients {
   close(): void;
 }
 
-export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: number; PAYMENT_CALL_DEADLINE_MS: number; TAX_CALL_DEADLINE_MS: number }): Clients {
+export function createClients(
+  config: DownstreamAddrs & {
+    GRPC_DEADLINE_MS: number;
+    PAYMENT_CALL_DEADLINE_MS: number;
+    TAX_CALL_DEADLINE_MS: number;
+  },
+): Clients {
   const pw = makeClient(paymentsWebhooks.PaymentsWebhooksServiceClient, downstreamAddr(config, 'payments-webhooks'));
   const cp = makeClient(checkoutPayments.CheckoutPaymentsServiceClient, downstreamAddr(config, 'checkout'));
   const tx = makeClient(tax.TaxServiceClient, downstreamAddr(config, 'tax'));
@@ -52,6 +58,12 @@ export function createClients(config: DownstreamAddrs & { GRPC_DEADLINE_MS: numb
 }
 
 /** Calls a backend RPC with the request's context and a deadline. */
-export function rpc<Req, Res>(client: Client, method: Parameters<typeof call<Req, Res>>[1], req: Req, deadlineMs: number, target = 'checkout'): Promise<Res> {
+export function rpc<Req, Res>(
+  client: Client,
+  method: Parameters<typeof call<Req, Res>>[1],
+  req: Req,
+  deadlineMs: number,
+  target = 'checkout',
+): Promise<Res> {
   return call(client, method, req, { deadlineMs, target });
 }

@@ -48,7 +48,12 @@ void runGateway({
       apiRoutes: publicApiRoutes(routeOptions),
       pages: loadWebPages(),
       // A retry waits for a first request as long as its payment call may take.
-      idempotency: publicIdempotency({ store: infra.store, keyring: resolveKeyring(config), clock: systemClock, waitMs: Math.max(30_000, config.PAYMENT_CALL_DEADLINE_MS + 5_000) }),
+      idempotency: publicIdempotency({
+        store: infra.store,
+        keyring: resolveKeyring(config),
+        clock: systemClock,
+        waitMs: Math.max(30_000, config.PAYMENT_CALL_DEADLINE_MS + 5_000),
+      }),
     });
     return { app, close: () => clients.close() };
   },

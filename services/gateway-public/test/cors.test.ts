@@ -20,7 +20,8 @@ const seenTransactionOrigins: string[] = [];
 /** Checkout stand-in: allows only the shop's origin (and trusted callers, sent as ''). */
 function publicCheckout(req: checkoutPayments.GetPublicCheckoutRequest): checkoutPayments.PublicCheckout {
   seenOrigins.push(req.browserOrigin);
-  if (req.browserOrigin !== '' && req.browserOrigin !== SHOP) throw new ForbiddenError('origin not allowed for this checkout');
+  if (req.browserOrigin !== '' && req.browserOrigin !== SHOP)
+    throw new ForbiddenError('origin not allowed for this checkout');
   return {
     id: req.sessionPublicId,
     currency: 'EUR',
@@ -43,12 +44,27 @@ beforeAll(async () => {
   const impl: UntypedServiceImplementation = Object.fromEntries(
     Object.keys(checkoutPayments.CheckoutPaymentsServiceService).map((name) => [name, notUsed]),
   );
-  impl.getPublicCheckout = unary(logger, 'GetPublicCheckout', async (req: checkoutPayments.GetPublicCheckoutRequest) => publicCheckout(req));
-  impl.getTransactionStatus = unary(logger, 'GetTransactionStatus', async (req: checkoutPayments.TransactionRef): Promise<checkoutPayments.TransactionStatusView> => {
-    seenTransactionOrigins.push(req.browserOrigin);
-    if (req.browserOrigin !== '' && req.browserOrigin !== SHOP) throw new ForbiddenError('origin not allowed for this checkout');
-    return { status: 1, externalReference: '', amount: 100, currency: 'EUR', returnUrl: '', cancelUrl: '', createdAt: '2026-03-01T12:00:00.000Z' };
-  });
+  impl.getPublicCheckout = unary(logger, 'GetPublicCheckout', async (req: checkoutPayments.GetPublicCheckoutRequest) =>
+    publicCheckout(req),
+  );
+  impl.getTransactionStatus = unary(
+    logger,
+    'GetTransactionStatus',
+    async (req: checkoutPayments.TransactionRef): Promise<checkoutPayments.TransactionStatusView> => {
+      seenTransactionOrigins.push(req.browserOrigin);
+      if (req.browserOrigin !== '' && req.browserOrigin !== SHOP)
+        throw new ForbiddenError('origin not allowed for this checkout');
+      return {
+        status: 1,
+        externalReference: '',
+        amount: 100,
+        currency: 'EUR',
+        returnUrl: '',
+        cancelUrl: '',
+        createdAt: '2026-03-01T12:00:00.000Z',
+      };
+    },
+  );
   grpc.addService<UntypedServiceImplementation>(checkoutPayments.CheckoutPaymentsServiceService, impl);
   const port = await grpc.listen('127.0.0.1:0');
   clients = createClients({
@@ -98,8 +114,12 @@ describe('CORS of the buyer-facing routes', () => {
     const res = await preflight('/api/v1/checkouts/cs_main', MAIN, 'POST', 'content-type,x-request-id');
     expect(res.statusCode).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe(MAIN);
-    expect(String(res.headers['access-control-allow-methods']).split(/,\s*/)).toEqual(expect.arrayContaining(['GET', 'POST']));
-    expect(String(res.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(['content-type', 'x-request-id']));
+    expect(String(res.headers['access-control-allow-methods']).split(/,\s*/)).toEqual(
+      expect.arrayContaining(['GET', 'POST']),
+    );
+    expect(String(res.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/)).toEqual(
+      expect.arrayContaining(['content-type', 'x-request-id']),
+    );
     expect(res.headers['access-control-max-age']).toBe('600');
     expect(String(res.headers.vary)).toMatch(/Origin/);
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
@@ -111,9 +131,18 @@ describe('CORS of the buyer-facing routes', () => {
     expect(pre.headers['access-control-allow-origin']).toBeUndefined();
     const create = await preflight('/api/v1/transactions/create', 'https://evil.example', 'POST', 'content-type');
     expect(create.headers['access-control-allow-origin']).toBeUndefined();
-    const billingRequest = await preflight('/api/v1/billing-requests/create', 'https://evil.example', 'POST', 'content-type');
+    const billingRequest = await preflight(
+      '/api/v1/billing-requests/create',
+      'https://evil.example',
+      'POST',
+      'content-type',
+    );
     expect(billingRequest.headers['access-control-allow-origin']).toBeUndefined();
-    const foreign = await app.inject({ method: 'GET', url: '/api/v1/checkouts/cs_abc', headers: { origin: 'https://evil.example' } });
+    const foreign = await app.inject({
+      method: 'GET',
+      url: '/api/v1/checkouts/cs_abc',
+      headers: { origin: 'https://evil.example' },
+    });
     expect(foreign.statusCode).toBe(403);
     expect(foreign.json().error).toMatch(/origin not allowed/);
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();

@@ -61,7 +61,11 @@ describe('POST /hooks/:type/:providerId', () => {
       method: 'POST',
       url: '/hooks/provider_a/abc123',
       payload: body,
-      headers: { 'Content-Type': 'application/json; charset=utf-8', 'Stripe-Signature': 'good', Authorization: 'Bearer x' },
+      headers: {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Stripe-Signature': 'good',
+        Authorization: 'Bearer x',
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ received: true });
@@ -79,17 +83,32 @@ describe('POST /hooks/:type/:providerId', () => {
       ['text/plain', 'not json {'],
       ['application/json', '{broken'],
     ] as const) {
-      const res = await app.inject({ method: 'POST', url: '/hooks/provider_c/p1', payload, headers: { 'content-type': type, 'stripe-signature': 'good' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/hooks/provider_c/p1',
+        payload,
+        headers: { 'content-type': type, 'stripe-signature': 'good' },
+      });
       expect(res.statusCode).toBe(200);
       expect(Buffer.from(seen.at(-1)!.rawBody).toString('utf8')).toBe(payload);
     }
   });
 
   it('answers duplicates with 200 and duplicate: true, rejections with 400 and an error envelope', async () => {
-    const dup = await app.inject({ method: 'POST', url: '/hooks/provider_a/dup', payload: '{}', headers: { 'content-type': 'application/json', 'stripe-signature': 'good' } });
+    const dup = await app.inject({
+      method: 'POST',
+      url: '/hooks/provider_a/dup',
+      payload: '{}',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 'good' },
+    });
     expect(dup.statusCode).toBe(200);
     expect(dup.json()).toEqual({ received: true, duplicate: true });
-    const bad = await app.inject({ method: 'POST', url: '/hooks/provider_a/p1', payload: '{}', headers: { 'content-type': 'application/json', 'stripe-signature': 'bad' } });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/hooks/provider_a/p1',
+      payload: '{}',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 'bad' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ error: 'webhook rejected: signature mismatch' });
   });

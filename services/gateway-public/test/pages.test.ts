@@ -38,7 +38,11 @@ afterAll(async () => {
 
 describe('GET /c/:id', () => {
   it('answers the shell in the negotiated language with the page headers', async () => {
-    const res = await app.inject({ method: 'GET', url: '/c/cs_abc', headers: { 'accept-language': 'de-CH, de;q=0.9, en;q=0.8' } });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/c/cs_abc',
+      headers: { 'accept-language': 'de-CH, de;q=0.9, en;q=0.8' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-cache');
@@ -46,10 +50,14 @@ describe('GET /c/:id', () => {
     expect(res.headers['x-request-id']).toBeTruthy();
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(res.headers['referrer-policy']).toBe('same-origin');
-    expect(String(res.headers['content-security-policy'])).toMatch(/^default-src 'none';script-src 'self';style-src 'self';/);
+    expect(String(res.headers['content-security-policy'])).toMatch(
+      /^default-src 'none';script-src 'self';style-src 'self';/,
+    );
     expect(res.body).toContain('<html lang="de">');
     expect(res.body).toContain(`../assets/${pages.manifest.checkout!.js}`);
-    expect((await app.inject({ method: 'GET', url: '/c/cs_abc?lang=en', headers: { 'accept-language': 'de' } })).body).toContain('<html lang="en">');
+    expect(
+      (await app.inject({ method: 'GET', url: '/c/cs_abc?lang=en', headers: { 'accept-language': 'de' } })).body,
+    ).toContain('<html lang="en">');
   });
 
   it('answers 404 (the same page, which says so) for what cannot be a session ID, never 5xx', async () => {
@@ -83,11 +91,19 @@ describe('GET /assets/*', () => {
     expect(gunzipSync(gz.rawPayload).toString('utf8')).toBe(plain.body);
     const br = await app.inject({ method: 'GET', url: `/assets/${js}`, headers: { 'accept-encoding': 'br, gzip' } });
     expect(br.headers['content-encoding']).toBe('br');
-    expect((await app.inject({ method: 'GET', url: `/assets/${pages.manifest.checkout!.css}` })).headers['content-type']).toMatch(/^text\/css/);
+    expect(
+      (await app.inject({ method: 'GET', url: `/assets/${pages.manifest.checkout!.css}` })).headers['content-type'],
+    ).toMatch(/^text\/css/);
   });
 
   it('serves nothing outside the assets folder', async () => {
-    for (const url of ['/assets/../manifest.json', '/assets/..%2Fmanifest.json', '/assets/%2e%2e/%2e%2e/package.json', '/assets/missing-ABC.js', '/assets/']) {
+    for (const url of [
+      '/assets/../manifest.json',
+      '/assets/..%2Fmanifest.json',
+      '/assets/%2e%2e/%2e%2e/package.json',
+      '/assets/missing-ABC.js',
+      '/assets/',
+    ]) {
       const res = await app.inject({ method: 'GET', url });
       expect([400, 403, 404], url).toContain(res.statusCode);
       expect(res.body).not.toContain('"checkout"');

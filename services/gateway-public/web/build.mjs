@@ -21,7 +21,9 @@ const PAGES = {
   portal: { js: 'src/portal/main.ts', css: 'src/portal/portal.css' },
 };
 
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(HERE, 'tsconfig.json')], { stdio: 'inherit' });
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(HERE, 'tsconfig.json')], {
+  stdio: 'inherit',
+});
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(join(OUT, 'assets'), { recursive: true });

@@ -36,7 +36,12 @@ describe('notifications-ipn config', () => {
     expect([local.SMTP_HOST, local.SMTP_PORT]).toEqual(['127.0.0.1', 12125]);
     const prod = configSchema.parse({ NODE_ENV: 'production', MAIL_SANDBOX_SMTP_PORT: '12125' });
     expect(prod.SMTP_HOST).toBeUndefined();
-    const real = configSchema.parse({ NODE_ENV: 'development', MAIL_SANDBOX_SMTP_PORT: '12125', SMTP_HOST: 'smtp.example.com', SMTP_SECURE: 'true' });
+    const real = configSchema.parse({
+      NODE_ENV: 'development',
+      MAIL_SANDBOX_SMTP_PORT: '12125',
+      SMTP_HOST: 'smtp.example.com',
+      SMTP_SECURE: 'true',
+    });
     expect([real.SMTP_HOST, real.SMTP_PORT, real.SMTP_SECURE]).toEqual(['smtp.example.com', 465, true]);
     expect(configSchema.parse({ NODE_ENV: 'production', SMTP_HOST: 'smtp.example.com' }).SMTP_PORT).toBe(587);
   });
@@ -46,7 +51,13 @@ describe('notifications-ipn config', () => {
     expect(configSchema.safeParse({ EMAIL_MAX_ATTEMPTS: '0' }).success).toBe(false);
     expect(configSchema.parse({}).EMAIL_MAX_ATTEMPTS).toBe(5);
     // Compose passes unset variables as empty strings.
-    const blank = configSchema.parse({ NODE_ENV: 'production', SMTP_HOST: '', SMTP_USER: '', SMTP_PASS: '', SMTP_PORT: '' });
+    const blank = configSchema.parse({
+      NODE_ENV: 'production',
+      SMTP_HOST: '',
+      SMTP_USER: '',
+      SMTP_PASS: '',
+      SMTP_PORT: '',
+    });
     expect([blank.SMTP_HOST, blank.SMTP_USER, blank.SMTP_PORT]).toEqual([undefined, undefined, 587]);
   });
 });

@@ -4,7 +4,8 @@ import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
 
 const positiveInt = (def: number) => envInt(def).pipe(z.number().int().min(1));
 /** An unset or empty variable (compose passes `${X:-}` as "") is absent. */
-const blankIsAbsent = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const blankIsAbsent = <T extends z.ZodTypeAny>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 const optionalPort = blankIsAbsent(z.coerce.number().int().min(1).max(65535));
 
 /** The backends notifications-ipn calls over gRPC: the only addresses its config has (see `downstreamAddrsSchema`). */

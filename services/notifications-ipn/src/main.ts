@@ -52,10 +52,18 @@ void runBackendService({
       logger,
       clock: systemClock,
       sender: smtp,
-      timing: { maxAttempts: config.EMAIL_MAX_ATTEMPTS, backoffBaseMs: config.EMAIL_BACKOFF_BASE_MS, timeoutMs: config.EMAIL_TIMEOUT_MS, leaseMarginMs: 5_000 },
+      timing: {
+        maxAttempts: config.EMAIL_MAX_ATTEMPTS,
+        backoffBaseMs: config.EMAIL_BACKOFF_BASE_MS,
+        timeoutMs: config.EMAIL_TIMEOUT_MS,
+        leaseMarginMs: 5_000,
+      },
       messageIdDomain: 'paymesh.localhost',
     };
-    const scheduler = new DeliveryScheduler(deps, { pollIntervalMs: config.IPN_POLL_INTERVAL_MS, concurrency: config.IPN_CONCURRENCY });
+    const scheduler = new DeliveryScheduler(deps, {
+      pollIntervalMs: config.IPN_POLL_INTERVAL_MS,
+      concurrency: config.IPN_CONCURRENCY,
+    });
     const emailScheduler = new DueWorkScheduler<EmailDoc, EmailProcessResult>(
       emailDeps,
       { pollIntervalMs: config.EMAIL_POLL_INTERVAL_MS, concurrency: config.EMAIL_CONCURRENCY },
@@ -66,11 +74,22 @@ void runBackendService({
     scheduler.start();
     if (smtp) emailScheduler.start();
     logger.info(
-      { backoffBaseMs: config.IPN_BACKOFF_BASE_MS, timeoutMs: config.IPN_TIMEOUT_MS, allowedTargets: describeAllowList(config.IPN_ALLOWED_TARGETS) },
+      {
+        backoffBaseMs: config.IPN_BACKOFF_BASE_MS,
+        timeoutMs: config.IPN_TIMEOUT_MS,
+        allowedTargets: describeAllowList(config.IPN_ALLOWED_TARGETS),
+      },
       'IPN delivery scheduler started',
     );
     logger.info(
-      smtp ? { smtpHost: config.SMTP_HOST, smtpPort: config.SMTP_PORT, secure: config.SMTP_SECURE, maxAttempts: config.EMAIL_MAX_ATTEMPTS } : {},
+      smtp
+        ? {
+            smtpHost: config.SMTP_HOST,
+            smtpPort: config.SMTP_PORT,
+            secure: config.SMTP_SECURE,
+            maxAttempts: config.EMAIL_MAX_ATTEMPTS,
+          }
+        : {},
       smtp ? 'e-mail outbox started' : 'no SMTP server configured (SMTP_HOST): e-mail is refused',
     );
     return async () => {

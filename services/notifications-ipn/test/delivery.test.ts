@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EMPTY_TARGET_ALLOW_LIST, NotFoundError, UnavailableError, createLogger, newObjectId, parseTargetAllowList, systemClock } from '@paymesh/core';
+import {
+  EMPTY_TARGET_ALLOW_LIST,
+  NotFoundError,
+  UnavailableError,
+  createLogger,
+  newObjectId,
+  parseTargetAllowList,
+  systemClock,
+} from '@paymesh/core';
 import { IpnHeaders, verifyIpn, type TransactionStatusChanged } from '@paymesh/contracts';
 import { createStore, dropStoreDatabase, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import { IpnReceiver } from '../../../test/support/ipn-receiver';
@@ -111,7 +119,13 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
   it('sends one signed POST that verifies with the site secret and records success', async () => {
     const tx = newObjectId();
     startScheduler(deps());
-    expect(await recordStatusChange(deps(), change({ transactionId: tx, status: 1, externalReference: 'order-77' }), 'evt-1')).toBe('created');
+    expect(
+      await recordStatusChange(
+        deps(),
+        change({ transactionId: tx, status: 1, externalReference: 'order-77' }),
+        'evt-1',
+      ),
+    ).toBe('created');
     const d = await final(tx);
     expect(d).toMatchObject({ state: 'succeeded', lastHttpStatus: 200, lastError: null, nextAttemptAt: null });
     expect(d.attempts).toHaveLength(1);
@@ -175,7 +189,9 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
     await recordStatusChange(deps(), change({ transactionId: tx }), 'evt');
     const d = await final(tx);
     expect(d.state).toBe('failed');
-    expect(d.attempts.map((a) => [a.httpStatus, a.error])).toEqual(Array(3).fill([302, 'HTTP 302 (redirects are not followed)']));
+    expect(d.attempts.map((a) => [a.httpStatus, a.error])).toEqual(
+      Array(3).fill([302, 'HTTP 302 (redirects are not followed)']),
+    );
     expect(receiver.at(`/elsewhere/${tx}`)).toHaveLength(0);
   });
 
@@ -196,7 +212,9 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
     expect(await recordStatusChange(d, change({ transactionId: tx }), 'evt-a')).toBe('created');
     expect(await recordStatusChange(d, change({ transactionId: tx }), 'evt-a')).toBe('exists');
     expect(await recordStatusChange(d, change({ transactionId: tx }), 'evt-b')).toBe('exists');
-    expect(await recordStatusChange(d, change({ transactionId: newObjectId(), ipnUrl: null }), 'evt-c')).toBe('no-ipn-url');
+    expect(await recordStatusChange(d, change({ transactionId: newObjectId(), ipnUrl: null }), 'evt-c')).toBe(
+      'no-ipn-url',
+    );
     startScheduler(d);
     await final(tx);
     expect(await deliveriesOf(tx)).toHaveLength(1);
@@ -238,7 +256,9 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
   it('sends no IPN for the status a transaction is created with', async () => {
     const tx = newObjectId();
     const d = deps();
-    expect(await recordStatusChange(d, change({ transactionId: tx, sequence: 1, status: 0, previousStatus: null }), 'e1')).toBe('initial-status');
+    expect(
+      await recordStatusChange(d, change({ transactionId: tx, sequence: 1, status: 0, previousStatus: null }), 'e1'),
+    ).toBe('initial-status');
     expect(await deliveriesOf(tx)).toEqual([]);
   });
 
@@ -249,7 +269,9 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
     await recordStatusChange(d, change({ transactionId: tx, sequence: 3, status: 1 }), 'e3');
     await waitFor(async () => (await deliveriesOf(tx))[0]?.state === 'succeeded');
     await recordStatusChange(d, change({ transactionId: tx, sequence: 2, status: 0 }), 'e2');
-    const older = await waitFor(async () => (await deliveriesOf(tx)).find((x) => x.sequence === 2 && x.state !== 'pending'));
+    const older = await waitFor(async () =>
+      (await deliveriesOf(tx)).find((x) => x.sequence === 2 && x.state !== 'pending'),
+    );
     expect(older).toMatchObject({ state: 'superseded', attempts: [] });
     expect(receiver.at(`/ipn/${tx}`).map((r) => JSON.parse(r.rawBody.toString()).status)).toEqual([1]);
   });
@@ -261,7 +283,9 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
     const s = new DeliveryScheduler(d, { pollIntervalMs: 3_600_000, concurrency: 1 });
     schedulers.push(s);
     s.start();
-    expect(await recordStatusChange(d, change({ transactionId: tx }), 'evt', (delivery) => s.offer(delivery))).toBe('created');
+    expect(await recordStatusChange(d, change({ transactionId: tx }), 'evt', (delivery) => s.offer(delivery))).toBe(
+      'created',
+    );
     const sent = await final(tx);
     expect(sent).toMatchObject({ state: 'succeeded', attempts: [expect.objectContaining({ httpStatus: 200 })] });
     expect(receiver.at(`/ipn/${tx}`)).toHaveLength(1);
@@ -333,7 +357,8 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
 });
 
 describe('SSRF guard', () => {
-  const guarded = () => deps({ sender: new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowedTargets: EMPTY_TARGET_ALLOW_LIST }) });
+  const guarded = () =>
+    deps({ sender: new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowedTargets: EMPTY_TARGET_ALLOW_LIST }) });
 
   it('refuses a loopback IP literal without connecting, as one failed attempt', async () => {
     const tx = newObjectId();
@@ -341,7 +366,11 @@ describe('SSRF guard', () => {
     startScheduler(d);
     await recordStatusChange(d, change({ transactionId: tx }), 'evt');
     const doc = await final(tx);
-    expect(doc).toMatchObject({ state: 'failed', lastHttpStatus: 0, lastError: 'target refused: target address 127.0.0.1 is loopback' });
+    expect(doc).toMatchObject({
+      state: 'failed',
+      lastHttpStatus: 0,
+      lastError: 'target refused: target address 127.0.0.1 is loopback',
+    });
     expect(doc.attempts).toHaveLength(1);
     expect(receiver.at(`/ipn/${tx}`)).toHaveLength(0);
   });
@@ -350,7 +379,11 @@ describe('SSRF guard', () => {
     const tx = newObjectId();
     const d = guarded();
     startScheduler(d);
-    await recordStatusChange(d, change({ transactionId: tx, ipnUrl: `${base.replace('127.0.0.1', 'localhost')}/ipn/${tx}` }), 'evt');
+    await recordStatusChange(
+      d,
+      change({ transactionId: tx, ipnUrl: `${base.replace('127.0.0.1', 'localhost')}/ipn/${tx}` }),
+      'evt',
+    );
     const doc = await final(tx);
     expect(doc.state).toBe('failed');
     expect(doc.lastError).toMatch(/^target refused: localhost resolves only to non-public addresses \(loopback\)$/);
@@ -359,7 +392,12 @@ describe('SSRF guard', () => {
 
   it('refuses the obfuscated and mapped forms of loopback and the metadata address', async () => {
     const port = new URL(base).port;
-    for (const url of [`http://2130706433:${port}/x`, `http://[::ffff:127.0.0.1]:${port}/x`, `http://0x7f.1:${port}/x`, 'http://169.254.169.254/latest/meta-data']) {
+    for (const url of [
+      `http://2130706433:${port}/x`,
+      `http://[::ffff:127.0.0.1]:${port}/x`,
+      `http://0x7f.1:${port}/x`,
+      'http://169.254.169.254/latest/meta-data',
+    ]) {
       const res = await guarded().sender.send({ url, body: '{}', headers: {} });
       expect(res, url).toMatchObject({ httpStatus: 0, refused: true });
     }
@@ -377,7 +415,11 @@ describe('SSRF guard', () => {
   it('reports an unreachable receiver as a network error', async () => {
     const sender = new HttpIpnSender({ timeoutMs: timing.timeoutMs, allowedTargets: LOCAL_RECEIVER });
     senders.push(sender);
-    const res = await sender.send({ url: 'http://127.0.0.1:1/ipn', body: '{}', headers: { [IpnHeaders.timestamp]: '1' } });
+    const res = await sender.send({
+      url: 'http://127.0.0.1:1/ipn',
+      body: '{}',
+      headers: { [IpnHeaders.timestamp]: '1' },
+    });
     expect(res.httpStatus).toBe(0);
     expect(res.refused).toBe(false);
     expect(res.error).toMatch(/^network error: .*ECONNREFUSED/);

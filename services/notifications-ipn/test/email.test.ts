@@ -47,11 +47,15 @@ let deps: EmailDeps;
 const schedulers: Array<DueWorkScheduler<EmailDoc, EmailProcessResult>> = [];
 
 function startScheduler(): void {
-  const s = new DueWorkScheduler<EmailDoc, EmailProcessResult>(deps, { pollIntervalMs: 50, concurrency: 2 }, {
-    name: 'email',
-    collection: EMAILS,
-    process: (id, known) => processEmail(deps, id, known),
-  });
+  const s = new DueWorkScheduler<EmailDoc, EmailProcessResult>(
+    deps,
+    { pollIntervalMs: 50, concurrency: 2 },
+    {
+      name: 'email',
+      collection: EMAILS,
+      process: (id, known) => processEmail(deps, id, known),
+    },
+  );
   schedulers.push(s);
   s.start();
 }
@@ -89,7 +93,9 @@ const settled = (id: string) =>
 
 async function outboxSubjects(emailId: string): Promise<string[]> {
   const events = await store.outbox.pending(1000);
-  return events.filter((e) => (e.payload as { data?: { emailId?: string } }).data?.emailId === emailId).map((e) => e.subject);
+  return events
+    .filter((e) => (e.payload as { data?: { emailId?: string } }).data?.emailId === emailId)
+    .map((e) => e.subject);
 }
 
 beforeAll(async () => {
@@ -102,7 +108,13 @@ beforeAll(async () => {
     outbox: new Committer<EventMap>({ store }),
     logger,
     clock: systemClock,
-    sender: new SmtpEmailSender({ host: '127.0.0.1', port, secure: false, from: 'Shop <billing@shop.test>', timeoutMs: timing.timeoutMs }),
+    sender: new SmtpEmailSender({
+      host: '127.0.0.1',
+      port,
+      secure: false,
+      from: 'Shop <billing@shop.test>',
+      timeoutMs: timing.timeoutMs,
+    }),
     timing,
     messageIdDomain: 'paymesh.test',
   };
@@ -141,12 +153,26 @@ describe('e-mail outbox over SMTP (PostgreSQL + smtp-server)', () => {
     const to = Array.isArray(mail?.to) ? mail.to : [mail?.to];
     expect(to.flatMap((a) => a?.value.map((v) => v.address))).toEqual(['buyer@example.test']);
     expect(mail?.text?.trim()).toBe('Amount due: 12.50 EUR');
-    expect(mail?.attachments.map((a) => [a.filename, a.contentType, a.content.toString()])).toEqual([['invoice-INV-1.html', 'text/html', '<h1>INV-1</h1>']]);
+    expect(mail?.attachments.map((a) => [a.filename, a.contentType, a.content.toString()])).toEqual([
+      ['invoice-INV-1.html', 'text/html', '<h1>INV-1</h1>'],
+    ]);
 
     expect(await outboxSubjects(email.id)).toEqual([Subjects.emailDelivered]);
-    const listed = await listEmails(deps, { organizationId: ORG, mode: 'live', sourceKind: 'invoice', sourceId: req.source.id });
+    const listed = await listEmails(deps, {
+      organizationId: ORG,
+      mode: 'live',
+      sourceKind: 'invoice',
+      sourceId: req.source.id,
+    });
     expect(listed.map((e) => e.id)).toEqual([email.id]);
-    expect(await listEmails(deps, { organizationId: newObjectId(), mode: 'live', sourceKind: 'invoice', sourceId: req.source.id })).toEqual([]);
+    expect(
+      await listEmails(deps, {
+        organizationId: newObjectId(),
+        mode: 'live',
+        sourceKind: 'invoice',
+        sourceId: req.source.id,
+      }),
+    ).toEqual([]);
   });
 
   it('fails at once on a permanent refusal and after the last temporary one, announcing the failure', async () => {
@@ -173,7 +199,10 @@ describe('e-mail outbox over SMTP (PostgreSQL + smtp-server)', () => {
     const first = await enqueueEmail(deps, req);
     const again = await enqueueEmail(deps, req);
     expect(again).toMatchObject({ created: false, email: { id: first.email.id } });
-    await expect(enqueueEmail(deps, { ...req, subject: 'Other' })).rejects.toMatchObject({ code: 'EMAIL_KEY_REUSED', kind: 'conflict' });
+    await expect(enqueueEmail(deps, { ...req, subject: 'Other' })).rejects.toMatchObject({
+      code: 'EMAIL_KEY_REUSED',
+      kind: 'conflict',
+    });
     // In the other data mode the key is another key.
     expect((await enqueueEmail(deps, { ...req, mode: 'test' })).created).toBe(true);
     const before = received.length;
@@ -191,12 +220,18 @@ describe('e-mail outbox over SMTP (PostgreSQL + smtp-server)', () => {
       request({ to: ['not-an-address'] }),
       request({ subject: 'line\r\nBcc: x@example.test' }),
       request({ attachments: [{ filename: '../x', contentType: 'text/html', content: Buffer.from('x') }] }),
-      request({ attachments: [{ filename: 'big.bin', contentType: 'application/octet-stream', content: Buffer.alloc(2 * 1024 * 1024 + 1) }] }),
+      request({
+        attachments: [
+          { filename: 'big.bin', contentType: 'application/octet-stream', content: Buffer.alloc(2 * 1024 * 1024 + 1) },
+        ],
+      }),
       request({ source: { kind: 'order', id: newObjectId() } }),
     ]) {
       await expect(enqueueEmail(deps, bad)).rejects.toMatchObject({ kind: 'validation' });
     }
     expect(await count()).toBe(n);
-    await expect(enqueueEmail({ ...deps, sender: null }, request())).rejects.toMatchObject({ code: 'EMAIL_NOT_CONFIGURED' });
+    await expect(enqueueEmail({ ...deps, sender: null }, request())).rejects.toMatchObject({
+      code: 'EMAIL_NOT_CONFIGURED',
+    });
   });
 });

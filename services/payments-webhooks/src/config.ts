@@ -40,7 +40,12 @@ export const configSchema = backendConfigSchema('payments-webhooks')
     PROVIDER_API_BASE_URL_ALLOWLIST: z
       .string()
       .default('')
-      .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(httpOrigin)),
     /** Set by the supervisor when the local provider_b sandbox runs; becomes the default API base URL. */
     PROVIDER_B_SANDBOX_URL: httpOrigin.optional(),
@@ -89,9 +94,18 @@ export const configSchema = backendConfigSchema('payments-webhooks')
     PROVIDER_D_API_BASE_URL: env.PROVIDER_D_API_BASE_URL ?? env.PROVIDER_D_SANDBOX_URL ?? PAYPAL_API,
   }))
   .superRefine((env, ctx) => {
-    for (const key of ['PROVIDER_A_API_BASE_URL', 'PROVIDER_B_API_BASE_URL', 'PROVIDER_C_API_BASE_URL', 'PROVIDER_D_API_BASE_URL'] as const) {
+    for (const key of [
+      'PROVIDER_A_API_BASE_URL',
+      'PROVIDER_B_API_BASE_URL',
+      'PROVIDER_C_API_BASE_URL',
+      'PROVIDER_D_API_BASE_URL',
+    ] as const) {
       if (env.NODE_ENV === 'production' && !env[key].startsWith('https://')) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: 'must be an https URL in production (credentials travel to it)' });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: [key],
+          message: 'must be an https URL in production (credentials travel to it)',
+        });
       }
     }
     if (env.NODE_ENV === 'production' && !env.PUBLIC_ROOT_URL.startsWith('https://')) {
@@ -113,7 +127,12 @@ export function allowedApiOrigins(c: {
   PROVIDER_API_BASE_URL_ALLOWLIST: string[];
 }): ReadonlySet<string> | undefined {
   if (c.NODE_ENV !== 'production' && c.PROVIDER_API_BASE_URL_ALLOWLIST.length === 0) return undefined;
-  const defaults = [c.PROVIDER_A_API_BASE_URL, ...[c.PROVIDER_B_API_BASE_URL, c.PROVIDER_C_API_BASE_URL, c.PROVIDER_D_API_BASE_URL].filter((u): u is string => u !== undefined)];
+  const defaults = [
+    c.PROVIDER_A_API_BASE_URL,
+    ...[c.PROVIDER_B_API_BASE_URL, c.PROVIDER_C_API_BASE_URL, c.PROVIDER_D_API_BASE_URL].filter(
+      (u): u is string => u !== undefined,
+    ),
+  ];
   return new Set([...defaults, ...c.PROVIDER_API_BASE_URL_ALLOWLIST].map((u) => new URL(u).origin));
 }
 

@@ -59,7 +59,11 @@ void runBackendService({
       reconcile: reconcileOptions,
     };
     registerPaymentsWebhooksService(grpc, deps);
-    const reconciler = new Reconciler(deps, { ...reconcileOptions, batchSize: config.RECONCILE_BATCH_SIZE, pollIntervalMs: config.RECONCILE_INTERVAL_MS });
+    const reconciler = new Reconciler(deps, {
+      ...reconcileOptions,
+      batchSize: config.RECONCILE_BATCH_SIZE,
+      pollIntervalMs: config.RECONCILE_INTERVAL_MS,
+    });
     reconciler.start();
     return () => reconciler.stop();
   },

@@ -12,7 +12,12 @@ import { handleWebhook } from '../src/app/handle-webhook';
 import { webhookPath, type ProviderType } from '../src/domain/provider';
 import { PAYMENTS, WEBHOOK_RECEIPTS } from '../src/store/collections';
 import type { PaymentDoc } from '../src/domain/payment';
-import { ProviderError, type CreatePaymentInput, type PaymentAdapter, type ProviderErrorKind } from '../src/providers/adapter';
+import {
+  ProviderError,
+  type CreatePaymentInput,
+  type PaymentAdapter,
+  type ProviderErrorKind,
+} from '../src/providers/adapter';
 
 /** What the contract needs from a provider's sandbox. */
 export interface AdapterHarness {
@@ -91,14 +96,21 @@ export function runAdapterContract(name: string, harness: () => AdapterHarness):
       const again = await harness().adapter().createPayment(input);
       expect(again.providerPaymentId).toBe(first.providerPaymentId);
       expect(again.redirectUrl).toBe(first.redirectUrl);
-      const err = await expectProviderError(harness().adapter().createPayment({ ...input, amount: input.amount + 1 }), 'idempotency');
+      const err = await expectProviderError(
+        harness()
+          .adapter()
+          .createPayment({ ...input, amount: input.amount + 1 }),
+        'idempotency',
+      );
       expect(err.kind).toBe('conflict');
     });
 
     it('cancels an open payment, and cancelling again still succeeds', async () => {
       const payment = await harness().adapter().createPayment(paymentInput());
       if (harness().cancels === false) {
-        const refused = await failure(harness().adapter().cancelPayment(payment.providerPaymentId, `cancel-${payment.providerPaymentId}`));
+        const refused = await failure(
+          harness().adapter().cancelPayment(payment.providerPaymentId, `cancel-${payment.providerPaymentId}`),
+        );
         expect(refused).toBeInstanceOf(ConflictError);
         expect((refused as ConflictError).code).toBe('CANCEL_REFUSED');
         expect((await harness().adapter().fetchStatus(payment.providerPaymentId)).outcome).toBe('pending');
@@ -121,14 +133,19 @@ export function runAdapterContract(name: string, harness: () => AdapterHarness):
       const payment = await harness().adapter().createPayment(paymentInput());
       await harness().pay(payment.providerPaymentId);
       expect((await harness().adapter().fetchStatus(payment.providerPaymentId)).outcome).toBe('succeeded');
-      const err = await failure(harness().adapter().cancelPayment(payment.providerPaymentId, `cancel-${payment.providerPaymentId}`));
+      const err = await failure(
+        harness().adapter().cancelPayment(payment.providerPaymentId, `cancel-${payment.providerPaymentId}`),
+      );
       expect(err).toBeInstanceOf(ConflictError);
       expect((err as ConflictError).code).toBe('PAYMENT_ALREADY_CAPTURED');
       expect((await harness().adapter().fetchStatus(payment.providerPaymentId)).outcome).toBe('succeeded');
     });
 
     it('reports typed failures: unknown payment, rejected credentials, unreachable provider', async () => {
-      const missing = await expectProviderError(harness().adapter().fetchStatus('pi_doesNotExist000000000000'), 'not_found');
+      const missing = await expectProviderError(
+        harness().adapter().fetchStatus('pi_doesNotExist000000000000'),
+        'not_found',
+      );
       expect(missing.kind).toBe('not_found');
       const auth = await expectProviderError(harness().rejectedCredentials().createPayment(paymentInput()), 'auth');
       expect(auth.code).toBe('PROVIDER_AUTH_FAILED');
@@ -209,7 +226,10 @@ type Report = { subject: string; data: Record<string, unknown> };
  * sandbox really sends for create, pay, fail, cancel, refund and dispute open / lost / won are
  * verified and reported once; forged, replayed and cross-tenant deliveries change nothing.
  */
-export function runWebhookContract(name: string, start: (publicRootUrl: string) => Promise<WebhookHarness & { close(): Promise<void> }>): void {
+export function runWebhookContract(
+  name: string,
+  start: (publicRootUrl: string) => Promise<WebhookHarness & { close(): Promise<void> }>,
+): void {
   describe(`provider webhook contract: ${name}`, () => {
     const receiver = new Receiver();
     let h: WebhookHarness & { close(): Promise<void> };
@@ -263,14 +283,23 @@ export function runWebhookContract(name: string, start: (publicRootUrl: string) 
     }
 
     /** Hands every new delivery of the record to handleWebhook until `done` holds for the reports. */
-    async function settle(rec: { provider: { id: string; type: string }; path: string }, transactionId: string, done: (r: Report[]) => boolean) {
+    async function settle(
+      rec: { provider: { id: string; type: string }; path: string },
+      transactionId: string,
+      done: (r: Report[]) => boolean,
+    ) {
       const deadline = Date.now() + 10_000;
       for (;;) {
         const all = receiver.received.filter((d) => d.path === rec.path);
         const from = consumed.get(rec.path) ?? 0;
         consumed.set(rec.path, all.length);
         for (const d of all.slice(from)) {
-          await handleWebhook(h.deps, { providerType: rec.provider.type, providerId: rec.provider.id, rawBody: d.rawBody, headers: d.headers });
+          await handleWebhook(h.deps, {
+            providerType: rec.provider.type,
+            providerId: rec.provider.id,
+            rawBody: d.rawBody,
+            headers: d.headers,
+          });
         }
         const r = await reports(transactionId);
         if (done(r)) return r;
@@ -287,7 +316,12 @@ export function runWebhookContract(name: string, start: (publicRootUrl: string) 
         const from = consumed.get(rec.path) ?? 0;
         consumed.set(rec.path, all.length);
         for (const d of all.slice(from)) {
-          await handleWebhook(h.deps, { providerType: rec.provider.type, providerId: rec.provider.id, rawBody: d.rawBody, headers: d.headers });
+          await handleWebhook(h.deps, {
+            providerType: rec.provider.type,
+            providerId: rec.provider.id,
+            rawBody: d.rawBody,
+            headers: d.headers,
+          });
         }
         if (all.length >= count) return;
         if (Date.now() > deadline) throw new Error(`only ${all.length} of ${count} deliveries for ${rec.path}`);
@@ -295,16 +329,27 @@ export function runWebhookContract(name: string, start: (publicRootUrl: string) 
       }
     }
 
-    const outcome = (o: string) => (r: Report[]) => r.some((x) => x.subject === Subjects.paymentStatusReported && x.data.outcome === o);
+    const outcome = (o: string) => (r: Report[]) =>
+      r.some((x) => x.subject === Subjects.paymentStatusReported && x.data.outcome === o);
     const dispute = (s: string) => (r: Report[]) =>
-      r.some((x) => x.subject === Subjects.paymentAdjustmentReported && (x.data.adjustment as { kind: string; status?: string }).status === s);
+      r.some(
+        (x) =>
+          x.subject === Subjects.paymentAdjustmentReported &&
+          (x.data.adjustment as { kind: string; status?: string }).status === s,
+      );
 
     it('create + pay: the buyer pays and exactly one succeeded outcome is reported', async () => {
       const p = await started();
       await h.pay(p.credentials, p.providerPaymentId);
       const r = await settle(p, p.transactionId, outcome('succeeded'));
-      expect(r.filter((x) => x.subject === Subjects.paymentStatusReported && x.data.outcome === 'succeeded')).toHaveLength(1);
-      expect(r[0]?.data).toMatchObject({ providerId: p.provider.id, providerPaymentId: p.providerPaymentId, providerType: h.type });
+      expect(
+        r.filter((x) => x.subject === Subjects.paymentStatusReported && x.data.outcome === 'succeeded'),
+      ).toHaveLength(1);
+      expect(r[0]?.data).toMatchObject({
+        providerId: p.provider.id,
+        providerPaymentId: p.providerPaymentId,
+        providerType: h.type,
+      });
     });
 
     it('fail: a failed payment reports failed', async () => {
@@ -315,7 +360,11 @@ export function runWebhookContract(name: string, start: (publicRootUrl: string) 
 
     it('cancel: a cancelled payment reports cancelled', async () => {
       const p = await started();
-      const cancel = cancelPayment(h.deps, { organizationId: p.provider.organizationId, providerId: p.provider.id, transactionId: p.transactionId });
+      const cancel = cancelPayment(h.deps, {
+        organizationId: p.provider.organizationId,
+        providerId: p.provider.id,
+        transactionId: p.transactionId,
+      });
       if (h.cancels === false) {
         expect(await failure(cancel)).toBeInstanceOf(ConflictError);
         expect(await reports(p.transactionId)).toEqual([]);
@@ -323,13 +372,17 @@ export function runWebhookContract(name: string, start: (publicRootUrl: string) 
       }
       if (h.cancels === 'unapproved') {
         await cancel;
-        expect(await h.deps.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: p.transactionId })).toMatchObject({ status: 'cancelled' });
+        expect(
+          await h.deps.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: p.transactionId }),
+        ).toMatchObject({ status: 'cancelled' });
         // The buyer approves afterwards: the approval is received, and nothing is captured or reported.
         const before = receiver.received.filter((d) => d.path === p.path).length;
         await h.pay(p.credentials, p.providerPaymentId);
         await settleDeliveries(p, before + 1);
         expect(await reports(p.transactionId)).toEqual([]);
-        expect(await h.deps.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: p.transactionId })).toMatchObject({ status: 'cancelled' });
+        expect(
+          await h.deps.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: p.transactionId }),
+        ).toMatchObject({ status: 'cancelled' });
         return;
       }
       await cancel;
@@ -341,7 +394,9 @@ export function runWebhookContract(name: string, start: (publicRootUrl: string) 
       await h.pay(p.credentials, p.providerPaymentId);
       await settle(p, p.transactionId, outcome('succeeded'));
       await h.refund(p.credentials, p.providerPaymentId, 1500);
-      const r = await settle(p, p.transactionId, (x) => x.some((e) => e.subject === Subjects.paymentAdjustmentReported));
+      const r = await settle(p, p.transactionId, (x) =>
+        x.some((e) => e.subject === Subjects.paymentAdjustmentReported),
+      );
       const refund = r.find((e) => e.subject === Subjects.paymentAdjustmentReported)?.data.adjustment;
       expect(refund).toMatchObject({ kind: 'refund', amount: 1500, currency: 'EUR', refundedTotal: 1500 });
     });
@@ -355,7 +410,11 @@ export function runWebhookContract(name: string, start: (publicRootUrl: string) 
         await settle(p, p.transactionId, dispute('open'));
         await h.closeDispute(p.credentials, id, close);
         const r = await settle(p, p.transactionId, dispute(close));
-        expect(r.filter((x) => x.subject === Subjects.paymentAdjustmentReported).map((x) => (x.data.adjustment as { status: string }).status)).toEqual(['open', close]);
+        expect(
+          r
+            .filter((x) => x.subject === Subjects.paymentAdjustmentReported)
+            .map((x) => (x.data.adjustment as { status: string }).status),
+        ).toEqual(['open', close]);
       }
     });
 
@@ -369,20 +428,44 @@ export function runWebhookContract(name: string, start: (publicRootUrl: string) 
       const receiptsBefore = await receipts();
 
       const forged = h.forge(real);
-      const err = await failure(handleWebhook(h.deps, { providerType: h.type, providerId: p.provider.id, rawBody: forged.rawBody, headers: forged.headers }));
+      const err = await failure(
+        handleWebhook(h.deps, {
+          providerType: h.type,
+          providerId: p.provider.id,
+          rawBody: forged.rawBody,
+          headers: forged.headers,
+        }),
+      );
       expect(err).toBeInstanceOf(ValidationError);
       expect(await receipts()).toBe(receiptsBefore);
 
-      const replay = await handleWebhook(h.deps, { providerType: h.type, providerId: p.provider.id, rawBody: real.rawBody, headers: real.headers });
+      const replay = await handleWebhook(h.deps, {
+        providerType: h.type,
+        providerId: p.provider.id,
+        rawBody: real.rawBody,
+        headers: real.headers,
+      });
       expect(replay.outcome).not.toBe('accepted');
 
       const other = await record();
-      const cross = await failure(handleWebhook(h.deps, { providerType: h.type, providerId: other.provider.id, rawBody: real.rawBody, headers: real.headers }));
+      const cross = await failure(
+        handleWebhook(h.deps, {
+          providerType: h.type,
+          providerId: other.provider.id,
+          rawBody: real.rawBody,
+          headers: real.headers,
+        }),
+      );
       expect(cross).toBeInstanceOf(ValidationError);
       expect(await h.deps.store.collection(WEBHOOK_RECEIPTS).count({ providerId: other.provider.id })).toBe(0);
 
       const malformed = await failure(
-        handleWebhook(h.deps, { providerType: h.type, providerId: p.provider.id, rawBody: Buffer.from('\u0000{not a body'), headers: { 'content-type': 'application/json' } }),
+        handleWebhook(h.deps, {
+          providerType: h.type,
+          providerId: p.provider.id,
+          rawBody: Buffer.from('\u0000{not a body'),
+          headers: { 'content-type': 'application/json' },
+        }),
       );
       expect(malformed).toBeInstanceOf(ValidationError);
       expect(await reports(p.transactionId)).toEqual(before);

@@ -63,7 +63,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const c: FastifyInstance = sandboxC.buildServer(configC);
   await c.listen({ host: configC.host, port: configC.port });
   const sandboxCUrl = `http://127.0.0.1:${(c.server.address() as AddressInfo).port}`;
-  const configD = sandboxD.loadSandboxConfig({ LOG_LEVEL: 'silent', PROVIDER_D_SANDBOX_PORT: '0', PROVIDER_D_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50' });
+  const configD = sandboxD.loadSandboxConfig({
+    LOG_LEVEL: 'silent',
+    PROVIDER_D_SANDBOX_PORT: '0',
+    PROVIDER_D_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
+  });
   const d: FastifyInstance = sandboxD.buildServer(configD);
   await d.listen({ host: configD.host, port: configD.port });
   const sandboxDUrl = `http://127.0.0.1:${(d.server.address() as AddressInfo).port}`;
@@ -81,12 +85,19 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       secrets: new SecretBox(`k1:${randomBytes(32).toString('base64')}`),
       clock: systemClock,
       logger: createLogger({ service: 'payments-webhooks-test', level: 'silent' }),
-      adapters: new ProviderAdapters(adapterFactory({
-        provider_a: { defaultApiBaseUrl: sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
-        provider_b: { defaultApiBaseUrl: sandboxBUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
-        provider_c: { defaultApiBaseUrl: sandboxCUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
-        provider_d: { defaultApiBaseUrl: sandboxDUrl, timeoutMs: 3000, maxNetworkRetries: 0, webhookToleranceMs: 300_000 },
-      })),
+      adapters: new ProviderAdapters(
+        adapterFactory({
+          provider_a: { defaultApiBaseUrl: sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
+          provider_b: { defaultApiBaseUrl: sandboxBUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
+          provider_c: { defaultApiBaseUrl: sandboxCUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
+          provider_d: {
+            defaultApiBaseUrl: sandboxDUrl,
+            timeoutMs: 3000,
+            maxNetworkRetries: 0,
+            webhookToleranceMs: 300_000,
+          },
+        }),
+      ),
       publicRootUrl: opts.publicRootUrl ?? 'http://127.0.0.1:18081',
       requireHttps: false,
     },

@@ -47,7 +47,10 @@ runWebhookContract('provider_a (sandbox)', async (publicRootUrl) => {
   const sandboxCall = async (c: Record<string, unknown>, path: string, body: Record<string, string>) => {
     const res = await fetch(`${h.sandboxUrl}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${String(c['secretKey'])}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Bearer ${String(c['secretKey'])}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: new URLSearchParams(body).toString(),
     });
     const json = (await res.json()) as { id: string };
@@ -60,11 +63,16 @@ runWebhookContract('provider_a (sandbox)', async (publicRootUrl) => {
     outbox: () => h.store.outbox.pending(10_000),
     credentials: () => ({ secretKey: testKey() }),
     pay: async (c, id) => void (await client(c).paymentIntents.confirm(id, { payment_method: 'pm_card_visa' })),
-    fail: async (c, id) => void (await client(c).paymentIntents.confirm(id, { payment_method: 'pm_card_chargeDeclined' }).catch(() => undefined)),
+    fail: async (c, id) =>
+      void (await client(c)
+        .paymentIntents.confirm(id, { payment_method: 'pm_card_chargeDeclined' })
+        .catch(() => undefined)),
     refund: async (c, id, amount) => void (await client(c).refunds.create({ payment_intent: id, amount })),
     openDispute: async (c, id) => {
       const intent = await client(c).paymentIntents.retrieve(id);
-      return (await sandboxCall(c, `/_sandbox/charges/${String(intent.latest_charge)}/dispute`, { reason: 'fraudulent' })).id;
+      return (
+        await sandboxCall(c, `/_sandbox/charges/${String(intent.latest_charge)}/dispute`, { reason: 'fraudulent' })
+      ).id;
     },
     closeDispute: async (c, id, outcome) => void (await sandboxCall(c, `/_sandbox/disputes/${id}/close`, { outcome })),
     // Same bytes, a signature made with a secret that is not the record's.
@@ -89,8 +97,15 @@ describe('provider_a adapter specifics', () => {
     expect(payment.providerPaymentId).toMatch(/^pi_/);
     expect(payment.redirectUrl).toBe(`${baseUrl}/pay/${payment.providerPaymentId}`);
     expect(payment.clientSecret).toMatch(new RegExp(`^${payment.providerPaymentId}_secret_`));
-    const intent = await providerAClient(secretKey, baseUrl, options()).paymentIntents.retrieve(payment.providerPaymentId);
-    expect(intent).toMatchObject({ amount: 1234, currency: 'eur', description: 'Order 42', receipt_email: 'buyer@example.com' });
+    const intent = await providerAClient(secretKey, baseUrl, options()).paymentIntents.retrieve(
+      payment.providerPaymentId,
+    );
+    expect(intent).toMatchObject({
+      amount: 1234,
+      currency: 'eur',
+      description: 'Order 42',
+      receipt_email: 'buyer@example.com',
+    });
     expect(intent.metadata).toEqual({
       transaction_id: input.transactionId,
       organization_id: input.organizationId,
@@ -100,7 +115,9 @@ describe('provider_a adapter specifics', () => {
   });
 
   it('maps a rejected request to an invalid-request error', async () => {
-    const err = await new ProviderAAdapter({ secretKey }, options()).createPayment(paymentInput({ currency: 'E1R' })).catch((e: unknown) => e);
+    const err = await new ProviderAAdapter({ secretKey }, options())
+      .createPayment(paymentInput({ currency: 'E1R' }))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ providerKind: 'invalid', kind: 'validation', code: 'PROVIDER_INVALID_REQUEST' });
   });
@@ -127,23 +144,32 @@ describe('provider_a adapter specifics', () => {
 
       const adapter = new ProviderAAdapter({ secretKey: key, webhookSecret: endpoint.secret }, options());
       const payment = await adapter.createPayment(paymentInput());
-      await providerAClient(key, baseUrl, options()).paymentIntents.confirm(payment.providerPaymentId, { payment_method: 'pm_card_visa' });
+      await providerAClient(key, baseUrl, options()).paymentIntents.confirm(payment.providerPaymentId, {
+        payment_method: 'pm_card_visa',
+      });
       const deadline = Date.now() + 5000;
       while (!received.some((r) => r.body.includes('payment_intent.succeeded')) && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 25));
       }
       const delivery = received.find((r) => r.body.includes('"payment_intent.succeeded"'));
       expect(delivery).toBeDefined();
-      const event = adapter.verifyAndParseWebhook({ rawBody: delivery!.body, headers: delivery!.headers, receivedAt: new Date() });
+      const event = adapter.verifyAndParseWebhook({
+        rawBody: delivery!.body,
+        headers: delivery!.headers,
+        receivedAt: new Date(),
+      });
       expect(event).toMatchObject({ eventType: 'payment_intent.succeeded', outcome: 'succeeded', live: false });
       expect(event.payment?.providerPaymentId).toBe(payment.providerPaymentId);
       // payment_intent.created and charge.succeeded are not subscribed to.
       expect(received.every((r) => !r.body.includes('"payment_intent.created"'))).toBe(true);
 
-      const other = new ProviderAAdapter({ secretKey: key, webhookSecret: 'whsec_notTheEndpointSecret0000' }, options());
-      expect(() => other.verifyAndParseWebhook({ rawBody: delivery!.body, headers: delivery!.headers, receivedAt: new Date() })).toThrow(
-        /signature/,
+      const other = new ProviderAAdapter(
+        { secretKey: key, webhookSecret: 'whsec_notTheEndpointSecret0000' },
+        options(),
       );
+      expect(() =>
+        other.verifyAndParseWebhook({ rawBody: delivery!.body, headers: delivery!.headers, receivedAt: new Date() }),
+      ).toThrow(/signature/);
       await adapter.deleteWebhookEndpoint(endpoint.endpointId);
     } finally {
       await new Promise<void>((r) => receiver.close(() => r()));

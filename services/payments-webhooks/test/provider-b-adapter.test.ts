@@ -18,7 +18,11 @@ const apiKey = providerBKey();
 const options = (): ProviderBOptions => ({ defaultApiBaseUrl: baseUrl, timeoutMs: 3000, maxNetworkRetries: 0 });
 
 beforeAll(async () => {
-  const config = loadSandboxConfig({ LOG_LEVEL: 'silent', PROVIDER_B_SANDBOX_HOST: '127.0.0.1', PROVIDER_B_SANDBOX_PORT: '0' });
+  const config = loadSandboxConfig({
+    LOG_LEVEL: 'silent',
+    PROVIDER_B_SANDBOX_HOST: '127.0.0.1',
+    PROVIDER_B_SANDBOX_PORT: '0',
+  });
   sandbox = buildServer(config);
   await sandbox.listen({ host: config.host, port: config.port });
   baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
@@ -52,7 +56,8 @@ runAdapterContract('provider_b (sandbox)', () => ({
 runWebhookContract('provider_b (sandbox)', async (publicRootUrl) => {
   const h = await startHarness({ publicRootUrl });
   const key = (c: Record<string, unknown>) => String(c['apiKey']);
-  const sb = (c: Record<string, unknown>, method: string, path: string, body?: unknown) => call(h.sandboxBUrl, key(c), method, path, body);
+  const sb = (c: Record<string, unknown>, method: string, path: string, body?: unknown) =>
+    call(h.sandboxBUrl, key(c), method, path, body);
   return {
     type: 'provider_b',
     deps: h.deps,
@@ -61,9 +66,13 @@ runWebhookContract('provider_b (sandbox)', async (publicRootUrl) => {
     pay: async (c, id) => void (await sb(c, 'POST', `/_sandbox/payments/${id}/status`, { status: 'paid' })),
     fail: async (c, id) => void (await sb(c, 'POST', `/_sandbox/payments/${id}/status`, { status: 'failed' })),
     refund: async (c, id, amount) =>
-      void (await sb(c, 'POST', `/v2/payments/${id}/refunds`, { amount: { currency: 'EUR', value: (amount / 100).toFixed(2) } })),
-    openDispute: async (c, id) => String((await sb(c, 'POST', `/_sandbox/payments/${id}/chargebacks`, { reason: 'AC04' })).id),
-    closeDispute: async (c, id, outcome) => void (await sb(c, 'POST', `/_sandbox/chargebacks/${id}/close`, { outcome })),
+      void (await sb(c, 'POST', `/v2/payments/${id}/refunds`, {
+        amount: { currency: 'EUR', value: (amount / 100).toFixed(2) },
+      })),
+    openDispute: async (c, id) =>
+      String((await sb(c, 'POST', `/_sandbox/payments/${id}/chargebacks`, { reason: 'AC04' })).id),
+    closeDispute: async (c, id, outcome) =>
+      void (await sb(c, 'POST', `/_sandbox/chargebacks/${id}/close`, { outcome })),
     // No signature to break: a forger can only name a payment; one this account does not have.
     forge: (d: Delivery): Delivery => ({ ...d, rawBody: Buffer.from('id=tr_NotThisAccounts1') }),
     close: () => h.close(),
@@ -88,7 +97,12 @@ describe('provider_b adapter specifics', () => {
       description: 'Order 42',
       redirectUrl: input.returnUrl,
       webhookUrl: input.webhookUrl,
-      metadata: { transaction_id: input.transactionId, organization_id: input.organizationId, site_id: input.siteId, provider_id: input.providerId },
+      metadata: {
+        transaction_id: input.transactionId,
+        organization_id: input.organizationId,
+        site_id: input.siteId,
+        provider_id: input.providerId,
+      },
     });
   });
 
@@ -104,20 +118,45 @@ describe('provider_b adapter specifics', () => {
 
   it('reads the events of a callback from the fetched payment: an id per state, refunds and chargebacks', async () => {
     const payment = await adapter().createPayment(paymentInput({ amount: 5000 }));
-    const callback = { rawBody: Buffer.from(`id=${payment.providerPaymentId}`), headers: { 'content-type': 'application/x-www-form-urlencoded' }, receivedAt: new Date() };
+    const callback = {
+      rawBody: Buffer.from(`id=${payment.providerPaymentId}`),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      receivedAt: new Date(),
+    };
     const open = await adapter().verifyWebhook(callback);
-    expect(open).toEqual([expect.objectContaining({ eventId: `${payment.providerPaymentId}:open`, outcome: null, adjustment: null, live: false })]);
+    expect(open).toEqual([
+      expect.objectContaining({
+        eventId: `${payment.providerPaymentId}:open`,
+        outcome: null,
+        adjustment: null,
+        live: false,
+      }),
+    ]);
     await call(baseUrl, apiKey, 'POST', `/_sandbox/payments/${payment.providerPaymentId}/status`, { status: 'paid' });
-    const refund = await call(baseUrl, apiKey, 'POST', `/v2/payments/${payment.providerPaymentId}/refunds`, { amount: { currency: 'EUR', value: '20.00' } });
+    const refund = await call(baseUrl, apiKey, 'POST', `/v2/payments/${payment.providerPaymentId}/refunds`, {
+      amount: { currency: 'EUR', value: '20.00' },
+    });
     expect(refund).toMatchObject({ resource: 'refund', status: 'pending' });
     let events = await adapter().verifyWebhook(callback);
     for (let i = 0; i < 100 && events.length < 2; i++) {
       await new Promise((r) => setTimeout(r, 10));
       events = await adapter().verifyWebhook(callback);
     }
-    expect(events.map((e) => e.eventId)).toEqual([`${payment.providerPaymentId}:paid`, `${String(refund.id)}:refunded`]);
-    expect(events[1]?.adjustment).toEqual({ kind: 'refund', refundId: refund.id, amount: 2000, currency: 'EUR', refundedTotal: 2000 });
-    const chb = await call(baseUrl, apiKey, 'POST', `/_sandbox/payments/${payment.providerPaymentId}/chargebacks`, { reason: 'MD06', amount: '30.00' });
+    expect(events.map((e) => e.eventId)).toEqual([
+      `${payment.providerPaymentId}:paid`,
+      `${String(refund.id)}:refunded`,
+    ]);
+    expect(events[1]?.adjustment).toEqual({
+      kind: 'refund',
+      refundId: refund.id,
+      amount: 2000,
+      currency: 'EUR',
+      refundedTotal: 2000,
+    });
+    const chb = await call(baseUrl, apiKey, 'POST', `/_sandbox/payments/${payment.providerPaymentId}/chargebacks`, {
+      reason: 'MD06',
+      amount: '30.00',
+    });
     expect((await adapter().verifyWebhook(callback)).at(-1)).toMatchObject({
       eventId: `${String(chb.id)}:open`,
       adjustment: { kind: 'dispute', disputeId: chb.id, status: 'open', amount: 3000, currency: 'EUR', reason: 'MD06' },
@@ -126,7 +165,8 @@ describe('provider_b adapter specifics', () => {
 
   it('refuses callbacks that are not a form naming one payment, and payments of other accounts', async () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    const verify = (body: string, headers: Record<string, string> = form) => adapter().verifyWebhook({ rawBody: Buffer.from(body), headers, receivedAt: new Date() });
+    const verify = (body: string, headers: Record<string, string> = form) =>
+      adapter().verifyWebhook({ rawBody: Buffer.from(body), headers, receivedAt: new Date() });
     for (const [body, headers] of [
       ['{"id":"tr_abcdef"}', { 'content-type': 'application/json' }],
       ['', form],
@@ -141,16 +181,24 @@ describe('provider_b adapter specifics', () => {
   });
 
   it('keeps error kinds: invalid request, and an indeterminate outcome when the provider goes silent after the request', async () => {
-    const err = await adapter().createPayment(paymentInput({ currency: 'XXX' })).catch((e: unknown) => e);
+    const err = await adapter()
+      .createPayment(paymentInput({ currency: 'XXX' }))
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ providerKind: 'invalid', code: 'PROVIDER_INVALID_REQUEST' });
     const { createServer } = await import('node:net');
     const silent = createServer((socket) => socket.on('data', () => socket.destroy()));
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     try {
       const port = (silent.address() as AddressInfo).port;
-      const down = await new ProviderBAdapter({ apiKey, apiBaseUrl: `http://127.0.0.1:${port}` }, options()).createPayment(paymentInput()).catch((e: unknown) => e);
+      const down = await new ProviderBAdapter({ apiKey, apiBaseUrl: `http://127.0.0.1:${port}` }, options())
+        .createPayment(paymentInput())
+        .catch((e: unknown) => e);
       expect(down).toBeInstanceOf(ProviderError);
-      expect(down).toMatchObject({ providerKind: 'indeterminate', code: 'PROVIDER_OUTCOME_UNKNOWN', kind: 'unavailable' });
+      expect(down).toMatchObject({
+        providerKind: 'indeterminate',
+        code: 'PROVIDER_OUTCOME_UNKNOWN',
+        kind: 'unavailable',
+      });
     } finally {
       await new Promise<void>((r) => silent.close(() => r()));
     }
@@ -194,7 +242,12 @@ describe('provider_b callbacks through the use cases', () => {
       returnUrl: 'https://shop.example/back',
     });
     const outboxBefore = (await h.store.outbox.pending(10_000)).length;
-    const res = await handleWebhook(h.deps, { providerType: 'provider_b', providerId: provider.id, rawBody: Buffer.from(`id=${started.providerPaymentId}`), headers: form });
+    const res = await handleWebhook(h.deps, {
+      providerType: 'provider_b',
+      providerId: provider.id,
+      rawBody: Buffer.from(`id=${started.providerPaymentId}`),
+      headers: form,
+    });
     expect(res).toEqual({ outcome: 'ignored', eventId: `${started.providerPaymentId}:open` });
     expect(await h.store.collection(WEBHOOK_RECEIPTS).count({ providerId: provider.id, outcome: 'ignored' })).toBe(1);
     expect((await h.store.outbox.pending(10_000)).length).toBe(outboxBefore);
@@ -202,7 +255,12 @@ describe('provider_b callbacks through the use cases', () => {
 
   it('a provider that cannot be reached while verifying is unavailable (the provider retries), never a rejection', async () => {
     const provider = await record({ apiKey: providerBKey(), apiBaseUrl: 'http://127.0.0.1:9' });
-    const err = await handleWebhook(h.deps, { providerType: 'provider_b', providerId: provider.id, rawBody: Buffer.from('id=tr_abcdefgh'), headers: form }).catch((e: unknown) => e);
+    const err = await handleWebhook(h.deps, {
+      providerType: 'provider_b',
+      providerId: provider.id,
+      rawBody: Buffer.from('id=tr_abcdefgh'),
+      headers: form,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ kind: 'unavailable', providerKind: 'retryable' });
     expect(await h.store.collection(WEBHOOK_RECEIPTS).count({ providerId: provider.id })).toBe(0);

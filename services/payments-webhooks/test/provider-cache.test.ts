@@ -24,7 +24,11 @@ afterAll(async () => {
 async function replaceCredentials(id: string, value: { secretKey: string; webhookSecret: string }) {
   await h.store.collection<ProviderDoc>(PROVIDERS).update(id, (cur) => {
     const { id: _id, version: _v, ...rest } = cur;
-    return { ...rest, credentials: h.deps.secrets.seal(JSON.stringify(value), id), updatedAt: new Date().toISOString() };
+    return {
+      ...rest,
+      credentials: h.deps.secrets.seal(JSON.stringify(value), id),
+      updatedAt: new Date().toISOString(),
+    };
   });
 }
 
@@ -41,7 +45,10 @@ function delivery(secret: string, providerId: string, intent: { id: string; meta
     providerType: 'provider_a',
     providerId,
     rawBody: Buffer.from(body),
-    headers: { 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload: body, secret }), 'content-type': 'application/json' },
+    headers: {
+      'stripe-signature': signer.webhooks.generateTestHeaderString({ payload: body, secret }),
+      'content-type': 'application/json',
+    },
   };
 }
 
@@ -72,7 +79,12 @@ describe('provider SDK clients are cached per record and credentials', () => {
     const started = await createPayment(h.deps, cmd);
     const intent = {
       id: started.providerPaymentId,
-      metadata: { transaction_id: cmd.transactionId, organization_id: organizationId, site_id: cmd.siteId, provider_id: provider.id },
+      metadata: {
+        transaction_id: cmd.transactionId,
+        organization_id: organizationId,
+        site_id: cmd.siteId,
+        provider_id: provider.id,
+      },
     };
     // Authentic deliveries resolve (a processing event is acknowledged without effect); forged ones throw.
     await expect(handleWebhook(h.deps, delivery(secretA, provider.id, intent))).resolves.toHaveProperty('outcome');
@@ -82,7 +94,9 @@ describe('provider SDK clients are cached per record and credentials', () => {
     // with key A is unknown to key B; a stale client would still find (and cancel) it.
     const secretB = webhookSecret();
     await replaceCredentials(provider.id, { secretKey: testKey(), webhookSecret: secretB });
-    const err = await rejection(cancelPayment(h.deps, { organizationId, providerId: provider.id, transactionId: cmd.transactionId }));
+    const err = await rejection(
+      cancelPayment(h.deps, { organizationId, providerId: provider.id, transactionId: cmd.transactionId }),
+    );
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).providerKind).toBe('not_found');
     expect(String(await rejection(handleWebhook(h.deps, delivery(secretA, provider.id, intent))))).toMatch(/signature/);

@@ -17,7 +17,12 @@ import { objectId, rejection, startHarness } from './harness';
 
 let sandbox: FastifyInstance;
 let baseUrl = '';
-const options = (): ProviderDOptions => ({ defaultApiBaseUrl: baseUrl, timeoutMs: 3000, maxNetworkRetries: 0, webhookToleranceMs: 300_000 });
+const options = (): ProviderDOptions => ({
+  defaultApiBaseUrl: baseUrl,
+  timeoutMs: 3000,
+  maxNetworkRetries: 0,
+  webhookToleranceMs: 300_000,
+});
 
 /** A fresh sandbox app (any client id of 8+ characters with a 16+ character secret is one). */
 export const providerDApp = (): ProviderDCredentials => ({
@@ -48,7 +53,10 @@ async function call(base: string, c: Record<string, unknown>, method: string, pa
   const { access_token } = (await tok.json()) as { access_token: string };
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { authorization: `Bearer ${access_token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${access_token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const json = (await res.json()) as Record<string, any>;
@@ -70,7 +78,8 @@ runAdapterContract('provider_d (sandbox)', () => ({
 
 runWebhookContract('provider_d (sandbox)', async (publicRootUrl) => {
   const h = await startHarness({ publicRootUrl });
-  const sb = (c: Record<string, unknown>, method: string, path: string, body?: unknown) => call(h.sandboxDUrl, c, method, path, body);
+  const sb = (c: Record<string, unknown>, method: string, path: string, body?: unknown) =>
+    call(h.sandboxDUrl, c, method, path, body);
   return {
     type: 'provider_d',
     deps: h.deps,
@@ -81,13 +90,20 @@ runWebhookContract('provider_d (sandbox)', async (publicRootUrl) => {
     refund: async (c, id, amount) => {
       const order = await sb(c, 'GET', `/v2/checkout/orders/${id}`);
       const captureId = String(order.purchase_units[0].payments.captures[0].id);
-      await sb(c, 'POST', `/v2/payments/captures/${captureId}/refund`, { amount: { currency_code: 'EUR', value: (amount / 100).toFixed(2) } });
+      await sb(c, 'POST', `/v2/payments/captures/${captureId}/refund`, {
+        amount: { currency_code: 'EUR', value: (amount / 100).toFixed(2) },
+      });
     },
     openDispute: async (c, id) => String((await sb(c, 'POST', `/_sandbox/orders/${id}/disputes`, {})).dispute_id),
     closeDispute: async (c, id, outcome) =>
-      void (await sb(c, 'POST', `/v1/customer/disputes/${id}/adjudicate`, { adjudication_outcome: outcome === 'lost' ? 'BUYER_FAVOR' : 'SELLER_FAVOR' })),
+      void (await sb(c, 'POST', `/v1/customer/disputes/${id}/adjudicate`, {
+        adjudication_outcome: outcome === 'lost' ? 'BUYER_FAVOR' : 'SELLER_FAVOR',
+      })),
     // The signature is what an attacker cannot make: the provider's verification answers FAILURE.
-    forge: (d: Delivery): Delivery => ({ ...d, headers: { ...d.headers, 'paypal-transmission-sig': Buffer.from('forged').toString('base64') } }),
+    forge: (d: Delivery): Delivery => ({
+      ...d,
+      headers: { ...d.headers, 'paypal-transmission-sig': Buffer.from('forged').toString('base64') },
+    }),
     cancels: 'unapproved',
     close: () => h.close(),
   };
@@ -103,7 +119,9 @@ describe('provider_d adapter specifics', () => {
     const order = await call(baseUrl, app, 'GET', `/v2/checkout/orders/${payment.providerPaymentId}`);
     expect(order.intent).toBe('CAPTURE');
     expect(order.purchase_units[0].amount).toEqual({ currency_code: 'EUR', value: '12.34' });
-    expect(order.purchase_units[0].custom_id).toBe(`${input.transactionId}:${input.organizationId}:${input.siteId}:${input.providerId}`);
+    expect(order.purchase_units[0].custom_id).toBe(
+      `${input.transactionId}:${input.organizationId}:${input.siteId}:${input.providerId}`,
+    );
   });
 
   it('captures an approved order once: a second capture answers the same capture', async () => {
@@ -118,18 +136,33 @@ describe('provider_d adapter specifics', () => {
 
   it('reports an approved order without a capture as waiting for ours (what the reconciler captures), and nothing else', async () => {
     const payment = await adapter().createPayment(paymentInput());
-    expect(await adapter().fetchStatus(payment.providerPaymentId)).toMatchObject({ outcome: 'pending', providerStatus: 'CREATED', capture: false });
+    expect(await adapter().fetchStatus(payment.providerPaymentId)).toMatchObject({
+      outcome: 'pending',
+      providerStatus: 'CREATED',
+      capture: false,
+    });
     await call(baseUrl, app, 'POST', `/_sandbox/orders/${payment.providerPaymentId}/approve`, { funding: 'ok' });
-    expect(await adapter().fetchStatus(payment.providerPaymentId)).toMatchObject({ outcome: 'pending', providerStatus: 'APPROVED', capture: true });
+    expect(await adapter().fetchStatus(payment.providerPaymentId)).toMatchObject({
+      outcome: 'pending',
+      providerStatus: 'APPROVED',
+      capture: true,
+    });
     await adapter().capturePayment(payment.providerPaymentId);
-    expect(await adapter().fetchStatus(payment.providerPaymentId)).toMatchObject({ outcome: 'succeeded', providerStatus: 'COMPLETED', capture: false });
+    expect(await adapter().fetchStatus(payment.providerPaymentId)).toMatchObject({
+      outcome: 'succeeded',
+      providerStatus: 'COMPLETED',
+      capture: false,
+    });
   });
 
   it('accepts the cancel of an order the buyer has not approved, refuses an approved one (our capture is due) and a captured one', async () => {
     const open = await adapter().createPayment(paymentInput());
     await adapter().cancelPayment(open.providerPaymentId);
     // Nothing is voided at the provider: the order simply stays unapproved and expires there.
-    expect(await adapter().fetchStatus(open.providerPaymentId)).toMatchObject({ outcome: 'pending', providerStatus: 'CREATED' });
+    expect(await adapter().fetchStatus(open.providerPaymentId)).toMatchObject({
+      outcome: 'pending',
+      providerStatus: 'CREATED',
+    });
 
     const approved = await adapter().createPayment(paymentInput());
     await call(baseUrl, app, 'POST', `/_sandbox/orders/${approved.providerPaymentId}/approve`, { funding: 'ok' });
@@ -150,13 +183,25 @@ describe('provider_d adapter specifics', () => {
       'paypal-cert-url': `${baseUrl}/cert`,
       'paypal-auth-algo': 'SHA256withRSA',
     };
-    const body = Buffer.from(JSON.stringify({ id: 'WH-1', event_type: 'X', create_time: new Date().toISOString(), resource: {} }));
-    expect(await rejection(adapter().verifyWebhook({ rawBody: body, headers: {}, receivedAt: new Date() }))).toBeInstanceOf(ValidationError);
-    expect(await rejection(adapter().verifyWebhook({ rawBody: body, headers, receivedAt: new Date() }))).toBeInstanceOf(ValidationError);
+    const body = Buffer.from(
+      JSON.stringify({ id: 'WH-1', event_type: 'X', create_time: new Date().toISOString(), resource: {} }),
+    );
+    expect(
+      await rejection(adapter().verifyWebhook({ rawBody: body, headers: {}, receivedAt: new Date() })),
+    ).toBeInstanceOf(ValidationError);
+    expect(await rejection(adapter().verifyWebhook({ rawBody: body, headers, receivedAt: new Date() }))).toBeInstanceOf(
+      ValidationError,
+    );
     const fresh = { ...headers, 'paypal-transmission-time': new Date().toISOString() };
-    expect(await rejection(adapter().verifyWebhook({ rawBody: Buffer.from('{nope'), headers: fresh, receivedAt: new Date() }))).toBeInstanceOf(ValidationError);
+    expect(
+      await rejection(
+        adapter().verifyWebhook({ rawBody: Buffer.from('{nope'), headers: fresh, receivedAt: new Date() }),
+      ),
+    ).toBeInstanceOf(ValidationError);
     // Well-formed but not signed by the provider for this webhook id.
-    expect(await rejection(adapter().verifyWebhook({ rawBody: body, headers: fresh, receivedAt: new Date() }))).toBeInstanceOf(ValidationError);
+    expect(
+      await rejection(adapter().verifyWebhook({ rawBody: body, headers: fresh, receivedAt: new Date() })),
+    ).toBeInstanceOf(ValidationError);
   });
 });
 
@@ -189,7 +234,13 @@ describe('provider_d: a cancel and a capture never both happen', () => {
       returnUrl: 'https://shop.example/back',
     });
     const stored = (await h.deps.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId }))!;
-    return { provider, transactionId, payment, stored, cmd: { organizationId: provider.organizationId, providerId: provider.id, transactionId } };
+    return {
+      provider,
+      transactionId,
+      payment,
+      stored,
+      cmd: { organizationId: provider.organizationId, providerId: provider.id, transactionId },
+    };
   }
 
   it('a cancelled payment is never captured afterwards', async () => {

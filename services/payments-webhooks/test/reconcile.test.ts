@@ -47,7 +47,8 @@ async function startedPayment() {
     returnUrl: 'https://shop.example/back',
   };
   const res = await createPayment(deps, cmd);
-  const stored = async () => (await h.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: cmd.transactionId }))!;
+  const stored = async () =>
+    (await h.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: cmd.transactionId }))!;
   const client = providerAClient(secretKey, h.sandboxUrl, { timeoutMs: 3000, maxNetworkRetries: 0 });
   return { provider, secret, cmd, res, stored, client };
 }
@@ -83,15 +84,29 @@ describe('reconciler', () => {
     expect((await stored()).status).toBe('succeeded');
     const reports = await reportsFor(cmd.transactionId);
     expect(reports).toHaveLength(1);
-    expect(reports[0]).toMatchObject({ outcome: 'succeeded', providerEventId: `outcome:${res.providerPaymentId}:succeeded`, providerEventType: 'reconcile.succeeded' });
+    expect(reports[0]).toMatchObject({
+      outcome: 'succeeded',
+      providerEventId: `outcome:${res.providerPaymentId}:succeeded`,
+      providerEventType: 'reconcile.succeeded',
+    });
 
     const intent = await client.paymentIntents.retrieve(res.providerPaymentId);
-    const body = JSON.stringify({ id: `evt_${objectId()}`, object: 'event', type: 'payment_intent.succeeded', created: Math.floor(Date.now() / 1000), livemode: false, data: { object: intent } });
+    const body = JSON.stringify({
+      id: `evt_${objectId()}`,
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: { object: intent },
+    });
     const late = await handleWebhook(deps, {
       providerType: 'provider_a',
       providerId: provider.id,
       rawBody: Buffer.from(body),
-      headers: { 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload: body, secret }), 'content-type': 'application/json' },
+      headers: {
+        'stripe-signature': signer.webhooks.generateTestHeaderString({ payload: body, secret }),
+        'content-type': 'application/json',
+      },
     });
     expect(late.outcome).toBe('duplicate');
     expect(await reportsFor(cmd.transactionId)).toHaveLength(1);

@@ -22,7 +22,9 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function newProvider(opts: { organizationId?: string; mode?: 'live' | 'test'; secretKey?: string; secret?: string } = {}) {
+async function newProvider(
+  opts: { organizationId?: string; mode?: 'live' | 'test'; secretKey?: string; secret?: string } = {},
+) {
   const organizationId = opts.organizationId ?? objectId();
   const secret = opts.secret ?? webhookSecret();
   const secretKey = opts.secretKey ?? testKey();
@@ -52,7 +54,10 @@ function paymentCmd(p: ProviderDoc, over: Partial<CreatePaymentCommand> = {}): C
   };
 }
 
-function signedEvent(secret: string, event: { id: string; type: string; livemode?: boolean; object: Record<string, unknown> }) {
+function signedEvent(
+  secret: string,
+  event: { id: string; type: string; livemode?: boolean; object: Record<string, unknown> },
+) {
   const body = JSON.stringify(
     {
       id: event.id,
@@ -89,10 +94,19 @@ describe('provider records', () => {
     });
     expect(created.webhookSecret).toMatch(/^whsec_/);
     expect(created.provider).toMatchObject({ name: 'Cards', enabled: true, type: 'provider_a', mode: 'test' });
-    expect(created.provider.credentialHints).toEqual({ secretKey: `sk_test_…${secretKey.slice(-4)}`, webhookSecret: `whsec_…${created.webhookSecret!.slice(-4)}` });
+    expect(created.provider.credentialHints).toEqual({
+      secretKey: `sk_test_…${secretKey.slice(-4)}`,
+      webhookSecret: `whsec_…${created.webhookSecret!.slice(-4)}`,
+    });
 
-    const endpoints = await new Stripe(secretKey, { host: '127.0.0.1', port: Number(new URL(h.sandboxUrl).port), protocol: 'http' }).webhookEndpoints.list();
-    expect(endpoints.data.map((e) => e.url)).toEqual([`http://127.0.0.1:18081/hooks/provider_a/${created.provider.id}`]);
+    const endpoints = await new Stripe(secretKey, {
+      host: '127.0.0.1',
+      port: Number(new URL(h.sandboxUrl).port),
+      protocol: 'http',
+    }).webhookEndpoints.list();
+    expect(endpoints.data.map((e) => e.url)).toEqual([
+      `http://127.0.0.1:18081/hooks/provider_a/${created.provider.id}`,
+    ]);
     expect(endpoints.data[0]!.id).toBe(created.provider.webhookEndpointId);
 
     const stored = JSON.stringify(await h.store.collection(PROVIDERS).get(created.provider.id));
@@ -104,9 +118,13 @@ describe('provider records', () => {
     const a = await newProvider();
     const other = await newProvider();
     expect((await getProvider(h.deps, a.organizationId, 'test', a.provider.id)).id).toBe(a.provider.id);
-    expect(await rejection(getProvider(h.deps, other.organizationId, 'test', a.provider.id))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(getProvider(h.deps, other.organizationId, 'test', a.provider.id))).toBeInstanceOf(
+      NotFoundError,
+    );
     expect(await rejection(getProvider(h.deps, a.organizationId, 'live', a.provider.id))).toBeInstanceOf(NotFoundError);
-    expect((await listProviders(h.deps, a.organizationId, 'test', 1, 20)).items.map((p) => p.id)).toEqual([a.provider.id]);
+    expect((await listProviders(h.deps, a.organizationId, 'test', 1, 20)).items.map((p) => p.id)).toEqual([
+      a.provider.id,
+    ]);
     expect((await listProviders(h.deps, a.organizationId, 'live', 1, 20)).total).toBe(0);
 
     await deleteProvider(h.deps, a.organizationId, 'test', a.provider.id);
@@ -119,7 +137,9 @@ describe('provider records', () => {
     expect((await toggleProvider(h.deps, a.organizationId, 'test', a.provider.id, undefined)).enabled).toBe(false);
     expect((await toggleProvider(h.deps, a.organizationId, 'test', a.provider.id, false)).enabled).toBe(false);
     expect((await toggleProvider(h.deps, a.organizationId, 'test', a.provider.id, undefined)).enabled).toBe(true);
-    expect(await rejection(toggleProvider(h.deps, objectId(), 'test', a.provider.id, undefined))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(toggleProvider(h.deps, objectId(), 'test', a.provider.id, undefined))).toBeInstanceOf(
+      NotFoundError,
+    );
   });
 
   it('rejects unknown types, bad JSON and live keys on test records without writing anything', async () => {
@@ -151,13 +171,16 @@ describe('payments', () => {
 
   it('refuses unknown, foreign, other-mode and disabled providers', async () => {
     const { provider } = await newProvider();
-    expect(await rejection(createPayment(h.deps, paymentCmd(provider, { organizationId: objectId() })))).toBeInstanceOf(NotFoundError);
-    expect(await rejection(createPayment(h.deps, paymentCmd(provider, { mode: 'live' })))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(createPayment(h.deps, paymentCmd(provider, { organizationId: objectId() })))).toBeInstanceOf(
+      NotFoundError,
+    );
+    expect(await rejection(createPayment(h.deps, paymentCmd(provider, { mode: 'live' })))).toBeInstanceOf(
+      NotFoundError,
+    );
     await toggleProvider(h.deps, provider.organizationId, 'test', provider.id, false);
     const disabled = await rejection(createPayment(h.deps, paymentCmd(provider)));
     expect(disabled).toBeInstanceOf(UnprocessableError);
     expect(disabled).toMatchObject({ code: 'PROVIDER_DISABLED' });
-
   });
 
   it('cancels idempotently, also through a disabled provider', async () => {
@@ -168,8 +191,12 @@ describe('payments', () => {
     const ref = { organizationId: provider.organizationId, providerId: provider.id, transactionId: cmd.transactionId };
     await cancelPayment(h.deps, ref);
     await cancelPayment(h.deps, ref);
-    expect((await h.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: cmd.transactionId }))?.status).toBe('cancelled');
-    expect(await rejection(cancelPayment(h.deps, { ...ref, organizationId: objectId() }))).toBeInstanceOf(NotFoundError);
+    expect((await h.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: cmd.transactionId }))?.status).toBe(
+      'cancelled',
+    );
+    expect(await rejection(cancelPayment(h.deps, { ...ref, organizationId: objectId() }))).toBeInstanceOf(
+      NotFoundError,
+    );
     expect(await rejection(cancelPayment(h.deps, { ...ref, transactionId: objectId() }))).toBeInstanceOf(NotFoundError);
   });
 });
@@ -183,7 +210,12 @@ describe('inbound webhooks', () => {
       id: res.providerPaymentId,
       object: 'payment_intent',
       status: 'succeeded',
-      metadata: { transaction_id: cmd.transactionId, organization_id: cmd.organizationId, site_id: cmd.siteId, provider_id: p.provider.id },
+      metadata: {
+        transaction_id: cmd.transactionId,
+        organization_id: cmd.organizationId,
+        site_id: cmd.siteId,
+        provider_id: p.provider.id,
+      },
     };
     return { ...p, cmd, res, object };
   }
@@ -194,7 +226,9 @@ describe('inbound webhooks', () => {
     const delivery = signedEvent(secret, { id: eventId, type: 'payment_intent.succeeded', object });
     const before = await counts();
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => handleWebhook(h.deps, { providerType: 'provider_a', providerId: provider.id, ...delivery })),
+      Array.from({ length: 8 }, () =>
+        handleWebhook(h.deps, { providerType: 'provider_a', providerId: provider.id, ...delivery }),
+      ),
     );
     expect(results.filter((r) => r.outcome === 'accepted')).toHaveLength(1);
     expect(results.filter((r) => r.outcome === 'duplicate')).toHaveLength(7);
@@ -217,7 +251,9 @@ describe('inbound webhooks', () => {
       providerEventId: eventId,
       providerEventType: 'payment_intent.succeeded',
     });
-    expect((await h.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: cmd.transactionId }))?.status).toBe('succeeded');
+    expect((await h.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: cmd.transactionId }))?.status).toBe(
+      'succeeded',
+    );
     expect(await h.store.collection(WEBHOOK_RECEIPTS).count({ providerEventId: eventId })).toBe(8);
     expect(await h.store.collection(WEBHOOK_RECEIPTS).count({ providerEventId: eventId, outcome: 'accepted' })).toBe(1);
   });
@@ -227,7 +263,9 @@ describe('inbound webhooks', () => {
     const other = await startedPayment();
     const send = (d: { rawBody: Buffer; headers: Record<string, string> }, type = 'provider_a', id = provider.id) =>
       rejection(handleWebhook(h.deps, { providerType: type, providerId: id, ...d }));
-    const ev = (over: Partial<{ id: string; type: string; livemode: boolean; object: Record<string, unknown> }> = {}) => ({
+    const ev = (
+      over: Partial<{ id: string; type: string; livemode: boolean; object: Record<string, unknown> }> = {},
+    ) => ({
       id: `evt_${objectId()}`,
       type: 'payment_intent.succeeded',
       object,
@@ -242,8 +280,18 @@ describe('inbound webhooks', () => {
       send(signedEvent(secret, ev({ livemode: true }))), // live event to a test record
       send(signedEvent(secret, ev({ object: { ...object, id: 'pi_unknown000000000000' } }))), // unknown payment
       send(signedEvent(secret, ev({ object: other.object }))), // another record's payment
-      send(signedEvent(secret, ev({ object: { ...object, metadata: { ...object.metadata, transaction_id: objectId() } } }))),
-      send(signedEvent(secret, ev({ object: { ...object, metadata: { ...object.metadata, organization_id: objectId() } } }))),
+      send(
+        signedEvent(
+          secret,
+          ev({ object: { ...object, metadata: { ...object.metadata, transaction_id: objectId() } } }),
+        ),
+      ),
+      send(
+        signedEvent(
+          secret,
+          ev({ object: { ...object, metadata: { ...object.metadata, organization_id: objectId() } } }),
+        ),
+      ),
     ];
     for (const err of await Promise.all(cases)) {
       expect(err).toBeInstanceOf(ValidationError);
@@ -259,7 +307,11 @@ describe('inbound webhooks', () => {
     const other = await handleWebhook(h.deps, {
       providerType: 'provider_a',
       providerId: provider.id,
-      ...signedEvent(secret, { id: `evt_${objectId()}`, type: 'charge.succeeded', object: { id: 'ch_1', object: 'charge' } }),
+      ...signedEvent(secret, {
+        id: `evt_${objectId()}`,
+        type: 'charge.succeeded',
+        object: { id: 'ch_1', object: 'charge' },
+      }),
     });
     expect(other.outcome).toBe('ignored');
     expect(await counts()).toEqual(before);
@@ -268,7 +320,11 @@ describe('inbound webhooks', () => {
       handleWebhook(h.deps, {
         providerType: 'provider_a',
         providerId: provider.id,
-        ...signedEvent(secret, { id: `evt_${objectId()}`, type: 'charge.refunded', object: { id: 'ch_1', object: 'charge' } }),
+        ...signedEvent(secret, {
+          id: `evt_${objectId()}`,
+          type: 'charge.refunded',
+          object: { id: 'ch_1', object: 'charge' },
+        }),
       }),
     ).rejects.toMatchObject({ httpStatus: 400 });
     expect(await counts()).toEqual(before);
@@ -277,10 +333,16 @@ describe('inbound webhooks', () => {
     const failed = await handleWebhook(h.deps, {
       providerType: 'provider_a',
       providerId: provider.id,
-      ...signedEvent(secret, { id: `evt_${objectId()}`, type: 'payment_intent.payment_failed', object: { ...object, status: 'requires_payment_method' } }),
+      ...signedEvent(secret, {
+        id: `evt_${objectId()}`,
+        type: 'payment_intent.payment_failed',
+        object: { ...object, status: 'requires_payment_method' },
+      }),
     });
     expect(failed.outcome).toBe('accepted');
-    expect((await h.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: cmd.transactionId }))?.status).toBe('failed');
+    expect((await h.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: cmd.transactionId }))?.status).toBe(
+      'failed',
+    );
     expect((await counts()).outbox - before.outbox).toBe(1);
   });
 });

@@ -11,8 +11,13 @@ void runBackendService({
   config,
   collections,
   async setup({ grpc, logger, store }) {
-    if (config.RECURRING_TEST_HOOKS && config.NODE_ENV === 'production') throw new Error('RECURRING_TEST_HOOKS must not be set in production');
-    const billing = grpcBillingPort(downstreamAddr(config, 'billing'), config.BILLING_DEADLINE_MS, config.BILLING_PDF_DEADLINE_MS);
+    if (config.RECURRING_TEST_HOOKS && config.NODE_ENV === 'production')
+      throw new Error('RECURRING_TEST_HOOKS must not be set in production');
+    const billing = grpcBillingPort(
+      downstreamAddr(config, 'billing'),
+      config.BILLING_DEADLINE_MS,
+      config.BILLING_PDF_DEADLINE_MS,
+    );
     registerRecurringService(grpc, {
       store,
       billing,

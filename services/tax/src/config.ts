@@ -26,7 +26,10 @@ export const configSchema = backendConfigSchema('tax')
      * How long a replica uses its cached copy of an organization's rate book before checking the
      * book's revision; bounds how late it sees rate and rule changes made through another replica.
      */
-    TAX_RATE_BOOK_CACHE_TTL_MS: envInt(5000).refine((n) => n >= 0 && n <= 300_000, 'TAX_RATE_BOOK_CACHE_TTL_MS must be from 0 to 300000'),
+    TAX_RATE_BOOK_CACHE_TTL_MS: envInt(5000).refine(
+      (n) => n >= 0 && n <= 300_000,
+      'TAX_RATE_BOOK_CACHE_TTL_MS must be from 0 to 300000',
+    ),
     /** Set by the local supervisor when the VIES sandbox runs; outside production it becomes the default VIES_URL. */
     VIES_SANDBOX_URL: httpUrl.optional(),
     /** Base URL of the VIES REST API (`…/taxation_customs/vies/rest-api`). Default: the live service, or the local sandbox outside production. */
@@ -34,7 +37,13 @@ export const configSchema = backendConfigSchema('tax')
     /** Time a VIES check may take, retries included; past it the buyer's VAT ID counts as unverified. */
     VIES_DEADLINE_MS: envInt(2500).pipe(z.number().int().min(100).max(30_000)),
     /** How long a VIES answer (valid or invalid) is reused for the same VAT ID and requester; 0 = never. */
-    VIES_CACHE_TTL_SECONDS: envInt(86_400).pipe(z.number().int().min(0).max(30 * 86_400)),
+    VIES_CACHE_TTL_SECONDS: envInt(86_400).pipe(
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(30 * 86_400),
+    ),
     /** After a VIES outage, checks answer `unverified` at once for this long before VIES is tried again. */
     VIES_BREAKER_SECONDS: envInt(30).pipe(z.number().int().min(0).max(3600)),
     /** Set by the local supervisor when the ECB sandbox runs; outside production it becomes the default ECB_RATES_URL. */
@@ -42,25 +51,46 @@ export const configSchema = backendConfigSchema('tax')
     /** The ECB reference-rate file fetched (eurofxref XML). Default: the ECB's 90-day history, or the local sandbox's outside production. */
     ECB_RATES_URL: httpUrl.optional(),
     /** Time between two fetches of the ECB rates (one also at start); 0 = never fetch (reports then convert only at rates the caller gives). */
-    ECB_RATES_INTERVAL_MS: envInt(3_600_000).refine((n) => n === 0 || (n >= 1000 && n <= 86_400_000), 'ECB_RATES_INTERVAL_MS must be 0 or from 1000 to 86400000'),
+    ECB_RATES_INTERVAL_MS: envInt(3_600_000).refine(
+      (n) => n === 0 || (n >= 1000 && n <= 86_400_000),
+      'ECB_RATES_INTERVAL_MS must be 0 or from 1000 to 86400000',
+    ),
     /** Time one fetch of the ECB rates may take. */
     ECB_RATES_DEADLINE_MS: envInt(30_000).pipe(z.number().int().min(100).max(300_000)),
     /** Longest wait of the ledger rebuild worker between two looks for queued or abandoned jobs. */
-    LEDGER_REBUILD_POLL_MS: envInt(5_000).refine((n) => n >= 100 && n <= 600_000, 'LEDGER_REBUILD_POLL_MS must be from 100 to 600000'),
+    LEDGER_REBUILD_POLL_MS: envInt(5_000).refine(
+      (n) => n >= 100 && n <= 600_000,
+      'LEDGER_REBUILD_POLL_MS must be from 100 to 600000',
+    ),
     /** How long a rebuild worker's claim on a job holds without progress; after it another worker resumes the job. */
-    LEDGER_REBUILD_LEASE_MS: envInt(30_000).refine((n) => n >= 5_000 && n <= 3_600_000, 'LEDGER_REBUILD_LEASE_MS must be from 5000 to 3600000'),
+    LEDGER_REBUILD_LEASE_MS: envInt(30_000).refine(
+      (n) => n >= 5_000 && n <= 3_600_000,
+      'LEDGER_REBUILD_LEASE_MS must be from 5000 to 3600000',
+    ),
   })
   .transform((env) => ({
     ...env,
-    VIES_URL: env.VIES_URL ?? (env.NODE_ENV !== 'production' && env.VIES_SANDBOX_URL ? `${env.VIES_SANDBOX_URL}${VIES_REST_PATH}` : VIES_LIVE_URL),
-    ECB_RATES_URL: env.ECB_RATES_URL ?? (env.NODE_ENV !== 'production' && env.ECB_SANDBOX_URL ? `${env.ECB_SANDBOX_URL}${ECB_RATES_PATH}` : ECB_RATES_LIVE_URL),
+    VIES_URL:
+      env.VIES_URL ??
+      (env.NODE_ENV !== 'production' && env.VIES_SANDBOX_URL
+        ? `${env.VIES_SANDBOX_URL}${VIES_REST_PATH}`
+        : VIES_LIVE_URL),
+    ECB_RATES_URL:
+      env.ECB_RATES_URL ??
+      (env.NODE_ENV !== 'production' && env.ECB_SANDBOX_URL
+        ? `${env.ECB_SANDBOX_URL}${ECB_RATES_PATH}`
+        : ECB_RATES_LIVE_URL),
   }))
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.VIES_URL.startsWith('https://')) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['VIES_URL'], message: 'must be an https URL in production' });
     }
     if (env.NODE_ENV === 'production' && !env.ECB_RATES_URL.startsWith('https://')) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['ECB_RATES_URL'], message: 'must be an https URL in production' });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['ECB_RATES_URL'],
+        message: 'must be an https URL in production',
+      });
     }
   });
 

@@ -23,7 +23,13 @@ void runBackendService({
       logger: logger.child({ component: 'vies' }),
     });
     logger.info({ viesUrl: config.VIES_URL }, 'VIES client ready');
-    const vatIds = createVatIdChecker({ store, clock: systemClock, logger, vies, cacheTtlSeconds: config.VIES_CACHE_TTL_SECONDS });
+    const vatIds = createVatIdChecker({
+      store,
+      clock: systemClock,
+      logger,
+      vies,
+      cacheTtlSeconds: config.VIES_CACHE_TTL_SECONDS,
+    });
     const rateBooks = new RateBookCache({ ttlMs: config.TAX_RATE_BOOK_CACHE_TTL_MS });
     const deps = { store, clock: systemClock, logger, vatIds, rateBooks };
     const rebuilds = new RebuildWorker(deps, {
@@ -31,12 +37,21 @@ void runBackendService({
       leaseMs: config.LEDGER_REBUILD_LEASE_MS,
       batchSize: 100,
     });
-    const ecbRates = new EcbRatesFetcher(deps, { url: config.ECB_RATES_URL, intervalMs: config.ECB_RATES_INTERVAL_MS, deadlineMs: config.ECB_RATES_DEADLINE_MS });
+    const ecbRates = new EcbRatesFetcher(deps, {
+      url: config.ECB_RATES_URL,
+      intervalMs: config.ECB_RATES_INTERVAL_MS,
+      deadlineMs: config.ECB_RATES_DEADLINE_MS,
+    });
     registerTaxService(grpc, deps, rebuilds);
     const subs = await startConsumers(bus, deps);
     rebuilds.start();
     if (config.ECB_RATES_INTERVAL_MS > 0) ecbRates.start();
-    logger.info({ ecbRatesUrl: config.ECB_RATES_URL, intervalMs: config.ECB_RATES_INTERVAL_MS }, config.ECB_RATES_INTERVAL_MS > 0 ? 'ECB rates fetcher started' : 'ECB rates fetcher off (ECB_RATES_INTERVAL_MS=0)');
+    logger.info(
+      { ecbRatesUrl: config.ECB_RATES_URL, intervalMs: config.ECB_RATES_INTERVAL_MS },
+      config.ECB_RATES_INTERVAL_MS > 0
+        ? 'ECB rates fetcher started'
+        : 'ECB rates fetcher off (ECB_RATES_INTERVAL_MS=0)',
+    );
     return async () => {
       await Promise.all(subs.map((s) => s.stop()));
       await rebuilds.stop();

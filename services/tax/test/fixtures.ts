@@ -1,4 +1,10 @@
-import { Subjects, type InvoiceIssued, type TaxCalculation, type TransactionRefunded, type TransactionStatusChanged } from '@paymesh/contracts';
+import {
+  Subjects,
+  type InvoiceIssued,
+  type TaxCalculation,
+  type TransactionRefunded,
+  type TransactionStatusChanged,
+} from '@paymesh/contracts';
 import type { LedgerSource } from '../src/domain/ledger';
 
 /** An engine answer: one NL consumer line of 100.00 EUR gross at 21 % (OSS destination). */
@@ -37,7 +43,16 @@ export function calc(over: Partial<TaxCalculation> = {}): TaxCalculation {
       postcode: null,
       type: 'consumer',
       vatIdValidation: 'format',
-      vatIdCheck: { vatId: null, status: 'not_given', source: null, checkedAt: null, consultationNumber: null, companyName: null, address: null, error: null },
+      vatIdCheck: {
+        vatId: null,
+        status: 'not_given',
+        source: null,
+        checkedAt: null,
+        consultationNumber: null,
+        companyName: null,
+        address: null,
+        error: null,
+      },
       vatIdTreatment: 'No VAT ID given: consumer.',
     },
     seller: { homeCountry: 'DE', ossEnabled: true, ossThresholdExceeded: false },
@@ -48,7 +63,6 @@ export function calc(over: Partial<TaxCalculation> = {}): TaxCalculation {
     ...over,
   };
 }
-
 
 /** A `checkout.transaction.status_changed` event as the ledger consumes it. */
 export function transactionEvent(
@@ -81,7 +95,8 @@ export function transactionEvent(
 
 /** A provider refund of a transaction (`checkout.transaction.refunded`). */
 export function refundEvent(
-  over: Partial<TransactionRefunded> & Pick<TransactionRefunded, 'organizationId' | 'transactionId' | 'refundId' | 'amount' | 'refundedTotal'>,
+  over: Partial<TransactionRefunded> &
+    Pick<TransactionRefunded, 'organizationId' | 'transactionId' | 'refundId' | 'amount' | 'refundedTotal'>,
   eventId = `evt-${over.transactionId}-refund-${over.refundId}`,
 ): LedgerSource {
   const refundedAt = over.refundedAt ?? '2026-03-05T10:00:00.000Z';

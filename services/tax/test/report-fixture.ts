@@ -42,16 +42,33 @@ const hex = (key: string) => taxRecordId(`fixture-${key}`, 'sale');
 export function fixtureEntries(organizationId: string, mode: 'live' | 'test' = 'live'): TaxRecord[] {
   const specs: EntrySpec[] = [
     // Q1 (both zones): FR consumer pays 100.00 + 20.00; refunded in Q2 (E8).
-    { key: 'E1', sourceKind: 'transaction', buyer: 'FR', taxPointDate: '2026-02-10', taxPointAt: '2026-02-10T10:00:00.000Z', lines: [oss('FR', 20, 10000, 2000)] },
+    {
+      key: 'E1',
+      sourceKind: 'transaction',
+      buyer: 'FR',
+      taxPointDate: '2026-02-10',
+      taxPointAt: '2026-02-10T10:00:00.000Z',
+      lines: [oss('FR', 20, 10000, 2000)],
+    },
     // 2026-03-31 22:30 UTC: Q1 in UTC, 2026-04-01 00:30 (Q2) in Berlin.
-    { key: 'E2', sourceKind: 'transaction', buyer: 'NL', taxPointDate: '2026-03-31', taxPointAt: '2026-03-31T22:30:00.000Z', lines: [oss('NL', 21, 5000, 1050)] },
+    {
+      key: 'E2',
+      sourceKind: 'transaction',
+      buyer: 'NL',
+      taxPointDate: '2026-03-31',
+      taxPointAt: '2026-03-31T22:30:00.000Z',
+      lines: [oss('NL', 21, 5000, 1050)],
+    },
     // Invoice to a FR consumer: a digital service and reduced-rate goods; paid by E3t.
     {
       key: 'E3',
       sourceKind: 'invoice',
       buyer: 'FR',
       taxPointDate: '2026-04-15',
-      lines: [oss('FR', 20, 20000, 4000), { ...oss('FR', 5.5, 10000, 550), code: 'VAT_FR_REDUCED', rateType: 'reduced', itemType: 'goods' }],
+      lines: [
+        oss('FR', 20, 20000, 4000),
+        { ...oss('FR', 5.5, 10000, 550), code: 'VAT_FR_REDUCED', rateType: 'reduced', itemType: 'goods' },
+      ],
     },
     {
       key: 'E3t',
@@ -60,7 +77,10 @@ export function fixtureEntries(organizationId: string, mode: 'live' | 'test' = '
       taxPointDate: '2026-04-16',
       taxPointAt: '2026-04-16T08:00:00.000Z',
       linkedInvoiceKey: 'E3',
-      lines: [oss('FR', 20, 20000, 4000), { ...oss('FR', 5.5, 10000, 550), code: 'VAT_FR_REDUCED', rateType: 'reduced', itemType: 'goods' }],
+      lines: [
+        oss('FR', 20, 20000, 4000),
+        { ...oss('FR', 5.5, 10000, 550), code: 'VAT_FR_REDUCED', rateType: 'reduced', itemType: 'goods' },
+      ],
     },
     // Domestic sale (DE consumer) on another site.
     {
@@ -70,7 +90,17 @@ export function fixtureEntries(organizationId: string, mode: 'live' | 'test' = '
       siteId: OTHER_SITE,
       taxPointDate: '2026-04-20',
       taxPointAt: '2026-04-20T12:00:00.000Z',
-      lines: [{ country: 'DE', rate: 19, code: 'VAT_DE_STANDARD', rateType: 'standard', decision: 'domestic', net: 10000, tax: 1900 }],
+      lines: [
+        {
+          country: 'DE',
+          rate: 19,
+          code: 'VAT_DE_STANDARD',
+          rateType: 'standard',
+          decision: 'domestic',
+          net: 10000,
+          tax: 1900,
+        },
+      ],
     },
     // French business: reverse charge.
     {
@@ -79,7 +109,17 @@ export function fixtureEntries(organizationId: string, mode: 'live' | 'test' = '
       buyer: 'FR',
       buyerType: 'business',
       taxPointDate: '2026-05-20',
-      lines: [{ country: 'FR', rate: 0, code: 'REVERSE_CHARGE', rateType: null, decision: 'reverse_charge', net: 50000, tax: 0 }],
+      lines: [
+        {
+          country: 'FR',
+          rate: 0,
+          code: 'REVERSE_CHARGE',
+          rateType: null,
+          decision: 'reverse_charge',
+          net: 50000,
+          tax: 0,
+        },
+      ],
     },
     // US consumer in USD: export.
     {
@@ -92,7 +132,15 @@ export function fixtureEntries(organizationId: string, mode: 'live' | 'test' = '
       lines: [{ country: null, rate: 0, code: 'EXPORT', rateType: null, decision: 'export', net: 8000, tax: 0 }],
     },
     // NL consumer in USD.
-    { key: 'E7', sourceKind: 'transaction', buyer: 'NL', currency: 'USD', taxPointDate: '2026-05-10', taxPointAt: '2026-05-10T09:00:00.000Z', lines: [oss('NL', 21, 10000, 2100)] },
+    {
+      key: 'E7',
+      sourceKind: 'transaction',
+      buyer: 'NL',
+      currency: 'USD',
+      taxPointDate: '2026-05-10',
+      taxPointAt: '2026-05-10T09:00:00.000Z',
+      lines: [oss('NL', 21, 10000, 2100)],
+    },
     // Refund in Q2 of the Q1 sale E1: a correction of Q1.
     {
       key: 'E8',
@@ -105,13 +153,30 @@ export function fixtureEntries(organizationId: string, mode: 'live' | 'test' = '
       lines: [oss('FR', 20, -10000, -2000)],
     },
     // Credit note in Q2 on the Q2 invoice E3: part of the quarter's supplies.
-    { key: 'E9', sourceKind: 'credit_note', entryType: 'credit', buyer: 'FR', correctsKey: 'E3', taxPointDate: '2026-06-30', lines: [oss('FR', 20, -5000, -1000)] },
+    {
+      key: 'E9',
+      sourceKind: 'credit_note',
+      entryType: 'credit',
+      buyer: 'FR',
+      correctsKey: 'E3',
+      taxPointDate: '2026-06-30',
+      lines: [oss('FR', 20, -5000, -1000)],
+    },
   ];
   return specs.map((s) => entry(organizationId, mode, s));
 }
 
 function oss(country: string, rate: number, net: number, tax: number): LineSpec {
-  return { country, rate, code: `VAT_${country}_STANDARD`, rateType: 'standard', decision: 'oss_destination', itemType: 'digital_service', net, tax };
+  return {
+    country,
+    rate,
+    code: `VAT_${country}_STANDARD`,
+    rateType: 'standard',
+    decision: 'oss_destination',
+    itemType: 'digital_service',
+    net,
+    tax,
+  };
 }
 
 function entry(organizationId: string, mode: 'live' | 'test', s: EntrySpec): TaxRecord {
@@ -146,12 +211,29 @@ function entry(organizationId: string, mode: 'live' | 'test', s: EntrySpec): Tax
       tax: l.tax,
     })),
     breakdown: [],
-    buyer: { country: s.buyer, type: s.buyerType ?? 'consumer', vatIdCheck: { vatId: null, status: 'not_given', source: null, checkedAt: null, consultationNumber: null, companyName: null, address: null, error: null } },
+    buyer: {
+      country: s.buyer,
+      type: s.buyerType ?? 'consumer',
+      vatIdCheck: {
+        vatId: null,
+        status: 'not_given',
+        source: null,
+        checkedAt: null,
+        consultationNumber: null,
+        companyName: null,
+        address: null,
+        error: null,
+      },
+    },
     seller: { homeCountry: 'DE', ossEnabled: true, ossThresholdExceeded: false },
     eur: currency === 'EUR' ? { rate: 1, rateDate: s.taxPointDate, net, tax } : null,
     correctsRecordId: s.correctsKey ? hex(s.correctsKey) : null,
     linkedTransactionId: null,
-    linkedInvoiceId: s.linkedInvoiceKey ? hex(`${s.linkedInvoiceKey}-source`) : invoiceLike ? hex(`${s.key}-source`) : null,
+    linkedInvoiceId: s.linkedInvoiceKey
+      ? hex(`${s.linkedInvoiceKey}-source`)
+      : invoiceLike
+        ? hex(`${s.key}-source`)
+        : null,
     invoicePayment: s.linkedInvoiceKey !== undefined && s.sourceKind === 'transaction',
     createdAt: '2026-07-01T00:00:00.000Z',
   };

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, UnprocessableError } from '@paymesh/core';
-import { taxReportRequest, type ByCountryReport, type CurrenciesReport, type TaxReportFile, type VatOssDetailsReport, type VatOssReport } from '@paymesh/contracts';
+import {
+  taxReportRequest,
+  type ByCountryReport,
+  type CurrenciesReport,
+  type TaxReportFile,
+  type VatOssDetailsReport,
+  type VatOssReport,
+} from '@paymesh/contracts';
 import { parse } from 'csv-parse/sync';
 import type { OrgKey } from '../src/app/deps';
 import { storeEcbRates } from '../src/app/store-ecb-rates';
@@ -19,7 +26,8 @@ import { fixtureEntries } from './report-fixture';
 describe('tax reports at the ECB rates the service keeps', () => {
   let h: TaxHarness;
   let org: OrgKey;
-  const report = <T>(body: Record<string, unknown>) => taxReport(h.deps, org, taxReportRequest.parse(body)) as Promise<T>;
+  const report = <T>(body: Record<string, unknown>) =>
+    taxReport(h.deps, org, taxReportRequest.parse(body)) as Promise<T>;
   const q2 = { startDate: '2026-04-01', endDate: '2026-06-30' };
 
   beforeAll(async () => {
@@ -49,15 +57,40 @@ describe('tax reports at the ECB rates the service keeps', () => {
     expect(plain.data.find((d) => d.currency === 'USD')?.eur).toBeNull();
     expect(plain.eurRates).toEqual([]);
     expect(plain.eurRatesMissing).toEqual([
-      { currency: 'USD', rateDate: '2026-06-30', reason: 'not_published', message: 'the ECB reference rate for 2026-06-30 (or the next publication day) is not published yet; the latest kept is of 2026-06-29' },
+      {
+        currency: 'USD',
+        rateDate: '2026-06-30',
+        reason: 'not_published',
+        message:
+          'the ECB reference rate for 2026-06-30 (or the next publication day) is not published yet; the latest kept is of 2026-06-29',
+      },
     ]);
-    const err = await report({ report: 'vat-oss', year: 2026, quarter: 2, timezone: 'Europe/Berlin' }).then(() => null, (e: unknown) => e);
+    const err = await report({ report: 'vat-oss', year: 2026, quarter: 2, timezone: 'Europe/Berlin' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(UnprocessableError);
-    expect(err).toMatchObject({ code: ErrorCode.TAX_REPORT_EUR_RATE_MISSING, message: expect.stringMatching(/^eurRates: no EUR rate for USD: the ECB reference rate for 2026-06-30 \(or the next publication day\) is not published yet/) });
-    const details = await report<VatOssDetailsReport>({ report: 'vat-oss-details', year: 2026, quarter: 2, timezone: 'Europe/Berlin' });
+    expect(err).toMatchObject({
+      code: ErrorCode.TAX_REPORT_EUR_RATE_MISSING,
+      message: expect.stringMatching(
+        /^eurRates: no EUR rate for USD: the ECB reference rate for 2026-06-30 \(or the next publication day\) is not published yet/,
+      ),
+    });
+    const details = await report<VatOssDetailsReport>({
+      report: 'vat-oss-details',
+      year: 2026,
+      quarter: 2,
+      timezone: 'Europe/Berlin',
+    });
     expect(details.eurRatesMissing.map((m) => [m.currency, m.reason])).toEqual([['USD', 'not_published']]);
     // A caller's rate files it at once.
-    const given = await report<VatOssReport>({ report: 'vat-oss', year: 2026, quarter: 2, timezone: 'Europe/Berlin', eurRates: { USD: 1.25 } });
+    const given = await report<VatOssReport>({
+      report: 'vat-oss',
+      year: 2026,
+      quarter: 2,
+      timezone: 'Europe/Berlin',
+      eurRates: { USD: 1.25 },
+    });
     expect(given.eurRates).toEqual([{ currency: 'USD', rate: 1.25, rateDate: '2026-06-30', source: 'caller' }]);
 
     // The next fetch brings the publications of 30 June and after.
@@ -75,11 +108,22 @@ describe('tax reports at the ECB rates the service keeps', () => {
 
   it('by country converts USD at the rate of the last day and names it; the figures are those at the same given rate', async () => {
     const ecb = await report<ByCountryReport>({ report: 'by-country', ...q2, timezone: 'Europe/Berlin' });
-    const given = await report<ByCountryReport>({ report: 'by-country', ...q2, timezone: 'Europe/Berlin', eurRates: { USD: 1.25 } });
+    const given = await report<ByCountryReport>({
+      report: 'by-country',
+      ...q2,
+      timezone: 'Europe/Berlin',
+      eurRates: { USD: 1.25 },
+    });
     expect(ecb.eurRates).toEqual([{ currency: 'USD', rate: 1.25, rateDate: '2026-06-30', source: 'ecb' }]);
     expect(ecb.eurRatesMissing).toEqual([]);
     expect(ecb.totals).toEqual(given.totals);
-    expect(ecb.data.find((d) => d.country === 'US')?.eur).toEqual({ rate: 1.25, rateDate: '2026-06-30', net: 6400, tax: 0, gross: 6400 });
+    expect(ecb.data.find((d) => d.country === 'US')?.eur).toEqual({
+      rate: 1.25,
+      rateDate: '2026-06-30',
+      net: 6400,
+      tax: 0,
+      gross: 6400,
+    });
     expect(given.eurRates).toEqual([{ currency: 'USD', rate: 1.25, rateDate: '2026-06-30', source: 'caller' }]);
   });
 
@@ -98,18 +142,45 @@ describe('tax reports at the ECB rates the service keeps', () => {
     const r = await report<VatOssReport>({ report: 'vat-oss', year: 2026, quarter: 2, timezone: 'Europe/Berlin' });
     expect(r.eurRates).toEqual([{ currency: 'USD', rate: 1.25, rateDate: '2026-06-30', source: 'ecb' }]);
     // The figures of reports.test.ts at the given rate 1.25: NL 13000 / 2730.
-    expect(r.countries.find((c) => c.country === 'NL')?.supplies[0]).toMatchObject({ taxableAmount: 13000, vatAmount: 2730 });
-    expect(r.countries.find((c) => c.country === 'NL')?.supplies[0]?.conversions[1]).toEqual({ currency: 'USD', net: 10000, tax: 2100, rate: 1.25, rateDate: '2026-06-30', eurNet: 8000, eurTax: 1680 });
+    expect(r.countries.find((c) => c.country === 'NL')?.supplies[0]).toMatchObject({
+      taxableAmount: 13000,
+      vatAmount: 2730,
+    });
+    expect(r.countries.find((c) => c.country === 'NL')?.supplies[0]?.conversions[1]).toEqual({
+      currency: 'USD',
+      net: 10000,
+      tax: 2100,
+      rate: 1.25,
+      rateDate: '2026-06-30',
+      eurNet: 8000,
+      eurTax: 1680,
+    });
     expect(r.totals).toEqual({ taxableAmount: 38000, vatAmount: 6280, correctionsTotal: -2000, balance: 4280 });
 
-    const xml = await report<TaxReportFile>({ report: 'vat-oss-export', year: 2026, quarter: 2, timezone: 'Europe/Berlin' });
+    const xml = await report<TaxReportFile>({
+      report: 'vat-oss-export',
+      year: 2026,
+      quarter: 2,
+      timezone: 'Europe/Berlin',
+    });
     expect(xml.content).toContain('<exchangeRate>');
-    expect(xml.content).toMatch(/<currency>USD<\/currency>\s*<rate>1.25<\/rate>\s*<rateDate>2026-06-30<\/rateDate>\s*<source>ecb<\/source>/);
-    const elster = await report<TaxReportFile>({ report: 'vat-oss-export-elster', year: 2026, quarter: 2, timezone: 'Europe/Berlin' });
+    expect(xml.content).toMatch(
+      /<currency>USD<\/currency>\s*<rate>1.25<\/rate>\s*<rateDate>2026-06-30<\/rateDate>\s*<source>ecb<\/source>/,
+    );
+    const elster = await report<TaxReportFile>({
+      report: 'vat-oss-export-elster',
+      year: 2026,
+      quarter: 2,
+      timezone: 'Europe/Berlin',
+    });
     expect(elster.content).toContain('2,NL,STANDARD,21.00,130.00,27.30');
     const csv = await report<TaxReportFile>({ report: 'by-country-export', ...q2, timezone: 'Europe/Berlin' });
     const rows = parse(csv.content, { columns: true }) as Record<string, string>[];
-    expect(rows.find((x) => x.currency === 'USD')).toMatchObject({ eur_rate: '1.25', eur_rate_date: '2026-06-30', eur_rate_source: 'ecb' });
+    expect(rows.find((x) => x.currency === 'USD')).toMatchObject({
+      eur_rate: '1.25',
+      eur_rate_date: '2026-06-30',
+      eur_rate_source: 'ecb',
+    });
     expect(rows.find((x) => x.currency === 'EUR')).toMatchObject({ eur_rate: '1', eur_rate_source: '' });
   });
 
@@ -118,7 +189,13 @@ describe('tax reports at the ECB rates the service keeps', () => {
     const r = await report<ByCountryReport>({ report: 'by-country', startDate: '2026-05-01', endDate: '2026-05-20' });
     expect(r.totals.unconverted).toEqual(['USD']);
     expect(r.eurRatesMissing).toEqual([
-      { currency: 'USD', rateDate: '2026-05-20', reason: 'not_kept', message: 'no ECB reference rates are kept for 2026-05-20 (the tax service keeps the days it fetched; the latest is of 2026-07-10)' },
+      {
+        currency: 'USD',
+        rateDate: '2026-05-20',
+        reason: 'not_kept',
+        message:
+          'no ECB reference rates are kept for 2026-05-20 (the tax service keeps the days it fetched; the latest is of 2026-07-10)',
+      },
     ]);
   });
 
@@ -127,7 +204,18 @@ describe('tax reports at the ECB rates the service keeps', () => {
     expect(r.eurRates).toEqual([{ currency: 'USD', rate: 1.1, rateDate: '2026-05-08', source: 'ecb' }]);
     h.clock.set('2026-07-15T12:00:00.000Z');
     await storeEcbRates(h.deps, [{ date: '2026-05-08', rates: { GBP: 0.8 } }], 'test');
-    const after = await report<CurrenciesReport>({ report: 'currencies', startDate: '2026-05-01', endDate: '2026-05-08' });
-    expect(after.eurRatesMissing).toEqual([{ currency: 'USD', rateDate: '2026-05-08', reason: 'not_quoted', message: 'the ECB publishes no reference rate for USD (publication of 2026-05-08)' }]);
+    const after = await report<CurrenciesReport>({
+      report: 'currencies',
+      startDate: '2026-05-01',
+      endDate: '2026-05-08',
+    });
+    expect(after.eurRatesMissing).toEqual([
+      {
+        currency: 'USD',
+        rateDate: '2026-05-08',
+        reason: 'not_quoted',
+        message: 'the ECB publishes no reference rate for USD (publication of 2026-05-08)',
+      },
+    ]);
   });
 });

@@ -53,7 +53,11 @@ async function control(method: string, path: string, body?: unknown): Promise<an
 }
 
 /** Checks the sandbox received, per VAT ID. */
-async function viesRequests(): Promise<{ total: number; counts: Record<string, number>; data: { requester: string | null; outcome: string }[] }> {
+async function viesRequests(): Promise<{
+  total: number;
+  counts: Record<string, number>;
+  data: { requester: string | null; outcome: string }[];
+}> {
   return control('GET', '/_sandbox/requests');
 }
 
@@ -63,16 +67,33 @@ interface Setup {
 }
 
 /** A checker with its own client (and so its own breakers), talking to the sandbox over HTTP. */
-function setup(o: { deadlineMs?: number; breakerMs?: number; ttlSeconds?: number; clock?: Clock; baseUrl?: string } = {}): Setup {
-  const client = new ViesClient({ baseUrl: o.baseUrl ?? `${sandboxUrl}${REST_BASE_PATH}`, deadlineMs: o.deadlineMs ?? 2500, breakerMs: o.breakerMs ?? 30_000, logger });
-  const checker = createVatIdChecker({ store, clock: o.clock ?? systemClock, logger, vies: client, cacheTtlSeconds: o.ttlSeconds ?? 86_400 });
+function setup(
+  o: { deadlineMs?: number; breakerMs?: number; ttlSeconds?: number; clock?: Clock; baseUrl?: string } = {},
+): Setup {
+  const client = new ViesClient({
+    baseUrl: o.baseUrl ?? `${sandboxUrl}${REST_BASE_PATH}`,
+    deadlineMs: o.deadlineMs ?? 2500,
+    breakerMs: o.breakerMs ?? 30_000,
+    logger,
+  });
+  const checker = createVatIdChecker({
+    store,
+    clock: o.clock ?? systemClock,
+    logger,
+    vies: client,
+    cacheTtlSeconds: o.ttlSeconds ?? 86_400,
+  });
   return { checker, client };
 }
 
 /** An organization whose tax settings name its own VAT ID. */
 async function orgWithVatId(vatId: string | null): Promise<OrgKey> {
   const key: OrgKey = { organizationId: newObjectId(), mode: 'live' };
-  await updateTaxSettings({ store, clock: systemClock, logger, vatIds: setup().checker }, key, JSON.stringify({ vatId }));
+  await updateTaxSettings(
+    { store, clock: systemClock, logger, vatIds: setup().checker },
+    key,
+    JSON.stringify({ vatId }),
+  );
   return key;
 }
 
@@ -127,20 +148,34 @@ describe('VAT ID checks against the VIES sandbox', () => {
     expect(check).toMatchObject({ status: 'valid', source: 'vies' });
     expect(check.consultationNumber).toMatch(/^WAPI[A-Za-z0-9]{12}$/);
     expect((await viesRequests()).data.map((r) => r.requester)).toEqual([NL_VALID]);
-    expect(await checker.check(NL_VALID, 'vies', { vatId: null })).toMatchObject({ status: 'valid', consultationNumber: null });
+    expect(await checker.check(NL_VALID, 'vies', { vatId: null })).toMatchObject({
+      status: 'valid',
+      consultationNumber: null,
+    });
   });
 
   it('without a requester (public check or no own VAT ID) there is no consultation number', async () => {
     const { checker } = setup();
     expect(await checker.check(FR_VALID, 'vies')).toMatchObject({ status: 'valid', consultationNumber: null });
     const org = await orgWithVatId(null);
-    expect(await checker.check(NL_VALID, 'vies', org)).toMatchObject({ status: 'valid', consultationNumber: null, companyName: 'POLDERWERK B.V.' });
+    expect(await checker.check(NL_VALID, 'vies', org)).toMatchObject({
+      status: 'valid',
+      consultationNumber: null,
+      companyName: 'POLDERWERK B.V.',
+    });
     expect((await viesRequests()).data.map((r) => r.requester)).toEqual([null, null]);
   });
 
   it('invalid: VIES does not know the number; withheld names and addresses are null', async () => {
     const { checker } = setup();
-    expect(await checker.check(DE_UNREGISTERED, 'vies')).toMatchObject({ vatId: DE_UNREGISTERED, status: 'invalid', source: 'vies', companyName: null, address: null, error: null });
+    expect(await checker.check(DE_UNREGISTERED, 'vies')).toMatchObject({
+      vatId: DE_UNREGISTERED,
+      status: 'invalid',
+      source: 'vies',
+      companyName: null,
+      address: null,
+      error: null,
+    });
     const masked = await checker.check(DE_VALID_MASKED, 'vies');
     expect(masked).toMatchObject({ status: 'valid', companyName: null, address: null });
     const evidence = await store.collection<ViesCheckDoc>(VIES_CHECKS).findOne({ vatId: DE_VALID_MASKED });
@@ -149,10 +184,19 @@ describe('VAT ID checks against the VIES sandbox', () => {
 
   it('malformed IDs never reach VIES; format mode never asks it', async () => {
     const { checker } = setup();
-    expect(await checker.check('DE12345678', 'vies')).toMatchObject({ vatId: 'DE12345678', status: 'malformed', source: 'format', consultationNumber: null });
+    expect(await checker.check('DE12345678', 'vies')).toMatchObject({
+      vatId: 'DE12345678',
+      status: 'malformed',
+      source: 'format',
+      consultationNumber: null,
+    });
     expect(await checker.check('DE321571430', 'vies')).toMatchObject({ status: 'malformed' });
     expect(await checker.check('GR981462794', 'vies')).toMatchObject({ status: 'malformed' });
-    expect(await checker.check(DE_UNREGISTERED, 'format')).toMatchObject({ vatId: DE_UNREGISTERED, status: 'well_formed', source: 'format' });
+    expect(await checker.check(DE_UNREGISTERED, 'format')).toMatchObject({
+      vatId: DE_UNREGISTERED,
+      status: 'well_formed',
+      source: 'format',
+    });
     expect(await checker.check('DE 12', 'format')).toMatchObject({ status: 'malformed', source: 'format' });
     expect((await viesRequests()).total).toBe(0);
   });
@@ -191,7 +235,13 @@ describe('VAT ID checks against the VIES sandbox', () => {
     const { checker } = setup({ breakerMs: 300 });
     await control('POST', '/_sandbox/outage', { mode: 'down' });
     let started = Date.now();
-    expect(await checker.check(FR_VALID, 'vies')).toMatchObject({ vatId: FR_VALID, status: 'unverified', source: 'vies', error: 'SERVICE_UNAVAILABLE', consultationNumber: null });
+    expect(await checker.check(FR_VALID, 'vies')).toMatchObject({
+      vatId: FR_VALID,
+      status: 'unverified',
+      source: 'vies',
+      error: 'SERVICE_UNAVAILABLE',
+      consultationNumber: null,
+    });
     expect(Date.now() - started).toBeLessThan(2500);
     expect((await viesRequests()).counts[FR_VALID]).toBe(3);
 
@@ -212,7 +262,10 @@ describe('VAT ID checks against the VIES sandbox', () => {
   it("a member state's outage opens only that member state's breaker", async () => {
     const { checker } = setup();
     await control('POST', '/_sandbox/outage', { mode: 'down', error: 'MS_UNAVAILABLE', countryCodes: ['DE'] });
-    expect(await checker.check(DE_VALID_MASKED, 'vies')).toMatchObject({ status: 'unverified', error: 'MS_UNAVAILABLE' });
+    expect(await checker.check(DE_VALID_MASKED, 'vies')).toMatchObject({
+      status: 'unverified',
+      error: 'MS_UNAVAILABLE',
+    });
     expect(await checker.check(FR_VALID, 'vies')).toMatchObject({ status: 'valid' });
     expect(await checker.check(DE_UNREGISTERED, 'vies')).toMatchObject({ status: 'unverified', error: 'CIRCUIT_OPEN' });
     expect((await viesRequests()).counts).toEqual({ [DE_VALID_MASKED]: 3, [FR_VALID]: 1 });
@@ -243,7 +296,11 @@ describe('VAT ID checks against the VIES sandbox', () => {
   it('an own VAT ID that VIES rejects as requester: the buyer is checked without it', async () => {
     const { checker } = setup();
     const org = await orgWithVatId(DE_UNREGISTERED);
-    expect(await checker.check(FR_VALID, 'vies', org)).toMatchObject({ status: 'valid', source: 'vies', consultationNumber: null });
+    expect(await checker.check(FR_VALID, 'vies', org)).toMatchObject({
+      status: 'valid',
+      source: 'vies',
+      consultationNumber: null,
+    });
     const outcomes = (await viesRequests()).data.map((r) => [r.requester, r.outcome]);
     expect(outcomes).toEqual([
       [DE_UNREGISTERED, 'INVALID_REQUESTER_INFO'],

@@ -13,7 +13,11 @@ import { percentile } from './stats.mjs';
 async function json(method, url, { token, body, headers = {} } = {}) {
   const res = await fetch(url, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -88,7 +92,13 @@ async function startReceiver(secretOf, flowTimeoutMs) {
  * Starts the mesh. `profileDir` runs every service under `node --cpu-prof` (profiles are written
  * there when the mesh stops); `logLevel` is the services' LOG_LEVEL.
  */
-export async function startBenchMesh({ logLevel = 'warn', profileDir, flowTimeoutMs = 60_000, onError = console.error, onLine } = {}) {
+export async function startBenchMesh({
+  logLevel = 'warn',
+  profileDir,
+  flowTimeoutMs = 60_000,
+  onError = console.error,
+  onLine,
+} = {}) {
   const namespace = `bench${Date.now().toString(36)}`;
   const systemApiKey = newSystemKey();
   const env = {
@@ -105,7 +115,9 @@ export async function startBenchMesh({ logLevel = 'warn', profileDir, flowTimeou
     ephemeralPorts: true,
     env,
     // Each service writes <profileDir>/<service>.cpuprofile when it exits (Node refuses --cpu-prof in NODE_OPTIONS).
-    ...(profileDir ? { nodeArgs: (svc) => ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${svc}.cpuprofile`] } : {}),
+    ...(profileDir
+      ? { nodeArgs: (svc) => ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${svc}.cpuprofile`] }
+      : {}),
     onLine: (svc, line) => {
       if (line.includes('"level":50') || line.includes('"level":60')) onError(`${svc}: ${line}`);
       onLine?.(svc, line);
@@ -146,7 +158,9 @@ export function checkoutBody(n, ipnUrl, buyer = 0) {
     returnUrl: 'https://shop.example/return/{transactionId}',
     cancelUrl: 'https://shop.example/cancel/{transactionId}',
     ipnUrl,
-    items: [{ name: 'Item', description: 'bench', quantity: 1, unitPrice: 1999, vatRate: 19, itemType: 'digital_service' }],
+    items: [
+      { name: 'Item', description: 'bench', quantity: 1, unitPrice: 1999, vatRate: 19, itemType: 'digital_service' },
+    ],
   };
 }
 
@@ -161,20 +175,37 @@ export async function payFlow(ctx, n, buyer) {
   const t0 = performance.now();
   const marks = [t0];
   const mark = () => marks.push(performance.now());
-  const checkout = await json('POST', `${mesh.adminBaseUrl}/checkouts/${boot.siteId}/create`, { token: boot.apiKey, body: checkoutBody(n, receiver.url, buyer) });
+  const checkout = await json('POST', `${mesh.adminBaseUrl}/checkouts/${boot.siteId}/create`, {
+    token: boot.apiKey,
+    body: checkoutBody(n, receiver.url, buyer),
+  });
   mark();
-  await json('GET', `${mesh.publicBaseUrl}/checkouts/${checkout.sessionPublicId}`, { headers: { origin: 'https://shop.example' } });
+  await json('GET', `${mesh.publicBaseUrl}/checkouts/${checkout.sessionPublicId}`, {
+    headers: { origin: 'https://shop.example' },
+  });
   mark();
   const tx = await json('POST', `${mesh.publicBaseUrl}/transactions/create`, {
     body: {
       sessionPublicId: checkout.sessionPublicId,
       providerId,
-      billingAddress: { name: 'Buyer', email: `buyer${buyer}@example.com`, line1: 'Main St 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+      billingAddress: {
+        name: 'Buyer',
+        email: `buyer${buyer}@example.com`,
+        line1: 'Main St 1',
+        city: 'Berlin',
+        postalCode: '10115',
+        country: 'DE',
+      },
     },
   });
   mark();
   const ipn = receiver.waitFor(tx.transactionId);
-  const pay = await fetch(tx.redirectUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=pay', redirect: 'manual' });
+  const pay = await fetch(tx.redirectUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'outcome=pay',
+    redirect: 'manual',
+  });
   await pay.arrayBuffer();
   if (pay.status >= 400) {
     ipn.catch(() => undefined);
@@ -184,14 +215,20 @@ export async function payFlow(ctx, n, buyer) {
   await ipn;
   mark();
   const names = ['create', 'read', 'transaction', 'pay', 'ipn'];
-  return { ms: marks[marks.length - 1] - t0, stages: Object.fromEntries(names.map((n, i) => [n, marks[i + 1] - marks[i]])) };
+  return {
+    ms: marks[marks.length - 1] - t0,
+    stages: Object.fromEntries(names.map((n, i) => [n, marks[i + 1] - marks[i]])),
+  };
 }
 
 /**
  * Runs pay flows with `buyers` concurrent buyers until `seconds` have passed or `maxFlows` were
  * started; resolves completed count, failures, flows/s and sorted latencies.
  */
-export async function payFlowLoad(ctx, { buyers, seconds, maxFlows = Infinity, firstFlow = 0, onError = console.error }) {
+export async function payFlowLoad(
+  ctx,
+  { buyers, seconds, maxFlows = Infinity, firstFlow = 0, onError = console.error },
+) {
   const latencies = [];
   const stages = {};
   let failures = 0;
@@ -214,6 +251,22 @@ export async function payFlowLoad(ctx, { buyers, seconds, maxFlows = Infinity, f
   await Promise.all(Array.from({ length: buyers }, (_, b) => buyer(b)));
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const stageP50 = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, percentile(v.sort((a, b) => a - b), 50)]));
-  return { completed: latencies.length, failures, elapsed, flowsPerSecond: latencies.length / elapsed, latencies, stageP50, started: next };
+  const stageP50 = Object.fromEntries(
+    Object.entries(stages).map(([k, v]) => [
+      k,
+      percentile(
+        v.sort((a, b) => a - b),
+        50,
+      ),
+    ]),
+  );
+  return {
+    completed: latencies.length,
+    failures,
+    elapsed,
+    flowsPerSecond: latencies.length / elapsed,
+    latencies,
+    stageP50,
+    started: next,
+  };
 }

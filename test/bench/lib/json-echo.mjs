@@ -12,7 +12,18 @@ const answer = {
   totalGross: 10000,
   taxBreakdown: [{ taxRate: 19, taxRateCode: 'VAT_DE_STANDARD', taxableBase: 8403, taxAmount: 1597 }],
   currency: 'EUR',
-  lines: [{ name: 'Pro plan', quantity: 1, net: 8403, tax: 1597, gross: 10000, taxRate: 19, taxRateCode: 'VAT_DE_STANDARD', reason: 'reference' }],
+  lines: [
+    {
+      name: 'Pro plan',
+      quantity: 1,
+      net: 8403,
+      tax: 1597,
+      gross: 10000,
+      taxRate: 19,
+      taxRateCode: 'VAT_DE_STANDARD',
+      reason: 'reference',
+    },
+  ],
   buyer: { type: 'consumer', vatIdStatus: 'not_given', vatIdTreatment: 'reference', consultationNumber: null },
 };
 app.post('/', async (req) => ({ ...answer, currency: req.body?.billingAddress?.country ? 'EUR' : 'XXX' }));

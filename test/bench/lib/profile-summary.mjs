@@ -58,6 +58,15 @@ export function summariseProfile(file, { top = 12, window } = {}) {
     [...m.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([name, us]) => ({ name, ms: Math.round(us / 1000), pct: Math.round((1000 * us) / Math.max(total, 1)) / 10 }));
-  return { busyMs: Math.round(total / 1000), idleMs: Math.round(idle / 1000), frames: sortTop(frames), packages: sortTop(packages) };
+      .map(([name, us]) => ({
+        name,
+        ms: Math.round(us / 1000),
+        pct: Math.round((1000 * us) / Math.max(total, 1)) / 10,
+      }));
+  return {
+    busyMs: Math.round(total / 1000),
+    idleMs: Math.round(idle / 1000),
+    frames: sortTop(frames),
+    packages: sortTop(packages),
+  };
 }

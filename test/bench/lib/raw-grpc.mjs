@@ -9,7 +9,15 @@ const pg = createRequire(join(root, 'libs/store/package.json'))('pg');
 
 const json = { serialize: (v) => Buffer.from(JSON.stringify(v)), deserialize: (b) => JSON.parse(b.toString('utf8')) };
 const def = {
-  list: { path: '/bench.Raw/List', requestStream: false, responseStream: false, requestSerialize: json.serialize, requestDeserialize: json.deserialize, responseSerialize: json.serialize, responseDeserialize: json.deserialize },
+  list: {
+    path: '/bench.Raw/List',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: json.serialize,
+    requestDeserialize: json.deserialize,
+    responseSerialize: json.serialize,
+    responseDeserialize: json.deserialize,
+  },
 };
 const pool = new pg.Pool({ connectionString: process.env.BENCH_PG_URL, max: 10 });
 const table = `"${process.env.BENCH_SCHEMA}".sites`;

@@ -9,7 +9,17 @@ const grpc = createRequire(join(root, 'libs/grpc/package.json'))('@grpc/grpc-js'
 
 const json = { serialize: (v) => Buffer.from(JSON.stringify(v)), deserialize: (b) => JSON.parse(b.toString('utf8')) };
 const Client = grpc.makeGenericClientConstructor(
-  { list: { path: '/bench.Raw/List', requestStream: false, responseStream: false, requestSerialize: json.serialize, requestDeserialize: json.deserialize, responseSerialize: json.serialize, responseDeserialize: json.deserialize } },
+  {
+    list: {
+      path: '/bench.Raw/List',
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: json.serialize,
+      requestDeserialize: json.deserialize,
+      responseSerialize: json.serialize,
+      responseDeserialize: json.deserialize,
+    },
+  },
   'Raw',
 );
 const client = new Client(`127.0.0.1:${process.env.BENCH_GRPC_PORT}`, grpc.credentials.createInsecure());

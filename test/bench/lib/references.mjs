@@ -15,7 +15,10 @@ export const ROOT = join(HERE, '..', '..', '..');
 
 /** Starts a helper script that prints one JSON line when ready; resolves { child, info }. */
 export async function startHelper(script, env = {}) {
-  const child = spawn(process.execPath, [join(HERE, script)], { env: { ...process.env, BENCH_ROOT: ROOT, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(HERE, script)], {
+    env: { ...process.env, BENCH_ROOT: ROOT, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const info = await new Promise((resolve, reject) => {
     let buf = '';
     child.stdout.on('data', (d) => {
@@ -25,14 +28,27 @@ export async function startHelper(script, env = {}) {
     });
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready`)));
   });
-  return { child, info, stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM')))) };
+  return {
+    child,
+    info,
+    stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM')))),
+  };
 }
 
 /**
  * HTTP load with autocannon: requests per second, latency p50/p99 in ms, and failures.
  * `cpuPids` (name -> pid) adds the CPU ms those processes spent per successful request.
  */
-export async function httpLoad({ url, connections, seconds, method = 'GET', headers = {}, body, setupRequest, cpuPids }) {
+export async function httpLoad({
+  url,
+  connections,
+  seconds,
+  method = 'GET',
+  headers = {},
+  body,
+  setupRequest,
+  cpuPids,
+}) {
   const before = cpuPids ? Object.fromEntries(Object.entries(cpuPids).map(([n, p]) => [n, cpuMs(p)])) : undefined;
   const result = await autocannon({
     url,
@@ -65,7 +81,12 @@ export async function helloWorld({ seconds, connections }) {
   const h = await startHelper('hello.mjs');
   try {
     await httpLoad({ url: `http://127.0.0.1:${h.info.port}/`, connections, seconds: 1 }); // warm-up
-    return await httpLoad({ url: `http://127.0.0.1:${h.info.port}/`, connections, seconds, cpuPids: { hello: h.child.pid } });
+    return await httpLoad({
+      url: `http://127.0.0.1:${h.info.port}/`,
+      connections,
+      seconds,
+      cpuPids: { hello: h.child.pid },
+    });
   } finally {
     await h.stop();
   }
@@ -177,7 +198,13 @@ export async function jetstreamRoundTrip({ seconds, inFlight, natsUrl }) {
     messages.stop();
     await pump;
     latencies.sort((a, b) => a - b);
-    return { rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), requests: latencies.length, failed: 0 };
+    return {
+      rps: latencies.length / elapsed,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      requests: latencies.length,
+      failed: 0,
+    };
   } finally {
     await jsm.streams.delete(stream).catch(() => undefined);
     await nc.close();

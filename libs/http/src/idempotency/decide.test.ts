@@ -3,7 +3,13 @@ import { decide, isKeptStatus, pollDelayMs, type RecordView } from './decide';
 
 const now = new Date('2026-05-01T12:00:00.000Z');
 const later = (ms: number) => new Date(now.getTime() + ms).toISOString();
-const rec = (over: Partial<RecordView> = {}): RecordView => ({ fingerprint: 'f1', state: 'pending', leaseUntil: later(60_000), expiresAt: later(86_400_000), ...over });
+const rec = (over: Partial<RecordView> = {}): RecordView => ({
+  fingerprint: 'f1',
+  state: 'pending',
+  leaseUntil: later(60_000),
+  expiresAt: later(86_400_000),
+  ...over,
+});
 
 describe('what a request does with the record it finds', () => {
   it('claims a key nobody holds: absent, expired, released, or pending past its lease', () => {

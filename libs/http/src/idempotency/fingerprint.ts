@@ -57,7 +57,9 @@ export interface RequestIdentity {
  * the parts cannot run into each other). A file body counts by its bytes.
  */
 export function requestFingerprint(r: RequestIdentity): string {
-  const body = Buffer.isBuffer(r.body) ? { bytesSha256: createHash('sha256').update(r.body).digest('hex') } : (r.body ?? null);
+  const body = Buffer.isBuffer(r.body)
+    ? { bytesSha256: createHash('sha256').update(r.body).digest('hex') }
+    : (r.body ?? null);
   const parts = JSON.stringify([FINGERPRINT_VERSION, r.method.toUpperCase(), r.path, canonicalJson(body)]);
   return `${FINGERPRINT_VERSION}:${createHash('sha256').update(parts).digest('hex')}`;
 }

@@ -28,7 +28,10 @@ export class MemoryIdempotencyCollection implements IdempotencyCollection {
     return d ? structuredClone(d) : null;
   }
 
-  async find(filter: { expiresAt: { $lte: string } }, options: { limit: number }): Promise<{ items: IdempotencyDoc[] }> {
+  async find(
+    filter: { expiresAt: { $lte: string } },
+    options: { limit: number },
+  ): Promise<{ items: IdempotencyDoc[] }> {
     await Promise.resolve();
     const items = [...this.docs.values()].filter((d) => d.expiresAt <= filter.expiresAt.$lte).slice(0, options.limit);
     return { items: structuredClone(items) };

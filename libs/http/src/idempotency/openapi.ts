@@ -17,7 +17,11 @@ export function idempotencyKeyDescription(whose: string): string {
  * Documents Idempotency-Key on the operations named in `operations`: the optional header parameter
  * and the replay header of the success answer. Wraps the gateway's OpenAPI transform.
  */
-export function documentIdempotency(transform: OpenApiTransform, operations: ReadonlySet<string>, whose: string): OpenApiTransform {
+export function documentIdempotency(
+  transform: OpenApiTransform,
+  operations: ReadonlySet<string>,
+  whose: string,
+): OpenApiTransform {
   const parameter = {
     type: 'string',
     minLength: 1,
@@ -25,13 +29,27 @@ export function documentIdempotency(transform: OpenApiTransform, operations: Rea
     pattern: '^[ -~]+$',
     description: idempotencyKeyDescription(whose),
   };
-  const replayed = { type: 'string', enum: ['true'], description: 'Present on an answer replayed for a repeated Idempotency-Key' };
+  const replayed = {
+    type: 'string',
+    enum: ['true'],
+    description: 'Present on an answer replayed for a repeated Idempotency-Key',
+  };
   return (input) => {
     const out = transform(input);
-    const schema = out.schema as { operationId?: unknown; headers?: JsonSchemaObject; response?: Record<string, { headers?: Record<string, unknown> }> } | undefined;
+    const schema = out.schema as
+      | {
+          operationId?: unknown;
+          headers?: JsonSchemaObject;
+          response?: Record<string, { headers?: Record<string, unknown> }>;
+        }
+      | undefined;
     if (!schema || typeof schema.operationId !== 'string' || !operations.has(schema.operationId)) return out;
     const headers = schema.headers ?? { type: 'object', properties: {} };
-    schema.headers = { ...headers, type: 'object', properties: { ...headers.properties, [IDEMPOTENCY_KEY_HEADER]: parameter } };
+    schema.headers = {
+      ...headers,
+      type: 'object',
+      properties: { ...headers.properties, [IDEMPOTENCY_KEY_HEADER]: parameter },
+    };
     for (const [status, response] of Object.entries(schema.response ?? {})) {
       if (status.startsWith('2')) response.headers = { ...response.headers, [IDEMPOTENT_REPLAYED_HEADER]: replayed };
     }

@@ -23,7 +23,11 @@ beforeAll(async () => {
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
   await app.register(idempotencyPlugin, {
-    records: new IdempotencyRecords({ collection, sealer: new SecretBox(`k1:${randomBytes(32).toString('base64')}`), waitMs: 2_000 }),
+    records: new IdempotencyRecords({
+      collection,
+      sealer: new SecretBox(`k1:${randomBytes(32).toString('base64')}`),
+      waitMs: 2_000,
+    }),
     operations: new Set(['createThing']),
     scopeOf: (req) => {
       const caller = req.headers['x-caller'];
@@ -58,7 +62,12 @@ async function claimed(key: string): Promise<void> {
 }
 
 const post = (url: string, body: unknown, key?: string, caller = 'a') =>
-  app.inject({ method: 'POST', url, payload: body as object, headers: { 'x-caller': caller, ...(key !== undefined ? { 'idempotency-key': key } : {}) } });
+  app.inject({
+    method: 'POST',
+    url,
+    payload: body as object,
+    headers: { 'x-caller': caller, ...(key !== undefined ? { 'idempotency-key': key } : {}) },
+  });
 
 describe('the Idempotency-Key plugin', () => {
   it('runs a request once per key and replays its status and body with Idempotent-Replayed', async () => {
@@ -94,7 +103,10 @@ describe('the Idempotency-Key plugin', () => {
     const before = runs;
     const other = await post('/things', { n: 4 }, 'reuse-1');
     expect(other.statusCode).toBe(409);
-    expect(other.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', error: expect.stringMatching(/Idempotency-Key/) });
+    expect(other.json()).toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      error: expect.stringMatching(/Idempotency-Key/),
+    });
     expect(runs).toBe(before);
   });
 
@@ -118,7 +130,12 @@ describe('the Idempotency-Key plugin', () => {
   });
 
   it('does not consume the key when the scope cannot be told (400)', async () => {
-    const res = await app.inject({ method: 'POST', url: '/things', payload: { n: 7 }, headers: { 'idempotency-key': 'no-caller' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/things',
+      payload: { n: 7 },
+      headers: { 'idempotency-key': 'no-caller' },
+    });
     expect(res.statusCode).toBe(400);
     expect((await post('/things', { n: 8 }, 'no-caller')).statusCode).toBe(201);
   });
@@ -160,7 +177,10 @@ describe('the Idempotency-Key plugin', () => {
 
 describe('the cleanup of expired keys', () => {
   it('runs on a timer from ready to close, also when registered in a route scope', async () => {
-    const records = new IdempotencyRecords({ collection: new MemoryIdempotencyCollection(), sealer: new SecretBox(`k1:${randomBytes(32).toString('base64')}`) });
+    const records = new IdempotencyRecords({
+      collection: new MemoryIdempotencyCollection(),
+      sealer: new SecretBox(`k1:${randomBytes(32).toString('base64')}`),
+    });
     let purges = 0;
     records.purgeExpired = async () => {
       purges++;
@@ -168,7 +188,12 @@ describe('the cleanup of expired keys', () => {
     };
     const scoped = Fastify();
     await scoped.register(async (scope) => {
-      await scope.register(idempotencyPlugin, { records, operations: new Set<string>(), scopeOf: () => 'x', purgeEveryMs: 5 });
+      await scope.register(idempotencyPlugin, {
+        records,
+        operations: new Set<string>(),
+        scopeOf: () => 'x',
+        purgeEveryMs: 5,
+      });
     });
     await scoped.ready();
     const deadline = Date.now() + 5_000;
@@ -180,10 +205,16 @@ describe('the cleanup of expired keys', () => {
 
 describe('the OpenAPI description of Idempotency-Key', () => {
   const transform = documentIdempotency(openApiTransform({}), new Set(['createThing']), 'per caller');
-  const input = (operationId: string): OpenApiTransformInput => ({ schema: { operationId, response: { 201: z.object({ id: z.string() }), 409: z.object({ error: z.string() }) } }, url: '/things' });
+  const input = (operationId: string): OpenApiTransformInput => ({
+    schema: { operationId, response: { 201: z.object({ id: z.string() }), 409: z.object({ error: z.string() }) } },
+    url: '/things',
+  });
 
   it('adds the optional header parameter and the replay header of the success answer to keyed operations only', () => {
-    const out = transform(input('createThing')).schema as { headers: { properties: Record<string, { maxLength: number; description: string }>; required?: string[] }; response: Record<string, { headers: Record<string, unknown> }> };
+    const out = transform(input('createThing')).schema as {
+      headers: { properties: Record<string, { maxLength: number; description: string }>; required?: string[] };
+      response: Record<string, { headers: Record<string, unknown> }>;
+    };
     expect(out.headers.properties['idempotency-key']?.maxLength).toBe(255);
     expect(out.headers.properties['idempotency-key']?.description).toMatch(/per caller/);
     expect(out.headers.required ?? []).not.toContain('idempotency-key');

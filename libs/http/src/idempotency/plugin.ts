@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode, isDomainError, ValidationError } from '@paymesh/core';
 import { isKeptStatus } from './decide';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_RULE, IDEMPOTENT_REPLAYED_HEADER, isIdempotencyKey, requestFingerprint } from './fingerprint';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_RULE,
+  IDEMPOTENT_REPLAYED_HEADER,
+  isIdempotencyKey,
+  requestFingerprint,
+} from './fingerprint';
 import type { Claim, IdempotencyRecords } from './records';
 
 export interface IdempotencyPluginOptions {
@@ -52,7 +58,9 @@ export const idempotencyPlugin = fp(
       const op = operationOf(req);
       if (!op || !opts.operations.has(op)) return;
       if (typeof raw !== 'string' || !isIdempotencyKey(raw)) {
-        throw new ValidationError(`headers.idempotency-key: must be ${IDEMPOTENCY_KEY_RULE}`, { field: IDEMPOTENCY_KEY_HEADER });
+        throw new ValidationError(`headers.idempotency-key: must be ${IDEMPOTENCY_KEY_RULE}`, {
+          field: IDEMPOTENCY_KEY_HEADER,
+        });
       }
       const scope = await opts.scopeOf(req);
       const fingerprint = requestFingerprint({ method: req.method, path: pathOf(req), body: req.body });
@@ -66,7 +74,11 @@ export const idempotencyPlugin = fp(
       if (begun.kind === 'replay') {
         const { answer } = begun;
         req.log.info({ status: answer.status }, 'idempotent replay');
-        return reply.code(answer.status).header('content-type', answer.contentType).header(IDEMPOTENT_REPLAYED_HEADER, 'true').send(answer.body);
+        return reply
+          .code(answer.status)
+          .header('content-type', answer.contentType)
+          .header(IDEMPOTENT_REPLAYED_HEADER, 'true')
+          .send(answer.body);
       }
       claims.set(req, begun.claim);
     });
@@ -76,13 +88,26 @@ export const idempotencyPlugin = fp(
       if (!claim) return payload;
       claims.delete(req);
       const status = reply.statusCode;
-      const body = payload === null || payload === undefined ? '' : typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : undefined;
+      const body =
+        payload === null || payload === undefined
+          ? ''
+          : typeof payload === 'string' || Buffer.isBuffer(payload)
+            ? payload
+            : undefined;
       try {
         const kept = body !== undefined && isKeptStatus(status);
         const settled = kept
-          ? await opts.records.complete(claim, { status, contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'), body })
+          ? await opts.records.complete(claim, {
+              status,
+              contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+              body,
+            })
           : await opts.records.release(claim);
-        if (!settled) req.log.warn({ status }, 'idempotency claim was taken over before this answer (its lease ran out); the answer is not kept');
+        if (!settled)
+          req.log.warn(
+            { status },
+            'idempotency claim was taken over before this answer (its lease ran out); the answer is not kept',
+          );
       } catch (err) {
         // The answer stands; the claim stays pending until its lease ends, then a retry runs again.
         req.log.error({ err }, 'idempotency record not updated');
@@ -95,7 +120,9 @@ export const idempotencyPlugin = fp(
       const claim = claims.get(req);
       if (!claim) return;
       claims.delete(req);
-      await opts.records.release(claim).catch((err: unknown) => req.log.error({ err }, 'idempotency claim not released'));
+      await opts.records
+        .release(claim)
+        .catch((err: unknown) => req.log.error({ err }, 'idempotency claim not released'));
     });
 
     const every = opts.purgeEveryMs ?? DEFAULT_PURGE_EVERY_MS;

@@ -4,7 +4,11 @@ import { ManualClock, SecretBox, type DomainError } from '@paymesh/core';
 import { MemoryIdempotencyCollection } from './memory';
 import { IdempotencyRecords, type Begun, type Claim, type IdempotencyRecordsOptions } from './records';
 
-const answer = { status: 201, contentType: 'application/json; charset=utf-8', body: '{"id":"c1","secret":"whsec_abc"}' };
+const answer = {
+  status: 201,
+  contentType: 'application/json; charset=utf-8',
+  body: '{"id":"c1","secret":"whsec_abc"}',
+};
 
 function setup(over: Partial<IdempotencyRecordsOptions> = {}) {
   const clock = new ManualClock('2026-05-01T12:00:00.000Z');
@@ -52,7 +56,11 @@ describe('Idempotency-Key records', () => {
   it('keeps a binary answer byte for byte', async () => {
     const { records } = setup();
     const bytes = Buffer.from([0, 1, 2, 255]);
-    await records.complete(claimOf(await records.begin('key:a', 'bin', 'f1')), { status: 200, contentType: 'application/octet-stream', body: bytes });
+    await records.complete(claimOf(await records.begin('key:a', 'bin', 'f1')), {
+      status: 200,
+      contentType: 'application/octet-stream',
+      body: bytes,
+    });
     const again = await records.begin('key:a', 'bin', 'f1');
     expect(again.kind === 'replay' && Buffer.isBuffer(again.answer.body) && again.answer.body.equals(bytes)).toBe(true);
   });

@@ -8,13 +8,14 @@ export const IDEMPOTENCY_KEYS = 'idempotency_keys';
  * Its spec for `ensureCollection`: the unique (scope, key) index is what makes one claim win when
  * two requests (or two replicas) race; `expiresAt` serves the cleanup.
  */
-export const IDEMPOTENCY_COLLECTION: { name: string; indexes: { name: string; fields: string[]; unique?: boolean }[] } = {
-  name: IDEMPOTENCY_KEYS,
-  indexes: [
-    { name: 'idempotency_keys_scope_key', fields: ['scope', 'key'], unique: true },
-    { name: 'idempotency_keys_expires', fields: ['expiresAt'] },
-  ],
-};
+export const IDEMPOTENCY_COLLECTION: { name: string; indexes: { name: string; fields: string[]; unique?: boolean }[] } =
+  {
+    name: IDEMPOTENCY_KEYS,
+    indexes: [
+      { name: 'idempotency_keys_scope_key', fields: ['scope', 'key'], unique: true },
+      { name: 'idempotency_keys_expires', fields: ['expiresAt'] },
+    ],
+  };
 
 /** A kept answer as stored: its body sealed (it may hold a secret shown once, or personal data). */
 export interface StoredAnswerDoc {
@@ -169,18 +170,24 @@ export class IdempotencyRecords {
    */
   async begin(scope: string, key: string, fingerprint: string): Promise<Begun> {
     const deadline = this.clock.now().getTime() + this.waitMs;
-    for (let waits = 0; ; ) {
+    for (let waits = 0; ;) {
       const found = await this.col.findOne({ scope, key });
       const now = this.clock.now();
       switch (decide(found, fingerprint, now)) {
         case 'replay':
           return { kind: 'replay', answer: this.opened(found!) };
         case 'reused':
-          throw new ConflictError('this Idempotency-Key was already used for another request (another body or route)', { code: ErrorCode.IDEMPOTENCY_KEY_REUSED });
+          throw new ConflictError('this Idempotency-Key was already used for another request (another body or route)', {
+            code: ErrorCode.IDEMPOTENCY_KEY_REUSED,
+          });
         case 'claim': {
           const claim = await this.claim(found, { scope, key, fingerprint }, now);
           if (claim) {
-            claim.hold(() => void this.renew(claim).catch(() => undefined), Math.max(1, Math.floor(this.leaseMs / 3)), this.maxHoldMs);
+            claim.hold(
+              () => void this.renew(claim).catch(() => undefined),
+              Math.max(1, Math.floor(this.leaseMs / 3)),
+              this.maxHoldMs,
+            );
             return { kind: 'claimed', claim };
           }
           // Another request claimed it between our read and our write: look again.
@@ -194,7 +201,9 @@ export class IdempotencyRecords {
           }
           break;
       }
-      throw new ConflictError('a request with this Idempotency-Key is still in progress; retry shortly', { code: ErrorCode.IDEMPOTENCY_KEY_IN_PROGRESS });
+      throw new ConflictError('a request with this Idempotency-Key is still in progress; retry shortly', {
+        code: ErrorCode.IDEMPOTENCY_KEY_IN_PROGRESS,
+      });
     }
   }
 
@@ -209,7 +218,12 @@ export class IdempotencyRecords {
         encoding: typeof answer.body === 'string' ? 'utf8' : 'base64',
         body: this.sealer.seal(text, aad(doc)),
       };
-      return this.settle(doc, { ...fields(doc), state: 'done', leaseUntil: this.clock.now().toISOString(), answer: kept });
+      return this.settle(doc, {
+        ...fields(doc),
+        state: 'done',
+        leaseUntil: this.clock.now().toISOString(),
+        answer: kept,
+      });
     });
   }
 
@@ -227,7 +241,10 @@ export class IdempotencyRecords {
     return claim.write(async (doc) => {
       if (claim.settled) return false;
       try {
-        claim.doc = await this.col.replace(doc.id, doc.version, { ...fields(doc), leaseUntil: new Date(this.clock.now().getTime() + this.leaseMs).toISOString() });
+        claim.doc = await this.col.replace(doc.id, doc.version, {
+          ...fields(doc),
+          leaseUntil: new Date(this.clock.now().getTime() + this.leaseMs).toISOString(),
+        });
         return true;
       } catch (err) {
         const code = codeOf(err);
@@ -248,7 +265,11 @@ export class IdempotencyRecords {
     return this.col.deleteMany({ id: { $in: items.map((d) => d.id) }, expiresAt: { $lte: now } });
   }
 
-  private async claim(found: IdempotencyDoc | null, who: { scope: string; key: string; fingerprint: string }, now: Date): Promise<Claim | null> {
+  private async claim(
+    found: IdempotencyDoc | null,
+    who: { scope: string; key: string; fingerprint: string },
+    now: Date,
+  ): Promise<Claim | null> {
     const next: DocFields = {
       ...who,
       state: 'pending',
@@ -282,7 +303,11 @@ export class IdempotencyRecords {
     const a = doc.answer;
     if (!a) throw new Error('a done idempotency record without its answer');
     const text = this.sealer.open(a.body, aad(doc));
-    return { status: a.status, contentType: a.contentType, body: a.encoding === 'base64' ? Buffer.from(text, 'base64') : text };
+    return {
+      status: a.status,
+      contentType: a.contentType,
+      body: a.encoding === 'base64' ? Buffer.from(text, 'base64') : text,
+    };
   }
 }
 

@@ -31,9 +31,13 @@ describe('GridFS blob versions', () => {
   });
 
   it('reads the content type from the metadata, with a fallback for foreign files', () => {
-    expect(contentTypeOf(file('000000000000000000000004', '2026-01-01T00:00:00Z', 'application/pdf'))).toBe('application/pdf');
+    expect(contentTypeOf(file('000000000000000000000004', '2026-01-01T00:00:00Z', 'application/pdf'))).toBe(
+      'application/pdf',
+    );
     expect(contentTypeOf(file('000000000000000000000005', '2026-01-01T00:00:00Z'))).toBe('application/octet-stream');
-    expect(contentTypeOf(file('000000000000000000000006', '2026-01-01T00:00:00Z', 42))).toBe('application/octet-stream');
+    expect(contentTypeOf(file('000000000000000000000006', '2026-01-01T00:00:00Z', 42))).toBe(
+      'application/octet-stream',
+    );
   });
 
   it('accepts keys of 1 to 512 characters', () => {

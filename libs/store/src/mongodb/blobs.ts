@@ -1,4 +1,11 @@
-import { GridFSBucket, MongoGridFSChunkError, MongoRuntimeError, type Db, type GridFSFile, type ObjectId } from 'mongodb';
+import {
+  GridFSBucket,
+  MongoGridFSChunkError,
+  MongoRuntimeError,
+  type Db,
+  type GridFSFile,
+  type ObjectId,
+} from 'mongodb';
 import { assertBlobKey } from '../blob-key';
 import type { Blob, BlobStore } from '../port';
 
@@ -54,7 +61,9 @@ function isFileGone(err: unknown): boolean {
 export function mongoBlobs(db: Db, ready: () => Promise<void>): BlobStore {
   const bucket = new GridFSBucket(db, { bucketName: BLOB_BUCKET, chunkSizeBytes: CHUNK_SIZE_BYTES });
   const versions = async (key: string): Promise<BlobFile[]> =>
-    (await bucket.find({ filename: key }, { projection: { _id: 1, uploadDate: 1, metadata: 1 } }).toArray()).sort(newerFirst);
+    (await bucket.find({ filename: key }, { projection: { _id: 1, uploadDate: 1, metadata: 1 } }).toArray()).sort(
+      newerFirst,
+    );
   /** Deletes the files, ignoring those a concurrent call removed first; answers how many this call removed. */
   const remove = async (files: readonly BlobFile[]): Promise<number> => {
     let removed = 0;
@@ -100,7 +109,10 @@ export function mongoBlobs(db: Db, ready: () => Promise<void>): BlobStore {
         try {
           return { bytes: await download(current._id as ObjectId), contentType: contentTypeOf(current) };
         } catch (err) {
-          const removedMeanwhile = isFileGone(err) || (err instanceof MongoGridFSChunkError && (await bucket.find({ _id: current._id }).limit(1).toArray()).length === 0);
+          const removedMeanwhile =
+            isFileGone(err) ||
+            (err instanceof MongoGridFSChunkError &&
+              (await bucket.find({ _id: current._id }).limit(1).toArray()).length === 0);
           if (!removedMeanwhile || attempt >= 3) throw err;
         }
       }

@@ -12,7 +12,19 @@ import {
   versionConflict,
 } from '../documents';
 import { normalizeAggregate, normalizeFilter, normalizePaging, normalizeSort, totalFromPage } from '../filter';
-import type { AggregateRow, AggregateSpec, Collection, CountedPage, Filter, FindOptions, NewDoc, Page, Scalar, StoredDoc, TextQuery } from '../port';
+import type {
+  AggregateRow,
+  AggregateSpec,
+  Collection,
+  CountedPage,
+  Filter,
+  FindOptions,
+  NewDoc,
+  Page,
+  Scalar,
+  StoredDoc,
+  TextQuery,
+} from '../port';
 import { assertTextFields, searchWords } from '../text';
 import { toMongoFilter, toMongoSort, type MongoDoc } from './filter';
 
@@ -58,7 +70,12 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
       assertDocId(id);
       return { id, body: toBody(doc) };
     });
-    await this.write(() => this.native.insertMany(prepared.map((d) => ({ ...d.body, _id: d.id, version: 1 })), { session: this.session, ordered: true }));
+    await this.write(() =>
+      this.native.insertMany(
+        prepared.map((d) => ({ ...d.body, _id: d.id, version: 1 })),
+        { session: this.session, ordered: true },
+      ),
+    );
     return prepared.map((d) => toStored<T>(d.id, 1, d.body));
   }
 
@@ -93,7 +110,11 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
   }
 
   /** `$text` over the collection's text index (its fields are the index's; `query.fields` only names them). */
-  async search(filter: Filter, query: TextQuery, options: Pick<FindOptions, 'page' | 'limit'> = {}): Promise<CountedPage<T>> {
+  async search(
+    filter: Filter,
+    query: TextQuery,
+    options: Pick<FindOptions, 'page' | 'limit'> = {},
+  ): Promise<CountedPage<T>> {
     const conditions = normalizeFilter(filter);
     assertTextFields(query.fields);
     const paging = normalizePaging(options);
@@ -113,7 +134,9 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
       return fromMongo<T>(rest as MongoDoc);
     });
     const total =
-      (paging.limit === undefined ? items.length : totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length)) ??
+      (paging.limit === undefined
+        ? items.length
+        : totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length)) ??
       (await this.native.countDocuments(mongoQuery, { session: this.session }));
     return { items, total, page: paging.page, limit: paging.limit ?? items.length };
   }
@@ -127,12 +150,17 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     const query = toMongoFilter(normalizeFilter(filter));
     const agg = normalizeAggregate(spec);
     const ref = (path: string) => `$${path === 'id' ? '_id' : path}`;
-    const group: Record<string, unknown> = { _id: Object.fromEntries(agg.groupBy.map((a, i) => [`k${i}`, ref(a.path)])), n: { $sum: 1 } };
+    const group: Record<string, unknown> = {
+      _id: Object.fromEntries(agg.groupBy.map((a, i) => [`k${i}`, ref(a.path)])),
+      n: { $sum: 1 },
+    };
     agg.sum.forEach((a, i) => (group[`s${i}`] = { $sum: ref(a.path) }));
     // Like the PostgreSQL adapter, a field that is not an array contributes no rows.
     const unwind = agg.unwind ? [{ $match: { [agg.unwind]: { $type: 'array' } } }, { $unwind: ref(agg.unwind) }] : [];
     const pipeline = [{ $match: query }, ...unwind, { $group: group }];
-    const rows = await this.native.aggregate<Record<string, unknown> & { _id: Record<string, unknown> }>(pipeline, { session: this.session }).toArray();
+    const rows = await this.native
+      .aggregate<Record<string, unknown> & { _id: Record<string, unknown> }>(pipeline, { session: this.session })
+      .toArray();
     return rows.map((row) => ({
       key: Object.fromEntries(agg.groupBy.map((a, i) => [a.path, (row._id[`k${i}`] ?? null) as Scalar])),
       sums: Object.fromEntries(agg.sum.map((a, i) => [a.path, Number(row[`s${i}`] ?? 0)])),
@@ -153,9 +181,13 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     throw versionConflict(this.name, id, expectedVersion, current.version);
   }
 
-  async addToCounters(field: string, items: ReadonlyArray<{ id: string; init: Omit<T, 'id' | 'version'>; deltas: Record<string, number> }>): Promise<void> {
+  async addToCounters(
+    field: string,
+    items: ReadonlyArray<{ id: string; init: Omit<T, 'id' | 'version'>; deltas: Record<string, number> }>,
+  ): Promise<void> {
     if (items.length === 0) return;
-    if (new Set(items.map((i) => i.id)).size !== items.length) throw new ValidationError('addToCounters: ids must differ');
+    if (new Set(items.map((i) => i.id)).size !== items.length)
+      throw new ValidationError('addToCounters: ids must differ');
     for (const i of items) {
       assertDocId(i.id);
       assertCounters(field, i.deltas);
@@ -170,7 +202,10 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
         const old: Document = { $getField: { field: { $literal: k }, input: current } };
         added[k] = { $add: [{ $cond: [{ $isNumber: old }, old, 0] }, v] };
       }
-      const set: Document = { version: { $add: [{ $ifNull: ['$version', 0] }, 1] }, [field]: { $mergeObjects: [current, added] } };
+      const set: Document = {
+        version: { $add: [{ $ifNull: ['$version', 0] }, 1] },
+        [field]: { $mergeObjects: [current, added] },
+      };
       for (const [k, v] of Object.entries(seed)) set[k] = { $ifNull: [`$${k}`, { $literal: v }] };
       return [{ $set: set }];
     };
@@ -182,14 +217,22 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     );
   }
 
-  async replaceMany(items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>): Promise<T[]> {
+  async replaceMany(
+    items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>,
+  ): Promise<T[]> {
     if (items.length === 0) return [];
-    if (new Set(items.map((i) => i.id)).size !== items.length) throw new ValidationError('replaceMany: ids must differ');
+    if (new Set(items.map((i) => i.id)).size !== items.length)
+      throw new ValidationError('replaceMany: ids must differ');
     for (const i of items) assertVersion(i.expectedVersion);
     const bodies = items.map((i) => toBody(i.next));
     const result = await this.write(() =>
       this.native.bulkWrite(
-        items.map((i, k) => ({ replaceOne: { filter: { _id: i.id, version: i.expectedVersion }, replacement: { ...bodies[k]!, version: i.expectedVersion + 1 } } })),
+        items.map((i, k) => ({
+          replaceOne: {
+            filter: { _id: i.id, version: i.expectedVersion },
+            replacement: { ...bodies[k]!, version: i.expectedVersion + 1 },
+          },
+        })),
         { ordered: true, session: this.session },
       ),
     );
@@ -197,7 +240,8 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
       for (const i of items) {
         const current = await this.native.findOne({ _id: i.id }, { projection: { version: 1 }, session: this.session });
         if (!current) throw notFound(this.name, i.id);
-        if (current.version !== i.expectedVersion + 1) throw versionConflict(this.name, i.id, i.expectedVersion, current.version);
+        if (current.version !== i.expectedVersion + 1)
+          throw versionConflict(this.name, i.id, i.expectedVersion, current.version);
       }
     }
     return items.map((i, k) => toStored<T>(i.id, i.expectedVersion + 1, bodies[k]!));

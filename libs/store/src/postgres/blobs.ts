@@ -26,7 +26,10 @@ export function postgresBlobs(db: Queryable, schema: string, ready: () => Promis
     async get(key): Promise<Blob | null> {
       assertKey(key);
       await ready();
-      const res = await db.query<{ content_type: string; bytes: Buffer }>(`SELECT content_type, bytes FROM ${table} WHERE key = $1`, [key]);
+      const res = await db.query<{ content_type: string; bytes: Buffer }>(
+        `SELECT content_type, bytes FROM ${table} WHERE key = $1`,
+        [key],
+      );
       const row = res.rows[0];
       return row ? { contentType: row.content_type, bytes: row.bytes } : null;
     },

@@ -11,8 +11,27 @@ import {
   versionConflict,
   type Body,
 } from '../documents';
-import { normalizeAggregate, normalizeFilter, normalizePaging, normalizeSort, totalFromPage, type AggregatePath } from '../filter';
-import type { AggregateRow, AggregateSpec, Collection, CountedPage, Filter, FindOptions, NewDoc, Page, Scalar, StoredDoc, TextQuery } from '../port';
+import {
+  normalizeAggregate,
+  normalizeFilter,
+  normalizePaging,
+  normalizeSort,
+  totalFromPage,
+  type AggregatePath,
+} from '../filter';
+import type {
+  AggregateRow,
+  AggregateSpec,
+  Collection,
+  CountedPage,
+  Filter,
+  FindOptions,
+  NewDoc,
+  Page,
+  Scalar,
+  StoredDoc,
+  TextQuery,
+} from '../port';
 import { assertTextFields, searchWords } from '../text';
 import { orderSql, whereSql } from './filter';
 import { mapDataError } from './errors';
@@ -59,7 +78,9 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     const id = doc.id ?? newObjectId();
     assertDocId(id);
     const body = toBody(doc);
-    await this.run(prepared(`INSERT INTO ${this.table} (id, version, doc) VALUES ($1, 1, $2::jsonb)`, [id, JSON.stringify(body)]));
+    await this.run(
+      prepared(`INSERT INTO ${this.table} (id, version, doc) VALUES ($1, 1, $2::jsonb)`, [id, JSON.stringify(body)]),
+    );
     return toStored<T>(id, 1, body);
   }
 
@@ -108,11 +129,17 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     const items = rows.map((row) => toStored<T>(row.id, row.version, row.doc));
     if (paging.limit === undefined) return { items, total: items.length, page: 1, limit: items.length };
     if (!withTotal) return { items, page: paging.page, limit: paging.limit };
-    const total = totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length) ?? (await this.countWhere(where, p.values));
+    const total =
+      totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length) ??
+      (await this.countWhere(where, p.values));
     return { items, total, page: paging.page, limit: paging.limit };
   }
 
-  async search(filter: Filter, query: TextQuery, options: Pick<FindOptions, 'page' | 'limit'> = {}): Promise<CountedPage<T>> {
+  async search(
+    filter: Filter,
+    query: TextQuery,
+    options: Pick<FindOptions, 'page' | 'limit'> = {},
+  ): Promise<CountedPage<T>> {
     const conditions = normalizeFilter(filter);
     assertTextFields(query.fields);
     const paging = normalizePaging(options);
@@ -149,7 +176,9 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     const agg = normalizeAggregate(spec);
     const p = new SqlParams();
     const where = whereSql(conditions, p);
-    const columns = [...new Set([...agg.groupBy, ...agg.sum].filter((a) => a.element).map((a) => a.inner.split('.')[0]!))];
+    const columns = [
+      ...new Set([...agg.groupBy, ...agg.sum].filter((a) => a.element).map((a) => a.inner.split('.')[0]!)),
+    ];
     const json = (a: AggregatePath): string => {
       if (a.element) {
         const [first, ...rest] = a.inner.split('.');
@@ -159,7 +188,10 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
       return t.kind === 'doc' ? t.json : t.kind === 'id' ? 'to_jsonb(id)' : 'to_jsonb(version)';
     };
     const keys = agg.groupBy.map((a, i) => `NULLIF(${json(a)}, 'null'::jsonb) AS k${i}`);
-    const sums = agg.sum.map((a, i) => `coalesce(sum(CASE WHEN jsonb_typeof(${json(a)}) = 'number' THEN (${json(a)})::numeric END), 0)::text AS s${i}`);
+    const sums = agg.sum.map(
+      (a, i) =>
+        `coalesce(sum(CASE WHEN jsonb_typeof(${json(a)}) = 'number' THEN (${json(a)})::numeric END), 0)::text AS s${i}`,
+    );
     let from = this.table;
     if (agg.unwind !== undefined) {
       const array = json({ path: agg.unwind, element: false, inner: agg.unwind });
@@ -220,9 +252,13 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     throw versionConflict(this.name, id, expectedVersion, row.current);
   }
 
-  async addToCounters(field: string, items: ReadonlyArray<{ id: string; init: Omit<T, 'id' | 'version'>; deltas: Record<string, number> }>): Promise<void> {
+  async addToCounters(
+    field: string,
+    items: ReadonlyArray<{ id: string; init: Omit<T, 'id' | 'version'>; deltas: Record<string, number> }>,
+  ): Promise<void> {
     if (items.length === 0) return;
-    if (new Set(items.map((i) => i.id)).size !== items.length) throw new ValidationError('addToCounters: ids must differ');
+    if (new Set(items.map((i) => i.id)).size !== items.length)
+      throw new ValidationError('addToCounters: ids must differ');
     for (const i of items) {
       assertDocId(i.id);
       assertCounters(field, i.deltas);
@@ -243,9 +279,12 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     );
   }
 
-  async replaceMany(items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>): Promise<T[]> {
+  async replaceMany(
+    items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>,
+  ): Promise<T[]> {
     if (items.length === 0) return [];
-    if (new Set(items.map((i) => i.id)).size !== items.length) throw new ValidationError('replaceMany: ids must differ');
+    if (new Set(items.map((i) => i.id)).size !== items.length)
+      throw new ValidationError('replaceMany: ids must differ');
     for (const i of items) assertVersion(i.expectedVersion);
     const bodies = items.map((i) => toBody(i.next));
     const { rows } = await this.run<{ id: string }>(
@@ -257,7 +296,9 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     if (rows.length !== items.length) {
       const done = new Set(rows.map((r) => r.id));
       const missed = items.find((i) => !done.has(i.id))!;
-      const current = await this.run<{ version: number }>(`SELECT version FROM ${this.table} WHERE id = $1`, [missed.id]);
+      const current = await this.run<{ version: number }>(`SELECT version FROM ${this.table} WHERE id = $1`, [
+        missed.id,
+      ]);
       const version = current.rows[0]?.version;
       if (version === undefined) throw notFound(this.name, missed.id);
       throw versionConflict(this.name, missed.id, missed.expectedVersion, version);

@@ -21,7 +21,9 @@ describe('mapDataError', () => {
   });
 
   it('makes data exceptions (NUL in text, out-of-range numbers) validation errors', () => {
-    expect(mapDataError('sites', pgError('22P05', 'unsupported Unicode escape sequence'))).toBeInstanceOf(ValidationError);
+    expect(mapDataError('sites', pgError('22P05', 'unsupported Unicode escape sequence'))).toBeInstanceOf(
+      ValidationError,
+    );
     expect(mapDataError('sites', pgError('22003', 'numeric field overflow'))).toBeInstanceOf(ValidationError);
   });
 

@@ -14,7 +14,16 @@ function serverUnavailable(code: string): boolean {
 }
 
 /** Errors of the connection itself, raised by node or the pg client rather than the server. */
-const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const CONNECTION_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 const CONNECTION_MESSAGES = [
   /^Connection terminated/,
   /^timeout exceeded when trying to connect/,

@@ -41,7 +41,9 @@ describe('postgres filter translation', () => {
 
   it('orders by JSON type, then value, then id', () => {
     const sql = orderSql([{ path: 'amount', dir: -1 }]);
-    expect(sql).toMatch(/^ORDER BY CASE jsonb_typeof\(\(doc #> '\{amount\}'\)\) .* DESC, .*::numeric END\) DESC, .* DESC, id COLLATE "C" ASC$/);
+    expect(sql).toMatch(
+      /^ORDER BY CASE jsonb_typeof\(\(doc #> '\{amount\}'\)\) .* DESC, .*::numeric END\) DESC, .* DESC, id COLLATE "C" ASC$/,
+    );
     expect(orderSql([{ path: 'id', dir: -1 }])).toBe('ORDER BY id COLLATE "C" DESC');
   });
 });

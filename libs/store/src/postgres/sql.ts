@@ -25,7 +25,8 @@ export function counted(db: Queryable, counter: StatementCounter): Queryable {
   return {
     async query(textOrConfig: string | QueryConfig, values?: unknown[]) {
       counter.statements += 1;
-      const result = typeof textOrConfig === 'string' ? await db.query(textOrConfig, values) : await db.query(textOrConfig);
+      const result =
+        typeof textOrConfig === 'string' ? await db.query(textOrConfig, values) : await db.query(textOrConfig);
       if (WRITE_COMMANDS.has(result.command)) counter.rowsWritten += result.rowCount ?? 0;
       return result;
     },

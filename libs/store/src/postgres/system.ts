@@ -70,7 +70,12 @@ export function outboxChannel(schema: string): string {
  * outbox channel with `origin` in the same statement: PostgreSQL delivers the notification only
  * when the transaction commits, and folds identical ones of a transaction into one.
  */
-export async function enqueue(db: Queryable, schema: string, events: Omit<OutboxEvent, 'createdAt'>[], origin = ''): Promise<void> {
+export async function enqueue(
+  db: Queryable,
+  schema: string,
+  events: Omit<OutboxEvent, 'createdAt'>[],
+  origin = '',
+): Promise<void> {
   if (events.length === 0) return;
   const rows = events.map((event) => {
     assertDocId(event.id);
@@ -122,7 +127,10 @@ export async function pending(db: Queryable, schema: string, limit: number): Pro
 export async function markPublished(db: Queryable, schema: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.query(
-    prepared(`UPDATE ${ident(schema)}."_outbox" SET published_at = now() WHERE id = ANY($1::text[]) AND published_at IS NULL`, [ids]),
+    prepared(
+      `UPDATE ${ident(schema)}."_outbox" SET published_at = now() WHERE id = ANY($1::text[]) AND published_at IS NULL`,
+      [ids],
+    ),
   );
 }
 

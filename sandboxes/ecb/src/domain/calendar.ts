@@ -10,7 +10,8 @@ const DAY_MS = 86_400_000;
 /** `YYYY-MM-DD` of a UTC instant. */
 export const isoDay = (d: Date): string => d.toISOString().slice(0, 10);
 
-export const shiftDay = (day: string, days: number): string => isoDay(new Date(Date.parse(`${day}T00:00:00.000Z`) + days * DAY_MS));
+export const shiftDay = (day: string, days: number): string =>
+  isoDay(new Date(Date.parse(`${day}T00:00:00.000Z`) + days * DAY_MS));
 
 export function isPublicationDay(day: string): boolean {
   const weekday = new Date(`${day}T00:00:00.000Z`).getUTCDay();

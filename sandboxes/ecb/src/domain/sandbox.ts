@@ -49,14 +49,18 @@ export class EcbSandbox {
 
   /** A day as the files show it: published or not, and its rates. */
   day(day: string): { date: string; published: boolean; rates: Record<string, number> } {
-    const published = !this.hidden.has(day) && (this.set.has(day) || lastPublicationDays(this.today(), HISTORY_DAYS).includes(day));
+    const published =
+      !this.hidden.has(day) && (this.set.has(day) || lastPublicationDays(this.today(), HISTORY_DAYS).includes(day));
     return { date: day, published, rates: published ? this.ratesOf(day) : {} };
   }
 
   /** Publishes `day` with `rates` (over the seeded ones unless `replace`), also a day the calendar skips. */
   setDay(day: string, rates: Record<string, number>, replace: boolean): void {
     const before = this.set.get(day);
-    this.set.set(day, { rates: replace ? { ...rates } : { ...(before?.rates ?? {}), ...rates }, replace: replace || (before?.replace ?? false) });
+    this.set.set(day, {
+      rates: replace ? { ...rates } : { ...(before?.rates ?? {}), ...rates },
+      replace: replace || (before?.replace ?? false),
+    });
     this.hidden.delete(day);
   }
 

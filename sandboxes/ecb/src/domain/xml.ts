@@ -24,7 +24,8 @@ export function eurofxrefXml(publications: Publication[]): string {
   const outer = envelope.ele(EUROFXREF_NS, 'Cube');
   for (const p of publications) {
     const day = outer.ele(EUROFXREF_NS, 'Cube').att('time', p.time);
-    for (const [currency, rate] of Object.entries(p.rates)) day.ele(EUROFXREF_NS, 'Cube').att({ currency, rate: String(rate) });
+    for (const [currency, rate] of Object.entries(p.rates))
+      day.ele(EUROFXREF_NS, 'Cube').att({ currency, rate: String(rate) });
   }
   return `${envelope.end({ prettyPrint: true })}\n`;
 }

@@ -5,11 +5,18 @@ import type { EcbSandbox } from '../domain/sandbox';
 const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00.000Z`)) && new Date(`${d}T00:00:00.000Z`).toISOString().startsWith(d), 'must be a date that exists');
+  .refine(
+    (d) =>
+      !Number.isNaN(Date.parse(`${d}T00:00:00.000Z`)) && new Date(`${d}T00:00:00.000Z`).toISOString().startsWith(d),
+    'must be a date that exists',
+  );
 
 const setDay = z
   .object({
-    rates: z.record(z.string().regex(/^[A-Z]{3}$/, 'currency codes are three capital letters'), z.number().positive().finite()),
+    rates: z.record(
+      z.string().regex(/^[A-Z]{3}$/, 'currency codes are three capital letters'),
+      z.number().positive().finite(),
+    ),
     replace: z.boolean().default(false),
   })
   .strict();
@@ -34,10 +41,14 @@ export function controlRoutes(app: FastifyInstance, sandbox: EcbSandbox): void {
   app.setErrorHandler((err: Error, _req, reply: FastifyReply) => {
     if (err instanceof ControlError) return reply.code(400).send({ error: err.message });
     const status = (err as { statusCode?: number }).statusCode;
-    return reply.code(status !== undefined && status >= 400 && status < 500 ? status : 500).send({ error: err.message });
+    return reply
+      .code(status !== undefined && status >= 400 && status < 500 ? status : 500)
+      .send({ error: err.message });
   });
 
-  app.get<{ Params: { date: string } }>('/rates/:date', async (req) => sandbox.day(parse(day, req.params.date, 'date')));
+  app.get<{ Params: { date: string } }>('/rates/:date', async (req) =>
+    sandbox.day(parse(day, req.params.date, 'date')),
+  );
 
   app.put<{ Params: { date: string } }>('/rates/:date', async (req) => {
     const date = parse(day, req.params.date, 'date');

@@ -6,7 +6,8 @@ const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem;color:#222}tabl
 td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left}pre{white-space:pre-wrap;background:#f6f6f6;padding:1rem}
 iframe{width:100%;height:30rem;border:1px solid #ddd}`;
 
-const layout = (body: string) => `<!doctype html><html><head><meta charset="utf-8"><title>{{title}}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
+const layout = (body: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>{{title}}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
 
 const listPage = Handlebars.compile(
   layout(`<h1>Mail catcher</h1><p>{{count}} message(s). SMTP on port {{smtpPort}}.
@@ -31,7 +32,9 @@ const helpers = { join: (list: unknown) => (Array.isArray(list) ? list.join(', '
 export async function webRoutes(app: FastifyInstance, inbox: Inbox, smtpPort: () => number): Promise<void> {
   app.get('/', async (_req, reply) => {
     const items = inbox.list();
-    return reply.type('text/html; charset=utf-8').send(listPage({ title: 'Mail catcher', items, count: items.length, smtpPort: smtpPort() }, { helpers }));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(listPage({ title: 'Mail catcher', items, count: items.length, smtpPort: smtpPort() }, { helpers }));
   });
 
   app.get<{ Params: { id: string } }>('/messages/:id', async (req, reply) => {

@@ -83,7 +83,9 @@ export class Account {
   /** Enabled endpoints subscribed to an event type (explicitly or via `*`). */
   endpointsFor(type: string): WebhookEndpointRecord[] {
     return [...this.webhookEndpoints.values()].filter(
-      (r) => r.endpoint.status === 'enabled' && (r.endpoint.enabled_events.includes('*') || r.endpoint.enabled_events.includes(type)),
+      (r) =>
+        r.endpoint.status === 'enabled' &&
+        (r.endpoint.enabled_events.includes('*') || r.endpoint.enabled_events.includes(type)),
     );
   }
 
@@ -94,7 +96,10 @@ export class Account {
       object: 'event',
       api_version: this.sandbox.options.apiVersion,
       created: this.now(),
-      data: { object: structuredClone(object), ...(previous ? { previous_attributes: structuredClone(previous) } : {}) },
+      data: {
+        object: structuredClone(object),
+        ...(previous ? { previous_attributes: structuredClone(previous) } : {}),
+      },
       livemode: this.livemode,
       pending_webhooks: this.endpointsFor(type).length,
       request: { ...ctx.request },

@@ -26,7 +26,8 @@ const EVIDENCE_WINDOW_SECONDS = 7 * 24 * 3600;
 export function openDispute(account: Account, chargeId: string, reason: string, ctx: OperationContext): Dispute {
   const charge = account.charges.get(chargeId);
   if (!charge) throw noSuch('charge', chargeId, 'charge');
-  if (charge.status !== 'succeeded') throw unexpectedState(`Charge ${charge.id} did not succeed and cannot be disputed.`, 'charge_not_disputable');
+  if (charge.status !== 'succeeded')
+    throw unexpectedState(`Charge ${charge.id} did not succeed and cannot be disputed.`, 'charge_not_disputable');
   if (charge.disputed) throw unexpectedState(`Charge ${charge.id} is already disputed.`, 'charge_already_disputed');
   const now = account.now();
   const dispute: Dispute = {
@@ -37,7 +38,12 @@ export function openDispute(account: Account, chargeId: string, reason: string, 
     charge: charge.id,
     created: now,
     currency: charge.currency,
-    evidence_details: { due_by: now + EVIDENCE_WINDOW_SECONDS, has_evidence: false, past_due: false, submission_count: 0 },
+    evidence_details: {
+      due_by: now + EVIDENCE_WINDOW_SECONDS,
+      has_evidence: false,
+      past_due: false,
+      submission_count: 0,
+    },
     is_charge_refundable: false,
     livemode: account.livemode,
     metadata: {},
@@ -53,11 +59,19 @@ export function openDispute(account: Account, chargeId: string, reason: string, 
 }
 
 /** Sandbox control: the bank decides the dispute. Emits charge.dispute.closed. */
-export function closeDispute(account: Account, disputeId: string, outcome: 'won' | 'lost', ctx: OperationContext): Dispute {
+export function closeDispute(
+  account: Account,
+  disputeId: string,
+  outcome: 'won' | 'lost',
+  ctx: OperationContext,
+): Dispute {
   const dispute = account.disputes.get(disputeId);
   if (!dispute) throw noSuch('dispute', disputeId, 'dispute');
   if (dispute.status !== 'needs_response') {
-    throw unexpectedState(`Dispute ${dispute.id} is already closed with status ${dispute.status}.`, 'dispute_already_closed');
+    throw unexpectedState(
+      `Dispute ${dispute.id} is already closed with status ${dispute.status}.`,
+      'dispute_already_closed',
+    );
   }
   const previous = { status: dispute.status };
   dispute.status = outcome;

@@ -50,7 +50,11 @@ describe('payment intent state machine', () => {
     expect(r.failure).toBeNull();
     expect(r.intent.status).toBe('succeeded');
     expect(r.charge.status).toBe('succeeded');
-    expect(emitted.map((e) => e.type)).toEqual(['payment_intent.created', 'charge.succeeded', 'payment_intent.succeeded']);
+    expect(emitted.map((e) => e.type)).toEqual([
+      'payment_intent.created',
+      'charge.succeeded',
+      'payment_intent.succeeded',
+    ]);
   });
 
   it('events carry snapshots, not live objects', () => {
@@ -61,16 +65,25 @@ describe('payment intent state machine', () => {
 
   it('declines with a declining card and lets the buyer retry', () => {
     const { intent } = createPaymentIntent(account, input, NO_REQUEST);
-    const r = confirmPaymentIntent(account, intent.id, { payment_method: 'pm_card_chargeDeclinedInsufficientFunds' }, NO_REQUEST);
+    const r = confirmPaymentIntent(
+      account,
+      intent.id,
+      { payment_method: 'pm_card_chargeDeclinedInsufficientFunds' },
+      NO_REQUEST,
+    );
     expect(r.failure?.decline_code).toBe('insufficient_funds');
     expect(r.intent.status).toBe('requires_payment_method');
     expect(emitted.map((e) => e.type).slice(1)).toEqual(['charge.failed', 'payment_intent.payment_failed']);
-    expect(confirmPaymentIntent(account, intent.id, { payment_method: 'pm_card_visa' }, NO_REQUEST).intent.status).toBe('succeeded');
+    expect(confirmPaymentIntent(account, intent.id, { payment_method: 'pm_card_visa' }, NO_REQUEST).intent.status).toBe(
+      'succeeded',
+    );
   });
 
   it('rejects unknown payment methods and confirming without one', () => {
     const { intent } = createPaymentIntent(account, input, NO_REQUEST);
-    expect(() => confirmPaymentIntent(account, intent.id, { payment_method: 'pm_card_nope' }, NO_REQUEST)).toThrow(/No such PaymentMethod/);
+    expect(() => confirmPaymentIntent(account, intent.id, { payment_method: 'pm_card_nope' }, NO_REQUEST)).toThrow(
+      /No such PaymentMethod/,
+    );
     expect(() => confirmPaymentIntent(account, intent.id, {}, NO_REQUEST)).toThrow(/missing a payment method/);
     expect(intent.status).toBe('requires_payment_method');
   });

@@ -6,8 +6,16 @@ import { createCharge } from './charges';
 import type { Charge, LastPaymentError, Metadata, PaymentIntent, PaymentIntentStatus } from './types';
 
 /** States in which the intent waits for the buyer (the pay page accepts an outcome). */
-export const AWAITING_PAYMENT: readonly PaymentIntentStatus[] = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
-export const CONFIRMABLE: readonly PaymentIntentStatus[] = ['requires_confirmation', 'requires_action', 'requires_payment_method'];
+export const AWAITING_PAYMENT: readonly PaymentIntentStatus[] = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+];
+export const CONFIRMABLE: readonly PaymentIntentStatus[] = [
+  'requires_confirmation',
+  'requires_action',
+  'requires_payment_method',
+];
 export const CANCELABLE: readonly PaymentIntentStatus[] = [
   'requires_payment_method',
   'requires_capture',
@@ -62,7 +70,10 @@ export function getPaymentIntent(account: Account, id: string, param = 'intent')
 function refreshNextAction(account: Account, rec: PaymentIntentRecord): void {
   const intent = rec.intent;
   intent.next_action = AWAITING_PAYMENT.includes(intent.status)
-    ? { type: 'redirect_to_url', redirect_to_url: { url: account.sandbox.options.payUrl(intent.id), return_url: rec.returnUrl } }
+    ? {
+        type: 'redirect_to_url',
+        redirect_to_url: { url: account.sandbox.options.payUrl(intent.id), return_url: rec.returnUrl },
+      }
     : null;
 }
 
@@ -72,7 +83,11 @@ function paymentMethodOrThrow(account: Account, ref: string): PaymentMethodRecor
   return pm;
 }
 
-export function createPaymentIntent(account: Account, input: CreatePaymentIntentInput, ctx: OperationContext): PaymentIntentRecord {
+export function createPaymentIntent(
+  account: Account,
+  input: CreatePaymentIntentInput,
+  ctx: OperationContext,
+): PaymentIntentRecord {
   const pm = input.payment_method ? paymentMethodOrThrow(account, input.payment_method) : null;
   const id = newId('pi');
   const intent: PaymentIntent = {
@@ -102,7 +117,9 @@ export function createPaymentIntent(account: Account, input: CreatePaymentIntent
     next_action: null,
     on_behalf_of: null,
     payment_method: pm ? pm.method.id : null,
-    payment_method_options: { card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' } },
+    payment_method_options: {
+      card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' },
+    },
     payment_method_types: paymentMethodTypes(input),
     processing: null,
     receipt_email: input.receipt_email,
@@ -122,7 +139,12 @@ export function createPaymentIntent(account: Account, input: CreatePaymentIntent
   return rec;
 }
 
-export function confirmPaymentIntent(account: Account, id: string, input: ConfirmInput, ctx: OperationContext): ConfirmResult {
+export function confirmPaymentIntent(
+  account: Account,
+  id: string,
+  input: ConfirmInput,
+  ctx: OperationContext,
+): ConfirmResult {
   const rec = getPaymentIntent(account, id);
   const intent = rec.intent;
   if (!CONFIRMABLE.includes(intent.status)) {
@@ -177,7 +199,12 @@ export function confirmPaymentIntent(account: Account, id: string, input: Confir
   return { intent, charge, failure: null };
 }
 
-export function cancelPaymentIntent(account: Account, id: string, reason: string | null, ctx: OperationContext): PaymentIntent {
+export function cancelPaymentIntent(
+  account: Account,
+  id: string,
+  reason: string | null,
+  ctx: OperationContext,
+): PaymentIntent {
   const rec = getPaymentIntent(account, id);
   const intent = rec.intent;
   if (!CANCELABLE.includes(intent.status)) {

@@ -22,26 +22,36 @@ function chargeToRefund(account: Account, input: CreateRefundInput): Charge {
     if (input.payment_intent && charge.payment_intent !== input.payment_intent) {
       throw invalidParam(`Charge ${charge.id} does not belong to PaymentIntent ${input.payment_intent}.`, 'charge');
     }
-    if (charge.status !== 'succeeded') throw unexpectedState(`Charge ${charge.id} has not succeeded and cannot be refunded.`, 'charge_not_refundable');
+    if (charge.status !== 'succeeded')
+      throw unexpectedState(`Charge ${charge.id} has not succeeded and cannot be refunded.`, 'charge_not_refundable');
     return charge;
   }
   if (!input.payment_intent) {
-    throw invalidParam('One of the following params should be provided for this request: payment_intent or charge.', undefined, 'parameter_missing');
+    throw invalidParam(
+      'One of the following params should be provided for this request: payment_intent or charge.',
+      undefined,
+      'parameter_missing',
+    );
   }
   const rec = account.paymentIntents.get(input.payment_intent);
   if (!rec) throw noSuch('payment_intent', input.payment_intent, 'payment_intent', 400);
   const charge = rec.intent.latest_charge ? account.charges.get(rec.intent.latest_charge) : undefined;
   if (rec.intent.status !== 'succeeded' || !charge || charge.status !== 'succeeded') {
-    throw unexpectedState(`This PaymentIntent (${rec.intent.id}) does not have a successful charge to refund.`, 'charge_not_refundable');
+    throw unexpectedState(
+      `This PaymentIntent (${rec.intent.id}) does not have a successful charge to refund.`,
+      'charge_not_refundable',
+    );
   }
   return charge;
 }
 
 export function createRefund(account: Account, input: CreateRefundInput, ctx: OperationContext): Refund {
   const charge = chargeToRefund(account, input);
-  if (charge.refunded) throw unexpectedState(`Charge ${charge.id} has already been refunded.`, 'charge_already_refunded');
+  if (charge.refunded)
+    throw unexpectedState(`Charge ${charge.id} has already been refunded.`, 'charge_already_refunded');
   const blocking = [...account.disputes.values()].find((d) => d.charge === charge.id && d.status !== 'won');
-  if (blocking) throw unexpectedState(`Charge ${charge.id} has been charged back; cannot issue a refund.`, 'charge_disputed');
+  if (blocking)
+    throw unexpectedState(`Charge ${charge.id} has been charged back; cannot issue a refund.`, 'charge_disputed');
   const remaining = charge.amount - charge.amount_refunded;
   const amount = input.amount ?? remaining;
   if (amount > remaining) {

@@ -12,7 +12,10 @@ export interface CreateEndpointInput {
 }
 
 /** Creates an endpoint; the returned object is the only one that carries `secret`. */
-export function createWebhookEndpoint(account: Account, input: CreateEndpointInput): WebhookEndpoint & { secret: string } {
+export function createWebhookEndpoint(
+  account: Account,
+  input: CreateEndpointInput,
+): WebhookEndpoint & { secret: string } {
   const endpoint: WebhookEndpoint = {
     id: newId('we'),
     object: 'webhook_endpoint',
@@ -62,7 +65,10 @@ export function updateWebhookEndpoint(account: Account, id: string, input: Updat
   return endpoint;
 }
 
-export function deleteWebhookEndpoint(account: Account, id: string): { id: string; object: 'webhook_endpoint'; deleted: true } {
+export function deleteWebhookEndpoint(
+  account: Account,
+  id: string,
+): { id: string; object: 'webhook_endpoint'; deleted: true } {
   getWebhookEndpoint(account, id);
   account.webhookEndpoints.delete(id);
   return { id, object: 'webhook_endpoint', deleted: true };

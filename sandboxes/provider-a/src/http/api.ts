@@ -39,7 +39,13 @@ function header(req: FastifyRequest, name: string): string | undefined {
  * request with a key is stored per account and replayed (with `Idempotent-Replayed: true`) for
  * later requests with the same key and parameters; different parameters get an idempotency_error.
  */
-export function apiRoute(app: FastifyInstance, deps: ApiDeps, method: 'GET' | 'POST' | 'DELETE', url: string, handler: ApiHandler): void {
+export function apiRoute(
+  app: FastifyInstance,
+  deps: ApiDeps,
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  handler: ApiHandler,
+): void {
   app.route({
     method,
     url,

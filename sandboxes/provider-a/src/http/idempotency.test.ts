@@ -15,8 +15,18 @@ describe('IdempotencyStore', () => {
   it('replays, rejects other parameters and expires after a day', async () => {
     let now = 0;
     const store = new IdempotencyStore(() => now);
-    expect(await store.execute('acct', 'k', 'f1', 'req_1', ok('first'))).toEqual({ status: 200, body: 'first', replayed: false, originalRequestId: null });
-    expect(await store.execute('acct', 'k', 'f1', 'req_2', ok('second'))).toEqual({ status: 200, body: 'first', replayed: true, originalRequestId: 'req_1' });
+    expect(await store.execute('acct', 'k', 'f1', 'req_1', ok('first'))).toEqual({
+      status: 200,
+      body: 'first',
+      replayed: false,
+      originalRequestId: null,
+    });
+    expect(await store.execute('acct', 'k', 'f1', 'req_2', ok('second'))).toEqual({
+      status: 200,
+      body: 'first',
+      replayed: true,
+      originalRequestId: 'req_1',
+    });
     await expect(store.execute('acct', 'k', 'f2', 'req_3', ok('x'))).rejects.toBeInstanceOf(ApiError);
     expect((await store.execute('other', 'k', 'f2', 'req_4', ok('other'))).replayed).toBe(false);
     now += 25 * 3600 * 1000;

@@ -57,7 +57,13 @@ export class IdempotencyStore {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async execute(scope: string, key: string, fingerprint: string, requestId: string, exec: () => Promise<ExecResult>): Promise<IdempotentOutcome> {
+  async execute(
+    scope: string,
+    key: string,
+    fingerprint: string,
+    requestId: string,
+    exec: () => Promise<ExecResult>,
+  ): Promise<IdempotentOutcome> {
     const k = `${scope}\u0000${key}`;
     this.prune();
     for (;;) {

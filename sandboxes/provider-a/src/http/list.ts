@@ -15,7 +15,8 @@ export function paginate<T extends { id: string }>(oldestFirst: readonly T[], q:
   const limit = q.int('limit', { min: 1, max: 100 }) ?? 10;
   const startingAfter = q.string('starting_after');
   const endingBefore = q.string('ending_before');
-  if (startingAfter && endingBefore) throw invalidParam('You may only specify one of these parameters: ending_before, starting_after.');
+  if (startingAfter && endingBefore)
+    throw invalidParam('You may only specify one of these parameters: ending_before, starting_after.');
   const newestFirst = [...oldestFirst].reverse();
   const indexOf = (id: string, param: string): number => {
     const i = newestFirst.findIndex((x) => x.id === id);

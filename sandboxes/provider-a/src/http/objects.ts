@@ -48,7 +48,9 @@ export function objectRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const q = Params.of(query, [...LIST_PARAMS, 'payment_intent', 'charge']);
     const pi = q.string('payment_intent');
     const ch = q.string('charge');
-    const items = [...account.refunds.values()].filter((r) => (!pi || r.payment_intent === pi) && (!ch || r.charge === ch));
+    const items = [...account.refunds.values()].filter(
+      (r) => (!pi || r.payment_intent === pi) && (!ch || r.charge === ch),
+    );
     return expand(account, paginate(items, q, '/v1/refunds'), q.expand());
   });
 
@@ -62,7 +64,9 @@ export function objectRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const q = Params.of(query, [...LIST_PARAMS, 'payment_intent', 'charge']);
     const pi = q.string('payment_intent');
     const ch = q.string('charge');
-    const items = [...account.disputes.values()].filter((d) => (!pi || d.payment_intent === pi) && (!ch || d.charge === ch));
+    const items = [...account.disputes.values()].filter(
+      (d) => (!pi || d.payment_intent === pi) && (!ch || d.charge === ch),
+    );
     return expand(account, paginate(items, q, '/v1/disputes'), q.expand());
   });
 
@@ -88,6 +92,10 @@ export function objectRoutes(app: FastifyInstance, deps: ApiDeps): void {
       if (!type) return true;
       return type.endsWith('.*') ? t.startsWith(type.slice(0, -1)) : t === type;
     };
-    return paginate(account.events.filter((e) => matches(e.type)), q, '/v1/events');
+    return paginate(
+      account.events.filter((e) => matches(e.type)),
+      q,
+      '/v1/events',
+    );
   });
 }

@@ -33,7 +33,9 @@ describe('form parsing and params', () => {
       return 'no error';
     };
     expect(msg(() => Params.of({ nope: '1' }, ['amount']))).toBe('Received unknown parameter: nope');
-    expect(msg(() => Params.of({}, ['amount']).int('amount', { required: true }))).toBe('Missing required param: amount.');
+    expect(msg(() => Params.of({}, ['amount']).int('amount', { required: true }))).toBe(
+      'Missing required param: amount.',
+    );
     expect(msg(() => Params.of({ amount: '12.5' }, ['amount']).int('amount'))).toBe('Invalid integer: 12.5');
     expect(msg(() => Params.of({ m: { __proto__x: 'a'.repeat(501) } }, ['m']).metadata('m'))).toMatch(/at most 500/);
     expect(msg(() => Params.of({ u: 'javascript:alert(1)' }, ['u']).url('u'))).toMatch(/Invalid URL/);
@@ -42,12 +44,19 @@ describe('form parsing and params', () => {
 
 describe('paginate', () => {
   const items = Array.from({ length: 5 }, (_, i) => ({ id: `o${i}` }));
-  const page = (q: Record<string, string>) => paginate(items, Params.of(q, ['limit', 'starting_after', 'ending_before']), '/v1/x');
+  const page = (q: Record<string, string>) =>
+    paginate(items, Params.of(q, ['limit', 'starting_after', 'ending_before']), '/v1/x');
   it('pages newest first in both directions', () => {
     expect(page({ limit: '2' })).toMatchObject({ data: [{ id: 'o4' }, { id: 'o3' }], has_more: true });
-    expect(page({ limit: '2', starting_after: 'o3' })).toMatchObject({ data: [{ id: 'o2' }, { id: 'o1' }], has_more: true });
+    expect(page({ limit: '2', starting_after: 'o3' })).toMatchObject({
+      data: [{ id: 'o2' }, { id: 'o1' }],
+      has_more: true,
+    });
     expect(page({ limit: '2', starting_after: 'o1' })).toMatchObject({ data: [{ id: 'o0' }], has_more: false });
-    expect(page({ limit: '2', ending_before: 'o1' })).toMatchObject({ data: [{ id: 'o3' }, { id: 'o2' }], has_more: true });
+    expect(page({ limit: '2', ending_before: 'o1' })).toMatchObject({
+      data: [{ id: 'o3' }, { id: 'o2' }],
+      has_more: true,
+    });
     expect(() => page({ limit: '101' })).toThrow(ApiError);
   });
 });

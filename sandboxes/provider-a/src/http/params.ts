@@ -67,13 +67,25 @@ export class Params {
     }
     const n = typeof v === 'number' ? v : typeof v === 'string' && INT.test(v) ? Number(v) : NaN;
     if (!Number.isSafeInteger(n)) {
-      throw invalidParam(`Invalid integer: ${typeof v === 'string' ? v : JSON.stringify(v)}`, this.name(key), 'parameter_invalid_integer');
+      throw invalidParam(
+        `Invalid integer: ${typeof v === 'string' ? v : JSON.stringify(v)}`,
+        this.name(key),
+        'parameter_invalid_integer',
+      );
     }
     if (opts.min !== undefined && n < opts.min) {
-      throw invalidParam(`This value must be greater than or equal to ${opts.min}.`, this.name(key), 'parameter_invalid_integer');
+      throw invalidParam(
+        `This value must be greater than or equal to ${opts.min}.`,
+        this.name(key),
+        'parameter_invalid_integer',
+      );
     }
     if (opts.max !== undefined && n > opts.max) {
-      throw invalidParam(`This value must be less than or equal to ${opts.max}.`, this.name(key), 'parameter_invalid_integer');
+      throw invalidParam(
+        `This value must be less than or equal to ${opts.max}.`,
+        this.name(key),
+        'parameter_invalid_integer',
+      );
     }
     return n;
   }
@@ -124,7 +136,11 @@ export class Params {
       if (opts.required) throw missingParam(this.name(key));
       return undefined;
     }
-    const items = Array.isArray(v) ? v : isRecord(v) && Object.keys(v).every((k) => INT.test(k)) ? Object.values(v) : undefined;
+    const items = Array.isArray(v)
+      ? v
+      : isRecord(v) && Object.keys(v).every((k) => INT.test(k))
+        ? Object.values(v)
+        : undefined;
     if (!items || !items.every((i): i is string => typeof i === 'string' && i !== '')) {
       throw invalidParam(`Invalid array: ${this.name(key)} must be a list of strings`, this.name(key));
     }
@@ -159,7 +175,8 @@ export class Params {
       else if (val === null) out[k] = null;
       else throw invalidParam(`Invalid metadata[${k}]: values must be strings`, `${key}[${k}]`);
       const s = out[k];
-      if (s && s.length > 500) throw invalidParam(`Invalid metadata[${k}]: must be at most 500 characters`, `${key}[${k}]`);
+      if (s && s.length > 500)
+        throw invalidParam(`Invalid metadata[${k}]: must be at most 500 characters`, `${key}[${k}]`);
     }
     return out;
   }

@@ -17,7 +17,12 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
 }
 
 /** return_url with the query parameters the provider appends after a redirect-based payment. */
-export function returnUrlWithResult(returnUrl: string, intentId: string, clientSecret: string, succeeded: boolean): string {
+export function returnUrlWithResult(
+  returnUrl: string,
+  intentId: string,
+  clientSecret: string,
+  succeeded: boolean,
+): string {
   const url = new URL(returnUrl);
   url.searchParams.set('payment_intent', intentId);
   url.searchParams.set('payment_intent_client_secret', clientSecret);
@@ -36,7 +41,12 @@ export function payPageRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get<{ Params: { id: string } }>('/pay/:id', async (req, reply) => {
     try {
       const rec = find(req.params.id);
-      if (!rec) return html(reply, 404, renderMessagePage('Payment not found', `No payment ${req.params.id} exists in this sandbox.`));
+      if (!rec)
+        return html(
+          reply,
+          404,
+          renderMessagePage('Payment not found', `No payment ${req.params.id} exists in this sandbox.`),
+        );
       const q = Params.of(req.query, ['return_url']);
       const returnUrl = q.url('return_url') ?? rec.returnUrl;
       return html(reply, 200, renderPayPage(rec.intent, AWAITING_PAYMENT.includes(rec.intent.status), { returnUrl }));
@@ -50,7 +60,8 @@ export function payPageRoutes(app: FastifyInstance, deps: ApiDeps): void {
       const id = req.params.id;
       const account = deps.sandbox.ownerOf(id);
       const rec = account?.paymentIntents.get(id);
-      if (!account || !rec) return html(reply, 404, renderMessagePage('Payment not found', `No payment ${id} exists in this sandbox.`));
+      if (!account || !rec)
+        return html(reply, 404, renderMessagePage('Payment not found', `No payment ${id} exists in this sandbox.`));
       const p = Params.of(req.body, ['outcome', 'return_url']);
       const outcome = p.enumOf('outcome', ['pay', 'decline'] as const);
       if (!outcome) return html(reply, 400, renderMessagePage('Invalid request', 'Choose an outcome: pay or decline.'));
@@ -58,12 +69,21 @@ export function payPageRoutes(app: FastifyInstance, deps: ApiDeps): void {
       if (!AWAITING_PAYMENT.includes(rec.intent.status)) {
         return html(reply, 409, renderPayPage(rec.intent, false, { returnUrl }));
       }
-      const result = confirmPaymentIntent(account, id, { payment_method: PAY_PAGE_METHODS[outcome], return_url: returnUrl }, NO_REQUEST);
+      const result = confirmPaymentIntent(
+        account,
+        id,
+        { payment_method: PAY_PAGE_METHODS[outcome], return_url: returnUrl },
+        NO_REQUEST,
+      );
       if (returnUrl) {
         const target = returnUrlWithResult(returnUrl, id, result.intent.client_secret, result.failure === null);
         return reply.code(303).header('location', target).header('cache-control', 'no-store').send();
       }
-      return html(reply, 200, renderPayPage(result.intent, AWAITING_PAYMENT.includes(result.intent.status), { returnUrl: null }));
+      return html(
+        reply,
+        200,
+        renderPayPage(result.intent, AWAITING_PAYMENT.includes(result.intent.status), { returnUrl: null }),
+      );
     } catch (err) {
       return fail(reply, err);
     }

@@ -74,7 +74,9 @@ export function paymentIntentRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const allowed = p.stringArray('allowed_payment_method_types');
     const excluded = p.stringArray('excluded_payment_method_types');
     if (types && allowed) {
-      throw invalidParam('You may only specify one of these parameters: allowed_payment_method_types, payment_method_types.');
+      throw invalidParam(
+        'You may only specify one of these parameters: allowed_payment_method_types, payment_method_types.',
+      );
     }
     if (apm && (types || allowed)) {
       throw invalidParam(
@@ -84,11 +86,23 @@ export function paymentIntentRoutes(app: FastifyInstance, deps: ApiDeps): void {
     let automatic: PaymentIntent['automatic_payment_methods'] = null;
     if (apm) {
       const enabled = apm.bool('enabled');
-      if (enabled === undefined) throw invalidParam('Missing required param: automatic_payment_methods[enabled].', 'automatic_payment_methods[enabled]');
-      automatic = { enabled, ...(enabled ? { allow_redirects: apm.enumOf('allow_redirects', ['always', 'never'] as const) ?? 'always' } : {}) };
+      if (enabled === undefined)
+        throw invalidParam(
+          'Missing required param: automatic_payment_methods[enabled].',
+          'automatic_payment_methods[enabled]',
+        );
+      automatic = {
+        enabled,
+        ...(enabled
+          ? { allow_redirects: apm.enumOf('allow_redirects', ['always', 'never'] as const) ?? 'always' }
+          : {}),
+      };
     }
     if (p.enumOf('capture_method', ['automatic', 'automatic_async', 'manual'] as const) === 'manual') {
-      throw invalidParam('capture_method=manual is not supported by this sandbox; use automatic capture.', 'capture_method');
+      throw invalidParam(
+        'capture_method=manual is not supported by this sandbox; use automatic capture.',
+        'capture_method',
+      );
     }
     p.enumOf('confirmation_method', ['automatic'] as const);
     const confirm = p.bool('confirm') ?? false;
@@ -118,7 +132,11 @@ export function paymentIntentRoutes(app: FastifyInstance, deps: ApiDeps): void {
 
   apiRoute(app, deps, 'GET', '/v1/payment_intents', ({ account, query }) => {
     const q = Params.of(query, [...LIST_PARAMS]);
-    const list = paginate([...account.paymentIntents.values()].map((r) => r.intent), q, '/v1/payment_intents');
+    const list = paginate(
+      [...account.paymentIntents.values()].map((r) => r.intent),
+      q,
+      '/v1/payment_intents',
+    );
     return expand(account, list, q.expand());
   });
 
@@ -161,7 +179,11 @@ export function paymentIntentRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const result = confirmPaymentIntent(
       account,
       params.id!,
-      { payment_method: p.string('payment_method'), return_url: p.url('return_url'), receipt_email: p.email('receipt_email') },
+      {
+        payment_method: p.string('payment_method'),
+        return_url: p.url('return_url'),
+        receipt_email: p.email('receipt_email'),
+      },
       op,
     );
     return confirmed(account, result, expandPaths);

@@ -60,7 +60,8 @@ export function sandboxControlRoutes(app: FastifyInstance, deps: ApiDeps): void 
   app.post('/_sandbox/webhooks/drop', async (req) => {
     const p = Params.of(req.body, ['enabled']);
     const enabled = p.bool('enabled');
-    if (enabled === undefined) throw invalidParam('Missing required param: enabled (true or false).', 'enabled', 'parameter_missing');
+    if (enabled === undefined)
+      throw invalidParam('Missing required param: enabled (true or false).', 'enabled', 'parameter_missing');
     const scope = scopedAccount(req)?.apiKey ?? ALL_SCOPES;
     deps.dispatcher.setDropping(scope, enabled);
     return { object: 'sandbox.webhook_drop', scope: scope === ALL_SCOPES ? 'all' : 'account', enabled };

@@ -16,7 +16,8 @@ function enabledEvents(p: Params, required: boolean): string[] | undefined {
   const events = p.stringArray('enabled_events', { required });
   if (!events) return undefined;
   events.forEach((e, i) => {
-    if (!EVENT_TYPE.test(e)) throw invalidParam(`Invalid enabled_events[${i}]: ${e} is not a valid event type`, `enabled_events[${i}]`);
+    if (!EVENT_TYPE.test(e))
+      throw invalidParam(`Invalid enabled_events[${i}]: ${e} is not a valid event type`, `enabled_events[${i}]`);
   });
   return events;
 }
@@ -37,10 +38,16 @@ export function webhookEndpointRoutes(app: FastifyInstance, deps: ApiDeps): void
 
   apiRoute(app, deps, 'GET', '/v1/webhook_endpoints', ({ account, query }) => {
     const q = Params.of(query, [...LIST_PARAMS]);
-    return paginate([...account.webhookEndpoints.values()].map((r) => r.endpoint), q, '/v1/webhook_endpoints');
+    return paginate(
+      [...account.webhookEndpoints.values()].map((r) => r.endpoint),
+      q,
+      '/v1/webhook_endpoints',
+    );
   });
 
-  apiRoute(app, deps, 'GET', '/v1/webhook_endpoints/:id', ({ account, params }) => getWebhookEndpoint(account, params.id!));
+  apiRoute(app, deps, 'GET', '/v1/webhook_endpoints/:id', ({ account, params }) =>
+    getWebhookEndpoint(account, params.id!),
+  );
 
   apiRoute(app, deps, 'POST', '/v1/webhook_endpoints/:id', ({ account, body, params }) => {
     const p = Params.of(body, ['url', 'enabled_events', 'description', 'metadata', 'disabled']);
@@ -55,5 +62,7 @@ export function webhookEndpointRoutes(app: FastifyInstance, deps: ApiDeps): void
     });
   });
 
-  apiRoute(app, deps, 'DELETE', '/v1/webhook_endpoints/:id', ({ account, params }) => deleteWebhookEndpoint(account, params.id!));
+  apiRoute(app, deps, 'DELETE', '/v1/webhook_endpoints/:id', ({ account, params }) =>
+    deleteWebhookEndpoint(account, params.id!),
+  );
 }

@@ -2,7 +2,8 @@ import { formatAmount } from '../domain/money';
 import type { PaymentIntent } from '../domain/types';
 
 /** The pay page is self-contained: inline styles, no scripts, no external assets. */
-export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; base-uri 'none'; frame-ancestors 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; base-uri 'none'; frame-ancestors 'none'";
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -53,7 +54,9 @@ export function renderPayPage(intent: PaymentIntent, awaitingPayment: boolean, o
     parts.push(`<p class="error">${escapeHtml(intent.last_payment_error.message)} Please try again.</p>`);
   }
   if (awaitingPayment) {
-    const hidden = opts.returnUrl ? `<input type="hidden" name="return_url" value="${escapeHtml(opts.returnUrl)}">` : '';
+    const hidden = opts.returnUrl
+      ? `<input type="hidden" name="return_url" value="${escapeHtml(opts.returnUrl)}">`
+      : '';
     parts.push(
       `<form method="post" action="/pay/${encodeURIComponent(intent.id)}">`,
       hidden,
@@ -67,7 +70,9 @@ export function renderPayPage(intent: PaymentIntent, awaitingPayment: boolean, o
     parts.push(`<p>This payment is <strong>${escapeHtml(intent.status)}</strong>.</p>`);
     if (opts.returnUrl) parts.push(`<p><a href="${escapeHtml(opts.returnUrl)}">Return to the merchant</a></p>`);
   }
-  parts.push(`<p class="meta">${escapeHtml(intent.id)} · status <span id="status">${escapeHtml(intent.status)}</span> · sandbox</p>`);
+  parts.push(
+    `<p class="meta">${escapeHtml(intent.id)} · status <span id="status">${escapeHtml(intent.status)}</span> · sandbox</p>`,
+  );
   return layout(`Pay ${amount}`, parts.join('\n'));
 }
 

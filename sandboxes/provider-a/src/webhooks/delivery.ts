@@ -46,7 +46,10 @@ export interface AttemptFilter {
 }
 
 /** Delay before retry number `failedAttempts` (1 = first retry): base * 2^(n-1), capped. */
-export function retryDelayMs(settings: Pick<WebhookSettings, 'retryBaseMs' | 'retryMaxMs'>, failedAttempts: number): number {
+export function retryDelayMs(
+  settings: Pick<WebhookSettings, 'retryBaseMs' | 'retryMaxMs'>,
+  failedAttempts: number,
+): number {
   return Math.min(settings.retryBaseMs * 2 ** Math.max(0, failedAttempts - 1), settings.retryMaxMs);
 }
 
@@ -78,7 +81,13 @@ export class WebhookDispatcher {
    * stays pending); resends are always sent, so a test can deliver a dropped event late.
    * `traceHeaders` (see trace-context.ts) go out with every attempt of this event.
    */
-  deliver(event: ProviderEvent, targets: DeliveryTarget[], scope: string, resend = false, traceHeaders?: Record<string, string>): void {
+  deliver(
+    event: ProviderEvent,
+    targets: DeliveryTarget[],
+    scope: string,
+    resend = false,
+    traceHeaders?: Record<string, string>,
+  ): void {
     if (traceHeaders) this.traceHeaders.set(event, traceHeaders);
     const drop = !resend && (this.dropping.has(scope) || this.dropping.has(ALL_SCOPES));
     for (const target of targets) {
@@ -114,7 +123,14 @@ export class WebhookDispatcher {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private schedule(event: ProviderEvent, target: DeliveryTarget, scope: string, resend: boolean, attempt: number, delayMs: number): void {
+  private schedule(
+    event: ProviderEvent,
+    target: DeliveryTarget,
+    scope: string,
+    resend: boolean,
+    attempt: number,
+    delayMs: number,
+  ): void {
     if (this.shutdown.signal.aborted) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
@@ -124,10 +140,19 @@ export class WebhookDispatcher {
     this.timers.add(timer);
   }
 
-  private async attempt(event: ProviderEvent, target: DeliveryTarget, scope: string, resend: boolean, attempt: number): Promise<void> {
+  private async attempt(
+    event: ProviderEvent,
+    target: DeliveryTarget,
+    scope: string,
+    resend: boolean,
+    attempt: number,
+  ): Promise<void> {
     const endpoint = target.resolve();
     if (!endpoint || !endpoint.enabled) {
-      this.logger.debug({ eventId: event.id, endpointId: target.endpointId }, 'endpoint gone or disabled; delivery dropped');
+      this.logger.debug(
+        { eventId: event.id, endpointId: target.endpointId },
+        'endpoint gone or disabled; delivery dropped',
+      );
       return;
     }
     const payload = JSON.stringify(event, null, 2);
@@ -206,12 +231,16 @@ export class WebhookDispatcher {
       next_retry_in_ms: null,
       scope,
     });
-    this.logger.info({ eventId: event.id, type: event.type, url: endpoint.url }, 'webhook delivery dropped by sandbox control');
+    this.logger.info(
+      { eventId: event.id, type: event.type, url: endpoint.url },
+      'webhook delivery dropped by sandbox control',
+    );
   }
 
   private record(a: DeliveryAttempt): void {
     this.attempts.push(a);
-    if (this.attempts.length > MAX_RECORDED_ATTEMPTS) this.attempts.splice(0, this.attempts.length - MAX_RECORDED_ATTEMPTS);
+    if (this.attempts.length > MAX_RECORDED_ATTEMPTS)
+      this.attempts.splice(0, this.attempts.length - MAX_RECORDED_ATTEMPTS);
   }
 }
 

@@ -9,7 +9,13 @@ export function deliveryTargets(account: Account, records: readonly WebhookEndpo
       endpointId,
       resolve: () => {
         const current = account.webhookEndpoints.get(endpointId);
-        return current && { url: current.endpoint.url, secret: current.secret, enabled: current.endpoint.status === 'enabled' };
+        return (
+          current && {
+            url: current.endpoint.url,
+            secret: current.secret,
+            enabled: current.endpoint.status === 'enabled',
+          }
+        );
       },
     };
   });

@@ -6,8 +6,35 @@ export interface Amount {
 
 const ZERO_DECIMAL: ReadonlySet<string> = new Set(['JPY', 'ISK']);
 const CURRENCIES: ReadonlySet<string> = new Set([
-  'AED', 'AUD', 'BGN', 'BRL', 'CAD', 'CHF', 'CZK', 'DKK', 'EUR', 'GBP', 'HKD', 'HUF', 'ILS', 'ISK', 'JPY', 'MXN', 'MYR', 'NOK', 'NZD',
-  'PHP', 'PLN', 'RON', 'RUB', 'SEK', 'SGD', 'THB', 'TWD', 'USD', 'ZAR',
+  'AED',
+  'AUD',
+  'BGN',
+  'BRL',
+  'CAD',
+  'CHF',
+  'CZK',
+  'DKK',
+  'EUR',
+  'GBP',
+  'HKD',
+  'HUF',
+  'ILS',
+  'ISK',
+  'JPY',
+  'MXN',
+  'MYR',
+  'NOK',
+  'NZD',
+  'PHP',
+  'PLN',
+  'RON',
+  'RUB',
+  'SEK',
+  'SGD',
+  'THB',
+  'TWD',
+  'USD',
+  'ZAR',
 ]);
 
 export function isCurrency(c: string): boolean {

@@ -67,7 +67,8 @@ export function newId(prefix: string, length = 10): string {
   return `${prefix}_${out}`;
 }
 
-export const refunded = (p: Payment) => p.refunds.filter((r) => r.status !== 'failed' && r.status !== 'canceled').reduce((s, r) => s + r.amount, 0);
+export const refunded = (p: Payment) =>
+  p.refunds.filter((r) => r.status !== 'failed' && r.status !== 'canceled').reduce((s, r) => s + r.amount, 0);
 export const chargedBack = (p: Payment) => p.chargebacks.filter((c) => !c.reversedAt).reduce((s, c) => s + c.amount, 0);
 export const isCancelable = (p: Payment) => p.status === 'open';
 
@@ -114,7 +115,8 @@ export class Sandbox {
 
   refund(id: string, owner?: string): Refund {
     const r = this.refunds.get(id);
-    if (!r || (owner !== undefined && this.payment(r.paymentId).owner !== owner)) throw notFound(`No refund exists with token ${id}.`);
+    if (!r || (owner !== undefined && this.payment(r.paymentId).owner !== owner))
+      throw notFound(`No refund exists with token ${id}.`);
     return r;
   }
 
@@ -146,15 +148,28 @@ export class Sandbox {
   createRefund(p: Payment, amount: number, description: string, metadata: unknown): Refund {
     if (p.status !== 'paid') throw unprocessable('The payment cannot be refunded, because it is not paid.');
     const left = p.amount - refunded(p) - chargedBack(p);
-    if (amount > left) throw unprocessable(`The amount is higher than the amount that can be refunded (${left} minor units left).`, 'amount');
-    const r: Refund = { id: newId('re'), paymentId: p.id, amount, description, metadata, status: 'pending', createdAt: this.now() };
+    if (amount > left)
+      throw unprocessable(
+        `The amount is higher than the amount that can be refunded (${left} minor units left).`,
+        'amount',
+      );
+    const r: Refund = {
+      id: newId('re'),
+      paymentId: p.id,
+      amount,
+      description,
+      metadata,
+      status: 'pending',
+      createdAt: this.now(),
+    };
     p.refunds.push(r);
     this.refunds.set(r.id, r);
     return r;
   }
 
   settleRefund(r: Refund, status: 'refunded' | 'failed' = 'refunded'): Refund {
-    if (r.status !== 'pending' && r.status !== 'queued' && r.status !== 'processing') throw unprocessable(`The refund is already ${r.status}.`);
+    if (r.status !== 'pending' && r.status !== 'queued' && r.status !== 'processing')
+      throw unprocessable(`The refund is already ${r.status}.`);
     r.status = status;
     this.onChange(this.payment(r.paymentId));
     return r;
@@ -171,7 +186,8 @@ export class Sandbox {
       reversedAt: null,
       settlementId: null,
     };
-    if (c.amount < 1 || c.amount > p.amount) throw unprocessable('The chargeback amount must be between 1 and the payment amount.', 'amount');
+    if (c.amount < 1 || c.amount > p.amount)
+      throw unprocessable('The chargeback amount must be between 1 and the payment amount.', 'amount');
     p.chargebacks.push(c);
     this.chargebacks.set(c.id, c);
     this.onChange(p);

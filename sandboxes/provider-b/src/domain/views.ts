@@ -94,5 +94,9 @@ export function chargebackView(c: Chargeback, p: Payment, base: string) {
 }
 
 export function listView(resource: string, items: unknown[], self: string) {
-  return { count: items.length, _embedded: { [resource]: items }, _links: { self: hal(self), previous: null, next: null } };
+  return {
+    count: items.length,
+    _embedded: { [resource]: items },
+    _links: { self: hal(self), previous: null, next: null },
+  };
 }

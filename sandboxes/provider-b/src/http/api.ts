@@ -27,7 +27,12 @@ export class IdempotencyStore {
 
   constructor(private readonly now: () => number) {}
 
-  async run(req: FastifyRequest, reply: FastifyReply, owner: string, fn: () => { status: number; body: unknown }): Promise<unknown> {
+  async run(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    owner: string,
+    fn: () => { status: number; body: unknown },
+  ): Promise<unknown> {
     const key = req.headers['idempotency-key'];
     if (typeof key !== 'string' || key === '') {
       const res = fn();
@@ -39,7 +44,11 @@ export class IdempotencyStore {
     if (hit && this.now() - hit.at < DAY_MS) {
       if (hit.fingerprint !== fingerprint) {
         // NOTE: the real provider's answer to a reused key with other parameters is not documented; 409 here.
-        throw new ApiError(409, 'Conflict', 'The idempotency key was already used for a request with other parameters.');
+        throw new ApiError(
+          409,
+          'Conflict',
+          'The idempotency key was already used for a request with other parameters.',
+        );
       }
       return reply.code(hit.status).header('idempotent-replayed', 'true').send(hit.body);
     }
@@ -61,8 +70,10 @@ function amountParam(body: unknown, currency?: string): { minor: number; currenc
   const c = field(a, 'currency');
   const v = field(a, 'value');
   if (a === undefined) throw unprocessable('The amount is required.', 'amount');
-  if (typeof c !== 'string' || !isCurrency(c)) throw unprocessable('The amount contains an invalid currency.', 'amount.currency');
-  if (currency !== undefined && c !== currency) throw unprocessable(`The currency must be ${currency}.`, 'amount.currency');
+  if (typeof c !== 'string' || !isCurrency(c))
+    throw unprocessable('The amount contains an invalid currency.', 'amount.currency');
+  if (currency !== undefined && c !== currency)
+    throw unprocessable(`The currency must be ${currency}.`, 'amount.currency');
   const minor = typeof v === 'string' ? minorOf({ currency: c, value: v }) : null;
   if (minor === null || minor < 1) throw unprocessable('The amount contains an invalid value.', 'amount.value');
   return { minor, currency: c };
@@ -74,13 +85,15 @@ function urlParam(body: unknown, name: string, required: boolean): string | null
     if (required) throw unprocessable(`The ${name === 'redirectUrl' ? 'redirect URL' : name} is missing.`, name);
     return null;
   }
-  if (typeof v !== 'string' || !/^https?:\/\/[^\s]+$/.test(v) || !URL.canParse(v)) throw unprocessable(`The ${name} is invalid.`, name);
+  if (typeof v !== 'string' || !/^https?:\/\/[^\s]+$/.test(v) || !URL.canParse(v))
+    throw unprocessable(`The ${name} is invalid.`, name);
   return v;
 }
 
 function metadataParam(body: unknown): unknown {
   const m = field(body, 'metadata') ?? null;
-  if (JSON.stringify(m).length > 1024) throw unprocessable('The metadata is too large (1024 bytes at most).', 'metadata');
+  if (JSON.stringify(m).length > 1024)
+    throw unprocessable('The metadata is too large (1024 bytes at most).', 'metadata');
   return m;
 }
 
@@ -94,7 +107,8 @@ export function apiRoutes(app: FastifyInstance, deps: ApiDeps): void {
     return deps.idempotency.run(req, reply, owner, () => {
       const amount = amountParam(req.body);
       const description = field(req.body, 'description');
-      if (typeof description !== 'string' || description.trim() === '') throw unprocessable('The description is missing.', 'description');
+      if (typeof description !== 'string' || description.trim() === '')
+        throw unprocessable('The description is missing.', 'description');
       if (description.length > 255) throw unprocessable('The description is too long.', 'description');
       const p = sandbox.createPayment(owner, {
         amount: amount.minor,
@@ -110,13 +124,21 @@ export function apiRoutes(app: FastifyInstance, deps: ApiDeps): void {
 
   app.get<{ Params: { id: string }; Querystring: { embed?: string } }>('/v2/payments/:id', async (req) => {
     const p = sandbox.payment(req.params.id, apiKeyOf(req));
-    const embed = new Set((req.query.embed ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+    const embed = new Set(
+      (req.query.embed ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
     return paymentView(p, base(), embed);
   });
 
   app.delete<{ Params: { id: string } }>('/v2/payments/:id', async (req, reply) => {
     const owner = apiKeyOf(req);
-    return deps.idempotency.run(req, reply, owner, () => ({ status: 200, body: paymentView(sandbox.cancel(sandbox.payment(req.params.id, owner)), base()) }));
+    return deps.idempotency.run(req, reply, owner, () => ({
+      status: 200,
+      body: paymentView(sandbox.cancel(sandbox.payment(req.params.id, owner)), base()),
+    }));
   });
 
   app.post<{ Params: { id: string } }>('/v2/payments/:id/refunds', async (req, reply) => {
@@ -125,7 +147,12 @@ export function apiRoutes(app: FastifyInstance, deps: ApiDeps): void {
       const p = sandbox.payment(req.params.id, owner);
       const amount = amountParam(req.body, p.currency);
       const description = field(req.body, 'description');
-      const r = sandbox.createRefund(p, amount.minor, typeof description === 'string' ? description : '', metadataParam(req.body));
+      const r = sandbox.createRefund(
+        p,
+        amount.minor,
+        typeof description === 'string' ? description : '',
+        metadataParam(req.body),
+      );
       // The sandbox's bank answers at once: the refund completes right after this response.
       setImmediate(() => {
         if (r.status === 'pending') sandbox.settleRefund(r);
@@ -136,7 +163,11 @@ export function apiRoutes(app: FastifyInstance, deps: ApiDeps): void {
 
   app.get<{ Params: { id: string } }>('/v2/payments/:id/refunds', async (req) => {
     const p = sandbox.payment(req.params.id, apiKeyOf(req));
-    return listView('refunds', p.refunds.map((r) => refundView(r, p, base())), `${base()}/v2/payments/${p.id}/refunds`);
+    return listView(
+      'refunds',
+      p.refunds.map((r) => refundView(r, p, base())),
+      `${base()}/v2/payments/${p.id}/refunds`,
+    );
   });
 
   app.get<{ Params: { id: string; refundId: string } }>('/v2/payments/:id/refunds/:refundId', async (req) => {
@@ -148,13 +179,20 @@ export function apiRoutes(app: FastifyInstance, deps: ApiDeps): void {
 
   app.get<{ Params: { id: string } }>('/v2/payments/:id/chargebacks', async (req) => {
     const p = sandbox.payment(req.params.id, apiKeyOf(req));
-    return listView('chargebacks', p.chargebacks.map((c) => chargebackView(c, p, base())), `${base()}/v2/payments/${p.id}/chargebacks`);
+    return listView(
+      'chargebacks',
+      p.chargebacks.map((c) => chargebackView(c, p, base())),
+      `${base()}/v2/payments/${p.id}/chargebacks`,
+    );
   });
 
-  app.get<{ Params: { id: string; chargebackId: string } }>('/v2/payments/:id/chargebacks/:chargebackId', async (req) => {
-    const p = sandbox.payment(req.params.id, apiKeyOf(req));
-    const c = p.chargebacks.find((x) => x.id === req.params.chargebackId);
-    if (!c) throw new ApiError(404, 'Not Found', `No chargeback exists with token ${req.params.chargebackId}.`);
-    return chargebackView(c, p, base());
-  });
+  app.get<{ Params: { id: string; chargebackId: string } }>(
+    '/v2/payments/:id/chargebacks/:chargebackId',
+    async (req) => {
+      const p = sandbox.payment(req.params.id, apiKeyOf(req));
+      const c = p.chargebacks.find((x) => x.id === req.params.chargebackId);
+      if (!c) throw new ApiError(404, 'Not Found', `No chargeback exists with token ${req.params.chargebackId}.`);
+      return chargebackView(c, p, base());
+    },
+  );
 }

@@ -4,10 +4,14 @@ import { amountOf } from '../domain/money';
 import { FINAL_STATUSES, type FinalStatus, type Payment, type Sandbox } from '../domain/sandbox';
 
 /** The page is self-contained: inline styles, no scripts, no external assets. */
-const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; base-uri 'none'; frame-ancestors 'none'";
+const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; base-uri 'none'; frame-ancestors 'none'";
 
 function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 const STYLE = `
@@ -41,7 +45,9 @@ export function renderCheckout(p: Payment): string {
   if (p.status === 'open') {
     parts.push(
       `<form method="post" action="/checkout/${encodeURIComponent(p.id)}">`,
-      ...FINAL_STATUSES.map((s, i) => `<label><input type="radio" name="status" value="${s}"${i === 0 ? ' checked' : ''}> ${s}</label>`),
+      ...FINAL_STATUSES.map(
+        (s, i) => `<label><input type="radio" name="status" value="${s}"${i === 0 ? ' checked' : ''}> ${s}</label>`,
+      ),
       '<button type="submit">Continue</button>',
       '</form>',
     );
@@ -49,15 +55,23 @@ export function renderCheckout(p: Payment): string {
     parts.push(`<p>This payment is <strong>${escapeHtml(p.status)}</strong>.</p>`);
     if (p.redirectUrl) parts.push(`<p><a href="${escapeHtml(p.redirectUrl)}">Return to the merchant</a></p>`);
   }
-  parts.push(`<p class="meta">${escapeHtml(p.id)} · status <span id="status">${escapeHtml(p.status)}</span> · ${p.mode} mode · sandbox</p>`);
+  parts.push(
+    `<p class="meta">${escapeHtml(p.id)} · status <span id="status">${escapeHtml(p.status)}</span> · ${p.mode} mode · sandbox</p>`,
+  );
   return layout(`Pay ${amount.value} ${p.currency}`, parts.join('\n'));
 }
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).header('content-security-policy', PAGE_CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+  return reply
+    .code(status)
+    .header('content-security-policy', PAGE_CSP)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(body);
 }
 
-const message = (title: string, text: string) => layout(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(text)}</p>`);
+const message = (title: string, text: string) =>
+  layout(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(text)}</p>`);
 
 /** Buyer-facing checkout: GET shows the page, POST `status=paid|failed|canceled|expired` decides and redirects back. */
 export function checkoutRoutes(app: FastifyInstance, sandbox: Sandbox): void {
@@ -71,13 +85,15 @@ export function checkoutRoutes(app: FastifyInstance, sandbox: Sandbox): void {
 
   app.get<{ Params: { id: string } }>('/checkout/:id', async (req, reply) => {
     const p = find(req.params.id);
-    if (!p) return html(reply, 404, message('Payment not found', `No payment ${req.params.id} exists in this sandbox.`));
+    if (!p)
+      return html(reply, 404, message('Payment not found', `No payment ${req.params.id} exists in this sandbox.`));
     return html(reply, 200, renderCheckout(p));
   });
 
   app.post<{ Params: { id: string } }>('/checkout/:id', async (req, reply) => {
     const p = find(req.params.id);
-    if (!p) return html(reply, 404, message('Payment not found', `No payment ${req.params.id} exists in this sandbox.`));
+    if (!p)
+      return html(reply, 404, message('Payment not found', `No payment ${req.params.id} exists in this sandbox.`));
     const raw = req.body !== null && typeof req.body === 'object' ? Reflect.get(req.body, 'status') : undefined;
     const status = FINAL_STATUSES.find((s): s is FinalStatus => s === raw);
     if (!status) return html(reply, 400, message('Invalid request', `Choose a status: ${FINAL_STATUSES.join(', ')}.`));
@@ -87,7 +103,8 @@ export function checkoutRoutes(app: FastifyInstance, sandbox: Sandbox): void {
       if (err instanceof ApiError) return html(reply, 409, renderCheckout(p));
       throw err;
     }
-    if (p.redirectUrl) return reply.code(303).header('location', p.redirectUrl).header('cache-control', 'no-store').send();
+    if (p.redirectUrl)
+      return reply.code(303).header('location', p.redirectUrl).header('cache-control', 'no-store').send();
     return html(reply, 200, renderCheckout(p));
   });
 }

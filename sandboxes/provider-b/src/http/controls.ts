@@ -17,7 +17,12 @@ function param(req: FastifyRequest, name: string): unknown {
  * made triggerable by tests. An API key is optional; with one, only that account's payments are
  * visible. Each change calls the payment's webhook, as the provider does.
  */
-export function controlRoutes(app: FastifyInstance, sandbox: Sandbox, caller: WebhookCaller, publicUrl: () => string): void {
+export function controlRoutes(
+  app: FastifyInstance,
+  sandbox: Sandbox,
+  caller: WebhookCaller,
+  publicUrl: () => string,
+): void {
   const owner = (req: FastifyRequest): string | undefined => (req.headers.authorization ? apiKeyOf(req) : undefined);
 
   app.post<{ Params: { id: string } }>('/_sandbox/payments/:id/status', async (req) => {
@@ -35,7 +40,12 @@ export function controlRoutes(app: FastifyInstance, sandbox: Sandbox, caller: We
       throw unprocessable(`reason must be one of ${CHARGEBACK_REASONS.join(', ')}.`, 'reason');
     }
     const rawAmount = param(req, 'amount');
-    const amount = rawAmount === undefined ? undefined : typeof rawAmount === 'string' ? minorOf({ currency: p.currency, value: rawAmount }) : null;
+    const amount =
+      rawAmount === undefined
+        ? undefined
+        : typeof rawAmount === 'string'
+          ? minorOf({ currency: p.currency, value: rawAmount })
+          : null;
     if (amount === null) throw unprocessable('amount must be a value such as "10.00".', 'amount');
     return chargebackView(sandbox.openChargeback(p, reason, amount), p, publicUrl());
   });

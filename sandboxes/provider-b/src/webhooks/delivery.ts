@@ -46,7 +46,17 @@ export class WebhookCaller {
    */
   call(paymentId: string, url: string, owner: string, late = false): void {
     if (!late && (this.dropping.has(owner) || this.dropping.has(ALL_OWNERS))) {
-      this.calls.push({ seq: ++this.seq, payment_id: paymentId, url, attempt: 1, ok: false, status_code: null, error: DROPPED, at: new Date().toISOString(), owner });
+      this.calls.push({
+        seq: ++this.seq,
+        payment_id: paymentId,
+        url,
+        attempt: 1,
+        ok: false,
+        status_code: null,
+        error: DROPPED,
+        at: new Date().toISOString(),
+        owner,
+      });
       this.logger.info({ paymentId, url }, 'webhook call dropped by sandbox control');
       return;
     }
@@ -60,7 +70,11 @@ export class WebhookCaller {
   }
 
   list(filter: { owner?: string | undefined; paymentId?: string | undefined } = {}): WebhookCall[] {
-    return this.calls.filter((c) => (filter.owner === undefined || c.owner === filter.owner) && (filter.paymentId === undefined || c.payment_id === filter.paymentId));
+    return this.calls.filter(
+      (c) =>
+        (filter.owner === undefined || c.owner === filter.owner) &&
+        (filter.paymentId === undefined || c.payment_id === filter.paymentId),
+    );
   }
 
   async close(): Promise<void> {
@@ -99,7 +113,17 @@ export class WebhookCaller {
     }
     if (this.shutdown.signal.aborted && statusCode === null) return;
     const ok = error === null;
-    this.calls.push({ seq: ++this.seq, payment_id: paymentId, url, attempt, ok, status_code: statusCode, error, at: new Date().toISOString(), owner });
+    this.calls.push({
+      seq: ++this.seq,
+      payment_id: paymentId,
+      url,
+      attempt,
+      ok,
+      status_code: statusCode,
+      error,
+      at: new Date().toISOString(),
+      owner,
+    });
     if (this.calls.length > MAX_RECORDED) this.calls.splice(0, this.calls.length - MAX_RECORDED);
     const log = { paymentId, url, attempt, statusCode, error };
     if (ok) {

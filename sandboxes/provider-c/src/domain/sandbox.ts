@@ -99,7 +99,16 @@ export function newId(prefix: string, length = 12): string {
   return `${prefix}${out}`;
 }
 
-const SCHEME_OF: Record<string, string> = { EUR: 'sepa_core', GBP: 'bacs', SEK: 'autogiro', DKK: 'betalingsservice', AUD: 'becs', NZD: 'becs_nz', CAD: 'pad', USD: 'ach' };
+const SCHEME_OF: Record<string, string> = {
+  EUR: 'sepa_core',
+  GBP: 'bacs',
+  SEK: 'autogiro',
+  DKK: 'betalingsservice',
+  AUD: 'becs',
+  NZD: 'becs_nz',
+  CAD: 'pad',
+  USD: 'ach',
+};
 export const CURRENCIES: ReadonlySet<string> = new Set(Object.keys(SCHEME_OF));
 const CANCELLABLE: ReadonlySet<PaymentStatus> = new Set(['pending_customer_approval', 'pending_submission']);
 const COLLECTED: ReadonlySet<PaymentStatus> = new Set(['confirmed', 'paid_out']);
@@ -133,8 +142,23 @@ export class Sandbox {
     return this.clock.now().toISOString();
   }
 
-  private event(resource: ProviderEvent['resource_type'], action: string, links: Record<string, string>, cause: string, description: string, metadata: Metadata = {}): ProviderEvent {
-    return { id: newId('EV'), created_at: this.now(), resource_type: resource, action, links, details: { origin: 'gocardless', cause, description }, metadata };
+  private event(
+    resource: ProviderEvent['resource_type'],
+    action: string,
+    links: Record<string, string>,
+    cause: string,
+    description: string,
+    metadata: Metadata = {},
+  ): ProviderEvent {
+    return {
+      id: newId('EV'),
+      created_at: this.now(),
+      resource_type: resource,
+      action,
+      links,
+      details: { origin: 'gocardless', cause, description },
+      metadata,
+    };
   }
 
   /**
@@ -142,9 +166,22 @@ export class Sandbox {
    * payment (`pending_customer_approval`) together with the request and links it as
    * `payment_request_payment`, so the payment has its id before the payer authorises.
    */
-  createBillingRequest(owner: string, input: { amount: number; currency: string; description: string; metadata: Metadata; paymentMetadata: Metadata }): BillingRequest {
+  createBillingRequest(
+    owner: string,
+    input: { amount: number; currency: string; description: string; metadata: Metadata; paymentMetadata: Metadata },
+  ): BillingRequest {
     const scheme = SCHEME_OF[input.currency] ?? 'sepa_core';
-    const br: BillingRequest = { id: newId('BRQ'), owner, createdAt: this.now(), status: 'pending', currency: input.currency, scheme, metadata: input.metadata, paymentId: null, mandateId: null };
+    const br: BillingRequest = {
+      id: newId('BRQ'),
+      owner,
+      createdAt: this.now(),
+      status: 'pending',
+      currency: input.currency,
+      scheme,
+      metadata: input.metadata,
+      paymentId: null,
+      mandateId: null,
+    };
     const p: Payment = {
       id: newId('PM'),
       owner,
@@ -164,13 +201,22 @@ export class Sandbox {
     br.paymentId = p.id;
     this.billingRequests.set(br.id, br);
     this.payments.set(p.id, p);
-    this.onEvents(owner, [this.event('billing_requests', 'created', { billing_request: br.id }, 'billing_request_created', 'Billing request created via the API.')]);
+    this.onEvents(owner, [
+      this.event(
+        'billing_requests',
+        'created',
+        { billing_request: br.id },
+        'billing_request_created',
+        'Billing request created via the API.',
+      ),
+    ]);
     return br;
   }
 
   createFlow(owner: string, billingRequestId: string, redirectUri: string | null, exitUri: string | null): Flow {
     const br = this.billingRequest(billingRequestId, owner);
-    if (br.status === 'fulfilled' || br.status === 'cancelled') throw invalidState(`The billing request is ${br.status}.`, 'billing_request_not_pending');
+    if (br.status === 'fulfilled' || br.status === 'cancelled')
+      throw invalidState(`The billing request is ${br.status}.`, 'billing_request_not_pending');
     const f: Flow = { id: newId('BRF'), owner, createdAt: this.now(), billingRequestId: br.id, redirectUri, exitUri };
     this.flows.set(f.id, f);
     return f;
@@ -195,18 +241,32 @@ export class Sandbox {
    * and payment are cancelled.
    */
   decide(br: BillingRequest, decision: PayerDecision): void {
-    if (br.status !== 'pending' && br.status !== 'ready_to_fulfil') throw invalidState(`The billing request is already ${br.status}.`, 'billing_request_not_pending');
+    if (br.status !== 'pending' && br.status !== 'ready_to_fulfil')
+      throw invalidState(`The billing request is already ${br.status}.`, 'billing_request_not_pending');
     const p = this.payment(br.paymentId ?? '');
     if (decision === 'cancelled') {
       br.status = 'cancelled';
       p.status = 'cancelled';
       this.onEvents(br.owner, [
-        this.event('billing_requests', 'cancelled', { billing_request: br.id }, 'billing_request_cancelled', 'The payer left the flow.'),
+        this.event(
+          'billing_requests',
+          'cancelled',
+          { billing_request: br.id },
+          'billing_request_cancelled',
+          'The payer left the flow.',
+        ),
         this.event('payments', 'cancelled', { payment: p.id }, 'payment_cancelled', 'The payment was cancelled.'),
       ]);
       return;
     }
-    const m: Mandate = { id: newId('MD'), owner: br.owner, createdAt: this.now(), status: 'active', scheme: br.scheme, metadata: {} };
+    const m: Mandate = {
+      id: newId('MD'),
+      owner: br.owner,
+      createdAt: this.now(),
+      status: 'active',
+      scheme: br.scheme,
+      metadata: {},
+    };
     this.mandates.set(m.id, m);
     br.status = 'fulfilled';
     br.mandateId = m.id;
@@ -215,7 +275,13 @@ export class Sandbox {
     p.status = 'pending_submission';
     p.collection = decision;
     this.onEvents(br.owner, [
-      this.event('billing_requests', 'fulfilled', { billing_request: br.id, mandate_request_mandate: m.id, payment_request_payment: p.id }, 'billing_request_fulfilled', 'The payer authorised the request.'),
+      this.event(
+        'billing_requests',
+        'fulfilled',
+        { billing_request: br.id, mandate_request_mandate: m.id, payment_request_payment: p.id },
+        'billing_request_fulfilled',
+        'The payer authorised the request.',
+      ),
       this.event('mandates', 'created', { mandate: m.id }, 'mandate_created', 'Mandate created via a billing request.'),
       this.event('mandates', 'active', { mandate: m.id }, 'mandate_activated', 'The mandate is active.'),
     ]);
@@ -230,7 +296,8 @@ export class Sandbox {
 
   /** Submits an authorised payment to the banks; the collection is confirmed or fails as the payer chose. */
   collect(p: Payment): Payment {
-    if (p.status !== 'pending_submission' || p.collection === null || p.mandateId === null) throw invalidState(`This payment has status ${p.status} and cannot be collected.`, 'collection_invalid_state');
+    if (p.status !== 'pending_submission' || p.collection === null || p.mandateId === null)
+      throw invalidState(`This payment has status ${p.status} and cannot be collected.`, 'collection_invalid_state');
     p.status = p.collection;
     const links = { payment: p.id, mandate: p.mandateId };
     this.onEvents(p.owner, [
@@ -243,54 +310,130 @@ export class Sandbox {
   }
 
   cancelPayment(p: Payment): Payment {
-    if (!CANCELLABLE.has(p.status)) throw invalidState(`This payment has status ${p.status} and cannot be cancelled.`, 'cancellation_failed');
+    if (!CANCELLABLE.has(p.status))
+      throw invalidState(`This payment has status ${p.status} and cannot be cancelled.`, 'cancellation_failed');
     p.status = 'cancelled';
     const br = this.billingRequests.get(p.billingRequestId);
     if (br && (br.status === 'pending' || br.status === 'ready_to_fulfil')) br.status = 'cancelled';
-    this.onEvents(p.owner, [this.event('payments', 'cancelled', { payment: p.id }, 'payment_cancelled', 'The payment was cancelled via the API.')]);
+    this.onEvents(p.owner, [
+      this.event(
+        'payments',
+        'cancelled',
+        { payment: p.id },
+        'payment_cancelled',
+        'The payment was cancelled via the API.',
+      ),
+    ]);
     return p;
   }
 
-  createRefund(p: Payment, amount: number, totalConfirmation: number | null, reference: string | null, metadata: Metadata): Refund {
-    if (!COLLECTED.has(p.status)) throw invalidState('This payment cannot be refunded: it has not been collected.', 'refund_payment_invalid_state');
+  createRefund(
+    p: Payment,
+    amount: number,
+    totalConfirmation: number | null,
+    reference: string | null,
+    metadata: Metadata,
+  ): Refund {
+    if (!COLLECTED.has(p.status))
+      throw invalidState('This payment cannot be refunded: it has not been collected.', 'refund_payment_invalid_state');
     if (totalConfirmation !== null && totalConfirmation !== p.amountRefunded + amount) {
-      throw invalidState('total_amount_confirmation does not match the total refunded after this refund.', 'total_amount_confirmation_invalid');
+      throw invalidState(
+        'total_amount_confirmation does not match the total refunded after this refund.',
+        'total_amount_confirmation_invalid',
+      );
     }
-    if (amount < 1 || p.amountRefunded + amount > p.amount) throw invalidState('The refund amount exceeds what is left to refund.', 'number_of_refunds_exceeded');
-    const r: Refund = { id: newId('RF'), owner: p.owner, createdAt: this.now(), amount, currency: p.currency, paymentId: p.id, reference, metadata };
+    if (amount < 1 || p.amountRefunded + amount > p.amount)
+      throw invalidState('The refund amount exceeds what is left to refund.', 'number_of_refunds_exceeded');
+    const r: Refund = {
+      id: newId('RF'),
+      owner: p.owner,
+      createdAt: this.now(),
+      amount,
+      currency: p.currency,
+      paymentId: p.id,
+      reference,
+      metadata,
+    };
     this.refunds.set(r.id, r);
     p.amountRefunded += amount;
-    this.onEvents(p.owner, [this.event('refunds', 'created', { refund: r.id, payment: p.id }, 'payment_refunded', 'The refund has been created.', r.metadata)]);
+    this.onEvents(p.owner, [
+      this.event(
+        'refunds',
+        'created',
+        { refund: r.id, payment: p.id },
+        'payment_refunded',
+        'The refund has been created.',
+        r.metadata,
+      ),
+    ]);
     return r;
   }
 
   /** The payer's bank claws a collected payment back (`charged_back`). */
   chargeBack(p: Payment): Payment {
-    if (!COLLECTED.has(p.status) || p.chargeback !== 'none') throw invalidState('Only a collected payment without a chargeback can be charged back.', 'chargeback_invalid_state');
+    if (!COLLECTED.has(p.status) || p.chargeback !== 'none')
+      throw invalidState(
+        'Only a collected payment without a chargeback can be charged back.',
+        'chargeback_invalid_state',
+      );
     p.status = 'charged_back';
     p.chargeback = 'charged_back';
-    this.onEvents(p.owner, [this.event('payments', 'charged_back', { payment: p.id }, 'authorisation_disputed', 'The payer disputed the collection at their bank.')]);
+    this.onEvents(p.owner, [
+      this.event(
+        'payments',
+        'charged_back',
+        { payment: p.id },
+        'authorisation_disputed',
+        'The payer disputed the collection at their bank.',
+      ),
+    ]);
     return p;
   }
 
   /** Won: the bank cancels the chargeback (`chargeback_cancelled`); lost: it is settled (`chargeback_settled`). */
   closeChargeback(p: Payment, outcome: 'won' | 'lost'): Payment {
-    if (p.chargeback !== 'charged_back') throw invalidState('The payment has no open chargeback.', 'chargeback_invalid_state');
+    if (p.chargeback !== 'charged_back')
+      throw invalidState('The payment has no open chargeback.', 'chargeback_invalid_state');
     if (outcome === 'won') {
       p.chargeback = 'chargeback_cancelled';
       p.status = 'confirmed';
-      this.onEvents(p.owner, [this.event('payments', 'chargeback_cancelled', { payment: p.id }, 'chargeback_cancelled', 'The chargeback was cancelled by the payer\'s bank.')]);
+      this.onEvents(p.owner, [
+        this.event(
+          'payments',
+          'chargeback_cancelled',
+          { payment: p.id },
+          'chargeback_cancelled',
+          "The chargeback was cancelled by the payer's bank.",
+        ),
+      ]);
     } else {
       p.chargeback = 'chargeback_settled';
-      this.onEvents(p.owner, [this.event('payments', 'chargeback_settled', { payment: p.id }, 'chargeback_settled', 'The chargeback was deducted from a payout.')]);
+      this.onEvents(p.owner, [
+        this.event(
+          'payments',
+          'chargeback_settled',
+          { payment: p.id },
+          'chargeback_settled',
+          'The chargeback was deducted from a payout.',
+        ),
+      ]);
     }
     return p;
   }
 
   setMandate(m: Mandate, status: 'cancelled' | 'failed' | 'expired'): Mandate {
-    if (m.status !== 'active' && m.status !== 'pending_submission' && m.status !== 'submitted') throw invalidState(`The mandate is already ${m.status}.`, 'mandate_invalid_state');
+    if (m.status !== 'active' && m.status !== 'pending_submission' && m.status !== 'submitted')
+      throw invalidState(`The mandate is already ${m.status}.`, 'mandate_invalid_state');
     m.status = status;
-    this.onEvents(m.owner, [this.event('mandates', status, { mandate: m.id }, status === 'cancelled' ? 'bank_account_closed' : 'invalid_bank_details', `The mandate is ${status}.`)]);
+    this.onEvents(m.owner, [
+      this.event(
+        'mandates',
+        status,
+        { mandate: m.id },
+        status === 'cancelled' ? 'bank_account_closed' : 'invalid_bank_details',
+        `The mandate is ${status}.`,
+      ),
+    ]);
     for (const p of this.payments.values()) {
       if (p.mandateId === m.id && CANCELLABLE.has(p.status)) this.cancelPayment(p);
     }

@@ -20,7 +20,15 @@ export function paymentView(p: Payment) {
 }
 
 export function mandateView(m: Mandate) {
-  return { id: m.id, created_at: m.createdAt, status: m.status, scheme: m.scheme, reference: `SBX-${m.id}`, metadata: m.metadata, links: { creditor: 'CR000SANDBOX' } };
+  return {
+    id: m.id,
+    created_at: m.createdAt,
+    status: m.status,
+    scheme: m.scheme,
+    reference: `SBX-${m.id}`,
+    metadata: m.metadata,
+    links: { creditor: 'CR000SANDBOX' },
+  };
 }
 
 export function billingRequestView(br: BillingRequest) {
@@ -51,5 +59,13 @@ export function flowView(f: Flow, base: string) {
 }
 
 export function refundView(r: Refund) {
-  return { id: r.id, created_at: r.createdAt, amount: r.amount, currency: r.currency, reference: r.reference, metadata: r.metadata, links: { payment: r.paymentId } };
+  return {
+    id: r.id,
+    created_at: r.createdAt,
+    amount: r.amount,
+    currency: r.currency,
+    reference: r.reference,
+    metadata: r.metadata,
+    links: { payment: r.paymentId },
+  };
 }

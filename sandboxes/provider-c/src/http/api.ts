@@ -26,14 +26,22 @@ const DAY_MS = 24 * 60 * 60_000;
  * resource the key created (`links.conflicting_resource_id`).
  */
 export class IdempotencyStore {
-  private readonly entries = new Map<string, { fingerprint: string; status: number; body: unknown; resourceId: string; at: number }>();
+  private readonly entries = new Map<
+    string,
+    { fingerprint: string; status: number; body: unknown; resourceId: string; at: number }
+  >();
 
   constructor(
     private readonly now: () => number,
     private readonly replay = true,
   ) {}
 
-  async run(req: FastifyRequest, reply: FastifyReply, owner: string, fn: () => { status: number; body: unknown; resourceId: string }): Promise<unknown> {
+  async run(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    owner: string,
+    fn: () => { status: number; body: unknown; resourceId: string },
+  ): Promise<unknown> {
     const key = req.headers['idempotency-key'];
     if (typeof key !== 'string' || key === '') {
       const res = fn();
@@ -44,15 +52,28 @@ export class IdempotencyStore {
     const hit = this.entries.get(id);
     if (hit && this.now() - hit.at < DAY_MS) {
       if (!this.replay || hit.fingerprint !== fingerprint) {
-        throw new ApiError(409, 'invalid_state', 'A resource has already been created with this idempotency key', 'idempotent_creation_conflict', undefined, {
-          conflicting_resource_id: hit.resourceId,
-        });
+        throw new ApiError(
+          409,
+          'invalid_state',
+          'A resource has already been created with this idempotency key',
+          'idempotent_creation_conflict',
+          undefined,
+          {
+            conflicting_resource_id: hit.resourceId,
+          },
+        );
       }
       return reply.code(hit.status).header('idempotent-replayed', 'true').send(hit.body);
     }
     // A refused request throws before anything is stored, so a corrected retry with the same key goes through.
     const res = fn();
-    this.entries.set(id, { fingerprint, status: res.status, body: res.body, resourceId: res.resourceId, at: this.now() });
+    this.entries.set(id, {
+      fingerprint,
+      status: res.status,
+      body: res.body,
+      resourceId: res.resourceId,
+      at: this.now(),
+    });
     return reply.code(res.status).send(res.body);
   }
 }
@@ -66,7 +87,8 @@ export function field(body: unknown, name: string): unknown {
 /** The request's resource envelope (`{"payments": {...}}`). */
 function envelope(req: FastifyRequest, name: string): unknown {
   const inner = field(req.body, name);
-  if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) throw validationFailed(`The request body must be an object under "${name}".`, name);
+  if (inner === null || typeof inner !== 'object' || Array.isArray(inner))
+    throw validationFailed(`The request body must be an object under "${name}".`, name);
   return inner;
 }
 
@@ -78,7 +100,8 @@ export function metadataParam(body: unknown, path: string): Metadata {
   const entries = Object.entries(m);
   if (entries.length > 3) throw validationFailed('metadata may have at most 3 keys', path);
   for (const [k, v] of entries) {
-    if (k.length > 50 || typeof v !== 'string' || v.length > 500) throw validationFailed('metadata keys are at most 50 characters, values strings of at most 500', path);
+    if (k.length > 50 || typeof v !== 'string' || v.length > 500)
+      throw validationFailed('metadata keys are at most 50 characters, values strings of at most 500', path);
   }
   return Object.fromEntries(entries) as Metadata;
 }
@@ -86,13 +109,15 @@ export function metadataParam(body: unknown, path: string): Metadata {
 function urlParam(body: unknown, name: string): string | null {
   const v = field(body, name);
   if (v === undefined || v === null || v === '') return null;
-  if (typeof v !== 'string' || !/^https?:\/\/[^\s]+$/.test(v) || !URL.canParse(v)) throw validationFailed(`${name} is not a valid URL`, name);
+  if (typeof v !== 'string' || !/^https?:\/\/[^\s]+$/.test(v) || !URL.canParse(v))
+    throw validationFailed(`${name} is not a valid URL`, name);
   return v;
 }
 
 function amountParam(body: unknown, name: string): number {
   const v = field(body, name);
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw validationFailed(`${name} must be a positive integer of minor units`, name);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1)
+    throw validationFailed(`${name} must be a positive integer of minor units`, name);
   return v;
 }
 
@@ -105,13 +130,17 @@ export function apiRoutes(app: FastifyInstance, deps: ApiDeps): void {
     return deps.idempotency.run(req, reply, owner, () => {
       const b = envelope(req, 'billing_requests');
       const pr = field(b, 'payment_request');
-      if (pr === undefined || pr === null || typeof pr !== 'object') throw validationFailed('payment_request is required by this sandbox', 'payment_request');
+      if (pr === undefined || pr === null || typeof pr !== 'object')
+        throw validationFailed('payment_request is required by this sandbox', 'payment_request');
       const currency = field(pr, 'currency');
-      if (typeof currency !== 'string' || !CURRENCIES.has(currency)) throw validationFailed('currency is not supported', 'payment_request.currency');
+      if (typeof currency !== 'string' || !CURRENCIES.has(currency))
+        throw validationFailed('currency is not supported', 'payment_request.currency');
       const mr = field(b, 'mandate_request');
-      if (mr !== undefined && field(mr, 'currency') !== currency) throw validationFailed('mandate_request.currency must match the payment request', 'mandate_request.currency');
+      if (mr !== undefined && field(mr, 'currency') !== currency)
+        throw validationFailed('mandate_request.currency must match the payment request', 'mandate_request.currency');
       const description = field(pr, 'description') ?? '';
-      if (typeof description !== 'string' || description.length > 255) throw validationFailed('description must be a string of at most 255 characters', 'payment_request.description');
+      if (typeof description !== 'string' || description.length > 255)
+        throw validationFailed('description must be a string of at most 255 characters', 'payment_request.description');
       const br = sandbox.createBillingRequest(owner, {
         amount: amountParam(pr, 'amount'),
         currency,
@@ -123,20 +152,25 @@ export function apiRoutes(app: FastifyInstance, deps: ApiDeps): void {
     });
   });
 
-  app.get<{ Params: { id: string } }>('/billing_requests/:id', async (req) => ({ billing_requests: billingRequestView(sandbox.billingRequest(req.params.id, tokenOf(req))) }));
+  app.get<{ Params: { id: string } }>('/billing_requests/:id', async (req) => ({
+    billing_requests: billingRequestView(sandbox.billingRequest(req.params.id, tokenOf(req))),
+  }));
 
   app.post('/billing_request_flows', async (req, reply) => {
     const owner = tokenOf(req);
     return deps.idempotency.run(req, reply, owner, () => {
       const b = envelope(req, 'billing_request_flows');
       const brId = field(field(b, 'links'), 'billing_request');
-      if (typeof brId !== 'string') throw validationFailed('links.billing_request is required', 'links.billing_request');
+      if (typeof brId !== 'string')
+        throw validationFailed('links.billing_request is required', 'links.billing_request');
       const f = sandbox.createFlow(owner, brId, urlParam(b, 'redirect_uri'), urlParam(b, 'exit_uri'));
       return { status: 201, body: { billing_request_flows: flowView(f, deps.publicUrl()) }, resourceId: f.id };
     });
   });
 
-  app.get<{ Params: { id: string } }>('/payments/:id', async (req) => ({ payments: paymentView(sandbox.payment(req.params.id, tokenOf(req))) }));
+  app.get<{ Params: { id: string } }>('/payments/:id', async (req) => ({
+    payments: paymentView(sandbox.payment(req.params.id, tokenOf(req))),
+  }));
 
   app.post<{ Params: { id: string } }>('/payments/:id/actions/cancel', async (req, reply) => {
     const owner = tokenOf(req);
@@ -146,7 +180,9 @@ export function apiRoutes(app: FastifyInstance, deps: ApiDeps): void {
     });
   });
 
-  app.get<{ Params: { id: string } }>('/mandates/:id', async (req) => ({ mandates: mandateView(sandbox.mandate(req.params.id, tokenOf(req))) }));
+  app.get<{ Params: { id: string } }>('/mandates/:id', async (req) => ({
+    mandates: mandateView(sandbox.mandate(req.params.id, tokenOf(req))),
+  }));
 
   app.post('/refunds', async (req, reply) => {
     const owner = tokenOf(req);
@@ -168,5 +204,7 @@ export function apiRoutes(app: FastifyInstance, deps: ApiDeps): void {
     });
   });
 
-  app.get<{ Params: { id: string } }>('/refunds/:id', async (req) => ({ refunds: refundView(sandbox.refund(req.params.id, tokenOf(req))) }));
+  app.get<{ Params: { id: string } }>('/refunds/:id', async (req) => ({
+    refunds: refundView(sandbox.refund(req.params.id, tokenOf(req))),
+  }));
 }

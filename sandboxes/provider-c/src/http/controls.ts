@@ -18,8 +18,10 @@ export function controlRoutes(app: FastifyInstance, sandbox: Sandbox, caller: We
     const owner = tokenOf(req);
     const url = param(req, 'url');
     const secret = param(req, 'secret');
-    if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/.test(url) || !URL.canParse(url)) throw validationFailed('url must be an http(s) URL', 'url');
-    if (typeof secret !== 'string' || secret.length < 16 || secret.length > 200) throw validationFailed('secret must be 16 to 200 characters', 'secret');
+    if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/.test(url) || !URL.canParse(url))
+      throw validationFailed('url must be an http(s) URL', 'url');
+    if (typeof secret !== 'string' || secret.length < 16 || secret.length > 200)
+      throw validationFailed('secret must be 16 to 200 characters', 'secret');
     caller.setEndpoint(owner, url, secret);
     return { webhook_endpoint: { url } };
   });
@@ -55,7 +57,8 @@ export function controlRoutes(app: FastifyInstance, sandbox: Sandbox, caller: We
   app.post<{ Params: { id: string } }>('/_sandbox/mandates/:id/status', async (req) => {
     const m = sandbox.mandate(req.params.id, tokenOf(req));
     const status = param(req, 'status');
-    if (status !== 'cancelled' && status !== 'failed' && status !== 'expired') throw validationFailed('status must be cancelled, failed or expired', 'status');
+    if (status !== 'cancelled' && status !== 'failed' && status !== 'expired')
+      throw validationFailed('status must be cancelled, failed or expired', 'status');
     return { mandates: mandateView(sandbox.setMandate(m, status)) };
   });
 

@@ -1,12 +1,23 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../errors';
-import { PAYER_DECISIONS, type BillingRequest, type Flow, type PayerDecision, type Payment, type Sandbox } from '../domain/sandbox';
+import {
+  PAYER_DECISIONS,
+  type BillingRequest,
+  type Flow,
+  type PayerDecision,
+  type Payment,
+  type Sandbox,
+} from '../domain/sandbox';
 
 /** The page is self-contained: inline styles, no scripts, no external assets. */
-const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; base-uri 'none'; frame-ancestors 'none'";
+const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; base-uri 'none'; frame-ancestors 'none'";
 
 function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 const STYLE = `
@@ -40,30 +51,46 @@ const money = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 10
 
 /** Sandbox authorisation page: the payer sets up the mandate and decides what the collection does. */
 export function renderFlow(f: Flow, br: BillingRequest, p: Payment): string {
-  const parts = [`<h1>${escapeHtml(p.description || 'Direct Debit')}</h1>`, `<p class="amount" data-amount="${p.amount}" data-currency="${escapeHtml(p.currency)}">${money(p.amount)} <small>${escapeHtml(p.currency)}</small></p>`];
+  const parts = [
+    `<h1>${escapeHtml(p.description || 'Direct Debit')}</h1>`,
+    `<p class="amount" data-amount="${p.amount}" data-currency="${escapeHtml(p.currency)}">${money(p.amount)} <small>${escapeHtml(p.currency)}</small></p>`,
+  ];
   if (br.status === 'pending' || br.status === 'ready_to_fulfil') {
     parts.push(
       `<form method="post" action="/flow/${encodeURIComponent(f.id)}">`,
       '<label>Account holder <input name="account_holder_name" value="Sandbox Payer"></label>',
       '<label>IBAN <input name="iban" value="DE89370400440532013000"></label>',
-      ...PAYER_DECISIONS.map((d, i) => `<label><input type="radio" name="decision" value="${d}"${i === 0 ? ' checked' : ''}> ${LABELS[d]}</label>`),
+      ...PAYER_DECISIONS.map(
+        (d, i) =>
+          `<label><input type="radio" name="decision" value="${d}"${i === 0 ? ' checked' : ''}> ${LABELS[d]}</label>`,
+      ),
       '<button type="submit">Continue</button>',
       '</form>',
     );
   } else {
-    parts.push(`<p>This request is <strong>${escapeHtml(br.status)}</strong>; the payment is <strong>${escapeHtml(p.status)}</strong>.</p>`);
+    parts.push(
+      `<p>This request is <strong>${escapeHtml(br.status)}</strong>; the payment is <strong>${escapeHtml(p.status)}</strong>.</p>`,
+    );
     const back = br.status === 'cancelled' ? (f.exitUri ?? f.redirectUri) : f.redirectUri;
     if (back) parts.push(`<p><a href="${escapeHtml(back)}">Return to the merchant</a></p>`);
   }
-  parts.push(`<p class="meta">${escapeHtml(br.id)} · ${escapeHtml(p.id)} · status <span id="status">${escapeHtml(p.status)}</span> · sandbox</p>`);
+  parts.push(
+    `<p class="meta">${escapeHtml(br.id)} · ${escapeHtml(p.id)} · status <span id="status">${escapeHtml(p.status)}</span> · sandbox</p>`,
+  );
   return layout(`Pay ${money(p.amount)} ${p.currency} by Direct Debit`, parts.join('\n'));
 }
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).header('content-security-policy', PAGE_CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+  return reply
+    .code(status)
+    .header('content-security-policy', PAGE_CSP)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(body);
 }
 
-const message = (title: string, text: string) => layout(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(text)}</p>`);
+const message = (title: string, text: string) =>
+  layout(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(text)}</p>`);
 
 /** Payer-facing flow: GET shows the page, POST `decision=confirmed|failed|cancelled` decides and redirects back. */
 export function flowRoutes(app: FastifyInstance, sandbox: Sandbox): void {
@@ -79,13 +106,15 @@ export function flowRoutes(app: FastifyInstance, sandbox: Sandbox): void {
 
   app.get<{ Params: { id: string } }>('/flow/:id', async (req, reply) => {
     const x = find(req.params.id);
-    if (!x) return html(reply, 404, message('Not found', `No billing request flow ${req.params.id} exists in this sandbox.`));
+    if (!x)
+      return html(reply, 404, message('Not found', `No billing request flow ${req.params.id} exists in this sandbox.`));
     return html(reply, 200, renderFlow(x.f, x.br, x.p));
   });
 
   app.post<{ Params: { id: string } }>('/flow/:id', async (req, reply) => {
     const x = find(req.params.id);
-    if (!x) return html(reply, 404, message('Not found', `No billing request flow ${req.params.id} exists in this sandbox.`));
+    if (!x)
+      return html(reply, 404, message('Not found', `No billing request flow ${req.params.id} exists in this sandbox.`));
     const raw = req.body !== null && typeof req.body === 'object' ? Reflect.get(req.body, 'decision') : undefined;
     const decision = PAYER_DECISIONS.find((d): d is PayerDecision => d === raw);
     if (!decision) return html(reply, 400, message('Invalid request', `Choose: ${PAYER_DECISIONS.join(', ')}.`));

@@ -77,7 +77,16 @@ export class WebhookCaller {
     const w: Webhook = { id, owner, url: ep.url, body, signature: sign(body, ep.secret), events };
     this.webhooks.set(id, w);
     if (this.dropping.has(owner) || this.dropping.has(ALL_OWNERS)) {
-      this.record({ seq: ++this.seq, webhook_id: w.id, url: w.url, attempt: 1, ok: false, status_code: null, error: DROPPED, at: new Date().toISOString() });
+      this.record({
+        seq: ++this.seq,
+        webhook_id: w.id,
+        url: w.url,
+        attempt: 1,
+        ok: false,
+        status_code: null,
+        error: DROPPED,
+        at: new Date().toISOString(),
+      });
       this.logger.info({ webhookId: w.id, url: w.url }, 'webhook dropped by sandbox control');
       return;
     }
@@ -100,10 +109,20 @@ export class WebhookCaller {
     return w && (owner === undefined || w.owner === owner) ? w : undefined;
   }
 
-  list(filter: { owner?: string | undefined; resource?: string | undefined }): Array<Omit<Webhook, 'owner' | 'body' | 'signature'> & { calls: WebhookCall[] }> {
+  list(filter: {
+    owner?: string | undefined;
+    resource?: string | undefined;
+  }): Array<Omit<Webhook, 'owner' | 'body' | 'signature'> & { calls: WebhookCall[] }> {
     return [...this.webhooks.values()]
-      .filter((w) => (filter.owner === undefined || w.owner === filter.owner) && (filter.resource === undefined || w.events.some((e) => Object.values(e.links).includes(filter.resource!))))
-      .map(({ owner: _o, body: _b, signature: _s, ...w }) => ({ ...w, calls: this.calls.filter((c) => c.webhook_id === w.id) }));
+      .filter(
+        (w) =>
+          (filter.owner === undefined || w.owner === filter.owner) &&
+          (filter.resource === undefined || w.events.some((e) => Object.values(e.links).includes(filter.resource!))),
+      )
+      .map(({ owner: _o, body: _b, signature: _s, ...w }) => ({
+        ...w,
+        calls: this.calls.filter((c) => c.webhook_id === w.id),
+      }));
   }
 
   async close(): Promise<void> {
@@ -135,7 +154,12 @@ export class WebhookCaller {
       const res = await fetch(w.url, {
         method: 'POST',
         redirect: 'manual',
-        headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, 'webhook-signature': w.signature, origin: 'https://api.gocardless.com' },
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          'webhook-signature': w.signature,
+          origin: 'https://api.gocardless.com',
+        },
         body: w.body,
         signal: AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(this.settings.timeoutMs)]),
       });
@@ -147,7 +171,16 @@ export class WebhookCaller {
     }
     if (this.shutdown.signal.aborted && statusCode === null) return;
     const ok = error === null;
-    this.record({ seq: ++this.seq, webhook_id: w.id, url: w.url, attempt, ok, status_code: statusCode, error, at: new Date().toISOString() });
+    this.record({
+      seq: ++this.seq,
+      webhook_id: w.id,
+      url: w.url,
+      attempt,
+      ok,
+      status_code: statusCode,
+      error,
+      at: new Date().toISOString(),
+    });
     const log = { webhookId: w.id, url: w.url, attempt, statusCode, error };
     if (ok) {
       this.logger.debug(log, 'webhook sent');

@@ -7,15 +7,35 @@
 export const FAULTS = {
   INVALID_INPUT: { status: 400, message: 'The provided CountryCode is invalid or the VAT number is empty' },
   INVALID_REQUESTER_INFO: { status: 400, message: 'The requester VAT number is invalid' },
-  SERVICE_UNAVAILABLE: { status: 500, message: 'An error was encountered either at the network level or the Web application level, try again later' },
+  SERVICE_UNAVAILABLE: {
+    status: 500,
+    message: 'An error was encountered either at the network level or the Web application level, try again later',
+  },
   MS_UNAVAILABLE: { status: 200, message: 'The application at the Member State is not replying or not available' },
-  TIMEOUT: { status: 500, message: 'The application did not receive a reply within the allocated time period, try again later' },
+  TIMEOUT: {
+    status: 500,
+    message: 'The application did not receive a reply within the allocated time period, try again later',
+  },
   VAT_BLOCKED: { status: 400, message: 'The VAT number is blocked for checks' },
   IP_BLOCKED: { status: 400, message: 'The IP address of the requester is blocked' },
-  GLOBAL_MAX_CONCURRENT_REQ: { status: 500, message: 'The maximum number of concurrent requests has been reached; re-submit your request later' },
-  GLOBAL_MAX_CONCURRENT_REQ_TIME: { status: 500, message: 'The maximum number of requests per time unit has been reached; re-submit your request later' },
-  MS_MAX_CONCURRENT_REQ: { status: 200, message: 'The maximum number of concurrent requests for this Member State has been reached; re-submit your request later' },
-  MS_MAX_CONCURRENT_REQ_TIME: { status: 200, message: 'The maximum number of requests per time unit for this Member State has been reached; re-submit your request later' },
+  GLOBAL_MAX_CONCURRENT_REQ: {
+    status: 500,
+    message: 'The maximum number of concurrent requests has been reached; re-submit your request later',
+  },
+  GLOBAL_MAX_CONCURRENT_REQ_TIME: {
+    status: 500,
+    message: 'The maximum number of requests per time unit has been reached; re-submit your request later',
+  },
+  MS_MAX_CONCURRENT_REQ: {
+    status: 200,
+    message:
+      'The maximum number of concurrent requests for this Member State has been reached; re-submit your request later',
+  },
+  MS_MAX_CONCURRENT_REQ_TIME: {
+    status: 200,
+    message:
+      'The maximum number of requests per time unit for this Member State has been reached; re-submit your request later',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type FaultCode = keyof typeof FAULTS;

@@ -122,7 +122,9 @@ export class ViesSandbox {
   }
 
   requests(vatId?: string): { total: number; counts: Record<string, number>; data: LoggedRequest[] } {
-    const data = vatId ? this.log.filter((r) => keyOf(r.countryCode, r.vatNumber) === vatId.toUpperCase()) : [...this.log];
+    const data = vatId
+      ? this.log.filter((r) => keyOf(r.countryCode, r.vatNumber) === vatId.toUpperCase())
+      : [...this.log];
     const counts = Object.fromEntries([...this.counts].filter(([k]) => !vatId || k === vatId.toUpperCase()));
     return { total: data.length, counts, data };
   }
@@ -140,7 +142,12 @@ export class ViesSandbox {
       const requestIdentifier = this.requesterIdentifier(body);
       const company = this.registry.get(keyOf(countryCode, vatNumber));
       const masked = MASKING_COUNTRIES.has(countryCode);
-      return this.answer(body, company !== undefined, requestIdentifier, company && !masked ? company : { name: MASK, address: MASK });
+      return this.answer(
+        body,
+        company !== undefined,
+        requestIdentifier,
+        company && !masked ? company : { name: MASK, address: MASK },
+      );
     });
   }
 
@@ -155,7 +162,10 @@ export class ViesSandbox {
   }
 
   /** `/check-status`: availability of the service and of each member state's register. */
-  status(): { vow: { available: boolean }; countries: { countryCode: string; availability: 'Available' | 'Unavailable' }[] } {
+  status(): {
+    vow: { available: boolean };
+    countries: { countryCode: string; availability: 'Available' | 'Unavailable' }[];
+  } {
     const globalDown = this.outageState.mode === 'down' && this.outageState.countryCodes === null;
     return {
       vow: { available: !globalDown },
@@ -193,7 +203,14 @@ export class ViesSandbox {
     const requester = str(body.requesterMemberStateCode) + str(body.requesterNumber);
     const key = keyOf(countryCode, vatNumber);
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-    this.log.push({ at: this.now().toISOString(), endpoint, countryCode, vatNumber, requester: requester || null, outcome });
+    this.log.push({
+      at: this.now().toISOString(),
+      endpoint,
+      countryCode,
+      vatNumber,
+      requester: requester || null,
+      outcome,
+    });
     if (this.log.length > LOG_LIMIT) this.log.shift();
   }
 
@@ -215,12 +232,20 @@ export class ViesSandbox {
     if (!this.hasRequester(body)) return '';
     const cc = str(body.requesterMemberStateCode);
     const number = str(body.requesterNumber).toUpperCase();
-    const known = VIES_COUNTRY_CODES.has(cc) && VAT_NUMBER.test(number) && (this.registry.has(keyOf(cc, number)) || number === VALID_TEST_NUMBER);
+    const known =
+      VIES_COUNTRY_CODES.has(cc) &&
+      VAT_NUMBER.test(number) &&
+      (this.registry.has(keyOf(cc, number)) || number === VALID_TEST_NUMBER);
     if (!known) throw new ViesFault('INVALID_REQUESTER_INFO');
     return newRequestIdentifier();
   }
 
-  private answer(body: CheckVatRequest, valid: boolean, requestIdentifier: string, who: { name: string; address: string }): CheckVatResponse {
+  private answer(
+    body: CheckVatRequest,
+    valid: boolean,
+    requestIdentifier: string,
+    who: { name: string; address: string },
+  ): CheckVatResponse {
     return {
       countryCode: str(body.countryCode),
       vatNumber: str(body.vatNumber),

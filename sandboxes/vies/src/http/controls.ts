@@ -12,7 +12,9 @@ const countryCode = z
 const company = z
   .object({
     countryCode,
-    vatNumber: z.string().regex(/^[0-9A-Za-z+*.]{2,12}$/, 'must be 2 to 12 letters, digits, +, * or . (without the country prefix)'),
+    vatNumber: z
+      .string()
+      .regex(/^[0-9A-Za-z+*.]{2,12}$/, 'must be 2 to 12 letters, digits, +, * or . (without the country prefix)'),
     name: z.string().min(1).max(200),
     address: z.string().min(1).max(500),
   })
@@ -45,7 +47,9 @@ export function controlRoutes(app: FastifyInstance, sandbox: ViesSandbox): void 
   app.setErrorHandler((err: Error, _req, reply: FastifyReply) => {
     if (err instanceof ControlError) return reply.code(400).send({ error: err.message });
     const status = (err as { statusCode?: number }).statusCode;
-    return reply.code(status !== undefined && status >= 400 && status < 500 ? status : 500).send({ error: err.message });
+    return reply
+      .code(status !== undefined && status >= 400 && status < 500 ? status : 500)
+      .send({ error: err.message });
   });
 
   app.get('/vat-numbers', async () => ({ data: sandbox.registered() }));
@@ -54,7 +58,8 @@ export function controlRoutes(app: FastifyInstance, sandbox: ViesSandbox): void 
 
   app.delete<{ Params: { vatId: string } }>('/vat-numbers/:vatId', async (req, reply) => {
     const vatId = req.params.vatId.toUpperCase();
-    if (!sandbox.deregister(vatId.slice(0, 2), vatId.slice(2))) return reply.code(404).send({ error: `${vatId} is not registered` });
+    if (!sandbox.deregister(vatId.slice(0, 2), vatId.slice(2)))
+      return reply.code(404).send({ error: `${vatId} is not registered` });
     return reply.code(204).send();
   });
 

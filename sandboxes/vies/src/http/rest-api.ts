@@ -3,7 +3,8 @@ import type { CheckVatRequest, ViesSandbox } from '../domain/sandbox';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-const bodyOf = (raw: unknown): CheckVatRequest => (raw !== null && typeof raw === 'object' ? (raw as CheckVatRequest) : {});
+const bodyOf = (raw: unknown): CheckVatRequest =>
+  raw !== null && typeof raw === 'object' ? (raw as CheckVatRequest) : {};
 
 /** The VIES on-the-Web REST endpoints, mounted under the live service's base path. */
 export function restApiRoutes(app: FastifyInstance, sandbox: ViesSandbox): void {

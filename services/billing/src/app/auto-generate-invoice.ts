@@ -11,7 +11,8 @@ import { recordPayment } from './invoice-transaction-events';
 /** Status of a completed (paid) transaction. */
 const COMPLETED = 1;
 
-export type AutoInvoiceOutcome = 'not_completed' | 'setting_off' | 'pays_invoice' | 'no_buyer' | 'issued' | 'already_invoiced';
+export type AutoInvoiceOutcome =
+  'not_completed' | 'setting_off' | 'pays_invoice' | 'no_buyer' | 'issued' | 'already_invoiced';
 
 /**
  * `autoGenerateInvoice`: a completed transaction of an organization that turned the setting on gets
@@ -24,7 +25,10 @@ export type AutoInvoiceOutcome = 'not_completed' | 'setting_off' | 'pays_invoice
  * is left alone.
  * A transaction of an invoice's payment link pays that invoice and gets none of its own.
  */
-export async function autoGenerateInvoice(deps: InvoiceDeps, event: TransactionStatusChanged): Promise<AutoInvoiceOutcome> {
+export async function autoGenerateInvoice(
+  deps: InvoiceDeps,
+  event: TransactionStatusChanged,
+): Promise<AutoInvoiceOutcome> {
   if (event.status !== COMPLETED) return 'not_completed';
   if (event.invoiceId) return 'pays_invoice';
   const key: OrgKey = { organizationId: event.organizationId, mode: event.mode };
@@ -40,7 +44,10 @@ export async function autoGenerateInvoice(deps: InvoiceDeps, event: TransactionS
       clientId = (await clientForBuyer(deps, key, tx.billingAddress, tx.id))?.clientId ?? null;
     }
     if (!clientId) {
-      deps.logger.info(log, 'automatic invoice skipped: the transaction has no client and no billing e-mail and country');
+      deps.logger.info(
+        log,
+        'automatic invoice skipped: the transaction has no client and no billing e-mail and country',
+      );
       return 'no_buyer';
     }
     try {
@@ -48,7 +55,10 @@ export async function autoGenerateInvoice(deps: InvoiceDeps, event: TransactionS
     } catch (err) {
       if (err instanceof DomainError && err.code === ErrorCode.INVOICE_BUYER_INCOMPLETE) {
         // A client without any country cannot be taxed as buyer: retrying would not change that.
-        deps.logger.warn({ ...log, clientId, error: err.message }, 'automatic invoice skipped: the buyer\'s client has no country');
+        deps.logger.warn(
+          { ...log, clientId, error: err.message },
+          "automatic invoice skipped: the buyer's client has no country",
+        );
         return 'no_buyer';
       }
       if (!(err instanceof DomainError && err.code === ErrorCode.TRANSACTION_ALREADY_INVOICED)) throw err;

@@ -14,7 +14,8 @@ type Secrets = Pick<BillingDeps, 'secrets'>;
 /** The client's editable fields with its compliance values decrypted. */
 export function openClient(deps: Secrets, key: OrgKey, doc: ClientDoc): PlainClient {
   const tax = doc.taxInfo;
-  const open = (field: string, sealed: Parameters<BillingDeps['secrets']['open']>[0]) => deps.secrets.open(sealed, clientAad(key, doc.id, field));
+  const open = (field: string, sealed: Parameters<BillingDeps['secrets']['open']>[0]) =>
+    deps.secrets.open(sealed, clientAad(key, doc.id, field));
   return {
     name: doc.name,
     email: doc.email,
@@ -36,7 +37,12 @@ export function openClient(deps: Secrets, key: OrgKey, doc: ClientDoc): PlainCli
 }
 
 /** The stored form of the editable fields: compliance values sealed to this client, tax ID digested. */
-export function sealClient(deps: Secrets, key: OrgKey, clientId: string, plain: PlainClient): Omit<ClientDoc, 'id' | 'version' | 'organizationId' | 'mode' | 'createdAt' | 'updatedAt'> {
+export function sealClient(
+  deps: Secrets,
+  key: OrgKey,
+  clientId: string,
+  plain: PlainClient,
+): Omit<ClientDoc, 'id' | 'version' | 'organizationId' | 'mode' | 'createdAt' | 'updatedAt'> {
   const tax = plain.taxInfo;
   const seal = (field: string, value: string) => deps.secrets.seal(value, clientAad(key, clientId, field));
   const taxInfo: StoredTaxInfo | null = tax && {
@@ -50,7 +56,16 @@ export function sealClient(deps: Secrets, key: OrgKey, clientId: string, plain: 
       confirmedByBuyer: tax.peppolRoutingAddress.confirmedByBuyer,
     },
   };
-  return { name: plain.name, email: plain.email, emailKey: plain.email ? emailKeyOf(plain.email) : null, phone: plain.phone, address: plain.address, taxInfo, notes: plain.notes, metadata: plain.metadata };
+  return {
+    name: plain.name,
+    email: plain.email,
+    emailKey: plain.email ? emailKeyOf(plain.email) : null,
+    phone: plain.phone,
+    address: plain.address,
+    taxInfo,
+    notes: plain.notes,
+    metadata: plain.metadata,
+  };
 }
 
 /** Last 4 characters of a compliance value; shorter values are not shown at all. */
@@ -58,7 +73,8 @@ export function maskSecret(value: string): string {
   return value.length > 6 ? secretHint(value) : '…';
 }
 
-const secretView = (value: string, include: boolean) => (include ? { masked: maskSecret(value), plaintext: value } : { masked: maskSecret(value) });
+const secretView = (value: string, include: boolean) =>
+  include ? { masked: maskSecret(value), plaintext: value } : { masked: maskSecret(value) };
 
 /** The Admin API record; compliance values in plaintext only when `includeTaxInfo`. */
 export function clientView(doc: ClientDoc, plain: PlainClient, includeTaxInfo: boolean): ClientRecord {

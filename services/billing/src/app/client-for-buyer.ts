@@ -15,15 +15,26 @@ import type { BillingDeps, OrgKey } from './deps';
  * details (history actor `auto-invoice:<transactionId>`), with an id derived from the e-mail so
  * that racing deliveries create one. Null when the details make no buyer (see buyerClientInput).
  */
-export async function clientForBuyer(deps: BillingDeps, key: OrgKey, buyer: BuyerDetails, transactionId: string): Promise<{ clientId: string; created: boolean } | null> {
+export async function clientForBuyer(
+  deps: BillingDeps,
+  key: OrgKey,
+  buyer: BuyerDetails,
+  transactionId: string,
+): Promise<{ clientId: string; created: boolean } | null> {
   const input = buyerClientInput(buyer);
   if (!input?.email) return null;
   const clients = deps.store.collection<ClientDoc>(CLIENTS);
   const emailKey = emailKeyOf(input.email);
   const existing =
-    (await clients.findOne({ organizationId: key.organizationId, mode: key.mode, emailKey }, { sort: { createdAt: 1 } })) ??
+    (await clients.findOne(
+      { organizationId: key.organizationId, mode: key.mode, emailKey },
+      { sort: { createdAt: 1 } },
+    )) ??
     // Clients saved before the matching form was stored: the e-mail as given.
-    (await clients.findOne({ organizationId: key.organizationId, mode: key.mode, email: input.email, emailKey: { $exists: false } }, { sort: { createdAt: 1 } }));
+    (await clients.findOne(
+      { organizationId: key.organizationId, mode: key.mode, email: input.email, emailKey: { $exists: false } },
+      { sort: { createdAt: 1 } },
+    ));
   if (existing) return { clientId: existing.id, created: false };
 
   const id = buyerClientId(key.organizationId, key.mode, input.email);
@@ -31,14 +42,30 @@ export async function clientForBuyer(deps: BillingDeps, key: OrgKey, buyer: Buye
   const now = deps.clock.now().toISOString();
   try {
     await deps.store.transaction(async (tx) => {
-      await tx.collection<ClientDoc>(CLIENTS).insert({ id, organizationId: key.organizationId, mode: key.mode, ...sealClient(deps, key, id, plain), createdAt: now, updatedAt: now });
-      await appendHistory(tx, key, { clientId: id, at: now, actor: `auto-invoice:${transactionId}`, action: 'create', changes: diffClient(null, plain) });
+      await tx.collection<ClientDoc>(CLIENTS).insert({
+        id,
+        organizationId: key.organizationId,
+        mode: key.mode,
+        ...sealClient(deps, key, id, plain),
+        createdAt: now,
+        updatedAt: now,
+      });
+      await appendHistory(tx, key, {
+        clientId: id,
+        at: now,
+        actor: `auto-invoice:${transactionId}`,
+        action: 'create',
+        changes: diffClient(null, plain),
+      });
     });
   } catch (err) {
     // A concurrent delivery for the same buyer created it first.
     if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) return { clientId: id, created: false };
     throw err;
   }
-  deps.logger.info({ organizationId: key.organizationId, mode: key.mode, clientId: id, transactionId }, 'client created from the billing details of a transaction');
+  deps.logger.info(
+    { organizationId: key.organizationId, mode: key.mode, clientId: id, transactionId },
+    'client created from the billing details of a transaction',
+  );
   return { clientId: id, created: true };
 }

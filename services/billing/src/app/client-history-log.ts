@@ -14,9 +14,17 @@ export interface ClientHistoryDoc extends StoredDoc, Omit<ClientHistoryEntry, 'i
 export async function appendHistory(
   tx: TxScope,
   key: OrgKey,
-  entry: { clientId: string; at: string; actor: string; action: ClientHistoryEntry['action']; changes: ClientFieldChange[] },
+  entry: {
+    clientId: string;
+    at: string;
+    actor: string;
+    action: ClientHistoryEntry['action'];
+    changes: ClientFieldChange[];
+  },
 ): Promise<void> {
-  await tx.collection<ClientHistoryDoc>(CLIENT_HISTORY).insert({ id: newObjectId(), organizationId: key.organizationId, mode: key.mode, ...entry });
+  await tx
+    .collection<ClientHistoryDoc>(CLIENT_HISTORY)
+    .insert({ id: newObjectId(), organizationId: key.organizationId, mode: key.mode, ...entry });
 }
 
 /** Who acted, as the gateway sent it (`user:<id>`, `api_key:<id>`, `system_key:<id>`). */

@@ -9,7 +9,11 @@ export function clientsOf(deps: Pick<BillingDeps, 'store'>): Collection<ClientDo
 }
 
 /** The client of this organization and mode; NotFoundError otherwise (other tenants included). */
-export async function requireClient(deps: Pick<BillingDeps, 'store'>, key: OrgKey, clientId: string): Promise<ClientDoc> {
+export async function requireClient(
+  deps: Pick<BillingDeps, 'store'>,
+  key: OrgKey,
+  clientId: string,
+): Promise<ClientDoc> {
   const doc = await clientsOf(deps).findOne({ id: clientId, organizationId: key.organizationId, mode: key.mode });
   if (!doc) throw new NotFoundError('client not found');
   return doc;

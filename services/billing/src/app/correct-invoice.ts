@@ -1,5 +1,10 @@
 import { ConflictError, ErrorCode, ValidationError, decodePatch } from '@paymesh/core';
-import { CORRECTABLE_BUYER_FIELDS, invoiceCorrection, invoiceNotesUpdate, type InvoiceRecord } from '@paymesh/contracts';
+import {
+  CORRECTABLE_BUYER_FIELDS,
+  invoiceCorrection,
+  invoiceNotesUpdate,
+  type InvoiceRecord,
+} from '@paymesh/contracts';
 import type { InvoiceDoc, StoredBuyer } from '../domain/invoice';
 import { INVOICES } from '../store/collections';
 import type { OrgKey } from './deps';
@@ -24,7 +29,11 @@ function refuseUncorrectable(bodyJson: string): void {
       const client = (changes as { client?: unknown }).client;
       if (client && typeof client === 'object' && !Array.isArray(client)) {
         const bad = Object.keys(client).find((f) => !(CORRECTABLE_BUYER_FIELDS as readonly string[]).includes(f));
-        if (bad) throw new ValidationError(`changes.client.${bad} cannot be corrected; a correction may change only ${CORRECTABLE}`, { field: `changes.client.${bad}` });
+        if (bad)
+          throw new ValidationError(
+            `changes.client.${bad} cannot be corrected; a correction may change only ${CORRECTABLE}`,
+            { field: `changes.client.${bad}` },
+          );
       }
       continue;
     }
@@ -39,19 +48,33 @@ function refuseUncorrectable(bodyJson: string): void {
  * `POST /invoices/:id/correct`: changes the issued invoice's buyer snapshot only (never the client
  * record) and appends `{at, actor, reason, changes, previous}` to `corrections`.
  */
-export async function correctInvoice(deps: InvoiceDeps, key: OrgKey, id: string, bodyJson: string, actor: string | null): Promise<InvoiceRecord> {
+export async function correctInvoice(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  id: string,
+  bodyJson: string,
+  actor: string | null,
+): Promise<InvoiceRecord> {
   refuseUncorrectable(bodyJson);
   const input = decodePatch(invoiceCorrection, bodyJson);
   const at = deps.clock.now().toISOString();
   await loadInvoice(deps, key, id);
   const stored = await deps.store.collection<InvoiceDoc>(INVOICES).update(id, (cur) => {
     if (cur.status === 'draft' || !cur.snapshot) {
-      throw new ConflictError('a draft is changed with PUT /invoices/:id; only issued invoices are corrected', { code: ErrorCode.INVOICE_NOT_DRAFT });
+      throw new ConflictError('a draft is changed with PUT /invoices/:id; only issued invoices are corrected', {
+        code: ErrorCode.INVOICE_NOT_DRAFT,
+      });
     }
-    if (cur.status === 'void') throw new ConflictError('a void invoice cannot be corrected', { code: ErrorCode.INVOICE_NOT_VOIDABLE });
+    if (cur.status === 'void')
+      throw new ConflictError('a void invoice cannot be corrected', { code: ErrorCode.INVOICE_NOT_VOIDABLE });
     const before = openBuyer(deps.secrets, key, cur.snapshot.buyer);
     const change = input.changes.client;
-    const after = { ...before, ...change, peppolRoutingAddress: change.peppolRoutingAddress !== undefined ? change.peppolRoutingAddress : before.peppolRoutingAddress };
+    const after = {
+      ...before,
+      ...change,
+      peppolRoutingAddress:
+        change.peppolRoutingAddress !== undefined ? change.peppolRoutingAddress : before.peppolRoutingAddress,
+    };
     const previous: Record<string, unknown> = {};
     for (const f of Object.keys(change) as Array<keyof typeof change>) previous[f] = before[f];
     const buyer: StoredBuyer = sealBuyer(deps.secrets, key, after);
@@ -59,7 +82,10 @@ export async function correctInvoice(deps: InvoiceDeps, key: OrgKey, id: string,
     return {
       ...rest,
       snapshot: { ...cur.snapshot, buyer },
-      corrections: [...cur.corrections, { at, actor, reason: input.reason, changes: { client: change }, previous: { client: previous } }],
+      corrections: [
+        ...cur.corrections,
+        { at, actor, reason: input.reason, changes: { client: change }, previous: { client: previous } },
+      ],
       updatedAt: at,
     };
   });
@@ -68,7 +94,12 @@ export async function correctInvoice(deps: InvoiceDeps, key: OrgKey, id: string,
 }
 
 /** `PATCH /invoices/:id/notes`: any status; notes are a merchant remark, not part of the legal snapshot. */
-export async function updateInvoiceNotes(deps: InvoiceDeps, key: OrgKey, id: string, bodyJson: string): Promise<InvoiceRecord> {
+export async function updateInvoiceNotes(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  id: string,
+  bodyJson: string,
+): Promise<InvoiceRecord> {
   const input = decodePatch(invoiceNotesUpdate, bodyJson);
   await loadInvoice(deps, key, id);
   const at = deps.clock.now().toISOString();

@@ -47,34 +47,71 @@ export async function createClient(
   assertValidTaxInfo(plain.taxInfo);
   const id = newObjectId();
   const now = deps.clock.now().toISOString();
-  const doc: Omit<ClientDoc, 'version'> = { id, organizationId: key.organizationId, mode: key.mode, ...sealClient(deps, key, id, plain), createdAt: now, updatedAt: now };
+  const doc: Omit<ClientDoc, 'version'> = {
+    id,
+    organizationId: key.organizationId,
+    mode: key.mode,
+    ...sealClient(deps, key, id, plain),
+    createdAt: now,
+    updatedAt: now,
+  };
   let stored: ClientDoc;
   try {
     stored = await deps.store.transaction(async (tx) => {
       const inserted = await tx.collection<ClientDoc>(CLIENTS).insert(doc);
-      await appendHistory(tx, key, { clientId: id, at: now, actor, action: 'create', changes: diffClient(null, plain) });
-      if (keyFilter) await tx.collection<ClientIdempotencyDoc>(CLIENT_IDEMPOTENCY_KEYS).insert({ ...keyFilter, fingerprint, clientId: id, createdAt: now });
+      await appendHistory(tx, key, {
+        clientId: id,
+        at: now,
+        actor,
+        action: 'create',
+        changes: diffClient(null, plain),
+      });
+      if (keyFilter)
+        await tx
+          .collection<ClientIdempotencyDoc>(CLIENT_IDEMPOTENCY_KEYS)
+          .insert({ ...keyFilter, fingerprint, clientId: id, createdAt: now });
       return inserted;
     });
   } catch (err) {
     // A concurrent request with the same key created its client first.
-    const winner = keyFilter && err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY ? await keys.findOne(keyFilter) : null;
+    const winner =
+      keyFilter && err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY
+        ? await keys.findOne(keyFilter)
+        : null;
     if (winner) return replay(deps, key, winner, fingerprint, includeTaxInfo);
     throw err;
   }
-  deps.logger.info({ organizationId: key.organizationId, mode: key.mode, clientId: id, idempotencyKey: idempotencyKey ?? null }, 'client created');
+  deps.logger.info(
+    { organizationId: key.organizationId, mode: key.mode, clientId: id, idempotencyKey: idempotencyKey ?? null },
+    'client created',
+  );
   return clientView(stored, plain, includeTaxInfo);
 }
 
 /** The answer to a repeated key: the client it created, or why there is none. */
-async function replay(deps: BillingDeps, key: OrgKey, seen: ClientIdempotencyDoc, fingerprint: string, includeTaxInfo: boolean): Promise<ClientRecord> {
+async function replay(
+  deps: BillingDeps,
+  key: OrgKey,
+  seen: ClientIdempotencyDoc,
+  fingerprint: string,
+  includeTaxInfo: boolean,
+): Promise<ClientRecord> {
   if (seen.fingerprint !== fingerprint) {
-    throw new ConflictError('Idempotency-Key: this key was already used to create a client with another body', { code: ErrorCode.IDEMPOTENCY_KEY_REUSED, field: 'Idempotency-Key' });
+    throw new ConflictError('Idempotency-Key: this key was already used to create a client with another body', {
+      code: ErrorCode.IDEMPOTENCY_KEY_REUSED,
+      field: 'Idempotency-Key',
+    });
   }
   const doc = await deps.store.collection<ClientDoc>(CLIENTS).get(seen.clientId);
   if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode) {
-    throw new ConflictError(`Idempotency-Key: client ${seen.clientId} created with this key was deleted; use a new key`, { code: ErrorCode.IDEMPOTENCY_KEY_REUSED, field: 'Idempotency-Key' });
+    throw new ConflictError(
+      `Idempotency-Key: client ${seen.clientId} created with this key was deleted; use a new key`,
+      { code: ErrorCode.IDEMPOTENCY_KEY_REUSED, field: 'Idempotency-Key' },
+    );
   }
-  deps.logger.info({ organizationId: key.organizationId, mode: key.mode, clientId: doc.id }, 'client create repeated with its Idempotency-Key; answered the client');
+  deps.logger.info(
+    { organizationId: key.organizationId, mode: key.mode, clientId: doc.id },
+    'client create repeated with its Idempotency-Key; answered the client',
+  );
   return viewOf(deps, key, doc, includeTaxInfo);
 }

@@ -27,7 +27,11 @@ export async function createPaymentLink(
 ): Promise<InvoicePaymentCheckout> {
   const doc = await loadInvoice(deps, key, id);
   const settlement = settlementOf(paymentStateOf(doc));
-  assertPayable({ status: doc.status, total: doc.totals.gross, outstanding: doc.status === 'void' ? 0 : settlement.amountDue });
+  assertPayable({
+    status: doc.status,
+    total: doc.totals.gross,
+    outstanding: doc.status === 'void' ? 0 : settlement.amountDue,
+  });
   const snap = doc.snapshot;
   if (!snap || !doc.number) throw new ValidationError('the invoice is not issued', { field: 'id' });
   const amount = linkAmount(settlement.amountDue, input.amount);
@@ -57,10 +61,17 @@ export async function createPaymentLink(
     createdAt: now.toISOString(),
   };
   await deps.store.collection<InvoiceDoc>(INVOICES).update(doc.id, (cur) => {
-    if (cur.status === 'void') throw new ConflictError('the invoice was voided meanwhile; the payment link is not recorded');
+    if (cur.status === 'void')
+      throw new ConflictError('the invoice was voided meanwhile; the payment link is not recorded');
     const { id: _id, version: _v, ...rest } = cur;
     return { ...rest, paymentLinks: [...(cur.paymentLinks ?? []), link], updatedAt: link.createdAt };
   });
   deps.logger.info({ invoiceId: doc.id, checkoutId: created.id, amount, actor }, 'invoice payment link created');
-  return { checkoutId: link.checkoutId, sessionPublicId: link.sessionPublicId, paymentUrl: link.paymentUrl, amount: link.amount, expiresAt: link.expiresAt };
+  return {
+    checkoutId: link.checkoutId,
+    sessionPublicId: link.sessionPublicId,
+    paymentUrl: link.paymentUrl,
+    amount: link.amount,
+    expiresAt: link.expiresAt,
+  };
 }

@@ -33,7 +33,11 @@ interface ExportColumn<T> {
   value(record: T): unknown;
 }
 
-const c = <T>(header: string, value: (r: T) => unknown, numeric = false): ExportColumn<T> => ({ header, value, numeric });
+const c = <T>(header: string, value: (r: T) => unknown, numeric = false): ExportColumn<T> => ({
+  header,
+  value,
+  numeric,
+});
 
 /** A cell as written: numbers of numeric columns as they are, everything else neutralised against formulas. */
 function cell<T>(column: ExportColumn<T>, record: T): string {
@@ -55,9 +59,15 @@ function createdRange(req: DataExportRequest): { $gte?: string; $lt?: string } |
 }
 
 /** Pages of a store collection, oldest first (records created while it runs come last). */
-async function* storePages<D extends { id: string; version: number }>(deps: DataIoDeps, collection: string, filter: Filter): AsyncGenerator<D[]> {
+async function* storePages<D extends { id: string; version: number }>(
+  deps: DataIoDeps,
+  collection: string,
+  filter: Filter,
+): AsyncGenerator<D[]> {
   for (let page = 1; ; page++) {
-    const res = await deps.store.collection<D>(collection).find(filter, { sort: { createdAt: 1 }, page, limit: EXPORT_PAGE });
+    const res = await deps.store
+      .collection<D>(collection)
+      .find(filter, { sort: { createdAt: 1 }, page, limit: EXPORT_PAGE });
     if (res.items.length > 0) yield res.items;
     if (res.items.length < EXPORT_PAGE) return;
   }
@@ -115,7 +125,8 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
     case 'invoices': {
       const filter: Filter = { ...base };
       if (req.status) {
-        if (!(INVOICE_STATUSES as readonly string[]).includes(req.status)) throw new ValidationError(`status: must be one of ${INVOICE_STATUSES.join(', ')}`, { field: 'status' });
+        if (!(INVOICE_STATUSES as readonly string[]).includes(req.status))
+          throw new ValidationError(`status: must be one of ${INVOICE_STATUSES.join(', ')}`, { field: 'status' });
         filter.status = req.status;
       }
       if (req.siteId) filter.siteId = req.siteId;
@@ -146,7 +157,10 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
     case 'credit_notes': {
       const filter: Filter = { ...base };
       if (req.status) {
-        if (!(CREDIT_NOTE_KINDS as readonly string[]).includes(req.status)) throw new ValidationError(`status: credit notes filter by kind, one of ${CREDIT_NOTE_KINDS.join(', ')}`, { field: 'status' });
+        if (!(CREDIT_NOTE_KINDS as readonly string[]).includes(req.status))
+          throw new ValidationError(`status: credit notes filter by kind, one of ${CREDIT_NOTE_KINDS.join(', ')}`, {
+            field: 'status',
+          });
         filter.kind = req.status;
       }
       if (req.siteId) filter.siteId = req.siteId;
@@ -176,14 +190,20 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
     case 'transactions': {
       let statuses: number[] | undefined;
       if (req.status) {
-        if (!/^-?\d{1,2}$/.test(req.status)) throw new ValidationError('status: transactions filter by their numeric status', { field: 'status' });
+        if (!/^-?\d{1,2}$/.test(req.status))
+          throw new ValidationError('status: transactions filter by their numeric status', { field: 'status' });
         statuses = [Number(req.status)];
       }
       const range = createdRange(req);
       // The window ends now: transactions created while the export runs do not shift its pages.
       const now = deps.clock.now().toISOString();
       const to = range?.$lt && range.$lt < now ? new Date(Date.parse(range.$lt) - 1).toISOString() : now;
-      const filter = { ...(range?.$gte ? { createdFrom: range.$gte } : {}), createdTo: to, ...(statuses ? { statuses } : {}), ...(req.siteId ? { siteIds: [req.siteId] } : {}) };
+      const filter = {
+        ...(range?.$gte ? { createdFrom: range.$gte } : {}),
+        createdTo: to,
+        ...(statuses ? { statuses } : {}),
+        ...(req.siteId ? { siteIds: [req.siteId] } : {}),
+      };
       const pages = async function* () {
         for (let page = 1; ; page++) {
           const items = await deps.dataIo.transactions(key, filter, page, 100);
@@ -218,7 +238,10 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
  * csv-stringify), so neither side holds the whole file. Text cells that a spreadsheet would read as
  * a formula are neutralised; amounts (minor units) stay numbers.
  */
-export async function* exportData(deps: DataIoDeps, req: billing.BillingJsonRequest): AsyncGenerator<billing.DataExportChunk> {
+export async function* exportData(
+  deps: DataIoDeps,
+  req: billing.BillingJsonRequest,
+): AsyncGenerator<billing.DataExportChunk> {
   const key = orgKeyOf(req);
   const query = parseJsonBody(req.bodyJson, dataExportRequest);
   const { headers, rows: pages } = plan(deps, key, query);
@@ -229,5 +252,8 @@ export async function* exportData(deps: DataIoDeps, req: billing.BillingJsonRequ
     rows += page.length;
     yield { data: Buffer.from(stringify(page)) };
   }
-  deps.logger.info({ organizationId: key.organizationId, mode: key.mode, entityType: query.entityType, rows }, 'data exported');
+  deps.logger.info(
+    { organizationId: key.organizationId, mode: key.mode, entityType: query.entityType, rows },
+    'data exported',
+  );
 }

@@ -103,7 +103,10 @@ const clientImporter: Importer<PlainClient> = {
     const keys = records.map((r) => importKeyOf(ctx.digest, r.row));
     const clients = deps.store.collection<ClientDoc & { importKey?: string }>(CLIENTS);
     for (let attempt = 0; ; attempt++) {
-      const seen = await clients.find({ organizationId: key.organizationId, mode: key.mode, importKey: { $in: keys } }, { limit: keys.length });
+      const seen = await clients.find(
+        { organizationId: key.organizationId, mode: key.mode, importKey: { $in: keys } },
+        { limit: keys.length },
+      );
       const done = new Set(seen.items.map((d) => d.importKey));
       const todo = records.filter((r) => !done.has(importKeyOf(ctx.digest, r.row)));
       if (todo.length === 0) return [0, records.length];
@@ -111,7 +114,15 @@ const clientImporter: Importer<PlainClient> = {
       try {
         const docs = todo.map((r) => {
           const id = newObjectId();
-          return { id, organizationId: key.organizationId, mode: key.mode, ...sealClient(deps, key, id, r.input), importKey: importKeyOf(ctx.digest, r.row), createdAt: now, updatedAt: now };
+          return {
+            id,
+            organizationId: key.organizationId,
+            mode: key.mode,
+            ...sealClient(deps, key, id, r.input),
+            importKey: importKeyOf(ctx.digest, r.row),
+            createdAt: now,
+            updatedAt: now,
+          };
         });
         const history = todo.map((r, i) => ({
           id: newObjectId(),
@@ -160,7 +171,12 @@ const invoiceImporter: Importer<InvoiceCreate> = {
     for (const group of invoiceGroups(rows)) {
       const first = group[0]!;
       if (!first.cells.reference?.trim()) {
-        for (const r of group) out.errors.push({ row: r.row, field: 'reference', error: 'required: the rows of one invoice share a reference' });
+        for (const r of group)
+          out.errors.push({
+            row: r.row,
+            field: 'reference',
+            error: 'required: the rows of one invoice share a reference',
+          });
         continue;
       }
       const errors: DataRowError[] = [];
@@ -170,7 +186,12 @@ const invoiceImporter: Importer<InvoiceCreate> = {
       for (const r of group.slice(1)) {
         for (const c of head) {
           const v = r.cells[c.header]?.trim() ?? '';
-          if (v !== '' && v !== (first.cells[c.header]?.trim() ?? '')) errors.push({ row: r.row, field: c.header, error: `differs from row ${first.row}, the first row of reference ${first.cells.reference}` });
+          if (v !== '' && v !== (first.cells[c.header]?.trim() ?? ''))
+            errors.push({
+              row: r.row,
+              field: c.header,
+              error: `differs from row ${first.row}, the first row of reference ${first.cells.reference}`,
+            });
         }
       }
       const items = group.map((r) => {
@@ -187,7 +208,11 @@ const invoiceImporter: Importer<InvoiceCreate> = {
         for (const issue of parsed.error.issues) {
           const [top, index, ...rest] = issue.path;
           if (top === 'items' && typeof index === 'number' && group[index]) {
-            out.errors.push({ row: group[index].row, field: rest.length ? `item.${rest.join('.')}` : 'item', error: issue.message });
+            out.errors.push({
+              row: group[index].row,
+              field: rest.length ? `item.${rest.join('.')}` : 'item',
+              error: issue.message,
+            });
           } else {
             out.errors.push(...issuesToErrors(columns, [issue], first.row));
           }
@@ -207,7 +232,10 @@ const invoiceImporter: Importer<InvoiceCreate> = {
   async write(deps, key, ctx, records) {
     const invoices = deps.store.collection<InvoiceDoc & { importKey?: string }>(INVOICES);
     const keys = records.map((r) => importKeyOf(ctx.digest, r.row));
-    const seen = await invoices.find({ organizationId: key.organizationId, mode: key.mode, importKey: { $in: keys } }, { limit: keys.length });
+    const seen = await invoices.find(
+      { organizationId: key.organizationId, mode: key.mode, importKey: { $in: keys } },
+      { limit: keys.length },
+    );
     const done = new Set(seen.items.map((d) => d.importKey));
     let created = 0;
     for (const r of records) {
@@ -279,11 +307,20 @@ const taxRateImporter: Importer<TaxRateCreate> = {
       try {
         await deps.dataIo.createTaxRate(key, r.input);
       } catch (err) {
-        if (isDomainError(err) && (err.kind === 'validation' || err.kind === 'conflict' || err.kind === 'unprocessable')) {
-          const e = rowErrorOf(err.kind === 'conflict' ? new ValidationError(err.message, { field: err.field }) : err, r.row);
-          throw new ValidationError(`row ${e.row}${e.field ? ` (${e.field})` : ''}: the tax service refused the rate: ${e.error}; the rows before it were imported, upload the corrected file again`, {
-            field: e.field ?? undefined,
-          });
+        if (
+          isDomainError(err) &&
+          (err.kind === 'validation' || err.kind === 'conflict' || err.kind === 'unprocessable')
+        ) {
+          const e = rowErrorOf(
+            err.kind === 'conflict' ? new ValidationError(err.message, { field: err.field }) : err,
+            r.row,
+          );
+          throw new ValidationError(
+            `row ${e.row}${e.field ? ` (${e.field})` : ''}: the tax service refused the rate: ${e.error}; the rows before it were imported, upload the corrected file again`,
+            {
+              field: e.field ?? undefined,
+            },
+          );
         }
         throw err;
       }
@@ -319,10 +356,14 @@ async function* fileBytes(rest: AsyncIterator<billing.DataImportChunk>): AsyncGe
  * The caller imports only a file a dry run found valid (all or nothing); an invalid row met while
  * writing (a client or site deleted meanwhile) stops the import with 422.
  */
-export async function importData(deps: DataIoDeps, messages: AsyncIterable<billing.DataImportChunk>): Promise<DataImportReport> {
+export async function importData(
+  deps: DataIoDeps,
+  messages: AsyncIterable<billing.DataImportChunk>,
+): Promise<DataImportReport> {
   const it = messages[Symbol.asyncIterator]();
   const first = await it.next();
-  if (first.done || !first.value.header) throw new ValidationError('the first message of ImportData carries the header');
+  if (first.done || !first.value.header)
+    throw new ValidationError('the first message of ImportData carries the header');
   const headerMsg = first.value.header;
   const key = orgKeyOf(headerMsg);
   const header: DataImportHeader = parseJsonBody(headerMsg.bodyJson, dataImportHeader);
@@ -349,7 +390,9 @@ export async function importData(deps: DataIoDeps, messages: AsyncIterable<billi
     }
   };
 
-  const parser = Readable.from(fileBytes(it)).pipe(parse({ bom: true, relax_column_count: true, max_record_size: 1024 * 1024 }));
+  const parser = Readable.from(fileBytes(it)).pipe(
+    parse({ bom: true, relax_column_count: true, max_record_size: 1024 * 1024 }),
+  );
   let columns: string[] | null = null;
   let row = 1;
   let batch: CsvRow[] = [];
@@ -382,29 +425,55 @@ export async function importData(deps: DataIoDeps, messages: AsyncIterable<billi
       // A blank line is a blank spreadsheet row: counted, not imported.
       if (record.length === 1 && record[0]!.trim() === '') continue;
       report.rows++;
-      if (report.rows > DATA_IMPORT_MAX_ROWS) throw new ValidationError(`the file has more than ${DATA_IMPORT_MAX_ROWS} data rows; split it into smaller files`, { field: 'file' });
+      if (report.rows > DATA_IMPORT_MAX_ROWS)
+        throw new ValidationError(
+          `the file has more than ${DATA_IMPORT_MAX_ROWS} data rows; split it into smaller files`,
+          { field: 'file' },
+        );
       if (record.length > columns.length) {
-        addErrors([{ row, field: null, error: `the row has ${record.length} cells, the header ${columns.length} columns` }]);
+        addErrors([
+          { row, field: null, error: `the row has ${record.length} cells, the header ${columns.length} columns` },
+        ]);
         continue;
       }
       const cells: Record<string, string> = {};
       columns.forEach((c, i) => (cells[c] = record[i] ?? ''));
       // Keep a draft's lines in one batch: cut only where the reference changes.
-      if (batch.length >= IMPORT_BATCH_ROWS && (!layout.groupBy || batch[batch.length - 1]!.cells[layout.groupBy] !== cells[layout.groupBy])) await flush();
+      if (
+        batch.length >= IMPORT_BATCH_ROWS &&
+        (!layout.groupBy || batch[batch.length - 1]!.cells[layout.groupBy] !== cells[layout.groupBy])
+      )
+        await flush();
       batch.push({ row, cells });
-      if (batch.length > IMPORT_BATCH_ROWS * 2) throw new ValidationError(`reference ${cells[layout.groupBy ?? ''] ?? ''}: one invoice has more than ${IMPORT_BATCH_ROWS} lines`, { field: layout.groupBy ?? 'file' });
+      if (batch.length > IMPORT_BATCH_ROWS * 2)
+        throw new ValidationError(
+          `reference ${cells[layout.groupBy ?? ''] ?? ''}: one invoice has more than ${IMPORT_BATCH_ROWS} lines`,
+          { field: layout.groupBy ?? 'file' },
+        );
     }
     await flush();
   } catch (err) {
     if (isDomainError(err)) throw err;
     // csv-parse: unclosed quote, a record too large.
     const e = err as { code?: string; message?: string; lines?: number };
-    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) throw new ValidationError(`file: not a readable CSV file near line ${e.lines ?? '?'}: ${e.message ?? e.code}`, { field: 'file' });
+    if (typeof e.code === 'string' && e.code.startsWith('CSV_'))
+      throw new ValidationError(`file: not a readable CSV file near line ${e.lines ?? '?'}: ${e.message ?? e.code}`, {
+        field: 'file',
+      });
     throw err;
   }
   if (columns === null) addErrors([{ row: 1, field: null, error: 'the file is empty: a header row is required' }]);
   deps.logger.info(
-    { organizationId: key.organizationId, mode: key.mode, entityType: header.entityType, dryRun: header.dryRun, rows: report.rows, invalidRows: report.invalidRows, created: report.created, alreadyImported: report.alreadyImported },
+    {
+      organizationId: key.organizationId,
+      mode: key.mode,
+      entityType: header.entityType,
+      dryRun: header.dryRun,
+      rows: report.rows,
+      invalidRows: report.invalidRows,
+      created: report.created,
+      alreadyImported: report.alreadyImported,
+    },
     'data import read',
   );
   return report;

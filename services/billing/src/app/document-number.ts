@@ -11,7 +11,13 @@ export type DocumentKind = 'invoice' | 'credit_note';
  * so a refused or rolled-back issue leaves no gap and concurrent issues queue on the counter row.
  * `day` is the document's local calendar day (organization time zone).
  */
-export async function drawDocumentNumber(tx: Pick<TxScope, 'nextSequence'>, key: OrgKey, kind: DocumentKind, layout: NumberingLayout, day: string): Promise<string> {
+export async function drawDocumentNumber(
+  tx: Pick<TxScope, 'nextSequence'>,
+  key: OrgKey,
+  kind: DocumentKind,
+  layout: NumberingLayout,
+  day: string,
+): Promise<string> {
   const identity = createHash('sha256').update(layoutIdentity(layout)).digest('hex').slice(0, 24);
   const counter = `billing:${kind}:${key.organizationId}:${key.mode}:${identity}:${counterPeriodKey(layout, day)}`;
   const sequence = await tx.nextSequence(counter, layout.startNumber);

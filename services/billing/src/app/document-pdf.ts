@@ -15,9 +15,24 @@ export interface DocumentPdf {
   rendered: boolean;
 }
 
-async function render(deps: InvoiceDeps, key: OrgKey, documentId: string, v: VersionedView, regenerate: boolean): Promise<DocumentPdf> {
-  const { pdf, rendered } = await deps.documents.renderPdf(key, { documentId, snapshotVersion: v.snapshotVersion, regenerate, view: v.view });
-  if (rendered) deps.logger.info({ documentId, kind: v.view.kind, snapshotVersion: v.snapshotVersion, bytes: pdf.length, regenerate }, 'document pdf rendered');
+async function render(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  documentId: string,
+  v: VersionedView,
+  regenerate: boolean,
+): Promise<DocumentPdf> {
+  const { pdf, rendered } = await deps.documents.renderPdf(key, {
+    documentId,
+    snapshotVersion: v.snapshotVersion,
+    regenerate,
+    view: v.view,
+  });
+  if (rendered)
+    deps.logger.info(
+      { documentId, kind: v.view.kind, snapshotVersion: v.snapshotVersion, bytes: pdf.length, regenerate },
+      'document pdf rendered',
+    );
   return { pdf, filename: pdfFileNameOf(v.view.number), rendered };
 }
 
@@ -27,7 +42,9 @@ export async function invoiceDocumentView(deps: InvoiceDeps, key: OrgKey, doc: I
     // Payment instructions completed after the issue are printed too (as the e-invoices state them).
     const [site, current] = await Promise.all([
       deps.checkout.siteBranding(key, doc.siteId),
-      doc.snapshot?.seller.bankIBANSealed ? null : getInvoicingSettings(deps, key).then((s) => s.settings.bankIBAN?.sealed ?? null),
+      doc.snapshot?.seller.bankIBANSealed
+        ? null
+        : getInvoicingSettings(deps, key).then((s) => s.settings.bankIBAN?.sealed ?? null),
     ]);
     return issuedInvoiceView(deps.secrets, key, doc, site, current);
   }
@@ -37,30 +54,57 @@ export async function invoiceDocumentView(deps: InvoiceDeps, key: OrgKey, doc: I
     buyerOf(deps, key, doc.clientId),
     deps.checkout.siteBranding(key, doc.siteId),
   ]);
-  return proformaView(deps.secrets, key, doc, { settings: settings.settings, sellerVatId: sellerTax.vatId, buyer, now: deps.clock.now(), site });
+  return proformaView(deps.secrets, key, doc, {
+    settings: settings.settings,
+    sellerVatId: sellerTax.vatId,
+    buyer,
+    now: deps.clock.now(),
+    site,
+  });
 }
 
 /**
  * `GET /invoices/:id/pdf` and `POST /invoices/:id/regenerate-pdf`: the invoice's PDF, the pro forma
  * for a draft. Stored by the documents service per snapshot version; `regenerate` renders it again.
  */
-export async function invoicePdf(deps: InvoiceDeps, key: OrgKey, id: string, regenerate: boolean): Promise<DocumentPdf> {
+export async function invoicePdf(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  id: string,
+  regenerate: boolean,
+): Promise<DocumentPdf> {
   const doc = await loadInvoice(deps, key, id);
   return render(deps, key, id, await invoiceDocumentView(deps, key, doc), regenerate);
 }
 
-export async function creditNoteDocumentViewOf(deps: InvoiceDeps, key: OrgKey, doc: CreditNoteDoc): Promise<VersionedView> {
+export async function creditNoteDocumentViewOf(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  doc: CreditNoteDoc,
+): Promise<VersionedView> {
   return creditNoteDocumentView(deps.secrets, key, doc, await deps.checkout.siteBranding(key, doc.siteId));
 }
 
 /** `GET /credit-notes/:id/pdf`. */
-export async function creditNotePdf(deps: InvoiceDeps, key: OrgKey, id: string, regenerate: boolean): Promise<DocumentPdf> {
+export async function creditNotePdf(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  id: string,
+  regenerate: boolean,
+): Promise<DocumentPdf> {
   const doc = await loadCreditNote(deps, key, id);
   return render(deps, key, id, await creditNoteDocumentViewOf(deps, key, doc), regenerate);
 }
 
 /** The PDF of a document already loaded (e-mail attachments), served from storage when it exists. */
-export async function storedDocumentPdf(deps: InvoiceDeps, key: OrgKey, doc: { kind: 'invoice'; doc: InvoiceDoc } | { kind: 'credit_note'; doc: CreditNoteDoc }): Promise<DocumentPdf> {
-  const view = doc.kind === 'invoice' ? await invoiceDocumentView(deps, key, doc.doc) : await creditNoteDocumentViewOf(deps, key, doc.doc);
+export async function storedDocumentPdf(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  doc: { kind: 'invoice'; doc: InvoiceDoc } | { kind: 'credit_note'; doc: CreditNoteDoc },
+): Promise<DocumentPdf> {
+  const view =
+    doc.kind === 'invoice'
+      ? await invoiceDocumentView(deps, key, doc.doc)
+      : await creditNoteDocumentViewOf(deps, key, doc.doc);
   return render(deps, key, doc.doc.id, view, false);
 }

@@ -30,7 +30,15 @@ const seller = {
   bankIBANMasked: 'AT61 **** **** **** 3201',
   bankIBANSealed: sealedIban,
 };
-const items = [{ description: 'Platform licence, October (a description longer than the engine keeps)', quantity: 2, unitPrice: 12_500, amountType: 'net' as const, itemType: 'service' as const }];
+const items = [
+  {
+    description: 'Platform licence, October (a description longer than the engine keeps)',
+    quantity: 2,
+    unitPrice: 12_500,
+    amountType: 'net' as const,
+    itemType: 'service' as const,
+  },
+];
 const calc: TaxCalculation = taxCalculation.parse({
   currency: 'EUR',
   taxIncluded: false,
@@ -65,7 +73,16 @@ const calc: TaxCalculation = taxCalculation.parse({
     postcode: '20457',
     type: 'business',
     vatIdValidation: 'vies',
-    vatIdCheck: { vatId: 'DE321571435', status: 'valid', source: 'vies', checkedAt: null, consultationNumber: null, companyName: null, address: null, error: null },
+    vatIdCheck: {
+      vatId: 'DE321571435',
+      status: 'valid',
+      source: 'vies',
+      checkedAt: null,
+      consultationNumber: null,
+      companyName: null,
+      address: null,
+      error: null,
+    },
     vatIdTreatment: 'VIES confirmed',
   },
   seller: { homeCountry: 'AT', ossEnabled: false, ossThresholdExceeded: false },
@@ -146,21 +163,30 @@ describe('document views', () => {
 
   it('gives a new snapshot version when something printed changes, and only then', () => {
     const base = issuedInvoiceView(secrets, key, issued(), site).snapshotVersion;
-    expect(issuedInvoiceView(secrets, key, issued({ amountPaid: 25_000, status: 'paid', version: 9 }), site).snapshotVersion).toBe(base);
+    expect(
+      issuedInvoiceView(secrets, key, issued({ amountPaid: 25_000, status: 'paid', version: 9 }), site).snapshotVersion,
+    ).toBe(base);
     const doc = issued();
     const corrected: InvoiceDoc = {
       ...doc,
       snapshot: { ...doc.snapshot!, buyer: sealBuyer(secrets, key, { ...buyer, name: 'Nordlicht Systems GmbH' }) },
-      corrections: [{ at: '2026-11-03T00:00:00.000Z', actor: null, reason: 'renamed', changes: {}, previous: {} } as never],
+      corrections: [
+        { at: '2026-11-03T00:00:00.000Z', actor: null, reason: 'renamed', changes: {}, previous: {} } as never,
+      ],
     };
     expect(issuedInvoiceView(secrets, key, corrected, site).snapshotVersion).toMatch(/^i1793613600000c1-/);
     expect(issuedInvoiceView(secrets, key, issued({ notes: 'Thanks' }), site).snapshotVersion).not.toBe(base);
-    expect(issuedInvoiceView(secrets, key, issued(), { ...site, primaryColor: '#000000' }).snapshotVersion).not.toBe(base);
+    expect(issuedInvoiceView(secrets, key, issued(), { ...site, primaryColor: '#000000' }).snapshotVersion).not.toBe(
+      base,
+    );
   });
 
   it('prints the IBAN of the settings when it was set after the invoice was issued', () => {
     const doc = issued();
-    const withoutIban = { ...doc, snapshot: { ...doc.snapshot!, seller: { ...doc.snapshot!.seller, bankIBANSealed: null } } };
+    const withoutIban = {
+      ...doc,
+      snapshot: { ...doc.snapshot!, seller: { ...doc.snapshot!.seller, bankIBANSealed: null } },
+    };
     expect(issuedInvoiceView(secrets, key, withoutIban, site).view.seller.iban).toBeNull();
     const later = issuedInvoiceView(secrets, key, withoutIban, site, sealedIban);
     expect(later.view.seller.iban).toBe(IBAN);
@@ -171,18 +197,40 @@ describe('document views', () => {
   });
 
   it('prints a void invoice with its notice and without the IBAN', () => {
-    const { view } = issuedInvoiceView(secrets, key, issued({ status: 'void', voidedAt: '2026-11-05T09:00:00.000Z', voidReason: 'ordered twice' }), null);
+    const { view } = issuedInvoiceView(
+      secrets,
+      key,
+      issued({ status: 'void', voidedAt: '2026-11-05T09:00:00.000Z', voidReason: 'ordered twice' }),
+      null,
+    );
     expect(view.seller.iban).toBeNull();
     expect(view.remarks).toContain('voided on 2026-11-05 (ordered twice)');
     expect(view.branding).toBeNull();
   });
 
   it('prints a draft as pro forma with the current seller and the client, dated today in the organization time zone', () => {
-    const settings = { ...defaultInvoicingSettings(), companyName: 'Alpenblick Handels GmbH', timeZone: 'Pacific/Auckland', bankIBAN: { sealed: sealedIban, masked: 'x' } };
+    const settings = {
+      ...defaultInvoicingSettings(),
+      companyName: 'Alpenblick Handels GmbH',
+      timeZone: 'Pacific/Auckland',
+      bankIBAN: { sealed: sealedIban, masked: 'x' },
+    };
     const draft = issued({ status: 'draft', number: null, snapshot: null, issueDate: null, dueDate: null });
-    const { view, snapshotVersion } = proformaView(secrets, key, draft, { settings, sellerVatId: 'ATU31989140', buyer, now: new Date('2026-11-02T20:00:00Z'), site: null });
+    const { view, snapshotVersion } = proformaView(secrets, key, draft, {
+      settings,
+      sellerVatId: 'ATU31989140',
+      buyer,
+      now: new Date('2026-11-02T20:00:00Z'),
+      site: null,
+    });
     expect(documentView.parse(view)).toEqual(view);
-    expect(view).toMatchObject({ kind: 'proforma', number: 'PROFORMA-DDDDDDDD', issueDate: '2026-11-03', dueDate: '2026-11-17', seller: { iban: IBAN, vatId: 'ATU31989140' } });
+    expect(view).toMatchObject({
+      kind: 'proforma',
+      number: 'PROFORMA-DDDDDDDD',
+      issueDate: '2026-11-03',
+      dueDate: '2026-11-17',
+      seller: { iban: IBAN, vatId: 'ATU31989140' },
+    });
     expect(snapshotVersion).toMatch(/^d3-/);
   });
 
@@ -212,7 +260,14 @@ describe('document views', () => {
     };
     const { view, snapshotVersion } = creditNoteDocumentView(secrets, key, note, site);
     expect(documentView.parse(view)).toEqual(view);
-    expect(view).toMatchObject({ kind: 'credit_note', number: 'CN-2026/0007', invoiceNumber: 'INV-2026/0042', dueDate: null, seller: { iban: null }, buyer: { vatId: 'DE321571435' } });
+    expect(view).toMatchObject({
+      kind: 'credit_note',
+      number: 'CN-2026/0007',
+      invoiceNumber: 'INV-2026/0042',
+      dueDate: null,
+      seller: { iban: null },
+      buyer: { vatId: 'DE321571435' },
+    });
     expect(view.remarks).toBe('Full reversal of the voided invoice.\n\nordered twice');
     expect(snapshotVersion).toMatch(/^cn-/);
   });

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { SealedValue, SecretBox } from '@paymesh/core';
 import type { DocumentLine, DocumentView, InvoiceItem, PostalAddress, TaxCalculation } from '@paymesh/contracts';
-import { proformaNumberOf, type CreditNoteDoc, type InvoiceDoc, type StoredBuyer, type StoredSeller } from '../domain/invoice';
+import {
+  proformaNumberOf,
+  type CreditNoteDoc,
+  type InvoiceDoc,
+  type StoredBuyer,
+  type StoredSeller,
+} from '../domain/invoice';
 import { zonedDay } from '../domain/numbering';
 import type { InvoiceBuyer } from './client-port';
 import type { OrgKey } from './deps';
@@ -84,13 +90,30 @@ function linesOf(calc: TaxCalculation | null, items: InvoiceItem[]): DocumentLin
   // A draft without a tax preview: amounts as entered, untaxed.
   return items.map((i) => {
     const amount = i.quantity * i.unitPrice;
-    return { description: i.description, quantity: i.quantity, unitPrice: i.unitPrice, net: amount, tax: 0, gross: amount, taxRate: 0, decision: null };
+    return {
+      description: i.description,
+      quantity: i.quantity,
+      unitPrice: i.unitPrice,
+      net: amount,
+      tax: 0,
+      gross: amount,
+      taxRate: 0,
+      decision: null,
+    };
   });
 }
 
-function amountsOf(calc: TaxCalculation | null, items: InvoiceItem[]): Pick<DocumentView, 'lines' | 'taxBreakdown' | 'totals'> {
+function amountsOf(
+  calc: TaxCalculation | null,
+  items: InvoiceItem[],
+): Pick<DocumentView, 'lines' | 'taxBreakdown' | 'totals'> {
   const lines = linesOf(calc, items);
-  if (calc) return { lines, taxBreakdown: calc.taxBreakdown, totals: { net: calc.totalNet, tax: calc.totalTax, gross: calc.totalGross } };
+  if (calc)
+    return {
+      lines,
+      taxBreakdown: calc.taxBreakdown,
+      totals: { net: calc.totalNet, tax: calc.totalTax, gross: calc.totalGross },
+    };
   const gross = lines.reduce((n, l) => n + l.gross, 0);
   return { lines, taxBreakdown: [], totals: { net: gross, tax: 0, gross } };
 }
@@ -136,7 +159,12 @@ export function issuedInvoiceView(
     dueDate: snap.dueDate,
     servicePeriod: snap.servicePeriod,
     currency: snap.currency,
-    seller: sellerParty(secrets, key, { ...storedSeller(snap.seller), ibanSealed: snap.seller.bankIBANSealed ?? currentIbanSealed }, doc.status !== 'void'),
+    seller: sellerParty(
+      secrets,
+      key,
+      { ...storedSeller(snap.seller), ibanSealed: snap.seller.bankIBANSealed ?? currentIbanSealed },
+      doc.status !== 'void',
+    ),
     buyer: buyerParty(openedBuyer(secrets, key, snap.buyer)),
     ...amountsOf(snap.taxCalculation, snap.lines),
     paymentTermsDays: doc.paymentTermsDays,
@@ -161,7 +189,19 @@ export interface ProformaContext {
 export function proformaView(
   secrets: SecretBox,
   key: OrgKey,
-  doc: Pick<InvoiceDoc, 'id' | 'version' | 'issueDate' | 'dueDate' | 'paymentTermsDays' | 'servicePeriod' | 'currency' | 'taxCalculation' | 'items' | 'notes'>,
+  doc: Pick<
+    InvoiceDoc,
+    | 'id'
+    | 'version'
+    | 'issueDate'
+    | 'dueDate'
+    | 'paymentTermsDays'
+    | 'servicePeriod'
+    | 'currency'
+    | 'taxCalculation'
+    | 'items'
+    | 'notes'
+  >,
   ctx: ProformaContext,
 ): VersionedView {
   const { settings } = ctx;
@@ -182,7 +222,12 @@ export function proformaView(
     servicePeriod: doc.servicePeriod,
     currency: doc.currency,
     seller: sellerParty(secrets, key, seller, true),
-    buyer: buyerParty({ name: ctx.buyer.name, address: ctx.buyer.address, email: ctx.buyer.email, taxId: ctx.buyer.taxId }),
+    buyer: buyerParty({
+      name: ctx.buyer.name,
+      address: ctx.buyer.address,
+      email: ctx.buyer.email,
+      taxId: ctx.buyer.taxId,
+    }),
     ...amountsOf(doc.taxCalculation, doc.items),
     paymentTermsDays: doc.paymentTermsDays,
     invoiceNumber: null,
@@ -192,10 +237,19 @@ export function proformaView(
   return { view, snapshotVersion: snapshotVersionOf(`d${doc.version}`, view) };
 }
 
-const CREDIT_REASONS = { void: 'Full reversal of the voided invoice.', refund: 'Refunded payment.', chargeback: 'Payment reversed after a dispute.' } as const;
+const CREDIT_REASONS = {
+  void: 'Full reversal of the voided invoice.',
+  refund: 'Refunded payment.',
+  chargeback: 'Payment reversed after a dispute.',
+} as const;
 
 /** A credit note as printed: its own frozen seller, buyer and credited amounts. */
-export function creditNoteDocumentView(secrets: SecretBox, key: OrgKey, doc: CreditNoteDoc, site: SiteBranding | null): VersionedView {
+export function creditNoteDocumentView(
+  secrets: SecretBox,
+  key: OrgKey,
+  doc: CreditNoteDoc,
+  site: SiteBranding | null,
+): VersionedView {
   const view: DocumentView = {
     kind: 'credit_note',
     number: doc.number,

@@ -18,5 +18,8 @@ export interface RenderPdfCall {
 export interface DocumentsPort {
   renderPdf(key: OrgKey, call: RenderPdfCall): Promise<{ pdf: Buffer; rendered: boolean }>;
   /** Writes an e-invoice (XML, or the Factur-X hybrid PDF) and answers it with its validation report. */
-  renderEInvoice(key: OrgKey, body: RenderEInvoiceBody): Promise<{ content: Buffer; contentType: string; report: EInvoiceReport }>;
+  renderEInvoice(
+    key: OrgKey,
+    body: RenderEInvoiceBody,
+  ): Promise<{ content: Buffer; contentType: string; report: EInvoiceReport }>;
 }

@@ -1,5 +1,11 @@
 import { ErrorCode, ConflictError, NotFoundError, decodePatch } from '@paymesh/core';
-import { invoiceCreate, invoiceTaxPreviewRequest, invoiceUpdate, type InvoiceCreate, type InvoiceRecord } from '@paymesh/contracts';
+import {
+  invoiceCreate,
+  invoiceTaxPreviewRequest,
+  invoiceUpdate,
+  type InvoiceCreate,
+  type InvoiceRecord,
+} from '@paymesh/contracts';
 import { zonedDay } from '../domain/numbering';
 import { totalsOf, type InvoiceDoc } from '../domain/invoice';
 import { INVOICES } from '../store/collections';
@@ -15,17 +21,23 @@ export async function buyerOf(deps: InvoiceDeps, key: OrgKey, clientId: string):
   try {
     return await loadInvoiceBuyer(deps, key, clientId);
   } catch (err) {
-    if (err instanceof NotFoundError) throw new NotFoundError(`clientId: client ${clientId} not found`, { field: 'clientId' });
+    if (err instanceof NotFoundError)
+      throw new NotFoundError(`clientId: client ${clientId} not found`, { field: 'clientId' });
     throw err;
   }
 }
 
 async function requireSite(deps: InvoiceDeps, key: OrgKey, siteId: string): Promise<void> {
-  if (!(await deps.checkout.siteExists(key, siteId))) throw new NotFoundError(`siteId: site ${siteId} not found`, { field: 'siteId' });
+  if (!(await deps.checkout.siteExists(key, siteId)))
+    throw new NotFoundError(`siteId: site ${siteId} not found`, { field: 'siteId' });
 }
 
 /** The tax the engine puts on a draft for its client (tax point: the wanted issue date, else today in the organization's zone). */
-async function draftTax(deps: InvoiceDeps, key: OrgKey, input: Pick<InvoiceCreate, 'clientId' | 'items' | 'currency' | 'issueDate'>) {
+async function draftTax(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  input: Pick<InvoiceCreate, 'clientId' | 'items' | 'currency' | 'issueDate'>,
+) {
   const buyer = await buyerOf(deps, key, input.clientId);
   const settings = (await getInvoicingSettings(deps, key)).settings;
   const date = input.issueDate ?? zonedDay(deps.clock.now(), settings.timeZone ?? 'UTC');
@@ -56,7 +68,11 @@ export async function draftFields(deps: InvoiceDeps, key: OrgKey, input: Invoice
  * `preview-tax` of a draft payload and the recurring service's upcoming charges. The site, when
  * given, must exist as on create.
  */
-export async function previewInvoiceTax(deps: InvoiceDeps, key: OrgKey, bodyJson: string): Promise<{ taxCalculation: unknown; totals: ReturnType<typeof totalsOf> }> {
+export async function previewInvoiceTax(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  bodyJson: string,
+): Promise<{ taxCalculation: unknown; totals: ReturnType<typeof totalsOf> }> {
   const input = decodePatch(invoiceTaxPreviewRequest, bodyJson);
   if (input.siteId) await requireSite(deps, key, input.siteId);
   const calc = await draftTax(deps, key, input);
@@ -72,7 +88,12 @@ export interface CreateInvoiceOptions {
 }
 
 /** `POST /invoices`: a draft, taxed by the engine. Nothing is written when any input is refused. */
-export async function createInvoice(deps: InvoiceDeps, key: OrgKey, bodyJson: string, options: CreateInvoiceOptions = {}): Promise<InvoiceRecord> {
+export async function createInvoice(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  bodyJson: string,
+  options: CreateInvoiceOptions = {},
+): Promise<InvoiceRecord> {
   const input = decodePatch(invoiceCreate, bodyJson);
   const coll = deps.store.collection<InvoiceDoc>(INVOICES);
   const idempotencyKey = options.idempotencyKey ?? null;
@@ -85,44 +106,55 @@ export async function createInvoice(deps: InvoiceDeps, key: OrgKey, bodyJson: st
   let doc: InvoiceDoc;
   try {
     doc = await coll.insert({
-    organizationId: key.organizationId,
-    mode: key.mode,
-    status: 'draft',
-    number: null,
-    ...fields,
-    notes: input.notes ?? null,
-    amountPaid: 0,
-    payments: [],
-    transactionId: null,
-    sourceTransactionId: null,
-    snapshot: null,
-    corrections: [],
-    creditNoteIds: [],
-    createdAt: now,
-    updatedAt: now,
-    issuedAt: null,
-    voidedAt: null,
-    voidReason: null,
-    ...(idempotencyKey ? { idempotencyKey } : {}),
-  });
+      organizationId: key.organizationId,
+      mode: key.mode,
+      status: 'draft',
+      number: null,
+      ...fields,
+      notes: input.notes ?? null,
+      amountPaid: 0,
+      payments: [],
+      transactionId: null,
+      sourceTransactionId: null,
+      snapshot: null,
+      corrections: [],
+      creditNoteIds: [],
+      createdAt: now,
+      updatedAt: now,
+      issuedAt: null,
+      voidedAt: null,
+      voidReason: null,
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+    });
   } catch (err) {
     // A concurrent call with the same key won the unique index: answer its invoice.
     const raced = err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY ? await earlier() : null;
     if (raced) return invoiceView(deps.secrets, key, raced);
     throw err;
   }
-  deps.logger.info({ invoiceId: doc.id, organizationId: key.organizationId, lines: doc.items.length }, 'invoice draft created');
+  deps.logger.info(
+    { invoiceId: doc.id, organizationId: key.organizationId, lines: doc.items.length },
+    'invoice draft created',
+  );
   return invoiceView(deps.secrets, key, doc);
 }
 
 export function notDraft(doc: InvoiceDoc, action: string): ConflictError {
-  return new ConflictError(`invoice ${doc.number ?? doc.id} is ${doc.status}: only drafts can be ${action}; correct or void an issued invoice instead`, {
-    code: ErrorCode.INVOICE_NOT_DRAFT,
-  });
+  return new ConflictError(
+    `invoice ${doc.number ?? doc.id} is ${doc.status}: only drafts can be ${action}; correct or void an issued invoice instead`,
+    {
+      code: ErrorCode.INVOICE_NOT_DRAFT,
+    },
+  );
 }
 
 /** `PUT /invoices/:id`: replaces a draft's editable fields and recomputes its tax. */
-export async function updateInvoice(deps: InvoiceDeps, key: OrgKey, id: string, bodyJson: string): Promise<InvoiceRecord> {
+export async function updateInvoice(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  id: string,
+  bodyJson: string,
+): Promise<InvoiceRecord> {
   const input = decodePatch(invoiceUpdate, bodyJson);
   const current = await loadInvoice(deps, key, id);
   if (current.status !== 'draft') throw notDraft(current, 'edited');
@@ -142,7 +174,11 @@ export async function updateInvoice(deps: InvoiceDeps, key: OrgKey, id: string, 
 }
 
 /** `DELETE /invoices/:id`: drafts only; an issued invoice is kept for good (void it). */
-export async function deleteInvoice(deps: InvoiceDeps, key: OrgKey, id: string): Promise<{ id: string; deleted: true }> {
+export async function deleteInvoice(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  id: string,
+): Promise<{ id: string; deleted: true }> {
   const doc = await loadInvoice(deps, key, id);
   if (doc.status !== 'draft') throw notDraft(doc, 'deleted');
   await deps.store.transaction(async (tx) => {

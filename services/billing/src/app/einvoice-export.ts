@@ -1,8 +1,29 @@
-import { ConflictError, ErrorCode, ForbiddenError, isObjectId, NotFoundError, UnprocessableError, ValidationError, type SealedValue } from '@paymesh/core';
-import { einvoiceFormat, type EInvoiceFormat, type EInvoiceReport, type EInvoiceReportEntry, type EInvoiceReportList } from '@paymesh/contracts';
+import {
+  ConflictError,
+  ErrorCode,
+  ForbiddenError,
+  isObjectId,
+  NotFoundError,
+  UnprocessableError,
+  ValidationError,
+  type SealedValue,
+} from '@paymesh/core';
+import {
+  einvoiceFormat,
+  type EInvoiceFormat,
+  type EInvoiceReport,
+  type EInvoiceReportEntry,
+  type EInvoiceReportList,
+} from '@paymesh/contracts';
 import type { StoredDoc } from '@paymesh/store';
 import { z } from 'zod';
-import { einvoiceDocumentOf, einvoiceFileName, einvoiceReadiness, type EInvoiceSeller, type EInvoiceSource } from '../domain/einvoice';
+import {
+  einvoiceDocumentOf,
+  einvoiceFileName,
+  einvoiceReadiness,
+  type EInvoiceSeller,
+  type EInvoiceSource,
+} from '../domain/einvoice';
 import type { InvoicingSettings } from '../domain/invoicing-settings';
 import type { StoredSeller } from '../domain/invoice';
 import { EINVOICE_REPORTS } from '../store/collections';
@@ -17,7 +38,10 @@ import { parseJsonBody } from '@paymesh/grpc';
 export const einvoiceRequest = z
   .object({ format: einvoiceFormat, output: z.enum(['xml', 'pdf']).default('xml') })
   .strict()
-  .refine((r) => r.output === 'xml' || r.format === 'zugferd', { message: 'a PDF carries the zugferd format only', path: ['output'] });
+  .refine((r) => r.output === 'xml' || r.format === 'zugferd', {
+    message: 'a PDF carries the zugferd format only',
+    path: ['output'],
+  });
 
 /** A stored validation report: the latest per document and format. */
 interface EInvoiceReportDoc extends StoredDoc, Omit<EInvoiceReportEntry, 'documentId'> {
@@ -36,10 +60,14 @@ export interface EInvoiceFile {
 /** 403 EINVOICE_DISABLED / EINVOICE_FORMAT_NOT_ALLOWED from the organization's settings (spec error table). */
 export function enforceEInvoiceSettings(settings: InvoicingSettings, format: EInvoiceFormat): void {
   if (!settings.eInvoice.enabled) {
-    throw new ForbiddenError('e-invoice generation is disabled in the invoicing settings (eInvoice.enabled)', { code: ErrorCode.EINVOICE_DISABLED });
+    throw new ForbiddenError('e-invoice generation is disabled in the invoicing settings (eInvoice.enabled)', {
+      code: ErrorCode.EINVOICE_DISABLED,
+    });
   }
   if (!settings.eInvoice.allowedFormats.includes(format)) {
-    throw new ForbiddenError(`e-invoice format ${format} is not in the invoicing settings' eInvoice.allowedFormats`, { code: ErrorCode.EINVOICE_FORMAT_NOT_ALLOWED });
+    throw new ForbiddenError(`e-invoice format ${format} is not in the invoicing settings' eInvoice.allowedFormats`, {
+      code: ErrorCode.EINVOICE_FORMAT_NOT_ALLOWED,
+    });
   }
 }
 
@@ -59,20 +87,43 @@ function sellerOf(deps: InvoiceDeps, key: OrgKey, s: StoredSeller, settings: Inv
     email: s.email ?? settings.companyEmail,
     phone: s.phone ?? settings.companyPhone ?? null,
     iban: ibanSealed ? open(ibanSealed, 'bankIBAN') : null,
-    peppolRoutingAddress: peppol ? { schemeId: peppol.schemeId, value: open(peppol.value, 'eInvoice.sellerPeppolRoutingAddress') } : null,
+    peppolRoutingAddress: peppol
+      ? { schemeId: peppol.schemeId, value: open(peppol.value, 'eInvoice.sellerPeppolRoutingAddress') }
+      : null,
   };
 }
 
 /** 422 EINVOICE_READINESS_FAILED naming every missing value. */
 function readinessFailure(problems: { field: string; message: string }[], format: EInvoiceFormat): UnprocessableError {
   const list = problems.map((p) => `${p.field} (${p.message})`).join('; ');
-  return new UnprocessableError(`the ${format} e-invoice cannot be generated; missing: ${list}`, { code: ErrorCode.EINVOICE_READINESS_FAILED, field: problems[0]?.field });
+  return new UnprocessableError(`the ${format} e-invoice cannot be generated; missing: ${list}`, {
+    code: ErrorCode.EINVOICE_READINESS_FAILED,
+    field: problems[0]?.field,
+  });
 }
 
-async function storeReport(deps: InvoiceDeps, key: OrgKey, target: { documentKind: 'invoice' | 'credit_note'; documentId: string; snapshotVersion: string }, report: EInvoiceReport, outcome: 'delivered' | 'refused'): Promise<void> {
+async function storeReport(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  target: { documentKind: 'invoice' | 'credit_note'; documentId: string; snapshotVersion: string },
+  report: EInvoiceReport,
+  outcome: 'delivered' | 'refused',
+): Promise<void> {
   const coll = deps.store.collection<EInvoiceReportDoc>(EINVOICE_REPORTS);
-  const filter = { organizationId: key.organizationId, mode: key.mode, documentKind: target.documentKind, documentId: target.documentId, format: report.format };
-  const next = { ...filter, ...report, snapshotVersion: target.snapshotVersion, outcome, updatedAt: deps.clock.now().toISOString() };
+  const filter = {
+    organizationId: key.organizationId,
+    mode: key.mode,
+    documentKind: target.documentKind,
+    documentId: target.documentId,
+    format: report.format,
+  };
+  const next = {
+    ...filter,
+    ...report,
+    snapshotVersion: target.snapshotVersion,
+    outcome,
+    updatedAt: deps.clock.now().toISOString(),
+  };
   // Latest report wins; two generations at once differ only in checkedAt.
   for (let attempt = 0; attempt < 3; attempt++) {
     const existing = await coll.findOne(filter);
@@ -104,26 +155,50 @@ async function produce(
 ): Promise<EInvoiceFile> {
   const problems = einvoiceReadiness(src, request.format);
   if (problems.length > 0) throw readinessFailure(problems, request.format);
-  const out = await deps.documents.renderEInvoice(key, { format: request.format, output: request.output, document: einvoiceDocumentOf(src) });
+  const out = await deps.documents.renderEInvoice(key, {
+    format: request.format,
+    output: request.output,
+    document: einvoiceDocumentOf(src),
+  });
   const refused = !out.report.valid && settings.eInvoice.strictValidation;
   await storeReport(deps, key, target, out.report, refused ? 'refused' : 'delivered');
   if (refused) {
-    const rules = out.report.findings.filter((f) => f.severity === 'error').map((f) => `${f.rule}${f.field ? ` ${f.field}` : ''}: ${f.message}`);
-    throw new UnprocessableError(`the ${request.format} e-invoice failed validation: ${rules.join('; ')}`, { code: ErrorCode.EINVOICE_READINESS_FAILED });
+    const rules = out.report.findings
+      .filter((f) => f.severity === 'error')
+      .map((f) => `${f.rule}${f.field ? ` ${f.field}` : ''}: ${f.message}`);
+    throw new UnprocessableError(`the ${request.format} e-invoice failed validation: ${rules.join('; ')}`, {
+      code: ErrorCode.EINVOICE_READINESS_FAILED,
+    });
   }
-  if (!out.report.valid) deps.logger.warn({ documentId: target.documentId, format: request.format, errors: out.report.errors }, 'e-invoice delivered with validation errors (strictValidation off)');
-  return { content: out.content, contentType: out.contentType, fileName: einvoiceFileName(src.number, request.format, request.output) };
+  if (!out.report.valid)
+    deps.logger.warn(
+      { documentId: target.documentId, format: request.format, errors: out.report.errors },
+      'e-invoice delivered with validation errors (strictValidation off)',
+    );
+  return {
+    content: out.content,
+    contentType: out.contentType,
+    fileName: einvoiceFileName(src.number, request.format, request.output),
+  };
 }
 
 /** `GET /invoices/:id/xml`, `/xml/peppol`, `/pdf/zugferd`: an issued invoice as an e-invoice. */
-export async function renderInvoiceEInvoice(deps: InvoiceDeps, key: OrgKey, id: string, rawBody: string): Promise<EInvoiceFile> {
+export async function renderInvoiceEInvoice(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  id: string,
+  rawBody: string,
+): Promise<EInvoiceFile> {
   const request = parseJsonBody(rawBody, einvoiceRequest);
   const invoice = await loadInvoice(deps, key, id);
   const settings = (await getInvoicingSettings(deps, key)).settings;
   enforceEInvoiceSettings(settings, request.format);
   const snap = invoice.snapshot;
   if (invoice.status === 'draft' || !snap || !invoice.number) {
-    throw new ConflictError(`invoice ${id} is a draft: issue it before asking for an e-invoice (drafts have only a pro forma PDF)`, { code: ErrorCode.INVOICE_NOT_ISSUED });
+    throw new ConflictError(
+      `invoice ${id} is a draft: issue it before asking for an e-invoice (drafts have only a pro forma PDF)`,
+      { code: ErrorCode.INVOICE_NOT_ISSUED },
+    );
   }
   const src: EInvoiceSource = {
     kind: 'invoice',
@@ -140,11 +215,23 @@ export async function renderInvoiceEInvoice(deps: InvoiceDeps, key: OrgKey, id: 
     precedingInvoice: null,
     reason: null,
   };
-  return produce(deps, key, settings, src, { documentKind: 'invoice', documentId: id, snapshotVersion: `c${invoice.corrections.length}` }, request);
+  return produce(
+    deps,
+    key,
+    settings,
+    src,
+    { documentKind: 'invoice', documentId: id, snapshotVersion: `c${invoice.corrections.length}` },
+    request,
+  );
 }
 
 /** A credit note as an e-invoice (UBL CreditNote / CII 381). */
-export async function renderCreditNoteEInvoice(deps: InvoiceDeps, key: OrgKey, id: string, rawBody: string): Promise<EInvoiceFile> {
+export async function renderCreditNoteEInvoice(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  id: string,
+  rawBody: string,
+): Promise<EInvoiceFile> {
   const request = parseJsonBody(rawBody, einvoiceRequest);
   const note = await loadCreditNote(deps, key, id);
   const settings = (await getInvoicingSettings(deps, key)).settings;
@@ -168,11 +255,23 @@ export async function renderCreditNoteEInvoice(deps: InvoiceDeps, key: OrgKey, i
     precedingInvoice: { number: note.invoiceNumber, issueDate: invoice?.issueDate ?? null },
     reason: note.reason,
   };
-  return produce(deps, key, settings, src, { documentKind: 'credit_note', documentId: id, snapshotVersion: 'c0' }, request);
+  return produce(
+    deps,
+    key,
+    settings,
+    src,
+    { documentKind: 'credit_note', documentId: id, snapshotVersion: 'c0' },
+    request,
+  );
 }
 
 /** Stored validation reports of an invoice or credit note (the document must exist), one per format. */
-export async function listEInvoiceReports(deps: InvoiceDeps, key: OrgKey, kind: 'invoice' | 'credit_note', id: string): Promise<EInvoiceReportList> {
+export async function listEInvoiceReports(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  kind: 'invoice' | 'credit_note',
+  id: string,
+): Promise<EInvoiceReportList> {
   if (!isObjectId(id)) throw new ValidationError('id must be a 24-hex identifier', { field: 'id' });
   if (kind === 'invoice') await loadInvoice(deps, key, id);
   else await loadCreditNote(deps, key, id);

@@ -17,19 +17,31 @@ import { recordReversal } from './invoice-refund';
  * status event (another consumer) has not recorded that payment yet, the chargeback records it
  * first, so the credit note is never lost to the order in which the two events arrive.
  */
-export async function applyChargebackToInvoice(deps: InvoiceDeps, event: EventEnvelope<ChargebackResolved>): Promise<void> {
+export async function applyChargebackToInvoice(
+  deps: InvoiceDeps,
+  event: EventEnvelope<ChargebackResolved>,
+): Promise<void> {
   const d = event.data;
   if (d.outcome === 'won') return;
   const key: OrgKey = { organizationId: d.organizationId, mode: d.mode };
   const found = await invoiceOfTransaction(deps, key, d);
   if (!found) return;
-  const log = { invoiceId: found.id, transactionId: d.transactionId, chargebackId: d.chargebackId, outcome: d.outcome, eventId: event.id };
+  const log = {
+    invoiceId: found.id,
+    transactionId: d.transactionId,
+    chargebackId: d.chargebackId,
+    outcome: d.outcome,
+    eventId: event.id,
+  };
   if (found.status === 'void' || found.status === 'draft' || !found.snapshot) {
     deps.logger.warn({ ...log, invoiceStatus: found.status }, 'chargeback for an invoice that is not issued; ignored');
     return;
   }
   const source = `${d.transactionId}:${d.chargebackId}`;
-  const proven = d.paidAt && d.transactionAmount && d.transactionAmount > 0 ? { transactionId: d.transactionId, amount: d.transactionAmount, paidAt: d.paidAt } : undefined;
+  const proven =
+    d.paidAt && d.transactionAmount && d.transactionAmount > 0
+      ? { transactionId: d.transactionId, amount: d.transactionAmount, paidAt: d.paidAt }
+      : undefined;
   await recordReversal(
     deps,
     key,

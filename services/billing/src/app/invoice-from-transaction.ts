@@ -1,5 +1,11 @@
 import { ConflictError, DomainError, ErrorCode, NotFoundError, ValidationError, decodePatch } from '@paymesh/core';
-import { invoiceFromTransaction, type InvoiceFromTransaction, type InvoiceItem, type InvoiceRecord, type TaxCalculation } from '@paymesh/contracts';
+import {
+  invoiceFromTransaction,
+  type InvoiceFromTransaction,
+  type InvoiceItem,
+  type InvoiceRecord,
+  type TaxCalculation,
+} from '@paymesh/contracts';
 import { totalsOf, type InvoiceDoc } from '../domain/invoice';
 import { zonedDay } from '../domain/numbering';
 import { INVOICES } from '../store/collections';
@@ -11,8 +17,14 @@ import { invoiceView } from './invoice-view';
 import { getInvoicingSettings } from './invoicing-settings';
 
 /** The invoice generated from the transaction, if any (at most one: unique index). */
-export async function invoiceOfTransaction(deps: InvoiceDeps, key: OrgKey, transactionId: string): Promise<InvoiceDoc | null> {
-  return deps.store.collection<InvoiceDoc>(INVOICES).findOne({ organizationId: key.organizationId, mode: key.mode, sourceTransactionId: transactionId });
+export async function invoiceOfTransaction(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  transactionId: string,
+): Promise<InvoiceDoc | null> {
+  return deps.store
+    .collection<InvoiceDoc>(INVOICES)
+    .findOne({ organizationId: key.organizationId, mode: key.mode, sourceTransactionId: transactionId });
 }
 
 function alreadyInvoiced(transactionId: string, invoiceId: string): ConflictError {
@@ -23,7 +35,11 @@ function alreadyInvoiced(transactionId: string, invoiceId: string): ConflictErro
 }
 
 /** The transaction of the organization and mode; another tenant's is a 404 like a missing one. */
-export async function requireTransaction(deps: InvoiceDeps, key: OrgKey, transactionId: string): Promise<InvoiceTransaction> {
+export async function requireTransaction(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  transactionId: string,
+): Promise<InvoiceTransaction> {
   const tx = await deps.checkout.transaction(key, transactionId);
   if (!tx) throw new NotFoundError(`transactionId: transaction ${transactionId} not found`, { field: 'transactionId' });
   return tx;
@@ -31,7 +47,13 @@ export async function requireTransaction(deps: InvoiceDeps, key: OrgKey, transac
 
 /** One line for the whole amount, when the transaction carries neither tax nor the lines it was taxed from. */
 function wholeAmountLine(tx: InvoiceTransaction): InvoiceItem {
-  return { description: `Payment ${tx.externalReference ?? tx.id}`.slice(0, 500), quantity: 1, unitPrice: tx.amount, amountType: 'gross', itemType: 'service' };
+  return {
+    description: `Payment ${tx.externalReference ?? tx.id}`.slice(0, 500),
+    quantity: 1,
+    unitPrice: tx.amount,
+    amountType: 'gross',
+    itemType: 'service',
+  };
 }
 
 /**
@@ -75,14 +97,19 @@ export async function draftFromTransaction(
 ): Promise<InvoiceDoc> {
   const tx = await requireTransaction(deps, key, transactionId);
   const clientId = input.clientId ?? tx.clientId;
-  if (!clientId) throw new ValidationError('clientId: the transaction has no client; give clientId in the body', { field: 'clientId' });
+  if (!clientId)
+    throw new ValidationError('clientId: the transaction has no client; give clientId in the body', {
+      field: 'clientId',
+    });
   const existing = await invoiceOfTransaction(deps, key, transactionId);
   if (existing) throw alreadyInvoiced(transactionId, existing.id);
   const buyer = await buyerOf(deps, key, clientId);
   const settings = (await getInvoicingSettings(deps, key)).settings;
   const date = input.issueDate ?? zonedDay(deps.clock.now(), settings.timeZone ?? 'UTC');
   const currency = tx.currency.toUpperCase();
-  const { items, calc, reused } = await linesAndTax(deps, key, tx, (lines) => invoiceTax(deps, key, { buyer, items: lines, currency, date }));
+  const { items, calc, reused } = await linesAndTax(deps, key, tx, (lines) =>
+    invoiceTax(deps, key, { buyer, items: lines, currency, date }),
+  );
   const now = deps.clock.now().toISOString();
   try {
     const doc = await deps.store.collection<InvoiceDoc>(INVOICES).insert({
@@ -116,7 +143,10 @@ export async function draftFromTransaction(
       voidedAt: null,
       voidReason: null,
     });
-    deps.logger.info({ invoiceId: doc.id, transactionId, organizationId: key.organizationId, taxReused: reused }, 'invoice draft created from transaction');
+    deps.logger.info(
+      { invoiceId: doc.id, transactionId, organizationId: key.organizationId, taxReused: reused },
+      'invoice draft created from transaction',
+    );
     return doc;
   } catch (err) {
     if (err instanceof DomainError && err.code === 'DUPLICATE_KEY') {
@@ -128,7 +158,12 @@ export async function draftFromTransaction(
 }
 
 /** `POST /invoices/from-transaction/:transactionId`. */
-export async function createInvoiceFromTransaction(deps: InvoiceDeps, key: OrgKey, transactionId: string, bodyJson: string): Promise<InvoiceRecord> {
+export async function createInvoiceFromTransaction(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  transactionId: string,
+  bodyJson: string,
+): Promise<InvoiceRecord> {
   const input = decodePatch(invoiceFromTransaction, bodyJson);
   return invoiceView(deps.secrets, key, await draftFromTransaction(deps, key, transactionId, input));
 }

@@ -14,19 +14,31 @@ import { recordReversal } from './invoice-refund';
  * `refund:<refundId>`). When the invoice has not recorded the transaction's payment yet (its
  * status event is handled by another consumer and may come later), the refund records it first.
  */
-export async function applyRefundToInvoice(deps: InvoiceDeps, event: EventEnvelope<TransactionRefunded>): Promise<void> {
+export async function applyRefundToInvoice(
+  deps: InvoiceDeps,
+  event: EventEnvelope<TransactionRefunded>,
+): Promise<void> {
   const d = event.data;
   const key: OrgKey = { organizationId: d.organizationId, mode: d.mode };
   const found = await invoiceOfTransaction(deps, key, d);
   if (!found) return;
-  const log = { invoiceId: found.id, transactionId: d.transactionId, refundId: d.refundId, amount: d.amount, eventId: event.id };
+  const log = {
+    invoiceId: found.id,
+    transactionId: d.transactionId,
+    refundId: d.refundId,
+    amount: d.amount,
+    eventId: event.id,
+  };
   deps.logger.info(log, 'refund of an invoice payment received');
   if (found.status === 'void' || found.status === 'draft' || !found.snapshot) {
     deps.logger.warn({ ...log, invoiceStatus: found.status }, 'refund for an invoice that is not issued; ignored');
     return;
   }
   if (d.currency !== found.currency) {
-    deps.logger.warn({ ...log, currency: d.currency, invoiceCurrency: found.currency }, 'refund in another currency than the invoice; ignored');
+    deps.logger.warn(
+      { ...log, currency: d.currency, invoiceCurrency: found.currency },
+      'refund in another currency than the invoice; ignored',
+    );
     return;
   }
   const source = refundSource(d.refundId);
@@ -41,7 +53,9 @@ export async function applyRefundToInvoice(deps: InvoiceDeps, event: EventEnvelo
       sourceKey: source,
       reason: `Refund ${d.refundId} of payment ${d.transactionId}`,
       limit: () => d.amount,
-      ...(d.paidAt && d.transactionAmount > 0 ? { payment: { transactionId: d.transactionId, amount: d.transactionAmount, paidAt: d.paidAt } } : {}),
+      ...(d.paidAt && d.transactionAmount > 0
+        ? { payment: { transactionId: d.transactionId, amount: d.transactionAmount, paidAt: d.paidAt } }
+        : {}),
     },
     log,
   );

@@ -2,7 +2,13 @@ import { ConflictError, ErrorCode, newObjectId } from '@paymesh/core';
 import { eventId, type EventEnvelope } from '@paymesh/bus';
 import { Subjects, type InvoicePayment, type TransactionStatusChanged } from '@paymesh/contracts';
 import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
-import { settlementOf, uncoveredByRefunds, withPayment, withReversal, type PaymentState } from '../domain/invoice-payments';
+import {
+  settlementOf,
+  uncoveredByRefunds,
+  withPayment,
+  withReversal,
+  type PaymentState,
+} from '../domain/invoice-payments';
 import { zonedDay } from '../domain/numbering';
 import { effectivePrefixes } from '../domain/site-invoicing';
 import { allocateInvoiceTax } from '../domain/tax-allocation';
@@ -95,9 +101,22 @@ export async function recordReversal(
       const state = paymentStateOf(cur);
       const paid = (source.payment && withPayment(state, source.payment)) || state;
       const limit = source.limit?.(paid) ?? Number.POSITIVE_INFINITY;
-      const reversed = withReversal(paid, { transactionId: source.transactionId, kind: source.kind, at, sourceEventId: source.sourceEventId, creditNoteId }, limit);
+      const reversed = withReversal(
+        paid,
+        {
+          transactionId: source.transactionId,
+          kind: source.kind,
+          at,
+          sourceEventId: source.sourceEventId,
+          creditNoteId,
+        },
+        limit,
+      );
       if (!reversed) {
-        deps.logger.info(log, 'nothing of the invoice payment left to reverse (recorded already or covered by refund credit notes)');
+        deps.logger.info(
+          log,
+          'nothing of the invoice payment left to reverse (recorded already or covered by refund credit notes)',
+        );
         return;
       }
       const credited = allocateInvoiceTax(snap.taxCalculation, reversed.reversal.amount);
@@ -118,7 +137,14 @@ export async function recordReversal(
         issueDate: day,
         seller: snap.seller,
         buyer: snap.buyer,
-        lines: credited.lines.map((l) => ({ description: l.name, quantity: 1, unitPrice: l.gross, amountType: 'gross' as const, taxRate: l.taxRate, itemType: l.itemType })),
+        lines: credited.lines.map((l) => ({
+          description: l.name,
+          quantity: 1,
+          unitPrice: l.gross,
+          amountType: 'gross' as const,
+          taxRate: l.taxRate,
+          itemType: l.itemType,
+        })),
         taxCalculation: credited,
         totals: { net: credited.totalNet, tax: credited.totalTax, gross: credited.totalGross },
         transactionId: source.transactionId,
@@ -152,15 +178,21 @@ export async function recordReversal(
         },
         { id: eventId(Subjects.creditNoteIssued, creditNoteId), occurredAt: at },
       );
-      deps.logger.info({ ...log, creditNoteId, creditNoteNumber: number, amount: reversed.reversal.amount, amountDue: s.amountDue }, `invoice payment reversed (${source.kind}) with a credit note`);
+      deps.logger.info(
+        { ...log, creditNoteId, creditNoteNumber: number, amount: reversed.reversal.amount, amountDue: s.amountDue },
+        `invoice payment reversed (${source.kind}) with a credit note`,
+      );
     });
   } catch (err) {
     // A concurrent delivery of the same source wrote its credit note first (unique per source). Any
     // other taken key fails the delivery, which the bus retries: the credit note is never dropped.
     if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) {
-      const written = await deps.store
-        .collection<CreditNoteDoc>(CREDIT_NOTES)
-        .findOne({ organizationId: key.organizationId, mode: key.mode, invoiceId: found.id, sourceKey: source.sourceKey });
+      const written = await deps.store.collection<CreditNoteDoc>(CREDIT_NOTES).findOne({
+        organizationId: key.organizationId,
+        mode: key.mode,
+        invoiceId: found.id,
+        sourceKey: source.sourceKey,
+      });
       if (written) {
         deps.logger.info({ ...log, creditNoteId: written.id }, 'credit note written by a concurrent delivery');
         return;

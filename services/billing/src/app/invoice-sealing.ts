@@ -19,7 +19,10 @@ export function sealBuyer(secrets: SecretBox, key: OrgKey, b: InvoiceBuyer): Sto
     taxIdType: b.taxIdType,
     taxCountry: b.taxCountry,
     peppolRoutingAddress: b.peppolRoutingAddress
-      ? { schemeId: b.peppolRoutingAddress.schemeId, value: secrets.seal(b.peppolRoutingAddress.value, documentAad(key, 'buyer.peppolRoutingAddress')) }
+      ? {
+          schemeId: b.peppolRoutingAddress.schemeId,
+          value: secrets.seal(b.peppolRoutingAddress.value, documentAad(key, 'buyer.peppolRoutingAddress')),
+        }
       : null,
   };
 }
@@ -34,7 +37,10 @@ export function openBuyer(secrets: SecretBox, key: OrgKey, b: StoredBuyer): Invo
     taxIdType: b.taxIdType,
     taxCountry: b.taxCountry,
     peppolRoutingAddress: b.peppolRoutingAddress
-      ? { schemeId: b.peppolRoutingAddress.schemeId, value: secrets.open(b.peppolRoutingAddress.value, documentAad(key, 'buyer.peppolRoutingAddress')) }
+      ? {
+          schemeId: b.peppolRoutingAddress.schemeId,
+          value: secrets.open(b.peppolRoutingAddress.value, documentAad(key, 'buyer.peppolRoutingAddress')),
+        }
       : null,
   };
 }

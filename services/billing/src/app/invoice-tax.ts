@@ -8,10 +8,13 @@ import type { InvoiceDeps, SellerTaxSettings } from './invoice-deps';
 export function buyerCountry(buyer: Pick<InvoiceBuyer, 'taxCountry' | 'address'>): string {
   const country = buyer.taxCountry ?? buyer.address?.country ?? null;
   if (!country) {
-    throw new UnprocessableError('clientId: the client has neither a tax country nor an address country; add one to the client to tax the invoice', {
-      code: ErrorCode.INVOICE_BUYER_INCOMPLETE,
-      field: 'clientId',
-    });
+    throw new UnprocessableError(
+      'clientId: the client has neither a tax country nor an address country; add one to the client to tax the invoice',
+      {
+        code: ErrorCode.INVOICE_BUYER_INCOMPLETE,
+        field: 'clientId',
+      },
+    );
   }
   return country;
 }
@@ -28,7 +31,10 @@ export async function invoiceTax(
 ): Promise<TaxCalculation> {
   const seller = input.seller ?? (await deps.tax.settings(key));
   const country = buyerCountry(input.buyer);
-  const vatId = input.buyer.taxId && (input.buyer.taxIdType ?? 'vat') === 'vat' ? input.buyer.taxId.replace(/[\s.-]/g, '').slice(0, 20) : undefined;
+  const vatId =
+    input.buyer.taxId && (input.buyer.taxIdType ?? 'vat') === 'vat'
+      ? input.buyer.taxId.replace(/[\s.-]/g, '').slice(0, 20)
+      : undefined;
   const request: CalculateTaxRequest = {
     organizationId: key.organizationId,
     mode: key.mode,

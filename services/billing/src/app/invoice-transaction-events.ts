@@ -20,7 +20,10 @@ import { recordRefund } from './invoice-refund';
  *   `checkout.chargeback.resolved` (see invoice-chargeback.ts).
  * Voided invoices take no payments or reversals (logged).
  */
-export async function applyTransactionToInvoice(deps: InvoiceDeps, event: EventEnvelope<TransactionStatusChanged>): Promise<void> {
+export async function applyTransactionToInvoice(
+  deps: InvoiceDeps,
+  event: EventEnvelope<TransactionStatusChanged>,
+): Promise<void> {
   const d = event.data;
   if (d.status !== 1 && d.status !== 3 && d.status !== 4) return;
   const key: OrgKey = { organizationId: d.organizationId, mode: d.mode };
@@ -33,7 +36,10 @@ export async function applyTransactionToInvoice(deps: InvoiceDeps, event: EventE
     return;
   }
   if (found.status === 'void' || found.status === 'draft' || !found.snapshot) {
-    deps.logger.warn({ ...log, invoiceStatus: found.status }, 'transaction outcome for an invoice that is not issued; ignored');
+    deps.logger.warn(
+      { ...log, invoiceStatus: found.status },
+      'transaction outcome for an invoice that is not issued; ignored',
+    );
     return;
   }
   if (d.status === 1) await recordPayment(deps, found.id, d, log);
@@ -60,7 +66,13 @@ export async function recordPayment(
     if (!next) return; // recorded already
     const s = settlementOf(next);
     const { id: _id, version: _v, ...rest } = cur;
-    await coll.replace(id, cur.version, { ...rest, payments: [...next.payments], amountPaid: s.amountPaid, status: s.status, updatedAt: deps.clock.now().toISOString() });
+    await coll.replace(id, cur.version, {
+      ...rest,
+      payments: [...next.payments],
+      amountPaid: s.amountPaid,
+      status: s.status,
+      updatedAt: deps.clock.now().toISOString(),
+    });
     deps.logger.info({ ...log, amount, amountDue: s.amountDue, invoiceStatus: s.status }, 'invoice payment recorded');
   });
 }

@@ -10,7 +10,8 @@ import { paymentStateOf } from './invoice-payment-state';
 /** The invoice of the organization and mode; another tenant's is indistinguishable from a missing one. */
 export async function loadInvoice(deps: BillingDeps, key: OrgKey, id: string): Promise<InvoiceDoc> {
   const doc = await deps.store.collection<InvoiceDoc>(INVOICES).get(id);
-  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode) throw new NotFoundError('invoice not found', { field: 'id' });
+  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode)
+    throw new NotFoundError('invoice not found', { field: 'id' });
   return doc;
 }
 
@@ -54,7 +55,8 @@ export function invoiceView(secrets: SecretBox, key: OrgKey, d: InvoiceDoc): Inv
 
 export async function loadCreditNote(deps: BillingDeps, key: OrgKey, id: string): Promise<CreditNoteDoc> {
   const doc = await deps.store.collection<CreditNoteDoc>(CREDIT_NOTES).get(id);
-  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode) throw new NotFoundError('credit note not found', { field: 'id' });
+  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode)
+    throw new NotFoundError('credit note not found', { field: 'id' });
   return doc;
 }
 

@@ -18,11 +18,17 @@ export function settingsAad(key: OrgKey, field: string): string {
 
 export async function getInvoicingSettings(deps: BillingDeps, key: OrgKey): Promise<InvoicingSettingsState> {
   const doc = await findOrgSettings<InvoicingSettings>(deps.store, INVOICING_SETTINGS, key.organizationId, key.mode);
-  return doc ? { settings: doc.settings, updatedAt: doc.updatedAt } : { settings: defaultInvoicingSettings(), updatedAt: null };
+  return doc
+    ? { settings: doc.settings, updatedAt: doc.updatedAt }
+    : { settings: defaultInvoicingSettings(), updatedAt: null };
 }
 
 /** Merges a validated patch into the stored settings; an invalid or empty patch writes nothing. */
-export async function updateInvoicingSettings(deps: BillingDeps, key: OrgKey, patchJson: string): Promise<InvoicingSettingsState> {
+export async function updateInvoicingSettings(
+  deps: BillingDeps,
+  key: OrgKey,
+  patchJson: string,
+): Promise<InvoicingSettingsState> {
   const patch = decodePatch(invoicingSettingsPatch, patchJson);
   if (Object.keys(patch).length === 0) return getInvoicingSettings(deps, key);
   const seal = (plaintext: string, field: string) => deps.secrets.seal(plaintext, settingsAad(key, field));
@@ -34,6 +40,9 @@ export async function updateInvoicingSettings(deps: BillingDeps, key: OrgKey, pa
     defaultInvoicingSettings,
     (current) => applyInvoicingPatch(current, patch, seal),
   );
-  deps.logger.info({ organizationId: key.organizationId, mode: key.mode, fields: Object.keys(patch) }, 'invoicing settings updated');
+  deps.logger.info(
+    { organizationId: key.organizationId, mode: key.mode, fields: Object.keys(patch) },
+    'invoicing settings updated',
+  );
   return { settings: doc.settings, updatedAt: doc.updatedAt };
 }

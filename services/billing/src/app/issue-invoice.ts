@@ -46,13 +46,24 @@ export async function issueInvoice(deps: InvoiceDeps, key: OrgKey, id: string): 
   const timeZone = settings.timeZone ?? 'UTC';
   const now = deps.clock.now();
   const issueDate = draft.issueDate ?? zonedDay(now, timeZone);
-  const dueDate = draft.dueDate ?? (draft.paymentTermsDays !== null ? addDays(issueDate, draft.paymentTermsDays) : null);
-  const [buyer, sellerTax, prefixes] = await Promise.all([buyerOf(deps, key, draft.clientId), deps.tax.settings(key), sitePrefixes(deps, key, draft.siteId)]);
+  const dueDate =
+    draft.dueDate ?? (draft.paymentTermsDays !== null ? addDays(issueDate, draft.paymentTermsDays) : null);
+  const [buyer, sellerTax, prefixes] = await Promise.all([
+    buyerOf(deps, key, draft.clientId),
+    deps.tax.settings(key),
+    sitePrefixes(deps, key, draft.siteId),
+  ]);
   // A draft generated from a transaction keeps the transaction's stored tax (the tax of what was paid).
   const calc =
     draft.taxFromTransaction && draft.taxCalculation
       ? draft.taxCalculation
-      : await invoiceTax(deps, key, { buyer, items: draft.items, currency: draft.currency, date: issueDate, seller: sellerTax });
+      : await invoiceTax(deps, key, {
+          buyer,
+          items: draft.items,
+          currency: draft.currency,
+          date: issueDate,
+          seller: sellerTax,
+        });
   const layout = { ...settings.invoiceNumberLayout, prefix: effectivePrefixes(prefixes, settings).invoicePrefix };
   const issuedAt = now.toISOString();
   const totals = totalsOf(calc);
@@ -85,7 +96,10 @@ export async function issueInvoice(deps: InvoiceDeps, key: OrgKey, id: string): 
     const cur = await coll.get(id);
     if (!cur) throw new ConflictError('invoice was deleted while being issued', { code: ErrorCode.INVOICE_NOT_DRAFT });
     if (cur.status !== 'draft') return cur;
-    if (cur.version !== draft.version) throw new ConflictError('the draft changed while being issued; issue it again', { code: ErrorCode.INVOICE_NOT_DRAFT });
+    if (cur.version !== draft.version)
+      throw new ConflictError('the draft changed while being issued; issue it again', {
+        code: ErrorCode.INVOICE_NOT_DRAFT,
+      });
     const number = await drawDocumentNumber(tx, key, 'invoice', layout, issueDate);
     const { id: _id, version: _v, ...rest } = cur;
     const next = await coll.replace(id, cur.version, {
@@ -118,7 +132,8 @@ export async function issueInvoice(deps: InvoiceDeps, key: OrgKey, id: string): 
     );
     return next;
   });
-  if (issued.issuedAt === issuedAt) deps.logger.info({ invoiceId: id, number: issued.number, organizationId: key.organizationId }, 'invoice issued');
+  if (issued.issuedAt === issuedAt)
+    deps.logger.info({ invoiceId: id, number: issued.number, organizationId: key.organizationId }, 'invoice issued');
   if (issued.transactionId && (await recordCompletedPayment(deps, key, issued.id, issued.transactionId))) {
     return invoiceView(deps.secrets, key, await loadInvoice(deps, key, id));
   }
@@ -132,9 +147,19 @@ export async function issueInvoice(deps: InvoiceDeps, key: OrgKey, id: string): 
  * here. Once: the event's consumer and this find the payment recorded by transaction id. A
  * disputed transaction (4) was paid too; refunded ones (3) are left to the refund path.
  */
-async function recordCompletedPayment(deps: InvoiceDeps, key: OrgKey, id: string, transactionId: string): Promise<boolean> {
+async function recordCompletedPayment(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  id: string,
+  transactionId: string,
+): Promise<boolean> {
   const tx = await deps.checkout.transaction(key, transactionId);
   if (!tx || (tx.status !== 1 && tx.status !== 4)) return false;
-  await recordPayment(deps, id, { transactionId, amount: tx.amount, changedAt: deps.clock.now().toISOString() }, { invoiceId: id, transactionId, source: 'issue' });
+  await recordPayment(
+    deps,
+    id,
+    { transactionId, amount: tx.amount, changedAt: deps.clock.now().toISOString() },
+    { invoiceId: id, transactionId, source: 'issue' },
+  );
   return true;
 }

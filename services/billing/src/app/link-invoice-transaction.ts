@@ -13,27 +13,39 @@ import { invoiceView, loadInvoice } from './invoice-view';
  * INVOICE_CURRENCY_MISMATCH); a void invoice takes no payment. Linking the linked one again answers
  * the invoice unchanged. Recording amounts paid is not done here.
  */
-export async function linkInvoiceTransaction(deps: InvoiceDeps, key: OrgKey, id: string, bodyJson: string): Promise<InvoiceRecord> {
+export async function linkInvoiceTransaction(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  id: string,
+  bodyJson: string,
+): Promise<InvoiceRecord> {
   const { transactionId } = decodePatch(invoiceLinkTransaction, bodyJson);
   const invoice = await loadInvoice(deps, key, id);
   if (invoice.transactionId === transactionId) return invoiceView(deps.secrets, key, invoice);
   const tx = await requireTransaction(deps, key, transactionId);
   if (tx.currency.toUpperCase() !== invoice.currency) {
-    throw new ConflictError(`transactionId: transaction ${transactionId} is in ${tx.currency.toUpperCase()}, the invoice in ${invoice.currency}`, {
-      code: ErrorCode.INVOICE_CURRENCY_MISMATCH,
-      field: 'transactionId',
-    });
+    throw new ConflictError(
+      `transactionId: transaction ${transactionId} is in ${tx.currency.toUpperCase()}, the invoice in ${invoice.currency}`,
+      {
+        code: ErrorCode.INVOICE_CURRENCY_MISMATCH,
+        field: 'transactionId',
+      },
+    );
   }
   const now = deps.clock.now().toISOString();
   const stored = await deps.store.collection<InvoiceDoc>(INVOICES).update(
     id,
     (cur) => {
-      if (cur.status === 'void') throw new ConflictError(`invoice ${cur.number ?? cur.id} is void: it takes no payment`, { field: 'id' });
+      if (cur.status === 'void')
+        throw new ConflictError(`invoice ${cur.number ?? cur.id} is void: it takes no payment`, { field: 'id' });
       const { id: _id, version: _v, ...rest } = cur;
       return { ...rest, transactionId, updatedAt: now };
     },
     3,
   );
-  deps.logger.info({ invoiceId: id, transactionId, organizationId: key.organizationId }, 'invoice payment transaction linked');
+  deps.logger.info(
+    { invoiceId: id, transactionId, organizationId: key.organizationId },
+    'invoice payment transaction linked',
+  );
   return invoiceView(deps.secrets, key, stored);
 }

@@ -1,5 +1,11 @@
 import { decodePatch } from '@paymesh/core';
-import { creditNoteListQuery, INVOICE_STATUSES, invoiceListQuery, type CreditNotePage, type InvoicePage } from '@paymesh/contracts';
+import {
+  creditNoteListQuery,
+  INVOICE_STATUSES,
+  invoiceListQuery,
+  type CreditNotePage,
+  type InvoicePage,
+} from '@paymesh/contracts';
 import type { Filter } from '@paymesh/store';
 import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
 import { CREDIT_NOTES, INVOICES } from '../store/collections';
@@ -33,8 +39,15 @@ export async function listInvoices(deps: BillingDeps, key: OrgKey, bodyJson: str
       filter.number = q.number;
     }
   }
-  const page = await deps.store.collection<InvoiceDoc>(INVOICES).find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
-  return { items: page.items.map((d) => invoiceView(deps.secrets, key, d)), total: page.total, page: q.page, limit: q.limit };
+  const page = await deps.store
+    .collection<InvoiceDoc>(INVOICES)
+    .find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
+  return {
+    items: page.items.map((d) => invoiceView(deps.secrets, key, d)),
+    total: page.total,
+    page: q.page,
+    limit: q.limit,
+  };
 }
 
 /** `GET /credit-notes`: newest first; dates filter the issue date. */
@@ -44,6 +57,13 @@ export async function listCreditNotes(deps: BillingDeps, key: OrgKey, bodyJson: 
   if (q.invoiceId) filter.invoiceId = q.invoiceId;
   const range = dateRange(q.startDate, q.endDate);
   if (range) filter.issueDate = range;
-  const page = await deps.store.collection<CreditNoteDoc>(CREDIT_NOTES).find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
-  return { items: page.items.map((d) => creditNoteView(deps.secrets, key, d)), total: page.total, page: q.page, limit: q.limit };
+  const page = await deps.store
+    .collection<CreditNoteDoc>(CREDIT_NOTES)
+    .find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
+  return {
+    items: page.items.map((d) => creditNoteView(deps.secrets, key, d)),
+    total: page.total,
+    page: q.page,
+    limit: q.limit,
+  };
 }

@@ -24,7 +24,9 @@ const ISSUED_STATUSES = ['issued', 'partially_paid', 'paid'] as const;
 
 const email = z.string().trim().max(254).email('must be an e-mail address').transform(emailKeyOf);
 const emailBody = z.object({ email }).strict();
-const listBody = z.object({ email, page: z.number().int().min(1).default(1), limit: z.number().int().min(1).max(100).default(20) }).strict();
+const listBody = z
+  .object({ email, page: z.number().int().min(1).default(1), limit: z.number().int().min(1).max(100).default(20) })
+  .strict();
 const pdfBody = z.object({ email, type: z.enum(['invoice', 'credit-note']).default('invoice') }).strict();
 const einvoiceBody = z.object({ email, format: einvoiceFormat }).strict();
 
@@ -66,13 +68,23 @@ async function ownedBy(deps: InvoiceDeps, key: OrgKey, emailKey: string): Promis
 
 const sameEmail = (stored: string | null | undefined, emailKey: string) => !!stored && emailKeyOf(stored) === emailKey;
 
-async function portalDocs(deps: InvoiceDeps, key: OrgKey, emailKey: string): Promise<{ invoices: InvoiceDoc[]; creditNotes: CreditNoteDoc[] }> {
+async function portalDocs(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  emailKey: string,
+): Promise<{ invoices: InvoiceDoc[]; creditNotes: CreditNoteDoc[] }> {
   const owned = await ownedBy(deps, key, emailKey);
   const tenant = { organizationId: key.organizationId, mode: key.mode };
   const invoices = deps.store.collection<InvoiceDoc>(INVOICES);
   const [drafts, issued, notes] = await Promise.all([
-    owned.clientIds.length > 0 ? invoices.find({ ...tenant, status: 'draft', clientId: { $in: owned.clientIds } }) : Promise.resolve({ items: [] as InvoiceDoc[] }),
-    invoices.find({ ...tenant, status: { $in: [...ISSUED_STATUSES] }, 'snapshot.buyer.email': { $in: owned.spellings } }),
+    owned.clientIds.length > 0
+      ? invoices.find({ ...tenant, status: 'draft', clientId: { $in: owned.clientIds } })
+      : Promise.resolve({ items: [] as InvoiceDoc[] }),
+    invoices.find({
+      ...tenant,
+      status: { $in: [...ISSUED_STATUSES] },
+      'snapshot.buyer.email': { $in: owned.spellings },
+    }),
     deps.store.collection<CreditNoteDoc>(CREDIT_NOTES).find({ ...tenant, 'buyer.email': { $in: owned.spellings } }),
   ]);
   return {
@@ -90,49 +102,56 @@ async function portalFormats(deps: InvoiceDeps, key: OrgKey): Promise<EInvoiceFo
 }
 
 /** `{count}` of the buyer's portal-visible documents (sign-in and magic-link conditions). */
-export async function countPortalDocuments(deps: InvoiceDeps, key: OrgKey, bodyJson: string): Promise<{ count: number }> {
+export async function countPortalDocuments(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  bodyJson: string,
+): Promise<{ count: number }> {
   const { email: e } = parseJsonBody(bodyJson, emailBody);
   const { invoices, creditNotes } = await portalDocs(deps, key, e);
   return { count: invoices.length + creditNotes.length };
 }
 
 /** The buyer's portal documents, newest first, paged. */
-export async function listPortalDocuments(deps: InvoiceDeps, key: OrgKey, bodyJson: string): Promise<{ items: PortalDocument[]; total: number; page: number; limit: number }> {
+export async function listPortalDocuments(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  bodyJson: string,
+): Promise<{ items: PortalDocument[]; total: number; page: number; limit: number }> {
   const q = parseJsonBody(bodyJson, listBody);
-  const [{ invoices, creditNotes }, formats] = await Promise.all([portalDocs(deps, key, q.email), portalFormats(deps, key)]);
+  const [{ invoices, creditNotes }, formats] = await Promise.all([
+    portalDocs(deps, key, q.email),
+    portalFormats(deps, key),
+  ]);
   const all: PortalDocument[] = [
-    ...invoices.map(
-      (d): PortalDocument => ({
-        id: d.id,
-        type: 'invoice',
-        number: d.number ?? proformaNumberOf(d.id),
-        status: d.status,
-        issueDate: d.issueDate,
-        dueDate: d.dueDate,
-        currency: d.currency,
-        total: d.totals.gross,
-        amountDue: Math.max(0, d.totals.gross - d.amountPaid),
-        pdfAvailable: true,
-        eInvoiceFormats: d.status === 'draft' ? [] : formats,
-        createdAt: d.createdAt,
-      }),
-    ),
-    ...creditNotes.map(
-      (d): PortalDocument => ({
-        id: d.id,
-        type: 'credit-note',
-        number: d.number,
-        status: 'issued',
-        issueDate: d.issueDate,
-        dueDate: null,
-        currency: d.currency,
-        total: d.totals.gross,
-        amountDue: 0,
-        pdfAvailable: true,
-        eInvoiceFormats: [],
-        createdAt: d.createdAt,
-      }),
-    ),
+    ...invoices.map((d): PortalDocument => ({
+      id: d.id,
+      type: 'invoice',
+      number: d.number ?? proformaNumberOf(d.id),
+      status: d.status,
+      issueDate: d.issueDate,
+      dueDate: d.dueDate,
+      currency: d.currency,
+      total: d.totals.gross,
+      amountDue: Math.max(0, d.totals.gross - d.amountPaid),
+      pdfAvailable: true,
+      eInvoiceFormats: d.status === 'draft' ? [] : formats,
+      createdAt: d.createdAt,
+    })),
+    ...creditNotes.map((d): PortalDocument => ({
+      id: d.id,
+      type: 'credit-note',
+      number: d.number,
+      status: 'issued',
+      issueDate: d.issueDate,
+      dueDate: null,
+      currency: d.currency,
+      total: d.totals.gross,
+      amountDue: 0,
+      pdfAvailable: true,
+      eInvoiceFormats: [],
+      createdAt: d.createdAt,
+    })),
   ].sort((a, b) => (a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt)));
   const start = (q.page - 1) * q.limit;
   return { items: all.slice(start, start + q.limit), total: all.length, page: q.page, limit: q.limit };
@@ -149,8 +168,17 @@ async function buyersInvoice(deps: InvoiceDeps, key: OrgKey, id: string, emailKe
   if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode) throw notFound('invoice');
   if (doc.status === 'draft') {
     const client = await deps.store.collection<ClientDoc>(CLIENTS).get(doc.clientId);
-    if (client && client.organizationId === key.organizationId && client.mode === key.mode && sameEmail(client.email, emailKey)) return doc;
-  } else if ((ISSUED_STATUSES as readonly string[]).includes(doc.status) && sameEmail(doc.snapshot?.buyer.email, emailKey)) {
+    if (
+      client &&
+      client.organizationId === key.organizationId &&
+      client.mode === key.mode &&
+      sameEmail(client.email, emailKey)
+    )
+      return doc;
+  } else if (
+    (ISSUED_STATUSES as readonly string[]).includes(doc.status) &&
+    sameEmail(doc.snapshot?.buyer.email, emailKey)
+  ) {
     return doc;
   }
   throw notFound('invoice');
@@ -159,12 +187,23 @@ async function buyersInvoice(deps: InvoiceDeps, key: OrgKey, id: string, emailKe
 async function buyersCreditNote(deps: InvoiceDeps, key: OrgKey, id: string, emailKey: string): Promise<CreditNoteDoc> {
   if (!isObjectId(id)) throw notFound('credit-note');
   const doc = await deps.store.collection<CreditNoteDoc>(CREDIT_NOTES).get(id);
-  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode || !sameEmail(doc.buyer.email, emailKey)) throw notFound('credit-note');
+  if (
+    !doc ||
+    doc.organizationId !== key.organizationId ||
+    doc.mode !== key.mode ||
+    !sameEmail(doc.buyer.email, emailKey)
+  )
+    throw notFound('credit-note');
   return doc;
 }
 
 /** A buyer's document PDF: the invoice's (a draft's pro forma) or the credit note's. */
-export async function portalDocumentPdf(deps: InvoiceDeps, key: OrgKey, id: string, bodyJson: string): Promise<DocumentPdf> {
+export async function portalDocumentPdf(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  id: string,
+  bodyJson: string,
+): Promise<DocumentPdf> {
   const q = parseJsonBody(bodyJson, pdfBody);
   if (q.type === 'invoice') {
     await buyersInvoice(deps, key, id, q.email);
@@ -179,12 +218,20 @@ export async function portalDocumentPdf(deps: InvoiceDeps, key: OrgKey, id: stri
  * EINVOICE_FORMAT_NOT_ALLOWED), then the Admin API's path applies (e-invoice settings 403, draft 409
  * INVOICE_NOT_ISSUED, readiness 422 EINVOICE_READINESS_FAILED).
  */
-export async function portalEInvoice(deps: InvoiceDeps, key: OrgKey, id: string, bodyJson: string): Promise<EInvoiceFile> {
+export async function portalEInvoice(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  id: string,
+  bodyJson: string,
+): Promise<EInvoiceFile> {
   const q = parseJsonBody(bodyJson, einvoiceBody);
   await buyersInvoice(deps, key, id, q.email);
   const portal = await getPortalSettings(deps, key);
   if (!portal.eInvoiceFormats.includes(q.format)) {
-    throw new ForbiddenError(`e-invoice format ${q.format} is not offered for download in the portal (portal settings eInvoiceFormats)`, { code: ErrorCode.EINVOICE_FORMAT_NOT_ALLOWED });
+    throw new ForbiddenError(
+      `e-invoice format ${q.format} is not offered for download in the portal (portal settings eInvoiceFormats)`,
+      { code: ErrorCode.EINVOICE_FORMAT_NOT_ALLOWED },
+    );
   }
   return renderInvoiceEInvoice(deps, key, id, JSON.stringify({ format: q.format, output: 'xml' }));
 }

@@ -1,5 +1,11 @@
 import { portalSettingsPatch } from '@paymesh/contracts';
-import { applyPortalPatch, defaultStoredPortalSettings, portalSettingsView, type PortalSettings, type StoredPortalSettings } from '../domain/portal-settings';
+import {
+  applyPortalPatch,
+  defaultStoredPortalSettings,
+  portalSettingsView,
+  type PortalSettings,
+  type StoredPortalSettings,
+} from '../domain/portal-settings';
 import { PORTAL_SETTINGS } from '../store/collections';
 import { findOrgSettings, updateOrgSettings } from '@paymesh/store';
 import { decodePatch } from '@paymesh/core';
@@ -14,8 +20,13 @@ export async function updatePortalSettings(deps: BillingDeps, key: OrgKey, patch
   const patch = decodePatch(portalSettingsPatch, patchJson);
   // An empty patch changes nothing and writes nothing.
   if (Object.keys(patch).length === 0) return getPortalSettings(deps, key);
-  const doc = await updateOrgSettings<StoredPortalSettings>(deps.store, PORTAL_SETTINGS, key, deps.clock.now().toISOString(), defaultStoredPortalSettings, (cur) =>
-    applyPortalPatch(cur, patch),
+  const doc = await updateOrgSettings<StoredPortalSettings>(
+    deps.store,
+    PORTAL_SETTINGS,
+    key,
+    deps.clock.now().toISOString(),
+    defaultStoredPortalSettings,
+    (cur) => applyPortalPatch(cur, patch),
   );
   const view = portalSettingsView(doc.settings);
   deps.logger.info({ organizationId: key.organizationId, mode: key.mode, settings: view }, 'portal settings updated');

@@ -16,7 +16,9 @@ export const proformaPreviewBody = z
     /** What the preview is of (a recurring schedule): a 24-hex id, never an invoice's. */
     sourceId: z.string().refine(isObjectId, 'sourceId must be a 24-hex identifier'),
     /** The document number printed (`PROFORMA-…`). */
-    number: z.string().regex(/^PROFORMA-[A-Za-z0-9-]{1,40}$/, 'number must be PROFORMA- followed by letters, digits or dashes'),
+    number: z
+      .string()
+      .regex(/^PROFORMA-[A-Za-z0-9-]{1,40}$/, 'number must be PROFORMA- followed by letters, digits or dashes'),
     /** The invoice payload as `POST /invoices` takes it (its `issueDate` is the tax point and printed date). */
     invoice: invoiceCreate,
   })
@@ -36,15 +38,26 @@ export async function proformaPreviewPdf(deps: InvoiceDeps, key: OrgKey, bodyJso
     buyerOf(deps, key, fields.clientId),
     deps.checkout.siteBranding(key, fields.siteId),
   ]);
-  const { view } = proformaView(deps.secrets, key, { ...fields, id: body.sourceId, version: 0, notes: body.invoice.notes ?? null }, {
-    settings: settings.settings,
-    sellerVatId: sellerTax.vatId,
-    buyer,
-    now: deps.clock.now(),
-    site,
-  });
+  const { view } = proformaView(
+    deps.secrets,
+    key,
+    { ...fields, id: body.sourceId, version: 0, notes: body.invoice.notes ?? null },
+    {
+      settings: settings.settings,
+      sellerVatId: sellerTax.vatId,
+      buyer,
+      now: deps.clock.now(),
+      site,
+    },
+  );
   const printed = { ...view, number: body.number };
-  const { pdf } = await deps.documents.renderPdf(key, { documentId: body.sourceId, snapshotVersion: 'preview', regenerate: false, ephemeral: true, view: printed });
+  const { pdf } = await deps.documents.renderPdf(key, {
+    documentId: body.sourceId,
+    snapshotVersion: 'preview',
+    regenerate: false,
+    ephemeral: true,
+    view: printed,
+  });
   deps.logger.info({ sourceId: body.sourceId, number: body.number, bytes: pdf.length }, 'pro forma preview rendered');
   return { pdf, filename: pdfFileNameOf(body.number), rendered: true };
 }

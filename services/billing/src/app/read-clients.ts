@@ -4,7 +4,12 @@ import { clientsOf, requireClient } from './client-store';
 import type { BillingDeps, OrgKey } from './deps';
 
 /** One client as the Admin API shows it. */
-export async function getClient(deps: BillingDeps, key: OrgKey, clientId: string, includeTaxInfo: boolean): Promise<ClientRecord> {
+export async function getClient(
+  deps: BillingDeps,
+  key: OrgKey,
+  clientId: string,
+  includeTaxInfo: boolean,
+): Promise<ClientRecord> {
   return viewOf(deps, key, await requireClient(deps, key, clientId), includeTaxInfo);
 }
 
@@ -14,5 +19,10 @@ export async function listClients(deps: BillingDeps, key: OrgKey, query: ClientL
     { organizationId: key.organizationId, mode: key.mode },
     { sort: { createdAt: -1 }, page: query.page, limit: query.limit, total: true },
   );
-  return { items: page.items.map((doc) => viewOf(deps, key, doc, query.includeTaxInfo)), total: page.total, page: page.page, limit: page.limit };
+  return {
+    items: page.items.map((doc) => viewOf(deps, key, doc, query.includeTaxInfo)),
+    total: page.total,
+    page: page.page,
+    limit: page.limit,
+  };
 }

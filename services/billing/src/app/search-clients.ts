@@ -19,5 +19,10 @@ export async function searchClients(deps: BillingDeps, key: OrgKey, query: Clien
     { text, fields: CLIENT_TEXT_FIELDS },
     { page: query.page, limit: query.limit },
   );
-  return { items: page.items.map((doc) => viewOf(deps, key, doc, query.includeTaxInfo)), total: page.total, page: page.page, limit: page.limit };
+  return {
+    items: page.items.map((doc) => viewOf(deps, key, doc, query.includeTaxInfo)),
+    total: page.total,
+    page: page.page,
+    limit: page.limit,
+  };
 }

@@ -15,10 +15,13 @@ type EmailedDoc = InvoiceDoc | CreditNoteDoc;
 function recipientOf(input: DocumentEmailRequest, buyerEmail: string | null): string {
   const to = input.to ?? buyerEmail;
   if (!to) {
-    throw new ValidationError('no recipient: give `to` or add an e-mail address to the client (and correct the invoice buyer)', {
-      field: 'to',
-      code: ErrorCode.EMAIL_RECIPIENT_MISSING,
-    });
+    throw new ValidationError(
+      'no recipient: give `to` or add an e-mail address to the client (and correct the invoice buyer)',
+      {
+        field: 'to',
+        code: ErrorCode.EMAIL_RECIPIENT_MISSING,
+      },
+    );
   }
   return to;
 }
@@ -31,11 +34,18 @@ function openPaymentUrl(doc: InvoiceDoc, now: Date): string | null {
 }
 
 /** The invoice as its e-mail presents it; drafts are refused (only an issued document has a number). */
-function invoiceForEmail(deps: InvoiceDeps, key: OrgKey, doc: InvoiceDoc, message: string | null): { doc: DocumentForEmail; buyerEmail: string | null } {
+function invoiceForEmail(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  doc: InvoiceDoc,
+  message: string | null,
+): { doc: DocumentForEmail; buyerEmail: string | null } {
   const view = invoiceView(deps.secrets, key, doc);
   const snap = view.snapshot;
   if (doc.status === 'draft' || !snap || !view.number) {
-    throw new ConflictError(`invoice ${doc.id} is a draft: issue it before sending it by e-mail`, { code: ErrorCode.INVOICE_NOT_ISSUED });
+    throw new ConflictError(`invoice ${doc.id} is a draft: issue it before sending it by e-mail`, {
+      code: ErrorCode.INVOICE_NOT_ISSUED,
+    });
   }
   return {
     buyerEmail: snap.buyer.email,
@@ -55,7 +65,12 @@ function invoiceForEmail(deps: InvoiceDeps, key: OrgKey, doc: InvoiceDoc, messag
   };
 }
 
-function creditNoteForEmail(deps: InvoiceDeps, key: OrgKey, doc: CreditNoteDoc, message: string | null): { doc: DocumentForEmail; buyerEmail: string | null } {
+function creditNoteForEmail(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  doc: CreditNoteDoc,
+  message: string | null,
+): { doc: DocumentForEmail; buyerEmail: string | null } {
   const view = creditNoteView(deps.secrets, key, doc);
   return {
     buyerEmail: view.buyer.email,
@@ -83,16 +98,29 @@ function creditNoteForEmail(deps: InvoiceDeps, key: OrgKey, doc: CreditNoteDoc, 
  * one that queued the e-mail but failed to record it queues nothing new (it records that e-mail);
  * a request after a recorded send is a new send.
  */
-export async function sendDocumentEmail(deps: InvoiceDeps, key: OrgKey, kind: Kind, id: string, bodyJson: string): Promise<DocumentEmailRecord> {
+export async function sendDocumentEmail(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  kind: Kind,
+  id: string,
+  bodyJson: string,
+): Promise<DocumentEmailRecord> {
   const input = decodePatch(documentEmailRequest, bodyJson || '{}');
-  const stored: EmailedDoc = kind === 'invoice' ? await loadInvoice(deps, key, id) : await loadCreditNote(deps, key, id);
+  const stored: EmailedDoc =
+    kind === 'invoice' ? await loadInvoice(deps, key, id) : await loadCreditNote(deps, key, id);
   const message = input.message ?? null;
   const { doc, buyerEmail } =
-    kind === 'invoice' ? invoiceForEmail(deps, key, stored as InvoiceDoc, message) : creditNoteForEmail(deps, key, stored as CreditNoteDoc, message);
+    kind === 'invoice'
+      ? invoiceForEmail(deps, key, stored as InvoiceDoc, message)
+      : creditNoteForEmail(deps, key, stored as CreditNoteDoc, message);
   const to = recipientOf(input, buyerEmail);
   const cc = input.cc ?? [];
   const composed = composeDocumentEmail(doc);
-  const file = await storedDocumentPdf(deps, key, kind === 'invoice' ? { kind, doc: stored as InvoiceDoc } : { kind, doc: stored as CreditNoteDoc });
+  const file = await storedDocumentPdf(
+    deps,
+    key,
+    kind === 'invoice' ? { kind, doc: stored as InvoiceDoc } : { kind, doc: stored as CreditNoteDoc },
+  );
   const n = stored.emails?.length ?? 0;
   const { emailId } = await deps.emailOutbox.send(key, {
     idempotencyKey: `${kind === 'invoice' ? 'invoice' : 'credit-note'}-${id}-${n}`,
@@ -103,7 +131,16 @@ export async function sendDocumentEmail(deps: InvoiceDeps, key: OrgKey, kind: Ki
     text: composed.text,
     attachments: [{ filename: file.filename, contentType: 'application/pdf', content: file.pdf }],
   });
-  const send: DocumentEmailRecord = { emailId, at: deps.clock.now().toISOString(), to: [to], cc, subject: composed.subject, state: 'queued', detail: null, settledAt: null };
+  const send: DocumentEmailRecord = {
+    emailId,
+    at: deps.clock.now().toISOString(),
+    to: [to],
+    cc,
+    subject: composed.subject,
+    state: 'queued',
+    detail: null,
+    settledAt: null,
+  };
   const coll = deps.store.collection<EmailedDoc>(kind === 'invoice' ? INVOICES : CREDIT_NOTES);
   const saved = await coll.update(id, (cur) => {
     const emails = withSend(cur.emails ?? [], send);

@@ -24,14 +24,26 @@ function owned(doc: SiteInvoicingDoc | null, key: OrgKey): SiteInvoicingDoc | nu
  * The site's invoicing settings. The record is created from `checkout.site.created`; until that
  * event arrives the site simply inherits everything.
  */
-export async function getSiteInvoicingSettings(deps: BillingDeps, key: OrgKey, siteId: string): Promise<SiteInvoicingView> {
+export async function getSiteInvoicingSettings(
+  deps: BillingDeps,
+  key: OrgKey,
+  siteId: string,
+): Promise<SiteInvoicingView> {
   const doc = owned(await deps.store.collection<SiteInvoicingDoc>(SITE_INVOICING).get(siteId), key);
-  const prefixes: SitePrefixes = { invoicePrefix: doc?.invoicePrefix ?? null, creditNotePrefix: doc?.creditNotePrefix ?? null };
+  const prefixes: SitePrefixes = {
+    invoicePrefix: doc?.invoicePrefix ?? null,
+    creditNotePrefix: doc?.creditNotePrefix ?? null,
+  };
   const org = await getInvoicingSettings(deps, key);
   return { siteId, ...prefixes, effective: effectivePrefixes(prefixes, org.settings) };
 }
 
-export async function updateSiteInvoicingSettings(deps: BillingDeps, key: OrgKey, siteId: string, patchJson: string): Promise<SiteInvoicingView> {
+export async function updateSiteInvoicingSettings(
+  deps: BillingDeps,
+  key: OrgKey,
+  siteId: string,
+  patchJson: string,
+): Promise<SiteInvoicingView> {
   const patch = decodePatch(siteInvoicingSettingsPatch, patchJson);
   const org = (await getInvoicingSettings(deps, key)).settings;
   const coll = deps.store.collection<SiteInvoicingDoc>(SITE_INVOICING);
@@ -50,7 +62,14 @@ export async function updateSiteInvoicingSettings(deps: BillingDeps, key: OrgKey
     try {
       // The site.created event has not been handled yet; the gateway checked the site with checkout.
       const prefixes = applySitePatch({ invoicePrefix: null, creditNotePrefix: null }, patch, org);
-      stored = await coll.insert({ id: siteId, organizationId: key.organizationId, mode: key.mode, ...prefixes, createdAt: now, updatedAt: now });
+      stored = await coll.insert({
+        id: siteId,
+        organizationId: key.organizationId,
+        mode: key.mode,
+        ...prefixes,
+        createdAt: now,
+        updatedAt: now,
+      });
     } catch (err) {
       if (!(err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY)) throw err;
     }

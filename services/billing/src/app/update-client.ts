@@ -39,6 +39,9 @@ export async function updateClient(
     await appendHistory(tx, key, { clientId: doc.id, at: now, actor, action: 'update', changes });
     return replaced;
   });
-  deps.logger.info({ organizationId: key.organizationId, mode: key.mode, clientId, fields: changes.map((c) => c.field) }, 'client updated');
+  deps.logger.info(
+    { organizationId: key.organizationId, mode: key.mode, clientId, fields: changes.map((c) => c.field) },
+    'client updated',
+  );
   return clientView(stored, after, includeTaxInfo);
 }

@@ -14,9 +14,12 @@ import { getInvoicingSettings } from './invoicing-settings';
 import { sitePrefixes } from './issue-invoice';
 
 function notVoidable(doc: InvoiceDoc): ConflictError {
-  return new ConflictError(`invoice ${doc.id} is a draft: only issued invoices can be voided; delete the draft instead`, {
-    code: ErrorCode.INVOICE_NOT_VOIDABLE,
-  });
+  return new ConflictError(
+    `invoice ${doc.id} is a draft: only issued invoices can be voided; delete the draft instead`,
+    {
+      code: ErrorCode.INVOICE_NOT_VOIDABLE,
+    },
+  );
 }
 
 /**
@@ -27,7 +30,13 @@ function notVoidable(doc: InvoiceDoc): ConflictError {
  * it is (idempotent). The tax ledger reverses the sale on the void event; the credit note's event
  * carries `taxCalculation: null` so the same amounts are not taken off twice.
  */
-export async function voidInvoice(deps: InvoiceDeps, key: OrgKey, id: string, bodyJson: string, actor: string | null): Promise<InvoiceRecord> {
+export async function voidInvoice(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  id: string,
+  bodyJson: string,
+  actor: string | null,
+): Promise<InvoiceRecord> {
   const input = decodePatch(invoiceVoid, bodyJson || '{}');
   const doc = await loadInvoice(deps, key, id);
   if (doc.status === 'void') return invoiceView(deps.secrets, key, doc);
@@ -81,7 +90,14 @@ export async function voidInvoice(deps: InvoiceDeps, key: OrgKey, id: string, bo
       corrections: cur.corrections,
       updatedAt: at,
     });
-    const common = { organizationId: key.organizationId, mode: key.mode, siteId: cur.siteId, currency: cur.currency, transactionId: cur.transactionId, occurredAt: at };
+    const common = {
+      organizationId: key.organizationId,
+      mode: key.mode,
+      siteId: cur.siteId,
+      currency: cur.currency,
+      transactionId: cur.transactionId,
+      occurredAt: at,
+    };
     tx.emit(
       Subjects.invoiceVoided,
       { ...common, taxCalculation: snap.taxCalculation, invoiceId: id, number: cur.number, issueDate: snap.issueDate },
@@ -92,7 +108,10 @@ export async function voidInvoice(deps: InvoiceDeps, key: OrgKey, id: string, bo
       { ...common, taxCalculation: null, creditNoteId: note.id, invoiceId: id, number, issueDate: day },
       { id: eventId(Subjects.creditNoteIssued, note.id), occurredAt: at },
     );
-    deps.logger.info({ invoiceId: id, creditNoteId: note.id, creditNoteNumber: number, actor }, 'invoice voided with a credit note');
+    deps.logger.info(
+      { invoiceId: id, creditNoteId: note.id, creditNoteNumber: number, actor },
+      'invoice voided with a credit note',
+    );
     return next;
   });
   return invoiceView(deps.secrets, key, voided);

@@ -26,11 +26,22 @@ export function buyerClientInput(b: BuyerDetails): ClientCreate | null {
   const country = b.country.trim().toUpperCase();
   const base = clientCreate.safeParse({ name: (b.name.trim() || email).slice(0, 200), email });
   if (!base.success || !/^[A-Z]{2}$/.test(country)) return null;
-  const address = clientCreate.shape.address.safeParse({ street: b.line1, city: b.city, postalCode: b.postalCode, country });
-  const input: ClientCreate = { ...base.data, ...(address.success && address.data ? { address: address.data } : { taxInfo: { taxCountry: country } }) };
+  const address = clientCreate.shape.address.safeParse({
+    street: b.line1,
+    city: b.city,
+    postalCode: b.postalCode,
+    country,
+  });
+  const input: ClientCreate = {
+    ...base.data,
+    ...(address.success && address.data ? { address: address.data } : { taxInfo: { taxCountry: country } }),
+  };
   const vatId = b.vatId.trim();
   if (!vatId) return input;
-  const withVat: ClientCreate = { ...input, taxInfo: { taxId: { plaintext: vatId }, taxIdType: 'vat', taxCountry: country } };
+  const withVat: ClientCreate = {
+    ...input,
+    taxInfo: { taxId: { plaintext: vatId }, taxIdType: 'vat', taxCountry: country },
+  };
   if (!clientCreate.safeParse(withVat).success) return input;
   try {
     assertValidTaxInfo(newPlainClient(withVat).taxInfo);
@@ -46,5 +57,8 @@ export function buyerClientInput(b: BuyerDetails): ClientCreate | null {
  * (the second insert meets the first one's id).
  */
 export function buyerClientId(organizationId: string, mode: string, email: string): string {
-  return createHash('sha256').update(`buyer-client\n${organizationId}\n${mode}\n${emailKeyOf(email)}`).digest('hex').slice(0, 24);
+  return createHash('sha256')
+    .update(`buyer-client\n${organizationId}\n${mode}\n${emailKeyOf(email)}`)
+    .digest('hex')
+    .slice(0, 24);
 }

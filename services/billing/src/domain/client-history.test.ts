@@ -24,7 +24,11 @@ describe('diffClient', () => {
   it('reports a changed secret value without either value', () => {
     const after: PlainClient = {
       ...base,
-      taxInfo: { ...base.taxInfo!, taxId: 'DE129273398', peppolRoutingAddress: { schemeId: '0088', value: '4000001000005', confirmedByBuyer: false } },
+      taxInfo: {
+        ...base.taxInfo!,
+        taxId: 'DE129273398',
+        peppolRoutingAddress: { schemeId: '0088', value: '4000001000005', confirmedByBuyer: false },
+      },
     };
     const changes = diffClient(base, after);
     expect(changes).toEqual([
@@ -37,8 +41,27 @@ describe('diffClient', () => {
   });
 
   it('finds nothing when only key order differs, and every set field on create and delete', () => {
-    expect(diffClient(base, { ...base, metadata: { crm: '42' }, address: { country: 'DE', city: 'Berlin', postalCode: '10115', street: 'Hauptstr. 1' } })).toEqual([]);
-    expect(diffClient(null, base).map((c) => c.field)).toEqual(['name', 'email', 'address', 'metadata', 'taxInfo.taxId', 'taxInfo.taxIdType', 'taxInfo.taxCountry']);
-    expect(diffClient(base, null).find((c) => c.field === 'email')).toEqual({ field: 'email', secret: false, old: 'billing@muster.example', new: null });
+    expect(
+      diffClient(base, {
+        ...base,
+        metadata: { crm: '42' },
+        address: { country: 'DE', city: 'Berlin', postalCode: '10115', street: 'Hauptstr. 1' },
+      }),
+    ).toEqual([]);
+    expect(diffClient(null, base).map((c) => c.field)).toEqual([
+      'name',
+      'email',
+      'address',
+      'metadata',
+      'taxInfo.taxId',
+      'taxInfo.taxIdType',
+      'taxInfo.taxCountry',
+    ]);
+    expect(diffClient(base, null).find((c) => c.field === 'email')).toEqual({
+      field: 'email',
+      secret: false,
+      old: 'billing@muster.example',
+      new: null,
+    });
   });
 });

@@ -12,9 +12,21 @@ const FIELDS: ReadonlyArray<{ field: string; secret: boolean; get: (c: PlainClie
   { field: 'taxInfo.taxId', secret: true, get: (c) => c.taxInfo?.taxId ?? null },
   { field: 'taxInfo.taxIdType', secret: false, get: (c) => c.taxInfo?.taxIdType ?? null },
   { field: 'taxInfo.taxCountry', secret: false, get: (c) => c.taxInfo?.taxCountry ?? null },
-  { field: 'taxInfo.peppolRoutingAddress.schemeId', secret: false, get: (c) => c.taxInfo?.peppolRoutingAddress?.schemeId ?? null },
-  { field: 'taxInfo.peppolRoutingAddress.value', secret: true, get: (c) => c.taxInfo?.peppolRoutingAddress?.value ?? null },
-  { field: 'taxInfo.peppolRoutingAddress.confirmedByBuyer', secret: false, get: (c) => c.taxInfo?.peppolRoutingAddress?.confirmedByBuyer ?? null },
+  {
+    field: 'taxInfo.peppolRoutingAddress.schemeId',
+    secret: false,
+    get: (c) => c.taxInfo?.peppolRoutingAddress?.schemeId ?? null,
+  },
+  {
+    field: 'taxInfo.peppolRoutingAddress.value',
+    secret: true,
+    get: (c) => c.taxInfo?.peppolRoutingAddress?.value ?? null,
+  },
+  {
+    field: 'taxInfo.peppolRoutingAddress.confirmedByBuyer',
+    secret: false,
+    get: (c) => c.taxInfo?.peppolRoutingAddress?.confirmedByBuyer ?? null,
+  },
 ];
 
 /** Key-order-independent JSON, so `{a,b}` and `{b,a}` compare equal. */

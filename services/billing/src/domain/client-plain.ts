@@ -38,7 +38,10 @@ function mergeTaxInfo(current: PlainTaxInfo | null, patch: ClientUpdate['taxInfo
         ? base.peppolRoutingAddress
         : patch.peppolRoutingAddress && {
             schemeId: patch.peppolRoutingAddress.schemeId,
-            value: normalizePeppolValue(patch.peppolRoutingAddress.schemeId, patch.peppolRoutingAddress.value.plaintext),
+            value: normalizePeppolValue(
+              patch.peppolRoutingAddress.schemeId,
+              patch.peppolRoutingAddress.value.plaintext,
+            ),
             confirmedByBuyer: patch.peppolRoutingAddress.confirmedByBuyer,
           },
   };
@@ -56,7 +59,8 @@ export function newPlainClient(input: ClientCreate): PlainClient {
 
 /** Merge patch: fields present replace (`null` clears); `taxInfo` merges field by field. */
 export function applyClientPatch(current: PlainClient, patch: ClientUpdate): PlainClient {
-  const pick = <K extends keyof PlainClient>(k: K): PlainClient[K] => (patch[k] === undefined ? current[k] : (patch[k] as PlainClient[K]));
+  const pick = <K extends keyof PlainClient>(k: K): PlainClient[K] =>
+    patch[k] === undefined ? current[k] : (patch[k] as PlainClient[K]);
   return {
     name: patch.name ?? current.name,
     email: pick('email'),
@@ -72,9 +76,12 @@ export function applyClientPatch(current: PlainClient, patch: ClientUpdate): Pla
 export function assertValidTaxInfo(tax: PlainTaxInfo | null): void {
   if (!tax) return;
   if (tax.taxId && tax.taxIdType === 'vat') {
-    if (!tax.taxCountry) throw new ValidationError('a VAT ID needs taxInfo.taxCountry', { field: 'taxInfo.taxCountry' });
+    if (!tax.taxCountry)
+      throw new ValidationError('a VAT ID needs taxInfo.taxCountry', { field: 'taxInfo.taxCountry' });
     if (hasVatRules(tax.taxCountry) && !isEuVatIdOf(tax.taxId, tax.taxCountry)) {
-      throw new ValidationError(`taxInfo.taxId is not a valid VAT ID of ${tax.taxCountry} (format or check digits)`, { field: 'taxInfo.taxId' });
+      throw new ValidationError(`taxInfo.taxId is not a valid VAT ID of ${tax.taxCountry} (format or check digits)`, {
+        field: 'taxInfo.taxId',
+      });
     }
   }
   if (tax.peppolRoutingAddress) {

@@ -19,14 +19,33 @@ describe('CSV cells against formula injection', () => {
 describe('import rows', () => {
   const clients = IMPORT_LAYOUTS.clients.columns;
   it('builds the create body from non-empty cells, dotted headers as nested fields and secrets as plaintext', () => {
-    const { value, errors } = objectOfCells(clients, { name: 'A', email: '', 'address.city': 'Berlin', 'taxInfo.taxId': 'DE1', 'taxInfo.peppolRoutingAddress.confirmedByBuyer': 'yes' }, 2);
+    const { value, errors } = objectOfCells(
+      clients,
+      {
+        name: 'A',
+        email: '',
+        'address.city': 'Berlin',
+        'taxInfo.taxId': 'DE1',
+        'taxInfo.peppolRoutingAddress.confirmedByBuyer': 'yes',
+      },
+      2,
+    );
     expect(errors).toEqual([]);
-    expect(value).toEqual({ name: 'A', address: { city: 'Berlin' }, taxInfo: { taxId: { plaintext: 'DE1' }, peppolRoutingAddress: { confirmedByBuyer: true } } });
+    expect(value).toEqual({
+      name: 'A',
+      address: { city: 'Berlin' },
+      taxInfo: { taxId: { plaintext: 'DE1' }, peppolRoutingAddress: { confirmedByBuyer: true } },
+    });
   });
   it('names the cell that is not of its column kind', () => {
     const { errors } = objectOfCells(IMPORT_LAYOUTS.tax_rates.columns, { code: 'X', percent: '19,5' }, 7);
     expect(errors).toEqual([{ row: 7, field: 'percent', error: expect.stringMatching(/number/) }]);
-    const items = objectOfCells(IMPORT_LAYOUTS.invoices.columns.filter((c) => c.header.startsWith('item.')), { 'item.quantity': '2', 'item.description': 'x' }, 3, 'item.');
+    const items = objectOfCells(
+      IMPORT_LAYOUTS.invoices.columns.filter((c) => c.header.startsWith('item.')),
+      { 'item.quantity': '2', 'item.description': 'x' },
+      3,
+      'item.',
+    );
     expect(items.value).toEqual({ quantity: 2, description: 'x' });
   });
   it('maps schema issues back to the column the user sees', () => {
@@ -35,7 +54,10 @@ describe('import rows', () => {
     expect(columnOfIssue(clients, [])).toBeNull();
     const parsed = z.object({ email: z.string().email() }).safeParse({ email: 'x' });
     expect(parsed.success).toBe(false);
-    if (!parsed.success) expect(issuesToErrors(clients, parsed.error.issues, 9)).toEqual([{ row: 9, field: 'email', error: expect.any(String) }]);
+    if (!parsed.success)
+      expect(issuesToErrors(clients, parsed.error.issues, 9)).toEqual([
+        { row: 9, field: 'email', error: expect.any(String) },
+      ]);
   });
   it('refuses unknown, repeated and missing required columns in the header (row 1)', () => {
     expect(headerErrors('clients', ['name', 'email'])).toEqual([]);

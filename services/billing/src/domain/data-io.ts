@@ -26,7 +26,12 @@ export interface EntityLayout {
   linePrefix?: string;
 }
 
-const col = (header: string, kind: CellKind, example: string, required = false): ColumnSpec => ({ header, kind, example, required });
+const col = (header: string, kind: CellKind, example: string, required = false): ColumnSpec => ({
+  header,
+  kind,
+  example,
+  required,
+});
 
 export const IMPORT_LAYOUTS: Readonly<Record<DataImportEntity, EntityLayout>> = {
   clients: {
@@ -97,11 +102,14 @@ export function headerErrors(entity: DataImportEntity, header: string[]): DataRo
   const errors: DataRowError[] = [];
   const seen = new Set<string>();
   for (const h of header) {
-    if (!known.has(h)) errors.push({ row: 1, field: h, error: `unknown column "${h}" (columns: ${[...known].join(', ')})` });
+    if (!known.has(h))
+      errors.push({ row: 1, field: h, error: `unknown column "${h}" (columns: ${[...known].join(', ')})` });
     else if (seen.has(h)) errors.push({ row: 1, field: h, error: `column "${h}" appears twice` });
     seen.add(h);
   }
-  for (const c of layout.columns) if (c.required && !seen.has(c.header)) errors.push({ row: 1, field: c.header, error: `required column "${c.header}" is missing` });
+  for (const c of layout.columns)
+    if (c.required && !seen.has(c.header))
+      errors.push({ row: 1, field: c.header, error: `required column "${c.header}" is missing` });
   return errors;
 }
 
@@ -114,10 +122,14 @@ function convert(kind: CellKind, raw: string): Converted {
     case 'secret':
       return { ok: true, value: { plaintext: raw } };
     case 'integer':
-      return /^-?\d{1,15}$/.test(raw.trim()) ? { ok: true, value: Number(raw.trim()) } : { ok: false, error: 'must be a whole number' };
+      return /^-?\d{1,15}$/.test(raw.trim())
+        ? { ok: true, value: Number(raw.trim()) }
+        : { ok: false, error: 'must be a whole number' };
     case 'number': {
       const n = Number(raw.trim());
-      return /^-?\d{1,15}(\.\d{1,10})?$/.test(raw.trim()) && Number.isFinite(n) ? { ok: true, value: n } : { ok: false, error: 'must be a number (a dot before decimals)' };
+      return /^-?\d{1,15}(\.\d{1,10})?$/.test(raw.trim()) && Number.isFinite(n)
+        ? { ok: true, value: n }
+        : { ok: false, error: 'must be a number (a dot before decimals)' };
     }
     case 'boolean': {
       const v = raw.trim().toLowerCase();
@@ -126,7 +138,13 @@ function convert(kind: CellKind, raw: string): Converted {
       return { ok: false, error: 'must be true or false' };
     }
     case 'list':
-      return { ok: true, value: raw.split(/[;|]/).map((s) => s.trim()).filter((s) => s.length > 0) };
+      return {
+        ok: true,
+        value: raw
+          .split(/[;|]/)
+          .map((s) => s.trim())
+          .filter((s) => s.length > 0),
+      };
   }
 }
 
@@ -143,7 +161,12 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
  * The object a set of cells describes (only non-empty cells; `skip` leaves some columns out) and
  * the cells that are not of their column's kind.
  */
-export function objectOfCells(columns: ColumnSpec[], cells: Record<string, string>, row: number, strip = ''): { value: Record<string, unknown>; errors: DataRowError[] } {
+export function objectOfCells(
+  columns: ColumnSpec[],
+  cells: Record<string, string>,
+  row: number,
+  strip = '',
+): { value: Record<string, unknown>; errors: DataRowError[] } {
   const value: Record<string, unknown> = {};
   const errors: DataRowError[] = [];
   for (const c of columns) {
@@ -165,7 +188,8 @@ export function columnOfIssue(columns: ColumnSpec[], path: (string | number)[], 
   const dotted = prefix + path.join('.');
   let best: string | null = null;
   for (const c of columns) {
-    if ((dotted === c.header || dotted.startsWith(`${c.header}.`)) && (best === null || c.header.length > best.length)) best = c.header;
+    if ((dotted === c.header || dotted.startsWith(`${c.header}.`)) && (best === null || c.header.length > best.length))
+      best = c.header;
   }
   return best ?? dotted;
 }

@@ -17,7 +17,7 @@ const invoice: DocumentForEmail = {
 };
 
 describe('document e-mail', () => {
-  it('formats minor units with the currency\'s decimals', () => {
+  it("formats minor units with the currency's decimals", () => {
     expect(formatMoney(1250, 'EUR')).toBe('12.50 EUR');
     expect(formatMoney(1250, 'JPY')).toBe('1250 JPY');
     expect(formatMoney(1250, 'BHD')).toBe('1.250 BHD');
@@ -41,7 +41,14 @@ describe('document e-mail', () => {
   });
 
   it('words a credit note as a credit and names the invoice it corrects', () => {
-    const m = composeDocumentEmail({ ...invoice, kind: 'credit_note', number: 'CN-1', dueDate: null, paymentUrl: null, invoiceNumber: 'INV-2025/0007' });
+    const m = composeDocumentEmail({
+      ...invoice,
+      kind: 'credit_note',
+      number: 'CN-1',
+      dueDate: null,
+      paymentUrl: null,
+      invoiceNumber: 'INV-2025/0007',
+    });
     expect(m.subject).toBe('Credit note CN-1 from Acme <GmbH>');
     expect(m.text).toContain('Amount credited: 119.00 EUR');
     expect(m.text).toContain('It corrects invoice INV-2025/0007.');

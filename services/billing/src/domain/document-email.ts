@@ -28,7 +28,8 @@ export interface ComposedEmail {
 
 /** `1250, 'EUR'` -> `12.50 EUR`, with the currency's own number of decimals (ISO 4217 via Intl). */
 export function formatMoney(minor: number, currency: string): string {
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const digits =
+    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
   const sign = minor < 0 ? '-' : '';
   const abs = Math.abs(minor);
   const unit = 10 ** digits;

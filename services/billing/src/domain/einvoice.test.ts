@@ -21,9 +21,20 @@ describe('e-invoice mapping', () => {
   });
 
   it('states payment terms and names files safely', () => {
-    expect(paymentTermsText({ kind: 'invoice', dueDate: '2027-03-15', paymentTermsDays: 14, precedingInvoice: null })).toBe('Payable within 14 days, by 2027-03-15.');
-    expect(paymentTermsText({ kind: 'invoice', dueDate: null, paymentTermsDays: null, precedingInvoice: null })).toBe('Payable on receipt.');
-    expect(paymentTermsText({ kind: 'credit_note', dueDate: null, paymentTermsDays: null, precedingInvoice: { number: 'INV-1', issueDate: null } })).toBe('Credits invoice INV-1.');
+    expect(
+      paymentTermsText({ kind: 'invoice', dueDate: '2027-03-15', paymentTermsDays: 14, precedingInvoice: null }),
+    ).toBe('Payable within 14 days, by 2027-03-15.');
+    expect(paymentTermsText({ kind: 'invoice', dueDate: null, paymentTermsDays: null, precedingInvoice: null })).toBe(
+      'Payable on receipt.',
+    );
+    expect(
+      paymentTermsText({
+        kind: 'credit_note',
+        dueDate: null,
+        paymentTermsDays: null,
+        precedingInvoice: { number: 'INV-1', issueDate: null },
+      }),
+    ).toBe('Credits invoice INV-1.');
     expect(einvoiceFileName('INV/2027 01', 'peppol', 'xml')).toBe('INV_2027_01-peppol.xml');
   });
 });

@@ -99,18 +99,33 @@ export function einvoiceReadiness(src: EInvoiceSource, format: EInvoiceFormat): 
   if (format === 'xrechnung') {
     need(s.email, 'invoicing.companyEmail', 'seller contact e-mail (XRechnung BT-43)');
     need(s.phone, 'invoicing.companyPhone', 'seller contact telephone (XRechnung BT-42)');
-    need(src.buyer.email || src.buyer.peppolRoutingAddress, 'buyer.email', 'buyer electronic address: e-mail or Peppol routing address (XRechnung BT-49)');
+    need(
+      src.buyer.email || src.buyer.peppolRoutingAddress,
+      'buyer.email',
+      'buyer electronic address: e-mail or Peppol routing address (XRechnung BT-49)',
+    );
   }
   if (format === 'peppol') {
     need(s.peppolRoutingAddress, 'invoicing.eInvoice.sellerPeppolRoutingAddress', 'seller Peppol routing address');
     need(src.buyer.peppolRoutingAddress, 'buyer.peppolRoutingAddress', 'buyer Peppol routing address');
   }
-  if (currencyDigits(src.currency) > 2) problems.push({ field: 'currency', message: `${src.currency} has more than 2 decimals; e-invoice amounts have at most 2` });
+  if (currencyDigits(src.currency) > 2)
+    problems.push({
+      field: 'currency',
+      message: `${src.currency} has more than 2 decimals; e-invoice amounts have at most 2`,
+    });
   const lines = src.taxCalculation.lines;
   if (lines.some((l) => vatCategoryOf(l) === null)) {
-    problems.push({ field: 'tax.homeCountry', message: 'no VAT was calculated (the seller had no home country when the document was taxed)' });
+    problems.push({
+      field: 'tax.homeCountry',
+      message: 'no VAT was calculated (the seller had no home country when the document was taxed)',
+    });
   }
-  const buyerVat = vatIdentifier(src.buyer.taxId, src.buyer.taxIdType, src.buyer.taxCountry ?? src.buyer.address?.country ?? null);
+  const buyerVat = vatIdentifier(
+    src.buyer.taxId,
+    src.buyer.taxIdType,
+    src.buyer.taxCountry ?? src.buyer.address?.country ?? null,
+  );
   if (lines.some((l) => l.decision === 'reverse_charge' || l.decision === 'intra_community_supply')) {
     need(buyerVat, 'buyer.taxId', 'buyer VAT ID (reverse charge / intra-Community supply)');
   }
@@ -118,9 +133,13 @@ export function einvoiceReadiness(src: EInvoiceSource, format: EInvoiceFormat): 
 }
 
 /** Payment terms text (BT-20). */
-export function paymentTermsText(src: Pick<EInvoiceSource, 'kind' | 'dueDate' | 'paymentTermsDays' | 'precedingInvoice'>): string {
-  if (src.kind === 'credit_note') return src.precedingInvoice ? `Credits invoice ${src.precedingInvoice.number}.` : 'Credit note.';
-  if (src.paymentTermsDays !== null && src.dueDate) return `Payable within ${src.paymentTermsDays} days, by ${src.dueDate}.`;
+export function paymentTermsText(
+  src: Pick<EInvoiceSource, 'kind' | 'dueDate' | 'paymentTermsDays' | 'precedingInvoice'>,
+): string {
+  if (src.kind === 'credit_note')
+    return src.precedingInvoice ? `Credits invoice ${src.precedingInvoice.number}.` : 'Credit note.';
+  if (src.paymentTermsDays !== null && src.dueDate)
+    return `Payable within ${src.paymentTermsDays} days, by ${src.dueDate}.`;
   if (src.dueDate) return `Payable by ${src.dueDate}.`;
   if (src.paymentTermsDays !== null) return `Payable within ${src.paymentTermsDays} days of the invoice date.`;
   return 'Payable on receipt.';

@@ -20,7 +20,10 @@ export interface EmailOutcome {
  * Adds the queued send, or completes the entry the outcome already created (keeping its state).
  * Returns null when the send is recorded already (a retried request).
  */
-export function withSend(emails: readonly DocumentEmailRecord[], send: DocumentEmailRecord): DocumentEmailRecord[] | null {
+export function withSend(
+  emails: readonly DocumentEmailRecord[],
+  send: DocumentEmailRecord,
+): DocumentEmailRecord[] | null {
   const i = emails.findIndex((e) => e.emailId === send.emailId);
   if (i < 0) return [...emails, send];
   const cur = emails[i]!;

@@ -5,7 +5,10 @@ describe('normalizeIban', () => {
   it('accepts valid IBANs typed with spaces and lower case and returns the electronic format', () => {
     expect(normalizeIban('de89 3704 0044 0532 0130 00')).toEqual({ ok: true, iban: 'DE89370400440532013000' });
     expect(normalizeIban('GB82WEST12345698765432')).toEqual({ ok: true, iban: 'GB82WEST12345698765432' });
-    expect(normalizeIban('FR14 2004 1010 0505 0001 3M02 606')).toEqual({ ok: true, iban: 'FR1420041010050500013M02606' });
+    expect(normalizeIban('FR14 2004 1010 0505 0001 3M02 606')).toEqual({
+      ok: true,
+      iban: 'FR1420041010050500013M02606',
+    });
   });
 
   it('rejects a wrong checksum', () => {

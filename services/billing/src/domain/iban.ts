@@ -3,7 +3,8 @@ import type * as Ibantools from 'ibantools' with { 'resolution-mode': 'import' }
 
 // ibantools ships a CommonJS build, but its type declarations are marked as ES module ones,
 // which a CommonJS TypeScript file may only import as types.
-const { electronicFormatIBAN, validateIBAN, ValidationErrorsIBAN }: typeof Ibantools = createRequire(__filename)('ibantools');
+const { electronicFormatIBAN, validateIBAN, ValidationErrorsIBAN }: typeof Ibantools =
+  createRequire(__filename)('ibantools');
 
 /** Result of {@link normalizeIban}: the IBAN in electronic format, or why it is not one. */
 export type IbanCheck = { ok: true; iban: string } | { ok: false; reason: string };
@@ -20,8 +21,10 @@ export function normalizeIban(input: string): IbanCheck {
   const result = validateIBAN(iban);
   if (result.valid) return { ok: true, iban };
   const codes = new Set(result.errorCodes);
-  if (codes.has(ValidationErrorsIBAN.NoIBANCountry)) return { ok: false, reason: `has an unknown IBAN country ${iban.slice(0, 2)}` };
-  if (codes.has(ValidationErrorsIBAN.WrongBBANLength)) return { ok: false, reason: `has the wrong length for ${iban.slice(0, 2)}` };
+  if (codes.has(ValidationErrorsIBAN.NoIBANCountry))
+    return { ok: false, reason: `has an unknown IBAN country ${iban.slice(0, 2)}` };
+  if (codes.has(ValidationErrorsIBAN.WrongBBANLength))
+    return { ok: false, reason: `has the wrong length for ${iban.slice(0, 2)}` };
   if (codes.has(ValidationErrorsIBAN.WrongIBANChecksum) || codes.has(ValidationErrorsIBAN.ChecksumNotNumber)) {
     return { ok: false, reason: 'has a wrong checksum (check digits do not match)' };
   }

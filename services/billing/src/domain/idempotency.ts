@@ -10,5 +10,7 @@ import { canonical } from './client-history';
 export function requestFingerprint(operation: string, body: unknown): string {
   // Through JSON first: an absent field and one set to undefined are the same request.
   const plain: unknown = JSON.parse(JSON.stringify(body ?? null));
-  return `v1:${createHash('sha256').update(canonical(['v1', operation, plain])).digest('hex')}`;
+  return `v1:${createHash('sha256')
+    .update(canonical(['v1', operation, plain]))
+    .digest('hex')}`;
 }

@@ -38,7 +38,9 @@ export function withPayment<T extends PaymentState>(s: T, payment: InvoicePaymen
 /** What of a transaction's payment is not reversed yet. */
 export function reversibleAmount(s: PaymentState, transactionId: string): number {
   const paid = s.payments.filter((p) => p.transactionId === transactionId).reduce((n, p) => n + p.amount, 0);
-  const reversed = s.paymentReversals.filter((r) => r.transactionId === transactionId).reduce((n, r) => n + r.amount, 0);
+  const reversed = s.paymentReversals
+    .filter((r) => r.transactionId === transactionId)
+    .reduce((n, r) => n + r.amount, 0);
   return Math.max(0, paid - reversed);
 }
 
@@ -53,7 +55,11 @@ export function refundSource(refundId: string): string {
  * refund event, see {@link refundSource}) has not arrived yet. A status 3 reached through provider
  * refunds is thus covered by the refunds alone; one set without a refund record reverses the rest.
  */
-export function uncoveredByRefunds(s: PaymentState, transactionId: string, refunds: readonly { refundId: string; amount: number }[]): number {
+export function uncoveredByRefunds(
+  s: PaymentState,
+  transactionId: string,
+  refunds: readonly { refundId: string; amount: number }[],
+): number {
   const reversed = new Set(s.paymentReversals.map((r) => r.sourceEventId));
   const pending = refunds.filter((r) => !reversed.has(refundSource(r.refundId))).reduce((n, r) => n + r.amount, 0);
   return Math.max(0, reversibleAmount(s, transactionId) - pending);

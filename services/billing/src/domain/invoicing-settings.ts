@@ -43,7 +43,12 @@ export function defaultInvoicingSettings(): InvoicingSettings {
     companyEmail: null,
     companyPhone: null,
     bankIBAN: null,
-    eInvoice: { enabled: false, allowedFormats: ['xrechnung', 'peppol', 'zugferd'], strictValidation: true, sellerPeppolRoutingAddress: null },
+    eInvoice: {
+      enabled: false,
+      allowedFormats: ['xrechnung', 'peppol', 'zugferd'],
+      strictValidation: true,
+      sellerPeppolRoutingAddress: null,
+    },
     autoPaymentLinkExpiresInHours: DEFAULT_PAYMENT_LINK_HOURS,
     timeZone: 'UTC',
     invoiceNumberLayout: { ...DEFAULT_INVOICE_LAYOUT },
@@ -63,7 +68,10 @@ function checkLayout(field: string, layout: NumberingLayout): NumberingLayout {
   if (problem) throw invalid(`${field}.resetPolicy`, problem);
   // The first number must fit the digits; later numbers widen rather than wrap (never a duplicate).
   if (String(layout.startNumber).length > layout.sequenceDigits) {
-    throw invalid(`${field}.startNumber`, `${layout.startNumber} has more than sequenceDigits (${layout.sequenceDigits}) digits`);
+    throw invalid(
+      `${field}.startNumber`,
+      `${layout.startNumber} has more than sequenceDigits (${layout.sequenceDigits}) digits`,
+    );
   }
   return layout;
 }
@@ -73,7 +81,11 @@ function checkLayout(field: string, layout: NumberingLayout): NumberingLayout {
  * ValidationError naming the field when a value breaks a rule (IBAN checksum, unknown country,
  * a numbering layout that could repeat numbers). Pure apart from `seal`.
  */
-export function applyInvoicingPatch(current: InvoicingSettings, patch: InvoicingSettingsPatch, seal: Sealer): InvoicingSettings {
+export function applyInvoicingPatch(
+  current: InvoicingSettings,
+  patch: InvoicingSettingsPatch,
+  seal: Sealer,
+): InvoicingSettings {
   const next: InvoicingSettings = structuredClone(current);
   if (patch.enabled !== undefined) next.enabled = patch.enabled;
   if (patch.autoGenerateInvoice !== undefined) next.autoGenerateInvoice = patch.autoGenerateInvoice;
@@ -82,7 +94,10 @@ export function applyInvoicingPatch(current: InvoicingSettings, patch: Invoicing
   if (patch.companyPhone !== undefined) next.companyPhone = patch.companyPhone;
   if (patch.companyAddress !== undefined) {
     if (patch.companyAddress && !isIsoCountry(patch.companyAddress.country)) {
-      throw invalid('companyAddress.country', `"${patch.companyAddress.country}" is not an ISO 3166-1 alpha-2 country code`);
+      throw invalid(
+        'companyAddress.country',
+        `"${patch.companyAddress.country}" is not an ISO 3166-1 alpha-2 country code`,
+      );
     }
     next.companyAddress = patch.companyAddress;
   }
@@ -95,7 +110,8 @@ export function applyInvoicingPatch(current: InvoicingSettings, patch: Invoicing
       next.bankIBAN = { sealed: seal(check.iban, 'bankIBAN'), masked: maskIban(check.iban) };
     }
   }
-  if (patch.autoPaymentLinkExpiresInHours !== undefined) next.autoPaymentLinkExpiresInHours = patch.autoPaymentLinkExpiresInHours;
+  if (patch.autoPaymentLinkExpiresInHours !== undefined)
+    next.autoPaymentLinkExpiresInHours = patch.autoPaymentLinkExpiresInHours;
   if (patch.timeZone !== undefined) {
     const zone = canonicalTimeZone(patch.timeZone);
     if (!zone) throw invalid('timeZone', `"${patch.timeZone}" is not an IANA time zone (e.g. Europe/Berlin, UTC)`);
@@ -114,19 +130,31 @@ export function applyInvoicingPatch(current: InvoicingSettings, patch: Invoicing
     }
   }
   if (patch.invoiceNumberLayout) {
-    next.invoiceNumberLayout = checkLayout('invoiceNumberLayout', { ...next.invoiceNumberLayout, ...patch.invoiceNumberLayout });
+    next.invoiceNumberLayout = checkLayout('invoiceNumberLayout', {
+      ...next.invoiceNumberLayout,
+      ...patch.invoiceNumberLayout,
+    });
   }
   if (patch.creditNoteNumberLayout) {
-    next.creditNoteNumberLayout = checkLayout('creditNoteNumberLayout', { ...next.creditNoteNumberLayout, ...patch.creditNoteNumberLayout });
+    next.creditNoteNumberLayout = checkLayout('creditNoteNumberLayout', {
+      ...next.creditNoteNumberLayout,
+      ...patch.creditNoteNumberLayout,
+    });
   }
   if (sameLiterals(next.invoiceNumberLayout, next.creditNoteNumberLayout)) {
     const field = patch.creditNoteNumberLayout ? 'creditNoteNumberLayout.prefix' : 'invoiceNumberLayout.prefix';
-    throw invalid(field, 'invoice and credit note numbers need different prefix, infix or suffix, or one number could name both');
+    throw invalid(
+      field,
+      'invoice and credit note numbers need different prefix, infix or suffix, or one number could name both',
+    );
   }
   return next;
 }
 
 /** Whether two layouts share prefix, infix and suffix (and so can produce the same number). */
-export function sameLiterals(a: Pick<NumberingLayout, 'prefix' | 'infix' | 'suffix'>, b: Pick<NumberingLayout, 'prefix' | 'infix' | 'suffix'>): boolean {
+export function sameLiterals(
+  a: Pick<NumberingLayout, 'prefix' | 'infix' | 'suffix'>,
+  b: Pick<NumberingLayout, 'prefix' | 'infix' | 'suffix'>,
+): boolean {
   return a.prefix === b.prefix && a.infix === b.infix && a.suffix === b.suffix;
 }

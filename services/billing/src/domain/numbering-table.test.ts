@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { counterPeriodKey, DEFAULT_INVOICE_LAYOUT, formatDocumentNumber, layoutIdentity, zonedDay, canonicalTimeZone, type NumberingLayout } from './numbering';
+import {
+  counterPeriodKey,
+  DEFAULT_INVOICE_LAYOUT,
+  formatDocumentNumber,
+  layoutIdentity,
+  zonedDay,
+  canonicalTimeZone,
+  type NumberingLayout,
+} from './numbering';
 
 const layout = (over: Partial<NumberingLayout>): NumberingLayout => ({ ...DEFAULT_INVOICE_LAYOUT, ...over });
 
@@ -22,12 +30,47 @@ describe('document numbers by layout (table)', () => {
     ['calendar year, last day', layout({}), '2026-12-31', 99, 'INV-2026-00099', 'cy2026'],
     ['fiscal April end_year, before April', FISCAL_APRIL, '2027-03-31', 12, 'INV-2027-00012', 'fy2027'],
     ['fiscal April end_year, from April', FISCAL_APRIL, '2027-04-01', 1, 'INV-2028-00001', 'fy2028'],
-    ['fiscal April start_year', { ...FISCAL_APRIL, fiscalYearLabelMode: 'start_year' }, '2027-03-31', 3, 'INV-2026-00003', 'fy2027'],
-    ['year_month with separator', layout({ periodGranularity: 'year_month' }), '2026-02-03', 7, 'INV-2026-02-00007', 'cy2026'],
-    ['year_month without separator', layout({ periodGranularity: 'year_month', periodSeparator: 'none' }), '2026-02-03', 7, 'INV-202602-00007', 'cy2026'],
-    ['never resets', layout({ periodType: 'none', resetPolicy: 'never', sequenceDigits: 6 }), '2031-01-01', 1234, 'INV-001234', 'all'],
+    [
+      'fiscal April start_year',
+      { ...FISCAL_APRIL, fiscalYearLabelMode: 'start_year' },
+      '2027-03-31',
+      3,
+      'INV-2026-00003',
+      'fy2027',
+    ],
+    [
+      'year_month with separator',
+      layout({ periodGranularity: 'year_month' }),
+      '2026-02-03',
+      7,
+      'INV-2026-02-00007',
+      'cy2026',
+    ],
+    [
+      'year_month without separator',
+      layout({ periodGranularity: 'year_month', periodSeparator: 'none' }),
+      '2026-02-03',
+      7,
+      'INV-202602-00007',
+      'cy2026',
+    ],
+    [
+      'never resets',
+      layout({ periodType: 'none', resetPolicy: 'never', sequenceDigits: 6 }),
+      '2031-01-01',
+      1234,
+      'INV-001234',
+      'all',
+    ],
     ['site prefix override', layout({ prefix: 'SHOP' }), '2026-05-05', 2, 'SHOP-2026-00002', 'cy2026'],
-    ['start number 1000', layout({ startNumber: 1000, sequenceDigits: 4 }), '2026-05-05', 1000, 'INV-2026-1000', 'cy2026'],
+    [
+      'start number 1000',
+      layout({ startNumber: 1000, sequenceDigits: 4 }),
+      '2026-05-05',
+      1000,
+      'INV-2026-1000',
+      'cy2026',
+    ],
   ];
   it.each(rows)('%s', (_name, l, day, seq, number, bucket) => {
     expect(formatDocumentNumber(l, day, seq)).toBe(number);

@@ -13,7 +13,9 @@ const d = (iso: string) => new Date(`${iso}T12:00:00Z`);
 
 describe('formatDocumentNumber', () => {
   it('formats the calendar year_month example from the layout', () => {
-    expect(formatDocumentNumber(layout({ periodGranularity: 'year_month' }), d('2026-11-05'), 42)).toBe('INV-2026-11-00042');
+    expect(formatDocumentNumber(layout({ periodGranularity: 'year_month' }), d('2026-11-05'), 42)).toBe(
+      'INV-2026-11-00042',
+    );
   });
 
   it('uses the defaults INV-<year>-<5 digits> and CN-<year>-<5 digits>', () => {
@@ -22,19 +24,29 @@ describe('formatDocumentNumber', () => {
   });
 
   it('omits the period for periodType none', () => {
-    expect(formatDocumentNumber(layout({ periodType: 'none', resetPolicy: 'never' }), d('2026-11-05'), 42)).toBe('INV-00042');
+    expect(formatDocumentNumber(layout({ periodType: 'none', resetPolicy: 'never' }), d('2026-11-05'), 42)).toBe(
+      'INV-00042',
+    );
   });
 
   it('joins month and day without a separator for periodSeparator none', () => {
     const l = layout({ periodGranularity: 'year_month_day', periodSeparator: 'none' });
     expect(formatDocumentNumber(l, d('2026-03-09'), 3)).toBe('INV-20260309-00003');
-    expect(formatDocumentNumber(layout({ periodGranularity: 'year_month_day' }), d('2026-03-09'), 3)).toBe('INV-2026-03-09-00003');
+    expect(formatDocumentNumber(layout({ periodGranularity: 'year_month_day' }), d('2026-03-09'), 3)).toBe(
+      'INV-2026-03-09-00003',
+    );
   });
 
   it('places infix before and suffix after the sequence and skips empty parts', () => {
     const l = layout({ prefix: 'RE', infix: 'B2B', suffix: 'EU', sequenceDigits: 4 });
     expect(formatDocumentNumber(l, d('2026-06-01'), 12)).toBe('RE-2026-B2B-0012-EU');
-    expect(formatDocumentNumber(layout({ prefix: '', periodType: 'none', resetPolicy: 'never', sequenceDigits: 3 }), d('2026-06-01'), 5)).toBe('005');
+    expect(
+      formatDocumentNumber(
+        layout({ prefix: '', periodType: 'none', resetPolicy: 'never', sequenceDigits: 3 }),
+        d('2026-06-01'),
+        5,
+      ),
+    ).toBe('005');
   });
 
   it('never truncates a sequence longer than sequenceDigits', () => {
@@ -51,12 +63,19 @@ describe('formatDocumentNumber', () => {
   });
 
   it('shows the calendar month under a fiscal year label', () => {
-    const l = layout({ periodType: 'fiscal', periodGranularity: 'year_month', fiscalYearStartMonth: 7, resetPolicy: 'fiscal_year' });
+    const l = layout({
+      periodType: 'fiscal',
+      periodGranularity: 'year_month',
+      fiscalYearStartMonth: 7,
+      resetPolicy: 'fiscal_year',
+    });
     expect(formatDocumentNumber(l, d('2026-08-15'), 9)).toBe('INV-2027-08-00009');
   });
 
   it('uses the UTC calendar day of the date', () => {
-    expect(formatDocumentNumber(layout({ periodGranularity: 'year_month_day' }), new Date('2026-12-31T23:59:59Z'), 1)).toBe('INV-2026-12-31-00001');
+    expect(
+      formatDocumentNumber(layout({ periodGranularity: 'year_month_day' }), new Date('2026-12-31T23:59:59Z'), 1),
+    ).toBe('INV-2026-12-31-00001');
   });
 
   it('rejects a sequence below 1 and an invalid date', () => {
@@ -93,6 +112,8 @@ describe('layoutAmbiguity', () => {
   });
 
   it('rejects a calendar reset under a fiscal year label with an offset fiscal year and no month', () => {
-    expect(layoutAmbiguity(layout({ periodType: 'fiscal', resetPolicy: 'calendar_year', fiscalYearStartMonth: 10 }))).not.toBeNull();
+    expect(
+      layoutAmbiguity(layout({ periodType: 'fiscal', resetPolicy: 'calendar_year', fiscalYearStartMonth: 10 })),
+    ).not.toBeNull();
   });
 });

@@ -18,7 +18,10 @@ export const DEFAULT_INVOICE_LAYOUT: Readonly<NumberingLayout> = Object.freeze({
 });
 
 /** Default credit note layout: `CN-2026-00001`. */
-export const DEFAULT_CREDIT_NOTE_LAYOUT: Readonly<NumberingLayout> = Object.freeze({ ...DEFAULT_INVOICE_LAYOUT, prefix: 'CN' });
+export const DEFAULT_CREDIT_NOTE_LAYOUT: Readonly<NumberingLayout> = Object.freeze({
+  ...DEFAULT_INVOICE_LAYOUT,
+  prefix: 'CN',
+});
 
 interface DateParts {
   year: number;
@@ -97,10 +100,22 @@ export function formatPeriod(layout: NumberingLayout, date: DocumentDate, timeZo
  * @example formatDocumentNumber({ prefix: 'INV', periodType: 'calendar', periodGranularity: 'year_month',
  *   periodSeparator: 'dash', sequenceDigits: 5, ... }, new Date('2026-11-05'), 42) === 'INV-2026-11-00042'
  */
-export function formatDocumentNumber(layout: NumberingLayout, date: DocumentDate, sequence: number, timeZone = 'UTC'): string {
-  if (!Number.isSafeInteger(sequence) || sequence < 1) throw new RangeError(`sequence must be a positive integer, got ${sequence}`);
+export function formatDocumentNumber(
+  layout: NumberingLayout,
+  date: DocumentDate,
+  sequence: number,
+  timeZone = 'UTC',
+): string {
+  if (!Number.isSafeInteger(sequence) || sequence < 1)
+    throw new RangeError(`sequence must be a positive integer, got ${sequence}`);
   if (date instanceof Date && Number.isNaN(date.getTime())) throw new RangeError('date is invalid');
-  return [layout.prefix, formatPeriod(layout, date, timeZone), layout.infix, pad(sequence, layout.sequenceDigits), layout.suffix]
+  return [
+    layout.prefix,
+    formatPeriod(layout, date, timeZone),
+    layout.infix,
+    pad(sequence, layout.sequenceDigits),
+    layout.suffix,
+  ]
     .filter((part) => part.length > 0)
     .join('-');
 }

@@ -15,10 +15,13 @@ export interface PayableFacts {
  * Drafts, voided, paid, empty and zero-outstanding invoices are refused with a 400.
  */
 export function assertPayable(inv: PayableFacts): void {
-  if (inv.status === 'draft') throw new ValidationError('a draft invoice has no payment link; issue it first', { field: 'id' });
+  if (inv.status === 'draft')
+    throw new ValidationError('a draft invoice has no payment link; issue it first', { field: 'id' });
   if (inv.status === 'void') throw new ValidationError('a voided invoice cannot be paid', { field: 'id' });
-  if (inv.total <= 0) throw new ValidationError('the invoice is empty (total 0); there is nothing to pay', { field: 'id' });
-  if (inv.status === 'paid' || inv.outstanding <= 0) throw new ValidationError('the invoice is settled; nothing is outstanding', { field: 'id' });
+  if (inv.total <= 0)
+    throw new ValidationError('the invoice is empty (total 0); there is nothing to pay', { field: 'id' });
+  if (inv.status === 'paid' || inv.outstanding <= 0)
+    throw new ValidationError('the invoice is settled; nothing is outstanding', { field: 'id' });
 }
 
 /**
@@ -28,13 +31,19 @@ export function assertPayable(inv: PayableFacts): void {
 export function linkAmount(outstanding: number, requested: number | undefined): number {
   if (requested === undefined) {
     if (outstanding < L.minAmount) {
-      throw new ValidationError(`the outstanding amount ${outstanding} is below the smallest payment link (${L.minAmount} minor units)`, { field: 'amount' });
+      throw new ValidationError(
+        `the outstanding amount ${outstanding} is below the smallest payment link (${L.minAmount} minor units)`,
+        { field: 'amount' },
+      );
     }
     return outstanding;
   }
-  if (!Number.isSafeInteger(requested)) throw new ValidationError('amount must be an integer in minor units', { field: 'amount' });
-  if (requested < L.minAmount) throw new ValidationError(`amount must be at least ${L.minAmount} minor units`, { field: 'amount' });
-  if (requested > outstanding) throw new ValidationError(`amount must be at most the outstanding amount (${outstanding})`, { field: 'amount' });
+  if (!Number.isSafeInteger(requested))
+    throw new ValidationError('amount must be an integer in minor units', { field: 'amount' });
+  if (requested < L.minAmount)
+    throw new ValidationError(`amount must be at least ${L.minAmount} minor units`, { field: 'amount' });
+  if (requested > outstanding)
+    throw new ValidationError(`amount must be at most the outstanding amount (${outstanding})`, { field: 'amount' });
   return requested;
 }
 
@@ -45,7 +54,10 @@ export function linkAmount(outstanding: number, requested: number | undefined): 
 export function linkExpiryHours(requested: number | undefined, setting: number | null | undefined): number {
   const inRange = (h: number) => Number.isInteger(h) && h >= L.minExpireInHours && h <= L.maxExpireInHours;
   if (requested !== undefined) {
-    if (!inRange(requested)) throw new ValidationError(`expireInHours must be from ${L.minExpireInHours} to ${L.maxExpireInHours}`, { field: 'expireInHours' });
+    if (!inRange(requested))
+      throw new ValidationError(`expireInHours must be from ${L.minExpireInHours} to ${L.maxExpireInHours}`, {
+        field: 'expireInHours',
+      });
     return requested;
   }
   return setting !== null && setting !== undefined && inRange(setting) ? setting : L.defaultExpireInHours;

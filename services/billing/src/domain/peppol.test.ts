@@ -36,24 +36,44 @@ describe('peppolProblem', () => {
   it('accepts 9930 only for a valid German VAT ID the buyer confirmed', () => {
     expect(peppolProblem({ schemeId: '9930', value: 'DE136695976', confirmedByBuyer: true }, de)).toBeNull();
     expect(peppolProblem({ schemeId: '9930', value: 'de 136 695 976', confirmedByBuyer: true }, de)).toBeNull();
-    expect(peppolProblem({ schemeId: '9930', value: 'DE136695976', confirmedByBuyer: false }, de)?.field).toBe('taxInfo.peppolRoutingAddress.confirmedByBuyer');
-    expect(peppolProblem({ schemeId: '9930', value: 'DE136695977', confirmedByBuyer: true }, de)?.field).toBe('taxInfo.peppolRoutingAddress.value');
-    expect(peppolProblem({ schemeId: '9930', value: 'ATU13585627', confirmedByBuyer: true }, de)?.field).toBe('taxInfo.peppolRoutingAddress.value');
-    expect(peppolProblem({ schemeId: '9930', value: 'DE136695976', confirmedByBuyer: true }, 'FR')?.field).toBe('taxInfo.taxCountry');
-    expect(peppolProblem({ schemeId: '9930', value: 'DE136695976', confirmedByBuyer: true }, null)?.field).toBe('taxInfo.taxCountry');
+    expect(peppolProblem({ schemeId: '9930', value: 'DE136695976', confirmedByBuyer: false }, de)?.field).toBe(
+      'taxInfo.peppolRoutingAddress.confirmedByBuyer',
+    );
+    expect(peppolProblem({ schemeId: '9930', value: 'DE136695977', confirmedByBuyer: true }, de)?.field).toBe(
+      'taxInfo.peppolRoutingAddress.value',
+    );
+    expect(peppolProblem({ schemeId: '9930', value: 'ATU13585627', confirmedByBuyer: true }, de)?.field).toBe(
+      'taxInfo.peppolRoutingAddress.value',
+    );
+    expect(peppolProblem({ schemeId: '9930', value: 'DE136695976', confirmedByBuyer: true }, 'FR')?.field).toBe(
+      'taxInfo.taxCountry',
+    );
+    expect(peppolProblem({ schemeId: '9930', value: 'DE136695976', confirmedByBuyer: true }, null)?.field).toBe(
+      'taxInfo.taxCountry',
+    );
   });
   it('accepts 0088 for a supplied valid GLN in any country', () => {
     expect(peppolProblem({ schemeId: '0088', value: '4000001000005', confirmedByBuyer: false }, 'FR')).toBeNull();
     expect(peppolProblem({ schemeId: '0088', value: '4000001000005', confirmedByBuyer: false }, null)).toBeNull();
-    expect(peppolProblem({ schemeId: '0088', value: '4000001000004', confirmedByBuyer: true }, 'FR')?.field).toBe('taxInfo.peppolRoutingAddress.value');
+    expect(peppolProblem({ schemeId: '0088', value: '4000001000004', confirmedByBuyer: true }, 'FR')?.field).toBe(
+      'taxInfo.peppolRoutingAddress.value',
+    );
   });
   it('accepts 0204 only for a German recipient that confirmed a valid Leitweg-ID', () => {
     expect(peppolProblem({ schemeId: '0204', value: '992-90009-96', confirmedByBuyer: true }, de)).toBeNull();
-    expect(peppolProblem({ schemeId: '0204', value: '992-90009-96', confirmedByBuyer: false }, de)?.field).toBe('taxInfo.peppolRoutingAddress.confirmedByBuyer');
-    expect(peppolProblem({ schemeId: '0204', value: '992-90009-96', confirmedByBuyer: true }, 'AT')?.field).toBe('taxInfo.taxCountry');
-    expect(peppolProblem({ schemeId: '0204', value: '992-90009-95', confirmedByBuyer: true }, de)?.field).toBe('taxInfo.peppolRoutingAddress.value');
+    expect(peppolProblem({ schemeId: '0204', value: '992-90009-96', confirmedByBuyer: false }, de)?.field).toBe(
+      'taxInfo.peppolRoutingAddress.confirmedByBuyer',
+    );
+    expect(peppolProblem({ schemeId: '0204', value: '992-90009-96', confirmedByBuyer: true }, 'AT')?.field).toBe(
+      'taxInfo.taxCountry',
+    );
+    expect(peppolProblem({ schemeId: '0204', value: '992-90009-95', confirmedByBuyer: true }, de)?.field).toBe(
+      'taxInfo.peppolRoutingAddress.value',
+    );
   });
   it('rejects other schemes', () => {
-    expect(peppolProblem({ schemeId: '0060', value: '123456789', confirmedByBuyer: true }, de)?.field).toBe('taxInfo.peppolRoutingAddress.schemeId');
+    expect(peppolProblem({ schemeId: '0060', value: '123456789', confirmedByBuyer: true }, de)?.field).toBe(
+      'taxInfo.peppolRoutingAddress.schemeId',
+    );
   });
 });

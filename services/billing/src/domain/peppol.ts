@@ -56,20 +56,48 @@ export function peppolProblem(address: PeppolAddressInput, taxCountry: string | 
   const value = normalizePeppolValue(address.schemeId, address.value);
   switch (address.schemeId) {
     case '9930':
-      if (taxCountry !== 'DE') return { field: 'taxInfo.taxCountry', message: 'scheme 9930 is the German VAT number scheme: taxInfo.taxCountry must be DE' };
-      if (!isEuVatIdOf(value, 'DE')) return { field: `${field}.value`, message: 'a 9930 address is a German VAT ID: DE followed by 9 digits with a valid check digit' };
-      if (!address.confirmedByBuyer) return { field: `${field}.confirmedByBuyer`, message: 'use 9930 only when the buyer confirmed this exact address (confirmedByBuyer: true)' };
+      if (taxCountry !== 'DE')
+        return {
+          field: 'taxInfo.taxCountry',
+          message: 'scheme 9930 is the German VAT number scheme: taxInfo.taxCountry must be DE',
+        };
+      if (!isEuVatIdOf(value, 'DE'))
+        return {
+          field: `${field}.value`,
+          message: 'a 9930 address is a German VAT ID: DE followed by 9 digits with a valid check digit',
+        };
+      if (!address.confirmedByBuyer)
+        return {
+          field: `${field}.confirmedByBuyer`,
+          message: 'use 9930 only when the buyer confirmed this exact address (confirmedByBuyer: true)',
+        };
       return null;
     case '0088':
-      if (!isGln(value)) return { field: `${field}.value`, message: 'a 0088 address is a GS1 global location number: 13 digits with a valid check digit' };
+      if (!isGln(value))
+        return {
+          field: `${field}.value`,
+          message: 'a 0088 address is a GS1 global location number: 13 digits with a valid check digit',
+        };
       return null;
     case '0204':
-      if (taxCountry !== 'DE') return { field: 'taxInfo.taxCountry', message: 'scheme 0204 (Leitweg-ID) is for German public-sector recipients: taxInfo.taxCountry must be DE' };
+      if (taxCountry !== 'DE')
+        return {
+          field: 'taxInfo.taxCountry',
+          message: 'scheme 0204 (Leitweg-ID) is for German public-sector recipients: taxInfo.taxCountry must be DE',
+        };
       if (!isLeitwegId(value)) {
-        return { field: `${field}.value`, message: 'a 0204 address is a Leitweg-ID: coarse address (2-12 digits), optional fine address, 2 check digits, joined by dashes, with valid check digits' };
+        return {
+          field: `${field}.value`,
+          message:
+            'a 0204 address is a Leitweg-ID: coarse address (2-12 digits), optional fine address, 2 check digits, joined by dashes, with valid check digits',
+        };
       }
       if (!address.confirmedByBuyer) {
-        return { field: `${field}.confirmedByBuyer`, message: 'use 0204 only when the German public-sector recipient confirmed this Leitweg-ID (confirmedByBuyer: true)' };
+        return {
+          field: `${field}.confirmedByBuyer`,
+          message:
+            'use 0204 only when the German public-sector recipient confirmed this Leitweg-ID (confirmedByBuyer: true)',
+        };
       }
       return null;
     default:

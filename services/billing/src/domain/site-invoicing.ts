@@ -9,7 +9,10 @@ export interface SitePrefixes {
 }
 
 /** The prefixes a site's numbers actually use. */
-export function effectivePrefixes(site: SitePrefixes, org: InvoicingSettings): { invoicePrefix: string; creditNotePrefix: string } {
+export function effectivePrefixes(
+  site: SitePrefixes,
+  org: InvoicingSettings,
+): { invoicePrefix: string; creditNotePrefix: string } {
   return {
     invoicePrefix: site.invoicePrefix ?? org.invoiceNumberLayout.prefix,
     creditNotePrefix: site.creditNotePrefix ?? org.creditNoteNumberLayout.prefix,
@@ -20,7 +23,11 @@ export function effectivePrefixes(site: SitePrefixes, org: InvoicingSettings): {
  * Applies a site prefix patch; rejects a result whose invoice and credit note numbers could
  * coincide under the organization's layouts.
  */
-export function applySitePatch(current: SitePrefixes, patch: SiteInvoicingSettingsPatch, org: InvoicingSettings): SitePrefixes {
+export function applySitePatch(
+  current: SitePrefixes,
+  patch: SiteInvoicingSettingsPatch,
+  org: InvoicingSettings,
+): SitePrefixes {
   const next: SitePrefixes = {
     invoicePrefix: patch.invoicePrefix !== undefined ? patch.invoicePrefix : current.invoicePrefix,
     creditNotePrefix: patch.creditNotePrefix !== undefined ? patch.creditNotePrefix : current.creditNotePrefix,
@@ -33,7 +40,10 @@ export function applySitePatch(current: SitePrefixes, patch: SiteInvoicingSettin
     )
   ) {
     const field = patch.creditNotePrefix !== undefined ? 'creditNotePrefix' : 'invoicePrefix';
-    throw new ValidationError(`${field}: invoice and credit note numbers of this site would share prefix "${eff.invoicePrefix}"`, { field });
+    throw new ValidationError(
+      `${field}: invoice and credit note numbers of this site would share prefix "${eff.invoicePrefix}"`,
+      { field },
+    );
   }
   return next;
 }

@@ -2,11 +2,33 @@ import { describe, expect, it } from 'vitest';
 import type { TaxCalculation, TaxLineResult } from '@paymesh/contracts';
 import { allocateInvoiceTax } from './tax-allocation';
 
-function line(i: number, gross: number, tax: number, rate: number, code: string, decision: TaxLineResult['decision'] = 'domestic'): TaxLineResult {
+function line(
+  i: number,
+  gross: number,
+  tax: number,
+  rate: number,
+  code: string,
+  decision: TaxLineResult['decision'] = 'domestic',
+): TaxLineResult {
   return {
-    index: i, name: `Line ${i}`, itemType: 'digital_service', category: null, quantity: 1, unitPrice: gross,
-    net: gross - tax, tax, gross, taxRate: rate, taxRateCode: code, taxCountry: 'DE', rateType: null, decision,
-    reason: 'test', rateId: null, rateVersion: null, ruleId: null,
+    index: i,
+    name: `Line ${i}`,
+    itemType: 'digital_service',
+    category: null,
+    quantity: 1,
+    unitPrice: gross,
+    net: gross - tax,
+    tax,
+    gross,
+    taxRate: rate,
+    taxRateCode: code,
+    taxCountry: 'DE',
+    rateType: null,
+    decision,
+    reason: 'test',
+    rateId: null,
+    rateVersion: null,
+    ruleId: null,
   };
 }
 
@@ -14,13 +36,35 @@ function calc(lines: TaxLineResult[]): TaxCalculation {
   const gross = lines.reduce((s, l) => s + l.gross, 0);
   const tax = lines.reduce((s, l) => s + l.tax, 0);
   return {
-    currency: 'EUR', taxIncluded: true, totalNet: gross - tax, totalTax: tax, totalGross: gross,
-    taxBreakdown: [], lines,
-    buyer: { country: 'DE', postcode: null, type: 'consumer', vatIdValidation: 'format', vatIdTreatment: 'none',
-      vatIdCheck: { vatId: null, status: 'not_given', source: null, checkedAt: null, consultationNumber: null, companyName: null, address: null, error: null } },
+    currency: 'EUR',
+    taxIncluded: true,
+    totalNet: gross - tax,
+    totalTax: tax,
+    totalGross: gross,
+    taxBreakdown: [],
+    lines,
+    buyer: {
+      country: 'DE',
+      postcode: null,
+      type: 'consumer',
+      vatIdValidation: 'format',
+      vatIdTreatment: 'none',
+      vatIdCheck: {
+        vatId: null,
+        status: 'not_given',
+        source: null,
+        checkedAt: null,
+        consultationNumber: null,
+        companyName: null,
+        address: null,
+        error: null,
+      },
+    },
     seller: { homeCountry: 'DE', ossEnabled: false, ossThresholdExceeded: false },
     settings: { priceMode: 'gross', rounding: { level: 'per_line', method: 'half_up' } },
-    date: '2027-01-10', calculatedAt: '2027-01-10T00:00:00.000Z', engineVersion: 'test',
+    date: '2027-01-10',
+    calculatedAt: '2027-01-10T00:00:00.000Z',
+    engineVersion: 'test',
   };
 }
 
@@ -56,7 +100,12 @@ describe('allocation of an invoice tax snapshot to a payment', () => {
     const rc = calc([line(0, 10000, 0, 0, 'REVERSE_CHARGE', 'reverse_charge')]);
     const a = allocateInvoiceTax(rc, 2500);
     expect(a.totalTax).toBe(0);
-    expect(a.lines[0]).toMatchObject({ taxRateCode: 'REVERSE_CHARGE', decision: 'reverse_charge', gross: 2500, net: 2500 });
+    expect(a.lines[0]).toMatchObject({
+      taxRateCode: 'REVERSE_CHARGE',
+      decision: 'reverse_charge',
+      gross: 2500,
+      net: 2500,
+    });
   });
 
   it('refuses amounts outside 1..total', () => {

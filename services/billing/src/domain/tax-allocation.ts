@@ -18,7 +18,11 @@ export function allocateInvoiceTax(snapshot: TaxCalculation, amount: number): Ta
   }
   // The whole invoice: the snapshot itself (per-document rounding may differ from the lines' sum).
   if (amount === total) return snapshot;
-  const grossParts = largestRemainder(snapshot.lines.map((l) => l.gross), amount, total);
+  const grossParts = largestRemainder(
+    snapshot.lines.map((l) => l.gross),
+    amount,
+    total,
+  );
   const lines: TaxLineResult[] = snapshot.lines.map((l, i) => {
     const gross = grossParts[i] ?? 0;
     const tax = l.gross === 0 ? 0 : roundHalfAwayFromZero(BigInt(l.tax) * BigInt(gross), BigInt(l.gross));

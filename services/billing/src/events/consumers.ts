@@ -65,7 +65,11 @@ export async function startConsumers(bus: Bus, deps: InvoiceDeps) {
     decode: (d) => transactionStatusChanged.parse(d),
     handler: async (event: EventEnvelope<TransactionStatusChanged>) => {
       const outcome = await autoGenerateInvoice(deps, event.data);
-      if (outcome !== 'not_completed') logger.debug({ eventId: event.id, transactionId: event.data.transactionId, outcome }, 'automatic invoice considered');
+      if (outcome !== 'not_completed')
+        logger.debug(
+          { eventId: event.id, transactionId: event.data.transactionId, outcome },
+          'automatic invoice considered',
+        );
     },
   });
   const emails = await bus.subscribe<EmailSettled>({

@@ -14,11 +14,18 @@ export function grpcCheckoutPort(address: string, deadlineMs: number): InvoiceCh
   const opts = { deadlineMs, target: 'checkout' };
   return {
     async createCheckout(req) {
-      return createdCheckoutOf(await call(payments, payments.createCheckout, createCheckoutMessage(req), { deadlineMs, target: 'checkout' }));
+      return createdCheckoutOf(
+        await call(payments, payments.createCheckout, createCheckoutMessage(req), { deadlineMs, target: 'checkout' }),
+      );
     },
     async siteExists(key, siteId) {
       try {
-        await call(client, client.getSite, { organizationId: key.organizationId, id: siteId, testMode: key.mode === 'test' }, opts);
+        await call(
+          client,
+          client.getSite,
+          { organizationId: key.organizationId, id: siteId, testMode: key.mode === 'test' },
+          opts,
+        );
         return true;
       } catch (err) {
         if (err instanceof DomainError && err.kind === 'not_found') return false;
@@ -27,7 +34,12 @@ export function grpcCheckoutPort(address: string, deadlineMs: number): InvoiceCh
     },
     async siteBranding(key, siteId) {
       try {
-        const site = await call(client, client.getSite, { organizationId: key.organizationId, id: siteId, testMode: key.mode === 'test' }, opts);
+        const site = await call(
+          client,
+          client.getSite,
+          { organizationId: key.organizationId, id: siteId, testMode: key.mode === 'test' },
+          opts,
+        );
         return { name: site.name, primaryColor: site.branding?.primaryColor || null };
       } catch (err) {
         if (err instanceof DomainError && err.kind === 'not_found') return null;
@@ -36,7 +48,12 @@ export function grpcCheckoutPort(address: string, deadlineMs: number): InvoiceCh
     },
     async transaction(key, id) {
       try {
-        const t = await call(payments, payments.getTransaction, { organizationId: key.organizationId, testMode: key.mode === 'test', id }, opts);
+        const t = await call(
+          payments,
+          payments.getTransaction,
+          { organizationId: key.organizationId, testMode: key.mode === 'test', id },
+          opts,
+        );
         const b = t.billingAddress;
         return {
           id: t.id,
@@ -46,7 +63,18 @@ export function grpcCheckoutPort(address: string, deadlineMs: number): InvoiceCh
           currency: t.currency,
           clientId: orNull(t.clientId),
           externalReference: orNull(t.externalReference),
-          billingAddress: b && (b.name || b.email || b.country) ? { name: b.name, email: b.email, line1: b.line1, city: b.city, postalCode: b.postalCode, country: b.country, vatId: b.vatId } : null,
+          billingAddress:
+            b && (b.name || b.email || b.country)
+              ? {
+                  name: b.name,
+                  email: b.email,
+                  line1: b.line1,
+                  city: b.city,
+                  postalCode: b.postalCode,
+                  country: b.country,
+                  vatId: b.vatId,
+                }
+              : null,
         };
       } catch (err) {
         if (err instanceof DomainError && err.kind === 'not_found') return null;
@@ -54,7 +82,12 @@ export function grpcCheckoutPort(address: string, deadlineMs: number): InvoiceCh
       }
     },
     async transactionTax(key, id) {
-      const res = await call(payments, payments.getTransactionTax, { organizationId: key.organizationId, testMode: key.mode === 'test', id }, opts);
+      const res = await call(
+        payments,
+        payments.getTransactionTax,
+        { organizationId: key.organizationId, testMode: key.mode === 'test', id },
+        opts,
+      );
       return transactionTaxView.parse(JSON.parse(res.json));
     },
     close() {

@@ -29,5 +29,11 @@ export function createCheckoutMessage(req: InvoiceCheckoutRequest): checkoutPaym
 }
 
 export function createdCheckoutOf(res: checkoutPayments.CheckoutRecord): CreatedCheckout {
-  return { id: res.id, sessionPublicId: res.sessionPublicId, paymentUrl: res.paymentUrl, amount: res.amount, expiresAt: res.expiresAt };
+  return {
+    id: res.id,
+    sessionPublicId: res.sessionPublicId,
+    paymentUrl: res.paymentUrl,
+    amount: res.amount,
+    expiresAt: res.expiresAt,
+  };
 }

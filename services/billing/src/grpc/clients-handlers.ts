@@ -18,10 +18,19 @@ import { updateClient } from '../app/update-client';
 import { bodyOf, idOf, jsonUnary, orgKeyOf } from './json';
 
 /** gRPC handlers of the client RPCs. */
-export function clientsHandlers(deps: BillingDeps): Pick<billing.BillingServiceServer, 'listClients' | 'searchClients' | 'getClient' | 'createClient' | 'updateClient' | 'deleteClient' | 'getClientHistory'> {
+export function clientsHandlers(
+  deps: BillingDeps,
+): Pick<
+  billing.BillingServiceServer,
+  'listClients' | 'searchClients' | 'getClient' | 'createClient' | 'updateClient' | 'deleteClient' | 'getClientHistory'
+> {
   return {
-    listClients: jsonUnary(deps.logger, 'billing/ListClients', async (req) => listClients(deps, orgKeyOf(req), bodyOf(req, clientListQuery))),
-    searchClients: jsonUnary(deps.logger, 'billing/SearchClients', async (req) => searchClients(deps, orgKeyOf(req), bodyOf(req, clientSearchQuery))),
+    listClients: jsonUnary(deps.logger, 'billing/ListClients', async (req) =>
+      listClients(deps, orgKeyOf(req), bodyOf(req, clientListQuery)),
+    ),
+    searchClients: jsonUnary(deps.logger, 'billing/SearchClients', async (req) =>
+      searchClients(deps, orgKeyOf(req), bodyOf(req, clientSearchQuery)),
+    ),
     getClient: jsonUnary(deps.logger, 'billing/GetClient', async (req) => {
       const key = orgKeyOf(req);
       const id = idOf(req);

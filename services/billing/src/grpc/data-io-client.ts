@@ -4,7 +4,11 @@ import { taxRatePage } from '@paymesh/contracts';
 import type { DataIoRemote, ExportTransaction } from '../app/data-io-port';
 
 /** {@link DataIoRemote} over the tax service's `ListTaxRates`/`CreateTaxRate` and checkout's `ListTransactions`. */
-export function grpcDataIoPort(taxAddress: string, checkoutAddress: string, deadlineMs: number): DataIoRemote & { close(): void } {
+export function grpcDataIoPort(
+  taxAddress: string,
+  checkoutAddress: string,
+  deadlineMs: number,
+): DataIoRemote & { close(): void } {
   const taxClient = makeClient(tax.TaxServiceClient, taxAddress);
   const payments = makeClient(checkoutPayments.CheckoutPaymentsServiceClient, checkoutAddress);
   const taxOpts = { deadlineMs, target: 'tax' };
@@ -12,14 +16,29 @@ export function grpcDataIoPort(taxAddress: string, checkoutAddress: string, dead
     async taxRates(key) {
       const out: { code: string; country: string; validFrom: string }[] = [];
       for (let page = 1; ; page++) {
-        const res = await call(taxClient, taxClient.listTaxRates, { organizationId: key.organizationId, testMode: key.mode === 'test', id: '', bodyJson: JSON.stringify({ page, limit: 100 }) }, taxOpts);
+        const res = await call(
+          taxClient,
+          taxClient.listTaxRates,
+          {
+            organizationId: key.organizationId,
+            testMode: key.mode === 'test',
+            id: '',
+            bodyJson: JSON.stringify({ page, limit: 100 }),
+          },
+          taxOpts,
+        );
         const rates = taxRatePage.parse(JSON.parse(res.json));
         out.push(...rates.items.map((r) => ({ code: r.code, country: r.country, validFrom: r.validFrom })));
         if (rates.items.length < 100) return out;
       }
     },
     async createTaxRate(key, rate) {
-      await call(taxClient, taxClient.createTaxRate, { organizationId: key.organizationId, testMode: key.mode === 'test', id: '', bodyJson: JSON.stringify(rate) }, taxOpts);
+      await call(
+        taxClient,
+        taxClient.createTaxRate,
+        { organizationId: key.organizationId, testMode: key.mode === 'test', id: '', bodyJson: JSON.stringify(rate) },
+        taxOpts,
+      );
     },
     async transactions(key, filter, page, limit) {
       const res = await call(
@@ -39,23 +58,21 @@ export function grpcDataIoPort(taxAddress: string, checkoutAddress: string, dead
         },
         { deadlineMs, target: 'checkout' },
       );
-      return res.items.map(
-        (t): ExportTransaction => ({
-          id: t.id,
-          createdAt: t.createdAt,
-          siteId: t.siteId,
-          status: t.status,
-          amount: Number(t.amount),
-          currency: t.currency,
-          email: t.email,
-          externalReference: t.externalReference,
-          invoiceNumber: t.invoiceNumber,
-          clientId: t.clientId,
-          providerType: t.providerType,
-          manual: t.manual,
-          refundedAmount: t.refunds.reduce((sum, r) => sum + Number(r.amount), 0),
-        }),
-      );
+      return res.items.map((t): ExportTransaction => ({
+        id: t.id,
+        createdAt: t.createdAt,
+        siteId: t.siteId,
+        status: t.status,
+        amount: Number(t.amount),
+        currency: t.currency,
+        email: t.email,
+        externalReference: t.externalReference,
+        invoiceNumber: t.invoiceNumber,
+        clientId: t.clientId,
+        providerType: t.providerType,
+        manual: t.manual,
+        refundedAmount: t.refunds.reduce((sum, r) => sum + Number(r.amount), 0),
+      }));
     },
     close() {
       taxClient.close();

@@ -31,7 +31,11 @@ export function grpcDocumentsPort(address: string, deadlineMs: number): Document
         { organizationId: key.organizationId, testMode: key.mode === 'test', bodyJson: JSON.stringify(body) },
         { deadlineMs, target: 'documents' },
       );
-      return { content: Buffer.from(res.content), contentType: res.contentType, report: einvoiceReport.parse(JSON.parse(res.reportJson)) };
+      return {
+        content: Buffer.from(res.content),
+        contentType: res.contentType,
+        report: einvoiceReport.parse(JSON.parse(res.reportJson)),
+      };
     },
     close() {
       client.close();

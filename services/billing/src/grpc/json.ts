@@ -7,7 +7,8 @@ import type { OrgKey } from '../app/deps';
 
 /** Tenant of a JSON-carrying request; throws a ValidationError for a malformed organization id. */
 export function orgKeyOf(req: { organizationId: string; testMode: boolean }): OrgKey {
-  if (!isObjectId(req.organizationId)) throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
+  if (!isObjectId(req.organizationId))
+    throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
   return { organizationId: req.organizationId, mode: req.testMode ? 'test' : 'live' };
 }
 

@@ -11,7 +11,11 @@ function layoutMessage(l: NumberingLayout): billing.NumberingLayout {
 }
 
 /** Wire view of the settings: the IBAN only masked, the seller's own Peppol address in clear. */
-export function invoicingSettingsMessage(state: InvoicingSettingsState, secrets: SecretBox, key: OrgKey): billing.InvoicingSettings {
+export function invoicingSettingsMessage(
+  state: InvoicingSettingsState,
+  secrets: SecretBox,
+  key: OrgKey,
+): billing.InvoicingSettings {
   const s: InvoicingSettings = state.settings;
   const peppol = s.eInvoice.sellerPeppolRoutingAddress;
   return {
@@ -27,7 +31,10 @@ export function invoicingSettingsMessage(state: InvoicingSettingsState, secrets:
       allowedFormats: s.eInvoice.allowedFormats,
       strictValidation: s.eInvoice.strictValidation,
       sellerPeppolRoutingAddress: peppol
-        ? { schemeId: peppol.schemeId, value: secrets.open(peppol.value, settingsAad(key, 'eInvoice.sellerPeppolRoutingAddress')) }
+        ? {
+            schemeId: peppol.schemeId,
+            value: secrets.open(peppol.value, settingsAad(key, 'eInvoice.sellerPeppolRoutingAddress')),
+          }
         : undefined,
     },
     autoPaymentLinkExpiresInHours: s.autoPaymentLinkExpiresInHours,

@@ -20,7 +20,6 @@ import { portalHandlers } from './portal-handlers';
 
 const SERVICE_VERSION = '0.1.0';
 
-
 function siteId(id: string): string {
   if (!isObjectId(id)) throw new ValidationError('siteId must be a 24-hex identifier', { field: 'siteId' });
   return id;
@@ -30,23 +29,41 @@ export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps & Dat
   const { logger, secrets } = deps;
   const impl: billing.BillingServiceServer = {
     describe: unary(logger, 'billing/Describe', async () => ({ service: 'billing', version: SERVICE_VERSION })),
-    getInvoicingSettings: unary(logger, 'billing/GetInvoicingSettings', async (req: billing.GetInvoicingSettingsRequest) => {
-      const key = orgKeyOf(req);
-      return invoicingSettingsMessage(await getInvoicingSettings(deps, key), secrets, key);
-    }),
-    updateInvoicingSettings: unary(logger, 'billing/UpdateInvoicingSettings', async (req: billing.UpdateInvoicingSettingsRequest) => {
-      const key = orgKeyOf(req);
-      return invoicingSettingsMessage(await updateInvoicingSettings(deps, key, req.patchJson), secrets, key);
-    }),
-    getSiteInvoicingSettings: unary(logger, 'billing/GetSiteInvoicingSettings', async (req: billing.GetSiteInvoicingSettingsRequest) =>
-      siteInvoicingMessage(await getSiteInvoicingSettings(deps, orgKeyOf(req), siteId(req.siteId))),
+    getInvoicingSettings: unary(
+      logger,
+      'billing/GetInvoicingSettings',
+      async (req: billing.GetInvoicingSettingsRequest) => {
+        const key = orgKeyOf(req);
+        return invoicingSettingsMessage(await getInvoicingSettings(deps, key), secrets, key);
+      },
     ),
-    updateSiteInvoicingSettings: unary(logger, 'billing/UpdateSiteInvoicingSettings', async (req: billing.UpdateSiteInvoicingSettingsRequest) =>
-      siteInvoicingMessage(await updateSiteInvoicingSettings(deps, orgKeyOf(req), siteId(req.siteId), req.patchJson)),
+    updateInvoicingSettings: unary(
+      logger,
+      'billing/UpdateInvoicingSettings',
+      async (req: billing.UpdateInvoicingSettingsRequest) => {
+        const key = orgKeyOf(req);
+        return invoicingSettingsMessage(await updateInvoicingSettings(deps, key, req.patchJson), secrets, key);
+      },
     ),
-    getPortalSettings: unary(logger, 'billing/GetPortalSettings', async (req: billing.GetPortalSettingsRequest) => getPortalSettings(deps, orgKeyOf(req))),
-    updatePortalSettings: unary(logger, 'billing/UpdatePortalSettings', async (req: billing.UpdatePortalSettingsRequest) =>
-      updatePortalSettings(deps, orgKeyOf(req), req.patchJson),
+    getSiteInvoicingSettings: unary(
+      logger,
+      'billing/GetSiteInvoicingSettings',
+      async (req: billing.GetSiteInvoicingSettingsRequest) =>
+        siteInvoicingMessage(await getSiteInvoicingSettings(deps, orgKeyOf(req), siteId(req.siteId))),
+    ),
+    updateSiteInvoicingSettings: unary(
+      logger,
+      'billing/UpdateSiteInvoicingSettings',
+      async (req: billing.UpdateSiteInvoicingSettingsRequest) =>
+        siteInvoicingMessage(await updateSiteInvoicingSettings(deps, orgKeyOf(req), siteId(req.siteId), req.patchJson)),
+    ),
+    getPortalSettings: unary(logger, 'billing/GetPortalSettings', async (req: billing.GetPortalSettingsRequest) =>
+      getPortalSettings(deps, orgKeyOf(req)),
+    ),
+    updatePortalSettings: unary(
+      logger,
+      'billing/UpdatePortalSettings',
+      async (req: billing.UpdatePortalSettingsRequest) => updatePortalSettings(deps, orgKeyOf(req), req.patchJson),
     ),
     ...clientsHandlers(deps),
     ...invoicesHandlers(deps),

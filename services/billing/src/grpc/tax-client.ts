@@ -8,14 +8,24 @@ export function grpcTaxPort(address: string, deadlineMs: number): InvoiceTaxPort
   const client = makeClient(tax.TaxServiceClient, address);
   return {
     async settings(key) {
-      const s = await call(client, client.getTaxSettings, { organizationId: key.organizationId, testMode: key.mode === 'test' }, { deadlineMs, target: 'tax' });
+      const s = await call(
+        client,
+        client.getTaxSettings,
+        { organizationId: key.organizationId, testMode: key.mode === 'test' },
+        { deadlineMs, target: 'tax' },
+      );
       return { homeCountry: s.homeCountry ?? null, vatId: s.vatId ?? null, viesEnabled: s.viesEnabled };
     },
     async calculate(request) {
       const res = await call(
         client,
         client.calculateTax,
-        { organizationId: request.organizationId, testMode: request.mode === 'test', id: '', bodyJson: JSON.stringify(request) },
+        {
+          organizationId: request.organizationId,
+          testMode: request.mode === 'test',
+          id: '',
+          bodyJson: JSON.stringify(request),
+        },
         { deadlineMs, target: 'tax' },
       );
       // A mismatch is a bug between the services: an internal error, not the caller's.

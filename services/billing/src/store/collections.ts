@@ -16,8 +16,14 @@ export const EINVOICE_REPORTS = 'einvoice_reports';
 
 export const collections: CollectionSpec[] = [
   { name: SITE_INVOICING, indexes: [{ name: 'site_invoicing_org', fields: ['organizationId'] }] },
-  { name: INVOICING_SETTINGS, indexes: [{ name: 'invoicing_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }] },
-  { name: PORTAL_SETTINGS, indexes: [{ name: 'portal_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }] },
+  {
+    name: INVOICING_SETTINGS,
+    indexes: [{ name: 'invoicing_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }],
+  },
+  {
+    name: PORTAL_SETTINGS,
+    indexes: [{ name: 'portal_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }],
+  },
   {
     name: CLIENTS,
     indexes: [
@@ -30,8 +36,14 @@ export const collections: CollectionSpec[] = [
     ],
     textIndex: { name: 'clients_text', fields: CLIENT_TEXT_FIELDS },
   },
-  { name: CLIENT_HISTORY, indexes: [{ name: 'client_history_client_at', fields: ['organizationId', 'mode', 'clientId', 'at'] }] },
-  { name: CLIENT_IDEMPOTENCY_KEYS, indexes: [{ name: 'client_idempotency_keys_key', fields: ['organizationId', 'mode', 'key'], unique: true }] },
+  {
+    name: CLIENT_HISTORY,
+    indexes: [{ name: 'client_history_client_at', fields: ['organizationId', 'mode', 'clientId', 'at'] }],
+  },
+  {
+    name: CLIENT_IDEMPOTENCY_KEYS,
+    indexes: [{ name: 'client_idempotency_keys_key', fields: ['organizationId', 'mode', 'key'], unique: true }],
+  },
   {
     name: INVOICES,
     indexes: [
@@ -54,12 +66,22 @@ export const collections: CollectionSpec[] = [
     indexes: [
       { name: 'credit_notes_number', fields: ['organizationId', 'mode', 'number'], unique: true },
       // One credit note per invoice and source: one void, one per refund or dispute event.
-      { name: 'credit_notes_invoice_source', fields: ['organizationId', 'mode', 'invoiceId', 'sourceKey'], unique: true },
+      {
+        name: 'credit_notes_invoice_source',
+        fields: ['organizationId', 'mode', 'invoiceId', 'sourceKey'],
+        unique: true,
+      },
       { name: 'credit_notes_org_mode_issue_date', fields: ['organizationId', 'mode', 'issueDate'] },
     ],
   },
   {
     name: EINVOICE_REPORTS,
-    indexes: [{ name: 'einvoice_reports_document_format', fields: ['organizationId', 'mode', 'documentKind', 'documentId', 'format'], unique: true }],
+    indexes: [
+      {
+        name: 'einvoice_reports_document_format',
+        fields: ['organizationId', 'mode', 'documentKind', 'documentId', 'format'],
+        unique: true,
+      },
+    ],
   },
 ];

@@ -50,7 +50,9 @@ export async function loadCheckoutForBuyer(
   browserOrigin: string,
   opts: { enforceLicense: boolean },
 ): Promise<{ checkout: CheckoutDoc; site: SiteDoc }> {
-  const checkout = sessionPublicId ? await deps.store.collection<CheckoutDoc>(CHECKOUTS).findOne({ sessionPublicId }) : null;
+  const checkout = sessionPublicId
+    ? await deps.store.collection<CheckoutDoc>(CHECKOUTS).findOne({ sessionPublicId })
+    : null;
   if (!checkout) throw new NotFoundError('checkout not found');
   const site = await siteOf(deps, checkout.siteId);
   await assertOrigin(deps, site, browserOrigin);
@@ -64,13 +66,17 @@ export async function loadCheckoutForBuyer(
 /** Refuses new payments on a session that is completed or expired (409 with a code). */
 export function assertOpenForPayment(checkout: CheckoutDoc, now: Date): void {
   const status = checkoutStatus(checkout, now);
-  if (status === 'expired') throw new ConflictError('checkout session has expired', { code: ErrorCode.CHECKOUT_EXPIRED });
-  if (status === 'completed') throw new ConflictError('checkout session is already paid', { code: ErrorCode.CHECKOUT_COMPLETED });
+  if (status === 'expired')
+    throw new ConflictError('checkout session has expired', { code: ErrorCode.CHECKOUT_EXPIRED });
+  if (status === 'completed')
+    throw new ConflictError('checkout session is already paid', { code: ErrorCode.CHECKOUT_COMPLETED });
 }
 
 /** A (not deleted) transaction by ID for a buyer-facing call; 404 when unknown. */
 export async function loadTransaction(deps: PaymentsDeps, transactionId: string): Promise<TransactionDoc> {
-  const doc = /^[0-9a-f]{24}$/.test(transactionId) ? await deps.store.collection<TransactionDoc>(TRANSACTIONS).get(transactionId) : null;
+  const doc = /^[0-9a-f]{24}$/.test(transactionId)
+    ? await deps.store.collection<TransactionDoc>(TRANSACTIONS).get(transactionId)
+    : null;
   if (!doc || doc.deletedAt) throw new NotFoundError('transaction not found');
   return doc;
 }
@@ -85,7 +91,8 @@ export async function loadTransactionForBuyerAction(
   input: { transactionId: string; browserOrigin: string; sessionPublicId: string },
 ): Promise<TransactionDoc> {
   const doc = await loadTransaction(deps, input.transactionId);
-  if (!doc.sessionPublicId || !sameSecret(doc.sessionPublicId, input.sessionPublicId)) throw new NotFoundError('transaction not found');
+  if (!doc.sessionPublicId || !sameSecret(doc.sessionPublicId, input.sessionPublicId))
+    throw new NotFoundError('transaction not found');
   if (input.browserOrigin) await assertOrigin(deps, await siteOf(deps, doc.siteId), input.browserOrigin);
   return doc;
 }
@@ -104,6 +111,7 @@ export async function loadTransactionForOrg(
   id: string,
 ): Promise<TransactionDoc> {
   const doc = /^[0-9a-f]{24}$/.test(id) ? await deps.store.collection<TransactionDoc>(TRANSACTIONS).get(id) : null;
-  if (!doc || doc.deletedAt || doc.organizationId !== organizationId || doc.mode !== mode) throw new NotFoundError('transaction not found');
+  if (!doc || doc.deletedAt || doc.organizationId !== organizationId || doc.mode !== mode)
+    throw new NotFoundError('transaction not found');
   return doc;
 }

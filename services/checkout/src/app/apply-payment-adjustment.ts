@@ -26,9 +26,16 @@ type Dispute = Extract<PaymentAdjustmentReported['adjustment'], { kind: 'dispute
  *   and the customer risk hold follow (see chargeback-plan.ts).
  * A report that does not belong to the transaction is logged and dropped.
  */
-export async function applyPaymentAdjustment(deps: PaymentsDeps, report: PaymentAdjustmentReported): Promise<PaymentStatusResult> {
+export async function applyPaymentAdjustment(
+  deps: PaymentsDeps,
+  report: PaymentAdjustmentReported,
+): Promise<PaymentStatusResult> {
   const a = report.adjustment;
-  const log = deps.logger.child({ transactionId: report.transactionId, providerEventId: report.providerEventId, adjustment: a.kind });
+  const log = deps.logger.child({
+    transactionId: report.transactionId,
+    providerEventId: report.providerEventId,
+    adjustment: a.kind,
+  });
   const doc = await deps.store.collection<TransactionDoc>(TRANSACTIONS).get(report.transactionId);
   const mismatch = !doc
     ? 'transaction'
@@ -46,14 +53,17 @@ export async function applyPaymentAdjustment(deps: PaymentsDeps, report: Payment
     return 'rejected';
   }
   // The hold policy in force when the outcome is recorded decides the hold.
-  const risk = a.kind === 'dispute' ? await riskSettingsOf(deps, { organizationId: doc.organizationId, mode: doc.mode }) : null;
+  const risk =
+    a.kind === 'dispute' ? await riskSettingsOf(deps, { organizationId: doc.organizationId, mode: doc.mode }) : null;
   try {
     const out = await applyTransition(
       deps,
       doc.id,
       (cur) => {
         if (cur.processedProviderEventIds.includes(report.providerEventId)) return null;
-        return a.kind === 'refund' ? refundPlan(cur, a, report) : disputePlan(cur, a, report, risk ?? defaultRiskSettings());
+        return a.kind === 'refund'
+          ? refundPlan(cur, a, report)
+          : disputePlan(cur, a, report, risk ?? defaultRiskSettings());
       },
       doc,
     );
@@ -72,7 +82,13 @@ export async function applyPaymentAdjustment(deps: PaymentsDeps, report: Payment
 function refundPlan(cur: TransactionDoc, r: Refund, report: PaymentAdjustmentReported): TransitionPlan {
   const refunds = cur.refunds ?? [];
   const known = refunds.some((x) => x.id === r.refundId);
-  const refund: TransactionRefund = { id: r.refundId, amount: r.amount, currency: r.currency, at: report.occurredAt, providerEventId: report.providerEventId };
+  const refund: TransactionRefund = {
+    id: r.refundId,
+    amount: r.amount,
+    currency: r.currency,
+    at: report.occurredAt,
+    providerEventId: report.providerEventId,
+  };
   const next = known ? refunds : [...refunds, refund];
   const recorded = next.reduce((n, x) => n + x.amount, 0);
   // The provider's running total covers refunds whose events are still on their way.
@@ -87,7 +103,13 @@ function refundPlan(cur: TransactionDoc, r: Refund, report: PaymentAdjustmentRep
 }
 
 /** Announces a newly recorded refund (event id from transaction and refund id: once per refund). */
-function emitRefunded(tx: Parameters<NonNullable<TransitionPlan['emit']>>[0], doc: TransactionDoc, r: TransactionRefund, refundedTotal: number, at: string): void {
+function emitRefunded(
+  tx: Parameters<NonNullable<TransitionPlan['emit']>>[0],
+  doc: TransactionDoc,
+  r: TransactionRefund,
+  refundedTotal: number,
+  at: string,
+): void {
   const completed = doc.statusHistory.filter((h) => h.to === 1).at(-1);
   const data: TransactionRefunded = {
     organizationId: doc.organizationId,
@@ -104,18 +126,38 @@ function emitRefunded(tx: Parameters<NonNullable<TransitionPlan['emit']>>[0], do
     invoiceId: doc.taxSource?.kind === 'invoice' ? doc.taxSource.invoiceId : null,
     refundedAt: r.at,
   };
-  tx.emit(Subjects.transactionRefunded, data, { id: eventId(Subjects.transactionRefunded, doc.id, r.id), occurredAt: at });
+  tx.emit(Subjects.transactionRefunded, data, {
+    id: eventId(Subjects.transactionRefunded, doc.id, r.id),
+    occurredAt: at,
+  });
 }
 
-function disputePlan(cur: TransactionDoc, d: Dispute, report: PaymentAdjustmentReported, risk: RiskSettings): TransitionPlan {
+function disputePlan(
+  cur: TransactionDoc,
+  d: Dispute,
+  report: PaymentAdjustmentReported,
+  risk: RiskSettings,
+): TransitionPlan {
   const existing = (cur.chargebacks ?? []).find((c) => c.id === d.disputeId);
   if (existing && isFinalChargeback(existing.status)) {
     // Decided already: a late or repeated report changes nothing (only the event id is kept).
-    return { trigger: { kind: 'provider_dispute', status: existing.status }, providerEventId: report.providerEventId, patch: {} };
+    return {
+      trigger: { kind: 'provider_dispute', status: existing.status },
+      providerEventId: report.providerEventId,
+      patch: {},
+    };
   }
   return chargebackPlan(
     cur,
-    { id: d.disputeId, status: d.status, amount: d.amount, currency: d.currency, reason: d.reason, at: report.occurredAt, decidedBy: 'provider' },
+    {
+      id: d.disputeId,
+      status: d.status,
+      amount: d.amount,
+      currency: d.currency,
+      reason: d.reason,
+      at: report.occurredAt,
+      decidedBy: 'provider',
+    },
     { trigger: { kind: 'provider_dispute', status: d.status }, providerEventId: report.providerEventId, risk },
   );
 }

@@ -13,8 +13,15 @@ export type PaymentStatusResult = 'applied' | 'unchanged' | 'duplicate' | 'rejec
  * to the transaction (organization, site, provider or payment mismatch) or that the rules forbid
  * is logged and dropped, never applied.
  */
-export async function applyPaymentStatus(deps: PaymentsDeps, report: PaymentStatusReported): Promise<PaymentStatusResult> {
-  const log = deps.logger.child({ transactionId: report.transactionId, providerEventId: report.providerEventId, outcome: report.outcome });
+export async function applyPaymentStatus(
+  deps: PaymentsDeps,
+  report: PaymentStatusReported,
+): Promise<PaymentStatusResult> {
+  const log = deps.logger.child({
+    transactionId: report.transactionId,
+    providerEventId: report.providerEventId,
+    outcome: report.outcome,
+  });
   const doc = await deps.store.collection<TransactionDoc>(TRANSACTIONS).get(report.transactionId);
   if (!doc) {
     log.error('payment status for an unknown transaction dropped');
@@ -35,22 +42,27 @@ export async function applyPaymentStatus(deps: PaymentsDeps, report: PaymentStat
     return 'rejected';
   }
   try {
-    const out = await applyTransition(deps, doc.id, (cur) => {
-      if (cur.processedProviderEventIds.includes(report.providerEventId)) return null;
-      const learnsPayment = cur.providerPaymentId === null || cur.providerPayment.state !== 'created';
-      return {
-        trigger: { kind: 'provider_outcome', outcome: report.outcome },
-        providerEventId: report.providerEventId,
-        ...(learnsPayment
-          ? {
-              patch: {
-                providerPaymentId: report.providerPaymentId,
-                providerPayment: { ...cur.providerPayment, state: 'created', error: null },
-              },
-            }
-          : {}),
-      };
-    }, doc);
+    const out = await applyTransition(
+      deps,
+      doc.id,
+      (cur) => {
+        if (cur.processedProviderEventIds.includes(report.providerEventId)) return null;
+        const learnsPayment = cur.providerPaymentId === null || cur.providerPayment.state !== 'created';
+        return {
+          trigger: { kind: 'provider_outcome', outcome: report.outcome },
+          providerEventId: report.providerEventId,
+          ...(learnsPayment
+            ? {
+                patch: {
+                  providerPaymentId: report.providerPaymentId,
+                  providerPayment: { ...cur.providerPayment, state: 'created', error: null },
+                },
+              }
+            : {}),
+        };
+      },
+      doc,
+    );
     if (out.result === 'skipped') {
       log.info('provider event already applied; ignored');
       return 'duplicate';

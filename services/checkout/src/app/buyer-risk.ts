@@ -31,7 +31,10 @@ export async function buyerVerdict(
 }
 
 /** The buyer of a checkout session, optionally with the e-mail the buyer entered. */
-export function checkoutBuyer(checkout: Pick<CheckoutDoc, 'email' | 'clientId'>, buyerEmail?: string | null): BuyerIdentity {
+export function checkoutBuyer(
+  checkout: Pick<CheckoutDoc, 'email' | 'clientId'>,
+  buyerEmail?: string | null,
+): BuyerIdentity {
   return buyerOf([checkout.email, buyerEmail], checkout.clientId);
 }
 
@@ -46,7 +49,8 @@ export function buyerRiskGuard(deps: PaymentsDeps): CheckoutCreationGuard {
     async check({ checkout }) {
       const verdict = await buyerVerdict(deps, checkout, checkoutBuyer(checkout));
       if (verdict.kind === 'clear') return;
-      const offered = verdict.kind === 'restricted' ? [...new Set((await enabledProviders(deps, checkout)).map((p) => p.type))] : [];
+      const offered =
+        verdict.kind === 'restricted' ? [...new Set((await enabledProviders(deps, checkout)).map((p) => p.type))] : [];
       assertCheckoutAllowed(verdict, offered);
     },
   };

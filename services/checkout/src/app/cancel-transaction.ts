@@ -17,22 +17,33 @@ export function providerMayHavePayment(doc: TransactionDoc): boolean {
  * payment first (a refusal, e.g. already captured, is 409 CANCEL_REFUSED and changes nothing),
  * then the transaction moves to canceled (-2). Repeating a cancel answers the canceled state.
  */
-export async function cancelTransaction(deps: PaymentsDeps, input: { transactionId: string; browserOrigin: string; sessionPublicId: string }): Promise<TransactionDoc> {
+export async function cancelTransaction(
+  deps: PaymentsDeps,
+  input: { transactionId: string; browserOrigin: string; sessionPublicId: string },
+): Promise<TransactionDoc> {
   const doc = await loadTransactionForBuyerAction(deps, input);
   // Fails fast (409 ILLEGAL_TRANSITION) before touching the provider; repeats are answered as is.
   if (transition({ status: doc.status, subState: doc.subState }, { kind: 'cancel' }).kind === 'unchanged') return doc;
   if (doc.providerId !== null && providerMayHavePayment(doc)) {
     try {
-      const res = await deps.payments.cancelPayment({ organizationId: doc.organizationId, providerId: doc.providerId, transactionId: doc.id });
+      const res = await deps.payments.cancelPayment({
+        organizationId: doc.organizationId,
+        providerId: doc.providerId,
+        transactionId: doc.id,
+      });
       if (!res.cancelled) {
-        throw new ConflictError('the payment provider could not cancel the payment (it may already be captured)', { code: ErrorCode.CANCEL_REFUSED });
+        throw new ConflictError('the payment provider could not cancel the payment (it may already be captured)', {
+          code: ErrorCode.CANCEL_REFUSED,
+        });
       }
     } catch (err) {
       // Not found at the provider side: no payment was ever created, so there is nothing to cancel there.
       if (!(isDomainError(err) && err.kind === 'not_found')) throw err;
       // ...unless the payment is being started right now: it may appear in a moment.
       if (doc.providerPayment.state === 'requested') {
-        throw new ConflictError('the payment is still being started at the provider; retry the cancel shortly', { code: ErrorCode.PAYMENT_STARTING });
+        throw new ConflictError('the payment is still being started at the provider; retry the cancel shortly', {
+          code: ErrorCode.PAYMENT_STARTING,
+        });
       }
       deps.logger.info({ transactionId: doc.id }, 'no provider payment to cancel');
     }

@@ -71,7 +71,9 @@ export function chargebackPlan(
     ...(opts.providerEventId ? { providerEventId: opts.providerEventId } : {}),
     reason: `dispute ${change.id} ${change.status}${opts.note ? `: ${opts.note}` : ''}`,
     patch: { chargebacks },
-    ...(final ? { emit: (tx: TxScope, stored: TransactionDoc, at: string) => emitResolved(tx, stored, record, at) } : {}),
+    ...(final
+      ? { emit: (tx: TxScope, stored: TransactionDoc, at: string) => emitResolved(tx, stored, record, at) }
+      : {}),
     write: async (tx, stored, at) => {
       if (!final) {
         if (!wasActive) await flagDispute(tx, stored, record, at);
@@ -86,14 +88,29 @@ export function chargebackPlan(
 
 async function flagDispute(tx: TxScope, doc: TransactionDoc, c: Chargeback, at: string): Promise<void> {
   const rows = blocksFor(
-    { organizationId: doc.organizationId, mode: doc.mode, kind: 'dispute', ref: disputeRef(doc.id, c.id), action: null, safeProviderTypes: [], createdAt: at },
+    {
+      organizationId: doc.organizationId,
+      mode: doc.mode,
+      kind: 'dispute',
+      ref: disputeRef(doc.id, c.id),
+      action: null,
+      safeProviderTypes: [],
+      createdAt: at,
+    },
     transactionBuyer(doc),
   );
   const blocks = tx.collection<BuyerBlockDoc>(BUYER_BLOCKS);
   for (const row of rows) await blocks.insert({ id: newObjectId(), ...row });
 }
 
-async function createHold(tx: TxScope, doc: TransactionDoc, c: Chargeback, action: CustomerHoldDoc['action'], risk: RiskSettings, at: string): Promise<void> {
+async function createHold(
+  tx: TxScope,
+  doc: TransactionDoc,
+  c: Chargeback,
+  action: CustomerHoldDoc['action'],
+  risk: RiskSettings,
+  at: string,
+): Promise<void> {
   const buyer = transactionBuyer(doc);
   // Nothing identifies the buyer (no e-mail, no client): a hold could never match anyone.
   if (buyerKeys(buyer).length === 0) return;
@@ -107,7 +124,12 @@ async function createHold(tx: TxScope, doc: TransactionDoc, c: Chargeback, actio
     safeProviderTypes,
     buyer,
     buyerEmail: buyer.emails[0] ?? null,
-    source: { transactionId: doc.id, chargebackId: c.id, outcome: c.status as 'lost' | 'accepted', decidedBy: c.decidedBy ?? 'provider' },
+    source: {
+      transactionId: doc.id,
+      chargebackId: c.id,
+      outcome: c.status as 'lost' | 'accepted',
+      decidedBy: c.decidedBy ?? 'provider',
+    },
     sourceKey: `${doc.id}:${c.id}`,
     createdAt: at,
     updatedAt: at,
@@ -117,7 +139,15 @@ async function createHold(tx: TxScope, doc: TransactionDoc, c: Chargeback, actio
   });
   const blocks = tx.collection<BuyerBlockDoc>(BUYER_BLOCKS);
   const rows = blocksFor(
-    { organizationId: doc.organizationId, mode: doc.mode, kind: 'hold', ref: holdRef(hold.id), action, safeProviderTypes, createdAt: at },
+    {
+      organizationId: doc.organizationId,
+      mode: doc.mode,
+      kind: 'hold',
+      ref: holdRef(hold.id),
+      action,
+      safeProviderTypes,
+      createdAt: at,
+    },
     buyer,
   );
   for (const row of rows) await blocks.insert({ id: newObjectId(), ...row });
@@ -141,5 +171,8 @@ function emitResolved(tx: TxScope, doc: TransactionDoc, c: Chargeback, at: strin
     transactionAmount: doc.amount,
     paidAt: completed?.at ?? null,
   };
-  tx.emit(Subjects.chargebackResolved, data, { id: eventId(Subjects.chargebackResolved, doc.id, c.id), occurredAt: at });
+  tx.emit(Subjects.chargebackResolved, data, {
+    id: eventId(Subjects.chargebackResolved, doc.id, c.id),
+    occurredAt: at,
+  });
 }

@@ -46,8 +46,20 @@ export type WhenTaxUnavailable = 'fail' | 'proceed';
  * the shipping destination of goods and shipping lines (the buyer's shipping address, else the
  * checkout's), then tax CalculateTax. Input errors of the tax service pass through (400).
  */
-export async function checkoutTax(deps: PaymentsDeps, checkout: CheckoutDoc, site: SiteDoc, buyer: TaxBuyer, whenUnavailable: 'fail'): Promise<CheckoutTax & { tax: TaxCalculation }>;
-export async function checkoutTax(deps: PaymentsDeps, checkout: CheckoutDoc, site: SiteDoc, buyer: TaxBuyer, whenUnavailable: WhenTaxUnavailable): Promise<CheckoutTax>;
+export async function checkoutTax(
+  deps: PaymentsDeps,
+  checkout: CheckoutDoc,
+  site: SiteDoc,
+  buyer: TaxBuyer,
+  whenUnavailable: 'fail',
+): Promise<CheckoutTax & { tax: TaxCalculation }>;
+export async function checkoutTax(
+  deps: PaymentsDeps,
+  checkout: CheckoutDoc,
+  site: SiteDoc,
+  buyer: TaxBuyer,
+  whenUnavailable: WhenTaxUnavailable,
+): Promise<CheckoutTax>;
 export async function checkoutTax(
   deps: PaymentsDeps,
   checkout: CheckoutDoc,
@@ -62,7 +74,14 @@ export async function checkoutTax(
   if (checkout.invoiceTax) {
     // Settlement tax follows the invoice: the allocation billing made from the invoice's tax
     // snapshot, whatever the buyer's address (the invoice's buyer is fixed).
-    return { basis, tax: checkout.invoiceTax.allocation, input: null, invoiceId: checkout.invoiceTax.invoiceId, amount: checkout.amount, shippingAddress };
+    return {
+      basis,
+      tax: checkout.invoiceTax.allocation,
+      input: null,
+      invoiceId: checkout.invoiceTax.invoiceId,
+      amount: checkout.amount,
+      shippingAddress,
+    };
   }
   const vatIdValidation = await effectiveVatIdModeOf(deps, checkout, sitePresentationOf(site).vatIdValidation);
   const request = checkoutTaxRequest(checkout, basis, buyer.billing, vatIdValidation, shippingAddress?.country);
@@ -71,10 +90,18 @@ export async function checkoutTax(
     tax = await deps.tax.calculate(request);
   } catch (err) {
     if (isDomainError(err) && err.kind === 'validation') throw err;
-    const log = { err: err instanceof Error ? err.message : String(err), organizationId: checkout.organizationId, checkoutId: checkout.id, basis: basis.kind };
+    const log = {
+      err: err instanceof Error ? err.message : String(err),
+      organizationId: checkout.organizationId,
+      checkoutId: checkout.id,
+      basis: basis.kind,
+    };
     const known = deps.priceModes.known(checkout.organizationId, checkout.mode);
     if (whenUnavailable === 'proceed' && (basis.kind === 'amount' || known === 'gross')) {
-      deps.logger.warn(log, 'tax service unavailable; the payment goes on without tax (the charge does not depend on it)');
+      deps.logger.warn(
+        log,
+        'tax service unavailable; the payment goes on without tax (the charge does not depend on it)',
+      );
       return { basis, tax: null, input: request, invoiceId: null, amount: checkout.amount, shippingAddress };
     }
     deps.logger.warn({ ...log, priceMode: known ?? 'unknown' }, 'tax service unavailable; cannot compute the tax');
@@ -86,5 +113,12 @@ export async function checkoutTax(
     );
   }
   deps.priceModes.remember(checkout.organizationId, checkout.mode, tax.settings.priceMode);
-  return { basis, tax, input: pinnedInput(request, tax), invoiceId: null, amount: chargedAmount(checkout, basis, tax), shippingAddress };
+  return {
+    basis,
+    tax,
+    input: pinnedInput(request, tax),
+    invoiceId: null,
+    amount: chargedAmount(checkout, basis, tax),
+    shippingAddress,
+  };
 }

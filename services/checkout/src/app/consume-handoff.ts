@@ -19,7 +19,9 @@ export async function consumeHandoff(
   deps: PaymentsDeps,
   input: { sessionPublicId: string; token: string; browserOrigin: string },
 ): Promise<ConsumedHandoff> {
-  const { checkout } = await loadCheckoutForBuyer(deps, input.sessionPublicId, input.browserOrigin, { enforceLicense: false });
+  const { checkout } = await loadCheckoutForBuyer(deps, input.sessionPublicId, input.browserOrigin, {
+    enforceLicense: false,
+  });
   const notFound = new NotFoundError('handoff token not found, already used or expired');
   if (!input.token) throw notFound;
   const handoffs = deps.store.collection<HandoffDoc>(HANDOFFS);

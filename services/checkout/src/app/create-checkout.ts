@@ -35,7 +35,10 @@ const MAX_DOMAINS_READ = 100;
 async function checkoutFrontendUrlOf(deps: PaymentsDeps, site: SiteDoc): Promise<string> {
   const domains = await deps.store
     .collection<CustomDomainDoc>(CUSTOM_DOMAINS)
-    .find({ organizationId: site.organizationId, mode: site.mode, verified: true }, { sort: { createdAt: 1 }, limit: MAX_DOMAINS_READ });
+    .find(
+      { organizationId: site.organizationId, mode: site.mode, verified: true },
+      { sort: { createdAt: 1 }, limit: MAX_DOMAINS_READ },
+    );
   const host = checkoutHostFor(domains.items, site);
   return host ? frontendUrlOnHost(deps.settings.checkoutFrontendUrl, host) : deps.settings.checkoutFrontendUrl;
 }
@@ -54,7 +57,11 @@ export async function createCheckout(deps: PaymentsDeps, input: CreateCheckoutIn
     defaultLifetimeHours: deps.settings.sessionTtlHours,
     ipnPolicy: deps.settings.ipnPolicy,
   });
-  const invoiceTax = parseInvoiceTax(input.invoiceTaxJson, { amount: valid.amount, currency: valid.currency, itemCount: valid.items.length });
+  const invoiceTax = parseInvoiceTax(input.invoiceTaxJson, {
+    amount: valid.amount,
+    currency: valid.currency,
+    itemCount: valid.items.length,
+  });
   await checkIpnTargetResolution(deps, valid.ipnUrl);
   const frontendUrl = await checkoutFrontendUrlOf(deps, site);
   const at = now.toISOString();
@@ -81,10 +88,14 @@ export async function createCheckout(deps: PaymentsDeps, input: CreateCheckoutIn
   for (let attempt = 1; ; attempt++) {
     try {
       const stored = await deps.store.collection<CheckoutDoc>(CHECKOUTS).insert(doc);
-      deps.logger.info({ checkoutId: stored.id, siteId: site.id, organizationId: input.organizationId }, 'checkout created');
+      deps.logger.info(
+        { checkoutId: stored.id, siteId: site.id, organizationId: input.organizationId },
+        'checkout created',
+      );
       return stored;
     } catch (err) {
-      if (!(err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) || attempt >= MAX_CODE_ATTEMPTS) throw err;
+      if (!(err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) || attempt >= MAX_CODE_ATTEMPTS)
+        throw err;
       doc = draft();
     }
   }

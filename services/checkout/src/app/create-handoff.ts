@@ -19,9 +19,14 @@ export interface CreateHandoffInput {
  * Stores the buyer's provider choice (and billing address) under a random single-use token that
  * another checkout frontend redeems; only the token's hash is kept.
  */
-export async function createHandoff(deps: PaymentsDeps, input: CreateHandoffInput): Promise<{ token: string; expiresInSeconds: number }> {
+export async function createHandoff(
+  deps: PaymentsDeps,
+  input: CreateHandoffInput,
+): Promise<{ token: string; expiresInSeconds: number }> {
   const billingAddress = input.billingAddress ? validateBillingAddress(input.billingAddress) : null;
-  const { checkout } = await loadCheckoutForBuyer(deps, input.sessionPublicId, input.browserOrigin, { enforceLicense: false });
+  const { checkout } = await loadCheckoutForBuyer(deps, input.sessionPublicId, input.browserOrigin, {
+    enforceLicense: false,
+  });
   const now = deps.clock.now();
   assertOpenForPayment(checkout, now);
   const provider = await resolveProvider(deps, checkout, input.providerId);

@@ -29,14 +29,18 @@ export interface ManualTransactionInput {
  * creation; the reason is kept in the status history. Its first status is published like any
  * other (status_changed, sequence 1) but sends no IPN: notifications-ipn announces changes only.
  */
-export async function createManualTransaction(deps: PaymentsDeps, input: ManualTransactionInput): Promise<TransactionDoc> {
+export async function createManualTransaction(
+  deps: PaymentsDeps,
+  input: ManualTransactionInput,
+): Promise<TransactionDoc> {
   const site = await getSite(deps, input.organizationId, input.mode, input.siteId);
   if (input.status !== -1 && input.status !== 1) {
     throw new ValidationError('status must be -1 (initiated) or 1 (completed)', { field: 'status' });
   }
   const status = input.status;
   const reason = input.reason.trim();
-  if (!reason || reason.length > 500) throw new ValidationError('reason is required (1 to 500 characters)', { field: 'reason' });
+  if (!reason || reason.length > 500)
+    throw new ValidationError('reason is required (1 to 500 characters)', { field: 'reason' });
   const now = deps.clock.now();
   const valid = validateCheckoutInput(
     {
@@ -58,7 +62,7 @@ export async function createManualTransaction(deps: PaymentsDeps, input: ManualT
       tx,
       {
         // Transaction IDs are public handles (status view): not derivable from one another.
-            id: newUnguessableObjectId(deps.clock.now()),
+        id: newUnguessableObjectId(deps.clock.now()),
         organizationId: input.organizationId,
         siteId: site.id,
         mode: input.mode,
@@ -91,6 +95,9 @@ export async function createManualTransaction(deps: PaymentsDeps, input: ManualT
       reason,
     ),
   );
-  deps.logger.info({ transactionId: doc.id, organizationId: input.organizationId, status }, 'manual transaction recorded');
+  deps.logger.info(
+    { transactionId: doc.id, organizationId: input.organizationId, status },
+    'manual transaction recorded',
+  );
   return doc;
 }

@@ -8,7 +8,12 @@ import {
   type Mode,
   type SiteDoc,
 } from '../domain/site';
-import { applyBrandingPatch, DEFAULT_VAT_ID_VALIDATION, validateVatIdValidation, type SiteBrandingPatch } from '../domain/settings';
+import {
+  applyBrandingPatch,
+  DEFAULT_VAT_ID_VALIDATION,
+  validateVatIdValidation,
+  type SiteBrandingPatch,
+} from '../domain/settings';
 import { CheckoutEvents, type SiteCreatedData } from '../events/subjects';
 import { SITES } from '../store/collections';
 import { secretHint } from '@paymesh/core';
@@ -26,7 +31,10 @@ export interface CreateSiteInput {
 }
 
 /** Creates a site with a fresh IPN signing secret; the plaintext secret is returned once. */
-export async function createSite(deps: CheckoutDeps, input: CreateSiteInput): Promise<{ site: SiteDoc; secret: string }> {
+export async function createSite(
+  deps: CheckoutDeps,
+  input: CreateSiteInput,
+): Promise<{ site: SiteDoc; secret: string }> {
   const secret = newWebhookSigningSecret();
   const now = deps.clock.now().toISOString();
   const id = newObjectId();
@@ -39,7 +47,10 @@ export async function createSite(deps: CheckoutDeps, input: CreateSiteInput): Pr
     frontendDomains: validateFrontendDomains(input.frontendDomains),
     branding: applyBrandingPatch(undefined, input.branding ?? {}),
     checkoutSettings: {
-      vatIdValidation: input.vatIdValidation !== undefined ? validateVatIdValidation(input.vatIdValidation) : DEFAULT_VAT_ID_VALIDATION,
+      vatIdValidation:
+        input.vatIdValidation !== undefined
+          ? validateVatIdValidation(input.vatIdValidation)
+          : DEFAULT_VAT_ID_VALIDATION,
     },
     webhookSecret: deps.secrets.seal(secret, id),
     webhookSecretHint: secretHint(secret),

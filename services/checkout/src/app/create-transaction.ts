@@ -1,10 +1,13 @@
-import { ConflictError,
+import {
+  ConflictError,
   isDomainError,
   newUnguessableObjectId,
   UnavailableError,
   UnprocessableError,
   ValidationError,
-  type ErrorKind, ErrorCode } from '@paymesh/core';
+  type ErrorKind,
+  ErrorCode,
+} from '@paymesh/core';
 import { validateBillingAddress, type BillingAddress, type BillingAddressInput } from '../domain/billing-address';
 import type { CheckoutDoc } from '../domain/checkout';
 import { validateOptionalShippingAddress, type ShippingAddressInput } from '../domain/shipping-address';
@@ -40,10 +43,18 @@ export interface CreatedTransaction {
  * Provider refusals: nothing was created at the provider, so the attempt has failed. A conflict is
  * not one of them: it says a payment for this transaction already exists (with other terms).
  */
-const DEFINITIVE: ReadonlySet<ErrorKind> = new Set(['validation', 'unprocessable', 'forbidden', 'not_found', 'unauthenticated']);
+const DEFINITIVE: ReadonlySet<ErrorKind> = new Set([
+  'validation',
+  'unprocessable',
+  'forbidden',
+  'not_found',
+  'unauthenticated',
+]);
 
 function describe(checkout: CheckoutDoc, site: SiteDoc): string {
-  const ref = checkout.invoiceNumber ? `Invoice ${checkout.invoiceNumber}` : `Order ${checkout.externalReference ?? ''}`.trim();
+  const ref = checkout.invoiceNumber
+    ? `Invoice ${checkout.invoiceNumber}`
+    : `Order ${checkout.externalReference ?? ''}`.trim();
   return `${site.name}: ${ref}`;
 }
 
@@ -61,13 +72,22 @@ async function retireEarlierAttempts(deps: PaymentsDeps, checkout: CheckoutDoc):
   for (const t of earlier.items) {
     if (!t.providerId) continue;
     try {
-      await deps.payments.cancelPayment({ organizationId: t.organizationId, providerId: t.providerId, transactionId: t.id });
+      await deps.payments.cancelPayment({
+        organizationId: t.organizationId,
+        providerId: t.providerId,
+        transactionId: t.id,
+      });
     } catch (err) {
       if (isDomainError(err) && err.kind === 'not_found') continue;
       if (isDomainError(err) && err.code === ErrorCode.PAYMENT_ALREADY_CAPTURED) {
-        throw new ConflictError('an earlier attempt of this checkout was paid; its completion is on the way', { code: ErrorCode.CHECKOUT_ALREADY_PAID });
+        throw new ConflictError('an earlier attempt of this checkout was paid; its completion is on the way', {
+          code: ErrorCode.CHECKOUT_ALREADY_PAID,
+        });
       }
-      throw new UnavailableError('could not close an earlier payment attempt of this checkout; retry shortly', { code: ErrorCode.PAYMENT_RETIRE_PENDING, cause: err });
+      throw new UnavailableError('could not close an earlier payment attempt of this checkout; retry shortly', {
+        code: ErrorCode.PAYMENT_RETIRE_PENDING,
+        cause: err,
+      });
     }
   }
 }
@@ -128,7 +148,10 @@ async function openTransaction(
           { kind: 'create' },
         ),
       );
-      deps.logger.info({ transactionId: doc.id, checkoutId: checkout.id, providerId: provider.id }, 'transaction created');
+      deps.logger.info(
+        { transactionId: doc.id, checkoutId: checkout.id, providerId: provider.id },
+        'transaction created',
+      );
       return doc;
     } catch (err) {
       if (!(err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY)) throw err;
@@ -136,11 +159,17 @@ async function openTransaction(
     const open = await txs.findOne({ openCheckoutId: checkout.id });
     if (!open) continue; // it just left pending; try again
     if (open.providerId !== provider.id) {
-      throw new ConflictError(`checkout session has a pending transaction ${open.id} with another provider; cancel it first`, {
-        code: ErrorCode.TRANSACTION_ALREADY_OPEN,
-      });
+      throw new ConflictError(
+        `checkout session has a pending transaction ${open.id} with another provider; cancel it first`,
+        {
+          code: ErrorCode.TRANSACTION_ALREADY_OPEN,
+        },
+      );
     }
-    deps.logger.info({ transactionId: open.id, checkoutId: checkout.id }, 'resuming the open transaction of the session');
+    deps.logger.info(
+      { transactionId: open.id, checkoutId: checkout.id },
+      'resuming the open transaction of the session',
+    );
     return open;
   }
   throw new ConflictError('checkout session is busy; retry', { code: ErrorCode.TRANSACTION_ALREADY_OPEN });
@@ -149,7 +178,11 @@ async function openTransaction(
 async function recordIndeterminate(deps: PaymentsDeps, id: string, error: string): Promise<void> {
   await deps.store.collection<TransactionDoc>(TRANSACTIONS).update(id, (cur) => ({
     ...body(cur),
-    providerPayment: { ...cur.providerPayment, state: cur.providerPayment.state === 'created' ? 'created' : 'indeterminate', error },
+    providerPayment: {
+      ...cur.providerPayment,
+      state: cur.providerPayment.state === 'created' ? 'created' : 'indeterminate',
+      error,
+    },
     updatedAt: deps.clock.now().toISOString(),
   }));
 }
@@ -187,13 +220,18 @@ async function startPayment(
       returnUrl: hostedReturnUrl(checkout.paymentUrl, doc.id),
       testMode: doc.mode === 'test',
     });
-    const stored = await deps.store.collection<TransactionDoc>(TRANSACTIONS).update(doc.id, (cur) => ({
-      ...body(cur),
-      providerType: res.providerType || cur.providerType,
-      providerPaymentId: cur.providerPaymentId ?? (res.providerPaymentId || null),
-      providerPayment: { state: 'created', error: null, redirectUrl: res.redirectUrl || null },
-      updatedAt: deps.clock.now().toISOString(),
-    }), undefined, doc);
+    const stored = await deps.store.collection<TransactionDoc>(TRANSACTIONS).update(
+      doc.id,
+      (cur) => ({
+        ...body(cur),
+        providerType: res.providerType || cur.providerType,
+        providerPaymentId: cur.providerPaymentId ?? (res.providerPaymentId || null),
+        providerPayment: { state: 'created', error: null, redirectUrl: res.redirectUrl || null },
+        updatedAt: deps.clock.now().toISOString(),
+      }),
+      undefined,
+      doc,
+    );
     return {
       transaction: stored,
       providerType: stored.providerType ?? '',
@@ -204,8 +242,16 @@ async function startPayment(
     const message = err instanceof Error ? err.message : String(err);
     if (doc.providerPayment.state === 'created') {
       // Resuming a payment that exists: keep it; the stored redirect still works.
-      deps.logger.warn({ transactionId: doc.id, err: message }, 'CreatePayment repeat failed; answering with the stored payment');
-      return { transaction: doc, providerType: doc.providerType ?? '', redirectUrl: doc.providerPayment.redirectUrl, clientSecret: null };
+      deps.logger.warn(
+        { transactionId: doc.id, err: message },
+        'CreatePayment repeat failed; answering with the stored payment',
+      );
+      return {
+        transaction: doc,
+        providerType: doc.providerType ?? '',
+        redirectUrl: doc.providerPayment.redirectUrl,
+        clientSecret: null,
+      };
     }
     if (isDomainError(err) && DEFINITIVE.has(err.kind)) {
       deps.logger.warn({ transactionId: doc.id, err: message }, 'provider refused the payment');
@@ -219,9 +265,14 @@ async function startPayment(
             }
           : null,
       );
-      throw new UnprocessableError(`the payment provider refused the payment: ${message}`, { code: ErrorCode.PAYMENT_START_FAILED });
+      throw new UnprocessableError(`the payment provider refused the payment: ${message}`, {
+        code: ErrorCode.PAYMENT_START_FAILED,
+      });
     }
-    deps.logger.warn({ transactionId: doc.id, err: message }, 'CreatePayment outcome unknown; transaction stays pending');
+    deps.logger.warn(
+      { transactionId: doc.id, err: message },
+      'CreatePayment outcome unknown; transaction stays pending',
+    );
     await recordIndeterminate(deps, doc.id, message);
     throw new UnavailableError(`the payment provider could not be reached; retry to resume transaction ${doc.id}`, {
       code: ErrorCode.PAYMENT_START_PENDING,
@@ -237,12 +288,17 @@ async function startPayment(
  * status event) and starts the provider payment. A repeat with the same provider resumes the
  * session's open transaction (with the tax it was created with) instead of creating another one.
  */
-export async function createTransaction(deps: PaymentsDeps, input: CreateTransactionInput): Promise<CreatedTransaction> {
+export async function createTransaction(
+  deps: PaymentsDeps,
+  input: CreateTransactionInput,
+): Promise<CreatedTransaction> {
   if (!input.billingAddress) throw new ValidationError('billingAddress is required', { field: 'billingAddress' });
   const billing = validateBillingAddress(input.billingAddress);
   const shipping = validateOptionalShippingAddress(input.shippingAddress);
   if (!input.providerId.trim()) throw new ValidationError('providerId is required', { field: 'providerId' });
-  const { checkout, site } = await loadCheckoutForBuyer(deps, input.sessionPublicId, input.browserOrigin, { enforceLicense: true });
+  const { checkout, site } = await loadCheckoutForBuyer(deps, input.sessionPublicId, input.browserOrigin, {
+    enforceLicense: true,
+  });
   assertOpenForPayment(checkout, deps.clock.now());
   const provider = await resolveProvider(deps, checkout, input.providerId);
   // Disputes and customer risk holds of the buyer (the session's e-mail and client, and the e-mail entered now).
@@ -251,7 +307,10 @@ export async function createTransaction(deps: PaymentsDeps, input: CreateTransac
     deps,
     checkout,
     site,
-    { billing: { country: billing.country, postcode: billing.postalCode || undefined, vatId: billing.vatId }, shipping },
+    {
+      billing: { country: billing.country, postcode: billing.postalCode || undefined, vatId: billing.vatId },
+      shipping,
+    },
     'proceed',
   );
   await retireEarlierAttempts(deps, checkout);
@@ -262,8 +321,12 @@ export async function createTransaction(deps: PaymentsDeps, input: CreateTransac
     // stay payable, and its client secret must not be handed out.
     await deps.payments
       .cancelPayment({ organizationId: doc.organizationId, providerId: doc.providerId ?? '', transactionId: doc.id })
-      .catch((err: unknown) => deps.logger.error({ err, transactionId: doc.id }, 'could not cancel the payment of a canceled transaction'));
-    throw new ConflictError('the transaction was canceled while its payment was being started', { code: ErrorCode.TRANSACTION_CANCELED });
+      .catch((err: unknown) =>
+        deps.logger.error({ err, transactionId: doc.id }, 'could not cancel the payment of a canceled transaction'),
+      );
+    throw new ConflictError('the transaction was canceled while its payment was being started', {
+      code: ErrorCode.TRANSACTION_CANCELED,
+    });
   }
   return started;
 }

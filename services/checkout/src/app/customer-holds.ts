@@ -27,12 +27,15 @@ export async function listCustomerHolds(
   if (q.transactionId) filter['source.transactionId'] = q.transactionId;
   if (q.email !== undefined) filter.buyerEmail = normalizeEmail(q.email) ?? '';
   if (q.clientId) filter['buyer.clientId'] = q.clientId.toLowerCase();
-  return deps.store.collection<CustomerHoldDoc>(CUSTOMER_HOLDS).find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
+  return deps.store
+    .collection<CustomerHoldDoc>(CUSTOMER_HOLDS)
+    .find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
 }
 
 export async function getCustomerHold(deps: CheckoutDeps, ref: HoldRef): Promise<CustomerHoldDoc> {
   const doc = isObjectId(ref.id) ? await deps.store.collection<CustomerHoldDoc>(CUSTOMER_HOLDS).get(ref.id) : null;
-  if (!doc || doc.organizationId !== ref.organizationId || doc.mode !== ref.mode) throw new NotFoundError('customer hold not found');
+  if (!doc || doc.organizationId !== ref.organizationId || doc.mode !== ref.mode)
+    throw new NotFoundError('customer hold not found');
   return doc;
 }
 
@@ -41,7 +44,11 @@ export async function getCustomerHold(deps: CheckoutDeps, ref: HoldRef): Promise
  * of the hold go, in one store transaction (compare-and-set on the hold). Lifting a lifted hold
  * answers it unchanged.
  */
-export async function liftCustomerHold(deps: CheckoutDeps, ref: HoldRef, input: { actor: string; reason: string | null }): Promise<CustomerHoldDoc> {
+export async function liftCustomerHold(
+  deps: CheckoutDeps,
+  ref: HoldRef,
+  input: { actor: string; reason: string | null },
+): Promise<CustomerHoldDoc> {
   const current = await getCustomerHold(deps, ref);
   const at = deps.clock.now().toISOString();
   const lifted = await deps.outbox.commit(async (tx) => {
@@ -54,6 +61,9 @@ export async function liftCustomerHold(deps: CheckoutDeps, ref: HoldRef, input: 
     return stored;
   });
   if (!lifted) return getCustomerHold(deps, ref);
-  deps.logger.info({ holdId: lifted.id, organizationId: lifted.organizationId, actor: input.actor }, 'customer hold lifted');
+  deps.logger.info(
+    { holdId: lifted.id, organizationId: lifted.organizationId, actor: input.actor },
+    'customer hold lifted',
+  );
   return lifted;
 }

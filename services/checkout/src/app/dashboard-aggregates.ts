@@ -16,7 +16,9 @@ type TxBody = Omit<TransactionDoc, 'id' | 'version'>;
  * buckets in this state) and creation quarter hour. Every write of a transaction that changes what
  * the dashboard shows stores this and calls {@link addToBuckets} in the same store transaction.
  */
-export function withAggregates<B extends TxBody>(next: B): B & { aggregated: AggregatedContribution; createdQuarter: string } {
+export function withAggregates<B extends TxBody>(
+  next: B,
+): B & { aggregated: AggregatedContribution; createdQuarter: string } {
   const aggregated = contributionOf(next);
   return { ...next, aggregated, createdQuarter: quarterStart(next.createdAt) };
 }
@@ -26,7 +28,11 @@ export function withAggregates<B extends TxBody>(next: B): B & { aggregated: Agg
  * the same order, so they wait for each other instead of deadlocking). `before` is the contribution
  * stored on the transaction before this write (absent: nothing was added yet).
  */
-export async function addToBuckets(tx: Pick<TxScope, 'collection'>, before: AggregatedContribution | null | undefined, after: AggregatedContribution): Promise<void> {
+export async function addToBuckets(
+  tx: Pick<TxScope, 'collection'>,
+  before: AggregatedContribution | null | undefined,
+  after: AggregatedContribution,
+): Promise<void> {
   const deltas = bucketDeltas(before ?? null, after);
   const buckets = tx.collection<DashboardBucketDoc>(DASHBOARD_BUCKETS);
   const ids = [...deltas.keys()].sort();

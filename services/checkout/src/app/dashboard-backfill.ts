@@ -1,7 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from '@paymesh/core';
 import type { TxScope } from '@paymesh/store';
-import { AGGREGATES_VERSION, bucketDeltas, contributionOf, quarterStart, type DashboardBucketDoc } from '../domain/dashboard';
+import {
+  AGGREGATES_VERSION,
+  bucketDeltas,
+  contributionOf,
+  quarterStart,
+  type DashboardBucketDoc,
+} from '../domain/dashboard';
 import type { TransactionDoc } from '../domain/transaction';
 import { DASHBOARD_BUCKETS, DASHBOARD_STATE, TRANSACTIONS } from '../store/collections';
 import { withAggregates } from './dashboard-aggregates';
@@ -53,11 +59,21 @@ export async function backfillBatch(deps: Deps, limit = 500): Promise<BackfillBa
     const now = deps.clock.now().toISOString();
     let state = await states.get(BACKFILL_STATE_ID);
     if (!state) {
-      state = await states.insert({ id: BACKFILL_STATE_ID, doneVersion: 0, runningVersion: AGGREGATES_VERSION, cursor: '', scanned: 0, updated: 0, updatedAt: now });
+      state = await states.insert({
+        id: BACKFILL_STATE_ID,
+        doneVersion: 0,
+        runningVersion: AGGREGATES_VERSION,
+        cursor: '',
+        scanned: 0,
+        updated: 0,
+        updatedAt: now,
+      });
     }
     const fresh = state.runningVersion !== AGGREGATES_VERSION;
     const cursor = fresh ? '' : state.cursor;
-    const page = await tx.collection<TransactionDoc>(TRANSACTIONS).find({ id: { $gt: cursor } }, { sort: { id: 1 }, limit });
+    const page = await tx
+      .collection<TransactionDoc>(TRANSACTIONS)
+      .find({ id: { $gt: cursor } }, { sort: { id: 1 }, limit });
     const updated = await aggregateAll(tx, page.items);
     const done = page.items.length < limit;
     const last = page.items.at(-1)?.id ?? cursor;
@@ -76,10 +92,15 @@ export async function backfillBatch(deps: Deps, limit = 500): Promise<BackfillBa
 /** Brings the transactions' stored contributions up to date; the bucket differences summed per bucket. */
 async function aggregateAll(tx: TxScope, docs: TransactionDoc[]): Promise<number> {
   const txs = tx.collection<TransactionDoc>(TRANSACTIONS);
-  const sums = new Map<string, { ref: Omit<DashboardBucketDoc, 'id' | 'version' | 'counters'>; deltas: Record<string, number> }>();
+  const sums = new Map<
+    string,
+    { ref: Omit<DashboardBucketDoc, 'id' | 'version' | 'counters'>; deltas: Record<string, number> }
+  >();
   const stale = docs.filter(needsAggregation);
   // One compare-and-set statement for the batch: a transaction written meanwhile re-runs it.
-  const stored = await txs.replaceMany(stale.map((doc) => ({ id: doc.id, expectedVersion: doc.version, next: withAggregates(body(doc)) })));
+  const stored = await txs.replaceMany(
+    stale.map((doc) => ({ id: doc.id, expectedVersion: doc.version, next: withAggregates(body(doc)) })),
+  );
   for (const [k, doc] of stale.entries()) {
     for (const [id, { ref, deltas }] of bucketDeltas(doc.aggregated ?? null, stored[k]!.aggregated!)) {
       let sum = sums.get(id);
@@ -117,7 +138,13 @@ export async function runBackfill(
   if (opts.force) {
     const states = deps.store.collection<BackfillStateDoc>(DASHBOARD_STATE);
     const state = await states.get(BACKFILL_STATE_ID);
-    if (state) await states.replace(state.id, state.version, { ...body(state), doneVersion: 0, cursor: '', updatedAt: deps.clock.now().toISOString() });
+    if (state)
+      await states.replace(state.id, state.version, {
+        ...body(state),
+        doneVersion: 0,
+        cursor: '',
+        updatedAt: deps.clock.now().toISOString(),
+      });
   } else if (await backfillDone(deps)) {
     return { scanned: 0, updated: 0, done: true };
   }

@@ -64,10 +64,14 @@ function dayStartAt(date: string, zone: string): number {
 }
 
 /** The period asked for: local days `[startDate, endDate]` in `timezone` and the instants they span (end exclusive). */
-export function dashboardPeriod(q: Pick<DashboardQuery, 'startDate' | 'endDate' | 'period' | 'timezone'>, now: Date): DashboardPeriod {
+export function dashboardPeriod(
+  q: Pick<DashboardQuery, 'startDate' | 'endDate' | 'period' | 'timezone'>,
+  now: Date,
+): DashboardPeriod {
   if (!IANAZone.isValidZone(q.timezone)) throw invalid('timezone', `"${q.timezone}" is not an IANA time zone`);
   const hasDates = q.startDate !== undefined || q.endDate !== undefined;
-  if (hasDates && q.period !== undefined) throw invalid('period', 'give either period or startDate and endDate, not both');
+  if (hasDates && q.period !== undefined)
+    throw invalid('period', 'give either period or startDate and endDate, not both');
   if (hasDates && (q.startDate === undefined || q.endDate === undefined)) {
     throw invalid(q.startDate === undefined ? 'startDate' : 'endDate', 'startDate and endDate go together');
   }
@@ -84,13 +88,22 @@ export function dashboardPeriod(q: Pick<DashboardQuery, 'startDate' | 'endDate' 
     [start, end] = presetDays(preset, today);
   }
   if (start > end) throw invalid('startDate', 'must not be after endDate');
-  if (end.diff(start, 'days').days + 1 > DASHBOARD_MAX_DAYS) throw invalid('endDate', `a period covers at most ${DASHBOARD_MAX_DAYS} days`);
+  if (end.diff(start, 'days').days + 1 > DASHBOARD_MAX_DAYS)
+    throw invalid('endDate', `a period covers at most ${DASHBOARD_MAX_DAYS} days`);
   const startDate = start.toISODate()!;
   const endDate = end.toISODate()!;
   const startAt = dayStartAt(startDate, q.timezone);
   const endAt = dayStartAt(end.plus({ days: 1 }).toISODate()!, q.timezone);
-  if (!Number.isFinite(startAt) || !Number.isFinite(endAt) || endAt <= startAt) throw invalid('timezone', 'the period cannot be placed in this zone');
-  return { preset, startDate, endDate, timezone: q.timezone, startAt: new Date(startAt).toISOString(), endAt: new Date(endAt).toISOString() };
+  if (!Number.isFinite(startAt) || !Number.isFinite(endAt) || endAt <= startAt)
+    throw invalid('timezone', 'the period cannot be placed in this zone');
+  return {
+    preset,
+    startDate,
+    endDate,
+    timezone: q.timezone,
+    startAt: new Date(startAt).toISOString(),
+    endAt: new Date(endAt).toISOString(),
+  };
 }
 
 /** Quarter-hour starts in `[from, to)`, oldest first. */
@@ -129,7 +142,9 @@ export interface Segment {
  * 95 per end). A year's period reads some 12 + 60 + 190 buckets at most.
  */
 export function coveringBuckets(startAt: number, endAt: number): Segment[] {
-  const seg = (level: BucketLevel) => (start: number): Segment => ({ level, start });
+  const seg =
+    (level: BucketLevel) =>
+    (start: number): Segment => ({ level, start });
   const firstDay = Math.ceil(startAt / DAY_MS) * DAY_MS;
   const lastDay = Math.floor(endAt / DAY_MS) * DAY_MS;
   if (firstDay >= lastDay) return quarters(startAt, endAt).map(seg('quarter'));
@@ -139,9 +154,17 @@ export function coveringBuckets(startAt: number, endAt: number): Segment[] {
   const lastMonth = Date.UTC(e.getUTCFullYear(), e.getUTCMonth(), 1);
   const middle =
     firstMonth < lastMonth
-      ? [...days(firstDay, firstMonth).map(seg('day')), ...months(firstMonth, lastMonth).map(seg('month')), ...days(lastMonth, lastDay).map(seg('day'))]
+      ? [
+          ...days(firstDay, firstMonth).map(seg('day')),
+          ...months(firstMonth, lastMonth).map(seg('month')),
+          ...days(lastMonth, lastDay).map(seg('day')),
+        ]
       : days(firstDay, lastDay).map(seg('day'));
-  return [...quarters(startAt, firstDay).map(seg('quarter')), ...middle, ...quarters(lastDay, endAt).map(seg('quarter'))];
+  return [
+    ...quarters(startAt, firstDay).map(seg('quarter')),
+    ...middle,
+    ...quarters(lastDay, endAt).map(seg('quarter')),
+  ];
 }
 
 /** The next finer buckets of a bucket (a month's days, a day's quarter hours). */
@@ -183,7 +206,16 @@ const STATUS_FIELDS: ReadonlyArray<[string, keyof Omit<DashboardStatusCounts, 't
 ];
 
 function statusCounts(statuses: Record<string, number>): DashboardStatusCounts {
-  const out: DashboardStatusCounts = { total: 0, canceled: 0, initiated: 0, pending: 0, completed: 0, failed: 0, refunded: 0, disputed: 0 };
+  const out: DashboardStatusCounts = {
+    total: 0,
+    canceled: 0,
+    initiated: 0,
+    pending: 0,
+    completed: 0,
+    failed: 0,
+    refunded: 0,
+    disputed: 0,
+  };
   for (const [code, name] of STATUS_FIELDS) {
     out[name] = statuses[code] ?? 0;
     out.total += out[name];
@@ -240,16 +272,29 @@ function transactionsIn(counters: Record<string, number> | undefined, currency: 
  * read from the newest quarter hours that the buckets say hold enough of them (an indexed lookup
  * by creation quarter hour).
  */
-export async function getDashboard(deps: Pick<CheckoutDeps, 'store' | 'clock'>, scope: Scope, q: DashboardQuery): Promise<DashboardView> {
+export async function getDashboard(
+  deps: Pick<CheckoutDeps, 'store' | 'clock'>,
+  scope: Scope,
+  q: DashboardQuery,
+): Promise<DashboardView> {
   const period = dashboardPeriod(q, deps.clock.now());
   // A site filter names one of the caller's sites: another tenant's, a deleted or an unknown one is
   // 404 like every other foreign id (not an empty dashboard, which would hide a wrong id).
-  if (q.siteId !== undefined && !ownsSite(await deps.store.collection<SiteDoc>(SITES).get(q.siteId), scope.organizationId, scope.mode)) {
+  if (
+    q.siteId !== undefined &&
+    !ownsSite(await deps.store.collection<SiteDoc>(SITES).get(q.siteId), scope.organizationId, scope.mode)
+  ) {
     throw new NotFoundError('site not found');
   }
   const siteKey = q.siteId ?? ALL_SITES;
   const ref = (level: BucketLevel, t: number) =>
-    bucketId({ organizationId: scope.organizationId, mode: scope.mode, siteId: siteKey, level, start: new Date(t).toISOString() });
+    bucketId({
+      organizationId: scope.organizationId,
+      mode: scope.mode,
+      siteId: siteKey,
+      level,
+      start: new Date(t).toISOString(),
+    });
   const cover = coveringBuckets(Date.parse(period.startAt), Date.parse(period.endAt));
   const buckets = deps.store.collection<DashboardBucketDoc>(DASHBOARD_BUCKETS);
   const read = new Set<string>();
@@ -266,9 +311,12 @@ export async function getDashboard(deps: Pick<CheckoutDeps, 'store' | 'clock'>, 
   };
   // The newest day's quarter hours come along: the recent transactions usually start there.
   const newest = cover.at(-1);
-  const newestDay = newest && newest.level !== 'quarter' ? children(newest.level === 'month' ? children(newest).at(-1)! : newest) : [];
+  const newestDay =
+    newest && newest.level !== 'quarter' ? children(newest.level === 'month' ? children(newest).at(-1)! : newest) : [];
   await load([...cover, ...(q.recentLimit > 0 ? newestDay : [])]);
-  const totals = cover.map((x) => found.get(ref(x.level, x.start))).filter((c): c is Record<string, number> => c !== undefined);
+  const totals = cover
+    .map((x) => found.get(ref(x.level, x.start)))
+    .filter((c): c is Record<string, number> => c !== undefined);
 
   const total: Record<string, number> = {};
   for (const counters of totals) addCounters(total, counters);
@@ -284,7 +332,12 @@ export async function getDashboard(deps: Pick<CheckoutDeps, 'store' | 'clock'>, 
     allPaid += c.paid;
     for (const [key, p] of c.providers) {
       const into = providers.get(key) ?? { n: 0, paid: 0, gross: 0, failed: 0 };
-      providers.set(key, { n: into.n + p.n, paid: into.paid + p.paid, gross: into.gross + p.gross, failed: into.failed + p.failed });
+      providers.set(key, {
+        n: into.n + p.n,
+        paid: into.paid + p.paid,
+        gross: into.gross + p.gross,
+        failed: into.failed + p.failed,
+      });
     }
     const counts = statusCounts(c.statuses);
     if (counts.total === 0 && c.gross === 0) continue;
@@ -301,7 +354,13 @@ export async function getDashboard(deps: Pick<CheckoutDeps, 'store' | 'clock'>, 
         .filter(([, p]) => p.n > 0)
         .sort(([ka, a], [kb, b]) => b.gross - a.gross || b.paid - a.paid || b.n - a.n || (ka < kb ? -1 : 1))
         .slice(0, q.topLimit)
-        .map(([key, p]) => ({ ...provider(key), grossVolume: p.gross, completedPayments: p.paid, transactionCount: p.n, failedCount: p.failed })),
+        .map(([key, p]) => ({
+          ...provider(key),
+          grossVolume: p.gross,
+          completedPayments: p.paid,
+          transactionCount: p.n,
+          failedCount: p.failed,
+        })),
     });
   }
   const counts = statusCounts(allStatuses);
@@ -309,7 +368,13 @@ export async function getDashboard(deps: Pick<CheckoutDeps, 'store' | 'clock'>, 
     .filter(([, p]) => p.n > 0)
     .sort(([ka, a], [kb, b]) => b.paid - a.paid || b.n - a.n || (ka < kb ? -1 : 1))
     .slice(0, q.topLimit)
-    .map(([key, p]) => ({ ...provider(key), transactionCount: p.n, completedPayments: p.paid, failedCount: p.failed, failureRatio: ratio(p.failed, p.paid) }));
+    .map(([key, p]) => ({
+      ...provider(key),
+      transactionCount: p.n,
+      completedPayments: p.paid,
+      failedCount: p.failed,
+      failureRatio: ratio(p.failed, p.paid),
+    }));
 
   const recentTransactions = q.recentLimit > 0 ? await recent(deps, scope, q, cover, found, ref, load) : [];
   return {
@@ -367,7 +432,9 @@ async function recent(
   };
   if (q.siteId) filter.siteId = q.siteId;
   if (q.currency) filter.currency = q.currency;
-  const page = await deps.store.collection<TransactionDoc>(TRANSACTIONS).find(filter, { sort: { createdAt: -1 }, limit: need });
+  const page = await deps.store
+    .collection<TransactionDoc>(TRANSACTIONS)
+    .find(filter, { sort: { createdAt: -1 }, limit: need });
   return page.items.map((t) => ({
     id: t.id,
     siteId: t.siteId,

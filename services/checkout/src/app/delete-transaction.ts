@@ -18,7 +18,10 @@ function refuse(doc: TransactionDoc): never {
  * Soft-deletes a transaction that never moved money and never reached a provider (see
  * `isDeletable`); it disappears from lists, reads and the status view but stays stored for audit.
  */
-export async function deleteTransaction(deps: PaymentsDeps, ref: { organizationId: string; mode: Mode; id: string }): Promise<void> {
+export async function deleteTransaction(
+  deps: PaymentsDeps,
+  ref: { organizationId: string; mode: Mode; id: string },
+): Promise<void> {
   const current = await loadTransactionForOrg(deps, ref.organizationId, ref.mode, ref.id);
   if (!isDeletable(current)) refuse(current);
   const now = deps.clock.now().toISOString();
@@ -27,7 +30,9 @@ export async function deleteTransaction(deps: PaymentsDeps, ref: { organizationI
     const cur = await tx.collection<TransactionDoc>(TRANSACTIONS).get(current.id);
     if (!cur || cur.deletedAt) return;
     if (!isDeletable(cur)) refuse(cur);
-    const stored = await tx.collection<TransactionDoc>(TRANSACTIONS).replace(cur.id, cur.version, withAggregates({ ...body(cur), deletedAt: now, updatedAt: now }));
+    const stored = await tx
+      .collection<TransactionDoc>(TRANSACTIONS)
+      .replace(cur.id, cur.version, withAggregates({ ...body(cur), deletedAt: now, updatedAt: now }));
     await addToBuckets(tx, cur.aggregated, stored.aggregated!);
   });
   deps.logger.info({ transactionId: current.id, organizationId: ref.organizationId }, 'transaction deleted');

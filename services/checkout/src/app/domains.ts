@@ -45,13 +45,20 @@ export async function createDomain(deps: CheckoutDeps, input: CreateDomainInput)
   } catch (err) {
     if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) {
       // Says nothing about who holds it: the name may belong to another organization.
-      throw new ConflictError(`hostname ${hostname} is already registered`, { code: ErrorCode.DOMAIN_ALREADY_REGISTERED });
+      throw new ConflictError(`hostname ${hostname} is already registered`, {
+        code: ErrorCode.DOMAIN_ALREADY_REGISTERED,
+      });
     }
     throw err;
   }
 }
 
-export async function getDomain(deps: CheckoutDeps, organizationId: string, mode: Mode, id: string): Promise<CustomDomainDoc> {
+export async function getDomain(
+  deps: CheckoutDeps,
+  organizationId: string,
+  mode: Mode,
+  id: string,
+): Promise<CustomDomainDoc> {
   const doc = await deps.store.collection<CustomDomainDoc>(CUSTOM_DOMAINS).get(id);
   if (!visible(doc, organizationId, mode)) throw new NotFoundError('domain not found');
   return doc;
@@ -79,8 +86,15 @@ export async function deleteDomain(deps: CheckoutDeps, organizationId: string, m
 }
 
 /** The organization's domain with this host name, or 404. */
-export async function findDomainByHostname(deps: CheckoutDeps, organizationId: string, mode: Mode, hostname: string): Promise<CustomDomainDoc> {
-  const doc = await deps.store.collection<CustomDomainDoc>(CUSTOM_DOMAINS).findOne({ hostname: normalizeHostname(hostname, 'domain') });
+export async function findDomainByHostname(
+  deps: CheckoutDeps,
+  organizationId: string,
+  mode: Mode,
+  hostname: string,
+): Promise<CustomDomainDoc> {
+  const doc = await deps.store
+    .collection<CustomDomainDoc>(CUSTOM_DOMAINS)
+    .findOne({ hostname: normalizeHostname(hostname, 'domain') });
   if (!visible(doc, organizationId, mode)) throw new NotFoundError('domain not found');
   return doc;
 }

@@ -14,7 +14,10 @@ export type SessionExpiryResult = { result: 'expired'; transaction: ExpiryResult
  * One session sweep pass: pending sessions whose `expiresAt` has passed (oldest first, up to
  * `batchSize`) are stored as expired. See {@link expireSession}.
  */
-export async function expireSessions(deps: PaymentsDeps, opts: ExpiryOptions): Promise<{ looked: number; expired: number; full: boolean }> {
+export async function expireSessions(
+  deps: PaymentsDeps,
+  opts: ExpiryOptions,
+): Promise<{ looked: number; expired: number; full: boolean }> {
   const now = deps.clock.now().toISOString();
   const { items } = await deps.store
     .collection<CheckoutDoc>(CHECKOUTS)
@@ -36,14 +39,23 @@ export async function expireSessions(deps: PaymentsDeps, opts: ExpiryOptions): P
  * provider that took the money keeps it pending for the webhook or the reconciler). A session paid
  * meanwhile, or swept by another replica, is left alone (`taken`).
  */
-export async function expireSession(deps: PaymentsDeps, checkoutId: string, opts: ExpiryOptions): Promise<SessionExpiryResult> {
+export async function expireSession(
+  deps: PaymentsDeps,
+  checkoutId: string,
+  opts: ExpiryOptions,
+): Promise<SessionExpiryResult> {
   const now = deps.clock.now();
   const at = now.toISOString();
   const swept = await deps.outbox.commit(async (tx) => {
     const checkouts = tx.collection<CheckoutDoc>(CHECKOUTS);
     const current = await checkouts.get(checkoutId);
     if (!current || !isSessionExpiryDue(current, now)) return null;
-    const stored = await checkouts.replace(current.id, current.version, { ...body(current), status: 'expired', expiredAt: at, updatedAt: at });
+    const stored = await checkouts.replace(current.id, current.version, {
+      ...body(current),
+      status: 'expired',
+      expiredAt: at,
+      updatedAt: at,
+    });
     const txs = tx.collection<TransactionDoc>(TRANSACTIONS);
     // At most one pending transaction per session (unique openCheckoutId, set only while status 0).
     const open = await txs.findOne({ openCheckoutId: current.id });
@@ -52,7 +64,10 @@ export async function expireSession(deps: PaymentsDeps, checkoutId: string, opts
     // (`pending_provider`, e.g. a direct debit being collected) is not abandoned with the session:
     // it keeps its own expiry time (TRANSACTION_ABANDON_AFTER_MS after it started).
     if (open && open.status === 0 && !open.deletedAt && open.subState !== 'pending_provider') {
-      pending = typeof open.expireAt === 'string' && open.expireAt <= at ? open : await txs.replace(open.id, open.version, { ...body(open), expireAt: at });
+      pending =
+        typeof open.expireAt === 'string' && open.expireAt <= at
+          ? open
+          : await txs.replace(open.id, open.version, { ...body(open), expireAt: at });
     }
     const data: CheckoutSessionExpired = {
       organizationId: stored.organizationId,
@@ -65,7 +80,10 @@ export async function expireSession(deps: PaymentsDeps, checkoutId: string, opts
       expiredAt: at,
       abandonedTransactionId: pending?.id ?? null,
     };
-    tx.emit(Subjects.checkoutSessionExpired, data, { id: eventId(Subjects.checkoutSessionExpired, stored.id), occurredAt: at });
+    tx.emit(Subjects.checkoutSessionExpired, data, {
+      id: eventId(Subjects.checkoutSessionExpired, stored.id),
+      occurredAt: at,
+    });
     return { stored, pending };
   });
   if (!swept) return { result: 'taken' };
@@ -73,6 +91,9 @@ export async function expireSession(deps: PaymentsDeps, checkoutId: string, opts
   log.info({ abandonedTransactionId: swept.pending?.id ?? null }, 'checkout session expired');
   if (!swept.pending) return { result: 'expired', transaction: null };
   const transaction = await expireTransaction(deps, swept.pending, opts);
-  log.info({ transactionId: swept.pending.id, transaction }, 'pending transaction of the expired session sent to transaction expiry');
+  log.info(
+    { transactionId: swept.pending.id, transaction },
+    'pending transaction of the expired session sent to transaction expiry',
+  );
   return { result: 'expired', transaction };
 }

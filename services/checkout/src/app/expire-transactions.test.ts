@@ -8,7 +8,9 @@ describe('abandoned transaction selection', () => {
     expect(isExpiryDue({ status: 0, expireAt: '2026-01-01T12:00:00.001Z', deletedAt: null }, now)).toBe(false);
     expect(isExpiryDue({ status: 0, expireAt: null, deletedAt: null }, now)).toBe(false);
     expect(isExpiryDue({ status: 0, deletedAt: null }, now)).toBe(false);
-    expect(isExpiryDue({ status: 0, expireAt: '2026-01-01T00:00:00.000Z', deletedAt: '2026-01-01T01:00:00.000Z' }, now)).toBe(false);
+    expect(
+      isExpiryDue({ status: 0, expireAt: '2026-01-01T00:00:00.000Z', deletedAt: '2026-01-01T01:00:00.000Z' }, now),
+    ).toBe(false);
     for (const status of [-2, -1, 1, 2, 3, 4] as const) {
       expect(isExpiryDue({ status, expireAt: '2026-01-01T00:00:00.000Z', deletedAt: null }, now)).toBe(false);
     }

@@ -34,7 +34,10 @@ export function isExpiryDue(doc: Pick<TransactionDoc, 'status' | 'expireAt' | 'd
  * the reconciler settles it, and the next attempt comes after `retryMs`, doubling per attempt up to
  * `retryCapMs` and then at that interval for as long as it stays pending. Never guessed.
  */
-export async function expireAbandonedTransactions(deps: PaymentsDeps, opts: ExpiryOptions): Promise<{ looked: number; expired: number; full: boolean }> {
+export async function expireAbandonedTransactions(
+  deps: PaymentsDeps,
+  opts: ExpiryOptions,
+): Promise<{ looked: number; expired: number; full: boolean }> {
   const now = deps.clock.now();
   const { items } = await deps.store
     .collection<TransactionDoc>(TRANSACTIONS)
@@ -47,7 +50,11 @@ export async function expireAbandonedTransactions(deps: PaymentsDeps, opts: Expi
 }
 
 /** Claims one due transaction and expires it once its provider payment is cancelled. */
-export async function expireTransaction(deps: PaymentsDeps, doc: TransactionDoc, opts: ExpiryOptions): Promise<ExpiryResult> {
+export async function expireTransaction(
+  deps: PaymentsDeps,
+  doc: TransactionDoc,
+  opts: ExpiryOptions,
+): Promise<ExpiryResult> {
   const now = deps.clock.now();
   if (!isExpiryDue(doc, now)) return 'taken';
   const log = deps.logger.child({ component: 'transaction-expiry', transactionId: doc.id });
@@ -56,9 +63,11 @@ export async function expireTransaction(deps: PaymentsDeps, doc: TransactionDoc,
   const delay = expiryRetryDelayMs(opts.retryMs, attempts, opts.retryCapMs ?? EXPIRY_RETRY_CAP_MS);
   try {
     // The claim also schedules the next attempt, should this one not end the transaction.
-    claimed = await deps.store
-      .collection<TransactionDoc>(TRANSACTIONS)
-      .replace(doc.id, doc.version, { ...body(doc), expireAt: new Date(now.getTime() + delay).toISOString(), expiryAttempts: attempts + 1 });
+    claimed = await deps.store.collection<TransactionDoc>(TRANSACTIONS).replace(doc.id, doc.version, {
+      ...body(doc),
+      expireAt: new Date(now.getTime() + delay).toISOString(),
+      expiryAttempts: attempts + 1,
+    });
   } catch (err) {
     if (isDomainError(err) && err.code === ErrorCode.VERSION_CONFLICT) return 'taken';
     throw err;
@@ -69,30 +78,54 @@ export async function expireTransaction(deps: PaymentsDeps, doc: TransactionDoc,
   try {
     if (claimed.providerId !== null && providerMayHavePayment(claimed)) {
       try {
-        const res = await deps.payments.cancelPayment({ organizationId: claimed.organizationId, providerId: claimed.providerId, transactionId: claimed.id });
+        const res = await deps.payments.cancelPayment({
+          organizationId: claimed.organizationId,
+          providerId: claimed.providerId,
+          transactionId: claimed.id,
+        });
         if (!res.cancelled) {
-          log.info({ attempts: attempts + 1, nextAttemptAt: claimed.expireAt }, 'provider refused to cancel the abandoned payment (money may have moved); left to the webhook or the reconciler');
+          log.info(
+            { attempts: attempts + 1, nextAttemptAt: claimed.expireAt },
+            'provider refused to cancel the abandoned payment (money may have moved); left to the webhook or the reconciler',
+          );
           return 'refused';
         }
       } catch (err) {
         if (isDomainError(err) && err.kind === 'conflict') {
           // CANCEL_REFUSED / PAYMENT_ALREADY_CAPTURED: the provider's answer, not a failure.
-          log.info({ code: err.code, attempts: attempts + 1, nextAttemptAt: claimed.expireAt }, 'provider refused to cancel the abandoned payment; left to the webhook or the reconciler');
+          log.info(
+            { code: err.code, attempts: attempts + 1, nextAttemptAt: claimed.expireAt },
+            'provider refused to cancel the abandoned payment; left to the webhook or the reconciler',
+          );
           return 'refused';
         }
-        if (!(isDomainError(err) && err.kind === 'not_found') || claimed.providerPayment.state === 'requested' || needsConfirmedCancel) throw err;
+        if (
+          !(isDomainError(err) && err.kind === 'not_found') ||
+          claimed.providerPayment.state === 'requested' ||
+          needsConfirmedCancel
+        )
+          throw err;
         log.info('no provider payment to cancel');
       }
     } else if (needsConfirmedCancel) {
-      log.info({ attempts: attempts + 1, nextAttemptAt: claimed.expireAt }, 'waiting for a provider flow without a provider payment to cancel; not abandoned');
+      log.info(
+        { attempts: attempts + 1, nextAttemptAt: claimed.expireAt },
+        'waiting for a provider flow without a provider payment to cancel; not abandoned',
+      );
       return 'refused';
     }
-    await applyTransition(deps, claimed.id, () => ({ trigger: { kind: 'expire' }, reason: 'abandoned: pending past its expiry' }));
+    await applyTransition(deps, claimed.id, () => ({
+      trigger: { kind: 'expire' },
+      reason: 'abandoned: pending past its expiry',
+    }));
     log.info('abandoned transaction expired');
     return 'expired';
   } catch (err) {
     if (err instanceof IllegalTransitionError) return 'taken'; // settled meanwhile (paid, failed, cancelled)
-    log.warn({ err, attempts: attempts + 1, nextAttemptAt: claimed.expireAt }, 'expiring an abandoned transaction failed; will retry');
+    log.warn(
+      { err, attempts: attempts + 1, nextAttemptAt: claimed.expireAt },
+      'expiring an abandoned transaction failed; will retry',
+    );
     return 'failed';
   }
 }

@@ -7,7 +7,12 @@ import { CHECKOUTS, TRANSACTIONS } from '../store/collections';
 import type { PaymentsDeps } from './payments-deps';
 
 /** A checkout of the organization in the mode; other tenants' checkouts are not found. */
-export async function getCheckout(deps: PaymentsDeps, organizationId: string, mode: Mode, id: string): Promise<CheckoutDoc> {
+export async function getCheckout(
+  deps: PaymentsDeps,
+  organizationId: string,
+  mode: Mode,
+  id: string,
+): Promise<CheckoutDoc> {
   const doc = /^[0-9a-f]{24}$/.test(id) ? await deps.store.collection<CheckoutDoc>(CHECKOUTS).get(id) : null;
   if (!doc || doc.organizationId !== organizationId || doc.mode !== mode) throw new NotFoundError('checkout not found');
   return doc;
@@ -43,7 +48,8 @@ export async function listCheckouts(deps: PaymentsDeps, q: ListCheckoutsQuery): 
   if (q.status === 'pending') Object.assign(filter, { status: 'pending', expiresAt: { $gt: now } });
   // Stored expired by the sweep, or pending past its expiry and not swept yet (an expired session
   // always has expiresAt <= now: PATCH only moves it while the session is open).
-  if (q.status === 'expired') Object.assign(filter, { status: { $in: ['pending', 'expired'] }, expiresAt: { $lte: now } });
+  if (q.status === 'expired')
+    Object.assign(filter, { status: { $in: ['pending', 'expired'] }, expiresAt: { $lte: now } });
   if (q.siteId) filter.siteId = q.siteId;
   if (q.externalReference) filter.externalReference = q.externalReference;
   if (q.invoiceNumber) filter.invoiceNumber = q.invoiceNumber;
@@ -51,5 +57,7 @@ export async function listCheckouts(deps: PaymentsDeps, q: ListCheckoutsQuery): 
   if (q.createdFrom) created.$gte = q.createdFrom;
   if (q.createdTo) created.$lte = q.createdTo;
   if (created.$gte !== undefined || created.$lte !== undefined) filter.createdAt = created;
-  return deps.store.collection<CheckoutDoc>(CHECKOUTS).find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
+  return deps.store
+    .collection<CheckoutDoc>(CHECKOUTS)
+    .find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
 }

@@ -28,5 +28,8 @@ export async function listSites(
 ): Promise<CountedPage<SiteDoc>> {
   return deps.store
     .collection<SiteDoc>(SITES)
-    .find({ organizationId, mode, deletedAt: { $exists: false } }, { sort: { createdAt: -1 }, page, limit, total: true });
+    .find(
+      { organizationId, mode, deletedAt: { $exists: false } },
+      { sort: { createdAt: -1 }, page, limit, total: true },
+    );
 }

@@ -22,7 +22,10 @@ export interface ListTransactionsQuery {
 }
 
 /** Transactions of the organization in the mode, newest first; soft-deleted ones are left out. */
-export async function listTransactions(deps: PaymentsDeps, q: ListTransactionsQuery): Promise<CountedPage<TransactionDoc>> {
+export async function listTransactions(
+  deps: PaymentsDeps,
+  q: ListTransactionsQuery,
+): Promise<CountedPage<TransactionDoc>> {
   const filter: Filter = { organizationId: q.organizationId, mode: q.mode, deletedAt: { $exists: false } };
   if (q.statuses?.length) filter.status = { $in: q.statuses };
   if (q.currency) filter.currency = q.currency.toUpperCase();
@@ -32,5 +35,7 @@ export async function listTransactions(deps: PaymentsDeps, q: ListTransactionsQu
   if (q.createdFrom) created.$gte = q.createdFrom;
   if (q.createdTo) created.$lte = q.createdTo;
   if (created.$gte !== undefined || created.$lte !== undefined) filter.createdAt = created;
-  return deps.store.collection<TransactionDoc>(TRANSACTIONS).find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
+  return deps.store
+    .collection<TransactionDoc>(TRANSACTIONS)
+    .find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
 }

@@ -8,7 +8,10 @@ import { applyTransition } from './transition';
  * transfer): sub-state `pending_provider`, integer status stays 0, so no event and no IPN.
  * Repeats are answered as is; any other status is 409 ILLEGAL_TRANSITION.
  */
-export async function markTransactionPending(deps: PaymentsDeps, input: { transactionId: string; browserOrigin: string; sessionPublicId: string }): Promise<TransactionDoc> {
+export async function markTransactionPending(
+  deps: PaymentsDeps,
+  input: { transactionId: string; browserOrigin: string; sessionPublicId: string },
+): Promise<TransactionDoc> {
   const doc = await loadTransactionForBuyerAction(deps, input);
   const out = await applyTransition(deps, doc.id, () => ({ trigger: { kind: 'mark_pending' } }));
   return out.doc;

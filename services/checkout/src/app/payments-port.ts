@@ -40,5 +40,9 @@ export interface PaymentsPort {
   listProviders(query: { organizationId: string; testMode: boolean }): Promise<ProviderInfo[]>;
   /** Idempotent per transaction ID. */
   createPayment(input: CreatePaymentInput): Promise<CreatedPayment>;
-  cancelPayment(input: { organizationId: string; providerId: string; transactionId: string }): Promise<{ cancelled: boolean }>;
+  cancelPayment(input: {
+    organizationId: string;
+    providerId: string;
+    transactionId: string;
+  }): Promise<{ cancelled: boolean }>;
 }

@@ -8,7 +8,8 @@ import type { PaymentsDeps } from './payments-deps';
 export interface PreviewCheckoutTaxInput {
   sessionPublicId: string;
   browserOrigin: string;
-  billingAddress: { country?: string | undefined; postcode?: string | undefined; vatId?: string | undefined } | undefined;
+  billingAddress:
+    { country?: string | undefined; postcode?: string | undefined; vatId?: string | undefined } | undefined;
   /** Where the buyer has the goods sent; absent: the checkout's shipping address, if any. */
   shippingAddress?: ShippingAddressInput | undefined;
 }
@@ -21,7 +22,9 @@ export interface PreviewCheckoutTaxInput {
 export async function previewCheckoutTax(deps: PaymentsDeps, input: PreviewCheckoutTaxInput): Promise<TaxCalculation> {
   const billing = validateTaxAddress(input.billingAddress ?? {});
   const shipping = validateOptionalShippingAddress(input.shippingAddress);
-  const { checkout, site } = await loadCheckoutForBuyer(deps, input.sessionPublicId, input.browserOrigin, { enforceLicense: false });
+  const { checkout, site } = await loadCheckoutForBuyer(deps, input.sessionPublicId, input.browserOrigin, {
+    enforceLicense: false,
+  });
   assertOpenForPayment(checkout, deps.clock.now());
   return (await checkoutTax(deps, checkout, site, { billing, shipping }, 'fail')).tax;
 }

@@ -25,7 +25,11 @@ export interface PublicCheckoutView {
  * distinct types of the organization's enabled providers in the session's mode; for a buyer
  * restricted by a customer risk hold only the hold's safe types.
  */
-export async function getPublicCheckout(deps: PaymentsDeps, sessionPublicId: string, browserOrigin: string): Promise<PublicCheckoutView> {
+export async function getPublicCheckout(
+  deps: PaymentsDeps,
+  sessionPublicId: string,
+  browserOrigin: string,
+): Promise<PublicCheckoutView> {
   const { checkout, site } = await loadCheckoutForBuyer(deps, sessionPublicId, browserOrigin, { enforceLicense: true });
   const presentation = sitePresentationOf(site);
   const [providerList, vatIdValidation, verdict] = await Promise.all([

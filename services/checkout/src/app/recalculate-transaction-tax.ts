@@ -1,5 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import { ConflictError, currentRequestId, ErrorCode, isDomainError, UnavailableError, UnprocessableError } from '@paymesh/core';
+import {
+  ConflictError,
+  currentRequestId,
+  ErrorCode,
+  isDomainError,
+  UnavailableError,
+  UnprocessableError,
+} from '@paymesh/core';
 import type { CalculateTaxRequest, TaxCalculation, TransactionTaxView } from '@paymesh/contracts';
 import type { Mode } from '../domain/site';
 import { pinnedInput } from '../domain/tax-basis';
@@ -38,14 +45,20 @@ export async function recalculateTransactionTax(
   const doc = await loadTransactionForOrg(deps, ref.organizationId, ref.mode, ref.id);
   assertTaxOpen(doc);
   if (doc.taxSource?.kind === 'invoice') {
-    throw new UnprocessableError(`the tax of this transaction follows invoice ${doc.taxSource.invoiceId} (allocated from its tax snapshot); it is not recalculated`, {
-      code: ErrorCode.TRANSACTION_TAX_NO_INPUT,
-    });
+    throw new UnprocessableError(
+      `the tax of this transaction follows invoice ${doc.taxSource.invoiceId} (allocated from its tax snapshot); it is not recalculated`,
+      {
+        code: ErrorCode.TRANSACTION_TAX_NO_INPUT,
+      },
+    );
   }
   if (!doc.taxInput) {
-    throw new UnprocessableError('the transaction has no tax input to recalculate from (manual transactions carry no tax)', {
-      code: ErrorCode.TRANSACTION_TAX_NO_INPUT,
-    });
+    throw new UnprocessableError(
+      'the transaction has no tax input to recalculate from (manual transactions carry no tax)',
+      {
+        code: ErrorCode.TRANSACTION_TAX_NO_INPUT,
+      },
+    );
   }
   const { vatIdCheck, ...rest } = doc.taxInput;
   const request: CalculateTaxRequest = {
@@ -58,13 +71,22 @@ export async function recalculateTransactionTax(
     tax = await deps.tax.calculate(request);
   } catch (err) {
     if (isDomainError(err) && err.kind === 'validation') throw err;
-    deps.logger.warn({ err: err instanceof Error ? err.message : String(err), transactionId: doc.id }, 'tax service unavailable; tax not recalculated');
-    throw new UnavailableError('the tax cannot be computed right now; retry shortly', { code: ErrorCode.TAX_UNAVAILABLE, cause: err });
+    deps.logger.warn(
+      { err: err instanceof Error ? err.message : String(err), transactionId: doc.id },
+      'tax service unavailable; tax not recalculated',
+    );
+    throw new UnavailableError('the tax cannot be computed right now; retry shortly', {
+      code: ErrorCode.TAX_UNAVAILABLE,
+      cause: err,
+    });
   }
   if (tax.totalGross !== doc.amount) {
-    throw new ConflictError(`the recalculated total ${tax.totalGross} differs from the amount charged (${doc.amount}); nothing was changed`, {
-      code: ErrorCode.TAX_CHANGES_AMOUNT,
-    });
+    throw new ConflictError(
+      `the recalculated total ${tax.totalGross} differs from the amount charged (${doc.amount}); nothing was changed`,
+      {
+        code: ErrorCode.TAX_CHANGES_AMOUNT,
+      },
+    );
   }
   const input = pinnedInput(request, tax);
   const stored = await deps.store.collection<TransactionDoc>(TRANSACTIONS).update(
@@ -73,12 +95,26 @@ export async function recalculateTransactionTax(
       assertTaxOpen(cur);
       if (sameTax(cur.tax, tax) && isDeepStrictEqual(cur.taxInput, input)) return null;
       const now = deps.clock.now().toISOString();
-      const previous = { tax: cur.tax ?? null, input: cur.taxInput ?? null, replacedAt: now, requestId: currentRequestId() ?? null };
-      return { ...body(cur), tax, taxInput: input, taxHistory: [...(cur.taxHistory ?? []), previous].slice(-TAX_HISTORY_LIMIT), updatedAt: now };
+      const previous = {
+        tax: cur.tax ?? null,
+        input: cur.taxInput ?? null,
+        replacedAt: now,
+        requestId: currentRequestId() ?? null,
+      };
+      return {
+        ...body(cur),
+        tax,
+        taxInput: input,
+        taxHistory: [...(cur.taxHistory ?? []), previous].slice(-TAX_HISTORY_LIMIT),
+        updatedAt: now,
+      };
     },
     undefined,
     doc,
   );
-  deps.logger.info({ transactionId: doc.id, totalTax: tax.totalTax, recheckVatId: opts.recheckVatId }, 'transaction tax recalculated');
+  deps.logger.info(
+    { transactionId: doc.id, totalTax: tax.totalTax, recheckVatId: opts.recheckVatId },
+    'transaction tax recalculated',
+  );
   return transactionTaxViewOf(stored);
 }

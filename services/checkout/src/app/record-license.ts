@@ -18,8 +18,16 @@ export async function recordLicenseState(
     const current = await licenses.get(input.organizationId);
     if (!current) {
       try {
-        await licenses.insert({ id: input.organizationId, licenseState: input.licenseState, stateAt: input.at, updatedAt: now });
-        deps.logger.info({ organizationId: input.organizationId, licenseState: input.licenseState }, 'licence state recorded');
+        await licenses.insert({
+          id: input.organizationId,
+          licenseState: input.licenseState,
+          stateAt: input.at,
+          updatedAt: now,
+        });
+        deps.logger.info(
+          { organizationId: input.organizationId, licenseState: input.licenseState },
+          'licence state recorded',
+        );
         return 'recorded';
       } catch (err) {
         if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) continue;
@@ -31,7 +39,10 @@ export async function recordLicenseState(
       stale = cur.stateAt > input.at;
       return stale ? null : { ...body(cur), licenseState: input.licenseState, stateAt: input.at, updatedAt: now };
     });
-    deps.logger.info({ organizationId: input.organizationId, licenseState: input.licenseState, stale }, 'licence state event handled');
+    deps.logger.info(
+      { organizationId: input.organizationId, licenseState: input.licenseState, stale },
+      'licence state event handled',
+    );
     return stale ? 'stale' : 'recorded';
   }
   throw new ConflictError('licence state kept changing; retry', { code: ErrorCode.VERSION_CONFLICT });

@@ -21,17 +21,27 @@ const HOST = /^(?:[a-z0-9.-]{1,253}|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/;
  * one host, and the caller must treat more than one organization as "cannot tell".
  */
 export async function resolveBuyerHost(deps: Pick<CheckoutDeps, 'store'>, rawHost: string): Promise<BuyerHostTenant[]> {
-  const host = rawHost.trim().toLowerCase().replace(/\.(?=:\d+$|$)/, '');
+  const host = rawHost
+    .trim()
+    .toLowerCase()
+    .replace(/\.(?=:\d+$|$)/, '');
   if (!HOST.test(host)) return [];
   if (!host.includes(':')) {
     const domain = await deps.store.collection<CustomDomainDoc>(CUSTOM_DOMAINS).findOne({ hostname: host });
-    if (domain?.verified) return [{ organizationId: domain.organizationId, mode: domain.mode, source: 'custom_domain' }];
+    if (domain?.verified)
+      return [{ organizationId: domain.organizationId, mode: domain.mode, source: 'custom_domain' }];
   }
-  const sites = await deps.store.collection<SiteDoc>(SITES).find({ frontendDomains: { $has: host } }, { limit: MAX_SITES_READ });
+  const sites = await deps.store
+    .collection<SiteDoc>(SITES)
+    .find({ frontendDomains: { $has: host } }, { limit: MAX_SITES_READ });
   const tenants = new Map<string, BuyerHostTenant>();
   for (const s of sites.items) {
     if (isDeleted(s)) continue;
-    tenants.set(`${s.organizationId}:${s.mode}`, { organizationId: s.organizationId, mode: s.mode, source: 'frontend_domain' });
+    tenants.set(`${s.organizationId}:${s.mode}`, {
+      organizationId: s.organizationId,
+      mode: s.mode,
+      source: 'frontend_domain',
+    });
   }
   return [...tenants.values()];
 }

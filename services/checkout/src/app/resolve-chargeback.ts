@@ -32,9 +32,11 @@ export async function resolveChargeback(
   input: ResolveChargebackInput,
 ): Promise<TransactionDoc> {
   const status = CHARGEBACK_STATUSES.find((s) => s === input.status);
-  if (!status) throw new ValidationError(`status must be one of ${CHARGEBACK_STATUSES.join(', ')}`, { field: 'status' });
+  if (!status)
+    throw new ValidationError(`status must be one of ${CHARGEBACK_STATUSES.join(', ')}`, { field: 'status' });
   const reason = input.reason?.trim() || null;
-  if (reason && reason.length > MAX_REASON) throw new ValidationError(`reason must be at most ${MAX_REASON} characters`, { field: 'reason' });
+  if (reason && reason.length > MAX_REASON)
+    throw new ValidationError(`reason must be at most ${MAX_REASON} characters`, { field: 'reason' });
   const current = await loadTransactionForOrg(deps, ref.organizationId, ref.mode, ref.id);
   const risk = await riskSettingsOf(deps, { organizationId: current.organizationId, mode: current.mode });
   const at = deps.clock.now().toISOString();
@@ -54,7 +56,10 @@ export async function resolveChargeback(
     current,
   );
   if (out.result === 'changed' || out.result === 'unchanged') {
-    deps.logger.info({ transactionId: current.id, chargebackId: input.chargebackId, status, actor: input.actor }, 'chargeback resolved manually');
+    deps.logger.info(
+      { transactionId: current.id, chargebackId: input.chargebackId, status, actor: input.actor },
+      'chargeback resolved manually',
+    );
   }
   return out.doc;
 }

@@ -8,8 +8,14 @@ function usable(p: ProviderInfo, checkout: Pick<CheckoutDoc, 'organizationId' | 
 }
 
 /** Enabled providers of the checkout's organization in its mode. */
-export async function enabledProviders(deps: PaymentsDeps, checkout: Pick<CheckoutDoc, 'organizationId' | 'mode'>): Promise<ProviderInfo[]> {
-  const all = await deps.payments.listProviders({ organizationId: checkout.organizationId, testMode: checkout.mode === 'test' });
+export async function enabledProviders(
+  deps: PaymentsDeps,
+  checkout: Pick<CheckoutDoc, 'organizationId' | 'mode'>,
+): Promise<ProviderInfo[]> {
+  const all = await deps.payments.listProviders({
+    organizationId: checkout.organizationId,
+    testMode: checkout.mode === 'test',
+  });
   return all.filter((p) => usable(p, checkout));
 }
 
@@ -27,17 +33,24 @@ export async function resolveProvider(
   if (isObjectId(value)) {
     let provider: ProviderInfo;
     try {
-      provider = await deps.payments.getProvider({ organizationId: checkout.organizationId, id: value, testMode: checkout.mode === 'test' });
+      provider = await deps.payments.getProvider({
+        organizationId: checkout.organizationId,
+        id: value,
+        testMode: checkout.mode === 'test',
+      });
     } catch (err) {
-      if (isDomainError(err) && err.kind === 'not_found') throw new ValidationError('providerId: no such provider', { field: 'providerId' });
+      if (isDomainError(err) && err.kind === 'not_found')
+        throw new ValidationError('providerId: no such provider', { field: 'providerId' });
       throw err;
     }
-    if (!usable(provider, checkout)) throw new ValidationError('providerId: provider is not available for this checkout', { field: 'providerId' });
+    if (!usable(provider, checkout))
+      throw new ValidationError('providerId: provider is not available for this checkout', { field: 'providerId' });
     return provider;
   }
   const type = PROVIDER_TYPES.find((t) => t === value);
   if (!type) throw new ValidationError('providerId must be a provider ID or a provider type', { field: 'providerId' });
   const match = (await enabledProviders(deps, checkout)).find((p) => p.type === type);
-  if (!match) throw new ValidationError(`providerId: no enabled ${type} provider for this checkout`, { field: 'providerId' });
+  if (!match)
+    throw new ValidationError(`providerId: no enabled ${type} provider for this checkout`, { field: 'providerId' });
   return match;
 }

@@ -23,14 +23,27 @@ export async function getRiskSettings(deps: CheckoutDeps, key: OrgKey): Promise<
 }
 
 /** Merges the patch and checks the result; a refused or empty patch writes nothing. Holds already created keep their terms. */
-export async function updateRiskSettings(deps: CheckoutDeps, key: OrgKey, patch: RiskSettingsPatch): Promise<RiskSettingsView> {
+export async function updateRiskSettings(
+  deps: CheckoutDeps,
+  key: OrgKey,
+  patch: RiskSettingsPatch,
+): Promise<RiskSettingsView> {
   if (Object.keys(patch).length === 0) return getRiskSettings(deps, key);
-  const doc = await updateOrgSettings<RiskSettings>(deps.store, RISK_SETTINGS, key, deps.clock.now().toISOString(), defaultRiskSettings, (cur) =>
-    validateRiskSettings({
-      holdPolicy: patch.holdPolicy ?? cur.holdPolicy,
-      safeProviderTypes: patch.safeProviderTypes ?? cur.safeProviderTypes,
-    }),
+  const doc = await updateOrgSettings<RiskSettings>(
+    deps.store,
+    RISK_SETTINGS,
+    key,
+    deps.clock.now().toISOString(),
+    defaultRiskSettings,
+    (cur) =>
+      validateRiskSettings({
+        holdPolicy: patch.holdPolicy ?? cur.holdPolicy,
+        safeProviderTypes: patch.safeProviderTypes ?? cur.safeProviderTypes,
+      }),
   );
-  deps.logger.info({ organizationId: key.organizationId, mode: key.mode, settings: doc.settings }, 'risk settings updated');
+  deps.logger.info(
+    { organizationId: key.organizationId, mode: key.mode, settings: doc.settings },
+    'risk settings updated',
+  );
   return { ...doc.settings, updatedAt: doc.updatedAt };
 }

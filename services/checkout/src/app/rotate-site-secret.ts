@@ -25,9 +25,17 @@ export async function rotateSiteSecret(
     if (!ownsSite(cur, organizationId, mode)) throw new NotFoundError('site not found');
     const { id: _id, version, ...rest } = cur;
     const hint = secretHint(secret);
-    const next = await sites.replace(id, version, { ...rest, webhookSecret: deps.secrets.seal(secret, id), webhookSecretHint: hint, updatedAt: now });
+    const next = await sites.replace(id, version, {
+      ...rest,
+      webhookSecret: deps.secrets.seal(secret, id),
+      webhookSecretHint: hint,
+      updatedAt: now,
+    });
     const data: SiteSecretRotated = { organizationId, siteId: id, mode, secretHint: hint, rotatedAt: now };
-    tx.emit(Subjects.siteSecretRotated, data, { id: eventId(Subjects.siteSecretRotated, id, String(next.version)), occurredAt: now });
+    tx.emit(Subjects.siteSecretRotated, data, {
+      id: eventId(Subjects.siteSecretRotated, id, String(next.version)),
+      occurredAt: now,
+    });
     return next;
   });
   deps.logger.info({ siteId: id, organizationId }, 'site webhook signing secret rotated');

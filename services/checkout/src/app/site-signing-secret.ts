@@ -8,7 +8,11 @@ import type { CheckoutDeps } from './deps';
  * secret is never used again). Deleted sites still answer: notifications about their past
  * transactions keep being signed.
  */
-export async function getSiteSigningSecret(deps: CheckoutDeps, organizationId: string, siteId: string): Promise<string> {
+export async function getSiteSigningSecret(
+  deps: CheckoutDeps,
+  organizationId: string,
+  siteId: string,
+): Promise<string> {
   const site = await deps.store.collection<SiteDoc>(SITES).get(siteId);
   if (!site || site.organizationId !== organizationId) throw new NotFoundError('site not found');
   return deps.secrets.open(site.webhookSecret, site.id);

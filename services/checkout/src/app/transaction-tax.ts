@@ -10,6 +10,9 @@ export function transactionTaxViewOf(doc: TransactionDoc): TransactionTaxView {
 }
 
 /** The tax stored with a transaction (Admin); `not_computed` for manual transactions and tax outages. */
-export async function getTransactionTax(deps: PaymentsDeps, ref: { organizationId: string; mode: Mode; id: string }): Promise<TransactionTaxView> {
+export async function getTransactionTax(
+  deps: PaymentsDeps,
+  ref: { organizationId: string; mode: Mode; id: string },
+): Promise<TransactionTaxView> {
   return transactionTaxViewOf(await loadTransactionForOrg(deps, ref.organizationId, ref.mode, ref.id));
 }

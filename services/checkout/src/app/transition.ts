@@ -84,7 +84,12 @@ async function completeCheckout(tx: TxScope, doc: TransactionDoc, at: string, lo
     }
     return;
   }
-  await checkouts.replace(checkout.id, checkout.version, { ...body(checkout), status: 'completed', completedTransactionId: doc.id, updatedAt: at });
+  await checkouts.replace(checkout.id, checkout.version, {
+    ...body(checkout),
+    status: 'completed',
+    completedTransactionId: doc.id,
+    updatedAt: at,
+  });
 }
 
 function historyEntry(
@@ -113,7 +118,10 @@ function historyEntry(
  */
 export async function insertTransaction(
   tx: TxScope,
-  doc: Omit<TransactionDoc, 'id' | 'version' | 'status' | 'subState' | 'statusSequence' | 'statusHistory' | 'processedProviderEventIds'> & {
+  doc: Omit<
+    TransactionDoc,
+    'id' | 'version' | 'status' | 'subState' | 'statusSequence' | 'statusHistory' | 'processedProviderEventIds'
+  > & {
     id: string;
   },
   trigger: CreationTrigger,
@@ -168,14 +176,23 @@ export async function applyTransition(
   });
   if (outcome.result === 'changed') {
     deps.logger.info(
-      { transactionId, status: outcome.doc.status, subState: outcome.doc.subState, organizationId: outcome.doc.organizationId },
+      {
+        transactionId,
+        status: outcome.doc.status,
+        subState: outcome.doc.subState,
+        organizationId: outcome.doc.organizationId,
+      },
       'transaction state changed',
     );
   }
   return outcome;
 
   /** Applies the plan to `doc`; undefined when `tentative` and nothing would be written. */
-  async function decide(tx: TxScope, doc: TransactionDoc | null, tentative: boolean): Promise<TransitionOutcome | undefined> {
+  async function decide(
+    tx: TxScope,
+    doc: TransactionDoc | null,
+    tentative: boolean,
+  ): Promise<TransitionOutcome | undefined> {
     const txs = tx.collection<TransactionDoc>(TRANSACTIONS);
     if (!doc || doc.deletedAt) {
       if (tentative) return undefined;
@@ -191,7 +208,13 @@ export async function applyTransition(
       if (tentative && err instanceof IllegalTransitionError) return undefined; // judged again on a fresh read
       if (err instanceof IllegalTransitionError) {
         deps.logger.warn(
-          { transactionId, status: doc.status, subState: doc.subState, trigger: err.trigger, providerEventId: p.providerEventId },
+          {
+            transactionId,
+            status: doc.status,
+            subState: doc.subState,
+            trigger: err.trigger,
+            providerEventId: p.providerEventId,
+          },
           'illegal transaction transition rejected',
         );
       }
@@ -203,24 +226,32 @@ export async function applyTransition(
       : doc.processedProviderEventIds;
     if (res.kind === 'unchanged') {
       if (!p.patch) return tentative ? undefined : { doc, result: 'unchanged' };
-      const stored = await txs.replace(doc.id, doc.version, withAggregates({ ...body(doc), ...p.patch, processedProviderEventIds, updatedAt: now }));
+      const stored = await txs.replace(
+        doc.id,
+        doc.version,
+        withAggregates({ ...body(doc), ...p.patch, processedProviderEventIds, updatedAt: now }),
+      );
       await addToBuckets(tx, doc.aggregated, stored.aggregated!);
       p.emit?.(tx, stored, now);
       await p.write?.(tx, stored, now);
       return { doc: stored, result: 'unchanged' };
     }
     const next = res.next;
-    const stored = await txs.replace(doc.id, doc.version, withAggregates({
-      ...body(doc),
-      ...p.patch,
-      status: next.status,
-      subState: next.subState,
-      statusSequence: res.statusChanged ? doc.statusSequence + 1 : doc.statusSequence,
-      statusHistory: [...doc.statusHistory, historyEntry(doc.status, next, triggerName(p.trigger), now, p)],
-      processedProviderEventIds,
-      openCheckoutId: next.status === 0 ? doc.openCheckoutId : null,
-      updatedAt: now,
-    }));
+    const stored = await txs.replace(
+      doc.id,
+      doc.version,
+      withAggregates({
+        ...body(doc),
+        ...p.patch,
+        status: next.status,
+        subState: next.subState,
+        statusSequence: res.statusChanged ? doc.statusSequence + 1 : doc.statusSequence,
+        statusHistory: [...doc.statusHistory, historyEntry(doc.status, next, triggerName(p.trigger), now, p)],
+        processedProviderEventIds,
+        openCheckoutId: next.status === 0 ? doc.openCheckoutId : null,
+        updatedAt: now,
+      }),
+    );
     await addToBuckets(tx, doc.aggregated, stored.aggregated!);
     if (res.statusChanged) emitStatusChanged(tx, stored, doc.status, now);
     p.emit?.(tx, stored, now);

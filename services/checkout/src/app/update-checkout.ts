@@ -36,21 +36,29 @@ export async function updateCheckout(
   const now = deps.clock.now();
   const changes: Partial<CheckoutDoc> = {};
   if (patch.expiresAt !== undefined) {
-    if (patch.expiresAt.trim() === '') throw new ValidationError('expiresAt must be an RFC 3339 timestamp', { field: 'expiresAt' });
+    if (patch.expiresAt.trim() === '')
+      throw new ValidationError('expiresAt must be an RFC 3339 timestamp', { field: 'expiresAt' });
     changes.expiresAt = validateExpiresAt(patch.expiresAt, now, deps.settings.sessionTtlHours);
   }
-  if (patch.returnUrl !== undefined) changes.returnUrl = patch.returnUrl.trim() ? validateRedirectUrl('returnUrl', patch.returnUrl) : null;
-  if (patch.cancelUrl !== undefined) changes.cancelUrl = patch.cancelUrl.trim() ? validateRedirectUrl('cancelUrl', patch.cancelUrl) : null;
+  if (patch.returnUrl !== undefined)
+    changes.returnUrl = patch.returnUrl.trim() ? validateRedirectUrl('returnUrl', patch.returnUrl) : null;
+  if (patch.cancelUrl !== undefined)
+    changes.cancelUrl = patch.cancelUrl.trim() ? validateRedirectUrl('cancelUrl', patch.cancelUrl) : null;
   if (patch.ipnUrl !== undefined) {
     changes.ipnUrl = patch.ipnUrl.trim() ? validateIpnUrl(patch.ipnUrl, deps.settings.ipnPolicy) : null;
     await checkIpnTargetResolution(deps, changes.ipnUrl);
   }
   if (patch.metadata !== undefined) changes.metadata = validateMetadata(patch.metadata);
-  if (Object.keys(changes).length === 0) throw new ValidationError('nothing to update: give expiresAt, returnUrl, cancelUrl, ipnUrl or metadata');
+  if (Object.keys(changes).length === 0)
+    throw new ValidationError('nothing to update: give expiresAt, returnUrl, cancelUrl, ipnUrl or metadata');
   const status = checkoutStatus(current, now);
-  if (status !== 'pending') throw new ConflictError(`a ${status} checkout cannot be changed`, { code: ErrorCode.CHECKOUT_NOT_PENDING });
+  if (status !== 'pending')
+    throw new ConflictError(`a ${status} checkout cannot be changed`, { code: ErrorCode.CHECKOUT_NOT_PENDING });
   const updated = await deps.store.collection<CheckoutDoc>(CHECKOUTS).update(current.id, (cur) => {
-    if (checkoutStatus(cur, now) !== 'pending') throw new ConflictError(`a ${checkoutStatus(cur, now)} checkout cannot be changed`, { code: ErrorCode.CHECKOUT_NOT_PENDING });
+    if (checkoutStatus(cur, now) !== 'pending')
+      throw new ConflictError(`a ${checkoutStatus(cur, now)} checkout cannot be changed`, {
+        code: ErrorCode.CHECKOUT_NOT_PENDING,
+      });
     return { ...body(cur), ...changes, updatedAt: now.toISOString() };
   });
   deps.logger.info({ checkoutId: updated.id, fields: Object.keys(changes) }, 'checkout updated');

@@ -1,6 +1,11 @@
 import { NotFoundError } from '@paymesh/core';
 import { validateFrontendDomains, validateSiteName, validateSiteUrl, type Mode, type SiteDoc } from '../domain/site';
-import { applyBrandingPatch, validateVatIdValidation, type SiteBrandingPatch, type VatIdValidation } from '../domain/settings';
+import {
+  applyBrandingPatch,
+  validateVatIdValidation,
+  type SiteBrandingPatch,
+  type VatIdValidation,
+} from '../domain/settings';
 import { SITES } from '../store/collections';
 import { ownsSite } from './get-site';
 import type { CheckoutDeps } from './deps';
@@ -41,7 +46,11 @@ export async function updateSite(deps: CheckoutDeps, input: UpdateSiteInput): Pr
       updatedAt: now,
     };
   });
-  const fields = [...Object.keys(changes), ...(input.branding ? ['branding'] : []), ...(vatIdValidation ? ['checkoutSettings'] : [])];
+  const fields = [
+    ...Object.keys(changes),
+    ...(input.branding ? ['branding'] : []),
+    ...(vatIdValidation ? ['checkoutSettings'] : []),
+  ];
   deps.logger.info({ siteId: site.id, fields }, 'site updated');
   return site;
 }

@@ -45,27 +45,39 @@ export async function updateTransaction(
   const fields: Partial<TransactionDoc> = {};
   if (patch.metadata !== undefined) fields.metadata = validateMetadata(patch.metadata);
   if (patch.notes !== undefined) {
-    if (patch.notes.length > MAX_NOTES) throw new ValidationError(`notes must be at most ${MAX_NOTES} characters`, { field: 'notes' });
+    if (patch.notes.length > MAX_NOTES)
+      throw new ValidationError(`notes must be at most ${MAX_NOTES} characters`, { field: 'notes' });
     fields.notes = patch.notes.trim() || null;
   }
   if (patch.externalReference !== undefined) {
     const ref2 = patch.externalReference.trim();
     if (ref2.length > CHECKOUT_LIMITS.maxReference) {
-      throw new ValidationError(`externalReference must be at most ${CHECKOUT_LIMITS.maxReference} characters`, { field: 'externalReference' });
+      throw new ValidationError(`externalReference must be at most ${CHECKOUT_LIMITS.maxReference} characters`, {
+        field: 'externalReference',
+      });
     }
     if (!ref2 && !current.invoiceNumber) {
-      throw new ValidationError('externalReference cannot be cleared on a transaction without an invoice number', { field: 'externalReference' });
+      throw new ValidationError('externalReference cannot be cleared on a transaction without an invoice number', {
+        field: 'externalReference',
+      });
     }
     fields.externalReference = ref2 || null;
   }
   const reason = patch.reason?.trim() ?? '';
   if (patch.status !== undefined) {
-    if (!isTxStatus(patch.status)) throw new ValidationError('status must be one of -2, -1, 0, 1, 2, 3, 4', { field: 'status' });
+    if (!isTxStatus(patch.status))
+      throw new ValidationError('status must be one of -2, -1, 0, 1, 2, 3, 4', { field: 'status' });
     if (!reason) throw new ValidationError('reason is required with a status change', { field: 'reason' });
-    if (reason.length > MAX_REASON) throw new ValidationError(`reason must be at most ${MAX_REASON} characters`, { field: 'reason' });
+    if (reason.length > MAX_REASON)
+      throw new ValidationError(`reason must be at most ${MAX_REASON} characters`, { field: 'reason' });
     const to = patch.status;
     const out = await applyTransition(deps, current.id, (cur) => ({
-      trigger: { kind: 'manual_update', to, providerBacked: isProviderBacked(cur), refundedInFull: refundedInFull(cur) },
+      trigger: {
+        kind: 'manual_update',
+        to,
+        providerBacked: isProviderBacked(cur),
+        refundedInFull: refundedInFull(cur),
+      },
       reason,
       patch: { ...fields, updatedAt: deps.clock.now().toISOString() },
     }));

@@ -23,7 +23,11 @@ async function taxAllowsVies(deps: PaymentsDeps, checkout: CheckoutDoc): Promise
  * downgraded to `format` unless the organization's tax settings allow VIES (asked only for `vies`
  * sites). The public view shows it and the tax of the session is computed with it.
  */
-export async function effectiveVatIdModeOf(deps: PaymentsDeps, checkout: CheckoutDoc, configured: VatIdValidation | undefined): Promise<VatIdValidation> {
+export async function effectiveVatIdModeOf(
+  deps: PaymentsDeps,
+  checkout: CheckoutDoc,
+  configured: VatIdValidation | undefined,
+): Promise<VatIdValidation> {
   const allowed = configured === 'vies' ? await taxAllowsVies(deps, checkout) : undefined;
   return effectiveVatIdValidation(configured, allowed);
 }

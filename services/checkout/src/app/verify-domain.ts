@@ -21,7 +21,12 @@ export interface CnameCheck {
  * removed or repointed loses its verification). A lookup without a definitive DNS answer changes
  * nothing and fails with 503.
  */
-export async function verifyDomainCname(deps: CheckoutDeps, organizationId: string, mode: Mode, hostname: string): Promise<CnameCheck> {
+export async function verifyDomainCname(
+  deps: CheckoutDeps,
+  organizationId: string,
+  mode: Mode,
+  hostname: string,
+): Promise<CnameCheck> {
   const domain = await findDomainByHostname(deps, organizationId, mode, hostname);
   const expected = deps.customDomains.cnameTarget.toLowerCase().replace(/\.$/, '');
   const lookup = await deps.customDomains.resolver.resolveCname(domain.hostname);

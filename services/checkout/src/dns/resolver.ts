@@ -24,7 +24,9 @@ const DEFINITIVE: Record<string, string> = {
 };
 
 function errorCode(err: unknown): string {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'UNKNOWN';
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
+    ? err.code
+    : 'UNKNOWN';
 }
 
 /** CNAME lookups through `node:dns` with the configured resolvers. */

@@ -14,14 +14,21 @@ describe('buyer VAT ID', () => {
   });
   it('is kept with the billing address only when given', () => {
     const base = { name: 'Ada', email: 'ada@example.com', country: 'fr' };
-    expect(validateBillingAddress({ ...base, vatId: 'FR 40303265045' })).toMatchObject({ country: 'FR', vatId: 'FR40303265045' });
+    expect(validateBillingAddress({ ...base, vatId: 'FR 40303265045' })).toMatchObject({
+      country: 'FR',
+      vatId: 'FR40303265045',
+    });
     expect(validateBillingAddress(base)).not.toHaveProperty('vatId');
   });
 });
 
 describe('validateTaxAddress', () => {
   it('needs an assigned country and bounds the postcode', () => {
-    expect(validateTaxAddress({ country: 'nl', postcode: ' 1011 AB ' })).toEqual({ country: 'NL', postcode: '1011 AB', vatId: undefined });
+    expect(validateTaxAddress({ country: 'nl', postcode: ' 1011 AB ' })).toEqual({
+      country: 'NL',
+      postcode: '1011 AB',
+      vatId: undefined,
+    });
     expect(() => validateTaxAddress({})).toThrow('billingAddress.country is required');
     expect(() => validateTaxAddress({ country: 'QQ' })).toThrow(/billingAddress\.country must be a two-letter ISO/);
     expect(() => validateTaxAddress({ country: 'DE', postcode: 'x'.repeat(21) })).toThrow(/postcode/);

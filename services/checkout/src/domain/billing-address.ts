@@ -35,7 +35,10 @@ export function normalizeVatId(raw: string | undefined, field: string): string |
   if (value === '') return undefined;
   const normalized = value.replace(/[ .-]/g, '').toUpperCase();
   if (!VAT_ID_INPUT.test(value) || !VAT_ID.test(normalized)) {
-    throw new ValidationError(`${field} must be a VAT ID of 2 to 20 letters and digits (spaces, dots and hyphens are ignored)`, { field });
+    throw new ValidationError(
+      `${field} must be a VAT ID of 2 to 20 letters and digits (spaces, dots and hyphens are ignored)`,
+      { field },
+    );
   }
   return normalized;
 }
@@ -53,10 +56,17 @@ export function isEmail(value: string): boolean {
   return value.length <= 254 && EMAIL.test(value);
 }
 
-function text(input: BillingAddressInput, key: keyof BillingAddress, max: number, required: boolean, prefix: string): string {
+function text(
+  input: BillingAddressInput,
+  key: keyof BillingAddress,
+  max: number,
+  required: boolean,
+  prefix: string,
+): string {
   const v = (input[key] ?? '').trim();
   if (required && v === '') throw new ValidationError(`${prefix}.${key} is required`, { field: `${prefix}.${key}` });
-  if (v.length > max) throw new ValidationError(`${prefix}.${key} must be at most ${max} characters`, { field: `${prefix}.${key}` });
+  if (v.length > max)
+    throw new ValidationError(`${prefix}.${key} must be at most ${max} characters`, { field: `${prefix}.${key}` });
   return v;
 }
 
@@ -68,7 +78,8 @@ function text(input: BillingAddressInput, key: keyof BillingAddress, max: number
 export function validateBillingAddress(input: BillingAddressInput, prefix = 'billingAddress'): BillingAddress {
   const name = text(input, 'name', 200, true, prefix);
   const email = text(input, 'email', 254, true, prefix);
-  if (!isEmail(email)) throw new ValidationError(`${prefix}.email must be an e-mail address`, { field: `${prefix}.email` });
+  if (!isEmail(email))
+    throw new ValidationError(`${prefix}.email must be an e-mail address`, { field: `${prefix}.email` });
   const line1 = text(input, 'line1', 200, false, prefix);
   const city = text(input, 'city', 100, false, prefix);
   const postalCode = text(input, 'postalCode', 20, false, prefix);
@@ -78,10 +89,18 @@ export function validateBillingAddress(input: BillingAddressInput, prefix = 'bil
 }
 
 /** Validates the address of a tax preview: `country` required (ISO 3166-1 alpha-2), `postcode` and `vatId` optional. */
-export function validateTaxAddress(input: { country?: string | undefined; postcode?: string | undefined; vatId?: string | undefined }, prefix = 'billingAddress'): TaxAddress {
+export function validateTaxAddress(
+  input: { country?: string | undefined; postcode?: string | undefined; vatId?: string | undefined },
+  prefix = 'billingAddress',
+): TaxAddress {
   const raw = (input.country ?? '').trim();
   if (raw === '') throw new ValidationError(`${prefix}.country is required`, { field: `${prefix}.country` });
   const postcode = (input.postcode ?? '').trim();
-  if (postcode.length > 20) throw new ValidationError(`${prefix}.postcode must be at most 20 characters`, { field: `${prefix}.postcode` });
-  return { country: countryOf(raw, `${prefix}.country`), postcode: postcode || undefined, vatId: normalizeVatId(input.vatId, `${prefix}.vatId`) };
+  if (postcode.length > 20)
+    throw new ValidationError(`${prefix}.postcode must be at most 20 characters`, { field: `${prefix}.postcode` });
+  return {
+    country: countryOf(raw, `${prefix}.country`),
+    postcode: postcode || undefined,
+    vatId: normalizeVatId(input.vatId, `${prefix}.vatId`),
+  };
 }

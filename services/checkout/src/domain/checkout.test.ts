@@ -51,19 +51,36 @@ describe('checkout creation input', () => {
         cancelUrl: 'https://shop.example/cancel?tx={transactionId}',
         ipnUrl: 'https://shop.example/ipn',
         clientId: '0123456789abcdef01234567',
-        items: [{ name: 'Plan', description: 'Pro plan', quantity: 2, unitPrice: 1000, vatRate: 19, itemType: 'digital_service' }],
+        items: [
+          {
+            name: 'Plan',
+            description: 'Pro plan',
+            quantity: 2,
+            unitPrice: 1000,
+            vatRate: 19,
+            itemType: 'digital_service',
+          },
+        ],
         shippingAddress: { country: ' fr ', name: 'Ada Buyer', line1: '', city: 'Lyon', postalCode: '69003' },
         metadata: { cart: '42' },
         expiresAt: '2026-03-01T14:00:00+01:00',
       },
       ctx,
     );
-    expect(v.shippingAddress).toEqual({ country: 'FR', name: 'Ada Buyer', line1: null, city: 'Lyon', postalCode: '69003' });
+    expect(v.shippingAddress).toEqual({
+      country: 'FR',
+      name: 'Ada Buyer',
+      line1: null,
+      city: 'Lyon',
+      postalCode: '69003',
+    });
     expect(v.expiresAt).toBe('2026-03-01T13:00:00.000Z');
     expect(v.currency).toBe('USD');
     expect(v.returnUrl).toBe('https://shop.example/thanks/{transactionId}?x=1');
     expect(v.cancelUrl).toBe('https://shop.example/cancel?tx={transactionId}');
-    expect(v.items).toEqual([{ name: 'Plan', description: 'Pro plan', quantity: 2, unitPrice: 1000, vatRate: 19, itemType: 'digital_service' }]);
+    expect(v.items).toEqual([
+      { name: 'Plan', description: 'Pro plan', quantity: 2, unitPrice: 1000, vatRate: 19, itemType: 'digital_service' },
+    ]);
   });
 
   it('requires an expiry in the future and within 3120 hours', () => {
@@ -71,7 +88,9 @@ describe('checkout creation input', () => {
     invalid({ expiresAt: '2026-03-01T13:00:00+01:00' }, /expiresAt must be in the future/);
     invalid({ expiresAt: '2027-03-01T12:00:00Z' }, /at most 3120 hours/);
     invalid({ expiresAt: 'tomorrow' }, /expiresAt must be an RFC 3339 timestamp/);
-    expect(validateCheckoutInput({ ...base, expiresAt: '2026-03-05T00:00:00Z' }, ctx).expiresAt).toBe('2026-03-05T00:00:00.000Z');
+    expect(validateCheckoutInput({ ...base, expiresAt: '2026-03-05T00:00:00Z' }, ctx).expiresAt).toBe(
+      '2026-03-05T00:00:00.000Z',
+    );
   });
 
   it.each([
@@ -100,17 +119,24 @@ describe('checkout creation input', () => {
     [{ metadata: { ['k'.repeat(41)]: 'v' } }, /metadata keys/],
     [{ shippingAddress: {} }, /shippingAddress\.country is required/],
     [{ shippingAddress: { country: 'QQ' } }, /shippingAddress\.country must be a two-letter ISO 3166-1/],
-    [{ shippingAddress: { country: 'FR', postalCode: 'x'.repeat(21) } }, /shippingAddress\.postalCode must be at most 20/],
+    [
+      { shippingAddress: { country: 'FR', postalCode: 'x'.repeat(21) } },
+      /shippingAddress\.postalCode must be at most 20/,
+    ],
     [{ shippingAddress: { country: 'FR', city: 'x'.repeat(101) } }, /shippingAddress\.city must be at most 100/],
   ])('rejects %j', (patch, message) => invalid(patch as Partial<CheckoutInput>, message));
 
   it('accepts the invoice number alone as the reference', () => {
-    expect(validateCheckoutInput({ amount: 5, currency: 'EUR', invoiceNumber: 'INV-1' }, ctx).invoiceNumber).toBe('INV-1');
+    expect(validateCheckoutInput({ amount: 5, currency: 'EUR', invoiceNumber: 'INV-1' }, ctx).invoiceNumber).toBe(
+      'INV-1',
+    );
   });
 
   it('allows http IPN targets when configured', () => {
     const dev = { ...ctx, ipnPolicy: { allowHttp: true, allowedTargets: parseTargetAllowList('127.0.0.1') } };
-    expect(validateCheckoutInput({ ...base, ipnUrl: 'http://127.0.0.1:9999/ipn' }, dev).ipnUrl).toBe('http://127.0.0.1:9999/ipn');
+    expect(validateCheckoutInput({ ...base, ipnUrl: 'http://127.0.0.1:9999/ipn' }, dev).ipnUrl).toBe(
+      'http://127.0.0.1:9999/ipn',
+    );
   });
 });
 
@@ -149,14 +175,25 @@ describe('checkout status and views', () => {
 });
 
 describe('billing address', () => {
-  const addr = { name: 'Ada', email: 'ada@example.com', line1: 'Main St 1', city: 'Berlin', postalCode: '10115', country: 'de' };
+  const addr = {
+    name: 'Ada',
+    email: 'ada@example.com',
+    line1: 'Main St 1',
+    city: 'Berlin',
+    postalCode: '10115',
+    country: 'de',
+  };
   it('normalizes the country and keeps the other fields', () => {
     expect(validateBillingAddress(addr)).toEqual({ ...addr, country: 'DE' });
   });
   it('requires name, email and country; line1, city and postal code may be empty', () => {
     expect(() => validateBillingAddress({ ...addr, name: ' ' })).toThrow('billingAddress.name is required');
-    expect(() => validateBillingAddress({ ...addr, email: 'x' })).toThrow('billingAddress.email must be an e-mail address');
-    expect(() => validateBillingAddress({ ...addr, country: 'Germany' })).toThrow(/billingAddress.country must be a two-letter/);
+    expect(() => validateBillingAddress({ ...addr, email: 'x' })).toThrow(
+      'billingAddress.email must be an e-mail address',
+    );
+    expect(() => validateBillingAddress({ ...addr, country: 'Germany' })).toThrow(
+      /billingAddress.country must be a two-letter/,
+    );
     expect(() => validateBillingAddress({ ...addr, country: 'XX' })).toThrow(/billingAddress.country/);
     expect(validateBillingAddress({ name: 'Ada', email: 'ada@example.com', country: 'FR' })).toEqual({
       name: 'Ada',
@@ -171,20 +208,39 @@ describe('billing address', () => {
 
 describe('transaction helpers', () => {
   it('replaces every {transactionId} placeholder', () => {
-    expect(fillTransactionId('https://s.example/{transactionId}?t={transactionId}', 'abc')).toBe('https://s.example/abc?t=abc');
+    expect(fillTransactionId('https://s.example/{transactionId}?t={transactionId}', 'abc')).toBe(
+      'https://s.example/abc?t=abc',
+    );
   });
   it('returns buyers to the hosted page of their session with the transaction ID', () => {
     expect(hostedReturnUrl('https://pay.example/c/cs_1', 'abc')).toBe('https://pay.example/c/cs_1?transactionId=abc');
-    expect(hostedReturnUrl('http://127.0.0.1:8081/shop/c/cs_2', 'x y')).toBe('http://127.0.0.1:8081/shop/c/cs_2?transactionId=x+y');
+    expect(hostedReturnUrl('http://127.0.0.1:8081/shop/c/cs_2', 'x y')).toBe(
+      'http://127.0.0.1:8081/shop/c/cs_2?transactionId=x+y',
+    );
   });
   it('allows deleting only quiet transactions without a provider payment', () => {
-    const none = { providerPaymentId: null, providerPayment: { state: 'none' as const, error: null, redirectUrl: null } };
+    const none = {
+      providerPaymentId: null,
+      providerPayment: { state: 'none' as const, error: null, redirectUrl: null },
+    };
     expect(isDeletable({ status: -1, ...none })).toBe(true);
     expect(isDeletable({ status: -2, ...none })).toBe(true);
     expect(isDeletable({ status: 2, ...none })).toBe(true);
     expect(isDeletable({ status: 0, ...none })).toBe(false);
     expect(isDeletable({ status: 1, ...none })).toBe(false);
-    expect(isDeletable({ status: 2, providerPaymentId: 'pi_1', providerPayment: { state: 'created', error: null, redirectUrl: null } })).toBe(false);
-    expect(isDeletable({ status: -2, providerPaymentId: null, providerPayment: { state: 'indeterminate', error: 'x', redirectUrl: null } })).toBe(false);
+    expect(
+      isDeletable({
+        status: 2,
+        providerPaymentId: 'pi_1',
+        providerPayment: { state: 'created', error: null, redirectUrl: null },
+      }),
+    ).toBe(false);
+    expect(
+      isDeletable({
+        status: -2,
+        providerPaymentId: null,
+        providerPayment: { state: 'indeterminate', error: 'x', redirectUrl: null },
+      }),
+    ).toBe(false);
   });
 });

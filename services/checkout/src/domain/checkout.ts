@@ -144,16 +144,22 @@ export function validateRedirectUrl(field: string, raw: string): string {
   } catch {
     bad(field, 'must be an absolute http(s) URL');
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname) bad(field, 'must be an absolute http(s) URL');
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname)
+    bad(field, 'must be an absolute http(s) URL');
   if (url.username || url.password) bad(field, 'must not contain credentials');
   return value;
 }
 
-export function validateMetadata(metadata: Record<string, string> | undefined, field = 'metadata'): Record<string, string> {
+export function validateMetadata(
+  metadata: Record<string, string> | undefined,
+  field = 'metadata',
+): Record<string, string> {
   const entries = Object.entries(metadata ?? {});
-  if (entries.length > CHECKOUT_LIMITS.maxMetadataKeys) bad(field, `may have at most ${CHECKOUT_LIMITS.maxMetadataKeys} keys`);
+  if (entries.length > CHECKOUT_LIMITS.maxMetadataKeys)
+    bad(field, `may have at most ${CHECKOUT_LIMITS.maxMetadataKeys} keys`);
   for (const [k, v] of entries) {
-    if (k.length === 0 || k.length > CHECKOUT_LIMITS.maxMetadataKey) bad(field, `keys must be 1 to ${CHECKOUT_LIMITS.maxMetadataKey} characters`);
+    if (k.length === 0 || k.length > CHECKOUT_LIMITS.maxMetadataKey)
+      bad(field, `keys must be 1 to ${CHECKOUT_LIMITS.maxMetadataKey} characters`);
     if (typeof v !== 'string' || v.length > CHECKOUT_LIMITS.maxMetadataValue) {
       bad(`${field}.${k}`, `must be a string of at most ${CHECKOUT_LIMITS.maxMetadataValue} characters`);
     }
@@ -164,7 +170,8 @@ export function validateMetadata(metadata: Record<string, string> | undefined, f
 /** Session expiry: `requested` (RFC 3339) in the future and within the longest lifetime, else the default. */
 export function validateExpiresAt(requested: string | undefined, now: Date, defaultHours: number): string {
   const max = now.getTime() + CHECKOUT_LIMITS.maxLifetimeHours * 3_600_000;
-  if (requested === undefined || requested.trim() === '') return new Date(now.getTime() + defaultHours * 3_600_000).toISOString();
+  if (requested === undefined || requested.trim() === '')
+    return new Date(now.getTime() + defaultHours * 3_600_000).toISOString();
   const value = requested.trim();
   const t = Date.parse(value);
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(value) || Number.isNaN(t)) {
@@ -189,7 +196,8 @@ function validateItem(item: LineItemInput, i: number): LineItem {
   }
   let vatRate: number | null = null;
   if (item.vatRate !== undefined && item.vatRate !== null) {
-    if (!Number.isFinite(item.vatRate) || item.vatRate < 0 || item.vatRate > 100) bad(f('vatRate'), 'must be a percentage from 0 to 100');
+    if (!Number.isFinite(item.vatRate) || item.vatRate < 0 || item.vatRate > 100)
+      bad(f('vatRate'), 'must be a percentage from 0 to 100');
     vatRate = item.vatRate;
   }
   const rawType = present(item.itemType);
@@ -216,7 +224,9 @@ export function validateCheckoutInput(
   const externalReference = present(input.externalReference) ?? null;
   const invoiceNumber = present(input.invoiceNumber) ?? null;
   if (!externalReference && !invoiceNumber) {
-    throw new ValidationError('externalReference or invoiceNumber is required (at least one of them)', { field: 'externalReference' });
+    throw new ValidationError('externalReference or invoiceNumber is required (at least one of them)', {
+      field: 'externalReference',
+    });
   }
   if (externalReference && externalReference.length > CHECKOUT_LIMITS.maxReference) {
     bad('externalReference', `must be at most ${CHECKOUT_LIMITS.maxReference} characters`);
@@ -263,7 +273,8 @@ export function isSessionExpiryDue(doc: Pick<CheckoutDoc, 'status' | 'expiresAt'
 
 /** Line items of the public view; a checkout without items shows one line for the whole amount. */
 export function publicLineItems(doc: Pick<CheckoutDoc, 'items' | 'amount' | 'invoiceNumber' | 'externalReference'>) {
-  if (doc.items.length > 0) return doc.items.map((i) => ({ name: i.name, quantity: i.quantity, unitAmount: i.unitPrice }));
+  if (doc.items.length > 0)
+    return doc.items.map((i) => ({ name: i.name, quantity: i.quantity, unitAmount: i.unitPrice }));
   const name = doc.invoiceNumber ? `Invoice ${doc.invoiceNumber}` : `Order ${doc.externalReference ?? ''}`.trim();
   return [{ name, quantity: 1, unitAmount: doc.amount }];
 }

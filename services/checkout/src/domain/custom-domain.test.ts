@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '@paymesh/core';
-import { checkoutHostFor, cnamePointsAt, frontendUrlOnHost, normalizeHostname, type CheckoutHostCandidate } from './custom-domain';
+import {
+  checkoutHostFor,
+  cnamePointsAt,
+  frontendUrlOnHost,
+  normalizeHostname,
+  type CheckoutHostCandidate,
+} from './custom-domain';
 
 describe('normalizeHostname', () => {
   it('lower-cases, trims and drops one trailing dot', () => {
@@ -8,18 +14,25 @@ describe('normalizeHostname', () => {
     expect(normalizeHostname('xn--bcher-kva.example')).toBe('xn--bcher-kva.example');
   });
 
-  it.each(['localhost', '*.shop.example', 'pay.shop.example:443', '10.0.0.1', 'pay..shop.example', '-pay.shop.example', 'pay_shop.example', 'bücher.example', ''])(
-    'rejects %j naming the hostname field',
-    (raw) => {
-      try {
-        normalizeHostname(raw);
-        expect.unreachable();
-      } catch (err) {
-        expect(err).toBeInstanceOf(ValidationError);
-        expect((err as ValidationError).field).toBe('hostname');
-      }
-    },
-  );
+  it.each([
+    'localhost',
+    '*.shop.example',
+    'pay.shop.example:443',
+    '10.0.0.1',
+    'pay..shop.example',
+    '-pay.shop.example',
+    'pay_shop.example',
+    'bücher.example',
+    '',
+  ])('rejects %j naming the hostname field', (raw) => {
+    try {
+      normalizeHostname(raw);
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ValidationError);
+      expect((err as ValidationError).field).toBe('hostname');
+    }
+  });
 
   it('rejects names longer than 253 characters', () => {
     const long = `${'a'.repeat(60)}.`.repeat(5) + 'example';
@@ -71,7 +84,9 @@ describe('checkout host of a site', () => {
     const orgWide = domain('pay.org.example', { createdAt: '2025-01-01T00:00:00.000Z' });
     expect(checkoutHostFor([orgWide], site)).toBe('pay.org.example');
     expect(checkoutHostFor([orgWide, domain('pay.site.example', { siteId: 'site-a' })], site)).toBe('pay.site.example');
-    expect(checkoutHostFor([domain('b.example'), domain('a.example', { createdAt: '2026-02-01T00:00:00.000Z' })], site)).toBe('b.example');
+    expect(
+      checkoutHostFor([domain('b.example'), domain('a.example', { createdAt: '2026-02-01T00:00:00.000Z' })], site),
+    ).toBe('b.example');
   });
 
   it('moves the frontend URL onto the host, keeping scheme and path, on the default port', () => {

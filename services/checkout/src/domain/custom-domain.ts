@@ -33,7 +33,10 @@ export function normalizeHostname(raw: string, field = 'hostname'): string {
     labels.length >= 2 &&
     labels.every((l) => LABEL.test(l)) &&
     !/^\d+$/.test(labels[labels.length - 1] ?? '');
-  if (!ok) throw new ValidationError(`${field}: "${raw}" is not a fully-qualified host name (e.g. pay.shop.example)`, { field });
+  if (!ok)
+    throw new ValidationError(`${field}: "${raw}" is not a fully-qualified host name (e.g. pay.shop.example)`, {
+      field,
+    });
   return host;
 }
 
@@ -59,10 +62,24 @@ export interface CheckoutHostCandidate {
  * organization-wide; the oldest of each kind (a stable choice). Domains of other sites and
  * unverified ones never count. Undefined: the default checkout host.
  */
-export function checkoutHostFor(domains: readonly CheckoutHostCandidate[], site: { id: string; organizationId: string; mode: string }): string | undefined {
+export function checkoutHostFor(
+  domains: readonly CheckoutHostCandidate[],
+  site: { id: string; organizationId: string; mode: string },
+): string | undefined {
   const usable = domains
-    .filter((d) => d.verified && d.organizationId === site.organizationId && d.mode === site.mode && (d.siteId === null || d.siteId === site.id))
-    .sort((x, y) => Number(y.siteId !== null) - Number(x.siteId !== null) || x.createdAt.localeCompare(y.createdAt) || x.hostname.localeCompare(y.hostname));
+    .filter(
+      (d) =>
+        d.verified &&
+        d.organizationId === site.organizationId &&
+        d.mode === site.mode &&
+        (d.siteId === null || d.siteId === site.id),
+    )
+    .sort(
+      (x, y) =>
+        Number(y.siteId !== null) - Number(x.siteId !== null) ||
+        x.createdAt.localeCompare(y.createdAt) ||
+        x.hostname.localeCompare(y.hostname),
+    );
   return usable[0]?.hostname;
 }
 

@@ -20,7 +20,11 @@ import type { Chargeback } from './transaction';
 
 type Block = Pick<BuyerBlockDoc, 'kind' | 'action' | 'safeProviderTypes'>;
 const dispute: Block = { kind: 'dispute', action: null, safeProviderTypes: [] };
-const hold = (action: 'block' | 'review' | 'restrict', safe: string[] = []): Block => ({ kind: 'hold', action, safeProviderTypes: safe });
+const hold = (action: 'block' | 'review' | 'restrict', safe: string[] = []): Block => ({
+  kind: 'hold',
+  action,
+  safeProviderTypes: safe,
+});
 
 function codeOf(fn: () => void): string | undefined {
   try {
@@ -40,12 +44,28 @@ describe('the same buyer', () => {
   });
 
   it('keeps two different addresses of one payment (checkout e-mail and billing e-mail)', () => {
-    expect(buyerKeys(buyerOf(['a@example.com', 'b@example.com'], null))).toEqual(['email:a@example.com', 'email:b@example.com']);
+    expect(buyerKeys(buyerOf(['a@example.com', 'b@example.com'], null))).toEqual([
+      'email:a@example.com',
+      'email:b@example.com',
+    ]);
   });
 
   it('has no keys without an e-mail or a client, so nothing can match it', () => {
     expect(buyerKeys(buyerOf([null, '  '], ''))).toEqual([]);
-    expect(blocksFor({ organizationId: 'o', mode: 'test', kind: 'dispute', ref: 'r', action: null, safeProviderTypes: [], createdAt: 't' }, buyerOf([], null))).toEqual([]);
+    expect(
+      blocksFor(
+        {
+          organizationId: 'o',
+          mode: 'test',
+          kind: 'dispute',
+          ref: 'r',
+          action: null,
+          safeProviderTypes: [],
+          createdAt: 't',
+        },
+        buyerOf([], null),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -64,13 +84,19 @@ describe('hold policy', () => {
   });
 
   it('accepts only bank-transfer-capable safe types, at least one', () => {
-    expect(validateRiskSettings({ holdPolicy: 'restrict', safeProviderTypes: ['provider_c', 'provider_b', 'provider_c'] })).toEqual({
+    expect(
+      validateRiskSettings({ holdPolicy: 'restrict', safeProviderTypes: ['provider_c', 'provider_b', 'provider_c'] }),
+    ).toEqual({
       holdPolicy: 'restrict',
       safeProviderTypes: ['provider_c', 'provider_b'],
     });
-    expect(() => validateRiskSettings({ holdPolicy: 'restrict', safeProviderTypes: ['provider_a'] })).toThrow(ValidationError);
+    expect(() => validateRiskSettings({ holdPolicy: 'restrict', safeProviderTypes: ['provider_a'] })).toThrow(
+      ValidationError,
+    );
     expect(() => validateRiskSettings({ holdPolicy: 'restrict', safeProviderTypes: [] })).toThrow(/at least one/);
-    expect(() => validateRiskSettings({ holdPolicy: 'maybe' as 'none', safeProviderTypes: ['provider_b'] })).toThrow(/holdPolicy/);
+    expect(() => validateRiskSettings({ holdPolicy: 'maybe' as 'none', safeProviderTypes: ['provider_b'] })).toThrow(
+      /holdPolicy/,
+    );
   });
 });
 
@@ -108,7 +134,9 @@ describe('what a flagged buyer may do', () => {
   it('refuses a restricted checkout only when no offered type is safe', () => {
     const v = judgeBuyer([hold('restrict', ['provider_b'])]);
     expect(codeOf(() => assertCheckoutAllowed(v, ['provider_a', 'provider_b']))).toBeUndefined();
-    expect(codeOf(() => assertCheckoutAllowed(v, ['provider_a', 'provider_d']))).toBe('CHECKOUT_RESTRICTED_BY_CUSTOMER_HOLD');
+    expect(codeOf(() => assertCheckoutAllowed(v, ['provider_a', 'provider_d']))).toBe(
+      'CHECKOUT_RESTRICTED_BY_CUSTOMER_HOLD',
+    );
   });
 });
 
@@ -134,7 +162,12 @@ describe('lifting a hold', () => {
 
   it('records who lifted it, when and why, once', () => {
     const lifted = liftHold(active, { actor: 'user:u1', reason: 'customer verified', at: '2026-02-01T00:00:00.000Z' });
-    expect(lifted).toMatchObject({ status: 'lifted', liftedBy: 'user:u1', liftedAt: '2026-02-01T00:00:00.000Z', liftReason: 'customer verified' });
+    expect(lifted).toMatchObject({
+      status: 'lifted',
+      liftedBy: 'user:u1',
+      liftedAt: '2026-02-01T00:00:00.000Z',
+      liftReason: 'customer verified',
+    });
     expect(liftHold(lifted!, { actor: 'user:u2', reason: null, at: '2026-03-01T00:00:00.000Z' })).toBeNull();
   });
 });

@@ -75,12 +75,16 @@ export function validateRiskSettings(s: RiskSettings): RiskSettings {
     throw new ValidationError(`holdPolicy must be one of ${HOLD_POLICIES.join(', ')}`, { field: 'holdPolicy' });
   }
   const safe = [...new Set(s.safeProviderTypes)];
-  if (safe.length === 0) throw new ValidationError('safeProviderTypes must name at least one provider type', { field: 'safeProviderTypes' });
+  if (safe.length === 0)
+    throw new ValidationError('safeProviderTypes must name at least one provider type', { field: 'safeProviderTypes' });
   for (const t of safe) {
     if (!(BANK_TRANSFER_CAPABLE as readonly string[]).includes(t)) {
-      throw new ValidationError(`safeProviderTypes: ${t} is not bank-transfer-capable (allowed: ${BANK_TRANSFER_CAPABLE.join(', ')})`, {
-        field: 'safeProviderTypes',
-      });
+      throw new ValidationError(
+        `safeProviderTypes: ${t} is not bank-transfer-capable (allowed: ${BANK_TRANSFER_CAPABLE.join(', ')})`,
+        {
+          field: 'safeProviderTypes',
+        },
+      );
     }
   }
   return { holdPolicy: s.holdPolicy, safeProviderTypes: safe };
@@ -140,7 +144,8 @@ export interface BuyerBlockDoc extends StoredDoc {
   createdAt: string;
 }
 
-export const disputeRef = (transactionId: string, chargebackId: string): string => `dispute:${transactionId}:${chargebackId}`;
+export const disputeRef = (transactionId: string, chargebackId: string): string =>
+  `dispute:${transactionId}:${chargebackId}`;
 export const holdRef = (holdId: string): string => `hold:${holdId}`;
 
 /** The block rows for a buyer flag: one per key. */
@@ -152,7 +157,10 @@ export function blocksFor(
 }
 
 /** Lifting: once; a repeat leaves the record as it is (idempotent). */
-export function liftHold(hold: CustomerHoldDoc, by: { actor: string; reason: string | null; at: string }): CustomerHoldDoc | null {
+export function liftHold(
+  hold: CustomerHoldDoc,
+  by: { actor: string; reason: string | null; at: string },
+): CustomerHoldDoc | null {
   if (hold.status === 'lifted') return null;
   return { ...hold, status: 'lifted', liftedAt: by.at, liftedBy: by.actor, liftReason: by.reason, updatedAt: by.at };
 }
@@ -183,17 +191,23 @@ export function judgeBuyer(blocks: Pick<BuyerBlockDoc, 'kind' | 'action' | 'safe
 /** Refuses any checkout of a blocked buyer: 409 CHECKOUT_BLOCKED_BY_DISPUTE / CHECKOUT_BLOCKED_BY_CUSTOMER_HOLD. */
 export function assertNotBlocked(v: BuyerVerdict): void {
   if (v.kind === 'dispute') {
-    throw new ConflictError('checkout blocked: a dispute of this buyer is open or under review', { code: ErrorCode.CHECKOUT_BLOCKED_BY_DISPUTE });
+    throw new ConflictError('checkout blocked: a dispute of this buyer is open or under review', {
+      code: ErrorCode.CHECKOUT_BLOCKED_BY_DISPUTE,
+    });
   }
   if (v.kind === 'held') {
     const why = v.action === 'review' ? 'requires merchant review' : 'blocks checkout';
-    throw new ConflictError(`checkout blocked: a customer risk hold of this buyer ${why}`, { code: ErrorCode.CHECKOUT_BLOCKED_BY_CUSTOMER_HOLD });
+    throw new ConflictError(`checkout blocked: a customer risk hold of this buyer ${why}`, {
+      code: ErrorCode.CHECKOUT_BLOCKED_BY_CUSTOMER_HOLD,
+    });
   }
 }
 
 function restricted(safe: string[]): ConflictError {
   const allowed = safe.length ? `only ${safe.join(', ')} may be used` : 'no provider type is allowed';
-  return new ConflictError(`checkout restricted by a customer risk hold: ${allowed}`, { code: ErrorCode.CHECKOUT_RESTRICTED_BY_CUSTOMER_HOLD });
+  return new ConflictError(`checkout restricted by a customer risk hold: ${allowed}`, {
+    code: ErrorCode.CHECKOUT_RESTRICTED_BY_CUSTOMER_HOLD,
+  });
 }
 
 /** The provider types of `offered` the buyer may use (all of them unless restricted). */
@@ -208,7 +222,8 @@ export function allowedProviderTypes(v: BuyerVerdict, offered: string[]): string
  */
 export function assertCheckoutAllowed(v: BuyerVerdict, offeredTypes: string[]): void {
   assertNotBlocked(v);
-  if (v.kind === 'restricted' && allowedProviderTypes(v, offeredTypes).length === 0) throw restricted(v.safeProviderTypes);
+  if (v.kind === 'restricted' && allowedProviderTypes(v, offeredTypes).length === 0)
+    throw restricted(v.safeProviderTypes);
 }
 
 /** Paying (handoff, transaction create): blocked buyers are refused, restricted ones need a safe provider type. */
@@ -219,7 +234,13 @@ export function assertPaymentAllowed(v: BuyerVerdict, providerType: string): voi
 
 // ---------------------------------------------------------------- manual chargeback resolution
 
-export const CHARGEBACK_STATUSES = ['open', 'under_review', 'won', 'lost', 'accepted'] as const satisfies readonly ChargebackStatus[];
+export const CHARGEBACK_STATUSES = [
+  'open',
+  'under_review',
+  'won',
+  'lost',
+  'accepted',
+] as const satisfies readonly ChargebackStatus[];
 
 /**
  * An operator's decision on a recorded chargeback: `unchanged` for a repeat of its current status
@@ -228,7 +249,9 @@ export const CHARGEBACK_STATUSES = ['open', 'under_review', 'won', 'lost', 'acce
 export function manualChargebackChange(existing: Chargeback, status: ChargebackStatus): 'unchanged' | 'change' {
   if (existing.status === status) return 'unchanged';
   if (isFinalChargeback(existing.status)) {
-    throw new ConflictError(`chargeback ${existing.id} is already ${existing.status} and cannot become ${status}`, { code: ErrorCode.CHARGEBACK_FINAL });
+    throw new ConflictError(`chargeback ${existing.id} is already ${existing.status} and cannot become ${status}`, {
+      code: ErrorCode.CHARGEBACK_FINAL,
+    });
   }
   return 'change';
 }

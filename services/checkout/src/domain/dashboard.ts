@@ -95,7 +95,9 @@ export function countersOf(doc: TxFields): Record<string, number> {
     add(`${p}|gross`, doc.amount);
     const refunds = (doc.refunds ?? []).reduce((sum, r) => sum + r.amount, 0);
     add(`${c}|refunded`, doc.status === 3 ? doc.amount : Math.min(refunds, doc.amount));
-    const lost = (doc.chargebacks ?? []).filter((cb) => cb.status === 'lost' || cb.status === 'accepted').reduce((sum, cb) => sum + cb.amount, 0);
+    const lost = (doc.chargebacks ?? [])
+      .filter((cb) => cb.status === 'lost' || cb.status === 'accepted')
+      .reduce((sum, cb) => sum + cb.amount, 0);
     add(`${c}|lost`, Math.min(lost, doc.amount));
   }
   return out;
@@ -154,7 +156,10 @@ export function bucketsOf(c: Pick<AggregatedContribution, 'organizationId' | 'mo
 
 /** Deterministic 24-hex document ID of a bucket. */
 export function bucketId(b: BucketRef): string {
-  return createHash('sha256').update(`${b.organizationId}|${b.mode}|${b.siteId}|${b.level}|${b.start}`).digest('hex').slice(0, 24);
+  return createHash('sha256')
+    .update(`${b.organizationId}|${b.mode}|${b.siteId}|${b.level}|${b.start}`)
+    .digest('hex')
+    .slice(0, 24);
 }
 
 /** Bucket ID -> counters to add, for moving from `before` (null: nothing added yet) to `after`. */

@@ -15,7 +15,16 @@ const allocation: TaxCalculation = {
     postcode: null,
     type: 'consumer',
     vatIdValidation: 'format',
-    vatIdCheck: { vatId: null, status: 'not_given', source: null, checkedAt: null, consultationNumber: null, companyName: null, address: null, error: null },
+    vatIdCheck: {
+      vatId: null,
+      status: 'not_given',
+      source: null,
+      checkedAt: null,
+      consultationNumber: null,
+      companyName: null,
+      address: null,
+      error: null,
+    },
     vatIdTreatment: 'No VAT ID was given.',
   },
   seller: { homeCountry: 'DE', ossEnabled: false, ossThresholdExceeded: false },
@@ -45,13 +54,23 @@ describe('parseInvoiceTax (fixed tax of an invoice checkout)', () => {
     ['not JSON', '{', /JSON/],
     ['another kind', json({ kind: 'order', invoiceId, allocation }), /malformed/],
     ['a bad invoice id', json({ kind: 'invoice', invoiceId: 'x', allocation }), /malformed/],
-    ['another currency', json({ kind: 'invoice', invoiceId, allocation: { ...allocation, currency: 'USD' } }), /currency/],
-    ['another amount', json({ kind: 'invoice', invoiceId, allocation: { ...allocation, totalGross: 1189 } }), /exactly the checkout amount/],
+    [
+      'another currency',
+      json({ kind: 'invoice', invoiceId, allocation: { ...allocation, currency: 'USD' } }),
+      /currency/,
+    ],
+    [
+      'another amount',
+      json({ kind: 'invoice', invoiceId, allocation: { ...allocation, totalGross: 1189 } }),
+      /exactly the checkout amount/,
+    ],
   ])('refuses %s with a 400', (_name, raw, message) => {
     expect(() => parseInvoiceTax(raw, checkout)).toThrow(message);
   });
 
   it('refuses items beside an invoice tax', () => {
-    expect(() => parseInvoiceTax(json({ kind: 'invoice', invoiceId, allocation }), { ...checkout, itemCount: 1 })).toThrow(/no items/);
+    expect(() =>
+      parseInvoiceTax(json({ kind: 'invoice', invoiceId, allocation }), { ...checkout, itemCount: 1 }),
+    ).toThrow(/no items/);
   });
 });

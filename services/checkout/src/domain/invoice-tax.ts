@@ -18,10 +18,15 @@ export function parseInvoiceTax(
     throw new ValidationError('invoiceTax must be JSON', { field: 'invoiceTax' });
   }
   const parsed = checkoutInvoiceTax.safeParse(raw);
-  if (!parsed.success) throw new ValidationError(`invoiceTax is malformed: ${parsed.error.issues[0]?.message ?? 'invalid'}`, { field: 'invoiceTax' });
+  if (!parsed.success)
+    throw new ValidationError(`invoiceTax is malformed: ${parsed.error.issues[0]?.message ?? 'invalid'}`, {
+      field: 'invoiceTax',
+    });
   const tax = parsed.data;
-  if (checkout.itemCount > 0) throw new ValidationError('a checkout with an invoice tax takes no items', { field: 'items' });
-  if (tax.allocation.currency !== checkout.currency) throw new ValidationError('invoiceTax currency must be the checkout currency', { field: 'invoiceTax' });
+  if (checkout.itemCount > 0)
+    throw new ValidationError('a checkout with an invoice tax takes no items', { field: 'items' });
+  if (tax.allocation.currency !== checkout.currency)
+    throw new ValidationError('invoiceTax currency must be the checkout currency', { field: 'invoiceTax' });
   if (tax.allocation.totalGross !== checkout.amount) {
     throw new ValidationError('invoiceTax must be allocated to exactly the checkout amount', { field: 'invoiceTax' });
   }

@@ -47,9 +47,15 @@ describe('IPN targets', () => {
   });
 
   it('refuses names resolving to any non-public address, or to nothing, without echoing addresses', () => {
-    expect(() => assertPermittedResolution('a.example', ['8.8.8.8', '10.0.0.1'], EMPTY_TARGET_ALLOW_LIST)).toThrow(/^ipnUrl host a\.example resolves to a non-public address$/);
+    expect(() => assertPermittedResolution('a.example', ['8.8.8.8', '10.0.0.1'], EMPTY_TARGET_ALLOW_LIST)).toThrow(
+      /^ipnUrl host a\.example resolves to a non-public address$/,
+    );
     expect(() => assertPermittedResolution('a.example', [], EMPTY_TARGET_ALLOW_LIST)).toThrow(/does not resolve/);
-    expect(() => assertPermittedResolution('a.example', ['8.8.8.8', '2606:4700:4700::1111'], EMPTY_TARGET_ALLOW_LIST)).not.toThrow();
-    expect(() => assertPermittedResolution('a.example', ['10.0.0.1'], parseTargetAllowList('10.0.0.0/8'))).not.toThrow();
+    expect(() =>
+      assertPermittedResolution('a.example', ['8.8.8.8', '2606:4700:4700::1111'], EMPTY_TARGET_ALLOW_LIST),
+    ).not.toThrow();
+    expect(() =>
+      assertPermittedResolution('a.example', ['10.0.0.1'], parseTargetAllowList('10.0.0.0/8')),
+    ).not.toThrow();
   });
 });

@@ -1,5 +1,11 @@
 import { isIP } from 'node:net';
-import { addressPermitted, classifyAddress, hostAllowListed, ValidationError, type TargetAllowList } from '@paymesh/core';
+import {
+  addressPermitted,
+  classifyAddress,
+  hostAllowListed,
+  ValidationError,
+  type TargetAllowList,
+} from '@paymesh/core';
 
 /** How IPN targets are checked (from configuration). */
 export interface IpnPolicy {

@@ -18,7 +18,9 @@ export interface OrgLicenseDoc extends StoredDoc {
  * checkout, and organizations are created ACTIVE unless configured otherwise.
  */
 export function licenseDenial(state: LicenseState | undefined): ForbiddenError | undefined {
-  if (state === 'BLOCKED') return new ForbiddenError('the merchant account is blocked', { code: ErrorCode.LICENSE_BLOCKED });
-  if (state === 'NOT_ACTIVATED') return new ForbiddenError('the merchant account is not activated', { code: ErrorCode.LICENSE_NOT_ACTIVATED });
+  if (state === 'BLOCKED')
+    return new ForbiddenError('the merchant account is blocked', { code: ErrorCode.LICENSE_BLOCKED });
+  if (state === 'NOT_ACTIVATED')
+    return new ForbiddenError('the merchant account is not activated', { code: ErrorCode.LICENSE_NOT_ACTIVATED });
   return undefined;
 }

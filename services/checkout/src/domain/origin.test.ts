@@ -46,7 +46,10 @@ describe('custom domains in the origin allow-list', () => {
 describe('branding', () => {
   it('changes the fields given, clears empty ones, validates and normalizes', () => {
     const cur = { logo: 'https://cdn.example/a.png', primaryColor: '#aabbcc' };
-    expect(applyBrandingPatch(cur, { primaryColor: '#AABBC0' })).toEqual({ logo: 'https://cdn.example/a.png', primaryColor: '#aabbc0' });
+    expect(applyBrandingPatch(cur, { primaryColor: '#AABBC0' })).toEqual({
+      logo: 'https://cdn.example/a.png',
+      primaryColor: '#aabbc0',
+    });
     expect(applyBrandingPatch(cur, { logo: '' })).toEqual({ primaryColor: '#aabbcc' });
     expect(() => applyBrandingPatch(cur, { logo: 'http://cdn.example/a.png' })).toThrow(/branding\.logo/);
     expect(() => applyBrandingPatch(cur, { primaryColor: 'blue' })).toThrow(/branding\.primaryColor/);
@@ -63,9 +66,16 @@ describe('VAT ID validation mode', () => {
     expect(effectiveVatIdValidation('none', true)).toBe('none');
   });
   it('reads site branding and settings leniently', () => {
-    expect(sitePresentationOf({ name: 'x' })).toEqual({ logo: undefined, primaryColor: undefined, vatIdValidation: undefined });
+    expect(sitePresentationOf({ name: 'x' })).toEqual({
+      logo: undefined,
+      primaryColor: undefined,
+      vatIdValidation: undefined,
+    });
     expect(
-      sitePresentationOf({ branding: { logo: 'https://cdn.example/logo.png', primaryColor: '#123456' }, checkoutSettings: { vatIdValidation: 'vies' } }),
+      sitePresentationOf({
+        branding: { logo: 'https://cdn.example/logo.png', primaryColor: '#123456' },
+        checkoutSettings: { vatIdValidation: 'vies' },
+      }),
     ).toEqual({ logo: 'https://cdn.example/logo.png', primaryColor: '#123456', vatIdValidation: 'vies' });
     expect(sitePresentationOf({ branding: { logo: 'not a url', primaryColor: 7 }, checkoutSettings: 'junk' })).toEqual({
       logo: undefined,

@@ -44,7 +44,10 @@ interface DomainScope {
  * CNAME-verified, belong to the same organization and data mode, and be either organization-wide
  * (no site) or bound to this site.
  */
-export function customDomainAllowsSite(domain: DomainScope, site: { id: string; organizationId: string; mode: string }): boolean {
+export function customDomainAllowsSite(
+  domain: DomainScope,
+  site: { id: string; organizationId: string; mode: string },
+): boolean {
   return (
     domain.verified &&
     domain.organizationId === site.organizationId &&

@@ -13,7 +13,10 @@ export const DEFAULT_VAT_ID_VALIDATION: VatIdValidation = 'format';
  * allow VIES-backed tax handling; an unknown tax setting counts as "not allowed". Without a
  * configured mode the checkout validates the format.
  */
-export function effectiveVatIdValidation(configured: VatIdValidation | undefined, taxAllowsVies: boolean | undefined): VatIdValidation {
+export function effectiveVatIdValidation(
+  configured: VatIdValidation | undefined,
+  taxAllowsVies: boolean | undefined,
+): VatIdValidation {
   const mode = configured ?? DEFAULT_VAT_ID_VALIDATION;
   if (mode === 'vies' && taxAllowsVies !== true) return 'format';
   return mode;
@@ -51,14 +54,16 @@ export function validateLogoUrl(raw: string): string {
   }
   if (url.protocol !== 'https:') throw new ValidationError('branding.logo must be an absolute https URL', { field });
   if (url.username || url.password) throw new ValidationError('branding.logo must not contain credentials', { field });
-  if (value.length > MAX_LOGO_URL) throw new ValidationError(`branding.logo must be at most ${MAX_LOGO_URL} characters`, { field });
+  if (value.length > MAX_LOGO_URL)
+    throw new ValidationError(`branding.logo must be at most ${MAX_LOGO_URL} characters`, { field });
   return url.toString();
 }
 
 /** `#rrggbb` (hex digits, stored lower-case). */
 export function validatePrimaryColor(raw: string): string {
   const value = raw.trim().toLowerCase();
-  if (!COLOR.test(value)) throw new ValidationError('branding.primaryColor must be a color like #1a2b3c', { field: 'branding.primaryColor' });
+  if (!COLOR.test(value))
+    throw new ValidationError('branding.primaryColor must be a color like #1a2b3c', { field: 'branding.primaryColor' });
   return value;
 }
 
@@ -92,7 +97,10 @@ export function applyBrandingPatch(current: SiteBranding | undefined, patch: Sit
  */
 const sitePresentation = z.object({
   branding: z
-    .object({ logo: z.string().url().optional().catch(undefined), primaryColor: z.string().max(50).optional().catch(undefined) })
+    .object({
+      logo: z.string().url().optional().catch(undefined),
+      primaryColor: z.string().max(50).optional().catch(undefined),
+    })
     .optional()
     .catch(undefined),
   checkoutSettings: z

@@ -12,8 +12,12 @@ describe('shipping address', () => {
     });
     expect(() => validateShippingAddress({})).toThrow(/shippingAddress\.country is required/);
     expect(() => validateShippingAddress({ country: 'XX' })).toThrow(/shippingAddress\.country must be a two-letter/);
-    expect(() => validateShippingAddress({ country: 'FR', name: 'x'.repeat(201) })).toThrow(/shippingAddress\.name must be at most 200/);
-    expect(() => validateShippingAddress({ country: 'FR', postalCode: 'x'.repeat(21) }, 'ship')).toThrow(/ship\.postalCode/);
+    expect(() => validateShippingAddress({ country: 'FR', name: 'x'.repeat(201) })).toThrow(
+      /shippingAddress\.name must be at most 200/,
+    );
+    expect(() => validateShippingAddress({ country: 'FR', postalCode: 'x'.repeat(21) }, 'ship')).toThrow(
+      /ship\.postalCode/,
+    );
   });
 
   it('is absent when not given, and the buyer’s wins over the checkout’s', () => {

@@ -17,11 +17,17 @@ export interface ShippingAddress {
 export type ShippingAddressInput = Partial<Record<keyof ShippingAddress, string | null | undefined>>;
 
 /** Length limits, the billing address's. */
-const MAX: Record<Exclude<keyof ShippingAddress, 'country'>, number> = { name: 200, line1: 200, city: 100, postalCode: 20 };
+const MAX: Record<Exclude<keyof ShippingAddress, 'country'>, number> = {
+  name: 200,
+  line1: 200,
+  city: 100,
+  postalCode: 20,
+};
 
 function optional(input: ShippingAddressInput, key: keyof typeof MAX, prefix: string): string | null {
   const v = (input[key] ?? '').trim();
-  if (v.length > MAX[key]) throw new ValidationError(`${prefix}.${key} must be at most ${MAX[key]} characters`, { field: `${prefix}.${key}` });
+  if (v.length > MAX[key])
+    throw new ValidationError(`${prefix}.${key} must be at most ${MAX[key]} characters`, { field: `${prefix}.${key}` });
   return v === '' ? null : v;
 }
 
@@ -33,7 +39,10 @@ export function validateShippingAddress(input: ShippingAddressInput, prefix = 's
   const raw = (input.country ?? '').trim();
   if (raw === '') throw new ValidationError(`${prefix}.country is required`, { field: `${prefix}.country` });
   const country = normalizeCountry(raw);
-  if (!country) throw new ValidationError(`${prefix}.country must be a two-letter ISO 3166-1 country code`, { field: `${prefix}.country` });
+  if (!country)
+    throw new ValidationError(`${prefix}.country must be a two-letter ISO 3166-1 country code`, {
+      field: `${prefix}.country`,
+    });
   return {
     country,
     name: optional(input, 'name', prefix),
@@ -44,7 +53,10 @@ export function validateShippingAddress(input: ShippingAddressInput, prefix = 's
 }
 
 /** An optional shipping address: absent (undefined or null) stays null. */
-export function validateOptionalShippingAddress(input: ShippingAddressInput | null | undefined, prefix = 'shippingAddress'): ShippingAddress | null {
+export function validateOptionalShippingAddress(
+  input: ShippingAddressInput | null | undefined,
+  prefix = 'shippingAddress',
+): ShippingAddress | null {
   return input ? validateShippingAddress(input, prefix) : null;
 }
 
@@ -52,6 +64,9 @@ export function validateOptionalShippingAddress(input: ShippingAddressInput | nu
  * The shipping address a buyer's payment is taxed with: the buyer's (given at transaction create
  * or in the tax preview) wins over the merchant's on the checkout; null when neither gave one.
  */
-export function effectiveShippingAddress(buyer: ShippingAddress | null, checkout: ShippingAddress | null | undefined): ShippingAddress | null {
+export function effectiveShippingAddress(
+  buyer: ShippingAddress | null,
+  checkout: ShippingAddress | null | undefined,
+): ShippingAddress | null {
   return buyer ?? checkout ?? null;
 }

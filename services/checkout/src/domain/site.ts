@@ -61,7 +61,8 @@ export function validateFrontendDomains(domains: string[]): string[] {
   const out = new Set<string>();
   for (const raw of domains) {
     const d = raw.trim().toLowerCase();
-    if (!HOST.test(d)) throw new ValidationError(`frontendDomains: "${raw}" is not a host name`, { field: 'frontendDomains' });
+    if (!HOST.test(d))
+      throw new ValidationError(`frontendDomains: "${raw}" is not a host name`, { field: 'frontendDomains' });
     out.add(d);
   }
   return [...out];

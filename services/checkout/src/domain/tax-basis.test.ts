@@ -12,7 +12,11 @@ const item = (over: Partial<LineItem> = {}): LineItem => ({
   itemType: 'digital_service',
   ...over,
 });
-const checkout = (amount: number, items: LineItem[], refs: { invoiceNumber?: string; externalReference?: string } = { externalReference: 'A-1' }) => ({
+const checkout = (
+  amount: number,
+  items: LineItem[],
+  refs: { invoiceNumber?: string; externalReference?: string } = { externalReference: 'A-1' },
+) => ({
   amount,
   items,
   invoiceNumber: refs.invoiceNumber ?? null,
@@ -21,7 +25,12 @@ const checkout = (amount: number, items: LineItem[], refs: { invoiceNumber?: str
 
 describe('taxBasisOf', () => {
   it('uses the items when their prices add up to the amount, in the organization price mode', () => {
-    const basis = taxBasisOf(checkout(12500, [item({ quantity: 2, unitPrice: 5000 }), item({ name: 'Setup', unitPrice: 2500, vatRate: 7, itemType: null })]));
+    const basis = taxBasisOf(
+      checkout(12500, [
+        item({ quantity: 2, unitPrice: 5000 }),
+        item({ name: 'Setup', unitPrice: 2500, vatRate: 7, itemType: null }),
+      ]),
+    );
     expect(basis.kind).toBe('items');
     expect(basis.priceMode).toBeUndefined();
     expect(basis.lines).toEqual([
@@ -42,7 +51,9 @@ describe('taxBasisOf', () => {
       priceMode: 'gross',
       lines: [{ name: 'Invoice RE-7', quantity: 1, unitPrice: 4990, itemType: 'digital_service' }],
     });
-    const goods = taxBasisOf(checkout(11900, [item({ unitPrice: 10000, itemType: 'goods' }), item({ unitPrice: 500, itemType: 'goods' })]));
+    const goods = taxBasisOf(
+      checkout(11900, [item({ unitPrice: 10000, itemType: 'goods' }), item({ unitPrice: 500, itemType: 'goods' })]),
+    );
     expect(goods.lines).toEqual([{ name: 'Order A-1', quantity: 1, unitPrice: 11900, itemType: 'goods' }]);
     const mixed = taxBasisOf(checkout(1, [item({ itemType: 'goods' }), item({ itemType: 'shipping' })]));
     expect(mixed.lines[0]?.itemType).toBe('digital_service');
@@ -97,22 +108,40 @@ describe('checkoutTaxRequest with a shipping destination', () => {
 
   it('changes nothing without a destination, for one gross line of the amount, or for services only', () => {
     const goods = taxBasisOf(checkout(10000, [item({ itemType: 'goods' })]));
-    expect(checkoutTaxRequest(doc, goods, billedInDe, 'format')).toEqual(checkoutTaxRequest(doc, goods, billedInDe, 'format', undefined));
-    expect(checkoutTaxRequest(doc, goods, billedInDe, 'format').lines).toEqual([{ name: 'Plan', quantity: 1, unitPrice: 10000, itemType: 'goods' }]);
-    for (const basis of [taxBasisOf(checkout(4990, [])), taxBasisOf(checkout(2000, [item({ unitPrice: 1000 }), item({ unitPrice: 1000, itemType: 'service' })]))]) {
-      expect(checkoutTaxRequest(doc, basis, billedInDe, 'format', 'FR')).toEqual(checkoutTaxRequest(doc, basis, billedInDe, 'format'));
+    expect(checkoutTaxRequest(doc, goods, billedInDe, 'format')).toEqual(
+      checkoutTaxRequest(doc, goods, billedInDe, 'format', undefined),
+    );
+    expect(checkoutTaxRequest(doc, goods, billedInDe, 'format').lines).toEqual([
+      { name: 'Plan', quantity: 1, unitPrice: 10000, itemType: 'goods' },
+    ]);
+    for (const basis of [
+      taxBasisOf(checkout(4990, [])),
+      taxBasisOf(checkout(2000, [item({ unitPrice: 1000 }), item({ unitPrice: 1000, itemType: 'service' })])),
+    ]) {
+      expect(checkoutTaxRequest(doc, basis, billedInDe, 'format', 'FR')).toEqual(
+        checkoutTaxRequest(doc, basis, billedInDe, 'format'),
+      );
     }
   });
 
   it('sends a gross amount line of goods only (items that do not add up) to the shipping country', () => {
     const basis = taxBasisOf(checkout(11900, [item({ unitPrice: 10000, itemType: 'goods' })]));
     expect(basis.kind).toBe('amount');
-    expect(checkoutTaxRequest(doc, basis, billedInDe, 'format', 'FR').lines).toEqual([{ name: 'Order A-1', quantity: 1, unitPrice: 11900, itemType: 'goods', shipToCountry: 'FR' }]);
+    expect(checkoutTaxRequest(doc, basis, billedInDe, 'format', 'FR').lines).toEqual([
+      { name: 'Order A-1', quantity: 1, unitPrice: 11900, itemType: 'goods', shipToCountry: 'FR' },
+    ]);
   });
 });
 
 const calc = (over: Partial<TaxCalculation>): TaxCalculation =>
-  ({ taxIncluded: true, totalGross: 10000, date: '2026-03-01', settings: { priceMode: 'gross' }, buyer: { vatIdCheck: { status: 'not_given' } }, ...over }) as TaxCalculation;
+  ({
+    taxIncluded: true,
+    totalGross: 10000,
+    date: '2026-03-01',
+    settings: { priceMode: 'gross' },
+    buyer: { vatIdCheck: { status: 'not_given' } },
+    ...over,
+  }) as TaxCalculation;
 
 describe('chargedAmount', () => {
   it('charges net + tax for net-priced items and the amount otherwise', () => {
@@ -120,15 +149,30 @@ describe('chargedAmount', () => {
     expect(chargedAmount({ amount: 10000 }, items, calc({ taxIncluded: false, totalGross: 11900 }))).toBe(11900);
     expect(chargedAmount({ amount: 10000 }, items, calc({ taxIncluded: true }))).toBe(10000);
     expect(chargedAmount({ amount: 10000 }, items, null)).toBe(10000);
-    expect(chargedAmount({ amount: 4990 }, taxBasisOf(checkout(4990, [])), calc({ taxIncluded: false, totalGross: 5938 }))).toBe(4990);
+    expect(
+      chargedAmount({ amount: 4990 }, taxBasisOf(checkout(4990, [])), calc({ taxIncluded: false, totalGross: 5938 })),
+    ).toBe(4990);
   });
 });
 
 describe('pinnedInput', () => {
   it('pins the tax point, price mode and VAT ID check that were used', () => {
     const doc = { organizationId: 'a'.repeat(24), mode: 'live' as const, currency: 'EUR' };
-    const req = checkoutTaxRequest(doc, taxBasisOf(checkout(10000, [item()])), { country: 'DE', postcode: '10115', vatId: 'DE123' }, 'format');
-    const used = calc({ date: '2026-02-27', settings: { priceMode: 'net', rounding: { level: 'per_line', method: 'half_up' } } });
-    expect(pinnedInput(req, used)).toEqual({ ...req, date: '2026-02-27', priceMode: 'net', vatIdCheck: used.buyer.vatIdCheck });
+    const req = checkoutTaxRequest(
+      doc,
+      taxBasisOf(checkout(10000, [item()])),
+      { country: 'DE', postcode: '10115', vatId: 'DE123' },
+      'format',
+    );
+    const used = calc({
+      date: '2026-02-27',
+      settings: { priceMode: 'net', rounding: { level: 'per_line', method: 'half_up' } },
+    });
+    expect(pinnedInput(req, used)).toEqual({
+      ...req,
+      date: '2026-02-27',
+      priceMode: 'net',
+      vatIdCheck: used.buyer.vatIdCheck,
+    });
   });
 });

@@ -56,7 +56,11 @@ export function taxBasisOf(doc: CheckoutFacts): TaxBasis {
   const types = new Set(doc.items.map((i) => i.itemType ?? DEFAULT_ITEM_TYPE));
   const [only] = types;
   const itemType = types.size === 1 && only ? only : DEFAULT_ITEM_TYPE;
-  return { kind: 'amount', priceMode: 'gross', lines: [{ name: amountLineName(doc), quantity: 1, unitPrice: doc.amount, itemType }] };
+  return {
+    kind: 'amount',
+    priceMode: 'gross',
+    lines: [{ name: amountLineName(doc), quantity: 1, unitPrice: doc.amount, itemType }],
+  };
 }
 
 /** Item types whose place of supply is where they are sent (the engine's goods-like types). */

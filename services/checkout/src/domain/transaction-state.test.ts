@@ -63,10 +63,13 @@ const TABLE: Record<string, string[]> = {
 };
 
 function triggerFor(key: string, providerBacked = false): Trigger {
-  if (key.startsWith('manual->')) return { kind: 'manual_update', to: Number(key.slice(8)) as TxStatus, providerBacked };
+  if (key.startsWith('manual->'))
+    return { kind: 'manual_update', to: Number(key.slice(8)) as TxStatus, providerBacked };
   if (key.startsWith('refund/')) return { kind: 'provider_refund', full: key === 'refund/full' };
-  if (key.startsWith('manual_dispute/')) return { kind: 'manual_dispute', status: key.slice(15) as 'open' | 'won' | 'lost' };
-  if (key.startsWith('dispute/')) return { kind: 'provider_dispute', status: key.slice(8) as 'open' | 'under_review' | 'won' | 'lost' | 'accepted' };
+  if (key.startsWith('manual_dispute/'))
+    return { kind: 'manual_dispute', status: key.slice(15) as 'open' | 'won' | 'lost' };
+  if (key.startsWith('dispute/'))
+    return { kind: 'provider_dispute', status: key.slice(8) as 'open' | 'under_review' | 'won' | 'lost' | 'accepted' };
   if (key.startsWith('provider_')) {
     return { kind: 'provider_outcome', outcome: key.slice(9) as 'succeeded' | 'failed' | 'cancelled' | 'pending' };
   }
@@ -104,14 +107,25 @@ describe('transaction state machine', () => {
     for (const stateKey of STATE_KEYS) {
       for (const target of TX_STATUSES) {
         if (target === 3) continue;
-        expect(() => transition(STATES[stateKey]!, triggerFor(`manual->${target}`, true))).toThrow(IllegalTransitionError);
+        expect(() => transition(STATES[stateKey]!, triggerFor(`manual->${target}`, true))).toThrow(
+          IllegalTransitionError,
+        );
       }
     }
   });
 
   it('marks a provider-backed completed transaction refunded only when its recorded refunds cover the amount', () => {
-    const mark = (refundedInFull: boolean): Trigger => ({ kind: 'manual_update', to: 3, providerBacked: true, refundedInFull });
-    expect(transition(STATES['1']!, mark(true))).toEqual({ kind: 'changed', next: { status: 3, subState: null }, statusChanged: true });
+    const mark = (refundedInFull: boolean): Trigger => ({
+      kind: 'manual_update',
+      to: 3,
+      providerBacked: true,
+      refundedInFull,
+    });
+    expect(transition(STATES['1']!, mark(true))).toEqual({
+      kind: 'changed',
+      next: { status: 3, subState: null },
+      statusChanged: true,
+    });
     expect(() => transition(STATES['1']!, mark(false))).toThrow(/recorded provider refunds do not cover the amount/);
     expect(transition(STATES['3']!, mark(true))).toEqual({ kind: 'unchanged' });
     for (const stateKey of ['-2', '-1', '0', '0/pp', '2', '4']) {
@@ -130,7 +144,9 @@ describe('transaction state machine', () => {
   });
 
   it('keeps the sub-state on a repeated pending report', () => {
-    expect(transition(STATES['0/pp']!, { kind: 'provider_outcome', outcome: 'pending' })).toEqual({ kind: 'unchanged' });
+    expect(transition(STATES['0/pp']!, { kind: 'provider_outcome', outcome: 'pending' })).toEqual({
+      kind: 'unchanged',
+    });
   });
 
   it('rejects with a 409 ILLEGAL_TRANSITION naming the state and trigger', () => {
@@ -152,7 +168,9 @@ describe('transaction state machine', () => {
     expect(initialState({ kind: 'create' })).toEqual({ status: 0, subState: null });
     expect(initialState({ kind: 'create_manual', status: -1 })).toEqual({ status: -1, subState: null });
     expect(initialState({ kind: 'create_manual', status: 1 })).toEqual({ status: 1, subState: null });
-    expect(() => initialState({ kind: 'create_manual', status: 0 as -1 })).toThrow(/initiated \(-1\) or completed \(1\)/);
+    expect(() => initialState({ kind: 'create_manual', status: 0 as -1 })).toThrow(
+      /initiated \(-1\) or completed \(1\)/,
+    );
   });
 
   it('names triggers for the status history', () => {

@@ -157,7 +157,8 @@ export function transition(from: TxState, trigger: Trigger): TransitionResult {
       if (from.status === 0) return changed(from, to(-2));
       throw new IllegalTransitionError(from, trigger, 'only pending transactions expire');
     case 'mark_pending':
-      if (from.status !== 0) throw new IllegalTransitionError(from, trigger, 'only pending transactions can wait for the provider');
+      if (from.status !== 0)
+        throw new IllegalTransitionError(from, trigger, 'only pending transactions can wait for the provider');
       if (from.subState === 'pending_provider') return { kind: 'unchanged' };
       return changed(from, to(0, 'pending_provider'));
     case 'payment_start_failed':
@@ -166,7 +167,8 @@ export function transition(from: TxState, trigger: Trigger): TransitionResult {
     case 'provider_outcome': {
       const rule = OUTCOME_TARGET[trigger.outcome];
       if (from.status === rule.target) return { kind: 'unchanged' };
-      if (!rule.from.includes(from.status)) throw new IllegalTransitionError(from, trigger, 'stale or out-of-order report');
+      if (!rule.from.includes(from.status))
+        throw new IllegalTransitionError(from, trigger, 'stale or out-of-order report');
       return changed(from, to(rule.target));
     }
     case 'provider_refund':
@@ -179,7 +181,11 @@ export function transition(from: TxState, trigger: Trigger): TransitionResult {
     case 'manual_update': {
       if (trigger.to === 3) return markRefunded(from, trigger);
       if (trigger.providerBacked) {
-        throw new IllegalTransitionError(from, trigger, 'the status of a provider-backed transaction follows the provider');
+        throw new IllegalTransitionError(
+          from,
+          trigger,
+          'the status of a provider-backed transaction follows the provider',
+        );
       }
       if (trigger.to === from.status) return { kind: 'unchanged' };
       if (!MANUAL_TARGETS[from.status].includes(trigger.to)) throw new IllegalTransitionError(from, trigger);
@@ -195,7 +201,8 @@ export function transition(from: TxState, trigger: Trigger): TransitionResult {
  */
 function markRefunded(from: TxState, trigger: Extract<Trigger, { kind: 'manual_update' }>): TransitionResult {
   if (from.status === 3) return { kind: 'unchanged' };
-  if (from.status !== 1) throw new IllegalTransitionError(from, trigger, 'only completed transactions can be marked refunded');
+  if (from.status !== 1)
+    throw new IllegalTransitionError(from, trigger, 'only completed transactions can be marked refunded');
   if (trigger.providerBacked && trigger.refundedInFull !== true) {
     throw new IllegalTransitionError(from, trigger, 'the recorded provider refunds do not cover the amount');
   }
@@ -207,7 +214,10 @@ function markRefunded(from: TxState, trigger: Extract<Trigger, { kind: 'manual_u
  * lost (`lost`, `accepted`) dispute puts any status into disputed (4) and keeps it there; `won`
  * restores a disputed transaction to completed (1) and changes nothing elsewhere.
  */
-function disputeTransition(from: TxState, status: 'open' | 'under_review' | 'won' | 'lost' | 'accepted'): TransitionResult {
+function disputeTransition(
+  from: TxState,
+  status: 'open' | 'under_review' | 'won' | 'lost' | 'accepted',
+): TransitionResult {
   if (status === 'won') return from.status === 4 ? changed(from, to(1)) : { kind: 'unchanged' };
   if (from.status === 4) return { kind: 'unchanged' };
   return changed(from, to(4));

@@ -49,7 +49,11 @@ export async function startConsumers(bus: Bus, deps: PaymentsDeps): Promise<Subs
     subjects: Subjects.organizationCreated,
     decode: (d) => organizationCreated.parse(d),
     handler: async (event) => {
-      await recordLicenseState(deps, { organizationId: event.data.organizationId, licenseState: event.data.licenseState, at: event.occurredAt });
+      await recordLicenseState(deps, {
+        organizationId: event.data.organizationId,
+        licenseState: event.data.licenseState,
+        at: event.occurredAt,
+      });
     },
   });
   const licence = await bus.subscribe<OrganizationLicenseChanged>({
@@ -59,7 +63,11 @@ export async function startConsumers(bus: Bus, deps: PaymentsDeps): Promise<Subs
     subjects: Subjects.organizationLicenseChanged,
     decode: (d) => organizationLicenseChanged.parse(d),
     handler: async (event) => {
-      await recordLicenseState(deps, { organizationId: event.data.organizationId, licenseState: event.data.licenseState, at: event.occurredAt });
+      await recordLicenseState(deps, {
+        organizationId: event.data.organizationId,
+        licenseState: event.data.licenseState,
+        at: event.occurredAt,
+      });
     },
   });
   return [payments, adjustments, created, licence];

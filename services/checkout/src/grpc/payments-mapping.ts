@@ -9,11 +9,29 @@ import type { CustomerHoldView } from '@paymesh/contracts';
 /** Wire -> domain: proto3 has no presence for strings, so empty means absent. */
 export function billingAddressIn(a: checkoutPayments.BillingAddress | undefined): BillingAddressInput | undefined {
   if (!a) return undefined;
-  return { name: a.name, email: a.email, line1: a.line1, city: a.city, postalCode: a.postalCode, country: a.country, vatId: a.vatId };
+  return {
+    name: a.name,
+    email: a.email,
+    line1: a.line1,
+    city: a.city,
+    postalCode: a.postalCode,
+    country: a.country,
+    vatId: a.vatId,
+  };
 }
 
 export function billingAddressOut(a: BillingAddress | null): checkoutPayments.BillingAddress | undefined {
-  return a ? { name: a.name, email: a.email, line1: a.line1, city: a.city, postalCode: a.postalCode, country: a.country, vatId: a.vatId ?? '' } : undefined;
+  return a
+    ? {
+        name: a.name,
+        email: a.email,
+        line1: a.line1,
+        city: a.city,
+        postalCode: a.postalCode,
+        country: a.country,
+        vatId: a.vatId ?? '',
+      }
+    : undefined;
 }
 
 /** Wire -> domain: absent stays absent; empty strings are absent fields (validation decides). */
@@ -22,8 +40,18 @@ export function shippingAddressIn(a: checkoutPayments.ShippingAddress | undefine
   return { country: a.country, name: a.name, line1: a.line1, city: a.city, postalCode: a.postalCode };
 }
 
-export function shippingAddressOut(a: ShippingAddress | null | undefined): checkoutPayments.ShippingAddress | undefined {
-  return a ? { country: a.country, name: a.name ?? '', line1: a.line1 ?? '', city: a.city ?? '', postalCode: a.postalCode ?? '' } : undefined;
+export function shippingAddressOut(
+  a: ShippingAddress | null | undefined,
+): checkoutPayments.ShippingAddress | undefined {
+  return a
+    ? {
+        country: a.country,
+        name: a.name ?? '',
+        line1: a.line1 ?? '',
+        city: a.city ?? '',
+        postalCode: a.postalCode ?? '',
+      }
+    : undefined;
 }
 
 export function lineItemsIn(items: checkoutPayments.CheckoutLineItem[]): LineItemInput[] {
@@ -37,7 +65,11 @@ export function lineItemsIn(items: checkoutPayments.CheckoutLineItem[]): LineIte
   }));
 }
 
-export function toCheckoutRecord(doc: CheckoutDoc, now: Date, transactions: TransactionDoc[] = []): checkoutPayments.CheckoutRecord {
+export function toCheckoutRecord(
+  doc: CheckoutDoc,
+  now: Date,
+  transactions: TransactionDoc[] = [],
+): checkoutPayments.CheckoutRecord {
   return {
     id: doc.id,
     organizationId: doc.organizationId,
@@ -116,7 +148,13 @@ export function toTransactionRecord(doc: TransactionDoc): checkoutPayments.Trans
     })),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
-    refunds: (doc.refunds ?? []).map((r) => ({ id: r.id, amount: r.amount, currency: r.currency, at: r.at, providerEventId: r.providerEventId })),
+    refunds: (doc.refunds ?? []).map((r) => ({
+      id: r.id,
+      amount: r.amount,
+      currency: r.currency,
+      at: r.at,
+      providerEventId: r.providerEventId,
+    })),
     chargebacks: (doc.chargebacks ?? []).map((c) => ({
       id: c.id,
       status: c.status,

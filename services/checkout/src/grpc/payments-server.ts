@@ -40,7 +40,8 @@ import {
 } from './payments-mapping';
 
 function org(id: string): string {
-  if (!isObjectId(id)) throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
+  if (!isObjectId(id))
+    throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
   return id;
 }
 
@@ -56,8 +57,12 @@ function page(p: number, l: number): { page: number; limit: number } {
 export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: PaymentsDeps): void {
   const { logger } = deps;
   const rpc = <Req, Res>(name: string, fn: (req: Req) => Promise<Res>) => unary(logger, `checkout/${name}`, fn);
-  const json = (name: string, fn: (req: checkoutPayments.CheckoutJsonRequest) => Promise<unknown>) => jsonUnary(logger, `checkout/${name}`, fn);
-  const scope = (req: { organizationId: string; testMode: boolean }) => ({ organizationId: org(req.organizationId), mode: modeOf(req.testMode) });
+  const json = (name: string, fn: (req: checkoutPayments.CheckoutJsonRequest) => Promise<unknown>) =>
+    jsonUnary(logger, `checkout/${name}`, fn);
+  const scope = (req: { organizationId: string; testMode: boolean }) => ({
+    organizationId: org(req.organizationId),
+    mode: modeOf(req.testMode),
+  });
   const impl: checkoutPayments.CheckoutPaymentsServiceServer = {
     createCheckout: rpc('CreateCheckout', async (req: checkoutPayments.CreateCheckoutRequest) => {
       const doc = await createCheckout(deps, {
@@ -101,7 +106,12 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
         ...page(req.page, req.limit),
       });
       const now = deps.clock.now();
-      return { items: res.items.map((d) => toCheckoutRecord(d, now)), total: res.total, page: res.page, limit: res.limit };
+      return {
+        items: res.items.map((d) => toCheckoutRecord(d, now)),
+        total: res.total,
+        page: res.page,
+        limit: res.limit,
+      };
     }),
     updateCheckout: rpc('UpdateCheckout', async (req: checkoutPayments.UpdateCheckoutRequest) => {
       const doc = await updateCheckout(
@@ -119,7 +129,8 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
     }),
     listTransactions: rpc('ListTransactions', async (req: checkoutPayments.ListTransactionsRequest) => {
       const currency = req.currency ? normalizeCurrency(req.currency) : undefined;
-      if (req.currency && !currency) throw new ValidationError('currency must be an ISO 4217 currency code', { field: 'currency' });
+      if (req.currency && !currency)
+        throw new ValidationError('currency must be an ISO 4217 currency code', { field: 'currency' });
       const res = await listTransactions(deps, {
         organizationId: org(req.organizationId),
         mode: modeOf(req.testMode),
@@ -151,41 +162,66 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
       return toTransactionRecord(doc);
     }),
     deleteTransaction: rpc('DeleteTransaction', async (req: checkoutPayments.TransactionAdminRef) => {
-      await deleteTransaction(deps, { organizationId: org(req.organizationId), mode: modeOf(req.testMode), id: req.id });
-      return { id: req.id, deleted: true };
-    }),
-    createManualTransaction: rpc('CreateManualTransaction', async (req: checkoutPayments.CreateManualTransactionRequest) => {
-      const doc = await createManualTransaction(deps, {
+      await deleteTransaction(deps, {
         organizationId: org(req.organizationId),
         mode: modeOf(req.testMode),
-        siteId: req.siteId,
-        amount: req.amount,
-        currency: req.currency,
-        externalReference: opt(req.externalReference),
-        invoiceNumber: opt(req.invoiceNumber),
-        status: req.status,
-        reason: req.reason,
-        email: opt(req.email),
-        clientId: opt(req.clientId),
-        ipnUrl: opt(req.ipnUrl),
-        metadata: req.metadata,
+        id: req.id,
       });
-      return toTransactionRecord(doc);
+      return { id: req.id, deleted: true };
     }),
+    createManualTransaction: rpc(
+      'CreateManualTransaction',
+      async (req: checkoutPayments.CreateManualTransactionRequest) => {
+        const doc = await createManualTransaction(deps, {
+          organizationId: org(req.organizationId),
+          mode: modeOf(req.testMode),
+          siteId: req.siteId,
+          amount: req.amount,
+          currency: req.currency,
+          externalReference: opt(req.externalReference),
+          invoiceNumber: opt(req.invoiceNumber),
+          status: req.status,
+          reason: req.reason,
+          email: opt(req.email),
+          clientId: opt(req.clientId),
+          ipnUrl: opt(req.ipnUrl),
+          metadata: req.metadata,
+        });
+        return toTransactionRecord(doc);
+      },
+    ),
     getTransactionTax: rpc('GetTransactionTax', async (req: checkoutPayments.TransactionAdminRef) => ({
-      json: JSON.stringify(await getTransactionTax(deps, { organizationId: org(req.organizationId), mode: modeOf(req.testMode), id: req.id })),
-    })),
-    recalculateTransactionTax: rpc('RecalculateTransactionTax', async (req: checkoutPayments.RecalculateTransactionTaxRequest) => ({
       json: JSON.stringify(
-        await recalculateTransactionTax(deps, { organizationId: org(req.organizationId), mode: modeOf(req.testMode), id: req.id }, { recheckVatId: req.recheckVatId }),
+        await getTransactionTax(deps, {
+          organizationId: org(req.organizationId),
+          mode: modeOf(req.testMode),
+          id: req.id,
+        }),
       ),
     })),
+    recalculateTransactionTax: rpc(
+      'RecalculateTransactionTax',
+      async (req: checkoutPayments.RecalculateTransactionTaxRequest) => ({
+        json: JSON.stringify(
+          await recalculateTransactionTax(
+            deps,
+            { organizationId: org(req.organizationId), mode: modeOf(req.testMode), id: req.id },
+            { recheckVatId: req.recheckVatId },
+          ),
+        ),
+      }),
+    ),
     resolveChargeback: rpc('ResolveChargeback', async (req: checkoutPayments.ResolveChargebackRequest) =>
       toTransactionRecord(
         await resolveChargeback(
           deps,
           { ...scope(req), id: req.id },
-          { chargebackId: req.chargebackId, status: req.status, reason: opt(req.reason) ?? null, actor: req.actor || 'unknown' },
+          {
+            chargebackId: req.chargebackId,
+            status: req.status,
+            reason: opt(req.reason) ?? null,
+            actor: req.actor || 'unknown',
+          },
         ),
       ),
     ),
@@ -193,14 +229,26 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
       const res = await listCustomerHolds(deps, scope(req), parseJsonBody(req.bodyJson, customerHoldListQuery));
       return { items: res.items.map(toCustomerHoldView), total: res.total, page: res.page, limit: res.limit };
     }),
-    getCustomerHold: json('GetCustomerHold', async (req) => toCustomerHoldView(await getCustomerHold(deps, { ...scope(req), id: req.id }))),
+    getCustomerHold: json('GetCustomerHold', async (req) =>
+      toCustomerHoldView(await getCustomerHold(deps, { ...scope(req), id: req.id })),
+    ),
     liftCustomerHold: json('LiftCustomerHold', async (req) => {
       const input = parseJsonBody(req.bodyJson, liftCustomerHoldBody);
-      return toCustomerHoldView(await liftCustomerHold(deps, { ...scope(req), id: req.id }, { actor: req.actor || 'unknown', reason: input.reason ?? null }));
+      return toCustomerHoldView(
+        await liftCustomerHold(
+          deps,
+          { ...scope(req), id: req.id },
+          { actor: req.actor || 'unknown', reason: input.reason ?? null },
+        ),
+      );
     }),
-    getDashboard: json('GetDashboard', async (req) => getDashboard(deps, scope(req), parseJsonBody(req.bodyJson, dashboardQuery))),
+    getDashboard: json('GetDashboard', async (req) =>
+      getDashboard(deps, scope(req), parseJsonBody(req.bodyJson, dashboardQuery)),
+    ),
     getRiskSettings: json('GetRiskSettings', async (req) => getRiskSettings(deps, scope(req))),
-    updateRiskSettings: json('UpdateRiskSettings', async (req) => updateRiskSettings(deps, scope(req), parseJsonBody(req.bodyJson, riskSettingsPatch))),
+    updateRiskSettings: json('UpdateRiskSettings', async (req) =>
+      updateRiskSettings(deps, scope(req), parseJsonBody(req.bodyJson, riskSettingsPatch)),
+    ),
     previewCheckoutTax: rpc('PreviewCheckoutTax', async (req: checkoutPayments.PreviewCheckoutTaxRequest) => {
       const a = req.billingAddress;
       const calc = await previewCheckoutTax(deps, {
@@ -212,7 +260,11 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
       return { json: JSON.stringify(calc) };
     }),
     resolveBuyerHost: rpc('ResolveBuyerHost', async (req: checkoutPayments.ResolveBuyerHostRequest) => ({
-      tenants: (await resolveBuyerHost(deps, req.host)).map((t) => ({ organizationId: t.organizationId, testMode: t.mode === 'test', source: t.source })),
+      tenants: (await resolveBuyerHost(deps, req.host)).map((t) => ({
+        organizationId: t.organizationId,
+        testMode: t.mode === 'test',
+        source: t.source,
+      })),
     })),
     getPublicCheckout: rpc('GetPublicCheckout', async (req: checkoutPayments.GetPublicCheckoutRequest) => {
       const v = await getPublicCheckout(deps, req.sessionPublicId, req.browserOrigin);
@@ -239,8 +291,16 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
       return { handoffToken: res.token, expiresInSeconds: res.expiresInSeconds };
     }),
     consumeHandoff: rpc('ConsumeHandoff', async (req: checkoutPayments.ConsumeHandoffRequest) => {
-      const res = await consumeHandoff(deps, { sessionPublicId: req.sessionPublicId, token: req.handoffToken, browserOrigin: req.browserOrigin });
-      return { providerId: res.providerId, billingAddress: billingAddressOut(res.billingAddress), createdAt: res.createdAt };
+      const res = await consumeHandoff(deps, {
+        sessionPublicId: req.sessionPublicId,
+        token: req.handoffToken,
+        browserOrigin: req.browserOrigin,
+      });
+      return {
+        providerId: res.providerId,
+        billingAddress: billingAddressOut(res.billingAddress),
+        createdAt: res.createdAt,
+      };
     }),
     createTransaction: rpc('CreateTransaction', async (req: checkoutPayments.CreateTransactionRequest) => {
       const res = await createTransaction(deps, {
@@ -260,13 +320,30 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
     }),
     getTransactionStatus: rpc('GetTransactionStatus', async (req: checkoutPayments.TransactionRef) => {
       const v = await getTransactionStatus(deps, req.transactionId);
-      return { ...v, externalReference: v.externalReference ?? '', returnUrl: v.returnUrl ?? '', cancelUrl: v.cancelUrl ?? '' };
+      return {
+        ...v,
+        externalReference: v.externalReference ?? '',
+        returnUrl: v.returnUrl ?? '',
+        cancelUrl: v.cancelUrl ?? '',
+      };
     }),
     cancelTransaction: rpc('CancelTransaction', async (req: checkoutPayments.TransactionRef) =>
-      toActionResponse(await cancelTransaction(deps, { transactionId: req.transactionId, browserOrigin: req.browserOrigin, sessionPublicId: req.sessionPublicId })),
+      toActionResponse(
+        await cancelTransaction(deps, {
+          transactionId: req.transactionId,
+          browserOrigin: req.browserOrigin,
+          sessionPublicId: req.sessionPublicId,
+        }),
+      ),
     ),
     markTransactionPending: rpc('MarkTransactionPending', async (req: checkoutPayments.TransactionRef) =>
-      toActionResponse(await markTransactionPending(deps, { transactionId: req.transactionId, browserOrigin: req.browserOrigin, sessionPublicId: req.sessionPublicId })),
+      toActionResponse(
+        await markTransactionPending(deps, {
+          transactionId: req.transactionId,
+          browserOrigin: req.browserOrigin,
+          sessionPublicId: req.sessionPublicId,
+        }),
+      ),
     ),
   };
   grpc.addService(checkoutPayments.CheckoutPaymentsServiceService, impl);

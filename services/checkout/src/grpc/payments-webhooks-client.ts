@@ -10,7 +10,10 @@ function toInfo(p: paymentsWebhooks.Provider): ProviderInfo {
 /** An RPC payments-webhooks does not offer (yet) is a dependency outage for us: 503, not 501. */
 function unimplementedAsUnavailable(err: unknown): never {
   if (isDomainError(err) && err.kind === 'not_supported') {
-    throw new UnavailableError(`payment providers are not available: ${err.message}`, { code: ErrorCode.PAYMENTS_UNAVAILABLE, cause: err });
+    throw new UnavailableError(`payment providers are not available: ${err.message}`, {
+      code: ErrorCode.PAYMENTS_UNAVAILABLE,
+      cause: err,
+    });
   }
   throw err;
 }
@@ -19,7 +22,10 @@ const PAGE = 100;
 const MAX_PAGES = 20;
 
 /** {@link PaymentsPort} over the payments-webhooks gRPC contract. */
-export function grpcPaymentsPort(address: string, deadlines: { lookupMs: number; paymentMs: number }): PaymentsPort & { close(): void } {
+export function grpcPaymentsPort(
+  address: string,
+  deadlines: { lookupMs: number; paymentMs: number },
+): PaymentsPort & { close(): void } {
   const client = makeClient(paymentsWebhooks.PaymentsWebhooksServiceClient, address);
   const target = 'payments-webhooks';
   const lookup = { deadlineMs: deadlines.lookupMs, target };
@@ -32,7 +38,9 @@ export function grpcPaymentsPort(address: string, deadlines: { lookupMs: number;
     async listProviders(q) {
       const out: ProviderInfo[] = [];
       for (let page = 1; page <= MAX_PAGES; page++) {
-        const res = await call(client, client.listProviders, { ...q, page, limit: PAGE }, lookup).catch(unimplementedAsUnavailable);
+        const res = await call(client, client.listProviders, { ...q, page, limit: PAGE }, lookup).catch(
+          unimplementedAsUnavailable,
+        );
         out.push(...res.items.map(toInfo));
         if (res.items.length < PAGE || out.length >= res.total) break;
       }

@@ -49,7 +49,8 @@ function toDomain(doc: CustomDomainDoc, cnameTarget: string): checkout.CustomDom
 }
 
 function requireOrg(id: string): string {
-  if (!isObjectId(id)) throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
+  if (!isObjectId(id))
+    throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
   return id;
 }
 
@@ -106,13 +107,26 @@ export function registerCheckoutService(grpc: GrpcServer, deps: CheckoutDeps): v
       await deleteSite(deps, requireOrg(req.organizationId), modeOf(req), requireId(req.id, 'id'));
       return {};
     }),
-    rotateSiteWebhookSecret: unary(logger, 'checkout/RotateSiteWebhookSecret', async (req: checkout.RotateSiteWebhookSecretRequest) => {
-      const { site, secret } = await rotateSiteSecret(deps, requireOrg(req.organizationId), modeOf(req), requireId(req.id, 'id'));
-      return toSite(site, secret);
-    }),
-    getSiteSigningSecret: unary(logger, 'checkout/GetSiteSigningSecret', async (req: checkout.GetSiteSigningSecretRequest) => ({
-      secret: await getSiteSigningSecret(deps, requireOrg(req.organizationId), req.siteId),
-    })),
+    rotateSiteWebhookSecret: unary(
+      logger,
+      'checkout/RotateSiteWebhookSecret',
+      async (req: checkout.RotateSiteWebhookSecretRequest) => {
+        const { site, secret } = await rotateSiteSecret(
+          deps,
+          requireOrg(req.organizationId),
+          modeOf(req),
+          requireId(req.id, 'id'),
+        );
+        return toSite(site, secret);
+      },
+    ),
+    getSiteSigningSecret: unary(
+      logger,
+      'checkout/GetSiteSigningSecret',
+      async (req: checkout.GetSiteSigningSecretRequest) => ({
+        secret: await getSiteSigningSecret(deps, requireOrg(req.organizationId), req.siteId),
+      }),
+    ),
     listDomains: unary(logger, 'checkout/ListDomains', async (req: checkout.ListDomainsRequest) => {
       const res = await listDomains(deps, requireOrg(req.organizationId), modeOf(req), {
         ...pageOf(req),

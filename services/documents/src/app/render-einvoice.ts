@@ -14,7 +14,10 @@ export interface RenderedEInvoice {
 }
 
 /** The XML of a document in a format, and the specification identifier (BT-24) it states. */
-export function einvoiceXml(body: Pick<RenderEInvoiceBody, 'format' | 'document'>): { xml: string; specification: string } {
+export function einvoiceXml(body: Pick<RenderEInvoiceBody, 'format' | 'document'>): {
+  xml: string;
+  specification: string;
+} {
   if (body.format === 'zugferd') return { xml: buildCii(body.document), specification: FACTURX_EN16931_ID };
   return { xml: buildUbl(body.document, body.format), specification: UBL_PROFILES[body.format].customizationId };
 }
@@ -37,7 +40,13 @@ export function printedView(doc: EInvoiceDocument): DocumentView {
     dueDate: doc.dueDate,
     servicePeriod: doc.servicePeriod,
     currency: doc.currency,
-    seller: { name: doc.seller.name, address: doc.seller.address, email: doc.seller.email, vatId: doc.seller.vatId, iban: doc.seller.iban },
+    seller: {
+      name: doc.seller.name,
+      address: doc.seller.address,
+      email: doc.seller.email,
+      vatId: doc.seller.vatId,
+      iban: doc.seller.iban,
+    },
     buyer: { name: doc.buyer.name, address: doc.buyer.address, email: doc.buyer.email, vatId: doc.buyer.vatId },
     lines: doc.lines.map((l) => ({
       description: l.description,
@@ -61,12 +70,20 @@ export function printedView(doc: EInvoiceDocument): DocumentView {
  * Writes an e-invoice with an XML library, validates it (report), and for `output: pdf` renders
  * the visible invoice and attaches the CII XML (Factur-X / ZUGFeRD, zugferd only).
  */
-export async function renderEInvoice(renderer: PdfRenderer, body: RenderEInvoiceBody, now: Date): Promise<RenderedEInvoice> {
+export async function renderEInvoice(
+  renderer: PdfRenderer,
+  body: RenderEInvoiceBody,
+  now: Date,
+): Promise<RenderedEInvoice> {
   const { xml, specification } = einvoiceXml(body);
   const report = checkEInvoice(body.document, body.format, xml, specification, now);
   if (body.output === 'xml') return { content: Buffer.from(xml, 'utf8'), contentType: 'application/xml', report };
-  if (body.format !== 'zugferd') throw new ValidationError('a PDF carries the zugferd (Factur-X CII) format only', { field: 'output' });
+  if (body.format !== 'zugferd')
+    throw new ValidationError('a PDF carries the zugferd (Factur-X CII) format only', { field: 'output' });
   const pdf = await renderer.render(renderHtml(printedView(body.document)));
-  const hybrid = await facturXPdf(pdf, xml, { title: `${body.document.kind === 'credit_note' ? 'Credit note' : 'Invoice'} ${body.document.number}`, at: now });
+  const hybrid = await facturXPdf(pdf, xml, {
+    title: `${body.document.kind === 'credit_note' ? 'Credit note' : 'Invoice'} ${body.document.number}`,
+    at: now,
+  });
   return { content: hybrid, contentType: 'application/pdf', report };
 }

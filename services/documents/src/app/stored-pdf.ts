@@ -31,12 +31,27 @@ export interface StoredPdfRequest {
 const VERSION = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** The PDF of one snapshot of a document: rendered and stored on first request (or when asked again), then served from storage. */
-export async function storedPdf(store: DocumentStore, renderer: PdfRenderer, req: StoredPdfRequest): Promise<{ pdf: Buffer; rendered: boolean }> {
-  if (!isObjectId(req.organizationId)) throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
-  if (!isObjectId(req.documentId)) throw new ValidationError('documentId must be a 24-hex identifier', { field: 'documentId' });
+export async function storedPdf(
+  store: DocumentStore,
+  renderer: PdfRenderer,
+  req: StoredPdfRequest,
+): Promise<{ pdf: Buffer; rendered: boolean }> {
+  if (!isObjectId(req.organizationId))
+    throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
+  if (!isObjectId(req.documentId))
+    throw new ValidationError('documentId must be a 24-hex identifier', { field: 'documentId' });
   if (req.ephemeral) return { pdf: await renderDocumentPdf(renderer, req.view), rendered: true };
-  if (!VERSION.test(req.snapshotVersion)) throw new ValidationError('snapshotVersion must be 1-64 letters, digits, dot, dash or underscore', { field: 'snapshotVersion' });
-  const key = { organizationId: req.organizationId, mode: req.mode, kind: req.view.kind, documentId: req.documentId, snapshotVersion: req.snapshotVersion };
+  if (!VERSION.test(req.snapshotVersion))
+    throw new ValidationError('snapshotVersion must be 1-64 letters, digits, dot, dash or underscore', {
+      field: 'snapshotVersion',
+    });
+  const key = {
+    organizationId: req.organizationId,
+    mode: req.mode,
+    kind: req.view.kind,
+    documentId: req.documentId,
+    snapshotVersion: req.snapshotVersion,
+  };
   const docs = store.collection<DocumentDoc>(DOCUMENTS);
   const blobKey = `${key.organizationId}/${key.mode}/${key.kind}/${key.documentId}/${key.snapshotVersion}`;
   const existing = await docs.findOne(key);
@@ -49,10 +64,11 @@ export async function storedPdf(store: DocumentStore, renderer: PdfRenderer, req
   await store.blobs.put(blobKey, { bytes: pdf, contentType: 'application/pdf' });
   const record = { ...key, blobKey, size: pdf.length, renderedAt: new Date().toISOString() };
   if (existing) await docs.update(existing.id, (cur) => ({ ...cur, ...record }), 3, existing);
-  else await docs.insert(record).catch((err: unknown) => {
-    // Rendered twice at once: the other record points at the same key, whose bytes are a PDF of the same snapshot.
-    if (err instanceof ConflictError) return;
-    throw err;
-  });
+  else
+    await docs.insert(record).catch((err: unknown) => {
+      // Rendered twice at once: the other record points at the same key, whose bytes are a PDF of the same snapshot.
+      if (err instanceof ConflictError) return;
+      throw err;
+    });
   return { pdf, rendered: true };
 }

@@ -22,7 +22,9 @@ describe('document formatting', () => {
   });
 
   it('states payment terms for invoices only', () => {
-    expect(paymentTermsOf({ kind: 'invoice', dueDate: '2027-03-15', paymentTermsDays: 14 })).toBe('Payable within 14 days, by 2027-03-15.');
+    expect(paymentTermsOf({ kind: 'invoice', dueDate: '2027-03-15', paymentTermsDays: 14 })).toBe(
+      'Payable within 14 days, by 2027-03-15.',
+    );
     expect(paymentTermsOf({ kind: 'credit_note', dueDate: '2027-03-15', paymentTermsDays: 14 })).toBeNull();
     expect(paymentTermsOf({ kind: 'invoice', dueDate: null, paymentTermsDays: null })).toBeNull();
   });

@@ -24,7 +24,10 @@ export function percent(rate: number): string {
  * amount divides by the quantity, else the whole line net for the whole quantity, so that
  * quantity x price / base quantity is the line net exactly (EN 16931 / PEPPOL-EN16931-R120).
  */
-export function linePrice(line: Pick<EInvoiceLine, 'net' | 'quantity'>): { price: number; baseQuantity: number | null } {
+export function linePrice(line: Pick<EInvoiceLine, 'net' | 'quantity'>): {
+  price: number;
+  baseQuantity: number | null;
+} {
   if (line.net % line.quantity === 0) return { price: line.net / line.quantity, baseQuantity: null };
   return { price: line.net, baseQuantity: line.quantity };
 }

@@ -37,7 +37,8 @@ function tradeParty(parent: XMLBuilder, name: string, party: EInvoiceParty, sell
     ram(a, 'CityName', party.address.city);
     ram(a, 'CountryID', party.address.country);
   }
-  if (party.endpoint) ram(ram(p, 'URIUniversalCommunication'), 'URIID', party.endpoint.value, { schemeID: party.endpoint.schemeId });
+  if (party.endpoint)
+    ram(ram(p, 'URIUniversalCommunication'), 'URIID', party.endpoint.value, { schemeID: party.endpoint.schemeId });
   else if (party.email) ram(ram(p, 'URIUniversalCommunication'), 'URIID', party.email, { schemeID: 'EM' });
   if (party.vatId) ram(ram(p, 'SpecifiedTaxRegistration'), 'ID', party.vatId, { schemeID: 'VA' });
 }
@@ -93,7 +94,8 @@ export function buildCii(doc: EInvoiceDocument): string {
   if (doc.lines.some((l) => l.category === 'K') && doc.buyer.address) {
     ram(ram(ram(delivery, 'ShipToTradeParty'), 'PostalTradeAddress'), 'CountryID', doc.buyer.address.country);
   }
-  if (!doc.servicePeriod) dateTime(ram(delivery, 'ActualDeliverySupplyChainEvent'), 'OccurrenceDateTime', doc.issueDate);
+  if (!doc.servicePeriod)
+    dateTime(ram(delivery, 'ActualDeliverySupplyChainEvent'), 'OccurrenceDateTime', doc.issueDate);
 
   const settlement = ram(tx, 'ApplicableHeaderTradeSettlement');
   if (doc.seller.iban) ram(settlement, 'PaymentReference', doc.number);

@@ -18,7 +18,8 @@ export const UBL_PROFILES = {
 export const PEPPOL_PROFILE_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
 export type UblProfile = keyof typeof UBL_PROFILES;
 
-const cbc = (parent: XMLBuilder, name: string, text: string, attrs: Record<string, string> = {}) => parent.ele(NS.cbc, `cbc:${name}`, attrs).txt(text).up();
+const cbc = (parent: XMLBuilder, name: string, text: string, attrs: Record<string, string> = {}) =>
+  parent.ele(NS.cbc, `cbc:${name}`, attrs).txt(text).up();
 const cac = (parent: XMLBuilder, name: string) => parent.ele(NS.cac, `cac:${name}`);
 
 /** BT-34 / BT-49: the Peppol routing address, else (XRechnung) the e-mail address with scheme EM. */
@@ -94,7 +95,12 @@ export function buildUbl(doc: EInvoiceDocument, profile: UblProfile): string {
     const delivery = cac(root, 'Delivery');
     // The supply date: the tax point the invoice was taxed with (its issue date), unless a service period is stated.
     if (!doc.servicePeriod) cbc(delivery, 'ActualDeliveryDate', doc.issueDate);
-    if (intraCommunity && doc.buyer.address) cbc(cac(cac(cac(delivery, 'DeliveryLocation'), 'Address'), 'Country'), 'IdentificationCode', doc.buyer.address.country);
+    if (intraCommunity && doc.buyer.address)
+      cbc(
+        cac(cac(cac(delivery, 'DeliveryLocation'), 'Address'), 'Country'),
+        'IdentificationCode',
+        doc.buyer.address.country,
+      );
   }
   const means = cac(root, 'PaymentMeans');
   if (doc.seller.iban) {

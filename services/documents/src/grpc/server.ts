@@ -9,7 +9,12 @@ import type { PdfRenderer } from '../render/pdf-renderer';
 
 const SERVICE_VERSION = '0.1.0';
 
-export function registerDocumentsService(grpc: GrpcServer, logger: Logger, store: DocumentStore, renderer: PdfRenderer): void {
+export function registerDocumentsService(
+  grpc: GrpcServer,
+  logger: Logger,
+  store: DocumentStore,
+  renderer: PdfRenderer,
+): void {
   const impl: documents.DocumentsServiceServer = {
     describe: unary(logger, 'documents/Describe', async () => ({ service: 'documents', version: SERVICE_VERSION })),
     renderInvoicePdf: unary(logger, 'documents/RenderInvoicePdf', async (req: documents.RenderPdfRequest) =>

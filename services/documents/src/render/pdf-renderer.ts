@@ -47,7 +47,10 @@ export class PdfRenderer {
       return await this.renderOnce(html);
     } catch (err) {
       if (this.browser !== null && (await this.browser.then((b) => b.connected).catch(() => false))) throw err;
-      this.options.logger.warn({ event: 'pdf_render_retried', err }, 'render failed with the browser gone; retrying on a new one');
+      this.options.logger.warn(
+        { event: 'pdf_render_retried', err },
+        'render failed with the browser gone; retrying on a new one',
+      );
       this.browser = null;
       this.idle.length = 0;
       return this.renderOnce(html);
@@ -59,7 +62,12 @@ export class PdfRenderer {
     let healthy = true;
     try {
       await page.setContent(html, { waitUntil: 'load', timeout: this.options.timeoutMs });
-      const pdf = await page.pdf({ format: 'A4', preferCSSPageSize: true, printBackground: true, timeout: this.options.timeoutMs });
+      const pdf = await page.pdf({
+        format: 'A4',
+        preferCSSPageSize: true,
+        printBackground: true,
+        timeout: this.options.timeoutMs,
+      });
       return Buffer.from(pdf);
     } catch (err) {
       healthy = false;
@@ -97,7 +105,8 @@ export class PdfRenderer {
         throw err;
       }
     }
-    if (this.waiting.length >= this.options.maxQueue) throw new UnavailableError('the PDF renderer is busy; try again shortly');
+    if (this.waiting.length >= this.options.maxQueue)
+      throw new UnavailableError('the PDF renderer is busy; try again shortly');
     const handed = await new Promise<{ page: Promise<Page> }>((resolve) => this.waiting.push(resolve));
     return handed.page.catch((err: unknown) => {
       this.open = Math.max(0, this.open - 1);
@@ -137,7 +146,10 @@ export class PdfRenderer {
       args: [...CHROMIUM_ARGS, `--user-data-dir=${this.profileDir}`],
     });
     browser.on('disconnected', () => {
-      this.options.logger.warn({ event: 'chromium_disconnected' }, 'Chromium went away; it is started again on the next render');
+      this.options.logger.warn(
+        { event: 'chromium_disconnected' },
+        'Chromium went away; it is started again on the next render',
+      );
       if (this.browser) this.browser = null;
       this.idle.length = 0;
       this.open = 0;

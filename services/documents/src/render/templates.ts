@@ -92,12 +92,21 @@ function compile(kind: DocumentKind): Renderer {
   const hb = Handlebars.create();
   hb.registerPartial('party', PARTY);
   hb.registerPartial('body', BODIES[kind]);
-  hb.registerHelper('money', (minor: number, options: Handlebars.HelperOptions) => formatMoney(minor, (options.data as { root: { v: DocumentView } }).root.v.currency));
+  hb.registerHelper('money', (minor: number, options: Handlebars.HelperOptions) =>
+    formatMoney(minor, (options.data as { root: { v: DocumentView } }).root.v.currency),
+  );
   hb.registerHelper('percent', (rate: number) => formatPercent(rate));
   hb.registerHelper('iban', (iban: string) => formatIban(iban));
   const template = hb.compile(LAYOUT);
   return (v) => {
-    return template({ v, accent: v.branding?.primaryColor ?? DEFAULT_ACCENT, title: titleOf(kind), ...LABELS[kind], taxNotes: taxNotesOf(v.lines), paymentTerms: paymentTermsOf(v) });
+    return template({
+      v,
+      accent: v.branding?.primaryColor ?? DEFAULT_ACCENT,
+      title: titleOf(kind),
+      ...LABELS[kind],
+      taxNotes: taxNotesOf(v.lines),
+      paymentTerms: paymentTermsOf(v),
+    });
   };
 }
 

@@ -5,6 +5,12 @@ export const DOCUMENTS = 'documents';
 export const collections: CollectionSpec[] = [
   {
     name: DOCUMENTS,
-    indexes: [{ name: 'documents_key', fields: ['organizationId', 'mode', 'kind', 'documentId', 'snapshotVersion'], unique: true }],
+    indexes: [
+      {
+        name: 'documents_key',
+        fields: ['organizationId', 'mode', 'kind', 'documentId', 'snapshotVersion'],
+        unique: true,
+      },
+    ],
   },
 ];

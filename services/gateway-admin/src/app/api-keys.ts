@@ -25,12 +25,18 @@ export interface CreatedApiKey {
 function checkScopes(kind: 'organization' | 'system', scopes: Scope[]): void {
   const allowed = new Set<string>(kind === 'system' ? SYSTEM_SCOPES : ORGANIZATION_SCOPES);
   const bad = scopes.filter((s) => !allowed.has(s));
-  if (bad.length) throw new ValidationError(`scopes not allowed for ${kind} keys: ${bad.join(', ')}`, { field: 'scopes' });
+  if (bad.length)
+    throw new ValidationError(`scopes not allowed for ${kind} keys: ${bad.join(', ')}`, { field: 'scopes' });
   if (scopes.length === 0) throw new ValidationError('scopes must not be empty', { field: 'scopes' });
 }
 
 /** Builds a new key document and its token (not yet stored). */
-export function newApiKey(input: CreateApiKeyInput, now: string, keyId = newKeyId(), secret = newKeySecret()): CreatedApiKey {
+export function newApiKey(
+  input: CreateApiKeyInput,
+  now: string,
+  keyId = newKeyId(),
+  secret = newKeySecret(),
+): CreatedApiKey {
   checkScopes(input.kind, input.scopes);
   const key: ApiKeyDoc = {
     id: newObjectId(),
@@ -79,6 +85,9 @@ export async function issueApiKey(
     throw new ValidationError('body.expiresAt: must be in the future', { field: 'expiresAt' });
   }
   const key = await createApiKey(deps, { ...input, role });
-  deps.logger.info({ keyId: key.key.keyId, kind: key.key.kind, organizationId: key.key.organizationId }, 'api key created');
+  deps.logger.info(
+    { keyId: key.key.keyId, kind: key.key.kind, organizationId: key.key.organizationId },
+    'api key created',
+  );
   return key;
 }

@@ -45,7 +45,11 @@ export async function authenticate(deps: AdminDeps, creds: Credentials): Promise
   throw new UnauthenticatedError('invalid token');
 }
 
-async function authenticateKey(deps: AdminDeps, token: string, organizationHeader: string | undefined): Promise<Principal> {
+async function authenticateKey(
+  deps: AdminDeps,
+  token: string,
+  organizationHeader: string | undefined,
+): Promise<Principal> {
   const parsed = parseApiKey(token);
   if (!parsed) throw new UnauthenticatedError('invalid API key');
   const key = await deps.store.collection<ApiKeyDoc>(API_KEYS).findOne({ keyId: parsed.keyId });
@@ -63,12 +67,21 @@ async function authenticateKey(deps: AdminDeps, token: string, organizationHeade
   const scopes = new Set(key.scopes);
   if (key.kind === 'organization') {
     if (organizationHeader !== undefined) {
-      throw new ValidationError('X-Organization-ID must not be sent with an organization API key; the key is bound to its organization');
+      throw new ValidationError(
+        'X-Organization-ID must not be sent with an organization API key; the key is bound to its organization',
+      );
     }
     if (!key.organizationId) throw new UnauthenticatedError('invalid API key');
     const org = await deps.store.collection<OrganizationDoc>(ORGANIZATIONS).get(key.organizationId);
     if (!org) throw new UnauthenticatedError('invalid API key');
-    return { kind: 'organization_key', keyId: key.keyId, organizationId: key.organizationId, mode: key.mode, role: key.role, scopes };
+    return {
+      kind: 'organization_key',
+      keyId: key.keyId,
+      organizationId: key.organizationId,
+      mode: key.mode,
+      role: key.role,
+      scopes,
+    };
   }
   return { kind: 'system_key', keyId: key.keyId, mode: key.mode, role: key.role, scopes };
 }
@@ -95,7 +108,9 @@ async function authenticateUser(deps: AdminDeps, token: string, creds: Credentia
   }
   if (typeof sub !== 'string' || typeof sid !== 'string') throw new UnauthenticatedError('invalid access token');
   if (creds.organizationHeader !== undefined) {
-    throw new ValidationError('X-Organization-ID is for system keys; dashboard sessions select the organization with the selectedOrganization cookie');
+    throw new ValidationError(
+      'X-Organization-ID is for system keys; dashboard sessions select the organization with the selectedOrganization cookie',
+    );
   }
   const session = await deps.store.collection<SessionDoc>(SESSIONS).get(sid);
   const now = deps.clock.now();
@@ -106,9 +121,19 @@ async function authenticateUser(deps: AdminDeps, token: string, creds: Credentia
   if (!user) throw new UnauthenticatedError('session ended');
   const organizationId = creds.orgParam ?? creds.selectedOrganization;
   if (!organizationId) {
-    return { kind: 'user', userId: user.id, sessionId: session.id, organizationId: undefined, role: 'Viewer', scopes: new Set(), mode: 'live' };
+    return {
+      kind: 'user',
+      userId: user.id,
+      sessionId: session.id,
+      organizationId: undefined,
+      role: 'Viewer',
+      scopes: new Set(),
+      mode: 'live',
+    };
   }
-  const membership = await deps.store.collection<MembershipDoc>(MEMBERSHIPS).findOne({ organizationId, userId: user.id });
+  const membership = await deps.store
+    .collection<MembershipDoc>(MEMBERSHIPS)
+    .findOne({ organizationId, userId: user.id });
   if (!membership) throw new NotFoundError('organization not found');
   return {
     kind: 'user',

@@ -1,6 +1,10 @@
 import { ConflictError, UnauthenticatedError } from '@paymesh/core';
 import { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
-import type { AuthenticationResponseJSON, AuthenticatorTransportFuture, RegistrationResponseJSON } from '@simplewebauthn/server';
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransportFuture,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/server';
 import {
   AUTH_CHALLENGES,
   MEMBERSHIPS,
@@ -47,7 +51,9 @@ export async function completeSignIn(
   if (challenge.purpose === 'registration') await register(deps, user, challenge, input.response);
   else await assert(deps, user, challenge, input.response);
 
-  const memberships = (await deps.store.collection<MembershipDoc>(MEMBERSHIPS).find({ userId: user.id }, { sort: { createdAt: 1 } })).items;
+  const memberships = (
+    await deps.store.collection<MembershipDoc>(MEMBERSHIPS).find({ userId: user.id }, { sort: { createdAt: 1 } })
+  ).items;
   const organizations: SignedIn['organizations'] = [];
   for (const m of memberships) {
     const org = await deps.store.collection<OrganizationDoc>(ORGANIZATIONS).get(m.organizationId);
@@ -56,8 +62,14 @@ export async function completeSignIn(
   return { user, organizations, tokens: await openSession(deps, user.id) };
 }
 
-async function register(deps: AdminDeps, user: UserDoc, challenge: AuthChallengeDoc, response: RegistrationResponseJSON | AuthenticationResponseJSON): Promise<void> {
-  if (!('attestationObject' in response.response)) throw new UnauthenticatedError('a registration (attestation) response is expected');
+async function register(
+  deps: AdminDeps,
+  user: UserDoc,
+  challenge: AuthChallengeDoc,
+  response: RegistrationResponseJSON | AuthenticationResponseJSON,
+): Promise<void> {
+  if (!('attestationObject' in response.response))
+    throw new UnauthenticatedError('a registration (attestation) response is expected');
   const attestation: RegistrationResponseJSON = { ...response, response: response.response };
   let result;
   try {
@@ -69,7 +81,10 @@ async function register(deps: AdminDeps, user: UserDoc, challenge: AuthChallenge
       requireUserVerification: true,
     });
   } catch (err) {
-    deps.logger.info({ userId: user.id, err: err instanceof Error ? err.message : String(err) }, 'webauthn registration rejected');
+    deps.logger.info(
+      { userId: user.id, err: err instanceof Error ? err.message : String(err) },
+      'webauthn registration rejected',
+    );
     throw new UnauthenticatedError('registration could not be verified');
   }
   if (!result.verified) throw new UnauthenticatedError('registration could not be verified');
@@ -79,7 +94,8 @@ async function register(deps: AdminDeps, user: UserDoc, challenge: AuthChallenge
     const users = tx.collection<UserDoc>(USERS);
     const current = await users.get(user.id);
     const enr = current?.enrollment;
-    if (!current || !enr || new Date(enr.expiresAt) <= now) throw new UnauthenticatedError('enrollment token expired or already used');
+    if (!current || !enr || new Date(enr.expiresAt) <= now)
+      throw new UnauthenticatedError('enrollment token expired or already used');
     try {
       await tx.collection<WebAuthnCredentialDoc>(WEBAUTHN_CREDENTIALS).insert({
         userId: user.id,
@@ -100,8 +116,14 @@ async function register(deps: AdminDeps, user: UserDoc, challenge: AuthChallenge
   deps.logger.info({ userId: user.id }, 'webauthn credential registered');
 }
 
-async function assert(deps: AdminDeps, user: UserDoc, challenge: AuthChallengeDoc, response: RegistrationResponseJSON | AuthenticationResponseJSON): Promise<void> {
-  if (!('signature' in response.response)) throw new UnauthenticatedError('an authentication (assertion) response is expected');
+async function assert(
+  deps: AdminDeps,
+  user: UserDoc,
+  challenge: AuthChallengeDoc,
+  response: RegistrationResponseJSON | AuthenticationResponseJSON,
+): Promise<void> {
+  if (!('signature' in response.response))
+    throw new UnauthenticatedError('an authentication (assertion) response is expected');
   const assertion: AuthenticationResponseJSON = { ...response, response: response.response };
   const creds = deps.store.collection<WebAuthnCredentialDoc>(WEBAUTHN_CREDENTIALS);
   const stored = await creds.findOne({ credentialId: assertion.id, userId: user.id });
@@ -122,7 +144,10 @@ async function assert(deps: AdminDeps, user: UserDoc, challenge: AuthChallengeDo
       requireUserVerification: true,
     });
   } catch (err) {
-    deps.logger.info({ userId: user.id, err: err instanceof Error ? err.message : String(err) }, 'webauthn assertion rejected');
+    deps.logger.info(
+      { userId: user.id, err: err instanceof Error ? err.message : String(err) },
+      'webauthn assertion rejected',
+    );
     throw new UnauthenticatedError('sign-in failed');
   }
   if (!result.verified) throw new UnauthenticatedError('sign-in failed');

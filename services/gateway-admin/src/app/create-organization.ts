@@ -1,7 +1,15 @@
 import { ConflictError, newObjectId } from '@paymesh/core';
 import { eventId } from '@paymesh/bus';
 import { ORGANIZATION_SCOPES, type Role } from '../domain/scopes';
-import { MEMBERSHIPS, ORGANIZATIONS, USERS, type LicenseState, type MembershipDoc, type OrganizationDoc, type UserDoc } from '../store/collections';
+import {
+  MEMBERSHIPS,
+  ORGANIZATIONS,
+  USERS,
+  type LicenseState,
+  type MembershipDoc,
+  type OrganizationDoc,
+  type UserDoc,
+} from '../store/collections';
 import { insertApiKey, newApiKey, type CreatedApiKey } from './api-keys';
 import type { AdminDeps } from './deps';
 import { newEnrollment } from './enrollment';
@@ -32,7 +40,10 @@ export interface CreatedOrganization {
  * full-scope organization key, and announces `identity.organization.created`, all in one
  * transaction.
  */
-export async function createOrganization(deps: AdminDeps, input: CreateOrganizationInput): Promise<CreatedOrganization> {
+export async function createOrganization(
+  deps: AdminDeps,
+  input: CreateOrganizationInput,
+): Promise<CreatedOrganization> {
   const now = deps.clock.now().toISOString();
   const orgId = newObjectId();
   const role: Role = 'Admin';
@@ -47,10 +58,17 @@ export async function createOrganization(deps: AdminDeps, input: CreateOrganizat
     if (!admin) {
       const enr = newEnrollment(deps);
       enrollmentToken = enr.token;
-      admin = await users.insert({ email, name: input.admin.name.trim() || email, createdAt: now, enrollment: enr.enrollment });
+      admin = await users.insert({
+        email,
+        name: input.admin.name.trim() || email,
+        createdAt: now,
+        enrollment: enr.enrollment,
+      });
     }
     try {
-      await tx.collection<MembershipDoc>(MEMBERSHIPS).insert({ organizationId: orgId, userId: admin.id, role, createdAt: now });
+      await tx
+        .collection<MembershipDoc>(MEMBERSHIPS)
+        .insert({ organizationId: orgId, userId: admin.id, role, createdAt: now });
     } catch (err) {
       if (err instanceof ConflictError) throw new ConflictError('user is already a member of this organization');
       throw err;
@@ -59,14 +77,26 @@ export async function createOrganization(deps: AdminDeps, input: CreateOrganizat
       ? await insertApiKey(
           tx,
           newApiKey(
-            { kind: 'organization', organizationId: orgId, name: input.apiKey.name, mode: input.apiKey.mode, role: 'Admin', scopes: [...ORGANIZATION_SCOPES], expiresAt: null },
+            {
+              kind: 'organization',
+              organizationId: orgId,
+              name: input.apiKey.name,
+              mode: input.apiKey.mode,
+              role: 'Admin',
+              scopes: [...ORGANIZATION_SCOPES],
+              expiresAt: null,
+            },
             now,
           ),
         )
       : undefined;
     tx.emit(
       IdentityEvents.organizationCreated,
-      { organizationId: orgId, name: organization.name, licenseState: organization.licenseState } satisfies OrganizationCreated,
+      {
+        organizationId: orgId,
+        name: organization.name,
+        licenseState: organization.licenseState,
+      } satisfies OrganizationCreated,
       { id: eventId(IdentityEvents.organizationCreated, orgId) },
     );
     return { organization, admin, enrollmentToken, apiKey };

@@ -19,7 +19,9 @@ function view(m: MembershipDoc, u: UserDoc | null): MemberView {
 
 /** Members of an organization, oldest first. */
 export async function listMembers(deps: AdminDeps, organizationId: string, page: number, limit: number) {
-  const res = await deps.store.collection<MembershipDoc>(MEMBERSHIPS).find({ organizationId }, { sort: { createdAt: 1 }, page, limit, total: true });
+  const res = await deps.store
+    .collection<MembershipDoc>(MEMBERSHIPS)
+    .find({ organizationId }, { sort: { createdAt: 1 }, page, limit, total: true });
   const users = deps.store.collection<UserDoc>(USERS);
   const items = await Promise.all(res.items.map(async (m) => view(m, await users.get(m.userId))));
   return { items, total: res.total, page: res.page, limit: res.limit };
@@ -47,19 +49,29 @@ export async function addMember(
       // not attached here. Same-organization duplicates fall through to the 409 below.
       const mine = await tx.collection<MembershipDoc>(MEMBERSHIPS).findOne({ organizationId, userId: user.id });
       if (!mine) {
-        throw new ConflictError(`${email} already has an account in another organization; linking it needs the account holder's confirmation`, {
-          code: ErrorCode.USER_EXISTS_ELSEWHERE,
-        });
+        throw new ConflictError(
+          `${email} already has an account in another organization; linking it needs the account holder's confirmation`,
+          {
+            code: ErrorCode.USER_EXISTS_ELSEWHERE,
+          },
+        );
       }
     }
     if (!user) {
       const enr = newEnrollment(deps);
       enrollmentToken = enr.token;
-      user = await users.insert({ email, name: input.name.trim() || email, createdAt: now, enrollment: enr.enrollment });
+      user = await users.insert({
+        email,
+        name: input.name.trim() || email,
+        createdAt: now,
+        enrollment: enr.enrollment,
+      });
     }
     let membership: MembershipDoc;
     try {
-      membership = await tx.collection<MembershipDoc>(MEMBERSHIPS).insert({ organizationId, userId: user.id, role: input.role, createdAt: now });
+      membership = await tx
+        .collection<MembershipDoc>(MEMBERSHIPS)
+        .insert({ organizationId, userId: user.id, role: input.role, createdAt: now });
     } catch (err) {
       if (err instanceof ConflictError) throw new ConflictError(`${email} is already a member of this organization`);
       throw err;
@@ -77,12 +89,19 @@ async function membershipOf(deps: AdminDeps, organizationId: string, userId: str
 }
 
 async function assertAnotherAdmin(deps: AdminDeps, organizationId: string, userId: string): Promise<void> {
-  const admins = await deps.store.collection<MembershipDoc>(MEMBERSHIPS).count({ organizationId, role: 'Admin', userId: { $ne: userId } });
+  const admins = await deps.store
+    .collection<MembershipDoc>(MEMBERSHIPS)
+    .count({ organizationId, role: 'Admin', userId: { $ne: userId } });
   if (admins === 0) throw new ConflictError('an organization must keep at least one Admin');
 }
 
 /** Changes a member's role; the last Admin cannot be demoted. */
-export async function changeMemberRole(deps: AdminDeps, organizationId: string, userId: string, role: Role): Promise<MemberView> {
+export async function changeMemberRole(
+  deps: AdminDeps,
+  organizationId: string,
+  userId: string,
+  role: Role,
+): Promise<MemberView> {
   const m = await membershipOf(deps, organizationId, userId);
   if (m.role === 'Admin' && role !== 'Admin') await assertAnotherAdmin(deps, organizationId, userId);
   const updated = await deps.store.collection<MembershipDoc>(MEMBERSHIPS).update(m.id, (cur) => {

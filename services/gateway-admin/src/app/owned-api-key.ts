@@ -8,7 +8,9 @@ import { checkGrant, type Grantor } from '../domain/grants';
 export type KeyOwner = { kind: 'organization'; organizationId: string } | { kind: 'system' };
 
 function owns(owner: KeyOwner, key: ApiKeyDoc): boolean {
-  return owner.kind === 'system' ? key.kind === 'system' : key.kind === 'organization' && key.organizationId === owner.organizationId;
+  return owner.kind === 'system'
+    ? key.kind === 'system'
+    : key.kind === 'organization' && key.organizationId === owner.organizationId;
 }
 
 /**
@@ -24,8 +26,14 @@ export async function ownedApiKey(deps: AdminDeps, owner: KeyOwner, id: string, 
 }
 
 /** The owner's keys, newest first. */
-export function listApiKeys(deps: AdminDeps, owner: KeyOwner, page: number, limit: number): Promise<CountedPage<ApiKeyDoc>> {
-  const filter: Filter = owner.kind === 'system' ? { kind: 'system' } : { kind: 'organization', organizationId: owner.organizationId };
+export function listApiKeys(
+  deps: AdminDeps,
+  owner: KeyOwner,
+  page: number,
+  limit: number,
+): Promise<CountedPage<ApiKeyDoc>> {
+  const filter: Filter =
+    owner.kind === 'system' ? { kind: 'system' } : { kind: 'organization', organizationId: owner.organizationId };
   return deps.store.collection<ApiKeyDoc>(API_KEYS).find(filter, { sort: { createdAt: -1 }, page, limit, total: true });
 }
 

@@ -12,7 +12,9 @@ export async function revokeApiKey(deps: AdminDeps, grantor: Grantor, owner: Key
   const now = deps.clock.now().toISOString();
   const stored = await deps.store
     .collection<ApiKeyDoc>(API_KEYS)
-    .update(key.id, (cur) => (cur.status === 'revoked' ? null : { ...keyFields(cur), status: 'revoked', revokedAt: now, updatedAt: now }));
+    .update(key.id, (cur) =>
+      cur.status === 'revoked' ? null : { ...keyFields(cur), status: 'revoked', revokedAt: now, updatedAt: now },
+    );
   deps.logger.info({ keyId: key.keyId }, 'api key revoked');
   return stored;
 }

@@ -10,7 +10,12 @@ import { keyFields, ownedApiKey, type KeyOwner } from './owned-api-key';
  * Gives the key a new secret under the same key ID; the old secret stops working with this
  * write. Rotating hands out the key's power, so the caller must be able to issue such a key.
  */
-export async function rotateApiKey(deps: AdminDeps, grantor: Grantor, owner: KeyOwner, id: string): Promise<CreatedApiKey> {
+export async function rotateApiKey(
+  deps: AdminDeps,
+  grantor: Grantor,
+  owner: KeyOwner,
+  id: string,
+): Promise<CreatedApiKey> {
   const key = await ownedApiKey(deps, owner, id);
   if (key.managedBy === 'config') throw new ConflictError('this key is managed by configuration (SYSTEM_API_KEY)');
   if (key.status !== 'active') throw new ConflictError('a revoked key cannot be rotated');

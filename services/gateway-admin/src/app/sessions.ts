@@ -65,7 +65,8 @@ export async function refreshSession(deps: AdminDeps, refreshToken: string | und
   const sessions = deps.store.collection<SessionDoc>(SESSIONS);
   const session = await sessions.get(parsed.sessionId);
   const now = deps.clock.now();
-  if (!session || session.revokedAt !== null || new Date(session.expiresAt) <= now) throw new UnauthenticatedError('session ended');
+  if (!session || session.revokedAt !== null || new Date(session.expiresAt) <= now)
+    throw new UnauthenticatedError('session ended');
   const presented = sha256Hex(parsed.secret);
   const secret = randomToken(32);
   let reused = false;
@@ -73,11 +74,17 @@ export async function refreshSession(deps: AdminDeps, refreshToken: string | und
     const { id: _i, version: _v, ...rest } = cur;
     if (cur.revokedAt !== null) throw new UnauthenticatedError('session ended');
     if (!digestEquals(cur.refreshHash, presented)) {
-      if (!cur.previousRefreshHash || !digestEquals(cur.previousRefreshHash, presented)) throw new UnauthenticatedError('invalid refresh token');
+      if (!cur.previousRefreshHash || !digestEquals(cur.previousRefreshHash, presented))
+        throw new UnauthenticatedError('invalid refresh token');
       reused = true;
       return { ...rest, revokedAt: now.toISOString() };
     }
-    return { ...rest, previousRefreshHash: cur.refreshHash, refreshHash: sha256Hex(secret), refreshedAt: now.toISOString() };
+    return {
+      ...rest,
+      previousRefreshHash: cur.refreshHash,
+      refreshHash: sha256Hex(secret),
+      refreshedAt: now.toISOString(),
+    };
   });
   if (reused) {
     deps.logger.warn({ sessionId: session.id, userId: session.userId }, 'refresh token reused; session revoked');
@@ -93,7 +100,10 @@ export async function refreshSession(deps: AdminDeps, refreshToken: string | und
 }
 
 /** Ends the session of a refresh token, only when its secret is the current one; idempotent. */
-export async function endSessionOfRefreshToken(deps: AdminDeps, refreshToken: { sessionId: string; secret: string }): Promise<void> {
+export async function endSessionOfRefreshToken(
+  deps: AdminDeps,
+  refreshToken: { sessionId: string; secret: string },
+): Promise<void> {
   const session = await deps.store.collection<SessionDoc>(SESSIONS).get(refreshToken.sessionId);
   if (!session || !digestEquals(session.refreshHash, sha256Hex(refreshToken.secret))) return;
   await endSession(deps, session.id);

@@ -9,7 +9,11 @@ import type { AdminDeps } from './deps';
  * `identity.organization.license_changed` in the same transaction (checkout keeps a replica to
  * enforce the licence on public checkout). Setting the current state again changes nothing.
  */
-export async function setLicenseState(deps: AdminDeps, organizationId: string, state: LicenseState): Promise<OrganizationDoc> {
+export async function setLicenseState(
+  deps: AdminDeps,
+  organizationId: string,
+  state: LicenseState,
+): Promise<OrganizationDoc> {
   const now = deps.clock.now().toISOString();
   const result = await deps.outbox.commit(async (tx) => {
     const orgs = tx.collection<OrganizationDoc>(ORGANIZATIONS);
@@ -18,7 +22,11 @@ export async function setLicenseState(deps: AdminDeps, organizationId: string, s
     if (org.licenseState === state) return { org, changed: false };
     const { id: _id, version, ...rest } = org;
     const next = await orgs.replace(organizationId, version, { ...rest, licenseState: state, updatedAt: now });
-    const data: OrganizationLicenseChanged = { organizationId, licenseState: state, previousLicenseState: org.licenseState };
+    const data: OrganizationLicenseChanged = {
+      organizationId,
+      licenseState: state,
+      previousLicenseState: org.licenseState,
+    };
     tx.emit(Subjects.organizationLicenseChanged, data, {
       id: eventId(Subjects.organizationLicenseChanged, organizationId, String(next.version)),
       occurredAt: now,

@@ -12,7 +12,8 @@ import type { AdminDeps } from './deps';
  */
 export async function ensureSystemKey(deps: AdminDeps, token: string): Promise<void> {
   const parsed = parseApiKey(token);
-  if (!parsed) throw new ConfigError('SYSTEM_API_KEY must look like sk_live_<16 lower-case alphanumerics>.<43 base64url chars>');
+  if (!parsed)
+    throw new ConfigError('SYSTEM_API_KEY must look like sk_live_<16 lower-case alphanumerics>.<43 base64url chars>');
   const keys = deps.store.collection<ApiKeyDoc>(API_KEYS);
   const existing = await keys.findOne({ keyId: parsed.keyId });
   const now = deps.clock.now().toISOString();
@@ -20,12 +21,30 @@ export async function ensureSystemKey(deps: AdminDeps, token: string): Promise<v
     if (existing.kind !== 'system') throw new ConfigError('SYSTEM_API_KEY collides with an organization key');
     await keys.update(existing.id, (cur) => {
       const { id: _i, version: _v, ...rest } = cur;
-      return { ...rest, secretHash: hashKeySecret(parsed.secret), status: 'active', scopes: [...SYSTEM_SCOPES], role: 'Admin', mode: parsed.mode, updatedAt: now, revokedAt: null, managedBy: 'config' };
+      return {
+        ...rest,
+        secretHash: hashKeySecret(parsed.secret),
+        status: 'active',
+        scopes: [...SYSTEM_SCOPES],
+        role: 'Admin',
+        mode: parsed.mode,
+        updatedAt: now,
+        revokedAt: null,
+        managedBy: 'config',
+      };
     });
     return;
   }
   const created = newApiKey(
-    { kind: 'system', organizationId: null, name: 'root system key (from configuration)', mode: parsed.mode, role: 'Admin', scopes: [...SYSTEM_SCOPES], expiresAt: null },
+    {
+      kind: 'system',
+      organizationId: null,
+      name: 'root system key (from configuration)',
+      mode: parsed.mode,
+      role: 'Admin',
+      scopes: [...SYSTEM_SCOPES],
+      expiresAt: null,
+    },
     now,
     parsed.keyId,
     parsed.secret,

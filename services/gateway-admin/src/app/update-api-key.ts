@@ -12,7 +12,13 @@ export interface ApiKeyChanges {
 }
 
 /** Renames a key or changes its scopes/role; the resulting key must be one the caller could issue. */
-export async function updateApiKey(deps: AdminDeps, grantor: Grantor, owner: KeyOwner, id: string, changes: ApiKeyChanges): Promise<ApiKeyDoc> {
+export async function updateApiKey(
+  deps: AdminDeps,
+  grantor: Grantor,
+  owner: KeyOwner,
+  id: string,
+  changes: ApiKeyChanges,
+): Promise<ApiKeyDoc> {
   const key = await ownedApiKey(deps, owner, id, grantor);
   if (key.managedBy === 'config') throw new ConflictError('this key is managed by configuration (SYSTEM_API_KEY)');
   const scopes = changes.scopes ? [...new Set(changes.scopes)] : key.scopes;

@@ -33,7 +33,10 @@ describe('API key tokens', () => {
 describe('session tokens', () => {
   it('parses <sessionId>.<secret> refresh tokens and nothing else', () => {
     const secret = newKeySecret();
-    expect(parseRefreshToken(formatRefreshToken('0123456789abcdef01234567', secret))).toEqual({ sessionId: '0123456789abcdef01234567', secret });
+    expect(parseRefreshToken(formatRefreshToken('0123456789abcdef01234567', secret))).toEqual({
+      sessionId: '0123456789abcdef01234567',
+      secret,
+    });
     expect(parseRefreshToken(undefined)).toBeNull();
     expect(parseRefreshToken(`nothex.${secret}`)).toBeNull();
   });
@@ -44,7 +47,26 @@ describe('session tokens', () => {
   });
 
   it('counts rate limits per API key or per dashboard user', () => {
-    expect(principalClientId({ kind: 'organization_key', keyId: 'k1', organizationId: 'o', mode: 'live', role: 'Admin', scopes: new Set() })).toBe('key:k1');
-    expect(principalClientId({ kind: 'user', userId: 'u1', sessionId: 's', organizationId: undefined, role: 'Viewer', scopes: new Set(), mode: 'live' })).toBe('user:u1');
+    expect(
+      principalClientId({
+        kind: 'organization_key',
+        keyId: 'k1',
+        organizationId: 'o',
+        mode: 'live',
+        role: 'Admin',
+        scopes: new Set(),
+      }),
+    ).toBe('key:k1');
+    expect(
+      principalClientId({
+        kind: 'user',
+        userId: 'u1',
+        sessionId: 's',
+        organizationId: undefined,
+        role: 'Viewer',
+        scopes: new Set(),
+        mode: 'live',
+      }),
+    ).toBe('user:u1');
   });
 });

@@ -27,10 +27,14 @@ export function checkGrant(grantor: Grantor, grant: KeyGrant): void {
   const allowed = new Set<string>(grant.kind === 'system' ? SYSTEM_SCOPES : ORGANIZATION_SCOPES);
   const unsuitable = grant.scopes.filter((s) => !allowed.has(s));
   if (unsuitable.length) {
-    throw new ValidationError(`body.scopes: not allowed for ${grant.kind} keys: ${unsuitable.join(', ')}`, { field: 'scopes' });
+    throw new ValidationError(`body.scopes: not allowed for ${grant.kind} keys: ${unsuitable.join(', ')}`, {
+      field: 'scopes',
+    });
   }
   const notHeld = grant.scopes.filter((s) => !grantor.scopes.has(s));
   if (notHeld.length) throw new ForbiddenError(`cannot grant scopes the caller does not hold: ${notHeld.join(', ')}`);
-  if (!roleAtLeast(grantor.role, grant.role)) throw new ForbiddenError(`cannot grant role ${grant.role} above the caller's role ${grantor.role}`);
-  if (grantor.mode === 'test' && grant.mode === 'live') throw new ForbiddenError('a test-mode caller may only issue test keys');
+  if (!roleAtLeast(grantor.role, grant.role))
+    throw new ForbiddenError(`cannot grant role ${grant.role} above the caller's role ${grantor.role}`);
+  if (grantor.mode === 'test' && grant.mode === 'live')
+    throw new ForbiddenError('a test-mode caller may only issue test keys');
 }

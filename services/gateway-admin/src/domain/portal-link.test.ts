@@ -18,7 +18,13 @@ describe('magic-link TTL', () => {
 });
 
 describe('magic-link conditions', () => {
-  const ok: MagicLinkConditions = { systemPortal: true, systemMagicLinks: true, organizationPortal: true, organizationMagicLinks: true, visibleItems: 1 };
+  const ok: MagicLinkConditions = {
+    systemPortal: true,
+    systemMagicLinks: true,
+    organizationPortal: true,
+    organizationMagicLinks: true,
+    visibleItems: 1,
+  };
   it('allows a link only when every switch is on and the e-mail has something to see', () => {
     expect(magicLinkRefusal(ok)).toBeNull();
     expect(magicLinkRefusal({ ...ok, systemPortal: false })).toBe('system_portal');

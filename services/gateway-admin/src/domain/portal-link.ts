@@ -17,7 +17,8 @@ export interface MagicLinkConditions {
   visibleItems: number;
 }
 
-export type MagicLinkRefusal = 'system_portal' | 'system_magic_links' | 'organization_portal' | 'organization_magic_links' | 'nothing_visible';
+export type MagicLinkRefusal =
+  'system_portal' | 'system_magic_links' | 'organization_portal' | 'organization_magic_links' | 'nothing_visible';
 
 /** The first condition that fails, in the order the spec names them; null when a link may be made. */
 export function magicLinkRefusal(c: MagicLinkConditions): MagicLinkRefusal | null {

@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_SCOPES, isScope, nonEmpty, ORGANIZATION_SCOPES, READ_SCOPES, roleAtLeast, scopesForRole, SYSTEM_SCOPES } from './scopes';
+import {
+  ALL_SCOPES,
+  isScope,
+  nonEmpty,
+  ORGANIZATION_SCOPES,
+  READ_SCOPES,
+  roleAtLeast,
+  scopesForRole,
+  SYSTEM_SCOPES,
+} from './scopes';
 
 describe('scope families', () => {
   it('lists exactly the spec scopes, e.g. the api_key family with five actions', () => {
-    expect(ALL_SCOPES.filter((s) => s.startsWith('api_key:'))).toEqual(['api_key:read', 'api_key:create', 'api_key:update', 'api_key:delete', 'api_key:execute']);
+    expect(ALL_SCOPES.filter((s) => s.startsWith('api_key:'))).toEqual([
+      'api_key:read',
+      'api_key:create',
+      'api_key:update',
+      'api_key:delete',
+      'api_key:execute',
+    ]);
     expect(ALL_SCOPES).toContain('export:execute');
     expect(ALL_SCOPES).not.toContain('recurring:read');
     expect(ALL_SCOPES).not.toContain('site:execute');

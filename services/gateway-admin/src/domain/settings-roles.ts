@@ -10,5 +10,7 @@ export const ADMIN_ONLY_INVOICING_FIELDS = ['bankIBAN'] as const;
 /** The Admin-only fields a patch touches (present, `null` included) that `role` may not change. */
 export function invoicingFieldsBeyondRole(patch: Readonly<Record<string, unknown>>, role: Role): string[] {
   if (roleAtLeast(role, 'Admin')) return [];
-  return ADMIN_ONLY_INVOICING_FIELDS.filter((f) => Object.prototype.hasOwnProperty.call(patch, f) && patch[f] !== undefined);
+  return ADMIN_ONLY_INVOICING_FIELDS.filter(
+    (f) => Object.prototype.hasOwnProperty.call(patch, f) && patch[f] !== undefined,
+  );
 }

@@ -8,17 +8,31 @@ import type { AdminDeps } from '../app/deps';
 import { endSession, endSessionOfRefreshToken, refreshSession, type SessionTokens } from '../app/sessions';
 import { startSignIn } from '../app/start-sign-in';
 import { parseRefreshToken, REFRESH_COOKIE, SELECTED_ORG_COOKIE } from '../domain/session';
-import { MEMBERSHIPS, ORGANIZATIONS, USERS, type MembershipDoc, type OrganizationDoc, type UserDoc } from '../store/collections';
+import {
+  MEMBERSHIPS,
+  ORGANIZATIONS,
+  USERS,
+  type MembershipDoc,
+  type OrganizationDoc,
+  type UserDoc,
+} from '../store/collections';
 import { authenticate } from '../app/authenticate';
 import type { Principal } from '../domain/principal';
 import { accessToken, loginCheck, signedIn, signInStarted } from './responses/auth';
 import { noContent } from '@paymesh/http';
 import { errorResponses } from '@paymesh/http';
 
-const b64url = z.string().regex(/^[A-Za-z0-9_-]*$/, 'must be base64url').max(16_384);
+const b64url = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]*$/, 'must be base64url')
+  .max(16_384);
 const transport = z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
 const clientExtensionResults = z
-  .object({ appid: z.boolean().optional(), credProps: z.object({ rk: z.boolean().optional() }).optional(), hmacCreateSecret: z.boolean().optional() })
+  .object({
+    appid: z.boolean().optional(),
+    credProps: z.object({ rk: z.boolean().optional() }).optional(),
+    hmacCreateSecret: z.boolean().optional(),
+  })
   .default({});
 const credentialCommon = {
   id: b64url,
@@ -42,10 +56,19 @@ const attestation = z.object({
 /** navigator.credentials.get() result, JSON-encoded (WebAuthn AuthenticationResponseJSON). */
 const assertion = z.object({
   ...credentialCommon,
-  response: z.object({ clientDataJSON: b64url, authenticatorData: b64url, signature: b64url, userHandle: b64url.optional() }),
+  response: z.object({
+    clientDataJSON: b64url,
+    authenticatorData: b64url,
+    signature: b64url,
+    userHandle: b64url.optional(),
+  }),
 });
 
-const tokenResponse = (t: SessionTokens) => ({ accessToken: t.accessToken, tokenType: 'Bearer' as const, expiresIn: t.expiresIn });
+const tokenResponse = (t: SessionTokens) => ({
+  accessToken: t.accessToken,
+  tokenType: 'Bearer' as const,
+  expiresIn: t.expiresIn,
+});
 
 function setRefreshCookie(deps: AdminDeps, reply: FastifyReply, t: SessionTokens): void {
   reply.setCookie(REFRESH_COOKIE, t.refreshToken, {
@@ -63,7 +86,12 @@ function clearRefreshCookie(deps: AdminDeps, reply: FastifyReply): void {
 
 /** The bearer's principal without organization context (a stale selectedOrganization cookie must not break sign-out or the login check). */
 function bearer(deps: AdminDeps, authorization: string | undefined): Promise<Principal> {
-  return authenticate(deps, { authorization, organizationHeader: undefined, orgParam: undefined, selectedOrganization: undefined });
+  return authenticate(deps, {
+    authorization,
+    organizationHeader: undefined,
+    orgParam: undefined,
+    selectedOrganization: undefined,
+  });
 }
 
 const AUTH_TAG = ['Auth'];
@@ -82,7 +110,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
       tags: AUTH_TAG,
       operationId: 'startSignIn',
       security: [],
-      summary: 'Start a WebAuthn sign-in: authentication options, or registration options when an enrollment token is given',
+      summary:
+        'Start a WebAuthn sign-in: authentication options, or registration options when an enrollment token is given',
       description: NO_SCOPE,
       response: { 200: signInStarted, ...errorResponses([400, 429]) },
       body: z.object({ email, enrollmentToken: text(200, 1).optional() }).strict(),
@@ -107,7 +136,11 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
     handler: async (req, reply) => {
       const res = await completeSignIn(deps, req.body);
       setRefreshCookie(deps, reply, res.tokens);
-      return { ...tokenResponse(res.tokens), user: { id: res.user.id, email: res.user.email, name: res.user.name }, organizations: res.organizations };
+      return {
+        ...tokenResponse(res.tokens),
+        user: { id: res.user.id, email: res.user.email, name: res.user.name },
+        organizations: res.organizations,
+      };
     },
   });
 
@@ -171,7 +204,9 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
       if (p.kind !== 'user') throw new UnauthenticatedError('not a dashboard session');
       const user = await deps.store.collection<UserDoc>(USERS).get(p.userId);
       if (!user) throw new UnauthenticatedError('session ended');
-      const memberships = (await deps.store.collection<MembershipDoc>(MEMBERSHIPS).find({ userId: user.id }, { sort: { createdAt: 1 } })).items;
+      const memberships = (
+        await deps.store.collection<MembershipDoc>(MEMBERSHIPS).find({ userId: user.id }, { sort: { createdAt: 1 } })
+      ).items;
       const organizations = [];
       for (const m of memberships) {
         const org = await deps.store.collection<OrganizationDoc>(ORGANIZATIONS).get(m.organizationId);

@@ -42,11 +42,19 @@ export function callerOf(deps: AdminDeps, req: FastifyRequest): Promise<Principa
  * A user counts against an organization only as its member, so naming a foreign organization
  * cannot spend that organization's budget.
  */
-export async function rateLimitClient(deps: AdminDeps, req: FastifyRequest): Promise<{ id: string; organization: string | undefined } | undefined> {
+export async function rateLimitClient(
+  deps: AdminDeps,
+  req: FastifyRequest,
+): Promise<{ id: string; organization: string | undefined } | undefined> {
   if (!req.headers.authorization) return undefined;
   try {
     const p = await callerOf(deps, req);
-    const organization = p.kind === 'organization_key' ? p.organizationId : p.kind === 'user' && p.scopes.size > 0 ? p.organizationId : undefined;
+    const organization =
+      p.kind === 'organization_key'
+        ? p.organizationId
+        : p.kind === 'user' && p.scopes.size > 0
+          ? p.organizationId
+          : undefined;
     return { id: principalClientId(p), organization };
   } catch {
     return undefined;

@@ -22,13 +22,19 @@ function routeOrgId(req: FastifyRequest): string | undefined {
  * order: 401 without valid credentials, 403 for a missing scope or too low a role. A route's
  * `:orgId` must be the caller's organization; any other value is a 404.
  */
-export async function enforce(deps: AdminDeps, def: AnyRoute, req: FastifyRequest): Promise<{ principal: Principal; org: OrgScope | undefined }> {
+export async function enforce(
+  deps: AdminDeps,
+  def: AnyRoute,
+  req: FastifyRequest,
+): Promise<{ principal: Principal; org: OrgScope | undefined }> {
   const principal = await callerOf(deps, req);
   if (def.audience === 'system' && principal.kind !== 'system_key') {
     throw new ForbiddenError('this route needs a system API key');
   }
   if (def.audience === 'organization' && principal.kind === 'user' && !principal.organizationId) {
-    throw new ValidationError('no organization selected: set the selectedOrganization cookie to one of your organizations');
+    throw new ValidationError(
+      'no organization selected: set the selectedOrganization cookie to one of your organizations',
+    );
   }
   if (!principal.scopes.has(def.scope)) throw new ForbiddenError(`missing scope ${def.scope}`);
   if (!roleAtLeast(principal.role, def.role)) throw new ForbiddenError(`role ${def.role} required`);
@@ -39,7 +45,11 @@ export async function enforce(deps: AdminDeps, def: AnyRoute, req: FastifyReques
   return { principal, org };
 }
 
-async function resolveOrganization(deps: AdminDeps, principal: Principal, named: string | undefined): Promise<OrgScope> {
+async function resolveOrganization(
+  deps: AdminDeps,
+  principal: Principal,
+  named: string | undefined,
+): Promise<OrgScope> {
   if (principal.kind === 'organization_key') return { organizationId: principal.organizationId, mode: principal.mode };
   if (principal.kind === 'user') {
     if (!principal.organizationId) throw new ValidationError('no organization selected');

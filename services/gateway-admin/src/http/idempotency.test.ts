@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Scope } from '../domain/scopes';
 import type { Principal } from '../domain/principal';
 import { errorStatuses } from './responses/envelope';
-import { adminKeyPath, adminKeyScope, isKeyedRow, keyedOperations, UNKEYED_POSTS, withIdempotencyAnswers } from './idempotency';
+import {
+  adminKeyPath,
+  adminKeyScope,
+  isKeyedRow,
+  keyedOperations,
+  UNKEYED_POSTS,
+  withIdempotencyAnswers,
+} from './idempotency';
 import { allRoutes } from './routes';
 
 const routes = allRoutes({ DEFAULT_LICENSE_STATE: 'ACTIVE' });
@@ -11,10 +18,25 @@ const scopes = new Set<Scope>();
 describe('which Admin rows take Idempotency-Key', () => {
   it('every POST row that creates or changes something; the exceptions name existing POST rows', () => {
     const posts = routes.filter((r) => r.method === 'POST');
-    for (const id of Object.keys(UNKEYED_POSTS)) expect(posts.map((r) => r.operationId), id).toContain(id);
+    for (const id of Object.keys(UNKEYED_POSTS))
+      expect(
+        posts.map((r) => r.operationId),
+        id,
+      ).toContain(id);
     const keyed = posts.filter(isKeyedRow).map((r) => r.operationId);
     expect(keyed.length + Object.keys(UNKEYED_POSTS).length).toBe(posts.length);
-    expect(keyed).toEqual(expect.arrayContaining(['createCheckout', 'createSite', 'createManualTransaction', 'createInvoice', 'issueInvoice', 'createInvoicePaymentCheckout', 'importData', 'createOrganization']));
+    expect(keyed).toEqual(
+      expect.arrayContaining([
+        'createCheckout',
+        'createSite',
+        'createManualTransaction',
+        'createInvoice',
+        'issueInvoice',
+        'createInvoicePaymentCheckout',
+        'importData',
+        'createOrganization',
+      ]),
+    );
     expect(routes.filter((r) => r.method !== 'POST').some(isKeyedRow)).toBe(false);
     expect(keyedOperations(routes)).toEqual(new Set(keyed));
   });
@@ -34,7 +56,14 @@ describe('which Admin rows take Idempotency-Key', () => {
 });
 
 describe('whose key it is', () => {
-  const orgKey = (keyId: string): Principal => ({ kind: 'organization_key', keyId, organizationId: 'o1', mode: 'live', role: 'Admin', scopes });
+  const orgKey = (keyId: string): Principal => ({
+    kind: 'organization_key',
+    keyId,
+    organizationId: 'o1',
+    mode: 'live',
+    role: 'Admin',
+    scopes,
+  });
   const org = { organizationId: 'o1', mode: 'live' as const };
 
   it('the API key or dashboard user, the organization and the mode', () => {
@@ -43,9 +72,19 @@ describe('whose key it is', () => {
     expect(adminKeyScope({ principal: orgKey('k2'), orgScope: org })).not.toBe(a);
     expect(adminKeyScope({ principal: orgKey('k1'), orgScope: { ...org, mode: 'test' } })).not.toBe(a);
     const system: Principal = { kind: 'system_key', keyId: 'sys', mode: 'live', role: 'Admin', scopes };
-    expect(adminKeyScope({ principal: system, orgScope: org })).not.toBe(adminKeyScope({ principal: system, orgScope: { ...org, organizationId: 'o2' } }));
+    expect(adminKeyScope({ principal: system, orgScope: org })).not.toBe(
+      adminKeyScope({ principal: system, orgScope: { ...org, organizationId: 'o2' } }),
+    );
     expect(adminKeyScope({ principal: system, orgScope: undefined })).toBe('key:sys|system|live');
-    const user: Principal = { kind: 'user', userId: 'u1', sessionId: 's1', organizationId: 'o1', mode: 'live', role: 'Editor', scopes };
+    const user: Principal = {
+      kind: 'user',
+      userId: 'u1',
+      sessionId: 's1',
+      organizationId: 'o1',
+      mode: 'live',
+      role: 'Editor',
+      scopes,
+    };
     expect(adminKeyScope({ principal: user, orgScope: org })).toBe('user:u1|org:o1|live');
   });
 

@@ -1,6 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { SecretBox, type Clock } from '@paymesh/core';
-import { documentIdempotency, IDEMPOTENCY_KEYS, IdempotencyRecords, type IdempotencyDoc, type IdempotencyPluginOptions, type OpenApiTransform } from '@paymesh/http';
+import {
+  documentIdempotency,
+  IDEMPOTENCY_KEYS,
+  IdempotencyRecords,
+  type IdempotencyDoc,
+  type IdempotencyPluginOptions,
+  type OpenApiTransform,
+} from '@paymesh/http';
 import type { DocumentStore } from '@paymesh/store';
 import { principalClientId } from '../domain/principal';
 import type { AnyRoute } from './route-table';
@@ -13,8 +20,10 @@ export const UNKEYED_POSTS: Readonly<Record<string, string>> = {
   previewInvoiceTax: 'computes a preview and stores nothing',
   validateDataImport: 'checks a file and writes nothing',
   exportData: 'reads; the answer is a streamed file',
-  regenerateInvoicePdf: 'the answer is a file (not kept); rendering again replaces the stored PDF, so a repeat is harmless',
-  createClient: "billing keeps its own Idempotency-Key for client creates (per organization and mode, for good; see docs/decisions.md)",
+  regenerateInvoicePdf:
+    'the answer is a file (not kept); rendering again replaces the stored PDF, so a repeat is harmless',
+  createClient:
+    'billing keeps its own Idempotency-Key for client creates (per organization and mode, for good; see docs/decisions.md)',
 };
 
 /** Whether a row honours Idempotency-Key at the gateway. */
@@ -41,7 +50,9 @@ export function adminKeyScope(req: Pick<FastifyRequest, 'principal' | 'orgScope'
   const p = req.principal;
   if (!p) throw new Error('Idempotency-Key looked at before authentication');
   const org = req.orgScope;
-  return org ? `${principalClientId(p)}|org:${org.organizationId}|${org.mode}` : `${principalClientId(p)}|system|${p.mode}`;
+  return org
+    ? `${principalClientId(p)}|org:${org.organizationId}|${org.mode}`
+    : `${principalClientId(p)}|system|${p.mode}`;
 }
 
 /** The /v1 alias and /api/v1 are one route. */
@@ -53,7 +64,12 @@ export function adminKeyPath(req: Pick<FastifyRequest, 'url'>): string {
 export const ADMIN_KEY_SCOPE_TEXT = 'scoped to the API key (or dashboard user), the organization and the data mode';
 
 /** The plugin options of the Admin API: records in the gateway's store, answers sealed with SECRETS_KEYRING. */
-export function adminIdempotency(opts: { store: DocumentStore; keyring: string; routes: readonly AnyRoute[]; clock?: Clock }): IdempotencyPluginOptions {
+export function adminIdempotency(opts: {
+  store: DocumentStore;
+  keyring: string;
+  routes: readonly AnyRoute[];
+  clock?: Clock;
+}): IdempotencyPluginOptions {
   return {
     records: new IdempotencyRecords({
       collection: opts.store.collection<IdempotencyDoc>(IDEMPOTENCY_KEYS),
@@ -67,6 +83,9 @@ export function adminIdempotency(opts: { store: DocumentStore; keyring: string; 
 }
 
 /** The Admin OpenAPI transform with Idempotency-Key on the keyed operations. */
-export function documentAdminIdempotency(transform: OpenApiTransform, operations: ReadonlySet<string>): OpenApiTransform {
+export function documentAdminIdempotency(
+  transform: OpenApiTransform,
+  operations: ReadonlySet<string>,
+): OpenApiTransform {
   return documentIdempotency(transform, operations, ADMIN_KEY_SCOPE_TEXT);
 }

@@ -11,7 +11,11 @@ export function responseSchemas(def: AnyRoute): Record<number, ZodTypeAny> {
   if ((status === 204) !== (def.response === null)) {
     throw new Error(`${def.method} ${def.path}: a 204 answer has no body, and only a 204 answer may have none`);
   }
-  return { [status]: (def.response as ZodTypeAny | null) ?? noContent, ...errorResponses(errorStatuses(def)), ...(def.errorBodies as Record<number, ZodTypeAny> | undefined) };
+  return {
+    [status]: (def.response as ZodTypeAny | null) ?? noContent,
+    ...errorResponses(errorStatuses(def)),
+    ...(def.errorBodies as Record<number, ZodTypeAny> | undefined),
+  };
 }
 
 const documented = documentResponses(ERROR_DESCRIPTIONS);
@@ -30,7 +34,11 @@ export const openApiTransform: OpenApiTransform = (input) => {
     // A file as the request body: documented under its media type as binary.
     const schema = out.schema as Record<string, unknown>;
     schema.consumes = [upload.contentType];
-    schema.body = { type: 'string', format: 'binary', description: `${upload.description} (at most ${upload.maxBytes} bytes)` };
+    schema.body = {
+      type: 'string',
+      format: 'binary',
+      description: `${upload.description} (at most ${upload.maxBytes} bytes)`,
+    };
   }
   const file = config?.file;
   const response = (out.schema as { response?: Documented } | undefined)?.response;
@@ -43,7 +51,9 @@ export const openApiTransform: OpenApiTransform = (input) => {
       headers: {
         ...headers,
         'Content-Disposition': { type: 'string', description: 'inline; filename="<file name>"' },
-        ...Object.fromEntries(Object.entries(file.headers ?? {}).map(([name, description]) => [name, { type: 'string', description }])),
+        ...Object.fromEntries(
+          Object.entries(file.headers ?? {}).map(([name, description]) => [name, { type: 'string', description }]),
+        ),
       },
     };
   }

@@ -13,10 +13,38 @@ describe('resource rows', () => {
 
   it('derive scope, role, audience, tag and status from the method', () => {
     const rows = [
-      things({ method: 'GET', path: '/things', operationId: 'listThings', summary: 's', response: body, handler: async () => ({ id: 'x' }) }),
-      things({ method: 'POST', path: '/things', operationId: 'createThing', summary: 's', response: body, handler: async () => ({ id: 'x' }) }),
-      things({ method: 'PUT', path: '/things/:id', operationId: 'updateThing', summary: 's', response: body, handler: async () => ({ id: 'x' }) }),
-      things({ method: 'DELETE', path: '/things/:id', operationId: 'deleteThing', summary: 's', response: null, handler }),
+      things({
+        method: 'GET',
+        path: '/things',
+        operationId: 'listThings',
+        summary: 's',
+        response: body,
+        handler: async () => ({ id: 'x' }),
+      }),
+      things({
+        method: 'POST',
+        path: '/things',
+        operationId: 'createThing',
+        summary: 's',
+        response: body,
+        handler: async () => ({ id: 'x' }),
+      }),
+      things({
+        method: 'PUT',
+        path: '/things/:id',
+        operationId: 'updateThing',
+        summary: 's',
+        response: body,
+        handler: async () => ({ id: 'x' }),
+      }),
+      things({
+        method: 'DELETE',
+        path: '/things/:id',
+        operationId: 'deleteThing',
+        summary: 's',
+        response: null,
+        handler,
+      }),
     ];
     expect(rows.map((r) => [r.scope, r.role, r.audience, r.tag, successStatus(r)])).toEqual([
       ['provider:read', 'Viewer', 'organization', 'Things', 200],
@@ -28,21 +56,60 @@ describe('resource rows', () => {
 
   it('take the action, write role, role and status a row or resource names', () => {
     const adminWrites = resource({ tag: 'T', scopePrefix: 'provider', writeRole: 'Admin', audience: 'system' });
-    const toggle = adminWrites({ method: 'PUT', path: '/t/:id/toggle', action: 'execute', operationId: 'toggle', summary: 's', response: body, handler: async () => ({ id: 'x' }) });
+    const toggle = adminWrites({
+      method: 'PUT',
+      path: '/t/:id/toggle',
+      action: 'execute',
+      operationId: 'toggle',
+      summary: 's',
+      response: body,
+      handler: async () => ({ id: 'x' }),
+    });
     expect([toggle.scope, toggle.role, toggle.audience]).toEqual(['provider:execute', 'Admin', 'system']);
-    const read = adminWrites({ method: 'GET', path: '/t', operationId: 'list', summary: 's', response: body, handler: async () => ({ id: 'x' }) });
+    const read = adminWrites({
+      method: 'GET',
+      path: '/t',
+      operationId: 'list',
+      summary: 's',
+      response: body,
+      handler: async () => ({ id: 'x' }),
+    });
     expect(read.role).toBe('Viewer');
-    const verify = things({ method: 'GET', path: '/t/verify', action: 'execute', role: 'Editor', operationId: 'v', summary: 's', response: body, handler: async () => ({ id: 'x' }) });
+    const verify = things({
+      method: 'GET',
+      path: '/t/verify',
+      action: 'execute',
+      role: 'Editor',
+      operationId: 'v',
+      summary: 's',
+      response: body,
+      handler: async () => ({ id: 'x' }),
+    });
     expect([verify.scope, verify.role]).toEqual(['provider:execute', 'Editor']);
-    const created200 = things({ method: 'POST', path: '/t', status: 200, operationId: 'c', summary: 's', response: body, handler: async () => ({ id: 'x' }) });
+    const created200 = things({
+      method: 'POST',
+      path: '/t',
+      status: 200,
+      operationId: 'c',
+      summary: 's',
+      response: body,
+      handler: async () => ({ id: 'x' }),
+    });
     expect(successStatus(created200)).toBe(200);
   });
 
   it('refuses a scope the specification does not have, when the table is built', () => {
     const domains = resource({ tag: 'Domains', scopePrefix: 'domain' });
-    expect(() => domains({ method: 'PUT', path: '/domains/:id', operationId: 'u', summary: 's', response: body, handler: async () => ({ id: 'x' }) })).toThrow(
-      'PUT /domains/:id: domain:update is not a scope of the specification',
-    );
+    expect(() =>
+      domains({
+        method: 'PUT',
+        path: '/domains/:id',
+        operationId: 'u',
+        summary: 's',
+        response: body,
+        handler: async () => ({ id: 'x' }),
+      }),
+    ).toThrow('PUT /domains/:id: domain:update is not a scope of the specification');
   });
 });
 
@@ -58,7 +125,17 @@ describe('documented answers', () => {
 
   it('a 204 row without a body is refused, as is a body on 204', () => {
     const row = (over: Partial<AnyRoute>): AnyRoute => ({
-      method: 'DELETE', path: '/x/:id', scope: 'site:delete', role: 'Admin', audience: 'organization', tag: 'X', summary: 's', operationId: 'x', response: null, handler, ...over,
+      method: 'DELETE',
+      path: '/x/:id',
+      scope: 'site:delete',
+      role: 'Admin',
+      audience: 'organization',
+      tag: 'X',
+      summary: 's',
+      operationId: 'x',
+      response: null,
+      handler,
+      ...over,
     });
     expect(Object.keys(responseSchemas(row({})))).toEqual(['204', '400', '401', '403', '404', '429']);
     expect(() => responseSchemas(row({ status: 200 }))).toThrow(/204/);
@@ -67,13 +144,17 @@ describe('documented answers', () => {
 
   it('documents 404 where an organization or a path ID is resolved, and the conflicts a row names', () => {
     expect(errorStatuses({ audience: 'system', path: '/system/organizations' })).toEqual([400, 401, 403, 429]);
-    expect(errorStatuses({ audience: 'system', path: '/system/api-keys/:id', errors: [409] })).toEqual([400, 401, 403, 404, 409, 429]);
+    expect(errorStatuses({ audience: 'system', path: '/system/api-keys/:id', errors: [409] })).toEqual([
+      400, 401, 403, 404, 409, 429,
+    ]);
     expect(errorStatuses({ audience: 'organization', path: '/sites' })).toEqual([400, 401, 403, 404, 429]);
   });
 
   it('sites and providers keep the scopes and roles of the specification', () => {
     const of = (prefix: string) =>
-      routes.filter((r) => r.path.startsWith(prefix)).map((r) => `${r.method} ${r.path} ${r.scope} ${r.role} ${successStatus(r)}`);
+      routes
+        .filter((r) => r.path.startsWith(prefix))
+        .map((r) => `${r.method} ${r.path} ${r.scope} ${r.role} ${successStatus(r)}`);
     expect(of('/sites')).toEqual([
       'GET /sites site:read Viewer 200',
       'GET /sites/:id site:read Viewer 200',

@@ -41,7 +41,11 @@ export type ErrorStatus = 409 | 422 | 503;
 export const fileAnswer = z.object({
   bytes: z.instanceof(Buffer).optional(),
   stream: z.instanceof(Readable).optional(),
-  filename: z.string().min(1).max(200).regex(/^[^"\\/\r\n]+$/, 'must be a file name without quotes, slashes or line breaks'),
+  filename: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^"\\/\r\n]+$/, 'must be a file name without quotes, slashes or line breaks'),
   headers: z.record(z.string()).default({}),
 });
 export type FileAnswer = z.input<typeof fileAnswer>;
@@ -152,9 +156,21 @@ export function successStatus(def: AnyRoute): number {
 type Action = 'read' | 'create' | 'update' | 'delete' | 'execute';
 
 /** The scope action a method implies: reads read, POST creates, PUT/PATCH update, DELETE deletes. */
-const ACTION_OF: Readonly<Record<HttpMethod, Action>> = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
+const ACTION_OF: Readonly<Record<HttpMethod, Action>> = {
+  GET: 'read',
+  POST: 'create',
+  PUT: 'update',
+  PATCH: 'update',
+  DELETE: 'delete',
+};
 /** The spec's default minimum roles: Viewers read, Editors write, Admins delete. */
-const ROLE_OF: Readonly<Record<HttpMethod, Role>> = { GET: 'Viewer', POST: 'Editor', PUT: 'Editor', PATCH: 'Editor', DELETE: 'Admin' };
+const ROLE_OF: Readonly<Record<HttpMethod, Role>> = {
+  GET: 'Viewer',
+  POST: 'Editor',
+  PUT: 'Editor',
+  PATCH: 'Editor',
+  DELETE: 'Admin',
+};
 
 export interface ResourceDefaults {
   tag: string;
@@ -167,10 +183,12 @@ export interface ResourceDefaults {
 }
 
 /** A row of a resource: method, path, summary, operationId, schemas and handler; the rest comes from the resource. */
-export type ResourceRow<B extends ZodTypeAny | undefined, Q extends ZodTypeAny | undefined, P extends ZodTypeAny | undefined, R extends ZodTypeAny | null> = Omit<
-  RouteDef<B, Q, P, R>,
-  'scope' | 'role' | 'audience' | 'tag'
-> & {
+export type ResourceRow<
+  B extends ZodTypeAny | undefined,
+  Q extends ZodTypeAny | undefined,
+  P extends ZodTypeAny | undefined,
+  R extends ZodTypeAny | null,
+> = Omit<RouteDef<B, Q, P, R>, 'scope' | 'role' | 'audience' | 'tag'> & {
   /** Scope action when the method's is not the one (a POST that executes, a GET that executes). */
   action?: Action;
   role?: Role;

@@ -69,7 +69,10 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
         // A file answer is documented under its own media type (its error answers stay JSON).
       },
       // The OpenAPI transform documents a file answer and a file upload from it; a file upload always needs its body.
-      config: { ...(def.file ? { file: def.file } : {}), ...(def.upload ? { upload: def.upload, optionalBody: false } : {}) },
+      config: {
+        ...(def.file ? { file: def.file } : {}),
+        ...(def.upload ? { upload: def.upload, optionalBody: false } : {}),
+      },
       // A file upload may be larger than a JSON body.
       ...(def.upload ? { bodyLimit: def.upload.maxBytes } : {}),
       // Authentication and authorization run before validation: an unauthenticated caller learns nothing about the payload rules.
@@ -81,7 +84,8 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
       handler: async (req, reply) => {
         const principal = req.principal;
         if (!principal) throw new Error('route reached without a principal');
-        if (def.upload && !Buffer.isBuffer(req.body)) throw new ValidationError(`body: send the file with Content-Type ${def.upload.contentType}`);
+        if (def.upload && !Buffer.isBuffer(req.body))
+          throw new ValidationError(`body: send the file with Content-Type ${def.upload.contentType}`);
         let result: unknown;
         try {
           result = await def.handler({
@@ -156,21 +160,38 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
     await app.register(swagger, {
       openapi: {
         openapi: '3.0.3',
-        info: { title: 'Paymesh Admin API', version: '1.0.0', description: 'Merchant and operator integration surface. Every route names its scope and minimum role.' },
+        info: {
+          title: 'Paymesh Admin API',
+          version: '1.0.0',
+          description: 'Merchant and operator integration surface. Every route names its scope and minimum role.',
+        },
         servers: [{ url: '/' }],
         components: {
           securitySchemes: {
-            bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key sk_live_<keyId>.<secret> / sk_test_... or dashboard JWT' },
-            refreshCookie: { type: 'apiKey', in: 'cookie', name: REFRESH_COOKIE, description: 'HTTP-only refresh cookie of a dashboard session (set by completeSignIn)' },
+            bearerAuth: {
+              type: 'http',
+              scheme: 'bearer',
+              description: 'API key sk_live_<keyId>.<secret> / sk_test_... or dashboard JWT',
+            },
+            refreshCookie: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: REFRESH_COOKIE,
+              description: 'HTTP-only refresh cookie of a dashboard session (set by completeSignIn)',
+            },
           },
         },
       },
-      transform: opts.idempotency ? documentAdminIdempotency(openApiTransform, opts.idempotency.operations) : openApiTransform,
+      transform: opts.idempotency
+        ? documentAdminIdempotency(openApiTransform, opts.idempotency.operations)
+        : openApiTransform,
       transformObject: (input) => openApiOptionalBodies(openApiComponents(input)),
     });
     await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
     // The documented address of the interactive description; swagger-ui serves it at docs/.
-    app.get(`${API_PREFIX}/docs/index.html`, { schema: { hide: true } }, (_req, reply) => reply.redirect(`${API_PREFIX}/docs/`));
+    app.get(`${API_PREFIX}/docs/index.html`, { schema: { hide: true } }, (_req, reply) =>
+      reply.redirect(`${API_PREFIX}/docs/`),
+    );
   }
   await app.register(
     async (scope) => {

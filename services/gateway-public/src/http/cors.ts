@@ -82,7 +82,8 @@ export function originDecider(list: OriginAllowList): (req: FastifyRequest, orig
     if (origin === list.mainFrontendOrigin) return true;
     const path = req.url;
     const session = SESSION_PATH.exec(path)?.[1] ?? bodySession(req);
-    if (session) return ask(`s:${session}:${origin}`, origin, () => list.sessionAllows(decodeURIComponent(session), origin, req));
+    if (session)
+      return ask(`s:${session}:${origin}`, origin, () => list.sessionAllows(decodeURIComponent(session), origin, req));
     const tx = TRANSACTION_PATH.exec(path)?.[1];
     if (tx) return ask(`t:${tx}:${origin}`, origin, () => list.transactionAllows(decodeURIComponent(tx), origin));
     if (CREATE_PATH.test(path) && req.method === 'OPTIONS') return verifiedOrigins.has(origin);

@@ -1,7 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SecretBox, type Clock } from '@paymesh/core';
-import { documentIdempotency, IDEMPOTENCY_KEYS, IdempotencyRecords, type IdempotencyDoc, type IdempotencyPluginOptions, type OpenApiTransform } from '@paymesh/http';
+import {
+  documentIdempotency,
+  IDEMPOTENCY_KEYS,
+  IdempotencyRecords,
+  type IdempotencyDoc,
+  type IdempotencyPluginOptions,
+  type OpenApiTransform,
+} from '@paymesh/http';
 import type { DocumentStore } from '@paymesh/store';
 import { parse, required } from './routes/parse';
 
@@ -23,7 +30,12 @@ export function publicKeyScope(req: Pick<FastifyRequest, 'body'>): string {
 export const PUBLIC_KEY_SCOPE_TEXT = 'scoped to the checkout session named in the body (sessionPublicId)';
 
 /** The plugin options of the Main Backend: records in the gateway's store, answers sealed with SECRETS_KEYRING. */
-export function publicIdempotency(opts: { store: DocumentStore; keyring: string; clock?: Clock; waitMs?: number }): IdempotencyPluginOptions {
+export function publicIdempotency(opts: {
+  store: DocumentStore;
+  keyring: string;
+  clock?: Clock;
+  waitMs?: number;
+}): IdempotencyPluginOptions {
   return {
     records: new IdempotencyRecords({
       collection: opts.store.collection<IdempotencyDoc>(IDEMPOTENCY_KEYS),

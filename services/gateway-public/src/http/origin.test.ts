@@ -15,10 +15,14 @@ describe('browser origin of buyer requests', () => {
   it('passes other origins on for the site check, Origin before Referer', () => {
     expect(browserOriginFor({ origin: 'https://shop.example' }, MAIN)).toBe('https://shop.example');
     expect(browserOriginFor({ referer: 'https://shop.example:8443/cart' }, MAIN)).toBe('https://shop.example:8443');
-    expect(browserOriginFor({ origin: 'https://shop.example', referer: `${MAIN}/x` }, MAIN)).toBe('https://shop.example');
+    expect(browserOriginFor({ origin: 'https://shop.example', referer: `${MAIN}/x` }, MAIN)).toBe(
+      'https://shop.example',
+    );
   });
   it('refuses unreadable origins with 403', () => {
     expect(() => browserOriginFor({ origin: 'null' }, MAIN)).toThrow(expect.objectContaining({ httpStatus: 403 }));
-    expect(() => browserOriginFor({ referer: 'file:///etc/passwd' }, MAIN)).toThrow(expect.objectContaining({ httpStatus: 403 }));
+    expect(() => browserOriginFor({ referer: 'file:///etc/passwd' }, MAIN)).toThrow(
+      expect.objectContaining({ httpStatus: 403 }),
+    );
   });
 });

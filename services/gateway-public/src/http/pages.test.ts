@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkoutShell, pageLanguage, PAGE_LANGUAGES, WEB_DIR, type WebPages } from './pages';
 
-const messagesOf = (lang: string): Record<string, string> => JSON.parse(readFileSync(join(WEB_DIR, 'messages', `${lang}.json`), 'utf8'));
+const messagesOf = (lang: string): Record<string, string> =>
+  JSON.parse(readFileSync(join(WEB_DIR, 'messages', `${lang}.json`), 'utf8'));
 
 describe('buyer page language', () => {
   it('takes ?lang= first, then the best Accept-Language match, else English', () => {
@@ -20,7 +21,10 @@ describe('buyer page language', () => {
     for (const lang of PAGE_LANGUAGES) {
       const m = messagesOf(lang);
       expect(Object.keys(m).sort(), lang).toEqual(keys);
-      expect(Object.values(m).every((v) => typeof v === 'string' && v.trim() !== ''), lang).toBe(true);
+      expect(
+        Object.values(m).every((v) => typeof v === 'string' && v.trim() !== ''),
+        lang,
+      ).toBe(true);
     }
   });
 });
@@ -40,11 +44,16 @@ describe('checkout shell', () => {
     expect(html).not.toMatch(/\sstyle=|<style/);
     expect(html.match(/<script/g)).toHaveLength(2);
     // Every form control has a label.
-    for (const id of ['name', 'email', 'line1', 'postalCode', 'city', 'country', 'vatId']) expect(html).toContain(`<label for="${id}">`);
+    for (const id of ['name', 'email', 'line1', 'postalCode', 'city', 'country', 'vatId'])
+      expect(html).toContain(`<label for="${id}">`);
   });
 
   it('escapes texts in the markup and cannot be broken out of by the embedded messages', () => {
-    const hostile = { ...messagesOf('en'), title: '<img src=x onerror=alert(1)>', heading: '</script><script>alert(1)</script>' };
+    const hostile = {
+      ...messagesOf('en'),
+      title: '<img src=x onerror=alert(1)>',
+      heading: '</script><script>alert(1)</script>',
+    };
     const html = checkoutShell(pages(hostile), 'en');
     expect(html).toContain('<title>&lt;img src=x onerror=alert(1)&gt;</title>');
     expect(html).not.toContain('</script><script>alert(1)');

@@ -27,17 +27,24 @@ export const WEB_DIR = join(__dirname, '..', '..', 'web');
  */
 export function loadWebPages(webDir = WEB_DIR): WebPages {
   const manifestFile = join(webDir, 'dist', 'manifest.json');
-  if (!existsSync(manifestFile)) throw new Error(`${manifestFile} is missing: run \`pnpm build\` (it builds the hosted checkout page)`);
+  if (!existsSync(manifestFile))
+    throw new Error(`${manifestFile} is missing: run \`pnpm build\` (it builds the hosted checkout page)`);
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as WebPages['manifest'];
   const messages = Object.fromEntries(
-    PAGE_LANGUAGES.map((lang) => [lang, JSON.parse(readFileSync(join(webDir, 'messages', `${lang}.json`), 'utf8')) as Messages]),
+    PAGE_LANGUAGES.map((lang) => [
+      lang,
+      JSON.parse(readFileSync(join(webDir, 'messages', `${lang}.json`), 'utf8')) as Messages,
+    ]),
   ) as Record<PageLanguage, Messages>;
   return { assetsDir: join(webDir, 'dist', 'assets'), manifest, messages };
 }
 
 /** `?lang=` when it names a page language, else the best match of Accept-Language, else English. */
 export function pageLanguage(query: unknown, acceptLanguage: string | undefined): PageLanguage {
-  const asked = typeof query === 'object' && query !== null && 'lang' in query ? String((query as { lang: unknown }).lang).toLowerCase() : '';
+  const asked =
+    typeof query === 'object' && query !== null && 'lang' in query
+      ? String((query as { lang: unknown }).lang).toLowerCase()
+      : '';
   if ((PAGE_LANGUAGES as readonly string[]).includes(asked)) return asked as PageLanguage;
   const best = new Negotiator({ headers: { 'accept-language': acceptLanguage ?? '' } }).language([...PAGE_LANGUAGES]);
   return (best as PageLanguage | undefined) ?? PAGE_LANGUAGES[0];
@@ -227,7 +234,12 @@ const PAGE_CSP = {
 };
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).header('cache-control', 'no-cache').header('vary', 'Accept-Language').type('text/html; charset=utf-8').send(body);
+  return reply
+    .code(status)
+    .header('cache-control', 'no-cache')
+    .header('vary', 'Accept-Language')
+    .type('text/html; charset=utf-8')
+    .send(body);
 }
 
 /**
@@ -238,8 +250,14 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
  */
 export async function registerPages(app: FastifyInstance, pages: WebPages): Promise<void> {
   // One shell per language, rendered once.
-  const shells = Object.fromEntries(PAGE_LANGUAGES.map((lang) => [lang, checkoutShell(pages, lang)])) as Record<PageLanguage, string>;
-  const portalShells = Object.fromEntries(PAGE_LANGUAGES.map((lang) => [lang, portalShell(pages, lang)])) as Record<PageLanguage, string>;
+  const shells = Object.fromEntries(PAGE_LANGUAGES.map((lang) => [lang, checkoutShell(pages, lang)])) as Record<
+    PageLanguage,
+    string
+  >;
+  const portalShells = Object.fromEntries(PAGE_LANGUAGES.map((lang) => [lang, portalShell(pages, lang)])) as Record<
+    PageLanguage,
+    string
+  >;
   await app.register(async (scope) => {
     await scope.register(helmet, {
       contentSecurityPolicy: PAGE_CSP,
@@ -267,9 +285,13 @@ export async function registerPages(app: FastifyInstance, pages: WebPages): Prom
     scope.get('/portal/magic-link', { schema: { hide: true } }, async (req, reply) => {
       return html(reply, 200, portalShells[pageLanguage(req.query, req.headers['accept-language'])]);
     });
-    scope.get<{ Params: { organizationId: string } }>('/portal/:organizationId', { schema: { hide: true } }, async (req, reply) => {
-      const lang = pageLanguage(req.query, req.headers['accept-language']);
-      return html(reply, ORGANIZATION_ID.test(req.params.organizationId) ? 200 : 404, portalShells[lang]);
-    });
+    scope.get<{ Params: { organizationId: string } }>(
+      '/portal/:organizationId',
+      { schema: { hide: true } },
+      async (req, reply) => {
+        const lang = pageLanguage(req.query, req.headers['accept-language']);
+        return html(reply, ORGANIZATION_ID.test(req.params.organizationId) ? 200 : 404, portalShells[lang]);
+      },
+    );
   });
 }

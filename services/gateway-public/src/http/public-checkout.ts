@@ -14,7 +14,12 @@ const answers = new WeakMap<FastifyRequest, Map<string, Promise<PublicCheckout>>
  * failed call (a foreign origin, checkout unavailable) the next asker calls again and sees its own
  * error.
  */
-export function publicCheckoutFor(req: FastifyRequest, clients: Clients, sessionPublicId: string, browserOrigin: string): Promise<PublicCheckout> {
+export function publicCheckoutFor(
+  req: FastifyRequest,
+  clients: Clients,
+  sessionPublicId: string,
+  browserOrigin: string,
+): Promise<PublicCheckout> {
   let asked = answers.get(req);
   if (!asked) {
     asked = new Map();
@@ -24,7 +29,12 @@ export function publicCheckoutFor(req: FastifyRequest, clients: Clients, session
   const known = asked.get(key);
   if (known) return known;
   const cp = clients.checkoutPayments;
-  const answer = rpc<checkoutPayments.GetPublicCheckoutRequest, PublicCheckout>(cp, cp.getPublicCheckout, { sessionPublicId, browserOrigin }, clients.deadlineMs);
+  const answer = rpc<checkoutPayments.GetPublicCheckoutRequest, PublicCheckout>(
+    cp,
+    cp.getPublicCheckout,
+    { sessionPublicId, browserOrigin },
+    clients.deadlineMs,
+  );
   asked.set(key, answer);
   answer.catch(() => {
     if (asked.get(key) === answer) asked.delete(key);

@@ -9,7 +9,9 @@ export const publicCheckout = z.object({
   currency: z.string(),
   amount: z.number().int().describe('minor units'),
   status: z.string().describe('pending, completed or expired'),
-  lineItems: z.array(z.object({ name: z.string(), quantity: z.number().int(), unitAmount: z.number().int().describe('minor units') })),
+  lineItems: z.array(
+    z.object({ name: z.string(), quantity: z.number().int(), unitAmount: z.number().int().describe('minor units') }),
+  ),
   providers: z.array(z.string()).describe('provider records offered to the buyer'),
   branding: z.object({ logo: z.string().optional(), primaryColor: z.string().optional() }),
   expiresAt: timestamp,
@@ -18,9 +20,21 @@ export const publicCheckout = z.object({
 
 export const handoffCreated = z.object({ handoffToken: z.string(), expiresInSeconds: z.number().int() });
 
-const billingAddress = z.object({ name: z.string(), email: z.string(), line1: z.string(), city: z.string(), postalCode: z.string(), country: z.string(), vatId: z.string().optional() });
+const billingAddress = z.object({
+  name: z.string(),
+  email: z.string(),
+  line1: z.string(),
+  city: z.string(),
+  postalCode: z.string(),
+  country: z.string(),
+  vatId: z.string().optional(),
+});
 
-export const handoffConsumed = z.object({ providerId: z.string(), billingAddress: billingAddress.optional(), createdAt: timestamp });
+export const handoffConsumed = z.object({
+  providerId: z.string(),
+  billingAddress: billingAddress.optional(),
+  createdAt: timestamp,
+});
 
 export const transactionCreated = z.object({
   transactionId: z.string(),
@@ -36,30 +50,55 @@ export const transactionStatus = z.object({
   amount: z.number().int(),
   currency: z.string(),
   returnUrl: z.string().optional(),
-  cancelUrl: z.string().optional().describe('with {transactionId} replaced; where the hosted checkout sends a buyer whose payment was canceled or failed'),
+  cancelUrl: z
+    .string()
+    .optional()
+    .describe(
+      'with {transactionId} replaced; where the hosted checkout sends a buyer whose payment was canceled or failed',
+    ),
   createdAt: timestamp,
 });
 
-export const transactionAction = z.object({ transactionId: z.string(), status: z.number().int(), subState: z.string().optional() });
+export const transactionAction = z.object({
+  transactionId: z.string(),
+  status: z.number().int(),
+  subState: z.string().optional(),
+});
 
 /** Answer of `POST /vat/validate`: the spec's `valid`, `companyName`, `address` and the check's evidence. */
 export const vatValidation = z.object({
   valid: z.boolean().describe('VIES confirms the VAT ID is registered'),
-  companyName: z.string().describe('as VIES knows it; always present, the empty string where the member state withholds it (e.g. DE) or for an invalid ID'),
-  address: z.string().describe('as VIES knows it (lines separated by \\n); always present, the empty string where withheld or for an invalid ID'),
+  companyName: z
+    .string()
+    .describe(
+      'as VIES knows it; always present, the empty string where the member state withholds it (e.g. DE) or for an invalid ID',
+    ),
+  address: z
+    .string()
+    .describe(
+      'as VIES knows it (lines separated by \\n); always present, the empty string where withheld or for an invalid ID',
+    ),
   vatId: z.string().describe('the VAT ID normalized: prefix and number, no separators (DE123456789)'),
   countryCode: z.string().describe('VIES prefix of the VAT ID (EL for Greece, XI for Northern Ireland)'),
   status: z.enum(['valid', 'invalid']),
   checkedAt: timestamp.describe('when VIES answered (a cached answer keeps its time)'),
-  consultationNumber: z.string().nullable().describe('VIES consultation number; null for these public checks, which name no requester'),
+  consultationNumber: z
+    .string()
+    .nullable()
+    .describe('VIES consultation number; null for these public checks, which name no requester'),
 });
 
 /** Answer of `GET /vat/eu-country/:code`. */
 export const euCountryView = z.object({
   countryCode: z.string().describe('ISO 3166-1 alpha-2 (GR for Greece), or XI for Northern Ireland'),
   euMember: z.boolean().describe('an EU member state'),
-  euVatAreaForGoods: z.boolean().describe('inside the EU VAT area for goods: the member states and Northern Ireland (XI)'),
-  vatPrefix: z.string().nullable().describe('prefix of its VAT IDs in VIES (EL for Greece); null outside the EU VAT area'),
+  euVatAreaForGoods: z
+    .boolean()
+    .describe('inside the EU VAT area for goods: the member states and Northern Ireland (XI)'),
+  vatPrefix: z
+    .string()
+    .nullable()
+    .describe('prefix of its VAT IDs in VIES (EL for Greece); null outside the EU VAT area'),
   name: z.string().describe('English short name'),
 });
 
@@ -84,11 +123,18 @@ const portalDocument = z.object({
   total: z.number().int().describe('gross, minor units'),
   amountDue: z.number().int().describe('still to pay, minor units (0 for credit notes)'),
   pdfAvailable: z.boolean(),
-  eInvoiceFormats: z.array(z.enum(['xrechnung', 'peppol', 'zugferd'])).describe('e-invoice formats offered for download (issued invoices only)'),
+  eInvoiceFormats: z
+    .array(z.enum(['xrechnung', 'peppol', 'zugferd']))
+    .describe('e-invoice formats offered for download (issued invoices only)'),
   createdAt: timestamp,
 });
 
-export const portalDocumentPage = z.object({ items: z.array(portalDocument), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+export const portalDocumentPage = z.object({
+  items: z.array(portalDocument),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
 
 const nullableTime = z.string().nullable();
 

@@ -60,7 +60,8 @@ const documented = openApiTransform(PUBLIC_ERROR_DESCRIPTIONS);
  * (buyers are anonymous; provider webhooks carry the provider's signature instead).
  */
 export function publicSecurity(url: string): Record<string, string[]>[] {
-  if (/^\/api\/v1\/portal\/auth\/(refresh|logout)$/.test(url)) return url.endsWith('logout') ? [{ portalRefreshCookie: [] }, {}] : [{ portalRefreshCookie: [] }];
+  if (/^\/api\/v1\/portal\/auth\/(refresh|logout)$/.test(url))
+    return url.endsWith('logout') ? [{ portalRefreshCookie: [] }, {}] : [{ portalRefreshCookie: [] }];
   if (url.startsWith('/api/v1/portal/auth/')) return [];
   if (url.startsWith('/api/v1/portal/')) return [{ portalSession: [] }];
   return [];
@@ -120,7 +121,10 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
     if (r.url.startsWith('/api/v1/')) markOptionalBody(r);
   });
   const { onRoute } = opts;
-  if (onRoute) app.addHook('onRoute', (r) => onRoute({ method: r.method, url: r.url, optionalBody: r.config?.optionalBody === true }));
+  if (onRoute)
+    app.addHook('onRoute', (r) =>
+      onRoute({ method: r.method, url: r.url, optionalBody: r.config?.optionalBody === true }),
+    );
   await app.register(requestContextPlugin);
   await app.register(errorEnvelopePlugin);
   await app.register(inputGuardPlugin);
@@ -138,17 +142,32 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'Paymesh Main Backend', version: '1.0.0', description: 'Buyer-facing checkout and transaction routes (no credentials; browsers need an allowed Origin) and provider webhook intake.' },
+      info: {
+        title: 'Paymesh Main Backend',
+        version: '1.0.0',
+        description:
+          'Buyer-facing checkout and transaction routes (no credentials; browsers need an allowed Origin) and provider webhook intake.',
+      },
       servers: [{ url: '/' }],
       components: {
         securitySchemes: {
-          portalSession: { type: 'http', scheme: 'bearer', description: 'Portal session token (verify-otp, magic-link or refresh)' },
-          portalRefreshCookie: { type: 'apiKey', in: 'cookie', name: PORTAL_REFRESH_COOKIE, description: 'HTTP-only portal refresh cookie' },
+          portalSession: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Portal session token (verify-otp, magic-link or refresh)',
+          },
+          portalRefreshCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: PORTAL_REFRESH_COOKIE,
+            description: 'HTTP-only portal refresh cookie',
+          },
         },
       },
     },
     transform: documentPublicIdempotency(fileAwareTransform),
-    transformObject: (input) => openApiOptionalBodies('openapiObject' in input ? input.openapiObject : input.swaggerObject),
+    transformObject: (input) =>
+      openApiOptionalBodies('openapiObject' in input ? input.openapiObject : input.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/api/v1/docs' });
   await registerHookRoutes(app, opts.clients);

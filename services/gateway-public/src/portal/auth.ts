@@ -45,7 +45,8 @@ function hmacHex(key: Buffer, value: string): string {
   return createHmac('sha256', key).update(value).digest('hex');
 }
 
-const codeHashOf = (deps: PortalDeps, t: Tenant, email: string, code: string) => hmacHex(deps.settings.otpKey, `otp\n${t.organizationId}\n${t.mode}\n${email}\n${code}`);
+const codeHashOf = (deps: PortalDeps, t: Tenant, email: string, code: string) =>
+  hmacHex(deps.settings.otpKey, `otp\n${t.organizationId}\n${t.mode}\n${email}\n${code}`);
 
 /**
  * Counts a code request against the address's budget (known or not, so the answer cannot tell
@@ -58,10 +59,18 @@ export async function chargeOtpRequest(deps: PortalDeps, email: string): Promise
   const emailDigest = hmacHex(s.otpKey, `otp-request\n${email}`);
   const requests = deps.store.collection<OtpRequestDoc>(PORTAL_OTP_REQUESTS);
   await requests.deleteMany({ emailDigest, createdAt: { $lt: windowStart } });
-  const recent = await requests.find({ emailDigest, createdAt: { $gte: windowStart } }, { sort: { createdAt: 1 }, limit: s.otpRequestsPerEmail });
+  const recent = await requests.find(
+    { emailDigest, createdAt: { $gte: windowStart } },
+    { sort: { createdAt: 1 }, limit: s.otpRequestsPerEmail },
+  );
   if (recent.items.length >= s.otpRequestsPerEmail) {
     const oldest = recent.items[0]?.createdAt ?? iso(now);
-    return { retryAfterSeconds: Math.max(1, Math.ceil((new Date(oldest).getTime() + s.otpRequestWindowSeconds * 1000 - now) / 1000)) };
+    return {
+      retryAfterSeconds: Math.max(
+        1,
+        Math.ceil((new Date(oldest).getTime() + s.otpRequestWindowSeconds * 1000 - now) / 1000),
+      ),
+    };
   }
   await requests.insert({ emailDigest, createdAt: iso(now) });
   return null;
@@ -74,7 +83,10 @@ export async function chargeOtpRequest(deps: PortalDeps, email: string): Promise
  */
 export async function issueOtp(deps: PortalDeps, t: Tenant, email: string, requestId: string): Promise<void> {
   if (!(await mayUsePortal(deps, t, email))) {
-    deps.logger.info({ requestId, organizationId: t.organizationId, mode: t.mode }, 'portal code requested for an address without portal access; nothing sent');
+    deps.logger.info(
+      { requestId, organizationId: t.organizationId, mode: t.mode },
+      'portal code requested for an address without portal access; nothing sent',
+    );
     return;
   }
   const now = deps.clock.now();
@@ -90,7 +102,9 @@ export async function issueOtp(deps: PortalDeps, t: Tenant, email: string, reque
     createdAt: now.toISOString(),
   });
   // Only the latest code counts: the buyer's earlier ones go.
-  await deps.store.collection<OtpCodeDoc>(PORTAL_OTP_CODES).deleteMany({ organizationId: t.organizationId, mode: t.mode, email, createdAt: { $lt: doc.createdAt } });
+  await deps.store
+    .collection<OtpCodeDoc>(PORTAL_OTP_CODES)
+    .deleteMany({ organizationId: t.organizationId, mode: t.mode, email, createdAt: { $lt: doc.createdAt } });
   const minutes = Math.max(1, Math.round(deps.settings.otpTtlSeconds / 60));
   const n = deps.clients.notifications;
   await rpc(
@@ -111,7 +125,10 @@ export async function issueOtp(deps: PortalDeps, t: Tenant, email: string, reque
     deps.clients.deadlineMs,
     'notifications-ipn',
   );
-  deps.logger.info({ requestId, organizationId: t.organizationId, mode: t.mode, otpId: doc.id }, 'portal sign-in code sent');
+  deps.logger.info(
+    { requestId, organizationId: t.organizationId, mode: t.mode, otpId: doc.id },
+    'portal sign-in code sent',
+  );
 }
 
 /**
@@ -122,15 +139,27 @@ export async function verifyOtp(deps: PortalDeps, t: Tenant, email: string, code
   if (!deps.settings.enabled) throw new UnauthenticatedError(BAD_CODE);
   const codes = deps.store.collection<OtpCodeDoc>(PORTAL_OTP_CODES);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const latest = await codes.findOne({ organizationId: t.organizationId, mode: t.mode, email }, { sort: { createdAt: -1 } });
+    const latest = await codes.findOne(
+      { organizationId: t.organizationId, mode: t.mode, email },
+      { sort: { createdAt: -1 } },
+    );
     const now = deps.clock.now();
-    if (!latest || latest.usedAt !== null || latest.attempts >= deps.settings.otpMaxAttempts || new Date(latest.expiresAt) <= now) {
+    if (
+      !latest ||
+      latest.usedAt !== null ||
+      latest.attempts >= deps.settings.otpMaxAttempts ||
+      new Date(latest.expiresAt) <= now
+    ) {
       throw new UnauthenticatedError(BAD_CODE);
     }
     const match = /^\d{6}$/.test(code) && digestEquals(latest.codeHash, codeHashOf(deps, t, email, code));
     const { id, version, ...rest } = latest;
     try {
-      await codes.replace(id, version, { ...rest, attempts: latest.attempts + 1, usedAt: match ? now.toISOString() : null });
+      await codes.replace(id, version, {
+        ...rest,
+        attempts: latest.attempts + 1,
+        usedAt: match ? now.toISOString() : null,
+      });
     } catch (err) {
       if (isVersionConflict(err)) continue;
       throw err;
@@ -141,16 +170,30 @@ export async function verifyOtp(deps: PortalDeps, t: Tenant, email: string, code
   throw new UnauthenticatedError(BAD_CODE);
 }
 
-async function newSessionToken(deps: PortalDeps, loginId: string, loginExpiresAt: string): Promise<{ token: string; expiresAt: string }> {
+async function newSessionToken(
+  deps: PortalDeps,
+  loginId: string,
+  loginExpiresAt: string,
+): Promise<{ token: string; expiresAt: string }> {
   const now = deps.clock.now();
   const token = randomToken(32);
   // A session token never outlives its sign-in.
-  const expiresAt = iso(Math.min(now.getTime() + deps.settings.sessionTtlSeconds * 1000, new Date(loginExpiresAt).getTime()));
-  await deps.store.collection<SessionTokenDoc>(PORTAL_SESSION_TOKENS).insert({ tokenHash: sha256Hex(token), loginId, expiresAt, createdAt: now.toISOString() });
+  const expiresAt = iso(
+    Math.min(now.getTime() + deps.settings.sessionTtlSeconds * 1000, new Date(loginExpiresAt).getTime()),
+  );
+  await deps.store
+    .collection<SessionTokenDoc>(PORTAL_SESSION_TOKENS)
+    .insert({ tokenHash: sha256Hex(token), loginId, expiresAt, createdAt: now.toISOString() });
   return { token, expiresAt };
 }
 
-async function openLogin(deps: PortalDeps, t: Tenant, email: string, method: LoginDoc['method'], id = newUnguessableObjectId(deps.clock.now())): Promise<PortalTokens> {
+async function openLogin(
+  deps: PortalDeps,
+  t: Tenant,
+  email: string,
+  method: LoginDoc['method'],
+  id = newUnguessableObjectId(deps.clock.now()),
+): Promise<PortalTokens> {
   const now = deps.clock.now();
   const secret = randomToken(32);
   const expiresAt = iso(now.getTime() + deps.settings.refreshTtlSeconds * 1000);
@@ -190,7 +233,8 @@ export async function refreshLogin(deps: PortalDeps, cookie: string | undefined)
   const logins = deps.store.collection<LoginDoc>(PORTAL_LOGINS);
   const login = await logins.get(parsed.loginId);
   const now = deps.clock.now();
-  if (!login || login.revokedAt !== null || new Date(login.expiresAt) <= now || !deps.settings.enabled) throw new UnauthenticatedError('portal session ended');
+  if (!login || login.revokedAt !== null || new Date(login.expiresAt) <= now || !deps.settings.enabled)
+    throw new UnauthenticatedError('portal session ended');
   const presented = sha256Hex(parsed.secret);
   const secret = randomToken(32);
   let reused = false;
@@ -207,7 +251,8 @@ export async function refreshLogin(deps: PortalDeps, cookie: string | undefined)
           refreshedAt: now.toISOString(),
         };
       }
-      if (!cur.rotatedRefreshHashes.some((h) => digestEquals(h, presented))) throw new UnauthenticatedError('invalid portal refresh cookie');
+      if (!cur.rotatedRefreshHashes.some((h) => digestEquals(h, presented)))
+        throw new UnauthenticatedError('invalid portal refresh cookie');
       reused = true;
       return { ...rest, revokedAt: now.toISOString(), revokedReason: 'refresh_reuse' };
     },
@@ -216,11 +261,16 @@ export async function refreshLogin(deps: PortalDeps, cookie: string | undefined)
   );
   if (reused) {
     await deps.store.collection<SessionTokenDoc>(PORTAL_SESSION_TOKENS).deleteMany({ loginId: login.id });
-    deps.logger.warn({ loginId: login.id, organizationId: login.organizationId }, 'portal refresh cookie reused; sign-in revoked');
+    deps.logger.warn(
+      { loginId: login.id, organizationId: login.organizationId },
+      'portal refresh cookie reused; sign-in revoked',
+    );
     throw new UnauthenticatedError('portal session ended');
   }
   // Expired session tokens of this sign-in are of no use any more.
-  await deps.store.collection<SessionTokenDoc>(PORTAL_SESSION_TOKENS).deleteMany({ loginId: updated.id, expiresAt: { $lt: now.toISOString() } });
+  await deps.store
+    .collection<SessionTokenDoc>(PORTAL_SESSION_TOKENS)
+    .deleteMany({ loginId: updated.id, expiresAt: { $lt: now.toISOString() } });
   const session = await newSessionToken(deps, updated.id, updated.expiresAt);
   return { ...session, refreshToken: `${updated.id}.${secret}`, refreshExpiresAt: updated.expiresAt };
 }
@@ -238,7 +288,11 @@ async function revokeLogin(deps: PortalDeps, loginId: string, reason: string): P
 }
 
 /** Ends the sign-in of the refresh cookie (current secret only) and of the bearer token; idempotent. */
-export async function logout(deps: PortalDeps, cookie: string | undefined, authorization: string | undefined): Promise<void> {
+export async function logout(
+  deps: PortalDeps,
+  cookie: string | undefined,
+  authorization: string | undefined,
+): Promise<void> {
   const parsed = parseRefresh(cookie);
   if (parsed) {
     const login = await deps.store.collection<LoginDoc>(PORTAL_LOGINS).get(parsed.loginId);
@@ -255,12 +309,17 @@ function bearerOf(authorization: string | undefined): string | null {
 
 async function principalOf(deps: PortalDeps, authorization: string | undefined): Promise<PortalPrincipal> {
   const token = bearerOf(authorization);
-  if (!token) throw new UnauthenticatedError('missing or malformed portal session token (Authorization: Bearer <token>)');
+  if (!token)
+    throw new UnauthenticatedError('missing or malformed portal session token (Authorization: Bearer <token>)');
   const now = deps.clock.now();
-  const session = await deps.store.collection<SessionTokenDoc>(PORTAL_SESSION_TOKENS).findOne({ tokenHash: sha256Hex(token) });
-  if (!session || new Date(session.expiresAt) <= now) throw new UnauthenticatedError('portal session token expired or unknown: refresh or sign in again');
+  const session = await deps.store
+    .collection<SessionTokenDoc>(PORTAL_SESSION_TOKENS)
+    .findOne({ tokenHash: sha256Hex(token) });
+  if (!session || new Date(session.expiresAt) <= now)
+    throw new UnauthenticatedError('portal session token expired or unknown: refresh or sign in again');
   const login = await deps.store.collection<LoginDoc>(PORTAL_LOGINS).get(session.loginId);
-  if (!login || login.revokedAt !== null || new Date(login.expiresAt) <= now) throw new UnauthenticatedError('portal session ended: sign in again');
+  if (!login || login.revokedAt !== null || new Date(login.expiresAt) <= now)
+    throw new UnauthenticatedError('portal session ended: sign in again');
   return { loginId: login.id, organizationId: login.organizationId, mode: login.mode, email: login.email };
 }
 
@@ -268,7 +327,10 @@ async function principalOf(deps: PortalDeps, authorization: string | undefined):
  * The buyer behind a bearer token: 401 unless the token is current, its sign-in not ended, and the
  * portal still on for the deployment and the organization.
  */
-export async function authenticatePortal(deps: PortalDeps, authorization: string | undefined): Promise<PortalPrincipal> {
+export async function authenticatePortal(
+  deps: PortalDeps,
+  authorization: string | undefined,
+): Promise<PortalPrincipal> {
   const principal = await principalOf(deps, authorization);
   if (!deps.settings.enabled) throw new UnauthenticatedError('the customer portal is turned off');
   const org = await orgPortalSettings(deps, principal);
@@ -285,11 +347,15 @@ export async function exchangeMagicLink(deps: PortalDeps, token: unknown): Promi
   const s = deps.settings;
   if (!s.enabled || !s.magicLinksEnabled) throw new UnauthenticatedError('portal magic links are turned off');
   const check = verifyPortalLink(s.linkKey, token, deps.clock.now());
-  if (!check.ok) throw new UnauthenticatedError(check.reason === 'expired' ? 'this sign-in link has expired' : 'malformed sign-in link');
+  if (!check.ok)
+    throw new UnauthenticatedError(
+      check.reason === 'expired' ? 'this sign-in link has expired' : 'malformed sign-in link',
+    );
   const c = check.claims;
   const t: Tenant = { organizationId: c.organizationId, mode: c.mode };
   const org = await orgPortalSettings(deps, t);
-  if (!org.enabled || !org.magicLinksEnabled) throw new UnauthenticatedError('portal magic links are turned off for this organization');
+  if (!org.enabled || !org.magicLinksEnabled)
+    throw new UnauthenticatedError('portal magic links are turned off for this organization');
   const loginId = newUnguessableObjectId(deps.clock.now());
   try {
     await deps.store.collection<MagicLinkClaimDoc>(PORTAL_MAGIC_LINK_CLAIMS).insert({
@@ -300,7 +366,8 @@ export async function exchangeMagicLink(deps: PortalDeps, token: unknown): Promi
       expiresAt: c.expiresAt.toISOString(),
     });
   } catch (err) {
-    if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) throw new UnauthenticatedError('this sign-in link was already used');
+    if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY)
+      throw new UnauthenticatedError('this sign-in link was already used');
     throw err;
   }
   return openLogin(deps, t, c.email, 'magic_link', loginId);

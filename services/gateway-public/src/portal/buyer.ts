@@ -10,13 +10,25 @@ export interface Tenant {
 /** The organization's portal switches (billing). */
 export async function orgPortalSettings(deps: PortalDeps, t: Tenant): Promise<billing.PortalSettings> {
   const b = deps.clients.billing;
-  return rpc(b, b.getPortalSettings, { organizationId: t.organizationId, testMode: t.mode === 'test' }, deps.clients.deadlineMs, 'billing');
+  return rpc(
+    b,
+    b.getPortalSettings,
+    { organizationId: t.organizationId, testMode: t.mode === 'test' },
+    deps.clients.deadlineMs,
+    'billing',
+  );
 }
 
 /** The number of the buyer's portal-visible recurring subscriptions (recurring). */
 export async function subscriptionCount(deps: PortalDeps, t: Tenant, email: string): Promise<number> {
   const r = deps.clients.recurring;
-  const res = await rpc(r, r.countPortalSubscriptions, { organizationId: t.organizationId, testMode: t.mode === 'test', email, id: '', bodyJson: '' }, deps.clients.deadlineMs, 'recurring');
+  const res = await rpc(
+    r,
+    r.countPortalSubscriptions,
+    { organizationId: t.organizationId, testMode: t.mode === 'test', email, id: '', bodyJson: '' },
+    deps.clients.deadlineMs,
+    'recurring',
+  );
   const n = (JSON.parse(res.json) as { count?: unknown }).count;
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0;
 }
@@ -24,7 +36,20 @@ export async function subscriptionCount(deps: PortalDeps, t: Tenant, email: stri
 /** The number of the buyer's portal-visible invoices and credit notes (billing). */
 export async function documentCount(deps: PortalDeps, t: Tenant, email: string): Promise<number> {
   const b = deps.clients.billing;
-  const res = await rpc(b, b.countPortalDocuments, { organizationId: t.organizationId, testMode: t.mode === 'test', id: '', bodyJson: JSON.stringify({ email }), actor: `portal:${email}`, idempotencyKey: '' }, deps.clients.deadlineMs, 'billing');
+  const res = await rpc(
+    b,
+    b.countPortalDocuments,
+    {
+      organizationId: t.organizationId,
+      testMode: t.mode === 'test',
+      id: '',
+      bodyJson: JSON.stringify({ email }),
+      actor: `portal:${email}`,
+      idempotencyKey: '',
+    },
+    deps.clients.deadlineMs,
+    'billing',
+  );
   return (JSON.parse(res.json) as { count: number }).count;
 }
 

@@ -42,7 +42,9 @@ function hostOf(u: URL): string {
  * (`/portal/<organizationId>`, `?mode=test` for test data; the page's referrer policy sends the
  * full address to its own origin only).
  */
-export function organizationOfPage(referer: string | undefined): { organizationId: string; testMode: boolean } | undefined {
+export function organizationOfPage(
+  referer: string | undefined,
+): { organizationId: string; testMode: boolean } | undefined {
   const page = url(referer);
   if (!page) return undefined;
   const m = ORGANIZATION_PAGE.exec(page.pathname);
@@ -50,7 +52,10 @@ export function organizationOfPage(referer: string | undefined): { organizationI
 }
 
 /** Hosts to look up, in order: the page's (Origin, else Referer), then the request's; never the main frontend's, which serves everyone. */
-export function candidateHosts(hints: Pick<TenantHints, 'origin' | 'referer' | 'host'>, mainFrontendOrigin: string | undefined): string[] {
+export function candidateHosts(
+  hints: Pick<TenantHints, 'origin' | 'referer' | 'host'>,
+  mainFrontendOrigin: string | undefined,
+): string[] {
   const main = url(mainFrontendOrigin);
   const page = url(hints.origin) ?? url(hints.referer);
   const hosts = [page ? hostOf(page) : undefined, hints.host?.toLowerCase()];

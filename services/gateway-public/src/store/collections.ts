@@ -69,7 +69,10 @@ export interface MagicLinkClaimDoc extends StoredDoc {
 }
 
 export const collections: CollectionSpec[] = [
-  { name: PORTAL_OTP_CODES, indexes: [{ name: 'portal_otp_codes_buyer', fields: ['organizationId', 'mode', 'email', 'createdAt'] }] },
+  {
+    name: PORTAL_OTP_CODES,
+    indexes: [{ name: 'portal_otp_codes_buyer', fields: ['organizationId', 'mode', 'email', 'createdAt'] }],
+  },
   { name: PORTAL_OTP_REQUESTS, indexes: [{ name: 'portal_otp_requests_email', fields: ['emailDigest', 'createdAt'] }] },
   { name: PORTAL_LOGINS, indexes: [{ name: 'portal_logins_buyer', fields: ['organizationId', 'mode', 'email'] }] },
   {

@@ -8,7 +8,16 @@ import type { EmailDeps } from './email-deps';
 function fingerprintOf(r: EmailRequest): string {
   const h = createHash('sha256');
   h.update(
-    JSON.stringify([r.source, r.to, r.cc, r.subject, r.text, r.html, r.replyTo, r.attachments.map((a) => [a.filename, a.contentType, createHash('sha256').update(a.content).digest('hex')])]),
+    JSON.stringify([
+      r.source,
+      r.to,
+      r.cc,
+      r.subject,
+      r.text,
+      r.html,
+      r.replyTo,
+      r.attachments.map((a) => [a.filename, a.contentType, createHash('sha256').update(a.content).digest('hex')]),
+    ]),
   );
   return h.digest('hex');
 }
@@ -16,7 +25,9 @@ function fingerprintOf(r: EmailRequest): string {
 /** Same key, same message: the stored e-mail; same key, other message: EMAIL_KEY_REUSED. */
 function sameOrConflict(existing: EmailDoc, fingerprint: string): EmailDoc {
   if (existing.fingerprint !== fingerprint) {
-    throw new ConflictError('this idempotency key was already used for another message', { code: ErrorCode.EMAIL_KEY_REUSED });
+    throw new ConflictError('this idempotency key was already used for another message', {
+      code: ErrorCode.EMAIL_KEY_REUSED,
+    });
   }
   return existing;
 }
@@ -33,7 +44,8 @@ export async function enqueueEmail(deps: EmailDeps, input: unknown): Promise<{ e
     throw new ValidationError(`${field || 'request'}: ${issue?.message ?? 'invalid'}`, { field });
   }
   const r = parsed.data;
-  if (!deps.sender) throw new UnavailableError('e-mail is not configured: set SMTP_HOST', { code: ErrorCode.EMAIL_NOT_CONFIGURED });
+  if (!deps.sender)
+    throw new UnavailableError('e-mail is not configured: set SMTP_HOST', { code: ErrorCode.EMAIL_NOT_CONFIGURED });
   const fingerprint = fingerprintOf(r);
   const emails = deps.store.collection<EmailDoc>(EMAILS);
   const key = { organizationId: r.organizationId, mode: r.mode, idempotencyKey: r.idempotencyKey };
@@ -54,9 +66,22 @@ export async function enqueueEmail(deps: EmailDeps, input: unknown): Promise<{ e
           contentBase64: a.content.toString('base64'),
           createdAt: now.toISOString(),
         });
-        refs.push({ attachmentId: stored.id, filename: a.filename, contentType: a.contentType, size: a.content.length });
+        refs.push({
+          attachmentId: stored.id,
+          filename: a.filename,
+          contentType: a.contentType,
+          size: a.content.length,
+        });
       }
-      const message = { to: r.to, cc: r.cc, subject: r.subject, text: r.text, html: r.html, replyTo: r.replyTo, attachments: refs };
+      const message = {
+        to: r.to,
+        cc: r.cc,
+        subject: r.subject,
+        text: r.text,
+        html: r.html,
+        replyTo: r.replyTo,
+        attachments: refs,
+      };
       return tx.collection<EmailDoc>(EMAILS).insert(newEmail({ ...key, fingerprint, source: r.source, message }, now));
     });
     deps.logger.info({ emailId: email.id, source: r.source, to: r.to }, 'e-mail queued');

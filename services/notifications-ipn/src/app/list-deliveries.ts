@@ -11,8 +11,10 @@ export async function listDeliveries(
   organizationId: string,
   transactionId: string,
 ): Promise<DeliveryDoc[]> {
-  if (!isObjectId(organizationId)) throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
-  if (!isObjectId(transactionId)) throw new ValidationError('transactionId must be a 24-hex identifier', { field: 'transactionId' });
+  if (!isObjectId(organizationId))
+    throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
+  if (!isObjectId(transactionId))
+    throw new ValidationError('transactionId must be a 24-hex identifier', { field: 'transactionId' });
   const page = await deps.store
     .collection<DeliveryDoc>(DELIVERIES)
     .find({ organizationId, transactionId }, { sort: { sequence: -1 } });

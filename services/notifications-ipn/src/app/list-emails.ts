@@ -7,11 +7,16 @@ export async function listEmails(
   deps: Pick<EmailDeps, 'store'>,
   q: { organizationId: string; mode: 'live' | 'test'; sourceKind: string; sourceId: string },
 ): Promise<EmailDoc[]> {
-  if (!isObjectId(q.organizationId)) throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
-  if (q.sourceKind !== 'invoice' && q.sourceKind !== 'credit_note' && q.sourceKind !== 'portal_otp') throw new ValidationError('sourceKind must be invoice, credit_note or portal_otp', { field: 'sourceKind' });
+  if (!isObjectId(q.organizationId))
+    throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
+  if (q.sourceKind !== 'invoice' && q.sourceKind !== 'credit_note' && q.sourceKind !== 'portal_otp')
+    throw new ValidationError('sourceKind must be invoice, credit_note or portal_otp', { field: 'sourceKind' });
   if (!isObjectId(q.sourceId)) throw new ValidationError('sourceId must be a 24-hex identifier', { field: 'sourceId' });
   const page = await deps.store
     .collection<EmailDoc>(EMAILS)
-    .find({ organizationId: q.organizationId, mode: q.mode, 'source.kind': q.sourceKind, 'source.id': q.sourceId }, { sort: { createdAt: -1 } });
+    .find(
+      { organizationId: q.organizationId, mode: q.mode, 'source.kind': q.sourceKind, 'source.id': q.sourceId },
+      { sort: { createdAt: -1 } },
+    );
   return page.items;
 }

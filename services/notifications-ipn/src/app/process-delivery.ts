@@ -72,13 +72,23 @@ async function claim(deps: IpnDeps, d: DeliveryDoc): Promise<Claim> {
     const earlierPending =
       d.sequence <= FIRST_CHANGE_SEQUENCE
         ? null
-        : await deliveries.findOne({ transactionId: d.transactionId, state: 'pending', sequence: { $lt: d.sequence } }, { sort: { nextAttemptAt: 1 } });
-    const plan = planClaim(fieldsOf(d), d.id, { now, lane: lane && fieldsOf(lane), earlierPending, timing: deps.timing });
+        : await deliveries.findOne(
+            { transactionId: d.transactionId, state: 'pending', sequence: { $lt: d.sequence } },
+            { sort: { nextAttemptAt: 1 } },
+          );
+    const plan = planClaim(fieldsOf(d), d.id, {
+      now,
+      lane: lane && fieldsOf(lane),
+      earlierPending,
+      timing: deps.timing,
+    });
     if (plan.kind === 'skip') return { plan };
     const delivery = await deliveries.replace(d.id, d.version, plan.delivery);
     if (plan.kind === 'superseded' || plan.kind === 'exhausted') await promoteNext(tx, d, now);
     if (plan.kind !== 'send') return { plan };
-    const storedLane = lane ? await lanes.replace(lane.id, lane.version, plan.lane) : await lanes.insert({ id: d.transactionId, ...plan.lane });
+    const storedLane = lane
+      ? await lanes.replace(lane.id, lane.version, plan.lane)
+      : await lanes.insert({ id: d.transactionId, ...plan.lane });
     return { plan, stored: { delivery, lane: storedLane } };
   });
 }
@@ -127,7 +137,11 @@ async function postpone(deps: IpnDeps, id: string, ms: number): Promise<void> {
   const now = deps.clock.now();
   await deps.store.collection<DeliveryDoc>(DELIVERIES).update(id, (cur) => {
     if (!isDue(cur, now)) return null;
-    return { ...fieldsOf(cur), nextAttemptAt: new Date(now.getTime() + ms).toISOString(), updatedAt: now.toISOString() };
+    return {
+      ...fieldsOf(cur),
+      nextAttemptAt: new Date(now.getTime() + ms).toISOString(),
+      updatedAt: now.toISOString(),
+    };
   });
 }
 
@@ -156,7 +170,9 @@ export async function processDelivery(deps: IpnDeps, id: string, known?: Deliver
       return 'site-not-found';
     }
     log.warn({ err }, 'signing secret unavailable; IPN delivery postponed');
-    await postpone(deps, id, SECRET_UNAVAILABLE_RETRY_MS).catch((e: unknown) => log.warn({ err: e }, 'could not postpone IPN delivery'));
+    await postpone(deps, id, SECRET_UNAVAILABLE_RETRY_MS).catch((e: unknown) =>
+      log.warn({ err: e }, 'could not postpone IPN delivery'),
+    );
     return 'secret-unavailable';
   }
 

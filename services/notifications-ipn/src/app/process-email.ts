@@ -6,7 +6,8 @@ import { EMAIL_ATTACHMENTS, EMAILS, type AttachmentDoc, type EmailDoc } from '..
 import type { EmailDeps } from './email-deps';
 import { fieldsOf } from './fields';
 
-export type EmailProcessResult = 'skipped' | 'waiting' | 'exhausted' | 'sent' | 'retry-scheduled' | 'failed' | 'outcome-dropped';
+export type EmailProcessResult =
+  'skipped' | 'waiting' | 'exhausted' | 'sent' | 'retry-scheduled' | 'failed' | 'outcome-dropped';
 
 /** Announces a final state (sent or failed) in the same transaction that stores it. */
 function emitSettled(tx: CommitScope<EventMap>, stored: EmailDoc, e: EmailFields, at: string): void {
@@ -36,7 +37,11 @@ async function loadAttachments(deps: EmailDeps, e: EmailDoc) {
     e.message.attachments.map(async (ref) => {
       const doc = await files.get(ref.attachmentId);
       if (!doc) throw new Error(`attachment ${ref.attachmentId} of e-mail ${e.id} is missing`);
-      return { filename: ref.filename, contentType: ref.contentType, content: Buffer.from(doc.contentBase64, 'base64') };
+      return {
+        filename: ref.filename,
+        contentType: ref.contentType,
+        content: Buffer.from(doc.contentBase64, 'base64'),
+      };
     }),
   );
 }
@@ -82,7 +87,13 @@ export async function processEmail(deps: EmailDeps, id: string, known?: EmailDoc
       messageId: `<${claimed.id}@${deps.messageIdDomain}>`,
     });
   } catch (err) {
-    outcome = { ok: false, smtpResponse: '', responseCode: 0, error: err instanceof Error ? err.message : String(err), durationMs: 0 };
+    outcome = {
+      ok: false,
+      smtpResponse: '',
+      responseCode: 0,
+      error: err instanceof Error ? err.message : String(err),
+      durationMs: 0,
+    };
   }
   const alog = log.child({ attempt: plan.attempt, durationMs: outcome.durationMs });
 

@@ -29,7 +29,10 @@ export async function recordStatusChange(
     return 'initial-status';
   }
   // Runs in the consumed event's context: its traceparent names the consume span.
-  const doc = { ...newDelivery({ ...change, ipnUrl: change.ipnUrl }, eventId, deps.clock.now()), requestContext: contextHeaders() };
+  const doc = {
+    ...newDelivery({ ...change, ipnUrl: change.ipnUrl }, eventId, deps.clock.now()),
+    requestContext: contextHeaders(),
+  };
   try {
     const stored = await deps.store.collection<DeliveryDoc>(DELIVERIES).insert(doc);
     log.info({ deliveryId: stored.id, status: change.status }, 'IPN delivery created');

@@ -13,7 +13,12 @@ export class CheckoutSigningSecrets implements SigningSecrets {
   }
 
   async get(organizationId: string, siteId: string): Promise<string> {
-    const res = await call(this.client, this.client.getSiteSigningSecret, { organizationId, siteId }, { deadlineMs: this.deadlineMs, target: 'checkout' });
+    const res = await call(
+      this.client,
+      this.client.getSiteSigningSecret,
+      { organizationId, siteId },
+      { deadlineMs: this.deadlineMs, target: 'checkout' },
+    );
     return res.secret;
   }
 

@@ -25,7 +25,11 @@ describe('guardedLookup', () => {
       { address: '93.184.216.34', family: 4 },
     ];
     expect(await lookupWith([mixed])).toEqual({ err: null, address: '93.184.216.34', family: 4 });
-    expect(await lookupWith([mixed], { all: true })).toEqual({ err: null, address: [{ address: '93.184.216.34', family: 4 }], family: undefined });
+    expect(await lookupWith([mixed], { all: true })).toEqual({
+      err: null,
+      address: [{ address: '93.184.216.34', family: 4 }],
+      family: undefined,
+    });
   });
 
   it('refuses when the name resolves to private addresses only', async () => {
@@ -44,8 +48,14 @@ describe('guardedLookup', () => {
 
   it('lets allow-listed addresses and allow-listed names through', async () => {
     const allowed = parseTargetAllowList('127.0.0.1,receiver.internal');
-    expect(await lookupWith([[{ address: '127.0.0.1', family: 4 }]], {}, allowed)).toEqual({ err: null, address: '127.0.0.1', family: 4 });
-    expect((await lookupWith([[{ address: '127.0.0.2', family: 4 }]], {}, allowed)).err).toBeInstanceOf(TargetRefusedError);
+    expect(await lookupWith([[{ address: '127.0.0.1', family: 4 }]], {}, allowed)).toEqual({
+      err: null,
+      address: '127.0.0.1',
+      family: 4,
+    });
+    expect((await lookupWith([[{ address: '127.0.0.2', family: 4 }]], {}, allowed)).err).toBeInstanceOf(
+      TargetRefusedError,
+    );
     const named = await lookupWith([[{ address: '10.9.9.9', family: 4 }]], {}, allowed, 'receiver.internal');
     expect(named).toEqual({ err: null, address: '10.9.9.9', family: 4 });
   });
@@ -56,14 +66,32 @@ describe('guardedLookup', () => {
   });
 
   it('respects a requested address family', async () => {
-    const res = await lookupWith([[{ address: '2606:4700::1', family: 6 }, { address: '10.0.0.1', family: 4 }]], { family: 4 });
+    const res = await lookupWith(
+      [
+        [
+          { address: '2606:4700::1', family: 6 },
+          { address: '10.0.0.1', family: 4 },
+        ],
+      ],
+      { family: 4 },
+    );
     expect(res.err).toBeInstanceOf(TargetRefusedError);
-    const v6 = await lookupWith([[{ address: '2606:4700::1', family: 6 }, { address: '10.0.0.1', family: 4 }]], { family: 6 });
+    const v6 = await lookupWith(
+      [
+        [
+          { address: '2606:4700::1', family: 6 },
+          { address: '10.0.0.1', family: 4 },
+        ],
+      ],
+      { family: 6 },
+    );
     expect(v6).toEqual({ err: null, address: '2606:4700::1', family: 6 });
   });
 
   it('passes DNS failures through unchanged', async () => {
-    const failing = guardedLookup(EMPTY_TARGET_ALLOW_LIST, (_h, cb) => cb(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), []));
+    const failing = guardedLookup(EMPTY_TARGET_ALLOW_LIST, (_h, cb) =>
+      cb(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), []),
+    );
     const err = await new Promise<Error | null>((resolve) => failing('nope.example', {}, (e) => resolve(e)));
     expect(err?.message).toBe('getaddrinfo ENOTFOUND');
   });

@@ -29,7 +29,10 @@ export class TargetRefusedError extends Error {
   }
 }
 
-type Resolver = (hostname: string, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+type Resolver = (
+  hostname: string,
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 const systemResolver: Resolver = (hostname, callback) => dnsLookup(hostname, { all: true }, callback);
 
@@ -46,9 +49,16 @@ export function guardedLookup(allowed: TargetAllowList, resolve: Resolver = syst
         callback(err, options.all ? [] : '', 0);
         return;
       }
-      const family = options.family === 4 || options.family === 'IPv4' ? 4 : options.family === 6 || options.family === 'IPv6' ? 6 : 0;
+      const family =
+        options.family === 4 || options.family === 'IPv4'
+          ? 4
+          : options.family === 6 || options.family === 'IPv6'
+            ? 6
+            : 0;
       const candidates = family ? resolved.filter((a) => a.family === family) : resolved;
-      const check = hostAllowListed(allowed, hostname) ? ({ ok: true, value: candidates } as const) : permittedAddresses(hostname, candidates, allowed);
+      const check = hostAllowListed(allowed, hostname)
+        ? ({ ok: true, value: candidates } as const)
+        : permittedAddresses(hostname, candidates, allowed);
       if (!check.ok) {
         callback(new TargetRefusedError(check.reason), options.all ? [] : '', 0);
         return;
@@ -89,13 +99,19 @@ function describeError(err: unknown, timeoutMs: number): { error: string; refuse
       e instanceof Error &&
       (e.name === 'TimeoutError' ||
         e.name === 'AbortError' ||
-        ('code' in e && (e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT'))),
+        ('code' in e &&
+          (e.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+            e.code === 'UND_ERR_CONNECT_TIMEOUT' ||
+            e.code === 'UND_ERR_BODY_TIMEOUT'))),
   );
   if (timedOut) return { error: `timeout after ${timeoutMs} ms`, refused: false };
   const parts = chain
     .filter((e): e is Error => e instanceof Error)
     .map((e) => ('code' in e && typeof e.code === 'string' ? `${e.code}: ${e.message}` : e.message));
-  return { error: withoutAddresses(`network error: ${parts.join(' <- ') || String(err)}`).slice(0, 500), refused: false };
+  return {
+    error: withoutAddresses(`network error: ${parts.join(' <- ') || String(err)}`).slice(0, 500),
+    refused: false,
+  };
 }
 
 /** How far undici's coarse timers may be off; see HttpIpnSender's constructor. */
@@ -145,7 +161,8 @@ export class HttpIpnSender implements IpnSender {
     const parsed = parseTargetUrl(req.url);
     if (!parsed.ok) return { httpStatus: 0, error: `target refused: ${parsed.reason}`, durationMs: 0, refused: true };
     const literal = checkLiteralHost(parsed.value, this.opts.allowedTargets);
-    if (literal && !literal.ok) return { httpStatus: 0, error: `target refused: ${literal.reason}`, durationMs: 0, refused: true };
+    if (literal && !literal.ok)
+      return { httpStatus: 0, error: `target refused: ${literal.reason}`, durationMs: 0, refused: true };
     try {
       const res = await request(parsed.value, {
         method: 'POST',
@@ -158,7 +175,11 @@ export class HttpIpnSender implements IpnSender {
       await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       const status = res.statusCode;
       const ok = status >= 200 && status <= 299;
-      const error = ok ? '' : status >= 300 && status <= 399 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`;
+      const error = ok
+        ? ''
+        : status >= 300 && status <= 399
+          ? `HTTP ${status} (redirects are not followed)`
+          : `HTTP ${status}`;
       return { httpStatus: status, error, durationMs: elapsed(), refused: false };
     } catch (err) {
       return { httpStatus: 0, ...describeError(err, this.opts.timeoutMs), durationMs: elapsed() };

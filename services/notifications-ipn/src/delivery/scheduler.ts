@@ -1,4 +1,11 @@
-import { REQUEST_ID_HEADER, contextFromHeaders, runWithContext, trackBackground, type Clock, type Logger } from '@paymesh/core';
+import {
+  REQUEST_ID_HEADER,
+  contextFromHeaders,
+  runWithContext,
+  trackBackground,
+  type Clock,
+  type Logger,
+} from '@paymesh/core';
 import { WorkLoop } from '@paymesh/runtime';
 import type { DocumentStore, StoredDoc } from '@paymesh/store';
 import type { IpnDeps } from '../app/deps';
@@ -40,7 +47,11 @@ export class DueWorkScheduler<D extends DueDoc, R> {
   private readonly loop: WorkLoop;
   private stopped = false;
 
-  constructor(deps: { store: DocumentStore; clock: Clock; logger: Logger }, opts: SchedulerOptions<R>, work: DueWork<D, R>) {
+  constructor(
+    deps: { store: DocumentStore; clock: Clock; logger: Logger },
+    opts: SchedulerOptions<R>,
+    work: DueWork<D, R>,
+  ) {
     this.deps = deps;
     this.opts = opts;
     this.work = work;
@@ -89,14 +100,19 @@ export class DueWorkScheduler<D extends DueDoc, R> {
     if (this.running.size >= this.opts.concurrency) return this.opts.pollIntervalMs;
     const collection = this.deps.store.collection<D>(this.work.collection);
     const limit = this.opts.concurrency + 1;
-    const { items } = await collection.find({ state: 'pending', nextAttemptAt: { $exists: true } }, { sort: { nextAttemptAt: 1 }, limit });
+    const { items } = await collection.find(
+      { state: 'pending', nextAttemptAt: { $exists: true } },
+      { sort: { nextAttemptAt: 1 }, limit },
+    );
     const now = this.deps.clock.now();
     const nowIso = now.toISOString();
     for (const d of items) {
       if (d.nextAttemptAt === null || d.nextAttemptAt > nowIso) {
         // The earliest delivery not yet due: sleep until then (the running ones wake us when done).
         const inMs = Date.parse(d.nextAttemptAt ?? '') - now.getTime();
-        return Number.isFinite(inMs) ? Math.min(this.opts.pollIntervalMs, Math.max(inMs, 10)) : this.opts.pollIntervalMs;
+        return Number.isFinite(inMs)
+          ? Math.min(this.opts.pollIntervalMs, Math.max(inMs, 10))
+          : this.opts.pollIntervalMs;
       }
       if (this.running.size >= this.opts.concurrency) return this.opts.pollIntervalMs;
       if (!this.running.has(d.id)) this.launch(d.id, d);
@@ -124,7 +140,6 @@ export class DueWorkScheduler<D extends DueDoc, R> {
     );
     this.running.set(id, task);
   }
-
 }
 
 /**
@@ -134,15 +149,24 @@ export class DueWorkScheduler<D extends DueDoc, R> {
 function inDeliveryContext<T>(known: DeliveryDoc, fn: () => Promise<T>): Promise<T> {
   const stored = known.requestContext;
   if (!stored || !stored[REQUEST_ID_HEADER]) return fn();
-  return runWithContext(contextFromHeaders((name) => stored[name]), fn, 'ipn delivery', {
-    kind: 'internal',
-    attributes: { 'ipn.delivery.id': known.id, 'ipn.transaction.id': known.transactionId },
-  });
+  return runWithContext(
+    contextFromHeaders((name) => stored[name]),
+    fn,
+    'ipn delivery',
+    {
+      kind: 'internal',
+      attributes: { 'ipn.delivery.id': known.id, 'ipn.transaction.id': known.transactionId },
+    },
+  );
 }
 
 /** The IPN deliveries' retry loop. */
 export class DeliveryScheduler extends DueWorkScheduler<DeliveryDoc, ProcessResult> {
   constructor(deps: IpnDeps, opts: SchedulerOptions) {
-    super(deps, opts, { name: 'ipn', collection: DELIVERIES, process: (id, known) => inDeliveryContext(known, () => processDelivery(deps, id, known)) });
+    super(deps, opts, {
+      name: 'ipn',
+      collection: DELIVERIES,
+      process: (id, known) => inDeliveryContext(known, () => processDelivery(deps, id, known)),
+    });
   }
 }

@@ -68,12 +68,24 @@ export class SmtpEmailSender implements EmailSender {
         ...(mail.html !== null ? { html: mail.html } : {}),
         ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
         messageId: mail.messageId,
-        attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+        attachments: mail.attachments.map((a) => ({
+          filename: a.filename,
+          contentType: a.contentType,
+          content: a.content,
+        })),
       });
       // Accepted for at least one recipient (all refused throws): sending again would repeat it.
-      const rejected = (info.rejected ?? []).map((r: string | { address: string }) => (typeof r === 'string' ? r : r.address));
+      const rejected = (info.rejected ?? []).map((r: string | { address: string }) =>
+        typeof r === 'string' ? r : r.address,
+      );
       const note = rejected.length > 0 ? ` (refused: ${rejected.join(', ')})` : '';
-      return { ok: true, smtpResponse: `${info.response}${note}`, responseCode: 250, error: '', durationMs: Date.now() - started };
+      return {
+        ok: true,
+        smtpResponse: `${info.response}${note}`,
+        responseCode: 250,
+        error: '',
+        durationMs: Date.now() - started,
+      };
     } catch (err) {
       const e = (err ?? {}) as SmtpError;
       return {

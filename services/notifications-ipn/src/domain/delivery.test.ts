@@ -41,12 +41,28 @@ function delivery(over: Partial<DeliveryFields> = {}): DeliveryFields {
   };
 }
 
-const ctx = (over: Partial<ClaimContext> = {}): ClaimContext => ({ now: T0, lane: null, earlierPending: null, timing, ...over });
-const fail = (httpStatus = 500, error = 'HTTP 500'): AttemptOutcome => ({ httpStatus, error, durationMs: 12, refused: false });
+const ctx = (over: Partial<ClaimContext> = {}): ClaimContext => ({
+  now: T0,
+  lane: null,
+  earlierPending: null,
+  timing,
+  ...over,
+});
+const fail = (httpStatus = 500, error = 'HTTP 500'): AttemptOutcome => ({
+  httpStatus,
+  error,
+  durationMs: 12,
+  refused: false,
+});
 const ok: AttemptOutcome = { httpStatus: 204, error: '', durationMs: 8, refused: false };
 
 /** Claims and records one attempt; returns the delivery afterwards. */
-function attempt(d: DeliveryFields, now: Date, outcome: AttemptOutcome, lane: LaneFields | null = null): DeliveryFields {
+function attempt(
+  d: DeliveryFields,
+  now: Date,
+  outcome: AttemptOutcome,
+  lane: LaneFields | null = null,
+): DeliveryFields {
   const plan = planClaim(d, ID, ctx({ now, lane }));
   if (plan.kind !== 'send') throw new Error(`expected send, got ${plan.kind}`);
   const res = applyOutcome(plan.delivery, plan.attempt, outcome, now, timing);
@@ -63,14 +79,25 @@ describe('backoff', () => {
   });
 
   it('treats exactly the 2xx range as success', () => {
-    expect([199, 200, 204, 299, 300, 302, 404, 500].map(isSuccessStatus)).toEqual([false, true, true, true, false, false, false, false]);
+    expect([199, 200, 204, 299, 300, 302, 404, 500].map(isSuccessStatus)).toEqual([
+      false,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 
 describe('ipnBody', () => {
   it('is {id, externalReference, status} and omits an empty externalReference', () => {
     expect(ipnBody(delivery())).toBe('{"id":"c00000000000000000000001","externalReference":"order-7","status":1}');
-    expect(ipnBody(delivery({ externalReference: null, status: -2 }))).toBe('{"id":"c00000000000000000000001","status":-2}');
+    expect(ipnBody(delivery({ externalReference: null, status: -2 }))).toBe(
+      '{"id":"c00000000000000000000001","status":-2}',
+    );
     expect(ipnBody(delivery({ externalReference: '' }))).toBe('{"id":"c00000000000000000000001","status":1}');
   });
 });
@@ -86,17 +113,29 @@ describe('delivery state machine', () => {
     expect(plan.kind).toBe('send');
     if (plan.kind !== 'send') return;
     expect(plan.attempt).toBe(1);
-    expect(plan.delivery.attempts).toEqual([{ number: 1, at: T0.toISOString(), httpStatus: 0, error: INTERRUPTED, durationMs: 0 }]);
+    expect(plan.delivery.attempts).toEqual([
+      { number: 1, at: T0.toISOString(), httpStatus: 0, error: INTERRUPTED, durationMs: 0 },
+    ]);
     expect(plan.delivery.inFlightAttempt).toBe(1);
     expect(plan.delivery.leaseUntil).toBe(at(15_000).toISOString());
     // lease end + backoff after attempt 1
     expect(plan.delivery.nextAttemptAt).toBe(at(25_000).toISOString());
-    expect(plan.lane).toMatchObject({ highestStartedSequence: 2, leaseDeliveryId: ID, leaseUntil: at(15_000).toISOString() });
+    expect(plan.lane).toMatchObject({
+      highestStartedSequence: 2,
+      leaseDeliveryId: ID,
+      leaseUntil: at(15_000).toISOString(),
+    });
   });
 
   it('succeeds on a 2xx answer', () => {
     const d = attempt(delivery(), T0, ok);
-    expect(d).toMatchObject({ state: 'succeeded', nextAttemptAt: null, lastHttpStatus: 204, lastError: null, inFlightAttempt: null });
+    expect(d).toMatchObject({
+      state: 'succeeded',
+      nextAttemptAt: null,
+      lastHttpStatus: 204,
+      lastError: null,
+      inFlightAttempt: null,
+    });
     expect(d.attempts).toEqual([{ number: 1, at: T0.toISOString(), httpStatus: 204, error: '', durationMs: 8 }]);
   });
 
@@ -150,7 +189,12 @@ describe('delivery state machine', () => {
   });
 
   it('fails at once when the target is refused (no retries)', () => {
-    const d = attempt(delivery(), T0, { httpStatus: 0, error: 'target refused: 10.0.0.1 is private', durationMs: 0, refused: true });
+    const d = attempt(delivery(), T0, {
+      httpStatus: 0,
+      error: 'target refused: 10.0.0.1 is private',
+      durationMs: 0,
+      refused: true,
+    });
     expect(d).toMatchObject({ state: 'failed', lastError: 'target refused: 10.0.0.1 is private', nextAttemptAt: null });
     expect(d.attempts).toHaveLength(1);
   });
@@ -172,7 +216,11 @@ describe('ordering per transaction', () => {
   });
 
   it('waits while an earlier status of the same transaction is still pending', () => {
-    const plan = planClaim(delivery(), ID, ctx({ earlierPending: { sequence: 1, nextAttemptAt: at(20_000).toISOString() } }));
+    const plan = planClaim(
+      delivery(),
+      ID,
+      ctx({ earlierPending: { sequence: 1, nextAttemptAt: at(20_000).toISOString() } }),
+    );
     expect(plan.kind).toBe('wait');
     if (plan.kind === 'wait') expect(plan.delivery.nextAttemptAt).toBe(at(20_000).toISOString());
     const soon = planClaim(delivery(), ID, ctx({ earlierPending: { sequence: 1, nextAttemptAt: T0.toISOString() } }));
@@ -189,7 +237,9 @@ describe('ordering per transaction', () => {
   });
 
   it('retries its own sequence and waits for a lane leased by another delivery', () => {
-    expect(planClaim(delivery({ sequence: 3 }), ID, ctx({ lane: lane({ highestStartedSequence: 3 }) })).kind).toBe('send');
+    expect(planClaim(delivery({ sequence: 3 }), ID, ctx({ lane: lane({ highestStartedSequence: 3 }) })).kind).toBe(
+      'send',
+    );
     const busy = lane({ highestStartedSequence: 2, leaseUntil: at(5_000).toISOString(), leaseDeliveryId: 'other' });
     const plan = planClaim(delivery({ sequence: 3 }), ID, ctx({ lane: busy }));
     expect(plan.kind === 'wait' && plan.delivery.nextAttemptAt).toBe(at(5_000).toISOString());
@@ -208,6 +258,10 @@ describe('ordering per transaction', () => {
   it('releases the lane only for the delivery holding it', () => {
     const held = lane({ leaseUntil: at(5_000).toISOString(), leaseDeliveryId: ID, highestStartedSequence: 2 });
     expect(releaseLane(held, 'other', T0)).toBeNull();
-    expect(releaseLane(held, ID, T0)).toMatchObject({ leaseUntil: null, leaseDeliveryId: null, highestStartedSequence: 2 });
+    expect(releaseLane(held, ID, T0)).toMatchObject({
+      leaseUntil: null,
+      leaseDeliveryId: null,
+      highestStartedSequence: 2,
+    });
   });
 });

@@ -271,7 +271,9 @@ export function applyOutcome(
   if (d.state !== 'pending' || d.inFlightAttempt !== attempt) return null;
   const at = now.toISOString();
   const attempts = d.attempts.map((a) =>
-    a.number === attempt ? { ...a, httpStatus: outcome.httpStatus, error: outcome.error, durationMs: outcome.durationMs } : a,
+    a.number === attempt
+      ? { ...a, httpStatus: outcome.httpStatus, error: outcome.error, durationMs: outcome.durationMs }
+      : a,
   );
   const base = {
     ...d,
@@ -299,5 +301,13 @@ export function releaseLane(lane: LaneFields, deliveryId: string, now: Date): La
 
 /** Fails a delivery without any attempt (e.g. its site no longer exists). */
 export function failWithoutAttempt(d: DeliveryFields, reason: string, now: Date): DeliveryFields {
-  return { ...d, state: 'failed', nextAttemptAt: null, leaseUntil: null, inFlightAttempt: null, lastError: reason, updatedAt: now.toISOString() };
+  return {
+    ...d,
+    state: 'failed',
+    nextAttemptAt: null,
+    leaseUntil: null,
+    inFlightAttempt: null,
+    lastError: reason,
+    updatedAt: now.toISOString(),
+  };
 }

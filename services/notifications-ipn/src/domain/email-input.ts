@@ -6,7 +6,12 @@ export const MAX_RECIPIENTS = 20;
 
 const objectId = z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier');
 const address = z.string().max(254).email('must be an e-mail address');
-const oneLine = (max: number) => z.string().min(1).max(max).regex(/^[^\r\n]*$/, 'must be one line');
+const oneLine = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[^\r\n]*$/, 'must be one line');
 
 /** What SendEmail accepts (after the gRPC message is mapped to plain values). */
 export const emailRequest = z
@@ -25,7 +30,9 @@ export const emailRequest = z
       .array(
         z.object({
           filename: oneLine(200).regex(/^[^/\\"]+$/, 'must be a file name without / \\ or "'),
-          contentType: z.string().regex(/^[a-z0-9.+-]+\/[a-z0-9.+-]+$/i, 'must be a media type such as application/pdf'),
+          contentType: z
+            .string()
+            .regex(/^[a-z0-9.+-]+\/[a-z0-9.+-]+$/i, 'must be a media type such as application/pdf'),
           content: z.instanceof(Buffer),
         }),
       )

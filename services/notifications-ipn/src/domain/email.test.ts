@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { applyEmailOutcome, INTERRUPTED, isPermanentFailure, newEmail, planEmailClaim, type EmailFields, type SmtpOutcome } from './email';
+import {
+  applyEmailOutcome,
+  INTERRUPTED,
+  isPermanentFailure,
+  newEmail,
+  planEmailClaim,
+  type EmailFields,
+  type SmtpOutcome,
+} from './email';
 
 const timing = { maxAttempts: 3, backoffBaseMs: 1_000, timeoutMs: 500, leaseMarginMs: 100 };
 const t0 = new Date('2025-03-01T10:00:00.000Z');
@@ -18,7 +26,13 @@ const email = (): EmailFields =>
     t0,
   );
 
-const failed = (responseCode: number): SmtpOutcome => ({ ok: false, smtpResponse: `${responseCode} no`, responseCode, error: `${responseCode} no`, durationMs: 3 });
+const failed = (responseCode: number): SmtpOutcome => ({
+  ok: false,
+  smtpResponse: `${responseCode} no`,
+  responseCode,
+  error: `${responseCode} no`,
+  durationMs: 3,
+});
 const ok: SmtpOutcome = { ok: true, smtpResponse: '250 OK', responseCode: 250, error: '', durationMs: 3 };
 
 function claim(e: EmailFields, now: Date) {
@@ -31,7 +45,9 @@ describe('e-mail outbox state machine', () => {
   it('claims an attempt before sending and counts it as interrupted until the outcome lands', () => {
     const plan = claim(email(), t0);
     expect(plan.attempt).toBe(1);
-    expect(plan.email.attempts).toEqual([{ number: 1, at: t0.toISOString(), result: 'interrupted', smtpResponse: '', error: INTERRUPTED, durationMs: 0 }]);
+    expect(plan.email.attempts).toEqual([
+      { number: 1, at: t0.toISOString(), result: 'interrupted', smtpResponse: '', error: INTERRUPTED, durationMs: 0 },
+    ]);
     expect(plan.email.inFlightAttempt).toBe(1);
     // If the process dies, the e-mail is due again after the lease plus the backoff.
     expect(plan.email.nextAttemptAt).toBe(at(600 + 1_000).toISOString());
@@ -65,9 +81,15 @@ describe('e-mail outbox state machine', () => {
     expect(isPermanentFailure(failed(421))).toBe(false);
     expect(isPermanentFailure(failed(0))).toBe(false);
     const plan = claim(email(), t0);
-    expect(applyEmailOutcome(plan.email, 1, failed(550), t0, timing)).toMatchObject({ final: true, email: { state: 'failed', lastError: '550 no' } });
+    expect(applyEmailOutcome(plan.email, 1, failed(550), t0, timing)).toMatchObject({
+      final: true,
+      email: { state: 'failed', lastError: '550 no' },
+    });
     const sent = applyEmailOutcome(plan.email, 1, ok, t0, timing);
-    expect(sent).toMatchObject({ final: true, email: { state: 'sent', lastError: null, nextAttemptAt: null, inFlightAttempt: null } });
+    expect(sent).toMatchObject({
+      final: true,
+      email: { state: 'sent', lastError: null, nextAttemptAt: null, inFlightAttempt: null },
+    });
     expect(sent?.email.attempts[0]).toMatchObject({ result: 'sent', smtpResponse: '250 OK', error: '' });
   });
 

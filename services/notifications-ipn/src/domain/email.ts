@@ -78,7 +78,17 @@ export function newEmail(
   now: Date,
 ): EmailFields {
   const at = now.toISOString();
-  return { ...input, state: 'pending', attempts: [], nextAttemptAt: at, leaseUntil: null, inFlightAttempt: null, lastError: null, createdAt: at, updatedAt: at };
+  return {
+    ...input,
+    state: 'pending',
+    attempts: [],
+    nextAttemptAt: at,
+    leaseUntil: null,
+    inFlightAttempt: null,
+    lastError: null,
+    createdAt: at,
+    updatedAt: at,
+  };
 }
 
 export function isEmailDue(e: Pick<EmailFields, 'state' | 'nextAttemptAt'>, now: Date): boolean {
@@ -104,7 +114,15 @@ export function planEmailClaim(e: EmailFields, now: Date, timing: EmailTiming): 
     const last = e.attempts[e.attempts.length - 1];
     return {
       kind: 'exhausted',
-      email: { ...e, state: 'failed', nextAttemptAt: null, leaseUntil: null, inFlightAttempt: null, lastError: last?.error || INTERRUPTED, updatedAt: at },
+      email: {
+        ...e,
+        state: 'failed',
+        nextAttemptAt: null,
+        leaseUntil: null,
+        inFlightAttempt: null,
+        lastError: last?.error || INTERRUPTED,
+        updatedAt: at,
+      },
     };
   }
   const attempt = e.attempts.length + 1;
@@ -115,7 +133,10 @@ export function planEmailClaim(e: EmailFields, now: Date, timing: EmailTiming): 
     attempt,
     email: {
       ...e,
-      attempts: [...e.attempts, { number: attempt, at, result: 'interrupted', smtpResponse: '', error: INTERRUPTED, durationMs: 0 }],
+      attempts: [
+        ...e.attempts,
+        { number: attempt, at, result: 'interrupted', smtpResponse: '', error: INTERRUPTED, durationMs: 0 },
+      ],
       nextAttemptAt: iso(retryAt),
       leaseUntil: iso(leaseEnd),
       inFlightAttempt: attempt,
@@ -155,7 +176,13 @@ export function applyEmailOutcome(
   const at = now.toISOString();
   const attempts = e.attempts.map((a): EmailAttempt =>
     a.number === attempt
-      ? { ...a, result: outcome.ok ? 'sent' : 'failed', smtpResponse: outcome.smtpResponse, error: outcome.ok ? '' : outcome.error, durationMs: outcome.durationMs }
+      ? {
+          ...a,
+          result: outcome.ok ? 'sent' : 'failed',
+          smtpResponse: outcome.smtpResponse,
+          error: outcome.ok ? '' : outcome.error,
+          durationMs: outcome.durationMs,
+        }
       : a,
   );
   const base = { ...e, attempts, leaseUntil: null, inFlightAttempt: null, updatedAt: at };

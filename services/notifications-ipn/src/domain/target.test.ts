@@ -6,7 +6,10 @@ describe('parseTargetUrl', () => {
   it('accepts absolute http and https URLs only', () => {
     expect(parseTargetUrl('https://shop.example/ipn?x=1').ok).toBe(true);
     expect(parseTargetUrl('http://127.0.0.1:8080/ipn').ok).toBe(true);
-    expect(parseTargetUrl('ftp://shop.example/ipn')).toEqual({ ok: false, reason: 'ipnUrl scheme ftp: is not http or https' });
+    expect(parseTargetUrl('ftp://shop.example/ipn')).toEqual({
+      ok: false,
+      reason: 'ipnUrl scheme ftp: is not http or https',
+    });
     expect(parseTargetUrl('file:///etc/passwd').ok).toBe(false);
     expect(parseTargetUrl('/relative')).toEqual({ ok: false, reason: 'ipnUrl is not a valid URL' });
   });
@@ -20,11 +23,17 @@ describe('checkLiteralHost', () => {
     expect(host('http://0x7f.1/')).toEqual({ ok: false, reason: 'target address 127.0.0.1 is loopback' });
     expect(host('http://[::1]:8080/')).toEqual({ ok: false, reason: 'target address ::1 is loopback' });
     expect(host('http://[::ffff:169.254.169.254]/')).toMatchObject({ ok: false });
-    expect(host('http://169.254.169.254/latest/meta-data')).toEqual({ ok: false, reason: 'target address 169.254.169.254 is link-local' });
+    expect(host('http://169.254.169.254/latest/meta-data')).toEqual({
+      ok: false,
+      reason: 'target address 169.254.169.254 is link-local',
+    });
     expect(host('http://10.1.2.3/')).toEqual({ ok: false, reason: 'target address 10.1.2.3 is private' });
     expect(host('http://[::ffff:127.0.0.1]/')).toMatchObject({ ok: false, reason: expect.stringMatching(/loopback$/) });
     expect(host('http://[64:ff9b::a9fe:a9fe]/')).toMatchObject({ ok: false, reason: expect.stringMatching(/nat64$/) });
-    expect(host('http://100.100.100.200/')).toMatchObject({ ok: false, reason: expect.stringMatching(/carrier-grade-nat$/) });
+    expect(host('http://100.100.100.200/')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/carrier-grade-nat$/),
+    });
   });
 
   it('lets an allow-listed literal through, and only that one', () => {
@@ -45,19 +54,35 @@ describe('checkLiteralHost', () => {
 describe('permittedAddresses', () => {
   it('keeps only public addresses of a DNS answer', () => {
     expect(
-      permittedAddresses('mixed.example', [
-        { address: '10.0.0.5', family: 4 },
-        { address: '93.184.216.34', family: 4 },
-        { address: 'fe80::1', family: 6 },
-      ], EMPTY_TARGET_ALLOW_LIST),
+      permittedAddresses(
+        'mixed.example',
+        [
+          { address: '10.0.0.5', family: 4 },
+          { address: '93.184.216.34', family: 4 },
+          { address: 'fe80::1', family: 6 },
+        ],
+        EMPTY_TARGET_ALLOW_LIST,
+      ),
     ).toEqual({ ok: true, value: [{ address: '93.184.216.34', family: 4 }] });
   });
 
   it('refuses a name that resolves only to non-public addresses, naming their classes but never the addresses', () => {
-    expect(permittedAddresses('localhost', [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }], EMPTY_TARGET_ALLOW_LIST)).toEqual({
+    expect(
+      permittedAddresses(
+        'localhost',
+        [
+          { address: '127.0.0.1', family: 4 },
+          { address: '::1', family: 6 },
+        ],
+        EMPTY_TARGET_ALLOW_LIST,
+      ),
+    ).toEqual({
       ok: false,
       reason: 'localhost resolves only to non-public addresses (loopback)',
     });
-    expect(permittedAddresses('nothing.example', [], EMPTY_TARGET_ALLOW_LIST)).toEqual({ ok: false, reason: 'nothing.example did not resolve to any address' });
+    expect(permittedAddresses('nothing.example', [], EMPTY_TARGET_ALLOW_LIST)).toEqual({
+      ok: false,
+      reason: 'nothing.example did not resolve to any address',
+    });
   });
 });

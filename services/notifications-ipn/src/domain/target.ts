@@ -31,7 +31,9 @@ export function checkLiteralHost(url: URL, allowed: TargetAllowList): TargetChec
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const cls = classifyAddress(host);
   if (cls === 'invalid') return null;
-  return addressPermitted(allowed, host) ? { ok: true, value: host } : { ok: false, reason: `target address ${host} is ${cls}` };
+  return addressPermitted(allowed, host)
+    ? { ok: true, value: host }
+    : { ok: false, reason: `target address ${host} is ${cls}` };
 }
 
 /**

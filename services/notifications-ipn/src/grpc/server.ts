@@ -37,15 +37,27 @@ function toProto(d: DeliveryDoc, now: Date): notificationsIpn.IpnDelivery {
   };
 }
 
-export function registerNotificationsIpnService(grpc: GrpcServer, deps: IpnDeps, email: EmailDeps, onEmailQueued: () => void = () => undefined): void {
+export function registerNotificationsIpnService(
+  grpc: GrpcServer,
+  deps: IpnDeps,
+  email: EmailDeps,
+  onEmailQueued: () => void = () => undefined,
+): void {
   const { logger } = deps;
   const impl: notificationsIpn.NotificationsIpnServiceServer = {
-    describe: unary(logger, 'notifications-ipn/Describe', async () => ({ service: 'notifications-ipn', version: SERVICE_VERSION })),
-    listDeliveries: unary(logger, 'notifications-ipn/ListDeliveries', async (req: notificationsIpn.ListDeliveriesRequest) => {
-      const items = await listDeliveries(deps, req.organizationId, req.transactionId);
-      const now = deps.clock.now();
-      return { items: items.map((d) => toProto(d, now)) };
-    }),
+    describe: unary(logger, 'notifications-ipn/Describe', async () => ({
+      service: 'notifications-ipn',
+      version: SERVICE_VERSION,
+    })),
+    listDeliveries: unary(
+      logger,
+      'notifications-ipn/ListDeliveries',
+      async (req: notificationsIpn.ListDeliveriesRequest) => {
+        const items = await listDeliveries(deps, req.organizationId, req.transactionId);
+        const now = deps.clock.now();
+        return { items: items.map((d) => toProto(d, now)) };
+      },
+    ),
     sendEmail: unary(logger, 'notifications-ipn/SendEmail', async (req: notificationsIpn.SendEmailRequest) => {
       const { email: stored, created } = await enqueueEmail(email, {
         organizationId: req.organizationId,
@@ -58,7 +70,11 @@ export function registerNotificationsIpnService(grpc: GrpcServer, deps: IpnDeps,
         text: req.text,
         html: req.html ?? null,
         replyTo: req.replyTo ?? null,
-        attachments: req.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content) })),
+        attachments: req.attachments.map((a) => ({
+          filename: a.filename,
+          contentType: a.contentType,
+          content: Buffer.from(a.content),
+        })),
       });
       if (created) onEmailQueued();
       return { email: emailToProto(stored, email.clock.now()), created };

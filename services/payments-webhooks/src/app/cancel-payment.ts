@@ -42,12 +42,18 @@ export async function cancelPayment(deps: PaymentsDeps, cmd: CancelPaymentComman
 
   await payments.update(payment.id, (cur) => {
     if (!mayCloseAsCancelled(cur)) {
-      throw new ConflictError('the payment is being captured after the buyer approved it; it settles through its capture', { code: ErrorCode.CANCEL_REFUSED });
+      throw new ConflictError(
+        'the payment is being captured after the buyer approved it; it settles through its capture',
+        { code: ErrorCode.CANCEL_REFUSED },
+      );
     }
     const status = nextPaymentStatus(cur.status, 'cancelled');
     if (status === cur.status) return null;
     const { id: _id, version: _v, ...rest } = cur;
     return { ...rest, status, updatedAt: deps.clock.now().toISOString() };
   });
-  deps.logger.info({ transactionId: payment.transactionId, providerPaymentId: payment.providerPaymentId }, 'provider payment cancelled');
+  deps.logger.info(
+    { transactionId: payment.transactionId, providerPaymentId: payment.providerPaymentId },
+    'provider payment cancelled',
+  );
 }

@@ -1,4 +1,11 @@
-import { ConflictError, isDomainError, newObjectId, UnprocessableError, ValidationError, ErrorCode } from '@paymesh/core';
+import {
+  ConflictError,
+  isDomainError,
+  newObjectId,
+  UnprocessableError,
+  ValidationError,
+  ErrorCode,
+} from '@paymesh/core';
 import { webhookPath, type Mode, type ProviderType } from '../domain/provider';
 import type { PaymentDoc } from '../domain/payment';
 import { PAYMENTS } from '../store/collections';
@@ -32,7 +39,8 @@ function validate(cmd: CreatePaymentCommand): void {
   if (!Number.isSafeInteger(cmd.amount) || cmd.amount < 1 || cmd.amount > MAX_AMOUNT) {
     throw new ValidationError(`amount must be an integer from 1 to ${MAX_AMOUNT} (minor units)`, { field: 'amount' });
   }
-  if (!/^[A-Za-z]{3}$/.test(cmd.currency)) throw new ValidationError('currency must be an ISO 4217 code', { field: 'currency' });
+  if (!/^[A-Za-z]{3}$/.test(cmd.currency))
+    throw new ValidationError('currency must be an ISO 4217 code', { field: 'currency' });
   if (cmd.returnUrl !== null) {
     let url: URL | undefined;
     try {
@@ -127,7 +135,9 @@ function replay(deps: PaymentsDeps, existing: PaymentDoc, cmd: CreatePaymentComm
     existing.amount === cmd.amount &&
     existing.currency === cmd.currency.toUpperCase();
   if (!same) {
-    throw new ConflictError('transaction already has a payment with other parameters', { code: ErrorCode.PAYMENT_CONFLICT });
+    throw new ConflictError('transaction already has a payment with other parameters', {
+      code: ErrorCode.PAYMENT_CONFLICT,
+    });
   }
   return {
     providerType: existing.providerType,

@@ -1,6 +1,18 @@
 import { newObjectId, ValidationError } from '@paymesh/core';
-import { credentialHints, credentialsFromJson, parseCredentials, type ProviderCredentials } from '../domain/credentials';
-import { isProviderType, PROVIDER_TYPES, validateProviderName, webhookPath, type Mode, type ProviderDoc } from '../domain/provider';
+import {
+  credentialHints,
+  credentialsFromJson,
+  parseCredentials,
+  type ProviderCredentials,
+} from '../domain/credentials';
+import {
+  isProviderType,
+  PROVIDER_TYPES,
+  validateProviderName,
+  webhookPath,
+  type Mode,
+  type ProviderDoc,
+} from '../domain/provider';
 import { ProviderError } from '../providers/adapter';
 import { moduleOf } from '../providers/registry';
 import { PROVIDERS } from '../store/collections';
@@ -65,7 +77,10 @@ export async function createProvider(deps: PaymentsDeps, input: CreateProviderIn
     if (registered) await removeEndpoint(deps, credentials, registered.endpointId);
     throw err;
   }
-  deps.logger.info({ providerId: id, organizationId: input.organizationId, type, webhookRegistered: registered !== null }, 'provider created');
+  deps.logger.info(
+    { providerId: id, organizationId: input.organizationId, type, webhookRegistered: registered !== null },
+    'provider created',
+  );
   return { provider, webhookSecret: registered?.secret ?? null };
 }
 
@@ -85,6 +100,9 @@ async function removeEndpoint(deps: PaymentsDeps, credentials: ProviderCredentia
   try {
     await deps.adapters.build(credentials).deleteWebhookEndpoint(endpointId);
   } catch (err) {
-    deps.logger.warn({ err, endpointId }, 'could not remove the webhook endpoint of a provider record that was not stored');
+    deps.logger.warn(
+      { err, endpointId },
+      'could not remove the webhook endpoint of a provider record that was not stored',
+    );
   }
 }

@@ -1,6 +1,12 @@
 import { DomainError, ErrorCode, isDomainError, isObjectId, ValidationError } from '@paymesh/core';
 import { eventId, type CommitScope } from '@paymesh/bus';
-import { paymentAdjustmentReported, paymentStatusReported, Subjects, type EventMap, type PaymentStatusReported } from '@paymesh/contracts';
+import {
+  paymentAdjustmentReported,
+  paymentStatusReported,
+  Subjects,
+  type EventMap,
+  type PaymentStatusReported,
+} from '@paymesh/contracts';
 import { mayCapture, nextPaymentStatus, type PaymentDoc, type PaymentOutcome } from '../domain/payment';
 import { claimsOutcome, outcomeClaimId } from '../domain/reconcile';
 import { isProviderType, type ProviderDoc } from '../domain/provider';
@@ -64,7 +70,9 @@ export async function handleWebhook(deps: PaymentsDeps, delivery: WebhookDeliver
   }
   // One answer per delivery: accepted when any event took effect, else duplicate, else ignored.
   return (
-    results.find((r) => r.outcome === 'accepted') ?? results.find((r) => r.outcome === 'duplicate') ?? (results[0] as WebhookResult)
+    results.find((r) => r.outcome === 'accepted') ??
+    results.find((r) => r.outcome === 'duplicate') ??
+    (results[0] as WebhookResult)
   );
 }
 
@@ -84,12 +92,16 @@ async function captureApproved(
   payment: PaymentDoc,
 ): Promise<WebhookResult> {
   const adapter = adapterOf(deps, provider);
-  if (!adapter.capturePayment) throw new DomainError('internal', `${provider.type} reports approvals but cannot capture`);
+  if (!adapter.capturePayment)
+    throw new DomainError('internal', `${provider.type} reports approvals but cannot capture`);
   const receipt = receiptOf(provider, delivery, receivedAt, event);
   const claimed = await claim(deps, provider, payment, event, receipt('accepted'), () => undefined);
   if (!claimed) await deps.store.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt('duplicate'));
   if (!(await startCapture(deps, payment.id))) {
-    deps.logger.info({ providerId: provider.id, providerEventId: event.eventId, transactionId: payment.transactionId }, 'approval of a payment no longer pending here; not captured');
+    deps.logger.info(
+      { providerId: provider.id, providerEventId: event.eventId, transactionId: payment.transactionId },
+      'approval of a payment no longer pending here; not captured',
+    );
     return { outcome: claimed ? 'accepted' : 'duplicate', eventId: event.eventId };
   }
   const captured = await adapter.capturePayment(payment.providerPaymentId);
@@ -99,7 +111,10 @@ async function captureApproved(
     const r = await applyEvent(deps, provider, delivery, receivedAt, e, owned);
     if (r.outcome === 'accepted') outcome = 'accepted';
   }
-  deps.logger.info({ providerId: provider.id, providerEventId: event.eventId, transactionId: payment.transactionId, outcome }, 'approved payment captured');
+  deps.logger.info(
+    { providerId: provider.id, providerEventId: event.eventId, transactionId: payment.transactionId, outcome },
+    'approved payment captured',
+  );
   return { outcome, eventId: event.eventId };
 }
 
@@ -148,7 +163,11 @@ async function applyEvent(
   event: ProviderWebhookEvent,
   payment: PaymentDoc | null,
 ): Promise<WebhookResult> {
-  const log = deps.logger.child({ providerId: provider.id, providerEventId: event.eventId, eventType: event.eventType });
+  const log = deps.logger.child({
+    providerId: provider.id,
+    providerEventId: event.eventId,
+    eventType: event.eventType,
+  });
   const receipt = receiptOf(provider, delivery, receivedAt, event);
 
   if (payment !== null && event.adjustment !== null) {
@@ -229,7 +248,13 @@ async function claimMandate(
         });
       } else if (!FINAL_MANDATE.has(current.status)) {
         const { id: _id, version: _v, ...rest } = current;
-        await mandates.replace(current.id, current.version, { ...rest, status: mandate.status, lastEventId: event.eventId, lastEventAt: event.occurredAt, updatedAt: now });
+        await mandates.replace(current.id, current.version, {
+          ...rest,
+          status: mandate.status,
+          lastEventId: event.eventId,
+          lastEventAt: event.occurredAt,
+          updatedAt: now,
+        });
       }
       await tx.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt);
     });
@@ -337,10 +362,16 @@ export async function claimAndReport(
   try {
     await deps.outbox.commit(async (tx) => {
       const claims = tx.collection<EventClaimDoc>(EVENT_CLAIMS);
-      const claimed = { providerId: provider.id, eventType: event.eventType, transactionId: payment.transactionId, claimedAt: now };
+      const claimed = {
+        providerId: provider.id,
+        eventType: event.eventType,
+        transactionId: payment.transactionId,
+        claimedAt: now,
+      };
       // The event's claim and the outcome's claim in one statement: either taken rolls back both.
       const taken = [{ ...claimed, providerEventId: event.eventId }];
-      if (claimsOutcome(outcome) && event.eventId !== outcomeClaim) taken.push({ ...claimed, providerEventId: outcomeClaim });
+      if (claimsOutcome(outcome) && event.eventId !== outcomeClaim)
+        taken.push({ ...claimed, providerEventId: outcomeClaim });
       await claims.insertMany(taken);
       const payments = tx.collection<PaymentDoc>(PAYMENTS);
       const current = held ?? (await payments.get(payment.id));
@@ -348,7 +379,12 @@ export async function claimAndReport(
       if (!current) throw new DomainError('internal', `payment ${payment.id} vanished`);
       const status = nextPaymentStatus(current.status, outcome);
       const { id: _id, version: _v, ...rest } = current;
-      await payments.replace(current.id, current.version, { ...rest, status, lastEventAt: event.occurredAt, updatedAt: now });
+      await payments.replace(current.id, current.version, {
+        ...rest,
+        status,
+        lastEventAt: event.occurredAt,
+        updatedAt: now,
+      });
       if (receipt) await tx.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt);
       tx.emit(Subjects.paymentStatusReported, data, {
         id: eventId(Subjects.paymentStatusReported, provider.id, event.eventId),

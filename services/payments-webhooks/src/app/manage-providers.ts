@@ -8,10 +8,19 @@ export function getProvider(deps: PaymentsDeps, organizationId: string, mode: Mo
   return findOwnedProvider(deps, organizationId, mode, id);
 }
 
-export function listProviders(deps: PaymentsDeps, organizationId: string, mode: Mode, page: number, limit: number): Promise<CountedPage<ProviderDoc>> {
+export function listProviders(
+  deps: PaymentsDeps,
+  organizationId: string,
+  mode: Mode,
+  page: number,
+  limit: number,
+): Promise<CountedPage<ProviderDoc>> {
   return deps.store
     .collection<ProviderDoc>(PROVIDERS)
-    .find({ organizationId, mode, deletedAt: { $exists: false } }, { sort: { createdAt: -1 }, page, limit, total: true });
+    .find(
+      { organizationId, mode, deletedAt: { $exists: false } },
+      { sort: { createdAt: -1 }, page, limit, total: true },
+    );
 }
 
 /** Sets `enabled`, or flips it when `enabled` is undefined. */
@@ -41,7 +50,12 @@ export async function toggleProvider(
  * payments. The sealed credentials stay, so payments already started through it still settle
  * (webhooks) and can still be cancelled.
  */
-export async function deleteProvider(deps: PaymentsDeps, organizationId: string, mode: Mode, id: string): Promise<void> {
+export async function deleteProvider(
+  deps: PaymentsDeps,
+  organizationId: string,
+  mode: Mode,
+  id: string,
+): Promise<void> {
   await findOwnedProvider(deps, organizationId, mode, id);
   await deps.store.collection<ProviderDoc>(PROVIDERS).update(id, (cur) => {
     if (cur.deletedAt) return null;

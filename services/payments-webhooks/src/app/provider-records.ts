@@ -9,7 +9,12 @@ import type { PaymentsDeps } from './deps';
  * A live (not deleted) provider record of the organization in the given mode. Other tenants',
  * other modes' and deleted records are all reported as not found.
  */
-export async function findOwnedProvider(deps: PaymentsDeps, organizationId: string, mode: Mode, id: string): Promise<ProviderDoc> {
+export async function findOwnedProvider(
+  deps: PaymentsDeps,
+  organizationId: string,
+  mode: Mode,
+  id: string,
+): Promise<ProviderDoc> {
   const doc = await deps.store.collection<ProviderDoc>(PROVIDERS).get(id);
   if (!doc || doc.organizationId !== organizationId || doc.mode !== mode || doc.deletedAt) {
     throw new NotFoundError('provider not found');

@@ -1,7 +1,14 @@
 import { ErrorCode, isDomainError, type Logger } from '@paymesh/core';
 import type { PaymentDoc } from '../domain/payment';
 import type { ProviderDoc } from '../domain/provider';
-import { isReconcileDue, nextReconcileAt, outcomeClaimId, reconciledOutcome, UNSETTLED_STATUSES, type ReconcileOptions } from '../domain/reconcile';
+import {
+  isReconcileDue,
+  nextReconcileAt,
+  outcomeClaimId,
+  reconciledOutcome,
+  UNSETTLED_STATUSES,
+  type ReconcileOptions,
+} from '../domain/reconcile';
 import { PAYMENTS, PROVIDERS } from '../store/collections';
 import type { PaymentsDeps } from './deps';
 import { claimAndReport, startCapture } from './handle-webhook';
@@ -24,11 +31,17 @@ export interface ReconcilePass {
  * `reconcileAt` by compare-and-set, which is the claim: of several replicas only one asks about a
  * payment per due time. What the provider reports is applied through the webhook's claimed path.
  */
-export async function reconcilePayments(deps: PaymentsDeps, opts: ReconcileOptions & { batchSize: number }): Promise<ReconcilePass> {
+export async function reconcilePayments(
+  deps: PaymentsDeps,
+  opts: ReconcileOptions & { batchSize: number },
+): Promise<ReconcilePass> {
   const now = deps.clock.now();
   const { items } = await deps.store
     .collection<PaymentDoc>(PAYMENTS)
-    .find({ status: { $in: [...UNSETTLED_STATUSES] }, reconcileAt: { $lte: now.toISOString() } }, { sort: { reconcileAt: 1 }, limit: opts.batchSize });
+    .find(
+      { status: { $in: [...UNSETTLED_STATUSES] }, reconcileAt: { $lte: now.toISOString() } },
+      { sort: { reconcileAt: 1 }, limit: opts.batchSize },
+    );
   let applied = 0;
   for (const p of items) {
     if ((await lookAt(deps, p, opts)) === 'applied') applied++;
@@ -42,7 +55,12 @@ export async function reconcilePayments(deps: PaymentsDeps, opts: ReconcileOptio
  * another look gets the same capture) and apply what the capture reports through the same claimed
  * path. A capture whose outcome is still open changes nothing; the next look or the webhook settles it.
  */
-async function captureMissed(deps: PaymentsDeps, provider: ProviderDoc, payment: PaymentDoc, log: Logger): Promise<LookResult> {
+async function captureMissed(
+  deps: PaymentsDeps,
+  provider: ProviderDoc,
+  payment: PaymentDoc,
+  log: Logger,
+): Promise<LookResult> {
   const adapter = adapterOf(deps, provider);
   if (!adapter.capturePayment) {
     log.error(`${provider.type} reports an approval but cannot capture; not reconciled`);
@@ -58,14 +76,20 @@ async function captureMissed(deps: PaymentsDeps, provider: ProviderDoc, payment:
   let result: LookResult = 'unchanged';
   for (const e of events) {
     const txId = e.payment?.metadata?.['transaction_id'];
-    if (e.payment?.providerPaymentId !== payment.providerPaymentId || (txId !== undefined && txId !== payment.transactionId)) {
+    if (
+      e.payment?.providerPaymentId !== payment.providerPaymentId ||
+      (txId !== undefined && txId !== payment.transactionId)
+    ) {
       log.error({ reported: e.payment?.providerPaymentId }, 'capture reported about another payment; not reconciled');
       return 'failed';
     }
     const outcome = e.outcome === null ? null : reconciledOutcome(payment.status, e.outcome);
     if (outcome === null) continue;
     const ok = await claimAndReport(deps, provider, payment, e, outcome, null);
-    log.info({ outcome, providerEventId: e.eventId, duplicate: !ok }, ok ? 'reconciler applied a missed provider outcome' : 'outcome already applied');
+    log.info(
+      { outcome, providerEventId: e.eventId, duplicate: !ok },
+      ok ? 'reconciler applied a missed provider outcome' : 'outcome already applied',
+    );
     result = ok ? 'applied' : 'duplicate';
   }
   if (result === 'unchanged') log.debug('reconciler captured an approved payment; its outcome is still open');
@@ -76,7 +100,11 @@ async function captureMissed(deps: PaymentsDeps, provider: ProviderDoc, payment:
 export async function lookAt(deps: PaymentsDeps, payment: PaymentDoc, opts: ReconcileOptions): Promise<LookResult> {
   const now = deps.clock.now();
   if (!isReconcileDue(payment, now)) return 'taken';
-  const log = deps.logger.child({ component: 'reconciler', transactionId: payment.transactionId, providerPaymentId: payment.providerPaymentId });
+  const log = deps.logger.child({
+    component: 'reconciler',
+    transactionId: payment.transactionId,
+    providerPaymentId: payment.providerPaymentId,
+  });
   const looks = (payment.reconcileLooks ?? 0) + 1;
   const { id: _id, version: _v, ...rest } = payment;
   let claimed: PaymentDoc;
@@ -99,11 +127,15 @@ export async function lookAt(deps: PaymentsDeps, payment: PaymentDoc, opts: Reco
     }
     const fetched = await adapterOf(deps, provider).fetchStatus(payment.providerPaymentId);
     const txId = fetched.metadata['transaction_id'];
-    if (fetched.providerPaymentId !== payment.providerPaymentId || (txId !== undefined && txId !== payment.transactionId)) {
+    if (
+      fetched.providerPaymentId !== payment.providerPaymentId ||
+      (txId !== undefined && txId !== payment.transactionId)
+    ) {
       log.error({ fetched: fetched.providerPaymentId }, 'provider answered about another payment; not reconciled');
       return 'failed';
     }
-    if (fetched.capture === true && claimed.status === 'pending') return await captureMissed(deps, provider, claimed, log);
+    if (fetched.capture === true && claimed.status === 'pending')
+      return await captureMissed(deps, provider, claimed, log);
     const outcome = reconciledOutcome(claimed.status, fetched.outcome);
     if (outcome === null) {
       log.debug({ providerStatus: fetched.providerStatus }, 'reconciler look: nothing new');
@@ -115,7 +147,10 @@ export async function lookAt(deps: PaymentsDeps, payment: PaymentDoc, opts: Reco
       occurredAt: now.toISOString(),
     };
     const ok = await claimAndReport(deps, provider, claimed, event, outcome, null);
-    log.info({ outcome, providerStatus: fetched.providerStatus, duplicate: !ok }, ok ? 'reconciler applied a missed provider outcome' : 'outcome already applied');
+    log.info(
+      { outcome, providerStatus: fetched.providerStatus, duplicate: !ok },
+      ok ? 'reconciler applied a missed provider outcome' : 'outcome already applied',
+    );
     return ok ? 'applied' : 'duplicate';
   } catch (err) {
     // Provider unreachable or the answer unclear: never guessed; the next look (already

@@ -33,18 +33,24 @@ export function parseCredentials(type: ProviderType, raw: unknown, rules: Creden
   const value = parseWith(module.credentials, raw);
   const wrongMode = module.modeMismatch(value, rules.mode);
   if (wrongMode !== null) {
-    throw new ValidationError(`credentials.${wrongMode} must be a ${rules.mode}-mode credential for a ${rules.mode}-mode provider`, {
-      field: `credentials.${wrongMode}`,
-    });
+    throw new ValidationError(
+      `credentials.${wrongMode} must be a ${rules.mode}-mode credential for a ${rules.mode}-mode provider`,
+      {
+        field: `credentials.${wrongMode}`,
+      },
+    );
   }
   const base = value.apiBaseUrl;
   if (rules.requireHttps && base !== undefined && !base.startsWith('https://')) {
     throw new ValidationError('credentials.apiBaseUrl must be an https URL', { field: 'credentials.apiBaseUrl' });
   }
   if (rules.allowedApiOrigins && base !== undefined && !rules.allowedApiOrigins.has(new URL(base).origin)) {
-    throw new ValidationError('credentials.apiBaseUrl is not an allowed provider API host (see PROVIDER_API_BASE_URL_ALLOWLIST)', {
-      field: 'credentials.apiBaseUrl',
-    });
+    throw new ValidationError(
+      'credentials.apiBaseUrl is not an allowed provider API host (see PROVIDER_API_BASE_URL_ALLOWLIST)',
+      {
+        field: 'credentials.apiBaseUrl',
+      },
+    );
   }
   return { type, value };
 }

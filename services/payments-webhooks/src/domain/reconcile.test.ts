@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { claimsOutcome, firstReconcileAt, isReconcileDue, nextReconcileAt, outcomeClaimId, reconciledOutcome } from './reconcile';
+import {
+  claimsOutcome,
+  firstReconcileAt,
+  isReconcileDue,
+  nextReconcileAt,
+  outcomeClaimId,
+  reconciledOutcome,
+} from './reconcile';
 
 const opts = { minPendingAgeMs: 60_000, intervalMs: 10_000, maxAgeMs: 3_600_000 };
 const created = new Date('2026-01-01T00:00:00.000Z');
@@ -43,6 +50,11 @@ describe('reconciler selection', () => {
 
   it('keys the outcome claim by payment and outcome; only final outcomes always take it', () => {
     expect(outcomeClaimId('pi_1', 'succeeded')).toBe('outcome:pi_1:succeeded');
-    expect(['succeeded', 'cancelled', 'failed', 'pending'].map((o) => claimsOutcome(o as never))).toEqual([true, true, false, false]);
+    expect(['succeeded', 'cancelled', 'failed', 'pending'].map((o) => claimsOutcome(o as never))).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });

@@ -37,84 +37,126 @@ const modeOf = (testMode: boolean): Mode => (testMode ? 'test' : 'live');
 export function registerPaymentsWebhooksService(grpc: GrpcServer, deps: PaymentsDeps): void {
   const { logger } = deps;
   const impl: paymentsWebhooks.PaymentsWebhooksServiceServer = {
-    describe: unary(logger, 'payments-webhooks/Describe', async () => ({ service: 'payments-webhooks', version: SERVICE_VERSION })),
+    describe: unary(logger, 'payments-webhooks/Describe', async () => ({
+      service: 'payments-webhooks',
+      version: SERVICE_VERSION,
+    })),
 
-    createProvider: unary(logger, 'payments-webhooks/CreateProvider', async (req: paymentsWebhooks.CreateProviderRequest) => {
-      const { provider, webhookSecret } = await createProvider(deps, {
-        organizationId: objectId(req.organizationId, 'organizationId'),
-        mode: modeOf(req.testMode),
-        type: req.type,
-        name: req.name,
-        credentialsJson: req.credentialsJson,
-      });
-      return toProvider(deps, provider, webhookSecret);
-    }),
+    createProvider: unary(
+      logger,
+      'payments-webhooks/CreateProvider',
+      async (req: paymentsWebhooks.CreateProviderRequest) => {
+        const { provider, webhookSecret } = await createProvider(deps, {
+          organizationId: objectId(req.organizationId, 'organizationId'),
+          mode: modeOf(req.testMode),
+          type: req.type,
+          name: req.name,
+          credentialsJson: req.credentialsJson,
+        });
+        return toProvider(deps, provider, webhookSecret);
+      },
+    ),
 
     getProvider: unary(logger, 'payments-webhooks/GetProvider', async (req: paymentsWebhooks.ProviderRef) => {
-      const doc = await getProvider(deps, objectId(req.organizationId, 'organizationId'), modeOf(req.testMode), objectId(req.id, 'id'));
-      return toProvider(deps, doc);
-    }),
-
-    listProviders: unary(logger, 'payments-webhooks/ListProviders', async (req: paymentsWebhooks.ListProvidersRequest) => {
-      const page = Math.max(1, req.page || 1);
-      const limit = Math.min(100, Math.max(1, req.limit || 20));
-      const res = await listProviders(deps, objectId(req.organizationId, 'organizationId'), modeOf(req.testMode), page, limit);
-      return { items: res.items.map((p) => toProvider(deps, p)), total: res.total, page: res.page, limit: res.limit };
-    }),
-
-    deleteProvider: unary(logger, 'payments-webhooks/DeleteProvider', async (req: paymentsWebhooks.ProviderRef) => {
-      await deleteProvider(deps, objectId(req.organizationId, 'organizationId'), modeOf(req.testMode), objectId(req.id, 'id'));
-      return {};
-    }),
-
-    toggleProvider: unary(logger, 'payments-webhooks/ToggleProvider', async (req: paymentsWebhooks.ToggleProviderRequest) => {
-      const doc = await toggleProvider(
+      const doc = await getProvider(
         deps,
         objectId(req.organizationId, 'organizationId'),
         modeOf(req.testMode),
         objectId(req.id, 'id'),
-        req.enabled,
       );
       return toProvider(deps, doc);
     }),
 
-    createPayment: unary(logger, 'payments-webhooks/CreatePayment', async (req: paymentsWebhooks.CreatePaymentRequest) => {
-      const res = await createPayment(deps, {
-        organizationId: objectId(req.organizationId, 'organizationId'),
-        mode: modeOf(req.testMode),
-        siteId: objectId(req.siteId, 'siteId'),
-        providerId: objectId(req.providerId, 'providerId'),
-        transactionId: objectId(req.transactionId, 'transactionId'),
-        amount: req.amount,
-        currency: req.currency,
-        description: req.description || null,
-        buyerEmail: req.buyerEmail || null,
-        returnUrl: req.returnUrl || null,
-      });
-      return {
-        providerType: res.providerType,
-        providerPaymentId: res.providerPaymentId,
-        redirectUrl: res.redirectUrl ?? '',
-        clientSecret: res.clientSecret ?? '',
-      };
+    listProviders: unary(
+      logger,
+      'payments-webhooks/ListProviders',
+      async (req: paymentsWebhooks.ListProvidersRequest) => {
+        const page = Math.max(1, req.page || 1);
+        const limit = Math.min(100, Math.max(1, req.limit || 20));
+        const res = await listProviders(
+          deps,
+          objectId(req.organizationId, 'organizationId'),
+          modeOf(req.testMode),
+          page,
+          limit,
+        );
+        return { items: res.items.map((p) => toProvider(deps, p)), total: res.total, page: res.page, limit: res.limit };
+      },
+    ),
+
+    deleteProvider: unary(logger, 'payments-webhooks/DeleteProvider', async (req: paymentsWebhooks.ProviderRef) => {
+      await deleteProvider(
+        deps,
+        objectId(req.organizationId, 'organizationId'),
+        modeOf(req.testMode),
+        objectId(req.id, 'id'),
+      );
+      return {};
     }),
 
-    cancelPayment: unary(logger, 'payments-webhooks/CancelPayment', async (req: paymentsWebhooks.CancelPaymentRequest) => {
-      await cancelPayment(deps, {
-        organizationId: objectId(req.organizationId, 'organizationId'),
-        providerId: objectId(req.providerId, 'providerId'),
-        transactionId: objectId(req.transactionId, 'transactionId'),
-      });
-      return { cancelled: true };
-    }),
+    toggleProvider: unary(
+      logger,
+      'payments-webhooks/ToggleProvider',
+      async (req: paymentsWebhooks.ToggleProviderRequest) => {
+        const doc = await toggleProvider(
+          deps,
+          objectId(req.organizationId, 'organizationId'),
+          modeOf(req.testMode),
+          objectId(req.id, 'id'),
+          req.enabled,
+        );
+        return toProvider(deps, doc);
+      },
+    ),
 
-    handleWebhook: unary(logger, 'payments-webhooks/HandleWebhook', async (req: paymentsWebhooks.HandleWebhookRequest) =>
-      handleWebhook(deps, {
-        providerType: req.providerType,
-        providerId: req.providerId,
-        rawBody: Buffer.from(req.rawBody),
-        headers: lowerCased(req.headers),
-      }),
+    createPayment: unary(
+      logger,
+      'payments-webhooks/CreatePayment',
+      async (req: paymentsWebhooks.CreatePaymentRequest) => {
+        const res = await createPayment(deps, {
+          organizationId: objectId(req.organizationId, 'organizationId'),
+          mode: modeOf(req.testMode),
+          siteId: objectId(req.siteId, 'siteId'),
+          providerId: objectId(req.providerId, 'providerId'),
+          transactionId: objectId(req.transactionId, 'transactionId'),
+          amount: req.amount,
+          currency: req.currency,
+          description: req.description || null,
+          buyerEmail: req.buyerEmail || null,
+          returnUrl: req.returnUrl || null,
+        });
+        return {
+          providerType: res.providerType,
+          providerPaymentId: res.providerPaymentId,
+          redirectUrl: res.redirectUrl ?? '',
+          clientSecret: res.clientSecret ?? '',
+        };
+      },
+    ),
+
+    cancelPayment: unary(
+      logger,
+      'payments-webhooks/CancelPayment',
+      async (req: paymentsWebhooks.CancelPaymentRequest) => {
+        await cancelPayment(deps, {
+          organizationId: objectId(req.organizationId, 'organizationId'),
+          providerId: objectId(req.providerId, 'providerId'),
+          transactionId: objectId(req.transactionId, 'transactionId'),
+        });
+        return { cancelled: true };
+      },
+    ),
+
+    handleWebhook: unary(
+      logger,
+      'payments-webhooks/HandleWebhook',
+      async (req: paymentsWebhooks.HandleWebhookRequest) =>
+        handleWebhook(deps, {
+          providerType: req.providerType,
+          providerId: req.providerId,
+          rawBody: Buffer.from(req.rawBody),
+          headers: lowerCased(req.headers),
+        }),
     ),
   };
   grpc.addService(paymentsWebhooks.PaymentsWebhooksServiceService, impl);

@@ -60,7 +60,14 @@ export interface WebhookInput {
  */
 export type ProviderAdjustment =
   | { kind: 'refund'; refundId: string; amount: number; currency: string; refundedTotal: number }
-  | { kind: 'dispute'; disputeId: string; status: ChargebackStatus; amount: number; currency: string; reason: string | null };
+  | {
+      kind: 'dispute';
+      disputeId: string;
+      status: ChargebackStatus;
+      amount: number;
+      currency: string;
+      reason: string | null;
+    };
 
 /** An authentic provider event, normalized. */
 export interface ProviderWebhookEvent {
@@ -139,7 +146,8 @@ export interface PaymentAdapter {
  * - `not_found`: the provider has no such object for these credentials;
  * - `idempotency`: a retry with the same idempotency key carried different parameters.
  */
-export type ProviderErrorKind = 'declined' | 'retryable' | 'indeterminate' | 'invalid' | 'auth' | 'not_found' | 'idempotency';
+export type ProviderErrorKind =
+  'declined' | 'retryable' | 'indeterminate' | 'invalid' | 'auth' | 'not_found' | 'idempotency';
 
 /** The catalogue code of each provider failure; the code fixes the error's kind (and statuses). */
 const CODE_OF: Record<ProviderErrorKind, ErrorCodeName> = {
@@ -169,6 +177,8 @@ export const IDEMPOTENCY_KEY_VERSION = 'pmk1';
 
 /** Provider idempotency key: versioned SHA-256 over the parts, e.g. (transactionId, 'create'). */
 export function idempotencyKey(...parts: string[]): string {
-  const hash = createHash('sha256').update(JSON.stringify([IDEMPOTENCY_KEY_VERSION, ...parts])).digest('hex');
+  const hash = createHash('sha256')
+    .update(JSON.stringify([IDEMPOTENCY_KEY_VERSION, ...parts]))
+    .digest('hex');
   return `${IDEMPOTENCY_KEY_VERSION}_${hash}`;
 }

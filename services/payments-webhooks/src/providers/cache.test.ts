@@ -7,7 +7,10 @@ import { ProviderAdapters } from './cache';
 
 const box = new SecretBox(`k1:${randomBytes(32).toString('base64')}`);
 
-const creds = (secretKey: string): ProviderCredentials => ({ type: 'provider_a', value: { secretKey, webhookSecret: 'whsec_x' } });
+const creds = (secretKey: string): ProviderCredentials => ({
+  type: 'provider_a',
+  value: { secretKey, webhookSecret: 'whsec_x' },
+});
 const record = (id: string, secretKey: string) => ({ id, credentials: box.seal(JSON.stringify({ secretKey }), id) });
 
 type Tagged = PaymentAdapter & { key: string };

@@ -36,7 +36,11 @@ export class ProviderAdapters {
     private readonly factory: AdapterFactory,
     opts: AdapterCacheOptions = {},
   ) {
-    this.entries = new LRUCache<string, Entry>({ max: opts.max ?? 1000, ttl: opts.ttlMs ?? 30 * 60_000, updateAgeOnGet: true });
+    this.entries = new LRUCache<string, Entry>({
+      max: opts.max ?? 1000,
+      ttl: opts.ttlMs ?? 30 * 60_000,
+      updateAgeOnGet: true,
+    });
   }
 
   /** An adapter for credentials not (yet) stored in a record; never cached. */

@@ -52,7 +52,12 @@ export function normaliseMetadata(raw: unknown): Record<string, string> | null {
 }
 
 /** The metadata the platform attaches to every provider payment; webhooks are checked against it. */
-export function paymentMetadata(input: { transactionId: string; organizationId: string; siteId: string; providerId: string }) {
+export function paymentMetadata(input: {
+  transactionId: string;
+  organizationId: string;
+  siteId: string;
+  providerId: string;
+}) {
   return {
     transaction_id: input.transactionId,
     organization_id: input.organizationId,

@@ -23,23 +23,43 @@ describe('provider HTTP failures', () => {
     silent.close();
   });
 
-  const kindOf = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof ProviderError ? e.providerKind : String(e)));
+  const kindOf = (p: Promise<unknown>) =>
+    p.then(
+      () => 'ok',
+      (e: unknown) => (e instanceof ProviderError ? e.providerKind : String(e)),
+    );
 
   it('a request that never left is retryable, even a write', async () => {
-    expect(await kindOf(sendToProvider('provider_x', 'create', closedUrl, { method: 'POST' }, true, 2_000))).toBe('retryable');
+    expect(await kindOf(sendToProvider('provider_x', 'create', closedUrl, { method: 'POST' }, true, 2_000))).toBe(
+      'retryable',
+    );
   });
 
   it('a write without an answer is indeterminate; a read without one is retryable', async () => {
-    expect(await kindOf(sendToProvider('provider_x', 'create', silentUrl, { method: 'POST' }, true, 300))).toBe('indeterminate');
-    expect(await kindOf(sendToProvider('provider_x', 'fetch', silentUrl, { method: 'GET' }, false, 300))).toBe('retryable');
+    expect(await kindOf(sendToProvider('provider_x', 'create', silentUrl, { method: 'POST' }, true, 300))).toBe(
+      'indeterminate',
+    );
+    expect(await kindOf(sendToProvider('provider_x', 'fetch', silentUrl, { method: 'GET' }, false, 300))).toBe(
+      'retryable',
+    );
   });
 
   it('retries retryable and indeterminate failures only, up to the limit', async () => {
     let calls = 0;
-    await expect(withProviderRetries(2, async () => { calls += 1; throw new ProviderError('indeterminate', 'no answer'); })).rejects.toThrow('no answer');
+    await expect(
+      withProviderRetries(2, async () => {
+        calls += 1;
+        throw new ProviderError('indeterminate', 'no answer');
+      }),
+    ).rejects.toThrow('no answer');
     expect(calls).toBe(3);
     calls = 0;
-    await expect(withProviderRetries(2, async () => { calls += 1; throw new ProviderError('declined', 'declined'); })).rejects.toThrow('declined');
+    await expect(
+      withProviderRetries(2, async () => {
+        calls += 1;
+        throw new ProviderError('declined', 'declined');
+      }),
+    ).rejects.toThrow('declined');
     expect(calls).toBe(1);
   });
 

@@ -12,22 +12,41 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREAC
 function causeCode(err: unknown): string | undefined {
   const cause: unknown = err instanceof Error ? err.cause : undefined;
   if (!(cause instanceof Error)) return undefined;
-  return 'code' in cause && typeof cause.code === 'string' ? cause.code : cause.message === 'bad port' ? 'bad port' : undefined;
+  return 'code' in cause && typeof cause.code === 'string'
+    ? cause.code
+    : cause.message === 'bad port'
+      ? 'bad port'
+      : undefined;
 }
 
 /**
  * `fetch` with a deadline. A network failure is `retryable` when nothing reached the provider or
  * the request changes nothing (`unsafe` false); otherwise `indeterminate`: a write may have happened.
  */
-export async function sendToProvider(provider: string, operation: string, url: string, init: RequestInit, unsafe: boolean, timeoutMs: number): Promise<Response> {
+export async function sendToProvider(
+  provider: string,
+  operation: string,
+  url: string,
+  init: RequestInit,
+  unsafe: boolean,
+  timeoutMs: number,
+): Promise<Response> {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
     const code = causeCode(err);
     if (!unsafe || (code !== undefined && NOT_SENT.has(code))) {
-      throw new ProviderError('retryable', `${provider} ${operation}: provider unreachable (${code ?? 'network error'})`, { cause: err });
+      throw new ProviderError(
+        'retryable',
+        `${provider} ${operation}: provider unreachable (${code ?? 'network error'})`,
+        { cause: err },
+      );
     }
-    throw new ProviderError('indeterminate', `${provider} ${operation}: no answer (${code ?? 'timeout'}); the outcome is unknown`, { cause: err });
+    throw new ProviderError(
+      'indeterminate',
+      `${provider} ${operation}: no answer (${code ?? 'timeout'}); the outcome is unknown`,
+      { cause: err },
+    );
   }
 }
 
@@ -37,7 +56,10 @@ export async function withProviderRetries<T>(maxRetries: number, once: () => Pro
     try {
       return await once();
     } catch (err) {
-      const again = err instanceof ProviderError && (err.providerKind === 'retryable' || err.providerKind === 'indeterminate') && attempt < maxRetries;
+      const again =
+        err instanceof ProviderError &&
+        (err.providerKind === 'retryable' || err.providerKind === 'indeterminate') &&
+        attempt < maxRetries;
       if (!again) throw err;
       await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
     }

@@ -33,5 +33,8 @@ export interface BillingPort {
   /** Whether the organization's portal settings offer pro forma previews of upcoming charges. */
   proformaPreviewsEnabled(key: OrgKey): Promise<boolean>;
   /** The pro forma PDF of an invoice that does not exist; billing stores nothing. */
-  proformaPreview(key: OrgKey, preview: { sourceId: string; number: string; invoice: CycleInvoice }): Promise<{ pdf: Buffer; filename: string }>;
+  proformaPreview(
+    key: OrgKey,
+    preview: { sourceId: string; number: string; invoice: CycleInvoice },
+  ): Promise<{ pdf: Buffer; filename: string }>;
 }

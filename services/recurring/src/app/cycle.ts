@@ -34,7 +34,14 @@ export interface ClaimDoc extends StoredDoc {
 }
 
 export type CycleOutcome =
-  | { kind: 'generated'; invoice: InvoiceRecord; created: boolean; cycle: number; cycleDate: string; schedule: ScheduleDoc }
+  | {
+      kind: 'generated';
+      invoice: InvoiceRecord;
+      created: boolean;
+      cycle: number;
+      cycleDate: string;
+      schedule: ScheduleDoc;
+    }
   /** Another run holds the cycle's unexpired claim. */
   | { kind: 'held'; cycle: number }
   /** The schedule moved on meanwhile (another run finished the cycle). */
@@ -49,7 +56,12 @@ export const invoiceKeyOf = (scheduleId: string, date: string) => `recurring:${s
 const claims = (deps: RecurringDeps) => deps.store.collection<ClaimDoc>(CYCLE_CLAIMS);
 
 /** Claims (schedule, cycle) for `owner`: a new claim, or an expired one taken over by compare-and-set. */
-async function claim(deps: RecurringDeps, s: ScheduleDoc, cycle: number, owner: string): Promise<ClaimDoc | 'held' | 'done'> {
+async function claim(
+  deps: RecurringDeps,
+  s: ScheduleDoc,
+  cycle: number,
+  owner: string,
+): Promise<ClaimDoc | 'held' | 'done'> {
   const date = dateOfCycle(s, cycle);
   const wallNow = systemClock.now();
   const leaseUntil = new Date(wallNow.getTime() + deps.settings.claimLeaseMs).toISOString();
@@ -80,8 +92,17 @@ async function claim(deps: RecurringDeps, s: ScheduleDoc, cycle: number, owner: 
   if (existing.leaseUntil > wallNow.toISOString()) return 'held';
   try {
     const { id, version, ...rest } = existing;
-    deps.logger.warn({ scheduleId: s.id, cycleDate: date, previousOwner: existing.owner }, 'recurring: resuming a cycle claim whose lease ended');
-    return await coll.replace(id, version, { ...rest, owner, leaseUntil, attempts: existing.attempts + 1, updatedAt: wallNow.toISOString() });
+    deps.logger.warn(
+      { scheduleId: s.id, cycleDate: date, previousOwner: existing.owner },
+      'recurring: resuming a cycle claim whose lease ended',
+    );
+    return await coll.replace(id, version, {
+      ...rest,
+      owner,
+      leaseUntil,
+      attempts: existing.attempts + 1,
+      updatedAt: wallNow.toISOString(),
+    });
   } catch (err) {
     if (isVersionConflict(err)) return 'held';
     throw err;
@@ -89,25 +110,36 @@ async function claim(deps: RecurringDeps, s: ScheduleDoc, cycle: number, owner: 
 }
 
 /** Moves the schedule past `cycle` (compare-and-set: only when it still stands at that cycle). */
-async function advance(deps: RecurringDeps, s: ScheduleDoc, cycle: number, invoiceId: string | null): Promise<ScheduleDoc | null> {
+async function advance(
+  deps: RecurringDeps,
+  s: ScheduleDoc,
+  cycle: number,
+  invoiceId: string | null,
+): Promise<ScheduleDoc | null> {
   const now = deps.clock.now().toISOString();
   let moved = false;
-  const stored = await schedules(deps).update(s.id, (cur) => {
-    if (cur.nextCycle !== cycle || cur.startDate !== s.startDate) return null;
-    moved = true;
-    const next: ScheduleDoc = {
-      ...cur,
-      // A cancellation requested while this cycle was being invoiced takes effect from the next one.
-      ...(cur.status === 'cancel_requested' && cur.effectiveFromCycle === cycle ? { effectiveFromCycle: cycle + 1 } : {}),
-      nextCycle: cycle + 1,
-      nextRunDate: dateOfCycle(cur, cycle + 1),
-      invoicesGenerated: cur.invoicesGenerated + (invoiceId ? 1 : 0),
-      lastInvoiceId: invoiceId ?? cur.lastInvoiceId,
-      updatedAt: now,
-    };
-    const { id: _id, version: _v, ...rest } = next;
-    return { ...rest, dueFrom: dueFromOf(next) };
-  }, 5);
+  const stored = await schedules(deps).update(
+    s.id,
+    (cur) => {
+      if (cur.nextCycle !== cycle || cur.startDate !== s.startDate) return null;
+      moved = true;
+      const next: ScheduleDoc = {
+        ...cur,
+        // A cancellation requested while this cycle was being invoiced takes effect from the next one.
+        ...(cur.status === 'cancel_requested' && cur.effectiveFromCycle === cycle
+          ? { effectiveFromCycle: cycle + 1 }
+          : {}),
+        nextCycle: cycle + 1,
+        nextRunDate: dateOfCycle(cur, cycle + 1),
+        invoicesGenerated: cur.invoicesGenerated + (invoiceId ? 1 : 0),
+        lastInvoiceId: invoiceId ?? cur.lastInvoiceId,
+        updatedAt: now,
+      };
+      const { id: _id, version: _v, ...rest } = next;
+      return { ...rest, dueFrom: dueFromOf(next) };
+    },
+    5,
+  );
   return moved ? stored : null;
 }
 
@@ -116,7 +148,13 @@ async function advance(deps: RecurringDeps, s: ScheduleDoc, cycle: number, invoi
  * billing), issue and send when the schedule says so, mark the claim done, advance the schedule.
  * Safe to repeat after a crash between any two steps. Never touches provider funds.
  */
-export async function generateCycle(deps: RecurringDeps, held: ScheduleDoc, cycle: number, owner: string, hold?: HoldPoint): Promise<CycleOutcome> {
+export async function generateCycle(
+  deps: RecurringDeps,
+  held: ScheduleDoc,
+  cycle: number,
+  owner: string,
+  hold?: HoldPoint,
+): Promise<CycleOutcome> {
   let s = held;
   const key: OrgKey = { organizationId: s.organizationId, mode: s.mode };
   const got = await claim(deps, s, cycle, owner);
@@ -137,11 +175,21 @@ export async function generateCycle(deps: RecurringDeps, held: ScheduleDoc, cycl
   const created = typeof got === 'object' && invoice.createdAt >= got.updatedAt;
   if (hold === 'invoice') await holdForever(deps, s, date, 'invoice');
   if (s.autoFinalizeInvoices && invoice.status === 'draft') invoice = await deps.billing.issueInvoice(key, invoice.id);
-  if (s.autoFinalizeInvoices && s.autoSendInvoices && invoice.status !== 'draft' && !(invoice.emails?.length)) {
+  if (s.autoFinalizeInvoices && s.autoSendInvoices && invoice.status !== 'draft' && !invoice.emails?.length) {
     await deps.billing.sendInvoice(key, invoice.id);
   }
   if (typeof got === 'object') {
-    await claims(deps).update(got.id, (c) => ({ ...strip(c), state: 'done', invoiceId: invoice.id, lastError: null, updatedAt: systemClock.now().toISOString() }), 3);
+    await claims(deps).update(
+      got.id,
+      (c) => ({
+        ...strip(c),
+        state: 'done',
+        invoiceId: invoice.id,
+        lastError: null,
+        updatedAt: systemClock.now().toISOString(),
+      }),
+      3,
+    );
   }
   const advanced = await advance(deps, s, cycle, invoice.id);
   const schedule = advanced ?? (await schedules(deps).get(s.id)) ?? s;
@@ -155,28 +203,48 @@ export function cycleInvoiceBody(s: ScheduleDoc, cycle: number) {
 }
 
 /** Records a failed attempt on this run's claim and ends its lease, so the next run retries the cycle at once. */
-export async function recordClaimError(deps: RecurringDeps, s: ScheduleDoc, cycle: number, owner: string, message: string): Promise<void> {
+export async function recordClaimError(
+  deps: RecurringDeps,
+  s: ScheduleDoc,
+  cycle: number,
+  owner: string,
+  message: string,
+): Promise<void> {
   const c = await claims(deps).findOne({ claimKey: claimKeyOf(s.id, dateOfCycle(s, cycle)) });
   // Only this run's own claim: one another run took over is that run's to finish.
   if (!c || c.state === 'done' || c.owner !== owner) return;
-  await claims(deps).update(c.id, (cur) => ({ ...strip(cur), lastError: message.slice(0, 500), leaseUntil: systemClock.now().toISOString() }), 3).catch(() => undefined);
+  await claims(deps)
+    .update(
+      c.id,
+      (cur) => ({ ...strip(cur), lastError: message.slice(0, 500), leaseUntil: systemClock.now().toISOString() }),
+      3,
+    )
+    .catch(() => undefined);
 }
 
 /** Finalizes a due scheduled cancellation (compare-and-set on the state). */
 export async function finalizeCancellation(deps: RecurringDeps, s: ScheduleDoc): Promise<boolean> {
   const now = deps.clock.now().toISOString();
   let changed = false;
-  await schedules(deps).update(s.id, (cur) => {
-    const t = scheduleTransition(cur.status, 'finalize_cancel');
-    if (t.kind === 'unchanged') return null;
-    // Never early: the effective day must still have begun (a PUT may have moved it meanwhile).
-    if (cur.dueFrom === null || cur.dueFrom > now) return null;
-    changed = true;
-    const next: ScheduleDoc = { ...cur, status: t.next, nextRunDate: null, cancelledAt: now, updatedAt: now };
-    const { id: _id, version: _v, ...rest } = next;
-    return { ...rest, dueFrom: null };
-  }, 5);
-  if (changed) deps.logger.info({ scheduleId: s.id, organizationId: s.organizationId }, 'recurring schedule cancelled (cancellation effective)');
+  await schedules(deps).update(
+    s.id,
+    (cur) => {
+      const t = scheduleTransition(cur.status, 'finalize_cancel');
+      if (t.kind === 'unchanged') return null;
+      // Never early: the effective day must still have begun (a PUT may have moved it meanwhile).
+      if (cur.dueFrom === null || cur.dueFrom > now) return null;
+      changed = true;
+      const next: ScheduleDoc = { ...cur, status: t.next, nextRunDate: null, cancelledAt: now, updatedAt: now };
+      const { id: _id, version: _v, ...rest } = next;
+      return { ...rest, dueFrom: null };
+    },
+    5,
+  );
+  if (changed)
+    deps.logger.info(
+      { scheduleId: s.id, organizationId: s.organizationId },
+      'recurring schedule cancelled (cancellation effective)',
+    );
   return changed;
 }
 

@@ -35,13 +35,27 @@ export async function processDue(deps: RecurringDeps, bodyJson: string): Promise
   const now = body.now ? new Date(body.now) : deps.clock.now();
   const nowIso = now.toISOString();
   const owner = `run:${randomBytes(6).toString('hex')}`;
-  const result: RecurringProcessResult = { processed: 0, completed: 0, failed: 0, skipped: 0, cancellationsFinalized: 0 };
+  const result: RecurringProcessResult = {
+    processed: 0,
+    completed: 0,
+    failed: 0,
+    skipped: 0,
+    cancellationsFinalized: 0,
+  };
   const runs = deps.store.collection<RunDoc>(PROCESSOR_RUNS);
-  const run = await runs.insert({ ...result, startedAt: systemClock.now().toISOString(), finishedAt: null, asOf: nowIso });
+  const run = await runs.insert({
+    ...result,
+    startedAt: systemClock.now().toISOString(),
+    finishedAt: null,
+    asOf: nowIso,
+  });
   const limit = body.limit ?? DEFAULT_LIMIT;
   const clockedDeps: RecurringDeps = { ...deps, clock: { now: () => now } };
 
-  const due = await schedules(deps).find({ status: { $in: ['active', 'cancel_requested'] }, dueFrom: { $lte: nowIso } }, { sort: { dueFrom: 1 }, limit });
+  const due = await schedules(deps).find(
+    { status: { $in: ['active', 'cancel_requested'] }, dueFrom: { $lte: nowIso } },
+    { sort: { dueFrom: 1 }, limit },
+  );
   for (const found of due.items) {
     if (found.status === 'cancel_requested') {
       // Never early: dueFrom is the start of the effective cycle's day in the schedule's zone.
@@ -66,7 +80,10 @@ export async function processDue(deps: RecurringDeps, bodyJson: string): Promise
       } catch (err) {
         result.failed += 1;
         const message = err instanceof Error ? err.message : String(err);
-        deps.logger.error({ scheduleId: current.id, cycle, err: message }, 'recurring: generating a cycle failed; the next run retries it');
+        deps.logger.error(
+          { scheduleId: current.id, cycle, err: message },
+          'recurring: generating a cycle failed; the next run retries it',
+        );
         await recordClaimError(deps, current, cycle, owner, message);
         break;
       }

@@ -49,9 +49,13 @@ export interface ScheduleDoc extends StoredDoc {
   updatedAt: string;
 }
 
-export const intervalOf = (s: Pick<ScheduleDoc, 'interval' | 'intervalCount'>): Interval => ({ unit: s.interval, count: s.intervalCount });
+export const intervalOf = (s: Pick<ScheduleDoc, 'interval' | 'intervalCount'>): Interval => ({
+  unit: s.interval,
+  count: s.intervalCount,
+});
 
-export const dateOfCycle = (s: Pick<ScheduleDoc, 'startDate' | 'interval' | 'intervalCount'>, k: number): string => cycleDate(s.startDate, intervalOf(s), k);
+export const dateOfCycle = (s: Pick<ScheduleDoc, 'startDate' | 'interval' | 'intervalCount'>, k: number): string =>
+  cycleDate(s.startDate, intervalOf(s), k);
 
 /** The date a scheduled cancellation takes effect (its cycle's date; older records: `nextRunDate`). */
 export function effectiveDate(s: ScheduleDoc): string | null {
@@ -60,7 +64,9 @@ export function effectiveDate(s: ScheduleDoc): string | null {
 }
 
 /** `dueFrom` for a schedule's state: when the processor next has something to do. */
-export function dueFromOf(s: Pick<ScheduleDoc, 'status' | 'timezone' | 'nextRunDate'> & Partial<ScheduleDoc>): string | null {
+export function dueFromOf(
+  s: Pick<ScheduleDoc, 'status' | 'timezone' | 'nextRunDate'> & Partial<ScheduleDoc>,
+): string | null {
   if (s.status === 'active' && s.nextRunDate) return dayStartsAt(s.nextRunDate, s.timezone);
   if (s.status === 'cancel_requested') {
     const date = effectiveDate(s as ScheduleDoc);

@@ -14,7 +14,14 @@ import { scheduleTransition, type ScheduleTrigger } from '../domain/schedule-sta
 import { SCHEDULES } from '../store/collections';
 import type { OrgKey } from './billing-port';
 import type { RecurringDeps } from './deps';
-import { dateOfCycle, dueFromOf, intervalOf, scheduleView, type ScheduleDoc, type ScheduleTemplate } from './schedule-doc';
+import {
+  dateOfCycle,
+  dueFromOf,
+  intervalOf,
+  scheduleView,
+  type ScheduleDoc,
+  type ScheduleTemplate,
+} from './schedule-doc';
 
 export const schedules = (deps: RecurringDeps) => deps.store.collection<ScheduleDoc>(SCHEDULES);
 
@@ -27,7 +34,8 @@ export const normaliseEmail = (email: string | null | undefined): string | null 
 /** A schedule of the tenant; another organization's or mode's is a 404. */
 export async function loadSchedule(deps: RecurringDeps, key: OrgKey, id: string): Promise<ScheduleDoc> {
   const doc = /^[0-9a-f]{24}$/.test(id) ? await schedules(deps).get(id) : null;
-  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode) throw new NotFoundError(`recurring schedule ${id} not found`);
+  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode)
+    throw new NotFoundError(`recurring schedule ${id} not found`);
   return doc;
 }
 
@@ -43,22 +51,31 @@ function templateOf(t: RecurringInvoiceTemplate): ScheduleTemplate {
 }
 
 function checkDates(startDate: string, timezone: string): void {
-  if (!isCalendarDate(startDate)) throw new ValidationError('startDate: must be a calendar date YYYY-MM-DD', { field: 'startDate' });
-  if (!isTimeZone(timezone)) throw new ValidationError('timezone: must be an IANA time zone (e.g. Europe/Berlin)', { field: 'timezone' });
+  if (!isCalendarDate(startDate))
+    throw new ValidationError('startDate: must be a calendar date YYYY-MM-DD', { field: 'startDate' });
+  if (!isTimeZone(timezone))
+    throw new ValidationError('timezone: must be an IANA time zone (e.g. Europe/Berlin)', { field: 'timezone' });
 }
 
 /**
  * Checks the template against billing (client and site exist, the engine can tax it on the first
  * date it will bill: `date`, or today when that has passed) and reads the buyer's e-mail.
  */
-async function checkTemplate(deps: RecurringDeps, key: OrgKey, t: ScheduleTemplate, firstDate: string, timezone: string): Promise<string | null> {
+async function checkTemplate(
+  deps: RecurringDeps,
+  key: OrgKey,
+  t: ScheduleTemplate,
+  firstDate: string,
+  timezone: string,
+): Promise<string | null> {
   const today = dayIn(deps.clock.now(), timezone);
   const date = firstDate > today ? firstDate : today;
   let email: string | null;
   try {
     email = await deps.billing.clientEmail(key, t.clientId);
   } catch (err) {
-    if (err instanceof NotFoundError) throw new NotFoundError(`template.clientId: client ${t.clientId} not found`, { field: 'template.clientId' });
+    if (err instanceof NotFoundError)
+      throw new NotFoundError(`template.clientId: client ${t.clientId} not found`, { field: 'template.clientId' });
     throw err;
   }
   try {
@@ -88,7 +105,12 @@ export function invoiceBody(t: ScheduleTemplate) {
 }
 
 /** `POST /invoices/recurring`. */
-export async function createSchedule(deps: RecurringDeps, key: OrgKey, bodyJson: string, actor: string | null): Promise<RecurringScheduleRecord> {
+export async function createSchedule(
+  deps: RecurringDeps,
+  key: OrgKey,
+  bodyJson: string,
+  actor: string | null,
+): Promise<RecurringScheduleRecord> {
   const input = parseJsonBody(bodyJson, recurringScheduleCreate);
   const timezone = input.timezone ?? (await deps.billing.timeZone(key));
   checkDates(input.startDate, timezone);
@@ -128,7 +150,12 @@ export async function createSchedule(deps: RecurringDeps, key: OrgKey, bodyJson:
 }
 
 /** `PUT /invoices/recurring/:id` (spec rule 2 for `startDate`). */
-export async function updateSchedule(deps: RecurringDeps, key: OrgKey, id: string, bodyJson: string): Promise<RecurringScheduleRecord> {
+export async function updateSchedule(
+  deps: RecurringDeps,
+  key: OrgKey,
+  id: string,
+  bodyJson: string,
+): Promise<RecurringScheduleRecord> {
   const input = parseJsonBody(bodyJson, recurringScheduleUpdate);
   const current = await loadSchedule(deps, key, id);
   if (current.status === 'cancelled' || current.status === 'completed') {
@@ -136,20 +163,33 @@ export async function updateSchedule(deps: RecurringDeps, key: OrgKey, id: strin
   }
   const autoFinalizeInvoices = input.autoFinalizeInvoices ?? current.autoFinalizeInvoices;
   const autoSendInvoices = input.autoSendInvoices ?? current.autoSendInvoices;
-  if (autoSendInvoices && !autoFinalizeInvoices) throw new ValidationError('autoSendInvoices: requires autoFinalizeInvoices', { field: 'autoSendInvoices' });
+  if (autoSendInvoices && !autoFinalizeInvoices)
+    throw new ValidationError('autoSendInvoices: requires autoFinalizeInvoices', { field: 'autoSendInvoices' });
   const timezone = input.timezone ?? current.timezone;
   const startDate = input.startDate ?? current.startDate;
   checkDates(startDate, timezone);
   const template = input.template ? templateOf(input.template) : current.template;
-  const buyerEmail = input.template ? await checkTemplate(deps, key, template, current.nextRunDate ?? startDate, timezone) : current.buyerEmail;
+  const buyerEmail = input.template
+    ? await checkTemplate(deps, key, template, current.nextRunDate ?? startDate, timezone)
+    : current.buyerEmail;
   const now = deps.clock.now().toISOString();
   const stored = await schedules(deps).update(
     id,
     (cur) => {
-      const next = { ...cur, ...(input.name ? { name: input.name } : {}), timezone, template, buyerEmail, autoFinalizeInvoices, autoSendInvoices, updatedAt: now };
+      const next = {
+        ...cur,
+        ...(input.name ? { name: input.name } : {}),
+        timezone,
+        template,
+        buyerEmail,
+        autoFinalizeInvoices,
+        autoSendInvoices,
+        updatedAt: now,
+      };
       next.interval = input.interval ?? cur.interval;
       next.intervalCount = input.intervalCount ?? cur.intervalCount;
-      const cadenceChanged = startDate !== cur.startDate || next.interval !== cur.interval || next.intervalCount !== cur.intervalCount;
+      const cadenceChanged =
+        startDate !== cur.startDate || next.interval !== cur.interval || next.intervalCount !== cur.intervalCount;
       if (cadenceChanged) {
         if (cur.invoicesGenerated === 0) {
           // Rule 2: before any invoice, the start date (and cadence) simply move the next run.
@@ -185,12 +225,22 @@ export async function listSchedules(deps: RecurringDeps, key: OrgKey, bodyJson: 
   const filter: Filter = { organizationId: key.organizationId, mode: key.mode };
   if (q.status) filter.status = q.status;
   if (q.clientId) filter['template.clientId'] = q.clientId;
-  const page = await schedules(deps).find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
+  const page = await schedules(deps).find(filter, {
+    sort: { createdAt: -1 },
+    page: q.page,
+    limit: q.limit,
+    total: true,
+  });
   return { items: page.items.map(scheduleView), total: page.total, page: page.page, limit: q.limit };
 }
 
 /** Pause and resume. A resumed schedule skips the cycles whose dates passed while it was paused. */
-export async function pauseOrResume(deps: RecurringDeps, key: OrgKey, id: string, trigger: Extract<ScheduleTrigger, 'pause' | 'resume'>): Promise<RecurringScheduleRecord> {
+export async function pauseOrResume(
+  deps: RecurringDeps,
+  key: OrgKey,
+  id: string,
+  trigger: Extract<ScheduleTrigger, 'pause' | 'resume'>,
+): Promise<RecurringScheduleRecord> {
   const current = await loadSchedule(deps, key, id);
   const nowDate = deps.clock.now();
   const stored = await schedules(deps).update(
@@ -229,7 +279,13 @@ export interface CancelOutcome {
  * that cycle on (it is never billed); one without a next run is cancelled at once. A repeat keeps
  * the state and the first request's values.
  */
-export async function cancelSchedule(deps: RecurringDeps, key: OrgKey, id: string, bodyJson: string, actor: string): Promise<CancelOutcome> {
+export async function cancelSchedule(
+  deps: RecurringDeps,
+  key: OrgKey,
+  id: string,
+  bodyJson: string,
+  actor: string,
+): Promise<CancelOutcome> {
   const { reason } = parseJsonBody(bodyJson, recurringCancel);
   const current = await loadSchedule(deps, key, id);
   let already = false;
@@ -261,6 +317,10 @@ export async function cancelSchedule(deps: RecurringDeps, key: OrgKey, id: strin
     3,
     current,
   );
-  if (!already) deps.logger.info({ scheduleId: id, organizationId: key.organizationId, status: stored.status }, 'recurring schedule cancellation requested');
+  if (!already)
+    deps.logger.info(
+      { scheduleId: id, organizationId: key.organizationId, status: stored.status },
+      'recurring schedule cancellation requested',
+    );
   return { schedule: stored, alreadyCancelled: already };
 }

@@ -58,7 +58,12 @@ function effectiveAt(s: ScheduleDoc): string | null {
 }
 
 /** The upcoming-charges response (Admin and portal; `previews` only for the portal, which serves them). */
-export async function upcomingOf(deps: RecurringDeps, s: ScheduleDoc, bodyJson: string, previews = false): Promise<UpcomingCharges> {
+export async function upcomingOf(
+  deps: RecurringDeps,
+  s: ScheduleDoc,
+  bodyJson: string,
+  previews = false,
+): Promise<UpcomingCharges> {
   const { count } = parseJsonBody(bodyJson, upcomingQuery);
   return {
     subscriptionId: s.id,
@@ -89,7 +94,10 @@ export async function generateNow(deps: RecurringDeps, key: OrgKey, id: string, 
     await recordClaimError(deps, s, s.nextCycle, owner, err instanceof Error ? err.message : String(err));
     throw err;
   }
-  if (out.kind !== 'generated') throw new ConflictError(`cycle ${s.nextCycle} of recurring schedule ${id} is being generated or was changed by another request; try again`);
+  if (out.kind !== 'generated')
+    throw new ConflictError(
+      `cycle ${s.nextCycle} of recurring schedule ${id} is being generated or was changed by another request; try again`,
+    );
   return {
     schedule: scheduleView(out.schedule),
     cycle: out.cycle,
@@ -117,7 +125,14 @@ const portalFilter = (k: PortalKey) => ({
 async function buyerSchedule(deps: RecurringDeps, k: PortalKey, id: string): Promise<ScheduleDoc> {
   const s = /^[0-9a-f]{24}$/.test(id) ? await schedules(deps).get(id) : null;
   const email = k.email.trim().toLowerCase();
-  if (!s || s.organizationId !== k.organizationId || s.mode !== k.mode || s.buyerEmail !== email || !email || !PORTAL_VISIBLE.includes(s.status)) {
+  if (
+    !s ||
+    s.organizationId !== k.organizationId ||
+    s.mode !== k.mode ||
+    s.buyerEmail !== email ||
+    !email ||
+    !PORTAL_VISIBLE.includes(s.status)
+  ) {
     throw new NotFoundError(`subscription ${id} not found`);
   }
   return s;
@@ -131,7 +146,12 @@ export async function countPortal(deps: RecurringDeps, k: PortalKey) {
 export async function listPortal(deps: RecurringDeps, k: PortalKey, bodyJson: string) {
   const q = parseJsonBody(bodyJson, portalPageQuery);
   if (!k.email.trim()) return { subscriptions: [], total: 0, page: q.page, limit: q.limit };
-  const page = await schedules(deps).find(portalFilter(k), { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
+  const page = await schedules(deps).find(portalFilter(k), {
+    sort: { createdAt: -1 },
+    page: q.page,
+    limit: q.limit,
+    total: true,
+  });
   const subscriptions = await Promise.all(
     page.items.map(async (s) => {
       const next = await charges(deps, s, DEFAULT_UPCOMING_CHARGES);
@@ -163,14 +183,25 @@ const proformaRequest = z.object({ upcomingId: z.string().min(1).max(100) }).str
  * cycle would make, dated on the charge's day, rendered by billing with nothing stored. Any other
  * charge, previews off, or a subscription without upcoming charges: 404.
  */
-export async function portalUpcomingProforma(deps: RecurringDeps, k: PortalKey, id: string, bodyJson: string): Promise<{ pdf: Buffer; filename: string }> {
+export async function portalUpcomingProforma(
+  deps: RecurringDeps,
+  k: PortalKey,
+  id: string,
+  bodyJson: string,
+): Promise<{ pdf: Buffer; filename: string }> {
   const { upcomingId } = parseJsonBody(bodyJson, proformaRequest);
   const s = await buyerSchedule(deps, k, id);
-  if (!(await deps.billing.proformaPreviewsEnabled(k))) throw new NotFoundError('pro forma previews are not offered by this organization', { field: 'upcomingId' });
+  if (!(await deps.billing.proformaPreviewsEnabled(k)))
+    throw new NotFoundError('pro forma previews are not offered by this organization', { field: 'upcomingId' });
   const first = upcomingCycles(s, 1)[0];
-  if (first === undefined || chargeId(s, first) !== upcomingId) throw new NotFoundError(`no pro forma preview for upcoming charge ${upcomingId}`, { field: 'upcomingId' });
+  if (first === undefined || chargeId(s, first) !== upcomingId)
+    throw new NotFoundError(`no pro forma preview for upcoming charge ${upcomingId}`, { field: 'upcomingId' });
   const scheduledDate = dateOfCycle(s, first);
-  return deps.billing.proformaPreview(k, { sourceId: s.id, number: previewNumber(s, first), invoice: { ...cycleInvoiceBody(s, first), issueDate: scheduledDate } });
+  return deps.billing.proformaPreview(k, {
+    sourceId: s.id,
+    number: previewNumber(s, first),
+    invoice: { ...cycleInvoiceBody(s, first), issueDate: scheduledDate },
+  });
 }
 
 export async function portalCancel(deps: RecurringDeps, k: PortalKey, id: string, bodyJson: string) {

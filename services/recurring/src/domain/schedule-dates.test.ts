@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, cadenceOf, cycleDate, dayIn, dayStartsAt, firstCycleAfter, isCalendarDate, isDue, isTimeZone, type Interval } from './schedule-dates';
+import {
+  addDays,
+  cadenceOf,
+  cycleDate,
+  dayIn,
+  dayStartsAt,
+  firstCycleAfter,
+  isCalendarDate,
+  isDue,
+  isTimeZone,
+  type Interval,
+} from './schedule-dates';
 
 const every = (count: number, unit: Interval['unit']): Interval => ({ count, unit });
 

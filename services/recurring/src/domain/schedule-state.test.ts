@@ -36,13 +36,14 @@ describe('scheduleTransition', () => {
 
   it('every state answers every trigger (changed, unchanged or refused)', () => {
     const triggers: ScheduleTrigger[] = ['pause', 'resume', 'cancel', 'cancel_now', 'finalize_cancel', 'complete'];
-    for (const s of SCHEDULE_STATUSES) for (const t of triggers) {
-      try {
-        const r = scheduleTransition(s, t);
-        if (r.kind === 'changed') expect(SCHEDULE_STATUSES).toContain(r.next);
-      } catch (err) {
-        expect(err).toBeInstanceOf(ConflictError);
+    for (const s of SCHEDULE_STATUSES)
+      for (const t of triggers) {
+        try {
+          const r = scheduleTransition(s, t);
+          if (r.kind === 'changed') expect(SCHEDULE_STATUSES).toContain(r.next);
+        } catch (err) {
+          expect(err).toBeInstanceOf(ConflictError);
+        }
       }
-    }
   });
 });

@@ -23,7 +23,10 @@ interface Rule {
 export const SCHEDULE_RULES: Readonly<Record<ScheduleTrigger, Rule>> = {
   pause: { from: { active: 'paused' }, repeatIn: ['paused'] },
   resume: { from: { paused: 'active' }, repeatIn: ['active'] },
-  cancel: { from: { active: 'cancel_requested', paused: 'cancel_requested' }, repeatIn: ['cancel_requested', 'cancelled'] },
+  cancel: {
+    from: { active: 'cancel_requested', paused: 'cancel_requested' },
+    repeatIn: ['cancel_requested', 'cancelled'],
+  },
   cancel_now: { from: { active: 'cancelled', paused: 'cancelled' }, repeatIn: ['cancel_requested', 'cancelled'] },
   finalize_cancel: { from: { cancel_requested: 'cancelled' }, repeatIn: ['cancelled'] },
   complete: { from: { active: 'completed' }, repeatIn: ['completed'] },
@@ -43,7 +46,9 @@ export function scheduleTransition(from: ScheduleStatus, trigger: ScheduleTrigge
   if (rule.repeatIn.includes(from)) return { kind: 'unchanged' };
   const next = rule.from[from];
   if (!next) {
-    throw new ConflictError(`recurring schedule in status ${from} cannot take "${trigger}"`, { code: ErrorCode.ILLEGAL_TRANSITION });
+    throw new ConflictError(`recurring schedule in status ${from} cannot take "${trigger}"`, {
+      code: ErrorCode.ILLEGAL_TRANSITION,
+    });
   }
   return { kind: 'changed', next };
 }

@@ -5,10 +5,19 @@ import { z } from 'zod';
 import type { BillingPort, OrgKey } from '../app/billing-port';
 
 /** {@link BillingPort} over billing's JSON RPCs. */
-export function grpcBillingPort(address: string, deadlineMs: number, pdfDeadlineMs: number): BillingPort & { close(): void } {
+export function grpcBillingPort(
+  address: string,
+  deadlineMs: number,
+  pdfDeadlineMs: number,
+): BillingPort & { close(): void } {
   const client = makeClient(billing.BillingServiceClient, address);
   const cfg = { deadlineMs, target: 'billing' };
-  const req = (key: OrgKey, id: string, body: unknown, extra: Partial<billing.BillingJsonRequest> = {}): billing.BillingJsonRequest => ({
+  const req = (
+    key: OrgKey,
+    id: string,
+    body: unknown,
+    extra: Partial<billing.BillingJsonRequest> = {},
+  ): billing.BillingJsonRequest => ({
     organizationId: key.organizationId,
     testMode: key.mode === 'test',
     id,
@@ -24,7 +33,12 @@ export function grpcBillingPort(address: string, deadlineMs: number, pdfDeadline
       return clientRecord.pick({ email: true }).parse(json(res)).email;
     },
     async timeZone(key) {
-      const res = await call(client, client.getInvoicingSettings, { organizationId: key.organizationId, testMode: key.mode === 'test' }, cfg);
+      const res = await call(
+        client,
+        client.getInvoicingSettings,
+        { organizationId: key.organizationId, testMode: key.mode === 'test' },
+        cfg,
+      );
       return res.timeZone || 'UTC';
     },
     async previewTax(key, invoice) {
@@ -43,11 +57,19 @@ export function grpcBillingPort(address: string, deadlineMs: number, pdfDeadline
       await call(client, client.sendInvoiceEmail, req(key, invoiceId, {}), cfg);
     },
     async proformaPreviewsEnabled(key) {
-      const res = await call(client, client.getPortalSettings, { organizationId: key.organizationId, testMode: key.mode === 'test' }, cfg);
+      const res = await call(
+        client,
+        client.getPortalSettings,
+        { organizationId: key.organizationId, testMode: key.mode === 'test' },
+        cfg,
+      );
       return res.proformaPreviewsEnabled;
     },
     async proformaPreview(key, preview) {
-      const res = await call(client, client.renderProformaPreview, req(key, '', preview), { deadlineMs: pdfDeadlineMs, target: 'billing' });
+      const res = await call(client, client.renderProformaPreview, req(key, '', preview), {
+        deadlineMs: pdfDeadlineMs,
+        target: 'billing',
+      });
       return { pdf: Buffer.from(res.pdf), filename: res.filename };
     },
     close() {

@@ -3,9 +3,25 @@ import { jsonUnary, unary, type GrpcServer } from '@paymesh/grpc';
 import { ValidationError, isObjectId } from '@paymesh/core';
 import type { RecurringDeps } from '../app/deps';
 import type { OrgKey } from '../app/billing-port';
-import { cancelSchedule, createSchedule, listSchedules, loadSchedule, pauseOrResume, updateSchedule } from '../app/schedules';
+import {
+  cancelSchedule,
+  createSchedule,
+  listSchedules,
+  loadSchedule,
+  pauseOrResume,
+  updateSchedule,
+} from '../app/schedules';
 import { scheduleView } from '../app/schedule-doc';
-import { countPortal, generateNow, listPortal, portalCancel, portalUpcoming, portalUpcomingProforma, upcomingOf, type PortalKey } from '../app/upcoming';
+import {
+  countPortal,
+  generateNow,
+  listPortal,
+  portalCancel,
+  portalUpcoming,
+  portalUpcomingProforma,
+  upcomingOf,
+  type PortalKey,
+} from '../app/upcoming';
 import { processDue, processorStatus } from '../app/processor';
 
 const SERVICE_VERSION = '0.1.0';
@@ -14,7 +30,8 @@ type Impl = recurring.RecurringServiceServer;
 type Req = recurring.RecurringJsonRequest;
 
 function orgKeyOf(req: { organizationId: string; testMode: boolean }): OrgKey {
-  if (!isObjectId(req.organizationId)) throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
+  if (!isObjectId(req.organizationId))
+    throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
   return { organizationId: req.organizationId, mode: req.testMode ? 'test' : 'live' };
 }
 
@@ -35,7 +52,9 @@ export function registerRecurringService(grpc: GrpcServer, deps: RecurringDeps):
     describe: unary(logger, 'recurring/Describe', async () => ({ service: 'recurring', version: SERVICE_VERSION })),
     listSchedules: rpc('ListSchedules', async (req) => listSchedules(deps, orgKeyOf(req), req.bodyJson)),
     getSchedule: rpc('GetSchedule', async (req) => scheduleView(await loadSchedule(deps, orgKeyOf(req), idOf(req)))),
-    createSchedule: rpc('CreateSchedule', async (req) => createSchedule(deps, orgKeyOf(req), req.bodyJson, req.actor || null)),
+    createSchedule: rpc('CreateSchedule', async (req) =>
+      createSchedule(deps, orgKeyOf(req), req.bodyJson, req.actor || null),
+    ),
     updateSchedule: rpc('UpdateSchedule', async (req) => updateSchedule(deps, orgKeyOf(req), idOf(req), req.bodyJson)),
     pauseSchedule: rpc('PauseSchedule', async (req) => pauseOrResume(deps, orgKeyOf(req), idOf(req), 'pause')),
     resumeSchedule: rpc('ResumeSchedule', async (req) => pauseOrResume(deps, orgKeyOf(req), idOf(req), 'resume')),
@@ -43,15 +62,24 @@ export function registerRecurringService(grpc: GrpcServer, deps: RecurringDeps):
       scheduleView((await cancelSchedule(deps, orgKeyOf(req), idOf(req), req.bodyJson, actorOf(req))).schedule),
     ),
     generateSchedule: rpc('GenerateSchedule', async (req) => generateNow(deps, orgKeyOf(req), idOf(req), actorOf(req))),
-    upcomingCharges: rpc('UpcomingCharges', async (req) => upcomingOf(deps, await loadSchedule(deps, orgKeyOf(req), idOf(req)), req.bodyJson)),
+    upcomingCharges: rpc('UpcomingCharges', async (req) =>
+      upcomingOf(deps, await loadSchedule(deps, orgKeyOf(req), idOf(req)), req.bodyJson),
+    ),
     processDue: rpc('ProcessDue', async (req) => processDue(deps, req.bodyJson)),
     processorStatus: rpc('ProcessorStatus', async () => processorStatus(deps)),
     countPortalSubscriptions: portal('CountPortalSubscriptions', async (req) => countPortal(deps, portalKeyOf(req))),
-    listPortalSubscriptions: portal('ListPortalSubscriptions', async (req) => listPortal(deps, portalKeyOf(req), req.bodyJson)),
-    portalUpcoming: portal('PortalUpcoming', async (req) => portalUpcoming(deps, portalKeyOf(req), idOf(req), req.bodyJson)),
+    listPortalSubscriptions: portal('ListPortalSubscriptions', async (req) =>
+      listPortal(deps, portalKeyOf(req), req.bodyJson),
+    ),
+    portalUpcoming: portal('PortalUpcoming', async (req) =>
+      portalUpcoming(deps, portalKeyOf(req), idOf(req), req.bodyJson),
+    ),
     portalCancel: portal('PortalCancel', async (req) => portalCancel(deps, portalKeyOf(req), idOf(req), req.bodyJson)),
-    portalUpcomingProformaPdf: unary(logger, 'recurring/PortalUpcomingProformaPdf', async (req: recurring.PortalRecurringRequest): Promise<recurring.RecurringPdfResponse> =>
-      portalUpcomingProforma(deps, portalKeyOf(req), idOf(req), req.bodyJson),
+    portalUpcomingProformaPdf: unary(
+      logger,
+      'recurring/PortalUpcomingProformaPdf',
+      async (req: recurring.PortalRecurringRequest): Promise<recurring.RecurringPdfResponse> =>
+        portalUpcomingProforma(deps, portalKeyOf(req), idOf(req), req.bodyJson),
     ),
   };
   grpc.addService(recurring.RecurringServiceService, impl);

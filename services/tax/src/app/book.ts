@@ -23,11 +23,20 @@ export interface RateBookDoc extends StoredDoc {
 async function insertDefaults(tx: TxScope, key: OrgKey, now: string): Promise<void> {
   const rates = tx.collection<TaxRateDoc>(TAX_RATES);
   for (const d of DEFAULT_RATES) {
-    await rates.insert(rateDocBody(key, defaultRateFields(d), { managed: true, defaultKey: defaultRateKey(d), createdAt: now, updatedAt: now }));
+    await rates.insert(
+      rateDocBody(key, defaultRateFields(d), {
+        managed: true,
+        defaultKey: defaultRateKey(d),
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
   }
   const rules = tx.collection<TaxRuleDoc>(TAX_RULES);
   for (const r of DEFAULT_RULES) {
-    await rules.insert(ruleDocBody(key, defaultRuleFields(r), { managed: true, defaultKey: r.key, createdAt: now, updatedAt: now }));
+    await rules.insert(
+      ruleDocBody(key, defaultRuleFields(r), { managed: true, defaultKey: r.key, createdAt: now, updatedAt: now }),
+    );
   }
 }
 
@@ -55,7 +64,10 @@ export async function ensureBook(deps: TaxDeps, key: OrgKey): Promise<RateBookDo
       await insertDefaults(tx, key, now);
       return m;
     });
-    deps.logger.info({ organizationId: key.organizationId, mode: key.mode, defaultsVersion: DEFAULT_RATES_VERSION }, 'tax rate book seeded with the managed defaults');
+    deps.logger.info(
+      { organizationId: key.organizationId, mode: key.mode, defaultsVersion: DEFAULT_RATES_VERSION },
+      'tax rate book seeded with the managed defaults',
+    );
     return marker;
   } catch (err) {
     if (!(err instanceof ConflictError && err.code === 'DUPLICATE_KEY')) throw err;

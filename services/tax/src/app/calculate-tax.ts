@@ -1,6 +1,13 @@
 import type { CalculateTaxRequest, TaxCalculation, VatIdCheck, VatIdValidationMode } from '@paymesh/contracts';
 import { calculateTax } from '../domain/engine';
-import { assertKnownCountries, effectiveMode, engineInputOf, ossYearsOf, taxPointOf, vatIdPlanOf } from '../domain/calculation-input';
+import {
+  assertKnownCountries,
+  effectiveMode,
+  engineInputOf,
+  ossYearsOf,
+  taxPointOf,
+  vatIdPlanOf,
+} from '../domain/calculation-input';
 import type { TaxSettings } from '../domain/tax-settings';
 import type { OrgKey, TaxDeps } from './deps';
 import { getOssThresholdStatus } from './oss-threshold-status';
@@ -18,11 +25,18 @@ function ossThresholdExceeded(deps: TaxDeps, flags: OssFlagCache, key: OrgKey, t
   });
 }
 
-async function resolveVatIdCheck(deps: TaxDeps, settings: TaxSettings, req: CalculateTaxRequest, mode: VatIdValidationMode): Promise<VatIdCheck> {
+async function resolveVatIdCheck(
+  deps: TaxDeps,
+  settings: TaxSettings,
+  req: CalculateTaxRequest,
+  mode: VatIdValidationMode,
+): Promise<VatIdCheck> {
   const plan = vatIdPlanOf(req, mode);
   if (plan.kind !== 'check') return plan.check;
   // The requester is the organization's own VAT ID, from the settings already read.
-  return plan.mode === 'vies' ? deps.vatIds.check(plan.vatId, 'vies', { vatId: settings.vatId }) : deps.vatIds.check(plan.vatId, 'format');
+  return plan.mode === 'vies'
+    ? deps.vatIds.check(plan.vatId, 'vies', { vatId: settings.vatId })
+    : deps.vatIds.check(plan.vatId, 'format');
 }
 
 /**
@@ -31,7 +45,11 @@ async function resolveVatIdCheck(deps: TaxDeps, settings: TaxSettings, req: Calc
  * while the organization has `viesEnabled`), then the one engine. The tax point defaults to today
  * (UTC).
  */
-export async function runCalculateTax(deps: TaxDeps, flags: OssFlagCache, req: CalculateTaxRequest): Promise<TaxCalculation> {
+export async function runCalculateTax(
+  deps: TaxDeps,
+  flags: OssFlagCache,
+  req: CalculateTaxRequest,
+): Promise<TaxCalculation> {
   assertKnownCountries(req);
   const key: OrgKey = { organizationId: req.organizationId, mode: req.mode };
   const now = deps.clock.now();
@@ -54,7 +72,13 @@ export async function runCalculateTax(deps: TaxDeps, flags: OssFlagCache, req: C
     now,
   });
   deps.logger.debug(
-    { organizationId: key.organizationId, mode: key.mode, totalGross: result.totalGross, totalTax: result.totalTax, buyerType: result.buyer.type },
+    {
+      organizationId: key.organizationId,
+      mode: key.mode,
+      totalGross: result.totalGross,
+      totalTax: result.totalTax,
+      buyerType: result.buyer.type,
+    },
     'tax calculated',
   );
   return result;

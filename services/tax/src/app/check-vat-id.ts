@@ -52,7 +52,13 @@ function fromDoc(doc: ViesCheckDoc, source: 'vies' | 'cache'): VatIdCheck {
   };
 }
 
-const checkOf = (vatId: string | null, status: VatIdCheck['status'], source: VatIdCheck['source'], checkedAt: string, error: string | null = null): VatIdCheck => ({
+const checkOf = (
+  vatId: string | null,
+  status: VatIdCheck['status'],
+  source: VatIdCheck['source'],
+  checkedAt: string,
+  error: string | null = null,
+): VatIdCheck => ({
   vatId,
   status,
   source,
@@ -76,7 +82,11 @@ export function createVatIdChecker(deps: VatIdCheckerDeps): VatIdChecker {
       const parsed = parseVatId(raw);
       if (!parsed.ok) return checkOf(raw.trim(), 'malformed', 'format', now);
       if (mode === 'format') return checkOf(parsed.vatId, 'well_formed', 'format', now);
-      const requesterVatId = !requester ? null : 'vatId' in requester ? requester.vatId : await ownVatId(deps, requester);
+      const requesterVatId = !requester
+        ? null
+        : 'vatId' in requester
+          ? requester.vatId
+          : await ownVatId(deps, requester);
       return checkWithVies(deps, parsed, requesterVatId, now);
     },
   };
@@ -86,12 +96,20 @@ async function ownVatId(deps: VatIdCheckerDeps, key: OrgKey): Promise<string | n
   try {
     return (await getTaxSettings(deps, key)).settings.vatId;
   } catch (err) {
-    deps.logger.warn({ err, organizationId: key.organizationId }, 'tax settings unreadable; VIES check without requester');
+    deps.logger.warn(
+      { err, organizationId: key.organizationId },
+      'tax settings unreadable; VIES check without requester',
+    );
     return null;
   }
 }
 
-async function checkWithVies(deps: VatIdCheckerDeps, id: VatId, requesterVatId: string | null, now: string): Promise<VatIdCheck> {
+async function checkWithVies(
+  deps: VatIdCheckerDeps,
+  id: VatId,
+  requesterVatId: string | null,
+  now: string,
+): Promise<VatIdCheck> {
   const key = `${id.vatId}|${requesterVatId ?? ''}`;
   const cached = await fromCache(deps, key, now);
   if (cached) return fromDoc(cached, 'cache');
@@ -105,7 +123,10 @@ async function checkWithVies(deps: VatIdCheckerDeps, id: VatId, requesterVatId: 
   if (!outcome.ok) {
     // VIES does not know the merchant's own VAT ID: check the buyer's without naming a requester.
     if (outcome.error === 'INVALID_REQUESTER_INFO' && requesterVatId !== null) {
-      deps.logger.warn({ requesterVatId }, "VIES rejects the organization's own VAT ID as requester; checking without it");
+      deps.logger.warn(
+        { requesterVatId },
+        "VIES rejects the organization's own VAT ID as requester; checking without it",
+      );
       return checkWithVies(deps, id, null, now);
     }
     return checkOf(id.vatId, 'unverified', 'vies', now, outcome.error);
@@ -117,7 +138,9 @@ async function fromCache(deps: VatIdCheckerDeps, key: string, now: string): Prom
   if (deps.cacheTtlSeconds <= 0) return null;
   const since = new Date(Date.parse(now) - deps.cacheTtlSeconds * 1000).toISOString();
   try {
-    return await deps.store.collection<ViesCheckDoc>(VIES_CHECKS).findOne({ key, checkedAt: { $gt: since } }, { sort: { checkedAt: -1 } });
+    return await deps.store
+      .collection<ViesCheckDoc>(VIES_CHECKS)
+      .findOne({ key, checkedAt: { $gt: since } }, { sort: { checkedAt: -1 } });
   } catch (err) {
     deps.logger.warn({ err }, 'VIES cache unreadable; asking VIES');
     return null;
@@ -125,7 +148,14 @@ async function fromCache(deps: VatIdCheckerDeps, key: string, now: string): Prom
 }
 
 /** Stores the answer as evidence; an unavailable store does not cost the buyer the answer. */
-async function keep(deps: VatIdCheckerDeps, key: string, id: VatId, requesterVatId: string | null, a: ViesAnswer, now: string): Promise<ViesCheckDoc> {
+async function keep(
+  deps: VatIdCheckerDeps,
+  key: string,
+  id: VatId,
+  requesterVatId: string | null,
+  a: ViesAnswer,
+  now: string,
+): Promise<ViesCheckDoc> {
   const doc: Omit<ViesCheckDoc, 'id' | 'version'> = {
     key,
     vatId: id.vatId,

@@ -13,6 +13,9 @@ export async function createTaxRate(deps: TaxDeps, key: OrgKey, input: TaxRateCr
     await assertRateFits(rates, key, fields);
     return rates.insert(rateDocBody(key, fields, { managed: false, defaultKey: null, createdAt: now, updatedAt: now }));
   });
-  deps.logger.info({ organizationId: key.organizationId, mode: key.mode, rateId: doc.id, code: doc.code, validFrom: doc.validFrom }, 'tax rate created');
+  deps.logger.info(
+    { organizationId: key.organizationId, mode: key.mode, rateId: doc.id, code: doc.code, validFrom: doc.validFrom },
+    'tax rate created',
+  );
   return rateRecordOf(doc);
 }

@@ -8,7 +8,9 @@ import type { OrgKey, TaxDeps } from './deps';
 export async function createTaxRule(deps: TaxDeps, key: OrgKey, input: TaxRuleCreate): Promise<TaxRuleRecord> {
   const fields = validateRuleFields(input);
   const doc = await writeBook(deps, key, (tx, now) =>
-    tx.collection<TaxRuleDoc>(TAX_RULES).insert(ruleDocBody(key, fields, { managed: false, defaultKey: null, createdAt: now, updatedAt: now })),
+    tx
+      .collection<TaxRuleDoc>(TAX_RULES)
+      .insert(ruleDocBody(key, fields, { managed: false, defaultKey: null, createdAt: now, updatedAt: now })),
   );
   deps.logger.info({ organizationId: key.organizationId, mode: key.mode, ruleId: doc.id }, 'tax rule created');
   return ruleRecordOf(doc);

@@ -25,7 +25,10 @@ const sources = (deps: TaxDeps) => deps.store.collection<SourceEventDoc>(TAX_SOU
 async function correctedSale(deps: TaxDeps, doc: SourceEventDoc): Promise<CorrectedSale> {
   const [kind, id] = doc.anchor.split(':');
   const scope = { organizationId: doc.organizationId, mode: doc.mode };
-  const entry = await records(deps).findOne({ ...scope, sourceKind: kind ?? '', sourceId: id ?? '', entryType: 'sale' }, { sort: { createdAt: -1 } });
+  const entry = await records(deps).findOne(
+    { ...scope, sourceKind: kind ?? '', sourceId: id ?? '', entryType: 'sale' },
+    { sort: { createdAt: -1 } },
+  );
   if (entry) return { state: 'recorded', entry };
   const sales = await sources(deps).find({ ...scope, anchor: doc.anchor, role: 'sale' });
   if (sales.items.length > 0 && sales.items.every((s) => s.state === 'no_entry')) return { state: 'not_recorded' };
@@ -46,7 +49,13 @@ async function otherReversals(deps: TaxDeps, doc: SourceEventDoc): Promise<TaxRe
     if (own) return [];
   }
   const found = await records(deps).find(
-    { organizationId: doc.organizationId, mode: doc.mode, sourceKind: 'transaction', sourceId: doc.anchor.slice('transaction:'.length), entryType: 'reversal' },
+    {
+      organizationId: doc.organizationId,
+      mode: doc.mode,
+      sourceKind: 'transaction',
+      sourceId: doc.anchor.slice('transaction:'.length),
+      entryType: 'reversal',
+    },
     { sort: { createdAt: 1 }, limit: 1000 },
   );
   return found.items.filter((e) => e.sourceEventId !== doc.eventId);
@@ -63,10 +72,19 @@ async function writeEntry(deps: TaxDeps, entry: TaxRecord): Promise<'created' | 
   const stored = await records(deps).get(entry.id);
   if (!stored) throw new Error(`tax record ${entry.id}: key taken but the entry cannot be read`);
   // A transaction's entry linked since to the invoice issued for it (linkInvoicePayments) is its derivation plus that link.
-  const derived = stored.sourceKind === 'transaction' && stored.invoicePayment === true && entry.invoicePayment !== true ? { ...entry, linkedInvoiceId: stored.linkedInvoiceId, invoicePayment: true } : entry;
+  const derived =
+    stored.sourceKind === 'transaction' && stored.invoicePayment === true && entry.invoicePayment !== true
+      ? { ...entry, linkedInvoiceId: stored.linkedInvoiceId, invoicePayment: true }
+      : entry;
   if (entryContent(stored) === entryContent(derived)) return 'existing';
   deps.logger.warn(
-    { recordId: entry.id, sourceEventId: entry.sourceEventId, organizationId: entry.organizationId, stored: entryContent(stored), derived: entryContent(entry) },
+    {
+      recordId: entry.id,
+      sourceEventId: entry.sourceEventId,
+      organizationId: entry.organizationId,
+      stored: entryContent(stored),
+      derived: entryContent(entry),
+    },
     'tax record differs from its re-derivation; kept as stored',
   );
   return 'mismatched';
@@ -86,15 +104,28 @@ async function linkInvoicePayments(deps: TaxDeps, entries: readonly TaxRecord[])
     if (e.sourceKind === 'invoice' && e.entryType === 'sale' && e.linkedTransactionId) {
       await markInvoicePayment(deps, scope, e.linkedTransactionId, e.sourceId);
     } else if (e.sourceKind === 'transaction' && e.invoicePayment !== true) {
-      const invoice = await records(deps).findOne({ ...scope, sourceKind: 'invoice', entryType: 'sale', linkedTransactionId: e.sourceId });
+      const invoice = await records(deps).findOne({
+        ...scope,
+        sourceKind: 'invoice',
+        entryType: 'sale',
+        linkedTransactionId: e.sourceId,
+      });
       if (invoice) await markInvoicePayment(deps, scope, e.sourceId, invoice.sourceId);
     }
   }
 }
 
 /** Marks a transaction's entries not yet linked as the payment of `invoiceId` (amounts unchanged). */
-async function markInvoicePayment(deps: TaxDeps, scope: { organizationId: string; mode: 'live' | 'test' }, transactionId: string, invoiceId: string): Promise<void> {
-  const unlinked = await records(deps).find({ ...scope, sourceKind: 'transaction', sourceId: transactionId, invoicePayment: { $ne: true } }, { limit: 1000 });
+async function markInvoicePayment(
+  deps: TaxDeps,
+  scope: { organizationId: string; mode: 'live' | 'test' },
+  transactionId: string,
+  invoiceId: string,
+): Promise<void> {
+  const unlinked = await records(deps).find(
+    { ...scope, sourceKind: 'transaction', sourceId: transactionId, invoicePayment: { $ne: true } },
+    { limit: 1000 },
+  );
   for (const entry of unlinked.items) {
     await records(deps).update(
       entry.id,
@@ -107,7 +138,11 @@ async function markInvoicePayment(deps: TaxDeps, scope: { organizationId: string
       entry,
     );
   }
-  if (unlinked.items.length > 0) deps.logger.info({ ...scope, transactionId, invoiceId, entries: unlinked.items.length }, 'tax records of a transaction linked to the invoice issued for it');
+  if (unlinked.items.length > 0)
+    deps.logger.info(
+      { ...scope, transactionId, invoiceId, entries: unlinked.items.length },
+      'tax records of a transaction linked to the invoice issued for it',
+    );
 }
 
 type EngineOutcome = { tax: TaxCalculation } | { state: 'pending' | 'no_entry'; reason: string };
@@ -117,15 +152,21 @@ async function engineTax(deps: TaxDeps, doc: SourceEventDoc, request: CalculateT
   try {
     return { tax: await taxForRequest(deps, request) };
   } catch (err) {
-    if (err instanceof NotSupportedError) return { state: 'pending', reason: `awaiting the tax engine: ${err.message}` };
-    if (err instanceof ValidationError) return { state: 'no_entry', reason: `the stored engine request is not usable: ${err.message}` };
+    if (err instanceof NotSupportedError)
+      return { state: 'pending', reason: `awaiting the tax engine: ${err.message}` };
+    if (err instanceof ValidationError)
+      return { state: 'no_entry', reason: `the stored engine request is not usable: ${err.message}` };
     deps.logger.warn({ err, eventId: doc.eventId }, 'tax engine failed for a ledger source event');
     throw err;
   }
 }
 
 /** Saves where the source event stands; `recorded` is final (a late, stale pass never undoes it). */
-async function settle(deps: TaxDeps, doc: SourceEventDoc, next: { state: SourceState; reason: string | null; derivedTax: TaxCalculation | null; entryIds: string[] }) {
+async function settle(
+  deps: TaxDeps,
+  doc: SourceEventDoc,
+  next: { state: SourceState; reason: string | null; derivedTax: TaxCalculation | null; entryIds: string[] },
+) {
   const now = deps.clock.now().toISOString();
   return sources(deps).update(
     doc.id,
@@ -134,7 +175,13 @@ async function settle(deps: TaxDeps, doc: SourceEventDoc, next: { state: SourceS
       if (cur.state === 'recorded' && next.state !== 'recorded') return null;
       const derivedTax = cur.derivedTax ?? next.derivedTax;
       const entryIds = [...new Set([...cur.entryIds, ...next.entryIds])];
-      if (cur.state === next.state && cur.reason === next.reason && cur.derivedTax === derivedTax && entryIds.length === cur.entryIds.length) return null;
+      if (
+        cur.state === next.state &&
+        cur.reason === next.reason &&
+        cur.derivedTax === derivedTax &&
+        entryIds.length === cur.entryIds.length
+      )
+        return null;
       return { ...body, state: next.state, reason: next.reason, derivedTax, entryIds, updatedAt: now };
     },
     5,
@@ -156,7 +203,8 @@ export async function deriveSourceEvent(deps: TaxDeps, doc: SourceEventDoc, retr
   let derivation: Derivation = deriveEntries(source, { derivedTax, corrected, refundEntries, createdAt });
   if (derivation.outcome === 'needs_tax') {
     const engine = await engineTax(deps, doc, derivation.request);
-    if (!('tax' in engine)) return finish(deps, doc, { state: engine.state, reason: engine.reason, derivedTax: null, entryIds: [] });
+    if (!('tax' in engine))
+      return finish(deps, doc, { state: engine.state, reason: engine.reason, derivedTax: null, entryIds: [] });
     derivedTax = engine.tax;
     derivation = deriveEntries(source, { derivedTax, corrected, refundEntries, createdAt });
   }
@@ -167,7 +215,12 @@ export async function deriveSourceEvent(deps: TaxDeps, doc: SourceEventDoc, retr
       await linkInvoicePayments(deps, derivation.entries);
       const entryIds = derivation.entries.map((e) => e.id);
       const result = await finish(deps, doc, { state: 'recorded', reason: null, derivedTax, entryIds });
-      return { ...result, created: result.created + counts.created, existing: result.existing + counts.existing, mismatched: result.mismatched + counts.mismatched };
+      return {
+        ...result,
+        created: result.created + counts.created,
+        existing: result.existing + counts.existing,
+        mismatched: result.mismatched + counts.mismatched,
+      };
     }
     case 'none':
       return finish(deps, doc, { state: 'no_entry', reason: derivation.reason, derivedTax, entryIds: [] });
@@ -188,10 +241,20 @@ async function finish(
   next: { state: SourceState; reason: string | null; derivedTax: TaxCalculation | null; entryIds: string[] },
 ): Promise<DeriveResult> {
   const saved = await settle(deps, doc, next);
-  const log = { eventId: doc.eventId, subject: doc.subject, organizationId: doc.organizationId, anchor: doc.anchor, reason: next.reason };
+  const log = {
+    eventId: doc.eventId,
+    subject: doc.subject,
+    organizationId: doc.organizationId,
+    anchor: doc.anchor,
+    reason: next.reason,
+  };
   if (next.state === 'pending') deps.logger.info(log, 'ledger source event waits');
-  else if (next.state === 'no_entry') deps.logger[doc.role === 'other' ? 'debug' : 'info'](log, 'ledger source event records no entry');
-  const corrections = doc.role === 'sale' && (saved.state === 'recorded' || saved.state === 'no_entry') ? await deriveWaitingCorrections(deps, doc) : NO_COUNTS;
+  else if (next.state === 'no_entry')
+    deps.logger[doc.role === 'other' ? 'debug' : 'info'](log, 'ledger source event records no entry');
+  const corrections =
+    doc.role === 'sale' && (saved.state === 'recorded' || saved.state === 'no_entry')
+      ? await deriveWaitingCorrections(deps, doc)
+      : NO_COUNTS;
   return { state: saved.state, reason: saved.reason, ...corrections };
 }
 
@@ -205,7 +268,13 @@ export async function markSourceFailed(deps: TaxDeps, doc: SourceEventDoc, reaso
 
 /** Derives the corrections of the same document that waited for its sale; counts what they wrote. */
 async function deriveWaitingCorrections(deps: TaxDeps, sale: SourceEventDoc): Promise<Counts> {
-  const waiting = await sources(deps).find({ organizationId: sale.organizationId, mode: sale.mode, anchor: sale.anchor, role: 'correction', state: 'pending' });
+  const waiting = await sources(deps).find({
+    organizationId: sale.organizationId,
+    mode: sale.mode,
+    anchor: sale.anchor,
+    role: 'correction',
+    state: 'pending',
+  });
   const counts = { ...NO_COUNTS };
   for (const doc of waiting.items) {
     const r = await deriveSourceEvent(deps, doc);

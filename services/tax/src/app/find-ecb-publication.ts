@@ -6,7 +6,10 @@ import type { TaxDeps } from './deps';
  * The ECB publication that converts figures of `day` (see publicationFor): one indexed read of the
  * day and the week after it, and, only when none is kept, one more for the newest day kept.
  */
-export async function findEcbPublication(deps: Pick<TaxDeps, 'store' | 'clock'>, day: string): Promise<EcbDayLookup<EcbRateDoc>> {
+export async function findEcbPublication(
+  deps: Pick<TaxDeps, 'store' | 'clock'>,
+  day: string,
+): Promise<EcbDayLookup<EcbRateDoc>> {
   const col = deps.store.collection<EcbRateDoc>(ECB_RATES);
   const kept = (await col.find({ date: { $in: candidateDays(day) } })).items;
   const today = deps.clock.now().toISOString().slice(0, 10);

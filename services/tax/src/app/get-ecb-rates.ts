@@ -21,4 +21,10 @@ export async function getEcbRates(deps: Pick<TaxDeps, 'store' | 'clock'>, query:
   return view(query.date, found.publication);
 }
 
-const view = (date: string | null, doc: EcbRateDoc): EcbRates => ({ date, rateDate: doc.date, rates: doc.rates, fetchedAt: doc.fetchedAt, updatedAt: doc.updatedAt });
+const view = (date: string | null, doc: EcbRateDoc): EcbRates => ({
+  date,
+  rateDate: doc.date,
+  rates: doc.rates,
+  fetchedAt: doc.fetchedAt,
+  updatedAt: doc.updatedAt,
+});

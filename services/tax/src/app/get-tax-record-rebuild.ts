@@ -8,12 +8,16 @@ import type { OrgKey, TaxDeps } from './deps';
 export async function getTaxRecordRebuild(deps: TaxDeps, key: OrgKey, id: string): Promise<TaxRecordRebuildJob> {
   const jobs = deps.store.collection<RebuildJobDoc>(TAX_RECORD_REBUILDS);
   if (id === '') {
-    const latest = await jobs.findOne({ organizationId: key.organizationId, mode: key.mode }, { sort: { createdAt: -1 } });
+    const latest = await jobs.findOne(
+      { organizationId: key.organizationId, mode: key.mode },
+      { sort: { createdAt: -1 } },
+    );
     if (!latest) throw new NotFoundError('no tax record rebuild has been started');
     return jobView(latest);
   }
   if (!isObjectId(id)) throw new ValidationError('jobId must be a 24-hex identifier', { field: 'jobId' });
   const job = await jobs.get(id);
-  if (!job || job.organizationId !== key.organizationId || job.mode !== key.mode) throw new NotFoundError('tax record rebuild not found');
+  if (!job || job.organizationId !== key.organizationId || job.mode !== key.mode)
+    throw new NotFoundError('tax record rebuild not found');
   return jobView(job);
 }

@@ -7,6 +7,7 @@ import type { OrgKey, TaxDeps } from './deps';
 export async function getTaxRecord(deps: TaxDeps, key: OrgKey, id: string): Promise<TaxRecord> {
   if (!isObjectId(id)) throw new ValidationError('id must be a 24-hex identifier', { field: 'id' });
   const doc = await deps.store.collection<TaxRecordDoc>(TAX_RECORDS).get(id);
-  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode) throw new NotFoundError('tax record not found');
+  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode)
+    throw new NotFoundError('tax record not found');
   return taxRecord.parse(doc);
 }

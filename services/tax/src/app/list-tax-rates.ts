@@ -14,7 +14,8 @@ export async function listTaxRates(deps: TaxDeps, key: OrgKey, q: TaxRateListQue
   if (q.managed !== undefined) filter.managed = q.managed;
   if (q.code !== undefined) filter.code = q.code;
   if (q.validOn !== undefined) {
-    if (!isCalendarDate(q.validOn)) throw new ValidationError(`validOn: ${q.validOn} is not a calendar date`, { field: 'validOn' });
+    if (!isCalendarDate(q.validOn))
+      throw new ValidationError(`validOn: ${q.validOn} is not a calendar date`, { field: 'validOn' });
     filter.validFrom = { $lte: q.validOn };
     filter.validUntil = { $gt: q.validOn };
   }

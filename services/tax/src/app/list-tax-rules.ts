@@ -9,6 +9,9 @@ export async function listTaxRules(deps: TaxDeps, key: OrgKey, q: TaxRuleListQue
   await ensureBook(deps, key);
   const page = await deps.store
     .collection<TaxRuleDoc>(TAX_RULES)
-    .find({ organizationId: key.organizationId, mode: key.mode }, { sort: RULE_ORDER, page: q.page, limit: q.limit, total: true });
+    .find(
+      { organizationId: key.organizationId, mode: key.mode },
+      { sort: RULE_ORDER, page: q.page, limit: q.limit, total: true },
+    );
   return { items: page.items.map(ruleRecordOf), total: page.total, page: page.page, limit: page.limit };
 }

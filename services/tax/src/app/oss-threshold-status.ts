@@ -9,7 +9,11 @@ import type { OrgKey, TaxDeps } from './deps';
  * The organization's intra-EU B2C distance sales of a calendar year against the OSS threshold,
  * summed from the tax-record ledger (entries with a tax point in the year; EUR net amounts).
  */
-export async function getOssThresholdStatus(deps: TaxDeps, key: OrgKey, year: number | undefined): Promise<OssThresholdStatus> {
+export async function getOssThresholdStatus(
+  deps: TaxDeps,
+  key: OrgKey,
+  year: number | undefined,
+): Promise<OssThresholdStatus> {
   const current = deps.clock.now().getUTCFullYear();
   const y = year ?? current;
   if (!Number.isInteger(y) || y < 2021 || y > current) {
@@ -22,6 +26,9 @@ export async function getOssThresholdStatus(deps: TaxDeps, key: OrgKey, year: nu
     'buyer.type': 'consumer',
   });
   const { totalEurCents, unconvertedEntries } = ossDistanceSales(items, isInEuVatArea);
-  deps.logger.debug({ organizationId: key.organizationId, year: y, entries: items.length, totalEurCents, unconvertedEntries }, 'oss threshold status');
+  deps.logger.debug(
+    { organizationId: key.organizationId, year: y, entries: items.length, totalEurCents, unconvertedEntries },
+    'oss threshold status',
+  );
   return ossThresholdStatus(y, totalEurCents, unconvertedEntries);
 }

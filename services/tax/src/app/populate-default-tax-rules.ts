@@ -24,10 +24,17 @@ export async function populateDefaultTaxRules(deps: TaxDeps, key: OrgKey): Promi
     const out: TaxRuleDoc[] = [];
     // Looked up again under the book's lock: a concurrent call may have added some.
     for (const d of await missing(rules, key)) {
-      out.push(await rules.insert(ruleDocBody(key, defaultRuleFields(d), { managed: true, defaultKey: d.key, createdAt: now, updatedAt: now })));
+      out.push(
+        await rules.insert(
+          ruleDocBody(key, defaultRuleFields(d), { managed: true, defaultKey: d.key, createdAt: now, updatedAt: now }),
+        ),
+      );
     }
     return out;
   });
-  deps.logger.info({ organizationId: key.organizationId, mode: key.mode, created: created.length }, 'default tax rules populated');
+  deps.logger.info(
+    { organizationId: key.organizationId, mode: key.mode, created: created.length },
+    'default tax rules populated',
+  );
   return { created: created.map(ruleRecordOf) };
 }

@@ -4,7 +4,18 @@ import type { RateBook } from './rate-book';
 
 const key = { organizationId: 'a'.repeat(24), mode: 'live' as const };
 const bookOf = (percent: number): RateBook => ({
-  rates: [{ id: 'b'.repeat(24), code: 'VAT_DE_STANDARD', country: 'DE', rateType: 'standard', percent, categories: [], validFrom: '2021-01-01', validTo: null }],
+  rates: [
+    {
+      id: 'b'.repeat(24),
+      code: 'VAT_DE_STANDARD',
+      country: 'DE',
+      rateType: 'standard',
+      percent,
+      categories: [],
+      validFrom: '2021-01-01',
+      validTo: null,
+    },
+  ],
   rules: [],
 });
 
@@ -60,11 +71,14 @@ describe('RateBookCache', () => {
     const { s, src } = source();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const slow: RateBookSource = { ...src, load: async () => {
-      const loaded = await src.load();
-      await gate;
-      return loaded;
-    } };
+    const slow: RateBookSource = {
+      ...src,
+      load: async () => {
+        const loaded = await src.load();
+        await gate;
+        return loaded;
+      },
+    };
     const a = cache.get(key, slow);
     const b = cache.get(key, slow);
     await Promise.resolve();

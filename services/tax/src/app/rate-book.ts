@@ -54,7 +54,9 @@ export async function loadRateBook(deps: TaxDeps, key: OrgKey): Promise<RateBook
   if (!deps.rateBooks) return (await readBook(deps, key)).book;
   return deps.rateBooks.get(key, {
     revision: async () => {
-      const marker = await deps.store.collection<RateBookDoc>(TAX_RATE_BOOKS).findOne({ organizationId: key.organizationId, mode: key.mode });
+      const marker = await deps.store
+        .collection<RateBookDoc>(TAX_RATE_BOOKS)
+        .findOne({ organizationId: key.organizationId, mode: key.mode });
       return marker?.revision ?? -1;
     },
     load: () => readBook(deps, key),

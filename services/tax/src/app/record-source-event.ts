@@ -21,7 +21,10 @@ export async function recordSourceEvent(deps: TaxDeps, source: LedgerSource): Pr
       source.subject === Subjects.transactionStatusChanged
         ? `transaction status ${source.data.status} (from ${String(source.data.previousStatus)}) records no tax`
         : 'records no tax';
-    deps.logger.debug({ eventId: source.eventId, subject: source.subject, organizationId: source.data.organizationId, reason }, 'ledger source event records no entry; not kept');
+    deps.logger.debug(
+      { eventId: source.eventId, subject: source.subject, organizationId: source.data.organizationId, reason },
+      'ledger source event records no entry; not kept',
+    );
     return { state: 'no_entry', reason, created: 0, existing: 0, mismatched: 0 };
   }
   const collection = deps.store.collection<SourceEventDoc>(TAX_SOURCE_EVENTS);

@@ -42,11 +42,24 @@ export async function replaceDefaultTaxRates(deps: TaxDeps, key: OrgKey): Promis
       for (const d of plan.retire) await rates.delete(d.id);
       const updated: TaxRateDoc[] = [];
       for (const { doc, fields } of plan.update) {
-        updated.push(await rates.replace(doc.id, doc.version, rateDocBody(key, fields, { managed: true, defaultKey: doc.defaultKey, createdAt: doc.createdAt, updatedAt: now })));
+        updated.push(
+          await rates.replace(
+            doc.id,
+            doc.version,
+            rateDocBody(key, fields, {
+              managed: true,
+              defaultKey: doc.defaultKey,
+              createdAt: doc.createdAt,
+              updatedAt: now,
+            }),
+          ),
+        );
       }
       const created: TaxRateDoc[] = [];
       for (const { defaultKey, fields } of plan.create) {
-        created.push(await rates.insert(rateDocBody(key, fields, { managed: true, defaultKey, createdAt: now, updatedAt: now })));
+        created.push(
+          await rates.insert(rateDocBody(key, fields, { managed: true, defaultKey, createdAt: now, updatedAt: now })),
+        );
       }
       return result(plan, created, updated);
     },

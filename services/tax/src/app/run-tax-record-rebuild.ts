@@ -24,7 +24,10 @@ const leaseFrom = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOS
  * stopped mid-run) with compare-and-set; a job interrupted {@link MAX_REBUILD_ATTEMPTS} times is
  * marked failed instead. Null when there is nothing to do.
  */
-export async function claimTaxRecordRebuild(deps: TaxDeps, opts: Pick<RebuildRunOptions, 'workerId' | 'leaseMs'>): Promise<RebuildJobDoc | null> {
+export async function claimTaxRecordRebuild(
+  deps: TaxDeps,
+  opts: Pick<RebuildRunOptions, 'workerId' | 'leaseMs'>,
+): Promise<RebuildJobDoc | null> {
   const jobs = jobsOf(deps);
   const { items } = await jobs.find({ status: { $in: ['queued', 'running'] } }, { sort: { createdAt: 1 }, limit: 20 });
   for (const job of items) {
@@ -42,7 +45,10 @@ export async function claimTaxRecordRebuild(deps: TaxDeps, opts: Pick<RebuildRun
           finishedAt: now.toISOString(),
           updatedAt: now.toISOString(),
         });
-        deps.logger.error({ jobId: job.id, organizationId: job.organizationId, attempts: job.attempts }, 'tax record rebuild given up');
+        deps.logger.error(
+          { jobId: job.id, organizationId: job.organizationId, attempts: job.attempts },
+          'tax record rebuild given up',
+        );
         continue;
       }
       const claimed = await jobs.replace(job.id, job.version, {
@@ -54,7 +60,11 @@ export async function claimTaxRecordRebuild(deps: TaxDeps, opts: Pick<RebuildRun
         startedAt: job.startedAt ?? now.toISOString(),
         updatedAt: now.toISOString(),
       });
-      if (job.status === 'running') deps.logger.warn({ jobId: job.id, cursor: job.cursor, attempt: claimed.attempts }, 'resuming an interrupted tax record rebuild');
+      if (job.status === 'running')
+        deps.logger.warn(
+          { jobId: job.id, cursor: job.cursor, attempt: claimed.attempts },
+          'resuming an interrupted tax record rebuild',
+        );
       return claimed;
     } catch (err) {
       if (!isVersionConflict(err)) throw err;
@@ -69,7 +79,11 @@ export async function claimTaxRecordRebuild(deps: TaxDeps, opts: Pick<RebuildRun
  * pending ones, with a checkpoint (progress, cursor, renewed claim) after each batch. Returns the
  * job as last saved, or null when another worker took the job over.
  */
-export async function runTaxRecordRebuild(deps: TaxDeps, claimed: RebuildJobDoc, opts: RebuildRunOptions): Promise<RebuildJobDoc | null> {
+export async function runTaxRecordRebuild(
+  deps: TaxDeps,
+  claimed: RebuildJobDoc,
+  opts: RebuildRunOptions,
+): Promise<RebuildJobDoc | null> {
   const jobs = jobsOf(deps);
   const sources = deps.store.collection<SourceEventDoc>(TAX_SOURCE_EVENTS);
   const scope = { organizationId: claimed.organizationId, mode: claimed.mode };
@@ -78,7 +92,12 @@ export async function runTaxRecordRebuild(deps: TaxDeps, claimed: RebuildJobDoc,
   const save = async (patch: Partial<Omit<RebuildJobDoc, 'id' | 'version'>>): Promise<RebuildJobDoc | null> => {
     const now = deps.clock.now();
     try {
-      job = await jobs.replace(job.id, job.version, { ...body(job), leaseUntil: leaseFrom(now, opts.leaseMs), ...patch, updatedAt: now.toISOString() });
+      job = await jobs.replace(job.id, job.version, {
+        ...body(job),
+        leaseUntil: leaseFrom(now, opts.leaseMs),
+        ...patch,
+        updatedAt: now.toISOString(),
+      });
       return job;
     } catch (err) {
       if (!isVersionConflict(err)) throw err;
@@ -95,7 +114,10 @@ export async function runTaxRecordRebuild(deps: TaxDeps, claimed: RebuildJobDoc,
     }
     const untilSeq = job.untilSeq ?? 0;
     for (;;) {
-      const page = await sources.find({ ...scope, seq: { $gt: job.cursor, $lte: untilSeq } }, { sort: { seq: 1 }, limit: opts.batchSize });
+      const page = await sources.find(
+        { ...scope, seq: { $gt: job.cursor, $lte: untilSeq } },
+        { sort: { seq: 1 }, limit: opts.batchSize },
+      );
       if (page.items.length === 0) break;
       const progress: RebuildProgress = { ...job.progress };
       for (const doc of page.items) {
@@ -108,7 +130,10 @@ export async function runTaxRecordRebuild(deps: TaxDeps, claimed: RebuildJobDoc,
         } catch (err) {
           progress.failed++;
           const reason = err instanceof Error ? err.message : String(err);
-          deps.logger.error({ err, jobId: job.id, eventId: doc.eventId }, 'tax record rebuild could not derive a source event');
+          deps.logger.error(
+            { err, jobId: job.id, eventId: doc.eventId },
+            'tax record rebuild could not derive a source event',
+          );
           await markSourceFailed(deps, doc, reason);
         }
       }
@@ -129,7 +154,11 @@ export async function runTaxRecordRebuild(deps: TaxDeps, claimed: RebuildJobDoc,
       leaseUntil: null,
       finishedAt: deps.clock.now().toISOString(),
     });
-    if (finished) deps.logger.info({ jobId: job.id, organizationId: job.organizationId, mode: job.mode, progress: finished.progress }, 'tax record rebuild completed');
+    if (finished)
+      deps.logger.info(
+        { jobId: job.id, organizationId: job.organizationId, mode: job.mode, progress: finished.progress },
+        'tax record rebuild completed',
+      );
     return finished;
   } catch (err) {
     // The job stays running: its claim lapses and a worker resumes it (counted as an attempt).

@@ -8,7 +8,11 @@ import type { OrgKey, TaxDeps } from './deps';
  * Queues a rebuild of the organization's ledger (one data mode) and wakes the worker. While a job
  * of the organization and mode is queued or running, that job is answered instead of a second one.
  */
-export async function startTaxRecordRebuild(deps: TaxDeps, key: OrgKey, wake: () => void): Promise<TaxRecordRebuildJob> {
+export async function startTaxRecordRebuild(
+  deps: TaxDeps,
+  key: OrgKey,
+  wake: () => void,
+): Promise<TaxRecordRebuildJob> {
   const jobs = deps.store.collection<RebuildJobDoc>(TAX_RECORD_REBUILDS);
   const activeKey = activeKeyOf(key.organizationId, key.mode);
   for (let attempt = 1; ; attempt++) {
@@ -32,7 +36,10 @@ export async function startTaxRecordRebuild(deps: TaxDeps, key: OrgKey, wake: ()
         error: null,
         updatedAt: now,
       });
-      deps.logger.info({ organizationId: key.organizationId, mode: key.mode, jobId: job.id }, 'tax record rebuild queued');
+      deps.logger.info(
+        { organizationId: key.organizationId, mode: key.mode, jobId: job.id },
+        'tax record rebuild queued',
+      );
       wake();
       return jobView(job);
     } catch (err) {

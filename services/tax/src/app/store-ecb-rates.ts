@@ -21,7 +21,11 @@ const sameRates = (a: Readonly<Record<string, number>>, b: Readonly<Record<strin
  * index on the day), written only when new or changed. Replicas fetching the same file at once
  * write each day once; a day the ECB corrected replaces its rates.
  */
-export async function storeEcbRates(deps: Pick<TaxDeps, 'store' | 'clock'>, publications: readonly EcbPublication[], source: string): Promise<StoredEcbRates> {
+export async function storeEcbRates(
+  deps: Pick<TaxDeps, 'store' | 'clock'>,
+  publications: readonly EcbPublication[],
+  source: string,
+): Promise<StoredEcbRates> {
   const col = deps.store.collection<EcbRateDoc>(ECB_RATES);
   const now = deps.clock.now().toISOString();
   const out: StoredEcbRates = { inserted: 0, updated: 0, unchanged: 0 };
@@ -48,7 +52,14 @@ export async function storeEcbRates(deps: Pick<TaxDeps, 'store' | 'clock'>, publ
     if (sameRates(doc.rates, p.rates)) out.unchanged++;
     else await update(p);
   }
-  const docs = fresh.map((p) => ({ id: ecbRateId(p.date), date: p.date, rates: p.rates, source, fetchedAt: now, updatedAt: now }));
+  const docs = fresh.map((p) => ({
+    id: ecbRateId(p.date),
+    date: p.date,
+    rates: p.rates,
+    source,
+    fetchedAt: now,
+    updatedAt: now,
+  }));
   for (let i = 0; i < docs.length; i += 500) {
     const batch = docs.slice(i, i + 500);
     try {

@@ -26,12 +26,19 @@ export async function ownRate(rates: Collection<TaxRateDoc>, key: OrgKey, id: st
  * nor be valid on a day another rate of the same code is (TAX_RATE_OVERLAP): the engine must find
  * one version of a code for any date. `selfId`: the rate being updated.
  */
-export async function assertRateFits(rates: Collection<TaxRateDoc>, key: OrgKey, f: TaxRateFields, selfId?: string): Promise<void> {
+export async function assertRateFits(
+  rates: Collection<TaxRateDoc>,
+  key: OrgKey,
+  f: TaxRateFields,
+  selfId?: string,
+): Promise<void> {
   const { items } = await rates.find({ organizationId: key.organizationId, mode: key.mode, code: f.code });
   const others = items.filter((r) => r.id !== selfId);
   const same = others.find((r) => r.validFrom === f.validFrom);
   if (same) {
-    throw new ConflictError(`a tax rate ${f.code} valid from ${f.validFrom} exists already (${same.id})`, { code: ErrorCode.TAX_RATE_EXISTS });
+    throw new ConflictError(`a tax rate ${f.code} valid from ${f.validFrom} exists already (${same.id})`, {
+      code: ErrorCode.TAX_RATE_EXISTS,
+    });
   }
   const overlap = others.find((r) => periodsOverlap(r, f));
   if (overlap) {

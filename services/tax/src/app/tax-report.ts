@@ -1,13 +1,46 @@
 import { ValidationError } from '@paymesh/core';
 import type { TaxReportPeriod, TaxReportRequest } from '@paymesh/contracts';
 import type { AggregateRow, AggregateSpec, Filter } from '@paymesh/store';
-import { byCountryDetailRows, byCountryRows, currencyRows, revenueByCountryRows, totalsOf } from '../domain/reports/build';
+import {
+  byCountryDetailRows,
+  byCountryRows,
+  currencyRows,
+  revenueByCountryRows,
+  totalsOf,
+} from '../domain/reports/build';
 import { EurConverter } from '../domain/reports/eur';
 import { findEcbPublication } from './find-ecb-publication';
 import { byCountryCsv, revenueByCountryCsv, vatOssElsterCsv, vatOssXml } from '../domain/reports/exports';
-import { buildVatOss, buildVatOssDetails, declaredKey, OSS_DECISION, ossLineRows, vatCountry, type OssCorrectionItem, type OssInput } from '../domain/reports/oss';
-import { compareQuarters, localDay, periodOf, quarterKey, quarterOfDay, quarterPeriod, shiftDay, type Quarter } from '../domain/reports/period';
-import { COUNTRY_SPEC, ENTRY_SPEC, entryGroups, LINE_SPEC, lineGroups, reportFilters, type LineGroup, type ReportScope } from '../domain/reports/query';
+import {
+  buildVatOss,
+  buildVatOssDetails,
+  declaredKey,
+  OSS_DECISION,
+  ossLineRows,
+  vatCountry,
+  type OssCorrectionItem,
+  type OssInput,
+} from '../domain/reports/oss';
+import {
+  compareQuarters,
+  localDay,
+  periodOf,
+  quarterKey,
+  quarterOfDay,
+  quarterPeriod,
+  shiftDay,
+  type Quarter,
+} from '../domain/reports/period';
+import {
+  COUNTRY_SPEC,
+  ENTRY_SPEC,
+  entryGroups,
+  LINE_SPEC,
+  lineGroups,
+  reportFilters,
+  type LineGroup,
+  type ReportScope,
+} from '../domain/reports/query';
 import type { TaxRecordDoc } from '../domain/source-event';
 import { TAX_RECORDS } from '../store/collections';
 import type { OrgKey, TaxDeps } from './deps';
@@ -24,13 +57,20 @@ const bad = (field: string, message: string) => new ValidationError(`${field}: $
 
 function periodFor(req: TaxReportRequest): { period: TaxReportPeriod; quarter: Quarter | null } {
   if (OSS_REPORTS.has(req.report)) {
-    if (req.year === undefined || req.quarter === undefined) throw bad(req.year === undefined ? 'year' : 'quarter', 'VAT OSS reports need year and quarter (1 to 4)');
-    if (req.startDate !== undefined || req.endDate !== undefined) throw bad('startDate', 'VAT OSS reports cover the quarter given by year and quarter; startDate and endDate are not taken');
+    if (req.year === undefined || req.quarter === undefined)
+      throw bad(req.year === undefined ? 'year' : 'quarter', 'VAT OSS reports need year and quarter (1 to 4)');
+    if (req.startDate !== undefined || req.endDate !== undefined)
+      throw bad(
+        'startDate',
+        'VAT OSS reports cover the quarter given by year and quarter; startDate and endDate are not taken',
+      );
     const quarter = { year: req.year, quarter: req.quarter };
     return { period: quarterPeriod(quarter, req.timezone), quarter };
   }
-  if (req.year !== undefined || req.quarter !== undefined) throw bad('year', 'only VAT OSS reports take year and quarter; give startDate and endDate');
-  if (req.startDate === undefined || req.endDate === undefined) throw bad(req.startDate === undefined ? 'startDate' : 'endDate', 'is required');
+  if (req.year !== undefined || req.quarter !== undefined)
+    throw bad('year', 'only VAT OSS reports take year and quarter; give startDate and endDate');
+  if (req.startDate === undefined || req.endDate === undefined)
+    throw bad(req.startDate === undefined ? 'startDate' : 'endDate', 'is required');
   return { period: periodOf(req.startDate, req.endDate, req.timezone), quarter: null };
 }
 
@@ -52,7 +92,11 @@ async function entriesById(deps: TaxDeps, key: OrgKey, ids: string[]): Promise<M
   const out = new Map<string, TaxRecordDoc>();
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += 500) {
-    const page = await col.find({ organizationId: key.organizationId, mode: key.mode, id: { $in: unique.slice(i, i + 500) } });
+    const page = await col.find({
+      organizationId: key.organizationId,
+      mode: key.mode,
+      id: { $in: unique.slice(i, i + 500) },
+    });
     for (const e of page.items) out.set(e.id, e);
   }
   return out;
@@ -83,9 +127,17 @@ interface QuarterFigures {
 }
 
 /** Corrections dated in `scope`'s period, split by the quarter of the sale each one corrects. */
-async function correctionsIn(deps: TaxDeps, key: OrgKey, scope: ReportScope): Promise<{ entry: TaxRecordDoc; saleQuarter: Quarter | null }[]> {
+async function correctionsIn(
+  deps: TaxDeps,
+  key: OrgKey,
+  scope: ReportScope,
+): Promise<{ entry: TaxRecordDoc; saleQuarter: Quarter | null }[]> {
   const found = await entries(deps, reportFilters(scope, { entryType: { $in: ['reversal', 'credit'] } }));
-  const sales = await entriesById(deps, key, found.flatMap((e) => (e.correctsRecordId ? [e.correctsRecordId] : [])));
+  const sales = await entriesById(
+    deps,
+    key,
+    found.flatMap((e) => (e.correctsRecordId ? [e.correctsRecordId] : [])),
+  );
   return found.map((entry) => {
     const sale = entry.correctsRecordId ? sales.get(entry.correctsRecordId) : undefined;
     return { entry, saleQuarter: sale ? quarterOfDay(localDay(sale, scope.period.timezone)) : null };
@@ -99,10 +151,22 @@ function ossCorrectionItems(entry: TaxRecordDoc, period: Quarter): OssCorrection
     const cc = vatCountry(l.taxCountry);
     byCountry.set(cc, (byCountry.get(cc) ?? 0) + l.tax);
   }
-  return [...byCountry].map(([country, tax]) => ({ recordId: entry.id, correctsRecordId: entry.correctsRecordId ?? '', country, period, currency: entry.currency, tax }));
+  return [...byCountry].map(([country, tax]) => ({
+    recordId: entry.id,
+    correctsRecordId: entry.correctsRecordId ?? '',
+    country,
+    period,
+    currency: entry.currency,
+    tax,
+  }));
 }
 
-async function quarterFigures(deps: TaxDeps, key: OrgKey, scope: ReportScope, quarter: Quarter): Promise<QuarterFigures> {
+async function quarterFigures(
+  deps: TaxDeps,
+  key: OrgKey,
+  scope: ReportScope,
+  quarter: Quarter,
+): Promise<QuarterFigures> {
   const [sales, corrections] = await Promise.all([
     aggregate(deps, reportFilters(scope, { entryType: 'sale' }), LINE_SPEC),
     correctionsIn(deps, key, scope),
@@ -120,7 +184,8 @@ async function quarterFigures(deps: TaxDeps, key: OrgKey, scope: ReportScope, qu
 /** OSS VAT (EUR cents) per country of the lines. */
 function ossVatByCountry(lines: LineGroup[], eur: EurConverter): Map<string, number> {
   const out = new Map<string, number>();
-  for (const r of ossLineRows(lines)) out.set(r.country, (out.get(r.country) ?? 0) + (eur.cents(r.currency, r.tax) ?? 0));
+  for (const r of ossLineRows(lines))
+    out.set(r.country, (out.get(r.country) ?? 0) + (eur.cents(r.currency, r.tax) ?? 0));
   return out;
 }
 
@@ -129,7 +194,14 @@ function ossVatByCountry(lines: LineGroup[], eur: EurConverter): Map<string, num
  * figures (the ledger never changes a dated entry, so they are what its return declared) plus the
  * corrections of it dated in the quarters between.
  */
-async function declaredVat(deps: TaxDeps, key: OrgKey, scope: ReportScope, quarter: Quarter, corrections: OssCorrectionItem[], eur: EurConverter): Promise<Map<string, number>> {
+async function declaredVat(
+  deps: TaxDeps,
+  key: OrgKey,
+  scope: ReportScope,
+  quarter: Quarter,
+  corrections: OssCorrectionItem[],
+  eur: EurConverter,
+): Promise<Map<string, number>> {
   const declared = new Map<string, number>();
   const periods = new Map(corrections.map((c) => [quarterKey(c.period), c.period]));
   for (const p of periods.values()) {
@@ -139,7 +211,10 @@ async function declaredVat(deps: TaxDeps, key: OrgKey, scope: ReportScope, quart
     const betweenStart = shiftDay(pScope.period.endDate, 1);
     const betweenEnd = shiftDay(scope.period.startDate, -1);
     if (betweenStart > betweenEnd) continue;
-    const between = await correctionsIn(deps, key, { ...scope, period: periodOf(betweenStart, betweenEnd, scope.period.timezone) });
+    const between = await correctionsIn(deps, key, {
+      ...scope,
+      period: periodOf(betweenStart, betweenEnd, scope.period.timezone),
+    });
     for (const { entry, saleQuarter } of between) {
       if (!saleQuarter || compareQuarters(saleQuarter, p) !== 0) continue;
       for (const item of ossCorrectionItems(entry, p)) {
@@ -149,14 +224,34 @@ async function declaredVat(deps: TaxDeps, key: OrgKey, scope: ReportScope, quart
     }
   }
   // Countries and quarters this return corrects that had no OSS VAT before still get a 0.
-  for (const c of corrections) if (!declared.has(declaredKey(c.country, c.period))) declared.set(declaredKey(c.country, c.period), 0);
+  for (const c of corrections)
+    if (!declared.has(declaredKey(c.country, c.period))) declared.set(declaredKey(c.country, c.period), 0);
   return declared;
 }
 
-async function ossInput(deps: TaxDeps, key: OrgKey, scope: ReportScope, quarter: Quarter, eur: EurConverter, echo: OssInput['echo']): Promise<OssInput> {
-  const [{ settings }, figures] = await Promise.all([getTaxSettings(deps, key), quarterFigures(deps, key, scope, quarter)]);
+async function ossInput(
+  deps: TaxDeps,
+  key: OrgKey,
+  scope: ReportScope,
+  quarter: Quarter,
+  eur: EurConverter,
+  echo: OssInput['echo'],
+): Promise<OssInput> {
+  const [{ settings }, figures] = await Promise.all([
+    getTaxSettings(deps, key),
+    quarterFigures(deps, key, scope, quarter),
+  ]);
   const declared = await declaredVat(deps, key, scope, quarter, figures.corrections, eur);
-  return { quarter, period: scope.period, echo, settings: { homeCountry: settings.homeCountry, vatId: settings.vatId }, lines: figures.lines, corrections: figures.corrections, declared, eur };
+  return {
+    quarter,
+    period: scope.period,
+    echo,
+    settings: { homeCountry: settings.homeCountry, vatId: settings.vatId },
+    lines: figures.lines,
+    corrections: figures.corrections,
+    declared,
+    eur,
+  };
 }
 
 /** Answers one report (or export file) of the organization's ledger. */

@@ -8,5 +8,9 @@ export interface VatIdChecker {
    * `requester`: the organization asking (its VAT ID is read from its tax settings), or the
    * requester VAT ID itself when the caller has the settings already (null: none).
    */
-  check(vatId: string, mode: 'format' | 'vies', requester?: { organizationId: string; mode: 'live' | 'test' } | { vatId: string | null }): Promise<VatIdCheck>;
+  check(
+    vatId: string,
+    mode: 'format' | 'vies',
+    requester?: { organizationId: string; mode: 'live' | 'test' } | { vatId: string | null },
+  ): Promise<VatIdCheck>;
 }

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { calculateTaxRequest, type VatIdCheck } from '@paymesh/contracts';
 import { defaultTaxSettings } from './tax-settings';
-import { assertKnownCountries, effectiveMode, engineInputOf, ossYearsOf, taxPointOf, uncheckedVatId, vatIdPlanOf } from './calculation-input';
+import {
+  assertKnownCountries,
+  effectiveMode,
+  engineInputOf,
+  ossYearsOf,
+  taxPointOf,
+  uncheckedVatId,
+  vatIdPlanOf,
+} from './calculation-input';
 
 const request = (extra: Record<string, unknown> = {}) =>
   calculateTaxRequest.parse({
@@ -87,7 +95,13 @@ describe('engineInputOf', () => {
       settings: defaultTaxSettings(),
       vatIdCheck: viesAnswer,
     });
-    expect(input).toMatchObject({ date: '2026-03-01', currency: 'EUR', vatIdValidation: 'vies', vatIdCheck: viesAnswer, buyer: { country: 'FR', postcode: null } });
+    expect(input).toMatchObject({
+      date: '2026-03-01',
+      currency: 'EUR',
+      vatIdValidation: 'vies',
+      vatIdCheck: viesAnswer,
+      buyer: { country: 'FR', postcode: null },
+    });
   });
 });
 

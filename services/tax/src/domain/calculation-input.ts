@@ -24,10 +24,12 @@ export function ossYearsOf(taxPoint: string, currentYear: number): number[] {
 
 /** The buyer's country and every line's ship-to country must be assigned ISO 3166-1 codes (the schema checks only the shape). */
 export function assertKnownCountries(req: Pick<CalculateTaxRequest, 'buyer' | 'lines'>): void {
-  const bad = (field: string, code: string) => new ValidationError(`${field}: "${code}" is not an ISO 3166-1 alpha-2 country code`, { field });
+  const bad = (field: string, code: string) =>
+    new ValidationError(`${field}: "${code}" is not an ISO 3166-1 alpha-2 country code`, { field });
   if (!isIsoCountry(req.buyer.country)) throw bad('buyer.country', req.buyer.country);
   req.lines.forEach((l, i) => {
-    if (l.shipToCountry !== undefined && !isIsoCountry(l.shipToCountry)) throw bad(`lines.${i}.shipToCountry`, l.shipToCountry);
+    if (l.shipToCountry !== undefined && !isIsoCountry(l.shipToCountry))
+      throw bad(`lines.${i}.shipToCountry`, l.shipToCountry);
   });
 }
 
@@ -57,11 +59,17 @@ export type VatIdPlan =
  * `vies` is the requested mode only while the organization's tax settings allow VIES (`viesEnabled`);
  * otherwise the VAT ID is checked for format only, like the hosted checkout downgrades it.
  */
-export function effectiveMode(requested: VatIdValidationMode, settings: Pick<TaxSettings, 'viesEnabled'>): VatIdValidationMode {
+export function effectiveMode(
+  requested: VatIdValidationMode,
+  settings: Pick<TaxSettings, 'viesEnabled'>,
+): VatIdValidationMode {
   return requested === 'vies' && !settings.viesEnabled ? 'format' : requested;
 }
 
-export function vatIdPlanOf(req: Pick<CalculateTaxRequest, 'buyer' | 'vatIdCheck'>, mode: VatIdValidationMode): VatIdPlan {
+export function vatIdPlanOf(
+  req: Pick<CalculateTaxRequest, 'buyer' | 'vatIdCheck'>,
+  mode: VatIdValidationMode,
+): VatIdPlan {
   if (req.vatIdCheck) return { kind: 'reuse', check: req.vatIdCheck };
   const vatId = req.buyer.vatId?.trim() ? req.buyer.vatId.trim() : null;
   if (vatId === null || mode === 'none') return { kind: 'skip', check: uncheckedVatId(vatId) };
@@ -71,7 +79,12 @@ export function vatIdPlanOf(req: Pick<CalculateTaxRequest, 'buyer' | 'vatIdCheck
 /** The engine's input from a validated request, with the tax point and the VAT ID check resolved. */
 export function engineInputOf(
   req: CalculateTaxRequest,
-  ctx: { taxPoint: string; mode: VatIdValidationMode; settings: Pick<TaxSettings, 'priceMode'>; vatIdCheck: VatIdCheck },
+  ctx: {
+    taxPoint: string;
+    mode: VatIdValidationMode;
+    settings: Pick<TaxSettings, 'priceMode'>;
+    vatIdCheck: VatIdCheck;
+  },
 ): EngineInput {
   return {
     date: ctx.taxPoint,

@@ -46,7 +46,10 @@ describe('DEFAULT_RATES', () => {
         const day = addDays(instant.slice(0, 10), -2);
         if (day < '2024-01-01') continue;
         compared += 1;
-        expect(standardOn(cc, day).map((r) => r.percent), `${cc} on ${day}`).toEqual([Math.round(before.rate * 10000) / 100]);
+        expect(
+          standardOn(cc, day).map((r) => r.percent),
+          `${cc} on ${day}`,
+        ).toEqual([Math.round(before.rate * 10000) / 100]);
       }
     }
     expect(compared).toBeGreaterThanOrEqual(4); // FI 2024, EE 2025, SK 2025, RO 2025 at least
@@ -69,7 +72,9 @@ describe('DEFAULT_RATES', () => {
       const sorted = [...rows].sort((a, b) => a.validFrom.localeCompare(b.validFrom));
       for (let i = 1; i < sorted.length; i += 1) {
         expect(sorted[i - 1]!.validTo, `${code} ${sorted[i - 1]!.validFrom}`).not.toBeNull();
-        expect(sorted[i - 1]!.validTo! <= sorted[i]!.validFrom, `${code} overlaps at ${sorted[i]!.validFrom}`).toBe(true);
+        expect(sorted[i - 1]!.validTo! <= sorted[i]!.validFrom, `${code} overlaps at ${sorted[i]!.validFrom}`).toBe(
+          true,
+        );
       }
     }
   });
@@ -84,9 +89,15 @@ describe('DEFAULT_RATES', () => {
       expect(r.validTo === null || r.validFrom < r.validTo, where).toBe(true);
       expect(r.code.startsWith(`VAT_${r.country}_`), where).toBe(true);
       const suffix = r.code.slice(`VAT_${r.country}_`.length);
-      const expected = { standard: /^STANDARD$/, reduced: /^REDUCED(_\d+(_\d+)?)?$/, super_reduced: /^SUPER_REDUCED$/, zero: /^ZERO$/ }[r.rateType];
+      const expected = {
+        standard: /^STANDARD$/,
+        reduced: /^REDUCED(_\d+(_\d+)?)?$/,
+        super_reduced: /^SUPER_REDUCED$/,
+        zero: /^ZERO$/,
+      }[r.rateType];
       expect(suffix, where).toMatch(expected);
-      if (/^REDUCED_/.test(suffix)) expect(suffix.slice('REDUCED_'.length).replace('_', '.'), where).toBe(String(r.percent));
+      if (/^REDUCED_/.test(suffix))
+        expect(suffix.slice('REDUCED_'.length).replace('_', '.'), where).toBe(String(r.percent));
       if (r.rateType === 'standard') expect(r.categories, where).toEqual([]);
       else expect(r.categories.length, where).toBeGreaterThan(0);
       for (const c of r.categories) {
@@ -97,7 +108,9 @@ describe('DEFAULT_RATES', () => {
   });
 
   it('a category has at most one rate of a type per country and day (no ambiguous choice)', () => {
-    const dates = [...new Set(DEFAULT_RATES.flatMap((r) => [r.validFrom, r.validTo ?? today]))].filter((d) => d >= '2024-01-01');
+    const dates = [...new Set(DEFAULT_RATES.flatMap((r) => [r.validFrom, r.validTo ?? today]))].filter(
+      (d) => d >= '2024-01-01',
+    );
     for (const date of dates) {
       const seen = new Set<string>();
       for (const r of DEFAULT_RATES.filter((x) => validOn(x, date))) {
@@ -122,6 +135,7 @@ describe('DEFAULT_RULES', () => {
     expect(DEFAULT_RULES.filter((r) => r.category === null && r.itemType === null && r.country === null)).toEqual([
       expect.objectContaining({ key: 'default_standard', rateType: 'standard' }),
     ]);
-    for (const r of DEFAULT_RULES) if (r.category !== null) expect(RATE_CATEGORIES as readonly string[]).toContain(r.category);
+    for (const r of DEFAULT_RULES)
+      if (r.category !== null) expect(RATE_CATEGORIES as readonly string[]).toContain(r.category);
   });
 });

@@ -43,16 +43,14 @@ export const DEFAULT_RULES: readonly DefaultTaxRule[] = [
     priority: 0,
     description: 'Lines without a more specific rule are taxed at the standard rate of the place of supply.',
   },
-  ...REDUCED_CATEGORIES.map(
-    (category): DefaultTaxRule => ({
-      key: `category_${category}_reduced`,
-      name: `Reduced rate for ${category.replace(/_/g, ' ')}`,
-      itemType: null,
-      category,
-      country: null,
-      rateType: 'reduced',
-      priority: 0,
-      description: `Lines of category ${category} get the place of supply's preferential rate for it; the standard rate where it has none.`,
-    }),
-  ),
+  ...REDUCED_CATEGORIES.map((category): DefaultTaxRule => ({
+    key: `category_${category}_reduced`,
+    name: `Reduced rate for ${category.replace(/_/g, ' ')}`,
+    itemType: null,
+    category,
+    country: null,
+    rateType: 'reduced',
+    priority: 0,
+    description: `Lines of category ${category} get the place of supply's preferential rate for it; the standard rate where it has none.`,
+  })),
 ];

@@ -6,22 +6,53 @@ import { defaultRateFields, defaultRateKey, rateDocBody, type TaxRateDoc } from 
 const key = { organizationId: 'a'.repeat(24), mode: 'live' as const };
 const t = '2026-01-01T00:00:00.000Z';
 
-const std: DefaultTaxRate = { code: 'VAT_DE_STANDARD', country: 'DE', rateType: 'standard', percent: 19, categories: [], validFrom: '2021-01-01', validTo: null, source: 'UStG § 12 (1)' };
-const red: DefaultTaxRate = { code: 'VAT_DE_REDUCED', country: 'DE', rateType: 'reduced', percent: 7, categories: ['books', 'food'], validFrom: '2021-01-01', validTo: null, source: 'UStG § 12 (2)' };
+const std: DefaultTaxRate = {
+  code: 'VAT_DE_STANDARD',
+  country: 'DE',
+  rateType: 'standard',
+  percent: 19,
+  categories: [],
+  validFrom: '2021-01-01',
+  validTo: null,
+  source: 'UStG § 12 (1)',
+};
+const red: DefaultTaxRate = {
+  code: 'VAT_DE_REDUCED',
+  country: 'DE',
+  rateType: 'reduced',
+  percent: 7,
+  categories: ['books', 'food'],
+  validFrom: '2021-01-01',
+  validTo: null,
+  source: 'UStG § 12 (2)',
+};
 
 let n = 0;
-function doc(fields: Partial<TaxRateDoc> & Pick<TaxRateDoc, 'code' | 'validFrom'>, managed: boolean, defaultKey: string | null): TaxRateDoc {
-  const base = rateDocBody(key, { ...defaultRateFields(std), ...fields }, { managed, defaultKey, createdAt: t, updatedAt: t });
+function doc(
+  fields: Partial<TaxRateDoc> & Pick<TaxRateDoc, 'code' | 'validFrom'>,
+  managed: boolean,
+  defaultKey: string | null,
+): TaxRateDoc {
+  const base = rateDocBody(
+    key,
+    { ...defaultRateFields(std), ...fields },
+    { managed, defaultKey, createdAt: t, updatedAt: t },
+  );
   n += 1;
   return { ...base, ...fields, id: n.toString(16).padStart(24, '0'), version: 1 };
 }
-const managedOf = (d: DefaultTaxRate, over: Partial<TaxRateDoc> = {}) => doc({ ...defaultRateFields(d), ...over }, true, defaultRateKey(d));
+const managedOf = (d: DefaultTaxRate, over: Partial<TaxRateDoc> = {}) =>
+  doc({ ...defaultRateFields(d), ...over }, true, defaultRateKey(d));
 
 describe('planDefaultRateSync', () => {
   it('creates every default into an empty book', () => {
     const plan = planDefaultRateSync([std, red], []);
     expect(plan.create.map((c) => c.defaultKey)).toEqual(['VAT_DE_STANDARD@2021-01-01', 'VAT_DE_REDUCED@2021-01-01']);
-    expect(plan.create[1]?.fields).toMatchObject({ percent: 7, categories: ['books', 'food'], source: 'UStG § 12 (2)' });
+    expect(plan.create[1]?.fields).toMatchObject({
+      percent: 7,
+      categories: ['books', 'food'],
+      source: 'UStG § 12 (2)',
+    });
     expect(plan).toMatchObject({ update: [], retire: [], unchanged: 0, skipped: [] });
   });
 
@@ -57,15 +88,30 @@ describe('planDefaultRateSync', () => {
   });
 
   it('creates a default next to a custom rate of the same code whose period ends before it', () => {
-    const earlier = doc({ code: 'VAT_DE_STANDARD', validFrom: '2020-07-01', validTo: '2021-01-01', percent: 16 }, false, null);
+    const earlier = doc(
+      { code: 'VAT_DE_STANDARD', validFrom: '2020-07-01', validTo: '2021-01-01', percent: 16 },
+      false,
+      null,
+    );
     expect(planDefaultRateSync([std], [earlier]).create).toHaveLength(1);
   });
 });
 
 describe('missingDefaultRules', () => {
-  const rule = (k: string) => ({ key: k, name: k, itemType: null, category: null, country: null, rateType: 'standard' as const, priority: 0, description: '' });
+  const rule = (k: string) => ({
+    key: k,
+    name: k,
+    itemType: null,
+    category: null,
+    country: null,
+    rateType: 'standard' as const,
+    priority: 0,
+    description: '',
+  });
   it('names the defaults no stored rule carries the key of', () => {
-    expect(missingDefaultRules([rule('a'), rule('b')], [{ defaultKey: 'a' }, { defaultKey: null }]).map((r) => r.key)).toEqual(['b']);
+    expect(
+      missingDefaultRules([rule('a'), rule('b')], [{ defaultKey: 'a' }, { defaultKey: null }]).map((r) => r.key),
+    ).toEqual(['b']);
     expect(missingDefaultRules([rule('a')], [{ defaultKey: 'a' }])).toEqual([]);
   });
 });

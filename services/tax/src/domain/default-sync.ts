@@ -1,6 +1,13 @@
 import type { DefaultTaxRate } from './default-rates';
 import type { DefaultTaxRule } from './default-rules';
-import { defaultRateFields, defaultRateKey, periodsOverlap, sameRateFields, type TaxRateDoc, type TaxRateFields } from './tax-rate-doc';
+import {
+  defaultRateFields,
+  defaultRateKey,
+  periodsOverlap,
+  sameRateFields,
+  type TaxRateDoc,
+  type TaxRateFields,
+} from './tax-rate-doc';
 import type { TaxRuleDoc } from './tax-rule-doc';
 
 export type SkipReason = 'customized' | 'conflicts_with_custom';
@@ -31,7 +38,8 @@ export function planDefaultRateSync(defaults: readonly DefaultTaxRate[], docs: r
   for (const def of defaults) {
     const defaultKey = defaultRateKey(def);
     const doc = byKey.get(defaultKey);
-    const skip = (reason: SkipReason, rateId: string) => plan.skipped.push({ code: def.code, validFrom: def.validFrom, reason, rateId });
+    const skip = (reason: SkipReason, rateId: string) =>
+      plan.skipped.push({ code: def.code, validFrom: def.validFrom, reason, rateId });
     if (doc && !doc.managed) {
       skip('customized', doc.id);
       continue;
@@ -50,7 +58,10 @@ export function planDefaultRateSync(defaults: readonly DefaultTaxRate[], docs: r
 }
 
 /** Default rules whose key no stored rule carries (never created, or deleted by the merchant). */
-export function missingDefaultRules(defaults: readonly DefaultTaxRule[], docs: readonly Pick<TaxRuleDoc, 'defaultKey'>[]): DefaultTaxRule[] {
+export function missingDefaultRules(
+  defaults: readonly DefaultTaxRule[],
+  docs: readonly Pick<TaxRuleDoc, 'defaultKey'>[],
+): DefaultTaxRule[] {
   const present = new Set(docs.map((d) => d.defaultKey).filter((k): k is string => k !== null));
   return defaults.filter((d) => !present.has(d.key));
 }

@@ -22,7 +22,8 @@ export interface EcbRateDoc extends StoredDoc {
 }
 
 /** Every replica derives the same id for a day, so their writes of the same day meet on it. */
-export const ecbRateId = (date: string): string => createHash('sha256').update(`ecb-rate|${date}`).digest('hex').slice(0, 24);
+export const ecbRateId = (date: string): string =>
+  createHash('sha256').update(`ecb-rate|${date}`).digest('hex').slice(0, 24);
 
 /**
  * Days looked ahead for the next publication. The ECB does not publish on weekends and TARGET
@@ -32,7 +33,8 @@ export const ecbRateId = (date: string): string => createHash('sha256').update(`
 export const PUBLICATION_LOOKAHEAD_DAYS = 7;
 
 /** The days whose publication may be the one for `day`: `day` and the days after it up to the look-ahead. */
-export const candidateDays = (day: string): string[] => Array.from({ length: PUBLICATION_LOOKAHEAD_DAYS + 1 }, (_, i) => shiftDay(day, i));
+export const candidateDays = (day: string): string[] =>
+  Array.from({ length: PUBLICATION_LOOKAHEAD_DAYS + 1 }, (_, i) => shiftDay(day, i));
 
 export interface EcbDay {
   date: string;
@@ -47,15 +49,16 @@ export interface EcbDay {
  * - `not_kept`: the service holds no publication for that time (before it started fetching, or no
  *   fetch has succeeded yet for a past day).
  */
-export type EcbDayLookup<P extends EcbDay = EcbDay> =
-  | { kind: 'published'; day: string; publication: P }
-  | EcbDayGap;
+export type EcbDayLookup<P extends EcbDay = EcbDay> = { kind: 'published'; day: string; publication: P } | EcbDayGap;
 
-export type EcbDayGap = { kind: 'not_published'; day: string; latest: string | null } | { kind: 'not_kept'; day: string; latest: string | null };
+export type EcbDayGap =
+  | { kind: 'not_published'; day: string; latest: string | null }
+  | { kind: 'not_kept'; day: string; latest: string | null };
 
 /** Why there is no publication for a day, in words. */
 export function gapMessage(gap: EcbDayGap): string {
-  if (gap.kind === 'not_published') return `the ECB reference rate for ${gap.day} (or the next publication day) is not published yet${gap.latest ? `; the latest kept is of ${gap.latest}` : ''}`;
+  if (gap.kind === 'not_published')
+    return `the ECB reference rate for ${gap.day} (or the next publication day) is not published yet${gap.latest ? `; the latest kept is of ${gap.latest}` : ''}`;
   return gap.latest
     ? `no ECB reference rates are kept for ${gap.day} (the tax service keeps the days it fetched; the latest is of ${gap.latest})`
     : `no ECB reference rates are kept for ${gap.day} (none fetched yet)`;
@@ -66,7 +69,12 @@ export function gapMessage(gap: EcbDayGap): string {
  * @param latest the newest publication day kept, if any
  * @param today the current day (UTC)
  */
-export function publicationFor<P extends EcbDay>(day: string, kept: readonly P[], latest: string | null, today: string): EcbDayLookup<P> {
+export function publicationFor<P extends EcbDay>(
+  day: string,
+  kept: readonly P[],
+  latest: string | null,
+  today: string,
+): EcbDayLookup<P> {
   const last = shiftDay(day, PUBLICATION_LOOKAHEAD_DAYS);
   const next = kept.filter((p) => p.date >= day && p.date <= last).sort((a, b) => a.date.localeCompare(b.date))[0];
   if (next) return { kind: 'published', day, publication: next };

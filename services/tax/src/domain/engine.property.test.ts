@@ -112,11 +112,21 @@ describe('calculateTax: properties', () => {
     for (const seed of SEEDS) {
       const out = run(scenario(seed));
       const sum = (k: 'net' | 'tax' | 'gross') => out.lines.reduce((a, l) => a + l[k], 0);
-      expect([out.totalNet, out.totalTax, out.totalGross], `seed ${seed}`).toEqual([sum('net'), sum('tax'), sum('gross')]);
+      expect([out.totalNet, out.totalTax, out.totalGross], `seed ${seed}`).toEqual([
+        sum('net'),
+        sum('tax'),
+        sum('gross'),
+      ]);
       expect(out.totalGross, `seed ${seed}`).toBe(out.totalNet + out.totalTax);
       for (const l of out.lines) expect(l.gross, `seed ${seed} line ${l.index}`).toBe(l.net + l.tax);
-      expect(out.taxBreakdown.reduce((a, e) => a + e.taxAmount, 0), `seed ${seed}`).toBe(out.totalTax);
-      expect(out.taxBreakdown.reduce((a, e) => a + e.taxableBase, 0), `seed ${seed}`).toBe(out.totalNet);
+      expect(
+        out.taxBreakdown.reduce((a, e) => a + e.taxAmount, 0),
+        `seed ${seed}`,
+      ).toBe(out.totalTax);
+      expect(
+        out.taxBreakdown.reduce((a, e) => a + e.taxableBase, 0),
+        `seed ${seed}`,
+      ).toBe(out.totalNet);
     }
   });
 
@@ -137,7 +147,9 @@ describe('calculateTax: properties', () => {
       for (const method of ['half_up', 'half_even'] as const) {
         const out = run(s, { level: 'per_document', method });
         const groups = new Map<string, number[]>();
-        out.lines.forEach((l, i) => groups.set(`${l.taxRateCode}|${l.taxRate}`, [...(groups.get(`${l.taxRateCode}|${l.taxRate}`) ?? []), i]));
+        out.lines.forEach((l, i) =>
+          groups.set(`${l.taxRateCode}|${l.taxRate}`, [...(groups.get(`${l.taxRateCode}|${l.taxRate}`) ?? []), i]),
+        );
         for (const [key, idx] of groups) {
           const bp = bpOf(out.lines[idx[0]!]!.taxRate);
           // exact group tax over the common denominator 10000·(10000+bp)
@@ -192,14 +204,23 @@ describe('calculateTax: properties', () => {
   it('a negated document is the mirror image (discounts and credits round symmetrically)', () => {
     for (const seed of SEEDS.slice(0, 150)) {
       const s = scenario(seed);
-      const neg: Scenario = { ...s, input: { ...s.input, lines: s.input.lines.map((l) => ({ ...l, unitPrice: -l.unitPrice })) } };
+      const neg: Scenario = {
+        ...s,
+        input: { ...s.input, lines: s.input.lines.map((l) => ({ ...l, unitPrice: -l.unitPrice })) },
+      };
       for (const method of ['half_up', 'half_even'] as const) {
         const a = run(s, { level: 'per_line', method });
         const b = run(neg, { level: 'per_line', method });
-        expect(b.lines.map((l) => l.tax), `seed ${seed} ${method}`).toEqual(a.lines.map((l) => -l.tax || 0));
+        expect(
+          b.lines.map((l) => l.tax),
+          `seed ${seed} ${method}`,
+        ).toEqual(a.lines.map((l) => -l.tax || 0));
         const da = run(s, { level: 'per_document', method });
         const db = run(neg, { level: 'per_document', method });
-        expect(db.taxBreakdown.map((e) => e.taxAmount), `seed ${seed} ${method}`).toEqual(da.taxBreakdown.map((e) => -e.taxAmount || 0));
+        expect(
+          db.taxBreakdown.map((e) => e.taxAmount),
+          `seed ${seed} ${method}`,
+        ).toEqual(da.taxBreakdown.map((e) => -e.taxAmount || 0));
       }
     }
   });

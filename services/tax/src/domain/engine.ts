@@ -18,7 +18,10 @@ import { bpToPercent, denominatorOf, distributeGroupTax, exactTaxNumerator, perc
 import { buyerTreatment } from './vat-id-treatment';
 
 /** The rate fields the engine reads (stored records and managed defaults both fit). */
-export type EngineRate = Pick<TaxRateRecord, 'id' | 'code' | 'country' | 'rateType' | 'percent' | 'categories' | 'validFrom' | 'validTo'>;
+export type EngineRate = Pick<
+  TaxRateRecord,
+  'id' | 'code' | 'country' | 'rateType' | 'percent' | 'categories' | 'validFrom' | 'validTo'
+>;
 /** The rule fields the engine reads. */
 export type EngineRule = Pick<TaxRuleRecord, 'id' | 'itemType' | 'category' | 'country' | 'rateType' | 'priority'>;
 
@@ -102,7 +105,13 @@ function fromRate(rate: EngineRate, pos: PlaceOfSupply, ruleId: string | null, r
 }
 
 /** Looks up the rate of a taxable line in its place of supply (see rate-selection.ts). */
-function rateDecision(line: TaxLineInput, pos: PlaceOfSupply, date: string, candidatesOf: (cc: string) => EngineRate[], rules: readonly EngineRule[]): LineDecision {
+function rateDecision(
+  line: TaxLineInput,
+  pos: PlaceOfSupply,
+  date: string,
+  candidatesOf: (cc: string) => EngineRate[],
+  rules: readonly EngineRule[],
+): LineDecision {
   const cc = pos.taxCountry!;
   const category = line.category ?? null;
   const candidates = candidatesOf(cc);
@@ -140,7 +149,13 @@ function rateDecision(line: TaxLineInput, pos: PlaceOfSupply, date: string, cand
   return fromRate(standard, pos, ruleId, `${pos.reason}; ${describeRate(standard)}${fallback}`);
 }
 
-function decideLine(line: TaxLineInput, input: EngineInput, ctx: EngineContext, business: boolean, candidatesOf: (cc: string) => EngineRate[]): LineDecision {
+function decideLine(
+  line: TaxLineInput,
+  input: EngineInput,
+  ctx: EngineContext,
+  business: boolean,
+  candidatesOf: (cc: string) => EngineRate[],
+): LineDecision {
   const home = ctx.settings.homeCountry;
   if (home === null) {
     return {
@@ -165,7 +180,10 @@ function decideLine(line: TaxLineInput, input: EngineInput, ctx: EngineContext, 
     ossThresholdExceeded: ctx.ossThresholdExceeded,
   });
   if (!pos.taxable) {
-    const ignored = line.taxRate !== undefined ? `; the line's manual rate ${line.taxRate} % is not applied: no VAT may be charged on this supply` : '';
+    const ignored =
+      line.taxRate !== undefined
+        ? `; the line's manual rate ${line.taxRate} % is not applied: no VAT may be charged on this supply`
+        : '';
     return {
       bp: 0,
       taxRateCode: ZERO_CODES[pos.decision as 'export' | 'reverse_charge' | 'intra_community_supply'],

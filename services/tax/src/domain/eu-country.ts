@@ -15,10 +15,29 @@ const GREECE_VAT = 'EL';
 export function euCountry(raw: string): EuCountry | null {
   const code = raw.trim().toUpperCase();
   if (code === NORTHERN_IRELAND) {
-    return { countryCode: NORTHERN_IRELAND, euMember: false, euVatAreaForGoods: true, vatPrefix: NORTHERN_IRELAND, name: euCountryName(NORTHERN_IRELAND) };
+    return {
+      countryCode: NORTHERN_IRELAND,
+      euMember: false,
+      euVatAreaForGoods: true,
+      vatPrefix: NORTHERN_IRELAND,
+      name: euCountryName(NORTHERN_IRELAND),
+    };
   }
   const iso = code === GREECE_VAT ? GREECE : code;
   if (!isIsoCountry(iso)) return null;
-  if (isEuMember(iso)) return { countryCode: iso, euMember: true, euVatAreaForGoods: true, vatPrefix: vatPrefixOf(iso), name: euCountryName(iso) };
-  return { countryCode: iso, euMember: false, euVatAreaForGoods: false, vatPrefix: null, name: getName(iso, 'en') ?? iso };
+  if (isEuMember(iso))
+    return {
+      countryCode: iso,
+      euMember: true,
+      euVatAreaForGoods: true,
+      vatPrefix: vatPrefixOf(iso),
+      name: euCountryName(iso),
+    };
+  return {
+    countryCode: iso,
+    euMember: false,
+    euVatAreaForGoods: false,
+    vatPrefix: null,
+    name: getName(iso, 'en') ?? iso,
+  };
 }

@@ -1,7 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { Subjects, taxRecord, type CalculateTaxRequest, type TaxCalculation, type TaxRecord, type TransactionRefunded, type TransactionStatusChanged } from '@paymesh/contracts';
+import {
+  Subjects,
+  taxRecord,
+  type CalculateTaxRequest,
+  type TaxCalculation,
+  type TaxRecord,
+  type TransactionRefunded,
+  type TransactionStatusChanged,
+} from '@paymesh/contracts';
 import { calc } from '../../test/fixtures';
-import { anchorOf, deriveEntries, entryContent, refundRecordId, roleOf, taxRecordId, type DeriveContext, type Derivation, type LedgerSource } from './ledger';
+import {
+  anchorOf,
+  deriveEntries,
+  entryContent,
+  refundRecordId,
+  roleOf,
+  taxRecordId,
+  type DeriveContext,
+  type Derivation,
+  type LedgerSource,
+} from './ledger';
 
 const ORG = 'a'.repeat(24);
 const SITE = 'b'.repeat(24);
@@ -45,9 +63,22 @@ function txEvent(over: Partial<TransactionStatusChanged> = {}, eventId = 'evt-tx
   };
 }
 
-const billingBase = { organizationId: ORG, mode: 'live' as const, siteId: SITE, currency: 'EUR', transactionId: TX, occurredAt: '2026-04-05T08:00:00.000Z' };
+const billingBase = {
+  organizationId: ORG,
+  mode: 'live' as const,
+  siteId: SITE,
+  currency: 'EUR',
+  transactionId: TX,
+  occurredAt: '2026-04-05T08:00:00.000Z',
+};
 
-const invoiceData = (taxCalculation: TaxCalculation | null = calc()) => ({ ...billingBase, invoiceId: INVOICE, number: 'INV-2026-0001', issueDate: '2026-03-31', taxCalculation });
+const invoiceData = (taxCalculation: TaxCalculation | null = calc()) => ({
+  ...billingBase,
+  invoiceId: INVOICE,
+  number: 'INV-2026-0001',
+  issueDate: '2026-03-31',
+  taxCalculation,
+});
 
 const invoiceIssued = (taxCalculation: TaxCalculation | null = calc()): LedgerSource => ({
   eventId: 'evt-inv-issued',
@@ -56,7 +87,12 @@ const invoiceIssued = (taxCalculation: TaxCalculation | null = calc()): LedgerSo
   data: invoiceData(taxCalculation),
 });
 
-const ctx = (over: Partial<DeriveContext> = {}): DeriveContext => ({ derivedTax: null, corrected: { state: 'unknown' }, createdAt: CREATED_AT, ...over });
+const ctx = (over: Partial<DeriveContext> = {}): DeriveContext => ({
+  derivedTax: null,
+  corrected: { state: 'unknown' },
+  createdAt: CREATED_AT,
+  ...over,
+});
 
 function entriesOf(d: Derivation): TaxRecord[] {
   if (d.outcome !== 'entries') throw new Error(`expected entries, got ${JSON.stringify(d)}`);
@@ -126,7 +162,9 @@ describe('transaction status events', () => {
     expect(d).toEqual({ outcome: 'needs_tax', request: { ...taxInput, date: '2026-03-02' } });
     const dated = deriveEntries(txEvent({ tax: null, taxInput: { ...taxInput, date: '2026-02-27' } }), ctx());
     expect(dated).toMatchObject({ outcome: 'needs_tax', request: { date: '2026-02-27' } });
-    const e = onlyEntry(deriveEntries(txEvent({ tax: null }), ctx({ derivedTax: calc({ totalTax: 1597, totalNet: 8403 }) })));
+    const e = onlyEntry(
+      deriveEntries(txEvent({ tax: null }), ctx({ derivedTax: calc({ totalTax: 1597, totalNet: 8403 }) })),
+    );
     expect(e.totals).toEqual({ net: 8403, tax: 1597, gross: 10000 });
   });
 
@@ -150,7 +188,10 @@ describe('transaction status events', () => {
 
   it('a refund reverses the sale entry exactly, on the refund date, linked to it', () => {
     const sale = onlyEntry(deriveEntries(txEvent(), ctx()));
-    const refund = txEvent({ status: 3, previousStatus: 1, sequence: 3, changedAt: '2026-05-20T10:00:00.000Z', tax: calc({ totalTax: 1 }) }, 'evt-tx-refund');
+    const refund = txEvent(
+      { status: 3, previousStatus: 1, sequence: 3, changedAt: '2026-05-20T10:00:00.000Z', tax: calc({ totalTax: 1 }) },
+      'evt-tx-refund',
+    );
     const r = onlyEntry(deriveEntries(refund, ctx({ corrected: { state: 'recorded', entry: sale } })));
     expect(r).toMatchObject({
       id: taxRecordId('evt-tx-refund', 'reversal'),
@@ -167,13 +208,23 @@ describe('transaction status events', () => {
     // Sale plus reversal is zero, line by line and in the breakdown.
     expect(r.lines.map((l, i) => l.net + sale.lines[i]!.net)).toEqual([0]);
     expect(r.lines.map((l, i) => l.tax + sale.lines[i]!.tax)).toEqual([0]);
-    expect(r.breakdown[0]).toEqual({ taxRate: 21, taxRateCode: 'VAT_NL_STANDARD', taxableBase: -8264, taxAmount: -1736 });
+    expect(r.breakdown[0]).toEqual({
+      taxRate: 21,
+      taxRateCode: 'VAT_NL_STANDARD',
+      taxableBase: -8264,
+      taxAmount: -1736,
+    });
     expect(r.buyer).toEqual(sale.buyer);
   });
 
   it('a payment of an invoice names the invoice, so reports over both sources can leave it out', () => {
     const e = onlyEntry(deriveEntries(txEvent({ invoiceId: INVOICE }), ctx()));
-    expect(e).toMatchObject({ linkedTransactionId: TX, linkedInvoiceId: INVOICE, invoicePayment: true, taxPointAt: '2026-03-02T23:30:00.000Z' });
+    expect(e).toMatchObject({
+      linkedTransactionId: TX,
+      linkedInvoiceId: INVOICE,
+      invoicePayment: true,
+      taxPointAt: '2026-03-02T23:30:00.000Z',
+    });
     expect(onlyEntry(deriveEntries(txEvent(), ctx())).invoicePayment).toBe(false);
   });
 
@@ -210,7 +261,12 @@ describe('billing events', () => {
 
   it('a void reverses the invoice entry as of the void date', () => {
     const sale = onlyEntry(deriveEntries(invoiceIssued(), ctx()));
-    const voided: LedgerSource = { eventId: 'evt-inv-voided', subject: Subjects.invoiceVoided, occurredAt: '2026-04-05T08:00:00.000Z', data: invoiceData() };
+    const voided: LedgerSource = {
+      eventId: 'evt-inv-voided',
+      subject: Subjects.invoiceVoided,
+      occurredAt: '2026-04-05T08:00:00.000Z',
+      data: invoiceData(),
+    };
     const r = onlyEntry(deriveEntries(voided, ctx({ corrected: { state: 'recorded', entry: sale } })));
     expect(r).toMatchObject({
       entryType: 'reversal',
@@ -226,12 +282,24 @@ describe('billing events', () => {
 
   it('a credit note is a negative accrual entry of its own amounts, linked to the invoice entry', () => {
     const sale = onlyEntry(deriveEntries(invoiceIssued(), ctx()));
-    const partial = calc({ totalNet: 4132, totalTax: 868, totalGross: 5000, taxBreakdown: [{ taxRate: 21, taxRateCode: 'VAT_NL_STANDARD', taxableBase: 4132, taxAmount: 868 }] });
+    const partial = calc({
+      totalNet: 4132,
+      totalTax: 868,
+      totalGross: 5000,
+      taxBreakdown: [{ taxRate: 21, taxRateCode: 'VAT_NL_STANDARD', taxableBase: 4132, taxAmount: 868 }],
+    });
     const credit: LedgerSource = {
       eventId: 'evt-cn',
       occurredAt: '2026-04-10T08:00:00.000Z',
       subject: Subjects.creditNoteIssued,
-      data: { ...billingBase, creditNoteId: CREDIT_NOTE, invoiceId: INVOICE, number: 'CN-2026-0001', issueDate: '2026-04-09', taxCalculation: partial },
+      data: {
+        ...billingBase,
+        creditNoteId: CREDIT_NOTE,
+        invoiceId: INVOICE,
+        number: 'CN-2026-0001',
+        issueDate: '2026-04-09',
+        taxCalculation: partial,
+      },
     };
     expect(anchorOf(credit)).toBe(`invoice:${INVOICE}`);
     expect(roleOf(credit)).toBe('correction');
@@ -253,7 +321,7 @@ describe('billing events', () => {
 });
 
 describe('anchors, roles and content', () => {
-  it('groups a transaction\'s events and an invoice\'s events under one anchor', () => {
+  it("groups a transaction's events and an invoice's events under one anchor", () => {
     expect(anchorOf(txEvent())).toBe(`transaction:${TX}`);
     expect(anchorOf(invoiceIssued())).toBe(`invoice:${INVOICE}`);
     expect(roleOf(txEvent())).toBe('sale');
@@ -284,11 +352,31 @@ describe('provider refunds (checkout.transaction.refunded)', () => {
         { taxRate: 21, taxRateCode: 'VAT_NL_STANDARD', taxableBase: 8264, taxAmount: 1736 },
         { taxRate: 9, taxRateCode: 'VAT_NL_REDUCED', taxableBase: 2752, taxAmount: 265 },
       ],
-      lines: [line, { ...line, index: 1, name: 'E-book', unitPrice: 3017, gross: 3017, net: 2752, tax: 265, taxRate: 9, taxRateCode: 'VAT_NL_REDUCED', rateType: 'reduced' }],
+      lines: [
+        line,
+        {
+          ...line,
+          index: 1,
+          name: 'E-book',
+          unitPrice: 3017,
+          gross: 3017,
+          net: 2752,
+          tax: 265,
+          taxRate: 9,
+          taxRateCode: 'VAT_NL_REDUCED',
+          rateType: 'reduced',
+        },
+      ],
     };
   };
-  const saleOf = (tax: TaxCalculation): TaxRecord => onlyEntry(deriveEntries(txEvent({ tax, amount: tax.totalGross }), ctx()));
-  const refund = (refundId: string, amount: number, refundedTotal: number, eventId = `evt-refund-${refundId}`): LedgerSource => ({
+  const saleOf = (tax: TaxCalculation): TaxRecord =>
+    onlyEntry(deriveEntries(txEvent({ tax, amount: tax.totalGross }), ctx()));
+  const refund = (
+    refundId: string,
+    amount: number,
+    refundedTotal: number,
+    eventId = `evt-refund-${refundId}`,
+  ): LedgerSource => ({
     eventId,
     occurredAt: '2026-03-20T09:00:00.000Z',
     subject: Subjects.transactionRefunded,
@@ -308,7 +396,8 @@ describe('provider refunds (checkout.transaction.refunded)', () => {
       refundedAt: '2026-03-20T09:00:00.000Z',
     } satisfies TransactionRefunded,
   });
-  const sumLines = (entries: TaxRecord[], field: 'net' | 'tax') => [0, 1].map((i) => entries.reduce((s, e) => s + (e.lines[i]?.[field] ?? 0), 0));
+  const sumLines = (entries: TaxRecord[], field: 'net' | 'tax') =>
+    [0, 1].map((i) => entries.reduce((s, e) => s + (e.lines[i]?.[field] ?? 0), 0));
 
   it('is a correction of the transaction: one reversal per refund, id from transaction and refund id', () => {
     const src = refund('re_1', 5000, 5000);
@@ -318,9 +407,18 @@ describe('provider refunds (checkout.transaction.refunded)', () => {
     const e = onlyEntry(deriveEntries(src, ctx({ corrected: { state: 'recorded', entry: sale } })));
     expect(e.id).toBe(refundRecordId(TX, 're_1'));
     // Another event announcing the same refund (a redelivery with a new envelope) is the same entry.
-    const again = onlyEntry(deriveEntries(refund('re_1', 5000, 5000, 'evt-other'), ctx({ corrected: { state: 'recorded', entry: sale } })));
+    const again = onlyEntry(
+      deriveEntries(refund('re_1', 5000, 5000, 'evt-other'), ctx({ corrected: { state: 'recorded', entry: sale } })),
+    );
     expect(again.id).toBe(e.id);
-    expect(e).toMatchObject({ entryType: 'reversal', sourceKind: 'transaction', sourceId: TX, correctsRecordId: sale.id, taxPointDate: '2026-03-20', recognitionMode: 'cash' });
+    expect(e).toMatchObject({
+      entryType: 'reversal',
+      sourceKind: 'transaction',
+      sourceId: TX,
+      correctsRecordId: sale.id,
+      taxPointDate: '2026-03-20',
+      recognitionMode: 'cash',
+    });
     expect(e.totals.gross).toBe(-5000);
     expect(e.totals.net + e.totals.tax).toBe(-5000);
     expect(e.lines.reduce((s, l) => s + l.net + l.tax, 0)).toBe(-5000);
@@ -342,7 +440,10 @@ describe('provider refunds (checkout.transaction.refunded)', () => {
     expect(sumLines(refunds, 'tax')).toEqual(sale.lines.map((l) => -l.tax));
     expect(refunds.reduce((s, e) => s + e.totals.tax, 0)).toBe(-sale.totals.tax);
     expect(refunds.reduce((s, e) => s + e.totals.gross, 0)).toBe(-sale.totals.gross);
-    const marked = deriveEntries(txEvent({ status: 3, previousStatus: 1 }, 'evt-tx-3'), { ...c, refundEntries: refunds });
+    const marked = deriveEntries(txEvent({ status: 3, previousStatus: 1 }, 'evt-tx-3'), {
+      ...c,
+      refundEntries: refunds,
+    });
     expect(marked.outcome).toBe('none');
   });
 
@@ -350,7 +451,9 @@ describe('provider refunds (checkout.transaction.refunded)', () => {
     const sale = saleOf(twoRates());
     const c = ctx({ corrected: { state: 'recorded', entry: sale } });
     const part = onlyEntry(deriveEntries(refund('re_1', 5000, 5000), c));
-    const rest = onlyEntry(deriveEntries(txEvent({ status: 3, previousStatus: 1 }, 'evt-tx-3'), { ...c, refundEntries: [part] }));
+    const rest = onlyEntry(
+      deriveEntries(txEvent({ status: 3, previousStatus: 1 }, 'evt-tx-3'), { ...c, refundEntries: [part] }),
+    );
     expect(rest.id).toBe(taxRecordId('evt-tx-3', 'reversal'));
     expect(rest.totals.gross).toBe(-(13017 - 5000));
     expect(sumLines([part, rest], 'net')).toEqual(sale.lines.map((l) => -l.net));

@@ -25,7 +25,12 @@ import {
 
 /** A consumed event as the ledger keeps it (envelope id, time and decoded data). */
 export type LedgerSource =
-  | { eventId: string; occurredAt: string; subject: typeof Subjects.transactionStatusChanged; data: TransactionStatusChanged }
+  | {
+      eventId: string;
+      occurredAt: string;
+      subject: typeof Subjects.transactionStatusChanged;
+      data: TransactionStatusChanged;
+    }
   | { eventId: string; occurredAt: string; subject: typeof Subjects.transactionRefunded; data: TransactionRefunded }
   | { eventId: string; occurredAt: string; subject: typeof Subjects.invoiceIssued; data: InvoiceIssued }
   | { eventId: string; occurredAt: string; subject: typeof Subjects.invoiceVoided; data: InvoiceVoided }
@@ -164,7 +169,12 @@ function fromCalculation(head: EntryHead, calc: TaxCalculation, sign: 1 | -1): T
       net: s(l.net),
       tax: s(l.tax),
     })),
-    breakdown: calc.taxBreakdown.map((b) => ({ taxRate: b.taxRate, taxRateCode: b.taxRateCode, taxableBase: s(b.taxableBase), taxAmount: s(b.taxAmount) })),
+    breakdown: calc.taxBreakdown.map((b) => ({
+      taxRate: b.taxRate,
+      taxRateCode: b.taxRateCode,
+      taxableBase: s(b.taxableBase),
+      taxAmount: s(b.taxAmount),
+    })),
     buyer: { country: calc.buyer.country, type: calc.buyer.type, vatIdCheck: calc.buyer.vatIdCheck },
     seller: { ...calc.seller },
     eur: eurOf(calc.currency, head.taxPointDate, totals.net, totals.tax),
@@ -188,7 +198,14 @@ function reversalOf(head: EntryHead, sale: TaxRecord): TaxRecord {
 
 function head(
   source: LedgerSource,
-  fields: { sourceKind: TaxRecordSourceKind; sourceId: string; entryType: TaxRecordEntryType; recognitionMode: RecognitionMode; taxPointDate: string; taxPointAt: string | null },
+  fields: {
+    sourceKind: TaxRecordSourceKind;
+    sourceId: string;
+    entryType: TaxRecordEntryType;
+    recognitionMode: RecognitionMode;
+    taxPointDate: string;
+    taxPointAt: string | null;
+  },
   links: { correctsRecordId: string | null; linkedTransactionId: string | null; linkedInvoiceId: string | null },
   createdAt: string,
 ): EntryHead {
@@ -220,36 +237,67 @@ function reversalLinks(
 /** Outcome of a correction from what is known about the sale it corrects. */
 function correction(corrected: CorrectedSale, what: string, build: (sale: TaxRecord) => TaxRecord): Derivation {
   if (corrected.state === 'recorded') return { outcome: 'entries', entries: [build(corrected.entry)] };
-  if (corrected.state === 'not_recorded') return { outcome: 'none', reason: `${what}: the sale it corrects recorded no tax` };
+  if (corrected.state === 'not_recorded')
+    return { outcome: 'none', reason: `${what}: the sale it corrects recorded no tax` };
   return { outcome: 'awaiting_sale', reason: `${what}: the sale entry it corrects is not recorded yet` };
 }
 
-function fromTransaction(source: LedgerSource & { subject: typeof Subjects.transactionStatusChanged }, ctx: DeriveContext): Derivation {
+function fromTransaction(
+  source: LedgerSource & { subject: typeof Subjects.transactionStatusChanged },
+  ctx: DeriveContext,
+): Derivation {
   const d = source.data;
   const role = roleOf(source);
-  if (role === 'other') return { outcome: 'none', reason: `transaction status ${d.status} (from ${String(d.previousStatus)}) records no tax` };
+  if (role === 'other')
+    return {
+      outcome: 'none',
+      reason: `transaction status ${d.status} (from ${String(d.previousStatus)}) records no tax`,
+    };
   const taxPointDate = dateOf(d.changedAt);
   const taxPointAt = new Date(d.changedAt).toISOString();
   // A payment of an invoice names it, so reports over both sources count the sale once.
   const links = { linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId ?? null };
-  const fields = (entryType: TaxRecordEntryType) => ({ sourceKind: 'transaction' as const, sourceId: d.transactionId, entryType, recognitionMode: 'cash' as const, taxPointDate, taxPointAt });
+  const fields = (entryType: TaxRecordEntryType) => ({
+    sourceKind: 'transaction' as const,
+    sourceId: d.transactionId,
+    entryType,
+    recognitionMode: 'cash' as const,
+    taxPointDate,
+    taxPointAt,
+  });
   if (role === 'correction') {
     const refunds = ctx.refundEntries ?? [];
     if (ctx.corrected.state === 'recorded' && refunds.length > 0) {
       // The provider refunds already reversed their part: the move to 3 reverses only the rest.
       const sale = ctx.corrected.entry;
-      const rest = remainderReversal(head(source, fields('reversal'), reversalLinks(links, sale), ctx.createdAt), sale, refunds);
+      const rest = remainderReversal(
+        head(source, fields('reversal'), reversalLinks(links, sale), ctx.createdAt),
+        sale,
+        refunds,
+      );
       if (rest.totals.gross === 0 && rest.totals.net === 0 && rest.totals.tax === 0) {
         return { outcome: 'none', reason: 'refunded: the recorded provider refunds already reversed the whole sale' };
       }
       return { outcome: 'entries', entries: [rest] };
     }
-    return correction(ctx.corrected, 'refund', (sale) => reversalOf(head(source, fields('reversal'), reversalLinks(links, sale), ctx.createdAt), sale));
+    return correction(ctx.corrected, 'refund', (sale) =>
+      reversalOf(head(source, fields('reversal'), reversalLinks(links, sale), ctx.createdAt), sale),
+    );
   }
   const tax = d.tax ?? ctx.derivedTax;
-  if (tax) return { outcome: 'entries', entries: [fromCalculation(head(source, fields('sale'), { ...links, correctsRecordId: null }, ctx.createdAt), tax, 1)] };
+  if (tax)
+    return {
+      outcome: 'entries',
+      entries: [
+        fromCalculation(head(source, fields('sale'), { ...links, correctsRecordId: null }, ctx.createdAt), tax, 1),
+      ],
+    };
   if (d.taxInput) return { outcome: 'needs_tax', request: { ...d.taxInput, date: d.taxInput.date ?? taxPointDate } };
-  return { outcome: 'none', reason: 'completed transaction carries no tax and no engine request (no billing address, or created before tax was computed)' };
+  return {
+    outcome: 'none',
+    reason:
+      'completed transaction carries no tax and no engine request (no billing address, or created before tax was computed)',
+  };
 }
 
 /** Per-line amounts of an entry: gross, tax, net in minor units. */
@@ -269,7 +317,8 @@ function allocateCumulative(sale: TaxRecord, cumulative: number): Part[] {
   const lineGross = sale.lines.map((l) => l.net + l.tax);
   const total = lineGross.reduce((a, b) => a + b, 0);
   const saleGross = sale.totals.gross;
-  if (cumulative >= saleGross || total <= 0) return sale.lines.map((l, i) => ({ gross: lineGross[i] ?? 0, tax: l.tax, net: l.net }));
+  if (cumulative >= saleGross || total <= 0)
+    return sale.lines.map((l, i) => ({ gross: lineGross[i] ?? 0, tax: l.tax, net: l.net }));
   if (cumulative <= 0) return sale.lines.map(() => ({ gross: 0, tax: 0, net: 0 }));
   // The share of the lines' gross the refunded part of the sale's gross stands for.
   const amount = Number((BigInt(total) * BigInt(cumulative)) / BigInt(saleGross));
@@ -296,7 +345,13 @@ function breakdownOfLines(lines: TaxRecord['lines']): TaxRecord['breakdown'] {
 }
 
 /** An entry negating `parts` of the sale's lines (converted at the sale's rate). */
-function partialReversal(id: string, head: EntryHead, sale: TaxRecord, parts: readonly Part[], breakdown?: TaxRecord['breakdown']): TaxRecord {
+function partialReversal(
+  id: string,
+  head: EntryHead,
+  sale: TaxRecord,
+  parts: readonly Part[],
+  breakdown?: TaxRecord['breakdown'],
+): TaxRecord {
   const lines = sale.lines.map((l, i) => ({ ...l, net: neg(parts[i]?.net ?? 0), tax: neg(parts[i]?.tax ?? 0) }));
   const gross = parts.reduce((s, p) => s + p.gross, 0);
   const tax = parts.reduce((s, p) => s + p.tax, 0);
@@ -340,25 +395,43 @@ function remainderReversal(head: EntryHead, sale: TaxRecord, refunds: readonly T
   const breakdown = sale.breakdown.map((b) => {
     const key = `${b.taxRateCode}|${b.taxRate}`;
     const taken = refunds.flatMap((r) => r.breakdown.filter((x) => `${x.taxRateCode}|${x.taxRate}` === key));
-    return { ...b, taxableBase: neg(b.taxableBase + taken.reduce((s, x) => s + x.taxableBase, 0)), taxAmount: neg(b.taxAmount + taken.reduce((s, x) => s + x.taxAmount, 0)) };
+    return {
+      ...b,
+      taxableBase: neg(b.taxableBase + taken.reduce((s, x) => s + x.taxableBase, 0)),
+      taxAmount: neg(b.taxAmount + taken.reduce((s, x) => s + x.taxAmount, 0)),
+    };
   });
   const totals = { net: neg(net), tax: neg(tax), gross: neg(gross) };
   return { ...entry, totals, breakdown, eur: sale.eur ? { ...sale.eur, net: totals.net, tax: totals.tax } : null };
 }
 
-function fromRefund(source: LedgerSource & { subject: typeof Subjects.transactionRefunded }, ctx: DeriveContext): Derivation {
+function fromRefund(
+  source: LedgerSource & { subject: typeof Subjects.transactionRefunded },
+  ctx: DeriveContext,
+): Derivation {
   const d = source.data;
   const at = new Date(d.refundedAt);
-  const fields = { sourceKind: 'transaction' as const, sourceId: d.transactionId, entryType: 'reversal' as const, recognitionMode: 'cash' as const, taxPointDate: at.toISOString().slice(0, 10), taxPointAt: at.toISOString() };
+  const fields = {
+    sourceKind: 'transaction' as const,
+    sourceId: d.transactionId,
+    entryType: 'reversal' as const,
+    recognitionMode: 'cash' as const,
+    taxPointDate: at.toISOString().slice(0, 10),
+    taxPointAt: at.toISOString(),
+  };
   const links = { linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId ?? null };
   if (ctx.corrected.state === 'recorded') {
     const sale = ctx.corrected.entry;
-    if (d.refundedTotal - d.amount >= sale.totals.gross) return { outcome: 'none', reason: `refund ${d.refundId}: earlier refunds already cover the sale` };
+    if (d.refundedTotal - d.amount >= sale.totals.gross)
+      return { outcome: 'none', reason: `refund ${d.refundId}: earlier refunds already cover the sale` };
     // A move to refunded (3) consumed before this refund already reversed the whole sale.
     const left = sale.totals.gross + (ctx.refundEntries ?? []).reduce((s, r) => s + r.totals.gross, 0);
-    if (sale.totals.gross > 0 && left <= 0) return { outcome: 'none', reason: `refund ${d.refundId}: the sale is already reversed in full` };
+    if (sale.totals.gross > 0 && left <= 0)
+      return { outcome: 'none', reason: `refund ${d.refundId}: the sale is already reversed in full` };
   }
-  return correction(ctx.corrected, `refund ${d.refundId}`, (sale) => refundReversal(head(source, fields, reversalLinks(links, sale), ctx.createdAt), sale, d));
+  return correction(ctx.corrected, `refund ${d.refundId}`, (sale) =>
+    refundReversal(head(source, fields, reversalLinks(links, sale), ctx.createdAt), sale, d),
+  );
 }
 
 /** The entries `source` produces, or why none (yet). */
@@ -370,10 +443,18 @@ export function deriveEntries(source: LedgerSource, ctx: DeriveContext): Derivat
       return fromRefund(source, ctx);
     case Subjects.invoiceIssued: {
       const d = source.data;
-      if (!d.taxCalculation) return { outcome: 'none', reason: `invoice ${d.number} was issued without a tax calculation` };
+      if (!d.taxCalculation)
+        return { outcome: 'none', reason: `invoice ${d.number} was issued without a tax calculation` };
       const h = head(
         source,
-        { sourceKind: 'invoice', sourceId: d.invoiceId, entryType: 'sale', recognitionMode: 'accrual', taxPointDate: d.issueDate, taxPointAt: null },
+        {
+          sourceKind: 'invoice',
+          sourceId: d.invoiceId,
+          entryType: 'sale',
+          recognitionMode: 'accrual',
+          taxPointDate: d.issueDate,
+          taxPointAt: null,
+        },
         { correctsRecordId: null, linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId },
         ctx.createdAt,
       );
@@ -382,18 +463,49 @@ export function deriveEntries(source: LedgerSource, ctx: DeriveContext): Derivat
     case Subjects.invoiceVoided: {
       const d = source.data;
       // Dated at the void, so periods already filed stay as filed.
-      const fields = { sourceKind: 'invoice' as const, sourceId: d.invoiceId, entryType: 'reversal' as const, recognitionMode: 'accrual' as const, taxPointDate: dateOf(source.occurredAt), taxPointAt: new Date(source.occurredAt).toISOString() };
+      const fields = {
+        sourceKind: 'invoice' as const,
+        sourceId: d.invoiceId,
+        entryType: 'reversal' as const,
+        recognitionMode: 'accrual' as const,
+        taxPointDate: dateOf(source.occurredAt),
+        taxPointAt: new Date(source.occurredAt).toISOString(),
+      };
       return correction(ctx.corrected, `void of invoice ${d.number}`, (sale) =>
-        reversalOf(head(source, fields, { correctsRecordId: sale.id, linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId }, ctx.createdAt), sale),
+        reversalOf(
+          head(
+            source,
+            fields,
+            { correctsRecordId: sale.id, linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId },
+            ctx.createdAt,
+          ),
+          sale,
+        ),
       );
     }
     case Subjects.creditNoteIssued: {
       const d = source.data;
       const calc = d.taxCalculation;
       if (!calc) return { outcome: 'none', reason: `credit note ${d.number} was issued without a tax calculation` };
-      const fields = { sourceKind: 'credit_note' as const, sourceId: d.creditNoteId, entryType: 'credit' as const, recognitionMode: 'accrual' as const, taxPointDate: d.issueDate, taxPointAt: null };
+      const fields = {
+        sourceKind: 'credit_note' as const,
+        sourceId: d.creditNoteId,
+        entryType: 'credit' as const,
+        recognitionMode: 'accrual' as const,
+        taxPointDate: d.issueDate,
+        taxPointAt: null,
+      };
       return correction(ctx.corrected, `credit note ${d.number}`, (sale) =>
-        fromCalculation(head(source, fields, { correctsRecordId: sale.id, linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId }, ctx.createdAt), calc, -1),
+        fromCalculation(
+          head(
+            source,
+            fields,
+            { correctsRecordId: sale.id, linkedTransactionId: d.transactionId, linkedInvoiceId: d.invoiceId },
+            ctx.createdAt,
+          ),
+          calc,
+          -1,
+        ),
       );
     }
   }

@@ -36,7 +36,16 @@ function entry(over: {
     buyer: {
       country: over.buyerCountry ?? 'FR',
       type: over.buyerType ?? 'consumer',
-      vatIdCheck: { vatId: null, status: 'not_given', source: null, checkedAt: null, consultationNumber: null, companyName: null, address: null, error: null },
+      vatIdCheck: {
+        vatId: null,
+        status: 'not_given',
+        source: null,
+        checkedAt: null,
+        consultationNumber: null,
+        companyName: null,
+        address: null,
+        error: null,
+      },
     },
     seller: { homeCountry: 'DE', ossEnabled: true, ossThresholdExceeded: false },
     eur: currency === 'EUR' ? { rate: 1, rateDate: '2026-01-01', net, tax: 0 } : null,
@@ -48,7 +57,11 @@ describe('ossDistanceSales', () => {
     const r = ossDistanceSales(
       [
         entry({ id: 'a' }),
-        entry({ id: 'b', lines: [{ net: 5_000, decision: 'below_threshold_origin', taxCountry: 'DE' }], buyerCountry: 'NL' }),
+        entry({
+          id: 'b',
+          lines: [{ net: 5_000, decision: 'below_threshold_origin', taxCountry: 'DE' }],
+          buyerCountry: 'NL',
+        }),
         entry({ id: 'a', lines: [{ net: -10_000, decision: 'oss_destination', taxCountry: 'FR' }] }),
       ],
       inEu,
@@ -64,7 +77,10 @@ describe('ossDistanceSales', () => {
         entry({ buyerCountry: 'US', lines: [{ net: 3_000, decision: 'export', taxCountry: null }] }),
         // A distance-sale decision towards a country outside the EU VAT area does not count (XI for services).
         entry({ buyerCountry: 'XI', lines: [{ net: 4_000, decision: 'below_threshold_origin', taxCountry: 'DE' }] }),
-        entry({ buyerCountry: 'XI', lines: [{ net: 700, decision: 'below_threshold_origin', taxCountry: 'DE', itemType: 'goods' }] }),
+        entry({
+          buyerCountry: 'XI',
+          lines: [{ net: 700, decision: 'below_threshold_origin', taxCountry: 'DE', itemType: 'goods' }],
+        }),
       ],
       inEu,
     );
@@ -72,12 +88,22 @@ describe('ossDistanceSales', () => {
   });
 
   it('counts entries in other currencies as unconverted instead of summing them', () => {
-    const r = ossDistanceSales([entry({ id: 'a' }), entry({ id: 'b', currency: 'USD' }), entry({ id: 'c', currency: 'USD', buyerType: 'business' })], inEu);
+    const r = ossDistanceSales(
+      [
+        entry({ id: 'a' }),
+        entry({ id: 'b', currency: 'USD' }),
+        entry({ id: 'c', currency: 'USD', buyerType: 'business' }),
+      ],
+      inEu,
+    );
     expect(r).toEqual({ totalEurCents: 10_000, unconvertedEntries: 1 });
   });
 
   it('counts a sale once when an invoice and the transaction paying it are both recorded', () => {
-    const r = ossDistanceSales([entry({ id: 'tx-9' }), entry({ id: 'inv-1', sourceKind: 'invoice', linkedTransactionId: 'tx-9' })], inEu);
+    const r = ossDistanceSales(
+      [entry({ id: 'tx-9' }), entry({ id: 'inv-1', sourceKind: 'invoice', linkedTransactionId: 'tx-9' })],
+      inEu,
+    );
     expect(r.totalEurCents).toBe(10_000);
   });
 });

@@ -17,7 +17,11 @@ export interface OssThresholdStatus {
  * Status against the threshold. Above it, sales are taxed in the buyer's member state from the
  * sale that crosses it on; at exactly the threshold the seller is still below ("exceeds").
  */
-export function ossThresholdStatus(year: number, currentTotalEurCents: number, unconvertedEntries = 0): OssThresholdStatus {
+export function ossThresholdStatus(
+  year: number,
+  currentTotalEurCents: number,
+  unconvertedEntries = 0,
+): OssThresholdStatus {
   return {
     year,
     currency: 'EUR',
@@ -31,7 +35,10 @@ export function ossThresholdStatus(year: number, currentTotalEurCents: number, u
 /** Decisions of lines that are intra-EU B2C distance sales (taxed at destination, or at origin below the threshold). */
 const DISTANCE_SALE_DECISIONS: ReadonlySet<TaxDecision> = new Set(['oss_destination', 'below_threshold_origin']);
 
-export type LedgerEntryForOss = Pick<TaxRecord, 'sourceKind' | 'sourceId' | 'linkedTransactionId' | 'currency' | 'lines' | 'buyer' | 'seller' | 'eur'>;
+export type LedgerEntryForOss = Pick<
+  TaxRecord,
+  'sourceKind' | 'sourceId' | 'linkedTransactionId' | 'currency' | 'lines' | 'buyer' | 'seller' | 'eur'
+>;
 
 /**
  * Intra-EU B2C distance sales in a set of ledger entries (one calendar year), in EUR cents: the
@@ -46,7 +53,11 @@ export function ossDistanceSales(
   entries: readonly LedgerEntryForOss[],
   inEuVatArea: (country: string, itemType: TaxItemType) => boolean,
 ): { totalEurCents: number; unconvertedEntries: number } {
-  const paidInvoices = new Set(entries.filter((e) => e.sourceKind !== 'transaction' && e.linkedTransactionId !== null).map((e) => e.linkedTransactionId));
+  const paidInvoices = new Set(
+    entries
+      .filter((e) => e.sourceKind !== 'transaction' && e.linkedTransactionId !== null)
+      .map((e) => e.linkedTransactionId),
+  );
   let total = 0;
   let unconverted = 0;
   for (const e of entries) {

@@ -44,11 +44,12 @@ export interface PlaceInput {
   ossThresholdExceeded: boolean;
 }
 
-
 export function placeOfSupply(p: PlaceInput): PlaceOfSupply {
   const goods = isGoodsLike(p.itemType);
   const place = goods ? (p.shipToCountry ?? p.buyerCountry) : p.buyerCountry;
-  const what = goods ? `goods sent to ${place}` : `${p.itemType === 'digital_service' ? 'digital service' : 'service'} to a buyer in ${place}`;
+  const what = goods
+    ? `goods sent to ${place}`
+    : `${p.itemType === 'digital_service' ? 'digital service' : 'service'} to a buyer in ${place}`;
   const taxed = (decision: PlaceOfSupply['decision'], taxCountry: string, reason: string): PlaceOfSupply => ({
     decision,
     taxCountry,
@@ -72,16 +73,39 @@ export function placeOfSupply(p: PlaceInput): PlaceOfSupply {
   }
   const sellerInEu = isInEuVatArea(p.homeCountry, p.itemType);
   if (p.business) {
-    if (!goods) return zero('reverse_charge', place, `${what} with a VIES-confirmed VAT ID: reverse charge, the buyer accounts for ${place} VAT`);
-    if (!sellerInEu) return zero('export', null, `${what} from outside the EU VAT area: export, import VAT is the buyer's`);
-    return zero('intra_community_supply', place, `${what} for a business with a VIES-confirmed VAT ID: exempt intra-community supply, the buyer accounts for ${place} VAT`);
+    if (!goods)
+      return zero(
+        'reverse_charge',
+        place,
+        `${what} with a VIES-confirmed VAT ID: reverse charge, the buyer accounts for ${place} VAT`,
+      );
+    if (!sellerInEu)
+      return zero('export', null, `${what} from outside the EU VAT area: export, import VAT is the buyer's`);
+    return zero(
+      'intra_community_supply',
+      place,
+      `${what} for a business with a VIES-confirmed VAT ID: exempt intra-community supply, the buyer accounts for ${place} VAT`,
+    );
   }
   if (p.itemType === 'service') {
-    if (!sellerInEu) return zero('export', null, `${what}: a general service is supplied where the seller (${p.homeCountry}, outside the EU) is established, no EU VAT`);
-    return taxed('general_service_origin', p.homeCountry, `${what} (consumer): general services are taxed where the seller is established, ${p.homeCountry}`);
+    if (!sellerInEu)
+      return zero(
+        'export',
+        null,
+        `${what}: a general service is supplied where the seller (${p.homeCountry}, outside the EU) is established, no EU VAT`,
+      );
+    return taxed(
+      'general_service_origin',
+      p.homeCountry,
+      `${what} (consumer): general services are taxed where the seller is established, ${p.homeCountry}`,
+    );
   }
   if (!sellerInEu) {
-    return taxed('oss_destination', place, `${what} (consumer) from a seller outside the EU: taxed in ${place}, no union threshold applies`);
+    return taxed(
+      'oss_destination',
+      place,
+      `${what} (consumer) from a seller outside the EU: taxed in ${place}, no union threshold applies`,
+    );
   }
   if (p.ossEnabled || p.ossThresholdExceeded) {
     const why = p.ossEnabled ? 'OSS is enabled' : 'the EUR 10 000 union threshold is exceeded';

@@ -66,7 +66,11 @@ function better(a: EngineRate, b: EngineRate): boolean {
 }
 
 /** Best rate of `type` among `candidates` for `category` (listing it first, then a general one). */
-export function rateOfType(candidates: readonly EngineRate[], type: RateType, category: string | null): EngineRate | null {
+export function rateOfType(
+  candidates: readonly EngineRate[],
+  type: RateType,
+  category: string | null,
+): EngineRate | null {
   let listed: EngineRate | null = null;
   let general: EngineRate | null = null;
   for (const r of candidates) {
@@ -89,7 +93,11 @@ const PREFERENTIAL_ORDER: Readonly<Record<'reduced' | 'super_reduced', readonly 
  * The rate a rule's `reduced`/`super_reduced` asks for, or null (the caller then applies the
  * standard rate). A general (category-less) zero rate is never taken as preferential.
  */
-export function preferentialRate(candidates: readonly EngineRate[], type: 'reduced' | 'super_reduced', category: string | null): EngineRate | null {
+export function preferentialRate(
+  candidates: readonly EngineRate[],
+  type: 'reduced' | 'super_reduced',
+  category: string | null,
+): EngineRate | null {
   for (const t of PREFERENTIAL_ORDER[type]) {
     const r = rateOfType(candidates, t, category);
     if (r !== null && (t !== 'zero' || r.categories.length > 0)) return r;

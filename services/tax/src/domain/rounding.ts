@@ -68,7 +68,11 @@ export function roundedTax(amount: bigint, bp: number, gross: boolean, method: R
  * its floor, and the lines with the largest fractional parts get one more minor unit, earlier
  * lines first on equal remainders), so the lines add up exactly to the group's figure.
  */
-export function distributeGroupTax(numerators: readonly bigint[], denominator: bigint, method: RoundingMethod): bigint[] {
+export function distributeGroupTax(
+  numerators: readonly bigint[],
+  denominator: bigint,
+  method: RoundingMethod,
+): bigint[] {
   let sum = 0n;
   for (const n of numerators) sum += n;
   const target = divRound(sum, denominator, method);

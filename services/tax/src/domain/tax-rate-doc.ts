@@ -81,7 +81,10 @@ export function isCalendarDate(day: string): boolean {
 }
 
 /** Whether two periods `[from, to)` (to null: open) share at least one day. */
-export function periodsOverlap(a: { validFrom: string; validTo: string | null }, b: { validFrom: string; validTo: string | null }): boolean {
+export function periodsOverlap(
+  a: { validFrom: string; validTo: string | null },
+  b: { validFrom: string; validTo: string | null },
+): boolean {
   return a.validFrom < (b.validTo ?? OPEN_END) && b.validFrom < (a.validTo ?? OPEN_END);
 }
 
@@ -90,11 +93,18 @@ export function periodsOverlap(a: { validFrom: string; validTo: string | null },
  * after it starts. Throws a ValidationError naming the field.
  */
 export function validateRateFields(f: TaxRateFields): TaxRateFields {
-  if (!isIsoCountry(f.country)) throw new ValidationError(`country: ${f.country} is not an ISO 3166-1 alpha-2 country code`, { field: 'country' });
-  if (!isCalendarDate(f.validFrom)) throw new ValidationError(`validFrom: ${f.validFrom} is not a calendar date`, { field: 'validFrom' });
+  if (!isIsoCountry(f.country))
+    throw new ValidationError(`country: ${f.country} is not an ISO 3166-1 alpha-2 country code`, { field: 'country' });
+  if (!isCalendarDate(f.validFrom))
+    throw new ValidationError(`validFrom: ${f.validFrom} is not a calendar date`, { field: 'validFrom' });
   if (f.validTo !== null) {
-    if (!isCalendarDate(f.validTo)) throw new ValidationError(`validTo: ${f.validTo} is not a calendar date`, { field: 'validTo' });
-    if (f.validTo <= f.validFrom) throw new ValidationError('validTo must be after validFrom (validTo is the first day the rate no longer applies)', { field: 'validTo' });
+    if (!isCalendarDate(f.validTo))
+      throw new ValidationError(`validTo: ${f.validTo} is not a calendar date`, { field: 'validTo' });
+    if (f.validTo <= f.validFrom)
+      throw new ValidationError(
+        'validTo must be after validFrom (validTo is the first day the rate no longer applies)',
+        { field: 'validTo' },
+      );
   }
   return { ...f, categories: [...new Set(f.categories)] };
 }

@@ -43,7 +43,14 @@ describe('taxSettingsPatch', () => {
 
 describe('ossThresholdStatus', () => {
   it('is exceeded only above EUR 10 000', () => {
-    expect(ossThresholdStatus(2026, 0)).toEqual({ year: 2026, currency: 'EUR', threshold: 1_000_000, currentTotal: 0, exceeded: false, unconvertedEntries: 0 });
+    expect(ossThresholdStatus(2026, 0)).toEqual({
+      year: 2026,
+      currency: 'EUR',
+      threshold: 1_000_000,
+      currentTotal: 0,
+      exceeded: false,
+      unconvertedEntries: 0,
+    });
     expect(ossThresholdStatus(2026, 1_000_000).exceeded).toBe(false);
     expect(ossThresholdStatus(2026, 1_000_001).exceeded).toBe(true);
   });

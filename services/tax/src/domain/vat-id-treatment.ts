@@ -14,12 +14,16 @@ export interface BuyerTreatment {
  */
 export function buyerTreatment(mode: VatIdValidationMode, check: VatIdCheck): BuyerTreatment {
   const id = check.vatId ?? '';
-  const consumer = (sentence: string): BuyerTreatment => ({ business: false, sentence: `${sentence}; VAT charged as for a consumer` });
+  const consumer = (sentence: string): BuyerTreatment => ({
+    business: false,
+    sentence: `${sentence}; VAT charged as for a consumer`,
+  });
   if (check.status === 'not_given' || check.vatId === null) return consumer('no VAT ID given');
   if (mode === 'none') return consumer(`VAT ID ${id} recorded but not used (VAT ID validation is off)`);
   switch (check.status) {
     case 'valid': {
-      if (mode !== 'vies') return consumer(`${mode} mode: VAT ID ${id} is recorded but only a VIES check can make the buyer a business`);
+      if (mode !== 'vies')
+        return consumer(`${mode} mode: VAT ID ${id} is recorded but only a VIES check can make the buyer a business`);
       const evidence = [
         check.source === 'cache' && check.checkedAt !== null ? `cached VIES answer of ${check.checkedAt}` : null,
         check.consultationNumber !== null ? `consultation ${check.consultationNumber}` : null,
@@ -31,7 +35,9 @@ export function buyerTreatment(mode: VatIdValidationMode, check: VatIdCheck): Bu
       };
     }
     case 'well_formed':
-      return consumer(`format mode: VAT ID ${id} is well-formed and recorded, but only a VIES check can make the buyer a business`);
+      return consumer(
+        `format mode: VAT ID ${id} is well-formed and recorded, but only a VIES check can make the buyer a business`,
+      );
     case 'malformed':
       return consumer(`VAT ID ${id} is malformed`);
     case 'invalid':

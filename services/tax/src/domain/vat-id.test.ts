@@ -44,38 +44,77 @@ describe('parseVatId', () => {
       expect(parseVatId(valid)).toEqual({ ok: true, countryCode: prefix, number: valid.slice(2), vatId: valid });
       expect(parseVatId(wrong)).toMatchObject({ ok: false, reason: 'checksum', countryCode: prefix });
       const tooLong = parseVatId(`${valid}123456`);
-      expect(tooLong).toEqual({ ok: false, reason: 'format', countryCode: prefix, message: `A ${prefix} VAT ID is ${vatIdFormat(prefix)}.` });
+      expect(tooLong).toEqual({
+        ok: false,
+        reason: 'format',
+        countryCode: prefix,
+        message: `A ${prefix} VAT ID is ${vatIdFormat(prefix)}.`,
+      });
     });
   }
 
   it('accepts spaces, dots, dashes and lower case, and normalizes them away', () => {
-    expect(parseVatId(' de 321.571-435 ')).toMatchObject({ ok: true, vatId: 'DE321571435', countryCode: 'DE', number: '321571435' });
+    expect(parseVatId(' de 321.571-435 ')).toMatchObject({
+      ok: true,
+      vatId: 'DE321571435',
+      countryCode: 'DE',
+      number: '321571435',
+    });
     expect(parseVatId('nl769350665b01')).toMatchObject({ ok: true, vatId: 'NL769350665B01' });
     expect(parseVatId('atu 3198 9140')).toMatchObject({ ok: true, vatId: 'ATU31989140' });
     expect(parseVatId('el-981-462-794')).toMatchObject({ ok: true, vatId: 'EL981462794' });
   });
 
   it('rejects any other character', () => {
-    for (const raw of ['DE321571435!', 'DE/321571435', 'DE_321571435', 'DE32157\t1435', 'DÉ321571435', 'DE3215714,35']) {
+    for (const raw of [
+      'DE321571435!',
+      'DE/321571435',
+      'DE_321571435',
+      'DE32157\t1435',
+      'DÉ321571435',
+      'DE3215714,35',
+    ]) {
       expect(parseVatId(raw)).toMatchObject({ ok: false, reason: 'characters' });
     }
     expect(parseVatId('D'.repeat(41))).toMatchObject({ ok: false, reason: 'characters' });
   });
 
   it('names the format of the country when the shape is wrong', () => {
-    expect(parseVatId('DE12345678')).toEqual({ ok: false, reason: 'format', countryCode: 'DE', message: 'A DE VAT ID is DE followed by 9 digits.' });
+    expect(parseVatId('DE12345678')).toEqual({
+      ok: false,
+      reason: 'format',
+      countryCode: 'DE',
+      message: 'A DE VAT ID is DE followed by 9 digits.',
+    });
     expect(parseVatId('DE012345678')).toMatchObject({ reason: 'format' });
-    expect(parseVatId('AT31989140')).toMatchObject({ reason: 'format', message: 'A AT VAT ID is AT followed by U and 8 digits.' });
+    expect(parseVatId('AT31989140')).toMatchObject({
+      reason: 'format',
+      message: 'A AT VAT ID is AT followed by U and 8 digits.',
+    });
     expect(parseVatId('NL769350665C01')).toMatchObject({ reason: 'format', countryCode: 'NL' });
     expect(parseVatId('XIGD001')).toMatchObject({ reason: 'format', countryCode: 'XI' });
   });
 
   it('explains prefixes VIES does not know', () => {
-    expect(parseVatId('GR981462794')).toMatchObject({ ok: false, reason: 'unknown_prefix', countryCode: null, message: expect.stringContaining('EL, not GR') });
-    expect(parseVatId('GB106966106')).toMatchObject({ reason: 'unknown_prefix', message: expect.stringContaining('Northern Ireland') });
-    expect(parseVatId('US123456789')).toMatchObject({ reason: 'unknown_prefix', message: expect.stringContaining('US is not an EU VAT prefix') });
+    expect(parseVatId('GR981462794')).toMatchObject({
+      ok: false,
+      reason: 'unknown_prefix',
+      countryCode: null,
+      message: expect.stringContaining('EL, not GR'),
+    });
+    expect(parseVatId('GB106966106')).toMatchObject({
+      reason: 'unknown_prefix',
+      message: expect.stringContaining('Northern Ireland'),
+    });
+    expect(parseVatId('US123456789')).toMatchObject({
+      reason: 'unknown_prefix',
+      message: expect.stringContaining('US is not an EU VAT prefix'),
+    });
     expect(parseVatId('CHE123456789')).toMatchObject({ reason: 'unknown_prefix' });
-    expect(parseVatId('321571435')).toMatchObject({ reason: 'unknown_prefix', message: expect.stringContaining('starts with the two-letter country prefix') });
+    expect(parseVatId('321571435')).toMatchObject({
+      reason: 'unknown_prefix',
+      message: expect.stringContaining('starts with the two-letter country prefix'),
+    });
   });
 
   it('requires something', () => {

@@ -1,7 +1,34 @@
 import {
-  austria, belgium, bulgaria, checkVAT, croatia, cyprus, czechRepublic, denmark, estonia, finland, france, germany, greece, hungary,
-  ireland, italy, latvia, lithuania, luxembourg, malta, netherlands, poland, portugal, romania, slovakiaRepublic, slovenia, spain, sweden,
-  unitedKingdom, type Country,
+  austria,
+  belgium,
+  bulgaria,
+  checkVAT,
+  croatia,
+  cyprus,
+  czechRepublic,
+  denmark,
+  estonia,
+  finland,
+  france,
+  germany,
+  greece,
+  hungary,
+  ireland,
+  italy,
+  latvia,
+  lithuania,
+  luxembourg,
+  malta,
+  netherlands,
+  poland,
+  portugal,
+  romania,
+  slovakiaRepublic,
+  slovenia,
+  spain,
+  sweden,
+  unitedKingdom,
+  type Country,
 } from 'jsvat-next';
 
 /**
@@ -10,18 +37,66 @@ import {
  * Format and check-digit rules come from jsvat-next.
  */
 const RULES: Readonly<Record<string, Country>> = {
-  AT: austria, BE: belgium, BG: bulgaria, CY: cyprus, CZ: czechRepublic, DE: germany, DK: denmark, EE: estonia, EL: greece, ES: spain,
-  FI: finland, FR: france, HR: croatia, HU: hungary, IE: ireland, IT: italy, LT: lithuania, LU: luxembourg, LV: latvia, MT: malta,
-  NL: netherlands, PL: poland, PT: portugal, RO: romania, SE: sweden, SI: slovenia, SK: slovakiaRepublic, XI: unitedKingdom,
+  AT: austria,
+  BE: belgium,
+  BG: bulgaria,
+  CY: cyprus,
+  CZ: czechRepublic,
+  DE: germany,
+  DK: denmark,
+  EE: estonia,
+  EL: greece,
+  ES: spain,
+  FI: finland,
+  FR: france,
+  HR: croatia,
+  HU: hungary,
+  IE: ireland,
+  IT: italy,
+  LT: lithuania,
+  LU: luxembourg,
+  LV: latvia,
+  MT: malta,
+  NL: netherlands,
+  PL: poland,
+  PT: portugal,
+  RO: romania,
+  SE: sweden,
+  SI: slovenia,
+  SK: slovakiaRepublic,
+  XI: unitedKingdom,
 };
 
 /** What follows each prefix, for error messages (the library's regular expressions, in words). */
 const SHAPES: Readonly<Record<string, string>> = {
-  AT: 'U and 8 digits', BE: '10 digits starting with 0 or 1', BG: '9 or 10 digits', CY: '8 digits and a letter', CZ: '8 to 10 digits',
-  DE: '9 digits', DK: '8 digits', EE: '9 digits starting with 10', EL: '9 digits', ES: 'a letter or digit, 7 digits and a letter or digit',
-  FI: '8 digits', FR: '2 letters or digits and 9 digits', HR: '11 digits', HU: '8 digits', IE: '7 digits and one or two letters (or the older digit, letter, 5 digits, letter)',
-  IT: '11 digits', LT: '9 or 12 digits', LU: '8 digits', LV: '11 digits', MT: '8 digits', NL: '9 digits, B and 2 digits', PL: '10 digits',
-  PT: '9 digits', RO: '2 to 10 digits', SE: '12 digits ending in 01', SI: '8 digits', SK: '10 digits', XI: '9 digits',
+  AT: 'U and 8 digits',
+  BE: '10 digits starting with 0 or 1',
+  BG: '9 or 10 digits',
+  CY: '8 digits and a letter',
+  CZ: '8 to 10 digits',
+  DE: '9 digits',
+  DK: '8 digits',
+  EE: '9 digits starting with 10',
+  EL: '9 digits',
+  ES: 'a letter or digit, 7 digits and a letter or digit',
+  FI: '8 digits',
+  FR: '2 letters or digits and 9 digits',
+  HR: '11 digits',
+  HU: '8 digits',
+  IE: '7 digits and one or two letters (or the older digit, letter, 5 digits, letter)',
+  IT: '11 digits',
+  LT: '9 or 12 digits',
+  LU: '8 digits',
+  LV: '11 digits',
+  MT: '8 digits',
+  NL: '9 digits, B and 2 digits',
+  PL: '10 digits',
+  PT: '9 digits',
+  RO: '2 to 10 digits',
+  SE: '12 digits ending in 01',
+  SI: '8 digits',
+  SK: '10 digits',
+  XI: '9 digits',
 };
 
 /** VIES prefixes (member states as VIES writes them, and XI). */
@@ -50,7 +125,12 @@ const ALLOWED = /^[A-Za-z0-9+* .-]+$/;
 const SEPARATORS = /[ .-]/g;
 const MAX_RAW = 40;
 
-const malformed = (reason: MalformedReason, message: string, countryCode: string | null = null): ParsedVatId => ({ ok: false, reason, message, countryCode });
+const malformed = (reason: MalformedReason, message: string, countryCode: string | null = null): ParsedVatId => ({
+  ok: false,
+  reason,
+  message,
+  countryCode,
+});
 
 /** How a VAT ID of this prefix looks, e.g. `DE followed by 9 digits`. */
 export function vatIdFormat(prefix: string): string | null {
@@ -66,7 +146,10 @@ export function parseVatId(raw: string): ParsedVatId {
   const trimmed = raw.trim();
   if (trimmed === '') return malformed('empty', 'A VAT ID is required.');
   if (trimmed.length > MAX_RAW || !ALLOWED.test(trimmed)) {
-    return malformed('characters', 'A VAT ID may contain only letters, digits, spaces, dots and dashes (and + or * in older Irish numbers).');
+    return malformed(
+      'characters',
+      'A VAT ID may contain only letters, digits, spaces, dots and dashes (and + or * in older Irish numbers).',
+    );
   }
   const compact = trimmed.replace(SEPARATORS, '').toUpperCase();
   const prefix = compact.slice(0, 2);
@@ -74,7 +157,8 @@ export function parseVatId(raw: string): ParsedVatId {
   if (!country) return malformed('unknown_prefix', unknownPrefixMessage(prefix));
   const result = checkVAT(compact, [country]);
   if (!result.isValidFormat) return malformed('format', `A ${prefix} VAT ID is ${vatIdFormat(prefix)}.`, prefix);
-  if (!result.isValid) return malformed('checksum', `${compact} is not a valid ${prefix} VAT ID: its check digits do not match.`, prefix);
+  if (!result.isValid)
+    return malformed('checksum', `${compact} is not a valid ${prefix} VAT ID: its check digits do not match.`, prefix);
   return { ok: true, countryCode: prefix, number: compact.slice(2), vatId: compact };
 }
 

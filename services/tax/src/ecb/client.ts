@@ -15,9 +15,20 @@ const MAX_BYTES = 8 * 1024 * 1024;
 export async function fetchEurofxref(url: string, deadlineMs: number): Promise<EcbPublication[]> {
   let res: Response;
   try {
-    res = await fetch(url, { headers: { accept: 'application/xml, text/xml' }, redirect: 'follow', signal: AbortSignal.timeout(deadlineMs) });
+    res = await fetch(url, {
+      headers: { accept: 'application/xml, text/xml' },
+      redirect: 'follow',
+      signal: AbortSignal.timeout(deadlineMs),
+    });
   } catch (err) {
-    const why = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${deadlineMs} ms` : err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+    const why =
+      err instanceof Error && err.name === 'TimeoutError'
+        ? `no answer within ${deadlineMs} ms`
+        : err instanceof Error
+          ? err.cause instanceof Error
+            ? err.cause.message
+            : err.message
+          : String(err);
     throw new EcbFetchError(`GET ${url}: ${why}`);
   }
   if (res.status !== 200) {
@@ -30,6 +41,7 @@ export async function fetchEurofxref(url: string, deadlineMs: number): Promise<E
     throw new EcbFetchError(`GET ${url}: ${length} bytes is more than a reference-rate file`);
   }
   const text = await res.text();
-  if (text.length > MAX_BYTES) throw new EcbFetchError(`GET ${url}: ${text.length} characters is more than a reference-rate file`);
+  if (text.length > MAX_BYTES)
+    throw new EcbFetchError(`GET ${url}: ${text.length} characters is more than a reference-rate file`);
   return parseEurofxref(text);
 }

@@ -33,7 +33,9 @@ describe('eurofxref files', () => {
   });
 
   it('reads a daily file (one day) and a day or a file without rates', () => {
-    expect(parseEurofxref(envelope('<Cube time="2026-11-27"><Cube currency="GBP" rate="0.8466"/></Cube>'))).toEqual([{ date: '2026-11-27', rates: { GBP: 0.8466 } }]);
+    expect(parseEurofxref(envelope('<Cube time="2026-11-27"><Cube currency="GBP" rate="0.8466"/></Cube>'))).toEqual([
+      { date: '2026-11-27', rates: { GBP: 0.8466 } },
+    ]);
     expect(parseEurofxref(envelope('<Cube time="2026-11-27"></Cube>'))).toEqual([{ date: '2026-11-27', rates: {} }]);
     expect(parseEurofxref(envelope(''))).toEqual([]);
   });

@@ -45,15 +45,22 @@ const rate = z
   .transform(Number)
   .refine((n) => n > 0, 'rate must be above 0');
 
-const currencyCube = z.object({ '@currency': z.string().regex(/^[A-Z]{3}$/, 'currency must be a three-letter code'), '@rate': rate });
+const currencyCube = z.object({
+  '@currency': z.string().regex(/^[A-Z]{3}$/, 'currency must be a three-letter code'),
+  '@rate': rate,
+});
 /** An element with neither attributes nor children reads as an empty string. */
 const element = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === '' ? {} : v), schema);
 const dayCube = element(z.object({ '@time': day, Cube: z.array(currencyCube).optional() }));
 /** The envelope's content; its `Cube` elements are in the default namespace (unprefixed). */
 const envelope = z
   .object({
-    '@xmlns': z.literal(EUROFXREF_NS, { errorMap: () => ({ message: `the default namespace must be ${EUROFXREF_NS}` }) }),
-    Cube: z.array(element(z.object({ Cube: z.array(dayCube).optional() }))).length(1, 'the envelope must hold one Cube'),
+    '@xmlns': z.literal(EUROFXREF_NS, {
+      errorMap: () => ({ message: `the default namespace must be ${EUROFXREF_NS}` }),
+    }),
+    Cube: z
+      .array(element(z.object({ Cube: z.array(dayCube).optional() })))
+      .length(1, 'the envelope must hold one Cube'),
   })
   .passthrough();
 
@@ -63,9 +70,13 @@ function envelopeOf(doc: Record<string, unknown>): unknown {
   const name = roots.length === 1 ? roots[0]! : '';
   const match = /^(?:([A-Za-z_][\w.-]*):)?Envelope$/.exec(name);
   const root = doc[name];
-  if (!match || typeof root !== 'object' || root === null) throw new EurofxrefFormatError(`not a eurofxref file: the root element must be gesmes:Envelope, not ${name || 'missing'}`);
+  if (!match || typeof root !== 'object' || root === null)
+    throw new EurofxrefFormatError(
+      `not a eurofxref file: the root element must be gesmes:Envelope, not ${name || 'missing'}`,
+    );
   const ns = (root as Record<string, unknown>)[match[1] ? `@xmlns:${match[1]}` : '@xmlns'];
-  if (ns !== GESMES_NS) throw new EurofxrefFormatError(`not a eurofxref file: the Envelope must be in the namespace ${GESMES_NS}`);
+  if (ns !== GESMES_NS)
+    throw new EurofxrefFormatError(`not a eurofxref file: the Envelope must be in the namespace ${GESMES_NS}`);
   return root;
 }
 
@@ -76,7 +87,9 @@ export function parseEurofxref(xml: string): EcbPublication[] {
   const parsed = envelope.safeParse(envelopeOf(parser.parse(xml) as Record<string, unknown>));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new EurofxrefFormatError(`not a eurofxref file: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unexpected shape'}`);
+    throw new EurofxrefFormatError(
+      `not a eurofxref file: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unexpected shape'}`,
+    );
   }
   const byDate = new Map<string, Record<string, number>>();
   for (const cube of parsed.data.Cube[0]!.Cube ?? []) {
@@ -85,7 +98,8 @@ export function parseEurofxref(xml: string): EcbPublication[] {
     const rates: Record<string, number> = {};
     for (const c of cube.Cube ?? []) {
       const currency = c['@currency'];
-      if (currency in rates) throw new EurofxrefFormatError(`not a eurofxref file: ${currency} appears twice on ${time}`);
+      if (currency in rates)
+        throw new EurofxrefFormatError(`not a eurofxref file: ${currency} appears twice on ${time}`);
       rates[currency] = c['@rate'];
     }
     byDate.set(time, rates);

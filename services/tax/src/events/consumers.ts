@@ -16,7 +16,10 @@ export async function startConsumers(bus: Bus, deps: TaxDeps): Promise<Subscript
     try {
       source = ledgerSource(event);
     } catch (err) {
-      throw new PoisonEventError(`event data of ${event.type} rejected by the tax ledger: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new PoisonEventError(
+        `event data of ${event.type} rejected by the tax ledger: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
     }
     await recordSourceEvent(deps, source);
   };

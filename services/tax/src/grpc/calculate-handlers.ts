@@ -15,7 +15,9 @@ export function calculateHandlers(deps: TaxDeps): Pick<tax.TaxServiceServer, 'ca
       const body = bodyOf(req, calculateTaxRequest);
       // The body names the tenant too (it is kept as the calculation's input); both must agree.
       if (body.organizationId !== key.organizationId || body.mode !== key.mode) {
-        throw new ValidationError('organizationId and mode of the body must be those of the request', { field: 'organizationId' });
+        throw new ValidationError('organizationId and mode of the body must be those of the request', {
+          field: 'organizationId',
+        });
       }
       return runCalculateTax(deps, flags, body);
     }),

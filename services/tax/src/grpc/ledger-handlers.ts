@@ -18,15 +18,24 @@ export interface RebuildWaker {
 export function ledgerHandlers(
   deps: TaxDeps,
   rebuilds: RebuildWaker,
-): Pick<tax.TaxServiceServer, 'listTaxRecords' | 'getTaxRecord' | 'startTaxRecordRebuild' | 'getTaxRecordRebuild' | 'taxReport' | 'getEcbRates'> {
+): Pick<
+  tax.TaxServiceServer,
+  'listTaxRecords' | 'getTaxRecord' | 'startTaxRecordRebuild' | 'getTaxRecordRebuild' | 'taxReport' | 'getEcbRates'
+> {
   return {
-    listTaxRecords: jsonUnary(deps.logger, 'tax/ListTaxRecords', async (req) => listTaxRecords(deps, orgKeyOf(req), bodyOf(req, taxRecordListQuery))),
+    listTaxRecords: jsonUnary(deps.logger, 'tax/ListTaxRecords', async (req) =>
+      listTaxRecords(deps, orgKeyOf(req), bodyOf(req, taxRecordListQuery)),
+    ),
     getTaxRecord: jsonUnary(deps.logger, 'tax/GetTaxRecord', async (req) => getTaxRecord(deps, orgKeyOf(req), req.id)),
     startTaxRecordRebuild: jsonUnary(deps.logger, 'tax/StartTaxRecordRebuild', async (req) =>
       startTaxRecordRebuild(deps, orgKeyOf(req), () => rebuilds.wake()),
     ),
-    getTaxRecordRebuild: jsonUnary(deps.logger, 'tax/GetTaxRecordRebuild', async (req) => getTaxRecordRebuild(deps, orgKeyOf(req), req.id)),
-    taxReport: jsonUnary(deps.logger, 'tax/TaxReport', async (req) => taxReport(deps, orgKeyOf(req), bodyOf(req, taxReportRequest))),
+    getTaxRecordRebuild: jsonUnary(deps.logger, 'tax/GetTaxRecordRebuild', async (req) =>
+      getTaxRecordRebuild(deps, orgKeyOf(req), req.id),
+    ),
+    taxReport: jsonUnary(deps.logger, 'tax/TaxReport', async (req) =>
+      taxReport(deps, orgKeyOf(req), bodyOf(req, taxReportRequest)),
+    ),
     // The same rates for every organization; the caller is still named (and checked) like every call.
     getEcbRates: jsonUnary(deps.logger, 'tax/GetEcbRates', async (req) => {
       orgKeyOf(req);

@@ -1,4 +1,11 @@
-import { taxRateCreate, taxRateListQuery, taxRateUpdate, taxRuleCreate, taxRuleListQuery, taxRuleUpdate } from '@paymesh/contracts';
+import {
+  taxRateCreate,
+  taxRateListQuery,
+  taxRateUpdate,
+  taxRuleCreate,
+  taxRuleListQuery,
+  taxRuleUpdate,
+} from '@paymesh/contracts';
 import type { tax } from '@paymesh/proto';
 import type { TaxDeps } from '../app/deps';
 import { createTaxRate } from '../app/create-tax-rate';
@@ -37,18 +44,34 @@ export function ratesHandlers(
 > {
   const { logger } = deps;
   return {
-    listTaxRates: jsonUnary(logger, 'tax/ListTaxRates', (req) => listTaxRates(deps, orgKeyOf(req), bodyOf(req, taxRateListQuery))),
+    listTaxRates: jsonUnary(logger, 'tax/ListTaxRates', (req) =>
+      listTaxRates(deps, orgKeyOf(req), bodyOf(req, taxRateListQuery)),
+    ),
     getTaxRate: jsonUnary(logger, 'tax/GetTaxRate', (req) => getTaxRate(deps, orgKeyOf(req), req.id)),
-    createTaxRate: jsonUnary(logger, 'tax/CreateTaxRate', (req) => createTaxRate(deps, orgKeyOf(req), bodyOf(req, taxRateCreate))),
-    updateTaxRate: jsonUnary(logger, 'tax/UpdateTaxRate', (req) => updateTaxRate(deps, orgKeyOf(req), req.id, bodyOf(req, taxRateUpdate))),
+    createTaxRate: jsonUnary(logger, 'tax/CreateTaxRate', (req) =>
+      createTaxRate(deps, orgKeyOf(req), bodyOf(req, taxRateCreate)),
+    ),
+    updateTaxRate: jsonUnary(logger, 'tax/UpdateTaxRate', (req) =>
+      updateTaxRate(deps, orgKeyOf(req), req.id, bodyOf(req, taxRateUpdate)),
+    ),
     deleteTaxRate: jsonUnary(logger, 'tax/DeleteTaxRate', (req) => deleteTaxRate(deps, orgKeyOf(req), req.id)),
     deleteAllTaxRates: jsonUnary(logger, 'tax/DeleteAllTaxRates', (req) => deleteAllTaxRates(deps, orgKeyOf(req))),
-    replaceDefaultTaxRates: jsonUnary(logger, 'tax/ReplaceDefaultTaxRates', (req) => replaceDefaultTaxRates(deps, orgKeyOf(req))),
-    listTaxRules: jsonUnary(logger, 'tax/ListTaxRules', (req) => listTaxRules(deps, orgKeyOf(req), bodyOf(req, taxRuleListQuery))),
-    createTaxRule: jsonUnary(logger, 'tax/CreateTaxRule', (req) => createTaxRule(deps, orgKeyOf(req), bodyOf(req, taxRuleCreate))),
-    updateTaxRule: jsonUnary(logger, 'tax/UpdateTaxRule', (req) => updateTaxRule(deps, orgKeyOf(req), req.id, bodyOf(req, taxRuleUpdate))),
+    replaceDefaultTaxRates: jsonUnary(logger, 'tax/ReplaceDefaultTaxRates', (req) =>
+      replaceDefaultTaxRates(deps, orgKeyOf(req)),
+    ),
+    listTaxRules: jsonUnary(logger, 'tax/ListTaxRules', (req) =>
+      listTaxRules(deps, orgKeyOf(req), bodyOf(req, taxRuleListQuery)),
+    ),
+    createTaxRule: jsonUnary(logger, 'tax/CreateTaxRule', (req) =>
+      createTaxRule(deps, orgKeyOf(req), bodyOf(req, taxRuleCreate)),
+    ),
+    updateTaxRule: jsonUnary(logger, 'tax/UpdateTaxRule', (req) =>
+      updateTaxRule(deps, orgKeyOf(req), req.id, bodyOf(req, taxRuleUpdate)),
+    ),
     deleteTaxRule: jsonUnary(logger, 'tax/DeleteTaxRule', (req) => deleteTaxRule(deps, orgKeyOf(req), req.id)),
     deleteAllTaxRules: jsonUnary(logger, 'tax/DeleteAllTaxRules', (req) => deleteAllTaxRules(deps, orgKeyOf(req))),
-    populateDefaultTaxRules: jsonUnary(logger, 'tax/PopulateDefaultTaxRules', (req) => populateDefaultTaxRules(deps, orgKeyOf(req))),
+    populateDefaultTaxRules: jsonUnary(logger, 'tax/PopulateDefaultTaxRules', (req) =>
+      populateDefaultTaxRules(deps, orgKeyOf(req)),
+    ),
   };
 }

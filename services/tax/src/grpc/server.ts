@@ -11,7 +11,6 @@ import { ledgerHandlers, type RebuildWaker } from './ledger-handlers';
 
 const SERVICE_VERSION = '0.1.0';
 
-
 function settingsMessage(state: TaxSettingsState): tax.TaxSettings {
   const s = state.settings;
   return {
@@ -30,12 +29,17 @@ export function registerTaxService(grpc: GrpcServer, deps: TaxDeps, rebuilds: Re
   const { logger } = deps;
   const impl: tax.TaxServiceServer = {
     describe: unary(logger, 'tax/Describe', async () => ({ service: 'tax', version: SERVICE_VERSION })),
-    getTaxSettings: unary(logger, 'tax/GetTaxSettings', async (req: tax.GetTaxSettingsRequest) => settingsMessage(await getTaxSettings(deps, orgKeyOf(req)))),
+    getTaxSettings: unary(logger, 'tax/GetTaxSettings', async (req: tax.GetTaxSettingsRequest) =>
+      settingsMessage(await getTaxSettings(deps, orgKeyOf(req))),
+    ),
     updateTaxSettings: unary(logger, 'tax/UpdateTaxSettings', async (req: tax.UpdateTaxSettingsRequest) =>
       settingsMessage(await updateTaxSettings(deps, orgKeyOf(req), req.patchJson)),
     ),
-    getOssThresholdStatus: unary(logger, 'tax/GetOssThresholdStatus', async (req: tax.GetOssThresholdStatusRequest): Promise<tax.OssThresholdStatus> =>
-      getOssThresholdStatus(deps, orgKeyOf(req), req.year === 0 ? undefined : req.year),
+    getOssThresholdStatus: unary(
+      logger,
+      'tax/GetOssThresholdStatus',
+      async (req: tax.GetOssThresholdStatusRequest): Promise<tax.OssThresholdStatus> =>
+        getOssThresholdStatus(deps, orgKeyOf(req), req.year === 0 ? undefined : req.year),
     ),
     ...calculateHandlers(deps),
     ...viesHandlers(deps),

@@ -24,7 +24,11 @@ export function viesHandlers(deps: TaxDeps): Pick<tax.TaxServiceServer, 'validat
     /** id: a country code. Unknown or not ISO 3166-1 alpha-2 (nor EL, XI): INVALID_ARGUMENT. */
     getEuCountry: jsonUnary(deps.logger, 'tax/GetEuCountry', async (req) => {
       const country = /^[A-Za-z]{2}$/.test(req.id) ? euCountry(req.id) : null;
-      if (!country) throw new ValidationError(`code: "${req.id.slice(0, 20)}" is not an ISO 3166-1 alpha-2 country code (e.g. DE, or EL / XI)`, { field: 'code' });
+      if (!country)
+        throw new ValidationError(
+          `code: "${req.id.slice(0, 20)}" is not an ISO 3166-1 alpha-2 country code (e.g. DE, or EL / XI)`,
+          { field: 'code' },
+        );
       return country;
     }),
   };

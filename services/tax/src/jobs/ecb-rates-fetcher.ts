@@ -58,8 +58,14 @@ export class EcbRatesFetcher {
       return this.opts.intervalMs;
     } catch (err) {
       this.failures++;
-      const retryMs = Math.min(this.opts.intervalMs, (this.opts.firstRetryMs ?? 5_000) * 2 ** Math.min(this.failures - 1, 20));
-      this.log.warn({ err, url: this.opts.url, failures: this.failures, retryMs }, 'ECB reference rates fetch failed; will retry');
+      const retryMs = Math.min(
+        this.opts.intervalMs,
+        (this.opts.firstRetryMs ?? 5_000) * 2 ** Math.min(this.failures - 1, 20),
+      );
+      this.log.warn(
+        { err, url: this.opts.url, failures: this.failures, retryMs },
+        'ECB reference rates fetch failed; will retry',
+      );
       return retryMs;
     }
   }

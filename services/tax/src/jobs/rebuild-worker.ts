@@ -28,7 +28,12 @@ export class RebuildWorker {
     this.deps = deps;
     this.opts = opts;
     this.log = deps.logger.child({ component: 'tax-record-rebuild', workerId: this.workerId });
-    this.loop = new WorkLoop(this.log, () => this.pass(), opts.pollIntervalMs, 'tax record rebuild pass failed; will retry');
+    this.loop = new WorkLoop(
+      this.log,
+      () => this.pass(),
+      opts.pollIntervalMs,
+      'tax record rebuild pass failed; will retry',
+    );
   }
 
   start(): void {
@@ -49,7 +54,11 @@ export class RebuildWorker {
   private async pass(): Promise<number> {
     const job = await claimTaxRecordRebuild(this.deps, { workerId: this.workerId, leaseMs: this.opts.leaseMs });
     if (!job) return this.opts.pollIntervalMs;
-    await runTaxRecordRebuild(this.deps, job, { ...this.opts, workerId: this.workerId, shouldStop: () => this.loop.stopping });
+    await runTaxRecordRebuild(this.deps, job, {
+      ...this.opts,
+      workerId: this.workerId,
+      shouldStop: () => this.loop.stopping,
+    });
     return 0;
   }
 }

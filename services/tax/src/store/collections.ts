@@ -23,7 +23,10 @@ export const ECB_RATES = 'ecb_rates';
 export const SOURCE_EVENT_SEQUENCE = 'tax_source_events.seq';
 
 export const collections: CollectionSpec[] = [
-  { name: TAX_SETTINGS, indexes: [{ name: 'tax_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }] },
+  {
+    name: TAX_SETTINGS,
+    indexes: [{ name: 'tax_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }],
+  },
   {
     name: TAX_RATES,
     indexes: [
@@ -40,7 +43,10 @@ export const collections: CollectionSpec[] = [
       { name: 'tax_rules_org_mode_default', fields: ['organizationId', 'mode', 'defaultKey'], unique: true },
     ],
   },
-  { name: TAX_RATE_BOOKS, indexes: [{ name: 'tax_rate_books_org_mode', fields: ['organizationId', 'mode'], unique: true }] },
+  {
+    name: TAX_RATE_BOOKS,
+    indexes: [{ name: 'tax_rate_books_org_mode', fields: ['organizationId', 'mode'], unique: true }],
+  },
   { name: ECB_RATES, indexes: [{ name: 'ecb_rates_date', fields: ['date'], unique: true }] },
   { name: VIES_CHECKS, indexes: [{ name: 'vies_checks_key_checked', fields: ['key', 'checkedAt'] }] },
   {

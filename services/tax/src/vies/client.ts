@@ -1,6 +1,14 @@
 import type { Logger } from '@paymesh/core';
 import {
-  BrokenCircuitError, circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, retry, TaskCancelledError, timeout, TimeoutStrategy,
+  BrokenCircuitError,
+  circuitBreaker,
+  ConsecutiveBreaker,
+  ExponentialBackoff,
+  handleWhen,
+  retry,
+  TaskCancelledError,
+  timeout,
+  TimeoutStrategy,
   type CircuitBreakerPolicy,
 } from 'cockatiel';
 import { z } from 'zod';
@@ -73,13 +81,18 @@ export class ViesClient implements ViesPort {
   private readonly memberStates = new Map<string, CircuitBreakerPolicy>();
 
   constructor(private readonly opts: ViesClientOptions) {
-    this.service = this.breaker((e) => e instanceof TaskCancelledError || (e instanceof ViesFaultError && isServiceOutage(e.code)));
+    this.service = this.breaker(
+      (e) => e instanceof TaskCancelledError || (e instanceof ViesFaultError && isServiceOutage(e.code)),
+    );
   }
 
   async check(request: ViesCheckRequest): Promise<ViesOutcome> {
     const retrying = retry(
       handleWhen((e) => e instanceof ViesFaultError && isRetryable(e.code)),
-      { maxAttempts: (this.opts.maxAttempts ?? 3) - 1, backoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 500 }) },
+      {
+        maxAttempts: (this.opts.maxAttempts ?? 3) - 1,
+        backoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 500 }),
+      },
     );
     const deadline = timeout(this.opts.deadlineMs, TimeoutStrategy.Aggressive);
     const started = Date.now();
@@ -94,7 +107,9 @@ export class ViesClient implements ViesPort {
     };
     try {
       const answer = await this.service.execute(() =>
-        this.memberState(request.countryCode).execute(() => deadline.execute(({ signal }) => retrying.execute(({ signal: s }) => attempt(s), signal))),
+        this.memberState(request.countryCode).execute(() =>
+          deadline.execute(({ signal }) => retrying.execute(({ signal: s }) => attempt(s), signal)),
+        ),
       );
       return { ok: true, answer };
     } catch (err) {
@@ -117,7 +132,10 @@ export class ViesClient implements ViesPort {
   }
 
   private breaker(handles: (e: Error) => boolean): CircuitBreakerPolicy {
-    return circuitBreaker(handleWhen(handles), { halfOpenAfter: this.opts.breakerMs, breaker: new ConsecutiveBreaker(1) });
+    return circuitBreaker(handleWhen(handles), {
+      halfOpenAfter: this.opts.breakerMs,
+      breaker: new ConsecutiveBreaker(1),
+    });
   }
 
   /** One HTTP exchange: the answer, or a ViesFaultError. */
@@ -130,7 +148,9 @@ export class ViesClient implements ViesPort {
         body: JSON.stringify({
           countryCode: request.countryCode,
           vatNumber: request.vatNumber,
-          ...(request.requester ? { requesterMemberStateCode: request.requester.countryCode, requesterNumber: request.requester.vatNumber } : {}),
+          ...(request.requester
+            ? { requesterMemberStateCode: request.requester.countryCode, requesterNumber: request.requester.vatNumber }
+            : {}),
         }),
         signal,
       });

@@ -26,7 +26,12 @@ const RETRYABLE: ReadonlySet<string> = new Set([
 ]);
 
 /** Faults of one member state's register: they open that member state's breaker only. */
-const MEMBER_STATE: ReadonlySet<string> = new Set(['MS_UNAVAILABLE', 'TIMEOUT', 'MS_MAX_CONCURRENT_REQ', 'MS_MAX_CONCURRENT_REQ_TIME']);
+const MEMBER_STATE: ReadonlySet<string> = new Set([
+  'MS_UNAVAILABLE',
+  'TIMEOUT',
+  'MS_MAX_CONCURRENT_REQ',
+  'MS_MAX_CONCURRENT_REQ_TIME',
+]);
 
 /**
  * Faults that say nothing about VIES's health (bad input, a blocked number, an unknown requester):

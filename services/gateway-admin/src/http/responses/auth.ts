@@ -8,7 +8,9 @@ export const signInStarted = z.object({
   options: z
     .object({ challenge: z.string() })
     .passthrough()
-    .describe('WebAuthn PublicKeyCredentialCreationOptionsJSON (registration) or PublicKeyCredentialRequestOptionsJSON (authentication)'),
+    .describe(
+      'WebAuthn PublicKeyCredentialCreationOptionsJSON (registration) or PublicKeyCredentialRequestOptionsJSON (authentication)',
+    ),
 });
 
 export const accessToken = z.object({
@@ -26,6 +28,8 @@ export const loginCheck = z.object({
   authenticated: z.literal(true),
   user,
   organizations: z.array(organizationRole),
-  selectedOrganization: objectIdString.nullable().describe("the selectedOrganization cookie's organization when the user belongs to it"),
+  selectedOrganization: objectIdString
+    .nullable()
+    .describe("the selectedOrganization cookie's organization when the user belongs to it"),
   role: z.enum(ROLES).nullable(),
 });

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { clientHistoryEntry, clientRecord } from '@paymesh/contracts';
 import { page } from './common';
 
-const secretNote = 'compliance value: `masked` (last 4 characters) always; `plaintext` only for callers holding client:execute';
+const secretNote =
+  'compliance value: `masked` (last 4 characters) always; `plaintext` only for callers holding client:execute';
 
 /** A billing client. */
 export const client = clientRecord.extend({

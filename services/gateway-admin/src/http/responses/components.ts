@@ -12,7 +12,13 @@ import { site, siteInvoicingSettings, sitePage } from './sites';
 import { organizationCreated } from './system';
 import { taxRecordPage, taxRecordRebuildJobResponse, taxRecordResponse } from './tax-records';
 import { taxDeleted, taxRate, taxRatePage, taxRatesReplaced, taxRule, taxRulePage, taxRulesPopulated } from './tax';
-import { transaction, transactionDeleted, transactionDetail, transactionPage, transactionWithHistory } from './transactions';
+import {
+  transaction,
+  transactionDeleted,
+  transactionDetail,
+  transactionPage,
+  transactionWithHistory,
+} from './transactions';
 
 /**
  * Named schemas of the document (`#/components/schemas/<Name>`): wherever a response or a part of

@@ -9,7 +9,9 @@ export const documentEmailResponse = z
     to: z.array(z.string()),
     cc: z.array(z.string()),
     subject: z.string(),
-    state: z.enum(DOCUMENT_EMAIL_STATES).describe('queued until the SMTP server accepts it (sent) or it is given up after the retries (failed)'),
+    state: z
+      .enum(DOCUMENT_EMAIL_STATES)
+      .describe('queued until the SMTP server accepts it (sent) or it is given up after the retries (failed)'),
     detail: z.string().nullable().describe("the SMTP server's answer, or why it failed; null while queued"),
     settledAt: z.string().nullable(),
   })

@@ -23,7 +23,9 @@ export const invoicingSettings = z.object({
   enabled: z.boolean(),
   autoGenerateInvoice: z.boolean(),
   companyName: z.string().nullable(),
-  companyAddress: z.object({ street: z.string(), city: z.string(), postalCode: z.string(), country: z.string() }).nullable(),
+  companyAddress: z
+    .object({ street: z.string(), city: z.string(), postalCode: z.string(), country: z.string() })
+    .nullable(),
   companyEmail: z.string().nullable(),
   companyPhone: z.string().nullable().describe('seller contact telephone (XRechnung BT-42)'),
   bankIBAN: z.object({ masked: z.string() }).nullable().describe('write-only plaintext; reads show it masked'),
@@ -31,10 +33,14 @@ export const invoicingSettings = z.object({
     enabled: z.boolean(),
     allowedFormats: z.array(z.string()),
     strictValidation: z.boolean(),
-    sellerPeppolRoutingAddress: z.object({ schemeId: z.string(), value: z.object({ plaintext: z.string() }) }).nullable(),
+    sellerPeppolRoutingAddress: z
+      .object({ schemeId: z.string(), value: z.object({ plaintext: z.string() }) })
+      .nullable(),
   }),
   autoPaymentLinkExpiresInHours: z.number().int(),
-  timeZone: z.string().describe('IANA time zone whose calendar day dates invoices and picks their number period (default UTC)'),
+  timeZone: z
+    .string()
+    .describe('IANA time zone whose calendar day dates invoices and picks their number period (default UTC)'),
   invoiceNumberLayout: numberingLayout,
   creditNoteNumberLayout: numberingLayout,
   updatedAt: timestamp.nullable().describe('null until first saved'),
@@ -45,7 +51,10 @@ export const taxSettings = z.object({
   ossEnabled: z.boolean(),
   iossEnabled: z.boolean(),
   viesEnabled: z.boolean(),
-  vatId: z.string().nullable().describe("the organization's own VAT ID (normalized), sent to VIES as the requester; null when not set"),
+  vatId: z
+    .string()
+    .nullable()
+    .describe("the organization's own VAT ID (normalized), sent to VIES as the requester; null when not set"),
   priceMode: z.string(),
   rounding: z.object({ level: z.string(), method: z.string() }),
   updatedAt: timestamp.nullable().describe('null until first saved'),
@@ -55,21 +64,43 @@ export const ossThresholdStatus = z.object({
   year: z.number().int(),
   currency: z.string(),
   threshold: z.number().int().describe('EUR minor units'),
-  currentTotal: z.number().int().describe('EUR minor units: net intra-EU B2C distance sales of the year in the tax ledger, sales minus reversals and credits'),
+  currentTotal: z
+    .number()
+    .int()
+    .describe(
+      'EUR minor units: net intra-EU B2C distance sales of the year in the tax ledger, sales minus reversals and credits',
+    ),
   exceeded: z.boolean(),
-  unconvertedEntries: z.number().int().describe('ledger entries with such sales in other currencies, not in currentTotal until exchange rates are kept'),
+  unconvertedEntries: z
+    .number()
+    .int()
+    .describe('ledger entries with such sales in other currencies, not in currentTotal until exchange rates are kept'),
 });
 
 export const portalSettings = z.object({
   enabled: z.boolean().describe('the buyer portal of the organization (default false)'),
-  magicLinksEnabled: z.boolean().describe('magic links work whenever the portal is on and the buyer has something to see (default true); false turns them off'),
-  eInvoiceFormats: z.array(z.enum(['xrechnung', 'peppol', 'zugferd'])).describe('e-invoice formats buyers may download in the portal; the e-invoice settings must allow each too'),
-  proformaPreviewsEnabled: z.boolean().describe('buyers may download a pro forma PDF preview of a subscription’s first upcoming charge in the portal (default false)'),
+  magicLinksEnabled: z
+    .boolean()
+    .describe(
+      'magic links work whenever the portal is on and the buyer has something to see (default true); false turns them off',
+    ),
+  eInvoiceFormats: z
+    .array(z.enum(['xrechnung', 'peppol', 'zugferd']))
+    .describe('e-invoice formats buyers may download in the portal; the e-invoice settings must allow each too'),
+  proformaPreviewsEnabled: z
+    .boolean()
+    .describe(
+      'buyers may download a pro forma PDF preview of a subscription’s first upcoming charge in the portal (default false)',
+    ),
 });
 
 /** Answer of `POST /organizations/settings/portal/magic-links`. */
 export const portalMagicLink = z.object({
-  url: z.string().describe('the portal page with the single-use token in its fragment (`#token=`); the page exchanges it with POST /portal/auth/magic-link'),
+  url: z
+    .string()
+    .describe(
+      'the portal page with the single-use token in its fragment (`#token=`); the page exchanges it with POST /portal/auth/magic-link',
+    ),
   expiresAt: z.string().datetime({ offset: true }),
-  ttlMinutes: z.number().int().describe('the lifetime applied (the request\'s, capped to the system default)'),
+  ttlMinutes: z.number().int().describe("the lifetime applied (the request's, capped to the system default)"),
 });

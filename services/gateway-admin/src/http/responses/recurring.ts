@@ -1,4 +1,11 @@
-import { recurringGenerateResult, recurringProcessorStatus, recurringProcessResult, recurringSchedulePage, recurringScheduleRecord, upcomingCharges } from '@paymesh/contracts';
+import {
+  recurringGenerateResult,
+  recurringProcessorStatus,
+  recurringProcessResult,
+  recurringSchedulePage,
+  recurringScheduleRecord,
+  upcomingCharges,
+} from '@paymesh/contracts';
 
 /**
  * Recurring schedules of the Admin API: the recurring contract's schemas, so the documented shape

@@ -3,7 +3,12 @@ import { ALL_SCOPES, nonEmpty } from '../../domain/scopes';
 import { objectIdString, timestamp } from './common';
 
 export const organizationCreated = z.object({
-  organization: z.object({ id: objectIdString, name: z.string(), licenseState: z.enum(['ACTIVE', 'BLOCKED', 'NOT_ACTIVATED']), createdAt: timestamp }),
+  organization: z.object({
+    id: objectIdString,
+    name: z.string(),
+    licenseState: z.enum(['ACTIVE', 'BLOCKED', 'NOT_ACTIVATED']),
+    createdAt: timestamp,
+  }),
   admin: z.object({
     id: objectIdString,
     email: z.string(),

@@ -20,7 +20,10 @@ const recordLine = z.object({
   taxCountry: z.string().nullable().describe('member state whose VAT applies; null outside the EU'),
   taxRateCode: z.string(),
   taxRate: z.number().describe('percent'),
-  rateType: z.enum(RATE_TYPES).nullable().describe('kind of the rate applied; null for synthetic codes and entries written before it was kept'),
+  rateType: z
+    .enum(RATE_TYPES)
+    .nullable()
+    .describe('kind of the rate applied; null for synthetic codes and entries written before it was kept'),
   rateVersion: z.string().nullable().describe('rate record version used (code@validFrom); null for synthetic codes'),
   decision: z.enum(TAX_DECISIONS).describe('the engine rule that decided the line'),
   reason: z.string(),
@@ -42,24 +45,43 @@ const vatIdEvidence = z.object({
 
 /** One immutable entry of the tax-record ledger (Admin shape). */
 export const taxRecordResponse = z.object({
-  id: objectIdString.describe('derived from the source event and entry type: one entry per event, however often it is delivered'),
+  id: objectIdString.describe(
+    'derived from the source event and entry type: one entry per event, however often it is delivered',
+  ),
   organizationId: objectIdString,
   testMode,
   siteId: objectIdString.nullable(),
   sourceKind: z.enum(TAX_RECORD_SOURCE_KINDS).describe('what the entry was derived from'),
   sourceId: objectIdString.describe('transaction, invoice or credit-note id'),
   sourceEventId: z.string().describe('id of the event the entry was derived from'),
-  entryType: z.enum(TAX_RECORD_ENTRY_TYPES).describe('sale; reversal (cancels a sale whole: refund, void); credit (credit note)'),
-  recognitionMode: z.enum(RECOGNITION_MODES).describe('cash: recognized when paid (transactions); accrual: when invoiced'),
+  entryType: z
+    .enum(TAX_RECORD_ENTRY_TYPES)
+    .describe('sale; reversal (cancels a sale whole: refund, void); credit (credit note)'),
+  recognitionMode: z
+    .enum(RECOGNITION_MODES)
+    .describe('cash: recognized when paid (transactions); accrual: when invoiced'),
   taxPointDate: date.describe('date the tax is due for this entry: payment, issue, refund or void date (UTC)'),
   taxPointAt: timestamp
     .nullable()
-    .describe('instant of the tax point (payment, refund or void time); null when it is a calendar day (invoice or credit-note issue date); reports place instants in the period of the zone asked for'),
+    .describe(
+      'instant of the tax point (payment, refund or void time); null when it is a calendar day (invoice or credit-note issue date); reports place instants in the period of the zone asked for',
+    ),
   currency: z.string(),
   totals: z.object({ net: signed('net'), tax: signed('tax'), gross: signed('gross') }),
   lines: z.array(recordLine),
-  breakdown: z.array(z.object({ taxRate: z.number(), taxRateCode: z.string(), taxableBase: signed('taxable base'), taxAmount: signed('tax') })),
-  buyer: z.object({ country: z.string(), type: z.enum(['consumer', 'business']), vatIdCheck: vatIdEvidence.describe('VAT ID evidence of the calculation') }),
+  breakdown: z.array(
+    z.object({
+      taxRate: z.number(),
+      taxRateCode: z.string(),
+      taxableBase: signed('taxable base'),
+      taxAmount: signed('tax'),
+    }),
+  ),
+  buyer: z.object({
+    country: z.string(),
+    type: z.enum(['consumer', 'business']),
+    vatIdCheck: vatIdEvidence.describe('VAT ID evidence of the calculation'),
+  }),
   seller: z.object({ homeCountry: z.string().nullable(), ossEnabled: z.boolean(), ossThresholdExceeded: z.boolean() }),
   eur: z
     .object({ rate: z.number(), rateDate: date, net: signed('net in EUR'), tax: signed('tax in EUR') })
@@ -68,7 +90,11 @@ export const taxRecordResponse = z.object({
   correctsRecordId: objectIdString.nullable().describe('the entry this one reverses or credits'),
   linkedTransactionId: objectIdString.nullable().describe('the transaction the entry belongs to or was paid by'),
   linkedInvoiceId: objectIdString.nullable().describe('the invoice the entry belongs to or corrects'),
-  invoicePayment: z.boolean().describe("a transaction's entry whose transaction paid an invoice: reports over both sources count the invoice instead"),
+  invoicePayment: z
+    .boolean()
+    .describe(
+      "a transaction's entry whose transaction paid an invoice: reports over both sources count the invoice instead",
+    ),
   createdAt: timestamp,
 });
 
@@ -85,9 +111,15 @@ export const taxRecordRebuildJobResponse = z.object({
     processed: z.number().int(),
     created: z.number().int().describe('entries that were missing and are now written'),
     existing: z.number().int().describe('entries identical to their re-derivation'),
-    mismatched: z.number().int().describe('entries that differ from their re-derivation: kept as stored and logged, never rewritten'),
+    mismatched: z
+      .number()
+      .int()
+      .describe('entries that differ from their re-derivation: kept as stored and logged, never rewritten'),
     failed: z.number().int().describe('source events whose derivation failed'),
-    pending: z.number().int().describe('source events still waiting (for the tax engine, or for the sale they correct)'),
+    pending: z
+      .number()
+      .int()
+      .describe('source events still waiting (for the tax engine, or for the sale they correct)'),
   }),
   attempts: z.number().int().describe('runs of the job; more than 1 when an interrupted run was resumed'),
   createdAt: timestamp,
@@ -98,7 +130,13 @@ export const taxRecordRebuildJobResponse = z.object({
 
 export function taxRecordView(r: TaxRecord): z.input<typeof taxRecordResponse> {
   const { mode, ...rest } = r;
-  return { ...rest, taxPointAt: r.taxPointAt ?? null, invoicePayment: r.invoicePayment ?? false, lines: r.lines.map((l) => ({ ...l, rateType: l.rateType ?? null })), testMode: mode === 'test' };
+  return {
+    ...rest,
+    taxPointAt: r.taxPointAt ?? null,
+    invoicePayment: r.invoicePayment ?? false,
+    lines: r.lines.map((l) => ({ ...l, rateType: l.rateType ?? null })),
+    testMode: mode === 'test',
+  };
 }
 
 export function rebuildJobView(j: TaxRecordRebuildJob): z.input<typeof taxRecordRebuildJobResponse> {

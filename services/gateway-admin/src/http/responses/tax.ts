@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { populateDefaultTaxRulesResult, replaceDefaultTaxRatesResult, TAX_ITEM_TYPES, taxDeletedCount, taxRateRecord, taxRuleRecord } from '@paymesh/contracts';
+import {
+  populateDefaultTaxRulesResult,
+  replaceDefaultTaxRatesResult,
+  TAX_ITEM_TYPES,
+  taxDeletedCount,
+  taxRateRecord,
+  taxRuleRecord,
+} from '@paymesh/contracts';
 import { page } from './common';
 
 /** An effective-dated VAT rate of the organization (`validTo` exclusive; `managed`: one of the kept-in-sync defaults). */
@@ -12,7 +19,10 @@ export const taxRatePage = page(taxRate);
  * OpenAPI 3.0 enum without null, which would make every `null` answer look undocumented.
  */
 export const taxRule = taxRuleRecord.extend({
-  itemType: z.string().nullable().describe(`${TAX_ITEM_TYPES.join(', ')}; null: any item type`),
+  itemType: z
+    .string()
+    .nullable()
+    .describe(`${TAX_ITEM_TYPES.join(', ')}; null: any item type`),
 });
 export const taxRulePage = page(taxRule);
 /** Answer of the destructive delete-all routes. */

@@ -29,7 +29,10 @@ const chargeback = z.object({
   at: timestamp.describe('when it was first recorded'),
   updatedAt: timestamp,
   resolvedAt: timestamp.nullable().describe('when it was decided (won, lost, accepted); null while active'),
-  decidedBy: z.string().nullable().describe('provider, or the operator of a manual resolution (user:<id>, api_key:<id>, system_key:<id>)'),
+  decidedBy: z
+    .string()
+    .nullable()
+    .describe('provider, or the operator of a manual resolution (user:<id>, api_key:<id>, system_key:<id>)'),
   decisionReason: z.string().nullable().describe("the operator's reason for the last manual change"),
 });
 
@@ -58,7 +61,9 @@ export const transaction = z.object({
   billingAddress: billingAddress.nullable(),
   shippingAddress: shippingAddress
     .nullable()
-    .describe("the shipping address the tax was computed with (the buyer's at transaction create, else the checkout's); null when none"),
+    .describe(
+      "the shipping address the tax was computed with (the buyer's at transaction create, else the checkout's); null when none",
+    ),
   metadata,
   notes: z.string().nullable(),
   manual: z.boolean(),
@@ -89,7 +94,13 @@ const ipnDelivery = z.object({
   url: z.string(),
   state: z.string(),
   attempts: z.array(
-    z.object({ number: z.number().int(), at: timestamp, httpStatus: z.number().int().nullable(), error: z.string().nullable(), durationMs: z.number() }),
+    z.object({
+      number: z.number().int(),
+      at: timestamp,
+      httpStatus: z.number().int().nullable(),
+      error: z.string().nullable(),
+      durationMs: z.number(),
+    }),
   ),
   lastHttpStatus: z.number().int().nullable(),
   lastError: z.string().nullable(),
@@ -104,7 +115,10 @@ export const transactionWithHistory = transaction.extend({ statusHistory: z.arra
 /** The single read: history and IPN deliveries (null when notifications-ipn cannot answer). */
 export const transactionDetail = transactionWithHistory.extend({
   ipn: z
-    .object({ deliveries: z.array(ipnDelivery), lastHttpStatus: z.number().int().nullable().describe('HTTP status of the latest attempt') })
+    .object({
+      deliveries: z.array(ipnDelivery),
+      lastHttpStatus: z.number().int().nullable().describe('HTTP status of the latest attempt'),
+    })
     .nullable(),
 });
 

@@ -15,7 +15,9 @@ import { route, type AnyRoute, type OrgScope } from '../route-table';
 import { objectId, pageQuery } from './common';
 
 const scope = z.enum(nonEmpty(ALL_SCOPES), {
-  errorMap: (issue, ctx) => ({ message: issue.code === 'invalid_enum_value' ? `unknown scope ${JSON.stringify(ctx.data)}` : ctx.defaultError }),
+  errorMap: (issue, ctx) => ({
+    message: issue.code === 'invalid_enum_value' ? `unknown scope ${JSON.stringify(ctx.data)}` : ctx.defaultError,
+  }),
 });
 const scopes = z.array(scope).min(1, 'must name at least one scope').max(ALL_SCOPES.length);
 const role = z.enum(ROLES);
@@ -35,7 +37,9 @@ const createBody = z
 const updateBody = z
   .object({ name: name(200).optional(), scopes: scopes.optional(), role: role.optional() })
   .strict()
-  .refine((b) => b.name !== undefined || b.scopes !== undefined || b.role !== undefined, { message: 'give at least one of name, scopes, role' });
+  .refine((b) => b.name !== undefined || b.scopes !== undefined || b.role !== undefined, {
+    message: 'give at least one of name, scopes, role',
+  });
 
 /** The API shape of a key: never the secret or its hash. */
 export function apiKeyView(k: ApiKeyDoc) {

@@ -13,7 +13,14 @@ export function actorOf(p: Principal): string {
 }
 
 type BillingJsonMethod = keyof {
-  [K in keyof billing.BillingServiceClient as billing.BillingServiceClient[K] extends (req: billing.BillingJsonRequest, ...rest: never[]) => unknown ? K : never]: true;
+  [
+    K in keyof billing.BillingServiceClient as billing.BillingServiceClient[K] extends (
+      req: billing.BillingJsonRequest,
+      ...rest: never[]
+    ) => unknown
+      ? K
+      : never
+  ]: true;
 };
 
 /** Calls one of the billing service's JSON-carrying RPCs (see callJsonRpc); `actor` goes to its audit trails. */
@@ -31,9 +38,32 @@ export function billingJson<T>(
 type BillingPdfMethod = 'getInvoicePdf' | 'regenerateInvoicePdf' | 'getCreditNotePdf';
 
 /** Calls one of billing's PDF RPCs for the document `id`; the answer as a file route sends it (`X-Document-Rendered`: rendered by this request or served from storage). */
-export async function billingPdf(deps: AdminDeps, org: OrgScope, method: BillingPdfMethod, id: string): Promise<FileAnswer> {
+export async function billingPdf(
+  deps: AdminDeps,
+  org: OrgScope,
+  method: BillingPdfMethod,
+  id: string,
+): Promise<FileAnswer> {
   const client = deps.clients.billing;
-  const req: JsonRpcRequest = { organizationId: org.organizationId, testMode: org.mode === 'test', id, bodyJson: '', actor: '', idempotencyKey: '' };
-  const res = await rpc<JsonRpcRequest, billing.BillingPdfResponse>(deps, 'billing', client, client[method] as never, req, deps.clients.documentDeadlineMs);
-  return { bytes: Buffer.from(res.pdf), filename: res.filename, headers: { 'x-document-rendered': String(res.rendered) } };
+  const req: JsonRpcRequest = {
+    organizationId: org.organizationId,
+    testMode: org.mode === 'test',
+    id,
+    bodyJson: '',
+    actor: '',
+    idempotencyKey: '',
+  };
+  const res = await rpc<JsonRpcRequest, billing.BillingPdfResponse>(
+    deps,
+    'billing',
+    client,
+    client[method] as never,
+    req,
+    deps.clients.documentDeadlineMs,
+  );
+  return {
+    bytes: Buffer.from(res.pdf),
+    filename: res.filename,
+    headers: { 'x-document-rendered': String(res.rendered) },
+  };
 }

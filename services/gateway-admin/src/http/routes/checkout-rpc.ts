@@ -5,12 +5,14 @@ import type { OrgScope } from '../route-table';
 import { callJsonRpc, type JsonCall } from './json-rpc';
 
 type CheckoutJsonMethod = keyof {
-  [K in keyof checkoutPayments.CheckoutPaymentsServiceClient as checkoutPayments.CheckoutPaymentsServiceClient[K] extends (
-    req: checkoutPayments.CheckoutJsonRequest,
-    ...rest: never[]
-  ) => unknown
-    ? K
-    : never]: true;
+  [
+    K in keyof checkoutPayments.CheckoutPaymentsServiceClient as checkoutPayments.CheckoutPaymentsServiceClient[K] extends (
+      req: checkoutPayments.CheckoutJsonRequest,
+      ...rest: never[]
+    ) => unknown
+      ? K
+      : never
+  ]: true;
 };
 
 /** Calls one of the checkout service's JSON-carrying RPCs (customer holds, risk settings; see callJsonRpc). */

@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import type { checkoutPayments } from '@paymesh/proto';
 import { checkout, checkoutCreated, checkoutPage, checkoutWithTransactions } from '../responses/checkouts';
-import { countryCode, currencyCode, dateBound, EMAIL_MAX, metadata, money, percentage, quantity, text, URL_MAX } from '@paymesh/http';
+import {
+  countryCode,
+  currencyCode,
+  dateBound,
+  EMAIL_MAX,
+  metadata,
+  money,
+  percentage,
+  quantity,
+  text,
+  URL_MAX,
+} from '@paymesh/http';
 import { resource } from '../route-table';
 import { objectId, pageQuery, rpc } from './common';
 import { parseDateRange } from './list-query';
@@ -32,7 +43,9 @@ const shippingAddress = z
     postalCode: optString(20),
   })
   .strict()
-  .describe('where the goods go: the destination of goods and shipping lines for tax, unless the buyer gives a shipping address when paying');
+  .describe(
+    'where the goods go: the destination of goods and shipping lines for tax, unless the buyer gives a shipping address when paying',
+  );
 
 const createBody = z
   .object({
@@ -80,7 +93,15 @@ const orNull = (v: string): string | null => (v === '' ? null : v);
 
 /** Admin shape of a shipping address: fields not given are null; null when there is none. */
 export function shippingAddressView(a: checkoutPayments.ShippingAddress | undefined) {
-  return a ? { country: a.country, name: orNull(a.name), line1: orNull(a.line1), city: orNull(a.city), postalCode: orNull(a.postalCode) } : null;
+  return a
+    ? {
+        country: a.country,
+        name: orNull(a.name),
+        line1: orNull(a.line1),
+        city: orNull(a.city),
+        postalCode: orNull(a.postalCode),
+      }
+    : null;
 }
 
 /** Admin shape of a checkout session. */
@@ -136,42 +157,55 @@ export const checkoutRoutes = [
     params: siteParams,
     body: createBody,
     async handler({ deps, org, params, body }) {
-      const c = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.createCheckout, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
-        siteId: params.siteId,
-        amount: body.amount,
-        currency: body.currency,
-        email: orEmpty(body.email),
-        returnUrl: orEmpty(body.returnUrl),
-        cancelUrl: orEmpty(body.cancelUrl),
-        ipnUrl: orEmpty(body.ipnUrl),
-        externalReference: orEmpty(body.externalReference),
-        invoiceNumber: orEmpty(body.invoiceNumber),
-        clientId: orEmpty(body.clientId),
-        items: (body.items ?? []).map((i) => ({
-          name: i.name,
-          description: orEmpty(i.description),
-          quantity: i.quantity,
-          unitPrice: i.unitPrice,
-          vatRate: i.vatRate ?? undefined,
-          itemType: orEmpty(i.itemType),
-        })),
-        shippingAddress: body.shippingAddress
-          ? {
-              country: body.shippingAddress.country,
-              name: orEmpty(body.shippingAddress.name),
-              line1: orEmpty(body.shippingAddress.line1),
-              city: orEmpty(body.shippingAddress.city),
-              postalCode: orEmpty(body.shippingAddress.postalCode),
-            }
-          : undefined,
-        metadata: body.metadata ?? {},
-        expiresAt: orEmpty(body.expiresAt),
-        // Only billing's invoice payment links carry an invoice tax; the Admin API never does.
-        invoiceTaxJson: '',
-      });
-      return { id: c.id, sessionPublicId: c.sessionPublicId, shortCode: c.shortCode, paymentUrl: c.paymentUrl, status: c.status, expiresAt: c.expiresAt };
+      const c = await rpc(
+        deps,
+        'checkout',
+        deps.clients.checkoutPayments,
+        deps.clients.checkoutPayments.createCheckout,
+        {
+          organizationId: org.organizationId,
+          testMode: org.mode === 'test',
+          siteId: params.siteId,
+          amount: body.amount,
+          currency: body.currency,
+          email: orEmpty(body.email),
+          returnUrl: orEmpty(body.returnUrl),
+          cancelUrl: orEmpty(body.cancelUrl),
+          ipnUrl: orEmpty(body.ipnUrl),
+          externalReference: orEmpty(body.externalReference),
+          invoiceNumber: orEmpty(body.invoiceNumber),
+          clientId: orEmpty(body.clientId),
+          items: (body.items ?? []).map((i) => ({
+            name: i.name,
+            description: orEmpty(i.description),
+            quantity: i.quantity,
+            unitPrice: i.unitPrice,
+            vatRate: i.vatRate ?? undefined,
+            itemType: orEmpty(i.itemType),
+          })),
+          shippingAddress: body.shippingAddress
+            ? {
+                country: body.shippingAddress.country,
+                name: orEmpty(body.shippingAddress.name),
+                line1: orEmpty(body.shippingAddress.line1),
+                city: orEmpty(body.shippingAddress.city),
+                postalCode: orEmpty(body.shippingAddress.postalCode),
+              }
+            : undefined,
+          metadata: body.metadata ?? {},
+          expiresAt: orEmpty(body.expiresAt),
+          // Only billing's invoice payment links carry an invoice tax; the Admin API never does.
+          invoiceTaxJson: '',
+        },
+      );
+      return {
+        id: c.id,
+        sessionPublicId: c.sessionPublicId,
+        shortCode: c.shortCode,
+        paymentUrl: c.paymentUrl,
+        status: c.status,
+        expiresAt: c.expiresAt,
+      };
     },
   }),
   checkouts({
@@ -183,18 +217,24 @@ export const checkoutRoutes = [
     query: listQuery,
     async handler({ deps, org, query }) {
       const range = parseDateRange(query.startDate, query.endDate);
-      const res = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.listCheckouts, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
-        status: query.status ?? '',
-        siteId: query.siteId ?? '',
-        externalReference: query.externalReference ?? '',
-        invoiceNumber: query.invoiceNumber ?? '',
-        createdFrom: range.createdFrom,
-        createdTo: range.createdTo,
-        page: query.page,
-        limit: query.limit,
-      });
+      const res = await rpc(
+        deps,
+        'checkout',
+        deps.clients.checkoutPayments,
+        deps.clients.checkoutPayments.listCheckouts,
+        {
+          organizationId: org.organizationId,
+          testMode: org.mode === 'test',
+          status: query.status ?? '',
+          siteId: query.siteId ?? '',
+          externalReference: query.externalReference ?? '',
+          invoiceNumber: query.invoiceNumber ?? '',
+          createdFrom: range.createdFrom,
+          createdTo: range.createdTo,
+          page: query.page,
+          limit: query.limit,
+        },
+      );
       return { items: res.items.map(checkoutView), total: res.total, page: res.page, limit: res.limit };
     },
   }),
@@ -211,7 +251,10 @@ export const checkoutRoutes = [
         testMode: org.mode === 'test',
         id: params.checkoutId,
       });
-      return { ...checkoutView(c), transactions: c.transactions.map((t) => ({ id: t.id, status: t.status, createdAt: t.createdAt })) };
+      return {
+        ...checkoutView(c),
+        transactions: c.transactions.map((t) => ({ id: t.id, status: t.status, createdAt: t.createdAt })),
+      };
     },
   }),
   checkouts({
@@ -224,16 +267,22 @@ export const checkoutRoutes = [
     params: checkoutParams,
     body: patchBody,
     async handler({ deps, org, params, body }) {
-      const c = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.updateCheckout, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
-        id: params.checkoutId,
-        expiresAt: body.expiresAt,
-        returnUrl: body.returnUrl === undefined ? undefined : orEmpty(body.returnUrl),
-        cancelUrl: body.cancelUrl === undefined ? undefined : orEmpty(body.cancelUrl),
-        ipnUrl: body.ipnUrl === undefined ? undefined : orEmpty(body.ipnUrl),
-        metadata: body.metadata ? { entries: body.metadata } : undefined,
-      });
+      const c = await rpc(
+        deps,
+        'checkout',
+        deps.clients.checkoutPayments,
+        deps.clients.checkoutPayments.updateCheckout,
+        {
+          organizationId: org.organizationId,
+          testMode: org.mode === 'test',
+          id: params.checkoutId,
+          expiresAt: body.expiresAt,
+          returnUrl: body.returnUrl === undefined ? undefined : orEmpty(body.returnUrl),
+          cancelUrl: body.cancelUrl === undefined ? undefined : orEmpty(body.cancelUrl),
+          ipnUrl: body.ipnUrl === undefined ? undefined : orEmpty(body.ipnUrl),
+          metadata: body.metadata ? { entries: body.metadata } : undefined,
+        },
+      );
       return checkoutView(c);
     },
   }),

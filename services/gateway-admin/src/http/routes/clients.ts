@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { clientCreate, clientDeleted, idempotencyKey, clientHistoryPage as historyAnswer, clientPage as pageAnswer, clientRecord, clientUpdate } from '@paymesh/contracts';
+import {
+  clientCreate,
+  clientDeleted,
+  idempotencyKey,
+  clientHistoryPage as historyAnswer,
+  clientPage as pageAnswer,
+  clientRecord,
+  clientUpdate,
+} from '@paymesh/contracts';
 import type { Principal } from '../../domain/principal';
 import { client, clientHistoryPage, clientPage } from '../responses/clients';
 import { resource } from '../route-table';
@@ -12,14 +20,18 @@ const clients = resource({ tag: 'Clients', scopePrefix: 'client' });
 /** Compliance values (tax ID, Peppol address value) are returned in plaintext only to holders of client:execute. */
 const includeTaxInfo = (p: Principal) => p.scopes.has('client:execute');
 
-const searchQuery = pageQuery(20).extend({ q: z.string().trim().min(1).max(200).describe('words of name or e-mail, or an exact tax ID') });
+const searchQuery = pageQuery(20).extend({
+  q: z.string().trim().min(1).max(200).describe('words of name or e-mail, or an exact tax ID'),
+});
 
 /** `Idempotency-Key` of a create: a retry with the same key and body answers the client created. */
 const createHeaders = z
   .object({
     'idempotency-key': idempotencyKey
       .optional()
-      .describe('Makes the create safe to retry: the same key with the same body answers the client the first request created (201); with another body 409 IDEMPOTENCY_KEY_REUSED. Unique per organization and data mode.'),
+      .describe(
+        'Makes the create safe to retry: the same key with the same body answers the client the first request created (201); with another body 409 IDEMPOTENCY_KEY_REUSED. Unique per organization and data mode.',
+      ),
   })
   .passthrough();
 
@@ -34,7 +46,9 @@ export const clientRoutes = [
     summary: 'List clients, newest first (page, limit: default 20, at most 100)',
     query: pageQuery(20),
     async handler({ deps, org, principal, query }) {
-      return billingJson(deps, org, 'listClients', pageAnswer, { body: { ...query, includeTaxInfo: includeTaxInfo(principal) } });
+      return billingJson(deps, org, 'listClients', pageAnswer, {
+        body: { ...query, includeTaxInfo: includeTaxInfo(principal) },
+      });
     },
   }),
   clients({
@@ -46,7 +60,9 @@ export const clientRoutes = [
     summary: 'Full-text search over name and e-mail words (any word; more matched words rank first) and exact tax IDs',
     query: searchQuery,
     async handler({ deps, org, principal, query }) {
-      return billingJson(deps, org, 'searchClients', pageAnswer, { body: { ...query, includeTaxInfo: includeTaxInfo(principal) } });
+      return billingJson(deps, org, 'searchClients', pageAnswer, {
+        body: { ...query, includeTaxInfo: includeTaxInfo(principal) },
+      });
     },
   }),
   clients({
@@ -57,7 +73,10 @@ export const clientRoutes = [
     summary: 'Get a client',
     params: idParams,
     async handler({ deps, org, principal, params }) {
-      return billingJson(deps, org, 'getClient', clientRecord, { id: params.id, body: { includeTaxInfo: includeTaxInfo(principal) } });
+      return billingJson(deps, org, 'getClient', clientRecord, {
+        id: params.id,
+        body: { includeTaxInfo: includeTaxInfo(principal) },
+      });
     },
   }),
   clients({
@@ -65,14 +84,19 @@ export const clientRoutes = [
     path: '/clients',
     operationId: 'createClient',
     response: client,
-    summary: 'Create a client (taxInfo values are stored encrypted; Peppol schemes 9930, 0088, 0204 with their rules); an Idempotency-Key makes it safe to retry',
+    summary:
+      'Create a client (taxInfo values are stored encrypted; Peppol schemes 9930, 0088, 0204 with their rules); an Idempotency-Key makes it safe to retry',
     errors: [409],
     body: clientCreate,
     headers: createHeaders,
     async handler({ deps, org, principal, body, req }) {
       const key = (req.headers as z.infer<typeof createHeaders>)['idempotency-key'];
       return billingJson(deps, org, 'createClient', clientRecord, {
-        body: { client: body, includeTaxInfo: includeTaxInfo(principal), ...(key !== undefined ? { idempotencyKey: key } : {}) },
+        body: {
+          client: body,
+          includeTaxInfo: includeTaxInfo(principal),
+          ...(key !== undefined ? { idempotencyKey: key } : {}),
+        },
         actor: actorOf(principal),
       });
     },
@@ -83,7 +107,8 @@ export const clientRoutes = [
     operationId: 'updateClient',
     response: client,
     errors: [409],
-    summary: 'Update a client (merge: fields present change, null clears; taxInfo merges field by field); 409 on a concurrent change',
+    summary:
+      'Update a client (merge: fields present change, null clears; taxInfo merges field by field); 409 on a concurrent change',
     params: idParams,
     body: updateBody,
     async handler({ deps, org, principal, params, body }) {

@@ -1,4 +1,11 @@
-import { customerHoldListQuery, customerHoldPage, customerHoldView, liftCustomerHoldBody, riskSettingsPatch, riskSettingsView } from '@paymesh/contracts';
+import {
+  customerHoldListQuery,
+  customerHoldPage,
+  customerHoldView,
+  liftCustomerHoldBody,
+  riskSettingsPatch,
+  riskSettingsView,
+} from '@paymesh/contracts';
 import { resource, route } from '../route-table';
 import { actorOf } from './billing-rpc';
 import { checkoutJson } from './checkout-rpc';
@@ -17,7 +24,8 @@ export const customerHoldRoutes = [
     path: '/customer-holds',
     operationId: 'listCustomerHolds',
     response: customerHoldPage,
-    summary: 'List customer risk holds, newest first (status active|lifted, email, clientId, transactionId, page, limit)',
+    summary:
+      'List customer risk holds, newest first (status active|lifted, email, clientId, transactionId, page, limit)',
     query: customerHoldListQuery,
     async handler({ deps, org, query }) {
       return checkoutJson(deps, org, 'listCustomerHolds', customerHoldPage, { body: query });
@@ -42,11 +50,16 @@ export const customerHoldRoutes = [
     status: 200,
     operationId: 'liftCustomerHold',
     response: customerHoldView,
-    summary: 'Lift a customer risk hold: the buyer may check out again; who lifted it, when and why are kept (a lifted hold answers unchanged)',
+    summary:
+      'Lift a customer risk hold: the buyer may check out again; who lifted it, when and why are kept (a lifted hold answers unchanged)',
     params: idParams,
     body: liftCustomerHoldBody,
     async handler({ deps, org, params, body, principal }) {
-      return checkoutJson(deps, org, 'liftCustomerHold', customerHoldView, { id: params.id, body, actor: actorOf(principal) });
+      return checkoutJson(deps, org, 'liftCustomerHold', customerHoldView, {
+        id: params.id,
+        body,
+        actor: actorOf(principal),
+      });
     },
   }),
 ];
@@ -62,7 +75,8 @@ export const riskSettingsRoutes = [
     role: 'Viewer',
     audience: 'organization',
     tag: 'Organization settings',
-    summary: 'Customer risk hold policy: what a lost or accepted dispute does to the buyer (defaults until first saved: block)',
+    summary:
+      'Customer risk hold policy: what a lost or accepted dispute does to the buyer (defaults until first saved: block)',
     async handler({ deps, org }) {
       return checkoutJson(deps, org, 'getRiskSettings', riskSettingsView);
     },
@@ -77,7 +91,8 @@ export const riskSettingsRoutes = [
     role: 'Admin',
     audience: 'organization',
     tag: 'Organization settings',
-    summary: 'Update the customer risk hold policy (partial; safeProviderTypes replaced whole; applies to holds created afterwards)',
+    summary:
+      'Update the customer risk hold policy (partial; safeProviderTypes replaced whole; applies to holds created afterwards)',
     body: riskSettingsPatch,
     async handler({ deps, org, body }) {
       return checkoutJson(deps, org, 'updateRiskSettings', riskSettingsView, { body });

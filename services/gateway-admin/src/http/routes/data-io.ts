@@ -33,7 +33,11 @@ const IMPORT_DEADLINE_MS = 10 * 60_000;
 const EXPORT_DEADLINE_MS = 30 * 60_000;
 
 const importQuery = z
-  .object({ entityType: z.enum(DATA_IMPORT_ENTITIES).describe('what the rows are: clients, invoices (drafts, one row per line, grouped by reference) or tax_rates') })
+  .object({
+    entityType: z
+      .enum(DATA_IMPORT_ENTITIES)
+      .describe('what the rows are: clients, invoices (drafts, one row per line, grouped by reference) or tax_rates'),
+  })
   .strict();
 
 const upload = {
@@ -43,7 +47,15 @@ const upload = {
 };
 
 /** One pass of billing over the file: a check (dryRun) or the import. */
-async function pass(deps: AdminDeps, org: OrgScope, principal: Principal, entityType: DataImportEntity, file: Buffer, digest: string, dryRun: boolean): Promise<DataImportReport> {
+async function pass(
+  deps: AdminDeps,
+  org: OrgScope,
+  principal: Principal,
+  entityType: DataImportEntity,
+  file: Buffer,
+  digest: string,
+  dryRun: boolean,
+): Promise<DataImportReport> {
   const client = deps.clients.billing;
   function* messages(): Generator<billing.DataImportChunk> {
     const header: billing.BillingJsonRequest = {
@@ -55,12 +67,18 @@ async function pass(deps: AdminDeps, org: OrgScope, principal: Principal, entity
       idempotencyKey: '',
     };
     yield { header, data: Buffer.alloc(0) };
-    for (let at = 0; at < file.length; at += UPLOAD_CHUNK_BYTES) yield { header: undefined, data: file.subarray(at, at + UPLOAD_CHUNK_BYTES) };
+    for (let at = 0; at < file.length; at += UPLOAD_CHUNK_BYTES)
+      yield { header: undefined, data: file.subarray(at, at + UPLOAD_CHUNK_BYTES) };
   }
-  const res = await callClientStream<billing.DataImportChunk, billing.BillingJsonResponse>(client, client.importData.bind(client) as never, messages(), {
-    deadlineMs: IMPORT_DEADLINE_MS,
-    target: 'billing',
-  });
+  const res = await callClientStream<billing.DataImportChunk, billing.BillingJsonResponse>(
+    client,
+    client.importData.bind(client) as never,
+    messages(),
+    {
+      deadlineMs: IMPORT_DEADLINE_MS,
+      target: 'billing',
+    },
+  );
   return dataImportReport.parse(JSON.parse(res.json));
 }
 
@@ -68,7 +86,8 @@ async function pass(deps: AdminDeps, org: OrgScope, principal: Principal, entity
 function readFile(body: unknown): { file: Buffer; digest: string } {
   const file = body as Buffer;
   if (file.length === 0) throw new ValidationError('body: the CSV file is empty', { field: 'body' });
-  if (!isUtf8(file)) throw new ValidationError('body: the file is not UTF-8 text; save the CSV as UTF-8', { field: 'body' });
+  if (!isUtf8(file))
+    throw new ValidationError('body: the file is not UTF-8 text; save the CSV as UTF-8', { field: 'body' });
   return { file, digest: createHash('sha256').update(file).digest('hex') };
 }
 
@@ -85,11 +104,23 @@ function rejected(report: DataImportReport): ErrorAnswer {
 /** Bytes out of billing's export stream, the first chunk read before the answer starts (so a refused export is a 4xx, not a cut file). */
 async function exportStream(deps: AdminDeps, org: OrgScope, body: unknown) {
   const client = deps.clients.billing;
-  const req: billing.BillingJsonRequest = { organizationId: org.organizationId, testMode: org.mode === 'test', id: '', bodyJson: JSON.stringify(body), actor: '', idempotencyKey: '' };
-  const messages = callServerStream<billing.BillingJsonRequest, billing.DataExportChunk>(client, client.exportData.bind(client) as never, req, {
-    deadlineMs: EXPORT_DEADLINE_MS,
-    target: 'billing',
-  });
+  const req: billing.BillingJsonRequest = {
+    organizationId: org.organizationId,
+    testMode: org.mode === 'test',
+    id: '',
+    bodyJson: JSON.stringify(body),
+    actor: '',
+    idempotencyKey: '',
+  };
+  const messages = callServerStream<billing.BillingJsonRequest, billing.DataExportChunk>(
+    client,
+    client.exportData.bind(client) as never,
+    req,
+    {
+      deadlineMs: EXPORT_DEADLINE_MS,
+      target: 'billing',
+    },
+  );
   const first = await new Promise<billing.DataExportChunk | null>((resolve, reject) => {
     const onError = (err: Error) => reject(err);
     messages.once('error', onError);
@@ -112,7 +143,9 @@ async function exportStream(deps: AdminDeps, org: OrgScope, body: unknown) {
   return bytes;
 }
 
-const templateParams = z.object({ entityType: z.enum(DATA_IMPORT_ENTITIES).describe('clients, invoices or tax_rates') });
+const templateParams = z.object({
+  entityType: z.enum(DATA_IMPORT_ENTITIES).describe('clients, invoices or tax_rates'),
+});
 
 export const dataIoRoutes = [
   dataIo({
@@ -121,10 +154,13 @@ export const dataIoRoutes = [
     operationId: 'getDataImportTemplate',
     response: fileAnswer,
     file: { contentType: 'text/csv; charset=utf-8' },
-    summary: 'CSV template of an import: the header row (column names are the fields of the create route) and one example row',
+    summary:
+      'CSV template of an import: the header row (column names are the fields of the create route) and one example row',
     params: templateParams,
     async handler({ deps, org, params }) {
-      const t = await billingJson(deps, org, 'dataImportTemplate', dataTemplate, { body: { entityType: params.entityType } });
+      const t = await billingJson(deps, org, 'dataImportTemplate', dataTemplate, {
+        body: { entityType: params.entityType },
+      });
       return { bytes: Buffer.from(t.csv, 'utf8'), filename: t.filename };
     },
   }),
@@ -134,7 +170,8 @@ export const dataIoRoutes = [
     operationId: 'validateDataImport',
     action: 'execute',
     response: dataImportResult,
-    summary: 'Checks a CSV file row by row with the rules of the create route and writes nothing: every error with its row (header = row 1) and column',
+    summary:
+      'Checks a CSV file row by row with the rules of the create route and writes nothing: every error with its row (header = row 1) and column',
     query: importQuery,
     upload,
     async handler({ deps, org, principal, query, body }) {

@@ -24,7 +24,12 @@ export const documentEmailRoutes = [
     params: idParams,
     body: documentEmailRequest,
     async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'sendInvoiceEmail', documentEmailResponse, { id: params.id, body, actor: actorOf(principal), deadlineMs: deps.clients.documentDeadlineMs });
+      return billingJson(deps, org, 'sendInvoiceEmail', documentEmailResponse, {
+        id: params.id,
+        body,
+        actor: actorOf(principal),
+        deadlineMs: deps.clients.documentDeadlineMs,
+      });
     },
   }),
   creditNotes({
@@ -34,11 +39,17 @@ export const documentEmailRoutes = [
     action: 'execute',
     response: documentEmailResponse,
     errors: [409, 503],
-    summary: 'E-mail a credit note (its PDF attached) to `to` or the buyer; queued and retried, the send is recorded on the credit note',
+    summary:
+      'E-mail a credit note (its PDF attached) to `to` or the buyer; queued and retried, the send is recorded on the credit note',
     params: idParams,
     body: documentEmailRequest,
     async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'sendCreditNoteEmail', documentEmailResponse, { id: params.id, body, actor: actorOf(principal), deadlineMs: deps.clients.documentDeadlineMs });
+      return billingJson(deps, org, 'sendCreditNoteEmail', documentEmailResponse, {
+        id: params.id,
+        body,
+        actor: actorOf(principal),
+        deadlineMs: deps.clients.documentDeadlineMs,
+      });
     },
   }),
 ];

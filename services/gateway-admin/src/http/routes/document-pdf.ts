@@ -7,7 +7,10 @@ const creditNotes = resource({ tag: 'Credit notes', scopePrefix: 'credit_note' }
 
 const PDF: FileResponse = {
   contentType: 'application/pdf',
-  headers: { 'X-Document-Rendered': '`true` when this request rendered the PDF, `false` when it was served as stored for this version of the document' },
+  headers: {
+    'X-Document-Rendered':
+      '`true` when this request rendered the PDF, `false` when it was served as stored for this version of the document',
+  },
 };
 
 /**
@@ -23,7 +26,8 @@ export const documentPdfRoutes = [
     response: fileAnswer,
     file: PDF,
     errors: [503],
-    summary: 'Download the invoice as PDF (`<number>.pdf`; a draft gives its pro forma, a void invoice stays downloadable); rendered once per version, then served as stored',
+    summary:
+      'Download the invoice as PDF (`<number>.pdf`; a draft gives its pro forma, a void invoice stays downloadable); rendered once per version, then served as stored',
     params: idParams,
     async handler({ deps, org, params }) {
       return billingPdf(deps, org, 'getInvoicePdf', params.id);

@@ -28,9 +28,20 @@ async function einvoiceFile(
   body: { format: EInvoiceFormat; output: 'xml' | 'pdf' },
 ): Promise<FileAnswer> {
   const client = deps.clients.billing;
-  const req: JsonRpcRequest = { organizationId: org.organizationId, testMode: org.mode === 'test', id, bodyJson: JSON.stringify(body), actor: '', idempotencyKey: '' };
-  const deadlineMs = body.output === 'pdf' ? Math.max(deps.clients.deadlineMs, PDF_DEADLINE_MS) : deps.clients.deadlineMs;
-  const res = await call<JsonRpcRequest, billing.BillingFileResponse>(client, client[method] as never, req, { deadlineMs, target: 'billing' });
+  const req: JsonRpcRequest = {
+    organizationId: org.organizationId,
+    testMode: org.mode === 'test',
+    id,
+    bodyJson: JSON.stringify(body),
+    actor: '',
+    idempotencyKey: '',
+  };
+  const deadlineMs =
+    body.output === 'pdf' ? Math.max(deps.clients.deadlineMs, PDF_DEADLINE_MS) : deps.clients.deadlineMs;
+  const res = await call<JsonRpcRequest, billing.BillingFileResponse>(client, client[method] as never, req, {
+    deadlineMs,
+    target: 'billing',
+  });
   return { bytes: Buffer.from(res.content), filename: res.fileName };
 }
 
@@ -92,7 +103,10 @@ export const einvoiceRoutes = [
     summary: 'Validation reports of the e-invoices generated for an invoice, the latest per format',
     params: idParams,
     async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'listEInvoiceReports', einvoiceReportList, { id: params.id, body: { documentKind: 'invoice' } });
+      return billingJson(deps, org, 'listEInvoiceReports', einvoiceReportList, {
+        id: params.id,
+        body: { documentKind: 'invoice' },
+      });
     },
   }),
   creditNotes({
@@ -118,7 +132,10 @@ export const einvoiceRoutes = [
     summary: 'Validation reports of the e-invoices generated for a credit note, the latest per format',
     params: idParams,
     async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'listEInvoiceReports', einvoiceReportList, { id: params.id, body: { documentKind: 'credit_note' } });
+      return billingJson(deps, org, 'listEInvoiceReports', einvoiceReportList, {
+        id: params.id,
+        body: { documentKind: 'credit_note' },
+      });
     },
   }),
 ];

@@ -46,7 +46,11 @@ export const invoicePaymentLinkRoutes = [
     params: idParams,
     body: paymentCheckoutBody,
     async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'createInvoicePaymentCheckout', invoicePaymentCheckout, { id: params.id, body, actor: actorOf(principal) });
+      return billingJson(deps, org, 'createInvoicePaymentCheckout', invoicePaymentCheckout, {
+        id: params.id,
+        body,
+        actor: actorOf(principal),
+      });
     },
   }),
 ];

@@ -67,13 +67,22 @@ const previewBody = z
     vatIdValidation: z.enum(VAT_ID_VALIDATION_MODES).optional(),
   })
   .strict()
-  .refine((b) => b.buyer !== undefined || b.clientId !== undefined, { message: 'give clientId (the draft\'s client) or buyer', path: ['clientId'] })
-  .refine((b) => b.issueDate === undefined || b.date === undefined || b.issueDate === b.date, { message: 'issueDate and date name the same day; give one', path: ['date'] });
+  .refine((b) => b.buyer !== undefined || b.clientId !== undefined, {
+    message: "give clientId (the draft's client) or buyer",
+    path: ['clientId'],
+  })
+  .refine((b) => b.issueDate === undefined || b.date === undefined || b.issueDate === b.date, {
+    message: 'issueDate and date name the same day; give one',
+    path: ['date'],
+  });
 
 type PreviewBody = z.infer<typeof previewBody>;
 
 /** The CalculateTax request of an invoice draft; each line keeps its own gross or net amount type. */
-function requestOf(org: { organizationId: string; mode: 'live' | 'test' }, body: PreviewBody & { buyer: NonNullable<PreviewBody['buyer']> }): CalculateTaxRequest {
+function requestOf(
+  org: { organizationId: string; mode: 'live' | 'test' },
+  body: PreviewBody & { buyer: NonNullable<PreviewBody['buyer']> },
+): CalculateTaxRequest {
   const { country, postcode, vatId } = body.buyer;
   const date = body.issueDate ?? body.date;
   return {
@@ -82,7 +91,11 @@ function requestOf(org: { organizationId: string; mode: 'live' | 'test' }, body:
     currency: body.currency.toUpperCase(),
     ...(date ? { date } : {}),
     vatIdValidation: body.vatIdValidation ?? 'vies',
-    buyer: { country, ...(postcode?.trim() ? { postcode: postcode.trim() } : {}), ...(vatId?.trim() ? { vatId: vatId.replace(/[\s.-]/g, '').toUpperCase() } : {}) },
+    buyer: {
+      country,
+      ...(postcode?.trim() ? { postcode: postcode.trim() } : {}),
+      ...(vatId?.trim() ? { vatId: vatId.replace(/[\s.-]/g, '').toUpperCase() } : {}),
+    },
     lines: body.items.map((i) => ({
       name: i.description.slice(0, LINE_NAME_MAX),
       quantity: i.quantity,
@@ -106,15 +119,23 @@ export const invoiceTaxRoutes = [
     response: taxPreview,
     status: 200,
     errors: [503],
-    summary: "Tax of an invoice draft: the draft's payload (clientId names the buyer) or items with an explicit buyer; the totals, breakdown and rate codes issuing it would use; stores nothing",
+    summary:
+      "Tax of an invoice draft: the draft's payload (clientId names the buyer) or items with an explicit buyer; the totals, breakdown and rate codes issuing it would use; stores nothing",
     body: previewBody,
     async handler({ deps, org, body }) {
-      if (body.buyer) return taxPreviewOf(await taxJson(deps, org, 'calculateTax', taxCalculation, { body: requestOf(org, { ...body, buyer: body.buyer }) }));
+      if (body.buyer)
+        return taxPreviewOf(
+          await taxJson(deps, org, 'calculateTax', taxCalculation, {
+            body: requestOf(org, { ...body, buyer: body.buyer }),
+          }),
+        );
       // The draft's payload: billing taxes it for its client exactly as creating the draft would.
       const { siteId, clientId, currency, items, servicePeriod, dueDate, paymentTermsDays } = body;
       const issueDate = body.issueDate ?? body.date;
       const draft = { siteId, clientId, currency, items, issueDate, dueDate, paymentTermsDays, servicePeriod };
-      return taxPreviewOf((await billingJson(deps, org, 'previewInvoiceTax', draftPreview, { body: draft })).taxCalculation);
+      return taxPreviewOf(
+        (await billingJson(deps, org, 'previewInvoiceTax', draftPreview, { body: draft })).taxCalculation,
+      );
     },
   }),
 ];

@@ -44,11 +44,14 @@ export const invoiceRoutes = [
     path: '/invoices',
     operationId: 'listInvoices',
     response: invoicePageResponse,
-    summary: 'List invoices, newest first (status, clientId, siteId, startDate/endDate of the issue date, number, paid, page, limit)',
+    summary:
+      'List invoices, newest first (status, clientId, siteId, startDate/endDate of the issue date, number, paid, page, limit)',
     query: listQuery,
     async handler({ deps, org, query }) {
       const { paid, ...rest } = query;
-      return billingJson(deps, org, 'listInvoices', invoicePageResponse, { body: { ...rest, ...(paid ? { paid: paid === 'true' } : {}) } });
+      return billingJson(deps, org, 'listInvoices', invoicePageResponse, {
+        body: { ...rest, ...(paid ? { paid: paid === 'true' } : {}) },
+      });
     },
   }),
   invoices({
@@ -56,7 +59,8 @@ export const invoiceRoutes = [
     path: '/invoices/:id',
     operationId: 'getInvoice',
     response: invoiceResponse,
-    summary: 'Get an invoice: draft with its pro forma label and tax preview, or issued with its frozen snapshot and corrections',
+    summary:
+      'Get an invoice: draft with its pro forma label and tax preview, or issued with its frozen snapshot and corrections',
     params: idParams,
     async handler({ deps, org, params }) {
       return billingJson(deps, org, 'getInvoice', invoiceResponse, { id: params.id });
@@ -85,7 +89,10 @@ export const invoiceRoutes = [
     params: z.object({ transactionId: objectId('transactionId') }),
     body: invoiceFromTransaction,
     async handler({ deps, org, params, body }) {
-      return billingJson(deps, org, 'createInvoiceFromTransaction', invoiceResponse, { id: params.transactionId, body });
+      return billingJson(deps, org, 'createInvoiceFromTransaction', invoiceResponse, {
+        id: params.transactionId,
+        body,
+      });
     },
   }),
   invoices({
@@ -94,7 +101,8 @@ export const invoiceRoutes = [
     operationId: 'linkInvoiceTransaction',
     response: invoiceResponse,
     errors: [409],
-    summary: 'Link the transaction that pays the invoice (same organization and mode: else 404; same currency: else 409 INVOICE_CURRENCY_MISMATCH)',
+    summary:
+      'Link the transaction that pays the invoice (same organization and mode: else 404; same currency: else 409 INVOICE_CURRENCY_MISMATCH)',
     params: idParams,
     body: invoiceLinkTransaction,
     async handler({ deps, org, params, body }) {
@@ -146,7 +154,8 @@ export const invoiceRoutes = [
     response: invoiceResponse,
     status: 200,
     errors: [409, 422, 503],
-    summary: 'Issue a draft: final number (organization time zone, site prefix), frozen snapshot, ledger event; repeating answers the issued invoice',
+    summary:
+      'Issue a draft: final number (organization time zone, site prefix), frozen snapshot, ledger event; repeating answers the issued invoice',
     params: idParams,
     body: noBody,
     async handler({ deps, org, params }) {
@@ -162,7 +171,8 @@ export const invoiceRoutes = [
     response: invoiceResponse,
     status: 200,
     errors: [409],
-    summary: 'Void an issued invoice (Admin): writes its credit note with its own number; repeating answers the void invoice',
+    summary:
+      'Void an issued invoice (Admin): writes its credit note with its own number; repeating answers the void invoice',
     params: idParams,
     body: invoiceVoid,
     async handler({ deps, org, params, body, principal }) {
@@ -177,11 +187,16 @@ export const invoiceRoutes = [
     response: invoiceResponse,
     status: 200,
     errors: [409],
-    summary: "Correct the buyer on an issued invoice's snapshot (never the client record); every correction is kept in corrections[]",
+    summary:
+      "Correct the buyer on an issued invoice's snapshot (never the client record); every correction is kept in corrections[]",
     params: idParams,
     body: invoiceCorrection,
     async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'correctInvoice', invoiceResponse, { id: params.id, body, actor: actorOf(principal) });
+      return billingJson(deps, org, 'correctInvoice', invoiceResponse, {
+        id: params.id,
+        body,
+        actor: actorOf(principal),
+      });
     },
   }),
 ];

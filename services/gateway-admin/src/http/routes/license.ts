@@ -6,7 +6,11 @@ import { license } from '../responses/organization';
 import { route } from '../route-table';
 import { objectId } from './common';
 
-const licenseView = (org: OrganizationDoc) => ({ organizationId: org.id, licenseState: org.licenseState, updatedAt: org.updatedAt });
+const licenseView = (org: OrganizationDoc) => ({
+  organizationId: org.id,
+  licenseState: org.licenseState,
+  updatedAt: org.updatedAt,
+});
 
 /** Licence state: merchants read their own; operators set it with a system key. */
 export const licenseRoutes = [

@@ -40,7 +40,9 @@ describe('list query parameters', () => {
 
   it('refuses malformed or impossible dates and reversed ranges', () => {
     expect(() => parseDateRange('2026-02-30', undefined)).toThrow('startDate: "2026-02-30" is not a valid date');
-    expect(() => parseDateRange('01/04/2026', undefined)).toThrow('startDate must be YYYY-MM-DD or an RFC 3339 timestamp');
+    expect(() => parseDateRange('01/04/2026', undefined)).toThrow(
+      'startDate must be YYYY-MM-DD or an RFC 3339 timestamp',
+    );
     expect(() => parseDateRange(undefined, '2026-04-01T10:00')).toThrow(/endDate/);
     expect(() => parseDateRange('2026-04-02', '2026-04-01')).toThrow('startDate must not be after endDate');
   });

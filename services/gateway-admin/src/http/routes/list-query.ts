@@ -62,7 +62,10 @@ function parseBound(raw: string, field: 'startDate' | 'endDate'): string {
  * Inclusive `createdAt` bounds from `startDate`/`endDate` (YYYY-MM-DD as whole UTC days, the end
  * day included; or RFC 3339 instants, both included).
  */
-export function parseDateRange(startDate: string | undefined, endDate: string | undefined): { createdFrom: string; createdTo: string } {
+export function parseDateRange(
+  startDate: string | undefined,
+  endDate: string | undefined,
+): { createdFrom: string; createdTo: string } {
   const createdFrom = startDate ? parseBound(startDate, 'startDate') : '';
   const createdTo = endDate ? parseBound(endDate, 'endDate') : '';
   if (createdFrom && createdTo && createdFrom > createdTo) {

@@ -49,9 +49,18 @@ export const memberRoutes = [
     role: 'Admin',
     audience: 'organization',
     tag: 'Members',
-    summary: 'Add a user (created when new, with a one-time WebAuthn enrollment token in this response) to the organization; 409 if already a member',
+    summary:
+      'Add a user (created when new, with a one-time WebAuthn enrollment token in this response) to the organization; 409 if already a member',
     params: orgParams,
-    body: z.object({ email, name: text(200).transform((s) => s.trim()).default(''), role: z.enum(ROLES) }).strict(),
+    body: z
+      .object({
+        email,
+        name: text(200)
+          .transform((s) => s.trim())
+          .default(''),
+        role: z.enum(ROLES),
+      })
+      .strict(),
     status: 201,
     async handler({ deps, org, body, principal }) {
       assertMayGrantRole(principal, body.role);
@@ -91,7 +100,8 @@ export const memberRoutes = [
     params: memberParams,
     status: 204,
     async handler({ deps, org, params, principal }) {
-      if (principal.mode === 'test') throw new ForbiddenError('a test-mode caller cannot change who may use the dashboard');
+      if (principal.mode === 'test')
+        throw new ForbiddenError('a test-mode caller cannot change who may use the dashboard');
       await removeMember(deps, org.organizationId, params.userId);
     },
   }),

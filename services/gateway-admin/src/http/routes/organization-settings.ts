@@ -87,11 +87,16 @@ export const organizationSettingsRoutes = [
     role: 'Editor',
     audience: 'organization',
     tag: 'Organization settings',
-    summary: 'Update invoicing settings (partial merge; null clears; bankIBAN.plaintext is write-only). Setting or clearing bankIBAN (the payout account) needs the Admin role: 403 otherwise, nothing written',
+    summary:
+      'Update invoicing settings (partial merge; null clears; bankIBAN.plaintext is write-only). Setting or clearing bankIBAN (the payout account) needs the Admin role: 403 otherwise, nothing written',
     body: invoicingSettingsPatch,
     async handler({ deps, org, body, principal }) {
       const beyond = invoicingFieldsBeyondRole(body, principal.role);
-      if (beyond.length > 0) throw new ForbiddenError(`role Admin required to change ${beyond.join(', ')} (the payout account printed on invoices)`, { field: beyond[0] });
+      if (beyond.length > 0)
+        throw new ForbiddenError(
+          `role Admin required to change ${beyond.join(', ')} (the payout account printed on invoices)`,
+          { field: beyond[0] },
+        );
       const s = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.updateInvoicingSettings, {
         organizationId: org.organizationId,
         testMode: org.mode === 'test',
@@ -148,7 +153,7 @@ export const organizationSettingsRoutes = [
     role: 'Viewer',
     audience: 'organization',
     tag: 'Organization settings',
-    summary: 'EU OSS distance-sales threshold (EUR 10 000) against this calendar year\'s sales, in EUR minor units',
+    summary: "EU OSS distance-sales threshold (EUR 10 000) against this calendar year's sales, in EUR minor units",
     query: z.object({ year: z.coerce.number().int().min(2021).max(9999).optional() }).strict(),
     async handler({ deps, org, query }) {
       return rpc(deps, 'tax', deps.clients.tax, deps.clients.tax.getOssThresholdStatus, {
@@ -186,7 +191,8 @@ export const organizationSettingsRoutes = [
     role: 'Admin',
     audience: 'organization',
     tag: 'Organization settings',
-    summary: 'Turn the buyer portal and its magic links on or off, and choose the e-invoice formats buyers may download there (partial)',
+    summary:
+      'Turn the buyer portal and its magic links on or off, and choose the e-invoice formats buyers may download there (partial)',
     body: portalSettingsPatch,
     async handler({ deps, org, body }) {
       const settings = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.updatePortalSettings, {

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { DomainError, ErrorCode, ForbiddenError, newPortalLinkId, signPortalLink, UnprocessableError } from '@paymesh/core';
+import {
+  DomainError,
+  ErrorCode,
+  ForbiddenError,
+  newPortalLinkId,
+  signPortalLink,
+  UnprocessableError,
+} from '@paymesh/core';
 import { email } from '@paymesh/http';
 import { magicLinkRefusal, magicLinkTtlMinutes, type MagicLinkRefusal } from '../../domain/portal-link';
 import { portalMagicLink } from '../responses/organization';
@@ -9,17 +16,40 @@ import { rpc } from './common';
 const magicLinkBody = z
   .object({
     email: email.describe('the buyer; matched trimmed and case-insensitively'),
-    ttlMinutes: z.number().int().min(1).max(1_000_000).optional().describe('may only shorten the system default; larger values are capped'),
+    ttlMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .describe('may only shorten the system default; larger values are capped'),
   })
   .strict();
 
 const REFUSALS: Readonly<Record<MagicLinkRefusal, () => DomainError>> = {
-  system_portal: () => new ForbiddenError('the customer portal is turned off for this deployment (PORTAL_ENABLED)', { code: ErrorCode.PORTAL_DISABLED }),
-  system_magic_links: () => new ForbiddenError('portal magic links are turned off for this deployment (PORTAL_MAGIC_LINKS_ENABLED)', { code: ErrorCode.PORTAL_MAGIC_LINKS_DISABLED }),
-  organization_portal: () => new ForbiddenError('the customer portal is turned off for this organization (PUT /organizations/settings/portal enabled)', { code: ErrorCode.PORTAL_DISABLED }),
+  system_portal: () =>
+    new ForbiddenError('the customer portal is turned off for this deployment (PORTAL_ENABLED)', {
+      code: ErrorCode.PORTAL_DISABLED,
+    }),
+  system_magic_links: () =>
+    new ForbiddenError('portal magic links are turned off for this deployment (PORTAL_MAGIC_LINKS_ENABLED)', {
+      code: ErrorCode.PORTAL_MAGIC_LINKS_DISABLED,
+    }),
+  organization_portal: () =>
+    new ForbiddenError(
+      'the customer portal is turned off for this organization (PUT /organizations/settings/portal enabled)',
+      { code: ErrorCode.PORTAL_DISABLED },
+    ),
   organization_magic_links: () =>
-    new ForbiddenError('portal magic links are turned off for this organization (PUT /organizations/settings/portal magicLinksEnabled)', { code: ErrorCode.PORTAL_MAGIC_LINKS_DISABLED }),
-  nothing_visible: () => new UnprocessableError('this e-mail has no portal-visible invoice, credit note or recurring subscription in the organization', { code: ErrorCode.PORTAL_NOTHING_VISIBLE, field: 'email' }),
+    new ForbiddenError(
+      'portal magic links are turned off for this organization (PUT /organizations/settings/portal magicLinksEnabled)',
+      { code: ErrorCode.PORTAL_MAGIC_LINKS_DISABLED },
+    ),
+  nothing_visible: () =>
+    new UnprocessableError(
+      'this e-mail has no portal-visible invoice, credit note or recurring subscription in the organization',
+      { code: ErrorCode.PORTAL_NOTHING_VISIBLE, field: 'email' },
+    ),
 };
 
 /** How many subscriptions the recurring service shows the buyer. */
@@ -48,7 +78,13 @@ export const portalLinkRoutes = [
       const buyer = body.email.toLowerCase();
       const systemPortal = p?.enabled ?? false;
       const systemMagicLinks = p?.magicLinksEnabled ?? false;
-      const first = magicLinkRefusal({ systemPortal, systemMagicLinks, organizationPortal: true, organizationMagicLinks: true, visibleItems: 1 });
+      const first = magicLinkRefusal({
+        systemPortal,
+        systemMagicLinks,
+        organizationPortal: true,
+        organizationMagicLinks: true,
+        visibleItems: 1,
+      });
       if (first || !p) throw REFUSALS[first ?? 'system_portal']();
       const tenant = { organizationId: org.organizationId, testMode: org.mode === 'test' };
       const b = deps.clients.billing;
@@ -58,17 +94,43 @@ export const portalLinkRoutes = [
       if (beforeCount) throw REFUSALS[beforeCount]();
       const r = deps.clients.recurring;
       const [documents, subscriptions] = await Promise.all([
-        rpc(deps, 'billing', b, b.countPortalDocuments, { ...tenant, id: '', bodyJson: JSON.stringify({ email: buyer }), actor: '', idempotencyKey: '' }).then((res) => (JSON.parse(res.json) as { count: number }).count),
-        subscriptionCount(() => rpc(deps, 'recurring', r, r.countPortalSubscriptions, { ...tenant, email: buyer, id: '', bodyJson: '' })),
+        rpc(deps, 'billing', b, b.countPortalDocuments, {
+          ...tenant,
+          id: '',
+          bodyJson: JSON.stringify({ email: buyer }),
+          actor: '',
+          idempotencyKey: '',
+        }).then((res) => (JSON.parse(res.json) as { count: number }).count),
+        subscriptionCount(() =>
+          rpc(deps, 'recurring', r, r.countPortalSubscriptions, { ...tenant, email: buyer, id: '', bodyJson: '' }),
+        ),
       ]);
-      const refusal = magicLinkRefusal({ systemPortal, systemMagicLinks, ...orgSwitches, visibleItems: documents + subscriptions });
+      const refusal = magicLinkRefusal({
+        systemPortal,
+        systemMagicLinks,
+        ...orgSwitches,
+        visibleItems: documents + subscriptions,
+      });
       if (refusal) throw REFUSALS[refusal]();
       const ttlMinutes = magicLinkTtlMinutes(body.ttlMinutes, p.defaultTtlMinutes, p.maxTtlMinutes);
       const expiresAt = new Date(deps.clock.now().getTime() + ttlMinutes * 60_000);
       const linkId = newPortalLinkId();
-      const token = signPortalLink(p.linkKey, { organizationId: org.organizationId, mode: org.mode, email: buyer, expiresAt, linkId });
-      deps.logger.info({ organizationId: org.organizationId, mode: org.mode, linkId, ttlMinutes }, 'portal magic link created');
-      return { url: `${p.publicUrl}/magic-link#token=${token}`, expiresAt: new Date(Math.floor(expiresAt.getTime() / 1000) * 1000).toISOString(), ttlMinutes };
+      const token = signPortalLink(p.linkKey, {
+        organizationId: org.organizationId,
+        mode: org.mode,
+        email: buyer,
+        expiresAt,
+        linkId,
+      });
+      deps.logger.info(
+        { organizationId: org.organizationId, mode: org.mode, linkId, ttlMinutes },
+        'portal magic link created',
+      );
+      return {
+        url: `${p.publicUrl}/magic-link#token=${token}`,
+        expiresAt: new Date(Math.floor(expiresAt.getTime() / 1000) * 1000).toISOString(),
+        ttlMinutes,
+      };
     },
   }),
 ];

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { objectId, pageNumber } from '@paymesh/http';
 import type { recurring } from '@paymesh/proto';
 import type { ZodType, ZodTypeDef } from 'zod';
-import { DEFAULT_UPCOMING_CHARGES, MAX_UPCOMING_CHARGES, RECURRING_STATUSES, recurringProcessBody, recurringScheduleCreate, recurringScheduleUpdate, upcomingQuery } from '@paymesh/contracts';
+import {
+  DEFAULT_UPCOMING_CHARGES,
+  MAX_UPCOMING_CHARGES,
+  RECURRING_STATUSES,
+  recurringProcessBody,
+  recurringScheduleCreate,
+  recurringScheduleUpdate,
+  upcomingQuery,
+} from '@paymesh/contracts';
 import type { AdminDeps } from '../../app/deps';
 import {
   recurringGenerateResponse,
@@ -18,13 +26,24 @@ import { actorOf } from './billing-rpc';
 import { callJsonRpc, type JsonCall } from './json-rpc';
 
 type RecurringJsonMethod = keyof {
-  [K in keyof recurring.RecurringServiceClient as recurring.RecurringServiceClient[K] extends (req: recurring.RecurringJsonRequest, ...rest: never[]) => unknown
-    ? K
-    : never]: true;
+  [
+    K in keyof recurring.RecurringServiceClient as recurring.RecurringServiceClient[K] extends (
+      req: recurring.RecurringJsonRequest,
+      ...rest: never[]
+    ) => unknown
+      ? K
+      : never
+  ]: true;
 };
 
 /** Calls one of the recurring service's JSON-carrying RPCs (see callJsonRpc). */
-function recurringJson<T>(deps: AdminDeps, org: OrgScope, method: RecurringJsonMethod, answer: ZodType<T, ZodTypeDef, unknown>, request: JsonCall = {}): Promise<T> {
+function recurringJson<T>(
+  deps: AdminDeps,
+  org: OrgScope,
+  method: RecurringJsonMethod,
+  answer: ZodType<T, ZodTypeDef, unknown>,
+  request: JsonCall = {},
+): Promise<T> {
   const client = deps.clients.recurring;
   return callJsonRpc(deps, 'recurring', client, client[method], org, answer, request);
 }
@@ -69,7 +88,8 @@ export const recurringRoutes = [
     path: '/invoices/recurring',
     operationId: 'createRecurringSchedule',
     response: recurringScheduleResponse,
-    summary: 'Create a recurring schedule: startDate, interval, the invoice template (the POST /invoices draft payload); nextRunDate is derived',
+    summary:
+      'Create a recurring schedule: startDate, interval, the invoice template (the POST /invoices draft payload); nextRunDate is derived',
     body: recurringScheduleCreate,
     async handler({ deps, org, body, principal }) {
       return recurringJson(deps, org, 'createSchedule', recurringScheduleResponse, { body, actor: actorOf(principal) });
@@ -92,11 +112,16 @@ export const recurringRoutes = [
     operationId: 'updateRecurringSchedule',
     response: recurringScheduleResponse,
     errors: [409],
-    summary: 'Change a recurring schedule; after invoices exist a new startDate (or cadence) must begin after the current nextRunDate',
+    summary:
+      'Change a recurring schedule; after invoices exist a new startDate (or cadence) must begin after the current nextRunDate',
     params: idParams,
     body: recurringScheduleUpdate,
     async handler({ deps, org, params, body, principal }) {
-      return recurringJson(deps, org, 'updateSchedule', recurringScheduleResponse, { id: params.id, body, actor: actorOf(principal) });
+      return recurringJson(deps, org, 'updateSchedule', recurringScheduleResponse, {
+        id: params.id,
+        body,
+        actor: actorOf(principal),
+      });
     },
   }),
   schedules({
@@ -111,7 +136,10 @@ export const recurringRoutes = [
     params: idParams,
     body: noBody,
     async handler({ deps, org, params, principal }) {
-      return recurringJson(deps, org, 'pauseSchedule', recurringScheduleResponse, { id: params.id, actor: actorOf(principal) });
+      return recurringJson(deps, org, 'pauseSchedule', recurringScheduleResponse, {
+        id: params.id,
+        actor: actorOf(principal),
+      });
     },
   }),
   schedules({
@@ -126,7 +154,10 @@ export const recurringRoutes = [
     params: idParams,
     body: noBody,
     async handler({ deps, org, params, principal }) {
-      return recurringJson(deps, org, 'resumeSchedule', recurringScheduleResponse, { id: params.id, actor: actorOf(principal) });
+      return recurringJson(deps, org, 'resumeSchedule', recurringScheduleResponse, {
+        id: params.id,
+        actor: actorOf(principal),
+      });
     },
   }),
   schedules({
@@ -137,11 +168,16 @@ export const recurringRoutes = [
     status: 200,
     response: recurringScheduleResponse,
     errors: [409],
-    summary: 'Cancel from the next cycle on (cancel_requested; cancelled at once without a next run); optional reason; repeats keep the first values',
+    summary:
+      'Cancel from the next cycle on (cancel_requested; cancelled at once without a next run); optional reason; repeats keep the first values',
     params: idParams,
     body: cancelBody,
     async handler({ deps, org, params, body, principal }) {
-      return recurringJson(deps, org, 'cancelSchedule', recurringScheduleResponse, { id: params.id, body, actor: actorOf(principal) });
+      return recurringJson(deps, org, 'cancelSchedule', recurringScheduleResponse, {
+        id: params.id,
+        body,
+        actor: actorOf(principal),
+      });
     },
   }),
   schedules({
@@ -156,7 +192,10 @@ export const recurringRoutes = [
     params: idParams,
     body: noBody,
     async handler({ deps, org, params, principal }) {
-      return recurringJson(deps, org, 'generateSchedule', recurringGenerateResponse, { id: params.id, actor: actorOf(principal) });
+      return recurringJson(deps, org, 'generateSchedule', recurringGenerateResponse, {
+        id: params.id,
+        actor: actorOf(principal),
+      });
     },
   }),
   schedules({
@@ -183,10 +222,14 @@ export const recurringRoutes = [
     role: 'Admin',
     audience: 'system',
     tag: 'System',
-    summary: 'Generate the invoices of every due cycle (exactly once each) and finalize due cancellations, across organizations',
+    summary:
+      'Generate the invoices of every due cycle (exactly once each) and finalize due cancellations, across organizations',
     body: recurringProcessBody,
     async handler({ deps, body }) {
-      return recurringJson(deps, ALL_ORGANIZATIONS, 'processDue', recurringProcessResponse, { body, deadlineMs: 300_000 });
+      return recurringJson(deps, ALL_ORGANIZATIONS, 'processDue', recurringProcessResponse, {
+        body,
+        deadlineMs: 300_000,
+      });
     },
   }),
   route({
@@ -198,7 +241,8 @@ export const recurringRoutes = [
     role: 'Viewer',
     audience: 'system',
     tag: 'System',
-    summary: 'Recurring processor status: due schedules and cancellations now, open claims, schedules by state, last runs',
+    summary:
+      'Recurring processor status: due schedules and cancellations now, open claims, schedules by state, last runs',
     async handler({ deps }) {
       return recurringJson(deps, ALL_ORGANIZATIONS, 'processorStatus', recurringStatusResponse);
     },

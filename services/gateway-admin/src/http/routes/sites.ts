@@ -40,10 +40,15 @@ const siteUpdateBody = z
   })
   .strict()
   .partial()
-  .refine((b) => Object.keys(b).length > 0, 'body must contain at least one of name, url, frontendDomains, branding, checkoutSettings');
+  .refine(
+    (b) => Object.keys(b).length > 0,
+    'body must contain at least one of name, url, frontendDomains, branding, checkoutSettings',
+  );
 
 /** Branding change for checkout: absent = unchanged, null = cleared (empty string on the wire). */
-function brandingPatch(b: { logo?: string | null | undefined; primaryColor?: string | null | undefined } | undefined): checkout.SiteBrandingPatch | undefined {
+function brandingPatch(
+  b: { logo?: string | null | undefined; primaryColor?: string | null | undefined } | undefined,
+): checkout.SiteBrandingPatch | undefined {
   if (!b) return undefined;
   return {
     ...(b.logo !== undefined ? { logo: b.logo ?? '' } : {}),

@@ -44,10 +44,29 @@ export function systemRoutes(defaultLicense: 'ACTIVE' | 'BLOCKED' | 'NOT_ACTIVAT
           ...(body.apiKey ? { apiKey: body.apiKey } : {}),
         });
         return {
-          organization: { id: res.organization.id, name: res.organization.name, licenseState: res.organization.licenseState, createdAt: res.organization.createdAt },
-          admin: { id: res.admin.id, email: res.admin.email, role: 'Admin' as const, ...(res.enrollmentToken ? { enrollmentToken: res.enrollmentToken } : {}) },
+          organization: {
+            id: res.organization.id,
+            name: res.organization.name,
+            licenseState: res.organization.licenseState,
+            createdAt: res.organization.createdAt,
+          },
+          admin: {
+            id: res.admin.id,
+            email: res.admin.email,
+            role: 'Admin' as const,
+            ...(res.enrollmentToken ? { enrollmentToken: res.enrollmentToken } : {}),
+          },
           ...(res.apiKey
-            ? { apiKey: { id: res.apiKey.key.id, keyId: res.apiKey.key.keyId, name: res.apiKey.key.name, mode: res.apiKey.key.mode, scopes: res.apiKey.key.scopes, token: res.apiKey.token } }
+            ? {
+                apiKey: {
+                  id: res.apiKey.key.id,
+                  keyId: res.apiKey.key.keyId,
+                  name: res.apiKey.key.name,
+                  mode: res.apiKey.key.mode,
+                  scopes: res.apiKey.key.scopes,
+                  token: res.apiKey.token,
+                },
+              }
             : {}),
         };
       },

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { RATE_TYPES, TAX_ITEM_TYPES, taxCategory, taxDate, taxRateCreate, taxRateUpdate, taxRuleCreate, taxRuleUpdate } from '@paymesh/contracts';
+import {
+  RATE_TYPES,
+  TAX_ITEM_TYPES,
+  taxCategory,
+  taxDate,
+  taxRateCreate,
+  taxRateUpdate,
+  taxRuleCreate,
+  taxRuleUpdate,
+} from '@paymesh/contracts';
 
 /**
  * Admin bodies of tax rates and rules: the contract schemas, with fields whose default is null made
@@ -7,7 +16,13 @@ import { RATE_TYPES, TAX_ITEM_TYPES, taxCategory, taxDate, taxRateCreate, taxRat
  * defaults). A `null` default would end up in the API document, where it breaks the reference
  * resolution, and "absent" in an update means "unchanged", not a default.
  */
-const description = z.string().trim().max(500).nullable().optional().describe('absent: null (create) or unchanged (update)');
+const description = z
+  .string()
+  .trim()
+  .max(500)
+  .nullable()
+  .optional()
+  .describe('absent: null (create) or unchanged (update)');
 const nonEmpty = (b: object) => Object.keys(b).length > 0;
 const NON_EMPTY = 'body must change at least one field';
 
@@ -35,5 +50,9 @@ const ruleNullables = {
 export const taxRuleCreateBody = taxRuleCreate.extend(ruleNullables);
 
 export const taxRuleUpdateBody = taxRuleUpdate
-  .extend({ ...ruleNullables, rateType: ruleNullables.rateType.optional(), priority: taxRuleCreate.shape.priority.removeDefault().optional() })
+  .extend({
+    ...ruleNullables,
+    rateType: ruleNullables.rateType.optional(),
+    priority: taxRuleCreate.shape.priority.removeDefault().optional(),
+  })
   .refine(nonEmpty, NON_EMPTY);

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { RATE_TYPES, replaceDefaultTaxRatesResult, taxDate, taxDeletedCount, taxRateCode, taxRateRecord, taxRatePage as taxRatePageAnswer, taxRecordDeleted } from '@paymesh/contracts';
+import {
+  RATE_TYPES,
+  replaceDefaultTaxRatesResult,
+  taxDate,
+  taxDeletedCount,
+  taxRateCode,
+  taxRateRecord,
+  taxRatePage as taxRatePageAnswer,
+  taxRecordDeleted,
+} from '@paymesh/contracts';
 import { countryCode, pageNumber } from '@paymesh/http';
 import { taxDeleted, taxRate, taxRatePage, taxRatesReplaced } from '../responses/tax';
 import { resource } from '../route-table';
@@ -34,11 +43,14 @@ export const taxRateRoutes = [
     operationId: 'listTaxRates',
     role: 'Admin',
     response: taxRatePage,
-    summary: 'List tax rates (country, rateType, managed, validOn, code, page, limit; sorted by country, code, validFrom)',
+    summary:
+      'List tax rates (country, rateType, managed, validOn, code, page, limit; sorted by country, code, validFrom)',
     query: listQuery,
     async handler({ deps, org, query }) {
       const { managed, ...rest } = query;
-      return taxJson(deps, org, 'listTaxRates', taxRatePageAnswer, { body: { ...rest, ...(managed ? { managed: managed === 'true' } : {}) } });
+      return taxJson(deps, org, 'listTaxRates', taxRatePageAnswer, {
+        body: { ...rest, ...(managed ? { managed: managed === 'true' } : {}) },
+      });
     },
   }),
   rates({
@@ -59,7 +71,8 @@ export const taxRateRoutes = [
     operationId: 'createTaxRate',
     response: taxRate,
     errors: [409],
-    summary: 'Create a custom tax rate (409 when its code and validFrom exist, or its period overlaps another rate of the code)',
+    summary:
+      'Create a custom tax rate (409 when its code and validFrom exist, or its period overlaps another rate of the code)',
     body: taxRateCreateBody,
     async handler({ deps, org, body }) {
       return taxJson(deps, org, 'createTaxRate', taxRateRecord, { body });
@@ -71,7 +84,8 @@ export const taxRateRoutes = [
     operationId: 'updateTaxRate',
     response: taxRate,
     errors: [409],
-    summary: 'Update a tax rate (partial); editing a managed default makes it a custom rate that replace-defaults leaves alone',
+    summary:
+      'Update a tax rate (partial); editing a managed default makes it a custom rate that replace-defaults leaves alone',
     params: idParams,
     body: taxRateUpdateBody,
     async handler({ deps, org, params, body }) {
@@ -95,7 +109,8 @@ export const taxRateRoutes = [
     path: '/tax-rates',
     operationId: 'deleteAllTaxRates',
     response: taxDeleted,
-    summary: 'DESTRUCTIVE: delete every tax rate of the organization, managed and custom; calculations find no rate until replace-defaults or new rates',
+    summary:
+      'DESTRUCTIVE: delete every tax rate of the organization, managed and custom; calculations find no rate until replace-defaults or new rates',
     query: noParameters,
     async handler({ deps, org }) {
       return taxJson(deps, org, 'deleteAllTaxRates', taxDeletedCount);
@@ -108,7 +123,8 @@ export const taxRateRoutes = [
     action: 'execute',
     response: taxRatesReplaced,
     errors: [409],
-    summary: 'Sync the managed default rates: create missing, update changed, retire withdrawn; custom and edited rates are never touched',
+    summary:
+      'Sync the managed default rates: create missing, update changed, retire withdrawn; custom and edited rates are never touched',
     query: noParameters,
     async handler({ deps, org }) {
       return taxJson(deps, org, 'replaceDefaultTaxRates', replaceDefaultTaxRatesResult);

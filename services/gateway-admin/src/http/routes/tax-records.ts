@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { RECOGNITION_MODES, TAX_RECORD_ENTRY_TYPES, TAX_RECORD_SOURCE_KINDS, taxRecord, taxRecordPage, taxRecordRebuildJob, type TaxRecordListQuery } from '@paymesh/contracts';
+import {
+  RECOGNITION_MODES,
+  TAX_RECORD_ENTRY_TYPES,
+  TAX_RECORD_SOURCE_KINDS,
+  taxRecord,
+  taxRecordPage,
+  taxRecordRebuildJob,
+  type TaxRecordListQuery,
+} from '@paymesh/contracts';
 import { pageNumber } from '@paymesh/http';
 import type { AdminDeps } from '../../app/deps';
 import {
@@ -40,13 +48,21 @@ const listQuery = z.object({
   sourceId: objectId('sourceId').optional(),
   linkedInvoiceId: objectId('linkedInvoiceId')
     .optional()
-    .describe('entries of an invoice and of its voids and credit notes, whether or not billing still knows the invoice'),
-  linkedTransactionId: objectId('linkedTransactionId').optional().describe('entries of a transaction and of the invoices it paid'),
+    .describe(
+      'entries of an invoice and of its voids and credit notes, whether or not billing still knows the invoice',
+    ),
+  linkedTransactionId: objectId('linkedTransactionId')
+    .optional()
+    .describe('entries of a transaction and of the invoices it paid'),
 });
 
 const pageQuery = z.object(paging);
 
-async function listRecords(deps: AdminDeps, org: OrgScope, body: Partial<TaxRecordListQuery> & { page: number; limit: number }) {
+async function listRecords(
+  deps: AdminDeps,
+  org: OrgScope,
+  body: Partial<TaxRecordListQuery> & { page: number; limit: number },
+) {
   const res = await taxJson(deps, org, 'listTaxRecords', taxRecordPage, { body });
   return { items: res.data.map(taxRecordView), total: res.total, page: res.page, limit: res.limit };
 }
@@ -60,7 +76,8 @@ export const taxRecordRoutes = [
     path: '/tax/records',
     operationId: 'listTaxRecords',
     response: recordPageResponse,
-    summary: 'List ledger entries, newest tax point first (startDate, endDate, sourceKind, recognitionMode, entryType, sourceId, linkedInvoiceId, linkedTransactionId, page, limit)',
+    summary:
+      'List ledger entries, newest tax point first (startDate, endDate, sourceKind, recognitionMode, entryType, sourceId, linkedInvoiceId, linkedTransactionId, page, limit)',
     query: listQuery,
     async handler({ deps, org, query }) {
       return listRecords(deps, org, query);
@@ -95,7 +112,8 @@ export const taxRecordRoutes = [
     status: 202,
     errors: [409],
     response: taxRecordRebuildJobResponse,
-    summary: 'Re-derive the ledger from its stored source events: missing entries are written, differing ones reported, none rewritten. Answers the job already queued or running, if any',
+    summary:
+      'Re-derive the ledger from its stored source events: missing entries are written, differing ones reported, none rewritten. Answers the job already queued or running, if any',
     // Takes no parameters: anything sent along is refused rather than ignored.
     query: z.object({}).strict(),
     body: z.object({}).strict(),

@@ -23,7 +23,10 @@ const day = (field: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${field}
 const eurRates = z
   .string()
   .max(600)
-  .regex(/^[A-Z]{3}:\d{1,9}(\.\d{1,9})?(,[A-Z]{3}:\d{1,9}(\.\d{1,9})?)*$/, 'eurRates must be CUR:rate pairs separated by commas, e.g. USD:1.0823,GBP:0.8421')
+  .regex(
+    /^[A-Z]{3}:\d{1,9}(\.\d{1,9})?(,[A-Z]{3}:\d{1,9}(\.\d{1,9})?)*$/,
+    'eurRates must be CUR:rate pairs separated by commas, e.g. USD:1.0823,GBP:0.8421',
+  )
   .transform((v, ctx) => {
     const out: Record<string, number> = {};
     for (const pair of v.split(',')) {
@@ -42,9 +45,24 @@ const eurRates = z
   );
 
 const filters = {
-  timezone: z.string().min(1).max(64).optional().describe('IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone'),
-  source: z.enum(TAX_REPORT_SOURCES).optional().describe('transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice'),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'currency must be a three-letter code').optional(),
+  timezone: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(
+      'IANA zone the period days are counted in (default UTC): payments, refunds and voids fall on their day in that zone',
+    ),
+  source: z
+    .enum(TAX_REPORT_SOURCES)
+    .optional()
+    .describe(
+      'transactions, invoices or both (default): with both, a payment of an invoice is counted once, through the invoice',
+    ),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'currency must be a three-letter code')
+    .optional(),
   siteId: objectId('siteId').optional(),
   eurRates: eurRates.optional(),
 };
@@ -67,7 +85,13 @@ const quarterQuery = z
 
 type Query = z.infer<typeof rangeQuery> | z.infer<typeof quarterQuery>;
 
-async function report<T>(deps: AdminDeps, org: OrgScope, kind: TaxReportKind, query: Query, answer: z.ZodType<T, z.ZodTypeDef, unknown>): Promise<T> {
+async function report<T>(
+  deps: AdminDeps,
+  org: OrgScope,
+  kind: TaxReportKind,
+  query: Query,
+  answer: z.ZodType<T, z.ZodTypeDef, unknown>,
+): Promise<T> {
   return taxJson(deps, org, 'taxReport', answer, { body: { report: kind, ...query } });
 }
 
@@ -122,7 +146,9 @@ const ecbRatesQuery = z
   .object({
     date: day('date')
       .optional()
-      .describe('the day whose rates reports use: its ECB publication, or the next publication day; omitted: the latest publication kept'),
+      .describe(
+        'the day whose rates reports use: its ECB publication, or the next publication day; omitted: the latest publication kept',
+      ),
   })
   .strict();
 
@@ -131,7 +157,8 @@ const ecbRatesRoute: AnyRoute = reports({
   method: 'GET',
   path: '/tax/ecb-rates',
   operationId: 'getEcbRates',
-  summary: 'The ECB euro reference rates (units per EUR) reports convert figures of a day at: that day or the next publication day (404 when not published yet or not kept)',
+  summary:
+    'The ECB euro reference rates (units per EUR) reports convert figures of a day at: that day or the next publication day (404 when not published yet or not kept)',
   query: ecbRatesQuery,
   response: ecbRates,
   async handler({ deps, org, query }) {
@@ -145,7 +172,8 @@ export const taxReportRoutes: AnyRoute[] = [
     path: '/tax/reports/by-country',
     kind: 'by-country',
     operationId: 'getTaxReportByCountry',
-    summary: 'Net, tax and gross of the period per country whose VAT applies (the buyer country outside the EU) and currency, with EUR conversions',
+    summary:
+      'Net, tax and gross of the period per country whose VAT applies (the buyer country outside the EU) and currency, with EUR conversions',
     query: rangeQuery,
     response: byCountryReport,
   }),
@@ -186,7 +214,8 @@ export const taxReportRoutes: AnyRoute[] = [
     path: '/tax/reports/vat-oss/details',
     kind: 'vat-oss-details',
     operationId: 'getVatOssReportDetails',
-    summary: 'The figures behind the OSS return: per country, supply type, rate and currency, and every correction entry',
+    summary:
+      'The figures behind the OSS return: per country, supply type, rate and currency, and every correction entry',
     query: quarterQuery,
     response: vatOssDetailsReport,
   }),

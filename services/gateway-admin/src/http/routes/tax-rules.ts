@@ -1,4 +1,10 @@
-import { populateDefaultTaxRulesResult, taxDeletedCount, taxRecordDeleted, taxRulePage as taxRulePageAnswer, taxRuleRecord } from '@paymesh/contracts';
+import {
+  populateDefaultTaxRulesResult,
+  taxDeletedCount,
+  taxRecordDeleted,
+  taxRulePage as taxRulePageAnswer,
+  taxRuleRecord,
+} from '@paymesh/contracts';
 import { taxDeleted, taxRule, taxRulePage, taxRulesPopulated } from '../responses/tax';
 import { resource } from '../route-table';
 import { idParams, pageQuery } from './common';
@@ -16,7 +22,8 @@ export const taxRuleRoutes = [
     operationId: 'listTaxRules',
     role: 'Admin',
     response: taxRulePage,
-    summary: 'List tax rules, most specific first (country, then category, then item type), then higher priority (page, limit)',
+    summary:
+      'List tax rules, most specific first (country, then category, then item type), then higher priority (page, limit)',
     query: pageQuery(50),
     async handler({ deps, org, query }) {
       return taxJson(deps, org, 'listTaxRules', taxRulePageAnswer, { body: query });
@@ -38,7 +45,8 @@ export const taxRuleRoutes = [
     path: '/tax-rules/:id',
     operationId: 'updateTaxRule',
     response: taxRule,
-    summary: 'Update a tax rule (partial); editing a default rule makes it a custom one that populate-defaults does not add again',
+    summary:
+      'Update a tax rule (partial); editing a default rule makes it a custom one that populate-defaults does not add again',
     params: idParams,
     body: taxRuleUpdateBody,
     async handler({ deps, org, params, body }) {
@@ -62,7 +70,8 @@ export const taxRuleRoutes = [
     path: '/tax-rules',
     operationId: 'deleteAllTaxRules',
     response: taxDeleted,
-    summary: 'DESTRUCTIVE: delete every tax rule of the organization, default and custom (populate-defaults restores the defaults)',
+    summary:
+      'DESTRUCTIVE: delete every tax rule of the organization, default and custom (populate-defaults restores the defaults)',
     query: noParameters,
     async handler({ deps, org }) {
       return taxJson(deps, org, 'deleteAllTaxRules', taxDeletedCount);

@@ -1,8 +1,23 @@
 import { z } from 'zod';
 import type { checkoutPayments, notificationsIpn } from '@paymesh/proto';
-import { currencyCode, dateBound, EMAIL_MAX, metadata, money, pageNumber, text, transactionStatus, URL_MAX } from '@paymesh/http';
+import {
+  currencyCode,
+  dateBound,
+  EMAIL_MAX,
+  metadata,
+  money,
+  pageNumber,
+  text,
+  transactionStatus,
+  URL_MAX,
+} from '@paymesh/http';
 import type { AdminDeps } from '../../app/deps';
-import { transactionDeleted as deleted, transactionDetail, transactionPage, transactionWithHistory } from '../responses/transactions';
+import {
+  transactionDeleted as deleted,
+  transactionDetail,
+  transactionPage,
+  transactionWithHistory,
+} from '../responses/transactions';
 import { resource } from '../route-table';
 import { chargebackUpdateBody, transactionTaxView } from '@paymesh/contracts';
 import { actorOf } from './billing-rpc';
@@ -139,7 +154,13 @@ function deliveryView(d: notificationsIpn.IpnDelivery) {
     status: d.status,
     url: d.url,
     state: d.state,
-    attempts: d.attempts.map((a) => ({ number: a.number, at: a.at, httpStatus: a.httpStatus || null, error: orNull(a.error), durationMs: a.durationMs })),
+    attempts: d.attempts.map((a) => ({
+      number: a.number,
+      at: a.at,
+      httpStatus: a.httpStatus || null,
+      error: orNull(a.error),
+      durationMs: a.durationMs,
+    })),
     lastHttpStatus: d.lastHttpStatus || null,
     lastError: orNull(d.lastError),
     nextAttemptAt: orNull(d.nextAttemptAt),
@@ -155,15 +176,24 @@ function deliveryView(d: notificationsIpn.IpnDelivery) {
  */
 async function ipnOf(deps: AdminDeps, organizationId: string, transactionId: string) {
   try {
-    const res = await rpc(deps, 'notifications-ipn', deps.clients.notificationsIpn, deps.clients.notificationsIpn.listDeliveries, {
-      organizationId,
-      transactionId,
-    });
+    const res = await rpc(
+      deps,
+      'notifications-ipn',
+      deps.clients.notificationsIpn,
+      deps.clients.notificationsIpn.listDeliveries,
+      {
+        organizationId,
+        transactionId,
+      },
+    );
     const deliveries = [...res.items].sort((a, b) => a.sequence - b.sequence).map(deliveryView);
     const attempts = deliveries.flatMap((d) => d.attempts).sort((a, b) => a.at.localeCompare(b.at));
     return { deliveries, lastHttpStatus: attempts.at(-1)?.httpStatus ?? null };
   } catch (err) {
-    deps.logger.warn({ err: err instanceof Error ? err.message : String(err), transactionId }, 'IPN deliveries unavailable');
+    deps.logger.warn(
+      { err: err instanceof Error ? err.message : String(err), transactionId },
+      'IPN deliveries unavailable',
+    );
     return null;
   }
 }
@@ -181,18 +211,24 @@ export const transactionRoutes = [
     query: listQuery,
     async handler({ deps, org, query }) {
       const range = parseDateRange(query.startDate, query.endDate);
-      const res = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.listTransactions, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
-        statuses: parseStatuses(listValues(query['statuses[]'], query.statuses)),
-        currency: query.currency ?? '',
-        createdFrom: range.createdFrom,
-        createdTo: range.createdTo,
-        siteIds: parseObjectIds(listValues(query['siteIds[]'], query.siteIds), 'siteIds'),
-        providerIds: parseObjectIds(listValues(query['providerIds[]'], query.providerIds), 'providerIds'),
-        page: query.page,
-        limit: query.limit,
-      });
+      const res = await rpc(
+        deps,
+        'checkout',
+        deps.clients.checkoutPayments,
+        deps.clients.checkoutPayments.listTransactions,
+        {
+          organizationId: org.organizationId,
+          testMode: org.mode === 'test',
+          statuses: parseStatuses(listValues(query['statuses[]'], query.statuses)),
+          currency: query.currency ?? '',
+          createdFrom: range.createdFrom,
+          createdTo: range.createdTo,
+          siteIds: parseObjectIds(listValues(query['siteIds[]'], query.siteIds), 'siteIds'),
+          providerIds: parseObjectIds(listValues(query['providerIds[]'], query.providerIds), 'providerIds'),
+          page: query.page,
+          limit: query.limit,
+        },
+      );
       return { items: res.items.map(transactionView), total: res.total, page: res.page, limit: res.limit };
     },
   }),
@@ -204,11 +240,17 @@ export const transactionRoutes = [
     summary: 'Get a transaction with its status history and IPN deliveries',
     params: idParams,
     async handler({ deps, org, params }) {
-      const t = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.getTransaction, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
-        id: params.id,
-      });
+      const t = await rpc(
+        deps,
+        'checkout',
+        deps.clients.checkoutPayments,
+        deps.clients.checkoutPayments.getTransaction,
+        {
+          organizationId: org.organizationId,
+          testMode: org.mode === 'test',
+          id: params.id,
+        },
+      );
       return { ...transactionView(t), statusHistory: historyView(t), ipn: await ipnOf(deps, org.organizationId, t.id) };
     },
   }),
@@ -218,20 +260,27 @@ export const transactionRoutes = [
     operationId: 'updateTransaction',
     response: transactionWithHistory,
     errors: [409, 422],
-    summary: 'Update metadata, notes, externalReference; status only for manual transactions along legal transitions, or mark refunded (3) once refunds cover the amount',
+    summary:
+      'Update metadata, notes, externalReference; status only for manual transactions along legal transitions, or mark refunded (3) once refunds cover the amount',
     params: idParams,
     body: updateBody,
     async handler({ deps, org, params, body }) {
-      const t = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.updateTransaction, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
-        id: params.id,
-        metadata: body.metadata ? { entries: body.metadata } : undefined,
-        notes: body.notes === undefined ? undefined : (body.notes ?? ''),
-        externalReference: body.externalReference === undefined ? undefined : (body.externalReference ?? ''),
-        status: body.status,
-        reason: body.reason ?? '',
-      });
+      const t = await rpc(
+        deps,
+        'checkout',
+        deps.clients.checkoutPayments,
+        deps.clients.checkoutPayments.updateTransaction,
+        {
+          organizationId: org.organizationId,
+          testMode: org.mode === 'test',
+          id: params.id,
+          metadata: body.metadata ? { entries: body.metadata } : undefined,
+          notes: body.notes === undefined ? undefined : (body.notes ?? ''),
+          externalReference: body.externalReference === undefined ? undefined : (body.externalReference ?? ''),
+          status: body.status,
+          reason: body.reason ?? '',
+        },
+      );
       return { ...transactionView(t), statusHistory: historyView(t) };
     },
   }),
@@ -260,21 +309,27 @@ export const transactionRoutes = [
     body: manualBody,
     status: 201,
     async handler({ deps, org, body }) {
-      const t = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.createManualTransaction, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
-        siteId: body.siteId,
-        amount: body.amount,
-        currency: body.currency,
-        externalReference: body.externalReference ?? '',
-        invoiceNumber: body.invoiceNumber ?? '',
-        status: body.status,
-        reason: body.reason,
-        email: body.email ?? '',
-        clientId: body.clientId ?? '',
-        ipnUrl: body.ipnUrl ?? '',
-        metadata: body.metadata ?? {},
-      });
+      const t = await rpc(
+        deps,
+        'checkout',
+        deps.clients.checkoutPayments,
+        deps.clients.checkoutPayments.createManualTransaction,
+        {
+          organizationId: org.organizationId,
+          testMode: org.mode === 'test',
+          siteId: body.siteId,
+          amount: body.amount,
+          currency: body.currency,
+          externalReference: body.externalReference ?? '',
+          invoiceNumber: body.invoiceNumber ?? '',
+          status: body.status,
+          reason: body.reason,
+          email: body.email ?? '',
+          clientId: body.clientId ?? '',
+          ipnUrl: body.ipnUrl ?? '',
+          metadata: body.metadata ?? {},
+        },
+      );
       return { ...transactionView(t), statusHistory: historyView(t) };
     },
   }),
@@ -291,15 +346,21 @@ export const transactionRoutes = [
     params: chargebackParams,
     body: chargebackUpdateBody,
     async handler({ deps, org, params, body, principal }) {
-      const t = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.resolveChargeback, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
-        id: params.id,
-        chargebackId: params.chargebackId,
-        status: body.status,
-        reason: body.reason ?? '',
-        actor: actorOf(principal),
-      });
+      const t = await rpc(
+        deps,
+        'checkout',
+        deps.clients.checkoutPayments,
+        deps.clients.checkoutPayments.resolveChargeback,
+        {
+          organizationId: org.organizationId,
+          testMode: org.mode === 'test',
+          id: params.id,
+          chargebackId: params.chargebackId,
+          status: body.status,
+          reason: body.reason ?? '',
+          actor: actorOf(principal),
+        },
+      );
       return { ...transactionView(t), statusHistory: historyView(t) };
     },
   }),
@@ -308,14 +369,21 @@ export const transactionRoutes = [
     path: '/transactions/:id/tax',
     operationId: 'getTransactionTax',
     response: transactionTaxView,
-    summary: 'The tax stored with a transaction and what it was computed from (not_computed: manual, or the tax service could not answer)',
+    summary:
+      'The tax stored with a transaction and what it was computed from (not_computed: manual, or the tax service could not answer)',
     params: idParams,
     async handler({ deps, org, params }) {
-      const res = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.getTransactionTax, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
-        id: params.id,
-      });
+      const res = await rpc(
+        deps,
+        'checkout',
+        deps.clients.checkoutPayments,
+        deps.clients.checkoutPayments.getTransactionTax,
+        {
+          organizationId: org.organizationId,
+          testMode: org.mode === 'test',
+          id: params.id,
+        },
+      );
       return transactionTaxView.parse(JSON.parse(res.json));
     },
   }),
@@ -331,12 +399,18 @@ export const transactionRoutes = [
     params: idParams,
     body: recalculateBody,
     async handler({ deps, org, params, body }) {
-      const res = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.recalculateTransactionTax, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
-        id: params.id,
-        recheckVatId: body.recheckVatId,
-      });
+      const res = await rpc(
+        deps,
+        'checkout',
+        deps.clients.checkoutPayments,
+        deps.clients.checkoutPayments.recalculateTransactionTax,
+        {
+          organizationId: org.organizationId,
+          testMode: org.mode === 'test',
+          id: params.id,
+          recheckVatId: body.recheckVatId,
+        },
+      );
       return transactionTaxView.parse(JSON.parse(res.json));
     },
   }),

@@ -47,9 +47,17 @@ export const shippingAddressSchema = z
   })
   .describe("where the goods go; wins over the checkout's shipping address for goods and shipping lines");
 
-export function shippingAddressIn(a: z.infer<typeof shippingAddressSchema> | undefined): checkoutPayments.ShippingAddress | undefined {
+export function shippingAddressIn(
+  a: z.infer<typeof shippingAddressSchema> | undefined,
+): checkoutPayments.ShippingAddress | undefined {
   if (!a) return undefined;
-  return { country: a.country, name: a.name ?? '', line1: a.line1 ?? '', city: a.city ?? '', postalCode: a.postalCode ?? '' };
+  return {
+    country: a.country,
+    name: a.name ?? '',
+    line1: a.line1 ?? '',
+    city: a.city ?? '',
+    postalCode: a.postalCode ?? '',
+  };
 }
 
 /** Wire -> public shape: an empty VAT ID is not shown. */
@@ -85,7 +93,14 @@ export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOp
   const cp = clients.checkoutPayments;
 
   // Documented and checked on the way out; the handler's parse() is the one check of its input.
-  const getSchema = doc({ tag: 'Checkouts', operationId: 'getCheckoutSession', summary: 'The buyer view of a checkout session (browsers need an allowed Origin)', params: sessionParams, response: publicCheckout, errors: [400, 403, 404, 409, 429] });
+  const getSchema = doc({
+    tag: 'Checkouts',
+    operationId: 'getCheckoutSession',
+    summary: 'The buyer view of a checkout session (browsers need an allowed Origin)',
+    params: sessionParams,
+    response: publicCheckout,
+    errors: [400, 403, 404, 409, 429],
+  });
   app.get('/checkouts/:id', { schema: getSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(sessionParams, req.params, 'params');
@@ -107,7 +122,15 @@ export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOp
     };
   });
 
-  const handoffSchema = doc({ tag: 'Checkouts', operationId: 'createHandoff', summary: "Store the buyer's provider choice (and billing address) for the provider's page; single-use token", params: sessionParams, body: handoffBody, response: handoffCreated, errors: [400, 403, 404, 409, 429] });
+  const handoffSchema = doc({
+    tag: 'Checkouts',
+    operationId: 'createHandoff',
+    summary: "Store the buyer's provider choice (and billing address) for the provider's page; single-use token",
+    params: sessionParams,
+    body: handoffBody,
+    response: handoffCreated,
+    errors: [400, 403, 404, 409, 429],
+  });
   app.post('/checkouts/:id/handoff', { schema: handoffSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(sessionParams, req.params, 'params');
@@ -126,7 +149,15 @@ export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOp
     return { handoffToken: res.handoffToken, expiresInSeconds: res.expiresInSeconds };
   });
 
-  const previewSchema = doc({ tag: 'Checkouts', operationId: 'previewCheckoutTax', summary: 'Tax the buyer would pay with this address; totalGross is what transaction create will charge', params: sessionParams, body: taxPreviewBody, response: taxPreview, errors: [400, 403, 404, 409, 429, 503] });
+  const previewSchema = doc({
+    tag: 'Checkouts',
+    operationId: 'previewCheckoutTax',
+    summary: 'Tax the buyer would pay with this address; totalGross is what transaction create will charge',
+    params: sessionParams,
+    body: taxPreviewBody,
+    response: taxPreview,
+    errors: [400, 403, 404, 409, 429, 503],
+  });
   app.post('/checkouts/:id/tax-preview', { schema: previewSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(sessionParams, req.params, 'params');
@@ -147,11 +178,23 @@ export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOp
     return taxPreviewOf(calc);
   });
 
-  const consumeSchema = doc({ tag: 'Checkouts', operationId: 'consumeHandoff', summary: 'Read and delete a handoff (single use: 404 afterwards)', params: consumeParams, response: handoffConsumed, errors: [400, 403, 404, 409, 429] });
+  const consumeSchema = doc({
+    tag: 'Checkouts',
+    operationId: 'consumeHandoff',
+    summary: 'Read and delete a handoff (single use: 404 afterwards)',
+    params: consumeParams,
+    response: handoffConsumed,
+    errors: [400, 403, 404, 409, 429],
+  });
   app.post('/checkouts/:id/handoff/:token/consume', { schema: consumeSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id, token } = parse(consumeParams, req.params, 'params');
-    const res = await rpc(cp, cp.consumeHandoff, { sessionPublicId: id, handoffToken: token, browserOrigin }, clients.deadlineMs);
+    const res = await rpc(
+      cp,
+      cp.consumeHandoff,
+      { sessionPublicId: id, handoffToken: token, browserOrigin },
+      clients.deadlineMs,
+    );
     return {
       providerId: res.providerId,
       ...(res.billingAddress ? { billingAddress: billingAddressOut(res.billingAddress) } : {}),

@@ -32,19 +32,29 @@ export async function registerHookRoutes(app: FastifyInstance, clients: Clients)
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-    const schema = doc({ tag: 'Webhooks', operationId: 'receiveProviderWebhook', summary: 'Provider webhook delivery (any content type; verified per provider over the exact bytes)', response: webhookReceived, errors: [400, 404] });
-    // The rate limiter's route config (typed by @fastify/rate-limit, not a dependency here).
-    scope.post<{ Params: { type: string; providerId: string } }, { rateLimit: false }>('/hooks/:type/:providerId', { schema, config: { rateLimit: false } }, async (req) => {
-      const params = parse(hookParams, req.params, 'params');
-      const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const c = clients.paymentsWebhooks;
-      const res = await call(
-        c,
-        c.handleWebhook,
-        { providerType: params.type, providerId: params.providerId, rawBody, headers: forwardedHeaders(req.headers) },
-        { deadlineMs: clients.deadlineMs, target: 'payments-webhooks' },
-      );
-      return res.outcome === 'duplicate' ? { received: true, duplicate: true } : { received: true };
+    const schema = doc({
+      tag: 'Webhooks',
+      operationId: 'receiveProviderWebhook',
+      summary: 'Provider webhook delivery (any content type; verified per provider over the exact bytes)',
+      response: webhookReceived,
+      errors: [400, 404],
     });
+    // The rate limiter's route config (typed by @fastify/rate-limit, not a dependency here).
+    scope.post<{ Params: { type: string; providerId: string } }, { rateLimit: false }>(
+      '/hooks/:type/:providerId',
+      { schema, config: { rateLimit: false } },
+      async (req) => {
+        const params = parse(hookParams, req.params, 'params');
+        const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const c = clients.paymentsWebhooks;
+        const res = await call(
+          c,
+          c.handleWebhook,
+          { providerType: params.type, providerId: params.providerId, rawBody, headers: forwardedHeaders(req.headers) },
+          { deadlineMs: clients.deadlineMs, target: 'payments-webhooks' },
+        );
+        return res.outcome === 'duplicate' ? { received: true, duplicate: true } : { received: true };
+      },
+    );
   });
 }

@@ -6,7 +6,9 @@ import { registerPortalRoutes } from './portal';
 import type { PortalDeps } from '../../portal/deps';
 
 /** Every buyer-facing route family under /api/v1, for the server and for tests that enumerate them. */
-export function publicApiRoutes(opts: PublicRouteOptions & { portal?: PortalDeps }): ((app: FastifyInstance) => void)[] {
+export function publicApiRoutes(
+  opts: PublicRouteOptions & { portal?: PortalDeps },
+): ((app: FastifyInstance) => void)[] {
   const { portal } = opts;
   return [
     (scope) => registerCheckoutRoutes(scope, opts),

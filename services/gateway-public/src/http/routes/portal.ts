@@ -5,11 +5,28 @@ import { email as emailSchema, errorResponses, noContent, objectId, text } from 
 import { DEFAULT_UPCOMING_CHARGES, MAX_UPCOMING_CHARGES, upcomingQuery } from '@paymesh/contracts';
 import type { recurring } from '@paymesh/proto';
 import { rpc } from '../../clients';
-import { authenticatePortal, chargeOtpRequest, exchangeMagicLink, issueOtp, logout, refreshLogin, verifyOtp, type PortalTokens } from '../../portal/auth';
+import {
+  authenticatePortal,
+  chargeOtpRequest,
+  exchangeMagicLink,
+  issueOtp,
+  logout,
+  refreshLogin,
+  verifyOtp,
+  type PortalTokens,
+} from '../../portal/auth';
 import { subscriptionCount } from '../../portal/buyer';
 import { resolvePortalTenant, type TenantHints } from '../../portal/tenant';
 import type { PortalDeps, PortalPrincipal } from '../../portal/deps';
-import { inputDocumentedOnly, portalCancelResponse, portalDocumentPage, portalSessionView, portalSubscriptionPage, portalTokenResponse, portalUpcomingResponse } from '../responses';
+import {
+  inputDocumentedOnly,
+  portalCancelResponse,
+  portalDocumentPage,
+  portalSessionView,
+  portalSubscriptionPage,
+  portalTokenResponse,
+  portalUpcomingResponse,
+} from '../responses';
 import { parse } from './parse';
 
 /** The HTTP-only refresh cookie; sent only to the portal auth routes. */
@@ -25,12 +42,23 @@ const email = emailSchema.transform((e) => e.toLowerCase());
 const tenant = {
   organizationId: objectId('organizationId')
     .optional()
-    .describe('the organization to sign in to; may be left out on the organization’s portal page (/portal/<organizationId>) or on a host only it uses (its verified custom domain or its site’s frontend domain), else 400'),
-  testMode: z.boolean().optional().describe('the organization’s test data instead of live data; default: the page’s ?mode=test or the host’s mode, else live'),
+    .describe(
+      'the organization to sign in to; may be left out on the organization’s portal page (/portal/<organizationId>) or on a host only it uses (its verified custom domain or its site’s frontend domain), else 400',
+    ),
+  testMode: z
+    .boolean()
+    .optional()
+    .describe(
+      'the organization’s test data instead of live data; default: the page’s ?mode=test or the host’s mode, else live',
+    ),
 };
 const requestOtpBody = z.object({ email, ...tenant }).strict();
-const verifyOtpBody = z.object({ email, code: text(20, 1).describe('the 6-digit code from the e-mail'), ...tenant }).strict();
-const magicLinkBody = z.object({ token: text(2048, 1).describe('the token of the magic link (the part after #token=)') }).strict();
+const verifyOtpBody = z
+  .object({ email, code: text(20, 1).describe('the 6-digit code from the e-mail'), ...tenant })
+  .strict();
+const magicLinkBody = z
+  .object({ token: text(2048, 1).describe('the token of the magic link (the part after #token=)') })
+  .strict();
 const pageQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -40,7 +68,9 @@ const pdfQuery = z.object({ type: z.enum(['invoice', 'credit-note']).default('in
 const einvoiceQuery = z.object({ format: z.enum(['xrechnung', 'peppol', 'zugferd']) });
 const subParams = z.object({ id: objectId('id') });
 const proformaParams = z.object({ id: objectId('id'), upcomingId: text(100, 1) });
-const cancelBody = z.object({ reason: text(5_000).optional().describe('trimmed and cut to 500 characters by the schedule') }).strict();
+const cancelBody = z
+  .object({ reason: text(5_000).optional().describe('trimmed and cut to 500 characters by the schedule') })
+  .strict();
 
 const requestOtpAnswer = z.object({ message: z.string() });
 
@@ -49,14 +79,19 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 /** What a sign-in request says about its organization besides the e-mail (see portal/tenant.ts). */
-const hintsOf = (req: FastifyRequest, body: { organizationId?: string | undefined; testMode?: boolean | undefined }): TenantHints => ({
+const hintsOf = (
+  req: FastifyRequest,
+  body: { organizationId?: string | undefined; testMode?: boolean | undefined },
+): TenantHints => ({
   organizationId: body.organizationId,
   testMode: body.testMode,
   origin: header(req, 'origin'),
   referer: header(req, 'referer'),
   host: req.host,
 });
-const OTP_ANSWER = { message: 'If this address may use the customer portal of this organization, a sign-in code is on its way.' };
+const OTP_ANSWER = {
+  message: 'If this address may use the customer portal of this organization, a sign-in code is on its way.',
+};
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -72,7 +107,18 @@ const AUTH_TAG = 'Portal auth';
 const DATA_TAG = 'Portal';
 const BEARER = 'Needs `Authorization: Bearer <portal session token>` (from verify-otp, magic-link or refresh).';
 
-function doc(o: { tag: string; operationId: string; summary: string; description?: string; response: z.ZodTypeAny; errors: number[]; status?: number; body?: z.ZodTypeAny; params?: z.ZodTypeAny; querystring?: z.ZodTypeAny }) {
+function doc(o: {
+  tag: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  response: z.ZodTypeAny;
+  errors: number[];
+  status?: number;
+  body?: z.ZodTypeAny;
+  params?: z.ZodTypeAny;
+  querystring?: z.ZodTypeAny;
+}) {
   return {
     tags: [o.tag],
     operationId: o.operationId,
@@ -90,7 +136,11 @@ const fileResponse = z.any().describe('the file');
 
 function sendFile(reply: FastifyReply, contentType: string, bytes: Uint8Array, filename: string) {
   const safe = filename.replace(/[^A-Za-z0-9._-]/g, '_') || 'document';
-  return reply.type(contentType).header('content-disposition', `inline; filename="${safe}"`).header('cache-control', 'private, no-store').send(Buffer.from(bytes));
+  return reply
+    .type(contentType)
+    .header('content-disposition', `inline; filename="${safe}"`)
+    .header('cache-control', 'private, no-store')
+    .send(Buffer.from(bytes));
 }
 
 /** Buyer portal routes under /api/v1/portal: sign-in (OTP, magic link, refresh, logout) and the buyer's data. */
@@ -104,7 +154,10 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
   });
   const signedIn = (reply: FastifyReply, t: PortalTokens) => {
     reply.header('cache-control', 'no-store');
-    reply.setCookie(PORTAL_REFRESH_COOKIE, t.refreshToken, { ...cookieOptions(), expires: new Date(t.refreshExpiresAt) });
+    reply.setCookie(PORTAL_REFRESH_COOKIE, t.refreshToken, {
+      ...cookieOptions(),
+      expires: new Date(t.refreshExpiresAt),
+    });
     return { token: t.token, expiresAt: t.expiresAt };
   };
 
@@ -130,11 +183,18 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
       const limited = await chargeOtpRequest(deps, body.email);
       if (limited) {
         reply.header('Retry-After', limited.retryAfterSeconds);
-        throw new RateLimitedError(`too many sign-in codes asked for this address; retry in ${limited.retryAfterSeconds} s`);
+        throw new RateLimitedError(
+          `too many sign-in codes asked for this address; retry in ${limited.retryAfterSeconds} s`,
+        );
       }
       // After the answer: whether a code goes out must not show in the answer or its timing.
       setImmediate(() => {
-        issueOtp(deps, t, body.email, req.id).catch((err: unknown) => deps.logger.error({ err, requestId: req.id, organizationId: t.organizationId }, 'portal sign-in code not sent'));
+        issueOtp(deps, t, body.email, req.id).catch((err: unknown) =>
+          deps.logger.error(
+            { err, requestId: req.id, organizationId: t.organizationId },
+            'portal sign-in code not sent',
+          ),
+        );
       });
       return reply.code(202).send(OTP_ANSWER);
     },
@@ -189,7 +249,8 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
         tag: AUTH_TAG,
         operationId: 'refreshPortalSession',
         summary: 'A fresh session token from the refresh cookie (the cookie is rotated)',
-        description: 'Presenting a refresh cookie that was already rotated ends the whole sign-in (every session token of it): 401.',
+        description:
+          'Presenting a refresh cookie that was already rotated ends the whole sign-in (every session token of it): 401.',
         response: portalTokenResponse,
         errors: [401, 429],
       }),
@@ -251,7 +312,17 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
 
   app.get(
     '/portal/session',
-    { schema: doc({ tag: DATA_TAG, operationId: 'getPortalSession', summary: 'The signed-in buyer', description: BEARER, response: portalSessionView, errors: [401, 429] }), onRequest: authed },
+    {
+      schema: doc({
+        tag: DATA_TAG,
+        operationId: 'getPortalSession',
+        summary: 'The signed-in buyer',
+        description: BEARER,
+        response: portalSessionView,
+        errors: [401, 429],
+      }),
+      onRequest: authed,
+    },
     async (req) => {
       const p = me(req);
       return { email: p.email, hasSubscriptions: (await subscriptionCount(deps, p, p.email)) > 0 };
@@ -264,7 +335,8 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
       schema: doc({
         tag: DATA_TAG,
         operationId: 'listPortalDocuments',
-        summary: "The buyer's draft and issued invoices and credit notes in the organization, newest first (never pro forma documents as such)",
+        summary:
+          "The buyer's draft and issued invoices and credit notes in the organization, newest first (never pro forma documents as such)",
         description: BEARER,
         querystring: pageQuery,
         response: portalDocumentPage,
@@ -300,7 +372,13 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     async (req, reply) => {
       const { id } = parse(docParams, req.params, 'params');
       const { type } = parse(pdfQuery, req.query, 'query');
-      const res = await rpc(b, b.getPortalDocumentPdf, billingReq(me(req), id, { type }), deps.settings.documentsDeadlineMs, 'billing');
+      const res = await rpc(
+        b,
+        b.getPortalDocumentPdf,
+        billingReq(me(req), id, { type }),
+        deps.settings.documentsDeadlineMs,
+        'billing',
+      );
       return sendFile(reply, 'application/pdf', res.pdf, res.filename);
     },
   );
@@ -325,7 +403,13 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     async (req, reply) => {
       const { id } = parse(docParams, req.params, 'params');
       const { format } = parse(einvoiceQuery, req.query, 'query');
-      const res = await rpc(b, b.renderPortalEInvoice, billingReq(me(req), id, { format }), deps.settings.documentsDeadlineMs, 'billing');
+      const res = await rpc(
+        b,
+        b.renderPortalEInvoice,
+        billingReq(me(req), id, { format }),
+        deps.settings.documentsDeadlineMs,
+        'billing',
+      );
       return sendFile(reply, res.contentType || 'application/xml', res.content, res.fileName);
     },
   );
@@ -347,7 +431,13 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     },
     async (req) => {
       const q = parse(pageQuery, req.query, 'query');
-      const res = await rpc(rc, rc.listPortalSubscriptions, recurringReq(me(req), '', q), clients.deadlineMs, 'recurring');
+      const res = await rpc(
+        rc,
+        rc.listPortalSubscriptions,
+        recurringReq(me(req), '', q),
+        clients.deadlineMs,
+        'recurring',
+      );
       return JSON.parse(res.json) as unknown;
     },
   );
@@ -371,7 +461,13 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     async (req) => {
       const { id } = parse(subParams, req.params, 'params');
       const { count } = parse(upcomingQuery, req.query, 'query');
-      const res = await rpc(rc, rc.portalUpcoming, recurringReq(me(req), id, { count }), clients.deadlineMs, 'recurring');
+      const res = await rpc(
+        rc,
+        rc.portalUpcoming,
+        recurringReq(me(req), id, { count }),
+        clients.deadlineMs,
+        'recurring',
+      );
       return JSON.parse(res.json) as unknown;
     },
   );
@@ -394,7 +490,13 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     },
     async (req, reply) => {
       const { id, upcomingId } = parse(proformaParams, req.params, 'params');
-      const res = await rpc(rc, rc.portalUpcomingProformaPdf, recurringReq(me(req), id, { upcomingId }), deps.settings.documentsDeadlineMs, 'recurring');
+      const res = await rpc(
+        rc,
+        rc.portalUpcomingProformaPdf,
+        recurringReq(me(req), id, { upcomingId }),
+        deps.settings.documentsDeadlineMs,
+        'recurring',
+      );
       return sendFile(reply, 'application/pdf', res.pdf, res.filename);
     },
   );
@@ -405,7 +507,8 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
       schema: doc({
         tag: DATA_TAG,
         operationId: 'cancelPortalSubscription',
-        summary: 'Cancel a subscription from its next cycle on (idempotent); the reason is trimmed and cut to 500 characters',
+        summary:
+          'Cancel a subscription from its next cycle on (idempotent); the reason is trimmed and cut to 500 characters',
         description: `${BEARER} Another buyer's subscription: 404.`,
         params: subParams,
         body: cancelBody,
@@ -418,7 +521,13 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     async (req) => {
       const { id } = parse(subParams, req.params, 'params');
       const body = parse(cancelBody, req.body ?? {});
-      const res = await rpc(rc, rc.portalCancel, recurringReq(me(req), id, body.reason === undefined ? {} : { reason: body.reason }), clients.deadlineMs, 'recurring');
+      const res = await rpc(
+        rc,
+        rc.portalCancel,
+        recurringReq(me(req), id, body.reason === undefined ? {} : { reason: body.reason }),
+        clients.deadlineMs,
+        'recurring',
+      );
       return JSON.parse(res.json) as unknown;
     },
   );

@@ -4,10 +4,15 @@ import { text } from '@paymesh/http';
 import type { checkoutPayments } from '@paymesh/proto';
 import { rpc } from '../../clients';
 import { browserOriginFor } from '../origin';
-import { billingAddressIn, billingAddressSchema, shippingAddressIn, shippingAddressSchema, type PublicRouteOptions } from './checkouts';
+import {
+  billingAddressIn,
+  billingAddressSchema,
+  shippingAddressIn,
+  shippingAddressSchema,
+  type PublicRouteOptions,
+} from './checkouts';
 import { parse, required } from './parse';
 import { doc, transactionAction, transactionCreated, transactionStatus, inputDocumentedOnly } from '../responses';
-
 
 const createBody = z.object({
   sessionPublicId: required('sessionPublicId', 100),
@@ -35,7 +40,14 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
   const cp = clients.checkoutPayments;
 
   // Documented and checked on the way out; the handler's parse() is the one check of its input.
-  const createSchema = doc({ tag: 'Transactions', operationId: 'createTransaction', summary: 'Start paying a checkout session with a provider', body: createBody, response: transactionCreated, errors: [400, 403, 404, 409, 422, 429, 503] });
+  const createSchema = doc({
+    tag: 'Transactions',
+    operationId: 'createTransaction',
+    summary: 'Start paying a checkout session with a provider',
+    body: createBody,
+    response: transactionCreated,
+    errors: [400, 403, 404, 409, 422, 429, 503],
+  });
   app.post('/transactions/create', { schema: createSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const body = parse(createBody, req.body);
@@ -93,10 +105,22 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
     };
   });
 
-  const statusSchema = doc({ tag: 'Transactions', operationId: 'getTransactionStatus', summary: 'Status of a transaction (for the return page)', params: txParams, response: transactionStatus, errors: [400, 404, 429] });
+  const statusSchema = doc({
+    tag: 'Transactions',
+    operationId: 'getTransactionStatus',
+    summary: 'Status of a transaction (for the return page)',
+    params: txParams,
+    response: transactionStatus,
+    errors: [400, 404, 429],
+  });
   app.get('/transactions/:id/status', { schema: statusSchema, ...inputDocumentedOnly }, async (req) => {
     const { id } = parse(txParams, req.params, 'params');
-    const v = await rpc(cp, cp.getTransactionStatus, { transactionId: id, browserOrigin: '', sessionPublicId: '' }, clients.deadlineMs);
+    const v = await rpc(
+      cp,
+      cp.getTransactionStatus,
+      { transactionId: id, browserOrigin: '', sessionPublicId: '' },
+      clients.deadlineMs,
+    );
     return {
       status: v.status,
       ...(v.externalReference ? { externalReference: v.externalReference } : {}),
@@ -108,19 +132,49 @@ export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRout
     };
   });
 
-  const cancelSchema = doc({ tag: 'Transactions', operationId: 'cancelTransaction', summary: 'Buyer cancels a transaction before the provider captured it (needs the session ID)', params: txParams, body: actionBody, response: transactionAction, errors: [400, 403, 404, 409, 422, 429] });
+  const cancelSchema = doc({
+    tag: 'Transactions',
+    operationId: 'cancelTransaction',
+    summary: 'Buyer cancels a transaction before the provider captured it (needs the session ID)',
+    params: txParams,
+    body: actionBody,
+    response: transactionAction,
+    errors: [400, 403, 404, 409, 422, 429],
+  });
   app.post('/transactions/:id/cancel', { schema: cancelSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(txParams, req.params, 'params');
     const { sessionPublicId } = parse(actionBody, req.body ?? {});
-    return actionView(await rpc(cp, cp.cancelTransaction, { transactionId: id, browserOrigin, sessionPublicId }, clients.paymentDeadlineMs));
+    return actionView(
+      await rpc(
+        cp,
+        cp.cancelTransaction,
+        { transactionId: id, browserOrigin, sessionPublicId },
+        clients.paymentDeadlineMs,
+      ),
+    );
   });
 
-  const pendingSchema = doc({ tag: 'Transactions', operationId: 'markTransactionPending', summary: 'The buyer finished at the provider: wait for its confirmation (needs the session ID)', params: txParams, body: actionBody, response: transactionAction, errors: [400, 403, 404, 409, 422, 429] });
+  const pendingSchema = doc({
+    tag: 'Transactions',
+    operationId: 'markTransactionPending',
+    summary: 'The buyer finished at the provider: wait for its confirmation (needs the session ID)',
+    params: txParams,
+    body: actionBody,
+    response: transactionAction,
+    errors: [400, 403, 404, 409, 422, 429],
+  });
   app.post('/transactions/:id/mark-pending', { schema: pendingSchema, ...inputDocumentedOnly }, async (req) => {
     const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
     const { id } = parse(txParams, req.params, 'params');
     const { sessionPublicId } = parse(actionBody, req.body ?? {});
-    return actionView(await rpc(cp, cp.markTransactionPending, { transactionId: id, browserOrigin, sessionPublicId }, clients.deadlineMs));
+    return actionView(
+      await rpc(
+        cp,
+        cp.markTransactionPending,
+        { transactionId: id, browserOrigin, sessionPublicId },
+        clients.deadlineMs,
+      ),
+    );
   });
 }

@@ -10,7 +10,11 @@ import type { PublicRouteOptions } from './checkouts';
 import { parse, required } from './parse';
 
 const validateBody = z.object({ vatId: required('vatId', 100) });
-const countryParams = z.object({ code: text(20).pipe(z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code (e.g. DE; EL and XI are accepted)')) });
+const countryParams = z.object({
+  code: text(20).pipe(
+    z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code (e.g. DE; EL and XI are accepted)'),
+  ),
+});
 
 const VIES_UNAVAILABLE_MESSAGE =
   'The EU VAT number service (VIES) cannot confirm this VAT ID right now. You can continue without it: VAT is then charged as for a consumer.';
@@ -20,36 +24,54 @@ export function registerVatRoutes(app: FastifyInstance, opts: PublicRouteOptions
   const { clients } = opts;
   const tx = clients.tax;
   const json = (method: tax.TaxServiceClient['validateVatId'], id: string, body?: unknown) =>
-    rpc<tax.TaxJsonRequest, tax.TaxJsonResponse>(tx, method, { organizationId: '', testMode: false, id, bodyJson: body === undefined ? '' : JSON.stringify(body) }, clients.deadlineMs, 'tax');
+    rpc<tax.TaxJsonRequest, tax.TaxJsonResponse>(
+      tx,
+      method,
+      { organizationId: '', testMode: false, id, bodyJson: body === undefined ? '' : JSON.stringify(body) },
+      clients.deadlineMs,
+      'tax',
+    );
 
   const validateSchema = doc({
     tag: 'VAT',
     operationId: 'validateVatId',
-    summary: 'Check a buyer VAT ID: format and check digits, then VIES (answers are cached for a day); 503 VIES_UNAVAILABLE when VIES cannot answer',
+    summary:
+      'Check a buyer VAT ID: format and check digits, then VIES (answers are cached for a day); 503 VIES_UNAVAILABLE when VIES cannot answer',
     body: validateBody,
     response: vatValidation,
     errors: [400, 429, 503],
   });
   // Each distinct VAT ID may cost a VIES call: the per-client budget of sensitive routes applies.
-  app.post('/vat/validate', { schema: validateSchema, config: { rateLimitBudget: 'sensitive' }, ...inputDocumentedOnly }, async (req) => {
-    const { vatId } = parse(validateBody, req.body);
-    const check = vatIdCheck.parse(JSON.parse((await json(tx.validateVatId, '', { vatId })).json));
-    if ((check.status !== 'valid' && check.status !== 'invalid') || check.vatId === null || check.checkedAt === null) {
-      req.log.warn({ vatId: check.vatId, status: check.status, viesError: check.error }, 'VIES could not confirm a VAT ID');
-      throw new UnavailableError(VIES_UNAVAILABLE_MESSAGE, { code: ErrorCode.VIES_UNAVAILABLE });
-    }
-    return {
-      valid: check.status === 'valid',
-      // The spec types both as strings: what VIES withholds (or an invalid ID lacks) is the empty string.
-      companyName: check.companyName ?? '',
-      address: check.address ?? '',
-      vatId: check.vatId,
-      countryCode: check.vatId.slice(0, 2),
-      status: check.status,
-      checkedAt: check.checkedAt,
-      consultationNumber: check.consultationNumber,
-    };
-  });
+  app.post(
+    '/vat/validate',
+    { schema: validateSchema, config: { rateLimitBudget: 'sensitive' }, ...inputDocumentedOnly },
+    async (req) => {
+      const { vatId } = parse(validateBody, req.body);
+      const check = vatIdCheck.parse(JSON.parse((await json(tx.validateVatId, '', { vatId })).json));
+      if (
+        (check.status !== 'valid' && check.status !== 'invalid') ||
+        check.vatId === null ||
+        check.checkedAt === null
+      ) {
+        req.log.warn(
+          { vatId: check.vatId, status: check.status, viesError: check.error },
+          'VIES could not confirm a VAT ID',
+        );
+        throw new UnavailableError(VIES_UNAVAILABLE_MESSAGE, { code: ErrorCode.VIES_UNAVAILABLE });
+      }
+      return {
+        valid: check.status === 'valid',
+        // The spec types both as strings: what VIES withholds (or an invalid ID lacks) is the empty string.
+        companyName: check.companyName ?? '',
+        address: check.address ?? '',
+        vatId: check.vatId,
+        countryCode: check.vatId.slice(0, 2),
+        status: check.status,
+        checkedAt: check.checkedAt,
+        consultationNumber: check.consultationNumber,
+      };
+    },
+  );
 
   const countrySchema = doc({
     tag: 'VAT',

@@ -150,7 +150,12 @@ function errorMessage(res: ApiAnswer<ApiError>): string {
 /** Errors that end the checkout for this buyer: the form goes away, the message stays. */
 function isTerminal(res: ApiAnswer<ApiError>): boolean {
   const code = res.body.code ?? '';
-  return BLOCK_CODES.has(code) || code === 'CHECKOUT_EXPIRED' || code === 'CHECKOUT_COMPLETED' || code === 'CHECKOUT_ALREADY_PAID';
+  return (
+    BLOCK_CODES.has(code) ||
+    code === 'CHECKOUT_EXPIRED' ||
+    code === 'CHECKOUT_COMPLETED' ||
+    code === 'CHECKOUT_ALREADY_PAID'
+  );
 }
 
 function applyBranding(v: CheckoutView): void {
@@ -200,7 +205,9 @@ function renderTotals(v: CheckoutView, p?: TaxPreview): void {
     show(ui.taxNote, false);
   } else {
     text(ui.net, money(p.totalNet, v.currency));
-    const rates = [...new Set(p.taxBreakdown.filter((b) => b.taxAmount !== 0 || b.taxRate !== 0).map((b) => b.taxRate))];
+    const rates = [
+      ...new Set(p.taxBreakdown.filter((b) => b.taxAmount !== 0 || b.taxRate !== 0).map((b) => b.taxRate)),
+    ];
     text(ui.taxLabel, rates.length === 1 ? t('taxRate', { rate: percent(lang, rates[0] ?? 0) }) : t('tax'));
     text(ui.tax, money(p.totalTax, v.currency));
     text(ui.total, money(p.totalGross, v.currency));
@@ -215,7 +222,8 @@ function renderTotals(v: CheckoutView, p?: TaxPreview): void {
 
 function field(name: string): HTMLInputElement | HTMLSelectElement {
   const f = ui.form.elements.namedItem(name);
-  if (!(f instanceof HTMLInputElement || f instanceof HTMLSelectElement)) throw new Error(`form field ${name} is missing`);
+  if (!(f instanceof HTMLInputElement || f instanceof HTMLSelectElement))
+    throw new Error(`form field ${name} is missing`);
   return f;
 }
 
@@ -238,9 +246,15 @@ async function refreshTax(): Promise<void> {
   ui.summary.setAttribute('aria-busy', 'true');
   text(ui.taxStatus, t('taxUpdating'));
   const vatId = v.checkoutSettings.vatIdValidation === 'none' ? '' : value('vatId');
-  const billingAddress = { country, ...(value('postalCode') ? { postcode: value('postalCode') } : {}), ...(vatId ? { vatId } : {}) };
+  const billingAddress = {
+    country,
+    ...(value('postalCode') ? { postcode: value('postalCode') } : {}),
+    ...(vatId ? { vatId } : {}),
+  };
   try {
-    const res = await call<TaxPreview>(base, 'POST', `checkouts/${encodeURIComponent(v.id)}/tax-preview`, { billingAddress });
+    const res = await call<TaxPreview>(base, 'POST', `checkouts/${encodeURIComponent(v.id)}/tax-preview`, {
+      billingAddress,
+    });
     if (seq !== previewSeq) return;
     if (res.ok) {
       renderTotals(v, res.body);
@@ -375,7 +389,12 @@ async function submit(event: SubmitEvent): Promise<void> {
   text(ui.payButton, t('working'));
   try {
     // The handoff stores the choice and checks it (disputes, holds, expiry) before any provider is contacted.
-    const handoff = await call<{ handoffToken: string }>(base, 'POST', `checkouts/${encodeURIComponent(v.id)}/handoff`, { providerId, billingAddress });
+    const handoff = await call<{ handoffToken: string }>(
+      base,
+      'POST',
+      `checkouts/${encodeURIComponent(v.id)}/handoff`,
+      { providerId, billingAddress },
+    );
     if (!handoff.ok) return failSubmit(handoff);
     const create = () =>
       providerId === DIRECT_DEBIT
@@ -386,14 +405,19 @@ async function submit(event: SubmitEvent): Promise<void> {
     if (!created.ok && created.body.code === 'TRANSACTION_ALREADY_OPEN' && earlier) {
       // The buyer came back from a provider (back button) and picked another method: the payment
       // started there is canceled first (only this tab knows it), then the new one starts.
-      const canceled = await call(base, 'POST', `transactions/${encodeURIComponent(earlier.transactionId)}/cancel`, { sessionPublicId: v.id });
+      const canceled = await call(base, 'POST', `transactions/${encodeURIComponent(earlier.transactionId)}/cancel`, {
+        sessionPublicId: v.id,
+      });
       if (canceled.ok) {
         sessionStorage.removeItem(storageKey);
         created = await create();
       }
     }
     if (!created.ok) return failSubmit(created);
-    const pending: Pending = { transactionId: created.body.transactionId, providerType: created.body.providerType ?? providerId };
+    const pending: Pending = {
+      transactionId: created.body.transactionId,
+      providerType: created.body.providerType ?? providerId,
+    };
     sessionStorage.setItem(storageKey, JSON.stringify(pending));
     if (created.body.redirectUrl && /^https?:\/\//i.test(created.body.redirectUrl)) {
       location.assign(created.body.redirectUrl);
@@ -417,7 +441,9 @@ function failSubmit(res: ApiAnswer<ApiError>): void {
 function storedPending(): Pending | undefined {
   try {
     const stored = JSON.parse(sessionStorage.getItem(storageKey) ?? 'null') as Pending | null;
-    return stored && typeof stored.transactionId === 'string' && /^[0-9a-f]{24}$/.test(stored.transactionId) ? stored : undefined;
+    return stored && typeof stored.transactionId === 'string' && /^[0-9a-f]{24}$/.test(stored.transactionId)
+      ? stored
+      : undefined;
   } catch {
     return undefined;
   }
@@ -477,7 +503,9 @@ async function followTransaction(pending: Pending): Promise<void> {
   let delay = 500;
   let slowShown = false;
   for (;;) {
-    const res = await call<StatusView>(base, 'GET', `transactions/${encodeURIComponent(id)}/status`).catch(() => undefined);
+    const res = await call<StatusView>(base, 'GET', `transactions/${encodeURIComponent(id)}/status`).catch(
+      () => undefined,
+    );
     if (res && !res.ok && res.status === 404) {
       ui.main.removeAttribute('aria-busy');
       resultView(t('notFound'), '');
@@ -487,7 +515,9 @@ async function followTransaction(pending: Pending): Promise<void> {
     if (s) showCharged(s);
     if (s && FINAL.has(s.status)) return finish(s);
     if (s && s.status === 0 && pending.providerType === DIRECT_DEBIT) {
-      await call(base, 'POST', `transactions/${encodeURIComponent(id)}/mark-pending`, { sessionPublicId: sessionId }).catch(() => undefined);
+      await call(base, 'POST', `transactions/${encodeURIComponent(id)}/mark-pending`, {
+        sessionPublicId: sessionId,
+      }).catch(() => undefined);
       ui.main.removeAttribute('aria-busy');
       resultView(t('result.submitted'), '');
       if (s.returnUrl) leave(s.returnUrl);
@@ -535,7 +565,10 @@ function finish(s: StatusView): void {
     return;
   }
   resultView(t('result.failed'), '');
-  ui.resultActions.replaceChildren(actionButton(t('result.retry'), retry), ...(s.cancelUrl ? [actionLink(t('result.back'), s.cancelUrl)] : []));
+  ui.resultActions.replaceChildren(
+    actionButton(t('result.retry'), retry),
+    ...(s.cancelUrl ? [actionLink(t('result.back'), s.cancelUrl)] : []),
+  );
 }
 
 async function start(): Promise<void> {

@@ -21,7 +21,13 @@ export function apiBase(pageUrl: string): URL {
   return new URL('../api/v1/', pageUrl);
 }
 
-export async function call<T>(base: URL, method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<ApiAnswer<T & ApiError>> {
+export async function call<T>(
+  base: URL,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<ApiAnswer<T & ApiError>> {
   const init: RequestInit = { method, headers: { accept: 'application/json' }, credentials: 'omit', cache: 'no-store' };
   if (body !== undefined) {
     init.headers = { accept: 'application/json', 'content-type': 'application/json' };
@@ -36,5 +42,10 @@ export async function call<T>(base: URL, method: 'GET' | 'POST', path: string, b
     parsed = {};
   }
   const out = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as T & ApiError;
-  return { status: res.status, ok: res.ok, body: out, requestId: out.requestId ?? res.headers.get('x-request-id') ?? '' };
+  return {
+    status: res.status,
+    ok: res.ok,
+    body: out,
+    requestId: out.requestId ?? res.headers.get('x-request-id') ?? '',
+  };
 }

@@ -15,5 +15,7 @@ export function countryOptions(locale: string): { code: string; name: string }[]
   } catch {
     names = undefined;
   }
-  return COUNTRY_CODES.map((code) => ({ code, name: names?.of(code) ?? code })).sort((a, b) => a.name.localeCompare(b.name, locale));
+  return COUNTRY_CODES.map((code) => ({ code, name: names?.of(code) ?? code })).sort((a, b) =>
+    a.name.localeCompare(b.name, locale),
+  );
 }

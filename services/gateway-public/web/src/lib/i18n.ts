@@ -13,5 +13,6 @@ export function readMessages(doc: Document): Messages {
 
 /** `t('pay', {amount})`: the message with `{name}` placeholders filled; the key when missing. */
 export function translator(messages: Messages): (key: string, vars?: Record<string, string | number>) => string {
-  return (key, vars = {}) => (messages[key] ?? key).replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
+  return (key, vars = {}) =>
+    (messages[key] ?? key).replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
 }

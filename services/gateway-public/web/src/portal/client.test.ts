@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PortalClient } from './client';
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'x-request-id': `req-${status}` } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'x-request-id': `req-${status}` },
+  });
 
 /** A fake Main Backend: session tokens valid while listed in `valid`; refresh hands out the next one. */
 function backend(opts: { refreshOk: boolean }) {
@@ -23,7 +27,9 @@ function backend(opts: { refreshOk: boolean }) {
       valid.add(token);
       return json(200, { token, expiresAt: '' });
     }
-    return valid.has(auth.replace(/^Bearer /, '')) ? json(200, { ok: true }) : json(401, { error: 'expired', requestId: 'req-401' });
+    return valid.has(auth.replace(/^Bearer /, ''))
+      ? json(200, { ok: true })
+      : json(401, { error: 'expired', requestId: 'req-401' });
   });
   return { valid, calls, fetch };
 }
@@ -57,7 +63,11 @@ describe('portal client', () => {
     expect(ended).toHaveBeenCalledTimes(1);
     expect(client.signedIn).toBe(false);
     // One refresh, no retry loop.
-    expect(b.calls).toEqual(['POST /api/v1/portal/auth/verify-otp', 'GET /api/v1/portal/documents (bearer)', 'POST /api/v1/portal/auth/refresh']);
+    expect(b.calls).toEqual([
+      'POST /api/v1/portal/auth/verify-otp',
+      'GET /api/v1/portal/documents (bearer)',
+      'POST /api/v1/portal/auth/refresh',
+    ]);
   });
 
   it('sends the sign-in routes without a token', async () => {

@@ -42,7 +42,13 @@ export class PortalClient {
     return this.token !== '';
   }
 
-  private async raw(method: Method, path: string, body: unknown, withToken: boolean, asFile = false): Promise<PortalAnswer<unknown>> {
+  private async raw(
+    method: Method,
+    path: string,
+    body: unknown,
+    withToken: boolean,
+    asFile = false,
+  ): Promise<PortalAnswer<unknown>> {
     const headers: Record<string, string> = { accept: asFile ? '*/*' : 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (withToken && this.token) headers.authorization = `Bearer ${this.token}`;
@@ -63,7 +69,15 @@ export class PortalClient {
     if (asFile && res.ok) {
       const disposition = res.headers.get('content-disposition') ?? '';
       const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? '';
-      return { status: res.status, ok: true, body: {}, error: '', requestId: headerId, blob: await res.blob(), filename };
+      return {
+        status: res.status,
+        ok: true,
+        body: {},
+        error: '',
+        requestId: headerId,
+        blob: await res.blob(),
+        filename,
+      };
     }
     let parsed: unknown = {};
     try {
@@ -71,7 +85,10 @@ export class PortalClient {
     } catch {
       parsed = {};
     }
-    const out = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { error?: unknown; requestId?: unknown };
+    const out = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as {
+      error?: unknown;
+      requestId?: unknown;
+    };
     return {
       status: res.status,
       ok: res.ok,
@@ -117,7 +134,9 @@ export class PortalClient {
 
   /** POSTs to the sign-in routes go without a token; every other POST is a signed-in call. */
   post<T>(path: string, body: unknown): Promise<PortalAnswer<T>> {
-    return path.startsWith('portal/auth/') ? (this.raw('POST', path, body, false) as Promise<PortalAnswer<T>>) : this.authed<T>('POST', path, body);
+    return path.startsWith('portal/auth/')
+      ? (this.raw('POST', path, body, false) as Promise<PortalAnswer<T>>)
+      : this.authed<T>('POST', path, body);
   }
 
   file(path: string): Promise<PortalAnswer<unknown>> {

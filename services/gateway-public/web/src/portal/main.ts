@@ -54,7 +54,8 @@ const lang = doc.documentElement.lang || 'en';
 const messages = readMessages(doc);
 const translate = translator(messages);
 /** Portal texts are `portal.<key>`; shared ones (reference, errors) fall back to the plain key. */
-const t = (key: string, vars?: Record<string, string | number>): string => (messages[`portal.${key}`] !== undefined ? translate(`portal.${key}`, vars) : translate(key, vars));
+const t = (key: string, vars?: Record<string, string | number>): string =>
+  messages[`portal.${key}`] !== undefined ? translate(`portal.${key}`, vars) : translate(key, vars);
 const money = moneyFormatter(lang);
 const dateFormat = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
 const day = (iso: string | null): string => {
@@ -197,7 +198,11 @@ async function requestCode(event: SubmitEvent): Promise<void> {
   ui.email.setAttribute('aria-invalid', 'false');
   ui.emailSubmit.disabled = true;
   try {
-    const res = await api.post<{ message: string }>('portal/auth/request-otp', { email: address, organizationId, testMode });
+    const res = await api.post<{ message: string }>('portal/auth/request-otp', {
+      email: address,
+      organizationId,
+      testMode,
+    });
     if (!res.ok) return failed(res);
     email = address;
     // The same sentence for every address: whether a code went out is not shown here.
@@ -287,7 +292,9 @@ function statusLabel(kind: 'document' | 'subscription', status: string): string 
 }
 
 async function loadDocuments(page: number): Promise<void> {
-  const res = await api.get<{ items: PortalDocument[] } & Paged>(`portal/documents?page=${page}&limit=${DOCUMENTS_PER_PAGE}`);
+  const res = await api.get<{ items: PortalDocument[] } & Paged>(
+    `portal/documents?page=${page}&limit=${DOCUMENTS_PER_PAGE}`,
+  );
   if (!res.ok) {
     if (res.status !== 401) failed(res);
     return;
@@ -301,10 +308,25 @@ async function loadDocuments(page: number): Promise<void> {
       tr.dataset.documentId = d.id;
       const downloads = doc.createElement('div');
       downloads.className = 'actions';
-      if (d.pdfAvailable) downloads.append(downloadButton(t('downloadPdf'), t('downloadPdfOf', { number: d.number }), `portal/documents/${encodeURIComponent(d.id)}/pdf?type=${d.type}`, 'pdf'));
+      if (d.pdfAvailable)
+        downloads.append(
+          downloadButton(
+            t('downloadPdf'),
+            t('downloadPdfOf', { number: d.number }),
+            `portal/documents/${encodeURIComponent(d.id)}/pdf?type=${d.type}`,
+            'pdf',
+          ),
+        );
       for (const format of d.eInvoiceFormats) {
         const name = EINVOICE_LABEL[format] ?? format;
-        downloads.append(downloadButton(t('downloadXml', { format: name }), t('downloadXmlOf', { format: name, number: d.number }), `portal/documents/${encodeURIComponent(d.id)}/einvoice?format=${format}`, `einvoice-${format}`));
+        downloads.append(
+          downloadButton(
+            t('downloadXml', { format: name }),
+            t('downloadXmlOf', { format: name, number: d.number }),
+            `portal/documents/${encodeURIComponent(d.id)}/einvoice?format=${format}`,
+            `einvoice-${format}`,
+          ),
+        );
       }
       const kind = d.type === 'credit-note' ? t('creditNote') : t('invoice');
       tr.append(
@@ -363,13 +385,22 @@ async function download(button: HTMLButtonElement, path: string): Promise<void> 
 // ---- Subscriptions ----------------------------------------------------------------------------
 
 async function loadSubscriptions(): Promise<void> {
-  const res = await api.get<{ subscriptions: Subscription[] } & Paged>(`portal/subscriptions?page=1&limit=${SUBSCRIPTIONS_PER_PAGE}`);
+  const res = await api.get<{ subscriptions: Subscription[] } & Paged>(
+    `portal/subscriptions?page=1&limit=${SUBSCRIPTIONS_PER_PAGE}`,
+  );
   if (!res.ok) {
     if (res.status !== 401) failed(res);
     return;
   }
   const subs = res.body.subscriptions;
-  const items = await Promise.all(subs.map(async (s) => renderSubscription(s, await api.get<{ upcoming: Upcoming[] }>(`portal/subscriptions/${encodeURIComponent(s.id)}/upcoming?count=3`))));
+  const items = await Promise.all(
+    subs.map(async (s) =>
+      renderSubscription(
+        s,
+        await api.get<{ upcoming: Upcoming[] }>(`portal/subscriptions/${encodeURIComponent(s.id)}/upcoming?count=3`),
+      ),
+    ),
+  );
   ui.subscriptionList.replaceChildren(...items);
   show(ui.subscriptionsEmpty, subs.length === 0);
   show(ui.subscriptions);
@@ -391,7 +422,10 @@ function renderSubscription(s: Subscription, upcoming: PortalAnswer<{ upcoming: 
     badge.dataset.status = status;
     badge.textContent = statusLabel('subscription', status);
     const cadence = t(`cadence.${s.cadence}`) === `cadence.${s.cadence}` ? s.cadence : t(`cadence.${s.cadence}`);
-    meta.textContent = status === 'cancel_requested' ? t('endsOn', { date: day(effectiveAt) }) : t('nextCharge', { cadence, date: day(s.nextChargeDate) });
+    meta.textContent =
+      status === 'cancel_requested'
+        ? t('endsOn', { date: day(effectiveAt) })
+        : t('nextCharge', { cadence, date: day(s.nextChargeDate) });
   };
   setStatus(s.status, s.effectiveAt);
   const head = doc.createElement('div');
@@ -413,7 +447,12 @@ function renderSubscription(s: Subscription, upcoming: PortalAnswer<{ upcoming: 
     caption.textContent = t('upcoming');
     const thead = doc.createElement('thead');
     const hr = doc.createElement('tr');
-    for (const [key, cls] of [['date', ''], ['net', 'num'], ['taxEstimate', 'num'], ['estimatedTotal', 'num']] as const) {
+    for (const [key, cls] of [
+      ['date', ''],
+      ['net', 'num'],
+      ['taxEstimate', 'num'],
+      ['estimatedTotal', 'num'],
+    ] as const) {
       const th = doc.createElement('th');
       th.scope = 'col';
       th.textContent = t(key);
@@ -438,7 +477,8 @@ function renderSubscription(s: Subscription, upcoming: PortalAnswer<{ upcoming: 
   } else if (!upcoming.ok && upcoming.status !== 401) {
     const p = doc.createElement('p');
     p.className = 'status';
-    p.textContent = `${errorMessage(upcoming)} ${upcoming.requestId ? t('reference', { requestId: upcoming.requestId }) : ''}`.trim();
+    p.textContent =
+      `${errorMessage(upcoming)} ${upcoming.requestId ? t('reference', { requestId: upcoming.requestId }) : ''}`.trim();
     li.append(p);
   }
 
@@ -492,7 +532,10 @@ async function confirmCancel(event: SubmitEvent): Promise<void> {
   if (!target) return;
   ui.cancelConfirm.disabled = true;
   const reason = ui.cancelReason.value.trim();
-  const res = await api.post<CancelAnswer>(`portal/subscriptions/${encodeURIComponent(target.sub.id)}/cancel`, reason ? { reason } : {});
+  const res = await api.post<CancelAnswer>(
+    `portal/subscriptions/${encodeURIComponent(target.sub.id)}/cancel`,
+    reason ? { reason } : {},
+  );
   if (!res.ok) {
     ui.cancelConfirm.disabled = false;
     if (res.status === 401) return;

@@ -14,7 +14,13 @@ import {
   type WebhookInput,
 } from '../adapter';
 import { isStripeError, mapProviderAError, UNEXPECTED_STATE } from './errors';
-import { adjustmentKindOfEvent, chargebackStatusOf, outcomeOfEvent, outcomeOfIntentStatus, WEBHOOK_EVENTS } from './mapping';
+import {
+  adjustmentKindOfEvent,
+  chargebackStatusOf,
+  outcomeOfEvent,
+  outcomeOfIntentStatus,
+  WEBHOOK_EVENTS,
+} from './mapping';
 
 /** Settings shared by every provider_a record (from the service configuration). */
 export interface ProviderAOptions {
@@ -99,7 +105,13 @@ function adjustmentOf(
     const amount = c.amount_refunded - (typeof before === 'number' ? before : 0);
     if (amount <= 0) return { adjustment: null, payment: null };
     return {
-      adjustment: { kind, refundId: `${c.id}:${c.amount_refunded}`, amount, currency: c.currency.toUpperCase(), refundedTotal: c.amount_refunded },
+      adjustment: {
+        kind,
+        refundId: `${c.id}:${c.amount_refunded}`,
+        amount,
+        currency: c.currency.toUpperCase(),
+        refundedTotal: c.amount_refunded,
+      },
       payment: { providerPaymentId: c.payment_intent, metadata: c.metadata },
     };
   }
@@ -110,7 +122,14 @@ function adjustmentOf(
     const status = chargebackStatusOf(d.status);
     if (status === null) return { adjustment: null, payment: null };
     return {
-      adjustment: { kind, disputeId: d.id, status, amount: d.amount, currency: d.currency.toUpperCase(), reason: d.reason },
+      adjustment: {
+        kind,
+        disputeId: d.id,
+        status,
+        amount: d.amount,
+        currency: d.currency.toUpperCase(),
+        reason: d.reason,
+      },
       payment: { providerPaymentId: d.payment_intent, metadata: null },
     };
   }
@@ -118,7 +137,11 @@ function adjustmentOf(
 }
 
 /** The official SDK pointed at an API origin such as http://127.0.0.1:12111. */
-export function providerAClient(secretKey: string, apiBaseUrl: string, opts: Pick<ProviderAOptions, 'timeoutMs' | 'maxNetworkRetries'>): Stripe {
+export function providerAClient(
+  secretKey: string,
+  apiBaseUrl: string,
+  opts: Pick<ProviderAOptions, 'timeoutMs' | 'maxNetworkRetries'>,
+): Stripe {
   const url = new URL(apiBaseUrl);
   const protocol = url.protocol === 'http:' ? 'http' : 'https';
   return new Stripe(secretKey, {
@@ -146,7 +169,11 @@ export class ProviderAAdapter implements PaymentAdapter {
 
   async registerWebhookEndpoint(url: string): Promise<{ endpointId: string; secret: string }> {
     const endpoint = await this.call('webhook endpoint registration', () =>
-      this.stripe.webhookEndpoints.create({ url, enabled_events: [...WEBHOOK_EVENTS], description: 'paymesh platform webhook' }),
+      this.stripe.webhookEndpoints.create({
+        url,
+        enabled_events: [...WEBHOOK_EVENTS],
+        description: 'paymesh platform webhook',
+      }),
     );
     if (!endpoint.secret) throw new ProviderError('invalid', 'provider_a returned a webhook endpoint without a secret');
     return { endpointId: endpoint.id, secret: endpoint.secret };
@@ -189,9 +216,13 @@ export class ProviderAAdapter implements PaymentAdapter {
     const current = await this.call('payment retrieval', () => this.stripe.paymentIntents.retrieve(providerPaymentId));
     if (current.status === 'canceled') return;
     if (current.status === 'succeeded') {
-      throw new ConflictError('payment already captured at the provider; refund it instead', { code: ErrorCode.PAYMENT_ALREADY_CAPTURED });
+      throw new ConflictError('payment already captured at the provider; refund it instead', {
+        code: ErrorCode.PAYMENT_ALREADY_CAPTURED,
+      });
     }
-    throw new ConflictError(`payment not cancellable at the provider in status ${current.status}`, { code: ErrorCode.CANCEL_REFUSED });
+    throw new ConflictError(`payment not cancellable at the provider in status ${current.status}`, {
+      code: ErrorCode.CANCEL_REFUSED,
+    });
   }
 
   async fetchStatus(providerPaymentId: string): Promise<ProviderPaymentStatus> {
@@ -219,7 +250,8 @@ export class ProviderAAdapter implements PaymentAdapter {
     const secret = this.credentials.webhookSecret;
     if (!secret) throw new ValidationError('provider has no webhook secret configured');
     const signedAt = signedTimestamp(header);
-    if (signedAt === undefined) throw new ValidationError('webhook signature verification failed: malformed Stripe-Signature header');
+    if (signedAt === undefined)
+      throw new ValidationError('webhook signature verification failed: malformed Stripe-Signature header');
     if (signedAt - input.receivedAt.getTime() / 1000 > WEBHOOK_TOLERANCE_SECONDS) {
       throw new ValidationError('webhook signature verification failed: timestamp outside the tolerance window');
     }
@@ -234,7 +266,10 @@ export class ProviderAAdapter implements PaymentAdapter {
         input.receivedAt.getTime(),
       );
     } catch (err) {
-      const reason = isStripeError(err) && /tolerance/i.test(err.message) ? 'timestamp outside the tolerance window' : 'signature mismatch';
+      const reason =
+        isStripeError(err) && /tolerance/i.test(err.message)
+          ? 'timestamp outside the tolerance window'
+          : 'signature mismatch';
       throw new ValidationError(`webhook signature verification failed: ${reason}`, { cause: err });
     }
     const event = eventSchema.safeParse(verified);
@@ -245,7 +280,12 @@ export class ProviderAAdapter implements PaymentAdapter {
     if (outcome !== null) {
       const intent = paymentIntentObject.safeParse(data.object);
       if (!intent.success) throw new ValidationError(`webhook ${type} does not carry a payment intent`);
-      return { ...base, outcome, adjustment: null, payment: { providerPaymentId: intent.data.id, metadata: intent.data.metadata } };
+      return {
+        ...base,
+        outcome,
+        adjustment: null,
+        payment: { providerPaymentId: intent.data.id, metadata: intent.data.metadata },
+      };
     }
     return { ...base, outcome: null, ...adjustmentOf(type, data) };
   }

@@ -17,7 +17,8 @@ export function mapProviderAError(err: unknown, operation: string): DomainError 
   }
   const detail = `provider_a ${operation}: ${err.message}`;
   if (err instanceof Stripe.errors.StripeCardError) return new ProviderError('declined', detail, { cause: err });
-  if (err instanceof Stripe.errors.StripeIdempotencyError) return new ProviderError('idempotency', detail, { cause: err });
+  if (err instanceof Stripe.errors.StripeIdempotencyError)
+    return new ProviderError('idempotency', detail, { cause: err });
   if (err instanceof Stripe.errors.StripeAuthenticationError || err instanceof Stripe.errors.StripePermissionError) {
     return new ProviderError('auth', `provider_a ${operation}: credentials rejected by the provider`, { cause: err });
   }
@@ -29,7 +30,8 @@ export function mapProviderAError(err: unknown, operation: string): DomainError 
   ) {
     return new ProviderError('retryable', detail, { cause: err });
   }
-  if (err.statusCode === 404 || err.code === 'resource_missing') return new ProviderError('not_found', detail, { cause: err });
+  if (err.statusCode === 404 || err.code === 'resource_missing')
+    return new ProviderError('not_found', detail, { cause: err });
   if (err.statusCode === 401 || err.statusCode === 403) {
     return new ProviderError('auth', `provider_a ${operation}: credentials rejected by the provider`, { cause: err });
   }

@@ -7,7 +7,10 @@ import { ProviderAAdapter, type ProviderAOptions } from './adapter';
 export const providerACredentials = z
   .object({
     secretKey: z.string().regex(/^sk_(test|live)_[A-Za-z0-9_]{8,240}$/, 'must look like sk_test_… or sk_live_…'),
-    webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/=_-]{16,200}$/, 'must look like whsec_…').optional(),
+    webhookSecret: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=_-]{16,200}$/, 'must look like whsec_…')
+      .optional(),
     apiBaseUrl: apiBaseUrl.optional(),
   })
   .strict();
@@ -17,7 +20,8 @@ export const providerAModule: ProviderModule<ProviderACredentials, ProviderAOpti
   type: 'provider_a',
   credentials: providerACredentials,
   modeMismatch: (c, mode) => (c.secretKey.startsWith(`sk_${mode}_`) ? null : 'secretKey'),
-  hint: (field, value) => (field === 'secretKey' || field === 'webhookSecret' ? maskWithPrefix(value, /^(sk_(test|live)_|whsec_)/) : null),
+  hint: (field, value) =>
+    field === 'secretKey' || field === 'webhookSecret' ? maskWithPrefix(value, /^(sk_(test|live)_|whsec_)/) : null,
   keyField: 'secretKey',
   webhookRegistration: {
     needed: (c) => !c.webhookSecret,

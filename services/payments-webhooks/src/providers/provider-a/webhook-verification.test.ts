@@ -21,7 +21,15 @@ function eventBody(type = 'payment_intent.succeeded', object: Record<string, unk
       type,
       created: nowSeconds - 5,
       livemode: false,
-      data: { object: { id: 'pi_unit_1', object: 'payment_intent', status: 'succeeded', metadata: { transaction_id: 'tx1' }, ...object } },
+      data: {
+        object: {
+          id: 'pi_unit_1',
+          object: 'payment_intent',
+          status: 'succeeded',
+          metadata: { transaction_id: 'tx1' },
+          ...object,
+        },
+      },
     },
     null,
     2,
@@ -49,7 +57,10 @@ function rejection(fn: () => unknown): ValidationError {
 describe('provider_a webhook verification', () => {
   it('accepts a correctly signed delivery and normalizes it', () => {
     const body = eventBody();
-    const event = deliver(body, stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: nowSeconds }));
+    const event = deliver(
+      body,
+      stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: nowSeconds }),
+    );
     expect(event).toEqual({
       eventId: 'evt_unit_1',
       eventType: 'payment_intent.succeeded',
@@ -71,7 +82,11 @@ describe('provider_a webhook verification', () => {
 
   it('rejects a signature made with another secret', () => {
     const body = eventBody();
-    const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret: 'whsec_someoneElse000000000000', timestamp: nowSeconds });
+    const header = stripe.webhooks.generateTestHeaderString({
+      payload: body,
+      secret: 'whsec_someoneElse000000000000',
+      timestamp: nowSeconds,
+    });
     expect(rejection(() => deliver(body, header)).message).toMatch(/signature mismatch/);
   });
 
@@ -108,7 +123,10 @@ describe('provider_a webhook verification', () => {
 
   it('acknowledges other event types without an outcome', () => {
     const body = eventBody('charge.succeeded', { object: 'charge', id: 'ch_1' });
-    const event = deliver(body, stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: nowSeconds }));
+    const event = deliver(
+      body,
+      stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: nowSeconds }),
+    );
     expect(event.outcome).toBeNull();
     expect(event.adjustment).toBeNull();
     expect(event.payment).toBeNull();
@@ -126,24 +144,56 @@ describe('provider_a webhook verification', () => {
     });
     return deliver(body, stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: nowSeconds }));
   };
-  const charge = { id: 'ch_1', object: 'charge', payment_intent: 'pi_unit_1', amount: 5000, currency: 'eur', metadata: { transaction_id: 'tx1' } };
+  const charge = {
+    id: 'ch_1',
+    object: 'charge',
+    payment_intent: 'pi_unit_1',
+    amount: 5000,
+    currency: 'eur',
+    metadata: { transaction_id: 'tx1' },
+  };
 
   it('reads a refund from charge.refunded: its amount is the rise of the refunded total', () => {
     const event = signed('charge.refunded', { ...charge, amount_refunded: 3000 }, { amount_refunded: 1000 });
     expect(event.outcome).toBeNull();
-    expect(event.adjustment).toEqual({ kind: 'refund', refundId: 'ch_1:3000', amount: 2000, currency: 'EUR', refundedTotal: 3000 });
+    expect(event.adjustment).toEqual({
+      kind: 'refund',
+      refundId: 'ch_1:3000',
+      amount: 2000,
+      currency: 'EUR',
+      refundedTotal: 3000,
+    });
     expect(event.payment).toEqual({ providerPaymentId: 'pi_unit_1', metadata: { transaction_id: 'tx1' } });
   });
 
   it('reads dispute states and rejects refund or dispute events without their object', () => {
-    const dispute = { id: 'dp_1', object: 'dispute', payment_intent: 'pi_unit_1', amount: 5000, currency: 'eur', reason: 'fraudulent' };
+    const dispute = {
+      id: 'dp_1',
+      object: 'dispute',
+      payment_intent: 'pi_unit_1',
+      amount: 5000,
+      currency: 'eur',
+      reason: 'fraudulent',
+    };
     expect(signed('charge.dispute.created', { ...dispute, status: 'needs_response' }).adjustment).toEqual({
-      kind: 'dispute', disputeId: 'dp_1', status: 'open', amount: 5000, currency: 'EUR', reason: 'fraudulent',
+      kind: 'dispute',
+      disputeId: 'dp_1',
+      status: 'open',
+      amount: 5000,
+      currency: 'EUR',
+      reason: 'fraudulent',
     });
-    expect(signed('charge.dispute.closed', { ...dispute, status: 'lost' }).adjustment).toMatchObject({ status: 'lost' });
-    expect(signed('charge.dispute.closed', { ...dispute, status: 'won' }).payment).toEqual({ providerPaymentId: 'pi_unit_1', metadata: null });
+    expect(signed('charge.dispute.closed', { ...dispute, status: 'lost' }).adjustment).toMatchObject({
+      status: 'lost',
+    });
+    expect(signed('charge.dispute.closed', { ...dispute, status: 'won' }).payment).toEqual({
+      providerPaymentId: 'pi_unit_1',
+      metadata: null,
+    });
     expect(rejection(() => signed('charge.refunded', { id: 'ch_1', object: 'charge' })).message).toMatch(/charge/);
-    expect(rejection(() => signed('charge.dispute.created', { ...charge, amount_refunded: 0 })).message).toMatch(/dispute/);
+    expect(rejection(() => signed('charge.dispute.created', { ...charge, amount_refunded: 0 })).message).toMatch(
+      /dispute/,
+    );
   });
 
   it('rejects an outcome event whose object is not a payment intent', () => {

@@ -28,9 +28,18 @@ const amount = z.object({ currency: z.string().regex(/^[A-Z]{3}$/), value: z.str
 const when = z.string().nullish();
 
 /** The part of a payment we rely on, checked against the SDK's `PaymentData`. */
-const refundSchema = z.object({ id: z.string().min(1).max(64), status: z.string(), amount, createdAt: z.string() }).passthrough();
+const refundSchema = z
+  .object({ id: z.string().min(1).max(64), status: z.string(), amount, createdAt: z.string() })
+  .passthrough();
 const chargebackSchema = z
-  .object({ id: z.string().min(1).max(64), amount, createdAt: z.string(), reversedAt: when, settlementId: z.string().nullish(), reason: z.object({ code: z.string() }).passthrough().nullish() })
+  .object({
+    id: z.string().min(1).max(64),
+    amount,
+    createdAt: z.string(),
+    reversedAt: when,
+    settlementId: z.string().nullish(),
+    reason: z.object({ code: z.string() }).passthrough().nullish(),
+  })
   .passthrough();
 const paymentSchema = z
   .object({
@@ -45,7 +54,10 @@ const paymentSchema = z
     failedAt: when,
     metadata: z.unknown(),
     _links: z.object({ checkout: z.object({ href: z.string().url() }).nullish() }).passthrough(),
-    _embedded: z.object({ refunds: z.array(refundSchema).optional(), chargebacks: z.array(chargebackSchema).optional() }).passthrough().optional(),
+    _embedded: z
+      .object({ refunds: z.array(refundSchema).optional(), chargebacks: z.array(chargebackSchema).optional() })
+      .passthrough()
+      .optional(),
   })
   .passthrough();
 type Payment = z.infer<typeof paymentSchema>;
@@ -57,7 +69,20 @@ const _sdkFields: {
   refund: Array<Keys<Refund>>;
   chargeback: Array<Keys<Chargeback>>;
 } = {
-  payment: ['resource', 'id', 'mode', 'status', 'createdAt', 'paidAt', 'canceledAt', 'expiredAt', 'failedAt', 'metadata', '_links', '_embedded'],
+  payment: [
+    'resource',
+    'id',
+    'mode',
+    'status',
+    'createdAt',
+    'paidAt',
+    'canceledAt',
+    'expiredAt',
+    'failedAt',
+    'metadata',
+    '_links',
+    '_embedded',
+  ],
   refund: ['id', 'status', 'amount', 'createdAt'],
   chargeback: ['id', 'amount', 'createdAt', 'reversedAt', 'settlementId', 'reason'],
 };
@@ -97,7 +122,9 @@ export class ProviderBAdapter implements PaymentAdapter {
   }
 
   registerWebhookEndpoint(): Promise<never> {
-    return Promise.reject(new NotSupportedError('provider_b takes the webhook URL per payment; there is no endpoint to register'));
+    return Promise.reject(
+      new NotSupportedError('provider_b takes the webhook URL per payment; there is no endpoint to register'),
+    );
   }
 
   deleteWebhookEndpoint(): Promise<never> {
@@ -118,7 +145,12 @@ export class ProviderBAdapter implements PaymentAdapter {
       'payment creation',
     );
     const p = parsePayment(raw, 'payment creation');
-    return { providerPaymentId: p.id, outcome: outcomeOfStatus(p.status), redirectUrl: p._links.checkout?.href ?? null, clientSecret: null };
+    return {
+      providerPaymentId: p.id,
+      outcome: outcomeOfStatus(p.status),
+      redirectUrl: p._links.checkout?.href ?? null,
+      clientSecret: null,
+    };
   }
 
   async cancelPayment(providerPaymentId: string, key: string): Promise<void> {
@@ -133,14 +165,23 @@ export class ProviderBAdapter implements PaymentAdapter {
     const outcome = outcomeOfStatus(current.status);
     if (outcome === 'cancelled') return;
     if (outcome === 'succeeded') {
-      throw new ConflictError('payment already captured at the provider; refund it instead', { code: ErrorCode.PAYMENT_ALREADY_CAPTURED });
+      throw new ConflictError('payment already captured at the provider; refund it instead', {
+        code: ErrorCode.PAYMENT_ALREADY_CAPTURED,
+      });
     }
-    throw new ConflictError(`payment not cancellable at the provider in status ${current.status}`, { code: ErrorCode.CANCEL_REFUSED });
+    throw new ConflictError(`payment not cancellable at the provider in status ${current.status}`, {
+      code: ErrorCode.CANCEL_REFUSED,
+    });
   }
 
   async fetchStatus(providerPaymentId: string): Promise<ProviderPaymentStatus> {
     const p = await this.payment(providerPaymentId);
-    return { providerPaymentId: p.id, outcome: outcomeOfStatus(p.status), providerStatus: p.status, metadata: normaliseMetadata(p.metadata) ?? {} };
+    return {
+      providerPaymentId: p.id,
+      outcome: outcomeOfStatus(p.status),
+      providerStatus: p.status,
+      metadata: normaliseMetadata(p.metadata) ?? {},
+    };
   }
 
   async verifyWebhook(input: WebhookInput): Promise<ProviderWebhookEvent[]> {
@@ -149,7 +190,8 @@ export class ProviderBAdapter implements PaymentAdapter {
     const form = new URLSearchParams(input.rawBody.toString('utf8'));
     const ids = form.getAll('id');
     const id = ids[0];
-    if (ids.length !== 1 || id === undefined || !PAYMENT_ID.test(id)) throw new ValidationError('provider_b callback does not name one payment');
+    if (ids.length !== 1 || id === undefined || !PAYMENT_ID.test(id))
+      throw new ValidationError('provider_b callback does not name one payment');
     let p: Payment;
     try {
       p = await this.payment(id, 'refunds,chargebacks');
@@ -168,7 +210,10 @@ export class ProviderBAdapter implements PaymentAdapter {
 
   private async payment(id: string, embed?: string): Promise<Payment> {
     const query = embed ? `?embed=${embed}` : '';
-    return parsePayment(await this.client.get(`payments/${encodeURIComponent(id)}${query}`, 'payment retrieval'), 'payment retrieval');
+    return parsePayment(
+      await this.client.get(`payments/${encodeURIComponent(id)}${query}`, 'payment retrieval'),
+      'payment retrieval',
+    );
   }
 }
 
@@ -191,7 +236,9 @@ export function eventsOf(p: Payment): ProviderWebhookEvent[] {
       adjustment: null,
     },
   ];
-  const refunds = [...(p._embedded?.refunds ?? [])].filter((r) => refundCompleted(r.status)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const refunds = [...(p._embedded?.refunds ?? [])]
+    .filter((r) => refundCompleted(r.status))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   let refundedTotal = 0;
   for (const r of refunds) {
     const minor = toMinor(r.amount);
@@ -216,7 +263,14 @@ export function eventsOf(p: Payment): ProviderWebhookEvent[] {
       eventType: `chargeback.${status === 'won' ? 'reversed' : status === 'lost' ? 'settled' : 'received'}`,
       occurredAt: new Date(c.reversedAt ?? c.createdAt).toISOString(),
       outcome: null,
-      adjustment: { kind: 'dispute', disputeId: c.id, status, amount: Math.abs(minor), currency: c.amount.currency, reason: c.reason?.code ?? null },
+      adjustment: {
+        kind: 'dispute',
+        disputeId: c.id,
+        status,
+        amount: Math.abs(minor),
+        currency: c.amount.currency,
+        reason: c.reason?.code ?? null,
+      },
     });
   }
   return events;

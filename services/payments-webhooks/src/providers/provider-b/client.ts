@@ -3,7 +3,9 @@ import { ProviderError } from '../adapter';
 import { readJson, sendToProvider, withProviderRetries } from '../provider-http';
 
 /** The provider's error body (`application/hal+json`). */
-const errorBody = z.object({ title: z.string().optional(), detail: z.string().optional(), field: z.string().optional() }).passthrough();
+const errorBody = z
+  .object({ title: z.string().optional(), detail: z.string().optional(), field: z.string().optional() })
+  .passthrough();
 
 export interface ProviderBClientOptions {
   apiKey: string;
@@ -34,11 +36,23 @@ export class ProviderBClient {
     return this.request('DELETE', path, undefined, idempotencyKey, operation);
   }
 
-  private request(method: string, path: string, body: unknown, key: string | undefined, operation: string): Promise<unknown> {
+  private request(
+    method: string,
+    path: string,
+    body: unknown,
+    key: string | undefined,
+    operation: string,
+  ): Promise<unknown> {
     return withProviderRetries(this.opts.maxNetworkRetries, () => this.once(method, path, body, key, operation));
   }
 
-  private async once(method: string, path: string, body: unknown, key: string | undefined, operation: string): Promise<unknown> {
+  private async once(
+    method: string,
+    path: string,
+    body: unknown,
+    key: string | undefined,
+    operation: string,
+  ): Promise<unknown> {
     const unsafe = method !== 'GET';
     const res = await sendToProvider(
       'provider_b',

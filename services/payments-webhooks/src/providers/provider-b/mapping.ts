@@ -37,7 +37,10 @@ export function refundCompleted(status: string): boolean {
  * taken back (open), `reversedAt` means it was reversed in the merchant's favour (won), and a
  * chargeback settled (`settlementId`) without a reversal is final (lost).
  */
-export function chargebackStatusOf(chargeback: { reversedAt?: string | null; settlementId?: string | null }): ChargebackStatus {
+export function chargebackStatusOf(chargeback: {
+  reversedAt?: string | null;
+  settlementId?: string | null;
+}): ChargebackStatus {
   if (chargeback.reversedAt) return 'won';
   if (chargeback.settlementId) return 'lost';
   return 'open';
@@ -51,7 +54,10 @@ export function toAmount(minor: number, currency: string): { currency: string; v
   const c = currency.toUpperCase();
   if (ZERO_DECIMAL.has(c)) return { currency: c, value: String(minor) };
   const abs = Math.abs(minor);
-  return { currency: c, value: `${minor < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}` };
+  return {
+    currency: c,
+    value: `${minor < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`,
+  };
 }
 
 /** The provider's amount -> minor units; null when the value is not a plain decimal of the currency's precision. */

@@ -37,14 +37,31 @@ const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9
 const metadata = z.record(z.string()).nullish();
 
 const paymentSchema = z
-  .object({ id: id('PM'), status: z.string(), amount: z.number().int().nonnegative(), amount_refunded: z.number().int().nonnegative().optional(), currency: z.string().regex(/^[A-Z]{3}$/), metadata })
+  .object({
+    id: id('PM'),
+    status: z.string(),
+    amount: z.number().int().nonnegative(),
+    amount_refunded: z.number().int().nonnegative().optional(),
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    metadata,
+  })
   .passthrough();
 const billingRequestSchema = z
-  .object({ id: id('BRQ'), status: z.string(), metadata, links: z.object({ payment_request_payment: id('PM').optional() }).passthrough() })
+  .object({
+    id: id('BRQ'),
+    status: z.string(),
+    metadata,
+    links: z.object({ payment_request_payment: id('PM').optional() }).passthrough(),
+  })
   .passthrough();
 const flowSchema = z.object({ id: z.string(), authorisation_url: z.string().url() }).passthrough();
 const refundSchema = z
-  .object({ id: id('RF'), amount: z.number().int().positive(), currency: z.string().regex(/^[A-Z]{3}$/), links: z.object({ payment: id('PM') }).passthrough() })
+  .object({
+    id: id('RF'),
+    amount: z.number().int().positive(),
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    links: z.object({ payment: id('PM') }).passthrough(),
+  })
   .passthrough();
 type Payment = z.infer<typeof paymentSchema>;
 const mandateSchema = z.object({ id: id('MD'), status: z.string() }).passthrough();
@@ -111,7 +128,8 @@ export class ProviderCAdapter implements PaymentAdapter {
     const currency = input.currency.toUpperCase();
     const br = await this.billingRequest(input, currency);
     const paymentId = br.links.payment_request_payment;
-    if (!paymentId) throw new ProviderError('invalid', 'provider_c billing request creation: the request links no payment');
+    if (!paymentId)
+      throw new ProviderError('invalid', 'provider_c billing request creation: the request links no payment');
     const flowBody = {
       billing_request_flows: {
         ...(input.returnUrl ? { redirect_uri: input.returnUrl, exit_uri: input.returnUrl } : {}),
@@ -120,14 +138,29 @@ export class ProviderCAdapter implements PaymentAdapter {
     };
     let raw: unknown;
     try {
-      raw = await this.client.post('billing_request_flows', flowBody, idempotencyKey(input.transactionId, 'flow'), 'billing request flow creation');
+      raw = await this.client.post(
+        'billing_request_flows',
+        flowBody,
+        idempotencyKey(input.transactionId, 'flow'),
+        'billing request flow creation',
+      );
     } catch (err) {
       if (!(err instanceof IdempotentCreationConflict)) throw err;
       // A flow moves no money and cannot be fetched: a retry gets a new one for the same request.
-      raw = await this.client.post('billing_request_flows', flowBody, idempotencyKey(input.transactionId, 'flow', br.id, String(Date.now())), 'billing request flow creation');
+      raw = await this.client.post(
+        'billing_request_flows',
+        flowBody,
+        idempotencyKey(input.transactionId, 'flow', br.id, String(Date.now())),
+        'billing request flow creation',
+      );
     }
     const flow = parse(flowSchema, raw, 'billing_request_flows', 'billing request flow creation');
-    return { providerPaymentId: paymentId, outcome: 'pending', redirectUrl: flow.authorisation_url, clientSecret: null };
+    return {
+      providerPaymentId: paymentId,
+      outcome: 'pending',
+      redirectUrl: flow.authorisation_url,
+      clientSecret: null,
+    };
   }
 
   /**
@@ -160,11 +193,25 @@ export class ProviderCAdapter implements PaymentAdapter {
         op,
       );
     } catch (err) {
-      if (!(err instanceof IdempotentCreationConflict) || err.conflictingResourceId === null || !/^BRQ[A-Za-z0-9]{1,60}$/.test(err.conflictingResourceId)) throw err;
-      const br = parse(billingRequestSchema, await this.client.get(`billing_requests/${err.conflictingResourceId}`, op), 'billing_requests', op);
+      if (
+        !(err instanceof IdempotentCreationConflict) ||
+        err.conflictingResourceId === null ||
+        !/^BRQ[A-Za-z0-9]{1,60}$/.test(err.conflictingResourceId)
+      )
+        throw err;
+      const br = parse(
+        billingRequestSchema,
+        await this.client.get(`billing_requests/${err.conflictingResourceId}`, op),
+        'billing_requests',
+        op,
+      );
       const pm = br.links.payment_request_payment;
       const p = pm ? await this.payment(pm) : null;
-      const same = br.metadata?.['transaction_id'] === input.transactionId && p !== null && p.amount === input.amount && p.currency === currency;
+      const same =
+        br.metadata?.['transaction_id'] === input.transactionId &&
+        p !== null &&
+        p.amount === input.amount &&
+        p.currency === currency;
       if (!same) throw err;
       return br;
     }
@@ -172,7 +219,12 @@ export class ProviderCAdapter implements PaymentAdapter {
 
   async cancelPayment(providerPaymentId: string, key: string): Promise<void> {
     try {
-      await this.client.post(`payments/${encodeURIComponent(providerPaymentId)}/actions/cancel`, {}, key, 'payment cancellation');
+      await this.client.post(
+        `payments/${encodeURIComponent(providerPaymentId)}/actions/cancel`,
+        {},
+        key,
+        'payment cancellation',
+      );
       return;
     } catch (err) {
       if (!(err instanceof ProviderError && err.providerKind === 'invalid')) throw err;
@@ -182,19 +234,29 @@ export class ProviderCAdapter implements PaymentAdapter {
     const outcome = outcomeOfStatus(current.status);
     if (outcome === 'cancelled') return;
     if (outcome === 'succeeded') {
-      throw new ConflictError('payment already collected at the provider; refund it instead', { code: ErrorCode.PAYMENT_ALREADY_CAPTURED });
+      throw new ConflictError('payment already collected at the provider; refund it instead', {
+        code: ErrorCode.PAYMENT_ALREADY_CAPTURED,
+      });
     }
-    throw new ConflictError(`payment not cancellable at the provider in status ${current.status}`, { code: ErrorCode.CANCEL_REFUSED });
+    throw new ConflictError(`payment not cancellable at the provider in status ${current.status}`, {
+      code: ErrorCode.CANCEL_REFUSED,
+    });
   }
 
   async fetchStatus(providerPaymentId: string): Promise<ProviderPaymentStatus> {
     const p = await this.payment(providerPaymentId);
-    return { providerPaymentId: p.id, outcome: outcomeOfStatus(p.status), providerStatus: p.status, metadata: metadataOf(p) };
+    return {
+      providerPaymentId: p.id,
+      outcome: outcomeOfStatus(p.status),
+      providerStatus: p.status,
+      metadata: metadataOf(p),
+    };
   }
 
   async verifyWebhook(input: WebhookInput): Promise<ProviderWebhookEvent[]> {
     const signature = input.headers['webhook-signature'] ?? '';
-    if (!signatureMatches(input.rawBody, this.credentials.webhookSecret, signature)) throw new ValidationError('provider_c webhook signature does not match');
+    if (!signatureMatches(input.rawBody, this.credentials.webhookSecret, signature))
+      throw new ValidationError('provider_c webhook signature does not match');
     let json: unknown;
     try {
       json = JSON.parse(input.rawBody.toString('utf8'));
@@ -204,7 +266,8 @@ export class ProviderCAdapter implements PaymentAdapter {
     const body = webhookSchema.safeParse(json);
     if (!body.success) throw new ValidationError('provider_c webhook body is not a list of events');
     for (const e of body.data.events) {
-      if (input.receivedAt.getTime() - Date.parse(e.created_at) > STALE_AFTER_MS) throw new ValidationError(`provider_c event ${e.id} is stale`);
+      if (input.receivedAt.getTime() - Date.parse(e.created_at) > STALE_AFTER_MS)
+        throw new ValidationError(`provider_c event ${e.id} is stale`);
     }
     const payments = new Map<string, Promise<Payment>>();
     const fetchPayment = (pm: string) => {
@@ -242,25 +305,52 @@ export class ProviderCAdapter implements PaymentAdapter {
       return {
         ...base,
         payment: ref,
-        adjustment: { kind: 'dispute', disputeId: `${p.id}:chargeback`, status: meaning.dispute, amount: p.amount, currency: p.currency, reason: e.details?.reason_code ?? e.details?.cause ?? null },
+        adjustment: {
+          kind: 'dispute',
+          disputeId: `${p.id}:chargeback`,
+          status: meaning.dispute,
+          amount: p.amount,
+          currency: p.currency,
+          reason: e.details?.reason_code ?? e.details?.cause ?? null,
+        },
       };
     }
     if (e.resource_type === 'refunds' && e.action === 'created') {
       const rf = e.links['refund'];
       if (rf === undefined) throw new ValidationError(`provider_c event ${e.id} names no refund`);
-      const r = await this.owned(rf, async () => parse(refundSchema, await this.client.get(`refunds/${encodeURIComponent(rf)}`, 'refund retrieval'), 'refunds', 'refund retrieval'));
+      const r = await this.owned(rf, async () =>
+        parse(
+          refundSchema,
+          await this.client.get(`refunds/${encodeURIComponent(rf)}`, 'refund retrieval'),
+          'refunds',
+          'refund retrieval',
+        ),
+      );
       const p = await fetchPayment(r.links.payment);
       return {
         ...base,
         payment: { providerPaymentId: p.id, metadata: metadataOf(p) },
-        adjustment: { kind: 'refund', refundId: r.id, amount: r.amount, currency: r.currency, refundedTotal: Math.max(p.amount_refunded ?? r.amount, r.amount) },
+        adjustment: {
+          kind: 'refund',
+          refundId: r.id,
+          amount: r.amount,
+          currency: r.currency,
+          refundedTotal: Math.max(p.amount_refunded ?? r.amount, r.amount),
+        },
       };
     }
     const mandateStatus = e.resource_type === 'mandates' ? mandateStatusOf(e.action) : null;
     if (mandateStatus !== null) {
       const md = e.links['mandate'];
       if (md === undefined) throw new ValidationError(`provider_c event ${e.id} names no mandate`);
-      const m = await this.owned(md, async () => parse(mandateSchema, await this.client.get(`mandates/${encodeURIComponent(md)}`, 'mandate retrieval'), 'mandates', 'mandate retrieval'));
+      const m = await this.owned(md, async () =>
+        parse(
+          mandateSchema,
+          await this.client.get(`mandates/${encodeURIComponent(md)}`, 'mandate retrieval'),
+          'mandates',
+          'mandate retrieval',
+        ),
+      );
       return { ...base, mandate: { providerMandateId: m.id, status: mandateStatus } };
     }
     // Billing requests and everything else: recorded, no effect.
@@ -273,14 +363,21 @@ export class ProviderCAdapter implements PaymentAdapter {
       return await fetchIt();
     } catch (err) {
       if (err instanceof ProviderError && err.providerKind === 'not_found') {
-        throw new ValidationError(`provider_c webhook names ${resourceId}, which this account does not have`, { cause: err });
+        throw new ValidationError(`provider_c webhook names ${resourceId}, which this account does not have`, {
+          cause: err,
+        });
       }
       throw err;
     }
   }
 
   private async payment(id: string): Promise<Payment> {
-    return parse(paymentSchema, await this.client.get(`payments/${encodeURIComponent(id)}`, 'payment retrieval'), 'payments', 'payment retrieval');
+    return parse(
+      paymentSchema,
+      await this.client.get(`payments/${encodeURIComponent(id)}`, 'payment retrieval'),
+      'payments',
+      'payment retrieval',
+    );
   }
 }
 

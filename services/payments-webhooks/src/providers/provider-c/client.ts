@@ -10,7 +10,15 @@ const errorBody = z
         message: z.string().optional(),
         type: z.string().optional(),
         errors: z
-          .array(z.object({ reason: z.string().optional(), field: z.string().optional(), links: z.object({ conflicting_resource_id: z.string().optional() }).passthrough().optional() }).passthrough())
+          .array(
+            z
+              .object({
+                reason: z.string().optional(),
+                field: z.string().optional(),
+                links: z.object({ conflicting_resource_id: z.string().optional() }).passthrough().optional(),
+              })
+              .passthrough(),
+          )
           .optional(),
       })
       .passthrough(),
@@ -58,11 +66,23 @@ export class ProviderCClient {
     return this.request('POST', path, body, idempotencyKey, operation);
   }
 
-  private request(method: string, path: string, body: unknown, key: string | undefined, operation: string): Promise<unknown> {
+  private request(
+    method: string,
+    path: string,
+    body: unknown,
+    key: string | undefined,
+    operation: string,
+  ): Promise<unknown> {
     return withProviderRetries(this.opts.maxNetworkRetries, () => this.once(method, path, body, key, operation));
   }
 
-  private async once(method: string, path: string, body: unknown, key: string | undefined, operation: string): Promise<unknown> {
+  private async once(
+    method: string,
+    path: string,
+    body: unknown,
+    key: string | undefined,
+    operation: string,
+  ): Promise<unknown> {
     const unsafe = method !== 'GET';
     const res = await sendToProvider(
       'provider_c',
@@ -91,9 +111,11 @@ export class ProviderCClient {
     const reason = first?.reason ?? '';
     const field = first?.field ? ` (field ${first.field})` : '';
     const detail = `provider_c ${operation}: ${res.status} ${reason || e?.type || 'error'}: ${e?.message ?? ''}${field}`;
-    if (res.status === 401 || res.status === 403) throw new ProviderError('auth', `provider_c ${operation}: credentials rejected by the provider`);
+    if (res.status === 401 || res.status === 403)
+      throw new ProviderError('auth', `provider_c ${operation}: credentials rejected by the provider`);
     if (res.status === 404 || res.status === 410) throw new ProviderError('not_found', detail);
-    if (res.status === 409 && reason === 'idempotent_creation_conflict') throw new IdempotentCreationConflict(detail, first?.links?.conflicting_resource_id ?? null);
+    if (res.status === 409 && reason === 'idempotent_creation_conflict')
+      throw new IdempotentCreationConflict(detail, first?.links?.conflicting_resource_id ?? null);
     if (res.status === 429 || res.status === 503) throw new ProviderError('retryable', detail);
     if (res.status >= 500) throw new ProviderError(unsafe ? 'indeterminate' : 'retryable', detail);
     throw new ProviderError('invalid', detail);

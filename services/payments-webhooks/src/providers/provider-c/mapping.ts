@@ -73,7 +73,12 @@ export function mandateStatusOf(action: string): MandateStatus | null {
  * Our metadata on a payment in the provider's limit of 3 keys: `transaction_id`, `provider_id` and
  * `tenant` = `<organization_id>:<site_id>`.
  */
-export function packMetadata(m: { transaction_id: string; organization_id: string; site_id: string; provider_id: string }): Record<string, string> {
+export function packMetadata(m: {
+  transaction_id: string;
+  organization_id: string;
+  site_id: string;
+  provider_id: string;
+}): Record<string, string> {
   return { transaction_id: m.transaction_id, provider_id: m.provider_id, tenant: `${m.organization_id}:${m.site_id}` };
 }
 

@@ -18,7 +18,8 @@ export const providerCModule: ProviderModule<ProviderCCredentials, ProviderCOpti
   type: 'provider_c',
   credentials: providerCCredentials,
   modeMismatch: (c, mode) => ((c.environment === 'live') !== (mode === 'live') ? 'environment' : null),
-  hint: (field, value) => (field === 'accessToken' || field === 'webhookSecret' ? maskWithPrefix(value, /^(sandbox|live)_/) : null),
+  hint: (field, value) =>
+    field === 'accessToken' || field === 'webhookSecret' ? maskWithPrefix(value, /^(sandbox|live)_/) : null,
   keyField: 'accessToken',
   webhookRegistration: null,
   // Webhook endpoints are set up in the provider's dashboard, with the secret given here.

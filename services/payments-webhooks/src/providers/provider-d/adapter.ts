@@ -13,7 +13,16 @@ import {
 import { paymentMetadata } from '../module';
 import type { ProviderDCredentials } from './module';
 import { issueOf, ProviderDClient } from './client';
-import { disputeStatusOf, familyOf, orderAwaitsBuyer, orderAwaitsCapture, outcomeOfCapture, outcomeOfOrder, toMinor, toMoney } from './mapping';
+import {
+  disputeStatusOf,
+  familyOf,
+  orderAwaitsBuyer,
+  orderAwaitsCapture,
+  outcomeOfCapture,
+  outcomeOfOrder,
+  toMinor,
+  toMoney,
+} from './mapping';
 
 /** Settings shared by every provider_d record (from the service configuration). */
 export interface ProviderDOptions {
@@ -25,7 +34,9 @@ export interface ProviderDOptions {
   webhookToleranceMs: number;
 }
 
-const moneySchema = z.object({ currency_code: z.string().regex(/^[A-Z]{3}$/), value: z.string().max(32) }).passthrough();
+const moneySchema = z
+  .object({ currency_code: z.string().regex(/^[A-Z]{3}$/), value: z.string().max(32) })
+  .passthrough();
 const link = z.object({ href: z.string(), rel: z.string() }).passthrough();
 const captureSchema = z
   .object({
@@ -35,7 +46,10 @@ const captureSchema = z
     custom_id: z.string().max(127).optional(),
     create_time: z.string().optional(),
     update_time: z.string().optional(),
-    supplementary_data: z.object({ related_ids: z.object({ order_id: z.string().min(1).max(64) }).passthrough() }).passthrough().optional(),
+    supplementary_data: z
+      .object({ related_ids: z.object({ order_id: z.string().min(1).max(64) }).passthrough() })
+      .passthrough()
+      .optional(),
   })
   .passthrough();
 const orderSchema = z
@@ -49,7 +63,10 @@ const orderSchema = z
         z
           .object({
             custom_id: z.string().max(127).optional(),
-            payments: z.object({ captures: z.array(captureSchema).optional() }).passthrough().optional(),
+            payments: z
+              .object({ captures: z.array(captureSchema).optional() })
+              .passthrough()
+              .optional(),
           })
           .passthrough(),
       )
@@ -93,13 +110,20 @@ type Capture = z.infer<typeof captureSchema>;
 
 /** Order ids are 17 upper-case letters and digits at the provider; anything else is not one of its. */
 const ORDER_ID = /^[A-Z0-9]{10,40}$/;
-const HEADERS = ['paypal-transmission-id', 'paypal-transmission-time', 'paypal-transmission-sig', 'paypal-cert-url', 'paypal-auth-algo'] as const;
+const HEADERS = [
+  'paypal-transmission-id',
+  'paypal-transmission-time',
+  'paypal-transmission-sig',
+  'paypal-cert-url',
+  'paypal-auth-algo',
+] as const;
 
 /** Our metadata packed into the purchase unit's `custom_id` (127 characters at most). */
 function customId(input: CreatePaymentInput): string {
   const m = paymentMetadata(input);
   const value = [m.transaction_id, m.organization_id, m.site_id, m.provider_id].join(':');
-  if (value.length > 127) throw new ProviderError('invalid', 'provider_d payment creation: identifiers too long for custom_id');
+  if (value.length > 127)
+    throw new ProviderError('invalid', 'provider_d payment creation: identifiers too long for custom_id');
   return value;
 }
 
@@ -140,9 +164,18 @@ export class ProviderDAdapter implements PaymentAdapter {
   }
 
   async registerWebhookEndpoint(url: string): Promise<{ endpointId: string; secret: string }> {
-    const raw = await this.client.post('/v1/notifications/webhooks', { url, event_types: [{ name: '*' }] }, undefined, 'webhook registration');
-    const id = z.object({ id: z.string().min(4).max(100) }).passthrough().safeParse(raw);
-    if (!id.success) throw new ProviderError('invalid', 'provider_d webhook registration: the answer has no webhook id');
+    const raw = await this.client.post(
+      '/v1/notifications/webhooks',
+      { url, event_types: [{ name: '*' }] },
+      undefined,
+      'webhook registration',
+    );
+    const id = z
+      .object({ id: z.string().min(4).max(100) })
+      .passthrough()
+      .safeParse(raw);
+    if (!id.success)
+      throw new ProviderError('invalid', 'provider_d webhook registration: the answer has no webhook id');
     // The webhook id is what deliveries are verified against; the provider has no shared secret.
     return { endpointId: id.data.id, secret: id.data.id };
   }
@@ -191,10 +224,15 @@ export class ProviderDAdapter implements PaymentAdapter {
     const outcome = outcomeOf(o);
     if (outcome === 'cancelled') return;
     if (outcome === 'succeeded') {
-      throw new ConflictError('payment already captured at the provider; refund it instead', { code: ErrorCode.PAYMENT_ALREADY_CAPTURED });
+      throw new ConflictError('payment already captured at the provider; refund it instead', {
+        code: ErrorCode.PAYMENT_ALREADY_CAPTURED,
+      });
     }
     if (!captureOf(o) && orderAwaitsBuyer(o.status)) return;
-    throw new ConflictError(`provider_d order in status ${o.status} cannot be cancelled: the buyer approved it and it settles through its capture`, { code: ErrorCode.CANCEL_REFUSED });
+    throw new ConflictError(
+      `provider_d order in status ${o.status} cannot be cancelled: the buyer approved it and it settles through its capture`,
+      { code: ErrorCode.CANCEL_REFUSED },
+    );
   }
 
   /** The order as the provider has it; an approved order not yet captured asks for the capture. */
@@ -218,7 +256,17 @@ export class ProviderDAdapter implements PaymentAdapter {
   async capturePayment(providerPaymentId: string): Promise<ProviderWebhookEvent[]> {
     let o: Order;
     try {
-      o = parse(orderSchema, await this.client.post(`/v2/checkout/orders/${encodeURIComponent(providerPaymentId)}/capture`, {}, idempotencyKey(providerPaymentId, 'capture'), 'capture'), 'capture', 'an order');
+      o = parse(
+        orderSchema,
+        await this.client.post(
+          `/v2/checkout/orders/${encodeURIComponent(providerPaymentId)}/capture`,
+          {},
+          idempotencyKey(providerPaymentId, 'capture'),
+          'capture',
+        ),
+        'capture',
+        'an order',
+      );
     } catch (err) {
       // Captured before (by another request id): read what the capture became.
       if (issueOf(err) !== 'ORDER_ALREADY_CAPTURED') throw err;
@@ -230,8 +278,12 @@ export class ProviderDAdapter implements PaymentAdapter {
   }
 
   async verifyWebhook(input: WebhookInput): Promise<ProviderWebhookEvent[]> {
-    const h = Object.fromEntries(HEADERS.map((k) => [k, input.headers[k] ?? ''])) as Record<(typeof HEADERS)[number], string>;
-    if (HEADERS.some((k) => h[k] === '' || h[k].length > 2048)) throw new ValidationError('provider_d webhook without its transmission headers');
+    const h = Object.fromEntries(HEADERS.map((k) => [k, input.headers[k] ?? ''])) as Record<
+      (typeof HEADERS)[number],
+      string
+    >;
+    if (HEADERS.some((k) => h[k] === '' || h[k].length > 2048))
+      throw new ValidationError('provider_d webhook without its transmission headers');
     const sent = Date.parse(h['paypal-transmission-time']);
     if (Number.isNaN(sent) || Math.abs(input.receivedAt.getTime() - sent) > this.opts.webhookToleranceMs) {
       throw new ValidationError('provider_d webhook transmission time outside the tolerance');
@@ -260,7 +312,8 @@ export class ProviderDAdapter implements PaymentAdapter {
     );
     const status = z.object({ verification_status: z.string() }).passthrough().safeParse(answer);
     if (!status.success) throw new ProviderError('invalid', 'provider_d webhook verification: unreadable answer');
-    if (status.data.verification_status !== 'SUCCESS') throw new ValidationError('provider_d webhook signature not verified by the provider');
+    if (status.data.verification_status !== 'SUCCESS')
+      throw new ValidationError('provider_d webhook signature not verified by the provider');
     return [await this.eventOf(parsed.data)];
   }
 
@@ -270,11 +323,21 @@ export class ProviderDAdapter implements PaymentAdapter {
 
   private async order(id: string): Promise<Order> {
     if (!ORDER_ID.test(id)) throw new ProviderError('not_found', `provider_d order ${id} does not exist`);
-    return parse(orderSchema, await this.client.get(`/v2/checkout/orders/${encodeURIComponent(id)}`, 'order retrieval'), 'order retrieval', 'an order');
+    return parse(
+      orderSchema,
+      await this.client.get(`/v2/checkout/orders/${encodeURIComponent(id)}`, 'order retrieval'),
+      'order retrieval',
+      'an order',
+    );
   }
 
   private async capture(id: string): Promise<Capture> {
-    return parse(captureSchema, await this.client.get(`/v2/payments/captures/${encodeURIComponent(id)}`, 'capture retrieval'), 'capture retrieval', 'a capture');
+    return parse(
+      captureSchema,
+      await this.client.get(`/v2/payments/captures/${encodeURIComponent(id)}`, 'capture retrieval'),
+      'capture retrieval',
+      'a capture',
+    );
   }
 
   /**
@@ -306,7 +369,15 @@ export class ProviderDAdapter implements PaymentAdapter {
         if (!o.success) throw bad('an order');
         const c = captureOf(o.data);
         if (c) return this.captureEvent(e.event_type, o.data.id, c, at);
-        return { eventId: `${o.data.id}:${o.data.status}`, eventType: e.event_type, occurredAt: at, live, outcome: null, adjustment: null, payment: { providerPaymentId: o.data.id, metadata: metadataOf(o.data.purchase_units[0]?.custom_id) } };
+        return {
+          eventId: `${o.data.id}:${o.data.status}`,
+          eventType: e.event_type,
+          occurredAt: at,
+          live,
+          outcome: null,
+          adjustment: null,
+          payment: { providerPaymentId: o.data.id, metadata: metadataOf(o.data.purchase_units[0]?.custom_id) },
+        };
       }
       case 'capture': {
         const c = captureSchema.safeParse(e.resource);
@@ -316,19 +387,34 @@ export class ProviderDAdapter implements PaymentAdapter {
       }
       case 'capture_refunded': {
         const r = refundSchema.safeParse(e.resource);
-        const captureId = r.data?.links.find((l) => l.rel === 'up')?.href.split('/').pop();
+        const captureId = r.data?.links
+          .find((l) => l.rel === 'up')
+          ?.href.split('/')
+          .pop();
         if (!r.success || !captureId) throw bad('a refund of a capture');
         const c = await this.ownCapture(captureId);
         const amount = toMinor(r.data.amount);
-        const total = r.data.seller_payable_breakdown ? toMinor(r.data.seller_payable_breakdown.total_refunded_amount) : amount;
-        if (amount === null || amount <= 0 || total === null) throw new ValidationError(`provider_d refund ${r.data.id} has an unreadable amount`);
+        const total = r.data.seller_payable_breakdown
+          ? toMinor(r.data.seller_payable_breakdown.total_refunded_amount)
+          : amount;
+        if (amount === null || amount <= 0 || total === null)
+          throw new ValidationError(`provider_d refund ${r.data.id} has an unreadable amount`);
         return {
           eventId: `${r.data.id}:${r.data.status}`,
           eventType: e.event_type,
           occurredAt: iso(r.data.create_time, at),
           live,
           outcome: null,
-          adjustment: r.data.status === 'COMPLETED' ? { kind: 'refund', refundId: r.data.id, amount, currency: r.data.amount.currency_code, refundedTotal: total } : null,
+          adjustment:
+            r.data.status === 'COMPLETED'
+              ? {
+                  kind: 'refund',
+                  refundId: r.data.id,
+                  amount,
+                  currency: r.data.amount.currency_code,
+                  refundedTotal: total,
+                }
+              : null,
           payment: { providerPaymentId: orderOf(c), metadata: metadataOf(c.custom_id) },
         };
       }
@@ -337,7 +423,8 @@ export class ProviderDAdapter implements PaymentAdapter {
         if (!d.success) throw bad('a dispute');
         const c = await this.ownCapture(d.data.disputed_transactions[0]!.seller_transaction_id);
         const amount = toMinor(d.data.dispute_amount);
-        if (amount === null) throw new ValidationError(`provider_d dispute ${d.data.dispute_id} has an unreadable amount`);
+        if (amount === null)
+          throw new ValidationError(`provider_d dispute ${d.data.dispute_id} has an unreadable amount`);
         const outcomeCode = d.data.dispute_outcome?.outcome_code ?? null;
         const status = disputeStatusOf(d.data.status, outcomeCode);
         return {
@@ -346,13 +433,28 @@ export class ProviderDAdapter implements PaymentAdapter {
           occurredAt: iso(d.data.update_time ?? d.data.create_time, at),
           live,
           outcome: null,
-          adjustment: { kind: 'dispute', disputeId: d.data.dispute_id, status, amount, currency: d.data.dispute_amount.currency_code, reason: d.data.reason ?? null },
+          adjustment: {
+            kind: 'dispute',
+            disputeId: d.data.dispute_id,
+            status,
+            amount,
+            currency: d.data.dispute_amount.currency_code,
+            reason: d.data.reason ?? null,
+          },
           // Disputes carry none of our metadata: only the stored payment binds them.
           payment: { providerPaymentId: orderOf(c), metadata: null },
         };
       }
       case 'other':
-        return { eventId: e.id, eventType: e.event_type, occurredAt: at, live, outcome: null, adjustment: null, payment: null };
+        return {
+          eventId: e.id,
+          eventType: e.event_type,
+          occurredAt: at,
+          live,
+          outcome: null,
+          adjustment: null,
+          payment: null,
+        };
     }
   }
 
@@ -361,7 +463,8 @@ export class ProviderDAdapter implements PaymentAdapter {
     try {
       return await this.capture(id);
     } catch (err) {
-      if (err instanceof ProviderError && err.providerKind === 'not_found') throw new ValidationError('provider_d event names a capture this account does not have', { cause: err });
+      if (err instanceof ProviderError && err.providerKind === 'not_found')
+        throw new ValidationError('provider_d event names a capture this account does not have', { cause: err });
       throw err;
     }
   }

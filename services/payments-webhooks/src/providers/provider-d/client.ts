@@ -4,7 +4,11 @@ import { readJson, sendToProvider, withProviderRetries } from '../provider-http'
 
 /** The provider's error body: `{name, message, details: [{issue, field}]}`. */
 const errorBody = z
-  .object({ name: z.string().optional(), message: z.string().optional(), details: z.array(z.object({ issue: z.string().optional(), field: z.string().optional() }).passthrough()).optional() })
+  .object({
+    name: z.string().optional(),
+    message: z.string().optional(),
+    details: z.array(z.object({ issue: z.string().optional(), field: z.string().optional() }).passthrough()).optional(),
+  })
   .passthrough();
 const tokenBody = z.object({ access_token: z.string().min(1), expires_in: z.number().int().positive() }).passthrough();
 
@@ -44,21 +48,41 @@ export class ProviderDClient {
     return this.request('DELETE', path, undefined, undefined, operation);
   }
 
-  private request(method: string, path: string, body: unknown, requestId: string | undefined, operation: string): Promise<unknown> {
+  private request(
+    method: string,
+    path: string,
+    body: unknown,
+    requestId: string | undefined,
+    operation: string,
+  ): Promise<unknown> {
     return withProviderRetries(this.opts.maxNetworkRetries, () => this.once(method, path, body, requestId, operation));
   }
 
   private async accessToken(operation: string): Promise<string> {
     if (this.token && this.token.expiresAt > Date.now() + 60_000) return this.token.value;
     const basic = Buffer.from(`${this.opts.clientId}:${this.opts.clientSecret}`).toString('base64');
-    const res = await this.send(`${this.opts.apiBaseUrl}/v1/oauth2/token`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: 'grant_type=client_credentials',
-    }, false, operation);
+    const res = await this.send(
+      `${this.opts.apiBaseUrl}/v1/oauth2/token`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${basic}`,
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
+        body: 'grant_type=client_credentials',
+      },
+      false,
+      operation,
+    );
     const json = await readJson(res);
-    if (res.status === 400 || res.status === 401 || res.status === 403) throw new ProviderError('auth', `provider_d ${operation}: credentials rejected by the provider`);
-    if (!res.ok) throw new ProviderError(res.status === 429 || res.status >= 500 ? 'retryable' : 'invalid', `provider_d ${operation}: token request answered ${res.status}`);
+    if (res.status === 400 || res.status === 401 || res.status === 403)
+      throw new ProviderError('auth', `provider_d ${operation}: credentials rejected by the provider`);
+    if (!res.ok)
+      throw new ProviderError(
+        res.status === 429 || res.status >= 500 ? 'retryable' : 'invalid',
+        `provider_d ${operation}: token request answered ${res.status}`,
+      );
     const t = tokenBody.safeParse(json);
     if (!t.success) throw new ProviderError('invalid', `provider_d ${operation}: the token answer is not readable`);
     this.token = { value: t.data.access_token, expiresAt: Date.now() + t.data.expires_in * 1000 };
@@ -69,7 +93,13 @@ export class ProviderDClient {
     return sendToProvider('provider_d', operation, url, init, unsafe, this.opts.timeoutMs);
   }
 
-  private async once(method: string, path: string, body: unknown, requestId: string | undefined, operation: string): Promise<unknown> {
+  private async once(
+    method: string,
+    path: string,
+    body: unknown,
+    requestId: string | undefined,
+    operation: string,
+  ): Promise<unknown> {
     const unsafe = method !== 'GET';
     const token = await this.accessToken(operation);
     const res = await this.send(
@@ -101,7 +131,8 @@ export class ProviderDClient {
     }
     if (res.status === 404) throw new ProviderError('not_found', detail);
     if (issue !== undefined && IDEMPOTENCY_ISSUES.has(issue)) throw new ProviderError('idempotency', detail);
-    if (issue === 'INSTRUMENT_DECLINED' || issue === 'PAYER_ACTION_REQUIRED') throw new ProviderError('declined', detail);
+    if (issue === 'INSTRUMENT_DECLINED' || issue === 'PAYER_ACTION_REQUIRED')
+      throw new ProviderError('declined', detail);
     if (res.status === 429 || res.status === 503) throw new ProviderError('retryable', detail);
     if (res.status >= 500) throw new ProviderError(unsafe ? 'indeterminate' : 'retryable', detail);
     throw new ProviderError('invalid', detail);
@@ -112,4 +143,3 @@ export class ProviderDClient {
 export function issueOf(err: unknown): string | undefined {
   return err instanceof ProviderError ? /\b\d{3} ([A-Z_]+)\b/.exec(err.message)?.[1] : undefined;
 }
-

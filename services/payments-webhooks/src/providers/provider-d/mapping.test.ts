@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { disputeStatusOf, familyOf, orderAwaitsBuyer, orderAwaitsCapture, outcomeOfCapture, outcomeOfOrder, toMinor, toMoney } from './mapping';
+import {
+  disputeStatusOf,
+  familyOf,
+  orderAwaitsBuyer,
+  orderAwaitsCapture,
+  outcomeOfCapture,
+  outcomeOfOrder,
+  toMinor,
+  toMoney,
+} from './mapping';
 
 describe('provider_d mapping', () => {
   it('maps event types to families; unknown types have no effect', () => {
@@ -22,7 +31,8 @@ describe('provider_d mapping', () => {
 
   it('an approved order waits for our capture; other orders do not, and none settles without one', () => {
     expect(orderAwaitsCapture('APPROVED')).toBe(true);
-    for (const status of ['CREATED', 'SAVED', 'PAYER_ACTION_REQUIRED', 'COMPLETED', 'VOIDED']) expect(orderAwaitsCapture(status)).toBe(false);
+    for (const status of ['CREATED', 'SAVED', 'PAYER_ACTION_REQUIRED', 'COMPLETED', 'VOIDED'])
+      expect(orderAwaitsCapture(status)).toBe(false);
     expect(outcomeOfOrder('APPROVED')).toBe('pending');
     expect(outcomeOfOrder('VOIDED')).toBe('cancelled');
   });
@@ -30,7 +40,8 @@ describe('provider_d mapping', () => {
   it('only an order still waiting for the buyer may be abandoned without a void', () => {
     expect(orderAwaitsBuyer('CREATED')).toBe(true);
     expect(orderAwaitsBuyer('PAYER_ACTION_REQUIRED')).toBe(true);
-    for (const status of ['APPROVED', 'SAVED', 'COMPLETED', 'VOIDED', 'SOMETHING_NEW']) expect(orderAwaitsBuyer(status)).toBe(false);
+    for (const status of ['APPROVED', 'SAVED', 'COMPLETED', 'VOIDED', 'SOMETHING_NEW'])
+      expect(orderAwaitsBuyer(status)).toBe(false);
   });
 
   it('converts amounts both ways and refuses malformed values', () => {

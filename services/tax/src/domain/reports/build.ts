@@ -17,18 +17,24 @@ import type { EntryGroup, LineGroup } from './query';
  * EUR conversion beside it; totals are per currency, plus EUR over the rows that have a rate.
  */
 
-const byText = <T>(...keys: ((row: T) => string | number)[]) => (a: T, b: T): number => {
-  for (const key of keys) {
-    const x = key(a);
-    const y = key(b);
-    if (x < y) return -1;
-    if (x > y) return 1;
-  }
-  return 0;
-};
+const byText =
+  <T>(...keys: ((row: T) => string | number)[]) =>
+  (a: T, b: T): number => {
+    for (const key of keys) {
+      const x = key(a);
+      const y = key(b);
+      if (x < y) return -1;
+      if (x > y) return 1;
+    }
+    return 0;
+  };
 
 /** Sums rows by a key, keeping the first row's fields. */
-function sumBy<T extends { net: number; tax: number }>(rows: T[], key: (r: T) => string, add: (into: T, r: T) => void): T[] {
+function sumBy<T extends { net: number; tax: number }>(
+  rows: T[],
+  key: (r: T) => string,
+  add: (into: T, r: T) => void,
+): T[] {
   const out = new Map<string, T>();
   for (const r of rows) {
     const k = key(r);
@@ -42,7 +48,9 @@ function sumBy<T extends { net: number; tax: number }>(rows: T[], key: (r: T) =>
 /** Country of a line: the member state whose VAT applies, else (outside the EU's VAT) the buyer's. */
 const countryOf = (g: LineGroup): string => g.taxCountry ?? g.buyerCountry;
 
-export function totalsOf(rows: { currency: string; net: number; tax: number; gross: number; eur: EurAmounts | null }[]): ReportTotals {
+export function totalsOf(
+  rows: { currency: string; net: number; tax: number; gross: number; eur: EurAmounts | null }[],
+): ReportTotals {
   const byCurrency = new Map<string, { currency: string; net: number; tax: number; gross: number }>();
   const eur = { net: 0, tax: 0, gross: 0 };
   const unconverted = new Set<string>();
@@ -58,7 +66,11 @@ export function totalsOf(rows: { currency: string; net: number; tax: number; gro
       eur.gross += r.eur.gross;
     } else unconverted.add(r.currency);
   }
-  return { byCurrency: [...byCurrency.values()].sort(byText((t) => t.currency)), eur, unconverted: [...unconverted].sort() };
+  return {
+    byCurrency: [...byCurrency.values()].sort(byText((t) => t.currency)),
+    eur,
+    unconverted: [...unconverted].sort(),
+  };
 }
 
 export function byCountryRows(groups: LineGroup[], eur: EurConverter): ByCountryRow[] {
@@ -73,7 +85,12 @@ export function byCountryRows(groups: LineGroup[], eur: EurConverter): ByCountry
   );
   return rows
     .map((r) => ({ ...r, gross: r.net + r.tax, eur: eur.amounts(r.currency, r) }))
-    .sort(byText((r) => r.country, (r) => r.currency));
+    .sort(
+      byText(
+        (r) => r.country,
+        (r) => r.currency,
+      ),
+    );
 }
 
 export function byCountryDetailRows(groups: LineGroup[], eur: EurConverter): ByCountryDetailRow[] {
@@ -101,14 +118,31 @@ export function byCountryDetailRows(groups: LineGroup[], eur: EurConverter): ByC
       lines: g.lines,
       eur: eur.amounts(g.currency, g),
     }))
-    .sort(byText((r) => r.country, (r) => r.currency, (r) => -r.taxRate, (r) => r.taxRateCode, (r) => r.decision, (r) => r.itemType));
+    .sort(
+      byText(
+        (r) => r.country,
+        (r) => r.currency,
+        (r) => -r.taxRate,
+        (r) => r.taxRateCode,
+        (r) => r.decision,
+        (r) => r.itemType,
+      ),
+    );
 }
 
 export function revenueByCountryRows(groups: EntryGroup[], eur: EurConverter): RevenueByCountryRow[] {
   const rows = new Map<string, Omit<RevenueByCountryRow, 'eur'>>();
   for (const g of groups) {
     const k = `${g.buyerCountry}|${g.currency}`;
-    const r = rows.get(k) ?? { country: g.buyerCountry, currency: g.currency, net: 0, tax: 0, gross: 0, sales: 0, corrections: 0 };
+    const r = rows.get(k) ?? {
+      country: g.buyerCountry,
+      currency: g.currency,
+      net: 0,
+      tax: 0,
+      gross: 0,
+      sales: 0,
+      corrections: 0,
+    };
     r.net += g.net;
     r.tax += g.tax;
     r.gross += g.gross;
@@ -116,7 +150,14 @@ export function revenueByCountryRows(groups: EntryGroup[], eur: EurConverter): R
     else r.corrections += g.entries;
     rows.set(k, r);
   }
-  return [...rows.values()].map((r) => ({ ...r, eur: grossEur(eur, r) })).sort(byText((r) => r.country, (r) => r.currency));
+  return [...rows.values()]
+    .map((r) => ({ ...r, eur: grossEur(eur, r) }))
+    .sort(
+      byText(
+        (r) => r.country,
+        (r) => r.currency,
+      ),
+    );
 }
 
 export function currencyRows(groups: EntryGroup[], eur: EurConverter): CurrencyRow[] {
@@ -133,7 +174,10 @@ export function currencyRows(groups: EntryGroup[], eur: EurConverter): CurrencyR
 }
 
 /** EUR amounts of an entry-level row: its gross is the entries' recorded gross, converted on its own. */
-function grossEur(eur: EurConverter, r: { currency: string; net: number; tax: number; gross: number }): EurAmounts | null {
+function grossEur(
+  eur: EurConverter,
+  r: { currency: string; net: number; tax: number; gross: number },
+): EurAmounts | null {
   const a = eur.amounts(r.currency, r);
   const gross = eur.cents(r.currency, r.gross);
   return a && gross !== null ? { ...a, gross } : null;

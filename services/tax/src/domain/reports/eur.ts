@@ -44,7 +44,8 @@ export class EurConverter {
     const given = this.callerRates[currency];
     if (given !== undefined) return { currency, rate: given, rateDate: this.rateDate, source: 'caller' };
     const published = this.ecb.kind === 'published' ? this.ecb.publication.rates[currency] : undefined;
-    if (this.ecb.kind === 'published' && published !== undefined) return { currency, rate: published, rateDate: this.ecb.publication.date, source: 'ecb' };
+    if (this.ecb.kind === 'published' && published !== undefined)
+      return { currency, rate: published, rateDate: this.ecb.publication.date, source: 'ecb' };
     return null;
   }
 
@@ -72,7 +73,12 @@ export class EurConverter {
   /** Why `currency` has no rate (meaningful only when rateOf answers null). */
   missing(currency: string): EurRateMissing {
     if (this.ecb.kind === 'published') {
-      return { currency, rateDate: this.rateDate, reason: 'not_quoted', message: `the ECB publishes no reference rate for ${currency} (publication of ${this.ecb.publication.date})` };
+      return {
+        currency,
+        rateDate: this.rateDate,
+        reason: 'not_quoted',
+        message: `the ECB publishes no reference rate for ${currency} (publication of ${this.ecb.publication.date})`,
+      };
     }
     return { currency, rateDate: this.rateDate, reason: this.ecb.kind, message: gapMessage(this.ecb) };
   }

@@ -1,5 +1,11 @@
 import { stringify } from 'csv-stringify/sync';
-import type { ByCountryReport, EurRateUsed, RevenueByCountryReport, TaxReportFile, VatOssReport } from '@paymesh/contracts';
+import type {
+  ByCountryReport,
+  EurRateUsed,
+  RevenueByCountryReport,
+  TaxReportFile,
+  VatOssReport,
+} from '@paymesh/contracts';
 import { create } from 'xmlbuilder2';
 import { minorDigits } from './eur';
 
@@ -19,20 +25,35 @@ const amount = (minor: number, currency: string) => decimal(minor, minorDigits(c
 /** A VAT rate in percent with two decimals (`20.00`, `5.50`). */
 export const percent = (rate: number): string => rate.toFixed(2);
 
-const periodName = (r: { period: { startDate: string; endDate: string } }) => `${r.period.startDate}_${r.period.endDate}`;
+const periodName = (r: { period: { startDate: string; endDate: string } }) =>
+  `${r.period.startDate}_${r.period.endDate}`;
 
 export const CSV_TYPE = 'text/csv; charset=utf-8';
 export const XML_TYPE = 'application/xml; charset=utf-8';
 
 const EUR_COLUMNS = ['eur_rate', 'eur_rate_date', 'eur_rate_source', 'eur_net', 'eur_tax', 'eur_gross'];
 /** A row's EUR cells; the rate's source (`ecb`, `caller`) is empty for EUR itself. */
-function eurCells(report: { eurRates: EurRateUsed[] }, currency: string, eur: { rate: number; rateDate: string; net: number; tax: number; gross: number } | null): string[] {
+function eurCells(
+  report: { eurRates: EurRateUsed[] },
+  currency: string,
+  eur: { rate: number; rateDate: string; net: number; tax: number; gross: number } | null,
+): string[] {
   const source = report.eurRates.find((r) => r.currency === currency)?.source ?? '';
-  return eur ? [String(eur.rate), eur.rateDate, source, decimal(eur.net), decimal(eur.tax), decimal(eur.gross)] : ['', '', '', '', '', ''];
+  return eur
+    ? [String(eur.rate), eur.rateDate, source, decimal(eur.net), decimal(eur.tax), decimal(eur.gross)]
+    : ['', '', '', '', '', ''];
 }
 
 export function byCountryCsv(report: ByCountryReport): TaxReportFile {
-  const rows = report.data.map((r) => [r.country, r.currency, amount(r.net, r.currency), amount(r.tax, r.currency), amount(r.gross, r.currency), String(r.lines), ...eurCells(report, r.currency, r.eur)]);
+  const rows = report.data.map((r) => [
+    r.country,
+    r.currency,
+    amount(r.net, r.currency),
+    amount(r.tax, r.currency),
+    amount(r.gross, r.currency),
+    String(r.lines),
+    ...eurCells(report, r.currency, r.eur),
+  ]);
   const content = stringify([['country', 'currency', 'net', 'tax', 'gross', 'lines', ...EUR_COLUMNS], ...rows]);
   return { filename: `tax-by-country_${periodName(report)}.csv`, contentType: CSV_TYPE, content };
 }
@@ -48,7 +69,10 @@ export function revenueByCountryCsv(report: RevenueByCountryReport): TaxReportFi
     String(r.corrections),
     ...eurCells(report, r.currency, r.eur),
   ]);
-  const content = stringify([['country', 'currency', 'net', 'tax', 'gross', 'sales', 'corrections', ...EUR_COLUMNS], ...rows]);
+  const content = stringify([
+    ['country', 'currency', 'net', 'tax', 'gross', 'sales', 'corrections', ...EUR_COLUMNS],
+    ...rows,
+  ]);
   return { filename: `revenue-by-country_${periodName(report)}.csv`, contentType: CSV_TYPE, content };
 }
 
@@ -115,7 +139,11 @@ export function vatOssXml(report: VatOssReport, generatedAt: string): TaxReportF
     x.ele('source').txt(r.source);
   }
   const content = root.end({ prettyPrint: true });
-  return { filename: `oss-return_${report.year}-Q${report.quarter}.xml`, contentType: XML_TYPE, content: `${content}\n` };
+  return {
+    filename: `oss-return_${report.year}-Q${report.quarter}.xml`,
+    contentType: XML_TYPE,
+    content: `${content}\n`,
+  };
 }
 
 /**
@@ -132,14 +160,22 @@ export function vatOssElsterCsv(report: VatOssReport): TaxReportFile {
     for (const s of c.supplies) {
       if (s.taxableAmount === 0 || s.vatAmount === 0) continue;
       const satzart = s.supplyType === 'SERVICES' ? 2 : 3;
-      rows.push([satzart, c.country, s.rateType, percent(s.vatRate), decimal(s.taxableAmount), decimal(s.vatAmount)].join(','));
+      rows.push(
+        [satzart, c.country, s.rateType, percent(s.vatRate), decimal(s.taxableAmount), decimal(s.vatAmount)].join(','),
+      );
     }
     for (const k of c.corrections) {
       if (k.vatAmount === 0) continue;
-      rows.push([6, c.country, k.year, k.quarter, decimal(k.declaredVat), decimal(k.declaredVat + k.vatAmount)].join(','));
+      rows.push(
+        [6, c.country, k.year, k.quarter, decimal(k.declaredVat), decimal(k.declaredVat + k.vatAmount)].join(','),
+      );
     }
     if (rows.length === 0) continue;
     lines.push(`1,${c.country}`, ...rows);
   }
-  return { filename: `oss-bop_${report.year}-Q${report.quarter}.csv`, contentType: CSV_TYPE, content: `${lines.join('\n')}\n` };
+  return {
+    filename: `oss-bop_${report.year}-Q${report.quarter}.csv`,
+    contentType: CSV_TYPE,
+    content: `${lines.join('\n')}\n`,
+  };
 }

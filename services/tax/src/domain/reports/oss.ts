@@ -1,5 +1,14 @@
 import { ErrorCode, UnprocessableError } from '@paymesh/core';
-import type { OssConversion, OssCorrection, OssCountry, OssSupply, TaxDecision, TaxReportPeriod, VatOssDetailsReport, VatOssReport } from '@paymesh/contracts';
+import type {
+  OssConversion,
+  OssCorrection,
+  OssCountry,
+  OssSupply,
+  TaxDecision,
+  TaxReportPeriod,
+  VatOssDetailsReport,
+  VatOssReport,
+} from '@paymesh/contracts';
 import type { EurConverter } from './eur';
 import { compareQuarters, quarterKey, type Quarter } from './period';
 import type { LineGroup } from './query';
@@ -29,7 +38,10 @@ export interface OssCorrectionItem {
 export interface OssInput {
   quarter: Quarter;
   period: TaxReportPeriod;
-  echo: Omit<VatOssReport, 'eurRates' | 'year' | 'quarter' | 'memberStateOfIdentification' | 'vatId' | 'countries' | 'totals' | 'excluded'>;
+  echo: Omit<
+    VatOssReport,
+    'eurRates' | 'year' | 'quarter' | 'memberStateOfIdentification' | 'vatId' | 'countries' | 'totals' | 'excluded'
+  >;
   settings: { homeCountry: string | null; vatId: string | null };
   /** Lines of the quarter's sales and of corrections of sales of the same quarter. */
   lines: LineGroup[];
@@ -43,9 +55,11 @@ export interface OssInput {
 /** Greece files as EL in VAT matters. */
 export const vatCountry = (cc: string): string => (cc === 'GR' ? 'EL' : cc);
 
-export const supplyTypeOf = (itemType: string): 'GOODS' | 'SERVICES' => (itemType === 'goods' || itemType === 'shipping' ? 'GOODS' : 'SERVICES');
+export const supplyTypeOf = (itemType: string): 'GOODS' | 'SERVICES' =>
+  itemType === 'goods' || itemType === 'shipping' ? 'GOODS' : 'SERVICES';
 /** Standard rates (and lines from before the ledger kept the rate type) are STANDARD; reduced, super-reduced and zero rates REDUCED. */
-export const ossRateTypeOf = (rateType: string | null): 'STANDARD' | 'REDUCED' => (rateType === null || rateType === 'standard' ? 'STANDARD' : 'REDUCED');
+export const ossRateTypeOf = (rateType: string | null): 'STANDARD' | 'REDUCED' =>
+  rateType === null || rateType === 'standard' ? 'STANDARD' : 'REDUCED';
 
 export const declaredKey = (country: string, q: Quarter): string => `${country}|${quarterKey(q)}`;
 
@@ -53,10 +67,13 @@ function cents(eur: EurConverter, currency: string, amount: number): number {
   const c = eur.cents(currency, amount);
   if (c === null) {
     const gap = eur.missing(currency);
-    throw new UnprocessableError(`eurRates: no EUR rate for ${currency}: ${gap.message}; the OSS return is made out in EUR, so give the rate to file with as eurRates=${currency}:<units per EUR>`, {
-      code: ErrorCode.TAX_REPORT_EUR_RATE_MISSING,
-      field: 'eurRates',
-    });
+    throw new UnprocessableError(
+      `eurRates: no EUR rate for ${currency}: ${gap.message}; the OSS return is made out in EUR, so give the rate to file with as eurRates=${currency}:<units per EUR>`,
+      {
+        code: ErrorCode.TAX_REPORT_EUR_RATE_MISSING,
+        field: 'eurRates',
+      },
+    );
   }
   return c;
 }
@@ -70,10 +87,28 @@ function conversion(eur: EurConverter, currency: string, net: number, tax: numbe
 
 /** OSS lines of the quarter summed per country, supply type, rate type, rate and currency. */
 export function ossLineRows(lines: LineGroup[]) {
-  const rows = new Map<string, { country: string; supplyType: 'GOODS' | 'SERVICES'; rateType: 'STANDARD' | 'REDUCED'; vatRate: number; currency: string; net: number; tax: number; lines: number }>();
+  const rows = new Map<
+    string,
+    {
+      country: string;
+      supplyType: 'GOODS' | 'SERVICES';
+      rateType: 'STANDARD' | 'REDUCED';
+      vatRate: number;
+      currency: string;
+      net: number;
+      tax: number;
+      lines: number;
+    }
+  >();
   for (const g of lines) {
     if (g.decision !== OSS_DECISION || g.taxCountry === null) continue;
-    const row = { country: vatCountry(g.taxCountry), supplyType: supplyTypeOf(g.itemType), rateType: ossRateTypeOf(g.rateType), vatRate: g.taxRate, currency: g.currency };
+    const row = {
+      country: vatCountry(g.taxCountry),
+      supplyType: supplyTypeOf(g.itemType),
+      rateType: ossRateTypeOf(g.rateType),
+      vatRate: g.taxRate,
+      currency: g.currency,
+    };
     const k = Object.values(row).join('|');
     const seen = rows.get(k) ?? { ...row, net: 0, tax: 0, lines: 0 };
     seen.net += g.net;
@@ -88,14 +123,30 @@ export function buildVatOss(input: OssInput): VatOssReport {
   const countries = new Map<string, OssCountry>();
   const country = (cc: string): OssCountry => {
     let c = countries.get(cc);
-    if (!c) countries.set(cc, (c = { country: cc, supplies: [], corrections: [], vatTotal: 0, correctionsTotal: 0, balance: 0 }));
+    if (!c)
+      countries.set(
+        cc,
+        (c = { country: cc, supplies: [], corrections: [], vatTotal: 0, correctionsTotal: 0, balance: 0 }),
+      );
     return c;
   };
 
   for (const r of ossLineRows(input.lines)) {
     const c = country(r.country);
-    let supply: OssSupply | undefined = c.supplies.find((s) => s.supplyType === r.supplyType && s.rateType === r.rateType && s.vatRate === r.vatRate);
-    if (!supply) c.supplies.push((supply = { supplyType: r.supplyType, rateType: r.rateType, vatRate: r.vatRate, taxableAmount: 0, vatAmount: 0, conversions: [] }));
+    let supply: OssSupply | undefined = c.supplies.find(
+      (s) => s.supplyType === r.supplyType && s.rateType === r.rateType && s.vatRate === r.vatRate,
+    );
+    if (!supply)
+      c.supplies.push(
+        (supply = {
+          supplyType: r.supplyType,
+          rateType: r.rateType,
+          vatRate: r.vatRate,
+          taxableAmount: 0,
+          vatAmount: 0,
+          conversions: [],
+        }),
+      );
     const conv = conversion(input.eur, r.currency, r.net, r.tax);
     supply.conversions.push(conv);
     supply.taxableAmount += conv.eurNet;
@@ -105,20 +156,35 @@ export function buildVatOss(input: OssInput): VatOssReport {
   const corrections = new Map<string, { country: string; period: Quarter; conversions: Map<string, number> }>();
   for (const item of input.corrections) {
     const k = declaredKey(item.country, item.period);
-    const seen = corrections.get(k) ?? { country: item.country, period: item.period, conversions: new Map<string, number>() };
+    const seen = corrections.get(k) ?? {
+      country: item.country,
+      period: item.period,
+      conversions: new Map<string, number>(),
+    };
     seen.conversions.set(item.currency, (seen.conversions.get(item.currency) ?? 0) + item.tax);
     corrections.set(k, seen);
   }
   for (const [k, corr] of corrections) {
-    const conversions = [...corr.conversions].sort(([a], [b]) => a.localeCompare(b)).map(([currency, tax]) => conversion(input.eur, currency, 0, tax));
+    const conversions = [...corr.conversions]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([currency, tax]) => conversion(input.eur, currency, 0, tax));
     const vatAmount = conversions.reduce((s, c) => s + c.eurTax, 0);
-    const entry: OssCorrection = { year: corr.period.year, quarter: corr.period.quarter, vatAmount, declaredVat: input.declared.get(k) ?? 0, conversions };
+    const entry: OssCorrection = {
+      year: corr.period.year,
+      quarter: corr.period.quarter,
+      vatAmount,
+      declaredVat: input.declared.get(k) ?? 0,
+      conversions,
+    };
     country(corr.country).corrections.push(entry);
   }
 
   const sorted = [...countries.values()].sort((a, b) => a.country.localeCompare(b.country));
   for (const c of sorted) {
-    c.supplies.sort((a, b) => a.supplyType.localeCompare(b.supplyType) || b.vatRate - a.vatRate || a.rateType.localeCompare(b.rateType));
+    c.supplies.sort(
+      (a, b) =>
+        a.supplyType.localeCompare(b.supplyType) || b.vatRate - a.vatRate || a.rateType.localeCompare(b.rateType),
+    );
     for (const s of c.supplies) s.conversions.sort((a, b) => a.currency.localeCompare(b.currency));
     c.corrections.sort((a, b) => compareQuarters(a, b));
     c.vatTotal = c.supplies.reduce((s, x) => s + x.vatAmount, 0);
@@ -126,11 +192,20 @@ export function buildVatOss(input: OssInput): VatOssReport {
     c.balance = c.vatTotal + c.correctionsTotal;
   }
 
-  const excluded = new Map<string, { decision: TaxDecision; currency: string; net: number; tax: number; lines: number }>();
+  const excluded = new Map<
+    string,
+    { decision: TaxDecision; currency: string; net: number; tax: number; lines: number }
+  >();
   for (const g of input.lines) {
     if (g.decision === OSS_DECISION && g.taxCountry !== null) continue;
     const k = `${g.decision}|${g.currency}`;
-    const e = excluded.get(k) ?? { decision: g.decision as TaxDecision, currency: g.currency, net: 0, tax: 0, lines: 0 };
+    const e = excluded.get(k) ?? {
+      decision: g.decision as TaxDecision,
+      currency: g.currency,
+      net: 0,
+      tax: 0,
+      lines: 0,
+    };
     e.net += g.net;
     e.tax += g.tax;
     e.lines += g.lines;
@@ -151,7 +226,9 @@ export function buildVatOss(input: OssInput): VatOssReport {
       correctionsTotal: sorted.reduce((s, c) => s + c.correctionsTotal, 0),
       balance: sorted.reduce((s, c) => s + c.balance, 0),
     },
-    excluded: [...excluded.values()].sort((a, b) => a.decision.localeCompare(b.decision) || a.currency.localeCompare(b.currency)),
+    excluded: [...excluded.values()].sort(
+      (a, b) => a.decision.localeCompare(b.decision) || a.currency.localeCompare(b.currency),
+    ),
   };
 }
 
@@ -159,7 +236,13 @@ export function buildVatOss(input: OssInput): VatOssReport {
 export function buildVatOssDetails(input: OssInput): VatOssDetailsReport {
   const data = ossLineRows(input.lines)
     .map((r) => ({ ...r, eur: input.eur.amounts(r.currency, r) }))
-    .sort((a, b) => a.country.localeCompare(b.country) || a.supplyType.localeCompare(b.supplyType) || b.vatRate - a.vatRate || a.currency.localeCompare(b.currency));
+    .sort(
+      (a, b) =>
+        a.country.localeCompare(b.country) ||
+        a.supplyType.localeCompare(b.supplyType) ||
+        b.vatRate - a.vatRate ||
+        a.currency.localeCompare(b.currency),
+    );
   const corrections = input.corrections
     .map((c) => ({
       recordId: c.recordId,
@@ -171,6 +254,19 @@ export function buildVatOssDetails(input: OssInput): VatOssDetailsReport {
       tax: c.tax,
       eurTax: input.eur.cents(c.currency, c.tax),
     }))
-    .sort((a, b) => a.country.localeCompare(b.country) || a.year - b.year || a.quarter - b.quarter || a.recordId.localeCompare(b.recordId));
-  return { ...input.echo, ...input.eur.summary(), year: input.quarter.year, quarter: input.quarter.quarter, data, corrections };
+    .sort(
+      (a, b) =>
+        a.country.localeCompare(b.country) ||
+        a.year - b.year ||
+        a.quarter - b.quarter ||
+        a.recordId.localeCompare(b.recordId),
+    );
+  return {
+    ...input.echo,
+    ...input.eur.summary(),
+    year: input.quarter.year,
+    quarter: input.quarter.quarter,
+    data,
+    corrections,
+  };
 }

@@ -15,7 +15,8 @@ const invalid = (field: string, message: string) => new ValidationError(`${field
 
 function day(value: string, field: string): DateTime {
   const d = DateTime.fromISO(value, { zone: 'UTC' });
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || !d.isValid || d.toISODate() !== value) throw invalid(field, `"${value}" is not a valid date YYYY-MM-DD`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || !d.isValid || d.toISODate() !== value)
+    throw invalid(field, `"${value}" is not a valid date YYYY-MM-DD`);
   return d;
 }
 
@@ -29,7 +30,8 @@ export function periodOf(startDate: string, endDate: string, timezone: string): 
   const start = day(startDate, 'startDate');
   const end = day(endDate, 'endDate');
   if (start > end) throw invalid('startDate', 'must not be after endDate');
-  if (end.diff(start, 'days').days + 1 > MAX_PERIOD_DAYS) throw invalid('endDate', `a report covers at most ${MAX_PERIOD_DAYS} days`);
+  if (end.diff(start, 'days').days + 1 > MAX_PERIOD_DAYS)
+    throw invalid('endDate', `a report covers at most ${MAX_PERIOD_DAYS} days`);
   const startAt = DateTime.fromISO(startDate, { zone: timezone }).startOf('day').toUTC().toISO();
   const endAt = DateTime.fromISO(endDate, { zone: timezone }).plus({ days: 1 }).startOf('day').toUTC().toISO();
   if (!startAt || !endAt) throw invalid('timezone', 'the period cannot be placed in this zone');
@@ -70,4 +72,5 @@ export function daysBetween(from: string, to: string): string[] {
   return out;
 }
 
-export const shiftDay = (isoDay: string, days: number): string => DateTime.fromISO(isoDay, { zone: 'UTC' }).plus({ days }).toISODate()!;
+export const shiftDay = (isoDay: string, days: number): string =>
+  DateTime.fromISO(isoDay, { zone: 'UTC' }).plus({ days }).toISODate()!;

@@ -32,9 +32,12 @@ function sourceFilter(source: TaxReportSource): Filter {
  * the first or last day.
  */
 function timeSlices(period: TaxReportPeriod): Filter[] {
-  const inner = period.startDate < period.endDate ? daysBetween(shiftDay(period.startDate, 1), shiftDay(period.endDate, -1)) : [];
+  const inner =
+    period.startDate < period.endDate ? daysBetween(shiftDay(period.startDate, 1), shiftDay(period.endDate, -1)) : [];
   const innerSet = new Set(inner);
-  const edgeUtcDays = [...new Set([shiftDay(period.startDate, -1), period.startDate, period.endDate, shiftDay(period.endDate, 1)])].filter((d) => !innerSet.has(d));
+  const edgeUtcDays = [
+    ...new Set([shiftDay(period.startDate, -1), period.startDate, period.endDate, shiftDay(period.endDate, 1)]),
+  ].filter((d) => !innerSet.has(d));
   const edgeDays = [...new Set([period.startDate, period.endDate])];
   return [
     ...(inner.length ? [{ taxPointDate: { $in: inner } }] : []),
@@ -66,7 +69,16 @@ export const COUNTRY_SPEC: AggregateSpec = {
 /** Ledger lines grouped by everything a line report shows. */
 export const LINE_SPEC: AggregateSpec = {
   unwind: 'lines',
-  groupBy: ['lines.taxCountry', 'buyer.country', 'currency', 'lines.taxRate', 'lines.taxRateCode', 'lines.rateType', 'lines.decision', 'lines.itemType'],
+  groupBy: [
+    'lines.taxCountry',
+    'buyer.country',
+    'currency',
+    'lines.taxRate',
+    'lines.taxRateCode',
+    'lines.rateType',
+    'lines.decision',
+    'lines.itemType',
+  ],
   sum: ['lines.net', 'lines.tax'],
 };
 
