@@ -13,6 +13,7 @@ describe('cost counters', () => {
     const counters: CostCounters = {
       store: { statements: 3, rowsWritten: 1 },
       grpc: { callsMade: 2, callsServed: 1, callsInFlight: 0, byMethod: {} },
+      grpcServing: 0,
       bus: { published: 1, duplicates: 0, consumed: 1, acked: 1, naked: 0, terminated: 0, handling: 0, bySubject: {} },
       relay: { published: 1, busy: false },
       background: 0,

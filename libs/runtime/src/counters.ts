@@ -1,6 +1,6 @@
 import type { Bus, BusStats, OutboxRelay } from '@paymesh/bus';
 import { backgroundInFlight, type Logger } from '@paymesh/core';
-import { grpcStats, type GrpcStats } from '@paymesh/grpc';
+import { grpcCallsServing, grpcStats, type GrpcStats } from '@paymesh/grpc';
 import type { DocumentStore, StoreStats } from '@paymesh/store';
 
 /**
@@ -10,6 +10,8 @@ import type { DocumentStore, StoreStats } from '@paymesh/store';
 export interface CostCounters {
   store: StoreStats;
   grpc: GrpcStats;
+  /** Inbound gRPC calls being answered now. */
+  grpcServing: number;
   bus: BusStats;
   relay: { published: number; busy: boolean };
   /** Background tasks running now (`trackBackground` of @paymesh/core: work-loop passes, deliveries, cleanups). */
@@ -22,6 +24,7 @@ export function costCounters(infra: { store: DocumentStore; bus: Bus; relay: Out
   return {
     store: infra.store.stats(),
     grpc: grpcStats(),
+    grpcServing: grpcCallsServing(),
     bus: infra.bus.stats(),
     relay: { published: relay.published, busy: relay.busy },
     background: backgroundInFlight(),
