@@ -30,6 +30,10 @@ export interface TestMeshOptions {
   env?: Record<string, string | undefined>;
   /** Also receives every output line of every process as it arrives. */
   onLine?: (service: string, line: string) => void;
+  /** Processes per backend and gateway (default 1); replica n > 1 is named `<service>#<n>`. */
+  replicas?: number;
+  /** Port where callers reach a service (a balancer in front of its replicas, see support/balancer). */
+  fronts?: Record<string, number>;
 }
 
 /**
@@ -44,6 +48,8 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
   const mesh = await startMesh({
     ephemeralPorts: true,
     logDir,
+    ...(opts.replicas ? { replicas: opts.replicas } : {}),
+    ...(opts.fronts ? { fronts: opts.fronts } : {}),
     env: {
       // Services default to production; the suites opt into the local development settings
       // (published development secrets, IPN to receivers on 127.0.0.1), as tests.
