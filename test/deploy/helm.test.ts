@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import Ajv from 'ajv';
 import { parse } from 'yaml';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
@@ -69,8 +70,43 @@ function listenPort(schema: ConfigSchema): { protocol: 'http' | 'grpc'; port: nu
 const templateText = (file: string) => readFileSync(join(CHART_DIR, 'templates', file), 'utf8');
 const literalKeys = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((m) => m[1]!);
 
+/** Values as Helm merges them: maps merge key by key, anything else is replaced. */
+function mergeValues(base: unknown, over: unknown): unknown {
+  const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isMap(base) || !isMap(over)) return over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = mergeValues(base[k], v);
+  return out;
+}
+
 describe('helm chart values', () => {
   const values = chartValues();
+
+  it('match values.schema.json (which Helm checks at install, upgrade, lint and template), as do the example and CI values', () => {
+    const schema = JSON.parse(readFileSync(join(CHART_DIR, 'values.schema.json'), 'utf8'));
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    const check = (v: unknown) =>
+      validate(v) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+    expect(check(values)).toEqual([]);
+    for (const file of [
+      join(CHART_DIR, 'ci', 'production-values.yaml'),
+      join(ROOT, 'helm', 'examples', 'ha-values.yaml'),
+    ])
+      expect(check(mergeValues(values, parse(readFileSync(file, 'utf8')))), file).toEqual([]);
+    const wrong: [string, unknown][] = [
+      ['a typo in a service name', { services: { 'gateway-admn': { protocol: 'http', port: 8080 } } }],
+      ['an unknown service setting', { services: { tax: { replica: 3 } } }],
+      ['negative replicas', { services: { tax: { replicas: -1 } } }],
+      ['more stream copies than JetStream allows', { config: { busStreamReplicas: 7 } }],
+      ['seconds as a string', { shutdown: { timeoutSeconds: '20' } }],
+      ['autoscaling switched on with a string', { autoscaling: { enabled: 'yes' } }],
+      [
+        'a spread without its key',
+        { topologySpreadConstraints: [{ maxSkew: 1, whenUnsatisfiable: 'ScheduleAnyway' }] },
+      ],
+    ];
+    for (const [what, over] of wrong) expect(check(mergeValues(values, over)), what).not.toEqual([]);
+  });
 
   it('has one services entry per service directory, with the port and protocol the service listens on', async () => {
     expect(Object.keys(values.services).sort()).toEqual([...SERVICE_DIRS].sort());
