@@ -153,7 +153,7 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
       windows[0]!.recoveredAt = completedSince(0)[0] ? completedAt(completedSince(0)[0]!.transactionId) : undefined;
 
       // Sandbox state lives in its memory: what it had not yet delivered when it was killed is gone
-      // with it (see docs/decisions.md). Taken just before the kill.
+      // with it (see docs/adr/0022-fault-suite-test-mesh-fault-suite-test-ts.md). Taken just before the kill.
       let sandboxKill: { snapshotAt: number; providerId: string; undelivered: Set<string> } | undefined;
 
       const services = [...BACKENDS.map(([n]) => n), ...GATEWAYS.map(([n]) => n)];
