@@ -35,6 +35,7 @@ describe('cost counters', () => {
     const counters: CostCounters = {
       store: { statements: 5, rowsWritten: 2 },
       grpc: { callsMade: 0, callsServed: 0, callsInFlight: 0, byMethod: {} },
+      grpcServing: 0,
       bus: { published: 0, duplicates: 0, consumed: 0, acked: 0, naked: 0, terminated: 0, handling: 0, bySubject: {} },
       relay: { published: 0, busy: false },
       background: 0,
