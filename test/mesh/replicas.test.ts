@@ -327,17 +327,20 @@ describe('two replicas of every service', () => {
           problems: [],
         };
         windows.push(w);
-        // Kubernetes: the endpoint leaves the Service (preStop delay) before the signal arrives.
-        balancers.get(service)!.remove(name);
         // A recurring run on both replicas starts at the same moment as the stop.
         pendingRounds.push(runRound(k++));
-        // The signal should land while the replica is working: answering a call, handling an event,
-        // running a background pass, or (a gateway) waiting for a backend on a request's behalf.
+        // The stop should catch the replica working: answering a call or a request, handling an
+        // event, running a background pass, or waiting for a backend.
         const busyAt = Date.now();
         const busy = await eventually(
           async () => {
             const c = (await counters.get(name)!.read(mesh, 2_000)).get(name);
-            return c && (c.grpcServing > 0 || c.grpc.callsInFlight > 0 || c.bus.handling > 0 || c.background > 0)
+            return c &&
+              (c.grpcServing > 0 ||
+                (c.httpInFlight ?? 0) > 0 ||
+                c.grpc.callsInFlight > 0 ||
+                c.bus.handling > 0 ||
+                c.background > 0)
               ? c
               : undefined;
           },
@@ -345,6 +348,10 @@ describe('two replicas of every service', () => {
           20,
         ).catch(() => undefined);
         const busyAfterMs = Date.now() - busyAt;
+        // The endpoint leaves the Service, and the signal follows at once: no preStop delay, so
+        // what was in flight at the removal is still running when SIGTERM comes (harder than the
+        // chart's 5 s, during which it would mostly finish).
+        balancers.get(service)!.remove(name);
         const how = await mesh.terminate(name, GRACE_MS);
         const said = (msg: string) =>
           mesh

@@ -16,12 +16,18 @@ export interface CostCounters {
   relay: { published: number; busy: boolean };
   /** Background tasks running now (`trackBackground` of @paymesh/core: work-loop passes, deliveries, cleanups). */
   background: number;
+  /** HTTP requests a gateway is answering now (gateways only). */
+  httpInFlight?: number;
 }
 
 /** This process's counters now. */
-export function costCounters(infra: { store: DocumentStore; bus: Bus; relay: OutboxRelay }): CostCounters {
+export function costCounters(
+  infra: { store: DocumentStore; bus: Bus; relay: OutboxRelay },
+  httpInFlight?: () => number,
+): CostCounters {
   const relay = infra.relay.health();
   return {
+    ...(httpInFlight ? { httpInFlight: httpInFlight() } : {}),
     store: infra.store.stats(),
     grpc: grpcStats(),
     grpcServing: grpcCallsServing(),

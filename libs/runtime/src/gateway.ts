@@ -99,6 +99,7 @@ export async function runGateway<C extends GatewayConfig>(opts: GatewayOptions<C
     logger,
     healthChecks: () => [stoppingCheck, ...meshHealthChecks(infra, config)],
   });
+  infra.countHttpInFlight(() => app.httpDrain.inFlight);
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ url: `http://${config.HOST}:${config.PORT}/api/v1` }, `${opts.name} ready`);
 
