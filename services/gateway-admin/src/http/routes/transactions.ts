@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UnprocessableError } from '@paymesh/core';
 import type { checkoutPayments, notificationsIpn } from '@paymesh/proto';
 import {
   currencyCode,
@@ -13,6 +14,7 @@ import {
 } from '@paymesh/http';
 import type { AdminDeps } from '../../app/deps';
 import {
+  ipnDelivery,
   transactionDeleted as deleted,
   transactionDetail,
   transactionPage,
@@ -21,6 +23,8 @@ import {
 import { resource } from '../route-table';
 import { chargebackUpdateBody, transactionTaxView } from '@paymesh/contracts';
 import { actorOf } from './billing-rpc';
+import type { Principal } from '../../domain/principal';
+import { USERS, type UserDoc } from '../../store/collections';
 import { shippingAddressView } from './checkouts';
 import { idParams, objectId, rpc } from './common';
 import { listValues, multiParam, parseDateRange, parseObjectIds, parseStatuses } from './list-query';
@@ -160,6 +164,7 @@ function deliveryView(d: notificationsIpn.IpnDelivery) {
       httpStatus: a.httpStatus || null,
       error: orNull(a.error),
       durationMs: a.durationMs,
+      requestedBy: orNull(a.requestedBy),
     })),
     lastHttpStatus: d.lastHttpStatus || null,
     lastError: orNull(d.lastError),
@@ -196,6 +201,12 @@ async function ipnOf(deps: AdminDeps, organizationId: string, transactionId: str
     );
     return null;
   }
+}
+
+/** Who asks, as the IPN attempt log shows it: a dashboard user's e-mail address, else the key. */
+async function requesterOf(deps: AdminDeps, p: Principal): Promise<string> {
+  if (p.kind === 'user') return (await deps.store.collection<UserDoc>(USERS).get(p.userId))?.email ?? actorOf(p);
+  return actorOf(p);
 }
 
 /** Transactions: scope `transaction:<action>` and role from the method. */
@@ -252,6 +263,46 @@ export const transactionRoutes = [
         },
       );
       return { ...transactionView(t), statusHistory: historyView(t), ipn: await ipnOf(deps, org.organizationId, t.id) };
+    },
+  }),
+  transactions({
+    method: 'POST',
+    path: '/transactions/:id/ipn/redeliver',
+    operationId: 'redeliverTransactionIpn',
+    action: 'execute',
+    status: 202,
+    response: ipnDelivery,
+    errors: [409, 422],
+    summary:
+      "Send the transaction's current status to its ipnUrl again: a new round of up to three signed attempts (fresh timestamp and signature each), shown in the delivery's attempts with who asked; 409 while an IPN of the transaction is still being delivered, 422 without an ipnUrl",
+    params: idParams,
+    async handler({ deps, org, params, principal }) {
+      const t = await rpc(
+        deps,
+        'checkout',
+        deps.clients.checkoutPayments,
+        deps.clients.checkoutPayments.getTransaction,
+        { organizationId: org.organizationId, testMode: org.mode === 'test', id: params.id },
+      );
+      if (!t.ipnUrl) throw new UnprocessableError('the transaction has no ipnUrl: there is nowhere to send an IPN');
+      const res = await rpc(
+        deps,
+        'notifications-ipn',
+        deps.clients.notificationsIpn,
+        deps.clients.notificationsIpn.redeliverIpn,
+        {
+          organizationId: org.organizationId,
+          siteId: t.siteId,
+          transactionId: t.id,
+          testMode: t.testMode,
+          status: t.status,
+          externalReference: t.externalReference,
+          ipnUrl: t.ipnUrl,
+          requestedBy: await requesterOf(deps, principal),
+        },
+      );
+      if (!res.delivery) throw new Error('notifications-ipn answered no delivery');
+      return deliveryView(res.delivery);
     },
   }),
   transactions({
