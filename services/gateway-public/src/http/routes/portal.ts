@@ -35,7 +35,7 @@ export const PORTAL_AUTH_PATH = '/api/v1/portal/auth';
 
 const email = emailSchema.transform((e) => e.toLowerCase());
 /**
- * The portal's scope: one organization and data mode (see docs/decisions.md). The spec's bodies
+ * The portal's scope: one organization and data mode (see docs/adr/0051-buyer-portal-session-scope-sign-in-magic-links-and-what-a.md). The spec's bodies
  * name only the e-mail (and code); without `organizationId` the organization comes from the portal
  * page's address or host (portal/tenant.ts).
  */
