@@ -144,6 +144,55 @@ describe('merchant dashboard in Chromium', () => {
     await noSeriousViolations(admin, 'overview');
   });
 
+  it('a checkout created in the dashboard is paid on the hosted page and shows on the overview and in the payments', async () => {
+    await admin.goto(`${dashboard}checkouts`);
+    await heading(admin, 'Checkouts');
+    await admin.type('#co-amount', '19.90');
+    await admin.type('#co-item', 'T-shirt');
+    await admin.type('#co-reference', 'order-hosted');
+    await admin.type('#co-returnUrl', `${receiverUrl}/thanks/{transactionId}`);
+    await admin.type('#co-ipnUrl', `${receiverUrl}/ipn/order-hosted`);
+    await admin.click('#create-checkout button[type="submit"]');
+    await admin.waitForSelector('[data-testid="payment-url"]');
+    const paymentUrl = await innerText(admin, '[data-testid="payment-url"]');
+    expect(paymentUrl).toMatch(/\/c\/cs_/);
+    await noSeriousViolations(admin, 'checkout-created');
+
+    const buyer = await browser.page({ width: 1024, height: 900 });
+    await buyer.goto(paymentUrl, { waitUntil: 'domcontentloaded' });
+    await buyer.waitForSelector('#pay-form:not([hidden])');
+    await buyer.type('#name', 'Hosted Buyer');
+    await buyer.type('#email', 'hosted@example.com');
+    await buyer.type('#line1', 'Hauptstr. 1');
+    await buyer.type('#postalCode', '10115');
+    await buyer.type('#city', 'Berlin');
+    await buyer.select('#country', 'DE');
+    await buyer.click('input[name="provider"][value="provider_a"]');
+    await Promise.all([buyer.waitForNavigation({ waitUntil: 'domcontentloaded' }), buyer.click('#pay-button')]);
+    await Promise.all([buyer.waitForNavigation({ waitUntil: 'domcontentloaded' }), buyer.click('button.pay')]);
+    const landed = await eventually(
+      () => (buyer.url().startsWith(`${receiverUrl}/thanks/`) ? buyer.url() : undefined),
+      30_000,
+    );
+    const id = landed.slice(`${receiverUrl}/thanks/`.length);
+    await buyer.close();
+    const paid = (await adminApi('GET', `/transactions/${id}`)).body;
+    expect(paid.status).toBe(1);
+
+    await admin.goto(dashboard);
+    await admin.waitForSelector('[data-testid="gross-EUR"]');
+    expect(await innerText(admin, '[data-testid="gross-EUR"]')).toBe(eur(3490 + paid.amount));
+    expect(await innerText(admin, '#recent')).toContain('order-hosted');
+    // Usable from 768 px wide.
+    await admin.setViewport({ width: 768, height: 1000 });
+    await noSeriousViolations(admin, 'overview-768');
+    await admin.setViewport({ width: 1280, height: 900 });
+    await admin.goto(`${dashboard}payments/${id}`);
+    await admin.waitForSelector('[data-testid="ipn-attempts"] tbody tr');
+    expect(await innerText(admin, '#billing')).toContain('Hosted Buyer');
+    expect(await innerText(admin, '#summary')).toContain('provider_a');
+  });
+
   it('a payment page shows its IPN attempts, and "Send IPN again" makes the receiver get a second correctly signed IPN', async () => {
     const id = await manualPayment(4990, { paid: true, ipn: true, reference: 'order-ipn' });
     await eventually(() => receiver.at('/ipn/order-ipn').length === 1, 20_000);
@@ -190,7 +239,7 @@ describe('merchant dashboard in Chromium', () => {
     }
     expect(refused).toBe(1);
     expect(await innerText(admin, '[data-testid="transactions"]')).toContain('order-ipn');
-    expect(await innerText(admin, '.pager')).toContain('(4');
+    expect(await innerText(admin, '.pager')).toContain('(5');
     await noSeriousViolations(admin, 'payments');
     for (const [path, title, name] of [
       ['checkouts', 'Checkouts', 'checkouts'],

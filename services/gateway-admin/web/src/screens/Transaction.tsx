@@ -18,7 +18,7 @@ export function Transaction({ id }: { id: string }) {
     queryKey: key,
     queryFn: async () => must(await api.GET('/api/v1/transactions/{id}', { params: { path: { id } } })),
     // While an IPN is on its way, its attempts are followed as they happen.
-    refetchInterval: (q) => (q.state.data?.ipn?.deliveries.some((d) => d.state === 'pending') ? 1000 : false),
+    refetchInterval: (q) => (q.state.data?.ipn?.deliveries.some((d) => d.state === 'pending') ? 2000 : false),
   });
   const tax = useQuery({
     queryKey: [organization.id, 'transaction', id, 'tax'],
