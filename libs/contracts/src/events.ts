@@ -153,6 +153,14 @@ export const transactionStatusChanged = z.object({
 export type TransactionStatusChanged = z.infer<typeof transactionStatusChanged>;
 
 /**
+ * `checkout.transaction.status_changed` without its tax snapshot (`tax`, `taxInput`): for consumers
+ * that do not use the tax. The snapshot is most of the event, and validating it cost every such
+ * consumer CPU on every payment; parsing with this schema drops it unchecked.
+ */
+export const transactionStatusChangedBrief = transactionStatusChanged.omit({ tax: true, taxInput: true });
+export type TransactionStatusChangedBrief = z.infer<typeof transactionStatusChangedBrief>;
+
+/**
  * A provider reported a payment outcome through an authentic webhook (or a fetch that settled an
  * indeterminate result). checkout applies it through the transaction state machine.
  */

@@ -67,15 +67,17 @@ export class PgListener {
     c.on('notification', (msg) => {
       for (const h of this.channels.get(msg.channel) ?? []) h.onMessage(msg.payload ?? '');
     });
-    c.on('error', (err) => {
+    const lost = (err?: Error) => {
+      if (this.client !== c) return;
       this.opts.logger?.warn({ err }, 'listen connection lost; re-opening');
       void c.end().catch(() => undefined);
-      if (this.client === c) {
-        this.client = undefined;
-        this.each((h) => h.onDown?.());
-      }
+      this.client = undefined;
+      this.each((h) => h.onDown?.());
       this.reopen();
-    });
+    };
+    c.on('error', lost);
+    // A connection the server closed without an error is lost too (not when this listener closed it).
+    c.on('end', () => lost());
     await c.connect();
     for (const channel of this.channels.keys()) await c.query(`LISTEN ${ident(channel)}`);
     this.client = c;

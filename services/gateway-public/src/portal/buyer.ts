@@ -1,11 +1,10 @@
+import type { TenantKey } from '@paymesh/core';
 import type { billing } from '@paymesh/proto';
 import { rpc } from '../clients';
 import type { PortalDeps } from './deps';
 
-export interface Tenant {
-  organizationId: string;
-  mode: 'live' | 'test';
-}
+/** One organization in one data mode (the shared tenant key). */
+export type Tenant = TenantKey;
 
 /** The organization's portal switches (billing). */
 export async function orgPortalSettings(deps: PortalDeps, t: Tenant): Promise<billing.PortalSettings> {

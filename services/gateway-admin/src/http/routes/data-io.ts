@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { Transform } from 'node:stream';
 import { z } from 'zod';
-import { currentRequestId, ErrorCode, ValidationError } from '@paymesh/core';
+import { currentRequestId, ErrorCode, ValidationError, toWire } from '@paymesh/core';
 import {
   DATA_EXPORT_ENTITIES,
   DATA_IMPORT_ENTITIES,
@@ -59,8 +59,7 @@ async function pass(
   const client = deps.clients.billing;
   function* messages(): Generator<billing.DataImportChunk> {
     const header: billing.BillingJsonRequest = {
-      organizationId: org.organizationId,
-      testMode: org.mode === 'test',
+      ...toWire(org),
       id: '',
       bodyJson: JSON.stringify({ entityType, dryRun, digest }),
       actor: actorOf(principal),
@@ -105,8 +104,7 @@ function rejected(report: DataImportReport): ErrorAnswer {
 async function exportStream(deps: AdminDeps, org: OrgScope, body: unknown) {
   const client = deps.clients.billing;
   const req: billing.BillingJsonRequest = {
-    organizationId: org.organizationId,
-    testMode: org.mode === 'test',
+    ...toWire(org),
     id: '',
     bodyJson: JSON.stringify(body),
     actor: '',

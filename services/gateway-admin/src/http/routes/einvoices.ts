@@ -1,3 +1,4 @@
+import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import { EINVOICE_FORMATS, einvoiceReportList, type EInvoiceFormat } from '@paymesh/contracts';
 import { call } from '@paymesh/grpc';
@@ -29,8 +30,7 @@ async function einvoiceFile(
 ): Promise<FileAnswer> {
   const client = deps.clients.billing;
   const req: JsonRpcRequest = {
-    organizationId: org.organizationId,
-    testMode: org.mode === 'test',
+    ...toWire(org),
     id,
     bodyJson: JSON.stringify(body),
     actor: '',

@@ -1,3 +1,4 @@
+import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import { UnprocessableError } from '@paymesh/core';
 import type { checkoutPayments, notificationsIpn } from '@paymesh/proto';
@@ -228,8 +229,7 @@ export const transactionRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.listTransactions,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           statuses: parseStatuses(listValues(query['statuses[]'], query.statuses)),
           currency: query.currency ?? '',
           createdFrom: range.createdFrom,
@@ -257,8 +257,7 @@ export const transactionRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.getTransaction,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           id: params.id,
         },
       );
@@ -322,8 +321,7 @@ export const transactionRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.updateTransaction,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           id: params.id,
           metadata: body.metadata ? { entries: body.metadata } : undefined,
           notes: body.notes === undefined ? undefined : (body.notes ?? ''),
@@ -345,8 +343,7 @@ export const transactionRoutes = [
     params: idParams,
     async handler({ deps, org, params }) {
       return rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.deleteTransaction, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         id: params.id,
       });
     },
@@ -366,8 +363,7 @@ export const transactionRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.createManualTransaction,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           siteId: body.siteId,
           amount: body.amount,
           currency: body.currency,
@@ -403,8 +399,7 @@ export const transactionRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.resolveChargeback,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           id: params.id,
           chargebackId: params.chargebackId,
           status: body.status,
@@ -430,8 +425,7 @@ export const transactionRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.getTransactionTax,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           id: params.id,
         },
       );
@@ -456,8 +450,7 @@ export const transactionRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.recalculateTransactionTax,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           id: params.id,
           recheckVatId: body.recheckVatId,
         },
