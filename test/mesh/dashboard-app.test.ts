@@ -267,6 +267,14 @@ describe('merchant dashboard in Chromium', () => {
     expect(await innerText(admin, '[data-testid="api-keys"]')).toContain('shop backend');
     expect(await admin.$('[data-testid="api-key-secret"]')).toBeNull();
     expect(await admin.evaluate('document.body.innerHTML')).not.toContain(token.split('.')[1]);
+
+    // The site's IPN signing secret is rotated here and shown once; the provider records are listed.
+    expect(await innerText(admin, '#providers')).toContain('provider_a');
+    await admin.click('#sites tbody button');
+    await admin.waitForSelector('[data-testid="signing-secret"]');
+    const rotated = await innerText(admin, '[data-testid="signing-secret"]');
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(boot.webhookSigningSecret);
   });
 
   it('an Admin invites a Viewer, who signs in with the link and sees no write action', async () => {

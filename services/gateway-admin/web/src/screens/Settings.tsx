@@ -58,9 +58,144 @@ export function Settings() {
           ]}
         />
       </Section>
+      <Sites />
+      <Providers />
       <Members />
       {can(role, 'admin') && <ApiKeys />}
     </>
+  );
+}
+
+function Sites() {
+  const { t } = useI18n();
+  const { organization, role } = useMember();
+  const queries = useQueryClient();
+  const key = [organization.id, 'sites'];
+  const list = useQuery({
+    queryKey: key,
+    queryFn: async () => must(await api.GET('/api/v1/sites', { params: { query: { limit: 100 } } })),
+  });
+  /** The new signing secret: shown once. */
+  const [secret, setSecret] = useState<{ site: string; secret: string } | null>(null);
+  const rotate = useMutation({
+    mutationFn: async (id: string) =>
+      must(await api.POST('/api/v1/sites/{id}/webhook-secret/regenerate', { params: { path: { id } } })),
+    onSuccess: (site) => {
+      setSecret(site.webhookSigningSecret ? { site: site.name, secret: site.webhookSigningSecret } : null);
+      void queries.invalidateQueries({ queryKey: key });
+    },
+  });
+  return (
+    <Section title={t('settings.sites')} id="sites">
+      {list.isPending && <Loading />}
+      {list.isError && <ErrorNote error={list.error} />}
+      {rotate.isError && <ErrorNote error={rotate.error} />}
+      {secret && (
+        <div role="status" className="notice warning">
+          <p>{t('settings.secretRotated', { site: secret.site })}</p>
+          <p>
+            <code data-testid="signing-secret">{secret.secret}</code> <CopyButton text={secret.secret} />
+          </p>
+        </div>
+      )}
+      {list.data && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('settings.name')}</th>
+                <th scope="col">URL</th>
+                <th scope="col">{t('settings.domains')}</th>
+                <th scope="col">{t('settings.signingSecret')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.items.map((site) => (
+                <tr key={site.id}>
+                  <td>{site.name}</td>
+                  <td>{site.url}</td>
+                  <td>{site.frontendDomains.join(', ') || '—'}</td>
+                  <td>
+                    <code>{site.webhookSigningSecretHint}</code>{' '}
+                    {can(role, 'write') && (
+                      <button type="button" className="secondary" onClick={() => rotate.mutate(site.id)}>
+                        {t('settings.rotateSecret')}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Section>
+  );
+}
+
+function Providers() {
+  const { t } = useI18n();
+  const { organization, role } = useMember();
+  const queries = useQueryClient();
+  const key = [organization.id, 'providers'];
+  const list = useQuery({
+    queryKey: key,
+    queryFn: async () => must(await api.GET('/api/v1/providers')),
+  });
+  const toggle = useMutation({
+    mutationFn: async (v: { id: string; enabled: boolean }) =>
+      must(
+        await api.PUT('/api/v1/providers/{id}/toggle', {
+          params: { path: { id: v.id } },
+          body: { enabled: v.enabled },
+        }),
+      ),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: key }),
+  });
+  return (
+    <Section title={t('settings.providers')} id="providers">
+      {list.isPending && <Loading />}
+      {list.isError && <ErrorNote error={list.error} />}
+      {toggle.isError && <ErrorNote error={toggle.error} />}
+      {list.data && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('settings.name')}</th>
+                <th scope="col">{t('payments.provider')}</th>
+                <th scope="col">{t('settings.keyStatus')}</th>
+                {can(role, 'admin') && (
+                  <th scope="col">
+                    <span className="sr-only">{t('settings.actions')}</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.items.map((p) => (
+                <tr key={p.id}>
+                  <td>{p.name}</td>
+                  <td>{p.type}</td>
+                  <td>{p.enabled ? t('settings.enabled') : t('settings.disabled')}</td>
+                  {can(role, 'admin') && (
+                    <td>
+                      <button
+                        type="button"
+                        className="secondary"
+                        onClick={() => toggle.mutate({ id: p.id, enabled: !p.enabled })}
+                      >
+                        {p.enabled ? t('settings.disable') : t('settings.enable')}
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Section>
   );
 }
 

@@ -7,6 +7,69 @@ import { isMessageKey, useI18n } from '../i18n';
 import { can } from '../session';
 import { ErrorNote, Facts, Loading, Section, StatusBadge, useMember, useOrgTimeZone } from '../ui';
 
+const DECISIONS = ['under_review', 'won', 'lost', 'accepted'] as const;
+
+/** An Admin decides an open dispute by hand (the spec's rules: lost/accepted credit and hold, won restores the payment). */
+function DecideChargeback({
+  transactionId,
+  chargebackId,
+  onDone,
+}: {
+  transactionId: string;
+  chargebackId: string;
+  onDone: () => void;
+}) {
+  const { t } = useI18n();
+  const [status, setStatus] = useState<(typeof DECISIONS)[number]>('won');
+  const [reason, setReason] = useState('');
+  const decide = useMutation({
+    mutationFn: async () =>
+      must(
+        await api.PATCH('/api/v1/transactions/{id}/chargeback/{chargebackId}', {
+          params: { path: { id: transactionId, chargebackId } },
+          body: { status, ...(reason ? { reason } : {}) },
+        }),
+      ),
+    onSuccess: onDone,
+  });
+  const field = `cb-${chargebackId}`;
+  return (
+    <form
+      className="grid-form"
+      aria-label={t('tx.decide')}
+      onSubmit={(e) => {
+        e.preventDefault();
+        decide.mutate();
+      }}
+    >
+      <div>
+        <label htmlFor={`${field}-status`}>{t('tx.decision')}</label>
+        <select
+          id={`${field}-status`}
+          value={status}
+          onChange={(e) => setStatus(DECISIONS.find((x) => x === e.target.value) ?? 'won')}
+        >
+          {DECISIONS.map((x) => (
+            <option key={x} value={x}>
+              {t(`cb.${x}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor={`${field}-reason`}>{t('tx.decisionReason')}</label>
+        <input id={`${field}-reason`} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+      </div>
+      <div className="actions">
+        <button type="submit" disabled={decide.isPending}>
+          {t('tx.decisionSubmit')}
+        </button>
+      </div>
+      {decide.isError && <ErrorNote error={decide.error} />}
+    </form>
+  );
+}
+
 export function Transaction({ id }: { id: string }) {
   const { t, locale } = useI18n();
   const { organization, role } = useMember();
@@ -150,8 +213,16 @@ export function Transaction({ id }: { id: string }) {
             <ul>
               {d.chargebacks.map((c) => (
                 <li key={c.id}>
-                  {when(c.at)} · {c.status} · {money(c.amount, c.currency, locale)}
+                  {when(c.at)} · {t(`cb.${c.status}`)} · {money(c.amount, c.currency, locale)}
                   {c.reason ? ` · ${c.reason}` : ''}
+                  {c.decidedBy ? ` · ${c.decidedBy}` : ''}
+                  {can(role, 'admin') && (c.status === 'open' || c.status === 'under_review') && (
+                    <DecideChargeback
+                      transactionId={d.id}
+                      chargebackId={c.id}
+                      onDone={() => void queries.invalidateQueries({ queryKey: key })}
+                    />
+                  )}
                 </li>
               ))}
             </ul>
