@@ -240,6 +240,14 @@ describe('merchant dashboard in Chromium', () => {
     expect(refused).toBe(1);
     expect(await innerText(admin, '[data-testid="transactions"]')).toContain('order-ipn');
     expect(await innerText(admin, '.pager')).toContain('(5');
+    // Search by the merchant's reference, then by the buyer's e-mail address.
+    await admin.type('#f-q', 'order-b');
+    await admin.click('form.filters button[type="submit"]');
+    await admin.waitForFunction(`document.querySelector('.pager')?.textContent.includes('(1 ')`, { timeout: 20_000 });
+    expect(await innerText(admin, '[data-testid="transactions"] tbody')).toContain('order-b');
+    await admin.goto(`${dashboard}payments?q=${encodeURIComponent('HOSTED@example.com')}`);
+    await admin.waitForFunction(`document.querySelector('.pager')?.textContent.includes('(1 ')`, { timeout: 20_000 });
+    expect(await innerText(admin, '[data-testid="transactions"] tbody')).toContain('order-hosted');
     await noSeriousViolations(admin, 'payments');
     for (const [path, title, name] of [
       ['checkouts', 'Checkouts', 'checkouts'],

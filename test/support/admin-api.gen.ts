@@ -813,7 +813,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List transactions (statuses[], currency, startDate, endDate, siteIds[], providerIds[], page, limit)
+         * List transactions (statuses[], currency, startDate, endDate, siteIds[], providerIds[], externalReference, email, page, limit)
          * @description Scope `transaction:read`, minimum role Viewer.
          */
         get: operations["listTransactions"];
@@ -8738,6 +8738,10 @@ export interface operations {
                 siteIds?: string | string[];
                 "providerIds[]"?: string | string[];
                 providerIds?: string | string[];
+                /** @description only the transactions with exactly this merchant's reference */
+                externalReference?: string;
+                /** @description only the buyer's transactions with this e-mail address (as given, or in lower case) */
+                email?: string;
                 page?: number;
                 limit?: number;
             };

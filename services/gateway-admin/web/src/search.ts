@@ -46,6 +46,8 @@ export interface PaymentsSearch {
   providerId?: string | undefined;
   startDate?: string | undefined;
   endDate?: string | undefined;
+  /** A merchant's reference, or (with an @) a buyer's e-mail address. */
+  q?: string | undefined;
 }
 
 export function paymentsSearch(s: Record<string, unknown>): PaymentsSearch {
@@ -61,5 +63,6 @@ export function paymentsSearch(s: Record<string, unknown>): PaymentsSearch {
     providerId: id(s.providerId),
     startDate: date(s.startDate),
     endDate: date(s.endDate),
+    q: str(s.q)?.trim().slice(0, 200) || undefined,
   };
 }

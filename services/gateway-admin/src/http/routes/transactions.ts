@@ -40,6 +40,10 @@ const listQuery = z.object({
   siteIds: multiParam,
   'providerIds[]': multiParam,
   providerIds: multiParam,
+  externalReference: text(200).optional().describe("only the transactions with exactly this merchant's reference"),
+  email: text(EMAIL_MAX)
+    .optional()
+    .describe("only the buyer's transactions with this e-mail address (as given, or in lower case)"),
   page: pageNumber,
   /** Default 10, at most 100; larger values are rejected (400), not capped. */
   limit: z.coerce.number().int().min(1).max(100).default(10),
@@ -219,7 +223,8 @@ export const transactionRoutes = [
     path: '/transactions',
     operationId: 'listTransactions',
     response: transactionPage,
-    summary: 'List transactions (statuses[], currency, startDate, endDate, siteIds[], providerIds[], page, limit)',
+    summary:
+      'List transactions (statuses[], currency, startDate, endDate, siteIds[], providerIds[], externalReference, email, page, limit)',
     query: listQuery,
     async handler({ deps, org, query }) {
       const range = parseDateRange(query.startDate, query.endDate);
@@ -236,6 +241,8 @@ export const transactionRoutes = [
           createdTo: range.createdTo,
           siteIds: parseObjectIds(listValues(query['siteIds[]'], query.siteIds), 'siteIds'),
           providerIds: parseObjectIds(listValues(query['providerIds[]'], query.providerIds), 'providerIds'),
+          externalReference: query.externalReference ?? '',
+          email: query.email?.trim() ?? '',
           page: query.page,
           limit: query.limit,
         },

@@ -41,6 +41,7 @@ export function Payments({ search }: { search: PaymentsSearch }) {
               ...(search.providerId ? { providerIds: search.providerId } : {}),
               ...(search.startDate ? { startDate: search.startDate } : {}),
               ...(search.endDate ? { endDate: search.endDate } : {}),
+              ...(search.q ? (search.q.includes('@') ? { email: search.q } : { externalReference: search.q }) : {}),
             },
           },
         }),
@@ -56,6 +57,16 @@ export function Payments({ search }: { search: PaymentsSearch }) {
     <>
       <h1>{t('payments.title')}</h1>
       <form className="filters" onSubmit={apply} aria-label={t('overview.filters')}>
+        <div>
+          <label htmlFor="f-q">{t('payments.search')}</label>
+          <input
+            id="f-q"
+            type="search"
+            value={draft.q ?? ''}
+            placeholder={t('payments.searchHint')}
+            onChange={(e) => setDraft({ ...draft, q: e.target.value || undefined })}
+          />
+        </div>
         <div>
           <label htmlFor="f-status">{t('payments.status')}</label>
           <select
