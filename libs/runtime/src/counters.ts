@@ -33,11 +33,13 @@ export const COST_COUNTERS_SIGNAL = 'SIGUSR2';
 
 /**
  * Logs the counters (`"cost counters"`, field `costCounters`) whenever the process gets
- * {@link COST_COUNTERS_SIGNAL}: reading them costs no statement, call or message of its own.
- * Returns the function that stops listening.
+ * {@link COST_COUNTERS_SIGNAL}: reading them costs no statement, call or message of its own. The
+ * line is asked for, so it is written whatever `LOG_LEVEL` says (`pnpm bench` runs the services at
+ * `warn`). Returns the function that stops listening.
  */
 export function reportCostCountersOnSignal(logger: Logger, read: () => CostCounters): () => void {
-  const report = (): void => logger.info({ costCounters: read() }, 'cost counters');
+  const out = logger.child({}, { level: 'info' });
+  const report = (): void => out.info({ costCounters: read() }, 'cost counters');
   process.on(COST_COUNTERS_SIGNAL, report);
   return () => process.off(COST_COUNTERS_SIGNAL, report);
 }

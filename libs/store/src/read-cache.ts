@@ -7,7 +7,10 @@ export interface ReadCacheStats {
 }
 
 export interface ReadCacheOptions {
-  /** Oldest entry served, a safety net behind the change notifications (default 30 s). */
+  /**
+   * Oldest entry served (default 10 min): only a bound on memory of documents nobody changes, not
+   * what keeps entries fresh (the change notifications do).
+   */
   maxAgeMs?: number;
   /** Entries kept per collection; the oldest go first (default 2,000). */
   maxEntries?: number;
@@ -56,7 +59,7 @@ export class ReadCache {
   readonly stats: ReadCacheStats = { hits: 0, misses: 0 };
 
   constructor(options: ReadCacheOptions = {}) {
-    this.maxAgeMs = options.maxAgeMs ?? 30_000;
+    this.maxAgeMs = options.maxAgeMs ?? 600_000;
     this.maxEntries = options.maxEntries ?? 2_000;
     this.now = options.now ?? Date.now;
   }
