@@ -9,8 +9,9 @@ export interface ChartSeries {
 }
 
 /**
- * A line chart of values over time (uPlot on a canvas). The figure's label says what it shows;
- * the numbers themselves are also in the table beside it, for screen readers and keyboard users.
+ * A line chart of values over time (uPlot on a canvas), labelled for assistive technology by what
+ * it shows. NOTE: the points themselves are not offered as text yet; the period's totals are (the
+ * figures above the chart).
  */
 export function TimeChart({
   times,
