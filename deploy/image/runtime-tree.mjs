@@ -20,6 +20,7 @@ export const EXTRA_PATHS = [
   'node_modules',
   'services/gateway-public/web/dist',
   'services/gateway-public/web/messages',
+  'services/gateway-admin/web/dist',
   'deploy/image/healthcheck.mjs',
   'deploy/local/certs.mjs',
   'deploy/local/recurring-timer.mjs',

@@ -5,6 +5,14 @@ export interface BootstrapResult {
   webhookSigningSecret: string;
   adminBaseUrl: string;
   publicBaseUrl: string;
+  /** The organization's Admin user (a dashboard member). */
+  adminEmail: string;
+  /** Where the dashboard is (when the caller named it). */
+  dashboardUrl?: string;
+  /** The Admin's one-time link to register a passkey and sign in (when the dashboard was named). */
+  enrollmentLink?: string;
+  /** The Admin's one-time enrollment token (what the link carries). */
+  adminEnrollmentToken?: string;
   /** The records created for the provider sandboxes that were running. */
   providers?: {
     provider_a?: { id: string; webhookSecret: string; secretKey: string };
@@ -24,6 +32,8 @@ export function bootstrap(o: {
   name?: string;
   email?: string;
   mode?: 'live' | 'test';
+  /** The dashboard's address (…/app/): the result then carries the Admin's enrollment link. */
+  dashboardUrl?: string;
   /** When set (the provider_a sandbox runs), a provider_a record is created and returned under `providers`. */
   providerASandboxUrl?: string;
   /** When set (the provider_b sandbox runs), a provider_b record is created and returned under `providers`. */
@@ -67,3 +77,5 @@ export declare const WALKTHROUGH_INVOICING: {
   companyEmail: string;
   bankIBAN: { plaintext: string };
 };
+/** The dashboard's enrollment link of a new member (e-mail and token in the fragment). */
+export function enrollmentLink(dashboardUrl: string, email: string, token: string): string;

@@ -104,7 +104,17 @@ export const WALKTHROUGH_INVOICING = {
 };
 
 /**
- * @param {{adminBaseUrl: string, publicBaseUrl: string, systemApiKey: string, name?: string, email?: string, mode?: 'live'|'test', providerASandboxUrl?: string, providerBSandboxUrl?: string, providerCSandboxUrl?: string, providerDSandboxUrl?: string, extras?: (ctx) => Promise<object>}} o
+ * The dashboard's enrollment screen for a new member: e-mail and one-time token in the fragment
+ * (never sent to a server, kept out of logs and Referer).
+ * @param {string} dashboardUrl the dashboard's address, e.g. http://localhost:8080/app/
+ */
+export function enrollmentLink(dashboardUrl, email, token) {
+  const base = dashboardUrl.endsWith('/') ? dashboardUrl : `${dashboardUrl}/`;
+  return `${base}enroll#${new URLSearchParams({ email, token }).toString()}`;
+}
+
+/**
+ * @param {{adminBaseUrl: string, dashboardUrl?: string, publicBaseUrl: string, systemApiKey: string, name?: string, email?: string, mode?: 'live'|'test', providerASandboxUrl?: string, providerBSandboxUrl?: string, providerCSandboxUrl?: string, providerDSandboxUrl?: string, extras?: (ctx) => Promise<object>}} o
  */
 export async function bootstrap(o) {
   const suffix = randomBytes(3).toString('hex');
@@ -126,7 +136,14 @@ export async function bootstrap(o) {
     webhookSigningSecret: site.webhookSigningSecret,
     adminBaseUrl: o.adminBaseUrl,
     publicBaseUrl: o.publicBaseUrl,
+    adminEmail: org.admin.email,
+    ...(org.admin.enrollmentToken ? { adminEnrollmentToken: org.admin.enrollmentToken } : {}),
   };
+  if (o.dashboardUrl) {
+    out.dashboardUrl = o.dashboardUrl;
+    if (org.admin.enrollmentToken)
+      out.enrollmentLink = enrollmentLink(o.dashboardUrl, org.admin.email, org.admin.enrollmentToken);
+  }
   if (o.providerASandboxUrl) {
     out.providers = { ...out.providers, provider_a: await sandboxProviderA(o.adminBaseUrl, apiKey, o.mode ?? 'live') };
   }

@@ -20,6 +20,7 @@ const mesh = existsSync(meshFile) ? JSON.parse(readFileSync(meshFile, 'utf8')) :
 const adminBaseUrl = process.env.ADMIN_BASE_URL ?? mesh.adminBaseUrl ?? 'http://127.0.0.1:8080/api/v1';
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? mesh.publicBaseUrl ?? 'http://127.0.0.1:8081/api/v1';
 const systemApiKey = process.env.SYSTEM_API_KEY ?? localSystemKey();
+const dashboardUrl = process.env.DASHBOARD_URL ?? mesh.dashboardUrl ?? 'http://localhost:8080/app/';
 
 /** PUT of an Admin settings route with the new organization's key; a refusal stops the bootstrap. */
 async function putSettings(path, apiKey, body) {
@@ -53,6 +54,7 @@ try {
     adminBaseUrl,
     publicBaseUrl,
     systemApiKey,
+    dashboardUrl,
     ...(providerASandboxUrl ? { providerASandboxUrl } : {}),
     ...(providerBSandboxUrl ? { providerBSandboxUrl } : {}),
     ...(providerCSandboxUrl ? { providerCSandboxUrl } : {}),

@@ -106,11 +106,13 @@ async function main() {
     publicBaseUrl: mesh.publicBaseUrl,
     publicRootUrl: mesh.publicRootUrl,
     checkoutFrontendUrl: mesh.checkoutFrontendUrl,
+    dashboardUrl: mesh.dashboardUrl,
     sandboxUrls: mesh.sandboxUrls,
     ...(mesh.env.MAIL_SANDBOX_SMTP_PORT ? { mailSmtpPort: Number(mesh.env.MAIL_SANDBOX_SMTP_PORT) } : {}),
   };
   writeFileSync(join(RUN_DIR, 'mesh.json'), JSON.stringify(info, null, 2));
   console.log(`\nAll ${mesh.services.length} processes are healthy.`);
+  console.log(`  Dashboard:    ${mesh.dashboardUrl}   (sign in with the enrollment link \`pnpm bootstrap\` prints)`);
   console.log(`  Admin API:    ${mesh.adminBaseUrl}   (docs: ${mesh.adminBaseUrl}/docs/index.html)`);
   console.log(`  Main Backend: ${mesh.publicBaseUrl}   (webhooks: ${mesh.publicRootUrl}/hooks/...)`);
   console.log(`  Checkout:     ${mesh.checkoutFrontendUrl}/c/<sessionPublicId>   (the paymentUrl of every checkout)`);

@@ -15,6 +15,8 @@ export interface Mesh {
   publicRootUrl: string;
   /** Hosted checkout address: payment URLs are `<this>/c/<sessionPublicId>`. */
   checkoutFrontendUrl: string;
+  /** The merchant dashboard served by gateway-admin (`http://localhost:<admin port>/app/` unless DASHBOARD_URL says otherwise). */
+  dashboardUrl: string;
   sandboxUrls: Record<string, string>;
   services: string[];
   clientSecurity: { kind: 'mtls'; tls: { ca: Buffer; cert: Buffer; key: Buffer } } | { kind: 'insecure' };

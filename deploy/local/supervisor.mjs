@@ -244,6 +244,19 @@ export async function startMesh(opts = {}) {
     (opts.ephemeralPorts ? opts.env?.PORTAL_PUBLIC_URL : env.PORTAL_PUBLIC_URL) ??
     `${shared.PUBLIC_ROOT_URL.replace(/\/+$/, '')}/portal`;
 
+  // The dashboard is served by gateway-admin. WebAuthn refuses IP addresses as relying-party IDs,
+  // so the local run names it by host name (localhost), and the relying party and the allowed
+  // origins follow that address unless the run sets them (DASHBOARD_URL, WEBAUTHN_RP_ID, WEBAUTHN_ORIGINS).
+  const dashboardUrl = (
+    (opts.ephemeralPorts ? opts.env?.DASHBOARD_URL : env.DASHBOARD_URL) ?? `http://localhost:${front('gateway-admin')}`
+  ).replace(/\/+$/, '');
+  const dashboardEnv = {
+    WEBAUTHN_RP_ID:
+      (opts.ephemeralPorts ? opts.env?.WEBAUTHN_RP_ID : env.WEBAUTHN_RP_ID) ?? new URL(dashboardUrl).hostname,
+    WEBAUTHN_ORIGINS:
+      (opts.ephemeralPorts ? opts.env?.WEBAUTHN_ORIGINS : env.WEBAUTHN_ORIGINS) ?? new URL(dashboardUrl).origin,
+  };
+
   // Backend gRPC runs on mutual TLS with a local CA: each process gets its own certificate.
   const insecure = ['true', '1', 'yes'].includes(String(env.GRPC_INSECURE ?? ''));
   // A run without a log directory gets a temporary one for its certificates, removed on stop.
@@ -301,7 +314,12 @@ export async function startMesh(opts = {}) {
         name,
         service,
         main: join(ROOT, 'services', service, 'dist/main.js'),
-        env: { HOST: host, PORT: String(ports[name]), ...tlsEnv(service) },
+        env: {
+          HOST: host,
+          PORT: String(ports[name]),
+          ...tlsEnv(service),
+          ...(service === 'gateway-admin' ? dashboardEnv : {}),
+        },
         health: () => httpHealthy(`http://${host}:${ports[name]}/health`),
       })),
     ),
@@ -395,6 +413,8 @@ export async function startMesh(opts = {}) {
     adminBaseUrl: `http://${host}:${front('gateway-admin')}/api/v1`,
     publicBaseUrl: `http://${host}:${front('gateway-public')}/api/v1`,
     publicRootUrl: localPublicRoot,
+    /** The merchant dashboard (gateway-admin's origin by host name: WebAuthn needs one). */
+    dashboardUrl: `${dashboardUrl}/app/`,
     /** Hosted checkout address: payment URLs are `<this>/c/<sessionPublicId>`. */
     checkoutFrontendUrl: checkoutFrontend,
     sandboxUrls: Object.fromEntries(sandboxes.map((s) => [s.name, `http://${host}:${ports[s.name]}`])),

@@ -319,6 +319,25 @@ if (unavailable) {
       }
     });
 
+    it("names the dashboard's WebAuthn relying party and origin after its address", async () => {
+      const cm = renderChart([
+        PRODUCTION,
+        { config: { dashboard: { url: 'https://admin.pay.example.com:8443/app/' } } },
+      ]).manifests.find((m) => m.kind === 'ConfigMap')!;
+      expect(cm.data).toMatchObject({
+        WEBAUTHN_RP_ID: 'admin.pay.example.com',
+        WEBAUTHN_ORIGINS: 'https://admin.pay.example.com:8443',
+      });
+      const parsed = (await configSchema('gateway-admin')).safeParse({
+        ...(cm.data as Record<string, string>),
+        STORE_URL: PRODUCTION.secrets.storeUrl,
+        SECRETS_KEYRING: PRODUCTION.secrets.secretsKeyring,
+        JWT_SECRET: PRODUCTION.secrets.jwtSecret,
+      });
+      expect(parsed.success).toBe(true);
+      if (parsed.success) expect(parsed.data.WEBAUTHN_ORIGINS).toEqual(['https://admin.pay.example.com:8443']);
+    });
+
     it('sets the hosted checkout URL and origin, without which checkout and gateway-public refuse production', async () => {
       const cm = named('ConfigMap', 'paymesh-env').data as Record<string, string>;
       expect(cm.CHECKOUT_FRONTEND_URL).toBe(PRODUCTION.config.checkoutFrontendUrl);

@@ -188,6 +188,7 @@ describe('runtime tree (deploy/image/runtime-tree.mjs)', () => {
         'node_modules',
         'services/gateway-public/web/dist',
         'services/gateway-public/web/messages',
+        'services/gateway-admin/web/dist',
         'deploy/local/certs.mjs',
       ]),
     );

@@ -415,6 +415,8 @@ describe('a client generated from the Admin API document', () => {
     );
     expect((await org.GET('/api/v1/transactions/{id}/tax-records', txPath)).data?.total).toBe(0);
     expect((await org.GET('/api/v1/transactions/{id}', txPath)).data?.chargebacks).toEqual([]);
+    // Without an ipnUrl there is nowhere to send an IPN again.
+    expect((await org.POST('/api/v1/transactions/{id}/ipn/redeliver', txPath)).response.status).toBe(422);
     const chargebackPath = { params: { path: { id: txId, chargebackId: 'dp_none' } } };
     expect(
       (

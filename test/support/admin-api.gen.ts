@@ -813,7 +813,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List transactions (statuses[], currency, startDate, endDate, siteIds[], providerIds[], page, limit)
+         * List transactions (statuses[], currency, startDate, endDate, siteIds[], providerIds[], externalReference, email, page, limit)
          * @description Scope `transaction:read`, minimum role Viewer.
          */
         get: operations["listTransactions"];
@@ -848,6 +848,26 @@ export interface paths {
          * @description Scope `transaction:delete`, minimum role Admin.
          */
         delete: operations["deleteTransaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transactions/{id}/ipn/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the transaction's current status to its ipnUrl again: a new round of up to three signed attempts (fresh timestamp and signature each), shown in the delivery's attempts with who asked; 409 while an IPN of the transaction is still being delivered, 422 without an ipnUrl
+         * @description Scope `transaction:execute`, minimum role Editor.
+         */
+        post: operations["redeliverTransactionIpn"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2861,6 +2881,8 @@ export interface components {
                         httpStatus: number | null;
                         error: string | null;
                         durationMs: number;
+                        /** @description who asked for the redelivery this attempt belongs to (e-mail or api_key:<keyId>); null when automatic */
+                        requestedBy: string | null;
                     }[];
                     lastHttpStatus: number | null;
                     lastError: string | null;
@@ -3680,6 +3702,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded; see the Retry-After header */
             429: {
                 headers: {
@@ -3715,6 +3748,17 @@ export interface operations {
             };
             /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
             400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -8694,6 +8738,10 @@ export interface operations {
                 siteIds?: string | string[];
                 "providerIds[]"?: string | string[];
                 providerIds?: string | string[];
+                /** @description only the transactions with exactly this merchant's reference */
+                externalReference?: string;
+                /** @description only the buyer's transactions with this e-mail address (as given, or in lower case) */
+                email?: string;
                 page?: number;
                 limit?: number;
             };
@@ -9037,6 +9085,138 @@ export interface operations {
             };
             /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
             409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redeliverTransactionIpn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error */
+            202: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        sequence: number;
+                        status: number;
+                        url: string;
+                        state: string;
+                        attempts: {
+                            number: number;
+                            /** Format: date-time */
+                            at: string;
+                            httpStatus: number | null;
+                            error: string | null;
+                            durationMs: number;
+                            /** @description who asked for the redelivery this attempt belongs to (e-mail or api_key:<keyId>); null when automatic */
+                            requestedBy: string | null;
+                        }[];
+                        lastHttpStatus: number | null;
+                        lastError: string | null;
+                        /** Format: date-time */
+                        nextAttemptAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -22491,6 +22671,34 @@ export interface operations {
                             externalReference: string | null;
                             createdAt: string;
                         }[];
+                        /** @description gross volume, net revenue and counts over the period, per currency */
+                        series: {
+                            /**
+                             * @description hour for periods of up to 2 days, day up to 92 days, month beyond (the first and last may be partial)
+                             * @enum {string}
+                             */
+                            granularity: "hour" | "day" | "month";
+                            /** @description oldest first; every interval of the period, empty ones included */
+                            points: {
+                                /** @description first instant of the interval (UTC) */
+                                start: string;
+                                /** @description end of the interval, exclusive (UTC) */
+                                end: string;
+                                /** @description the interval in `timezone`: YYYY-MM-DDTHH:mm (hour), YYYY-MM-DD (day), YYYY-MM (month) */
+                                label: string;
+                                /** @description currencies with transactions in this interval */
+                                currencies: {
+                                    currency: string;
+                                    /** @description amounts of the completed payments created in this interval */
+                                    grossVolume: number;
+                                    /** @description grossVolume - refunds - lost disputes of those payments */
+                                    netRevenue: number;
+                                    completedPayments: number;
+                                    /** @description transactions created in this interval, any status */
+                                    transactionCount: number;
+                                }[];
+                            }[];
+                        };
                     };
                 };
             };

@@ -88,6 +88,7 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
         adminBaseUrl: mesh.adminBaseUrl,
         publicBaseUrl: mesh.publicBaseUrl,
         systemApiKey,
+        dashboardUrl: mesh.dashboardUrl,
         ...(o.mode ? { mode: o.mode } : {}),
         ...(mesh.sandboxUrls['sandbox-provider-a']
           ? { providerASandboxUrl: mesh.sandboxUrls['sandbox-provider-a'] }

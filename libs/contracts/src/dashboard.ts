@@ -114,6 +114,37 @@ export const dashboardRecentTransaction = z.object({
   createdAt: z.string(),
 });
 
+/** One currency's figures in one point of the time series. */
+export const dashboardSeriesCurrency = z.object({
+  currency: currencyCode,
+  grossVolume: z.number().int().describe('amounts of the completed payments created in this interval'),
+  netRevenue: z.number().int().describe('grossVolume - refunds - lost disputes of those payments'),
+  completedPayments: z.number().int(),
+  transactionCount: z.number().int().describe('transactions created in this interval, any status'),
+});
+
+export const DASHBOARD_SERIES_GRANULARITIES = ['hour', 'day', 'month'] as const;
+
+/** The period as a time series of consecutive intervals (local hours, days or months in `timezone`). */
+export const dashboardSeries = z.object({
+  granularity: z
+    .enum(DASHBOARD_SERIES_GRANULARITIES)
+    .describe('hour for periods of up to 2 days, day up to 92 days, month beyond (the first and last may be partial)'),
+  points: z
+    .array(
+      z.object({
+        start: z.string().describe('first instant of the interval (UTC)'),
+        end: z.string().describe('end of the interval, exclusive (UTC)'),
+        label: z
+          .string()
+          .describe('the interval in `timezone`: YYYY-MM-DDTHH:mm (hour), YYYY-MM-DD (day), YYYY-MM (month)'),
+        currencies: z.array(dashboardSeriesCurrency).describe('currencies with transactions in this interval'),
+      }),
+    )
+    .describe('oldest first; every interval of the period, empty ones included'),
+});
+export type DashboardSeries = z.infer<typeof dashboardSeries>;
+
 export const dashboardView = z.object({
   period: z.object({
     preset: z.enum(DASHBOARD_PERIODS).nullable(),
@@ -135,5 +166,6 @@ export const dashboardView = z.object({
     .array(dashboardProviderCount)
     .describe('providers by completed payments, then transactions (all currencies)'),
   recentTransactions: z.array(dashboardRecentTransaction).describe('newest first'),
+  series: dashboardSeries.describe('gross volume, net revenue and counts over the period, per currency'),
 });
 export type DashboardView = z.infer<typeof dashboardView>;

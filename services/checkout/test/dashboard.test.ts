@@ -179,4 +179,64 @@ describe('dashboard aggregates on PostgreSQL', () => {
     expect(await runBackfill(h.deps, { force: true })).toMatchObject({ updated: 1, done: true });
     expect((await dash({ currency: 'GBP' })).currencies[0]!.grossVolume).toBe(1450);
   });
+  it('the time series puts each payment in its local hour, day or month of the zone asked for, and adds up to the totals', async () => {
+    const own = await h.site();
+    const at = (iso: string, amount: number) => {
+      h.clock.set(iso);
+      return createManualTransaction(h.deps, {
+        organizationId: own.organizationId,
+        mode: 'live',
+        siteId: own.siteId,
+        amount,
+        currency: 'EUR',
+        status: 1,
+        reason: 'bank transfer',
+        externalReference: `series-${amount}`,
+      });
+    };
+    await at('2026-03-01T12:00:00.000Z', 1000);
+    // 00:30 of 2 March in Berlin, 05:00 in Kolkata, still 1 March in UTC.
+    await at('2026-03-01T23:30:00.000Z', 500);
+    await at('2026-01-15T08:00:00.000Z', 70);
+    h.clock.set('2026-03-03T12:00:00.000Z');
+    const series = async (query: Record<string, unknown>) => {
+      const d = await getDashboard(
+        h.deps,
+        { organizationId: own.organizationId, mode: 'live' },
+        dashboardQuery.parse(query),
+      );
+      const gross = Object.fromEntries(
+        d.series.points.filter((p) => p.currencies.length > 0).map((p) => [p.label, p.currencies[0]!.grossVolume]),
+      );
+      const total = d.series.points.reduce((n, p) => n + (p.currencies[0]?.grossVolume ?? 0), 0);
+      expect(total).toBe(d.currencies[0]?.grossVolume ?? 0);
+      return { granularity: d.series.granularity, points: d.series.points.length, gross };
+    };
+    const days = { startDate: '2026-02-27', endDate: '2026-03-03' };
+    expect(await series({ ...days, timezone: 'UTC' })).toEqual({
+      granularity: 'day',
+      points: 5,
+      gross: { '2026-03-01': 1500 },
+    });
+    expect(await series({ ...days, timezone: 'Europe/Berlin' })).toEqual({
+      granularity: 'day',
+      points: 5,
+      gross: { '2026-03-01': 1000, '2026-03-02': 500 },
+    });
+    expect((await series({ ...days, timezone: 'Asia/Kolkata' })).gross).toEqual({
+      '2026-03-01': 1000,
+      '2026-03-02': 500,
+    });
+    expect((await series({ ...days, timezone: 'America/Los_Angeles' })).gross).toEqual({ '2026-03-01': 1500 });
+    expect(await series({ startDate: '2026-03-01', endDate: '2026-03-01', timezone: 'Europe/Berlin' })).toEqual({
+      granularity: 'hour',
+      points: 24,
+      gross: { '2026-03-01T13:00': 1000 },
+    });
+    expect(await series({ startDate: '2025-10-01', endDate: '2026-03-03', timezone: 'Europe/Berlin' })).toEqual({
+      granularity: 'month',
+      points: 6,
+      gross: { '2026-01': 70, '2026-03': 1500 },
+    });
+  });
 });

@@ -718,6 +718,12 @@ describe('transactions on PostgreSQL', () => {
       ]);
       expect(await ids({ siteIds: [second.siteId] })).toEqual([c.id]);
       expect(await ids({ providerIds: [p.id] })).toEqual([viaProvider.id]);
+      // The dashboard's search: a merchant's reference, or a buyer's e-mail address (typed in any case).
+      expect(await ids({ externalReference: 'p' })).toEqual([viaProvider.id]);
+      expect(await ids({ externalReference: 'r' })).toEqual([c.id, b.id, a.id]);
+      expect(await ids({ email: 'ada@example.com' })).toEqual([viaProvider.id]);
+      expect(await ids({ email: 'ADA@example.com' })).toEqual([viaProvider.id]);
+      expect(await ids({ email: 'eve@example.com' })).toEqual([]);
       const page2 = await listTransactions(h.deps, { ...q, page: 2, limit: 3 });
       expect(page2).toMatchObject({ total: 4, page: 2, limit: 3 });
       expect(page2.items.map((t) => t.id)).toEqual([a.id]);

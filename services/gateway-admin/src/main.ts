@@ -7,6 +7,7 @@ import { config, resolveJwtKey } from './config';
 import { createClients } from './clients';
 import { collections } from './store/collections';
 import { buildAdminServer } from './http/server';
+import { DASHBOARD_DIST, loadDashboardApp } from './http/dashboard-app';
 import { adminIdempotency } from './http/idempotency';
 import { allRoutes } from './http/routes';
 import { ensureSystemKey } from './app/system-key';
@@ -47,6 +48,8 @@ void runGateway({
     if (config.SYSTEM_API_KEY) await ensureSystemKey(deps, config.SYSTEM_API_KEY);
 
     const routes = allRoutes(config);
+    const dashboard = loadDashboardApp();
+    if (!dashboard) logger.warn({ dist: DASHBOARD_DIST }, 'dashboard not built (pnpm build): serving the API only');
     const app = await buildAdminServer({
       deps,
       routes,
@@ -55,6 +58,7 @@ void runGateway({
       bodyLimit: config.BODY_LIMIT_BYTES,
       healthChecks,
       trustProxy: config.TRUST_PROXY,
+      dashboard,
       rateLimit: { config, namespace: `${config.STORE_NAMESPACE}:gateway-admin` },
       idempotency: adminIdempotency({
         store: infra.store,

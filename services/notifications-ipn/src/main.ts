@@ -75,7 +75,13 @@ void runBackendService({
       { pollIntervalMs: config.EMAIL_POLL_INTERVAL_MS, concurrency: config.EMAIL_CONCURRENCY },
       { name: 'email', collection: EMAILS, process: (id, known) => processEmail(emailDeps, id, known) },
     );
-    registerNotificationsIpnService(grpc, deps, emailDeps, () => emailScheduler.wake());
+    registerNotificationsIpnService(
+      grpc,
+      deps,
+      emailDeps,
+      () => emailScheduler.wake(),
+      (delivery) => scheduler.offer(delivery),
+    );
     const subs = await startConsumers(bus, deps, (delivery) => scheduler.offer(delivery));
     scheduler.start();
     if (smtp) emailScheduler.start();

@@ -53,6 +53,8 @@ export function grpcDataIoPort(
           createdTo: filter.createdTo ?? '',
           siteIds: filter.siteIds ?? [],
           providerIds: [],
+          externalReference: '',
+          email: '',
           page,
           limit,
         },

@@ -20,6 +20,7 @@ import {
 import type { Mode, SiteDoc } from '../domain/site';
 import type { TransactionDoc } from '../domain/transaction';
 import { DASHBOARD_BUCKETS, SITES, TRANSACTIONS } from '../store/collections';
+import { intervalBuckets, seriesFigures, seriesIntervals } from './dashboard-series';
 import { ownsSite } from './get-site';
 import type { CheckoutDeps } from './deps';
 
@@ -377,6 +378,34 @@ export async function getDashboard(
     }));
 
   const recentTransactions = q.recentLimit > 0 ? await recent(deps, scope, q, cover, found, ref, load) : [];
+
+  // The time series: each interval a signed sum of buckets, read together by id.
+  const { granularity, intervals } = seriesIntervals(
+    period.startDate,
+    period.endDate,
+    period.timezone,
+    Date.parse(period.startAt),
+    Date.parse(period.endAt),
+  );
+  const parts = intervals.map((i) => intervalBuckets(i.start, i.end, coveringBuckets));
+  await load(parts.flat().map((p) => p.bucket));
+  const series = {
+    granularity,
+    points: intervals.map((i, n) => {
+      const sum: Record<string, number> = {};
+      for (const { bucket, sign } of parts[n] ?? []) {
+        const counters = found.get(ref(bucket.level, bucket.start));
+        if (!counters) continue;
+        for (const [key, value] of Object.entries(counters)) sum[key] = (sum[key] ?? 0) + sign * value;
+      }
+      return {
+        start: new Date(i.start).toISOString(),
+        end: new Date(i.end).toISOString(),
+        label: i.label,
+        currencies: seriesFigures(sum, q.currency),
+      };
+    }),
+  };
   return {
     period,
     mode: scope.mode,
@@ -387,6 +416,7 @@ export async function getDashboard(
     currencies,
     topProvidersByCount,
     recentTransactions,
+    series,
   };
 }
 

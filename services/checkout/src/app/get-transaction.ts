@@ -17,6 +17,10 @@ export interface ListTransactionsQuery {
   createdTo?: string | undefined;
   siteIds?: string[] | undefined;
   providerIds?: string[] | undefined;
+  /** Exact merchant reference. */
+  externalReference?: string | undefined;
+  /** Buyer e-mail address, as given or in lower case. */
+  email?: string | undefined;
   page: number;
   limit: number;
 }
@@ -31,6 +35,8 @@ export async function listTransactions(
   if (q.currency) filter.currency = q.currency.toUpperCase();
   if (q.siteIds?.length) filter.siteId = { $in: q.siteIds };
   if (q.providerIds?.length) filter.providerId = { $in: q.providerIds };
+  if (q.externalReference) filter.externalReference = q.externalReference;
+  if (q.email) filter.email = { $in: [...new Set([q.email, q.email.toLowerCase()])] };
   const created: FieldOps = {};
   if (q.createdFrom) created.$gte = q.createdFrom;
   if (q.createdTo) created.$lte = q.createdTo;

@@ -140,6 +140,8 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
         createdTo: opt(req.createdTo),
         siteIds: req.siteIds,
         providerIds: req.providerIds,
+        externalReference: opt(req.externalReference),
+        email: opt(req.email),
         ...page(req.page, req.limit),
       });
       return { items: res.items.map(toTransactionRecord), total: res.total, page: res.page, limit: res.limit };

@@ -47,6 +47,9 @@ export const collections: CollectionSpec[] = [
     name: TRANSACTIONS,
     indexes: [
       { name: 'transactions_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
+      // The dashboard's search: a merchant's reference or a buyer's e-mail address.
+      { name: 'transactions_org_mode_reference', fields: ['organizationId', 'mode', 'externalReference'] },
+      { name: 'transactions_org_mode_email', fields: ['organizationId', 'mode', 'email'] },
       // At most one pending transaction per checkout (null for all others).
       { name: 'transactions_open_checkout', fields: ['openCheckoutId'], unique: true },
       { name: 'transactions_checkout', fields: ['checkoutId'] },

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { UnauthenticatedError } from '@paymesh/core';
+import { ForbiddenError, UnauthenticatedError } from '@paymesh/core';
 import { email, objectId, text } from '@paymesh/http';
 import { completeSignIn } from '../app/complete-sign-in';
 import type { AdminDeps } from '../app/deps';
@@ -94,6 +94,20 @@ function bearer(deps: AdminDeps, authorization: string | undefined): Promise<Pri
   });
 }
 
+/**
+ * Cross-site guard of the routes the refresh cookie authenticates (refresh, logout), on top of
+ * the cookie's SameSite=Strict: a browser request must come from one of the dashboard's origins
+ * (WEBAUTHN_ORIGINS) and must not be marked cross-site by Sec-Fetch-Site. Callers that are not
+ * browsers send neither header and pass.
+ */
+export function assertSameOriginRequest(deps: AdminDeps, req: FastifyRequest): void {
+  const origin = req.headers.origin;
+  if (origin !== undefined && !deps.auth.origins.includes(origin))
+    throw new ForbiddenError('cross-site request refused: Origin is not a dashboard origin');
+  const site = req.headers['sec-fetch-site'];
+  if (site === 'cross-site') throw new ForbiddenError('cross-site request refused');
+}
+
 const AUTH_TAG = ['Auth'];
 const NO_SCOPE = 'No API key or scope: dashboard sign-in with WebAuthn.';
 
@@ -152,9 +166,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
       security: [{ refreshCookie: [] }],
       summary: 'New access JWT from the refresh cookie (the cookie is rotated)',
       description: NO_SCOPE,
-      response: { 200: accessToken, ...errorResponses([400, 401, 429]) },
+      response: { 200: accessToken, ...errorResponses([400, 401, 403, 429]) },
     },
     handler: async (req, reply) => {
+      assertSameOriginRequest(deps, req);
       try {
         const t = await refreshSession(deps, req.cookies[REFRESH_COOKIE]);
         setRefreshCookie(deps, reply, t);
@@ -175,9 +190,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
       security: [{ refreshCookie: [] }, { bearerAuth: [] }, {}],
       summary: 'End the session (refresh cookie and access tokens stop working) and clear the cookie',
       description: NO_SCOPE,
-      response: { 204: noContent, ...errorResponses([400, 429]) },
+      response: { 204: noContent, ...errorResponses([400, 403, 429]) },
     },
     handler: async (req, reply) => {
+      assertSameOriginRequest(deps, req);
       const fromCookie = parseRefreshToken(req.cookies[REFRESH_COOKIE]);
       if (fromCookie) await endSessionOfRefreshToken(deps, fromCookie);
       if (req.headers.authorization) {

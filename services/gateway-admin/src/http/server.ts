@@ -22,6 +22,7 @@ import {
 } from '@paymesh/http';
 import type { AdminDeps } from '../app/deps';
 import { registerAuthRoutes } from './auth-routes';
+import { registerDashboardApp, type DashboardApp } from './dashboard-app';
 import { REFRESH_COOKIE } from '../domain/session';
 import { rateLimitClient } from './caller';
 import { enforce } from './enforce';
@@ -42,6 +43,8 @@ export interface AdminServerOptions {
   rateLimit?: { config: RateLimitConfig; namespace: string };
   /** Idempotency-Key on the keyed rows (see idempotency.ts); absent: the header is ignored. */
   idempotency?: IdempotencyPluginOptions;
+  /** The dashboard's build, served at `/` and `/app/*`; absent: the API only. */
+  dashboard?: DashboardApp | null;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -198,6 +201,7 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
       reply.redirect(`${API_PREFIX}/docs/`),
     );
   }
+  if (opts.dashboard) await registerDashboardApp(app, opts.dashboard);
   await app.register(
     async (scope) => {
       // A write whose body schema accepts {} (every field optional) or that reads no body takes an absent one.

@@ -8,6 +8,7 @@ import {
   isSuccessStatus,
   newDelivery,
   planClaim,
+  redeliver,
   releaseLane,
   type AttemptOutcome,
   type ClaimContext,
@@ -263,5 +264,42 @@ describe('ordering per transaction', () => {
       leaseDeliveryId: null,
       highestStartedSequence: 2,
     });
+  });
+});
+
+describe('sending again', () => {
+  it('a final delivery gets a new round of three attempts, numbered on and marked with who asked', () => {
+    let d = attempt(delivery(), T0, ok);
+    expect(d.state).toBe('succeeded');
+    const again = redeliver(d, 'ann@shop.example', at(60_000));
+    expect(again).toMatchObject({ state: 'pending', nextAttemptAt: at(60_000).toISOString() });
+    d = again!;
+    d = attempt(d, at(60_000), fail());
+    d = attempt(d, at(200_000), fail());
+    expect(d.state).toBe('pending');
+    // The round's backoff starts again from the base: attempt 2 of the round waits 2 x base.
+    expect(d.nextAttemptAt).toBe(new Date(at(200_000).getTime() + 20_000).toISOString());
+    d = attempt(d, at(400_000), fail());
+    expect(d.state).toBe('failed');
+    expect(d.attempts.map((a) => [a.number, a.requestedBy ?? null])).toEqual([
+      [1, null],
+      [2, 'ann@shop.example'],
+      [3, 'ann@shop.example'],
+      [4, 'ann@shop.example'],
+    ]);
+    expect(
+      planClaim({ ...d, state: 'pending', nextAttemptAt: at(500_000).toISOString() }, ID, ctx({ now: at(500_000) }))
+        .kind,
+    ).toBe('exhausted');
+    expect(redeliver(d, 'api_key:k1', at(600_000))?.redeliveries?.at(-1)).toEqual({
+      requestedAt: at(600_000).toISOString(),
+      requestedBy: 'api_key:k1',
+      firstAttempt: 5,
+    });
+  });
+
+  it('a delivery still being delivered is not sent again beside itself', () => {
+    expect(redeliver(delivery(), 'ann@shop.example', T0)).toBeNull();
+    expect(redeliver(delivery({ state: 'superseded' }), 'ann@shop.example', T0)).toBeNull();
   });
 });

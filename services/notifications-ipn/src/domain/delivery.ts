@@ -4,7 +4,8 @@
  * One delivery per (transactionId, sequence). Each POST attempt is *claimed* before it is sent:
  * the attempt is appended with error "interrupted" and the retry is pre-scheduled as if it
  * failed, then the outcome overwrites it. A crash between claim and outcome therefore leaves an
- * attempt that counts, so no delivery ever makes more than {@link MAX_ATTEMPTS} POSTs.
+ * attempt that counts, so no delivery ever makes more than {@link MAX_ATTEMPTS} POSTs per round
+ * (the first round, and one more each time a merchant asks for it to be sent again).
  *
  * Per transaction, deliveries go out strictly in sequence order: a delivery waits while an
  * earlier one of the same transaction is still pending, and a delivery whose sequence is below
@@ -29,6 +30,17 @@ export interface IpnAttempt {
   /** Empty on success; otherwise why the attempt failed. */
   error: string;
   durationMs: number;
+  /** Who asked for the redelivery this attempt belongs to; absent on automatic attempts. */
+  requestedBy?: string;
+}
+
+/** A merchant's request to send the delivery again: a new round of up to {@link MAX_ATTEMPTS} attempts. */
+export interface Redelivery {
+  requestedAt: string;
+  /** Who asked: a dashboard user's e-mail address or `api_key:<keyId>` / `system_key:<keyId>`. */
+  requestedBy: string;
+  /** Number of the round's first attempt. */
+  firstAttempt: number;
 }
 
 /** A delivery document without the store's `id`/`version`. */
@@ -63,6 +75,34 @@ export interface DeliveryFields {
   changedAt: string;
   createdAt: string;
   updatedAt: string;
+  /** Redeliveries asked for, oldest first; absent when none. The last one's round is the current one. */
+  redeliveries?: Redelivery[];
+}
+
+/** Attempts made before the current round (0 unless the delivery was sent again). */
+export function roundStart(d: Pick<DeliveryFields, 'redeliveries'>): number {
+  const last = d.redeliveries?.at(-1);
+  return last ? last.firstAttempt - 1 : 0;
+}
+
+/**
+ * Starts a new round of attempts of a final delivery (succeeded or failed): pending and due now,
+ * its attempts numbered on from the last one, each recording who asked. Null when the delivery is
+ * still pending (its round has not ended) or was superseded (a later status was sent).
+ */
+export function redeliver(d: DeliveryFields, requestedBy: string, now: Date): DeliveryFields | null {
+  if (d.state !== 'succeeded' && d.state !== 'failed') return null;
+  const at = now.toISOString();
+  return {
+    ...d,
+    state: 'pending',
+    nextAttemptAt: at,
+    leaseUntil: null,
+    inFlightAttempt: null,
+    lastError: null,
+    updatedAt: at,
+    redeliveries: [...(d.redeliveries ?? []), { requestedAt: at, requestedBy, firstAttempt: d.attempts.length + 1 }],
+  };
 }
 
 /** Per-transaction lane: serializes claims and remembers the highest sequence already attempted. */
@@ -204,7 +244,8 @@ export function planClaim(d: DeliveryFields, deliveryId: string, ctx: ClaimConte
     const until = Math.max(nowMs + timing.waitFloorMs, Date.parse(lane.leaseUntil));
     return { kind: 'wait', delivery: { ...d, nextAttemptAt: iso(until), updatedAt: at } };
   }
-  if (d.attempts.length >= MAX_ATTEMPTS) {
+  const round = roundStart(d);
+  if (d.attempts.length - round >= MAX_ATTEMPTS) {
     const last = d.attempts[d.attempts.length - 1];
     return {
       kind: 'exhausted',
@@ -221,15 +262,27 @@ export function planClaim(d: DeliveryFields, deliveryId: string, ctx: ClaimConte
   }
 
   const attempt = d.attempts.length + 1;
+  const inRound = attempt - round;
   const leaseEnd = nowMs + timing.timeoutMs + timing.leaseMarginMs;
   // If this process dies mid-attempt the delivery is due again when the retry would have been.
-  const retryAt = attempt < MAX_ATTEMPTS ? leaseEnd + backoffDelayMs(attempt, timing.backoffBaseMs) : leaseEnd;
+  const retryAt = inRound < MAX_ATTEMPTS ? leaseEnd + backoffDelayMs(inRound, timing.backoffBaseMs) : leaseEnd;
+  const requestedBy = d.redeliveries?.at(-1)?.requestedBy;
   return {
     kind: 'send',
     attempt,
     delivery: {
       ...d,
-      attempts: [...d.attempts, { number: attempt, at, httpStatus: 0, error: INTERRUPTED, durationMs: 0 }],
+      attempts: [
+        ...d.attempts,
+        {
+          number: attempt,
+          at,
+          httpStatus: 0,
+          error: INTERRUPTED,
+          durationMs: 0,
+          ...(requestedBy !== undefined ? { requestedBy } : {}),
+        },
+      ],
       nextAttemptAt: iso(retryAt),
       leaseUntil: iso(leaseEnd),
       inFlightAttempt: attempt,
@@ -286,10 +339,11 @@ export function applyOutcome(
   if (!outcome.refused && isSuccessStatus(outcome.httpStatus)) {
     return { delivery: { ...base, state: 'succeeded', nextAttemptAt: null, lastError: null }, final: true };
   }
-  if (outcome.refused || attempt >= MAX_ATTEMPTS) {
+  const inRound = attempt - roundStart(d);
+  if (outcome.refused || inRound >= MAX_ATTEMPTS) {
     return { delivery: { ...base, state: 'failed', nextAttemptAt: null, lastError: outcome.error }, final: true };
   }
-  const next = now.getTime() + backoffDelayMs(attempt, timing.backoffBaseMs);
+  const next = now.getTime() + backoffDelayMs(inRound, timing.backoffBaseMs);
   return { delivery: { ...base, state: 'pending', nextAttemptAt: iso(next), lastError: outcome.error }, final: false };
 }
 

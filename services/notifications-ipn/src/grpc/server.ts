@@ -5,6 +5,7 @@ import type { EmailDeps } from '../app/email-deps';
 import { enqueueEmail } from '../app/enqueue-email';
 import { listDeliveries } from '../app/list-deliveries';
 import { listEmails } from '../app/list-emails';
+import { redeliverIpn } from '../app/redeliver';
 import { emailToProto } from './email-mapping';
 import { INTERRUPTED } from '../domain/delivery';
 import type { DeliveryDoc } from '../store/collections';
@@ -26,6 +27,7 @@ function toProto(d: DeliveryDoc, now: Date): notificationsIpn.IpnDelivery {
       // The claimed attempt reads "interrupted" until its outcome lands; while its lease runs it is in progress.
       error: inFlight && a.number === d.inFlightAttempt && a.error === INTERRUPTED ? 'in progress' : a.error,
       durationMs: a.durationMs,
+      requestedBy: a.requestedBy ?? '',
     })),
     lastHttpStatus: d.lastHttpStatus,
     nextAttemptAt: d.nextAttemptAt ?? '',
@@ -42,6 +44,7 @@ export function registerNotificationsIpnService(
   deps: IpnDeps,
   email: EmailDeps,
   onEmailQueued: () => void = () => undefined,
+  onDeliveryDue: (delivery: DeliveryDoc) => void = () => undefined,
 ): void {
   const { logger } = deps;
   const impl: notificationsIpn.NotificationsIpnServiceServer = {
@@ -58,6 +61,20 @@ export function registerNotificationsIpnService(
         return { items: items.map((d) => toProto(d, now)) };
       },
     ),
+    redeliverIpn: unary(logger, 'notifications-ipn/RedeliverIpn', async (req: notificationsIpn.RedeliverIpnRequest) => {
+      const stored = await redeliverIpn(deps, {
+        organizationId: req.organizationId,
+        siteId: req.siteId,
+        transactionId: req.transactionId,
+        mode: req.testMode ? 'test' : 'live',
+        status: req.status,
+        externalReference: req.externalReference || null,
+        ipnUrl: req.ipnUrl,
+        requestedBy: req.requestedBy,
+      });
+      onDeliveryDue(stored);
+      return { delivery: toProto(stored, deps.clock.now()) };
+    }),
     sendEmail: unary(logger, 'notifications-ipn/SendEmail', async (req: notificationsIpn.SendEmailRequest) => {
       const { email: stored, created } = await enqueueEmail(email, {
         organizationId: req.organizationId,

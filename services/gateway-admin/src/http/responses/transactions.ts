@@ -87,7 +87,7 @@ const statusChange = z.object({
   reason: z.string().nullable(),
 });
 
-const ipnDelivery = z.object({
+export const ipnDelivery = z.object({
   id: z.string(),
   sequence: z.number().int(),
   status: z.number().int(),
@@ -100,6 +100,12 @@ const ipnDelivery = z.object({
       httpStatus: z.number().int().nullable(),
       error: z.string().nullable(),
       durationMs: z.number(),
+      requestedBy: z
+        .string()
+        .nullable()
+        .describe(
+          'who asked for the redelivery this attempt belongs to (e-mail or api_key:<keyId>); null when automatic',
+        ),
     }),
   ),
   lastHttpStatus: z.number().int().nullable(),

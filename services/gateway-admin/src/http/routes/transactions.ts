@@ -1,5 +1,6 @@
 import { toWire } from '@paymesh/core';
 import { z } from 'zod';
+import { UnprocessableError } from '@paymesh/core';
 import type { checkoutPayments, notificationsIpn } from '@paymesh/proto';
 import {
   currencyCode,
@@ -14,6 +15,7 @@ import {
 } from '@paymesh/http';
 import type { AdminDeps } from '../../app/deps';
 import {
+  ipnDelivery,
   transactionDeleted as deleted,
   transactionDetail,
   transactionPage,
@@ -22,6 +24,8 @@ import {
 import { resource } from '../route-table';
 import { chargebackUpdateBody, transactionTaxView } from '@paymesh/contracts';
 import { actorOf } from './billing-rpc';
+import type { Principal } from '../../domain/principal';
+import { USERS, type UserDoc } from '../../store/collections';
 import { shippingAddressView } from './checkouts';
 import { idParams, objectId, rpc } from './common';
 import { listValues, multiParam, parseDateRange, parseObjectIds, parseStatuses } from './list-query';
@@ -36,6 +40,10 @@ const listQuery = z.object({
   siteIds: multiParam,
   'providerIds[]': multiParam,
   providerIds: multiParam,
+  externalReference: text(200).optional().describe("only the transactions with exactly this merchant's reference"),
+  email: text(EMAIL_MAX)
+    .optional()
+    .describe("only the buyer's transactions with this e-mail address (as given, or in lower case)"),
   page: pageNumber,
   /** Default 10, at most 100; larger values are rejected (400), not capped. */
   limit: z.coerce.number().int().min(1).max(100).default(10),
@@ -161,6 +169,7 @@ function deliveryView(d: notificationsIpn.IpnDelivery) {
       httpStatus: a.httpStatus || null,
       error: orNull(a.error),
       durationMs: a.durationMs,
+      requestedBy: orNull(a.requestedBy),
     })),
     lastHttpStatus: d.lastHttpStatus || null,
     lastError: orNull(d.lastError),
@@ -199,6 +208,12 @@ async function ipnOf(deps: AdminDeps, organizationId: string, transactionId: str
   }
 }
 
+/** Who asks, as the IPN attempt log shows it: a dashboard user's e-mail address, else the key. */
+async function requesterOf(deps: AdminDeps, p: Principal): Promise<string> {
+  if (p.kind === 'user') return (await deps.store.collection<UserDoc>(USERS).get(p.userId))?.email ?? actorOf(p);
+  return actorOf(p);
+}
+
 /** Transactions: scope `transaction:<action>` and role from the method. */
 const transactions = resource({ tag: 'Transactions', scopePrefix: 'transaction' });
 
@@ -208,7 +223,8 @@ export const transactionRoutes = [
     path: '/transactions',
     operationId: 'listTransactions',
     response: transactionPage,
-    summary: 'List transactions (statuses[], currency, startDate, endDate, siteIds[], providerIds[], page, limit)',
+    summary:
+      'List transactions (statuses[], currency, startDate, endDate, siteIds[], providerIds[], externalReference, email, page, limit)',
     query: listQuery,
     async handler({ deps, org, query }) {
       const range = parseDateRange(query.startDate, query.endDate);
@@ -225,6 +241,8 @@ export const transactionRoutes = [
           createdTo: range.createdTo,
           siteIds: parseObjectIds(listValues(query['siteIds[]'], query.siteIds), 'siteIds'),
           providerIds: parseObjectIds(listValues(query['providerIds[]'], query.providerIds), 'providerIds'),
+          externalReference: query.externalReference ?? '',
+          email: query.email?.trim() ?? '',
           page: query.page,
           limit: query.limit,
         },
@@ -251,6 +269,46 @@ export const transactionRoutes = [
         },
       );
       return { ...transactionView(t), statusHistory: historyView(t), ipn: await ipnOf(deps, org.organizationId, t.id) };
+    },
+  }),
+  transactions({
+    method: 'POST',
+    path: '/transactions/:id/ipn/redeliver',
+    operationId: 'redeliverTransactionIpn',
+    action: 'execute',
+    status: 202,
+    response: ipnDelivery,
+    errors: [409, 422],
+    summary:
+      "Send the transaction's current status to its ipnUrl again: a new round of up to three signed attempts (fresh timestamp and signature each), shown in the delivery's attempts with who asked; 409 while an IPN of the transaction is still being delivered, 422 without an ipnUrl",
+    params: idParams,
+    async handler({ deps, org, params, principal }) {
+      const t = await rpc(
+        deps,
+        'checkout',
+        deps.clients.checkoutPayments,
+        deps.clients.checkoutPayments.getTransaction,
+        { organizationId: org.organizationId, testMode: org.mode === 'test', id: params.id },
+      );
+      if (!t.ipnUrl) throw new UnprocessableError('the transaction has no ipnUrl: there is nowhere to send an IPN');
+      const res = await rpc(
+        deps,
+        'notifications-ipn',
+        deps.clients.notificationsIpn,
+        deps.clients.notificationsIpn.redeliverIpn,
+        {
+          organizationId: org.organizationId,
+          siteId: t.siteId,
+          transactionId: t.id,
+          testMode: t.testMode,
+          status: t.status,
+          externalReference: t.externalReference,
+          ipnUrl: t.ipnUrl,
+          requestedBy: await requesterOf(deps, principal),
+        },
+      );
+      if (!res.delivery) throw new Error('notifications-ipn answered no delivery');
+      return deliveryView(res.delivery);
     },
   }),
   transactions({

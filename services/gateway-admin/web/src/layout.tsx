@@ -1,0 +1,113 @@
+import { Link, Outlet } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { LANGUAGES, setLanguage, useI18n, type Language } from './i18n';
+import { signOut, switchOrganization } from './session';
+import { useMember } from './ui';
+
+const isLanguage = (v: string): v is Language => (LANGUAGES as readonly string[]).includes(v);
+
+/** The signed-in frame: skip link, header (organization switcher, role, language, sign-out), navigation and the screen. */
+export function Layout() {
+  const { t } = useI18n();
+  const { user, organization, organizations, role } = useMember();
+  const queries = useQueryClient();
+  return (
+    <>
+      <a className="skip" href="#main">
+        {t('app.skip')}
+      </a>
+      <header className="top">
+        <span className="brand">{t('app.name')}</span>
+        <div className="org">
+          {organizations.length > 1 ? (
+            <>
+              <label htmlFor="org-switch">{t('org.switch')}</label>
+              <select
+                id="org-switch"
+                value={organization.id}
+                onChange={(e) => {
+                  switchOrganization(e.target.value);
+                  void queries.invalidateQueries();
+                }}
+              >
+                {organizations.map((o) => (
+                  <option key={o.id} value={o.id}>
+                    {o.name}
+                  </option>
+                ))}
+              </select>
+            </>
+          ) : (
+            <span>{organization.name}</span>
+          )}
+          <span className="badge" data-testid="role">
+            {t('nav.role', { role: t(`role.${role}`) })}
+          </span>
+        </div>
+        <div className="tools">
+          <label htmlFor="language" className="sr-only">
+            {t('app.language')}
+          </label>
+          <LanguageSelect />
+          <span className="muted user">{user.email}</span>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              queries.clear();
+              void signOut();
+            }}
+          >
+            {t('nav.signOut')}
+          </button>
+        </div>
+      </header>
+      <nav aria-label={t('nav.main')} className="side">
+        <ul>
+          <li>
+            <Link to="/" activeOptions={{ exact: true, includeSearch: false }}>
+              {t('nav.overview')}
+            </Link>
+          </li>
+          <li>
+            <Link to="/payments" activeOptions={{ includeSearch: false }}>
+              {t('nav.payments')}
+            </Link>
+          </li>
+          <li>
+            <Link to="/checkouts">{t('nav.checkouts')}</Link>
+          </li>
+          <li>
+            <Link to="/holds">{t('nav.holds')}</Link>
+          </li>
+          <li>
+            <Link to="/settings">{t('nav.settings')}</Link>
+          </li>
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}
+
+export function LanguageSelect() {
+  const { lang } = useI18n();
+  return (
+    <select
+      id="language"
+      value={lang}
+      onChange={(e) => {
+        if (isLanguage(e.target.value)) setLanguage(e.target.value);
+      }}
+    >
+      <option value="en" lang="en">
+        English
+      </option>
+      <option value="de" lang="de">
+        Deutsch
+      </option>
+    </select>
+  );
+}

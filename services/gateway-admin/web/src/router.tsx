@@ -1,0 +1,56 @@
+import { createRootRoute, createRoute, createRouter, Navigate } from '@tanstack/react-router';
+import { Layout } from './layout';
+import { Checkouts } from './screens/Checkouts';
+import { Holds } from './screens/Holds';
+import { Overview } from './screens/Overview';
+import { Payments } from './screens/Payments';
+import { Settings } from './screens/Settings';
+import { Transaction } from './screens/Transaction';
+import { overviewSearch, paymentsSearch } from './search';
+
+const root = createRootRoute({ component: Layout, notFoundComponent: () => <Navigate to="/" /> });
+
+const overview = createRoute({
+  getParentRoute: () => root,
+  path: '/',
+  validateSearch: overviewSearch,
+  component: function OverviewRoute() {
+    return <Overview search={overview.useSearch()} />;
+  },
+});
+
+const payments = createRoute({
+  getParentRoute: () => root,
+  path: '/payments',
+  validateSearch: paymentsSearch,
+  component: function PaymentsRoute() {
+    const search = payments.useSearch();
+    // A new filter set starts a new form.
+    return <Payments key={JSON.stringify(search)} search={search} />;
+  },
+});
+
+const transaction = createRoute({
+  getParentRoute: () => root,
+  path: '/payments/$id',
+  component: function TransactionRoute() {
+    return <Transaction id={transaction.useParams().id} />;
+  },
+});
+
+const checkouts = createRoute({ getParentRoute: () => root, path: '/checkouts', component: Checkouts });
+const holds = createRoute({ getParentRoute: () => root, path: '/holds', component: Holds });
+const settings = createRoute({ getParentRoute: () => root, path: '/settings', component: Settings });
+
+const routeTree = root.addChildren([overview, payments, transaction, checkouts, holds, settings]);
+
+/** The screens of a signed-in member, under /app. */
+export function makeRouter() {
+  return createRouter({ routeTree, basepath: '/app', defaultPreload: false, scrollRestoration: true });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof makeRouter>;
+  }
+}

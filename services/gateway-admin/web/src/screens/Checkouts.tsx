@@ -1,0 +1,178 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, must } from '../api';
+import { dateTime, money, parseAmount } from '../format';
+import { useI18n } from '../i18n';
+import { can } from '../session';
+import { ErrorNote, Loading, Section, useMember, useOrgTimeZone } from '../ui';
+
+export function Checkouts() {
+  const { t, locale } = useI18n();
+  const { organization, role } = useMember();
+  const zone = useOrgTimeZone();
+  const list = useQuery({
+    queryKey: [organization.id, 'checkouts'],
+    queryFn: async () => must(await api.GET('/api/v1/checkouts', { params: { query: { limit: 20 } } })),
+  });
+  return (
+    <>
+      <h1>{t('checkouts.title')}</h1>
+      {can(role, 'write') && <CreateCheckout />}
+      <Section title={t('checkouts.list')} id="checkout-list">
+        {list.isPending && <Loading />}
+        {list.isError && <ErrorNote error={list.error} />}
+        {list.data && list.data.items.length === 0 && <p className="muted">{t('checkouts.empty')}</p>}
+        {list.data && list.data.items.length > 0 && (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('payments.created')}</th>
+                  <th scope="col">{t('payments.reference')}</th>
+                  <th scope="col">{t('checkouts.status')}</th>
+                  <th scope="col" className="num">
+                    {t('payments.amount')}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.items.map((c) => (
+                  <tr key={c.id}>
+                    <td>
+                      <a href={c.paymentUrl}>{dateTime(c.createdAt, zone, locale)}</a>
+                    </td>
+                    <td>{c.externalReference ?? '—'}</td>
+                    <td>{c.status}</td>
+                    <td className="num">{money(c.amount, c.currency, locale)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Section>
+    </>
+  );
+}
+
+function CreateCheckout() {
+  const { t } = useI18n();
+  const { organization } = useMember();
+  const queries = useQueryClient();
+  const sites = useQuery({
+    queryKey: [organization.id, 'sites'],
+    queryFn: async () => must(await api.GET('/api/v1/sites', { params: { query: { limit: 100 } } })),
+  });
+  const [form, setForm] = useState({
+    siteId: '',
+    amount: '',
+    currency: 'EUR',
+    reference: '',
+    item: '',
+    quantity: '1',
+    returnUrl: '',
+    ipnUrl: '',
+  });
+  const [copied, setCopied] = useState(false);
+  const create = useMutation({
+    mutationFn: async () => {
+      const siteId = form.siteId || sites.data?.items[0]?.id;
+      const amount = parseAmount(form.amount, form.currency);
+      if (!siteId) throw new Error(t('checkouts.site'));
+      if (amount === null) throw new Error(t('checkouts.amount'));
+      const quantity = Math.max(1, Number(form.quantity) || 1);
+      return must(
+        await api.POST('/api/v1/checkouts/{siteId}/create', {
+          params: { path: { siteId } },
+          body: {
+            amount: amount * quantity,
+            currency: form.currency,
+            ...(form.reference ? { externalReference: form.reference } : {}),
+            ...(form.item ? { items: [{ name: form.item, quantity, unitPrice: amount }] } : {}),
+            ...(form.returnUrl ? { returnUrl: form.returnUrl } : {}),
+            ...(form.ipnUrl ? { ipnUrl: form.ipnUrl } : {}),
+          },
+        }),
+      );
+    },
+    onSuccess: () => void queries.invalidateQueries({ queryKey: [organization.id, 'checkouts'] }),
+  });
+  const field = (name: keyof typeof form, label: string, type = 'text') => (
+    <div>
+      <label htmlFor={`co-${name}`}>{label}</label>
+      <input
+        id={`co-${name}`}
+        type={type}
+        value={form[name]}
+        onChange={(e) => setForm({ ...form, [name]: e.target.value })}
+      />
+    </div>
+  );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setCopied(false);
+    create.mutate();
+  };
+  return (
+    <Section title={t('checkouts.create')} id="create-checkout">
+      <form className="grid-form" onSubmit={submit}>
+        <div>
+          <label htmlFor="co-site">{t('checkouts.site')}</label>
+          <select id="co-site" value={form.siteId} onChange={(e) => setForm({ ...form, siteId: e.target.value })}>
+            {sites.data?.items.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        {field('amount', t('checkouts.amount'))}
+        <div>
+          <label htmlFor="co-currency">{t('checkouts.currency')}</label>
+          <select
+            id="co-currency"
+            value={form.currency}
+            onChange={(e) => setForm({ ...form, currency: e.target.value })}
+          >
+            {['EUR', 'USD', 'GBP', 'CHF'].map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </div>
+        {field('item', t('checkouts.itemName'))}
+        {field('quantity', t('checkouts.quantity'), 'number')}
+        {field('reference', t('checkouts.reference'))}
+        {field('returnUrl', t('checkouts.returnUrl'), 'url')}
+        {field('ipnUrl', t('checkouts.ipnUrl'), 'url')}
+        <div className="actions">
+          <button type="submit" disabled={create.isPending}>
+            {t('checkouts.submit')}
+          </button>
+        </div>
+      </form>
+      {create.isError && (
+        <p role="alert" className="notice error">
+          {t('checkouts.failed', { message: create.error.message })}
+        </p>
+      )}
+      {create.data && (
+        <div role="status" className="notice">
+          <p>{t('checkouts.created')}</p>
+          <p>
+            <code data-testid="payment-url">{create.data.paymentUrl}</code>{' '}
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => {
+                void navigator.clipboard.writeText(create.data.paymentUrl).then(() => setCopied(true));
+              }}
+            >
+              {t('checkouts.copy')}
+            </button>{' '}
+            {copied && <span>{t('checkouts.copied')}</span>}
+          </p>
+        </div>
+      )}
+    </Section>
+  );
+}

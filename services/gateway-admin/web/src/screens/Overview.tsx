@@ -1,0 +1,267 @@
+import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { api, must } from '../api';
+import { TimeChart } from '../chart';
+import { count, dateTime, isTimeZone, money, percent } from '../format';
+import { useI18n } from '../i18n';
+import { ErrorNote, Loading, Section, StatusBadge, useMember, useOrgTimeZone } from '../ui';
+import { PERIODS, type OverviewSearch } from '../search';
+
+const STATUS_ROWS = [
+  ['completed', 1],
+  ['pending', 0],
+  ['initiated', -1],
+  ['failed', 2],
+  ['canceled', -2],
+  ['refunded', 3],
+  ['disputed', 4],
+] as const;
+
+const ZONES = [
+  'UTC',
+  'Europe/Berlin',
+  'Europe/London',
+  'Europe/Paris',
+  'America/New_York',
+  'America/Los_Angeles',
+  'Asia/Kolkata',
+  'Asia/Tokyo',
+];
+
+export function Overview({ search }: { search: OverviewSearch }) {
+  const { t, locale } = useI18n();
+  const { organization } = useMember();
+  const orgZone = useOrgTimeZone();
+  const navigate = useNavigate();
+  const timezone = search.tz && isTimeZone(search.tz) ? search.tz : orgZone;
+  const period = search.period ?? 'last_30_days';
+  const set = (patch: Partial<OverviewSearch>) =>
+    void navigate({ to: '/', search: (prev: OverviewSearch) => ({ ...prev, ...patch }) });
+
+  const sites = useQuery({
+    queryKey: [organization.id, 'sites'],
+    queryFn: async () => must(await api.GET('/api/v1/sites', { params: { query: { limit: 100 } } })),
+  });
+  const dash = useQuery({
+    queryKey: [organization.id, 'dashboard', period, timezone, search.siteId, search.currency],
+    queryFn: async () =>
+      must(
+        await api.GET('/api/v1/dashboard', {
+          params: {
+            query: {
+              period,
+              timezone,
+              ...(search.siteId ? { siteId: search.siteId } : {}),
+              ...(search.currency ? { currency: search.currency } : {}),
+            },
+          },
+        }),
+      ),
+  });
+  const zones = useMemo(() => [...new Set([orgZone, timezone, ...ZONES])], [orgZone, timezone]);
+  const d = dash.data;
+  const chartCurrency = search.currency ?? d?.currencies[0]?.currency;
+  const chart = useMemo(() => {
+    if (!d || !chartCurrency) return null;
+    const pick = (p: (typeof d.series.points)[number]) => p.currencies.find((c) => c.currency === chartCurrency);
+    return {
+      times: d.series.points.map((p) => Date.parse(p.start) / 1000),
+      series: [
+        { label: t('overview.gross'), color: '#1d4ed8', values: d.series.points.map((p) => pick(p)?.grossVolume ?? 0) },
+        { label: t('overview.net'), color: '#047857', values: d.series.points.map((p) => pick(p)?.netRevenue ?? 0) },
+      ],
+    };
+  }, [d, chartCurrency, t]);
+  const fmt = useMemo(
+    () => (v: number) => (chartCurrency ? money(v, chartCurrency, locale) : String(v)),
+    [chartCurrency, locale],
+  );
+
+  return (
+    <>
+      <h1>{t('overview.title')}</h1>
+      <form className="filters" aria-label={t('overview.filters')} onSubmit={(e) => e.preventDefault()}>
+        <div>
+          <label htmlFor="period">{t('overview.period')}</label>
+          <select
+            id="period"
+            value={period}
+            onChange={(e) => set({ period: PERIODS.find((p) => p === e.target.value) })}
+          >
+            {PERIODS.map((p) => (
+              <option key={p} value={p}>
+                {t(`period.${p}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="tz">{t('overview.timezone')}</label>
+          <select id="tz" value={timezone} onChange={(e) => set({ tz: e.target.value })}>
+            {zones.map((z) => (
+              <option key={z} value={z}>
+                {z}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="site">{t('overview.site')}</label>
+          <select id="site" value={search.siteId ?? ''} onChange={(e) => set({ siteId: e.target.value || undefined })}>
+            <option value="">{t('overview.allSites')}</option>
+            {sites.data?.items.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="currency">{t('overview.currency')}</label>
+          <select
+            id="currency"
+            value={search.currency ?? ''}
+            onChange={(e) => set({ currency: e.target.value || undefined })}
+          >
+            <option value="">{t('overview.allCurrencies')}</option>
+            {[
+              ...new Set([
+                ...(search.currency ? [search.currency] : []),
+                ...(d?.currencies.map((c) => c.currency) ?? []),
+              ]),
+            ].map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+      {dash.isPending && <Loading />}
+      {dash.isError && <ErrorNote error={dash.error} retry={() => void dash.refetch()} />}
+      {d && (
+        <>
+          <div className="figures" data-testid="figures">
+            {d.currencies.length === 0 && <p className="muted">{t('overview.none')}</p>}
+            {d.currencies.map((c) => (
+              <div key={c.currency} className="figure-group" data-currency={c.currency}>
+                <div className="figure">
+                  <span className="label">
+                    {t('overview.gross')} ({c.currency})
+                  </span>
+                  <span className="value" data-testid={`gross-${c.currency}`}>
+                    {money(c.grossVolume, c.currency, locale)}
+                  </span>
+                </div>
+                <div className="figure">
+                  <span className="label">
+                    {t('overview.net')} ({c.currency})
+                  </span>
+                  <span className="value">{money(c.netRevenue, c.currency, locale)}</span>
+                </div>
+                <div className="figure">
+                  <span className="label">{t('overview.completed')}</span>
+                  <span className="value">{count(c.completedPayments, locale)}</span>
+                </div>
+                <div className="figure">
+                  <span className="label">{t('overview.failureRatio')}</span>
+                  <span className="value">{percent(c.failureRatio, locale)}</span>
+                </div>
+              </div>
+            ))}
+          </div>
+          <Section title={t('overview.chart', { currency: chartCurrency ?? '—' })} id="chart">
+            {chart ? (
+              <TimeChart
+                times={chart.times}
+                series={chart.series}
+                label={t('overview.chart', { currency: chartCurrency ?? '' })}
+                format={fmt}
+                timeZone={timezone}
+                locale={locale}
+                granularity={d.series.granularity}
+              />
+            ) : (
+              <p className="muted">{t('overview.chartEmpty')}</p>
+            )}
+          </Section>
+          <div className="columns">
+            <Section title={t('overview.counts')} id="counts">
+              <table>
+                <tbody>
+                  {STATUS_ROWS.map(([field, code]) => (
+                    <tr key={field}>
+                      <th scope="row">
+                        <StatusBadge status={code} />
+                      </th>
+                      <td className="num">{count(d.transactionCounts[field], locale)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Section>
+            <Section title={t('overview.topProviders')} id="providers">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('payments.provider')}</th>
+                    <th scope="col" className="num">
+                      {t('overview.completed')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('overview.failureRatio')}
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.topProvidersByCount.map((p) => (
+                    <tr key={`${p.providerType}:${p.providerId ?? ''}`}>
+                      <td>{p.providerType}</td>
+                      <td className="num">{count(p.completedPayments, locale)}</td>
+                      <td className="num">{percent(p.failureRatio, locale)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Section>
+          </div>
+          <Section title={t('overview.recent')} id="recent">
+            {d.recentTransactions.length === 0 ? (
+              <p className="muted">{t('overview.none')}</p>
+            ) : (
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('payments.created')}</th>
+                    <th scope="col">{t('payments.reference')}</th>
+                    <th scope="col">{t('payments.status')}</th>
+                    <th scope="col" className="num">
+                      {t('payments.amount')}
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.recentTransactions.map((r) => (
+                    <tr key={r.id}>
+                      <td>
+                        <Link to="/payments/$id" params={{ id: r.id }}>
+                          {dateTime(r.createdAt, timezone, locale)}
+                        </Link>
+                      </td>
+                      <td>{r.externalReference ?? '—'}</td>
+                      <td>
+                        <StatusBadge status={r.status} />
+                      </td>
+                      <td className="num">{money(r.amount, r.currency, locale)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </Section>
+        </>
+      )}
+    </>
+  );
+}

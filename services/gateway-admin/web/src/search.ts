@@ -1,0 +1,68 @@
+/** Search parameters of the screens, read from the address (anything unexpected is dropped). */
+
+export const PERIODS = [
+  'today',
+  'yesterday',
+  'last_7_days',
+  'last_30_days',
+  'this_month',
+  'last_month',
+  'this_quarter',
+  'this_year',
+] as const;
+export type Period = (typeof PERIODS)[number];
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const id = (v: unknown): string | undefined => {
+  const s = str(v);
+  return s && /^[0-9a-f]{24}$/.test(s) ? s : undefined;
+};
+const date = (v: unknown): string | undefined => {
+  const s = str(v);
+  return s && /^\d{4}-\d{2}-\d{2}$/.test(s) ? s : undefined;
+};
+
+export interface OverviewSearch {
+  period?: Period | undefined;
+  tz?: string | undefined;
+  siteId?: string | undefined;
+  currency?: string | undefined;
+}
+
+export function overviewSearch(s: Record<string, unknown>): OverviewSearch {
+  const currency = str(s.currency);
+  return {
+    period: PERIODS.find((p) => p === s.period),
+    tz: str(s.tz),
+    siteId: id(s.siteId),
+    currency: currency && /^[A-Z]{3}$/.test(currency) ? currency : undefined,
+  };
+}
+
+export interface PaymentsSearch {
+  page?: number | undefined;
+  status?: number | undefined;
+  siteId?: string | undefined;
+  providerId?: string | undefined;
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+  /** A merchant's reference, or (with an @) a buyer's e-mail address. */
+  q?: string | undefined;
+}
+
+export function paymentsSearch(s: Record<string, unknown>): PaymentsSearch {
+  const page = Number(s.page);
+  const status = Number(s.status);
+  return {
+    page: Number.isInteger(page) && page > 1 ? page : undefined,
+    status:
+      s.status !== undefined && s.status !== '' && Number.isInteger(status) && status >= -2 && status <= 4
+        ? status
+        : undefined,
+    siteId: id(s.siteId),
+    providerId: id(s.providerId),
+    startDate: date(s.startDate),
+    endDate: date(s.endDate),
+    q: str(s.q)?.trim().slice(0, 200) || undefined,
+  };
+}

@@ -1,0 +1,76 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { api, must } from './api';
+import { isMessageKey, useI18n } from './i18n';
+import { useSession } from './session';
+
+/** The signed-in member's organization and role (screens render only inside the signed-in layout). */
+export function useMember() {
+  const s = useSession();
+  if (s.status !== 'signedIn') throw new Error('screen rendered without a session');
+  return { user: s.user, organization: s.organization, role: s.organization.role, organizations: s.organizations };
+}
+
+/** The organization's time zone (its invoicing settings), in which dates are shown; UTC until known. */
+export function useOrgTimeZone(): string {
+  const { organization } = useMember();
+  const q = useQuery({
+    queryKey: [organization.id, 'settings', 'invoicing'],
+    queryFn: async () => must(await api.GET('/api/v1/organizations/settings/invoicing')),
+    staleTime: 5 * 60_000,
+  });
+  return q.data?.timeZone ?? 'UTC';
+}
+
+export function Loading() {
+  const { t } = useI18n();
+  return (
+    <p role="status" className="muted">
+      {t('app.loading')}
+    </p>
+  );
+}
+
+export function ErrorNote({ error, retry }: { error: unknown; retry?: () => void }) {
+  const { t } = useI18n();
+  return (
+    <div role="alert" className="notice error">
+      <p>{t('app.error', { message: error instanceof Error ? error.message : String(error) })}</p>
+      {retry && (
+        <button type="button" className="secondary" onClick={retry}>
+          {t('app.retry')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function StatusBadge({ status }: { status: number }) {
+  const { t } = useI18n();
+  const key = `status.${status}`;
+  return <span className={`badge status-${status}`}>{isMessageKey(key) ? t(key) : String(status)}</span>;
+}
+
+export function Section({ title, children, id }: { title: string; children: ReactNode; id?: string }) {
+  const headingId = `${id ?? title.replace(/\W+/g, '-').toLowerCase()}-heading`;
+  return (
+    <section className="card" aria-labelledby={headingId} id={id}>
+      <h2 id={headingId}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** A label/value list (definition list). */
+export function Facts({ rows }: { rows: Array<[string, ReactNode]> }) {
+  return (
+    <dl className="facts">
+      {rows.map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
