@@ -8,7 +8,7 @@ export * from './ids';
 export * from './clock';
 export * from './secrets';
 export * from './parent';
-export * from './decode-patch';
+export * from './decode-json';
 export * from './portal-link';
 export * from './money';
 export * from './background';

@@ -1,4 +1,4 @@
-import type { InvoiceRecord, InvoiceTotals } from '@paymesh/contracts';
+import type { InvoiceItemInput, InvoiceRecord, InvoiceTotals } from '@paymesh/contracts';
 
 /** Tenant: organization and data mode. */
 export interface OrgKey {
@@ -11,7 +11,7 @@ export interface CycleInvoice {
   siteId: string;
   clientId: string;
   currency: string;
-  items: unknown[];
+  items: InvoiceItemInput[];
   paymentTermsDays?: number;
   notes?: string;
   issueDate?: string;

@@ -8,19 +8,21 @@ import {
   DATA_IMPORT_ENTITIES,
   DATA_IMPORT_MAX_BYTES,
   DATA_IMPORT_MAX_ROWS,
+  billingStreamRpc,
   dataExportRequest,
   dataImportReport,
-  dataTemplate,
   type DataImportEntity,
   type DataImportReport,
+  type RpcInput,
 } from '@paymesh/contracts';
-import { callClientStream, callServerStream } from '@paymesh/grpc';
+import { callClientStream, callServerStream, envelopeOf } from '@paymesh/grpc';
 import type { billing } from '@paymesh/proto';
 import type { AdminDeps } from '../../app/deps';
 import type { Principal } from '../../domain/principal';
 import { dataImportRejected, dataImportResult } from '../responses/data-io';
 import { ErrorAnswer, fileAnswer, resource, type OrgScope } from '../route-table';
 import { actorOf, billingJson } from './billing-rpc';
+import { tenantOf } from './json-rpc';
 
 /** Data import/export: scope `data_io:read` (templates) and `data_io:execute` (import, check, export). */
 const dataIo = resource({ tag: 'Data import/export', scopePrefix: 'data_io' });
@@ -58,27 +60,16 @@ async function pass(
 ): Promise<DataImportReport> {
   const client = deps.clients.billing;
   function* messages(): Generator<billing.DataImportChunk> {
-    const header: billing.BillingJsonRequest = {
-      organizationId: org.organizationId,
-      testMode: org.mode === 'test',
-      id: '',
-      bodyJson: JSON.stringify({ entityType, dryRun, digest }),
-      actor: actorOf(principal),
-      idempotencyKey: '',
-    };
+    const body: RpcInput<typeof billingStreamRpc, 'importData'> = { entityType, dryRun, digest };
+    const header = envelopeOf(tenantOf(org), { actor: actorOf(principal) }, body);
     yield { header, data: Buffer.alloc(0) };
     for (let at = 0; at < file.length; at += UPLOAD_CHUNK_BYTES)
       yield { header: undefined, data: file.subarray(at, at + UPLOAD_CHUNK_BYTES) };
   }
-  const res = await callClientStream<billing.DataImportChunk, billing.BillingJsonResponse>(
-    client,
-    client.importData.bind(client) as never,
-    messages(),
-    {
-      deadlineMs: IMPORT_DEADLINE_MS,
-      target: 'billing',
-    },
-  );
+  const res = await callClientStream(client, client.importData, messages(), {
+    deadlineMs: IMPORT_DEADLINE_MS,
+    target: 'billing',
+  });
   return dataImportReport.parse(JSON.parse(res.json));
 }
 
@@ -102,25 +93,12 @@ function rejected(report: DataImportReport): ErrorAnswer {
 }
 
 /** Bytes out of billing's export stream, the first chunk read before the answer starts (so a refused export is a 4xx, not a cut file). */
-async function exportStream(deps: AdminDeps, org: OrgScope, body: unknown) {
+async function exportStream(deps: AdminDeps, org: OrgScope, body: RpcInput<typeof billingStreamRpc, 'exportData'>) {
   const client = deps.clients.billing;
-  const req: billing.BillingJsonRequest = {
-    organizationId: org.organizationId,
-    testMode: org.mode === 'test',
-    id: '',
-    bodyJson: JSON.stringify(body),
-    actor: '',
-    idempotencyKey: '',
-  };
-  const messages = callServerStream<billing.BillingJsonRequest, billing.DataExportChunk>(
-    client,
-    client.exportData.bind(client) as never,
-    req,
-    {
-      deadlineMs: EXPORT_DEADLINE_MS,
-      target: 'billing',
-    },
-  );
+  const messages = callServerStream(client, client.exportData, envelopeOf(tenantOf(org), {}, body), {
+    deadlineMs: EXPORT_DEADLINE_MS,
+    target: 'billing',
+  });
   const first = await new Promise<billing.DataExportChunk | null>((resolve, reject) => {
     const onError = (err: Error) => reject(err);
     messages.once('error', onError);
@@ -158,7 +136,7 @@ export const dataIoRoutes = [
       'CSV template of an import: the header row (column names are the fields of the create route) and one example row',
     params: templateParams,
     async handler({ deps, org, params }) {
-      const t = await billingJson(deps, org, 'dataImportTemplate', dataTemplate, {
+      const t = await billingJson(deps, org, 'dataImportTemplate', {
         body: { entityType: params.entityType },
       });
       return { bytes: Buffer.from(t.csv, 'utf8'), filename: t.filename };
