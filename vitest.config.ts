@@ -13,6 +13,7 @@ export default defineConfig({
             'services/*/src/**/*.test.ts',
             'sandboxes/*/src/**/*.test.ts',
             'services/*/web/src/**/*.test.ts',
+            'test/support/**/*.test.ts',
           ],
           environment: 'node',
         },

@@ -4,6 +4,7 @@ export const GATEWAYS: [string, number][];
 export const SANDBOXES: [string, string, number, Record<string, number>?][];
 export const CLIENT_CERT_NAME: string;
 export const LOCAL_DEV_ENV: Readonly<{ NODE_ENV: string; PAYMESH_DEV_DEFAULTS: string; IPN_ALLOWED_TARGETS: string }>;
+export function replicaNames(service: string, replicas?: number): string[];
 export function freePort(): Promise<number>;
 export function tcpReachable(host: string, port: number, timeoutMs?: number): Promise<boolean>;
 export interface Mesh {
@@ -19,7 +20,14 @@ export interface Mesh {
   clientSecurity: { kind: 'mtls'; tls: { ca: Buffer; cert: Buffer; key: Buffer } } | { kind: 'insecure' };
   pids(): Record<string, number>;
   tail(name: string): string[];
+  /** Process names of a service's replicas (replica 1 first). */
+  replicas(service: string): string[];
   kill(name: string): Promise<void>;
+  /** SIGTERM, then waits for the exit (SIGKILL after graceMs: forced). */
+  terminate(
+    name: string,
+    graceMs?: number,
+  ): Promise<{ code: number | null; signal: string | null; forced: boolean; ms: number }>;
   restart(name: string, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -34,4 +42,8 @@ export function startMesh(opts?: {
   signal?: AbortSignal;
   certDir?: string;
   nodeArgs?: (service: string) => string[];
+  /** Processes per backend and gateway (needs ephemeralPorts when more than 1). */
+  replicas?: number;
+  /** Port on 127.0.0.1 where callers reach a service (a balancer in front of its replicas). */
+  fronts?: Record<string, number>;
 }): Promise<Mesh>;

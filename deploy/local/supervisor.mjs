@@ -64,6 +64,11 @@ export const GATEWAYS = [
   ['gateway-public', 8081],
 ];
 
+/** Process names of a service's replicas: the service's own name, then `<service>#2`, `<service>#3`, … */
+export function replicaNames(service, replicas = 1) {
+  return Array.from({ length: replicas }, (_, i) => (i === 0 ? service : `${service}#${i + 1}`));
+}
+
 const envName = (svc) => `${svc.replace(/-/g, '_').toUpperCase()}_GRPC_ADDR`;
 
 // Ports handed to test and bench meshes come from 20000-32699, below Linux's default ephemeral range
@@ -188,23 +193,39 @@ async function grpcHealthy(addr, security) {
  * @param {string} [opts.certDir] where the local mesh CA and certificates live (default: .run/certs,
  *   or a directory of this run with ephemeral ports, removed when the mesh stops); unused with GRPC_INSECURE=true
  * @param {(service: string) => string[]} [opts.nodeArgs] extra node options per service (e.g. --cpu-prof)
+ * @param {number} [opts.replicas] processes per backend and gateway (default 1; more needs ephemeralPorts).
+ *   Replica 1 is named after its service, replica n > 1 `<service>#<n>`; each listens on a port of its own.
+ * @param {Record<string, number>} [opts.fronts] port on 127.0.0.1 where callers reach a service instead of
+ *   replica 1 (a load balancer the caller runs in front of the replicas, as a Kubernetes Service is):
+ *   used in `<SERVICE>_GRPC_ADDR`, the public root URL and the gateways' base URLs
  */
 export async function startMesh(opts = {}) {
   const env = { ...process.env, ...(opts.env ?? {}) };
   // An env entry given as undefined removes the variable (e.g. to start without NODE_ENV).
   for (const [k, v] of Object.entries(opts.env ?? {})) if (v === undefined) delete env[k];
+  const replicas = opts.replicas ?? 1;
+  if (!Number.isInteger(replicas) || replicas < 1)
+    throw new Error(`replicas must be a positive integer, not ${replicas}`);
+  if (replicas > 1 && !opts.ephemeralPorts) throw new Error('more than one replica needs ephemeralPorts');
   const ports = {};
-  for (const [name, def] of [...BACKENDS, ...GATEWAYS]) ports[name] = opts.ephemeralPorts ? await freePort() : def;
+  for (const [name, def] of [...BACKENDS, ...GATEWAYS]) {
+    for (const instance of replicaNames(name, replicas)) ports[instance] = opts.ephemeralPorts ? await freePort() : def;
+  }
   if (!opts.ephemeralPorts) {
     if (env.ADMIN_PORT) ports['gateway-admin'] = Number(env.ADMIN_PORT);
     if (env.PUBLIC_PORT) ports['gateway-public'] = Number(env.PUBLIC_PORT);
   }
   const host = '127.0.0.1';
+  /** Where callers reach a service: its front (balancer) when given, else replica 1. */
+  const front = (name) => opts.fronts?.[name] ?? ports[name];
   const shared = {};
-  for (const [name] of BACKENDS) shared[envName(name)] = `${host}:${ports[name]}`;
+  for (const [name] of BACKENDS) shared[envName(name)] = `${host}:${front(name)}`;
+  // No load balancer sends a local gateway traffic it could move elsewhere: a stop need not wait
+  // for keep-alive clients to go (HTTP_DRAIN_MS), unless the run asks for it.
+  if (env.HTTP_DRAIN_MS === undefined) shared.HTTP_DRAIN_MS = '0';
   // Root URL providers call back (webhook endpoints): gateway-public, unless the run is told
   // otherwise (a tunnel URL in PUBLIC_ROOT_URL; an ephemeral run only through opts.env).
-  const localPublicRoot = `http://${host}:${ports['gateway-public']}`;
+  const localPublicRoot = `http://${host}:${front('gateway-public')}`;
   shared.PUBLIC_ROOT_URL = opts.ephemeralPorts
     ? (opts.env?.PUBLIC_ROOT_URL ?? localPublicRoot)
     : (env.PUBLIC_ROOT_URL ?? localPublicRoot);
@@ -266,18 +287,24 @@ export async function startMesh(opts = {}) {
 
   const specs = [
     ...sandboxes.map((s) => ({ ...s, health: () => httpHealthy(`http://${host}:${ports[s.name]}/health`) })),
-    ...BACKENDS.map(([name]) => ({
-      name,
-      main: join(ROOT, 'services', name, 'dist/main.js'),
-      env: { GRPC_HOST: host, GRPC_PORT: String(ports[name]), ...tlsEnv(name) },
-      health: () => grpcHealthy(`${host}:${ports[name]}`, clientSecurity),
-    })),
-    ...GATEWAYS.map(([name]) => ({
-      name,
-      main: join(ROOT, 'services', name, 'dist/main.js'),
-      env: { HOST: host, PORT: String(ports[name]), ...tlsEnv(name) },
-      health: () => httpHealthy(`http://${host}:${ports[name]}/health`),
-    })),
+    ...BACKENDS.flatMap(([service]) =>
+      replicaNames(service, replicas).map((name) => ({
+        name,
+        service,
+        main: join(ROOT, 'services', service, 'dist/main.js'),
+        env: { GRPC_HOST: host, GRPC_PORT: String(ports[name]), ...tlsEnv(service) },
+        health: () => grpcHealthy(`${host}:${ports[name]}`, clientSecurity),
+      })),
+    ),
+    ...GATEWAYS.flatMap(([service]) =>
+      replicaNames(service, replicas).map((name) => ({
+        name,
+        service,
+        main: join(ROOT, 'services', service, 'dist/main.js'),
+        env: { HOST: host, PORT: String(ports[name]), ...tlsEnv(service) },
+        health: () => httpHealthy(`http://${host}:${ports[name]}/health`),
+      })),
+    ),
   ];
 
   if (opts.logDir) mkdirSync(opts.logDir, { recursive: true });
@@ -290,8 +317,8 @@ export async function startMesh(opts = {}) {
         ...env,
         ...shared,
         ...spec.env,
-        SERVICE_NAME: spec.name,
-        OTEL_SERVICE_NAME: spec.name,
+        SERVICE_NAME: spec.service ?? spec.name,
+        OTEL_SERVICE_NAME: spec.service ?? spec.name,
         EXIT_WITH_PARENT: 'true',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -345,21 +372,28 @@ export async function startMesh(opts = {}) {
     }
   }
 
+  /** Signals a process and waits for its exit; SIGKILL after `graceMs`. Resolves how it ended. */
   async function stopOne(name, signal = 'SIGTERM', graceMs = 10_000) {
     const p = procs.get(name);
-    if (!p || p.exited) return;
-    const exited = new Promise((r) => p.child.once('exit', r));
+    if (!p || p.exited) return undefined;
+    const started = Date.now();
+    const exited = new Promise((r) => p.child.once('exit', (code, sig) => r({ code, signal: sig })));
+    let forced = false;
     p.child.kill(signal);
-    const t = setTimeout(() => p.child.kill('SIGKILL'), graceMs);
-    await exited;
+    const t = setTimeout(() => {
+      forced = true;
+      p.child.kill('SIGKILL');
+    }, graceMs);
+    const how = await exited;
     clearTimeout(t);
+    return { ...how, forced, ms: Date.now() - started };
   }
 
   const mesh = {
     ports,
     env: { ...shared },
-    adminBaseUrl: `http://${host}:${ports['gateway-admin']}/api/v1`,
-    publicBaseUrl: `http://${host}:${ports['gateway-public']}/api/v1`,
+    adminBaseUrl: `http://${host}:${front('gateway-admin')}/api/v1`,
+    publicBaseUrl: `http://${host}:${front('gateway-public')}/api/v1`,
     publicRootUrl: localPublicRoot,
     /** Hosted checkout address: payment URLs are `<this>/c/<sessionPublicId>`. */
     checkoutFrontendUrl: checkoutFrontend,
@@ -371,9 +405,20 @@ export async function startMesh(opts = {}) {
     pids: () => Object.fromEntries([...procs].filter(([, p]) => !p.exited).map(([n, p]) => [n, p.child.pid])),
     /** Last output lines of a service. */
     tail: (name) => [...(tails.get(name) ?? [])],
+    /** Process names of a service's replicas (replica 1 first). */
+    replicas: (service) => replicaNames(service, replicas),
     /** Kills a service abruptly (SIGKILL), as a crash would. */
     async kill(name) {
       await stopOne(name, 'SIGKILL');
+    },
+    /**
+     * Sends SIGTERM, as Kubernetes does to a pod it stops, and waits until the process exits on its
+     * own (SIGKILL after `graceMs`, then `forced` is true). Resolves its exit code or signal.
+     */
+    async terminate(name, graceMs = 30_000) {
+      const how = await stopOne(name, 'SIGTERM', graceMs);
+      if (!how) throw new Error(`${name} is not running`);
+      return how;
     },
     /** Starts a stopped or killed service again and waits until it is healthy. */
     async restart(name, timeoutMs = 30_000) {
@@ -382,7 +427,10 @@ export async function startMesh(opts = {}) {
       await waitHealthy([name], timeoutMs);
     },
     async stop() {
-      const order = [...GATEWAYS.map(([n]) => n), ...BACKENDS.map(([n]) => n), ...sandboxes.map((s) => s.name)];
+      const order = [
+        ...[...GATEWAYS, ...BACKENDS].flatMap(([n]) => replicaNames(n, replicas)),
+        ...sandboxes.map((s) => s.name),
+      ];
       await Promise.all(order.map((n) => stopOne(n)));
       if (tempCertRoot) rmSync(tempCertRoot, { recursive: true, force: true });
     },

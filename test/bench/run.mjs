@@ -3,20 +3,25 @@
 // machine (a script that prints figures, not a test). See docs/performance.md.
 //
 //   pnpm bench [--quick] [--seconds 10] [--flow-seconds 20] [--buyers 1,8,32] [--flows N]
-//              [--reference-seconds 5] [--connections 10] [--profile] [--log-level warn] [--out file]
+//              [--invoiced-flows 20] [--reference-seconds 5] [--connections 10] [--profile]
+//              [--log-level warn] [--out file]
 //
 // References: (a) bare Fastify hello world, (b) a minimal HTTP -> gRPC -> PostgreSQL indexed read
 // (fastify, @grpc/grpc-js, pg), (c) a JetStream publish -> pull-consume round trip. Then the mesh:
 // idle CPU, authenticated GET /api/v1/sites, POST /api/v1/checkouts/:siteId/create and the pay
 // flow at each buyer count, with CPU ms per flow per process (/proc/<pid>/stat) and PostgreSQL
-// work per flow. Results go to .run/bench/<timestamp>.json so runs can be compared.
+// work per flow (the services' own statement counters too), then the invoiced flow (pay, automatic
+// invoice, invoice e-mail with its PDF) one flow at a time, with Chromium's CPU apart. Results go to
+// .run/bench/<timestamp>.json so runs can be compared.
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { ROOT, helloWorld, startRawChain, jetstreamRoundTrip, httpLoad, sequentialLatency } from './lib/references.mjs';
 import { startBenchMesh, payFlowLoad, checkoutBody, limitedLog } from './lib/bench-mesh.mjs';
-import { cpuSnapshot, cpuDelta } from './lib/procs.mjs';
+import { costCounterReader, countsPerFlow } from './lib/cost-counters.mjs';
+import { startInvoicedFlows } from './lib/invoiced-flow.mjs';
+import { cpuSnapshot, cpuDelta, descendantsCpu } from './lib/procs.mjs';
 import { median, percentile, round } from './lib/stats.mjs';
 import { summariseProfile } from './lib/profile-summary.mjs';
 
@@ -27,6 +32,7 @@ const { values: args } = parseArgs({
     'flow-seconds': { type: 'string' },
     buyers: { type: 'string', default: '1,8,32' },
     flows: { type: 'string' },
+    'invoiced-flows': { type: 'string' },
     'reference-seconds': { type: 'string' },
     rounds: { type: 'string', default: '3' },
     'idle-seconds': { type: 'string' },
@@ -50,6 +56,11 @@ const BUYERS = args.buyers
   .map(Number)
   .filter((n) => n > 0);
 const MAX_FLOWS = args.flows ? Number(args.flows) : Infinity;
+const INVOICED_FLOWS = Math.max(0, Number(args['invoiced-flows'] ?? (quick ? 8 : 20)));
+/** Unmeasured invoiced flows first: the first render starts Chromium and opens its page. */
+const INVOICED_WARMUP = 2;
+/** Reads of a paid invoice after the invoiced flows, to know what the bench's own reads cost. */
+const INVOICE_READS = 20;
 const PROFILE_BUYERS = Number(args['profile-buyers']);
 const PG_URL = process.env.STORE_URL?.startsWith('postgres')
   ? process.env.STORE_URL
@@ -60,6 +71,7 @@ const profileDir = args.profile ? join(ROOT, '.run', 'bench', `profile-${stamp}`
 
 const meshErrors = limitedLog('[mesh error]');
 const flowErrors = limitedLog('[flow error]');
+const counters = costCounterReader();
 const log = (msg) => console.log(`[bench] ${msg}`);
 const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -112,6 +124,145 @@ async function settledActivity(db, namespace) {
     last = cur;
   }
   return last;
+}
+
+/**
+ * Every service's own counters now (store statements, rows written, ...; SIGUSR2, see
+ * lib/cost-counters.mjs) with the time they were read, or undefined once a read failed (said once).
+ */
+let countersFailed = false;
+async function readCounters(pids) {
+  if (countersFailed) return undefined;
+  try {
+    return { at: performance.now(), counts: await counters.read(pids) };
+  } catch (err) {
+    countersFailed = true;
+    log(`the services' cost counters could not be read, statement counts are n/a: ${err.message ?? err}`);
+    return undefined;
+  }
+}
+
+/**
+ * Store statements per flow from the services' counters read before and after a phase (`flows`
+ * completed): total and per service, and how many of them the idle mesh's background timers make
+ * in that window (`idleStatementsPerSecond`, measured while idle) shared over the flows.
+ */
+function statementsPerFlow(before, after, flows, idleStatementsPerSecond) {
+  if (!before || !after) return null;
+  const per = countsPerFlow(before.counts, after.counts, flows);
+  const seconds = (after.at - before.at) / 1000;
+  return {
+    perFlow: per.total.statements,
+    byService: Object.fromEntries(Object.entries(per.perService).map(([svc, c]) => [svc, c.statements])),
+    otherCountsPerFlow: {
+      rowsWritten: per.total.rowsWritten,
+      grpcCallsMade: per.total.grpcCallsMade,
+      published: per.total.published,
+      consumed: per.total.consumed,
+    },
+    windowSeconds: round(seconds, 1),
+    idleBackgroundPerFlow: Number.isFinite(idleStatementsPerSecond)
+      ? round((idleStatementsPerSecond * seconds) / Math.max(flows, 1), 2)
+      : null,
+  };
+}
+
+/**
+ * The invoiced flow phase: `INVOICED_FLOWS` invoiced flows one after another (after
+ * `INVOICED_WARMUP` unmeasured ones), with CPU ms per flow of every mesh process and, apart, of
+ * the documents service's Chromium (its descendant processes). The bench's own invoice reads (it
+ * waits for the invoice to be paid) are measured apart afterwards (`INVOICE_READS` reads of a paid
+ * invoice) so that the flow's figure can leave them out.
+ */
+async function invoicedPhase(ctx, db, idleStatementsPerSecond) {
+  const { pids, namespace } = ctx;
+  let flows;
+  try {
+    flows = await startInvoicedFlows(ctx, { natsUrl: NATS_URL });
+  } catch (err) {
+    log(`  skipped: ${err.message ?? err}`);
+    return { skipped: String(err.message ?? err) };
+  }
+  try {
+    for (let i = 0; i < INVOICED_WARMUP; i++) {
+      await flows.flow(`warm-up-${i}`).catch((err) => flowErrors(`invoiced warm-up ${i}: ${err.message ?? err}`));
+    }
+    await settledActivity(db, namespace);
+    const c0 = await readCounters(pids);
+    const documents = pids.documents;
+    const cpu0 = cpuSnapshot(pids);
+    const chromium0 = descendantsCpu(documents);
+    const started = performance.now();
+    const latencies = [];
+    const stages = {};
+    const done = [];
+    let lookups = 0;
+    let failures = 0;
+    for (let n = 0; n < INVOICED_FLOWS; n++) {
+      try {
+        const flow = await flows.flow(n);
+        done.push(flow);
+        latencies.push(flow.ms);
+        lookups += flow.lookups;
+        for (const [k, v] of Object.entries(flow.stages)) (stages[k] ??= []).push(v);
+      } catch (err) {
+        failures += 1;
+        flowErrors(`invoiced flow ${n}: ${err.message ?? err}`);
+      }
+    }
+    const elapsed = (performance.now() - started) / 1000;
+    const cpu = cpuDelta(cpu0, cpuSnapshot(pids));
+    const chromium1 = descendantsCpu(documents);
+    await settledActivity(db, namespace);
+    const c1 = await readCounters(pids);
+    const unmailed = await flows.checkMail(done);
+    for (const f of unmailed) flowErrors(`invoiced flow: no e-mail with a PDF to ${f.email} in the mail catcher`);
+    const reads = done.length ? await invoiceReadCost(flows, done[done.length - 1].invoiceId, pids) : null;
+    const completed = latencies.length - unmailed.length;
+    const per = (v) => v / Math.max(completed, 1);
+    latencies.sort((a, b) => a - b);
+    const withoutChromium = per(sum(cpu));
+    const chromium = per(chromium1.ms - chromium0.ms);
+    const readsPerFlow = per(lookups);
+    const benchReads = reads ? readsPerFlow * reads.cpuMsPerRead : NaN;
+    return {
+      flows: INVOICED_FLOWS,
+      warmUpFlows: INVOICED_WARMUP,
+      completed,
+      failures: failures + unmailed.length,
+      flowsPerSecond: completed / elapsed,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      stageP50: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, median(v)])),
+      invoiceReadsPerFlow: readsPerFlow,
+      invoiceRead: reads,
+      benchReadsCpuMsPerFlow: benchReads,
+      cpuMsPerFlow: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, round(per(v), 2)])),
+      cpuMsPerFlowWithoutChromium: withoutChromium,
+      chromiumCpuMsPerFlow: chromium,
+      chromiumProcesses: { atStart: chromium0.processes, atEnd: chromium1.processes },
+      cpuMsPerFlowTotal: withoutChromium + chromium,
+      // The target's figure: the flow without Chromium and without the bench's own invoice reads.
+      cpuMsPerFlowWithoutChromiumAndReads: withoutChromium - benchReads,
+      storeStatements: statementsPerFlow(c0, c1, completed, idleStatementsPerSecond),
+    };
+  } finally {
+    await flows.stop();
+  }
+}
+
+/** CPU ms (all mesh processes) and store statements of one `GET /invoices/:id`, from `INVOICE_READS` reads. */
+async function invoiceReadCost(flows, invoiceId, pids) {
+  const c0 = await readCounters(pids);
+  const cpu0 = cpuSnapshot(pids);
+  for (let i = 0; i < INVOICE_READS; i++) await flows.readInvoice(invoiceId);
+  const cpu = cpuDelta(cpu0, cpuSnapshot(pids));
+  const c1 = await readCounters(pids);
+  return {
+    reads: INVOICE_READS,
+    cpuMsPerRead: sum(cpu) / INVOICE_READS,
+    statementsPerRead: c0 && c1 ? countsPerFlow(c0.counts, c1.counts, INVOICE_READS).total.statements : null,
+  };
 }
 
 /**
@@ -201,20 +352,29 @@ async function main() {
       profileDir,
       flowTimeoutMs: Number(args['timeout-ms']),
       onError: meshErrors,
+      onLine: counters.onLine,
     });
     const { pids, namespace } = ctx;
 
     // Idle: the mesh doing nothing but its own timers (outbox relays, consumers, health).
     await sleep(3000);
+    const idleCounters0 = await readCounters(pids);
     const idle0 = cpuSnapshot(pids);
     await sleep(IDLE_SECONDS * 1000);
     const idleMs = cpuDelta(idle0, cpuSnapshot(pids));
+    const idleCounters1 = await readCounters(pids);
     result.idle = {
       seconds: IDLE_SECONDS,
       perProcessPctOfCore: Object.fromEntries(
         Object.entries(idleMs).map(([n, ms]) => [n, round((ms / (IDLE_SECONDS * 1000)) * 100, 2)]),
       ),
       totalPctOfCore: (sum(idleMs) / (IDLE_SECONDS * 1000)) * 100,
+      // Statements the idle mesh's timers make (relay safety poll, schedulers, sweeps).
+      storeStatementsPerSecond:
+        idleCounters0 && idleCounters1
+          ? (countsPerFlow(idleCounters0.counts, idleCounters1.counts, 1).total.statements * 1000) /
+            (idleCounters1.at - idleCounters0.at)
+          : null,
     };
     log(`  idle mesh ${f1(result.idle.totalPctOfCore)} % of one core`);
 
@@ -270,6 +430,7 @@ async function main() {
       const chainNow = await rawChain.unloaded(2);
       const act0 = await settledActivity(db, namespace);
       const st0 = statements.available ? await statementCalls(db, namespace) : undefined;
+      const counters0 = await readCounters(pids);
       const profiling = profileDir && buyers === PROFILE_BUYERS;
       if (profiling) result.profileWindow = { fromUs: Number(process.hrtime.bigint() / 1000n) };
       const cpu0 = cpuSnapshot(pids);
@@ -285,6 +446,7 @@ async function main() {
       firstFlow += load.started;
       const act1 = await settledActivity(db, namespace);
       const st1 = statements.available ? await statementCalls(db, namespace) : undefined;
+      const counters1 = await readCounters(pids);
       const per = (v) => v / Math.max(load.completed, 1);
       result.payFlow[buyers] = {
         buyers,
@@ -300,11 +462,23 @@ async function main() {
         pgStatementsPerFlow: st0 !== undefined ? per(st1 - st0) : null,
         pgTableScansPerFlow: per(act1.scans - act0.scans),
         pgRowsWrittenPerFlow: per(act1.writes - act0.writes),
+        storeStatements: statementsPerFlow(counters0, counters1, load.completed, result.idle.storeStatementsPerSecond),
       };
       const r = result.payFlow[buyers];
       log(
         `  ${f1(r.flowsPerSecond)} flows/s, p50 ${f0(r.p50)} ms, p99 ${f0(r.p99)} ms, ${f1(r.cpuMsPerFlowTotal)} CPU ms/flow, ${r.failures} failed`,
       );
+    }
+    if (INVOICED_FLOWS > 0) {
+      log(
+        `invoiced flow, ${INVOICED_FLOWS} flows one after another (pay, automatic invoice, invoice e-mail with its PDF)...`,
+      );
+      result.invoicedFlow = await invoicedPhase(ctx, db, result.idle.storeStatementsPerSecond);
+      const r = result.invoicedFlow;
+      if (!r.skipped)
+        log(
+          `  p50 ${f0(r.p50)} ms, ${f1(r.cpuMsPerFlowWithoutChromium)} CPU ms/flow without Chromium + ${f1(r.chromiumCpuMsPerFlow)} Chromium, ${r.failures} failed`,
+        );
     }
     result.badIpnSignatures = ctx.receiver.badSignatures;
     result.meshErrorLines = meshErrors.count;
@@ -336,6 +510,49 @@ async function main() {
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`\nresults written to ${out}`);
+}
+
+/** The pay-flow level whose statement count says the most: the one with the most flows. */
+function statementLevel(r) {
+  return Object.values(r.payFlow)
+    .filter((p) => p.storeStatements)
+    .sort((a, b) => b.completed - a.completed)[0];
+}
+
+/** `checkout 20.0, tax 6.0, ...`: statements per flow of each service that made any, most first. */
+function byService(statements) {
+  return Object.entries(statements.byService)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([svc, n]) => `${svc} ${f1(n)}`)
+    .join(', ');
+}
+
+/** Target row: CPU of an invoiced flow without Chromium against a pay flow's at 1 buyer. */
+function invoicedTarget(r) {
+  const name = 'invoiced flow CPU without Chromium / pay flow @1';
+  const inv = r.invoicedFlow;
+  const at1 = r.payFlow[1];
+  if (!inv || inv.skipped || !inv.completed || !at1) return [name, 'n/a', '<= 2x', null];
+  const ratio = inv.cpuMsPerFlowWithoutChromiumAndReads / at1.cpuMsPerFlowTotal;
+  return [
+    name,
+    `${f2(ratio)}x (${f1(inv.cpuMsPerFlowWithoutChromiumAndReads)}/${f1(at1.cpuMsPerFlowTotal)})`,
+    '<= 2x',
+    ratio <= 2,
+  ];
+}
+
+/** Target row: store statements per pay flow (services' counters) at the level with the most flows. */
+function statementsTarget(r) {
+  const level = statementLevel(r);
+  if (!level) return ['store statements per pay flow', 'n/a', '<= 25', null];
+  return [
+    `store statements per pay flow (counters, @${level.buyers})`,
+    f1(level.storeStatements.perFlow),
+    '<= 25',
+    level.storeStatements.perFlow <= 25,
+  ];
 }
 
 function report(r, statements) {
@@ -459,6 +676,57 @@ function report(r, statements) {
   console.log(
     `  rows written (pg_stat_user_tables, approx.): ${levels.map((p) => `${f1(p.pgRowsWrittenPerFlow)} @${p.buyers}`).join(', ')}`,
   );
+  const counted = levels.filter((p) => p.storeStatements);
+  if (counted.length) {
+    console.log(
+      `  store statements (the services' own counters, BEGIN/COMMIT included, summed over the level and its settling ÷ flows): ${counted.map((p) => `${f1(p.storeStatements.perFlow)} @${p.buyers}`).join(', ')}`,
+    );
+    console.log(
+      `    of which the idle mesh's timers (${f2(r.idle.storeStatementsPerSecond)} statements/s while idle) make about ${counted.map((p) => `${f2(p.storeStatements.idleBackgroundPerFlow)} @${p.buyers}`).join(', ')}`,
+    );
+    const most = statementLevel(r);
+    console.log(`    by service @${most.buyers}: ${byService(most.storeStatements)}`);
+  } else console.log("  store statements (services' counters): n/a");
+
+  const inv = r.invoicedFlow;
+  if (inv?.skipped) console.log(`\ninvoiced flow: skipped (${inv.skipped})`);
+  else if (inv) {
+    console.log(
+      `\ninvoiced flow: ${inv.completed} of ${inv.flows} one after another after ${inv.warmUpFlows} warm-up flows (pay flow of a merchant with automatic invoices, the invoice, its e-mail with the PDF to the mail catcher; every message and PDF checked there after the flows), ${inv.failures} failed`,
+    );
+    const stages = Object.entries(inv.stageP50).map(([k, v]) => `${k} ${f0(v)} ms`);
+    console.log(
+      `  p50 ${f0(inv.p50)} ms, p99 ${f0(inv.p99)} ms; stages p50: ${stages.join(', ')} (invoice = IPN -> invoice read as paid; email = send request -> e-mail delivered to the mail catcher)`,
+    );
+    console.log(
+      `  the bench reads the invoice until it is paid (GET /invoices/:id; billing announces no event for it): ${f1(inv.invoiceReadsPerFlow)} reads per flow, in the per-process figures below; one read costs ${f2(inv.invoiceRead?.cpuMsPerRead)} CPU ms and ${f1(inv.invoiceRead?.statementsPerRead)} statements (${inv.invoiceRead?.reads ?? 0} reads measured after the flows)`,
+    );
+    console.log(
+      "  CPU ms per invoiced flow, per process (utime+stime; Chromium = the documents process's descendants, utime+stime of the live ones and cutime+cstime of the ended ones their parents reaped)",
+    );
+    const at1 = r.payFlow[1];
+    console.log(`  ${pad('process', 36)}${lpad('invoiced flow', 14)}${lpad('pay flow @1', 14)}`);
+    const procs = Object.keys(inv.cpuMsPerFlow).sort((a, b) => inv.cpuMsPerFlow[b] - inv.cpuMsPerFlow[a]);
+    for (const s of procs)
+      console.log(
+        `  ${pad(s === 'documents' ? 'documents (the node process)' : s, 36)}${lpad(f1(inv.cpuMsPerFlow[s]), 14)}${lpad(at1 ? f1(at1.cpuMsPerFlow[s]) : '', 14)}`,
+      );
+    console.log(
+      `  ${pad('total without Chromium', 36)}${lpad(f1(inv.cpuMsPerFlowWithoutChromium), 14)}${lpad(at1 ? f1(at1.cpuMsPerFlowTotal) : '', 14)}`,
+    );
+    console.log(
+      `  ${pad("less the bench's invoice reads", 36)}${lpad(f1(inv.cpuMsPerFlowWithoutChromiumAndReads), 14)}${lpad('(target)', 14)}`,
+    );
+    console.log(
+      `  ${pad(`Chromium (${inv.chromiumProcesses.atEnd} processes at the end)`, 36)}${lpad(f1(inv.chromiumCpuMsPerFlow), 14)}`,
+    );
+    console.log(`  ${pad('total, Chromium included', 36)}${lpad(f1(inv.cpuMsPerFlowTotal), 14)}`);
+    const st = inv.storeStatements;
+    if (st)
+      console.log(
+        `  store statements per invoiced flow (services' counters over the phase and its settling ÷ flows): ${f1(st.perFlow)} (${byService(st)}; the bench's invoice reads about ${f1(inv.invoiceReadsPerFlow * (inv.invoiceRead?.statementsPerRead ?? NaN))}, idle timers about ${f2(st.idleBackgroundPerFlow)})`,
+      );
+  }
 
   const at8 = r.payFlow[8];
   const at1 = r.payFlow[1];
@@ -480,13 +748,15 @@ function report(r, statements) {
     ['GET /sites vs raw chain (req/s)', pct(r.getSites.ratio), '>= 60 %', r.getSites.ratio >= 0.6],
     ['checkout create vs raw chain (req/s)', pct(r.createCheckout.ratio), '>= 40 %', r.createCheckout.ratio >= 0.4],
     ['idle mesh CPU', `${r.idle.totalPctOfCore.toFixed(2)} % of a core`, '< 1 %', r.idle.totalPctOfCore < 1],
+    invoicedTarget(r),
+    statementsTarget(r),
   ];
   r.targets = targets.map(([name, figure, target, met]) => ({ name, figure, target, met }));
   console.log('\ntargets');
-  console.log(`  ${pad('target', 42)}${lpad('figure', 20)}${lpad('goal', 12)}  met`);
+  console.log(`  ${pad('target', 52)}${lpad('figure', 22)}${lpad('goal', 12)}  met`);
   for (const [name, figure, target, met] of targets)
     console.log(
-      `  ${pad(name, 42)}${lpad(figure, 20)}${lpad(target, 12)}  ${met === null ? 'n/a' : met ? 'yes' : 'NO'}`,
+      `  ${pad(name, 52)}${lpad(figure, 22)}${lpad(target, 12)}  ${met === null ? 'n/a' : met ? 'yes' : 'NO'}`,
     );
 
   if (r.profiles) {

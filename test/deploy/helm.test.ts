@@ -2,8 +2,10 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import Ajv from 'ajv';
 import { parse } from 'yaml';
 import { Deployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { CronJob } from 'kubernetes-models/batch/v1';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
@@ -68,8 +70,43 @@ function listenPort(schema: ConfigSchema): { protocol: 'http' | 'grpc'; port: nu
 const templateText = (file: string) => readFileSync(join(CHART_DIR, 'templates', file), 'utf8');
 const literalKeys = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((m) => m[1]!);
 
+/** Values as Helm merges them: maps merge key by key, anything else is replaced. */
+function mergeValues(base: unknown, over: unknown): unknown {
+  const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isMap(base) || !isMap(over)) return over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = mergeValues(base[k], v);
+  return out;
+}
+
 describe('helm chart values', () => {
   const values = chartValues();
+
+  it('match values.schema.json (which Helm checks at install, upgrade, lint and template), as do the example and CI values', () => {
+    const schema = JSON.parse(readFileSync(join(CHART_DIR, 'values.schema.json'), 'utf8'));
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    const check = (v: unknown) =>
+      validate(v) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+    expect(check(values)).toEqual([]);
+    for (const file of [
+      join(CHART_DIR, 'ci', 'production-values.yaml'),
+      join(ROOT, 'helm', 'examples', 'ha-values.yaml'),
+    ])
+      expect(check(mergeValues(values, parse(readFileSync(file, 'utf8')))), file).toEqual([]);
+    const wrong: [string, unknown][] = [
+      ['a typo in a service name', { services: { 'gateway-admn': { protocol: 'http', port: 8080 } } }],
+      ['an unknown service setting', { services: { tax: { replica: 3 } } }],
+      ['negative replicas', { services: { tax: { replicas: -1 } } }],
+      ['more stream copies than JetStream allows', { config: { busStreamReplicas: 7 } }],
+      ['seconds as a string', { shutdown: { timeoutSeconds: '20' } }],
+      ['autoscaling switched on with a string', { autoscaling: { enabled: 'yes' } }],
+      [
+        'a spread without its key',
+        { topologySpreadConstraints: [{ maxSkew: 1, whenUnsatisfiable: 'ScheduleAnyway' }] },
+      ],
+    ];
+    for (const [what, over] of wrong) expect(check(mergeValues(values, over)), what).not.toEqual([]);
+  });
 
   it('has one services entry per service directory, with the port and protocol the service listens on', async () => {
     expect(Object.keys(values.services).sort()).toEqual([...SERVICE_DIRS].sort());
@@ -160,6 +197,7 @@ describe("gRPC call graph: each service's declared downstream backends, and the 
 /** kubernetes-models class per apiVersion/kind; validate() throws on a schema violation. */
 const MODELS: Record<string, new (data: any) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'batch/v1/CronJob': CronJob,
   'networking.k8s.io/v1/Ingress': Ingress,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
@@ -381,6 +419,86 @@ if (unavailable) {
           expect(c.livenessProbe.tcpSocket).toEqual({ port: 'grpc' });
         }
       }
+    });
+
+    it('stops a pod gracefully: preStop waits while the endpoint goes, and the grace period covers the drain and the shutdown timeout the services read', async () => {
+      const cm = named('ConfigMap', 'paymesh-env').data as Record<string, string>;
+      const { preStopSeconds, httpDrainSeconds, timeoutSeconds } = values.shutdown;
+      expect(cm.SHUTDOWN_TIMEOUT_MS).toBe(String(timeoutSeconds * 1000));
+      expect(cm.HTTP_DRAIN_MS).toBe(String(httpDrainSeconds * 1000));
+      for (const service of SERVICE_DIRS) {
+        const pod = named('Deployment', `paymesh-${service}`).spec.template.spec;
+        expect(pod.containers[0].lifecycle.preStop.exec.command, service).toEqual(['sleep', String(preStopSeconds)]);
+        // A process that has not stopped after its drain and timeout exits on its own 5 s later (libs/runtime stopDeadline).
+        expect(pod.terminationGracePeriodSeconds, service).toBeGreaterThanOrEqual(
+          preStopSeconds + httpDrainSeconds + timeoutSeconds + 5,
+        );
+        // The services take the durations from the ConfigMap (a gateway reads both).
+        const schema = shapeOf(await configSchema(service));
+        expect(schema.SHUTDOWN_TIMEOUT_MS?.parse(cm.SHUTDOWN_TIMEOUT_MS), service).toBe(timeoutSeconds * 1000);
+        if (values.services[service].protocol === 'http')
+          expect(schema.HTTP_DRAIN_MS?.parse(cm.HTTP_DRAIN_MS), service).toBe(httpDrainSeconds * 1000);
+      }
+      expect(() =>
+        renderChart([
+          { secrets: PRODUCTION.secrets, terminationGracePeriodSeconds: 30, shutdown: { timeoutSeconds: 25 } },
+        ]),
+      ).toThrow(/terminationGracePeriodSeconds \(30\) must be at least .* = 40/);
+      const { manifests: ms } = renderChart([{ secrets: PRODUCTION.secrets, shutdown: { preStopSeconds: 0 } }]);
+      expect(
+        ms.filter((m) => m.kind === 'Deployment').every((d) => !d.spec.template.spec.containers[0].lifecycle),
+      ).toBe(true);
+    });
+
+    it("spreads each service's pods over zones and nodes, selecting that service's pods", () => {
+      for (const service of SERVICE_DIRS) {
+        const d = named('Deployment', `paymesh-${service}`);
+        const spread = d.spec.template.spec.topologySpreadConstraints;
+        expect(
+          spread.map((c: any) => c.topologyKey),
+          service,
+        ).toEqual(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']);
+        for (const c of spread) {
+          expect(c.labelSelector.matchLabels).toEqual(d.spec.selector.matchLabels);
+          expect(c.whenUnsatisfiable).toBe('ScheduleAnyway');
+        }
+      }
+      const { manifests: ms } = renderChart([{ secrets: PRODUCTION.secrets, topologySpreadConstraints: [] }]);
+      expect(
+        ms.filter((m) => m.kind === 'Deployment').every((d) => !d.spec.template.spec.topologySpreadConstraints),
+      ).toBe(true);
+    });
+
+    it('renders no HorizontalPodAutoscaler by default; with autoscaling on, one per service that leaves replicas to it', () => {
+      expect(of('HorizontalPodAutoscaler')).toEqual([]);
+      const { manifests: ms } = renderChart([
+        {
+          secrets: PRODUCTION.secrets,
+          autoscaling: { enabled: true, minReplicas: 3, maxReplicas: 12 },
+          services: { documents: { autoscaling: { maxReplicas: 4 } }, recurring: { autoscaling: { enabled: false } } },
+        },
+      ]);
+      const hpas = ms.filter((m) => m.kind === 'HorizontalPodAutoscaler');
+      for (const h of hpas)
+        expect(() => new HorizontalPodAutoscaler(h as any).validate(), h.metadata.name).not.toThrow();
+      expect(hpas.map((h) => h.metadata.name).sort()).toEqual(
+        SERVICE_DIRS.filter((s) => s !== 'recurring')
+          .map((s) => `paymesh-${s}`)
+          .sort(),
+      );
+      for (const h of hpas) {
+        expect(h.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: h.metadata.name });
+        expect(h.spec.minReplicas).toBe(3);
+        expect(h.spec.maxReplicas).toBe(h.metadata.name === 'paymesh-documents' ? 4 : 12);
+        expect(h.spec.metrics[0].resource).toEqual({
+          name: 'cpu',
+          target: { type: 'Utilization', averageUtilization: values.autoscaling.targetCPUUtilizationPercentage },
+        });
+        const d = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === h.metadata.name)!;
+        expect(d.spec.replicas, h.metadata.name).toBeUndefined();
+      }
+      const recurring = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'paymesh-recurring')!;
+      expect(recurring.spec.replicas).toBe(values.services.recurring.replicas ?? 1);
     });
 
     it('runs every container as non-root on a read-only root filesystem with a writable /tmp', () => {

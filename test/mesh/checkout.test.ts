@@ -1,7 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from 'nats';
-import { api, eventually, NATS_URL, startTestMesh, type TestMesh } from '../support/mesh';
+import { api, eventually, NATS_URL, PG_URL, startTestMesh, type TestMesh } from '../support/mesh';
+import { meshQuiet } from '../support/mesh-checks';
 import { IpnReceiver } from '../support/ipn-receiver';
 import { TestDnsServer } from '../support/dns-server';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
@@ -672,7 +673,7 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
           (await readEvents('payments.payment.status_reported')).some((e) => e.data.transactionId === transactionId),
         20_000,
       );
-      await new Promise((r) => setTimeout(r, 1000));
+      await meshQuiet(PG_URL, NATS_URL, mesh.namespace);
       expect((await statusEvents(transactionId)).map((e) => e.data.status)).toEqual([0, -2]);
       expect((await api('POST', `${pub}/transactions/${transactionId}/cancel`, { body: session })).body).toEqual({
         transactionId,
@@ -705,7 +706,7 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
       expect(await statusOf(transactionId)).toBe(0);
       const record = await api('GET', `${admin}/transactions/${transactionId}`, { token: boot.apiKey });
       expect(record.body).toMatchObject({ status: 0, subState: 'pending_provider' });
-      await new Promise((r) => setTimeout(r, 1000));
+      await meshQuiet(PG_URL, NATS_URL, mesh.namespace);
       expect((await statusEvents(transactionId)).map((e) => e.data.status)).toEqual([0]);
     });
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, JSONCodec, type NatsConnection, type Subscription } from 'nats';
+import { connect, type NatsConnection } from 'nats';
+import { EventTap } from '../support/event-tap';
 import { api, eventually, startTestMesh, NATS_URL, type TestMesh } from '../support/mesh';
 import { TestDnsServer } from '../support/dns-server';
 
@@ -40,24 +41,6 @@ const fullInvoicing = {
   invoiceNumberLayout: layout('RE'),
   creditNoteNumberLayout: layout('GS'),
 };
-
-/** Collects the envelopes published on one event subject of the mesh. */
-class EventTap {
-  readonly events: { id: string; type: string; data: Record<string, unknown> }[] = [];
-  private sub: Subscription | undefined;
-  constructor(
-    private readonly nc: NatsConnection,
-    private readonly subject: string,
-  ) {}
-  start(): this {
-    const codec = JSONCodec<{ id: string; type: string; data: Record<string, unknown> }>();
-    this.sub = this.nc.subscribe(this.subject);
-    void (async () => {
-      for await (const m of this.sub!) this.events.push(codec.decode(m.data));
-    })();
-    return this;
-  }
-}
 
 describe('merchant configuration over the Admin API', () => {
   let mesh: TestMesh;

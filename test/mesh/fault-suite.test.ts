@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { letTimePass } from '../support/kit';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -153,7 +154,7 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
       windows[0]!.recoveredAt = completedSince(0)[0] ? completedAt(completedSince(0)[0]!.transactionId) : undefined;
 
       // Sandbox state lives in its memory: what it had not yet delivered when it was killed is gone
-      // with it (see docs/decisions.md). Taken just before the kill.
+      // with it (see docs/adr/0022-fault-suite-test-mesh-fault-suite-test-ts.md). Taken just before the kill.
       let sandboxKill: { snapshotAt: number; providerId: string; undelivered: Set<string> } | undefined;
 
       const services = [...BACKENDS.map(([n]) => n), ...GATEWAYS.map(([n]) => n)];
@@ -203,7 +204,7 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
           inject: async () => {
             proxy.pause();
             // The outage itself lasts a fixed time; nothing waits on this for synchronisation.
-            await new Promise((r) => setTimeout(r, PG_OUTAGE_MS));
+            await letTimePass(PG_OUTAGE_MS, 'the length of the datastore outage');
             proxy.resume();
           },
         },
@@ -233,7 +234,7 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
       // The issue's bar is a steady load for at least a minute: on a fast machine the faults above
       // can all recover sooner, so the load keeps running (a load duration, not a synchronisation).
       const loadElapsed = Date.now() - windows[0]!.injectedAt;
-      if (loadElapsed < MIN_LOAD_MS) await new Promise((r) => setTimeout(r, MIN_LOAD_MS - loadElapsed));
+      if (loadElapsed < MIN_LOAD_MS) await letTimePass(MIN_LOAD_MS - loadElapsed, 'the minimum load duration');
       await load.stop();
 
       /**

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { letTimePass } from '../support/kit';
 import { Bus, makeEvent } from '../../libs/bus/src/index';
 import { Subjects, type TransactionStatusChanged } from '../../libs/contracts/src/events';
 import { verifyIpn } from '../../libs/contracts/src/ipn-signature';
@@ -96,7 +97,8 @@ describe('outbound IPN through the whole mesh', () => {
     });
     expect(d.attempts).toHaveLength(1);
     expect(d.attempts[0]).toMatchObject({ number: 1, httpStatus: 200, error: '' });
-    await new Promise((r) => setTimeout(r, BACKOFF_BASE_MS));
+    // No retry after a success: the time a second attempt would have been due passes without one.
+    await letTimePass(BACKOFF_BASE_MS, 'the time a retry would have been due');
     const got = receiver.at(`/ipn/${tx}`);
     expect(got).toHaveLength(1);
     const req = got[0]!;
@@ -118,7 +120,8 @@ describe('outbound IPN through the whole mesh', () => {
       [2, 500, 'HTTP 500'],
       [3, 500, 'HTTP 500'],
     ]);
-    await new Promise((r) => setTimeout(r, 3 * BACKOFF_BASE_MS));
+    // No fourth attempt: the time it would have been due passes without one.
+    await letTimePass(3 * BACKOFF_BASE_MS, 'the time a fourth attempt would have been due');
     const got = receiver.at(`/ipn/${tx}`);
     expect(got).toHaveLength(3);
     expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(BACKOFF_BASE_MS - 50);
@@ -186,7 +189,8 @@ describe('outbound IPN through the whole mesh', () => {
       [1, 500],
       [2, 200],
     ]);
-    await new Promise((r) => setTimeout(r, 2 * BACKOFF_BASE_MS));
+    // No attempt after the success that followed the restart: the time a third would have been due passes.
+    await letTimePass(2 * BACKOFF_BASE_MS, 'the time a third attempt would have been due');
     expect(receiver.at(`/ipn/${tx}`)).toHaveLength(2);
   });
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from 'nats';
 import { paymentsWebhooks } from '@paymesh/proto';
 import { call, makeClient } from '@paymesh/grpc';
-import { api, eventually, NATS_URL, startTestMesh, type TestMesh } from '../support/mesh';
+import { api, eventually, NATS_URL, PG_URL, startTestMesh, type TestMesh } from '../support/mesh';
+import { meshQuiet } from '../support/mesh-checks';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 
 const objectId = () => randomBytes(12).toString('hex');
@@ -299,7 +300,7 @@ describe('payment providers: records, provider_a payments and inbound webhooks',
       return lines.length >= 2 ? lines : undefined;
     }, 10_000);
     expect(duplicates).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, 1000));
+    await meshQuiet(PG_URL, NATS_URL, mesh.namespace);
     expect((await statusReports()).filter((e) => e.data.transactionId === req.transactionId)).toHaveLength(1);
 
     const captured = await rpc(grpc.cancelPayment, {

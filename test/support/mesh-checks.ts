@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { connect } from 'nats';
+import { waitFor } from './kit';
 
 /** Outbox rows of one service schema that were never published to JetStream. */
 export interface UnpublishedOutbox {
@@ -109,4 +110,29 @@ export async function undeliveredIntents(sandboxUrl: string, secretKey: string):
     if (e.pending_webhooks > 0) out.add(e.data.object.id);
   }
   return out;
+}
+
+/**
+ * "Nothing else happened" in a mesh, without sleeping: waits until the mesh is quiet, that is every
+ * durable consumer of the namespace has acknowledged everything in its filter and every outbox row is
+ * published, with no stream having grown meanwhile (consumers, then outboxes, then consumers again,
+ * unchanged). A handler commits its state and events before it acknowledges, so once the mesh is quiet
+ * every event the earlier actions caused has been published and handled, and the assertions that
+ * follow see the final state. Periodic work (expiry, reconciliation) is not waited for.
+ */
+export async function meshQuiet(pgUrl: string, natsUrl: string, namespace: string, timeoutMs = 20_000): Promise<void> {
+  const acked = async (): Promise<string | undefined> => {
+    const all = await consumerBacklogs(natsUrl, namespace);
+    if (all.some((c) => c.numPending > 0 || c.numAckPending > 0)) return undefined;
+    return JSON.stringify(all.map((c) => [c.stream, c.consumer, c.ackFloor, c.streamLastSeq]));
+  };
+  await waitFor(
+    async () => {
+      const before = await acked();
+      if (before === undefined) return false;
+      if ((await unpublishedOutbox(pgUrl, namespace)).some((o) => o.count > 0)) return false;
+      return (await acked()) === before;
+    },
+    { timeoutMs, stepMs: 100, what: `the mesh ${namespace} to be quiet (outboxes published, consumers caught up)` },
+  );
 }

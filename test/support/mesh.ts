@@ -5,7 +5,7 @@ import { bootstrap, type BootstrapResult } from '../../deploy/local/bootstrap-li
 import { newSystemKey } from '../../deploy/local/system-key.mjs';
 import { dropNamespace as dropNamespaceOf } from '../../deploy/local/namespace.mjs';
 import { setGrpcSecurity } from '../../libs/grpc/src/security';
-import { TEST_PG_URL } from '../../libs/store/src/test-url';
+import { TEST_PG_URL, waitFor } from './kit';
 
 export const PG_URL = TEST_PG_URL;
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -30,6 +30,10 @@ export interface TestMeshOptions {
   env?: Record<string, string | undefined>;
   /** Also receives every output line of every process as it arrives. */
   onLine?: (service: string, line: string) => void;
+  /** Processes per backend and gateway (default 1); replica n > 1 is named `<service>#<n>`. */
+  replicas?: number;
+  /** Port where callers reach a service (a balancer in front of its replicas, see support/balancer). */
+  fronts?: Record<string, number>;
 }
 
 /**
@@ -44,6 +48,8 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
   const mesh = await startMesh({
     ephemeralPorts: true,
     logDir,
+    ...(opts.replicas ? { replicas: opts.replicas } : {}),
+    ...(opts.fronts ? { fronts: opts.fronts } : {}),
     env: {
       // Services default to production; the suites opt into the local development settings
       // (published development secrets, IPN to receivers on 127.0.0.1), as tests.
@@ -109,25 +115,13 @@ export function dropNamespace(namespace: string, natsUrl = NATS_URL): Promise<vo
   return dropNamespaceOf(namespace, { pgUrl: PG_URL, natsUrl });
 }
 
-/** Polls `fn` until it returns a truthy value or the time is up. */
-export async function eventually<T>(
+/** Polls `fn` until it returns a truthy value or the time is up (the kit's `waitFor`). */
+export function eventually<T>(
   fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
   timeoutMs = 10_000,
   stepMs = 100,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
+  return waitFor(fn, { timeoutMs, stepMs });
 }
 
 /** fetch with JSON in and out. */

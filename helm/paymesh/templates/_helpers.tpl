@@ -79,3 +79,17 @@ Args: dict root, svc.
 {{- $prefix := .root.Values.grpcTls.secretPrefix | default (printf "%s-grpc-tls" (include "paymesh.fullname" .root)) }}
 {{- printf "%s-%s" $prefix .name | trunc 253 }}
 {{- end }}
+
+{{/*
+Autoscaling settings of one service: the global `autoscaling` values, each field overridden by
+the service's own `autoscaling` entry when it names that field (also `enabled: false`).
+Args: dict root, svc. Returns YAML (read it with fromYaml).
+*/}}
+{{- define "paymesh.autoscaling" -}}
+{{- $own := .svc.autoscaling | default dict -}}
+{{- $out := dict -}}
+{{- range $key, $value := .root.Values.autoscaling -}}
+{{- $_ := set $out $key (ternary (get $own $key) $value (hasKey $own $key)) -}}
+{{- end -}}
+{{- toYaml $out -}}
+{{- end }}

@@ -32,6 +32,7 @@ import {
   assertNamespace,
   consumerName,
   domainOf,
+  eventSubjectFromWire,
   isSubjectFilter,
   streamName,
   wireSubject,
@@ -124,6 +125,16 @@ export interface DecodedSubscribeOptions<T> extends SubscribeBaseOptions {
 export type SubscribeOptions<T = unknown> = PlainSubscribeOptions | DecodedSubscribeOptions<T>;
 
 /** Connection state for health endpoints. */
+/** What {@link Bus.watch} tells its caller. */
+export interface WatchHandlers {
+  /** An event was published on one of the watched subjects (the event subject, without namespace). */
+  onEvent(subject: string): void;
+  /** Watching (at once when connected, and after every reconnect): from now on no event is missed. */
+  onUp(): void;
+  /** The connection was lost: events may be missed until the next `onUp`. */
+  onDown(): void;
+}
+
 export interface BusHealth {
   /** True while the client is connected to a server. */
   connected: boolean;
@@ -188,6 +199,7 @@ export class Bus {
   private reconnects = 0;
   private lastDisconnectAt: string | undefined;
   private closing: Promise<void> | undefined;
+  private readonly watchers = new Set<WatchHandlers>();
 
   private constructor(nc: NatsConnection, jsm: JetStreamManager, opts: BusConnectOptions) {
     this.nc = nc;
@@ -455,6 +467,33 @@ export class Bus {
   }
 
   /** Connection state, for `/internal/health`. */
+  /**
+   * Tells this process of every event published on `filters` (subject filters such as
+   * `checkout.site.*`), by any service or replica, as it is published: a plain NATS subscription,
+   * nothing durable, no acknowledgement. For dropping per-process caches when what they hold
+   * changes. Resolves once the server has the subscription; returns a function that stops.
+   */
+  async watch(filters: string[], handlers: WatchHandlers): Promise<() => void> {
+    for (const f of filters) {
+      if (!isSubjectFilter(f)) throw new ValidationError(`invalid subject filter "${f}"`, { field: 'filters' });
+    }
+    const subs = filters.map((f) =>
+      this.nc.subscribe(wireSubject(this.namespace, f), {
+        callback: (err, msg) => {
+          if (!err) handlers.onEvent(eventSubjectFromWire(this.namespace, msg.subject));
+        },
+      }),
+    );
+    await this.nc.flush();
+    this.watchers.add(handlers);
+    if (this.connected && !this.nc.isClosed()) handlers.onUp();
+    return () => {
+      this.watchers.delete(handlers);
+      for (const sub of subs) sub.unsubscribe();
+      handlers.onDown();
+    };
+  }
+
   health(): BusHealth {
     const closed = this.nc.isClosed();
     const connected = !closed && this.connected;
@@ -503,12 +542,15 @@ export class Bus {
           this.connected = false;
           this.lastDisconnectAt = new Date().toISOString();
           this.log.warn({ server: s.data }, 'disconnected from NATS; reconnecting');
+          for (const w of this.watchers) w.onDown();
           break;
         case Events.Reconnect:
           this.connected = true;
           this.reconnecting = false;
           this.reconnects += 1;
           this.log.info({ server: s.data }, 'reconnected to NATS');
+          // The client re-subscribed before telling of the reconnect.
+          for (const w of this.watchers) w.onUp();
           break;
         case DebugEvents.Reconnecting:
           if (!this.reconnecting) this.log.debug('reconnecting to NATS');

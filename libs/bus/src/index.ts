@@ -26,7 +26,9 @@ export {
   type SubscribeBaseOptions,
   type PlainSubscribeOptions,
   type DecodedSubscribeOptions,
+  type WatchHandlers,
 } from './bus';
+export { EventCache } from './event-cache';
 export { OutboxRelay, type OutboxPublisher, type OutboxRelayOptions, type RelayHealth } from './relay';
 export type { Outbox, OutboxEvent } from './outbox-types';
 export { Committer, type CommitScope, type CommitHandoff, type CommitterOptions, type EventTypes } from './commit';

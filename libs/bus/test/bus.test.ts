@@ -6,7 +6,16 @@ import { makeEvent, type EventEnvelope } from '../src/envelope';
 import { eventId } from '../src/event-id';
 import { PoisonEventError } from '../src/poison';
 import type { DeliveryMeta, Subscription } from '../src/subscription';
-import { NATS_URL, captureLogger, connectBus, dropNamespace, sleep, testNamespace, waitFor } from './helpers';
+import {
+  NATS_URL,
+  captureLogger,
+  connectBus,
+  consumerSettled,
+  consumerState,
+  dropNamespace,
+  testNamespace,
+  waitFor,
+} from './helpers';
 
 const ns = testNamespace();
 const otherNs = testNamespace();
@@ -90,7 +99,7 @@ describe('Bus', () => {
     await publisher.publish('payments.refund.succeeded', sentinel);
 
     await waitFor(() => seen.includes(sentinel.id), 10_000, 'sentinel');
-    await sleep(200);
+    await consumerSettled(ns, 'invoicing', 'dedupe');
     expect(seen.filter((id) => id === dup.id)).toHaveLength(1);
   });
 
@@ -111,7 +120,7 @@ describe('Bus', () => {
     );
     await publisher.publish('payments.payout.created', makeEvent('payments.payout.created', {}));
     await waitFor(() => succeeded === 1, 10_000, 'successful retry');
-    await sleep(300);
+    await consumerSettled(ns, 'invoicing', 'retry');
     expect(attempts.map((m) => [m.deliveryCount, m.redelivered])).toEqual([
       [1, false],
       [2, true],
@@ -180,7 +189,7 @@ describe('Bus', () => {
       10_000,
       'terminate log',
     );
-    await sleep(400);
+    await consumerSettled(ns, 'invoicing', 'give-up');
     expect(attempts).toEqual([1, 2]);
     const line = lines.find((l) => l.eventId === event.id && l.level === 50);
     expect(line).toBeDefined();
@@ -203,7 +212,7 @@ describe('Bus', () => {
     const event = makeEvent('payments.refund.recorded', {});
     await publisher.publish('payments.refund.recorded', event);
     await waitFor(() => attempts.includes(12), 15_000, 'twelfth delivery');
-    await sleep(300);
+    await consumerSettled(ns, 'invoicing', 'never-give-up');
     expect(attempts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(
       lines.some((l) => l.msg === 'event handler failed on the last attempt; terminated' && l.eventId === event.id),
@@ -266,13 +275,16 @@ describe('Bus', () => {
     await first.stop();
     await first.stop();
 
+    const delivered = (await consumerState(ns, 'invoicing', 'resume')).delivered;
     const batch2 = await publishN(2);
-    await sleep(200);
+    // The server holds both new events for the stopped durable and has handed none out.
+    await waitFor(async () => (await consumerState(ns, 'invoicing', 'resume')).pending === 2, 10_000, 'two stored');
+    expect(await consumerState(ns, 'invoicing', 'resume')).toEqual({ pending: 2, ackPending: 0, delivered });
     expect(seen).toEqual(batch1);
 
     subs.push(await subscribe());
     await waitFor(() => seen.length === 5, 10_000, 'second batch');
-    await sleep(300);
+    await consumerSettled(ns, 'invoicing', 'resume');
     expect(seen).toEqual([...batch1, ...batch2]);
   });
 
@@ -329,7 +341,8 @@ describe('Bus', () => {
       await publisher.publish('payments.transaction.created', here);
       await other.publish('payments.transaction.created', there);
       await waitFor(() => seenHere.length === 1 && seenThere.length === 1, 10_000, 'both deliveries');
-      await sleep(200);
+      await consumerSettled(ns, 'invoicing', 'isolation');
+      await consumerSettled(otherNs, 'payments', 'isolation');
       expect(seenHere).toEqual([here.id]);
       expect(seenThere).toEqual([there.id]);
       expect(other.streamFor('payments')).not.toBe(publisher.streamFor('payments'));

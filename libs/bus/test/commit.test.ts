@@ -7,7 +7,7 @@ import { makeEvent } from '../src/envelope';
 import { eventId } from '../src/event-id';
 import { OutboxRelay } from '../src/relay';
 import type { Subscription } from '../src/subscription';
-import { captureLogger, connectBus, dropNamespace, sleep, testNamespace, waitFor } from './helpers';
+import { captureLogger, connectBus, consumerSettled, dropNamespace, testNamespace, waitFor } from './helpers';
 
 const PG_URL = TEST_PG_URL;
 
@@ -177,7 +177,7 @@ describe('Committer and OutboxRelay on PostgreSQL', () => {
     await r.runOnce();
 
     await sentinel(seen);
-    await sleep(200);
+    await consumerSettled(ns, 'invoicing', 'commit-dedupe');
     expect(seen.filter((s) => s === id)).toHaveLength(1);
   });
 

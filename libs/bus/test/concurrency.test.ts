@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bus } from '../src/bus';
 import { makeEvent } from '../src/envelope';
-import { captureLogger, connectBus, dropNamespace, sleep, testNamespace, waitFor } from './helpers';
+import { letTimePass } from '../../../test/support/kit';
+import {
+  captureLogger,
+  connectBus,
+  consumerSettled,
+  consumerState,
+  dropNamespace,
+  testNamespace,
+  waitFor,
+} from './helpers';
 
 const ns = testNamespace();
 const { logger } = captureLogger('concurrency-test');
@@ -52,15 +61,21 @@ describe('subscription concurrency', () => {
     await Promise.all(events.map((e) => publisher.publish(subject, e)));
 
     await waitFor(() => running === 4, 10_000, 'four handlers running');
-    await sleep(300);
-    // Eight more are waiting, yet no fifth handler starts while four run.
+    // Eight more are waiting, yet no fifth handler starts while four run: the subscription has been
+    // handed more than four (it pulls ahead), and still runs four.
+    await waitFor(
+      async () => (await consumerState(ns, 'ledger', 'bounded')).ackPending > 4,
+      10_000,
+      'more events handed to the subscription than it may run',
+    );
     expect(running).toBe(4);
     g.open();
     await waitFor(() => handled.size === 12, 10_000, 'every event handled');
     expect(maxRunning).toBe(4);
 
-    // Plain acks took: nothing comes back after the ack wait (2 s) has passed.
-    await sleep(3_000);
+    // Plain acks took: the server holds no unacknowledged message, so nothing comes back after the
+    // ack wait (2 s).
+    await consumerSettled(ns, 'ledger', 'bounded');
     expect([...handled.values()].every((n) => n === 1)).toBe(true);
     await sub.stop();
   });
@@ -77,7 +92,8 @@ describe('subscription concurrency', () => {
       handler: async () => {
         started += 1;
         await g.wait;
-        await sleep(50);
+        // Handlers still busy after the gate opens: stop() must wait for this time too.
+        await letTimePass(50, 'a handler that takes a while');
         finished += 1;
       },
     });
@@ -89,7 +105,9 @@ describe('subscription concurrency', () => {
     void stopped.then(() => {
       resolved = true;
     });
-    await sleep(200);
+    // Nothing marks "stop() would have resolved by now"; give a stop() that ignored the handlers in
+    // flight the time to resolve.
+    await letTimePass(200, 'room for a wrongly eager stop() to resolve');
     expect(resolved).toBe(false);
     g.open();
     await stopped;

@@ -3,7 +3,8 @@ import { createLogger, type Logger } from '@paymesh/core';
 import { connect } from 'nats';
 import { Bus, type BusConnectOptions } from '../src/bus';
 import type { Outbox, OutboxEvent } from '../src/outbox-types';
-import { nameToken } from '../src/subjects';
+import { consumerName, nameToken } from '../src/subjects';
+import { letTimePass, waitFor as kitWaitFor } from '../../../test/support/kit';
 
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
@@ -65,21 +66,50 @@ export async function dropNamespace(namespace: string): Promise<void> {
   }
 }
 
-/** Polls until `check` returns true or the timeout passes. */
+/** Polls until `check` returns true or the timeout passes (the shared kit's `waitFor`). */
 export async function waitFor(
   check: () => boolean | Promise<boolean>,
   timeoutMs = 10_000,
   what = 'condition',
 ): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
+  await kitWaitFor(check, { timeoutMs, what });
+}
+
+/** What the server holds for a durable consumer: messages not yet delivered, delivered and not acked. */
+export async function consumerState(
+  namespace: string,
+  service: string,
+  durable: string,
+): Promise<{ pending: number; ackPending: number; delivered: number }> {
+  const nc = await connect({ servers: NATS_URL });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const name = consumerName(namespace, service, durable);
+    for await (const stream of jsm.streams.list()) {
+      if (!stream.config.name.startsWith(`${nameToken(namespace)}_`)) continue;
+      const info = await jsm.consumers.info(stream.config.name, name).catch(() => undefined);
+      if (info)
+        return { pending: info.num_pending, ackPending: info.num_ack_pending, delivered: info.delivered.stream_seq };
+    }
+    throw new Error(`no consumer ${name}`);
+  } finally {
+    await nc.close();
   }
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * "Nothing else will be delivered" to a durable consumer: the server has no message left to deliver
+ * to it and none delivered without an ack (so none to redeliver). Replaces sleeping after the last
+ * expected delivery before asserting that there was no other.
+ */
+export async function consumerSettled(namespace: string, service: string, durable: string): Promise<void> {
+  await kitWaitFor(
+    async () => {
+      const s = await consumerState(namespace, service, durable);
+      return s.pending === 0 && s.ackPending === 0;
+    },
+    { what: `consumer ${service}/${durable} with nothing pending and nothing unacknowledged`, stepMs: 50 },
+  );
 }
 
 /** In-memory outbox following the store port's contract (oldest first; marked events leave). */
@@ -103,7 +133,8 @@ export class MemoryOutbox implements Outbox {
     this.active += 1;
     this.maxActive = Math.max(this.maxActive, this.active);
     try {
-      await sleep(5);
+      // A store round trip takes time: passes that ran at once would overlap here (`maxActive`).
+      await letTimePass(5, 'the latency of a store read');
       return this.events.slice(0, limit).map((e) => ({ ...e, headers: { ...e.headers } }));
     } finally {
       this.active -= 1;

@@ -5,7 +5,16 @@ import { makeEvent } from '../src/envelope';
 import { eventId } from '../src/event-id';
 import { OutboxRelay, type OutboxPublisher } from '../src/relay';
 import type { Subscription } from '../src/subscription';
-import { MemoryOutbox, captureLogger, connectBus, dropNamespace, sleep, testNamespace, waitFor } from './helpers';
+import { letTimePass } from '../../../test/support/kit';
+import {
+  MemoryOutbox,
+  captureLogger,
+  connectBus,
+  consumerSettled,
+  dropNamespace,
+  testNamespace,
+  waitFor,
+} from './helpers';
 
 const ns = testNamespace();
 const { logger } = captureLogger('relay-test');
@@ -120,7 +129,7 @@ describe('OutboxRelay', () => {
     const sentinel = makeEvent('invoicing.invoice.paid', { sentinel: true });
     await bus.publish('invoicing.invoice.paid', sentinel);
     await waitFor(() => seen.some((s) => s.id === sentinel.id), 10_000, 'sentinel');
-    await sleep(200);
+    await consumerSettled(ns, 'invoicing', 'relay-crash');
     expect(seen.filter((s) => s.id === id)).toHaveLength(1);
   });
 
@@ -169,7 +178,8 @@ describe('OutboxRelay', () => {
     const id = enqueueInvoice(outbox, 'inv_stop_1', 'issued', 'req-stop-000001');
     relay.handoff(await outbox.pending(10));
     expect(await relay.runOnce()).toBe(0);
-    await sleep(100);
+    // A stopped relay must not poll: five of its poll intervals pass without a pass.
+    await letTimePass(100, 'five poll intervals of a stopped relay');
     expect((await outbox.pending(10)).map((e) => e.id)).toEqual([id]);
     expect(outbox.size).toBe(1);
     expect(relay.health().running).toBe(false);

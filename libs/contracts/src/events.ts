@@ -16,6 +16,7 @@ export const Subjects = {
   transactionStatusChanged: 'checkout.transaction.status_changed',
   paymentStatusReported: 'payments.payment.status_reported',
   paymentAdjustmentReported: 'payments.payment.adjustment_reported',
+  providerChanged: 'payments.provider.changed',
   chargebackResolved: 'checkout.chargeback.resolved',
   transactionRefunded: 'checkout.transaction.refunded',
   checkoutSessionExpired: 'checkout.session.expired',
@@ -74,6 +75,20 @@ export const siteDeleted = z.object({
   deletedAt: z.string(),
 });
 export type SiteDeleted = z.infer<typeof siteDeleted>;
+
+/**
+ * A payment provider record was created, enabled, disabled or deleted. Carries no credentials;
+ * services that cache an organization's providers drop them.
+ */
+export const providerChanged = z.object({
+  organizationId: objectId,
+  providerId: objectId,
+  mode,
+  enabled: z.boolean(),
+  deleted: z.boolean(),
+  changedAt: z.string(),
+});
+export type ProviderChanged = z.infer<typeof providerChanged>;
 
 /** Transaction status codes of the interface specification. */
 export const TransactionStatus = {
@@ -136,6 +151,14 @@ export const transactionStatusChanged = z.object({
   refunds: z.array(z.object({ refundId: z.string().min(1), amount: z.number().int().positive() })).optional(),
 });
 export type TransactionStatusChanged = z.infer<typeof transactionStatusChanged>;
+
+/**
+ * `checkout.transaction.status_changed` without its tax snapshot (`tax`, `taxInput`): for consumers
+ * that do not use the tax. The snapshot is most of the event, and validating it cost every such
+ * consumer CPU on every payment; parsing with this schema drops it unchecked.
+ */
+export const transactionStatusChangedBrief = transactionStatusChanged.omit({ tax: true, taxInput: true });
+export type TransactionStatusChangedBrief = z.infer<typeof transactionStatusChangedBrief>;
 
 /**
  * A provider reported a payment outcome through an authentic webhook (or a fetch that settled an
@@ -360,6 +383,7 @@ export type EventMap = {
   [Subjects.transactionStatusChanged]: TransactionStatusChanged;
   [Subjects.paymentStatusReported]: PaymentStatusReported;
   [Subjects.paymentAdjustmentReported]: PaymentAdjustmentReported;
+  [Subjects.providerChanged]: ProviderChanged;
   [Subjects.chargebackResolved]: ChargebackResolved;
   [Subjects.transactionRefunded]: TransactionRefunded;
   [Subjects.checkoutSessionExpired]: CheckoutSessionExpired;

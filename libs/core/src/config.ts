@@ -84,6 +84,12 @@ export const baseConfigSchema = z.object({
    * poll only picks up what a crash or an outage left behind.
    */
   OUTBOX_POLL_INTERVAL_MS: envInt(5000).pipe(z.number().int().min(100).max(3_600_000)),
+  /**
+   * After SIGTERM, how long the work in progress (inbound gRPC calls and HTTP requests, event
+   * handlers, background passes) may take to finish before it is cut off. A stop that takes
+   * longer than this and the gateways' HTTP_DRAIN_MS altogether ends with exit code 1.
+   */
+  SHUTDOWN_TIMEOUT_MS: envInt(20_000).pipe(z.number().int().min(1_000).max(600_000)),
   /** Set by the local supervisor: stop when the supervising process goes away. */
   EXIT_WITH_PARENT: envBool(false),
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { letTimePass } from '../../../test/support/kit';
 import {
   activeTraceHeaders,
   contextFromHeaders,
@@ -31,7 +32,8 @@ describe('request context', () => {
         ({ 'x-request-id': 'req-00000001', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })[n],
     );
     await runWithContext(ctx, async () => {
-      await new Promise((r) => setTimeout(r, 5));
+      // A timer is an asynchronous hop the context must survive.
+      await letTimePass(5, 'an asynchronous hop through a timer');
       expect(currentRequestId()).toBe('req-00000001');
       expect(contextHeaders()).toMatchObject({ 'x-request-id': 'req-00000001', traceparent: ctx.traceparent });
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isObjectId, newUnguessableObjectId } from './ids';
+import { newUnguessableObjectId } from './ids';
+import { isObjectId } from './tenancy';
 
 describe('unguessable object IDs', () => {
   it('keep the ObjectId layout and creation time but share nothing else', () => {

@@ -5,6 +5,7 @@ export * from './logger';
 export * from './config';
 export * from './ip-targets';
 export * from './ids';
+export * from './tenancy';
 export * from './clock';
 export * from './secrets';
 export * from './parent';

@@ -4,4 +4,4 @@ export * from './client';
 export * from './security';
 export * from './json';
 export * from './streams';
-export { grpcStats, type GrpcStats, type GrpcMethodStats } from './stats';
+export { grpcStats, grpcCallsServing, type GrpcStats, type GrpcMethodStats } from './stats';

@@ -1,5 +1,5 @@
 import type { Client, handleUnaryCall } from '@grpc/grpc-js';
-import { decodeJson, type Logger } from '@paymesh/core';
+import { decodeJson, type Logger, type WireTenant } from '@paymesh/core';
 import type { common } from '@paymesh/proto';
 import type { z, ZodTypeAny } from 'zod';
 import { call, type CallConfig, type UnaryMethod } from './client';
@@ -82,11 +82,8 @@ export function envelopeServer<
   };
 }
 
-/** The tenant of a call, as the envelope carries it. */
-export interface EnvelopeTenant {
-  organizationId: string;
-  testMode: boolean;
-}
+/** The tenant of a call, as the envelope carries it (`toWire` of @paymesh/core makes it). */
+export type EnvelopeTenant = WireTenant;
 
 /** What a caller puts in the envelope besides the body. */
 export interface EnvelopeFields {

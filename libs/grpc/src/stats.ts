@@ -38,6 +38,13 @@ function method(path: string): GrpcMethodStats {
   return m;
 }
 
+let serving = 0;
+
+/** Calls this process's services are answering now (a graceful stop waits for them). */
+export function grpcCallsServing(): number {
+  return serving;
+}
+
 /** A copy of this process's gRPC call counters. */
 export function grpcStats(): GrpcStats {
   return { ...totals, byMethod: Object.fromEntries([...byMethod].map(([path, m]) => [path, { ...m }])) };
@@ -82,6 +89,24 @@ export function countingImplementation<I extends UntypedServiceImplementation>(
     counted[name] = ((...args: unknown[]) => {
       totals.callsServed += 1;
       method(attrs.path).served += 1;
+      serving += 1;
+      let ended = false;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        serving -= 1;
+      };
+      // The call object is an event emitter: 'cancelled' always, 'finish' when a stream's answer ends.
+      const call = args[0] as { once?: (event: string, listener: () => void) => void } | undefined;
+      call?.once?.('cancelled', end);
+      const answer = args[1];
+      if (typeof answer === 'function') {
+        // Unary and client-streaming calls answer through their callback.
+        args[1] = (...result: unknown[]) => {
+          end();
+          (answer as (...r: unknown[]) => void)(...result);
+        };
+      } else call?.once?.('finish', end);
       run.apply(implementation, args);
     }) as UntypedHandleCall;
   }

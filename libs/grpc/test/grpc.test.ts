@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { letTimePass } from '../../../test/support/kit';
 import { createLogger, currentRequestId, NotFoundError, runWithContext } from '@paymesh/core';
 import { recurring } from '@paymesh/proto';
 import { call, checkHealth, GrpcServer, grpcStats, makeClient, unary } from '../src';
@@ -15,7 +16,8 @@ describe('gRPC helpers over a real server', () => {
       describe: unary(logger, 'recurring/Describe', async () => {
         seen.push(currentRequestId());
         if (mode === 'missing') throw new NotFoundError('nothing here');
-        if (mode === 'slow') await new Promise((r) => setTimeout(r, 500));
+        // A handler slower than the caller's deadline: the deadline is what the test is about.
+        if (mode === 'slow') await letTimePass(500, 'a handler slower than the deadline');
         return { service: 'recurring', version: '1' };
       }),
     };

@@ -7,3 +7,4 @@ export * from './schemas';
 export * from './input-guard';
 export * from './idempotency';
 export * from './optional-body';
+export * from './drain';

@@ -1,3 +1,4 @@
+import { objectId as coreObjectId } from '@paymesh/core';
 import { z } from 'zod';
 
 /**
@@ -38,7 +39,7 @@ export function name(max = 200) {
 }
 
 /** A 24-hex document identifier. */
-export const objectId = (what = 'id') => z.string().regex(/^[0-9a-f]{24}$/, `${what} must be a 24-hex identifier`);
+export const objectId = (what = 'id') => coreObjectId(what);
 
 /** ISO 3166-1 alpha-2 shape (either case, upper-cased); the owning service checks the code list. */
 export const countryCode = z

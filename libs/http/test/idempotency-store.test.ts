@@ -21,6 +21,7 @@ describe('Idempotency-Key records on PostgreSQL, shared by two replicas', () => 
       collection: store.collection<IdempotencyDoc>(IDEMPOTENCY_KEYS),
       sealer: new SecretBox(keyring),
       ...(clock ? { clock } : {}),
+      // The records' own wait between looks at a pending claim (part of the code under test), shortened.
       sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 10))),
     });
 

@@ -13,6 +13,7 @@ describe('cost counters', () => {
     const counters: CostCounters = {
       store: { statements: 3, rowsWritten: 1 },
       grpc: { callsMade: 2, callsServed: 1, callsInFlight: 0, byMethod: {} },
+      grpcServing: 0,
       bus: { published: 1, duplicates: 0, consumed: 1, acked: 1, naked: 0, terminated: 0, handling: 0, bySubject: {} },
       relay: { published: 1, busy: false },
       background: 0,
@@ -22,5 +23,28 @@ describe('cost counters', () => {
     stop();
     process.emit(COST_COUNTERS_SIGNAL);
     expect(lines.filter((l) => l.msg === 'cost counters').map((l) => l.costCounters)).toEqual([counters]);
+  });
+
+  it('logs them at any log level: the line is asked for', () => {
+    const lines: Array<{ msg: string; costCounters?: CostCounters }> = [];
+    const logger = createLogger({
+      service: 'counters-test',
+      level: 'warn',
+      destination: { write: (chunk: string) => void lines.push(JSON.parse(chunk)) },
+    });
+    const counters: CostCounters = {
+      store: { statements: 5, rowsWritten: 2 },
+      grpc: { callsMade: 0, callsServed: 0, callsInFlight: 0, byMethod: {} },
+      grpcServing: 0,
+      bus: { published: 0, duplicates: 0, consumed: 0, acked: 0, naked: 0, terminated: 0, handling: 0, bySubject: {} },
+      relay: { published: 0, busy: false },
+      background: 0,
+    };
+    const stop = reportCostCountersOnSignal(logger, () => counters);
+    logger.info('not written at warn');
+    process.emit(COST_COUNTERS_SIGNAL);
+    stop();
+    expect(lines.map((l) => l.msg)).toEqual(['cost counters']);
+    expect(lines[0]?.costCounters).toEqual(counters);
   });
 });

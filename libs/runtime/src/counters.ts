@@ -1,6 +1,6 @@
 import type { Bus, BusStats, OutboxRelay } from '@paymesh/bus';
 import { backgroundInFlight, type Logger } from '@paymesh/core';
-import { grpcStats, type GrpcStats } from '@paymesh/grpc';
+import { grpcCallsServing, grpcStats, type GrpcStats } from '@paymesh/grpc';
 import type { DocumentStore, StoreStats } from '@paymesh/store';
 
 /**
@@ -10,18 +10,27 @@ import type { DocumentStore, StoreStats } from '@paymesh/store';
 export interface CostCounters {
   store: StoreStats;
   grpc: GrpcStats;
+  /** Inbound gRPC calls being answered now. */
+  grpcServing: number;
   bus: BusStats;
   relay: { published: number; busy: boolean };
   /** Background tasks running now (`trackBackground` of @paymesh/core: work-loop passes, deliveries, cleanups). */
   background: number;
+  /** HTTP requests a gateway is answering now (gateways only). */
+  httpInFlight?: number;
 }
 
 /** This process's counters now. */
-export function costCounters(infra: { store: DocumentStore; bus: Bus; relay: OutboxRelay }): CostCounters {
+export function costCounters(
+  infra: { store: DocumentStore; bus: Bus; relay: OutboxRelay },
+  httpInFlight?: () => number,
+): CostCounters {
   const relay = infra.relay.health();
   return {
+    ...(httpInFlight ? { httpInFlight: httpInFlight() } : {}),
     store: infra.store.stats(),
     grpc: grpcStats(),
+    grpcServing: grpcCallsServing(),
     bus: infra.bus.stats(),
     relay: { published: relay.published, busy: relay.busy },
     background: backgroundInFlight(),
@@ -33,11 +42,13 @@ export const COST_COUNTERS_SIGNAL = 'SIGUSR2';
 
 /**
  * Logs the counters (`"cost counters"`, field `costCounters`) whenever the process gets
- * {@link COST_COUNTERS_SIGNAL}: reading them costs no statement, call or message of its own.
- * Returns the function that stops listening.
+ * {@link COST_COUNTERS_SIGNAL}: reading them costs no statement, call or message of its own. The
+ * line is asked for, so it is written whatever `LOG_LEVEL` says (`pnpm bench` runs the services at
+ * `warn`). Returns the function that stops listening.
  */
 export function reportCostCountersOnSignal(logger: Logger, read: () => CostCounters): () => void {
-  const report = (): void => logger.info({ costCounters: read() }, 'cost counters');
+  const out = logger.child({}, { level: 'info' });
+  const report = (): void => out.info({ costCounters: read() }, 'cost counters');
   process.on(COST_COUNTERS_SIGNAL, report);
   return () => process.off(COST_COUNTERS_SIGNAL, report);
 }

@@ -3,7 +3,7 @@ import { checkHealth } from '@paymesh/grpc';
 import type { CollectionSpec } from '@paymesh/store';
 import { stopTelemetry } from '@paymesh/telemetry';
 import { downstreamAddr, type DownstreamAddrs, type GrpcSecurityConfig } from './config';
-import { applyGrpcSecurity } from './run';
+import { applyGrpcSecurity, stopDeadline } from './run';
 import { DependencyUnavailableError, openInfra, type Infra } from './infra';
 import { BACKEND_SERVICES, type BackendService } from './services';
 
@@ -40,15 +40,21 @@ export function meshHealthChecks(infra: Infra, config: DownstreamAddrs): HealthC
   ];
 }
 
-/** The HTTP server a gateway builds (a fastify instance). */
+/** The HTTP server a gateway builds (a fastify instance with the httpDrainPlugin of @paymesh/http). */
 export interface HttpApp {
   listen(opts: { host: string; port: number }): Promise<unknown>;
   close(): Promise<unknown>;
+  httpDrain: {
+    readonly inFlight: number;
+    drain(ms: number): Promise<{ openConnections: number; waitedMs: number }>;
+  };
 }
 
-export interface GatewayOptions<
-  C extends BaseConfig & DownstreamAddrs & GrpcSecurityConfig & { HOST: string; PORT: number },
-> {
+type GatewayConfig = BaseConfig &
+  DownstreamAddrs &
+  GrpcSecurityConfig & { HOST: string; PORT: number; HTTP_DRAIN_MS: number };
+
+export interface GatewayOptions<C extends GatewayConfig> {
   name: 'gateway-admin' | 'gateway-public';
   config: C;
   collections: CollectionSpec[];
@@ -62,11 +68,11 @@ export interface GatewayOptions<
 
 /**
  * Starts a gateway: datastore, bus and outbox relay, then its HTTP app. SIGTERM/SIGINT (or the
- * supervisor going away) stop it gracefully.
+ * supervisor going away) stop it gracefully: for HTTP_DRAIN_MS it keeps answering, each answer
+ * closing its connection, and its readiness check (`/internal/health`) fails; then it stops
+ * listening, finishes the requests in flight (cut off after SHUTDOWN_TIMEOUT_MS), and closes.
  */
-export async function runGateway<
-  C extends BaseConfig & DownstreamAddrs & GrpcSecurityConfig & { HOST: string; PORT: number },
->(opts: GatewayOptions<C>): Promise<void> {
+export async function runGateway<C extends GatewayConfig>(opts: GatewayOptions<C>): Promise<void> {
   const { config } = opts;
   const logger = createLogger({ service: opts.name, level: config.LOG_LEVEL });
   applyGrpcSecurity(config, logger);
@@ -80,19 +86,44 @@ export async function runGateway<
     }
     throw err;
   }
-  const { app, close } = await opts.setup({ infra, logger, healthChecks: () => meshHealthChecks(infra, config) });
+  let stopping = false;
+  const stoppingCheck: HealthCheck = {
+    name: 'shutdown',
+    critical: true,
+    check: async () => {
+      if (stopping) throw new Error('stopping: draining connections');
+    },
+  };
+  const { app, close } = await opts.setup({
+    infra,
+    logger,
+    healthChecks: () => [stoppingCheck, ...meshHealthChecks(infra, config)],
+  });
+  infra.countHttpInFlight(() => app.httpDrain.inFlight);
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ url: `http://${config.HOST}:${config.PORT}/api/v1` }, `${opts.name} ready`);
 
-  let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await app.close().catch(() => undefined);
+    const started = Date.now();
+    stopDeadline(logger, config.HTTP_DRAIN_MS + config.SHUTDOWN_TIMEOUT_MS + 5_000);
+    logger.info({ signal, httpInFlight: app.httpDrain.inFlight }, 'shutting down');
+    const drained = await app.httpDrain.drain(config.HTTP_DRAIN_MS);
+    logger.info({ ...drained, httpInFlight: app.httpDrain.inFlight }, 'HTTP drained; closing the listener');
+    // Waits for the requests in flight; stragglers on open connections are still answered.
+    let cutOff: NodeJS.Timeout | undefined;
+    await Promise.race([
+      app.close().catch(() => undefined),
+      new Promise<void>((resolve) => {
+        cutOff = setTimeout(resolve, config.SHUTDOWN_TIMEOUT_MS);
+      }),
+    ]);
+    clearTimeout(cutOff);
     await close?.();
     await infra.close();
     await stopTelemetry();
+    logger.info({ ms: Date.now() - started, httpInFlight: app.httpDrain.inFlight }, 'stopped');
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));

@@ -8,6 +8,8 @@ export interface Infra {
   store: DocumentStore;
   bus: Bus;
   relay: OutboxRelay;
+  /** Adds a gateway's HTTP requests in flight to its cost counters. */
+  countHttpInFlight(read: () => number): void;
   close(): Promise<void>;
 }
 
@@ -73,11 +75,15 @@ export async function openInfra(opts: {
   // the outbox watch; the poll is the slow safety net for crashes and outages.
   const relay = new OutboxRelay({ outbox: store.outbox, bus, logger, intervalMs: config.OUTBOX_POLL_INTERVAL_MS });
   relay.start();
-  const stopReporting = reportCostCountersOnSignal(logger, () => costCounters({ store, bus, relay }));
+  let httpInFlight: (() => number) | undefined;
+  const stopReporting = reportCostCountersOnSignal(logger, () => costCounters({ store, bus, relay }, httpInFlight));
   return {
     store,
     bus,
     relay,
+    countHttpInFlight(read) {
+      httpInFlight = read;
+    },
     async close() {
       stopReporting();
       // Benchmarks sum this line over the services to count statements per flow.

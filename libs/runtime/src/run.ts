@@ -1,5 +1,5 @@
-import { createLogger, type BaseConfig, type Logger } from '@paymesh/core';
-import { GrpcServer, setGrpcSecurity } from '@paymesh/grpc';
+import { backgroundInFlight, createLogger, type BaseConfig, type Logger } from '@paymesh/core';
+import { GrpcServer, grpcCallsServing, setGrpcSecurity } from '@paymesh/grpc';
 import type { CollectionSpec } from '@paymesh/store';
 import { stopTelemetry } from '@paymesh/telemetry';
 import { DependencyUnavailableError, openInfra, type Infra } from './infra';
@@ -34,9 +34,24 @@ export interface BackendServiceOptions<
 }
 
 /**
+ * Ends the process with exit code 1 if a graceful stop has not finished within `ms` (a stuck
+ * call or handler must not keep a replica half-stopped until the orchestrator kills it).
+ */
+export function stopDeadline(logger: Logger, ms: number): void {
+  setTimeout(() => {
+    logger.error({ afterMs: ms }, 'graceful stop did not finish in time; exiting');
+    process.exit(1);
+  }, ms).unref();
+}
+
+/**
  * Starts a backend service: datastore, bus, outbox relay, gRPC server with health, then the
- * service's own wiring. SIGTERM/SIGINT stop it gracefully (in-flight calls finish, consumers
- * drain, pending events stay in the outbox for the next start).
+ * service's own wiring. SIGTERM/SIGINT stop it gracefully: the gRPC server stops taking calls
+ * (its clients reconnect to another replica) and lets the calls in flight finish, then the
+ * service's hook stops its consumers (they fetch no more; received events are handled and
+ * acknowledged) and background work, then the outbox relay, bus and datastore close. Events not
+ * yet relayed stay in the outbox for the other replicas' relays. Calls still running after
+ * SHUTDOWN_TIMEOUT_MS are cut off.
  */
 export async function runBackendService<
   C extends BaseConfig &
@@ -68,12 +83,24 @@ export async function runBackendService<
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    const started = Date.now();
+    const timeoutMs = opts.config.SHUTDOWN_TIMEOUT_MS;
+    stopDeadline(logger, timeoutMs + 5_000);
+    logger.info(
+      {
+        signal,
+        grpcCallsInFlight: grpcCallsServing(),
+        eventsInFlight: infra.bus.stats().handling,
+        backgroundInFlight: backgroundInFlight(),
+      },
+      'shutting down',
+    );
+    // Calls first: their handlers may still need the consumers' and the hook's clients.
+    await grpc.shutdown(timeoutMs);
     if (beforeStop) await beforeStop().catch((err: unknown) => logger.error({ err }, 'shutdown hook failed'));
-    await grpc.shutdown();
     await infra.close();
     await stopTelemetry();
-    logger.info('stopped');
+    logger.info({ ms: Date.now() - started, grpcCallsInFlight: grpcCallsServing() }, 'stopped');
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));

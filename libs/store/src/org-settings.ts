@@ -1,7 +1,8 @@
 import { ConflictError } from '@paymesh/core';
 import type { DocumentStore, StoredDoc } from './port';
+import type { Mode } from '@paymesh/core';
 
-export type Mode = 'live' | 'test';
+export type { Mode } from '@paymesh/core';
 
 /** One settings document per organization and data mode (unique index on both). */
 export interface OrgSettingsDoc<T> extends StoredDoc {

@@ -103,6 +103,14 @@ export interface CollectionSpec {
   name: string;
   indexes?: IndexSpec[];
   textIndex?: TextIndexSpec;
+  /**
+   * Read on (nearly) every request and written rarely: `get`, `findOne`, `find` and `count` outside
+   * transactions are served from a per-process cache that every write, by any process, invalidates
+   * (PostgreSQL: a row trigger notifies a channel the store listens on; the writing process also
+   * drops its entries at once). While the notifications cannot be received, reads go to the
+   * server. MongoDB: not cached.
+   */
+  cached?: boolean;
 }
 
 /** A full-text query: matches documents with ANY of the words of `text` in one of `fields`. */

@@ -1,4 +1,7 @@
-import { Client, Pool } from 'pg';
+import { randomBytes } from 'node:crypto';
+import { Pool } from 'pg';
+import { PgListener } from './postgres/listen';
+import { ReadCache, type ReadCacheStats } from './read-cache';
 import type { StoreLogger } from './logger';
 import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
 import { assertTextIndexSpec } from './text';
@@ -52,6 +55,13 @@ export class PostgresStore implements DocumentStore {
   private readonly tables = new Map<string, Promise<void>>();
   private closed = false;
   private readonly url: string;
+  /** Reads of the collections declared `cached`, invalidated by the schema's change channel. */
+  private readonly cache = new ReadCache();
+  private changeFeed: Promise<() => Promise<void>> | undefined;
+  /** The one LISTEN connection: outbox commits and changes of cached collections. */
+  private readonly listener: PgListener;
+  /** This process's writes, in change notifications: it has dropped their entries itself already. */
+  private readonly origin = randomBytes(8).toString('hex');
 
   constructor(options: PostgresStoreOptions) {
     assertIdentifier(options.database, 'database');
@@ -65,6 +75,16 @@ export class PostgresStore implements DocumentStore {
       idleTimeoutMillis: 30_000,
       keepAlive: true,
       application_name: `paymesh-store:${options.database}`,
+    });
+    // Names this process in the change notifications of its own writes (see cacheReads); a SET
+    // rather than a startup option, which poolers may refuse.
+    this.pool.on('connect', (client) => {
+      client.query(`SET paymesh.origin = '${this.origin}'`).catch(() => undefined);
+    });
+    this.listener = new PgListener({
+      url: options.url,
+      applicationName: `paymesh-listen:${options.database}`,
+      logger: options.logger,
     });
     this.db = counted(this.pool, this.counter);
     this.blobs = postgresBlobs(this.db, this.database, () => this.init());
@@ -121,7 +141,43 @@ export class PostgresStore implements DocumentStore {
         ...text.map((ix) => system.textIndexDdl(this.database, spec.name, ix)),
       ]);
     }
+    if (spec.cached) await this.cacheReads(spec.name);
     this.tables.set(spec.name, Promise.resolve());
+  }
+
+  /**
+   * Announces every write to the table on the schema's change channel (a row trigger, so writes by
+   * any process and any statement are seen; PostgreSQL delivers the notification on commit) and
+   * serves the collection's reads outside transactions from this process's cache while the
+   * channel is listened to.
+   */
+  private async cacheReads(name: string): Promise<void> {
+    const { rows } = await this.db.query(
+      `SELECT 1 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relname = $2 AND t.tgname = $3`,
+      [this.database, name, system.CHANGE_TRIGGER],
+    );
+    if (rows.length === 0) await this.ddl(system.changeTriggerDdl(this.database, name));
+    this.cache.declare(name);
+    this.changeFeed ??= this.listener
+      .add(system.changeChannel(this.database), {
+        onMessage: (payload) => {
+          const [table = '', , origin] = payload.split(' ');
+          if (origin !== this.origin) this.cache.invalidate(table);
+        },
+        onUp: () => this.cache.setLive(true),
+        onDown: () => this.cache.setLive(false),
+      })
+      .catch((err: unknown) => {
+        this.changeFeed = undefined;
+        throw err;
+      });
+    await this.changeFeed;
+  }
+
+  /** Hits and misses of the cached reads (collections declared `cached`). */
+  cacheStats(): ReadCacheStats {
+    return { ...this.cache.stats };
   }
 
   private ensureTable(name: string): Promise<void> {
@@ -147,24 +203,38 @@ export class PostgresStore implements DocumentStore {
   }
 
   collection<T extends StoredDoc>(name: string): Collection<T> {
-    return this.bind<T>(name, this.db, (fn) => inTransaction(this.pool, this.logger, this.counter, fn));
+    const bound = this.bind<T>(name, this.db, (fn) => inTransaction(this.pool, this.logger, this.counter, fn));
+    return this.cache.has(name) ? this.cache.cached(bound) : bound;
   }
 
   async transaction<R>(fn: (tx: TxScope) => Promise<R>): Promise<R> {
     try {
       await this.init();
-      return await inTransaction(this.pool, this.logger, this.counter, (client) =>
-        fn({
-          collection: <T extends StoredDoc>(name: string) => this.bind<T>(name, client),
-          enqueue: async (events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions) => {
-            const list = Array.isArray(events) ? events : [events];
-            await system.enqueue(client, this.database, list, options?.origin);
-            // The INSERT is inside a CTE (the statement's tag is SELECT); an id already there counts too.
-            this.counter.rowsWritten += list.length;
-          },
-          nextSequence: (key: string, startAt?: number) => system.nextSequence(client, this.database, key, startAt),
-        }),
-      );
+      // Cached collections written in the transaction: dropped again once it committed (or not).
+      const written = new Set<string>();
+      try {
+        return await inTransaction(this.pool, this.logger, this.counter, (client) =>
+          fn({
+            collection: <T extends StoredDoc>(name: string) => {
+              const bound = this.bind<T>(name, client);
+              if (!this.cache.has(name)) return bound;
+              return this.cache.invalidating(bound, () => {
+                written.add(name);
+                this.cache.invalidate(name);
+              });
+            },
+            enqueue: async (events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions) => {
+              const list = Array.isArray(events) ? events : [events];
+              await system.enqueue(client, this.database, list, options?.origin);
+              // The INSERT is inside a CTE (the statement's tag is SELECT); an id already there counts too.
+              this.counter.rowsWritten += list.length;
+            },
+            nextSequence: (key: string, startAt?: number) => system.nextSequence(client, this.database, key, startAt),
+          }),
+        );
+      } finally {
+        for (const name of written) this.cache.invalidate(name);
+      }
     } catch (err) {
       // Connecting, BEGIN and COMMIT fail outside any collection call: same mapping.
       throw mapDataError('transaction', err);
@@ -176,53 +246,10 @@ export class PostgresStore implements DocumentStore {
     return system.nextSequence(this.db, this.database, key, startAt);
   }
 
-  /**
-   * LISTENs on the outbox channel on a connection of its own (a pooled one would be handed to
-   * others); a lost connection is re-opened after a pause.
-   */
+  /** Outbox watchers are told of every commit that enqueued events, in any process. */
   private async watchOutbox(onWrite: (origin: string) => void): Promise<() => Promise<void>> {
     await this.init();
-    const channel = system.outboxChannel(this.database);
-    let stopped = false;
-    let client: Client | undefined;
-    let retry: NodeJS.Timeout | undefined;
-    const open = async (): Promise<void> => {
-      const c = new Client({ connectionString: this.url, application_name: `paymesh-outbox-listen:${this.database}` });
-      c.on('notification', (msg) => {
-        if (msg.channel === channel) onWrite(msg.payload ?? '');
-      });
-      c.on('error', (err) => {
-        this.logger?.warn({ err }, 'outbox listen connection lost; re-opening');
-        void c.end().catch(() => undefined);
-        if (client === c) client = undefined;
-        reopen();
-      });
-      await c.connect();
-      await c.query(`LISTEN ${ident(channel)}`);
-      if (stopped) {
-        await c.end();
-        return;
-      }
-      client = c;
-    };
-    const reopen = (): void => {
-      if (stopped || retry) return;
-      retry = setTimeout(() => {
-        retry = undefined;
-        open().catch((err: unknown) => {
-          this.logger?.warn({ err }, 'could not listen on the outbox; will retry');
-          reopen();
-        });
-      }, 1_000);
-      retry.unref();
-    };
-    await open();
-    return async () => {
-      stopped = true;
-      if (retry) clearTimeout(retry);
-      await client?.end().catch(() => undefined);
-      client = undefined;
-    };
+    return this.listener.add(system.outboxChannel(this.database), { onMessage: onWrite });
   }
 
   /** Statements sent since start (transactions count BEGIN and COMMIT too) and rows written; cheap, for benchmarks. */
@@ -259,6 +286,7 @@ export class PostgresStore implements DocumentStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.listener.close();
     await this.pool.end();
   }
 }

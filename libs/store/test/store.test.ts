@@ -1,15 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '@paymesh/core';
-import { PostgresStore, TEST_PG_URL, createStore, dropStoreDatabase } from '../src';
+import { PostgresStore, createStore, dropStoreDatabase } from '../src';
+import { TEST_PG_URL, testDatabase, waitFor } from '../../../test/support/kit';
 import { runStoreContract } from './contract';
 import { findContainerRuntime, type MongoContainer } from './mongo-container';
 
 const PG_URL = TEST_PG_URL;
 const MONGODB_URL = process.env.MONGODB_URL;
-
-const testDatabase = (prefix: string) => `${prefix}_${randomBytes(5).toString('hex')}`;
 
 runStoreContract('postgres', () => createStore({ url: PG_URL, database: testDatabase('store_test') }));
 
@@ -37,9 +35,11 @@ if (MONGODB_URL) {
 describe('PostgresStore operations', () => {
   const database = testDatabase('store_ops');
   let store: PostgresStore;
+  /** Warnings the store logged (an idle connection that failed is one). */
+  const warnings: string[] = [];
 
   beforeAll(async () => {
-    store = new PostgresStore({ url: PG_URL, database });
+    store = new PostgresStore({ url: PG_URL, database, logger: { warn: (_obj, msg) => warnings.push(msg ?? '') } });
     await store.init();
   });
 
@@ -86,10 +86,14 @@ describe('PostgresStore operations', () => {
         [`paymesh-store:${database}`],
       );
       expect(killed.rowCount).toBeGreaterThan(0);
+      // The pool has noticed each killed idle connection (it drops it and says so).
+      await waitFor(
+        () => warnings.filter((m) => m.includes('idle connection failed')).length >= (killed.rowCount ?? 0),
+        'the pool to notice its killed connections',
+      );
     } finally {
       await admin.end();
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
     await expect(store.ping()).resolves.toBeUndefined();
     expect(await payments.count({ n: 1 })).toBe(1);
     await store.transaction(async (tx) => {

@@ -17,7 +17,7 @@ import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
  * APIs), gRPC, PostgreSQL and Redis (ioredis: the gateways' rate limits). NATS has no maintained
  * instrumentation; its publish/consume spans are our own (see bridge.ts and libs/bus). The
  * instrumentations are listed one by one rather than through auto-instrumentations-node (see
- * docs/decisions.md, "Traces that don't stop").
+ * docs/adr/0064-traces-that-don-t-stop.md).
  * No metric reader and no log processor: only traces are exported.
  */
 export function startSdk(serviceName: string, otlpEndpoint: string): NodeSDK {

@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
+import { waitFor as kitWaitFor } from '../../../test/support/kit';
 import { loadSandboxConfig } from '../src/config';
 import { buildServer } from '../src/server';
 
@@ -94,19 +95,13 @@ export class Receiver {
   }
 }
 
-/** Polls until `check` returns a truthy value or the time is up. */
+/** Polls until `check` returns a truthy value or the time is up (the shared kit's `waitFor`). */
 export async function waitFor<T>(
   check: () => T | undefined | false | Promise<T | undefined | false>,
   timeoutMs = 5000,
   what = 'condition',
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return kitWaitFor(check, { timeoutMs, what });
 }
 
 /** Raw HTTP call with a secret key, for things the SDK hides (headers, sandbox controls). */

@@ -148,9 +148,16 @@ describe('event delivery', () => {
     receiver.respond = () => 503;
     await paidIntent(stripe);
     await waitFor(() => receiver.requests.length === 3, 5000, 'three attempts');
-    await new Promise((r) => setTimeout(r, 700)); // the next retry would have been due after 400ms
+    // The sandbox has recorded the third attempt and scheduled no other: nothing more will come.
+    const deliveries = await waitFor(
+      async () => {
+        const d = await call(sandbox, 'GET', '/_sandbox/deliveries', { apiKey });
+        return d.body.data.length === 3 && d.body.data[2].next_retry_in_ms === null && d;
+      },
+      5000,
+      'the third attempt recorded as the last',
+    );
     expect(receiver.requests).toHaveLength(3);
-    const deliveries = await call(sandbox, 'GET', '/_sandbox/deliveries', { apiKey });
     expect(deliveries.body.data.map((d: { attempt: number }) => d.attempt)).toEqual([1, 2, 3]);
     expect(deliveries.body.data[2].next_retry_in_ms).toBeNull();
   });
@@ -239,7 +246,13 @@ describe('event delivery', () => {
     await other.paymentIntents.create({ amount: 100, currency: 'usd' });
     await stripe.webhookEndpoints.del(endpoint.id);
     await stripe.paymentIntents.create({ amount: 100, currency: 'usd' });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(receiver.requests).toHaveLength(0);
+    // Sentinel: a new endpoint of the same account and one more event. Once it has arrived, whatever
+    // the earlier events sent has arrived too; it must be the only request.
+    await stripe.webhookEndpoints.create({ url: receiver.url, enabled_events: ['payment_intent.created'] });
+    const sentinel = await stripe.paymentIntents.create({ amount: 100, currency: 'usd' });
+    await waitFor(() => receiver.requests.length > 0, 5000, 'the sentinel event');
+    expect(
+      receiver.requests.map((r) => (JSON.parse(r.body) as { data: { object: { id: string } } }).data.object.id),
+    ).toEqual([sentinel.id]);
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from '../../../test/support/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, loadSandboxConfig } from '../src/main';
@@ -40,11 +41,7 @@ const order = (over: Record<string, unknown> = {}) => ({
 });
 
 async function until(cond: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitFor(cond, { timeoutMs: 5000, stepMs: 10 });
 }
 
 beforeAll(async () => {
@@ -196,11 +193,10 @@ describe('provider_b sandbox', () => {
       settlementAmount: { value: '-6.00' },
       reversedAt: null,
     });
-    let refundStatus = '';
-    const settled = async () =>
-      (refundStatus = (await api(k, 'GET', `/v2/payments/${p.id}/refunds/${r.body.id}`)).body.status);
-    for (let i = 0; i < 100 && (await settled()) !== 'refunded'; i++) await new Promise((res) => setTimeout(res, 10));
-    expect(refundStatus).toBe('refunded');
+    const refundStatus = async (): Promise<string> =>
+      (await api(k, 'GET', `/v2/payments/${p.id}/refunds/${r.body.id}`)).body.status;
+    await waitFor(async () => (await refundStatus()) === 'refunded', { timeoutMs: 1000, what: 'the refund settled' });
+    expect(await refundStatus()).toBe('refunded');
     const full = (await api(k, 'GET', `/v2/payments/${p.id}?embed=refunds,chargebacks`)).body;
     expect(full._embedded.refunds).toEqual([expect.objectContaining({ id: r.body.id, status: 'refunded' })]);
     expect(full._embedded.chargebacks).toEqual([expect.objectContaining({ id: chb.id })]);

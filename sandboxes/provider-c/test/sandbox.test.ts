@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from '../../../test/support/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, loadSandboxConfig } from '../src/main';
@@ -29,14 +30,8 @@ async function api(t: string, method: string, path: string, body?: unknown, head
   return { status: res.status, headers: res.headers, body: (text.startsWith('{') ? JSON.parse(text) : text) as any };
 }
 
-async function until<T>(fn: () => T | undefined): Promise<T> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 10));
-  }
+function until<T>(fn: () => T | undefined): Promise<T> {
+  return waitFor(fn, { timeoutMs: 5000, stepMs: 10 });
 }
 
 type Event = { id: string; resource_type: string; action: string; links: Record<string, string> };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from '../../../test/support/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, loadSandboxConfig } from '../src/main';
@@ -38,11 +39,7 @@ async function appToken(
 }
 
 async function until(cond: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitFor(cond, { timeoutMs: 5000, stepMs: 20 });
 }
 
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import '@paymesh/telemetry/register';
 import { lookup } from 'node:dns/promises';
 import { resolveKeyring, SecretBox, systemClock } from '@paymesh/core';
-import { Committer } from '@paymesh/bus';
-import type { EventMap } from '@paymesh/contracts';
+import { Committer, EventCache } from '@paymesh/bus';
+import { Subjects, type EventMap } from '@paymesh/contracts';
 import { downstreamAddr, runBackendService } from '@paymesh/runtime';
 import { config } from './config';
 import { collections } from './store/collections';
@@ -10,6 +10,7 @@ import { registerCheckoutService } from './grpc/server';
 import { createCnameResolver } from './dns/resolver';
 import { registerCheckoutPaymentsService } from './grpc/payments-server';
 import { grpcPaymentsPort } from './grpc/payments-webhooks-client';
+import { withCachedProviders } from './app/cached-providers';
 import { grpcTaxPort } from './grpc/tax-client';
 import { PriceModeMemo } from './app/price-mode-memo';
 import { startConsumers } from './events/consumers';
@@ -39,10 +40,15 @@ void runBackendService({
       customDomains: { resolver, cnameTarget: config.CUSTOM_DOMAIN_CNAME_TARGET },
     };
     registerCheckoutService(grpc, base);
-    const payments = grpcPaymentsPort(downstreamAddr(config, 'payments-webhooks'), {
-      lookupMs: config.GRPC_DEADLINE_MS,
-      paymentMs: config.PAYMENTS_DEADLINE_MS,
-    });
+    const providerCache = new EventCache('providers');
+    await providerCache.watch(bus, [Subjects.providerChanged]);
+    const payments = withCachedProviders(
+      grpcPaymentsPort(downstreamAddr(config, 'payments-webhooks'), {
+        lookupMs: config.GRPC_DEADLINE_MS,
+        paymentMs: config.PAYMENTS_DEADLINE_MS,
+      }),
+      providerCache,
+    );
     const tax = grpcTaxPort(downstreamAddr(config, 'tax'), {
       settingsMs: config.TAX_SETTINGS_DEADLINE_MS,
       calculateMs: config.TAX_DEADLINE_MS,
@@ -88,6 +94,7 @@ void runBackendService({
       await Promise.all(subs.map((s) => s.stop()));
       payments.close();
       tax.close();
+      providerCache.close();
     };
   },
 });

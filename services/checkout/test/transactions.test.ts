@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/support/kit';
 import { ConflictError, NotFoundError, UnavailableError, ValidationError, newObjectId } from '@paymesh/core';
 import type { PaymentStatusReported } from '@paymesh/contracts';
 import { createCheckout } from '../src/app/create-checkout';
@@ -52,14 +53,11 @@ describe('transactions on PostgreSQL', () => {
       ...extra,
     });
   /** The pending transaction of a checkout, once its creation is under way. */
-  const waitForOpen = async (checkoutId: string): Promise<TransactionDoc> => {
-    for (let i = 0; i < 100; i++) {
-      const open = await h.deps.store.collection<TransactionDoc>(TRANSACTIONS).findOne({ checkoutId, status: 0 });
-      if (open) return open;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`no open transaction for checkout ${checkoutId}`);
-  };
+  const waitForOpen = (checkoutId: string): Promise<TransactionDoc> =>
+    waitFor(() => h.deps.store.collection<TransactionDoc>(TRANSACTIONS).findOne({ checkoutId, status: 0 }), {
+      timeoutMs: 2000,
+      what: `the open transaction of checkout ${checkoutId}`,
+    });
   const pay = (c: CheckoutDoc, providerId = provider.id) =>
     createTransaction(h.deps, {
       sessionPublicId: c.sessionPublicId,

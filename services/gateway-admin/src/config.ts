@@ -10,7 +10,7 @@ import {
   secretsConfigSchema,
   type DevSecretsGate,
 } from '@paymesh/core';
-import { rateLimitConfigSchema } from '@paymesh/http';
+import { httpDrainConfigSchema, rateLimitConfigSchema } from '@paymesh/http';
 import { ALL_BACKENDS, downstreamAddrsSchema, grpcSecurityConfigSchema } from '@paymesh/runtime';
 
 /**
@@ -38,6 +38,7 @@ export const configSchema = baseConfigSchema
   .merge(downstreamAddrsSchema(downstream))
   .merge(grpcSecurityConfigSchema)
   .merge(rateLimitConfigSchema)
+  .merge(httpDrainConfigSchema)
   .extend({
     HOST: z.string().default('127.0.0.1'),
     PORT: envInt(8080),

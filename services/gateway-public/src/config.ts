@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseConfigSchema, envBool, envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
-import { rateLimitConfigSchema } from '@paymesh/http';
+import { httpDrainConfigSchema, rateLimitConfigSchema } from '@paymesh/http';
 import { ALL_BACKENDS, downstreamAddrsSchema, grpcSecurityConfigSchema } from '@paymesh/runtime';
 
 /** Every backend: the gateway routes to most and reports each one's gRPC health (documents: health only). */
@@ -11,6 +11,7 @@ export const configSchema = baseConfigSchema
   .merge(downstreamAddrsSchema(downstream))
   .merge(grpcSecurityConfigSchema)
   .merge(rateLimitConfigSchema)
+  .merge(httpDrainConfigSchema)
   .extend({
     HOST: z.string().default('127.0.0.1'),
     PORT: envInt(8081),

@@ -1,6 +1,6 @@
 import '@paymesh/telemetry/register';
-import { Committer } from '@paymesh/bus';
-import type { EventMap } from '@paymesh/contracts';
+import { Committer, EventCache } from '@paymesh/bus';
+import { Subjects, type EventMap } from '@paymesh/contracts';
 import { describeAllowList, systemClock } from '@paymesh/core';
 import { downstreamAddr, runBackendService } from '@paymesh/runtime';
 import { config } from './config';
@@ -20,7 +20,13 @@ void runBackendService({
   config,
   collections,
   async setup({ grpc, logger, bus, store, relay }) {
-    const secrets = new CheckoutSigningSecrets(downstreamAddr(config, 'checkout'), config.GRPC_DEADLINE_MS);
+    const secretCache = new EventCache('site-signing-secrets');
+    await secretCache.watch(bus, [Subjects.siteSecretRotated, Subjects.siteDeleted]);
+    const secrets = new CheckoutSigningSecrets(
+      downstreamAddr(config, 'checkout'),
+      config.GRPC_DEADLINE_MS,
+      secretCache,
+    );
     const sender = new HttpIpnSender({ timeoutMs: config.IPN_TIMEOUT_MS, allowedTargets: config.IPN_ALLOWED_TARGETS });
     const deps: IpnDeps = {
       store,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { letTimePass, waitFor } from '../../../test/support/kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   EMPTY_TARGET_ALLOW_LIST,
@@ -81,21 +82,26 @@ async function deliveriesOf(transactionId: string): Promise<DeliveryDoc[]> {
   return listDeliveries({ store }, ORG, transactionId);
 }
 
-async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 const final = (transactionId: string) =>
-  waitFor(async () => {
-    const [d] = await deliveriesOf(transactionId);
-    return d && d.state !== 'pending' ? d : undefined;
-  });
+  waitFor(
+    async () => {
+      const [d] = await deliveriesOf(transactionId);
+      return d && d.state !== 'pending' ? d : undefined;
+    },
+    { stepMs: 25, what: `the IPN delivery of ${transactionId} to end` },
+  );
+
+/**
+ * Sentinel: one more delivery, recorded after the actions under test and answered at once. When it
+ * has succeeded, the scheduler has passed over everything that was due before it.
+ */
+async function sentinelDelivered(d: IpnDeps): Promise<void> {
+  const tx = newObjectId();
+  const respond = receiver.respond;
+  receiver.respond = (r, nth) => (r.path === `/sentinel/${tx}` ? 200 : respond(r, nth));
+  await recordStatusChange(d, change({ transactionId: tx, ipnUrl: `${base}/sentinel/${tx}` }), `evt-sentinel-${tx}`);
+  expect((await final(tx)).state).toBe('succeeded');
+}
 
 beforeAll(async () => {
   store = await createStore({ url: PG_URL, database });
@@ -162,7 +168,9 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
       [2, 500, 'HTTP 500'],
       [3, 500, 'HTTP 500'],
     ]);
-    await new Promise((r) => setTimeout(r, 3 * timing.backoffBaseMs));
+    // No fourth attempt: the backoff after the third (a fourth would be due within three base
+    // delays) passes without a POST. Time itself is the subject here.
+    await letTimePass(3 * timing.backoffBaseMs, 'the time a fourth attempt would have been due');
     const got = receiver.at(`/ipn/${tx}`);
     expect(got).toHaveLength(3);
     expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(timing.backoffBaseMs - 10);
@@ -218,7 +226,7 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
     startScheduler(d);
     await final(tx);
     expect(await deliveriesOf(tx)).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 300));
+    await sentinelDelivered(d);
     expect(receiver.at(`/ipn/${tx}`)).toHaveLength(1);
   });
 
@@ -230,7 +238,8 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
     startScheduler(deps(), 4);
     startScheduler(deps(), 4);
     for (const tx of txs) await final(tx);
-    await new Promise((r) => setTimeout(r, 3 * timing.backoffBaseMs));
+    // No attempt after the third, from either replica: the time a fourth would have been due passes.
+    await letTimePass(3 * timing.backoffBaseMs, 'the time a fourth attempt would have been due');
     for (const tx of txs) {
       const [doc] = await deliveriesOf(tx);
       expect(doc!.attempts.map((a) => a.number)).toEqual([1, 2, 3]);

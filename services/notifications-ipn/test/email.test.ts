@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { waitFor } from '../../../test/support/kit';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { simpleParser, type ParsedMail } from 'mailparser';
@@ -74,16 +75,6 @@ const request = (over: Record<string, unknown> = {}) => ({
   attachments: [{ filename: 'invoice-INV-1.html', contentType: 'text/html', content: Buffer.from('<h1>INV-1</h1>') }],
   ...over,
 });
-
-async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const settled = (id: string) =>
   waitFor(async () => {

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { waitFor } from '../../../test/support/kit';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
@@ -147,15 +148,14 @@ describe('provider_a adapter specifics', () => {
       await providerAClient(key, baseUrl, options()).paymentIntents.confirm(payment.providerPaymentId, {
         payment_method: 'pm_card_visa',
       });
-      const deadline = Date.now() + 5000;
-      while (!received.some((r) => r.body.includes('payment_intent.succeeded')) && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      const delivery = received.find((r) => r.body.includes('"payment_intent.succeeded"'));
-      expect(delivery).toBeDefined();
+      const delivery = await waitFor(() => received.find((r) => r.body.includes('"payment_intent.succeeded"')), {
+        timeoutMs: 5000,
+        stepMs: 25,
+        what: 'the payment_intent.succeeded delivery',
+      });
       const event = adapter.verifyAndParseWebhook({
-        rawBody: delivery!.body,
-        headers: delivery!.headers,
+        rawBody: delivery.body,
+        headers: delivery.headers,
         receivedAt: new Date(),
       });
       expect(event).toMatchObject({ eventType: 'payment_intent.succeeded', outcome: 'succeeded', live: false });
@@ -168,7 +168,7 @@ describe('provider_a adapter specifics', () => {
         options(),
       );
       expect(() =>
-        other.verifyAndParseWebhook({ rawBody: delivery!.body, headers: delivery!.headers, receivedAt: new Date() }),
+        other.verifyAndParseWebhook({ rawBody: delivery.body, headers: delivery.headers, receivedAt: new Date() }),
       ).toThrow(/signature/);
       await adapter.deleteWebhookEndpoint(endpoint.endpointId);
     } finally {

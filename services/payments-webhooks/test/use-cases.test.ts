@@ -330,6 +330,9 @@ describe('inbound webhooks', () => {
     expect(await counts()).toEqual(before);
 
     await toggleProvider(h.deps, provider.organizationId, 'test', provider.id, false);
+    // Disabling is announced (payments.provider.changed) for other services' caches.
+    const disabled = await counts();
+    expect(disabled.outbox - before.outbox).toBe(1);
     const failed = await handleWebhook(h.deps, {
       providerType: 'provider_a',
       providerId: provider.id,
@@ -343,6 +346,6 @@ describe('inbound webhooks', () => {
     expect((await h.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: cmd.transactionId }))?.status).toBe(
       'failed',
     );
-    expect((await counts()).outbox - before.outbox).toBe(1);
+    expect((await counts()).outbox - disabled.outbox).toBe(1);
   });
 });

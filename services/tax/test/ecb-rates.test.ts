@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { waitFor } from '../../../test/support/kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, FILES_PATH, lastPublicationDays, loadSandboxConfig, seededRate } from '@paymesh/sandbox-ecb';
@@ -48,15 +49,7 @@ async function control(method: string, path: string, body?: unknown): Promise<an
   return res.status === 204 ? null : res.json();
 }
 
-async function until<T>(fn: () => Promise<T | false | null | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(fn: () => Promise<T | false | null | undefined>) => waitFor(fn, { stepMs: 50 });
 
 const fetcher = (over: { url?: string; intervalMs?: number } = {}) =>
   new EcbRatesFetcher(h.deps, {

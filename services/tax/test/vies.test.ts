@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { waitFor } from '../../../test/support/kit';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -97,15 +98,7 @@ async function orgWithVatId(vatId: string | null): Promise<OrgKey> {
   return key;
 }
 
-async function until<T>(fn: () => Promise<T | false>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== false) return v;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(fn: () => Promise<T | false>) => waitFor(fn, { timeoutMs: 5000, stepMs: 50 });
 
 describe('VAT ID checks against the VIES sandbox', () => {
   it('valid: company data and a consultation number issued to the organization as requester, kept as evidence', async () => {

@@ -10,7 +10,7 @@ import { newSystemKey } from '../../../deploy/local/system-key.mjs';
 import { dropNamespace } from '../../../deploy/local/namespace.mjs';
 import { percentile } from './stats.mjs';
 
-async function json(method, url, { token, body, headers = {} } = {}) {
+export async function json(method, url, { token, body, headers = {} } = {}) {
   const res = await fetch(url, {
     method,
     headers: {
@@ -39,8 +39,12 @@ export function limitedLog(prefix, max = 10) {
   return printer;
 }
 
-/** IPN receiver: verifies the signature and resolves the flow waiting for that transaction. */
-async function startReceiver(secretOf, flowTimeoutMs) {
+/**
+ * IPN receiver: verifies the signature (with the signing secret of any of the bench's merchants,
+ * `addSecret`) and resolves the flow waiting for that transaction.
+ */
+async function startReceiver(flowTimeoutMs) {
+  const secrets = new Set();
   const waiters = new Map();
   const early = new Set();
   let badSignatures = 0;
@@ -51,8 +55,10 @@ async function startReceiver(secretOf, flowTimeoutMs) {
       const raw = Buffer.concat(chunks);
       const ts = req.headers['x-signature-timestamp'];
       const sig = String(req.headers['x-signature-hmac-sha256'] ?? '');
-      const expected = createHmac('sha256', secretOf()).update(`${ts}.`).update(raw).digest('hex');
-      const ok = sig.length === expected.length && timingSafeEqual(Buffer.from(sig), Buffer.from(expected));
+      const ok = [...secrets].some((secret) => {
+        const expected = createHmac('sha256', secret).update(`${ts}.`).update(raw).digest('hex');
+        return sig.length === expected.length && timingSafeEqual(Buffer.from(sig), Buffer.from(expected));
+      });
       if (!ok) badSignatures += 1;
       res.writeHead(ok ? 200 : 400).end();
       if (!ok) return;
@@ -67,6 +73,7 @@ async function startReceiver(secretOf, flowTimeoutMs) {
   await new Promise((r) => server.listen(port, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${port}/ipn`,
+    addSecret: (secret) => void secrets.add(secret),
     waitFor(txId) {
       if (early.delete(txId)) return Promise.resolve();
       return new Promise((resolve, reject) => {
@@ -139,9 +146,10 @@ export async function startBenchMesh({
     });
     const providerId = boot.providers?.provider_a?.id;
     if (!providerId) throw new Error('bootstrap created no provider_a record (is the sandbox built?)');
-    receiver = await startReceiver(() => boot.webhookSigningSecret, flowTimeoutMs);
+    receiver = await startReceiver(flowTimeoutMs);
+    receiver.addSecret(boot.webhookSigningSecret);
     const pids = mesh.pids();
-    return { mesh, boot, providerId, receiver, namespace, pids, stop };
+    return { mesh, boot, providerId, receiver, namespace, pids, systemApiKey, flowTimeoutMs, stop };
   } catch (err) {
     await stop();
     throw err;
@@ -149,11 +157,11 @@ export async function startBenchMesh({
 }
 
 /** The checkout a merchant's server creates (Admin API body). */
-export function checkoutBody(n, ipnUrl, buyer = 0) {
+export function checkoutBody(n, ipnUrl, buyer = 0, email = `buyer${buyer}@example.com`) {
   return {
     amount: 1999,
     currency: 'EUR',
-    email: `buyer${buyer}@example.com`,
+    email,
     externalReference: `bench-${n}`,
     returnUrl: 'https://shop.example/return/{transactionId}',
     cancelUrl: 'https://shop.example/cancel/{transactionId}',
@@ -167,17 +175,18 @@ export function checkoutBody(n, ipnUrl, buyer = 0) {
 /**
  * One pay flow: the merchant creates a checkout, the buyer reads it, starts a transaction, pays
  * on the sandbox's hosted page, and the merchant receives the verified IPN. Resolves with the
- * end-to-end latency in ms and the time of each stage (`stages`: create, read, transaction, pay,
- * ipn = from the pay page's answer to the verified IPN, the asynchronous part).
+ * end-to-end latency in ms, the time of each stage (`stages`: create, read, transaction, pay,
+ * ipn = from the pay page's answer to the verified IPN, the asynchronous part) and the
+ * `transactionId`. `email` is the buyer's (checkout and billing address).
  */
-export async function payFlow(ctx, n, buyer) {
+export async function payFlow(ctx, n, buyer, email = `buyer${buyer}@example.com`) {
   const { mesh, boot, providerId, receiver } = ctx;
   const t0 = performance.now();
   const marks = [t0];
   const mark = () => marks.push(performance.now());
   const checkout = await json('POST', `${mesh.adminBaseUrl}/checkouts/${boot.siteId}/create`, {
     token: boot.apiKey,
-    body: checkoutBody(n, receiver.url, buyer),
+    body: checkoutBody(n, receiver.url, buyer, email),
   });
   mark();
   await json('GET', `${mesh.publicBaseUrl}/checkouts/${checkout.sessionPublicId}`, {
@@ -190,7 +199,7 @@ export async function payFlow(ctx, n, buyer) {
       providerId,
       billingAddress: {
         name: 'Buyer',
-        email: `buyer${buyer}@example.com`,
+        email,
         line1: 'Main St 1',
         city: 'Berlin',
         postalCode: '10115',
@@ -218,6 +227,7 @@ export async function payFlow(ctx, n, buyer) {
   return {
     ms: marks[marks.length - 1] - t0,
     stages: Object.fromEntries(names.map((n, i) => [n, marks[i + 1] - marks[i]])),
+    transactionId: tx.transactionId,
   };
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { waitFor } from '../../../../test/support/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -54,11 +55,11 @@ afterAll(() => app?.close());
 
 /** Resolves once a request holds a pending claim of `key`. */
 async function claimed(key: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (![...collection.docs.values()].some((d) => d.key === key && d.state === 'pending')) {
-    if (Date.now() > deadline) throw new Error(`no claim of ${key}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
+  await waitFor(() => [...collection.docs.values()].some((d) => d.key === key && d.state === 'pending'), {
+    timeoutMs: 5_000,
+    stepMs: 2,
+    what: `a pending claim of ${key}`,
+  });
 }
 
 const post = (url: string, body: unknown, key?: string, caller = 'a') =>
@@ -196,8 +197,7 @@ describe('the cleanup of expired keys', () => {
       });
     });
     await scoped.ready();
-    const deadline = Date.now() + 5_000;
-    while (purges < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => purges >= 2, { timeoutMs: 5_000, stepMs: 5, what: 'two purges' });
     expect(purges).toBeGreaterThanOrEqual(2);
     await scoped.close();
   });

@@ -75,6 +75,7 @@ describe('Idempotency-Key records', () => {
   });
 
   it('lets exactly one of many concurrent requests claim a key; the others get its answer', async () => {
+    // The records' own wait between looks at a pending claim (part of the code under test), shortened.
     const { records } = setup({ sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 5))) });
     const results = await Promise.all(
       Array.from({ length: 5 }, async () => {

@@ -65,6 +65,37 @@ export function outboxChannel(schema: string): string {
   return name.length <= 63 ? name : `outbox_${createHash('sha256').update(schema).digest('hex').slice(0, 40)}`;
 }
 
+/** The LISTEN/NOTIFY channel on which writes to a schema's cached collections are announced. */
+export function changeChannel(schema: string): string {
+  const name = `${schema}__changes`;
+  return name.length <= 63 ? name : `changes_${createHash('sha256').update(schema).digest('hex').slice(0, 40)}`;
+}
+
+/** Name of the row trigger that announces writes to a cached collection. */
+export const CHANGE_TRIGGER = 'paymesh_announce_change';
+
+/**
+ * The row trigger of a cached collection: every insert, update and delete notifies the schema's
+ * change channel with `<table> <id> <origin>` (delivered when the writing transaction commits);
+ * `origin` is the writing process's `paymesh.origin` setting, empty for other writers.
+ */
+export function changeTriggerDdl(schema: string, table: string): string[] {
+  const fn = `${ident(schema)}.${ident('_announce_change')}`;
+  return [
+    `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    PERFORM pg_notify(TG_ARGV[0], TG_TABLE_NAME || ' ' || OLD.id || ' ' || coalesce(current_setting('paymesh.origin', true), ''));
+  ELSE
+    PERFORM pg_notify(TG_ARGV[0], TG_TABLE_NAME || ' ' || NEW.id || ' ' || coalesce(current_setting('paymesh.origin', true), ''));
+  END IF;
+  RETURN NULL;
+END $$`,
+    `CREATE OR REPLACE TRIGGER ${ident(CHANGE_TRIGGER)} AFTER INSERT OR UPDATE OR DELETE ON ${ident(schema)}.${ident(table)}
+      FOR EACH ROW EXECUTE FUNCTION ${fn}('${changeChannel(schema).replace(/'/g, "''")}')`,
+  ];
+}
+
 /**
  * Writes the events in one statement, in order (their `seq` follows the array), and notifies the
  * outbox channel with `origin` in the same statement: PostgreSQL delivers the notification only

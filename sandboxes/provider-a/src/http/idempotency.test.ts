@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { letTimePass } from '../../../../test/support/kit';
 import { ApiError } from '../errors';
 import { canonicalJson, IdempotencyStore } from './idempotency';
 
@@ -44,7 +45,8 @@ describe('IdempotencyStore', () => {
     let runs = 0;
     const slow = async () => {
       runs++;
-      await new Promise((r) => setTimeout(r, 20));
+      // Still running when the other two requests arrive: they must wait for it, not run again.
+      await letTimePass(20, 'a request that takes a while');
       return { status: 200, body: 'once', store: true };
     };
     const results = await Promise.all([1, 2, 3].map((i) => store.execute('a', 'k', 'f', `r${i}`, slow)));

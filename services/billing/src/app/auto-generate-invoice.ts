@@ -1,4 +1,4 @@
-import type { TransactionStatusChanged } from '@paymesh/contracts';
+import type { TransactionStatusChangedBrief } from '@paymesh/contracts';
 import { DomainError, ErrorCode } from '@paymesh/core';
 import { clientForBuyer } from './client-for-buyer';
 import type { OrgKey } from './deps';
@@ -27,7 +27,7 @@ export type AutoInvoiceOutcome =
  */
 export async function autoGenerateInvoice(
   deps: InvoiceDeps,
-  event: TransactionStatusChanged,
+  event: TransactionStatusChangedBrief,
 ): Promise<AutoInvoiceOutcome> {
   if (event.status !== COMPLETED) return 'not_completed';
   if (event.invoiceId) return 'pays_invoice';

@@ -1,4 +1,4 @@
-import type { Clock, Logger, SecretBox } from '@paymesh/core';
+import type { Clock, Logger, SecretBox, TenantKey } from '@paymesh/core';
 import type { DocumentStore } from '@paymesh/store';
 
 /** What the billing use cases need; assembled in main.ts. */
@@ -10,7 +10,5 @@ export interface BillingDeps {
 }
 
 /** Tenant and data mode a request acts on. */
-export interface OrgKey {
-  organizationId: string;
-  mode: 'live' | 'test';
-}
+/** One organization in one data mode (the shared tenant key). */
+export type OrgKey = TenantKey;

@@ -2,11 +2,10 @@ import {
   ConflictError,
   ErrorCode,
   ForbiddenError,
-  isObjectId,
   NotFoundError,
   UnprocessableError,
-  ValidationError,
   type SealedValue,
+  requireObjectId,
 } from '@paymesh/core';
 import {
   type EInvoiceFormat,
@@ -259,7 +258,7 @@ export async function listEInvoiceReports(
   kind: 'invoice' | 'credit_note',
   id: string,
 ): Promise<EInvoiceReportList> {
-  if (!isObjectId(id)) throw new ValidationError('id must be a 24-hex identifier', { field: 'id' });
+  requireObjectId(id, 'id');
   if (kind === 'invoice') await loadInvoice(deps, key, id);
   else await loadCreditNote(deps, key, id);
   const page = await deps.store

@@ -1,6 +1,6 @@
 import { ConflictError, ErrorCode, newObjectId } from '@paymesh/core';
 import { eventId, type EventEnvelope } from '@paymesh/bus';
-import { Subjects, type InvoicePayment, type TransactionStatusChanged } from '@paymesh/contracts';
+import { Subjects, type InvoicePayment, type TransactionStatusChangedBrief } from '@paymesh/contracts';
 import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
 import {
   settlementOf,
@@ -35,8 +35,8 @@ export async function recordRefund(
   deps: InvoiceDeps,
   key: OrgKey,
   found: InvoiceDoc,
-  d: TransactionStatusChanged,
-  event: EventEnvelope<TransactionStatusChanged>,
+  d: TransactionStatusChangedBrief,
+  event: EventEnvelope<TransactionStatusChangedBrief>,
   log: Record<string, unknown>,
 ): Promise<void> {
   const refunds = d.refunds ?? [];

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@paymesh/bus';
-import type { TransactionStatusChanged } from '@paymesh/contracts';
+import type { TransactionStatusChangedBrief } from '@paymesh/contracts';
 import type { InvoiceDoc } from '../domain/invoice';
 import { settlementOf, withPayment } from '../domain/invoice-payments';
 import { INVOICES } from '../store/collections';
@@ -22,7 +22,7 @@ import { recordRefund } from './invoice-refund';
  */
 export async function applyTransactionToInvoice(
   deps: InvoiceDeps,
-  event: EventEnvelope<TransactionStatusChanged>,
+  event: EventEnvelope<TransactionStatusChangedBrief>,
 ): Promise<void> {
   const d = event.data;
   if (d.status !== 1 && d.status !== 3 && d.status !== 4) return;
@@ -50,7 +50,7 @@ export async function applyTransactionToInvoice(
 export async function recordPayment(
   deps: InvoiceDeps,
   id: string,
-  d: Pick<TransactionStatusChanged, 'transactionId' | 'amount' | 'changedAt'>,
+  d: Pick<TransactionStatusChangedBrief, 'transactionId' | 'amount' | 'changedAt'>,
   log: Record<string, unknown>,
 ): Promise<void> {
   const amount = d.amount;

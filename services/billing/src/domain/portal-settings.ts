@@ -5,7 +5,7 @@ type EInvoiceFormat = 'xrechnung' | 'peppol' | 'zugferd';
 /**
  * Organization switches of the buyer portal, as the API shows them. The portal is off until the
  * merchant turns it on; magic links are on by default (the spec's conditions decide, see
- * docs/decisions.md "Portal switches") and work only while the portal itself is enabled (and the
+ * docs/adr/0009-merchant-configuration-sites-custom-domains-organization.md, "Portal switches") and work only while the portal itself is enabled (and the
  * deployment allows both).
  */
 export interface PortalSettings {

@@ -4,12 +4,12 @@ import {
   siteCreated,
   Subjects,
   transactionRefunded,
-  transactionStatusChanged,
+  transactionStatusChangedBrief,
   type ChargebackResolved,
   type EmailSettled,
   type SiteCreated,
   type TransactionRefunded,
-  type TransactionStatusChanged,
+  type TransactionStatusChangedBrief,
 } from '@paymesh/contracts';
 import type { Bus, EventEnvelope } from '@paymesh/bus';
 import { autoGenerateInvoice } from '../app/auto-generate-invoice';
@@ -35,12 +35,12 @@ export async function startConsumers(bus: Bus, deps: InvoiceDeps) {
     },
   });
   // Payments, refunds and disputes of transactions that pay invoices (idempotent per transaction / event).
-  const transactions = await bus.subscribe<TransactionStatusChanged>({
+  const transactions = await bus.subscribe<TransactionStatusChangedBrief>({
     durable: 'invoice-transaction-status',
     maxDeliver: -1,
     subjects: Subjects.transactionStatusChanged,
-    decode: (d) => transactionStatusChanged.parse(d),
-    handler: async (event: EventEnvelope<TransactionStatusChanged>) => applyTransactionToInvoice(deps, event),
+    decode: (d) => transactionStatusChangedBrief.parse(d),
+    handler: async (event: EventEnvelope<TransactionStatusChangedBrief>) => applyTransactionToInvoice(deps, event),
   });
   // Lost or accepted chargebacks of invoice payments: one chargeback credit note each.
   const chargebacks = await bus.subscribe<ChargebackResolved>({
@@ -58,12 +58,12 @@ export async function startConsumers(bus: Bus, deps: InvoiceDeps) {
     decode: (d) => transactionRefunded.parse(d),
     handler: async (event: EventEnvelope<TransactionRefunded>) => applyRefundToInvoice(deps, event),
   });
-  const invoices = await bus.subscribe<TransactionStatusChanged>({
+  const invoices = await bus.subscribe<TransactionStatusChangedBrief>({
     durable: 'auto-invoices',
     maxDeliver: -1,
     subjects: Subjects.transactionStatusChanged,
-    decode: (d) => transactionStatusChanged.parse(d),
-    handler: async (event: EventEnvelope<TransactionStatusChanged>) => {
+    decode: (d) => transactionStatusChangedBrief.parse(d),
+    handler: async (event: EventEnvelope<TransactionStatusChangedBrief>) => {
       const outcome = await autoGenerateInvoice(deps, event.data);
       if (outcome !== 'not_completed')
         logger.debug(

@@ -1,12 +1,8 @@
-import { call, jsonCaller, makeClient, type EnvelopeTenant } from '@paymesh/grpc';
+import { call, jsonCaller, makeClient } from '@paymesh/grpc';
 import { checkoutPayments, tax } from '@paymesh/proto';
 import { taxRpc } from '@paymesh/contracts';
-import type { OrgKey } from '../app/deps';
+import { toWire } from '@paymesh/core';
 
-const tenantOf = (key: OrgKey): EnvelopeTenant => ({
-  organizationId: key.organizationId,
-  testMode: key.mode === 'test',
-});
 import type { DataIoRemote, ExportTransaction } from '../app/data-io-port';
 
 /** {@link DataIoRemote} over the tax service's `ListTaxRates`/`CreateTaxRate` and checkout's `ListTransactions`. */
@@ -22,13 +18,13 @@ export function grpcDataIoPort(
     async taxRates(key) {
       const out: { code: string; country: string; validFrom: string }[] = [];
       for (let page = 1; ; page++) {
-        const rates = await taxCalls.json('listTaxRates', tenantOf(key), { body: { page, limit: 100 } });
+        const rates = await taxCalls.json('listTaxRates', toWire(key), { body: { page, limit: 100 } });
         out.push(...rates.items.map((r) => ({ code: r.code, country: r.country, validFrom: r.validFrom })));
         if (rates.items.length < 100) return out;
       }
     },
     async createTaxRate(key, rate) {
-      await taxCalls.json('createTaxRate', tenantOf(key), { body: rate });
+      await taxCalls.json('createTaxRate', toWire(key), { body: rate });
     },
     async transactions(key, filter, page, limit) {
       const res = await call(

@@ -18,6 +18,8 @@ export const collections: CollectionSpec[] = [
   { name: SITE_INVOICING, indexes: [{ name: 'site_invoicing_org', fields: ['organizationId'] }] },
   {
     name: INVOICING_SETTINGS,
+    // Read for every status change (automatic invoices on or off).
+    cached: true,
     indexes: [{ name: 'invoicing_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }],
   },
   {

@@ -16,7 +16,7 @@ import { enabledProviders } from './resolve-provider';
 /** More flags than this for one buyer are not read: the strictest kinds sort first anyway. */
 const MAX_BLOCKS = 100;
 
-/** What the buyer's active disputes and holds allow (one indexed read; none without an identity). */
+/** What the buyer's active disputes and holds allow (indexed reads, cached per organization and buyer; none without an identity). */
 export async function buyerVerdict(
   deps: Pick<PaymentsDeps, 'store'>,
   scope: Pick<CheckoutDoc, 'organizationId' | 'mode'>,
@@ -24,9 +24,13 @@ export async function buyerVerdict(
 ): Promise<BuyerVerdict> {
   const keys = buyerKeys(buyer);
   if (keys.length === 0) return { kind: 'clear' };
-  const blocks = await deps.store
-    .collection<BuyerBlockDoc>(BUYER_BLOCKS)
-    .find({ organizationId: scope.organizationId, mode: scope.mode, key: { $in: keys } }, { limit: MAX_BLOCKS });
+  const collection = deps.store.collection<BuyerBlockDoc>(BUYER_BLOCKS);
+  // Most organizations have no block at all: one cached read per organization says so.
+  if (!(await collection.findOne({ organizationId: scope.organizationId, mode: scope.mode }))) return { kind: 'clear' };
+  const blocks = await collection.find(
+    { organizationId: scope.organizationId, mode: scope.mode, key: { $in: keys } },
+    { limit: MAX_BLOCKS },
+  );
   return judgeBuyer(blocks.items);
 }
 

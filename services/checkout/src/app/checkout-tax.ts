@@ -68,7 +68,7 @@ export async function checkoutTax(
   whenUnavailable: WhenTaxUnavailable,
 ): Promise<CheckoutTax> {
   const basis = taxBasisOf(checkout);
-  // The buyer's shipping address wins over the merchant's (see docs/decisions.md); both are at hand,
+  // The buyer's shipping address wins over the merchant's (see docs/adr/0059-shipping-destination-of-checkouts-and-transactions.md); both are at hand,
   // so this costs no read.
   const shippingAddress = effectiveShippingAddress(buyer.shipping, checkout.shippingAddress);
   if (checkout.invoiceTax) {

@@ -216,7 +216,7 @@ async function startPayment(
       description: describe(checkout, site),
       buyerEmail: doc.billingAddress?.email ?? doc.email ?? '',
       // The provider sends the buyer back to the hosted checkout, which waits for the final status
-      // and then follows the merchant's returnUrl or cancelUrl (see docs/decisions.md).
+      // and then follows the merchant's returnUrl or cancelUrl (see docs/adr/0052-hosted-checkout-page.md).
       returnUrl: hostedReturnUrl(checkout.paymentUrl, doc.id),
       testMode: doc.mode === 'test',
     });

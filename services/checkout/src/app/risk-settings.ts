@@ -1,14 +1,12 @@
+import type { TenantKey } from '@paymesh/core';
 import { findOrgSettings, updateOrgSettings } from '@paymesh/store';
 import type { RiskSettingsPatch, RiskSettingsView } from '@paymesh/contracts';
 import { defaultRiskSettings, validateRiskSettings, type RiskSettings } from '../domain/customer-hold';
-import type { Mode } from '../domain/site';
 import { RISK_SETTINGS } from '../store/collections';
 import type { CheckoutDeps } from './deps';
 
-export interface OrgKey {
-  organizationId: string;
-  mode: Mode;
-}
+/** One organization in one data mode (the shared tenant key). */
+export type OrgKey = TenantKey;
 
 /** The organization's risk settings in the mode (defaults until first saved). */
 export async function riskSettingsOf(deps: CheckoutDeps, key: OrgKey): Promise<RiskSettings> {

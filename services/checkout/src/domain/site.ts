@@ -2,8 +2,9 @@ import { randomToken, ValidationError } from '@paymesh/core';
 import type { SealedValue } from '@paymesh/core';
 import type { StoredDoc } from '@paymesh/store';
 import type { SiteBranding, SiteCheckoutSettings } from './settings';
+import type { Mode } from '@paymesh/core';
 
-export type Mode = 'live' | 'test';
+export type { Mode } from '@paymesh/core';
 
 export interface SiteDoc extends StoredDoc {
   organizationId: string;

@@ -15,6 +15,8 @@ export const DASHBOARD_STATE = 'dashboard_state';
 export const collections: CollectionSpec[] = [
   {
     name: SITES,
+    // Read by every checkout, buyer read, transaction and IPN; written by site settings.
+    cached: true,
     indexes: [
       { name: 'sites_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
       // Buyer portal sign-in by the page's host (app/resolve-buyer-host.ts).
@@ -23,6 +25,8 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: CUSTOM_DOMAINS,
+    // Read by every checkout create (paymentUrl's host).
+    cached: true,
     indexes: [
       // One owner per host name across all organizations and modes: DNS has one answer per name.
       { name: 'custom_domains_hostname', fields: ['hostname'], unique: true },
@@ -59,7 +63,8 @@ export const collections: CollectionSpec[] = [
       { name: 'handoffs_expires', fields: ['expiresAt'] },
     ],
   },
-  { name: ORG_LICENSES },
+  // Read by every buyer read and transaction create.
+  { name: ORG_LICENSES, cached: true },
   {
     name: CUSTOMER_HOLDS,
     indexes: [
@@ -71,6 +76,8 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: BUYER_BLOCKS,
+    // Whether an organization has any block is read by every checkout and payment (app/buyer-risk.ts).
+    cached: true,
     indexes: [
       { name: 'buyer_blocks_org_mode_key', fields: ['organizationId', 'mode', 'key'] },
       { name: 'buyer_blocks_ref', fields: ['ref'] },

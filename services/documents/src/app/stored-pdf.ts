@@ -1,5 +1,5 @@
 import type { DocumentStore, StoredDoc } from '@paymesh/store';
-import { ConflictError, isObjectId, ValidationError } from '@paymesh/core';
+import { ConflictError, ValidationError, requireObjectId } from '@paymesh/core';
 import type { DocumentKind, DocumentView } from '@paymesh/contracts';
 import { DOCUMENTS } from '../store/collections';
 import type { PdfRenderer } from '../render/pdf-renderer';
@@ -36,10 +36,8 @@ export async function storedPdf(
   renderer: PdfRenderer,
   req: StoredPdfRequest,
 ): Promise<{ pdf: Buffer; rendered: boolean }> {
-  if (!isObjectId(req.organizationId))
-    throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
-  if (!isObjectId(req.documentId))
-    throw new ValidationError('documentId must be a 24-hex identifier', { field: 'documentId' });
+  requireObjectId(req.organizationId, 'organizationId');
+  requireObjectId(req.documentId, 'documentId');
   if (req.ephemeral) return { pdf: await renderDocumentPdf(renderer, req.view), rendered: true };
   if (!VERSION.test(req.snapshotVersion))
     throw new ValidationError('snapshotVersion must be 1-64 letters, digits, dot, dash or underscore', {

@@ -101,7 +101,7 @@ const ZERO_RATED: readonly VatCategory[] = ['Z', 'AE', 'K', 'G'];
  * XRechnung / Peppol rules of the chosen format) that concern the fields the platform writes,
  * checked on the document the XML was written from, plus a well-formedness and BT-24 check of the
  * XML itself. Rule identifiers are the official ones, so a report reads like the official
- * validators'. The official Schematron artefacts run in the test suite (see docs/decisions.md).
+ * validators'. The official Schematron artefacts run in the test suite (see docs/adr/0045-e-invoices.md).
  */
 export function checkEInvoice(
   doc: EInvoiceDocument,

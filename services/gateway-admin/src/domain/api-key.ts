@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '@paymesh/core';
+import type { Mode } from '@paymesh/core';
 
-export type KeyMode = 'live' | 'test';
+/** The data mode of a key (the shared `Mode`). */
+export type KeyMode = Mode;
 
 export interface ParsedApiKey {
   mode: KeyMode;

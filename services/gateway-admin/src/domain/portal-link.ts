@@ -1,7 +1,7 @@
 /**
  * When the Admin API may create a portal magic link, and for how long (pure rules).
  * The TTL may only shorten the system default: omitted -> the default; larger than the default ->
- * the default; the default itself never exceeds the system maximum (see docs/decisions.md).
+ * the default; the default itself never exceeds the system maximum (see docs/adr/0051-buyer-portal-session-scope-sign-in-magic-links-and-what-a.md).
  */
 export function magicLinkTtlMinutes(requested: number | undefined, defaultMinutes: number, maxMinutes: number): number {
   const ceiling = Math.min(defaultMinutes, maxMinutes);

@@ -23,7 +23,7 @@ export const UNKEYED_POSTS: Readonly<Record<string, string>> = {
   regenerateInvoicePdf:
     'the answer is a file (not kept); rendering again replaces the stored PDF, so a repeat is harmless',
   createClient:
-    'billing keeps its own Idempotency-Key for client creates (per organization and mode, for good; see docs/decisions.md)',
+    'billing keeps its own Idempotency-Key for client creates (per organization and mode, for good; see docs/adr/0033-clients-billing.md)',
 };
 
 /** Whether a row honours Idempotency-Key at the gateway. */

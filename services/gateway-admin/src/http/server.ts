@@ -8,6 +8,7 @@ import {
   errorEnvelopePlugin,
   frameworkErrorHandler,
   genRequestId,
+  httpDrainPlugin,
   idempotencyPlugin,
   inputGuardPlugin,
   markOptionalBody,
@@ -133,7 +134,11 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
     frameworkErrors: frameworkErrorHandler,
     bodyLimit: opts.bodyLimit,
     trustProxy: opts.trustProxy ?? false,
+    // A request that arrives on an open connection while the server closes is answered (and its
+    // connection closed), not refused with a 503: see httpDrainPlugin.
+    return503OnClosing: false,
   });
+  await app.register(httpDrainPlugin);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(requestContextPlugin);

@@ -92,7 +92,8 @@ export interface SessionDoc extends StoredDoc {
 }
 
 export const collections: CollectionSpec[] = [
-  { name: ORGANIZATIONS, indexes: [{ name: 'organizations_created', fields: ['createdAt'] }] },
+  // Organizations and API keys are read by every Admin API request.
+  { name: ORGANIZATIONS, cached: true, indexes: [{ name: 'organizations_created', fields: ['createdAt'] }] },
   { name: USERS, indexes: [{ name: 'users_email', fields: ['email'], unique: true }] },
   {
     name: MEMBERSHIPS,
@@ -103,6 +104,7 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: API_KEYS,
+    cached: true,
     indexes: [
       { name: 'api_keys_key_id', fields: ['keyId'], unique: true },
       { name: 'api_keys_org', fields: ['organizationId', 'createdAt'] },

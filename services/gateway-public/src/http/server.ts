@@ -14,6 +14,7 @@ import {
   errorEnvelopePlugin,
   frameworkErrorHandler,
   genRequestId,
+  httpDrainPlugin,
   idempotencyPlugin,
   inputGuardPlugin,
   markOptionalBody,
@@ -111,7 +112,11 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
     frameworkErrors: frameworkErrorHandler,
     bodyLimit: opts.bodyLimit,
     trustProxy: opts.trustProxy ?? false,
+    // A request that arrives on an open connection while the server closes is answered (and its
+    // connection closed), not refused with a 503: see httpDrainPlugin.
+    return503OnClosing: false,
   });
+  await app.register(httpDrainPlugin);
   // Route schemas are zod: answers are checked and serialized through them, the document is built from them.
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

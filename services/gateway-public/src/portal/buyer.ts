@@ -1,18 +1,12 @@
 import { billingRpc, recurringRpc } from '@paymesh/contracts';
-import { jsonCaller, type EnvelopeTenant } from '@paymesh/grpc';
+import { jsonCaller } from '@paymesh/grpc';
+import { toWire, type TenantKey } from '@paymesh/core';
 import type { billing } from '@paymesh/proto';
 import { rpc } from '../clients';
 import type { PortalDeps } from './deps';
 
-export interface Tenant {
-  organizationId: string;
-  mode: 'live' | 'test';
-}
-
-/** The envelope's tenant. */
-export function tenantOf(t: Tenant): EnvelopeTenant {
-  return { organizationId: t.organizationId, testMode: t.mode === 'test' };
-}
+/** One organization in one data mode (the shared tenant key). */
+export type Tenant = TenantKey;
 
 /** The organization's portal switches (billing). */
 export async function orgPortalSettings(deps: PortalDeps, t: Tenant): Promise<billing.PortalSettings> {
@@ -31,7 +25,7 @@ export async function subscriptionCount(deps: PortalDeps, t: Tenant, email: stri
   const answer = await jsonCaller(deps.clients.recurring, recurringRpc, {
     deadlineMs: deps.clients.deadlineMs,
     target: 'recurring',
-  }).json('countPortalSubscriptions', tenantOf(t), { email });
+  }).json('countPortalSubscriptions', toWire(t), { email });
   return Math.max(answer.count, 0);
 }
 
@@ -40,7 +34,7 @@ export async function documentCount(deps: PortalDeps, t: Tenant, email: string):
   const answer = await jsonCaller(deps.clients.billing, billingRpc, {
     deadlineMs: deps.clients.deadlineMs,
     target: 'billing',
-  }).json('countPortalDocuments', tenantOf(t), { actor: `portal:${email}`, email });
+  }).json('countPortalDocuments', toWire(t), { actor: `portal:${email}`, email });
   return answer.count;
 }
 

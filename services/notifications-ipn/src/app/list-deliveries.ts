@@ -1,4 +1,4 @@
-import { isObjectId, ValidationError } from '@paymesh/core';
+import { requireObjectId } from '@paymesh/core';
 import { DELIVERIES, type DeliveryDoc } from '../store/collections';
 import type { IpnDeps } from './deps';
 
@@ -11,10 +11,8 @@ export async function listDeliveries(
   organizationId: string,
   transactionId: string,
 ): Promise<DeliveryDoc[]> {
-  if (!isObjectId(organizationId))
-    throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
-  if (!isObjectId(transactionId))
-    throw new ValidationError('transactionId must be a 24-hex identifier', { field: 'transactionId' });
+  requireObjectId(organizationId, 'organizationId');
+  requireObjectId(transactionId, 'transactionId');
   const page = await deps.store
     .collection<DeliveryDoc>(DELIVERIES)
     .find({ organizationId, transactionId }, { sort: { sequence: -1 } });

@@ -1,4 +1,4 @@
-import { isObjectId, ValidationError } from '@paymesh/core';
+import { ValidationError, requireObjectId } from '@paymesh/core';
 import { EMAILS, type EmailDoc } from '../store/collections';
 import type { EmailDeps } from './email-deps';
 
@@ -7,11 +7,10 @@ export async function listEmails(
   deps: Pick<EmailDeps, 'store'>,
   q: { organizationId: string; mode: 'live' | 'test'; sourceKind: string; sourceId: string },
 ): Promise<EmailDoc[]> {
-  if (!isObjectId(q.organizationId))
-    throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
+  requireObjectId(q.organizationId, 'organizationId');
   if (q.sourceKind !== 'invoice' && q.sourceKind !== 'credit_note' && q.sourceKind !== 'portal_otp')
     throw new ValidationError('sourceKind must be invoice, credit_note or portal_otp', { field: 'sourceKind' });
-  if (!isObjectId(q.sourceId)) throw new ValidationError('sourceId must be a 24-hex identifier', { field: 'sourceId' });
+  requireObjectId(q.sourceId, 'sourceId');
   const page = await deps.store
     .collection<EmailDoc>(EMAILS)
     .find(

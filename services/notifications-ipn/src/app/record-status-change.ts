@@ -1,5 +1,5 @@
 import { ConflictError, ErrorCode, contextHeaders } from '@paymesh/core';
-import type { TransactionStatusChanged } from '@paymesh/contracts';
+import type { TransactionStatusChangedBrief } from '@paymesh/contracts';
 import { newDelivery } from '../domain/delivery';
 import { DELIVERIES, type DeliveryDoc } from '../store/collections';
 import type { IpnDeps } from './deps';
@@ -13,7 +13,7 @@ export type RecordResult = 'created' | 'exists' | 'no-ipn-url' | 'initial-status
  */
 export async function recordStatusChange(
   deps: Pick<IpnDeps, 'store' | 'logger' | 'clock'>,
-  change: TransactionStatusChanged,
+  change: TransactionStatusChangedBrief,
   eventId: string,
   onCreated?: (delivery: DeliveryDoc) => void,
 ): Promise<RecordResult> {

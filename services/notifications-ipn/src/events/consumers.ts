@@ -1,4 +1,4 @@
-import { Subjects, transactionStatusChanged, type TransactionStatusChanged } from '@paymesh/contracts';
+import { Subjects, transactionStatusChangedBrief, type TransactionStatusChangedBrief } from '@paymesh/contracts';
 import type { Bus, EventEnvelope, Subscription } from '@paymesh/bus';
 import type { IpnDeps } from '../app/deps';
 import { recordStatusChange } from '../app/record-status-change';
@@ -13,13 +13,13 @@ export async function startConsumers(
   deps: Pick<IpnDeps, 'store' | 'logger' | 'clock'>,
   onDeliveryCreated: (delivery: DeliveryDoc) => void,
 ): Promise<Subscription[]> {
-  const sub = await bus.subscribe<TransactionStatusChanged>({
+  const sub = await bus.subscribe<TransactionStatusChangedBrief>({
     durable: 'transaction-status-ipn',
     // Money and tenancy facts are never dropped: retried (capped backoff) until handled.
     maxDeliver: -1,
     subjects: Subjects.transactionStatusChanged,
-    decode: (d) => transactionStatusChanged.parse(d),
-    handler: async (event: EventEnvelope<TransactionStatusChanged>) => {
+    decode: (d) => transactionStatusChangedBrief.parse(d),
+    handler: async (event: EventEnvelope<TransactionStatusChangedBrief>) => {
       await recordStatusChange(deps, event.data, event.id, onDeliveryCreated);
     },
   });

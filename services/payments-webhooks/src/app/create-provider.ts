@@ -17,6 +17,7 @@ import { ProviderError } from '../providers/adapter';
 import { moduleOf } from '../providers/registry';
 import { PROVIDERS } from '../store/collections';
 import type { PaymentsDeps } from './deps';
+import { emitProviderChanged } from './manage-providers';
 
 export interface CreateProviderInput {
   organizationId: string;
@@ -72,7 +73,11 @@ export async function createProvider(deps: PaymentsDeps, input: CreateProviderIn
   };
   let provider: ProviderDoc;
   try {
-    provider = await deps.store.collection<ProviderDoc>(PROVIDERS).insert(doc);
+    provider = await deps.outbox.commit(async (tx) => {
+      const stored = await tx.collection<ProviderDoc>(PROVIDERS).insert(doc);
+      emitProviderChanged(tx, stored);
+      return stored;
+    });
   } catch (err) {
     if (registered) await removeEndpoint(deps, credentials, registered.endpointId);
     throw err;

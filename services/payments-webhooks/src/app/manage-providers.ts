@@ -1,3 +1,5 @@
+import { eventId, type CommitScope } from '@paymesh/bus';
+import { Subjects, type EventMap } from '@paymesh/contracts';
 import type { CountedPage } from '@paymesh/store';
 import type { Mode, ProviderDoc } from '../domain/provider';
 import { PROVIDERS } from '../store/collections';
@@ -33,13 +35,17 @@ export async function toggleProvider(
 ): Promise<ProviderDoc> {
   await findOwnedProvider(deps, organizationId, mode, id);
   let flippedFrom: boolean | undefined;
-  const updated = await deps.store.collection<ProviderDoc>(PROVIDERS).update(id, (cur) => {
-    // A flip is decided once, on the state first read, so a CAS retry cannot flip it back.
-    flippedFrom ??= cur.enabled;
-    const next = enabled ?? !flippedFrom;
-    if (cur.enabled === next) return null;
-    const { id: _id, version: _v, ...rest } = cur;
-    return { ...rest, enabled: next, updatedAt: deps.clock.now().toISOString() };
+  const updated = await deps.outbox.commit(async (tx) => {
+    const doc = await tx.collection<ProviderDoc>(PROVIDERS).update(id, (cur) => {
+      // A flip is decided once, on the state first read, so a CAS retry cannot flip it back.
+      flippedFrom ??= cur.enabled;
+      const next = enabled ?? !flippedFrom;
+      if (cur.enabled === next) return null;
+      const { id: _id, version: _v, ...rest } = cur;
+      return { ...rest, enabled: next, updatedAt: deps.clock.now().toISOString() };
+    });
+    emitProviderChanged(tx, doc);
+    return doc;
   });
   deps.logger.info({ providerId: id, enabled: updated.enabled }, 'provider toggled');
   return updated;
@@ -57,12 +63,35 @@ export async function deleteProvider(
   id: string,
 ): Promise<void> {
   await findOwnedProvider(deps, organizationId, mode, id);
-  await deps.store.collection<ProviderDoc>(PROVIDERS).update(id, (cur) => {
-    if (cur.deletedAt) return null;
-    const { id: _id, version: _v, ...rest } = cur;
-    const now = deps.clock.now().toISOString();
-    return { ...rest, enabled: false, deletedAt: now, updatedAt: now };
+  await deps.outbox.commit(async (tx) => {
+    const doc = await tx.collection<ProviderDoc>(PROVIDERS).update(id, (cur) => {
+      if (cur.deletedAt) return null;
+      const { id: _id, version: _v, ...rest } = cur;
+      const now = deps.clock.now().toISOString();
+      return { ...rest, enabled: false, deletedAt: now, updatedAt: now };
+    });
+    emitProviderChanged(tx, doc);
   });
   deps.adapters.forget(id);
   deps.logger.info({ providerId: id, organizationId }, 'provider deleted');
+}
+
+/**
+ * Announces a provider record's state as written (one event per stored version, so a retried
+ * commit or an unchanged toggle emits nothing new); caches of the organization's providers in
+ * other services are dropped by it.
+ */
+export function emitProviderChanged(tx: CommitScope<EventMap>, doc: ProviderDoc): void {
+  tx.emit(
+    Subjects.providerChanged,
+    {
+      organizationId: doc.organizationId,
+      providerId: doc.id,
+      mode: doc.mode,
+      enabled: doc.enabled,
+      deleted: Boolean(doc.deletedAt),
+      changedAt: doc.updatedAt,
+    },
+    { id: eventId(Subjects.providerChanged, doc.id, String(doc.version)), occurredAt: doc.updatedAt },
+  );
 }

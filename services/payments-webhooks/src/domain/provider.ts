@@ -1,8 +1,9 @@
 import { ValidationError, type SealedValue } from '@paymesh/core';
 import type { StoredDoc } from '@paymesh/store';
 import { PROVIDER_TYPES, type ProviderType } from '@paymesh/contracts';
+import type { Mode } from '@paymesh/core';
 
-export type Mode = 'live' | 'test';
+export type { Mode } from '@paymesh/core';
 
 export { PROVIDER_TYPES, type ProviderType };
 

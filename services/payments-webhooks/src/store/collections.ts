@@ -9,6 +9,8 @@ export const MANDATES = 'mandates';
 export const collections: CollectionSpec[] = [
   {
     name: PROVIDERS,
+    // Read several times per payment; written by provider settings.
+    cached: true,
     indexes: [{ name: 'providers_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] }],
   },
   {

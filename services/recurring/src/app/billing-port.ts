@@ -1,10 +1,9 @@
+import type { TenantKey } from '@paymesh/core';
 import type { InvoiceItemInput, InvoiceRecord, InvoiceTotals } from '@paymesh/contracts';
 
 /** Tenant: organization and data mode. */
-export interface OrgKey {
-  organizationId: string;
-  mode: 'live' | 'test';
-}
+/** One organization in one data mode (the shared tenant key). */
+export type OrgKey = TenantKey;
 
 /** The invoice payload of one cycle: billing's draft payload (`invoiceCreate`). */
 export interface CycleInvoice {

@@ -1,12 +1,8 @@
-import { call, callEnvelope, jsonCaller, makeClient, type EnvelopeTenant } from '@paymesh/grpc';
+import { call, callEnvelope, jsonCaller, makeClient } from '@paymesh/grpc';
 import { billing } from '@paymesh/proto';
 import { billingFileRpc, billingRpc } from '@paymesh/contracts';
-import type { BillingPort, OrgKey } from '../app/billing-port';
-
-const tenantOf = (key: OrgKey): EnvelopeTenant => ({
-  organizationId: key.organizationId,
-  testMode: key.mode === 'test',
-});
+import { toWire } from '@paymesh/core';
+import type { BillingPort } from '../app/billing-port';
 
 /** {@link BillingPort} over billing's RPCs (typed by `billingRpc` of @paymesh/contracts). */
 export function grpcBillingPort(
@@ -19,26 +15,26 @@ export function grpcBillingPort(
   const rpc = jsonCaller(client, billingRpc, cfg);
   return {
     async clientEmail(key, clientId) {
-      return (await rpc.json('getClient', tenantOf(key), { id: clientId })).email;
+      return (await rpc.json('getClient', toWire(key), { id: clientId })).email;
     },
     async timeZone(key) {
-      const res = await call(client, client.getInvoicingSettings, tenantOf(key), cfg);
+      const res = await call(client, client.getInvoicingSettings, toWire(key), cfg);
       return res.timeZone || 'UTC';
     },
     async previewTax(key, invoice) {
-      return (await rpc.json('previewInvoiceTax', tenantOf(key), { body: invoice })).totals;
+      return (await rpc.json('previewInvoiceTax', toWire(key), { body: invoice })).totals;
     },
     async createInvoice(key, invoice, idempotencyKey, actor) {
-      return rpc.json('createInvoice', tenantOf(key), { body: invoice, idempotencyKey, actor });
+      return rpc.json('createInvoice', toWire(key), { body: invoice, idempotencyKey, actor });
     },
     async issueInvoice(key, invoiceId) {
-      return rpc.json('issueInvoice', tenantOf(key), { id: invoiceId, body: {} });
+      return rpc.json('issueInvoice', toWire(key), { id: invoiceId, body: {} });
     },
     async sendInvoice(key, invoiceId) {
-      await rpc.json('sendInvoiceEmail', tenantOf(key), { id: invoiceId, body: {} });
+      await rpc.json('sendInvoiceEmail', toWire(key), { id: invoiceId, body: {} });
     },
     async proformaPreviewsEnabled(key) {
-      const res = await call(client, client.getPortalSettings, tenantOf(key), cfg);
+      const res = await call(client, client.getPortalSettings, toWire(key), cfg);
       return res.proformaPreviewsEnabled;
     },
     async proformaPreview(key, preview) {
@@ -46,7 +42,7 @@ export function grpcBillingPort(
         client,
         client.renderProformaPreview,
         billingFileRpc.renderProformaPreview,
-        tenantOf(key),
+        toWire(key),
         { body: preview },
         { deadlineMs: pdfDeadlineMs, target: 'billing' },
       );

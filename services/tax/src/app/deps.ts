@@ -1,4 +1,4 @@
-import type { Clock, Logger } from '@paymesh/core';
+import type { Clock, Logger, TenantKey } from '@paymesh/core';
 import type { DocumentStore } from '@paymesh/store';
 import type { RateBookCache } from './rate-book-cache';
 import type { VatIdChecker } from './vat-id-port';
@@ -14,7 +14,5 @@ export interface TaxDeps {
 }
 
 /** Tenant and data mode a request acts on. */
-export interface OrgKey {
-  organizationId: string;
-  mode: 'live' | 'test';
-}
+/** One organization in one data mode (the shared tenant key). */
+export type OrgKey = TenantKey;

@@ -1,4 +1,4 @@
-import { isObjectId, NotFoundError, ValidationError } from '@paymesh/core';
+import { NotFoundError, requireObjectId } from '@paymesh/core';
 import type { TaxRecordRebuildJob } from '@paymesh/contracts';
 import { jobView, type RebuildJobDoc } from '../domain/rebuild-job';
 import { TAX_RECORD_REBUILDS } from '../store/collections';
@@ -15,7 +15,7 @@ export async function getTaxRecordRebuild(deps: TaxDeps, key: OrgKey, id: string
     if (!latest) throw new NotFoundError('no tax record rebuild has been started');
     return jobView(latest);
   }
-  if (!isObjectId(id)) throw new ValidationError('jobId must be a 24-hex identifier', { field: 'jobId' });
+  requireObjectId(id, 'jobId');
   const job = await jobs.get(id);
   if (!job || job.organizationId !== key.organizationId || job.mode !== key.mode)
     throw new NotFoundError('tax record rebuild not found');

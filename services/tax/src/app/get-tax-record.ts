@@ -1,11 +1,11 @@
-import { isObjectId, NotFoundError, ValidationError } from '@paymesh/core';
+import { NotFoundError, requireObjectId } from '@paymesh/core';
 import { taxRecord, type TaxRecord } from '@paymesh/contracts';
 import type { TaxRecordDoc } from '../domain/source-event';
 import { TAX_RECORDS } from '../store/collections';
 import type { OrgKey, TaxDeps } from './deps';
 
 export async function getTaxRecord(deps: TaxDeps, key: OrgKey, id: string): Promise<TaxRecord> {
-  if (!isObjectId(id)) throw new ValidationError('id must be a 24-hex identifier', { field: 'id' });
+  requireObjectId(id, 'id');
   const doc = await deps.store.collection<TaxRecordDoc>(TAX_RECORDS).get(id);
   if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode)
     throw new NotFoundError('tax record not found');

@@ -1,12 +1,11 @@
-import { ConflictError, ErrorCode, isObjectId, NotFoundError, ValidationError } from '@paymesh/core';
+import { ConflictError, ErrorCode, NotFoundError, requireObjectId } from '@paymesh/core';
 import type { Collection } from '@paymesh/store';
 import { periodsOverlap, type TaxRateDoc, type TaxRateFields } from '../domain/tax-rate-doc';
 import type { OrgKey } from './deps';
 
 /** A record id from a request: 24 hex digits, else a ValidationError. */
 export function recordId(id: string): string {
-  if (!isObjectId(id)) throw new ValidationError('id must be a 24-hex identifier', { field: 'id' });
-  return id;
+  return requireObjectId(id, 'id');
 }
 
 /** Whether a stored document belongs to the organization and data mode. */

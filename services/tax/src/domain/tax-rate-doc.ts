@@ -3,8 +3,9 @@ import type { RateType, TaxRateRecord } from '@paymesh/contracts';
 import type { StoredDoc } from '@paymesh/store';
 import { isIsoCountry } from './country';
 import type { DefaultTaxRate } from './default-rates';
+import type { Mode } from '@paymesh/core';
 
-export type Mode = 'live' | 'test';
+export type { Mode } from '@paymesh/core';
 
 /** Open end of a period, for range filters (`validTo` null). */
 export const OPEN_END = '9999-12-31';

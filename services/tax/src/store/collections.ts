@@ -25,6 +25,8 @@ export const SOURCE_EVENT_SEQUENCE = 'tax_source_events.seq';
 export const collections: CollectionSpec[] = [
   {
     name: TAX_SETTINGS,
+    // Read by every tax calculation (each transaction create).
+    cached: true,
     indexes: [{ name: 'tax_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }],
   },
   {

@@ -1,10 +1,11 @@
 import { billingFileRpc, billingRpc } from '@paymesh/contracts';
+import { toWire } from '@paymesh/core';
 import { callEnvelope } from '@paymesh/grpc';
 import type { z } from 'zod';
 import type { AdminDeps } from '../../app/deps';
 import type { Principal } from '../../domain/principal';
 import type { FileAnswer, OrgScope } from '../route-table';
-import { callJson, tenantOf, type EnvelopeArgs } from './json-rpc';
+import { callJson, type EnvelopeArgs } from './json-rpc';
 
 /** Who acts, as billing's audit trails record it (`api_key:<id>`, `system_key:<id>`, `user:<id>`). */
 export function actorOf(p: Principal): string {
@@ -38,7 +39,7 @@ export async function billingPdf(
     client,
     client[method],
     billingFileRpc[method],
-    tenantOf(org),
+    toWire(org),
     { id },
     {
       deadlineMs: deps.clients.documentDeadlineMs,

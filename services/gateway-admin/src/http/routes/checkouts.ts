@@ -1,3 +1,4 @@
+import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import type { checkoutPayments } from '@paymesh/proto';
 import { checkout, checkoutCreated, checkoutPage, checkoutWithTransactions } from '../responses/checkouts';
@@ -163,8 +164,7 @@ export const checkoutRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.createCheckout,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           siteId: params.siteId,
           amount: body.amount,
           currency: body.currency,
@@ -223,8 +223,7 @@ export const checkoutRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.listCheckouts,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           status: query.status ?? '',
           siteId: query.siteId ?? '',
           externalReference: query.externalReference ?? '',
@@ -247,8 +246,7 @@ export const checkoutRoutes = [
     params: checkoutParams,
     async handler({ deps, org, params }) {
       const c = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.getCheckout, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         id: params.checkoutId,
       });
       return {
@@ -273,8 +271,7 @@ export const checkoutRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.updateCheckout,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           id: params.checkoutId,
           expiresAt: body.expiresAt,
           returnUrl: body.returnUrl === undefined ? undefined : orEmpty(body.returnUrl),

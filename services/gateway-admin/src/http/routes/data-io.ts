@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { Transform } from 'node:stream';
 import { z } from 'zod';
-import { currentRequestId, ErrorCode, ValidationError } from '@paymesh/core';
+import { currentRequestId, ErrorCode, ValidationError, toWire } from '@paymesh/core';
 import {
   DATA_EXPORT_ENTITIES,
   DATA_IMPORT_ENTITIES,
@@ -22,7 +22,6 @@ import type { Principal } from '../../domain/principal';
 import { dataImportRejected, dataImportResult } from '../responses/data-io';
 import { ErrorAnswer, fileAnswer, resource, type OrgScope } from '../route-table';
 import { actorOf, billingJson } from './billing-rpc';
-import { tenantOf } from './json-rpc';
 
 /** Data import/export: scope `data_io:read` (templates) and `data_io:execute` (import, check, export). */
 const dataIo = resource({ tag: 'Data import/export', scopePrefix: 'data_io' });
@@ -61,7 +60,7 @@ async function pass(
   const client = deps.clients.billing;
   function* messages(): Generator<billing.DataImportChunk> {
     const body: RpcInput<typeof billingStreamRpc, 'importData'> = { entityType, dryRun, digest };
-    const header = envelopeOf(tenantOf(org), { actor: actorOf(principal) }, body);
+    const header = envelopeOf(toWire(org), { actor: actorOf(principal) }, body);
     yield { header, data: Buffer.alloc(0) };
     for (let at = 0; at < file.length; at += UPLOAD_CHUNK_BYTES)
       yield { header: undefined, data: file.subarray(at, at + UPLOAD_CHUNK_BYTES) };
@@ -95,7 +94,7 @@ function rejected(report: DataImportReport): ErrorAnswer {
 /** Bytes out of billing's export stream, the first chunk read before the answer starts (so a refused export is a 4xx, not a cut file). */
 async function exportStream(deps: AdminDeps, org: OrgScope, body: RpcInput<typeof billingStreamRpc, 'exportData'>) {
   const client = deps.clients.billing;
-  const messages = callServerStream(client, client.exportData, envelopeOf(tenantOf(org), {}, body), {
+  const messages = callServerStream(client, client.exportData, envelopeOf(toWire(org), {}, body), {
     deadlineMs: EXPORT_DEADLINE_MS,
     target: 'billing',
   });

@@ -1,3 +1,4 @@
+import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import type { checkout } from '@paymesh/proto';
 import { cnameCheck, domain, domainPage } from '../responses/domains';
@@ -41,8 +42,7 @@ export const domainRoutes = [
     query: pageQuery(20).extend({ siteId: objectId('siteId').optional() }),
     async handler({ deps, org, query }) {
       const res = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.listDomains, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         page: query.page,
         limit: query.limit,
         ...(query.siteId ? { siteId: query.siteId } : {}),
@@ -61,8 +61,7 @@ export const domainRoutes = [
     query: z.object({ domain: text(253, 1) }).strict(),
     async handler({ deps, org, query }) {
       const res = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.verifyDomainCname, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         hostname: query.domain,
       });
       if (!res.domain) throw new Error('checkout answered without the domain');
@@ -86,8 +85,7 @@ export const domainRoutes = [
     params: idParams,
     async handler({ deps, org, params }) {
       const d = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.getDomain, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         id: params.id,
       });
       return domainView(d);
@@ -104,8 +102,7 @@ export const domainRoutes = [
     status: 201,
     async handler({ deps, org, body }) {
       const d = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.createDomain, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         hostname: body.hostname,
         ...(body.siteId ? { siteId: body.siteId } : {}),
       });
@@ -122,8 +119,7 @@ export const domainRoutes = [
     status: 204,
     async handler({ deps, org, params }) {
       await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.deleteDomain, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         id: params.id,
       });
       return undefined;

@@ -1,3 +1,4 @@
+import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import { billingFileRpc, EINVOICE_FORMATS, einvoiceReportList, type EInvoiceFormat } from '@paymesh/contracts';
 import { callEnvelope } from '@paymesh/grpc';
@@ -5,7 +6,6 @@ import type { AdminDeps } from '../../app/deps';
 import { fileAnswer, resource, type FileAnswer, type FileResponse, type OrgScope } from '../route-table';
 import { idParams } from './common';
 import { billingJson } from './billing-rpc';
-import { tenantOf } from './json-rpc';
 
 /** The e-invoice XML (UTF-8), validated before it is answered. */
 const XML: FileResponse = { contentType: 'application/xml' };
@@ -33,7 +33,7 @@ async function einvoiceFile(
     client,
     client[method],
     billingFileRpc[method],
-    tenantOf(org),
+    toWire(org),
     { id, body },
     {
       deadlineMs,

@@ -1,13 +1,9 @@
 import type { Client } from '@grpc/grpc-js';
-import { jsonCaller, type BodyArg, type EnvelopeFields, type EnvelopeTenant, type JsonMethods } from '@paymesh/grpc';
+import { toWire } from '@paymesh/core';
+import { jsonCaller, type BodyArg, type EnvelopeFields, type JsonMethods } from '@paymesh/grpc';
 import type { z, ZodTypeAny } from 'zod';
 import type { AdminDeps } from '../../app/deps';
 import type { OrgScope } from '../route-table';
-
-/** The envelope's tenant of the request's organization and mode. */
-export function tenantOf(org: OrgScope): EnvelopeTenant {
-  return { organizationId: org.organizationId, testMode: org.mode === 'test' };
-}
 
 /** What a route hands to a typed envelope RPC: the record id, who acts, the body its map names. */
 export type EnvelopeArgs<D extends { request: ZodTypeAny }> = EnvelopeFields & BodyArg<z.input<D['request']>>;
@@ -29,5 +25,5 @@ export function callJson<
   method: K,
   args: EnvelopeArgs<J[K]>,
 ): Promise<z.output<J[K]['answer']>> {
-  return jsonCaller(client, map, { deadlineMs: deps.clients.deadlineMs, target }).json(method, tenantOf(org), args);
+  return jsonCaller(client, map, { deadlineMs: deps.clients.deadlineMs, target }).json(method, toWire(org), args);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ForbiddenError } from '@paymesh/core';
+import { ForbiddenError, toWire } from '@paymesh/core';
 import type { billing, tax } from '@paymesh/proto';
 import { invoicingSettingsPatch, portalSettingsPatch, taxSettingsPatch } from '@paymesh/contracts';
 import { invoicingSettings, ossThresholdStatus, portalSettings, taxSettings } from '../responses/organization';
@@ -71,8 +71,7 @@ export const organizationSettingsRoutes = [
     summary: 'Invoicing settings (defaults until first saved; bankIBAN masked)',
     async handler({ deps, org }) {
       const s = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getInvoicingSettings, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
       });
       return invoicingView(s);
     },
@@ -98,8 +97,7 @@ export const organizationSettingsRoutes = [
           { field: beyond[0] },
         );
       const s = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.updateInvoicingSettings, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         patchJson: JSON.stringify(body),
       });
       return invoicingView(s);
@@ -117,8 +115,7 @@ export const organizationSettingsRoutes = [
     summary: 'Tax settings: OSS/IOSS, VIES, rounding, price mode, home country',
     async handler({ deps, org }) {
       const s = await rpc(deps, 'tax', deps.clients.tax, deps.clients.tax.getTaxSettings, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
       });
       return taxView(s);
     },
@@ -137,8 +134,7 @@ export const organizationSettingsRoutes = [
     body: taxSettingsPatch,
     async handler({ deps, org, body }) {
       const s = await rpc(deps, 'tax', deps.clients.tax, deps.clients.tax.updateTaxSettings, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         patchJson: JSON.stringify(body),
       });
       return taxView(s);
@@ -157,8 +153,7 @@ export const organizationSettingsRoutes = [
     query: z.object({ year: z.coerce.number().int().min(2021).max(9999).optional() }).strict(),
     async handler({ deps, org, query }) {
       return rpc(deps, 'tax', deps.clients.tax, deps.clients.tax.getOssThresholdStatus, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         year: query.year ?? 0,
       });
     },
@@ -175,8 +170,7 @@ export const organizationSettingsRoutes = [
     summary: 'Buyer portal access of the organization (portal and magic links)',
     async handler({ deps, org }) {
       const settings = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getPortalSettings, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
       });
       return portalSettings.parse(settings);
     },
@@ -196,8 +190,7 @@ export const organizationSettingsRoutes = [
     body: portalSettingsPatch,
     async handler({ deps, org, body }) {
       const settings = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.updatePortalSettings, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         patchJson: JSON.stringify(body),
       });
       return portalSettings.parse(settings);

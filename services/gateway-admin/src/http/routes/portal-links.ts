@@ -6,6 +6,7 @@ import {
   newPortalLinkId,
   signPortalLink,
   UnprocessableError,
+  toWire,
 } from '@paymesh/core';
 import { email } from '@paymesh/http';
 import { magicLinkRefusal, magicLinkTtlMinutes, type MagicLinkRefusal } from '../../domain/portal-link';
@@ -83,7 +84,7 @@ export const portalLinkRoutes = [
         visibleItems: 1,
       });
       if (first || !p) throw REFUSALS[first ?? 'system_portal']();
-      const tenant = { organizationId: org.organizationId, testMode: org.mode === 'test' };
+      const tenant = toWire(org);
       const b = deps.clients.billing;
       const settings = await rpc(deps, 'billing', b, b.getPortalSettings, tenant);
       const orgSwitches = { organizationPortal: settings.enabled, organizationMagicLinks: settings.magicLinksEnabled };

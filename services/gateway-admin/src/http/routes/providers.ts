@@ -1,3 +1,4 @@
+import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import type { paymentsWebhooks } from '@paymesh/proto';
 import { deleted } from '../responses/common';
@@ -43,8 +44,7 @@ export const providerRoutes = [
     async handler({ deps, org, query }) {
       const c = deps.clients.paymentsWebhooks;
       const res = await rpc(deps, 'payments-webhooks', c, c.listProviders, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         page: query.page,
         limit: query.limit,
       });
@@ -61,8 +61,7 @@ export const providerRoutes = [
     async handler({ deps, org, params }) {
       const c = deps.clients.paymentsWebhooks;
       const p = await rpc(deps, 'payments-webhooks', c, c.getProvider, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         id: params.id,
       });
       return providerView(p);
@@ -81,8 +80,7 @@ export const providerRoutes = [
     async handler({ deps, org, body }) {
       const c = deps.clients.paymentsWebhooks;
       const p = await rpc(deps, 'payments-webhooks', c, c.createProvider, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         type: body.type,
         name: body.name,
         credentialsJson: JSON.stringify(body.credentials),
@@ -100,8 +98,7 @@ export const providerRoutes = [
     async handler({ deps, org, params }) {
       const c = deps.clients.paymentsWebhooks;
       await rpc(deps, 'payments-webhooks', c, c.deleteProvider, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         id: params.id,
       });
       return { id: params.id, deleted: true };
@@ -119,8 +116,7 @@ export const providerRoutes = [
     async handler({ deps, org, params, body }) {
       const c = deps.clients.paymentsWebhooks;
       const p = await rpc(deps, 'payments-webhooks', c, c.toggleProvider, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         id: params.id,
         enabled: body.enabled,
       });

@@ -1,3 +1,4 @@
+import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import type { billing, checkout } from '@paymesh/proto';
 import { siteInvoicingSettingsPatch } from '@paymesh/contracts';
@@ -87,8 +88,7 @@ export const siteRoutes = [
     query: pageQuery(20),
     async handler({ deps, org, query }) {
       const res = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.listSites, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         page: query.page,
         limit: query.limit,
       });
@@ -104,8 +104,7 @@ export const siteRoutes = [
     params: idParams,
     async handler({ deps, org, params }) {
       const s = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.getSite, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         id: params.id,
       });
       return siteView(s);
@@ -121,8 +120,7 @@ export const siteRoutes = [
     status: 201,
     async handler({ deps, org, body }) {
       const s = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.createSite, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         name: body.name,
         url: body.url,
         frontendDomains: body.frontendDomains,
@@ -142,8 +140,7 @@ export const siteRoutes = [
     body: siteUpdateBody,
     async handler({ deps, org, params, body }) {
       const s = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.updateSite, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         id: params.id,
         ...(body.name !== undefined ? { name: body.name } : {}),
         ...(body.url !== undefined ? { url: body.url } : {}),
@@ -164,8 +161,7 @@ export const siteRoutes = [
     status: 204,
     async handler({ deps, org, params }) {
       await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.deleteSite, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         id: params.id,
       });
       return undefined;
@@ -181,8 +177,7 @@ export const siteRoutes = [
     params: idParams,
     async handler({ deps, org, params }) {
       const s = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.rotateSiteWebhookSecret, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         id: params.id,
       });
       return siteView(s);
@@ -198,8 +193,7 @@ export const siteRoutes = [
     async handler({ deps, org, params }) {
       await requireSite(deps, org, params.id);
       const res = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getSiteInvoicingSettings, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         siteId: params.id,
       });
       return siteInvoicingView(res);
@@ -217,8 +211,7 @@ export const siteRoutes = [
     async handler({ deps, org, params, body }) {
       await requireSite(deps, org, params.id);
       const res = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.updateSiteInvoicingSettings, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         siteId: params.id,
         patchJson: JSON.stringify(body),
       });
@@ -230,8 +223,7 @@ export const siteRoutes = [
 /** Checkout owns sites: a missing, deleted or foreign site is a 404 before billing is asked. */
 async function requireSite(deps: AdminDeps, org: OrgScope, id: string): Promise<void> {
   await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.getSite, {
-    organizationId: org.organizationId,
-    testMode: org.mode === 'test',
+    ...toWire(org),
     id,
   });
 }

@@ -1,3 +1,4 @@
+import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import {
   RECOGNITION_MODES,
@@ -140,8 +141,7 @@ export const taxRecordRoutes = [
     async handler({ deps, org, params, query }) {
       // The transaction must exist in this organization and mode (checkout answers 404 otherwise).
       await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.getTransaction, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         id: params.id,
       });
       return listRecords(deps, org, { ...query, linkedTransactionId: params.id });

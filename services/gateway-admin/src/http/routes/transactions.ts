@@ -1,3 +1,4 @@
+import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import type { checkoutPayments, notificationsIpn } from '@paymesh/proto';
 import {
@@ -217,8 +218,7 @@ export const transactionRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.listTransactions,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           statuses: parseStatuses(listValues(query['statuses[]'], query.statuses)),
           currency: query.currency ?? '',
           createdFrom: range.createdFrom,
@@ -246,8 +246,7 @@ export const transactionRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.getTransaction,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           id: params.id,
         },
       );
@@ -271,8 +270,7 @@ export const transactionRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.updateTransaction,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           id: params.id,
           metadata: body.metadata ? { entries: body.metadata } : undefined,
           notes: body.notes === undefined ? undefined : (body.notes ?? ''),
@@ -294,8 +292,7 @@ export const transactionRoutes = [
     params: idParams,
     async handler({ deps, org, params }) {
       return rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.deleteTransaction, {
-        organizationId: org.organizationId,
-        testMode: org.mode === 'test',
+        ...toWire(org),
         id: params.id,
       });
     },
@@ -315,8 +312,7 @@ export const transactionRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.createManualTransaction,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           siteId: body.siteId,
           amount: body.amount,
           currency: body.currency,
@@ -352,8 +348,7 @@ export const transactionRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.resolveChargeback,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           id: params.id,
           chargebackId: params.chargebackId,
           status: body.status,
@@ -379,8 +374,7 @@ export const transactionRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.getTransactionTax,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           id: params.id,
         },
       );
@@ -405,8 +399,7 @@ export const transactionRoutes = [
         deps.clients.checkoutPayments,
         deps.clients.checkoutPayments.recalculateTransactionTax,
         {
-          organizationId: org.organizationId,
-          testMode: org.mode === 'test',
+          ...toWire(org),
           id: params.id,
           recheckVatId: body.recheckVatId,
         },

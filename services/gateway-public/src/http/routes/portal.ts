@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { RateLimitedError } from '@paymesh/core';
+import { RateLimitedError, toWire } from '@paymesh/core';
 import { email as emailSchema, errorResponses, noContent, objectId, text } from '@paymesh/http';
 import {
   billingFileRpc,
@@ -22,7 +22,7 @@ import {
   verifyOtp,
   type PortalTokens,
 } from '../../portal/auth';
-import { subscriptionCount, tenantOf } from '../../portal/buyer';
+import { subscriptionCount } from '../../portal/buyer';
 import { resolvePortalTenant, type TenantHints } from '../../portal/tenant';
 import type { PortalDeps, PortalPrincipal } from '../../portal/deps';
 import {
@@ -42,7 +42,7 @@ export const PORTAL_AUTH_PATH = '/api/v1/portal/auth';
 
 const email = emailSchema.transform((e) => e.toLowerCase());
 /**
- * The portal's scope: one organization and data mode (see docs/decisions.md). The spec's bodies
+ * The portal's scope: one organization and data mode (see docs/adr/0051-buyer-portal-session-scope-sign-in-magic-links-and-what-a.md). The spec's bodies
  * name only the e-mail (and code); without `organizationId` the organization comes from the portal
  * page's address or host (portal/tenant.ts).
  */
@@ -346,7 +346,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
       const p = me(req);
       return jsonCaller(b, billingRpc, { deadlineMs: clients.deadlineMs, target: 'billing' }).json(
         'listPortalDocuments',
-        tenantOf(p),
+        toWire(p),
         { actor: `portal:${p.email}`, email: p.email, body: q },
       );
     },
@@ -377,7 +377,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
         b,
         b.getPortalDocumentPdf,
         billingFileRpc.getPortalDocumentPdf,
-        tenantOf(p),
+        toWire(p),
         { id, actor: `portal:${p.email}`, email: p.email, body: { type } },
         { deadlineMs: deps.settings.documentsDeadlineMs, target: 'billing' },
       );
@@ -410,7 +410,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
         b,
         b.renderPortalEInvoice,
         billingFileRpc.renderPortalEInvoice,
-        tenantOf(p),
+        toWire(p),
         { id, actor: `portal:${p.email}`, email: p.email, body: { format } },
         { deadlineMs: deps.settings.documentsDeadlineMs, target: 'billing' },
       );
@@ -436,7 +436,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     async (req) => {
       const q = parse(pageQuery, req.query, 'query');
       const p = me(req);
-      return recurringCalls.json('listPortalSubscriptions', tenantOf(p), { email: p.email, body: q });
+      return recurringCalls.json('listPortalSubscriptions', toWire(p), { email: p.email, body: q });
     },
   );
 
@@ -460,7 +460,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
       const { id } = parse(subParams, req.params, 'params');
       const { count } = parse(upcomingQuery, req.query, 'query');
       const p = me(req);
-      return recurringCalls.json('portalUpcoming', tenantOf(p), { id, email: p.email, body: { count } });
+      return recurringCalls.json('portalUpcoming', toWire(p), { id, email: p.email, body: { count } });
     },
   );
 
@@ -487,7 +487,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
         rc,
         rc.portalUpcomingProformaPdf,
         recurringFileRpc.portalUpcomingProformaPdf,
-        tenantOf(p),
+        toWire(p),
         { id, email: p.email, body: { upcomingId } },
         { deadlineMs: deps.settings.documentsDeadlineMs, target: 'recurring' },
       );
@@ -516,7 +516,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
       const { id } = parse(subParams, req.params, 'params');
       const body = parse(cancelBody, req.body ?? {});
       const p = me(req);
-      return recurringCalls.json('portalCancel', tenantOf(p), {
+      return recurringCalls.json('portalCancel', toWire(p), {
         id,
         email: p.email,
         body: body.reason === undefined ? {} : { reason: body.reason },

@@ -12,7 +12,7 @@ export const WEBHOOK_EVENTS = [
   'payment_intent.succeeded',
   'payment_intent.payment_failed',
   'payment_intent.canceled',
-  // Refunds and disputes: recorded on the transaction (see docs/decisions.md, "Refunds and disputes").
+  // Refunds and disputes: recorded on the transaction (see docs/adr/0038-refunds-and-disputes-provider-a.md).
   'charge.refunded',
   'charge.dispute.created',
   'charge.dispute.closed',

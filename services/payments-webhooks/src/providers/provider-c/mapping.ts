@@ -4,7 +4,7 @@ import type { MandateStatus } from '../../domain/webhook';
 
 /**
  * provider_c wire words -> ours. Payment statuses and event actions are each mapped in one switch
- * here and nowhere else (docs/providers.md, "provider_c"; decisions.md "provider_c: direct debit").
+ * here and nowhere else (docs/providers.md, "provider_c"; docs/adr/0043-provider-c-direct-debit-billing-requests-signed-webhooks.md).
  */
 
 /** Outcome of a payment's status as fetched. */
