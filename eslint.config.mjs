@@ -2,6 +2,15 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+const NO_DOUBLE_CAST = {
+  selector: 'TSAsExpression > TSAsExpression > TSUnknownKeyword',
+  message: 'no `as unknown as` casts; validate at the boundary',
+};
+const NO_NEVER_CAST = {
+  selector: 'TSAsExpression > TSNeverKeyword',
+  message: 'no `as never` casts; type the call (RPC maps in @paymesh/contracts) or narrow the value',
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'libs/proto/src/gen/**', '.run/**', 'coverage/**', 'helm/**'] },
   js.configs.recommended,
@@ -14,11 +23,21 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
       '@typescript-eslint/ban-ts-comment': 'error',
-      'no-restricted-syntax': [
+      'no-restricted-syntax': ['error', NO_DOUBLE_CAST, NO_NEVER_CAST],
+    },
+  },
+  {
+    // Use cases get typed values: the gRPC edge (grpc/) decodes the wire with the RPC maps.
+    files: ['services/*/src/app/**/*.ts', 'services/*/src/domain/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
         'error',
         {
-          selector: 'TSAsExpression > TSAsExpression > TSUnknownKeyword',
-          message: 'no `as unknown as` casts; validate at the boundary',
+          paths: [
+            { name: '@paymesh/grpc', message: 'app/ and domain/ take typed inputs; the gRPC edge lives in grpc/' },
+            { name: '@paymesh/proto', message: 'app/ and domain/ never see generated proto types' },
+          ],
         },
       ],
     },
@@ -35,6 +54,10 @@ export default tseslint.config(
   },
   {
     files: ['**/test/**/*.ts', '**/*.test.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'no-restricted-syntax': ['error', NO_DOUBLE_CAST],
+    },
   },
 );

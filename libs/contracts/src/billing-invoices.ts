@@ -6,7 +6,7 @@ import { invoicePaymentLink, invoicePaymentReversal } from './billing-payment-li
 
 /**
  * Invoices and credit notes (billing service): the Admin API's inputs and read records. Billing
- * validates with these and gRPC carries them as JSON (`BillingJsonRequest.body_json`), the gateway
+ * validates with these and gRPC carries them as JSON (the envelope of `billingRpc`, rpc-billing.ts), the gateway
  * documents and checks its responses with the same schemas. Money is an integer in minor units.
  */
 

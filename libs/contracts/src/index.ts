@@ -14,3 +14,8 @@ export * from './tax-reports';
 export * from './dashboard';
 export * from './data-io';
 export * from './recurring';
+export * from './rpc';
+export * from './rpc-billing';
+export * from './rpc-recurring';
+export * from './rpc-tax';
+export * from './rpc-checkout';

@@ -87,6 +87,7 @@ export const recurringCancel = z
     const reason = v?.reason?.trim().slice(0, CANCELLATION_REASON_MAX);
     return { reason: reason ? reason : null };
   });
+export type RecurringCancel = z.output<typeof recurringCancel>;
 
 /** Query of `GET /invoices/recurring`. */
 export const recurringListQuery = z
@@ -100,6 +101,7 @@ export const recurringListQuery = z
     limit: z.number().int().min(1).max(100).default(20),
   })
   .strict();
+export type RecurringListQuery = z.output<typeof recurringListQuery>;
 
 export const recurringScheduleRecord = z.object({
   id: z.string(),
@@ -249,6 +251,7 @@ export const recurringProcessBody = z
   })
   .strict();
 export const recurringProcessRequest = recurringProcessBody.nullish().transform((v) => v ?? {});
+export type RecurringProcessBody = z.output<typeof recurringProcessRequest>;
 
 export const recurringRunRecord = z.object({
   id: z.string(),

@@ -9,7 +9,7 @@ export * from './tenancy';
 export * from './clock';
 export * from './secrets';
 export * from './parent';
-export * from './decode-patch';
+export * from './decode-json';
 export * from './portal-link';
 export * from './money';
 export * from './background';

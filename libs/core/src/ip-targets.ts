@@ -150,7 +150,13 @@ export function addressAllowListed(list: TargetAllowList, address: string): bool
   if (!ip || list.ranges.length === 0) return false;
   const forms: (ipaddr.IPv4 | ipaddr.IPv6)[] = [ip];
   if (ip instanceof ipaddr.IPv6 && ip.isIPv4MappedAddress()) forms.push(ip.toIPv4Address());
-  return forms.some((f) => list.ranges.some(([net, bits]) => net.kind() === f.kind() && f.match(net as never, bits)));
+  return forms.some((f) =>
+    list.ranges.some(([net, bits]) =>
+      f instanceof ipaddr.IPv4
+        ? net instanceof ipaddr.IPv4 && f.match(net, bits)
+        : net instanceof ipaddr.IPv6 && f.match(net, bits),
+    ),
+  );
 }
 
 /** Whether an outbound call may go to this address: public, or allow-listed by the operator. */

@@ -14,7 +14,7 @@ import { fromGrpcError } from './errors';
 import { channelCredentials, grpcSecurity, type GrpcSecurity } from './security';
 import { countingInterceptor } from './stats';
 
-type UnaryMethod<Req, Res> = (
+export type UnaryMethod<Req, Res> = (
   request: Req,
   metadata: Metadata,
   options: Partial<CallOptions>,

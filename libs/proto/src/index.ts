@@ -1,5 +1,6 @@
 // Generated gRPC contracts, one namespace per service package (see proto/).
 export * as health from './gen/grpc/health/v1/health';
+export * as common from './gen/common/v1/json';
 export * as checkout from './gen/checkout/v1/checkout';
 export * as paymentsWebhooks from './gen/payments-webhooks/v1/payments-webhooks';
 export * as billing from './gen/billing/v1/billing';

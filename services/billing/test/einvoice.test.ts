@@ -16,10 +16,9 @@ import type { OrgKey } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
 import type { InvoiceBuyer } from '../src/app/client-port';
 import { collections } from '../src/store/collections';
-import { createInvoice } from '../src/app/draft-invoice';
+import { createInvoice, renderInvoiceEInvoice, updateInvoicingSettings } from './wire';
 import { issueInvoice } from '../src/app/issue-invoice';
-import { updateInvoicingSettings } from '../src/app/invoicing-settings';
-import { listEInvoiceReports, renderInvoiceEInvoice } from '../src/app/einvoice-export';
+import { listEInvoiceReports } from '../src/app/einvoice-export';
 import { fakeCalculation, PG_URL } from './tax-fixture';
 
 const buyers = new Map<string, InvoiceBuyer>();

@@ -8,13 +8,17 @@ import type { OrgKey } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
 import type { InvoiceBuyer } from '../src/app/client-port';
 import { collections } from '../src/store/collections';
-import { createInvoice, deleteInvoice } from '../src/app/draft-invoice';
+import { deleteInvoice } from '../src/app/draft-invoice';
 import { issueInvoice } from '../src/app/issue-invoice';
-import { voidInvoice } from '../src/app/void-invoice';
-import { correctInvoice } from '../src/app/correct-invoice';
-import { listCreditNotes, listInvoices } from '../src/app/list-invoices';
-import { updateInvoicingSettings } from '../src/app/invoicing-settings';
-import { updateSiteInvoicingSettings } from '../src/app/site-invoicing-settings';
+import {
+  correctInvoice,
+  createInvoice,
+  listCreditNotes,
+  listInvoices,
+  updateInvoicingSettings,
+  updateSiteInvoicingSettings,
+  voidInvoice,
+} from './wire';
 import { fakeCalculation, PG_URL } from './tax-fixture';
 
 // Clients are another service's work in progress: the buyer lookup is replaced here by a table.

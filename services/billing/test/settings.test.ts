@@ -11,10 +11,11 @@ import {
 } from '@paymesh/core';
 import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import type { BillingDeps, OrgKey } from '../src/app/deps';
-import { getInvoicingSettings, settingsAad, updateInvoicingSettings } from '../src/app/invoicing-settings';
-import { getSiteInvoicingSettings, updateSiteInvoicingSettings } from '../src/app/site-invoicing-settings';
+import { getInvoicingSettings, settingsAad } from '../src/app/invoicing-settings';
+import { getSiteInvoicingSettings } from '../src/app/site-invoicing-settings';
 import { initSiteInvoicing } from '../src/app/init-site-invoicing';
-import { getPortalSettings, updatePortalSettings } from '../src/app/portal-settings';
+import { getPortalSettings } from '../src/app/portal-settings';
+import { updateInvoicingSettings, updatePortalSettings, updateSiteInvoicingSettings } from './wire';
 import { collections, INVOICING_SETTINGS } from '../src/store/collections';
 import type { OrgSettingsDoc } from '@paymesh/store';
 import type { InvoicingSettings } from '../src/domain/invoicing-settings';

@@ -10,7 +10,7 @@ import { startTaxRecordRebuild } from '../src/app/start-tax-record-rebuild';
 import { getTaxRecordRebuild } from '../src/app/get-tax-record-rebuild';
 import { listTaxRecords } from '../src/app/list-tax-records';
 import { taxReport } from '../src/app/tax-report';
-import { updateTaxSettings } from '../src/app/tax-settings';
+import { updateTaxSettings } from './wire';
 import { entryContent, taxRecordId } from '../src/domain/ledger';
 import { MAX_REBUILD_ATTEMPTS, type RebuildJobDoc } from '../src/domain/rebuild-job';
 import type { SourceEventDoc, TaxRecordDoc } from '../src/domain/source-event';

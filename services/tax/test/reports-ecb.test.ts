@@ -12,7 +12,7 @@ import { parse } from 'csv-parse/sync';
 import type { OrgKey } from '../src/app/deps';
 import { storeEcbRates } from '../src/app/store-ecb-rates';
 import { taxReport } from '../src/app/tax-report';
-import { updateTaxSettings } from '../src/app/tax-settings';
+import { updateTaxSettings } from './wire';
 import type { TaxRecordDoc } from '../src/domain/source-event';
 import { TAX_RECORDS } from '../src/store/collections';
 import { openTaxHarness, type TaxHarness } from './harness';

@@ -14,7 +14,7 @@ import {
 import { create } from 'xmlbuilder2';
 import type { OrgKey } from '../src/app/deps';
 import { taxReport } from '../src/app/tax-report';
-import { updateTaxSettings } from '../src/app/tax-settings';
+import { updateTaxSettings } from './wire';
 import type { TaxRecordDoc } from '../src/domain/source-event';
 import { TAX_RECORDS } from '../src/store/collections';
 import { openTaxHarness, type TaxHarness } from './harness';

@@ -8,7 +8,7 @@ import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import { buildServer, loadSandboxConfig, REST_BASE_PATH } from '@paymesh/sandbox-vies';
 import { createVatIdChecker, type ViesCheckDoc } from '../src/app/check-vat-id';
 import type { OrgKey } from '../src/app/deps';
-import { updateTaxSettings } from '../src/app/tax-settings';
+import { updateTaxSettings } from './wire';
 import type { VatIdChecker } from '../src/app/vat-id-port';
 import { collections, VIES_CHECKS } from '../src/store/collections';
 import { ViesClient } from '../src/vies/client';

@@ -28,6 +28,6 @@ export async function appendHistory(
 }
 
 /** Who acted, as the gateway sent it (`user:<id>`, `api_key:<id>`, `system_key:<id>`). */
-export function actorOrSystem(actor: string): string {
-  return actor.trim() === '' ? 'system' : actor;
+export function actorOrSystem(actor: string | undefined): string {
+  return actor === undefined || actor.trim() === '' ? 'system' : actor;
 }

@@ -1,8 +1,8 @@
-import { ConflictError, ErrorCode, ValidationError, decodePatch } from '@paymesh/core';
+import { ConflictError, ErrorCode, ValidationError } from '@paymesh/core';
 import {
   CORRECTABLE_BUYER_FIELDS,
-  invoiceCorrection,
-  invoiceNotesUpdate,
+  type InvoiceCorrection,
+  type InvoiceNotesUpdate,
   type InvoiceRecord,
 } from '@paymesh/contracts';
 import type { InvoiceDoc, StoredBuyer } from '../domain/invoice';
@@ -14,14 +14,11 @@ import { invoiceView, loadInvoice } from './invoice-view';
 
 const CORRECTABLE = `changes.client.{${CORRECTABLE_BUYER_FIELDS.join(', ')}}`;
 
-/** Names the first field a correction cannot change, before schema checks, so the answer says what can. */
-function refuseUncorrectable(bodyJson: string): void {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(bodyJson);
-  } catch {
-    return; // decodePatch reports it
-  }
+/**
+ * Names the first field a correction cannot change, before schema checks, so the answer says what
+ * can: the precheck of the body of `CorrectInvoice` (see the gRPC edge).
+ */
+export function refuseUncorrectable(raw: unknown): void {
   const changes = (raw as { changes?: unknown } | null)?.changes;
   if (!changes || typeof changes !== 'object' || Array.isArray(changes)) return;
   for (const k of Object.keys(changes)) {
@@ -52,11 +49,9 @@ export async function correctInvoice(
   deps: InvoiceDeps,
   key: OrgKey,
   id: string,
-  bodyJson: string,
+  input: InvoiceCorrection,
   actor: string | null,
 ): Promise<InvoiceRecord> {
-  refuseUncorrectable(bodyJson);
-  const input = decodePatch(invoiceCorrection, bodyJson);
   const at = deps.clock.now().toISOString();
   await loadInvoice(deps, key, id);
   const stored = await deps.store.collection<InvoiceDoc>(INVOICES).update(id, (cur) => {
@@ -98,9 +93,8 @@ export async function updateInvoiceNotes(
   deps: InvoiceDeps,
   key: OrgKey,
   id: string,
-  bodyJson: string,
+  input: InvoiceNotesUpdate,
 ): Promise<InvoiceRecord> {
-  const input = decodePatch(invoiceNotesUpdate, bodyJson);
   await loadInvoice(deps, key, id);
   const at = deps.clock.now().toISOString();
   const stored = await deps.store.collection<InvoiceDoc>(INVOICES).update(id, (cur) => {

@@ -2,7 +2,6 @@ import { stringify } from 'csv-stringify/sync';
 import { ValidationError } from '@paymesh/core';
 import {
   CREDIT_NOTE_KINDS,
-  dataExportRequest,
   INVOICE_STATUSES,
   type ClientRecord,
   type CreditNoteRecord,
@@ -10,13 +9,10 @@ import {
   type DataExportRequest,
   type InvoiceRecord,
 } from '@paymesh/contracts';
-import { parseJsonBody } from '@paymesh/grpc';
-import type { billing } from '@paymesh/proto';
 import type { Filter } from '@paymesh/store';
 import type { ClientDoc } from '../domain/client';
 import { safeCell } from '../domain/data-io';
 import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
-import { orgKeyOf } from '../grpc/json';
 import { CLIENTS, CREDIT_NOTES, INVOICES } from '../store/collections';
 import { viewOf } from './client-codec';
 import type { DataIoDeps, ExportTransaction } from './data-io-port';
@@ -238,19 +234,14 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
  * csv-stringify), so neither side holds the whole file. Text cells that a spreadsheet would read as
  * a formula are neutralised; amounts (minor units) stay numbers.
  */
-export async function* exportData(
-  deps: DataIoDeps,
-  req: billing.BillingJsonRequest,
-): AsyncGenerator<billing.DataExportChunk> {
-  const key = orgKeyOf(req);
-  const query = parseJsonBody(req.bodyJson, dataExportRequest);
+export async function* exportData(deps: DataIoDeps, key: OrgKey, query: DataExportRequest): AsyncGenerator<Buffer> {
   const { headers, rows: pages } = plan(deps, key, query);
   // A byte order mark first: spreadsheets then read the file as UTF-8.
-  yield { data: Buffer.from(`\uFEFF${stringify([headers])}`) };
+  yield Buffer.from(`\uFEFF${stringify([headers])}`);
   let rows = 0;
   for await (const page of pages) {
     rows += page.length;
-    yield { data: Buffer.from(stringify(page)) };
+    yield Buffer.from(stringify(page));
   }
   deps.logger.info(
     { organizationId: key.organizationId, mode: key.mode, entityType: query.entityType, rows },

@@ -5,7 +5,6 @@ import {
   clientCreate,
   DATA_IMPORT_MAX_ERRORS,
   DATA_IMPORT_MAX_ROWS,
-  dataImportHeader,
   invoiceCreate,
   taxRateCreate,
   type DataImportEntity,
@@ -15,14 +14,11 @@ import {
   type InvoiceCreate,
   type TaxRateCreate,
 } from '@paymesh/contracts';
-import { parseJsonBody } from '@paymesh/grpc';
-import type { billing } from '@paymesh/proto';
 import type { ClientDoc } from '../domain/client';
 import { diffClient } from '../domain/client-history';
 import { assertValidTaxInfo, newPlainClient, type PlainClient } from '../domain/client-plain';
 import { headerErrors, IMPORT_LAYOUTS, issuesToErrors, objectOfCells, type CsvRow } from '../domain/data-io';
 import type { InvoiceDoc } from '../domain/invoice';
-import { orgKeyOf } from '../grpc/json';
 import { CLIENT_HISTORY, CLIENTS, INVOICES } from '../store/collections';
 import { actorOrSystem, type ClientHistoryDoc } from './client-history-log';
 import { sealClient } from './client-codec';
@@ -340,12 +336,8 @@ const IMPORTERS: Readonly<Record<DataImportEntity, Importer<unknown>>> = {
 // ---------------------------------------------------------------------------------------------
 
 /** The file's bytes after the header message. */
-async function* fileBytes(rest: AsyncIterator<billing.DataImportChunk>): AsyncGenerator<Buffer> {
-  for (;;) {
-    const next = await rest.next();
-    if (next.done) return;
-    if (next.value.data.length > 0) yield Buffer.from(next.value.data);
-  }
+async function* fileBytes(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) if (chunk.length > 0) yield Buffer.from(chunk);
 }
 
 /**
@@ -358,18 +350,14 @@ async function* fileBytes(rest: AsyncIterator<billing.DataImportChunk>): AsyncGe
  */
 export async function importData(
   deps: DataIoDeps,
-  messages: AsyncIterable<billing.DataImportChunk>,
+  key: OrgKey,
+  header: DataImportHeader,
+  actor: string | undefined,
+  chunks: AsyncIterable<Uint8Array>,
 ): Promise<DataImportReport> {
-  const it = messages[Symbol.asyncIterator]();
-  const first = await it.next();
-  if (first.done || !first.value.header)
-    throw new ValidationError('the first message of ImportData carries the header');
-  const headerMsg = first.value.header;
-  const key = orgKeyOf(headerMsg);
-  const header: DataImportHeader = parseJsonBody(headerMsg.bodyJson, dataImportHeader);
   const layout = IMPORT_LAYOUTS[header.entityType];
   const importer = IMPORTERS[header.entityType];
-  const ctx: WriteContext = { digest: header.digest, actor: actorOrSystem(headerMsg.actor) };
+  const ctx: WriteContext = { digest: header.digest, actor: actorOrSystem(actor) };
   const report: DataImportReport = {
     entityType: header.entityType,
     dryRun: header.dryRun,
@@ -390,7 +378,7 @@ export async function importData(
     }
   };
 
-  const parser = Readable.from(fileBytes(it)).pipe(
+  const parser = Readable.from(fileBytes(chunks)).pipe(
     parse({ bom: true, relax_column_count: true, max_record_size: 1024 * 1024 }),
   );
   let columns: string[] | null = null;

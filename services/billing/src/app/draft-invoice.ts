@@ -1,9 +1,9 @@
-import { ErrorCode, ConflictError, NotFoundError, decodePatch } from '@paymesh/core';
+import { ErrorCode, ConflictError, NotFoundError } from '@paymesh/core';
 import {
-  invoiceCreate,
-  invoiceTaxPreviewRequest,
-  invoiceUpdate,
   type InvoiceCreate,
+  type InvoiceTaxPreviewRequest,
+  type InvoiceUpdate,
+  type TaxCalculation,
   type InvoiceRecord,
 } from '@paymesh/contracts';
 import { zonedDay } from '../domain/numbering';
@@ -71,9 +71,8 @@ export async function draftFields(deps: InvoiceDeps, key: OrgKey, input: Invoice
 export async function previewInvoiceTax(
   deps: InvoiceDeps,
   key: OrgKey,
-  bodyJson: string,
-): Promise<{ taxCalculation: unknown; totals: ReturnType<typeof totalsOf> }> {
-  const input = decodePatch(invoiceTaxPreviewRequest, bodyJson);
+  input: InvoiceTaxPreviewRequest,
+): Promise<{ taxCalculation: TaxCalculation; totals: ReturnType<typeof totalsOf> }> {
   if (input.siteId) await requireSite(deps, key, input.siteId);
   const calc = await draftTax(deps, key, input);
   return { taxCalculation: calc, totals: totalsOf(calc) };
@@ -91,10 +90,9 @@ export interface CreateInvoiceOptions {
 export async function createInvoice(
   deps: InvoiceDeps,
   key: OrgKey,
-  bodyJson: string,
+  input: InvoiceCreate,
   options: CreateInvoiceOptions = {},
 ): Promise<InvoiceRecord> {
-  const input = decodePatch(invoiceCreate, bodyJson);
   const coll = deps.store.collection<InvoiceDoc>(INVOICES);
   const idempotencyKey = options.idempotencyKey ?? null;
   const earlier = async () =>
@@ -153,9 +151,8 @@ export async function updateInvoice(
   deps: InvoiceDeps,
   key: OrgKey,
   id: string,
-  bodyJson: string,
+  input: InvoiceUpdate,
 ): Promise<InvoiceRecord> {
-  const input = decodePatch(invoiceUpdate, bodyJson);
   const current = await loadInvoice(deps, key, id);
   if (current.status !== 'draft') throw notDraft(current, 'edited');
   const fields = await draftFields(deps, key, input);

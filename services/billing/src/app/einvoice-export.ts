@@ -8,14 +8,13 @@ import {
   requireObjectId,
 } from '@paymesh/core';
 import {
-  einvoiceFormat,
   type EInvoiceFormat,
+  type EInvoiceRequest,
   type EInvoiceReport,
   type EInvoiceReportEntry,
   type EInvoiceReportList,
 } from '@paymesh/contracts';
 import type { StoredDoc } from '@paymesh/store';
-import { z } from 'zod';
 import {
   einvoiceDocumentOf,
   einvoiceFileName,
@@ -31,16 +30,6 @@ import type { InvoiceDeps } from './invoice-deps';
 import { openBuyer } from './invoice-sealing';
 import { loadCreditNote, loadInvoice } from './invoice-view';
 import { getInvoicingSettings, settingsAad } from './invoicing-settings';
-import { parseJsonBody } from '@paymesh/grpc';
-
-/** Body of `RenderInvoiceEInvoice` / `RenderCreditNoteEInvoice`. */
-export const einvoiceRequest = z
-  .object({ format: einvoiceFormat, output: z.enum(['xml', 'pdf']).default('xml') })
-  .strict()
-  .refine((r) => r.output === 'xml' || r.format === 'zugferd', {
-    message: 'a PDF carries the zugferd format only',
-    path: ['output'],
-  });
 
 /** A stored validation report: the latest per document and format. */
 interface EInvoiceReportDoc extends StoredDoc, Omit<EInvoiceReportEntry, 'documentId'> {
@@ -150,7 +139,7 @@ async function produce(
   settings: InvoicingSettings,
   src: EInvoiceSource,
   target: { documentKind: 'invoice' | 'credit_note'; documentId: string; snapshotVersion: string },
-  request: z.infer<typeof einvoiceRequest>,
+  request: EInvoiceRequest,
 ): Promise<EInvoiceFile> {
   const problems = einvoiceReadiness(src, request.format);
   if (problems.length > 0) throw readinessFailure(problems, request.format);
@@ -186,9 +175,8 @@ export async function renderInvoiceEInvoice(
   deps: InvoiceDeps,
   key: OrgKey,
   id: string,
-  rawBody: string,
+  request: EInvoiceRequest,
 ): Promise<EInvoiceFile> {
-  const request = parseJsonBody(rawBody, einvoiceRequest);
   const invoice = await loadInvoice(deps, key, id);
   const settings = (await getInvoicingSettings(deps, key)).settings;
   enforceEInvoiceSettings(settings, request.format);
@@ -229,9 +217,8 @@ export async function renderCreditNoteEInvoice(
   deps: InvoiceDeps,
   key: OrgKey,
   id: string,
-  rawBody: string,
+  request: EInvoiceRequest,
 ): Promise<EInvoiceFile> {
-  const request = parseJsonBody(rawBody, einvoiceRequest);
   const note = await loadCreditNote(deps, key, id);
   const settings = (await getInvoicingSettings(deps, key)).settings;
   enforceEInvoiceSettings(settings, request.format);

@@ -1,7 +1,7 @@
 import type { Committer } from '@paymesh/bus';
 import type { CalculateTaxRequest, EventMap, TaxCalculation, TransactionTaxView } from '@paymesh/contracts';
 import type { PaymentLinkCheckoutPort } from './checkout-port';
-import type { EmailOutboxPort } from '../grpc/email-outbox-client';
+import type { EmailOutboxPort } from './email-outbox-port';
 import type { DocumentsPort } from './documents-port';
 import type { BillingDeps, OrgKey } from './deps';
 

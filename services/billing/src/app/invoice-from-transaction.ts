@@ -1,6 +1,5 @@
-import { ConflictError, DomainError, ErrorCode, NotFoundError, ValidationError, decodePatch } from '@paymesh/core';
+import { ConflictError, DomainError, ErrorCode, NotFoundError, ValidationError } from '@paymesh/core';
 import {
-  invoiceFromTransaction,
   type InvoiceFromTransaction,
   type InvoiceItem,
   type InvoiceRecord,
@@ -162,8 +161,7 @@ export async function createInvoiceFromTransaction(
   deps: InvoiceDeps,
   key: OrgKey,
   transactionId: string,
-  bodyJson: string,
+  input: InvoiceFromTransaction,
 ): Promise<InvoiceRecord> {
-  const input = decodePatch(invoiceFromTransaction, bodyJson);
   return invoiceView(deps.secrets, key, await draftFromTransaction(deps, key, transactionId, input));
 }

@@ -1,8 +1,7 @@
-import { invoicingSettingsPatch } from '@paymesh/contracts';
+import type { InvoicingSettingsPatch } from '@paymesh/contracts';
 import { applyInvoicingPatch, defaultInvoicingSettings, type InvoicingSettings } from '../domain/invoicing-settings';
 import { INVOICING_SETTINGS } from '../store/collections';
 import { findOrgSettings, updateOrgSettings } from '@paymesh/store';
-import { decodePatch } from '@paymesh/core';
 import type { BillingDeps, OrgKey } from './deps';
 
 /** Effective invoicing settings and when they were last saved (null: never, defaults apply). */
@@ -27,9 +26,8 @@ export async function getInvoicingSettings(deps: BillingDeps, key: OrgKey): Prom
 export async function updateInvoicingSettings(
   deps: BillingDeps,
   key: OrgKey,
-  patchJson: string,
+  patch: InvoicingSettingsPatch,
 ): Promise<InvoicingSettingsState> {
-  const patch = decodePatch(invoicingSettingsPatch, patchJson);
   if (Object.keys(patch).length === 0) return getInvoicingSettings(deps, key);
   const seal = (plaintext: string, field: string) => deps.secrets.seal(plaintext, settingsAad(key, field));
   const doc = await updateOrgSettings<InvoicingSettings>(

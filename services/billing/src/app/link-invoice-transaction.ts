@@ -1,5 +1,5 @@
-import { ConflictError, ErrorCode, decodePatch } from '@paymesh/core';
-import { invoiceLinkTransaction, type InvoiceRecord } from '@paymesh/contracts';
+import { ConflictError, ErrorCode } from '@paymesh/core';
+import type { InvoiceLinkTransaction, InvoiceRecord } from '@paymesh/contracts';
 import type { InvoiceDoc } from '../domain/invoice';
 import { INVOICES } from '../store/collections';
 import type { OrgKey } from './deps';
@@ -17,9 +17,8 @@ export async function linkInvoiceTransaction(
   deps: InvoiceDeps,
   key: OrgKey,
   id: string,
-  bodyJson: string,
+  { transactionId }: InvoiceLinkTransaction,
 ): Promise<InvoiceRecord> {
-  const { transactionId } = decodePatch(invoiceLinkTransaction, bodyJson);
   const invoice = await loadInvoice(deps, key, id);
   if (invoice.transactionId === transactionId) return invoiceView(deps.secrets, key, invoice);
   const tx = await requireTransaction(deps, key, transactionId);

@@ -1,8 +1,7 @@
-import { decodePatch } from '@paymesh/core';
 import {
-  creditNoteListQuery,
   INVOICE_STATUSES,
-  invoiceListQuery,
+  type CreditNoteListQuery,
+  type InvoiceListQuery,
   type CreditNotePage,
   type InvoicePage,
 } from '@paymesh/contracts';
@@ -18,8 +17,7 @@ function dateRange(startDate?: string, endDate?: string) {
 }
 
 /** `GET /invoices`: newest first; dates filter the issue date (drafts have none until issued). */
-export async function listInvoices(deps: BillingDeps, key: OrgKey, bodyJson: string): Promise<InvoicePage> {
-  const q = decodePatch(invoiceListQuery, bodyJson || '{}');
+export async function listInvoices(deps: BillingDeps, key: OrgKey, q: InvoiceListQuery): Promise<InvoicePage> {
   const filter: Filter = { organizationId: key.organizationId, mode: key.mode };
   let statuses: string[] = q.status ? [q.status] : [...INVOICE_STATUSES];
   if (q.paid === true) statuses = statuses.filter((s) => s === 'paid');
@@ -51,8 +49,7 @@ export async function listInvoices(deps: BillingDeps, key: OrgKey, bodyJson: str
 }
 
 /** `GET /credit-notes`: newest first; dates filter the issue date. */
-export async function listCreditNotes(deps: BillingDeps, key: OrgKey, bodyJson: string): Promise<CreditNotePage> {
-  const q = decodePatch(creditNoteListQuery, bodyJson || '{}');
+export async function listCreditNotes(deps: BillingDeps, key: OrgKey, q: CreditNoteListQuery): Promise<CreditNotePage> {
   const filter: Filter = { organizationId: key.organizationId, mode: key.mode };
   if (q.invoiceId) filter.invoiceId = q.invoiceId;
   const range = dateRange(q.startDate, q.endDate);

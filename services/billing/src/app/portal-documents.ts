@@ -1,7 +1,10 @@
 import { ForbiddenError, ErrorCode, isObjectId, NotFoundError } from '@paymesh/core';
-import { einvoiceFormat, type EInvoiceFormat } from '@paymesh/contracts';
-import { parseJsonBody } from '@paymesh/grpc';
-import { z } from 'zod';
+import type {
+  EInvoiceFormat,
+  PortalDocumentItem,
+  PortalDocumentPdfBody,
+  PortalDocumentsQuery,
+} from '@paymesh/contracts';
 import { emailKeyOf, type ClientDoc } from '../domain/client';
 import { proformaNumberOf, type CreditNoteDoc, type InvoiceDoc } from '../domain/invoice';
 import { CLIENTS, CREDIT_NOTES, INVOICES } from '../store/collections';
@@ -22,34 +25,8 @@ import { getPortalSettings } from './portal-settings';
 
 const ISSUED_STATUSES = ['issued', 'partially_paid', 'paid'] as const;
 
-const email = z.string().trim().max(254).email('must be an e-mail address').transform(emailKeyOf);
-const emailBody = z.object({ email }).strict();
-const listBody = z
-  .object({ email, page: z.number().int().min(1).default(1), limit: z.number().int().min(1).max(100).default(20) })
-  .strict();
-const pdfBody = z.object({ email, type: z.enum(['invoice', 'credit-note']).default('invoice') }).strict();
-const einvoiceBody = z.object({ email, format: einvoiceFormat }).strict();
-
 /** One document of the portal list. */
-export interface PortalDocument {
-  id: string;
-  type: 'invoice' | 'credit-note';
-  /** The final number; a draft's pro forma label. */
-  number: string;
-  /** Invoice: draft, issued, partially_paid or paid; credit note: issued. */
-  status: string;
-  issueDate: string | null;
-  dueDate: string | null;
-  currency: string;
-  /** Gross total, minor units. */
-  total: number;
-  /** Still to pay (invoices; 0 for credit notes). */
-  amountDue: number;
-  pdfAvailable: boolean;
-  /** E-invoice formats the buyer may download for it (issued invoices only). */
-  eInvoiceFormats: EInvoiceFormat[];
-  createdAt: string;
-}
+export type PortalDocument = PortalDocumentItem;
 
 interface Owned {
   clientIds: string[];
@@ -102,12 +79,7 @@ async function portalFormats(deps: InvoiceDeps, key: OrgKey): Promise<EInvoiceFo
 }
 
 /** `{count}` of the buyer's portal-visible documents (sign-in and magic-link conditions). */
-export async function countPortalDocuments(
-  deps: InvoiceDeps,
-  key: OrgKey,
-  bodyJson: string,
-): Promise<{ count: number }> {
-  const { email: e } = parseJsonBody(bodyJson, emailBody);
+export async function countPortalDocuments(deps: InvoiceDeps, key: OrgKey, e: string): Promise<{ count: number }> {
   const { invoices, creditNotes } = await portalDocs(deps, key, e);
   return { count: invoices.length + creditNotes.length };
 }
@@ -116,11 +88,11 @@ export async function countPortalDocuments(
 export async function listPortalDocuments(
   deps: InvoiceDeps,
   key: OrgKey,
-  bodyJson: string,
+  email: string,
+  q: PortalDocumentsQuery,
 ): Promise<{ items: PortalDocument[]; total: number; page: number; limit: number }> {
-  const q = parseJsonBody(bodyJson, listBody);
   const [{ invoices, creditNotes }, formats] = await Promise.all([
-    portalDocs(deps, key, q.email),
+    portalDocs(deps, key, email),
     portalFormats(deps, key),
   ]);
   const all: PortalDocument[] = [
@@ -202,14 +174,14 @@ export async function portalDocumentPdf(
   deps: InvoiceDeps,
   key: OrgKey,
   id: string,
-  bodyJson: string,
+  email: string,
+  type: PortalDocumentPdfBody['type'],
 ): Promise<DocumentPdf> {
-  const q = parseJsonBody(bodyJson, pdfBody);
-  if (q.type === 'invoice') {
-    await buyersInvoice(deps, key, id, q.email);
+  if (type === 'invoice') {
+    await buyersInvoice(deps, key, id, email);
     return invoicePdf(deps, key, id, false);
   }
-  await buyersCreditNote(deps, key, id, q.email);
+  await buyersCreditNote(deps, key, id, email);
   return creditNotePdf(deps, key, id, false);
 }
 
@@ -222,16 +194,16 @@ export async function portalEInvoice(
   deps: InvoiceDeps,
   key: OrgKey,
   id: string,
-  bodyJson: string,
+  email: string,
+  format: EInvoiceFormat,
 ): Promise<EInvoiceFile> {
-  const q = parseJsonBody(bodyJson, einvoiceBody);
-  await buyersInvoice(deps, key, id, q.email);
+  await buyersInvoice(deps, key, id, email);
   const portal = await getPortalSettings(deps, key);
-  if (!portal.eInvoiceFormats.includes(q.format)) {
+  if (!portal.eInvoiceFormats.includes(format)) {
     throw new ForbiddenError(
-      `e-invoice format ${q.format} is not offered for download in the portal (portal settings eInvoiceFormats)`,
+      `e-invoice format ${format} is not offered for download in the portal (portal settings eInvoiceFormats)`,
       { code: ErrorCode.EINVOICE_FORMAT_NOT_ALLOWED },
     );
   }
-  return renderInvoiceEInvoice(deps, key, id, JSON.stringify({ format: q.format, output: 'xml' }));
+  return renderInvoiceEInvoice(deps, key, id, { format, output: 'xml' });
 }

@@ -1,4 +1,4 @@
-import { portalSettingsPatch } from '@paymesh/contracts';
+import type { PortalSettingsPatch } from '@paymesh/contracts';
 import {
   applyPortalPatch,
   defaultStoredPortalSettings,
@@ -8,7 +8,6 @@ import {
 } from '../domain/portal-settings';
 import { PORTAL_SETTINGS } from '../store/collections';
 import { findOrgSettings, updateOrgSettings } from '@paymesh/store';
-import { decodePatch } from '@paymesh/core';
 import type { BillingDeps, OrgKey } from './deps';
 
 export async function getPortalSettings(deps: BillingDeps, key: OrgKey): Promise<PortalSettings> {
@@ -16,8 +15,11 @@ export async function getPortalSettings(deps: BillingDeps, key: OrgKey): Promise
   return portalSettingsView(doc?.settings);
 }
 
-export async function updatePortalSettings(deps: BillingDeps, key: OrgKey, patchJson: string): Promise<PortalSettings> {
-  const patch = decodePatch(portalSettingsPatch, patchJson);
+export async function updatePortalSettings(
+  deps: BillingDeps,
+  key: OrgKey,
+  patch: PortalSettingsPatch,
+): Promise<PortalSettings> {
   // An empty patch changes nothing and writes nothing.
   if (Object.keys(patch).length === 0) return getPortalSettings(deps, key);
   const doc = await updateOrgSettings<StoredPortalSettings>(

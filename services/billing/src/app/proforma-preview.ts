@@ -1,7 +1,4 @@
-import { z } from 'zod';
-import { isObjectId } from '@paymesh/core';
-import { invoiceCreate } from '@paymesh/contracts';
-import { parseJsonBody } from '@paymesh/grpc';
+import type { ProformaPreviewBody } from '@paymesh/contracts';
 import { pdfFileNameOf } from '../domain/invoice';
 import type { OrgKey } from './deps';
 import { proformaView } from './document-view';
@@ -10,27 +7,16 @@ import type { InvoiceDeps } from './invoice-deps';
 import { getInvoicingSettings } from './invoicing-settings';
 import type { DocumentPdf } from './document-pdf';
 
-/** Body of `RenderProformaPreview`: an invoice that does not exist (yet), printed as a pro forma. */
-export const proformaPreviewBody = z
-  .object({
-    /** What the preview is of (a recurring schedule): a 24-hex id, never an invoice's. */
-    sourceId: z.string().refine(isObjectId, 'sourceId must be a 24-hex identifier'),
-    /** The document number printed (`PROFORMA-…`). */
-    number: z
-      .string()
-      .regex(/^PROFORMA-[A-Za-z0-9-]{1,40}$/, 'number must be PROFORMA- followed by letters, digits or dashes'),
-    /** The invoice payload as `POST /invoices` takes it (its `issueDate` is the tax point and printed date). */
-    invoice: invoiceCreate,
-  })
-  .strict();
-
 /**
  * The pro forma PDF of an invoice payload, through the same tax preview and pro forma layout as a
  * draft's, with nothing stored: no invoice, no number, no stored PDF (the documents service renders
  * it without keeping it). The recurring service's preview of a subscription's next charge.
  */
-export async function proformaPreviewPdf(deps: InvoiceDeps, key: OrgKey, bodyJson: string): Promise<DocumentPdf> {
-  const body = parseJsonBody(bodyJson, proformaPreviewBody);
+export async function proformaPreviewPdf(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  body: ProformaPreviewBody,
+): Promise<DocumentPdf> {
   const fields = await draftFields(deps, key, body.invoice);
   const [settings, sellerTax, buyer, site] = await Promise.all([
     getInvoicingSettings(deps, key),

@@ -1,5 +1,5 @@
-import { ConflictError, decodePatch, ErrorCode, ValidationError } from '@paymesh/core';
-import { documentEmailRequest, type DocumentEmailRecord, type DocumentEmailRequest } from '@paymesh/contracts';
+import { ConflictError, ErrorCode, ValidationError } from '@paymesh/core';
+import type { DocumentEmailRecord, DocumentEmailRequest } from '@paymesh/contracts';
 import { composeDocumentEmail, type DocumentForEmail } from '../domain/document-email';
 import { withSend } from '../domain/email-log';
 import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
@@ -103,9 +103,8 @@ export async function sendDocumentEmail(
   key: OrgKey,
   kind: Kind,
   id: string,
-  bodyJson: string,
+  input: DocumentEmailRequest,
 ): Promise<DocumentEmailRecord> {
-  const input = decodePatch(documentEmailRequest, bodyJson || '{}');
   const stored: EmailedDoc =
     kind === 'invoice' ? await loadInvoice(deps, key, id) : await loadCreditNote(deps, key, id);
   const message = input.message ?? null;

@@ -1,10 +1,9 @@
 import { ConflictError, NotFoundError, ErrorCode } from '@paymesh/core';
-import { siteInvoicingSettingsPatch } from '@paymesh/contracts';
+import type { SiteInvoicingSettingsPatch } from '@paymesh/contracts';
 import { applySitePatch, effectivePrefixes, type SitePrefixes } from '../domain/site-invoicing';
 import { SITE_INVOICING } from '../store/collections';
 import type { SiteInvoicingDoc } from './init-site-invoicing';
 import { getInvoicingSettings } from './invoicing-settings';
-import { decodePatch } from '@paymesh/core';
 import type { BillingDeps, OrgKey } from './deps';
 
 /** A site's prefixes and the prefixes its numbers actually use. */
@@ -42,9 +41,8 @@ export async function updateSiteInvoicingSettings(
   deps: BillingDeps,
   key: OrgKey,
   siteId: string,
-  patchJson: string,
+  patch: SiteInvoicingSettingsPatch,
 ): Promise<SiteInvoicingView> {
-  const patch = decodePatch(siteInvoicingSettingsPatch, patchJson);
   const org = (await getInvoicingSettings(deps, key)).settings;
   const coll = deps.store.collection<SiteInvoicingDoc>(SITE_INVOICING);
   const now = deps.clock.now().toISOString();

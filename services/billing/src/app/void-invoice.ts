@@ -1,7 +1,6 @@
 import { ConflictError, ErrorCode, NotFoundError } from '@paymesh/core';
 import { eventId } from '@paymesh/bus';
-import { Subjects, invoiceVoid, type InvoiceRecord } from '@paymesh/contracts';
-import { decodePatch } from '@paymesh/core';
+import { Subjects, type InvoiceRecord, type InvoiceVoid } from '@paymesh/contracts';
 import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
 import { zonedDay } from '../domain/numbering';
 import { effectivePrefixes } from '../domain/site-invoicing';
@@ -34,10 +33,9 @@ export async function voidInvoice(
   deps: InvoiceDeps,
   key: OrgKey,
   id: string,
-  bodyJson: string,
+  input: InvoiceVoid,
   actor: string | null,
 ): Promise<InvoiceRecord> {
-  const input = decodePatch(invoiceVoid, bodyJson || '{}');
   const doc = await loadInvoice(deps, key, id);
   if (doc.status === 'void') return invoiceView(deps.secrets, key, doc);
   if (doc.status === 'draft') throw notVoidable(doc);

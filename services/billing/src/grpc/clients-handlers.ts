@@ -1,11 +1,3 @@
-import {
-  clientCreateRequest,
-  clientHistoryQuery,
-  clientListQuery,
-  clientReadOptions,
-  clientSearchQuery,
-  clientUpdateRequest,
-} from '@paymesh/contracts';
 import type { billing } from '@paymesh/proto';
 import type { BillingDeps } from '../app/deps';
 import { actorOrSystem } from '../app/client-history-log';
@@ -15,7 +7,7 @@ import { deleteClient } from '../app/delete-client';
 import { getClient, listClients } from '../app/read-clients';
 import { searchClients } from '../app/search-clients';
 import { updateClient } from '../app/update-client';
-import { bodyOf, idOf, jsonUnary, orgKeyOf } from './json';
+import { billingEdge, idOf, orgKeyOf } from './json';
 
 /** gRPC handlers of the client RPCs. */
 export function clientsHandlers(
@@ -24,37 +16,31 @@ export function clientsHandlers(
   billing.BillingServiceServer,
   'listClients' | 'searchClients' | 'getClient' | 'createClient' | 'updateClient' | 'deleteClient' | 'getClientHistory'
 > {
+  const rpc = billingEdge(deps.logger);
   return {
-    listClients: jsonUnary(deps.logger, 'billing/ListClients', async (req) =>
-      listClients(deps, orgKeyOf(req), bodyOf(req, clientListQuery)),
+    listClients: rpc.json('listClients', async (query, req) => listClients(deps, orgKeyOf(req), query)),
+    searchClients: rpc.json('searchClients', async (query, req) => searchClients(deps, orgKeyOf(req), query)),
+    getClient: rpc.json('getClient', async (options, req) =>
+      getClient(deps, orgKeyOf(req), idOf(req), options.includeTaxInfo),
     ),
-    searchClients: jsonUnary(deps.logger, 'billing/SearchClients', async (req) =>
-      searchClients(deps, orgKeyOf(req), bodyOf(req, clientSearchQuery)),
+    createClient: rpc.json('createClient', async (body, req) =>
+      createClient(
+        deps,
+        orgKeyOf(req),
+        body.client,
+        actorOrSystem(req.actor),
+        body.includeTaxInfo,
+        body.idempotencyKey,
+      ),
     ),
-    getClient: jsonUnary(deps.logger, 'billing/GetClient', async (req) => {
-      const key = orgKeyOf(req);
-      const id = idOf(req);
-      return getClient(deps, key, id, bodyOf(req, clientReadOptions).includeTaxInfo);
-    }),
-    createClient: jsonUnary(deps.logger, 'billing/CreateClient', async (req) => {
-      const key = orgKeyOf(req);
-      const body = bodyOf(req, clientCreateRequest);
-      return createClient(deps, key, body.client, actorOrSystem(req.actor), body.includeTaxInfo, body.idempotencyKey);
-    }),
-    updateClient: jsonUnary(deps.logger, 'billing/UpdateClient', async (req) => {
-      const key = orgKeyOf(req);
-      const id = idOf(req);
-      const body = bodyOf(req, clientUpdateRequest);
-      return updateClient(deps, key, id, body.client, actorOrSystem(req.actor), body.includeTaxInfo);
-    }),
-    deleteClient: jsonUnary(deps.logger, 'billing/DeleteClient', async (req) => {
-      const key = orgKeyOf(req);
-      return deleteClient(deps, key, idOf(req), actorOrSystem(req.actor));
-    }),
-    getClientHistory: jsonUnary(deps.logger, 'billing/GetClientHistory', async (req) => {
-      const key = orgKeyOf(req);
-      const id = idOf(req);
-      return clientHistory(deps, key, id, bodyOf(req, clientHistoryQuery));
-    }),
+    updateClient: rpc.json('updateClient', async (body, req) =>
+      updateClient(deps, orgKeyOf(req), idOf(req), body.client, actorOrSystem(req.actor), body.includeTaxInfo),
+    ),
+    deleteClient: rpc.json('deleteClient', async (_body, req) =>
+      deleteClient(deps, orgKeyOf(req), idOf(req), actorOrSystem(req.actor)),
+    ),
+    getClientHistory: rpc.json('getClientHistory', async (query, req) =>
+      clientHistory(deps, orgKeyOf(req), idOf(req), query),
+    ),
   };
 }

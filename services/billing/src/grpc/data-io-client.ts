@@ -1,6 +1,8 @@
-import { call, makeClient } from '@paymesh/grpc';
+import { call, jsonCaller, makeClient } from '@paymesh/grpc';
 import { checkoutPayments, tax } from '@paymesh/proto';
-import { taxRatePage } from '@paymesh/contracts';
+import { taxRpc } from '@paymesh/contracts';
+import { toWire } from '@paymesh/core';
+
 import type { DataIoRemote, ExportTransaction } from '../app/data-io-port';
 
 /** {@link DataIoRemote} over the tax service's `ListTaxRates`/`CreateTaxRate` and checkout's `ListTransactions`. */
@@ -11,34 +13,18 @@ export function grpcDataIoPort(
 ): DataIoRemote & { close(): void } {
   const taxClient = makeClient(tax.TaxServiceClient, taxAddress);
   const payments = makeClient(checkoutPayments.CheckoutPaymentsServiceClient, checkoutAddress);
-  const taxOpts = { deadlineMs, target: 'tax' };
+  const taxCalls = jsonCaller(taxClient, taxRpc, { deadlineMs, target: 'tax' });
   return {
     async taxRates(key) {
       const out: { code: string; country: string; validFrom: string }[] = [];
       for (let page = 1; ; page++) {
-        const res = await call(
-          taxClient,
-          taxClient.listTaxRates,
-          {
-            organizationId: key.organizationId,
-            testMode: key.mode === 'test',
-            id: '',
-            bodyJson: JSON.stringify({ page, limit: 100 }),
-          },
-          taxOpts,
-        );
-        const rates = taxRatePage.parse(JSON.parse(res.json));
+        const rates = await taxCalls.json('listTaxRates', toWire(key), { body: { page, limit: 100 } });
         out.push(...rates.items.map((r) => ({ code: r.code, country: r.country, validFrom: r.validFrom })));
         if (rates.items.length < 100) return out;
       }
     },
     async createTaxRate(key, rate) {
-      await call(
-        taxClient,
-        taxClient.createTaxRate,
-        { organizationId: key.organizationId, testMode: key.mode === 'test', id: '', bodyJson: JSON.stringify(rate) },
-        taxOpts,
-      );
+      await taxCalls.json('createTaxRate', toWire(key), { body: rate });
     },
     async transactions(key, filter, page, limit) {
       const res = await call(

@@ -1,30 +1,53 @@
-import { dataTemplateRequest } from '@paymesh/contracts';
-import { clientStreaming, serverStreaming } from '@paymesh/grpc';
+import { ValidationError, decodeJson } from '@paymesh/core';
+import { billingStreamRpc } from '@paymesh/contracts';
+import { clientStreaming, serverStreaming, type JsonEnvelope } from '@paymesh/grpc';
 import type { billing } from '@paymesh/proto';
 import type { DataIoDeps } from '../app/data-io-port';
 import { exportData } from '../app/data-export';
 import { importData } from '../app/data-import';
 import { dataTemplate } from '../app/data-template';
-import { bodyOf, jsonUnary, orgKeyOf } from './json';
+import { billingEdge, orgKeyOf } from './json';
+
+/** The CSV bytes after ImportData's header message. */
+async function* fileChunks(rest: AsyncIterator<billing.DataImportChunk>): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    const next = await rest.next();
+    if (next.done) return;
+    yield next.value.data;
+  }
+}
+
+/** ExportData's CSV chunks as messages. */
+async function* exportChunks(deps: DataIoDeps, req: JsonEnvelope): AsyncGenerator<billing.DataExportChunk> {
+  const key = orgKeyOf(req);
+  const query = decodeJson(billingStreamRpc.exportData.request, req.bodyJson);
+  for await (const data of exportData(deps, key, query)) yield { data };
+}
 
 /** gRPC handlers of data import/export. */
 export function dataIoHandlers(
   deps: DataIoDeps,
 ): Pick<billing.BillingServiceServer, 'dataImportTemplate' | 'importData' | 'exportData'> {
+  const rpc = billingEdge(deps.logger);
   return {
-    dataImportTemplate: jsonUnary(deps.logger, 'billing/DataImportTemplate', async (req) => {
+    dataImportTemplate: rpc.json('dataImportTemplate', async ({ entityType }, req) => {
       orgKeyOf(req);
-      return dataTemplate(bodyOf(req, dataTemplateRequest).entityType);
+      return dataTemplate(entityType);
     }),
     importData: clientStreaming(
       deps.logger,
       'billing/ImportData',
-      async (messages: AsyncIterable<billing.DataImportChunk>) => ({
-        json: JSON.stringify(await importData(deps, messages)),
-      }),
+      async (messages: AsyncIterable<billing.DataImportChunk>) => {
+        const it = messages[Symbol.asyncIterator]();
+        const first = await it.next();
+        if (first.done || !first.value.header)
+          throw new ValidationError('the first message of ImportData carries the header');
+        const envelope = first.value.header;
+        const key = orgKeyOf(envelope);
+        const header = decodeJson(billingStreamRpc.importData.request, envelope.bodyJson);
+        return { json: JSON.stringify(await importData(deps, key, header, envelope.actor, fileChunks(it))) };
+      },
     ),
-    exportData: serverStreaming(deps.logger, 'billing/ExportData', (req: billing.BillingJsonRequest) =>
-      exportData(deps, req),
-    ),
+    exportData: serverStreaming(deps.logger, 'billing/ExportData', (req: JsonEnvelope) => exportChunks(deps, req)),
   };
 }

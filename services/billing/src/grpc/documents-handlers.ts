@@ -1,23 +1,21 @@
-import { unary } from '@paymesh/grpc';
 import type { billing } from '@paymesh/proto';
 import { creditNotePdf, invoicePdf } from '../app/document-pdf';
 import type { InvoiceDeps } from '../app/invoice-deps';
-import { idOf, orgKeyOf } from './json';
+import { billingEdge, idOf, orgKeyOf } from './json';
 
 type PdfMethods = 'getInvoicePdf' | 'regenerateInvoicePdf' | 'getCreditNotePdf';
 
 /** gRPC handlers of the document PDF RPCs (bytes, not JSON). */
 export function documentsHandlers(deps: InvoiceDeps): Pick<billing.BillingServiceServer, PdfMethods> {
-  const pdfUnary = (method: string, load: (req: billing.BillingJsonRequest) => ReturnType<typeof invoicePdf>) =>
-    unary(deps.logger, method, async (req: billing.BillingJsonRequest): Promise<billing.BillingPdfResponse> =>
-      load(req),
-    );
+  const rpc = billingEdge(deps.logger);
   return {
-    getInvoicePdf: pdfUnary('billing/GetInvoicePdf', (req) => invoicePdf(deps, orgKeyOf(req), idOf(req), false)),
-    regenerateInvoicePdf: pdfUnary('billing/RegenerateInvoicePdf', (req) =>
+    getInvoicePdf: rpc.file('getInvoicePdf', async (_body, req): Promise<billing.BillingPdfResponse> =>
+      invoicePdf(deps, orgKeyOf(req), idOf(req), false),
+    ),
+    regenerateInvoicePdf: rpc.file('regenerateInvoicePdf', async (_body, req): Promise<billing.BillingPdfResponse> =>
       invoicePdf(deps, orgKeyOf(req), idOf(req), true),
     ),
-    getCreditNotePdf: pdfUnary('billing/GetCreditNotePdf', (req) =>
+    getCreditNotePdf: rpc.file('getCreditNotePdf', async (_body, req): Promise<billing.BillingPdfResponse> =>
       creditNotePdf(deps, orgKeyOf(req), idOf(req), false),
     ),
   };

@@ -1,6 +1,4 @@
 import type { billing } from '@paymesh/proto';
-import { unary } from '@paymesh/grpc';
-import { z } from 'zod';
 import type { InvoiceDeps } from '../app/invoice-deps';
 import {
   listEInvoiceReports,
@@ -8,10 +6,9 @@ import {
   renderInvoiceEInvoice,
   type EInvoiceFile,
 } from '../app/einvoice-export';
-import { bodyOf, idOf, jsonUnary, orgKeyOf } from './json';
+import { billingEdge, idOf, orgKeyOf } from './json';
 
-const raw = (req: billing.BillingJsonRequest) => req.bodyJson || '{}';
-const fileMessage = (f: EInvoiceFile): billing.BillingFileResponse => ({
+export const fileMessage = (f: EInvoiceFile): billing.BillingFileResponse => ({
   content: f.content,
   contentType: f.contentType,
   fileName: f.fileName,
@@ -21,22 +18,16 @@ const fileMessage = (f: EInvoiceFile): billing.BillingFileResponse => ({
 export function einvoiceHandlers(
   deps: InvoiceDeps,
 ): Pick<billing.BillingServiceServer, 'renderInvoiceEInvoice' | 'renderCreditNoteEInvoice' | 'listEInvoiceReports'> {
+  const rpc = billingEdge(deps.logger);
   return {
-    renderInvoiceEInvoice: unary(
-      deps.logger,
-      'billing/RenderInvoiceEInvoice',
-      async (req: billing.BillingJsonRequest) =>
-        fileMessage(await renderInvoiceEInvoice(deps, orgKeyOf(req), idOf(req), raw(req))),
+    renderInvoiceEInvoice: rpc.file('renderInvoiceEInvoice', async (request, req) =>
+      fileMessage(await renderInvoiceEInvoice(deps, orgKeyOf(req), idOf(req), request)),
     ),
-    renderCreditNoteEInvoice: unary(
-      deps.logger,
-      'billing/RenderCreditNoteEInvoice',
-      async (req: billing.BillingJsonRequest) =>
-        fileMessage(await renderCreditNoteEInvoice(deps, orgKeyOf(req), idOf(req), raw(req))),
+    renderCreditNoteEInvoice: rpc.file('renderCreditNoteEInvoice', async (request, req) =>
+      fileMessage(await renderCreditNoteEInvoice(deps, orgKeyOf(req), idOf(req), request)),
     ),
-    listEInvoiceReports: jsonUnary(deps.logger, 'billing/ListEInvoiceReports', async (req) => {
-      const { documentKind } = bodyOf(req, z.object({ documentKind: z.enum(['invoice', 'credit_note']) }).strict());
-      return listEInvoiceReports(deps, orgKeyOf(req), documentKind, idOf(req));
-    }),
+    listEInvoiceReports: rpc.json('listEInvoiceReports', async ({ documentKind }, req) =>
+      listEInvoiceReports(deps, orgKeyOf(req), documentKind, idOf(req)),
+    ),
   };
 }

@@ -1,23 +1,6 @@
 import { call, makeClient } from '@paymesh/grpc';
 import { notificationsIpn } from '@paymesh/proto';
-import type { OrgKey } from '../app/deps';
-
-/** What billing hands to the e-mail outbox for one document. */
-export interface OutboxEmail {
-  idempotencyKey: string;
-  source: { kind: 'invoice' | 'credit_note'; id: string };
-  to: string[];
-  cc: string[];
-  subject: string;
-  text: string;
-  attachments: Array<{ filename: string; contentType: string; content: Buffer }>;
-}
-
-/** notifications-ipn's e-mail outbox as billing uses it. */
-export interface EmailOutboxPort {
-  /** Queues the message (idempotent by key); resolves with the outbox e-mail id. */
-  send(key: OrgKey, email: OutboxEmail): Promise<{ emailId: string; created: boolean }>;
-}
+import type { EmailOutboxPort } from '../app/email-outbox-port';
 
 /** {@link EmailOutboxPort} over notifications-ipn's `SendEmail`. */
 export function grpcEmailOutboxPort(address: string, deadlineMs: number): EmailOutboxPort & { close(): void } {

@@ -3,16 +3,12 @@ import type { InvoiceDeps } from '../app/invoice-deps';
 import { createInvoice, deleteInvoice, previewInvoiceTax, updateInvoice } from '../app/draft-invoice';
 import { issueInvoice } from '../app/issue-invoice';
 import { voidInvoice } from '../app/void-invoice';
-import { correctInvoice, updateInvoiceNotes } from '../app/correct-invoice';
+import { correctInvoice, refuseUncorrectable, updateInvoiceNotes } from '../app/correct-invoice';
 import { listInvoices } from '../app/list-invoices';
 import { createInvoiceFromTransaction } from '../app/invoice-from-transaction';
 import { linkInvoiceTransaction } from '../app/link-invoice-transaction';
 import { invoiceView, loadInvoice } from '../app/invoice-view';
-import { bodyOf, idOf, jsonUnary, orgKeyOf } from './json';
-import { z } from 'zod';
-
-const raw = (req: billing.BillingJsonRequest) => req.bodyJson || '{}';
-const actorOf = (req: billing.BillingJsonRequest) => req.actor || null;
+import { actorOf, billingEdge, idOf, orgKeyOf } from './json';
 
 /** gRPC handlers of the invoice RPCs. */
 export function invoicesHandlers(
@@ -32,44 +28,40 @@ export function invoicesHandlers(
   | 'voidInvoice'
   | 'correctInvoice'
 > {
+  const rpc = billingEdge(deps.logger);
   return {
-    listInvoices: jsonUnary(deps.logger, 'billing/ListInvoices', async (req) =>
-      listInvoices(deps, orgKeyOf(req), raw(req)),
-    ),
-    getInvoice: jsonUnary(deps.logger, 'billing/GetInvoice', async (req) => {
+    listInvoices: rpc.json('listInvoices', async (query, req) => listInvoices(deps, orgKeyOf(req), query)),
+    getInvoice: rpc.json('getInvoice', async (_body, req) => {
       const key = orgKeyOf(req);
       return invoiceView(deps.secrets, key, await loadInvoice(deps, key, idOf(req)));
     }),
-    createInvoice: jsonUnary(deps.logger, 'billing/CreateInvoice', async (req) =>
-      createInvoice(deps, orgKeyOf(req), raw(req), req.idempotencyKey ? { idempotencyKey: req.idempotencyKey } : {}),
+    createInvoice: rpc.json('createInvoice', async (input, req) =>
+      createInvoice(deps, orgKeyOf(req), input, req.idempotencyKey ? { idempotencyKey: req.idempotencyKey } : {}),
     ),
-    previewInvoiceTax: jsonUnary(deps.logger, 'billing/PreviewInvoiceTax', async (req) =>
-      previewInvoiceTax(deps, orgKeyOf(req), raw(req)),
+    previewInvoiceTax: rpc.json('previewInvoiceTax', async (input, req) =>
+      previewInvoiceTax(deps, orgKeyOf(req), input),
     ),
-    createInvoiceFromTransaction: jsonUnary(deps.logger, 'billing/CreateInvoiceFromTransaction', async (req) =>
-      createInvoiceFromTransaction(deps, orgKeyOf(req), idOf(req, 'transactionId'), raw(req)),
+    createInvoiceFromTransaction: rpc.json('createInvoiceFromTransaction', async (input, req) =>
+      createInvoiceFromTransaction(deps, orgKeyOf(req), idOf(req, 'transactionId'), input),
     ),
-    updateInvoice: jsonUnary(deps.logger, 'billing/UpdateInvoice', async (req) =>
-      updateInvoice(deps, orgKeyOf(req), idOf(req), raw(req)),
+    updateInvoice: rpc.json('updateInvoice', async (input, req) =>
+      updateInvoice(deps, orgKeyOf(req), idOf(req), input),
     ),
-    updateInvoiceNotes: jsonUnary(deps.logger, 'billing/UpdateInvoiceNotes', async (req) =>
-      updateInvoiceNotes(deps, orgKeyOf(req), idOf(req), raw(req)),
+    updateInvoiceNotes: rpc.json('updateInvoiceNotes', async (input, req) =>
+      updateInvoiceNotes(deps, orgKeyOf(req), idOf(req), input),
     ),
-    linkInvoiceTransaction: jsonUnary(deps.logger, 'billing/LinkInvoiceTransaction', async (req) =>
-      linkInvoiceTransaction(deps, orgKeyOf(req), idOf(req), raw(req)),
+    linkInvoiceTransaction: rpc.json('linkInvoiceTransaction', async (input, req) =>
+      linkInvoiceTransaction(deps, orgKeyOf(req), idOf(req), input),
     ),
-    deleteInvoice: jsonUnary(deps.logger, 'billing/DeleteInvoice', async (req) =>
-      deleteInvoice(deps, orgKeyOf(req), idOf(req)),
+    deleteInvoice: rpc.json('deleteInvoice', async (_body, req) => deleteInvoice(deps, orgKeyOf(req), idOf(req))),
+    issueInvoice: rpc.json('issueInvoice', async (_body, req) => issueInvoice(deps, orgKeyOf(req), idOf(req))),
+    voidInvoice: rpc.json('voidInvoice', async (input, req) =>
+      voidInvoice(deps, orgKeyOf(req), idOf(req), input, actorOf(req)),
     ),
-    issueInvoice: jsonUnary(deps.logger, 'billing/IssueInvoice', async (req) => {
-      bodyOf(req, z.object({}).strict());
-      return issueInvoice(deps, orgKeyOf(req), idOf(req));
-    }),
-    voidInvoice: jsonUnary(deps.logger, 'billing/VoidInvoice', async (req) =>
-      voidInvoice(deps, orgKeyOf(req), idOf(req), raw(req), actorOf(req)),
-    ),
-    correctInvoice: jsonUnary(deps.logger, 'billing/CorrectInvoice', async (req) =>
-      correctInvoice(deps, orgKeyOf(req), idOf(req), raw(req), actorOf(req)),
+    correctInvoice: rpc.json(
+      'correctInvoice',
+      async (input, req) => correctInvoice(deps, orgKeyOf(req), idOf(req), input, actorOf(req)),
+      { precheck: refuseUncorrectable },
     ),
   };
 }

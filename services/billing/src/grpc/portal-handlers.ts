@@ -1,9 +1,9 @@
 import type { billing } from '@paymesh/proto';
-import { unary } from '@paymesh/grpc';
 import type { InvoiceDeps } from '../app/invoice-deps';
 import { countPortalDocuments, listPortalDocuments, portalDocumentPdf, portalEInvoice } from '../app/portal-documents';
 import { proformaPreviewPdf } from '../app/proforma-preview';
-import { jsonUnary, orgKeyOf } from './json';
+import { fileMessage } from './einvoice-handlers';
+import { billingEdge, buyerOf, orgKeyOf } from './json';
 
 type PortalMethods =
   | 'countPortalDocuments'
@@ -14,32 +14,22 @@ type PortalMethods =
 
 /** gRPC handlers of the buyer portal's document RPCs (gateway-public). */
 export function portalHandlers(deps: InvoiceDeps): Pick<billing.BillingServiceServer, PortalMethods> {
+  const rpc = billingEdge(deps.logger);
   return {
-    countPortalDocuments: jsonUnary(deps.logger, 'billing/CountPortalDocuments', async (req) =>
-      countPortalDocuments(deps, orgKeyOf(req), req.bodyJson),
+    countPortalDocuments: rpc.json('countPortalDocuments', async (_body, req) =>
+      countPortalDocuments(deps, orgKeyOf(req), buyerOf(req)),
     ),
-    listPortalDocuments: jsonUnary(deps.logger, 'billing/ListPortalDocuments', async (req) =>
-      listPortalDocuments(deps, orgKeyOf(req), req.bodyJson),
+    listPortalDocuments: rpc.json('listPortalDocuments', async (query, req) =>
+      listPortalDocuments(deps, orgKeyOf(req), buyerOf(req), query),
     ),
-    getPortalDocumentPdf: unary(
-      deps.logger,
-      'billing/GetPortalDocumentPdf',
-      async (req: billing.BillingJsonRequest): Promise<billing.BillingPdfResponse> =>
-        portalDocumentPdf(deps, orgKeyOf(req), req.id, req.bodyJson),
+    getPortalDocumentPdf: rpc.file('getPortalDocumentPdf', async ({ type }, req): Promise<billing.BillingPdfResponse> =>
+      portalDocumentPdf(deps, orgKeyOf(req), req.id, buyerOf(req), type),
     ),
-    renderPortalEInvoice: unary(
-      deps.logger,
-      'billing/RenderPortalEInvoice',
-      async (req: billing.BillingJsonRequest): Promise<billing.BillingFileResponse> => {
-        const f = await portalEInvoice(deps, orgKeyOf(req), req.id, req.bodyJson);
-        return { content: f.content, contentType: f.contentType, fileName: f.fileName };
-      },
+    renderPortalEInvoice: rpc.file('renderPortalEInvoice', async ({ format }, req) =>
+      fileMessage(await portalEInvoice(deps, orgKeyOf(req), req.id, buyerOf(req), format)),
     ),
-    renderProformaPreview: unary(
-      deps.logger,
-      'billing/RenderProformaPreview',
-      async (req: billing.BillingJsonRequest): Promise<billing.BillingPdfResponse> =>
-        proformaPreviewPdf(deps, orgKeyOf(req), req.bodyJson),
+    renderProformaPreview: rpc.file('renderProformaPreview', async (body, req): Promise<billing.BillingPdfResponse> =>
+      proformaPreviewPdf(deps, orgKeyOf(req), body),
     ),
   };
 }

@@ -1,6 +1,7 @@
 import { billing } from '@paymesh/proto';
 import { unary, type GrpcServer } from '@paymesh/grpc';
-import { isObjectId, ValidationError } from '@paymesh/core';
+import { decodeJson, isObjectId, ValidationError } from '@paymesh/core';
+import { invoicingSettingsPatch, portalSettingsPatch, siteInvoicingSettingsPatch } from '@paymesh/contracts';
 import { orgKeyOf } from './json';
 import type { InvoiceDeps } from '../app/invoice-deps';
 import { getInvoicingSettings, updateInvoicingSettings } from '../app/invoicing-settings';
@@ -42,7 +43,8 @@ export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps & Dat
       'billing/UpdateInvoicingSettings',
       async (req: billing.UpdateInvoicingSettingsRequest) => {
         const key = orgKeyOf(req);
-        return invoicingSettingsMessage(await updateInvoicingSettings(deps, key, req.patchJson), secrets, key);
+        const patch = decodeJson(invoicingSettingsPatch, req.patchJson);
+        return invoicingSettingsMessage(await updateInvoicingSettings(deps, key, patch), secrets, key);
       },
     ),
     getSiteInvoicingSettings: unary(
@@ -55,7 +57,14 @@ export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps & Dat
       logger,
       'billing/UpdateSiteInvoicingSettings',
       async (req: billing.UpdateSiteInvoicingSettingsRequest) =>
-        siteInvoicingMessage(await updateSiteInvoicingSettings(deps, orgKeyOf(req), siteId(req.siteId), req.patchJson)),
+        siteInvoicingMessage(
+          await updateSiteInvoicingSettings(
+            deps,
+            orgKeyOf(req),
+            siteId(req.siteId),
+            decodeJson(siteInvoicingSettingsPatch, req.patchJson),
+          ),
+        ),
     ),
     getPortalSettings: unary(logger, 'billing/GetPortalSettings', async (req: billing.GetPortalSettingsRequest) =>
       getPortalSettings(deps, orgKeyOf(req)),
@@ -63,7 +72,8 @@ export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps & Dat
     updatePortalSettings: unary(
       logger,
       'billing/UpdatePortalSettings',
-      async (req: billing.UpdatePortalSettingsRequest) => updatePortalSettings(deps, orgKeyOf(req), req.patchJson),
+      async (req: billing.UpdatePortalSettingsRequest) =>
+        updatePortalSettings(deps, orgKeyOf(req), decodeJson(portalSettingsPatch, req.patchJson)),
     ),
     ...clientsHandlers(deps),
     ...invoicesHandlers(deps),

@@ -1,11 +1,12 @@
-import { call, makeClient } from '@paymesh/grpc';
+import { call, jsonCaller, makeClient } from '@paymesh/grpc';
 import { tax } from '@paymesh/proto';
-import { taxCalculation } from '@paymesh/contracts';
+import { taxRpc } from '@paymesh/contracts';
 import type { InvoiceTaxPort } from '../app/invoice-deps';
 
 /** {@link InvoiceTaxPort} over the tax service's `GetTaxSettings` and `CalculateTax`. */
 export function grpcTaxPort(address: string, deadlineMs: number): InvoiceTaxPort & { close(): void } {
   const client = makeClient(tax.TaxServiceClient, address);
+  const calls = jsonCaller(client, taxRpc, { deadlineMs, target: 'tax' });
   return {
     async settings(key) {
       const s = await call(
@@ -17,19 +18,13 @@ export function grpcTaxPort(address: string, deadlineMs: number): InvoiceTaxPort
       return { homeCountry: s.homeCountry ?? null, vatId: s.vatId ?? null, viesEnabled: s.viesEnabled };
     },
     async calculate(request) {
-      const res = await call(
-        client,
-        client.calculateTax,
-        {
-          organizationId: request.organizationId,
-          testMode: request.mode === 'test',
-          id: '',
-          bodyJson: JSON.stringify(request),
-        },
-        { deadlineMs, target: 'tax' },
+      // The answer is checked by its schema: a mismatch is a bug between the services, an internal
+      // error, not the caller's.
+      return calls.json(
+        'calculateTax',
+        { organizationId: request.organizationId, testMode: request.mode === 'test' },
+        { body: request },
       );
-      // A mismatch is a bug between the services: an internal error, not the caller's.
-      return taxCalculation.parse(JSON.parse(res.json));
     },
     close() {
       client.close();

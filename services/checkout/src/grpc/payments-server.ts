@@ -1,6 +1,6 @@
 import { checkoutPayments } from '@paymesh/proto';
-import { jsonUnary, parseJsonBody, unary, type GrpcServer } from '@paymesh/grpc';
-import { customerHoldListQuery, dashboardQuery, liftCustomerHoldBody, riskSettingsPatch } from '@paymesh/contracts';
+import { envelopeServer, unary, type GrpcServer } from '@paymesh/grpc';
+import { checkoutRpc } from '@paymesh/contracts';
 import { isObjectId, ValidationError } from '@paymesh/core';
 import type { CheckoutStatus } from '../domain/checkout';
 import { normalizeCurrency } from '../domain/iso-codes';
@@ -57,8 +57,7 @@ function page(p: number, l: number): { page: number; limit: number } {
 export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: PaymentsDeps): void {
   const { logger } = deps;
   const rpc = <Req, Res>(name: string, fn: (req: Req) => Promise<Res>) => unary(logger, `checkout/${name}`, fn);
-  const json = (name: string, fn: (req: checkoutPayments.CheckoutJsonRequest) => Promise<unknown>) =>
-    jsonUnary(logger, `checkout/${name}`, fn);
+  const json = envelopeServer(logger, 'checkout', checkoutRpc, {}).json;
   const scope = (req: { organizationId: string; testMode: boolean }) => ({
     organizationId: org(req.organizationId),
     mode: modeOf(req.testMode),
@@ -227,15 +226,14 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
         ),
       ),
     ),
-    listCustomerHolds: json('ListCustomerHolds', async (req) => {
-      const res = await listCustomerHolds(deps, scope(req), parseJsonBody(req.bodyJson, customerHoldListQuery));
+    listCustomerHolds: json('listCustomerHolds', async (query, req) => {
+      const res = await listCustomerHolds(deps, scope(req), query);
       return { items: res.items.map(toCustomerHoldView), total: res.total, page: res.page, limit: res.limit };
     }),
-    getCustomerHold: json('GetCustomerHold', async (req) =>
+    getCustomerHold: json('getCustomerHold', async (_body, req) =>
       toCustomerHoldView(await getCustomerHold(deps, { ...scope(req), id: req.id })),
     ),
-    liftCustomerHold: json('LiftCustomerHold', async (req) => {
-      const input = parseJsonBody(req.bodyJson, liftCustomerHoldBody);
+    liftCustomerHold: json('liftCustomerHold', async (input, req) => {
       return toCustomerHoldView(
         await liftCustomerHold(
           deps,
@@ -244,13 +242,9 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
         ),
       );
     }),
-    getDashboard: json('GetDashboard', async (req) =>
-      getDashboard(deps, scope(req), parseJsonBody(req.bodyJson, dashboardQuery)),
-    ),
-    getRiskSettings: json('GetRiskSettings', async (req) => getRiskSettings(deps, scope(req))),
-    updateRiskSettings: json('UpdateRiskSettings', async (req) =>
-      updateRiskSettings(deps, scope(req), parseJsonBody(req.bodyJson, riskSettingsPatch)),
-    ),
+    getDashboard: json('getDashboard', async (query, req) => getDashboard(deps, scope(req), query)),
+    getRiskSettings: json('getRiskSettings', async (_body, req) => getRiskSettings(deps, scope(req))),
+    updateRiskSettings: json('updateRiskSettings', async (patch, req) => updateRiskSettings(deps, scope(req), patch)),
     previewCheckoutTax: rpc('PreviewCheckoutTax', async (req: checkoutPayments.PreviewCheckoutTaxRequest) => {
       const a = req.billingAddress;
       const calc = await previewCheckoutTax(deps, {

@@ -1,6 +1,6 @@
-import { call, makeClient } from '@paymesh/grpc';
+import { call, jsonCaller, makeClient } from '@paymesh/grpc';
 import { tax } from '@paymesh/proto';
-import { taxCalculation } from '@paymesh/contracts';
+import { taxRpc } from '@paymesh/contracts';
 import type { TaxPort } from '../app/tax-port';
 
 /** {@link TaxPort} over the tax service's `GetTaxSettings` and `CalculateTax`, each with its own deadline. */
@@ -9,6 +9,7 @@ export function grpcTaxPort(
   deadlines: { settingsMs: number; calculateMs: number },
 ): TaxPort & { close(): void } {
   const client = makeClient(tax.TaxServiceClient, address);
+  const calls = jsonCaller(client, taxRpc, { deadlineMs: deadlines.calculateMs, target: 'tax' });
   return {
     async viesAllowed(q) {
       const settings = await call(client, client.getTaxSettings, q, {
@@ -18,19 +19,13 @@ export function grpcTaxPort(
       return settings.viesEnabled;
     },
     async calculate(request) {
-      const res = await call(
-        client,
-        client.calculateTax,
-        {
-          organizationId: request.organizationId,
-          testMode: request.mode === 'test',
-          id: '',
-          bodyJson: JSON.stringify(request),
-        },
-        { deadlineMs: deadlines.calculateMs, target: 'tax' },
+      // The answer is checked by its schema: a mismatch is a bug between the services, hence an
+      // internal error (not the buyer's fault).
+      return calls.json(
+        'calculateTax',
+        { organizationId: request.organizationId, testMode: request.mode === 'test' },
+        { body: request },
       );
-      // A mismatch is a bug between the services, hence an internal error (not the buyer's fault).
-      return taxCalculation.parse(JSON.parse(res.json));
     },
     close() {
       client.close();

@@ -1,7 +1,7 @@
 import { documents } from '@paymesh/proto';
-import { parseJsonBody, unary, type GrpcServer } from '@paymesh/grpc';
+import { unary, type GrpcServer } from '@paymesh/grpc';
 import { documentView, renderEInvoiceBody } from '@paymesh/contracts';
-import type { Logger } from '@paymesh/core';
+import { decodeJson, type Logger } from '@paymesh/core';
 import type { DocumentStore } from '@paymesh/store';
 import { storedPdf } from '../app/stored-pdf';
 import { renderEInvoice } from '../app/render-einvoice';
@@ -25,11 +25,11 @@ export function registerDocumentsService(
         snapshotVersion: req.snapshotVersion,
         regenerate: req.regenerate,
         ephemeral: req.ephemeral,
-        view: parseJsonBody(req.bodyJson, documentView),
+        view: decodeJson(documentView, req.bodyJson),
       }),
     ),
     renderEInvoice: unary(logger, 'documents/RenderEInvoice', async (req: documents.RenderEInvoiceRequest) => {
-      const out = await renderEInvoice(renderer, parseJsonBody(req.bodyJson, renderEInvoiceBody), new Date());
+      const out = await renderEInvoice(renderer, decodeJson(renderEInvoiceBody, req.bodyJson), new Date());
       return { content: out.content, contentType: out.contentType, reportJson: JSON.stringify(out.report) };
     }),
   };

@@ -1,4 +1,6 @@
-import type { TenantKey } from '@paymesh/core';
+import { billingRpc, recurringRpc } from '@paymesh/contracts';
+import { jsonCaller } from '@paymesh/grpc';
+import { toWire, type TenantKey } from '@paymesh/core';
 import type { billing } from '@paymesh/proto';
 import { rpc } from '../clients';
 import type { PortalDeps } from './deps';
@@ -20,36 +22,20 @@ export async function orgPortalSettings(deps: PortalDeps, t: Tenant): Promise<bi
 
 /** The number of the buyer's portal-visible recurring subscriptions (recurring). */
 export async function subscriptionCount(deps: PortalDeps, t: Tenant, email: string): Promise<number> {
-  const r = deps.clients.recurring;
-  const res = await rpc(
-    r,
-    r.countPortalSubscriptions,
-    { organizationId: t.organizationId, testMode: t.mode === 'test', email, id: '', bodyJson: '' },
-    deps.clients.deadlineMs,
-    'recurring',
-  );
-  const n = (JSON.parse(res.json) as { count?: unknown }).count;
-  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0;
+  const answer = await jsonCaller(deps.clients.recurring, recurringRpc, {
+    deadlineMs: deps.clients.deadlineMs,
+    target: 'recurring',
+  }).json('countPortalSubscriptions', toWire(t), { email });
+  return Math.max(answer.count, 0);
 }
 
 /** The number of the buyer's portal-visible invoices and credit notes (billing). */
 export async function documentCount(deps: PortalDeps, t: Tenant, email: string): Promise<number> {
-  const b = deps.clients.billing;
-  const res = await rpc(
-    b,
-    b.countPortalDocuments,
-    {
-      organizationId: t.organizationId,
-      testMode: t.mode === 'test',
-      id: '',
-      bodyJson: JSON.stringify({ email }),
-      actor: `portal:${email}`,
-      idempotencyKey: '',
-    },
-    deps.clients.deadlineMs,
-    'billing',
-  );
-  return (JSON.parse(res.json) as { count: number }).count;
+  const answer = await jsonCaller(deps.clients.billing, billingRpc, {
+    deadlineMs: deps.clients.deadlineMs,
+    target: 'billing',
+  }).json('countPortalDocuments', toWire(t), { actor: `portal:${email}`, email });
+  return answer.count;
 }
 
 /** Whether the organization has the portal on and the address has something to see there. */

@@ -1,5 +1,5 @@
 import type { TenantKey } from '@paymesh/core';
-import type { InvoiceRecord, InvoiceTotals } from '@paymesh/contracts';
+import type { InvoiceItemInput, InvoiceRecord, InvoiceTotals } from '@paymesh/contracts';
 
 /** Tenant: organization and data mode. */
 /** One organization in one data mode (the shared tenant key). */
@@ -10,7 +10,7 @@ export interface CycleInvoice {
   siteId: string;
   clientId: string;
   currency: string;
-  items: unknown[];
+  items: InvoiceItemInput[];
   paymentTermsDays?: number;
   notes?: string;
   issueDate?: string;

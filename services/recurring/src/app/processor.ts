@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ForbiddenError, systemClock } from '@paymesh/core';
-import { recurringProcessRequest, type RecurringProcessResult } from '@paymesh/contracts';
-import { parseJsonBody } from '@paymesh/grpc';
+import type { RecurringProcessBody, RecurringProcessResult } from '@paymesh/contracts';
 import { PROCESSOR_RUNS } from '../store/collections';
 import type { StoredDoc } from '@paymesh/store';
 import { CYCLE_CLAIMS } from '../store/collections';
@@ -26,8 +25,7 @@ const DEFAULT_LIMIT = 500;
  * `POST /system/recurring/process`: every due cycle of active schedules across organizations gets
  * its invoice (exactly once per cycle), and due scheduled cancellations become `cancelled`.
  */
-export async function processDue(deps: RecurringDeps, bodyJson: string): Promise<RecurringProcessResult> {
-  const body = parseJsonBody(bodyJson, recurringProcessRequest);
+export async function processDue(deps: RecurringDeps, body: RecurringProcessBody): Promise<RecurringProcessResult> {
   const hold: HoldPoint | undefined = body.holdAfter;
   if ((body.now !== undefined || hold !== undefined) && !deps.settings.testHooks) {
     throw new ForbiddenError('now and holdAfter are test hooks; this deployment does not accept them');

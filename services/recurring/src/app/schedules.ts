@@ -1,13 +1,12 @@
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '@paymesh/core';
-import {
-  recurringCancel,
-  recurringListQuery,
-  recurringScheduleCreate,
-  recurringScheduleUpdate,
-  type RecurringScheduleRecord,
-  type RecurringInvoiceTemplate,
+import type {
+  RecurringCancel,
+  RecurringListQuery,
+  RecurringScheduleCreate,
+  RecurringScheduleRecord,
+  RecurringScheduleUpdate,
+  RecurringInvoiceTemplate,
 } from '@paymesh/contracts';
-import { parseJsonBody } from '@paymesh/grpc';
 import type { Filter } from '@paymesh/store';
 import { addDays, dayIn, firstCycleAfter, isCalendarDate, isTimeZone } from '../domain/schedule-dates';
 import { scheduleTransition, type ScheduleTrigger } from '../domain/schedule-state';
@@ -108,10 +107,9 @@ export function invoiceBody(t: ScheduleTemplate) {
 export async function createSchedule(
   deps: RecurringDeps,
   key: OrgKey,
-  bodyJson: string,
+  input: RecurringScheduleCreate,
   actor: string | null,
 ): Promise<RecurringScheduleRecord> {
-  const input = parseJsonBody(bodyJson, recurringScheduleCreate);
   const timezone = input.timezone ?? (await deps.billing.timeZone(key));
   checkDates(input.startDate, timezone);
   const template = templateOf(input.template);
@@ -154,9 +152,8 @@ export async function updateSchedule(
   deps: RecurringDeps,
   key: OrgKey,
   id: string,
-  bodyJson: string,
+  input: RecurringScheduleUpdate,
 ): Promise<RecurringScheduleRecord> {
-  const input = parseJsonBody(bodyJson, recurringScheduleUpdate);
   const current = await loadSchedule(deps, key, id);
   if (current.status === 'cancelled' || current.status === 'completed') {
     throw new ConflictError(`recurring schedule ${id} is ${current.status} and cannot be changed`);
@@ -220,8 +217,7 @@ export async function updateSchedule(
 }
 
 /** `GET /invoices/recurring`. */
-export async function listSchedules(deps: RecurringDeps, key: OrgKey, bodyJson: string) {
-  const q = parseJsonBody(bodyJson, recurringListQuery);
+export async function listSchedules(deps: RecurringDeps, key: OrgKey, q: RecurringListQuery) {
   const filter: Filter = { organizationId: key.organizationId, mode: key.mode };
   if (q.status) filter.status = q.status;
   if (q.clientId) filter['template.clientId'] = q.clientId;
@@ -283,10 +279,9 @@ export async function cancelSchedule(
   deps: RecurringDeps,
   key: OrgKey,
   id: string,
-  bodyJson: string,
+  { reason }: RecurringCancel,
   actor: string,
 ): Promise<CancelOutcome> {
-  const { reason } = parseJsonBody(bodyJson, recurringCancel);
   const current = await loadSchedule(deps, key, id);
   let already = false;
   const now = deps.clock.now().toISOString();

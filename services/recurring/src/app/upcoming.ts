@@ -1,7 +1,5 @@
-import { z } from 'zod';
 import { ConflictError, NotFoundError } from '@paymesh/core';
-import { DEFAULT_UPCOMING_CHARGES, recurringCancel, upcomingQuery, type UpcomingCharges } from '@paymesh/contracts';
-import { parseJsonBody } from '@paymesh/grpc';
+import { DEFAULT_UPCOMING_CHARGES, type RecurringCancel, type UpcomingCharges } from '@paymesh/contracts';
 import { addDays, cadenceOf, dayStartsAt } from '../domain/schedule-dates';
 import { PORTAL_VISIBLE } from '../domain/schedule-state';
 import type { OrgKey } from './billing-port';
@@ -61,10 +59,9 @@ function effectiveAt(s: ScheduleDoc): string | null {
 export async function upcomingOf(
   deps: RecurringDeps,
   s: ScheduleDoc,
-  bodyJson: string,
+  count: number,
   previews = false,
 ): Promise<UpcomingCharges> {
-  const { count } = parseJsonBody(bodyJson, upcomingQuery);
   return {
     subscriptionId: s.id,
     name: s.name,
@@ -143,8 +140,7 @@ export async function countPortal(deps: RecurringDeps, k: PortalKey) {
   return { count: await schedules(deps).count(portalFilter(k)) };
 }
 
-export async function listPortal(deps: RecurringDeps, k: PortalKey, bodyJson: string) {
-  const q = parseJsonBody(bodyJson, portalPageQuery);
+export async function listPortal(deps: RecurringDeps, k: PortalKey, q: { page: number; limit: number }) {
   if (!k.email.trim()) return { subscriptions: [], total: 0, page: q.page, limit: q.limit };
   const page = await schedules(deps).find(portalFilter(k), {
     sort: { createdAt: -1 },
@@ -171,12 +167,10 @@ export async function listPortal(deps: RecurringDeps, k: PortalKey, bodyJson: st
   return { subscriptions, total: page.total, page: q.page, limit: q.limit };
 }
 
-export async function portalUpcoming(deps: RecurringDeps, k: PortalKey, id: string, bodyJson: string) {
+export async function portalUpcoming(deps: RecurringDeps, k: PortalKey, id: string, count: number) {
   const s = await buyerSchedule(deps, k, id);
-  return upcomingOf(deps, s, bodyJson, await deps.billing.proformaPreviewsEnabled(k));
+  return upcomingOf(deps, s, count, await deps.billing.proformaPreviewsEnabled(k));
 }
-
-const proformaRequest = z.object({ upcomingId: z.string().min(1).max(100) }).strict();
 
 /**
  * The pro forma PDF preview of the buyer's subscription's first upcoming charge: the invoice its
@@ -187,9 +181,8 @@ export async function portalUpcomingProforma(
   deps: RecurringDeps,
   k: PortalKey,
   id: string,
-  bodyJson: string,
+  upcomingId: string,
 ): Promise<{ pdf: Buffer; filename: string }> {
-  const { upcomingId } = parseJsonBody(bodyJson, proformaRequest);
   const s = await buyerSchedule(deps, k, id);
   if (!(await deps.billing.proformaPreviewsEnabled(k)))
     throw new NotFoundError('pro forma previews are not offered by this organization', { field: 'upcomingId' });
@@ -204,10 +197,9 @@ export async function portalUpcomingProforma(
   });
 }
 
-export async function portalCancel(deps: RecurringDeps, k: PortalKey, id: string, bodyJson: string) {
-  parseJsonBody(bodyJson, recurringCancel);
+export async function portalCancel(deps: RecurringDeps, k: PortalKey, id: string, cancel: RecurringCancel) {
   const s = await buyerSchedule(deps, k, id);
-  const out = await cancelSchedule(deps, k, s.id, bodyJson, `portal:${k.email.trim().toLowerCase()}`);
+  const out = await cancelSchedule(deps, k, s.id, cancel, `portal:${k.email.trim().toLowerCase()}`);
   const at = effectiveAt(out.schedule);
   return {
     subscriptionId: s.id,
@@ -223,7 +215,3 @@ export async function portalCancel(deps: RecurringDeps, k: PortalKey, id: string
         : 'Your subscription is cancelled.',
   };
 }
-
-const portalPageQuery = z
-  .object({ page: z.number().int().min(1).default(1), limit: z.number().int().min(1).max(100).default(20) })
-  .strict();

@@ -1,5 +1,6 @@
 import { recurring } from '@paymesh/proto';
-import { jsonUnary, unary, type GrpcServer } from '@paymesh/grpc';
+import { envelopeServer, unary, type GrpcServer, type JsonEnvelope } from '@paymesh/grpc';
+import { recurringFileRpc, recurringRpc } from '@paymesh/contracts';
 import { ValidationError, isObjectId } from '@paymesh/core';
 import type { RecurringDeps } from '../app/deps';
 import type { OrgKey } from '../app/billing-port';
@@ -26,9 +27,6 @@ import { processDue, processorStatus } from '../app/processor';
 
 const SERVICE_VERSION = '0.1.0';
 
-type Impl = recurring.RecurringServiceServer;
-type Req = recurring.RecurringJsonRequest;
-
 function orgKeyOf(req: { organizationId: string; testMode: boolean }): OrgKey {
   if (!isObjectId(req.organizationId))
     throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
@@ -40,46 +38,57 @@ function idOf(req: { id: string }): string {
   return req.id;
 }
 
-const portalKeyOf = (req: recurring.PortalRecurringRequest): PortalKey => ({ ...orgKeyOf(req), email: req.email });
-const actorOf = (req: Req) => req.actor || 'unknown';
+const actorOf = (req: JsonEnvelope) => req.actor || 'unknown';
 
 export function registerRecurringService(grpc: GrpcServer, deps: RecurringDeps): void {
   const { logger } = deps;
-  const rpc = (name: string, fn: (req: Req) => Promise<unknown>) => jsonUnary<Req>(logger, `recurring/${name}`, fn);
-  const portal = (name: string, fn: (req: recurring.PortalRecurringRequest) => Promise<unknown>) =>
-    jsonUnary<recurring.PortalRecurringRequest>(logger, `recurring/${name}`, fn);
-  const impl: Impl = {
+  const rpc = envelopeServer(logger, 'recurring', recurringRpc, recurringFileRpc);
+  const portalKeyOf = (req: JsonEnvelope): PortalKey => ({ ...orgKeyOf(req), email: req.email ?? '' });
+  const impl: recurring.RecurringServiceServer = {
     describe: unary(logger, 'recurring/Describe', async () => ({ service: 'recurring', version: SERVICE_VERSION })),
-    listSchedules: rpc('ListSchedules', async (req) => listSchedules(deps, orgKeyOf(req), req.bodyJson)),
-    getSchedule: rpc('GetSchedule', async (req) => scheduleView(await loadSchedule(deps, orgKeyOf(req), idOf(req)))),
-    createSchedule: rpc('CreateSchedule', async (req) =>
-      createSchedule(deps, orgKeyOf(req), req.bodyJson, req.actor || null),
+    listSchedules: rpc.json('listSchedules', async (query, req) => listSchedules(deps, orgKeyOf(req), query)),
+    getSchedule: rpc.json('getSchedule', async (_body, req) =>
+      scheduleView(await loadSchedule(deps, orgKeyOf(req), idOf(req))),
     ),
-    updateSchedule: rpc('UpdateSchedule', async (req) => updateSchedule(deps, orgKeyOf(req), idOf(req), req.bodyJson)),
-    pauseSchedule: rpc('PauseSchedule', async (req) => pauseOrResume(deps, orgKeyOf(req), idOf(req), 'pause')),
-    resumeSchedule: rpc('ResumeSchedule', async (req) => pauseOrResume(deps, orgKeyOf(req), idOf(req), 'resume')),
-    cancelSchedule: rpc('CancelSchedule', async (req) =>
-      scheduleView((await cancelSchedule(deps, orgKeyOf(req), idOf(req), req.bodyJson, actorOf(req))).schedule),
+    createSchedule: rpc.json('createSchedule', async (input, req) =>
+      createSchedule(deps, orgKeyOf(req), input, req.actor || null),
     ),
-    generateSchedule: rpc('GenerateSchedule', async (req) => generateNow(deps, orgKeyOf(req), idOf(req), actorOf(req))),
-    upcomingCharges: rpc('UpcomingCharges', async (req) =>
-      upcomingOf(deps, await loadSchedule(deps, orgKeyOf(req), idOf(req)), req.bodyJson),
+    updateSchedule: rpc.json('updateSchedule', async (input, req) =>
+      updateSchedule(deps, orgKeyOf(req), idOf(req), input),
     ),
-    processDue: rpc('ProcessDue', async (req) => processDue(deps, req.bodyJson)),
-    processorStatus: rpc('ProcessorStatus', async () => processorStatus(deps)),
-    countPortalSubscriptions: portal('CountPortalSubscriptions', async (req) => countPortal(deps, portalKeyOf(req))),
-    listPortalSubscriptions: portal('ListPortalSubscriptions', async (req) =>
-      listPortal(deps, portalKeyOf(req), req.bodyJson),
+    pauseSchedule: rpc.json('pauseSchedule', async (_body, req) =>
+      pauseOrResume(deps, orgKeyOf(req), idOf(req), 'pause'),
     ),
-    portalUpcoming: portal('PortalUpcoming', async (req) =>
-      portalUpcoming(deps, portalKeyOf(req), idOf(req), req.bodyJson),
+    resumeSchedule: rpc.json('resumeSchedule', async (_body, req) =>
+      pauseOrResume(deps, orgKeyOf(req), idOf(req), 'resume'),
     ),
-    portalCancel: portal('PortalCancel', async (req) => portalCancel(deps, portalKeyOf(req), idOf(req), req.bodyJson)),
-    portalUpcomingProformaPdf: unary(
-      logger,
-      'recurring/PortalUpcomingProformaPdf',
-      async (req: recurring.PortalRecurringRequest): Promise<recurring.RecurringPdfResponse> =>
-        portalUpcomingProforma(deps, portalKeyOf(req), idOf(req), req.bodyJson),
+    cancelSchedule: rpc.json('cancelSchedule', async (cancel, req) =>
+      scheduleView((await cancelSchedule(deps, orgKeyOf(req), idOf(req), cancel, actorOf(req))).schedule),
+    ),
+    generateSchedule: rpc.json('generateSchedule', async (_body, req) =>
+      generateNow(deps, orgKeyOf(req), idOf(req), actorOf(req)),
+    ),
+    upcomingCharges: rpc.json('upcomingCharges', async ({ count }, req) =>
+      upcomingOf(deps, await loadSchedule(deps, orgKeyOf(req), idOf(req)), count),
+    ),
+    processDue: rpc.json('processDue', async (body) => processDue(deps, body)),
+    processorStatus: rpc.json('processorStatus', async () => processorStatus(deps)),
+    countPortalSubscriptions: rpc.json('countPortalSubscriptions', async (_body, req) =>
+      countPortal(deps, portalKeyOf(req)),
+    ),
+    listPortalSubscriptions: rpc.json('listPortalSubscriptions', async (page, req) =>
+      listPortal(deps, portalKeyOf(req), page),
+    ),
+    portalUpcoming: rpc.json('portalUpcoming', async ({ count }, req) =>
+      portalUpcoming(deps, portalKeyOf(req), idOf(req), count),
+    ),
+    portalCancel: rpc.json('portalCancel', async (cancel, req) =>
+      portalCancel(deps, portalKeyOf(req), idOf(req), cancel),
+    ),
+    portalUpcomingProformaPdf: rpc.file(
+      'portalUpcomingProformaPdf',
+      async ({ upcomingId }, req): Promise<recurring.RecurringPdfResponse> =>
+        portalUpcomingProforma(deps, portalKeyOf(req), idOf(req), upcomingId),
     ),
   };
   grpc.addService(recurring.RecurringServiceService, impl);

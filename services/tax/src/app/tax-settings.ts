@@ -1,8 +1,7 @@
-import { taxSettingsPatch } from '@paymesh/contracts';
+import type { TaxSettingsPatch } from '@paymesh/contracts';
 import { applyTaxPatch, defaultTaxSettings, type TaxSettings } from '../domain/tax-settings';
 import { TAX_SETTINGS } from '../store/collections';
 import { findOrgSettings, updateOrgSettings } from '@paymesh/store';
-import { decodePatch } from '@paymesh/core';
 import type { OrgKey, TaxDeps } from './deps';
 
 /** Effective tax settings and when they were last saved (null: never, defaults apply). */
@@ -20,8 +19,11 @@ export async function getTaxSettings(deps: Pick<TaxDeps, 'store'>, key: OrgKey):
 }
 
 /** Merges a validated patch into the stored settings; an invalid or empty patch writes nothing. */
-export async function updateTaxSettings(deps: TaxDeps, key: OrgKey, patchJson: string): Promise<TaxSettingsState> {
-  const patch = decodePatch(taxSettingsPatch, patchJson);
+export async function updateTaxSettings(
+  deps: TaxDeps,
+  key: OrgKey,
+  patch: TaxSettingsPatch,
+): Promise<TaxSettingsState> {
   if (Object.keys(patch).length === 0) return getTaxSettings(deps, key);
   const doc = await updateOrgSettings<TaxSettings>(
     deps.store,

@@ -1,18 +1,16 @@
 import { ValidationError } from '@paymesh/core';
-import { calculateTaxRequest } from '@paymesh/contracts';
 import type { tax } from '@paymesh/proto';
 import type { TaxDeps } from '../app/deps';
 import { runCalculateTax } from '../app/calculate-tax';
 import { ossFlagCacheOf } from '../app/oss-flag';
-import { bodyOf, jsonUnary, orgKeyOf } from './json';
+import { orgKeyOf, taxEdge } from './json';
 
 /** gRPC handlers of the calculate RPCs. */
 export function calculateHandlers(deps: TaxDeps): Pick<tax.TaxServiceServer, 'calculateTax'> {
   const flags = ossFlagCacheOf(deps);
   return {
-    calculateTax: jsonUnary(deps.logger, 'tax/CalculateTax', async (req) => {
+    calculateTax: taxEdge(deps.logger).json('calculateTax', async (body, req) => {
       const key = orgKeyOf(req);
-      const body = bodyOf(req, calculateTaxRequest);
       // The body names the tenant too (it is kept as the calculation's input); both must agree.
       if (body.organizationId !== key.organizationId || body.mode !== key.mode) {
         throw new ValidationError('organizationId and mode of the body must be those of the request', {

@@ -1,27 +1,16 @@
-import { isObjectId, ValidationError } from '@paymesh/core';
-import { jsonUnary as genericJsonUnary, parseJsonBody } from '@paymesh/grpc';
-import type { Logger } from '@paymesh/core';
-import type { tax } from '@paymesh/proto';
-import type { ZodType, ZodTypeDef } from 'zod';
+import { isObjectId, ValidationError, type Logger } from '@paymesh/core';
+import { taxRpc } from '@paymesh/contracts';
+import { envelopeServer, type EnvelopeServer } from '@paymesh/grpc';
 import type { OrgKey } from '../app/deps';
 
-/** Tenant of a JSON-carrying request; throws a ValidationError for a malformed organization id. */
+/** Tenant of a request; throws a ValidationError for a malformed organization id. */
 export function orgKeyOf(req: { organizationId: string; testMode: boolean }): OrgKey {
   if (!isObjectId(req.organizationId))
     throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
   return { organizationId: req.organizationId, mode: req.testMode ? 'test' : 'live' };
 }
 
-/** Parses `body_json` (empty = `{}`) with a contract schema. */
-export function bodyOf<T>(req: tax.TaxJsonRequest, schema: ZodType<T, ZodTypeDef, unknown>): T {
-  return parseJsonBody(req.bodyJson, schema);
-}
-
-/** A tax JSON-carrying unary handler. */
-export function jsonUnary(
-  logger: Logger,
-  method: string,
-  handler: (req: tax.TaxJsonRequest) => Promise<unknown>,
-): tax.TaxServiceServer['calculateTax'] {
-  return genericJsonUnary(logger, method, handler);
+/** The tax service's envelope RPCs, typed by `taxRpc` of @paymesh/contracts. */
+export function taxEdge(logger: Logger): EnvelopeServer<typeof taxRpc, Record<never, never>> {
+  return envelopeServer(logger, 'tax', taxRpc, {});
 }

@@ -1,4 +1,3 @@
-import { ecbRatesQuery, taxRecordListQuery, taxReportRequest } from '@paymesh/contracts';
 import type { tax } from '@paymesh/proto';
 import type { TaxDeps } from '../app/deps';
 import { getEcbRates } from '../app/get-ecb-rates';
@@ -7,7 +6,7 @@ import { getTaxRecordRebuild } from '../app/get-tax-record-rebuild';
 import { listTaxRecords } from '../app/list-tax-records';
 import { startTaxRecordRebuild } from '../app/start-tax-record-rebuild';
 import { taxReport } from '../app/tax-report';
-import { bodyOf, jsonUnary, orgKeyOf } from './json';
+import { orgKeyOf, taxEdge } from './json';
 
 /** What the handlers need of the rebuild worker: a nudge when a job was queued. */
 export interface RebuildWaker {
@@ -22,24 +21,21 @@ export function ledgerHandlers(
   tax.TaxServiceServer,
   'listTaxRecords' | 'getTaxRecord' | 'startTaxRecordRebuild' | 'getTaxRecordRebuild' | 'taxReport' | 'getEcbRates'
 > {
+  const rpc = taxEdge(deps.logger);
   return {
-    listTaxRecords: jsonUnary(deps.logger, 'tax/ListTaxRecords', async (req) =>
-      listTaxRecords(deps, orgKeyOf(req), bodyOf(req, taxRecordListQuery)),
-    ),
-    getTaxRecord: jsonUnary(deps.logger, 'tax/GetTaxRecord', async (req) => getTaxRecord(deps, orgKeyOf(req), req.id)),
-    startTaxRecordRebuild: jsonUnary(deps.logger, 'tax/StartTaxRecordRebuild', async (req) =>
+    listTaxRecords: rpc.json('listTaxRecords', async (query, req) => listTaxRecords(deps, orgKeyOf(req), query)),
+    getTaxRecord: rpc.json('getTaxRecord', async (_body, req) => getTaxRecord(deps, orgKeyOf(req), req.id)),
+    startTaxRecordRebuild: rpc.json('startTaxRecordRebuild', async (_body, req) =>
       startTaxRecordRebuild(deps, orgKeyOf(req), () => rebuilds.wake()),
     ),
-    getTaxRecordRebuild: jsonUnary(deps.logger, 'tax/GetTaxRecordRebuild', async (req) =>
+    getTaxRecordRebuild: rpc.json('getTaxRecordRebuild', async (_body, req) =>
       getTaxRecordRebuild(deps, orgKeyOf(req), req.id),
     ),
-    taxReport: jsonUnary(deps.logger, 'tax/TaxReport', async (req) =>
-      taxReport(deps, orgKeyOf(req), bodyOf(req, taxReportRequest)),
-    ),
+    taxReport: rpc.json('taxReport', async (request, req) => taxReport(deps, orgKeyOf(req), request)),
     // The same rates for every organization; the caller is still named (and checked) like every call.
-    getEcbRates: jsonUnary(deps.logger, 'tax/GetEcbRates', async (req) => {
+    getEcbRates: rpc.json('getEcbRates', async (query, req) => {
       orgKeyOf(req);
-      return getEcbRates(deps, bodyOf(req, ecbRatesQuery));
+      return getEcbRates(deps, query);
     }),
   };
 }

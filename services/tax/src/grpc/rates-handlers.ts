@@ -1,11 +1,3 @@
-import {
-  taxRateCreate,
-  taxRateListQuery,
-  taxRateUpdate,
-  taxRuleCreate,
-  taxRuleListQuery,
-  taxRuleUpdate,
-} from '@paymesh/contracts';
 import type { tax } from '@paymesh/proto';
 import type { TaxDeps } from '../app/deps';
 import { createTaxRate } from '../app/create-tax-rate';
@@ -21,7 +13,7 @@ import { populateDefaultTaxRules } from '../app/populate-default-tax-rules';
 import { replaceDefaultTaxRates } from '../app/replace-default-tax-rates';
 import { updateTaxRate } from '../app/update-tax-rate';
 import { updateTaxRule } from '../app/update-tax-rule';
-import { bodyOf, jsonUnary, orgKeyOf } from './json';
+import { orgKeyOf, taxEdge } from './json';
 
 /** gRPC handlers of the rates and rules RPCs (bodies and answers: schemas in @paymesh/contracts `tax.ts`). */
 export function ratesHandlers(
@@ -42,35 +34,23 @@ export function ratesHandlers(
   | 'deleteAllTaxRules'
   | 'populateDefaultTaxRules'
 > {
-  const { logger } = deps;
+  const rpc = taxEdge(deps.logger);
   return {
-    listTaxRates: jsonUnary(logger, 'tax/ListTaxRates', (req) =>
-      listTaxRates(deps, orgKeyOf(req), bodyOf(req, taxRateListQuery)),
-    ),
-    getTaxRate: jsonUnary(logger, 'tax/GetTaxRate', (req) => getTaxRate(deps, orgKeyOf(req), req.id)),
-    createTaxRate: jsonUnary(logger, 'tax/CreateTaxRate', (req) =>
-      createTaxRate(deps, orgKeyOf(req), bodyOf(req, taxRateCreate)),
-    ),
-    updateTaxRate: jsonUnary(logger, 'tax/UpdateTaxRate', (req) =>
-      updateTaxRate(deps, orgKeyOf(req), req.id, bodyOf(req, taxRateUpdate)),
-    ),
-    deleteTaxRate: jsonUnary(logger, 'tax/DeleteTaxRate', (req) => deleteTaxRate(deps, orgKeyOf(req), req.id)),
-    deleteAllTaxRates: jsonUnary(logger, 'tax/DeleteAllTaxRates', (req) => deleteAllTaxRates(deps, orgKeyOf(req))),
-    replaceDefaultTaxRates: jsonUnary(logger, 'tax/ReplaceDefaultTaxRates', (req) =>
+    listTaxRates: rpc.json('listTaxRates', async (body, req) => listTaxRates(deps, orgKeyOf(req), body)),
+    getTaxRate: rpc.json('getTaxRate', async (_body, req) => getTaxRate(deps, orgKeyOf(req), req.id)),
+    createTaxRate: rpc.json('createTaxRate', async (body, req) => createTaxRate(deps, orgKeyOf(req), body)),
+    updateTaxRate: rpc.json('updateTaxRate', async (body, req) => updateTaxRate(deps, orgKeyOf(req), req.id, body)),
+    deleteTaxRate: rpc.json('deleteTaxRate', async (_body, req) => deleteTaxRate(deps, orgKeyOf(req), req.id)),
+    deleteAllTaxRates: rpc.json('deleteAllTaxRates', async (_body, req) => deleteAllTaxRates(deps, orgKeyOf(req))),
+    replaceDefaultTaxRates: rpc.json('replaceDefaultTaxRates', async (_body, req) =>
       replaceDefaultTaxRates(deps, orgKeyOf(req)),
     ),
-    listTaxRules: jsonUnary(logger, 'tax/ListTaxRules', (req) =>
-      listTaxRules(deps, orgKeyOf(req), bodyOf(req, taxRuleListQuery)),
-    ),
-    createTaxRule: jsonUnary(logger, 'tax/CreateTaxRule', (req) =>
-      createTaxRule(deps, orgKeyOf(req), bodyOf(req, taxRuleCreate)),
-    ),
-    updateTaxRule: jsonUnary(logger, 'tax/UpdateTaxRule', (req) =>
-      updateTaxRule(deps, orgKeyOf(req), req.id, bodyOf(req, taxRuleUpdate)),
-    ),
-    deleteTaxRule: jsonUnary(logger, 'tax/DeleteTaxRule', (req) => deleteTaxRule(deps, orgKeyOf(req), req.id)),
-    deleteAllTaxRules: jsonUnary(logger, 'tax/DeleteAllTaxRules', (req) => deleteAllTaxRules(deps, orgKeyOf(req))),
-    populateDefaultTaxRules: jsonUnary(logger, 'tax/PopulateDefaultTaxRules', (req) =>
+    listTaxRules: rpc.json('listTaxRules', async (body, req) => listTaxRules(deps, orgKeyOf(req), body)),
+    createTaxRule: rpc.json('createTaxRule', async (body, req) => createTaxRule(deps, orgKeyOf(req), body)),
+    updateTaxRule: rpc.json('updateTaxRule', async (body, req) => updateTaxRule(deps, orgKeyOf(req), req.id, body)),
+    deleteTaxRule: rpc.json('deleteTaxRule', async (_body, req) => deleteTaxRule(deps, orgKeyOf(req), req.id)),
+    deleteAllTaxRules: rpc.json('deleteAllTaxRules', async (_body, req) => deleteAllTaxRules(deps, orgKeyOf(req))),
+    populateDefaultTaxRules: rpc.json('populateDefaultTaxRules', async (_body, req) =>
       populateDefaultTaxRules(deps, orgKeyOf(req)),
     ),
   };

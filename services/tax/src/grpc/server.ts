@@ -1,5 +1,7 @@
 import { tax } from '@paymesh/proto';
 import { unary, type GrpcServer } from '@paymesh/grpc';
+import { decodeJson } from '@paymesh/core';
+import { taxSettingsPatch } from '@paymesh/contracts';
 import type { TaxDeps } from '../app/deps';
 import { orgKeyOf } from './json';
 import { getTaxSettings, updateTaxSettings, type TaxSettingsState } from '../app/tax-settings';
@@ -33,7 +35,7 @@ export function registerTaxService(grpc: GrpcServer, deps: TaxDeps, rebuilds: Re
       settingsMessage(await getTaxSettings(deps, orgKeyOf(req))),
     ),
     updateTaxSettings: unary(logger, 'tax/UpdateTaxSettings', async (req: tax.UpdateTaxSettingsRequest) =>
-      settingsMessage(await updateTaxSettings(deps, orgKeyOf(req), req.patchJson)),
+      settingsMessage(await updateTaxSettings(deps, orgKeyOf(req), decodeJson(taxSettingsPatch, req.patchJson))),
     ),
     getOssThresholdStatus: unary(
       logger,

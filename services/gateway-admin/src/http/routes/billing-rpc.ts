@@ -1,10 +1,11 @@
-import type { billing } from '@paymesh/proto';
-import type { ZodType, ZodTypeDef } from 'zod';
+import { billingFileRpc, billingRpc } from '@paymesh/contracts';
+import { toWire } from '@paymesh/core';
+import { callEnvelope } from '@paymesh/grpc';
+import type { z } from 'zod';
 import type { AdminDeps } from '../../app/deps';
 import type { Principal } from '../../domain/principal';
 import type { FileAnswer, OrgScope } from '../route-table';
-import { rpc } from './common';
-import { callJsonRpc, type JsonCall, type JsonRpcRequest } from './json-rpc';
+import { callJson, type EnvelopeArgs } from './json-rpc';
 
 /** Who acts, as billing's audit trails record it (`api_key:<id>`, `system_key:<id>`, `user:<id>`). */
 export function actorOf(p: Principal): string {
@@ -12,27 +13,16 @@ export function actorOf(p: Principal): string {
   return `${p.kind === 'system_key' ? 'system_key' : 'api_key'}:${p.keyId}`;
 }
 
-type BillingJsonMethod = keyof {
-  [
-    K in keyof billing.BillingServiceClient as billing.BillingServiceClient[K] extends (
-      req: billing.BillingJsonRequest,
-      ...rest: never[]
-    ) => unknown
-      ? K
-      : never
-  ]: true;
-};
+type BillingRpc = typeof billingRpc;
 
-/** Calls one of the billing service's JSON-carrying RPCs (see callJsonRpc); `actor` goes to its audit trails. */
-export function billingJson<T>(
+/** Calls one of billing's JSON RPCs (`billingRpc`); `actor` goes to its audit trails. */
+export function billingJson<K extends keyof BillingRpc & string>(
   deps: AdminDeps,
   org: OrgScope,
-  method: BillingJsonMethod,
-  answer: ZodType<T, ZodTypeDef, unknown>,
-  request: JsonCall = {},
-): Promise<T> {
-  const client = deps.clients.billing;
-  return callJsonRpc(deps, 'billing', client, client[method], org, answer, request);
+  method: K,
+  args: EnvelopeArgs<BillingRpc[K]>,
+): Promise<z.output<BillingRpc[K]['answer']>> {
+  return callJson(deps, 'billing', deps.clients.billing, billingRpc, org, method, args);
 }
 
 type BillingPdfMethod = 'getInvoicePdf' | 'regenerateInvoicePdf' | 'getCreditNotePdf';
@@ -45,21 +35,16 @@ export async function billingPdf(
   id: string,
 ): Promise<FileAnswer> {
   const client = deps.clients.billing;
-  const req: JsonRpcRequest = {
-    organizationId: org.organizationId,
-    testMode: org.mode === 'test',
-    id,
-    bodyJson: '',
-    actor: '',
-    idempotencyKey: '',
-  };
-  const res = await rpc<JsonRpcRequest, billing.BillingPdfResponse>(
-    deps,
-    'billing',
+  const res = await callEnvelope(
     client,
-    client[method] as never,
-    req,
-    deps.clients.documentDeadlineMs,
+    client[method],
+    billingFileRpc[method],
+    toWire(org),
+    { id },
+    {
+      deadlineMs: deps.clients.documentDeadlineMs,
+      target: 'billing',
+    },
   );
   return {
     bytes: Buffer.from(res.pdf),

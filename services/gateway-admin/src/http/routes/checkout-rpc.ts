@@ -1,28 +1,17 @@
-import type { checkoutPayments } from '@paymesh/proto';
-import type { ZodType, ZodTypeDef } from 'zod';
+import { checkoutRpc } from '@paymesh/contracts';
+import type { z } from 'zod';
 import type { AdminDeps } from '../../app/deps';
 import type { OrgScope } from '../route-table';
-import { callJsonRpc, type JsonCall } from './json-rpc';
+import { callJson, type EnvelopeArgs } from './json-rpc';
 
-type CheckoutJsonMethod = keyof {
-  [
-    K in keyof checkoutPayments.CheckoutPaymentsServiceClient as checkoutPayments.CheckoutPaymentsServiceClient[K] extends (
-      req: checkoutPayments.CheckoutJsonRequest,
-      ...rest: never[]
-    ) => unknown
-      ? K
-      : never
-  ]: true;
-};
+type CheckoutRpc = typeof checkoutRpc;
 
-/** Calls one of the checkout service's JSON-carrying RPCs (customer holds, risk settings; see callJsonRpc). */
-export function checkoutJson<T>(
+/** Calls one of the checkout service's JSON RPCs (`checkoutRpc`: customer holds, risk settings, dashboard). */
+export function checkoutJson<K extends keyof CheckoutRpc & string>(
   deps: AdminDeps,
   org: OrgScope,
-  method: CheckoutJsonMethod,
-  answer: ZodType<T, ZodTypeDef, unknown>,
-  request: JsonCall = {},
-): Promise<T> {
-  const client = deps.clients.checkoutPayments;
-  return callJsonRpc(deps, 'checkout', client, client[method], org, answer, request);
+  method: K,
+  args: EnvelopeArgs<CheckoutRpc[K]>,
+): Promise<z.output<CheckoutRpc[K]['answer']>> {
+  return callJson(deps, 'checkout', deps.clients.checkoutPayments, checkoutRpc, org, method, args);
 }

@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  clientCreate,
-  clientDeleted,
-  idempotencyKey,
-  clientHistoryPage as historyAnswer,
-  clientPage as pageAnswer,
-  clientRecord,
-  clientUpdate,
-} from '@paymesh/contracts';
+import { clientCreate, idempotencyKey, clientUpdate } from '@paymesh/contracts';
 import type { Principal } from '../../domain/principal';
 import { client, clientHistoryPage, clientPage } from '../responses/clients';
 import { resource } from '../route-table';
@@ -46,7 +38,7 @@ export const clientRoutes = [
     summary: 'List clients, newest first (page, limit: default 20, at most 100)',
     query: pageQuery(20),
     async handler({ deps, org, principal, query }) {
-      return billingJson(deps, org, 'listClients', pageAnswer, {
+      return billingJson(deps, org, 'listClients', {
         body: { ...query, includeTaxInfo: includeTaxInfo(principal) },
       });
     },
@@ -60,7 +52,7 @@ export const clientRoutes = [
     summary: 'Full-text search over name and e-mail words (any word; more matched words rank first) and exact tax IDs',
     query: searchQuery,
     async handler({ deps, org, principal, query }) {
-      return billingJson(deps, org, 'searchClients', pageAnswer, {
+      return billingJson(deps, org, 'searchClients', {
         body: { ...query, includeTaxInfo: includeTaxInfo(principal) },
       });
     },
@@ -73,7 +65,7 @@ export const clientRoutes = [
     summary: 'Get a client',
     params: idParams,
     async handler({ deps, org, principal, params }) {
-      return billingJson(deps, org, 'getClient', clientRecord, {
+      return billingJson(deps, org, 'getClient', {
         id: params.id,
         body: { includeTaxInfo: includeTaxInfo(principal) },
       });
@@ -91,7 +83,7 @@ export const clientRoutes = [
     headers: createHeaders,
     async handler({ deps, org, principal, body, req }) {
       const key = (req.headers as z.infer<typeof createHeaders>)['idempotency-key'];
-      return billingJson(deps, org, 'createClient', clientRecord, {
+      return billingJson(deps, org, 'createClient', {
         body: {
           client: body,
           includeTaxInfo: includeTaxInfo(principal),
@@ -112,7 +104,7 @@ export const clientRoutes = [
     params: idParams,
     body: updateBody,
     async handler({ deps, org, principal, params, body }) {
-      return billingJson(deps, org, 'updateClient', clientRecord, {
+      return billingJson(deps, org, 'updateClient', {
         id: params.id,
         body: { client: body, includeTaxInfo: includeTaxInfo(principal) },
         actor: actorOf(principal),
@@ -127,7 +119,7 @@ export const clientRoutes = [
     summary: 'Delete a client (invoices keep their buyer snapshot; the history stays readable)',
     params: idParams,
     async handler({ deps, org, principal, params }) {
-      await billingJson(deps, org, 'deleteClient', clientDeleted, { id: params.id, actor: actorOf(principal) });
+      await billingJson(deps, org, 'deleteClient', { id: params.id, actor: actorOf(principal) });
       return undefined;
     },
   }),
@@ -141,7 +133,7 @@ export const clientRoutes = [
     params: idParams,
     query: pageQuery(20),
     async handler({ deps, org, params, query }) {
-      return billingJson(deps, org, 'getClientHistory', historyAnswer, { id: params.id, body: query });
+      return billingJson(deps, org, 'getClientHistory', { id: params.id, body: query });
     },
   }),
 ];

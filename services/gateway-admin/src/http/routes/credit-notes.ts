@@ -28,7 +28,7 @@ export const creditNoteRoutes = [
     summary: 'List credit notes, newest first (invoiceId, startDate/endDate of the issue date, page, limit)',
     query: listQuery,
     async handler({ deps, org, query }) {
-      return billingJson(deps, org, 'listCreditNotes', creditNotePageResponse, { body: query });
+      return billingJson(deps, org, 'listCreditNotes', { body: query });
     },
   }),
   creditNotes({
@@ -39,7 +39,7 @@ export const creditNoteRoutes = [
     summary: 'Get a credit note',
     params: idParams,
     async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'getCreditNote', creditNoteResponse, { id: params.id });
+      return billingJson(deps, org, 'getCreditNote', { id: params.id });
     },
   }),
 ];

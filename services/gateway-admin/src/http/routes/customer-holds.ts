@@ -28,7 +28,7 @@ export const customerHoldRoutes = [
       'List customer risk holds, newest first (status active|lifted, email, clientId, transactionId, page, limit)',
     query: customerHoldListQuery,
     async handler({ deps, org, query }) {
-      return checkoutJson(deps, org, 'listCustomerHolds', customerHoldPage, { body: query });
+      return checkoutJson(deps, org, 'listCustomerHolds', { body: query });
     },
   }),
   holds({
@@ -39,7 +39,7 @@ export const customerHoldRoutes = [
     summary: 'Get a customer risk hold',
     params: idParams,
     async handler({ deps, org, params }) {
-      return checkoutJson(deps, org, 'getCustomerHold', customerHoldView, { id: params.id });
+      return checkoutJson(deps, org, 'getCustomerHold', { id: params.id });
     },
   }),
   holds({
@@ -55,7 +55,7 @@ export const customerHoldRoutes = [
     params: idParams,
     body: liftCustomerHoldBody,
     async handler({ deps, org, params, body, principal }) {
-      return checkoutJson(deps, org, 'liftCustomerHold', customerHoldView, {
+      return checkoutJson(deps, org, 'liftCustomerHold', {
         id: params.id,
         body,
         actor: actorOf(principal),
@@ -78,7 +78,7 @@ export const riskSettingsRoutes = [
     summary:
       'Customer risk hold policy: what a lost or accepted dispute does to the buyer (defaults until first saved: block)',
     async handler({ deps, org }) {
-      return checkoutJson(deps, org, 'getRiskSettings', riskSettingsView);
+      return checkoutJson(deps, org, 'getRiskSettings', {});
     },
   }),
   route({
@@ -95,7 +95,7 @@ export const riskSettingsRoutes = [
       'Update the customer risk hold policy (partial; safeProviderTypes replaced whole; applies to holds created afterwards)',
     body: riskSettingsPatch,
     async handler({ deps, org, body }) {
-      return checkoutJson(deps, org, 'updateRiskSettings', riskSettingsView, { body });
+      return checkoutJson(deps, org, 'updateRiskSettings', { body });
     },
   }),
 ];

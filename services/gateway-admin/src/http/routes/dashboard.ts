@@ -18,7 +18,7 @@ export const dashboardRoutes = [
       'Dashboard of the transactions created in a period (startDate+endDate or period, default last_30_days; timezone; currency; siteId): gross volume, net revenue, counts by status, failure ratio, top providers, recent transactions',
     query: dashboardQuery,
     async handler({ deps, org, query }) {
-      return checkoutJson(deps, org, 'getDashboard', dashboardView, { body: query });
+      return checkoutJson(deps, org, 'getDashboard', { body: query });
     },
   }),
 ];

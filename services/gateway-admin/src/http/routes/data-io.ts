@@ -8,13 +8,14 @@ import {
   DATA_IMPORT_ENTITIES,
   DATA_IMPORT_MAX_BYTES,
   DATA_IMPORT_MAX_ROWS,
+  billingStreamRpc,
   dataExportRequest,
   dataImportReport,
-  dataTemplate,
   type DataImportEntity,
   type DataImportReport,
+  type RpcInput,
 } from '@paymesh/contracts';
-import { callClientStream, callServerStream } from '@paymesh/grpc';
+import { callClientStream, callServerStream, envelopeOf } from '@paymesh/grpc';
 import type { billing } from '@paymesh/proto';
 import type { AdminDeps } from '../../app/deps';
 import type { Principal } from '../../domain/principal';
@@ -58,26 +59,16 @@ async function pass(
 ): Promise<DataImportReport> {
   const client = deps.clients.billing;
   function* messages(): Generator<billing.DataImportChunk> {
-    const header: billing.BillingJsonRequest = {
-      ...toWire(org),
-      id: '',
-      bodyJson: JSON.stringify({ entityType, dryRun, digest }),
-      actor: actorOf(principal),
-      idempotencyKey: '',
-    };
+    const body: RpcInput<typeof billingStreamRpc, 'importData'> = { entityType, dryRun, digest };
+    const header = envelopeOf(toWire(org), { actor: actorOf(principal) }, body);
     yield { header, data: Buffer.alloc(0) };
     for (let at = 0; at < file.length; at += UPLOAD_CHUNK_BYTES)
       yield { header: undefined, data: file.subarray(at, at + UPLOAD_CHUNK_BYTES) };
   }
-  const res = await callClientStream<billing.DataImportChunk, billing.BillingJsonResponse>(
-    client,
-    client.importData.bind(client) as never,
-    messages(),
-    {
-      deadlineMs: IMPORT_DEADLINE_MS,
-      target: 'billing',
-    },
-  );
+  const res = await callClientStream(client, client.importData, messages(), {
+    deadlineMs: IMPORT_DEADLINE_MS,
+    target: 'billing',
+  });
   return dataImportReport.parse(JSON.parse(res.json));
 }
 
@@ -101,24 +92,12 @@ function rejected(report: DataImportReport): ErrorAnswer {
 }
 
 /** Bytes out of billing's export stream, the first chunk read before the answer starts (so a refused export is a 4xx, not a cut file). */
-async function exportStream(deps: AdminDeps, org: OrgScope, body: unknown) {
+async function exportStream(deps: AdminDeps, org: OrgScope, body: RpcInput<typeof billingStreamRpc, 'exportData'>) {
   const client = deps.clients.billing;
-  const req: billing.BillingJsonRequest = {
-    ...toWire(org),
-    id: '',
-    bodyJson: JSON.stringify(body),
-    actor: '',
-    idempotencyKey: '',
-  };
-  const messages = callServerStream<billing.BillingJsonRequest, billing.DataExportChunk>(
-    client,
-    client.exportData.bind(client) as never,
-    req,
-    {
-      deadlineMs: EXPORT_DEADLINE_MS,
-      target: 'billing',
-    },
-  );
+  const messages = callServerStream(client, client.exportData, envelopeOf(toWire(org), {}, body), {
+    deadlineMs: EXPORT_DEADLINE_MS,
+    target: 'billing',
+  });
   const first = await new Promise<billing.DataExportChunk | null>((resolve, reject) => {
     const onError = (err: Error) => reject(err);
     messages.once('error', onError);
@@ -156,7 +135,7 @@ export const dataIoRoutes = [
       'CSV template of an import: the header row (column names are the fields of the create route) and one example row',
     params: templateParams,
     async handler({ deps, org, params }) {
-      const t = await billingJson(deps, org, 'dataImportTemplate', dataTemplate, {
+      const t = await billingJson(deps, org, 'dataImportTemplate', {
         body: { entityType: params.entityType },
       });
       return { bytes: Buffer.from(t.csv, 'utf8'), filename: t.filename };

@@ -24,7 +24,7 @@ export const documentEmailRoutes = [
     params: idParams,
     body: documentEmailRequest,
     async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'sendInvoiceEmail', documentEmailResponse, {
+      return billingJson(deps, org, 'sendInvoiceEmail', {
         id: params.id,
         body,
         actor: actorOf(principal),
@@ -44,7 +44,7 @@ export const documentEmailRoutes = [
     params: idParams,
     body: documentEmailRequest,
     async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'sendCreditNoteEmail', documentEmailResponse, {
+      return billingJson(deps, org, 'sendCreditNoteEmail', {
         id: params.id,
         body,
         actor: actorOf(principal),

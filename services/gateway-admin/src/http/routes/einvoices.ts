@@ -1,13 +1,11 @@
 import { toWire } from '@paymesh/core';
 import { z } from 'zod';
-import { EINVOICE_FORMATS, einvoiceReportList, type EInvoiceFormat } from '@paymesh/contracts';
-import { call } from '@paymesh/grpc';
-import type { billing } from '@paymesh/proto';
+import { billingFileRpc, EINVOICE_FORMATS, einvoiceReportList, type EInvoiceFormat } from '@paymesh/contracts';
+import { callEnvelope } from '@paymesh/grpc';
 import type { AdminDeps } from '../../app/deps';
 import { fileAnswer, resource, type FileAnswer, type FileResponse, type OrgScope } from '../route-table';
 import { idParams } from './common';
 import { billingJson } from './billing-rpc';
-import type { JsonRpcRequest } from './json-rpc';
 
 /** The e-invoice XML (UTF-8), validated before it is answered. */
 const XML: FileResponse = { contentType: 'application/xml' };
@@ -29,19 +27,19 @@ async function einvoiceFile(
   body: { format: EInvoiceFormat; output: 'xml' | 'pdf' },
 ): Promise<FileAnswer> {
   const client = deps.clients.billing;
-  const req: JsonRpcRequest = {
-    ...toWire(org),
-    id,
-    bodyJson: JSON.stringify(body),
-    actor: '',
-    idempotencyKey: '',
-  };
   const deadlineMs =
     body.output === 'pdf' ? Math.max(deps.clients.deadlineMs, PDF_DEADLINE_MS) : deps.clients.deadlineMs;
-  const res = await call<JsonRpcRequest, billing.BillingFileResponse>(client, client[method] as never, req, {
-    deadlineMs,
-    target: 'billing',
-  });
+  const res = await callEnvelope(
+    client,
+    client[method],
+    billingFileRpc[method],
+    toWire(org),
+    { id, body },
+    {
+      deadlineMs,
+      target: 'billing',
+    },
+  );
   return { bytes: Buffer.from(res.content), filename: res.fileName };
 }
 
@@ -103,7 +101,7 @@ export const einvoiceRoutes = [
     summary: 'Validation reports of the e-invoices generated for an invoice, the latest per format',
     params: idParams,
     async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'listEInvoiceReports', einvoiceReportList, {
+      return billingJson(deps, org, 'listEInvoiceReports', {
         id: params.id,
         body: { documentKind: 'invoice' },
       });
@@ -132,7 +130,7 @@ export const einvoiceRoutes = [
     summary: 'Validation reports of the e-invoices generated for a credit note, the latest per format',
     params: idParams,
     async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'listEInvoiceReports', einvoiceReportList, {
+      return billingJson(deps, org, 'listEInvoiceReports', {
         id: params.id,
         body: { documentKind: 'credit_note' },
       });

@@ -46,7 +46,7 @@ export const invoicePaymentLinkRoutes = [
     params: idParams,
     body: paymentCheckoutBody,
     async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'createInvoicePaymentCheckout', invoicePaymentCheckout, {
+      return billingJson(deps, org, 'createInvoicePaymentCheckout', {
         id: params.id,
         body,
         actor: actorOf(principal),

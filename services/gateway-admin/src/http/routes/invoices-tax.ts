@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { ValidationError } from '@paymesh/core';
 import { currencyCode, objectId, text } from '@paymesh/http';
 import {
   countryCode,
   servicePeriod,
   TAX_ITEM_TYPES,
-  taxCalculation,
   taxCategory,
   taxPercent,
   taxPreview,
@@ -15,9 +15,6 @@ import {
 import { resource } from '../route-table';
 import { billingJson } from './billing-rpc';
 import { taxJson } from './tax-rpc';
-
-/** What billing's draft preview answers (its totals are the preview's too). */
-const draftPreview = z.object({ taxCalculation });
 
 /** Longest line name the engine keeps; longer descriptions are cut for the preview's lines. */
 const LINE_NAME_MAX = 200;
@@ -125,17 +122,18 @@ export const invoiceTaxRoutes = [
     async handler({ deps, org, body }) {
       if (body.buyer)
         return taxPreviewOf(
-          await taxJson(deps, org, 'calculateTax', taxCalculation, {
+          await taxJson(deps, org, 'calculateTax', {
             body: requestOf(org, { ...body, buyer: body.buyer }),
           }),
         );
       // The draft's payload: billing taxes it for its client exactly as creating the draft would.
       const { siteId, clientId, currency, items, servicePeriod, dueDate, paymentTermsDays } = body;
+      // The schema's refinement asks for clientId when no buyer is given.
+      if (clientId === undefined)
+        throw new ValidationError("clientId: give clientId (the draft's client) or buyer", { field: 'clientId' });
       const issueDate = body.issueDate ?? body.date;
       const draft = { siteId, clientId, currency, items, issueDate, dueDate, paymentTermsDays, servicePeriod };
-      return taxPreviewOf(
-        (await billingJson(deps, org, 'previewInvoiceTax', draftPreview, { body: draft })).taxCalculation,
-      );
+      return taxPreviewOf((await billingJson(deps, org, 'previewInvoiceTax', { body: draft })).taxCalculation);
     },
   }),
 ];

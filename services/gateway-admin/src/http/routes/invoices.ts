@@ -49,7 +49,7 @@ export const invoiceRoutes = [
     query: listQuery,
     async handler({ deps, org, query }) {
       const { paid, ...rest } = query;
-      return billingJson(deps, org, 'listInvoices', invoicePageResponse, {
+      return billingJson(deps, org, 'listInvoices', {
         body: { ...rest, ...(paid ? { paid: paid === 'true' } : {}) },
       });
     },
@@ -63,7 +63,7 @@ export const invoiceRoutes = [
       'Get an invoice: draft with its pro forma label and tax preview, or issued with its frozen snapshot and corrections',
     params: idParams,
     async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'getInvoice', invoiceResponse, { id: params.id });
+      return billingJson(deps, org, 'getInvoice', { id: params.id });
     },
   }),
   invoices({
@@ -75,7 +75,7 @@ export const invoiceRoutes = [
     summary: 'Create a draft invoice; the tax engine taxes its items for the client (tax point: issueDate or today)',
     body: invoiceCreate,
     async handler({ deps, org, body }) {
-      return billingJson(deps, org, 'createInvoice', invoiceResponse, { body });
+      return billingJson(deps, org, 'createInvoice', { body });
     },
   }),
   invoices({
@@ -89,7 +89,7 @@ export const invoiceRoutes = [
     params: z.object({ transactionId: objectId('transactionId') }),
     body: invoiceFromTransaction,
     async handler({ deps, org, params, body }) {
-      return billingJson(deps, org, 'createInvoiceFromTransaction', invoiceResponse, {
+      return billingJson(deps, org, 'createInvoiceFromTransaction', {
         id: params.transactionId,
         body,
       });
@@ -106,7 +106,7 @@ export const invoiceRoutes = [
     params: idParams,
     body: invoiceLinkTransaction,
     async handler({ deps, org, params, body }) {
-      return billingJson(deps, org, 'linkInvoiceTransaction', invoiceResponse, { id: params.id, body });
+      return billingJson(deps, org, 'linkInvoiceTransaction', { id: params.id, body });
     },
   }),
   invoices({
@@ -119,7 +119,7 @@ export const invoiceRoutes = [
     params: idParams,
     body: invoiceUpdate,
     async handler({ deps, org, params, body }) {
-      return billingJson(deps, org, 'updateInvoice', invoiceResponse, { id: params.id, body });
+      return billingJson(deps, org, 'updateInvoice', { id: params.id, body });
     },
   }),
   invoices({
@@ -131,7 +131,7 @@ export const invoiceRoutes = [
     params: idParams,
     body: invoiceNotesUpdate,
     async handler({ deps, org, params, body }) {
-      return billingJson(deps, org, 'updateInvoiceNotes', invoiceResponse, { id: params.id, body });
+      return billingJson(deps, org, 'updateInvoiceNotes', { id: params.id, body });
     },
   }),
   invoices({
@@ -143,7 +143,7 @@ export const invoiceRoutes = [
     summary: 'Delete a draft invoice (issued invoices: 409 INVOICE_NOT_DRAFT; void them instead)',
     params: idParams,
     async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'deleteInvoice', invoiceDeletedResponse, { id: params.id });
+      return billingJson(deps, org, 'deleteInvoice', { id: params.id });
     },
   }),
   invoices({
@@ -159,7 +159,7 @@ export const invoiceRoutes = [
     params: idParams,
     body: noBody,
     async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'issueInvoice', invoiceResponse, { id: params.id });
+      return billingJson(deps, org, 'issueInvoice', { id: params.id });
     },
   }),
   invoices({
@@ -176,7 +176,7 @@ export const invoiceRoutes = [
     params: idParams,
     body: invoiceVoid,
     async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'voidInvoice', invoiceResponse, { id: params.id, body, actor: actorOf(principal) });
+      return billingJson(deps, org, 'voidInvoice', { id: params.id, body, actor: actorOf(principal) });
     },
   }),
   invoices({
@@ -192,7 +192,7 @@ export const invoiceRoutes = [
     params: idParams,
     body: invoiceCorrection,
     async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'correctInvoice', invoiceResponse, {
+      return billingJson(deps, org, 'correctInvoice', {
         id: params.id,
         body,
         actor: actorOf(principal),

@@ -12,7 +12,10 @@ import { email } from '@paymesh/http';
 import { magicLinkRefusal, magicLinkTtlMinutes, type MagicLinkRefusal } from '../../domain/portal-link';
 import { portalMagicLink } from '../responses/organization';
 import { route } from '../route-table';
+import { recurringRpc } from '@paymesh/contracts';
 import { rpc } from './common';
+import { billingJson } from './billing-rpc';
+import { callJson } from './json-rpc';
 
 const magicLinkBody = z
   .object({
@@ -53,12 +56,6 @@ const REFUSALS: Readonly<Record<MagicLinkRefusal, () => DomainError>> = {
     ),
 };
 
-/** How many subscriptions the recurring service shows the buyer. */
-async function subscriptionCount(load: () => Promise<{ json: string }>): Promise<number> {
-  const n = (JSON.parse((await load()).json) as { count?: unknown }).count;
-  return typeof n === 'number' && n > 0 ? n : 0;
-}
-
 export const portalLinkRoutes = [
   route({
     method: 'POST',
@@ -93,18 +90,11 @@ export const portalLinkRoutes = [
       const orgSwitches = { organizationPortal: settings.enabled, organizationMagicLinks: settings.magicLinksEnabled };
       const beforeCount = magicLinkRefusal({ systemPortal, systemMagicLinks, ...orgSwitches, visibleItems: 1 });
       if (beforeCount) throw REFUSALS[beforeCount]();
-      const r = deps.clients.recurring;
       const [documents, subscriptions] = await Promise.all([
-        rpc(deps, 'billing', b, b.countPortalDocuments, {
-          ...tenant,
-          id: '',
-          bodyJson: JSON.stringify({ email: buyer }),
-          actor: '',
-          idempotencyKey: '',
-        }).then((res) => (JSON.parse(res.json) as { count: number }).count),
-        subscriptionCount(() =>
-          rpc(deps, 'recurring', r, r.countPortalSubscriptions, { ...tenant, email: buyer, id: '', bodyJson: '' }),
-        ),
+        billingJson(deps, org, 'countPortalDocuments', { email: buyer }).then((a) => a.count),
+        callJson(deps, 'recurring', deps.clients.recurring, recurringRpc, org, 'countPortalSubscriptions', {
+          email: buyer,
+        }).then((a) => Math.max(a.count, 0)),
       ]);
       const refusal = magicLinkRefusal({
         systemPortal,

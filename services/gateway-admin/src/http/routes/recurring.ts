@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { objectId, pageNumber } from '@paymesh/http';
-import type { recurring } from '@paymesh/proto';
-import type { ZodType, ZodTypeDef } from 'zod';
 import {
   DEFAULT_UPCOMING_CHARGES,
   MAX_UPCOMING_CHARGES,
   RECURRING_STATUSES,
+  recurringRpc,
   recurringProcessBody,
   recurringScheduleCreate,
   recurringScheduleUpdate,
@@ -23,29 +22,18 @@ import {
 import { resource, route, type OrgScope } from '../route-table';
 import { idParams } from './common';
 import { actorOf } from './billing-rpc';
-import { callJsonRpc, type JsonCall } from './json-rpc';
+import { callJson, type EnvelopeArgs } from './json-rpc';
 
-type RecurringJsonMethod = keyof {
-  [
-    K in keyof recurring.RecurringServiceClient as recurring.RecurringServiceClient[K] extends (
-      req: recurring.RecurringJsonRequest,
-      ...rest: never[]
-    ) => unknown
-      ? K
-      : never
-  ]: true;
-};
+type RecurringRpc = typeof recurringRpc;
 
-/** Calls one of the recurring service's JSON-carrying RPCs (see callJsonRpc). */
-function recurringJson<T>(
+/** Calls one of the recurring service's JSON RPCs (`recurringRpc`). */
+function recurringJson<K extends keyof RecurringRpc & string>(
   deps: AdminDeps,
   org: OrgScope,
-  method: RecurringJsonMethod,
-  answer: ZodType<T, ZodTypeDef, unknown>,
-  request: JsonCall = {},
-): Promise<T> {
-  const client = deps.clients.recurring;
-  return callJsonRpc(deps, 'recurring', client, client[method], org, answer, request);
+  method: K,
+  args: EnvelopeArgs<RecurringRpc[K]>,
+): Promise<z.output<RecurringRpc[K]['answer']>> {
+  return callJson(deps, 'recurring', deps.clients.recurring, recurringRpc, org, method, args);
 }
 
 /** System routes act across organizations: the tenant fields of the request are unused. */
@@ -80,7 +68,7 @@ export const recurringRoutes = [
     summary: 'List recurring schedules, newest first (status, clientId, page, limit)',
     query: listQuery,
     async handler({ deps, org, query }) {
-      return recurringJson(deps, org, 'listSchedules', recurringSchedulePageResponse, { body: query });
+      return recurringJson(deps, org, 'listSchedules', { body: query });
     },
   }),
   schedules({
@@ -92,7 +80,7 @@ export const recurringRoutes = [
       'Create a recurring schedule: startDate, interval, the invoice template (the POST /invoices draft payload); nextRunDate is derived',
     body: recurringScheduleCreate,
     async handler({ deps, org, body, principal }) {
-      return recurringJson(deps, org, 'createSchedule', recurringScheduleResponse, { body, actor: actorOf(principal) });
+      return recurringJson(deps, org, 'createSchedule', { body, actor: actorOf(principal) });
     },
   }),
   schedules({
@@ -103,7 +91,7 @@ export const recurringRoutes = [
     summary: 'Get a recurring schedule',
     params: idParams,
     async handler({ deps, org, params }) {
-      return recurringJson(deps, org, 'getSchedule', recurringScheduleResponse, { id: params.id });
+      return recurringJson(deps, org, 'getSchedule', { id: params.id });
     },
   }),
   schedules({
@@ -117,7 +105,7 @@ export const recurringRoutes = [
     params: idParams,
     body: recurringScheduleUpdate,
     async handler({ deps, org, params, body, principal }) {
-      return recurringJson(deps, org, 'updateSchedule', recurringScheduleResponse, {
+      return recurringJson(deps, org, 'updateSchedule', {
         id: params.id,
         body,
         actor: actorOf(principal),
@@ -136,7 +124,7 @@ export const recurringRoutes = [
     params: idParams,
     body: noBody,
     async handler({ deps, org, params, principal }) {
-      return recurringJson(deps, org, 'pauseSchedule', recurringScheduleResponse, {
+      return recurringJson(deps, org, 'pauseSchedule', {
         id: params.id,
         actor: actorOf(principal),
       });
@@ -154,7 +142,7 @@ export const recurringRoutes = [
     params: idParams,
     body: noBody,
     async handler({ deps, org, params, principal }) {
-      return recurringJson(deps, org, 'resumeSchedule', recurringScheduleResponse, {
+      return recurringJson(deps, org, 'resumeSchedule', {
         id: params.id,
         actor: actorOf(principal),
       });
@@ -173,7 +161,7 @@ export const recurringRoutes = [
     params: idParams,
     body: cancelBody,
     async handler({ deps, org, params, body, principal }) {
-      return recurringJson(deps, org, 'cancelSchedule', recurringScheduleResponse, {
+      return recurringJson(deps, org, 'cancelSchedule', {
         id: params.id,
         body,
         actor: actorOf(principal),
@@ -192,7 +180,7 @@ export const recurringRoutes = [
     params: idParams,
     body: noBody,
     async handler({ deps, org, params, principal }) {
-      return recurringJson(deps, org, 'generateSchedule', recurringGenerateResponse, {
+      return recurringJson(deps, org, 'generateSchedule', {
         id: params.id,
         actor: actorOf(principal),
       });
@@ -209,7 +197,7 @@ export const recurringRoutes = [
     params: idParams,
     query: upcomingQuery,
     async handler({ deps, org, params, query }) {
-      return recurringJson(deps, org, 'upcomingCharges', recurringUpcomingResponse, { id: params.id, body: query });
+      return recurringJson(deps, org, 'upcomingCharges', { id: params.id, body: query });
     },
   }),
   route({
@@ -226,7 +214,7 @@ export const recurringRoutes = [
       'Generate the invoices of every due cycle (exactly once each) and finalize due cancellations, across organizations',
     body: recurringProcessBody,
     async handler({ deps, body }) {
-      return recurringJson(deps, ALL_ORGANIZATIONS, 'processDue', recurringProcessResponse, {
+      return recurringJson(deps, ALL_ORGANIZATIONS, 'processDue', {
         body,
         deadlineMs: 300_000,
       });
@@ -244,7 +232,7 @@ export const recurringRoutes = [
     summary:
       'Recurring processor status: due schedules and cancellations now, open claims, schedules by state, last runs',
     async handler({ deps }) {
-      return recurringJson(deps, ALL_ORGANIZATIONS, 'processorStatus', recurringStatusResponse);
+      return recurringJson(deps, ALL_ORGANIZATIONS, 'processorStatus', {});
     },
   }),
 ];

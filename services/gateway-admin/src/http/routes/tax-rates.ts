@@ -1,14 +1,5 @@
 import { z } from 'zod';
-import {
-  RATE_TYPES,
-  replaceDefaultTaxRatesResult,
-  taxDate,
-  taxDeletedCount,
-  taxRateCode,
-  taxRateRecord,
-  taxRatePage as taxRatePageAnswer,
-  taxRecordDeleted,
-} from '@paymesh/contracts';
+import { RATE_TYPES, taxDate, taxRateCode } from '@paymesh/contracts';
 import { countryCode, pageNumber } from '@paymesh/http';
 import { taxDeleted, taxRate, taxRatePage, taxRatesReplaced } from '../responses/tax';
 import { resource } from '../route-table';
@@ -48,7 +39,7 @@ export const taxRateRoutes = [
     query: listQuery,
     async handler({ deps, org, query }) {
       const { managed, ...rest } = query;
-      return taxJson(deps, org, 'listTaxRates', taxRatePageAnswer, {
+      return taxJson(deps, org, 'listTaxRates', {
         body: { ...rest, ...(managed ? { managed: managed === 'true' } : {}) },
       });
     },
@@ -62,7 +53,7 @@ export const taxRateRoutes = [
     summary: 'Get a tax rate',
     params: idParams,
     async handler({ deps, org, params }) {
-      return taxJson(deps, org, 'getTaxRate', taxRateRecord, { id: params.id });
+      return taxJson(deps, org, 'getTaxRate', { id: params.id });
     },
   }),
   rates({
@@ -75,7 +66,7 @@ export const taxRateRoutes = [
       'Create a custom tax rate (409 when its code and validFrom exist, or its period overlaps another rate of the code)',
     body: taxRateCreateBody,
     async handler({ deps, org, body }) {
-      return taxJson(deps, org, 'createTaxRate', taxRateRecord, { body });
+      return taxJson(deps, org, 'createTaxRate', { body });
     },
   }),
   rates({
@@ -89,7 +80,7 @@ export const taxRateRoutes = [
     params: idParams,
     body: taxRateUpdateBody,
     async handler({ deps, org, params, body }) {
-      return taxJson(deps, org, 'updateTaxRate', taxRateRecord, { id: params.id, body });
+      return taxJson(deps, org, 'updateTaxRate', { id: params.id, body });
     },
   }),
   rates({
@@ -100,7 +91,7 @@ export const taxRateRoutes = [
     summary: 'Delete a tax rate (a managed default comes back with replace-defaults)',
     params: idParams,
     async handler({ deps, org, params }) {
-      await taxJson(deps, org, 'deleteTaxRate', taxRecordDeleted, { id: params.id });
+      await taxJson(deps, org, 'deleteTaxRate', { id: params.id });
       return undefined;
     },
   }),
@@ -113,7 +104,7 @@ export const taxRateRoutes = [
       'DESTRUCTIVE: delete every tax rate of the organization, managed and custom; calculations find no rate until replace-defaults or new rates',
     query: noParameters,
     async handler({ deps, org }) {
-      return taxJson(deps, org, 'deleteAllTaxRates', taxDeletedCount);
+      return taxJson(deps, org, 'deleteAllTaxRates', {});
     },
   }),
   rates({
@@ -127,7 +118,7 @@ export const taxRateRoutes = [
       'Sync the managed default rates: create missing, update changed, retire withdrawn; custom and edited rates are never touched',
     query: noParameters,
     async handler({ deps, org }) {
-      return taxJson(deps, org, 'replaceDefaultTaxRates', replaceDefaultTaxRatesResult);
+      return taxJson(deps, org, 'replaceDefaultTaxRates', {});
     },
   }),
 ];

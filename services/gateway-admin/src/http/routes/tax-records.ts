@@ -4,9 +4,6 @@ import {
   RECOGNITION_MODES,
   TAX_RECORD_ENTRY_TYPES,
   TAX_RECORD_SOURCE_KINDS,
-  taxRecord,
-  taxRecordPage,
-  taxRecordRebuildJob,
   type TaxRecordListQuery,
 } from '@paymesh/contracts';
 import { pageNumber } from '@paymesh/http';
@@ -64,7 +61,7 @@ async function listRecords(
   org: OrgScope,
   body: Partial<TaxRecordListQuery> & { page: number; limit: number },
 ) {
-  const res = await taxJson(deps, org, 'listTaxRecords', taxRecordPage, { body });
+  const res = await taxJson(deps, org, 'listTaxRecords', { body });
   return { items: res.data.map(taxRecordView), total: res.total, page: res.page, limit: res.limit };
 }
 
@@ -91,7 +88,7 @@ export const taxRecordRoutes = [
     response: taxRecordRebuildJobResponse,
     summary: 'The latest ledger rebuild job and its progress',
     async handler({ deps, org }) {
-      return rebuildJobView(await taxJson(deps, org, 'getTaxRecordRebuild', taxRecordRebuildJob));
+      return rebuildJobView(await taxJson(deps, org, 'getTaxRecordRebuild', {}));
     },
   }),
   records({
@@ -102,7 +99,7 @@ export const taxRecordRoutes = [
     summary: 'A ledger rebuild job and its progress',
     params: z.object({ jobId: objectId('jobId') }),
     async handler({ deps, org, params }) {
-      return rebuildJobView(await taxJson(deps, org, 'getTaxRecordRebuild', taxRecordRebuildJob, { id: params.jobId }));
+      return rebuildJobView(await taxJson(deps, org, 'getTaxRecordRebuild', { id: params.jobId }));
     },
   }),
   records({
@@ -119,7 +116,7 @@ export const taxRecordRoutes = [
     query: z.object({}).strict(),
     body: z.object({}).strict(),
     async handler({ deps, org }) {
-      return rebuildJobView(await taxJson(deps, org, 'startTaxRecordRebuild', taxRecordRebuildJob));
+      return rebuildJobView(await taxJson(deps, org, 'startTaxRecordRebuild', {}));
     },
   }),
   records({
@@ -130,7 +127,7 @@ export const taxRecordRoutes = [
     summary: 'One ledger entry',
     params: idParams,
     async handler({ deps, org, params }) {
-      return taxRecordView(await taxJson(deps, org, 'getTaxRecord', taxRecord, { id: params.id }));
+      return taxRecordView(await taxJson(deps, org, 'getTaxRecord', { id: params.id }));
     },
   }),
   records({
@@ -160,7 +157,7 @@ export const taxRecordRoutes = [
     query: pageQuery,
     async handler({ deps, org, params, query }) {
       // The invoice must exist in this organization and mode (billing answers 404 otherwise).
-      await billingJson(deps, org, 'getInvoice', z.unknown(), { id: params.id });
+      await billingJson(deps, org, 'getInvoice', { id: params.id });
       return listRecords(deps, org, { ...query, linkedInvoiceId: params.id });
     },
   }),

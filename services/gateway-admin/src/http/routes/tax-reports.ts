@@ -92,7 +92,7 @@ async function report<T>(
   query: Query,
   answer: z.ZodType<T, z.ZodTypeDef, unknown>,
 ): Promise<T> {
-  return taxJson(deps, org, 'taxReport', answer, { body: { report: kind, ...query } });
+  return answer.parse(await taxJson(deps, org, 'taxReport', { body: { report: kind, ...query } }));
 }
 
 /** Tax reports: scope `tax_report:read`, exports `tax_report:execute`. */
@@ -162,7 +162,7 @@ const ecbRatesRoute: AnyRoute = reports({
   query: ecbRatesQuery,
   response: ecbRates,
   async handler({ deps, org, query }) {
-    return taxJson(deps, org, 'getEcbRates', ecbRates, { body: query });
+    return taxJson(deps, org, 'getEcbRates', { body: query });
   },
 });
 

@@ -1,10 +1,3 @@
-import {
-  populateDefaultTaxRulesResult,
-  taxDeletedCount,
-  taxRecordDeleted,
-  taxRulePage as taxRulePageAnswer,
-  taxRuleRecord,
-} from '@paymesh/contracts';
 import { taxDeleted, taxRule, taxRulePage, taxRulesPopulated } from '../responses/tax';
 import { resource } from '../route-table';
 import { idParams, pageQuery } from './common';
@@ -26,7 +19,7 @@ export const taxRuleRoutes = [
       'List tax rules, most specific first (country, then category, then item type), then higher priority (page, limit)',
     query: pageQuery(50),
     async handler({ deps, org, query }) {
-      return taxJson(deps, org, 'listTaxRules', taxRulePageAnswer, { body: query });
+      return taxJson(deps, org, 'listTaxRules', { body: query });
     },
   }),
   rules({
@@ -37,7 +30,7 @@ export const taxRuleRoutes = [
     summary: 'Create a custom tax rule',
     body: taxRuleCreateBody,
     async handler({ deps, org, body }) {
-      return taxJson(deps, org, 'createTaxRule', taxRuleRecord, { body });
+      return taxJson(deps, org, 'createTaxRule', { body });
     },
   }),
   rules({
@@ -50,7 +43,7 @@ export const taxRuleRoutes = [
     params: idParams,
     body: taxRuleUpdateBody,
     async handler({ deps, org, params, body }) {
-      return taxJson(deps, org, 'updateTaxRule', taxRuleRecord, { id: params.id, body });
+      return taxJson(deps, org, 'updateTaxRule', { id: params.id, body });
     },
   }),
   rules({
@@ -61,7 +54,7 @@ export const taxRuleRoutes = [
     summary: 'Delete a tax rule (a default rule comes back with populate-defaults)',
     params: idParams,
     async handler({ deps, org, params }) {
-      await taxJson(deps, org, 'deleteTaxRule', taxRecordDeleted, { id: params.id });
+      await taxJson(deps, org, 'deleteTaxRule', { id: params.id });
       return undefined;
     },
   }),
@@ -74,7 +67,7 @@ export const taxRuleRoutes = [
       'DESTRUCTIVE: delete every tax rule of the organization, default and custom (populate-defaults restores the defaults)',
     query: noParameters,
     async handler({ deps, org }) {
-      return taxJson(deps, org, 'deleteAllTaxRules', taxDeletedCount);
+      return taxJson(deps, org, 'deleteAllTaxRules', {});
     },
   }),
   rules({
@@ -86,7 +79,7 @@ export const taxRuleRoutes = [
     summary: 'Create the default rules that are missing (also those deleted); an empty `created` when up to date',
     query: noParameters,
     async handler({ deps, org }) {
-      return taxJson(deps, org, 'populateDefaultTaxRules', populateDefaultTaxRulesResult);
+      return taxJson(deps, org, 'populateDefaultTaxRules', {});
     },
   }),
 ];

@@ -1,10 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { RateLimitedError } from '@paymesh/core';
+import { RateLimitedError, toWire } from '@paymesh/core';
 import { email as emailSchema, errorResponses, noContent, objectId, text } from '@paymesh/http';
-import { DEFAULT_UPCOMING_CHARGES, MAX_UPCOMING_CHARGES, upcomingQuery } from '@paymesh/contracts';
-import type { recurring } from '@paymesh/proto';
-import { rpc } from '../../clients';
+import {
+  billingFileRpc,
+  billingRpc,
+  DEFAULT_UPCOMING_CHARGES,
+  recurringFileRpc,
+  recurringRpc,
+  MAX_UPCOMING_CHARGES,
+  upcomingQuery,
+} from '@paymesh/contracts';
+import { callEnvelope, jsonCaller } from '@paymesh/grpc';
 import {
   authenticatePortal,
   chargeOtpRequest,
@@ -292,20 +299,9 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     if (!req.portal) throw new Error('portal principal missing');
     return req.portal;
   };
-  const billingReq = (p: PortalPrincipal, id: string, body: unknown) => ({
-    organizationId: p.organizationId,
-    testMode: p.mode === 'test',
-    id,
-    bodyJson: JSON.stringify({ email: p.email, ...(body as object) }),
-    actor: `portal:${p.email}`,
-    idempotencyKey: '',
-  });
-  const recurringReq = (p: PortalPrincipal, id: string, body: unknown): recurring.PortalRecurringRequest => ({
-    organizationId: p.organizationId,
-    testMode: p.mode === 'test',
-    email: p.email,
-    id,
-    bodyJson: JSON.stringify(body),
+  const recurringCalls = jsonCaller(clients.recurring, recurringRpc, {
+    deadlineMs: clients.deadlineMs,
+    target: 'recurring',
   });
   const b = clients.billing;
   const rc = clients.recurring;
@@ -347,8 +343,12 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     },
     async (req) => {
       const q = parse(pageQuery, req.query, 'query');
-      const res = await rpc(b, b.listPortalDocuments, billingReq(me(req), '', q), clients.deadlineMs, 'billing');
-      return JSON.parse(res.json) as unknown;
+      const p = me(req);
+      return jsonCaller(b, billingRpc, { deadlineMs: clients.deadlineMs, target: 'billing' }).json(
+        'listPortalDocuments',
+        toWire(p),
+        { actor: `portal:${p.email}`, email: p.email, body: q },
+      );
     },
   );
 
@@ -372,12 +372,14 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     async (req, reply) => {
       const { id } = parse(docParams, req.params, 'params');
       const { type } = parse(pdfQuery, req.query, 'query');
-      const res = await rpc(
+      const p = me(req);
+      const res = await callEnvelope(
         b,
         b.getPortalDocumentPdf,
-        billingReq(me(req), id, { type }),
-        deps.settings.documentsDeadlineMs,
-        'billing',
+        billingFileRpc.getPortalDocumentPdf,
+        toWire(p),
+        { id, actor: `portal:${p.email}`, email: p.email, body: { type } },
+        { deadlineMs: deps.settings.documentsDeadlineMs, target: 'billing' },
       );
       return sendFile(reply, 'application/pdf', res.pdf, res.filename);
     },
@@ -403,12 +405,14 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     async (req, reply) => {
       const { id } = parse(docParams, req.params, 'params');
       const { format } = parse(einvoiceQuery, req.query, 'query');
-      const res = await rpc(
+      const p = me(req);
+      const res = await callEnvelope(
         b,
         b.renderPortalEInvoice,
-        billingReq(me(req), id, { format }),
-        deps.settings.documentsDeadlineMs,
-        'billing',
+        billingFileRpc.renderPortalEInvoice,
+        toWire(p),
+        { id, actor: `portal:${p.email}`, email: p.email, body: { format } },
+        { deadlineMs: deps.settings.documentsDeadlineMs, target: 'billing' },
       );
       return sendFile(reply, res.contentType || 'application/xml', res.content, res.fileName);
     },
@@ -431,14 +435,8 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     },
     async (req) => {
       const q = parse(pageQuery, req.query, 'query');
-      const res = await rpc(
-        rc,
-        rc.listPortalSubscriptions,
-        recurringReq(me(req), '', q),
-        clients.deadlineMs,
-        'recurring',
-      );
-      return JSON.parse(res.json) as unknown;
+      const p = me(req);
+      return recurringCalls.json('listPortalSubscriptions', toWire(p), { email: p.email, body: q });
     },
   );
 
@@ -461,14 +459,8 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     async (req) => {
       const { id } = parse(subParams, req.params, 'params');
       const { count } = parse(upcomingQuery, req.query, 'query');
-      const res = await rpc(
-        rc,
-        rc.portalUpcoming,
-        recurringReq(me(req), id, { count }),
-        clients.deadlineMs,
-        'recurring',
-      );
-      return JSON.parse(res.json) as unknown;
+      const p = me(req);
+      return recurringCalls.json('portalUpcoming', toWire(p), { id, email: p.email, body: { count } });
     },
   );
 
@@ -490,12 +482,14 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     },
     async (req, reply) => {
       const { id, upcomingId } = parse(proformaParams, req.params, 'params');
-      const res = await rpc(
+      const p = me(req);
+      const res = await callEnvelope(
         rc,
         rc.portalUpcomingProformaPdf,
-        recurringReq(me(req), id, { upcomingId }),
-        deps.settings.documentsDeadlineMs,
-        'recurring',
+        recurringFileRpc.portalUpcomingProformaPdf,
+        toWire(p),
+        { id, email: p.email, body: { upcomingId } },
+        { deadlineMs: deps.settings.documentsDeadlineMs, target: 'recurring' },
       );
       return sendFile(reply, 'application/pdf', res.pdf, res.filename);
     },
@@ -521,14 +515,12 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
     async (req) => {
       const { id } = parse(subParams, req.params, 'params');
       const body = parse(cancelBody, req.body ?? {});
-      const res = await rpc(
-        rc,
-        rc.portalCancel,
-        recurringReq(me(req), id, body.reason === undefined ? {} : { reason: body.reason }),
-        clients.deadlineMs,
-        'recurring',
-      );
-      return JSON.parse(res.json) as unknown;
+      const p = me(req);
+      return recurringCalls.json('portalCancel', toWire(p), {
+        id,
+        email: p.email,
+        body: body.reason === undefined ? {} : { reason: body.reason },
+      });
     },
   );
 }

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { euCountry, vatIdCheck } from '@paymesh/contracts';
+import { taxRpc } from '@paymesh/contracts';
+import { jsonCaller } from '@paymesh/grpc';
 import { ErrorCode, UnavailableError } from '@paymesh/core';
 import { text } from '@paymesh/http';
-import type { tax } from '@paymesh/proto';
-import { rpc } from '../../clients';
 import { doc, euCountryView, inputDocumentedOnly, vatValidation } from '../responses';
 import type { PublicRouteOptions } from './checkouts';
 import { parse, required } from './parse';
@@ -23,14 +22,9 @@ const VIES_UNAVAILABLE_MESSAGE =
 export function registerVatRoutes(app: FastifyInstance, opts: PublicRouteOptions): void {
   const { clients } = opts;
   const tx = clients.tax;
-  const json = (method: tax.TaxServiceClient['validateVatId'], id: string, body?: unknown) =>
-    rpc<tax.TaxJsonRequest, tax.TaxJsonResponse>(
-      tx,
-      method,
-      { organizationId: '', testMode: false, id, bodyJson: body === undefined ? '' : JSON.stringify(body) },
-      clients.deadlineMs,
-      'tax',
-    );
+  // Public checks: no organization (VIES checks name no requester).
+  const calls = jsonCaller(tx, taxRpc, { deadlineMs: clients.deadlineMs, target: 'tax' });
+  const publicTenant = { organizationId: '', testMode: false };
 
   const validateSchema = doc({
     tag: 'VAT',
@@ -47,7 +41,7 @@ export function registerVatRoutes(app: FastifyInstance, opts: PublicRouteOptions
     { schema: validateSchema, config: { rateLimitBudget: 'sensitive' }, ...inputDocumentedOnly },
     async (req) => {
       const { vatId } = parse(validateBody, req.body);
-      const check = vatIdCheck.parse(JSON.parse((await json(tx.validateVatId, '', { vatId })).json));
+      const check = await calls.json('validateVatId', publicTenant, { body: { vatId } });
       if (
         (check.status !== 'valid' && check.status !== 'invalid') ||
         check.vatId === null ||
@@ -83,6 +77,6 @@ export function registerVatRoutes(app: FastifyInstance, opts: PublicRouteOptions
   });
   app.get('/vat/eu-country/:code', { schema: countrySchema, ...inputDocumentedOnly }, async (req) => {
     const { code } = parse(countryParams, req.params, 'params');
-    return euCountry.parse(JSON.parse((await json(tx.getEuCountry, code)).json));
+    return calls.json('getEuCountry', publicTenant, { id: code });
   });
 }
