@@ -303,7 +303,20 @@ describe('dashboard', () => {
       startAt: `${day(-2)}T18:30:00.000Z`,
       endAt: `${day(1)}T18:30:00.000Z`,
     });
-    expect({ ...kolkata, period: all.period }).toEqual(all);
+    // Its series has the same local days, each from local midnight (18:30 UTC the day before), and
+    // over all of them the same figures (which day a payment falls on depends on the time of day).
+    const points = (body: any) => body.series.points as { label: string; start: string; currencies: any[] }[];
+    const completed = (body: any) =>
+      points(body).reduce(
+        (n, p) => n + p.currencies.reduce((m: number, c: any) => m + (c.completedPayments ?? 0), 0),
+        0,
+      );
+    expect(kolkata.series.granularity).toBe(all.series.granularity);
+    expect(points(kolkata).map((p) => p.label)).toEqual(points(all).map((p) => p.label));
+    for (const p of points(kolkata)) expect(p.start).toMatch(/T18:30:00\.000Z$/);
+    expect(completed(kolkata)).toBe(completed(all));
+    expect(completed(all)).toBeGreaterThan(0);
+    expect({ ...kolkata, period: all.period, series: all.series }).toEqual(all);
     // A period that ended before the script started is empty.
     const before = (await dashboard(`startDate=${day(-9)}&endDate=${day(-2)}`)).body;
     expect(before.transactionCounts.total).toBe(0);
