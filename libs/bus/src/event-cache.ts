@@ -28,15 +28,6 @@ export class EventCache {
     return this.cache.read(this.name, key, load);
   }
 
-  /** Drops everything (after a change this process made itself). */
-  invalidate(): void {
-    this.cache.invalidate(this.name);
-  }
-
-  get stats(): { hits: number; misses: number } {
-    return { ...this.cache.stats };
-  }
-
   close(): void {
     this.stop?.();
     this.stop = undefined;

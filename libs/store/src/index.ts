@@ -5,7 +5,7 @@ import type { DocumentStore } from './port';
 import { PostgresStore } from './postgres';
 
 export * from './port';
-export { ReadCache, type ReadCacheOptions, type ReadCacheStats } from './read-cache';
+export { ReadCache, type ReadCacheOptions } from './read-cache';
 export type { StoreLogger } from './logger';
 export { isVersionConflict } from './documents';
 export { PostgresStore, type PostgresStoreOptions } from './postgres';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { PgListener } from './postgres/listen';
-import { ReadCache, type ReadCacheStats } from './read-cache';
+import { ReadCache } from './read-cache';
 import type { StoreLogger } from './logger';
 import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
 import { assertTextIndexSpec } from './text';
@@ -173,11 +173,6 @@ export class PostgresStore implements DocumentStore {
         throw err;
       });
     await this.changeFeed;
-  }
-
-  /** Hits and misses of the cached reads (collections declared `cached`). */
-  cacheStats(): ReadCacheStats {
-    return { ...this.cache.stats };
   }
 
   private ensureTable(name: string): Promise<void> {

@@ -1,11 +1,5 @@
 import type { Collection, Filter, FindOptions, StoredDoc } from './port';
 
-/** Hits and misses of the cached reads, for tests and benchmarks. */
-export interface ReadCacheStats {
-  hits: number;
-  misses: number;
-}
-
 export interface ReadCacheOptions {
   /**
    * Oldest entry served (default 10 min): only a bound on memory of documents nobody changes, not
@@ -56,7 +50,6 @@ export class ReadCache {
   private readonly maxAgeMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
-  readonly stats: ReadCacheStats = { hits: 0, misses: 0 };
 
   constructor(options: ReadCacheOptions = {}) {
     this.maxAgeMs = options.maxAgeMs ?? 600_000;
@@ -70,10 +63,6 @@ export class ReadCache {
 
   has(collection: string): boolean {
     return this.declared.has(collection);
-  }
-
-  get isLive(): boolean {
-    return this.live;
   }
 
   /** The change feed is up (from now on every change is announced) or down (nothing is cached). */
@@ -93,10 +82,8 @@ export class ReadCache {
     let map = this.entries.get(collection);
     const hit = map?.get(key);
     if (hit && this.now() - hit.at < this.maxAgeMs) {
-      this.stats.hits += 1;
       return structuredClone(hit.value) as R;
     }
-    this.stats.misses += 1;
     const generation = this.generations.get(collection) ?? 0;
     const value = await load();
     if (this.live && (this.generations.get(collection) ?? 0) === generation) {
