@@ -108,9 +108,9 @@ const clientImporter: Importer<PlainClient> = {
       if (todo.length === 0) return [0, records.length];
       const now = deps.clock.now().toISOString();
       try {
-        const docs = todo.map((r) => {
+        const made = todo.map((r) => {
           const id = newObjectId();
-          return {
+          const doc = {
             id,
             organizationId: key.organizationId,
             mode: key.mode,
@@ -119,17 +119,20 @@ const clientImporter: Importer<PlainClient> = {
             createdAt: now,
             updatedAt: now,
           };
+          const entry = {
+            id: newObjectId(),
+            organizationId: key.organizationId,
+            mode: key.mode,
+            clientId: id,
+            at: now,
+            actor: ctx.actor,
+            action: 'create' as const,
+            changes: diffClient(null, r.input),
+          };
+          return { doc, entry };
         });
-        const history = todo.map((r, i) => ({
-          id: newObjectId(),
-          organizationId: key.organizationId,
-          mode: key.mode,
-          clientId: docs[i]!.id,
-          at: now,
-          actor: ctx.actor,
-          action: 'create' as const,
-          changes: diffClient(null, r.input),
-        }));
+        const docs = made.map((m) => m.doc);
+        const history = made.map((m) => m.entry);
         // The batch's clients and their first history entries: two statements, one transaction.
         await deps.store.transaction(async (tx) => {
           await tx.collection<ClientDoc & { importKey?: string }>(CLIENTS).insertMany(docs);
@@ -152,7 +155,7 @@ function invoiceGroups(rows: CsvRow[]): CsvRow[][] {
   const groups: CsvRow[][] = [];
   for (const r of rows) {
     const last = groups[groups.length - 1];
-    if (last && last[0]!.cells.reference === r.cells.reference) last.push(r);
+    if (last && last[0]?.cells.reference === r.cells.reference) last.push(r);
     else groups.push([r]);
   }
   return groups;
@@ -165,7 +168,8 @@ const invoiceImporter: Importer<InvoiceCreate> = {
     const line = columns.filter((c) => c.header.startsWith('item.'));
     const out: Checked<InvoiceCreate> = { prepared: [], errors: [] };
     for (const group of invoiceGroups(rows)) {
-      const first = group[0]!;
+      const [first] = group;
+      if (!first) continue;
       if (!first.cells.reference?.trim()) {
         for (const r of group)
           out.errors.push({
@@ -411,7 +415,7 @@ export async function importData(
       }
       row++;
       // A blank line is a blank spreadsheet row: counted, not imported.
-      if (record.length === 1 && record[0]!.trim() === '') continue;
+      if (record.length === 1 && record[0]?.trim() === '') continue;
       report.rows++;
       if (report.rows > DATA_IMPORT_MAX_ROWS)
         throw new ValidationError(
@@ -429,7 +433,7 @@ export async function importData(
       // Keep a draft's lines in one batch: cut only where the reference changes.
       if (
         batch.length >= IMPORT_BATCH_ROWS &&
-        (!layout.groupBy || batch[batch.length - 1]!.cells[layout.groupBy] !== cells[layout.groupBy])
+        (!layout.groupBy || batch.at(-1)?.cells[layout.groupBy] !== cells[layout.groupBy])
       )
         await flush();
       batch.push({ row, cells });

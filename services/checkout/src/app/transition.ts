@@ -139,7 +139,7 @@ export async function insertTransaction(
       processedProviderEventIds: [],
     }),
   );
-  await addToBuckets(tx, null, stored.aggregated!);
+  await addToBuckets(tx, null, stored);
   emitStatusChanged(tx, stored, null, doc.createdAt);
   return stored;
 }
@@ -231,7 +231,7 @@ export async function applyTransition(
         doc.version,
         withAggregates({ ...body(doc), ...p.patch, processedProviderEventIds, updatedAt: now }),
       );
-      await addToBuckets(tx, doc.aggregated, stored.aggregated!);
+      await addToBuckets(tx, doc.aggregated, stored);
       p.emit?.(tx, stored, now);
       await p.write?.(tx, stored, now);
       return { doc: stored, result: 'unchanged' };
@@ -252,7 +252,7 @@ export async function applyTransition(
         updatedAt: now,
       }),
     );
-    await addToBuckets(tx, doc.aggregated, stored.aggregated!);
+    await addToBuckets(tx, doc.aggregated, stored);
     if (res.statusChanged) emitStatusChanged(tx, stored, doc.status, now);
     p.emit?.(tx, stored, now);
     await p.write?.(tx, stored, now);

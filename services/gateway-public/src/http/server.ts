@@ -76,8 +76,8 @@ const fileAwareTransform: ReturnType<typeof openApiTransform> = (input) => {
   const file = (input as { route?: { config?: { file?: { contentType: string } } } }).route?.config?.file;
   const response = (out.schema as { response?: Record<string, Record<string, unknown>> } | undefined)?.response;
   if (!file || !response) return out;
-  for (const status of Object.keys(response).filter((s) => s.startsWith('2'))) {
-    const headers = response[status]!.headers as Record<string, unknown> | undefined;
+  for (const [status, documented] of Object.entries(response).filter(([s]) => s.startsWith('2'))) {
+    const headers = documented.headers as Record<string, unknown> | undefined;
     response[status] = {
       'x-response-description': `The file (${file.contentType})`,
       content: { [file.contentType]: { schema: { type: 'string', format: 'binary' } } },
