@@ -1,6 +1,6 @@
 import { ConflictError, ErrorCode } from '@paymesh/core';
 import { eventId } from '@paymesh/bus';
-import { Subjects, type InvoiceRecord } from '@paymesh/contracts';
+import { Subjects, type InvoiceRecord, TransactionStatus } from '@paymesh/contracts';
 import { type InvoiceDoc, type StoredSnapshot, totalsOf } from '../domain/invoice';
 import { zonedDay } from '../domain/numbering';
 import { effectivePrefixes } from '../domain/site-invoicing';
@@ -154,7 +154,7 @@ async function recordCompletedPayment(
   transactionId: string,
 ): Promise<boolean> {
   const tx = await deps.checkout.transaction(key, transactionId);
-  if (!tx || (tx.status !== 1 && tx.status !== 4)) return false;
+  if (!tx || (tx.status !== TransactionStatus.completed && tx.status !== TransactionStatus.disputed)) return false;
   await recordPayment(
     deps,
     id,
