@@ -34,6 +34,13 @@ export function useOrgQuery<T>(key: readonly unknown[], fn: () => Promise<T>) {
   return useQuery({ queryKey: [organization.id, ...key], queryFn: fn });
 }
 
+/** The organization's sites (up to 100), shared by the screens that name or filter by them. */
+export function useSites() {
+  return useOrgQuery(['sites'], async () =>
+    must(await api.GET('/api/v1/sites', { params: { query: { limit: 100 } } })),
+  );
+}
+
 /** A write that refreshes the organization's reads under `key` once it succeeded. */
 export function useOrgMutation<V, R>(
   fn: (v: V) => Promise<R>,

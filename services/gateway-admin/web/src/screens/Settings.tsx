@@ -6,7 +6,7 @@ import { GridForm, SelectField, ShownOnce, TextField } from '../forms';
 import { useI18n } from '../i18n';
 import { can, switchDataMode, type DataMode } from '../session';
 import { DataTable } from '../table';
-import { Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
+import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
 import { SettingsPage } from './settings/SettingsNav';
 
 export const ROLES: Role[] = ['Viewer', 'Editor', 'Admin'];
@@ -103,11 +103,7 @@ function Members() {
   const failed = change.error ?? remove.error;
   return (
     <Section title={t('settings.members')} id="members">
-      {failed && (
-        <p role="alert" className="notice error">
-          {failed.message}
-        </p>
-      )}
+      {failed && <ErrorNote error={failed} />}
       <Loaded q={list}>
         {(data) => (
           <DataTable

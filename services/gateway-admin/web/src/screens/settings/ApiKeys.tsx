@@ -5,7 +5,7 @@ import { GridForm, SelectField, ShownOnce, TextField } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can, type DataMode } from '../../session';
 import { DataTable } from '../../table';
-import { Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
+import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
 import { ROLES } from '../Settings';
 import { SettingsPage } from './SettingsNav';
 
@@ -200,11 +200,7 @@ function ManageKeys() {
         {secret && <ShownOnce message={t('settings.secretOnce')} value={secret} testId="api-key-secret" />}
       </Section>
       <Section title={t('settings.apiKeys')} id="key-list">
-        {failed && (
-          <p role="alert" className="notice error">
-            {failed.message}
-          </p>
-        )}
+        {failed && <ErrorNote error={failed} />}
         <Loaded q={list}>
           {(data) => (
             <DataTable

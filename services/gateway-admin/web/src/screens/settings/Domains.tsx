@@ -5,9 +5,8 @@ import { GridForm, SelectField, TextField } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
 import { DataTable } from '../../table';
-import { Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
+import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone, useSites } from '../../ui';
 import { SettingsPage } from './SettingsNav';
-import { sitesQuery } from './Sites';
 
 type Check = components['schemas']['CnameCheck'];
 
@@ -19,7 +18,7 @@ export function Domains() {
   const list = useOrgQuery(['domains'], async () =>
     must(await api.GET('/api/v1/domains', { params: { query: { limit: 100 } } })),
   );
-  const sites = useOrgQuery(['sites'], sitesQuery);
+  const sites = useSites();
   const [draft, setDraft] = useState({ hostname: '', siteId: '' });
   const add = useOrgMutation(
     async () =>
@@ -61,11 +60,7 @@ export function Domains() {
                 })}
           </p>
         )}
-        {failed && (
-          <p role="alert" className="notice error">
-            {failed.message}
-          </p>
-        )}
+        {failed && <ErrorNote error={failed} />}
         <Loaded q={list}>
           {(data) => (
             <DataTable

@@ -4,7 +4,7 @@ import { GridForm, SelectField, ShownOnce, TextField } from '../../forms';
 import { isMessageKey, useI18n } from '../../i18n';
 import { can } from '../../session';
 import { DataTable } from '../../table';
-import { Loaded, Section, useMember, useOrgMutation, useOrgQuery } from '../../ui';
+import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery } from '../../ui';
 import { SettingsPage } from './SettingsNav';
 
 type ProviderType = components['schemas']['ProviderTypes']['items'][number];
@@ -124,11 +124,7 @@ export function Providers() {
   return (
     <SettingsPage title={t('settings.providers')}>
       <Section title={t('settings.providers')} id="providers">
-        {toggle.isError && (
-          <p role="alert" className="notice error">
-            {toggle.error.message}
-          </p>
-        )}
+        {toggle.isError && <ErrorNote error={toggle.error} />}
         <Loaded q={list}>
           {(data) => (
             <DataTable

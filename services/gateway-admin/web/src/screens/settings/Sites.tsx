@@ -7,7 +7,7 @@ import { GridForm, SelectField, ShownOnce, TextField } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
 import { DataTable } from '../../table';
-import { Loaded, Section, useMember, useOrgMutation, useOrgQuery } from '../../ui';
+import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useSites } from '../../ui';
 import { SettingsPage } from './SettingsNav';
 
 type Site = components['schemas']['Site'];
@@ -45,8 +45,6 @@ const domainsOf = (d: SiteDraft) =>
     .split(/[\s,]+/)
     .map((x) => x.trim())
     .filter(Boolean);
-
-export const sitesQuery = async () => must(await api.GET('/api/v1/sites', { params: { query: { limit: 100 } } }));
 
 /** The hosted checkout's colours for a brand colour, by the hosted page's own rules. */
 export function BrandPreview({ name, color, logo }: { name: string; color: string; logo: string }) {
@@ -189,7 +187,7 @@ function SiteForm({
 export function Sites() {
   const { t } = useI18n();
   const { role } = useMember();
-  const list = useOrgQuery(['sites'], sitesQuery);
+  const list = useSites();
   const [created, setCreated] = useState<Site | null>(null);
   const create = useOrgMutation(
     async (d: SiteDraft) =>
@@ -337,11 +335,7 @@ export function SiteScreen({ id }: { id: string }) {
                   testId="signing-secret"
                 />
               )}
-              {rotate.isError && (
-                <p className="notice error" role="alert">
-                  {rotate.error.message}
-                </p>
-              )}
+              {rotate.isError && <ErrorNote error={rotate.error} />}
               {can(role, 'write') && (
                 <button
                   type="button"
@@ -356,11 +350,7 @@ export function SiteScreen({ id }: { id: string }) {
             {can(role, 'admin') && (
               <Section title={t('site.delete')} id="delete-site">
                 <p className="muted">{t('site.deleteHint')}</p>
-                {remove.isError && (
-                  <p className="notice error" role="alert">
-                    {remove.error.message}
-                  </p>
-                )}
+                {remove.isError && <ErrorNote error={remove.error} />}
                 <button
                   type="button"
                   className="secondary"
