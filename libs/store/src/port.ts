@@ -111,6 +111,19 @@ export interface CollectionSpec {
    * server. MongoDB: not cached.
    */
   cached?: boolean;
+  /**
+   * A business resource of the audit trail: every write of its documents is recorded, with who did
+   * it and what changed, in the same transaction (see AuditingStore of @paymesh/bus). The store
+   * itself ignores it.
+   */
+  audit?: {
+    /** Resource type as the audit trail names it (`invoice`, `api_key`). */
+    resource: string;
+    /** Field naming the document's organization; `id` when the document is the organization. Default `organizationId`. */
+    organizationField?: string;
+    /** Bookkeeping fields (a key's `lastUsedAt`) whose changes alone are not recorded. */
+    ignoreFields?: string[];
+  };
 }
 
 /** A full-text query: matches documents with ANY of the words of `text` in one of `fields`. */

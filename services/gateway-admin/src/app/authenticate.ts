@@ -77,13 +77,14 @@ async function authenticateKey(
     return {
       kind: 'organization_key',
       keyId: key.keyId,
+      keyName: key.name,
       organizationId: key.organizationId,
       mode: key.mode,
       role: key.role,
       scopes,
     };
   }
-  return { kind: 'system_key', keyId: key.keyId, mode: key.mode, role: key.role, scopes };
+  return { kind: 'system_key', keyId: key.keyId, keyName: key.name, mode: key.mode, role: key.role, scopes };
 }
 
 /**

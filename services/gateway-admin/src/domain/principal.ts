@@ -1,3 +1,4 @@
+import type { Actor } from '@paymesh/core';
 import type { KeyMode } from './api-key';
 import type { Role, Scope } from './scopes';
 
@@ -6,6 +7,8 @@ export type Principal =
   | {
       kind: 'organization_key';
       keyId: string;
+      /** The key's name, for the audit trail. */
+      keyName?: string;
       organizationId: string;
       mode: KeyMode;
       role: Role;
@@ -14,6 +17,7 @@ export type Principal =
   | {
       kind: 'system_key';
       keyId: string;
+      keyName?: string;
       mode: KeyMode;
       role: Role;
       scopes: ReadonlySet<Scope>;
@@ -34,4 +38,11 @@ export type Principal =
 /** Rate-limit identity of an authenticated caller: one bucket per API key or per dashboard user. */
 export function principalClientId(p: Principal): string {
   return p.kind === 'user' ? `user:${p.userId}` : `key:${p.keyId}`;
+}
+
+/** The audit trail's actor of an authenticated caller. */
+export function principalActor(p: Principal): Actor {
+  if (p.kind === 'user') return { type: 'user', id: p.userId };
+  const type = p.kind === 'organization_key' ? 'api_key' : 'system_key';
+  return p.keyName ? { type, id: p.keyId, name: p.keyName } : { type, id: p.keyId };
 }

@@ -93,10 +93,16 @@ export interface SessionDoc extends StoredDoc {
 
 export const collections: CollectionSpec[] = [
   // Organizations and API keys are read by every Admin API request.
-  { name: ORGANIZATIONS, cached: true, indexes: [{ name: 'organizations_created', fields: ['createdAt'] }] },
+  {
+    name: ORGANIZATIONS,
+    audit: { resource: 'organization', organizationField: 'id' },
+    cached: true,
+    indexes: [{ name: 'organizations_created', fields: ['createdAt'] }],
+  },
   { name: USERS, indexes: [{ name: 'users_email', fields: ['email'], unique: true }] },
   {
     name: MEMBERSHIPS,
+    audit: { resource: 'membership' },
     indexes: [
       { name: 'memberships_org_user', fields: ['organizationId', 'userId'], unique: true },
       { name: 'memberships_user', fields: ['userId'] },
@@ -104,6 +110,7 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: API_KEYS,
+    audit: { resource: 'api_key', ignoreFields: ['lastUsedAt'] },
     cached: true,
     indexes: [
       { name: 'api_keys_key_id', fields: ['keyId'], unique: true },
