@@ -19,3 +19,4 @@ export * from './rpc-billing';
 export * from './rpc-recurring';
 export * from './rpc-tax';
 export * from './rpc-checkout';
+export * from './audit';
