@@ -459,8 +459,14 @@ export class AuditingStore implements DocumentStore {
       const relayOrigin = this.relay?.origin;
       // The Committer hands its events to the relay itself (its origin keeps watchers quiet): the
       // audit event then rides with them; any other writer wakes the relay, which publishes all.
-      const handedOffByCommitter = relayOrigin !== undefined && origins.length > 0 && origins.every((o) => o === relayOrigin);
-      const origin = origins.length === 0 ? (relayOrigin ?? '') : handedOffByCommitter ? relayOrigin : (origins.find((o) => o !== relayOrigin) ?? '');
+      const handedOffByCommitter =
+        relayOrigin !== undefined && origins.length > 0 && origins.every((o) => o === relayOrigin);
+      const origin =
+        origins.length === 0
+          ? (relayOrigin ?? '')
+          : handedOffByCommitter
+            ? relayOrigin
+            : (origins.find((o) => o !== relayOrigin) ?? '');
       await tx.enqueue(audit ? [...buffered, audit] : buffered, { origin });
       if (audit && relayOrigin !== undefined && origin === relayOrigin) {
         const createdAt = new Date().toISOString();

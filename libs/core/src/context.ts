@@ -63,7 +63,8 @@ export function decodeActor(value: string | undefined): Actor | undefined {
     const v: unknown = JSON.parse(decodeURIComponent(value));
     if (typeof v !== 'object' || v === null) return undefined;
     const { type, id, name } = v as Record<string, unknown>;
-    if (typeof type !== 'string' || !ACTOR_TYPES.has(type) || typeof id !== 'string' || id.length === 0) return undefined;
+    if (typeof type !== 'string' || !ACTOR_TYPES.has(type) || typeof id !== 'string' || id.length === 0)
+      return undefined;
     const actor: Actor = { type: type as ActorType, id: id.slice(0, 256) };
     if (typeof name === 'string' && name.length > 0) actor.name = name.slice(0, 256);
     return actor;

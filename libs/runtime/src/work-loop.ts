@@ -51,9 +51,8 @@ export class WorkLoop {
         const name = this.process;
         sleepMs = await trackBackground(
           name
-            ? runWithContext(
-                { requestId: newRequestId(), actor: { type: 'process', id: name }, operation: name },
-                () => this.pass(),
+            ? runWithContext({ requestId: newRequestId(), actor: { type: 'process', id: name }, operation: name }, () =>
+                this.pass(),
               )
             : this.pass(),
         );

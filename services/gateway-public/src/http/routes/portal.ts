@@ -295,7 +295,8 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
   const authed = async (req: FastifyRequest) => {
     req.portal = await authenticatePortal(deps, req.headers.authorization);
     // The audit trail names the signed-in buyer (the portal sign-in and its e-mail).
-    if (req.requestContext) req.requestContext.actor = { type: 'portal_session', id: req.portal.loginId, name: req.portal.email };
+    if (req.requestContext)
+      req.requestContext.actor = { type: 'portal_session', id: req.portal.loginId, name: req.portal.email };
   };
   const me = (req: FastifyRequest): PortalPrincipal => {
     if (!req.portal) throw new Error('portal principal missing');
