@@ -20,3 +20,4 @@ export * from './rpc-recurring';
 export * from './rpc-tax';
 export * from './rpc-checkout';
 export * from './audit';
+export * from './document-integrity';

@@ -13,8 +13,17 @@ export const INVOICES = 'invoices';
 export const CREDIT_NOTES = 'credit_notes';
 /** The latest validation report per document and e-invoice format. */
 export const EINVOICE_REPORTS = 'einvoice_reports';
+/** Hash chain of issued documents per organization, mode and number series (append-only; see domain/document-chain). */
+export const DOCUMENT_CHAIN = 'document_chain';
 
 export const collections: CollectionSpec[] = [
+  {
+    name: DOCUMENT_CHAIN,
+    indexes: [
+      { name: 'document_chain_seq', fields: ['organizationId', 'mode', 'series', 'seq'], unique: true },
+      { name: 'document_chain_document', fields: ['organizationId', 'mode', 'documentId'] },
+    ],
+  },
   {
     name: SITE_INVOICING,
     audit: { resource: 'site_invoicing_settings' },

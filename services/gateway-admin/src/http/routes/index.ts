@@ -27,6 +27,7 @@ import { dataIoRoutes } from './data-io';
 import { recurringRoutes } from './recurring';
 import { portalLinkRoutes } from './portal-links';
 import { auditEventRoutes } from './audit-events';
+import { documentIntegrityRoutes } from './document-integrity';
 
 /** The settings route definitions depend on (a subset of the gateway's config). */
 export interface RouteSettings {
@@ -60,6 +61,7 @@ export function allRoutes(settings: RouteSettings): AnyRoute[] {
     ...invoicePaymentLinkRoutes,
     ...creditNoteRoutes,
     ...auditEventRoutes,
+    ...documentIntegrityRoutes,
     ...taxRecordRoutes,
     ...clientRoutes,
     ...documentEmailRoutes,
