@@ -19,15 +19,15 @@ function main(argv: string[]): number {
     const parsed = documentIntegrityExport.parse(JSON.parse(readFileSync(file, 'utf8')));
     data = { ...parsed, documents: parsed.documents.map((d) => ({ ...d, content: d.content })) };
   } catch (err) {
-    process.stderr.write(`${file}: not a document integrity export: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `${file}: not a document integrity export: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     return 2;
   }
   const report = verifyExport(data);
   const where = `organization ${data.organizationId} (${data.mode}), exported ${data.exportedAt}`;
   if (report.ok) {
-    process.stdout.write(
-      `intact: ${report.entries} chain entries, ${report.documents} documents verified; ${where}\n`,
-    );
+    process.stdout.write(`intact: ${report.entries} chain entries, ${report.documents} documents verified; ${where}\n`);
     return 0;
   }
   const b = report.firstBroken!;
