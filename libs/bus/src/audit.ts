@@ -64,7 +64,8 @@ interface AuditedResource {
 const MASK = '[masked]';
 const ENCRYPTED = '[encrypted]';
 /** Field names whose values never enter the audit trail. */
-const SECRET_FIELD = /(secret|password|passphrase|token|hash|credential|privatekey|private_key|signingkey|apikey|otp)/i;
+const SECRET_FIELD =
+  /(secret|password|passphrase|token|hash|digest|credential|privatekey|private_key|signingkey|apikey|otp)/i;
 /** Largest JSON size of a value kept as it is; larger ones are summarized. */
 const MAX_VALUE_CHARS = 2_000;
 const MAX_CHANGES = 200;
@@ -107,11 +108,14 @@ export function diffDocuments(before: unknown, after: unknown): AuditChange[] {
   const out: AuditChange[] = [];
   const walk = (path: string, b: unknown, a: unknown, depth: number) => {
     if (out.length >= MAX_CHANGES) return;
-    if (depth < MAX_DEPTH && isPlainObject(b) && isPlainObject(a) && !isSealed(b) && !isSealed(a)) {
-      const keys = new Set([...Object.keys(b), ...Object.keys(a)]);
+    // Objects are compared field by field (a created or deleted document lists its fields).
+    const bo = b === undefined ? {} : b;
+    const ao = a === undefined ? {} : a;
+    if (depth < MAX_DEPTH && isPlainObject(bo) && isPlainObject(ao) && (b !== undefined || a !== undefined)) {
+      const keys = new Set([...Object.keys(bo), ...Object.keys(ao)]);
       for (const k of keys) {
-        if (depth === 0 && k === 'version') continue;
-        walk(path ? `${path}.${k}` : k, b[k], a[k], depth + 1);
+        if (depth === 0 && (k === 'version' || k === 'id')) continue;
+        walk(path ? `${path}.${k}` : k, bo[k], ao[k], depth + 1);
       }
       return;
     }
@@ -135,20 +139,50 @@ interface Touched {
   after: StoredDoc | null;
 }
 
+/**
+ * Audited documents this process read or wrote lately, by collection, id and version: a document
+ * read before a transaction and written in it with compare-and-set (the write proves that version
+ * current) gives the transaction its `before` without another read.
+ */
+class RecentDocs {
+  private readonly docs = new Map<string, StoredDoc>();
+  constructor(private readonly max = 5_000) {}
+  put(name: string, doc: StoredDoc | null): void {
+    if (!doc) return;
+    const key = `${name}\u0000${doc.id}`;
+    this.docs.delete(key);
+    this.docs.set(key, doc);
+    if (this.docs.size > this.max) {
+      const oldest = this.docs.keys().next().value;
+      if (oldest !== undefined) this.docs.delete(oldest);
+    }
+  }
+  /** The document as last seen; with `version`, only when it was seen at that version. */
+  get(name: string, id: string, version?: number): StoredDoc | undefined {
+    const doc = this.docs.get(`${name}\u0000${id}`);
+    return doc && (version === undefined || doc.version === version) ? doc : undefined;
+  }
+}
+
 /** Collects the audited writes of one transaction, and the documents it read (for `before`). */
 class Recorder {
   private readonly seen = new Map<string, StoredDoc>();
   private readonly touched = new Map<string, Touched>();
 
-  constructor(private readonly resources: ReadonlyMap<string, AuditedResource>) {}
+  constructor(
+    private readonly resources: ReadonlyMap<string, AuditedResource>,
+    private readonly recent: RecentDocs,
+  ) {}
 
   read(name: string, doc: StoredDoc | null): void {
-    if (doc && !this.touched.has(`${name}\u0000${doc.id}`)) this.seen.set(`${name}\u0000${doc.id}`, doc);
+    if (!doc) return;
+    this.recent.put(name, doc);
+    if (!this.touched.has(`${name}\u0000${doc.id}`)) this.seen.set(`${name}\u0000${doc.id}`, doc);
   }
 
-  /** The document as last read (or written) in this transaction. */
-  known(name: string, id: string): StoredDoc | undefined {
-    return this.seen.get(`${name}\u0000${id}`);
+  /** The document as last read (or written) in this transaction, else as read lately at `version`. */
+  known(name: string, id: string, version?: number): StoredDoc | undefined {
+    return this.seen.get(`${name}\u0000${id}`) ?? this.recent.get(name, id, version);
   }
 
   wrote(name: string, id: string, before: StoredDoc | null | undefined, after: StoredDoc | null): void {
@@ -157,6 +191,7 @@ class Recorder {
     const key = `${name}\u0000${id}`;
     const earlier = this.touched.get(key);
     this.touched.set(key, { name, id, resource, before: earlier ? earlier.before : before, after });
+    this.recent.put(name, after);
     if (after) this.seen.set(key, after);
     else this.seen.delete(key);
   }
@@ -238,7 +273,7 @@ class RecordingCollection<T extends StoredDoc> implements Collection<T> {
     return page;
   }
   async replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>): Promise<T> {
-    const known = this.rec.known(this.name, id);
+    const known = this.rec.known(this.name, id, expectedVersion);
     const stored = await this.inner.replace(id, expectedVersion, next);
     this.rec.wrote(this.name, id, known?.version === expectedVersion ? known : undefined, stored);
     return stored;
@@ -269,7 +304,7 @@ class RecordingCollection<T extends StoredDoc> implements Collection<T> {
   async replaceMany(
     items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>,
   ): Promise<T[]> {
-    const known = items.map((i) => this.rec.known(this.name, i.id));
+    const known = items.map((i) => this.rec.known(this.name, i.id, i.expectedVersion));
     const stored = await this.inner.replaceMany(items);
     stored.forEach((d, k) => {
       const before = known[k];
@@ -308,6 +343,7 @@ class SelfCommittingCollection<T extends StoredDoc> implements Collection<T> {
     readonly name: string,
     private readonly plain: Collection<T>,
     private readonly store: AuditingStore,
+    private readonly recent: RecentDocs,
   ) {}
   private tx<R>(fn: (c: Collection<T>) => Promise<R>): Promise<R> {
     return this.store.transaction((tx) => fn(tx.collection<T>(this.name)));
@@ -318,16 +354,22 @@ class SelfCommittingCollection<T extends StoredDoc> implements Collection<T> {
   insertMany(docs: NewDoc<T>[]) {
     return this.tx((c) => c.insertMany(docs));
   }
-  get(id: string) {
-    return this.plain.get(id);
+  async get(id: string) {
+    const doc = await this.plain.get(id);
+    this.recent.put(this.name, doc);
+    return doc;
   }
-  findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>) {
-    return this.plain.findOne(filter, options);
+  async findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>) {
+    const doc = await this.plain.findOne(filter, options);
+    this.recent.put(this.name, doc);
+    return doc;
   }
   find(filter: Filter, options: FindOptions & { total: true }): Promise<CountedPage<T>>;
   find(filter: Filter, options?: FindOptions): Promise<Page<T>>;
-  find(filter: Filter, options?: FindOptions): Promise<Page<T>> {
-    return this.plain.find(filter, options);
+  async find(filter: Filter, options?: FindOptions): Promise<Page<T>> {
+    const page = await this.plain.find(filter, options);
+    for (const d of page.items) this.recent.put(this.name, d);
+    return page;
   }
   count(filter: Filter) {
     return this.plain.count(filter);
@@ -389,6 +431,7 @@ export class AuditingStore implements DocumentStore {
   readonly outbox: Outbox;
   readonly blobs: BlobStore;
   private readonly resources = new Map<string, AuditedResource>();
+  private readonly recent = new RecentDocs();
   private relay: AuditHandoff | undefined;
   /** Audit events of committed transactions whose other events the Committer hands off: first event id -> audit events. */
   private readonly riding = new Map<string, OutboxEvent[]>();
@@ -431,14 +474,14 @@ export class AuditingStore implements DocumentStore {
 
   collection<T extends StoredDoc>(name: string): Collection<T> {
     const plain = this.inner.collection<T>(name);
-    return this.resources.has(name) ? new SelfCommittingCollection<T>(name, plain, this) : plain;
+    return this.resources.has(name) ? new SelfCommittingCollection<T>(name, plain, this, this.recent) : plain;
   }
 
   async transaction<R>(fn: (tx: TxScope) => Promise<R>): Promise<R> {
     let handoff: OutboxEvent[] = [];
     const result = await this.inner.transaction(async (tx) => {
       handoff = [];
-      const rec = new Recorder(this.resources);
+      const rec = new Recorder(this.resources, this.recent);
       const buffered: NewOutboxEvent[] = [];
       const origins: string[] = [];
       const scope: TxScope = {

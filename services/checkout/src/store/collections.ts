@@ -48,7 +48,7 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: TRANSACTIONS,
-    audit: { resource: 'transaction' },
+    audit: { resource: 'transaction', ignoreFields: ['aggregated'] },
     indexes: [
       { name: 'transactions_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
       // The dashboard's search: a merchant's reference or a buyer's e-mail address.
