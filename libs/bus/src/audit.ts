@@ -1,4 +1,4 @@
-import { contextHeaders, currentContext, newRequestId, type Actor } from '@paymesh/core';
+import { contextHeaders, currentContext, newObjectId, newRequestId, NotFoundError, type Actor } from '@paymesh/core';
 import type {
   AggregateSpec,
   BlobStore,
@@ -16,9 +16,11 @@ import type {
   Page,
   StoredDoc,
   StoreStats,
+  OutboxWrites,
   TextQuery,
   TxScope,
 } from '@paymesh/store';
+import { isVersionConflict, outboxWritesOf } from '@paymesh/store';
 import { makeEvent } from './envelope';
 import { eventId } from './event-id';
 
@@ -348,8 +350,21 @@ class SelfCommittingCollection<T extends StoredDoc> implements Collection<T> {
   private tx<R>(fn: (c: Collection<T>) => Promise<R>): Promise<R> {
     return this.store.transaction((tx) => fn(tx.collection<T>(this.name)));
   }
+  /** The store's single writes with events (one statement, no BEGIN/COMMIT), when it has them. */
+  private get writes(): OutboxWrites<T> | undefined {
+    return outboxWritesOf(this.plain);
+  }
   insert(doc: NewDoc<T>) {
-    return this.tx((c) => c.insert(doc));
+    const w = this.writes;
+    if (!w) return this.tx((c) => c.insert(doc));
+    const full = { ...doc, id: doc.id ?? newObjectId() } as NewDoc<T> & { id: string };
+    return this.store.writeOne(
+      this.name,
+      null,
+      { ...full, version: 1 },
+      (events, origin) => w.insertWithEvents(full, events, origin),
+      () => this.plain.insert(full),
+    );
   }
   insertMany(docs: NewDoc<T>[]) {
     return this.tx((c) => c.insertMany(docs));
@@ -381,10 +396,39 @@ class SelfCommittingCollection<T extends StoredDoc> implements Collection<T> {
     return this.plain.search(filter, query, options);
   }
   replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>) {
-    return this.tx((c) => c.replace(id, expectedVersion, next));
+    const w = this.writes;
+    if (!w) return this.tx((c) => c.replace(id, expectedVersion, next));
+    return this.store.writeOne(
+      this.name,
+      this.recent.get(this.name, id, expectedVersion),
+      { ...next, id, version: expectedVersion + 1 },
+      (events, origin) => w.replaceWithEvents(id, expectedVersion, next, events, origin),
+      () => this.plain.replace(id, expectedVersion, next),
+    );
   }
-  update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T) {
-    return this.tx((c) => c.update(id, mutate, retries, held));
+  /** As the store's `update`: read (or the held copy), mutate, compare-and-set; retried on conflicts. */
+  async update(
+    id: string,
+    mutate: (current: T) => Omit<T, 'id' | 'version'> | null,
+    retries = 20,
+    held?: T,
+  ): Promise<T> {
+    if (!this.writes) return this.tx((c) => c.update(id, mutate, retries, held));
+    for (let attempt = 0; ; attempt++) {
+      const tentative = attempt === 0 && held !== undefined && held.id === id ? held : undefined;
+      const current = tentative ?? (await this.get(id));
+      if (current === null) throw new NotFoundError(`${this.name} ${id} not found`);
+      if (tentative) this.recent.put(this.name, tentative);
+      const next = mutate(current);
+      // Leaving it unchanged is only decided on a fresh read; a held copy may be stale.
+      if (next === null && tentative) continue;
+      if (next === null) return current;
+      try {
+        return await this.replace(id, current.version, next);
+      } catch (err) {
+        if (!isVersionConflict(err) || attempt >= retries) throw err;
+      }
+    }
   }
   replaceMany(items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>) {
     return this.tx((c) => c.replaceMany(items));
@@ -396,7 +440,22 @@ class SelfCommittingCollection<T extends StoredDoc> implements Collection<T> {
     return this.plain.addToCounters(field, items);
   }
   delete(id: string) {
-    return this.tx((c) => c.delete(id));
+    const w = this.writes;
+    const before = this.recent.get(this.name, id);
+    // Without the document at hand, a transaction reads it first (its fields and organization are recorded).
+    if (!w || !before)
+      return this.tx(async (c) => {
+        await c.get(id);
+        return c.delete(id);
+      });
+    return this.store.writeOne(
+      this.name,
+      before,
+      null,
+      (events, origin) => w.deleteWithEvents(id, events, origin),
+      () => this.plain.delete(id),
+      (removed) => removed,
+    );
   }
   deleteMany(filter: Filter) {
     return this.tx((c) => c.deleteMany(filter));
@@ -522,6 +581,30 @@ export class AuditingStore implements DocumentStore {
       return out;
     });
     if (handoff.length > 0) this.relay?.handoff(handoff);
+    return result;
+  }
+
+  /**
+   * One write outside a transaction, with its audit event in the same statement (no BEGIN or
+   * COMMIT): `write` gets the events and the origin to notify with; `plain` runs when there is
+   * nothing to record (bookkeeping fields only). Hands the event to the relay once written.
+   */
+  async writeOne<R>(
+    name: string,
+    before: StoredDoc | null | undefined,
+    after: StoredDoc | null,
+    write: (events: NewOutboxEvent[], origin: string) => Promise<R>,
+    plain: () => Promise<R>,
+    happened: (result: R) => boolean = () => true,
+  ): Promise<R> {
+    const id = after?.id ?? before?.id ?? '';
+    const rec = new Recorder(this.resources, new RecentDocs(1));
+    rec.wrote(name, id, before, after);
+    const event = this.auditEvent(rec);
+    const result = event ? await write([event], this.relay?.origin ?? '') : await plain();
+    if (!happened(result)) return result;
+    this.recent.put(name, after);
+    if (event && this.relay) this.relay.handoff([{ ...event, createdAt: new Date().toISOString() }]);
     return result;
   }
 

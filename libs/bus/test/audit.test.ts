@@ -145,16 +145,30 @@ describe('AuditingStore on PostgreSQL', () => {
     expect(handedOff.at(-1)!.map((e) => e.subject)).toEqual([AUDIT_SUBJECT]);
   });
 
-  it('a write outside a transaction gets one of its own, with its audit event; a rolled-back one leaves none', async () => {
+  it('a write outside a transaction carries its audit event in its one statement; a rolled-back transaction leaves none', async () => {
     const coll = store.collection<InvoiceDoc>('invoices');
+    const s0 = raw.stats();
     const doc = await coll.insert({ organizationId: 'org3', status: 'draft', total: 1 });
+    // The write and its audit event in one statement: no BEGIN or COMMIT.
+    expect({
+      statements: raw.stats().statements - s0.statements,
+      rows: raw.stats().rowsWritten - s0.rowsWritten,
+    }).toEqual({
+      statements: 1,
+      rows: 2,
+    });
+    await runWithContext({ ...ctx, operation: 'updateInvoice' }, () =>
+      coll.update(doc.id, (cur) => ({ ...cur, total: 3 })),
+    );
     await runWithContext({ ...ctx, operation: 'deleteInvoice' }, () => coll.delete(doc.id));
     const records = (await auditBatches()).flatMap((b) => b.records).filter((r) => r.resourceId === doc.id);
     expect(records.map((r) => [r.action, r.organizationId])).toEqual([
       ['create', 'org3'],
+      ['update', 'org3'],
       ['delete', 'org3'],
     ]);
-    expect(records[1]!.changes).toContainEqual({ path: 'status', before: 'draft' });
+    expect(records[1]!.changes).toEqual([{ path: 'total', before: 1, after: 3 }]);
+    expect(records[2]!.changes).toContainEqual({ path: 'status', before: 'draft' });
     const before = (await auditBatches()).length;
     await expect(
       store.transaction(async (tx) => {

@@ -264,6 +264,30 @@ export interface Outbox {
   watch?(onWrite: (origin: string) => void): Promise<() => Promise<void>>;
 }
 
+/**
+ * Single writes outside a transaction that append outbox events atomically with them, in one
+ * statement (PostgreSQL, collections that are not `cached`): the events are written, and watchers
+ * told with `origin`, only if the write happens. For a writer that must record events of writes
+ * made outside transactions without a transaction's BEGIN and COMMIT (the audit trail).
+ */
+export interface OutboxWrites<T extends StoredDoc> {
+  insertWithEvents(doc: NewDoc<T> & { id: string }, events: readonly NewOutboxEvent[], origin: string): Promise<T>;
+  replaceWithEvents(
+    id: string,
+    expectedVersion: number,
+    next: Omit<T, 'id' | 'version'>,
+    events: readonly NewOutboxEvent[],
+    origin: string,
+  ): Promise<T>;
+  deleteWithEvents(id: string, events: readonly NewOutboxEvent[], origin: string): Promise<boolean>;
+}
+
+/** The outbox writes of a collection, when its store offers them (see OutboxWrites). */
+export function outboxWritesOf<T extends StoredDoc>(c: Collection<T>): OutboxWrites<T> | undefined {
+  const w = (c as Collection<T> & { outboxWrites?: OutboxWrites<T> }).outboxWrites;
+  return w;
+}
+
 /** An event as handed to `TxScope.enqueue`. */
 export type NewOutboxEvent = Omit<OutboxEvent, 'createdAt'>;
 
