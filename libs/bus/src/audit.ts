@@ -148,7 +148,7 @@ interface Touched {
  */
 class RecentDocs {
   private readonly docs = new Map<string, StoredDoc>();
-  constructor(private readonly max = 5_000) {}
+  constructor(private readonly max = 1_000) {}
   put(name: string, doc: StoredDoc | null): void {
     if (!doc) return;
     const key = `${name}\u0000${doc.id}`;
@@ -538,8 +538,10 @@ export class AuditingStore implements DocumentStore {
 
   async transaction<R>(fn: (tx: TxScope) => Promise<R>): Promise<R> {
     let handoff: OutboxEvent[] = [];
+    let ride: { first: string; events: OutboxEvent[] } | undefined;
     const result = await this.inner.transaction(async (tx) => {
       handoff = [];
+      ride = undefined;
       const rec = new Recorder(this.resources, this.recent);
       const buffered: NewOutboxEvent[] = [];
       const origins: string[] = [];
@@ -574,12 +576,14 @@ export class AuditingStore implements DocumentStore {
         const createdAt = new Date().toISOString();
         handoff = [{ ...audit, createdAt }];
         if (handedOffByCommitter && buffered[0]) {
-          this.riding.set(buffered[0].id, handoff);
+          ride = { first: buffered[0].id, events: handoff };
           handoff = [];
         }
       }
       return out;
     });
+    // Committed: the audit event waits for the committer's handoff of the same commit, or goes now.
+    if (ride) this.riding.set(ride.first, ride.events);
     if (handoff.length > 0) this.relay?.handoff(handoff);
     return result;
   }
