@@ -194,7 +194,7 @@ describe('audit trail, tamper-evident documents and retention', () => {
         resourceType: 'transaction',
         resourceId: transactionId,
         action: 'create',
-        actor: { type: 'buyer', id: 'anonymous' },
+        actor: { type: 'buyer', id: `checkout:${link.body.sessionPublicId}` },
         operation: 'createTransaction',
       }),
     );

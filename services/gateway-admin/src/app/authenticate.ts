@@ -125,6 +125,7 @@ async function authenticateUser(deps: AdminDeps, token: string, creds: Credentia
     return {
       kind: 'user',
       userId: user.id,
+      email: user.email,
       sessionId: session.id,
       organizationId: undefined,
       role: 'Viewer',
@@ -139,6 +140,7 @@ async function authenticateUser(deps: AdminDeps, token: string, creds: Credentia
   return {
     kind: 'user',
     userId: user.id,
+    email: user.email,
     sessionId: session.id,
     organizationId,
     role: membership.role,

@@ -26,6 +26,8 @@ export type Principal =
       /** A dashboard user signed in with WebAuthn, holding a session JWT. */
       kind: 'user';
       userId: string;
+      /** The user's e-mail, for the audit trail. */
+      email?: string;
       sessionId: string;
       /** The organization the request acts on (route `:orgId`, else the `selectedOrganization` cookie); unset when none was named. */
       organizationId: string | undefined;
@@ -42,7 +44,8 @@ export function principalClientId(p: Principal): string {
 
 /** The audit trail's actor of an authenticated caller. */
 export function principalActor(p: Principal): Actor {
-  if (p.kind === 'user') return { type: 'user', id: p.userId };
+  if (p.kind === 'user')
+    return p.email ? { type: 'user', id: p.userId, name: p.email } : { type: 'user', id: p.userId };
   const type = p.kind === 'organization_key' ? 'api_key' : 'system_key';
   return p.keyName ? { type, id: p.keyId, name: p.keyName } : { type, id: p.keyId };
 }

@@ -147,6 +147,15 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
       ? { type: 'provider', id: `${provider}/${param('providerId') ?? ''}` }
       : { type: 'buyer', id: session ? `checkout:${session}` : 'anonymous' };
   });
+  // A buyer naming the checkout session in the body (transactions/create) is named by it too.
+  app.addHook('preHandler', async (req) => {
+    const ctx = req.requestContext;
+    if (ctx?.actor?.type !== 'buyer' || ctx.actor.id !== 'anonymous') return;
+    const body = req.body as { sessionPublicId?: unknown } | undefined;
+    const session = typeof body === 'object' && body !== null ? body.sessionPublicId : undefined;
+    if (typeof session === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(session))
+      ctx.actor = { type: 'buyer', id: `checkout:${session}` };
+  });
   await app.register(errorEnvelopePlugin);
   await app.register(inputGuardPlugin);
   // The buyer portal's refresh cookie.
