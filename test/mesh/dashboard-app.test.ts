@@ -283,6 +283,25 @@ describe('merchant dashboard in Chromium', () => {
     const rotated = await innerText(admin, '[data-testid="signing-secret"]');
     expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(boot.webhookSigningSecret);
+
+    // The audit trail names this user (by e-mail) for the key created and the secret rotated here,
+    // with no secret in it; the check of issued documents passes.
+    await admin.goto(`${dashboard}audit`);
+    await heading(admin, 'Audit trail');
+    await admin.waitForFunction(
+      `document.querySelector('table')?.textContent.includes('createOrganizationApiKey') && document.querySelector('table')?.textContent.includes('rotateSiteWebhookSecret')`,
+      { timeout: 20_000 },
+    );
+    const trail = await innerText(admin, 'table');
+    expect(trail).toContain(`user: ${boot.adminEmail}`);
+    expect(trail).not.toContain(token.split('.')[1]);
+    expect(trail).not.toContain(rotated);
+    await admin.click('#integrity-heading + button');
+    await admin.waitForSelector('[data-testid="integrity-result"]');
+    expect(await innerText(admin, '[data-testid="integrity-result"]')).toMatch(/^Intact: /);
+    await noSeriousViolations(admin, 'audit');
+    await admin.goto(`${dashboard}settings`);
+    await heading(admin, 'Settings');
   });
 
   it('an Admin invites a Viewer, who signs in with the link and sees no write action', async () => {

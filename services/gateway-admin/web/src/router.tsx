@@ -1,5 +1,6 @@
 import { createRootRoute, createRoute, createRouter, Navigate } from '@tanstack/react-router';
 import { Layout } from './layout';
+import { Audit } from './screens/Audit';
 import { Checkouts } from './screens/Checkouts';
 import { Holds } from './screens/Holds';
 import { Overview } from './screens/Overview';
@@ -41,8 +42,9 @@ const transaction = createRoute({
 const checkouts = createRoute({ getParentRoute: () => root, path: '/checkouts', component: Checkouts });
 const holds = createRoute({ getParentRoute: () => root, path: '/holds', component: Holds });
 const settings = createRoute({ getParentRoute: () => root, path: '/settings', component: Settings });
+const audit = createRoute({ getParentRoute: () => root, path: '/audit', component: Audit });
 
-const routeTree = root.addChildren([overview, payments, transaction, checkouts, holds, settings]);
+const routeTree = root.addChildren([overview, payments, transaction, checkouts, holds, settings, audit]);
 
 /** The screens of a signed-in member, under /app. */
 export function makeRouter() {
