@@ -578,6 +578,23 @@ describe('merchant dashboard in Chromium', () => {
     await heading(admin, 'API keys');
   });
 
+  it('the audit trail names the dashboard user for the key created and the signing secret rotated here, shows no secret, and the document check passes', async () => {
+    await admin.goto(`${dashboard}audit`);
+    await heading(admin, 'Audit trail');
+    await admin.waitForFunction(
+      `document.querySelector('table')?.textContent.includes('createOrganizationApiKey') && document.querySelector('table')?.textContent.includes('rotateSiteWebhookSecret')`,
+      { timeout: 20_000 },
+    );
+    const trail = await innerText(admin, 'table');
+    expect(trail).toContain(`user: ${boot.adminEmail}`);
+    expect(trail).not.toMatch(/whsec_[A-Za-z0-9]/);
+    expect(trail).not.toMatch(/sk_(live|test)_[0-9a-f]{24}\.[A-Za-z0-9_-]{10,}/);
+    await admin.click('#integrity-heading + button');
+    await admin.waitForSelector('[data-testid="integrity-result"]');
+    expect(await innerText(admin, '[data-testid="integrity-result"]')).toMatch(/^Intact: /);
+    await noSeriousViolations(admin, 'audit');
+  });
+
   it('an Admin invites a Viewer, who signs in with the link and sees no write action', async () => {
     await admin.goto(`${dashboard}settings`);
     await heading(admin, 'Settings');

@@ -884,6 +884,12 @@ describe('a client generated from the Admin API document', () => {
     expect((await system.GET('/api/v1/system/recurring/status')).data?.lastRuns.length).toBeGreaterThan(0);
     expect((await org.DELETE('/api/v1/clients/{id}', clientPath)).response.status).toBe(204);
 
+    // The audit trail and the integrity of issued documents (typed answers).
+    const trail = await org.GET('/api/v1/audit-events', { params: { query: { limit: 5 } } });
+    expect(trail.data?.items.length).toBe(5);
+    expect((await org.GET('/api/v1/documents/integrity', {})).data?.ok).toBe(true);
+    expect((await org.GET('/api/v1/documents/integrity/export', {})).data?.format).toBe('paymesh-document-integrity/1');
+
     // The dashboard (typed query and answer).
     const dash = await org.GET('/api/v1/dashboard', {
       params: { query: { period: 'today', timezone: 'Europe/Berlin', siteId } },

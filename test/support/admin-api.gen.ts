@@ -1621,6 +1621,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change of the organization’s resources, newest first: when, who (API key, user, system key, buyer, provider, automatic process), request ID, operation, resource and changed fields (filters resource, id, actor, operation, startDate/endDate; cursor paging)
+         * @description Scope `audit_event:read`, minimum role Admin.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/documents/integrity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the hash chains of issued invoices, credit notes, corrections and their files (per number series) against the stored documents; names the first broken link
+         * @description Scope `document:read`, minimum role Admin.
+         */
+        get: operations["verifyDocumentIntegrity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/documents/integrity/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the hash chains and the stored documents they cover, for the offline verifier (`pnpm verify-integrity <file>`)
+         * @description Scope `document:execute`, minimum role Admin.
+         */
+        get: operations["exportDocumentIntegrity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tax/records": {
         parameters: {
             query?: never;
@@ -1808,7 +1868,7 @@ export interface paths {
         put: operations["updateClient"];
         post?: never;
         /**
-         * Delete a client (invoices keep their buyer snapshot; the history stays readable)
+         * Delete a client (invoices keep their buyer snapshot; the history stays readable); 409 DOCUMENT_RETAINED while it has issued invoices or credit notes within the retention period (§ 147 AO)
          * @description Scope `client:delete`, minimum role Admin.
          */
         delete: operations["deleteClient"];
@@ -2933,7 +2993,7 @@ export interface components {
             mode: "live" | "test";
             /** @enum {string} */
             role: "Viewer" | "Editor" | "Admin";
-            scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute")[];
+            scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
             /** @enum {string} */
             status: "active" | "revoked";
             /** @description non-secret head of the token (sk_<mode>_<keyId>), to recognise a key */
@@ -2967,7 +3027,7 @@ export interface components {
             mode: "live" | "test";
             /** @enum {string} */
             role: "Viewer" | "Editor" | "Admin";
-            scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute")[];
+            scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
             /** @enum {string} */
             status: "active" | "revoked";
             /** @description non-secret head of the token (sk_<mode>_<keyId>), to recognise a key */
@@ -3165,6 +3225,11 @@ export interface components {
                 suffix: string;
                 resetPolicy: string;
                 startNumber: number;
+            };
+            /** @description Years issued documents, their files and audit events are kept after the end of their calendar year (§ 147 AO): vouchers at least 8, books and records at least 10; nothing they cover can be deleted before */
+            retention: {
+                voucherYears: number;
+                recordYears: number;
             };
             /**
              * Format: date-time
@@ -3393,7 +3458,7 @@ export interface components {
                 name: string;
                 /** @enum {string} */
                 mode: "live" | "test";
-                scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute")[];
+                scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
                 /** @description shown once */
                 token: string;
             };
@@ -4077,7 +4142,7 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     mode?: "live" | "test";
-                    scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute")[];
+                    scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
                     /** @enum {string} */
                     role?: "Viewer" | "Editor" | "Admin";
                     /** Format: date-time */
@@ -4252,7 +4317,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    scopes?: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute")[];
+                    scopes?: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
                     /** @enum {string} */
                     role?: "Viewer" | "Editor" | "Admin";
                 };
@@ -4726,7 +4791,7 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     mode?: "live" | "test";
-                    scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute")[];
+                    scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
                     /** @enum {string} */
                     role?: "Viewer" | "Editor" | "Admin";
                     /** Format: date-time */
@@ -4914,7 +4979,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    scopes?: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute")[];
+                    scopes?: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
                     /** @enum {string} */
                     role?: "Viewer" | "Editor" | "Admin";
                 };
@@ -7566,6 +7631,10 @@ export interface operations {
                         /** @enum {string} */
                         resetPolicy?: "never" | "calendar_year" | "fiscal_year";
                         startNumber?: number;
+                    };
+                    retention?: {
+                        voucherYears?: number;
+                        recordYears?: number;
                     };
                 };
             };
@@ -18429,6 +18498,351 @@ export interface operations {
             };
         };
     };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Resource type (invoice, credit_note, transaction, client, api_key, …) */
+                resource?: string;
+                /** @description Resource id */
+                id?: string;
+                /** @description `<type>:<id>` (api_key:<keyId>, user:<userId>, process:<name>) or a bare id */
+                actor?: string;
+                operation?: string;
+                /** @description YYYY-MM-DD (UTC day) or RFC 3339; inclusive */
+                startDate?: string;
+                /** @description YYYY-MM-DD (UTC day, included) or RFC 3339; inclusive */
+                endDate?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            /** @description When the change was committed (RFC 3339) */
+                            at: string;
+                            organizationId: string | null;
+                            /** @description The service that stored the change */
+                            service: string;
+                            /** @description X-Request-ID of the request (or of the automatic pass) that caused it */
+                            requestId: string;
+                            actor: {
+                                /** @description api_key, user, system_key, buyer, portal_session, provider (a webhook) or process (an automatic one) */
+                                type: string;
+                                /** @description Key id, user id, portal sign-in id, `<provider type>/<provider id>` or process name */
+                                id: string;
+                                /** @description The API key’s name, the buyer’s e-mail */
+                                name?: string;
+                            };
+                            /** @description For an automatic process: the actor whose request caused the event it reacted to */
+                            initiator?: {
+                                /** @description api_key, user, system_key, buyer, portal_session, provider (a webhook) or process (an automatic one) */
+                                type: string;
+                                /** @description Key id, user id, portal sign-in id, `<provider type>/<provider id>` or process name */
+                                id: string;
+                                /** @description The API key’s name, the buyer’s e-mail */
+                                name?: string;
+                            };
+                            /** @description The Admin or Main Backend operationId, or the automatic process */
+                            operation: string;
+                            /** @enum {string} */
+                            action: "create" | "update" | "delete";
+                            resourceType: string;
+                            resourceId: string;
+                            /** @description false: the document was replaced unread, so only `after` values are shown */
+                            beforeKnown: boolean;
+                            /** @description Changed fields (dotted paths); secrets and encrypted values are masked */
+                            changes: {
+                                path: string;
+                                before?: unknown;
+                                after?: unknown;
+                            }[];
+                        }[];
+                        /** @description Pass as `cursor` for the next (older) page; null on the last */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyDocumentIntegrity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        /** @description Chain entries checked */
+                        entries: number;
+                        /** @description Issued invoices and credit notes compared with their latest recorded snapshot */
+                        documents: number;
+                        /** @description Stored files compared with their recorded digest */
+                        files: number;
+                        firstBroken: {
+                            /** @enum {string} */
+                            series: "invoice" | "credit_note";
+                            seq: number;
+                            documentId: string;
+                            number: string;
+                            /** @enum {string} */
+                            type: "invoice" | "credit_note" | "correction" | "pdf" | "einvoice";
+                            /** @enum {string} */
+                            reason: "entry_altered" | "entry_missing" | "previous_digest_mismatch" | "document_altered" | "document_missing" | "file_altered";
+                            detail: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportDocumentIntegrity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        format: "paymesh-document-integrity/1";
+                        organizationId: string;
+                        /** @enum {string} */
+                        mode: "live" | "test";
+                        exportedAt: string;
+                        entries: {
+                            organizationId: string;
+                            /** @enum {string} */
+                            mode: "live" | "test";
+                            /** @enum {string} */
+                            series: "invoice" | "credit_note";
+                            seq: number;
+                            /** @enum {string} */
+                            type: "invoice" | "credit_note" | "correction" | "pdf" | "einvoice";
+                            documentId: string;
+                            number: string;
+                            contentDigest: string;
+                            format: string | null;
+                            at: string;
+                            prevDigest: string;
+                            digest: string;
+                        }[];
+                        documents: {
+                            /** @enum {string} */
+                            series: "invoice" | "credit_note";
+                            documentId: string;
+                            content?: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listTaxRecords: {
         parameters: {
             query?: {
@@ -19768,6 +20182,17 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;

@@ -434,6 +434,7 @@ export class Bus {
       namespace: this.namespace,
       stream,
       consumer: name,
+      process: `${this.service}/${opts.durable}`,
       handler: this.wrapHandler(opts),
       maxDeliver,
       ackWaitMs,

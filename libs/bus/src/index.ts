@@ -32,3 +32,14 @@ export { EventCache } from './event-cache';
 export { OutboxRelay, type OutboxPublisher, type OutboxRelayOptions, type RelayHealth } from './relay';
 export type { Outbox, OutboxEvent } from './outbox-types';
 export { Committer, type CommitScope, type CommitHandoff, type CommitterOptions, type EventTypes } from './commit';
+export {
+  AUDIT_SUBJECT,
+  AuditingStore,
+  diffDocuments,
+  maskValue,
+  type AuditBatch,
+  type AuditChange,
+  type AuditRecord,
+  type AuditHandoff,
+  type AuditingStoreOptions,
+} from './audit';

@@ -85,6 +85,11 @@ export class OutboxRelay {
   private error: Error | undefined;
   /** Told to outbox watchers with this relay's own commits, so it does not wake itself. */
   readonly origin = randomUUID();
+  /**
+   * Events committed with a handed-off batch that the committer did not list (the audit event of
+   * the same transaction, see AuditingStore.withAudit): added to the batch.
+   */
+  companions: ((events: readonly OutboxEvent[]) => readonly OutboxEvent[]) | undefined;
   private readonly wakeDelayMs: number;
   private wakeTimer: NodeJS.Timeout | undefined;
   private unwatch: Promise<(() => Promise<void>) | undefined> | undefined;
@@ -176,6 +181,7 @@ export class OutboxRelay {
    * that failed. Ignored while the relay is not started (the poll, or the next start, publishes).
    */
   handoff(events: readonly OutboxEvent[]): void {
+    if (this.companions) events = this.companions(events);
     if (!this.started || events.length === 0) return;
     this.startWatching();
     this.handedOver.push(...events);

@@ -49,6 +49,8 @@ export interface ConsumerLoopOptions {
   namespace: string;
   stream: string;
   consumer: string;
+  /** Name of the automatic process the handler is, for the audit trail (`<service>/<durable>`). */
+  process?: string;
   handler: EventHandler;
   maxDeliver: number;
   ackWaitMs: number;
@@ -185,6 +187,13 @@ export class ConsumerLoop implements Subscription {
   private async handle(msg: JsMsg): Promise<void> {
     const headers = fromNatsHeaders(msg.headers);
     const ctx = contextFromHeaders((name) => headers[name]);
+    // The handler acts as this consumer (a named automatic process); the publisher's actor caused it.
+    if (this.opts.process) {
+      const initiator = ctx.actor?.type === 'process' ? ctx.initiator : (ctx.actor ?? ctx.initiator);
+      ctx.actor = { type: 'process', id: this.opts.process };
+      ctx.operation = this.opts.process;
+      if (initiator) ctx.initiator = initiator;
+    }
     // Each consumed event gets a span continuing the publisher's trace (traceparent header).
     const subject = eventSubjectFromWire(this.opts.namespace, msg.subject);
     this.opts.counters.consumed += 1;

@@ -19,3 +19,5 @@ export * from './rpc-billing';
 export * from './rpc-recurring';
 export * from './rpc-tax';
 export * from './rpc-checkout';
+export * from './audit';
+export * from './document-integrity';

@@ -33,6 +33,7 @@ import {
 import { invoicePaymentCheckout, invoicePaymentCheckoutRequest } from './billing-payment-links';
 import { dataExportRequest, dataImportHeader, dataTemplate, dataTemplateRequest } from './data-io';
 import { einvoiceFormat, einvoiceReportList } from './einvoice';
+import { documentIntegrityExport, documentIntegrityReport } from './document-integrity';
 import { emptyBody, envelopeRpc, jsonRpc } from './rpc';
 import { taxCalculation } from './tax';
 
@@ -148,6 +149,9 @@ export const billingRpc = {
     z.object({ documentKind: z.enum(['invoice', 'credit_note']) }).strict(),
     einvoiceReportList,
   ),
+
+  verifyDocumentIntegrity: jsonRpc(emptyBody, documentIntegrityReport),
+  exportDocumentIntegrity: jsonRpc(emptyBody, documentIntegrityExport),
 
   countPortalDocuments: jsonRpc(emptyBody, z.object({ count: z.number().int() })),
   listPortalDocuments: jsonRpc(portalDocumentsQuery, portalDocumentList),

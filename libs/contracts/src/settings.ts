@@ -106,6 +106,17 @@ export const invoicingSettingsPatch = z
     timeZone: z.string().min(1).max(64),
     invoiceNumberLayout: numberingLayout.partial(),
     creditNoteNumberLayout: numberingLayout.partial(),
+    /**
+     * Retention (§ 147 AO) in years after the end of a document's calendar year: vouchers (invoices,
+     * credit notes) at least 8, books and records at least 10; longer when the merchant must keep longer.
+     */
+    retention: z
+      .object({
+        voucherYears: z.number().int().min(8, 'must be at least 8 (§ 147 AO)').max(50),
+        recordYears: z.number().int().min(10, 'must be at least 10 (§ 147 AO)').max(50),
+      })
+      .strict()
+      .partial(),
   })
   .strict()
   .partial();

@@ -9,11 +9,86 @@ export interface RequestContext {
   requestId: string;
   traceparent?: string;
   tracestate?: string;
+  /** Who the work is done for (set by the gateways after authentication, by consumers and jobs). */
+  actor?: Actor;
+  /** The actor whose request caused the work of an automatic process (a consumer's event publisher). */
+  initiator?: Actor;
+  /** Name of the operation being done (an Admin route's operationId, a consumer's or job's name). */
+  operation?: string;
+}
+
+/**
+ * Who changed something, for the audit trail: an organization API key (id and name), a dashboard
+ * user, a system key, a buyer (anonymous at checkout, or signed in to the portal), a payment
+ * provider's webhook, or a named automatic process (consumer, job).
+ */
+export type ActorType = 'api_key' | 'user' | 'system_key' | 'buyer' | 'portal_session' | 'provider' | 'process';
+
+export interface Actor {
+  type: ActorType;
+  /** The key's id, the user's id, the portal session's id, the provider's name, the process's name. */
+  id: string;
+  /** A readable name when there is one (the API key's name, the buyer's e-mail). */
+  name?: string;
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const TRACEPARENT_HEADER = 'traceparent';
 export const TRACESTATE_HEADER = 'tracestate';
+/** Actor, initiator and operation travel between services (gRPC metadata, NATS headers), never from outside. */
+export const ACTOR_HEADER = 'x-paymesh-actor';
+export const INITIATOR_HEADER = 'x-paymesh-initiator';
+export const OPERATION_HEADER = 'x-paymesh-operation';
+
+const ACTOR_TYPES: ReadonlySet<string> = new Set<ActorType>([
+  'api_key',
+  'user',
+  'system_key',
+  'buyer',
+  'portal_session',
+  'provider',
+  'process',
+]);
+const OPERATION = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Header value of an actor: URI-encoded JSON (ASCII, so it fits gRPC metadata and NATS headers). */
+export function encodeActor(actor: Actor): string {
+  return encodeURIComponent(JSON.stringify(actor.name === undefined ? { type: actor.type, id: actor.id } : actor));
+}
+
+/** The actor of a header value; undefined when absent or malformed. */
+export function decodeActor(value: string | undefined): Actor | undefined {
+  if (!value || value.length > 2048) return undefined;
+  try {
+    const v: unknown = JSON.parse(decodeURIComponent(value));
+    if (typeof v !== 'object' || v === null) return undefined;
+    const { type, id, name } = v as Record<string, unknown>;
+    if (typeof type !== 'string' || !ACTOR_TYPES.has(type) || typeof id !== 'string' || id.length === 0)
+      return undefined;
+    const actor: Actor = { type: type as ActorType, id: id.slice(0, 256) };
+    if (typeof name === 'string' && name.length > 0) actor.name = name.slice(0, 256);
+    return actor;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `fn` as a named automatic process: a fresh request ID unless one is current, the process as
+ * actor and operation (the actor of the current context, if any, becomes the initiator).
+ */
+export function runAsProcess<T>(process: string, fn: () => T, operation: string = process): T {
+  const current = storage.getStore();
+  const ctx: RequestContext = {
+    ...(current ?? { requestId: newRequestId() }),
+    actor: { type: 'process', id: process },
+    operation,
+  };
+  const initiator = current?.actor?.type === 'process' ? current.initiator : (current?.actor ?? current?.initiator);
+  if (initiator) ctx.initiator = initiator;
+  else delete ctx.initiator;
+  return storage.run(ctx, fn);
+}
 
 const storage = new AsyncLocalStorage<RequestContext>();
 
@@ -124,6 +199,9 @@ export function contextHeaders(ctx: RequestContext | undefined = currentContext(
   const out: Record<string, string> = { [REQUEST_ID_HEADER]: ctx.requestId };
   if (ctx.traceparent) out[TRACEPARENT_HEADER] = ctx.traceparent;
   if (ctx.tracestate) out[TRACESTATE_HEADER] = ctx.tracestate;
+  if (ctx.actor) out[ACTOR_HEADER] = encodeActor(ctx.actor);
+  if (ctx.initiator) out[INITIATOR_HEADER] = encodeActor(ctx.initiator);
+  if (ctx.operation) out[OPERATION_HEADER] = ctx.operation;
   bridge?.inject(out);
   return out;
 }
@@ -135,5 +213,20 @@ export function contextFromHeaders(get: (name: string) => string | undefined): R
   if (tp) ctx.traceparent = tp;
   const ts = get(TRACESTATE_HEADER);
   if (ts) ctx.tracestate = ts;
+  const actor = decodeActor(get(ACTOR_HEADER));
+  if (actor) ctx.actor = actor;
+  const initiator = decodeActor(get(INITIATOR_HEADER));
+  if (initiator) ctx.initiator = initiator;
+  const operation = get(OPERATION_HEADER);
+  if (operation && OPERATION.test(operation)) ctx.operation = operation;
   return ctx;
+}
+
+/** The context without what only services may tell each other (for requests from outside). */
+export function withoutServiceClaims(ctx: RequestContext): RequestContext {
+  const rest: RequestContext = { ...ctx };
+  delete rest.actor;
+  delete rest.initiator;
+  delete rest.operation;
+  return rest;
 }

@@ -132,6 +132,11 @@ export const ERROR_CATALOGUE = {
     kind: 'conflict',
     description: 'only an issued invoice can be voided; delete a draft instead',
   },
+  DOCUMENT_RETAINED: {
+    kind: 'conflict',
+    description:
+      'issued documents, their files and audit events must be kept for the retention period (§ 147 AO); what they depend on cannot be deleted before it ends',
+  },
   TRANSACTION_ALREADY_INVOICED: {
     kind: 'conflict',
     description: 'the transaction already has an invoice generated from it',

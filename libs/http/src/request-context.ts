@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { contextFromHeaders, REQUEST_ID_HEADER, requestIdFrom, runWithContext, tagActiveSpan } from '@paymesh/core';
+import {
+  contextFromHeaders,
+  REQUEST_ID_HEADER,
+  requestIdFrom,
+  runWithContext,
+  tagActiveSpan,
+  withoutServiceClaims,
+} from '@paymesh/core';
 
 function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
@@ -14,7 +21,8 @@ function headerValue(v: string | string[] | undefined): string | undefined {
 export const requestContextPlugin = fp(
   async (app: FastifyInstance, opts: { onRequestId?: (id: string) => void }) => {
     app.addHook('onRequest', (req, reply, done) => {
-      const ctx = contextFromHeaders((name) => headerValue(req.headers[name]));
+      // Actor and operation are set by the gateway once it knows the caller, never taken from outside.
+      const ctx = withoutServiceClaims(contextFromHeaders((name) => headerValue(req.headers[name])));
       // Keep fastify's own request id (used on its log lines) equal to ours.
       if (req.id !== ctx.requestId) ctx.requestId = req.id;
       req.requestContext = ctx;

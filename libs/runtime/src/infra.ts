@@ -1,4 +1,4 @@
-import { Bus, OutboxRelay } from '@paymesh/bus';
+import { AuditingStore, Bus, OutboxRelay } from '@paymesh/bus';
 import type { BaseConfig, Logger } from '@paymesh/core';
 import { createStore, type CollectionSpec, type DocumentStore } from '@paymesh/store';
 import { costCounters, reportCostCountersOnSignal } from './counters';
@@ -74,6 +74,11 @@ export async function openInfra(opts: {
   // Commits hand their events to the relay at once and other replicas' commits wake it through
   // the outbox watch; the poll is the slow safety net for crashes and outages.
   const relay = new OutboxRelay({ outbox: store.outbox, bus, logger, intervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+  // Writes of the collections declared `audit` record who changed what, in the same transaction.
+  const audited = new AuditingStore(store, { service: opts.service, collections: opts.collections });
+  audited.attachRelay(relay);
+  relay.companions = (events) => audited.withAudit(events);
+  store = audited;
   relay.start();
   let httpInFlight: (() => number) | undefined;
   const stopReporting = reportCostCountersOnSignal(logger, () => costCounters({ store, bus, relay }, httpInFlight));

@@ -1,4 +1,4 @@
-import { trackBackground, type Logger } from '@paymesh/core';
+import { newRequestId, runWithContext, trackBackground, type Logger } from '@paymesh/core';
 
 /**
  * A background loop that runs `pass` over and over: each pass returns how long to sleep before the
@@ -16,6 +16,8 @@ export class WorkLoop {
     private readonly pass: () => Promise<number>,
     private readonly retryMs: number,
     private readonly failure = 'work pass failed; will retry',
+    /** Name of the automatic process (audit trail actor, e.g. `payments-webhooks/reconciler`); each pass gets its own request ID. */
+    private readonly process?: string,
   ) {}
 
   /** Whether stop() was called (long passes check it between steps). */
@@ -46,7 +48,14 @@ export class WorkLoop {
     while (!this.stopped) {
       let sleepMs = this.retryMs;
       try {
-        sleepMs = await trackBackground(this.pass());
+        const name = this.process;
+        sleepMs = await trackBackground(
+          name
+            ? runWithContext({ requestId: newRequestId(), actor: { type: 'process', id: name }, operation: name }, () =>
+                this.pass(),
+              )
+            : this.pass(),
+        );
       } catch (err) {
         this.log.warn({ err }, this.failure);
       }

@@ -111,6 +111,19 @@ export interface CollectionSpec {
    * server. MongoDB: not cached.
    */
   cached?: boolean;
+  /**
+   * A business resource of the audit trail: every write of its documents is recorded, with who did
+   * it and what changed, in the same transaction (see AuditingStore of @paymesh/bus). The store
+   * itself ignores it.
+   */
+  audit?: {
+    /** Resource type as the audit trail names it (`invoice`, `api_key`). */
+    resource: string;
+    /** Field naming the document's organization; `id` when the document is the organization. Default `organizationId`. */
+    organizationField?: string;
+    /** Bookkeeping fields (a key's `lastUsedAt`) whose changes alone are not recorded. */
+    ignoreFields?: string[];
+  };
 }
 
 /** A full-text query: matches documents with ANY of the words of `text` in one of `fields`. */
@@ -249,6 +262,30 @@ export interface Outbox {
    * poll covers the gap. Resolves to a function that stops watching.
    */
   watch?(onWrite: (origin: string) => void): Promise<() => Promise<void>>;
+}
+
+/**
+ * Single writes outside a transaction that append outbox events atomically with them, in one
+ * statement (PostgreSQL, collections that are not `cached`): the events are written, and watchers
+ * told with `origin`, only if the write happens. For a writer that must record events of writes
+ * made outside transactions without a transaction's BEGIN and COMMIT (the audit trail).
+ */
+export interface OutboxWrites<T extends StoredDoc> {
+  insertWithEvents(doc: NewDoc<T> & { id: string }, events: readonly NewOutboxEvent[], origin: string): Promise<T>;
+  replaceWithEvents(
+    id: string,
+    expectedVersion: number,
+    next: Omit<T, 'id' | 'version'>,
+    events: readonly NewOutboxEvent[],
+    origin: string,
+  ): Promise<T>;
+  deleteWithEvents(id: string, events: readonly NewOutboxEvent[], origin: string): Promise<boolean>;
+}
+
+/** The outbox writes of a collection, when its store offers them (see OutboxWrites). */
+export function outboxWritesOf<T extends StoredDoc>(c: Collection<T>): OutboxWrites<T> | undefined {
+  const w = (c as Collection<T> & { outboxWrites?: OutboxWrites<T> }).outboxWrites;
+  return w;
 }
 
 /** An event as handed to `TxScope.enqueue`. */

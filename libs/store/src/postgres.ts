@@ -17,7 +17,7 @@ import type {
   StoreStats,
   TxScope,
 } from './port';
-import { PgCollection } from './postgres/collection';
+import { PgCollection, type PgOutboxTarget } from './postgres/collection';
 import { counted, ident, StatementCounter, type Queryable } from './postgres/sql';
 import * as system from './postgres/system';
 import { postgresBlobs } from './postgres/blobs';
@@ -191,14 +191,22 @@ export class PostgresStore implements DocumentStore {
     name: string,
     db: Queryable,
     isolated?: <R>(fn: (db: Queryable) => Promise<R>) => Promise<R>,
+    outbox?: PgOutboxTarget,
   ): Collection<T> {
     assertCollectionName(name);
     const table = `${ident(this.database)}.${ident(name)}`;
-    return new PgCollection<T>(name, table, db, () => this.ensureTable(name), this.counter, isolated);
+    return new PgCollection<T>(name, table, db, () => this.ensureTable(name), this.counter, isolated, outbox);
   }
 
   collection<T extends StoredDoc>(name: string): Collection<T> {
-    const bound = this.bind<T>(name, this.db, (fn) => inTransaction(this.pool, this.logger, this.counter, fn));
+    const outbox = { table: `${ident(this.database)}."_outbox"`, channel: system.outboxChannel(this.database) };
+    const bound = this.bind<T>(
+      name,
+      this.db,
+      (fn) => inTransaction(this.pool, this.logger, this.counter, fn),
+      // The outbox exists once the schema is initialized (ensureCollection did that).
+      this.initialized ? outbox : undefined,
+    );
     return this.cache.has(name) ? this.cache.cached(bound) : bound;
   }
 

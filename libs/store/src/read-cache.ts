@@ -144,6 +144,9 @@ export class ReadCache {
         }
       };
     }
-    return Object.assign(Object.create(collection) as Collection<T>, writes, overrides);
+    const wrapped = Object.assign(Object.create(collection) as Collection<T>, writes, overrides);
+    // Writes that bypass the methods above (OutboxWrites) would skip the invalidation: not offered.
+    Object.defineProperty(wrapped, 'outboxWrites', { value: undefined });
+    return wrapped;
   }
 }

@@ -1,7 +1,7 @@
 import '@paymesh/telemetry/register';
 import { resolveKeyring, resolvePortalKey, systemClock } from '@paymesh/core';
 import { Committer } from '@paymesh/bus';
-import type { EventMap } from '@paymesh/contracts';
+import { AUDIT_RECORDED_SUBJECT, auditBatch, type AuditBatchData, type EventMap } from '@paymesh/contracts';
 import { runGateway } from '@paymesh/runtime';
 import { config, resolveJwtKey } from './config';
 import { createClients } from './clients';
@@ -12,6 +12,7 @@ import { adminIdempotency } from './http/idempotency';
 import { allRoutes } from './http/routes';
 import { ensureSystemKey } from './app/system-key';
 import type { AdminDeps } from './app/deps';
+import { projectAuditBatch } from './app/audit-trail';
 
 void runGateway({
   name: 'gateway-admin',
@@ -46,6 +47,14 @@ void runGateway({
       },
     };
     if (config.SYSTEM_API_KEY) await ensureSystemKey(deps, config.SYSTEM_API_KEY);
+    // The audit trail of every service, projected here once per event (GET /audit-events reads it).
+    const auditTrail = await infra.bus.subscribe<AuditBatchData>({
+      durable: 'audit-trail',
+      maxDeliver: -1,
+      subjects: AUDIT_RECORDED_SUBJECT,
+      decode: (d) => auditBatch.parse(d),
+      handler: (event) => projectAuditBatch({ store: infra.store, logger }, event.id, event.data),
+    });
 
     const routes = allRoutes(config);
     const dashboard = loadDashboardApp();
@@ -67,6 +76,12 @@ void runGateway({
         clock: systemClock,
       }),
     });
-    return { app, close: () => clients.close() };
+    return {
+      app,
+      close: async () => {
+        await auditTrail.stop();
+        clients.close();
+      },
+    };
   },
 });

@@ -30,6 +30,8 @@ import type {
   Page,
   Scalar,
   StoredDoc,
+  NewOutboxEvent,
+  OutboxWrites,
   TextQuery,
 } from '../port';
 import { assertTextFields, searchWords } from '../text';
@@ -43,8 +45,35 @@ interface Row {
   doc: Body;
 }
 
+/** The outbox of the collection's schema, for writes that commit events with them (see OutboxWrites). */
+export interface PgOutboxTarget {
+  /** Schema-qualified, quoted `_outbox` table. */
+  table: string;
+  /** The schema's outbox notification channel. */
+  channel: string;
+}
+
+/**
+ * Outbox rows appended in the same statement as the write below, and only if it happened: one
+ * INSERT of the events (in order; an id already there is kept) and the notification with
+ * `origin`, as `system.enqueue` writes them.
+ */
+function outboxCte(outbox: PgOutboxTarget, written: string, p: SqlParams, events: readonly NewOutboxEvent[]): string {
+  const rows = events.map((e) => ({
+    id: e.id,
+    subject: e.subject,
+    payload: e.payload ?? null,
+    headers: e.headers ?? {},
+  }));
+  return `ob AS (INSERT INTO ${outbox.table} (id, subject, payload, headers)
+            SELECT e.v->>'id', e.v->>'subject', e.v->'payload', e.v->'headers'
+            FROM jsonb_array_elements(${p.add(JSON.stringify(rows))}::jsonb) WITH ORDINALITY AS e(v, n)
+            WHERE EXISTS (SELECT 1 FROM ${written}) ORDER BY e.n
+            ON CONFLICT (id) DO NOTHING)`;
+}
+
 /** One collection = one table `(id text primary key, version int, doc jsonb)`. */
-export class PgCollection<T extends StoredDoc> implements Collection<T> {
+export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxWrites<T> {
   constructor(
     readonly name: string,
     /** Schema-qualified, quoted table name. */
@@ -59,7 +88,83 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
      * locally; absent when the collection is used inside a caller's transaction.
      */
     private readonly isolated?: <R>(fn: (db: Queryable) => Promise<R>) => Promise<R>,
+    /** Set outside transactions: writes that commit outbox events in their own statement. */
+    private readonly outbox?: PgOutboxTarget,
   ) {}
+
+  /** Writes that also append outbox events, atomically in one statement (outside transactions only). */
+  get outboxWrites(): OutboxWrites<T> | undefined {
+    return this.outbox ? this : undefined;
+  }
+
+  private target(): PgOutboxTarget {
+    if (!this.outbox) throw new Error('outbox writes are for collections outside transactions');
+    return this.outbox;
+  }
+
+  async insertWithEvents(
+    doc: NewDoc<T> & { id: string },
+    events: readonly NewOutboxEvent[],
+    origin: string,
+  ): Promise<T> {
+    assertDocId(doc.id);
+    const outbox = this.target();
+    const body = toBody(doc);
+    const p = new SqlParams();
+    const values = `(${p.add(doc.id)}, 1, ${p.add(JSON.stringify(body))}::jsonb)`;
+    await this.run(
+      `WITH w AS (INSERT INTO ${this.table} (id, version, doc) VALUES ${values} RETURNING id),
+       ${outboxCte(outbox, 'w', p, events)}
+       SELECT pg_notify(${p.add(outbox.channel)}, ${p.add(origin)}) FROM w`,
+      p.values,
+    );
+    // The statement's tag is SELECT: its writes are counted here.
+    this.counter.rowsWritten += 1 + events.length;
+    return toStored<T>(doc.id, 1, body);
+  }
+
+  async replaceWithEvents(
+    id: string,
+    expectedVersion: number,
+    next: Omit<T, 'id' | 'version'>,
+    events: readonly NewOutboxEvent[],
+    origin: string,
+  ): Promise<T> {
+    assertVersion(expectedVersion);
+    const outbox = this.target();
+    const body = toBody(next);
+    const p = new SqlParams();
+    const idParam = p.add(id);
+    const { rows } = await this.run<{ updated: number | null; current: number | null }>(
+      `WITH w AS (UPDATE ${this.table} SET doc = ${p.add(JSON.stringify(body))}::jsonb, version = version + 1
+                  WHERE id = ${idParam} AND version = ${p.add(expectedVersion)} RETURNING version),
+       ${outboxCte(outbox, 'w', p, events)}
+       SELECT (SELECT version FROM w) AS updated, (SELECT version FROM ${this.table} WHERE id = ${idParam}) AS current,
+              (SELECT pg_notify(${p.add(outbox.channel)}, ${p.add(origin)}) FROM w) AS notified`,
+      p.values,
+    );
+    const row = rows[0];
+    if (row?.updated != null) {
+      this.counter.rowsWritten += 1 + events.length;
+      return toStored<T>(id, row.updated, body);
+    }
+    if (row?.current == null) throw notFound(this.name, id);
+    throw versionConflict(this.name, id, expectedVersion, row.current);
+  }
+
+  async deleteWithEvents(id: string, events: readonly NewOutboxEvent[], origin: string): Promise<boolean> {
+    const outbox = this.target();
+    const p = new SqlParams();
+    const { rows } = await this.run<{ n: string }>(
+      `WITH w AS (DELETE FROM ${this.table} WHERE id = ${p.add(id)} RETURNING id),
+       ${outboxCte(outbox, 'w', p, events)}
+       SELECT (SELECT count(*) FROM w) AS n, (SELECT pg_notify(${p.add(outbox.channel)}, ${p.add(origin)}) FROM w) AS notified`,
+      p.values,
+    );
+    const removed = Number(rows[0]?.n ?? 0) > 0;
+    if (removed) this.counter.rowsWritten += 1 + events.length;
+    return removed;
+  }
 
   private async run<R extends QueryResultRow>(sql: string | QueryConfig, values?: unknown[]) {
     return this.guarded(() => (typeof sql === 'string' ? this.db.query<R>(sql, values) : this.db.query<R>(sql)));

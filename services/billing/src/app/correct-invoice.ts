@@ -1,4 +1,5 @@
 import { ConflictError, ErrorCode, ValidationError } from '@paymesh/core';
+import { appendChainEntry, invoiceEntry } from './document-chain';
 import {
   CORRECTABLE_BUYER_FIELDS,
   type InvoiceCorrection,
@@ -54,35 +55,40 @@ export async function correctInvoice(
 ): Promise<InvoiceRecord> {
   const at = deps.clock.now().toISOString();
   await loadInvoice(deps, key, id);
-  const stored = await deps.store.collection<InvoiceDoc>(INVOICES).update(id, (cur) => {
-    if (cur.status === 'draft' || !cur.snapshot) {
-      throw new ConflictError('a draft is changed with PUT /invoices/:id; only issued invoices are corrected', {
-        code: ErrorCode.INVOICE_NOT_DRAFT,
-      });
-    }
-    if (cur.status === 'void')
-      throw new ConflictError('a void invoice cannot be corrected', { code: ErrorCode.INVOICE_NOT_VOIDABLE });
-    const before = openBuyer(deps.secrets, key, cur.snapshot.buyer);
-    const change = input.changes.client;
-    const after = {
-      ...before,
-      ...change,
-      peppolRoutingAddress:
-        change.peppolRoutingAddress !== undefined ? change.peppolRoutingAddress : before.peppolRoutingAddress,
-    };
-    const previous: Record<string, unknown> = {};
-    for (const f of Object.keys(change) as Array<keyof typeof change>) previous[f] = before[f];
-    const buyer: StoredBuyer = sealBuyer(deps.secrets, key, after);
-    const { id: _id, version: _v, ...rest } = cur;
-    return {
-      ...rest,
-      snapshot: { ...cur.snapshot, buyer },
-      corrections: [
-        ...cur.corrections,
-        { at, actor, reason: input.reason, changes: { client: change }, previous: { client: previous } },
-      ],
-      updatedAt: at,
-    };
+  // The corrected snapshot joins the invoice chain in the same transaction.
+  const stored = await deps.store.transaction(async (tx) => {
+    const next = await tx.collection<InvoiceDoc>(INVOICES).update(id, (cur) => {
+      if (cur.status === 'draft' || !cur.snapshot) {
+        throw new ConflictError('a draft is changed with PUT /invoices/:id; only issued invoices are corrected', {
+          code: ErrorCode.INVOICE_NOT_DRAFT,
+        });
+      }
+      if (cur.status === 'void')
+        throw new ConflictError('a void invoice cannot be corrected', { code: ErrorCode.INVOICE_NOT_VOIDABLE });
+      const before = openBuyer(deps.secrets, key, cur.snapshot.buyer);
+      const change = input.changes.client;
+      const after = {
+        ...before,
+        ...change,
+        peppolRoutingAddress:
+          change.peppolRoutingAddress !== undefined ? change.peppolRoutingAddress : before.peppolRoutingAddress,
+      };
+      const previous: Record<string, unknown> = {};
+      for (const f of Object.keys(change) as Array<keyof typeof change>) previous[f] = before[f];
+      const buyer: StoredBuyer = sealBuyer(deps.secrets, key, after);
+      const { id: _id, version: _v, ...rest } = cur;
+      return {
+        ...rest,
+        snapshot: { ...cur.snapshot, buyer },
+        corrections: [
+          ...cur.corrections,
+          { at, actor, reason: input.reason, changes: { client: change }, previous: { client: previous } },
+        ],
+        updatedAt: at,
+      };
+    });
+    await appendChainEntry(tx, key, invoiceEntry(next, 'correction', at));
+    return next;
   });
   deps.logger.info({ invoiceId: id, fields: Object.keys(input.changes.client), actor }, 'invoice snapshot corrected');
   return invoiceView(deps.secrets, key, stored);

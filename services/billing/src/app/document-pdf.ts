@@ -1,5 +1,6 @@
 import { pdfFileNameOf, type CreditNoteDoc, type InvoiceDoc } from '../domain/invoice';
 import type { OrgKey } from './deps';
+import { appendChainEntry } from './document-chain';
 import { buyerOf } from './draft-invoice';
 import { creditNoteDocumentView, issuedInvoiceView, proformaView, type VersionedView } from './document-view';
 import type { InvoiceDeps } from './invoice-deps';
@@ -28,11 +29,25 @@ async function render(
     regenerate,
     view: v.view,
   });
-  if (rendered)
+  if (rendered) {
     deps.logger.info(
       { documentId, kind: v.view.kind, snapshotVersion: v.snapshotVersion, bytes: pdf.length, regenerate },
       'document pdf rendered',
     );
+    // The PDF stored for an issued document joins its chain (tamper evidence of the archived file).
+    const series = v.view.kind === 'invoice' || v.view.kind === 'credit_note' ? v.view.kind : null;
+    if (series)
+      await deps.store.transaction((tx) =>
+        appendChainEntry(tx, key, {
+          series,
+          type: 'pdf',
+          documentId,
+          number: v.view.number,
+          content: { bytes: pdf, format: `pdf@${v.snapshotVersion}` },
+          at: deps.clock.now().toISOString(),
+        }),
+      );
+  }
   return { pdf, filename: pdfFileNameOf(v.view.number), rendered };
 }
 

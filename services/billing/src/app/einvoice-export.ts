@@ -7,6 +7,7 @@ import {
   type SealedValue,
   requireObjectId,
 } from '@paymesh/core';
+import { recordFileOnce } from './document-chain';
 import {
   type EInvoiceFormat,
   type EInvoiceRequest,
@@ -158,6 +159,18 @@ async function produce(
       code: ErrorCode.EINVOICE_READINESS_FAILED,
     });
   }
+  // The first e-invoice file of each format and snapshot joins the document's chain.
+  await recordFileOnce(deps.store, key, {
+    series: target.documentKind,
+    type: 'einvoice',
+    documentId: target.documentId,
+    number: src.number,
+    content: {
+      bytes: Buffer.from(out.content),
+      format: `${request.format}/${request.output}@${target.snapshotVersion}`,
+    },
+    at: deps.clock.now().toISOString(),
+  });
   if (!out.report.valid)
     deps.logger.warn(
       { documentId: target.documentId, format: request.format, errors: out.report.errors },

@@ -1,4 +1,5 @@
 import { ConflictError, ErrorCode, newObjectId } from '@paymesh/core';
+import { appendChainEntry, creditNoteEntry } from './document-chain';
 import { eventId, type EventEnvelope } from '@paymesh/bus';
 import { Subjects, type InvoicePayment, type TransactionStatusChangedBrief } from '@paymesh/contracts';
 import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
@@ -121,7 +122,7 @@ export async function recordReversal(
       }
       const credited = allocateInvoiceTax(snap.taxCalculation, reversed.reversal.amount);
       const number = await drawDocumentNumber(tx, key, 'credit_note', layout, day);
-      await tx.collection<CreditNoteDoc>(CREDIT_NOTES).insert({
+      const note = await tx.collection<CreditNoteDoc>(CREDIT_NOTES).insert({
         id: creditNoteId,
         organizationId: key.organizationId,
         mode: key.mode,
@@ -150,6 +151,7 @@ export async function recordReversal(
         transactionId: source.transactionId,
         createdAt: at,
       });
+      await appendChainEntry(tx, key, creditNoteEntry(note, at));
       const s = settlementOf(reversed.state);
       const { id: _id, version: _v, ...rest } = cur;
       await coll.replace(cur.id, cur.version, {

@@ -1,4 +1,5 @@
 import { ConflictError, ErrorCode } from '@paymesh/core';
+import { appendChainEntry, invoiceEntry } from './document-chain';
 import { eventId } from '@paymesh/bus';
 import { Subjects, type InvoiceRecord, TransactionStatus } from '@paymesh/contracts';
 import { type InvoiceDoc, type StoredSnapshot, totalsOf } from '../domain/invoice';
@@ -107,6 +108,8 @@ export async function issueInvoice(deps: InvoiceDeps, key: OrgKey, id: string): 
       issuedAt,
       updatedAt: issuedAt,
     });
+    // Tamper evidence: the issued snapshot joins the organization's invoice chain in this transaction.
+    await appendChainEntry(tx, key, invoiceEntry(next, 'invoice', issuedAt));
     tx.emit(
       Subjects.invoiceIssued,
       {

@@ -1,4 +1,5 @@
 import { ConflictError, ErrorCode, NotFoundError } from '@paymesh/core';
+import { appendChainEntry, creditNoteEntry } from './document-chain';
 import { eventId } from '@paymesh/bus';
 import { Subjects, type InvoiceRecord, type InvoiceVoid } from '@paymesh/contracts';
 import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
@@ -78,6 +79,7 @@ export async function voidInvoice(
       transactionId: cur.transactionId,
       createdAt: at,
     });
+    await appendChainEntry(tx, key, creditNoteEntry(note, at));
     const { id: _id, version: _v, ...rest } = cur;
     const next = await coll.replace(id, cur.version, {
       ...rest,

@@ -28,6 +28,30 @@ export interface InvoicingSettings {
   timeZone: string;
   invoiceNumberLayout: NumberingLayout;
   creditNoteNumberLayout: NumberingLayout;
+  /** Retention in years (absent on settings saved before it existed: the legal minimum). */
+  retention?: Retention;
+}
+
+/** Years issued documents are kept after the end of their calendar year (§ 147 AO). */
+export interface Retention {
+  /** Accounting vouchers: invoices, credit notes and their files (at least 8 since 2025). */
+  voucherYears: number;
+  /** Books and records (at least 10). */
+  recordYears: number;
+}
+
+export const MIN_RETENTION: Retention = { voucherYears: 8, recordYears: 10 };
+
+export function retentionOf(s: Pick<InvoicingSettings, 'retention'>): Retention {
+  return {
+    voucherYears: Math.max(MIN_RETENTION.voucherYears, s.retention?.voucherYears ?? 0),
+    recordYears: Math.max(MIN_RETENTION.recordYears, s.retention?.recordYears ?? 0),
+  };
+}
+
+/** The last day (YYYY-MM-DD) a document issued on `issueDate` must be kept: end of its year plus `years`. */
+export function retainedUntil(issueDate: string, years: number): string {
+  return `${Number(issueDate.slice(0, 4)) + years}-12-31`;
 }
 
 /** Hours a payment link of an invoice stays valid when the settings name none. */
@@ -141,6 +165,7 @@ export function applyInvoicingPatch(
       ...patch.creditNoteNumberLayout,
     });
   }
+  if (patch.retention) next.retention = { ...retentionOf(next), ...patch.retention };
   if (sameLiterals(next.invoiceNumberLayout, next.creditNoteNumberLayout)) {
     const field = patch.creditNoteNumberLayout ? 'creditNoteNumberLayout.prefix' : 'invoiceNumberLayout.prefix';
     throw invalid(

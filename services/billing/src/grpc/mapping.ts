@@ -1,6 +1,6 @@
 import type { billing } from '@paymesh/proto';
 import type { SecretBox } from '@paymesh/core';
-import type { InvoicingSettings } from '../domain/invoicing-settings';
+import { retentionOf, type InvoicingSettings } from '../domain/invoicing-settings';
 import type { NumberingLayout } from '../domain/numbering';
 import type { OrgKey } from '../app/deps';
 import { settingsAad, type InvoicingSettingsState } from '../app/invoicing-settings';
@@ -43,6 +43,8 @@ export function invoicingSettingsMessage(
     invoiceNumberLayout: layoutMessage(s.invoiceNumberLayout),
     creditNoteNumberLayout: layoutMessage(s.creditNoteNumberLayout),
     updatedAt: state.updatedAt ?? '',
+    retentionVoucherYears: retentionOf(s).voucherYears,
+    retentionRecordYears: retentionOf(s).recordYears,
   };
 }
 

@@ -15,6 +15,7 @@ import { emailHandlers } from './email-handlers';
 import { creditNotesHandlers } from './credit-notes-handlers';
 import { documentsHandlers } from './documents-handlers';
 import { einvoiceHandlers } from './einvoice-handlers';
+import { integrityHandlers } from './integrity-handlers';
 import { dataIoHandlers } from './data-io-handlers';
 import type { DataIoDeps } from '../app/data-io-port';
 import { portalHandlers } from './portal-handlers';
@@ -82,6 +83,7 @@ export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps & Dat
     ...creditNotesHandlers(deps),
     ...documentsHandlers(deps),
     ...einvoiceHandlers(deps),
+    ...integrityHandlers(deps),
     ...dataIoHandlers(deps),
     ...portalHandlers(deps),
   };

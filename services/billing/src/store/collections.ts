@@ -13,21 +13,37 @@ export const INVOICES = 'invoices';
 export const CREDIT_NOTES = 'credit_notes';
 /** The latest validation report per document and e-invoice format. */
 export const EINVOICE_REPORTS = 'einvoice_reports';
+/** Hash chain of issued documents per organization, mode and number series (append-only; see domain/document-chain). */
+export const DOCUMENT_CHAIN = 'document_chain';
 
 export const collections: CollectionSpec[] = [
-  { name: SITE_INVOICING, indexes: [{ name: 'site_invoicing_org', fields: ['organizationId'] }] },
+  {
+    name: DOCUMENT_CHAIN,
+    indexes: [
+      { name: 'document_chain_seq', fields: ['organizationId', 'mode', 'series', 'seq'], unique: true },
+      { name: 'document_chain_document', fields: ['organizationId', 'mode', 'documentId'] },
+    ],
+  },
+  {
+    name: SITE_INVOICING,
+    audit: { resource: 'site_invoicing_settings' },
+    indexes: [{ name: 'site_invoicing_org', fields: ['organizationId'] }],
+  },
   {
     name: INVOICING_SETTINGS,
+    audit: { resource: 'invoicing_settings' },
     // Read for every status change (automatic invoices on or off).
     cached: true,
     indexes: [{ name: 'invoicing_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }],
   },
   {
     name: PORTAL_SETTINGS,
+    audit: { resource: 'portal_settings' },
     indexes: [{ name: 'portal_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }],
   },
   {
     name: CLIENTS,
+    audit: { resource: 'client' },
     indexes: [
       { name: 'clients_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
       { name: 'clients_org_mode_tax_digest', fields: ['organizationId', 'mode', 'taxInfo.taxIdDigest'] },
@@ -48,6 +64,7 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: INVOICES,
+    audit: { resource: 'invoice' },
     indexes: [
       { name: 'invoices_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
       // One invoice per organization, mode and number; drafts (number null) are not constrained.
@@ -65,6 +82,7 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: CREDIT_NOTES,
+    audit: { resource: 'credit_note' },
     indexes: [
       { name: 'credit_notes_number', fields: ['organizationId', 'mode', 'number'], unique: true },
       // One credit note per invoice and source: one void, one per refund or dispute event.

@@ -16,7 +16,13 @@ export class DashboardBackfillWorker {
     private readonly opts: { batchSize: number; retryMs: number },
   ) {
     const log = deps.logger.child({ component: 'dashboard-backfill' });
-    this.loop = new WorkLoop(log, () => this.pass(), opts.retryMs, 'dashboard aggregates backfill failed; will retry');
+    this.loop = new WorkLoop(
+      log,
+      () => this.pass(),
+      opts.retryMs,
+      'dashboard aggregates backfill failed; will retry',
+      'checkout/dashboard-backfill',
+    );
   }
 
   start(): void {

@@ -19,7 +19,13 @@ export class ExpiryWorker {
     private readonly opts: ExpiryWorkerOptions,
   ) {
     const log = deps.logger.child({ component: 'transaction-expiry' });
-    this.loop = new WorkLoop(log, () => this.pass(), opts.pollIntervalMs, 'transaction expiry pass failed; will retry');
+    this.loop = new WorkLoop(
+      log,
+      () => this.pass(),
+      opts.pollIntervalMs,
+      'transaction expiry pass failed; will retry',
+      'checkout/transaction-expiry',
+    );
   }
 
   start(): void {

@@ -20,7 +20,13 @@ export class SessionExpiryWorker {
     private readonly opts: SessionExpiryWorkerOptions,
   ) {
     const log = deps.logger.child({ component: 'session-expiry' });
-    this.loop = new WorkLoop(log, () => this.pass(), opts.pollIntervalMs, 'session expiry pass failed; will retry');
+    this.loop = new WorkLoop(
+      log,
+      () => this.pass(),
+      opts.pollIntervalMs,
+      'session expiry pass failed; will retry',
+      'checkout/session-expiry',
+    );
   }
 
   start(): void {

@@ -15,6 +15,7 @@ export const DASHBOARD_STATE = 'dashboard_state';
 export const collections: CollectionSpec[] = [
   {
     name: SITES,
+    audit: { resource: 'site' },
     // Read by every checkout, buyer read, transaction and IPN; written by site settings.
     cached: true,
     indexes: [
@@ -25,6 +26,7 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: CUSTOM_DOMAINS,
+    audit: { resource: 'custom_domain' },
     // Read by every checkout create (paymentUrl's host).
     cached: true,
     indexes: [
@@ -36,6 +38,7 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: CHECKOUTS,
+    audit: { resource: 'checkout' },
     indexes: [
       { name: 'checkouts_session_public_id', fields: ['sessionPublicId'], unique: true },
       { name: 'checkouts_short_code', fields: ['shortCode'], unique: true },
@@ -45,6 +48,7 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: TRANSACTIONS,
+    audit: { resource: 'transaction', ignoreFields: ['aggregated'] },
     indexes: [
       { name: 'transactions_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
       // The dashboard's search: a merchant's reference or a buyer's e-mail address.
@@ -67,9 +71,10 @@ export const collections: CollectionSpec[] = [
     ],
   },
   // Read by every buyer read and transaction create.
-  { name: ORG_LICENSES, cached: true },
+  { name: ORG_LICENSES, audit: { resource: 'organization_license' }, cached: true },
   {
     name: CUSTOMER_HOLDS,
+    audit: { resource: 'customer_hold' },
     indexes: [
       // One hold per decided chargeback.
       { name: 'customer_holds_source', fields: ['sourceKey'], unique: true },
@@ -79,6 +84,7 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: BUYER_BLOCKS,
+    audit: { resource: 'buyer_block' },
     // Whether an organization has any block is read by every checkout and payment (app/buyer-risk.ts).
     cached: true,
     indexes: [
@@ -91,6 +97,7 @@ export const collections: CollectionSpec[] = [
   { name: DASHBOARD_STATE },
   {
     name: RISK_SETTINGS,
+    audit: { resource: 'risk_settings' },
     indexes: [{ name: 'risk_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }],
   },
 ];

@@ -51,8 +51,12 @@ export async function storedPdf(
     snapshotVersion: req.snapshotVersion,
   };
   const docs = store.collection<DocumentDoc>(DOCUMENTS);
-  const blobKey = `${key.organizationId}/${key.mode}/${key.kind}/${key.documentId}/${key.snapshotVersion}`;
+  const baseKey = `${key.organizationId}/${key.mode}/${key.kind}/${key.documentId}/${key.snapshotVersion}`;
   const existing = await docs.findOne(key);
+  // An issued document's PDF is never overwritten (retention, § 147 AO): one rendered again is
+  // stored beside it, under a key of its own, and the record points at the newest.
+  const kept = existing && (key.kind === 'invoice' || key.kind === 'credit_note');
+  const blobKey = kept ? `${baseKey}/r${Date.now().toString(36)}` : baseKey;
   if (existing && !req.regenerate) {
     const blob = await store.blobs.get(existing.blobKey);
     if (blob) return { pdf: blob.bytes, rendered: false };

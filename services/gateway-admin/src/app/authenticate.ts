@@ -79,13 +79,14 @@ async function authenticateKey(
     return {
       kind: 'organization_key',
       keyId: key.keyId,
+      keyName: key.name,
       organizationId: key.organizationId,
       mode: key.mode,
       role: key.role,
       scopes,
     };
   }
-  return { kind: 'system_key', keyId: key.keyId, mode: key.mode, role: key.role, scopes };
+  return { kind: 'system_key', keyId: key.keyId, keyName: key.name, mode: key.mode, role: key.role, scopes };
 }
 
 /**
@@ -128,6 +129,7 @@ async function authenticateUser(deps: AdminDeps, token: string, creds: Credentia
     return {
       kind: 'user',
       userId: user.id,
+      email: user.email,
       sessionId: session.id,
       organizationId: undefined,
       role: 'Viewer',
@@ -142,6 +144,7 @@ async function authenticateUser(deps: AdminDeps, token: string, creds: Credentia
   return {
     kind: 'user',
     userId: user.id,
+    email: user.email,
     sessionId: session.id,
     organizationId,
     role: membership.role,

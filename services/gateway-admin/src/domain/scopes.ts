@@ -20,6 +20,10 @@ export const SCOPE_FAMILIES = {
   portal: ['create'],
   vies: ['read', 'execute'],
   userprofile: ['read', 'update', 'execute'],
+  /** The audit trail (GET /audit-events); not in the spec's list, named in its style (ADR 0071). */
+  audit_event: ['read'],
+  /** Integrity of issued documents: the chain check (read) and its export (execute) (ADR 0071). */
+  document: ['read', 'execute'],
 } as const;
 
 export type ScopeFamily = keyof typeof SCOPE_FAMILIES;

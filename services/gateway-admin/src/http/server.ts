@@ -19,6 +19,7 @@ import type { AdminDeps } from '../app/deps';
 import { registerAuthRoutes } from './auth-routes';
 import { registerDashboardApp, type DashboardApp } from './dashboard-app';
 import { REFRESH_COOKIE } from '../domain/session';
+import { principalActor } from '../domain/principal';
 import { rateLimitClient } from './caller';
 import { enforce } from './enforce';
 import { documentAdminIdempotency, withIdempotencyAnswers } from './idempotency';
@@ -79,6 +80,12 @@ function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[
         const { principal, org } = await enforce(deps, def, req);
         req.principal = principal;
         req.orgScope = org;
+        // Who does what, for the audit trail of every change the request causes (carried to the
+        // services in gRPC metadata with the request ID).
+        if (req.requestContext) {
+          req.requestContext.actor = principalActor(principal);
+          req.requestContext.operation = def.operationId;
+        }
       },
       handler: async (req, reply) => {
         const principal = req.principal;

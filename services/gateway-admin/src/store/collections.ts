@@ -10,6 +10,8 @@ export const API_KEYS = 'api_keys';
 export const WEBAUTHN_CREDENTIALS = 'webauthn_credentials';
 export const AUTH_CHALLENGES = 'auth_challenges';
 export const SESSIONS = 'sessions';
+/** The audit trail of every service (append-only: no route updates or deletes it). */
+export const AUDIT_EVENTS = 'audit_events';
 
 export type LicenseState = 'ACTIVE' | 'BLOCKED' | 'NOT_ACTIVATED';
 
@@ -91,12 +93,43 @@ export interface SessionDoc extends StoredDoc {
   revokedAt: string | null;
 }
 
+/** One recorded change of one resource (a row of GET /audit-events). */
+export interface AuditEventDoc {
+  id: string;
+  version: number;
+  /** The bus event that carried it, and the record's place in it. */
+  eventId: string;
+  index: number;
+  at: string;
+  /** `at` then `id`: the sort and cursor key (bytewise order is time order). */
+  key: string;
+  organizationId: string | null;
+  service: string;
+  requestId: string;
+  actor: { type: string; id: string; name?: string };
+  /** `<type>:<id>`, the actor filter. */
+  actorKey: string;
+  initiator?: { type: string; id: string; name?: string };
+  operation: string;
+  action: 'create' | 'update' | 'delete';
+  resourceType: string;
+  resourceId: string;
+  beforeKnown: boolean;
+  changes: Array<{ path: string; before?: unknown; after?: unknown }>;
+}
+
 export const collections: CollectionSpec[] = [
   // Organizations and API keys are read by every Admin API request.
-  { name: ORGANIZATIONS, cached: true, indexes: [{ name: 'organizations_created', fields: ['createdAt'] }] },
+  {
+    name: ORGANIZATIONS,
+    audit: { resource: 'organization', organizationField: 'id' },
+    cached: true,
+    indexes: [{ name: 'organizations_created', fields: ['createdAt'] }],
+  },
   { name: USERS, indexes: [{ name: 'users_email', fields: ['email'], unique: true }] },
   {
     name: MEMBERSHIPS,
+    audit: { resource: 'membership' },
     indexes: [
       { name: 'memberships_org_user', fields: ['organizationId', 'userId'], unique: true },
       { name: 'memberships_user', fields: ['userId'] },
@@ -104,6 +137,7 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: API_KEYS,
+    audit: { resource: 'api_key', ignoreFields: ['lastUsedAt'] },
     cached: true,
     indexes: [
       { name: 'api_keys_key_id', fields: ['keyId'], unique: true },
@@ -119,6 +153,15 @@ export const collections: CollectionSpec[] = [
     ],
   },
   { name: AUTH_CHALLENGES, indexes: [{ name: 'auth_challenges_expiry', fields: ['expiresAt'] }] },
+  {
+    name: AUDIT_EVENTS,
+    indexes: [
+      { name: 'audit_events_org_key', fields: ['organizationId', 'key'] },
+      { name: 'audit_events_org_resource', fields: ['organizationId', 'resourceType', 'resourceId', 'key'] },
+      { name: 'audit_events_org_actor', fields: ['organizationId', 'actorKey', 'key'] },
+      { name: 'audit_events_org_operation', fields: ['organizationId', 'operation', 'key'] },
+    ],
+  },
   { name: SESSIONS, indexes: [{ name: 'sessions_user', fields: ['userId'] }] },
   // Idempotency-Key records (claims and kept answers; libs/http/src/idempotency).
   IDEMPOTENCY_COLLECTION,

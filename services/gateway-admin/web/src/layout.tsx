@@ -1,7 +1,7 @@
 import { Link, Outlet } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { LANGUAGES, setLanguage, useI18n, type Language } from './i18n';
-import { signOut, switchOrganization } from './session';
+import { can, signOut, switchOrganization } from './session';
 import { useMember } from './ui';
 
 const isLanguage = (v: string): v is Language => (LANGUAGES as readonly string[]).includes(v);
@@ -90,6 +90,11 @@ export function Layout() {
               {t('nav.settings')}
             </Link>
           </li>
+          {can(role, 'admin') && (
+            <li>
+              <Link to="/audit">{t('nav.audit')}</Link>
+            </li>
+          )}
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>

@@ -1,5 +1,6 @@
 import { createRootRoute, createRoute, createRouter, Navigate } from '@tanstack/react-router';
 import { Layout } from './layout';
+import { Audit } from './screens/Audit';
 import { Checkouts } from './screens/Checkouts';
 import { Holds } from './screens/Holds';
 import { Overview } from './screens/Overview';
@@ -45,6 +46,7 @@ const transaction = createRoute({
 const checkouts = createRoute({ getParentRoute: () => root, path: '/checkouts', component: Checkouts });
 const holds = createRoute({ getParentRoute: () => root, path: '/holds', component: Holds });
 const settings = createRoute({ getParentRoute: () => root, path: '/settings', component: Settings });
+const audit = createRoute({ getParentRoute: () => root, path: '/audit', component: Audit });
 
 const sites = createRoute({ getParentRoute: () => root, path: '/settings/sites', component: Sites });
 const site = createRoute({
@@ -70,6 +72,7 @@ const routeTree = root.addChildren([
   domains,
   providers,
   apiKeys,
+  audit,
 ]);
 
 /** The screens of a signed-in member, under /app. */

@@ -110,6 +110,31 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
     app.addHook('onRoute', (r) =>
       onRoute({ method: r.method, url: r.url, optionalBody: r.config?.optionalBody === true }),
     );
+  // The audit trail's actor and operation of every change a request causes: a provider's webhook,
+  // else a buyer (anonymous at checkout, the checkout session when the path names it; the portal's
+  // routes name the signed-in buyer once authenticated).
+  app.addHook('onRequest', async (req) => {
+    const ctx = req.requestContext;
+    if (!ctx) return;
+    const operationId = (req.routeOptions.schema as { operationId?: unknown } | undefined)?.operationId;
+    if (typeof operationId === 'string') ctx.operation = operationId;
+    const params = (req.params ?? {}) as Record<string, unknown>;
+    const param = (name: string) => (typeof params[name] === 'string' ? params[name].slice(0, 128) : undefined);
+    const provider = req.url.startsWith('/hooks/') ? param('type') : undefined;
+    const session = param('sessionPublicId');
+    ctx.actor = provider
+      ? { type: 'provider', id: `${provider}/${param('providerId') ?? ''}` }
+      : { type: 'buyer', id: session ? `checkout:${session}` : 'anonymous' };
+  });
+  // A buyer naming the checkout session in the body (transactions/create) is named by it too.
+  app.addHook('preHandler', async (req) => {
+    const ctx = req.requestContext;
+    if (ctx?.actor?.type !== 'buyer' || ctx.actor.id !== 'anonymous') return;
+    const body = req.body as { sessionPublicId?: unknown } | undefined;
+    const session = typeof body === 'object' && body !== null ? body.sessionPublicId : undefined;
+    if (typeof session === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(session))
+      ctx.actor = { type: 'buyer', id: `checkout:${session}` };
+  });
   // The buyer portal's refresh cookie.
   await app.register(cookie);
   if (opts.rateLimit) {

@@ -56,7 +56,13 @@ export class DueWorkScheduler<D extends DueDoc, R> {
     this.opts = opts;
     this.work = work;
     this.log = deps.logger.child({ component: `${work.name}-scheduler` });
-    this.loop = new WorkLoop(this.log, () => this.tick(), opts.pollIntervalMs, 'scheduler pass failed; will retry');
+    this.loop = new WorkLoop(
+      this.log,
+      () => this.tick(),
+      opts.pollIntervalMs,
+      'scheduler pass failed; will retry',
+      'notifications-ipn/scheduler',
+    );
   }
 
   start(): void {

@@ -25,7 +25,13 @@ export class Reconciler {
     private readonly opts: ReconcilerOptions,
   ) {
     const log = deps.logger.child({ component: 'reconciler' });
-    this.loop = new WorkLoop(log, () => this.pass(), opts.pollIntervalMs, 'reconciler pass failed; will retry');
+    this.loop = new WorkLoop(
+      log,
+      () => this.pass(),
+      opts.pollIntervalMs,
+      'reconciler pass failed; will retry',
+      'payments-webhooks/reconciler',
+    );
   }
 
   start(): void {

@@ -9,12 +9,14 @@ export const MANDATES = 'mandates';
 export const collections: CollectionSpec[] = [
   {
     name: PROVIDERS,
+    audit: { resource: 'provider' },
     // Read several times per payment; written by provider settings.
     cached: true,
     indexes: [{ name: 'providers_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] }],
   },
   {
     name: PAYMENTS,
+    audit: { resource: 'payment' },
     indexes: [
       { name: 'payments_transaction_unique', fields: ['transactionId'], unique: true },
       { name: 'payments_provider_payment_unique', fields: ['providerId', 'providerPaymentId'], unique: true },
@@ -31,6 +33,7 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: MANDATES,
+    audit: { resource: 'mandate' },
     indexes: [{ name: 'mandates_provider_mandate_unique', fields: ['providerId', 'providerMandateId'], unique: true }],
   },
 ];

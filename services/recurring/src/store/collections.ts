@@ -9,6 +9,7 @@ export const PROCESSOR_RUNS = 'processor_runs';
 export const collections: CollectionSpec[] = [
   {
     name: SCHEDULES,
+    audit: { resource: 'schedule' },
     indexes: [
       { name: 'schedules_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
       { name: 'schedules_org_mode_client', fields: ['organizationId', 'mode', 'template.clientId'] },

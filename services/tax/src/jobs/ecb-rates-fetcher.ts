@@ -31,7 +31,13 @@ export class EcbRatesFetcher {
     private readonly opts: EcbRatesFetcherOptions,
   ) {
     this.log = deps.logger.child({ component: 'ecb-rates' });
-    this.loop = new WorkLoop(this.log, () => this.pass(), opts.intervalMs, 'ECB rates pass failed; will retry');
+    this.loop = new WorkLoop(
+      this.log,
+      () => this.pass(),
+      opts.intervalMs,
+      'ECB rates pass failed; will retry',
+      'tax/ecb-rates',
+    );
   }
 
   start(): void {

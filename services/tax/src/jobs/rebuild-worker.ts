@@ -33,6 +33,7 @@ export class RebuildWorker {
       () => this.pass(),
       opts.pollIntervalMs,
       'tax record rebuild pass failed; will retry',
+      'tax/tax-record-rebuild',
     );
   }
 

@@ -25,12 +25,14 @@ export const SOURCE_EVENT_SEQUENCE = 'tax_source_events.seq';
 export const collections: CollectionSpec[] = [
   {
     name: TAX_SETTINGS,
+    audit: { resource: 'tax_settings' },
     // Read by every tax calculation (each transaction create).
     cached: true,
     indexes: [{ name: 'tax_settings_org_mode', fields: ['organizationId', 'mode'], unique: true }],
   },
   {
     name: TAX_RATES,
+    audit: { resource: 'tax_rate' },
     indexes: [
       { name: 'tax_rates_org_mode', fields: ['organizationId', 'mode', 'country', 'code', 'validFrom'] },
       { name: 'tax_rates_org_mode_code_from', fields: ['organizationId', 'mode', 'code', 'validFrom'], unique: true },
@@ -40,6 +42,7 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: TAX_RULES,
+    audit: { resource: 'tax_rule' },
     indexes: [
       { name: 'tax_rules_org_mode', fields: ['organizationId', 'mode', 'specificity', 'priority'] },
       { name: 'tax_rules_org_mode_default', fields: ['organizationId', 'mode', 'defaultKey'], unique: true },

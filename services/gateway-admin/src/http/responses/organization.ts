@@ -43,6 +43,11 @@ export const invoicingSettings = z.object({
     .describe('IANA time zone whose calendar day dates invoices and picks their number period (default UTC)'),
   invoiceNumberLayout: numberingLayout,
   creditNoteNumberLayout: numberingLayout,
+  retention: z
+    .object({ voucherYears: z.number().int(), recordYears: z.number().int() })
+    .describe(
+      'Years issued documents, their files and audit events are kept after the end of their calendar year (§ 147 AO): vouchers at least 8, books and records at least 10; nothing they cover can be deleted before',
+    ),
   updatedAt: timestamp.nullable().describe('null until first saved'),
 });
 

@@ -116,8 +116,10 @@ export const clientRoutes = [
     path: '/clients/:id',
     operationId: 'deleteClient',
     response: null,
-    summary: 'Delete a client (invoices keep their buyer snapshot; the history stays readable)',
+    summary:
+      'Delete a client (invoices keep their buyer snapshot; the history stays readable); 409 DOCUMENT_RETAINED while it has issued invoices or credit notes within the retention period (§ 147 AO)',
     params: idParams,
+    errors: [409],
     async handler({ deps, org, principal, params }) {
       await billingJson(deps, org, 'deleteClient', { id: params.id, actor: actorOf(principal) });
       return undefined;

@@ -26,6 +26,8 @@ import { dashboardRoutes } from './dashboard';
 import { dataIoRoutes } from './data-io';
 import { recurringRoutes } from './recurring';
 import { portalLinkRoutes } from './portal-links';
+import { auditEventRoutes } from './audit-events';
+import { documentIntegrityRoutes } from './document-integrity';
 
 /** The settings route definitions depend on (a subset of the gateway's config). */
 export interface RouteSettings {
@@ -58,6 +60,8 @@ export function allRoutes(settings: RouteSettings): AnyRoute[] {
     ...invoiceRoutes,
     ...invoicePaymentLinkRoutes,
     ...creditNoteRoutes,
+    ...auditEventRoutes,
+    ...documentIntegrityRoutes,
     ...taxRecordRoutes,
     ...clientRoutes,
     ...documentEmailRoutes,

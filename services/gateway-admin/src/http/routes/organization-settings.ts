@@ -37,6 +37,7 @@ export function invoicingView(s: billing.InvoicingSettings) {
     timeZone: s.timeZone || 'UTC',
     invoiceNumberLayout: layoutView(s.invoiceNumberLayout),
     creditNoteNumberLayout: layoutView(s.creditNoteNumberLayout),
+    retention: { voucherYears: s.retentionVoucherYears || 8, recordYears: s.retentionRecordYears || 10 },
     updatedAt: s.updatedAt || null,
   };
 }

@@ -294,6 +294,9 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
   // Everything below needs a portal session token.
   const authed = async (req: FastifyRequest) => {
     req.portal = await authenticatePortal(deps, req.headers.authorization);
+    // The audit trail names the signed-in buyer (the portal sign-in and its e-mail).
+    if (req.requestContext)
+      req.requestContext.actor = { type: 'portal_session', id: req.portal.loginId, name: req.portal.email };
   };
   const me = (req: FastifyRequest): PortalPrincipal => {
     if (!req.portal) throw new Error('portal principal missing');
