@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { datevSettingsPatch } from './accounting-export';
 
 /**
  * Update payloads of the merchant settings (Admin API `PUT /organizations/settings/*` and
@@ -106,6 +107,8 @@ export const invoicingSettingsPatch = z
     timeZone: z.string().min(1).max(64),
     invoiceNumberLayout: numberingLayout.partial(),
     creditNoteNumberLayout: numberingLayout.partial(),
+    /** DATEV export: adviser and client numbers, chart and account mapping (groups merge field by field). */
+    datev: datevSettingsPatch,
   })
   .strict()
   .partial();

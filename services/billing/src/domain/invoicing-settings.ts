@@ -1,6 +1,7 @@
 import { ValidationError, type SealedValue } from '@paymesh/core';
 import type { InvoicingSettingsPatch, NumberingLayout, PostalAddress } from '@paymesh/contracts';
 import { isIsoCountry } from './country';
+import { applyDatevPatch, type StoredDatevSettings } from './datev';
 import { maskIban, normalizeIban } from './iban';
 import { canonicalTimeZone, DEFAULT_CREDIT_NOTE_LAYOUT, DEFAULT_INVOICE_LAYOUT, layoutAmbiguity } from './numbering';
 
@@ -28,6 +29,8 @@ export interface InvoicingSettings {
   timeZone: string;
   invoiceNumberLayout: NumberingLayout;
   creditNoteNumberLayout: NumberingLayout;
+  /** DATEV export settings as saved (absent: the SKR03 defaults, no adviser numbers). */
+  datev?: StoredDatevSettings;
 }
 
 /** Hours a payment link of an invoice stays valid when the settings name none. */
@@ -141,6 +144,7 @@ export function applyInvoicingPatch(
       ...patch.creditNoteNumberLayout,
     });
   }
+  if (patch.datev) next.datev = applyDatevPatch(next.datev, patch.datev);
   if (sameLiterals(next.invoiceNumberLayout, next.creditNoteNumberLayout)) {
     const field = patch.creditNoteNumberLayout ? 'creditNoteNumberLayout.prefix' : 'invoiceNumberLayout.prefix';
     throw invalid(

@@ -1,6 +1,7 @@
 import type { billing } from '@paymesh/proto';
 import type { SecretBox } from '@paymesh/core';
 import type { InvoicingSettings } from '../domain/invoicing-settings';
+import { effectiveDatev } from '../domain/datev';
 import type { NumberingLayout } from '../domain/numbering';
 import type { OrgKey } from '../app/deps';
 import { settingsAad, type InvoicingSettingsState } from '../app/invoicing-settings';
@@ -43,6 +44,7 @@ export function invoicingSettingsMessage(
     invoiceNumberLayout: layoutMessage(s.invoiceNumberLayout),
     creditNoteNumberLayout: layoutMessage(s.creditNoteNumberLayout),
     updatedAt: state.updatedAt ?? '',
+    datevJson: JSON.stringify(effectiveDatev(s.datev)),
   };
 }
 

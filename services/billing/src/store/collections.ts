@@ -11,10 +11,32 @@ export const CLIENT_IDEMPOTENCY_KEYS = 'client_idempotency_keys';
 export const CLIENT_TEXT_FIELDS = ['name', 'email', 'taxInfo.taxIdDigest'];
 export const INVOICES = 'invoices';
 export const CREDIT_NOTES = 'credit_notes';
+/** DATEV exports as recorded (range, counts, digest); `lock` is set while one runs. */
+export const DATEV_EXPORTS = 'datev_exports';
+/** What DATEV exports delivered: one document per booked document or payment (id from its key). */
+export const DATEV_POSTED = 'datev_posted';
+/** Debtor accounts handed out to clients, and the last export that booked to each. */
+export const DATEV_DEBTORS = 'datev_debtors';
 /** The latest validation report per document and e-invoice format. */
 export const EINVOICE_REPORTS = 'einvoice_reports';
 
 export const collections: CollectionSpec[] = [
+  {
+    name: DATEV_EXPORTS,
+    indexes: [
+      { name: 'datev_exports_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
+      // One running export per organization and mode.
+      { name: 'datev_exports_lock', fields: ['lock'], unique: true },
+    ],
+  },
+  { name: DATEV_POSTED, indexes: [{ name: 'datev_posted_export', fields: ['exportId'] }] },
+  {
+    name: DATEV_DEBTORS,
+    indexes: [
+      { name: 'datev_debtors_client', fields: ['organizationId', 'mode', 'clientId'], unique: true },
+      { name: 'datev_debtors_export', fields: ['organizationId', 'mode', 'lastExportId', 'account'] },
+    ],
+  },
   { name: SITE_INVOICING, indexes: [{ name: 'site_invoicing_org', fields: ['organizationId'] }] },
   {
     name: INVOICING_SETTINGS,
@@ -57,6 +79,8 @@ export const collections: CollectionSpec[] = [
       // One invoice per internal caller's idempotency key (recurring cycles); other invoices have none.
       { name: 'invoices_idempotency_key', fields: ['organizationId', 'mode', 'idempotencyKey'], unique: true },
       { name: 'invoices_org_mode_issue_date', fields: ['organizationId', 'mode', 'issueDate'] },
+      // Payments and reversals of a period (DATEV, GDPdU): every one updates its invoice.
+      { name: 'invoices_org_mode_updated', fields: ['organizationId', 'mode', 'updatedAt'] },
       // The invoice a completed or refunded transaction is linked to as its payment.
       { name: 'invoices_transaction', fields: ['organizationId', 'mode', 'transactionId'] },
       // Drafts a CSV import created: file digest and first row of the draft.

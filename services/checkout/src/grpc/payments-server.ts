@@ -141,6 +141,7 @@ export function registerCheckoutPaymentsService(grpc: GrpcServer, deps: Payments
         providerIds: req.providerIds,
         externalReference: opt(req.externalReference),
         email: opt(req.email),
+        ids: req.ids,
         ...page(req.page, req.limit),
       });
       return { items: res.items.map(toTransactionRecord), total: res.total, page: res.page, limit: res.limit };

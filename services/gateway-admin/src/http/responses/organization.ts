@@ -1,3 +1,4 @@
+import { datevSettingsView } from '@paymesh/contracts';
 import { z } from 'zod';
 import { objectIdString, timestamp } from './common';
 
@@ -43,6 +44,9 @@ export const invoicingSettings = z.object({
     .describe('IANA time zone whose calendar day dates invoices and picks their number period (default UTC)'),
   invoiceNumberLayout: numberingLayout,
   creditNoteNumberLayout: numberingLayout,
+  datev: datevSettingsView.describe(
+    'DATEV export settings in effect: adviser and client numbers, chart, and the account mapping (saved values over the chart defaults)',
+  ),
   updatedAt: timestamp.nullable().describe('null until first saved'),
 });
 
