@@ -569,7 +569,9 @@ export async function* exportDatev(
   key: OrgKey,
   req: DatevExportRequest,
   actor: string | null,
+  options: { maxPerFile?: number } = {},
 ): AsyncGenerator<Buffer> {
+  const maxPerFile = Math.min(options.maxPerFile ?? MAX_POSTINGS_PER_FILE, MAX_POSTINGS_PER_FILE);
   const { settings } = await getInvoicingSettings(deps, key);
   const v = effectiveDatev(settings.datev);
   if (!v.consultantNumber || !v.clientNumber) {
@@ -644,7 +646,7 @@ export async function* exportDatev(
           const provider = b.transactionId ? providers.get(b.transactionId) : undefined;
           const clearing = (provider && v.clearing.byProvider[provider]) || v.clearing.default;
           for (const p of b.postings(debtors.get(b.clientId)!, clearing)) {
-            if (inFile === MAX_POSTINGS_PER_FILE) {
+            if (inFile === maxPerFile) {
               zip.write(ansi(text));
               text = '';
               openPostingsFile();
