@@ -34,12 +34,12 @@ export function readExtf(bytes: Buffer, problems: string[], name: string): ExtfF
   const text = iconv.decode(bytes, 'win1252');
   if (!text.endsWith('\r\n')) problems.push(`${name}: the last line does not end with CRLF`);
   if (/[^\r]\n/.test(text)) problems.push(`${name}: a line ends with LF only`);
-  const records = parse(text, {
-    delimiter: ';',
-    quote: '"',
-    record_delimiter: '\r\n',
-    relax_column_count: true,
-  }) as string[][];
+  let records: string[][] = [];
+  try {
+    records = parse(text, { delimiter: ';', quote: '"', record_delimiter: '\r\n', relax_column_count: true });
+  } catch (err) {
+    problems.push(`${name}: not readable as semicolon-separated CRLF records: ${(err as Error).message}`);
+  }
   const [header, columns, ...rows] = records;
   return { header: header ?? [], columns: columns ?? [], rows };
 }

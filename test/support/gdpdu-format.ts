@@ -102,12 +102,12 @@ export function checkTable(t: DescribedTable, bytes: Buffer): { problems: string
   const text = bytes.toString(t.utf8 ? 'utf8' : 'latin1');
   if (text.length > 0 && !text.endsWith('\r\n')) problems.push(`${t.url}: the last record does not end with CRLF`);
   if (/[^\r]\n/.test(text)) problems.push(`${t.url}: a record ends with LF only`);
-  const rows = parse(text, {
-    delimiter: ';',
-    quote: '"',
-    record_delimiter: '\r\n',
-    relax_column_count: true,
-  }) as string[][];
+  let rows: string[][] = [];
+  try {
+    rows = parse(text, { delimiter: ';', quote: '"', record_delimiter: '\r\n', relax_column_count: true });
+  } catch (err) {
+    problems.push(`${t.url}: not readable as described: ${(err as Error).message}`);
+  }
   const dec = t.decimalSymbol.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   rows.forEach((r, i) => {
     const p = (m: string) => problems.push(`${t.url} record ${i + 1}: ${m}`);
