@@ -35,6 +35,7 @@ import type { DataIoDeps } from './data-io-port';
 import type { OrgKey } from './deps';
 import { openBuyer } from './invoice-sealing';
 import { getInvoicingSettings } from './invoicing-settings';
+import { keysetPages } from './keyset-pages';
 import { ZipStream } from './zip-stream';
 
 /** Documents read per store page (and booked per step). */
@@ -114,11 +115,16 @@ export function recordOf(d: DatevExportDoc): DatevExportRecord {
   };
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar day of an instant in a time zone (`YYYY-MM-DD`). */
 export function dayIn(timeZone: string, at: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(at),
-  );
+  let f = dayFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, f);
+  }
+  return f.format(new Date(at));
 }
 
 /** The export's range: in one fiscal year, `to` defaulting to today and `from` to its fiscal year's first day. */
@@ -138,18 +144,9 @@ export function rangeOf(req: DatevExportRequest, v: DatevSettingsView, today: st
 const postedId = (key: OrgKey, unit: string) =>
   createHash('sha256').update(`${key.organizationId}:${key.mode}:${unit}`).digest('hex').slice(0, 24);
 
-/** Store pages of a filter in a stable order. */
-async function* pages<D extends StoredDoc>(
-  deps: DataIoDeps,
-  collection: string,
-  filter: Filter,
-  sort: Record<string, 1 | -1>,
-): AsyncGenerator<D[]> {
-  for (let page = 1; ; page++) {
-    const res = await deps.store.collection<D>(collection).find(filter, { sort, page, limit: DATEV_PAGE });
-    if (res.items.length > 0) yield res.items;
-    if (res.items.length < DATEV_PAGE) return;
-  }
+/** Store pages of a filter, in id order (keyset). */
+function pages<D extends StoredDoc>(deps: DataIoDeps, collection: string, filter: Filter): AsyncGenerator<D[]> {
+  return keysetPages<D>(deps, collection, filter, DATEV_PAGE);
 }
 
 /** The lines of a tax calculation as the revenue grouping takes them. */
@@ -216,7 +213,7 @@ async function* invoiceBookings(
     issueDate: { $gte: range.from, $lte: range.to },
     number: { $exists: true },
   };
-  for await (const items of pages<InvoiceDoc>(deps, INVOICES, filter, { issueDate: 1 })) {
+  for await (const items of pages<InvoiceDoc>(deps, INVOICES, filter)) {
     const out: Booking[] = [];
     for (const inv of items) {
       const snap = inv.snapshot;
@@ -265,7 +262,7 @@ async function* creditNoteBookings(
     mode: key.mode,
     issueDate: { $gte: range.from, $lte: range.to },
   };
-  for await (const items of pages<CreditNoteDoc>(deps, CREDIT_NOTES, filter, { issueDate: 1 })) {
+  for await (const items of pages<CreditNoteDoc>(deps, CREDIT_NOTES, filter)) {
     yield items.map((cn): Booking => {
       const unit = `cn:${cn.id}`;
       const lines = cn.taxCalculation.lines;
@@ -316,7 +313,7 @@ async function* paymentBookings(
     number: { $exists: true },
   };
   const inRange = (day: string) => day >= range.from && day <= range.to;
-  for await (const items of pages<InvoiceDoc>(deps, INVOICES, filter, { updatedAt: 1 })) {
+  for await (const items of pages<InvoiceDoc>(deps, INVOICES, filter)) {
     const out: Booking[] = [];
     for (const inv of items) {
       const number = inv.number;
@@ -412,13 +409,23 @@ async function failExport(deps: DataIoDeps, exportId: string): Promise<void> {
   });
 }
 
-/** Hands out debtor accounts for the clients of a page and marks them as booked by this export. */
+/** The next debtor account to hand out in this export (read once; the export lock makes it ours). */
+interface DebtorCounter {
+  next: number | null;
+}
+
+/**
+ * Hands out debtor accounts for the clients of a page and marks them as booked by this export: a
+ * client keeps its account for good; a new one gets the merchant's choice or the next free number
+ * from `firstAccount` (one export runs at a time per organization, so no two take the same).
+ */
 async function debtorAccounts(
   deps: DataIoDeps,
   key: OrgKey,
   v: DatevSettingsView,
   exportId: string,
   bookings: readonly Booking[],
+  counter: DebtorCounter,
 ): Promise<Map<string, number>> {
   const accounts = new Map<string, number>();
   if (v.debtors.mode === 'collective') {
@@ -429,9 +436,11 @@ async function debtorAccounts(
   for (const b of bookings) names.set(b.clientId, b.buyerName);
   const ids = [...names.keys()];
   const col = deps.store.collection<DebtorDoc>(DATEV_DEBTORS);
-  const known = await col.find({ organizationId: key.organizationId, mode: key.mode, clientId: { $in: ids } });
+  const tenant = { organizationId: key.organizationId, mode: key.mode };
+  const known = await col.find({ ...tenant, clientId: { $in: ids } });
   const byClient = new Map(known.items.map((d) => [d.clientId, d]));
   const changed: { id: string; expectedVersion: number; next: Omit<DebtorDoc, 'id' | 'version'> }[] = [];
+  const added: Omit<DebtorDoc, 'id' | 'version'>[] = [];
   for (const clientId of ids) {
     const chosen = v.debtors.clients[clientId];
     const name = names.get(clientId) ?? '';
@@ -445,19 +454,18 @@ async function debtorAccounts(
       }
       continue;
     }
-    const account =
-      chosen ??
-      (await deps.store.nextSequence(`datev-debtor:${key.organizationId}:${key.mode}`, v.debtors.firstAccount));
-    await col.insert({
-      organizationId: key.organizationId,
-      mode: key.mode,
-      clientId,
-      account,
-      name,
-      lastExportId: exportId,
-    });
+    let account = chosen;
+    if (account === undefined) {
+      if (counter.next === null) {
+        const highest = await col.findOne(tenant, { sort: { account: -1 } });
+        counter.next = Math.max(v.debtors.firstAccount, (highest?.account ?? 0) + 1);
+      }
+      account = counter.next++;
+    }
+    added.push({ ...tenant, clientId, account, name, lastExportId: exportId });
     accounts.set(clientId, account);
   }
+  if (added.length > 0) await col.insertMany(added);
   if (changed.length > 0) await col.replaceMany(changed);
   return accounts;
 }
@@ -516,7 +524,7 @@ async function* debtorRows(
     return;
   }
   const filter: Filter = { organizationId: key.organizationId, mode: key.mode, lastExportId: exportId };
-  for await (const items of pages<DebtorDoc>(deps, DATEV_DEBTORS, filter, { account: 1 })) {
+  for await (const items of pages<DebtorDoc>(deps, DATEV_DEBTORS, filter)) {
     const clients = await deps.store
       .collection<ClientDoc>(CLIENTS)
       .find({ organizationId: key.organizationId, mode: key.mode, id: { $in: items.map((d) => d.clientId) } });
@@ -629,6 +637,7 @@ export async function* exportDatev(
       zip.write(ansi(line(headerFields(header(POSTINGS_CATEGORY, files))) + line(POSTING_COLUMNS)));
     };
     openPostingsFile();
+    const counter: DebtorCounter = { next: null };
     const sources = [
       invoiceBookings(deps, key, v, range),
       creditNoteBookings(deps, key, v, range),
@@ -638,7 +647,7 @@ export async function* exportDatev(
       for await (const page of source) {
         const bookings = await recordDelivered(deps, key, started.id, page, req.select === 'not_exported');
         if (bookings.length === 0) continue;
-        const debtors = await debtorAccounts(deps, key, v, started.id, bookings);
+        const debtors = await debtorAccounts(deps, key, v, started.id, bookings, counter);
         const txIds = [...new Set(bookings.flatMap((b) => (b.transactionId ? [b.transactionId] : [])))];
         const providers = txIds.length > 0 ? await deps.dataIo.transactionProviders(key, txIds) : new Map();
         let text = '';

@@ -29,6 +29,7 @@ import { dayIn } from './datev-export';
 import type { OrgKey } from './deps';
 import { openBuyer } from './invoice-sealing';
 import { getInvoicingSettings } from './invoicing-settings';
+import { keysetPages } from './keyset-pages';
 import { ZipStream } from './zip-stream';
 
 /** Records read per store page (and written per step). */
@@ -46,17 +47,8 @@ export interface GdpduDeps extends DataIoDeps {
   gdpduDtdPath: string;
 }
 
-async function* pages<D extends StoredDoc>(
-  deps: DataIoDeps,
-  collection: string,
-  filter: Filter,
-  sort: Record<string, 1 | -1>,
-): AsyncGenerator<D[]> {
-  for (let page = 1; ; page++) {
-    const res = await deps.store.collection<D>(collection).find(filter, { sort, page, limit: PAGE });
-    if (res.items.length > 0) yield res.items;
-    if (res.items.length < PAGE) return;
-  }
+function pages<D extends StoredDoc>(deps: DataIoDeps, collection: string, filter: Filter): AsyncGenerator<D[]> {
+  return keysetPages<D>(deps, collection, filter, PAGE);
 }
 
 /** One table's records, page by page, as text. */
@@ -81,7 +73,7 @@ async function* clientRows(deps: DataIoDeps, key: OrgKey, to: string): TableSour
     mode: key.mode,
     createdAt: { $lte: `${to}T23:59:59.999Z` },
   };
-  for await (const items of pages<ClientDoc>(deps, CLIENTS, filter, { createdAt: 1 })) {
+  for await (const items of pages<ClientDoc>(deps, CLIENTS, filter)) {
     yield items.map((c) => {
       const p = openClient(deps, key, c);
       return cells(CLIENTS_TABLE, [
@@ -111,7 +103,7 @@ function invoiceFilter(key: OrgKey, from: string, to: string): Filter {
 }
 
 async function* invoiceRows(deps: DataIoDeps, key: OrgKey, from: string, to: string): TableSource {
-  for await (const items of pages<InvoiceDoc>(deps, INVOICES, invoiceFilter(key, from, to), { issueDate: 1 })) {
+  for await (const items of pages<InvoiceDoc>(deps, INVOICES, invoiceFilter(key, from, to))) {
     yield items.flatMap((inv) => {
       const s = inv.snapshot;
       if (!s) return [];
@@ -145,7 +137,7 @@ async function* invoiceRows(deps: DataIoDeps, key: OrgKey, from: string, to: str
 }
 
 async function* invoiceLineRows(deps: DataIoDeps, key: OrgKey, from: string, to: string): TableSource {
-  for await (const items of pages<InvoiceDoc>(deps, INVOICES, invoiceFilter(key, from, to), { issueDate: 1 })) {
+  for await (const items of pages<InvoiceDoc>(deps, INVOICES, invoiceFilter(key, from, to))) {
     yield items.flatMap((inv) =>
       (inv.snapshot?.taxCalculation.lines ?? []).map((l, i) =>
         cells(
@@ -173,7 +165,7 @@ async function* invoiceLineRows(deps: DataIoDeps, key: OrgKey, from: string, to:
 
 async function* creditNoteRows(deps: DataIoDeps, key: OrgKey, from: string, to: string): TableSource {
   const filter: Filter = { organizationId: key.organizationId, mode: key.mode, issueDate: { $gte: from, $lte: to } };
-  for await (const items of pages<CreditNoteDoc>(deps, CREDIT_NOTES, filter, { issueDate: 1 })) {
+  for await (const items of pages<CreditNoteDoc>(deps, CREDIT_NOTES, filter)) {
     yield items.map((cn) =>
       cells(
         CREDIT_NOTES_TABLE,
@@ -206,7 +198,7 @@ async function* paymentRows(deps: DataIoDeps, key: OrgKey, from: string, to: str
     number: { $exists: true },
   };
   const inRange = (d: string) => d >= from && d <= to;
-  for await (const items of pages<InvoiceDoc>(deps, INVOICES, filter, { updatedAt: 1 })) {
+  for await (const items of pages<InvoiceDoc>(deps, INVOICES, filter)) {
     const out: string[] = [];
     for (const inv of items) {
       for (const p of inv.payments) {

@@ -34,7 +34,7 @@ export const collections: CollectionSpec[] = [
     name: DATEV_DEBTORS,
     indexes: [
       { name: 'datev_debtors_client', fields: ['organizationId', 'mode', 'clientId'], unique: true },
-      { name: 'datev_debtors_export', fields: ['organizationId', 'mode', 'lastExportId', 'account'] },
+      { name: 'datev_debtors_export', fields: ['organizationId', 'mode', 'lastExportId', 'id'] },
     ],
   },
   { name: SITE_INVOICING, indexes: [{ name: 'site_invoicing_org', fields: ['organizationId'] }] },
@@ -52,6 +52,7 @@ export const collections: CollectionSpec[] = [
     name: CLIENTS,
     indexes: [
       { name: 'clients_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
+      { name: 'clients_org_mode_id', fields: ['organizationId', 'mode', 'id'] },
       { name: 'clients_org_mode_tax_digest', fields: ['organizationId', 'mode', 'taxInfo.taxIdDigest'] },
       // The clients of a buyer e-mail (automatic invoices find or create the buyer's client).
       { name: 'clients_org_mode_email_key', fields: ['organizationId', 'mode', 'emailKey', 'createdAt'] },
@@ -81,6 +82,8 @@ export const collections: CollectionSpec[] = [
       { name: 'invoices_org_mode_issue_date', fields: ['organizationId', 'mode', 'issueDate'] },
       // Payments and reversals of a period (DATEV, GDPdU): every one updates its invoice.
       { name: 'invoices_org_mode_updated', fields: ['organizationId', 'mode', 'updatedAt'] },
+      // Exports read every invoice of a period in id order (keyset pages).
+      { name: 'invoices_org_mode_id', fields: ['organizationId', 'mode', 'id'] },
       // The invoice a completed or refunded transaction is linked to as its payment.
       { name: 'invoices_transaction', fields: ['organizationId', 'mode', 'transactionId'] },
       // Drafts a CSV import created: file digest and first row of the draft.
@@ -98,6 +101,7 @@ export const collections: CollectionSpec[] = [
         unique: true,
       },
       { name: 'credit_notes_org_mode_issue_date', fields: ['organizationId', 'mode', 'issueDate'] },
+      { name: 'credit_notes_org_mode_id', fields: ['organizationId', 'mode', 'id'] },
     ],
   },
   {
