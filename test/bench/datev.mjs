@@ -27,7 +27,7 @@ const req = createRequire(join(ROOT, 'services/billing/package.json'));
 const { createStore } = req('@paymesh/store');
 const { createLogger, SecretBox, DEV_SECRETS_KEYRING } = req('@paymesh/core');
 const { collections, INVOICES, CLIENTS } = req('./dist/store/collections.js');
-const { exportDatev } = req('./dist/app/datev-export.js');
+const { exportDatev, listDatevExports } = req('./dist/app/datev-export.js');
 const { exportData } = req('./dist/app/data-export.js');
 const { updateInvoicingSettings } = req('./dist/app/invoicing-settings.js');
 
@@ -51,7 +51,7 @@ for (const c of collections) await store.ensureCollection(c);
 const deps = {
   store,
   secrets: new SecretBox(DEV_SECRETS_KEYRING),
-  clock: { now: () => new Date('2027-01-10T09:00:00.000Z') },
+  clock: { now: () => new Date() },
   logger: createLogger({ service: 'bench', level: 'silent' }),
   dataIo: {
     transactionProviders: async () => new Map(),
@@ -189,6 +189,9 @@ try {
     console.log(
       `| ${r.label} | ${n.toLocaleString('en')} ${unit} | ${(r.ms / 1000).toFixed(1)} s | ${Math.round((n * 1000) / r.ms).toLocaleString('en')} | ${mb(r.bytes)} | ${mb(r.heap)} | ${mb(r.retained)} | ${mb(r.rss)} |`,
     );
+  const recorded = (await listDatevExports(deps, key, { page: 1, limit: 2 })).items;
+  for (const r of recorded.reverse())
+    log(`recorded ${r.from}..${r.to}: ${r.status}, ${r.postings} postings in ${r.files} file(s), digest ${r.digest}`);
   console.log('');
   log(
     `retained heap of the year / of the month: ${(year.retained / Math.max(1, month.retained)).toFixed(2)} for ${(postings / monthPostings).toFixed(1)}x the postings`,
