@@ -6,7 +6,13 @@ import { z } from 'zod';
  * (GoBD Z3) tax-audit package. Format notes: docs/datev-gdpdu.md; decisions: docs/adr/0072.
  */
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((d) => {
+    const t = new Date(`${d}T00:00:00Z`);
+    return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === d;
+  }, 'must be a date of the calendar');
 
 /** The charts of accounts DATEV ships defaults for. */
 export const DATEV_CHARTS = ['SKR03', 'SKR04'] as const;

@@ -610,6 +610,7 @@ describe('DATEV and GDPdU exports on PostgreSQL', () => {
     });
     await expect(collect(datev({ from: '2025-12-01', to: '2026-01-31' }))).rejects.toBeInstanceOf(ValidationError);
     await expect(collect(datev({ from: '2026-06-30', to: '2026-06-01' }))).rejects.toBeInstanceOf(ValidationError);
+    expect(() => datev({ from: '2026-02-30' })).toThrow(/from/);
     expect((await listDatevExports(deps, other, { page: 1, limit: 5 })).total).toBe(before);
     // Bad accounts in the settings are refused naming the field.
     await expect(
