@@ -2,7 +2,7 @@
 // `pnpm bench:datev`: a DATEV export of 100,000 postings streams with flat memory (a script that
 // prints figures, not a test). See docs/performance.md and docs/datev-gdpdu.md.
 //
-//   pnpm bench:datev [--invoices 50000] [--clients 5000] [--keep]
+//   pnpm bench:datev [--invoices 50000] [--clients 5000] [--keep] [--seed-only]
 //
 // Needs `pnpm build` and the machine's PostgreSQL. Seeds a schema of its own with one
 // organization's year: `--invoices` issued invoices spread evenly over 2026, each paid once
@@ -36,6 +36,7 @@ const { values: args } = parseArgs({
     invoices: { type: 'string', default: '50000' },
     clients: { type: 'string', default: '5000' },
     keep: { type: 'boolean', default: false },
+    'seed-only': { type: 'boolean', default: false },
   },
 });
 const INVOICE_COUNT = Number(args.invoices);
@@ -161,6 +162,10 @@ try {
     timeZone: 'Europe/Berlin',
     datev: { consultantNumber: 29098, clientNumber: 55003 },
   });
+  if (args['seed-only']) {
+    log(`seeded ${database}; kept for inspection`);
+    process.exit(0);
+  }
   const postings = INVOICE_COUNT * 2;
   const month = await measure(
     'DATEV, January',

@@ -29,7 +29,7 @@ import { dayIn } from './datev-export';
 import type { OrgKey } from './deps';
 import { openBuyer } from './invoice-sealing';
 import { getInvoicingSettings } from './invoicing-settings';
-import { keysetPages } from './keyset-pages';
+import { dayPages, keysetPages } from './keyset-pages';
 import { ZipStream } from './zip-stream';
 
 /** Records read per store page (and written per step). */
@@ -51,6 +51,8 @@ function pages<D extends StoredDoc>(deps: DataIoDeps, collection: string, filter
   return keysetPages<D>(deps, collection, filter, PAGE);
 }
 
+const tenantOf = (key: OrgKey): Filter => ({ organizationId: key.organizationId, mode: key.mode });
+
 /** One table's records, page by page, as text. */
 type TableSource = AsyncGenerator<string[]>;
 
@@ -68,13 +70,11 @@ function cells(table: GdpduTable, values: readonly (string | number | null | und
 }
 
 async function* clientRows(deps: DataIoDeps, key: OrgKey, to: string): TableSource {
-  const filter: Filter = {
-    organizationId: key.organizationId,
-    mode: key.mode,
-    createdAt: { $lte: `${to}T23:59:59.999Z` },
-  };
-  for await (const items of pages<ClientDoc>(deps, CLIENTS, filter)) {
-    yield items.map((c) => {
+  // Range conditions on JSON strings are checked here, not in the query (see keyset-pages.ts).
+  const end = `${to}T23:59:59.999Z`;
+  for await (const items of pages<ClientDoc>(deps, CLIENTS, tenantOf(key))) {
+    yield items.flatMap((c) => {
+      if (c.createdAt > end) return [];
       const p = openClient(deps, key, c);
       return cells(CLIENTS_TABLE, [
         c.id,
@@ -93,17 +93,13 @@ async function* clientRows(deps: DataIoDeps, key: OrgKey, to: string): TableSour
   }
 }
 
-function invoiceFilter(key: OrgKey, from: string, to: string): Filter {
-  return {
-    organizationId: key.organizationId,
-    mode: key.mode,
-    issueDate: { $gte: from, $lte: to },
-    number: { $exists: true },
-  };
+/** Invoices (and their lines) issued in [from, to], day by day. */
+function issuedInvoices(deps: DataIoDeps, key: OrgKey, from: string, to: string): AsyncGenerator<InvoiceDoc[]> {
+  return dayPages<InvoiceDoc>(deps, INVOICES, tenantOf(key), 'issueDate', { from, to }, PAGE);
 }
 
 async function* invoiceRows(deps: DataIoDeps, key: OrgKey, from: string, to: string): TableSource {
-  for await (const items of pages<InvoiceDoc>(deps, INVOICES, invoiceFilter(key, from, to))) {
+  for await (const items of issuedInvoices(deps, key, from, to)) {
     yield items.flatMap((inv) => {
       const s = inv.snapshot;
       if (!s) return [];
@@ -137,7 +133,7 @@ async function* invoiceRows(deps: DataIoDeps, key: OrgKey, from: string, to: str
 }
 
 async function* invoiceLineRows(deps: DataIoDeps, key: OrgKey, from: string, to: string): TableSource {
-  for await (const items of pages<InvoiceDoc>(deps, INVOICES, invoiceFilter(key, from, to))) {
+  for await (const items of issuedInvoices(deps, key, from, to)) {
     yield items.flatMap((inv) =>
       (inv.snapshot?.taxCalculation.lines ?? []).map((l, i) =>
         cells(
@@ -164,8 +160,8 @@ async function* invoiceLineRows(deps: DataIoDeps, key: OrgKey, from: string, to:
 }
 
 async function* creditNoteRows(deps: DataIoDeps, key: OrgKey, from: string, to: string): TableSource {
-  const filter: Filter = { organizationId: key.organizationId, mode: key.mode, issueDate: { $gte: from, $lte: to } };
-  for await (const items of pages<CreditNoteDoc>(deps, CREDIT_NOTES, filter)) {
+  const days = dayPages<CreditNoteDoc>(deps, CREDIT_NOTES, tenantOf(key), 'issueDate', { from, to }, PAGE);
+  for await (const items of days) {
     yield items.map((cn) =>
       cells(
         CREDIT_NOTES_TABLE,
@@ -191,16 +187,11 @@ async function* creditNoteRows(deps: DataIoDeps, key: OrgKey, from: string, to: 
 
 async function* paymentRows(deps: DataIoDeps, key: OrgKey, from: string, to: string, timeZone: string): TableSource {
   const since = new Date(Date.parse(`${from}T00:00:00Z`) - 86_400_000).toISOString();
-  const filter: Filter = {
-    organizationId: key.organizationId,
-    mode: key.mode,
-    updatedAt: { $gte: since },
-    number: { $exists: true },
-  };
   const inRange = (d: string) => d >= from && d <= to;
-  for await (const items of pages<InvoiceDoc>(deps, INVOICES, filter)) {
+  for await (const items of pages<InvoiceDoc>(deps, INVOICES, tenantOf(key))) {
     const out: string[] = [];
     for (const inv of items) {
+      if (!inv.number || inv.updatedAt < since) continue;
       for (const p of inv.payments) {
         const day = dayIn(timeZone, p.paidAt);
         if (!inRange(day)) continue;
