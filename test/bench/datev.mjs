@@ -123,6 +123,8 @@ async function measure(label, gen) {
     if (m.rss > peakRss) peakRss = m.rss;
   };
   let peakRetained = base.heapUsed;
+  const cpu0 = process.cpuUsage();
+  const statements0 = store.stats().statements;
   const timer = setInterval(sample, 20);
   const hash = createHash('sha256');
   let bytes = 0;
@@ -144,9 +146,12 @@ async function measure(label, gen) {
   const ms = Number(process.hrtime.bigint() - started) / 1e6 - gcMs;
   clearInterval(timer);
   sample();
+  const cpu = process.cpuUsage(cpu0);
   return {
     label,
     ms,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    statements: store.stats().statements - statements0,
     bytes,
     heap: peakHeap - base.heapUsed,
     retained: peakRetained - base.heapUsed,
@@ -187,12 +192,12 @@ try {
   ];
   console.log('');
   console.log(
-    '| export | rows | time | rows/s | output | peak heap above start | peak retained heap above start | peak RSS above start |',
+    '| export | rows | time | CPU of the process | store statements | rows/s | output | peak heap above start | peak retained heap above start | peak RSS above start |',
   );
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const [r, n, unit] of rows)
     console.log(
-      `| ${r.label} | ${n.toLocaleString('en')} ${unit} | ${(r.ms / 1000).toFixed(1)} s | ${Math.round((n * 1000) / r.ms).toLocaleString('en')} | ${mb(r.bytes)} | ${mb(r.heap)} | ${mb(r.retained)} | ${mb(r.rss)} |`,
+      `| ${r.label} | ${n.toLocaleString('en')} ${unit} | ${(r.ms / 1000).toFixed(1)} s | ${(r.cpuMs / 1000).toFixed(1)} s | ${r.statements} | ${Math.round((n * 1000) / r.ms).toLocaleString('en')} | ${mb(r.bytes)} | ${mb(r.heap)} | ${mb(r.retained)} | ${mb(r.rss)} |`,
     );
   const recorded = (await listDatevExports(deps, key, { page: 1, limit: 2 })).items;
   for (const r of recorded.reverse())

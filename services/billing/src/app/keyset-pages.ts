@@ -29,10 +29,14 @@ export function* daysOf(from: string, to: string): Generator<string> {
     yield new Date(t).toISOString().slice(0, 10);
 }
 
+/** Days asked for in one query (`$in`): a week, about as many rows as a page on a busy shop. */
+const DAYS_PER_QUERY = 7;
+
 /**
- * The documents whose day field (`issueDate`) lies in [from, to], day by day: an equality on the
- * day is served by the (organizationId, mode, <field>) index, where a range on a JSON string is
- * not (the planner then scans the table for every page). Pages as {@link keysetPages}.
+ * The documents whose day field (`issueDate`) lies in [from, to], a week of days at a time: an
+ * equality (`$in` of the days) is served by the (organizationId, mode, <field>) index, where a range
+ * on a JSON string is not (the planner then scans the table for every page). Pages as
+ * {@link keysetPages}.
  */
 export async function* dayPages<D extends StoredDoc>(
   deps: Pick<BillingDeps, 'store'>,
@@ -42,6 +46,13 @@ export async function* dayPages<D extends StoredDoc>(
   range: { from: string; to: string },
   limit: number,
 ): AsyncGenerator<D[]> {
-  for (const day of daysOf(range.from, range.to))
-    yield* keysetPages<D>(deps, collection, { ...filter, [field]: day }, limit);
+  let days: string[] = [];
+  for (const day of daysOf(range.from, range.to)) {
+    days.push(day);
+    if (days.length === DAYS_PER_QUERY) {
+      yield* keysetPages<D>(deps, collection, { ...filter, [field]: { $in: days } }, limit);
+      days = [];
+    }
+  }
+  if (days.length > 0) yield* keysetPages<D>(deps, collection, { ...filter, [field]: { $in: days } }, limit);
 }
