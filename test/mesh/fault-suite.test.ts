@@ -12,6 +12,7 @@ import { consumerBacklogs, succeededIntents, undeliveredIntents, unpublishedOutb
 import { PrivateNatsServer } from '../support/nats-server';
 import { PayLoad, type PayFlow } from '../support/pay-load';
 import { TcpProxy } from '../support/tcp-proxy';
+import { ipnVerdict, seconds as inSeconds, textTable } from '../support/fault-verdict';
 
 /**
  * The fault suite: one mesh under one steady load of payments, and in turn every service and
@@ -372,43 +373,16 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
         const bad = mine.filter((i) => !i.valid);
         if (bad.length) row.problems.push(`${tag}: ${bad.length} IPN(s) with an invalid signature`);
         const changes = rec.statusHistory.filter((h) => h.from !== null).map((h) => h.to);
-        for (const status of new Set(changes)) {
-          const got = mine.filter((i) => i.status === status);
-          const deliveries = (rec.ipn?.deliveries ?? []).filter((d) => d.status === status);
-          const d = deliveries[0];
-          if (deliveries.length !== 1 || !d) {
-            row.problems.push(`${tag}: ${deliveries.length} IPN deliveries for status ${status}`);
-            continue;
-          }
-          if (d.state === 'superseded') {
-            // docs/ipn.md: an older status reaching the notifier after a newer one was sent is not sent.
-            if (got.length > 0) row.problems.push(`${tag}: status ${status} superseded yet POSTed ${got.length}x`);
-            continue;
-          }
-          if (d.state !== 'succeeded') row.problems.push(`${tag}: IPN delivery for status ${status} ${d.state}`);
-          if (got.length === 0) row.problems.push(`${tag}: no IPN for status ${status}`);
-          else if (got.length > 1) {
-            // docs/ipn.md's at-least-once rule: a POST repeats only as a further recorded attempt after
-            // one the notifier saw fail or that a crash or outage cut off before its outcome was stored.
-            const cutOff = d.attempts.slice(0, -1).every((a) => a.error !== null);
-            if (cutOff && got.length <= d.attempts.length) row.dupOk += got.length - 1;
-            else {
-              row.dupBad += got.length - 1;
-              row.problems.push(
-                `${tag}: status ${status} POSTed ${got.length}x with ${d.attempts.length} recorded attempt(s)`,
-              );
-            }
-          }
-        }
-        for (const i of mine)
-          if (!changes.includes(i.status)) row.problems.push(`${tag}: IPN for status ${i.status}, which it never had`);
+        const verdict = ipnVerdict(tag, rec, mine);
+        row.dupOk += verdict.dupOk;
+        row.dupBad += verdict.dupBad;
+        row.problems.push(...verdict.problems);
         if (changes.length && mine.length && mine.at(-1)!.status !== rec.status)
           row.problems.push(`${tag}: last IPN status ${mine.at(-1)!.status}, record ${rec.status}`);
       }
 
       // ---- the table ----
       const seconds = (load.stoppedAt - load.startedAt) / 1000;
-      const fmt = (ms: number | undefined) => (ms === undefined ? '-' : `${(ms / 1000).toFixed(1)}s`);
       const header = [
         'fault',
         'started',
@@ -433,13 +407,11 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
           String(r.ipns),
           `${r.dupOk}/${r.dupBad}`,
           String(r.http500),
-          fmt(w.recoveredAt !== undefined ? w.recoveredAt - w.injectedAt : undefined),
-          fmt(w.settledAt !== undefined ? w.settledAt - w.injectedAt : undefined),
+          inSeconds(w.recoveredAt !== undefined ? w.recoveredAt - w.injectedAt : undefined),
+          inSeconds(w.settledAt !== undefined ? w.settledAt - w.injectedAt : undefined),
           r.problems.length ? `FAIL (${r.problems.length})` : 'ok',
         ];
       });
-      const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
-      const render = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
       const total = rows.reduce(
         (a, r) => ({
           started: a.started + r.started,
@@ -457,9 +429,7 @@ describe('fault suite: every service, the sandbox, NATS and PostgreSQL fail unde
         `fault suite: ${load.flows.length} flows in ${seconds.toFixed(0)} s = ${(load.flows.length / seconds).toFixed(1)} flows/s started ` +
           `(target ${RATE}/s, ${load.skipped} launches skipped at the in-flight cap), ` +
           `${(total.completed / seconds).toFixed(1)} completed/s; captured ${total.captured}, completed ${total.completed}, IPN POSTs ${ipns.length}`,
-        render(header),
-        widths.map((w) => '-'.repeat(w)).join('-+-'),
-        ...lines.map(render),
+        ...textTable(header, lines),
         `drain: ${drainProblems.length ? drainProblems.join('; ') : 'outbox empty, no consumer backlog'}; ` +
           `${mustComplete.filter((f) => completedAt(f.transactionId) === undefined).length} of ${mustComplete.length} captured payments without a final IPN`,
         '* lost: captured by the sandbox, then forgotten with its in-memory state when it was killed (not a platform failure)',

@@ -10,6 +10,7 @@ import { api, eventually, PG_URL, startTestMesh, type TestMesh } from '../suppor
 import { consumerBacklogs, succeededIntents, unpublishedOutbox } from '../support/mesh-checks';
 import { PrivateNatsCluster, type StreamPlacement } from '../support/nats-server';
 import { PayLoad } from '../support/pay-load';
+import { ipnVerdict, seconds, textTable } from '../support/fault-verdict';
 
 /**
  * The mesh on a 3-node JetStream cluster with BUS_STREAM_REPLICAS=3 and NATS_URL listing all
@@ -300,36 +301,12 @@ describe('NATS cluster: the stream leader crashes under payment load', () => {
         if (mine.some((i) => !i.valid)) row.problems.push(`${tag}: IPN with an invalid signature`);
         // Exactly one signed IPN per status change (docs/ipn.md: a repeat only as a further recorded
         // attempt after one that failed or was cut off; counted, and failed if not so explained).
-        const changes = rec.statusHistory.filter((h) => h.from !== null).map((h) => h.to);
-        for (const status of new Set(changes)) {
-          const got = mine.filter((i) => i.status === status);
-          const deliveries = (rec.ipn?.deliveries ?? []).filter((d) => d.status === status);
-          const d = deliveries[0];
-          if (deliveries.length !== 1 || !d) {
-            row.problems.push(`${tag}: ${deliveries.length} IPN deliveries for status ${status}`);
-            continue;
-          }
-          if (d.state === 'superseded') {
-            if (got.length > 0) row.problems.push(`${tag}: status ${status} superseded yet POSTed ${got.length}x`);
-            continue;
-          }
-          if (d.state !== 'succeeded') row.problems.push(`${tag}: IPN delivery for status ${status} ${d.state}`);
-          if (got.length === 0) row.problems.push(`${tag}: no IPN for status ${status}`);
-          if (got.length > 1) {
-            row.dup += got.length - 1;
-            const cutOff = d.attempts.slice(0, -1).every((a) => a.error !== null);
-            if (!cutOff || got.length > d.attempts.length)
-              row.problems.push(
-                `${tag}: status ${status} POSTed ${got.length}x with ${d.attempts.length} recorded attempt(s)`,
-              );
-          }
-        }
-        for (const i of mine)
-          if (!changes.includes(i.status)) row.problems.push(`${tag}: IPN for status ${i.status}, which it never had`);
+        const verdict = ipnVerdict(tag, rec, mine);
+        row.dup += verdict.dupOk + verdict.dupBad;
+        row.problems.push(...verdict.problems);
       }
 
       // ---- the table ----
-      const fmt = (ms: number | undefined) => (ms === undefined ? '-' : `${(ms / 1000).toFixed(1)}s`);
       const header = [
         'fault',
         'started',
@@ -353,22 +330,18 @@ describe('NATS cluster: the stream leader crashes under payment load', () => {
           String(r.ipns),
           String(r.dup),
           String(r.failedSteps),
-          fmt(w.restoredAt !== undefined ? w.restoredAt - w.injectedAt : undefined),
-          fmt(w.recoveredAt !== undefined ? w.recoveredAt - w.injectedAt : undefined),
+          seconds(w.restoredAt !== undefined ? w.restoredAt - w.injectedAt : undefined),
+          seconds(w.recoveredAt !== undefined ? w.recoveredAt - w.injectedAt : undefined),
           r.problems.length ? `FAIL (${r.problems.length})` : 'ok',
           w.detail,
         ];
       });
-      const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
-      const render = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
       const report = [
         '',
         `nats cluster (3 nodes, BUS_STREAM_REPLICAS=3): ${load.flows.length} flows at ${RATE}/s, captured ${captured.length}, ` +
           `IPN POSTs ${ipns.length}, ${final.length} streams and ${consumerCopies.length} consumers with 3 copies each at the end; ` +
           `test ${((Date.now() - testStartedAt) / 1000).toFixed(0)} s`,
-        render(header),
-        widths.map((w) => '-'.repeat(w)).join('-+-'),
-        ...lines.map(render),
+        ...textTable(header, lines),
         `drain: ${drainProblems.length ? drainProblems.join('; ') : 'outbox empty, no consumer backlog, every stream and consumer R3 and current'}`,
         'failed steps: buyer steps that failed during a window (recorded, never retried; a capture is what counts)',
         ...windows.flatMap((w, i) => rows[i]!.problems.slice(0, 10).map((p) => `  [${w.fault}] ${p}`)),

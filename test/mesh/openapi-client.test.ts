@@ -689,6 +689,9 @@ describe('a client generated from the Admin API document', () => {
 
     // Providers (the provider_a sandbox registers the webhook endpoint).
     expect((await org.GET('/api/v1/providers')).response.status).toBe(200);
+    const types = await org.GET('/api/v1/providers/types');
+    expect(types.data?.items.map((t) => t.type)).toEqual(['provider_a', 'provider_b', 'provider_c', 'provider_d']);
+    expect(types.data?.items[0]?.credentials.required).toEqual(['secretKey']);
     const provider = await org.POST('/api/v1/providers', {
       body: { type: 'provider_a', name: 'Cards', credentials: { secretKey: `sk_live_${Date.now()}` } },
     });

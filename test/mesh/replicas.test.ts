@@ -18,6 +18,7 @@ import { api, eventually, PG_URL, NATS_URL, startTestMesh, type TestMesh } from 
 import { CostCounterReader } from '../support/cost-counters';
 import { consumerBacklogs, succeededIntents, unpublishedOutbox } from '../support/mesh-checks';
 import { PayLoad } from '../support/pay-load';
+import { ipnVerdict, seconds, textTable } from '../support/fault-verdict';
 
 /**
  * Two replicas of every backend and of both gateways on one PostgreSQL, NATS and Redis, each
@@ -585,36 +586,12 @@ describe('two replicas of every service', () => {
         if (mine.some((i) => !i.valid)) row.problems.push(`${tag}: IPN with an invalid signature`);
         // Exactly one signed IPN per status change (a repeat only as a further recorded attempt
         // after one that failed or was cut off, docs/ipn.md).
-        const changes = rec.statusHistory.filter((h) => h.from !== null).map((h) => h.to);
-        for (const status of new Set(changes)) {
-          const got = mine.filter((i) => i.status === status);
-          const deliveries = (rec.ipn?.deliveries ?? []).filter((d) => d.status === status);
-          const d = deliveries[0];
-          if (deliveries.length !== 1 || !d) {
-            row.problems.push(`${tag}: ${deliveries.length} IPN deliveries for status ${status}`);
-            continue;
-          }
-          if (d.state === 'superseded') {
-            if (got.length > 0) row.problems.push(`${tag}: status ${status} superseded yet POSTed ${got.length}x`);
-            continue;
-          }
-          if (d.state !== 'succeeded') row.problems.push(`${tag}: IPN delivery for status ${status} ${d.state}`);
-          if (got.length === 0) row.problems.push(`${tag}: no IPN for status ${status}`);
-          if (got.length > 1) {
-            row.dup += got.length - 1;
-            const cutOff = d.attempts.slice(0, -1).every((a) => a.error !== null);
-            if (!cutOff || got.length > d.attempts.length)
-              row.problems.push(
-                `${tag}: status ${status} POSTed ${got.length}x with ${d.attempts.length} recorded attempt(s)`,
-              );
-          }
-        }
-        for (const i of mine)
-          if (!changes.includes(i.status)) row.problems.push(`${tag}: IPN for status ${i.status}, which it never had`);
+        const verdict = ipnVerdict(tag, rec, mine);
+        row.dup += verdict.dupOk + verdict.dupBad;
+        row.problems.push(...verdict.problems);
       }
 
       // ---- the table ----
-      const fmt = (ms: number | undefined) => (ms === undefined ? '-' : `${(ms / 1000).toFixed(1)}s`);
       const header = [
         'fault',
         'started',
@@ -638,14 +615,12 @@ describe('two replicas of every service', () => {
           String(r.ipns),
           String(r.dup),
           String(r.failedSteps),
-          fmt(w.restoredAt !== undefined ? w.restoredAt - w.injectedAt : undefined),
-          fmt(w.recoveredAt !== undefined ? w.recoveredAt - w.injectedAt : undefined),
+          seconds(w.restoredAt !== undefined ? w.restoredAt - w.injectedAt : undefined),
+          seconds(w.recoveredAt !== undefined ? w.recoveredAt - w.injectedAt : undefined),
           r.problems.length ? `FAIL (${r.problems.length})` : 'ok',
           w.detail,
         ];
       });
-      const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
-      const render = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
       const spread = [...balancers].map(
         ([service, b]) =>
           `${service} ${Object.values(b.connections())
@@ -657,9 +632,7 @@ describe('two replicas of every service', () => {
         `two replicas of every service: ${load.flows.length} flows at ${RATE}/s, captured ${captured.length}, ` +
           `IPN POSTs ${ipns.length}, ${invoices.length} invoices, ${rounds.length} recurring rounds x 2 replicas ` +
           `(${expectedCycles} cycles per schedule); test ${((Date.now() - testStartedAt) / 1000).toFixed(0)} s`,
-        render(header),
-        widths.map((w) => '-'.repeat(w)).join('-+-'),
-        ...lines.map(render),
+        ...textTable(header, lines),
         `drain: ${drainProblems.length ? drainProblems.join('; ') : 'outbox empty, no consumer backlog'}`,
         `invoices: ${invoiceProblems.length ? invoiceProblems.slice(0, 10).join('; ') : `one per paid checkout; numbers unique and gap-free (${[...series].map(([p, s]) => `${p}1..${s.length}`).join(', ')})`}`,
         `recurring: ${recurringProblems.length ? recurringProblems.join('; ') : 'each cycle invoiced once; the e-mailed schedule e-mailed once per cycle'}` +

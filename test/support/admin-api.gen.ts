@@ -473,6 +473,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/providers/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider types and the JSON Schema of each one's credentials: exactly what POST /providers validates (forms are built from it)
+         * @description Scope `provider:read`, minimum role Viewer.
+         */
+        get: operations["listProviderTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/providers/{id}": {
         parameters: {
             query?: never;
@@ -3035,6 +3055,29 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+        };
+        ProviderTypes: {
+            items: {
+                /** @enum {string} */
+                type: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+                credentials: {
+                    /** @enum {string} */
+                    type: "object";
+                    properties: {
+                        [key: string]: {
+                            /** @enum {string} */
+                            type: "string";
+                            enum?: string[];
+                            minLength?: number;
+                            maxLength?: number;
+                            description?: string;
+                        };
+                    };
+                    required: string[];
+                    /** @enum {boolean} */
+                    additionalProperties: false;
+                };
+            }[];
         };
         Deleted: {
             id: string;
@@ -6569,8 +6612,11 @@ export interface operations {
                     type: "provider_a";
                     name: string;
                     credentials: {
+                        /** @description secret API key (sk_test_… or sk_live_…, the mode of the record) */
                         secretKey: string;
+                        /** @description webhook signing secret (whsec_…); without it the endpoint is registered at the provider */
                         webhookSecret?: string;
+                        /** @description origin of the provider's API (optional; the service default otherwise) */
                         apiBaseUrl?: string;
                     };
                 } | {
@@ -6578,7 +6624,9 @@ export interface operations {
                     type: "provider_b";
                     name: string;
                     credentials: {
+                        /** @description API key (test_… or live_…, the mode of the record) */
                         apiKey: string;
+                        /** @description origin of the provider's API (optional; the service default otherwise) */
                         apiBaseUrl?: string;
                     };
                 } | {
@@ -6586,10 +6634,16 @@ export interface operations {
                     type: "provider_c";
                     name: string;
                     credentials: {
+                        /** @description access token (sandbox_… or live_…) */
                         accessToken: string;
+                        /** @description the provider endpoint's webhook secret */
                         webhookSecret: string;
-                        /** @enum {string} */
+                        /**
+                         * @description sandbox for a test-mode record, live for a live one
+                         * @enum {string}
+                         */
                         environment: "sandbox" | "live";
+                        /** @description origin of the provider's API (optional; the service default otherwise) */
                         apiBaseUrl?: string;
                     };
                 } | {
@@ -6597,11 +6651,18 @@ export interface operations {
                     type: "provider_d";
                     name: string;
                     credentials: {
+                        /** @description OAuth client id */
                         clientId: string;
+                        /** @description OAuth client secret */
                         clientSecret: string;
+                        /** @description webhook id; without it the endpoint is registered at the provider */
                         webhookId?: string;
-                        /** @enum {string} */
+                        /**
+                         * @description sandbox for a test-mode record, live for a live one
+                         * @enum {string}
+                         */
                         environment: "sandbox" | "live";
+                        /** @description origin of the provider's API (optional; the service default otherwise) */
                         apiBaseUrl?: string;
                     };
                 };
@@ -6678,6 +6739,85 @@ export interface operations {
             };
             /** @description A precondition of another service failed */
             422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProviderTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderTypes"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;

@@ -3,6 +3,7 @@ import { documentEmailRecord } from './billing-email';
 import { numberingLayout, postalAddress } from './settings';
 import { taxCalculation, taxCategory, taxPercent, TAX_ITEM_TYPES } from './tax';
 import { invoicePaymentLink, invoicePaymentReversal } from './billing-payment-links';
+import { objectId } from './object-id';
 
 /**
  * Invoices and credit notes (billing service): the Admin API's inputs and read records. Billing
@@ -10,7 +11,6 @@ import { invoicePaymentLink, invoicePaymentReversal } from './billing-payment-li
  * documents and checks its responses with the same schemas. Money is an integer in minor units.
  */
 
-const objectId = z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier');
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
 const currency = z
   .string()

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { taxCalculation } from './tax';
+import { objectId } from './object-id';
 
 /**
  * Invoice payment links (billing service, Admin `POST /invoices/:id/payment-checkout`) and the
  * fixed tax a checkout of an invoice carries. Money is an integer in minor units.
  */
-
-const objectId = z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier');
 
 /** Limits of a payment link (interface specification, Limits). */
 export const PAYMENT_LINK_LIMITS = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chargebackStatus } from './events';
+import { objectId } from './object-id';
 
 /**
  * Customer risk holds, the organization's hold policy and manual chargeback resolution (checkout
@@ -7,7 +8,6 @@ import { chargebackStatus } from './events';
  * checkout parses it again and applies its rules; answers are parsed with the view schemas.
  */
 
-const objectId = z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier');
 const timestamp = z.string().describe('ISO 8601 UTC');
 
 export const holdPolicyAction = z.enum(['none', 'block', 'review', 'restrict']);

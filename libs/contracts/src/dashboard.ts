@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { objectId } from './object-id';
 
 /**
  * Dashboard (checkout `GetDashboard` RPC, Admin `GET /dashboard`): figures of the transactions
@@ -7,7 +8,6 @@ import { z } from 'zod';
  * currency.
  */
 
-const objectId = z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier');
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
 const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter currency code');
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { objectId } from './object-id';
 
 /**
  * Data import/export (Admin API `/data-import-export`, billing service). Imports are CSV files
@@ -80,10 +81,7 @@ export const dataExportRequest = z
     /** Invoices: draft, issued, partially_paid, paid, void; transactions: the numeric status; credit notes: void, refund, chargeback (kind). */
     status: z.string().min(1).max(40).optional(),
     /** Invoices and transactions: one site. */
-    siteId: z
-      .string()
-      .regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier')
-      .optional(),
+    siteId: objectId.optional(),
   })
   .strict()
   .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calculateTaxRequest, taxCalculation } from './tax';
+import { objectId } from './object-id';
 
 /**
  * Cross-service events: subject constants and the zod schema of each event's `data`.
@@ -27,7 +28,6 @@ export const Subjects = {
   emailFailed: 'notifications.email.failed',
 } as const;
 
-const objectId = z.string().regex(/^[0-9a-f]{24}$/);
 const mode = z.enum(['live', 'test']);
 const licenseState = z.enum(['ACTIVE', 'BLOCKED', 'NOT_ACTIVATED']);
 

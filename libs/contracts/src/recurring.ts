@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invoiceCreate } from './billing-invoices';
+import { objectId } from './object-id';
 
 /**
  * Recurring invoice schedules (recurring service): the Admin API's inputs and records, the
@@ -93,10 +94,7 @@ export type RecurringCancel = z.output<typeof recurringCancel>;
 export const recurringListQuery = z
   .object({
     status: z.enum(RECURRING_STATUSES).optional(),
-    clientId: z
-      .string()
-      .regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier')
-      .optional(),
+    clientId: objectId.optional(),
     page: z.number().int().min(1).default(1),
     limit: z.number().int().min(1).max(100).default(20),
   })

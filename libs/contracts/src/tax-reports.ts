@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { RATE_TYPES, TAX_DECISIONS, TAX_ITEM_TYPES } from './tax';
+import { objectId } from './object-id';
 
 /**
  * Reports over the tax-record ledger (tax service `TaxReport` RPC, Admin `/tax/reports/*`).
  * Amounts are integers in minor units of their currency; EUR figures are cents.
  */
 
-const objectId = z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier');
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
 const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter currency code');
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { countryCode } from './settings';
+import { objectId } from './object-id';
 
 /**
  * Shapes of the tax service's records and of its one engine's input and output. The tax service
@@ -20,7 +21,6 @@ export type RateType = (typeof RATE_TYPES)[number];
 export const VAT_ID_VALIDATION_MODES = ['none', 'format', 'vies'] as const;
 export type VatIdValidationMode = (typeof VAT_ID_VALIDATION_MODES)[number];
 
-const objectId = z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier');
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
 /** A day `YYYY-MM-DD` (shape only; the tax service checks it is a calendar day). */
 export const taxDate = isoDate;

@@ -8,3 +8,4 @@ export * from './input-guard';
 export * from './idempotency';
 export * from './optional-body';
 export * from './drain';
+export * from './gateway-app';

@@ -23,8 +23,8 @@ export type GrpcSecurityConfig = z.infer<typeof grpcSecurityConfigSchema>;
  * workload that reaches the port can then act for any organization); otherwise a ConfigError.
  */
 export function resolveGrpcSecurity(c: GrpcSecurityConfig, logger: Logger): GrpcSecurity {
-  const files = [c.GRPC_TLS_CA_FILE, c.GRPC_TLS_CERT_FILE, c.GRPC_TLS_KEY_FILE];
-  const set = files.filter((f) => f !== undefined).length;
+  const [caFile, certFile, keyFile] = [c.GRPC_TLS_CA_FILE, c.GRPC_TLS_CERT_FILE, c.GRPC_TLS_KEY_FILE];
+  const set = [caFile, certFile, keyFile].filter((f) => f !== undefined).length;
   if (c.GRPC_INSECURE) {
     if (set > 0) throw new ConfigError('GRPC_INSECURE=true contradicts GRPC_TLS_*_FILE; set one or the other');
     logger.error(
@@ -33,13 +33,13 @@ export function resolveGrpcSecurity(c: GrpcSecurityConfig, logger: Logger): Grpc
     );
     return INSECURE;
   }
-  if (set !== 3) {
+  if (caFile === undefined || certFile === undefined || keyFile === undefined) {
     throw new ConfigError(
       'backend gRPC needs mutual TLS: set GRPC_TLS_CA_FILE, GRPC_TLS_CERT_FILE and GRPC_TLS_KEY_FILE (PEM), or GRPC_INSECURE=true to run plaintext on purpose',
     );
   }
   try {
-    return { kind: 'mtls', tls: readMeshTls({ caFile: files[0]!, certFile: files[1]!, keyFile: files[2]! }) };
+    return { kind: 'mtls', tls: readMeshTls({ caFile, certFile, keyFile }) };
   } catch (err) {
     throw new ConfigError(err instanceof Error ? err.message : String(err));
   }

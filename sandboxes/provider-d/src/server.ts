@@ -182,7 +182,8 @@ export function buildServer(config: SandboxConfig, options: BuildOptions = {}): 
         'INVALID_PARAMETER_SYNTAX',
         `Request is not well-formed: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`.trim(),
       );
-    const unit = parsed.data.purchase_units[0]!;
+    const [unit] = parsed.data.purchase_units;
+    if (!unit) throw invalidRequest('INVALID_PARAMETER_SYNTAX', 'Request is not well-formed: purchase_units');
     if (!CURRENCIES.has(unit.amount.currency_code))
       throw unprocessable(
         'CURRENCY_NOT_SUPPORTED',

@@ -143,6 +143,8 @@ export async function startBenchMesh({
       publicBaseUrl: mesh.publicBaseUrl,
       systemApiKey,
       providerASandboxUrl: mesh.sandboxUrls['sandbox-provider-a'],
+      // The Admin's enrollment link, for the benches that sign in to the dashboard.
+      dashboardUrl: mesh.dashboardUrl,
     });
     const providerId = boot.providers?.provider_a?.id;
     if (!providerId) throw new Error('bootstrap created no provider_a record (is the sandbox built?)');

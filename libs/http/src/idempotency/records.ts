@@ -175,7 +175,8 @@ export class IdempotencyRecords {
       const now = this.clock.now();
       switch (decide(found, fingerprint, now)) {
         case 'replay':
-          return { kind: 'replay', answer: this.opened(found!) };
+          if (found) return { kind: 'replay', answer: this.opened(found) };
+          throw new Error('idempotency: a replay was decided without a record');
         case 'reused':
           throw new ConflictError('this Idempotency-Key was already used for another request (another body or route)', {
             code: ErrorCode.IDEMPOTENCY_KEY_REUSED,

@@ -224,13 +224,13 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     if (new Set(items.map((i) => i.id)).size !== items.length)
       throw new ValidationError('replaceMany: ids must differ');
     for (const i of items) assertVersion(i.expectedVersion);
-    const bodies = items.map((i) => toBody(i.next));
+    const writes = items.map((i) => ({ ...i, body: toBody(i.next) }));
     const result = await this.write(() =>
       this.native.bulkWrite(
-        items.map((i, k) => ({
+        writes.map((i) => ({
           replaceOne: {
             filter: { _id: i.id, version: i.expectedVersion },
-            replacement: { ...bodies[k]!, version: i.expectedVersion + 1 },
+            replacement: { ...i.body, version: i.expectedVersion + 1 },
           },
         })),
         { ordered: true, session: this.session },
@@ -244,7 +244,7 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
           throw versionConflict(this.name, i.id, i.expectedVersion, current.version);
       }
     }
-    return items.map((i, k) => toStored<T>(i.id, i.expectedVersion + 1, bodies[k]!));
+    return writes.map((i) => toStored<T>(i.id, i.expectedVersion + 1, i.body));
   }
 
   update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T> {

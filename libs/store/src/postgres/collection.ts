@@ -177,12 +177,12 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     const p = new SqlParams();
     const where = whereSql(conditions, p);
     const columns = [
-      ...new Set([...agg.groupBy, ...agg.sum].filter((a) => a.element).map((a) => a.inner.split('.')[0]!)),
+      ...new Set([...agg.groupBy, ...agg.sum].filter((a) => a.element).map((a) => a.inner.split('.')[0] ?? a.inner)),
     ];
     const json = (a: AggregatePath): string => {
       if (a.element) {
-        const [first, ...rest] = a.inner.split('.');
-        return rest.length ? `(u.${ident(first!)} #> '{${rest.join(',')}}')` : `u.${ident(first!)}`;
+        const [first = a.inner, ...rest] = a.inner.split('.');
+        return rest.length ? `(u.${ident(first)} #> '{${rest.join(',')}}')` : `u.${ident(first)}`;
       }
       const t = target(a.path);
       return t.kind === 'doc' ? t.json : t.kind === 'id' ? 'to_jsonb(id)' : 'to_jsonb(version)';
@@ -286,16 +286,17 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
     if (new Set(items.map((i) => i.id)).size !== items.length)
       throw new ValidationError('replaceMany: ids must differ');
     for (const i of items) assertVersion(i.expectedVersion);
-    const bodies = items.map((i) => toBody(i.next));
+    const writes = items.map((i) => ({ ...i, body: toBody(i.next) }));
     const { rows } = await this.run<{ id: string }>(
       `UPDATE ${this.table} AS t SET doc = v.doc, version = t.version + 1
        FROM unnest($1::text[], $2::int[], $3::jsonb[]) AS v(id, version, doc)
        WHERE t.id = v.id AND t.version = v.version RETURNING t.id`,
-      [items.map((i) => i.id), items.map((i) => i.expectedVersion), bodies.map((b) => JSON.stringify(b))],
+      [items.map((i) => i.id), items.map((i) => i.expectedVersion), writes.map((w) => JSON.stringify(w.body))],
     );
     if (rows.length !== items.length) {
       const done = new Set(rows.map((r) => r.id));
-      const missed = items.find((i) => !done.has(i.id))!;
+      const missed = items.find((i) => !done.has(i.id));
+      if (!missed) throw new Error(`replaceMany ${this.name}: ${rows.length} of ${items.length} rows updated`);
       const current = await this.run<{ version: number }>(`SELECT version FROM ${this.table} WHERE id = $1`, [
         missed.id,
       ]);
@@ -303,7 +304,7 @@ export class PgCollection<T extends StoredDoc> implements Collection<T> {
       if (version === undefined) throw notFound(this.name, missed.id);
       throw versionConflict(this.name, missed.id, missed.expectedVersion, version);
     }
-    return items.map((i, k) => toStored<T>(i.id, i.expectedVersion + 1, bodies[k]!));
+    return writes.map((i) => toStored<T>(i.id, i.expectedVersion + 1, i.body));
   }
 
   update(id: string, mutate: (current: T) => Omit<T, 'id' | 'version'> | null, retries?: number, held?: T): Promise<T> {

@@ -41,7 +41,9 @@ export function pgIndexName(table: string, index: string): string {
 export function indexDdl(schema: string, table: string, spec: IndexSpec): string {
   if (spec.array) {
     // The expression `$has` filters test with `@>` (jsonb_path_ops serves containment only).
-    const t = target(spec.fields[0]!);
+    const [field] = spec.fields;
+    if (field === undefined) throw new Error(`index ${spec.name}: no field`);
+    const t = target(field);
     if (t.kind !== 'doc') throw new Error(`index ${spec.name}: an array index needs a document field`);
     return `CREATE INDEX IF NOT EXISTS ${ident(pgIndexName(table, spec.name))} ON ${ident(schema)}.${ident(table)} USING gin (${t.json} jsonb_path_ops)`;
   }

@@ -11,19 +11,26 @@ export interface ApiDeps {
   idempotency: IdempotencyStore;
 }
 
-export interface ApiCall {
+/** `{ id: string }` for `/v1/charges/:id`: the route's path parameters, each present. */
+export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? { [K in Name]: string } & PathParams<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? { [K in Name]: string }
+    : Record<never, string>;
+
+export interface ApiCall<P extends string = string> {
   req: FastifyRequest;
   account: Account;
   /** Parsed body ({} when there is none). */
   body: unknown;
   query: unknown;
-  params: Record<string, string>;
+  params: PathParams<P>;
   /** The request as recorded on events it causes. */
   op: OperationContext;
 }
 
 /** Returns the response object (sent with status 200) or throws an ApiError. */
-export type ApiHandler = (call: ApiCall) => unknown;
+export type ApiHandler<P extends string = string> = (call: ApiCall<P>) => unknown;
 
 export function errorJson(err: ApiError): string {
   return JSON.stringify({ error: err.body });
@@ -39,12 +46,12 @@ function header(req: FastifyRequest, name: string): string | undefined {
  * request with a key is stored per account and replayed (with `Idempotent-Replayed: true`) for
  * later requests with the same key and parameters; different parameters get an idempotency_error.
  */
-export function apiRoute(
+export function apiRoute<P extends string>(
   app: FastifyInstance,
   deps: ApiDeps,
   method: 'GET' | 'POST' | 'DELETE',
-  url: string,
-  handler: ApiHandler,
+  url: P,
+  handler: ApiHandler<P>,
 ): void {
   app.route({
     method,
@@ -53,12 +60,13 @@ export function apiRoute(
       const apiKey = authenticate(req);
       const account = deps.sandbox.account(apiKey);
       const idempotencyKey = method === 'POST' ? header(req, 'idempotency-key') : undefined;
-      const call: ApiCall = {
+      const call: ApiCall<P> = {
         req,
         account,
         body: req.body ?? {},
         query: req.query ?? {},
-        params: req.params as Record<string, string>,
+        // Fastify matched `url`, so each of its path parameters is present.
+        params: req.params as PathParams<P>,
         op: { request: { id: req.id, idempotency_key: idempotencyKey ?? null } },
       };
       const exec = async (): Promise<ExecResult> => {

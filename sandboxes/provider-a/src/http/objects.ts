@@ -9,8 +9,8 @@ import { Params } from './params';
 /** Charges, refunds and disputes: read access plus refund creation. */
 export function objectRoutes(app: FastifyInstance, deps: ApiDeps): void {
   apiRoute(app, deps, 'GET', '/v1/charges/:id', ({ account, params, query }) => {
-    const charge = account.charges.get(params.id!);
-    if (!charge) throw noSuch('charge', params.id!, 'id');
+    const charge = account.charges.get(params.id);
+    if (!charge) throw noSuch('charge', params.id, 'id');
     return expand(account, charge, Params.of(query, []).expand());
   });
 
@@ -39,8 +39,8 @@ export function objectRoutes(app: FastifyInstance, deps: ApiDeps): void {
   });
 
   apiRoute(app, deps, 'GET', '/v1/refunds/:id', ({ account, params, query }) => {
-    const refund = account.refunds.get(params.id!);
-    if (!refund) throw noSuch('refund', params.id!, 'id');
+    const refund = account.refunds.get(params.id);
+    if (!refund) throw noSuch('refund', params.id, 'id');
     return expand(account, refund, Params.of(query, []).expand());
   });
 
@@ -55,8 +55,8 @@ export function objectRoutes(app: FastifyInstance, deps: ApiDeps): void {
   });
 
   apiRoute(app, deps, 'GET', '/v1/disputes/:id', ({ account, params, query }) => {
-    const dispute = account.disputes.get(params.id!);
-    if (!dispute) throw noSuch('dispute', params.id!, 'dispute');
+    const dispute = account.disputes.get(params.id);
+    if (!dispute) throw noSuch('dispute', params.id, 'dispute');
     return expand(account, dispute, Params.of(query, []).expand());
   });
 
@@ -71,14 +71,14 @@ export function objectRoutes(app: FastifyInstance, deps: ApiDeps): void {
   });
 
   apiRoute(app, deps, 'GET', '/v1/payment_methods/:id', ({ account, params }) => {
-    const pm = account.paymentMethods.get(params.id!);
-    if (!pm) throw noSuch('PaymentMethod', params.id!, 'payment_method');
+    const pm = account.paymentMethods.get(params.id);
+    if (!pm) throw noSuch('PaymentMethod', params.id, 'payment_method');
     return pm.method;
   });
 
   apiRoute(app, deps, 'GET', '/v1/events/:id', ({ account, params }) => {
-    const event = account.eventsById.get(params.id!);
-    if (!event) throw noSuch('event', params.id!, 'id');
+    const event = account.eventsById.get(params.id);
+    if (!event) throw noSuch('event', params.id, 'id');
     return event;
   });
 

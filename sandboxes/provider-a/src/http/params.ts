@@ -59,6 +59,12 @@ export class Params {
     return this.string(key, { ...opts, required: true }) as string;
   }
 
+  requiredInt(key: string, opts: { min?: number; max?: number } = {}): number {
+    const v = this.int(key, { ...opts, required: true });
+    if (v === undefined) throw missingParam(this.name(key));
+    return v;
+  }
+
   int(key: string, opts: { required?: boolean; min?: number; max?: number } = {}): number | undefined {
     const v = this.raw[key];
     if (v === undefined || v === '') {

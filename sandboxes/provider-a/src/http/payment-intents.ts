@@ -29,7 +29,8 @@ export function currencyParam(p: Params, required: boolean): string | undefined 
 
 /** A declined confirmation answers 402 with the card error and the updated payment intent, like the provider. */
 function declineError(account: Account, result: ConfirmResult, expandPaths: string[]): ApiError {
-  const f = result.failure!;
+  const f = result.failure;
+  if (!f) throw new Error('a declined confirmation carries its failure');
   return new ApiError(402, {
     type: 'card_error',
     code: f.code,
@@ -67,8 +68,8 @@ export function paymentIntentRoutes(app: FastifyInstance, deps: ApiDeps): void {
       'capture_method',
       'confirmation_method',
     ]);
-    const amount = p.int('amount', { required: true, min: 1, max: MAX_AMOUNT })!;
-    const currency = currencyParam(p, true)!;
+    const amount = p.requiredInt('amount', { min: 1, max: MAX_AMOUNT });
+    const currency = currencyParam(p, true) ?? '';
     const apm = p.nested('automatic_payment_methods', ['enabled', 'allow_redirects']);
     const types = p.stringArray('payment_method_types');
     const allowed = p.stringArray('allowed_payment_method_types');
@@ -142,13 +143,13 @@ export function paymentIntentRoutes(app: FastifyInstance, deps: ApiDeps): void {
 
   apiRoute(app, deps, 'GET', '/v1/payment_intents/:id', ({ account, query, params }) => {
     const q = Params.of(query, ['client_secret']);
-    return expand(account, getPaymentIntent(account, params.id!).intent, q.expand());
+    return expand(account, getPaymentIntent(account, params.id).intent, q.expand());
   });
 
   apiRoute(app, deps, 'POST', '/v1/payment_intents/:id', ({ account, body, params }) => {
     const p = Params.of(body, ['amount', 'currency', 'description', 'receipt_email', 'metadata', 'payment_method']);
     const expandPaths = p.expand();
-    const intent = updatePaymentIntent(account, params.id!, {
+    const intent = updatePaymentIntent(account, params.id, {
       amount: p.int('amount', { min: 1, max: MAX_AMOUNT }),
       currency: currencyParam(p, false),
       description: p.string('description', { max: 1000 }),
@@ -178,7 +179,7 @@ export function paymentIntentRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const expandPaths = p.expand();
     const result = confirmPaymentIntent(
       account,
-      params.id!,
+      params.id,
       {
         payment_method: p.string('payment_method'),
         return_url: p.url('return_url'),
@@ -193,6 +194,6 @@ export function paymentIntentRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const p = Params.of(body, ['cancellation_reason']);
     const reason = p.enumOf('cancellation_reason', CANCELLATION_REASONS) ?? null;
     const expandPaths = p.expand();
-    return expand(account, cancelPaymentIntent(account, params.id!, reason, op), expandPaths);
+    return expand(account, cancelPaymentIntent(account, params.id, reason, op), expandPaths);
   });
 }

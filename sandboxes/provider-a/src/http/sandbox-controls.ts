@@ -45,11 +45,13 @@ export function sandboxControlRoutes(app: FastifyInstance, deps: ApiDeps): void 
   app.post<{ Params: { id: string } }>('/_sandbox/events/:id/resend', async (req) => {
     const { id } = req.params;
     const account = ownerOf(req, id, 'event', (a) => a.eventsById.has(id));
-    const event = account.eventsById.get(id)!;
+    const event = account.eventsById.get(id);
+    if (!event) throw noSuch('event', id, 'id');
     const p = Params.of(req.body, ['endpoint']);
     const only = p.string('endpoint');
-    if (only && !account.webhookEndpoints.has(only)) throw noSuch('webhook_endpoint', only, 'endpoint', 400);
-    const records = only ? [account.webhookEndpoints.get(only)!] : account.endpointsFor(event.type);
+    const chosen = only ? account.webhookEndpoints.get(only) : undefined;
+    if (only && !chosen) throw noSuch('webhook_endpoint', only, 'endpoint', 400);
+    const records = chosen ? [chosen] : account.endpointsFor(event.type);
     event.pending_webhooks += records.length;
     deps.dispatcher.deliver(event, deliveryTargets(account, records), account.apiKey, true);
     return { object: 'sandbox.resend', event: event.id, endpoints: records.map((r) => r.endpoint.id) };

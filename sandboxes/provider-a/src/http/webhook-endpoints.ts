@@ -29,7 +29,7 @@ export function webhookEndpointRoutes(app: FastifyInstance, deps: ApiDeps): void
     if (!url) throw invalidParam('Missing required param: url.', 'url', 'parameter_missing');
     return createWebhookEndpoint(account, {
       url,
-      enabled_events: enabledEvents(p, true)!,
+      enabled_events: enabledEvents(p, true) ?? [],
       description: p.string('description', { max: 5000 }) ?? null,
       metadata: p.newMetadata(),
       api_version: p.string('api_version') ?? null,
@@ -46,14 +46,14 @@ export function webhookEndpointRoutes(app: FastifyInstance, deps: ApiDeps): void
   });
 
   apiRoute(app, deps, 'GET', '/v1/webhook_endpoints/:id', ({ account, params }) =>
-    getWebhookEndpoint(account, params.id!),
+    getWebhookEndpoint(account, params.id),
   );
 
   apiRoute(app, deps, 'POST', '/v1/webhook_endpoints/:id', ({ account, body, params }) => {
     const p = Params.of(body, ['url', 'enabled_events', 'description', 'metadata', 'disabled']);
     const url = p.url('url');
     if (url === null) throw invalidParam('Invalid url: must not be empty.', 'url');
-    return updateWebhookEndpoint(account, params.id!, {
+    return updateWebhookEndpoint(account, params.id, {
       url,
       enabled_events: enabledEvents(p, false),
       description: p.string('description', { max: 5000 }),
@@ -63,6 +63,6 @@ export function webhookEndpointRoutes(app: FastifyInstance, deps: ApiDeps): void
   });
 
   apiRoute(app, deps, 'DELETE', '/v1/webhook_endpoints/:id', ({ account, params }) =>
-    deleteWebhookEndpoint(account, params.id!),
+    deleteWebhookEndpoint(account, params.id),
   );
 }

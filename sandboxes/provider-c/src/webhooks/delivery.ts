@@ -113,11 +113,12 @@ export class WebhookCaller {
     owner?: string | undefined;
     resource?: string | undefined;
   }): Array<Omit<Webhook, 'owner' | 'body' | 'signature'> & { calls: WebhookCall[] }> {
+    const { owner, resource } = filter;
     return [...this.webhooks.values()]
       .filter(
         (w) =>
-          (filter.owner === undefined || w.owner === filter.owner) &&
-          (filter.resource === undefined || w.events.some((e) => Object.values(e.links).includes(filter.resource!))),
+          (owner === undefined || w.owner === owner) &&
+          (resource === undefined || w.events.some((e) => Object.values(e.links).includes(resource))),
       )
       .map(({ owner: _o, body: _b, signature: _s, ...w }) => ({
         ...w,

@@ -1,339 +1,31 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import { ConflictError, ErrorCode, isDomainError, newObjectId, ValidationError } from '@paymesh/core';
+import { isDomainError, ValidationError } from '@paymesh/core';
 import {
-  clientCreate,
   DATA_IMPORT_MAX_ERRORS,
   DATA_IMPORT_MAX_ROWS,
-  invoiceCreate,
-  taxRateCreate,
   type DataImportEntity,
   type DataImportHeader,
   type DataImportReport,
   type DataRowError,
-  type InvoiceCreate,
-  type TaxRateCreate,
 } from '@paymesh/contracts';
-import type { ClientDoc } from '../domain/client';
-import { diffClient } from '../domain/client-history';
-import { assertValidTaxInfo, newPlainClient, type PlainClient } from '../domain/client-plain';
-import { headerErrors, IMPORT_LAYOUTS, issuesToErrors, objectOfCells, type CsvRow } from '../domain/data-io';
-import type { InvoiceDoc } from '../domain/invoice';
-import { CLIENT_HISTORY, CLIENTS, INVOICES } from '../store/collections';
-import { actorOrSystem, type ClientHistoryDoc } from './client-history-log';
-import { sealClient } from './client-codec';
-import type { DataIoDeps, TaxRateIdentity } from './data-io-port';
+import { headerErrors, IMPORT_LAYOUTS, type CsvRow } from '../domain/data-io';
+import { actorOrSystem } from './client-history-log';
+import type { DataIoDeps } from './data-io-port';
 import type { OrgKey } from './deps';
-import { draftFields } from './draft-invoice';
+import type { Importer, WriteContext } from './importers/importer';
+import { clientImporter } from './importers/clients';
+import { invoiceImporter } from './importers/invoices';
+import { taxRateImporter } from './importers/tax-rates';
 
 /** Data rows checked and written together (one store transaction per batch of clients). */
 export const IMPORT_BATCH_ROWS = 500;
-
-/** A record a group of rows describes, checked and ready to write. */
-interface Prepared<T> {
-  /** First row of the record: with the file digest, its idempotency key. */
-  row: number;
-  input: T;
-}
-
-interface Checked<T> {
-  prepared: Prepared<T>[];
-  errors: DataRowError[];
-}
-
-/** How one entity type checks and writes a batch of rows. */
-interface Importer<T> {
-  check(deps: DataIoDeps, key: OrgKey, rows: CsvRow[]): Promise<Checked<T>>;
-  /** Writes what is not written yet; answers [created, already imported]. */
-  write(deps: DataIoDeps, key: OrgKey, ctx: WriteContext, records: Prepared<T>[]): Promise<[number, number]>;
-}
-
-interface WriteContext {
-  digest: string;
-  actor: string;
-  /** Tax rates already there (code|validFrom), read once per import. */
-  taxRates?: Set<string>;
-}
-
-const importKeyOf = (digest: string, row: number) => `${digest}:${row}`;
-
-/** A DomainError from a row's domain checks as a row error; anything else is not the row's fault. */
-function rowErrorOf(err: unknown, row: number): DataRowError {
-  if (isDomainError(err) && (err.kind === 'validation' || err.kind === 'not_found' || err.kind === 'unprocessable')) {
-    const field = err.field ?? null;
-    const message = field && err.message.startsWith(`${field}: `) ? err.message.slice(field.length + 2) : err.message;
-    return { row, field, error: message };
-  }
-  throw err;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Clients
-
-const clientImporter: Importer<PlainClient> = {
-  async check(_deps, _key, rows) {
-    const { columns } = IMPORT_LAYOUTS.clients;
-    const out: Checked<PlainClient> = { prepared: [], errors: [] };
-    for (const r of rows) {
-      const { value, errors } = objectOfCells(columns, r.cells, r.row);
-      if (errors.length > 0) {
-        out.errors.push(...errors);
-        continue;
-      }
-      const parsed = clientCreate.safeParse(value);
-      if (!parsed.success) {
-        out.errors.push(...issuesToErrors(columns, parsed.error.issues, r.row));
-        continue;
-      }
-      try {
-        const plain = newPlainClient(parsed.data);
-        assertValidTaxInfo(plain.taxInfo);
-        out.prepared.push({ row: r.row, input: plain });
-      } catch (err) {
-        out.errors.push(rowErrorOf(err, r.row));
-      }
-    }
-    return out;
-  },
-  async write(deps, key, ctx, records) {
-    const keys = records.map((r) => importKeyOf(ctx.digest, r.row));
-    const clients = deps.store.collection<ClientDoc & { importKey?: string }>(CLIENTS);
-    for (let attempt = 0; ; attempt++) {
-      const seen = await clients.find(
-        { organizationId: key.organizationId, mode: key.mode, importKey: { $in: keys } },
-        { limit: keys.length },
-      );
-      const done = new Set(seen.items.map((d) => d.importKey));
-      const todo = records.filter((r) => !done.has(importKeyOf(ctx.digest, r.row)));
-      if (todo.length === 0) return [0, records.length];
-      const now = deps.clock.now().toISOString();
-      try {
-        const docs = todo.map((r) => {
-          const id = newObjectId();
-          return {
-            id,
-            organizationId: key.organizationId,
-            mode: key.mode,
-            ...sealClient(deps, key, id, r.input),
-            importKey: importKeyOf(ctx.digest, r.row),
-            createdAt: now,
-            updatedAt: now,
-          };
-        });
-        const history = todo.map((r, i) => ({
-          id: newObjectId(),
-          organizationId: key.organizationId,
-          mode: key.mode,
-          clientId: docs[i]!.id,
-          at: now,
-          actor: ctx.actor,
-          action: 'create' as const,
-          changes: diffClient(null, r.input),
-        }));
-        // The batch's clients and their first history entries: two statements, one transaction.
-        await deps.store.transaction(async (tx) => {
-          await tx.collection<ClientDoc & { importKey?: string }>(CLIENTS).insertMany(docs);
-          await tx.collection<ClientHistoryDoc>(CLIENT_HISTORY).insertMany(history);
-        });
-        return [todo.length, records.length - todo.length];
-      } catch (err) {
-        // The same file imported at the same time wrote some of these rows first: skip what it wrote.
-        if (attempt < 2 && err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) continue;
-        throw err;
-      }
-    }
-  },
-};
-
-// ---------------------------------------------------------------------------------------------
-// Invoices (drafts): the rows of one `reference` are the lines of one draft.
-
-function invoiceGroups(rows: CsvRow[]): CsvRow[][] {
-  const groups: CsvRow[][] = [];
-  for (const r of rows) {
-    const last = groups[groups.length - 1];
-    if (last && last[0]!.cells.reference === r.cells.reference) last.push(r);
-    else groups.push([r]);
-  }
-  return groups;
-}
-
-const invoiceImporter: Importer<InvoiceCreate> = {
-  async check(deps, key, rows) {
-    const { columns } = IMPORT_LAYOUTS.invoices;
-    const head = columns.filter((c) => !c.header.startsWith('item.') && c.header !== 'reference');
-    const line = columns.filter((c) => c.header.startsWith('item.'));
-    const out: Checked<InvoiceCreate> = { prepared: [], errors: [] };
-    for (const group of invoiceGroups(rows)) {
-      const first = group[0]!;
-      if (!first.cells.reference?.trim()) {
-        for (const r of group)
-          out.errors.push({
-            row: r.row,
-            field: 'reference',
-            error: 'required: the rows of one invoice share a reference',
-          });
-        continue;
-      }
-      const errors: DataRowError[] = [];
-      const draft = objectOfCells(head, first.cells, first.row);
-      errors.push(...draft.errors);
-      // Invoice columns are given on the first row of a reference; later rows leave them empty or repeat them.
-      for (const r of group.slice(1)) {
-        for (const c of head) {
-          const v = r.cells[c.header]?.trim() ?? '';
-          if (v !== '' && v !== (first.cells[c.header]?.trim() ?? ''))
-            errors.push({
-              row: r.row,
-              field: c.header,
-              error: `differs from row ${first.row}, the first row of reference ${first.cells.reference}`,
-            });
-        }
-      }
-      const items = group.map((r) => {
-        const item = objectOfCells(line, r.cells, r.row, 'item.');
-        errors.push(...item.errors);
-        return item.value;
-      });
-      if (errors.length > 0) {
-        out.errors.push(...errors);
-        continue;
-      }
-      const parsed = invoiceCreate.safeParse({ ...draft.value, items });
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          const [top, index, ...rest] = issue.path;
-          if (top === 'items' && typeof index === 'number' && group[index]) {
-            out.errors.push({
-              row: group[index].row,
-              field: rest.length ? `item.${rest.join('.')}` : 'item',
-              error: issue.message,
-            });
-          } else {
-            out.errors.push(...issuesToErrors(columns, [issue], first.row));
-          }
-        }
-        continue;
-      }
-      try {
-        // The create route's own checks: the site and the client exist, the tax engine prices the lines.
-        await draftFields(deps, key, parsed.data);
-        out.prepared.push({ row: first.row, input: parsed.data });
-      } catch (err) {
-        out.errors.push(rowErrorOf(err, first.row));
-      }
-    }
-    return out;
-  },
-  async write(deps, key, ctx, records) {
-    const invoices = deps.store.collection<InvoiceDoc & { importKey?: string }>(INVOICES);
-    const keys = records.map((r) => importKeyOf(ctx.digest, r.row));
-    const seen = await invoices.find(
-      { organizationId: key.organizationId, mode: key.mode, importKey: { $in: keys } },
-      { limit: keys.length },
-    );
-    const done = new Set(seen.items.map((d) => d.importKey));
-    let created = 0;
-    for (const r of records) {
-      const importKey = importKeyOf(ctx.digest, r.row);
-      if (done.has(importKey)) continue;
-      const fields = await draftFields(deps, key, r.input);
-      const now = deps.clock.now().toISOString();
-      try {
-        await invoices.insert({
-          organizationId: key.organizationId,
-          mode: key.mode,
-          status: 'draft',
-          number: null,
-          ...fields,
-          notes: r.input.notes ?? null,
-          amountPaid: 0,
-          payments: [],
-          transactionId: null,
-          sourceTransactionId: null,
-          snapshot: null,
-          corrections: [],
-          creditNoteIds: [],
-          createdAt: now,
-          updatedAt: now,
-          issuedAt: null,
-          voidedAt: null,
-          voidReason: null,
-          importKey,
-        });
-        created++;
-      } catch (err) {
-        // Written meanwhile by the same file uploaded again: that draft is this row's.
-        if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) continue;
-        throw err;
-      }
-    }
-    return [created, records.length - created];
-  },
-};
-
-// ---------------------------------------------------------------------------------------------
-// Tax rates: created through the tax service; a rate is the same when code and first day are (as the tax service sees it).
-
-const rateKey = (r: TaxRateIdentity) => `${r.code}|${r.validFrom}`;
-
-const taxRateImporter: Importer<TaxRateCreate> = {
-  async check(_deps, _key, rows) {
-    const { columns } = IMPORT_LAYOUTS.tax_rates;
-    const out: Checked<TaxRateCreate> = { prepared: [], errors: [] };
-    for (const r of rows) {
-      const { value, errors } = objectOfCells(columns, r.cells, r.row);
-      if (errors.length > 0) {
-        out.errors.push(...errors);
-        continue;
-      }
-      const parsed = taxRateCreate.safeParse(value);
-      if (!parsed.success) out.errors.push(...issuesToErrors(columns, parsed.error.issues, r.row));
-      else out.prepared.push({ row: r.row, input: parsed.data });
-    }
-    return out;
-  },
-  async write(deps, key, ctx, records) {
-    const existing = ctx.taxRates ?? new Set((await deps.dataIo.taxRates(key)).map(rateKey));
-    ctx.taxRates = existing;
-    let created = 0;
-    for (const r of records) {
-      const k = rateKey(r.input);
-      if (existing.has(k)) continue;
-      try {
-        await deps.dataIo.createTaxRate(key, r.input);
-      } catch (err) {
-        if (
-          isDomainError(err) &&
-          (err.kind === 'validation' || err.kind === 'conflict' || err.kind === 'unprocessable')
-        ) {
-          const e = rowErrorOf(
-            err.kind === 'conflict' ? new ValidationError(err.message, { field: err.field }) : err,
-            r.row,
-          );
-          throw new ValidationError(
-            `row ${e.row}${e.field ? ` (${e.field})` : ''}: the tax service refused the rate: ${e.error}; the rows before it were imported, upload the corrected file again`,
-            {
-              field: e.field ?? undefined,
-            },
-          );
-        }
-        throw err;
-      }
-      existing.add(k);
-      created++;
-    }
-    return [created, records.length - created];
-  },
-};
 
 const IMPORTERS: Readonly<Record<DataImportEntity, Importer<unknown>>> = {
   clients: clientImporter as Importer<unknown>,
   invoices: invoiceImporter as Importer<unknown>,
   tax_rates: taxRateImporter as Importer<unknown>,
 };
-
-// ---------------------------------------------------------------------------------------------
 
 /** The file's bytes after the header message. */
 async function* fileBytes(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
@@ -411,7 +103,7 @@ export async function importData(
       }
       row++;
       // A blank line is a blank spreadsheet row: counted, not imported.
-      if (record.length === 1 && record[0]!.trim() === '') continue;
+      if (record.length === 1 && record[0]?.trim() === '') continue;
       report.rows++;
       if (report.rows > DATA_IMPORT_MAX_ROWS)
         throw new ValidationError(
@@ -429,7 +121,7 @@ export async function importData(
       // Keep a draft's lines in one batch: cut only where the reference changes.
       if (
         batch.length >= IMPORT_BATCH_ROWS &&
-        (!layout.groupBy || batch[batch.length - 1]!.cells[layout.groupBy] !== cells[layout.groupBy])
+        (!layout.groupBy || batch.at(-1)?.cells[layout.groupBy] !== cells[layout.groupBy])
       )
         await flush();
       batch.push({ row, cells });

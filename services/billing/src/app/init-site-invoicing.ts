@@ -1,6 +1,7 @@
 import { ConflictError, type Logger } from '@paymesh/core';
 import type { DocumentStore, StoredDoc } from '@paymesh/store';
 import { SITE_INVOICING } from '../store/collections';
+import type { OrgKey } from './deps';
 
 /** Site-level invoicing settings: sites inherit the organization's layouts and may override prefixes. */
 export interface SiteInvoicingDoc extends StoredDoc {
@@ -39,4 +40,11 @@ export async function initSiteInvoicing(
     }
     throw err;
   }
+}
+
+/** The site's prefix overrides (none until the site's settings exist). */
+export async function sitePrefixes(deps: { store: DocumentStore }, key: OrgKey, siteId: string) {
+  const site = await deps.store.collection<SiteInvoicingDoc>(SITE_INVOICING).get(siteId);
+  const own = site && site.organizationId === key.organizationId && site.mode === key.mode;
+  return { invoicePrefix: own ? site.invoicePrefix : null, creditNotePrefix: own ? site.creditNotePrefix : null };
 }

@@ -18,7 +18,7 @@ import { drawDocumentNumber } from './document-number';
 import type { InvoiceDeps } from './invoice-deps';
 import { paymentStateOf } from './invoice-payment-state';
 import { getInvoicingSettings } from './invoicing-settings';
-import { sitePrefixes } from './issue-invoice';
+import { sitePrefixes } from './init-site-invoicing';
 
 /**
  * A transaction that paid an invoice moved to refunded (3). Provider refunds are credited from

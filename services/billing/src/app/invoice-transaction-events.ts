@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@paymesh/bus';
-import type { TransactionStatusChangedBrief } from '@paymesh/contracts';
+import { TransactionStatus, type TransactionStatusChangedBrief } from '@paymesh/contracts';
 import type { InvoiceDoc } from '../domain/invoice';
 import { settlementOf, withPayment } from '../domain/invoice-payments';
 import { INVOICES } from '../store/collections';
@@ -25,13 +25,18 @@ export async function applyTransactionToInvoice(
   event: EventEnvelope<TransactionStatusChangedBrief>,
 ): Promise<void> {
   const d = event.data;
-  if (d.status !== 1 && d.status !== 3 && d.status !== 4) return;
+  if (
+    d.status !== TransactionStatus.completed &&
+    d.status !== TransactionStatus.refunded &&
+    d.status !== TransactionStatus.disputed
+  )
+    return;
   const key: OrgKey = { organizationId: d.organizationId, mode: d.mode };
   const found = await invoiceOfTransaction(deps, key, d);
   if (!found) return;
   const log = { invoiceId: found.id, transactionId: d.transactionId, status: d.status, eventId: event.id };
   deps.logger.info(log, 'transaction status of an invoice payment received');
-  if (d.status === 4) {
+  if (d.status === TransactionStatus.disputed) {
     deps.logger.info(log, 'invoice payment disputed; nothing changes until the dispute outcome');
     return;
   }
@@ -42,7 +47,7 @@ export async function applyTransactionToInvoice(
     );
     return;
   }
-  if (d.status === 1) await recordPayment(deps, found.id, d, log);
+  if (d.status === TransactionStatus.completed) await recordPayment(deps, found.id, d, log);
   else await recordRefund(deps, key, found, d, event, log);
 }
 

@@ -1,14 +1,14 @@
 import { ConflictError, ErrorCode } from '@paymesh/core';
 import { eventId } from '@paymesh/bus';
-import { Subjects, type InvoiceRecord } from '@paymesh/contracts';
+import { Subjects, type InvoiceRecord, TransactionStatus } from '@paymesh/contracts';
 import { type InvoiceDoc, type StoredSnapshot, totalsOf } from '../domain/invoice';
 import { zonedDay } from '../domain/numbering';
 import { effectivePrefixes } from '../domain/site-invoicing';
-import { INVOICES, SITE_INVOICING } from '../store/collections';
+import { INVOICES } from '../store/collections';
 import type { OrgKey } from './deps';
 import { drawDocumentNumber } from './document-number';
 import { buyerOf, notDraft } from './draft-invoice';
-import type { SiteInvoicingDoc } from './init-site-invoicing';
+import { sitePrefixes } from './init-site-invoicing';
 import type { InvoiceDeps } from './invoice-deps';
 import { recordPayment } from './invoice-transaction-events';
 import { sealBuyer } from './invoice-sealing';
@@ -21,13 +21,6 @@ export function addDays(day: string, days: number): string {
   const d = new Date(`${day}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
-}
-
-/** The site's prefix overrides (none until the site's settings exist). */
-export async function sitePrefixes(deps: InvoiceDeps, key: OrgKey, siteId: string) {
-  const site = await deps.store.collection<SiteInvoicingDoc>(SITE_INVOICING).get(siteId);
-  const own = site && site.organizationId === key.organizationId && site.mode === key.mode;
-  return { invoicePrefix: own ? site.invoicePrefix : null, creditNotePrefix: own ? site.creditNotePrefix : null };
 }
 
 /**
@@ -154,7 +147,7 @@ async function recordCompletedPayment(
   transactionId: string,
 ): Promise<boolean> {
   const tx = await deps.checkout.transaction(key, transactionId);
-  if (!tx || (tx.status !== 1 && tx.status !== 4)) return false;
+  if (!tx || (tx.status !== TransactionStatus.completed && tx.status !== TransactionStatus.disputed)) return false;
   await recordPayment(
     deps,
     id,

@@ -30,7 +30,7 @@ function recipientOf(input: DocumentEmailRequest, buyerEmail: string | null): st
 function openPaymentUrl(doc: InvoiceDoc, now: Date): string | null {
   if (doc.status !== 'issued' && doc.status !== 'partially_paid') return null;
   const open = (doc.paymentLinks ?? []).filter((l) => Date.parse(l.expiresAt) > now.getTime());
-  return open.length > 0 ? open[open.length - 1]!.paymentUrl : null;
+  return open.at(-1)?.paymentUrl ?? null;
 }
 
 /** The invoice as its e-mail presents it; drafts are refused (only an issued document has a number). */

@@ -10,7 +10,7 @@ import { drawDocumentNumber } from './document-number';
 import type { InvoiceDeps } from './invoice-deps';
 import { invoiceView, loadInvoice } from './invoice-view';
 import { getInvoicingSettings } from './invoicing-settings';
-import { sitePrefixes } from './issue-invoice';
+import { sitePrefixes } from './init-site-invoicing';
 
 function notVoidable(doc: InvoiceDoc): ConflictError {
   return new ConflictError(

@@ -149,12 +149,14 @@ function convert(kind: CellKind, raw: string): Converted {
 }
 
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  const leaf = path.at(-1);
+  if (leaf === undefined) return;
   let node = target;
   for (const part of path.slice(0, -1)) {
     if (typeof node[part] !== 'object' || node[part] === null) node[part] = {};
     node = node[part] as Record<string, unknown>;
   }
-  node[path[path.length - 1]!] = value;
+  node[leaf] = value;
 }
 
 /**

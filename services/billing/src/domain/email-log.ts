@@ -25,8 +25,8 @@ export function withSend(
   send: DocumentEmailRecord,
 ): DocumentEmailRecord[] | null {
   const i = emails.findIndex((e) => e.emailId === send.emailId);
-  if (i < 0) return [...emails, send];
-  const cur = emails[i]!;
+  const cur = emails[i];
+  if (!cur) return [...emails, send];
   if (cur.subject !== '' || cur.state === 'queued') return null;
   // Settled before it was recorded: keep the outcome, fill in what only the send knows.
   const merged: DocumentEmailRecord = { ...send, state: cur.state, detail: cur.detail, settledAt: cur.settledAt };
@@ -39,8 +39,9 @@ export function withSend(
  */
 export function withOutcome(emails: readonly DocumentEmailRecord[], o: EmailOutcome): DocumentEmailRecord[] | null {
   const i = emails.findIndex((e) => e.emailId === o.emailId);
+  const cur = emails[i];
   const settled = { state: o.state, detail: o.detail, settledAt: o.at };
-  if (i < 0) return [...emails, { emailId: o.emailId, at: o.at, to: o.to, cc: [], subject: '', ...settled }];
-  if (emails[i]!.state !== 'queued') return null;
+  if (!cur) return [...emails, { emailId: o.emailId, at: o.at, to: o.to, cc: [], subject: '', ...settled }];
+  if (cur.state !== 'queued') return null;
   return emails.map((e, j) => (j === i ? { ...e, ...settled } : e));
 }

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { ConflictError, ForbiddenError, NotFoundError, ErrorCode } from '@paymesh/core';
+import { isObjectId, ConflictError, ForbiddenError, NotFoundError, ErrorCode } from '@paymesh/core';
 import { checkoutStatus, type CheckoutDoc } from '../domain/checkout';
 import { licenseDenial, type LicenseState, type OrgLicenseDoc } from '../domain/license';
 import { customDomainAllowsSite, defaultPortHostOf, originAllowed } from '../domain/origin';
@@ -74,7 +74,7 @@ export function assertOpenForPayment(checkout: CheckoutDoc, now: Date): void {
 
 /** A (not deleted) transaction by ID for a buyer-facing call; 404 when unknown. */
 export async function loadTransaction(deps: PaymentsDeps, transactionId: string): Promise<TransactionDoc> {
-  const doc = /^[0-9a-f]{24}$/.test(transactionId)
+  const doc = isObjectId(transactionId)
     ? await deps.store.collection<TransactionDoc>(TRANSACTIONS).get(transactionId)
     : null;
   if (!doc || doc.deletedAt) throw new NotFoundError('transaction not found');
@@ -110,7 +110,7 @@ export async function loadTransactionForOrg(
   mode: 'live' | 'test',
   id: string,
 ): Promise<TransactionDoc> {
-  const doc = /^[0-9a-f]{24}$/.test(id) ? await deps.store.collection<TransactionDoc>(TRANSACTIONS).get(id) : null;
+  const doc = isObjectId(id) ? await deps.store.collection<TransactionDoc>(TRANSACTIONS).get(id) : null;
   if (!doc || doc.deletedAt || doc.organizationId !== organizationId || doc.mode !== mode)
     throw new NotFoundError('transaction not found');
   return doc;

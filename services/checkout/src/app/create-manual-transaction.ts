@@ -1,3 +1,4 @@
+import { TransactionStatus } from '@paymesh/contracts';
 import { newUnguessableObjectId, ValidationError } from '@paymesh/core';
 import { validateCheckoutInput } from '../domain/checkout';
 import type { Mode } from '../domain/site';
@@ -34,7 +35,7 @@ export async function createManualTransaction(
   input: ManualTransactionInput,
 ): Promise<TransactionDoc> {
   const site = await getSite(deps, input.organizationId, input.mode, input.siteId);
-  if (input.status !== -1 && input.status !== 1) {
+  if (input.status !== TransactionStatus.initiated && input.status !== TransactionStatus.completed) {
     throw new ValidationError('status must be -1 (initiated) or 1 (completed)', { field: 'status' });
   }
   const status = input.status;

@@ -1,3 +1,4 @@
+import { TransactionStatus } from '@paymesh/contracts';
 import {
   ConflictError,
   isDomainError,
@@ -66,9 +67,14 @@ function describe(checkout: CheckoutDoc, site: SiteDoc): string {
  * new payment is started (503).
  */
 async function retireEarlierAttempts(deps: PaymentsDeps, checkout: CheckoutDoc): Promise<void> {
-  const earlier = await deps.store
-    .collection<TransactionDoc>(TRANSACTIONS)
-    .find({ checkoutId: checkout.id, status: { $in: [2, -2] }, providerPaymentId: { $exists: true } }, { limit: 20 });
+  const earlier = await deps.store.collection<TransactionDoc>(TRANSACTIONS).find(
+    {
+      checkoutId: checkout.id,
+      status: { $in: [TransactionStatus.failed, TransactionStatus.canceled] },
+      providerPaymentId: { $exists: true },
+    },
+    { limit: 20 },
+  );
   for (const t of earlier.items) {
     if (!t.providerId) continue;
     try {
@@ -257,7 +263,7 @@ async function startPayment(
       deps.logger.warn({ transactionId: doc.id, err: message }, 'provider refused the payment');
       // Unless the provider's webhook proved meanwhile that a payment exists after all.
       await applyTransition(deps, doc.id, (cur) =>
-        cur.status === 0 && cur.providerPaymentId === null
+        cur.status === TransactionStatus.pending && cur.providerPaymentId === null
           ? {
               trigger: { kind: 'payment_start_failed' },
               reason: message,
@@ -316,7 +322,10 @@ export async function createTransaction(
   await retireEarlierAttempts(deps, checkout);
   const doc = await openTransaction(deps, checkout, provider, billing, taxed);
   const started = await startPayment(deps, doc, checkout, site);
-  if (started.transaction.status === -2 && started.transaction.providerPayment.state === 'created') {
+  if (
+    started.transaction.status === TransactionStatus.canceled &&
+    started.transaction.providerPayment.state === 'created'
+  ) {
     // The buyer canceled while the payment was being started: the payment just created must not
     // stay payable, and its client secret must not be handed out.
     await deps.payments

@@ -31,13 +31,14 @@ export function withAggregates<B extends TxBody>(
 export async function addToBuckets(
   tx: Pick<TxScope, 'collection'>,
   before: AggregatedContribution | null | undefined,
-  after: AggregatedContribution,
+  written: { aggregated?: AggregatedContribution | undefined },
 ): Promise<void> {
-  const deltas = bucketDeltas(before ?? null, after);
+  if (!written.aggregated) throw new Error('a transaction was written without its dashboard contribution');
+  const deltas = bucketDeltas(before ?? null, written.aggregated);
   const buckets = tx.collection<DashboardBucketDoc>(DASHBOARD_BUCKETS);
-  const ids = [...deltas.keys()].sort();
+  const items = [...deltas].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   await buckets.addToCounters(
     'counters',
-    ids.map((id) => ({ id, init: { ...deltas.get(id)!.ref, counters: {} }, deltas: deltas.get(id)!.deltas })),
+    items.map(([id, d]) => ({ id, init: { ...d.ref, counters: {} }, deltas: d.deltas })),
   );
 }

@@ -102,7 +102,9 @@ async function aggregateAll(tx: TxScope, docs: TransactionDoc[]): Promise<number
     stale.map((doc) => ({ id: doc.id, expectedVersion: doc.version, next: withAggregates(body(doc)) })),
   );
   for (const [k, doc] of stale.entries()) {
-    for (const [id, { ref, deltas }] of bucketDeltas(doc.aggregated ?? null, stored[k]!.aggregated!)) {
+    const after = stored[k]?.aggregated;
+    if (!after) throw new Error(`transaction ${doc.id} was written without its dashboard contribution`);
+    for (const [id, { ref, deltas }] of bucketDeltas(doc.aggregated ?? null, after)) {
       let sum = sums.get(id);
       if (!sum) sums.set(id, (sum = { ref, deltas: {} }));
       for (const [k, v] of Object.entries(deltas)) sum.deltas[k] = (sum.deltas[k] ?? 0) + v;
@@ -110,8 +112,7 @@ async function aggregateAll(tx: TxScope, docs: TransactionDoc[]): Promise<number
   }
   const buckets = tx.collection<DashboardBucketDoc>(DASHBOARD_BUCKETS);
   const items = [];
-  for (const id of [...sums.keys()].sort()) {
-    const { ref, deltas } = sums.get(id)!;
+  for (const [id, { ref, deltas }] of [...sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     for (const [k, v] of Object.entries(deltas)) if (v === 0) delete deltas[k];
     if (Object.keys(deltas).length > 0) items.push({ id, init: { ...ref, counters: {} }, deltas });
   }

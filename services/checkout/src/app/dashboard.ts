@@ -91,10 +91,11 @@ export function dashboardPeriod(
   if (start > end) throw invalid('startDate', 'must not be after endDate');
   if (end.diff(start, 'days').days + 1 > DASHBOARD_MAX_DAYS)
     throw invalid('endDate', `a period covers at most ${DASHBOARD_MAX_DAYS} days`);
-  const startDate = start.toISODate()!;
-  const endDate = end.toISODate()!;
+  // Built from valid calendar days above: `toFormat` gives the same `YYYY-MM-DD` as `toISODate()`.
+  const startDate = start.toFormat('yyyy-MM-dd');
+  const endDate = end.toFormat('yyyy-MM-dd');
   const startAt = dayStartAt(startDate, q.timezone);
-  const endAt = dayStartAt(end.plus({ days: 1 }).toISODate()!, q.timezone);
+  const endAt = dayStartAt(end.plus({ days: 1 }).toFormat('yyyy-MM-dd'), q.timezone);
   if (!Number.isFinite(startAt) || !Number.isFinite(endAt) || endAt <= startAt)
     throw invalid('timezone', 'the period cannot be placed in this zone');
   return {
@@ -238,19 +239,16 @@ function byCurrency(counters: Record<string, number>, currency: string | undefin
   const out = new Map<string, CurrencySums>();
   for (const [key, value] of Object.entries(counters)) {
     if (!value) continue;
-    const parts = key.split('|');
-    const cur = parts[0]!;
+    const [cur = '', kind, name = '', field] = key.split('|');
     if (currency !== undefined && cur !== currency) continue;
     let c = out.get(cur);
     if (!c) out.set(cur, (c = { statuses: {}, gross: 0, paid: 0, refunded: 0, lost: 0, providers: new Map() }));
-    const kind = parts[1];
-    if (kind === 'n') c.statuses[parts[2]!] = (c.statuses[parts[2]!] ?? 0) + value;
+    if (kind === 'n') c.statuses[name] = (c.statuses[name] ?? 0) + value;
     else if (kind === 'gross' || kind === 'paid' || kind === 'refunded' || kind === 'lost') c[kind] += value;
     else if (kind === 'p') {
-      const field = parts[3] as keyof ProviderSums;
-      let p = c.providers.get(parts[2]!);
-      if (!p) c.providers.set(parts[2]!, (p = { n: 0, paid: 0, gross: 0, failed: 0 }));
-      if (field in p) p[field] += value;
+      let p = c.providers.get(name);
+      if (!p) c.providers.set(name, (p = { n: 0, paid: 0, gross: 0, failed: 0 }));
+      if (field === 'n' || field === 'paid' || field === 'gross' || field === 'failed') p[field] += value;
     }
   }
   return out;
@@ -312,8 +310,8 @@ export async function getDashboard(
   };
   // The newest day's quarter hours come along: the recent transactions usually start there.
   const newest = cover.at(-1);
-  const newestDay =
-    newest && newest.level !== 'quarter' ? children(newest.level === 'month' ? children(newest).at(-1)! : newest) : [];
+  const newestDayRef = newest?.level === 'month' ? children(newest).at(-1) : newest;
+  const newestDay = newestDayRef && newestDayRef.level !== 'quarter' ? children(newestDayRef) : [];
   await load([...cover, ...(q.recentLimit > 0 ? newestDay : [])]);
   const totals = cover
     .map((x) => found.get(ref(x.level, x.start)))
@@ -327,8 +325,7 @@ export async function getDashboard(
   let allPaid = 0;
   const providers = new Map<string, ProviderSums>();
   const currencies: DashboardCurrency[] = [];
-  for (const cur of [...sums.keys()].sort()) {
-    const c = sums.get(cur)!;
+  for (const [cur, c] of [...sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     addCounters(allStatuses, c.statuses);
     allPaid += c.paid;
     for (const [key, p] of c.providers) {

@@ -33,7 +33,7 @@ export async function deleteTransaction(
     const stored = await tx
       .collection<TransactionDoc>(TRANSACTIONS)
       .replace(cur.id, cur.version, withAggregates({ ...body(cur), deletedAt: now, updatedAt: now }));
-    await addToBuckets(tx, cur.aggregated, stored.aggregated!);
+    await addToBuckets(tx, cur.aggregated, stored);
   });
   deps.logger.info({ transactionId: current.id, organizationId: ref.organizationId }, 'transaction deleted');
 }

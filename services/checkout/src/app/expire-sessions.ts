@@ -1,5 +1,5 @@
 import { eventId } from '@paymesh/bus';
-import { Subjects, type CheckoutSessionExpired } from '@paymesh/contracts';
+import { Subjects, type CheckoutSessionExpired, TransactionStatus } from '@paymesh/contracts';
 import { isSessionExpiryDue, type CheckoutDoc } from '../domain/checkout';
 import type { TransactionDoc } from '../domain/transaction';
 import { CHECKOUTS, TRANSACTIONS } from '../store/collections';
@@ -63,7 +63,7 @@ export async function expireSession(
     // A transaction whose buyer finished at the provider and waits for its asynchronous flow
     // (`pending_provider`, e.g. a direct debit being collected) is not abandoned with the session:
     // it keeps its own expiry time (TRANSACTION_ABANDON_AFTER_MS after it started).
-    if (open && open.status === 0 && !open.deletedAt && open.subState !== 'pending_provider') {
+    if (open && open.status === TransactionStatus.pending && !open.deletedAt && open.subState !== 'pending_provider') {
       pending =
         typeof open.expireAt === 'string' && open.expireAt <= at
           ? open

@@ -1,3 +1,4 @@
+import { TransactionStatus } from '@paymesh/contracts';
 import { ErrorCode, isDomainError } from '@paymesh/core';
 import type { TransactionDoc } from '../domain/transaction';
 import { EXPIRY_RETRY_CAP_MS, expiryRetryDelayMs } from '../domain/expiry-backoff';
@@ -22,7 +23,12 @@ export type ExpiryResult = 'expired' | 'taken' | 'refused' | 'failed';
 
 /** Whether a stored transaction is due to expire at `now` (pure selection rule). */
 export function isExpiryDue(doc: Pick<TransactionDoc, 'status' | 'expireAt' | 'deletedAt'>, now: Date): boolean {
-  return doc.status === 0 && !doc.deletedAt && typeof doc.expireAt === 'string' && doc.expireAt <= now.toISOString();
+  return (
+    doc.status === TransactionStatus.pending &&
+    !doc.deletedAt &&
+    typeof doc.expireAt === 'string' &&
+    doc.expireAt <= now.toISOString()
+  );
 }
 
 /**
@@ -41,7 +47,10 @@ export async function expireAbandonedTransactions(
   const now = deps.clock.now();
   const { items } = await deps.store
     .collection<TransactionDoc>(TRANSACTIONS)
-    .find({ status: 0, expireAt: { $lte: now.toISOString() } }, { sort: { expireAt: 1 }, limit: opts.batchSize });
+    .find(
+      { status: TransactionStatus.pending, expireAt: { $lte: now.toISOString() } },
+      { sort: { expireAt: 1 }, limit: opts.batchSize },
+    );
   let expired = 0;
   for (const doc of items) {
     if ((await expireTransaction(deps, doc, opts)) === 'expired') expired++;

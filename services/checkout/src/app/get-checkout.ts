@@ -1,4 +1,4 @@
-import { NotFoundError } from '@paymesh/core';
+import { isObjectId, NotFoundError } from '@paymesh/core';
 import type { Filter, FieldOps, CountedPage } from '@paymesh/store';
 import type { CheckoutDoc, CheckoutStatus } from '../domain/checkout';
 import type { Mode } from '../domain/site';
@@ -13,7 +13,7 @@ export async function getCheckout(
   mode: Mode,
   id: string,
 ): Promise<CheckoutDoc> {
-  const doc = /^[0-9a-f]{24}$/.test(id) ? await deps.store.collection<CheckoutDoc>(CHECKOUTS).get(id) : null;
+  const doc = isObjectId(id) ? await deps.store.collection<CheckoutDoc>(CHECKOUTS).get(id) : null;
   if (!doc || doc.organizationId !== organizationId || doc.mode !== mode) throw new NotFoundError('checkout not found');
   return doc;
 }

@@ -1,6 +1,6 @@
 import { currentRequestId, NotFoundError, type Logger } from '@paymesh/core';
 import { eventId, type CommitScope } from '@paymesh/bus';
-import { Subjects, type EventMap, type TransactionStatusChanged } from '@paymesh/contracts';
+import { Subjects, type EventMap, type TransactionStatusChanged, TransactionStatus } from '@paymesh/contracts';
 import type { CheckoutDoc } from '../domain/checkout';
 import type { StatusHistoryEntry, TransactionDoc } from '../domain/transaction';
 import {
@@ -133,13 +133,13 @@ export async function insertTransaction(
     withAggregates({
       ...doc,
       ...state,
-      openCheckoutId: state.status === 0 ? doc.openCheckoutId : null,
+      openCheckoutId: state.status === TransactionStatus.pending ? doc.openCheckoutId : null,
       statusSequence: 1,
       statusHistory: [first],
       processedProviderEventIds: [],
     }),
   );
-  await addToBuckets(tx, null, stored.aggregated!);
+  await addToBuckets(tx, null, stored);
   emitStatusChanged(tx, stored, null, doc.createdAt);
   return stored;
 }
@@ -231,7 +231,7 @@ export async function applyTransition(
         doc.version,
         withAggregates({ ...body(doc), ...p.patch, processedProviderEventIds, updatedAt: now }),
       );
-      await addToBuckets(tx, doc.aggregated, stored.aggregated!);
+      await addToBuckets(tx, doc.aggregated, stored);
       p.emit?.(tx, stored, now);
       await p.write?.(tx, stored, now);
       return { doc: stored, result: 'unchanged' };
@@ -248,15 +248,16 @@ export async function applyTransition(
         statusSequence: res.statusChanged ? doc.statusSequence + 1 : doc.statusSequence,
         statusHistory: [...doc.statusHistory, historyEntry(doc.status, next, triggerName(p.trigger), now, p)],
         processedProviderEventIds,
-        openCheckoutId: next.status === 0 ? doc.openCheckoutId : null,
+        openCheckoutId: next.status === TransactionStatus.pending ? doc.openCheckoutId : null,
         updatedAt: now,
       }),
     );
-    await addToBuckets(tx, doc.aggregated, stored.aggregated!);
+    await addToBuckets(tx, doc.aggregated, stored);
     if (res.statusChanged) emitStatusChanged(tx, stored, doc.status, now);
     p.emit?.(tx, stored, now);
     await p.write?.(tx, stored, now);
-    if (res.statusChanged && next.status === 1) await completeCheckout(tx, stored, now, deps.logger);
+    if (res.statusChanged && next.status === TransactionStatus.completed)
+      await completeCheckout(tx, stored, now, deps.logger);
     return { doc: stored, result: 'changed' };
   }
 }

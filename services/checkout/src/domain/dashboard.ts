@@ -1,3 +1,4 @@
+import { TransactionStatus } from '@paymesh/contracts';
 import { createHash } from 'node:crypto';
 import type { Mode } from './site';
 import type { TransactionDoc } from './transaction';
@@ -32,7 +33,11 @@ export const QUARTER_MS = 15 * 60 * 1000;
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Statuses whose payment was taken: completed, refunded (by decision) and disputed. */
-export const TAKEN_STATUSES: readonly number[] = [1, 3, 4];
+export const TAKEN_STATUSES: readonly number[] = [
+  TransactionStatus.completed,
+  TransactionStatus.refunded,
+  TransactionStatus.disputed,
+];
 
 /** A transaction's fields (stored or about to be). */
 export type TxFields = Omit<TransactionDoc, 'id' | 'version'>;
@@ -87,14 +92,14 @@ export function countersOf(doc: TxFields): Record<string, number> {
   const p = `${c}|p|${providerKey(doc)}`;
   add(`${c}|n|${doc.status}`, 1);
   add(`${p}|n`, 1);
-  if (doc.status === 2) add(`${p}|failed`, 1);
+  if (doc.status === TransactionStatus.failed) add(`${p}|failed`, 1);
   if (TAKEN_STATUSES.includes(doc.status)) {
     add(`${c}|gross`, doc.amount);
     add(`${c}|paid`, 1);
     add(`${p}|paid`, 1);
     add(`${p}|gross`, doc.amount);
     const refunds = (doc.refunds ?? []).reduce((sum, r) => sum + r.amount, 0);
-    add(`${c}|refunded`, doc.status === 3 ? doc.amount : Math.min(refunds, doc.amount));
+    add(`${c}|refunded`, doc.status === TransactionStatus.refunded ? doc.amount : Math.min(refunds, doc.amount));
     const lost = (doc.chargebacks ?? [])
       .filter((cb) => cb.status === 'lost' || cb.status === 'accepted')
       .reduce((sum, cb) => sum + cb.amount, 0);

@@ -1,3 +1,4 @@
+import { TransactionStatus as S, type TransactionStatusCode } from '@paymesh/contracts';
 import { ConflictError, ValidationError, ErrorCode } from '@paymesh/core';
 
 /**
@@ -8,8 +9,8 @@ import { ConflictError, ValidationError, ErrorCode } from '@paymesh/core';
  * `pending_provider` (after mark-pending, asynchronous flows) is a sub-state of 0, so the status
  * view and IPN show 0 for it and no IPN fires when only the sub-state changes.
  */
-export const TX_STATUSES = [-2, -1, 0, 1, 2, 3, 4] as const;
-export type TxStatus = (typeof TX_STATUSES)[number];
+export const TX_STATUSES = [S.canceled, S.initiated, S.pending, S.completed, S.failed, S.refunded, S.disputed] as const;
+export type TxStatus = TransactionStatusCode;
 
 export const SUB_STATES = ['pending_provider'] as const;
 export type SubState = (typeof SUB_STATES)[number] | null;
@@ -20,13 +21,13 @@ export interface TxState {
 }
 
 export const STATUS_NAMES: Readonly<Record<TxStatus, string>> = {
-  [-2]: 'canceled',
-  [-1]: 'initiated',
-  0: 'pending',
-  1: 'completed',
-  2: 'failed',
-  3: 'refunded',
-  4: 'disputed',
+  [S.canceled]: 'canceled',
+  [S.initiated]: 'initiated',
+  [S.pending]: 'pending',
+  [S.completed]: 'completed',
+  [S.failed]: 'failed',
+  [S.refunded]: 'refunded',
+  [S.disputed]: 'disputed',
 };
 
 export function isTxStatus(value: number): value is TxStatus {
@@ -60,7 +61,8 @@ export type Trigger =
    */
   | { kind: 'manual_update'; to: TxStatus; providerBacked: boolean; refundedInFull?: boolean };
 
-export type CreationTrigger = { kind: 'create' } | { kind: 'create_manual'; status: -1 | 1 };
+export type CreationTrigger =
+  { kind: 'create' } | { kind: 'create_manual'; status: typeof S.initiated | typeof S.completed };
 
 /** Name of a trigger as recorded in the status history. */
 export function triggerName(t: Trigger | CreationTrigger): string {
@@ -100,8 +102,8 @@ export type TransitionResult =
 
 /** State of a new transaction. */
 export function initialState(trigger: CreationTrigger): TxState {
-  if (trigger.kind === 'create') return { status: 0, subState: null };
-  if (trigger.status !== -1 && trigger.status !== 1) {
+  if (trigger.kind === 'create') return { status: S.pending, subState: null };
+  if (trigger.status !== S.initiated && trigger.status !== S.completed) {
     throw new ValidationError('a manual transaction starts as initiated (-1) or completed (1)', { field: 'status' });
   }
   return { status: trigger.status, subState: null };
@@ -119,21 +121,21 @@ const to = (status: TxStatus, subState: SubState = null): TxState => ({ status, 
  * - pending: engages an initiated transaction; otherwise only a repeat.
  */
 const OUTCOME_TARGET: Readonly<Record<ProviderOutcome, { target: TxStatus; from: readonly TxStatus[] }>> = {
-  succeeded: { target: 1, from: [0, -1, 2, -2] },
-  failed: { target: 2, from: [0, -1] },
-  cancelled: { target: -2, from: [0, -1, 2] },
-  pending: { target: 0, from: [-1] },
+  succeeded: { target: S.completed, from: [S.pending, S.initiated, S.failed, S.canceled] },
+  failed: { target: S.failed, from: [S.pending, S.initiated] },
+  cancelled: { target: S.canceled, from: [S.pending, S.initiated, S.failed] },
+  pending: { target: S.pending, from: [S.initiated] },
 };
 
 /** Manual status changes allowed for transactions that no provider payment backs. */
 const MANUAL_TARGETS: Readonly<Record<TxStatus, readonly TxStatus[]>> = {
-  [-2]: [],
-  [-1]: [0, 1, 2, -2],
-  0: [1, 2, -2],
-  1: [],
-  2: [1, -2],
-  3: [],
-  4: [],
+  [S.canceled]: [],
+  [S.initiated]: [S.pending, S.completed, S.failed, S.canceled],
+  [S.pending]: [S.completed, S.failed, S.canceled],
+  [S.completed]: [],
+  [S.failed]: [S.completed, S.canceled],
+  [S.refunded]: [],
+  [S.disputed]: [],
 };
 
 function changed(from: TxState, next: TxState): TransitionResult {
@@ -149,21 +151,21 @@ function changed(from: TxState, next: TxState): TransitionResult {
 export function transition(from: TxState, trigger: Trigger): TransitionResult {
   switch (trigger.kind) {
     case 'cancel':
-      if (from.status === -2) return { kind: 'unchanged' };
-      if (from.status === 0) return changed(from, to(-2));
+      if (from.status === S.canceled) return { kind: 'unchanged' };
+      if (from.status === S.pending) return changed(from, to(S.canceled));
       throw new IllegalTransitionError(from, trigger, 'only pending transactions can be canceled');
     case 'expire':
-      if (from.status === -2) return { kind: 'unchanged' };
-      if (from.status === 0) return changed(from, to(-2));
+      if (from.status === S.canceled) return { kind: 'unchanged' };
+      if (from.status === S.pending) return changed(from, to(S.canceled));
       throw new IllegalTransitionError(from, trigger, 'only pending transactions expire');
     case 'mark_pending':
-      if (from.status !== 0)
+      if (from.status !== S.pending)
         throw new IllegalTransitionError(from, trigger, 'only pending transactions can wait for the provider');
       if (from.subState === 'pending_provider') return { kind: 'unchanged' };
-      return changed(from, to(0, 'pending_provider'));
+      return changed(from, to(S.pending, 'pending_provider'));
     case 'payment_start_failed':
-      if (from.status !== 0) throw new IllegalTransitionError(from, trigger);
-      return changed(from, to(2));
+      if (from.status !== S.pending) throw new IllegalTransitionError(from, trigger);
+      return changed(from, to(S.failed));
     case 'provider_outcome': {
       const rule = OUTCOME_TARGET[trigger.outcome];
       if (from.status === rule.target) return { kind: 'unchanged' };
@@ -179,7 +181,7 @@ export function transition(from: TxState, trigger: Trigger): TransitionResult {
     case 'manual_dispute':
       return disputeTransition(from, trigger.status);
     case 'manual_update': {
-      if (trigger.to === 3) return markRefunded(from, trigger);
+      if (trigger.to === S.refunded) return markRefunded(from, trigger);
       if (trigger.providerBacked) {
         throw new IllegalTransitionError(
           from,
@@ -200,13 +202,13 @@ export function transition(from: TxState, trigger: Trigger): TransitionResult {
  * provider-backed one only once its recorded provider refunds cover the amount.
  */
 function markRefunded(from: TxState, trigger: Extract<Trigger, { kind: 'manual_update' }>): TransitionResult {
-  if (from.status === 3) return { kind: 'unchanged' };
-  if (from.status !== 1)
+  if (from.status === S.refunded) return { kind: 'unchanged' };
+  if (from.status !== S.completed)
     throw new IllegalTransitionError(from, trigger, 'only completed transactions can be marked refunded');
   if (trigger.providerBacked && trigger.refundedInFull !== true) {
     throw new IllegalTransitionError(from, trigger, 'the recorded provider refunds do not cover the amount');
   }
-  return changed(from, to(3));
+  return changed(from, to(S.refunded));
 }
 
 /**
@@ -218,7 +220,7 @@ function disputeTransition(
   from: TxState,
   status: 'open' | 'under_review' | 'won' | 'lost' | 'accepted',
 ): TransitionResult {
-  if (status === 'won') return from.status === 4 ? changed(from, to(1)) : { kind: 'unchanged' };
-  if (from.status === 4) return { kind: 'unchanged' };
-  return changed(from, to(4));
+  if (status === 'won') return from.status === S.disputed ? changed(from, to(S.completed)) : { kind: 'unchanged' };
+  if (from.status === S.disputed) return { kind: 'unchanged' };
+  return changed(from, to(S.disputed));
 }

@@ -1,5 +1,5 @@
 import type { StoredDoc } from '@paymesh/store';
-import type { CalculateTaxRequest, TaxCalculation } from '@paymesh/contracts';
+import { TransactionStatus, type CalculateTaxRequest, type TaxCalculation } from '@paymesh/contracts';
 import type { Mode } from './site';
 import type { BillingAddress } from './billing-address';
 import type { ShippingAddress } from './shipping-address';
@@ -164,7 +164,7 @@ export const TAX_HISTORY_LIMIT = 20;
 
 /** Statuses in which the tax may still be recalculated: initiated and pending; the others are final. */
 export function taxIsOpen(status: number): boolean {
-  return status === -1 || status === 0;
+  return status === TransactionStatus.initiated || status === TransactionStatus.pending;
 }
 
 /** A provider payment backs the transaction: its status follows the provider only. */
@@ -177,7 +177,10 @@ export function isProviderBacked(doc: Pick<TransactionDoc, 'providerId'>): boole
  * initiated, canceled or failed, without a provider payment that exists or may exist.
  */
 export function isDeletable(doc: Pick<TransactionDoc, 'status' | 'providerPaymentId' | 'providerPayment'>): boolean {
-  const quietStatus = doc.status === -1 || doc.status === -2 || doc.status === 2;
+  const quietStatus =
+    doc.status === TransactionStatus.initiated ||
+    doc.status === TransactionStatus.canceled ||
+    doc.status === TransactionStatus.failed;
   const noProviderPayment =
     doc.providerPaymentId === null && (doc.providerPayment.state === 'none' || doc.providerPayment.state === 'failed');
   return quietStatus && noProviderPayment;

@@ -1,6 +1,6 @@
 import { checkout } from '@paymesh/proto';
 import { unary, type GrpcServer } from '@paymesh/grpc';
-import { isObjectId, ValidationError } from '@paymesh/core';
+import { modeOf, pageOf, requireObjectId } from '@paymesh/core';
 import type { SiteDoc } from '../domain/site';
 import type { CustomDomainDoc } from '../domain/custom-domain';
 import { DEFAULT_VAT_ID_VALIDATION, sitePresentationOf } from '../domain/settings';
@@ -48,22 +48,7 @@ function toDomain(doc: CustomDomainDoc, cnameTarget: string): checkout.CustomDom
   };
 }
 
-function requireOrg(id: string): string {
-  if (!isObjectId(id))
-    throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
-  return id;
-}
-
-function requireId(id: string, field: string): string {
-  if (!isObjectId(id)) throw new ValidationError(`${field} must be a 24-hex identifier`, { field });
-  return id;
-}
-
-const modeOf = (req: { testMode: boolean }) => (req.testMode ? 'test' : 'live');
-const pageOf = (req: { page: number; limit: number }) => ({
-  page: Math.max(1, req.page || 1),
-  limit: Math.min(100, Math.max(1, req.limit || 20)),
-});
+const requireOrg = (id: string): string => requireObjectId(id, 'organizationId');
 
 export function registerCheckoutService(grpc: GrpcServer, deps: CheckoutDeps): void {
   const { logger } = deps;
@@ -72,7 +57,7 @@ export function registerCheckoutService(grpc: GrpcServer, deps: CheckoutDeps): v
     createSite: unary(logger, 'checkout/CreateSite', async (req: checkout.CreateSiteRequest) => {
       const { site, secret } = await createSite(deps, {
         organizationId: requireOrg(req.organizationId),
-        mode: modeOf(req),
+        mode: modeOf(req.testMode),
         name: req.name,
         url: req.url,
         frontendDomains: req.frontendDomains,
@@ -82,19 +67,19 @@ export function registerCheckoutService(grpc: GrpcServer, deps: CheckoutDeps): v
       return toSite(site, secret);
     }),
     getSite: unary(logger, 'checkout/GetSite', async (req: checkout.GetSiteRequest) => {
-      const site = await getSite(deps, requireOrg(req.organizationId), modeOf(req), req.id);
+      const site = await getSite(deps, requireOrg(req.organizationId), modeOf(req.testMode), req.id);
       return toSite(site);
     }),
     listSites: unary(logger, 'checkout/ListSites', async (req: checkout.ListSitesRequest) => {
-      const { page, limit } = pageOf(req);
-      const res = await listSites(deps, requireOrg(req.organizationId), modeOf(req), page, limit);
+      const { page, limit } = pageOf(req, 'records');
+      const res = await listSites(deps, requireOrg(req.organizationId), modeOf(req.testMode), page, limit);
       return { items: res.items.map((s) => toSite(s)), total: res.total, page: res.page, limit: res.limit };
     }),
     updateSite: unary(logger, 'checkout/UpdateSite', async (req: checkout.UpdateSiteRequest) => {
       const site = await updateSite(deps, {
         organizationId: requireOrg(req.organizationId),
-        mode: modeOf(req),
-        id: requireId(req.id, 'id'),
+        mode: modeOf(req.testMode),
+        id: requireObjectId(req.id, 'id'),
         name: req.name,
         url: req.url,
         frontendDomains: req.frontendDomains?.values,
@@ -104,7 +89,7 @@ export function registerCheckoutService(grpc: GrpcServer, deps: CheckoutDeps): v
       return toSite(site);
     }),
     deleteSite: unary(logger, 'checkout/DeleteSite', async (req: checkout.DeleteSiteRequest) => {
-      await deleteSite(deps, requireOrg(req.organizationId), modeOf(req), requireId(req.id, 'id'));
+      await deleteSite(deps, requireOrg(req.organizationId), modeOf(req.testMode), requireObjectId(req.id, 'id'));
       return {};
     }),
     rotateSiteWebhookSecret: unary(
@@ -114,8 +99,8 @@ export function registerCheckoutService(grpc: GrpcServer, deps: CheckoutDeps): v
         const { site, secret } = await rotateSiteSecret(
           deps,
           requireOrg(req.organizationId),
-          modeOf(req),
-          requireId(req.id, 'id'),
+          modeOf(req.testMode),
+          requireObjectId(req.id, 'id'),
         );
         return toSite(site, secret);
       },
@@ -128,30 +113,33 @@ export function registerCheckoutService(grpc: GrpcServer, deps: CheckoutDeps): v
       }),
     ),
     listDomains: unary(logger, 'checkout/ListDomains', async (req: checkout.ListDomainsRequest) => {
-      const res = await listDomains(deps, requireOrg(req.organizationId), modeOf(req), {
-        ...pageOf(req),
-        siteId: req.siteId ? requireId(req.siteId, 'siteId') : undefined,
+      const res = await listDomains(deps, requireOrg(req.organizationId), modeOf(req.testMode), {
+        ...pageOf(req, 'records'),
+        siteId: req.siteId ? requireObjectId(req.siteId, 'siteId') : undefined,
       });
       return { items: res.items.map((d) => toDomain(d, target)), total: res.total, page: res.page, limit: res.limit };
     }),
     createDomain: unary(logger, 'checkout/CreateDomain', async (req: checkout.CreateDomainRequest) => {
       const doc = await createDomain(deps, {
         organizationId: requireOrg(req.organizationId),
-        mode: modeOf(req),
+        mode: modeOf(req.testMode),
         hostname: req.hostname,
-        siteId: req.siteId ? requireId(req.siteId, 'siteId') : null,
+        siteId: req.siteId ? requireObjectId(req.siteId, 'siteId') : null,
       });
       return toDomain(doc, target);
     }),
     getDomain: unary(logger, 'checkout/GetDomain', async (req: checkout.GetDomainRequest) =>
-      toDomain(await getDomain(deps, requireOrg(req.organizationId), modeOf(req), requireId(req.id, 'id')), target),
+      toDomain(
+        await getDomain(deps, requireOrg(req.organizationId), modeOf(req.testMode), requireObjectId(req.id, 'id')),
+        target,
+      ),
     ),
     deleteDomain: unary(logger, 'checkout/DeleteDomain', async (req: checkout.DeleteDomainRequest) => {
-      await deleteDomain(deps, requireOrg(req.organizationId), modeOf(req), requireId(req.id, 'id'));
+      await deleteDomain(deps, requireOrg(req.organizationId), modeOf(req.testMode), requireObjectId(req.id, 'id'));
       return {};
     }),
     verifyDomainCname: unary(logger, 'checkout/VerifyDomainCname', async (req: checkout.VerifyDomainCnameRequest) => {
-      const check = await verifyDomainCname(deps, requireOrg(req.organizationId), modeOf(req), req.hostname);
+      const check = await verifyDomainCname(deps, requireOrg(req.organizationId), modeOf(req.testMode), req.hostname);
       return {
         domain: toDomain(check.domain, target),
         verified: check.verified,

@@ -1,7 +1,7 @@
 import { documents } from '@paymesh/proto';
 import { unary, type GrpcServer } from '@paymesh/grpc';
 import { documentView, renderEInvoiceBody } from '@paymesh/contracts';
-import { decodeJson, type Logger } from '@paymesh/core';
+import { decodeJson, type Logger, modeOf } from '@paymesh/core';
 import type { DocumentStore } from '@paymesh/store';
 import { storedPdf } from '../app/stored-pdf';
 import { renderEInvoice } from '../app/render-einvoice';
@@ -20,7 +20,7 @@ export function registerDocumentsService(
     renderInvoicePdf: unary(logger, 'documents/RenderInvoicePdf', async (req: documents.RenderPdfRequest) =>
       storedPdf(store, renderer, {
         organizationId: req.organizationId,
-        mode: req.testMode ? 'test' : 'live',
+        mode: modeOf(req.testMode),
         documentId: req.documentId,
         snapshotVersion: req.snapshotVersion,
         regenerate: req.regenerate,

@@ -28,6 +28,8 @@ export interface Credentials {
   orgParam: string | undefined;
   /** The `selectedOrganization` cookie (dashboard sessions only). */
   selectedOrganization: string | undefined;
+  /** The `dataMode` cookie (dashboard sessions only): `test` acts on test-mode data, else live. */
+  dataMode?: string | undefined;
 }
 
 /**
@@ -89,7 +91,8 @@ async function authenticateKey(
 /**
  * Dashboard JWT: valid signature, issuer, audience and expiry, and a session that is still open
  * (logout ends it at once). Role and scopes come from the membership in the organization named by
- * the route's `:orgId`, else by the `selectedOrganization` cookie; a non-member gets 404.
+ * the route's `:orgId`, else by the `selectedOrganization` cookie; a non-member gets 404. The
+ * `dataMode` cookie picks live (default) or test-mode data, with the same role and scopes.
  */
 async function authenticateUser(deps: AdminDeps, token: string, creds: Credentials): Promise<Principal> {
   let sub: unknown;
@@ -120,6 +123,7 @@ async function authenticateUser(deps: AdminDeps, token: string, creds: Credentia
   const user = await deps.store.collection<UserDoc>(USERS).get(sub);
   if (!user) throw new UnauthenticatedError('session ended');
   const organizationId = creds.orgParam ?? creds.selectedOrganization;
+  const mode = creds.dataMode === 'test' ? 'test' : 'live';
   if (!organizationId) {
     return {
       kind: 'user',
@@ -128,7 +132,7 @@ async function authenticateUser(deps: AdminDeps, token: string, creds: Credentia
       organizationId: undefined,
       role: 'Viewer',
       scopes: new Set(),
-      mode: 'live',
+      mode,
     };
   }
   const membership = await deps.store
@@ -142,7 +146,7 @@ async function authenticateUser(deps: AdminDeps, token: string, creds: Credentia
     organizationId,
     role: membership.role,
     scopes: new Set(scopesForRole(membership.role)),
-    mode: 'live',
+    mode,
   };
 }
 

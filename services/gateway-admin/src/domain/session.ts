@@ -6,6 +6,12 @@ export const ACCESS_TOKEN_AUDIENCE = 'paymesh-admin-api';
 export const REFRESH_COOKIE = 'paymesh_refresh';
 /** Cookie with the organization the dashboard acts on when the route has no `:orgId`. */
 export const SELECTED_ORG_COOKIE = 'selectedOrganization';
+/**
+ * The data a dashboard session acts on: `test` for the organization's test-mode data (what
+ * sk_test_ keys see), anything else or none for live data. Like the organization cookie it grants
+ * nothing: the role and scopes stay the membership's, and test mode only narrows what is reached.
+ */
+export const DATA_MODE_COOKIE = 'dataMode';
 
 export interface ParsedRefreshToken {
   sessionId: string;

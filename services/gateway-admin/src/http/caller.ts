@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { authenticate } from '../app/authenticate';
 import type { AdminDeps } from '../app/deps';
 import { principalClientId, type Principal } from '../domain/principal';
-import { SELECTED_ORG_COOKIE } from '../domain/session';
+import { DATA_MODE_COOKIE, SELECTED_ORG_COOKIE } from '../domain/session';
 
 const resolved = new WeakMap<FastifyRequest, Promise<Principal>>();
 
@@ -29,6 +29,7 @@ export function callerOf(deps: AdminDeps, req: FastifyRequest): Promise<Principa
       organizationHeader: header(req, 'x-organization-id'),
       orgParam: orgParam(req),
       selectedOrganization: req.cookies?.[SELECTED_ORG_COOKIE],
+      dataMode: req.cookies?.[DATA_MODE_COOKIE],
     });
     p.catch(() => undefined);
     resolved.set(req, p);

@@ -43,8 +43,8 @@ export const openApiTransform: OpenApiTransform = (input) => {
   const file = config?.file;
   const response = (out.schema as { response?: Documented } | undefined)?.response;
   if (!file || !response) return out;
-  for (const status of Object.keys(response).filter((s) => s.startsWith('2'))) {
-    const headers = response[status]!.headers as Record<string, unknown> | undefined;
+  for (const [status, documented] of Object.entries(response).filter(([s]) => s.startsWith('2'))) {
+    const headers = documented.headers as Record<string, unknown> | undefined;
     response[status] = {
       'x-response-description': `The file (${file.contentType})`,
       content: { [file.contentType]: { schema: { type: 'string', format: 'binary' } } },

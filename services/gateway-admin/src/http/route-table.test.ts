@@ -167,6 +167,7 @@ describe('documented answers', () => {
     ]);
     expect(of('/providers')).toEqual([
       'GET /providers provider:read Viewer 200',
+      'GET /providers/types provider:read Viewer 200',
       'GET /providers/:id provider:read Viewer 200',
       'POST /providers provider:create Admin 201',
       'DELETE /providers/:id provider:delete Admin 200',

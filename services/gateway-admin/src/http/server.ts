@@ -1,24 +1,19 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ValidationError, type Logger } from '@paymesh/core';
 import {
-  errorEnvelopePlugin,
-  frameworkErrorHandler,
-  genRequestId,
-  httpDrainPlugin,
   idempotencyPlugin,
-  inputGuardPlugin,
   markOptionalBody,
   openApiOptionalBodies,
   rateLimitPlugin,
   registerHealthRoutes,
-  requestContextPlugin,
   type DependencyCheck,
   type IdempotencyPluginOptions,
   type RateLimitConfig,
+  createGatewayApp,
 } from '@paymesh/http';
 import type { AdminDeps } from '../app/deps';
 import { registerAuthRoutes } from './auth-routes';
@@ -130,23 +125,7 @@ function sendFile(reply: FastifyReply, contentType: string, answer: unknown): Fa
 
 /** Builds the Admin API: /api/v1 (documented), the /v1 alias, health endpoints and docs. */
 export async function buildAdminServer(opts: AdminServerOptions): Promise<FastifyInstance> {
-  const app = Fastify({
-    loggerInstance: opts.logger as FastifyBaseLogger,
-    genReqId: genRequestId,
-    // Bad URL encoding and over-long path parameters: our envelope and X-Request-ID, not fastify's body.
-    frameworkErrors: frameworkErrorHandler,
-    bodyLimit: opts.bodyLimit,
-    trustProxy: opts.trustProxy ?? false,
-    // A request that arrives on an open connection while the server closes is answered (and its
-    // connection closed), not refused with a 503: see httpDrainPlugin.
-    return503OnClosing: false,
-  });
-  await app.register(httpDrainPlugin);
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  await app.register(requestContextPlugin);
-  await app.register(errorEnvelopePlugin);
-  await app.register(inputGuardPlugin);
+  const app = await createGatewayApp(opts);
   // CSV files (data import): read as bytes up to the route's bodyLimit; the route checks the encoding.
   app.addContentTypeParser('text/csv', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   await app.register(cookie);

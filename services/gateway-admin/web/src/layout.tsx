@@ -9,7 +9,7 @@ const isLanguage = (v: string): v is Language => (LANGUAGES as readonly string[]
 /** The signed-in frame: skip link, header (organization switcher, role, language, sign-out), navigation and the screen. */
 export function Layout() {
   const { t } = useI18n();
-  const { user, organization, organizations, role } = useMember();
+  const { user, organization, organizations, role, mode } = useMember();
   const queries = useQueryClient();
   return (
     <>
@@ -43,6 +43,11 @@ export function Layout() {
           <span className="badge" data-testid="role">
             {t('nav.role', { role: t(`role.${role}`) })}
           </span>
+          {mode === 'test' && (
+            <span className="badge test-mode" data-testid="test-mode">
+              {t('mode.banner')}
+            </span>
+          )}
         </div>
         <div className="tools">
           <label htmlFor="language" className="sr-only">
@@ -81,7 +86,9 @@ export function Layout() {
             <Link to="/holds">{t('nav.holds')}</Link>
           </li>
           <li>
-            <Link to="/settings">{t('nav.settings')}</Link>
+            <Link to="/settings" activeOptions={{ exact: false }}>
+              {t('nav.settings')}
+            </Link>
           </li>
         </ul>
       </nav>

@@ -5,6 +5,10 @@ import { Holds } from './screens/Holds';
 import { Overview } from './screens/Overview';
 import { Payments } from './screens/Payments';
 import { Settings } from './screens/Settings';
+import { ApiKeys } from './screens/settings/ApiKeys';
+import { Domains } from './screens/settings/Domains';
+import { Providers } from './screens/settings/Providers';
+import { Sites, SiteScreen } from './screens/settings/Sites';
 import { Transaction } from './screens/Transaction';
 import { overviewSearch, paymentsSearch } from './search';
 
@@ -42,7 +46,31 @@ const checkouts = createRoute({ getParentRoute: () => root, path: '/checkouts', 
 const holds = createRoute({ getParentRoute: () => root, path: '/holds', component: Holds });
 const settings = createRoute({ getParentRoute: () => root, path: '/settings', component: Settings });
 
-const routeTree = root.addChildren([overview, payments, transaction, checkouts, holds, settings]);
+const sites = createRoute({ getParentRoute: () => root, path: '/settings/sites', component: Sites });
+const site = createRoute({
+  getParentRoute: () => root,
+  path: '/settings/sites/$id',
+  component: function SiteRoute() {
+    return <SiteScreen id={site.useParams().id} />;
+  },
+});
+const domains = createRoute({ getParentRoute: () => root, path: '/settings/domains', component: Domains });
+const providers = createRoute({ getParentRoute: () => root, path: '/settings/providers', component: Providers });
+const apiKeys = createRoute({ getParentRoute: () => root, path: '/settings/api-keys', component: ApiKeys });
+
+const routeTree = root.addChildren([
+  overview,
+  payments,
+  transaction,
+  checkouts,
+  holds,
+  settings,
+  sites,
+  site,
+  domains,
+  providers,
+  apiKeys,
+]);
 
 /** The screens of a signed-in member, under /app. */
 export function makeRouter() {

@@ -26,11 +26,16 @@ export type SignedOutNotice = 'ended' | 'loggedOut' | null;
 export type Session =
   | { status: 'starting' }
   | { status: 'signedOut'; notice: SignedOutNotice }
-  | { status: 'signedIn'; user: User; organizations: Organization[]; organization: Organization };
+  | { status: 'signedIn'; user: User; organizations: Organization[]; organization: Organization; mode: DataMode };
+
+/** Live data, or the organization's test-mode data (what its sk_test_ keys see). */
+export type DataMode = 'live' | 'test';
 
 /** Marks that this tab had a session (no secret): a failed renewal at start then says the session ended. */
 const HAD_SESSION = 'paymesh.hadSession';
 const ORG_COOKIE = 'selectedOrganization';
+/** Which data the API acts on for this browser (it grants nothing: role and scopes stay the member's). */
+const MODE_COOKIE = 'dataMode';
 /** Renew when this share of the access token's lifetime has passed. */
 const RENEW_AT = 0.8;
 
@@ -56,17 +61,21 @@ export function useSession(): Session {
   );
 }
 
-function selectedCookie(): string | undefined {
+function readCookie(name: string): string | undefined {
   return document.cookie
     .split('; ')
-    .find((c) => c.startsWith(`${ORG_COOKIE}=`))
-    ?.slice(ORG_COOKIE.length + 1);
+    .find((c) => c.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
 }
 
-function selectCookie(id: string): void {
+function writeCookie(name: string, value: string): void {
   const secure = location.protocol === 'https:' ? '; Secure' : '';
-  document.cookie = `${ORG_COOKIE}=${id}; Path=/; SameSite=Strict; Max-Age=31536000${secure}`;
+  document.cookie = `${name}=${value}; Path=/; SameSite=Strict; Max-Age=31536000${secure}`;
 }
+
+const selectedCookie = () => readCookie(ORG_COOKIE);
+const selectCookie = (id: string) => writeCookie(ORG_COOKIE, id);
+const modeCookie = (): DataMode => (readCookie(MODE_COOKIE) === 'test' ? 'test' : 'live');
 
 function tokens(accessToken: string, expiresIn: number): void {
   lastToken = accessToken;
@@ -91,7 +100,7 @@ function signedIn(user: User, organizations: Organization[]): void {
     return;
   }
   selectCookie(organization.id);
-  set({ status: 'signedIn', user, organizations, organization });
+  set({ status: 'signedIn', user, organizations, organization, mode: modeCookie() });
 }
 
 async function renewOnce(): Promise<boolean> {
@@ -180,6 +189,13 @@ export function switchOrganization(id: string): void {
   if (!organization) return;
   selectCookie(id);
   set({ ...state, organization });
+}
+
+/** Acts on live or on test-mode data from the next call on. */
+export function switchDataMode(mode: DataMode): void {
+  if (state.status !== 'signedIn') return;
+  writeCookie(MODE_COOKIE, mode);
+  set({ ...state, mode });
 }
 
 export async function signOut(): Promise<void> {

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { api, must } from './api';
 import { isMessageKey, useI18n } from './i18n';
@@ -8,7 +8,13 @@ import { useSession } from './session';
 export function useMember() {
   const s = useSession();
   if (s.status !== 'signedIn') throw new Error('screen rendered without a session');
-  return { user: s.user, organization: s.organization, role: s.organization.role, organizations: s.organizations };
+  return {
+    user: s.user,
+    organization: s.organization,
+    role: s.organization.role,
+    organizations: s.organizations,
+    mode: s.mode,
+  };
 }
 
 /** The organization's time zone (its invoicing settings), in which dates are shown; UTC until known. */
@@ -20,6 +26,49 @@ export function useOrgTimeZone(): string {
     staleTime: 5 * 60_000,
   });
   return q.data?.timeZone ?? 'UTC';
+}
+
+/** A read of the signed-in organization, cached under [organization, ...key]. */
+export function useOrgQuery<T>(key: readonly unknown[], fn: () => Promise<T>) {
+  const { organization } = useMember();
+  return useQuery({ queryKey: [organization.id, ...key], queryFn: fn });
+}
+
+/** The organization's sites (up to 100), shared by the screens that name or filter by them. */
+export function useSites() {
+  return useOrgQuery(['sites'], async () =>
+    must(await api.GET('/api/v1/sites', { params: { query: { limit: 100 } } })),
+  );
+}
+
+/** A write that refreshes the organization's reads under `key` once it succeeded. */
+export function useOrgMutation<V, R>(
+  fn: (v: V) => Promise<R>,
+  key: readonly unknown[],
+  onSuccess?: (result: R, vars: V) => void,
+) {
+  const { organization } = useMember();
+  const queries = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: (result, vars) => {
+      onSuccess?.(result, vars);
+      void queries.invalidateQueries({ queryKey: [organization.id, ...key] });
+    },
+  });
+}
+
+/** A read answer: its loading line or error note, else the content. */
+export function Loaded<T>({
+  q,
+  children,
+}: {
+  q: { data?: T | undefined; error: unknown; isPending: boolean; isError: boolean };
+  children: (data: T) => ReactNode;
+}) {
+  if (q.isPending) return <Loading />;
+  if (q.isError || q.data === undefined) return <ErrorNote error={q.error} />;
+  return <>{children(q.data)}</>;
 }
 
 export function Loading() {

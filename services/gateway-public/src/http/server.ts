@@ -1,9 +1,8 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from '@paymesh/core';
 import type { Clients } from '../clients';
 import { registerHookRoutes } from './routes/hooks';
@@ -11,21 +10,16 @@ import { buyerCorsOptions, type OriginAllowList } from './cors';
 import { rpc } from '../clients';
 import { publicCheckoutFor } from './public-checkout';
 import {
-  errorEnvelopePlugin,
-  frameworkErrorHandler,
-  genRequestId,
-  httpDrainPlugin,
   idempotencyPlugin,
-  inputGuardPlugin,
   markOptionalBody,
   openApiOptionalBodies,
   rateLimitPlugin,
   registerHealthRoutes,
-  requestContextPlugin,
   type DependencyCheck,
   type IdempotencyPluginOptions,
   openApiTransform,
   type RateLimitConfig,
+  createGatewayApp,
 } from '@paymesh/http';
 import { PUBLIC_ERROR_DESCRIPTIONS } from './responses';
 import { PORTAL_REFRESH_COOKIE } from './routes/portal';
@@ -76,8 +70,8 @@ const fileAwareTransform: ReturnType<typeof openApiTransform> = (input) => {
   const file = (input as { route?: { config?: { file?: { contentType: string } } } }).route?.config?.file;
   const response = (out.schema as { response?: Record<string, Record<string, unknown>> } | undefined)?.response;
   if (!file || !response) return out;
-  for (const status of Object.keys(response).filter((s) => s.startsWith('2'))) {
-    const headers = response[status]!.headers as Record<string, unknown> | undefined;
+  for (const [status, documented] of Object.entries(response).filter(([s]) => s.startsWith('2'))) {
+    const headers = documented.headers as Record<string, unknown> | undefined;
     response[status] = {
       'x-response-description': `The file (${file.contentType})`,
       content: { [file.contentType]: { schema: { type: 'string', format: 'binary' } } },
@@ -105,21 +99,7 @@ function originAllowList(clients: Clients, mainFrontendOrigin: string): OriginAl
 
 /** Builds the Main Backend: buyer-facing /api/v1 routes, provider webhooks under /hooks, health, and the buyer pages. */
 export async function buildPublicServer(opts: PublicServerOptions): Promise<FastifyInstance> {
-  const app = Fastify({
-    loggerInstance: opts.logger as FastifyBaseLogger,
-    genReqId: genRequestId,
-    // Bad URL encoding and over-long path parameters: our envelope and X-Request-ID, not fastify's body.
-    frameworkErrors: frameworkErrorHandler,
-    bodyLimit: opts.bodyLimit,
-    trustProxy: opts.trustProxy ?? false,
-    // A request that arrives on an open connection while the server closes is answered (and its
-    // connection closed), not refused with a 503: see httpDrainPlugin.
-    return503OnClosing: false,
-  });
-  await app.register(httpDrainPlugin);
-  // Route schemas are zod: answers are checked and serialized through them, the document is built from them.
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  const app = await createGatewayApp(opts);
   // A buyer-facing write whose body schema accepts {} (every field optional) or that reads no body
   // takes an absent one; provider webhooks (/hooks) always need theirs.
   app.addHook('onRoute', (r) => {
@@ -130,9 +110,6 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
     app.addHook('onRoute', (r) =>
       onRoute({ method: r.method, url: r.url, optionalBody: r.config?.optionalBody === true }),
     );
-  await app.register(requestContextPlugin);
-  await app.register(errorEnvelopePlugin);
-  await app.register(inputGuardPlugin);
   // The buyer portal's refresh cookie.
   await app.register(cookie);
   if (opts.rateLimit) {

@@ -219,7 +219,8 @@ async function openLogin(
 function parseRefresh(value: string | undefined): { loginId: string; secret: string } | null {
   if (!value || value.length > 200) return null;
   const m = /^([0-9a-f]{24})\.([A-Za-z0-9_-]{20,100})$/.exec(value);
-  return m ? { loginId: m[1]!, secret: m[2]! } : null;
+  const [, loginId, secret] = m ?? [];
+  return loginId && secret ? { loginId, secret } : null;
 }
 
 /**
@@ -304,7 +305,7 @@ export async function logout(
 
 function bearerOf(authorization: string | undefined): string | null {
   const m = /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(authorization ?? '');
-  return m ? m[1]! : null;
+  return m?.[1] ?? null;
 }
 
 async function principalOf(deps: PortalDeps, authorization: string | undefined): Promise<PortalPrincipal> {

@@ -47,8 +47,8 @@ export function organizationOfPage(
 ): { organizationId: string; testMode: boolean } | undefined {
   const page = url(referer);
   if (!page) return undefined;
-  const m = ORGANIZATION_PAGE.exec(page.pathname);
-  return m ? { organizationId: m[1]!, testMode: page.searchParams.get('mode') === 'test' } : undefined;
+  const organizationId = ORGANIZATION_PAGE.exec(page.pathname)?.[1];
+  return organizationId ? { organizationId, testMode: page.searchParams.get('mode') === 'test' } : undefined;
 }
 
 /** Hosts to look up, in order: the page's (Origin, else Referer), then the request's; never the main frontend's, which serves everyone. */
@@ -81,10 +81,10 @@ export async function resolvePortalTenant(deps: PortalDeps, hints: TenantHints):
   for (const host of candidateHosts(hints, deps.settings.mainFrontendOrigin)) {
     const { tenants } = await rpc(cp, cp.resolveBuyerHost, { host }, deps.clients.deadlineMs);
     const inMode = tenants.filter((t) => hints.testMode === undefined || t.testMode === hints.testMode);
-    if (inMode.length === 0) continue;
+    const chosen = inMode.find((t) => !t.testMode) ?? inMode[0];
+    if (!chosen) continue;
     const organizations = new Set(inMode.map((t) => t.organizationId));
     if (organizations.size > 1) throw new ValidationError(AMBIGUOUS_ORGANIZATION, { field: 'organizationId' });
-    const chosen = inMode.find((t) => !t.testMode) ?? inMode[0]!;
     return { organizationId: chosen.organizationId, mode: mode(chosen.testMode) };
   }
   throw new ValidationError(UNKNOWN_ORGANIZATION, { field: 'organizationId' });

@@ -1,10 +1,11 @@
+import { objectId as objectIdSchema } from '@paymesh/core';
 import { z } from 'zod';
 
 /** Largest total size of one message's attachments (bytes); they are kept base64 in the store. */
 export const MAX_ATTACHMENT_BYTES = 2 * 1024 * 1024;
 export const MAX_RECIPIENTS = 20;
 
-const objectId = z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-hex identifier');
+const objectId = objectIdSchema();
 const address = z.string().max(254).email('must be an e-mail address');
 const oneLine = (max: number) =>
   z

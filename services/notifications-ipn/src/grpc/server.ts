@@ -1,3 +1,4 @@
+import { modeOf } from '@paymesh/core';
 import { notificationsIpn } from '@paymesh/proto';
 import { unary, type GrpcServer } from '@paymesh/grpc';
 import type { IpnDeps } from '../app/deps';
@@ -66,7 +67,7 @@ export function registerNotificationsIpnService(
         organizationId: req.organizationId,
         siteId: req.siteId,
         transactionId: req.transactionId,
-        mode: req.testMode ? 'test' : 'live',
+        mode: modeOf(req.testMode),
         status: req.status,
         externalReference: req.externalReference || null,
         ipnUrl: req.ipnUrl,
@@ -78,7 +79,7 @@ export function registerNotificationsIpnService(
     sendEmail: unary(logger, 'notifications-ipn/SendEmail', async (req: notificationsIpn.SendEmailRequest) => {
       const { email: stored, created } = await enqueueEmail(email, {
         organizationId: req.organizationId,
-        mode: req.testMode ? 'test' : 'live',
+        mode: modeOf(req.testMode),
         idempotencyKey: req.idempotencyKey,
         source: { kind: req.sourceKind, id: req.sourceId },
         to: req.to,
@@ -99,7 +100,7 @@ export function registerNotificationsIpnService(
     listEmails: unary(logger, 'notifications-ipn/ListEmails', async (req: notificationsIpn.ListEmailsRequest) => {
       const items = await listEmails(email, {
         organizationId: req.organizationId,
-        mode: req.testMode ? 'test' : 'live',
+        mode: modeOf(req.testMode),
         sourceKind: req.sourceKind,
         sourceId: req.sourceId,
       });

@@ -1,7 +1,7 @@
 import { paymentsWebhooks } from '@paymesh/proto';
 import { unary, type GrpcServer } from '@paymesh/grpc';
-import { isObjectId, ValidationError } from '@paymesh/core';
-import { webhookPath, type Mode, type ProviderDoc } from '../domain/provider';
+import { isObjectId, modeOf, ValidationError } from '@paymesh/core';
+import { webhookPath, type ProviderDoc } from '../domain/provider';
 import type { PaymentsDeps } from '../app/deps';
 import { createProvider } from '../app/create-provider';
 import { deleteProvider, getProvider, listProviders, toggleProvider } from '../app/manage-providers';
@@ -31,8 +31,6 @@ function objectId(value: string, field: string): string {
   if (!isObjectId(value)) throw new ValidationError(`${field} must be a 24-hex identifier`, { field });
   return value;
 }
-
-const modeOf = (testMode: boolean): Mode => (testMode ? 'test' : 'live');
 
 export function registerPaymentsWebhooksService(grpc: GrpcServer, deps: PaymentsDeps): void {
   const { logger } = deps;

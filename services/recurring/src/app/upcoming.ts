@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '@paymesh/core';
+import { isObjectId, ConflictError, NotFoundError } from '@paymesh/core';
 import { DEFAULT_UPCOMING_CHARGES, type RecurringCancel, type UpcomingCharges } from '@paymesh/contracts';
 import { addDays, cadenceOf, dayStartsAt } from '../domain/schedule-dates';
 import { PORTAL_VISIBLE } from '../domain/schedule-state';
@@ -120,7 +120,7 @@ const portalFilter = (k: PortalKey) => ({
 
 /** A portal-visible schedule of this buyer; anything else (another buyer's, hidden) is a 404. */
 async function buyerSchedule(deps: RecurringDeps, k: PortalKey, id: string): Promise<ScheduleDoc> {
-  const s = /^[0-9a-f]{24}$/.test(id) ? await schedules(deps).get(id) : null;
+  const s = isObjectId(id) ? await schedules(deps).get(id) : null;
   const email = k.email.trim().toLowerCase();
   if (
     !s ||

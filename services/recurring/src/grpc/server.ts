@@ -1,7 +1,7 @@
 import { recurring } from '@paymesh/proto';
 import { envelopeServer, unary, type GrpcServer, type JsonEnvelope } from '@paymesh/grpc';
 import { recurringFileRpc, recurringRpc } from '@paymesh/contracts';
-import { ValidationError, isObjectId } from '@paymesh/core';
+import { type WireTenant, tenantOf, requireObjectId } from '@paymesh/core';
 import type { RecurringDeps } from '../app/deps';
 import type { OrgKey } from '../app/billing-port';
 import {
@@ -27,16 +27,8 @@ import { processDue, processorStatus } from '../app/processor';
 
 const SERVICE_VERSION = '0.1.0';
 
-function orgKeyOf(req: { organizationId: string; testMode: boolean }): OrgKey {
-  if (!isObjectId(req.organizationId))
-    throw new ValidationError('organizationId must be a 24-hex identifier', { field: 'organizationId' });
-  return { organizationId: req.organizationId, mode: req.testMode ? 'test' : 'live' };
-}
-
-function idOf(req: { id: string }): string {
-  if (!isObjectId(req.id)) throw new ValidationError('id must be a 24-hex identifier', { field: 'id' });
-  return req.id;
-}
+const orgKeyOf = (req: WireTenant): OrgKey => tenantOf(req);
+const idOf = (req: { id: string }): string => requireObjectId(req.id, 'id');
 
 const actorOf = (req: JsonEnvelope) => req.actor || 'unknown';
 

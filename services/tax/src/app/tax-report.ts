@@ -272,7 +272,11 @@ export async function taxReport(deps: TaxDeps, key: OrgKey, req: TaxReportReques
     const data = revenueByCountryRows(entryGroups(await aggregate(deps, reportFilters(scope), ENTRY_SPEC)), eur);
     return answer({ data, totals: totalsOf(data) });
   };
-  const oss = async () => buildVatOss(await ossInput(deps, key, scope, quarter!, eur, echo));
+  const ossQuarter = (): Quarter => {
+    if (!quarter) throw new Error('a VAT OSS report has its quarter (periodFor)');
+    return quarter;
+  };
+  const oss = async () => buildVatOss(await ossInput(deps, key, scope, ossQuarter(), eur, echo));
 
   switch (req.report) {
     case 'by-country':
@@ -290,7 +294,7 @@ export async function taxReport(deps: TaxDeps, key: OrgKey, req: TaxReportReques
     case 'vat-oss':
       return oss();
     case 'vat-oss-details':
-      return buildVatOssDetails(await ossInput(deps, key, scope, quarter!, eur, echo));
+      return buildVatOssDetails(await ossInput(deps, key, scope, ossQuarter(), eur, echo));
     case 'by-country-export':
       return byCountryCsv(await byCountry());
     case 'revenue-by-country-export':

@@ -112,7 +112,8 @@ function rateDecision(
   candidatesOf: (cc: string) => EngineRate[],
   rules: readonly EngineRule[],
 ): LineDecision {
-  const cc = pos.taxCountry!;
+  const cc = pos.taxCountry;
+  if (cc === null) throw new Error(`a taxable line has a country of taxation (${pos.reason})`);
   const category = line.category ?? null;
   const candidates = candidatesOf(cc);
   const rule = selectRule(rules, { itemType: line.itemType, category }, cc);
@@ -216,20 +217,20 @@ function decideLine(
 function lineTaxes(lines: readonly ResolvedLine[], rounding: TaxSettings['rounding']): bigint[] {
   if (rounding.level === 'per_line') return lines.map((l) => roundedTax(l.base, l.bp, l.gross, rounding.method));
   const taxes = new Array<bigint>(lines.length).fill(0n);
-  const groups = new Map<string, number[]>();
-  lines.forEach((l, i) => {
-    if (l.bp === 0) return;
-    const key = `${l.taxRateCode}|${l.bp}`;
+  const groups = new Map<string, { bp: bigint; members: { index: number; line: ResolvedLine }[] }>();
+  lines.forEach((line, index) => {
+    if (line.bp === 0) return;
+    const key = `${line.taxRateCode}|${line.bp}`;
     const g = groups.get(key);
-    if (g) g.push(i);
-    else groups.set(key, [i]);
+    if (g) g.members.push({ index, line });
+    else groups.set(key, { bp: BigInt(line.bp), members: [{ index, line }] });
   });
-  for (const indexes of groups.values()) {
-    const bp = BigInt(lines[indexes[0]!]!.bp);
-    const nums = indexes.map((i) => exactTaxNumerator(lines[i]!.base, bp, lines[i]!.gross));
+  for (const { bp, members } of groups.values()) {
+    const nums = members.map(({ line }) => exactTaxNumerator(line.base, bp, line.gross));
     const shares = distributeGroupTax(nums, denominatorOf(bp), rounding.method);
-    indexes.forEach((i, k) => {
-      taxes[i] = shares[k]!;
+    shares.forEach((share, k) => {
+      const member = members[k];
+      if (member) taxes[member.index] = share;
     });
   }
   return taxes;
@@ -273,7 +274,7 @@ export function calculateTax(input: EngineInput, ctx: EngineContext): TaxCalcula
   let totalTax = 0n;
   const breakdown = new Map<string, { taxRate: number; taxRateCode: string; base: bigint; tax: bigint }>();
   const lines: TaxLineResult[] = resolved.map((r, index) => {
-    const tax = taxes[index]!;
+    const tax = taxes[index] ?? 0n; // one per line: lineTaxes maps the lines
     const net = r.gross ? r.base - tax : r.base;
     totalNet += net;
     totalTax += tax;

@@ -82,12 +82,12 @@ export function distributeGroupTax(
   let extra = target - floorSum;
   if (extra === 0n) return floors;
   const order = numerators
-    .map((n, i) => ({ i, rem: n - floors[i]! * denominator }))
+    .map((n, i) => ({ i, rem: n - floorDiv(n, denominator) * denominator }))
     .filter((x) => x.rem > 0n)
     .sort((a, b) => (a.rem === b.rem ? a.i - b.i : a.rem > b.rem ? -1 : 1));
   for (const { i } of order) {
     if (extra === 0n) break;
-    floors[i]! += 1n;
+    floors[i] = (floors[i] ?? 0n) + 1n;
     extra -= 1n;
   }
   return floors;

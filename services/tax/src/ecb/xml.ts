@@ -67,7 +67,7 @@ const envelope = z
 /** The root element: `<p:Envelope xmlns:p="${GESMES_NS}">` whatever the prefix. */
 function envelopeOf(doc: Record<string, unknown>): unknown {
   const roots = Object.keys(doc).filter((k) => k !== '?xml' && k !== '!DOCTYPE');
-  const name = roots.length === 1 ? roots[0]! : '';
+  const name = roots.length === 1 ? (roots[0] ?? '') : '';
   const match = /^(?:([A-Za-z_][\w.-]*):)?Envelope$/.exec(name);
   const root = doc[name];
   if (!match || typeof root !== 'object' || root === null)
@@ -92,7 +92,7 @@ export function parseEurofxref(xml: string): EcbPublication[] {
     );
   }
   const byDate = new Map<string, Record<string, number>>();
-  for (const cube of parsed.data.Cube[0]!.Cube ?? []) {
+  for (const cube of parsed.data.Cube[0]?.Cube ?? []) {
     const time = cube['@time'];
     if (byDate.has(time)) throw new EurofxrefFormatError(`not a eurofxref file: ${time} appears twice`);
     const rates: Record<string, number> = {};

@@ -167,7 +167,7 @@ export class ViesClient implements ViesPort {
     }
     // A fault may come with 200 as well as 400 or 500: the body decides.
     const fault = commonResponse.safeParse(body);
-    if (fault.success) throw new ViesFaultError(fault.data.errorWrappers[0]!.error);
+    if (fault.success) throw new ViesFaultError(fault.data.errorWrappers[0]?.error ?? CLIENT_FAULTS.badResponse);
     const ok = checkResponse.safeParse(body);
     if (res.status !== 200 || !ok.success) throw new ViesFaultError(CLIENT_FAULTS.badResponse);
     const a = ok.data;

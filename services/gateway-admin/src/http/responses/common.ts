@@ -1,10 +1,11 @@
+import { objectId } from '@paymesh/core';
 import { z, type ZodTypeAny } from 'zod';
 
 /** RFC 3339 instant as the services write it (ISO 8601, UTC or with an offset). */
 export const timestamp = z.string().datetime({ offset: true });
 
 /** A 24-hex object identifier. */
-export const objectIdString = z.string().regex(/^[0-9a-f]{24}$/);
+export const objectIdString = objectId();
 
 /** Whether an answer was made with a test-mode key (test data never mixes with live data). */
 export const testMode = z.boolean();

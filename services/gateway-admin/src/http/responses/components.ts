@@ -7,7 +7,7 @@ import { cnameCheck, domain, domainPage } from './domains';
 import { errorEnvelope } from '@paymesh/http';
 import { member, memberAdded, memberPage } from './members';
 import { invoicingSettings, license, ossThresholdStatus, portalSettings, taxSettings } from './organization';
-import { provider, providerPage } from './providers';
+import { provider, providerPage, providerTypes } from './providers';
 import { site, siteInvoicingSettings, sitePage } from './sites';
 import { organizationCreated } from './system';
 import { taxRecordPage, taxRecordRebuildJobResponse, taxRecordResponse } from './tax-records';
@@ -45,6 +45,7 @@ export const COMPONENTS: Readonly<Record<string, ZodTypeAny>> = {
   ApiKeyWithToken: apiKeyWithToken,
   Provider: provider,
   ProviderPage: providerPage,
+  ProviderTypes: providerTypes,
   Deleted: deleted,
   Domain: domain,
   DomainPage: domainPage,

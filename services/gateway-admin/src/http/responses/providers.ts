@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { objectIdString, page, testMode, timestamp } from './common';
+import { PROVIDER_TYPES } from '@paymesh/contracts';
 
 /** A provider record: credentials only as masked hints; the webhook secret only on creation, when generated. */
 export const provider = z.object({
@@ -17,3 +18,26 @@ export const provider = z.object({
 });
 
 export const providerPage = page(provider);
+
+/** One credentials field as JSON Schema: a string, possibly one of a list, with its bounds and meaning. */
+export const credentialField = z.object({
+  type: z.literal('string'),
+  enum: z.array(z.string()).optional(),
+  minLength: z.number().int().optional(),
+  maxLength: z.number().int().optional(),
+  description: z.string().optional(),
+});
+
+/** The credentials object of one provider type as JSON Schema (the shape `POST /providers` validates). */
+export const providerTypeSchema = z.object({
+  type: z.enum(PROVIDER_TYPES),
+  credentials: z.object({
+    type: z.literal('object'),
+    properties: z.record(credentialField),
+    required: z.array(z.string()),
+    additionalProperties: z.literal(false),
+  }),
+});
+
+/** The provider types with the JSON Schema of their credentials. */
+export const providerTypes = z.object({ items: z.array(providerTypeSchema) });

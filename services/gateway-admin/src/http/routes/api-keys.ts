@@ -11,7 +11,7 @@ import type { Principal } from '../../domain/principal';
 import { ALL_SCOPES, nonEmpty, ROLES } from '../../domain/scopes';
 import type { ApiKeyDoc } from '../../store/collections';
 import { apiKey, apiKeyPage, apiKeyWithToken } from '../responses/api-keys';
-import { route, type AnyRoute, type OrgScope } from '../route-table';
+import { type AnyRoute, type OrgScope, resource } from '../route-table';
 import { objectId, pageQuery } from './common';
 
 const scope = z.enum(nonEmpty(ALL_SCOPES), {
@@ -80,15 +80,15 @@ interface Family {
 /** The seven key operations for one family (organization keys or system keys). */
 function keyRoutes(f: Family): AnyRoute[] {
   const what = f.kind === 'system' ? 'system API key' : 'organization API key';
-  const common = { audience: f.audience, tag: f.tag, role: 'Admin' } as const;
+  // Every key operation needs the Admin role, reads included (a key list is a map of the account's access).
+  const keys = resource({ tag: f.tag, scopePrefix: 'api_key', audience: f.audience, writeRole: 'Admin' });
   return [
-    route({
-      ...common,
+    keys({
       method: 'GET',
+      role: 'Admin',
       path: f.base,
       operationId: `list${f.opName}s`,
       response: apiKeyPage,
-      scope: 'api_key:read',
       summary: `List ${what}s (paged; secrets are never returned)`,
       params: f.params,
       query: pageQuery(20),
@@ -97,30 +97,26 @@ function keyRoutes(f: Family): AnyRoute[] {
         return { items: res.items.map(apiKeyView), total: res.total, page: res.page, limit: res.limit };
       },
     }),
-    route({
-      ...common,
+    keys({
       method: 'GET',
+      role: 'Admin',
       path: `${f.base}/:id`,
       operationId: `get${f.opName}`,
       response: apiKey,
-      scope: 'api_key:read',
       summary: `Get a ${what}`,
       params: f.idParams,
       async handler({ deps, org, params }) {
         return apiKeyView(await ownedApiKey(deps, f.owner(org), params.id));
       },
     }),
-    route({
-      ...common,
+    keys({
       method: 'POST',
       path: f.base,
       operationId: `create${f.opName}`,
       response: apiKeyWithToken,
-      scope: 'api_key:create',
       summary: `Create a ${what}; the full token (sk_<mode>_<keyId>.<secret>) is in this response only`,
       params: f.params,
       body: createBody,
-      status: 201,
       async handler({ deps, org, principal, body }) {
         const owner = f.owner(org);
         const created = await issueApiKey(deps, grantorOf(principal), {
@@ -135,14 +131,12 @@ function keyRoutes(f: Family): AnyRoute[] {
         return { ...apiKeyView(created.key), token: created.token };
       },
     }),
-    route({
-      ...common,
+    keys({
       method: 'PUT',
       path: `${f.base}/:id`,
       operationId: `update${f.opName}`,
       response: apiKey,
       errors: [409],
-      scope: 'api_key:update',
       summary: `Rename a ${what} or change its scopes and role`,
       params: f.idParams,
       body: updateBody,
@@ -150,43 +144,38 @@ function keyRoutes(f: Family): AnyRoute[] {
         return apiKeyView(await updateApiKey(deps, grantorOf(principal), f.owner(org), params.id, body));
       },
     }),
-    route({
-      ...common,
+    keys({
       method: 'DELETE',
       path: `${f.base}/:id`,
       operationId: `delete${f.opName}`,
       response: null,
       errors: [409],
-      scope: 'api_key:delete',
       summary: `Delete a ${what}`,
       params: f.idParams,
-      status: 204,
       async handler({ deps, org, params, principal }) {
         await deleteApiKey(deps, grantorOf(principal), f.owner(org), params.id);
       },
     }),
-    route({
-      ...common,
+    keys({
       method: 'POST',
+      action: 'execute',
       path: `${f.base}/:id/revoke`,
       operationId: `revoke${f.opName}`,
       response: apiKey,
       errors: [409],
-      scope: 'api_key:execute',
       summary: `Revoke a ${what} (idempotent; it answers 401 from then on)`,
       params: f.idParams,
       async handler({ deps, org, params, principal }) {
         return apiKeyView(await revokeApiKey(deps, grantorOf(principal), f.owner(org), params.id));
       },
     }),
-    route({
-      ...common,
+    keys({
       method: 'POST',
+      action: 'execute',
       path: `${f.base}/:id/rotate`,
       operationId: `rotate${f.opName}`,
       response: apiKeyWithToken,
       errors: [409],
-      scope: 'api_key:execute',
       summary: `Rotate a ${what}: new secret, same key ID; the old secret stops working at once; the new token is in this response only`,
       params: f.idParams,
       async handler({ deps, org, principal, params }) {

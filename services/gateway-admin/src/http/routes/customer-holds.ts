@@ -6,10 +6,12 @@ import {
   riskSettingsPatch,
   riskSettingsView,
 } from '@paymesh/contracts';
-import { resource, route } from '../route-table';
+import { resource } from '../route-table';
 import { actorOf } from './billing-rpc';
 import { checkoutJson } from './checkout-rpc';
 import { idParams } from './common';
+
+const organizationSettings = resource({ tag: 'Organization settings', scopePrefix: 'organization' });
 
 /**
  * Customer risk holds (checkout): created when a dispute is lost or accepted, per the
@@ -66,31 +68,26 @@ export const customerHoldRoutes = [
 
 /** The organization's hold policy: reads Viewer, writes Admin (like every organization setting). */
 export const riskSettingsRoutes = [
-  route({
+  organizationSettings({
     method: 'GET',
+    action: 'execute',
     path: '/organizations/settings/risk',
     operationId: 'getRiskSettings',
     response: riskSettingsView,
-    scope: 'organization:execute',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Organization settings',
     summary:
       'Customer risk hold policy: what a lost or accepted dispute does to the buyer (defaults until first saved: block)',
     async handler({ deps, org }) {
       return checkoutJson(deps, org, 'getRiskSettings', {});
     },
   }),
-  route({
+  organizationSettings({
     method: 'PUT',
+    action: 'execute',
     path: '/organizations/settings/risk',
     operationId: 'updateRiskSettings',
     response: riskSettingsView,
     errors: [409],
-    scope: 'organization:execute',
     role: 'Admin',
-    audience: 'organization',
-    tag: 'Organization settings',
     summary:
       'Update the customer risk hold policy (partial; safeProviderTypes replaced whole; applies to holds created afterwards)',
     body: riskSettingsPatch,

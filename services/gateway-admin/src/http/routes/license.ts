@@ -3,8 +3,11 @@ import { getLicense } from '../../app/get-license';
 import { setLicenseState } from '../../app/set-license';
 import type { OrganizationDoc } from '../../store/collections';
 import { license } from '../responses/organization';
-import { route } from '../route-table';
+import { resource } from '../route-table';
 import { objectId } from './common';
+
+const organization = resource({ tag: 'Organization', scopePrefix: 'organization' });
+const system = resource({ tag: 'System', scopePrefix: 'system', audience: 'system' });
 
 const licenseView = (org: OrganizationDoc) => ({
   organizationId: org.id,
@@ -14,29 +17,23 @@ const licenseView = (org: OrganizationDoc) => ({
 
 /** Licence state: merchants read their own; operators set it with a system key. */
 export const licenseRoutes = [
-  route({
+  organization({
     method: 'GET',
     path: '/organizations/license',
     operationId: 'getLicense',
     response: license,
-    scope: 'organization:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Organization',
     summary: "The organization's licence state (ACTIVE, BLOCKED or NOT_ACTIVATED)",
     async handler({ deps, org }) {
       return licenseView(await getLicense(deps, org.organizationId));
     },
   }),
-  route({
+  system({
     method: 'PUT',
+    action: 'execute',
     path: '/system/organizations/:orgId/license',
     operationId: 'setLicenseState',
     response: license,
-    scope: 'system:execute',
     role: 'Admin',
-    audience: 'system',
-    tag: 'System',
     summary: "Set an organization's licence state; BLOCKED and NOT_ACTIVATED stop its public checkout",
     params: z.object({ orgId: objectId('orgId') }),
     body: z.object({ licenseState: z.enum(['ACTIVE', 'BLOCKED', 'NOT_ACTIVATED']) }).strict(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ValidationError } from '@paymesh/core';
+import { ValidationError, isObjectId } from '@paymesh/core';
 import { text } from '@paymesh/http';
 
 /** A query parameter given once (string) or repeated (array). */
@@ -33,7 +33,7 @@ export function parseStatuses(values: string[], field = 'statuses'): number[] {
 
 export function parseObjectIds(values: string[], field: string): string[] {
   for (const v of values) {
-    if (!/^[0-9a-f]{24}$/.test(v)) throw new ValidationError(`${field}: "${v}" is not a 24-hex identifier`, { field });
+    if (!isObjectId(v)) throw new ValidationError(`${field}: "${v}" is not a 24-hex identifier`, { field });
   }
   return [...new Set(values)];
 }

@@ -6,8 +6,10 @@ import { checkGrant } from '../../domain/grants';
 import type { Principal } from '../../domain/principal';
 import { ROLES, scopesForRole, type Role } from '../../domain/scopes';
 import { member, memberAdded, memberPage } from '../responses/members';
-import { route } from '../route-table';
+import { resource } from '../route-table';
 import { objectId, pageQuery } from './common';
+
+const members = resource({ tag: 'Members', scopePrefix: 'organization' });
 
 const orgParams = z.object({ orgId: objectId('orgId') });
 const memberParams = z.object({ orgId: objectId('orgId'), userId: objectId('userId') });
@@ -23,15 +25,11 @@ function assertMayGrantRole(principal: Principal, role: Role): void {
 
 /** Dashboard users of an organization and their roles. */
 export const memberRoutes = [
-  route({
+  members({
     method: 'GET',
     path: '/organizations/:orgId/members',
     operationId: 'listMembers',
     response: memberPage,
-    scope: 'organization:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Members',
     summary: 'List the dashboard users of the organization with their roles',
     params: orgParams,
     query: pageQuery(50),
@@ -39,16 +37,14 @@ export const memberRoutes = [
       return listMembers(deps, org.organizationId, query.page, query.limit);
     },
   }),
-  route({
+  members({
     method: 'POST',
+    action: 'update',
     path: '/organizations/:orgId/members',
     operationId: 'addMember',
     response: memberAdded,
     errors: [409],
-    scope: 'organization:update',
     role: 'Admin',
-    audience: 'organization',
-    tag: 'Members',
     summary:
       'Add a user (created when new, with a one-time WebAuthn enrollment token in this response) to the organization; 409 if already a member',
     params: orgParams,
@@ -68,16 +64,13 @@ export const memberRoutes = [
       return { ...res.member, ...(res.enrollmentToken ? { enrollmentToken: res.enrollmentToken } : {}) };
     },
   }),
-  route({
+  members({
     method: 'PUT',
     path: '/organizations/:orgId/members/:userId',
     operationId: 'changeMemberRole',
     response: member,
     errors: [409],
-    scope: 'organization:update',
     role: 'Admin',
-    audience: 'organization',
-    tag: 'Members',
     summary: "Change a member's role (the last Admin cannot be demoted)",
     params: memberParams,
     body: z.object({ role: z.enum(ROLES) }).strict(),
@@ -86,19 +79,15 @@ export const memberRoutes = [
       return changeMemberRole(deps, org.organizationId, params.userId, body.role);
     },
   }),
-  route({
+  members({
     method: 'DELETE',
+    action: 'update',
     path: '/organizations/:orgId/members/:userId',
     operationId: 'removeMember',
     response: null,
     errors: [409],
-    scope: 'organization:update',
-    role: 'Admin',
-    audience: 'organization',
-    tag: 'Members',
     summary: 'Remove a member (never the last Admin)',
     params: memberParams,
-    status: 204,
     async handler({ deps, org, params, principal }) {
       if (principal.mode === 'test')
         throw new ForbiddenError('a test-mode caller cannot change who may use the dashboard');

@@ -3,9 +3,11 @@ import { ForbiddenError, toWire } from '@paymesh/core';
 import type { billing, tax } from '@paymesh/proto';
 import { datevSettingsView, invoicingSettingsPatch, portalSettingsPatch, taxSettingsPatch } from '@paymesh/contracts';
 import { invoicingSettings, ossThresholdStatus, portalSettings, taxSettings } from '../responses/organization';
-import { route } from '../route-table';
+import { resource } from '../route-table';
 import { invoicingFieldsBeyondRole } from '../../domain/settings-roles';
 import { rpc } from './common';
+
+const organizationSettings = resource({ tag: 'Organization settings', scopePrefix: 'organization' });
 
 function layoutView(l: billing.NumberingLayout | undefined) {
   if (!l) throw new Error('billing answered without a numbering layout');
@@ -60,15 +62,12 @@ export function taxView(s: tax.TaxSettings) {
  * needs an Admin; tax and portal settings need the Admin role. PUT is a partial update (JSON merge patch).
  */
 export const organizationSettingsRoutes = [
-  route({
+  organizationSettings({
     method: 'GET',
+    action: 'execute',
     path: '/organizations/settings/invoicing',
     operationId: 'getInvoicingSettings',
     response: invoicingSettings,
-    scope: 'organization:execute',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Organization settings',
     summary: 'Invoicing settings (defaults until first saved; bankIBAN masked)',
     async handler({ deps, org }) {
       const s = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getInvoicingSettings, {
@@ -77,16 +76,13 @@ export const organizationSettingsRoutes = [
       return invoicingView(s);
     },
   }),
-  route({
+  organizationSettings({
     method: 'PUT',
+    action: 'execute',
     path: '/organizations/settings/invoicing',
     operationId: 'updateInvoicingSettings',
     response: invoicingSettings,
     errors: [409],
-    scope: 'organization:execute',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Organization settings',
     summary:
       'Update invoicing settings (partial merge; null clears; bankIBAN.plaintext is write-only). Setting or clearing bankIBAN (the payout account) needs the Admin role: 403 otherwise, nothing written',
     body: invoicingSettingsPatch,
@@ -104,15 +100,12 @@ export const organizationSettingsRoutes = [
       return invoicingView(s);
     },
   }),
-  route({
+  organizationSettings({
     method: 'GET',
+    action: 'execute',
     path: '/organizations/settings/tax',
     operationId: 'getTaxSettings',
     response: taxSettings,
-    scope: 'organization:execute',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Organization settings',
     summary: 'Tax settings: OSS/IOSS, VIES, rounding, price mode, home country',
     async handler({ deps, org }) {
       const s = await rpc(deps, 'tax', deps.clients.tax, deps.clients.tax.getTaxSettings, {
@@ -121,16 +114,14 @@ export const organizationSettingsRoutes = [
       return taxView(s);
     },
   }),
-  route({
+  organizationSettings({
     method: 'PUT',
+    action: 'execute',
     path: '/organizations/settings/tax',
     operationId: 'updateTaxSettings',
     response: taxSettings,
     errors: [409],
-    scope: 'organization:execute',
     role: 'Admin',
-    audience: 'organization',
-    tag: 'Organization settings',
     summary: 'Update tax settings (partial merge)',
     body: taxSettingsPatch,
     async handler({ deps, org, body }) {
@@ -141,15 +132,11 @@ export const organizationSettingsRoutes = [
       return taxView(s);
     },
   }),
-  route({
+  organizationSettings({
     method: 'GET',
     path: '/organizations/settings/tax/oss-threshold-status',
     operationId: 'getOssThresholdStatus',
     response: ossThresholdStatus,
-    scope: 'organization:read',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Organization settings',
     summary: "EU OSS distance-sales threshold (EUR 10 000) against this calendar year's sales, in EUR minor units",
     query: z.object({ year: z.coerce.number().int().min(2021).max(9999).optional() }).strict(),
     async handler({ deps, org, query }) {
@@ -159,15 +146,12 @@ export const organizationSettingsRoutes = [
       });
     },
   }),
-  route({
+  organizationSettings({
     method: 'GET',
+    action: 'execute',
     path: '/organizations/settings/portal',
     operationId: 'getPortalSettings',
     response: portalSettings,
-    scope: 'organization:execute',
-    role: 'Viewer',
-    audience: 'organization',
-    tag: 'Organization settings',
     summary: 'Buyer portal access of the organization (portal and magic links)',
     async handler({ deps, org }) {
       const settings = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getPortalSettings, {
@@ -176,16 +160,14 @@ export const organizationSettingsRoutes = [
       return portalSettings.parse(settings);
     },
   }),
-  route({
+  organizationSettings({
     method: 'PUT',
+    action: 'execute',
     path: '/organizations/settings/portal',
     operationId: 'updatePortalSettings',
     response: portalSettings,
     errors: [409],
-    scope: 'organization:execute',
     role: 'Admin',
-    audience: 'organization',
-    tag: 'Organization settings',
     summary:
       'Turn the buyer portal and its magic links on or off, and choose the e-invoice formats buyers may download there (partial)',
     body: portalSettingsPatch,

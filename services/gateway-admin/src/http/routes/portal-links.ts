@@ -11,11 +11,13 @@ import {
 import { email } from '@paymesh/http';
 import { magicLinkRefusal, magicLinkTtlMinutes, type MagicLinkRefusal } from '../../domain/portal-link';
 import { portalMagicLink } from '../responses/organization';
-import { route } from '../route-table';
+import { resource } from '../route-table';
 import { recurringRpc } from '@paymesh/contracts';
 import { rpc } from './common';
 import { billingJson } from './billing-rpc';
 import { callJson } from './json-rpc';
+
+const organizationSettings = resource({ tag: 'Organization settings', scopePrefix: 'portal' });
 
 const magicLinkBody = z
   .object({
@@ -57,17 +59,12 @@ const REFUSALS: Readonly<Record<MagicLinkRefusal, () => DomainError>> = {
 };
 
 export const portalLinkRoutes = [
-  route({
+  organizationSettings({
     method: 'POST',
     path: '/organizations/settings/portal/magic-links',
     operationId: 'createPortalMagicLink',
-    status: 201,
     response: portalMagicLink,
     errors: [422],
-    scope: 'portal:create',
-    role: 'Editor',
-    audience: 'organization',
-    tag: 'Organization settings',
     summary:
       'A single-use sign-in link to the customer portal for a buyer e-mail (trusted server-side use only). Needs the portal and magic links on for the deployment (403 PORTAL_DISABLED / PORTAL_MAGIC_LINKS_DISABLED) and the organization, and the e-mail to have a portal-visible invoice, credit note or subscription there (422 PORTAL_NOTHING_VISIBLE)',
     body: magicLinkBody,

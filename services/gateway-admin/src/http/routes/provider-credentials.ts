@@ -1,21 +1,48 @@
 import { z } from 'zod';
+import { zodToJsonSchema } from 'zod-to-json-schema';
 import { httpUrl, name, text } from '@paymesh/http';
-import type { ProviderType } from '@paymesh/contracts';
+import { PROVIDER_TYPES, type ProviderType } from '@paymesh/contracts';
+import { providerTypeSchema } from '../responses/providers';
 
 /**
  * Request shapes of `POST /providers`, one strict object per provider type (docs/providers.md).
  * The gateway checks which fields exist and bounds them; payments-webhooks owns the finer rules
  * (key formats, test/live consistency, allowed API hosts) and answers 400 naming the field.
  */
-const secret = (max = 256) => text(max, 1);
-const apiBaseUrl = httpUrl(2048).optional();
-const environment = z.enum(['sandbox', 'live']);
+const secret = (what: string, max = 256) => text(max, 1).describe(what);
+const apiBaseUrl = httpUrl(2048)
+  .optional()
+  .describe("origin of the provider's API (optional; the service default otherwise)");
+const environment = z.enum(['sandbox', 'live']).describe('sandbox for a test-mode record, live for a live one');
 
-const providerA = z.object({ secretKey: secret(), webhookSecret: secret().optional(), apiBaseUrl }).strict();
-const providerB = z.object({ apiKey: secret(), apiBaseUrl }).strict();
-const providerC = z.object({ accessToken: secret(), webhookSecret: secret(), environment, apiBaseUrl }).strict();
+const providerA = z
+  .object({
+    secretKey: secret('secret API key (sk_test_… or sk_live_…, the mode of the record)'),
+    webhookSecret: secret(
+      'webhook signing secret (whsec_…); without it the endpoint is registered at the provider',
+    ).optional(),
+    apiBaseUrl,
+  })
+  .strict();
+const providerB = z
+  .object({ apiKey: secret('API key (test_… or live_…, the mode of the record)'), apiBaseUrl })
+  .strict();
+const providerC = z
+  .object({
+    accessToken: secret('access token (sandbox_… or live_…)'),
+    webhookSecret: secret("the provider endpoint's webhook secret"),
+    environment,
+    apiBaseUrl,
+  })
+  .strict();
 const providerD = z
-  .object({ clientId: secret(), clientSecret: secret(), webhookId: secret().optional(), environment, apiBaseUrl })
+  .object({
+    clientId: secret('OAuth client id'),
+    clientSecret: secret('OAuth client secret'),
+    webhookId: secret('webhook id; without it the endpoint is registered at the provider').optional(),
+    environment,
+    apiBaseUrl,
+  })
   .strict();
 
 const variant = <T extends string, C extends z.ZodTypeAny>(type: T, credentials: C) =>
@@ -35,3 +62,17 @@ export const createProviderBody = z.discriminatedUnion('type', [
   variant('provider_c', CREDENTIALS.provider_c),
   variant('provider_d', CREDENTIALS.provider_d),
 ]);
+
+/**
+ * The credentials schemas of every provider type, derived from the very zod objects above that
+ * `POST /providers` validates with (clients such as the dashboard build their forms from them).
+ */
+export const PROVIDER_CREDENTIAL_SCHEMAS = PROVIDER_TYPES.map((type) =>
+  providerTypeSchema.parse({
+    type,
+    credentials: {
+      required: [],
+      ...zodToJsonSchema(CREDENTIALS[type], { target: 'openApi3', $refStrategy: 'none' }),
+    },
+  }),
+);

@@ -2,10 +2,10 @@ import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import type { paymentsWebhooks } from '@paymesh/proto';
 import { deleted } from '../responses/common';
-import { provider, providerPage } from '../responses/providers';
+import { provider, providerPage, providerTypes } from '../responses/providers';
 import { resource } from '../route-table';
 import { idParams, pageQuery, rpc } from './common';
-import { createProviderBody } from './provider-credentials';
+import { createProviderBody, PROVIDER_CREDENTIAL_SCHEMAS } from './provider-credentials';
 
 /** One strict credentials object per type; payments-webhooks applies the finer rules. */
 const createBody = createProviderBody;
@@ -49,6 +49,17 @@ export const providerRoutes = [
         limit: query.limit,
       });
       return { items: res.items.map(providerView), total: res.total, page: res.page, limit: res.limit };
+    },
+  }),
+  providers({
+    method: 'GET',
+    path: '/providers/types',
+    operationId: 'listProviderTypes',
+    response: providerTypes,
+    summary:
+      "The provider types and the JSON Schema of each one's credentials: exactly what POST /providers validates (forms are built from it)",
+    async handler() {
+      return { items: PROVIDER_CREDENTIAL_SCHEMAS };
     },
   }),
   providers({

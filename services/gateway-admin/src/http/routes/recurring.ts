@@ -19,10 +19,12 @@ import {
   recurringStatusResponse,
   recurringUpcomingResponse,
 } from '../responses/recurring';
-import { resource, route, type OrgScope } from '../route-table';
+import { resource, type OrgScope } from '../route-table';
 import { idParams } from './common';
 import { actorOf } from './billing-rpc';
 import { callJson, type EnvelopeArgs } from './json-rpc';
+
+const system = resource({ tag: 'System', scopePrefix: 'system', audience: 'system' });
 
 type RecurringRpc = typeof recurringRpc;
 
@@ -200,16 +202,13 @@ export const recurringRoutes = [
       return recurringJson(deps, org, 'upcomingCharges', { id: params.id, body: query });
     },
   }),
-  route({
+  system({
     method: 'POST',
+    action: 'execute',
     path: '/system/recurring/process',
     operationId: 'processRecurringSchedules',
     response: recurringProcessResponse,
-    status: 200,
-    scope: 'system:execute',
     role: 'Admin',
-    audience: 'system',
-    tag: 'System',
     summary:
       'Generate the invoices of every due cycle (exactly once each) and finalize due cancellations, across organizations',
     body: recurringProcessBody,
@@ -220,15 +219,11 @@ export const recurringRoutes = [
       });
     },
   }),
-  route({
+  system({
     method: 'GET',
     path: '/system/recurring/status',
     operationId: 'getRecurringProcessorStatus',
     response: recurringStatusResponse,
-    scope: 'system:read',
-    role: 'Viewer',
-    audience: 'system',
-    tag: 'System',
     summary:
       'Recurring processor status: due schedules and cancellations now, open claims, schedules by state, last runs',
     async handler({ deps }) {

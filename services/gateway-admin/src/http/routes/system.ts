@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { email, name, text } from '@paymesh/http';
 import { createOrganization } from '../../app/create-organization';
 import { organizationCreated } from '../responses/system';
-import { route } from '../route-table';
+import { resource } from '../route-table';
+
+const system = resource({ tag: 'System', scopePrefix: 'system', audience: 'system' });
 
 const createOrgBody = z
   .object({
@@ -20,16 +22,14 @@ const createOrgBody = z
 
 export function systemRoutes(defaultLicense: 'ACTIVE' | 'BLOCKED' | 'NOT_ACTIVATED') {
   return [
-    route({
+    system({
       method: 'POST',
+      action: 'execute',
       path: '/system/organizations',
       operationId: 'createOrganization',
       response: organizationCreated,
       errors: [409],
-      scope: 'system:execute',
       role: 'Admin',
-      audience: 'system',
-      tag: 'System',
       summary: 'Create an organization with its first Admin user (and optionally an organization API key)',
       body: createOrgBody,
       status: 201,

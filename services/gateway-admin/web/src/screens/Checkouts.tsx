@@ -4,7 +4,7 @@ import { api, must } from '../api';
 import { dateTime, money, parseAmount } from '../format';
 import { useI18n } from '../i18n';
 import { can } from '../session';
-import { ErrorNote, Loading, Section, useMember, useOrgTimeZone } from '../ui';
+import { ErrorNote, Loading, Section, useMember, useOrgTimeZone, useSites } from '../ui';
 
 export function Checkouts() {
   const { t, locale } = useI18n();
@@ -59,10 +59,7 @@ function CreateCheckout() {
   const { t } = useI18n();
   const { organization } = useMember();
   const queries = useQueryClient();
-  const sites = useQuery({
-    queryKey: [organization.id, 'sites'],
-    queryFn: async () => must(await api.GET('/api/v1/sites', { params: { query: { limit: 100 } } })),
-  });
+  const sites = useSites();
   const [form, setForm] = useState({
     siteId: '',
     amount: '',

@@ -5,7 +5,7 @@ import { api, must } from '../api';
 import { TimeChart } from '../chart';
 import { count, dateTime, isTimeZone, money, percent } from '../format';
 import { useI18n } from '../i18n';
-import { ErrorNote, Loading, Section, StatusBadge, useMember, useOrgTimeZone } from '../ui';
+import { ErrorNote, Loading, Section, StatusBadge, useMember, useOrgTimeZone, useSites } from '../ui';
 import { PERIODS, type OverviewSearch } from '../search';
 
 const STATUS_ROWS = [
@@ -39,10 +39,7 @@ export function Overview({ search }: { search: OverviewSearch }) {
   const set = (patch: Partial<OverviewSearch>) =>
     void navigate({ to: '/', search: (prev: OverviewSearch) => ({ ...prev, ...patch }) });
 
-  const sites = useQuery({
-    queryKey: [organization.id, 'sites'],
-    queryFn: async () => must(await api.GET('/api/v1/sites', { params: { query: { limit: 100 } } })),
-  });
+  const sites = useSites();
   const dash = useQuery({
     queryKey: [organization.id, 'dashboard', period, timezone, search.siteId, search.currency],
     queryFn: async () =>

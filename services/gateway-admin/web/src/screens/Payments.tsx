@@ -5,7 +5,7 @@ import { api, must } from '../api';
 import { dateTime, money } from '../format';
 import { useI18n } from '../i18n';
 import type { PaymentsSearch } from '../search';
-import { ErrorNote, Loading, StatusBadge, useMember, useOrgTimeZone } from '../ui';
+import { ErrorNote, Loading, StatusBadge, useMember, useOrgTimeZone, useSites } from '../ui';
 
 const PAGE_SIZE = 20;
 const STATUSES = [1, 0, -1, 2, -2, 3, 4] as const;
@@ -18,10 +18,7 @@ export function Payments({ search }: { search: PaymentsSearch }) {
   const page = search.page ?? 1;
   const [draft, setDraft] = useState<PaymentsSearch>(search);
 
-  const sites = useQuery({
-    queryKey: [organization.id, 'sites'],
-    queryFn: async () => must(await api.GET('/api/v1/sites', { params: { query: { limit: 100 } } })),
-  });
+  const sites = useSites();
   const providers = useQuery({
     queryKey: [organization.id, 'providers'],
     queryFn: async () => must(await api.GET('/api/v1/providers')),

@@ -128,7 +128,12 @@ export function Transaction({ id }: { id: string }) {
               [t('tx.reference'), d.externalReference ?? '—'],
               [t('tx.invoiceNumber'), d.invoiceNumber ?? '—'],
               [t('tx.email'), d.email ?? '—'],
-              [t('tx.created'), when(d.createdAt)],
+              [
+                t('tx.created'),
+                <time dateTime={d.createdAt} data-testid="tx-created">
+                  {when(d.createdAt)}
+                </time>,
+              ],
             ]}
           />
         </Section>

@@ -92,7 +92,9 @@ const disputeSchema = z
     dispute_amount: moneySchema,
     create_time: z.string().optional(),
     update_time: z.string().optional(),
-    disputed_transactions: z.array(z.object({ seller_transaction_id: z.string().min(1).max(64) }).passthrough()).min(1),
+    disputed_transactions: z
+      .array(z.object({ seller_transaction_id: z.string().min(1).max(64) }).passthrough())
+      .nonempty(),
     dispute_outcome: z.object({ outcome_code: z.string() }).passthrough().optional(),
   })
   .passthrough();
@@ -421,7 +423,7 @@ export class ProviderDAdapter implements PaymentAdapter {
       case 'dispute': {
         const d = disputeSchema.safeParse(e.resource);
         if (!d.success) throw bad('a dispute');
-        const c = await this.ownCapture(d.data.disputed_transactions[0]!.seller_transaction_id);
+        const c = await this.ownCapture(d.data.disputed_transactions[0].seller_transaction_id);
         const amount = toMinor(d.data.dispute_amount);
         if (amount === null)
           throw new ValidationError(`provider_d dispute ${d.data.dispute_id} has an unreadable amount`);

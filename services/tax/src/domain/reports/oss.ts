@@ -81,7 +81,8 @@ function cents(eur: EurConverter, currency: string, amount: number): number {
 function conversion(eur: EurConverter, currency: string, net: number, tax: number): OssConversion {
   const eurNet = cents(eur, currency, net);
   const eurTax = cents(eur, currency, tax);
-  const rate = eur.rateOf(currency)!;
+  const rate = eur.rateOf(currency);
+  if (!rate) throw new Error(`no EUR rate for ${currency}, though its amounts were converted`);
   return { currency, net, tax, rate: rate.rate, rateDate: rate.rateDate, eurNet, eurTax };
 }
 

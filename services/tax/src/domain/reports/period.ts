@@ -38,6 +38,9 @@ export function periodOf(startDate: string, endDate: string, timezone: string): 
   return { startDate, endDate, timezone, startAt, endAt };
 }
 
+/** `YYYY-MM-DD` of a date built from valid parts (`toISODate()` types a possible null). */
+const ymd = (d: DateTime): string => d.toFormat('yyyy-MM-dd');
+
 export interface Quarter {
   year: number;
   quarter: number;
@@ -47,7 +50,7 @@ export interface Quarter {
 export function quarterPeriod(q: Quarter, timezone: string): TaxReportPeriod {
   const first = DateTime.utc(q.year, (q.quarter - 1) * 3 + 1, 1);
   const last = first.plus({ months: 3 }).minus({ days: 1 });
-  return periodOf(first.toISODate()!, last.toISODate()!, timezone);
+  return periodOf(ymd(first), ymd(last), timezone);
 }
 
 export function quarterOfDay(isoDay: string): Quarter {
@@ -68,9 +71,9 @@ export function localDay(entry: { taxPointDate: string; taxPointAt?: string | nu
 export function daysBetween(from: string, to: string): string[] {
   const out: string[] = [];
   const end = DateTime.fromISO(to, { zone: 'UTC' });
-  for (let d = DateTime.fromISO(from, { zone: 'UTC' }); d <= end; d = d.plus({ days: 1 })) out.push(d.toISODate()!);
+  for (let d = DateTime.fromISO(from, { zone: 'UTC' }); d <= end; d = d.plus({ days: 1 })) out.push(ymd(d));
   return out;
 }
 
 export const shiftDay = (isoDay: string, days: number): string =>
-  DateTime.fromISO(isoDay, { zone: 'UTC' }).plus({ days }).toISODate()!;
+  ymd(DateTime.fromISO(isoDay, { zone: 'UTC' }).plus({ days }));

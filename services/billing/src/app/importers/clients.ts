@@ -1,0 +1,89 @@
+import { ConflictError, ErrorCode, newObjectId } from '@paymesh/core';
+import { clientCreate } from '@paymesh/contracts';
+import type { ClientDoc } from '../../domain/client';
+import { diffClient } from '../../domain/client-history';
+import { assertValidTaxInfo, newPlainClient, type PlainClient } from '../../domain/client-plain';
+import { IMPORT_LAYOUTS, issuesToErrors, objectOfCells } from '../../domain/data-io';
+import { CLIENT_HISTORY, CLIENTS } from '../../store/collections';
+import type { ClientHistoryDoc } from '../client-history-log';
+import { sealClient } from '../client-codec';
+import { importKeyOf, rowErrorOf, type Importer, type Checked } from './importer';
+
+/** Clients: one row, one client; written in batches with their first history entries. */
+export const clientImporter: Importer<PlainClient> = {
+  async check(_deps, _key, rows) {
+    const { columns } = IMPORT_LAYOUTS.clients;
+    const out: Checked<PlainClient> = { prepared: [], errors: [] };
+    for (const r of rows) {
+      const { value, errors } = objectOfCells(columns, r.cells, r.row);
+      if (errors.length > 0) {
+        out.errors.push(...errors);
+        continue;
+      }
+      const parsed = clientCreate.safeParse(value);
+      if (!parsed.success) {
+        out.errors.push(...issuesToErrors(columns, parsed.error.issues, r.row));
+        continue;
+      }
+      try {
+        const plain = newPlainClient(parsed.data);
+        assertValidTaxInfo(plain.taxInfo);
+        out.prepared.push({ row: r.row, input: plain });
+      } catch (err) {
+        out.errors.push(rowErrorOf(err, r.row));
+      }
+    }
+    return out;
+  },
+  async write(deps, key, ctx, records) {
+    const keys = records.map((r) => importKeyOf(ctx.digest, r.row));
+    const clients = deps.store.collection<ClientDoc & { importKey?: string }>(CLIENTS);
+    for (let attempt = 0; ; attempt++) {
+      const seen = await clients.find(
+        { organizationId: key.organizationId, mode: key.mode, importKey: { $in: keys } },
+        { limit: keys.length },
+      );
+      const done = new Set(seen.items.map((d) => d.importKey));
+      const todo = records.filter((r) => !done.has(importKeyOf(ctx.digest, r.row)));
+      if (todo.length === 0) return [0, records.length];
+      const now = deps.clock.now().toISOString();
+      try {
+        const made = todo.map((r) => {
+          const id = newObjectId();
+          const doc = {
+            id,
+            organizationId: key.organizationId,
+            mode: key.mode,
+            ...sealClient(deps, key, id, r.input),
+            importKey: importKeyOf(ctx.digest, r.row),
+            createdAt: now,
+            updatedAt: now,
+          };
+          const entry = {
+            id: newObjectId(),
+            organizationId: key.organizationId,
+            mode: key.mode,
+            clientId: id,
+            at: now,
+            actor: ctx.actor,
+            action: 'create' as const,
+            changes: diffClient(null, r.input),
+          };
+          return { doc, entry };
+        });
+        const docs = made.map((m) => m.doc);
+        const history = made.map((m) => m.entry);
+        // The batch's clients and their first history entries: two statements, one transaction.
+        await deps.store.transaction(async (tx) => {
+          await tx.collection<ClientDoc & { importKey?: string }>(CLIENTS).insertMany(docs);
+          await tx.collection<ClientHistoryDoc>(CLIENT_HISTORY).insertMany(history);
+        });
+        return [todo.length, records.length - todo.length];
+      } catch (err) {
+        // The same file imported at the same time wrote some of these rows first: skip what it wrote.
+        if (attempt < 2 && err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) continue;
+        throw err;
+      }
+    }
+  },
+};

@@ -1,0 +1,155 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useI18n } from './i18n';
+import { ErrorNote } from './ui';
+
+interface FieldProps {
+  id: string;
+  label: string;
+  /** A line under the control, announced with it. */
+  hint?: string | undefined;
+  children: (describedBy: string | undefined) => ReactNode;
+}
+
+/** A labelled control with an optional hint (aria-describedby). */
+export function Field({ id, label, hint, children }: FieldProps) {
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <div>
+      <label htmlFor={id}>{label}</label>
+      {children(hintId)}
+      {hint && (
+        <small id={hintId} className="hint">
+          {hint}
+        </small>
+      )}
+    </div>
+  );
+}
+
+interface TextProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  type?: 'text' | 'email' | 'url' | 'number';
+  required?: boolean;
+  hint?: string | undefined;
+  maxLength?: number | undefined;
+  minLength?: number | undefined;
+  pattern?: string;
+  placeholder?: string;
+  /** Credentials, secrets and host names: no spelling help, no autofill. */
+  plain?: boolean;
+}
+
+export function TextField({ id, label, value, onChange, hint, plain, type = 'text', ...rest }: TextProps) {
+  return (
+    <Field id={id} label={label} hint={hint}>
+      {(describedBy) => (
+        <input
+          id={id}
+          type={type}
+          value={value}
+          aria-describedby={describedBy}
+          onChange={(e) => onChange(e.target.value)}
+          {...(plain ? { autoComplete: 'off', spellCheck: false, autoCapitalize: 'off' } : {})}
+          {...rest}
+        />
+      )}
+    </Field>
+  );
+}
+
+interface SelectProps<T extends string> {
+  id: string;
+  label: string;
+  value: T;
+  options: ReadonlyArray<readonly [T, string]>;
+  onChange: (value: T) => void;
+  hint?: string | undefined;
+}
+
+export function SelectField<T extends string>({ id, label, value, options, onChange, hint }: SelectProps<T>) {
+  return (
+    <Field id={id} label={label} hint={hint}>
+      {(describedBy) => (
+        <select
+          id={id}
+          value={value}
+          aria-describedby={describedBy}
+          onChange={(e) => {
+            const next = options.find(([v]) => v === e.target.value);
+            if (next) onChange(next[0]);
+          }}
+        >
+          {options.map(([v, text]) => (
+            <option key={v} value={v}>
+              {text}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+interface FormProps {
+  /** The accessible name of the form. */
+  label: string;
+  submit: string;
+  onSubmit: () => void;
+  pending: boolean;
+  error: unknown;
+  children: ReactNode;
+  id?: string;
+}
+
+/** A grid form with its submit button and the error of its last try. */
+export function GridForm({ label, submit, onSubmit, pending, error, children, id }: FormProps) {
+  const handle = (e: FormEvent) => {
+    e.preventDefault();
+    onSubmit();
+  };
+  return (
+    <>
+      <form className="grid-form" aria-label={label} onSubmit={handle} id={id}>
+        {children}
+        <div className="actions">
+          <button type="submit" disabled={pending}>
+            {submit}
+          </button>
+        </div>
+      </form>
+      {error ? <ErrorNote error={error} /> : null}
+    </>
+  );
+}
+
+export function CopyButton({ text, label }: { text: string; label?: string }) {
+  const { t } = useI18n();
+  const [done, setDone] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className="secondary"
+        onClick={() => void navigator.clipboard.writeText(text).then(() => setDone(true))}
+      >
+        {label ?? t('settings.copy')}
+      </button>{' '}
+      {done && <span role="status">{t('checkouts.copied')}</span>}
+    </>
+  );
+}
+
+/** A secret (new key, new signing secret, enrollment link) shown once, with a copy button. */
+export function ShownOnce({ message, value, testId }: { message: string; value: string; testId: string }) {
+  return (
+    <div role="status" className="notice warning">
+      <p>{message}</p>
+      <p>
+        <code data-testid={testId}>{value}</code> <CopyButton text={value} />
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,369 @@
+import { useState, type CSSProperties } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { contrastOnWhite, hexColor, textOn } from '../../../../../../libs/contracts/src/brand-colors';
+import { api, must, mustOk, type components } from '../../api';
+import { money } from '../../format';
+import { GridForm, SelectField, ShownOnce, TextField } from '../../forms';
+import { useI18n } from '../../i18n';
+import { can } from '../../session';
+import { DataTable } from '../../table';
+import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useSites } from '../../ui';
+import { SettingsPage } from './SettingsNav';
+
+type Site = components['schemas']['Site'];
+type VatCheck = 'none' | 'format' | 'vies';
+const VAT_CHECKS: VatCheck[] = ['none', 'format', 'vies'];
+/** The hosted checkout's own colour when a site has none (services/gateway-public/web checkout.css). */
+const HOSTED_DEFAULT = '#2944b8';
+
+/** What the site form edits, as typed (empty = none). */
+interface SiteDraft {
+  name: string;
+  url: string;
+  /** One host name per line. */
+  domains: string;
+  logo: string;
+  color: string;
+  vat: VatCheck;
+}
+
+const EMPTY: SiteDraft = { name: '', url: '', domains: '', logo: '', color: '', vat: 'format' };
+
+function draftOf(s: Site): SiteDraft {
+  return {
+    name: s.name,
+    url: s.url,
+    domains: s.frontendDomains.join('\n'),
+    logo: s.branding.logo ?? '',
+    color: s.branding.primaryColor ?? '',
+    vat: VAT_CHECKS.find((v) => v === s.checkoutSettings.vatIdValidation) ?? 'format',
+  };
+}
+
+const domainsOf = (d: SiteDraft) =>
+  d.domains
+    .split(/[\s,]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** The hosted checkout's colours for a brand colour, by the hosted page's own rules. */
+export function BrandPreview({ name, color, logo }: { name: string; color: string; logo: string }) {
+  const { t, locale } = useI18n();
+  const brand = hexColor(color.trim()) ?? HOSTED_DEFAULT;
+  const vars = {
+    '--brand': brand,
+    '--brand-text': textOn(brand),
+    // Links take the brand colour only where it stays readable on white (as on the hosted page).
+    '--accent': contrastOnWhite(brand) >= 4.5 ? brand : HOSTED_DEFAULT,
+  } as CSSProperties;
+  const amount = money(4990, 'EUR', locale);
+  let logoHost = '';
+  try {
+    logoHost = logo ? new URL(logo).host : '';
+  } catch {
+    logoHost = '';
+  }
+  return (
+    <figure className="preview" aria-labelledby="preview-caption">
+      <figcaption id="preview-caption">{t('site.preview')}</figcaption>
+      <div className="preview-page" style={vars} data-testid="brand-preview" data-brand={brand}>
+        <div className="preview-head">
+          {logoHost && <span className="preview-logo">{t('site.previewLogo', { host: logoHost })}</span>}
+          <strong>{name || t('site.previewShop')}</strong>
+        </div>
+        <p className="preview-line">
+          <span>{t('site.previewItem')}</span> <span>{amount}</span>
+        </p>
+        <p className="preview-link">{t('site.previewTerms')}</p>
+        <span className="preview-button" data-testid="preview-pay">
+          {t('site.previewPay', { amount })}
+        </span>
+      </div>
+    </figure>
+  );
+}
+
+/** Every field of a site the API takes; `onSave` gets the typed draft. */
+function SiteForm({
+  initial,
+  submit,
+  onSave,
+  pending,
+  error,
+  id,
+}: {
+  initial: SiteDraft;
+  submit: string;
+  onSave: (d: SiteDraft) => void;
+  pending: boolean;
+  error: unknown;
+  id: string;
+}) {
+  const { t } = useI18n();
+  const [d, setD] = useState(initial);
+  const set = (patch: Partial<SiteDraft>) => setD({ ...d, ...patch });
+  const f = (name: string) => `${id}-${name}`;
+  return (
+    <div className="site-editor">
+      <GridForm label={submit} submit={submit} onSubmit={() => onSave(d)} pending={pending} error={error} id={id}>
+        <TextField
+          id={f('name')}
+          label={t('settings.name')}
+          value={d.name}
+          required
+          maxLength={200}
+          onChange={(name) => set({ name })}
+        />
+        <TextField
+          id={f('url')}
+          label={t('site.url')}
+          type="url"
+          value={d.url}
+          required
+          onChange={(url) => set({ url })}
+          plain
+        />
+        <div className="wide">
+          <label htmlFor={f('domains')}>{t('settings.domains')}</label>
+          <textarea
+            id={f('domains')}
+            rows={3}
+            value={d.domains}
+            aria-describedby={`${f('domains')}-hint`}
+            spellCheck={false}
+            onChange={(e) => set({ domains: e.target.value })}
+          />
+          <small id={`${f('domains')}-hint`} className="hint">
+            {t('site.domainsHint')}
+          </small>
+        </div>
+        <TextField
+          id={f('logo')}
+          label={t('site.logo')}
+          type="url"
+          value={d.logo}
+          hint={t('site.logoHint')}
+          onChange={(logo) => set({ logo })}
+          plain
+        />
+        <div>
+          <label htmlFor={f('color')}>{t('site.color')}</label>
+          <span className="color-pair">
+            <input
+              id={f('color')}
+              value={d.color}
+              placeholder={HOSTED_DEFAULT}
+              pattern="#[0-9a-fA-F]{6}"
+              maxLength={7}
+              aria-describedby={`${f('color')}-hint`}
+              spellCheck={false}
+              onChange={(e) => set({ color: e.target.value })}
+            />
+            <input
+              type="color"
+              aria-label={t('site.colorPicker')}
+              value={hexColor(d.color) ?? HOSTED_DEFAULT}
+              onChange={(e) => set({ color: e.target.value })}
+            />
+          </span>
+          <small id={`${f('color')}-hint`} className="hint">
+            {t('site.colorHint')}
+          </small>
+        </div>
+        <SelectField
+          id={f('vat')}
+          label={t('site.vatCheck')}
+          value={d.vat}
+          options={VAT_CHECKS.map((v) => [v, t(`site.vat.${v}`)] as const)}
+          onChange={(vat) => set({ vat })}
+          hint={t('site.vatHint')}
+        />
+      </GridForm>
+      <BrandPreview name={d.name} color={d.color} logo={d.logo} />
+    </div>
+  );
+}
+
+export function Sites() {
+  const { t } = useI18n();
+  const { role } = useMember();
+  const list = useSites();
+  const [created, setCreated] = useState<Site | null>(null);
+  const create = useOrgMutation(
+    async (d: SiteDraft) =>
+      must(
+        await api.POST('/api/v1/sites', {
+          body: {
+            name: d.name,
+            url: d.url,
+            frontendDomains: domainsOf(d),
+            branding: { ...(d.logo ? { logo: d.logo } : {}), ...(d.color ? { primaryColor: d.color } : {}) },
+            checkoutSettings: { vatIdValidation: d.vat },
+          },
+        }),
+      ),
+    ['sites'],
+    (site) => setCreated(site),
+  );
+  return (
+    <SettingsPage title={t('settings.sites')}>
+      <Section title={t('settings.sites')} id="sites">
+        <Loaded q={list}>
+          {(data) => (
+            <DataTable
+              testId="sites"
+              rows={data.items}
+              rowKey={(s) => s.id}
+              empty={t('site.none')}
+              columns={[
+                {
+                  header: t('settings.name'),
+                  cell: (s) => (
+                    <Link to="/settings/sites/$id" params={{ id: s.id }}>
+                      {s.name}
+                    </Link>
+                  ),
+                },
+                { header: 'URL', cell: (s) => s.url },
+                { header: t('settings.domains'), cell: (s) => s.frontendDomains.join(', ') || '—' },
+                { header: t('settings.signingSecret'), cell: (s) => <code>{s.webhookSigningSecretHint}</code> },
+              ]}
+            />
+          )}
+        </Loaded>
+      </Section>
+      {can(role, 'write') && (
+        <Section title={t('site.create')} id="create-site">
+          {created?.webhookSigningSecret && (
+            <ShownOnce
+              message={t('settings.secretRotated', { site: created.name })}
+              value={created.webhookSigningSecret}
+              testId="signing-secret"
+            />
+          )}
+          <SiteForm
+            key={created?.id ?? 'new'}
+            id="new-site"
+            initial={EMPTY}
+            submit={t('site.createSubmit')}
+            onSave={(d) => create.mutate(d)}
+            pending={create.isPending}
+            error={create.error}
+          />
+        </Section>
+      )}
+    </SettingsPage>
+  );
+}
+
+export function SiteScreen({ id }: { id: string }) {
+  const { t } = useI18n();
+  const { role } = useMember();
+  const navigate = useNavigate();
+  const site = useOrgQuery(['sites', id], async () =>
+    must(await api.GET('/api/v1/sites/{id}', { params: { path: { id } } })),
+  );
+  const [saved, setSaved] = useState(false);
+  const path = { params: { path: { id } } };
+  const update = useOrgMutation(
+    async (d: SiteDraft) =>
+      must(
+        await api.PUT('/api/v1/sites/{id}', {
+          ...path,
+          body: {
+            name: d.name,
+            url: d.url,
+            frontendDomains: domainsOf(d),
+            branding: { logo: d.logo || null, primaryColor: d.color || null },
+            checkoutSettings: { vatIdValidation: d.vat },
+          },
+        }),
+      ),
+    ['sites'],
+    () => setSaved(true),
+  );
+  const [secret, setSecret] = useState<string | null>(null);
+  const rotate = useOrgMutation(
+    async () => must(await api.POST('/api/v1/sites/{id}/webhook-secret/regenerate', path)),
+    ['sites'],
+    (s) => setSecret(s.webhookSigningSecret ?? null),
+  );
+  const remove = useOrgMutation(
+    async () => mustOk(await api.DELETE('/api/v1/sites/{id}', path)),
+    ['sites'],
+    () => void navigate({ to: '/settings/sites' }),
+  );
+  return (
+    <SettingsPage title={site.data ? t('site.title', { name: site.data.name }) : t('settings.sites')}>
+      <p>
+        <Link to="/settings/sites">{t('site.back')}</Link>
+      </p>
+      <Loaded q={site}>
+        {(s) => (
+          <>
+            <Section title={t('site.edit')} id="site">
+              {saved && (
+                <p role="status" className="notice">
+                  {t('site.saved')}
+                </p>
+              )}
+              {can(role, 'write') ? (
+                <SiteForm
+                  key={s.updatedAt}
+                  id="site-form"
+                  initial={draftOf(s)}
+                  submit={t('site.save')}
+                  onSave={(d) => {
+                    setSaved(false);
+                    update.mutate(d);
+                  }}
+                  pending={update.isPending}
+                  error={update.error}
+                />
+              ) : (
+                <BrandPreview name={s.name} color={s.branding.primaryColor ?? ''} logo={s.branding.logo ?? ''} />
+              )}
+            </Section>
+            <Section title={t('settings.signingSecret')} id="signing">
+              <p>
+                {t('site.secretHint')} <code>{s.webhookSigningSecretHint}</code>
+              </p>
+              {secret && (
+                <ShownOnce
+                  message={t('settings.secretRotated', { site: s.name })}
+                  value={secret}
+                  testId="signing-secret"
+                />
+              )}
+              {rotate.isError && <ErrorNote error={rotate.error} />}
+              {can(role, 'write') && (
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => rotate.mutate(undefined)}
+                  disabled={rotate.isPending}
+                >
+                  {t('settings.rotateSecret')}
+                </button>
+              )}
+            </Section>
+            {can(role, 'admin') && (
+              <Section title={t('site.delete')} id="delete-site">
+                <p className="muted">{t('site.deleteHint')}</p>
+                {remove.isError && <ErrorNote error={remove.error} />}
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => remove.mutate(undefined)}
+                  disabled={remove.isPending}
+                >
+                  {t('site.delete')}
+                </button>
+              </Section>
+            )}
+          </>
+        )}
+      </Loaded>
+    </SettingsPage>
+  );
+}

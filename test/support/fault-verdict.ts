@@ -1,0 +1,75 @@
+/**
+ * The verdict the fault tests (fault suite, NATS cluster, two replicas) pass on each pay flow's
+ * IPNs, and the table they print: one place for the rule of docs/ipn.md.
+ */
+
+/** What a transaction record says about its statuses and IPN deliveries (Admin GET /transactions/:id). */
+export interface IpnRecord {
+  status: number;
+  statusHistory: { from: number | null; to: number }[];
+  ipn?: {
+    deliveries?: { status: number; state: string; attempts: { error: string | null }[] }[];
+  } | null;
+}
+
+/** One IPN POST the merchant's receiver got for the transaction. */
+export interface ReceivedIpn {
+  status: number;
+  valid: boolean;
+}
+
+export interface IpnVerdict {
+  problems: string[];
+  /** Repeated POSTs that the at-least-once rule explains (an earlier attempt failed or was cut off). */
+  dupOk: number;
+  /** Repeated POSTs it does not explain (each also a problem). */
+  dupBad: number;
+}
+
+/**
+ * Exactly one signed IPN per status change (docs/ipn.md): a status superseded before it was sent is
+ * not sent; a repeat only as a further recorded attempt after one the notifier saw fail or that a
+ * crash or outage cut off before its outcome was stored; no IPN for a status the record never had.
+ */
+export function ipnVerdict(tag: string, rec: IpnRecord, mine: readonly ReceivedIpn[]): IpnVerdict {
+  const out: IpnVerdict = { problems: [], dupOk: 0, dupBad: 0 };
+  const changes = rec.statusHistory.filter((h) => h.from !== null).map((h) => h.to);
+  for (const status of new Set(changes)) {
+    const got = mine.filter((i) => i.status === status);
+    const deliveries = (rec.ipn?.deliveries ?? []).filter((d) => d.status === status);
+    const d = deliveries[0];
+    if (deliveries.length !== 1 || !d) {
+      out.problems.push(`${tag}: ${deliveries.length} IPN deliveries for status ${status}`);
+      continue;
+    }
+    if (d.state === 'superseded') {
+      if (got.length > 0) out.problems.push(`${tag}: status ${status} superseded yet POSTed ${got.length}x`);
+      continue;
+    }
+    if (d.state !== 'succeeded') out.problems.push(`${tag}: IPN delivery for status ${status} ${d.state}`);
+    if (got.length === 0) out.problems.push(`${tag}: no IPN for status ${status}`);
+    else if (got.length > 1) {
+      const cutOff = d.attempts.slice(0, -1).every((a) => a.error !== null);
+      if (cutOff && got.length <= d.attempts.length) out.dupOk += got.length - 1;
+      else {
+        out.dupBad += got.length - 1;
+        out.problems.push(
+          `${tag}: status ${status} POSTed ${got.length}x with ${d.attempts.length} recorded attempt(s)`,
+        );
+      }
+    }
+  }
+  for (const i of mine)
+    if (!changes.includes(i.status)) out.problems.push(`${tag}: IPN for status ${i.status}, which it never had`);
+  return out;
+}
+
+/** `header` and `rows` as aligned text lines: the header, a rule, then one line per row. */
+export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((l) => (l[c] ?? '').length)));
+  const render = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ');
+  return [render(header), widths.map((w) => '-'.repeat(w)).join('-+-'), ...rows.map(render)];
+}
+
+/** Milliseconds as seconds with one decimal, '-' when unknown. */
+export const seconds = (ms: number | undefined): string => (ms === undefined ? '-' : `${(ms / 1000).toFixed(1)}s`);
