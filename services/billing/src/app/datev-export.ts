@@ -468,11 +468,12 @@ async function recordDelivered(
 ): Promise<Booking[]> {
   if (bookings.length === 0) return bookings;
   const col = deps.store.collection<PostedDoc>(DATEV_POSTED);
-  const ids = bookings.map((b) => postedId(key, b.key));
-  const seen = new Map((await col.find({ id: { $in: ids } })).items.map((d) => [d.id, d.exportId]));
-  const fresh = bookings.filter((_, i) => !seen.has(ids[i]!));
-  // A document met twice in one run (its page shifted) is booked once.
-  const again = (i: number) => seen.get(ids[i]!) === exportId;
+  const withIds = bookings.map((b) => ({ b, id: postedId(key, b.key) }));
+  const found = await col.find({ id: { $in: withIds.map((x) => x.id) } });
+  const seen = new Map(found.items.map((d) => [d.id, d.exportId]));
+  const fresh = withIds.filter((x) => !seen.has(x.id)).map((x) => x.b);
+  // A document met twice in one run is booked once.
+  const notAgain = withIds.filter((x) => seen.get(x.id) !== exportId).map((x) => x.b);
   for (let at = 0; at < fresh.length; at += 1000) {
     await col.insertMany(
       fresh.slice(at, at + 1000).map((b) => ({
@@ -484,7 +485,7 @@ async function recordDelivered(
       })),
     );
   }
-  return onlyNew ? fresh : bookings.filter((_, i) => !again(i));
+  return onlyNew ? fresh : notAgain;
 }
 
 /** Master data rows of the clients this export booked to. */
@@ -598,13 +599,14 @@ export async function* exportDatev(
     completedAt: null,
     lock: `${key.organizationId}:${key.mode}`,
   });
+  const { consultantNumber, clientNumber } = v;
   let done = false;
   try {
     const header = (category: HeaderParams['category'], part: number): HeaderParams => ({
       category,
       createdAt: now,
-      consultantNumber: v.consultantNumber!,
-      clientNumber: v.clientNumber!,
+      consultantNumber,
+      clientNumber,
       fiscalYearStart: fiscalYearOf(range.to, v.fiscalYearStartMonth).start,
       accountLength: v.accountLength,
       from: range.from,
@@ -642,7 +644,8 @@ export async function* exportDatev(
         for (const b of bookings) {
           const provider = b.transactionId ? providers.get(b.transactionId) : undefined;
           const clearing = (provider && v.clearing.byProvider[provider]) || v.clearing.default;
-          for (const p of b.postings(debtors.get(b.clientId)!, clearing)) {
+          const debtor = debtors.get(b.clientId) ?? v.debtors.collectiveAccount;
+          for (const p of b.postings(debtor, clearing)) {
             if (inFile === maxPerFile) {
               zip.write(ansi(text));
               text = '';

@@ -17,9 +17,10 @@ export async function* keysetPages<D extends StoredDoc>(
   for (;;) {
     const page: Filter = after === null ? filter : { ...filter, id: { $gt: after } };
     const res = await deps.store.collection<D>(collection).find(page, { sort: { id: 1 }, limit });
-    if (res.items.length > 0) yield res.items;
-    if (res.items.length < limit) return;
-    after = res.items[res.items.length - 1]!.id;
+    const last = res.items.at(-1);
+    if (last) yield res.items;
+    if (!last || res.items.length < limit) return;
+    after = last.id;
   }
 }
 
