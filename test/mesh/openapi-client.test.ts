@@ -630,6 +630,24 @@ describe('a client generated from the Admin API document', () => {
       (await org.POST('/api/v1/data-import-export/export', { body: { entityType: 'clients' }, parseAs: 'text' })).data,
     ).toMatch(/^id,name,email/);
 
+    // Accounting exports: DATEV needs the adviser numbers first (422), then streams a zip and records it.
+    expect((await org.POST('/api/v1/accounting/datev/exports', { body: {} })).response.status).toBe(422);
+    expect(
+      (
+        await org.PUT('/api/v1/organizations/settings/invoicing', {
+          body: { datev: { consultantNumber: 29098, clientNumber: 1 } },
+        })
+      ).response.status,
+    ).toBe(200);
+    const datevZip = await org.POST('/api/v1/accounting/datev/exports', { body: {}, parseAs: 'arrayBuffer' });
+    expect(datevZip.response.headers.get('content-type')).toMatch(/^application\/zip/);
+    expect((await org.GET('/api/v1/accounting/datev/exports')).data?.items[0]?.status).toBe('completed');
+    const gdpdu = await org.POST('/api/v1/accounting/gdpdu/exports', {
+      body: { fiscalYear: new Date().getUTCFullYear() },
+      parseAs: 'arrayBuffer',
+    });
+    expect(gdpdu.response.status).toBe(200);
+
     // Invoice tax preview.
     const draft = {
       currency: 'EUR',

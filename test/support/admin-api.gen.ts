@@ -2457,6 +2457,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/datev/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recorded DATEV exports, newest first: range, selection, status (running, completed, failed), posting counts by kind, files, SHA-256 digest and size of the zip delivered
+         * @description Scope `accounting_export:read`, minimum role Viewer.
+         */
+        get: operations["listDatevExports"];
+        put?: never;
+        /**
+         * DATEV export (EXTF 700): a zip of Buchungsstapel files (data category 21, format version 13; one posting per invoice tax group, credit note tax group, payment, refund and chargeback; at most 99,999 per file) and the Debitoren/Kreditoren master data (category 16) of the clients booked. Windows-1252, semicolons, CRLF. The range lies in one fiscal year (to: today, from: the first day of its fiscal year by default); select=not_exported leaves out what an earlier completed export delivered. Every export is recorded (GET /accounting/datev/exports). 422 DATEV_SETTINGS_MISSING without adviser and client numbers; 409 DATEV_EXPORT_RUNNING while another export runs
+         * @description Scope `accounting_export:execute`, minimum role Editor.
+         */
+        post: operations["exportDatev"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/gdpdu/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * GDPdU / GoBD Z3 tax-audit export of a fiscal year: a zip with index.xml (description standard of 2002-08-01, DTD gdpdu-01-08-2002.dtd in the zip) and the tables it describes: clients, invoices, invoice lines, credit notes, payments and the tax-record ledger (semicolons, decimal comma, DD.MM.YYYY, UTF-8)
+         * @description Scope `accounting_export:execute`, minimum role Editor.
+         */
+        post: operations["exportGdpdu"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2993,7 +3037,7 @@ export interface components {
             mode: "live" | "test";
             /** @enum {string} */
             role: "Viewer" | "Editor" | "Admin";
-            scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
+            scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "accounting_export:read" | "accounting_export:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
             /** @enum {string} */
             status: "active" | "revoked";
             /** @description non-secret head of the token (sk_<mode>_<keyId>), to recognise a key */
@@ -3027,7 +3071,7 @@ export interface components {
             mode: "live" | "test";
             /** @enum {string} */
             role: "Viewer" | "Editor" | "Admin";
-            scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
+            scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "accounting_export:read" | "accounting_export:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
             /** @enum {string} */
             status: "active" | "revoked";
             /** @description non-secret head of the token (sk_<mode>_<keyId>), to recognise a key */
@@ -3230,6 +3274,65 @@ export interface components {
             retention: {
                 voucherYears: number;
                 recordYears: number;
+            };
+            /** @description DATEV export settings in effect: adviser and client numbers, chart, and the account mapping (saved values over the chart defaults) */
+            datev: {
+                consultantNumber: number | null;
+                clientNumber: number | null;
+                /** @enum {string} */
+                chart: "SKR03" | "SKR04";
+                fiscalYearStartMonth: number;
+                accountLength: number;
+                lockPostings: boolean;
+                revenue: {
+                    domestic: {
+                        [key: string]: {
+                            account: number;
+                            buKey: string | null;
+                        };
+                    };
+                    domesticOther: {
+                        account: number;
+                        buKey: string | null;
+                    };
+                    reverseCharge: {
+                        account: number;
+                        buKey: string | null;
+                    };
+                    intraCommunitySupply: {
+                        account: number;
+                        buKey: string | null;
+                    };
+                    export: {
+                        account: number;
+                        buKey: string | null;
+                    };
+                    oss: {
+                        [key: string]: {
+                            account: number;
+                            buKey: string | null;
+                        };
+                    };
+                    ossDefault: {
+                        account: number;
+                        buKey: string | null;
+                    };
+                };
+                debtors: {
+                    /** @enum {string} */
+                    mode: "per_client" | "collective";
+                    collectiveAccount: number;
+                    firstAccount: number;
+                    clients: {
+                        [key: string]: number;
+                    };
+                };
+                clearing: {
+                    default: number;
+                    byProvider: {
+                        [key: string]: number;
+                    };
+                };
             };
             /**
              * Format: date-time
@@ -3458,7 +3561,7 @@ export interface components {
                 name: string;
                 /** @enum {string} */
                 mode: "live" | "test";
-                scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
+                scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "accounting_export:read" | "accounting_export:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
                 /** @description shown once */
                 token: string;
             };
@@ -4142,7 +4245,7 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     mode?: "live" | "test";
-                    scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
+                    scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "accounting_export:read" | "accounting_export:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
                     /** @enum {string} */
                     role?: "Viewer" | "Editor" | "Admin";
                     /** Format: date-time */
@@ -4317,7 +4420,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    scopes?: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
+                    scopes?: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "accounting_export:read" | "accounting_export:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
                     /** @enum {string} */
                     role?: "Viewer" | "Editor" | "Admin";
                 };
@@ -4791,7 +4894,7 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     mode?: "live" | "test";
-                    scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
+                    scopes: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "accounting_export:read" | "accounting_export:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
                     /** @enum {string} */
                     role?: "Viewer" | "Editor" | "Admin";
                     /** Format: date-time */
@@ -4979,7 +5082,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    scopes?: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
+                    scopes?: ("checkout:read" | "checkout:create" | "checkout:update" | "transaction:read" | "transaction:create" | "transaction:update" | "transaction:delete" | "transaction:execute" | "invoice:read" | "invoice:create" | "invoice:update" | "invoice:delete" | "invoice:execute" | "credit_note:read" | "credit_note:execute" | "client:read" | "client:create" | "client:update" | "client:delete" | "client:execute" | "site:read" | "site:create" | "site:update" | "site:delete" | "provider:read" | "provider:create" | "provider:update" | "provider:delete" | "provider:execute" | "domain:read" | "domain:create" | "domain:delete" | "domain:execute" | "api_key:read" | "api_key:create" | "api_key:update" | "api_key:delete" | "api_key:execute" | "organization:read" | "organization:update" | "organization:execute" | "tax_rule:read" | "tax_rule:create" | "tax_rule:update" | "tax_rule:delete" | "tax_rate:read" | "tax_rate:create" | "tax_rate:update" | "tax_rate:delete" | "tax_rate:execute" | "tax_report:read" | "tax_report:execute" | "tax_record:read" | "tax_record:execute" | "data_io:read" | "data_io:execute" | "accounting_export:read" | "accounting_export:execute" | "export:execute" | "system:read" | "system:execute" | "portal:create" | "vies:read" | "vies:execute" | "userprofile:read" | "userprofile:update" | "userprofile:execute" | "audit_event:read" | "document:read" | "document:execute")[];
                     /** @enum {string} */
                     role?: "Viewer" | "Editor" | "Admin";
                 };
@@ -7635,6 +7738,64 @@ export interface operations {
                     retention?: {
                         voucherYears?: number;
                         recordYears?: number;
+                    };
+                    datev?: {
+                        consultantNumber?: number | null;
+                        clientNumber?: number | null;
+                        /** @enum {string} */
+                        chart?: "SKR03" | "SKR04";
+                        fiscalYearStartMonth?: number;
+                        accountLength?: number;
+                        lockPostings?: boolean;
+                        revenue?: {
+                            domestic?: {
+                                [key: string]: {
+                                    account: number;
+                                    buKey: string | null;
+                                };
+                            };
+                            domesticOther?: {
+                                account: number;
+                                buKey: string | null;
+                            };
+                            reverseCharge?: {
+                                account: number;
+                                buKey: string | null;
+                            };
+                            intraCommunitySupply?: {
+                                account: number;
+                                buKey: string | null;
+                            };
+                            export?: {
+                                account: number;
+                                buKey: string | null;
+                            };
+                            oss?: {
+                                [key: string]: {
+                                    account: number;
+                                    buKey: string | null;
+                                };
+                            };
+                            ossDefault?: {
+                                account: number;
+                                buKey: string | null;
+                            };
+                        };
+                        debtors?: {
+                            /** @enum {string} */
+                            mode?: "per_client" | "collective";
+                            collectiveAccount?: number;
+                            firstAccount?: number;
+                            clients?: {
+                                [key: string]: number;
+                            };
+                        };
+                        clearing?: {
+                            default?: number;
+                            byProvider?: {
+                                [key: string]: number;
+                            };
+                        };
                     };
                 };
             };
@@ -23785,6 +23946,329 @@ export interface operations {
                     "X-Request-ID"?: string;
                     /** @description seconds until the limit resets */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDatevExports: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            from: string;
+                            to: string;
+                            /** @enum {string} */
+                            select: "all" | "not_exported";
+                            /** @enum {string} */
+                            status: "running" | "completed" | "failed";
+                            postings: number;
+                            counts: {
+                                invoices: number;
+                                creditNotes: number;
+                                payments: number;
+                                refunds: number;
+                                chargebacks: number;
+                            };
+                            debtors: number;
+                            files: number;
+                            digest: string | null;
+                            bytes: number;
+                            actor: string | null;
+                            createdAt: string;
+                            completedAt: string | null;
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportDatev: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    from?: string;
+                    to?: string;
+                    /**
+                     * @default all
+                     * @enum {string}
+                     */
+                    select?: "all" | "not_exported";
+                };
+            };
+        };
+        responses: {
+            /** @description The file (application/zip) */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description inline; filename="<file name>" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportGdpdu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    fiscalYear: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The file (application/zip) */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description inline; filename="<file name>" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this answer needs cannot answer right now (coded, e.g. `TAX_UNAVAILABLE`); nothing was changed, retry later */
+            503: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
                     [name: string]: unknown;
                 };
                 content: {

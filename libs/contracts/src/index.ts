@@ -13,6 +13,7 @@ export * from './einvoice';
 export * from './tax-reports';
 export * from './dashboard';
 export * from './data-io';
+export * from './accounting-export';
 export * from './recurring';
 export * from './rpc';
 export * from './rpc-billing';

@@ -31,6 +31,7 @@ import {
   invoiceVoid,
 } from './billing-invoices';
 import { invoicePaymentCheckout, invoicePaymentCheckoutRequest } from './billing-payment-links';
+import { datevExportListQuery, datevExportPage, datevExportRequest, gdpduExportRequest } from './accounting-export';
 import { dataExportRequest, dataImportHeader, dataTemplate, dataTemplateRequest } from './data-io';
 import { einvoiceFormat, einvoiceReportList } from './einvoice';
 import { documentIntegrityExport, documentIntegrityReport } from './document-integrity';
@@ -157,6 +158,7 @@ export const billingRpc = {
   listPortalDocuments: jsonRpc(portalDocumentsQuery, portalDocumentList),
 
   dataImportTemplate: jsonRpc(dataTemplateRequest, dataTemplate),
+  listDatevExports: jsonRpc(datevExportListQuery, datevExportPage),
 } as const;
 
 /** Billing's RPCs with a JSON body and a file answer (`BillingPdfResponse`, `BillingFileResponse`). */
@@ -175,4 +177,6 @@ export const billingFileRpc = {
 export const billingStreamRpc = {
   importData: envelopeRpc(dataImportHeader),
   exportData: envelopeRpc(dataExportRequest),
+  exportDatev: envelopeRpc(datevExportRequest),
+  exportGdpdu: envelopeRpc(gdpduExportRequest),
 } as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { datevSettingsPatch } from './accounting-export';
 
 /**
  * Update payloads of the merchant settings (Admin API `PUT /organizations/settings/*` and
@@ -117,6 +118,8 @@ export const invoicingSettingsPatch = z
       })
       .strict()
       .partial(),
+    /** DATEV export: adviser and client numbers, chart and account mapping (groups merge field by field). */
+    datev: datevSettingsPatch,
   })
   .strict()
   .partial();

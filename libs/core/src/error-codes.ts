@@ -163,6 +163,19 @@ export const ERROR_CATALOGUE = {
     description:
       'rows of the imported CSV file break the rules of their create route; the answer lists them and nothing was imported',
   },
+  DATEV_SETTINGS_MISSING: {
+    kind: 'unprocessable',
+    description:
+      'a DATEV export needs the adviser and client numbers (datev.consultantNumber, datev.clientNumber) in the invoicing settings',
+  },
+  DATEV_EXPORT_RUNNING: {
+    kind: 'conflict',
+    description: 'another DATEV export of the organization is running; retry when it has finished',
+  },
+  GDPDU_DTD_MISSING: {
+    kind: 'unavailable',
+    description: 'the GDPdU DTD the tax-audit export ships is missing from this installation (see docs/datev-gdpdu.md)',
+  },
   // Tax
   TAX_RATE_MISSING: {
     kind: 'unprocessable',

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
 import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
 
@@ -15,6 +16,11 @@ export const configSchema = backendConfigSchema('billing')
       (n) => n >= 1_000 && n <= 120_000,
       'DOCUMENTS_DEADLINE_MS must be from 1000 to 120000',
     ),
+    /**
+     * The GDPdU DTD the tax-audit export ships; default: the copy the build puts into
+     * `services/billing/dist/standards/` (docs/datev-gdpdu.md).
+     */
+    GDPDU_DTD_PATH: z.string().min(1).optional(),
   });
 
 export type Config = typeof config;

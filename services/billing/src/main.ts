@@ -11,6 +11,7 @@ import { config } from './config';
 import { registerBillingService } from './grpc/server';
 import { grpcDataIoPort } from './grpc/data-io-client';
 import { collections } from './store/collections';
+import { defaultDtdPath } from './app/gdpdu-export';
 import { startConsumers } from './events/consumers';
 
 void runBackendService({
@@ -29,7 +30,9 @@ void runBackendService({
       config.GRPC_DEADLINE_MS,
     );
     const outbox = new Committer<EventMap>({ store, relay });
-    const deps = { store, secrets, clock: systemClock, logger, outbox, tax, checkout, emailOutbox, documents, dataIo };
+    const gdpduDtdPath = config.GDPDU_DTD_PATH ?? defaultDtdPath();
+    const clock = systemClock;
+    const deps = { store, secrets, clock, logger, outbox, tax, checkout, emailOutbox, documents, dataIo, gdpduDtdPath };
     registerBillingService(grpc, deps);
     const subs = await startConsumers(bus, deps);
     return async () => {

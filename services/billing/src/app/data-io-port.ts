@@ -1,4 +1,4 @@
-import type { TaxRateCreate } from '@paymesh/contracts';
+import type { TaxRateCreate, TaxRecord } from '@paymesh/contracts';
 import type { InvoiceDeps } from './invoice-deps';
 import type { OrgKey } from './deps';
 
@@ -41,6 +41,10 @@ export interface DataIoRemote {
   createTaxRate(key: OrgKey, rate: TaxRateCreate): Promise<void>;
   /** One page of transactions, newest first. */
   transactions(key: OrgKey, filter: TransactionExportFilter, page: number, limit: number): Promise<ExportTransaction[]>;
+  /** The provider type of each of these transactions (any number; asked 100 at a time); unknown ids are absent. */
+  transactionProviders(key: OrgKey, ids: readonly string[]): Promise<Map<string, string>>;
+  /** One page of the tax-record ledger, tax points in [from, to], newest first. */
+  taxRecords(key: OrgKey, from: string, to: string, page: number, limit: number): Promise<TaxRecord[]>;
 }
 
 export interface DataIoDeps extends InvoiceDeps {

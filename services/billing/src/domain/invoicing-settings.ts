@@ -1,6 +1,7 @@
 import { ValidationError, type SealedValue } from '@paymesh/core';
 import type { InvoicingSettingsPatch, NumberingLayout, PostalAddress } from '@paymesh/contracts';
 import { isIsoCountry } from './country';
+import { applyDatevPatch, type StoredDatevSettings } from './datev';
 import { maskIban, normalizeIban } from './iban';
 import { canonicalTimeZone, DEFAULT_CREDIT_NOTE_LAYOUT, DEFAULT_INVOICE_LAYOUT, layoutAmbiguity } from './numbering';
 
@@ -30,6 +31,8 @@ export interface InvoicingSettings {
   creditNoteNumberLayout: NumberingLayout;
   /** Retention in years (absent on settings saved before it existed: the legal minimum). */
   retention?: Retention;
+  /** DATEV export settings as saved (absent: the SKR03 defaults, no adviser numbers). */
+  datev?: StoredDatevSettings;
 }
 
 /** Years issued documents are kept after the end of their calendar year (§ 147 AO). */
@@ -166,6 +169,7 @@ export function applyInvoicingPatch(
     });
   }
   if (patch.retention) next.retention = { ...retentionOf(next), ...patch.retention };
+  if (patch.datev) next.datev = applyDatevPatch(next.datev, patch.datev);
   if (sameLiterals(next.invoiceNumberLayout, next.creditNoteNumberLayout)) {
     const field = patch.creditNoteNumberLayout ? 'creditNoteNumberLayout.prefix' : 'invoiceNumberLayout.prefix';
     throw invalid(

@@ -41,6 +41,7 @@ export function grpcDataIoPort(
           providerIds: [],
           externalReference: '',
           email: '',
+          ids: [],
           page,
           limit,
         },
@@ -61,6 +62,40 @@ export function grpcDataIoPort(
         manual: t.manual,
         refundedAmount: t.refunds.reduce((sum, r) => sum + Number(r.amount), 0),
       }));
+    },
+    async transactionProviders(key, ids) {
+      const out = new Map<string, string>();
+      for (let at = 0; at < ids.length; at += 100) {
+        const chunk = ids.slice(at, at + 100);
+        const res = await call(
+          payments,
+          payments.listTransactions,
+          {
+            organizationId: key.organizationId,
+            testMode: key.mode === 'test',
+            statuses: [],
+            currency: '',
+            createdFrom: '',
+            createdTo: '',
+            siteIds: [],
+            providerIds: [],
+            externalReference: '',
+            email: '',
+            ids: chunk,
+            page: 1,
+            limit: chunk.length,
+          },
+          { deadlineMs, target: 'checkout' },
+        );
+        for (const t of res.items) out.set(t.id, t.providerType);
+      }
+      return out;
+    },
+    async taxRecords(key, from, to, page, limit) {
+      const res = await taxCalls.json('listTaxRecords', toWire(key), {
+        body: { startDate: from, endDate: to, page, limit },
+      });
+      return res.data;
     },
     close() {
       taxClient.close();

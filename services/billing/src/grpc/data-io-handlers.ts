@@ -6,7 +6,9 @@ import type { DataIoDeps } from '../app/data-io-port';
 import { exportData } from '../app/data-export';
 import { importData } from '../app/data-import';
 import { dataTemplate } from '../app/data-template';
-import { billingEdge, orgKeyOf } from './json';
+import { exportDatev, listDatevExports } from '../app/datev-export';
+import { exportGdpdu, type GdpduDeps } from '../app/gdpdu-export';
+import { actorOf, billingEdge, orgKeyOf } from './json';
 
 /** The CSV bytes after ImportData's header message. */
 async function* fileChunks(rest: AsyncIterator<billing.DataImportChunk>): AsyncGenerator<Uint8Array> {
@@ -24,10 +26,27 @@ async function* exportChunks(deps: DataIoDeps, req: JsonEnvelope): AsyncGenerato
   for await (const data of exportData(deps, key, query)) yield { data };
 }
 
-/** gRPC handlers of data import/export. */
+/** ExportDatev's zip chunks as messages. */
+async function* datevChunks(deps: DataIoDeps, req: JsonEnvelope): AsyncGenerator<billing.DataExportChunk> {
+  const key = orgKeyOf(req);
+  const query = decodeJson(billingStreamRpc.exportDatev.request, req.bodyJson);
+  for await (const data of exportDatev(deps, key, query, actorOf(req))) yield { data };
+}
+
+/** ExportGdpdu's zip chunks as messages. */
+async function* gdpduChunks(deps: GdpduDeps, req: JsonEnvelope): AsyncGenerator<billing.DataExportChunk> {
+  const key = orgKeyOf(req);
+  const query = decodeJson(billingStreamRpc.exportGdpdu.request, req.bodyJson);
+  for await (const data of exportGdpdu(deps, key, query)) yield { data };
+}
+
+/** gRPC handlers of data import/export and the accounting exports. */
 export function dataIoHandlers(
-  deps: DataIoDeps,
-): Pick<billing.BillingServiceServer, 'dataImportTemplate' | 'importData' | 'exportData'> {
+  deps: GdpduDeps,
+): Pick<
+  billing.BillingServiceServer,
+  'dataImportTemplate' | 'importData' | 'exportData' | 'exportDatev' | 'listDatevExports' | 'exportGdpdu'
+> {
   const rpc = billingEdge(deps.logger);
   return {
     dataImportTemplate: rpc.json('dataImportTemplate', async ({ entityType }, req) => {
@@ -49,5 +68,8 @@ export function dataIoHandlers(
       },
     ),
     exportData: serverStreaming(deps.logger, 'billing/ExportData', (req: JsonEnvelope) => exportChunks(deps, req)),
+    exportDatev: serverStreaming(deps.logger, 'billing/ExportDatev', (req: JsonEnvelope) => datevChunks(deps, req)),
+    listDatevExports: rpc.json('listDatevExports', async (q, req) => listDatevExports(deps, orgKeyOf(req), q)),
+    exportGdpdu: serverStreaming(deps.logger, 'billing/ExportGdpdu', (req: JsonEnvelope) => gdpduChunks(deps, req)),
   };
 }

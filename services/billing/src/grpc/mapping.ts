@@ -1,6 +1,7 @@
 import type { billing } from '@paymesh/proto';
 import type { SecretBox } from '@paymesh/core';
 import { retentionOf, type InvoicingSettings } from '../domain/invoicing-settings';
+import { effectiveDatev } from '../domain/datev';
 import type { NumberingLayout } from '../domain/numbering';
 import type { OrgKey } from '../app/deps';
 import { settingsAad, type InvoicingSettingsState } from '../app/invoicing-settings';
@@ -45,6 +46,7 @@ export function invoicingSettingsMessage(
     updatedAt: state.updatedAt ?? '',
     retentionVoucherYears: retentionOf(s).voucherYears,
     retentionRecordYears: retentionOf(s).recordYears,
+    datevJson: JSON.stringify(effectiveDatev(s.datev)),
   };
 }
 

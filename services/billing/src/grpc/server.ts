@@ -17,7 +17,7 @@ import { documentsHandlers } from './documents-handlers';
 import { einvoiceHandlers } from './einvoice-handlers';
 import { integrityHandlers } from './integrity-handlers';
 import { dataIoHandlers } from './data-io-handlers';
-import type { DataIoDeps } from '../app/data-io-port';
+import type { GdpduDeps } from '../app/gdpdu-export';
 import { portalHandlers } from './portal-handlers';
 
 const SERVICE_VERSION = '0.1.0';
@@ -27,7 +27,7 @@ function siteId(id: string): string {
   return id;
 }
 
-export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps & DataIoDeps): void {
+export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps & GdpduDeps): void {
   const { logger, secrets } = deps;
   const impl: billing.BillingServiceServer = {
     describe: unary(logger, 'billing/Describe', async () => ({ service: 'billing', version: SERVICE_VERSION })),

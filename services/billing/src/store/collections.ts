@@ -11,6 +11,12 @@ export const CLIENT_IDEMPOTENCY_KEYS = 'client_idempotency_keys';
 export const CLIENT_TEXT_FIELDS = ['name', 'email', 'taxInfo.taxIdDigest'];
 export const INVOICES = 'invoices';
 export const CREDIT_NOTES = 'credit_notes';
+/** DATEV exports as recorded (range, counts, digest); `lock` is set while one runs. */
+export const DATEV_EXPORTS = 'datev_exports';
+/** What DATEV exports delivered: one document per booked document or payment (id from its key). */
+export const DATEV_POSTED = 'datev_posted';
+/** Debtor accounts handed out to clients, and the last export that booked to each. */
+export const DATEV_DEBTORS = 'datev_debtors';
 /** The latest validation report per document and e-invoice format. */
 export const EINVOICE_REPORTS = 'einvoice_reports';
 /** Hash chain of issued documents per organization, mode and number series (append-only; see domain/document-chain). */
@@ -22,6 +28,22 @@ export const collections: CollectionSpec[] = [
     indexes: [
       { name: 'document_chain_seq', fields: ['organizationId', 'mode', 'series', 'seq'], unique: true },
       { name: 'document_chain_document', fields: ['organizationId', 'mode', 'documentId'] },
+    ],
+  },
+  {
+    name: DATEV_EXPORTS,
+    indexes: [
+      { name: 'datev_exports_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
+      // One running export per organization and mode.
+      { name: 'datev_exports_lock', fields: ['lock'], unique: true },
+    ],
+  },
+  { name: DATEV_POSTED, indexes: [{ name: 'datev_posted_export', fields: ['exportId'] }] },
+  {
+    name: DATEV_DEBTORS,
+    indexes: [
+      { name: 'datev_debtors_client', fields: ['organizationId', 'mode', 'clientId'], unique: true },
+      { name: 'datev_debtors_export', fields: ['organizationId', 'mode', 'lastExportId', 'id'] },
     ],
   },
   {
@@ -46,6 +68,7 @@ export const collections: CollectionSpec[] = [
     audit: { resource: 'client' },
     indexes: [
       { name: 'clients_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
+      { name: 'clients_org_mode_id', fields: ['organizationId', 'mode', 'id'] },
       { name: 'clients_org_mode_tax_digest', fields: ['organizationId', 'mode', 'taxInfo.taxIdDigest'] },
       // The clients of a buyer e-mail (automatic invoices find or create the buyer's client).
       { name: 'clients_org_mode_email_key', fields: ['organizationId', 'mode', 'emailKey', 'createdAt'] },
@@ -74,6 +97,10 @@ export const collections: CollectionSpec[] = [
       // One invoice per internal caller's idempotency key (recurring cycles); other invoices have none.
       { name: 'invoices_idempotency_key', fields: ['organizationId', 'mode', 'idempotencyKey'], unique: true },
       { name: 'invoices_org_mode_issue_date', fields: ['organizationId', 'mode', 'issueDate'] },
+      // Payments and reversals of a period (DATEV, GDPdU): every one updates its invoice.
+      { name: 'invoices_org_mode_updated', fields: ['organizationId', 'mode', 'updatedAt'] },
+      // Exports read every invoice of a period in id order (keyset pages).
+      { name: 'invoices_org_mode_id', fields: ['organizationId', 'mode', 'id'] },
       // The invoice a completed or refunded transaction is linked to as its payment.
       { name: 'invoices_transaction', fields: ['organizationId', 'mode', 'transactionId'] },
       // Drafts a CSV import created: file digest and first row of the draft.
@@ -92,6 +119,7 @@ export const collections: CollectionSpec[] = [
         unique: true,
       },
       { name: 'credit_notes_org_mode_issue_date', fields: ['organizationId', 'mode', 'issueDate'] },
+      { name: 'credit_notes_org_mode_id', fields: ['organizationId', 'mode', 'id'] },
     ],
   },
   {

@@ -1,3 +1,4 @@
+import { ValidationError } from '@paymesh/core';
 import type { FieldOps, Filter, CountedPage } from '@paymesh/store';
 import type { Mode } from '../domain/site';
 import type { TransactionDoc } from '../domain/transaction';
@@ -21,6 +22,8 @@ export interface ListTransactionsQuery {
   externalReference?: string | undefined;
   /** Buyer e-mail address, as given or in lower case. */
   email?: string | undefined;
+  /** Only these transaction ids (at most 100, a page). */
+  ids?: string[] | undefined;
   page: number;
   limit: number;
 }
@@ -37,6 +40,10 @@ export async function listTransactions(
   if (q.providerIds?.length) filter.providerId = { $in: q.providerIds };
   if (q.externalReference) filter.externalReference = q.externalReference;
   if (q.email) filter.email = { $in: [...new Set([q.email, q.email.toLowerCase()])] };
+  if (q.ids?.length) {
+    if (q.ids.length > 100) throw new ValidationError('ids: at most 100 transaction ids', { field: 'ids' });
+    filter.id = { $in: q.ids };
+  }
   const created: FieldOps = {};
   if (q.createdFrom) created.$gte = q.createdFrom;
   if (q.createdTo) created.$lte = q.createdTo;

@@ -15,6 +15,7 @@ export const SCOPE_FAMILIES = {
   tax_report: ['read', 'execute'],
   tax_record: ['read', 'execute'],
   data_io: ['read', 'execute'],
+  accounting_export: ['read', 'execute'],
   export: ['execute'],
   system: ['read', 'execute'],
   portal: ['create'],

@@ -20,6 +20,9 @@ export const UNKEYED_POSTS: Readonly<Record<string, string>> = {
   previewInvoiceTax: 'computes a preview and stores nothing',
   validateDataImport: 'checks a file and writes nothing',
   exportData: 'reads; the answer is a streamed file',
+  exportDatev:
+    'the answer is a streamed zip that a stored answer could not replay; each run is recorded, and select=not_exported never books a document twice',
+  exportGdpdu: 'reads; the answer is a streamed file',
   regenerateInvoicePdf:
     'the answer is a file (not kept); rendering again replaces the stored PDF, so a repeat is harmless',
   createClient:

@@ -42,6 +42,7 @@ export function transactionHandlers(
         providerIds: req.providerIds,
         externalReference: opt(req.externalReference),
         email: opt(req.email),
+        ids: req.ids,
         ...pageOf(req, 'transactions'),
       });
       return { items: res.items.map(toTransactionRecord), total: res.total, page: res.page, limit: res.limit };

@@ -1,3 +1,4 @@
+import { datevSettingsView } from '@paymesh/contracts';
 import { z } from 'zod';
 import { objectIdString, timestamp } from './common';
 
@@ -48,6 +49,9 @@ export const invoicingSettings = z.object({
     .describe(
       'Years issued documents, their files and audit events are kept after the end of their calendar year (§ 147 AO): vouchers at least 8, books and records at least 10; nothing they cover can be deleted before',
     ),
+  datev: datevSettingsView.describe(
+    'DATEV export settings in effect: adviser and client numbers, chart, and the account mapping (saved values over the chart defaults)',
+  ),
   updatedAt: timestamp.nullable().describe('null until first saved'),
 });
 

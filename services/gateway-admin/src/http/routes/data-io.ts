@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
-import { Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { z } from 'zod';
 import { currentRequestId, ErrorCode, ValidationError, toWire } from '@paymesh/core';
 import {
@@ -91,13 +91,11 @@ function rejected(report: DataImportReport): ErrorAnswer {
   });
 }
 
-/** Bytes out of billing's export stream, the first chunk read before the answer starts (so a refused export is a 4xx, not a cut file). */
-async function exportStream(deps: AdminDeps, org: OrgScope, body: RpcInput<typeof billingStreamRpc, 'exportData'>) {
-  const client = deps.clients.billing;
-  const messages = callServerStream(client, client.exportData, envelopeOf(toWire(org), {}, body), {
-    deadlineMs: EXPORT_DEADLINE_MS,
-    target: 'billing',
-  });
+/**
+ * Bytes out of one of billing's file streams (`DataExportChunk` messages), the first chunk read
+ * before the answer starts, so a refused export is a 4xx, not a cut file.
+ */
+export async function fileStreamOf(messages: Readable) {
   const first = await new Promise<billing.DataExportChunk | null>((resolve, reject) => {
     const onError = (err: Error) => reject(err);
     messages.once('error', onError);
@@ -118,6 +116,16 @@ async function exportStream(deps: AdminDeps, org: OrgScope, body: RpcInput<typeo
   messages.pipe(bytes);
   bytes.on('close', () => messages.destroy());
   return bytes;
+}
+
+async function exportStream(deps: AdminDeps, org: OrgScope, body: RpcInput<typeof billingStreamRpc, 'exportData'>) {
+  const client = deps.clients.billing;
+  return fileStreamOf(
+    callServerStream(client, client.exportData, envelopeOf(toWire(org), {}, body), {
+      deadlineMs: EXPORT_DEADLINE_MS,
+      target: 'billing',
+    }),
+  );
 }
 
 const templateParams = z.object({

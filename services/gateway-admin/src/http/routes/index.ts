@@ -24,6 +24,7 @@ import { documentPdfRoutes } from './document-pdf';
 import { einvoiceRoutes } from './einvoices';
 import { dashboardRoutes } from './dashboard';
 import { dataIoRoutes } from './data-io';
+import { accountingExportRoutes } from './accounting-export';
 import { recurringRoutes } from './recurring';
 import { portalLinkRoutes } from './portal-links';
 import { auditEventRoutes } from './audit-events';
@@ -71,5 +72,6 @@ export function allRoutes(settings: RouteSettings): AnyRoute[] {
     ...taxReportRoutes,
     ...dashboardRoutes,
     ...dataIoRoutes,
+    ...accountingExportRoutes,
   ];
 }

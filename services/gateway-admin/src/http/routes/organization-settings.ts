@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ForbiddenError, toWire } from '@paymesh/core';
 import type { billing, tax } from '@paymesh/proto';
-import { invoicingSettingsPatch, portalSettingsPatch, taxSettingsPatch } from '@paymesh/contracts';
+import { datevSettingsView, invoicingSettingsPatch, portalSettingsPatch, taxSettingsPatch } from '@paymesh/contracts';
 import { invoicingSettings, ossThresholdStatus, portalSettings, taxSettings } from '../responses/organization';
 import { resource } from '../route-table';
 import { invoicingFieldsBeyondRole } from '../../domain/settings-roles';
@@ -38,6 +38,7 @@ export function invoicingView(s: billing.InvoicingSettings) {
     invoiceNumberLayout: layoutView(s.invoiceNumberLayout),
     creditNoteNumberLayout: layoutView(s.creditNoteNumberLayout),
     retention: { voucherYears: s.retentionVoucherYears || 8, recordYears: s.retentionRecordYears || 10 },
+    datev: datevSettingsView.parse(JSON.parse(s.datevJson || '{}')),
     updatedAt: s.updatedAt || null,
   };
 }

@@ -243,6 +243,7 @@ export const transactionRoutes = [
           providerIds: parseObjectIds(listValues(query['providerIds[]'], query.providerIds), 'providerIds'),
           externalReference: query.externalReference ?? '',
           email: query.email?.trim() ?? '',
+          ids: [],
           page: query.page,
           limit: query.limit,
         },

@@ -31,6 +31,7 @@ const FAMILIES = {
   tax_report: ['read', 'execute'],
   tax_record: ['read', 'execute'],
   data_io: ['read', 'execute'],
+  accounting_export: ['read', 'execute'],
   export: ['execute'],
   portal: ['create'],
   vies: ['read', 'execute'],

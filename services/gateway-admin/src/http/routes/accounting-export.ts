@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { toWire } from '@paymesh/core';
+import {
+  billingStreamRpc,
+  datevExportPage,
+  datevExportRequest,
+  gdpduExportRequest,
+  type RpcInput,
+} from '@paymesh/contracts';
+import { callServerStream, envelopeOf } from '@paymesh/grpc';
+import type { AdminDeps } from '../../app/deps';
+import type { Principal } from '../../domain/principal';
+import { fileAnswer, resource, type OrgScope } from '../route-table';
+import { actorOf, billingJson } from './billing-rpc';
+import { fileStreamOf } from './data-io';
+
+/**
+ * Exports for the accountant and the tax auditor: scope `accounting_export:read` (the record of
+ * DATEV exports) and `accounting_export:execute` (DATEV and GDPdU downloads). docs/datev-gdpdu.md.
+ */
+const accounting = resource({ tag: 'Accounting exports', scopePrefix: 'accounting_export' });
+
+/** How long an export stream may run (100,000 postings take well under a minute). */
+const EXPORT_DEADLINE_MS = 30 * 60_000;
+
+type Method = 'exportDatev' | 'exportGdpdu';
+
+function stream<M extends Method>(
+  deps: AdminDeps,
+  org: OrgScope,
+  principal: Principal,
+  method: M,
+  body: RpcInput<typeof billingStreamRpc, M>,
+) {
+  const client = deps.clients.billing;
+  const call = method === 'exportDatev' ? client.exportDatev : client.exportGdpdu;
+  return fileStreamOf(
+    callServerStream(client, call, envelopeOf(toWire(org), { actor: actorOf(principal) }, body), {
+      deadlineMs: EXPORT_DEADLINE_MS,
+      target: 'billing',
+    }),
+  );
+}
+
+const listQuery = z
+  .object({
+    page: z.coerce.number().int().min(1).default(1),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+  })
+  .strict();
+
+export const accountingExportRoutes = [
+  accounting({
+    method: 'POST',
+    path: '/accounting/datev/exports',
+    operationId: 'exportDatev',
+    action: 'execute',
+    response: fileAnswer,
+    file: { contentType: 'application/zip' },
+    errors: [409, 422],
+    summary:
+      'DATEV export (EXTF 700): a zip of Buchungsstapel files (data category 21, format version 13; one posting per invoice tax group, credit note tax group, payment, refund and chargeback; at most 99,999 per file) and the Debitoren/Kreditoren master data (category 16) of the clients booked. Windows-1252, semicolons, CRLF. The range lies in one fiscal year (to: today, from: the first day of its fiscal year by default); select=not_exported leaves out what an earlier completed export delivered. Every export is recorded (GET /accounting/datev/exports). 422 DATEV_SETTINGS_MISSING without adviser and client numbers; 409 DATEV_EXPORT_RUNNING while another export runs',
+    body: datevExportRequest,
+    async handler({ deps, org, principal, body }) {
+      const bytes = await stream(deps, org, principal, 'exportDatev', body);
+      const day = new Date().toISOString().slice(0, 10).replaceAll('-', '');
+      return { stream: bytes, filename: `DATEV-${day}.zip` };
+    },
+  }),
+  accounting({
+    method: 'GET',
+    path: '/accounting/datev/exports',
+    operationId: 'listDatevExports',
+    response: datevExportPage,
+    summary:
+      'The recorded DATEV exports, newest first: range, selection, status (running, completed, failed), posting counts by kind, files, SHA-256 digest and size of the zip delivered',
+    query: listQuery,
+    async handler({ deps, org, query }) {
+      return billingJson(deps, org, 'listDatevExports', { body: query });
+    },
+  }),
+  accounting({
+    method: 'POST',
+    path: '/accounting/gdpdu/exports',
+    operationId: 'exportGdpdu',
+    action: 'execute',
+    response: fileAnswer,
+    file: { contentType: 'application/zip' },
+    errors: [503],
+    summary:
+      'GDPdU / GoBD Z3 tax-audit export of a fiscal year: a zip with index.xml (description standard of 2002-08-01, DTD gdpdu-01-08-2002.dtd in the zip) and the tables it describes: clients, invoices, invoice lines, credit notes, payments and the tax-record ledger (semicolons, decimal comma, DD.MM.YYYY, UTF-8)',
+    body: gdpduExportRequest,
+    async handler({ deps, org, principal, body }) {
+      const bytes = await stream(deps, org, principal, 'exportGdpdu', body);
+      return { stream: bytes, filename: `GDPdU-${body.fiscalYear}.zip` };
+    },
+  }),
+];
