@@ -279,6 +279,8 @@ export interface StoreStats {
    * rows included; writes of a transaction that rolled back count too (the server did the work).
    */
   rowsWritten: number;
+  /** Statements by shape (PostgreSQL: first keyword and tables named, e.g. `SELECT sessions`), for the cost budget's breakdown. */
+  byStatement?: Record<string, number>;
 }
 
 export interface DocumentStore {

@@ -249,7 +249,11 @@ export class PostgresStore implements DocumentStore {
 
   /** Statements sent since start (transactions count BEGIN and COMMIT too) and rows written; cheap, for benchmarks. */
   stats(): StoreStats {
-    return { statements: this.counter.statements, rowsWritten: this.counter.rowsWritten };
+    return {
+      statements: this.counter.statements,
+      rowsWritten: this.counter.rowsWritten,
+      byStatement: { ...this.counter.byStatement },
+    };
   }
 
   async ping(): Promise<void> {
