@@ -10,8 +10,6 @@ import type {
   Collection,
   CollectionSpec,
   DocumentStore,
-  EnqueueOptions,
-  NewOutboxEvent,
   Outbox,
   StoredDoc,
   StoreStats,
@@ -22,6 +20,7 @@ import { counted, ident, StatementCounter, type Queryable } from './postgres/sql
 import * as system from './postgres/system';
 import { postgresBlobs } from './postgres/blobs';
 import { inTransaction } from './postgres/tx';
+import { BatchedTransaction } from './postgres/batch-tx';
 import { mapDataError } from './postgres/errors';
 
 export interface PostgresStoreOptions {
@@ -187,14 +186,17 @@ export class PostgresStore implements DocumentStore {
     return ready;
   }
 
+  private tableName(name: string): string {
+    assertCollectionName(name);
+    return `${ident(this.database)}.${ident(name)}`;
+  }
+
   private bind<T extends StoredDoc>(
     name: string,
     db: Queryable,
     isolated?: <R>(fn: (db: Queryable) => Promise<R>) => Promise<R>,
-  ): Collection<T> {
-    assertCollectionName(name);
-    const table = `${ident(this.database)}.${ident(name)}`;
-    return new PgCollection<T>(name, table, db, () => this.ensureTable(name), this.counter, isolated);
+  ): PgCollection<T> {
+    return new PgCollection<T>(name, this.tableName(name), db, () => this.ensureTable(name), this.counter, isolated);
   }
 
   collection<T extends StoredDoc>(name: string): Collection<T> {
@@ -202,37 +204,45 @@ export class PostgresStore implements DocumentStore {
     return this.cache.has(name) ? this.cache.cached(bound) : bound;
   }
 
+  /**
+   * Runs `fn` as one transaction in as few statements as the outcome allows (see
+   * {@link BatchedTransaction}): writes and events are sent together at the end, usually as one
+   * statement and without BEGIN/COMMIT.
+   */
   async transaction<R>(fn: (tx: TxScope) => Promise<R>): Promise<R> {
+    // Cached collections written in the transaction: dropped again once it committed (or not).
+    const written = new Set<string>();
     try {
       await this.init();
-      // Cached collections written in the transaction: dropped again once it committed (or not).
-      const written = new Set<string>();
+      const tx = new BatchedTransaction({
+        pool: this.pool,
+        logger: this.logger,
+        counter: this.counter,
+        schema: this.database,
+        db: this.db,
+        bind: (name, db) => this.bind(name, db),
+        table: (name) => this.tableName(name),
+        ensureTable: (name) => this.ensureTable(name),
+        onWrite: (name) => {
+          if (!this.cache.has(name)) return;
+          written.add(name);
+          this.cache.invalidate(name);
+        },
+      });
+      let failed = true;
       try {
-        return await inTransaction(this.pool, this.logger, this.counter, (client) =>
-          fn({
-            collection: <T extends StoredDoc>(name: string) => {
-              const bound = this.bind<T>(name, client);
-              if (!this.cache.has(name)) return bound;
-              return this.cache.invalidating(bound, () => {
-                written.add(name);
-                this.cache.invalidate(name);
-              });
-            },
-            enqueue: async (events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions) => {
-              const list = Array.isArray(events) ? events : [events];
-              await system.enqueue(client, this.database, list, options?.origin);
-              // The INSERT is inside a CTE (the statement's tag is SELECT); an id already there counts too.
-              this.counter.rowsWritten += list.length;
-            },
-            nextSequence: (key: string, startAt?: number) => system.nextSequence(client, this.database, key, startAt),
-          }),
-        );
+        const result = await fn(tx);
+        await tx.finish();
+        failed = false;
+        return result;
       } finally {
-        for (const name of written) this.cache.invalidate(name);
+        await tx.close(failed);
       }
     } catch (err) {
       // Connecting, BEGIN and COMMIT fail outside any collection call: same mapping.
       throw mapDataError('transaction', err);
+    } finally {
+      for (const name of written) this.cache.invalidate(name);
     }
   }
 
