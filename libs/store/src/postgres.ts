@@ -31,6 +31,12 @@ export interface PostgresStoreOptions {
   logger?: StoreLogger;
   /** Pool size (default 10). */
   maxConnections?: number;
+  /**
+   * How long an outbox mark (`outbox.markPublishedSoon`) waits for another statement to carry it
+   * before it is sent on its own; default 250 ms, below the 1 s after which other replicas'
+   * relays look at the outbox for events nobody published.
+   */
+  markDelayMs?: number;
 }
 
 const PING_TIMEOUT_MS = 2_000;
@@ -61,12 +67,17 @@ export class PostgresStore implements DocumentStore {
   private readonly listener: PgListener;
   /** This process's writes, in change notifications: it has dropped their entries itself already. */
   private readonly origin = randomBytes(8).toString('hex');
+  /** Outbox events published and waiting to be marked by a statement sent anyway (markPublishedSoon). */
+  private marks: string[] = [];
+  private markTimer: NodeJS.Timeout | undefined;
+  private readonly markDelayMs: number;
 
   constructor(options: PostgresStoreOptions) {
     assertIdentifier(options.database, 'database');
     this.database = options.database;
     this.url = options.url;
     this.logger = options.logger;
+    this.markDelayMs = options.markDelayMs ?? 250;
     this.pool = new Pool({
       connectionString: options.url,
       max: options.maxConnections ?? 10,
@@ -91,14 +102,57 @@ export class PostgresStore implements DocumentStore {
     this.outbox = {
       pending: async (limit) => {
         await this.init();
-        return system.pending(this.db, this.database, limit);
+        // The marks waiting for a ride go with this read, which leaves their events out.
+        const marks = this.takeMarks();
+        try {
+          return await system.pending(this.db, this.database, limit, marks);
+        } catch (err) {
+          this.returnMarks(marks);
+          throw err;
+        }
       },
       markPublished: async (ids) => {
         await this.init();
         return system.markPublished(this.db, this.database, ids);
       },
+      markPublishedSoon: (ids) => this.markSoon(ids),
+      flushMarks: () => this.flushMarks(),
       watch: (onWrite) => this.watchOutbox(onWrite),
     };
+  }
+
+  private markSoon(ids: string[]): void {
+    if (ids.length === 0) return;
+    this.marks.push(...ids);
+    this.markTimer ??= setTimeout(() => {
+      this.markTimer = undefined;
+      this.flushMarks().catch((err: unknown) =>
+        // The events stay pending: the relay's next pass publishes them again (deduplicated by id).
+        this.logger?.warn({ err, events: ids.length }, 'could not mark published outbox events'),
+      );
+    }, this.markDelayMs);
+    this.markTimer.unref();
+  }
+
+  /** The marks waiting for a ride, handed to the statement that carries them. */
+  private takeMarks(): string[] {
+    const marks = this.marks;
+    this.marks = [];
+    if (this.markTimer) clearTimeout(this.markTimer);
+    this.markTimer = undefined;
+    return marks;
+  }
+
+  /** Marks whose statement failed wait for the next one. */
+  private returnMarks(ids: string[]): void {
+    if (ids.length > 0) this.markSoon(ids);
+  }
+
+  private async flushMarks(): Promise<void> {
+    const marks = this.takeMarks();
+    if (marks.length === 0) return;
+    await this.init();
+    await system.markPublished(this.db, this.database, marks);
   }
 
   /** Creates the schema and the system tables if missing; memoized, retried after a failure. */
@@ -223,6 +277,8 @@ export class PostgresStore implements DocumentStore {
         bind: (name, db) => this.bind(name, db),
         table: (name) => this.tableName(name),
         ensureTable: (name) => this.ensureTable(name),
+        takeMarks: () => this.takeMarks(),
+        returnMarks: (ids) => this.returnMarks(ids),
         onWrite: (name) => {
           if (!this.cache.has(name)) return;
           written.add(name);
@@ -295,6 +351,9 @@ export class PostgresStore implements DocumentStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.flushMarks().catch((err: unknown) =>
+      this.logger?.warn({ err }, 'could not mark published outbox events before closing'),
+    );
     await this.listener.close();
     await this.pool.end();
   }

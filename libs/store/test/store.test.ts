@@ -288,6 +288,40 @@ describe('PostgresStore operations', () => {
       expect(await outboxIds('b4-')).toEqual([]);
     });
 
+    it('marks of published events ride with the next transaction or the next pending read, else go alone after the delay', async () => {
+      const marks = new PostgresStore({ url: PG_URL, database, markDelayMs: 100 });
+      try {
+        const events = async (ids: string[]) => marks.transaction((tx) => tx.enqueue(ids.map(event)));
+        await events(['b5-1', 'b5-2']);
+        marks.outbox.markPublishedSoon!(['b5-1', 'b5-2']);
+        const before = marks.stats().statements;
+        await events(['b5-3']);
+        expect(marks.stats().statements - before).toBe(1); // the new event and both marks
+        expect(await outboxIds('b5-')).toEqual(['b5-3']);
+
+        // The relay's next read carries them too, and does not answer the events it marks.
+        marks.outbox.markPublishedSoon!(['b5-3']);
+        const readAt = marks.stats().statements;
+        expect((await marks.outbox.pending(100)).map((e) => e.id).filter((id) => id.startsWith('b5-'))).toEqual([]);
+        expect(marks.stats().statements - readAt).toBe(1);
+        expect(await outboxIds('b5-')).toEqual([]);
+
+        // A transaction that fails gives its marks back; nothing else to ride with: alone, soon.
+        await events(['b5-4']);
+        marks.outbox.markPublishedSoon!(['b5-4']);
+        const failed = await marks
+          .transaction(async (tx) => {
+            await tx.collection<Doc>('batched').replace('no-such-doc', 1, { n: 1 });
+          })
+          .catch((err: unknown) => err);
+        expect(failed).toMatchObject({ kind: 'not_found' });
+        // Without them given back, nothing would ever mark b5-4 (taking them stopped the timer).
+        await waitFor(async () => (await outboxIds('b5-')).length === 0, { timeoutMs: 5_000 });
+      } finally {
+        await marks.close();
+      }
+    });
+
     it('a transaction that writes nothing sends nothing but its reads', async () => {
       const { n } = await statements(() =>
         store.transaction(async (tx) => tx.collection<Doc>('batched').find({}, { limit: 1 })),

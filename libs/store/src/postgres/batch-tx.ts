@@ -36,6 +36,10 @@ export interface BatchStore {
   table(name: string): string;
   /** Creates the collection's table on first use (memoized). */
   ensureTable(name: string): Promise<void>;
+  /** Outbox marks waiting for a statement to ride with (see `Outbox.markPublishedSoon`). */
+  takeMarks(): string[];
+  /** Gives back marks whose statement failed. */
+  returnMarks(ids: string[]): void;
   /** Called when a write to `name` is about to be sent (the read cache drops its entries). */
   onWrite(name: string): void;
 }
@@ -80,6 +84,8 @@ export class BatchedTransaction implements TxScope {
   private conn:
     { client: PoolClient; db: Queryable; broken: Error | undefined; onError: (err: Error) => void } | undefined;
   private opening: Promise<Queryable> | undefined;
+  /** Marks sent in the open transaction: given back should it not commit. */
+  private readonly carried: string[] = [];
 
   constructor(private readonly store: BatchStore) {}
 
@@ -170,6 +176,12 @@ export class BatchedTransaction implements TxScope {
     for (const origin of new Set(events.map((e) => e.origin))) {
       columns.push(`pg_notify(${p.add(system.outboxChannel(this.store.schema))}, ${p.add(origin)})`);
     }
+    // The last statement also carries the marks of events this process published meanwhile.
+    const marks = withEvents ? this.store.takeMarks() : [];
+    if (marks.length > 0) {
+      ctes.push(`m AS (${system.markSql(this.store.schema, p.add(marks))} RETURNING 1)`);
+      columns.push('(SELECT count(*) FROM m) AS marked');
+    }
     const text = `WITH ${ctes.join(',\n')}\nSELECT ${columns.join(', ')}`;
     const fixed = writes.every((w) => w.fixedShape);
     let row: Record<string, unknown> | undefined;
@@ -178,8 +190,11 @@ export class BatchedTransaction implements TxScope {
         rows: [row],
       } = await db.query<Record<string, unknown>>(fixed ? prepared(text, p.values) : { text, values: p.values }));
     } catch (err) {
+      this.store.returnMarks(marks);
       throw batchError(err);
     }
+    if (this.opening) this.carried.push(...marks);
+    this.store.counter.rowsWritten += Number(row?.marked ?? 0);
     for (let i = 0; i < writes.length; i++) this.store.counter.rowsWritten += Number(row?.[`n${i}`] ?? 0);
     // As `enqueue` counted them: an id already there counts too.
     for (const e of events) this.store.counter.rowsWritten += e.list.length;
@@ -207,6 +222,7 @@ export class BatchedTransaction implements TxScope {
     const conn = this.conn;
     if (!conn) return;
     if (failed) {
+      this.store.returnMarks(this.carried.splice(0));
       try {
         await conn.db.query('ROLLBACK');
       } catch (rollbackErr) {

@@ -160,14 +160,26 @@ interface OutboxRow {
   created_at: Date;
 }
 
-export async function pending(db: Queryable, schema: string, limit: number): Promise<OutboxEvent[]> {
+/**
+ * The oldest unpublished events; `marks` (events published and not yet marked) are marked in the
+ * same statement and left out (its snapshot is from before the mark).
+ */
+export async function pending(
+  db: Queryable,
+  schema: string,
+  limit: number,
+  marks: string[] = [],
+): Promise<OutboxEvent[]> {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new ValidationError('limit must be an integer >= 1');
+  const select = `SELECT id, subject, payload, headers, created_at FROM ${ident(schema)}."_outbox"
+       WHERE published_at IS NULL`;
   const { rows } = await db.query<OutboxRow>(
-    prepared(
-      `SELECT id, subject, payload, headers, created_at FROM ${ident(schema)}."_outbox"
-       WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
-      [limit],
-    ),
+    marks.length === 0
+      ? prepared(`${select} ORDER BY seq LIMIT $1`, [limit])
+      : prepared(
+          `WITH m AS (${markSql(schema, '$2')}) ${select} AND NOT (id = ANY($2::text[])) ORDER BY seq LIMIT $1`,
+          [limit, marks],
+        ),
   );
   return rows.map((r) => ({
     id: r.id,
@@ -180,12 +192,12 @@ export async function pending(db: Queryable, schema: string, limit: number): Pro
 
 export async function markPublished(db: Queryable, schema: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.query(
-    prepared(
-      `UPDATE ${ident(schema)}."_outbox" SET published_at = now() WHERE id = ANY($1::text[]) AND published_at IS NULL`,
-      [ids],
-    ),
-  );
+  await db.query(prepared(markSql(schema, '$1'), [ids]));
+}
+
+/** Marks the events whose ids are the text[] at placeholder `ids` as published. */
+export function markSql(schema: string, ids: string): string {
+  return `UPDATE ${ident(schema)}."_outbox" SET published_at = now() WHERE id = ANY(${ids}::text[]) AND published_at IS NULL`;
 }
 
 /** Row-locked upsert: concurrent callers serialize on the key, and a rollback returns the number. */
