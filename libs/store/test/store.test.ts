@@ -189,6 +189,7 @@ describe('PostgresStore operations', () => {
             .collection<Doc & { c?: Record<string, number> }>('batched_counters')
             .addToCounters('c', [{ id: 'ctr', init: { n: 0 }, deltas: { a: 2 } }]);
           await tx.enqueue([event('b1-1'), event('b1-2')]);
+          await tx.enqueue(event('b1-3'), { origin: 'another writer' });
           return { inserted, replaced };
         }),
       );
@@ -202,8 +203,9 @@ describe('PostgresStore operations', () => {
           c: { a: 2 },
         },
       );
-      expect(await outboxIds('b1-')).toEqual(['b1-1', 'b1-2']);
-      await store.outbox.markPublished(['b1-1', 'b1-2']);
+      // In the order they were enqueued, whatever the call.
+      expect(await outboxIds('b1-')).toEqual(['b1-1', 'b1-2', 'b1-3']);
+      await store.outbox.markPublished(['b1-1', 'b1-2', 'b1-3']);
     });
 
     it('a compare-and-set that misses fails the whole statement: VERSION_CONFLICT or not found, nothing written', async () => {

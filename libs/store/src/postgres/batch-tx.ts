@@ -169,9 +169,12 @@ export class BatchedTransaction implements TxScope {
       ctes.push(`w${i} AS (${w.sql(p)})`);
       columns.push(`${w.check ? w.check(`w${i}`, p) : `(SELECT count(*) FROM w${i})`} AS n${i}`);
     });
-    events.forEach((e, i) => {
-      ctes.push(`e${i} AS (${system.outboxInsertSql(this.store.schema, p.add(system.outboxRowsJson(e.list)))})`);
-    });
+    // All events in one insert: their `seq` follows the order they were enqueued in (the CTEs of
+    // one statement run in no set order).
+    const all = events.flatMap((e) => e.list);
+    if (all.length > 0) {
+      ctes.push(`e AS (${system.outboxInsertSql(this.store.schema, p.add(system.outboxRowsJson(all)))})`);
+    }
     // The outbox watchers' notification, once per origin (PostgreSQL delivers it at commit).
     for (const origin of new Set(events.map((e) => e.origin))) {
       columns.push(`pg_notify(${p.add(system.outboxChannel(this.store.schema))}, ${p.add(origin)})`);
