@@ -44,6 +44,9 @@ export interface BatchStore {
   onWrite(name: string): void;
 }
 
+/** Most held writes in a statement that is still prepared by name (see `send`). */
+const MAX_PREPARED_WRITES = 8;
+
 /** A deferred write: its data-modifying statement (with `RETURNING 1` per row) and how its result is checked. */
 interface Pending {
   collection: string;
@@ -186,7 +189,9 @@ export class BatchedTransaction implements TxScope {
       columns.push('(SELECT count(*) FROM m) AS marked');
     }
     const text = `WITH ${ctes.join(',\n')}\nSELECT ${columns.join(', ')}`;
-    const fixed = writes.every((w) => w.fixedShape);
+    // Named (prepared once per connection) when the shape recurs: fixed-shape writes, and not so
+    // many of them that every count of a loop's writes would leave a statement on each connection.
+    const fixed = writes.length <= MAX_PREPARED_WRITES && writes.every((w) => w.fixedShape);
     let row: Record<string, unknown> | undefined;
     try {
       ({
