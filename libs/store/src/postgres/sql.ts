@@ -32,7 +32,7 @@ export function statementLabel(text: string): string {
   let label = labels.get(text);
   if (label === undefined) {
     const verb = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? '?';
-    const tables = [...new Set([...text.matchAll(/"[^"]+"\."([^"]+)"/g)].map((m) => m[1]!))];
+    const tables = [...new Set([...text.matchAll(/"[^"]+"\."([^"]+)"/g)].flatMap((m) => (m[1] ? [m[1]] : [])))];
     label = tables.length ? `${verb} ${tables.join(',')}` : verb;
     if (labels.size < 10_000) labels.set(text, label);
   }
