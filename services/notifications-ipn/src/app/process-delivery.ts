@@ -112,6 +112,13 @@ async function claimWith(deps: IpnDeps, d: DeliveryDoc, readLane: boolean): Prom
     const next = plan.kind === 'superseded' || plan.kind === 'exhausted' ? await findNext(tx, d) : null;
     const delivery = await deliveries.replace(d.id, d.version, plan.delivery);
     await promote(tx, next, now);
+    // Waiting behind the lane's holder: the lane is written too (compare-and-set), so this wait
+    // and the holder's outcome, which releases the lane and lets the next delivery go, cannot
+    // miss each other. Whichever commits second finds the lane moved and runs again: the outcome
+    // then sees this wait and makes the delivery due, or the claim finds the lane free.
+    if (plan.kind === 'wait' && lane) {
+      await lanes.replace(lane.id, lane.version, { ...fieldsOf(lane), updatedAt: now.toISOString() });
+    }
     if (plan.kind !== 'send') return { plan };
     const storedLane = lane
       ? await lanes.replace(lane.id, lane.version, plan.lane)
