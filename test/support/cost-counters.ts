@@ -25,7 +25,7 @@ export type CounterSnapshot = Map<string, CostCounters>;
 /** What one flow cost: per service, the budgeted counts and what they are made of. */
 export interface FlowCost {
   counts: Record<string, Record<CounterName, number>>;
-  /** Per service: gRPC calls by method and messages by event subject (`made <path>`, `publish <subject>`, ...). */
+  /** Per service: gRPC calls by method, messages by event subject and store statements by shape (`made <path>`, `publish <subject>`, `sql <label>`, ...). */
   parts: Record<string, Record<string, number>>;
 }
 
@@ -51,6 +51,7 @@ function partsOf(c: CostCounters): Record<string, number> {
     out[`publish ${subject}`] = s.published;
     out[`consume ${subject}`] = s.consumed;
   }
+  for (const [label, n] of Object.entries(c.store.byStatement ?? {})) out[`sql ${label}`] = n;
   return out;
 }
 

@@ -37,7 +37,7 @@ export interface RelayHealth {
   running: boolean;
   /** False while the last pass failed. */
   healthy: boolean;
-  /** Events published (and marked) since construction. */
+  /** Events published since construction (and marked, or handed to `markPublishedSoon`). */
   published: number;
   /** Publishing handed-over events or running a pass right now. */
   busy: boolean;
@@ -171,6 +171,11 @@ export class OutboxRelay {
     this.watching = false;
     await unwatch?.();
     await Promise.all([this.current, this.queued, this.draining]);
+    await this.outbox
+      .flushMarks?.()
+      .catch((err: unknown) =>
+        this.log.warn({ err }, 'could not mark published outbox events; the next start publishes them again'),
+      );
   }
 
   /**
@@ -179,6 +184,8 @@ export class OutboxRelay {
    * published ones are marked in one statement. At the first failed publish that event and every
    * later one stay pending for the safety-net poll, so an event never overtakes an earlier one
    * that failed. Ignored while the relay is not started (the poll, or the next start, publishes).
+   * When the outbox can mark later (`markPublishedSoon`), the marks ride with a statement the
+   * process sends anyway instead of one of their own.
    */
   handoff(events: readonly OutboxEvent[]): void {
     if (this.companions) events = this.companions(events);
@@ -218,6 +225,12 @@ export class OutboxRelay {
         );
       }
       if (done.length === 0) continue;
+      if (this.outbox.markPublishedSoon) {
+        // Marked by the next statement this process sends anyway (or soon by one of their own).
+        this.outbox.markPublishedSoon(done);
+        this.published += done.length;
+        continue;
+      }
       try {
         await this.outbox.markPublished(done);
         this.published += done.length;

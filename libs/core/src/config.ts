@@ -85,6 +85,12 @@ export const baseConfigSchema = z.object({
    */
   OUTBOX_POLL_INTERVAL_MS: envInt(5000).pipe(z.number().int().min(100).max(3_600_000)),
   /**
+   * How long the mark of a published outbox event waits for a statement the service sends anyway
+   * (its next transaction, the relay's next poll) before it is sent on its own. Keep it below 1 s:
+   * other replicas' relays look at the outbox 1 s after a commit for events nobody published.
+   */
+  OUTBOX_MARK_DELAY_MS: envInt(250).pipe(z.number().int().min(0).max(3_600_000)),
+  /**
    * After SIGTERM, how long the work in progress (inbound gRPC calls and HTTP requests, event
    * handlers, background passes) may take to finish before it is cut off. A stop that takes
    * longer than this and the gateways' HTTP_DRAIN_MS altogether ends with exit code 1.

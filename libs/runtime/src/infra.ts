@@ -46,6 +46,7 @@ export async function openInfra(opts: {
       database: databaseName(config.STORE_NAMESPACE, opts.service),
       logger,
       maxConnections: config.STORE_POOL_MAX,
+      markDelayMs: config.OUTBOX_MARK_DELAY_MS,
     });
     await store.ping();
     for (const c of opts.collections) await store.ensureCollection(c);

@@ -19,6 +19,8 @@ export interface CreateStoreOptions {
   logger?: StoreLogger;
   /** Most connections of the PostgreSQL pool (default 10). */
   maxConnections?: number;
+  /** PostgreSQL: how long an outbox mark waits for a statement to ride with (default 250 ms; see `Outbox.markPublishedSoon`). */
+  markDelayMs?: number;
 }
 
 /** A store that can also drop its whole database; both adapters are one. */

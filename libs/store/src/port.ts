@@ -256,6 +256,15 @@ export interface Outbox {
   /** Marks events as published (removes them from the pending set), in one statement. */
   markPublished(ids: string[]): Promise<void>;
   /**
+   * Marks events as published a little later, without a statement of their own when another one
+   * can carry them: the next transaction's last statement, the next `pending()` read (which never
+   * answers them), or, after the store's mark delay, a statement of their own. Until then they are
+   * still pending in the table: a crash in between only republishes them (deduplicated by id).
+   */
+  markPublishedSoon?(ids: string[]): void;
+  /** Sends the marks waiting for a ride now (before stopping). */
+  flushMarks?(): Promise<void>;
+  /**
    * Calls `onWrite(origin)` soon after a transaction that enqueued events commits, in any process
    * (PostgreSQL LISTEN/NOTIFY, MongoDB change stream); `origin` is what the writer passed to
    * `enqueue` ('' when nothing). Best effort: a lost connection is re-established and the relay's
@@ -316,6 +325,8 @@ export interface StoreStats {
    * rows included; writes of a transaction that rolled back count too (the server did the work).
    */
   rowsWritten: number;
+  /** Statements by shape (PostgreSQL: first keyword and tables named, e.g. `SELECT sessions`), for the cost budget's breakdown. */
+  byStatement?: Record<string, number>;
 }
 
 export interface DocumentStore {

@@ -10,8 +10,6 @@ import type {
   Collection,
   CollectionSpec,
   DocumentStore,
-  EnqueueOptions,
-  NewOutboxEvent,
   Outbox,
   StoredDoc,
   StoreStats,
@@ -22,6 +20,7 @@ import { counted, ident, StatementCounter, type Queryable } from './postgres/sql
 import * as system from './postgres/system';
 import { postgresBlobs } from './postgres/blobs';
 import { inTransaction } from './postgres/tx';
+import { BatchedTransaction } from './postgres/batch-tx';
 import { mapDataError } from './postgres/errors';
 
 export interface PostgresStoreOptions {
@@ -32,6 +31,12 @@ export interface PostgresStoreOptions {
   logger?: StoreLogger;
   /** Pool size (default 10). */
   maxConnections?: number;
+  /**
+   * How long an outbox mark (`outbox.markPublishedSoon`) waits for another statement to carry it
+   * before it is sent on its own; default 250 ms, below the 1 s after which other replicas'
+   * relays look at the outbox for events nobody published.
+   */
+  markDelayMs?: number;
 }
 
 const PING_TIMEOUT_MS = 2_000;
@@ -62,12 +67,17 @@ export class PostgresStore implements DocumentStore {
   private readonly listener: PgListener;
   /** This process's writes, in change notifications: it has dropped their entries itself already. */
   private readonly origin = randomBytes(8).toString('hex');
+  /** Outbox events published and waiting to be marked by a statement sent anyway (markPublishedSoon). */
+  private marks: string[] = [];
+  private markTimer: NodeJS.Timeout | undefined;
+  private readonly markDelayMs: number;
 
   constructor(options: PostgresStoreOptions) {
     assertIdentifier(options.database, 'database');
     this.database = options.database;
     this.url = options.url;
     this.logger = options.logger;
+    this.markDelayMs = options.markDelayMs ?? 250;
     this.pool = new Pool({
       connectionString: options.url,
       max: options.maxConnections ?? 10,
@@ -92,14 +102,57 @@ export class PostgresStore implements DocumentStore {
     this.outbox = {
       pending: async (limit) => {
         await this.init();
-        return system.pending(this.db, this.database, limit);
+        // The marks waiting for a ride go with this read, which leaves their events out.
+        const marks = this.takeMarks();
+        try {
+          return await system.pending(this.db, this.database, limit, marks);
+        } catch (err) {
+          this.returnMarks(marks);
+          throw err;
+        }
       },
       markPublished: async (ids) => {
         await this.init();
         return system.markPublished(this.db, this.database, ids);
       },
+      markPublishedSoon: (ids) => this.markSoon(ids),
+      flushMarks: () => this.flushMarks(),
       watch: (onWrite) => this.watchOutbox(onWrite),
     };
+  }
+
+  private markSoon(ids: string[]): void {
+    if (ids.length === 0) return;
+    this.marks.push(...ids);
+    this.markTimer ??= setTimeout(() => {
+      this.markTimer = undefined;
+      this.flushMarks().catch((err: unknown) =>
+        // The events stay pending: the relay's next pass publishes them again (deduplicated by id).
+        this.logger?.warn({ err, events: ids.length }, 'could not mark published outbox events'),
+      );
+    }, this.markDelayMs);
+    this.markTimer.unref();
+  }
+
+  /** The marks waiting for a ride, handed to the statement that carries them. */
+  private takeMarks(): string[] {
+    const marks = this.marks;
+    this.marks = [];
+    if (this.markTimer) clearTimeout(this.markTimer);
+    this.markTimer = undefined;
+    return marks;
+  }
+
+  /** Marks whose statement failed wait for the next one. */
+  private returnMarks(ids: string[]): void {
+    if (ids.length > 0) this.markSoon(ids);
+  }
+
+  private async flushMarks(): Promise<void> {
+    const marks = this.takeMarks();
+    if (marks.length === 0) return;
+    await this.init();
+    await system.markPublished(this.db, this.database, marks);
   }
 
   /** Creates the schema and the system tables if missing; memoized, retried after a failure. */
@@ -187,15 +240,26 @@ export class PostgresStore implements DocumentStore {
     return ready;
   }
 
+  private tableName(name: string): string {
+    assertCollectionName(name);
+    return `${ident(this.database)}.${ident(name)}`;
+  }
+
   private bind<T extends StoredDoc>(
     name: string,
     db: Queryable,
     isolated?: <R>(fn: (db: Queryable) => Promise<R>) => Promise<R>,
     outbox?: PgOutboxTarget,
-  ): Collection<T> {
-    assertCollectionName(name);
-    const table = `${ident(this.database)}.${ident(name)}`;
-    return new PgCollection<T>(name, table, db, () => this.ensureTable(name), this.counter, isolated, outbox);
+  ): PgCollection<T> {
+    return new PgCollection<T>(
+      name,
+      this.tableName(name),
+      db,
+      () => this.ensureTable(name),
+      this.counter,
+      isolated,
+      outbox,
+    );
   }
 
   collection<T extends StoredDoc>(name: string): Collection<T> {
@@ -210,37 +274,47 @@ export class PostgresStore implements DocumentStore {
     return this.cache.has(name) ? this.cache.cached(bound) : bound;
   }
 
+  /**
+   * Runs `fn` as one transaction in as few statements as the outcome allows (see
+   * {@link BatchedTransaction}): writes and events are sent together at the end, usually as one
+   * statement and without BEGIN/COMMIT.
+   */
   async transaction<R>(fn: (tx: TxScope) => Promise<R>): Promise<R> {
+    // Cached collections written in the transaction: dropped again once it committed (or not).
+    const written = new Set<string>();
     try {
       await this.init();
-      // Cached collections written in the transaction: dropped again once it committed (or not).
-      const written = new Set<string>();
+      const tx = new BatchedTransaction({
+        pool: this.pool,
+        logger: this.logger,
+        counter: this.counter,
+        schema: this.database,
+        db: this.db,
+        bind: (name, db) => this.bind(name, db),
+        table: (name) => this.tableName(name),
+        ensureTable: (name) => this.ensureTable(name),
+        takeMarks: () => this.takeMarks(),
+        returnMarks: (ids) => this.returnMarks(ids),
+        onWrite: (name) => {
+          if (!this.cache.has(name)) return;
+          written.add(name);
+          this.cache.invalidate(name);
+        },
+      });
+      let failed = true;
       try {
-        return await inTransaction(this.pool, this.logger, this.counter, (client) =>
-          fn({
-            collection: <T extends StoredDoc>(name: string) => {
-              const bound = this.bind<T>(name, client);
-              if (!this.cache.has(name)) return bound;
-              return this.cache.invalidating(bound, () => {
-                written.add(name);
-                this.cache.invalidate(name);
-              });
-            },
-            enqueue: async (events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions) => {
-              const list = Array.isArray(events) ? events : [events];
-              await system.enqueue(client, this.database, list, options?.origin);
-              // The INSERT is inside a CTE (the statement's tag is SELECT); an id already there counts too.
-              this.counter.rowsWritten += list.length;
-            },
-            nextSequence: (key: string, startAt?: number) => system.nextSequence(client, this.database, key, startAt),
-          }),
-        );
+        const result = await fn(tx);
+        await tx.finish();
+        failed = false;
+        return result;
       } finally {
-        for (const name of written) this.cache.invalidate(name);
+        await tx.close(failed);
       }
     } catch (err) {
       // Connecting, BEGIN and COMMIT fail outside any collection call: same mapping.
       throw mapDataError('transaction', err);
+    } finally {
+      for (const name of written) this.cache.invalidate(name);
     }
   }
 
@@ -257,7 +331,11 @@ export class PostgresStore implements DocumentStore {
 
   /** Statements sent since start (transactions count BEGIN and COMMIT too) and rows written; cheap, for benchmarks. */
   stats(): StoreStats {
-    return { statements: this.counter.statements, rowsWritten: this.counter.rowsWritten };
+    return {
+      statements: this.counter.statements,
+      rowsWritten: this.counter.rowsWritten,
+      byStatement: { ...this.counter.byStatement },
+    };
   }
 
   async ping(): Promise<void> {
@@ -289,6 +367,9 @@ export class PostgresStore implements DocumentStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.flushMarks().catch((err: unknown) =>
+      this.logger?.warn({ err }, 'could not mark published outbox events before closing'),
+    );
     await this.listener.close();
     await this.pool.end();
   }

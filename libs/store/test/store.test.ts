@@ -146,7 +146,7 @@ describe('PostgresStore operations', () => {
     expect(await count(() => payments.find({}, { limit: 5, total: true }))).toBe(1);
     await payments.insert({ n: 20 });
     expect(await count(() => payments.find({}, { limit: 1, total: true }))).toBe(2);
-    // A transaction: BEGIN, the enqueue of two events with its NOTIFY, COMMIT.
+    // A transaction that only writes: one statement (the events and their NOTIFY), no BEGIN/COMMIT.
     expect(
       await count(() =>
         store.transaction((tx) =>
@@ -156,9 +156,180 @@ describe('PostgresStore operations', () => {
           ]),
         ),
       ),
-    ).toBe(3);
+    ).toBe(1);
     expect((await store.outbox.pending(10)).map((e) => e.id)).toEqual(['evt-count-1', 'evt-count-2']);
     await store.outbox.markPublished(['evt-count-1', 'evt-count-2']);
+  });
+
+  describe('a transaction sends its writes and events together at the end', () => {
+    type Doc = { id: string; version: number; n: number };
+    const statements = async <R>(op: () => Promise<R>): Promise<{ n: number; result: R | unknown }> => {
+      const before = store.stats().statements;
+      const result = await op().catch((err: unknown) => err);
+      return { n: store.stats().statements - before, result };
+    };
+    const event = (id: string) => ({ id, subject: 'test.batch.happened', payload: { id }, headers: {} });
+    const outboxIds = async (prefix: string) =>
+      (await store.outbox.pending(100)).map((e) => e.id).filter((id) => id.startsWith(prefix));
+
+    beforeAll(async () => {
+      for (const name of ['batched', 'batched_counters', 'batched_other']) await store.ensureCollection({ name });
+    });
+
+    it('read, then insert, compare-and-set, counters and events: the read and one statement, all written', async () => {
+      const docs = store.collection<Doc>('batched');
+      const held = await docs.insert({ n: 1 });
+      const { n, result } = await statements(() =>
+        store.transaction(async (tx) => {
+          const c = tx.collection<Doc>('batched');
+          const cur = await c.get(held.id);
+          const inserted = await c.insert({ n: 100 });
+          const replaced = await c.replace(held.id, cur!.version, { n: cur!.n + 1 });
+          await tx
+            .collection<Doc & { c?: Record<string, number> }>('batched_counters')
+            .addToCounters('c', [{ id: 'ctr', init: { n: 0 }, deltas: { a: 2 } }]);
+          await tx.enqueue([event('b1-1'), event('b1-2')]);
+          await tx.enqueue(event('b1-3'), { origin: 'another writer' });
+          return { inserted, replaced };
+        }),
+      );
+      expect(n).toBe(2);
+      const { inserted, replaced } = result as { inserted: Doc; replaced: Doc };
+      expect(await docs.get(inserted.id)).toEqual(inserted);
+      expect(await docs.get(held.id)).toEqual(replaced);
+      expect(replaced).toMatchObject({ version: 2, n: 2 });
+      expect(await store.collection<Doc & { c?: Record<string, number> }>('batched_counters').get('ctr')).toMatchObject(
+        {
+          c: { a: 2 },
+        },
+      );
+      // In the order they were enqueued, whatever the call.
+      expect(await outboxIds('b1-')).toEqual(['b1-1', 'b1-2', 'b1-3']);
+      await store.outbox.markPublished(['b1-1', 'b1-2', 'b1-3']);
+    });
+
+    it('a compare-and-set that misses fails the whole statement: VERSION_CONFLICT or not found, nothing written', async () => {
+      const docs = store.collection<Doc>('batched');
+      const held = await docs.insert({ n: 1 });
+      await docs.replace(held.id, 1, { n: 2 });
+      let newId = '';
+      const conflict = await store
+        .transaction(async (tx) => {
+          newId = (await tx.collection<Doc>('batched').insert({ n: 7 })).id;
+          await tx.collection<Doc>('batched').replace(held.id, 1, { n: 3 });
+          await tx.enqueue(event('b2-1'));
+        })
+        .catch((err: unknown) => err);
+      expect(conflict).toMatchObject({ code: 'VERSION_CONFLICT' });
+      expect(String((conflict as Error).message)).toContain('batched');
+      expect(await docs.get(newId)).toBeNull();
+      expect(await docs.get(held.id)).toMatchObject({ version: 2, n: 2 });
+      expect(await outboxIds('b2-')).toEqual([]);
+
+      const missing = await store
+        .transaction(async (tx) => {
+          await tx.collection<Doc>('batched').replace('no-such-doc', 1, { n: 3 });
+          await tx.enqueue(event('b2-2'));
+        })
+        .catch((err: unknown) => err);
+      expect(missing).toMatchObject({ kind: 'not_found' });
+      expect(await outboxIds('b2-')).toEqual([]);
+    });
+
+    it('a taken key fails the whole statement with DUPLICATE_KEY naming the collection', async () => {
+      const docs = store.collection<Doc>('batched');
+      const taken = await docs.insert({ n: 1 });
+      const err = await store
+        .transaction(async (tx) => {
+          await tx.collection<Doc>('batched_other').insert({ id: 'b3-new', n: 1 });
+          await tx.collection<Doc>('batched').insert({ id: taken.id, n: 2 });
+          await tx.enqueue(event('b3-1'));
+        })
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'DUPLICATE_KEY' });
+      expect(String((err as Error).message)).toContain('batched');
+      expect(await store.collection<Doc>('batched_other').get('b3-new')).toBeNull();
+      expect(await outboxIds('b3-')).toEqual([]);
+    });
+
+    it('reads see the writes before them; a second write of a row, a delete or a sequence opens the transaction', async () => {
+      const { n, result } = await statements(() =>
+        store.transaction(async (tx) => {
+          const c = tx.collection<Doc>('batched');
+          const a = await c.insert({ n: 1 });
+          const seen = await c.get(a.id); // sends the insert first: BEGIN, insert, read
+          const b = await c.replace(a.id, 1, { n: 2 });
+          const again = await c.replace(b.id, 2, { n: 3 }); // the same row again: sends the first replace
+          const seq = await tx.nextSequence('batched-seq');
+          await tx.enqueue(event('b4-1'));
+          return { seen, again, seq };
+        }),
+      );
+      const { seen, again } = result as { seen: Doc; again: Doc };
+      expect(seen).toMatchObject({ version: 1, n: 1 });
+      expect(await store.collection<Doc>('batched').get(again.id)).toEqual(again);
+      expect(again).toMatchObject({ version: 3, n: 3 });
+      // BEGIN, insert, get, first replace, sequence, (second replace + events), COMMIT.
+      expect(n).toBe(7);
+      expect(await outboxIds('b4-')).toEqual(['b4-1']);
+      await store.outbox.markPublished(['b4-1']);
+
+      // A throw after writes were sent rolls them back, events included.
+      const err = await store
+        .transaction(async (tx) => {
+          const c = tx.collection<Doc>('batched');
+          const d = await c.insert({ id: 'b4-rolled-back', n: 1 });
+          await c.delete(d.id); // opens the transaction, sends the insert, deletes
+          await c.insert({ id: 'b4-rolled-back', n: 2 });
+          await tx.enqueue(event('b4-2'));
+          throw new Error('changed my mind');
+        })
+        .catch((e: unknown) => e);
+      expect((err as Error).message).toBe('changed my mind');
+      expect(await store.collection<Doc>('batched').get('b4-rolled-back')).toBeNull();
+      expect(await outboxIds('b4-')).toEqual([]);
+    });
+
+    it('marks of published events ride with the next transaction or the next pending read, else go alone after the delay', async () => {
+      const marks = new PostgresStore({ url: PG_URL, database, markDelayMs: 100 });
+      try {
+        const events = async (ids: string[]) => marks.transaction((tx) => tx.enqueue(ids.map(event)));
+        await events(['b5-1', 'b5-2']);
+        marks.outbox.markPublishedSoon!(['b5-1', 'b5-2']);
+        const before = marks.stats().statements;
+        await events(['b5-3']);
+        expect(marks.stats().statements - before).toBe(1); // the new event and both marks
+        expect(await outboxIds('b5-')).toEqual(['b5-3']);
+
+        // The relay's next read carries them too, and does not answer the events it marks.
+        marks.outbox.markPublishedSoon!(['b5-3']);
+        const readAt = marks.stats().statements;
+        expect((await marks.outbox.pending(100)).map((e) => e.id).filter((id) => id.startsWith('b5-'))).toEqual([]);
+        expect(marks.stats().statements - readAt).toBe(1);
+        expect(await outboxIds('b5-')).toEqual([]);
+
+        // A transaction that fails gives its marks back; nothing else to ride with: alone, soon.
+        await events(['b5-4']);
+        marks.outbox.markPublishedSoon!(['b5-4']);
+        const failed = await marks
+          .transaction(async (tx) => {
+            await tx.collection<Doc>('batched').replace('no-such-doc', 1, { n: 1 });
+          })
+          .catch((err: unknown) => err);
+        expect(failed).toMatchObject({ kind: 'not_found' });
+        // Without them given back, nothing would ever mark b5-4 (taking them stopped the timer).
+        await waitFor(async () => (await outboxIds('b5-')).length === 0, { timeoutMs: 5_000 });
+      } finally {
+        await marks.close();
+      }
+    });
+
+    it('a transaction that writes nothing sends nothing but its reads', async () => {
+      const { n } = await statements(() =>
+        store.transaction(async (tx) => tx.collection<Doc>('batched').find({}, { limit: 1 })),
+      );
+      expect(n).toBe(1);
+    });
   });
 
   it('counts rows written: each insert, compare-and-set, delete, outbox and sequence row once, reads and misses none', async () => {
@@ -182,7 +353,7 @@ describe('PostgresStore operations', () => {
         ]),
       ),
     ).toBe(2);
-    // BEGIN, the outbox rows and a sequence row, COMMIT: three rows.
+    // BEGIN, a sequence row, the outbox rows, COMMIT: three rows.
     expect(
       await written(() =>
         store.transaction(async (tx) => {

@@ -300,6 +300,29 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
     expect(receiver.at(`/ipn/${tx}`)).toHaveLength(1);
   });
 
+  it('with only hourly polls, a later status waiting behind an earlier one goes out as soon as the earlier one is delivered', async () => {
+    const tx = newObjectId();
+    // A long attempt lease: the later status, waiting for the earlier one's lane, is due only in a
+    // minute unless the earlier one's delivery lets it through (the pass that follows it).
+    const d = deps({
+      timing: { ...timing, timeoutMs: 60_000 },
+      sender: new HttpIpnSender({ timeoutMs: 60_000, allowedTargets: LOCAL_RECEIVER }),
+    });
+    const s = new DeliveryScheduler(d, { pollIntervalMs: 3_600_000, concurrency: 4 });
+    schedulers.push(s);
+    s.start();
+    await recordStatusChange(d, change({ transactionId: tx, sequence: 2, status: 2, previousStatus: 0 }), 'e2', (x) =>
+      s.offer(x),
+    );
+    await recordStatusChange(d, change({ transactionId: tx, sequence: 3, status: 1, previousStatus: 2 }), 'e3', (x) =>
+      s.offer(x),
+    );
+    await waitFor(async () => (await deliveriesOf(tx)).every((x) => x.state === 'succeeded'), {
+      what: 'both IPNs delivered well before the later one would be due by itself',
+    });
+    expect(receiver.at(`/ipn/${tx}`).map((r) => JSON.parse(r.rawBody.toString()).status)).toEqual([2, 1]);
+  });
+
   it('uses no attempt while checkout cannot hand out the signing secret', async () => {
     const tx = newObjectId();
     const secrets = new Secrets();

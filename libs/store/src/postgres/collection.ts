@@ -72,6 +72,36 @@ function outboxCte(outbox: PgOutboxTarget, written: string, p: SqlParams, events
             ON CONFLICT (id) DO NOTHING)`;
 }
 
+/** Checks the arguments of `addToCounters` (ids differ and are valid, deltas are finite numbers). */
+export function assertCounterItems(
+  field: string,
+  items: ReadonlyArray<{ id: string; deltas: Record<string, number> }>,
+) {
+  if (new Set(items.map((i) => i.id)).size !== items.length)
+    throw new ValidationError('addToCounters: ids must differ');
+  for (const i of items) {
+    assertDocId(i.id);
+    assertCounters(field, i.deltas);
+  }
+}
+
+/**
+ * The upsert of `addToCounters`, given the placeholders of its ids (text[]), documents (jsonb[])
+ * and field name: the inserted document carries the deltas under `field`; on conflict they are
+ * read back from EXCLUDED and each is added to the old value (numbers only), the other entries kept.
+ */
+export function addToCountersSql(table: string, ids: string, docs: string, field: string): string {
+  return `INSERT INTO ${table} AS t (id, version, doc)
+       SELECT v.id, 1, v.doc FROM unnest(${ids}::text[], ${docs}::jsonb[]) WITH ORDINALITY AS v(id, doc, n) ORDER BY v.n
+       ON CONFLICT (id) DO UPDATE SET version = t.version + 1,
+         doc = jsonb_set(t.doc, ARRAY[${field}::text],
+           (CASE WHEN jsonb_typeof(t.doc -> ${field}::text) = 'object' THEN t.doc -> ${field}::text ELSE '{}'::jsonb END) ||
+           coalesce((SELECT jsonb_object_agg(d.key, to_jsonb(d.value::numeric +
+               CASE WHEN jsonb_typeof(t.doc -> ${field}::text -> d.key) = 'number' THEN (t.doc -> ${field}::text ->> d.key)::numeric ELSE 0 END))
+             FROM jsonb_each_text(EXCLUDED.doc -> ${field}::text) AS d), '{}'::jsonb),
+           true)`;
+}
+
 /** One collection = one table `(id text primary key, version int, doc jsonb)`. */
 export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxWrites<T> {
   constructor(
@@ -362,26 +392,12 @@ export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxW
     items: ReadonlyArray<{ id: string; init: Omit<T, 'id' | 'version'>; deltas: Record<string, number> }>,
   ): Promise<void> {
     if (items.length === 0) return;
-    if (new Set(items.map((i) => i.id)).size !== items.length)
-      throw new ValidationError('addToCounters: ids must differ');
-    for (const i of items) {
-      assertDocId(i.id);
-      assertCounters(field, i.deltas);
-    }
-    // The inserted document carries the deltas under `field`; on conflict they are read back from
-    // EXCLUDED and each is added to the old value (numbers only), the other entries kept.
-    await this.run(
-      `INSERT INTO ${this.table} AS t (id, version, doc)
-       SELECT v.id, 1, v.doc FROM unnest($1::text[], $2::jsonb[]) WITH ORDINALITY AS v(id, doc, n) ORDER BY v.n
-       ON CONFLICT (id) DO UPDATE SET version = t.version + 1,
-         doc = jsonb_set(t.doc, ARRAY[$3::text],
-           (CASE WHEN jsonb_typeof(t.doc -> $3::text) = 'object' THEN t.doc -> $3::text ELSE '{}'::jsonb END) ||
-           coalesce((SELECT jsonb_object_agg(d.key, to_jsonb(d.value::numeric +
-               CASE WHEN jsonb_typeof(t.doc -> $3::text -> d.key) = 'number' THEN (t.doc -> $3::text ->> d.key)::numeric ELSE 0 END))
-             FROM jsonb_each_text(EXCLUDED.doc -> $3::text) AS d), '{}'::jsonb),
-           true)`,
-      [items.map((i) => i.id), items.map((i) => JSON.stringify(toBody({ ...i.init, [field]: i.deltas }))), field],
-    );
+    assertCounterItems(field, items);
+    await this.run(addToCountersSql(this.table, '$1', '$2', '$3'), [
+      items.map((i) => i.id),
+      items.map((i) => JSON.stringify(toBody({ ...i.init, [field]: i.deltas }))),
+      field,
+    ]);
   }
 
   async replaceMany(

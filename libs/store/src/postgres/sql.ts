@@ -11,6 +11,32 @@ export interface Queryable {
 export class StatementCounter {
   statements = 0;
   rowsWritten = 0;
+  /** Statements by {@link statementLabel}, for the cost budget's breakdown. */
+  readonly byStatement: Record<string, number> = {};
+
+  count(text: string): void {
+    this.statements += 1;
+    const label = statementLabel(text);
+    this.byStatement[label] = (this.byStatement[label] ?? 0) + 1;
+  }
+}
+
+const labels = new Map<string, string>();
+
+/**
+ * A short name of a statement's shape: its first keyword and the tables it names, without the
+ * schema (`SELECT sessions`, `WITH transactions`, `INSERT _outbox`, `BEGIN`). Bind values never
+ * appear in it; the label of each text is computed once.
+ */
+export function statementLabel(text: string): string {
+  let label = labels.get(text);
+  if (label === undefined) {
+    const verb = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? '?';
+    const tables = [...new Set([...text.matchAll(/"[^"]+"\."([^"]+)"/g)].flatMap((m) => (m[1] ? [m[1]] : [])))];
+    label = tables.length ? `${verb} ${tables.join(',')}` : verb;
+    if (labels.size < 10_000) labels.set(text, label);
+  }
+  return label;
 }
 
 /** Command tags whose row count is the number of rows the statement wrote. */
@@ -24,7 +50,7 @@ const WRITE_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 export function counted(db: Queryable, counter: StatementCounter): Queryable {
   return {
     async query(textOrConfig: string | QueryConfig, values?: unknown[]) {
-      counter.statements += 1;
+      counter.count(typeof textOrConfig === 'string' ? textOrConfig : textOrConfig.text);
       const result =
         typeof textOrConfig === 'string' ? await db.query(textOrConfig, values) : await db.query(textOrConfig);
       if (WRITE_COMMANDS.has(result.command)) counter.rowsWritten += result.rowCount ?? 0;

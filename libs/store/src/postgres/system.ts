@@ -22,8 +22,21 @@ export function systemDdl(schema: string): string[] {
     `CREATE INDEX IF NOT EXISTS "_outbox_pending" ON ${s}."_outbox" (seq) WHERE published_at IS NULL`,
     `CREATE TABLE IF NOT EXISTS ${s}."_sequences" (key text PRIMARY KEY, value bigint NOT NULL)`,
     blobsDdl(schema),
+    // Raised by a batched transaction's statement when a compare-and-set in it missed (see batch-tx.ts).
+    `CREATE OR REPLACE FUNCTION ${s}.${ident(CAS_FAILED_FN)}(tbl text, doc_id text, expected integer, actual integer)
+       RETURNS integer LANGUAGE plpgsql AS $$
+     BEGIN
+       RAISE EXCEPTION 'compare-and-set of % % missed', tbl, doc_id USING ERRCODE = '${CAS_FAILED_CODE}',
+         DETAIL = json_build_object('table', tbl, 'id', doc_id, 'expected', expected, 'actual', actual)::text;
+     END $$`,
   ];
 }
+
+/** The schema's function that fails a batched statement whose compare-and-set missed. */
+export const CAS_FAILED_FN = '_cas_failed';
+export const casFailedFn = (schema: string): string => `${ident(schema)}.${ident(CAS_FAILED_FN)}`;
+/** Its SQLSTATE (class PM: ours), with the table, id and versions as JSON in the error's detail. */
+export const CAS_FAILED_CODE = 'PM409';
 
 export function tableDdl(schema: string, table: string): string {
   return `CREATE TABLE IF NOT EXISTS ${ident(schema)}.${ident(table)} (
@@ -110,25 +123,35 @@ export async function enqueue(
   origin = '',
 ): Promise<void> {
   if (events.length === 0) return;
-  const rows = events.map((event) => {
-    assertDocId(event.id);
-    if (typeof event.subject !== 'string' || event.subject.length === 0) {
-      throw new ValidationError('event subject must be a non-empty string', { field: 'subject' });
-    }
-    return { id: event.id, subject: event.subject, payload: event.payload ?? null, headers: event.headers ?? {} };
-  });
   // Only called inside PostgresStore.transaction, which maps data errors (NUL in a payload: 400).
   await db.query(
-    prepared(
-      `WITH ins AS (
-         INSERT INTO ${ident(schema)}."_outbox" (id, subject, payload, headers)
-         SELECT e.v->>'id', e.v->>'subject', e.v->'payload', e.v->'headers'
-         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n
-         ON CONFLICT (id) DO NOTHING)
-       SELECT pg_notify($2, $3)`,
-      [JSON.stringify(rows), outboxChannel(schema), origin],
-    ),
+    prepared(`WITH ins AS (${outboxInsertSql(schema, '$1')}) SELECT pg_notify($2, $3)`, [
+      outboxRowsJson(events),
+      outboxChannel(schema),
+      origin,
+    ]),
   );
+}
+
+/** The events as the JSON array {@link outboxInsertSql} takes; throws on an empty id or subject. */
+export function outboxRowsJson(events: Omit<OutboxEvent, 'createdAt'>[]): string {
+  return JSON.stringify(
+    events.map((event) => {
+      assertDocId(event.id);
+      if (typeof event.subject !== 'string' || event.subject.length === 0) {
+        throw new ValidationError('event subject must be a non-empty string', { field: 'subject' });
+      }
+      return { id: event.id, subject: event.subject, payload: event.payload ?? null, headers: event.headers ?? {} };
+    }),
+  );
+}
+
+/** Inserts the events of the JSON array at placeholder `rows`, in order (an id already there is kept). */
+export function outboxInsertSql(schema: string, rows: string): string {
+  return `INSERT INTO ${ident(schema)}."_outbox" (id, subject, payload, headers)
+         SELECT e.v->>'id', e.v->>'subject', e.v->'payload', e.v->'headers'
+         FROM jsonb_array_elements(${rows}::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n
+         ON CONFLICT (id) DO NOTHING`;
 }
 
 interface OutboxRow {
@@ -139,14 +162,26 @@ interface OutboxRow {
   created_at: Date;
 }
 
-export async function pending(db: Queryable, schema: string, limit: number): Promise<OutboxEvent[]> {
+/**
+ * The oldest unpublished events; `marks` (events published and not yet marked) are marked in the
+ * same statement and left out (its snapshot is from before the mark).
+ */
+export async function pending(
+  db: Queryable,
+  schema: string,
+  limit: number,
+  marks: string[] = [],
+): Promise<OutboxEvent[]> {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new ValidationError('limit must be an integer >= 1');
+  const select = `SELECT id, subject, payload, headers, created_at FROM ${ident(schema)}."_outbox"
+       WHERE published_at IS NULL`;
   const { rows } = await db.query<OutboxRow>(
-    prepared(
-      `SELECT id, subject, payload, headers, created_at FROM ${ident(schema)}."_outbox"
-       WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
-      [limit],
-    ),
+    marks.length === 0
+      ? prepared(`${select} ORDER BY seq LIMIT $1`, [limit])
+      : prepared(
+          `WITH m AS (${markSql(schema, '$2')}) ${select} AND NOT (id = ANY($2::text[])) ORDER BY seq LIMIT $1`,
+          [limit, marks],
+        ),
   );
   return rows.map((r) => ({
     id: r.id,
@@ -159,12 +194,12 @@ export async function pending(db: Queryable, schema: string, limit: number): Pro
 
 export async function markPublished(db: Queryable, schema: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.query(
-    prepared(
-      `UPDATE ${ident(schema)}."_outbox" SET published_at = now() WHERE id = ANY($1::text[]) AND published_at IS NULL`,
-      [ids],
-    ),
-  );
+  await db.query(prepared(markSql(schema, '$1'), [ids]));
+}
+
+/** Marks the events whose ids are the text[] at placeholder `ids` as published. */
+export function markSql(schema: string, ids: string): string {
+  return `UPDATE ${ident(schema)}."_outbox" SET published_at = now() WHERE id = ANY(${ids}::text[]) AND published_at IS NULL`;
 }
 
 /** Row-locked upsert: concurrent callers serialize on the key, and a rollback returns the number. */

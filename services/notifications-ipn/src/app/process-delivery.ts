@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '@paymesh/core';
+import { ConflictError, ErrorCode, NotFoundError } from '@paymesh/core';
 import { IpnHeaders, signIpn } from '@paymesh/contracts';
 import type { TxScope } from '@paymesh/store';
 import {
@@ -38,16 +38,27 @@ const USER_AGENT = 'Paymesh-IPN/1.0';
  */
 const FIRST_CHANGE_SEQUENCE = 2;
 
-/** Makes the next pending delivery of the transaction due now, once `finished` is final. */
-async function promoteNext(tx: TxScope, finished: DeliveryDoc, now: Date): Promise<void> {
-  const deliveries = tx.collection<DeliveryDoc>(DELIVERIES);
-  const next = await deliveries.findOne(
-    { transactionId: finished.transactionId, state: 'pending', sequence: { $gt: finished.sequence } },
-    { sort: { sequence: 1 } },
-  );
+/**
+ * The next pending delivery of `finished`'s transaction. Read before the transaction writes
+ * `finished` (it is not among the later ones this looks at), so that the writes that follow are
+ * sent together as one statement (see the store's batched transactions).
+ */
+function findNext(tx: TxScope, finished: DeliveryDoc): Promise<DeliveryDoc | null> {
+  return tx
+    .collection<DeliveryDoc>(DELIVERIES)
+    .findOne(
+      { transactionId: finished.transactionId, state: 'pending', sequence: { $gt: finished.sequence } },
+      { sort: { sequence: 1 } },
+    );
+}
+
+/** Makes `next` (from {@link findNext}) due now, once the delivery before it is final. */
+async function promote(tx: TxScope, next: DeliveryDoc | null, now: Date): Promise<void> {
   const at = now.toISOString();
   if (!next || next.inFlightAttempt !== null || (next.nextAttemptAt !== null && next.nextAttemptAt <= at)) return;
-  await deliveries.replace(next.id, next.version, { ...fieldsOf(next), nextAttemptAt: at, updatedAt: at });
+  await tx
+    .collection<DeliveryDoc>(DELIVERIES)
+    .replace(next.id, next.version, { ...fieldsOf(next), nextAttemptAt: at, updatedAt: at });
 }
 
 /** A claimed attempt and the documents as the claim stored them (for the outcome's compare-and-set). */
@@ -62,12 +73,27 @@ interface Claim {
  * another replica moved it since, so it need not be read again here.
  */
 async function claim(deps: IpnDeps, d: DeliveryDoc): Promise<Claim> {
+  // The first attempt of a transaction's first change normally finds no lane (the lane is made by
+  // a claim, and this is the first of them): it is inserted without looking. Should a later
+  // status's delivery have been claimed first (events out of order), the insert finds its lane
+  // taken and the claim runs again, reading it.
+  if (d.sequence <= FIRST_CHANGE_SEQUENCE && d.attempts.length === 0) {
+    try {
+      return await claimWith(deps, d, false);
+    } catch (err) {
+      if (!(err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY)) throw err;
+    }
+  }
+  return claimWith(deps, d, true);
+}
+
+async function claimWith(deps: IpnDeps, d: DeliveryDoc, readLane: boolean): Promise<Claim> {
   return deps.store.transaction(async (tx): Promise<Claim> => {
     const deliveries = tx.collection<DeliveryDoc>(DELIVERIES);
     const lanes = tx.collection<LaneDoc>(LANES);
     const now = deps.clock.now();
     if (!isDue(d, now)) return { plan: { kind: 'skip' } };
-    const lane = await lanes.get(d.transactionId);
+    const lane = readLane ? await lanes.get(d.transactionId) : null;
     // A transaction's first change (sequence 2: its first status is 1) has no earlier delivery to wait for.
     const earlierPending =
       d.sequence <= FIRST_CHANGE_SEQUENCE
@@ -83,8 +109,16 @@ async function claim(deps: IpnDeps, d: DeliveryDoc): Promise<Claim> {
       timing: deps.timing,
     });
     if (plan.kind === 'skip') return { plan };
+    const next = plan.kind === 'superseded' || plan.kind === 'exhausted' ? await findNext(tx, d) : null;
     const delivery = await deliveries.replace(d.id, d.version, plan.delivery);
-    if (plan.kind === 'superseded' || plan.kind === 'exhausted') await promoteNext(tx, d, now);
+    await promote(tx, next, now);
+    // Waiting behind the lane's holder: the lane is written too (compare-and-set), so this wait
+    // and the holder's outcome, which releases the lane and lets the next delivery go, cannot
+    // miss each other. Whichever commits second finds the lane moved and runs again: the outcome
+    // then sees this wait and makes the delivery due, or the claim finds the lane free.
+    if (plan.kind === 'wait' && lane) {
+      await lanes.replace(lane.id, lane.version, { ...fieldsOf(lane), updatedAt: now.toISOString() });
+    }
     if (plan.kind !== 'send') return { plan };
     const storedLane = lane
       ? await lanes.replace(lane.id, lane.version, plan.lane)
@@ -113,11 +147,12 @@ async function recordOutcome(
     if (!d) return null;
     const res = applyOutcome(fieldsOf(d), attempt, outcome, now, deps.timing);
     if (!res) return null;
-    await deliveries.replace(d.id, d.version, res.delivery);
+    const next = res.final ? await findNext(tx, d) : null;
     const lane = held?.lane ?? (await lanes.get(d.transactionId));
+    await deliveries.replace(d.id, d.version, res.delivery);
     const released = lane && releaseLane(fieldsOf(lane), d.id, now);
     if (lane && released) await lanes.replace(lane.id, lane.version, released);
-    if (res.final) await promoteNext(tx, d, now);
+    await promote(tx, next, now);
     return res.delivery;
   });
 }
@@ -128,8 +163,9 @@ async function settleWithoutAttempt(deps: IpnDeps, id: string, reason: string): 
     const now = deps.clock.now();
     const d = await deliveries.get(id);
     if (!d || !isDue(d, now) || d.inFlightAttempt !== null) return;
+    const next = await findNext(tx, d);
     await deliveries.replace(d.id, d.version, failWithoutAttempt(fieldsOf(d), reason, now));
-    await promoteNext(tx, d, now);
+    await promote(tx, next, now);
   });
 }
 

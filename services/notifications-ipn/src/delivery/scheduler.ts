@@ -31,6 +31,13 @@ export interface DueWork<D extends DueDoc, R> {
   name: string;
   collection: string;
   process(id: string, known: D): Promise<R>;
+  /**
+   * Whether a result finishes its item for good (nothing of it stays due). After such a result the
+   * scheduler skips the pass it would make to look for more work when the last pass found none
+   * and nothing since may have left any waiting (see `idle`). Without it every result is followed
+   * by a pass.
+   */
+  settled?(result: R): boolean;
 }
 
 /**
@@ -46,6 +53,14 @@ export class DueWorkScheduler<D extends DueDoc, R> {
   private readonly running = new Map<string, Promise<void>>();
   private readonly loop: WorkLoop;
   private stopped = false;
+  /**
+   * The last pass found no pending item beyond the ones it launched, and nothing since may have
+   * left one waiting here (an offer turned away, an unsettled result, a failure): then a settled
+   * result needs no pass to look for more. Work other replicas create is theirs, or the poll's.
+   */
+  private idle = false;
+  /** Bumped by whatever may leave an item waiting, so a pass under way does not declare `idle`. */
+  private unsettled = 0;
 
   constructor(
     deps: { store: DocumentStore; clock: Clock; logger: Logger },
@@ -84,10 +99,16 @@ export class DueWorkScheduler<D extends DueDoc, R> {
     // Stopping: the stored work waits for the next start (or another replica's pass).
     if (this.stopped || this.running.has(doc.id)) return;
     if (this.running.size >= this.opts.concurrency) {
+      this.mayBeWaiting();
       this.wake();
       return;
     }
     this.launch(doc.id, doc);
+  }
+
+  private mayBeWaiting(): void {
+    this.unsettled += 1;
+    this.idle = false;
   }
 
   /** Stops picking new work and waits for the attempts in flight to finish. */
@@ -103,6 +124,8 @@ export class DueWorkScheduler<D extends DueDoc, R> {
    * how long to sleep. Returns that sleep.
    */
   private async tick(): Promise<number> {
+    const seen = this.unsettled;
+    this.idle = false;
     if (this.running.size >= this.opts.concurrency) return this.opts.pollIntervalMs;
     const collection = this.deps.store.collection<D>(this.work.collection);
     const limit = this.opts.concurrency + 1;
@@ -124,14 +147,19 @@ export class DueWorkScheduler<D extends DueDoc, R> {
       if (!this.running.has(d.id)) this.launch(d.id, d);
     }
     // Everything returned was due: more may be waiting behind it once slots free up.
-    return items.length === limit ? 10 : this.opts.pollIntervalMs;
+    if (items.length === limit) return 10;
+    this.idle = this.unsettled === seen;
+    return this.opts.pollIntervalMs;
   }
 
   private launch(id: string, known: D): void {
     const task = trackBackground(this.work.process(id, known)).then(
       (result) => {
         this.running.delete(id);
-        this.wake();
+        if (!this.work.settled?.(result)) this.mayBeWaiting();
+        // A pass looks for work this one may have left or let through (a later delivery of the
+        // same transaction made due, items turned away while the slots were full).
+        if (!this.idle) this.wake();
         try {
           this.opts.onProcessed?.(id, result);
         } catch (err) {
@@ -141,6 +169,7 @@ export class DueWorkScheduler<D extends DueDoc, R> {
       (err: unknown) => {
         // No immediate wake: a failing store would otherwise be hammered; the poll retries.
         this.running.delete(id);
+        this.mayBeWaiting();
         this.log.warn({ err, id }, 'processing failed; will retry');
       },
     );
@@ -166,6 +195,15 @@ function inDeliveryContext<T>(known: DeliveryDoc, fn: () => Promise<T>): Promise
   );
 }
 
+/** Results after which the delivery is final: nothing of it is due again. */
+const SETTLED: ReadonlySet<ProcessResult> = new Set([
+  'succeeded',
+  'failed',
+  'superseded',
+  'exhausted',
+  'site-not-found',
+]);
+
 /** The IPN deliveries' retry loop. */
 export class DeliveryScheduler extends DueWorkScheduler<DeliveryDoc, ProcessResult> {
   constructor(deps: IpnDeps, opts: SchedulerOptions) {
@@ -173,6 +211,7 @@ export class DeliveryScheduler extends DueWorkScheduler<DeliveryDoc, ProcessResu
       name: 'ipn',
       collection: DELIVERIES,
       process: (id, known) => inDeliveryContext(known, () => processDelivery(deps, id, known)),
+      settled: (result) => SETTLED.has(result),
     });
   }
 }
