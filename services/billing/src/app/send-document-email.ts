@@ -114,11 +114,15 @@ function creditNoteForEmail(deps: InvoiceDeps, key: OrgKey, doc: CreditNoteDoc, 
   };
 }
 
-/** The client's document preferences as they are now (none when it was deleted). */
-async function clientChoice(deps: InvoiceDeps, key: OrgKey, clientId: string | null) {
-  const client = clientId
-    ? await clientsOf(deps).findOne({ id: clientId, organizationId: key.organizationId, mode: key.mode })
-    : null;
+/**
+ * The client's e-invoice choice as it is now (none when it was deleted). Read only while the
+ * organization has e-invoices enabled: otherwise no e-invoice travels and the read is saved.
+ */
+async function clientChoice(deps: InvoiceDeps, key: OrgKey, settings: InvoicingSettings, clientId: string | null) {
+  const client =
+    settings.eInvoice.enabled && clientId
+      ? await clientsOf(deps).findOne({ id: clientId, organizationId: key.organizationId, mode: key.mode })
+      : null;
   return { eInvoiceFormat: client?.eInvoiceFormat ?? null };
 }
 
@@ -189,11 +193,11 @@ export async function sendDocumentEmail(
     kind === 'invoice'
       ? ({ kind, doc: stored as InvoiceDoc } as const)
       : ({ kind, doc: stored as CreditNoteDoc } as const);
-  const [settings, client, print] = await Promise.all([
+  const [settings, print] = await Promise.all([
     getInvoicingSettings(deps, key).then((s) => s.settings),
-    clientChoice(deps, key, facts.clientId),
     typed.kind === 'invoice' ? (typed.doc.snapshot?.print ?? null) : creditNotePrint(deps, key, typed.doc),
   ]);
+  const client = await clientChoice(deps, key, settings, facts.clientId);
   const language = (print ?? printOf(settings, null)).language;
   const einvoice = emailEInvoiceFormat(settings, { eInvoiceFormat: client.eInvoiceFormat, business: facts.business });
   const composed = composeDocumentEmail({ ...facts.doc, language, einvoice: einvoice?.format ?? null });

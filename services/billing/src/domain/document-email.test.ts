@@ -91,12 +91,14 @@ describe('e-invoice of a document e-mail', () => {
   const settings = defaultInvoicingSettings();
   const on = { ...settings, eInvoice: { ...settings.eInvoice, enabled: true, emailFormat: 'xrechnung' as const } };
 
-  it("follows the client's own choice, enforcing the organization's settings for it", () => {
-    expect(emailEInvoiceFormat(settings, { eInvoiceFormat: 'zugferd', business: false })).toEqual({
+  it("follows the client's own choice, enforcing the organization's allowed formats for it", () => {
+    expect(emailEInvoiceFormat(on, { eInvoiceFormat: 'zugferd', business: false })).toEqual({
       format: 'zugferd',
       enforce: true,
     });
     expect(emailEInvoiceFormat(on, { eInvoiceFormat: 'none', business: true })).toBeNull();
+    // E-invoices disabled: none, whatever the client chose.
+    expect(emailEInvoiceFormat(settings, { eInvoiceFormat: 'zugferd', business: true })).toBeNull();
   });
 
   it("otherwise attaches the organization's format to business clients only, while enabled and allowed", () => {
