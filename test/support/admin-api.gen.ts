@@ -3093,6 +3093,17 @@ export interface components {
                         plaintext: string;
                     };
                 } | null;
+                /** @description e-invoice attached to e-mails of business clients without their own eInvoiceFormat; null: none */
+                emailFormat: string | null;
+            };
+            /** @description how invoices, credit notes and their e-mails are written */
+            documents: {
+                /** @description language of clients without their own: en | de */
+                language: string;
+                /** @description date of supply stated when a draft has no service period: invoice_date | invoice_month */
+                supplyDateRule: string;
+                /** @description Reply-To of document e-mails; null: companyEmail */
+                replyToEmail: string | null;
             };
             autoPaymentLinkExpiresInHours: number;
             /** @description IANA time zone whose calendar day dates invoices and picks their number period (default UTC) */
@@ -7388,6 +7399,8 @@ export interface operations {
                                 plaintext: string;
                             };
                         } | null;
+                        /** @enum {string|null} */
+                        emailFormat?: "xrechnung" | "zugferd" | null;
                     };
                     autoPaymentLinkExpiresInHours?: number;
                     timeZone?: string;
@@ -7426,6 +7439,14 @@ export interface operations {
                         /** @enum {string} */
                         resetPolicy?: "never" | "calendar_year" | "fiscal_year";
                         startNumber?: number;
+                    };
+                    documents?: {
+                        /** @enum {string} */
+                        language?: "en" | "de";
+                        /** @enum {string} */
+                        supplyDateRule?: "invoice_date" | "invoice_month";
+                        /** Format: email */
+                        replyToEmail?: string | null;
                     };
                 };
             };
@@ -18944,6 +18965,8 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             } | null;
+                            language: string | null;
+                            eInvoiceFormat: string | null;
                             createdAt: string;
                             updatedAt: string;
                         }[];
@@ -19055,6 +19078,10 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     } | null;
+                    /** @enum {string|null} */
+                    language?: "en" | "de" | null;
+                    /** @enum {string|null} */
+                    eInvoiceFormat?: "xrechnung" | "zugferd" | "none" | null;
                 };
             };
         };
@@ -19099,6 +19126,8 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         } | null;
+                        language: string | null;
+                        eInvoiceFormat: string | null;
                         createdAt: string;
                         updatedAt: string;
                     };
@@ -19229,6 +19258,8 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             } | null;
+                            language: string | null;
+                            eInvoiceFormat: string | null;
                             createdAt: string;
                             updatedAt: string;
                         }[];
@@ -19349,6 +19380,8 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         } | null;
+                        language: string | null;
+                        eInvoiceFormat: string | null;
                         createdAt: string;
                         updatedAt: string;
                     };
@@ -19454,6 +19487,10 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     } | null;
+                    /** @enum {string|null} */
+                    language?: "en" | "de" | null;
+                    /** @enum {string|null} */
+                    eInvoiceFormat?: "xrechnung" | "zugferd" | "none" | null;
                 };
             };
         };
@@ -19498,6 +19535,8 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         } | null;
+                        language: string | null;
+                        eInvoiceFormat: string | null;
                         createdAt: string;
                         updatedAt: string;
                     };
