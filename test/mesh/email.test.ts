@@ -390,6 +390,29 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
       expect(pdf).toContain('Überweisung auf IBAN DE89 3704 0044 0532 0130 00');
       expect(pdf).not.toMatch(/Invoice|Due date|Payable/);
 
+      // Its credit note (void) is written in German too, with the XRechnung credit note beside it.
+      const voided = await post(`/invoices/${de.id}/void`, { reason: 'doppelt bestellt' });
+      expect(voided.status, JSON.stringify(voided.body)).toBe(200);
+      const note = (await get(`/credit-notes/${voided.body.creditNoteIds[0] as string}`)).body;
+      const noteSend = await post(`/credit-notes/${note.id as string}/send-email`, { to: `gutschrift-${deTo}` });
+      expect(noteSend.status, JSON.stringify(noteSend.body)).toBe(200);
+      const [noteMail] = await eventually(async () => {
+        const got = await catcher.to(`gutschrift-${deTo}`);
+        return got.length > 0 ? got : undefined;
+      });
+      if (!noteMail) throw new Error('no credit note message');
+      expect(noteMail.subject).toBe(`Rechnungskorrektur ${note.number as string} von Mesh Shop GmbH`);
+      expect(noteMail.text).toContain(`Sie korrigiert die Rechnung ${de.number}.`);
+      expect(noteMail.text).toContain('Gutgeschriebener Betrag: 238,00\u00a0€');
+      expect(noteMail.attachments.map((a) => a.contentType)).toEqual(['application/pdf', 'application/xml']);
+      const noteXml = (await catcher.attachment(noteMail, 1)).body;
+      expect(noteXml).toContain('<CreditNote');
+      const notePdf = pdfText(await catcher.attachmentBytes(noteMail, 0));
+      expect(notePdf).toContain('Rechnungskorrektur');
+      expect(notePdf).toContain(`Die obigen Beträge werden zur Rechnung ${de.number} gutgeschrieben.`);
+      expect(notePdf).toContain('Vollständige Stornierung der Rechnung.');
+      expect(notePdf).toContain('doppelt bestellt');
+
       const enTo = `buyer-${newObjectId()}@example.test`;
       const en = await issued(await client(enTo));
       const enInvoice = (await get(`/invoices/${en.id}`)).body;
