@@ -1,9 +1,22 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newObjectId } from '../../libs/core/src/index';
 import { call, makeClient } from '../../libs/grpc/src/index';
 import { notificationsIpn } from '../../libs/proto/src/index';
 import { MailCatcherClient } from '../support/mail-catcher';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
+
+const dir = mkdtempSync(join(tmpdir(), 'email-mesh-'));
+
+/** A PDF's text as poppler extracts it, runs of white space as one space. */
+function pdfText(bytes: Buffer): string {
+  const file = join(dir, `${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(file, bytes);
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+}
 
 describe('e-mail over SMTP to the mail catcher (mesh)', () => {
   let mesh: TestMesh;
@@ -30,6 +43,7 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
 
   afterAll(async () => {
     await mesh?.dispose();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('delivers a queued e-mail with its attachment after one refusal, recording both attempts', async () => {
@@ -145,7 +159,7 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
       expect(tax.status, JSON.stringify(tax.body)).toBe(200);
       const inv = await api('PUT', adm('/organizations/settings/invoicing'), {
         token: apiKey,
-        body: { companyName: 'Mesh Shop GmbH' },
+        body: { companyName: 'Mesh Shop GmbH', companyEmail: 'shop@mesh-shop.example' },
       });
       expect(inv.status, JSON.stringify(inv.body)).toBe(200);
     });
@@ -177,7 +191,12 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
         subject: `Invoice ${invoice.number} from Mesh Shop GmbH`,
       });
       expect(message.text).toContain('Thank you for your order.');
-      expect(message.text).toContain('Amount due: 238.00 EUR');
+      expect(message.text).toContain('Amount due: €238.00');
+      expect(message.html).toContain('<strong>€238.00</strong>');
+      // In the merchant's name; replies go to its company address while no billing address is set.
+      expect(message.fromName).toBe('Mesh Shop GmbH');
+      expect(message.from).toBe('no-reply@paymesh.localhost');
+      expect(message.replyTo).toEqual(['shop@mesh-shop.example']);
       expect(message.attachments.map((a) => [a.filename, a.contentType])).toEqual([
         [`${invoice.number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`, 'application/pdf'],
       ]);
@@ -284,6 +303,139 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
       });
       expect(emails).toHaveLength(1);
       expect((await post(`/credit-notes/${'0'.repeat(24)}/send-email`)).status).toBe(404);
+    });
+
+    it("writes a German client's invoice and e-mail in German with the XRechnung attached, an English client's in English", async () => {
+      const sellerVat = 'DE136695976';
+      const tax = await api('PUT', adm('/organizations/settings/tax'), {
+        token: apiKey,
+        body: { vatId: sellerVat, viesEnabled: false },
+      });
+      expect(tax.status, JSON.stringify(tax.body)).toBe(200);
+      const settings = await api('PUT', adm('/organizations/settings/invoicing'), {
+        token: apiKey,
+        body: {
+          companyAddress: { street: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+          companyPhone: '+49 30 1234567',
+          bankIBAN: { plaintext: 'DE89370400440532013000' },
+          eInvoice: { enabled: true, allowedFormats: ['xrechnung', 'zugferd'], emailFormat: 'xrechnung' },
+          documents: { replyToEmail: 'buchhaltung@mesh-shop.example' },
+        },
+      });
+      expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+      expect(settings.body.documents).toEqual({
+        language: 'en',
+        supplyDateRule: 'invoice_date',
+        replyToEmail: 'buchhaltung@mesh-shop.example',
+      });
+      expect(settings.body.eInvoice.emailFormat).toBe('xrechnung');
+      const badLanguage = await post('/clients', { name: 'Client', language: 'xx' });
+      expect(badLanguage.status).toBe(400);
+      expect(badLanguage.body.error).toMatch(/language/);
+
+      const deTo = `kaeufer-${newObjectId()}@example.test`;
+      const deClient = await post('/clients', {
+        name: 'Käufer AG',
+        email: deTo,
+        address,
+        language: 'de',
+        taxInfo: { taxId: { plaintext: 'DE812345673' }, taxIdType: 'vat', taxCountry: 'DE' },
+      });
+      expect(deClient.status, JSON.stringify(deClient.body)).toBe(201);
+      expect(deClient.body.language).toBe('de');
+      const de = await issued(deClient.body.id as string);
+      const deInvoice = (await get(`/invoices/${de.id}`)).body;
+      const german = (day: string) => day.split('-').reverse().join('.');
+      const send = await post(`/invoices/${de.id}/send-email`);
+      expect(send.status, JSON.stringify(send.body)).toBe(200);
+      expect(send.body.subject).toBe(`Rechnung ${de.number} von Mesh Shop GmbH`);
+
+      const [mail] = await eventually(async () => {
+        const got = await catcher.to(deTo);
+        return got.length > 0 ? got : undefined;
+      });
+      if (!mail) throw new Error('no message');
+      expect(mail.subject).toBe(`Rechnung ${de.number} von Mesh Shop GmbH`);
+      expect(mail.fromName).toBe('Mesh Shop GmbH');
+      expect(mail.replyTo).toEqual(['buchhaltung@mesh-shop.example']);
+      expect(mail.text).toContain('Guten Tag Käufer AG,');
+      expect(mail.text).toContain(`anbei erhalten Sie die Rechnung ${de.number} vom ${german(deInvoice.issueDate)}.`);
+      expect(mail.text).toContain('Zu zahlender Betrag: 238,00\u00a0€');
+      expect(mail.text).toContain(`Fällig am: ${german(deInvoice.dueDate)}`);
+      expect(mail.text).toContain('Die E-Rechnung im Format XRechnung (XML) ist ebenfalls angehängt.');
+      expect(mail.html).toContain('<html lang="de">');
+      expect(mail.html).toContain('Zu zahlender Betrag');
+      expect(mail.html).toContain('238,00\u00a0€');
+      const safe = de.number.replace(/[^A-Za-z0-9._-]/g, '_');
+      expect(mail.attachments.map((a) => a.contentType)).toEqual(['application/pdf', 'application/xml']);
+      expect(mail.attachments[0]?.filename).toBe(`${safe}.pdf`);
+      expect(mail.attachments[1]?.filename).toMatch(/\.xml$/);
+      const xml = (await catcher.attachment(mail, 1)).body;
+      expect(xml).toContain('urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0');
+      expect(xml).toContain(`<cbc:ID>${de.number}</cbc:ID>`);
+
+      // Labels are printed in capitals (CSS), values as they are.
+      const pdf = pdfText(await catcher.attachmentBytes(mail, 0));
+      expect(pdf).toContain('Rechnung');
+      expect(pdf).toContain(`RECHNUNGSNUMMER ${de.number}`);
+      expect(pdf).toContain(`RECHNUNGSDATUM ${german(deInvoice.issueDate)}`);
+      expect(pdf).toContain(`FÄLLIG AM ${german(deInvoice.dueDate)}`);
+      expect(pdf).toContain(
+        `LEISTUNGSDATUM ${german(deInvoice.issueDate)} (Leistungsdatum entspricht dem Rechnungsdatum)`,
+      );
+      expect(pdf).toContain(`Zahlbar innerhalb von 14 Tagen bis zum ${german(deInvoice.dueDate)}.`);
+      expect(pdf).toContain('Zu zahlender Betrag 238,00 €');
+      expect(pdf).toContain('Beschreibung Menge Einzelpreis USt. Netto Brutto');
+      expect(pdf).toContain('USt-IdNr.: DE812345673');
+      expect(pdf).toContain('Überweisung auf IBAN DE89 3704 0044 0532 0130 00');
+      expect(pdf).not.toMatch(/Invoice|Due date|Payable/);
+
+      // Its credit note (void) is written in German too, with the XRechnung credit note beside it.
+      const voided = await post(`/invoices/${de.id}/void`, { reason: 'doppelt bestellt' });
+      expect(voided.status, JSON.stringify(voided.body)).toBe(200);
+      const note = (await get(`/credit-notes/${voided.body.creditNoteIds[0] as string}`)).body;
+      const noteSend = await post(`/credit-notes/${note.id as string}/send-email`, { to: `gutschrift-${deTo}` });
+      expect(noteSend.status, JSON.stringify(noteSend.body)).toBe(200);
+      const [noteMail] = await eventually(async () => {
+        const got = await catcher.to(`gutschrift-${deTo}`);
+        return got.length > 0 ? got : undefined;
+      });
+      if (!noteMail) throw new Error('no credit note message');
+      expect(noteMail.subject).toBe(`Rechnungskorrektur ${note.number as string} von Mesh Shop GmbH`);
+      expect(noteMail.text).toContain(`Sie korrigiert die Rechnung ${de.number}.`);
+      expect(noteMail.text).toContain('Gutgeschriebener Betrag: 238,00\u00a0€');
+      expect(noteMail.attachments.map((a) => a.contentType)).toEqual(['application/pdf', 'application/xml']);
+      const noteXml = (await catcher.attachment(noteMail, 1)).body;
+      expect(noteXml).toContain('<CreditNote');
+      const notePdf = pdfText(await catcher.attachmentBytes(noteMail, 0));
+      expect(notePdf).toContain('Rechnungskorrektur');
+      expect(notePdf).toContain(`Die obigen Beträge werden zur Rechnung ${de.number} gutgeschrieben.`);
+      expect(notePdf).toContain('Vollständige Stornierung der Rechnung.');
+      expect(notePdf).toContain('doppelt bestellt');
+
+      const enTo = `buyer-${newObjectId()}@example.test`;
+      const en = await issued(await client(enTo));
+      const enInvoice = (await get(`/invoices/${en.id}`)).body;
+      expect((await post(`/invoices/${en.id}/send-email`)).status).toBe(200);
+      const [enMail] = await eventually(async () => {
+        const got = await catcher.to(enTo);
+        return got.length > 0 ? got : undefined;
+      });
+      if (!enMail) throw new Error('no message');
+      expect(enMail.subject).toBe(`Invoice ${en.number} from Mesh Shop GmbH`);
+      expect(enMail.fromName).toBe('Mesh Shop GmbH');
+      expect(enMail.replyTo).toEqual(['buchhaltung@mesh-shop.example']);
+      expect(enMail.text).toContain('Amount due: €238.00');
+      expect(enMail.html).toContain('<html lang="en">');
+      // A consumer (no tax ID) gets no e-invoice by the organization's rule.
+      expect(enMail.attachments.map((a) => a.contentType)).toEqual(['application/pdf']);
+      const enPdf = pdfText(await catcher.attachmentBytes(enMail, 0));
+      expect(enPdf).toContain(`INVOICE NUMBER ${en.number}`);
+      expect(enPdf).toContain(`DATE OF SUPPLY ${enInvoice.issueDate} (date of supply = invoice date)`);
+      expect(enPdf).toContain(`DUE DATE ${enInvoice.dueDate}`);
+      expect(enPdf).toContain(`Payable within 14 days, by ${enInvoice.dueDate}.`);
+      expect(enPdf).toContain('Total due €238.00');
+      expect(enPdf).not.toMatch(/Rechnung|Zahlbar/);
     });
   });
 });

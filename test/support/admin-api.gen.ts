@@ -3240,6 +3240,17 @@ export interface components {
                         plaintext: string;
                     };
                 } | null;
+                /** @description e-invoice attached to e-mails of business clients without their own eInvoiceFormat; null: none */
+                emailFormat: string | null;
+            };
+            /** @description how invoices, credit notes and their e-mails are written */
+            documents: {
+                /** @description language of clients without their own: en | de */
+                language: string;
+                /** @description date of supply stated when a draft has no service period: invoice_date | invoice_month */
+                supplyDateRule: string;
+                /** @description Reply-To of document e-mails; null: companyEmail */
+                replyToEmail: string | null;
             };
             autoPaymentLinkExpiresInHours: number;
             /** @description IANA time zone whose calendar day dates invoices and picks their number period (default UTC) */
@@ -7696,6 +7707,8 @@ export interface operations {
                                 plaintext: string;
                             };
                         } | null;
+                        /** @enum {string|null} */
+                        emailFormat?: "xrechnung" | "zugferd" | null;
                     };
                     autoPaymentLinkExpiresInHours?: number;
                     timeZone?: string;
@@ -7796,6 +7809,14 @@ export interface operations {
                                 [key: string]: number;
                             };
                         };
+                    };
+                    documents?: {
+                        /** @enum {string} */
+                        language?: "en" | "de";
+                        /** @enum {string} */
+                        supplyDateRule?: "invoice_date" | "invoice_month";
+                        /** Format: email */
+                        replyToEmail?: string | null;
                     };
                 };
             };
@@ -19659,6 +19680,8 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             } | null;
+                            language: string | null;
+                            eInvoiceFormat: string | null;
                             createdAt: string;
                             updatedAt: string;
                         }[];
@@ -19770,6 +19793,10 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     } | null;
+                    /** @enum {string|null} */
+                    language?: "en" | "de" | null;
+                    /** @enum {string|null} */
+                    eInvoiceFormat?: "xrechnung" | "zugferd" | "none" | null;
                 };
             };
         };
@@ -19814,6 +19841,8 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         } | null;
+                        language: string | null;
+                        eInvoiceFormat: string | null;
                         createdAt: string;
                         updatedAt: string;
                     };
@@ -19944,6 +19973,8 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             } | null;
+                            language: string | null;
+                            eInvoiceFormat: string | null;
                             createdAt: string;
                             updatedAt: string;
                         }[];
@@ -20064,6 +20095,8 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         } | null;
+                        language: string | null;
+                        eInvoiceFormat: string | null;
                         createdAt: string;
                         updatedAt: string;
                     };
@@ -20169,6 +20202,10 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     } | null;
+                    /** @enum {string|null} */
+                    language?: "en" | "de" | null;
+                    /** @enum {string|null} */
+                    eInvoiceFormat?: "xrechnung" | "zugferd" | "none" | null;
                 };
             };
         };
@@ -20213,6 +20250,8 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         } | null;
+                        language: string | null;
+                        eInvoiceFormat: string | null;
                         createdAt: string;
                         updatedAt: string;
                     };

@@ -4,6 +4,8 @@ export interface CaughtMessage {
   receivedAt: string;
   envelope: { from: string; to: string[] };
   from: string;
+  fromName: string;
+  replyTo: string[];
   to: string[];
   cc: string[];
   subject: string;

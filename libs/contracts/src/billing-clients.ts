@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryCode, postalAddress } from './settings';
+import { countryCode, documentLanguage, EMAIL_EINVOICE_FORMATS, postalAddress } from './settings';
 
 /**
  * Billing clients (Admin API `/clients`): the people and companies a merchant invoices. The
@@ -64,6 +64,14 @@ const clientFields = {
   taxInfo: clientTaxInfoInput.nullable(),
   notes: z.string().trim().max(2000).nullable(),
   metadata: clientMetadata.nullable(),
+  /** Language of the client's invoices, credit notes and e-mails; null: the organization's default. */
+  language: documentLanguage.nullable(),
+  /**
+   * E-invoice attached to the client's document e-mails: `xrechnung` (XML beside the PDF), `zugferd`
+   * (the PDF with its XML embedded), `none`; null: the organization's `eInvoice.emailFormat` when the
+   * client has a tax ID.
+   */
+  eInvoiceFormat: z.enum([...EMAIL_EINVOICE_FORMATS, 'none']).nullable(),
 };
 
 /** Body of `POST /clients`: `name` is required, everything else optional. */
@@ -107,6 +115,8 @@ export const clientRecord = z.object({
   taxInfo: clientTaxInfoView.nullable(),
   notes: z.string().nullable(),
   metadata: z.record(z.string()).nullable(),
+  language: z.string().nullable(),
+  eInvoiceFormat: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { postalAddress } from './settings';
+import { DOCUMENT_LANGUAGES, postalAddress, SUPPLY_DATE_RULES } from './settings';
 import { TAX_DECISIONS } from './tax';
 
 /**
@@ -48,6 +48,10 @@ export const documentView = z.object({
   issueDate: isoDate.nullable(),
   dueDate: isoDate.nullable(),
   servicePeriod: z.object({ start: isoDate, end: isoDate }).nullable(),
+  /** Invoices without a service period: the merchant's rule for the date of supply, printed as such. */
+  supplyDateRule: z.enum(SUPPLY_DATE_RULES).nullable().optional(),
+  /** Language of the texts and of number and date formats; absent: English. */
+  language: z.enum(DOCUMENT_LANGUAGES).optional(),
   currency: z.string().regex(/^[A-Z]{3}$/),
   seller: party.extend({ name: z.string().max(200), iban: z.string().max(50).nullable() }),
   buyer: party,

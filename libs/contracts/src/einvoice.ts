@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EINVOICE_FORMATS, postalAddress } from './settings';
+import { documentView } from './documents';
 
 /**
  * E-invoices (XRechnung UBL, Peppol BIS Billing 3.0 UBL, Factur-X / ZUGFeRD EN 16931 CII). Billing
@@ -104,6 +105,8 @@ export const renderEInvoiceBody = z.object({
   /** `xml`: the XML alone; `pdf`: the Factur-X / ZUGFeRD hybrid (zugferd only). */
   output: z.enum(['xml', 'pdf']),
   document: einvoiceDocument,
+  /** How the visible part of a hybrid PDF is printed (language, date-of-supply rule); absent: English. */
+  print: documentView.pick({ language: true, supplyDateRule: true }).optional(),
 });
 export type RenderEInvoiceBody = z.infer<typeof renderEInvoiceBody>;
 

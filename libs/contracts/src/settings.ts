@@ -34,6 +34,23 @@ export const PERIOD_SEPARATORS = ['dash', 'none'] as const;
 export const RESET_POLICIES = ['never', 'calendar_year', 'fiscal_year'] as const;
 export const EINVOICE_FORMATS = ['xrechnung', 'peppol', 'zugferd'] as const;
 
+/** Languages invoices, credit notes and their e-mails are written in (one message file each). */
+export const DOCUMENT_LANGUAGES = ['en', 'de'] as const;
+export type DocumentLanguage = (typeof DOCUMENT_LANGUAGES)[number];
+export const documentLanguage = z.enum(DOCUMENT_LANGUAGES);
+
+/**
+ * What an invoice states as the date of supply when its draft names no service period
+ * (§ 14 (4) no. 6 UStG): `invoice_date` "the date of supply is the invoice date", `invoice_month`
+ * "the service period is the calendar month of the invoice date" (§ 31 (4) UStDV).
+ */
+export const SUPPLY_DATE_RULES = ['invoice_date', 'invoice_month'] as const;
+export type SupplyDateRule = (typeof SUPPLY_DATE_RULES)[number];
+
+/** E-invoice formats an invoice e-mail can carry: XRechnung XML beside the PDF, or the ZUGFeRD PDF itself. */
+export const EMAIL_EINVOICE_FORMATS = ['xrechnung', 'zugferd'] as const;
+export type EmailEInvoiceFormat = (typeof EMAIL_EINVOICE_FORMATS)[number];
+
 /** A complete numbering layout (invoice or credit note). */
 export const numberingLayout = z
   .object({
@@ -76,6 +93,24 @@ export const eInvoiceSettingsPatch = z
     allowedFormats: z.array(z.enum(EINVOICE_FORMATS)).max(EINVOICE_FORMATS.length),
     strictValidation: z.boolean(),
     sellerPeppolRoutingAddress: peppolRoutingAddressInput.nullable(),
+    /**
+     * The e-invoice attached to invoice and credit-note e-mails of business clients (clients with a
+     * tax ID) whose own `eInvoiceFormat` is not set; null attaches none. Must be an allowed format.
+     */
+    emailFormat: z.enum(EMAIL_EINVOICE_FORMATS).nullable(),
+  })
+  .strict()
+  .partial();
+
+/** How documents and their e-mails are written (a setting group: merges field by field). */
+export const documentSettingsPatch = z
+  .object({
+    /** Language of clients without their own `language`. */
+    language: documentLanguage,
+    /** Date of supply stated on invoices whose draft names no service period. */
+    supplyDateRule: z.enum(SUPPLY_DATE_RULES),
+    /** `Reply-To` of document e-mails (the merchant's billing address); null: `companyEmail`. */
+    replyToEmail: z.string().trim().max(254).email().nullable(),
   })
   .strict()
   .partial();
@@ -120,6 +155,7 @@ export const invoicingSettingsPatch = z
       .partial(),
     /** DATEV export: adviser and client numbers, chart and account mapping (groups merge field by field). */
     datev: datevSettingsPatch,
+    documents: documentSettingsPatch,
   })
   .strict()
   .partial();

@@ -38,6 +38,8 @@ export function buildSmtpServer(inbox: Inbox, logger: Logger): SMTPServer {
               to: session.envelope.rcptTo.map((r) => r.address),
             },
             from: addressesOf(parsed.from)[0] ?? '',
+            fromName: parsed.from?.value[0]?.name ?? '',
+            replyTo: addressesOf(parsed.replyTo),
             to: addressesOf(parsed.to),
             cc: addressesOf(parsed.cc),
             subject: parsed.subject ?? '',

@@ -15,6 +15,10 @@ export interface CaughtMessage {
   /** SMTP envelope: what the sender said in MAIL FROM / RCPT TO. */
   envelope: { from: string; to: string[] };
   from: string;
+  /** Display name of the From header ('' when it has none). */
+  fromName: string;
+  /** Reply-To addresses. */
+  replyTo: string[];
   to: string[];
   cc: string[];
   subject: string;

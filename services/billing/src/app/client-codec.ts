@@ -23,6 +23,8 @@ export function openClient(deps: Secrets, key: OrgKey, doc: ClientDoc): PlainCli
     address: doc.address,
     notes: doc.notes,
     metadata: doc.metadata,
+    language: doc.language ?? null,
+    eInvoiceFormat: doc.eInvoiceFormat ?? null,
     taxInfo: tax && {
       taxId: tax.taxId && open(TAX_ID, tax.taxId),
       taxIdType: tax.taxIdType,
@@ -65,6 +67,8 @@ export function sealClient(
     taxInfo,
     notes: plain.notes,
     metadata: plain.metadata,
+    language: plain.language,
+    eInvoiceFormat: plain.eInvoiceFormat,
   };
 }
 
@@ -97,6 +101,8 @@ export function clientView(doc: ClientDoc, plain: PlainClient, includeTaxInfo: b
     },
     notes: plain.notes,
     metadata: plain.metadata,
+    language: plain.language,
+    eInvoiceFormat: plain.eInvoiceFormat,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };

@@ -1,4 +1,5 @@
-import type { PostalAddress } from '@paymesh/contracts';
+import type { DocumentLanguage, PostalAddress } from '@paymesh/contracts';
+import type { ClientEInvoiceFormat } from '../domain/client';
 import { openClient } from './client-codec';
 import { requireClient } from './client-store';
 import type { BillingDeps, OrgKey } from './deps';
@@ -14,6 +15,10 @@ export interface InvoiceBuyer {
   taxIdType: string | null;
   taxCountry: string | null;
   peppolRoutingAddress: { schemeId: string; value: string } | null;
+  /** The client's document language (null: the organization's). */
+  language?: DocumentLanguage | null;
+  /** The client's choice of e-invoice for document e-mails (null: the organization's rule). */
+  eInvoiceFormat?: ClientEInvoiceFormat | null;
 }
 
 /**
@@ -34,5 +39,7 @@ export async function loadInvoiceBuyer(deps: BillingDeps, key: OrgKey, clientId:
     taxIdType: tax?.taxIdType ?? null,
     taxCountry: tax?.taxCountry ?? null,
     peppolRoutingAddress: peppol ? { schemeId: peppol.schemeId, value: peppol.value } : null,
+    language: plain.language,
+    eInvoiceFormat: plain.eInvoiceFormat,
   };
 }

@@ -1,8 +1,9 @@
-import { pdfFileNameOf, type CreditNoteDoc, type InvoiceDoc } from '../domain/invoice';
+import { pdfFileNameOf, type CreditNoteDoc, type DocumentPrint, type InvoiceDoc } from '../domain/invoice';
+import { INVOICES } from '../store/collections';
 import type { OrgKey } from './deps';
 import { appendChainEntry } from './document-chain';
 import { buyerOf } from './draft-invoice';
-import { creditNoteDocumentView, issuedInvoiceView, proformaView, type VersionedView } from './document-view';
+import { creditNoteDocumentView, issuedInvoiceView, printOf, proformaView, type VersionedView } from './document-view';
 import type { InvoiceDeps } from './invoice-deps';
 import { loadCreditNote, loadInvoice } from './invoice-view';
 import { getInvoicingSettings } from './invoicing-settings';
@@ -54,14 +55,16 @@ async function render(
 /** The view of an invoice: its snapshot once issued (void ones too), the pro forma while a draft. */
 export async function invoiceDocumentView(deps: InvoiceDeps, key: OrgKey, doc: InvoiceDoc): Promise<VersionedView> {
   if (doc.status !== 'draft') {
-    // Payment instructions completed after the issue are printed too (as the e-invoices state them).
-    const [site, current] = await Promise.all([
+    // Payment instructions completed after the issue are printed too (as the e-invoices state them);
+    // an invoice issued before languages existed prints as the settings say now.
+    const needsSettings = !doc.snapshot?.seller.bankIBANSealed || !doc.snapshot.print;
+    const [site, settings] = await Promise.all([
       deps.checkout.siteBranding(key, doc.siteId),
-      doc.snapshot?.seller.bankIBANSealed
-        ? null
-        : getInvoicingSettings(deps, key).then((s) => s.settings.bankIBAN?.sealed ?? null),
+      needsSettings ? getInvoicingSettings(deps, key).then((s) => s.settings) : null,
     ]);
-    return issuedInvoiceView(deps.secrets, key, doc, site, current);
+    const current = settings?.bankIBAN?.sealed ?? null;
+    const print = doc.snapshot?.print ?? (settings ? printOf(settings, null) : null);
+    return issuedInvoiceView(deps.secrets, key, doc, site, current, print);
   }
   const [settings, sellerTax, buyer, site] = await Promise.all([
     getInvoicingSettings(deps, key),
@@ -97,7 +100,19 @@ export async function creditNoteDocumentViewOf(
   key: OrgKey,
   doc: CreditNoteDoc,
 ): Promise<VersionedView> {
-  return creditNoteDocumentView(deps.secrets, key, doc, await deps.checkout.siteBranding(key, doc.siteId));
+  const [site, print] = await Promise.all([
+    deps.checkout.siteBranding(key, doc.siteId),
+    creditNotePrint(deps, key, doc),
+  ]);
+  return creditNoteDocumentView(deps.secrets, key, doc, site, print);
+}
+
+/** A credit note is printed like the invoice it corrects (its frozen language), else as the settings say now. */
+export async function creditNotePrint(deps: InvoiceDeps, key: OrgKey, doc: CreditNoteDoc): Promise<DocumentPrint> {
+  const invoice = await deps.store.collection<InvoiceDoc>(INVOICES).get(doc.invoiceId);
+  const frozen =
+    invoice?.organizationId === key.organizationId && invoice.mode === key.mode ? invoice.snapshot?.print : undefined;
+  return frozen ?? printOf((await getInvoicingSettings(deps, key)).settings, null);
 }
 
 /** `GET /credit-notes/:id/pdf`. */

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { SealedValue, SecretBox } from '@paymesh/core';
 import type { DocumentLine, DocumentView, InvoiceItem, PostalAddress, TaxCalculation } from '@paymesh/contracts';
+import { textsOf } from '../domain/messages';
 import {
   proformaNumberOf,
+  type DocumentPrint,
   type CreditNoteDoc,
   type InvoiceDoc,
   type StoredBuyer,
@@ -14,7 +16,7 @@ import type { OrgKey } from './deps';
 import { openBuyer } from './invoice-sealing';
 import { settingsAad } from './invoicing-settings';
 import type { SiteBranding } from './invoice-deps';
-import type { InvoicingSettings } from '../domain/invoicing-settings';
+import { documentSettingsOf, type InvoicingSettings } from '../domain/invoicing-settings';
 import { addDays } from './issue-invoice';
 
 /**
@@ -22,6 +24,15 @@ import { addDays } from './issue-invoice';
  * from its frozen snapshot (buyer as corrected), a draft as pro forma from its tax preview, a credit
  * note from its own frozen parties and amounts. The IBAN is printed in full (the sealed value).
  */
+
+/** How a document is printed: the client's language, else the organization's; the organization's date-of-supply rule. */
+export function printOf(
+  settings: Pick<InvoicingSettings, 'documents'>,
+  clientLanguage: DocumentPrint['language'] | null | undefined,
+): DocumentPrint {
+  const docs = documentSettingsOf(settings);
+  return { language: clientLanguage ?? docs.language, supplyDateRule: docs.supplyDateRule };
+}
 
 /** A view and the snapshot version its stored PDF is kept under. */
 export interface VersionedView {
@@ -128,6 +139,18 @@ function remarksOf(...parts: Array<string | null | undefined>): string | null {
 }
 
 /**
+ * What a view says about its language and date of supply. English with the default rule adds
+ * nothing, so documents of clients without a language print (and are stored) exactly as before.
+ */
+function printed(print: DocumentPrint | null): Pick<DocumentView, 'language' | 'supplyDateRule'> {
+  if (!print) return {};
+  return {
+    ...(print.language !== 'en' ? { language: print.language } : {}),
+    ...(print.supplyDateRule !== 'invoice_date' ? { supplyDateRule: print.supplyDateRule } : {}),
+  };
+}
+
+/**
  * The snapshot version of a view: `<prefix>-<hash>`, the hash over the whole view, so the stored
  * PDF is rendered again exactly when something printed changed (a correction, a void, notes, the
  * site's branding, a draft's edit) and never otherwise. The prefix says what it is a version of.
@@ -145,12 +168,19 @@ export function issuedInvoiceView(
   site: SiteBranding | null,
   /** The settings' sealed IBAN, printed when the snapshot has none (set after the invoice was issued). */
   currentIbanSealed: SealedValue | null = null,
+  /** How to print an invoice issued before its snapshot froze that (the current settings). */
+  currentPrint: DocumentPrint | null = null,
 ): VersionedView {
   const snap = doc.snapshot;
   if (!snap) throw new Error(`invoice ${doc.id} has no snapshot`);
+  const print = snap.print ?? currentPrint;
+  const texts = textsOf(print?.language);
   const voidNotice =
     doc.status === 'void'
-      ? `This invoice was voided on ${(doc.voidedAt ?? '').slice(0, 10)}${doc.voidReason ? ` (${doc.voidReason})` : ''}; its credit note reverses it. Nothing is due.`
+      ? texts.t('remark.void', {
+          date: texts.date((doc.voidedAt ?? '').slice(0, 10)),
+          reason: doc.voidReason ? ` (${doc.voidReason})` : '',
+        })
       : null;
   const view: DocumentView = {
     kind: 'invoice',
@@ -158,6 +188,7 @@ export function issuedInvoiceView(
     issueDate: snap.issueDate,
     dueDate: snap.dueDate,
     servicePeriod: snap.servicePeriod,
+    ...printed(print),
     currency: snap.currency,
     seller: sellerParty(
       secrets,
@@ -220,6 +251,7 @@ export function proformaView(
     issueDate,
     dueDate,
     servicePeriod: doc.servicePeriod,
+    ...printed(printOf(settings, ctx.buyer.language)),
     currency: doc.currency,
     seller: sellerParty(secrets, key, seller, true),
     buyer: buyerParty({
@@ -237,32 +269,29 @@ export function proformaView(
   return { view, snapshotVersion: snapshotVersionOf(`d${doc.version}`, view) };
 }
 
-const CREDIT_REASONS = {
-  void: 'Full reversal of the voided invoice.',
-  refund: 'Refunded payment.',
-  chargeback: 'Payment reversed after a dispute.',
-} as const;
-
-/** A credit note as printed: its own frozen seller, buyer and credited amounts. */
+/** A credit note as printed: its own frozen seller, buyer and credited amounts, in the language of the invoice it corrects. */
 export function creditNoteDocumentView(
   secrets: SecretBox,
   key: OrgKey,
   doc: CreditNoteDoc,
   site: SiteBranding | null,
+  print: DocumentPrint | null = null,
 ): VersionedView {
+  const texts = textsOf(print?.language);
   const view: DocumentView = {
     kind: 'credit_note',
     number: doc.number,
     issueDate: doc.issueDate,
     dueDate: null,
     servicePeriod: null,
+    ...(print && print.language !== 'en' ? { language: print.language } : {}),
     currency: doc.currency,
     seller: sellerParty(secrets, key, storedSeller(doc.seller), false),
     buyer: buyerParty(openedBuyer(secrets, key, doc.buyer)),
     ...amountsOf(doc.taxCalculation, doc.lines),
     paymentTermsDays: null,
     invoiceNumber: doc.invoiceNumber,
-    remarks: remarksOf(CREDIT_REASONS[doc.kind], doc.reason),
+    remarks: remarksOf(texts.t(`remark.credit.${doc.kind}`), doc.reason),
     branding: brandingOf(site),
   };
   return { view, snapshotVersion: snapshotVersionOf('cn', view) };

@@ -24,7 +24,8 @@ import {
   type EInvoiceSource,
 } from '../domain/einvoice';
 import type { InvoicingSettings } from '../domain/invoicing-settings';
-import type { StoredSeller } from '../domain/invoice';
+import type { DocumentPrint, StoredSeller } from '../domain/invoice';
+import { printOf } from './document-view';
 import { EINVOICE_REPORTS } from '../store/collections';
 import type { OrgKey } from './deps';
 import type { InvoiceDeps } from './invoice-deps';
@@ -141,6 +142,7 @@ async function produce(
   src: EInvoiceSource,
   target: { documentKind: 'invoice' | 'credit_note'; documentId: string; snapshotVersion: string },
   request: EInvoiceRequest,
+  print: DocumentPrint,
 ): Promise<EInvoiceFile> {
   const problems = einvoiceReadiness(src, request.format);
   if (problems.length > 0) throw readinessFailure(problems, request.format);
@@ -148,6 +150,7 @@ async function produce(
     format: request.format,
     output: request.output,
     document: einvoiceDocumentOf(src),
+    print,
   });
   const refused = !out.report.valid && settings.eInvoice.strictValidation;
   await storeReport(deps, key, target, out.report, refused ? 'refused' : 'delivered');
@@ -222,6 +225,7 @@ export async function renderInvoiceEInvoice(
     src,
     { documentKind: 'invoice', documentId: id, snapshotVersion: `c${invoice.corrections.length}` },
     request,
+    snap.print ?? printOf(settings, null),
   );
 }
 
@@ -261,6 +265,7 @@ export async function renderCreditNoteEInvoice(
     src,
     { documentKind: 'credit_note', documentId: id, snapshotVersion: 'c0' },
     request,
+    invoice?.snapshot?.print ?? printOf(settings, null),
   );
 }
 

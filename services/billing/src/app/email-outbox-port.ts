@@ -8,6 +8,12 @@ export interface OutboxEmail {
   cc: string[];
   subject: string;
   text: string;
+  /** The same content as HTML (sent as multipart/alternative with the text). */
+  html: string | null;
+  /** Where replies go (the merchant's billing address). */
+  replyTo: string | null;
+  /** From display name (the merchant's company name). */
+  fromName: string | null;
   attachments: Array<{ filename: string; contentType: string; content: Buffer }>;
 }
 

@@ -1,6 +1,6 @@
 import { NotFoundError, type SecretBox } from '@paymesh/core';
 import type { CreditNoteRecord, InvoiceRecord } from '@paymesh/contracts';
-import { proformaNumberOf, type CreditNoteDoc, type InvoiceDoc } from '../domain/invoice';
+import { proformaNumberOf, type CreditNoteDoc, type InvoiceDoc, type StoredSnapshot } from '../domain/invoice';
 import { CREDIT_NOTES, INVOICES } from '../store/collections';
 import type { BillingDeps, OrgKey } from './deps';
 import { openBuyer, sellerView } from './invoice-sealing';
@@ -15,8 +15,14 @@ export async function loadInvoice(deps: BillingDeps, key: OrgKey, id: string): P
   return doc;
 }
 
+/** How a snapshot is printed stays internal (the PDF shows it); the API's snapshot is what was invoiced. */
+function withoutPrint(s: StoredSnapshot): Omit<StoredSnapshot, 'print'> {
+  const { print: _print, ...rest } = s;
+  return rest;
+}
+
 export function invoiceView(secrets: SecretBox, key: OrgKey, d: InvoiceDoc): InvoiceRecord {
-  const snap = d.snapshot;
+  const snap = d.snapshot ? withoutPrint(d.snapshot) : null;
   return {
     id: d.id,
     testMode: d.mode === 'test',

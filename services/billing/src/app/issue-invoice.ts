@@ -16,6 +16,7 @@ import { sealBuyer } from './invoice-sealing';
 import { invoiceTax } from './invoice-tax';
 import { invoiceView, loadInvoice } from './invoice-view';
 import { getInvoicingSettings } from './invoicing-settings';
+import { printOf } from './document-view';
 
 /** `YYYY-MM-DD` plus days. */
 export function addDays(day: string, days: number): string {
@@ -82,6 +83,7 @@ export async function issueInvoice(deps: InvoiceDeps, key: OrgKey, id: string): 
     taxCalculation: calc,
     totals,
     settings: { numberLayout: layout, timeZone, priceMode: calc.settings.priceMode, rounding: calc.settings.rounding },
+    print: printOf(settings, buyer.language),
     issuedAt,
   };
 

@@ -1,5 +1,10 @@
 import { ConflictError, ErrorCode, ValidationError } from '@paymesh/core';
-import type { DocumentEmailRecord, DocumentEmailRequest } from '@paymesh/contracts';
+import type {
+  DocumentEmailRecord,
+  DocumentEmailRequest,
+  EInvoiceRequest,
+  EmailEInvoiceFormat,
+} from '@paymesh/contracts';
 import { composeDocumentEmail, type DocumentForEmail } from '../domain/document-email';
 import { withSend } from '../domain/email-log';
 import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
@@ -7,7 +12,19 @@ import { CREDIT_NOTES, INVOICES } from '../store/collections';
 import type { OrgKey } from './deps';
 import type { InvoiceDeps } from './invoice-deps';
 import { creditNoteView, invoiceView, loadCreditNote, loadInvoice } from './invoice-view';
-import { storedDocumentPdf } from './document-pdf';
+import { creditNotePrint, storedDocumentPdf } from './document-pdf';
+import { printOf } from './document-view';
+import { clientsOf } from './client-store';
+import {
+  enforceEInvoiceSettings,
+  renderCreditNoteEInvoice,
+  renderInvoiceEInvoice,
+  type EInvoiceFile,
+} from './einvoice-export';
+import type { OutboxEmail } from './email-outbox-port';
+import { getInvoicingSettings } from './invoicing-settings';
+import { emailEInvoiceFormat } from '../domain/email-einvoice';
+import { documentSettingsOf, type InvoicingSettings } from '../domain/invoicing-settings';
 
 type Kind = 'invoice' | 'credit_note';
 type EmailedDoc = InvoiceDoc | CreditNoteDoc;
@@ -33,13 +50,19 @@ function openPaymentUrl(doc: InvoiceDoc, now: Date): string | null {
   return open.at(-1)?.paymentUrl ?? null;
 }
 
+interface EmailFacts {
+  doc: DocumentForEmail;
+  buyerEmail: string | null;
+  /** The client named on the document (it may have been deleted since). */
+  clientId: string | null;
+  /** A business buyer: the document states its tax ID. */
+  business: boolean;
+  /** The seller's company name as the document states it. */
+  companyName: string | null;
+}
+
 /** The invoice as its e-mail presents it; drafts are refused (only an issued document has a number). */
-function invoiceForEmail(
-  deps: InvoiceDeps,
-  key: OrgKey,
-  doc: InvoiceDoc,
-  message: string | null,
-): { doc: DocumentForEmail; buyerEmail: string | null } {
+function invoiceForEmail(deps: InvoiceDeps, key: OrgKey, doc: InvoiceDoc, message: string | null): EmailFacts {
   const view = invoiceView(deps.secrets, key, doc);
   const snap = view.snapshot;
   if (doc.status === 'draft' || !snap || !view.number) {
@@ -49,6 +72,9 @@ function invoiceForEmail(
   }
   return {
     buyerEmail: snap.buyer.email,
+    clientId: snap.buyer.clientId,
+    business: !!snap.buyer.taxId,
+    companyName: snap.seller.companyName,
     doc: {
       kind: 'invoice',
       number: view.number,
@@ -65,15 +91,13 @@ function invoiceForEmail(
   };
 }
 
-function creditNoteForEmail(
-  deps: InvoiceDeps,
-  key: OrgKey,
-  doc: CreditNoteDoc,
-  message: string | null,
-): { doc: DocumentForEmail; buyerEmail: string | null } {
+function creditNoteForEmail(deps: InvoiceDeps, key: OrgKey, doc: CreditNoteDoc, message: string | null): EmailFacts {
   const view = creditNoteView(deps.secrets, key, doc);
   return {
     buyerEmail: view.buyer.email,
+    clientId: view.buyer.clientId,
+    business: !!view.buyer.taxId,
+    companyName: view.seller.companyName,
     doc: {
       kind: 'credit_note',
       number: view.number,
@@ -91,8 +115,59 @@ function creditNoteForEmail(
 }
 
 /**
+ * The client's e-invoice choice as it is now (none when it was deleted). Read only while the
+ * organization has e-invoices enabled: otherwise no e-invoice travels and the read is saved.
+ */
+async function clientChoice(deps: InvoiceDeps, key: OrgKey, settings: InvoicingSettings, clientId: string | null) {
+  const client =
+    settings.eInvoice.enabled && clientId
+      ? await clientsOf(deps).findOne({ id: clientId, organizationId: key.organizationId, mode: key.mode })
+      : null;
+  return { eInvoiceFormat: client?.eInvoiceFormat ?? null };
+}
+
+/** The merchant's name as the From display name (one line); none without a company name. */
+function fromNameOf(name: string | null): string | null {
+  const line = (name ?? '').replace(/\s+/g, ' ').trim().slice(0, 200);
+  return line === '' ? null : line;
+}
+
+type Attachment = OutboxEmail['attachments'][number];
+
+/**
+ * The files of the e-mail: the document's PDF (its stored rendition), and the e-invoice the buyer
+ * gets ({@link emailEInvoiceFormat}): XRechnung as XML beside the PDF; ZUGFeRD as the PDF itself
+ * (the same printed document with its XML embedded) instead of the plain one.
+ */
+async function attachmentsOf(
+  deps: InvoiceDeps,
+  key: OrgKey,
+  stored: { kind: 'invoice'; doc: InvoiceDoc } | { kind: 'credit_note'; doc: CreditNoteDoc },
+  settings: InvoicingSettings,
+  einvoice: { format: EmailEInvoiceFormat; enforce: boolean } | null,
+): Promise<Attachment[]> {
+  if (einvoice?.enforce) enforceEInvoiceSettings(settings, einvoice.format);
+  const render = (request: EInvoiceRequest) =>
+    stored.kind === 'invoice'
+      ? renderInvoiceEInvoice(deps, key, stored.doc.id, request)
+      : renderCreditNoteEInvoice(deps, key, stored.doc.id, request);
+  const file = (f: EInvoiceFile): Attachment => ({
+    filename: f.fileName,
+    contentType: f.contentType,
+    content: f.content,
+  });
+  if (einvoice?.format === 'zugferd') return [file(await render({ format: 'zugferd', output: 'pdf' }))];
+  const pdf = await storedDocumentPdf(deps, key, stored);
+  const attachments: Attachment[] = [{ filename: pdf.filename, contentType: 'application/pdf', content: pdf.pdf }];
+  if (einvoice?.format === 'xrechnung') attachments.push(file(await render({ format: 'xrechnung', output: 'xml' })));
+  return attachments;
+}
+
+/**
  * `POST /invoices/:id/send-email` and `POST /credit-notes/:id/send-email`: composes the document's
- * e-mail (its PDF attached, served from the documents service's storage when rendered before), queues it in notifications-ipn's outbox and records the send on
+ * e-mail in its language (text and HTML), sent in the merchant's name (From display name = company
+ * name, Reply-To = the billing address of the invoicing settings), with the document's PDF and the
+ * e-invoice the buyer gets attached; queues it in notifications-ipn's outbox and records the send on
  * the document (state `queued`; the outcome arrives as an event, see events/email-settled.ts).
  * The outbox key is `<kind>-<id>-<n>` with n the sends recorded so far: a request repeated after
  * one that queued the e-mail but failed to record it queues nothing new (it records that e-mail);
@@ -108,18 +183,25 @@ export async function sendDocumentEmail(
   const stored: EmailedDoc =
     kind === 'invoice' ? await loadInvoice(deps, key, id) : await loadCreditNote(deps, key, id);
   const message = input.message ?? null;
-  const { doc, buyerEmail } =
+  const facts =
     kind === 'invoice'
       ? invoiceForEmail(deps, key, stored as InvoiceDoc, message)
       : creditNoteForEmail(deps, key, stored as CreditNoteDoc, message);
-  const to = recipientOf(input, buyerEmail);
+  const to = recipientOf(input, facts.buyerEmail);
   const cc = input.cc ?? [];
-  const composed = composeDocumentEmail(doc);
-  const file = await storedDocumentPdf(
-    deps,
-    key,
-    kind === 'invoice' ? { kind, doc: stored as InvoiceDoc } : { kind, doc: stored as CreditNoteDoc },
-  );
+  const typed =
+    kind === 'invoice'
+      ? ({ kind, doc: stored as InvoiceDoc } as const)
+      : ({ kind, doc: stored as CreditNoteDoc } as const);
+  const [settings, print] = await Promise.all([
+    getInvoicingSettings(deps, key).then((s) => s.settings),
+    typed.kind === 'invoice' ? (typed.doc.snapshot?.print ?? null) : creditNotePrint(deps, key, typed.doc),
+  ]);
+  const client = await clientChoice(deps, key, settings, facts.clientId);
+  const language = (print ?? printOf(settings, null)).language;
+  const einvoice = emailEInvoiceFormat(settings, { eInvoiceFormat: client.eInvoiceFormat, business: facts.business });
+  const composed = composeDocumentEmail({ ...facts.doc, language, einvoice: einvoice?.format ?? null });
+  const attachments = await attachmentsOf(deps, key, typed, settings, einvoice);
   const n = stored.emails?.length ?? 0;
   const { emailId } = await deps.emailOutbox.send(key, {
     idempotencyKey: `${kind === 'invoice' ? 'invoice' : 'credit-note'}-${id}-${n}`,
@@ -128,7 +210,10 @@ export async function sendDocumentEmail(
     cc,
     subject: composed.subject,
     text: composed.text,
-    attachments: [{ filename: file.filename, contentType: 'application/pdf', content: file.pdf }],
+    html: composed.html,
+    replyTo: documentSettingsOf(settings).replyToEmail ?? settings.companyEmail,
+    fromName: fromNameOf(settings.companyName ?? facts.companyName),
+    attachments,
   });
   const send: DocumentEmailRecord = {
     emailId,

@@ -10,6 +10,8 @@ const base: PlainClient = {
   taxInfo: { taxId: 'DE136695976', taxIdType: 'vat', taxCountry: 'DE', peppolRoutingAddress: null },
   notes: null,
   metadata: { crm: '42' },
+  language: null,
+  eInvoiceFormat: null,
 };
 
 describe('diffClient', () => {

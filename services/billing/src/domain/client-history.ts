@@ -9,6 +9,8 @@ const FIELDS: ReadonlyArray<{ field: string; secret: boolean; get: (c: PlainClie
   { field: 'address', secret: false, get: (c) => c.address },
   { field: 'notes', secret: false, get: (c) => c.notes },
   { field: 'metadata', secret: false, get: (c) => c.metadata },
+  { field: 'language', secret: false, get: (c) => c.language },
+  { field: 'eInvoiceFormat', secret: false, get: (c) => c.eInvoiceFormat },
   { field: 'taxInfo.taxId', secret: true, get: (c) => c.taxInfo?.taxId ?? null },
   { field: 'taxInfo.taxIdType', secret: false, get: (c) => c.taxInfo?.taxIdType ?? null },
   { field: 'taxInfo.taxCountry', secret: false, get: (c) => c.taxInfo?.taxCountry ?? null },

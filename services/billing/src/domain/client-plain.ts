@@ -1,6 +1,6 @@
 import { ValidationError } from '@paymesh/core';
-import type { ClientCreate, ClientUpdate, PostalAddress } from '@paymesh/contracts';
-import { normalizeTaxId } from './client';
+import type { ClientCreate, ClientUpdate, DocumentLanguage, PostalAddress } from '@paymesh/contracts';
+import { normalizeTaxId, type ClientEInvoiceFormat } from './client';
 import { normalizePeppolValue, peppolProblem } from './peppol';
 import { hasVatRules, isEuVatIdOf } from './vat-number';
 
@@ -21,6 +21,8 @@ export interface PlainClient {
   taxInfo: PlainTaxInfo | null;
   notes: string | null;
   metadata: Record<string, string> | null;
+  language: DocumentLanguage | null;
+  eInvoiceFormat: ClientEInvoiceFormat | null;
 }
 
 const EMPTY_TAX: PlainTaxInfo = { taxId: null, taxIdType: null, taxCountry: null, peppolRoutingAddress: null };
@@ -52,7 +54,17 @@ function mergeTaxInfo(current: PlainTaxInfo | null, patch: ClientUpdate['taxInfo
 /** A new client from its create input. */
 export function newPlainClient(input: ClientCreate): PlainClient {
   return applyClientPatch(
-    { name: input.name, email: null, phone: null, address: null, taxInfo: null, notes: null, metadata: null },
+    {
+      name: input.name,
+      email: null,
+      phone: null,
+      address: null,
+      taxInfo: null,
+      notes: null,
+      metadata: null,
+      language: null,
+      eInvoiceFormat: null,
+    },
     { ...input },
   );
 }
@@ -68,6 +80,8 @@ export function applyClientPatch(current: PlainClient, patch: ClientUpdate): Pla
     address: pick('address'),
     notes: pick('notes') || null,
     metadata: pick('metadata'),
+    language: pick('language'),
+    eInvoiceFormat: pick('eInvoiceFormat'),
     taxInfo: mergeTaxInfo(current.taxInfo, patch.taxInfo),
   };
 }

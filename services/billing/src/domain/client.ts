@@ -1,5 +1,7 @@
 import type { SealedValue } from '@paymesh/core';
-import type { PostalAddress } from '@paymesh/contracts';
+import type { DocumentLanguage, EmailEInvoiceFormat, PostalAddress } from '@paymesh/contracts';
+
+export type ClientEInvoiceFormat = EmailEInvoiceFormat | 'none';
 import type { StoredDoc } from '@paymesh/store';
 
 /** Peppol routing address as stored: the value sealed, the buyer's confirmation kept. */
@@ -32,6 +34,10 @@ export interface ClientDoc extends StoredDoc {
   taxInfo: StoredTaxInfo | null;
   notes: string | null;
   metadata: Record<string, string> | null;
+  /** Document language; absent on clients saved before languages existed (the organization's default). */
+  language?: DocumentLanguage | null;
+  /** E-invoice attached to document e-mails; absent: the organization's rule. */
+  eInvoiceFormat?: ClientEInvoiceFormat | null;
   createdAt: string;
   updatedAt: string;
 }

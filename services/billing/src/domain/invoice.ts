@@ -2,6 +2,7 @@ import type { SealedValue } from '@paymesh/core';
 import type {
   CreditNoteKind,
   DocumentEmailRecord,
+  DocumentLanguage,
   InvoiceCorrectionEntry,
   InvoicePaymentLink,
   InvoicePaymentReversal,
@@ -13,6 +14,7 @@ import type {
   InvoiceTotals,
   PostalAddress,
   ServicePeriod,
+  SupplyDateRule,
   TaxCalculation,
 } from '@paymesh/contracts';
 import type { StoredDoc } from '@paymesh/store';
@@ -44,6 +46,18 @@ export interface StoredSeller extends InvoiceSeller {
 export interface StoredSnapshot extends Omit<InvoiceSnapshot, 'buyer' | 'seller'> {
   buyer: StoredBuyer;
   seller: StoredSeller;
+  /**
+   * How the invoice is printed, frozen at issue: the client's language (else the organization's)
+   * and the organization's date-of-supply rule. Absent on invoices issued before it existed (they
+   * follow the current settings).
+   */
+  print?: DocumentPrint;
+}
+
+/** Language and date-of-supply rule a document is printed with. */
+export interface DocumentPrint {
+  language: DocumentLanguage;
+  supplyDateRule: SupplyDateRule;
 }
 
 /** A correction as stored: previous and new compliance values sealed like the snapshot's. */

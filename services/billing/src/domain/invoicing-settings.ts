@@ -1,5 +1,12 @@
 import { ValidationError, type SealedValue } from '@paymesh/core';
-import type { InvoicingSettingsPatch, NumberingLayout, PostalAddress } from '@paymesh/contracts';
+import type {
+  DocumentLanguage,
+  EmailEInvoiceFormat,
+  InvoicingSettingsPatch,
+  NumberingLayout,
+  PostalAddress,
+  SupplyDateRule,
+} from '@paymesh/contracts';
 import { isIsoCountry } from './country';
 import { applyDatevPatch, type StoredDatevSettings } from './datev';
 import { maskIban, normalizeIban } from './iban';
@@ -23,7 +30,11 @@ export interface InvoicingSettings {
     allowedFormats: EInvoiceFormat[];
     strictValidation: boolean;
     sellerPeppolRoutingAddress: { schemeId: string; value: SealedValue } | null;
+    /** Absent on settings saved before it existed: none. */
+    emailFormat?: EmailEInvoiceFormat | null;
   };
+  /** Language, date of supply and Reply-To of documents; absent on settings saved before it existed. */
+  documents?: DocumentSettings;
   autoPaymentLinkExpiresInHours: number;
   /** IANA time zone of the organization's calendar (issue dates, number periods). */
   timeZone: string;
@@ -57,6 +68,24 @@ export function retainedUntil(issueDate: string, years: number): string {
   return `${Number(issueDate.slice(0, 4)) + years}-12-31`;
 }
 
+export interface DocumentSettings {
+  language: DocumentLanguage;
+  supplyDateRule: SupplyDateRule;
+  replyToEmail: string | null;
+}
+
+/** What documents follow until the merchant says otherwise: English, date of supply = invoice date. */
+export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = {
+  language: 'en',
+  supplyDateRule: 'invoice_date',
+  replyToEmail: null,
+};
+
+/** The document settings in force (defaults for settings saved before they existed). */
+export function documentSettingsOf(s: Pick<InvoicingSettings, 'documents'>): DocumentSettings {
+  return { ...DEFAULT_DOCUMENT_SETTINGS, ...s.documents };
+}
+
 /** Hours a payment link of an invoice stays valid when the settings name none. */
 export const DEFAULT_PAYMENT_LINK_HOURS = 336;
 
@@ -75,7 +104,9 @@ export function defaultInvoicingSettings(): InvoicingSettings {
       allowedFormats: ['xrechnung', 'peppol', 'zugferd'],
       strictValidation: true,
       sellerPeppolRoutingAddress: null,
+      emailFormat: null,
     },
+    documents: { ...DEFAULT_DOCUMENT_SETTINGS },
     autoPaymentLinkExpiresInHours: DEFAULT_PAYMENT_LINK_HOURS,
     timeZone: 'UTC',
     invoiceNumberLayout: { ...DEFAULT_INVOICE_LAYOUT },
@@ -155,6 +186,13 @@ export function applyInvoicingPatch(
         ? { schemeId: a.schemeId, value: seal(a.value.plaintext, 'eInvoice.sellerPeppolRoutingAddress') }
         : null;
     }
+    if (e.emailFormat !== undefined) next.eInvoice.emailFormat = e.emailFormat;
+  }
+  if (patch.documents) next.documents = { ...documentSettingsOf(next), ...patch.documents };
+  const emailFormat = next.eInvoice.emailFormat ?? null;
+  if (emailFormat && (patch.eInvoice?.emailFormat !== undefined || patch.eInvoice?.allowedFormats !== undefined)) {
+    if (!next.eInvoice.allowedFormats.includes(emailFormat))
+      throw invalid('eInvoice.emailFormat', `${emailFormat} is not in eInvoice.allowedFormats`);
   }
   if (patch.invoiceNumberLayout) {
     next.invoiceNumberLayout = checkLayout('invoiceNumberLayout', {

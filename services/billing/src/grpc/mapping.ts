@@ -1,6 +1,6 @@
 import type { billing } from '@paymesh/proto';
 import type { SecretBox } from '@paymesh/core';
-import { retentionOf, type InvoicingSettings } from '../domain/invoicing-settings';
+import { documentSettingsOf, retentionOf, type InvoicingSettings } from '../domain/invoicing-settings';
 import { effectiveDatev } from '../domain/datev';
 import type { NumberingLayout } from '../domain/numbering';
 import type { OrgKey } from '../app/deps';
@@ -19,6 +19,7 @@ export function invoicingSettingsMessage(
 ): billing.InvoicingSettings {
   const s: InvoicingSettings = state.settings;
   const peppol = s.eInvoice.sellerPeppolRoutingAddress;
+  const docs = documentSettingsOf(s);
   return {
     enabled: s.enabled,
     autoGenerateInvoice: s.autoGenerateInvoice,
@@ -37,6 +38,12 @@ export function invoicingSettingsMessage(
             value: secrets.open(peppol.value, settingsAad(key, 'eInvoice.sellerPeppolRoutingAddress')),
           }
         : undefined,
+      ...(s.eInvoice.emailFormat ? { emailFormat: s.eInvoice.emailFormat } : {}),
+    },
+    documents: {
+      language: docs.language,
+      supplyDateRule: docs.supplyDateRule,
+      ...(docs.replyToEmail ? { replyToEmail: docs.replyToEmail } : {}),
     },
     autoPaymentLinkExpiresInHours: s.autoPaymentLinkExpiresInHours,
     // Settings saved before the time zone existed follow UTC.

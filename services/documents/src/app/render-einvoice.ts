@@ -4,6 +4,7 @@ import { buildCii, FACTURX_EN16931_ID } from '../einvoice/cii';
 import { checkEInvoice } from '../einvoice/check';
 import { facturXPdf } from '../einvoice/facturx-pdf';
 import { buildUbl, UBL_PROFILES } from '../einvoice/ubl';
+import { printerOf } from '../domain/format';
 import { renderHtml } from '../render/templates';
 import type { PdfRenderer } from '../render/pdf-renderer';
 
@@ -23,7 +24,7 @@ export function einvoiceXml(body: Pick<RenderEInvoiceBody, 'format' | 'document'
 }
 
 /** The printed view of an e-invoice document (the visible part of the hybrid PDF). */
-export function printedView(doc: EInvoiceDocument): DocumentView {
+export function printedView(doc: EInvoiceDocument, print: RenderEInvoiceBody['print'] = {}): DocumentView {
   const byRate = new Map<string, { taxRate: number; taxRateCode: string; taxableBase: number; taxAmount: number }>();
   for (const l of doc.lines) {
     const key = `${l.category}|${l.taxRate}`;
@@ -39,6 +40,8 @@ export function printedView(doc: EInvoiceDocument): DocumentView {
     issueDate: doc.issueDate,
     dueDate: doc.dueDate,
     servicePeriod: doc.servicePeriod,
+    supplyDateRule: print.supplyDateRule ?? null,
+    ...(print.language ? { language: print.language } : {}),
     currency: doc.currency,
     seller: {
       name: doc.seller.name,
@@ -62,7 +65,8 @@ export function printedView(doc: EInvoiceDocument): DocumentView {
     totals: doc.totals,
     paymentTermsDays: null,
     invoiceNumber: doc.precedingInvoice?.number ?? null,
-    remarks: [doc.paymentTerms, doc.note].filter(Boolean).join('\n') || null,
+    // The printer states the terms in the document's language; the XML's English terms text only without one.
+    remarks: [print.language ? null : doc.paymentTerms, doc.note].filter(Boolean).join('\n') || null,
   };
 }
 
@@ -80,9 +84,9 @@ export async function renderEInvoice(
   if (body.output === 'xml') return { content: Buffer.from(xml, 'utf8'), contentType: 'application/xml', report };
   if (body.format !== 'zugferd')
     throw new ValidationError('a PDF carries the zugferd (Factur-X CII) format only', { field: 'output' });
-  const pdf = await renderer.render(renderHtml(printedView(body.document)));
+  const pdf = await renderer.render(renderHtml(printedView(body.document, body.print)));
   const hybrid = await facturXPdf(pdf, xml, {
-    title: `${body.document.kind === 'credit_note' ? 'Credit note' : 'Invoice'} ${body.document.number}`,
+    title: `${printerOf(body.print?.language).title(body.document.kind)} ${body.document.number}`,
     at: now,
   });
   return { content: hybrid, contentType: 'application/pdf', report };

@@ -1,10 +1,12 @@
 import Handlebars from 'handlebars';
 import type { DocumentKind, DocumentView } from '@paymesh/contracts';
-import { formatIban, formatMoney, formatPercent, paymentTermsOf, taxNotesOf, titleOf } from '../domain/format';
+import { formatIban, printerOf, type Printer } from '../domain/format';
+import type { MessageKey } from './messages/en';
 
 /**
  * Handlebars templates of the four documents (invoice, credit note, pro forma, payment reminder): one A4 layout (partial `layout`) and a template per
- * kind for what differs. Everything is inline (no external assets); the text font is the system's
+ * kind for what differs. Texts come from the message file of the view's language (render/messages), amounts
+ * and dates are formatted for it. Everything is inline (no external assets); the text font is the system's
  * DejaVu Sans (Debian fonts-dejavu-core), which Chromium embeds, subsetted, in the PDF.
  */
 
@@ -33,28 +35,28 @@ table.lines tr { page-break-inside: avoid; }
 `;
 
 const LAYOUT = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{{title}} {{v.number}}</title><style>${STYLE}</style></head>
+<html lang="{{p.language}}"><head><meta charset="utf-8"><title>{{title}} {{v.number}}</title><style>${STYLE}</style></head>
 <body style="--accent: {{accent}}">
 {{#if v.branding.name}}<div class="brand">{{v.branding.name}}</div>{{/if}}
 <h1>{{title}}</h1>
 <div class="parties">
-  <div class="party"><div class="label">From</div>{{> party v.seller}}</div>
-  <div class="party"><div class="label">To</div>{{> party v.buyer}}</div>
+  <div class="party"><div class="label">{{t "party.from"}}</div>{{> party v.seller}}</div>
+  <div class="party"><div class="label">{{t "party.to"}}</div>{{> party v.buyer}}</div>
 </div>
 <table class="meta"><tbody>
   <tr><td class="label">{{numberLabel}}</td><td>{{v.number}}</td></tr>
-  {{#if v.issueDate}}<tr><td class="label">Date</td><td>{{v.issueDate}}</td></tr>{{/if}}
-  {{#if v.dueDate}}<tr><td class="label">Due date</td><td>{{v.dueDate}}</td></tr>{{/if}}
-  {{#if v.servicePeriod}}<tr><td class="label">Service period</td><td>{{v.servicePeriod.start}} – {{v.servicePeriod.end}}</td></tr>{{/if}}
-  {{#if v.invoiceNumber}}<tr><td class="label">Credits invoice</td><td>{{v.invoiceNumber}}</td></tr>{{/if}}
+  {{#if v.issueDate}}<tr><td class="label">{{t "meta.date"}}</td><td>{{date v.issueDate}}</td></tr>{{/if}}
+  {{#if v.dueDate}}<tr><td class="label">{{t "meta.dueDate"}}</td><td>{{date v.dueDate}}</td></tr>{{/if}}
+  {{#if supply}}<tr><td class="label">{{supply.label}}</td><td>{{supply.value}}</td></tr>{{/if}}
+  {{#if v.invoiceNumber}}<tr><td class="label">{{t "meta.creditsInvoice"}}</td><td>{{v.invoiceNumber}}</td></tr>{{/if}}
 </tbody></table>
 <table class="lines">
-  <thead><tr><th>Description</th><th class="num">Qty</th><th class="num">Unit price</th><th class="num">VAT</th><th class="num">Net</th><th class="num">Gross</th></tr></thead>
+  <thead><tr><th>{{t "column.description"}}</th><th class="num">{{t "column.quantity"}}</th><th class="num">{{t "column.unitPrice"}}</th><th class="num">{{t "column.vat"}}</th><th class="num">{{t "column.net"}}</th><th class="num">{{t "column.gross"}}</th></tr></thead>
   <tbody>{{#each v.lines}}<tr><td>{{description}}</td><td class="num">{{quantity}}</td><td class="num">{{money unitPrice}}</td><td class="num">{{percent taxRate}}</td><td class="num">{{money net}}</td><td class="num">{{money gross}}</td></tr>{{/each}}</tbody>
 </table>
 <table class="totals"><tbody>
-  <tr><td>Net total</td><td class="num">{{money v.totals.net}}</td></tr>
-  {{#each v.taxBreakdown}}<tr><td>VAT {{percent taxRate}} on {{money taxableBase}}</td><td class="num">{{money taxAmount}}</td></tr>{{/each}}
+  <tr><td>{{t "totals.net"}}</td><td class="num">{{money v.totals.net}}</td></tr>
+  {{#each v.taxBreakdown}}<tr><td>{{t "totals.vat" rate=(percent taxRate) base=(money taxableBase)}}</td><td class="num">{{money taxAmount}}</td></tr>{{/each}}
   <tr class="grand"><td>{{totalLabel}}</td><td class="num">{{money v.totals.gross}}</td></tr>
 </tbody></table>
 <div class="notes">
@@ -66,21 +68,16 @@ const LAYOUT = `<!doctype html>
 
 const PARTY = `<div><strong>{{name}}</strong></div>
 {{#if address}}<div>{{address.street}}</div><div>{{address.postalCode}} {{address.city}}</div><div>{{address.country}}</div>{{/if}}
-{{#if vatId}}<div>VAT ID: {{vatId}}</div>{{/if}}
+{{#if vatId}}<div>{{t "party.vatId" vatId=vatId}}</div>{{/if}}
 {{#if email}}<div>{{email}}</div>{{/if}}`;
 
-const BODIES: Record<DocumentKind, string> = {
-  invoice: `{{#if paymentTerms}}<p>{{paymentTerms}}</p>{{/if}}{{#if v.seller.iban}}<p>Bank transfer to IBAN {{iban v.seller.iban}}, reference {{v.number}}.</p>{{/if}}`,
-  proforma: `<p>This pro forma invoice is not a tax invoice and cannot be used to deduct VAT.</p>{{#if paymentTerms}}<p>{{paymentTerms}}</p>{{/if}}`,
-  credit_note: `<p>The amounts above are credited against invoice {{v.invoiceNumber}}.</p>`,
-  reminder: `{{#if v.reminder}}<p class="due"><strong>Outstanding: {{money v.reminder.amountDue}}</strong>{{#if v.dueDate}}, due since {{v.dueDate}}{{#if v.reminder.daysOverdue}} ({{v.reminder.daysOverdue}} days){{/if}}{{/if}}.</p>{{/if}}<p>Our records show that invoice {{v.number}} has not been paid in full. If you have paid it in the meantime, please disregard this reminder.</p>{{#if v.seller.iban}}<p>Bank transfer to IBAN {{iban v.seller.iban}}, reference {{v.number}}.</p>{{/if}}{{#if v.reminder.paymentUrl}}<p>Pay online: {{v.reminder.paymentUrl}}</p>{{/if}}`,
-};
+const BANK = `{{#if v.seller.iban}}<p>{{t "pay.bankTransfer" iban=(iban v.seller.iban) number=v.number}}</p>{{/if}}`;
 
-const LABELS: Record<DocumentKind, { numberLabel: string; totalLabel: string }> = {
-  invoice: { numberLabel: 'Invoice number', totalLabel: 'Total due' },
-  proforma: { numberLabel: 'Pro forma', totalLabel: 'Total' },
-  credit_note: { numberLabel: 'Credit note number', totalLabel: 'Total credited' },
-  reminder: { numberLabel: 'Invoice number', totalLabel: 'Invoice total' },
+const BODIES: Record<DocumentKind, string> = {
+  invoice: `{{#if paymentTerms}}<p>{{paymentTerms}}</p>{{/if}}${BANK}`,
+  proforma: `<p>{{t "body.proforma"}}</p>{{#if paymentTerms}}<p>{{paymentTerms}}</p>{{/if}}`,
+  credit_note: `<p>{{t "body.credit_note" invoice=v.invoiceNumber}}</p>`,
+  reminder: `{{#if v.reminder}}<p class="due"><strong>{{t "reminder.outstanding" amount=(money v.reminder.amountDue)}}</strong>{{#if v.dueDate}}{{t "reminder.dueSince" due=(date v.dueDate)}}{{#if v.reminder.daysOverdue}}{{t "reminder.daysOverdue" days=v.reminder.daysOverdue}}{{/if}}{{/if}}.</p>{{/if}}<p>{{t "reminder.text" number=v.number}}</p>${BANK}{{#if v.reminder.paymentUrl}}<p>{{t "pay.online" url=v.reminder.paymentUrl}}</p>{{/if}}`,
 };
 
 /** Rules and headings when the site has no primary colour. */
@@ -88,31 +85,43 @@ const DEFAULT_ACCENT = '#333333';
 
 type Renderer = (view: DocumentView) => string;
 
+type Root = { v: DocumentView; p: Printer };
+const rootOf = (options: Handlebars.HelperOptions) => (options.data as { root: Root }).root;
+
 function compile(kind: DocumentKind): Renderer {
   const hb = Handlebars.create();
   hb.registerPartial('party', PARTY);
   hb.registerPartial('body', BODIES[kind]);
-  hb.registerHelper('money', (minor: number, options: Handlebars.HelperOptions) =>
-    formatMoney(minor, (options.data as { root: { v: DocumentView } }).root.v.currency),
+  hb.registerHelper('t', (key: MessageKey, options: Handlebars.HelperOptions) =>
+    rootOf(options).p.t(key, options.hash as Record<string, string | number>),
   );
-  hb.registerHelper('percent', (rate: number) => formatPercent(rate));
+  hb.registerHelper('money', (minor: number, options: Handlebars.HelperOptions) => {
+    const { v, p } = rootOf(options);
+    return p.money(minor, v.currency);
+  });
+  hb.registerHelper('percent', (rate: number, options: Handlebars.HelperOptions) => rootOf(options).p.percent(rate));
+  hb.registerHelper('date', (day: string, options: Handlebars.HelperOptions) => rootOf(options).p.date(day));
   hb.registerHelper('iban', (iban: string) => formatIban(iban));
   const template = hb.compile(LAYOUT);
   return (v) => {
+    const p = printerOf(v.language);
     return template({
       v,
+      p,
       accent: v.branding?.primaryColor ?? DEFAULT_ACCENT,
-      title: titleOf(kind),
-      ...LABELS[kind],
-      taxNotes: taxNotesOf(v.lines),
-      paymentTerms: paymentTermsOf(v),
+      title: p.title(kind),
+      numberLabel: p.t(`number.${kind}`),
+      totalLabel: p.t(`total.${kind}`),
+      supply: p.supply(v),
+      taxNotes: p.taxNotes(v.lines),
+      paymentTerms: p.paymentTerms(v),
     });
   };
 }
 
 const compiled = new Map<DocumentKind, Renderer>();
 
-/** The document's HTML; every value is escaped by Handlebars. */
+/** The document's HTML in the view's language; every value is escaped by Handlebars. */
 export function renderHtml(view: DocumentView): string {
   let render = compiled.get(view.kind);
   if (!render) {

@@ -16,6 +16,8 @@ function fingerprintOf(r: EmailRequest): string {
       r.text,
       r.html,
       r.replyTo,
+      // Only when given, so e-mails queued before the field existed keep their fingerprint.
+      ...(r.fromName ? [r.fromName] : []),
       r.attachments.map((a) => [a.filename, a.contentType, createHash('sha256').update(a.content).digest('hex')]),
     ]),
   );
@@ -80,6 +82,7 @@ export async function enqueueEmail(deps: EmailDeps, input: unknown): Promise<{ e
         text: r.text,
         html: r.html,
         replyTo: r.replyTo,
+        fromName: r.fromName,
         attachments: refs,
       };
       return tx.collection<EmailDoc>(EMAILS).insert(newEmail({ ...key, fingerprint, source: r.source, message }, now));

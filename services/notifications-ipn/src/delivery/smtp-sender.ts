@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser';
 import type { SmtpOutcome } from '../domain/email';
 
 /** Where and as whom e-mail is sent (config: SMTP_* and MAIL_FROM). */
@@ -21,6 +22,8 @@ export interface OutgoingEmail {
   text: string;
   html: string | null;
   replyTo: string | null;
+  /** From display name; the address is MAIL_FROM's (absent: MAIL_FROM as configured). */
+  fromName?: string | null | undefined;
   attachments: Array<{ filename: string; contentType: string; content: Buffer }>;
   /** Message-ID header: stable across retries so a receiver can tell a repeat. */
   messageId: string;
@@ -42,9 +45,12 @@ interface SmtpError {
 export class SmtpEmailSender implements EmailSender {
   private readonly transport: Transporter;
   private readonly from: string;
+  /** MAIL_FROM's address, sent under a merchant's display name. */
+  private readonly fromAddress: string;
 
   constructor(settings: SmtpSettings) {
     this.from = settings.from;
+    this.fromAddress = addressparser(settings.from, { flatten: true })[0]?.address ?? settings.from;
     this.transport = nodemailer.createTransport({
       host: settings.host,
       port: settings.port,
@@ -60,7 +66,9 @@ export class SmtpEmailSender implements EmailSender {
     const started = Date.now();
     try {
       const info = await this.transport.sendMail({
-        from: this.from,
+        // The merchant's name in front of the platform's address: the receiving server checks the
+        // address (SPF, DKIM, DMARC of the platform's domain), the reader sees who sent it.
+        from: mail.fromName ? { name: mail.fromName, address: this.fromAddress } : this.from,
         to: mail.to,
         cc: mail.cc,
         subject: mail.subject,

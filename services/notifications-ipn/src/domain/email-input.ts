@@ -27,6 +27,8 @@ export const emailRequest = z
     text: z.string().min(1).max(100_000),
     html: z.string().max(500_000).nullable(),
     replyTo: address.nullable(),
+    /** Display name of the From header (the merchant's name); the address is always MAIL_FROM's. */
+    fromName: oneLine(200).nullable().default(null),
     attachments: z
       .array(
         z.object({

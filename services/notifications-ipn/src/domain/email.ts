@@ -41,6 +41,8 @@ export interface EmailMessage {
   text: string;
   html: string | null;
   replyTo: string | null;
+  /** From display name (absent on e-mails queued before it existed: MAIL_FROM's own). */
+  fromName?: string | null;
   attachments: AttachmentRef[];
 }
 

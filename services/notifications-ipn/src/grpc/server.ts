@@ -88,6 +88,7 @@ export function registerNotificationsIpnService(
         text: req.text,
         html: req.html ?? null,
         replyTo: req.replyTo ?? null,
+        fromName: req.fromName ?? null,
         attachments: req.attachments.map((a) => ({
           filename: a.filename,
           contentType: a.contentType,

@@ -37,7 +37,20 @@ export const invoicingSettings = z.object({
     sellerPeppolRoutingAddress: z
       .object({ schemeId: z.string(), value: z.object({ plaintext: z.string() }) })
       .nullable(),
+    emailFormat: z
+      .string()
+      .nullable()
+      .describe('e-invoice attached to e-mails of business clients without their own eInvoiceFormat; null: none'),
   }),
+  documents: z
+    .object({
+      language: z.string().describe('language of clients without their own: en | de'),
+      supplyDateRule: z
+        .string()
+        .describe('date of supply stated when a draft has no service period: invoice_date | invoice_month'),
+      replyToEmail: z.string().nullable().describe('Reply-To of document e-mails; null: companyEmail'),
+    })
+    .describe('how invoices, credit notes and their e-mails are written'),
   autoPaymentLinkExpiresInHours: z.number().int(),
   timeZone: z
     .string()

@@ -32,6 +32,12 @@ export function invoicingView(s: billing.InvoicingSettings) {
       allowedFormats: e.allowedFormats,
       strictValidation: e.strictValidation,
       sellerPeppolRoutingAddress: peppol ? { schemeId: peppol.schemeId, value: { plaintext: peppol.value } } : null,
+      emailFormat: e.emailFormat ?? null,
+    },
+    documents: {
+      language: s.documents?.language || 'en',
+      supplyDateRule: s.documents?.supplyDateRule || 'invoice_date',
+      replyToEmail: s.documents?.replyToEmail ?? null,
     },
     autoPaymentLinkExpiresInHours: s.autoPaymentLinkExpiresInHours,
     timeZone: s.timeZone || 'UTC',
