@@ -19,6 +19,7 @@ import {
 } from '../store/collections';
 import type { AdminDeps } from './deps';
 import { openSession, type SessionTokens } from './sessions';
+import { withDuplicateAs } from './duplicate-key';
 
 export interface SignedIn {
   user: UserDoc;
@@ -90,29 +91,32 @@ async function register(
   if (!result.verified) throw new UnauthenticatedError('registration could not be verified');
   const cred = result.registrationInfo.credential;
   const now = deps.clock.now();
-  await deps.store.transaction(async (tx) => {
-    const users = tx.collection<UserDoc>(USERS);
-    const current = await users.get(user.id);
-    const enr = current?.enrollment;
-    if (!current || !enr || new Date(enr.expiresAt) <= now)
-      throw new UnauthenticatedError('enrollment token expired or already used');
-    try {
-      await tx.collection<WebAuthnCredentialDoc>(WEBAUTHN_CREDENTIALS).insert({
-        userId: user.id,
-        credentialId: cred.id,
-        publicKey: Buffer.from(cred.publicKey).toString('base64url'),
-        counter: cred.counter,
-        transports: cred.transports ?? [],
-        createdAt: now.toISOString(),
-        lastUsedAt: null,
-      });
-    } catch (err) {
-      if (err instanceof ConflictError) throw new ConflictError('this authenticator is already registered');
-      throw err;
-    }
-    const { id: _i, version, ...rest } = current;
-    await users.replace(current.id, version, { ...rest, enrollment: null });
-  });
+  await withDuplicateAs(
+    deps.store.transaction(async (tx) => {
+      const users = tx.collection<UserDoc>(USERS);
+      const current = await users.get(user.id);
+      const enr = current?.enrollment;
+      if (!current || !enr || new Date(enr.expiresAt) <= now)
+        throw new UnauthenticatedError('enrollment token expired or already used');
+      try {
+        await tx.collection<WebAuthnCredentialDoc>(WEBAUTHN_CREDENTIALS).insert({
+          userId: user.id,
+          credentialId: cred.id,
+          publicKey: Buffer.from(cred.publicKey).toString('base64url'),
+          counter: cred.counter,
+          transports: cred.transports ?? [],
+          createdAt: now.toISOString(),
+          lastUsedAt: null,
+        });
+      } catch (err) {
+        if (err instanceof ConflictError) throw new ConflictError('this authenticator is already registered');
+        throw err;
+      }
+      const { id: _i, version, ...rest } = current;
+      await users.replace(current.id, version, { ...rest, enrollment: null });
+    }),
+    'this authenticator is already registered',
+  );
   deps.logger.info({ userId: user.id }, 'webauthn credential registered');
 }
 

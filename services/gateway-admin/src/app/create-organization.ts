@@ -16,6 +16,7 @@ import { newEnrollment } from './enrollment';
 import type { KeyMode } from '../domain/api-key';
 
 import { Subjects, type OrganizationCreated } from '@paymesh/contracts';
+import { withDuplicateAs } from './duplicate-key';
 
 export const IdentityEvents = { organizationCreated: Subjects.organizationCreated } as const;
 
@@ -48,59 +49,66 @@ export async function createOrganization(
   const orgId = newObjectId();
   const role: Role = 'Admin';
   const email = input.admin.email.trim().toLowerCase();
-  const result = await deps.outbox.commit(async (tx) => {
-    const organization = await tx
-      .collection<OrganizationDoc>(ORGANIZATIONS)
-      .insert({ id: orgId, name: input.name.trim(), licenseState: input.licenseState, createdAt: now, updatedAt: now });
-    const users = tx.collection<UserDoc>(USERS);
-    let admin = await users.findOne({ email });
-    let enrollmentToken: string | undefined;
-    if (!admin) {
-      const enr = newEnrollment(deps);
-      enrollmentToken = enr.token;
-      admin = await users.insert({
-        email,
-        name: input.admin.name.trim() || email,
+  const result = await withDuplicateAs(
+    deps.outbox.commit(async (tx) => {
+      const organization = await tx.collection<OrganizationDoc>(ORGANIZATIONS).insert({
+        id: orgId,
+        name: input.name.trim(),
+        licenseState: input.licenseState,
         createdAt: now,
-        enrollment: enr.enrollment,
+        updatedAt: now,
       });
-    }
-    try {
-      await tx
-        .collection<MembershipDoc>(MEMBERSHIPS)
-        .insert({ organizationId: orgId, userId: admin.id, role, createdAt: now });
-    } catch (err) {
-      if (err instanceof ConflictError) throw new ConflictError('user is already a member of this organization');
-      throw err;
-    }
-    const apiKey = input.apiKey
-      ? await insertApiKey(
-          tx,
-          newApiKey(
-            {
-              kind: 'organization',
-              organizationId: orgId,
-              name: input.apiKey.name,
-              mode: input.apiKey.mode,
-              role: 'Admin',
-              scopes: [...ORGANIZATION_SCOPES],
-              expiresAt: null,
-            },
-            now,
-          ),
-        )
-      : undefined;
-    tx.emit(
-      IdentityEvents.organizationCreated,
-      {
-        organizationId: orgId,
-        name: organization.name,
-        licenseState: organization.licenseState,
-      } satisfies OrganizationCreated,
-      { id: eventId(IdentityEvents.organizationCreated, orgId) },
-    );
-    return { organization, admin, enrollmentToken, apiKey };
-  });
+      const users = tx.collection<UserDoc>(USERS);
+      let admin = await users.findOne({ email });
+      let enrollmentToken: string | undefined;
+      if (!admin) {
+        const enr = newEnrollment(deps);
+        enrollmentToken = enr.token;
+        admin = await users.insert({
+          email,
+          name: input.admin.name.trim() || email,
+          createdAt: now,
+          enrollment: enr.enrollment,
+        });
+      }
+      try {
+        await tx
+          .collection<MembershipDoc>(MEMBERSHIPS)
+          .insert({ organizationId: orgId, userId: admin.id, role, createdAt: now });
+      } catch (err) {
+        if (err instanceof ConflictError) throw new ConflictError('user is already a member of this organization');
+        throw err;
+      }
+      const apiKey = input.apiKey
+        ? await insertApiKey(
+            tx,
+            newApiKey(
+              {
+                kind: 'organization',
+                organizationId: orgId,
+                name: input.apiKey.name,
+                mode: input.apiKey.mode,
+                role: 'Admin',
+                scopes: [...ORGANIZATION_SCOPES],
+                expiresAt: null,
+              },
+              now,
+            ),
+          )
+        : undefined;
+      tx.emit(
+        IdentityEvents.organizationCreated,
+        {
+          organizationId: orgId,
+          name: organization.name,
+          licenseState: organization.licenseState,
+        } satisfies OrganizationCreated,
+        { id: eventId(IdentityEvents.organizationCreated, orgId) },
+      );
+      return { organization, admin, enrollmentToken, apiKey };
+    }),
+    'user is already a member of this organization',
+  );
   deps.logger.info({ organizationId: orgId }, 'organization created');
   return result;
 }

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, ErrorCode } from '@paymesh/core';
 import type { Role } from '../domain/scopes';
 import { MEMBERSHIPS, USERS, type MembershipDoc, type UserDoc } from '../store/collections';
+import { withDuplicateAs } from './duplicate-key';
 import type { AdminDeps } from './deps';
 import { newEnrollment } from './enrollment';
 
@@ -39,16 +40,17 @@ export async function addMember(
 ): Promise<{ member: MemberView; enrollmentToken: string | undefined }> {
   const email = input.email.trim().toLowerCase();
   const now = deps.clock.now().toISOString();
-  const result = await deps.store.transaction(async (tx) => {
-    const users = tx.collection<UserDoc>(USERS);
-    let user = await users.findOne({ email });
-    let enrollmentToken: string | undefined;
-    if (user) {
-      // NOTE: e-mail ownership is not proven yet (enrollment tokens are handed to the inviter), so an
-      // account enrolled through another organization may not belong to the address's owner: it is
-      // not attached here. Same-organization duplicates fall through to the 409 below.
-      const mine = await tx.collection<MembershipDoc>(MEMBERSHIPS).findOne({ organizationId, userId: user.id });
-      if (!mine) {
+  const result = await withDuplicateAs(
+    deps.store.transaction(async (tx) => {
+      const users = tx.collection<UserDoc>(USERS);
+      let user = await users.findOne({ email });
+      let enrollmentToken: string | undefined;
+      if (user) {
+        // NOTE: e-mail ownership is not proven yet (enrollment tokens are handed to the inviter), so an
+        // account enrolled through another organization may not belong to the address's owner: it is
+        // not attached here. A member of this organization already is a 409.
+        const mine = await tx.collection<MembershipDoc>(MEMBERSHIPS).findOne({ organizationId, userId: user.id });
+        if (mine) throw new ConflictError(`${email} is already a member of this organization`);
         throw new ConflictError(
           `${email} already has an account in another organization; linking it needs the account holder's confirmation`,
           {
@@ -56,28 +58,29 @@ export async function addMember(
           },
         );
       }
-    }
-    if (!user) {
-      const enr = newEnrollment(deps);
-      enrollmentToken = enr.token;
-      user = await users.insert({
-        email,
-        name: input.name.trim() || email,
-        createdAt: now,
-        enrollment: enr.enrollment,
-      });
-    }
-    let membership: MembershipDoc;
-    try {
-      membership = await tx
-        .collection<MembershipDoc>(MEMBERSHIPS)
-        .insert({ organizationId, userId: user.id, role: input.role, createdAt: now });
-    } catch (err) {
-      if (err instanceof ConflictError) throw new ConflictError(`${email} is already a member of this organization`);
-      throw err;
-    }
-    return { member: view(membership, user), enrollmentToken };
-  });
+      if (!user) {
+        const enr = newEnrollment(deps);
+        enrollmentToken = enr.token;
+        user = await users.insert({
+          email,
+          name: input.name.trim() || email,
+          createdAt: now,
+          enrollment: enr.enrollment,
+        });
+      }
+      let membership: MembershipDoc;
+      try {
+        membership = await tx
+          .collection<MembershipDoc>(MEMBERSHIPS)
+          .insert({ organizationId, userId: user.id, role: input.role, createdAt: now });
+      } catch (err) {
+        if (err instanceof ConflictError) throw new ConflictError(`${email} is already a member of this organization`);
+        throw err;
+      }
+      return { member: view(membership, user), enrollmentToken };
+    }),
+    `${email} is already a member of this organization`,
+  );
   deps.logger.info({ organizationId, userId: result.member.userId, role: input.role }, 'member added');
   return result;
 }
