@@ -382,8 +382,11 @@ describe('buyer portal page (Chromium)', () => {
     await waitShown(p, '#documents');
     await p.waitForSelector(`tr[data-document-id="${invoice.id}"]`);
     expect(await innerText(p, 'h1')).toBe(de['portal.heading']);
-    expect(await innerText(p, `li[data-subscription-id="${scheduleId}"] .badge`)).toBe(
-      de['portal.subscriptionStatus.cancel_requested'],
+    // The subscriptions arrive by a call of their own, after the documents: wait for the badge.
+    await waitText(
+      p,
+      `li[data-subscription-id="${scheduleId}"] .badge`,
+      (t) => t === de['portal.subscriptionStatus.cancel_requested'],
     );
     expect(p.url()).toBe(`${root}/portal/magic-link`);
     // What went over the wire: request addresses without their fragment (the browser never sends it).
