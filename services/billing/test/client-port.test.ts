@@ -70,6 +70,9 @@ describe('loadInvoiceBuyer on PostgreSQL', () => {
       taxIdType: 'vat',
       taxCountry: 'DE',
       peppolRoutingAddress: { schemeId: '0088', value: '4000001000005' },
+      // A client without a document language or e-invoice format of its own: the organization's apply.
+      language: null,
+      eInvoiceFormat: null,
     });
   });
 
