@@ -1,3 +1,9 @@
+/**
+ * The Main Backend's callers and how each is known: every row of its tables names one of these
+ * guards. Buyers are anonymous: a browser must come from an Origin the checkout allows, which
+ * checkout judges from the `browserOrigin` the buyer guard hands the handler; portal buyers hold a
+ * portal session; providers sign their deliveries.
+ */
 import type { Guard } from '@paymesh/http';
 import type { Clients } from '../clients';
 import { authenticatePortal } from '../portal/auth';
@@ -10,12 +16,6 @@ export interface PublicRouteOptions {
   /** Origin of the hosted checkout, always allowed (MAIN_FRONTEND_ORIGIN); '' = none. */
   mainFrontendOrigin: string;
 }
-
-/**
- * The Main Backend's callers and how each is known; every row names one.
- * Buyers are anonymous: a browser must come from an Origin the checkout allows, which checkout
- * judges from the `browserOrigin` these guards hand the handler.
- */
 
 /** Anyone; the row's handler or the service behind it decides (a transaction's status, VAT checks). */
 export const anyone: Guard<unknown, object> = { at: 'handler', security: [], caller: () => ({}) };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { text } from '@paymesh/http';
 import type { checkoutPayments } from '@paymesh/proto';
-import { rpc } from '../../clients';
-import { anyone, buyerOrigin } from '../guards';
+import { rpc, type Clients } from '../../clients';
+import { anyone, buyerOrigin, type PublicRouteOptions } from '../guards';
 import {
   billingAddressIn,
   billingAddressSchema,
@@ -30,13 +30,67 @@ const txParams = z.object({ id: text(100, 1) });
 /** Buyer actions prove possession of the checkout session: transaction IDs alone are guessable. */
 const actionBody = z.object({ sessionPublicId: required('sessionPublicId', 100) });
 
-function actionView(r: checkoutPayments.TransactionActionResponse) {
-  return { transactionId: r.transactionId, status: r.status, ...(r.subState ? { subState: r.subState } : {}) };
+/** A buyer's action on a transaction: it names the transaction in the path and proves the checkout session in the body. */
+function buyerAction(o: {
+  path: string;
+  operationId: string;
+  summary: string;
+  call(
+    cp: Clients['checkoutPayments'],
+    ref: checkoutPayments.TransactionRef,
+    clients: Clients,
+  ): Promise<checkoutPayments.TransactionActionResponse>;
+}): PublicRow {
+  return publicRow({
+    tag: 'Transactions',
+    guard: buyerOrigin,
+    method: 'POST',
+    path: o.path,
+    operationId: o.operationId,
+    summary: o.summary,
+    params: txParams,
+    body: actionBody,
+    response: transactionAction,
+    errors: [400, 403, 404, 409, 422, 429],
+    async handler({ deps: { clients }, params, body, browserOrigin }) {
+      const ref = { transactionId: params.id, browserOrigin, sessionPublicId: body.sessionPublicId };
+      const r = await o.call(clients.checkoutPayments, ref, clients);
+      return { transactionId: r.transactionId, status: r.status, ...(r.subState ? { subState: r.subState } : {}) };
+    },
+  });
+}
+
+/** Starts paying a checkout session with a provider (checkout's createTransaction). */
+async function startPayment(
+  { clients }: PublicRouteOptions,
+  body: z.infer<typeof billingRequestBody>,
+  providerId: string,
+  browserOrigin: string,
+) {
+  const cp = clients.checkoutPayments;
+  const res = await rpc(
+    cp,
+    cp.createTransaction,
+    {
+      sessionPublicId: body.sessionPublicId,
+      providerId,
+      billingAddress: billingAddressIn(body.billingAddress),
+      shippingAddress: shippingAddressIn(body.shippingAddress),
+      browserOrigin,
+    },
+    clients.paymentDeadlineMs,
+  );
+  return {
+    transactionId: res.transactionId,
+    status: res.status,
+    ...(res.providerType ? { providerType: res.providerType } : {}),
+    ...(res.redirectUrl ? { redirectUrl: res.redirectUrl } : {}),
+    ...(res.clientSecret ? { clientSecret: res.clientSecret } : {}),
+  };
 }
 
 const transactions = { tag: 'Transactions', guard: buyerOrigin } as const;
 const PAYMENT_ERRORS = [400, 403, 404, 409, 422, 429, 503];
-const ACTION_ERRORS = [400, 403, 404, 409, 422, 429];
 
 /** Buyer-facing transaction routes under /api/v1. */
 export const transactionRows: PublicRow[] = [
@@ -49,28 +103,7 @@ export const transactionRows: PublicRow[] = [
     body: createBody,
     response: transactionCreated,
     errors: PAYMENT_ERRORS,
-    async handler({ deps: { clients }, body, browserOrigin }) {
-      const cp = clients.checkoutPayments;
-      const res = await rpc(
-        cp,
-        cp.createTransaction,
-        {
-          sessionPublicId: body.sessionPublicId,
-          providerId: body.providerId,
-          billingAddress: billingAddressIn(body.billingAddress),
-          shippingAddress: shippingAddressIn(body.shippingAddress),
-          browserOrigin,
-        },
-        clients.paymentDeadlineMs,
-      );
-      return {
-        transactionId: res.transactionId,
-        status: res.status,
-        ...(res.providerType ? { providerType: res.providerType } : {}),
-        ...(res.redirectUrl ? { redirectUrl: res.redirectUrl } : {}),
-        ...(res.clientSecret ? { clientSecret: res.clientSecret } : {}),
-      };
-    },
+    handler: ({ deps, body, browserOrigin }) => startPayment(deps, body, body.providerId, browserOrigin),
   }),
   // The direct-debit start: a transaction whose provider payment is a billing request (mandate +
   // payment) at the organization's enabled provider_c record; `redirectUrl` is the mandate page.
@@ -83,29 +116,13 @@ export const transactionRows: PublicRow[] = [
     body: billingRequestBody,
     response: transactionCreated,
     errors: PAYMENT_ERRORS,
-    async handler({ deps: { clients }, body, browserOrigin }) {
-      const cp = clients.checkoutPayments;
-      const res = await rpc(
-        cp,
-        cp.createTransaction,
-        {
-          sessionPublicId: body.sessionPublicId,
-          providerId: 'provider_c',
-          billingAddress: billingAddressIn(body.billingAddress),
-          shippingAddress: shippingAddressIn(body.shippingAddress),
-          browserOrigin,
-        },
-        clients.paymentDeadlineMs,
-      );
-      return {
-        transactionId: res.transactionId,
-        status: res.status,
-        ...(res.providerType ? { providerType: res.providerType } : {}),
-        ...(res.redirectUrl ? { redirectUrl: res.redirectUrl } : {}),
-      };
+    async handler({ deps, body, browserOrigin }) {
+      // A billing request is paid on the provider's mandate page, never in ours: no client secret.
+      const { clientSecret: _inPage, ...started } = await startPayment(deps, body, 'provider_c', browserOrigin);
+      return started;
     },
   }),
-  // The return page asks without the checkout session: no Origin check here (checkout's CORS check covers browsers).
+  // The return page asks by the transaction ID alone: no Origin check (CORS decides for browsers).
   publicRow({
     tag: 'Transactions',
     guard: anyone,
@@ -135,48 +152,17 @@ export const transactionRows: PublicRow[] = [
       };
     },
   }),
-  publicRow({
-    ...transactions,
-    method: 'POST',
+  buyerAction({
     path: '/transactions/:id/cancel',
     operationId: 'cancelTransaction',
     summary: 'Buyer cancels a transaction before the provider captured it (needs the session ID)',
-    params: txParams,
-    body: actionBody,
-    response: transactionAction,
-    errors: ACTION_ERRORS,
-    async handler({ deps: { clients }, params, body, browserOrigin }) {
-      const cp = clients.checkoutPayments;
-      return actionView(
-        await rpc(
-          cp,
-          cp.cancelTransaction,
-          { transactionId: params.id, browserOrigin, sessionPublicId: body.sessionPublicId },
-          clients.paymentDeadlineMs,
-        ),
-      );
-    },
+    // Canceling may call the provider.
+    call: (cp, ref, clients) => rpc(cp, cp.cancelTransaction, ref, clients.paymentDeadlineMs),
   }),
-  publicRow({
-    ...transactions,
-    method: 'POST',
+  buyerAction({
     path: '/transactions/:id/mark-pending',
     operationId: 'markTransactionPending',
     summary: 'The buyer finished at the provider: wait for its confirmation (needs the session ID)',
-    params: txParams,
-    body: actionBody,
-    response: transactionAction,
-    errors: ACTION_ERRORS,
-    async handler({ deps: { clients }, params, body, browserOrigin }) {
-      const cp = clients.checkoutPayments;
-      return actionView(
-        await rpc(
-          cp,
-          cp.markTransactionPending,
-          { transactionId: params.id, browserOrigin, sessionPublicId: body.sessionPublicId },
-          clients.deadlineMs,
-        ),
-      );
-    },
+    call: (cp, ref, clients) => rpc(cp, cp.markTransactionPending, ref, clients.deadlineMs),
   }),
 ];
