@@ -9,6 +9,8 @@ import { Loaded, Section, useMember, useOrgQuery, useOrgTimeZone } from './ui';
 
 /** How many changes a resource's history shows (the Audit trail screen pages further). */
 const HISTORY_LIMIT = 20;
+/** Changed fields named per event (the audit trail shows them all, with their values). */
+const FIELDS_SHOWN = 8;
 
 /**
  * A resource's history on its own page: the latest audit events of that resource and id (who,
@@ -40,11 +42,23 @@ export function ResourceHistory({ resource, id, title }: { resource: string; id:
                   {e.initiator && (
                     <span className="muted"> ({t('audit.causedBy', { who: e.initiator.name ?? e.initiator.id })})</span>
                   )}
-                  {e.changes.length > 0 && (
-                    <span className="muted">
-                      {' '}
-                      · {t('history.fields', { fields: e.changes.map((c) => c.path).join(', ') })}
-                    </span>
+                  {e.action === 'create' ? (
+                    <span className="muted"> · {t('history.created')}</span>
+                  ) : (
+                    e.changes.length > 0 && (
+                      <span className="muted">
+                        {' '}
+                        ·{' '}
+                        {t('history.fields', {
+                          fields: e.changes
+                            .slice(0, FIELDS_SHOWN)
+                            .map((c) => c.path)
+                            .join(', '),
+                        })}
+                        {e.changes.length > FIELDS_SHOWN &&
+                          ` ${t('audit.more', { count: e.changes.length - FIELDS_SHOWN })}`}
+                      </span>
+                    )
                   )}
                 </li>
               ))}

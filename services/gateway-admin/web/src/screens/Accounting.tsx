@@ -223,8 +223,10 @@ function DatevExports() {
                     >
                       {t('accounting.download')}
                     </button>
-                  ) : (
+                  ) : e.status === 'completed' ? (
                     <span className="muted">{t('accounting.notKept')}</span>
+                  ) : (
+                    '—'
                   ),
               },
             ]}
