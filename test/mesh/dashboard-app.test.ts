@@ -580,7 +580,7 @@ describe('merchant dashboard in Chromium', () => {
     expect(trail).toContain(`user: ${boot.adminEmail}`);
     expect(trail).not.toMatch(/whsec_[A-Za-z0-9]/);
     expect(trail).not.toMatch(/sk_(live|test)_[0-9a-f]{24}\.[A-Za-z0-9_-]{10,}/);
-    await admin.click('#integrity-heading + button');
+    await admin.click('#integrity button');
     await admin.waitForSelector('[data-testid="integrity-result"]');
     expect(await innerText(admin, '[data-testid="integrity-result"]')).toMatch(/^Intact: /);
     await noSeriousViolations(admin, 'audit');
