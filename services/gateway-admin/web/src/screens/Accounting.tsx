@@ -105,26 +105,23 @@ function StartDatev({ onStarted }: { onStarted: (id: string) => void }) {
     >
       <fieldset className="wide">
         <legend>{t('accounting.select')}</legend>
-        <span className="check">
-          <input
-            type="radio"
-            id="datev-select-range"
-            name="datev-select"
-            checked={selection === 'range'}
-            onChange={() => setSelection('range')}
-          />
-          <label htmlFor="datev-select-range">{t('accounting.selectRange')}</label>
-        </span>
-        <span className="check">
-          <input
-            type="radio"
-            id="datev-select-new"
-            name="datev-select"
-            checked={selection === 'not_exported'}
-            onChange={() => setSelection('not_exported')}
-          />
-          <label htmlFor="datev-select-new">{t('accounting.selectNew')}</label>
-        </span>
+        {(
+          [
+            ['range', 'datev-select-range', t('accounting.selectRange')],
+            ['not_exported', 'datev-select-new', t('accounting.selectNew')],
+          ] as const
+        ).map(([value, id, label]) => (
+          <span className="check" key={value}>
+            <input
+              type="radio"
+              id={id}
+              name="datev-select"
+              checked={selection === value}
+              onChange={() => setSelection(value)}
+            />
+            <label htmlFor={id}>{label}</label>
+          </span>
+        ))}
       </fieldset>
       {selection === 'range' && (
         <>
