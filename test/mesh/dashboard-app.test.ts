@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HTTPRequest, Page } from 'puppeteer-core';
 import { verifyIpn } from '../../libs/contracts/src/ipn-signature';
-import { inPage, innerText, isShown, launchBrowser, seriousA11yViolations, type TestBrowser } from '../support/browser';
+import {
+  inPage,
+  innerText,
+  isShown,
+  launchBrowser,
+  pageWithAuthenticator as authenticatorPage,
+  seriousA11yViolations,
+  type TestBrowser,
+} from '../support/browser';
 import { TestDnsServer } from '../support/dns-server';
 import { IpnReceiver } from '../support/ipn-receiver';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
@@ -30,24 +38,7 @@ describe('merchant dashboard in Chromium', () => {
     new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(minor / 100);
 
   /** A page with its own cookies and a virtual platform authenticator that verifies the user. */
-  async function pageWithAuthenticator(): Promise<Page> {
-    const page = await browser.page({ width: 1280, height: 900 });
-    page.on('pageerror', (err) => console.error(`page error: ${String(err)}`));
-    page.on('console', (m) => m.type() === 'error' && console.error(`page console: ${m.text()}`));
-    const cdp = await page.createCDPSession();
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-    return page;
-  }
+  const pageWithAuthenticator = () => authenticatorPage(browser);
 
   /** Waits for the screen whose main heading holds `text`; on a timeout the error says what the page shows. */
   const heading = (page: Page, text: string) =>
@@ -589,7 +580,7 @@ describe('merchant dashboard in Chromium', () => {
     expect(trail).toContain(`user: ${boot.adminEmail}`);
     expect(trail).not.toMatch(/whsec_[A-Za-z0-9]/);
     expect(trail).not.toMatch(/sk_(live|test)_[0-9a-f]{24}\.[A-Za-z0-9_-]{10,}/);
-    await admin.click('#integrity-heading + button');
+    await admin.click('#integrity button');
     await admin.waitForSelector('[data-testid="integrity-result"]');
     expect(await innerText(admin, '[data-testid="integrity-result"]')).toMatch(/^Intact: /);
     await noSeriousViolations(admin, 'audit');

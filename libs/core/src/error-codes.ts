@@ -172,6 +172,11 @@ export const ERROR_CATALOGUE = {
     kind: 'conflict',
     description: 'another DATEV export of the organization is running; retry when it has finished',
   },
+  DATEV_EXPORT_NOT_KEPT: {
+    kind: 'conflict',
+    description:
+      'the zip of this DATEV export cannot be downloaded: it is still running, it failed, or it was streamed to its caller and not kept',
+  },
   GDPDU_DTD_MISSING: {
     kind: 'unavailable',
     description: 'the GDPdU DTD the tax-audit export ships is missing from this installation (see docs/datev-gdpdu.md)',

@@ -86,6 +86,9 @@ export function Layout() {
             <Link to="/holds">{t('nav.holds')}</Link>
           </li>
           <li>
+            <Link to="/accounting">{t('nav.accounting')}</Link>
+          </li>
+          <li>
             <Link to="/settings" activeOptions={{ exact: false }}>
               {t('nav.settings')}
             </Link>

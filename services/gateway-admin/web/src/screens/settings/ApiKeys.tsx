@@ -8,8 +8,10 @@ import { DataTable } from '../../table';
 import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
 import { ROLES } from '../Settings';
 import { SettingsPage } from './SettingsNav';
+import { useHistoryPicker } from '../../history';
 
-type Scope = components['schemas']['ApiKey']['scopes'][number];
+type ApiKey = components['schemas']['ApiKey'];
+type Scope = ApiKey['scopes'][number];
 
 /**
  * The organization scopes, family by family (the API's enum: a scope the API drops or renames
@@ -149,6 +151,11 @@ function ManageKeys() {
   const revoke = useOrgMutation(keyAction('revoke'), ['api-keys']);
   const rotate = useOrgMutation(keyAction('rotate'), ['api-keys'], shown);
   const failed = revoke.error ?? rotate.error;
+  const history = useHistoryPicker<ApiKey>(
+    'api_key',
+    (k) => k.id,
+    (k) => k.name,
+  );
   const roles = ROLES.filter((r) => r !== 'Admin' || role === 'Admin').map((r) => [r, t(`role.${r}`)] as const);
   return (
     <SettingsPage title={t('settings.apiKeys')}>
@@ -247,11 +254,13 @@ function ManageKeys() {
                       </span>
                     ),
                 },
+                history.column,
               ]}
             />
           )}
         </Loaded>
       </Section>
+      {history.panel}
     </SettingsPage>
   );
 }

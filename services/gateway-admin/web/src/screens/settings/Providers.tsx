@@ -6,7 +6,9 @@ import { can } from '../../session';
 import { DataTable } from '../../table';
 import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery } from '../../ui';
 import { SettingsPage } from './SettingsNav';
+import { useHistoryPicker } from '../../history';
 
+type Provider = components['schemas']['Provider'];
 type ProviderType = components['schemas']['ProviderTypes']['items'][number];
 type CreateBody = paths['/api/v1/providers']['post']['requestBody']['content']['application/json'];
 
@@ -111,6 +113,11 @@ export function Providers() {
   const list = useOrgQuery(['providers'], async () => must(await api.GET('/api/v1/providers')));
   const types = useOrgQuery(['provider-types'], async () => must(await api.GET('/api/v1/providers/types')));
   const [secret, setSecret] = useState<string | null>(null);
+  const history = useHistoryPicker<Provider>(
+    'provider',
+    (p) => p.id,
+    (p) => p.name,
+  );
   const toggle = useOrgMutation(
     async (v: { id: string; enabled: boolean }) =>
       must(
@@ -161,11 +168,13 @@ export function Providers() {
                     </button>
                   ),
                 },
+                history.column,
               ]}
             />
           )}
         </Loaded>
       </Section>
+      {history.panel}
       {admin && (
         <Section title={t('providers.add')} id="add-provider">
           {secret && (

@@ -9,6 +9,7 @@ import { can } from '../../session';
 import { DataTable } from '../../table';
 import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useSites } from '../../ui';
 import { SettingsPage } from './SettingsNav';
+import { ResourceHistory } from '../../history';
 
 type Site = components['schemas']['Site'];
 type VatCheck = 'none' | 'format' | 'vies';
@@ -361,6 +362,7 @@ export function SiteScreen({ id }: { id: string }) {
                 </button>
               </Section>
             )}
+            <ResourceHistory resource="site" id={s.id} />
           </>
         )}
       </Loaded>
