@@ -96,38 +96,57 @@ export function maskValue(value: unknown, field = ''): unknown {
   return value;
 }
 
-function bounded(value: unknown): unknown {
+/** `value` as kept in a change (`json` is its JSON): as it is, or summarized when large. */
+function bounded(value: unknown, json: string | undefined): unknown {
   if (value === undefined) return undefined;
-  const json = JSON.stringify(value);
   if (json === undefined || json.length <= MAX_VALUE_CHARS) return value;
   if (Array.isArray(value)) return `[${value.length} items, ${json.length} characters]`;
   if (typeof value === 'string') return `${value.slice(0, MAX_VALUE_CHARS)}…`;
   return `[object, ${json.length} characters]`;
 }
 
-/** Field-level differences between two (masked) documents; `version` is left out. */
+/** `value` under `field` masked at its own level only (what {@link maskValue} makes of its top). */
+function maskTop(value: unknown, field: string): unknown {
+  if (field && SECRET_FIELD.test(field) && value !== null && value !== undefined) return MASK;
+  if (isSealed(value)) return ENCRYPTED;
+  return value;
+}
+
+/**
+ * Field-level differences between two documents, as if both were masked first ({@link maskValue});
+ * `version` is left out. Parts that are the same object in both (a next document built from the
+ * current one shares what it did not change) are skipped without a look inside, and values are
+ * masked and serialized only where they are compared as a whole.
+ */
 export function diffDocuments(before: unknown, after: unknown): AuditChange[] {
   const out: AuditChange[] = [];
-  const walk = (path: string, b: unknown, a: unknown, depth: number) => {
+  const walk = (path: string, field: string, rawB: unknown, rawA: unknown, depth: number) => {
     if (out.length >= MAX_CHANGES) return;
+    const b = maskTop(rawB, field);
+    const a = maskTop(rawA, field);
+    if (b === a) return;
     // Objects are compared field by field (a created or deleted document lists its fields).
     const bo = b === undefined ? {} : b;
     const ao = a === undefined ? {} : a;
-    if (depth < MAX_DEPTH && isPlainObject(bo) && isPlainObject(ao) && (b !== undefined || a !== undefined)) {
+    if (depth < MAX_DEPTH && isPlainObject(bo) && isPlainObject(ao)) {
       const keys = new Set([...Object.keys(bo), ...Object.keys(ao)]);
       for (const k of keys) {
         if (depth === 0 && (k === 'version' || k === 'id')) continue;
-        walk(path ? `${path}.${k}` : k, bo[k], ao[k], depth + 1);
+        walk(path ? `${path}.${k}` : k, k, bo[k], ao[k], depth + 1);
       }
       return;
     }
-    if (JSON.stringify(b) === JSON.stringify(a)) return;
+    const mb = b === undefined ? undefined : maskValue(b);
+    const ma = a === undefined ? undefined : maskValue(a);
+    const jb = JSON.stringify(mb);
+    const ja = JSON.stringify(ma);
+    if (jb === ja) return;
     const change: AuditChange = { path };
-    if (b !== undefined) change.before = bounded(b);
-    if (a !== undefined) change.after = bounded(a);
+    if (mb !== undefined) change.before = bounded(mb, jb);
+    if (ma !== undefined) change.after = bounded(ma, ja);
     out.push(change);
   };
-  walk('', maskValue(before), maskValue(after), 0);
+  walk('', '', before, after, 0);
   return out;
 }
 

@@ -13,3 +13,4 @@ export * from './decode-json';
 export * from './portal-link';
 export * from './money';
 export * from './background';
+export * from './group-commit';

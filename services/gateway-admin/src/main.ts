@@ -12,7 +12,7 @@ import { adminIdempotency } from './http/idempotency';
 import { allRoutes } from './http/routes';
 import { ensureSystemKey } from './app/system-key';
 import type { AdminDeps } from './app/deps';
-import { projectAuditBatch } from './app/audit-trail';
+import { auditProjector } from './app/audit-trail';
 
 void runGateway({
   name: 'gateway-admin',
@@ -48,12 +48,13 @@ void runGateway({
     };
     if (config.SYSTEM_API_KEY) await ensureSystemKey(deps, config.SYSTEM_API_KEY);
     // The audit trail of every service, projected here once per event (GET /audit-events reads it).
+    const projectAudit = auditProjector({ store: infra.store, logger });
     const auditTrail = await infra.bus.subscribe<AuditBatchData>({
       durable: 'audit-trail',
       maxDeliver: -1,
       subjects: AUDIT_RECORDED_SUBJECT,
       decode: (d) => auditBatch.parse(d),
-      handler: (event) => projectAuditBatch({ store: infra.store, logger }, event.id, event.data),
+      handler: (event) => projectAudit(event.id, event.data),
     });
 
     const routes = allRoutes(config);

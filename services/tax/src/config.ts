@@ -30,6 +30,14 @@ export const configSchema = backendConfigSchema('tax')
       (n) => n >= 0 && n <= 300_000,
       'TAX_RATE_BOOK_CACHE_TTL_MS must be from 0 to 300000',
     ),
+    /**
+     * How long a replica reuses whether an organization's OSS threshold counts as exceeded; bounds
+     * how late CalculateTax sees sales crossing the threshold.
+     */
+    TAX_OSS_FLAG_TTL_MS: envInt(5000).refine(
+      (n) => n >= 0 && n <= 300_000,
+      'TAX_OSS_FLAG_TTL_MS must be from 0 to 300000',
+    ),
     /** Set by the local supervisor when the VIES sandbox runs; outside production it becomes the default VIES_URL. */
     VIES_SANDBOX_URL: httpUrl.optional(),
     /** Base URL of the VIES REST API (`…/taxation_customs/vies/rest-api`). Default: the live service, or the local sandbox outside production. */

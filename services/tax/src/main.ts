@@ -31,7 +31,7 @@ void runBackendService({
       cacheTtlSeconds: config.VIES_CACHE_TTL_SECONDS,
     });
     const rateBooks = new RateBookCache({ ttlMs: config.TAX_RATE_BOOK_CACHE_TTL_MS });
-    const deps = { store, clock: systemClock, logger, vatIds, rateBooks };
+    const deps = { store, clock: systemClock, logger, vatIds, rateBooks, ossFlagTtlMs: config.TAX_OSS_FLAG_TTL_MS };
     const rebuilds = new RebuildWorker(deps, {
       pollIntervalMs: config.LEDGER_REBUILD_POLL_MS,
       leaseMs: config.LEDGER_REBUILD_LEASE_MS,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ConflictError, ErrorCode, ValidationError, type Logger } from '@paymesh/core';
+import { ConflictError, ErrorCode, GroupCommit, ValidationError, type Logger } from '@paymesh/core';
 import type { DocumentStore, Filter } from '@paymesh/store';
 import type { AuditBatchData } from '@paymesh/contracts';
 import { AUDIT_EVENTS, type AuditEventDoc } from '../store/collections';
@@ -9,17 +9,11 @@ function recordId(eventId: string, index: number): string {
   return createHash('sha256').update(`${eventId}\n${index}`).digest('hex').slice(0, 24);
 }
 
-/**
- * Projects one audit event (a transaction's changes, from any service) into the append-only
- * `audit_events` collection: one document per changed resource, in one statement. A redelivered
- * event finds its documents there (same ids) and adds nothing.
- */
-export async function projectAuditBatch(
-  deps: { store: DocumentStore; logger: Logger },
-  eventId: string,
-  batch: AuditBatchData,
-): Promise<void> {
-  const docs = batch.records.map((r, index): Omit<AuditEventDoc, 'version'> => {
+type AuditDoc = Omit<AuditEventDoc, 'version'>;
+
+/** The documents of one audit event (a transaction's changes, from any service): one per changed resource. */
+function auditDocs(eventId: string, batch: AuditBatchData): AuditDoc[] {
+  return batch.records.map((r, index): AuditDoc => {
     const id = recordId(eventId, index);
     return {
       id,
@@ -41,13 +35,46 @@ export async function projectAuditBatch(
       changes: r.changes,
     };
   });
-  try {
-    await deps.store.collection<AuditEventDoc>(AUDIT_EVENTS).insertMany(docs);
-  } catch (err) {
-    // All or nothing: a duplicate means this event was projected before.
-    if (!(err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY)) throw err;
-    deps.logger.debug({ eventId }, 'audit event projected already');
-  }
+}
+
+interface ProjectedEvent {
+  eventId: string;
+  docs: AuditDoc[];
+}
+
+const isDuplicate = (err: unknown) => err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY;
+
+/**
+ * Projects audit events into the append-only `audit_events` collection. The events handed in
+ * while a write is under way go together in the next one (one statement for all of them: under
+ * load, one per round trip instead of one per event). A redelivered event finds its documents
+ * there (same ids) and adds nothing: when a group's write meets a taken key, each of its events
+ * is written alone, and the one that was projected before is skipped.
+ */
+export function auditProjector(deps: {
+  store: DocumentStore;
+  logger: Logger;
+}): (eventId: string, batch: AuditBatchData) => Promise<void> {
+  const audit = () => deps.store.collection<AuditEventDoc>(AUDIT_EVENTS);
+  const writeOne = async (e: ProjectedEvent) => {
+    try {
+      await audit().insertMany(e.docs);
+    } catch (err) {
+      // All or nothing: a duplicate means this event was projected before.
+      if (!isDuplicate(err)) throw err;
+      deps.logger.debug({ eventId: e.eventId }, 'audit event projected already');
+    }
+  };
+  const group = new GroupCommit<ProjectedEvent>(async (events) => {
+    if (events.length === 1 && events[0]) return writeOne(events[0]);
+    try {
+      await audit().insertMany(events.flatMap((e) => e.docs));
+    } catch (err) {
+      if (!isDuplicate(err)) throw err;
+      for (const e of events) await writeOne(e);
+    }
+  });
+  return (eventId, batch) => group.add({ eventId, docs: auditDocs(eventId, batch) });
 }
 
 export interface AuditQuery {

@@ -11,6 +11,8 @@ export interface TaxDeps {
   vatIds: VatIdChecker;
   /** Cache of rate books for the calculation path; absent: every load reads the store. */
   rateBooks?: RateBookCache;
+  /** How long a replica reuses an OSS threshold flag (default 5 s). */
+  ossFlagTtlMs?: number;
 }
 
 /** Tenant and data mode a request acts on. */

@@ -235,6 +235,67 @@ export async function deriveSourceEvent(deps: TaxDeps, doc: SourceEventDoc, retr
   }
 }
 
+/**
+ * A sale consumed for the first time (nearly every one): its entries follow from the event alone
+ * (no corrected sale, no earlier reversals to read), so the source event is stored already settled
+ * together with its entries, in one store transaction (one statement), instead of storing it as
+ * received, writing the entries and settling it in three. What follows is the same as after a
+ * settle: the link to an invoice issued for it, then the corrections that waited for it.
+ *
+ * Returns null when the sale needs the slower path: the engine cannot answer yet (pending), or a
+ * key is taken (a redelivery, or an entry written before); nothing is written then.
+ */
+export async function recordNewSale(
+  deps: TaxDeps,
+  received: Omit<SourceEventDoc, 'version'>,
+): Promise<DeriveResult | null> {
+  if (received.role !== 'sale') return null;
+  const source = sourceOf(received as SourceEventDoc);
+  const ctx = { corrected: { state: 'unknown' } as const, refundEntries: [], createdAt: received.receivedAt };
+  let derivedTax = received.derivedTax;
+  let derivation: Derivation = deriveEntries(source, { ...ctx, derivedTax });
+  if (derivation.outcome === 'needs_tax') {
+    const engine = await engineTax(deps, received as SourceEventDoc, derivation.request);
+    if (!('tax' in engine)) return null;
+    derivedTax = engine.tax;
+    derivation = deriveEntries(source, { ...ctx, derivedTax });
+  }
+  if (derivation.outcome !== 'entries' && derivation.outcome !== 'none') return null;
+  const entries = derivation.outcome === 'entries' ? derivation.entries : [];
+  const settled: Omit<SourceEventDoc, 'version'> = {
+    ...received,
+    state: derivation.outcome === 'entries' ? 'recorded' : 'no_entry',
+    reason: derivation.outcome === 'none' ? derivation.reason : null,
+    derivedTax,
+    entryIds: [...new Set(entries.map((e) => e.id))],
+  };
+  let doc: SourceEventDoc;
+  try {
+    doc = await deps.store.transaction(async (tx) => {
+      const stored = await tx.collection<SourceEventDoc>(TAX_SOURCE_EVENTS).insert(settled);
+      if (entries.length > 0) await tx.collection<TaxRecordDoc>(TAX_RECORDS).insertMany(entries);
+      return stored;
+    });
+  } catch (err) {
+    if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) return null;
+    throw err;
+  }
+  if (entries.length > 0) await linkInvoicePayments(deps, entries);
+  if (doc.state === 'no_entry')
+    deps.logger.info(
+      {
+        eventId: doc.eventId,
+        subject: doc.subject,
+        organizationId: doc.organizationId,
+        anchor: doc.anchor,
+        reason: doc.reason,
+      },
+      'ledger source event records no entry',
+    );
+  const corrections = await deriveWaitingCorrections(deps, doc);
+  return { state: doc.state, reason: doc.reason, ...corrections, created: corrections.created + entries.length };
+}
+
 async function finish(
   deps: TaxDeps,
   doc: SourceEventDoc,

@@ -35,15 +35,15 @@ export class OssFlagCache {
   }
 }
 
-/** How long a threshold flag is reused: crossing the threshold shows within this time. */
+/** How long a threshold flag is reused by default: crossing the threshold shows within this time. */
 const OSS_FLAG_TTL_MS = 5_000;
 const perService = new WeakMap<object, OssFlagCache>();
 
 /** The one flag cache of a service instance (its deps object), shared by the API and the ledger. */
-export function ossFlagCacheOf(deps: { clock: Clock }): OssFlagCache {
+export function ossFlagCacheOf(deps: { clock: Clock; ossFlagTtlMs?: number }): OssFlagCache {
   let flags = perService.get(deps);
   if (!flags) {
-    flags = new OssFlagCache(deps.clock, OSS_FLAG_TTL_MS);
+    flags = new OssFlagCache(deps.clock, deps.ossFlagTtlMs ?? OSS_FLAG_TTL_MS);
     perService.set(deps, flags);
   }
   return flags;

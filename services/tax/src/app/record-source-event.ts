@@ -5,7 +5,7 @@ import { roleOf, sourceEventDocId } from '../domain/ledger';
 import { newSourceEventDoc, type SourceEventDoc } from '../domain/source-event';
 import { SOURCE_EVENT_SEQUENCE, TAX_SOURCE_EVENTS } from '../store/collections';
 import type { TaxDeps } from './deps';
-import { deriveSourceEvent, type DeriveResult } from './derive-source-event';
+import { deriveSourceEvent, recordNewSale, type DeriveResult } from './derive-source-event';
 
 /**
  * Consumes one ledger event: keeps it in the inbox (once per event id) and derives its entries.
@@ -34,8 +34,12 @@ export async function recordSourceEvent(deps: TaxDeps, source: LedgerSource): Pr
   // key taken and reads the stored event (its sequence number stays unused: a rebuild only needs
   // the order).
   const seq = await deps.store.nextSequence(SOURCE_EVENT_SEQUENCE);
+  const received = newSourceEventDoc(source, seq, deps.clock.now().toISOString());
+  // A first delivery of a sale is stored settled, with its entries, in one statement.
+  const fast = await recordNewSale(deps, received);
+  if (fast) return fast;
   try {
-    doc = await collection.insert(newSourceEventDoc(source, seq, deps.clock.now().toISOString()));
+    doc = await collection.insert(received);
   } catch (err) {
     if (!(err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY)) throw err;
     doc = await collection.get(id);
