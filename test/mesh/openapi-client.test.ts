@@ -327,6 +327,15 @@ describe('a client generated from the Admin API document', () => {
       (await org.PUT('/api/v1/organizations/settings/invoicing', { body: { companyName: 'Contract Ltd' } })).data
         ?.companyName,
     ).toBe('Contract Ltd');
+    expect((await org.POST('/api/v1/organizations/settings/invoicing/sender/verify')).response.status).toBe(422);
+    const sender = (
+      await org.PUT('/api/v1/organizations/settings/invoicing', {
+        body: { documents: { senderEmail: 'billing@contract.example' } },
+      })
+    ).data?.documents.sender;
+    if (!sender) throw new Error('no sender verification in the settings');
+    dns.zone.set(sender.dnsRecord.name, { txt: [sender.dnsRecord.value] });
+    expect((await org.POST('/api/v1/organizations/settings/invoicing/sender/verify')).data?.state).toBe('verified');
     expect((await org.GET('/api/v1/organizations/settings/tax')).response.status).toBe(200);
     expect(
       (await org.PUT('/api/v1/organizations/settings/tax', { body: { viesEnabled: true } })).data?.viesEnabled,

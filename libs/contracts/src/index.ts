@@ -23,3 +23,4 @@ export * from './rpc-checkout';
 export * from './audit';
 export * from './document-integrity';
 export * from './scopes';
+export * from './hostname';

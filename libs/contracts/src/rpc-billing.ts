@@ -44,6 +44,7 @@ import { einvoiceFormat, einvoiceReportList } from './einvoice';
 import { documentIntegrityExport, documentIntegrityReport } from './document-integrity';
 import { emptyBody, envelopeRpc, jsonRpc } from './rpc';
 import { taxCalculation } from './tax';
+import { senderCheckView } from './settings';
 
 /** Body of `RenderInvoiceEInvoice` / `RenderCreditNoteEInvoice`. */
 export const einvoiceRequest = z
@@ -159,6 +160,7 @@ export const billingRpc = {
   ),
 
   verifyDocumentIntegrity: jsonRpc(emptyBody, documentIntegrityReport),
+  verifySender: jsonRpc(emptyBody, senderCheckView),
   exportDocumentIntegrity: jsonRpc(emptyBody, documentIntegrityExport),
 
   countPortalDocuments: jsonRpc(emptyBody, z.object({ count: z.number().int() })),

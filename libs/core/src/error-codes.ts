@@ -229,6 +229,10 @@ export const ERROR_CATALOGUE = {
     kind: 'validation',
     description: 'no recipient given and the client has no e-mail address',
   },
+  SENDER_EMAIL_MISSING: {
+    kind: 'unprocessable',
+    description: 'a sender verification needs an address: set documents.senderEmail in the invoicing settings first',
+  },
   DUPLICATE_KEY: { kind: 'conflict', description: 'a unique key is taken (store)' },
   VERSION_CONFLICT: { kind: 'conflict', description: 'the document changed since it was read; retry (store)' },
   BUS_CONNECT_FAILED: { kind: 'unavailable', description: 'NATS cannot be reached (bus)' },
