@@ -315,6 +315,10 @@ describe('merchant dashboard in Chromium', () => {
     await heading(admin, 'Site Second shop');
     await admin.waitForSelector('[data-testid="brand-preview"]');
     expect(await previewBrand(admin)).toBe('#ffd60a');
+    // The logo itself, as the hosted page shows it (the policy lets https images in).
+    expect(await inPage<string>(admin, `document.querySelector('[data-testid="brand-preview"] img').src`)).toBe(
+      'https://cdn.shop.example/logo.png',
+    );
     // A light colour gets dark text on the hosted page's button, as on the hosted page.
     expect(
       await inPage<string>(admin, `getComputedStyle(document.querySelector('[data-testid="preview-pay"]')).color`),
