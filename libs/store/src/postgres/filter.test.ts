@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeFilter } from '../filter';
 import { orderSql, whereSql } from './filter';
-import { SqlParams } from './sql';
+import { SqlParams, type FieldTypes } from './sql';
 
-const where = (filter: Parameters<typeof normalizeFilter>[0]) => {
+const where = (filter: Parameters<typeof normalizeFilter>[0], types: FieldTypes = {}) => {
   const p = new SqlParams();
-  return { sql: whereSql(normalizeFilter(filter), p), values: p.values };
+  return { sql: whereSql(normalizeFilter(filter), p, types), values: p.values };
 };
 
 describe('postgres filter translation', () => {
   it('binds every value and inlines only validated paths', () => {
     const { sql, values } = where({ 'billing.country': "DE' OR 1=1 --", amount: 5 });
     expect(sql).toBe(
-      `WHERE ((doc #>> '{billing,country}') = $1 AND jsonb_typeof((doc #> '{billing,country}')) = 'string') AND (doc #> '{amount}') = $2::jsonb`,
+      `WHERE ((doc #>> '{billing,country}') = $1 AND jsonb_typeof((doc #> '{billing,country}')) <> ALL ('{number,boolean,object,array}'::text[])) AND (doc #> '{amount}') = $2::jsonb`,
     );
     expect(values).toEqual(["DE' OR 1=1 --", '5']);
   });
@@ -45,5 +45,30 @@ describe('postgres filter translation', () => {
       /^ORDER BY CASE jsonb_typeof\(\(doc #> '\{amount\}'\)\) .* DESC, .*::numeric END\) DESC, .* DESC, id COLLATE "C" ASC$/,
     );
     expect(orderSql([{ path: 'id', dir: -1 }])).toBe('ORDER BY id COLLATE "C" DESC');
+  });
+
+  it('a one-value $in is an equality, which an index serves in order', () => {
+    expect(where({ status: { $in: [2] } })).toEqual(where({ status: 2 }));
+    expect(where({ siteId: { $in: ['s'] } })).toEqual(where({ siteId: 's' }));
+    expect(where({ siteId: { $nin: ['s'] } })).toEqual(where({ siteId: { $ne: 's' } }));
+  });
+
+  it('a declared field filters and sorts by the expression its indexes are built on', () => {
+    const types: FieldTypes = { createdAt: 'string', status: 'number' };
+    expect(where({ createdAt: { $gte: '2026' } }, types).sql).toBe(
+      `WHERE ((doc #>> '{createdAt}') COLLATE "C" >= $1 AND jsonb_typeof((doc #> '{createdAt}')) <> ALL ('{number,boolean,object,array}'::text[]))`,
+    );
+    expect(where({ status: { $lt: 3 } }, types)).toEqual({
+      sql: `WHERE ((doc #> '{status}') < $1::jsonb AND jsonb_typeof((doc #> '{status}')) <> ALL ('{string,boolean,object,array,"null"}'::text[]))`,
+      values: ['3'],
+    });
+    expect(orderSql([{ path: 'createdAt', dir: -1 }], types)).toBe(
+      `ORDER BY (doc #>> '{createdAt}') COLLATE "C" DESC NULLS LAST, id COLLATE "C" ASC`,
+    );
+    expect(orderSql([{ path: 'status', dir: 1 }], types)).toBe(
+      `ORDER BY (doc #> '{status}') ASC NULLS FIRST, id COLLATE "C" ASC`,
+    );
+    // Undeclared fields keep the type-aware order.
+    expect(orderSql([{ path: 'amount', dir: 1 }], types)).toContain('CASE jsonb_typeof');
   });
 });
