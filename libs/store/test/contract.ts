@@ -355,7 +355,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       const untyped = store.collection<Row>(plain);
       // No JSON nulls: the undeclared PostgreSQL order puts them apart from missing fields, where
       // MongoDB (and a declared field) ties them.
-      const rows: Array<Omit<Row, 'version'>> = [
+      const pairs: Array<[string | undefined, number | undefined]> = [
         ['2024-03-01T10:00:00.000Z', 1],
         ['2024-03-01T10:00:00.000Z', 2],
         ['2024-01-05T08:00:00.000Z', 1],
@@ -366,7 +366,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
         ['2024-02-29T00:00:00.000Z', undefined],
         ['a', 2],
         ['Z', 1],
-      ].map(([at, status], i) => ({
+      ];
+      const rows: Array<Omit<Row, 'version'>> = pairs.map(([at, status], i) => ({
         id: `00000000000000000000000${i}`,
         org: i === 3 ? 'other' : 'one',
         ...(at !== undefined ? { at } : {}),
