@@ -40,6 +40,15 @@ export function assertIndexSpec(spec: IndexSpec): void {
   ) {
     throw new ValidationError(`index ${spec.name}: an array index covers one document field and is not unique`);
   }
+  for (const [field, condition] of Object.entries(spec.where ?? {})) {
+    assertFieldPath(field);
+    const keys = typeof condition === 'object' && condition !== null ? Object.keys(condition) : [];
+    if (keys.length !== 1 || keys[0] !== '$exists' || typeof condition.$exists !== 'boolean' || spec.unique) {
+      throw new ValidationError(
+        `index ${spec.name}: where takes { field: { $exists: boolean } } (not on unique indexes)`,
+      );
+    }
+  }
   for (const field of spec.descending ?? []) {
     if (!spec.fields.includes(field) || spec.array) {
       throw new ValidationError(`index ${spec.name}: descending ${field} is none of its fields (or an array index)`);

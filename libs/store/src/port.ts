@@ -100,6 +100,14 @@ export interface IndexSpec {
    * store's tie-breaker) so ties need no sort either.
    */
   descending?: string[];
+  /**
+   * A partial index of the documents where each field named is missing or null (`$exists: false`)
+   * or present (`$exists: true`); only `$exists` conditions. PostgreSQL: queries with the same
+   * conditions use it, and can count from it alone (index-only) when their other conditions are on
+   * its fields. MongoDB: the index covers every document (its partial indexes cannot express
+   * "missing"), which is the same for queries.
+   */
+  where?: Record<string, { $exists: boolean }>;
 }
 
 /** A field type declared in `CollectionSpec.fieldTypes`. */

@@ -11,10 +11,17 @@ const where = (filter: Parameters<typeof normalizeFilter>[0], types: FieldTypes 
 describe('postgres filter translation', () => {
   it('binds every value and inlines only validated paths', () => {
     const { sql, values } = where({ 'billing.country': "DE' OR 1=1 --", amount: 5 });
-    expect(sql).toBe(
-      `WHERE ((doc #>> '{billing,country}') = $1 AND jsonb_typeof((doc #> '{billing,country}')) <> ALL ('{number,boolean,object,array}'::text[])) AND (doc #> '{amount}') = $2::jsonb`,
-    );
+    expect(sql).toBe(`WHERE (doc #>> '{billing,country}') = $1 AND (doc #> '{amount}') = $2::jsonb`);
     expect(values).toEqual(["DE' OR 1=1 --", '5']);
+  });
+
+  it('tests the type beside a text comparison only when a number, boolean, object or array has that text', () => {
+    const typed = `AND jsonb_typeof((doc #> '{ref}')) <> ALL ('{number,boolean,object,array}'::text[]))`;
+    for (const text of ['12', 'true', '{"a":1}', '[]', ' 5']) expect(where({ ref: text }).sql).toContain(typed);
+    for (const text of ['x12', '"12"', 'live', '2026-01-01'])
+      expect(where({ ref: text }).sql).toBe(`WHERE (doc #>> '{ref}') = $1`);
+    expect(where({ ref: { $in: ['a', '1'] } }).sql).toContain(typed);
+    expect(where({ ref: { $in: ['a', 'b'] } }).sql).toBe(`WHERE ((doc #>> '{ref}') = ANY($1::text[]))`);
   });
 
   it('compares number ranges numerically and string ranges bytewise', () => {

@@ -23,6 +23,20 @@ const isNumberBeside = (json: string) =>
  * The text form strings compare through, so an expression index on it applies: (doc #>> path),
  * bytewise (COLLATE "C") for a field declared `string`, whose indexes are built that way.
  */
+/**
+ * Whether a string could be the text (`#>>`) of a JSON value that is not a string: that text is
+ * always the JSON of a number, boolean, object or array. Otherwise a text comparison alone already
+ * means "a string equal to it", with no type test for the row to pass (an index can then answer
+ * it without reading the row).
+ */
+function textOfNonString(value: string): boolean {
+  try {
+    return typeof JSON.parse(value) !== 'string';
+  } catch {
+    return false;
+  }
+}
+
 const textOf = (path: string, text: string, types: FieldTypes) =>
   typeOf(types, path) === 'string' ? `${text} COLLATE "C"` : text;
 
@@ -31,8 +45,10 @@ function eq(path: string, value: Scalar, p: SqlParams, types: FieldTypes): strin
   if (t.kind === 'id') return typeof value === 'string' ? `id = ${p.add(value)}` : 'FALSE';
   if (t.kind === 'version') return typeof value === 'number' ? `version = ${p.add(value)}::numeric` : 'FALSE';
   if (value === null) return isNullish(t.json);
-  if (typeof value === 'string')
-    return `(${textOf(path, t.text, types)} = ${p.add(value)} AND ${isStringBeside(t.json)})`;
+  if (typeof value === 'string') {
+    const compare = `${textOf(path, t.text, types)} = ${p.add(value)}`;
+    return textOfNonString(value) ? `(${compare} AND ${isStringBeside(t.json)})` : compare;
+  }
   return `${t.json} = ${p.add(JSON.stringify(value))}::jsonb`;
 }
 
@@ -47,8 +63,10 @@ function oneOf(path: string, values: Scalar[], p: SqlParams, types: FieldTypes):
   if (t.kind === 'version') return numbers.length ? `version = ANY(${p.add(numbers)}::numeric[])` : 'FALSE';
   const others = values.filter((v) => typeof v === 'number' || typeof v === 'boolean').map((v) => JSON.stringify(v));
   const parts: string[] = [];
-  if (strings.length)
-    parts.push(`(${textOf(path, t.text, types)} = ANY(${p.add(strings)}::text[]) AND ${isStringBeside(t.json)})`);
+  if (strings.length) {
+    const compare = `${textOf(path, t.text, types)} = ANY(${p.add(strings)}::text[])`;
+    parts.push(strings.some(textOfNonString) ? `(${compare} AND ${isStringBeside(t.json)})` : compare);
+  }
   if (others.length) parts.push(`${t.json} = ANY(${p.add(others)}::jsonb[])`);
   if (values.includes(null)) parts.push(isNullish(t.json));
   return parts.length ? `(${parts.join(' OR ')})` : 'FALSE';

@@ -3,9 +3,12 @@ import { ValidationError } from '@paymesh/core';
 import { assertDocId } from '../documents';
 import type { IndexSpec, OutboxEvent, TextIndexSpec } from '../port';
 import { blobsDdl } from './blobs';
+import { normalizeFilter } from '../filter';
+import { whereSql } from './filter';
 import {
   ident,
   indexExpression,
+  SqlParams,
   prepared,
   target,
   textVector,
@@ -85,7 +88,9 @@ export function indexDdl(schema: string, table: string, spec: IndexSpec, types: 
   const columns = spec.fields.map((f) => indexColumn(f, descending.has(f), types)).join(', ');
   const unique = spec.unique ? 'UNIQUE ' : '';
   const name = ident(pgIndexName(table, spec.name));
-  return `CREATE ${unique}INDEX IF NOT EXISTS ${name} ON ${ident(schema)}.${ident(table)} (${columns})`;
+  // The predicate is the very SQL a filter with the same conditions gets, so the planner sees it implied.
+  const where = spec.where ? ` ${whereSql(normalizeFilter(spec.where), new SqlParams(), types)}` : '';
+  return `CREATE ${unique}INDEX IF NOT EXISTS ${name} ON ${ident(schema)}.${ident(table)} (${columns})${where}`;
 }
 
 export function dropIndexDdl(schema: string, table: string, index: string): string {

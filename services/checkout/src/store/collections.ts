@@ -53,16 +53,19 @@ export const collections: CollectionSpec[] = [
     fieldTypes: { createdAt: 'string', status: 'number' },
     indexes: [
       // The transactions list (app/get-transaction.ts): newest first, ties by id, walked page by
-      // page; a date range narrows the walk. With a status: the second one.
+      // page; a date range narrows the walk. With a status: the second one. Only transactions not
+      // deleted, as the list asks, so its bounded total is counted from the index alone.
       {
         name: 'transactions_org_mode_created_id',
         fields: ['organizationId', 'mode', 'createdAt', 'id'],
         descending: ['createdAt'],
+        where: { deletedAt: { $exists: false } },
       },
       {
         name: 'transactions_org_mode_status_created_id',
         fields: ['organizationId', 'mode', 'status', 'createdAt', 'id'],
         descending: ['createdAt'],
+        where: { deletedAt: { $exists: false } },
       },
       // The dashboard's search: a merchant's reference or a buyer's e-mail address.
       { name: 'transactions_org_mode_reference', fields: ['organizationId', 'mode', 'externalReference'] },
