@@ -20,10 +20,6 @@ const isNumberBeside = (json: string) =>
   `jsonb_typeof(${json}) <> ALL ('{string,boolean,object,array,"null"}'::text[])`;
 
 /**
- * The text form strings compare through, so an expression index on it applies: (doc #>> path),
- * bytewise (COLLATE "C") for a field declared `string`, whose indexes are built that way.
- */
-/**
  * Whether a string could be the text (`#>>`) of a JSON value that is not a string: that text is
  * always the JSON of a number, boolean, object or array. Otherwise a text comparison alone already
  * means "a string equal to it", with no type test for the row to pass (an index can then answer
@@ -37,6 +33,10 @@ function textOfNonString(value: string): boolean {
   }
 }
 
+/**
+ * The text form strings compare through, so an expression index on it applies: (doc #>> path),
+ * bytewise (COLLATE "C") for a field declared `string`, whose indexes are built that way.
+ */
 const textOf = (path: string, text: string, types: FieldTypes) =>
   typeOf(types, path) === 'string' ? `${text} COLLATE "C"` : text;
 
