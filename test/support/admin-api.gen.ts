@@ -2853,10 +2853,12 @@ export interface components {
         };
         TransactionPage: {
             items: components["schemas"]["Transaction"][];
-            /** @description items matching the filters, over all pages */
+            /** @description transactions matching the filters, over all pages; when `totalIsLowerBound` is true, a lower bound: counting stopped there (at 10,001, or one past the requested page when that is further), and there are at least this many */
             total: number;
             page: number;
             limit: number;
+            /** @description true when the list is longer than counted: `total` is then "at least" (show "more than total - 1"), and the page after the requested one exists */
+            totalIsLowerBound: boolean;
         };
         TransactionWithHistory: {
             id: string;

@@ -43,6 +43,11 @@ function CredentialsForm({ types, onCreated }: { types: ProviderType[]; onCreate
     const key = `providerField.${field}`;
     return isMessageKey(key) ? t(key) : field;
   };
+  /** The schema's description in the UI's language (the catalogue's English is the API's text). */
+  const hint = (field: string, description: string | undefined) => {
+    const key = `providerHint.${type}.${field}`;
+    return isMessageKey(key) ? t(key) : description;
+  };
   return (
     <GridForm
       label={t('providers.add')}
@@ -82,7 +87,7 @@ function CredentialsForm({ types, onCreated }: { types: ProviderType[]; onCreate
               key={`${type}-${field}`}
               id={id}
               label={text}
-              hint={spec.description}
+              hint={hint(field, spec.description)}
               value={value}
               options={[['', '—'] as const, ...spec.enum.map((v) => [v, v] as const)]}
               onChange={set}
@@ -92,7 +97,7 @@ function CredentialsForm({ types, onCreated }: { types: ProviderType[]; onCreate
               key={`${type}-${field}`}
               id={id}
               label={text}
-              hint={spec.description}
+              hint={hint(field, spec.description)}
               value={value}
               required={required}
               minLength={spec.minLength}
