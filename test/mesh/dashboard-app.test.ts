@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HTTPRequest, Page } from 'puppeteer-core';
 import { verifyIpn } from '../../libs/contracts/src/ipn-signature';
 import { inPage, innerText, isShown, launchBrowser, seriousA11yViolations, type TestBrowser } from '../support/browser';
+import { inviteMember, pageWithAuthenticator as pageWithAuthenticatorOf, waitForHeading } from '../support/dashboard';
 import { TestDnsServer } from '../support/dns-server';
 import { IpnReceiver } from '../support/ipn-receiver';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
@@ -29,37 +30,8 @@ describe('merchant dashboard in Chromium', () => {
   const eur = (minor: number) =>
     new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(minor / 100);
 
-  /** A page with its own cookies and a virtual platform authenticator that verifies the user. */
-  async function pageWithAuthenticator(): Promise<Page> {
-    const page = await browser.page({ width: 1280, height: 900 });
-    page.on('pageerror', (err) => console.error(`page error: ${String(err)}`));
-    page.on('console', (m) => m.type() === 'error' && console.error(`page console: ${m.text()}`));
-    const cdp = await page.createCDPSession();
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-    return page;
-  }
-
-  /** Waits for the screen whose main heading holds `text`; on a timeout the error says what the page shows. */
-  const heading = (page: Page, text: string) =>
-    page
-      .waitForFunction(`document.querySelector('h1')?.textContent?.includes(${JSON.stringify(text)})`, {
-        timeout: 20_000,
-      })
-      .catch(async (err: unknown) => {
-        await browser.screenshot(page, 'failed');
-        const shown = await page.evaluate('document.body.innerText + " @ " + location.href');
-        throw new Error(`no heading "${text}" (${String(err)}); the page shows: ${String(shown)}`);
-      });
+  const pageWithAuthenticator = () => pageWithAuthenticatorOf(browser);
+  const heading = (page: Page, text: string) => waitForHeading(browser, page, text);
 
   async function noSeriousViolations(page: Page, name: string): Promise<void> {
     await browser.screenshot(page, name);
@@ -596,20 +568,12 @@ describe('merchant dashboard in Chromium', () => {
   });
 
   it('an Admin invites a Viewer, who signs in with the link and sees no write action', async () => {
-    await admin.goto(`${dashboard}settings`);
-    await heading(admin, 'Settings');
-    await admin.type('#inv-email', 'viewer@merchant.example');
-    await admin.type('#inv-name', 'Vera Viewer');
-    await admin.select('#inv-role', 'Viewer');
-    await admin.click('#members button[type="submit"]');
-    await admin.waitForSelector('[data-testid="enrollment-link"]');
-    const link = await innerText(admin, '[data-testid="enrollment-link"]');
+    const { page: viewer, link } = await inviteMember(browser, admin, dashboard, {
+      email: 'viewer@merchant.example',
+      name: 'Vera Viewer',
+      role: 'Viewer',
+    });
     expect(link.startsWith(`${dashboard}enroll#`)).toBe(true);
-    const viewer = await pageWithAuthenticator();
-    await viewer.goto(link);
-    await heading(viewer, 'Set up your passkey');
-    await viewer.click('main button');
-    await heading(viewer, 'Overview');
     expect(await innerText(viewer, '[data-testid="role"]')).toContain('Viewer');
     const tx = (await adminApi('GET', '/transactions?limit=100')).body.items.find(
       (t: { externalReference: string }) => t.externalReference === 'order-ipn',
