@@ -27,7 +27,8 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
   let invoiceId: string;
   let invoiceNumber: string;
   const buyerEmail = 'erika.muster@buyer.example';
-  const downloads = join(ARTIFACTS_DIR, 'dashboard-invoicing-downloads');
+  /** The browser's download folder (inside the suite's artefacts, which each run starts empty). */
+  const downloads = join(ARTIFACTS_DIR, 'dashboard-invoicing', 'downloads');
 
   const adminApi = (method: string, path: string, body?: unknown) =>
     api(method, `${mesh.adminBaseUrl}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
@@ -56,9 +57,12 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
   async function downloaded(page: Page, selector: string, ext: string): Promise<Buffer> {
     const before = new Set(readdirSync(downloads));
     await page.click(selector);
-    const name = await eventually(() =>
-      readdirSync(downloads).find((f) => !before.has(f) && f.endsWith(`.${ext}`) && !f.endsWith('.crdownload')),
-    );
+    const name = await eventually(async () => {
+      // A refused download shows the API's message: fail with it rather than wait.
+      const refused = await innerText(page, '.delivery [role="alert"]');
+      if (refused) throw new Error(`download ${selector} refused: ${refused}`);
+      return readdirSync(downloads).find((f) => !before.has(f) && f.endsWith(`.${ext}`) && !f.endsWith('.crdownload'));
+    });
     return readFileSync(join(downloads, name));
   }
 
@@ -68,7 +72,7 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
       siteId: boot.siteId,
       clientId,
       currency: 'EUR',
-      items: [{ description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+      items: [{ description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'digital_service' }],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return { totalTax: res.body.totalTax, totalNet: res.body.totalNet, rate: res.body.taxBreakdown[0].taxRate };
@@ -85,7 +89,6 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
   }
 
   beforeAll(async () => {
-    mkdirSync(downloads, { recursive: true });
     mesh = await startTestMesh({ env: { EMAIL_POLL_INTERVAL_MS: '100', EMAIL_BACKOFF_BASE_MS: '200' } });
     const mail = mesh.sandboxUrls['sandbox-mail'];
     if (!mail) throw new Error('the mail catcher did not start with the mesh');
@@ -96,6 +99,9 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
       const res = await adminApi('PUT', '/organizations/settings/tax', patch);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
+    // XRechnung needs the seller's VAT ID (BT-31), which the walk-through organization does not set.
+    const vatId = await adminApi('PUT', '/organizations/settings/tax', { vatId: 'DE136695976' });
+    expect(vatId.status, JSON.stringify(vatId.body)).toBe(200);
     const settings = await adminApi('PUT', '/organizations/settings/invoicing', {
       ...WALKTHROUGH_INVOICING,
       // XRechnung needs the seller's phone (BT-42).
@@ -104,6 +110,7 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
     });
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
     browser = await launchBrowser('dashboard-invoicing');
+    mkdirSync(downloads, { recursive: true });
     admin = await pageWithAuthenticator(browser);
     const cdp = await admin.createCDPSession();
     await cdp.send('Browser.setDownloadBehavior', {
@@ -157,14 +164,14 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
     await accessible(admin, 'clients');
   });
 
-  it('a draft shows the VAT the API computes as the merchant types, and the French rate once the client lives in France', async () => {
+  it('a draft shows the VAT the API computes as the merchant types, and the French rate (OSS) once the client lives in France', async () => {
     await admin.goto(`${dashboard}clients/${clientId}`);
     await heading(admin, 'Client Erika Muster');
     await admin.click('a[href^="/app/invoices/new"]');
     await heading(admin, 'New draft invoice');
     await admin.waitForFunction(`document.querySelector('#inv-client')?.value === ${JSON.stringify(clientId)}`);
     await admin.type('#line-0-description', 'Consulting');
-    await admin.select('#line-0-itemType', 'service');
+    await admin.select('#line-0-itemType', 'digital_service');
     await retype(admin, '#line-0-quantity', '2');
     await admin.type('#line-0-unitPrice', '119.00');
     const german = await apiPreview();
@@ -253,7 +260,6 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
       name: 'Vera Viewer',
       role: 'Viewer',
     });
-    viewer.on('response', (r) => r.status() >= 400 && console.error(`DEBUG ${r.status()} ${r.url()}`));
     await viewer.goto(`${dashboard}invoices`);
     await viewer.waitForSelector('[data-testid="invoices"] tbody tr');
     expect(await viewer.$('#new-invoice')).toBeNull();
