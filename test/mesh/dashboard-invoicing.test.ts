@@ -72,7 +72,9 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
       siteId: boot.siteId,
       clientId,
       currency: 'EUR',
-      items: [{ description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'digital_service' }],
+      items: [
+        { description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'digital_service' },
+      ],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return { totalTax: res.body.totalTax, totalNet: res.body.totalNet, rate: res.body.taxBreakdown[0].taxRate };

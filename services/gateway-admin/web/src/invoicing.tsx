@@ -6,9 +6,7 @@ import { useI18n } from './i18n';
 export type Client = paths['/api/v1/clients/{id}']['get']['responses'][200]['content']['application/json'];
 export type ClientInput = NonNullable<paths['/api/v1/clients']['post']['requestBody']>['content']['application/json'];
 export type Invoice = paths['/api/v1/invoices/{id}']['get']['responses'][200]['content']['application/json'];
-export type InvoiceInput = NonNullable<
-  paths['/api/v1/invoices']['post']['requestBody']
->['content']['application/json'];
+export type InvoiceInput = NonNullable<paths['/api/v1/invoices']['post']['requestBody']>['content']['application/json'];
 export type InvoiceStatus = Invoice['status'];
 export type ItemType = Invoice['items'][number]['itemType'];
 export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['draft', 'issued', 'partially_paid', 'paid', 'void'];

@@ -161,7 +161,12 @@ function bodyOf(f: ClientFormState, before: ClientFormState | undefined): Client
     email: text(f.email),
     phone: text(f.phone),
     address: hasAddress
-      ? { street: f.street.trim(), postalCode: f.postalCode.trim(), city: f.city.trim(), country: f.country.trim().toUpperCase() }
+      ? {
+          street: f.street.trim(),
+          postalCode: f.postalCode.trim(),
+          city: f.city.trim(),
+          country: f.country.trim().toUpperCase(),
+        }
       : null,
     taxInfo: {
       taxCountry: f.taxCountry.trim().toUpperCase() || null,
@@ -231,7 +236,14 @@ export function ClientForm({
       pending={save.isPending}
       error={save.error}
     >
-      <TextField id="cl-name" label={t('clients.name')} value={f.name} onChange={set('name')} required maxLength={200} />
+      <TextField
+        id="cl-name"
+        label={t('clients.name')}
+        value={f.name}
+        onChange={set('name')}
+        required
+        maxLength={200}
+      />
       <TextField id="cl-email" label={t('payments.email')} type="email" value={f.email} onChange={set('email')} plain />
       <TextField id="cl-phone" label={t('clients.phone')} value={f.phone} onChange={set('phone')} />
       <TextField id="cl-street" label={t('clients.street')} value={f.street} onChange={set('street')} />
@@ -270,7 +282,9 @@ export function ClientForm({
       <TextField
         id="cl-taxId"
         label={t('clients.taxId')}
-        hint={masked ? t('clients.taxIdMasked', { masked: client?.taxInfo?.taxId?.masked ?? '' }) : t('clients.taxIdHint')}
+        hint={
+          masked ? t('clients.taxIdMasked', { masked: client?.taxInfo?.taxId?.masked ?? '' }) : t('clients.taxIdHint')
+        }
         value={f.taxId}
         onChange={set('taxId')}
         plain
@@ -377,12 +391,16 @@ export function ClientScreen({ id }: { id: string }) {
                   [t('clients.phone'), c.phone ?? '—'],
                   [
                     t('clients.address'),
-                    c.address ? `${c.address.street}, ${c.address.postalCode} ${c.address.city}, ${c.address.country}` : '—',
+                    c.address
+                      ? `${c.address.street}, ${c.address.postalCode} ${c.address.city}, ${c.address.country}`
+                      : '—',
                   ],
                   [t('clients.taxCountry'), c.taxInfo?.taxCountry ?? '—'],
                   [
                     t('clients.taxId'),
-                    c.taxInfo?.taxId ? `${c.taxInfo.taxId.plaintext ?? c.taxInfo.taxId.masked} (${c.taxInfo.taxIdType ?? '—'})` : '—',
+                    c.taxInfo?.taxId
+                      ? `${c.taxInfo.taxId.plaintext ?? c.taxInfo.taxId.masked} (${c.taxInfo.taxIdType ?? '—'})`
+                      : '—',
                   ],
                   [
                     t('clients.peppol'),
@@ -480,13 +498,21 @@ function VatIdCheck({ clientId }: { clientId: string }) {
   const result = check.data?.buyer;
   return (
     <div className="delivery">
-      <button type="button" className="secondary" id="vies-check" onClick={() => check.mutate()} disabled={check.isPending}>
+      <button
+        type="button"
+        className="secondary"
+        id="vies-check"
+        onClick={() => check.mutate()}
+        disabled={check.isPending}
+      >
         {t('clients.viesCheck')}
       </button>
       {result && (
         <p role="status" data-testid="vies-state">
           {t('clients.viesState', { status: t(`vies.${result.vatIdStatus}`) })}
-          {result.consultationNumber ? ` · ${t('clients.viesConsultation', { number: result.consultationNumber })}` : ''}
+          {result.consultationNumber
+            ? ` · ${t('clients.viesConsultation', { number: result.consultationNumber })}`
+            : ''}
         </p>
       )}
       {check.isError && <ErrorNote error={check.error} />}

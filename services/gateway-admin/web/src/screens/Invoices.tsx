@@ -19,7 +19,17 @@ import {
 import type { InvoicesSearch } from '../search';
 import { can } from '../session';
 import { DataTable } from '../table';
-import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone, useSites } from '../ui';
+import {
+  ErrorNote,
+  Facts,
+  Loaded,
+  Section,
+  useMember,
+  useOrgMutation,
+  useOrgQuery,
+  useOrgTimeZone,
+  useSites,
+} from '../ui';
 
 const PAGE_SIZE = 20;
 
@@ -82,9 +92,7 @@ export function Invoices({ search }: { search: InvoicesSearch }) {
           <select
             id="if-status"
             value={draft.status ?? ''}
-            onChange={(e) =>
-              setDraft({ ...draft, status: INVOICE_STATUSES.find((s) => s === e.target.value) })
-            }
+            onChange={(e) => setDraft({ ...draft, status: INVOICE_STATUSES.find((s) => s === e.target.value) })}
           >
             <option value="">{t('payments.anyStatus')}</option>
             {INVOICE_STATUSES.map((s) => (
@@ -232,7 +240,13 @@ interface EditorState {
 }
 
 let lineKeys = 0;
-const newLine = (): LineState => ({ key: ++lineKeys, description: '', quantity: '1', unitPrice: '', itemType: 'service' });
+const newLine = (): LineState => ({
+  key: ++lineKeys,
+  description: '',
+  quantity: '1',
+  unitPrice: '',
+  itemType: 'service',
+});
 
 function stateOf(invoice: Invoice | undefined, clientId: string | undefined): EditorState {
   const digits = (currency: string) =>
@@ -267,7 +281,13 @@ function inputOf(s: EditorState, siteId: string | undefined): InvoiceInput | nul
     const unitPrice = parseAmount(l.unitPrice, s.currency);
     const quantity = Number(l.quantity.replace(',', '.'));
     if (!l.description.trim() || unitPrice === null || !(quantity > 0)) return null;
-    items.push({ description: l.description.trim(), quantity, unitPrice, amountType: s.amountType, itemType: l.itemType });
+    items.push({
+      description: l.description.trim(),
+      quantity,
+      unitPrice,
+      amountType: s.amountType,
+      itemType: l.itemType,
+    });
   }
   if (items.length === 0) return null;
   const terms = Number(s.paymentTermsDays);
@@ -411,8 +431,22 @@ export function InvoiceEditor({ invoice, clientId }: { invoice?: Invoice; client
             {t('invoices.addLine')}
           </button>
         </fieldset>
-        <TextField id="inv-periodStart" label={t('invoices.periodStart')} value={s.periodStart} onChange={set('periodStart')} type="text" placeholder="YYYY-MM-DD" />
-        <TextField id="inv-periodEnd" label={t('invoices.periodEnd')} value={s.periodEnd} onChange={set('periodEnd')} type="text" placeholder="YYYY-MM-DD" />
+        <TextField
+          id="inv-periodStart"
+          label={t('invoices.periodStart')}
+          value={s.periodStart}
+          onChange={set('periodStart')}
+          type="text"
+          placeholder="YYYY-MM-DD"
+        />
+        <TextField
+          id="inv-periodEnd"
+          label={t('invoices.periodEnd')}
+          value={s.periodEnd}
+          onChange={set('periodEnd')}
+          type="text"
+          placeholder="YYYY-MM-DD"
+        />
         <SelectField
           id="inv-dueMode"
           label={t('invoices.dueMode')}
@@ -432,7 +466,13 @@ export function InvoiceEditor({ invoice, clientId }: { invoice?: Invoice; client
             onChange={set('paymentTermsDays')}
           />
         ) : (
-          <TextField id="inv-dueDate" label={t('invoices.dueDate')} value={s.dueDate} onChange={set('dueDate')} placeholder="YYYY-MM-DD" />
+          <TextField
+            id="inv-dueDate"
+            label={t('invoices.dueDate')}
+            value={s.dueDate}
+            onChange={set('dueDate')}
+            placeholder="YYYY-MM-DD"
+          />
         )}
         <TextField id="inv-notes" label={t('invoices.notes')} value={s.notes} onChange={set('notes')} />
       </GridForm>
@@ -440,10 +480,18 @@ export function InvoiceEditor({ invoice, clientId }: { invoice?: Invoice; client
         {body === null && <p className="muted">{t('invoices.previewNeeds')}</p>}
         {preview.isError && <ErrorNote error={preview.error} />}
         {body !== null && preview.data && (
-          <div aria-live="polite" aria-busy={!current || preview.isFetching} data-testid="tax-preview" data-current={current && !preview.isFetching}>
+          <div
+            aria-live="polite"
+            aria-busy={!current || preview.isFetching}
+            data-testid="tax-preview"
+            data-current={current && !preview.isFetching}
+          >
             <Facts
               rows={[
-                [t('invoices.net'), <span data-testid="preview-net">{money(preview.data.totalNet, preview.data.currency, locale)}</span>],
+                [
+                  t('invoices.net'),
+                  <span data-testid="preview-net">{money(preview.data.totalNet, preview.data.currency, locale)}</span>,
+                ],
                 ...preview.data.taxBreakdown.map(
                   (b) =>
                     [
@@ -453,7 +501,12 @@ export function InvoiceEditor({ invoice, clientId }: { invoice?: Invoice; client
                       </span>,
                     ] as [string, ReactNode],
                 ),
-                [t('invoices.gross'), <span data-testid="preview-gross">{money(preview.data.totalGross, preview.data.currency, locale)}</span>],
+                [
+                  t('invoices.gross'),
+                  <span data-testid="preview-gross">
+                    {money(preview.data.totalGross, preview.data.currency, locale)}
+                  </span>,
+                ],
                 [t('invoices.buyerCountry'), t(`buyerType.${preview.data.buyer.type}`)],
               ]}
             />
@@ -518,7 +571,10 @@ export function InvoiceScreen({ id }: { id: string }) {
           <Section title={t('invoices.details')} id="invoice-details">
             <Facts
               rows={[
-                [t('invoices.number'), <span data-testid="invoice-number">{inv.number ?? inv.proformaNumber ?? '—'}</span>],
+                [
+                  t('invoices.number'),
+                  <span data-testid="invoice-number">{inv.number ?? inv.proformaNumber ?? '—'}</span>,
+                ],
                 [
                   t('invoices.client'),
                   <Link to="/clients/$id" params={{ id: inv.clientId }}>
@@ -529,15 +585,25 @@ export function InvoiceScreen({ id }: { id: string }) {
                 [t('invoices.dueDate'), day(inv.dueDate, locale)],
                 [t('invoices.net'), money(inv.totals.net, inv.currency, locale)],
                 [t('invoices.vat'), money(inv.totals.tax, inv.currency, locale)],
-                [t('invoices.gross'), <span data-testid="invoice-gross">{money(inv.totals.gross, inv.currency, locale)}</span>],
+                [
+                  t('invoices.gross'),
+                  <span data-testid="invoice-gross">{money(inv.totals.gross, inv.currency, locale)}</span>,
+                ],
                 [t('invoices.due'), money(inv.amountDue, inv.currency, locale)],
-                ...(inv.voidedAt ? [[t('invoices.voidedAt'), dateTime(inv.voidedAt, zone, locale)] as [string, string]] : []),
+                ...(inv.voidedAt
+                  ? [[t('invoices.voidedAt'), dateTime(inv.voidedAt, zone, locale)] as [string, string]]
+                  : []),
               ]}
             />
             <DownloadButtons invoice={inv} />
             {inv.status === 'draft' && can(role, 'write') && (
               <div className="row-actions">
-                <button type="button" id="issue-invoice" onClick={() => issue.mutate(undefined)} disabled={issue.isPending}>
+                <button
+                  type="button"
+                  id="issue-invoice"
+                  onClick={() => issue.mutate(undefined)}
+                  disabled={issue.isPending}
+                >
                   {t('invoices.issue')}
                 </button>
               </div>
@@ -603,7 +669,12 @@ function DownloadButtons({ invoice }: { invoice: Invoice }) {
   return (
     <div className="delivery">
       <div className="row-actions">
-        <button type="button" className="secondary" data-download="pdf" onClick={() => get.mutate({ path: '/api/v1/invoices/{id}/pdf', name: `${base}.pdf` })}>
+        <button
+          type="button"
+          className="secondary"
+          data-download="pdf"
+          onClick={() => get.mutate({ path: '/api/v1/invoices/{id}/pdf', name: `${base}.pdf` })}
+        >
           {invoice.status === 'draft' ? t('invoices.downloadProforma') : t('invoices.downloadPdf')}
         </button>
         {formats.map((f) => (
@@ -612,7 +683,9 @@ function DownloadButtons({ invoice }: { invoice: Invoice }) {
             type="button"
             className="secondary"
             data-download={f}
-            onClick={() => get.mutate({ path: EINVOICE_DOWNLOADS[f].path, name: `${base}-${f}.${EINVOICE_DOWNLOADS[f].ext}` })}
+            onClick={() =>
+              get.mutate({ path: EINVOICE_DOWNLOADS[f].path, name: `${base}-${f}.${EINVOICE_DOWNLOADS[f].ext}` })
+            }
           >
             {t('invoices.downloadFormat', { format: EINVOICE_DOWNLOADS[f].label })}
           </button>
@@ -643,8 +716,22 @@ function Emails({ invoice }: { invoice: Invoice }) {
   return (
     <Section title={t('invoices.email')} id="invoice-email">
       {can(role, 'write') && (
-        <GridForm label={t('invoices.email')} submit={t('invoices.send')} onSubmit={() => send.mutate(undefined)} pending={send.isPending} error={send.error}>
-          <TextField id="em-to" label={t('invoices.emailTo')} hint={t('invoices.emailToHint')} type="email" value={to} onChange={setTo} plain />
+        <GridForm
+          label={t('invoices.email')}
+          submit={t('invoices.send')}
+          onSubmit={() => send.mutate(undefined)}
+          pending={send.isPending}
+          error={send.error}
+        >
+          <TextField
+            id="em-to"
+            label={t('invoices.emailTo')}
+            hint={t('invoices.emailToHint')}
+            type="email"
+            value={to}
+            onChange={setTo}
+            plain
+          />
           <TextField id="em-message" label={t('invoices.emailMessage')} value={message} onChange={setMessage} />
         </GridForm>
       )}
@@ -659,7 +746,11 @@ function Emails({ invoice }: { invoice: Invoice }) {
           { header: t('invoices.emailSubject'), cell: (e) => e.subject },
           {
             header: t('invoices.emailState'),
-            cell: (e) => <span className={`badge email-${e.state}`} data-state={e.state}>{t(`emailState.${e.state}`)}</span>,
+            cell: (e) => (
+              <span className={`badge email-${e.state}`} data-state={e.state}>
+                {t(`emailState.${e.state}`)}
+              </span>
+            ),
           },
           { header: t('invoices.emailDetail'), cell: (e) => e.detail ?? '—' },
         ]}
@@ -697,7 +788,13 @@ function VoidInvoice({ invoice }: { invoice: Invoice }) {
               gross: money(invoice.totals.gross, invoice.currency, locale),
             })}
           </p>
-          <TextField id="void-reason" label={t('invoices.voidReason')} value={reason} onChange={setReason} maxLength={500} />
+          <TextField
+            id="void-reason"
+            label={t('invoices.voidReason')}
+            value={reason}
+            onChange={setReason}
+            maxLength={500}
+          />
           <div className="row-actions">
             <button type="button" id="void-confirm" onClick={() => run.mutate(undefined)} disabled={run.isPending}>
               {t('invoices.voidAndCredit')}
