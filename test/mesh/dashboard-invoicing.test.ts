@@ -254,6 +254,15 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
     await admin.waitForSelector('[data-testid="invoices"] tbody tr');
     expect(await innerText(admin, '[data-testid="invoices"]')).toContain(invoiceNumber);
     await accessible(admin, 'invoices');
+
+    // In German: German labels, amounts in the German format.
+    await admin.select('#language', 'de');
+    await heading(admin, 'Rechnungen');
+    expect(await innerText(admin, '[data-testid="invoices"]')).toContain('Storniert');
+    expect(await innerText(admin, '[data-testid="invoices"]')).toContain('238,00\u00a0€');
+    await accessible(admin, 'de-invoices');
+    await admin.select('#language', 'en');
+    await heading(admin, 'Invoices');
   });
 
   it('a Viewer sees the invoices and clients but no write action', async () => {

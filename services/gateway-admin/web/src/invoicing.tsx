@@ -1,6 +1,10 @@
 import { useEffect, useState } from 'react';
+import { Link } from '@tanstack/react-router';
 import { api, ApiError, type paths } from './api';
-import { useI18n } from './i18n';
+import { day, money } from './format';
+import { useI18n, type Translate } from './i18n';
+import { DataTable, type Column } from './table';
+import { Loaded } from './ui';
 
 /** Shapes of the invoicing half, from the Admin API's OpenAPI document. */
 export type Client = paths['/api/v1/clients/{id}']['get']['responses'][200]['content']['application/json'];
@@ -109,4 +113,58 @@ export function CheckField({
 export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
   const { t } = useI18n();
   return <span className={`badge invoice-${status}`}>{t(`invoiceStatus.${status}`)}</span>;
+}
+
+interface PagedTableProps<T> {
+  q: {
+    data?: { items: T[]; total: number } | undefined;
+    error: unknown;
+    isPending: boolean;
+    isError: boolean;
+  };
+  page: number;
+  limit: number;
+  onPage: (page: number) => void;
+  columns: ReadonlyArray<Column<T> | false>;
+  testId: string;
+  caption: string;
+  empty: string;
+}
+
+/** One page of a list the server pages, with its pager. */
+export function PagedTable<T extends { id: string }>({ q, page, limit, onPage, ...table }: PagedTableProps<T>) {
+  return (
+    <Loaded q={q}>
+      {(data) => (
+        <>
+          <DataTable rows={data.items} rowKey={(r) => r.id} {...table} />
+          <Pager page={page} limit={limit} total={data.total} onPage={onPage} />
+        </>
+      )}
+    </Loaded>
+  );
+}
+
+type InvoiceRow = Pick<
+  Invoice,
+  'id' | 'number' | 'proformaNumber' | 'status' | 'issueDate' | 'dueDate' | 'totals' | 'amountDue' | 'currency'
+>;
+
+/** The columns of an invoice list: number (a link), status, dates and amounts. */
+export function invoiceColumns(t: Translate, locale: string): Array<Column<InvoiceRow>> {
+  return [
+    {
+      header: t('invoices.number'),
+      cell: (i) => (
+        <Link to="/invoices/$id" params={{ id: i.id }}>
+          {i.number ?? i.proformaNumber ?? t('invoices.draftNumber')}
+        </Link>
+      ),
+    },
+    { header: t('invoices.status'), cell: (i) => <InvoiceStatusBadge status={i.status} /> },
+    { header: t('invoices.issueDate'), cell: (i) => day(i.issueDate, locale) },
+    { header: t('invoices.dueDate'), cell: (i) => day(i.dueDate, locale) },
+    { header: t('invoices.gross'), num: true, cell: (i) => money(i.totals.gross, i.currency, locale) },
+    { header: t('invoices.due'), num: true, cell: (i) => money(i.amountDue, i.currency, locale) },
+  ];
 }

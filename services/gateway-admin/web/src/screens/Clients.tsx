@@ -2,10 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { api, must, mustOk } from '../api';
-import { dateTime, day, money } from '../format';
+import { dateTime } from '../format';
 import { GridForm, SelectField, TextField } from '../forms';
 import { useI18n, type MessageKey } from '../i18n';
-import { CheckField, InvoiceStatusBadge, Pager, type Client, type ClientInput } from '../invoicing';
+import { CheckField, invoiceColumns, PagedTable, type Client, type ClientInput } from '../invoicing';
 import type { ClientsSearch } from '../search';
 import { can } from '../session';
 import { DataTable } from '../table';
@@ -64,33 +64,28 @@ export function Clients({ search }: { search: ClientsSearch }) {
             </button>
           </p>
         ))}
-      <Loaded q={list}>
-        {(data) => (
-          <>
-            <DataTable
-              testId="clients"
-              caption={t('clients.title')}
-              rows={data.items}
-              rowKey={(c) => c.id}
-              empty={t('clients.empty')}
-              columns={[
-                {
-                  header: t('clients.name'),
-                  cell: (c) => (
-                    <Link to="/clients/$id" params={{ id: c.id }}>
-                      {c.name}
-                    </Link>
-                  ),
-                },
-                { header: t('payments.email'), cell: (c) => c.email ?? '—' },
-                { header: t('clients.country'), cell: (c) => c.address?.country ?? c.taxInfo?.taxCountry ?? '—' },
-                { header: t('clients.taxId'), cell: (c) => c.taxInfo?.taxId?.masked ?? '—' },
-              ]}
-            />
-            <Pager page={page} limit={PAGE_SIZE} total={data.total} onPage={(p) => go({ ...search, page: p })} />
-          </>
-        )}
-      </Loaded>
+      <PagedTable
+        q={list}
+        page={page}
+        limit={PAGE_SIZE}
+        onPage={(p) => go({ ...search, page: p })}
+        testId="clients"
+        caption={t('clients.title')}
+        empty={t('clients.empty')}
+        columns={[
+          {
+            header: t('clients.name'),
+            cell: (c) => (
+              <Link to="/clients/$id" params={{ id: c.id }}>
+                {c.name}
+              </Link>
+            ),
+          },
+          { header: t('payments.email'), cell: (c) => c.email ?? '—' },
+          { header: t('clients.country'), cell: (c) => c.address?.country ?? c.taxInfo?.taxCountry ?? '—' },
+          { header: t('clients.taxId'), cell: (c) => c.taxInfo?.taxId?.masked ?? '—' },
+        ]}
+      />
     </>
   );
 }
@@ -456,19 +451,7 @@ export function ClientScreen({ id }: { id: string }) {
                   rows={data.items}
                   rowKey={(i) => i.id}
                   empty={t('invoices.empty')}
-                  columns={[
-                    {
-                      header: t('invoices.number'),
-                      cell: (i) => (
-                        <Link to="/invoices/$id" params={{ id: i.id }}>
-                          {i.number ?? t('invoices.draftNumber')}
-                        </Link>
-                      ),
-                    },
-                    { header: t('invoices.status'), cell: (i) => <InvoiceStatusBadge status={i.status} /> },
-                    { header: t('invoices.issueDate'), cell: (i) => day(i.issueDate, locale) },
-                    { header: t('invoices.gross'), num: true, cell: (i) => money(i.totals.gross, i.currency, locale) },
-                  ]}
+                  columns={invoiceColumns(t, locale)}
                 />
               )}
             </Loaded>

@@ -10,7 +10,8 @@ import {
   INVOICE_STATUSES,
   InvoiceStatusBadge,
   ITEM_TYPES,
-  Pager,
+  invoiceColumns,
+  PagedTable,
   useDebounced,
   type Invoice,
   type InvoiceInput,
@@ -130,35 +131,16 @@ export function Invoices({ search }: { search: InvoicesSearch }) {
           <button type="submit">{t('payments.apply')}</button>
         </div>
       </form>
-      <Loaded q={list}>
-        {(data) => (
-          <>
-            <DataTable
-              testId="invoices"
-              caption={t('invoices.title')}
-              rows={data.items}
-              rowKey={(i) => i.id}
-              empty={t('invoices.empty')}
-              columns={[
-                {
-                  header: t('invoices.number'),
-                  cell: (i) => (
-                    <Link to="/invoices/$id" params={{ id: i.id }}>
-                      {i.number ?? i.proformaNumber ?? t('invoices.draftNumber')}
-                    </Link>
-                  ),
-                },
-                { header: t('invoices.status'), cell: (i) => <InvoiceStatusBadge status={i.status} /> },
-                { header: t('invoices.issueDate'), cell: (i) => day(i.issueDate, locale) },
-                { header: t('invoices.dueDate'), cell: (i) => day(i.dueDate, locale) },
-                { header: t('invoices.gross'), num: true, cell: (i) => money(i.totals.gross, i.currency, locale) },
-                { header: t('invoices.due'), num: true, cell: (i) => money(i.amountDue, i.currency, locale) },
-              ]}
-            />
-            <Pager page={page} limit={PAGE_SIZE} total={data.total} onPage={(p) => go({ ...search, page: p })} />
-          </>
-        )}
-      </Loaded>
+      <PagedTable
+        q={list}
+        page={page}
+        limit={PAGE_SIZE}
+        onPage={(p) => go({ ...search, page: p })}
+        testId="invoices"
+        caption={t('invoices.title')}
+        empty={t('invoices.empty')}
+        columns={invoiceColumns(t, locale)}
+      />
     </>
   );
 }
