@@ -279,9 +279,14 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
     expect(await viewer.$('#em-to')).toBeNull();
     expect(await viewer.$('#void-invoice-button')).toBeNull();
     expect(await viewer.$('#issue-invoice')).toBeNull();
+    // Downloads and search need execute scopes, which a Viewer does not hold: not offered, no error shown.
+    expect(await viewer.$('[data-download]')).toBeNull();
+    expect(await viewer.$('[role="alert"]')).toBeNull();
     await viewer.goto(`${dashboard}clients`);
     await viewer.waitForSelector('[data-testid="clients"] tbody tr');
     expect(await viewer.$('#new-client')).toBeNull();
+    expect(await viewer.$('#c-q')).toBeNull();
+    expect(await viewer.$('[role="alert"]')).toBeNull();
     await viewer.goto(`${dashboard}clients/${clientId}`);
     await waitForHeading(browser, viewer, 'Client Erika Muster');
     expect(await viewer.$('#edit-client-button')).toBeNull();

@@ -40,7 +40,7 @@ export function Pager({
 }) {
   const { t } = useI18n();
   const pages = Math.max(1, Math.ceil(total / limit));
-  const text = t('payments.page', { page, pages, total });
+  const text = t('invoices.page', { page, pages, total });
   return (
     <nav className="pager" aria-label={text}>
       <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>

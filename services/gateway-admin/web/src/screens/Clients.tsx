@@ -34,21 +34,24 @@ export function Clients({ search }: { search: ClientsSearch }) {
   return (
     <>
       <h1>{t('clients.title')}</h1>
-      <form className="filters" role="search" onSubmit={apply} aria-label={t('clients.search')}>
-        <div>
-          <label htmlFor="c-q">{t('clients.search')}</label>
-          <input
-            id="c-q"
-            type="search"
-            value={q}
-            placeholder={t('clients.searchHint')}
-            onChange={(e) => setQ(e.target.value)}
-          />
-        </div>
-        <div className="actions">
-          <button type="submit">{t('payments.apply')}</button>
-        </div>
-      </form>
+      {/* Search is client:execute, which a Viewer does not hold: a Viewer pages through the list. */}
+      {can(role, 'write') && (
+        <form className="filters" role="search" onSubmit={apply} aria-label={t('clients.search')}>
+          <div>
+            <label htmlFor="c-q">{t('clients.search')}</label>
+            <input
+              id="c-q"
+              type="search"
+              value={q}
+              placeholder={t('clients.searchHint')}
+              onChange={(e) => setQ(e.target.value)}
+            />
+          </div>
+          <div className="actions">
+            <button type="submit">{t('payments.apply')}</button>
+          </div>
+        </form>
+      )}
       {can(role, 'write') &&
         (creating ? (
           <Section title={t('clients.create')} id="create-client">

@@ -158,6 +158,7 @@ function ClientPicker({
   anyLabel?: string;
 }) {
   const { t } = useI18n();
+  const { role } = useMember();
   const [q, setQ] = useState('');
   const settled = useDebounced(q.trim(), 250);
   const found = useOrgQuery(['clients', 'picker', settled], async () =>
@@ -172,16 +173,19 @@ function ClientPicker({
   const extra = chosen.data && !options.some((c) => c.id === chosen.data?.id) ? [chosen.data] : [];
   return (
     <>
-      <div>
-        <label htmlFor={`${id}-q`}>{t('invoices.findClient')}</label>
-        <input
-          id={`${id}-q`}
-          type="search"
-          value={q}
-          placeholder={t('clients.searchHint')}
-          onChange={(e) => setQ(e.target.value)}
-        />
-      </div>
+      {/* Search is client:execute: a Viewer picks from the newest clients. */}
+      {can(role, 'write') && (
+        <div>
+          <label htmlFor={`${id}-q`}>{t('invoices.findClient')}</label>
+          <input
+            id={`${id}-q`}
+            type="search"
+            value={q}
+            placeholder={t('clients.searchHint')}
+            onChange={(e) => setQ(e.target.value)}
+          />
+        </div>
+      )}
       <div>
         <label htmlFor={id}>{t('invoices.client')}</label>
         <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
@@ -560,7 +564,7 @@ export function InvoiceScreen({ id }: { id: string }) {
                 [
                   t('invoices.client'),
                   <Link to="/clients/$id" params={{ id: inv.clientId }}>
-                    {inv.snapshot?.buyer.name ?? t('invoices.openClient')}
+                    {inv.snapshot?.buyer.name ?? <ClientName id={inv.clientId} />}
                   </Link>,
                 ],
                 [t('invoices.issueDate'), day(inv.issueDate, locale)],
@@ -577,7 +581,8 @@ export function InvoiceScreen({ id }: { id: string }) {
                   : []),
               ]}
             />
-            <DownloadButtons invoice={inv} />
+            {/* Downloads are invoice:execute, which a Viewer does not hold. */}
+            {can(role, 'write') && <DownloadButtons invoice={inv} />}
             {inv.status === 'draft' && can(role, 'write') && (
               <div className="row-actions">
                 <button
@@ -828,4 +833,13 @@ function CreditNote({ id }: { id: string }) {
       </Loaded>
     </li>
   );
+}
+
+/** A draft's client by its current name (an issued invoice names the buyer from its snapshot). */
+function ClientName({ id }: { id: string }) {
+  const { t } = useI18n();
+  const client = useOrgQuery(['clients', 'one', id], async () =>
+    must(await api.GET('/api/v1/clients/{id}', { params: { path: { id } } })),
+  );
+  return <>{client.data?.name ?? t('invoices.openClient')}</>;
 }
