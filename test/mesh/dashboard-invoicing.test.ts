@@ -265,6 +265,20 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
     await heading(admin, 'Invoices');
   });
 
+  it('an Admin deletes a client after confirming; the list no longer shows it', async () => {
+    const created = await adminApi('POST', '/clients', { name: 'Temporary Buyer', email: 'temp@buyer.example' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await admin.goto(`${dashboard}clients/${created.body.id}`);
+    await heading(admin, 'Client Temporary Buyer');
+    await admin.click('#delete-client');
+    expect(await innerText(admin, '#delete-client-q')).toContain('Temporary Buyer');
+    await admin.click('#delete-client-confirm');
+    await heading(admin, 'Clients');
+    expect((await adminApi('GET', `/clients/${created.body.id}`)).status).toBe(404);
+    await admin.waitForSelector('[data-testid="clients"] tbody tr');
+    expect(await innerText(admin, '[data-testid="clients"]')).not.toContain('Temporary Buyer');
+  });
+
   it('a Viewer sees the invoices and clients but no write action', async () => {
     const { page: viewer } = await inviteMember(browser, admin, dashboard, {
       email: 'viewer@merchant.example',

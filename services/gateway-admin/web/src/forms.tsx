@@ -31,7 +31,7 @@ interface TextProps {
   label: string;
   value: string;
   onChange: (value: string) => void;
-  type?: 'text' | 'email' | 'url' | 'number';
+  type?: 'text' | 'email' | 'url' | 'number' | 'date';
   required?: boolean;
   hint?: string | undefined;
   maxLength?: number | undefined;

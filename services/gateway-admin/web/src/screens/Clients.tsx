@@ -425,7 +425,7 @@ export function ClientScreen({ id }: { id: string }) {
                   </Link>
                 )}
                 {can(role, 'admin') && !confirmDelete && (
-                  <button type="button" onClick={() => setConfirmDelete(true)}>
+                  <button type="button" id="delete-client" onClick={() => setConfirmDelete(true)}>
                     {t('clients.delete')}
                   </button>
                 )}

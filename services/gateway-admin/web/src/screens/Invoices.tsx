@@ -422,16 +422,14 @@ export function InvoiceEditor({ invoice, clientId }: { invoice?: Invoice; client
           label={t('invoices.periodStart')}
           value={s.periodStart}
           onChange={set('periodStart')}
-          type="text"
-          placeholder="YYYY-MM-DD"
+          type="date"
         />
         <TextField
           id="inv-periodEnd"
           label={t('invoices.periodEnd')}
           value={s.periodEnd}
           onChange={set('periodEnd')}
-          type="text"
-          placeholder="YYYY-MM-DD"
+          type="date"
         />
         <SelectField
           id="inv-dueMode"
@@ -457,7 +455,7 @@ export function InvoiceEditor({ invoice, clientId }: { invoice?: Invoice; client
             label={t('invoices.dueDate')}
             value={s.dueDate}
             onChange={set('dueDate')}
-            placeholder="YYYY-MM-DD"
+            type="date"
           />
         )}
         <TextField id="inv-notes" label={t('invoices.notes')} value={s.notes} onChange={set('notes')} />
