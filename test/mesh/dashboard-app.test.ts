@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HTTPRequest, Page } from 'puppeteer-core';
 import { verifyIpn } from '../../libs/contracts/src/ipn-signature';
-import { inPage, innerText, isShown, launchBrowser, seriousA11yViolations, type TestBrowser } from '../support/browser';
-import { inviteMember, pageWithAuthenticator as pageWithAuthenticatorOf, waitForHeading } from '../support/dashboard';
+import {
+  inPage,
+  innerText,
+  isShown,
+  launchBrowser,
+  pageWithAuthenticator as authenticatorPage,
+  seriousA11yViolations,
+  type TestBrowser,
+} from '../support/browser';
+import { inviteMember, waitForHeading } from '../support/dashboard';
 import { TestDnsServer } from '../support/dns-server';
 import { IpnReceiver } from '../support/ipn-receiver';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
@@ -30,7 +38,8 @@ describe('merchant dashboard in Chromium', () => {
   const eur = (minor: number) =>
     new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(minor / 100);
 
-  const pageWithAuthenticator = () => pageWithAuthenticatorOf(browser);
+  /** A page with its own cookies and a virtual platform authenticator that verifies the user. */
+  const pageWithAuthenticator = () => authenticatorPage(browser);
   const heading = (page: Page, text: string) => waitForHeading(browser, page, text);
 
   async function noSeriousViolations(page: Page, name: string): Promise<void> {
@@ -296,6 +305,10 @@ describe('merchant dashboard in Chromium', () => {
     await heading(admin, 'Site Second shop');
     await admin.waitForSelector('[data-testid="brand-preview"]');
     expect(await previewBrand(admin)).toBe('#ffd60a');
+    // The logo itself, as the hosted page shows it (the policy lets https images in).
+    expect(await inPage<string>(admin, `document.querySelector('[data-testid="brand-preview"] img').src`)).toBe(
+      'https://cdn.shop.example/logo.png',
+    );
     // A light colour gets dark text on the hosted page's button, as on the hosted page.
     expect(
       await inPage<string>(admin, `getComputedStyle(document.querySelector('[data-testid="preview-pay"]')).color`),
@@ -561,7 +574,7 @@ describe('merchant dashboard in Chromium', () => {
     expect(trail).toContain(`user: ${boot.adminEmail}`);
     expect(trail).not.toMatch(/whsec_[A-Za-z0-9]/);
     expect(trail).not.toMatch(/sk_(live|test)_[0-9a-f]{24}\.[A-Za-z0-9_-]{10,}/);
-    await admin.click('#integrity-heading + button');
+    await admin.click('#integrity button');
     await admin.waitForSelector('[data-testid="integrity-result"]');
     expect(await innerText(admin, '[data-testid="integrity-result"]')).toMatch(/^Intact: /);
     await noSeriousViolations(admin, 'audit');

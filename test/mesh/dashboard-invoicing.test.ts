@@ -3,8 +3,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { WALKTHROUGH_INVOICING, WALKTHROUGH_TAX_PATCHES } from '../../deploy/local/bootstrap-lib.mjs';
-import { ARTIFACTS_DIR, innerText, launchBrowser, seriousA11yViolations, type TestBrowser } from '../support/browser';
-import { inviteMember, pageWithAuthenticator, waitForHeading } from '../support/dashboard';
+import {
+  ARTIFACTS_DIR,
+  innerText,
+  launchBrowser,
+  pageWithAuthenticator,
+  seriousA11yViolations,
+  type TestBrowser,
+} from '../support/browser';
+import { inviteMember, waitForHeading } from '../support/dashboard';
 import { MailCatcherClient } from '../support/mail-catcher';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
 

@@ -248,6 +248,60 @@ describe('data import/export over the Admin API', () => {
     expect(await total(C.apiKey, '/clients')).toBe(rows);
   }, 600_000);
 
+  it("imports and exports a client's document language and e-invoice format, refusing the values the clients API refuses", async () => {
+    const D = await mesh.bootstrap();
+    const file = csvOf([
+      ['name', 'language', 'eInvoiceFormat'],
+      ['Deutsch GmbH', 'de', 'xrechnung'],
+      ['English Ltd', 'en', 'none'],
+      ['Default SE', '', ''],
+      ['Hybrid AG', 'de', 'zugferd'],
+      ['Français SA', 'fr', ''],
+      ['Peppol BV', '', 'peppol'],
+    ]);
+    const v = await upload(D.apiKey, '/data-import-export/import/validate?entityType=clients', file);
+    expect(v.status, JSON.stringify(v.body)).toBe(200);
+    expect(v.body.errors).toEqual([
+      { row: 6, field: 'language', error: expect.any(String) },
+      { row: 7, field: 'eInvoiceFormat', error: expect.any(String) },
+    ]);
+    const refused = await upload(D.apiKey, '/data-import-export/import?entityType=clients', file);
+    expect(refused.status).toBe(422);
+    expect(await total(D.apiKey, '/clients')).toBe(0);
+
+    const fixed = file.replace('Français SA,fr,', 'Français SA,en,').replace('Peppol BV,,peppol', 'Peppol BV,,');
+    const ok = await upload(D.apiKey, '/data-import-export/import?entityType=clients', fixed);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toMatchObject({ created: 6, invalidRows: 0 });
+    const listed = await listAll(D.apiKey, '/clients');
+    const byName = new Map(listed.map((c) => [c.name as string, c]));
+    expect(byName.get('Deutsch GmbH')).toMatchObject({ language: 'de', eInvoiceFormat: 'xrechnung' });
+    expect(byName.get('English Ltd')).toMatchObject({ language: 'en', eInvoiceFormat: 'none' });
+    expect(byName.get('Default SE')).toMatchObject({ language: null, eInvoiceFormat: null });
+    expect(byName.get('Hybrid AG')).toMatchObject({ language: 'de', eInvoiceFormat: 'zugferd' });
+
+    const exported = await exportCsv(D.apiKey, { entityType: 'clients' });
+    expect(exported.status).toBe(200);
+    expect(exported.rows).toHaveLength(6);
+    for (const row of exported.rows) {
+      const c = byName.get(row.name ?? '');
+      expect(row.language, row.name).toBe(c.language ?? '');
+      expect(row.eInvoiceFormat, row.name).toBe(c.eInvoiceFormat ?? '');
+    }
+    // The export's columns import again (the ones the template has), with the same values.
+    const E = await mesh.bootstrap();
+    const back = csvOf([
+      ['name', 'language', 'eInvoiceFormat'],
+      ...exported.rows.map((r) => [r.name ?? '', r.language ?? '', r.eInvoiceFormat ?? '']),
+    ]);
+    const reimported = await upload(E.apiKey, '/data-import-export/import?entityType=clients', back);
+    expect(reimported.status, JSON.stringify(reimported.body)).toBe(200);
+    const again = await listAll(E.apiKey, '/clients');
+    expect(new Set(again.map((c) => `${c.name}|${c.language}|${c.eInvoiceFormat}`))).toEqual(
+      new Set(listed.map((c) => `${c.name}|${c.language}|${c.eInvoiceFormat}`)),
+    );
+  });
+
   it('exports clients as the API lists them, with formula cells neutralised', async () => {
     const payloads = ['=HYPERLINK("http://evil.example","x")', '+SUM(1,2)', '-2+3', '@cmd', '\tTabbed'];
     for (const name of [...payloads, 'Plain Name']) {

@@ -5,6 +5,7 @@ import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { checkDebtors, checkPostings } from '../support/datev-format';
 import { checkTable, describedTables, DTD_NAME, xmllintValid } from '../support/gdpdu-format';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
+import { payWithSandbox } from '../support/sandbox-pay';
 
 const MAIN_FRONTEND = 'https://checkout.paymesh.test';
 
@@ -39,11 +40,15 @@ describe('DATEV and GDPdU exports over the Admin API', () => {
     return { status: res.status, headers: res.headers, bytes };
   }
 
-  async function payLink(sessionPublicId: string): Promise<string> {
-    const t = await api('POST', `${pub}/transactions/create`, {
-      body: {
-        sessionPublicId,
-        providerId: provider.id,
+  const payLink = (sessionPublicId: string) =>
+    payWithSandbox(
+      {
+        adminBaseUrl: admin,
+        publicBaseUrl: pub,
+        apiKey: boot.apiKey,
+        sandboxUrl: sandbox,
+        provider,
+        origin: MAIN_FRONTEND,
         billingAddress: {
           name: 'Jürgen Käufer',
           email: 'j@kaeufer.example',
@@ -53,22 +58,8 @@ describe('DATEV and GDPdU exports over the Admin API', () => {
           country: 'DE',
         },
       },
-      headers: { origin: MAIN_FRONTEND },
-    });
-    expect(t.status, JSON.stringify(t.body)).toBe(200);
-    const transactionId = t.body.transactionId as string;
-    const record = await adminCall('GET', `/transactions/${transactionId}`);
-    const paid = await fetch(`${sandbox}/v1/payment_intents/${record.body.providerPaymentId}/confirm`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${provider.secretKey}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({ payment_method: 'pm_card_visa' }).toString(),
-    });
-    expect(paid.status).toBe(200);
-    return transactionId;
-  }
+      sessionPublicId,
+    );
 
   beforeAll(async () => {
     mesh = await startTestMesh({ env: { MAIN_FRONTEND_ORIGIN: MAIN_FRONTEND } });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newObjectId } from '../../libs/core/src/index';
 import { call, makeClient } from '../../libs/grpc/src/index';
 import { notificationsIpn } from '../../libs/proto/src/index';
+import { TestDnsServer } from '../support/dns-server';
 import { MailCatcherClient } from '../support/mail-catcher';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
 
@@ -26,10 +27,18 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
   let apiKey: string;
   let siteId: string;
   const rpc = { deadlineMs: 5_000, target: 'notifications-ipn' };
+  /** The DNS the mesh asks (checkout's resolvers): where a merchant publishes its sender record. */
+  const dns = new TestDnsServer();
 
   beforeAll(async () => {
+    const resolver = await dns.start();
     mesh = await startTestMesh({
-      env: { EMAIL_BACKOFF_BASE_MS: '200', EMAIL_POLL_INTERVAL_MS: '100', EMAIL_MAX_ATTEMPTS: '3' },
+      env: {
+        EMAIL_BACKOFF_BASE_MS: '200',
+        EMAIL_POLL_INTERVAL_MS: '100',
+        EMAIL_MAX_ATTEMPTS: '3',
+        DNS_RESOLVERS: resolver,
+      },
     });
     const url = mesh.sandboxUrls['sandbox-mail'];
     if (!url) throw new Error('the mail catcher did not start with the mesh');
@@ -43,6 +52,7 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
 
   afterAll(async () => {
     await mesh?.dispose();
+    await dns.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -327,6 +337,8 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
         language: 'en',
         supplyDateRule: 'invoice_date',
         replyToEmail: 'buchhaltung@mesh-shop.example',
+        senderEmail: null,
+        sender: null,
       });
       expect(settings.body.eInvoice.emailFormat).toBe('xrechnung');
       const badLanguage = await post('/clients', { name: 'Client', language: 'xx' });
@@ -436,6 +448,89 @@ describe('e-mail over SMTP to the mail catcher (mesh)', () => {
       expect(enPdf).toContain(`Payable within 14 days, by ${enInvoice.dueDate}.`);
       expect(enPdf).toContain('Total due €238.00');
       expect(enPdf).not.toMatch(/Rechnung|Zahlbar/);
+    });
+
+    it("sends from the merchant's own address once its DNS record is verified, and from the platform's before", async () => {
+      const put = (body: unknown) => api('PUT', adm('/organizations/settings/invoicing'), { token: apiKey, body });
+      const verify = () => post('/organizations/settings/invoicing/sender/verify');
+      async function mailed(): Promise<{ from: string; fromName: string; replyTo: string[]; envelopeFrom: string }> {
+        const to = `sender-${newObjectId()}@example.test`;
+        const invoice = await issued(await client(to));
+        const send = await post(`/invoices/${invoice.id}/send-email`);
+        expect(send.status, JSON.stringify(send.body)).toBe(200);
+        const [mail] = await eventually(async () => {
+          const got = await catcher.to(to);
+          return got.length > 0 ? got : undefined;
+        });
+        if (!mail) throw new Error('no message');
+        return { from: mail.from, fromName: mail.fromName, replyTo: mail.replyTo, envelopeFrom: mail.envelope.from };
+      }
+      const platform = {
+        from: 'no-reply@paymesh.localhost',
+        fromName: 'Mesh Shop GmbH',
+        replyTo: ['buchhaltung@mesh-shop.example'],
+        envelopeFrom: 'no-reply@paymesh.localhost',
+      };
+
+      // Malformed addresses and addresses at an IP are refused; nothing is stored.
+      for (const bad of ['billing', 'billing@192.0.2.1', 'billing@[192.0.2.1]', 'billing@localhost']) {
+        const res = await put({ documents: { senderEmail: bad } });
+        expect(res.status, bad).toBe(400);
+        expect(res.body.error, bad).toMatch(/senderEmail/);
+      }
+      const none = await verify();
+      expect(none.status).toBe(422);
+      expect(none.body).toMatchObject({ code: 'SENDER_EMAIL_MISSING' });
+
+      const set = await put({
+        documents: { senderEmail: 'billing@ACME.example', replyToEmail: 'buchhaltung@mesh-shop.example' },
+      });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      const sender = set.body.documents.sender;
+      expect(set.body.documents.senderEmail).toBe('billing@acme.example');
+      expect(sender).toMatchObject({
+        email: 'billing@acme.example',
+        state: 'pending',
+        dnsRecord: {
+          type: 'TXT',
+          name: '_paymesh-sender.acme.example',
+          value: expect.stringMatching(/^paymesh-sender=/),
+        },
+        checkedAt: null,
+        verifiedAt: null,
+      });
+      // Saving the same address again changes nothing (same record to publish).
+      const same = await put({ documents: { senderEmail: 'billing@acme.example' } });
+      expect(same.body.documents.sender).toEqual(sender);
+
+      // Before the record exists the check fails, and e-mails keep the platform's address.
+      const failed = await verify();
+      expect(failed.status, JSON.stringify(failed.body)).toBe(200);
+      expect(failed.body).toMatchObject({ state: 'failed', foundValues: [], checkedAt: expect.any(String) });
+      expect(failed.body.reason).toContain(sender.dnsRecord.value);
+      const shown = await get('/organizations/settings/invoicing');
+      expect(shown.body.documents.sender).toMatchObject({ state: 'failed', checkedAt: failed.body.checkedAt });
+      expect(await mailed()).toEqual(platform);
+
+      // Published: verified, and invoice e-mails come from the merchant's address, Reply-To unchanged.
+      dns.zone.set(sender.dnsRecord.name, {
+        txt: ['v=spf1 include:_spf.paymesh.example -all', sender.dnsRecord.value],
+      });
+      const verified = await verify();
+      expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+      expect(verified.body).toMatchObject({ state: 'verified', reason: null, verifiedAt: expect.any(String) });
+      const again = await verify();
+      expect(again.body).toMatchObject({ state: 'verified', verifiedAt: verified.body.verifiedAt });
+      expect((await get('/organizations/settings/invoicing')).body.documents.sender.state).toBe('verified');
+      expect(await mailed()).toEqual({ ...platform, from: 'billing@acme.example' });
+
+      // Another address starts over: pending with a new record, e-mails from the platform again.
+      const changed = await put({ documents: { senderEmail: 'rechnung@acme.example' } });
+      expect(changed.body.documents.sender).toMatchObject({ state: 'pending', checkedAt: null });
+      expect(changed.body.documents.sender.dnsRecord.value).not.toBe(sender.dnsRecord.value);
+      expect(await mailed()).toEqual(platform);
+      const cleared = await put({ documents: { senderEmail: null } });
+      expect(cleared.body.documents).toMatchObject({ senderEmail: null, sender: null });
     });
   });
 });

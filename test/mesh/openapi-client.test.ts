@@ -327,6 +327,15 @@ describe('a client generated from the Admin API document', () => {
       (await org.PUT('/api/v1/organizations/settings/invoicing', { body: { companyName: 'Contract Ltd' } })).data
         ?.companyName,
     ).toBe('Contract Ltd');
+    expect((await org.POST('/api/v1/organizations/settings/invoicing/sender/verify')).response.status).toBe(422);
+    const sender = (
+      await org.PUT('/api/v1/organizations/settings/invoicing', {
+        body: { documents: { senderEmail: 'billing@contract.example' } },
+      })
+    ).data?.documents.sender;
+    if (!sender) throw new Error('no sender verification in the settings');
+    dns.zone.set(sender.dnsRecord.name, { txt: [sender.dnsRecord.value] });
+    expect((await org.POST('/api/v1/organizations/settings/invoicing/sender/verify')).data?.state).toBe('verified');
     expect((await org.GET('/api/v1/organizations/settings/tax')).response.status).toBe(200);
     expect(
       (await org.PUT('/api/v1/organizations/settings/tax', { body: { viesEnabled: true } })).data?.viesEnabled,
@@ -642,6 +651,19 @@ describe('a client generated from the Admin API document', () => {
     const datevZip = await org.POST('/api/v1/accounting/datev/exports', { body: {}, parseAs: 'arrayBuffer' });
     expect(datevZip.response.headers.get('content-type')).toMatch(/^application\/zip/);
     expect((await org.GET('/api/v1/accounting/datev/exports')).data?.items[0]?.status).toBe('completed');
+    // As a job: the record at once, followed until completed, then its kept zip.
+    const job = await org.POST('/api/v1/accounting/datev/export-jobs', { body: { select: 'not_exported' } });
+    expect(job.response.status).toBe(202);
+    const jobId = job.data?.id ?? '';
+    await eventually(async () => {
+      const r = await org.GET('/api/v1/accounting/datev/exports/{id}', { params: { path: { id: jobId } } });
+      return r.data?.status === 'completed' || undefined;
+    }, 20_000);
+    const kept = await org.GET('/api/v1/accounting/datev/exports/{id}/file', {
+      params: { path: { id: jobId } },
+      parseAs: 'arrayBuffer',
+    });
+    expect(kept.response.headers.get('content-type')).toMatch(/^application\/zip/);
     const gdpdu = await org.POST('/api/v1/accounting/gdpdu/exports', {
       body: { fiscalYear: new Date().getUTCFullYear() },
       parseAs: 'arrayBuffer',

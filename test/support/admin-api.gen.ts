@@ -629,6 +629,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizations/settings/invoicing/sender/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up the TXT record proving documents.senderEmail (dnsRecord of the settings) and record the outcome: verified (invoice and credit-note e-mails are sent from the address) or failed (they keep the platform's address). 422 SENDER_EMAIL_MISSING without an address; 503 when DNS gives no answer (nothing changes); repeating it re-checks
+         * @description Scope `organization:execute`, minimum role Editor.
+         */
+        post: operations["verifyInvoicingSender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/settings/tax": {
         parameters: {
             query?: never;
@@ -2481,6 +2501,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/datev/export-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a DATEV export that runs on after the answer (same body, checks and record as POST /accounting/datev/exports): answers the running export, whose progress (documents read of those to read) GET /accounting/datev/exports/{id} follows; once completed its zip is kept and downloaded from GET /accounting/datev/exports/{id}/file. 409 DATEV_EXPORT_RUNNING while another export runs
+         * @description Scope `accounting_export:execute`, minimum role Editor.
+         */
+        post: operations["startDatevExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/datev/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One recorded DATEV export: status, progress (documents read of those to read), counts, digest, and whether its zip was kept for download (file)
+         * @description Scope `accounting_export:read`, minimum role Viewer.
+         */
+        get: operations["getDatevExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/datev/exports/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The kept zip of a DATEV export started as a job (the same bytes as its digest); 409 DATEV_EXPORT_NOT_KEPT while it runs, when it failed, or when it was streamed by POST /accounting/datev/exports and not kept
+         * @description Scope `accounting_export:execute`, minimum role Editor.
+         */
+        get: operations["downloadDatevExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounting/gdpdu/exports": {
         parameters: {
             query?: never;
@@ -2773,10 +2853,12 @@ export interface components {
         };
         TransactionPage: {
             items: components["schemas"]["Transaction"][];
-            /** @description items matching the filters, over all pages */
+            /** @description transactions matching the filters, over all pages; when `totalIsLowerBound` is true, a lower bound: counting stopped there (at 10,001, or one past the requested page when that is further), and there are at least this many */
             total: number;
             page: number;
             limit: number;
+            /** @description true when the list is longer than counted: `total` is then "at least" (show "more than total - 1"), and the page after the requested one exists */
+            totalIsLowerBound: boolean;
         };
         TransactionWithHistory: {
             id: string;
@@ -3181,6 +3263,8 @@ export interface components {
         };
         Member: {
             userId: string;
+            /** @description the membership record: its changes are audit events of resource `membership` */
+            membershipId: string;
             email: string;
             name: string;
             /** @enum {string} */
@@ -3197,6 +3281,8 @@ export interface components {
         };
         MemberAdded: {
             userId: string;
+            /** @description the membership record: its changes are audit events of resource `membership` */
+            membershipId: string;
             email: string;
             name: string;
             /** @enum {string} */
@@ -3251,6 +3337,31 @@ export interface components {
                 supplyDateRule: string;
                 /** @description Reply-To of document e-mails; null: companyEmail */
                 replyToEmail: string | null;
+                /** @description From address of document e-mails at the merchant's domain, used while sender.state is verified; null: the platform's */
+                senderEmail: string | null;
+                /** @description the verification of senderEmail: the TXT record to publish and the outcome of the last check; null without senderEmail */
+                sender: {
+                    /** @description the From address of document e-mails once verified */
+                    email: string;
+                    /**
+                     * @description pending: set, not checked yet; verified: the TXT record was found at the last check (e-mails are sent from this address); failed: not found at the last check (e-mails keep the platform address)
+                     * @enum {string}
+                     */
+                    state: "pending" | "verified" | "failed";
+                    /** @description the record to publish at the address's domain; a new address gets a new value */
+                    dnsRecord: {
+                        /** @enum {string} */
+                        type: "TXT";
+                        name: string;
+                        value: string;
+                    };
+                    /** @description time of the last check; null until checked */
+                    checkedAt: string | null;
+                    /** @description since when the address is verified; null while not */
+                    verifiedAt: string | null;
+                    /** @description why the last check failed; null otherwise */
+                    reason: string | null;
+                } | null;
             };
             autoPaymentLinkExpiresInHours: number;
             /** @description IANA time zone whose calendar day dates invoices and picks their number period (default UTC) */
@@ -7817,6 +7928,7 @@ export interface operations {
                         supplyDateRule?: "invoice_date" | "invoice_month";
                         /** Format: email */
                         replyToEmail?: string | null;
+                        senderEmail?: string | null;
                     };
                 };
             };
@@ -7879,6 +7991,135 @@ export interface operations {
             };
             /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
             409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyInvoicingSender: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the From address of document e-mails once verified */
+                        email: string;
+                        /**
+                         * @description pending: set, not checked yet; verified: the TXT record was found at the last check (e-mails are sent from this address); failed: not found at the last check (e-mails keep the platform address)
+                         * @enum {string}
+                         */
+                        state: "pending" | "verified" | "failed";
+                        /** @description the record to publish at the address's domain; a new address gets a new value */
+                        dnsRecord: {
+                            /** @enum {string} */
+                            type: "TXT";
+                            name: string;
+                            value: string;
+                        };
+                        /** @description time of the last check; null until checked */
+                        checkedAt: string | null;
+                        /** @description since when the address is verified; null while not */
+                        verifiedAt: string | null;
+                        /** @description why the last check failed; null otherwise */
+                        reason: string | null;
+                        /** @description the TXT records found at dnsRecord.name */
+                        foundValues: string[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;
@@ -24037,6 +24278,11 @@ export interface operations {
                             actor: string | null;
                             createdAt: string;
                             completedAt: string | null;
+                            progress: {
+                                done: number;
+                                total: number;
+                            };
+                            file: boolean;
                         }[];
                         total: number;
                         page: number;
@@ -24194,6 +24440,355 @@ export interface operations {
             };
             /** @description A precondition of another service failed */
             422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startDatevExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    from?: string;
+                    to?: string;
+                    /**
+                     * @default all
+                     * @enum {string}
+                     */
+                    select?: "all" | "not_exported";
+                };
+            };
+        };
+        responses: {
+            /** @description Error */
+            202: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        from: string;
+                        to: string;
+                        /** @enum {string} */
+                        select: "all" | "not_exported";
+                        /** @enum {string} */
+                        status: "running" | "completed" | "failed";
+                        postings: number;
+                        counts: {
+                            invoices: number;
+                            creditNotes: number;
+                            payments: number;
+                            refunds: number;
+                            chargebacks: number;
+                        };
+                        debtors: number;
+                        files: number;
+                        digest: string | null;
+                        bytes: number;
+                        actor: string | null;
+                        createdAt: string;
+                        completedAt: string | null;
+                        progress: {
+                            done: number;
+                            total: number;
+                        };
+                        file: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDatevExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        from: string;
+                        to: string;
+                        /** @enum {string} */
+                        select: "all" | "not_exported";
+                        /** @enum {string} */
+                        status: "running" | "completed" | "failed";
+                        postings: number;
+                        counts: {
+                            invoices: number;
+                            creditNotes: number;
+                            payments: number;
+                            refunds: number;
+                            chargebacks: number;
+                        };
+                        debtors: number;
+                        files: number;
+                        digest: string | null;
+                        bytes: number;
+                        actor: string | null;
+                        createdAt: string;
+                        completedAt: string | null;
+                        progress: {
+                            done: number;
+                            total: number;
+                        };
+                        file: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadDatevExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (application/zip) */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description inline; filename="<file name>" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;

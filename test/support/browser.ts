@@ -61,6 +61,32 @@ export async function launchBrowser(suite: string): Promise<TestBrowser> {
   };
 }
 
+/**
+ * A page with its own cookies and a virtual platform authenticator (DevTools protocol) that
+ * verifies the user, for the dashboard's passkey ceremonies; page errors go to the test's log.
+ */
+export async function pageWithAuthenticator(
+  browser: TestBrowser,
+  viewport: { width: number; height: number } = { width: 1280, height: 900 },
+): Promise<Page> {
+  const page = await browser.page(viewport);
+  page.on('pageerror', (err) => console.error(`page error: ${String(err)}`));
+  page.on('console', (m) => m.type() === 'error' && console.error(`page console: ${m.text()}`));
+  const cdp = await page.createCDPSession();
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return page;
+}
+
 interface AxeViolation {
   id: string;
   impact: string | null;

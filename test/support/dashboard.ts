@@ -1,27 +1,7 @@
 import type { Page } from 'puppeteer-core';
-import type { TestBrowser } from './browser';
+import { pageWithAuthenticator, type TestBrowser } from './browser';
 
 /** Helpers of the dashboard's browser tests (a signed-in member is a page with a passkey). */
-
-/** A page with its own cookies and a virtual platform authenticator that verifies the user. */
-export async function pageWithAuthenticator(browser: TestBrowser, width = 1280): Promise<Page> {
-  const page = await browser.page({ width, height: 900 });
-  page.on('pageerror', (err) => console.error(`page error: ${String(err)}`));
-  page.on('console', (m) => m.type() === 'error' && console.error(`page console: ${m.text()}`));
-  const cdp = await page.createCDPSession();
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return page;
-}
 
 /** Waits for the screen whose main heading holds `text`; on a timeout the error says what the page shows. */
 export function waitForHeading(browser: TestBrowser, page: Page, text: string): Promise<unknown> {

@@ -2,10 +2,10 @@ import { createSocket, type Socket } from 'node:dgram';
 import * as dnsPacket from 'dns-packet';
 
 /** What the fake zone says about one name. */
-export type ZoneEntry = { cname: string } | { a: string } | { servfail: true };
+export type ZoneEntry = { cname: string } | { a: string } | { txt: string[] } | { servfail: true };
 
 /**
- * A tiny authoritative DNS server on 127.0.0.1 (UDP) for tests: answers CNAME and A questions from
+ * A tiny authoritative DNS server on 127.0.0.1 (UDP) for tests: answers CNAME, A and TXT questions from
  * an editable in-memory zone, NXDOMAIN for names it does not know. Packets are encoded and decoded
  * by `dns-packet`.
  */
@@ -58,6 +58,19 @@ export class TestDnsServer {
         ...base,
         flags: dnsPacket.AUTHORITATIVE_ANSWER,
         answers: [{ type: 'A', name: question.name, ttl: 60, class: 'IN', data: entry.a }],
+      };
+    }
+    if ('txt' in entry && question.type === 'TXT') {
+      return {
+        ...base,
+        flags: dnsPacket.AUTHORITATIVE_ANSWER,
+        answers: entry.txt.map((data) => ({
+          type: 'TXT' as const,
+          name: question.name,
+          ttl: 60,
+          class: 'IN' as const,
+          data,
+        })),
       };
     }
     // The name exists but has no record of the asked type (NODATA).

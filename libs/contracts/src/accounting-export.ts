@@ -175,6 +175,14 @@ export const datevExportRecord = z.object({
   actor: z.string().nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
+  /**
+   * How far the export has read: documents read (`done`) of those the range held when it started
+   * (`total`: invoices and credit notes issued in the range, plus the organization's invoices the
+   * payments pass reads). `done` equals `total` once completed.
+   */
+  progress: z.object({ done: z.number().int(), total: z.number().int() }),
+  /** Whether the zip was kept and can be downloaded again (exports started as a job, once completed). */
+  file: z.boolean(),
 });
 export type DatevExportRecord = z.infer<typeof datevExportRecord>;
 
@@ -190,6 +198,9 @@ export const datevExportPage = z.object({
   page: z.number().int(),
   limit: z.number().int(),
 });
+
+/** Which recorded DATEV export (`GET /accounting/datev/exports/{id}`, its file). */
+export const datevExportId = z.object({ id: z.string().min(1).max(64) }).strict();
 
 /** Body of `POST /accounting/gdpdu/exports`: the fiscal year starting in `fiscalYear`. */
 export const gdpduExportRequest = z

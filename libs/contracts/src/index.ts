@@ -22,3 +22,5 @@ export * from './rpc-tax';
 export * from './rpc-checkout';
 export * from './audit';
 export * from './document-integrity';
+export * from './scopes';
+export * from './hostname';

@@ -31,12 +31,20 @@ import {
   invoiceVoid,
 } from './billing-invoices';
 import { invoicePaymentCheckout, invoicePaymentCheckoutRequest } from './billing-payment-links';
-import { datevExportListQuery, datevExportPage, datevExportRequest, gdpduExportRequest } from './accounting-export';
+import {
+  datevExportId,
+  datevExportListQuery,
+  datevExportPage,
+  datevExportRecord,
+  datevExportRequest,
+  gdpduExportRequest,
+} from './accounting-export';
 import { dataExportRequest, dataImportHeader, dataTemplate, dataTemplateRequest } from './data-io';
 import { einvoiceFormat, einvoiceReportList } from './einvoice';
 import { documentIntegrityExport, documentIntegrityReport } from './document-integrity';
 import { emptyBody, envelopeRpc, jsonRpc } from './rpc';
 import { taxCalculation } from './tax';
+import { senderCheckView } from './settings';
 
 /** Body of `RenderInvoiceEInvoice` / `RenderCreditNoteEInvoice`. */
 export const einvoiceRequest = z
@@ -152,6 +160,7 @@ export const billingRpc = {
   ),
 
   verifyDocumentIntegrity: jsonRpc(emptyBody, documentIntegrityReport),
+  verifySender: jsonRpc(emptyBody, senderCheckView),
   exportDocumentIntegrity: jsonRpc(emptyBody, documentIntegrityExport),
 
   countPortalDocuments: jsonRpc(emptyBody, z.object({ count: z.number().int() })),
@@ -159,6 +168,8 @@ export const billingRpc = {
 
   dataImportTemplate: jsonRpc(dataTemplateRequest, dataTemplate),
   listDatevExports: jsonRpc(datevExportListQuery, datevExportPage),
+  startDatevExport: jsonRpc(datevExportRequest, datevExportRecord),
+  getDatevExport: jsonRpc(datevExportId, datevExportRecord),
 } as const;
 
 /** Billing's RPCs with a JSON body and a file answer (`BillingPdfResponse`, `BillingFileResponse`). */
@@ -178,5 +189,6 @@ export const billingStreamRpc = {
   importData: envelopeRpc(dataImportHeader),
   exportData: envelopeRpc(dataExportRequest),
   exportDatev: envelopeRpc(datevExportRequest),
+  downloadDatevExport: envelopeRpc(datevExportId),
   exportGdpdu: envelopeRpc(gdpduExportRequest),
 } as const;

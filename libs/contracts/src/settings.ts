@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { datevSettingsPatch } from './accounting-export';
+import { senderEmailAddress } from './hostname';
 
 /**
  * Update payloads of the merchant settings (Admin API `PUT /organizations/settings/*` and
@@ -111,9 +112,40 @@ export const documentSettingsPatch = z
     supplyDateRule: z.enum(SUPPLY_DATE_RULES),
     /** `Reply-To` of document e-mails (the merchant's billing address); null: `companyEmail`. */
     replyToEmail: z.string().trim().max(254).email().nullable(),
+    /**
+     * `From` address of document e-mails at the merchant's own domain, used once verified by a DNS
+     * TXT record (`POST /organizations/settings/invoicing/sender/verify`); another address starts a
+     * new verification; null: the platform's address.
+     */
+    senderEmail: senderEmailAddress.nullable(),
   })
   .strict()
   .partial();
+
+export const SENDER_STATES = ['pending', 'verified', 'failed'] as const;
+
+/** A sender address (`documents.senderEmail`) and its DNS verification, as the settings show it. */
+export const senderVerificationView = z.object({
+  email: z.string().describe('the From address of document e-mails once verified'),
+  state: z
+    .enum(SENDER_STATES)
+    .describe(
+      'pending: set, not checked yet; verified: the TXT record was found at the last check (e-mails are sent from this address); failed: not found at the last check (e-mails keep the platform address)',
+    ),
+  dnsRecord: z
+    .object({ type: z.literal('TXT'), name: z.string(), value: z.string() })
+    .describe("the record to publish at the address's domain; a new address gets a new value"),
+  checkedAt: z.string().nullable().describe('time of the last check; null until checked'),
+  verifiedAt: z.string().nullable().describe('since when the address is verified; null while not'),
+  reason: z.string().nullable().describe('why the last check failed; null otherwise'),
+});
+export type SenderVerificationView = z.infer<typeof senderVerificationView>;
+
+/** Answer of `POST /organizations/settings/invoicing/sender/verify`: the stored outcome and what DNS answered. */
+export const senderCheckView = senderVerificationView.extend({
+  foundValues: z.array(z.string()).describe('the TXT records found at dnsRecord.name'),
+});
+export type SenderCheckView = z.infer<typeof senderCheckView>;
 
 /** Body of `PUT /organizations/settings/invoicing`. */
 export const invoicingSettingsPatch = z

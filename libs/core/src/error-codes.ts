@@ -172,6 +172,11 @@ export const ERROR_CATALOGUE = {
     kind: 'conflict',
     description: 'another DATEV export of the organization is running; retry when it has finished',
   },
+  DATEV_EXPORT_NOT_KEPT: {
+    kind: 'conflict',
+    description:
+      'the zip of this DATEV export cannot be downloaded: it is still running, it failed, or it was streamed to its caller and not kept',
+  },
   GDPDU_DTD_MISSING: {
     kind: 'unavailable',
     description: 'the GDPdU DTD the tax-audit export ships is missing from this installation (see docs/datev-gdpdu.md)',
@@ -223,6 +228,10 @@ export const ERROR_CATALOGUE = {
   EMAIL_RECIPIENT_MISSING: {
     kind: 'validation',
     description: 'no recipient given and the client has no e-mail address',
+  },
+  SENDER_EMAIL_MISSING: {
+    kind: 'unprocessable',
+    description: 'a sender verification needs an address: set documents.senderEmail in the invoicing settings first',
   },
   DUPLICATE_KEY: { kind: 'conflict', description: 'a unique key is taken (store)' },
   VERSION_CONFLICT: { kind: 'conflict', description: 'the document changed since it was read; retry (store)' },

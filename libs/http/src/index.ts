@@ -9,3 +9,4 @@ export * from './idempotency';
 export * from './optional-body';
 export * from './drain';
 export * from './gateway-app';
+export * from './route-table';

@@ -69,3 +69,48 @@ function withoutDescription(schema: Record<string, unknown>): Record<string, unk
   const { description: _description, ...rest } = schema;
   return rest;
 }
+
+interface FileConfig {
+  file?: { contentType: string; headers?: Record<string, string> };
+  upload?: { contentType: string; maxBytes: number; description: string };
+}
+
+/**
+ * Adds to a transform what a route table's file rows need: a file answer (`config.file`) is its
+ * media type as binary, with Content-Disposition and the row's headers; a file body
+ * (`config.upload`) is its media type as binary.
+ */
+export function openApiFiles(transform: OpenApiTransform): OpenApiTransform {
+  return (input) => {
+    const out = transform(input);
+    const config = (input as { route?: { config?: FileConfig } }).route?.config;
+    const upload = config?.upload;
+    if (upload) {
+      const schema = out.schema as Record<string, unknown>;
+      schema.consumes = [upload.contentType];
+      schema.body = {
+        type: 'string',
+        format: 'binary',
+        description: `${upload.description} (at most ${upload.maxBytes} bytes)`,
+      };
+    }
+    const file = config?.file;
+    const response = (out.schema as { response?: Record<string, Record<string, unknown>> } | undefined)?.response;
+    if (!file || !response) return out;
+    for (const [status, documented] of Object.entries(response).filter(([s]) => s.startsWith('2'))) {
+      const headers = documented.headers as Record<string, unknown> | undefined;
+      response[status] = {
+        [RESPONSE_DESCRIPTION]: `The file (${file.contentType})`,
+        content: { [file.contentType]: { schema: { type: 'string', format: 'binary' } } },
+        headers: {
+          ...headers,
+          'Content-Disposition': { type: 'string', description: 'inline; filename="<file name>"' },
+          ...Object.fromEntries(
+            Object.entries(file.headers ?? {}).map(([name, description]) => [name, { type: 'string', description }]),
+          ),
+        },
+      };
+    }
+    return out;
+  };
+}

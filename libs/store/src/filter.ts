@@ -22,6 +22,8 @@ export interface SortKey {
 }
 
 export interface Paging {
+  /** Matches counted at most (FindOptions.countUpTo); absent: all. */
+  countUpTo?: number;
   page: number;
   /** Absent: every match. */
   limit: number | undefined;
@@ -138,14 +140,16 @@ export function normalizeSort(sort: SortSpec | undefined): SortKey[] {
 }
 
 export function normalizePaging(options: FindOptions): Paging {
-  const { page = 1, limit } = options;
+  const { page = 1, limit, countUpTo } = options;
   if (!Number.isSafeInteger(page) || page < 1) throw new ValidationError('page must be an integer >= 1');
+  if (countUpTo !== undefined && (!Number.isSafeInteger(countUpTo) || countUpTo < 1))
+    throw new ValidationError('countUpTo must be an integer >= 1');
   if (limit === undefined) {
     if (page !== 1) throw new ValidationError('page needs a limit');
     return { page, limit, offset: 0 };
   }
   if (!Number.isSafeInteger(limit) || limit < 1) throw new ValidationError('limit must be an integer >= 1');
-  return { page, limit, offset: (page - 1) * limit };
+  return { page, limit, offset: (page - 1) * limit, ...(countUpTo !== undefined ? { countUpTo } : {}) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { StoreLogger } from './logger';
-import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
+import { assertCollectionName, assertCollectionSpec, assertIdentifier, assertIndexSpec } from './paths';
 import { assertTextIndexSpec } from './text';
 import type {
   BlobStore,
@@ -34,6 +34,8 @@ export interface MongoStoreOptions {
 
 const PING_TIMEOUT_MS = 2_000;
 const NAMESPACE_EXISTS = 48;
+/** dropIndex of an index that is not there. */
+const INDEX_NOT_FOUND = 27;
 
 /** Documents a successful write command wrote, from its reply (0 for every other command). */
 function documentsWritten(command: string, reply: unknown): number {
@@ -126,6 +128,7 @@ export class MongoStore implements DocumentStore {
     assertCollectionName(spec.name);
     const indexes = spec.indexes ?? [];
     indexes.forEach(assertIndexSpec);
+    assertCollectionSpec(spec);
     if (spec.textIndex) assertTextIndexSpec(spec.textIndex);
     try {
       await this.db.createCollection(spec.name);
@@ -140,11 +143,18 @@ export class MongoStore implements DocumentStore {
       const partialFilterExpression = ix.unique
         ? Object.fromEntries(Object.keys(toMongoKeys(ix.fields)).map((f) => [f, { $type: NON_NULL_TYPES }]))
         : undefined;
-      await native.createIndex(toMongoKeys(ix.fields), {
+      await native.createIndex(toMongoKeys(ix.fields, ix.descending), {
         name: ix.name,
         unique: ix.unique ?? false,
         ...(partialFilterExpression ? { partialFilterExpression } : {}),
       });
+    }
+    for (const name of spec.dropIndexes ?? []) {
+      try {
+        await native.dropIndex(name);
+      } catch (err) {
+        if (!(err instanceof MongoServerError && err.code === INDEX_NOT_FOUND)) throw err;
+      }
     }
     if (spec.textIndex) {
       // Language `none`: no stemming and no stop words, like PostgreSQL's `simple` configuration.

@@ -1,5 +1,5 @@
 import { ValidationError } from '@paymesh/core';
-import type { IndexSpec } from './port';
+import type { CollectionSpec, IndexSpec } from './port';
 
 const FIELD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -39,5 +39,34 @@ export function assertIndexSpec(spec: IndexSpec): void {
     (spec.unique || spec.fields.length !== 1 || spec.fields[0] === 'id' || spec.fields[0] === 'version')
   ) {
     throw new ValidationError(`index ${spec.name}: an array index covers one document field and is not unique`);
+  }
+  for (const [field, condition] of Object.entries(spec.where ?? {})) {
+    assertFieldPath(field);
+    const keys = typeof condition === 'object' && condition !== null ? Object.keys(condition) : [];
+    if (keys.length !== 1 || keys[0] !== '$exists' || typeof condition.$exists !== 'boolean' || spec.unique) {
+      throw new ValidationError(
+        `index ${spec.name}: where takes { field: { $exists: boolean } } (not on unique indexes)`,
+      );
+    }
+  }
+  for (const field of spec.descending ?? []) {
+    if (!spec.fields.includes(field) || spec.array) {
+      throw new ValidationError(`index ${spec.name}: descending ${field} is none of its fields (or an array index)`);
+    }
+  }
+}
+
+/** Checks the parts of a collection spec beyond its indexes: field type declarations and dropped indexes. */
+export function assertCollectionSpec(spec: CollectionSpec): void {
+  for (const [field, type] of Object.entries(spec.fieldTypes ?? {})) {
+    assertFieldPath(field);
+    if (field === 'id' || field === 'version' || (type !== 'string' && type !== 'number')) {
+      throw new ValidationError(`fieldTypes.${field}: a document field declared 'string' or 'number'`);
+    }
+  }
+  const kept = new Set((spec.indexes ?? []).map((ix) => ix.name));
+  for (const name of spec.dropIndexes ?? []) {
+    assertIdentifier(name, 'index');
+    if (kept.has(name)) throw new ValidationError(`index ${name} is both kept and dropped`);
   }
 }

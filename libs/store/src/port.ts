@@ -59,12 +59,20 @@ export interface FindOptions {
    * that show a total ask for it. Without a limit the total is the item count either way.
    */
   total?: boolean;
+  /**
+   * With `total`: stop counting at this many matches, so a large list costs at most this many
+   * index entries or rows to count. `Page.total` is then at most `countUpTo`, and
+   * `Page.totalIsLowerBound` is true when the count stopped there (there may be more).
+   */
+  countUpTo?: number;
 }
 
 export interface Page<T> {
   items: T[];
   /** Number of matches; present when asked for with `total: true` or when there is no limit. */
   total?: number;
+  /** True when `total` is only a lower bound: counting stopped at `FindOptions.countUpTo`. */
+  totalIsLowerBound?: boolean;
   page: number;
   limit: number;
 }
@@ -84,7 +92,26 @@ export interface IndexSpec {
   array?: boolean;
   /** Index name, unique within the collection. */
   name: string;
+  /**
+   * Fields indexed in descending order (MongoDB: -1); the others ascend. A `find` whose filter fixes
+   * the leading fields by equality and whose sort is the following fields in these directions (or
+   * all of them reversed) walks the index instead of sorting every match, on PostgreSQL when those
+   * fields are declared in `CollectionSpec.fieldTypes`. End the fields with `id` (ascending, the
+   * store's tie-breaker) so ties need no sort either.
+   */
+  descending?: string[];
+  /**
+   * A partial index of the documents where each field named is missing or null (`$exists: false`)
+   * or present (`$exists: true`); only `$exists` conditions. PostgreSQL: queries with the same
+   * conditions use it, and can count from it alone (index-only) when their other conditions are on
+   * its fields. MongoDB: the index covers every document (its partial indexes cannot express
+   * "missing"), which is the same for queries.
+   */
+  where?: Record<string, { $exists: boolean }>;
 }
+
+/** A field type declared in `CollectionSpec.fieldTypes`. */
+export type FieldType = 'string' | 'number';
 
 /**
  * Full-text index over string fields (at most one per collection). PostgreSQL: a GIN index on a
@@ -102,7 +129,24 @@ export interface CollectionSpec {
   /** `^[A-Za-z_][A-Za-z0-9_]{0,62}$`; `_outbox` and `_sequences` are reserved by the store. */
   name: string;
   indexes?: IndexSpec[];
+  /**
+   * Indexes the collection had and no longer has (replaced by one of another name): dropped where
+   * present, so an existing database sheds them on its next start.
+   */
+  dropIndexes?: string[];
   textIndex?: TextIndexSpec;
+  /**
+   * Fields whose value is of this JSON type in every document that has one (missing or null
+   * otherwise): `string` (ISO-8601 timestamps, ids) or `number`. Filters keep their meaning; sorts
+   * give the same order as without the declaration while it holds. On PostgreSQL, sorts on a
+   * declared field order by its value alone (strings bytewise, nulls first ascending) instead of
+   * by MongoDB's type-aware expressions, and indexes are built over the same expression and
+   * order, so `find` with a sort and a limit can walk an index (see `IndexSpec.descending`) and
+   * range filters on the field use it. An index is built once, with the declarations of its
+   * creation: declare a field before creating an index on it, or give the index a new name (and
+   * list the old one in `dropIndexes`). MongoDB ignores the declarations.
+   */
+  fieldTypes?: Record<string, FieldType>;
   /**
    * Read on (nearly) every request and written rarely: `get`, `findOne`, `find` and `count` outside
    * transactions are served from a per-process cache that every write, by any process, invalidates

@@ -3,7 +3,7 @@ import { Pool } from 'pg';
 import { PgListener } from './postgres/listen';
 import { ReadCache } from './read-cache';
 import type { StoreLogger } from './logger';
-import { assertCollectionName, assertIdentifier, assertIndexSpec } from './paths';
+import { assertCollectionName, assertCollectionSpec, assertIdentifier, assertIndexSpec } from './paths';
 import { assertTextIndexSpec } from './text';
 import type {
   BlobStore,
@@ -16,7 +16,7 @@ import type {
   TxScope,
 } from './port';
 import { PgCollection, type PgOutboxTarget } from './postgres/collection';
-import { counted, ident, StatementCounter, type Queryable } from './postgres/sql';
+import { counted, ident, StatementCounter, type FieldTypes, type Queryable } from './postgres/sql';
 import * as system from './postgres/system';
 import { postgresBlobs } from './postgres/blobs';
 import { inTransaction } from './postgres/tx';
@@ -58,6 +58,8 @@ export class PostgresStore implements DocumentStore {
   private initialized: Promise<void> | undefined;
   /** Tables known to exist, so each is created at most once per process. */
   private readonly tables = new Map<string, Promise<void>>();
+  /** Field types declared by ensureCollection, by collection (see CollectionSpec.fieldTypes). */
+  private readonly fieldTypes = new Map<string, FieldTypes>();
   private closed = false;
   private readonly url: string;
   /** Reads of the collections declared `cached`, invalidated by the schema's change channel. */
@@ -176,7 +178,9 @@ export class PostgresStore implements DocumentStore {
     assertCollectionName(spec.name);
     const indexes = spec.indexes ?? [];
     indexes.forEach(assertIndexSpec);
+    assertCollectionSpec(spec);
     if (spec.textIndex) assertTextIndexSpec(spec.textIndex);
+    const types: FieldTypes = { ...spec.fieldTypes };
     await this.init();
     const { rows } = await this.db.query<{ indexname: string }>(
       'SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2',
@@ -187,13 +191,16 @@ export class PostgresStore implements DocumentStore {
     const missing = indexes.filter((ix) => !present.has(system.pgIndexName(spec.name, ix.name)));
     const text =
       spec.textIndex && !present.has(system.pgIndexName(spec.name, spec.textIndex.name)) ? [spec.textIndex] : [];
-    if (present.size === 0 || missing.length > 0 || text.length > 0) {
+    const dropped = (spec.dropIndexes ?? []).filter((ix) => present.has(system.pgIndexName(spec.name, ix)));
+    if (present.size === 0 || missing.length > 0 || text.length > 0 || dropped.length > 0) {
       await this.ddl([
         system.tableDdl(this.database, spec.name),
-        ...missing.map((ix) => system.indexDdl(this.database, spec.name, ix)),
+        ...missing.map((ix) => system.indexDdl(this.database, spec.name, ix, types)),
         ...text.map((ix) => system.textIndexDdl(this.database, spec.name, ix)),
+        ...dropped.map((ix) => system.dropIndexDdl(this.database, spec.name, ix)),
       ]);
     }
+    this.fieldTypes.set(spec.name, types);
     if (spec.cached) await this.cacheReads(spec.name);
     this.tables.set(spec.name, Promise.resolve());
   }
@@ -257,6 +264,7 @@ export class PostgresStore implements DocumentStore {
       db,
       () => this.ensureTable(name),
       this.counter,
+      () => this.fieldTypes.get(name) ?? {},
       isolated,
       outbox,
     );

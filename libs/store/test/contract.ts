@@ -318,6 +318,89 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       expect(all.items).toHaveLength(6);
     });
 
+    it('counts up to a bound and says when the total is only a lower bound', async () => {
+      const col = await seeded();
+      const bounded = await col.find({}, { sort: { amount: 1 }, page: 1, limit: 2, total: true, countUpTo: 5 });
+      expect(bounded).toMatchObject({ total: 5, totalIsLowerBound: true, page: 1, limit: 2 });
+      expect(amountsOf(bounded.items)).toEqual([1, 2]);
+      // Fewer matches than the bound: the exact total, no flag.
+      const exact = await col.find({ status: 'open' }, { page: 1, limit: 2, total: true, countUpTo: 7 });
+      expect(exact.total).toBe(6);
+      expect(exact.totalIsLowerBound).toBeUndefined();
+      // A short page proves the exact total whatever the bound.
+      const last = await col.find({}, { sort: { amount: 1 }, page: 3, limit: 4, total: true, countUpTo: 2 });
+      expect(last).toMatchObject({ total: 10 });
+      expect(last.totalIsLowerBound).toBeUndefined();
+      await expectDomainError(col.find({}, { limit: 2, total: true, countUpTo: 0 }), ValidationError);
+    });
+
+    it('declared field types filter and sort as undeclared fields do', async () => {
+      interface Row extends StoredDoc {
+        org: string;
+        status?: number | null;
+        at?: string | null;
+      }
+      const declared = `typed_${++seq}`;
+      const plain = `untyped_${++seq}`;
+      await store.ensureCollection({
+        name: declared,
+        fieldTypes: { at: 'string', status: 'number' },
+        indexes: [
+          { name: 'org_at', fields: ['org', 'at', 'id'], descending: ['at'] },
+          { name: 'org_status_at', fields: ['org', 'status', 'at', 'id'], descending: ['at'] },
+        ],
+      });
+      await store.ensureCollection({ name: plain, indexes: [{ name: 'org_at', fields: ['org', 'at'] }] });
+      const typed = store.collection<Row>(declared);
+      const untyped = store.collection<Row>(plain);
+      // No JSON nulls: the undeclared PostgreSQL order puts them apart from missing fields, where
+      // MongoDB (and a declared field) ties them.
+      const pairs: Array<[string | undefined, number | undefined]> = [
+        ['2024-03-01T10:00:00.000Z', 1],
+        ['2024-03-01T10:00:00.000Z', 2],
+        ['2024-01-05T08:00:00.000Z', 1],
+        ['2024-12-31T23:59:59.999Z', 10],
+        ['2024-03-01T09:59:59.999Z', undefined],
+        [undefined, 2],
+        [undefined, 1],
+        ['2024-02-29T00:00:00.000Z', undefined],
+        ['a', 2],
+        ['Z', 1],
+      ];
+      const rows: Array<Omit<Row, 'version'>> = pairs.map(([at, status], i) => ({
+        id: `00000000000000000000000${i}`,
+        org: i === 3 ? 'other' : 'one',
+        ...(at !== undefined ? { at } : {}),
+        ...(status !== undefined ? { status } : {}),
+      }));
+      await typed.insertMany(rows);
+      await untyped.insertMany(rows);
+      const ids = (page: { items: Row[] }) => page.items.map((r) => r.id);
+      const same = async (filter: Filter, options: Parameters<typeof typed.find>[1] = {}) => {
+        const want = ids(await untyped.find(filter, options));
+        expect(ids(await typed.find(filter, options))).toEqual(want);
+        return want;
+      };
+      expect(await same({ org: 'one' }, { sort: { at: -1 } })).toHaveLength(9);
+      await same({ org: 'one' }, { sort: { at: 1 } });
+      await same({}, { sort: { at: -1 }, page: 2, limit: 3 });
+      await same({ org: 'one', status: { $in: [1] } }, { sort: { at: -1 } });
+      await same({ org: 'one', status: { $in: [1, 2] } }, { sort: { at: -1 } });
+      await same({ org: 'one', status: 2 }, { sort: { status: -1, at: 1 } });
+      await same({}, { sort: { status: 1 } });
+      expect(await same({ at: { $gte: '2024-03-01T00:00:00.000Z', $lte: '2024-03-01T23:59:59.999Z' } })).toHaveLength(
+        3,
+      );
+      await same({ at: { $lt: 'a' } }, { sort: { at: 1 } });
+      await same({ at: { $in: ['Z'] } });
+      await same({ at: 'a' });
+      await same({ status: { $gt: 1 } }, { sort: { status: -1 } });
+      await same({ status: { $lte: 2 } }, { sort: { at: 1 } });
+      expect(await typed.count({ org: 'one', at: { $gt: '2024' } })).toBe(
+        await untyped.count({ org: 'one', at: { $gt: '2024' } }),
+      );
+    });
+
     it('replace with the current version bumps it; a stale version is a VERSION_CONFLICT', async () => {
       const col = await invoices();
       const created = await col.insert(invoice({ amount: 1 }));

@@ -32,7 +32,20 @@ void runBackendService({
     const outbox = new Committer<EventMap>({ store, relay });
     const gdpduDtdPath = config.GDPDU_DTD_PATH ?? defaultDtdPath();
     const clock = systemClock;
-    const deps = { store, secrets, clock, logger, outbox, tax, checkout, emailOutbox, documents, dataIo, gdpduDtdPath };
+    const deps = {
+      store,
+      secrets,
+      clock,
+      logger,
+      outbox,
+      tax,
+      checkout,
+      dns: checkout,
+      emailOutbox,
+      documents,
+      dataIo,
+      gdpduDtdPath,
+    };
     registerBillingService(grpc, deps);
     const subs = await startConsumers(bus, deps);
     return async () => {

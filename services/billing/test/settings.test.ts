@@ -19,6 +19,7 @@ import { updateInvoicingSettings, updatePortalSettings, updateSiteInvoicingSetti
 import { collections, INVOICING_SETTINGS } from '../src/store/collections';
 import type { OrgSettingsDoc } from '@paymesh/store';
 import type { InvoicingSettings } from '../src/domain/invoicing-settings';
+import { verifySender } from '../src/app/sender-verification';
 
 const PG_URL = TEST_PG_URL;
 const IBAN = 'DE89370400440532013000';
@@ -194,5 +195,24 @@ describe('billing settings on PostgreSQL', () => {
     expect(
       (await store.collection<OrgSettingsDoc<Record<string, unknown>>>('portal_settings').findOne(filter(k)))?.version,
     ).toBe(stored?.version);
+  });
+
+  it('records a sender check only for the address it looked up: one changed meanwhile stays pending (409)', async () => {
+    const k = key();
+    await updateInvoicingSettings(deps, k, JSON.stringify({ documents: { senderEmail: 'billing@race.example' } }));
+    const racing = {
+      ...deps,
+      dns: {
+        async lookupTxt() {
+          await updateInvoicingSettings(deps, k, JSON.stringify({ documents: { senderEmail: 'other@race.example' } }));
+          return { values: [], reason: 'the name does not exist in DNS' };
+        },
+      },
+    };
+    await expect(verifySender(racing, k)).rejects.toMatchObject({ kind: 'conflict' });
+    const sender = (await getInvoicingSettings(deps, k)).settings.documents?.sender;
+    expect(sender).toMatchObject({ email: 'other@race.example', state: 'pending', checkedAt: null });
+    const unchecked = { ...deps, dns: { lookupTxt: async () => Promise.reject(new Error('not asked')) } };
+    await expect(verifySender(unchecked, key())).rejects.toMatchObject({ code: 'SENDER_EMAIL_MISSING' });
   });
 });

@@ -7,7 +7,7 @@ import { downstreamAddr, runBackendService } from '@paymesh/runtime';
 import { config } from './config';
 import { collections } from './store/collections';
 import { registerCheckoutService } from './grpc/server';
-import { createCnameResolver } from './dns/resolver';
+import { createDnsResolver } from './dns/resolver';
 import { registerCheckoutPaymentsService } from './grpc/payments-server';
 import { grpcPaymentsPort } from './grpc/payments-webhooks-client';
 import { withCachedProviders } from './app/cached-providers';
@@ -26,7 +26,7 @@ void runBackendService({
   collections,
   async setup({ grpc, logger, store, relay, bus }) {
     const secrets = new SecretBox(resolveKeyring(config));
-    const resolver = createCnameResolver({
+    const resolver = createDnsResolver({
       servers: config.DNS_RESOLVERS,
       timeoutMs: config.DNS_TIMEOUT_MS,
       tries: config.DNS_TRIES,

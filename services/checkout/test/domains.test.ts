@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, UnavailableError } from '@paymesh/core';
 import { createDomain, deleteDomain, getDomain, listDomains } from '../src/app/domains';
 import { verifyDomainCname } from '../src/app/verify-domain';
+import { lookupDnsTxt } from '../src/app/lookup-txt';
 import { createSite } from '../src/app/create-site';
 import { deleteSite } from '../src/app/delete-site';
 import { resolveBuyerHost } from '../src/app/resolve-buyer-host';
@@ -155,5 +156,24 @@ describe('custom domains with a real CNAME lookup against a local DNS server', (
     ]);
     for (const junk of ['', 'nowhere.example', 'a b', 'x'.repeat(300), '[bad'])
       expect(await resolveBuyerHost(t.deps, junk), junk).toEqual([]);
+  });
+
+  it("looks up a name's TXT records through the same resolvers, explains none, and refuses what is no host name", async () => {
+    dns.zone.set('_paymesh-sender.shop.example', { txt: ['paymesh-sender=abc', 'v=other'] });
+    expect(await lookupDnsTxt(t.deps, '_paymesh-sender.Shop.Example.')).toEqual({
+      hostname: '_paymesh-sender.shop.example',
+      values: ['paymesh-sender=abc', 'v=other'],
+      reason: '',
+    });
+    dns.zone.set('_paymesh-sender.cname-only.example', { cname: 'elsewhere.example.' });
+    expect(await lookupDnsTxt(t.deps, '_paymesh-sender.cname-only.example')).toMatchObject({ values: [] });
+    expect(await lookupDnsTxt(t.deps, '_paymesh-sender.missing.example')).toMatchObject({
+      values: [],
+      reason: 'the name does not exist in DNS',
+    });
+    dns.zone.set('_paymesh-sender.flaky.example', { servfail: true });
+    await expect(lookupDnsTxt(t.deps, '_paymesh-sender.flaky.example')).rejects.toBeInstanceOf(UnavailableError);
+    for (const bad of ['192.0.2.1', 'localhost', ''])
+      await expect(lookupDnsTxt(t.deps, bad), bad).rejects.toMatchObject({ kind: 'validation' });
   });
 });

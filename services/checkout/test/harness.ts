@@ -138,6 +138,7 @@ export async function openHarness(settings: Partial<PaymentsDeps['settings']> = 
           const names = cnames.get(host);
           return names ? { kind: 'found', names } : { kind: 'none', reason: 'the name has no CNAME record' };
         },
+        resolveTxt: async () => ({ kind: 'none', reason: 'the name does not exist in DNS' }),
       },
       cnameTarget: 'checkout.paymesh.example',
     },

@@ -5,7 +5,7 @@ import { Committer } from '@paymesh/bus';
 import type { EventMap } from '@paymesh/contracts';
 import type { CheckoutDeps } from '../src/app/deps';
 import { collections } from '../src/store/collections';
-import { createCnameResolver } from '../src/dns/resolver';
+import { createDnsResolver } from '../src/dns/resolver';
 
 export const PG_URL = TEST_PG_URL;
 
@@ -30,7 +30,7 @@ export async function openTestCheckout(
       secrets: new SecretBox(DEV_SECRETS_KEYRING),
       clock: systemClock,
       logger: createLogger({ service: 'checkout-test', level: 'silent' }),
-      customDomains: { resolver: createCnameResolver({ servers: [dnsServer], timeoutMs: 500, tries: 1 }), cnameTarget },
+      customDomains: { resolver: createDnsResolver({ servers: [dnsServer], timeoutMs: 500, tries: 1 }), cnameTarget },
     },
     async close() {
       await store.dropDatabase();

@@ -9,7 +9,7 @@ import { getTransactionStatus } from '../src/app/transaction-status';
 import { cancelTransaction } from '../src/app/cancel-transaction';
 import { markTransactionPending } from '../src/app/mark-transaction-pending';
 import { applyPaymentStatus } from '../src/app/apply-payment-status';
-import { getTransaction, listTransactions } from '../src/app/get-transaction';
+import { getTransaction, LIST_COUNT_BOUND, listTransactions } from '../src/app/get-transaction';
 import { updateTransaction } from '../src/app/update-transaction';
 import { deleteTransaction } from '../src/app/delete-transaction';
 import { createManualTransaction } from '../src/app/create-manual-transaction';
@@ -728,6 +728,37 @@ describe('transactions on PostgreSQL', () => {
       expect(page2).toMatchObject({ total: 4, page: 2, limit: 3 });
       expect(page2.items.map((t) => t.id)).toEqual([a.id]);
       expect((await listTransactions(h.deps, { ...q, mode: 'test' })).total).toBe(0);
+    });
+
+    it('counts a long list up to 10,001 and says the total is a lower bound', async () => {
+      const s = await h.site();
+      const N = LIST_COUNT_BOUND + 30;
+      const docs = Array.from({ length: N }, (_, i) => ({
+        organizationId: s.organizationId,
+        mode: 'live',
+        siteId: s.siteId,
+        status: 1,
+        createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+      }));
+      const col = h.store.collection('transactions');
+      for (let at = 0; at < N; at += 1000) await col.insertMany(docs.slice(at, at + 1000));
+      const q = { organizationId: s.organizationId, mode: 'live' as const, page: 1, limit: 20 };
+      const first = await listTransactions(h.deps, q);
+      expect(first).toMatchObject({ total: LIST_COUNT_BOUND + 1, totalIsLowerBound: true });
+      expect(first.items[0]?.createdAt).toBe(docs.at(-1)?.createdAt);
+      // Past the bound the count reaches one beyond the page asked for: the next page exists.
+      const deep = await listTransactions(h.deps, { ...q, page: 500 });
+      expect(deep).toMatchObject({ total: 10_001, totalIsLowerBound: true });
+      const deeper = await listTransactions(h.deps, { ...q, page: 501 });
+      expect(deeper).toMatchObject({ total: 10_021, totalIsLowerBound: true });
+      // The last (short) page knows the exact total; so does a filtered list below the bound.
+      const last = await listTransactions(h.deps, { ...q, page: 502 });
+      expect(last).toMatchObject({ total: N });
+      expect(last.items).toHaveLength(10);
+      expect(last.totalIsLowerBound).toBeUndefined();
+      const ranged = await listTransactions(h.deps, { ...q, createdTo: docs[99]?.createdAt });
+      expect(ranged).toMatchObject({ total: 100 });
+      expect(ranged.totalIsLowerBound).toBeUndefined();
     });
   });
 });

@@ -24,13 +24,15 @@ const timing = { maxAttempts: 3, backoffBaseMs: 100, timeoutMs: 2_000, leaseMarg
 
 /** A real SMTP server: keeps what it accepts; refuses the next `refuse` messages with `refuseCode`. */
 const received: ParsedMail[] = [];
+/** The envelope sender (MAIL FROM) of each accepted message, by Message-ID. */
+const envelopeFrom = new Map<string, string>();
 let refuse = 0;
 let refuseCode = 451;
 const smtp = new SMTPServer({
   authOptional: true,
   disabledCommands: ['STARTTLS'],
   logger: false,
-  onData(stream, _session, callback) {
+  onData(stream, session, callback) {
     simpleParser(stream).then((mail) => {
       if (refuse > 0) {
         refuse--;
@@ -38,6 +40,8 @@ const smtp = new SMTPServer({
         return;
       }
       received.push(mail);
+      const from = session.envelope.mailFrom;
+      if (mail.messageId) envelopeFrom.set(mail.messageId, from ? from.address : '');
       callback();
     }, callback);
   },
@@ -203,12 +207,30 @@ describe('e-mail outbox over SMTP (PostgreSQL + smtp-server)', () => {
     expect(received.filter((m) => m.messageId === `<${first.email.id}@paymesh.test>`)).toHaveLength(1);
   });
 
+  it("writes a verified merchant address into From under the merchant's name, bounces still to MAIL_FROM", async () => {
+    startScheduler();
+    const req = request({ fromName: 'ACME GmbH', fromAddress: 'billing@acme.example', replyTo: 'books@acme.example' });
+    const { email } = await enqueueEmail(deps, req);
+    expect((await settled(email.id)).state).toBe('sent');
+    const messageId = `<${email.id}@paymesh.test>`;
+    const mail = received.find((m) => m.messageId === messageId);
+    expect(mail?.from?.value).toEqual([{ name: 'ACME GmbH', address: 'billing@acme.example' }]);
+    expect(mail?.replyTo?.value.map((v) => v.address)).toEqual(['books@acme.example']);
+    expect(envelopeFrom.get(messageId)).toBe('billing@shop.test');
+    // The address is part of the message: the same key with another From is another message.
+    await expect(enqueueEmail(deps, { ...req, fromAddress: null })).rejects.toMatchObject({
+      code: 'EMAIL_KEY_REUSED',
+    });
+    expect((await enqueueEmail(deps, req)).created).toBe(false);
+  });
+
   it('refuses bad input with a validation error and stores nothing', async () => {
     const count = async () => (await store.collection<EmailDoc>(EMAILS).find({})).items.length;
     const n = await count();
     for (const bad of [
       request({ to: [] }),
       request({ to: ['not-an-address'] }),
+      request({ fromAddress: 'billing@acme.example\r\nBcc: x@example.test' }),
       request({ subject: 'line\r\nBcc: x@example.test' }),
       request({ attachments: [{ filename: '../x', contentType: 'text/html', content: Buffer.from('x') }] }),
       request({

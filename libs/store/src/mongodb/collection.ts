@@ -103,10 +103,15 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     if (paging.limit === undefined) return { items, total: items.length, page: 1, limit: items.length };
     if (options.total !== true) return { items, page: paging.page, limit: paging.limit };
     // Sequential on purpose: a transaction's session must not run operations in parallel.
-    const total =
-      totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length) ??
-      (await this.native.countDocuments(query, { session: this.session }));
-    return { items, total, page: paging.page, limit: paging.limit };
+    const proven = totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length);
+    if (proven !== undefined) return { items, total: proven, page: paging.page, limit: paging.limit };
+    const { countUpTo } = paging;
+    const total = await this.native.countDocuments(query, {
+      session: this.session,
+      ...(countUpTo !== undefined ? { limit: countUpTo } : {}),
+    });
+    const bounded = countUpTo !== undefined && total >= countUpTo;
+    return { items, total, ...(bounded ? { totalIsLowerBound: true } : {}), page: paging.page, limit: paging.limit };
   }
 
   /** `$text` over the collection's text index (its fields are the index's; `query.fields` only names them). */

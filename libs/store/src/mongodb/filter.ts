@@ -46,9 +46,9 @@ export function toMongoSort(sort: SortKey[]): Sort {
   return spec;
 }
 
-/** Index keys for `ensureCollection`. */
-export function toMongoKeys(fields: string[]): Record<string, 1> {
-  const keys: Record<string, 1> = {};
-  for (const f of fields) keys[field(f)] = 1;
+/** Index keys for `ensureCollection`: 1, or -1 for the fields in `descending`. */
+export function toMongoKeys(fields: string[], descending: readonly string[] = []): Record<string, 1 | -1> {
+  const keys: Record<string, 1 | -1> = {};
+  for (const f of fields) keys[field(f)] = descending.includes(f) ? -1 : 1;
   return keys;
 }

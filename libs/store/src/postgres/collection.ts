@@ -18,6 +18,7 @@ import {
   normalizeSort,
   totalFromPage,
   type AggregatePath,
+  type Paging,
 } from '../filter';
 import type {
   AggregateRow,
@@ -37,7 +38,16 @@ import type {
 import { assertTextFields, searchWords } from '../text';
 import { orderSql, whereSql } from './filter';
 import { mapDataError } from './errors';
-import { ident, prepared, SqlParams, target, textVector, type Queryable, type StatementCounter } from './sql';
+import {
+  ident,
+  prepared,
+  SqlParams,
+  target,
+  textVector,
+  type FieldTypes,
+  type Queryable,
+  type StatementCounter,
+} from './sql';
 
 interface Row {
   id: string;
@@ -102,6 +112,41 @@ export function addToCountersSql(table: string, ids: string, docs: string, field
            true)`;
 }
 
+/** A statement and its bind values. */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * The statements of `find` on `table`: the page, and the count of its matches (bounded by
+ * `countUpTo`: a subquery stops at that many rows, so a large list is not counted to the end).
+ * `types`: the collection's declared field types (CollectionSpec.fieldTypes).
+ */
+export function findStatements(
+  table: string,
+  filter: Filter,
+  options: FindOptions,
+  types: FieldTypes,
+): { page: Statement; count: Statement; paging: Paging } {
+  const conditions = normalizeFilter(filter);
+  const sort = normalizeSort(options.sort);
+  const paging = normalizePaging(options);
+  const p = new SqlParams();
+  const where = whereSql(conditions, p, types);
+  const order = orderSql(sort, types);
+  let text = `SELECT id, version, doc FROM ${table} ${where} ${order}`;
+  if (paging.limit !== undefined) text += ` LIMIT ${paging.limit} OFFSET ${paging.offset}`;
+  // The first matches in the page's order: the same count, read from the index the page walks
+  // (from it alone when it holds every field the filter names) rather than from rows the planner
+  // would rather scan, not knowing what testing their JSON costs.
+  const count =
+    paging.countUpTo === undefined
+      ? `SELECT count(*) AS n FROM ${table} ${where}`
+      : `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} ${where} ${order} LIMIT ${paging.countUpTo}) AS m`;
+  return { page: { text, values: p.values }, count: { text: count, values: p.values }, paging };
+}
+
 /** One collection = one table `(id text primary key, version int, doc jsonb)`. */
 export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxWrites<T> {
   constructor(
@@ -113,6 +158,8 @@ export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxW
     private readonly ensure: () => Promise<void>,
     /** The store's counter, for the rows written by `replace` (its UPDATE is inside a CTE). */
     private readonly counter: StatementCounter,
+    /** The field types the collection declares (ensureCollection), read at each statement. */
+    private readonly types: () => FieldTypes,
     /**
      * Runs statements in a transaction of their own, for a statement that sets planner options
      * locally; absent when the collection is used inside a caller's transaction.
@@ -253,21 +300,17 @@ export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxW
   }
 
   private async select(filter: Filter, options: FindOptions, withTotal: boolean): Promise<Page<T>> {
-    const conditions = normalizeFilter(filter);
-    const sort = normalizeSort(options.sort);
-    const paging = normalizePaging(options);
-    const p = new SqlParams();
-    const where = whereSql(conditions, p);
-    let sql = `SELECT id, version, doc FROM ${this.table} ${where} ${orderSql(sort)}`;
-    if (paging.limit !== undefined) sql += ` LIMIT ${paging.limit} OFFSET ${paging.offset}`;
-    const { rows } = await this.run<Row>(sql, p.values);
+    const { page, count, paging } = findStatements(this.table, filter, options, this.types());
+    const { rows } = await this.run<Row>(page.text, page.values);
     const items = rows.map((row) => toStored<T>(row.id, row.version, row.doc));
     if (paging.limit === undefined) return { items, total: items.length, page: 1, limit: items.length };
     if (!withTotal) return { items, page: paging.page, limit: paging.limit };
-    const total =
-      totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length) ??
-      (await this.countWhere(where, p.values));
-    return { items, total, page: paging.page, limit: paging.limit };
+    const proven = totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length);
+    if (proven !== undefined) return { items, total: proven, page: paging.page, limit: paging.limit };
+    const counted = await this.run<{ n: string }>(count.text, count.values);
+    const total = Number(counted.rows[0]?.n ?? 0);
+    const bounded = paging.countUpTo !== undefined && total >= paging.countUpTo;
+    return { items, total, ...(bounded ? { totalIsLowerBound: true } : {}), page: paging.page, limit: paging.limit };
   }
 
   async search(
@@ -281,7 +324,7 @@ export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxW
     const words = searchWords(query.text);
     if (words.length === 0) return { items: [], total: 0, page: paging.page, limit: paging.limit ?? 0 };
     const p = new SqlParams();
-    const where = whereSql(conditions, p);
+    const where = whereSql(conditions, p, this.types());
     const vector = textVector(query.fields);
     // Words hold only letters and digits, so joining them with `|` cannot form other tsquery syntax.
     const tsquery = `to_tsquery('simple'::regconfig, ${p.add(words.join(' | '))})`;
@@ -297,7 +340,7 @@ export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxW
 
   async count(filter: Filter): Promise<number> {
     const p = new SqlParams();
-    const where = whereSql(normalizeFilter(filter), p);
+    const where = whereSql(normalizeFilter(filter), p, this.types());
     return this.countWhere(where, p.values);
   }
 
@@ -310,7 +353,7 @@ export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxW
     const conditions = normalizeFilter(filter);
     const agg = normalizeAggregate(spec);
     const p = new SqlParams();
-    const where = whereSql(conditions, p);
+    const where = whereSql(conditions, p, this.types());
     const columns = [
       ...new Set([...agg.groupBy, ...agg.sum].filter((a) => a.element).map((a) => a.inner.split('.')[0] ?? a.inner)),
     ];
@@ -439,7 +482,7 @@ export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxW
 
   async deleteMany(filter: Filter): Promise<number> {
     const p = new SqlParams();
-    const where = whereSql(normalizeFilter(filter), p);
+    const where = whereSql(normalizeFilter(filter), p, this.types());
     const result = await this.run(`DELETE FROM ${this.table} ${where}`, p.values);
     return result.rowCount ?? 0;
   }

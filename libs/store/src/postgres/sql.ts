@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
+import type { FieldType } from '../port';
 
 /** What the collection code needs from a pg `Pool` or a checked-out `PoolClient`. */
 export interface Queryable {
@@ -98,8 +99,33 @@ export function target(path: string): Target {
   return { kind: 'doc', json: `(doc #> ${literal})`, text: `(doc #>> ${literal})` };
 }
 
+/** The field types a collection declares (CollectionSpec.fieldTypes); none: `{}`. */
+export type FieldTypes = Readonly<Record<string, FieldType>>;
+
+/** The declared type of a document field, if any. */
+export function typeOf(types: FieldTypes, path: string): FieldType | undefined {
+  return Object.hasOwn(types, path) ? types[path] : undefined;
+}
+
+/**
+ * The expression a declared field is filtered, sorted and indexed by: a string's text compared
+ * bytewise, a number's jsonb value (jsonb numbers compare numerically). Undefined when the field
+ * is not declared.
+ */
+export function typedExpression(path: string, types: FieldTypes): string | undefined {
+  const type = typeOf(types, path);
+  const t = target(path);
+  if (type === undefined || t.kind !== 'doc') return undefined;
+  return type === 'string' ? `${t.text} COLLATE "C"` : t.json;
+}
+
+/** Direction of a declared field's sort key or index column: missing and null first ascending, as MongoDB orders them. */
+export const typedDirection = (dir: 1 | -1): string => (dir === 1 ? 'ASC NULLS FIRST' : 'DESC NULLS LAST');
+
 /** Expression indexed for a field in `ensureCollection`; equality filters on strings use it too. */
-export function indexExpression(path: string): string {
+export function indexExpression(path: string, types: FieldTypes = {}): string {
+  const typed = typedExpression(path, types);
+  if (typed !== undefined) return typed;
   const t = target(path);
   // Filters and sorts compare ids bytewise (COLLATE "C"); an index on `id` must too to serve them.
   if (t.kind === 'id') return 'id COLLATE "C"';

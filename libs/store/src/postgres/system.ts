@@ -3,7 +3,20 @@ import { ValidationError } from '@paymesh/core';
 import { assertDocId } from '../documents';
 import type { IndexSpec, OutboxEvent, TextIndexSpec } from '../port';
 import { blobsDdl } from './blobs';
-import { ident, indexExpression, prepared, target, textVector, type Queryable } from './sql';
+import { normalizeFilter } from '../filter';
+import { whereSql } from './filter';
+import {
+  ident,
+  indexExpression,
+  SqlParams,
+  prepared,
+  target,
+  textVector,
+  typedDirection,
+  typedExpression,
+  type FieldTypes,
+  type Queryable,
+} from './sql';
 
 /** DDL for the store's own tables in a service schema. */
 export function systemDdl(schema: string): string[] {
@@ -51,7 +64,18 @@ export function pgIndexName(table: string, index: string): string {
   return `${name.slice(0, 50)}_${hash}`;
 }
 
-export function indexDdl(schema: string, table: string, spec: IndexSpec): string {
+/**
+ * One column of a b-tree index: the field's expression (its declared type's, `types`) in its
+ * direction; a declared field's column orders nulls as its sorts do (first ascending), so a sort
+ * on it can walk the index either way.
+ */
+function indexColumn(field: string, descending: boolean, types: FieldTypes): string {
+  const column = `(${indexExpression(field, types)})`;
+  if (typedExpression(field, types) !== undefined) return `${column} ${typedDirection(descending ? -1 : 1)}`;
+  return descending ? `${column} DESC` : column;
+}
+
+export function indexDdl(schema: string, table: string, spec: IndexSpec, types: FieldTypes = {}): string {
   if (spec.array) {
     // The expression `$has` filters test with `@>` (jsonb_path_ops serves containment only).
     const [field] = spec.fields;
@@ -60,10 +84,17 @@ export function indexDdl(schema: string, table: string, spec: IndexSpec): string
     if (t.kind !== 'doc') throw new Error(`index ${spec.name}: an array index needs a document field`);
     return `CREATE INDEX IF NOT EXISTS ${ident(pgIndexName(table, spec.name))} ON ${ident(schema)}.${ident(table)} USING gin (${t.json} jsonb_path_ops)`;
   }
-  const columns = spec.fields.map((f) => `(${indexExpression(f)})`).join(', ');
+  const descending = new Set(spec.descending ?? []);
+  const columns = spec.fields.map((f) => indexColumn(f, descending.has(f), types)).join(', ');
   const unique = spec.unique ? 'UNIQUE ' : '';
   const name = ident(pgIndexName(table, spec.name));
-  return `CREATE ${unique}INDEX IF NOT EXISTS ${name} ON ${ident(schema)}.${ident(table)} (${columns})`;
+  // The predicate is the very SQL a filter with the same conditions gets, so the planner sees it implied.
+  const where = spec.where ? ` ${whereSql(normalizeFilter(spec.where), new SqlParams(), types)}` : '';
+  return `CREATE ${unique}INDEX IF NOT EXISTS ${name} ON ${ident(schema)}.${ident(table)} (${columns})${where}`;
+}
+
+export function dropIndexDdl(schema: string, table: string, index: string): string {
+  return `DROP INDEX IF EXISTS ${ident(schema)}.${ident(pgIndexName(table, index))}`;
 }
 
 export function textIndexDdl(schema: string, table: string, spec: TextIndexSpec): string {

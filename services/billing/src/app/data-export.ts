@@ -112,6 +112,8 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
           c('taxInfo.taxIdType', (r) => r.taxInfo?.taxIdType),
           c('taxInfo.taxCountry', (r) => r.taxInfo?.taxCountry),
           c('notes', (r) => r.notes),
+          c('language', (r) => r.language),
+          c('eInvoiceFormat', (r) => r.eInvoiceFormat),
           c('createdAt', (r) => r.createdAt),
           c('updatedAt', (r) => r.updatedAt),
         ],

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import iconv from 'iconv-lite';
-import { ConflictError, ErrorCode, ValidationError } from '@paymesh/core';
+import { ConflictError, ErrorCode, NotFoundError, ValidationError } from '@paymesh/core';
 import type {
   DatevExportRecord,
   DatevExportRequest,
@@ -35,7 +35,7 @@ import type { DataIoDeps } from './data-io-port';
 import type { OrgKey } from './deps';
 import { openBuyer } from './invoice-sealing';
 import { getInvoicingSettings } from './invoicing-settings';
-import { dayPages, keysetPages } from './keyset-pages';
+import { dayPages, daysOf, keysetPages } from './keyset-pages';
 import { ZipStream } from './zip-stream';
 
 /** Documents read per store page (and booked per step). */
@@ -61,6 +61,10 @@ export interface DatevExportDoc extends StoredDoc {
   completedAt: string | null;
   /** `<organization>:<mode>` while running (unique), absent afterwards. */
   lock?: string;
+  /** Documents read of those to read (absent on exports recorded before progress was kept). */
+  progress?: { done: number; total: number };
+  /** Blob parts of the kept zip (`datev-exports/<id>/<n>`), set when a job's export completed. */
+  parts?: number;
 }
 
 /** A document or payment an export delivered; id derived from the tenant and `key`. */
@@ -83,6 +87,12 @@ interface DebtorDoc extends StoredDoc {
 }
 
 type Kind = keyof DatevPostingCounts;
+
+/** The bookings of one store page, and how many documents the page held (progress). */
+interface BookingPage {
+  read: number;
+  bookings: Booking[];
+}
 
 /** A document or payment to book: its postings once the client's debtor account is known. */
 interface Booking {
@@ -112,6 +122,8 @@ export function recordOf(d: DatevExportDoc): DatevExportRecord {
     actor: d.actor,
     createdAt: d.createdAt,
     completedAt: d.completedAt,
+    progress: d.progress ?? { done: 0, total: 0 },
+    file: d.status === 'completed' && d.parts !== undefined,
   };
 }
 
@@ -206,7 +218,7 @@ async function* invoiceBookings(
   key: OrgKey,
   v: DatevSettingsView,
   range: { from: string; to: string },
-): AsyncGenerator<Booking[]> {
+): AsyncGenerator<BookingPage> {
   const tenant: Filter = { organizationId: key.organizationId, mode: key.mode };
   for await (const items of dayPages<InvoiceDoc>(deps, INVOICES, tenant, 'issueDate', range, DATEV_PAGE)) {
     const out: Booking[] = [];
@@ -242,7 +254,7 @@ async function* invoiceBookings(
           ),
       });
     }
-    yield out;
+    yield { read: items.length, bookings: out };
   }
 }
 
@@ -251,10 +263,10 @@ async function* creditNoteBookings(
   key: OrgKey,
   v: DatevSettingsView,
   range: { from: string; to: string },
-): AsyncGenerator<Booking[]> {
+): AsyncGenerator<BookingPage> {
   const tenant: Filter = { organizationId: key.organizationId, mode: key.mode };
   for await (const items of dayPages<CreditNoteDoc>(deps, CREDIT_NOTES, tenant, 'issueDate', range, DATEV_PAGE)) {
-    yield items.map((cn): Booking => {
+    const bookings = items.map((cn): Booking => {
       const unit = `cn:${cn.id}`;
       const lines = cn.taxCalculation.lines;
       const crossBorder = lines.some((l) => l.decision === 'reverse_charge' || l.decision === 'intra_community_supply');
@@ -283,6 +295,7 @@ async function* creditNoteBookings(
           ),
       };
     });
+    yield { read: items.length, bookings };
   }
 }
 
@@ -293,7 +306,7 @@ async function* paymentBookings(
   v: DatevSettingsView,
   range: { from: string; to: string },
   timeZone: string,
-): AsyncGenerator<Booking[]> {
+): AsyncGenerator<BookingPage> {
   // Recording a payment or reversal updates its invoice, so no invoice updated before the day
   // before `from` (time zones) can hold one dated in the range. The organization's invoices are
   // read in id order and that is checked here: a range condition on a JSON string in the query
@@ -364,8 +377,20 @@ async function* paymentBookings(
         });
       }
     }
-    yield out;
+    yield { read: items.length, bookings: out };
   }
+}
+
+/** Documents the sources of a range will read: the progress bar's end. */
+async function documentsToRead(deps: DataIoDeps, key: OrgKey, range: { from: string; to: string }): Promise<number> {
+  const tenant: Filter = { organizationId: key.organizationId, mode: key.mode };
+  const inRange: Filter = { ...tenant, issueDate: { $in: [...daysOf(range.from, range.to)] } };
+  const [invoices, creditNotes, all] = await Promise.all([
+    deps.store.collection<InvoiceDoc>(INVOICES).count(inRange),
+    deps.store.collection<CreditNoteDoc>(CREDIT_NOTES).count(inRange),
+    deps.store.collection<InvoiceDoc>(INVOICES).count(tenant),
+  ]);
+  return invoices + creditNotes + all;
 }
 
 /** Takes the organization's export lock by recording a running export; a run left by a dead process is failed first. */
@@ -554,21 +579,23 @@ async function* debtorRows(
 
 const ansi = (text: string) => iconv.encode(text, 'win1252');
 
+/** An export that has taken the lock and is recorded as running; `chunks` writes its zip. */
+interface DatevRun {
+  record: DatevExportDoc;
+  chunks: AsyncGenerator<Buffer>;
+}
+
 /**
- * Streams a DATEV export as a zip: `EXTF_Buchungsstapel_<from>_<to>_<nnn>.csv` (a new file every
- * 99,999 postings) and `EXTF_Debitoren_Kreditoren_<from>_<to>.csv`, Windows-1252, semicolons, CRLF.
- * One page of documents is held at a time. The export is recorded (range, counts, SHA-256 of the
- * zip); what it delivered is kept so that `select: not_exported` later leaves it out. An export
- * that does not finish (error, download cut) is recorded as failed and delivered nothing.
+ * Checks the settings and the range, counts what the range holds and records the export as running
+ * (the organization's lock). Errors here (400, 409, 422) come before any byte of the zip.
  */
-export async function* exportDatev(
+async function beginDatevExport(
   deps: DataIoDeps,
   key: OrgKey,
   req: DatevExportRequest,
   actor: string | null,
-  options: { maxPerFile?: number } = {},
-): AsyncGenerator<Buffer> {
-  const maxPerFile = Math.min(options.maxPerFile ?? MAX_POSTINGS_PER_FILE, MAX_POSTINGS_PER_FILE);
+  options: { maxPerFile?: number; keep?: boolean },
+): Promise<DatevRun> {
   const { settings } = await getInvoicingSettings(deps, key);
   const v = effectiveDatev(settings.datev);
   if (!v.consultantNumber || !v.clientNumber) {
@@ -580,8 +607,8 @@ export async function* exportDatev(
   const timeZone = settings.timeZone ?? 'UTC';
   const now = deps.clock.now();
   const range = rangeOf(req, v, dayIn(timeZone, now.toISOString()));
-  const counts: DatevPostingCounts = { invoices: 0, creditNotes: 0, payments: 0, refunds: 0, chargebacks: 0 };
-  const started = await startExport(deps, key, {
+  const total = await documentsToRead(deps, key, range);
+  const record = await startExport(deps, key, {
     organizationId: key.organizationId,
     mode: key.mode,
     from: range.from,
@@ -589,7 +616,7 @@ export async function* exportDatev(
     select: req.select,
     status: 'running',
     postings: 0,
-    counts,
+    counts: { invoices: 0, creditNotes: 0, payments: 0, refunds: 0, chargebacks: 0 },
     debtors: 0,
     files: 0,
     digest: null,
@@ -598,15 +625,44 @@ export async function* exportDatev(
     createdAt: now.toISOString(),
     completedAt: null,
     lock: `${key.organizationId}:${key.mode}`,
+    progress: { done: 0, total },
   });
-  const { consultantNumber, clientNumber } = v;
+  const context: RunContext = {
+    v: { ...v, consultantNumber: v.consultantNumber, clientNumber: v.clientNumber },
+    range,
+    timeZone,
+    now,
+    maxPerFile: Math.min(options.maxPerFile ?? MAX_POSTINGS_PER_FILE, MAX_POSTINGS_PER_FILE),
+  };
+  return { record, chunks: runDatevExport(deps, key, req, record, context) };
+}
+
+interface RunContext {
+  v: DatevSettingsView & { consultantNumber: number; clientNumber: number };
+  range: { from: string; to: string };
+  timeZone: string;
+  now: Date;
+  maxPerFile: number;
+}
+
+/** Writes the zip of a running export page by page, recording its progress; completes or fails the record. */
+async function* runDatevExport(
+  deps: DataIoDeps,
+  key: OrgKey,
+  req: DatevExportRequest,
+  started: DatevExportDoc,
+  { v, range, timeZone, now, maxPerFile }: RunContext,
+): AsyncGenerator<Buffer> {
+  const exports = deps.store.collection<DatevExportDoc>(DATEV_EXPORTS);
+  const counts: DatevPostingCounts = { ...started.counts };
+  let record = started;
   let done = false;
   try {
     const header = (category: HeaderParams['category'], part: number): HeaderParams => ({
       category,
       createdAt: now,
-      consultantNumber,
-      clientNumber,
+      consultantNumber: v.consultantNumber,
+      clientNumber: v.clientNumber,
       fiscalYearStart: fiscalYearOf(range.to, v.fiscalYearStartMonth).start,
       accountLength: v.accountLength,
       from: range.from,
@@ -620,6 +676,7 @@ export async function* exportDatev(
     let files = 0;
     let inFile = 0;
     let postings = 0;
+    let read = 0;
     const openPostingsFile = () => {
       files++;
       inFile = 0;
@@ -635,7 +692,14 @@ export async function* exportDatev(
     ];
     for (const source of sources) {
       for await (const page of source) {
-        const bookings = await recordDelivered(deps, key, started.id, page, req.select === 'not_exported');
+        // The export holds the lock: it is the record's only writer, so the held version is current.
+        read += page.read;
+        const { id, version, ...rest } = record;
+        record = await exports.replace(id, version, {
+          ...rest,
+          progress: { done: Math.min(read, rest.progress?.total ?? read), total: rest.progress?.total ?? read },
+        });
+        const bookings = await recordDelivered(deps, key, started.id, page.bookings, req.select === 'not_exported');
         if (bookings.length === 0) continue;
         const debtors = await debtorAccounts(deps, key, v, started.id, bookings, counter);
         const txIds = [...new Set(bookings.flatMap((b) => (b.transactionId ? [b.transactionId] : [])))];
@@ -675,8 +739,9 @@ export async function* exportDatev(
     const last = zip.drain();
     if (last) yield last;
     const digest = zip.digest();
-    await deps.store.collection<DatevExportDoc>(DATEV_EXPORTS).update(started.id, (cur) => {
+    await exports.update(started.id, (cur) => {
       const { id: _id, version: _v, lock: _lock, ...rest } = cur;
+      const total = Math.max(read, rest.progress?.total ?? 0);
       return {
         ...rest,
         status: 'completed',
@@ -687,6 +752,7 @@ export async function* exportDatev(
         digest,
         bytes: zip.bytes,
         completedAt: deps.clock.now().toISOString(),
+        progress: { done: total, total },
       };
     });
     done = true;
@@ -700,6 +766,114 @@ export async function* exportDatev(
         deps.logger.error({ err, exportId: started.id }, 'DATEV export could not be marked failed'),
       );
     }
+  }
+}
+
+/**
+ * Streams a DATEV export as a zip: `EXTF_Buchungsstapel_<from>_<to>_<nnn>.csv` (a new file every
+ * 99,999 postings) and `EXTF_Debitoren_Kreditoren_<from>_<to>.csv`, Windows-1252, semicolons, CRLF.
+ * One page of documents is held at a time. The export is recorded (range, counts, progress, SHA-256
+ * of the zip); what it delivered is kept so that `select: not_exported` later leaves it out. An
+ * export that does not finish (error, download cut) is recorded as failed and delivered nothing.
+ */
+export async function* exportDatev(
+  deps: DataIoDeps,
+  key: OrgKey,
+  req: DatevExportRequest,
+  actor: string | null,
+  options: { maxPerFile?: number } = {},
+): AsyncGenerator<Buffer> {
+  const run = await beginDatevExport(deps, key, req, actor, options);
+  yield* run.chunks;
+}
+
+/** Bytes per blob part of a kept zip: one part is held in memory at a time. */
+const PART_BYTES = 1024 * 1024;
+const partKey = (exportId: string, n: number) => `datev-exports/${exportId}/${n}`;
+
+/**
+ * Starts a DATEV export that runs on in this process after the answer (a job): the zip is kept in
+ * blob parts of about 1 MiB and the record's progress follows the pages read, so a caller polls
+ * `getDatevExport` and downloads the file once completed. The answer is the running record.
+ * A process that stops meanwhile leaves the record running; the next export fails it after an hour.
+ */
+export async function startDatevExport(
+  deps: DataIoDeps,
+  key: OrgKey,
+  req: DatevExportRequest,
+  actor: string | null,
+  options: { maxPerFile?: number } = {},
+): Promise<DatevExportRecord> {
+  const run = await beginDatevExport(deps, key, req, actor, options);
+  void keepZip(deps, run).catch((err: unknown) =>
+    deps.logger.error({ err, exportId: run.record.id }, 'DATEV export job failed'),
+  );
+  return recordOf(run.record);
+}
+
+/** Drains a job's zip into blob parts; records the part count once the export completed. */
+async function keepZip(deps: DataIoDeps, run: DatevRun): Promise<void> {
+  const id = run.record.id;
+  let parts = 0;
+  let held: Buffer[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (size === 0) return;
+    await deps.store.blobs.put(partKey(id, parts), { bytes: Buffer.concat(held), contentType: 'application/zip' });
+    parts++;
+    held = [];
+    size = 0;
+  };
+  try {
+    for await (const chunk of run.chunks) {
+      held.push(chunk);
+      size += chunk.length;
+      if (size >= PART_BYTES) await flush();
+    }
+    await flush();
+  } catch (err) {
+    // The generator has failed the record; its parts are of no use.
+    for (let n = 0; n <= parts; n++) await deps.store.blobs.delete(partKey(id, n));
+    throw err;
+  }
+  await deps.store.collection<DatevExportDoc>(DATEV_EXPORTS).update(id, (cur) => {
+    const { id: _id, version: _v, ...rest } = cur;
+    return { ...rest, parts };
+  });
+}
+
+/** One recorded DATEV export of the organization (404 for another's). */
+export async function getDatevExport(deps: DataIoDeps, key: OrgKey, id: string): Promise<DatevExportRecord> {
+  return recordOf(await ownExport(deps, key, id));
+}
+
+async function ownExport(deps: DataIoDeps, key: OrgKey, id: string): Promise<DatevExportDoc> {
+  const doc = await deps.store.collection<DatevExportDoc>(DATEV_EXPORTS).get(id);
+  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode)
+    throw new NotFoundError('DATEV export not found');
+  return doc;
+}
+
+/**
+ * The kept zip of a completed export, part by part (404 when unknown; 409 while it runs, when it
+ * failed, or when it was streamed and not kept).
+ */
+export async function* datevExportFile(deps: DataIoDeps, key: OrgKey, id: string): AsyncGenerator<Buffer> {
+  const doc = await ownExport(deps, key, id);
+  if (doc.status !== 'completed' || doc.parts === undefined) {
+    throw new ConflictError(
+      doc.status === 'running'
+        ? 'the DATEV export is still running; download it once its status is completed'
+        : doc.status === 'failed'
+          ? 'the DATEV export failed; start another'
+          : 'the zip of this DATEV export was streamed to its caller and not kept',
+      { code: ErrorCode.DATEV_EXPORT_NOT_KEPT },
+    );
+  }
+  for (let n = 0; n < doc.parts; n++) {
+    const part = await deps.store.blobs.get(partKey(id, n));
+    if (!part) throw new Error(`DATEV export ${id}: part ${n} of its zip is missing`);
+    yield part.bytes;
   }
 }
 

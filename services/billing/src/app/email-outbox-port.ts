@@ -14,6 +14,8 @@ export interface OutboxEmail {
   replyTo: string | null;
   /** From display name (the merchant's company name). */
   fromName: string | null;
+  /** From address: the merchant's verified sender; null: the platform's. */
+  fromAddress: string | null;
   attachments: Array<{ filename: string; contentType: string; content: Buffer }>;
 }
 

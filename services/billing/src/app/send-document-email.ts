@@ -25,6 +25,7 @@ import type { OutboxEmail } from './email-outbox-port';
 import { getInvoicingSettings } from './invoicing-settings';
 import { emailEInvoiceFormat } from '../domain/email-einvoice';
 import { documentSettingsOf, type InvoicingSettings } from '../domain/invoicing-settings';
+import { verifiedSenderEmail } from '../domain/sender';
 
 type Kind = 'invoice' | 'credit_note';
 type EmailedDoc = InvoiceDoc | CreditNoteDoc;
@@ -213,6 +214,7 @@ export async function sendDocumentEmail(
     html: composed.html,
     replyTo: documentSettingsOf(settings).replyToEmail ?? settings.companyEmail,
     fromName: fromNameOf(settings.companyName ?? facts.companyName),
+    fromAddress: verifiedSenderEmail(documentSettingsOf(settings).sender),
     attachments,
   });
   const send: DocumentEmailRecord = {

@@ -50,6 +50,8 @@ export const IMPORT_LAYOUTS: Readonly<Record<DataImportEntity, EntityLayout>> = 
       col('taxInfo.peppolRoutingAddress.value', 'secret', ''),
       col('taxInfo.peppolRoutingAddress.confirmedByBuyer', 'boolean', ''),
       col('notes', 'text', 'Imported'),
+      col('language', 'text', 'de'),
+      col('eInvoiceFormat', 'text', 'xrechnung'),
     ],
   },
   invoices: {

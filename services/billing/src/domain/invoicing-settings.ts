@@ -10,6 +10,7 @@ import type {
 import { isIsoCountry } from './country';
 import { applyDatevPatch, type StoredDatevSettings } from './datev';
 import { maskIban, normalizeIban } from './iban';
+import { nextSender, type SenderVerification } from './sender';
 import { canonicalTimeZone, DEFAULT_CREDIT_NOTE_LAYOUT, DEFAULT_INVOICE_LAYOUT, layoutAmbiguity } from './numbering';
 
 export type EInvoiceFormat = 'xrechnung' | 'peppol' | 'zugferd';
@@ -33,7 +34,7 @@ export interface InvoicingSettings {
     /** Absent on settings saved before it existed: none. */
     emailFormat?: EmailEInvoiceFormat | null;
   };
-  /** Language, date of supply and Reply-To of documents; absent on settings saved before it existed. */
+  /** Language, date of supply, Reply-To and sender of documents; absent on settings saved before it existed. */
   documents?: DocumentSettings;
   autoPaymentLinkExpiresInHours: number;
   /** IANA time zone of the organization's calendar (issue dates, number periods). */
@@ -72,6 +73,8 @@ export interface DocumentSettings {
   language: DocumentLanguage;
   supplyDateRule: SupplyDateRule;
   replyToEmail: string | null;
+  /** The merchant's own From address and its DNS verification (absent on settings saved before it existed: none). */
+  sender?: SenderVerification | null;
 }
 
 /** What documents follow until the merchant says otherwise: English, date of supply = invoice date. */
@@ -79,6 +82,7 @@ export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = {
   language: 'en',
   supplyDateRule: 'invoice_date',
   replyToEmail: null,
+  sender: null,
 };
 
 /** The document settings in force (defaults for settings saved before they existed). */
@@ -188,7 +192,12 @@ export function applyInvoicingPatch(
     }
     if (e.emailFormat !== undefined) next.eInvoice.emailFormat = e.emailFormat;
   }
-  if (patch.documents) next.documents = { ...documentSettingsOf(next), ...patch.documents };
+  if (patch.documents) {
+    const { senderEmail, ...rest } = patch.documents;
+    const documents = { ...documentSettingsOf(next), ...rest };
+    if (senderEmail !== undefined) documents.sender = nextSender(documents.sender ?? null, senderEmail);
+    next.documents = documents;
+  }
   const emailFormat = next.eInvoice.emailFormat ?? null;
   if (emailFormat && (patch.eInvoice?.emailFormat !== undefined || patch.eInvoice?.allowedFormats !== undefined)) {
     if (!next.eInvoice.allowedFormats.includes(emailFormat))

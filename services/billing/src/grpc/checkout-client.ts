@@ -4,15 +4,26 @@ import { checkout, checkoutPayments } from '@paymesh/proto';
 import { transactionTaxView } from '@paymesh/contracts';
 import { createCheckoutMessage, createdCheckoutOf } from './checkout-create';
 import type { InvoiceCheckoutPort } from '../app/invoice-deps';
+import type { SenderDnsPort } from '../app/sender-verification';
 
 const orNull = (s: string): string | null => (s === '' ? null : s);
 
-/** {@link InvoiceCheckoutPort} over checkout's `GetSite`, `GetTransaction`, `GetTransactionTax` and `CreateCheckout`. */
-export function grpcCheckoutPort(address: string, deadlineMs: number): InvoiceCheckoutPort & { close(): void } {
+/**
+ * {@link InvoiceCheckoutPort} over checkout's `GetSite`, `GetTransaction`, `GetTransactionTax` and
+ * `CreateCheckout`, and {@link SenderDnsPort} over its `LookupDnsTxt` (the resolvers of the custom-domain checks).
+ */
+export function grpcCheckoutPort(
+  address: string,
+  deadlineMs: number,
+): InvoiceCheckoutPort & SenderDnsPort & { close(): void } {
   const client = makeClient(checkout.CheckoutServiceClient, address);
   const payments = makeClient(checkoutPayments.CheckoutPaymentsServiceClient, address);
   const opts = { deadlineMs, target: 'checkout' };
   return {
+    async lookupTxt(hostname) {
+      const res = await call(client, client.lookupDnsTxt, { hostname }, opts);
+      return { values: res.values, reason: res.reason };
+    },
     async createCheckout(req) {
       return createdCheckoutOf(
         await call(payments, payments.createCheckout, createCheckoutMessage(req), { deadlineMs, target: 'checkout' }),

@@ -6,7 +6,7 @@ import type { DataIoDeps } from '../app/data-io-port';
 import { exportData } from '../app/data-export';
 import { importData } from '../app/data-import';
 import { dataTemplate } from '../app/data-template';
-import { exportDatev, listDatevExports } from '../app/datev-export';
+import { datevExportFile, exportDatev, getDatevExport, listDatevExports, startDatevExport } from '../app/datev-export';
 import { exportGdpdu, type GdpduDeps } from '../app/gdpdu-export';
 import { actorOf, billingEdge, orgKeyOf } from './json';
 
@@ -33,6 +33,13 @@ async function* datevChunks(deps: DataIoDeps, req: JsonEnvelope): AsyncGenerator
   for await (const data of exportDatev(deps, key, query, actorOf(req))) yield { data };
 }
 
+/** DownloadDatevExport's chunks: the kept zip of a completed export. */
+async function* keptDatevChunks(deps: DataIoDeps, req: JsonEnvelope): AsyncGenerator<billing.DataExportChunk> {
+  const key = orgKeyOf(req);
+  const { id } = decodeJson(billingStreamRpc.downloadDatevExport.request, req.bodyJson);
+  for await (const data of datevExportFile(deps, key, id)) yield { data };
+}
+
 /** ExportGdpdu's zip chunks as messages. */
 async function* gdpduChunks(deps: GdpduDeps, req: JsonEnvelope): AsyncGenerator<billing.DataExportChunk> {
   const key = orgKeyOf(req);
@@ -45,7 +52,15 @@ export function dataIoHandlers(
   deps: GdpduDeps,
 ): Pick<
   billing.BillingServiceServer,
-  'dataImportTemplate' | 'importData' | 'exportData' | 'exportDatev' | 'listDatevExports' | 'exportGdpdu'
+  | 'dataImportTemplate'
+  | 'importData'
+  | 'exportData'
+  | 'exportDatev'
+  | 'listDatevExports'
+  | 'startDatevExport'
+  | 'getDatevExport'
+  | 'downloadDatevExport'
+  | 'exportGdpdu'
 > {
   const rpc = billingEdge(deps.logger);
   return {
@@ -70,6 +85,13 @@ export function dataIoHandlers(
     exportData: serverStreaming(deps.logger, 'billing/ExportData', (req: JsonEnvelope) => exportChunks(deps, req)),
     exportDatev: serverStreaming(deps.logger, 'billing/ExportDatev', (req: JsonEnvelope) => datevChunks(deps, req)),
     listDatevExports: rpc.json('listDatevExports', async (q, req) => listDatevExports(deps, orgKeyOf(req), q)),
+    startDatevExport: rpc.json('startDatevExport', async (body, req) =>
+      startDatevExport(deps, orgKeyOf(req), body, actorOf(req)),
+    ),
+    getDatevExport: rpc.json('getDatevExport', async ({ id }, req) => getDatevExport(deps, orgKeyOf(req), id)),
+    downloadDatevExport: serverStreaming(deps.logger, 'billing/DownloadDatevExport', (req: JsonEnvelope) =>
+      keptDatevChunks(deps, req),
+    ),
     exportGdpdu: serverStreaming(deps.logger, 'billing/ExportGdpdu', (req: JsonEnvelope) => gdpduChunks(deps, req)),
   };
 }

@@ -23,6 +23,7 @@ export function grpcEmailOutboxPort(address: string, deadlineMs: number): EmailO
           ...(email.html !== null ? { html: email.html } : {}),
           ...(email.replyTo !== null ? { replyTo: email.replyTo } : {}),
           ...(email.fromName !== null ? { fromName: email.fromName } : {}),
+          ...(email.fromAddress !== null ? { fromAddress: email.fromAddress } : {}),
           attachments: email.attachments,
         },
         { deadlineMs, target: 'notifications-ipn' },

@@ -5,6 +5,7 @@ import { effectiveDatev } from '../domain/datev';
 import type { NumberingLayout } from '../domain/numbering';
 import type { OrgKey } from '../app/deps';
 import { settingsAad, type InvoicingSettingsState } from '../app/invoicing-settings';
+import { senderView } from '../app/sender-verification';
 import type { SiteInvoicingView } from '../app/site-invoicing-settings';
 
 function layoutMessage(l: NumberingLayout): billing.NumberingLayout {
@@ -44,6 +45,7 @@ export function invoicingSettingsMessage(
       language: docs.language,
       supplyDateRule: docs.supplyDateRule,
       ...(docs.replyToEmail ? { replyToEmail: docs.replyToEmail } : {}),
+      ...(docs.sender ? { senderJson: JSON.stringify(senderView(docs.sender)) } : {}),
     },
     autoPaymentLinkExpiresInHours: s.autoPaymentLinkExpiresInHours,
     // Settings saved before the time zone existed follow UTC.

@@ -2,7 +2,7 @@ import { billing } from '@paymesh/proto';
 import { unary, type GrpcServer } from '@paymesh/grpc';
 import { decodeJson, isObjectId, ValidationError } from '@paymesh/core';
 import { invoicingSettingsPatch, portalSettingsPatch, siteInvoicingSettingsPatch } from '@paymesh/contracts';
-import { orgKeyOf } from './json';
+import { billingEdge, orgKeyOf } from './json';
 import type { InvoiceDeps } from '../app/invoice-deps';
 import { getInvoicingSettings, updateInvoicingSettings } from '../app/invoicing-settings';
 import { getSiteInvoicingSettings, updateSiteInvoicingSettings } from '../app/site-invoicing-settings';
@@ -19,6 +19,7 @@ import { integrityHandlers } from './integrity-handlers';
 import { dataIoHandlers } from './data-io-handlers';
 import type { GdpduDeps } from '../app/gdpdu-export';
 import { portalHandlers } from './portal-handlers';
+import { verifySender, type SenderDnsPort } from '../app/sender-verification';
 
 const SERVICE_VERSION = '0.1.0';
 
@@ -27,8 +28,9 @@ function siteId(id: string): string {
   return id;
 }
 
-export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps & GdpduDeps): void {
+export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps & GdpduDeps & { dns: SenderDnsPort }): void {
   const { logger, secrets } = deps;
+  const rpc = billingEdge(logger);
   const impl: billing.BillingServiceServer = {
     describe: unary(logger, 'billing/Describe', async () => ({ service: 'billing', version: SERVICE_VERSION })),
     getInvoicingSettings: unary(
@@ -67,6 +69,7 @@ export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps & Gdp
           ),
         ),
     ),
+    verifySender: rpc.json('verifySender', async (_body, req) => verifySender(deps, orgKeyOf(req))),
     getPortalSettings: unary(logger, 'billing/GetPortalSettings', async (req: billing.GetPortalSettingsRequest) =>
       getPortalSettings(deps, orgKeyOf(req)),
     ),

@@ -2,7 +2,7 @@ import type { Clock, Logger, SecretBox } from '@paymesh/core';
 import type { DocumentStore } from '@paymesh/store';
 import type { Committer } from '@paymesh/bus';
 import type { EventMap } from '@paymesh/contracts';
-import type { CnameResolver } from '../dns/resolver';
+import type { DnsResolver } from '../dns/resolver';
 
 /** What the checkout use cases need; assembled in main.ts. */
 export interface CheckoutDeps {
@@ -13,7 +13,7 @@ export interface CheckoutDeps {
   clock: Clock;
   logger: Logger;
   customDomains: {
-    resolver: CnameResolver;
+    resolver: DnsResolver;
     /** Host name custom domains must CNAME to. */
     cnameTarget: string;
   };

@@ -28,7 +28,17 @@ export interface ListTransactionsQuery {
   limit: number;
 }
 
-/** Transactions of the organization in the mode, newest first; soft-deleted ones are left out. */
+/**
+ * Matches counted at most for a list's total beyond the page's end: a larger list's total is a
+ * lower bound (`totalIsLowerBound`), so a page costs the same with 10,001 or 10,000,000 matches.
+ */
+export const LIST_COUNT_BOUND = 10_000;
+
+/**
+ * Transactions of the organization in the mode, newest first (ties by id); soft-deleted ones are
+ * left out. The total counts up to {@link LIST_COUNT_BOUND} matches, or up to the page's end when
+ * that is further, and one more: a total past that is a lower bound, and a next page exists.
+ */
 export async function listTransactions(
   deps: PaymentsDeps,
   q: ListTransactionsQuery,
@@ -48,7 +58,11 @@ export async function listTransactions(
   if (q.createdFrom) created.$gte = q.createdFrom;
   if (q.createdTo) created.$lte = q.createdTo;
   if (created.$gte !== undefined || created.$lte !== undefined) filter.createdAt = created;
-  return deps.store
-    .collection<TransactionDoc>(TRANSACTIONS)
-    .find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
+  return deps.store.collection<TransactionDoc>(TRANSACTIONS).find(filter, {
+    sort: { createdAt: -1 },
+    page: q.page,
+    limit: q.limit,
+    total: true,
+    countUpTo: Math.max(LIST_COUNT_BOUND, q.page * q.limit) + 1,
+  });
 }

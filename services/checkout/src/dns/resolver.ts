@@ -4,10 +4,15 @@ import { UnavailableError } from '@paymesh/core';
 /** Outcome of a CNAME lookup that DNS answered definitively. */
 export type CnameLookup = { kind: 'found'; names: string[] } | { kind: 'none'; reason: string };
 
-/** Port for CNAME lookups (the app layer never touches `node:dns`). */
-export interface CnameResolver {
+/** Outcome of a TXT lookup that DNS answered definitively: each record's strings joined. */
+export type TxtLookup = { kind: 'found'; values: string[] } | { kind: 'none'; reason: string };
+
+/** Port for DNS lookups (the app layer never touches `node:dns`). */
+export interface DnsResolver {
   /** Throws UnavailableError when DNS gives no definitive answer (timeout, SERVFAIL, refused). */
   resolveCname(hostname: string): Promise<CnameLookup>;
+  /** Throws UnavailableError when DNS gives no definitive answer (timeout, SERVFAIL, refused). */
+  resolveTxt(hostname: string): Promise<TxtLookup>;
 }
 
 export interface DnsResolverOptions {
@@ -17,11 +22,11 @@ export interface DnsResolverOptions {
   tries: number;
 }
 
-const DEFINITIVE: Record<string, string> = {
-  ENODATA: 'the name has no CNAME record',
-  ENOTFOUND: 'the name does not exist in DNS',
-  NXDOMAIN: 'the name does not exist in DNS',
-};
+function definitive(code: string, record: 'CNAME' | 'TXT'): string | undefined {
+  if (code === 'ENODATA') return `the name has no ${record} record`;
+  if (code === 'ENOTFOUND' || code === 'NXDOMAIN') return 'the name does not exist in DNS';
+  return undefined;
+}
 
 function errorCode(err: unknown): string {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
@@ -29,20 +34,28 @@ function errorCode(err: unknown): string {
     : 'UNKNOWN';
 }
 
-/** CNAME lookups through `node:dns` with the configured resolvers. */
-export function createCnameResolver(opts: DnsResolverOptions): CnameResolver {
+/** CNAME and TXT lookups through `node:dns` with the configured resolvers. */
+export function createDnsResolver(opts: DnsResolverOptions): DnsResolver {
   const resolver = new Resolver({ timeout: opts.timeoutMs, tries: opts.tries });
   if (opts.servers.length > 0) resolver.setServers(opts.servers);
+  async function lookup<T>(hostname: string, record: 'CNAME' | 'TXT', ask: () => Promise<T>) {
+    try {
+      return { kind: 'found' as const, value: await ask() };
+    } catch (err) {
+      const code = errorCode(err);
+      const reason = definitive(code, record);
+      if (reason) return { kind: 'none' as const, reason };
+      throw new UnavailableError(`DNS lookup of ${hostname} failed (${code}); try again later`, { cause: err });
+    }
+  }
   return {
     async resolveCname(hostname) {
-      try {
-        return { kind: 'found', names: await resolver.resolveCname(hostname) };
-      } catch (err) {
-        const code = errorCode(err);
-        const reason = DEFINITIVE[code];
-        if (reason) return { kind: 'none', reason };
-        throw new UnavailableError(`DNS lookup of ${hostname} failed (${code}); try again later`, { cause: err });
-      }
+      const r = await lookup(hostname, 'CNAME', () => resolver.resolveCname(hostname));
+      return r.kind === 'found' ? { kind: 'found', names: r.value } : r;
+    },
+    async resolveTxt(hostname) {
+      const r = await lookup(hostname, 'TXT', () => resolver.resolveTxt(hostname));
+      return r.kind === 'found' ? { kind: 'found', values: r.value.map((chunks) => chunks.join('')) } : r;
     },
   };
 }

@@ -1,4 +1,5 @@
 import { ValidationError } from '@paymesh/core';
+import { isFullyQualifiedHostname } from '@paymesh/contracts';
 import type { StoredDoc } from '@paymesh/store';
 import type { Mode } from './site';
 
@@ -17,8 +18,6 @@ export interface CustomDomainDoc extends StoredDoc {
   updatedAt: string;
 }
 
-const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
-
 /**
  * Normalizes a host name (trim, lower case, one trailing dot dropped) and checks it is a
  * fully-qualified DNS name: at least two labels, no wildcard, no IP address, no port.
@@ -26,14 +25,7 @@ const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
  */
 export function normalizeHostname(raw: string, field = 'hostname'): string {
   const host = raw.trim().toLowerCase().replace(/\.$/, '');
-  const labels = host.split('.');
-  const ok =
-    host.length > 0 &&
-    host.length <= 253 &&
-    labels.length >= 2 &&
-    labels.every((l) => LABEL.test(l)) &&
-    !/^\d+$/.test(labels[labels.length - 1] ?? '');
-  if (!ok)
+  if (!isFullyQualifiedHostname(host))
     throw new ValidationError(`${field}: "${raw}" is not a fully-qualified host name (e.g. pay.shop.example)`, {
       field,
     });

@@ -13,6 +13,7 @@ import { deleteSite } from '../app/delete-site';
 import { rotateSiteSecret } from '../app/rotate-site-secret';
 import { createDomain, deleteDomain, getDomain, listDomains } from '../app/domains';
 import { verifyDomainCname } from '../app/verify-domain';
+import { lookupDnsTxt } from '../app/lookup-txt';
 
 function toSite(doc: SiteDoc, secret?: string): checkout.Site {
   const p = sitePresentationOf(doc);
@@ -148,6 +149,10 @@ export function registerCheckoutService(grpc: GrpcServer, deps: CheckoutDeps): v
         reason: check.reason,
         checkedAt: check.checkedAt,
       };
+    }),
+    lookupDnsTxt: unary(logger, 'checkout/LookupDnsTxt', async (req: checkout.LookupDnsTxtRequest) => {
+      const { values, reason } = await lookupDnsTxt(deps, req.hostname);
+      return { values, reason };
     }),
   };
   grpc.addService(checkout.CheckoutServiceService, impl);

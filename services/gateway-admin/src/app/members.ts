@@ -8,6 +8,7 @@ import { newEnrollment } from './enrollment';
 /** A member as the API shows it. */
 export interface MemberView {
   userId: string;
+  membershipId: string;
   email: string;
   name: string;
   role: Role;
@@ -15,7 +16,14 @@ export interface MemberView {
 }
 
 function view(m: MembershipDoc, u: UserDoc | null): MemberView {
-  return { userId: m.userId, email: u?.email ?? '', name: u?.name ?? '', role: m.role, createdAt: m.createdAt };
+  return {
+    userId: m.userId,
+    membershipId: m.id,
+    email: u?.email ?? '',
+    name: u?.name ?? '',
+    role: m.role,
+    createdAt: m.createdAt,
+  };
 }
 
 /** Members of an organization, oldest first. */

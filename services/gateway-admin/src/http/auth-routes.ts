@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ForbiddenError, UnauthenticatedError } from '@paymesh/core';
-import { email, objectId, text } from '@paymesh/http';
+import { email, objectId, registerRows, row, text, type Guard, type Row } from '@paymesh/http';
 import { completeSignIn } from '../app/complete-sign-in';
 import type { AdminDeps } from '../app/deps';
 import { endSession, endSessionOfRefreshToken, refreshSession, type SessionTokens } from '../app/sessions';
@@ -19,8 +18,6 @@ import {
 import { authenticate } from '../app/authenticate';
 import type { Principal } from '../domain/principal';
 import { accessToken, loginCheck, signedIn, signInStarted } from './responses/auth';
-import { noContent } from '@paymesh/http';
-import { errorResponses } from '@paymesh/http';
 
 const b64url = z
   .string()
@@ -108,47 +105,63 @@ export function assertSameOriginRequest(deps: AdminDeps, req: FastifyRequest): v
   if (site === 'cross-site') throw new ForbiddenError('cross-site request refused');
 }
 
-const AUTH_TAG = ['Auth'];
 const NO_SCOPE = 'No API key or scope: dashboard sign-in with WebAuthn.';
 
 /**
- * Dashboard sign-in: WebAuthn ceremonies that end in a short-lived access JWT plus an HTTP-only
- * refresh cookie. Not in the route table: these routes authenticate, they are not authorized.
+ * The guards of the sign-in rows: these routes authenticate, they are not authorized (no scope or
+ * role), so they are not in the scoped route table.
  */
-export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden: boolean): void {
-  const r = app.withTypeProvider<ZodTypeProvider>();
+const signIn = { at: 'handler', security: [], caller: () => ({}), describe: () => NO_SCOPE } satisfies Guard<
+  AdminDeps,
+  object
+>;
+/** The refresh cookie, guarded against cross-site use (assertSameOriginRequest). */
+const sameOrigin = (security: Guard<AdminDeps, object>['security']): Guard<AdminDeps, object> => ({
+  ...signIn,
+  security,
+  caller: (deps, req) => {
+    assertSameOriginRequest(deps, req);
+    return {};
+  },
+});
+/** The access JWT of a dashboard session (its principal without organization context). */
+const dashboardSession: Guard<AdminDeps, { principal: Principal }> = {
+  ...signIn,
+  security: [{ bearerAuth: [] }],
+  caller: async (deps, req) => ({ principal: await bearer(deps, req.headers.authorization) }),
+};
 
-  r.post('/auth', {
-    schema: {
-      hide: hidden,
-      tags: AUTH_TAG,
-      operationId: 'startSignIn',
-      security: [],
-      summary:
-        'Start a WebAuthn sign-in: authentication options, or registration options when an enrollment token is given',
-      description: NO_SCOPE,
-      response: { 200: signInStarted, ...errorResponses([400, 429]) },
-      body: z.object({ email, enrollmentToken: text(200, 1).optional() }).strict(),
-    },
-    handler: async (req) => {
-      const started = await startSignIn(deps, req.body);
+const authRow = row<AdminDeps>();
+const auth = { tag: 'Auth', guard: signIn } as const;
+
+/** Dashboard sign-in: WebAuthn ceremonies that end in a short-lived access JWT plus an HTTP-only refresh cookie. */
+export const authRows: Row<AdminDeps>[] = [
+  authRow({
+    ...auth,
+    method: 'POST',
+    path: '/auth',
+    operationId: 'startSignIn',
+    summary:
+      'Start a WebAuthn sign-in: authentication options, or registration options when an enrollment token is given',
+    body: z.object({ email, enrollmentToken: text(200, 1).optional() }).strict(),
+    response: signInStarted,
+    errors: [400, 429],
+    async handler({ deps, body }) {
+      const started = await startSignIn(deps, body);
       return { ...started, options: { ...started.options } };
     },
-  });
-
-  r.post('/auth/authenticate-complete', {
-    schema: {
-      hide: hidden,
-      tags: AUTH_TAG,
-      operationId: 'completeSignIn',
-      security: [],
-      summary: 'Finish the WebAuthn ceremony; returns an access JWT and sets the HTTP-only refresh cookie',
-      description: NO_SCOPE,
-      response: { 200: signedIn, ...errorResponses([400, 401, 409, 429]) },
-      body: z.object({ challengeId: objectId('challengeId'), response: z.union([attestation, assertion]) }).strict(),
-    },
-    handler: async (req, reply) => {
-      const res = await completeSignIn(deps, req.body);
+  }),
+  authRow({
+    ...auth,
+    method: 'POST',
+    path: '/auth/authenticate-complete',
+    operationId: 'completeSignIn',
+    summary: 'Finish the WebAuthn ceremony; returns an access JWT and sets the HTTP-only refresh cookie',
+    body: z.object({ challengeId: objectId('challengeId'), response: z.union([attestation, assertion]) }).strict(),
+    response: signedIn,
+    errors: [400, 401, 409, 429],
+    async handler({ deps, body, reply }) {
+      const res = await completeSignIn(deps, body);
       setRefreshCookie(deps, reply, res.tokens);
       return {
         ...tokenResponse(res.tokens),
@@ -156,20 +169,17 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
         organizations: res.organizations,
       };
     },
-  });
-
-  r.post('/auth/refresh-token', {
-    schema: {
-      hide: hidden,
-      tags: AUTH_TAG,
-      operationId: 'refreshSession',
-      security: [{ refreshCookie: [] }],
-      summary: 'New access JWT from the refresh cookie (the cookie is rotated)',
-      description: NO_SCOPE,
-      response: { 200: accessToken, ...errorResponses([400, 401, 403, 429]) },
-    },
-    handler: async (req, reply) => {
-      assertSameOriginRequest(deps, req);
+  }),
+  authRow({
+    tag: 'Auth',
+    guard: sameOrigin([{ refreshCookie: [] }]),
+    method: 'POST',
+    path: '/auth/refresh-token',
+    operationId: 'refreshSession',
+    summary: 'New access JWT from the refresh cookie (the cookie is rotated)',
+    response: accessToken,
+    errors: [400, 401, 403, 429],
+    async handler({ deps, req, reply }) {
       try {
         const t = await refreshSession(deps, req.cookies[REFRESH_COOKIE]);
         setRefreshCookie(deps, reply, t);
@@ -179,21 +189,18 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
         throw err;
       }
     },
-  });
-
-  r.post('/auth/logout', {
-    schema: {
-      hide: hidden,
-      tags: AUTH_TAG,
-      operationId: 'signOut',
-      // The refresh cookie, the access JWT, or neither (then it only clears the cookie).
-      security: [{ refreshCookie: [] }, { bearerAuth: [] }, {}],
-      summary: 'End the session (refresh cookie and access tokens stop working) and clear the cookie',
-      description: NO_SCOPE,
-      response: { 204: noContent, ...errorResponses([400, 403, 429]) },
-    },
-    handler: async (req, reply) => {
-      assertSameOriginRequest(deps, req);
+  }),
+  authRow({
+    tag: 'Auth',
+    // The refresh cookie, the access JWT, or neither (then it only clears the cookie).
+    guard: sameOrigin([{ refreshCookie: [] }, { bearerAuth: [] }, {}]),
+    method: 'POST',
+    path: '/auth/logout',
+    operationId: 'signOut',
+    summary: 'End the session (refresh cookie and access tokens stop working) and clear the cookie',
+    response: null,
+    errors: [400, 403, 429],
+    async handler({ deps, req, reply }) {
       const fromCookie = parseRefreshToken(req.cookies[REFRESH_COOKIE]);
       if (fromCookie) await endSessionOfRefreshToken(deps, fromCookie);
       if (req.headers.authorization) {
@@ -201,22 +208,18 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
         if (p?.kind === 'user') await endSession(deps, p.sessionId);
       }
       clearRefreshCookie(deps, reply);
-      return reply.status(204).send();
     },
-  });
-
-  r.get('/auth/login/check', {
-    schema: {
-      hide: hidden,
-      tags: AUTH_TAG,
-      operationId: 'checkLogin',
-      security: [{ bearerAuth: [] }],
-      summary: 'Who the access JWT belongs to, with organizations and roles; 401 when not signed in',
-      description: NO_SCOPE,
-      response: { 200: loginCheck, ...errorResponses([400, 401, 429]) },
-    },
-    handler: async (req) => {
-      const p = await bearer(deps, req.headers.authorization);
+  }),
+  authRow({
+    tag: 'Auth',
+    guard: dashboardSession,
+    method: 'GET',
+    path: '/auth/login/check',
+    operationId: 'checkLogin',
+    summary: 'Who the access JWT belongs to, with organizations and roles; 401 when not signed in',
+    response: loginCheck,
+    errors: [400, 401, 429],
+    async handler({ deps, req, principal: p }) {
       if (p.kind !== 'user') throw new UnauthenticatedError('not a dashboard session');
       const user = await deps.store.collection<UserDoc>(USERS).get(p.userId);
       if (!user) throw new UnauthenticatedError('session ended');
@@ -238,5 +241,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden
         role: selected?.role ?? null,
       };
     },
-  });
+  }),
+];
+
+/** The sign-in rows under the scope's prefix (`hidden`: left out of the document, for the /v1 alias). */
+export function registerAuthRoutes(app: FastifyInstance, deps: AdminDeps, hidden: boolean): void {
+  registerRows(app, authRows, { deps, input: 'schema', hidden });
 }

@@ -24,8 +24,8 @@ export function loadDashboardApp(dist = DASHBOARD_DIST): DashboardApp | null {
 }
 
 /**
- * Strict policy of the dashboard: scripts, styles, fonts, images and API calls from this origin
- * only, nothing inline, no framing, no plugins.
+ * Strict policy of the dashboard: scripts, styles, fonts and API calls from this origin only
+ * (images also from https URLs: merchant logos), nothing inline, no framing, no plugins.
  */
 const DASHBOARD_CSP = {
   useDefaults: false,
@@ -33,7 +33,8 @@ const DASHBOARD_CSP = {
     defaultSrc: ["'none'"],
     scriptSrc: ["'self'"],
     styleSrc: ["'self'"],
-    imgSrc: ["'self'", 'data:'],
+    // Merchant logos are https URLs of their own (the site preview shows them, as the hosted page does).
+    imgSrc: ["'self'", 'data:', 'https:'],
     connectSrc: ["'self'"],
     fontSrc: ["'self'"],
     manifestSrc: ["'self'"],

@@ -1,11 +1,13 @@
 import { ForbiddenError, isObjectId, NotFoundError, ValidationError } from '@paymesh/core';
 import type { FastifyRequest } from 'fastify';
+import type { Guard } from '@paymesh/http';
 import type { AdminDeps } from '../app/deps';
 import { roleAtLeast } from '../domain/scopes';
-import type { Principal } from '../domain/principal';
+import { principalActor, type Principal } from '../domain/principal';
 import { ORGANIZATIONS, type OrganizationDoc } from '../store/collections';
 import { callerOf } from './caller';
-import type { AnyRoute, OrgScope } from './route-table';
+import { errorStatuses } from './responses/envelope';
+import type { AdminCaller, AdminMeta, AnyRoute, OrgScope } from './route-table';
 
 function header(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];
@@ -24,7 +26,7 @@ function routeOrgId(req: FastifyRequest): string | undefined {
  */
 export async function enforce(
   deps: AdminDeps,
-  def: AnyRoute,
+  def: Pick<AnyRoute, 'audience' | 'scope' | 'role'>,
   req: FastifyRequest,
 ): Promise<{ principal: Principal; org: OrgScope | undefined }> {
   const principal = await callerOf(deps, req);
@@ -61,3 +63,27 @@ async function resolveOrganization(
   if (!org) throw new NotFoundError('organization not found');
   return { organizationId: org.id, mode: principal.mode };
 }
+
+/**
+ * The guard of every row of the Admin table: an API key or dashboard JWT, enforced against the
+ * row's audience, scope and role before the body is read. The request keeps the principal and the
+ * organization (Idempotency-Key scopes by them) and its context names the actor and operation for
+ * the audit trail of every change the request causes (carried to the services in gRPC metadata).
+ */
+export const adminGuard: Guard<AdminDeps, AdminCaller, AdminMeta> = {
+  at: 'request',
+  security: [{ bearerAuth: [] }],
+  async caller(deps, req, def) {
+    const { principal, org } = await enforce(deps, def, req);
+    req.principal = principal;
+    req.orgScope = org;
+    if (req.requestContext) {
+      req.requestContext.actor = principalActor(principal);
+      req.requestContext.operation = def.operationId;
+    }
+    return { principal, org: org ?? { organizationId: '', mode: 'live' } };
+  },
+  describe: (def) =>
+    `Scope \`${def.scope}\`, minimum role ${def.role}${def.audience === 'system' ? ', system API key only' : ''}.`,
+  errors: errorStatuses,
+};

@@ -1,15 +1,15 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ValidationError, type Logger } from '@paymesh/core';
+import type { Logger } from '@paymesh/core';
 import {
   idempotencyPlugin,
   markOptionalBody,
   openApiOptionalBodies,
   rateLimitPlugin,
   registerHealthRoutes,
+  registerRows,
   type DependencyCheck,
   type IdempotencyPluginOptions,
   type RateLimitConfig,
@@ -19,12 +19,11 @@ import type { AdminDeps } from '../app/deps';
 import { registerAuthRoutes } from './auth-routes';
 import { registerDashboardApp, type DashboardApp } from './dashboard-app';
 import { REFRESH_COOKIE } from '../domain/session';
-import { principalActor } from '../domain/principal';
 import { rateLimitClient } from './caller';
-import { enforce } from './enforce';
 import { documentAdminIdempotency, withIdempotencyAnswers } from './idempotency';
-import { openApiComponents, openApiTransform, responseSchemas } from './openapi';
-import { ErrorAnswer, fileAnswer, successStatus, type AnyRoute, type OrgScope } from './route-table';
+import { openApiComponents, openApiTransform } from './openapi';
+import type { AnyRoute, OrgScope } from './route-table';
+import { adminGuard } from './enforce';
 
 export interface AdminServerOptions {
   deps: AdminDeps;
@@ -47,89 +46,6 @@ export const API_PREFIX = '/api/v1';
 /** Short alias; the default reverse proxy rewrites /v1/* to /api/v1/*, and we answer it directly too. */
 export const ALIAS_PREFIX = '/v1';
 
-function registerRoutes(app: FastifyInstance, deps: AdminDeps, routes: AnyRoute[], hidden: boolean): void {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
-  for (const def of routes) {
-    const status = successStatus(def);
-    typed.route({
-      method: def.method,
-      url: def.path,
-      schema: {
-        hide: hidden,
-        tags: [def.tag],
-        operationId: def.operationId,
-        summary: def.summary,
-        description: `Scope \`${def.scope}\`, minimum role ${def.role}${def.audience === 'system' ? ', system API key only' : ''}.`,
-        security: [{ bearerAuth: [] }],
-        ...(def.body ? { body: def.body } : {}),
-        ...(def.query ? { querystring: def.query } : {}),
-        ...(def.params ? { params: def.params } : {}),
-        ...(def.headers ? { headers: def.headers } : {}),
-        response: responseSchemas(def),
-        // A file answer is documented under its own media type (its error answers stay JSON).
-      },
-      // The OpenAPI transform documents a file answer and a file upload from it; a file upload always needs its body.
-      config: {
-        ...(def.file ? { file: def.file } : {}),
-        ...(def.upload ? { upload: def.upload, optionalBody: false } : {}),
-      },
-      // A file upload may be larger than a JSON body.
-      ...(def.upload ? { bodyLimit: def.upload.maxBytes } : {}),
-      // Authentication and authorization run before validation: an unauthenticated caller learns nothing about the payload rules.
-      onRequest: async (req) => {
-        const { principal, org } = await enforce(deps, def, req);
-        req.principal = principal;
-        req.orgScope = org;
-        // Who does what, for the audit trail of every change the request causes (carried to the
-        // services in gRPC metadata with the request ID).
-        if (req.requestContext) {
-          req.requestContext.actor = principalActor(principal);
-          req.requestContext.operation = def.operationId;
-        }
-      },
-      handler: async (req, reply) => {
-        const principal = req.principal;
-        if (!principal) throw new Error('route reached without a principal');
-        if (def.upload && !Buffer.isBuffer(req.body))
-          throw new ValidationError(`body: send the file with Content-Type ${def.upload.contentType}`);
-        let result: unknown;
-        try {
-          result = await def.handler({
-            deps,
-            principal,
-            org: req.orgScope ?? ({ organizationId: '', mode: 'live' } satisfies OrgScope),
-            body: req.body,
-            query: req.query,
-            params: req.params,
-            req,
-            reply,
-          });
-        } catch (err) {
-          if (err instanceof ErrorAnswer) return reply.status(err.status).send(err.body);
-          throw err;
-        }
-        reply.status(status);
-        // 204 has no body; an async handler returning undefined would never answer.
-        if (status === 204) return reply.send();
-        if (def.file) return sendFile(reply, def.file.contentType, result);
-        return result;
-      },
-    });
-  }
-}
-
-/**
- * Sends a file route's answer: bytes as they are (never serialized), or a stream piped as it is
- * read (chunked), offered inline under their name.
- */
-function sendFile(reply: FastifyReply, contentType: string, answer: unknown): FastifyReply {
-  const file = fileAnswer.parse(answer);
-  const body = file.stream ?? file.bytes;
-  if (!body || (file.stream && file.bytes)) throw new Error('a file answer has bytes or a stream, exactly one');
-  for (const [name, value] of Object.entries(file.headers)) reply.header(name, value);
-  return reply.type(contentType).header('content-disposition', `inline; filename="${file.filename}"`).send(body);
-}
-
 /** Builds the Admin API: /api/v1 (documented), the /v1 alias, health endpoints and docs. */
 export async function buildAdminServer(opts: AdminServerOptions): Promise<FastifyInstance> {
   const app = await createGatewayApp(opts);
@@ -148,7 +64,9 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
   }
   registerHealthRoutes(app, 'gateway-admin', opts.healthChecks);
   if (opts.idempotency) await app.register(idempotencyPlugin, opts.idempotency);
-  const routes = opts.idempotency ? opts.routes.map(withIdempotencyAnswers) : opts.routes;
+  const keyed = opts.idempotency ? opts.routes.map(withIdempotencyAnswers) : opts.routes;
+  // Every row of the table is guarded alike: its scope, role and audience, enforced before its body is read.
+  const routes = keyed.map((def) => ({ ...def, guard: adminGuard }));
 
   if (opts.docs) {
     await app.register(swagger, {
@@ -193,7 +111,7 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
       // A write whose body schema accepts {} (every field optional) or that reads no body takes an absent one.
       scope.addHook('onRoute', markOptionalBody);
       registerAuthRoutes(scope, opts.deps, false);
-      registerRoutes(scope, opts.deps, routes, false);
+      registerRows(scope, routes, { deps: opts.deps, input: 'schema' });
     },
     { prefix: API_PREFIX },
   );
@@ -201,7 +119,7 @@ export async function buildAdminServer(opts: AdminServerOptions): Promise<Fastif
     async (scope) => {
       scope.addHook('onRoute', markOptionalBody);
       registerAuthRoutes(scope, opts.deps, true);
-      registerRoutes(scope, opts.deps, routes, true);
+      registerRows(scope, routes, { deps: opts.deps, input: 'schema', hidden: true });
     },
     { prefix: ALIAS_PREFIX },
   );

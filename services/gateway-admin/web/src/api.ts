@@ -68,3 +68,49 @@ export const api = createClient<paths>({ baseUrl: location.origin, fetch: authed
 
 /** The sign-in routes (no access token; the refresh cookie goes along). */
 export const authApi = createClient<paths>({ baseUrl: location.origin, credentials: 'same-origin' });
+
+/** The file name a download answer names (`Content-Disposition`), else `fallback`. */
+function fileNameOf(res: Response, fallback: string): string {
+  return /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallback;
+}
+
+/**
+ * Downloads a file answer of the Admin API (which needs the access token, so a plain link would
+ * not do): reads it as it arrives, reporting the bytes received, then hands it to the browser to save.
+ */
+export async function downloadFile(
+  path: string,
+  init: { method?: 'GET' | 'POST'; body?: unknown; fallbackName: string; onBytes?: (received: number) => void },
+): Promise<void> {
+  const req = new Request(`${location.origin}${path}`, {
+    method: init.method ?? 'GET',
+    credentials: 'same-origin',
+    ...(init.body !== undefined
+      ? { body: JSON.stringify(init.body), headers: { 'content-type': 'application/json' } }
+      : {}),
+  });
+  const res = await authedFetch(req);
+  if (!res.ok || !res.body) {
+    const error: unknown = await res.json().catch(() => null);
+    throw new ApiError(res.status, messageOf(error, res.status));
+  }
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  let received = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    received += value.length;
+    init.onBytes?.(received);
+  }
+  const url = URL.createObjectURL(new Blob(parts, { type: res.headers.get('content-type') ?? 'application/zip' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileNameOf(res, init.fallbackName);
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // The browser has taken the file once the click's task ran.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

@@ -96,6 +96,9 @@ export function Layout() {
             </Link>
           </li>
           <li>
+            <Link to="/accounting">{t('nav.accounting')}</Link>
+          </li>
+          <li>
             <Link to="/settings" activeOptions={{ exact: false }}>
               {t('nav.settings')}
             </Link>

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { createRootRoute, createRoute, createRouter, Navigate } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Navigate } from '@tanstack/react-router';
 import { Layout } from './layout';
 import { Audit } from './screens/Audit';
 import { Checkouts } from './screens/Checkouts';
@@ -58,6 +58,12 @@ const checkouts = createRoute({ getParentRoute: () => root, path: '/checkouts', 
 const holds = createRoute({ getParentRoute: () => root, path: '/holds', component: Holds });
 const settings = createRoute({ getParentRoute: () => root, path: '/settings', component: Settings });
 const audit = createRoute({ getParentRoute: () => root, path: '/audit', component: Audit });
+// Loaded when first opened: the first load stays within its budget.
+const accounting = createRoute({
+  getParentRoute: () => root,
+  path: '/accounting',
+  component: lazyRouteComponent(() => import('./screens/Accounting'), 'Accounting'),
+});
 
 const sites = createRoute({ getParentRoute: () => root, path: '/settings/sites', component: Sites });
 const site = createRoute({
@@ -151,6 +157,7 @@ const routeTree = root.addChildren([
   invoice,
   clients,
   client,
+  accounting,
 ]);
 
 /** The screens of a signed-in member, under /app. */

@@ -5,12 +5,13 @@ import {
   documentIdempotency,
   IDEMPOTENCY_KEYS,
   IdempotencyRecords,
+  parseInput,
   type IdempotencyDoc,
   type IdempotencyPluginOptions,
   type OpenApiTransform,
 } from '@paymesh/http';
 import type { DocumentStore } from '@paymesh/store';
-import { parse, required } from './routes/parse';
+import { required } from './routes/parse';
 
 /** The buyer-facing creates that honour Idempotency-Key: transaction create and billing-request create. */
 export const PUBLIC_KEYED_OPERATIONS: ReadonlySet<string> = new Set(['createTransaction', 'createBillingRequest']);
@@ -24,7 +25,7 @@ const sessionNamed = z.object({ sessionPublicId: required('sessionPublicId', 100
  * the key is looked at.
  */
 export function publicKeyScope(req: Pick<FastifyRequest, 'body'>): string {
-  return `session:${parse(sessionNamed, req.body).sessionPublicId}`;
+  return `session:${parseInput(sessionNamed, req.body).sessionPublicId}`;
 }
 
 export const PUBLIC_KEY_SCOPE_TEXT = 'scoped to the checkout session named in the body (sessionPublicId)';

@@ -1,5 +1,4 @@
-import { errorResponses } from '@paymesh/http';
-import { z, type ZodTypeAny } from 'zod';
+import { z } from 'zod';
 
 const timestamp = z.string().datetime({ offset: true });
 
@@ -219,30 +218,3 @@ const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   503: 'A dependency cannot answer right now: the payment side cannot finish an earlier attempt yet (`PAYMENT_RETIRE_PENDING`; nothing new was started, retry later), VIES cannot confirm a VAT ID (`VIES_UNAVAILABLE`; the buyer may continue as a consumer), or the tax service cannot compute a tax that is needed (`TAX_UNAVAILABLE`; retry later)',
 };
 export { ERROR_DESCRIPTIONS as PUBLIC_ERROR_DESCRIPTIONS };
-
-/**
- * Route option for schemas that document the input only: the handler's parse() is the one check of
- * params and body (its messages and the Origin check before it), so fastify does not validate the
- * same input a second time.
- */
-export const inputDocumentedOnly = { validatorCompiler: () => (data: unknown) => ({ value: data }) };
-
-/** Route documentation: tag, operationId, summary, success body and the error statuses it answers. */
-export function doc(o: {
-  tag: string;
-  operationId: string;
-  summary: string;
-  response: ZodTypeAny;
-  errors: number[];
-  params?: ZodTypeAny;
-  body?: ZodTypeAny;
-}) {
-  return {
-    tags: [o.tag],
-    operationId: o.operationId,
-    summary: o.summary,
-    ...(o.params ? { params: o.params } : {}),
-    ...(o.body ? { body: o.body } : {}),
-    response: { 200: o.response, ...errorResponses(o.errors) },
-  };
-}

@@ -17,6 +17,7 @@ import {
   registerHealthRoutes,
   type DependencyCheck,
   type IdempotencyPluginOptions,
+  openApiFiles,
   openApiTransform,
   type RateLimitConfig,
   createGatewayApp,
@@ -50,36 +51,15 @@ export interface PublicServerOptions {
 const documented = openApiTransform(PUBLIC_ERROR_DESCRIPTIONS);
 
 /**
- * How each route is authenticated, for the description: portal routes by the portal session's
- * bearer token (the refresh and logout routes by the refresh cookie), everything else by nothing
- * (buyers are anonymous; provider webhooks carry the provider's signature instead).
+ * Error descriptions and file answers; a route outside the tables (health, the buyer pages) takes
+ * no credentials (each row names its own security by its guard).
  */
-export function publicSecurity(url: string): Record<string, string[]>[] {
-  if (/^\/api\/v1\/portal\/auth\/(refresh|logout)$/.test(url))
-    return url.endsWith('logout') ? [{ portalRefreshCookie: [] }, {}] : [{ portalRefreshCookie: [] }];
-  if (url.startsWith('/api/v1/portal/auth/')) return [];
-  if (url.startsWith('/api/v1/portal/')) return [{ portalSession: [] }];
-  return [];
-}
-
-/** Error descriptions, security, and a file route's (`config.file`) success answer as its media type in binary. */
-const fileAwareTransform: ReturnType<typeof openApiTransform> = (input) => {
+const publicTransform: ReturnType<typeof openApiTransform> = openApiFiles((input) => {
   const out = documented(input);
   const schema = out.schema as { security?: unknown } | undefined;
-  if (schema && schema.security === undefined) schema.security = publicSecurity(input.url);
-  const file = (input as { route?: { config?: { file?: { contentType: string } } } }).route?.config?.file;
-  const response = (out.schema as { response?: Record<string, Record<string, unknown>> } | undefined)?.response;
-  if (!file || !response) return out;
-  for (const [status, documented] of Object.entries(response).filter(([s]) => s.startsWith('2'))) {
-    const headers = documented.headers as Record<string, unknown> | undefined;
-    response[status] = {
-      'x-response-description': `The file (${file.contentType})`,
-      content: { [file.contentType]: { schema: { type: 'string', format: 'binary' } } },
-      headers: { ...headers, 'Content-Disposition': { type: 'string', description: 'inline; filename="<file name>"' } },
-    };
-  }
+  if (schema && schema.security === undefined) schema.security = [];
   return out;
-};
+});
 
 /** The Origin allow-list as checkout applies it, for CORS. */
 function originAllowList(clients: Clients, mainFrontendOrigin: string): OriginAllowList {
@@ -172,7 +152,7 @@ export async function buildPublicServer(opts: PublicServerOptions): Promise<Fast
         },
       },
     },
-    transform: documentPublicIdempotency(fileAwareTransform),
+    transform: documentPublicIdempotency(publicTransform),
     transformObject: (input) =>
       openApiOptionalBodies('openapiObject' in input ? input.openapiObject : input.swaggerObject),
   });

@@ -18,6 +18,7 @@ function fingerprintOf(r: EmailRequest): string {
       r.replyTo,
       // Only when given, so e-mails queued before the field existed keep their fingerprint.
       ...(r.fromName ? [r.fromName] : []),
+      ...(r.fromAddress ? [{ fromAddress: r.fromAddress }] : []),
       r.attachments.map((a) => [a.filename, a.contentType, createHash('sha256').update(a.content).digest('hex')]),
     ]),
   );
@@ -83,6 +84,7 @@ export async function enqueueEmail(deps: EmailDeps, input: unknown): Promise<{ e
         html: r.html,
         replyTo: r.replyTo,
         fromName: r.fromName,
+        ...(r.fromAddress ? { fromAddress: r.fromAddress } : {}),
         attachments: refs,
       };
       return tx.collection<EmailDoc>(EMAILS).insert(newEmail({ ...key, fingerprint, source: r.source, message }, now));

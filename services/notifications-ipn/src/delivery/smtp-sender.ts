@@ -22,8 +22,13 @@ export interface OutgoingEmail {
   text: string;
   html: string | null;
   replyTo: string | null;
-  /** From display name; the address is MAIL_FROM's (absent: MAIL_FROM as configured). */
+  /** From display name (absent: MAIL_FROM as configured). */
   fromName?: string | null | undefined;
+  /**
+   * From address: a merchant's verified sender; absent: MAIL_FROM's. The envelope sender (MAIL FROM,
+   * where bounces go) stays MAIL_FROM's either way.
+   */
+  fromAddress?: string | null | undefined;
   attachments: Array<{ filename: string; contentType: string; content: Buffer }>;
   /** Message-ID header: stable across retries so a receiver can tell a repeat. */
   messageId: string;
@@ -64,11 +69,14 @@ export class SmtpEmailSender implements EmailSender {
 
   async send(mail: OutgoingEmail): Promise<SmtpOutcome> {
     const started = Date.now();
+    const address = mail.fromAddress ?? this.fromAddress;
+    const fromHeader = mail.fromName ? { name: mail.fromName, address } : mail.fromAddress ? address : this.from;
     try {
       const info = await this.transport.sendMail({
-        // The merchant's name in front of the platform's address: the receiving server checks the
-        // address (SPF, DKIM, DMARC of the platform's domain), the reader sees who sent it.
-        from: mail.fromName ? { name: mail.fromName, address: this.fromAddress } : this.from,
+        // The merchant's name in front of the platform's address, or of its own verified one: the
+        // receiving server checks the address (SPF, DKIM, DMARC), the reader sees who sent it.
+        from: fromHeader,
+        ...(mail.fromAddress ? { envelope: { from: this.fromAddress, to: [...mail.to, ...mail.cc] } } : {}),
         to: mail.to,
         cc: mail.cc,
         subject: mail.subject,

@@ -27,8 +27,10 @@ export const emailRequest = z
     text: z.string().min(1).max(100_000),
     html: z.string().max(500_000).nullable(),
     replyTo: address.nullable(),
-    /** Display name of the From header (the merchant's name); the address is always MAIL_FROM's. */
+    /** Display name of the From header (the merchant's name). */
     fromName: oneLine(200).nullable().default(null),
+    /** Address of the From header (a sender the caller verified); null: MAIL_FROM's. */
+    fromAddress: address.nullable().default(null),
     attachments: z
       .array(
         z.object({

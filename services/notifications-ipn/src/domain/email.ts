@@ -43,6 +43,8 @@ export interface EmailMessage {
   replyTo: string | null;
   /** From display name (absent on e-mails queued before it existed: MAIL_FROM's own). */
   fromName?: string | null;
+  /** From address: a verified merchant sender (absent or null: MAIL_FROM's). */
+  fromAddress?: string | null;
   attachments: AttachmentRef[];
 }
 

@@ -89,6 +89,7 @@ export function registerNotificationsIpnService(
         html: req.html ?? null,
         replyTo: req.replyTo ?? null,
         fromName: req.fromName ?? null,
+        fromAddress: req.fromAddress ?? null,
         attachments: req.attachments.map((a) => ({
           filename: a.filename,
           contentType: a.contentType,

@@ -45,7 +45,13 @@ export function transactionHandlers(
         ids: req.ids,
         ...pageOf(req, 'transactions'),
       });
-      return { items: res.items.map(toTransactionRecord), total: res.total, page: res.page, limit: res.limit };
+      return {
+        items: res.items.map(toTransactionRecord),
+        total: res.total,
+        totalIsLowerBound: res.totalIsLowerBound === true,
+        page: res.page,
+        limit: res.limit,
+      };
     }),
     getTransaction: rpc('GetTransaction', async (req: checkoutPayments.TransactionAdminRef) =>
       toTransactionRecord(

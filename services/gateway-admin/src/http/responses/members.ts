@@ -4,6 +4,7 @@ import { objectIdString, page, timestamp } from './common';
 
 export const member = z.object({
   userId: objectIdString,
+  membershipId: objectIdString.describe('the membership record: its changes are audit events of resource `membership`'),
   email: z.string(),
   name: z.string(),
   role: z.enum(ROLES),

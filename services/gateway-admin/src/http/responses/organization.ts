@@ -1,4 +1,4 @@
-import { datevSettingsView } from '@paymesh/contracts';
+import { datevSettingsView, senderVerificationView } from '@paymesh/contracts';
 import { z } from 'zod';
 import { objectIdString, timestamp } from './common';
 
@@ -49,6 +49,17 @@ export const invoicingSettings = z.object({
         .string()
         .describe('date of supply stated when a draft has no service period: invoice_date | invoice_month'),
       replyToEmail: z.string().nullable().describe('Reply-To of document e-mails; null: companyEmail'),
+      senderEmail: z
+        .string()
+        .nullable()
+        .describe(
+          "From address of document e-mails at the merchant's domain, used while sender.state is verified; null: the platform's",
+        ),
+      sender: senderVerificationView
+        .nullable()
+        .describe(
+          'the verification of senderEmail: the TXT record to publish and the outcome of the last check; null without senderEmail',
+        ),
     })
     .describe('how invoices, credit notes and their e-mails are written'),
   autoPaymentLinkExpiresInHours: z.number().int(),

@@ -74,7 +74,21 @@ export const transaction = z.object({
   updatedAt: timestamp,
 });
 
-export const transactionPage = page(transaction);
+/** Transactions are counted up to a bound: past it, `total` is a lower bound (ADR 0075). */
+export const transactionPage = page(transaction).extend({
+  total: z
+    .number()
+    .int()
+    .min(0)
+    .describe(
+      'transactions matching the filters, over all pages; when `totalIsLowerBound` is true, a lower bound: counting stopped there (at 10,001, or one past the requested page when that is further), and there are at least this many',
+    ),
+  totalIsLowerBound: z
+    .boolean()
+    .describe(
+      'true when the list is longer than counted: `total` is then "at least" (show "more than total - 1"), and the page after the requested one exists',
+    ),
+});
 
 const statusChange = z.object({
   from: z.number().int().nullable(),

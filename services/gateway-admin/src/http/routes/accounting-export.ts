@@ -3,6 +3,7 @@ import { toWire } from '@paymesh/core';
 import {
   billingStreamRpc,
   datevExportPage,
+  datevExportRecord,
   datevExportRequest,
   gdpduExportRequest,
   type RpcInput,
@@ -12,6 +13,7 @@ import type { AdminDeps } from '../../app/deps';
 import type { Principal } from '../../domain/principal';
 import { fileAnswer, resource, type OrgScope } from '../route-table';
 import { actorOf, billingJson } from './billing-rpc';
+import { idParams } from './common';
 import { fileStreamOf } from './data-io';
 
 /**
@@ -23,7 +25,7 @@ const accounting = resource({ tag: 'Accounting exports', scopePrefix: 'accountin
 /** How long an export stream may run (100,000 postings take well under a minute). */
 const EXPORT_DEADLINE_MS = 30 * 60_000;
 
-type Method = 'exportDatev' | 'exportGdpdu';
+type Method = 'exportDatev' | 'exportGdpdu' | 'downloadDatevExport';
 
 function stream<M extends Method>(
   deps: AdminDeps,
@@ -33,7 +35,12 @@ function stream<M extends Method>(
   body: RpcInput<typeof billingStreamRpc, M>,
 ) {
   const client = deps.clients.billing;
-  const call = method === 'exportDatev' ? client.exportDatev : client.exportGdpdu;
+  const call =
+    method === 'exportDatev'
+      ? client.exportDatev
+      : method === 'downloadDatevExport'
+        ? client.downloadDatevExport
+        : client.exportGdpdu;
   return fileStreamOf(
     callServerStream(client, call, envelopeOf(toWire(org), { actor: actorOf(principal) }, body), {
       deadlineMs: EXPORT_DEADLINE_MS,
@@ -77,6 +84,50 @@ export const accountingExportRoutes = [
     query: listQuery,
     async handler({ deps, org, query }) {
       return billingJson(deps, org, 'listDatevExports', { body: query });
+    },
+  }),
+  accounting({
+    method: 'POST',
+    path: '/accounting/datev/export-jobs',
+    operationId: 'startDatevExport',
+    action: 'execute',
+    status: 202,
+    errors: [409, 422],
+    response: datevExportRecord,
+    summary:
+      'Start a DATEV export that runs on after the answer (same body, checks and record as POST /accounting/datev/exports): answers the running export, whose progress (documents read of those to read) GET /accounting/datev/exports/{id} follows; once completed its zip is kept and downloaded from GET /accounting/datev/exports/{id}/file. 409 DATEV_EXPORT_RUNNING while another export runs',
+    body: datevExportRequest,
+    async handler({ deps, org, principal, body }) {
+      return billingJson(deps, org, 'startDatevExport', { body, actor: actorOf(principal) });
+    },
+  }),
+  accounting({
+    method: 'GET',
+    path: '/accounting/datev/exports/:id',
+    operationId: 'getDatevExport',
+    response: datevExportRecord,
+    summary:
+      'One recorded DATEV export: status, progress (documents read of those to read), counts, digest, and whether its zip was kept for download (file)',
+    params: idParams,
+    async handler({ deps, org, params }) {
+      return billingJson(deps, org, 'getDatevExport', { body: { id: params.id } });
+    },
+  }),
+  accounting({
+    method: 'GET',
+    path: '/accounting/datev/exports/:id/file',
+    operationId: 'downloadDatevExport',
+    action: 'execute',
+    role: 'Editor',
+    response: fileAnswer,
+    file: { contentType: 'application/zip' },
+    errors: [409],
+    summary:
+      'The kept zip of a DATEV export started as a job (the same bytes as its digest); 409 DATEV_EXPORT_NOT_KEPT while it runs, when it failed, or when it was streamed by POST /accounting/datev/exports and not kept',
+    params: idParams,
+    async handler({ deps, org, principal, params }) {
+      const bytes = await stream(deps, org, principal, 'downloadDatevExport', { id: params.id });
+      return { stream: bytes, filename: `DATEV-${params.id}.zip` };
     },
   }),
   accounting({

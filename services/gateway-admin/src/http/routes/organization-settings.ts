@@ -1,11 +1,19 @@
 import { z } from 'zod';
 import { ForbiddenError, toWire } from '@paymesh/core';
 import type { billing, tax } from '@paymesh/proto';
-import { datevSettingsView, invoicingSettingsPatch, portalSettingsPatch, taxSettingsPatch } from '@paymesh/contracts';
+import {
+  datevSettingsView,
+  invoicingSettingsPatch,
+  portalSettingsPatch,
+  senderCheckView,
+  senderVerificationView,
+  taxSettingsPatch,
+} from '@paymesh/contracts';
 import { invoicingSettings, ossThresholdStatus, portalSettings, taxSettings } from '../responses/organization';
 import { resource } from '../route-table';
 import { invoicingFieldsBeyondRole } from '../../domain/settings-roles';
 import { rpc } from './common';
+import { billingJson } from './billing-rpc';
 
 const organizationSettings = resource({ tag: 'Organization settings', scopePrefix: 'organization' });
 
@@ -19,6 +27,7 @@ export function invoicingView(s: billing.InvoicingSettings) {
   const e = s.eInvoice;
   if (!e) throw new Error('billing answered without eInvoice settings');
   const peppol = e.sellerPeppolRoutingAddress;
+  const sender = s.documents?.senderJson ? senderVerificationView.parse(JSON.parse(s.documents.senderJson)) : null;
   return {
     enabled: s.enabled,
     autoGenerateInvoice: s.autoGenerateInvoice,
@@ -38,6 +47,8 @@ export function invoicingView(s: billing.InvoicingSettings) {
       language: s.documents?.language || 'en',
       supplyDateRule: s.documents?.supplyDateRule || 'invoice_date',
       replyToEmail: s.documents?.replyToEmail ?? null,
+      senderEmail: sender?.email ?? null,
+      sender,
     },
     autoPaymentLinkExpiresInHours: s.autoPaymentLinkExpiresInHours,
     timeZone: s.timeZone || 'UTC',
@@ -105,6 +116,19 @@ export const organizationSettingsRoutes = [
         patchJson: JSON.stringify(body),
       });
       return invoicingView(s);
+    },
+  }),
+  organizationSettings({
+    method: 'POST',
+    action: 'execute',
+    path: '/organizations/settings/invoicing/sender/verify',
+    operationId: 'verifyInvoicingSender',
+    response: senderCheckView,
+    errors: [409, 422],
+    summary:
+      "Look up the TXT record proving documents.senderEmail (dnsRecord of the settings) and record the outcome: verified (invoice and credit-note e-mails are sent from the address) or failed (they keep the platform's address). 422 SENDER_EMAIL_MISSING without an address; 503 when DNS gives no answer (nothing changes); repeating it re-checks",
+    async handler({ deps, org }) {
+      return billingJson(deps, org, 'verifySender', {});
     },
   }),
   organizationSettings({

@@ -48,3 +48,19 @@ describe('published provider credential schemas', () => {
     expect(c.required).toEqual(['accessToken', 'webhookSecret', 'environment']);
   });
 });
+
+describe("the dashboard's provider form hints", () => {
+  it("are the schemas' descriptions in English, and every one has its German translation", async () => {
+    const en: Record<string, string> = (await import('../../../web/messages/en.json')).default;
+    const de: Record<string, string> = (await import('../../../web/messages/de.json')).default;
+    for (const { type, credentials } of PROVIDER_CREDENTIAL_SCHEMAS) {
+      for (const [field, spec] of Object.entries(credentials.properties)) {
+        const key = `providerHint.${type}.${field}`;
+        expect(spec.description, key).toBeTruthy();
+        expect(en[key], key).toBe(spec.description);
+        expect(de[key], key).toBeTruthy();
+        expect(de[key], key).not.toBe(spec.description);
+      }
+    }
+  });
+});

@@ -248,7 +248,13 @@ export const transactionRoutes = [
           limit: query.limit,
         },
       );
-      return { items: res.items.map(transactionView), total: res.total, page: res.page, limit: res.limit };
+      return {
+        items: res.items.map(transactionView),
+        total: res.total,
+        totalIsLowerBound: res.totalIsLowerBound,
+        page: res.page,
+        limit: res.limit,
+      };
     },
   }),
   transactions({

@@ -1,8 +1,9 @@
-import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, must } from '../api';
 import { dateTime } from '../format';
 import { useI18n } from '../i18n';
+import { IntegrityCheck } from '../integrity';
 import { can } from '../session';
 import { ErrorNote, Loading, useMember, useOrgTimeZone } from '../ui';
 
@@ -45,9 +46,6 @@ export function Audit() {
       ),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
-  const integrity = useMutation({
-    mutationFn: async () => must(await api.GET('/api/v1/documents/integrity', {})),
-  });
   if (!can(role, 'admin')) return <p>{t('audit.adminOnly')}</p>;
   const apply = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -56,29 +54,11 @@ export function Audit() {
     setFilters({ resource: value('resource'), id: value('id'), actor: value('actor') });
   };
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
-  const report = integrity.data;
   return (
     <>
       <h1>{t('audit.title')}</h1>
       <p className="muted">{t('audit.intro')}</p>
-      <section aria-labelledby="integrity-heading">
-        <h2 id="integrity-heading">{t('audit.integrity')}</h2>
-        <button type="button" disabled={integrity.isPending} onClick={() => integrity.mutate()}>
-          {t('audit.check')}
-        </button>
-        {integrity.isError && <ErrorNote error={integrity.error} />}
-        {report && (
-          <p role="status" data-testid="integrity-result">
-            {report.ok
-              ? t('audit.intact', { entries: report.entries, documents: report.documents })
-              : t('audit.broken', {
-                  number: report.firstBroken?.number ?? '',
-                  reason: report.firstBroken?.reason ?? '',
-                  seq: report.firstBroken?.seq ?? 0,
-                })}
-          </p>
-        )}
-      </section>
+      <IntegrityCheck />
       <form className="filters" onSubmit={apply} aria-label={t('audit.filters')}>
         <label>
           {t('audit.resource')}

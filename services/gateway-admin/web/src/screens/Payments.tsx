@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { api, must } from '../api';
-import { dateTime, money } from '../format';
+import { count, dateTime, money } from '../format';
 import { useI18n } from '../i18n';
 import type { PaymentsSearch } from '../search';
 import { ErrorNote, Loading, StatusBadge, useMember, useOrgTimeZone, useSites } from '../ui';
@@ -45,6 +45,14 @@ export function Payments({ search }: { search: PaymentsSearch }) {
       ),
   });
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / PAGE_SIZE)) : 1;
+  // Past 10,000 matches the API stops counting: its total is a lower bound ("more than ...").
+  const pageLabel = list.data?.totalIsLowerBound
+    ? t('payments.pageOfMore', {
+        page,
+        pages: count(Math.floor((list.data.total - 1) / PAGE_SIZE), locale),
+        total: count(list.data.total - 1, locale),
+      })
+    : t('payments.page', { page, pages, total: list.data?.total ?? 0 });
   const go = (next: PaymentsSearch) => void navigate({ to: '/payments', search: next });
   const apply = (e: FormEvent) => {
     e.preventDefault();
@@ -173,7 +181,7 @@ export function Payments({ search }: { search: PaymentsSearch }) {
               </table>
             </div>
           )}
-          <nav className="pager" aria-label={t('payments.page', { page, pages, total: list.data.total })}>
+          <nav className="pager" aria-label={pageLabel}>
             <button
               type="button"
               className="secondary"
@@ -182,7 +190,7 @@ export function Payments({ search }: { search: PaymentsSearch }) {
             >
               {t('payments.previous')}
             </button>
-            <span>{t('payments.page', { page, pages, total: list.data.total })}</span>
+            <span data-testid="payments-page">{pageLabel}</span>
             <button
               type="button"
               className="secondary"

@@ -1,13 +1,16 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { api, must, mustOk, type Role } from '../api';
+import { api, must, mustOk, type components, type Role } from '../api';
 import { dateTime } from '../format';
 import { GridForm, SelectField, ShownOnce, TextField } from '../forms';
+import { useHistoryPicker } from '../history';
 import { useI18n } from '../i18n';
 import { can, switchDataMode, type DataMode } from '../session';
 import { DataTable } from '../table';
 import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
 import { SettingsPage } from './settings/SettingsNav';
+
+type Member = components['schemas']['Member'];
 
 export const ROLES: Role[] = ['Viewer', 'Editor', 'Admin'];
 
@@ -101,6 +104,11 @@ function Members() {
     `${location.origin}/app/enroll#${new URLSearchParams({ email: add.data.email, token: add.data.enrollmentToken }).toString()}`;
   const roles = ROLES.map((r) => [r, t(`role.${r}`)] as const);
   const failed = change.error ?? remove.error;
+  const history = useHistoryPicker<Member>(
+    'membership',
+    (m) => m.membershipId,
+    (m) => m.email,
+  );
   return (
     <Section title={t('settings.members')} id="members">
       {failed && <ErrorNote error={failed} />}
@@ -150,10 +158,12 @@ function Members() {
                     </button>
                   ),
               },
+              history.column,
             ]}
           />
         )}
       </Loaded>
+      {history.panel}
       {can(role, 'admin') && mode === 'test' && <p className="muted">{t('mode.membersLive')}</p>}
       {admin && (
         <>

@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { api, must } from '../api';
 import { count, dateTime, money } from '../format';
 import { isMessageKey, useI18n } from '../i18n';
+import { ResourceHistory } from '../history';
 import { can } from '../session';
 import { ErrorNote, Facts, Loading, Section, StatusBadge, useMember, useOrgTimeZone } from '../ui';
 
@@ -301,6 +302,7 @@ export function Transaction({ id }: { id: string }) {
           );
         })}
       </Section>
+      <ResourceHistory resource="transaction" id={d.id} />
     </>
   );
 }

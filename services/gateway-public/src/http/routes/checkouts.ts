@@ -1,12 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { countryCode, EMAIL_MAX, text } from '@paymesh/http';
+import { countryCode, EMAIL_MAX, row, text, type Row } from '@paymesh/http';
 import type { checkoutPayments } from '@paymesh/proto';
-import { rpc, type Clients } from '../../clients';
-import { browserOriginFor } from '../origin';
+import { rpc } from '../../clients';
+import { buyerOrigin, type PublicRouteOptions } from '../guards';
 import { publicCheckoutFor } from '../public-checkout';
-import { parse, required } from './parse';
-import { doc, handoffConsumed, handoffCreated, publicCheckout, inputDocumentedOnly } from '../responses';
+import { required } from './parse';
+import { handoffConsumed, handoffCreated, publicCheckout } from '../responses';
 import { taxPreview, taxPreviewOf, type TaxCalculation } from '@paymesh/contracts';
 
 /** Billing address as buyers send it; unknown keys are dropped, the rules live in checkout. */
@@ -82,123 +81,121 @@ const handoffBody = z.object({
   billingAddress: billingAddressSchema.optional(),
 });
 
-export interface PublicRouteOptions {
-  clients: Clients;
-  mainFrontendOrigin: string;
-}
+export type { PublicRouteOptions };
+
+/** A row of the buyer-facing table (checkouts, transactions, VAT). */
+export const publicRow = row<PublicRouteOptions>();
+export type PublicRow = Row<PublicRouteOptions>;
+
+const checkouts = { tag: 'Checkouts', guard: buyerOrigin } as const;
 
 /** Buyer-facing checkout session routes under /api/v1. */
-export function registerCheckoutRoutes(app: FastifyInstance, opts: PublicRouteOptions): void {
-  const { clients } = opts;
-  const cp = clients.checkoutPayments;
-
-  // Documented and checked on the way out; the handler's parse() is the one check of its input.
-  const getSchema = doc({
-    tag: 'Checkouts',
+export const checkoutRows: PublicRow[] = [
+  publicRow({
+    ...checkouts,
+    method: 'GET',
+    path: '/checkouts/:id',
     operationId: 'getCheckoutSession',
     summary: 'The buyer view of a checkout session (browsers need an allowed Origin)',
     params: sessionParams,
     response: publicCheckout,
     errors: [400, 403, 404, 409, 429],
-  });
-  app.get('/checkouts/:id', { schema: getSchema, ...inputDocumentedOnly }, async (req) => {
-    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
-    const { id } = parse(sessionParams, req.params, 'params');
-    // The CORS check of this request asked checkout the same question: its answer is reused.
-    const v = await publicCheckoutFor(req, clients, id, browserOrigin);
-    return {
-      id: v.id,
-      currency: v.currency,
-      amount: v.amount,
-      status: v.status,
-      lineItems: v.lineItems.map((l) => ({ name: l.name, quantity: l.quantity, unitAmount: l.unitAmount })),
-      providers: v.providers,
-      branding: {
-        ...(v.brandingLogo ? { logo: v.brandingLogo } : {}),
-        ...(v.brandingPrimaryColor ? { primaryColor: v.brandingPrimaryColor } : {}),
-      },
-      expiresAt: v.expiresAt,
-      checkoutSettings: { vatIdValidation: v.vatIdValidation },
-    };
-  });
-
-  const handoffSchema = doc({
-    tag: 'Checkouts',
+    async handler({ deps, req, params, browserOrigin }) {
+      // The CORS check of this request asked checkout the same question: its answer is reused.
+      const v = await publicCheckoutFor(req, deps.clients, params.id, browserOrigin);
+      return {
+        id: v.id,
+        currency: v.currency,
+        amount: v.amount,
+        status: v.status,
+        lineItems: v.lineItems.map((l) => ({ name: l.name, quantity: l.quantity, unitAmount: l.unitAmount })),
+        providers: v.providers,
+        branding: {
+          ...(v.brandingLogo ? { logo: v.brandingLogo } : {}),
+          ...(v.brandingPrimaryColor ? { primaryColor: v.brandingPrimaryColor } : {}),
+        },
+        expiresAt: v.expiresAt,
+        checkoutSettings: { vatIdValidation: v.vatIdValidation },
+      };
+    },
+  }),
+  publicRow({
+    ...checkouts,
+    method: 'POST',
+    path: '/checkouts/:id/handoff',
     operationId: 'createHandoff',
     summary: "Store the buyer's provider choice (and billing address) for the provider's page; single-use token",
     params: sessionParams,
     body: handoffBody,
     response: handoffCreated,
     errors: [400, 403, 404, 409, 429],
-  });
-  app.post('/checkouts/:id/handoff', { schema: handoffSchema, ...inputDocumentedOnly }, async (req) => {
-    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
-    const { id } = parse(sessionParams, req.params, 'params');
-    const body = parse(handoffBody, req.body);
-    const res = await rpc(
-      cp,
-      cp.createHandoff,
-      {
-        sessionPublicId: id,
-        providerId: body.providerId,
-        billingAddress: body.billingAddress ? billingAddressIn(body.billingAddress) : undefined,
-        browserOrigin,
-      },
-      clients.deadlineMs,
-    );
-    return { handoffToken: res.handoffToken, expiresInSeconds: res.expiresInSeconds };
-  });
-
-  const previewSchema = doc({
-    tag: 'Checkouts',
+    async handler({ deps: { clients }, params, body, browserOrigin }) {
+      const cp = clients.checkoutPayments;
+      const res = await rpc(
+        cp,
+        cp.createHandoff,
+        {
+          sessionPublicId: params.id,
+          providerId: body.providerId,
+          billingAddress: body.billingAddress ? billingAddressIn(body.billingAddress) : undefined,
+          browserOrigin,
+        },
+        clients.deadlineMs,
+      );
+      return { handoffToken: res.handoffToken, expiresInSeconds: res.expiresInSeconds };
+    },
+  }),
+  publicRow({
+    ...checkouts,
+    method: 'POST',
+    path: '/checkouts/:id/tax-preview',
     operationId: 'previewCheckoutTax',
     summary: 'Tax the buyer would pay with this address; totalGross is what transaction create will charge',
     params: sessionParams,
     body: taxPreviewBody,
     response: taxPreview,
     errors: [400, 403, 404, 409, 429, 503],
-  });
-  app.post('/checkouts/:id/tax-preview', { schema: previewSchema, ...inputDocumentedOnly }, async (req) => {
-    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
-    const { id } = parse(sessionParams, req.params, 'params');
-    const { billingAddress: a, shippingAddress } = parse(taxPreviewBody, req.body);
-    const res = await rpc(
-      cp,
-      cp.previewCheckoutTax,
-      {
-        sessionPublicId: id,
-        browserOrigin,
-        billingAddress: { country: a.country, postcode: a.postcode ?? '', vatId: a.vatId ?? '' },
-        shippingAddress: shippingAddressIn(shippingAddress),
-      },
-      clients.taxDeadlineMs,
-    );
-    // checkout validated the answer with the same contract; the response schema checks what leaves.
-    const calc: TaxCalculation = JSON.parse(res.json);
-    return taxPreviewOf(calc);
-  });
-
-  const consumeSchema = doc({
-    tag: 'Checkouts',
+    async handler({ deps: { clients }, params, body, browserOrigin }) {
+      const { billingAddress: a, shippingAddress } = body;
+      const cp = clients.checkoutPayments;
+      const res = await rpc(
+        cp,
+        cp.previewCheckoutTax,
+        {
+          sessionPublicId: params.id,
+          browserOrigin,
+          billingAddress: { country: a.country, postcode: a.postcode ?? '', vatId: a.vatId ?? '' },
+          shippingAddress: shippingAddressIn(shippingAddress),
+        },
+        clients.taxDeadlineMs,
+      );
+      // checkout validated the answer with the same contract; the response schema checks what leaves.
+      const calc: TaxCalculation = JSON.parse(res.json);
+      return taxPreviewOf(calc);
+    },
+  }),
+  publicRow({
+    ...checkouts,
+    method: 'POST',
+    path: '/checkouts/:id/handoff/:token/consume',
     operationId: 'consumeHandoff',
     summary: 'Read and delete a handoff (single use: 404 afterwards)',
     params: consumeParams,
     response: handoffConsumed,
     errors: [400, 403, 404, 409, 429],
-  });
-  app.post('/checkouts/:id/handoff/:token/consume', { schema: consumeSchema, ...inputDocumentedOnly }, async (req) => {
-    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
-    const { id, token } = parse(consumeParams, req.params, 'params');
-    const res = await rpc(
-      cp,
-      cp.consumeHandoff,
-      { sessionPublicId: id, handoffToken: token, browserOrigin },
-      clients.deadlineMs,
-    );
-    return {
-      providerId: res.providerId,
-      ...(res.billingAddress ? { billingAddress: billingAddressOut(res.billingAddress) } : {}),
-      createdAt: res.createdAt,
-    };
-  });
-}
+    async handler({ deps: { clients }, params, browserOrigin }) {
+      const cp = clients.checkoutPayments;
+      const res = await rpc(
+        cp,
+        cp.consumeHandoff,
+        { sessionPublicId: params.id, handoffToken: params.token, browserOrigin },
+        clients.deadlineMs,
+      );
+      return {
+        providerId: res.providerId,
+        ...(res.billingAddress ? { billingAddress: billingAddressOut(res.billingAddress) } : {}),
+        createdAt: res.createdAt,
+      };
+    },
+  }),
+];

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { call } from '@paymesh/grpc';
-import { text } from '@paymesh/http';
+import { registerRows, row, text } from '@paymesh/http';
 import type { Clients } from '../../clients';
-import { doc, webhookReceived } from '../responses';
-import { parse } from './parse';
+import { providerSignature } from '../guards';
+import { webhookReceived } from '../responses';
 
 const hookParams = z.object({ type: text(32, 1), providerId: text(100, 1) });
 
@@ -28,33 +28,39 @@ function forwardedHeaders(headers: Record<string, string | string[] | undefined>
  * Not rate-limited per address: deliveries are authenticated per provider, and a provider's burst
  * (many merchants, retries) arrives from few addresses and must not be turned away.
  */
+export const hookRows = [
+  row<{ clients: Clients }>()({
+    tag: 'Webhooks',
+    guard: providerSignature,
+    method: 'POST',
+    path: '/hooks/:type/:providerId',
+    operationId: 'receiveProviderWebhook',
+    summary: 'Provider webhook delivery (any content type; verified per provider over the exact bytes)',
+    params: hookParams,
+    response: webhookReceived,
+    errors: [400, 404],
+    config: { rateLimit: false },
+    async handler({ deps: { clients }, req, params }) {
+      const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const c = clients.paymentsWebhooks;
+      const res = await call(
+        c,
+        c.handleWebhook,
+        { providerType: params.type, providerId: params.providerId, rawBody, headers: forwardedHeaders(req.headers) },
+        { deadlineMs: clients.deadlineMs, target: 'payments-webhooks' },
+      );
+      return res.outcome === 'duplicate'
+        ? { received: true as const, duplicate: true as const }
+        : { received: true as const };
+    },
+  }),
+];
+
+/** The webhook rows in a scope of their own that reads every body as bytes. */
 export async function registerHookRoutes(app: FastifyInstance, clients: Clients): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-    const schema = doc({
-      tag: 'Webhooks',
-      operationId: 'receiveProviderWebhook',
-      summary: 'Provider webhook delivery (any content type; verified per provider over the exact bytes)',
-      response: webhookReceived,
-      errors: [400, 404],
-    });
-    // The rate limiter's route config (typed by @fastify/rate-limit, not a dependency here).
-    scope.post<{ Params: { type: string; providerId: string } }, { rateLimit: false }>(
-      '/hooks/:type/:providerId',
-      { schema, config: { rateLimit: false } },
-      async (req) => {
-        const params = parse(hookParams, req.params, 'params');
-        const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const c = clients.paymentsWebhooks;
-        const res = await call(
-          c,
-          c.handleWebhook,
-          { providerType: params.type, providerId: params.providerId, rawBody, headers: forwardedHeaders(req.headers) },
-          { deadlineMs: clients.deadlineMs, target: 'payments-webhooks' },
-        );
-        return res.outcome === 'duplicate' ? { received: true, duplicate: true } : { received: true };
-      },
-    );
+    registerRows(scope, hookRows, { deps: { clients }, input: 'handler' });
   });
 }

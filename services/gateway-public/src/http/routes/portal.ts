@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { RateLimitedError, toWire } from '@paymesh/core';
-import { email as emailSchema, errorResponses, noContent, objectId, text } from '@paymesh/http';
+import { email as emailSchema, fileAnswer, objectId, row, text, type Row } from '@paymesh/http';
 import {
   billingFileRpc,
   billingRpc,
@@ -13,7 +13,6 @@ import {
 } from '@paymesh/contracts';
 import { callEnvelope, jsonCaller } from '@paymesh/grpc';
 import {
-  authenticatePortal,
   chargeOtpRequest,
   exchangeMagicLink,
   issueOtp,
@@ -24,9 +23,9 @@ import {
 } from '../../portal/auth';
 import { subscriptionCount } from '../../portal/buyer';
 import { resolvePortalTenant, type TenantHints } from '../../portal/tenant';
-import type { PortalDeps, PortalPrincipal } from '../../portal/deps';
+import type { PortalDeps } from '../../portal/deps';
+import { portalRefreshCookie, portalSession, portalSignIn, portalSignOut } from '../guards';
 import {
-  inputDocumentedOnly,
   portalCancelResponse,
   portalDocumentPage,
   portalSessionView,
@@ -34,7 +33,6 @@ import {
   portalTokenResponse,
   portalUpcomingResponse,
 } from '../responses';
-import { parse } from './parse';
 
 /** The HTTP-only refresh cookie; sent only to the portal auth routes. */
 export const PORTAL_REFRESH_COOKIE = 'paymesh_portal_refresh';
@@ -100,92 +98,60 @@ const OTP_ANSWER = {
   message: 'If this address may use the customer portal of this organization, a sign-in code is on its way.',
 };
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    portal?: PortalPrincipal;
-  }
-  interface FastifyContextConfig {
-    /** The route answers a file of this media type (documented as binary in the OpenAPI). */
-    file?: { contentType: string };
-  }
+const cookieOptions = (deps: PortalDeps) => ({
+  httpOnly: true,
+  secure: deps.settings.cookieSecure,
+  sameSite: 'strict' as const,
+  path: PORTAL_AUTH_PATH,
+});
+/** The session token answered, the refresh secret in the HTTP-only cookie. */
+function signedIn(deps: PortalDeps, reply: FastifyReply, t: PortalTokens) {
+  reply.header('cache-control', 'no-store');
+  reply.setCookie(PORTAL_REFRESH_COOKIE, t.refreshToken, {
+    ...cookieOptions(deps),
+    expires: new Date(t.refreshExpiresAt),
+  });
+  return { token: t.token, expiresAt: t.expiresAt };
 }
 
-const AUTH_TAG = 'Portal auth';
-const DATA_TAG = 'Portal';
-const BEARER = 'Needs `Authorization: Bearer <portal session token>` (from verify-otp, magic-link or refresh).';
-
-function doc(o: {
-  tag: string;
-  operationId: string;
-  summary: string;
-  description?: string;
-  response: z.ZodTypeAny;
-  errors: number[];
-  status?: number;
-  body?: z.ZodTypeAny;
-  params?: z.ZodTypeAny;
-  querystring?: z.ZodTypeAny;
-}) {
+/** A portal file (PDF, e-invoice XML): offered inline under a safe name, never cached. */
+function portalFile(bytes: Uint8Array, filename: string, contentType?: string) {
+  const safe = filename.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 200) || 'document';
   return {
-    tags: [o.tag],
-    operationId: o.operationId,
-    summary: o.summary,
-    ...(o.description ? { description: o.description } : {}),
-    ...(o.body ? { body: o.body } : {}),
-    ...(o.params ? { params: o.params } : {}),
-    ...(o.querystring ? { querystring: o.querystring } : {}),
-    response: { [o.status ?? 200]: o.response, ...errorResponses(o.errors) },
+    bytes: Buffer.from(bytes),
+    filename: safe,
+    headers: { 'cache-control': 'private, no-store' },
+    ...(contentType ? { contentType } : {}),
   };
 }
 
-/** A file answer (binary, documented as such by the OpenAPI transform). */
-const fileResponse = z.any().describe('the file');
-
-function sendFile(reply: FastifyReply, contentType: string, bytes: Uint8Array, filename: string) {
-  const safe = filename.replace(/[^A-Za-z0-9._-]/g, '_') || 'document';
-  return reply
-    .type(contentType)
-    .header('content-disposition', `inline; filename="${safe}"`)
-    .header('cache-control', 'private, no-store')
-    .send(Buffer.from(bytes));
-}
+const portalRow = row<PortalDeps>();
+const signIn = { tag: 'Portal auth', guard: portalSignIn } as const;
+const data = { tag: 'Portal', guard: portalSession } as const;
+const billingCalls = (deps: PortalDeps) =>
+  jsonCaller(deps.clients.billing, billingRpc, { deadlineMs: deps.clients.deadlineMs, target: 'billing' });
+const recurringCalls = (deps: PortalDeps) =>
+  jsonCaller(deps.clients.recurring, recurringRpc, { deadlineMs: deps.clients.deadlineMs, target: 'recurring' });
+const fileCall = (deps: PortalDeps, target: 'billing' | 'recurring') => ({
+  deadlineMs: deps.settings.documentsDeadlineMs,
+  target,
+});
 
 /** Buyer portal routes under /api/v1/portal: sign-in (OTP, magic link, refresh, logout) and the buyer's data. */
-export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): void {
-  const { clients } = deps;
-  const cookieOptions = () => ({
-    httpOnly: true,
-    secure: deps.settings.cookieSecure,
-    sameSite: 'strict' as const,
-    path: PORTAL_AUTH_PATH,
-  });
-  const signedIn = (reply: FastifyReply, t: PortalTokens) => {
-    reply.header('cache-control', 'no-store');
-    reply.setCookie(PORTAL_REFRESH_COOKIE, t.refreshToken, {
-      ...cookieOptions(),
-      expires: new Date(t.refreshExpiresAt),
-    });
-    return { token: t.token, expiresAt: t.expiresAt };
-  };
-
-  app.post(
-    '/portal/auth/request-otp',
-    {
-      schema: doc({
-        tag: AUTH_TAG,
-        operationId: 'requestPortalOtp',
-        summary: 'E-mail a 6-digit sign-in code to a buyer of the organization',
-        description:
-          'The spec’s body is `{email}`: the organization is `organizationId` when sent, else the portal page’s (its address /portal/<organizationId>, or the verified custom domain or site frontend domain it runs on); 400 when none tells it (never guessed from the e-mail). Always answers 202 with the same body, whether or not the address may use the portal; a code is sent only when the deployment and the organization have the portal on and the address has a portal-visible invoice, credit note or subscription there. Each address may ask a few times per window (429 with Retry-After), besides the per-client limit.',
-        body: requestOtpBody,
-        response: requestOtpAnswer,
-        status: 202,
-        errors: [400, 429],
-      }),
-      ...inputDocumentedOnly,
-    },
-    async (req, reply) => {
-      const body = parse(requestOtpBody, req.body);
+export const portalRows: Row<PortalDeps>[] = [
+  portalRow({
+    ...signIn,
+    method: 'POST',
+    path: '/portal/auth/request-otp',
+    operationId: 'requestPortalOtp',
+    summary: 'E-mail a 6-digit sign-in code to a buyer of the organization',
+    description:
+      'The spec’s body is `{email}`: the organization is `organizationId` when sent, else the portal page’s (its address /portal/<organizationId>, or the verified custom domain or site frontend domain it runs on); 400 when none tells it (never guessed from the e-mail). Always answers 202 with the same body, whether or not the address may use the portal; a code is sent only when the deployment and the organization have the portal on and the address has a portal-visible invoice, credit note or subscription there. Each address may ask a few times per window (429 with Retry-After), besides the per-client limit.',
+    body: requestOtpBody,
+    response: requestOtpAnswer,
+    status: 202,
+    errors: [400, 429],
+    async handler({ deps, req, reply, body }) {
       const t = await resolvePortalTenant(deps, hintsOf(req, body));
       const limited = await chargeOtpRequest(deps, body.email);
       if (limited) {
@@ -203,327 +169,225 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
           ),
         );
       });
-      return reply.code(202).send(OTP_ANSWER);
+      return OTP_ANSWER;
     },
-  );
-
-  app.post(
-    '/portal/auth/verify-otp',
-    {
-      schema: doc({
-        tag: AUTH_TAG,
-        operationId: 'verifyPortalOtp',
-        summary: 'Sign in with the e-mailed code: a session token, and the refresh cookie',
-        description:
-          'The spec’s body is `{email, code}`; the organization is found as for request-otp (400 when it cannot be). A code works once, until it expires, and for at most 5 tries (right or wrong); then a new code is needed. Wrong, expired, used or unknown: 401.',
-        body: verifyOtpBody,
-        response: portalTokenResponse,
-        errors: [400, 401, 429],
-      }),
-      ...inputDocumentedOnly,
-    },
-    async (req, reply) => {
-      const body = parse(verifyOtpBody, req.body);
+  }),
+  portalRow({
+    ...signIn,
+    method: 'POST',
+    path: '/portal/auth/verify-otp',
+    operationId: 'verifyPortalOtp',
+    summary: 'Sign in with the e-mailed code: a session token, and the refresh cookie',
+    description:
+      'The spec’s body is `{email, code}`; the organization is found as for request-otp (400 when it cannot be). A code works once, until it expires, and for at most 5 tries (right or wrong); then a new code is needed. Wrong, expired, used or unknown: 401.',
+    body: verifyOtpBody,
+    response: portalTokenResponse,
+    errors: [400, 401, 429],
+    async handler({ deps, req, reply, body }) {
       const t = await resolvePortalTenant(deps, hintsOf(req, body));
-      return signedIn(reply, await verifyOtp(deps, t, body.email, body.code.trim()));
+      return signedIn(deps, reply, await verifyOtp(deps, t, body.email, body.code.trim()));
     },
-  );
-
-  app.post(
-    '/portal/auth/magic-link',
-    {
-      schema: doc({
-        tag: AUTH_TAG,
-        operationId: 'exchangePortalMagicLink',
-        summary: 'Sign in with a magic link from the Admin API (single use)',
-        description: 'Replayed, expired, malformed or tampered tokens, and links while magic links are off: 401.',
-        body: magicLinkBody,
-        response: portalTokenResponse,
-        errors: [400, 401, 429],
-      }),
-      ...inputDocumentedOnly,
-    },
-    async (req, reply) => {
-      const body = parse(magicLinkBody, req.body);
-      return signedIn(reply, await exchangeMagicLink(deps, body.token));
-    },
-  );
-
-  app.post(
-    '/portal/auth/refresh',
-    {
-      schema: doc({
-        tag: AUTH_TAG,
-        operationId: 'refreshPortalSession',
-        summary: 'A fresh session token from the refresh cookie (the cookie is rotated)',
-        description:
-          'Presenting a refresh cookie that was already rotated ends the whole sign-in (every session token of it): 401.',
-        response: portalTokenResponse,
-        errors: [401, 429],
-      }),
-    },
-    async (req, reply) => {
+  }),
+  portalRow({
+    ...signIn,
+    method: 'POST',
+    path: '/portal/auth/magic-link',
+    operationId: 'exchangePortalMagicLink',
+    summary: 'Sign in with a magic link from the Admin API (single use)',
+    description: 'Replayed, expired, malformed or tampered tokens, and links while magic links are off: 401.',
+    body: magicLinkBody,
+    response: portalTokenResponse,
+    errors: [400, 401, 429],
+    handler: async ({ deps, reply, body }) => signedIn(deps, reply, await exchangeMagicLink(deps, body.token)),
+  }),
+  portalRow({
+    tag: 'Portal auth',
+    guard: portalRefreshCookie,
+    method: 'POST',
+    path: '/portal/auth/refresh',
+    operationId: 'refreshPortalSession',
+    summary: 'A fresh session token from the refresh cookie (the cookie is rotated)',
+    description:
+      'Presenting a refresh cookie that was already rotated ends the whole sign-in (every session token of it): 401.',
+    response: portalTokenResponse,
+    errors: [401, 429],
+    async handler({ deps, req, reply }) {
       try {
-        return signedIn(reply, await refreshLogin(deps, req.cookies[PORTAL_REFRESH_COOKIE]));
+        return signedIn(deps, reply, await refreshLogin(deps, req.cookies[PORTAL_REFRESH_COOKIE]));
       } catch (err) {
-        reply.clearCookie(PORTAL_REFRESH_COOKIE, cookieOptions());
+        reply.clearCookie(PORTAL_REFRESH_COOKIE, cookieOptions(deps));
         throw err;
       }
     },
-  );
-
-  app.post(
-    '/portal/auth/logout',
-    {
-      schema: doc({
-        tag: AUTH_TAG,
-        operationId: 'logoutPortal',
-        summary: 'End the sign-in (refresh cookie and bearer token) and clear the cookie',
-        response: noContent,
-        status: 204,
-        errors: [429],
-      }),
-    },
-    async (req, reply) => {
+  }),
+  portalRow({
+    tag: 'Portal auth',
+    guard: portalSignOut,
+    method: 'POST',
+    path: '/portal/auth/logout',
+    operationId: 'logoutPortal',
+    summary: 'End the sign-in (refresh cookie and bearer token) and clear the cookie',
+    response: null,
+    errors: [429],
+    async handler({ deps, req, reply }) {
       await logout(deps, req.cookies[PORTAL_REFRESH_COOKIE], req.headers.authorization);
-      reply.clearCookie(PORTAL_REFRESH_COOKIE, cookieOptions());
-      return reply.code(204).send();
+      reply.clearCookie(PORTAL_REFRESH_COOKIE, cookieOptions(deps));
     },
-  );
-
+  }),
   // Everything below needs a portal session token.
-  const authed = async (req: FastifyRequest) => {
-    req.portal = await authenticatePortal(deps, req.headers.authorization);
-    // The audit trail names the signed-in buyer (the portal sign-in and its e-mail).
-    if (req.requestContext)
-      req.requestContext.actor = { type: 'portal_session', id: req.portal.loginId, name: req.portal.email };
-  };
-  const me = (req: FastifyRequest): PortalPrincipal => {
-    if (!req.portal) throw new Error('portal principal missing');
-    return req.portal;
-  };
-  const recurringCalls = jsonCaller(clients.recurring, recurringRpc, {
-    deadlineMs: clients.deadlineMs,
-    target: 'recurring',
-  });
-  const b = clients.billing;
-  const rc = clients.recurring;
-
-  app.get(
-    '/portal/session',
-    {
-      schema: doc({
-        tag: DATA_TAG,
-        operationId: 'getPortalSession',
-        summary: 'The signed-in buyer',
-        description: BEARER,
-        response: portalSessionView,
-        errors: [401, 429],
+  portalRow({
+    ...data,
+    method: 'GET',
+    path: '/portal/session',
+    operationId: 'getPortalSession',
+    summary: 'The signed-in buyer',
+    response: portalSessionView,
+    errors: [401, 429],
+    handler: async ({ deps, portal: p }) => ({
+      email: p.email,
+      hasSubscriptions: (await subscriptionCount(deps, p, p.email)) > 0,
+    }),
+  }),
+  portalRow({
+    ...data,
+    method: 'GET',
+    path: '/portal/documents',
+    operationId: 'listPortalDocuments',
+    summary:
+      "The buyer's draft and issued invoices and credit notes in the organization, newest first (never pro forma documents as such)",
+    query: pageQuery,
+    response: portalDocumentPage,
+    errors: [400, 401, 429],
+    handler: ({ deps, portal: p, query }) =>
+      billingCalls(deps).json('listPortalDocuments', toWire(p), {
+        actor: `portal:${p.email}`,
+        email: p.email,
+        body: query,
       }),
-      onRequest: authed,
-    },
-    async (req) => {
-      const p = me(req);
-      return { email: p.email, hasSubscriptions: (await subscriptionCount(deps, p, p.email)) > 0 };
-    },
-  );
-
-  app.get(
-    '/portal/documents',
-    {
-      schema: doc({
-        tag: DATA_TAG,
-        operationId: 'listPortalDocuments',
-        summary:
-          "The buyer's draft and issued invoices and credit notes in the organization, newest first (never pro forma documents as such)",
-        description: BEARER,
-        querystring: pageQuery,
-        response: portalDocumentPage,
-        errors: [400, 401, 429],
-      }),
-      onRequest: authed,
-      ...inputDocumentedOnly,
-    },
-    async (req) => {
-      const q = parse(pageQuery, req.query, 'query');
-      const p = me(req);
-      return jsonCaller(b, billingRpc, { deadlineMs: clients.deadlineMs, target: 'billing' }).json(
-        'listPortalDocuments',
-        toWire(p),
-        { actor: `portal:${p.email}`, email: p.email, body: q },
-      );
-    },
-  );
-
-  app.get(
-    '/portal/documents/:id/pdf',
-    {
-      schema: doc({
-        tag: DATA_TAG,
-        operationId: 'getPortalDocumentPdf',
-        summary: "A document's PDF (`type` invoice, the default, or credit-note); a draft gives its pro forma PDF",
-        description: `${BEARER} Another buyer's document: 404.`,
-        params: docParams,
-        querystring: pdfQuery,
-        response: fileResponse,
-        errors: [400, 401, 404, 429, 503],
-      }),
-      config: { file: { contentType: 'application/pdf' } },
-      onRequest: authed,
-      ...inputDocumentedOnly,
-    },
-    async (req, reply) => {
-      const { id } = parse(docParams, req.params, 'params');
-      const { type } = parse(pdfQuery, req.query, 'query');
-      const p = me(req);
+  }),
+  portalRow({
+    ...data,
+    method: 'GET',
+    path: '/portal/documents/:id/pdf',
+    operationId: 'getPortalDocumentPdf',
+    summary: "A document's PDF (`type` invoice, the default, or credit-note); a draft gives its pro forma PDF",
+    description: "Another buyer's document: 404.",
+    params: docParams,
+    query: pdfQuery,
+    response: fileAnswer,
+    file: { contentType: 'application/pdf' },
+    errors: [400, 401, 404, 429, 503],
+    async handler({ deps, portal: p, params, query }) {
+      const b = deps.clients.billing;
       const res = await callEnvelope(
         b,
         b.getPortalDocumentPdf,
         billingFileRpc.getPortalDocumentPdf,
         toWire(p),
-        { id, actor: `portal:${p.email}`, email: p.email, body: { type } },
-        { deadlineMs: deps.settings.documentsDeadlineMs, target: 'billing' },
+        { id: params.id, actor: `portal:${p.email}`, email: p.email, body: { type: query.type } },
+        fileCall(deps, 'billing'),
       );
-      return sendFile(reply, 'application/pdf', res.pdf, res.filename);
+      return portalFile(res.pdf, res.filename);
     },
-  );
-
-  app.get(
-    '/portal/documents/:id/einvoice',
-    {
-      schema: doc({
-        tag: DATA_TAG,
-        operationId: 'getPortalEInvoice',
-        summary: "An issued invoice's e-invoice XML (`format` xrechnung, peppol or zugferd); invoices only",
-        description: `${BEARER} The format must be allowed by the organization's e-invoice settings and its portal settings (403 EINVOICE_DISABLED / EINVOICE_FORMAT_NOT_ALLOWED); a draft: 409 INVOICE_NOT_ISSUED; missing data: 422 EINVOICE_READINESS_FAILED; another buyer's invoice or a credit note: 404.`,
-        params: docParams,
-        querystring: einvoiceQuery,
-        response: fileResponse,
-        errors: [400, 401, 403, 404, 409, 422, 429, 503],
-      }),
-      config: { file: { contentType: 'application/xml' } },
-      onRequest: authed,
-      ...inputDocumentedOnly,
-    },
-    async (req, reply) => {
-      const { id } = parse(docParams, req.params, 'params');
-      const { format } = parse(einvoiceQuery, req.query, 'query');
-      const p = me(req);
+  }),
+  portalRow({
+    ...data,
+    method: 'GET',
+    path: '/portal/documents/:id/einvoice',
+    operationId: 'getPortalEInvoice',
+    summary: "An issued invoice's e-invoice XML (`format` xrechnung, peppol or zugferd); invoices only",
+    description:
+      "The format must be allowed by the organization's e-invoice settings and its portal settings (403 EINVOICE_DISABLED / EINVOICE_FORMAT_NOT_ALLOWED); a draft: 409 INVOICE_NOT_ISSUED; missing data: 422 EINVOICE_READINESS_FAILED; another buyer's invoice or a credit note: 404.",
+    params: docParams,
+    query: einvoiceQuery,
+    response: fileAnswer,
+    file: { contentType: 'application/xml' },
+    errors: [400, 401, 403, 404, 409, 422, 429, 503],
+    async handler({ deps, portal: p, params, query }) {
+      const b = deps.clients.billing;
       const res = await callEnvelope(
         b,
         b.renderPortalEInvoice,
         billingFileRpc.renderPortalEInvoice,
         toWire(p),
-        { id, actor: `portal:${p.email}`, email: p.email, body: { format } },
-        { deadlineMs: deps.settings.documentsDeadlineMs, target: 'billing' },
+        { id: params.id, actor: `portal:${p.email}`, email: p.email, body: { format: query.format } },
+        fileCall(deps, 'billing'),
       );
-      return sendFile(reply, res.contentType || 'application/xml', res.content, res.fileName);
+      return portalFile(res.content, res.fileName, res.contentType || undefined);
     },
-  );
-
-  app.get(
-    '/portal/subscriptions',
-    {
-      schema: doc({
-        tag: DATA_TAG,
-        operationId: 'listPortalSubscriptions',
-        summary: "The buyer's visible recurring subscriptions, paged (`subscriptions[]`, `total`, `page`, `limit`)",
-        description: BEARER,
-        querystring: pageQuery,
-        response: portalSubscriptionPage,
-        errors: [400, 401, 429, 501],
+  }),
+  portalRow({
+    ...data,
+    method: 'GET',
+    path: '/portal/subscriptions',
+    operationId: 'listPortalSubscriptions',
+    summary: "The buyer's visible recurring subscriptions, paged (`subscriptions[]`, `total`, `page`, `limit`)",
+    query: pageQuery,
+    response: portalSubscriptionPage,
+    errors: [400, 401, 429, 501],
+    handler: ({ deps, portal: p, query }) =>
+      recurringCalls(deps).json('listPortalSubscriptions', toWire(p), { email: p.email, body: query }),
+  }),
+  portalRow({
+    ...data,
+    method: 'GET',
+    path: '/portal/subscriptions/:id/upcoming',
+    operationId: 'getPortalUpcomingCharges',
+    summary: `A subscription's next charges with tax estimates (\`count\`, default ${DEFAULT_UPCOMING_CHARGES}, at most ${MAX_UPCOMING_CHARGES}; more is 400)`,
+    description: "Another buyer's subscription: 404.",
+    params: subParams,
+    query: upcomingQuery,
+    response: portalUpcomingResponse,
+    errors: [400, 401, 404, 429, 501],
+    handler: ({ deps, portal: p, params, query }) =>
+      recurringCalls(deps).json('portalUpcoming', toWire(p), {
+        id: params.id,
+        email: p.email,
+        body: { count: query.count },
       }),
-      onRequest: authed,
-      ...inputDocumentedOnly,
-    },
-    async (req) => {
-      const q = parse(pageQuery, req.query, 'query');
-      const p = me(req);
-      return recurringCalls.json('listPortalSubscriptions', toWire(p), { email: p.email, body: q });
-    },
-  );
-
-  app.get(
-    '/portal/subscriptions/:id/upcoming',
-    {
-      schema: doc({
-        tag: DATA_TAG,
-        operationId: 'getPortalUpcomingCharges',
-        summary: `A subscription's next charges with tax estimates (\`count\`, default ${DEFAULT_UPCOMING_CHARGES}, at most ${MAX_UPCOMING_CHARGES}; more is 400)`,
-        description: `${BEARER} Another buyer's subscription: 404.`,
-        params: subParams,
-        querystring: upcomingQuery,
-        response: portalUpcomingResponse,
-        errors: [400, 401, 404, 429, 501],
-      }),
-      onRequest: authed,
-      ...inputDocumentedOnly,
-    },
-    async (req) => {
-      const { id } = parse(subParams, req.params, 'params');
-      const { count } = parse(upcomingQuery, req.query, 'query');
-      const p = me(req);
-      return recurringCalls.json('portalUpcoming', toWire(p), { id, email: p.email, body: { count } });
-    },
-  );
-
-  app.get(
-    '/portal/subscriptions/:id/upcoming/:upcomingId/proforma/pdf',
-    {
-      schema: doc({
-        tag: DATA_TAG,
-        operationId: 'getPortalUpcomingProformaPdf',
-        summary: 'Pro forma PDF preview of the first upcoming charge, when previews are enabled',
-        description: `${BEARER} Only while the organization's portal settings enable pro forma previews (\`proformaPreviewsEnabled\`), and only for the charge whose \`proformaAvailable\` is true (its \`proformaPreviewId\`): the invoice that charge would make, printed as a pro forma dated on the charge's day; nothing is stored. Previews off, another charge, or another buyer's subscription: 404.`,
-        params: proformaParams,
-        response: fileResponse,
-        errors: [400, 401, 404, 429, 503],
-      }),
-      config: { file: { contentType: 'application/pdf' } },
-      onRequest: authed,
-      ...inputDocumentedOnly,
-    },
-    async (req, reply) => {
-      const { id, upcomingId } = parse(proformaParams, req.params, 'params');
-      const p = me(req);
+  }),
+  portalRow({
+    ...data,
+    method: 'GET',
+    path: '/portal/subscriptions/:id/upcoming/:upcomingId/proforma/pdf',
+    operationId: 'getPortalUpcomingProformaPdf',
+    summary: 'Pro forma PDF preview of the first upcoming charge, when previews are enabled',
+    description:
+      "Only while the organization's portal settings enable pro forma previews (`proformaPreviewsEnabled`), and only for the charge whose `proformaAvailable` is true (its `proformaPreviewId`): the invoice that charge would make, printed as a pro forma dated on the charge's day; nothing is stored. Previews off, another charge, or another buyer's subscription: 404.",
+    params: proformaParams,
+    response: fileAnswer,
+    file: { contentType: 'application/pdf' },
+    errors: [400, 401, 404, 429, 503],
+    async handler({ deps, portal: p, params }) {
+      const rc = deps.clients.recurring;
       const res = await callEnvelope(
         rc,
         rc.portalUpcomingProformaPdf,
         recurringFileRpc.portalUpcomingProformaPdf,
         toWire(p),
-        { id, email: p.email, body: { upcomingId } },
-        { deadlineMs: deps.settings.documentsDeadlineMs, target: 'recurring' },
+        { id: params.id, email: p.email, body: { upcomingId: params.upcomingId } },
+        fileCall(deps, 'recurring'),
       );
-      return sendFile(reply, 'application/pdf', res.pdf, res.filename);
+      return portalFile(res.pdf, res.filename);
     },
-  );
-
-  app.post(
-    '/portal/subscriptions/:id/cancel',
-    {
-      schema: doc({
-        tag: DATA_TAG,
-        operationId: 'cancelPortalSubscription',
-        summary:
-          'Cancel a subscription from its next cycle on (idempotent); the reason is trimmed and cut to 500 characters',
-        description: `${BEARER} Another buyer's subscription: 404.`,
-        params: subParams,
-        body: cancelBody,
-        response: portalCancelResponse,
-        errors: [400, 401, 404, 409, 429, 501],
-      }),
-      onRequest: authed,
-      ...inputDocumentedOnly,
-    },
-    async (req) => {
-      const { id } = parse(subParams, req.params, 'params');
-      const body = parse(cancelBody, req.body ?? {});
-      const p = me(req);
-      return recurringCalls.json('portalCancel', toWire(p), {
-        id,
+  }),
+  portalRow({
+    ...data,
+    method: 'POST',
+    path: '/portal/subscriptions/:id/cancel',
+    operationId: 'cancelPortalSubscription',
+    summary:
+      'Cancel a subscription from its next cycle on (idempotent); the reason is trimmed and cut to 500 characters',
+    description: "Another buyer's subscription: 404.",
+    params: subParams,
+    body: cancelBody,
+    response: portalCancelResponse,
+    errors: [400, 401, 404, 409, 429, 501],
+    handler: ({ deps, portal: p, params, body }) =>
+      recurringCalls(deps).json('portalCancel', toWire(p), {
+        id: params.id,
         email: p.email,
         body: body.reason === undefined ? {} : { reason: body.reason },
-      });
-    },
-  );
-}
+      }),
+  }),
+];

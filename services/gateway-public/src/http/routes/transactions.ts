@@ -1,18 +1,18 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { text } from '@paymesh/http';
 import type { checkoutPayments } from '@paymesh/proto';
-import { rpc } from '../../clients';
-import { browserOriginFor } from '../origin';
+import { rpc, type Clients } from '../../clients';
+import { anyone, buyerOrigin, type PublicRouteOptions } from '../guards';
 import {
   billingAddressIn,
   billingAddressSchema,
+  publicRow,
   shippingAddressIn,
   shippingAddressSchema,
-  type PublicRouteOptions,
+  type PublicRow,
 } from './checkouts';
-import { parse, required } from './parse';
-import { doc, transactionAction, transactionCreated, transactionStatus, inputDocumentedOnly } from '../responses';
+import { required } from './parse';
+import { transactionAction, transactionCreated, transactionStatus } from '../responses';
 
 const createBody = z.object({
   sessionPublicId: required('sessionPublicId', 100),
@@ -30,151 +30,139 @@ const txParams = z.object({ id: text(100, 1) });
 /** Buyer actions prove possession of the checkout session: transaction IDs alone are guessable. */
 const actionBody = z.object({ sessionPublicId: required('sessionPublicId', 100) });
 
-function actionView(r: checkoutPayments.TransactionActionResponse) {
-  return { transactionId: r.transactionId, status: r.status, ...(r.subState ? { subState: r.subState } : {}) };
+/** A buyer's action on a transaction: it names the transaction in the path and proves the checkout session in the body. */
+function buyerAction(o: {
+  path: string;
+  operationId: string;
+  summary: string;
+  call(
+    cp: Clients['checkoutPayments'],
+    ref: checkoutPayments.TransactionRef,
+    clients: Clients,
+  ): Promise<checkoutPayments.TransactionActionResponse>;
+}): PublicRow {
+  return publicRow({
+    tag: 'Transactions',
+    guard: buyerOrigin,
+    method: 'POST',
+    path: o.path,
+    operationId: o.operationId,
+    summary: o.summary,
+    params: txParams,
+    body: actionBody,
+    response: transactionAction,
+    errors: [400, 403, 404, 409, 422, 429],
+    async handler({ deps: { clients }, params, body, browserOrigin }) {
+      const ref = { transactionId: params.id, browserOrigin, sessionPublicId: body.sessionPublicId };
+      const r = await o.call(clients.checkoutPayments, ref, clients);
+      return { transactionId: r.transactionId, status: r.status, ...(r.subState ? { subState: r.subState } : {}) };
+    },
+  });
 }
 
-/** Buyer-facing transaction routes under /api/v1. */
-export function registerTransactionRoutes(app: FastifyInstance, opts: PublicRouteOptions): void {
-  const { clients } = opts;
+/** Starts paying a checkout session with a provider (checkout's createTransaction). */
+async function startPayment(
+  { clients }: PublicRouteOptions,
+  body: z.infer<typeof billingRequestBody>,
+  providerId: string,
+  browserOrigin: string,
+) {
   const cp = clients.checkoutPayments;
+  const res = await rpc(
+    cp,
+    cp.createTransaction,
+    {
+      sessionPublicId: body.sessionPublicId,
+      providerId,
+      billingAddress: billingAddressIn(body.billingAddress),
+      shippingAddress: shippingAddressIn(body.shippingAddress),
+      browserOrigin,
+    },
+    clients.paymentDeadlineMs,
+  );
+  return {
+    transactionId: res.transactionId,
+    status: res.status,
+    ...(res.providerType ? { providerType: res.providerType } : {}),
+    ...(res.redirectUrl ? { redirectUrl: res.redirectUrl } : {}),
+    ...(res.clientSecret ? { clientSecret: res.clientSecret } : {}),
+  };
+}
 
-  // Documented and checked on the way out; the handler's parse() is the one check of its input.
-  const createSchema = doc({
-    tag: 'Transactions',
+const transactions = { tag: 'Transactions', guard: buyerOrigin } as const;
+const PAYMENT_ERRORS = [400, 403, 404, 409, 422, 429, 503];
+
+/** Buyer-facing transaction routes under /api/v1. */
+export const transactionRows: PublicRow[] = [
+  publicRow({
+    ...transactions,
+    method: 'POST',
+    path: '/transactions/create',
     operationId: 'createTransaction',
     summary: 'Start paying a checkout session with a provider',
     body: createBody,
     response: transactionCreated,
-    errors: [400, 403, 404, 409, 422, 429, 503],
-  });
-  app.post('/transactions/create', { schema: createSchema, ...inputDocumentedOnly }, async (req) => {
-    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
-    const body = parse(createBody, req.body);
-    const res = await rpc(
-      cp,
-      cp.createTransaction,
-      {
-        sessionPublicId: body.sessionPublicId,
-        providerId: body.providerId,
-        billingAddress: billingAddressIn(body.billingAddress),
-        shippingAddress: shippingAddressIn(body.shippingAddress),
-        browserOrigin,
-      },
-      clients.paymentDeadlineMs,
-    );
-    return {
-      transactionId: res.transactionId,
-      status: res.status,
-      ...(res.providerType ? { providerType: res.providerType } : {}),
-      ...(res.redirectUrl ? { redirectUrl: res.redirectUrl } : {}),
-      ...(res.clientSecret ? { clientSecret: res.clientSecret } : {}),
-    };
-  });
-
+    errors: PAYMENT_ERRORS,
+    handler: ({ deps, body, browserOrigin }) => startPayment(deps, body, body.providerId, browserOrigin),
+  }),
   // The direct-debit start: a transaction whose provider payment is a billing request (mandate +
   // payment) at the organization's enabled provider_c record; `redirectUrl` is the mandate page.
-  const billingRequestSchema = doc({
-    tag: 'Transactions',
+  publicRow({
+    ...transactions,
+    method: 'POST',
+    path: '/billing-requests/create',
     operationId: 'createBillingRequest',
     summary: 'Start a direct-debit mandate billing request for a checkout session (provider_c)',
     body: billingRequestBody,
     response: transactionCreated,
-    errors: [400, 403, 404, 409, 422, 429, 503],
-  });
-  app.post('/billing-requests/create', { schema: billingRequestSchema, ...inputDocumentedOnly }, async (req) => {
-    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
-    const body = parse(billingRequestBody, req.body);
-    const res = await rpc(
-      cp,
-      cp.createTransaction,
-      {
-        sessionPublicId: body.sessionPublicId,
-        providerId: 'provider_c',
-        billingAddress: billingAddressIn(body.billingAddress),
-        shippingAddress: shippingAddressIn(body.shippingAddress),
-        browserOrigin,
-      },
-      clients.paymentDeadlineMs,
-    );
-    return {
-      transactionId: res.transactionId,
-      status: res.status,
-      ...(res.providerType ? { providerType: res.providerType } : {}),
-      ...(res.redirectUrl ? { redirectUrl: res.redirectUrl } : {}),
-    };
-  });
-
-  const statusSchema = doc({
+    errors: PAYMENT_ERRORS,
+    async handler({ deps, body, browserOrigin }) {
+      // A billing request is paid on the provider's mandate page, never in ours: no client secret.
+      const { clientSecret: _inPage, ...started } = await startPayment(deps, body, 'provider_c', browserOrigin);
+      return started;
+    },
+  }),
+  // The return page asks by the transaction ID alone: no Origin check (CORS decides for browsers).
+  publicRow({
     tag: 'Transactions',
+    guard: anyone,
+    method: 'GET',
+    path: '/transactions/:id/status',
     operationId: 'getTransactionStatus',
     summary: 'Status of a transaction (for the return page)',
     params: txParams,
     response: transactionStatus,
     errors: [400, 404, 429],
-  });
-  app.get('/transactions/:id/status', { schema: statusSchema, ...inputDocumentedOnly }, async (req) => {
-    const { id } = parse(txParams, req.params, 'params');
-    const v = await rpc(
-      cp,
-      cp.getTransactionStatus,
-      { transactionId: id, browserOrigin: '', sessionPublicId: '' },
-      clients.deadlineMs,
-    );
-    return {
-      status: v.status,
-      ...(v.externalReference ? { externalReference: v.externalReference } : {}),
-      amount: v.amount,
-      currency: v.currency,
-      ...(v.returnUrl ? { returnUrl: v.returnUrl } : {}),
-      ...(v.cancelUrl ? { cancelUrl: v.cancelUrl } : {}),
-      createdAt: v.createdAt,
-    };
-  });
-
-  const cancelSchema = doc({
-    tag: 'Transactions',
+    async handler({ deps: { clients }, params }) {
+      const cp = clients.checkoutPayments;
+      const v = await rpc(
+        cp,
+        cp.getTransactionStatus,
+        { transactionId: params.id, browserOrigin: '', sessionPublicId: '' },
+        clients.deadlineMs,
+      );
+      return {
+        status: v.status,
+        ...(v.externalReference ? { externalReference: v.externalReference } : {}),
+        amount: v.amount,
+        currency: v.currency,
+        ...(v.returnUrl ? { returnUrl: v.returnUrl } : {}),
+        ...(v.cancelUrl ? { cancelUrl: v.cancelUrl } : {}),
+        createdAt: v.createdAt,
+      };
+    },
+  }),
+  buyerAction({
+    path: '/transactions/:id/cancel',
     operationId: 'cancelTransaction',
     summary: 'Buyer cancels a transaction before the provider captured it (needs the session ID)',
-    params: txParams,
-    body: actionBody,
-    response: transactionAction,
-    errors: [400, 403, 404, 409, 422, 429],
-  });
-  app.post('/transactions/:id/cancel', { schema: cancelSchema, ...inputDocumentedOnly }, async (req) => {
-    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
-    const { id } = parse(txParams, req.params, 'params');
-    const { sessionPublicId } = parse(actionBody, req.body ?? {});
-    return actionView(
-      await rpc(
-        cp,
-        cp.cancelTransaction,
-        { transactionId: id, browserOrigin, sessionPublicId },
-        clients.paymentDeadlineMs,
-      ),
-    );
-  });
-
-  const pendingSchema = doc({
-    tag: 'Transactions',
+    // Canceling may call the provider.
+    call: (cp, ref, clients) => rpc(cp, cp.cancelTransaction, ref, clients.paymentDeadlineMs),
+  }),
+  buyerAction({
+    path: '/transactions/:id/mark-pending',
     operationId: 'markTransactionPending',
     summary: 'The buyer finished at the provider: wait for its confirmation (needs the session ID)',
-    params: txParams,
-    body: actionBody,
-    response: transactionAction,
-    errors: [400, 403, 404, 409, 422, 429],
-  });
-  app.post('/transactions/:id/mark-pending', { schema: pendingSchema, ...inputDocumentedOnly }, async (req) => {
-    const browserOrigin = browserOriginFor(req.headers, opts.mainFrontendOrigin);
-    const { id } = parse(txParams, req.params, 'params');
-    const { sessionPublicId } = parse(actionBody, req.body ?? {});
-    return actionView(
-      await rpc(
-        cp,
-        cp.markTransactionPending,
-        { transactionId: id, browserOrigin, sessionPublicId },
-        clients.deadlineMs,
-      ),
-    );
-  });
-}
+    call: (cp, ref, clients) => rpc(cp, cp.markTransactionPending, ref, clients.deadlineMs),
+  }),
+];

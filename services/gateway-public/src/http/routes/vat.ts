@@ -1,12 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { taxRpc } from '@paymesh/contracts';
 import { jsonCaller } from '@paymesh/grpc';
 import { ErrorCode, UnavailableError } from '@paymesh/core';
 import { text } from '@paymesh/http';
-import { doc, euCountryView, inputDocumentedOnly, vatValidation } from '../responses';
-import type { PublicRouteOptions } from './checkouts';
-import { parse, required } from './parse';
+import type { Clients } from '../../clients';
+import { anyone } from '../guards';
+import { euCountryView, vatValidation } from '../responses';
+import { publicRow, type PublicRow } from './checkouts';
+import { required } from './parse';
 
 const validateBody = z.object({ vatId: required('vatId', 100) });
 const countryParams = z.object({
@@ -18,30 +19,28 @@ const countryParams = z.object({
 const VIES_UNAVAILABLE_MESSAGE =
   'The EU VAT number service (VIES) cannot confirm this VAT ID right now. You can continue without it: VAT is then charged as for a consumer.';
 
-/** Public VAT routes under /api/v1 (no organization: VIES checks name no requester). */
-export function registerVatRoutes(app: FastifyInstance, opts: PublicRouteOptions): void {
-  const { clients } = opts;
-  const tx = clients.tax;
-  // Public checks: no organization (VIES checks name no requester).
-  const calls = jsonCaller(tx, taxRpc, { deadlineMs: clients.deadlineMs, target: 'tax' });
-  const publicTenant = { organizationId: '', testMode: false };
+/** Public checks: no organization (VIES checks name no requester). */
+const publicTenant = { organizationId: '', testMode: false };
+const taxCalls = (clients: Clients) =>
+  jsonCaller(clients.tax, taxRpc, { deadlineMs: clients.deadlineMs, target: 'tax' });
 
-  const validateSchema = doc({
+/** Public VAT routes under /api/v1 (no organization: VIES checks name no requester). */
+export const vatRows: PublicRow[] = [
+  publicRow({
     tag: 'VAT',
+    guard: anyone,
+    method: 'POST',
+    path: '/vat/validate',
     operationId: 'validateVatId',
     summary:
       'Check a buyer VAT ID: format and check digits, then VIES (answers are cached for a day); 503 VIES_UNAVAILABLE when VIES cannot answer',
     body: validateBody,
     response: vatValidation,
     errors: [400, 429, 503],
-  });
-  // Each distinct VAT ID may cost a VIES call: the per-client budget of sensitive routes applies.
-  app.post(
-    '/vat/validate',
-    { schema: validateSchema, config: { rateLimitBudget: 'sensitive' }, ...inputDocumentedOnly },
-    async (req) => {
-      const { vatId } = parse(validateBody, req.body);
-      const check = await calls.json('validateVatId', publicTenant, { body: { vatId } });
+    // Each distinct VAT ID may cost a VIES call: the per-client budget of sensitive routes applies.
+    config: { rateLimitBudget: 'sensitive' },
+    async handler({ deps, req, body }) {
+      const check = await taxCalls(deps.clients).json('validateVatId', publicTenant, { body: { vatId: body.vatId } });
       if (
         (check.status !== 'valid' && check.status !== 'invalid') ||
         check.vatId === null ||
@@ -65,18 +64,17 @@ export function registerVatRoutes(app: FastifyInstance, opts: PublicRouteOptions
         consultationNumber: check.consultationNumber,
       };
     },
-  );
-
-  const countrySchema = doc({
+  }),
+  publicRow({
     tag: 'VAT',
+    guard: anyone,
+    method: 'GET',
+    path: '/vat/eu-country/:code',
     operationId: 'getEuCountry',
     summary: 'Whether a country code is an EU member state, with its VIES VAT prefix',
     params: countryParams,
     response: euCountryView,
     errors: [400, 429],
-  });
-  app.get('/vat/eu-country/:code', { schema: countrySchema, ...inputDocumentedOnly }, async (req) => {
-    const { code } = parse(countryParams, req.params, 'params');
-    return calls.json('getEuCountry', publicTenant, { id: code });
-  });
-}
+    handler: ({ deps, params }) => taxCalls(deps.clients).json('getEuCountry', publicTenant, { id: params.code }),
+  }),
+];

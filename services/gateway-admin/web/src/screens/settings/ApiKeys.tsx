@@ -6,36 +6,20 @@ import { useI18n } from '../../i18n';
 import { can, type DataMode } from '../../session';
 import { DataTable } from '../../table';
 import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
+import { SCOPE_FAMILIES } from '../../../../../../libs/contracts/src/scopes';
 import { ROLES } from '../Settings';
 import { SettingsPage } from './SettingsNav';
+import { useHistoryPicker } from '../../history';
 
-type Scope = components['schemas']['ApiKey']['scopes'][number];
+type ApiKey = components['schemas']['ApiKey'];
+type Scope = ApiKey['scopes'][number];
 
 /**
- * The organization scopes, family by family (the API's enum: a scope the API drops or renames
- * fails the type check here).
+ * The organization scopes, family by family: the families gateway-admin enforces, less `system`
+ * (system keys only). The API's enum checks them: a scope it drops or renames fails the type
+ * check below.
  */
-const FAMILIES = {
-  checkout: ['read', 'create', 'update'],
-  transaction: ['read', 'create', 'update', 'delete', 'execute'],
-  invoice: ['read', 'create', 'update', 'delete', 'execute'],
-  credit_note: ['read', 'execute'],
-  client: ['read', 'create', 'update', 'delete', 'execute'],
-  site: ['read', 'create', 'update', 'delete'],
-  provider: ['read', 'create', 'update', 'delete', 'execute'],
-  domain: ['read', 'create', 'delete', 'execute'],
-  api_key: ['read', 'create', 'update', 'delete', 'execute'],
-  organization: ['read', 'update', 'execute'],
-  tax_rule: ['read', 'create', 'update', 'delete'],
-  tax_rate: ['read', 'create', 'update', 'delete', 'execute'],
-  tax_report: ['read', 'execute'],
-  tax_record: ['read', 'execute'],
-  data_io: ['read', 'execute'],
-  accounting_export: ['read', 'execute'],
-  export: ['execute'],
-  portal: ['create'],
-  vies: ['read', 'execute'],
-} as const;
+const { system: _system, ...FAMILIES } = SCOPE_FAMILIES;
 type FamilyScope = { [F in keyof typeof FAMILIES]: `${F}:${(typeof FAMILIES)[F][number]}` }[keyof typeof FAMILIES];
 const FAMILY_SCOPES: FamilyScope[] = Object.entries(FAMILIES).flatMap(([f, actions]) =>
   actions.map((a) => `${f}:${a}` as FamilyScope),
@@ -149,6 +133,11 @@ function ManageKeys() {
   const revoke = useOrgMutation(keyAction('revoke'), ['api-keys']);
   const rotate = useOrgMutation(keyAction('rotate'), ['api-keys'], shown);
   const failed = revoke.error ?? rotate.error;
+  const history = useHistoryPicker<ApiKey>(
+    'api_key',
+    (k) => k.id,
+    (k) => k.name,
+  );
   const roles = ROLES.filter((r) => r !== 'Admin' || role === 'Admin').map((r) => [r, t(`role.${r}`)] as const);
   return (
     <SettingsPage title={t('settings.apiKeys')}>
@@ -247,11 +236,13 @@ function ManageKeys() {
                       </span>
                     ),
                 },
+                history.column,
               ]}
             />
           )}
         </Loaded>
       </Section>
+      {history.panel}
     </SettingsPage>
   );
 }

@@ -6,7 +6,9 @@ import { can } from '../../session';
 import { DataTable } from '../../table';
 import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery } from '../../ui';
 import { SettingsPage } from './SettingsNav';
+import { useHistoryPicker } from '../../history';
 
+type Provider = components['schemas']['Provider'];
 type ProviderType = components['schemas']['ProviderTypes']['items'][number];
 type CreateBody = paths['/api/v1/providers']['post']['requestBody']['content']['application/json'];
 
@@ -40,6 +42,11 @@ function CredentialsForm({ types, onCreated }: { types: ProviderType[]; onCreate
   const label = (field: string) => {
     const key = `providerField.${field}`;
     return isMessageKey(key) ? t(key) : field;
+  };
+  /** The schema's description in the UI's language (the catalogue's English is the API's text). */
+  const hint = (field: string, description: string | undefined) => {
+    const key = `providerHint.${type}.${field}`;
+    return isMessageKey(key) ? t(key) : description;
   };
   return (
     <GridForm
@@ -80,7 +87,7 @@ function CredentialsForm({ types, onCreated }: { types: ProviderType[]; onCreate
               key={`${type}-${field}`}
               id={id}
               label={text}
-              hint={spec.description}
+              hint={hint(field, spec.description)}
               value={value}
               options={[['', '—'] as const, ...spec.enum.map((v) => [v, v] as const)]}
               onChange={set}
@@ -90,7 +97,7 @@ function CredentialsForm({ types, onCreated }: { types: ProviderType[]; onCreate
               key={`${type}-${field}`}
               id={id}
               label={text}
-              hint={spec.description}
+              hint={hint(field, spec.description)}
               value={value}
               required={required}
               minLength={spec.minLength}
@@ -111,6 +118,11 @@ export function Providers() {
   const list = useOrgQuery(['providers'], async () => must(await api.GET('/api/v1/providers')));
   const types = useOrgQuery(['provider-types'], async () => must(await api.GET('/api/v1/providers/types')));
   const [secret, setSecret] = useState<string | null>(null);
+  const history = useHistoryPicker<Provider>(
+    'provider',
+    (p) => p.id,
+    (p) => p.name,
+  );
   const toggle = useOrgMutation(
     async (v: { id: string; enabled: boolean }) =>
       must(
@@ -161,11 +173,13 @@ export function Providers() {
                     </button>
                   ),
                 },
+                history.column,
               ]}
             />
           )}
         </Loaded>
       </Section>
+      {history.panel}
       {admin && (
         <Section title={t('providers.add')} id="add-provider">
           {secret && (

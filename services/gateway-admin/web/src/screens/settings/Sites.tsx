@@ -9,6 +9,7 @@ import { can } from '../../session';
 import { DataTable } from '../../table';
 import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useSites } from '../../ui';
 import { SettingsPage } from './SettingsNav';
+import { ResourceHistory } from '../../history';
 
 type Site = components['schemas']['Site'];
 type VatCheck = 'none' | 'format' | 'vies';
@@ -57,18 +58,16 @@ export function BrandPreview({ name, color, logo }: { name: string; color: strin
     '--accent': contrastOnWhite(brand) >= 4.5 ? brand : HOSTED_DEFAULT,
   } as CSSProperties;
   const amount = money(4990, 'EUR', locale);
-  let logoHost = '';
-  try {
-    logoHost = logo ? new URL(logo).host : '';
-  } catch {
-    logoHost = '';
-  }
+  // The hosted page shows a logo only from an https URL; so does its preview.
+  const logoUrl = /^https:\/\//i.test(logo.trim()) ? logo.trim() : '';
   return (
     <figure className="preview" aria-labelledby="preview-caption">
       <figcaption id="preview-caption">{t('site.preview')}</figcaption>
       <div className="preview-page" style={vars} data-testid="brand-preview" data-brand={brand}>
         <div className="preview-head">
-          {logoHost && <span className="preview-logo">{t('site.previewLogo', { host: logoHost })}</span>}
+          {logoUrl && (
+            <img className="preview-logo" src={logoUrl} alt={t('site.previewLogo')} referrerPolicy="no-referrer" />
+          )}
           <strong>{name || t('site.previewShop')}</strong>
         </div>
         <p className="preview-line">
@@ -361,6 +360,7 @@ export function SiteScreen({ id }: { id: string }) {
                 </button>
               </Section>
             )}
+            <ResourceHistory resource="site" id={s.id} />
           </>
         )}
       </Loaded>

@@ -1,0 +1,314 @@
+import { useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, downloadFile, must, type paths } from '../api';
+import { count, dateTime } from '../format';
+import { TextField } from '../forms';
+import { useI18n } from '../i18n';
+import { IntegrityCheck } from '../integrity';
+import { can } from '../session';
+import { DataTable } from '../table';
+import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
+
+type DatevExport =
+  paths['/api/v1/accounting/datev/exports']['get']['responses'][200]['content']['application/json']['items'][number];
+type Selection = 'range' | 'not_exported';
+
+/** How often a running export's record is read while its progress bar shows. */
+const POLL_MS = 500;
+
+/** A download started from this screen: what it is, and its failure if any. */
+function useDownload() {
+  const [state, setState] = useState<{ name: string; bytes: number; error: unknown } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (name: string, path: string, init: Parameters<typeof downloadFile>[1]) => {
+    setBusy(true);
+    setState({ name, bytes: 0, error: null });
+    try {
+      await downloadFile(path, { ...init, onBytes: (bytes) => setState({ name, bytes, error: null }) });
+    } catch (error) {
+      setState((s) => ({ name, bytes: s?.bytes ?? 0, error }));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { state, busy, run };
+}
+
+/** The progress of one export: a bar from its record (documents read of those to read), polled until it ends. */
+function ExportProgress({ id }: { id: string }) {
+  const { t, locale } = useI18n();
+  const { organization } = useMember();
+  const queries = useQueryClient();
+  const job = useQuery({
+    queryKey: [organization.id, 'datev-export', id],
+    queryFn: async () => must(await api.GET('/api/v1/accounting/datev/exports/{id}', { params: { path: { id } } })),
+    refetchInterval: (q) => (q.state.data?.status === 'running' ? POLL_MS : false),
+  });
+  const record = job.data;
+  const ended = record !== undefined && record.status !== 'running';
+  useEffect(() => {
+    // The list shows the export's outcome (and its download) once it ended.
+    if (ended) void queries.invalidateQueries({ queryKey: [organization.id, 'datev-exports'] });
+  }, [ended, queries, organization.id]);
+  if (job.isError) return <ErrorNote error={job.error} />;
+  if (!record) return null;
+  const { done, total } = record.progress;
+  return (
+    <div className="export-progress" data-testid="datev-progress" data-status={record.status}>
+      <label htmlFor="datev-progress-bar">
+        {t(`accounting.status.${record.status}`)} ·{' '}
+        {t('accounting.progress', { done: count(done, locale), total: count(total, locale) })}
+      </label>
+      <progress id="datev-progress-bar" max={Math.max(total, 1)} value={record.status === 'running' ? done : total} />
+      {record.status === 'completed' && (
+        <p role="status" className="notice">
+          {t('accounting.completed', { postings: count(record.postings, locale) })}
+        </p>
+      )}
+      {record.status === 'failed' && (
+        <p role="alert" className="notice error">
+          {t('accounting.failed')}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Start a DATEV export: a date range, or everything not yet exported (up to today). */
+function StartDatev({ onStarted }: { onStarted: (id: string) => void }) {
+  const { t } = useI18n();
+  const [selection, setSelection] = useState<Selection>('range');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const start = useOrgMutation(
+    async () =>
+      must(
+        await api.POST('/api/v1/accounting/datev/export-jobs', {
+          body:
+            selection === 'not_exported'
+              ? { select: 'not_exported' }
+              : { select: 'all', ...(from ? { from } : {}), ...(to ? { to } : {}) },
+        }),
+      ),
+    ['datev-exports'],
+    (record) => onStarted(record.id),
+  );
+  return (
+    <form
+      className="grid-form"
+      aria-label={t('accounting.datevStart')}
+      id="datev-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        start.mutate(undefined);
+      }}
+    >
+      <fieldset className="wide">
+        <legend>{t('accounting.select')}</legend>
+        {(
+          [
+            ['range', 'datev-select-range', t('accounting.selectRange')],
+            ['not_exported', 'datev-select-new', t('accounting.selectNew')],
+          ] as const
+        ).map(([value, id, label]) => (
+          <span className="check" key={value}>
+            <input
+              type="radio"
+              id={id}
+              name="datev-select"
+              checked={selection === value}
+              onChange={() => setSelection(value)}
+            />
+            <label htmlFor={id}>{label}</label>
+          </span>
+        ))}
+      </fieldset>
+      {selection === 'range' && (
+        <>
+          <TextField
+            id="datev-from"
+            type="date"
+            label={t('accounting.from')}
+            hint={t('accounting.fromHint')}
+            value={from}
+            onChange={setFrom}
+          />
+          <TextField
+            id="datev-to"
+            type="date"
+            label={t('accounting.to')}
+            hint={t('accounting.toHint')}
+            value={to}
+            onChange={setTo}
+          />
+        </>
+      )}
+      <div className="actions">
+        <button type="submit" disabled={start.isPending} data-testid="datev-start">
+          {t('accounting.datevStart')}
+        </button>
+      </div>
+      {start.isError && <ErrorNote error={start.error} />}
+    </form>
+  );
+}
+
+function DatevExports() {
+  const { t, locale } = useI18n();
+  const { role } = useMember();
+  const zone = useOrgTimeZone();
+  const write = can(role, 'write');
+  const [running, setRunning] = useState<string | null>(null);
+  const list = useOrgQuery(['datev-exports', 'list'], async () =>
+    must(await api.GET('/api/v1/accounting/datev/exports', { params: { query: { limit: 20 } } })),
+  );
+  const download = useDownload();
+  const fetchZip = (e: DatevExport) =>
+    void download.run(`DATEV ${e.from} – ${e.to}`, `/api/v1/accounting/datev/exports/${e.id}/file`, {
+      fallbackName: `DATEV-${e.id}.zip`,
+    });
+  return (
+    <Section title={t('accounting.datev')} id="datev">
+      <p className="muted">{t('accounting.datevIntro')}</p>
+      {write && <StartDatev onStarted={setRunning} />}
+      {running && <ExportProgress key={running} id={running} />}
+      {download.state?.error ? <ErrorNote error={download.state.error} /> : null}
+      <h3>{t('accounting.past')}</h3>
+      <Loaded q={list}>
+        {(data) => (
+          <DataTable
+            testId="datev-exports"
+            rows={data.items}
+            rowKey={(e) => e.id}
+            empty={t('accounting.none')}
+            caption={t('accounting.past')}
+            columns={[
+              { header: t('accounting.range'), cell: (e) => `${e.from} – ${e.to}` },
+              {
+                header: t('accounting.selection'),
+                cell: (e) => t(e.select === 'all' ? 'accounting.selectAll' : 'accounting.selectNew'),
+              },
+              { header: t('accounting.statusHeader'), cell: (e) => t(`accounting.status.${e.status}`) },
+              { header: t('accounting.postings'), num: true, cell: (e) => count(e.postings, locale) },
+              {
+                header: t('accounting.counts'),
+                cell: (e) =>
+                  t('accounting.countsText', {
+                    invoices: e.counts.invoices,
+                    creditNotes: e.counts.creditNotes,
+                    payments: e.counts.payments,
+                    reversals: e.counts.refunds + e.counts.chargebacks,
+                  }),
+              },
+              {
+                header: t('accounting.digest'),
+                cell: (e) => (e.digest ? <code className="digest">{e.digest}</code> : '—'),
+              },
+              { header: t('accounting.createdAt'), cell: (e) => dateTime(e.createdAt, zone, locale) },
+              write && {
+                header: t('accounting.download'),
+                srOnly: true,
+                cell: (e) =>
+                  e.file ? (
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={download.busy}
+                      data-testid={`datev-download-${e.id}`}
+                      aria-label={t('accounting.downloadRange', { from: e.from, to: e.to })}
+                      onClick={() => fetchZip(e)}
+                    >
+                      {t('accounting.download')}
+                    </button>
+                  ) : e.status === 'completed' ? (
+                    <span className="muted">{t('accounting.notKept')}</span>
+                  ) : (
+                    '—'
+                  ),
+              },
+            ]}
+          />
+        )}
+      </Loaded>
+    </Section>
+  );
+}
+
+/** The GDPdU package of a fiscal year, streamed as it is written (bytes received so far). */
+function Gdpdu() {
+  const { t, locale } = useI18n();
+  const { role } = useMember();
+  const [year, setYear] = useState(String(new Date().getFullYear()));
+  const download = useDownload();
+  const state = download.state;
+  return (
+    <Section title={t('accounting.gdpdu')} id="gdpdu">
+      <p className="muted">{t('accounting.gdpduIntro')}</p>
+      {can(role, 'write') && (
+        <form
+          className="grid-form"
+          id="gdpdu-form"
+          aria-label={t('accounting.gdpduStart')}
+          onSubmit={(e) => {
+            e.preventDefault();
+            void download.run(`GDPdU ${year}`, '/api/v1/accounting/gdpdu/exports', {
+              method: 'POST',
+              body: { fiscalYear: Number(year) },
+              fallbackName: `GDPdU-${year}.zip`,
+            });
+          }}
+        >
+          <div>
+            <label htmlFor="gdpdu-year">{t('accounting.fiscalYear')}</label>
+            <input
+              id="gdpdu-year"
+              type="number"
+              min={2000}
+              max={2100}
+              required
+              value={year}
+              onChange={(e) => setYear(e.target.value)}
+            />
+          </div>
+          <div className="actions">
+            <button type="submit" disabled={download.busy} data-testid="gdpdu-start">
+              {t('accounting.gdpduStart')}
+            </button>
+          </div>
+        </form>
+      )}
+      {state && (
+        <div className="export-progress" data-testid="gdpdu-progress" data-busy={String(download.busy)}>
+          <label htmlFor="gdpdu-progress-bar">
+            {t(download.busy ? 'accounting.receiving' : 'accounting.received', {
+              name: state.name,
+              size: count(Math.ceil(state.bytes / 1024), locale),
+            })}
+          </label>
+          {/* The package is written as it streams: its size is known only at the end. */}
+          {download.busy ? (
+            <progress id="gdpdu-progress-bar" />
+          ) : (
+            <progress id="gdpdu-progress-bar" max={1} value={1} />
+          )}
+          {state.error ? <ErrorNote error={state.error} /> : null}
+        </div>
+      )}
+    </Section>
+  );
+}
+
+/** Accounting: DATEV exports with their progress and downloads, the GDPdU package, and the integrity check (Admins). */
+export function Accounting() {
+  const { t } = useI18n();
+  const { role } = useMember();
+  return (
+    <>
+      <h1>{t('accounting.title')}</h1>
+      <p className="muted">{t('accounting.intro')}</p>
+      <DatevExports />
+      <Gdpdu />
+      {can(role, 'admin') && <IntegrityCheck />}
+    </>
+  );
+}
