@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { api, must } from '../api';
-import { GridForm, SelectField, TextField } from '../forms';
+import { DateRangeFields, GridForm, SelectField, TextField } from '../forms';
 import { dateTime, day, money, parseAmount } from '../format';
 import { useI18n } from '../i18n';
 import {
@@ -109,24 +109,7 @@ export function Invoices({ search }: { search: InvoicesSearch }) {
           onChange={(clientId) => setDraft({ ...draft, clientId: clientId || undefined })}
           anyLabel={t('invoices.anyClient')}
         />
-        <div>
-          <label htmlFor="if-from">{t('payments.from')}</label>
-          <input
-            id="if-from"
-            type="date"
-            value={draft.startDate ?? ''}
-            onChange={(e) => setDraft({ ...draft, startDate: e.target.value || undefined })}
-          />
-        </div>
-        <div>
-          <label htmlFor="if-to">{t('payments.to')}</label>
-          <input
-            id="if-to"
-            type="date"
-            value={draft.endDate ?? ''}
-            onChange={(e) => setDraft({ ...draft, endDate: e.target.value || undefined })}
-          />
-        </div>
+        <DateRangeFields idPrefix="if" value={draft} onChange={(range) => setDraft({ ...draft, ...range })} />
         <div className="actions">
           <button type="submit">{t('payments.apply')}</button>
         </div>
