@@ -151,26 +151,19 @@ export function ClientForm({
       <TextField id="cl-street" label={t('clients.street')} value={f.street} onChange={set('street')} />
       <TextField id="cl-postalCode" label={t('clients.postalCode')} value={f.postalCode} onChange={set('postalCode')} />
       <TextField id="cl-city" label={t('clients.city')} value={f.city} onChange={set('city')} />
-      <TextField
-        id="cl-country"
-        label={t('clients.country')}
-        hint={t('clients.countryHint')}
-        value={f.country}
-        onChange={set('country')}
-        maxLength={2}
-        pattern="[A-Za-z]{2}"
-        plain
-      />
-      <TextField
-        id="cl-taxCountry"
-        label={t('clients.taxCountry')}
-        hint={t('clients.countryHint')}
-        value={f.taxCountry}
-        onChange={set('taxCountry')}
-        maxLength={2}
-        pattern="[A-Za-z]{2}"
-        plain
-      />
+      {(['country', 'taxCountry'] as const).map((key) => (
+        <TextField
+          key={key}
+          id={`cl-${key}`}
+          label={t(`clients.${key}`)}
+          hint={t('clients.countryHint')}
+          value={f[key]}
+          onChange={set(key)}
+          maxLength={2}
+          pattern="[A-Za-z]{2}"
+          plain
+        />
+      ))}
       <SelectField
         id="cl-taxIdType"
         label={t('clients.taxIdType')}
