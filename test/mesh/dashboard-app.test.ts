@@ -10,6 +10,7 @@ import {
   seriousA11yViolations,
   type TestBrowser,
 } from '../support/browser';
+import { inviteMember, waitForHeading } from '../support/dashboard';
 import { TestDnsServer } from '../support/dns-server';
 import { IpnReceiver } from '../support/ipn-receiver';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
@@ -39,18 +40,7 @@ describe('merchant dashboard in Chromium', () => {
 
   /** A page with its own cookies and a virtual platform authenticator that verifies the user. */
   const pageWithAuthenticator = () => authenticatorPage(browser);
-
-  /** Waits for the screen whose main heading holds `text`; on a timeout the error says what the page shows. */
-  const heading = (page: Page, text: string) =>
-    page
-      .waitForFunction(`document.querySelector('h1')?.textContent?.includes(${JSON.stringify(text)})`, {
-        timeout: 20_000,
-      })
-      .catch(async (err: unknown) => {
-        await browser.screenshot(page, 'failed');
-        const shown = await page.evaluate('document.body.innerText + " @ " + location.href');
-        throw new Error(`no heading "${text}" (${String(err)}); the page shows: ${String(shown)}`);
-      });
+  const heading = (page: Page, text: string) => waitForHeading(browser, page, text);
 
   async function noSeriousViolations(page: Page, name: string): Promise<void> {
     await browser.screenshot(page, name);
@@ -591,20 +581,12 @@ describe('merchant dashboard in Chromium', () => {
   });
 
   it('an Admin invites a Viewer, who signs in with the link and sees no write action', async () => {
-    await admin.goto(`${dashboard}settings`);
-    await heading(admin, 'Settings');
-    await admin.type('#inv-email', 'viewer@merchant.example');
-    await admin.type('#inv-name', 'Vera Viewer');
-    await admin.select('#inv-role', 'Viewer');
-    await admin.click('#members button[type="submit"]');
-    await admin.waitForSelector('[data-testid="enrollment-link"]');
-    const link = await innerText(admin, '[data-testid="enrollment-link"]');
+    const { page: viewer, link } = await inviteMember(browser, admin, dashboard, {
+      email: 'viewer@merchant.example',
+      name: 'Vera Viewer',
+      role: 'Viewer',
+    });
     expect(link.startsWith(`${dashboard}enroll#`)).toBe(true);
-    const viewer = await pageWithAuthenticator();
-    await viewer.goto(link);
-    await heading(viewer, 'Set up your passkey');
-    await viewer.click('main button');
-    await heading(viewer, 'Overview');
     expect(await innerText(viewer, '[data-testid="role"]')).toContain('Viewer');
     const tx = (await adminApi('GET', '/transactions?limit=100')).body.items.find(
       (t: { externalReference: string }) => t.externalReference === 'order-ipn',

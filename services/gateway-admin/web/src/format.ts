@@ -40,3 +40,9 @@ export function isTimeZone(zone: string): boolean {
     return false;
   }
 }
+
+/** A calendar day (YYYY-MM-DD, such as an invoice's issue date) in the reader's locale; the day as given, no zone shift. */
+export function day(ymd: string | null, locale: string): string {
+  if (!ymd) return '—';
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${ymd}T00:00:00Z`));
+}

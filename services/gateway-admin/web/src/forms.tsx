@@ -153,3 +153,38 @@ export function ShownOnce({ message, value, testId }: { message: string; value: 
     </div>
   );
 }
+
+interface DateRange {
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+}
+
+/** The from / to days of a list's filters (`<prefix>-from`, `<prefix>-to`); an empty field is no bound. */
+export function DateRangeFields({
+  idPrefix,
+  value,
+  onChange,
+}: {
+  idPrefix: string;
+  value: DateRange;
+  onChange: (range: DateRange) => void;
+}) {
+  const { t } = useI18n();
+  const field = (key: keyof DateRange, suffix: string, label: string) => (
+    <div>
+      <label htmlFor={`${idPrefix}-${suffix}`}>{label}</label>
+      <input
+        id={`${idPrefix}-${suffix}`}
+        type="date"
+        value={value[key] ?? ''}
+        onChange={(e) => onChange({ ...value, [key]: e.target.value || undefined })}
+      />
+    </div>
+  );
+  return (
+    <>
+      {field('startDate', 'from', t('payments.from'))}
+      {field('endDate', 'to', t('payments.to'))}
+    </>
+  );
+}

@@ -86,6 +86,16 @@ export function Layout() {
             <Link to="/holds">{t('nav.holds')}</Link>
           </li>
           <li>
+            <Link to="/invoices" search={{}} activeOptions={{ includeSearch: false }}>
+              {t('nav.invoices')}
+            </Link>
+          </li>
+          <li>
+            <Link to="/clients" search={{}} activeOptions={{ includeSearch: false }}>
+              {t('nav.clients')}
+            </Link>
+          </li>
+          <li>
             <Link to="/accounting">{t('nav.accounting')}</Link>
           </li>
           <li>

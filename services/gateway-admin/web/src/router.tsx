@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Navigate } from '@tanstack/react-router';
 import { Layout } from './layout';
 import { Audit } from './screens/Audit';
@@ -11,7 +12,17 @@ import { Domains } from './screens/settings/Domains';
 import { Providers } from './screens/settings/Providers';
 import { Sites, SiteScreen } from './screens/settings/Sites';
 import { Transaction } from './screens/Transaction';
-import { overviewSearch, paymentsSearch } from './search';
+import { clientsSearch, invoicesSearch, newInvoiceSearch, overviewSearch, paymentsSearch } from './search';
+import { Loading } from './ui';
+
+// The invoicing screens load on first use (kept out of the first load's JavaScript).
+const invoicing = () => import('./screens/Invoices');
+const Invoices = lazy(() => invoicing().then((m) => ({ default: m.Invoices })));
+const NewInvoice = lazy(() => invoicing().then((m) => ({ default: m.NewInvoice })));
+const InvoiceScreen = lazy(() => invoicing().then((m) => ({ default: m.InvoiceScreen })));
+const clientScreens = () => import('./screens/Clients');
+const Clients = lazy(() => clientScreens().then((m) => ({ default: m.Clients })));
+const ClientScreen = lazy(() => clientScreens().then((m) => ({ default: m.ClientScreen })));
 
 const root = createRootRoute({ component: Layout, notFoundComponent: () => <Navigate to="/" /> });
 
@@ -66,6 +77,68 @@ const domains = createRoute({ getParentRoute: () => root, path: '/settings/domai
 const providers = createRoute({ getParentRoute: () => root, path: '/settings/providers', component: Providers });
 const apiKeys = createRoute({ getParentRoute: () => root, path: '/settings/api-keys', component: ApiKeys });
 
+const invoices = createRoute({
+  getParentRoute: () => root,
+  path: '/invoices',
+  validateSearch: invoicesSearch,
+  component: function InvoicesRoute() {
+    const search = invoices.useSearch();
+    return (
+      <Suspense fallback={<Loading />}>
+        <Invoices key={JSON.stringify(search)} search={search} />
+      </Suspense>
+    );
+  },
+});
+const newInvoice = createRoute({
+  getParentRoute: () => root,
+  path: '/invoices/new',
+  validateSearch: newInvoiceSearch,
+  component: function NewInvoiceRoute() {
+    return (
+      <Suspense fallback={<Loading />}>
+        <NewInvoice clientId={newInvoice.useSearch().clientId} />
+      </Suspense>
+    );
+  },
+});
+const invoice = createRoute({
+  getParentRoute: () => root,
+  path: '/invoices/$id',
+  component: function InvoiceRoute() {
+    return (
+      <Suspense fallback={<Loading />}>
+        <InvoiceScreen id={invoice.useParams().id} />
+      </Suspense>
+    );
+  },
+});
+const clients = createRoute({
+  getParentRoute: () => root,
+  path: '/clients',
+  validateSearch: clientsSearch,
+  component: function ClientsRoute() {
+    const search = clients.useSearch();
+    return (
+      <Suspense fallback={<Loading />}>
+        <Clients key={JSON.stringify(search)} search={search} />
+      </Suspense>
+    );
+  },
+});
+const client = createRoute({
+  getParentRoute: () => root,
+  path: '/clients/$id',
+  component: function ClientRoute() {
+    const { id } = client.useParams();
+    return (
+      <Suspense fallback={<Loading />}>
+        <ClientScreen key={id} id={id} />
+      </Suspense>
+    );
+  },
+});
+
 const routeTree = root.addChildren([
   overview,
   payments,
@@ -79,6 +152,11 @@ const routeTree = root.addChildren([
   providers,
   apiKeys,
   audit,
+  invoices,
+  newInvoice,
+  invoice,
+  clients,
+  client,
   accounting,
 ]);
 

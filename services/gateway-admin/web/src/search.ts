@@ -66,3 +66,45 @@ export function paymentsSearch(s: Record<string, unknown>): PaymentsSearch {
     q: str(s.q)?.trim().slice(0, 200) || undefined,
   };
 }
+
+const pageOf = (v: unknown): number | undefined => {
+  const page = Number(v);
+  return Number.isInteger(page) && page > 1 ? page : undefined;
+};
+
+export interface ClientsSearch {
+  page?: number | undefined;
+  /** Words of name or e-mail, or an exact tax ID. */
+  q?: string | undefined;
+}
+
+export function clientsSearch(s: Record<string, unknown>): ClientsSearch {
+  return { page: pageOf(s.page), q: str(s.q)?.trim().slice(0, 200) || undefined };
+}
+
+const INVOICE_STATUSES = ['draft', 'issued', 'partially_paid', 'paid', 'void'] as const;
+
+export interface InvoicesSearch {
+  page?: number | undefined;
+  status?: (typeof INVOICE_STATUSES)[number] | undefined;
+  clientId?: string | undefined;
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+  /** An exact number, or a prefix ending with * (INV-2027-*). */
+  number?: string | undefined;
+}
+
+export function invoicesSearch(s: Record<string, unknown>): InvoicesSearch {
+  return {
+    page: pageOf(s.page),
+    status: INVOICE_STATUSES.find((x) => x === s.status),
+    clientId: id(s.clientId),
+    startDate: date(s.startDate),
+    endDate: date(s.endDate),
+    number: str(s.number)?.trim().slice(0, 100) || undefined,
+  };
+}
+
+export function newInvoiceSearch(s: Record<string, unknown>): { clientId?: string | undefined } {
+  return { clientId: id(s.clientId) };
+}

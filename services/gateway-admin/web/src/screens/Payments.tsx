@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { api, must } from '../api';
+import { DateRangeFields } from '../forms';
 import { count, dateTime, money } from '../format';
 import { useI18n } from '../i18n';
 import type { PaymentsSearch } from '../search';
@@ -117,24 +118,7 @@ export function Payments({ search }: { search: PaymentsSearch }) {
             ))}
           </select>
         </div>
-        <div>
-          <label htmlFor="f-from">{t('payments.from')}</label>
-          <input
-            id="f-from"
-            type="date"
-            value={draft.startDate ?? ''}
-            onChange={(e) => setDraft({ ...draft, startDate: e.target.value || undefined })}
-          />
-        </div>
-        <div>
-          <label htmlFor="f-to">{t('payments.to')}</label>
-          <input
-            id="f-to"
-            type="date"
-            value={draft.endDate ?? ''}
-            onChange={(e) => setDraft({ ...draft, endDate: e.target.value || undefined })}
-          />
-        </div>
+        <DateRangeFields idPrefix="f" value={draft} onChange={(range) => setDraft({ ...draft, ...range })} />
         <div className="actions">
           <button type="submit">{t('payments.apply')}</button>
         </div>

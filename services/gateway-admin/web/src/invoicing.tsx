@@ -1,0 +1,170 @@
+import { useEffect, useState } from 'react';
+import { Link } from '@tanstack/react-router';
+import { api, ApiError, type paths } from './api';
+import { day, money } from './format';
+import { useI18n, type Translate } from './i18n';
+import { DataTable, type Column } from './table';
+import { Loaded } from './ui';
+
+/** Shapes of the invoicing half, from the Admin API's OpenAPI document. */
+export type Client = paths['/api/v1/clients/{id}']['get']['responses'][200]['content']['application/json'];
+export type ClientInput = NonNullable<paths['/api/v1/clients']['post']['requestBody']>['content']['application/json'];
+export type Invoice = paths['/api/v1/invoices/{id}']['get']['responses'][200]['content']['application/json'];
+export type InvoiceInput = NonNullable<paths['/api/v1/invoices']['post']['requestBody']>['content']['application/json'];
+export type InvoiceStatus = Invoice['status'];
+export type ItemType = Invoice['items'][number]['itemType'];
+export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['draft', 'issued', 'partially_paid', 'paid', 'void'];
+export const ITEM_TYPES: readonly ItemType[] = ['service', 'goods', 'digital_service', 'shipping'];
+
+/** The value after it stayed unchanged for `ms` (typing settles before a request goes out). */
+export function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+/** Previous / next buttons of a server-side paged list with "page x of y". */
+export function Pager({
+  page,
+  limit,
+  total,
+  onPage,
+}: {
+  page: number;
+  limit: number;
+  total: number;
+  onPage: (page: number) => void;
+}) {
+  const { t } = useI18n();
+  const pages = Math.max(1, Math.ceil(total / limit));
+  const text = t('invoices.page', { page, pages, total });
+  return (
+    <nav className="pager" aria-label={text}>
+      <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {t('payments.previous')}
+      </button>
+      <span>{text}</span>
+      <button type="button" className="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        {t('payments.next')}
+      </button>
+    </nav>
+  );
+}
+
+type DownloadPath =
+  | '/api/v1/invoices/{id}/pdf'
+  | '/api/v1/invoices/{id}/xml'
+  | '/api/v1/invoices/{id}/xml/peppol'
+  | '/api/v1/invoices/{id}/pdf/zugferd'
+  | '/api/v1/credit-notes/{id}/pdf';
+
+/**
+ * Downloads a document of the API (signed-in call) as a file: the name the API gives in its
+ * Content-Disposition, else `fallback`.
+ */
+export async function download(path: DownloadPath, id: string, fallback: string): Promise<void> {
+  const res = await api.GET(path, { params: { path: { id } }, parseAs: 'blob' });
+  if (!res.response.ok || !(res.data instanceof Blob)) {
+    const body: unknown = res.error;
+    const message =
+      typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string'
+        ? body.error
+        : `HTTP ${res.response.status}`;
+    throw new ApiError(res.response.status, message);
+  }
+  const disposition = res.response.headers.get('content-disposition') ?? '';
+  const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? fallback;
+  const url = URL.createObjectURL(res.data);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** A labelled checkbox. */
+export function CheckField({
+  id,
+  label,
+  checked,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <div>
+      <span className="check">
+        <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+        <label htmlFor={id}>{label}</label>
+      </span>
+    </div>
+  );
+}
+
+/** An invoice's status as a badge. */
+export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
+  const { t } = useI18n();
+  return <span className={`badge invoice-${status}`}>{t(`invoiceStatus.${status}`)}</span>;
+}
+
+interface PagedTableProps<T> {
+  q: {
+    data?: { items: T[]; total: number } | undefined;
+    error: unknown;
+    isPending: boolean;
+    isError: boolean;
+  };
+  page: number;
+  limit: number;
+  onPage: (page: number) => void;
+  columns: ReadonlyArray<Column<T> | false>;
+  testId: string;
+  caption: string;
+  empty: string;
+}
+
+/** One page of a list the server pages, with its pager. */
+export function PagedTable<T extends { id: string }>({ q, page, limit, onPage, ...table }: PagedTableProps<T>) {
+  return (
+    <Loaded q={q}>
+      {(data) => (
+        <>
+          <DataTable rows={data.items} rowKey={(r) => r.id} {...table} />
+          <Pager page={page} limit={limit} total={data.total} onPage={onPage} />
+        </>
+      )}
+    </Loaded>
+  );
+}
+
+type InvoiceRow = Pick<
+  Invoice,
+  'id' | 'number' | 'proformaNumber' | 'status' | 'issueDate' | 'dueDate' | 'totals' | 'amountDue' | 'currency'
+>;
+
+/** The columns of an invoice list: number (a link), status, dates and amounts. */
+export function invoiceColumns(t: Translate, locale: string): Array<Column<InvoiceRow>> {
+  return [
+    {
+      header: t('invoices.number'),
+      cell: (i) => (
+        <Link to="/invoices/$id" params={{ id: i.id }}>
+          {i.number ?? i.proformaNumber ?? t('invoices.draftNumber')}
+        </Link>
+      ),
+    },
+    { header: t('invoices.status'), cell: (i) => <InvoiceStatusBadge status={i.status} /> },
+    { header: t('invoices.issueDate'), cell: (i) => day(i.issueDate, locale) },
+    { header: t('invoices.dueDate'), cell: (i) => day(i.dueDate, locale) },
+    { header: t('invoices.gross'), num: true, cell: (i) => money(i.totals.gross, i.currency, locale) },
+    { header: t('invoices.due'), num: true, cell: (i) => money(i.amountDue, i.currency, locale) },
+  ];
+}

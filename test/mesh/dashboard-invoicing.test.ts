@@ -1,0 +1,317 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { WALKTHROUGH_INVOICING, WALKTHROUGH_TAX_PATCHES } from '../../deploy/local/bootstrap-lib.mjs';
+import {
+  ARTIFACTS_DIR,
+  innerText,
+  launchBrowser,
+  pageWithAuthenticator,
+  seriousA11yViolations,
+  type TestBrowser,
+} from '../support/browser';
+import { inviteMember, waitForHeading } from '../support/dashboard';
+import { MailCatcherClient } from '../support/mail-catcher';
+import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
+
+/**
+ * The invoicing half of the merchant dashboard in Chromium against the whole mesh (the
+ * walk-through organization's settings: German seller with OSS): a client created and edited in
+ * its form, a draft whose VAT the API computes live and recomputes when the client moves from
+ * Germany to France, issue, the PDF and XRechnung downloaded, e-mail to the mail catcher with its
+ * delivery state, void with its credit note, what a Viewer may not do, and axe-core at 768 px and
+ * wide. Screenshots and downloads go to .run/artifacts/dashboard-invoicing/.
+ */
+describe('merchant dashboard: invoices and clients in Chromium', () => {
+  let mesh: TestMesh;
+  let browser: TestBrowser;
+  let boot: Awaited<ReturnType<TestMesh['bootstrap']>>;
+  let catcher: MailCatcherClient;
+  let admin: Page;
+  let dashboard: string;
+  let clientId: string;
+  let invoiceId: string;
+  let invoiceNumber: string;
+  const buyerEmail = 'erika.muster@buyer.example';
+  /** The browser's download folder (inside the suite's artefacts, which each run starts empty). */
+  const downloads = join(ARTIFACTS_DIR, 'dashboard-invoicing', 'downloads');
+
+  const adminApi = (method: string, path: string, body?: unknown) =>
+    api(method, `${mesh.adminBaseUrl}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
+  const heading = (page: Page, text: string) => waitForHeading(browser, page, text);
+  const eur = (minor: number) =>
+    new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(minor / 100);
+
+  /** axe-core finds nothing serious, wide and at 768 px (the narrowest width the app supports). */
+  async function accessible(page: Page, name: string): Promise<void> {
+    for (const width of [1280, 768]) {
+      await page.setViewport({ width, height: 900 });
+      await browser.screenshot(page, `${name}-${width}`);
+      expect(await seriousA11yViolations(page), `${name} at ${width}px`).toEqual([]);
+    }
+    await page.setViewport({ width: 1280, height: 900 });
+  }
+
+  /** Replaces the text of an input (React sees every keystroke). */
+  async function retype(page: Page, selector: string, text: string): Promise<void> {
+    await page.click(selector, { count: 3 });
+    await page.keyboard.press('Backspace');
+    await page.type(selector, text);
+  }
+
+  /** Clicks a download button and answers the bytes of the file the browser saved. */
+  async function downloaded(page: Page, selector: string, ext: string): Promise<Buffer> {
+    const before = new Set(readdirSync(downloads));
+    await page.click(selector);
+    const name = await eventually(async () => {
+      // A refused download shows the API's message: fail with it rather than wait.
+      const refused = await innerText(page, '.delivery [role="alert"]');
+      if (refused) throw new Error(`download ${selector} refused: ${refused}`);
+      return readdirSync(downloads).find((f) => !before.has(f) && f.endsWith(`.${ext}`) && !f.endsWith('.crdownload'));
+    });
+    return readFileSync(join(downloads, name));
+  }
+
+  /** The tax the API computes for the draft's line and client, as the editor must show it. */
+  async function apiPreview(): Promise<{ totalTax: number; totalNet: number; rate: number }> {
+    const res = await adminApi('POST', '/invoices/preview-tax', {
+      siteId: boot.siteId,
+      clientId,
+      currency: 'EUR',
+      items: [
+        { description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'digital_service' },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return { totalTax: res.body.totalTax, totalNet: res.body.totalNet, rate: res.body.taxBreakdown[0].taxRate };
+  }
+
+  /** Waits until the editor's preview answers the form as it is now and shows `vat` at `rate`. */
+  async function previewShows(page: Page, rate: number, vat: number): Promise<void> {
+    const box = `document.querySelector('[data-testid="tax-preview"]')`;
+    const cell = `document.querySelector('[data-testid="preview-vat"][data-rate="${rate}"]')`;
+    await page.waitForFunction(
+      `${box}?.getAttribute('data-current') === 'true' && ${cell}?.textContent === ${JSON.stringify(eur(vat))}`,
+      { timeout: 20_000 },
+    );
+  }
+
+  beforeAll(async () => {
+    mesh = await startTestMesh({ env: { EMAIL_POLL_INTERVAL_MS: '100', EMAIL_BACKOFF_BASE_MS: '200' } });
+    const mail = mesh.sandboxUrls['sandbox-mail'];
+    if (!mail) throw new Error('the mail catcher did not start with the mesh');
+    catcher = new MailCatcherClient(mail);
+    boot = await mesh.bootstrap();
+    dashboard = mesh.dashboardUrl;
+    for (const patch of WALKTHROUGH_TAX_PATCHES) {
+      const res = await adminApi('PUT', '/organizations/settings/tax', patch);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    // XRechnung needs the seller's VAT ID (BT-31), which the walk-through organization does not set.
+    const vatId = await adminApi('PUT', '/organizations/settings/tax', { vatId: 'DE136695976' });
+    expect(vatId.status, JSON.stringify(vatId.body)).toBe(200);
+    const settings = await adminApi('PUT', '/organizations/settings/invoicing', {
+      ...WALKTHROUGH_INVOICING,
+      // XRechnung needs the seller's phone (BT-42).
+      companyPhone: '+49 30 1234567',
+      eInvoice: { enabled: true, allowedFormats: ['xrechnung', 'zugferd'] },
+    });
+    expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+    browser = await launchBrowser('dashboard-invoicing');
+    mkdirSync(downloads, { recursive: true });
+    admin = await pageWithAuthenticator(browser);
+    const cdp = await admin.createCDPSession();
+    await cdp.send('Browser.setDownloadBehavior', {
+      behavior: 'allow',
+      downloadPath: downloads,
+      browserContextId: admin.browserContext().id,
+    });
+    await admin.goto(boot.enrollmentLink as string);
+    await heading(admin, 'Set up your passkey');
+    await admin.click('main button');
+    await heading(admin, 'Overview');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await mesh?.dispose();
+  });
+
+  it('an Admin creates a client in its form (address in Germany, language, e-invoice format) and finds it by search', async () => {
+    await admin.goto(`${dashboard}clients`);
+    await heading(admin, 'Clients');
+    await admin.click('#new-client');
+    await admin.waitForSelector('#client-form');
+    await admin.type('#cl-name', 'Erika Muster');
+    await admin.type('#cl-email', buyerEmail);
+    await admin.type('#cl-street', 'Hauptstraße 5');
+    await admin.type('#cl-postalCode', '10115');
+    await admin.type('#cl-city', 'Berlin');
+    await admin.type('#cl-country', 'DE');
+    await admin.select('#cl-language', 'de');
+    await admin.select('#cl-peppolScheme', '0204');
+    // The form explains the scheme's rules.
+    expect(await innerText(admin, '#cl-peppolScheme-hint')).toContain('Leitweg-ID');
+    await admin.select('#cl-peppolScheme', '');
+    await accessible(admin, 'client-form');
+    await admin.click('#client-form button[type="submit"]');
+    await heading(admin, 'Client Erika Muster');
+    clientId = new URL(admin.url()).pathname.split('/').pop() as string;
+    const stored = (await adminApi('GET', `/clients/${clientId}`)).body;
+    expect(stored).toMatchObject({
+      name: 'Erika Muster',
+      email: buyerEmail,
+      address: { street: 'Hauptstraße 5', postalCode: '10115', city: 'Berlin', country: 'DE' },
+      language: 'de',
+      eInvoiceFormat: null,
+    });
+
+    await admin.goto(`${dashboard}clients?q=Muster`);
+    await admin.waitForSelector('[data-testid="clients"] tbody tr');
+    expect(await innerText(admin, '[data-testid="clients"]')).toContain('Erika Muster');
+    await accessible(admin, 'clients');
+  });
+
+  it('a draft shows the VAT the API computes as the merchant types, and the French rate (OSS) once the client lives in France', async () => {
+    await admin.goto(`${dashboard}clients/${clientId}`);
+    await heading(admin, 'Client Erika Muster');
+    await admin.click('a[href^="/app/invoices/new"]');
+    await heading(admin, 'New draft invoice');
+    await admin.waitForFunction(`document.querySelector('#inv-client')?.value === ${JSON.stringify(clientId)}`);
+    await admin.type('#line-0-description', 'Consulting');
+    await admin.select('#line-0-itemType', 'digital_service');
+    await retype(admin, '#line-0-quantity', '2');
+    await admin.type('#line-0-unitPrice', '119.00');
+    const german = await apiPreview();
+    expect(german.rate).toBe(19);
+    await previewShows(admin, 19, german.totalTax);
+    expect(await innerText(admin, '[data-testid="preview-net"]')).toBe(eur(german.totalNet));
+    expect(await innerText(admin, '[data-testid="preview-gross"]')).toBe(eur(23800));
+    await accessible(admin, 'draft-editor');
+    await admin.click('#invoice-form button[type="submit"]');
+    await heading(admin, 'Draft invoice');
+    invoiceId = new URL(admin.url()).pathname.split('/').pop() as string;
+
+    // The client moves to France: a consumer there, taxed where they live under OSS.
+    await admin.goto(`${dashboard}clients/${clientId}`);
+    await heading(admin, 'Client Erika Muster');
+    await admin.click('#edit-client-button');
+    await retype(admin, '#cl-postalCode', '75001');
+    await retype(admin, '#cl-city', 'Paris');
+    await retype(admin, '#cl-country', 'FR');
+    await admin.click('#client-form button[type="submit"]');
+    await admin.waitForFunction(`document.querySelector('#client-details')?.textContent.includes('Paris')`);
+    const french = await apiPreview();
+    expect(french.rate).not.toBe(19);
+    await admin.goto(`${dashboard}invoices/${invoiceId}`);
+    await heading(admin, 'Draft invoice');
+    await previewShows(admin, french.rate, french.totalTax);
+    await browser.screenshot(admin, 'draft-france');
+  });
+
+  it('issuing shows the number; the PDF and the XRechnung download', async () => {
+    await admin.click('#issue-invoice');
+    await heading(admin, 'Invoice ');
+    invoiceNumber = await innerText(admin, '[data-testid="invoice-number"]');
+    const stored = (await adminApi('GET', `/invoices/${invoiceId}`)).body;
+    expect(stored.status).toBe('issued');
+    expect(invoiceNumber).toBe(stored.number);
+    expect(await innerText(admin, 'h1')).toContain(invoiceNumber);
+
+    const pdf = await downloaded(admin, '[data-download="pdf"]', 'pdf');
+    expect(pdf.subarray(0, 4).toString('latin1')).toBe('%PDF');
+    const xml = (await downloaded(admin, '[data-download="xrechnung"]', 'xml')).toString('utf8');
+    // The root element of a UBL invoice (XRechnung 3.0, UBL syntax).
+    expect(/^\s*(?:<\?xml[^>]*\?>\s*)?<(?:\w+:)?Invoice\b/.exec(xml)).not.toBeNull();
+    expect(xml).toContain(invoiceNumber);
+    await accessible(admin, 'invoice-issued');
+  });
+
+  it('sending by e-mail reaches the mail catcher and the delivery state turns to sent', async () => {
+    await admin.type('#em-message', 'Thank you for your order.');
+    await admin.click('#invoice-email button[type="submit"]');
+    await admin.waitForSelector('[data-testid="emails"] [data-state="sent"]', { timeout: 30_000 });
+    const [message] = await eventually(async () => {
+      const got = await catcher.to(buyerEmail);
+      return got.length > 0 ? got : undefined;
+    });
+    expect(message?.subject).toContain(invoiceNumber);
+    expect(message?.text).toContain('Thank you for your order.');
+    expect(message?.attachments.some((a) => a.contentType === 'application/pdf')).toBe(true);
+  });
+
+  it('an Admin voids the invoice after a confirmation that names the credit note, and sees the credit note', async () => {
+    await admin.click('#void-invoice-button');
+    const question = await innerText(admin, '[data-testid="void-confirmation"]');
+    expect(question).toContain(invoiceNumber);
+    expect(question).toContain('credit note');
+    await accessible(admin, 'void-confirmation');
+    await admin.type('#void-reason', 'ordered twice');
+    await admin.click('#void-confirm');
+    await admin.waitForSelector('[data-testid="credit-note-number"]');
+    const stored = (await adminApi('GET', `/invoices/${invoiceId}`)).body;
+    expect(stored.status).toBe('void');
+    const note = (await adminApi('GET', `/credit-notes/${stored.creditNoteIds[0]}`)).body;
+    expect(await innerText(admin, '[data-testid="credit-note-number"]')).toBe(note.number);
+    expect(await innerText(admin, 'h1')).toContain('Void');
+    expect(await admin.$('#void-invoice-button')).toBeNull();
+
+    await admin.goto(`${dashboard}invoices?status=void`);
+    await admin.waitForSelector('[data-testid="invoices"] tbody tr');
+    expect(await innerText(admin, '[data-testid="invoices"]')).toContain(invoiceNumber);
+    await accessible(admin, 'invoices');
+
+    // In German: German labels, amounts in the German format.
+    await admin.select('#language', 'de');
+    await heading(admin, 'Rechnungen');
+    expect(await innerText(admin, '[data-testid="invoices"]')).toContain('Storniert');
+    expect(await innerText(admin, '[data-testid="invoices"]')).toContain('238,00\u00a0€');
+    await accessible(admin, 'de-invoices');
+    await admin.select('#language', 'en');
+    await heading(admin, 'Invoices');
+  });
+
+  it('an Admin deletes a client after confirming; the list no longer shows it', async () => {
+    const created = await adminApi('POST', '/clients', { name: 'Temporary Buyer', email: 'temp@buyer.example' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await admin.goto(`${dashboard}clients/${created.body.id}`);
+    await heading(admin, 'Client Temporary Buyer');
+    await admin.click('#delete-client');
+    expect(await innerText(admin, '#delete-client-q')).toContain('Temporary Buyer');
+    await admin.click('#delete-client-confirm');
+    await heading(admin, 'Clients');
+    expect((await adminApi('GET', `/clients/${created.body.id}`)).status).toBe(404);
+    await admin.waitForSelector('[data-testid="clients"] tbody tr');
+    expect(await innerText(admin, '[data-testid="clients"]')).not.toContain('Temporary Buyer');
+  });
+
+  it('a Viewer sees the invoices and clients but no write action', async () => {
+    const { page: viewer } = await inviteMember(browser, admin, dashboard, {
+      email: 'viewer@merchant.example',
+      name: 'Vera Viewer',
+      role: 'Viewer',
+    });
+    await viewer.goto(`${dashboard}invoices`);
+    await viewer.waitForSelector('[data-testid="invoices"] tbody tr');
+    expect(await viewer.$('#new-invoice')).toBeNull();
+    await viewer.goto(`${dashboard}invoices/${invoiceId}`);
+    await viewer.waitForSelector('[data-testid="invoice-number"]');
+    expect(await viewer.$('#em-to')).toBeNull();
+    expect(await viewer.$('#void-invoice-button')).toBeNull();
+    expect(await viewer.$('#issue-invoice')).toBeNull();
+    // Downloads and search need execute scopes, which a Viewer does not hold: not offered, no error shown.
+    expect(await viewer.$('[data-download]')).toBeNull();
+    expect(await viewer.$('[role="alert"]')).toBeNull();
+    await viewer.goto(`${dashboard}clients`);
+    await viewer.waitForSelector('[data-testid="clients"] tbody tr');
+    expect(await viewer.$('#new-client')).toBeNull();
+    expect(await viewer.$('#c-q')).toBeNull();
+    expect(await viewer.$('[role="alert"]')).toBeNull();
+    await viewer.goto(`${dashboard}clients/${clientId}`);
+    await waitForHeading(browser, viewer, 'Client Erika Muster');
+    expect(await viewer.$('#edit-client-button')).toBeNull();
+    expect(await viewer.$('a[href^="/app/invoices/new"]')).toBeNull();
+    await accessible(viewer, 'viewer-client');
+  });
+});
