@@ -287,6 +287,7 @@ describe('a client generated from the Admin API document', () => {
       ).response.status,
     ).toBe(200);
     expect((await org.GET('/api/v1/organizations/license')).data?.licenseState).toBe('ACTIVE');
+    expect((await org.GET('/api/v1/organizations/settings/display')).data?.timeZone).toBe('UTC');
 
     // Errors: no credentials, bad input, unknown ID, missing scope.
     expect((await anonymous.GET('/api/v1/sites')).response.status).toBe(401);

@@ -21,8 +21,9 @@ export function useMember() {
 export function useOrgTimeZone(): string {
   const { organization } = useMember();
   const q = useQuery({
-    queryKey: [organization.id, 'settings', 'invoicing'],
-    queryFn: async () => must(await api.GET('/api/v1/organizations/settings/invoicing')),
+    queryKey: [organization.id, 'settings', 'display'],
+    // Readable by every member, Viewers included (the invoicing settings need organization:execute).
+    queryFn: async () => must(await api.GET('/api/v1/organizations/settings/display')),
     staleTime: 5 * 60_000,
   });
   return q.data?.timeZone ?? 'UTC';

@@ -6,6 +6,13 @@ const licenseState = z.enum(['ACTIVE', 'BLOCKED', 'NOT_ACTIVATED']);
 
 export const license = z.object({ organizationId: objectIdString, licenseState, updatedAt: timestamp });
 
+/** What every member needs to show the organization's data: its calendar's time zone. */
+export const displaySettings = z.object({
+  timeZone: z
+    .string()
+    .describe("IANA time zone of the organization's calendar (the invoicing settings' timeZone; default UTC)"),
+});
+
 const numberingLayout = z.object({
   prefix: z.string(),
   periodType: z.string(),

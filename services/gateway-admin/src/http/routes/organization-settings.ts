@@ -9,7 +9,13 @@ import {
   senderVerificationView,
   taxSettingsPatch,
 } from '@paymesh/contracts';
-import { invoicingSettings, ossThresholdStatus, portalSettings, taxSettings } from '../responses/organization';
+import {
+  displaySettings,
+  invoicingSettings,
+  ossThresholdStatus,
+  portalSettings,
+  taxSettings,
+} from '../responses/organization';
 import { resource } from '../route-table';
 import { invoicingFieldsBeyondRole } from '../../domain/settings-roles';
 import { rpc } from './common';
@@ -80,6 +86,20 @@ export function taxView(s: tax.TaxSettings) {
  * needs an Admin; tax and portal settings need the Admin role. PUT is a partial update (JSON merge patch).
  */
 export const organizationSettingsRoutes = [
+  organizationSettings({
+    method: 'GET',
+    path: '/organizations/settings/display',
+    operationId: 'getDisplaySettings',
+    response: displaySettings,
+    summary:
+      "The organization's time zone, for showing its dates (organization:read: every member may read it; the full invoicing settings need organization:execute)",
+    async handler({ deps, org }) {
+      const s = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getInvoicingSettings, {
+        ...toWire(org),
+      });
+      return { timeZone: s.timeZone || 'UTC' };
+    },
+  }),
   organizationSettings({
     method: 'GET',
     action: 'execute',
