@@ -256,6 +256,16 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
     expect(await innerText(admin, '[data-testid="credit-note-number"]')).toBe(note.number);
     expect(await innerText(admin, 'h1')).toContain('Void');
     expect(await admin.$('#void-invoice-button')).toBeNull();
+    // The invoice's page lists its history: the audit events the audit trail holds for it.
+    const trail = (await adminApi('GET', `/audit-events?resource=invoice&id=${invoiceId}&limit=20`)).body.items as {
+      operation: string;
+    }[];
+    expect(trail.length).toBeGreaterThanOrEqual(3);
+    await admin.reload();
+    await admin.waitForFunction(
+      `document.querySelectorAll('[data-testid="history-invoice"] li').length >= ${trail.length}`,
+    );
+    expect(await innerText(admin, '[data-testid="history-invoice"]')).toContain(trail[0]?.operation ?? '?');
 
     await admin.goto(`${dashboard}invoices?status=void`);
     await admin.waitForSelector('[data-testid="invoices"] tbody tr');

@@ -11,6 +11,7 @@ import type { ClientsSearch } from '../search';
 import { can } from '../session';
 import { DataTable } from '../table';
 import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
+import { ResourceHistory } from '../history';
 
 const PAGE_SIZE = 20;
 
@@ -356,6 +357,7 @@ export function ClientScreen({ id }: { id: string }) {
               )}
             </Loaded>
           </Section>
+          <ResourceHistory resource="client" id={c.id} />
         </>
       )}
     </Loaded>

@@ -31,6 +31,7 @@ import {
   useOrgTimeZone,
   useSites,
 } from '../ui';
+import { ResourceHistory } from '../history';
 
 const PAGE_SIZE = 20;
 
@@ -594,6 +595,7 @@ export function InvoiceScreen({ id }: { id: string }) {
               <CreditNotes ids={inv.creditNoteIds} />
             </>
           )}
+          <ResourceHistory resource="invoice" id={inv.id} />
         </>
       )}
     </Loaded>
