@@ -1,6 +1,13 @@
 import { ConflictError, ErrorCode, NotSupportedError, ValidationError } from '@paymesh/core';
 import { Subjects, type CalculateTaxRequest, type TaxCalculation, type TaxRecord } from '@paymesh/contracts';
-import { deriveEntries, entryContent, refundRecordId, type CorrectedSale, type Derivation } from '../domain/ledger';
+import {
+  deriveEntries,
+  entryContent,
+  refundRecordId,
+  type CorrectedSale,
+  type DeriveContext,
+  type Derivation,
+} from '../domain/ledger';
 import { sourceOf, type SourceEventDoc, type SourceState, type TaxRecordDoc } from '../domain/source-event';
 import { TAX_RECORDS, TAX_SOURCE_EVENTS } from '../store/collections';
 import type { TaxDeps } from './deps';
@@ -148,7 +155,11 @@ async function markInvoicePayment(
 type EngineOutcome = { tax: TaxCalculation } | { state: 'pending' | 'no_entry'; reason: string };
 
 /** The engine's answer for a transaction that carried only its engine request. */
-async function engineTax(deps: TaxDeps, doc: SourceEventDoc, request: CalculateTaxRequest): Promise<EngineOutcome> {
+async function engineTax(
+  deps: TaxDeps,
+  doc: Pick<SourceEventDoc, 'eventId'>,
+  request: CalculateTaxRequest,
+): Promise<EngineOutcome> {
   try {
     return { tax: await taxForRequest(deps, request) };
   } catch (err) {
@@ -159,6 +170,27 @@ async function engineTax(deps: TaxDeps, doc: SourceEventDoc, request: CalculateT
     deps.logger.warn({ err, eventId: doc.eventId }, 'tax engine failed for a ledger source event');
     throw err;
   }
+}
+
+type Derived =
+  | { derivation: Exclude<Derivation, { outcome: 'needs_tax' }>; derivedTax: TaxCalculation | null }
+  | { engine: { state: 'pending' | 'no_entry'; reason: string } };
+
+/** Derives a source event's entries, asking the engine first when the event carries only its request. */
+async function derive(
+  deps: TaxDeps,
+  doc: Pick<SourceEventDoc, 'eventId'>,
+  source: ReturnType<typeof sourceOf>,
+  ctx: Omit<DeriveContext, 'derivedTax'>,
+  stored: TaxCalculation | null,
+): Promise<Derived> {
+  const first = deriveEntries(source, { ...ctx, derivedTax: stored });
+  if (first.outcome !== 'needs_tax') return { derivation: first, derivedTax: stored };
+  const engine = await engineTax(deps, doc, first.request);
+  if (!('tax' in engine)) return { engine };
+  const derivation = deriveEntries(source, { ...ctx, derivedTax: engine.tax });
+  if (derivation.outcome === 'needs_tax') throw new Error('unreachable: the engine answered');
+  return { derivation, derivedTax: engine.tax };
 }
 
 /** Saves where the source event stands; `recorded` is final (a late, stale pass never undoes it). */
@@ -198,16 +230,16 @@ export async function deriveSourceEvent(deps: TaxDeps, doc: SourceEventDoc, retr
   const source = sourceOf(doc);
   const createdAt = deps.clock.now().toISOString();
   const corrected: CorrectedSale = doc.role === 'correction' ? await correctedSale(deps, doc) : { state: 'unknown' };
-  let derivedTax = doc.derivedTax;
   const refundEntries = corrected.state === 'recorded' ? await otherReversals(deps, doc) : [];
-  let derivation: Derivation = deriveEntries(source, { derivedTax, corrected, refundEntries, createdAt });
-  if (derivation.outcome === 'needs_tax') {
-    const engine = await engineTax(deps, doc, derivation.request);
-    if (!('tax' in engine))
-      return finish(deps, doc, { state: engine.state, reason: engine.reason, derivedTax: null, entryIds: [] });
-    derivedTax = engine.tax;
-    derivation = deriveEntries(source, { derivedTax, corrected, refundEntries, createdAt });
-  }
+  const derived = await derive(deps, doc, source, { corrected, refundEntries, createdAt }, doc.derivedTax);
+  if ('engine' in derived)
+    return finish(deps, doc, {
+      state: derived.engine.state,
+      reason: derived.engine.reason,
+      derivedTax: null,
+      entryIds: [],
+    });
+  const { derivation, derivedTax } = derived;
   switch (derivation.outcome) {
     case 'entries': {
       const counts = { created: 0, existing: 0, mismatched: 0 };
@@ -230,8 +262,6 @@ export async function deriveSourceEvent(deps: TaxDeps, doc: SourceEventDoc, retr
       if (!retried && (await correctedSale(deps, doc)).state !== 'unknown') return deriveSourceEvent(deps, doc, true);
       return result;
     }
-    case 'needs_tax':
-      throw new Error('unreachable: the engine answered');
   }
 }
 
@@ -252,14 +282,9 @@ export async function recordNewSale(
   if (received.role !== 'sale') return null;
   const source = sourceOf(received as SourceEventDoc);
   const ctx = { corrected: { state: 'unknown' } as const, refundEntries: [], createdAt: received.receivedAt };
-  let derivedTax = received.derivedTax;
-  let derivation: Derivation = deriveEntries(source, { ...ctx, derivedTax });
-  if (derivation.outcome === 'needs_tax') {
-    const engine = await engineTax(deps, received as SourceEventDoc, derivation.request);
-    if (!('tax' in engine)) return null;
-    derivedTax = engine.tax;
-    derivation = deriveEntries(source, { ...ctx, derivedTax });
-  }
+  const derived = await derive(deps, received, source, ctx, received.derivedTax);
+  if ('engine' in derived) return null;
+  const { derivation, derivedTax } = derived;
   if (derivation.outcome !== 'entries' && derivation.outcome !== 'none') return null;
   const entries = derivation.outcome === 'entries' ? derivation.entries : [];
   const settled: Omit<SourceEventDoc, 'version'> = {
