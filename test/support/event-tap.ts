@@ -17,6 +17,14 @@ export class EventTap {
     })();
     return this;
   }
+  /**
+   * Each event once: a plain subscription sees every publish, also a republish of the same event
+   * (at-least-once relays; JetStream drops it by its message id, consumers never see it twice).
+   */
+  get distinct(): { id: string; type: string; data: Record<string, unknown> }[] {
+    const seen = new Set<string>();
+    return this.events.filter((e) => !seen.has(e.id) && seen.add(e.id) !== undefined);
+  }
   stop(): void {
     this.sub?.unsubscribe();
   }
