@@ -20,9 +20,9 @@
 // CHROMIUM_PATH). Signs in as the bootstrap Admin with a passkey of Chromium's virtual authenticator.
 import { get as httpGet } from 'node:http';
 import { parseArgs } from 'node:util';
-import puppeteer from 'puppeteer-core';
 import { startBenchMesh } from './lib/bench-mesh.mjs';
 import { seedDashboardData } from './lib/dashboard-data.mjs';
+import { signedInDashboard } from './lib/dashboard-browser.mjs';
 import { percentile, round } from './lib/stats.mjs';
 
 const { values: args } = parseArgs({
@@ -39,7 +39,6 @@ const { values: args } = parseArgs({
 const N = Number(args.transactions);
 const LOADS = Number(args.loads);
 const PAGES = Number(args.pages);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const BUDGET_KB = 200;
 const OVERVIEW_TARGET_MS = 1500;
 const NEXT_PAGE_TARGET_MS = 300;
@@ -97,30 +96,9 @@ try {
   let served = 0;
   for (const s of scripts) served += (await rawSize(`${origin}${s}`, { 'accept-encoding': 'gzip' })).bytes;
 
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
-  const page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 900 });
-  const cdp = await page.createCDPSession();
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  await page.goto(boot.enrollmentLink);
-  await page.waitForSelector('main button');
-  await page.click('main button');
   const overviewReady = `document.querySelector('[data-testid^="gross-"]') && document.querySelector('#chart canvas')`;
-  await page.waitForFunction(overviewReady, { timeout: WAIT_MS });
+  let page;
+  ({ browser, page } = await signedInDashboard(boot, { ready: overviewReady, timeoutMs: WAIT_MS }));
 
   // Each row is printed as soon as it is measured (a slow figure does not hide the others).
   console.log(

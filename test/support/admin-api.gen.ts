@@ -14233,6 +14233,11 @@ export interface operations {
                             }[];
                         }[];
                         total: number;
+                        /**
+                         * @description present (true) when `total` is only a lower bound: counting stopped at 1,001 matches, or one past the page asked for when that is further; there are at least this many
+                         * @enum {boolean}
+                         */
+                        totalIsLowerBound?: true;
                         page: number;
                         limit: number;
                     };
@@ -18727,6 +18732,11 @@ export interface operations {
                             }[];
                         }[];
                         total: number;
+                        /**
+                         * @description present (true) when `total` is only a lower bound: counting stopped at 1,001 matches, or one past the page asked for when that is further; there are at least this many
+                         * @enum {boolean}
+                         */
+                        totalIsLowerBound?: true;
                         page: number;
                         limit: number;
                     };

@@ -161,6 +161,12 @@ export const clientHistoryQuery = z.object(paging).strict();
 export const clientPage = z.object({
   items: z.array(clientRecord),
   total: z.number().int().min(0),
+  totalIsLowerBound: z
+    .literal(true)
+    .optional()
+    .describe(
+      'present (true) when `total` is only a lower bound: counting stopped at 10,001 matches, or one past the page asked for when that is further; there are at least this many',
+    ),
   page: z.number().int().min(1),
   limit: z.number().int().min(1),
 });

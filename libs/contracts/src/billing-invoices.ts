@@ -333,6 +333,12 @@ const listPage = <T extends z.ZodTypeAny>(item: T) =>
   z.object({
     items: z.array(item),
     total: z.number().int().min(0),
+    totalIsLowerBound: z
+      .literal(true)
+      .optional()
+      .describe(
+        'present (true) when `total` is only a lower bound: counting stopped at 1,001 matches, or one past the page asked for when that is further; there are at least this many',
+      ),
     page: z.number().int().min(1),
     limit: z.number().int().min(1),
   });

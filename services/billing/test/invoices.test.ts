@@ -7,6 +7,7 @@ import { invoiceIssued, creditNoteIssued, invoiceVoided, Subjects, type EventMap
 import type { OrgKey } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
 import type { InvoiceBuyer } from '../src/app/client-port';
+import type { InvoiceDoc } from '../src/domain/invoice';
 import { collections } from '../src/store/collections';
 import { deleteInvoice } from '../src/app/draft-invoice';
 import { issueInvoice } from '../src/app/issue-invoice';
@@ -278,5 +279,38 @@ describe('invoices on PostgreSQL', () => {
     ]);
     expect((await listInvoices(deps, k, JSON.stringify({ number: a.number }))).total).toBe(1);
     expect((await listInvoices(deps, k, JSON.stringify({ startDate: '2026-06-16' }))).total).toBe(0);
+  });
+
+  it('pages a long list newest first with ties by id, and stops counting its total past 1,000 invoices', async () => {
+    const k = newOrg();
+    const siteId = newSite();
+    const clientId = newBuyer();
+    const template = await createInvoice(deps, k, draftBody(siteId, clientId));
+    const table = store.collection<InvoiceDoc>('invoices');
+    const stored = await table.get(template.id);
+    if (!stored) throw new Error('the draft was not stored');
+    // 1,029 more drafts straight into the table, three to each creation time (ties broken by id).
+    const { version: _version, ...doc } = stored;
+    const docs = Array.from({ length: 1029 }, (_, n) => ({
+      ...doc,
+      id: newObjectId(),
+      createdAt: new Date(Date.UTC(2026, 0, 1) + Math.floor(n / 3) * 60_000).toISOString(),
+    }));
+    await table.insertMany(docs.slice(0, 1000));
+    await table.insertMany(docs.slice(1000));
+    const newestFirst = [...docs]
+      .sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? 1 : -1))
+      .map((d) => d.id);
+    const first = await listInvoices(deps, k, JSON.stringify({ page: 1, limit: 20 }));
+    // The template is the newest (created now); then the copies in the list's order.
+    expect(first.items.map((i) => i.id)).toEqual([template.id, ...newestFirst.slice(0, 19)]);
+    expect(first).toMatchObject({ total: 1001, totalIsLowerBound: true });
+    const deep = await listInvoices(deps, k, JSON.stringify({ page: 51, limit: 20 }));
+    expect(deep.items.map((i) => i.id)).toEqual(newestFirst.slice(999, 1019));
+    expect(deep).toMatchObject({ total: 1021, totalIsLowerBound: true });
+    const last = await listInvoices(deps, k, JSON.stringify({ page: 52, limit: 20 }));
+    expect(last.items.map((i) => i.id)).toEqual(newestFirst.slice(1019));
+    expect(last.total).toBe(1030);
+    expect(last.totalIsLowerBound).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import {
   type CreditNotePage,
   type InvoicePage,
 } from '@paymesh/contracts';
+import { boundedTotal, countUpToOf, DOCUMENT_LIST_COUNT_BOUND } from '@paymesh/core';
 import type { Filter } from '@paymesh/store';
 import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
 import { CREDIT_NOTES, INVOICES } from '../store/collections';
@@ -16,7 +17,10 @@ function dateRange(startDate?: string, endDate?: string) {
   return { ...(startDate ? { $gte: startDate } : {}), ...(endDate ? { $lte: endDate } : {}) };
 }
 
-/** `GET /invoices`: newest first; dates filter the issue date (drafts have none until issued). */
+/**
+ * `GET /invoices`: newest first (ties by id); dates filter the issue date (drafts have none until
+ * issued). The total counts up to 1,001 matches, or one past the page (`countUpToOf`).
+ */
 export async function listInvoices(deps: BillingDeps, key: OrgKey, q: InvoiceListQuery): Promise<InvoicePage> {
   const filter: Filter = { organizationId: key.organizationId, mode: key.mode };
   let statuses: string[] = q.status ? [q.status] : [...INVOICE_STATUSES];
@@ -37,12 +41,16 @@ export async function listInvoices(deps: BillingDeps, key: OrgKey, q: InvoiceLis
       filter.number = q.number;
     }
   }
-  const page = await deps.store
-    .collection<InvoiceDoc>(INVOICES)
-    .find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
+  const page = await deps.store.collection<InvoiceDoc>(INVOICES).find(filter, {
+    sort: { createdAt: -1 },
+    page: q.page,
+    limit: q.limit,
+    total: true,
+    countUpTo: countUpToOf(q, DOCUMENT_LIST_COUNT_BOUND),
+  });
   return {
     items: page.items.map((d) => invoiceView(deps.secrets, key, d)),
-    total: page.total,
+    ...boundedTotal(page),
     page: q.page,
     limit: q.limit,
   };
@@ -54,12 +62,16 @@ export async function listCreditNotes(deps: BillingDeps, key: OrgKey, q: CreditN
   if (q.invoiceId) filter.invoiceId = q.invoiceId;
   const range = dateRange(q.startDate, q.endDate);
   if (range) filter.issueDate = range;
-  const page = await deps.store
-    .collection<CreditNoteDoc>(CREDIT_NOTES)
-    .find(filter, { sort: { createdAt: -1 }, page: q.page, limit: q.limit, total: true });
+  const page = await deps.store.collection<CreditNoteDoc>(CREDIT_NOTES).find(filter, {
+    sort: { createdAt: -1 },
+    page: q.page,
+    limit: q.limit,
+    total: true,
+    countUpTo: countUpToOf(q, DOCUMENT_LIST_COUNT_BOUND),
+  });
   return {
     items: page.items.map((d) => creditNoteView(deps.secrets, key, d)),
-    total: page.total,
+    ...boundedTotal(page),
     page: q.page,
     limit: q.limit,
   };

@@ -1,3 +1,4 @@
+import { boundedTotal, countUpToOf } from '@paymesh/core';
 import type { ClientListQuery, ClientPage, ClientRecord } from '@paymesh/contracts';
 import { viewOf } from './client-codec';
 import { clientsOf, requireClient } from './client-store';
@@ -13,15 +14,15 @@ export async function getClient(
   return viewOf(deps, key, await requireClient(deps, key, clientId), includeTaxInfo);
 }
 
-/** The organization's clients, newest first. */
+/** The organization's clients, newest first (ties by id); the total bounded like the transactions list's. */
 export async function listClients(deps: BillingDeps, key: OrgKey, query: ClientListQuery): Promise<ClientPage> {
   const page = await clientsOf(deps).find(
     { organizationId: key.organizationId, mode: key.mode },
-    { sort: { createdAt: -1 }, page: query.page, limit: query.limit, total: true },
+    { sort: { createdAt: -1 }, page: query.page, limit: query.limit, total: true, countUpTo: countUpToOf(query) },
   );
   return {
     items: page.items.map((doc) => viewOf(deps, key, doc, query.includeTaxInfo)),
-    total: page.total,
+    ...boundedTotal(page),
     page: page.page,
     limit: page.limit,
   };

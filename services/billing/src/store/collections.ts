@@ -66,16 +66,25 @@ export const collections: CollectionSpec[] = [
   {
     name: CLIENTS,
     audit: { resource: 'client' },
+    // Sorted by value alone (ISO timestamps bytewise), as the list indexes are built.
+    fieldTypes: { createdAt: 'string' },
     indexes: [
-      { name: 'clients_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
+      // The clients list (app/read-clients.ts): newest first, ties by id, walked page by page.
+      {
+        name: 'clients_org_mode_created_id',
+        fields: ['organizationId', 'mode', 'createdAt', 'id'],
+        descending: ['createdAt'],
+      },
       { name: 'clients_org_mode_id', fields: ['organizationId', 'mode', 'id'] },
       { name: 'clients_org_mode_tax_digest', fields: ['organizationId', 'mode', 'taxInfo.taxIdDigest'] },
       // The clients of a buyer e-mail (automatic invoices find or create the buyer's client).
-      { name: 'clients_org_mode_email_key', fields: ['organizationId', 'mode', 'emailKey', 'createdAt'] },
+      { name: 'clients_org_mode_email_key_created', fields: ['organizationId', 'mode', 'emailKey', 'createdAt'] },
       // What a CSV import created: file digest and row, so the same file never creates a client twice.
       { name: 'clients_import_key', fields: ['organizationId', 'mode', 'importKey'], unique: true },
     ],
     textIndex: { name: 'clients_text', fields: CLIENT_TEXT_FIELDS },
+    // Built over createdAt's text in the default collation, which the lists' bytewise order cannot use.
+    dropIndexes: ['clients_org_mode_created', 'clients_org_mode_email_key'],
   },
   {
     name: CLIENT_HISTORY,
@@ -88,8 +97,23 @@ export const collections: CollectionSpec[] = [
   {
     name: INVOICES,
     audit: { resource: 'invoice' },
+    // Sorted by value alone (ISO timestamps bytewise), as the list indexes are built.
+    fieldTypes: { createdAt: 'string' },
+    // Built over createdAt's text in the default collation, which the lists' bytewise order cannot use.
+    dropIndexes: ['invoices_org_mode_created'],
     indexes: [
-      { name: 'invoices_org_mode_created', fields: ['organizationId', 'mode', 'createdAt'] },
+      // The invoices list (app/list-invoices.ts): newest first, ties by id, walked page by page;
+      // a client's invoices (client page, portal) by the second one.
+      {
+        name: 'invoices_org_mode_created_id',
+        fields: ['organizationId', 'mode', 'createdAt', 'id'],
+        descending: ['createdAt'],
+      },
+      {
+        name: 'invoices_org_mode_client_created_id',
+        fields: ['organizationId', 'mode', 'clientId', 'createdAt', 'id'],
+        descending: ['createdAt'],
+      },
       // One invoice per organization, mode and number; drafts (number null) are not constrained.
       { name: 'invoices_number', fields: ['organizationId', 'mode', 'number'], unique: true },
       // One invoice generated per source transaction, whatever the redeliveries.
@@ -110,7 +134,14 @@ export const collections: CollectionSpec[] = [
   {
     name: CREDIT_NOTES,
     audit: { resource: 'credit_note' },
+    fieldTypes: { createdAt: 'string' },
     indexes: [
+      // The credit notes list: newest first, ties by id.
+      {
+        name: 'credit_notes_org_mode_created_id',
+        fields: ['organizationId', 'mode', 'createdAt', 'id'],
+        descending: ['createdAt'],
+      },
       { name: 'credit_notes_number', fields: ['organizationId', 'mode', 'number'], unique: true },
       // One credit note per invoice and source: one void, one per refund or dispute event.
       {

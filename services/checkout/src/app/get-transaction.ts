@@ -1,4 +1,4 @@
-import { ValidationError } from '@paymesh/core';
+import { countUpToOf, LIST_COUNT_BOUND, ValidationError } from '@paymesh/core';
 import type { FieldOps, Filter, CountedPage } from '@paymesh/store';
 import type { Mode } from '../domain/site';
 import type { TransactionDoc } from '../domain/transaction';
@@ -28,11 +28,7 @@ export interface ListTransactionsQuery {
   limit: number;
 }
 
-/**
- * Matches counted at most for a list's total beyond the page's end: a larger list's total is a
- * lower bound (`totalIsLowerBound`), so a page costs the same with 10,001 or 10,000,000 matches.
- */
-export const LIST_COUNT_BOUND = 10_000;
+export { LIST_COUNT_BOUND };
 
 /**
  * Transactions of the organization in the mode, newest first (ties by id); soft-deleted ones are
@@ -63,6 +59,6 @@ export async function listTransactions(
     page: q.page,
     limit: q.limit,
     total: true,
-    countUpTo: Math.max(LIST_COUNT_BOUND, q.page * q.limit) + 1,
+    countUpTo: countUpToOf(q),
   });
 }

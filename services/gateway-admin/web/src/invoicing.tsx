@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { api, ApiError, type paths } from './api';
-import { day, money } from './format';
+import { count, day, money } from './format';
 import { useI18n, type Translate } from './i18n';
 import { DataTable, type Column } from './table';
 import { Loaded } from './ui';
@@ -31,16 +31,25 @@ export function Pager({
   page,
   limit,
   total,
+  lowerBound,
   onPage,
 }: {
   page: number;
   limit: number;
   total: number;
+  /** The API stopped counting (`totalIsLowerBound`): there are more than `total - 1` and a next page. */
+  lowerBound?: boolean | undefined;
   onPage: (page: number) => void;
 }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const pages = Math.max(1, Math.ceil(total / limit));
-  const text = t('invoices.page', { page, pages, total });
+  const text = lowerBound
+    ? t('invoices.pageOfMore', {
+        page,
+        pages: count(Math.floor((total - 1) / limit), locale),
+        total: count(total - 1, locale),
+      })
+    : t('invoices.page', { page, pages, total });
   return (
     <nav className="pager" aria-label={text}>
       <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
@@ -117,7 +126,7 @@ export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
 
 interface PagedTableProps<T> {
   q: {
-    data?: { items: T[]; total: number } | undefined;
+    data?: { items: T[]; total: number; totalIsLowerBound?: boolean | undefined } | undefined;
     error: unknown;
     isPending: boolean;
     isError: boolean;
@@ -138,7 +147,7 @@ export function PagedTable<T extends { id: string }>({ q, page, limit, onPage, .
       {(data) => (
         <>
           <DataTable rows={data.items} rowKey={(r) => r.id} {...table} />
-          <Pager page={page} limit={limit} total={data.total} onPage={onPage} />
+          <Pager page={page} limit={limit} total={data.total} lowerBound={data.totalIsLowerBound} onPage={onPage} />
         </>
       )}
     </Loaded>
