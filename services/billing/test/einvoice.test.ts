@@ -1,34 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  createLogger,
-  DEV_SECRETS_KEYRING,
-  DomainError,
-  newObjectId,
-  NotFoundError,
-  SecretBox,
-  type Clock,
-} from '@paymesh/core';
-import { Committer } from '@paymesh/bus';
-import { createStore, type DroppableStore } from '@paymesh/store';
-import type { EInvoiceReport, EventMap, RenderEInvoiceBody } from '@paymesh/contracts';
+import { DomainError, newObjectId, type Clock } from '@paymesh/core';
+import type { DroppableStore } from '@paymesh/store';
+import type { EInvoiceReport, RenderEInvoiceBody } from '@paymesh/contracts';
 import type { OrgKey } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
-import type { InvoiceBuyer } from '../src/app/client-port';
-import { collections } from '../src/store/collections';
 import { createInvoice, renderInvoiceEInvoice, updateInvoicingSettings } from './wire';
 import { issueInvoice } from '../src/app/issue-invoice';
 import { listEInvoiceReports } from '../src/app/einvoice-export';
-import { fakeCalculation, PG_URL } from './tax-fixture';
+import { billingStore, dropStore, invoiceDeps, newBuyer } from './kit';
+import { fakeCalculation } from './tax-fixture';
 
-const buyers = new Map<string, InvoiceBuyer>();
-vi.mock('../src/app/client-port', () => ({
-  loadInvoiceBuyer: async (_deps: unknown, _key: unknown, clientId: string) => {
-    const b = buyers.get(clientId);
-    if (!b) throw new NotFoundError('client not found');
-    return b;
-  },
-}));
+// Clients are another use case's work: the buyer lookup reads the kit's table.
+vi.mock('../src/app/client-port', () => import('./kit').then((k) => k.clientPort));
 
 const LEITWEG = '991-12345-67';
 
@@ -67,15 +50,10 @@ describe('e-invoice generation (billing)', () => {
     eInvoice: { enabled: true, strictValidation: true },
   };
   async function issuedInvoice(k: OrgKey): Promise<string> {
-    const clientId = newObjectId();
-    buyers.set(clientId, {
-      clientId,
+    const clientId = newBuyer({
       name: 'Stadt Musterhausen',
       email: 'rechnung@musterhausen.example',
       address: { street: 'Rathausplatz 1', city: 'Musterhausen', postalCode: '12345', country: 'DE' },
-      taxId: null,
-      taxIdType: null,
-      taxCountry: 'DE',
       peppolRoutingAddress: { schemeId: '0204', value: LEITWEG },
     });
     const body = {
@@ -99,43 +77,26 @@ describe('e-invoice generation (billing)', () => {
     );
 
   beforeAll(async () => {
-    store = await createStore({ url: PG_URL, database: `billing_einv_test_${randomBytes(5).toString('hex')}` });
-    for (const c of collections) await store.ensureCollection(c);
-    deps = {
-      store,
-      secrets: new SecretBox(DEV_SECRETS_KEYRING),
-      clock,
-      logger: createLogger({ service: 'billing-test', level: 'silent' }),
-      outbox: new Committer<EventMap>({ store }),
+    store = await billingStore('billing_einv_test');
+    deps = invoiceDeps(store, clock, {
       tax: {
         settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456788', viesEnabled: false }),
         calculate: async (req) => fakeCalculation(req),
       },
-      checkout: {
-        siteExists: async () => true,
-        createCheckout: async () => Promise.reject(new Error('not here')),
-        transaction: async () => null,
-        transactionTax: async () => Promise.reject(new Error('not here')),
-        siteBranding: async () => null,
-      },
-      emailOutbox: { send: async () => Promise.reject(new Error('not here')) },
+      checkout: { siteBranding: async () => null },
       documents: {
-        renderPdf: async () => Promise.reject(new Error('not here')),
         renderEInvoice: async (_k, body) => {
           asked.push(body);
           return { content: Buffer.from('<Invoice/>'), contentType: 'application/xml', report };
         },
       },
-    };
+    });
   });
   beforeEach(() => {
     asked.length = 0;
     report = reportWith(0);
   });
-  afterAll(async () => {
-    await store?.dropDatabase();
-    await store?.close();
-  });
+  afterAll(() => dropStore(store));
 
   it('builds the document from the snapshot: Leitweg-ID as buyer reference, categories, seller data, and stores the report', async () => {
     const k: OrgKey = { organizationId: newObjectId(), mode: 'live' };

@@ -1,38 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  ConflictError,
-  createLogger,
-  DEV_SECRETS_KEYRING,
-  newObjectId,
-  NotFoundError,
-  SecretBox,
-  type Clock,
-} from '@paymesh/core';
-import { Committer, type EventEnvelope } from '@paymesh/bus';
-import { createStore, type DroppableStore } from '@paymesh/store';
-import { Subjects, type ChargebackResolved, type EventMap, type TransactionStatusChanged } from '@paymesh/contracts';
+import { ConflictError, newObjectId, type Clock } from '@paymesh/core';
+import { type EventEnvelope } from '@paymesh/bus';
+import type { DroppableStore } from '@paymesh/store';
+import { Subjects, type ChargebackResolved, type TransactionStatusChanged } from '@paymesh/contracts';
 import type { OrgKey } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
-import type { InvoiceBuyer } from '../src/app/client-port';
-import { collections, CREDIT_NOTES } from '../src/store/collections';
+import { CREDIT_NOTES } from '../src/store/collections';
 import { createInvoice, listCreditNotes } from './wire';
 import { issueInvoice } from '../src/app/issue-invoice';
 import { invoiceView, loadInvoice } from '../src/app/invoice-view';
 import { createPaymentLink } from '../src/app/create-payment-link';
 import { applyTransactionToInvoice } from '../src/app/invoice-transaction-events';
 import { applyChargebackToInvoice } from '../src/app/invoice-chargeback';
-import { fakeCalculation, PG_URL } from './tax-fixture';
+import { billingStore, dropStore, invoiceDeps, linkCheckout, newBuyer } from './kit';
 
-// Clients are another service's work: the buyer lookup is replaced here by a table.
-const buyers = new Map<string, InvoiceBuyer>();
-vi.mock('../src/app/client-port', () => ({
-  loadInvoiceBuyer: async (_deps: unknown, _key: unknown, clientId: string) => {
-    const b = buyers.get(clientId);
-    if (!b) throw new NotFoundError('client not found');
-    return b;
-  },
-}));
+// Clients are another use case's work: the buyer lookup reads the kit's table.
+vi.mock('../src/app/client-port', () => import('./kit').then((k) => k.clientPort));
 
 type Tx = { transactionId: string; checkoutId: string; amount: number };
 
@@ -52,17 +36,7 @@ describe('chargeback credit notes on PostgreSQL', () => {
     opts: { recordPayment?: boolean; key?: OrgKey } = {},
   ): Promise<{ key: OrgKey; id: string; t: Tx }> {
     const key: OrgKey = opts.key ?? { organizationId: newObjectId(), mode: 'live' };
-    const clientId = newObjectId();
-    buyers.set(clientId, {
-      clientId,
-      name: 'Erika Buyer',
-      email: 'erika@example.com',
-      address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
-      taxId: null,
-      taxIdType: null,
-      taxCountry: 'DE',
-      peppolRoutingAddress: null,
-    });
+    const clientId = newBuyer();
     const draft = await createInvoice(
       deps,
       key,
@@ -161,44 +135,10 @@ describe('chargeback credit notes on PostgreSQL', () => {
     (await listCreditNotes(deps, inv.key, JSON.stringify({ invoiceId: inv.id, limit: 100 }))).items;
 
   beforeAll(async () => {
-    store = await createStore({ url: PG_URL, database: `billing_cb_test_${randomBytes(5).toString('hex')}` });
-    for (const c of collections) await store.ensureCollection(c);
-    deps = {
-      store,
-      secrets: new SecretBox(DEV_SECRETS_KEYRING),
-      clock,
-      logger: createLogger({ service: 'billing-test', level: 'silent' }),
-      outbox: new Committer<EventMap>({ store }),
-      tax: {
-        settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456789', viesEnabled: false }),
-        calculate: async (req) => fakeCalculation(req),
-      },
-      checkout: {
-        siteExists: async () => true,
-        siteBranding: async () => ({ name: 'Shop', primaryColor: null }),
-        createCheckout: async (req) => ({
-          id: newObjectId(),
-          sessionPublicId: `cs_${randomBytes(8).toString('hex')}`,
-          paymentUrl: 'http://localhost:3000/c/x',
-          amount: req.amount,
-          expiresAt: req.expiresAt,
-        }),
-        transaction: async () => null,
-        transactionTax: async () => {
-          throw new Error('no transaction tax in this suite');
-        },
-      },
-      emailOutbox: { send: async () => Promise.reject(new Error('no e-mail in these tests')) },
-      documents: {
-        renderPdf: async () => Promise.reject(new Error('no documents in these tests')),
-        renderEInvoice: async () => Promise.reject(new Error('no documents in these tests')),
-      },
-    };
+    store = await billingStore('billing_cb_test');
+    deps = invoiceDeps(store, clock, { checkout: { createCheckout: linkCheckout() } });
   });
-  afterAll(async () => {
-    await store?.dropDatabase();
-    await store?.close();
-  });
+  afterAll(() => dropStore(store));
 
   it('one lost chargeback delivered concurrently, redelivered and under other event ids gives ONE credit note', async () => {
     const inv = await paidInvoice(11900);

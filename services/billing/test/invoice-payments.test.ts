@@ -1,20 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, type Clock } from '@paymesh/core';
-import { Committer, type EventEnvelope } from '@paymesh/bus';
-import { createStore, type DroppableStore } from '@paymesh/store';
+import { newObjectId, type Clock } from '@paymesh/core';
+import { type EventEnvelope } from '@paymesh/bus';
+import type { DroppableStore } from '@paymesh/store';
 import {
   creditNoteIssued,
   Subjects,
-  type EventMap,
   type TransactionRefunded,
   type TransactionStatusChanged,
 } from '@paymesh/contracts';
 import type { OrgKey } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
-import type { InvoiceBuyer } from '../src/app/client-port';
 import type { InvoiceCheckoutRequest } from '../src/app/checkout-port';
-import { collections, INVOICES } from '../src/store/collections';
+import { INVOICES } from '../src/store/collections';
 import type { InvoiceDoc } from '../src/domain/invoice';
 import { createInvoice, listCreditNotes } from './wire';
 import { issueInvoice } from '../src/app/issue-invoice';
@@ -22,17 +20,10 @@ import { invoiceView, loadInvoice } from '../src/app/invoice-view';
 import { createPaymentLink } from '../src/app/create-payment-link';
 import { applyTransactionToInvoice } from '../src/app/invoice-transaction-events';
 import { applyRefundToInvoice } from '../src/app/invoice-provider-refund';
-import { fakeCalculation, PG_URL } from './tax-fixture';
+import { billingStore, dropStore, invoiceDeps, linkCheckout, newBuyer } from './kit';
 
-// Clients are another service's work: the buyer lookup is replaced here by a table.
-const buyers = new Map<string, InvoiceBuyer>();
-vi.mock('../src/app/client-port', () => ({
-  loadInvoiceBuyer: async (_deps: unknown, _key: unknown, clientId: string) => {
-    const b = buyers.get(clientId);
-    if (!b) throw new NotFoundError('client not found');
-    return b;
-  },
-}));
+// Clients are another use case's work: the buyer lookup reads the kit's table.
+vi.mock('../src/app/client-port', () => import('./kit').then((k) => k.clientPort));
 
 /**
  * Payment links and the transaction consumer on PostgreSQL: the checkout request billing sends, and
@@ -47,17 +38,7 @@ describe('invoice payments on PostgreSQL', () => {
 
   async function issued(): Promise<{ key: OrgKey; id: string; number: string }> {
     const key: OrgKey = { organizationId: newObjectId(), mode: 'live' };
-    const clientId = newObjectId();
-    buyers.set(clientId, {
-      clientId,
-      name: 'Erika Buyer',
-      email: 'erika@example.com',
-      address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
-      taxId: null,
-      taxIdType: null,
-      taxCountry: 'DE',
-      peppolRoutingAddress: null,
-    });
+    const clientId = newBuyer();
     const draft = await createInvoice(
       deps,
       key,
@@ -142,50 +123,11 @@ describe('invoice payments on PostgreSQL', () => {
     (await listCreditNotes(deps, inv.key, JSON.stringify({ invoiceId: inv.id }))).items;
 
   beforeAll(async () => {
-    store = await createStore({ url: PG_URL, database: `billing_pay_test_${randomBytes(5).toString('hex')}` });
-    for (const c of collections) await store.ensureCollection(c);
-    deps = {
-      store,
-      secrets: new SecretBox(DEV_SECRETS_KEYRING),
-      clock,
-      logger: createLogger({ service: 'billing-test', level: 'silent' }),
-      outbox: new Committer<EventMap>({ store }),
-      tax: {
-        settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456789', viesEnabled: false }),
-        calculate: async (req) => fakeCalculation(req),
-      },
-      checkout: {
-        siteExists: async () => true,
-        siteBranding: async () => ({ name: 'Shop', primaryColor: null }),
-        // Stands in for checkout's CreateCheckout (the mesh test pays real links): records the request.
-        createCheckout: async (req) => {
-          sent.push(req);
-          return {
-            id: newObjectId(),
-            sessionPublicId: `cs_${randomBytes(8).toString('hex')}`,
-            paymentUrl: 'http://localhost:3000/c/x',
-            amount: req.amount,
-            expiresAt: req.expiresAt,
-          };
-        },
-        // Invoices from transactions are tested over the mesh (test/mesh/invoices.test.ts).
-        transaction: async () => null,
-        transactionTax: async () => {
-          throw new Error('no transaction tax in this suite');
-        },
-      },
-      // Not used here: e-mail is tested end to end in test/mesh/email.test.ts.
-      emailOutbox: { send: async () => Promise.reject(new Error('no e-mail in these tests')) },
-      documents: {
-        renderPdf: async () => Promise.reject(new Error('no documents in these tests')),
-        renderEInvoice: async () => Promise.reject(new Error('no documents in these tests')),
-      },
-    };
+    store = await billingStore('billing_pay_test');
+    // Stands in for checkout's CreateCheckout (the mesh test pays real links): records the request.
+    deps = invoiceDeps(store, clock, { checkout: { createCheckout: linkCheckout(sent) } });
   });
-  afterAll(async () => {
-    await store?.dropDatabase();
-    await store?.close();
-  });
+  afterAll(() => dropStore(store));
 
   it('sends checkout the invoice number, metadata and the tax allocated from the snapshot, without items; records the link', async () => {
     const inv = await issued();

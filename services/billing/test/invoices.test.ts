@@ -1,14 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, type Clock } from '@paymesh/core';
-import { Committer } from '@paymesh/bus';
-import { createStore, type DroppableStore } from '@paymesh/store';
-import { invoiceIssued, creditNoteIssued, invoiceVoided, Subjects, type EventMap } from '@paymesh/contracts';
+import { newObjectId, type Clock } from '@paymesh/core';
+import type { DroppableStore } from '@paymesh/store';
+import { invoiceIssued, creditNoteIssued, invoiceVoided, Subjects } from '@paymesh/contracts';
 import type { OrgKey } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
-import type { InvoiceBuyer } from '../src/app/client-port';
 import type { InvoiceDoc } from '../src/domain/invoice';
-import { collections } from '../src/store/collections';
 import { deleteInvoice } from '../src/app/draft-invoice';
 import { issueInvoice } from '../src/app/issue-invoice';
 import {
@@ -20,17 +16,11 @@ import {
   updateSiteInvoicingSettings,
   voidInvoice,
 } from './wire';
-import { fakeCalculation, PG_URL } from './tax-fixture';
+import { billingStore, buyers, dropStore, invoiceDeps, newBuyer } from './kit';
+import { fakeCalculation } from './tax-fixture';
 
-// Clients are another service's work in progress: the buyer lookup is replaced here by a table.
-const buyers = new Map<string, InvoiceBuyer>();
-vi.mock('../src/app/client-port', () => ({
-  loadInvoiceBuyer: async (_deps: unknown, _key: unknown, clientId: string) => {
-    const b = buyers.get(clientId);
-    if (!b) throw new NotFoundError('client not found');
-    return b;
-  },
-}));
+// Clients are another use case's work: the buyer lookup reads the kit's table.
+vi.mock('../src/app/client-port', () => import('./kit').then((k) => k.clientPort));
 
 describe('invoices on PostgreSQL', () => {
   let store: DroppableStore;
@@ -41,21 +31,6 @@ describe('invoices on PostgreSQL', () => {
   const taxDates: string[] = [];
 
   const newOrg = (): OrgKey => ({ organizationId: newObjectId(), mode: 'live' });
-  const newBuyer = (over: Partial<InvoiceBuyer> = {}): string => {
-    const clientId = newObjectId();
-    buyers.set(clientId, {
-      clientId,
-      name: 'Erika Buyer',
-      email: 'erika@example.com',
-      address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
-      taxId: null,
-      taxIdType: null,
-      taxCountry: 'DE',
-      peppolRoutingAddress: null,
-      ...over,
-    });
-    return clientId;
-  };
   const newSite = () => {
     const id = newObjectId();
     sites.add(id);
@@ -71,14 +46,8 @@ describe('invoices on PostgreSQL', () => {
     });
 
   beforeAll(async () => {
-    store = await createStore({ url: PG_URL, database: `billing_inv_test_${randomBytes(5).toString('hex')}` });
-    for (const c of collections) await store.ensureCollection(c);
-    deps = {
-      store,
-      secrets: new SecretBox(DEV_SECRETS_KEYRING),
-      clock,
-      logger: createLogger({ service: 'billing-test', level: 'silent' }),
-      outbox: new Committer<EventMap>({ store }),
+    store = await billingStore('billing_inv_test');
+    deps = invoiceDeps(store, clock, {
       tax: {
         settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456789', viesEnabled: false }),
         calculate: async (req) => {
@@ -89,25 +58,10 @@ describe('invoices on PostgreSQL', () => {
       checkout: {
         siteExists: async (_k, id) => sites.has(id),
         siteBranding: async (_k, id) => (sites.has(id) ? { name: 'Shop', primaryColor: null } : null),
-        createCheckout: async () => Promise.reject(new Error('payment links are not exercised here')),
-        // Invoices from transactions are tested over the mesh (test/mesh/invoices.test.ts).
-        transaction: async () => null,
-        transactionTax: async () => {
-          throw new Error('no transactions in this suite');
-        },
       },
-      // Not used here: e-mail is tested end to end in test/mesh/email.test.ts.
-      emailOutbox: { send: async () => Promise.reject(new Error('no e-mail in these tests')) },
-      documents: {
-        renderPdf: async () => Promise.reject(new Error('no documents in these tests')),
-        renderEInvoice: async () => Promise.reject(new Error('no documents in these tests')),
-      },
-    };
+    });
   });
-  afterAll(async () => {
-    await store?.dropDatabase();
-    await store?.close();
-  });
+  afterAll(() => dropStore(store));
 
   it('issues 100 drafts in parallel with 100 distinct consecutive numbers, no gap', async () => {
     const k = newOrg();

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, type Clock } from '@paymesh/core';
+import { Committer } from '@paymesh/bus';
+import { createStore, type DroppableStore } from '@paymesh/store';
+import type { EventMap } from '@paymesh/contracts';
+import type { InvoiceBuyer } from '../src/app/client-port';
+import type { InvoiceDeps } from '../src/app/invoice-deps';
+import { collections } from '../src/store/collections';
+import { fakeCalculation, PG_URL } from './tax-fixture';
+
+/**
+ * The billing suites' kit: a database of their own with billing's collections, invoice use-case
+ * dependencies whose other services stand in as plain functions, and the buyers their invoices
+ * are for.
+ */
+
+/**
+ * Buyers by client id. Clients are another use case's work: the suites replace the buyer lookup
+ * with this table, by `vi.mock('../src/app/client-port', () => import('./kit').then((k) => k.clientPort))`.
+ */
+export const buyers = new Map<string, InvoiceBuyer>();
+
+/** `../src/app/client-port` as the suites replace it: the buyer from {@link buyers}. */
+export const clientPort = {
+  loadInvoiceBuyer: async (_deps: unknown, _key: unknown, clientId: string): Promise<InvoiceBuyer> => {
+    const b = buyers.get(clientId);
+    if (!b) throw new NotFoundError('client not found');
+    return b;
+  },
+};
+
+/** A consumer in Berlin, unless `over` says otherwise; answers its client id. */
+export function newBuyer(over: Partial<InvoiceBuyer> = {}): string {
+  const clientId = newObjectId();
+  buyers.set(clientId, {
+    clientId,
+    name: 'Erika Buyer',
+    email: 'erika@example.com',
+    address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+    taxId: null,
+    taxIdType: null,
+    taxCountry: 'DE',
+    peppolRoutingAddress: null,
+    ...over,
+  });
+  return clientId;
+}
+
+/** A store on a new database `<prefix>_<random>` with billing's collections; drop it with {@link dropStore}. */
+export async function billingStore(prefix: string): Promise<DroppableStore> {
+  const store = await createStore({ url: PG_URL, database: `${prefix}_${randomBytes(5).toString('hex')}` });
+  for (const c of collections) await store.ensureCollection(c);
+  return store;
+}
+
+export async function dropStore(store: DroppableStore | undefined): Promise<void> {
+  await store?.dropDatabase();
+  await store?.close();
+}
+
+const notHere = (what: string) => async (): Promise<never> => Promise.reject(new Error(`no ${what} in this suite`));
+
+/** A checkout that answers a payment link's CreateCheckout (`sent` records the requests). */
+export function linkCheckout(sent?: unknown[]): InvoiceDeps['checkout']['createCheckout'] {
+  return async (req) => {
+    sent?.push(req);
+    return {
+      id: newObjectId(),
+      sessionPublicId: `cs_${randomBytes(8).toString('hex')}`,
+      paymentUrl: 'http://localhost:3000/c/x',
+      amount: req.amount,
+      expiresAt: req.expiresAt,
+    };
+  };
+}
+
+/**
+ * Invoice use-case dependencies on `store`: a German seller (VAT ID DE123456789) taxed by the
+ * 19 % stand-in engine, every site known, no payment links, transactions, e-mail or documents
+ * unless `over` (or `over.checkout` / `over.documents`, merged) brings them.
+ */
+export function invoiceDeps(
+  store: DroppableStore,
+  clock: Clock,
+  over: Partial<Omit<InvoiceDeps, 'checkout' | 'documents'>> & {
+    checkout?: Partial<InvoiceDeps['checkout']>;
+    documents?: Partial<InvoiceDeps['documents']>;
+  } = {},
+): InvoiceDeps {
+  const { checkout, documents, ...rest } = over;
+  return {
+    store,
+    secrets: new SecretBox(DEV_SECRETS_KEYRING),
+    clock,
+    logger: createLogger({ service: 'billing-test', level: 'silent' }),
+    outbox: new Committer<EventMap>({ store }),
+    tax: {
+      settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456789', viesEnabled: false }),
+      calculate: async (req) => fakeCalculation(req),
+    },
+    emailOutbox: { send: notHere('e-mail') },
+    ...rest,
+    checkout: {
+      siteExists: async () => true,
+      siteBranding: async () => ({ name: 'Shop', primaryColor: null }),
+      createCheckout: notHere('payment links'),
+      // Invoices from transactions are tested over the mesh (test/mesh/invoices.test.ts).
+      transaction: async () => null,
+      transactionTax: notHere('transaction tax'),
+      ...checkout,
+    },
+    documents: { renderPdf: notHere('documents'), renderEInvoice: notHere('documents'), ...documents },
+  };
+}
