@@ -1,13 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, systemClock } from '@paymesh/core';
-import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
+import { newObjectId, NotFoundError } from '@paymesh/core';
+import type { DroppableStore } from '@paymesh/store';
 import type { BillingDeps, OrgKey } from '../src/app/deps';
 import { loadInvoiceBuyer } from '../src/app/client-port';
 import { clientAad, type ClientDoc } from '../src/domain/client';
-import { CLIENTS, collections } from '../src/store/collections';
-
-const PG_URL = TEST_PG_URL;
+import { CLIENTS } from '../src/store/collections';
+import { billingDeps, billingStore, dropStore } from './kit';
 
 describe('loadInvoiceBuyer on PostgreSQL', () => {
   let store: DroppableStore;
@@ -15,19 +13,10 @@ describe('loadInvoiceBuyer on PostgreSQL', () => {
   const key: OrgKey = { organizationId: newObjectId(), mode: 'live' };
 
   beforeAll(async () => {
-    store = await createStore({ url: PG_URL, database: `billing_test_${randomBytes(5).toString('hex')}` });
-    for (const c of collections) await store.ensureCollection(c);
-    deps = {
-      store,
-      secrets: new SecretBox(DEV_SECRETS_KEYRING),
-      clock: systemClock,
-      logger: createLogger({ service: 'billing-test', level: 'silent' }),
-    };
+    store = await billingStore('billing_test');
+    deps = billingDeps(store);
   });
-  afterAll(async () => {
-    await store?.dropDatabase();
-    await store?.close();
-  });
+  afterAll(() => dropStore(store));
 
   async function storeClient(k: OrgKey): Promise<string> {
     const id = newObjectId();

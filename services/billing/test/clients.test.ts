@@ -1,17 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createLogger,
-  DEV_SECRETS_KEYRING,
-  newObjectId,
-  NotFoundError,
-  SecretBox,
-  systemClock,
-  ValidationError,
-} from '@paymesh/core';
+import { newObjectId, NotFoundError, ValidationError } from '@paymesh/core';
 import { clientCreate, type ClientCreate } from '@paymesh/contracts';
-import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
+import { type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import type { BillingDeps, OrgKey } from '../src/app/deps';
 import { loadInvoiceBuyer } from '../src/app/client-port';
 import { clientHistory } from '../src/app/client-history';
@@ -20,7 +11,9 @@ import { deleteClient } from '../src/app/delete-client';
 import { getClient, listClients } from '../src/app/read-clients';
 import { searchClients } from '../src/app/search-clients';
 import { updateClient } from '../src/app/update-client';
-import { CLIENT_HISTORY, CLIENTS, collections } from '../src/store/collections';
+import { CLIENT_HISTORY, CLIENTS } from '../src/store/collections';
+import { billingDeps, billingStore, dropStore } from './kit';
+import { testDatabase } from '../../../test/support/kit';
 
 const PG_URL = TEST_PG_URL;
 const VAT = 'DE136695976';
@@ -36,20 +29,11 @@ describe('billing clients on PostgreSQL', () => {
   const page = { page: 1, limit: 20, includeTaxInfo: false };
 
   beforeAll(async () => {
-    database = `billing_test_${randomBytes(5).toString('hex')}`;
-    store = await createStore({ url: PG_URL, database });
-    for (const c of collections) await store.ensureCollection(c);
-    deps = {
-      store,
-      secrets: new SecretBox(DEV_SECRETS_KEYRING),
-      clock: systemClock,
-      logger: createLogger({ service: 'billing-test', level: 'silent' }),
-    };
+    database = testDatabase('billing_test');
+    store = await billingStore('billing_test', database);
+    deps = billingDeps(store);
   });
-  afterAll(async () => {
-    await store?.dropDatabase();
-    await store?.close();
-  });
+  afterAll(() => dropStore(store));
 
   it('stores tax ID and Peppol address only encrypted, masks them unless asked, and hands them to invoices', async () => {
     const k = key();

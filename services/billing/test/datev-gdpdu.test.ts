@@ -4,25 +4,15 @@ import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ConflictError,
-  createLogger,
-  decodeJson,
-  DEV_SECRETS_KEYRING,
-  newObjectId,
-  SecretBox,
-  ValidationError,
-  type Clock,
-} from '@paymesh/core';
-import { Committer, type EventEnvelope } from '@paymesh/bus';
-import { createStore, type DroppableStore } from '@paymesh/store';
+import { ConflictError, decodeJson, newObjectId, ValidationError, type Clock } from '@paymesh/core';
+import { type EventEnvelope } from '@paymesh/bus';
+import type { DroppableStore } from '@paymesh/store';
 import {
   billingRpc,
   datevExportRequest,
   Subjects,
   type CalculateTaxRequest,
   type ChargebackResolved,
-  type EventMap,
   type TaxCalculation,
   type TaxRecord,
   type TransactionRefunded,
@@ -31,7 +21,6 @@ import {
 import type { OrgKey } from '../src/app/deps';
 import type { GdpduDeps } from '../src/app/gdpdu-export';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
-import { collections } from '../src/store/collections';
 import { createClient } from '../src/app/create-client';
 import { issueInvoice } from '../src/app/issue-invoice';
 import { createPaymentLink } from '../src/app/create-payment-link';
@@ -41,9 +30,9 @@ import { applyChargebackToInvoice } from '../src/app/invoice-chargeback';
 import { exportDatev, listDatevExports } from '../src/app/datev-export';
 import { exportGdpdu } from '../src/app/gdpdu-export';
 import { createInvoice, updateInvoicingSettings, voidInvoice } from './wire';
-import { PG_URL } from './tax-fixture';
 import { checkDebtors, checkPostings } from '../../../test/support/datev-format';
 import { checkTable, describedTables, DTD_NAME, xmllintValid } from '../../../test/support/gdpdu-format';
+import { billingStore, dropStore, invoiceDeps, linkCheckout } from './kit';
 
 const EU = new Set(['AT', 'BE', 'FR', 'IT', 'NL', 'ES', 'PL']);
 const DTD_BUILT = join(__dirname, '..', 'dist', 'standards', DTD_NAME);
@@ -290,38 +279,15 @@ describe('DATEV and GDPdU exports on PostgreSQL', () => {
   let invoices: Record<string, { id: string; number: string | null }> = {};
 
   beforeAll(async () => {
-    store = await createStore({ url: PG_URL, database: `billing_datev_test_${randomBytes(5).toString('hex')}` });
-    for (const c of collections) await store.ensureCollection(c);
+    store = await billingStore('billing_datev_test');
     deps = {
-      store,
-      secrets: new SecretBox(DEV_SECRETS_KEYRING),
-      clock,
-      logger: createLogger({ service: 'billing-test', level: 'silent' }),
-      outbox: new Committer<EventMap>({ store }),
-      tax: {
-        settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456789', viesEnabled: false }),
-        calculate: async (req) => calculate(req),
-      },
-      checkout: {
-        siteExists: async () => true,
-        siteBranding: async () => ({ name: 'Shop', primaryColor: null }),
-        createCheckout: async (req) => ({
-          id: newObjectId(),
-          sessionPublicId: `cs_${randomBytes(8).toString('hex')}`,
-          paymentUrl: 'http://localhost:3000/c/x',
-          amount: req.amount,
-          expiresAt: req.expiresAt,
-        }),
-        transaction: async () => null,
-        transactionTax: async () => {
-          throw new Error('no transaction tax in this suite');
+      ...invoiceDeps(store, clock, {
+        tax: {
+          settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456789', viesEnabled: false }),
+          calculate: async (req) => calculate(req),
         },
-      },
-      emailOutbox: { send: async () => Promise.reject(new Error('no e-mail in these tests')) },
-      documents: {
-        renderPdf: async () => Promise.reject(new Error('no documents in these tests')),
-        renderEInvoice: async () => Promise.reject(new Error('no documents in these tests')),
-      },
+        checkout: { createCheckout: linkCheckout() },
+      }),
       // Checkout's transactions and the tax service's ledger stand in here (their own suites test them).
       dataIo: {
         taxRates: async () => [],
@@ -449,10 +415,7 @@ describe('DATEV and GDPdU exports on PostgreSQL', () => {
       createdAt: '2026-06-15T10:00:00.000Z',
     });
   });
-  afterAll(async () => {
-    await store?.dropDatabase();
-    await store?.close();
-  });
+  afterAll(() => dropStore(store));
 
   it("exports the month as EXTF files that follow the format's field rules, with the accounts and tax keys of each case", async () => {
     const zip = await collect(datev({ from: '2026-06-01', to: '2026-06-30' }));

@@ -1,11 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger, DEV_SECRETS_KEYRING, newObjectId, NotFoundError, SecretBox, type Clock } from '@paymesh/core';
+import {
+  createLogger,
+  DEV_SECRETS_KEYRING,
+  newObjectId,
+  NotFoundError,
+  SecretBox,
+  systemClock,
+  type Clock,
+} from '@paymesh/core';
 import { Committer } from '@paymesh/bus';
 import { createStore, type DroppableStore } from '@paymesh/store';
 import type { EventMap } from '@paymesh/contracts';
 import type { InvoiceBuyer } from '../src/app/client-port';
+import type { BillingDeps } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
 import { collections } from '../src/store/collections';
+import { testDatabase } from '../../../test/support/kit';
 import { fakeCalculation, PG_URL } from './tax-fixture';
 
 /**
@@ -46,11 +56,24 @@ export function newBuyer(over: Partial<InvoiceBuyer> = {}): string {
   return clientId;
 }
 
-/** A store on a new database `<prefix>_<random>` with billing's collections; drop it with {@link dropStore}. */
-export async function billingStore(prefix: string): Promise<DroppableStore> {
-  const store = await createStore({ url: PG_URL, database: `${prefix}_${randomBytes(5).toString('hex')}` });
+/**
+ * A store on a new database (`database`, or `<prefix>_<random>`) with billing's collections; drop
+ * it with {@link dropStore}.
+ */
+export async function billingStore(prefix: string, database = testDatabase(prefix)): Promise<DroppableStore> {
+  const store = await createStore({ url: PG_URL, database });
   for (const c of collections) await store.ensureCollection(c);
   return store;
+}
+
+/** What every billing use case needs: the store, the development keyring, a clock, a silent logger. */
+export function billingDeps(store: DroppableStore, clock: Clock = systemClock): BillingDeps {
+  return {
+    store,
+    secrets: new SecretBox(DEV_SECRETS_KEYRING),
+    clock,
+    logger: createLogger({ service: 'billing-test', level: 'silent' }),
+  };
 }
 
 export async function dropStore(store: DroppableStore | undefined): Promise<void> {
@@ -89,10 +112,7 @@ export function invoiceDeps(
 ): InvoiceDeps {
   const { checkout, documents, ...rest } = over;
   return {
-    store,
-    secrets: new SecretBox(DEV_SECRETS_KEYRING),
-    clock,
-    logger: createLogger({ service: 'billing-test', level: 'silent' }),
+    ...billingDeps(store, clock),
     outbox: new Committer<EventMap>({ store }),
     tax: {
       settings: async () => ({ homeCountry: 'DE', vatId: 'DE123456789', viesEnabled: false }),

@@ -1,27 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createLogger,
-  DEV_SECRETS_KEYRING,
-  newObjectId,
-  NotFoundError,
-  SecretBox,
-  systemClock,
-  ValidationError,
-} from '@paymesh/core';
-import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
+import { newObjectId, NotFoundError, ValidationError } from '@paymesh/core';
+import type { DroppableStore } from '@paymesh/store';
 import type { BillingDeps, OrgKey } from '../src/app/deps';
 import { getInvoicingSettings, settingsAad } from '../src/app/invoicing-settings';
 import { getSiteInvoicingSettings } from '../src/app/site-invoicing-settings';
 import { initSiteInvoicing } from '../src/app/init-site-invoicing';
 import { getPortalSettings } from '../src/app/portal-settings';
 import { updateInvoicingSettings, updatePortalSettings, updateSiteInvoicingSettings } from './wire';
-import { collections, INVOICING_SETTINGS } from '../src/store/collections';
+import { INVOICING_SETTINGS } from '../src/store/collections';
 import type { OrgSettingsDoc } from '@paymesh/store';
 import type { InvoicingSettings } from '../src/domain/invoicing-settings';
 import { verifySender } from '../src/app/sender-verification';
+import { billingDeps, billingStore, dropStore } from './kit';
 
-const PG_URL = TEST_PG_URL;
 const IBAN = 'DE89370400440532013000';
 
 describe('billing settings on PostgreSQL', () => {
@@ -31,19 +22,10 @@ describe('billing settings on PostgreSQL', () => {
   const filter = (k: OrgKey) => ({ organizationId: k.organizationId, mode: k.mode });
 
   beforeAll(async () => {
-    store = await createStore({ url: PG_URL, database: `billing_test_${randomBytes(5).toString('hex')}` });
-    for (const c of collections) await store.ensureCollection(c);
-    deps = {
-      store,
-      secrets: new SecretBox(DEV_SECRETS_KEYRING),
-      clock: systemClock,
-      logger: createLogger({ service: 'billing-test', level: 'silent' }),
-    };
+    store = await billingStore('billing_test');
+    deps = billingDeps(store);
   });
-  afterAll(async () => {
-    await store?.dropDatabase();
-    await store?.close();
-  });
+  afterAll(() => dropStore(store));
 
   it('stores the IBAN only encrypted, bound to its organization', async () => {
     const k = key();
