@@ -290,6 +290,8 @@ export function ProformaPreview({ invoice }: { invoice: Invoice }) {
   const { organization } = useMember();
   const pdf = useQuery({
     queryKey: [organization.id, 'invoices', 'one', invoice.id, 'proforma', invoice.updatedAt],
+    // One PDF per saved version of the draft: a save changes updatedAt, hence the key.
+    staleTime: Infinity,
     queryFn: async () => {
       const res = await api.GET('/api/v1/invoices/{id}/pdf', {
         params: { path: { id: invoice.id } },
@@ -300,23 +302,26 @@ export function ProformaPreview({ invoice }: { invoice: Invoice }) {
       return res.data;
     },
   });
-  const [url, setUrl] = useState<string | null>(null);
+  const [shown, setShown] = useState<{ url: string; blob: Blob } | null>(null);
   useEffect(() => {
     if (!pdf.data) return;
-    const next = URL.createObjectURL(pdf.data);
-    setUrl(next);
-    return () => URL.revokeObjectURL(next);
+    const blob = pdf.data;
+    const url = URL.createObjectURL(blob);
+    setShown({ url, blob });
+    return () => URL.revokeObjectURL(url);
   }, [pdf.data]);
   return (
     <Section title={t('proforma.title')} id="proforma">
       {pdf.isError && <ErrorNote error={pdf.error} />}
-      {url && (
+      {shown && (
         <iframe
           className="proforma"
           title={t('proforma.frame', { number: invoice.proformaNumber ?? '' })}
-          src={url}
+          src={shown.url}
           data-testid="proforma-preview"
           data-version={invoice.updatedAt}
+          data-type={shown.blob.type}
+          data-bytes={shown.blob.size}
           aria-busy={pdf.isFetching}
         />
       )}
