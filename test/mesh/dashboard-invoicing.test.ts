@@ -312,6 +312,15 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
     await heading(admin, `Credit note ${note.number}`);
     const pdf = await downloaded(admin, '[data-download="pdf"]', 'pdf');
     expect(pdf.subarray(0, 4).toString('latin1')).toBe('%PDF');
+    // Sent by e-mail to the buyer: the mail catcher receives it, the page follows it to sent.
+    await admin.type('#cn-message', 'Your order was cancelled.');
+    await admin.click('#credit-note-email button[type="submit"]');
+    await admin.waitForSelector('[data-testid="credit-note-emails"] [data-state="sent"]', { timeout: 30_000 });
+    const mail = await eventually(async () => {
+      const got = (await catcher.to(buyerEmail)).filter((m) => m.subject.includes(note.number));
+      return got.length > 0 ? got[0] : undefined;
+    });
+    expect(mail?.text).toContain('Your order was cancelled.');
   });
 
   it('an issued invoice: a payment link within the limits is created and copied; a buyer correction shows what it changes before confirming', async () => {

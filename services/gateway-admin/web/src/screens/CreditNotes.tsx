@@ -116,10 +116,13 @@ async function downloadXml(id: string, format: XmlFormat, fallback: string): Pro
 /** A credit note: what it credits, its downloads (PDF, e-invoice XML) and e-mail. */
 export function CreditNoteScreen({ id }: { id: string }) {
   const { t, locale } = useI18n();
-  const { role } = useMember();
-  const note = useOrgQuery(['credit-notes', id], async () =>
-    must(await api.GET('/api/v1/credit-notes/{id}', { params: { path: { id } } })),
-  );
+  const { organization, role } = useMember();
+  const note = useQuery({
+    queryKey: [organization.id, 'credit-notes', id],
+    queryFn: async () => must(await api.GET('/api/v1/credit-notes/{id}', { params: { path: { id } } })),
+    // While an e-mail is queued, follow it until the SMTP server answered.
+    refetchInterval: (q) => (q.state.data?.emails?.some((e) => e.state === 'queued') ? 1000 : false),
+  });
   return (
     <Loaded q={note}>
       {(n) => (
