@@ -5,6 +5,7 @@ import type { Page } from 'puppeteer-core';
 import { WALKTHROUGH_INVOICING, WALKTHROUGH_TAX_PATCHES } from '../../deploy/local/bootstrap-lib.mjs';
 import {
   ARTIFACTS_DIR,
+  inPage,
   innerText,
   launchBrowser,
   pageWithAuthenticator,
@@ -33,6 +34,8 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
   let clientId: string;
   let invoiceId: string;
   let invoiceNumber: string;
+  /** An issued invoice for payment links, a correction and a schedule. */
+  let secondId: string;
   const buyerEmail = 'erika.muster@buyer.example';
   /** The browser's download folder (inside the suite's artefacts, which each run starts empty). */
   const downloads = join(ARTIFACTS_DIR, 'dashboard-invoicing', 'downloads');
@@ -58,6 +61,18 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
     await page.click(selector, { count: 3 });
     await page.keyboard.press('Backspace');
     await page.type(selector, text);
+  }
+
+  /** Sets a date input as a merchant's pick would (React sees the input event). */
+  async function setDate(selector: string, ymd: string): Promise<void> {
+    await inPage(
+      admin,
+      `(() => {
+        const input = document.querySelector(${JSON.stringify(selector)});
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, ${JSON.stringify(ymd)});
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      })()`,
+    );
   }
 
   /** Clicks a download button and answers the bytes of the file the browser saved. */
@@ -280,6 +295,206 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
     await accessible(admin, 'de-invoices');
     await admin.select('#language', 'en');
     await heading(admin, 'Invoices');
+  });
+
+  it('the credit notes list shows the credit note of the voided invoice; its page downloads the PDF', async () => {
+    const stored = (await adminApi('GET', `/invoices/${invoiceId}`)).body;
+    const note = (await adminApi('GET', `/credit-notes/${stored.creditNoteIds[0]}`)).body;
+    await admin.goto(`${dashboard}credit-notes`);
+    await heading(admin, 'Credit notes');
+    await admin.waitForSelector('[data-testid="credit-notes"] tbody tr');
+    const row = await innerText(admin, '[data-testid="credit-notes"] tbody tr');
+    expect(row).toContain(note.number);
+    expect(row).toContain(invoiceNumber);
+    expect(row).toContain('Invoice voided');
+    await accessible(admin, 'credit-notes');
+    await admin.click(`a[href$="/credit-notes/${note.id}"]`);
+    await heading(admin, `Credit note ${note.number}`);
+    const pdf = await downloaded(admin, '[data-download="pdf"]', 'pdf');
+    expect(pdf.subarray(0, 4).toString('latin1')).toBe('%PDF');
+    // Sent by e-mail to the buyer: the mail catcher receives it, the page follows it to sent.
+    await admin.type('#cn-message', 'Your order was cancelled.');
+    await admin.click('#credit-note-email button[type="submit"]');
+    await admin.waitForSelector('[data-testid="credit-note-emails"] [data-state="sent"]', { timeout: 30_000 });
+    const mail = await eventually(async () => {
+      const got = (await catcher.to(buyerEmail)).filter((m) => m.subject.includes(note.number));
+      return got.length > 0 ? got[0] : undefined;
+    });
+    expect(mail?.text).toContain('Your order was cancelled.');
+  });
+
+  it('an issued invoice: a payment link within the limits is created and copied; a buyer correction shows what it changes before confirming', async () => {
+    const created = await adminApi('POST', '/invoices', {
+      siteId: boot.siteId,
+      clientId,
+      currency: 'EUR',
+      items: [{ description: 'Support plan', quantity: 1, unitPrice: 5000, amountType: 'gross', itemType: 'service' }],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    secondId = created.body.id;
+    const issued = await adminApi('POST', `/invoices/${secondId}/issue`);
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    await admin.goto(`${dashboard}invoices/${secondId}`);
+    await heading(admin, `Invoice ${issued.body.number}`);
+
+    // Below the spec's minimum of 50 minor units: refused before any link exists.
+    await admin.type('#pl-amount', '0.40');
+    await admin.click('#payment-link-form button[type="submit"]');
+    await admin.waitForSelector('#payment-links [role="alert"]');
+    expect((await adminApi('GET', `/invoices/${secondId}`)).body.paymentLinks).toEqual([]);
+    await retype(admin, '#pl-amount', '20.00');
+    await admin.type('#pl-hours', '48');
+    await admin.click('#payment-link-form button[type="submit"]');
+    await admin.waitForSelector('[data-testid="payment-link-url"]');
+    const [link] = (await adminApi('GET', `/invoices/${secondId}`)).body.paymentLinks;
+    expect(link.amount).toBe(2000);
+    expect(Date.parse(link.expiresAt) - Date.parse(link.createdAt)).toBeCloseTo(48 * 3600_000, -5);
+    expect(await innerText(admin, '[data-testid="payment-link-url"]')).toBe(link.paymentUrl);
+    // The headless browser grants no clipboard: record what the button writes there instead.
+    await inPage(admin, `navigator.clipboard.writeText = async (text) => { window.copiedText = text; }`);
+    await admin.click('[data-testid="payment-links"] tbody tr button');
+    await admin.waitForSelector('#payment-links [role="status"]');
+    expect(await inPage(admin, 'window.copiedText')).toBe(link.paymentUrl);
+
+    await admin.click('#correct-invoice-button');
+    await retype(admin, '#co-name', 'Erika Muster-Schmidt');
+    await admin.type('#co-reason', 'name changed at marriage');
+    await admin.click('#correct-form button[type="submit"]');
+    await admin.waitForSelector('[data-testid="correction-diff"]');
+    // Only what changes, before and after; nothing is stored until confirmed.
+    const diff = await inPage<string[][]>(
+      admin,
+      `Array.from(document.querySelectorAll('[data-testid="correction-diff"] tbody tr'), (r) => Array.from(r.querySelectorAll('td'), (c) => c.textContent))`,
+    );
+    expect(diff).toEqual([['Name', 'Erika Muster', 'Erika Muster-Schmidt']]);
+    expect((await adminApi('GET', `/invoices/${secondId}`)).body.corrections).toEqual([]);
+    await accessible(admin, 'correction-review');
+    await admin.click('#correct-confirm');
+    await admin.waitForSelector('[data-testid="corrections"]');
+    const corrected = (await adminApi('GET', `/invoices/${secondId}`)).body;
+    expect(corrected.snapshot.buyer.name).toBe('Erika Muster-Schmidt');
+    expect(corrected.corrections[0].reason).toBe('name changed at marriage');
+    expect((await adminApi('GET', `/clients/${clientId}`)).body.name).toBe('Erika Muster');
+    await accessible(admin, 'payment-links');
+
+    // The list filters by the gross total on the server: 200 to 300 EUR holds the voided invoice only.
+    await admin.goto(`${dashboard}invoices`);
+    await heading(admin, 'Invoices');
+    await admin.type('#if-min', '200');
+    await admin.type('#if-max', '300');
+    await admin.click('form.filters button[type="submit"]');
+    await admin.waitForFunction(
+      `location.search.includes('minAmount=20000') && location.search.includes('maxAmount=30000')`,
+    );
+    await admin.waitForSelector('[data-testid="invoices"] tbody tr');
+    const listed = await innerText(admin, '[data-testid="invoices"]');
+    expect(listed).toContain(invoiceNumber);
+    expect(listed).not.toContain(issued.body.number);
+    const filtered = (await adminApi('GET', '/invoices?minAmount=20000&maxAmount=30000')).body;
+    expect(filtered.items.map((i: { id: string }) => i.id)).toEqual([invoiceId]);
+    expect((await adminApi('GET', '/invoices?minAmount=ten')).status).toBe(400);
+  });
+
+  it('a monthly schedule from Jan 31 shows Feb 28/29, Mar 31 and Apr 30 as the merchant types; pause, resume, cancel with a reason', async () => {
+    await admin.goto(`${dashboard}invoices/${secondId}`);
+    await admin.waitForSelector('#make-recurring');
+    await admin.click('#make-recurring');
+    await heading(admin, 'New recurring schedule');
+    await admin.waitForFunction(`document.querySelector('#rs-template')?.value === ${JSON.stringify(secondId)}`);
+    await admin.type('#rs-name', 'Monthly support');
+    await admin.select('#rs-interval', 'month');
+    const shown = async () =>
+      admin.$$eval('[data-testid="next-dates"] li', (li) => li.map((e) => e.getAttribute('data-date')));
+    await setDate('#rs-start', '2027-01-31');
+    await admin.waitForSelector('[data-testid="next-dates"]');
+    expect(await shown()).toEqual(['2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30']);
+    expect(await innerText(admin, '[data-testid="next-dates"]')).toContain('28 Feb 2027');
+    await setDate('#rs-start', '2028-01-31');
+    await admin.waitForFunction(
+      `document.querySelector('[data-testid="next-dates"] li:nth-child(2)')?.dataset.date === '2028-02-29'`,
+    );
+    expect(await shown()).toEqual(['2028-01-31', '2028-02-29', '2028-03-31', '2028-04-30']);
+    await accessible(admin, 'schedule-form');
+    await admin.click('#schedule-form button[type="submit"]');
+    await heading(admin, 'Schedule Monthly support');
+    const scheduleId = new URL(admin.url()).pathname.split('/').pop() as string;
+    const stored = (await adminApi('GET', `/invoices/recurring/${scheduleId}`)).body;
+    expect(stored).toMatchObject({
+      startDate: '2028-01-31',
+      interval: 'month',
+      intervalCount: 1,
+      nextRunDate: '2028-01-31',
+    });
+    // The upcoming charges the service projects, with their tax estimate, as the page shows them.
+    const upcoming = (await adminApi('GET', `/invoices/recurring/${scheduleId}/upcoming?count=6`)).body.upcoming;
+    expect(upcoming[1].scheduledDate).toBe('2028-02-29');
+    await admin.waitForSelector('[data-testid="upcoming"] tbody tr');
+    const rows = await inPage<string[]>(
+      admin,
+      `Array.from(document.querySelectorAll('[data-testid="upcoming"] tbody tr'), (e) => e.innerText)`,
+    );
+    expect(rows).toHaveLength(upcoming.length);
+    expect(rows[1]).toContain('29 Feb 2028');
+    expect(rows[1]).toContain(eur(upcoming[1].taxEstimate));
+
+    const status = (s: string) => admin.waitForSelector(`h1 [data-status="${s}"]`);
+    await admin.click('#pause-schedule');
+    await status('paused');
+    await admin.click('#resume-schedule');
+    await status('active');
+    await admin.click('#cancel-schedule-button');
+    await admin.type('#cancel-reason', '  moving to annual billing  ');
+    await accessible(admin, 'schedule-cancel');
+    await admin.click('#cancel-confirm');
+    await status('cancel_requested');
+    expect(await innerText(admin, '[data-testid="cancellation-reason"]')).toBe('moving to annual billing');
+    expect((await adminApi('GET', `/invoices/recurring/${scheduleId}`)).body).toMatchObject({
+      status: 'cancel_requested',
+      cancellationReason: 'moving to annual billing',
+    });
+    await accessible(admin, 'schedule');
+    await admin.goto(`${dashboard}recurring`);
+    await admin.waitForSelector('[data-testid="schedules"] tbody tr');
+    expect(await innerText(admin, '[data-testid="schedules"]')).toContain('Monthly support');
+  });
+
+  it('the draft editor shows the pro forma PDF inline and shows it again once the draft is saved', async () => {
+    const created = await adminApi('POST', '/invoices', {
+      siteId: boot.siteId,
+      clientId,
+      currency: 'EUR',
+      items: [{ description: 'Workshop', quantity: 1, unitPrice: 9900, amountType: 'gross', itemType: 'service' }],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await admin.goto(`${dashboard}invoices/${created.body.id}`);
+    await heading(admin, 'Draft invoice');
+    const frame = '[data-testid="proforma-preview"]';
+    await admin.waitForSelector(frame);
+    // The frame shows a PDF blob of the page (the dashboard's CSP lets it frame blobs, nothing else).
+    const shownPdf = () =>
+      eventually(async () => {
+        const [src, type, bytes] = await admin.$eval(frame, (f) => [
+          f.getAttribute('src') ?? '',
+          f.getAttribute('data-type'),
+          Number(f.getAttribute('data-bytes')),
+        ]);
+        const framed = admin.frames().some((f) => f.url() === src);
+        return framed && type === 'application/pdf' && bytes > 1000 ? src : undefined;
+      });
+    const first = await shownPdf();
+    expect(first).toMatch(/^blob:/);
+    await admin.type('#inv-notes', 'Thank you');
+    await admin.click('#invoice-form button[type="submit"]');
+    const saved = await eventually(async () => {
+      const inv = (await adminApi('GET', `/invoices/${created.body.id}`)).body;
+      return inv.notes === 'Thank you' ? inv : undefined;
+    });
+    await admin.waitForFunction(
+      `document.querySelector('${frame}')?.dataset.version === ${JSON.stringify(saved.updatedAt)} && document.querySelector('${frame}')?.getAttribute('src') !== ${JSON.stringify(first)}`,
+      { timeout: 20_000 },
+    );
+    expect(await shownPdf()).not.toBe(first);
+    await accessible(admin, 'proforma-preview');
   });
 
   it('an Admin deletes a client after confirming; the list no longer shows it', async () => {

@@ -1437,7 +1437,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List invoices, newest first (status, clientId, siteId, startDate/endDate of the issue date, number, paid, page, limit)
+         * List invoices, newest first (status, clientId, siteId, startDate/endDate of the issue date, number, paid, minAmount/maxAmount of the gross total, page, limit)
          * @description Scope `invoice:read`, minimum role Viewer.
          */
         get: operations["listInvoices"];
@@ -13880,6 +13880,10 @@ export interface operations {
                 number?: string;
                 /** @description true: paid in full; false: draft, issued or partially paid */
                 paid?: "true" | "false";
+                /** @description gross total from (inclusive), minor units */
+                minAmount?: number;
+                /** @description gross total up to (inclusive), minor units */
+                maxAmount?: number;
                 page?: number;
                 limit?: number;
             };

@@ -170,6 +170,10 @@ export const invoiceListQuery = z
     /** true: paid in full; false: not (drafts, issued, partially paid). */
     paid: z.boolean().optional(),
     transactionId: objectId.optional(),
+    /** Gross total from (inclusive), minor units. */
+    minAmount: z.number().int().min(0).optional(),
+    /** Gross total up to (inclusive), minor units. */
+    maxAmount: z.number().int().min(0).optional(),
   })
   .strict();
 export type InvoiceListQuery = z.infer<typeof invoiceListQuery>;

@@ -24,3 +24,4 @@ export * from './audit';
 export * from './document-integrity';
 export * from './scopes';
 export * from './hostname';
+export * from './recurring-cycles';

@@ -32,6 +32,11 @@ export async function listInvoices(deps: BillingDeps, key: OrgKey, q: InvoiceLis
   if (q.transactionId) filter.transactionId = q.transactionId;
   const range = dateRange(q.startDate, q.endDate);
   if (range) filter.issueDate = range;
+  if (q.minAmount !== undefined || q.maxAmount !== undefined)
+    filter['totals.gross'] = {
+      ...(q.minAmount !== undefined ? { $gte: q.minAmount } : {}),
+      ...(q.maxAmount !== undefined ? { $lte: q.maxAmount } : {}),
+    };
   if (q.number) {
     // `INV-2027-*`: every number starting with INV-2027- (bytewise range); otherwise exact.
     if (q.number.endsWith('*')) {

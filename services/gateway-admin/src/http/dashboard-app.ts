@@ -25,7 +25,8 @@ export function loadDashboardApp(dist = DASHBOARD_DIST): DashboardApp | null {
 
 /**
  * Strict policy of the dashboard: scripts, styles, fonts and API calls from this origin only
- * (images also from https URLs: merchant logos), nothing inline, no framing, no plugins.
+ * (images also from https URLs: merchant logos), nothing inline, no framing by others, no plugins;
+ * frames only of blobs the app made (the pro forma preview).
  */
 const DASHBOARD_CSP = {
   useDefaults: false,
@@ -40,6 +41,8 @@ const DASHBOARD_CSP = {
     manifestSrc: ["'self'"],
     formAction: ["'self'"],
     baseUri: ["'none'"],
+    // The draft editor shows its pro forma PDF in a frame, from a blob the signed-in client fetched.
+    frameSrc: ['blob:'],
     frameAncestors: ["'none'"],
     objectSrc: ["'none'"],
   },

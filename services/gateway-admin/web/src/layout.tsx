@@ -96,6 +96,16 @@ export function Layout() {
             </Link>
           </li>
           <li>
+            <Link to="/credit-notes" search={{}} activeOptions={{ includeSearch: false }}>
+              {t('nav.creditNotes')}
+            </Link>
+          </li>
+          <li>
+            <Link to="/recurring" search={{}} activeOptions={{ includeSearch: false }}>
+              {t('nav.recurring')}
+            </Link>
+          </li>
+          <li>
             <Link to="/accounting">{t('nav.accounting')}</Link>
           </li>
           <li>

@@ -13,6 +13,7 @@ import { Providers } from './screens/settings/Providers';
 import { Sites, SiteScreen } from './screens/settings/Sites';
 import { Transaction } from './screens/Transaction';
 import { clientsSearch, invoicesSearch, newInvoiceSearch, overviewSearch, paymentsSearch } from './search';
+import { creditNotesSearch, newScheduleSearch, recurringSearch } from './search';
 import { Loading } from './ui';
 
 // The invoicing screens load on first use (kept out of the first load's JavaScript).
@@ -139,6 +140,78 @@ const client = createRoute({
   },
 });
 
+// Recurring schedules and credit notes load on first use too.
+const recurringScreens = () => import('./screens/Recurring');
+const RecurringSchedules = lazy(() => recurringScreens().then((m) => ({ default: m.RecurringSchedules })));
+const NewSchedule = lazy(() => recurringScreens().then((m) => ({ default: m.NewSchedule })));
+const ScheduleScreen = lazy(() => recurringScreens().then((m) => ({ default: m.ScheduleScreen })));
+const creditNoteScreens = () => import('./screens/CreditNotes');
+const CreditNotes = lazy(() => creditNoteScreens().then((m) => ({ default: m.CreditNotes })));
+const CreditNoteScreen = lazy(() => creditNoteScreens().then((m) => ({ default: m.CreditNoteScreen })));
+
+const recurring = createRoute({
+  getParentRoute: () => root,
+  path: '/recurring',
+  validateSearch: recurringSearch,
+  component: function RecurringRoute() {
+    const search = recurring.useSearch();
+    return (
+      <Suspense fallback={<Loading />}>
+        <RecurringSchedules key={JSON.stringify(search)} search={search} />
+      </Suspense>
+    );
+  },
+});
+const newSchedule = createRoute({
+  getParentRoute: () => root,
+  path: '/recurring/new',
+  validateSearch: newScheduleSearch,
+  component: function NewScheduleRoute() {
+    return (
+      <Suspense fallback={<Loading />}>
+        <NewSchedule invoiceId={newSchedule.useSearch().invoiceId} />
+      </Suspense>
+    );
+  },
+});
+const schedule = createRoute({
+  getParentRoute: () => root,
+  path: '/recurring/$id',
+  component: function ScheduleRoute() {
+    const { id } = schedule.useParams();
+    return (
+      <Suspense fallback={<Loading />}>
+        <ScheduleScreen key={id} id={id} />
+      </Suspense>
+    );
+  },
+});
+const creditNotes = createRoute({
+  getParentRoute: () => root,
+  path: '/credit-notes',
+  validateSearch: creditNotesSearch,
+  component: function CreditNotesRoute() {
+    const search = creditNotes.useSearch();
+    return (
+      <Suspense fallback={<Loading />}>
+        <CreditNotes key={JSON.stringify(search)} search={search} />
+      </Suspense>
+    );
+  },
+});
+const creditNote = createRoute({
+  getParentRoute: () => root,
+  path: '/credit-notes/$id',
+  component: function CreditNoteRoute() {
+    const { id } = creditNote.useParams();
+    return (
+      <Suspense fallback={<Loading />}>
+        <CreditNoteScreen key={id} id={id} />
+      </Suspense>
+    );
+  },
+});
+
 const routeTree = root.addChildren([
   overview,
   payments,
@@ -158,6 +231,11 @@ const routeTree = root.addChildren([
   clients,
   client,
   accounting,
+  recurring,
+  newSchedule,
+  schedule,
+  creditNotes,
+  creditNote,
 ]);
 
 /** The screens of a signed-in member, under /app. */

@@ -92,7 +92,15 @@ export interface InvoicesSearch {
   endDate?: string | undefined;
   /** An exact number, or a prefix ending with * (INV-2027-*). */
   number?: string | undefined;
+  /** Gross total from / up to, minor units. */
+  minAmount?: number | undefined;
+  maxAmount?: number | undefined;
 }
+
+const minor = (v: unknown): number | undefined => {
+  const n = Number(v);
+  return v !== undefined && v !== '' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+};
 
 export function invoicesSearch(s: Record<string, unknown>): InvoicesSearch {
   return {
@@ -102,9 +110,36 @@ export function invoicesSearch(s: Record<string, unknown>): InvoicesSearch {
     startDate: date(s.startDate),
     endDate: date(s.endDate),
     number: str(s.number)?.trim().slice(0, 100) || undefined,
+    minAmount: minor(s.minAmount),
+    maxAmount: minor(s.maxAmount),
   };
 }
 
 export function newInvoiceSearch(s: Record<string, unknown>): { clientId?: string | undefined } {
   return { clientId: id(s.clientId) };
+}
+
+const RECURRING_STATUSES = ['active', 'paused', 'cancel_requested', 'cancelled', 'completed'] as const;
+
+export interface RecurringSearch {
+  page?: number | undefined;
+  status?: (typeof RECURRING_STATUSES)[number] | undefined;
+}
+
+export function recurringSearch(s: Record<string, unknown>): RecurringSearch {
+  return { page: pageOf(s.page), status: RECURRING_STATUSES.find((x) => x === s.status) };
+}
+
+export function newScheduleSearch(s: Record<string, unknown>): { invoiceId?: string | undefined } {
+  return { invoiceId: id(s.invoiceId) };
+}
+
+export interface CreditNotesSearch {
+  page?: number | undefined;
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+}
+
+export function creditNotesSearch(s: Record<string, unknown>): CreditNotesSearch {
+  return { page: pageOf(s.page), startDate: date(s.startDate), endDate: date(s.endDate) };
 }

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { cycleDateOf } from '@paymesh/contracts';
 
 /**
  * Calendar arithmetic of recurring schedules. Pure: no clock, no I/O.
@@ -37,14 +38,10 @@ function parseDate(date: string): DateTime {
   return d;
 }
 
-/** The date of cycle `k` (0 = the start date). */
+/** The date of cycle `k` (0 = the start date): the rule the dashboard shows too (`@paymesh/contracts`). */
 export function cycleDate(startDate: string, interval: Interval, k: number): string {
-  if (!Number.isInteger(k) || k < 0) throw new RangeError('cycle must be a non-negative integer');
-  const n = interval.count * k;
-  const start = parseDate(startDate);
-  // luxon clamps a month/year step to the end of a shorter month (Jan 31 + 1 month = Feb 28/29).
-  const d = start.plus({ [`${interval.unit}s`]: n });
-  return d.toISODate() ?? startDate;
+  parseDate(startDate);
+  return cycleDateOf(startDate, interval, k);
 }
 
 /** The instant a calendar day begins in a time zone (ISO, UTC). */

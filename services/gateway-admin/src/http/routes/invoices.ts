@@ -17,6 +17,13 @@ import { actorOf, billingJson } from './billing-rpc';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
 
+const amount = (name: string) =>
+  z.coerce
+    .number({ invalid_type_error: `${name} must be an integer in minor units` })
+    .int(`${name} must be an integer in minor units`)
+    .min(0, `${name} must be 0 or more`)
+    .max(Number.MAX_SAFE_INTEGER, `${name} is too large`);
+
 const listQuery = z
   .object({
     status: z.enum(INVOICE_STATUSES).optional(),
@@ -26,6 +33,8 @@ const listQuery = z
     endDate: day.optional().describe('issue date to (inclusive)'),
     number: z.string().min(1).max(100).optional().describe('exact number, or a prefix ending with * (INV-2027-*)'),
     paid: z.enum(['true', 'false']).optional().describe('true: paid in full; false: draft, issued or partially paid'),
+    minAmount: amount('minAmount').optional().describe('gross total from (inclusive), minor units'),
+    maxAmount: amount('maxAmount').optional().describe('gross total up to (inclusive), minor units'),
     page: pageNumber,
     /** Default 20, at most 100; larger values are refused (400), not capped. */
     limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -45,7 +54,7 @@ export const invoiceRoutes = [
     operationId: 'listInvoices',
     response: invoicePageResponse,
     summary:
-      'List invoices, newest first (status, clientId, siteId, startDate/endDate of the issue date, number, paid, page, limit)',
+      'List invoices, newest first (status, clientId, siteId, startDate/endDate of the issue date, number, paid, minAmount/maxAmount of the gross total, page, limit)',
     query: listQuery,
     async handler({ deps, org, query }) {
       const { paid, ...rest } = query;

@@ -32,6 +32,7 @@ import {
   useSites,
 } from '../ui';
 import { ResourceHistory } from '../history';
+import { CorrectInvoice, PaymentLinks, ProformaPreview } from './invoice-actions';
 
 const PAGE_SIZE = 20;
 
@@ -58,6 +59,8 @@ export function Invoices({ search }: { search: InvoicesSearch }) {
               ...(search.startDate ? { startDate: search.startDate } : {}),
               ...(search.endDate ? { endDate: search.endDate } : {}),
               ...(search.number ? { number: search.number } : {}),
+              ...(search.minAmount !== undefined ? { minAmount: search.minAmount } : {}),
+              ...(search.maxAmount !== undefined ? { maxAmount: search.maxAmount } : {}),
             },
           },
         }),
@@ -111,6 +114,18 @@ export function Invoices({ search }: { search: InvoicesSearch }) {
           anyLabel={t('invoices.anyClient')}
         />
         <DateRangeFields idPrefix="if" value={draft} onChange={(range) => setDraft({ ...draft, ...range })} />
+        <AmountField
+          id="if-min"
+          label={t('invoices.minAmount')}
+          value={draft.minAmount}
+          onChange={(minAmount) => setDraft({ ...draft, minAmount })}
+        />
+        <AmountField
+          id="if-max"
+          label={t('invoices.maxAmount')}
+          value={draft.maxAmount}
+          onChange={(maxAmount) => setDraft({ ...draft, maxAmount })}
+        />
         <div className="actions">
           <button type="submit">{t('payments.apply')}</button>
         </div>
@@ -126,6 +141,37 @@ export function Invoices({ search }: { search: InvoicesSearch }) {
         columns={invoiceColumns(t, locale)}
       />
     </>
+  );
+}
+
+/** A gross amount bound of the list, typed in the major unit (two decimals), kept in minor units. */
+function AmountField({
+  id,
+  label,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: number | undefined;
+  onChange: (minor: number | undefined) => void;
+}) {
+  const [text, setText] = useState(value === undefined ? '' : (value / 100).toFixed(2));
+  const bad = text.trim() !== '' && parseAmount(text, 'EUR') === null;
+  return (
+    <div>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        inputMode="decimal"
+        value={text}
+        aria-invalid={bad}
+        onChange={(e) => {
+          setText(e.target.value);
+          onChange(parseAmount(e.target.value, 'EUR') ?? undefined);
+        }}
+      />
+    </div>
   );
 }
 
@@ -578,12 +624,22 @@ export function InvoiceScreen({ id }: { id: string }) {
               </div>
             )}
             {issue.isError && <ErrorNote error={issue.error} />}
+            {can(role, 'write') && (
+              <p>
+                <Link to="/recurring/new" search={{ invoiceId: inv.id }} id="make-recurring">
+                  {t('recurring.fromInvoice')}
+                </Link>
+              </p>
+            )}
           </Section>
           {inv.status === 'draft' ? (
             can(role, 'write') ? (
-              <Section title={t('invoices.editDraft')} id="edit-draft">
-                <InvoiceEditor invoice={inv} key={inv.updatedAt} />
-              </Section>
+              <>
+                <Section title={t('invoices.editDraft')} id="edit-draft">
+                  <InvoiceEditor invoice={inv} key={inv.updatedAt} />
+                </Section>
+                <ProformaPreview invoice={inv} />
+              </>
             ) : (
               <Lines invoice={inv} />
             )
@@ -591,6 +647,8 @@ export function InvoiceScreen({ id }: { id: string }) {
             <>
               <Lines invoice={inv} />
               <Emails invoice={inv} />
+              <PaymentLinks invoice={inv} />
+              {inv.status !== 'void' && can(role, 'write') && <CorrectInvoice invoice={inv} />}
               {inv.status !== 'void' && can(role, 'admin') && <VoidInvoice invoice={inv} />}
               <CreditNotes ids={inv.creditNoteIds} />
             </>

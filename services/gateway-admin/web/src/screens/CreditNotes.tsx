@@ -1,0 +1,257 @@
+import { useState, type FormEvent } from 'react';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { api, ApiError, must, type paths } from '../api';
+import { DateRangeFields, GridForm, TextField } from '../forms';
+import { dateTime, day, money } from '../format';
+import { useI18n } from '../i18n';
+import { download, PagedTable } from '../invoicing';
+import type { CreditNotesSearch } from '../search';
+import { can } from '../session';
+import { DataTable } from '../table';
+import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
+
+const PAGE_SIZE = 20;
+const XML_FORMATS = ['xrechnung', 'peppol', 'zugferd'] as const;
+type XmlFormat = (typeof XML_FORMATS)[number];
+const XML_LABEL: Record<XmlFormat, string> = { xrechnung: 'XRechnung', peppol: 'Peppol BIS', zugferd: 'ZUGFeRD (CII)' };
+
+/** Credit notes, newest first: issue dates filter, server-side paging. */
+export function CreditNotes({ search }: { search: CreditNotesSearch }) {
+  const { t, locale } = useI18n();
+  const { organization } = useMember();
+  const navigate = useNavigate();
+  const page = search.page ?? 1;
+  const [draft, setDraft] = useState<CreditNotesSearch>(search);
+  const list = useQuery({
+    queryKey: [organization.id, 'credit-notes', 'list', search],
+    placeholderData: keepPreviousData,
+    queryFn: async () =>
+      must(
+        await api.GET('/api/v1/credit-notes', {
+          params: {
+            query: {
+              page,
+              limit: PAGE_SIZE,
+              ...(search.startDate ? { startDate: search.startDate } : {}),
+              ...(search.endDate ? { endDate: search.endDate } : {}),
+            },
+          },
+        }),
+      ),
+  });
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    void navigate({ to: '/credit-notes', search: { ...draft, page: undefined } });
+  };
+  return (
+    <>
+      <h1>{t('creditNotes.title')}</h1>
+      <form className="filters" onSubmit={apply} aria-label={t('overview.filters')}>
+        <DateRangeFields idPrefix="cf" value={draft} onChange={(range) => setDraft({ ...draft, ...range })} />
+        <div className="actions">
+          <button type="submit">{t('payments.apply')}</button>
+        </div>
+      </form>
+      <PagedTable
+        q={list}
+        page={page}
+        limit={PAGE_SIZE}
+        onPage={(p) => void navigate({ to: '/credit-notes', search: { ...search, page: p } })}
+        testId="credit-notes"
+        caption={t('creditNotes.title')}
+        empty={t('creditNotes.empty')}
+        columns={[
+          {
+            header: t('invoices.number'),
+            cell: (n) => (
+              <Link to="/credit-notes/$id" params={{ id: n.id }}>
+                {n.number}
+              </Link>
+            ),
+          },
+          {
+            header: t('creditNotes.invoice'),
+            cell: (n) => (
+              <Link to="/invoices/$id" params={{ id: n.invoiceId }}>
+                {n.invoiceNumber}
+              </Link>
+            ),
+          },
+          { header: t('creditNotes.kind'), cell: (n) => t(`creditNoteKind.${n.kind}`) },
+          { header: t('invoices.client'), cell: (n) => n.buyer.name },
+          { header: t('invoices.issueDate'), cell: (n) => day(n.issueDate, locale) },
+          { header: t('invoices.gross'), num: true, cell: (n) => money(n.totals.gross, n.currency, locale) },
+        ]}
+      />
+    </>
+  );
+}
+
+/** Saves the e-invoice XML of a credit note in a format (signed-in call, like the other documents). */
+async function downloadXml(id: string, format: XmlFormat, fallback: string): Promise<void> {
+  const res = await api.GET('/api/v1/credit-notes/{id}/xml', {
+    params: { path: { id }, query: { format } },
+    parseAs: 'blob',
+  });
+  if (!res.response.ok || !(res.data instanceof Blob)) {
+    const body: unknown = res.error;
+    const message =
+      typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string'
+        ? body.error
+        : `HTTP ${res.response.status}`;
+    throw new ApiError(res.response.status, message);
+  }
+  const name = /filename="?([^";]+)"?/.exec(res.response.headers.get('content-disposition') ?? '')?.[1] ?? fallback;
+  const url = URL.createObjectURL(res.data);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** A credit note: what it credits, its downloads (PDF, e-invoice XML) and e-mail. */
+export function CreditNoteScreen({ id }: { id: string }) {
+  const { t, locale } = useI18n();
+  const { organization, role } = useMember();
+  const note = useQuery({
+    queryKey: [organization.id, 'credit-notes', id],
+    queryFn: async () => must(await api.GET('/api/v1/credit-notes/{id}', { params: { path: { id } } })),
+    // While an e-mail is queued, follow it until the SMTP server answered.
+    refetchInterval: (q) => (q.state.data?.emails?.some((e) => e.state === 'queued') ? 1000 : false),
+  });
+  return (
+    <Loaded q={note}>
+      {(n) => (
+        <>
+          <p>
+            <Link to="/credit-notes" search={{}}>
+              {t('creditNotes.back')}
+            </Link>
+          </p>
+          <h1>{t('creditNotes.heading', { number: n.number })}</h1>
+          <Section title={t('invoices.details')} id="credit-note-details">
+            <Facts
+              rows={[
+                [t('invoices.number'), <span data-testid="credit-note-number">{n.number}</span>],
+                [
+                  t('creditNotes.invoice'),
+                  <Link to="/invoices/$id" params={{ id: n.invoiceId }}>
+                    {n.invoiceNumber}
+                  </Link>,
+                ],
+                [t('creditNotes.kind'), t(`creditNoteKind.${n.kind}`)],
+                [t('invoices.voidReason'), n.reason ?? '—'],
+                [t('invoices.client'), n.buyer.name],
+                [t('invoices.issueDate'), day(n.issueDate, locale)],
+                [t('invoices.net'), money(n.totals.net, n.currency, locale)],
+                [t('invoices.vat'), money(n.totals.tax, n.currency, locale)],
+                [t('invoices.gross'), money(n.totals.gross, n.currency, locale)],
+              ]}
+            />
+            {/* Downloads and e-mail are credit_note:execute, which a Viewer does not hold. */}
+            {can(role, 'write') && <Downloads id={n.id} number={n.number} />}
+          </Section>
+          <CreditNoteEmails id={n.id} emails={n.emails ?? []} />
+        </>
+      )}
+    </Loaded>
+  );
+}
+
+function Downloads({ id, number }: { id: string; number: string }) {
+  const { t } = useI18n();
+  const settings = useOrgQuery(['settings', 'invoicing'], async () =>
+    must(await api.GET('/api/v1/organizations/settings/invoicing')),
+  );
+  const e = settings.data?.eInvoice;
+  const formats = e?.enabled ? XML_FORMATS.filter((f) => e.allowedFormats.includes(f)) : [];
+  const get = useMutation({
+    mutationFn: (f: XmlFormat | 'pdf') =>
+      f === 'pdf'
+        ? download('/api/v1/credit-notes/{id}/pdf', id, `${number}.pdf`)
+        : downloadXml(id, f, `${number}-${f}.xml`),
+  });
+  return (
+    <div className="delivery">
+      <div className="row-actions">
+        <button type="button" className="secondary" data-download="pdf" onClick={() => get.mutate('pdf')}>
+          {t('invoices.downloadPdf')}
+        </button>
+        {formats.map((f) => (
+          <button key={f} type="button" className="secondary" data-download={f} onClick={() => get.mutate(f)}>
+            {t('invoices.downloadFormat', { format: XML_LABEL[f] })}
+          </button>
+        ))}
+      </div>
+      {get.isError && <ErrorNote error={get.error} />}
+    </div>
+  );
+}
+
+type CreditNote = paths['/api/v1/credit-notes/{id}']['get']['responses'][200]['content']['application/json'];
+type Email = NonNullable<CreditNote['emails']>[number];
+
+function CreditNoteEmails({ id, emails }: { id: string; emails: Email[] }) {
+  const { t, locale } = useI18n();
+  const { role } = useMember();
+  const zone = useOrgTimeZone();
+  const [to, setTo] = useState('');
+  const [message, setMessage] = useState('');
+  const send = useOrgMutation(
+    async () =>
+      must(
+        await api.POST('/api/v1/credit-notes/{id}/send-email', {
+          params: { path: { id } },
+          body: { ...(to.trim() ? { to: to.trim() } : {}), ...(message.trim() ? { message: message.trim() } : {}) },
+        }),
+      ),
+    ['credit-notes', id],
+  );
+  return (
+    <Section title={t('invoices.email')} id="credit-note-email">
+      {can(role, 'write') && (
+        <GridForm
+          label={t('invoices.email')}
+          submit={t('invoices.send')}
+          onSubmit={() => send.mutate(undefined)}
+          pending={send.isPending}
+          error={send.error}
+        >
+          <TextField
+            id="cn-to"
+            label={t('invoices.emailTo')}
+            hint={t('invoices.emailToHint')}
+            type="email"
+            value={to}
+            onChange={setTo}
+            plain
+          />
+          <TextField id="cn-message" label={t('invoices.emailMessage')} value={message} onChange={setMessage} />
+        </GridForm>
+      )}
+      <DataTable
+        testId="credit-note-emails"
+        rows={emails}
+        rowKey={(e) => e.emailId}
+        empty={t('invoices.noEmails')}
+        columns={[
+          { header: t('payments.created'), cell: (e) => dateTime(e.at, zone, locale) },
+          { header: t('invoices.emailTo'), cell: (e) => e.to.join(', ') },
+          {
+            header: t('invoices.emailState'),
+            cell: (e) => (
+              <span className={`badge email-${e.state}`} data-state={e.state}>
+                {t(`emailState.${e.state}`)}
+              </span>
+            ),
+          },
+          { header: t('invoices.emailDetail'), cell: (e) => e.detail ?? '—' },
+        ]}
+      />
+    </Section>
+  );
+}

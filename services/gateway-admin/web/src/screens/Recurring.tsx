@@ -1,0 +1,406 @@
+import { useState, type ReactNode } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { nextCycleDates, type CycleUnit } from '../../../../../libs/contracts/src/recurring-cycles';
+import { api, must, type paths } from '../api';
+import { GridForm, SelectField, TextField } from '../forms';
+import { dateTime, day, isTimeZone, money } from '../format';
+import { useI18n } from '../i18n';
+import { PagedTable } from '../invoicing';
+import type { RecurringSearch } from '../search';
+import { can } from '../session';
+import { DataTable } from '../table';
+import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
+
+type Schedule = paths['/api/v1/invoices/recurring/{id}']['get']['responses'][200]['content']['application/json'];
+type ScheduleStatus = Schedule['status'];
+const STATUSES: readonly ScheduleStatus[] = ['active', 'paused', 'cancel_requested', 'cancelled', 'completed'];
+const UNITS: readonly CycleUnit[] = ['day', 'week', 'month', 'year'];
+/** Longest cancellation reason the API keeps (it trims, then cuts at 500 characters). */
+const REASON_MAX = 500;
+/** Cycle dates the form shows as the merchant types. */
+const PREVIEW_CYCLES = 4;
+const PAGE_SIZE = 20;
+
+function StatusBadge({ status }: { status: ScheduleStatus }) {
+  const { t } = useI18n();
+  return (
+    <span className={`badge recurring-${status}`} data-status={status}>
+      {t(`recurringStatus.${status}`)}
+    </span>
+  );
+}
+
+function cadence(t: ReturnType<typeof useI18n>['t'], s: Pick<Schedule, 'interval' | 'intervalCount'>): string {
+  return t(`recurring.every.${s.interval}`, { n: s.intervalCount });
+}
+
+/** Recurring schedules: status filter, server-side paging. */
+export function RecurringSchedules({ search }: { search: RecurringSearch }) {
+  const { t, locale } = useI18n();
+  const { organization, role } = useMember();
+  const navigate = useNavigate();
+  const page = search.page ?? 1;
+  const list = useQuery({
+    queryKey: [organization.id, 'recurring', search],
+    placeholderData: keepPreviousData,
+    queryFn: async () =>
+      must(
+        await api.GET('/api/v1/invoices/recurring', {
+          params: { query: { page, limit: PAGE_SIZE, ...(search.status ? { status: search.status } : {}) } },
+        }),
+      ),
+  });
+  return (
+    <>
+      <h1>{t('recurring.title')}</h1>
+      {can(role, 'write') && (
+        <p>
+          <Link to="/recurring/new" search={{}} id="new-schedule">
+            {t('recurring.new')}
+          </Link>
+        </p>
+      )}
+      <form className="filters" aria-label={t('overview.filters')} onSubmit={(e) => e.preventDefault()}>
+        <div>
+          <label htmlFor="rf-status">{t('invoices.status')}</label>
+          <select
+            id="rf-status"
+            value={search.status ?? ''}
+            onChange={(e) =>
+              void navigate({ to: '/recurring', search: { status: STATUSES.find((s) => s === e.target.value) } })
+            }
+          >
+            <option value="">{t('payments.anyStatus')}</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`recurringStatus.${s}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+      <PagedTable
+        q={list}
+        page={page}
+        limit={PAGE_SIZE}
+        onPage={(p) => void navigate({ to: '/recurring', search: { ...search, page: p } })}
+        testId="schedules"
+        caption={t('recurring.title')}
+        empty={t('recurring.empty')}
+        columns={[
+          {
+            header: t('recurring.name'),
+            cell: (s) => (
+              <Link to="/recurring/$id" params={{ id: s.id }}>
+                {s.name}
+              </Link>
+            ),
+          },
+          { header: t('invoices.status'), cell: (s) => <StatusBadge status={s.status} /> },
+          { header: t('recurring.cadence'), cell: (s) => cadence(t, s) },
+          { header: t('recurring.nextRun'), cell: (s) => day(s.nextRunDate, locale) },
+          { header: t('recurring.generated'), num: true, cell: (s) => s.invoicesGenerated },
+        ]}
+      />
+    </>
+  );
+}
+
+/** A new schedule from an invoice's lines, client and terms; the next cycle dates shown as the merchant types. */
+export function NewSchedule({ invoiceId }: { invoiceId?: string | undefined }) {
+  const { t, locale } = useI18n();
+  const navigate = useNavigate();
+  const zone = useOrgTimeZone();
+  const [source, setSource] = useState(invoiceId ?? '');
+  const [name, setName] = useState('');
+  const [startDate, setStartDate] = useState('');
+  const [unit, setUnit] = useState<CycleUnit>('month');
+  const [count, setCount] = useState('1');
+  const [timezone, setTimezone] = useState<string | null>(null);
+  const tz = timezone ?? zone;
+  const invoices = useOrgQuery(['invoices', 'templates'], async () =>
+    must(await api.GET('/api/v1/invoices', { params: { query: { limit: 50 } } })),
+  );
+  const chosen = useOrgQuery(['invoices', 'one', source], async () =>
+    source ? must(await api.GET('/api/v1/invoices/{id}', { params: { path: { id: source } } })) : null,
+  );
+  const every = Number(count);
+  const dates =
+    Number.isInteger(every) && every >= 1 ? nextCycleDates(startDate, { unit, count: every }, PREVIEW_CYCLES) : [];
+  const save = useOrgMutation(
+    async () => {
+      const inv = chosen.data;
+      if (!inv) throw new Error(t('recurring.needTemplate'));
+      if (!isTimeZone(tz)) throw new Error(t('recurring.badZone', { zone: tz }));
+      return must(
+        await api.POST('/api/v1/invoices/recurring', {
+          body: {
+            ...(name.trim() ? { name: name.trim() } : {}),
+            startDate,
+            interval: unit,
+            intervalCount: every,
+            timezone: tz,
+            template: {
+              siteId: inv.siteId,
+              clientId: inv.clientId,
+              currency: inv.currency,
+              items: inv.items,
+              ...(inv.paymentTermsDays !== null ? { paymentTermsDays: inv.paymentTermsDays } : {}),
+              ...(inv.notes ? { notes: inv.notes } : {}),
+            },
+          },
+        }),
+      );
+    },
+    ['recurring'],
+    (created) => void navigate({ to: '/recurring/$id', params: { id: created.id } }),
+  );
+  const options = invoices.data?.items ?? [];
+  return (
+    <>
+      <p>
+        <Link to="/recurring" search={{}}>
+          {t('recurring.back')}
+        </Link>
+      </p>
+      <h1>{t('recurring.new')}</h1>
+      <GridForm
+        id="schedule-form"
+        label={t('recurring.new')}
+        submit={t('recurring.create')}
+        onSubmit={() => save.mutate(undefined)}
+        pending={save.isPending}
+        error={save.error}
+      >
+        <SelectField
+          id="rs-template"
+          label={t('recurring.template')}
+          hint={t('recurring.templateHint')}
+          value={source}
+          onChange={setSource}
+          options={[
+            ['', t('recurring.chooseTemplate')],
+            ...(chosen.data && !options.some((i) => i.id === chosen.data?.id) ? [chosen.data] : [])
+              .concat(options)
+              .map(
+                (i) =>
+                  [
+                    i.id,
+                    `${i.number ?? i.proformaNumber ?? t('invoices.draftNumber')} · ${i.snapshot?.buyer.name ?? ''} · ${money(i.totals.gross, i.currency, locale)}`,
+                  ] as const,
+              ),
+          ]}
+        />
+        <TextField
+          id="rs-name"
+          label={t('recurring.name')}
+          hint={t('recurring.nameHint')}
+          value={name}
+          onChange={setName}
+          maxLength={200}
+        />
+        <TextField
+          id="rs-start"
+          label={t('recurring.startDate')}
+          type="date"
+          value={startDate}
+          onChange={setStartDate}
+        />
+        <SelectField
+          id="rs-interval"
+          label={t('recurring.interval')}
+          value={unit}
+          onChange={setUnit}
+          options={UNITS.map((u) => [u, t(`recurring.unit.${u}`)] as const)}
+        />
+        <TextField id="rs-count" label={t('recurring.intervalCount')} type="number" value={count} onChange={setCount} />
+        <TextField
+          id="rs-timezone"
+          label={t('recurring.timezone')}
+          hint={t('recurring.timezoneHint')}
+          value={tz}
+          onChange={setTimezone}
+          plain
+        />
+      </GridForm>
+      <Section title={t('recurring.nextDates')} id="next-dates">
+        {dates.length === 0 ? (
+          <p className="muted">{t('recurring.nextDatesNeed')}</p>
+        ) : (
+          <ol data-testid="next-dates" aria-live="polite">
+            {dates.map((d) => (
+              <li key={d} data-date={d}>
+                {day(d, locale)}
+              </li>
+            ))}
+          </ol>
+        )}
+      </Section>
+    </>
+  );
+}
+
+/** A schedule: its facts, pause, resume, cancel with a reason, and the upcoming charges with their tax. */
+export function ScheduleScreen({ id }: { id: string }) {
+  const { t, locale } = useI18n();
+  const { role } = useMember();
+  const zone = useOrgTimeZone();
+  const schedule = useOrgQuery(['recurring', 'one', id], async () =>
+    must(await api.GET('/api/v1/invoices/recurring/{id}', { params: { path: { id } } })),
+  );
+  const act = useOrgMutation(
+    async (what: 'pause' | 'resume') =>
+      what === 'pause'
+        ? must(await api.POST('/api/v1/invoices/recurring/{id}/pause', { params: { path: { id } }, body: {} }))
+        : must(await api.POST('/api/v1/invoices/recurring/{id}/resume', { params: { path: { id } }, body: {} })),
+    ['recurring'],
+  );
+  return (
+    <Loaded q={schedule}>
+      {(s) => (
+        <>
+          <p>
+            <Link to="/recurring" search={{}}>
+              {t('recurring.back')}
+            </Link>
+          </p>
+          <h1>
+            {t('recurring.heading', { name: s.name })} <StatusBadge status={s.status} />
+          </h1>
+          <Section title={t('invoices.details')} id="schedule-details">
+            <Facts
+              rows={[
+                [t('recurring.cadence'), cadence(t, s)],
+                [t('recurring.startDate'), day(s.startDate, locale)],
+                [t('recurring.nextRun'), <span data-testid="next-run">{day(s.nextRunDate, locale)}</span>],
+                [t('recurring.timezone'), s.timezone],
+                [t('recurring.generated'), s.invoicesGenerated],
+                [
+                  t('invoices.client'),
+                  <Link to="/clients/$id" params={{ id: s.template.clientId }}>
+                    {t('invoices.openClient')}
+                  </Link>,
+                ],
+                ...(s.pausedAt
+                  ? [[t('recurring.pausedAt'), dateTime(s.pausedAt, zone, locale)] as [string, string]]
+                  : []),
+                ...(s.cancellationRequestedAt
+                  ? [
+                      [t('recurring.cancelledFrom'), day(s.effectiveAt, locale)] as [string, string],
+                      [
+                        t('recurring.reason'),
+                        <span data-testid="cancellation-reason">{s.cancellationReason ?? '—'}</span>,
+                      ] as [string, ReactNode],
+                    ]
+                  : []),
+              ]}
+            />
+            {can(role, 'write') && (
+              <div className="row-actions">
+                {s.status === 'active' && (
+                  <button
+                    type="button"
+                    id="pause-schedule"
+                    disabled={act.isPending}
+                    onClick={() => act.mutate('pause')}
+                  >
+                    {t('recurring.pause')}
+                  </button>
+                )}
+                {s.status === 'paused' && (
+                  <button
+                    type="button"
+                    id="resume-schedule"
+                    disabled={act.isPending}
+                    onClick={() => act.mutate('resume')}
+                  >
+                    {t('recurring.resume')}
+                  </button>
+                )}
+              </div>
+            )}
+            {act.isError && <ErrorNote error={act.error} />}
+          </Section>
+          {can(role, 'write') && (s.status === 'active' || s.status === 'paused') && <CancelSchedule id={s.id} />}
+          {can(role, 'write') && <Upcoming id={s.id} updatedAt={s.updatedAt} />}
+        </>
+      )}
+    </Loaded>
+  );
+}
+
+function CancelSchedule({ id }: { id: string }) {
+  const { t } = useI18n();
+  const [asking, setAsking] = useState(false);
+  const [reason, setReason] = useState('');
+  const run = useOrgMutation(
+    async () =>
+      must(
+        await api.POST('/api/v1/invoices/recurring/{id}/cancel', {
+          params: { path: { id } },
+          body: reason.trim() ? { reason: reason.trim() } : {},
+        }),
+      ),
+    ['recurring'],
+  );
+  return (
+    <Section title={t('recurring.cancel')} id="cancel-schedule">
+      {!asking ? (
+        <button type="button" id="cancel-schedule-button" onClick={() => setAsking(true)}>
+          {t('recurring.cancel')}
+        </button>
+      ) : (
+        <div role="alertdialog" aria-labelledby="cancel-q" className="notice warning">
+          <p id="cancel-q">{t('recurring.cancelConfirm')}</p>
+          <TextField
+            id="cancel-reason"
+            label={t('recurring.reason')}
+            hint={t('recurring.reasonHint', { left: REASON_MAX - reason.trim().length })}
+            value={reason}
+            onChange={setReason}
+            maxLength={REASON_MAX}
+          />
+          <div className="row-actions">
+            <button type="button" id="cancel-confirm" onClick={() => run.mutate(undefined)} disabled={run.isPending}>
+              {t('recurring.cancelSubmit')}
+            </button>
+            <button type="button" className="secondary" onClick={() => setAsking(false)}>
+              {t('clients.cancel')}
+            </button>
+          </div>
+          {run.isError && <ErrorNote error={run.error} />}
+        </div>
+      )}
+    </Section>
+  );
+}
+
+/** The next charges and the tax the engine estimates for each (invoice:execute). */
+function Upcoming({ id, updatedAt }: { id: string; updatedAt: string }) {
+  const { t, locale } = useI18n();
+  const upcoming = useOrgQuery(['recurring', 'upcoming', id, updatedAt], async () =>
+    must(await api.GET('/api/v1/invoices/recurring/{id}/upcoming', { params: { path: { id }, query: { count: 6 } } })),
+  );
+  return (
+    <Section title={t('recurring.upcoming')} id="upcoming">
+      <Loaded q={upcoming}>
+        {(u) => (
+          <DataTable
+            testId="upcoming"
+            rows={u.upcoming}
+            rowKey={(c) => c.id}
+            empty={t('recurring.noUpcoming')}
+            columns={[
+              { header: t('recurring.chargeDate'), cell: (c) => day(c.scheduledDate, locale) },
+              { header: t('invoices.dueDate'), cell: (c) => day(c.dueDate, locale) },
+              { header: t('invoices.net'), num: true, cell: (c) => money(c.baseAmount, c.currency, locale) },
+              { header: t('recurring.taxEstimate'), num: true, cell: (c) => money(c.taxEstimate, c.currency, locale) },
+              { header: t('invoices.gross'), num: true, cell: (c) => money(c.estimatedTotal, c.currency, locale) },
+            ]}
+          />
+        )}
+      </Loaded>
+    </Section>
+  );
+}
