@@ -65,6 +65,22 @@ export function lineItemsIn(items: checkoutPayments.CheckoutLineItem[]): LineIte
   }));
 }
 
+type MerchantFields =
+  'email' | 'returnUrl' | 'cancelUrl' | 'ipnUrl' | 'externalReference' | 'invoiceNumber' | 'clientId';
+
+/** The merchant's optional fields a checkout passes on to its transactions: absent when not given. */
+function merchantFieldsOut(doc: Pick<CheckoutDoc, MerchantFields> | Pick<TransactionDoc, MerchantFields>) {
+  return {
+    email: doc.email ?? undefined,
+    returnUrl: doc.returnUrl ?? undefined,
+    cancelUrl: doc.cancelUrl ?? undefined,
+    ipnUrl: doc.ipnUrl ?? undefined,
+    externalReference: doc.externalReference ?? undefined,
+    invoiceNumber: doc.invoiceNumber ?? undefined,
+    clientId: doc.clientId ?? undefined,
+  };
+}
+
 export function toCheckoutRecord(
   doc: CheckoutDoc,
   now: Date,
@@ -81,13 +97,7 @@ export function toCheckoutRecord(
     status: checkoutStatus(doc, now),
     amount: doc.amount,
     currency: doc.currency,
-    email: doc.email ?? undefined,
-    returnUrl: doc.returnUrl ?? undefined,
-    cancelUrl: doc.cancelUrl ?? undefined,
-    ipnUrl: doc.ipnUrl ?? undefined,
-    externalReference: doc.externalReference ?? undefined,
-    invoiceNumber: doc.invoiceNumber ?? undefined,
-    clientId: doc.clientId ?? undefined,
+    ...merchantFieldsOut(doc),
     items: doc.items.map((i) => ({
       name: i.name,
       description: i.description ?? undefined,
@@ -118,13 +128,7 @@ export function toTransactionRecord(doc: TransactionDoc): checkoutPayments.Trans
     subState: doc.subState ?? undefined,
     amount: doc.amount,
     currency: doc.currency,
-    email: doc.email ?? undefined,
-    externalReference: doc.externalReference ?? undefined,
-    invoiceNumber: doc.invoiceNumber ?? undefined,
-    clientId: doc.clientId ?? undefined,
-    returnUrl: doc.returnUrl ?? undefined,
-    cancelUrl: doc.cancelUrl ?? undefined,
-    ipnUrl: doc.ipnUrl ?? undefined,
+    ...merchantFieldsOut(doc),
     providerId: doc.providerId ?? undefined,
     providerType: doc.providerType ?? undefined,
     providerPaymentId: doc.providerPaymentId ?? undefined,
