@@ -210,8 +210,7 @@ export interface AggregateRow {
  * and which version it must still be at), or the id, the expected version and the fields apart.
  */
 export type ReplaceArgs<T extends StoredDoc> =
-  | readonly [doc: T]
-  | readonly [id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>];
+  readonly [doc: T] | readonly [id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>];
 
 export interface Collection<T extends StoredDoc> {
   readonly name: string;
