@@ -14,13 +14,14 @@ import type {
   Outbox,
   OutboxEvent,
   Page,
+  ReplaceArgs,
   StoredDoc,
   StoreStats,
   OutboxWrites,
   TextQuery,
   TxScope,
 } from '@paymesh/store';
-import { isVersionConflict, outboxWritesOf } from '@paymesh/store';
+import { isVersionConflict, outboxWritesOf, replaceArgs } from '@paymesh/store';
 import { makeEvent } from './envelope';
 import { eventId } from './event-id';
 
@@ -293,7 +294,8 @@ class RecordingCollection<T extends StoredDoc> implements Collection<T> {
     for (const d of page.items) this.rec.read(this.name, d);
     return page;
   }
-  async replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>): Promise<T> {
+  async replace(...args: ReplaceArgs<T>): Promise<T> {
+    const { id, expectedVersion, next } = replaceArgs(args);
     const known = this.rec.known(this.name, id, expectedVersion);
     const stored = await this.inner.replace(id, expectedVersion, next);
     this.rec.wrote(this.name, id, known?.version === expectedVersion ? known : undefined, stored);
@@ -414,7 +416,8 @@ class SelfCommittingCollection<T extends StoredDoc> implements Collection<T> {
   search(filter: Filter, query: TextQuery, options?: Pick<FindOptions, 'page' | 'limit'>) {
     return this.plain.search(filter, query, options);
   }
-  replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>) {
+  replace(...args: ReplaceArgs<T>) {
+    const { id, expectedVersion, next } = replaceArgs(args);
     const w = this.writes;
     if (!w) return this.tx((c) => c.replace(id, expectedVersion, next));
     return this.store.writeOne(

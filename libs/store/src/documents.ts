@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError, isDomainError } from '@paymesh/core';
-import type { Collection, StoredDoc } from './port';
+import type { Collection, ReplaceArgs, StoredDoc } from './port';
 
 /** Body of a stored document: JSON-normalized, without the store-maintained `id` and `version`. */
 export type Body = Record<string, unknown>;
@@ -41,6 +41,15 @@ export function toBody(doc: object): Body {
   delete body.version;
   if ('_id' in body) throw new ValidationError('document must not have an _id field', { field: '_id' });
   return body;
+}
+
+/** `replace`'s arguments in their three-part form (the whole document is its own `next`). */
+export function replaceArgs<T extends StoredDoc>(
+  args: ReplaceArgs<T>,
+): { id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> } {
+  if (args.length === 1) return { id: args[0].id, expectedVersion: args[0].version, next: args[0] };
+  const [id, expectedVersion, next] = args;
+  return { id, expectedVersion, next };
 }
 
 export function toStored<T extends StoredDoc>(id: string, version: number, body: Body): T {

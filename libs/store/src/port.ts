@@ -205,6 +205,13 @@ export interface AggregateRow {
   count: number;
 }
 
+/**
+ * Arguments of `Collection.replace`: the whole document (its `id` and `version` say which document
+ * and which version it must still be at), or the id, the expected version and the fields apart.
+ */
+export type ReplaceArgs<T extends StoredDoc> =
+  readonly [doc: T] | readonly [id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>];
+
 export interface Collection<T extends StoredDoc> {
   readonly name: string;
   /**
@@ -244,8 +251,10 @@ export interface Collection<T extends StoredDoc> {
    * version equals `expectedVersion`; returns the stored document with version+1. Throws
    * ConflictError (code VERSION_CONFLICT) when the version moved, NotFoundError when the id is
    * unknown. Prefer it over `update` whenever the caller already holds the document.
+   * `replace(doc)` takes the whole document as read (changed as needed): its `id` and `version`
+   * are the compare-and-set's id and expected version, and the rest is `next`.
    */
-  replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>): Promise<T>;
+  replace(...args: ReplaceArgs<T>): Promise<T>;
   /**
    * Reads, applies `mutate`, and writes with compare-and-set, retrying on version conflicts
    * (up to `retries` times). `mutate` returns the next document or `null` to leave it unchanged.

@@ -413,6 +413,25 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       await expectDomainError(col.replace(newObjectId(), 1, fields), NotFoundError);
     });
 
+    it('replace(doc) takes the whole document: its id and version are the compare-and-set', async () => {
+      const col = await invoices();
+      const created = await col.insert(invoice({ amount: 1 }));
+      const replaced = await col.replace({ ...created, amount: 2, status: 'paid' });
+      expect(replaced).toMatchObject({ id: created.id, version: 2, amount: 2, status: 'paid' });
+      expect(await col.get(created.id)).toEqual(replaced);
+      await expectDomainError(col.replace({ ...created, amount: 3 }), ConflictError, 'VERSION_CONFLICT');
+      expect((await col.get(created.id))?.amount).toBe(2);
+      expect(await col.replace({ ...replaced, amount: 4 })).toMatchObject({ version: 3, amount: 4 });
+      await expectDomainError(col.replace({ ...created, id: newObjectId() }), NotFoundError);
+      await store.transaction(async (tx) => {
+        const inTx = tx.collection<Invoice>(col.name);
+        const current = await inTx.get(created.id);
+        if (!current) throw new Error('the document vanished');
+        await inTx.replace({ ...current, amount: 5 });
+      });
+      expect(await col.get(created.id)).toMatchObject({ version: 4, amount: 5 });
+    });
+
     it('replace onto a taken unique key is a DUPLICATE_KEY', async () => {
       const col = await invoices();
       await col.insert(invoice({ number: 'R-1' }));

@@ -6,6 +6,7 @@ import {
   assertVersion,
   duplicateKey,
   notFound,
+  replaceArgs,
   toBody,
   toStored,
   updateWithRetry,
@@ -21,6 +22,7 @@ import type {
   FindOptions,
   NewDoc,
   Page,
+  ReplaceArgs,
   Scalar,
   StoredDoc,
   TextQuery,
@@ -173,7 +175,8 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     }));
   }
 
-  async replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>): Promise<T> {
+  async replace(...args: ReplaceArgs<T>): Promise<T> {
+    const { id, expectedVersion, next } = replaceArgs(args);
     assertVersion(expectedVersion);
     const body = toBody(next);
     const version = expectedVersion + 1;

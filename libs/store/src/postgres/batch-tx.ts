@@ -1,6 +1,6 @@
 import { DatabaseError, type Pool, type PoolClient } from 'pg';
 import { newObjectId, ValidationError } from '@paymesh/core';
-import { assertDocId, assertVersion, notFound, toBody, toStored, versionConflict } from '../documents';
+import { assertDocId, assertVersion, notFound, replaceArgs, toBody, toStored, versionConflict } from '../documents';
 import type {
   AggregateRow,
   AggregateSpec,
@@ -12,6 +12,7 @@ import type {
   NewDoc,
   NewOutboxEvent,
   Page,
+  ReplaceArgs,
   StoredDoc,
   TextQuery,
   TxScope,
@@ -313,7 +314,8 @@ class BatchedCollection<T extends StoredDoc> implements Collection<T> {
     return rows.map((r) => toStored<T>(r.id, 1, r.body));
   }
 
-  async replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>): Promise<T> {
+  async replace(...args: ReplaceArgs<T>): Promise<T> {
+    const { id, expectedVersion, next } = replaceArgs(args);
     assertVersion(expectedVersion);
     const body = toBody(next);
     const table = this.store.table(this.name);

@@ -5,6 +5,7 @@ import {
   assertDocId,
   assertVersion,
   notFound,
+  replaceArgs,
   toBody,
   toStored,
   updateWithRetry,
@@ -29,6 +30,7 @@ import type {
   FindOptions,
   NewDoc,
   Page,
+  ReplaceArgs,
   Scalar,
   StoredDoc,
   NewOutboxEvent,
@@ -410,7 +412,8 @@ export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxW
    * as it was before (a CTE's snapshot does not see its own update), so a miss tells not-found
    * from conflict without a second round trip.
    */
-  async replace(id: string, expectedVersion: number, next: Omit<T, 'id' | 'version'>): Promise<T> {
+  async replace(...args: ReplaceArgs<T>): Promise<T> {
+    const { id, expectedVersion, next } = replaceArgs(args);
     assertVersion(expectedVersion);
     const body = toBody(next);
     const { rows } = await this.run<{ updated: number | null; current: number | null }>(

@@ -76,9 +76,8 @@ export async function correctInvoice(
       const previous: Record<string, unknown> = {};
       for (const f of Object.keys(change) as Array<keyof typeof change>) previous[f] = before[f];
       const buyer: StoredBuyer = sealBuyer(deps.secrets, key, after);
-      const { id: _id, version: _v, ...rest } = cur;
       return {
-        ...rest,
+        ...cur,
         snapshot: { ...cur.snapshot, buyer },
         corrections: [
           ...cur.corrections,
@@ -106,8 +105,7 @@ export async function updateInvoiceNotes(
   const stored = await deps.store.collection<InvoiceDoc>(INVOICES).update(id, (cur) => {
     const notes = input.notes === '' ? null : input.notes;
     if (cur.notes === notes) return null;
-    const { id: _id, version: _v, ...rest } = cur;
-    return { ...rest, notes, updatedAt: at };
+    return { ...cur, notes, updatedAt: at };
   });
   return invoiceView(deps.secrets, key, stored);
 }

@@ -63,8 +63,7 @@ export async function createPaymentLink(
   await deps.store.collection<InvoiceDoc>(INVOICES).update(doc.id, (cur) => {
     if (cur.status === 'void')
       throw new ConflictError('the invoice was voided meanwhile; the payment link is not recorded');
-    const { id: _id, version: _v, ...rest } = cur;
-    return { ...rest, paymentLinks: [...(cur.paymentLinks ?? []), link], updatedAt: link.createdAt };
+    return { ...cur, paymentLinks: [...(cur.paymentLinks ?? []), link], updatedAt: link.createdAt };
   });
   deps.logger.info({ invoiceId: doc.id, checkoutId: created.id, amount, actor }, 'invoice payment link created');
   return {

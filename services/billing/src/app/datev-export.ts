@@ -694,10 +694,9 @@ async function* runDatevExport(
       for await (const page of source) {
         // The export holds the lock: it is the record's only writer, so the held version is current.
         read += page.read;
-        const { id, version, ...rest } = record;
-        record = await exports.replace(id, version, {
-          ...rest,
-          progress: { done: Math.min(read, rest.progress?.total ?? read), total: rest.progress?.total ?? read },
+        record = await exports.replace({
+          ...record,
+          progress: { done: Math.min(read, record.progress?.total ?? read), total: record.progress?.total ?? read },
         });
         const bookings = await recordDelivered(deps, key, started.id, page.bookings, req.select === 'not_exported');
         if (bookings.length === 0) continue;
@@ -837,8 +836,7 @@ async function keepZip(deps: DataIoDeps, run: DatevRun): Promise<void> {
     throw err;
   }
   await deps.store.collection<DatevExportDoc>(DATEV_EXPORTS).update(id, (cur) => {
-    const { id: _id, version: _v, ...rest } = cur;
-    return { ...rest, parts };
+    return { ...cur, parts };
   });
 }
 

@@ -162,8 +162,7 @@ export async function updateInvoice(
     id,
     (cur) => {
       if (cur.status !== 'draft') throw notDraft(cur, 'edited');
-      const { id: _id, version: _v, ...rest } = cur;
-      return { ...rest, ...fields, notes: input.notes ?? null, updatedAt: now };
+      return { ...cur, ...fields, notes: input.notes ?? null, updatedAt: now };
     },
     3,
   );

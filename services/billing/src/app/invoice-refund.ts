@@ -153,9 +153,8 @@ export async function recordReversal(
       });
       await appendChainEntry(tx, key, creditNoteEntry(note, at));
       const s = settlementOf(reversed.state);
-      const { id: _id, version: _v, ...rest } = cur;
-      await coll.replace(cur.id, cur.version, {
-        ...rest,
+      await coll.replace({
+        ...cur,
         payments: [...reversed.state.payments],
         paymentReversals: [...reversed.state.paymentReversals],
         amountPaid: s.amountPaid,

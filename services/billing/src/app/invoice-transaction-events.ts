@@ -70,9 +70,8 @@ export async function recordPayment(
     const next = withPayment(paymentStateOf(cur), { transactionId: d.transactionId, amount, paidAt: d.changedAt });
     if (!next) return; // recorded already
     const s = settlementOf(next);
-    const { id: _id, version: _v, ...rest } = cur;
-    await coll.replace(id, cur.version, {
-      ...rest,
+    await coll.replace({
+      ...cur,
       payments: [...next.payments],
       amountPaid: s.amountPaid,
       status: s.status,

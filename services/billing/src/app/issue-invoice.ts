@@ -97,9 +97,8 @@ export async function issueInvoice(deps: InvoiceDeps, key: OrgKey, id: string): 
         code: ErrorCode.INVOICE_NOT_DRAFT,
       });
     const number = await drawDocumentNumber(tx, key, 'invoice', layout, issueDate);
-    const { id: _id, version: _v, ...rest } = cur;
-    const next = await coll.replace(id, cur.version, {
-      ...rest,
+    const next = await coll.replace({
+      ...cur,
       status: 'issued',
       number,
       issueDate,

@@ -37,8 +37,7 @@ export async function linkInvoiceTransaction(
     (cur) => {
       if (cur.status === 'void')
         throw new ConflictError(`invoice ${cur.number ?? cur.id} is void: it takes no payment`, { field: 'id' });
-      const { id: _id, version: _v, ...rest } = cur;
-      return { ...rest, transactionId, updatedAt: now };
+      return { ...cur, transactionId, updatedAt: now };
     },
     3,
   );

@@ -231,8 +231,7 @@ export async function sendDocumentEmail(
   const saved = await coll.update(id, (cur) => {
     const emails = withSend(cur.emails ?? [], send);
     if (!emails) return null;
-    const { id: _id, version: _v, ...rest } = cur;
-    return { ...rest, emails };
+    return { ...cur, emails };
   });
   deps.logger.info({ kind, documentId: id, emailId, organizationId: key.organizationId }, 'document e-mail queued');
   return saved.emails?.find((e) => e.emailId === emailId) ?? send;

@@ -27,8 +27,7 @@ export async function settleDocumentEmail(store: DocumentStore, logger: Logger, 
     (cur) => {
       const emails = withOutcome(cur.emails ?? [], outcome);
       if (!emails) return null;
-      const { id: _id, version: _v, ...rest } = cur;
-      return { ...rest, emails };
+      return { ...cur, emails };
     },
     undefined,
     doc,

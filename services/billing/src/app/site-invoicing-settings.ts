@@ -52,8 +52,7 @@ export async function updateSiteInvoicingSettings(
     if (existing) {
       stored = await coll.update(siteId, (cur) => {
         owned(cur, key);
-        const { id: _id, version: _v, ...rest } = cur;
-        return { ...rest, ...applySitePatch(cur, patch, org), updatedAt: now };
+        return { ...cur, ...applySitePatch(cur, patch, org), updatedAt: now };
       });
       break;
     }

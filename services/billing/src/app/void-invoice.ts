@@ -80,9 +80,8 @@ export async function voidInvoice(
       createdAt: at,
     });
     await appendChainEntry(tx, key, creditNoteEntry(note, at));
-    const { id: _id, version: _v, ...rest } = cur;
-    const next = await coll.replace(id, cur.version, {
-      ...rest,
+    const next = await coll.replace({
+      ...cur,
       status: 'void',
       voidedAt: at,
       voidReason: reason,

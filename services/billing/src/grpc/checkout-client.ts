@@ -6,7 +6,8 @@ import { createCheckoutMessage, createdCheckoutOf } from './checkout-create';
 import type { InvoiceCheckoutPort } from '../app/invoice-deps';
 import type { SenderDnsPort } from '../app/sender-verification';
 
-const orNull = (s: string): string | null => (s === '' ? null : s);
+/** An absent `optional` field (or an empty one) is null for the use cases. */
+const orNull = (s: string | undefined): string | null => s || null;
 
 /**
  * {@link InvoiceCheckoutPort} over checkout's `GetSite`, `GetTransaction`, `GetTransactionTax` and
@@ -83,7 +84,7 @@ export function grpcCheckoutPort(
                   city: b.city,
                   postalCode: b.postalCode,
                   country: b.country,
-                  vatId: b.vatId,
+                  vatId: b.vatId ?? '',
                 }
               : null,
         };

@@ -34,13 +34,10 @@ export function grpcDataIoPort(
           organizationId: key.organizationId,
           testMode: key.mode === 'test',
           statuses: filter.statuses ?? [],
-          currency: '',
           createdFrom: filter.createdFrom ?? '',
           createdTo: filter.createdTo ?? '',
           siteIds: filter.siteIds ?? [],
           providerIds: [],
-          externalReference: '',
-          email: '',
           ids: [],
           page,
           limit,
@@ -54,11 +51,12 @@ export function grpcDataIoPort(
         status: t.status,
         amount: Number(t.amount),
         currency: t.currency,
-        email: t.email,
-        externalReference: t.externalReference,
-        invoiceNumber: t.invoiceNumber,
-        clientId: t.clientId,
-        providerType: t.providerType,
+        // The export writes an absent value as an empty cell.
+        email: t.email ?? '',
+        externalReference: t.externalReference ?? '',
+        invoiceNumber: t.invoiceNumber ?? '',
+        clientId: t.clientId ?? '',
+        providerType: t.providerType ?? '',
         manual: t.manual,
         refundedAmount: t.refunds.reduce((sum, r) => sum + Number(r.amount), 0),
       }));
@@ -74,20 +72,17 @@ export function grpcDataIoPort(
             organizationId: key.organizationId,
             testMode: key.mode === 'test',
             statuses: [],
-            currency: '',
             createdFrom: '',
             createdTo: '',
             siteIds: [],
             providerIds: [],
-            externalReference: '',
-            email: '',
             ids: chunk,
             page: 1,
             limit: chunk.length,
           },
           { deadlineMs, target: 'checkout' },
         );
-        for (const t of res.items) out.set(t.id, t.providerType);
+        for (const t of res.items) out.set(t.id, t.providerType ?? '');
       }
       return out;
     },

@@ -16,7 +16,6 @@ import type { SiteDoc } from '../domain/site';
 import { hostedReturnUrl, type TransactionDoc } from '../domain/transaction';
 import { TRANSACTIONS } from '../store/collections';
 import { assertOpenForPayment, loadCheckoutForBuyer } from './access';
-import { body } from './docs';
 import type { ProviderInfo } from './payments-port';
 import type { PaymentsDeps } from './payments-deps';
 import { resolveProvider } from './resolve-provider';
@@ -183,7 +182,7 @@ async function openTransaction(
 
 async function recordIndeterminate(deps: PaymentsDeps, id: string, error: string): Promise<void> {
   await deps.store.collection<TransactionDoc>(TRANSACTIONS).update(id, (cur) => ({
-    ...body(cur),
+    ...cur,
     providerPayment: {
       ...cur.providerPayment,
       state: cur.providerPayment.state === 'created' ? 'created' : 'indeterminate',
@@ -229,7 +228,7 @@ async function startPayment(
     const stored = await deps.store.collection<TransactionDoc>(TRANSACTIONS).update(
       doc.id,
       (cur) => ({
-        ...body(cur),
+        ...cur,
         providerType: res.providerType || cur.providerType,
         providerPaymentId: cur.providerPaymentId ?? (res.providerPaymentId || null),
         providerPayment: { state: 'created', error: null, redirectUrl: res.redirectUrl || null },

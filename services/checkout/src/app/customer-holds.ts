@@ -4,7 +4,6 @@ import type { CustomerHoldListQuery } from '@paymesh/contracts';
 import { holdRef, liftHold, normalizeEmail, type BuyerBlockDoc, type CustomerHoldDoc } from '../domain/customer-hold';
 import type { Mode } from '../domain/site';
 import { BUYER_BLOCKS, CUSTOMER_HOLDS } from '../store/collections';
-import { body } from './docs';
 import type { CheckoutDeps } from './deps';
 
 export interface HoldRef {
@@ -56,7 +55,7 @@ export async function liftCustomerHold(
     const cur = (await holds.get(current.id)) ?? current;
     const next = liftHold(cur, { actor: input.actor, reason: input.reason, at });
     if (!next) return null;
-    const stored = await holds.replace(cur.id, cur.version, body(next));
+    const stored = await holds.replace(next);
     await tx.collection<BuyerBlockDoc>(BUYER_BLOCKS).deleteMany({ ref: holdRef(cur.id) });
     return stored;
   });

@@ -11,7 +11,6 @@ import {
 import type { TransactionDoc } from '../domain/transaction';
 import { DASHBOARD_BUCKETS, DASHBOARD_STATE, TRANSACTIONS } from '../store/collections';
 import { withAggregates } from './dashboard-aggregates';
-import { body } from './docs';
 import type { CheckoutDeps } from './deps';
 
 /** The one state document of the backfill. */
@@ -99,7 +98,7 @@ async function aggregateAll(tx: TxScope, docs: TransactionDoc[]): Promise<number
   const stale = docs.filter(needsAggregation);
   // One compare-and-set statement for the batch: a transaction written meanwhile re-runs it.
   const stored = await txs.replaceMany(
-    stale.map((doc) => ({ id: doc.id, expectedVersion: doc.version, next: withAggregates(body(doc)) })),
+    stale.map((doc) => ({ id: doc.id, expectedVersion: doc.version, next: withAggregates(doc) })),
   );
   for (const [k, doc] of stale.entries()) {
     const after = stored[k]?.aggregated;
@@ -140,8 +139,8 @@ export async function runBackfill(
     const states = deps.store.collection<BackfillStateDoc>(DASHBOARD_STATE);
     const state = await states.get(BACKFILL_STATE_ID);
     if (state)
-      await states.replace(state.id, state.version, {
-        ...body(state),
+      await states.replace({
+        ...state,
         doneVersion: 0,
         cursor: '',
         updatedAt: deps.clock.now().toISOString(),

@@ -18,13 +18,11 @@ export async function deleteSite(deps: CheckoutDeps, organizationId: string, mod
     const sites = tx.collection<SiteDoc>(SITES);
     const site = await sites.get(id);
     if (!ownsSite(site, organizationId, mode)) throw new NotFoundError('site not found');
-    const { id: _id, version, ...rest } = site;
-    await sites.replace(id, version, { ...rest, deletedAt: now, updatedAt: now });
+    await sites.replace({ ...site, deletedAt: now, updatedAt: now });
     const domains = tx.collection<CustomDomainDoc>(CUSTOM_DOMAINS);
     const bound = await domains.find({ siteId: id });
     for (const d of bound.items) {
-      const { id: domainId, version: dv, ...body } = d;
-      await domains.replace(domainId, dv, { ...body, siteId: null, updatedAt: now });
+      await domains.replace({ ...d, siteId: null, updatedAt: now });
     }
     const data: SiteDeleted = { organizationId, siteId: id, mode, deletedAt: now };
     tx.emit(Subjects.siteDeleted, data, { id: eventId(Subjects.siteDeleted, id), occurredAt: now });

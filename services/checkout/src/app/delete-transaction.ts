@@ -4,7 +4,6 @@ import { isDeletable, type TransactionDoc } from '../domain/transaction';
 import { TRANSACTIONS } from '../store/collections';
 import { loadTransactionForOrg } from './access';
 import { addToBuckets, withAggregates } from './dashboard-aggregates';
-import { body } from './docs';
 import type { PaymentsDeps } from './payments-deps';
 
 function refuse(doc: TransactionDoc): never {
@@ -32,7 +31,7 @@ export async function deleteTransaction(
     if (!isDeletable(cur)) refuse(cur);
     const stored = await tx
       .collection<TransactionDoc>(TRANSACTIONS)
-      .replace(cur.id, cur.version, withAggregates({ ...body(cur), deletedAt: now, updatedAt: now }));
+      .replace(withAggregates({ ...cur, deletedAt: now, updatedAt: now }));
     await addToBuckets(tx, cur.aggregated, stored);
   });
   deps.logger.info({ transactionId: current.id, organizationId: ref.organizationId }, 'transaction deleted');

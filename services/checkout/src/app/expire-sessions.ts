@@ -3,7 +3,6 @@ import { Subjects, type CheckoutSessionExpired, TransactionStatus } from '@payme
 import { isSessionExpiryDue, type CheckoutDoc } from '../domain/checkout';
 import type { TransactionDoc } from '../domain/transaction';
 import { CHECKOUTS, TRANSACTIONS } from '../store/collections';
-import { body } from './docs';
 import { expireTransaction, type ExpiryOptions, type ExpiryResult } from './expire-transactions';
 import type { PaymentsDeps } from './payments-deps';
 
@@ -50,8 +49,8 @@ export async function expireSession(
     const checkouts = tx.collection<CheckoutDoc>(CHECKOUTS);
     const current = await checkouts.get(checkoutId);
     if (!current || !isSessionExpiryDue(current, now)) return null;
-    const stored = await checkouts.replace(current.id, current.version, {
-      ...body(current),
+    const stored = await checkouts.replace({
+      ...current,
       status: 'expired',
       expiredAt: at,
       updatedAt: at,
@@ -65,9 +64,7 @@ export async function expireSession(
     // it keeps its own expiry time (TRANSACTION_ABANDON_AFTER_MS after it started).
     if (open && open.status === TransactionStatus.pending && !open.deletedAt && open.subState !== 'pending_provider') {
       pending =
-        typeof open.expireAt === 'string' && open.expireAt <= at
-          ? open
-          : await txs.replace(open.id, open.version, { ...body(open), expireAt: at });
+        typeof open.expireAt === 'string' && open.expireAt <= at ? open : await txs.replace({ ...open, expireAt: at });
     }
     const data: CheckoutSessionExpired = {
       organizationId: stored.organizationId,

@@ -5,7 +5,6 @@ import { EXPIRY_RETRY_CAP_MS, expiryRetryDelayMs } from '../domain/expiry-backof
 import { IllegalTransitionError } from '../domain/transaction-state';
 import { TRANSACTIONS } from '../store/collections';
 import { providerMayHavePayment } from './cancel-transaction';
-import { body } from './docs';
 import type { PaymentsDeps } from './payments-deps';
 import { applyTransition } from './transition';
 
@@ -72,8 +71,8 @@ export async function expireTransaction(
   const delay = expiryRetryDelayMs(opts.retryMs, attempts, opts.retryCapMs ?? EXPIRY_RETRY_CAP_MS);
   try {
     // The claim also schedules the next attempt, should this one not end the transaction.
-    claimed = await deps.store.collection<TransactionDoc>(TRANSACTIONS).replace(doc.id, doc.version, {
-      ...body(doc),
+    claimed = await deps.store.collection<TransactionDoc>(TRANSACTIONS).replace({
+      ...doc,
       expireAt: new Date(now.getTime() + delay).toISOString(),
       expiryAttempts: attempts + 1,
     });

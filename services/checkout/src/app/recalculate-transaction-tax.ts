@@ -13,7 +13,6 @@ import { pinnedInput } from '../domain/tax-basis';
 import { TAX_HISTORY_LIMIT, taxIsOpen, type TransactionDoc } from '../domain/transaction';
 import { TRANSACTIONS } from '../store/collections';
 import { loadTransactionForOrg } from './access';
-import { body } from './docs';
 import type { PaymentsDeps } from './payments-deps';
 import { transactionTaxViewOf } from './transaction-tax';
 
@@ -102,7 +101,7 @@ export async function recalculateTransactionTax(
         requestId: currentRequestId() ?? null,
       };
       return {
-        ...body(cur),
+        ...cur,
         tax,
         taxInput: input,
         taxHistory: [...(cur.taxHistory ?? []), previous].slice(-TAX_HISTORY_LIMIT),

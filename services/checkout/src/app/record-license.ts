@@ -1,7 +1,6 @@
 import { ConflictError, ErrorCode } from '@paymesh/core';
 import type { LicenseState, OrgLicenseDoc } from '../domain/license';
 import { ORG_LICENSES } from '../store/collections';
-import { body } from './docs';
 import type { PaymentsDeps } from './payments-deps';
 
 /**
@@ -37,7 +36,7 @@ export async function recordLicenseState(
     let stale = false;
     await licenses.update(current.id, (cur) => {
       stale = cur.stateAt > input.at;
-      return stale ? null : { ...body(cur), licenseState: input.licenseState, stateAt: input.at, updatedAt: now };
+      return stale ? null : { ...cur, licenseState: input.licenseState, stateAt: input.at, updatedAt: now };
     });
     deps.logger.info(
       { organizationId: input.organizationId, licenseState: input.licenseState, stale },

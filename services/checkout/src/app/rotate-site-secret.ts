@@ -23,10 +23,9 @@ export async function rotateSiteSecret(
     const sites = tx.collection<SiteDoc>(SITES);
     const cur = await sites.get(id);
     if (!ownsSite(cur, organizationId, mode)) throw new NotFoundError('site not found');
-    const { id: _id, version, ...rest } = cur;
     const hint = secretHint(secret);
-    const next = await sites.replace(id, version, {
-      ...rest,
+    const next = await sites.replace({
+      ...cur,
       webhookSecret: deps.secrets.seal(secret, id),
       webhookSecretHint: hint,
       updatedAt: now,

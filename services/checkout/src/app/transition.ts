@@ -14,7 +14,6 @@ import {
 } from '../domain/transaction-state';
 import { CHECKOUTS, TRANSACTIONS } from '../store/collections';
 import { addToBuckets, withAggregates } from './dashboard-aggregates';
-import { body } from './docs';
 import type { PaymentsDeps } from './payments-deps';
 
 export type TxScope = CommitScope<EventMap>;
@@ -84,8 +83,8 @@ async function completeCheckout(tx: TxScope, doc: TransactionDoc, at: string, lo
     }
     return;
   }
-  await checkouts.replace(checkout.id, checkout.version, {
-    ...body(checkout),
+  await checkouts.replace({
+    ...checkout,
     status: 'completed',
     completedTransactionId: doc.id,
     updatedAt: at,
@@ -227,9 +226,7 @@ export async function applyTransition(
     if (res.kind === 'unchanged') {
       if (!p.patch) return tentative ? undefined : { doc, result: 'unchanged' };
       const stored = await txs.replace(
-        doc.id,
-        doc.version,
-        withAggregates({ ...body(doc), ...p.patch, processedProviderEventIds, updatedAt: now }),
+        withAggregates({ ...doc, ...p.patch, processedProviderEventIds, updatedAt: now }),
       );
       await addToBuckets(tx, doc.aggregated, stored);
       p.emit?.(tx, stored, now);
@@ -238,10 +235,8 @@ export async function applyTransition(
     }
     const next = res.next;
     const stored = await txs.replace(
-      doc.id,
-      doc.version,
       withAggregates({
-        ...body(doc),
+        ...doc,
         ...p.patch,
         status: next.status,
         subState: next.subState,

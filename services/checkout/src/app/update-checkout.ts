@@ -9,7 +9,6 @@ import {
 import { validateIpnUrl } from '../domain/ipn-target';
 import type { Mode } from '../domain/site';
 import { CHECKOUTS } from '../store/collections';
-import { body } from './docs';
 import { getCheckout } from './get-checkout';
 import { checkIpnTargetResolution } from './ipn-target-check';
 import type { PaymentsDeps } from './payments-deps';
@@ -59,7 +58,7 @@ export async function updateCheckout(
       throw new ConflictError(`a ${checkoutStatus(cur, now)} checkout cannot be changed`, {
         code: ErrorCode.CHECKOUT_NOT_PENDING,
       });
-    return { ...body(cur), ...changes, updatedAt: now.toISOString() };
+    return { ...cur, ...changes, updatedAt: now.toISOString() };
   });
   deps.logger.info({ checkoutId: updated.id, fields: Object.keys(changes) }, 'checkout updated');
   return updated;

@@ -37,9 +37,8 @@ export async function updateSite(deps: CheckoutDeps, input: UpdateSiteInput): Pr
   const now = deps.clock.now().toISOString();
   const site = await sites.update(input.id, (cur) => {
     if (!ownsSite(cur, input.organizationId, input.mode)) throw new NotFoundError('site not found');
-    const { id: _id, version: _v, ...rest } = cur;
     return {
-      ...rest,
+      ...cur,
       ...changes,
       ...(input.branding ? { branding: applyBrandingPatch(cur.branding, input.branding) } : {}),
       ...(vatIdValidation ? { checkoutSettings: { ...cur.checkoutSettings, vatIdValidation } } : {}),

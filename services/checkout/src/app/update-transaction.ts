@@ -5,7 +5,6 @@ import { isProviderBacked, type TransactionDoc } from '../domain/transaction';
 import { isTxStatus } from '../domain/transaction-state';
 import { TRANSACTIONS } from '../store/collections';
 import { loadTransactionForOrg } from './access';
-import { body } from './docs';
 import type { PaymentsDeps } from './payments-deps';
 import { applyTransition } from './transition';
 
@@ -87,7 +86,7 @@ export async function updateTransaction(
     throw new ValidationError('nothing to update: give metadata, notes, externalReference or status');
   }
   const updated = await deps.store.collection<TransactionDoc>(TRANSACTIONS).update(current.id, (cur) => ({
-    ...body(cur),
+    ...cur,
     ...fields,
     updatedAt: deps.clock.now().toISOString(),
   }));

@@ -40,9 +40,8 @@ export async function verifyDomainCname(
   const now = deps.clock.now().toISOString();
   const stored = await deps.store.collection<CustomDomainDoc>(CUSTOM_DOMAINS).update(domain.id, (cur) => {
     if (cur.organizationId !== organizationId || cur.mode !== mode) throw new NotFoundError('domain not found');
-    const { id: _id, version: _v, ...rest } = cur;
     return {
-      ...rest,
+      ...cur,
       verified,
       verifiedAt: verified ? (cur.verified && cur.verifiedAt ? cur.verifiedAt : now) : null,
       lastCheckedAt: now,

@@ -6,7 +6,7 @@ import type { TransactionDoc } from '../domain/transaction';
 import type { CustomerHoldDoc } from '../domain/customer-hold';
 import type { CustomerHoldView } from '@paymesh/contracts';
 
-/** Wire -> domain: proto3 has no presence for strings, so empty means absent. */
+/** Wire -> domain: absent and empty fields alike are not given (validation decides). */
 export function billingAddressIn(a: checkoutPayments.BillingAddress | undefined): BillingAddressInput | undefined {
   if (!a) return undefined;
   return {
@@ -29,7 +29,7 @@ export function billingAddressOut(a: BillingAddress | null): checkoutPayments.Bi
         city: a.city,
         postalCode: a.postalCode,
         country: a.country,
-        vatId: a.vatId ?? '',
+        vatId: a.vatId ?? undefined,
       }
     : undefined;
 }
@@ -46,10 +46,10 @@ export function shippingAddressOut(
   return a
     ? {
         country: a.country,
-        name: a.name ?? '',
-        line1: a.line1 ?? '',
-        city: a.city ?? '',
-        postalCode: a.postalCode ?? '',
+        name: a.name ?? undefined,
+        line1: a.line1 ?? undefined,
+        city: a.city ?? undefined,
+        postalCode: a.postalCode ?? undefined,
       }
     : undefined;
 }
@@ -63,6 +63,22 @@ export function lineItemsIn(items: checkoutPayments.CheckoutLineItem[]): LineIte
     vatRate: i.vatRate,
     itemType: i.itemType || undefined,
   }));
+}
+
+type MerchantFields =
+  'email' | 'returnUrl' | 'cancelUrl' | 'ipnUrl' | 'externalReference' | 'invoiceNumber' | 'clientId';
+
+/** The merchant's optional fields a checkout passes on to its transactions: absent when not given. */
+function merchantFieldsOut(doc: Pick<CheckoutDoc, MerchantFields> | Pick<TransactionDoc, MerchantFields>) {
+  return {
+    email: doc.email ?? undefined,
+    returnUrl: doc.returnUrl ?? undefined,
+    cancelUrl: doc.cancelUrl ?? undefined,
+    ipnUrl: doc.ipnUrl ?? undefined,
+    externalReference: doc.externalReference ?? undefined,
+    invoiceNumber: doc.invoiceNumber ?? undefined,
+    clientId: doc.clientId ?? undefined,
+  };
 }
 
 export function toCheckoutRecord(
@@ -81,24 +97,18 @@ export function toCheckoutRecord(
     status: checkoutStatus(doc, now),
     amount: doc.amount,
     currency: doc.currency,
-    email: doc.email ?? '',
-    returnUrl: doc.returnUrl ?? '',
-    cancelUrl: doc.cancelUrl ?? '',
-    ipnUrl: doc.ipnUrl ?? '',
-    externalReference: doc.externalReference ?? '',
-    invoiceNumber: doc.invoiceNumber ?? '',
-    clientId: doc.clientId ?? '',
+    ...merchantFieldsOut(doc),
     items: doc.items.map((i) => ({
       name: i.name,
-      description: i.description ?? '',
+      description: i.description ?? undefined,
       quantity: i.quantity,
       unitPrice: i.unitPrice,
       vatRate: i.vatRate ?? undefined,
-      itemType: i.itemType ?? '',
+      itemType: i.itemType ?? undefined,
     })),
     metadata: { ...doc.metadata },
     expiresAt: doc.expiresAt,
-    completedTransactionId: doc.completedTransactionId ?? '',
+    completedTransactionId: doc.completedTransactionId ?? undefined,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
     transactions: transactions.map((t) => ({ id: t.id, status: t.status, createdAt: t.createdAt })),
@@ -112,39 +122,33 @@ export function toTransactionRecord(doc: TransactionDoc): checkoutPayments.Trans
     organizationId: doc.organizationId,
     siteId: doc.siteId,
     testMode: doc.mode === 'test',
-    checkoutId: doc.checkoutId ?? '',
-    sessionPublicId: doc.sessionPublicId ?? '',
+    checkoutId: doc.checkoutId ?? undefined,
+    sessionPublicId: doc.sessionPublicId ?? undefined,
     status: doc.status,
-    subState: doc.subState ?? '',
+    subState: doc.subState ?? undefined,
     amount: doc.amount,
     currency: doc.currency,
-    email: doc.email ?? '',
-    externalReference: doc.externalReference ?? '',
-    invoiceNumber: doc.invoiceNumber ?? '',
-    clientId: doc.clientId ?? '',
-    returnUrl: doc.returnUrl ?? '',
-    cancelUrl: doc.cancelUrl ?? '',
-    ipnUrl: doc.ipnUrl ?? '',
-    providerId: doc.providerId ?? '',
-    providerType: doc.providerType ?? '',
-    providerPaymentId: doc.providerPaymentId ?? '',
+    ...merchantFieldsOut(doc),
+    providerId: doc.providerId ?? undefined,
+    providerType: doc.providerType ?? undefined,
+    providerPaymentId: doc.providerPaymentId ?? undefined,
     providerPaymentState: doc.providerPayment.state,
-    providerPaymentError: doc.providerPayment.error ?? '',
+    providerPaymentError: doc.providerPayment.error ?? undefined,
     billingAddress: billingAddressOut(doc.billingAddress),
     shippingAddress: shippingAddressOut(doc.shippingAddress),
     metadata: { ...doc.metadata },
-    notes: doc.notes ?? '',
+    notes: doc.notes ?? undefined,
     manual: doc.manual,
-    manualReason: doc.manualReason ?? '',
+    manualReason: doc.manualReason ?? undefined,
     statusHistory: doc.statusHistory.map((h) => ({
       from: h.from ?? undefined,
       to: h.to,
-      subState: h.subState ?? '',
+      subState: h.subState ?? undefined,
       trigger: h.trigger,
       at: h.at,
-      providerEventId: h.providerEventId ?? '',
-      requestId: h.requestId ?? '',
-      reason: h.reason ?? '',
+      providerEventId: h.providerEventId ?? undefined,
+      requestId: h.requestId ?? undefined,
+      reason: h.reason ?? undefined,
     })),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
@@ -160,12 +164,12 @@ export function toTransactionRecord(doc: TransactionDoc): checkoutPayments.Trans
       status: c.status,
       amount: c.amount,
       currency: c.currency,
-      reason: c.reason ?? '',
+      reason: c.reason ?? undefined,
       at: c.at,
       updatedAt: c.updatedAt,
-      resolvedAt: c.resolvedAt ?? '',
-      decidedBy: c.decidedBy ?? '',
-      decisionReason: c.decisionReason ?? '',
+      resolvedAt: c.resolvedAt ?? undefined,
+      decidedBy: c.decidedBy ?? undefined,
+      decisionReason: c.decisionReason ?? undefined,
     })),
   };
 }
@@ -190,5 +194,5 @@ export function toCustomerHoldView(doc: CustomerHoldDoc): CustomerHoldView {
 }
 
 export function toActionResponse(doc: TransactionDoc): checkoutPayments.TransactionActionResponse {
-  return { transactionId: doc.id, status: doc.status, subState: doc.subState ?? '' };
+  return { transactionId: doc.id, status: doc.status, subState: doc.subState ?? undefined };
 }

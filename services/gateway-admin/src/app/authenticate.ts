@@ -156,13 +156,6 @@ async function authenticateUser(deps: AdminDeps, token: string, creds: Credentia
 function touchLastUsed(deps: AdminDeps, key: ApiKeyDoc, now: Date): void {
   if (key.lastUsedAt && now.getTime() - new Date(key.lastUsedAt).getTime() < LAST_USED_RESOLUTION_MS) return;
   void trackBackground(
-    deps.store
-      .collection<ApiKeyDoc>(API_KEYS)
-      .update(key.id, (cur) => ({ ...stripMeta(cur), lastUsedAt: now.toISOString() }), 1),
+    deps.store.collection<ApiKeyDoc>(API_KEYS).update(key.id, (cur) => ({ ...cur, lastUsedAt: now.toISOString() }), 1),
   ).catch((err: unknown) => deps.logger.debug({ err, keyId: key.keyId }, 'lastUsedAt not updated'));
-}
-
-function stripMeta<T extends { id: string; version: number }>(doc: T): Omit<T, 'id' | 'version'> {
-  const { id: _id, version: _v, ...rest } = doc;
-  return rest;
 }

@@ -112,8 +112,7 @@ async function register(
         if (err instanceof ConflictError) throw new ConflictError('this authenticator is already registered');
         throw err;
       }
-      const { id: _i, version, ...rest } = current;
-      await users.replace(current.id, version, { ...rest, enrollment: null });
+      await users.replace({ ...current, enrollment: null });
     }),
     'this authenticator is already registered',
   );
@@ -157,7 +156,6 @@ async function assert(
   if (!result.verified) throw new UnauthenticatedError('sign-in failed');
   const now = deps.clock.now().toISOString();
   await creds.update(stored.id, (cur) => {
-    const { id: _i, version: _v, ...rest } = cur;
-    return { ...rest, counter: result.authenticationInfo.newCounter, lastUsedAt: now };
+    return { ...cur, counter: result.authenticationInfo.newCounter, lastUsedAt: now };
   });
 }

@@ -116,8 +116,7 @@ export async function changeMemberRole(
   const m = await membershipOf(deps, organizationId, userId);
   if (m.role === 'Admin' && role !== 'Admin') await assertAnotherAdmin(deps, organizationId, userId);
   const updated = await deps.store.collection<MembershipDoc>(MEMBERSHIPS).update(m.id, (cur) => {
-    const { id: _i, version: _v, ...rest } = cur;
-    return { ...rest, role };
+    return { ...cur, role };
   });
   return view(updated, await deps.store.collection<UserDoc>(USERS).get(userId));
 }

@@ -36,9 +36,3 @@ export function listApiKeys(
     owner.kind === 'system' ? { kind: 'system' } : { kind: 'organization', organizationId: owner.organizationId };
   return deps.store.collection<ApiKeyDoc>(API_KEYS).find(filter, { sort: { createdAt: -1 }, page, limit, total: true });
 }
-
-/** Document fields without the store's id/version, for compare-and-set updates. */
-export function keyFields(doc: ApiKeyDoc): Omit<ApiKeyDoc, 'id' | 'version'> {
-  const { id: _id, version: _v, ...rest } = doc;
-  return rest;
-}

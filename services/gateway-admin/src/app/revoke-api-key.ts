@@ -1,7 +1,7 @@
 import { ConflictError } from '@paymesh/core';
 import { API_KEYS, type ApiKeyDoc } from '../store/collections';
 import type { AdminDeps } from './deps';
-import { keyFields, ownedApiKey, type KeyOwner } from './owned-api-key';
+import { ownedApiKey, type KeyOwner } from './owned-api-key';
 import type { Grantor } from '../domain/grants';
 
 /** Revokes a key for good (idempotent); it answers 401 from now on but stays listed for audit. */
@@ -13,7 +13,7 @@ export async function revokeApiKey(deps: AdminDeps, grantor: Grantor, owner: Key
   const stored = await deps.store
     .collection<ApiKeyDoc>(API_KEYS)
     .update(key.id, (cur) =>
-      cur.status === 'revoked' ? null : { ...keyFields(cur), status: 'revoked', revokedAt: now, updatedAt: now },
+      cur.status === 'revoked' ? null : { ...cur, status: 'revoked', revokedAt: now, updatedAt: now },
     );
   deps.logger.info({ keyId: key.keyId }, 'api key revoked');
   return stored;

@@ -4,7 +4,7 @@ import { checkGrant, type Grantor } from '../domain/grants';
 import { API_KEYS, type ApiKeyDoc } from '../store/collections';
 import type { CreatedApiKey } from './api-keys';
 import type { AdminDeps } from './deps';
-import { keyFields, ownedApiKey, type KeyOwner } from './owned-api-key';
+import { ownedApiKey, type KeyOwner } from './owned-api-key';
 
 /**
  * Gives the key a new secret under the same key ID; the old secret stops working with this
@@ -24,7 +24,7 @@ export async function rotateApiKey(
   const now = deps.clock.now().toISOString();
   const stored = await deps.store.collection<ApiKeyDoc>(API_KEYS).update(key.id, (cur) => {
     if (cur.status !== 'active') throw new ConflictError('a revoked key cannot be rotated');
-    return { ...keyFields(cur), secretHash: hashKeySecret(secret), updatedAt: now };
+    return { ...cur, secretHash: hashKeySecret(secret), updatedAt: now };
   });
   deps.logger.info({ keyId: key.keyId }, 'api key rotated');
   return { key: stored, token: formatApiKey(stored.mode, stored.keyId, secret) };

@@ -71,16 +71,15 @@ export async function refreshSession(deps: AdminDeps, refreshToken: string | und
   const secret = randomToken(32);
   let reused = false;
   const updated = await sessions.update(session.id, (cur) => {
-    const { id: _i, version: _v, ...rest } = cur;
     if (cur.revokedAt !== null) throw new UnauthenticatedError('session ended');
     if (!digestEquals(cur.refreshHash, presented)) {
       if (!cur.previousRefreshHash || !digestEquals(cur.previousRefreshHash, presented))
         throw new UnauthenticatedError('invalid refresh token');
       reused = true;
-      return { ...rest, revokedAt: now.toISOString() };
+      return { ...cur, revokedAt: now.toISOString() };
     }
     return {
-      ...rest,
+      ...cur,
       previousRefreshHash: cur.refreshHash,
       refreshHash: sha256Hex(secret),
       refreshedAt: now.toISOString(),
@@ -115,8 +114,7 @@ export async function endSession(deps: AdminDeps, sessionId: string): Promise<vo
   const sessions = deps.store.collection<SessionDoc>(SESSIONS);
   if (!(await sessions.get(sessionId))) return;
   await sessions.update(sessionId, (cur) => {
-    const { id: _i, version: _v, ...rest } = cur;
-    return cur.revokedAt !== null ? null : { ...rest, revokedAt: now };
+    return cur.revokedAt !== null ? null : { ...cur, revokedAt: now };
   });
   deps.logger.info({ sessionId }, 'dashboard session ended');
 }

@@ -20,8 +20,7 @@ export async function setLicenseState(
     const org = await orgs.get(organizationId);
     if (!org) throw new NotFoundError('organization not found');
     if (org.licenseState === state) return { org, changed: false };
-    const { id: _id, version, ...rest } = org;
-    const next = await orgs.replace(organizationId, version, { ...rest, licenseState: state, updatedAt: now });
+    const next = await orgs.replace({ ...org, licenseState: state, updatedAt: now });
     const data: OrganizationLicenseChanged = {
       organizationId,
       licenseState: state,

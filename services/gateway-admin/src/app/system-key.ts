@@ -20,9 +20,8 @@ export async function ensureSystemKey(deps: AdminDeps, token: string): Promise<v
   if (existing) {
     if (existing.kind !== 'system') throw new ConfigError('SYSTEM_API_KEY collides with an organization key');
     await keys.update(existing.id, (cur) => {
-      const { id: _i, version: _v, ...rest } = cur;
       return {
-        ...rest,
+        ...cur,
         secretHash: hashKeySecret(parsed.secret),
         status: 'active',
         scopes: [...SYSTEM_SCOPES],

@@ -3,7 +3,7 @@ import { checkGrant, type Grantor } from '../domain/grants';
 import type { Role, Scope } from '../domain/scopes';
 import { API_KEYS, type ApiKeyDoc } from '../store/collections';
 import type { AdminDeps } from './deps';
-import { keyFields, ownedApiKey, type KeyOwner } from './owned-api-key';
+import { ownedApiKey, type KeyOwner } from './owned-api-key';
 
 export interface ApiKeyChanges {
   name?: string | undefined;
@@ -26,7 +26,7 @@ export async function updateApiKey(
   if (changes.scopes || changes.role) checkGrant(grantor, { kind: key.kind, role, scopes, mode: key.mode });
   const now = deps.clock.now().toISOString();
   return deps.store.collection<ApiKeyDoc>(API_KEYS).update(key.id, (cur) => ({
-    ...keyFields(cur),
+    ...cur,
     name: changes.name ?? cur.name,
     scopes,
     role,

@@ -153,10 +153,9 @@ export async function verifyOtp(deps: PortalDeps, t: Tenant, email: string, code
       throw new UnauthenticatedError(BAD_CODE);
     }
     const match = /^\d{6}$/.test(code) && digestEquals(latest.codeHash, codeHashOf(deps, t, email, code));
-    const { id, version, ...rest } = latest;
     try {
-      await codes.replace(id, version, {
-        ...rest,
+      await codes.replace({
+        ...latest,
         attempts: latest.attempts + 1,
         usedAt: match ? now.toISOString() : null,
       });
@@ -242,11 +241,10 @@ export async function refreshLogin(deps: PortalDeps, cookie: string | undefined)
   const updated = await logins.update(
     login.id,
     (cur) => {
-      const { id: _i, version: _v, ...rest } = cur;
       if (cur.revokedAt !== null) throw new UnauthenticatedError('portal session ended');
       if (digestEquals(cur.refreshHash, presented)) {
         return {
-          ...rest,
+          ...cur,
           refreshHash: sha256Hex(secret),
           rotatedRefreshHashes: [cur.refreshHash, ...cur.rotatedRefreshHashes].slice(0, ROTATED_KEPT),
           refreshedAt: now.toISOString(),
@@ -255,7 +253,7 @@ export async function refreshLogin(deps: PortalDeps, cookie: string | undefined)
       if (!cur.rotatedRefreshHashes.some((h) => digestEquals(h, presented)))
         throw new UnauthenticatedError('invalid portal refresh cookie');
       reused = true;
-      return { ...rest, revokedAt: now.toISOString(), revokedReason: 'refresh_reuse' };
+      return { ...cur, revokedAt: now.toISOString(), revokedReason: 'refresh_reuse' };
     },
     5,
     login,
@@ -281,8 +279,7 @@ async function revokeLogin(deps: PortalDeps, loginId: string, reason: string): P
   if (!(await logins.get(loginId))) return;
   const now = deps.clock.now().toISOString();
   await logins.update(loginId, (cur) => {
-    const { id: _i, version: _v, ...rest } = cur;
-    return cur.revokedAt !== null ? null : { ...rest, revokedAt: now, revokedReason: reason };
+    return cur.revokedAt !== null ? null : { ...cur, revokedAt: now, revokedReason: reason };
   });
   await deps.store.collection<SessionTokenDoc>(PORTAL_SESSION_TOKENS).deleteMany({ loginId });
   deps.logger.info({ loginId, reason }, 'portal sign-in ended');

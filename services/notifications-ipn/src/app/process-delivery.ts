@@ -56,9 +56,7 @@ function findNext(tx: TxScope, finished: DeliveryDoc): Promise<DeliveryDoc | nul
 async function promote(tx: TxScope, next: DeliveryDoc | null, now: Date): Promise<void> {
   const at = now.toISOString();
   if (!next || next.inFlightAttempt !== null || (next.nextAttemptAt !== null && next.nextAttemptAt <= at)) return;
-  await tx
-    .collection<DeliveryDoc>(DELIVERIES)
-    .replace(next.id, next.version, { ...fieldsOf(next), nextAttemptAt: at, updatedAt: at });
+  await tx.collection<DeliveryDoc>(DELIVERIES).replace({ ...next, nextAttemptAt: at, updatedAt: at });
 }
 
 /** A claimed attempt and the documents as the claim stored them (for the outcome's compare-and-set). */
@@ -117,7 +115,7 @@ async function claimWith(deps: IpnDeps, d: DeliveryDoc, readLane: boolean): Prom
     // miss each other. Whichever commits second finds the lane moved and runs again: the outcome
     // then sees this wait and makes the delivery due, or the claim finds the lane free.
     if (plan.kind === 'wait' && lane) {
-      await lanes.replace(lane.id, lane.version, { ...fieldsOf(lane), updatedAt: now.toISOString() });
+      await lanes.replace({ ...lane, updatedAt: now.toISOString() });
     }
     if (plan.kind !== 'send') return { plan };
     const storedLane = lane
@@ -174,7 +172,7 @@ async function postpone(deps: IpnDeps, id: string, ms: number): Promise<void> {
   await deps.store.collection<DeliveryDoc>(DELIVERIES).update(id, (cur) => {
     if (!isDue(cur, now)) return null;
     return {
-      ...fieldsOf(cur),
+      ...cur,
       nextAttemptAt: new Date(now.getTime() + ms).toISOString(),
       updatedAt: now.toISOString(),
     };

@@ -49,8 +49,7 @@ export async function cancelPayment(deps: PaymentsDeps, cmd: CancelPaymentComman
     }
     const status = nextPaymentStatus(cur.status, 'cancelled');
     if (status === cur.status) return null;
-    const { id: _id, version: _v, ...rest } = cur;
-    return { ...rest, status, updatedAt: deps.clock.now().toISOString() };
+    return { ...cur, status, updatedAt: deps.clock.now().toISOString() };
   });
   deps.logger.info(
     { transactionId: payment.transactionId, providerPaymentId: payment.providerPaymentId },

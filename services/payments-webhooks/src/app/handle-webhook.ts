@@ -130,8 +130,7 @@ export async function startCapture(deps: PaymentsDeps, paymentId: string): Promi
   try {
     const doc = await deps.store.collection<PaymentDoc>(PAYMENTS).update(paymentId, (cur) => {
       if (!mayCapture(cur) || cur.captureStartedAt) return null;
-      const { id: _id, version: _v, ...rest } = cur;
-      return { ...rest, captureStartedAt: now, updatedAt: now };
+      return { ...cur, captureStartedAt: now, updatedAt: now };
     });
     return mayCapture(doc);
   } catch (err) {
@@ -247,9 +246,8 @@ async function claimMandate(
           updatedAt: now,
         });
       } else if (!FINAL_MANDATE.has(current.status)) {
-        const { id: _id, version: _v, ...rest } = current;
-        await mandates.replace(current.id, current.version, {
-          ...rest,
+        await mandates.replace({
+          ...current,
           status: mandate.status,
           lastEventId: event.eventId,
           lastEventAt: event.occurredAt,
@@ -378,9 +376,8 @@ export async function claimAndReport(
       held = null;
       if (!current) throw new DomainError('internal', `payment ${payment.id} vanished`);
       const status = nextPaymentStatus(current.status, outcome);
-      const { id: _id, version: _v, ...rest } = current;
-      await payments.replace(current.id, current.version, {
-        ...rest,
+      await payments.replace({
+        ...current,
         status,
         lastEventAt: event.occurredAt,
         updatedAt: now,

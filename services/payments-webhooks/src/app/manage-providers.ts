@@ -41,8 +41,7 @@ export async function toggleProvider(
       flippedFrom ??= cur.enabled;
       const next = enabled ?? !flippedFrom;
       if (cur.enabled === next) return null;
-      const { id: _id, version: _v, ...rest } = cur;
-      return { ...rest, enabled: next, updatedAt: deps.clock.now().toISOString() };
+      return { ...cur, enabled: next, updatedAt: deps.clock.now().toISOString() };
     });
     emitProviderChanged(tx, doc);
     return doc;
@@ -66,9 +65,8 @@ export async function deleteProvider(
   await deps.outbox.commit(async (tx) => {
     const doc = await tx.collection<ProviderDoc>(PROVIDERS).update(id, (cur) => {
       if (cur.deletedAt) return null;
-      const { id: _id, version: _v, ...rest } = cur;
       const now = deps.clock.now().toISOString();
-      return { ...rest, enabled: false, deletedAt: now, updatedAt: now };
+      return { ...cur, enabled: false, deletedAt: now, updatedAt: now };
     });
     emitProviderChanged(tx, doc);
   });

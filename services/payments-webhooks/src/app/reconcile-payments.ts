@@ -106,11 +106,10 @@ export async function lookAt(deps: PaymentsDeps, payment: PaymentDoc, opts: Reco
     providerPaymentId: payment.providerPaymentId,
   });
   const looks = (payment.reconcileLooks ?? 0) + 1;
-  const { id: _id, version: _v, ...rest } = payment;
   let claimed: PaymentDoc;
   try {
-    claimed = await deps.store.collection<PaymentDoc>(PAYMENTS).replace(payment.id, payment.version, {
-      ...rest,
+    claimed = await deps.store.collection<PaymentDoc>(PAYMENTS).replace({
+      ...payment,
       reconcileAt: nextReconcileAt(new Date(payment.createdAt), now, looks, opts),
       reconcileLooks: looks,
     });

@@ -91,13 +91,12 @@ async function claim(
   if (existing.state === 'done') return 'done';
   if (existing.leaseUntil > wallNow.toISOString()) return 'held';
   try {
-    const { id, version, ...rest } = existing;
     deps.logger.warn(
       { scheduleId: s.id, cycleDate: date, previousOwner: existing.owner },
       'recurring: resuming a cycle claim whose lease ended',
     );
-    return await coll.replace(id, version, {
-      ...rest,
+    return await coll.replace({
+      ...existing,
       owner,
       leaseUntil,
       attempts: existing.attempts + 1,
@@ -135,8 +134,7 @@ async function advance(
         lastInvoiceId: invoiceId ?? cur.lastInvoiceId,
         updatedAt: now,
       };
-      const { id: _id, version: _v, ...rest } = next;
-      return { ...rest, dueFrom: dueFromOf(next) };
+      return { ...next, dueFrom: dueFromOf(next) };
     },
     5,
   );
@@ -182,7 +180,7 @@ export async function generateCycle(
     await claims(deps).update(
       got.id,
       (c) => ({
-        ...strip(c),
+        ...c,
         state: 'done',
         invoiceId: invoice.id,
         lastError: null,
@@ -216,7 +214,7 @@ export async function recordClaimError(
   await claims(deps)
     .update(
       c.id,
-      (cur) => ({ ...strip(cur), lastError: message.slice(0, 500), leaseUntil: systemClock.now().toISOString() }),
+      (cur) => ({ ...cur, lastError: message.slice(0, 500), leaseUntil: systemClock.now().toISOString() }),
       3,
     )
     .catch(() => undefined);
@@ -235,8 +233,7 @@ export async function finalizeCancellation(deps: RecurringDeps, s: ScheduleDoc):
       if (cur.dueFrom === null || cur.dueFrom > now) return null;
       changed = true;
       const next: ScheduleDoc = { ...cur, status: t.next, nextRunDate: null, cancelledAt: now, updatedAt: now };
-      const { id: _id, version: _v, ...rest } = next;
-      return { ...rest, dueFrom: null };
+      return { ...next, dueFrom: null };
     },
     5,
   );
@@ -246,11 +243,6 @@ export async function finalizeCancellation(deps: RecurringDeps, s: ScheduleDoc):
       'recurring schedule cancelled (cancellation effective)',
     );
   return changed;
-}
-
-function strip<T extends StoredDoc>(d: T): Omit<T, 'id' | 'version'> {
-  const { id: _id, version: _v, ...rest } = d;
-  return rest;
 }
 
 async function holdForever(deps: RecurringDeps, s: ScheduleDoc, date: string, at: HoldPoint): Promise<never> {

@@ -88,8 +88,7 @@ export async function processDue(deps: RecurringDeps, body: RecurringProcessBody
     }
   }
   await runs.update(run.id, (cur) => {
-    const { id: _id, version: _v, ...restRun } = cur;
-    return { ...restRun, ...result, finishedAt: systemClock.now().toISOString() };
+    return { ...cur, ...result, finishedAt: systemClock.now().toISOString() };
   });
   deps.logger.info({ ...result, asOf: nowIso }, 'recurring processor run finished');
   return result;

@@ -207,8 +207,7 @@ export async function updateSchedule(
         }
         if (cur.status === 'cancel_requested') next.effectiveFromCycle = 0;
       }
-      const { id: _id, version: _v, ...rest } = next;
-      return { ...rest, dueFrom: dueFromOf(next) };
+      return { ...next, dueFrom: dueFromOf(next) };
     },
     3,
     current,
@@ -256,8 +255,7 @@ export async function pauseOrResume(
           next.nextRunDate = dateOfCycle(cur, next.nextCycle);
         }
       }
-      const { id: _id, version: _v, ...rest } = next;
-      return { ...rest, dueFrom: dueFromOf(next) };
+      return { ...next, dueFrom: dueFromOf(next) };
     },
     3,
     current,
@@ -306,8 +304,7 @@ export async function cancelSchedule(
         updatedAt: now,
       };
       if (t.next === 'cancelled') next.nextRunDate = null;
-      const { id: _id, version: _v, ...rest } = next;
-      return { ...rest, dueFrom: dueFromOf(next) };
+      return { ...next, dueFrom: dueFromOf(next) };
     },
     3,
     current,

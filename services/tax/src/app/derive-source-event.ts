@@ -138,8 +138,7 @@ async function markInvoicePayment(
       entry.id,
       (cur) => {
         if (cur.invoicePayment === true) return null;
-        const { id: _id, version: _version, ...body } = cur;
-        return { ...body, linkedInvoiceId: invoiceId, invoicePayment: true };
+        return { ...cur, linkedInvoiceId: invoiceId, invoicePayment: true };
       },
       5,
       entry,
@@ -203,7 +202,6 @@ async function settle(
   return sources(deps).update(
     doc.id,
     (cur) => {
-      const { id: _id, version: _version, ...body } = cur;
       if (cur.state === 'recorded' && next.state !== 'recorded') return null;
       const derivedTax = cur.derivedTax ?? next.derivedTax;
       const entryIds = [...new Set([...cur.entryIds, ...next.entryIds])];
@@ -214,7 +212,7 @@ async function settle(
         entryIds.length === cur.entryIds.length
       )
         return null;
-      return { ...body, state: next.state, reason: next.reason, derivedTax, entryIds, updatedAt: now };
+      return { ...cur, state: next.state, reason: next.reason, derivedTax, entryIds, updatedAt: now };
     },
     5,
     doc,

@@ -16,7 +16,6 @@ export interface RebuildRunOptions {
 }
 
 const jobsOf = (deps: TaxDeps) => deps.store.collection<RebuildJobDoc>(TAX_RECORD_REBUILDS);
-const body = ({ id: _id, version: _version, ...rest }: RebuildJobDoc): Omit<RebuildJobDoc, 'id' | 'version'> => rest;
 const leaseFrom = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
 
 /**
@@ -35,8 +34,8 @@ export async function claimTaxRecordRebuild(
     if (!isClaimable(job, now.toISOString())) continue;
     try {
       if (job.attempts >= MAX_REBUILD_ATTEMPTS) {
-        await jobs.replace(job.id, job.version, {
-          ...body(job),
+        await jobs.replace({
+          ...job,
           status: 'failed',
           error: `interrupted ${job.attempts} times${job.error ? ` (last error: ${job.error})` : ''}; start a new rebuild`,
           activeKey: null,
@@ -51,8 +50,8 @@ export async function claimTaxRecordRebuild(
         );
         continue;
       }
-      const claimed = await jobs.replace(job.id, job.version, {
-        ...body(job),
+      const claimed = await jobs.replace({
+        ...job,
         status: 'running',
         attempts: job.attempts + 1,
         leaseOwner: opts.workerId,
@@ -92,8 +91,8 @@ export async function runTaxRecordRebuild(
   const save = async (patch: Partial<Omit<RebuildJobDoc, 'id' | 'version'>>): Promise<RebuildJobDoc | null> => {
     const now = deps.clock.now();
     try {
-      job = await jobs.replace(job.id, job.version, {
-        ...body(job),
+      job = await jobs.replace({
+        ...job,
         leaseUntil: leaseFrom(now, opts.leaseMs),
         ...patch,
         updatedAt: now.toISOString(),

@@ -55,8 +55,8 @@ export function buyerFlowHandlers(
         status: v.status,
         lineItems: v.lineItems,
         providers: v.providers,
-        brandingLogo: v.branding.logo ?? '',
-        brandingPrimaryColor: v.branding.primaryColor ?? '',
+        brandingLogo: v.branding.logo ?? undefined,
+        brandingPrimaryColor: v.branding.primaryColor ?? undefined,
         expiresAt: v.expiresAt,
         vatIdValidation: v.vatIdValidation,
       };
@@ -94,17 +94,17 @@ export function buyerFlowHandlers(
         transactionId: res.transaction.id,
         status: res.transaction.status,
         providerType: res.providerType,
-        redirectUrl: res.redirectUrl ?? '',
-        clientSecret: res.clientSecret ?? '',
+        redirectUrl: res.redirectUrl ?? undefined,
+        clientSecret: res.clientSecret ?? undefined,
       };
     }),
     getTransactionStatus: rpc('GetTransactionStatus', async (req: checkoutPayments.TransactionRef) => {
       const v = await getTransactionStatus(deps, req.transactionId);
       return {
         ...v,
-        externalReference: v.externalReference ?? '',
-        returnUrl: v.returnUrl ?? '',
-        cancelUrl: v.cancelUrl ?? '',
+        externalReference: v.externalReference ?? undefined,
+        returnUrl: v.returnUrl ?? undefined,
+        cancelUrl: v.cancelUrl ?? undefined,
       };
     }),
     cancelTransaction: rpc('CancelTransaction', async (req: checkoutPayments.TransactionRef) =>

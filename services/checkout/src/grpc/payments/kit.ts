@@ -18,5 +18,8 @@ export function paymentsRpcKit(logger: Logger): PaymentsRpcKit {
   };
 }
 
-/** proto3 sends an absent string as '': undefined for the use cases. */
-export const opt = (v: string): string | undefined => (v === '' ? undefined : v);
+/**
+ * A string field as the use cases take it: absent (an `optional` field not sent, or an empty
+ * string, which is how a field without presence says "not given") is undefined.
+ */
+export const opt = (v: string | undefined): string | undefined => v || undefined;

@@ -90,7 +90,10 @@ const siteParams = z.object({ siteId: objectId('siteId') });
 const checkoutParams = z.object({ checkoutId: objectId('checkoutId') });
 
 const orEmpty = (v: string | null | undefined): string => v ?? '';
-const orNull = (v: string): string | null => (v === '' ? null : v);
+/** JSON null or missing: the `optional` field is not sent. */
+const absent = (v: string | null | undefined): string | undefined => v ?? undefined;
+/** An absent `optional` field (or an empty one) is null in the Admin API. */
+const orNull = (v: string | undefined): string | null => v || null;
 
 /** Admin shape of a shipping address: fields not given are null; null when there is none. */
 export function shippingAddressView(a: checkoutPayments.ShippingAddress | undefined) {
@@ -168,34 +171,33 @@ export const checkoutRoutes = [
           siteId: params.siteId,
           amount: body.amount,
           currency: body.currency,
-          email: orEmpty(body.email),
-          returnUrl: orEmpty(body.returnUrl),
-          cancelUrl: orEmpty(body.cancelUrl),
-          ipnUrl: orEmpty(body.ipnUrl),
-          externalReference: orEmpty(body.externalReference),
-          invoiceNumber: orEmpty(body.invoiceNumber),
-          clientId: orEmpty(body.clientId),
+          email: absent(body.email),
+          returnUrl: absent(body.returnUrl),
+          cancelUrl: absent(body.cancelUrl),
+          ipnUrl: absent(body.ipnUrl),
+          externalReference: absent(body.externalReference),
+          invoiceNumber: absent(body.invoiceNumber),
+          clientId: absent(body.clientId),
           items: (body.items ?? []).map((i) => ({
             name: i.name,
-            description: orEmpty(i.description),
+            description: absent(i.description),
             quantity: i.quantity,
             unitPrice: i.unitPrice,
             vatRate: i.vatRate ?? undefined,
-            itemType: orEmpty(i.itemType),
+            itemType: absent(i.itemType),
           })),
           shippingAddress: body.shippingAddress
             ? {
                 country: body.shippingAddress.country,
-                name: orEmpty(body.shippingAddress.name),
-                line1: orEmpty(body.shippingAddress.line1),
-                city: orEmpty(body.shippingAddress.city),
-                postalCode: orEmpty(body.shippingAddress.postalCode),
+                name: absent(body.shippingAddress.name),
+                line1: absent(body.shippingAddress.line1),
+                city: absent(body.shippingAddress.city),
+                postalCode: absent(body.shippingAddress.postalCode),
               }
             : undefined,
           metadata: body.metadata ?? {},
-          expiresAt: orEmpty(body.expiresAt),
-          // Only billing's invoice payment links carry an invoice tax; the Admin API never does.
-          invoiceTaxJson: '',
+          expiresAt: absent(body.expiresAt),
+          // Only billing's invoice payment links carry an invoice tax (invoiceTaxJson); the Admin API never does.
         },
       );
       return {
@@ -224,10 +226,10 @@ export const checkoutRoutes = [
         deps.clients.checkoutPayments.listCheckouts,
         {
           ...toWire(org),
-          status: query.status ?? '',
-          siteId: query.siteId ?? '',
-          externalReference: query.externalReference ?? '',
-          invoiceNumber: query.invoiceNumber ?? '',
+          status: query.status,
+          siteId: query.siteId,
+          externalReference: query.externalReference,
+          invoiceNumber: query.invoiceNumber,
           createdFrom: range.createdFrom,
           createdTo: range.createdTo,
           page: query.page,

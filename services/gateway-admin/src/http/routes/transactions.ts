@@ -84,7 +84,8 @@ const recalculateBody = z
   })
   .strict();
 
-const orNull = (v: string): string | null => (v === '' ? null : v);
+/** An absent `optional` field, or an empty one of a field without presence, is null in the Admin API. */
+const orNull = (v: string | undefined): string | null => v || null;
 
 const chargebackParams = z.object({
   id: objectId('id'),
@@ -236,13 +237,13 @@ export const transactionRoutes = [
         {
           ...toWire(org),
           statuses: parseStatuses(listValues(query['statuses[]'], query.statuses)),
-          currency: query.currency ?? '',
+          currency: query.currency,
           createdFrom: range.createdFrom,
           createdTo: range.createdTo,
           siteIds: parseObjectIds(listValues(query['siteIds[]'], query.siteIds), 'siteIds'),
           providerIds: parseObjectIds(listValues(query['providerIds[]'], query.providerIds), 'providerIds'),
-          externalReference: query.externalReference ?? '',
-          email: query.email?.trim() ?? '',
+          externalReference: query.externalReference,
+          email: query.email?.trim(),
           ids: [],
           page: query.page,
           limit: query.limit,
@@ -309,7 +310,7 @@ export const transactionRoutes = [
           transactionId: t.id,
           testMode: t.testMode,
           status: t.status,
-          externalReference: t.externalReference,
+          externalReference: t.externalReference ?? '',
           ipnUrl: t.ipnUrl,
           requestedBy: await requesterOf(deps, principal),
         },
@@ -381,13 +382,13 @@ export const transactionRoutes = [
           siteId: body.siteId,
           amount: body.amount,
           currency: body.currency,
-          externalReference: body.externalReference ?? '',
-          invoiceNumber: body.invoiceNumber ?? '',
+          externalReference: body.externalReference ?? undefined,
+          invoiceNumber: body.invoiceNumber ?? undefined,
           status: body.status,
           reason: body.reason,
-          email: body.email ?? '',
-          clientId: body.clientId ?? '',
-          ipnUrl: body.ipnUrl ?? '',
+          email: body.email ?? undefined,
+          clientId: body.clientId ?? undefined,
+          ipnUrl: body.ipnUrl ?? undefined,
           metadata: body.metadata ?? {},
         },
       );

@@ -27,7 +27,7 @@ export function billingAddressIn(a: z.infer<typeof billingAddressSchema>): check
     city: a.city ?? '',
     postalCode: a.postalCode ?? '',
     country: a.country ?? '',
-    vatId: a.vatId ?? '',
+    vatId: a.vatId,
   };
 }
 
@@ -52,10 +52,10 @@ export function shippingAddressIn(
   if (!a) return undefined;
   return {
     country: a.country,
-    name: a.name ?? '',
-    line1: a.line1 ?? '',
-    city: a.city ?? '',
-    postalCode: a.postalCode ?? '',
+    name: a.name,
+    line1: a.line1,
+    city: a.city,
+    postalCode: a.postalCode,
   };
 }
 
