@@ -202,6 +202,7 @@ describe('merchant dashboard: tax screens in Chromium', () => {
     await admin.waitForSelector('[data-testid="tax-report"] [data-country="FR"]');
     expect(await innerText(admin, '[data-testid="tax-report"] [data-country="FR"]')).toBe('€20.00');
     await admin.waitForSelector('#tax-report .chart canvas');
+    expect(await innerText(admin, '[data-testid="tax-chart"] figcaption')).toContain(`Q${quarter} ${year}: VAT €20.00`);
 
     const xml = await downloaded(admin, '[data-testid="download-xml"]', 'xml');
     const ret = (create(xml).end({ format: 'object' }) as { CoreVatReturn: Record<string, any> }).CoreVatReturn;
@@ -211,5 +212,12 @@ describe('merchant dashboard: tax screens in Chromium', () => {
     const elster = await downloaded(admin, '[data-testid="download-elster"]', 'csv');
     expect(elster).toBe(['#v2.0', '1,FR', '2,FR,STANDARD,20.00,100.00,20.00', ''].join('\n'));
     await accessible(admin, 'tax-vat-oss');
+
+    // A range report: its table, and a chart of the months of the range.
+    await admin.select('#report-kind', 'by-country');
+    await admin.waitForSelector('#report-from');
+    await admin.click('[data-testid="report-show"]');
+    await waitText(admin, '[data-testid="tax-report"] tbody', 'FR');
+    await waitText(admin, '[data-testid="tax-chart"] figcaption', 'Tax €20.00, Net €100.00');
   });
 });

@@ -7,6 +7,7 @@ import { useI18n } from '../i18n';
 import { can } from '../session';
 import { DataTable } from '../table';
 import { ErrorNote, Loaded, Section, useMember, useOrgQuery } from '../ui';
+import { periodBuckets } from '../tax-periods';
 import { TaxTabs, useTaxDownload } from './TaxTabs';
 
 const RANGE_KINDS = ['by-country', 'by-country-details', 'revenue-by-country', 'currencies'] as const;
@@ -177,9 +178,76 @@ function ReportTable({ answer }: { answer: Answer }) {
   }
 }
 
-/** The VAT OSS of each quarter of a year so far (EUR), as a chart and as text. */
-function OssYearChart({ year }: { year: number }) {
+/** One period of a chart: when it starts, its name, and its tax and base in EUR cents. */
+interface Point {
+  at: number;
+  name: string;
+  tax: number;
+  base: number;
+}
+
+/** Tax and base of periods in EUR, as a chart (uPlot) and the same figures as text. */
+function PeriodChart({
+  found,
+  label,
+  taxLabel,
+  baseLabel,
+}: {
+  found: Point[];
+  label: string;
+  taxLabel: string;
+  baseLabel: string;
+}) {
   const { t, locale } = useI18n();
+  // Drawn again only when the figures change (the answers they come from are new arrays every render).
+  const signature = JSON.stringify(found);
+  const points = useMemo(() => JSON.parse(signature) as Point[], [signature]);
+  const series = useMemo(
+    () => [
+      { label: taxLabel, values: points.map((p) => p.tax / 100), color: '#2563eb' },
+      { label: baseLabel, values: points.map((p) => p.base / 100), color: '#16a34a' },
+    ],
+    [points, taxLabel, baseLabel],
+  );
+  const times = useMemo(() => points.map((p) => p.at), [points]);
+  const format = useMemo(() => {
+    const f = new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' });
+    return (v: number) => f.format(v);
+  }, [locale]);
+  if (points.length === 0) return null;
+  return (
+    <figure className="chart-figure" data-testid="tax-chart">
+      <TimeChart
+        times={times}
+        series={series}
+        label={label}
+        format={format}
+        timeZone="UTC"
+        locale={locale}
+        granularity="month"
+      />
+      <figcaption>
+        <ul className="changes">
+          {points.map((p) => (
+            <li key={p.at}>
+              {t('tax.chartLine', {
+                period: p.name,
+                taxLabel,
+                tax: money(p.tax, 'EUR', locale),
+                baseLabel,
+                base: money(p.base, 'EUR', locale),
+              })}
+            </li>
+          ))}
+        </ul>
+      </figcaption>
+    </figure>
+  );
+}
+
+/** The VAT OSS of each quarter of a year so far (EUR). */
+function OssYearChart({ year }: { year: number }) {
+  const { t } = useI18n();
   const { organization } = useMember();
   const now = today();
   const quarters = [1, 2, 3, 4].filter((q) => year < now.year || (year === now.year && q <= now.quarter));
@@ -190,61 +258,70 @@ function OssYearChart({ year }: { year: number }) {
       retry: false,
     })),
   });
+  // A quarter without an ECB rate yet (422) is left out.
   const found = quarters.flatMap((q, i) => {
     const r = answers[i]?.data;
     return r
       ? [
           {
-            quarter: q,
             at: Date.UTC(year, (q - 1) * 3, 1) / 1000,
-            vat: r.totals.vatAmount,
+            name: t('tax.quarterOf', { quarter: q, year }),
+            tax: r.totals.vatAmount,
             base: r.totals.taxableAmount,
           },
         ]
       : [];
   });
-  // The chart is drawn again only when the figures change (the answers are new arrays every render).
-  const signature = JSON.stringify(found);
-  const points = useMemo(() => JSON.parse(signature) as typeof found, [signature]);
-  const series = useMemo(
-    () => [
-      { label: t('tax.vat'), values: points.map((p) => p.vat / 100), color: '#2563eb' },
-      { label: t('tax.taxable'), values: points.map((p) => p.base / 100), color: '#16a34a' },
-    ],
-    [points, t],
-  );
-  const times = useMemo(() => points.map((p) => p.at), [points]);
-  const format = useMemo(() => {
-    const f = new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' });
-    return (v: number) => f.format(v);
-  }, [locale]);
-  if (points.length === 0) return null;
   return (
-    <figure className="chart-figure">
-      <TimeChart
-        times={times}
-        series={series}
-        label={t('tax.ossChart', { year })}
-        format={format}
-        timeZone="UTC"
-        locale={locale}
-        granularity="month"
-      />
-      <figcaption>
-        <ul className="changes">
-          {points.map((p) => (
-            <li key={p.at}>
-              {t('tax.ossQuarterLine', {
-                quarter: p.quarter,
-                year,
-                vat: money(p.vat, 'EUR', locale),
-                base: money(p.base, 'EUR', locale),
-              })}
-            </li>
-          ))}
-        </ul>
-      </figcaption>
-    </figure>
+    <PeriodChart
+      found={found}
+      label={t('tax.ossChart', { year })}
+      taxLabel={t('tax.vat')}
+      baseLabel={t('tax.taxable')}
+    />
+  );
+}
+
+/** Tax and net in EUR of each month of a range (each quarter, over more than a year), from the currencies report. */
+function RangeChart({ startDate, endDate }: { startDate: string; endDate: string }) {
+  const { t, locale } = useI18n();
+  const { organization } = useMember();
+  const buckets = periodBuckets(startDate, endDate);
+  const answers = useQueries({
+    queries: buckets.map((b) => ({
+      queryKey: [organization.id, 'tax-report', 'currencies', b.startDate, b.endDate],
+      queryFn: async () =>
+        must(
+          await api.GET('/api/v1/tax/reports/currencies', {
+            params: { query: { startDate: b.startDate, endDate: b.endDate } },
+          }),
+        ),
+      retry: false,
+    })),
+  });
+  const monthName = new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const found = buckets.flatMap((b, i) => {
+    const r = answers[i]?.data;
+    return r
+      ? [
+          {
+            at: b.at,
+            name: b.quarterly
+              ? t('tax.quarterOf', { quarter: Math.floor(b.month / 3) + 1, year: b.year })
+              : monthName.format(new Date(b.at * 1000)),
+            tax: r.totals.eur.tax,
+            base: r.totals.eur.net,
+          },
+        ]
+      : [];
+  });
+  return (
+    <PeriodChart
+      found={found}
+      label={t('tax.rangeChart', { from: startDate, to: endDate })}
+      taxLabel={t('tax.tax')}
+      baseLabel={t('tax.net')}
+    />
   );
 }
 
@@ -391,7 +468,11 @@ export function TaxReports() {
         <Section title={t(`tax.report.${query.kind}`)} id="tax-report">
           <Loaded q={report}>{(answer) => (answer ? <ReportTable answer={answer} /> : null)}</Loaded>
           {can(role, 'admin') && <Downloads q={query} />}
-          {!isRange(query.kind) && 'year' in query && <OssYearChart year={query.year} />}
+          {'year' in query ? (
+            <OssYearChart year={query.year} />
+          ) : (
+            <RangeChart startDate={query.startDate} endDate={query.endDate} />
+          )}
         </Section>
       )}
     </>
