@@ -195,7 +195,9 @@ describe('tax rates and rules over the Admin API', () => {
     expect(synced.status, JSON.stringify(synced.body)).toBe(200);
     // The preview named what the sync then did.
     expect(
-      synced.body.created.map(({ id, managed, createdAt, updatedAt, ...draft }: Record<string, unknown>) => draft),
+      synced.body.created.map(
+        ({ id: _id, managed: _m, createdAt: _c, updatedAt: _u, ...draft }: Record<string, unknown>) => draft,
+      ),
     ).toEqual(preview.body.create);
     expect(synced.body).toMatchObject({ updated: [], retired: [], unchanged: 0, skipped: [] });
     expect(typeof synced.body.defaultsVersion).toBe('string');
