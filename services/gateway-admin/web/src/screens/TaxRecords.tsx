@@ -139,7 +139,7 @@ export function TaxRecords() {
     <>
       <h1>{t('tax.recordsTitle')}</h1>
       <TaxTabs />
-      {can(role, 'admin') && <Rebuild />}
+      {can(role, 'write') && <Rebuild />}
       <Section title={t('tax.records')} id="tax-records">
         <form className="filters" onSubmit={apply} aria-label={t('tax.recordFilters')}>
           <DateRangeFields idPrefix="records" value={range} onChange={setRange} />

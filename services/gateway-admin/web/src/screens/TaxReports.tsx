@@ -467,7 +467,7 @@ export function TaxReports() {
       {query && (
         <Section title={t(`tax.report.${query.kind}`)} id="tax-report">
           <Loaded q={report}>{(answer) => (answer ? <ReportTable answer={answer} /> : null)}</Loaded>
-          {can(role, 'admin') && <Downloads q={query} />}
+          {can(role, 'write') && <Downloads q={query} />}
           {'year' in query ? (
             <OssYearChart year={query.year} />
           ) : (
