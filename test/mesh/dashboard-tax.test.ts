@@ -183,6 +183,14 @@ describe('merchant dashboard: tax screens in Chromium', () => {
     await admin.click('nav.subnav a[href="/app/tax/records"]');
     await heading(admin, 'Tax records');
     await waitText(admin, '[data-testid="tax-records"] tbody', 'FR');
+    // Filters go to the server: no reversal yet, the sale is an accrual entry of an invoice.
+    await admin.select('#records-entryType', 'reversal');
+    await admin.click('#tax-records form button[type="submit"]');
+    await waitText(admin, '#tax-records', 'No tax records match.');
+    await admin.select('#records-entryType', 'sale');
+    await admin.select('#records-sourceKind', 'invoice');
+    await admin.click('#tax-records form button[type="submit"]');
+    await waitText(admin, '[data-testid="tax-records"] tbody', 'Accrual');
     await admin.click('[data-testid="rebuild-start"]');
     await admin.waitForSelector('[data-testid="rebuild-progress"][data-status="completed"]', { timeout: 30_000 });
     expect(await innerText(admin, '[data-testid="rebuild-percent"]')).toBe('100 %');

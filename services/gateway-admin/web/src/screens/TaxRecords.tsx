@@ -2,7 +2,6 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../api';
 import { count, dateTime, money } from '../format';
-import { DateRangeFields } from '../forms';
 import { isMessageKey, useI18n } from '../i18n';
 import { can } from '../session';
 import { DataTable } from '../table';
@@ -142,7 +141,22 @@ export function TaxRecords() {
       {can(role, 'write') && <Rebuild />}
       <Section title={t('tax.records')} id="tax-records">
         <form className="filters" onSubmit={apply} aria-label={t('tax.recordFilters')}>
-          <DateRangeFields idPrefix="records" value={range} onChange={setRange} />
+          {(
+            [
+              ['startDate', 'records-from', t('tax.pointFrom')],
+              ['endDate', 'records-to', t('tax.pointTo')],
+            ] as const
+          ).map(([key, id, label]) => (
+            <div key={key}>
+              <label htmlFor={id}>{label}</label>
+              <input
+                id={id}
+                type="date"
+                value={range[key] ?? ''}
+                onChange={(e) => setRange({ ...range, [key]: e.target.value || undefined })}
+              />
+            </div>
+          ))}
           {select('sourceKind', t('tax.sourceKind'), SOURCE_KINDS)}
           {select('entryType', t('tax.entryType'), ENTRY_TYPES)}
           {select('recognitionMode', t('tax.recognition'), RECOGNITION)}
