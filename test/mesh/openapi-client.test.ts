@@ -826,6 +826,7 @@ describe('a client generated from the Admin API document', () => {
     );
     expect((await org.DELETE('/api/v1/tax-rates/{id}', ratePath)).response.status).toBe(204);
     expect((await org.DELETE('/api/v1/tax-rates')).data?.deleted).toBe(rates.data?.total);
+    expect((await org.GET('/api/v1/tax-rates/replace-defaults/preview')).data?.create.length).toBe(rates.data?.total);
     expect((await org.POST('/api/v1/tax-rates/replace-defaults')).data?.created.length).toBe(rates.data?.total);
     const rule = await org.POST('/api/v1/tax-rules', {
       body: { name: 'Sweep', category: 'books', rateType: 'reduced' },
@@ -836,6 +837,7 @@ describe('a client generated from the Admin API document', () => {
     expect((await org.PUT('/api/v1/tax-rules/{id}', { ...rulePath, body: { priority: 2 } })).data?.priority).toBe(2);
     expect((await org.DELETE('/api/v1/tax-rules/{id}', rulePath)).response.status).toBe(204);
     expect((await org.DELETE('/api/v1/tax-rules')).response.status).toBe(200);
+    expect((await org.GET('/api/v1/tax-rules/populate-defaults/preview')).data?.create.length).toBeGreaterThan(0);
     expect((await org.POST('/api/v1/tax-rules/populate-defaults')).data?.created.length).toBeGreaterThan(0);
 
     // Billing clients (compliance values masked or, with client:execute, in plaintext).

@@ -185,8 +185,20 @@ describe('tax rates and rules over the Admin API', () => {
     const custom = await a.post('/tax-rates', rate({ code: 'SHOP_KEEP', country: 'DE', validFrom: '2024-01-01' }));
     expect(custom.status).toBe(201);
 
+    const preview = await a.get('/tax-rates/replace-defaults/preview');
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body).toMatchObject({ update: [], retire: [], unchanged: 0, skipped: [] });
+    expect(preview.body.create).toHaveLength(N);
+    // A preview changes nothing.
+    expect((await a.get('/tax-rates')).body.total).toBe(1);
     const synced = await a.post('/tax-rates/replace-defaults');
     expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+    // The preview named what the sync then did.
+    expect(
+      synced.body.created.map(
+        ({ id: _id, managed: _m, createdAt: _c, updatedAt: _u, ...draft }: Record<string, unknown>) => draft,
+      ),
+    ).toEqual(preview.body.create);
     expect(synced.body).toMatchObject({ updated: [], retired: [], unchanged: 0, skipped: [] });
     expect(typeof synced.body.defaultsVersion).toBe('string');
     expect(synced.body.created).toHaveLength(N);
@@ -196,6 +208,8 @@ describe('tax rates and rules over the Admin API', () => {
     expect(list.body.total).toBe(N + 1);
     expect(list.body.items.find((r: { id: string }) => r.id === custom.body.id)).toEqual(custom.body);
     expect((await a.post('/tax-rates/replace-defaults?force=1')).status).toBe(400);
+    expect((await a.get('/tax-rates/replace-defaults/preview')).body).toMatchObject({ create: [], unchanged: N });
+    expect((await a.get('/tax-rates/replace-defaults/preview?force=1')).status).toBe(400);
   });
 
   it('manages rules: seeded defaults, CRUD in specificity order, populate-defaults restores deleted defaults only', async () => {
@@ -223,10 +237,24 @@ describe('tax rates and rules over the Admin API', () => {
 
     const def = seeded.body.items[0];
     expect((await a.del(`/tax-rules/${def.id}`)).status).toBe(204);
+    const draft = await a.get('/tax-rules/populate-defaults/preview');
+    expect(draft.status, JSON.stringify(draft.body)).toBe(200);
+    expect(draft.body.create).toEqual([
+      {
+        name: def.name,
+        itemType: def.itemType,
+        category: def.category,
+        country: def.country,
+        rateType: def.rateType,
+        priority: def.priority,
+        description: def.description,
+      },
+    ]);
     const restored = await a.post('/tax-rules/populate-defaults');
     expect(restored.body.created).toHaveLength(1);
     expect(restored.body.created[0]).toMatchObject({ name: def.name, rateType: def.rateType, managed: true });
     expect((await a.post('/tax-rules/populate-defaults')).body).toEqual({ created: [] });
+    expect((await a.get('/tax-rules/populate-defaults/preview')).body).toEqual({ create: [] });
 
     const wiped = await a.del('/tax-rules');
     expect(wiped.body).toEqual({ deleted: DEFAULT_RULES.length + 1 });

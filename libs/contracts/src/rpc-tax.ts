@@ -3,7 +3,9 @@ import { emptyBody, jsonRpc } from './rpc';
 import {
   calculateTaxRequest,
   euCountry,
+  populateDefaultTaxRulesPreview,
   populateDefaultTaxRulesResult,
+  replaceDefaultTaxRatesPreview,
   replaceDefaultTaxRatesResult,
   taxCalculation,
   taxDeletedCount,
@@ -44,6 +46,7 @@ export const taxRpc = {
   deleteTaxRate: jsonRpc(emptyBody, taxRecordDeleted),
   deleteAllTaxRates: jsonRpc(emptyBody, taxDeletedCount),
   replaceDefaultTaxRates: jsonRpc(emptyBody, replaceDefaultTaxRatesResult),
+  previewReplaceDefaultTaxRates: jsonRpc(emptyBody, replaceDefaultTaxRatesPreview),
 
   listTaxRules: jsonRpc(taxRuleListQuery, taxRulePage),
   createTaxRule: jsonRpc(taxRuleCreate, taxRuleRecord),
@@ -51,6 +54,7 @@ export const taxRpc = {
   deleteTaxRule: jsonRpc(emptyBody, taxRecordDeleted),
   deleteAllTaxRules: jsonRpc(emptyBody, taxDeletedCount),
   populateDefaultTaxRules: jsonRpc(emptyBody, populateDefaultTaxRulesResult),
+  previewPopulateDefaultTaxRules: jsonRpc(emptyBody, populateDefaultTaxRulesPreview),
 
   listTaxRecords: jsonRpc(taxRecordListQuery, taxRecordPage),
   getTaxRecord: jsonRpc(emptyBody, taxRecord),

@@ -192,6 +192,30 @@ export const replaceDefaultTaxRatesResult = z.object({
 });
 export type ReplaceDefaultTaxRatesResult = z.infer<typeof replaceDefaultTaxRatesResult>;
 
+/** A rate as a default would write it (no id yet). */
+export const taxRateDraft = taxRateRecord.omit({ id: true, managed: true, createdAt: true, updatedAt: true });
+
+/**
+ * Answer of `PreviewReplaceDefaultTaxRates`: what replace-defaults would do now, written nowhere.
+ * `update` pairs each managed rate with the figures it would get.
+ */
+export const replaceDefaultTaxRatesPreview = z.object({
+  defaultsVersion: z.string(),
+  create: z.array(taxRateDraft),
+  update: z.array(z.object({ rate: taxRateRecord, to: taxRateDraft })),
+  retire: z.array(taxRateRecord),
+  unchanged: z.number().int().min(0),
+  skipped: replaceDefaultTaxRatesResult.shape.skipped,
+});
+export type ReplaceDefaultTaxRatesPreview = z.infer<typeof replaceDefaultTaxRatesPreview>;
+
+/** A rule as populate-defaults would write it (no id yet). */
+export const taxRuleDraft = taxRuleRecord.omit({ id: true, managed: true, createdAt: true, updatedAt: true });
+
+/** Answer of `PreviewPopulateDefaultTaxRules`: the default rules populate-defaults would create now. */
+export const populateDefaultTaxRulesPreview = z.object({ create: z.array(taxRuleDraft) });
+export type PopulateDefaultTaxRulesPreview = z.infer<typeof populateDefaultTaxRulesPreview>;
+
 /** Answer of `PopulateDefaultTaxRules`: the default rules created (empty when none was missing). */
 export const populateDefaultTaxRulesResult = z.object({ created: z.array(taxRuleRecord) });
 export type PopulateDefaultTaxRulesResult = z.infer<typeof populateDefaultTaxRulesResult>;

@@ -109,6 +109,11 @@ export function Layout() {
             <Link to="/accounting">{t('nav.accounting')}</Link>
           </li>
           <li>
+            <Link to="/tax" activeOptions={{ exact: false }}>
+              {t('nav.tax')}
+            </Link>
+          </li>
+          <li>
             <Link to="/settings" activeOptions={{ exact: false }}>
               {t('nav.settings')}
             </Link>

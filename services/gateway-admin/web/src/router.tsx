@@ -66,6 +66,23 @@ const accounting = createRoute({
   component: lazyRouteComponent(() => import('./screens/Accounting'), 'Accounting'),
 });
 
+// The tax screens load when first opened.
+const tax = createRoute({
+  getParentRoute: () => root,
+  path: '/tax',
+  component: lazyRouteComponent(() => import('./screens/Tax'), 'Tax'),
+});
+const taxReports = createRoute({
+  getParentRoute: () => root,
+  path: '/tax/reports',
+  component: lazyRouteComponent(() => import('./screens/TaxReports'), 'TaxReports'),
+});
+const taxRecords = createRoute({
+  getParentRoute: () => root,
+  path: '/tax/records',
+  component: lazyRouteComponent(() => import('./screens/TaxRecords'), 'TaxRecords'),
+});
+
 const sites = createRoute({ getParentRoute: () => root, path: '/settings/sites', component: Sites });
 const site = createRoute({
   getParentRoute: () => root,
@@ -236,6 +253,9 @@ const routeTree = root.addChildren([
   schedule,
   creditNotes,
   creditNote,
+  tax,
+  taxReports,
+  taxRecords,
 ]);
 
 /** The screens of a signed-in member, under /app. */

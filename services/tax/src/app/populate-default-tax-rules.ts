@@ -1,4 +1,4 @@
-import type { PopulateDefaultTaxRulesResult } from '@paymesh/contracts';
+import type { PopulateDefaultTaxRulesPreview, PopulateDefaultTaxRulesResult } from '@paymesh/contracts';
 import type { Collection } from '@paymesh/store';
 import { DEFAULT_RULES } from '../domain/default-rules';
 import { missingDefaultRules } from '../domain/default-sync';
@@ -37,4 +37,14 @@ export async function populateDefaultTaxRules(deps: TaxDeps, key: OrgKey): Promi
     'default tax rules populated',
   );
   return { created: created.map(ruleRecordOf) };
+}
+
+/** The default rules populateDefaultTaxRules would create now, written nowhere. */
+export async function previewPopulateDefaultTaxRules(
+  deps: TaxDeps,
+  key: OrgKey,
+): Promise<PopulateDefaultTaxRulesPreview> {
+  await ensureBook(deps, key);
+  const rules = await missing(deps.store.collection<TaxRuleDoc>(TAX_RULES), key);
+  return { create: rules.map(defaultRuleFields) };
 }

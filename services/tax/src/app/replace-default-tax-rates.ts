@@ -1,8 +1,8 @@
-import type { ReplaceDefaultTaxRatesResult } from '@paymesh/contracts';
+import type { ReplaceDefaultTaxRatesPreview, ReplaceDefaultTaxRatesResult } from '@paymesh/contracts';
 import type { Collection } from '@paymesh/store';
 import { DEFAULT_RATES, DEFAULT_RATES_VERSION } from '../domain/default-rates';
 import { planDefaultRateSync, type RateSyncPlan } from '../domain/default-sync';
-import { rateDocBody, rateRecordOf, type TaxRateDoc } from '../domain/tax-rate-doc';
+import { rateDocBody, rateRecordOf, type TaxRateDoc, type TaxRateFields } from '../domain/tax-rate-doc';
 import { TAX_RATES } from '../store/collections';
 import { ensureBook, writeBook } from './book';
 import type { OrgKey, TaxDeps } from './deps';
@@ -78,4 +78,36 @@ export async function replaceDefaultTaxRates(deps: TaxDeps, key: OrgKey): Promis
     'managed tax rates synced with the defaults',
   );
   return answer;
+}
+
+const draftOf = (f: TaxRateFields): ReplaceDefaultTaxRatesPreview['create'][number] => ({
+  code: f.code,
+  country: f.country,
+  rateType: f.rateType,
+  percent: f.percent,
+  categories: f.categories,
+  validFrom: f.validFrom,
+  validTo: f.validTo,
+  source: f.source,
+  description: f.description,
+});
+
+/**
+ * What replaceDefaultTaxRates would do to the book now (the same plan), written nowhere: the rates
+ * it would create, each managed rate it would update with its new figures, those it would retire.
+ */
+export async function previewReplaceDefaultTaxRates(
+  deps: TaxDeps,
+  key: OrgKey,
+): Promise<ReplaceDefaultTaxRatesPreview> {
+  await ensureBook(deps, key);
+  const plan = await planOf(deps.store.collection<TaxRateDoc>(TAX_RATES), key);
+  return {
+    defaultsVersion: DEFAULT_RATES_VERSION,
+    create: plan.create.map((c) => draftOf(c.fields)),
+    update: plan.update.map((u) => ({ rate: rateRecordOf(u.doc), to: draftOf(u.fields) })),
+    retire: plan.retire.map(rateRecordOf),
+    unchanged: plan.unchanged,
+    skipped: plan.skipped,
+  };
 }

@@ -9,8 +9,8 @@ import { deleteTaxRule } from '../app/delete-tax-rule';
 import { getTaxRate } from '../app/get-tax-rate';
 import { listTaxRates } from '../app/list-tax-rates';
 import { listTaxRules } from '../app/list-tax-rules';
-import { populateDefaultTaxRules } from '../app/populate-default-tax-rules';
-import { replaceDefaultTaxRates } from '../app/replace-default-tax-rates';
+import { populateDefaultTaxRules, previewPopulateDefaultTaxRules } from '../app/populate-default-tax-rules';
+import { previewReplaceDefaultTaxRates, replaceDefaultTaxRates } from '../app/replace-default-tax-rates';
 import { updateTaxRate } from '../app/update-tax-rate';
 import { updateTaxRule } from '../app/update-tax-rule';
 import { orgKeyOf, taxEdge } from './json';
@@ -27,12 +27,14 @@ export function ratesHandlers(
   | 'deleteTaxRate'
   | 'deleteAllTaxRates'
   | 'replaceDefaultTaxRates'
+  | 'previewReplaceDefaultTaxRates'
   | 'listTaxRules'
   | 'createTaxRule'
   | 'updateTaxRule'
   | 'deleteTaxRule'
   | 'deleteAllTaxRules'
   | 'populateDefaultTaxRules'
+  | 'previewPopulateDefaultTaxRules'
 > {
   const rpc = taxEdge(deps.logger);
   return {
@@ -45,6 +47,9 @@ export function ratesHandlers(
     replaceDefaultTaxRates: rpc.json('replaceDefaultTaxRates', async (_body, req) =>
       replaceDefaultTaxRates(deps, orgKeyOf(req)),
     ),
+    previewReplaceDefaultTaxRates: rpc.json('previewReplaceDefaultTaxRates', async (_body, req) =>
+      previewReplaceDefaultTaxRates(deps, orgKeyOf(req)),
+    ),
     listTaxRules: rpc.json('listTaxRules', async (body, req) => listTaxRules(deps, orgKeyOf(req), body)),
     createTaxRule: rpc.json('createTaxRule', async (body, req) => createTaxRule(deps, orgKeyOf(req), body)),
     updateTaxRule: rpc.json('updateTaxRule', async (body, req) => updateTaxRule(deps, orgKeyOf(req), req.id, body)),
@@ -52,6 +57,9 @@ export function ratesHandlers(
     deleteAllTaxRules: rpc.json('deleteAllTaxRules', async (_body, req) => deleteAllTaxRules(deps, orgKeyOf(req))),
     populateDefaultTaxRules: rpc.json('populateDefaultTaxRules', async (_body, req) =>
       populateDefaultTaxRules(deps, orgKeyOf(req)),
+    ),
+    previewPopulateDefaultTaxRules: rpc.json('previewPopulateDefaultTaxRules', async (_body, req) =>
+      previewPopulateDefaultTaxRules(deps, orgKeyOf(req)),
     ),
   };
 }

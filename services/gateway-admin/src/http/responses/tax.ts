@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
+  populateDefaultTaxRulesPreview,
   populateDefaultTaxRulesResult,
+  replaceDefaultTaxRatesPreview,
   replaceDefaultTaxRatesResult,
   TAX_ITEM_TYPES,
   taxDeletedCount,
@@ -29,3 +31,8 @@ export const taxRulePage = page(taxRule);
 export const taxDeleted = taxDeletedCount;
 export const taxRatesReplaced = replaceDefaultTaxRatesResult;
 export const taxRulesPopulated = populateDefaultTaxRulesResult.extend({ created: z.array(taxRule) });
+export const taxRatesReplacePreview = replaceDefaultTaxRatesPreview;
+/** The draft rules populate-defaults would create (itemType documented as a string, like `taxRule`). */
+export const taxRulesPopulatePreview = populateDefaultTaxRulesPreview.extend({
+  create: z.array(populateDefaultTaxRulesPreview.shape.create.element.extend({ itemType: taxRule.shape.itemType })),
+});

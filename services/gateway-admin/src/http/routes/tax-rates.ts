@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RATE_TYPES, taxDate, taxRateCode } from '@paymesh/contracts';
 import { countryCode, pageNumber } from '@paymesh/http';
-import { taxDeleted, taxRate, taxRatePage, taxRatesReplaced } from '../responses/tax';
+import { taxDeleted, taxRate, taxRatePage, taxRatesReplaced, taxRatesReplacePreview } from '../responses/tax';
 import { resource } from '../route-table';
 import { idParams } from './common';
 import { taxRateCreateBody, taxRateUpdateBody } from './tax-bodies';
@@ -42,6 +42,19 @@ export const taxRateRoutes = [
       return taxJson(deps, org, 'listTaxRates', {
         body: { ...rest, ...(managed ? { managed: managed === 'true' } : {}) },
       });
+    },
+  }),
+  rates({
+    method: 'GET',
+    path: '/tax-rates/replace-defaults/preview',
+    operationId: 'previewReplaceDefaultTaxRates',
+    role: 'Admin',
+    response: taxRatesReplacePreview,
+    summary:
+      'What replace-defaults would do now, changing nothing: the rates it would create, the managed rates it would update (with their new figures) or retire, and the defaults it would leave alone',
+    query: noParameters,
+    async handler({ deps, org }) {
+      return taxJson(deps, org, 'previewReplaceDefaultTaxRates', {});
     },
   }),
   rates({

@@ -1,4 +1,4 @@
-import { taxDeleted, taxRule, taxRulePage, taxRulesPopulated } from '../responses/tax';
+import { taxDeleted, taxRule, taxRulePage, taxRulesPopulated, taxRulesPopulatePreview } from '../responses/tax';
 import { resource } from '../route-table';
 import { idParams, pageQuery } from './common';
 import { noParameters } from './tax-rates';
@@ -20,6 +20,18 @@ export const taxRuleRoutes = [
     query: pageQuery(50),
     async handler({ deps, org, query }) {
       return taxJson(deps, org, 'listTaxRules', { body: query });
+    },
+  }),
+  rules({
+    method: 'GET',
+    path: '/tax-rules/populate-defaults/preview',
+    operationId: 'previewPopulateDefaultTaxRules',
+    role: 'Admin',
+    response: taxRulesPopulatePreview,
+    summary: 'The default rules populate-defaults would create now (empty when up to date), changing nothing',
+    query: noParameters,
+    async handler({ deps, org }) {
+      return taxJson(deps, org, 'previewPopulateDefaultTaxRules', {});
     },
   }),
   rules({

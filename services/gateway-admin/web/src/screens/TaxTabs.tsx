@@ -1,0 +1,76 @@
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { ApiError, downloadFile } from '../api';
+import { count } from '../format';
+import { useI18n } from '../i18n';
+
+/** The links between the tax screens: settings with rates and rules, reports, records. */
+export function TaxTabs() {
+  const { t } = useI18n();
+  return (
+    <nav className="subnav" aria-label={t('tax.sections')}>
+      <ul>
+        <li>
+          <Link to="/tax" activeOptions={{ exact: true }}>
+            {t('tax.settingsTab')}
+          </Link>
+        </li>
+        <li>
+          <Link to="/tax/reports">{t('tax.reportsTab')}</Link>
+        </li>
+        <li>
+          <Link to="/tax/records">{t('tax.recordsTab')}</Link>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+/** Previous / next page of a list paged on the server, with where the reader is. */
+export function Pager({
+  page,
+  limit,
+  total,
+  onPage,
+  label,
+}: {
+  page: number;
+  limit: number;
+  total: number;
+  onPage: (page: number) => void;
+  label: string;
+}) {
+  const { t, locale } = useI18n();
+  const pages = Math.max(1, Math.ceil(total / limit));
+  return (
+    <nav className="pager" aria-label={label}>
+      <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {t('tax.previous')}
+      </button>{' '}
+      <span>
+        {t('tax.pageOf', { page: count(page, locale), pages: count(pages, locale), total: count(total, locale) })}
+      </span>{' '}
+      <button type="button" className="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        {t('tax.next')}
+      </button>
+    </nav>
+  );
+}
+
+/** A download of the Admin API from a tax screen: busy while it runs, its failure shown. */
+export function useTaxDownload() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (path: string, fallbackName: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await downloadFile(path, { fallbackName });
+    } catch (e) {
+      setError(e instanceof ApiError ? e : new Error(String(e)));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+}
