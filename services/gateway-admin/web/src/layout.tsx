@@ -99,6 +99,9 @@ export function Layout() {
             <Link to="/accounting">{t('nav.accounting')}</Link>
           </li>
           <li>
+            <Link to="/data">{t('nav.dataIo')}</Link>
+          </li>
+          <li>
             <Link to="/settings" activeOptions={{ exact: false }}>
               {t('nav.settings')}
             </Link>

@@ -139,6 +139,18 @@ const client = createRoute({
   },
 });
 
+// Data import/export and the invoicing settings load on first use.
+const dataIo = createRoute({
+  getParentRoute: () => root,
+  path: '/data',
+  component: lazyRouteComponent(() => import('./screens/DataIo'), 'DataIo'),
+});
+const invoicingSettings = createRoute({
+  getParentRoute: () => root,
+  path: '/settings/invoicing',
+  component: lazyRouteComponent(() => import('./screens/settings/Invoicing'), 'InvoicingSettingsScreen'),
+});
+
 const routeTree = root.addChildren([
   overview,
   payments,
@@ -158,6 +170,8 @@ const routeTree = root.addChildren([
   clients,
   client,
   accounting,
+  dataIo,
+  invoicingSettings,
 ]);
 
 /** The screens of a signed-in member, under /app. */

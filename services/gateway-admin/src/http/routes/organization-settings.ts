@@ -3,6 +3,7 @@ import { ForbiddenError, toWire } from '@paymesh/core';
 import type { billing, tax } from '@paymesh/proto';
 import {
   datevSettingsView,
+  einvoiceReadinessView,
   invoicingSettingsPatch,
   portalSettingsPatch,
   senderCheckView,
@@ -136,6 +137,18 @@ export const organizationSettingsRoutes = [
         patchJson: JSON.stringify(body),
       });
       return invoicingView(s);
+    },
+  }),
+  organizationSettings({
+    method: 'GET',
+    action: 'execute',
+    path: '/organizations/settings/invoicing/einvoice-readiness',
+    operationId: 'getEInvoiceReadiness',
+    response: einvoiceReadinessView,
+    summary:
+      "Each e-invoice format (xrechnung, peppol, zugferd): whether the settings allow it, and which seller value the invoicing or tax settings lack for it (the rules that refuse an issued invoice's e-invoice with 422 EINVOICE_READINESS_FAILED; buyer values are checked per document)",
+    async handler({ deps, org }) {
+      return billingJson(deps, org, 'getEInvoiceReadiness', {});
     },
   }),
   organizationSettings({

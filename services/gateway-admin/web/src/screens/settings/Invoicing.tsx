@@ -1,0 +1,358 @@
+import { useState } from 'react';
+import { api, must, type components } from '../../api';
+import { dateTime } from '../../format';
+import { CopyButton, GridForm, TextField } from '../../forms';
+import { useI18n } from '../../i18n';
+import { can } from '../../session';
+import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
+import { SettingsPage } from './SettingsNav';
+
+type InvoicingSettings = components['schemas']['InvoicingSettings'];
+type Format = 'xrechnung' | 'peppol' | 'zugferd';
+const FORMATS: Format[] = ['xrechnung', 'peppol', 'zugferd'];
+
+/** Reads and writes of the invoicing settings share one cache entry; readiness follows every write. */
+const INVOICING = ['settings', 'invoicing'] as const;
+
+function useInvoicingSave() {
+  return useOrgMutation(
+    async (body: Record<string, unknown>) => must(await api.PUT('/api/v1/organizations/settings/invoicing', { body })),
+    ['settings'],
+  );
+}
+
+/** Company details printed on documents (name, address, contact), the payout IBAN masked with a way to replace it. */
+function Company({ s, write, admin }: { s: InvoicingSettings; write: boolean; admin: boolean }) {
+  const { t } = useI18n();
+  const [form, setForm] = useState({
+    companyName: s.companyName ?? '',
+    companyEmail: s.companyEmail ?? '',
+    companyPhone: s.companyPhone ?? '',
+    street: s.companyAddress?.street ?? '',
+    city: s.companyAddress?.city ?? '',
+    postalCode: s.companyAddress?.postalCode ?? '',
+    country: s.companyAddress?.country ?? '',
+  });
+  const [iban, setIban] = useState('');
+  const save = useInvoicingSave();
+  const saveIban = useInvoicingSave();
+  const set = (k: keyof typeof form) => (v: string) => setForm({ ...form, [k]: v });
+  const orNull = (v: string) => (v.trim() === '' ? null : v.trim());
+  const hasAddress = form.street || form.city || form.postalCode || form.country;
+  return (
+    <Section title={t('invoicing.company')} id="company">
+      {write ? (
+        <GridForm
+          id="company-form"
+          label={t('invoicing.company')}
+          submit={t('invoicing.save')}
+          pending={save.isPending}
+          error={save.error}
+          onSubmit={() =>
+            save.mutate({
+              companyName: orNull(form.companyName),
+              companyEmail: orNull(form.companyEmail),
+              companyPhone: orNull(form.companyPhone),
+              companyAddress: hasAddress
+                ? {
+                    street: form.street.trim(),
+                    city: form.city.trim(),
+                    postalCode: form.postalCode.trim(),
+                    country: form.country.trim().toUpperCase(),
+                  }
+                : null,
+            })
+          }
+        >
+          <TextField
+            id="company-name"
+            label={t('invoicing.companyName')}
+            value={form.companyName}
+            onChange={set('companyName')}
+          />
+          <TextField
+            id="company-email"
+            type="email"
+            label={t('invoicing.companyEmail')}
+            value={form.companyEmail}
+            onChange={set('companyEmail')}
+          />
+          <TextField
+            id="company-phone"
+            label={t('invoicing.companyPhone')}
+            hint={t('invoicing.companyPhoneHint')}
+            value={form.companyPhone}
+            onChange={set('companyPhone')}
+          />
+          <TextField id="company-street" label={t('invoicing.street')} value={form.street} onChange={set('street')} />
+          <TextField
+            id="company-postal"
+            label={t('invoicing.postalCode')}
+            value={form.postalCode}
+            onChange={set('postalCode')}
+          />
+          <TextField id="company-city" label={t('invoicing.city')} value={form.city} onChange={set('city')} />
+          <TextField
+            id="company-country"
+            label={t('invoicing.country')}
+            hint={t('invoicing.countryHint')}
+            value={form.country}
+            onChange={set('country')}
+          />
+        </GridForm>
+      ) : (
+        <Facts
+          rows={[
+            [t('invoicing.companyName'), s.companyName ?? '—'],
+            [t('invoicing.companyEmail'), s.companyEmail ?? '—'],
+            [t('invoicing.companyPhone'), s.companyPhone ?? '—'],
+          ]}
+        />
+      )}
+      {save.isSuccess && (
+        <p role="status" className="notice">
+          {t('invoicing.saved')}
+        </p>
+      )}
+      <h3>{t('invoicing.iban')}</h3>
+      <p data-testid="iban-masked">
+        {s.bankIBAN ? <code>{s.bankIBAN.masked}</code> : <span className="muted">{t('invoicing.ibanNone')}</span>}
+      </p>
+      {admin && (
+        <GridForm
+          id="iban-form"
+          label={t('invoicing.ibanReplace')}
+          submit={t('invoicing.ibanReplace')}
+          pending={saveIban.isPending}
+          error={saveIban.error}
+          onSubmit={() =>
+            saveIban.mutate({ bankIBAN: { plaintext: iban.replace(/\s+/g, '') } }, { onSuccess: () => setIban('') })
+          }
+        >
+          <TextField
+            id="iban-new"
+            label={t('invoicing.ibanNew')}
+            hint={t('invoicing.ibanHint')}
+            value={iban}
+            onChange={setIban}
+            plain
+            required
+          />
+        </GridForm>
+      )}
+    </Section>
+  );
+}
+
+/** E-invoice formats, the seller's Peppol address, and which missing value blocks which format (the API's readiness rules). */
+function EInvoices({ s, write }: { s: InvoicingSettings; write: boolean }) {
+  const { t } = useI18n();
+  const e = s.eInvoice;
+  const [enabled, setEnabled] = useState(e.enabled);
+  const [formats, setFormats] = useState<Format[]>(FORMATS.filter((f) => e.allowedFormats.includes(f)));
+  const [scheme, setScheme] = useState(e.sellerPeppolRoutingAddress?.schemeId ?? '');
+  const [peppol, setPeppol] = useState('');
+  const save = useInvoicingSave();
+  const readiness = useOrgQuery(['settings', 'einvoice-readiness'], async () =>
+    must(await api.GET('/api/v1/organizations/settings/invoicing/einvoice-readiness')),
+  );
+  return (
+    <Section title={t('invoicing.einvoice')} id="einvoice">
+      <p className="muted">{t('invoicing.einvoiceIntro')}</p>
+      <Loaded q={readiness}>
+        {(r) => (
+          <ul className="readiness" data-testid="einvoice-readiness">
+            {r.formats.map((f) => (
+              <li key={f.format} data-testid={`readiness-${f.format}`} data-ready={String(f.ready)}>
+                <strong>{t(`invoicing.format.${f.format}`)}</strong>
+                {!f.allowed && <span className="muted"> · {t('invoicing.notAllowed')}</span>}
+                {f.ready ? (
+                  <span className="badge status-1"> {t('invoicing.ready')}</span>
+                ) : (
+                  <ul>
+                    {f.missing.map((m) => (
+                      <li key={m.field}>{t('invoicing.blockedBy', { field: m.field, why: m.message })}</li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Loaded>
+      {write && (
+        <GridForm
+          id="einvoice-form"
+          label={t('invoicing.einvoice')}
+          submit={t('invoicing.save')}
+          pending={save.isPending}
+          error={save.error}
+          onSubmit={() =>
+            save.mutate({
+              eInvoice: {
+                enabled,
+                allowedFormats: formats,
+                ...(scheme && peppol
+                  ? { sellerPeppolRoutingAddress: { schemeId: scheme, value: { plaintext: peppol } } }
+                  : {}),
+              },
+            })
+          }
+        >
+          <fieldset className="wide">
+            <legend>{t('invoicing.formats')}</legend>
+            <span className="check">
+              <input
+                id="einvoice-enabled"
+                type="checkbox"
+                checked={enabled}
+                onChange={(ev) => setEnabled(ev.target.checked)}
+              />
+              <label htmlFor="einvoice-enabled">{t('invoicing.einvoiceEnabled')}</label>
+            </span>
+            {FORMATS.map((f) => (
+              <span className="check" key={f}>
+                <input
+                  id={`format-${f}`}
+                  type="checkbox"
+                  checked={formats.includes(f)}
+                  onChange={(ev) => setFormats(ev.target.checked ? [...formats, f] : formats.filter((x) => x !== f))}
+                />
+                <label htmlFor={`format-${f}`}>{t(`invoicing.format.${f}`)}</label>
+              </span>
+            ))}
+          </fieldset>
+          <TextField
+            id="peppol-scheme"
+            label={t('invoicing.peppolScheme')}
+            hint={t('invoicing.peppolSchemeHint')}
+            value={scheme}
+            onChange={setScheme}
+          />
+          <TextField
+            id="peppol-value"
+            label={t('invoicing.peppolValue')}
+            hint={e.sellerPeppolRoutingAddress ? t('invoicing.peppolSet') : t('invoicing.peppolNone')}
+            value={peppol}
+            onChange={setPeppol}
+          />
+        </GridForm>
+      )}
+    </Section>
+  );
+}
+
+/** The buyer portal: on or off, magic links on or off (Admins), and a magic link for one buyer. */
+function Portal() {
+  const { t, locale } = useI18n();
+  const { role } = useMember();
+  const zone = useOrgTimeZone();
+  const admin = can(role, 'admin');
+  const settings = useOrgQuery(['settings', 'portal'], async () =>
+    must(await api.GET('/api/v1/organizations/settings/portal')),
+  );
+  const save = useOrgMutation(
+    async (body: { enabled?: boolean; magicLinksEnabled?: boolean }) =>
+      must(await api.PUT('/api/v1/organizations/settings/portal', { body })),
+    ['settings', 'portal'],
+  );
+  const [email, setEmail] = useState('');
+  const [ttl, setTtl] = useState('');
+  const link = useOrgMutation(
+    async () =>
+      must(
+        await api.POST('/api/v1/organizations/settings/portal/magic-links', {
+          body: { email, ...(ttl ? { ttlMinutes: Number(ttl) } : {}) },
+        }),
+      ),
+    ['portal-links'],
+  );
+  return (
+    <Section title={t('portal.title')} id="portal">
+      <Loaded q={settings}>
+        {(p) => (
+          <fieldset className="wide" disabled={!admin || save.isPending}>
+            <legend>{t('portal.access')}</legend>
+            <span className="check">
+              <input
+                id="portal-enabled"
+                type="checkbox"
+                checked={p.enabled}
+                onChange={(ev) => save.mutate({ enabled: ev.target.checked })}
+              />
+              <label htmlFor="portal-enabled">{t('portal.enabled')}</label>
+            </span>
+            <span className="check">
+              <input
+                id="portal-magic"
+                type="checkbox"
+                checked={p.magicLinksEnabled}
+                onChange={(ev) => save.mutate({ magicLinksEnabled: ev.target.checked })}
+              />
+              <label htmlFor="portal-magic">{t('portal.magicLinks')}</label>
+            </span>
+          </fieldset>
+        )}
+      </Loaded>
+      {save.isError && <ErrorNote error={save.error} />}
+      <h3>{t('portal.linkTitle')}</h3>
+      <p className="muted">{t('portal.linkIntro')}</p>
+      <GridForm
+        id="magic-link-form"
+        label={t('portal.linkTitle')}
+        submit={t('portal.linkCreate')}
+        pending={link.isPending}
+        error={link.error}
+        onSubmit={() => link.mutate(undefined)}
+      >
+        <TextField
+          id="magic-email"
+          type="email"
+          label={t('portal.linkEmail')}
+          value={email}
+          onChange={setEmail}
+          required
+        />
+        <TextField
+          id="magic-ttl"
+          type="number"
+          label={t('portal.linkTtl')}
+          hint={t('portal.linkTtlHint')}
+          value={ttl}
+          onChange={setTtl}
+        />
+      </GridForm>
+      {link.data && (
+        <div role="status" className="notice" data-testid="magic-link">
+          <p>{t('portal.linkCreated', { expires: dateTime(link.data.expiresAt, zone, locale) })}</p>
+          <p>
+            <code data-testid="magic-link-url">{link.data.url}</code> <CopyButton text={link.data.url} />
+          </p>
+        </div>
+      )}
+    </Section>
+  );
+}
+
+/** Invoicing settings (company, IBAN, e-invoices with their readiness) and the buyer portal with magic links. */
+export function InvoicingSettingsScreen() {
+  const { t } = useI18n();
+  const { role } = useMember();
+  const settings = useOrgQuery([...INVOICING], async () =>
+    must(await api.GET('/api/v1/organizations/settings/invoicing')),
+  );
+  const write = can(role, 'write');
+  return (
+    <SettingsPage title={t('invoicing.settingsTitle')}>
+      <Loaded q={settings}>
+        {(s) => (
+          <>
+            <Company s={s} write={write} admin={can(role, 'admin')} />
+            <EInvoices s={s} write={write} />
+          </>
+        )}
+      </Loaded>
+      <Portal />
+    </SettingsPage>
+  );
+}
