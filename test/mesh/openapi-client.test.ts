@@ -650,6 +650,18 @@ describe('a client generated from the Admin API document', () => {
     expect(
       (await org.GET('/api/v1/organizations/settings/invoicing/einvoice-readiness')).data?.formats.map((f) => f.format),
     ).toEqual(['xrechnung', 'peppol', 'zugferd']);
+    const preview = await org.POST('/api/v1/organizations/settings/invoicing/number-preview', {
+      body: {
+        invoiceNumberLayout: {
+          prefix: 'PRE',
+          periodType: 'none',
+          resetPolicy: 'never',
+          sequenceDigits: 4,
+          startNumber: 7,
+        },
+      },
+    });
+    expect(preview.data?.invoice).toBe('PRE-0007');
     expect(
       (await org.POST('/api/v1/data-import-export/export', { body: { entityType: 'clients' }, parseAs: 'text' })).data,
     ).toMatch(/^id,name,email/);

@@ -669,6 +669,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizations/settings/invoicing/number-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The numbers the next invoice and credit note issued today would get under the stored numbering layouts with these changes applied (checked as PUT /organizations/settings/invoicing checks them: 400 naming the field); nothing is saved and no number is used up
+         * @description Scope `organization:execute`, minimum role Editor.
+         */
+        post: operations["previewDocumentNumbers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/settings/invoicing/sender/verify": {
         parameters: {
             query?: never;
@@ -8245,6 +8265,149 @@ export interface operations {
             };
             /** @description Not found, or not visible to this organization and mode */
             404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewDocumentNumbers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    invoiceNumberLayout?: {
+                        prefix?: string;
+                        /** @enum {string} */
+                        periodType?: "none" | "calendar" | "fiscal";
+                        /** @enum {string} */
+                        periodGranularity?: "year" | "year_month" | "year_month_day";
+                        fiscalYearStartMonth?: number;
+                        /** @enum {string} */
+                        fiscalYearLabelMode?: "end_year" | "start_year";
+                        /** @enum {string} */
+                        periodSeparator?: "dash" | "none";
+                        infix?: string;
+                        sequenceDigits?: number;
+                        suffix?: string;
+                        /** @enum {string} */
+                        resetPolicy?: "never" | "calendar_year" | "fiscal_year";
+                        startNumber?: number;
+                    };
+                    creditNoteNumberLayout?: {
+                        prefix?: string;
+                        /** @enum {string} */
+                        periodType?: "none" | "calendar" | "fiscal";
+                        /** @enum {string} */
+                        periodGranularity?: "year" | "year_month" | "year_month_day";
+                        fiscalYearStartMonth?: number;
+                        /** @enum {string} */
+                        fiscalYearLabelMode?: "end_year" | "start_year";
+                        /** @enum {string} */
+                        periodSeparator?: "dash" | "none";
+                        infix?: string;
+                        sequenceDigits?: number;
+                        suffix?: string;
+                        /** @enum {string} */
+                        resetPolicy?: "never" | "calendar_year" | "fiscal_year";
+                        startNumber?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the number the next invoice issued today would get (before a site prefix) */
+                        invoice: string;
+                        /** @description the number the next credit note issued today would get */
+                        creditNote: string;
+                        /** @description today in the organization's time zone (the period the numbers show) */
+                        day: string;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
                 headers: {
                     /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
                     "X-Request-ID"?: string;

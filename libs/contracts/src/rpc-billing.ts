@@ -52,7 +52,7 @@ import { einvoiceFormat, einvoiceReadinessView, einvoiceReportList } from './ein
 import { documentIntegrityExport, documentIntegrityReport } from './document-integrity';
 import { emptyBody, envelopeRpc, jsonRpc } from './rpc';
 import { taxCalculation } from './tax';
-import { senderCheckView } from './settings';
+import { numberPreview, numberPreviewRequest, senderCheckView } from './settings';
 
 /** Body of `RenderInvoiceEInvoice` / `RenderCreditNoteEInvoice`. */
 export const einvoiceRequest = z
@@ -170,6 +170,7 @@ export const billingRpc = {
   verifyDocumentIntegrity: jsonRpc(emptyBody, documentIntegrityReport),
   verifySender: jsonRpc(emptyBody, senderCheckView),
   getEInvoiceReadiness: jsonRpc(emptyBody, einvoiceReadinessView),
+  previewDocumentNumbers: jsonRpc(numberPreviewRequest, numberPreview),
   exportDocumentIntegrity: jsonRpc(emptyBody, documentIntegrityExport),
 
   countPortalDocuments: jsonRpc(emptyBody, z.object({ count: z.number().int() })),

@@ -1,7 +1,8 @@
 import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { api, must, type components } from '../../api';
 import { dateTime } from '../../format';
-import { CopyButton, GridForm, TextField } from '../../forms';
+import { CopyButton, GridForm, SelectField, TextField } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
 import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
@@ -242,6 +243,120 @@ function EInvoices({ s, write }: { s: InvoicingSettings; write: boolean }) {
   );
 }
 
+type Layout = InvoicingSettings['invoiceNumberLayout'];
+type Period = 'none' | 'year' | 'year_month';
+
+/** The layout fields the screen edits: prefix, the period shown, and the sequence's digits. */
+interface LayoutForm {
+  prefix: string;
+  period: Period;
+  digits: string;
+}
+
+function layoutForm(l: Layout): LayoutForm {
+  const period: Period = l.periodType === 'none' ? 'none' : l.periodGranularity === 'year' ? 'year' : 'year_month';
+  return { prefix: l.prefix, period, digits: String(l.sequenceDigits) };
+}
+
+/** A layout patch from the form: a shown period is the calendar's and resets yearly; none never resets. */
+function layoutPatch(f: LayoutForm) {
+  const digits = Number(f.digits);
+  return {
+    prefix: f.prefix.trim(),
+    ...(f.period === 'none'
+      ? { periodType: 'none' as const, resetPolicy: 'never' as const }
+      : {
+          periodType: 'calendar' as const,
+          periodGranularity: f.period,
+          resetPolicy: 'calendar_year' as const,
+        }),
+    ...(Number.isInteger(digits) && digits > 0 ? { sequenceDigits: digits } : {}),
+  };
+}
+
+/** Numbering layouts of invoices and credit notes, with the next numbers as the API would draw them. */
+function Numbering({ s, write }: { s: InvoicingSettings; write: boolean }) {
+  const { t } = useI18n();
+  const { organization } = useMember();
+  const [forms, setForms] = useState({
+    invoice: layoutForm(s.invoiceNumberLayout),
+    creditNote: layoutForm(s.creditNoteNumberLayout),
+  });
+  const body = {
+    invoiceNumberLayout: layoutPatch(forms.invoice),
+    creditNoteNumberLayout: layoutPatch(forms.creditNote),
+  };
+  const preview = useQuery({
+    queryKey: [organization.id, 'settings', 'number-preview', body],
+    queryFn: async () => must(await api.POST('/api/v1/organizations/settings/invoicing/number-preview', { body })),
+    retry: false,
+  });
+  const save = useInvoicingSave();
+  const periods: Array<readonly [Period, string]> = [
+    ['none', t('numbering.period.none')],
+    ['year', t('numbering.period.year')],
+    ['year_month', t('numbering.period.year_month')],
+  ];
+  const fields = (kind: 'invoice' | 'creditNote') => {
+    const f = forms[kind];
+    const set = (next: Partial<LayoutForm>) => setForms({ ...forms, [kind]: { ...f, ...next } });
+    return (
+      <>
+        <TextField
+          id={`${kind}-prefix`}
+          label={t(`numbering.${kind}Prefix`)}
+          value={f.prefix}
+          onChange={(v) => set({ prefix: v })}
+        />
+        <SelectField<Period>
+          id={`${kind}-period`}
+          label={t(`numbering.${kind}Period`)}
+          value={f.period}
+          options={periods}
+          onChange={(v) => set({ period: v })}
+        />
+        <TextField
+          id={`${kind}-digits`}
+          type="number"
+          label={t(`numbering.${kind}Digits`)}
+          value={f.digits}
+          onChange={(v) => set({ digits: v })}
+        />
+      </>
+    );
+  };
+  return (
+    <Section title={t('numbering.title')} id="numbering">
+      <p className="muted">{t('numbering.intro')}</p>
+      <div role="status" data-testid="number-preview">
+        {preview.data ? (
+          <Facts
+            rows={[
+              [t('numbering.nextInvoice'), <code>{preview.data.invoice}</code>],
+              [t('numbering.nextCreditNote'), <code>{preview.data.creditNote}</code>],
+            ]}
+          />
+        ) : preview.isError ? (
+          <ErrorNote error={preview.error} />
+        ) : null}
+      </div>
+      {write && (
+        <GridForm
+          id="numbering-form"
+          label={t('numbering.title')}
+          submit={t('invoicing.save')}
+          pending={save.isPending}
+          error={save.error}
+          onSubmit={() => save.mutate(body)}
+        >
+          {fields('invoice')}
+          {fields('creditNote')}
+        </GridForm>
+      )}
+    </Section>
+  );
+}
+
 /** The buyer portal: on or off, magic links on or off (Admins), and a magic link for one buyer. */
 function Portal() {
   const { t, locale } = useI18n();
@@ -349,6 +464,7 @@ export function InvoicingSettingsScreen() {
           <>
             <Company s={s} write={write} admin={can(role, 'admin')} />
             <EInvoices s={s} write={write} />
+            <Numbering s={s} write={write} />
           </>
         )}
       </Loaded>
