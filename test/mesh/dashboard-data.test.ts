@@ -223,6 +223,15 @@ describe('dashboard data import/export and invoicing settings in Chromium', () =
     await admin.waitForFunction(
       `document.querySelector('[data-testid="number-preview"] code')?.textContent === 'ACME-00001'`,
     );
+    // Document e-mails: replies go to the address set here.
+    await admin.type('#emails-reply-to', 'replies@demo-shop.example');
+    await admin.click('#emails-form button[type="submit"]');
+    await eventually(
+      async () =>
+        (await adminCall('GET', '/organizations/settings/invoicing')).body.documents.replyToEmail ===
+          'replies@demo-shop.example' || undefined,
+      10_000,
+    );
   });
 
   it("a buyer's magic link is created, shows its expiry and is copied", async () => {

@@ -243,6 +243,91 @@ function EInvoices({ s, write }: { s: InvoicingSettings; write: boolean }) {
   );
 }
 
+/** Document e-mails: their language, the Reply-To address, and the sender address with its DNS check. */
+function Emails({ s, write }: { s: InvoicingSettings; write: boolean }) {
+  const { t } = useI18n();
+  const d = s.documents;
+  const [language, setLanguage] = useState<'en' | 'de'>(d.language === 'de' ? 'de' : 'en');
+  const [replyTo, setReplyTo] = useState(d.replyToEmail ?? '');
+  const [sender, setSender] = useState(d.senderEmail ?? '');
+  const save = useInvoicingSave();
+  const verify = useOrgMutation(
+    async () => must(await api.POST('/api/v1/organizations/settings/invoicing/sender/verify')),
+    ['settings'],
+  );
+  const orNull = (v: string) => (v.trim() === '' ? null : v.trim());
+  return (
+    <Section title={t('emails.title')} id="emails">
+      <p className="muted">{t('emails.intro')}</p>
+      {write && (
+        <GridForm
+          id="emails-form"
+          label={t('emails.title')}
+          submit={t('invoicing.save')}
+          pending={save.isPending}
+          error={save.error}
+          onSubmit={() =>
+            save.mutate({ documents: { language, replyToEmail: orNull(replyTo), senderEmail: orNull(sender) } })
+          }
+        >
+          <SelectField<'en' | 'de'>
+            id="emails-language"
+            label={t('emails.language')}
+            value={language}
+            options={[
+              ['en', 'English'],
+              ['de', 'Deutsch'],
+            ]}
+            onChange={setLanguage}
+          />
+          <TextField
+            id="emails-reply-to"
+            type="email"
+            label={t('emails.replyTo')}
+            hint={t('emails.replyToHint')}
+            value={replyTo}
+            onChange={setReplyTo}
+          />
+          <TextField
+            id="emails-sender"
+            type="email"
+            label={t('emails.sender')}
+            hint={t('emails.senderHint')}
+            value={sender}
+            onChange={setSender}
+          />
+        </GridForm>
+      )}
+      {d.sender && (
+        <div data-testid="sender-state">
+          <Facts
+            rows={[
+              [t('emails.senderState'), t(`emails.state.${d.sender.state}`)],
+              [
+                t('emails.dnsRecord'),
+                <code>
+                  {d.sender.dnsRecord.type} {d.sender.dnsRecord.name} &quot;{d.sender.dnsRecord.value}&quot;
+                </code>,
+              ],
+            ]}
+          />
+          {write && (
+            <button
+              type="button"
+              className="secondary"
+              disabled={verify.isPending}
+              onClick={() => verify.mutate(undefined)}
+            >
+              {t('emails.verify')}
+            </button>
+          )}
+          {verify.isError && <ErrorNote error={verify.error} />}
+        </div>
+      )}
+    </Section>
+  );
+}
+
 type Layout = InvoicingSettings['invoiceNumberLayout'];
 type Period = 'none' | 'year' | 'year_month';
 
@@ -465,6 +550,7 @@ export function InvoicingSettingsScreen() {
             <Company s={s} write={write} admin={can(role, 'admin')} />
             <EInvoices s={s} write={write} />
             <Numbering s={s} write={write} />
+            <Emails s={s} write={write} />
           </>
         )}
       </Loaded>
