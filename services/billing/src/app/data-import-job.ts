@@ -158,12 +158,10 @@ async function run(deps: DataIoDeps, key: OrgKey, started: DataImportDoc, file: 
   } catch (err) {
     deps.logger.warn({ err, importId: held.id }, 'data import job failed');
     const message = isDomainError(err) ? err.message : 'the import stopped on an internal error; start it again';
-    await jobs.update(held.id, (cur) => ({
-      ...fieldsOf(cur),
-      status: 'failed',
-      error: message,
-      updatedAt: deps.clock.now().toISOString(),
-    }));
+    // Only while the run still holds the record: a run that lost it (taken over as stale) leaves it.
+    await record({ status: 'failed', error: message }).catch((lost: unknown) => {
+      if (!(lost instanceof ConflictError)) throw lost;
+    });
     return;
   }
   const total = Math.max(report.rows, held.progress.total);
