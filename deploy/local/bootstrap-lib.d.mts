@@ -75,7 +75,16 @@ export declare const WALKTHROUGH_INVOICING: {
   companyName: string;
   companyAddress: { street: string; city: string; postalCode: string; country: string };
   companyEmail: string;
+  companyPhone: string;
   bankIBAN: { plaintext: string };
+  eInvoice: { enabled: boolean; allowedFormats: string[]; strictValidation: boolean };
 };
+/** Applies the walk-through settings (tax, invoicing, portal) to an organization; answers its portal's address. */
+export function applyWalkthrough(o: {
+  adminBaseUrl: string;
+  publicBaseUrl: string;
+  apiKey: string;
+  organizationId: string;
+}): Promise<{ portalUrl: string }>;
 /** The dashboard's enrollment link of a new member (e-mail and token in the fragment). */
 export function enrollmentLink(dashboardUrl: string, email: string, token: string): string;

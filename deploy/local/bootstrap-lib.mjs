@@ -92,16 +92,41 @@ async function sandboxProviderD(adminBaseUrl, apiKey, mode) {
 /**
  * The walk-through organization's settings (`pnpm bootstrap`): a German seller with OSS and VIES,
  * and checkouts invoiced automatically once paid. Tests that need such a merchant use the same.
+ * The seller's VAT ID (BT-31), contact telephone (BT-42) and e-mail (BT-43) are what XRechnung needs
+ * beside the address and IBAN, so its invoices pass the e-invoice validators in every format.
  */
-export const WALKTHROUGH_TAX_PATCHES = [{ homeCountry: 'DE' }, { ossEnabled: true }, { viesEnabled: true }];
+export const WALKTHROUGH_TAX_PATCHES = [
+  { homeCountry: 'DE' },
+  { ossEnabled: true },
+  { viesEnabled: true },
+  { vatId: 'DE136695976' },
+];
 export const WALKTHROUGH_INVOICING = {
   enabled: true,
   autoGenerateInvoice: true,
   companyName: 'Demo Shop GmbH',
   companyAddress: { street: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
   companyEmail: 'billing@demo-shop.example',
+  companyPhone: '+49 30 1234567',
   bankIBAN: { plaintext: 'DE89370400440532013000' },
+  eInvoice: { enabled: true, allowedFormats: ['xrechnung', 'peppol', 'zugferd'], strictValidation: true },
 };
+
+/**
+ * Applies the walk-through settings to an organization (tax, invoicing, buyer portal with magic
+ * links); answers the buyer portal's address. A refusal throws.
+ * @param {{adminBaseUrl: string, publicBaseUrl: string, apiKey: string, organizationId: string}} o
+ */
+export async function applyWalkthrough(o) {
+  for (const patch of WALKTHROUGH_TAX_PATCHES)
+    await call('PUT', `${o.adminBaseUrl}/organizations/settings/tax`, o.apiKey, patch);
+  await call('PUT', `${o.adminBaseUrl}/organizations/settings/invoicing`, o.apiKey, WALKTHROUGH_INVOICING);
+  await call('PUT', `${o.adminBaseUrl}/organizations/settings/portal`, o.apiKey, {
+    enabled: true,
+    magicLinksEnabled: true,
+  });
+  return { portalUrl: `${o.publicBaseUrl.replace(/\/api\/v1$/, '')}/portal/${o.organizationId}` };
+}
 
 /**
  * The dashboard's enrollment screen for a new member: e-mail and one-time token in the fragment

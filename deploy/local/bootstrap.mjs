@@ -6,13 +6,7 @@
 // for paid checkouts and the buyer portal on (`portalUrl`).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  bootstrap,
-  mailSandboxInfo,
-  viesSandboxInfo,
-  WALKTHROUGH_INVOICING,
-  WALKTHROUGH_TAX_PATCHES,
-} from './bootstrap-lib.mjs';
+import { applyWalkthrough, bootstrap, mailSandboxInfo, viesSandboxInfo } from './bootstrap-lib.mjs';
 import { localSystemKey, RUN_DIR } from './system-key.mjs';
 
 const meshFile = join(RUN_DIR, 'mesh.json');
@@ -21,16 +15,6 @@ const adminBaseUrl = process.env.ADMIN_BASE_URL ?? mesh.adminBaseUrl ?? 'http://
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? mesh.publicBaseUrl ?? 'http://127.0.0.1:8081/api/v1';
 const systemApiKey = process.env.SYSTEM_API_KEY ?? localSystemKey();
 const dashboardUrl = process.env.DASHBOARD_URL ?? mesh.dashboardUrl ?? 'http://localhost:8080/app/';
-
-/** PUT of an Admin settings route with the new organization's key; a refusal stops the bootstrap. */
-async function putSettings(path, apiKey, body) {
-  const res = await fetch(`${adminBaseUrl}${path}`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`PUT ${path} answered ${res.status}: ${await res.text()}`);
-}
 
 /** Whether a sandbox answers its health check (mesh.json may be left over from an earlier run). */
 async function healthy(url) {
@@ -62,12 +46,13 @@ try {
   });
   // A demo merchant a newcomer can walk end to end: German seller (VAT, OSS and VIES on), paid
   // checkouts invoiced automatically, and the buyer portal (with magic links) turned on.
-  for (const patch of WALKTHROUGH_TAX_PATCHES) {
-    await putSettings('/organizations/settings/tax', out.apiKey, patch);
-  }
-  await putSettings('/organizations/settings/invoicing', out.apiKey, WALKTHROUGH_INVOICING);
-  await putSettings('/organizations/settings/portal', out.apiKey, { enabled: true, magicLinksEnabled: true });
-  out.portalUrl = `${publicBaseUrl.replace(/\/api\/v1$/, '')}/portal/${out.organizationId}`;
+  const { portalUrl } = await applyWalkthrough({
+    adminBaseUrl,
+    publicBaseUrl,
+    apiKey: out.apiKey,
+    organizationId: out.organizationId,
+  });
+  out.portalUrl = portalUrl;
   const viesUrl = process.env.VIES_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-vies'];
   if (viesUrl && (await healthy(viesUrl))) out.vies = await viesSandboxInfo(viesUrl);
   const mailUrl = process.env.MAIL_SANDBOX_URL ?? mesh.sandboxUrls?.['sandbox-mail'];

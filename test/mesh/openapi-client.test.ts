@@ -636,6 +636,32 @@ describe('a client generated from the Admin API document', () => {
       (await org.POST('/api/v1/data-import-export/import', { ...clientsQuery, ...csvBody('name\nImported Row\n') }))
         .data?.created,
     ).toBe(1);
+    // As a job: the running record at once, followed to completed.
+    const importJob = await org.POST('/api/v1/data-import-export/import-jobs', {
+      ...clientsQuery,
+      ...csvBody('name\nJob Row\n'),
+    });
+    expect(importJob.response.status).toBe(202);
+    const importJobId = importJob.data?.id ?? '';
+    await eventually(async () => {
+      const r = await org.GET('/api/v1/data-import-export/import-jobs/{id}', { params: { path: { id: importJobId } } });
+      return r.data?.status === 'completed' || undefined;
+    }, 20_000);
+    expect(
+      (await org.GET('/api/v1/organizations/settings/invoicing/einvoice-readiness')).data?.formats.map((f) => f.format),
+    ).toEqual(['xrechnung', 'peppol', 'zugferd']);
+    const preview = await org.POST('/api/v1/organizations/settings/invoicing/number-preview', {
+      body: {
+        invoiceNumberLayout: {
+          prefix: 'PRE',
+          periodType: 'none',
+          resetPolicy: 'never',
+          sequenceDigits: 4,
+          startNumber: 7,
+        },
+      },
+    });
+    expect(preview.data?.invoice).toBe('PRE-0007');
     expect(
       (await org.POST('/api/v1/data-import-export/export', { body: { entityType: 'clients' }, parseAs: 'text' })).data,
     ).toMatch(/^id,name,email/);

@@ -649,6 +649,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizations/settings/invoicing/einvoice-readiness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each e-invoice format (xrechnung, peppol, zugferd): whether the settings allow it, and which seller value the invoicing or tax settings lack for it (the rules that refuse an issued invoice's e-invoice with 422 EINVOICE_READINESS_FAILED; buyer values are checked per document)
+         * @description Scope `organization:execute`, minimum role Viewer.
+         */
+        get: operations["getEInvoiceReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/settings/invoicing/number-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The numbers the next invoice and credit note issued today would get under the stored numbering layouts with these changes applied (checked as PUT /organizations/settings/invoicing checks them: 400 naming the field); nothing is saved and no number is used up
+         * @description Scope `organization:execute`, minimum role Editor.
+         */
+        post: operations["previewDocumentNumbers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/settings/invoicing/sender/verify": {
         parameters: {
             query?: never;
@@ -2511,6 +2551,46 @@ export interface paths {
          * @description Scope `data_io:execute`, minimum role Editor.
          */
         post: operations["importData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-import-export/import-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Imports a CSV file as a job a page can follow: the file is checked first (any invalid row answers 422 DATA_IMPORT_INVALID with the row errors and nothing is written), then the running job is answered at once and GET /data-import-export/import-jobs/{id} follows its progress (rows written of the rows of the file). One job per file: uploading the same file again answers its job, or resumes it when it failed or its process stopped; nothing is created twice
+         * @description Scope `data_io:execute`, minimum role Editor.
+         */
+        post: operations["startDataImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-import-export/import-jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One import job: status (running, completed, failed), progress (rows written of the rows of the file), and once completed the import report (created, alreadyImported)
+         * @description Scope `data_io:execute`, minimum role Viewer.
+         */
+        get: operations["getDataImport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -8085,6 +8165,241 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvoicingSettings"];
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEInvoiceReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        formats: {
+                            /** @enum {string} */
+                            format: "xrechnung" | "peppol" | "zugferd";
+                            /** @description whether eInvoice.enabled is on and the format is in eInvoice.allowedFormats */
+                            allowed: boolean;
+                            /** @description no missing value blocks the format */
+                            ready: boolean;
+                            missing: {
+                                field: string;
+                                message: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewDocumentNumbers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    invoiceNumberLayout?: {
+                        prefix?: string;
+                        /** @enum {string} */
+                        periodType?: "none" | "calendar" | "fiscal";
+                        /** @enum {string} */
+                        periodGranularity?: "year" | "year_month" | "year_month_day";
+                        fiscalYearStartMonth?: number;
+                        /** @enum {string} */
+                        fiscalYearLabelMode?: "end_year" | "start_year";
+                        /** @enum {string} */
+                        periodSeparator?: "dash" | "none";
+                        infix?: string;
+                        sequenceDigits?: number;
+                        suffix?: string;
+                        /** @enum {string} */
+                        resetPolicy?: "never" | "calendar_year" | "fiscal_year";
+                        startNumber?: number;
+                    };
+                    creditNoteNumberLayout?: {
+                        prefix?: string;
+                        /** @enum {string} */
+                        periodType?: "none" | "calendar" | "fiscal";
+                        /** @enum {string} */
+                        periodGranularity?: "year" | "year_month" | "year_month_day";
+                        fiscalYearStartMonth?: number;
+                        /** @enum {string} */
+                        fiscalYearLabelMode?: "end_year" | "start_year";
+                        /** @enum {string} */
+                        periodSeparator?: "dash" | "none";
+                        infix?: string;
+                        sequenceDigits?: number;
+                        suffix?: string;
+                        /** @enum {string} */
+                        resetPolicy?: "never" | "calendar_year" | "fiscal_year";
+                        startNumber?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the number the next invoice issued today would get (before a site prefix) */
+                        invoice: string;
+                        /** @description the number the next credit note issued today would get */
+                        creditNote: string;
+                        /** @description today in the organization's time zone (the period the numbers show) */
+                        day: string;
+                    };
                 };
             };
             /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
@@ -24489,6 +24804,301 @@ export interface operations {
                             alreadyImported: number;
                         };
                     };
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startDataImport: {
+        parameters: {
+            query: {
+                /** @description what the rows are: clients, invoices (drafts, one row per line, grouped by reference) or tax_rates */
+                entityType: "clients" | "invoices" | "tax_rates";
+            };
+            header?: {
+                /** @description Makes the request safe to retry. The same key with the same body and route within 24 hours answers the first answer again (same status and body, header Idempotent-Replayed: true) without doing the work twice, also while the first request is still running (the retry waits for it; 409 IDEMPOTENCY_KEY_IN_PROGRESS if it takes too long). The same key with another body or route: 409 IDEMPOTENCY_KEY_REUSED. Answers 400, 401, 403, 408, 429 and 5xx are not kept. Keys are scoped to the API key (or dashboard user), the organization and the data mode. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The CSV file: UTF-8 (a byte order mark is accepted), comma-separated, header row first with the columns of GET /data-import-export/template/{entityType}, at most 50000 data rows (at most 10485760 bytes) */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Error */
+            202: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description Present on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        entityType: "clients" | "invoices" | "tax_rates";
+                        digest: string;
+                        /** @enum {string} */
+                        status: "running" | "completed" | "failed";
+                        progress: {
+                            done: number;
+                            total: number;
+                        };
+                        report: {
+                            /** @enum {string} */
+                            entityType: "clients" | "invoices" | "tax_rates";
+                            dryRun: boolean;
+                            digest: string;
+                            rows: number;
+                            records: number;
+                            invalidRows: number;
+                            errors: {
+                                row: number;
+                                field: string | null;
+                                error: string;
+                            }[];
+                            errorsTruncated: boolean;
+                            created: number;
+                            alreadyImported: number;
+                        } | null;
+                        error: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        completedAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (duplicate, state that no longer allows the change); coded conflicts carry `code` and `requestId` */
+            409: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of another service failed */
+            422: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @description stable error code of coded business errors (e.g. CHECKOUT_BLOCKED_BY_DISPUTE) */
+                        code?: string;
+                        /** @description X-Request-ID of the request, with coded errors: show it to the customer or operator */
+                        requestId?: string;
+                        /** @description the check of the file: its row errors */
+                        report: {
+                            /** @enum {string} */
+                            entityType: "clients" | "invoices" | "tax_rates";
+                            dryRun: boolean;
+                            /** @description SHA-256 of the file (hex): with the row number, the idempotency key of every record the file creates */
+                            digest: string;
+                            /** @description data rows read (header and blank rows not counted) */
+                            rows: number;
+                            /** @description valid records the file holds (invoices: one draft per reference; otherwise one per row) */
+                            records: number;
+                            /** @description rows with at least one error */
+                            invalidRows: number;
+                            /** @description the first 1000 errors, in row order */
+                            errors: {
+                                /** @description row as a spreadsheet numbers it: the header is row 1, the first data row 2 */
+                                row: number;
+                                /** @description the column (a field of the create route, e.g. address.country); null: the row as a whole */
+                                field: string | null;
+                                /** @description what is wrong */
+                                error: string;
+                            }[];
+                            /** @description more errors were found than listed */
+                            errorsTruncated: boolean;
+                            /** @description records written by this request (0 for a check) */
+                            created: number;
+                            /** @description records an earlier upload of the same file already wrote; skipped */
+                            alreadyImported: number;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDataImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        entityType: "clients" | "invoices" | "tax_rates";
+                        digest: string;
+                        /** @enum {string} */
+                        status: "running" | "completed" | "failed";
+                        progress: {
+                            done: number;
+                            total: number;
+                        };
+                        report: {
+                            /** @enum {string} */
+                            entityType: "clients" | "invoices" | "tax_rates";
+                            dryRun: boolean;
+                            digest: string;
+                            rows: number;
+                            records: number;
+                            invalidRows: number;
+                            errors: {
+                                row: number;
+                                field: string | null;
+                                error: string;
+                            }[];
+                            errorsTruncated: boolean;
+                            created: number;
+                            alreadyImported: number;
+                        } | null;
+                        error: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        completedAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: a field, query parameter, path parameter or X-Organization-ID is missing or malformed (the message names it) */
+            400: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing scope, too low a role, or a key of the wrong kind or mode */
+            403: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to this organization and mode */
+            404: {
+                headers: {
+                    /** @description ID of the request (the sane incoming one, else a new one); quote it in support requests */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; see the Retry-After header */

@@ -70,6 +70,38 @@ export const dataImportReport = z.object({
 });
 export type DataImportReport = z.infer<typeof dataImportReport>;
 
+/** The header message of `StartDataImport`: a file a check found valid, imported as a job. */
+export const dataImportJobHeader = z
+  .object({
+    entityType: z.enum(DATA_IMPORT_ENTITIES),
+    digest: z.string().regex(/^[0-9a-f]{64}$/),
+    /** Data rows of the file (the check's count): the job's progress total. */
+    rows: z.number().int().min(0),
+  })
+  .strict();
+export type DataImportJobHeader = z.infer<typeof dataImportJobHeader>;
+
+/** Body of `GetDataImport`. */
+export const dataImportJobId = z.object({ id: objectId }).strict();
+
+/** An import running as a job: one per organization, mode, entity type and file (its digest). */
+export const dataImportJob = z.object({
+  id: z.string(),
+  entityType: z.enum(DATA_IMPORT_ENTITIES),
+  digest: z.string(),
+  status: z.enum(['running', 'completed', 'failed']),
+  /** Data rows read and written of the file's rows. */
+  progress: z.object({ done: z.number().int(), total: z.number().int() }),
+  /** Completed: what the import did (created, alreadyImported). */
+  report: dataImportReport.nullable(),
+  /** Failed: why (starting the same file again resumes it). */
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type DataImportJob = z.infer<typeof dataImportJob>;
+
 /** Body of `ExportData`: which records, filtered. */
 export const dataExportRequest = z
   .object({

@@ -123,3 +123,21 @@ export type EInvoiceReportEntry = z.infer<typeof einvoiceReportEntry>;
 
 export const einvoiceReportList = z.object({ documentId: z.string(), items: z.array(einvoiceReportEntry) });
 export type EInvoiceReportList = z.infer<typeof einvoiceReportList>;
+
+/**
+ * What each e-invoice format needs of the seller and the organization's settings lack, before any
+ * invoice is issued (the same rules that refuse a download with 422 EINVOICE_READINESS_FAILED;
+ * buyer fields are checked per document). `field` names the setting to fill: `invoicing.*` as in
+ * PUT /organizations/settings/invoicing, `tax.*` as in PUT /organizations/settings/tax.
+ */
+export const einvoiceReadinessView = z.object({
+  formats: z.array(
+    z.object({
+      format: einvoiceFormat,
+      allowed: z.boolean().describe('whether eInvoice.enabled is on and the format is in eInvoice.allowedFormats'),
+      ready: z.boolean().describe('no missing value blocks the format'),
+      missing: z.array(z.object({ field: z.string(), message: z.string() })),
+    }),
+  ),
+});
+export type EInvoiceReadinessView = z.infer<typeof einvoiceReadinessView>;

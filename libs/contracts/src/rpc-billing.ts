@@ -39,12 +39,20 @@ import {
   datevExportRequest,
   gdpduExportRequest,
 } from './accounting-export';
-import { dataExportRequest, dataImportHeader, dataTemplate, dataTemplateRequest } from './data-io';
-import { einvoiceFormat, einvoiceReportList } from './einvoice';
+import {
+  dataExportRequest,
+  dataImportHeader,
+  dataImportJob,
+  dataImportJobHeader,
+  dataImportJobId,
+  dataTemplate,
+  dataTemplateRequest,
+} from './data-io';
+import { einvoiceFormat, einvoiceReadinessView, einvoiceReportList } from './einvoice';
 import { documentIntegrityExport, documentIntegrityReport } from './document-integrity';
 import { emptyBody, envelopeRpc, jsonRpc } from './rpc';
 import { taxCalculation } from './tax';
-import { senderCheckView } from './settings';
+import { numberPreview, numberPreviewRequest, senderCheckView } from './settings';
 
 /** Body of `RenderInvoiceEInvoice` / `RenderCreditNoteEInvoice`. */
 export const einvoiceRequest = z
@@ -161,6 +169,8 @@ export const billingRpc = {
 
   verifyDocumentIntegrity: jsonRpc(emptyBody, documentIntegrityReport),
   verifySender: jsonRpc(emptyBody, senderCheckView),
+  getEInvoiceReadiness: jsonRpc(emptyBody, einvoiceReadinessView),
+  previewDocumentNumbers: jsonRpc(numberPreviewRequest, numberPreview),
   exportDocumentIntegrity: jsonRpc(emptyBody, documentIntegrityExport),
 
   countPortalDocuments: jsonRpc(emptyBody, z.object({ count: z.number().int() })),
@@ -170,6 +180,7 @@ export const billingRpc = {
   listDatevExports: jsonRpc(datevExportListQuery, datevExportPage),
   startDatevExport: jsonRpc(datevExportRequest, datevExportRecord),
   getDatevExport: jsonRpc(datevExportId, datevExportRecord),
+  getDataImport: jsonRpc(dataImportJobId, dataImportJob),
 } as const;
 
 /** Billing's RPCs with a JSON body and a file answer (`BillingPdfResponse`, `BillingFileResponse`). */
@@ -187,6 +198,7 @@ export const billingFileRpc = {
 /** Billing's streaming RPCs: the body of ImportData's header message and of ExportData's request. */
 export const billingStreamRpc = {
   importData: envelopeRpc(dataImportHeader),
+  startDataImport: envelopeRpc(dataImportJobHeader),
   exportData: envelopeRpc(dataExportRequest),
   exportDatev: envelopeRpc(datevExportRequest),
   downloadDatevExport: envelopeRpc(datevExportId),

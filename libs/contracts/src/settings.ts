@@ -245,3 +245,16 @@ export const portalSettingsPatch = z
   .strict()
   .partial();
 export type PortalSettingsPatch = z.infer<typeof portalSettingsPatch>;
+
+/** Body of `POST /organizations/settings/invoicing/number-preview`: layouts as a save would patch them. */
+export const numberPreviewRequest = z
+  .object({ invoiceNumberLayout: numberingLayout.partial(), creditNoteNumberLayout: numberingLayout.partial() })
+  .strict()
+  .partial();
+
+/** The next numbers under the previewed layouts (nothing drawn). */
+export const numberPreview = z.object({
+  invoice: z.string().describe('the number the next invoice issued today would get (before a site prefix)'),
+  creditNote: z.string().describe('the number the next credit note issued today would get'),
+  day: z.string().describe("today in the organization's time zone (the period the numbers show)"),
+});

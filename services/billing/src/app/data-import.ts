@@ -38,7 +38,8 @@ async function* fileBytes(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Buf
  * batch at a time. Every record created carries the file's digest and its first row as its
  * idempotency key, so a repeated or resumed upload of the same file skips what is written.
  * The caller imports only a file a dry run found valid (all or nothing); an invalid row met while
- * writing (a client or site deleted meanwhile) stops the import with 422.
+ * writing (a client or site deleted meanwhile) stops the import with 422. `onBatch` hears the
+ * data rows written so far after each batch (an import job's progress).
  */
 export async function importData(
   deps: DataIoDeps,
@@ -46,6 +47,7 @@ export async function importData(
   header: DataImportHeader,
   actor: string | undefined,
   chunks: AsyncIterable<Uint8Array>,
+  onBatch?: (rowsWritten: number) => Promise<void>,
 ): Promise<DataImportReport> {
   const layout = IMPORT_LAYOUTS[header.entityType];
   const importer = IMPORTERS[header.entityType];
@@ -76,8 +78,10 @@ export async function importData(
   let columns: string[] | null = null;
   let row = 1;
   let batch: CsvRow[] = [];
+  let rowsWritten = 0;
   const flush = async () => {
     if (batch.length === 0) return;
+    const batchRows = batch.length;
     const checked = await importer.check(deps, key, batch);
     batch = [];
     report.records += checked.prepared.length;
@@ -89,6 +93,8 @@ export async function importData(
     const [created, already] = await importer.write(deps, key, ctx, checked.prepared);
     report.created += created;
     report.alreadyImported += already;
+    rowsWritten += batchRows;
+    if (onBatch) await onBatch(rowsWritten);
   };
   try {
     for await (const record of parser as AsyncIterable<string[]>) {

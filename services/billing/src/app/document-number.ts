@@ -23,3 +23,34 @@ export async function drawDocumentNumber(
   const sequence = await tx.nextSequence(counter, layout.startNumber);
   return formatDocumentNumber(layout, day, sequence);
 }
+
+/** Thrown inside a preview's transaction so that the numbers drawn are rolled back. */
+class PreviewOnly extends Error {
+  constructor(readonly numbers: { invoice: string; creditNote: string }) {
+    super('number preview');
+  }
+}
+
+/**
+ * The numbers the next invoice and credit note issued today would get under these layouts: drawn
+ * as an issue draws them, in a transaction that is then rolled back, so nothing moves (a changed
+ * layout starts a counter of its own, at its startNumber). Site prefixes are not applied.
+ */
+export async function previewDocumentNumbers(
+  store: { transaction<R>(fn: (tx: TxScope) => Promise<R>): Promise<R> },
+  key: OrgKey,
+  layouts: { invoice: NumberingLayout; creditNote: NumberingLayout },
+  day: string,
+): Promise<{ invoice: string; creditNote: string }> {
+  try {
+    await store.transaction(async (tx) => {
+      const invoice = await drawDocumentNumber(tx, key, 'invoice', layouts.invoice, day);
+      const creditNote = await drawDocumentNumber(tx, key, 'credit_note', layouts.creditNote, day);
+      throw new PreviewOnly({ invoice, creditNote });
+    });
+  } catch (err) {
+    if (err instanceof PreviewOnly) return err.numbers;
+    throw err;
+  }
+  throw new Error('the preview transaction committed');
+}

@@ -9,6 +9,8 @@ import {
 } from '@paymesh/core';
 import { recordFileOnce } from './document-chain';
 import {
+  EINVOICE_FORMATS,
+  type EInvoiceReadinessView,
   type EInvoiceFormat,
   type EInvoiceRequest,
   type EInvoiceReport,
@@ -20,6 +22,7 @@ import {
   einvoiceDocumentOf,
   einvoiceFileName,
   einvoiceReadiness,
+  sellerReadiness,
   type EInvoiceSeller,
   type EInvoiceSource,
 } from '../domain/einvoice';
@@ -286,4 +289,35 @@ export async function listEInvoiceReports(
     .map(({ id: _id, version: _v, organizationId: _o, mode: _m, updatedAt: _u, ...entry }) => entry)
     .sort((a, b) => a.format.localeCompare(b.format));
   return { documentId: id, items };
+}
+
+/**
+ * Each e-invoice format and what it needs of the seller that the current settings lack (an
+ * invoice's rules, {@link sellerReadiness}), plus the home country without which no VAT category is
+ * decided: the merchant sees which missing field blocks which format before issuing.
+ */
+export async function getEInvoiceReadiness(deps: InvoiceDeps, key: OrgKey): Promise<EInvoiceReadinessView> {
+  const [{ settings }, tax] = await Promise.all([getInvoicingSettings(deps, key), deps.tax.settings(key)]);
+  const seller = {
+    companyName: settings.companyName,
+    address: settings.companyAddress,
+    email: settings.companyEmail,
+    phone: settings.companyPhone ?? null,
+    vatId: tax.vatId,
+    iban: settings.bankIBAN,
+    peppolRoutingAddress: settings.eInvoice.sellerPeppolRoutingAddress,
+  };
+  return {
+    formats: EINVOICE_FORMATS.map((format) => {
+      const missing = sellerReadiness(seller, format, 'invoice');
+      if (!tax.homeCountry)
+        missing.push({ field: 'tax.homeCountry', message: 'seller home country (without it no VAT is calculated)' });
+      return {
+        format,
+        allowed: settings.eInvoice.enabled && settings.eInvoice.allowedFormats.includes(format),
+        ready: missing.length === 0,
+        missing,
+      };
+    }),
+  };
 }

@@ -2,7 +2,9 @@ import type { InvoicingSettingsPatch } from '@paymesh/contracts';
 import { applyInvoicingPatch, defaultInvoicingSettings, type InvoicingSettings } from '../domain/invoicing-settings';
 import { INVOICING_SETTINGS } from '../store/collections';
 import { findOrgSettings, updateOrgSettings } from '@paymesh/store';
+import { zonedDay } from '../domain/numbering';
 import type { BillingDeps, OrgKey } from './deps';
+import { previewDocumentNumbers } from './document-number';
 
 /** Effective invoicing settings and when they were last saved (null: never, defaults apply). */
 export interface InvoicingSettingsState {
@@ -43,4 +45,27 @@ export async function updateInvoicingSettings(
     'invoicing settings updated',
   );
   return { settings: doc.settings, updatedAt: doc.updatedAt };
+}
+
+/**
+ * The next invoice and credit note numbers under the stored layouts with `patch` applied (checked
+ * like a save, nothing written): the numbering screen's preview of what it is about to save.
+ */
+export async function previewNumbers(
+  deps: BillingDeps,
+  key: OrgKey,
+  patch: Pick<InvoicingSettingsPatch, 'invoiceNumberLayout' | 'creditNoteNumberLayout'>,
+): Promise<{ invoice: string; creditNote: string; day: string }> {
+  const { settings } = await getInvoicingSettings(deps, key);
+  const next = applyInvoicingPatch(settings, patch, () => {
+    throw new Error('a number preview seals nothing');
+  });
+  const day = zonedDay(deps.clock.now(), next.timeZone ?? 'UTC');
+  const numbers = await previewDocumentNumbers(
+    deps.store,
+    key,
+    { invoice: next.invoiceNumberLayout, creditNote: next.creditNoteNumberLayout },
+    day,
+  );
+  return { ...numbers, day };
 }

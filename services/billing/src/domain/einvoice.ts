@@ -81,24 +81,44 @@ function currencyDigits(currency: string): number {
 }
 
 /**
+ * What the format needs of the seller (the organization's settings) and they lack, each naming the
+ * settings field to set (`invoicing.*` as in `PUT /organizations/settings/invoicing`, `tax.*` as in
+ * `/tax`). Part of {@link einvoiceReadiness}; the invoicing settings show it before anything is issued.
+ */
+export function sellerReadiness(
+  s: { readonly [F in keyof EInvoiceSeller]: unknown },
+  format: EInvoiceFormat,
+  kind: 'invoice' | 'credit_note',
+): ReadinessProblem[] {
+  const problems: ReadinessProblem[] = [];
+  const need = (ok: unknown, field: string, message: string) => {
+    if (!ok) problems.push({ field, message });
+  };
+  need(s.companyName, 'invoicing.companyName', 'seller name (BT-27)');
+  need(s.address, 'invoicing.companyAddress', 'seller postal address (BG-5)');
+  need(s.vatId, 'tax.vatId', 'seller VAT ID (BT-31)');
+  if (kind === 'invoice') need(s.iban, 'invoicing.bankIBAN', 'seller IBAN for the payment instructions (BT-84)');
+  if (format === 'xrechnung') {
+    need(s.email, 'invoicing.companyEmail', 'seller contact e-mail (XRechnung BT-43)');
+    need(s.phone, 'invoicing.companyPhone', 'seller contact telephone (XRechnung BT-42)');
+  }
+  if (format === 'peppol')
+    need(s.peppolRoutingAddress, 'invoicing.eInvoice.sellerPeppolRoutingAddress', 'seller Peppol routing address');
+  return problems;
+}
+
+/**
  * What the format needs and the document or the settings lack, each naming the field to set
  * (settings fields as in `PUT /organizations/settings/invoicing` and `/tax`, buyer fields as in
  * the client / a correction). Empty: ready.
  */
 export function einvoiceReadiness(src: EInvoiceSource, format: EInvoiceFormat): ReadinessProblem[] {
-  const problems: ReadinessProblem[] = [];
+  const problems: ReadinessProblem[] = sellerReadiness(src.seller, format, src.kind);
   const need = (ok: unknown, field: string, message: string) => {
     if (!ok) problems.push({ field, message });
   };
-  const s = src.seller;
-  need(s.companyName, 'invoicing.companyName', 'seller name');
-  need(s.address, 'invoicing.companyAddress', 'seller postal address');
-  need(s.vatId, 'tax.vatId', 'seller VAT ID');
-  if (src.kind === 'invoice') need(s.iban, 'invoicing.bankIBAN', 'seller IBAN for the payment instructions');
   need(src.buyer.address, 'buyer.address', 'buyer postal address');
   if (format === 'xrechnung') {
-    need(s.email, 'invoicing.companyEmail', 'seller contact e-mail (XRechnung BT-43)');
-    need(s.phone, 'invoicing.companyPhone', 'seller contact telephone (XRechnung BT-42)');
     need(
       src.buyer.email || src.buyer.peppolRoutingAddress,
       'buyer.email',
@@ -106,7 +126,6 @@ export function einvoiceReadiness(src: EInvoiceSource, format: EInvoiceFormat): 
     );
   }
   if (format === 'peppol') {
-    need(s.peppolRoutingAddress, 'invoicing.eInvoice.sellerPeppolRoutingAddress', 'seller Peppol routing address');
     need(src.buyer.peppolRoutingAddress, 'buyer.peppolRoutingAddress', 'buyer Peppol routing address');
   }
   if (currencyDigits(src.currency) > 2)

@@ -5,6 +5,7 @@ import type { billing } from '@paymesh/proto';
 import type { DataIoDeps } from '../app/data-io-port';
 import { exportData } from '../app/data-export';
 import { importData } from '../app/data-import';
+import { getDataImport, startDataImport } from '../app/data-import-job';
 import { dataTemplate } from '../app/data-template';
 import { datevExportFile, exportDatev, getDatevExport, listDatevExports, startDatevExport } from '../app/datev-export';
 import { exportGdpdu, type GdpduDeps } from '../app/gdpdu-export';
@@ -54,6 +55,8 @@ export function dataIoHandlers(
   billing.BillingServiceServer,
   | 'dataImportTemplate'
   | 'importData'
+  | 'startDataImport'
+  | 'getDataImport'
   | 'exportData'
   | 'exportDatev'
   | 'listDatevExports'
@@ -82,6 +85,22 @@ export function dataIoHandlers(
         return { json: JSON.stringify(await importData(deps, key, header, envelope.actor, fileChunks(it))) };
       },
     ),
+    startDataImport: clientStreaming(
+      deps.logger,
+      'billing/StartDataImport',
+      async (messages: AsyncIterable<billing.DataImportChunk>) => {
+        const it = messages[Symbol.asyncIterator]();
+        const first = await it.next();
+        if (first.done || !first.value.header)
+          throw new ValidationError('the first message of StartDataImport carries the header');
+        const envelope = first.value.header;
+        const key = orgKeyOf(envelope);
+        const header = decodeJson(billingStreamRpc.startDataImport.request, envelope.bodyJson);
+        const job = await startDataImport(deps, key, header, actorOf(envelope), fileChunks(it));
+        return { json: JSON.stringify(job) };
+      },
+    ),
+    getDataImport: rpc.json('getDataImport', async ({ id }, req) => getDataImport(deps, orgKeyOf(req), id)),
     exportData: serverStreaming(deps.logger, 'billing/ExportData', (req: JsonEnvelope) => exportChunks(deps, req)),
     exportDatev: serverStreaming(deps.logger, 'billing/ExportDatev', (req: JsonEnvelope) => datevChunks(deps, req)),
     listDatevExports: rpc.json('listDatevExports', async (q, req) => listDatevExports(deps, orgKeyOf(req), q)),

@@ -1,6 +1,7 @@
 import type { billing } from '@paymesh/proto';
 import type { InvoiceDeps } from '../app/invoice-deps';
 import {
+  getEInvoiceReadiness,
   listEInvoiceReports,
   renderCreditNoteEInvoice,
   renderInvoiceEInvoice,
@@ -17,7 +18,10 @@ export const fileMessage = (f: EInvoiceFile): billing.BillingFileResponse => ({
 /** gRPC handlers of the e-invoice RPCs. */
 export function einvoiceHandlers(
   deps: InvoiceDeps,
-): Pick<billing.BillingServiceServer, 'renderInvoiceEInvoice' | 'renderCreditNoteEInvoice' | 'listEInvoiceReports'> {
+): Pick<
+  billing.BillingServiceServer,
+  'renderInvoiceEInvoice' | 'renderCreditNoteEInvoice' | 'listEInvoiceReports' | 'getEInvoiceReadiness'
+> {
   const rpc = billingEdge(deps.logger);
   return {
     renderInvoiceEInvoice: rpc.file('renderInvoiceEInvoice', async (request, req) =>
@@ -28,6 +32,9 @@ export function einvoiceHandlers(
     ),
     listEInvoiceReports: rpc.json('listEInvoiceReports', async ({ documentKind }, req) =>
       listEInvoiceReports(deps, orgKeyOf(req), documentKind, idOf(req)),
+    ),
+    getEInvoiceReadiness: rpc.json('getEInvoiceReadiness', async (_body, req) =>
+      getEInvoiceReadiness(deps, orgKeyOf(req)),
     ),
   };
 }

@@ -4,7 +4,7 @@ import { decodeJson, isObjectId, ValidationError } from '@paymesh/core';
 import { invoicingSettingsPatch, portalSettingsPatch, siteInvoicingSettingsPatch } from '@paymesh/contracts';
 import { billingEdge, orgKeyOf } from './json';
 import type { InvoiceDeps } from '../app/invoice-deps';
-import { getInvoicingSettings, updateInvoicingSettings } from '../app/invoicing-settings';
+import { getInvoicingSettings, previewNumbers, updateInvoicingSettings } from '../app/invoicing-settings';
 import { getSiteInvoicingSettings, updateSiteInvoicingSettings } from '../app/site-invoicing-settings';
 import { getPortalSettings, updatePortalSettings } from '../app/portal-settings';
 import { invoicingSettingsMessage, siteInvoicingMessage } from './mapping';
@@ -70,6 +70,9 @@ export function registerBillingService(grpc: GrpcServer, deps: InvoiceDeps & Gdp
         ),
     ),
     verifySender: rpc.json('verifySender', async (_body, req) => verifySender(deps, orgKeyOf(req))),
+    previewDocumentNumbers: rpc.json('previewDocumentNumbers', async (body, req) =>
+      previewNumbers(deps, orgKeyOf(req), body),
+    ),
     getPortalSettings: unary(logger, 'billing/GetPortalSettings', async (req: billing.GetPortalSettingsRequest) =>
       getPortalSettings(deps, orgKeyOf(req)),
     ),

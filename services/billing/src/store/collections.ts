@@ -15,6 +15,8 @@ export const CREDIT_NOTES = 'credit_notes';
 export const DATEV_EXPORTS = 'datev_exports';
 /** What DATEV exports delivered: one document per booked document or payment (id from its key). */
 export const DATEV_POSTED = 'datev_posted';
+/** Data imports run as jobs: one per organization, mode, entity type and file digest. */
+export const DATA_IMPORTS = 'data_imports';
 /** Debtor accounts handed out to clients, and the last export that booked to each. */
 export const DATEV_DEBTORS = 'datev_debtors';
 /** The latest validation report per document and e-invoice format. */
@@ -37,6 +39,10 @@ export const collections: CollectionSpec[] = [
       // One running export per organization and mode.
       { name: 'datev_exports_lock', fields: ['lock'], unique: true },
     ],
+  },
+  {
+    name: DATA_IMPORTS,
+    indexes: [{ name: 'data_imports_file', fields: ['organizationId', 'mode', 'entityType', 'digest'], unique: true }],
   },
   { name: DATEV_POSTED, indexes: [{ name: 'datev_posted_export', fields: ['exportId'] }] },
   {

@@ -112,6 +112,7 @@ export function Layout() {
             <Link to="/tax" activeOptions={{ exact: false }}>
               {t('nav.tax')}
             </Link>
+            <Link to="/data">{t('nav.dataIo')}</Link>
           </li>
           <li>
             <Link to="/settings" activeOptions={{ exact: false }}>

@@ -228,6 +228,17 @@ const creditNote = createRoute({
     );
   },
 });
+// Data import/export and the invoicing settings load on first use.
+const dataIo = createRoute({
+  getParentRoute: () => root,
+  path: '/data',
+  component: lazyRouteComponent(() => import('./screens/DataIo'), 'DataIo'),
+});
+const invoicingSettings = createRoute({
+  getParentRoute: () => root,
+  path: '/settings/invoicing',
+  component: lazyRouteComponent(() => import('./screens/settings/Invoicing'), 'InvoicingSettingsScreen'),
+});
 
 const routeTree = root.addChildren([
   overview,
@@ -256,6 +267,8 @@ const routeTree = root.addChildren([
   tax,
   taxReports,
   taxRecords,
+  dataIo,
+  invoicingSettings,
 ]);
 
 /** The screens of a signed-in member, under /app. */

@@ -10,8 +10,10 @@ import {
   DATA_IMPORT_MAX_ROWS,
   billingStreamRpc,
   dataExportRequest,
+  dataImportJob,
   dataImportReport,
   type DataImportEntity,
+  type DataImportJob,
   type DataImportReport,
   type RpcInput,
 } from '@paymesh/contracts';
@@ -22,6 +24,7 @@ import type { Principal } from '../../domain/principal';
 import { dataImportRejected, dataImportResult } from '../responses/data-io';
 import { ErrorAnswer, fileAnswer, resource, type OrgScope } from '../route-table';
 import { actorOf, billingJson } from './billing-rpc';
+import { idParams } from './common';
 
 /** Data import/export: scope `data_io:read` (templates) and `data_io:execute` (import, check, export). */
 const dataIo = resource({ tag: 'Data import/export', scopePrefix: 'data_io' });
@@ -70,6 +73,27 @@ async function pass(
     target: 'billing',
   });
   return dataImportReport.parse(JSON.parse(res.json));
+}
+
+/** Hands a checked file to billing as an import job; answers the job's record. */
+async function startJob(
+  deps: AdminDeps,
+  org: OrgScope,
+  principal: Principal,
+  header: RpcInput<typeof billingStreamRpc, 'startDataImport'>,
+  file: Buffer,
+): Promise<DataImportJob> {
+  const client = deps.clients.billing;
+  function* messages(): Generator<billing.DataImportChunk> {
+    yield { header: envelopeOf(toWire(org), { actor: actorOf(principal) }, header), data: Buffer.alloc(0) };
+    for (let at = 0; at < file.length; at += UPLOAD_CHUNK_BYTES)
+      yield { header: undefined, data: file.subarray(at, at + UPLOAD_CHUNK_BYTES) };
+  }
+  const res = await callClientStream(client, client.startDataImport, messages(), {
+    deadlineMs: IMPORT_DEADLINE_MS,
+    target: 'billing',
+  });
+  return dataImportJob.parse(JSON.parse(res.json));
 }
 
 /** The uploaded file: not empty, valid UTF-8; its SHA-256 names it for idempotency. */
@@ -183,6 +207,39 @@ export const dataIoRoutes = [
       const done = await pass(deps, org, principal, query.entityType, file, digest, false);
       if (done.invalidRows > 0) throw rejected(done);
       return done;
+    },
+  }),
+  dataIo({
+    method: 'POST',
+    path: '/data-import-export/import-jobs',
+    operationId: 'startDataImport',
+    action: 'execute',
+    status: 202,
+    response: dataImportJob,
+    errors: [422],
+    errorBodies: { 422: dataImportRejected },
+    summary:
+      'Imports a CSV file as a job a page can follow: the file is checked first (any invalid row answers 422 DATA_IMPORT_INVALID with the row errors and nothing is written), then the running job is answered at once and GET /data-import-export/import-jobs/{id} follows its progress (rows written of the rows of the file). One job per file: uploading the same file again answers its job, or resumes it when it failed or its process stopped; nothing is created twice',
+    query: importQuery,
+    upload,
+    async handler({ deps, org, principal, query, body }) {
+      const { file, digest } = readFile(body);
+      const checked = await pass(deps, org, principal, query.entityType, file, digest, true);
+      if (checked.invalidRows > 0) throw rejected(checked);
+      return startJob(deps, org, principal, { entityType: query.entityType, digest, rows: checked.rows }, file);
+    },
+  }),
+  dataIo({
+    method: 'GET',
+    path: '/data-import-export/import-jobs/:id',
+    operationId: 'getDataImport',
+    action: 'execute',
+    response: dataImportJob,
+    summary:
+      'One import job: status (running, completed, failed), progress (rows written of the rows of the file), and once completed the import report (created, alreadyImported)',
+    params: idParams,
+    async handler({ deps, org, params }) {
+      return billingJson(deps, org, 'getDataImport', { body: { id: params.id } });
     },
   }),
   dataIo({

@@ -3,7 +3,10 @@ import { ForbiddenError, toWire } from '@paymesh/core';
 import type { billing, tax } from '@paymesh/proto';
 import {
   datevSettingsView,
+  einvoiceReadinessView,
   invoicingSettingsPatch,
+  numberPreview,
+  numberPreviewRequest,
   portalSettingsPatch,
   senderCheckView,
   senderVerificationView,
@@ -136,6 +139,31 @@ export const organizationSettingsRoutes = [
         patchJson: JSON.stringify(body),
       });
       return invoicingView(s);
+    },
+  }),
+  organizationSettings({
+    method: 'GET',
+    action: 'execute',
+    path: '/organizations/settings/invoicing/einvoice-readiness',
+    operationId: 'getEInvoiceReadiness',
+    response: einvoiceReadinessView,
+    summary:
+      "Each e-invoice format (xrechnung, peppol, zugferd): whether the settings allow it, and which seller value the invoicing or tax settings lack for it (the rules that refuse an issued invoice's e-invoice with 422 EINVOICE_READINESS_FAILED; buyer values are checked per document)",
+    async handler({ deps, org }) {
+      return billingJson(deps, org, 'getEInvoiceReadiness', {});
+    },
+  }),
+  organizationSettings({
+    method: 'POST',
+    action: 'execute',
+    path: '/organizations/settings/invoicing/number-preview',
+    operationId: 'previewDocumentNumbers',
+    response: numberPreview,
+    summary:
+      'The numbers the next invoice and credit note issued today would get under the stored numbering layouts with these changes applied (checked as PUT /organizations/settings/invoicing checks them: 400 naming the field); nothing is saved and no number is used up',
+    body: numberPreviewRequest,
+    async handler({ deps, org, body }) {
+      return billingJson(deps, org, 'previewDocumentNumbers', { body });
     },
   }),
   organizationSettings({

@@ -19,6 +19,9 @@ export function SettingsPage({ title, children }: { title: string; children: Rea
             </Link>
           </li>
           <li>
+            <Link to="/settings/invoicing">{t('invoicing.settingsTitle')}</Link>
+          </li>
+          <li>
             <Link to="/settings/sites">{t('settings.sites')}</Link>
           </li>
           <li>
