@@ -334,6 +334,23 @@ describe('transactions on PostgreSQL', () => {
       await applyPaymentStatus(h.deps, report(tx.id, 'succeeded', 's1'));
       expect((await h.statusEvents(tx.id)).map((e) => e.status)).toEqual([0, 2, 1]);
     });
+
+    it('opens a buyer transaction on a subject of its own; its changes are status_changed', async () => {
+      const tx = (await pay(await checkout())).transaction;
+      await applyPaymentStatus(h.deps, report(tx.id, 'succeeded', 'subjects-1'));
+      const mine = (await h.pending())
+        .filter((e) => JSON.stringify(e.payload).includes(tx.id) && e.subject.startsWith('checkout.transaction.'))
+        .map((e) => {
+          const d = (e.payload as { data: { status: number; sequence: number } }).data;
+          return [e.subject, d.status, d.sequence];
+        });
+      // billing, tax and notifications-ipn subscribe to status_changed only: none acts on the
+      // pending start, so none is handed it.
+      expect(mine).toEqual([
+        ['checkout.transaction.opened', 0, 1],
+        ['checkout.transaction.status_changed', 1, 2],
+      ]);
+    });
   });
 
   describe('cancel and mark-pending', () => {
@@ -565,6 +582,10 @@ describe('transactions on PostgreSQL', () => {
         expect.objectContaining({ from: null, to: 1, trigger: 'create_manual', reason: 'paid by bank transfer' }),
       ]);
       expect((await h.statusEvents(m.id)).map((e) => [e.previousStatus, e.status, e.sequence])).toEqual([[null, 1, 1]]);
+      // A sale from its first status: on the subject billing and the tax ledger consume.
+      expect(
+        (await h.pending()).filter((e) => JSON.stringify(e.payload).includes(m.id)).map((e) => e.subject),
+      ).toContain('checkout.transaction.status_changed');
       await expect(
         createManualTransaction(h.deps, {
           ...org,

@@ -38,7 +38,12 @@ export interface TransitionOutcome {
   result: 'changed' | 'unchanged' | 'skipped';
 }
 
-/** Emits `checkout.transaction.status_changed` for the transaction's current status. */
+/**
+ * Emits the event of the transaction's current status: `checkout.transaction.status_changed`, or
+ * for a buyer transaction's first status (pending, 0) `checkout.transaction.opened` (same data,
+ * sequence 1), which the status consumers (billing, tax, notifications-ipn) do not act on and so
+ * do not receive.
+ */
 function emitStatusChanged(tx: TxScope, doc: TransactionDoc, previousStatus: TxStatus | null, at: string): void {
   const data: TransactionStatusChanged = {
     organizationId: doc.organizationId,
@@ -61,7 +66,10 @@ function emitStatusChanged(tx: TxScope, doc: TransactionDoc, previousStatus: TxS
     invoiceId: doc.taxSource?.kind === 'invoice' ? doc.taxSource.invoiceId : null,
     refunds: (doc.refunds ?? []).map((r) => ({ refundId: r.id, amount: r.amount })),
   };
-  const subject = Subjects.transactionStatusChanged;
+  const subject =
+    previousStatus === null && doc.status === TransactionStatus.pending
+      ? Subjects.transactionOpened
+      : Subjects.transactionStatusChanged;
   tx.emit(subject, data, { id: eventId(subject, doc.id, doc.statusSequence), occurredAt: at });
 }
 
