@@ -100,6 +100,18 @@ async function completeCheckout(tx: TxScope, doc: TransactionDoc, at: string, lo
   });
 }
 
+/**
+ * Notes on the transaction's checkout that one of its attempts ended (failed or canceled): the
+ * next attempt then looks for earlier provider payments to cancel (see create-transaction.ts).
+ */
+async function noteEndedAttempt(tx: TxScope, doc: TransactionDoc, at: string): Promise<void> {
+  if (!doc.checkoutId) return;
+  const checkouts = tx.collection<CheckoutDoc>(CHECKOUTS);
+  const checkout = await checkouts.get(doc.checkoutId);
+  if (!checkout || checkout.attemptsEnded !== false) return;
+  await checkouts.replace(checkout.id, checkout.version, { ...body(checkout), attemptsEnded: true, updatedAt: at });
+}
+
 function historyEntry(
   from: TxStatus | null,
   doc: Pick<TransactionDoc, 'status' | 'subState'>,
@@ -266,6 +278,8 @@ export async function applyTransition(
     await p.write?.(tx, stored, now);
     if (res.statusChanged && next.status === TransactionStatus.completed)
       await completeCheckout(tx, stored, now, deps.logger);
+    if (res.statusChanged && (next.status === TransactionStatus.failed || next.status === TransactionStatus.canceled))
+      await noteEndedAttempt(tx, stored, now);
     return { doc: stored, result: 'changed' };
   }
 }
