@@ -51,8 +51,11 @@ describe('money path: checkout -> transaction -> provider -> status event -> IPN
     return out;
   }
 
+  /** A transaction's status events: its opening (status 0, `checkout.transaction.opened`) and its changes. */
   const statusEvents = async (transactionId: string) =>
-    (await readEvents('checkout.transaction.status_changed')).filter((e) => e.data.transactionId === transactionId);
+    [...(await readEvents('checkout.transaction.opened')), ...(await readEvents('checkout.transaction.status_changed'))]
+      .filter((e) => e.data.transactionId === transactionId)
+      .sort((a, b) => a.data.sequence - b.data.sequence);
 
   async function publishPaymentStatus(data: Record<string, unknown>): Promise<void> {
     const subject = 'payments.payment.status_reported';

@@ -15,6 +15,7 @@ export const Subjects = {
   siteSecretRotated: 'checkout.site.secret_rotated',
   siteDeleted: 'checkout.site.deleted',
   transactionStatusChanged: 'checkout.transaction.status_changed',
+  transactionOpened: 'checkout.transaction.opened',
   paymentStatusReported: 'payments.payment.status_reported',
   paymentAdjustmentReported: 'payments.payment.adjustment_reported',
   providerChanged: 'payments.provider.changed',
@@ -104,7 +105,14 @@ export type TransactionStatusCode = (typeof TransactionStatus)[keyof typeof Tran
 
 /**
  * A transaction's integer status changed (never published for a sub-state change that keeps the
- * integer). notifications-ipn sends an IPN for each of these when `ipnUrl` is set.
+ * integer). notifications-ipn sends an IPN for each of these when `ipnUrl` is set, but for a
+ * transaction's first status (`previousStatus` null), which is no change.
+ *
+ * The first status of a buyer's transaction, pending (0), travels as `checkout.transaction.opened`
+ * with the same data (sequence 1) instead: no consumer acts on it (no IPN, no sale, no invoice), so
+ * the consumers of `checkout.transaction.status_changed` are not handed it only to drop it. A
+ * manual transaction's first status (-1 or 1) stays a `status_changed` event: a completed one is a
+ * sale and may pay an invoice.
  */
 export const transactionStatusChanged = z.object({
   organizationId: objectId,
@@ -381,6 +389,7 @@ export type EventMap = {
   [Subjects.siteSecretRotated]: SiteSecretRotated;
   [Subjects.siteDeleted]: SiteDeleted;
   [Subjects.transactionStatusChanged]: TransactionStatusChanged;
+  [Subjects.transactionOpened]: TransactionStatusChanged;
   [Subjects.paymentStatusReported]: PaymentStatusReported;
   [Subjects.paymentAdjustmentReported]: PaymentAdjustmentReported;
   [Subjects.providerChanged]: ProviderChanged;

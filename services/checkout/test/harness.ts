@@ -181,7 +181,11 @@ export async function openHarness(settings: Partial<PaymentsDeps['settings']> = 
     },
     pending,
     async statusEvents(transactionId) {
-      const events = (await pending()).filter((e) => e.subject === 'checkout.transaction.status_changed');
+      // A buyer transaction's first status (0) is `checkout.transaction.opened`, every later one
+      // `checkout.transaction.status_changed`; both are the transaction's status events.
+      const events = (await pending()).filter(
+        (e) => e.subject === 'checkout.transaction.status_changed' || e.subject === 'checkout.transaction.opened',
+      );
       const data = events
         .map((e) => (e.payload as { data: TransactionStatusChanged }).data)
         .filter((d) => d.transactionId === transactionId);

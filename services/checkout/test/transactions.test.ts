@@ -16,7 +16,7 @@ import { createManualTransaction } from '../src/app/create-manual-transaction';
 import { recordLicenseState } from '../src/app/record-license';
 import type { CheckoutDoc } from '../src/domain/checkout';
 import type { TransactionDoc } from '../src/domain/transaction';
-import { TRANSACTIONS } from '../src/store/collections';
+import { CHECKOUTS, TRANSACTIONS } from '../src/store/collections';
 import type { ProviderInfo } from '../src/app/payments-port';
 import { openHarness, type Harness } from './harness';
 
@@ -334,6 +334,23 @@ describe('transactions on PostgreSQL', () => {
       await applyPaymentStatus(h.deps, report(tx.id, 'succeeded', 's1'));
       expect((await h.statusEvents(tx.id)).map((e) => e.status)).toEqual([0, 2, 1]);
     });
+
+    it('opens a buyer transaction on a subject of its own; its changes are status_changed', async () => {
+      const tx = (await pay(await checkout())).transaction;
+      await applyPaymentStatus(h.deps, report(tx.id, 'succeeded', 'subjects-1'));
+      const mine = (await h.pending())
+        .filter((e) => JSON.stringify(e.payload).includes(tx.id) && e.subject.startsWith('checkout.transaction.'))
+        .map((e) => {
+          const d = (e.payload as { data: { status: number; sequence: number } }).data;
+          return [e.subject, d.status, d.sequence];
+        });
+      // billing, tax and notifications-ipn subscribe to status_changed only: none acts on the
+      // pending start, so none is handed it.
+      expect(mine).toEqual([
+        ['checkout.transaction.opened', 0, 1],
+        ['checkout.transaction.status_changed', 1, 2],
+      ]);
+    });
   });
 
   describe('cancel and mark-pending', () => {
@@ -425,8 +442,13 @@ describe('transactions on PostgreSQL', () => {
 
     it('closes the payment of a declined attempt at the provider before a new attempt, so the buyer cannot pay twice', async () => {
       const c = await checkout();
+      const session = () => h.deps.store.collection<CheckoutDoc>(CHECKOUTS).get(c.id);
+      // A session's first attempt has no earlier one to look for; the decline notes one ended.
+      expect((await session())?.attemptsEnded).toBe(false);
       const first = (await pay(c)).transaction;
+      expect((await session())?.attemptsEnded).toBe(false);
       await applyPaymentStatus(h.deps, report(first.id, 'failed', `decl_${first.id}`));
+      expect((await session())?.attemptsEnded).toBe(true);
       const second = (await pay(c)).transaction;
       expect(second.id).not.toBe(first.id);
       expect(h.payments.cancelCalls.filter((x) => x.transactionId === first.id)).toHaveLength(1);
@@ -441,6 +463,21 @@ describe('transactions on PostgreSQL', () => {
       } finally {
         h.payments.onCancel = async () => ({ cancelled: true });
       }
+    });
+
+    it('looks for earlier attempts of a session stored before it noted ended attempts', async () => {
+      const c = await checkout();
+      const sessions = h.deps.store.collection<CheckoutDoc>(CHECKOUTS);
+      await sessions.update(c.id, (cur) => {
+        const { id: _id, version: _v, attemptsEnded: _a, ...rest } = cur;
+        return rest;
+      });
+      expect(await sessions.get(c.id)).not.toHaveProperty('attemptsEnded');
+      const first = (await pay(c)).transaction;
+      await applyPaymentStatus(h.deps, report(first.id, 'failed', `legacy_${first.id}`));
+      expect(await sessions.get(c.id)).not.toHaveProperty('attemptsEnded');
+      await pay(c);
+      expect(h.payments.cancelCalls.filter((x) => x.transactionId === first.id)).toHaveLength(1);
     });
 
     it('leaves the transaction pending when the provider cannot cancel (409 CANCEL_REFUSED)', async () => {
@@ -565,6 +602,10 @@ describe('transactions on PostgreSQL', () => {
         expect.objectContaining({ from: null, to: 1, trigger: 'create_manual', reason: 'paid by bank transfer' }),
       ]);
       expect((await h.statusEvents(m.id)).map((e) => [e.previousStatus, e.status, e.sequence])).toEqual([[null, 1, 1]]);
+      // A sale from its first status: on the subject billing and the tax ledger consume.
+      expect(
+        (await h.pending()).filter((e) => JSON.stringify(e.payload).includes(m.id)).map((e) => e.subject),
+      ).toContain('checkout.transaction.status_changed');
       await expect(
         createManualTransaction(h.deps, {
           ...org,

@@ -7,6 +7,7 @@ import { config } from './config';
 import type { IpnDeps } from './app/deps';
 import type { EmailDeps } from './app/email-deps';
 import { processEmail, type EmailProcessResult } from './app/process-email';
+import { sendClaimed } from './app/process-delivery';
 import { CheckoutSigningSecrets } from './delivery/checkout-secrets';
 import { HttpIpnSender } from './delivery/http-sender';
 import { DeliveryScheduler, DueWorkScheduler } from './delivery/scheduler';
@@ -82,7 +83,11 @@ void runBackendService({
       () => emailScheduler.wake(),
       (delivery) => scheduler.offer(delivery),
     );
-    const subs = await startConsumers(bus, deps, (delivery) => scheduler.offer(delivery));
+    const subs = await startConsumers(bus, deps, (delivery) => scheduler.offer(delivery), {
+      reserve: (id) => scheduler.reserve(id),
+      deps,
+      send: (id, secret, plan, stored) => sendClaimed(deps, id, secret, plan, stored),
+    });
     scheduler.start();
     if (smtp) emailScheduler.start();
     logger.info(

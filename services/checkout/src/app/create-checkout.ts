@@ -78,6 +78,7 @@ export async function createCheckout(deps: PaymentsDeps, input: CreateCheckoutIn
       status: 'pending',
       ...valid,
       completedTransactionId: null,
+      attemptsEnded: false,
       ...(invoiceTax ? { invoiceTax } : {}),
       createdAt: at,
       updatedAt: at,

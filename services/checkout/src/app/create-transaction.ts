@@ -66,6 +66,9 @@ function describe(checkout: CheckoutDoc, site: SiteDoc): string {
  * new payment is started (503).
  */
 async function retireEarlierAttempts(deps: PaymentsDeps, checkout: CheckoutDoc): Promise<void> {
+  // No attempt of this session has ended yet (nearly every first transaction): none to look for.
+  // A session stored before the field was kept carries none and is looked at.
+  if (checkout.attemptsEnded === false) return;
   const earlier = await deps.store.collection<TransactionDoc>(TRANSACTIONS).find(
     {
       checkoutId: checkout.id,

@@ -37,7 +37,12 @@ export interface TransitionOutcome {
   result: 'changed' | 'unchanged' | 'skipped';
 }
 
-/** Emits `checkout.transaction.status_changed` for the transaction's current status. */
+/**
+ * Emits the event of the transaction's current status: `checkout.transaction.status_changed`, or
+ * for a buyer transaction's first status (pending, 0) `checkout.transaction.opened` (same data,
+ * sequence 1), which the status consumers (billing, tax, notifications-ipn) do not act on and so
+ * do not receive.
+ */
 function emitStatusChanged(tx: TxScope, doc: TransactionDoc, previousStatus: TxStatus | null, at: string): void {
   const data: TransactionStatusChanged = {
     organizationId: doc.organizationId,
@@ -60,7 +65,10 @@ function emitStatusChanged(tx: TxScope, doc: TransactionDoc, previousStatus: TxS
     invoiceId: doc.taxSource?.kind === 'invoice' ? doc.taxSource.invoiceId : null,
     refunds: (doc.refunds ?? []).map((r) => ({ refundId: r.id, amount: r.amount })),
   };
-  const subject = Subjects.transactionStatusChanged;
+  const subject =
+    previousStatus === null && doc.status === TransactionStatus.pending
+      ? Subjects.transactionOpened
+      : Subjects.transactionStatusChanged;
   tx.emit(subject, data, { id: eventId(subject, doc.id, doc.statusSequence), occurredAt: at });
 }
 
@@ -89,6 +97,18 @@ async function completeCheckout(tx: TxScope, doc: TransactionDoc, at: string, lo
     completedTransactionId: doc.id,
     updatedAt: at,
   });
+}
+
+/**
+ * Notes on the transaction's checkout that one of its attempts ended (failed or canceled): the
+ * next attempt then looks for earlier provider payments to cancel (see create-transaction.ts).
+ */
+async function noteEndedAttempt(tx: TxScope, doc: TransactionDoc, at: string): Promise<void> {
+  if (!doc.checkoutId) return;
+  const checkouts = tx.collection<CheckoutDoc>(CHECKOUTS);
+  const checkout = await checkouts.get(doc.checkoutId);
+  if (!checkout || checkout.attemptsEnded !== false) return;
+  await checkouts.replace(checkout.id, checkout.version, { ...body(checkout), attemptsEnded: true, updatedAt: at });
 }
 
 function historyEntry(
@@ -253,6 +273,8 @@ export async function applyTransition(
     await p.write?.(tx, stored, now);
     if (res.statusChanged && next.status === TransactionStatus.completed)
       await completeCheckout(tx, stored, now, deps.logger);
+    if (res.statusChanged && (next.status === TransactionStatus.failed || next.status === TransactionStatus.canceled))
+      await noteEndedAttempt(tx, stored, now);
     return { doc: stored, result: 'changed' };
   }
 }

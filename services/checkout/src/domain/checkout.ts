@@ -55,6 +55,12 @@ export interface CheckoutDoc extends StoredDoc {
   metadata: Record<string, string>;
   expiresAt: string;
   completedTransactionId: string | null;
+  /**
+   * Whether a transaction of this session has ended failed or canceled, so a new attempt must first
+   * cancel the provider payments of earlier ones (see create-transaction.ts). False from creation;
+   * set by the transition that ends one. Absent on sessions stored before it: read as true.
+   */
+  attemptsEnded?: boolean;
   /** When the session sweep stored it as expired; absent before. */
   expiredAt?: string | null;
   /**

@@ -36,7 +36,7 @@ const USER_AGENT = 'Paymesh-IPN/1.0';
  * `sequence` of a transaction's first status change: its first status is 1 (the contract of
  * `checkout.transaction.status_changed`) and announces nothing, so no delivery comes before it.
  */
-const FIRST_CHANGE_SEQUENCE = 2;
+export const FIRST_CHANGE_SEQUENCE = 2;
 
 /**
  * The next pending delivery of `finished`'s transaction. Read before the transaction writes
@@ -228,7 +228,28 @@ export async function processDelivery(deps: IpnDeps, id: string, known?: Deliver
     log.warn('IPN delivery failed: its last attempt was interrupted');
     return 'exhausted';
   }
+  return sendClaimed(deps, id, secret, plan, claimed.stored);
+}
 
+/** A claimed attempt: what it sends. */
+export type SendPlan = Extract<ClaimPlan, { kind: 'send' }>;
+
+/**
+ * Sends a claimed attempt (stored before this POST), signed with `secret`, and stores its outcome.
+ * `stored` are the delivery and lane as the claim wrote them (the outcome's compare-and-set).
+ */
+export async function sendClaimed(
+  deps: IpnDeps,
+  id: string,
+  secret: string,
+  plan: SendPlan,
+  stored?: { delivery: DeliveryDoc; lane: LaneDoc },
+): Promise<ProcessResult> {
+  const log = deps.logger.child({
+    deliveryId: id,
+    transactionId: plan.delivery.transactionId,
+    sequence: plan.delivery.sequence,
+  });
   const body = ipnBody(plan.delivery);
   const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
   const outcome = await deps.sender.send({
@@ -243,29 +264,29 @@ export async function processDelivery(deps: IpnDeps, id: string, known?: Deliver
   });
   const alog = log.child({ attempt: plan.attempt, httpStatus: outcome.httpStatus, durationMs: outcome.durationMs });
 
-  let stored = null;
-  for (let i = 0; i < 3 && stored === null; i++) {
+  let settled = null;
+  for (let i = 0; i < 3 && settled === null; i++) {
     try {
       // The first try compares against what the claim stored; a conflict makes later tries re-read.
-      stored = await recordOutcome(deps, id, plan.attempt, outcome, i === 0 ? claimed.stored : undefined);
-      if (stored === null) break;
+      settled = await recordOutcome(deps, id, plan.attempt, outcome, i === 0 ? stored : undefined);
+      if (settled === null) break;
     } catch (err) {
       // The claim already counts the attempt; without the outcome it stays "interrupted".
       if (i === 2) alog.error({ err }, 'could not record IPN attempt outcome');
     }
   }
-  if (!stored) {
+  if (!settled) {
     alog.warn('IPN attempt outcome not recorded; the attempt counts as interrupted');
     return 'outcome-dropped';
   }
-  if (stored.state === 'succeeded') {
+  if (settled.state === 'succeeded') {
     alog.info('IPN delivered');
     return 'succeeded';
   }
-  if (stored.state === 'failed') {
+  if (settled.state === 'failed') {
     alog.warn({ error: outcome.error }, 'IPN delivery failed');
     return 'failed';
   }
-  alog.info({ error: outcome.error, nextAttemptAt: stored.nextAttemptAt }, 'IPN attempt failed; retry scheduled');
+  alog.info({ error: outcome.error, nextAttemptAt: settled.nextAttemptAt }, 'IPN attempt failed; retry scheduled');
   return 'retry-scheduled';
 }

@@ -22,6 +22,14 @@ export interface SchedulerOptions<R = ProcessResult> {
   onProcessed?: (id: string, result: R) => void;
 }
 
+/** A slot of a {@link DueWorkScheduler} held for one item (see `reserve`): used once, by `run` or `release`. */
+export interface Slot<R> {
+  /** Works on the item in the slot, as a launched item (its result counts like any other). */
+  run(work: () => Promise<R>): void;
+  /** Gives the slot back unused. */
+  release(): void;
+}
+
 /** A stored item with a due time: `state: 'pending'` and `nextAttemptAt` (ISO) tell when. */
 export type DueDoc = StoredDoc & { state: string; nextAttemptAt: string | null };
 
@@ -106,6 +114,38 @@ export class DueWorkScheduler<D extends DueDoc, R> {
     this.launch(doc.id, doc);
   }
 
+  /**
+   * Holds a free slot for the item `id` (e.g. while the event consumer stores it already claimed),
+   * or null when none is free, the item runs already or the scheduler is stopping. The holder
+   * must `run` or `release` it (`stop` waits for that).
+   */
+  reserve(id: string): Slot<R> | null {
+    if (this.stopped || this.running.has(id) || this.running.size >= this.opts.concurrency) return null;
+    let free = (): void => undefined;
+    this.running.set(
+      id,
+      new Promise<void>((resolve) => {
+        free = resolve;
+      }),
+    );
+    let used = false;
+    const take = (): boolean => {
+      if (used) return false;
+      used = true;
+      this.running.delete(id);
+      return true;
+    };
+    return {
+      run: (work) => {
+        // A `stop` under way waits for the placeholder: it settles once the work has.
+        if (take()) void this.launchWork(id, work).finally(free);
+      },
+      release: () => {
+        if (take()) free();
+      },
+    };
+  }
+
   private mayBeWaiting(): void {
     this.unsettled += 1;
     this.idle = false;
@@ -153,7 +193,11 @@ export class DueWorkScheduler<D extends DueDoc, R> {
   }
 
   private launch(id: string, known: D): void {
-    const task = trackBackground(this.work.process(id, known)).then(
+    void this.launchWork(id, () => this.work.process(id, known));
+  }
+
+  private launchWork(id: string, work: () => Promise<R>): Promise<void> {
+    const task = trackBackground(work()).then(
       (result) => {
         this.running.delete(id);
         if (!this.work.settled?.(result)) this.mayBeWaiting();
@@ -174,6 +218,7 @@ export class DueWorkScheduler<D extends DueDoc, R> {
       },
     );
     this.running.set(id, task);
+    return task;
   }
 }
 
