@@ -108,7 +108,7 @@ async function noteEndedAttempt(tx: TxScope, doc: TransactionDoc, at: string): P
   const checkouts = tx.collection<CheckoutDoc>(CHECKOUTS);
   const checkout = await checkouts.get(doc.checkoutId);
   if (!checkout || checkout.attemptsEnded !== false) return;
-  await checkouts.replace(checkout.id, checkout.version, { ...body(checkout), attemptsEnded: true, updatedAt: at });
+  await checkouts.replace({ ...checkout, attemptsEnded: true, updatedAt: at });
 }
 
 function historyEntry(
