@@ -10,7 +10,7 @@ import { processEmail, type EmailProcessResult } from './app/process-email';
 import { sendClaimed } from './app/process-delivery';
 import { CheckoutSigningSecrets } from './delivery/checkout-secrets';
 import { HttpIpnSender } from './delivery/http-sender';
-import { DeliveryScheduler, DueWorkScheduler } from './delivery/scheduler';
+import { DeliveryScheduler, DueWorkScheduler, inDeliveryContext } from './delivery/scheduler';
 import { SmtpEmailSender } from './delivery/smtp-sender';
 import { startConsumers } from './events/consumers';
 import { registerNotificationsIpnService } from './grpc/server';
@@ -86,7 +86,9 @@ void runBackendService({
     const subs = await startConsumers(bus, deps, (delivery) => scheduler.offer(delivery), {
       reserve: (id) => scheduler.reserve(id),
       deps,
-      send: (id, secret, plan, stored) => sendClaimed(deps, id, secret, plan, stored),
+      // The first attempt runs in its delivery's request context, like the scheduler's attempts.
+      send: (id, secret, plan, stored) =>
+        inDeliveryContext(stored.delivery, () => sendClaimed(deps, id, secret, plan, stored)),
     });
     scheduler.start();
     if (smtp) emailScheduler.start();

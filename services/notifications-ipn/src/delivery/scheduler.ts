@@ -226,7 +226,7 @@ export class DueWorkScheduler<D extends DueDoc, R> {
  * Runs one attempt in the request context the delivery was recorded in (its log lines carry that
  * request ID; with tracing, a span continues that trace and the POST is its child).
  */
-function inDeliveryContext<T>(known: DeliveryDoc, fn: () => Promise<T>): Promise<T> {
+export function inDeliveryContext<T>(known: DeliveryDoc, fn: () => Promise<T>): Promise<T> {
   const stored = known.requestContext;
   if (!stored || !stored[REQUEST_ID_HEADER]) return fn();
   return runWithContext(
