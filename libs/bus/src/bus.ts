@@ -25,7 +25,7 @@ import { messagingAttributes, toNatsHeaders } from './headers';
 import type { OutboxEvent } from './outbox-types';
 import { PoisonEventError } from './poison';
 import { BusCounters, type BusStats } from './stats';
-import { DEFAULT_STREAM_LIMITS, assertReplicas, ensureStream, type StreamLimits } from './stream';
+import { DEFAULT_STREAM_LIMITS, assertReplicas, ensureStreamPatiently, type StreamLimits } from './stream';
 import { ConsumerLoop, type EventHandler, type Subscription } from './subscription';
 import {
   assertEventSubject,
@@ -274,7 +274,7 @@ export class Bus {
   private streamReady(domain: string): Promise<void> {
     let ready = this.streams.get(domain);
     if (!ready) {
-      ready = ensureStream(this.jsm, this.namespace, domain, this.limits, {
+      ready = ensureStreamPatiently(this.jsm, this.namespace, domain, this.limits, {
         replicas: this.streamReplicas,
         logger: this.log,
       }).then(() => undefined);

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger, UnavailableError } from '@paymesh/core';
 import { NatsError, type StreamConfig, type StreamInfo, type StreamUpdateConfig } from 'nats';
-import { DEFAULT_STREAM_LIMITS, decideReplicas, ensureStream, streamConfig, type StreamManager } from './stream';
+import {
+  DEFAULT_STREAM_LIMITS,
+  decideReplicas,
+  ensureStream,
+  ensureStreamPatiently,
+  streamConfig,
+  transientJetStreamError,
+  type StreamManager,
+} from './stream';
 
 describe('decideReplicas', () => {
   it('keeps the configured count, raises a lower one and never lowers a higher one', () => {
@@ -124,5 +132,59 @@ describe('ensureStream replicas', () => {
         /replicas must be an integer from 1 to 5/,
       );
     }
+  });
+});
+
+describe('ensureStreamPatiently', () => {
+  /** A stream manager whose first `failures` stream creations do not answer (`TIMEOUT`). */
+  function slowJsm(failures: number, code = 'TIMEOUT') {
+    const inner = fakeJsm(undefined);
+    let calls = 0;
+    const jsm: StreamManager = {
+      streams: {
+        ...inner.jsm.streams,
+        async add(cfg: Partial<StreamConfig>) {
+          calls += 1;
+          if (calls <= failures) throw new NatsError('no answer', code);
+          return inner.jsm.streams.add(cfg);
+        },
+      },
+    };
+    return { jsm, calls: () => calls, current: inner.current };
+  }
+
+  it('tries again while JetStream does not answer, then creates the stream', async () => {
+    const slow = slowJsm(2);
+    const log = captured();
+    const info = await ensureStreamPatiently(slow.jsm, 'pm', 'billing', limits, {
+      logger: log.logger,
+      initialDelayMs: 1,
+    });
+    expect(slow.calls()).toBe(3);
+    expect(info.config.name).toBe(streamConfig('pm', 'billing', limits, 1).name);
+    expect(log.warnings().map((w) => w.msg)).toEqual([
+      'JetStream did not answer the stream request; trying again',
+      'JetStream did not answer the stream request; trying again',
+    ]);
+  });
+
+  it('gives up after its attempts, and never retries what is not transient', async () => {
+    const never = slowJsm(10);
+    await expect(
+      ensureStreamPatiently(never.jsm, 'pm', 'billing', limits, { attempts: 3, initialDelayMs: 1 }),
+    ).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(never.calls()).toBe(3);
+    const refused = slowJsm(10, '400');
+    await expect(
+      ensureStreamPatiently(refused.jsm, 'pm', 'billing', limits, { initialDelayMs: 1 }),
+    ).rejects.toMatchObject({ code: '400' });
+    expect(refused.calls()).toBe(1);
+  });
+
+  it('tells transient JetStream failures from the others', () => {
+    expect(transientJetStreamError(new NatsError('x', 'TIMEOUT'))).toBe(true);
+    expect(transientJetStreamError(new NatsError('x', '503'))).toBe(true);
+    expect(transientJetStreamError(apiError(10058, 'in use'))).toBe(false);
+    expect(transientJetStreamError(new Error('x'))).toBe(false);
   });
 });

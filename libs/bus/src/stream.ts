@@ -1,3 +1,4 @@
+import { ExponentialBackoff, handleWhen, retry } from 'cockatiel';
 import { ConflictError, UnavailableError, type Logger } from '@paymesh/core';
 import {
   DiscardPolicy,
@@ -190,4 +191,39 @@ export async function ensureStream(
   const wanted = updatableConfig(namespace, domain, limits, decision.replicas);
   if (changedFields(existing.config, wanted).length === 0) return existing;
   return placement(decision.replicas, jsm.streams.update(name, wanted));
+}
+
+/**
+ * Whether a JetStream API request failed for a moment only: no answer in time (`TIMEOUT`) or no
+ * server to answer (`503`), as while a cluster elects its meta leader or is busy.
+ */
+export function transientJetStreamError(err: unknown): boolean {
+  const code = err !== null && typeof err === 'object' && 'code' in err ? String(err.code) : undefined;
+  return code === 'TIMEOUT' || code === '503';
+}
+
+/**
+ * Creates or updates a stream as {@link ensureStream} does, trying again with backoff (up to
+ * `attempts` tries in all, about 30 s with the default) while JetStream does not answer: a service
+ * that starts while the cluster elects a leader or is loaded waits for it instead of exiting.
+ */
+export function ensureStreamPatiently(
+  jsm: StreamManager,
+  namespace: string,
+  domain: string,
+  limits: StreamLimits,
+  opts: EnsureStreamOptions & { attempts?: number; initialDelayMs?: number } = {},
+): Promise<StreamInfo> {
+  const { attempts = 6, initialDelayMs = 500, ...ensure } = opts;
+  const policy = retry(handleWhen(transientJetStreamError), {
+    maxAttempts: attempts - 1,
+    backoff: new ExponentialBackoff({ initialDelay: initialDelayMs, maxDelay: 8_000 }),
+  });
+  policy.onRetry((r) =>
+    ensure.logger?.warn(
+      { domain, delayMs: r.delay, attempt: r.attempt, err: 'error' in r ? r.error : undefined },
+      'JetStream did not answer the stream request; trying again',
+    ),
+  );
+  return policy.execute(() => ensureStream(jsm, namespace, domain, limits, ensure));
 }
