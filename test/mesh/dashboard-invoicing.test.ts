@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
@@ -13,6 +13,7 @@ import {
   type TestBrowser,
 } from '../support/browser';
 import { inviteMember, waitForHeading } from '../support/dashboard';
+import { validateEInvoices } from '../support/einvoice-kit';
 import { MailCatcherClient } from '../support/mail-catcher';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
 
@@ -20,9 +21,9 @@ import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
  * The invoicing half of the merchant dashboard in Chromium against the whole mesh (the
  * walk-through organization's settings: German seller with OSS): a client created and edited in
  * its form, a draft whose VAT the API computes live and recomputes when the client moves from
- * Germany to France, issue, the PDF and XRechnung downloaded, e-mail to the mail catcher with its
- * delivery state, void with its credit note, what a Viewer may not do, and axe-core at 768 px and
- * wide. Screenshots and downloads go to .run/artifacts/dashboard-invoicing/.
+ * Germany to France, issue, the PDF and XRechnung downloaded (the XRechnung passing the official
+ * validator), e-mail to the mail catcher with its delivery state, void with its credit note, what a
+ * Viewer may not do, and axe-core at 768 px and wide. Screenshots and downloads go to .run/artifacts/dashboard-invoicing/.
  */
 describe('merchant dashboard: invoices and clients in Chromium', () => {
   let mesh: TestMesh;
@@ -240,6 +241,14 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
     // The root element of a UBL invoice (XRechnung 3.0, UBL syntax).
     expect(/^\s*(?:<\?xml[^>]*\?>\s*)?<(?:\w+:)?Invoice\b/.exec(xml)).not.toBeNull();
     expect(xml).toContain(invoiceNumber);
+    // The downloaded file passes the official XRechnung validation artefacts.
+    const file = join(downloads, 'issued-xrechnung.xml');
+    writeFileSync(file, xml);
+    const [verdict] = await validateEInvoices('xrechnung-ubl', [file]);
+    expect(verdict?.fatal).toEqual([]);
+    expect(verdict?.valid).toBe(true);
+    // Beside the downloads: the validation report the product recorded for the file it generated.
+    await admin.waitForSelector('[data-testid="einvoice-reports"] [data-format="xrechnung"][data-valid="true"]');
     await accessible(admin, 'invoice-issued');
   });
 

@@ -1,45 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
-import { ROOT } from '../../deploy/local/supervisor.mjs';
+import { validateEInvoices } from '../support/einvoice-kit';
 import { api, startTestMesh, type TestMesh } from '../support/mesh';
-
-const run = promisify(execFile);
-/** The official e-invoice validation kit, called in place beside the repository. */
-const KIT = join(ROOT, '../shared/einvoice/validate.mjs');
-
-/** Runs the kit with one profile over files; answers each file's verdict and its fatal findings. */
-async function kit(profile: string, files: string[]): Promise<{ file: string; valid: boolean; fatal: string[] }[]> {
-  const stdout = await run(process.execPath, [KIT, '-p', profile, '--json', ...files], {
-    maxBuffer: 32 * 1024 * 1024,
-  }).then(
-    (r) => r.stdout,
-    (err: { code?: number; stdout?: string; stderr?: string }) => {
-      if (err.code === 1 && err.stdout) return err.stdout;
-      throw new Error(`validate.mjs: ${err.stderr ?? ''}`);
-    },
-  );
-  const { results } = JSON.parse(stdout) as {
-    results: {
-      file: string;
-      valid: boolean;
-      xsd: { valid: boolean; errors: { message: string }[] };
-      schematron: { failed: { id: string; flag: string; text: string }[] }[];
-    }[];
-  };
-  return results.map((r) => ({
-    file: r.file,
-    valid: r.valid,
-    fatal: [
-      ...r.xsd.errors.map((e) => `XSD ${e.message}`),
-      ...r.schematron.flatMap((s) => s.failed.filter((f) => f.flag === 'fatal').map((f) => `${f.id} ${f.text}`)),
-    ],
-  }));
-}
 
 const SELLER_VAT = 'DE136695976';
 const BUYER_VAT = 'DE812345673';
@@ -155,9 +120,9 @@ describe('e-invoices', () => {
     await writeFile(paths.peppol, peppol.bytes);
     await writeFile(paths.pdf, pdf.bytes);
     const verdicts = [
-      ...(await kit('xrechnung-ubl', [paths.xr])),
-      ...(await kit('peppol-ubl', [paths.peppol])),
-      ...(await kit('facturx-cii', [paths.pdf])),
+      ...(await validateEInvoices('xrechnung-ubl', [paths.xr])),
+      ...(await validateEInvoices('peppol-ubl', [paths.peppol])),
+      ...(await validateEInvoices('facturx-cii', [paths.pdf])),
     ];
     expect(verdicts.filter((v) => !v.valid)).toEqual([]);
     expect(verdicts).toHaveLength(3);
@@ -212,7 +177,9 @@ describe('e-invoices', () => {
       await writeFile(path, cn.bytes);
       files[profile]!.push(path);
     }
-    const verdicts = (await Promise.all(Object.entries(files).map(([profile, f]) => kit(profile, f)))).flat();
+    const verdicts = (
+      await Promise.all(Object.entries(files).map(([profile, f]) => validateEInvoices(profile, f)))
+    ).flat();
     expect(verdicts).toHaveLength(4);
     expect(verdicts.filter((v) => !v.valid)).toEqual([]);
     expect((await get(`/credit-notes/${creditNoteId}/einvoice-reports`)).body.items).toHaveLength(3);

@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { api, must } from '../api';
 import { DateRangeFields, GridForm, SelectField, TextField } from '../forms';
@@ -688,8 +688,13 @@ function DownloadButtons({ invoice }: { invoice: Invoice }) {
   const settings = useOrgQuery(['settings', 'invoicing'], async () =>
     must(await api.GET('/api/v1/organizations/settings/invoicing')),
   );
+  const { organization } = useMember();
+  const queries = useQueryClient();
   const get = useMutation({
     mutationFn: (a: { path: Parameters<typeof download>[0]; name: string }) => download(a.path, invoice.id, a.name),
+    // A generated e-invoice (delivered or refused) records its validation report.
+    onSettled: () =>
+      queries.invalidateQueries({ queryKey: [organization.id, 'invoice', invoice.id, 'einvoice-reports'] }),
   });
   const base = invoice.number ?? invoice.proformaNumber ?? 'invoice';
   const e = settings.data?.eInvoice;
@@ -720,6 +725,50 @@ function DownloadButtons({ invoice }: { invoice: Invoice }) {
         ))}
       </div>
       {get.isError && <ErrorNote error={get.error} />}
+      {formats.length > 0 && <EInvoiceReports invoiceId={invoice.id} />}
+    </div>
+  );
+}
+
+/** The validation report the product recorded for each e-invoice format of the invoice (latest per format). */
+function EInvoiceReports({ invoiceId }: { invoiceId: string }) {
+  const { t, locale } = useI18n();
+  const zone = useOrgTimeZone();
+  const q = useOrgQuery(['invoice', invoiceId, 'einvoice-reports'], async () =>
+    must(await api.GET('/api/v1/invoices/{id}/einvoice-reports', { params: { path: { id: invoiceId } } })),
+  );
+  if (!q.data || q.data.items.length === 0) return null;
+  return (
+    <div data-testid="einvoice-reports">
+      <DataTable
+        caption={t('invoices.einvoiceReports')}
+        rows={q.data.items}
+        rowKey={(r) => r.format}
+        columns={[
+          { header: t('invoices.einvoiceFormat'), cell: (r) => EINVOICE_DOWNLOADS[r.format].label },
+          {
+            header: t('invoices.einvoiceResult'),
+            cell: (r) => (
+              <span className={`badge ${r.valid ? 'ok' : 'bad'}`} data-format={r.format} data-valid={String(r.valid)}>
+                {r.valid ? t('invoices.einvoiceValid') : t('invoices.einvoiceInvalid')}
+              </span>
+            ),
+          },
+          { header: t('invoices.einvoiceErrors'), num: true, cell: (r) => r.errors },
+          { header: t('invoices.einvoiceWarnings'), num: true, cell: (r) => r.warnings },
+          { header: t('invoices.einvoiceChecked'), cell: (r) => dateTime(r.checkedAt, zone, locale) },
+          {
+            header: t('invoices.einvoiceFindings'),
+            cell: (r) =>
+              r.findings.length === 0
+                ? '—'
+                : r.findings
+                    .slice(0, 3)
+                    .map((f) => `${f.rule}${f.field ? ` (${f.field})` : ''}: ${f.message}`)
+                    .join('; ') + (r.findings.length > 3 ? ` (+${r.findings.length - 3})` : ''),
+          },
+        ]}
+      />
     </div>
   );
 }
