@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { api, ApiError, type paths } from './api';
-import { count, day, money } from './format';
+import { count, dateTime, day, money } from './format';
+import { GridForm, TextField } from './forms';
 import { useI18n, type Translate } from './i18n';
 import { DataTable, type Column } from './table';
-import { Loaded } from './ui';
+import { can } from './session';
+import { Loaded, Section, useMember, useOrgMutation, useOrgTimeZone } from './ui';
 
 /** Shapes of the invoicing half, from the Admin API's OpenAPI document. */
 export type Client = paths['/api/v1/clients/{id}']['get']['responses'][200]['content']['application/json'];
@@ -176,4 +178,87 @@ export function invoiceColumns(t: Translate, locale: string): Array<Column<Invoi
     { header: t('invoices.gross'), num: true, cell: (i) => money(i.totals.gross, i.currency, locale) },
     { header: t('invoices.due'), num: true, cell: (i) => money(i.amountDue, i.currency, locale) },
   ];
+}
+
+/** One send of a document by e-mail, as invoices and credit notes list them. */
+export type DocumentEmail = NonNullable<Invoice['emails']>[number];
+
+/**
+ * Send an invoice or a credit note by e-mail (to the client's address unless another is given,
+ * with an optional message), and the delivery state of every send. `prefix` names the form's
+ * fields (`<prefix>-to`, `<prefix>-message`); `refresh` the reads a send makes stale.
+ */
+export function DocumentEmails({
+  sectionId,
+  prefix,
+  testId,
+  emails,
+  send,
+  refresh,
+}: {
+  sectionId: string;
+  prefix: string;
+  testId: string;
+  emails: readonly DocumentEmail[];
+  send: (body: { to?: string; message?: string }) => Promise<unknown>;
+  refresh: readonly unknown[];
+}) {
+  const { t, locale } = useI18n();
+  const { role } = useMember();
+  const zone = useOrgTimeZone();
+  const [to, setTo] = useState('');
+  const [message, setMessage] = useState('');
+  const sent = useOrgMutation(
+    () => send({ ...(to.trim() ? { to: to.trim() } : {}), ...(message.trim() ? { message: message.trim() } : {}) }),
+    refresh,
+  );
+  return (
+    <Section title={t('invoices.email')} id={sectionId}>
+      {can(role, 'write') && (
+        <GridForm
+          label={t('invoices.email')}
+          submit={t('invoices.send')}
+          onSubmit={() => sent.mutate(undefined)}
+          pending={sent.isPending}
+          error={sent.error}
+        >
+          <TextField
+            id={`${prefix}-to`}
+            label={t('invoices.emailTo')}
+            hint={t('invoices.emailToHint')}
+            type="email"
+            value={to}
+            onChange={setTo}
+            plain
+          />
+          <TextField
+            id={`${prefix}-message`}
+            label={t('invoices.emailMessage')}
+            value={message}
+            onChange={setMessage}
+          />
+        </GridForm>
+      )}
+      <DataTable
+        testId={testId}
+        rows={emails}
+        rowKey={(e) => e.emailId}
+        empty={t('invoices.noEmails')}
+        columns={[
+          { header: t('payments.created'), cell: (e) => dateTime(e.at, zone, locale) },
+          { header: t('invoices.emailTo'), cell: (e) => e.to.join(', ') },
+          { header: t('invoices.emailSubject'), cell: (e) => e.subject },
+          {
+            header: t('invoices.emailState'),
+            cell: (e) => (
+              <span className={`badge email-${e.state}`} data-state={e.state}>
+                {t(`emailState.${e.state}`)}
+              </span>
+            ),
+          },
+          { header: t('invoices.emailDetail'), cell: (e) => e.detail ?? '—' },
+        ]}
+      />
+    </Section>
+  );
 }

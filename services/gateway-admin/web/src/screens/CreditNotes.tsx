@@ -1,15 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { api, ApiError, must, type paths } from '../api';
-import { DateRangeFields, GridForm, TextField } from '../forms';
-import { dateTime, day, money } from '../format';
+import { api, ApiError, must } from '../api';
+import { DateRangeFields } from '../forms';
+import { day, money } from '../format';
 import { useI18n } from '../i18n';
-import { download, PagedTable } from '../invoicing';
+import { DocumentEmails, download, PagedTable } from '../invoicing';
 import type { CreditNotesSearch } from '../search';
 import { can } from '../session';
-import { DataTable } from '../table';
-import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
+import { ErrorNote, Facts, Loaded, Section, useMember, useOrgQuery } from '../ui';
 
 const PAGE_SIZE = 20;
 const XML_FORMATS = ['xrechnung', 'peppol', 'zugferd'] as const;
@@ -155,7 +154,16 @@ export function CreditNoteScreen({ id }: { id: string }) {
             {/* Downloads and e-mail are credit_note:execute, which a Viewer does not hold. */}
             {can(role, 'write') && <Downloads id={n.id} number={n.number} />}
           </Section>
-          <CreditNoteEmails id={n.id} emails={n.emails ?? []} />
+          <DocumentEmails
+            sectionId="credit-note-email"
+            prefix="cn"
+            testId="credit-note-emails"
+            emails={n.emails ?? []}
+            send={async (body) =>
+              must(await api.POST('/api/v1/credit-notes/{id}/send-email', { params: { path: { id: n.id } }, body }))
+            }
+            refresh={['credit-notes', n.id]}
+          />
         </>
       )}
     </Loaded>
@@ -189,69 +197,5 @@ function Downloads({ id, number }: { id: string; number: string }) {
       </div>
       {get.isError && <ErrorNote error={get.error} />}
     </div>
-  );
-}
-
-type CreditNote = paths['/api/v1/credit-notes/{id}']['get']['responses'][200]['content']['application/json'];
-type Email = NonNullable<CreditNote['emails']>[number];
-
-function CreditNoteEmails({ id, emails }: { id: string; emails: Email[] }) {
-  const { t, locale } = useI18n();
-  const { role } = useMember();
-  const zone = useOrgTimeZone();
-  const [to, setTo] = useState('');
-  const [message, setMessage] = useState('');
-  const send = useOrgMutation(
-    async () =>
-      must(
-        await api.POST('/api/v1/credit-notes/{id}/send-email', {
-          params: { path: { id } },
-          body: { ...(to.trim() ? { to: to.trim() } : {}), ...(message.trim() ? { message: message.trim() } : {}) },
-        }),
-      ),
-    ['credit-notes', id],
-  );
-  return (
-    <Section title={t('invoices.email')} id="credit-note-email">
-      {can(role, 'write') && (
-        <GridForm
-          label={t('invoices.email')}
-          submit={t('invoices.send')}
-          onSubmit={() => send.mutate(undefined)}
-          pending={send.isPending}
-          error={send.error}
-        >
-          <TextField
-            id="cn-to"
-            label={t('invoices.emailTo')}
-            hint={t('invoices.emailToHint')}
-            type="email"
-            value={to}
-            onChange={setTo}
-            plain
-          />
-          <TextField id="cn-message" label={t('invoices.emailMessage')} value={message} onChange={setMessage} />
-        </GridForm>
-      )}
-      <DataTable
-        testId="credit-note-emails"
-        rows={emails}
-        rowKey={(e) => e.emailId}
-        empty={t('invoices.noEmails')}
-        columns={[
-          { header: t('payments.created'), cell: (e) => dateTime(e.at, zone, locale) },
-          { header: t('invoices.emailTo'), cell: (e) => e.to.join(', ') },
-          {
-            header: t('invoices.emailState'),
-            cell: (e) => (
-              <span className={`badge email-${e.state}`} data-state={e.state}>
-                {t(`emailState.${e.state}`)}
-              </span>
-            ),
-          },
-          { header: t('invoices.emailDetail'), cell: (e) => e.detail ?? '—' },
-        ]}
-      />
-    </Section>
   );
 }

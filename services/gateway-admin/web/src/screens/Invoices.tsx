@@ -6,6 +6,7 @@ import { DateRangeFields, GridForm, SelectField, TextField } from '../forms';
 import { dateTime, day, money, parseAmount } from '../format';
 import { useI18n } from '../i18n';
 import {
+  DocumentEmails,
   download,
   INVOICE_STATUSES,
   InvoiceStatusBadge,
@@ -646,7 +647,16 @@ export function InvoiceScreen({ id }: { id: string }) {
           ) : (
             <>
               <Lines invoice={inv} />
-              <Emails invoice={inv} />
+              <DocumentEmails
+                sectionId="invoice-email"
+                prefix="em"
+                testId="emails"
+                emails={inv.emails ?? []}
+                send={async (body) =>
+                  must(await api.POST('/api/v1/invoices/{id}/send-email', { params: { path: { id: inv.id } }, body }))
+                }
+                refresh={['invoices', 'one', inv.id]}
+              />
               <PaymentLinks invoice={inv} />
               {inv.status !== 'void' && can(role, 'write') && <CorrectInvoice invoice={inv} />}
               {inv.status !== 'void' && can(role, 'admin') && <VoidInvoice invoice={inv} />}
@@ -770,69 +780,6 @@ function EInvoiceReports({ invoiceId }: { invoiceId: string }) {
         ]}
       />
     </div>
-  );
-}
-
-/** Send by e-mail and the delivery state of every send. */
-function Emails({ invoice }: { invoice: Invoice }) {
-  const { t, locale } = useI18n();
-  const { role } = useMember();
-  const zone = useOrgTimeZone();
-  const [to, setTo] = useState('');
-  const [message, setMessage] = useState('');
-  const send = useOrgMutation(
-    async () =>
-      must(
-        await api.POST('/api/v1/invoices/{id}/send-email', {
-          params: { path: { id: invoice.id } },
-          body: { ...(to.trim() ? { to: to.trim() } : {}), ...(message.trim() ? { message: message.trim() } : {}) },
-        }),
-      ),
-    ['invoices', 'one', invoice.id],
-  );
-  return (
-    <Section title={t('invoices.email')} id="invoice-email">
-      {can(role, 'write') && (
-        <GridForm
-          label={t('invoices.email')}
-          submit={t('invoices.send')}
-          onSubmit={() => send.mutate(undefined)}
-          pending={send.isPending}
-          error={send.error}
-        >
-          <TextField
-            id="em-to"
-            label={t('invoices.emailTo')}
-            hint={t('invoices.emailToHint')}
-            type="email"
-            value={to}
-            onChange={setTo}
-            plain
-          />
-          <TextField id="em-message" label={t('invoices.emailMessage')} value={message} onChange={setMessage} />
-        </GridForm>
-      )}
-      <DataTable
-        testId="emails"
-        rows={invoice.emails ?? []}
-        rowKey={(e) => e.emailId}
-        empty={t('invoices.noEmails')}
-        columns={[
-          { header: t('payments.created'), cell: (e) => dateTime(e.at, zone, locale) },
-          { header: t('invoices.emailTo'), cell: (e) => e.to.join(', ') },
-          { header: t('invoices.emailSubject'), cell: (e) => e.subject },
-          {
-            header: t('invoices.emailState'),
-            cell: (e) => (
-              <span className={`badge email-${e.state}`} data-state={e.state}>
-                {t(`emailState.${e.state}`)}
-              </span>
-            ),
-          },
-          { header: t('invoices.emailDetail'), cell: (e) => e.detail ?? '—' },
-        ]}
-      />
-    </Section>
   );
 }
 
