@@ -21,7 +21,7 @@ import type {
   TextQuery,
   TxScope,
 } from '@paymesh/store';
-import { isVersionConflict, outboxWritesOf, replaceArgs } from '@paymesh/store';
+import { insertNumberedInSteps, isVersionConflict, outboxWritesOf, replaceArgs } from '@paymesh/store';
 import { makeEvent } from './envelope';
 import { eventId } from './event-id';
 
@@ -578,6 +578,11 @@ export class AuditingStore implements DocumentStore {
           origins.push(options?.origin ?? '');
         },
         nextSequence: (key, startAt) => tx.nextSequence(key, startAt),
+        // A recorded resource's insert goes through its recording collection.
+        insertNumbered: (name, doc, numbering) =>
+          this.resources.has(name)
+            ? insertNumberedInSteps(scope, name, doc, numbering)
+            : tx.insertNumbered(name, doc, numbering),
       };
       const out = await fn(scope);
       const audit = this.auditEvent(rec);

@@ -84,6 +84,7 @@ export class Committer<M extends EventTypes> {
         collection: (name) => tx.collection(name),
         enqueue: (e, options) => tx.enqueue(e, options),
         nextSequence: (key, startAt) => tx.nextSequence(key, startAt),
+        insertNumbered: (name, doc, numbering) => tx.insertNumbered(name, doc, numbering),
         emit: (subject, data, opts) => {
           const envelope = makeEvent(subject, data, { id: opts.id, occurredAt: opts.occurredAt });
           events.push({ id: envelope.id, subject, payload: envelope, headers: contextHeaders() });

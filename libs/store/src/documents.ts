@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError, isDomainError } from '@paymesh/core';
-import type { Collection, ReplaceArgs, StoredDoc } from './port';
+import type { Collection, NewDoc, Numbering, ReplaceArgs, StoredDoc, TxScope } from './port';
 
 /** Body of a stored document: JSON-normalized, without the store-maintained `id` and `version`. */
 export type Body = Record<string, unknown>;
@@ -135,4 +135,32 @@ export async function updateWithRetry<T extends StoredDoc>(
       await sleep(Math.random() * Math.min(50, 2 ** attempt));
     }
   }
+}
+
+const NUMBERED_FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Checks a numbering's field, key and start (bad ones are programming errors, thrown as ValidationError). */
+export function assertNumbering<F extends string>(numbering: Numbering<F>): Required<Numbering<F>> {
+  const { field, key, startAt = 1 } = numbering;
+  if (!NUMBERED_FIELD.test(field) || field === 'id' || field === 'version') {
+    throw new ValidationError(`numbered field must be a plain top-level field name, not ${JSON.stringify(field)}`);
+  }
+  if (typeof key !== 'string' || key.length === 0) throw new ValidationError('sequence key must be a non-empty string');
+  if (!Number.isSafeInteger(startAt)) throw new ValidationError('startAt must be an integer');
+  return { field, key, startAt };
+}
+
+/** `insertNumbered` in two steps, for adapters and wrappers that cannot take the number in the insert. */
+export async function insertNumberedInSteps<T extends StoredDoc, F extends keyof T & string>(
+  tx: Pick<TxScope, 'collection' | 'nextSequence'>,
+  collection: string,
+  doc: Omit<NewDoc<T>, F> & { id?: string },
+  numbering: Numbering<F>,
+): Promise<string> {
+  const { field, key, startAt } = assertNumbering(numbering);
+  const value = await tx.nextSequence(key, startAt);
+  // The one field the type leaves out, set to the counter's value.
+  const whole = { ...doc, [field]: value } as NewDoc<T>;
+  const stored = await tx.collection<T>(collection).insert(whole);
+  return stored.id;
 }

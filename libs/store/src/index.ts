@@ -7,7 +7,7 @@ import { PostgresStore } from './postgres';
 export * from './port';
 export { ReadCache, type ReadCacheOptions } from './read-cache';
 export type { StoreLogger } from './logger';
-export { isVersionConflict, replaceArgs } from './documents';
+export { assertNumbering, insertNumberedInSteps, isVersionConflict, replaceArgs } from './documents';
 export { PostgresStore, type PostgresStoreOptions } from './postgres';
 export { MongoStore, type MongoStoreOptions } from './mongodb';
 

@@ -1,5 +1,6 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { StoreLogger } from './logger';
+import { insertNumberedInSteps } from './documents';
 import { assertCollectionName, assertCollectionSpec, assertIdentifier, assertIndexSpec } from './paths';
 import { assertTextIndexSpec } from './text';
 import type {
@@ -175,17 +176,18 @@ export class MongoStore implements DocumentStore {
     await this.init();
     const session = this.client.startSession();
     try {
-      return await session.withTransaction(() =>
-        fn({
-          collection: <T extends StoredDoc>(name: string) => {
-            assertCollectionName(name);
-            return new MongoCollection<T>(name, this.db.collection<MongoDoc>(name), session);
-          },
-          enqueue: (events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions) =>
-            system.enqueue(this.db, session, Array.isArray(events) ? events : [events], options?.origin),
-          nextSequence: (key: string, startAt?: number) => system.nextSequence(this.db, key, startAt, session),
-        }),
-      );
+      const scope: TxScope = {
+        collection: <T extends StoredDoc>(name: string) => {
+          assertCollectionName(name);
+          return new MongoCollection<T>(name, this.db.collection<MongoDoc>(name), session);
+        },
+        enqueue: (events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions) =>
+          system.enqueue(this.db, session, Array.isArray(events) ? events : [events], options?.origin),
+        nextSequence: (key: string, startAt?: number) => system.nextSequence(this.db, key, startAt, session),
+        // Two commands in the session: MongoDB has no insert that takes a counter's value.
+        insertNumbered: (name, doc, numbering) => insertNumberedInSteps(scope, name, doc, numbering),
+      };
+      return await session.withTransaction(() => fn(scope));
     } finally {
       await session.endSession().catch((err: unknown) => this.logger?.warn({ err }, 'mongodb endSession failed'));
     }

@@ -368,6 +368,29 @@ export interface TxScope {
   enqueue(events: NewOutboxEvent | NewOutboxEvent[], options?: EnqueueOptions): Promise<void>;
   /** Atomic counter within the transaction (see DocumentStore.nextSequence). */
   nextSequence(key: string, startAt?: number): Promise<number>;
+  /**
+   * Inserts `doc` into `collection` with its top-level field `numbering.field` set to the next
+   * value of the counter `numbering.key` (as `nextSequence` gives it). Where the adapter can, the
+   * number is taken by the insert's own statement (PostgreSQL: held with the transaction's other
+   * writes, so it costs no statement of its own); otherwise it is `nextSequence` then `insert`.
+   * Fails like `insert` (DUPLICATE_KEY for a taken id: the counter then moves back with the
+   * transaction). Resolves to the document's id; the number is not read back.
+   */
+  insertNumbered<T extends StoredDoc, F extends keyof T & string>(
+    collection: string,
+    doc: Omit<NewDoc<T>, F> & { id?: string },
+    numbering: Numbering<F>,
+  ): Promise<string>;
+}
+
+/** Which field of an inserted document takes which counter's next value (see `TxScope.insertNumbered`). */
+export interface Numbering<F extends string = string> {
+  /** A top-level field name of the document: letters, digits and `_`, not starting with a digit. */
+  field: F;
+  /** The counter (as for `nextSequence`). */
+  key: string;
+  /** The first value when the counter is new (default 1). */
+  startAt?: number;
 }
 
 export interface StoreStats {

@@ -15,6 +15,7 @@ interface Invoice extends StoredDoc {
   billing?: { country: string; vatId?: string | null };
   note?: string | null;
   idempotencyKey?: string;
+  seqNo?: number;
 }
 
 type NewInvoice = Omit<Invoice, 'id' | 'version'>;
@@ -680,6 +681,29 @@ export function runStoreContract(name: string, makeStore: () => Promise<Contract
       expect(kept).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
       const numbers = (await col.find({})).items.map((d) => d.number).sort();
       expect(numbers).toEqual(kept.map((n) => `INV-2026-${String(n).padStart(5, '0')}`));
+    });
+
+    it('insertNumbered stores each document with the next number, unique and gapless; a taken id gives its number back', async () => {
+      const col = await invoices();
+      const key = `numbered-${newObjectId()}`;
+      const numbered = (id: string) =>
+        store.transaction((tx) =>
+          tx.insertNumbered<Invoice, 'seqNo'>(col.name, { ...invoice(), id }, { field: 'seqNo', key, startAt: 10 }),
+        );
+      const ids = Array.from({ length: 12 }, () => newObjectId());
+      expect(await Promise.all(ids.map(numbered))).toEqual(ids);
+      const stored = await Promise.all(ids.map((id) => col.get(id)));
+      const numbers = stored.map((d) => d?.seqNo).sort((a, b) => Number(a) - Number(b));
+      expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => i + 10));
+      expect(stored.every((d) => d?.version === 1)).toBe(true);
+      // A taken id: DUPLICATE_KEY, and the counter moved back with the transaction.
+      const [first] = ids;
+      await expectDomainError(numbered(first ?? ''), ConflictError);
+      expect(await store.nextSequence(key)).toBe(22);
+      await expectDomainError(
+        store.transaction((tx) => tx.insertNumbered<Invoice, 'seqNo'>(col.name, invoice(), { field: 'a.b', key })),
+        ValidationError,
+      );
     });
 
     it('rejects NUL characters and lone surrogates in documents and filter values with ValidationError', async () => {

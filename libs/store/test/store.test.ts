@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ValidationError } from '@paymesh/core';
+import { ValidationError, newObjectId } from '@paymesh/core';
 import { PostgresStore, createStore, dropStoreDatabase } from '../src';
 import { TEST_PG_URL, testDatabase, waitFor } from '../../../test/support/kit';
 import { runStoreContract } from './contract';
@@ -250,6 +250,26 @@ describe('PostgresStore operations', () => {
       expect(String((err as Error).message)).toContain('batched');
       expect(await store.collection<Doc>('batched_other').get('b3-new')).toBeNull();
       expect(await outboxIds('b3-')).toEqual([]);
+    });
+
+    it('a numbered insert takes its number in the same one statement as the other writes and events', async () => {
+      const key = `batched-numbered-${newObjectId()}`;
+      const rowsBefore = store.stats().rowsWritten;
+      const { n, result } = await statements(() =>
+        store.transaction(async (tx) => {
+          const id = await tx.insertNumbered<Doc, 'n'>('batched', {}, { field: 'n', key, startAt: 7 });
+          await tx.collection<Doc>('batched_other').insert({ id: 'b-numbered-other', n: 0 });
+          await tx.enqueue(event('b-numbered-1'));
+          return id;
+        }),
+      );
+      expect(n).toBe(1);
+      // The document, the counter's row, the other document and the event.
+      expect(store.stats().rowsWritten - rowsBefore).toBe(4);
+      expect(await store.collection<Doc>('batched').get(String(result))).toMatchObject({ n: 7, version: 1 });
+      expect(await store.nextSequence(key)).toBe(8);
+      expect(await outboxIds('b-numbered-')).toEqual(['b-numbered-1']);
+      await store.outbox.markPublished(['b-numbered-1']);
     });
 
     it('reads see the writes before them; a second write of a row, a delete or a sequence opens the transaction', async () => {

@@ -1,6 +1,15 @@
 import { DatabaseError, type Pool, type PoolClient } from 'pg';
 import { newObjectId, ValidationError } from '@paymesh/core';
-import { assertDocId, assertVersion, notFound, replaceArgs, toBody, toStored, versionConflict } from '../documents';
+import {
+  assertDocId,
+  assertNumbering,
+  assertVersion,
+  notFound,
+  replaceArgs,
+  toBody,
+  toStored,
+  versionConflict,
+} from '../documents';
 import type {
   AggregateRow,
   AggregateSpec,
@@ -11,6 +20,7 @@ import type {
   FindOptions,
   NewDoc,
   NewOutboxEvent,
+  Numbering,
   Page,
   ReplaceArgs,
   StoredDoc,
@@ -53,7 +63,12 @@ interface Pending {
   collection: string;
   /** Rows it touches; a second write of one of them flushes the first (one statement cannot write a row twice). */
   ids: string[];
-  sql(p: SqlParams): string;
+  sql(p: SqlParams, prelude: string): string;
+  /**
+   * A data-modifying statement the write reads from, sent as a CTE of its own right before it
+   * (data-modifying statements cannot nest); `sql` gets its name (e.g. a counter's next value).
+   */
+  prelude?(p: SqlParams): string;
   /** Select-list expression of the result (`alias` is the CTE); default: the rows it returned. */
   check?(alias: string, p: SqlParams): string;
   /** Whether the statement text is the same for every call (then it is prepared). */
@@ -113,6 +128,32 @@ export class BatchedTransaction implements TxScope {
     return system.nextSequence(await this.begun(), this.store.schema, key, startAt);
   }
 
+  /** Held like `insert`: the counter's upsert rides in the same statement, as the insert's prelude. */
+  async insertNumbered<T extends StoredDoc, F extends keyof T & string>(
+    name: string,
+    doc: Omit<NewDoc<T>, F> & { id?: string },
+    numbering: Numbering<F>,
+  ): Promise<string> {
+    const { field, key, startAt } = assertNumbering(numbering);
+    const id = doc.id ?? newObjectId();
+    assertDocId(id);
+    const body = toBody(doc);
+    const table = this.store.table(name);
+    await this.hold({
+      collection: name,
+      ids: [id],
+      fixedShape: true,
+      prelude: (p) => system.nextSequenceSql(this.store.schema, p.add(key), p.add(startAt)),
+      sql: (p, seq) =>
+        `INSERT INTO ${table} (id, version, doc)
+         SELECT ${p.add(id)}, 1, ${p.add(JSON.stringify(body))}::jsonb || jsonb_build_object(${p.add(field)}::text, ${seq}.value)
+         FROM ${seq} RETURNING 1`,
+      // The counter's row is written too.
+      check: (alias) => `(SELECT count(*) FROM ${alias}) + (SELECT count(*) FROM ${alias}p)`,
+    });
+    return id;
+  }
+
   /** Holds a write; writes of a row already held are sent first. */
   async hold(write: Pending): Promise<void> {
     await this.store.ensureTable(write.collection);
@@ -170,7 +211,8 @@ export class BatchedTransaction implements TxScope {
     const ctes: string[] = [];
     const columns: string[] = [];
     writes.forEach((w, i) => {
-      ctes.push(`w${i} AS (${w.sql(p)})`);
+      if (w.prelude) ctes.push(`w${i}p AS (${w.prelude(p)})`);
+      ctes.push(`w${i} AS (${w.sql(p, `w${i}p`)})`);
       columns.push(`${w.check ? w.check(`w${i}`, p) : `(SELECT count(*) FROM w${i})`} AS n${i}`);
     });
     // All events in one insert: their `seq` follows the order they were enqueued in (the CTEs of

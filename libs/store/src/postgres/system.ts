@@ -237,12 +237,12 @@ export function markSql(schema: string, ids: string): string {
 export async function nextSequence(db: Queryable, schema: string, key: string, startAt = 1): Promise<number> {
   if (typeof key !== 'string' || key.length === 0) throw new ValidationError('sequence key must be a non-empty string');
   if (!Number.isSafeInteger(startAt)) throw new ValidationError('startAt must be an integer');
-  const { rows } = await db.query<{ value: string }>(
-    prepared(
-      `INSERT INTO ${ident(schema)}."_sequences" AS s (key, value) VALUES ($1, $2)
-       ON CONFLICT (key) DO UPDATE SET value = s.value + 1 RETURNING value`,
-      [key, startAt],
-    ),
-  );
+  const { rows } = await db.query<{ value: string }>(prepared(nextSequenceSql(schema, '$1', '$2'), [key, startAt]));
   return Number(rows[0]?.value);
+}
+
+/** The counter's row-locked upsert, returning `value`; `key` and `startAt` are placeholders. */
+export function nextSequenceSql(schema: string, key: string, startAt: string): string {
+  return `INSERT INTO ${ident(schema)}."_sequences" AS s (key, value) VALUES (${key}, ${startAt})
+       ON CONFLICT (key) DO UPDATE SET value = s.value + 1 RETURNING value`;
 }

@@ -8,8 +8,14 @@ import {
   type DeriveContext,
   type Derivation,
 } from '../domain/ledger';
-import { sourceOf, type SourceEventDoc, type SourceState, type TaxRecordDoc } from '../domain/source-event';
-import { TAX_RECORDS, TAX_SOURCE_EVENTS } from '../store/collections';
+import {
+  sourceOf,
+  type ReceivedSourceEvent,
+  type SourceEventDoc,
+  type SourceState,
+  type TaxRecordDoc,
+} from '../domain/source-event';
+import { SOURCE_EVENT_SEQUENCE, TAX_RECORDS, TAX_SOURCE_EVENTS } from '../store/collections';
 import type { TaxDeps } from './deps';
 import { taxForRequest } from './ledger-engine';
 
@@ -273,31 +279,31 @@ export async function deriveSourceEvent(deps: TaxDeps, doc: SourceEventDoc, retr
  * Returns null when the sale needs the slower path: the engine cannot answer yet (pending), or a
  * key is taken (a redelivery, or an entry written before); nothing is written then.
  */
-export async function recordNewSale(
-  deps: TaxDeps,
-  received: Omit<SourceEventDoc, 'version'>,
-): Promise<DeriveResult | null> {
+export async function recordNewSale(deps: TaxDeps, received: ReceivedSourceEvent): Promise<DeriveResult | null> {
   if (received.role !== 'sale') return null;
-  const source = sourceOf(received as SourceEventDoc);
+  const source = sourceOf(received);
   const ctx = { corrected: { state: 'unknown' } as const, refundEntries: [], createdAt: received.receivedAt };
   const derived = await derive(deps, received, source, ctx, received.derivedTax);
   if ('engine' in derived) return null;
   const { derivation, derivedTax } = derived;
   if (derivation.outcome !== 'entries' && derivation.outcome !== 'none') return null;
   const entries = derivation.outcome === 'entries' ? derivation.entries : [];
-  const settled: Omit<SourceEventDoc, 'version'> = {
+  const settled: ReceivedSourceEvent = {
     ...received,
     state: derivation.outcome === 'entries' ? 'recorded' : 'no_entry',
     reason: derivation.outcome === 'none' ? derivation.reason : null,
     derivedTax,
     entryIds: [...new Set(entries.map((e) => e.id))],
   };
-  let doc: SourceEventDoc;
+  const doc = settled;
   try {
-    doc = await deps.store.transaction(async (tx) => {
-      const stored = await tx.collection<SourceEventDoc>(TAX_SOURCE_EVENTS).insert(settled);
+    // The event's place in the order (`seq`) is taken by the insert itself.
+    await deps.store.transaction(async (tx) => {
+      await tx.insertNumbered<SourceEventDoc, 'seq'>(TAX_SOURCE_EVENTS, settled, {
+        field: 'seq',
+        key: SOURCE_EVENT_SEQUENCE,
+      });
       if (entries.length > 0) await tx.collection<TaxRecordDoc>(TAX_RECORDS).insertMany(entries);
-      return stored;
     });
   } catch (err) {
     if (err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY) return null;
@@ -351,7 +357,10 @@ export async function markSourceFailed(deps: TaxDeps, doc: SourceEventDoc, reaso
 }
 
 /** Derives the corrections of the same document that waited for its sale; counts what they wrote. */
-async function deriveWaitingCorrections(deps: TaxDeps, sale: SourceEventDoc): Promise<Counts> {
+async function deriveWaitingCorrections(
+  deps: TaxDeps,
+  sale: Pick<SourceEventDoc, 'organizationId' | 'mode' | 'anchor'>,
+): Promise<Counts> {
   const waiting = await sources(deps).find({
     organizationId: sale.organizationId,
     mode: sale.mode,

@@ -2,7 +2,7 @@ import { ConflictError, ErrorCode } from '@paymesh/core';
 import { Subjects } from '@paymesh/contracts';
 import type { LedgerSource } from '../domain/ledger';
 import { roleOf, sourceEventDocId } from '../domain/ledger';
-import { newSourceEventDoc, type SourceEventDoc } from '../domain/source-event';
+import { receivedSourceEventDoc, type SourceEventDoc } from '../domain/source-event';
 import { SOURCE_EVENT_SEQUENCE, TAX_SOURCE_EVENTS } from '../store/collections';
 import type { TaxDeps } from './deps';
 import { deriveSourceEvent, recordNewSale, type DeriveResult } from './derive-source-event';
@@ -30,16 +30,17 @@ export async function recordSourceEvent(deps: TaxDeps, source: LedgerSource): Pr
   const collection = deps.store.collection<SourceEventDoc>(TAX_SOURCE_EVENTS);
   const id = sourceEventDocId(source.eventId);
   let doc: SourceEventDoc | null;
+  const received = receivedSourceEventDoc(source, deps.clock.now().toISOString());
+  // A first delivery of a sale is stored settled, with its entries and its place in the order, in
+  // one statement.
+  const fast = await recordNewSale(deps, received);
+  if (fast) return fast;
   // Insert first: a first delivery (nearly all of them) costs no look-up; a redelivery finds the
   // key taken and reads the stored event (its sequence number stays unused: a rebuild only needs
   // the order).
   const seq = await deps.store.nextSequence(SOURCE_EVENT_SEQUENCE);
-  const received = newSourceEventDoc(source, seq, deps.clock.now().toISOString());
-  // A first delivery of a sale is stored settled, with its entries, in one statement.
-  const fast = await recordNewSale(deps, received);
-  if (fast) return fast;
   try {
-    doc = await collection.insert(received);
+    doc = await collection.insert({ ...received, seq });
   } catch (err) {
     if (!(err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY)) throw err;
     doc = await collection.get(id);

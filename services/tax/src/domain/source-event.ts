@@ -83,8 +83,11 @@ export function sourceOf(doc: Pick<SourceEventDoc, 'eventId' | 'subject' | 'occu
   return ledgerSource({ id: doc.eventId, type: doc.subject, occurredAt: doc.occurredAt, data: doc.data });
 }
 
-/** A new inbox document for a consumed event. */
-export function newSourceEventDoc(source: LedgerSource, seq: number, now: string): Omit<SourceEventDoc, 'version'> {
+/** A consumed event's inbox document before its place in the order (`seq`) is taken. */
+export type ReceivedSourceEvent = Omit<SourceEventDoc, 'version' | 'seq'>;
+
+/** A new inbox document for a consumed event, without its `seq` (taken as it is stored). */
+export function receivedSourceEventDoc(source: LedgerSource, now: string): ReceivedSourceEvent {
   return {
     id: sourceEventDocId(source.eventId),
     eventId: source.eventId,
@@ -93,7 +96,6 @@ export function newSourceEventDoc(source: LedgerSource, seq: number, now: string
     mode: source.data.mode,
     anchor: anchorOf(source),
     role: roleOf(source),
-    seq,
     occurredAt: source.occurredAt,
     data: source.data,
     state: 'received',
@@ -103,4 +105,9 @@ export function newSourceEventDoc(source: LedgerSource, seq: number, now: string
     receivedAt: now,
     updatedAt: now,
   };
+}
+
+/** A new inbox document for a consumed event. */
+export function newSourceEventDoc(source: LedgerSource, seq: number, now: string): Omit<SourceEventDoc, 'version'> {
+  return { ...receivedSourceEventDoc(source, now), seq };
 }
