@@ -161,11 +161,11 @@ describe('invoices over the Admin API', () => {
     return id;
   }
 
-  /** Waits until billing's automatic-invoice consumer has handled every event it was given. */
+  /** Waits until billing's transaction-status consumer (automatic invoices among its work) has handled every event it was given. */
   const autoInvoicesDrained = () =>
     eventually(async () => {
       const c = (await consumerBacklogs(NATS_URL, mesh.namespace)).find((b) =>
-        b.consumer.endsWith('_BILLING_AUTO_INVOICES'),
+        b.consumer.endsWith('_BILLING_TRANSACTION_STATUS'),
       );
       return c && c.numPending === 0 && c.numAckPending === 0;
     }, 20_000);

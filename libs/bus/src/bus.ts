@@ -19,7 +19,7 @@ import {
   type NatsConnection,
 } from 'nats';
 import type { BackoffOptions } from './backoff';
-import { ensureConsumer } from './consumer';
+import { ensureConsumer, startAfterPredecessors, type DurableConsumerSpec } from './consumer';
 import type { EventEnvelope } from './envelope';
 import { messagingAttributes, toNatsHeaders } from './headers';
 import type { OutboxEvent } from './outbox-types';
@@ -95,6 +95,15 @@ export interface SubscribeBaseOptions {
   backoff?: BackoffOptions;
   /** Where a new durable starts: every stored event (default) or only events published from now on. */
   deliver?: 'all' | 'new';
+  /**
+   * Durables of this service (names as given to `subscribe`) that this one replaces, e.g. two
+   * subscriptions of one subject merged into one. Created while one of them exists, the new durable
+   * starts right after the last event they have all acknowledged (see `startAfterPredecessors`);
+   * without any, as `deliver` says. The predecessors are neither read nor deleted: a replica of
+   * the previous version may still be handling them during a rolling deploy (events handled by both
+   * then: handlers are idempotent); delete them once none runs.
+   */
+  takesOverFrom?: readonly string[];
   /**
    * Handlers run at once by this subscription, and messages pulled per request; default 16.
    * Messages are then not handled in stream order: handlers must be idempotent and make their
@@ -412,7 +421,7 @@ export class Bus {
 
     const stream = this.streamFor(domain);
     const name = consumerName(this.namespace, this.service, opts.durable);
-    const spec = {
+    const spec: DurableConsumerSpec = {
       stream,
       name,
       filters: filters.map((f) => wireSubject(this.namespace, f)),
@@ -422,9 +431,12 @@ export class Bus {
       deliver: opts.deliver ?? 'all',
       description: `${this.service}/${opts.durable}`,
     };
+    const predecessors = (opts.takesOverFrom ?? []).map((d) => consumerName(this.namespace, this.service, d));
     const ensure = async (): Promise<void> => {
       await this.ensureStream(domain);
-      await ensureConsumer(this.jsm, spec);
+      const startSeq =
+        predecessors.length === 0 ? undefined : await startAfterPredecessors(this.jsm, stream, name, predecessors);
+      await ensureConsumer(this.jsm, startSeq === undefined ? spec : { ...spec, deliver: { startSeq } });
     };
     await ensure();
 

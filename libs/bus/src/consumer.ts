@@ -18,7 +18,8 @@ export interface DurableConsumerSpec {
   maxDeliver: number;
   ackWaitMs: number;
   maxAckPending: number;
-  deliver: 'all' | 'new';
+  /** Where a new consumer starts: every stored event, only new ones, or at a stream sequence. */
+  deliver: 'all' | 'new' | { startSeq: number };
   description: string;
 }
 
@@ -30,7 +31,7 @@ function consumerConfig(spec: DurableConsumerSpec): Partial<ConsumerConfig> {
     durable_name: spec.name,
     description: spec.description,
     ack_policy: AckPolicy.Explicit,
-    deliver_policy: spec.deliver === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
+    ...deliverConfig(spec.deliver),
     replay_policy: ReplayPolicy.Instant,
     max_deliver: spec.maxDeliver,
     ack_wait: nanos(spec.ackWaitMs),
@@ -39,6 +40,47 @@ function consumerConfig(spec: DurableConsumerSpec): Partial<ConsumerConfig> {
     // operator set on the stream). An existing consumer's count is never changed below.
     num_replicas: 0,
   };
+}
+
+function deliverConfig(deliver: DurableConsumerSpec['deliver']): Partial<ConsumerConfig> {
+  if (deliver === 'new') return { deliver_policy: DeliverPolicy.New };
+  if (deliver === 'all') return { deliver_policy: DeliverPolicy.All };
+  return { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: deliver.startSeq };
+}
+
+/** Whether a JetStream API call failed because the consumer does not exist. */
+function consumerMissing(err: unknown): boolean {
+  return err instanceof NatsError && (err.api_error?.err_code === 10014 || err.api_error?.code === 404);
+}
+
+/**
+ * Where a durable that takes over from `predecessors` (durables of the same stream it replaces)
+ * starts when it is created: right after the last message every existing predecessor has
+ * acknowledged (the lowest ack floor), so what they all handled is not handed to it again and
+ * nothing they had yet to handle is missed. `undefined` when the durable exists already (it keeps
+ * its position) or no predecessor exists (a new installation: it starts as asked).
+ */
+export async function startAfterPredecessors(
+  jsm: JetStreamManager,
+  stream: string,
+  name: string,
+  predecessors: readonly string[],
+): Promise<number | undefined> {
+  const info = async (consumer: string): Promise<ConsumerInfo | undefined> => {
+    try {
+      return await jsm.consumers.info(stream, consumer);
+    } catch (err) {
+      if (consumerMissing(err)) return undefined;
+      throw err;
+    }
+  };
+  if (await info(name)) return undefined;
+  const floors: number[] = [];
+  for (const p of predecessors) {
+    const found = await info(p);
+    if (found) floors.push(found.ack_floor.stream_seq);
+  }
+  return floors.length === 0 ? undefined : Math.min(...floors) + 1;
 }
 
 /**

@@ -288,6 +288,64 @@ describe('Bus', () => {
     expect(seen).toEqual([...batch1, ...batch2]);
   });
 
+  it('a durable that takes over from others starts after what they all acknowledged, and keeps its place after', async () => {
+    const subject = 'payments.takeover.happened';
+    const publishN = async (n: number) => {
+      const ids: string[] = [];
+      for (let i = 0; i < n; i += 1) {
+        const e = makeEvent(subject, { i });
+        await publisher.publish(subject, e);
+        ids.push(e.id);
+      }
+      return ids;
+    };
+    const seen: Record<string, string[]> = {};
+    // Handlers run concurrently: compare what was handled, not in which order.
+    const sorted = (ids: string[] | undefined) => [...(ids ?? [])].sort();
+    const subscribe = (durable: string, takesOverFrom?: string[]) =>
+      consumer.subscribe({
+        durable,
+        subjects: subject,
+        ...(takesOverFrom ? { takesOverFrom } : {}),
+        handler: (event) => {
+          (seen[durable] ??= []).push(event.id);
+        },
+      });
+    // Two durables of one subject (the previous version's): a handled 1-3, b handled 1-5.
+    const a = await subscribe('takeover-a');
+    const b = await subscribe('takeover-b');
+    const first = await publishN(3);
+    await waitFor(() => seen['takeover-a']?.length === 3 && seen['takeover-b']?.length === 3, 10_000, 'both handled');
+    await consumerSettled(ns, 'invoicing', 'takeover-a');
+    await a.stop();
+    const second = await publishN(2);
+    await waitFor(() => seen['takeover-b']?.length === 5, 10_000, 'b handled the second batch');
+    await consumerSettled(ns, 'invoicing', 'takeover-b');
+    await b.stop();
+    const third = await publishN(1);
+
+    const merged = await subscribe('takeover-merged', ['takeover-a', 'takeover-b']);
+    await waitFor(() => seen['takeover-merged']?.length === 3, 10_000, 'what a had not handled');
+    await consumerSettled(ns, 'invoicing', 'takeover-merged');
+    expect(sorted(seen['takeover-merged'])).toEqual(sorted([...second, ...third]));
+    // The predecessors are left as they were.
+    expect((await consumerState(ns, 'invoicing', 'takeover-a')).pending).toBe(3);
+
+    // Subscribed again, it resumes where it stopped (its predecessors no longer decide).
+    await merged.stop();
+    const fourth = await publishN(1);
+    subs.push(await subscribe('takeover-merged', ['takeover-a', 'takeover-b']));
+    await waitFor(() => seen['takeover-merged']?.length === 4, 10_000, 'the next one');
+    await consumerSettled(ns, 'invoicing', 'takeover-merged');
+    expect(sorted(seen['takeover-merged'])).toEqual(sorted([...second, ...third, ...fourth]));
+
+    // Without any predecessor (a new installation) it starts as `deliver` says: every stored event.
+    subs.push(await subscribe('takeover-fresh', ['takeover-never-existed']));
+    await waitFor(() => seen['takeover-fresh']?.length === 7, 10_000, 'every stored event');
+    await consumerSettled(ns, 'invoicing', 'takeover-fresh');
+    expect(sorted(seen['takeover-fresh'])).toEqual(sorted([...first, ...second, ...third, ...fourth]));
+  });
+
   it('decodes data with the given decoder and terminates what it rejects', async () => {
     const amounts: number[] = [];
     subs.push(

@@ -34,13 +34,26 @@ export async function startConsumers(bus: Bus, deps: InvoiceDeps) {
       await initSiteInvoicing(store, logger, { ...event.data, at: event.occurredAt });
     },
   });
-  // Payments, refunds and disputes of transactions that pay invoices (idempotent per transaction / event).
+  // A transaction's status changes, one delivery for both of billing's reactions (each idempotent
+  // per transaction / event): payments, refunds and disputes of transactions that pay invoices,
+  // then the automatic invoice of a completed sale. It takes over from the two durables earlier
+  // versions read the subject with (ADR 0092): created while they exist, it starts after what both
+  // acknowledged; they are left for the rollout's old replicas and deleted after it.
   const transactions = await bus.subscribe<TransactionStatusChangedBrief>({
-    durable: 'invoice-transaction-status',
+    durable: 'transaction-status',
+    takesOverFrom: ['invoice-transaction-status', 'auto-invoices'],
     maxDeliver: -1,
     subjects: Subjects.transactionStatusChanged,
     decode: (d) => transactionStatusChangedBrief.parse(d),
-    handler: async (event: EventEnvelope<TransactionStatusChangedBrief>) => applyTransactionToInvoice(deps, event),
+    handler: async (event: EventEnvelope<TransactionStatusChangedBrief>) => {
+      await applyTransactionToInvoice(deps, event);
+      const outcome = await autoGenerateInvoice(deps, event.data);
+      if (outcome !== 'not_completed')
+        logger.debug(
+          { eventId: event.id, transactionId: event.data.transactionId, outcome },
+          'automatic invoice considered',
+        );
+    },
   });
   // Lost or accepted chargebacks of invoice payments: one chargeback credit note each.
   const chargebacks = await bus.subscribe<ChargebackResolved>({
@@ -58,20 +71,6 @@ export async function startConsumers(bus: Bus, deps: InvoiceDeps) {
     decode: (d) => transactionRefunded.parse(d),
     handler: async (event: EventEnvelope<TransactionRefunded>) => applyRefundToInvoice(deps, event),
   });
-  const invoices = await bus.subscribe<TransactionStatusChangedBrief>({
-    durable: 'auto-invoices',
-    maxDeliver: -1,
-    subjects: Subjects.transactionStatusChanged,
-    decode: (d) => transactionStatusChangedBrief.parse(d),
-    handler: async (event: EventEnvelope<TransactionStatusChangedBrief>) => {
-      const outcome = await autoGenerateInvoice(deps, event.data);
-      if (outcome !== 'not_completed')
-        logger.debug(
-          { eventId: event.id, transactionId: event.data.transactionId, outcome },
-          'automatic invoice considered',
-        );
-    },
-  });
   const emails = await bus.subscribe<EmailSettled>({
     durable: 'email-settled',
     // The record of a send on a legal document is kept as long as it takes.
@@ -81,5 +80,5 @@ export async function startConsumers(bus: Bus, deps: InvoiceDeps) {
     decode: (d) => emailSettled.parse(d),
     handler: async (event: EventEnvelope<EmailSettled>) => settleDocumentEmail(deps.store, deps.logger, event.data),
   });
-  return [sites, transactions, chargebacks, refunds, invoices, emails];
+  return [sites, transactions, chargebacks, refunds, emails];
 }

@@ -80,7 +80,7 @@ export function auditProjector(deps: {
 export interface AuditQuery {
   resourceType?: string;
   resourceId?: string;
-  /** `<type>:<id>` (`api_key:ak_…`, `process:billing/invoice-transaction-status`) or a bare id. */
+  /** `<type>:<id>` (`api_key:ak_…`, `process:billing/transaction-status`) or a bare id. */
   actor?: string;
   operation?: string;
   from?: string;
