@@ -83,7 +83,9 @@ async function pass(
   digest: string,
   dryRun: boolean,
 ): Promise<DataImportReport> {
-  return dataImportReport.parse(await sendFile(deps, org, principal, 'importData', { entityType, dryRun, digest }, file));
+  return dataImportReport.parse(
+    await sendFile(deps, org, principal, 'importData', { entityType, dryRun, digest }, file),
+  );
 }
 
 /**
