@@ -49,6 +49,27 @@ const SETTINGS_RULES =
 const invoices = resource({ tag: 'Invoices', scopePrefix: 'invoice' });
 const creditNotes = resource({ tag: 'Credit notes', scopePrefix: 'credit_note' });
 
+/** The validation reports of the e-invoices generated for one document, the latest per format. */
+function reportsRow(
+  documents: typeof invoices,
+  path: string,
+  operationId: string,
+  documentKind: 'invoice' | 'credit_note',
+  what: string,
+) {
+  return documents({
+    method: 'GET',
+    path,
+    operationId,
+    response: einvoiceReportList,
+    summary: `Validation reports of the e-invoices generated for ${what}, the latest per format`,
+    params: idParams,
+    async handler({ deps, org, params }) {
+      return billingJson(deps, org, 'listEInvoiceReports', { id: params.id, body: { documentKind } });
+    },
+  });
+}
+
 /** The e-invoice downloads of an issued invoice by format: path below /invoices/:id, operationId, file, summary. */
 const INVOICE_EINVOICES: Record<EInvoiceFormat, [string, string, 'xml' | 'pdf', string]> = {
   xrechnung: ['xml', 'getInvoiceXRechnungXml', 'xml', 'XRechnung 3.0 UBL XML of an issued invoice'],
@@ -85,20 +106,7 @@ export const einvoiceRoutes = [
       },
     });
   }),
-  invoices({
-    method: 'GET',
-    path: '/invoices/:id/einvoice-reports',
-    operationId: 'listInvoiceEInvoiceReports',
-    response: einvoiceReportList,
-    summary: 'Validation reports of the e-invoices generated for an invoice, the latest per format',
-    params: idParams,
-    async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'listEInvoiceReports', {
-        id: params.id,
-        body: { documentKind: 'invoice' },
-      });
-    },
-  }),
+  reportsRow(invoices, '/invoices/:id/einvoice-reports', 'listInvoiceEInvoiceReports', 'invoice', 'an invoice'),
   creditNotes({
     method: 'GET',
     path: '/credit-notes/:id/xml',
@@ -114,18 +122,11 @@ export const einvoiceRoutes = [
       return einvoiceFile(deps, org, 'renderCreditNoteEInvoice', params.id, { format: query.format, output: 'xml' });
     },
   }),
-  creditNotes({
-    method: 'GET',
-    path: '/credit-notes/:id/einvoice-reports',
-    operationId: 'listCreditNoteEInvoiceReports',
-    response: einvoiceReportList,
-    summary: 'Validation reports of the e-invoices generated for a credit note, the latest per format',
-    params: idParams,
-    async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'listEInvoiceReports', {
-        id: params.id,
-        body: { documentKind: 'credit_note' },
-      });
-    },
-  }),
+  reportsRow(
+    creditNotes,
+    '/credit-notes/:id/einvoice-reports',
+    'listCreditNoteEInvoiceReports',
+    'credit_note',
+    'a credit note',
+  ),
 ];
