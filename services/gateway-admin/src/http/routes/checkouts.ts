@@ -232,9 +232,7 @@ export const checkoutRoutes = [
     summary: 'Get a checkout session with its transactions',
     params: checkoutParams,
     async handler({ deps, org, params }) {
-      const c = await orgRpc(deps, org, 'checkoutPayments', (c) => c.getCheckout, {
-        id: params.checkoutId,
-      });
+      const c = await orgRpc(deps, org, 'checkoutPayments', (c) => c.getCheckout, { id: params.checkoutId });
       return {
         ...checkoutView(c),
         transactions: c.transactions.map((t) => ({ id: t.id, status: t.status, createdAt: t.createdAt })),

@@ -58,9 +58,7 @@ export const domainRoutes = [
     summary: "Look up the domain's CNAME record and mark the domain verified when it points at the checkout host",
     query: z.object({ domain: text(253, 1) }).strict(),
     async handler({ deps, org, query }) {
-      const res = await orgRpc(deps, org, 'checkout', (c) => c.verifyDomainCname, {
-        hostname: query.domain,
-      });
+      const res = await orgRpc(deps, org, 'checkout', (c) => c.verifyDomainCname, { hostname: query.domain });
       if (!res.domain) throw new Error('checkout answered without the domain');
       return {
         hostname: res.domain.hostname,
@@ -81,9 +79,7 @@ export const domainRoutes = [
     summary: 'Get a custom domain',
     params: idParams,
     async handler({ deps, org, params }) {
-      const d = await orgRpc(deps, org, 'checkout', (c) => c.getDomain, {
-        id: params.id,
-      });
+      const d = await orgRpc(deps, org, 'checkout', (c) => c.getDomain, { id: params.id });
       return domainView(d);
     },
   }),
@@ -113,9 +109,7 @@ export const domainRoutes = [
     params: idParams,
     status: 204,
     async handler({ deps, org, params }) {
-      await orgRpc(deps, org, 'checkout', (c) => c.deleteDomain, {
-        id: params.id,
-      });
+      await orgRpc(deps, org, 'checkout', (c) => c.deleteDomain, { id: params.id });
       return undefined;
     },
   }),

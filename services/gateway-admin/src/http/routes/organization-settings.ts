@@ -197,9 +197,7 @@ export const organizationSettingsRoutes = [
     summary: 'Update tax settings (partial merge)',
     body: taxSettingsPatch,
     async handler({ deps, org, body }) {
-      const s = await orgRpc(deps, org, 'tax', (c) => c.updateTaxSettings, {
-        patchJson: JSON.stringify(body),
-      });
+      const s = await orgRpc(deps, org, 'tax', (c) => c.updateTaxSettings, { patchJson: JSON.stringify(body) });
       return taxView(s);
     },
   }),
@@ -211,9 +209,7 @@ export const organizationSettingsRoutes = [
     summary: "EU OSS distance-sales threshold (EUR 10 000) against this calendar year's sales, in EUR minor units",
     query: z.object({ year: z.coerce.number().int().min(2021).max(9999).optional() }).strict(),
     async handler({ deps, org, query }) {
-      return orgRpc(deps, org, 'tax', (c) => c.getOssThresholdStatus, {
-        year: query.year ?? 0,
-      });
+      return orgRpc(deps, org, 'tax', (c) => c.getOssThresholdStatus, { year: query.year ?? 0 });
     },
   }),
   organizationSettings({

@@ -67,9 +67,7 @@ export const providerRoutes = [
     summary: 'Get a payment provider record',
     params: idParams,
     async handler({ deps, org, params }) {
-      const p = await orgRpc(deps, org, 'paymentsWebhooks', (c) => c.getProvider, {
-        id: params.id,
-      });
+      const p = await orgRpc(deps, org, 'paymentsWebhooks', (c) => c.getProvider, { id: params.id });
       return providerView(p);
     },
   }),
@@ -100,9 +98,7 @@ export const providerRoutes = [
     summary: 'Delete a payment provider record (payments already started through it still settle)',
     params: idParams,
     async handler({ deps, org, params }) {
-      await orgRpc(deps, org, 'paymentsWebhooks', (c) => c.deleteProvider, {
-        id: params.id,
-      });
+      await orgRpc(deps, org, 'paymentsWebhooks', (c) => c.deleteProvider, { id: params.id });
       return { id: params.id, deleted: true };
     },
   }),

@@ -101,9 +101,7 @@ export const siteRoutes = [
     summary: 'Get a site',
     params: idParams,
     async handler({ deps, org, params }) {
-      const s = await orgRpc(deps, org, 'checkout', (c) => c.getSite, {
-        id: params.id,
-      });
+      const s = await orgRpc(deps, org, 'checkout', (c) => c.getSite, { id: params.id });
       return siteView(s);
     },
   }),
@@ -155,9 +153,7 @@ export const siteRoutes = [
     params: idParams,
     status: 204,
     async handler({ deps, org, params }) {
-      await orgRpc(deps, org, 'checkout', (c) => c.deleteSite, {
-        id: params.id,
-      });
+      await orgRpc(deps, org, 'checkout', (c) => c.deleteSite, { id: params.id });
       return undefined;
     },
   }),
@@ -170,9 +166,7 @@ export const siteRoutes = [
     summary: 'Rotate the IPN signing secret (the new whsec_ secret is returned once; the old one signs nothing more)',
     params: idParams,
     async handler({ deps, org, params }) {
-      const s = await orgRpc(deps, org, 'checkout', (c) => c.rotateSiteWebhookSecret, {
-        id: params.id,
-      });
+      const s = await orgRpc(deps, org, 'checkout', (c) => c.rotateSiteWebhookSecret, { id: params.id });
       return siteView(s);
     },
   }),
@@ -185,9 +179,7 @@ export const siteRoutes = [
     params: idParams,
     async handler({ deps, org, params }) {
       await requireSite(deps, org, params.id);
-      const res = await orgRpc(deps, org, 'billing', (c) => c.getSiteInvoicingSettings, {
-        siteId: params.id,
-      });
+      const res = await orgRpc(deps, org, 'billing', (c) => c.getSiteInvoicingSettings, { siteId: params.id });
       return siteInvoicingView(res);
     },
   }),
@@ -213,9 +205,7 @@ export const siteRoutes = [
 
 /** Checkout owns sites: a missing, deleted or foreign site is a 404 before billing is asked. */
 async function requireSite(deps: AdminDeps, org: OrgScope, id: string): Promise<void> {
-  await orgRpc(deps, org, 'checkout', (c) => c.getSite, {
-    id,
-  });
+  await orgRpc(deps, org, 'checkout', (c) => c.getSite, { id });
 }
 
 function siteInvoicingView(s: billing.SiteInvoicingSettings) {

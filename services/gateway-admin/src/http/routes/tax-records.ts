@@ -139,9 +139,7 @@ export const taxRecordRoutes = [
     query: pageQuery,
     async handler({ deps, org, params, query }) {
       // The transaction must exist in this organization and mode (checkout answers 404 otherwise).
-      await orgRpc(deps, org, 'checkoutPayments', (c) => c.getTransaction, {
-        id: params.id,
-      });
+      await orgRpc(deps, org, 'checkoutPayments', (c) => c.getTransaction, { id: params.id });
       return listRecords(deps, org, { ...query, linkedTransactionId: params.id });
     },
   }),

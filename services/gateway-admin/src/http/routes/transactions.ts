@@ -249,9 +249,7 @@ export const transactionRoutes = [
     summary: 'Get a transaction with its status history and IPN deliveries',
     params: idParams,
     async handler({ deps, org, params }) {
-      const t = await orgRpc(deps, org, 'checkoutPayments', (c) => c.getTransaction, {
-        id: params.id,
-      });
+      const t = await orgRpc(deps, org, 'checkoutPayments', (c) => c.getTransaction, { id: params.id });
       return { ...transactionView(t), statusHistory: historyView(t), ipn: await ipnOf(deps, org.organizationId, t.id) };
     },
   }),
@@ -314,9 +312,7 @@ export const transactionRoutes = [
     summary: 'Soft-delete an initiated, canceled or failed transaction that has no provider payment',
     params: idParams,
     async handler({ deps, org, params }) {
-      return orgRpc(deps, org, 'checkoutPayments', (c) => c.deleteTransaction, {
-        id: params.id,
-      });
+      return orgRpc(deps, org, 'checkoutPayments', (c) => c.deleteTransaction, { id: params.id });
     },
   }),
   transactions({
@@ -376,9 +372,7 @@ export const transactionRoutes = [
       'The tax stored with a transaction and what it was computed from (not_computed: manual, or the tax service could not answer)',
     params: idParams,
     async handler({ deps, org, params }) {
-      const res = await orgRpc(deps, org, 'checkoutPayments', (c) => c.getTransactionTax, {
-        id: params.id,
-      });
+      const res = await orgRpc(deps, org, 'checkoutPayments', (c) => c.getTransactionTax, { id: params.id });
       return transactionTaxView.parse(JSON.parse(res.json));
     },
   }),
