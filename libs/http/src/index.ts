@@ -10,3 +10,4 @@ export * from './optional-body';
 export * from './drain';
 export * from './gateway-app';
 export * from './route-table';
+export * from './gateway-config';

@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import {
   assertNotPublishedSecret,
-  baseConfigSchema,
   ConfigError,
   devSecretsAllowed,
   envBool,
   envInt,
   loadConfig,
-  secretsConfigSchema,
   type DevSecretsGate,
 } from '@paymesh/core';
-import { httpDrainConfigSchema, rateLimitConfigSchema } from '@paymesh/http';
+import { gatewayConfigSchema } from '@paymesh/http';
 import { ALL_BACKENDS, downstreamAddrsSchema, grpcSecurityConfigSchema } from '@paymesh/runtime';
 
 /**
@@ -33,22 +31,16 @@ const csv = (def: string) =>
 /** Every backend: the gateway routes to each one and reports each one's gRPC health. */
 export const downstream = ALL_BACKENDS;
 
-export const configSchema = baseConfigSchema
-  .merge(secretsConfigSchema)
+export const configSchema = gatewayConfigSchema(8080)
   .merge(downstreamAddrsSchema(downstream))
   .merge(grpcSecurityConfigSchema)
-  .merge(rateLimitConfigSchema)
-  .merge(httpDrainConfigSchema)
   .extend({
-    HOST: z.string().default('127.0.0.1'),
-    PORT: envInt(8080),
     /** Root system key installed at start-up (sk_live_<keyId>.<secret>); lets `pnpm bootstrap` run. */
     SYSTEM_API_KEY: z.string().optional(),
     /** Licence state given to organizations created without an explicit one. */
     DEFAULT_LICENSE_STATE: z.enum(['ACTIVE', 'BLOCKED', 'NOT_ACTIVATED']).default('ACTIVE'),
     /** Serve interactive API docs at /api/v1/docs/index.html. */
     API_DOCS_ENABLED: envBool(true),
-    BODY_LIMIT_BYTES: envInt(1024 * 1024),
     /**
      * Deadline of billing calls that render a document (PDF download, regenerate, e-mail with the
      * PDF attached); longer than billing's own DOCUMENTS_DEADLINE_MS (20 s) so billing answers first.
@@ -74,12 +66,6 @@ export const configSchema = baseConfigSchema
     WEBAUTHN_ORIGINS: csv('http://localhost:3000,http://localhost:8080'),
     /** Mark the refresh cookie Secure (turn off only for plain-http development). */
     AUTH_COOKIE_SECURE: envBool(true),
-    /** System-level switch of the buyer portal (magic links need it; gateway-public reads the same). */
-    PORTAL_ENABLED: envBool(true),
-    /** System-level switch of portal magic links. */
-    PORTAL_MAGIC_LINKS_ENABLED: envBool(true),
-    /** Key of portal magic links, shared with gateway-public (at least 32 characters); unset: derived from SECRETS_KEYRING. */
-    PORTAL_LINK_SECRET: z.string().min(32, 'PORTAL_LINK_SECRET must be at least 32 characters').optional(),
     /** The portal page of gateway-public; magic links point at `<PORTAL_PUBLIC_URL>/magic-link#token=<token>`. */
     PORTAL_PUBLIC_URL: z
       .string()

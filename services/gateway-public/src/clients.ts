@@ -1,5 +1,5 @@
 import { billing, checkoutPayments, notificationsIpn, paymentsWebhooks, recurring, tax } from '@paymesh/proto';
-import { call, makeClient } from '@paymesh/grpc';
+import { call, makeClient, type UnaryMethod } from '@paymesh/grpc';
 import type { Client } from '@grpc/grpc-js';
 import { downstreamAddr, type DownstreamAddrs } from '@paymesh/runtime';
 
@@ -66,4 +66,18 @@ export function rpc<Req, Res>(
   target = 'checkout',
 ): Promise<Res> {
   return call(client, method, req, { deadlineMs, target });
+}
+
+/**
+ * Calls one of checkout's RPCs (CheckoutPaymentsService) with the request's context:
+ * `checkoutCall(clients, (cp) => cp.consumeHandoff, req)`; `deadlineMs` when not the usual one.
+ */
+export function checkoutCall<Req, Res>(
+  clients: Clients,
+  method: (cp: Clients['checkoutPayments']) => UnaryMethod<Req, Res>,
+  req: Req,
+  deadlineMs: number = clients.deadlineMs,
+): Promise<Res> {
+  const cp = clients.checkoutPayments;
+  return call(cp, method(cp), req, { deadlineMs, target: 'checkout' });
 }

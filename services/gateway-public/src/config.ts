@@ -1,21 +1,15 @@
 import { z } from 'zod';
-import { baseConfigSchema, envBool, envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
-import { httpDrainConfigSchema, rateLimitConfigSchema } from '@paymesh/http';
+import { envInt, loadConfig } from '@paymesh/core';
+import { gatewayConfigSchema } from '@paymesh/http';
 import { ALL_BACKENDS, downstreamAddrsSchema, grpcSecurityConfigSchema } from '@paymesh/runtime';
 
 /** Every backend: the gateway routes to most and reports each one's gRPC health (documents: health only). */
 export const downstream = ALL_BACKENDS;
 
-export const configSchema = baseConfigSchema
-  .merge(secretsConfigSchema)
+export const configSchema = gatewayConfigSchema(8081)
   .merge(downstreamAddrsSchema(downstream))
   .merge(grpcSecurityConfigSchema)
-  .merge(rateLimitConfigSchema)
-  .merge(httpDrainConfigSchema)
   .extend({
-    HOST: z.string().default('127.0.0.1'),
-    PORT: envInt(8081),
-    BODY_LIMIT_BYTES: envInt(1024 * 1024),
     /**
      * Origin of the main (hosted) checkout frontend, always allowed as Origin/Referer of buyer
      * requests besides each site's frontend domains. Default: this gateway's default local address,
@@ -32,12 +26,6 @@ export const configSchema = baseConfigSchema
     TAX_CALL_DEADLINE_MS: envInt(8_000),
     /** Deadline of portal document downloads (billing may render a PDF or an e-invoice first). */
     PORTAL_DOCUMENTS_DEADLINE_MS: envInt(25_000),
-    /** System-level switch of the buyer portal (sign-in and every /portal route). */
-    PORTAL_ENABLED: envBool(true),
-    /** System-level switch of portal magic links (exchange here, creation in the Admin API). */
-    PORTAL_MAGIC_LINKS_ENABLED: envBool(true),
-    /** Key of portal magic links, shared with gateway-admin (at least 32 characters); unset: derived from SECRETS_KEYRING. */
-    PORTAL_LINK_SECRET: z.string().min(32, 'PORTAL_LINK_SECRET must be at least 32 characters').optional(),
     /** Key of the HMAC under which one-time codes are stored (at least 32 characters); unset: derived from SECRETS_KEYRING. */
     PORTAL_OTP_SECRET: z.string().min(32, 'PORTAL_OTP_SECRET must be at least 32 characters').optional(),
     /** How long an e-mailed sign-in code stays usable (default 10 minutes). */

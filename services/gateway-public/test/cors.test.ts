@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { UntypedServiceImplementation } from '@grpc/grpc-js';
-import { createLogger, ForbiddenError, ValidationError } from '@paymesh/core';
-import { GrpcServer, unary } from '@paymesh/grpc';
+import { createLogger, ForbiddenError } from '@paymesh/core';
+import { unary, type GrpcServer } from '@paymesh/grpc';
 import { checkoutPayments } from '@paymesh/proto';
 import { buildPublicServer } from '../src/http/server';
-import { createClients, type Clients } from '../src/clients';
+import type { Clients } from '../src/clients';
 import { publicApiRoutes } from '../src/http/routes';
+import { standIn, testClients } from './kit';
 
 const logger = createLogger({ service: 'gateway-public-cors-test', level: 'silent' });
 const MAIN = 'https://checkout.paymesh.test';
@@ -37,48 +37,31 @@ function publicCheckout(req: checkoutPayments.GetPublicCheckoutRequest): checkou
 }
 
 beforeAll(async () => {
-  grpc = new GrpcServer(logger, 'checkout');
-  const notUsed = unary(logger, 'x', async (): Promise<never> => {
-    throw new ValidationError('not used');
+  const checkout = await standIn(logger, 'checkout', checkoutPayments.CheckoutPaymentsServiceService, {
+    getPublicCheckout: unary(logger, 'GetPublicCheckout', async (req: checkoutPayments.GetPublicCheckoutRequest) =>
+      publicCheckout(req),
+    ),
+    getTransactionStatus: unary(
+      logger,
+      'GetTransactionStatus',
+      async (req: checkoutPayments.TransactionRef): Promise<checkoutPayments.TransactionStatusView> => {
+        seenTransactionOrigins.push(req.browserOrigin);
+        if (req.browserOrigin !== '' && req.browserOrigin !== SHOP)
+          throw new ForbiddenError('origin not allowed for this checkout');
+        return {
+          status: 1,
+          externalReference: '',
+          amount: 100,
+          currency: 'EUR',
+          returnUrl: '',
+          cancelUrl: '',
+          createdAt: '2026-03-01T12:00:00.000Z',
+        };
+      },
+    ),
   });
-  const impl: UntypedServiceImplementation = Object.fromEntries(
-    Object.keys(checkoutPayments.CheckoutPaymentsServiceService).map((name) => [name, notUsed]),
-  );
-  impl.getPublicCheckout = unary(logger, 'GetPublicCheckout', async (req: checkoutPayments.GetPublicCheckoutRequest) =>
-    publicCheckout(req),
-  );
-  impl.getTransactionStatus = unary(
-    logger,
-    'GetTransactionStatus',
-    async (req: checkoutPayments.TransactionRef): Promise<checkoutPayments.TransactionStatusView> => {
-      seenTransactionOrigins.push(req.browserOrigin);
-      if (req.browserOrigin !== '' && req.browserOrigin !== SHOP)
-        throw new ForbiddenError('origin not allowed for this checkout');
-      return {
-        status: 1,
-        externalReference: '',
-        amount: 100,
-        currency: 'EUR',
-        returnUrl: '',
-        cancelUrl: '',
-        createdAt: '2026-03-01T12:00:00.000Z',
-      };
-    },
-  );
-  grpc.addService<UntypedServiceImplementation>(checkoutPayments.CheckoutPaymentsServiceService, impl);
-  const port = await grpc.listen('127.0.0.1:0');
-  clients = createClients({
-    CHECKOUT_GRPC_ADDR: `127.0.0.1:${port}`,
-    PAYMENTS_WEBHOOKS_GRPC_ADDR: '127.0.0.1:1',
-    BILLING_GRPC_ADDR: '127.0.0.1:1',
-    TAX_GRPC_ADDR: '127.0.0.1:1',
-    RECURRING_GRPC_ADDR: '127.0.0.1:1',
-    DOCUMENTS_GRPC_ADDR: '127.0.0.1:1',
-    NOTIFICATIONS_IPN_GRPC_ADDR: '127.0.0.1:1',
-    GRPC_DEADLINE_MS: 3000,
-    PAYMENT_CALL_DEADLINE_MS: 3000,
-    TAX_CALL_DEADLINE_MS: 3000,
-  });
+  grpc = checkout.grpc;
+  clients = testClients({ CHECKOUT_GRPC_ADDR: checkout.addr });
   const routeOptions = { clients, mainFrontendOrigin: MAIN };
   app = await buildPublicServer({
     logger,

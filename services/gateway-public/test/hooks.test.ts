@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createLogger, ValidationError } from '@paymesh/core';
-import { GrpcServer, unary } from '@paymesh/grpc';
+import { unary, type GrpcServer } from '@paymesh/grpc';
 import { paymentsWebhooks } from '@paymesh/proto';
 import { buildPublicServer } from '../src/http/server';
-import { createClients, type Clients } from '../src/clients';
+import type { Clients } from '../src/clients';
+import { standIn, testClients } from './kit';
 
 const logger = createLogger({ service: 'gateway-public-test', level: 'silent' });
 const seen: paymentsWebhooks.HandleWebhookRequest[] = [];
@@ -13,38 +14,15 @@ let app: FastifyInstance;
 let clients: Clients;
 
 beforeAll(async () => {
-  grpc = new GrpcServer(logger, 'payments-webhooks');
-  const notUsed = unary(logger, 'x', async (): Promise<never> => {
-    throw new ValidationError('not used');
-  });
-  grpc.addService(paymentsWebhooks.PaymentsWebhooksServiceService, {
-    describe: notUsed,
-    createProvider: notUsed,
-    getProvider: notUsed,
-    listProviders: notUsed,
-    deleteProvider: notUsed,
-    toggleProvider: notUsed,
-    createPayment: notUsed,
-    cancelPayment: notUsed,
+  const webhooks = await standIn(logger, 'payments-webhooks', paymentsWebhooks.PaymentsWebhooksServiceService, {
     handleWebhook: unary(logger, 'HandleWebhook', async (req: paymentsWebhooks.HandleWebhookRequest) => {
       seen.push(req);
       if (req.headers['stripe-signature'] !== 'good') throw new ValidationError('webhook rejected: signature mismatch');
       return { outcome: req.providerId === 'dup' ? 'duplicate' : 'accepted', eventId: 'evt_1' };
     }),
   });
-  const port = await grpc.listen('127.0.0.1:0');
-  clients = createClients({
-    CHECKOUT_GRPC_ADDR: '127.0.0.1:1',
-    PAYMENTS_WEBHOOKS_GRPC_ADDR: `127.0.0.1:${port}`,
-    BILLING_GRPC_ADDR: '127.0.0.1:1',
-    TAX_GRPC_ADDR: '127.0.0.1:1',
-    RECURRING_GRPC_ADDR: '127.0.0.1:1',
-    DOCUMENTS_GRPC_ADDR: '127.0.0.1:1',
-    NOTIFICATIONS_IPN_GRPC_ADDR: '127.0.0.1:1',
-    GRPC_DEADLINE_MS: 3000,
-    PAYMENT_CALL_DEADLINE_MS: 3000,
-    TAX_CALL_DEADLINE_MS: 3000,
-  });
+  grpc = webhooks.grpc;
+  clients = testClients({ PAYMENTS_WEBHOOKS_GRPC_ADDR: webhooks.addr });
   app = await buildPublicServer({ logger, bodyLimit: 1024 * 1024, healthChecks: () => [], clients });
 });
 

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createLogger } from '@paymesh/core';
 import { buildPublicServer } from '../src/http/server';
-import { createClients, type Clients } from '../src/clients';
+import type { Clients } from '../src/clients';
 import { loadWebPages, type WebPages } from '../src/http/pages';
+import { testClients } from './kit';
 
 /** The buyer pages as the gateway serves them (the built web/dist of `pnpm build`), in process. */
 const logger = createLogger({ service: 'gateway-public-test', level: 'silent' });
@@ -16,18 +17,7 @@ let pages: WebPages;
 
 beforeAll(async () => {
   pages = loadWebPages();
-  clients = createClients({
-    CHECKOUT_GRPC_ADDR: '127.0.0.1:1',
-    PAYMENTS_WEBHOOKS_GRPC_ADDR: '127.0.0.1:1',
-    BILLING_GRPC_ADDR: '127.0.0.1:1',
-    TAX_GRPC_ADDR: '127.0.0.1:1',
-    RECURRING_GRPC_ADDR: '127.0.0.1:1',
-    DOCUMENTS_GRPC_ADDR: '127.0.0.1:1',
-    NOTIFICATIONS_IPN_GRPC_ADDR: '127.0.0.1:1',
-    GRPC_DEADLINE_MS: 3000,
-    PAYMENT_CALL_DEADLINE_MS: 3000,
-    TAX_CALL_DEADLINE_MS: 3000,
-  });
+  clients = testClients();
   app = await buildPublicServer({ logger, bodyLimit: 1024 * 1024, healthChecks: () => [], clients, pages });
 });
 

@@ -57,31 +57,45 @@ const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] 
 const jsonData = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /**
- * The hosted checkout's HTML shell: every static text and form control server-rendered in the
- * buyer's language, filled and driven by the page script. No inline script or style, no secret:
- * the session ID is the one in the address bar.
+ * The HTML document of a buyer page: the head (title, the page's hashed assets, its texts for the
+ * script in `#messages`) and `body`, the page's own markup.
  */
-export function checkoutShell(pages: WebPages, lang: PageLanguage): string {
-  const m = pages.messages[lang];
-  const t = (key: string): string => esc(m[key] ?? key);
-  const assets = pages.manifest.checkout;
-  if (!assets) throw new Error('the checkout page is missing from the web manifest');
-  const input = (name: string, type: string, autocomplete: string, required: boolean) =>
-    `<div class="field"><label for="${name}"><span class="label-text">${t(name)}</span>${required ? ` <span class="req">(${t('required')})</span>` : ''}</label>` +
-    `<input id="${name}" name="${name}" type="${type}" autocomplete="${autocomplete}"${required ? ' required aria-required="true"' : ''}></div>`;
+function pageDocument(pages: WebPages, page: 'checkout' | 'portal', lang: PageLanguage, title: string, body: string) {
+  const assets = pages.manifest[page];
+  if (!assets) throw new Error(`the ${page} page is missing from the web manifest`);
   return `<!doctype html>
 <html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${t('title')}</title>
+<title>${title}</title>
 <link rel="stylesheet" href="../assets/${esc(assets.css)}">
 <script type="module" src="../assets/${esc(assets.js)}"></script>
-<script type="application/json" id="messages">${jsonData(m)}</script>
+<script type="application/json" id="messages">${jsonData(pages.messages[lang])}</script>
 </head>
 <body>
-<main id="app" aria-busy="true">
+${body}</body>
+</html>
+`;
+}
+
+/**
+ * The hosted checkout's HTML shell: every static text and form control server-rendered in the
+ * buyer's language, filled and driven by the page script. No inline script or style, no secret:
+ * the session ID is the one in the address bar.
+ */
+export function checkoutShell(pages: WebPages, lang: PageLanguage): string {
+  const t = (key: string): string => esc(pages.messages[lang][key] ?? key);
+  const input = (name: string, type: string, autocomplete: string, required: boolean) =>
+    `<div class="field"><label for="${name}"><span class="label-text">${t(name)}</span>${required ? ` <span class="req">(${t('required')})</span>` : ''}</label>` +
+    `<input id="${name}" name="${name}" type="${type}" autocomplete="${autocomplete}"${required ? ' required aria-required="true"' : ''}></div>`;
+  return pageDocument(
+    pages,
+    'checkout',
+    lang,
+    t('title'),
+    `<main id="app" aria-busy="true">
 <header class="brand"><img id="logo" alt="" hidden><h1>${t('heading')}</h1></header>
 <div id="notice" class="notice" role="alert" tabindex="-1" hidden><p id="notice-text"></p><p id="notice-ref" class="ref" hidden></p></div>
 <section id="summary" aria-labelledby="summary-title" hidden>
@@ -125,9 +139,8 @@ ${input('city', 'text', 'address-level2', false)}
 </section>
 <noscript><p>${t('noscript')}</p></noscript>
 </main>
-</body>
-</html>
-`;
+`,
+  );
 }
 
 /**
@@ -139,21 +152,12 @@ ${input('city', 'text', 'address-level2', false)}
 export function portalShell(pages: WebPages, lang: PageLanguage): string {
   const m = pages.messages[lang];
   const t = (key: string): string => esc(m[`portal.${key}`] ?? m[key] ?? key);
-  const assets = pages.manifest.portal;
-  if (!assets) throw new Error('the portal page is missing from the web manifest');
-  return `<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${t('title')}</title>
-<link rel="stylesheet" href="../assets/${esc(assets.css)}">
-<script type="module" src="../assets/${esc(assets.js)}"></script>
-<script type="application/json" id="messages">${jsonData(m)}</script>
-</head>
-<body>
-<header class="top"><h1>${t('heading')}</h1>
+  return pageDocument(
+    pages,
+    'portal',
+    lang,
+    t('title'),
+    `<header class="top"><h1>${t('heading')}</h1>
 <div id="account" class="account" hidden><span id="account-email"></span> <button id="logout" type="button" class="secondary">${t('logout')}</button></div>
 </header>
 <main id="app" aria-busy="true">
@@ -205,9 +209,8 @@ export function portalShell(pages: WebPages, lang: PageLanguage): string {
 </dialog>
 <noscript><p>${t('noscript')}</p></noscript>
 </main>
-</body>
-</html>
-`;
+`,
+  );
 }
 
 /** Organization IDs (24 hex digits): the tenant the portal page signs in to. */
@@ -233,6 +236,11 @@ const PAGE_CSP = {
   },
 };
 
+/** A page rendered once per language. */
+function perLanguage(render: (lang: PageLanguage) => string): Record<PageLanguage, string> {
+  return Object.fromEntries(PAGE_LANGUAGES.map((lang) => [lang, render(lang)])) as Record<PageLanguage, string>;
+}
+
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply
     .code(status)
@@ -250,14 +258,8 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
  */
 export async function registerPages(app: FastifyInstance, pages: WebPages): Promise<void> {
   // One shell per language, rendered once.
-  const shells = Object.fromEntries(PAGE_LANGUAGES.map((lang) => [lang, checkoutShell(pages, lang)])) as Record<
-    PageLanguage,
-    string
-  >;
-  const portalShells = Object.fromEntries(PAGE_LANGUAGES.map((lang) => [lang, portalShell(pages, lang)])) as Record<
-    PageLanguage,
-    string
-  >;
+  const shells = perLanguage((lang) => checkoutShell(pages, lang));
+  const portalShells = perLanguage((lang) => portalShell(pages, lang));
   await app.register(async (scope) => {
     await scope.register(helmet, {
       contentSecurityPolicy: PAGE_CSP,

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { toWire } from '@paymesh/core';
 import {
   billingStreamRpc,
   datevExportPage,
@@ -8,13 +7,12 @@ import {
   gdpduExportRequest,
   type RpcInput,
 } from '@paymesh/contracts';
-import { callServerStream, envelopeOf } from '@paymesh/grpc';
 import type { AdminDeps } from '../../app/deps';
 import type { Principal } from '../../domain/principal';
 import { fileAnswer, resource, type OrgScope } from '../route-table';
 import { actorOf, billingJson } from './billing-rpc';
 import { idParams } from './common';
-import { fileStreamOf } from './data-io';
+import { billingFileStream } from './data-io';
 
 /**
  * Exports for the accountant and the tax auditor: scope `accounting_export:read` (the record of
@@ -22,31 +20,15 @@ import { fileStreamOf } from './data-io';
  */
 const accounting = resource({ tag: 'Accounting exports', scopePrefix: 'accounting_export' });
 
-/** How long an export stream may run (100,000 postings take well under a minute). */
-const EXPORT_DEADLINE_MS = 30 * 60_000;
-
-type Method = 'exportDatev' | 'exportGdpdu' | 'downloadDatevExport';
-
-function stream<M extends Method>(
+/** One of billing's export streams, with who asks (audit). */
+function stream<M extends 'exportDatev' | 'exportGdpdu' | 'downloadDatevExport'>(
   deps: AdminDeps,
   org: OrgScope,
   principal: Principal,
   method: M,
   body: RpcInput<typeof billingStreamRpc, M>,
 ) {
-  const client = deps.clients.billing;
-  const call =
-    method === 'exportDatev'
-      ? client.exportDatev
-      : method === 'downloadDatevExport'
-        ? client.downloadDatevExport
-        : client.exportGdpdu;
-  return fileStreamOf(
-    callServerStream(client, call, envelopeOf(toWire(org), { actor: actorOf(principal) }, body), {
-      deadlineMs: EXPORT_DEADLINE_MS,
-      target: 'billing',
-    }),
-  );
+  return billingFileStream(deps, org, method, { actor: actorOf(principal) }, body);
 }
 
 const listQuery = z

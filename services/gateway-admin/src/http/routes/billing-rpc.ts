@@ -25,7 +25,7 @@ export function billingJson<K extends keyof BillingRpc & string>(
   return callJson(deps, 'billing', deps.clients.billing, billingRpc, org, method, args);
 }
 
-type BillingPdfMethod = 'getInvoicePdf' | 'regenerateInvoicePdf' | 'getCreditNotePdf';
+export type BillingPdfMethod = 'getInvoicePdf' | 'regenerateInvoicePdf' | 'getCreditNotePdf';
 
 /** Calls one of billing's PDF RPCs for the document `id`; the answer as a file route sends it (`X-Document-Rendered`: rendered by this request or served from storage). */
 export async function billingPdf(

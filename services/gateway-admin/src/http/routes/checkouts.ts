@@ -1,4 +1,3 @@
-import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import type { checkoutPayments } from '@paymesh/proto';
 import { checkout, checkoutCreated, checkoutPage, checkoutWithTransactions } from '../responses/checkouts';
@@ -15,7 +14,7 @@ import {
   URL_MAX,
 } from '@paymesh/http';
 import { resource } from '../route-table';
-import { objectId, pageQuery, rpc } from './common';
+import { objectId, orgRpc, pageQuery } from './common';
 import { parseDateRange } from './list-query';
 
 /** Optional string that may also be sent as null (= absent). */
@@ -161,45 +160,38 @@ export const checkoutRoutes = [
     params: siteParams,
     body: createBody,
     async handler({ deps, org, params, body }) {
-      const c = await rpc(
-        deps,
-        'checkout',
-        deps.clients.checkoutPayments,
-        deps.clients.checkoutPayments.createCheckout,
-        {
-          ...toWire(org),
-          siteId: params.siteId,
-          amount: body.amount,
-          currency: body.currency,
-          email: absent(body.email),
-          returnUrl: absent(body.returnUrl),
-          cancelUrl: absent(body.cancelUrl),
-          ipnUrl: absent(body.ipnUrl),
-          externalReference: absent(body.externalReference),
-          invoiceNumber: absent(body.invoiceNumber),
-          clientId: absent(body.clientId),
-          items: (body.items ?? []).map((i) => ({
-            name: i.name,
-            description: absent(i.description),
-            quantity: i.quantity,
-            unitPrice: i.unitPrice,
-            vatRate: i.vatRate ?? undefined,
-            itemType: absent(i.itemType),
-          })),
-          shippingAddress: body.shippingAddress
-            ? {
-                country: body.shippingAddress.country,
-                name: absent(body.shippingAddress.name),
-                line1: absent(body.shippingAddress.line1),
-                city: absent(body.shippingAddress.city),
-                postalCode: absent(body.shippingAddress.postalCode),
-              }
-            : undefined,
-          metadata: body.metadata ?? {},
-          expiresAt: absent(body.expiresAt),
-          // Only billing's invoice payment links carry an invoice tax (invoiceTaxJson); the Admin API never does.
-        },
-      );
+      const c = await orgRpc(deps, org, 'checkoutPayments', (c) => c.createCheckout, {
+        siteId: params.siteId,
+        amount: body.amount,
+        currency: body.currency,
+        email: absent(body.email),
+        returnUrl: absent(body.returnUrl),
+        cancelUrl: absent(body.cancelUrl),
+        ipnUrl: absent(body.ipnUrl),
+        externalReference: absent(body.externalReference),
+        invoiceNumber: absent(body.invoiceNumber),
+        clientId: absent(body.clientId),
+        items: (body.items ?? []).map((i) => ({
+          name: i.name,
+          description: absent(i.description),
+          quantity: i.quantity,
+          unitPrice: i.unitPrice,
+          vatRate: i.vatRate ?? undefined,
+          itemType: absent(i.itemType),
+        })),
+        shippingAddress: body.shippingAddress
+          ? {
+              country: body.shippingAddress.country,
+              name: absent(body.shippingAddress.name),
+              line1: absent(body.shippingAddress.line1),
+              city: absent(body.shippingAddress.city),
+              postalCode: absent(body.shippingAddress.postalCode),
+            }
+          : undefined,
+        metadata: body.metadata ?? {},
+        expiresAt: absent(body.expiresAt),
+        // Only billing's invoice payment links carry an invoice tax (invoiceTaxJson); the Admin API never does.
+      });
       return {
         id: c.id,
         sessionPublicId: c.sessionPublicId,
@@ -219,23 +211,16 @@ export const checkoutRoutes = [
     query: listQuery,
     async handler({ deps, org, query }) {
       const range = parseDateRange(query.startDate, query.endDate);
-      const res = await rpc(
-        deps,
-        'checkout',
-        deps.clients.checkoutPayments,
-        deps.clients.checkoutPayments.listCheckouts,
-        {
-          ...toWire(org),
-          status: query.status,
-          siteId: query.siteId,
-          externalReference: query.externalReference,
-          invoiceNumber: query.invoiceNumber,
-          createdFrom: range.createdFrom,
-          createdTo: range.createdTo,
-          page: query.page,
-          limit: query.limit,
-        },
-      );
+      const res = await orgRpc(deps, org, 'checkoutPayments', (c) => c.listCheckouts, {
+        status: query.status,
+        siteId: query.siteId,
+        externalReference: query.externalReference,
+        invoiceNumber: query.invoiceNumber,
+        createdFrom: range.createdFrom,
+        createdTo: range.createdTo,
+        page: query.page,
+        limit: query.limit,
+      });
       return { items: res.items.map(checkoutView), total: res.total, page: res.page, limit: res.limit };
     },
   }),
@@ -247,10 +232,7 @@ export const checkoutRoutes = [
     summary: 'Get a checkout session with its transactions',
     params: checkoutParams,
     async handler({ deps, org, params }) {
-      const c = await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.getCheckout, {
-        ...toWire(org),
-        id: params.checkoutId,
-      });
+      const c = await orgRpc(deps, org, 'checkoutPayments', (c) => c.getCheckout, { id: params.checkoutId });
       return {
         ...checkoutView(c),
         transactions: c.transactions.map((t) => ({ id: t.id, status: t.status, createdAt: t.createdAt })),
@@ -267,21 +249,14 @@ export const checkoutRoutes = [
     params: checkoutParams,
     body: patchBody,
     async handler({ deps, org, params, body }) {
-      const c = await rpc(
-        deps,
-        'checkout',
-        deps.clients.checkoutPayments,
-        deps.clients.checkoutPayments.updateCheckout,
-        {
-          ...toWire(org),
-          id: params.checkoutId,
-          expiresAt: body.expiresAt,
-          returnUrl: body.returnUrl === undefined ? undefined : orEmpty(body.returnUrl),
-          cancelUrl: body.cancelUrl === undefined ? undefined : orEmpty(body.cancelUrl),
-          ipnUrl: body.ipnUrl === undefined ? undefined : orEmpty(body.ipnUrl),
-          metadata: body.metadata ? { entries: body.metadata } : undefined,
-        },
-      );
+      const c = await orgRpc(deps, org, 'checkoutPayments', (c) => c.updateCheckout, {
+        id: params.checkoutId,
+        expiresAt: body.expiresAt,
+        returnUrl: body.returnUrl === undefined ? undefined : orEmpty(body.returnUrl),
+        cancelUrl: body.cancelUrl === undefined ? undefined : orEmpty(body.cancelUrl),
+        ipnUrl: body.ipnUrl === undefined ? undefined : orEmpty(body.ipnUrl),
+        metadata: body.metadata ? { entries: body.metadata } : undefined,
+      });
       return checkoutView(c);
     },
   }),

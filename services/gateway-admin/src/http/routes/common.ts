@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { call } from '@paymesh/grpc';
-import type { Client } from '@grpc/grpc-js';
+import { call, type UnaryMethod } from '@paymesh/grpc';
+import { toWire, type WireTenant } from '@paymesh/core';
 import { objectId, pageNumber } from '@paymesh/http';
 import type { AdminDeps } from '../../app/deps';
+import type { Clients } from '../../clients';
+import type { OrgScope } from '../route-table';
 
 export { objectId };
 
@@ -15,14 +17,50 @@ export const pageQuery = (def = 20) =>
     limit: z.coerce.number().int().min(1).max(100).default(def),
   });
 
-/** Calls a backend RPC with the request's context and the configured deadline (`deadlineMs` for the rare longer call). */
-export function rpc<Req, Res>(
+/** The backend clients of the gateway (not the deadlines). */
+type ServiceClient = Exclude<keyof Clients, 'deadlineMs' | 'documentDeadlineMs' | 'close'>;
+
+/** The service behind each client, as a failure names it ("checkout unavailable: ..."). */
+const TARGET_OF: Readonly<Record<ServiceClient, string>> = {
+  checkout: 'checkout',
+  checkoutPayments: 'checkout',
+  paymentsWebhooks: 'payments-webhooks',
+  billing: 'billing',
+  tax: 'tax',
+  recurring: 'recurring',
+  documents: 'documents',
+  notificationsIpn: 'notifications-ipn',
+};
+
+/**
+ * Calls a backend RPC with the request's context and the configured deadline:
+ * `serviceRpc(deps, 'notificationsIpn', (c) => c.listDeliveries, { organizationId, transactionId })`.
+ */
+export function serviceRpc<S extends ServiceClient, Req, Res>(
   deps: AdminDeps,
-  target: string,
-  client: Client,
-  method: Parameters<typeof call<Req, Res>>[1],
+  service: S,
+  method: (client: Clients[S]) => UnaryMethod<Req, Res>,
   req: Req,
-  deadlineMs: number = deps.clients.deadlineMs,
 ): Promise<Res> {
-  return call(client, method, req, { deadlineMs, target });
+  const client = deps.clients[service];
+  return call(client, method(client), req, { deadlineMs: deps.clients.deadlineMs, target: TARGET_OF[service] });
+}
+
+/**
+ * Calls a backend RPC for the request's organization: the request is `req` with the organization
+ * and its data mode (`toWire(org)`). `orgRpc(deps, org, 'checkout', (c) => c.getSite, { id })`.
+ */
+export function orgRpc<S extends ServiceClient, B, Res>(
+  deps: AdminDeps,
+  org: OrgScope,
+  service: S,
+  method: (client: Clients[S]) => UnaryMethod<WireTenant & B, Res>,
+  req: B,
+): Promise<Res> {
+  return serviceRpc(deps, service, method, { ...toWire(org), ...req });
+}
+
+/** A page of a list RPC's answer in its Admin shape. */
+export function pageOf<T, V>(res: { items: T[]; total: number; page: number; limit: number }, view: (item: T) => V) {
+  return { items: res.items.map(view), total: res.total, page: res.page, limit: res.limit };
 }

@@ -13,11 +13,10 @@ import {
   dataImportJob,
   dataImportReport,
   type DataImportEntity,
-  type DataImportJob,
   type DataImportReport,
   type RpcInput,
 } from '@paymesh/contracts';
-import { callClientStream, callServerStream, envelopeOf } from '@paymesh/grpc';
+import { callClientStream, callServerStream, envelopeOf, type EnvelopeFields } from '@paymesh/grpc';
 import type { billing } from '@paymesh/proto';
 import type { AdminDeps } from '../../app/deps';
 import type { Principal } from '../../domain/principal';
@@ -33,7 +32,7 @@ const dataIo = resource({ tag: 'Data import/export', scopePrefix: 'data_io' });
 const UPLOAD_CHUNK_BYTES = 256 * 1024;
 /** How long one pass over a file (check or import) may take; 50,000 rows fit well inside. */
 const IMPORT_DEADLINE_MS = 10 * 60_000;
-/** How long an export stream may run. */
+/** How long an export stream may run (100,000 postings take well under a minute). */
 const EXPORT_DEADLINE_MS = 30 * 60_000;
 
 const importQuery = z
@@ -50,6 +49,30 @@ const upload = {
   description: `The CSV file: UTF-8 (a byte order mark is accepted), comma-separated, header row first with the columns of GET /data-import-export/template/{entityType}, at most ${DATA_IMPORT_MAX_ROWS} data rows`,
 };
 
+type UploadMethod = 'importData' | 'startDataImport';
+
+/** Sends the file to one of billing's upload RPCs (the envelope, then the bytes in chunks) and answers its JSON. */
+async function sendFile<M extends UploadMethod>(
+  deps: AdminDeps,
+  org: OrgScope,
+  principal: Principal,
+  method: M,
+  body: RpcInput<typeof billingStreamRpc, M>,
+  file: Buffer,
+): Promise<unknown> {
+  const client = deps.clients.billing;
+  function* messages(): Generator<billing.DataImportChunk> {
+    yield { header: envelopeOf(toWire(org), { actor: actorOf(principal) }, body), data: Buffer.alloc(0) };
+    for (let at = 0; at < file.length; at += UPLOAD_CHUNK_BYTES)
+      yield { header: undefined, data: file.subarray(at, at + UPLOAD_CHUNK_BYTES) };
+  }
+  const res = await callClientStream(client, client[method], messages(), {
+    deadlineMs: IMPORT_DEADLINE_MS,
+    target: 'billing',
+  });
+  return JSON.parse(res.json);
+}
+
 /** One pass of billing over the file: a check (dryRun) or the import. */
 async function pass(
   deps: AdminDeps,
@@ -60,40 +83,26 @@ async function pass(
   digest: string,
   dryRun: boolean,
 ): Promise<DataImportReport> {
-  const client = deps.clients.billing;
-  function* messages(): Generator<billing.DataImportChunk> {
-    const body: RpcInput<typeof billingStreamRpc, 'importData'> = { entityType, dryRun, digest };
-    const header = envelopeOf(toWire(org), { actor: actorOf(principal) }, body);
-    yield { header, data: Buffer.alloc(0) };
-    for (let at = 0; at < file.length; at += UPLOAD_CHUNK_BYTES)
-      yield { header: undefined, data: file.subarray(at, at + UPLOAD_CHUNK_BYTES) };
-  }
-  const res = await callClientStream(client, client.importData, messages(), {
-    deadlineMs: IMPORT_DEADLINE_MS,
-    target: 'billing',
-  });
-  return dataImportReport.parse(JSON.parse(res.json));
+  return dataImportReport.parse(
+    await sendFile(deps, org, principal, 'importData', { entityType, dryRun, digest }, file),
+  );
 }
 
-/** Hands a checked file to billing as an import job; answers the job's record. */
-async function startJob(
+/**
+ * The uploaded file checked by billing row by row (nothing written): 422 DATA_IMPORT_INVALID with
+ * the row errors when any row is invalid.
+ */
+async function checkedUpload(
   deps: AdminDeps,
   org: OrgScope,
   principal: Principal,
-  header: RpcInput<typeof billingStreamRpc, 'startDataImport'>,
-  file: Buffer,
-): Promise<DataImportJob> {
-  const client = deps.clients.billing;
-  function* messages(): Generator<billing.DataImportChunk> {
-    yield { header: envelopeOf(toWire(org), { actor: actorOf(principal) }, header), data: Buffer.alloc(0) };
-    for (let at = 0; at < file.length; at += UPLOAD_CHUNK_BYTES)
-      yield { header: undefined, data: file.subarray(at, at + UPLOAD_CHUNK_BYTES) };
-  }
-  const res = await callClientStream(client, client.startDataImport, messages(), {
-    deadlineMs: IMPORT_DEADLINE_MS,
-    target: 'billing',
-  });
-  return dataImportJob.parse(JSON.parse(res.json));
+  entityType: DataImportEntity,
+  body: unknown,
+) {
+  const { file, digest } = readFile(body);
+  const checked = await pass(deps, org, principal, entityType, file, digest, true);
+  if (checked.invalidRows > 0) throw rejected(checked);
+  return { file, digest, checked };
 }
 
 /** The uploaded file: not empty, valid UTF-8; its SHA-256 names it for idempotency. */
@@ -142,10 +151,19 @@ export async function fileStreamOf(messages: Readable) {
   return bytes;
 }
 
-async function exportStream(deps: AdminDeps, org: OrgScope, body: RpcInput<typeof billingStreamRpc, 'exportData'>) {
+type FileStreamMethod = 'exportData' | 'exportDatev' | 'exportGdpdu' | 'downloadDatevExport';
+
+/** Bytes of one of billing's file streams (exports), for the request's organization; `fields`: who acts. */
+export function billingFileStream<M extends FileStreamMethod>(
+  deps: AdminDeps,
+  org: OrgScope,
+  method: M,
+  fields: EnvelopeFields,
+  body: RpcInput<typeof billingStreamRpc, M>,
+) {
   const client = deps.clients.billing;
   return fileStreamOf(
-    callServerStream(client, client.exportData, envelopeOf(toWire(org), {}, body), {
+    callServerStream(client, client[method], envelopeOf(toWire(org), fields, body), {
       deadlineMs: EXPORT_DEADLINE_MS,
       target: 'billing',
     }),
@@ -201,9 +219,7 @@ export const dataIoRoutes = [
     query: importQuery,
     upload,
     async handler({ deps, org, principal, query, body }) {
-      const { file, digest } = readFile(body);
-      const checked = await pass(deps, org, principal, query.entityType, file, digest, true);
-      if (checked.invalidRows > 0) throw rejected(checked);
+      const { file, digest } = await checkedUpload(deps, org, principal, query.entityType, body);
       const done = await pass(deps, org, principal, query.entityType, file, digest, false);
       if (done.invalidRows > 0) throw rejected(done);
       return done;
@@ -223,10 +239,9 @@ export const dataIoRoutes = [
     query: importQuery,
     upload,
     async handler({ deps, org, principal, query, body }) {
-      const { file, digest } = readFile(body);
-      const checked = await pass(deps, org, principal, query.entityType, file, digest, true);
-      if (checked.invalidRows > 0) throw rejected(checked);
-      return startJob(deps, org, principal, { entityType: query.entityType, digest, rows: checked.rows }, file);
+      const { file, digest, checked } = await checkedUpload(deps, org, principal, query.entityType, body);
+      const header = { entityType: query.entityType, digest, rows: checked.rows };
+      return dataImportJob.parse(await sendFile(deps, org, principal, 'startDataImport', header, file));
     },
   }),
   dataIo({
@@ -252,7 +267,7 @@ export const dataIoRoutes = [
     summary: `Exports ${DATA_EXPORT_ENTITIES.join(', ')} as CSV, streamed; text cells a spreadsheet would read as a formula are prefixed with '`,
     body: dataExportRequest,
     async handler({ deps, org, body }) {
-      const stream = await exportStream(deps, org, body);
+      const stream = await billingFileStream(deps, org, 'exportData', {}, body);
       const day = new Date().toISOString().slice(0, 10);
       return { stream, filename: `${body.entityType}-${day}.csv` };
     },

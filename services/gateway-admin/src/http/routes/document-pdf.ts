@@ -1,5 +1,5 @@
 import { fileAnswer, resource, type FileResponse } from '../route-table';
-import { billingPdf } from './billing-rpc';
+import { billingPdf, type BillingPdfMethod } from './billing-rpc';
 import { idParams } from './common';
 
 const invoices = resource({ tag: 'Invoices', scopePrefix: 'invoice' });
@@ -13,53 +13,55 @@ const PDF: FileResponse = {
   },
 };
 
+/** A PDF route of one document: billing's PDF RPC of the same name, answered as a file (a POST with 200). */
+function pdfRow(
+  documents: typeof invoices,
+  method: 'GET' | 'POST',
+  path: string,
+  operationId: BillingPdfMethod,
+  summary: string,
+) {
+  return documents({
+    method,
+    path,
+    operationId,
+    action: 'execute',
+    response: fileAnswer,
+    ...(method === 'POST' ? { status: 200 } : {}),
+    file: PDF,
+    errors: [503],
+    summary,
+    params: idParams,
+    async handler({ deps, org, params }) {
+      return billingPdf(deps, org, operationId, params.id);
+    },
+  });
+}
+
 /**
  * PDFs of invoices (the pro forma for a draft) and credit notes, rendered by the documents service
  * and stored per version of what they print; served inline as `<number>.pdf`.
  */
 export const documentPdfRoutes = [
-  invoices({
-    method: 'GET',
-    path: '/invoices/:id/pdf',
-    operationId: 'getInvoicePdf',
-    action: 'execute',
-    response: fileAnswer,
-    file: PDF,
-    errors: [503],
-    summary:
-      'Download the invoice as PDF (`<number>.pdf`; a draft gives its pro forma, a void invoice stays downloadable); rendered once per version, then served as stored',
-    params: idParams,
-    async handler({ deps, org, params }) {
-      return billingPdf(deps, org, 'getInvoicePdf', params.id);
-    },
-  }),
-  invoices({
-    method: 'POST',
-    path: '/invoices/:id/regenerate-pdf',
-    operationId: 'regenerateInvoicePdf',
-    action: 'execute',
-    response: fileAnswer,
-    status: 200,
-    file: PDF,
-    errors: [503],
-    summary: 'Render the invoice PDF again (e.g. after a branding change), replace the stored one and answer it',
-    params: idParams,
-    async handler({ deps, org, params }) {
-      return billingPdf(deps, org, 'regenerateInvoicePdf', params.id);
-    },
-  }),
-  creditNotes({
-    method: 'GET',
-    path: '/credit-notes/:id/pdf',
-    operationId: 'getCreditNotePdf',
-    action: 'execute',
-    response: fileAnswer,
-    file: PDF,
-    errors: [503],
-    summary: 'Download the credit note as PDF (`<number>.pdf`); rendered once, then served as stored',
-    params: idParams,
-    async handler({ deps, org, params }) {
-      return billingPdf(deps, org, 'getCreditNotePdf', params.id);
-    },
-  }),
+  pdfRow(
+    invoices,
+    'GET',
+    '/invoices/:id/pdf',
+    'getInvoicePdf',
+    'Download the invoice as PDF (`<number>.pdf`; a draft gives its pro forma, a void invoice stays downloadable); rendered once per version, then served as stored',
+  ),
+  pdfRow(
+    invoices,
+    'POST',
+    '/invoices/:id/regenerate-pdf',
+    'regenerateInvoicePdf',
+    'Render the invoice PDF again (e.g. after a branding change), replace the stored one and answer it',
+  ),
+  pdfRow(
+    creditNotes,
+    'GET',
+    '/credit-notes/:id/pdf',
+    'getCreditNotePdf',
+    'Download the credit note as PDF (`<number>.pdf`); rendered once, then served as stored',
+  ),
 ];

@@ -1,10 +1,9 @@
-import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import type { checkout } from '@paymesh/proto';
 import { cnameCheck, domain, domainPage } from '../responses/domains';
 import { text } from '@paymesh/http';
 import { resource } from '../route-table';
-import { idParams, objectId, pageQuery, rpc } from './common';
+import { idParams, objectId, orgRpc, pageOf, pageQuery } from './common';
 
 /** Public shape of a custom domain. */
 export function domainView(d: checkout.CustomDomain) {
@@ -41,13 +40,12 @@ export const domainRoutes = [
     summary: 'List custom domains (optionally of one site)',
     query: pageQuery(20).extend({ siteId: objectId('siteId').optional() }),
     async handler({ deps, org, query }) {
-      const res = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.listDomains, {
-        ...toWire(org),
+      const res = await orgRpc(deps, org, 'checkout', (c) => c.listDomains, {
         page: query.page,
         limit: query.limit,
         ...(query.siteId ? { siteId: query.siteId } : {}),
       });
-      return { items: res.items.map(domainView), total: res.total, page: res.page, limit: res.limit };
+      return pageOf(res, domainView);
     },
   }),
   domains({
@@ -60,10 +58,7 @@ export const domainRoutes = [
     summary: "Look up the domain's CNAME record and mark the domain verified when it points at the checkout host",
     query: z.object({ domain: text(253, 1) }).strict(),
     async handler({ deps, org, query }) {
-      const res = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.verifyDomainCname, {
-        ...toWire(org),
-        hostname: query.domain,
-      });
+      const res = await orgRpc(deps, org, 'checkout', (c) => c.verifyDomainCname, { hostname: query.domain });
       if (!res.domain) throw new Error('checkout answered without the domain');
       return {
         hostname: res.domain.hostname,
@@ -84,10 +79,7 @@ export const domainRoutes = [
     summary: 'Get a custom domain',
     params: idParams,
     async handler({ deps, org, params }) {
-      const d = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.getDomain, {
-        ...toWire(org),
-        id: params.id,
-      });
+      const d = await orgRpc(deps, org, 'checkout', (c) => c.getDomain, { id: params.id });
       return domainView(d);
     },
   }),
@@ -101,8 +93,7 @@ export const domainRoutes = [
     body: createBody,
     status: 201,
     async handler({ deps, org, body }) {
-      const d = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.createDomain, {
-        ...toWire(org),
+      const d = await orgRpc(deps, org, 'checkout', (c) => c.createDomain, {
         hostname: body.hostname,
         ...(body.siteId ? { siteId: body.siteId } : {}),
       });
@@ -118,10 +109,7 @@ export const domainRoutes = [
     params: idParams,
     status: 204,
     async handler({ deps, org, params }) {
-      await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.deleteDomain, {
-        ...toWire(org),
-        id: params.id,
-      });
+      await orgRpc(deps, org, 'checkout', (c) => c.deleteDomain, { id: params.id });
       return undefined;
     },
   }),

@@ -49,64 +49,64 @@ const SETTINGS_RULES =
 const invoices = resource({ tag: 'Invoices', scopePrefix: 'invoice' });
 const creditNotes = resource({ tag: 'Credit notes', scopePrefix: 'credit_note' });
 
+/** The validation reports of the e-invoices generated for one document, the latest per format. */
+function reportsRow(
+  documents: typeof invoices,
+  path: string,
+  operationId: string,
+  documentKind: 'invoice' | 'credit_note',
+  what: string,
+) {
+  return documents({
+    method: 'GET',
+    path,
+    operationId,
+    response: einvoiceReportList,
+    summary: `Validation reports of the e-invoices generated for ${what}, the latest per format`,
+    params: idParams,
+    async handler({ deps, org, params }) {
+      return billingJson(deps, org, 'listEInvoiceReports', { id: params.id, body: { documentKind } });
+    },
+  });
+}
+
+/** The e-invoice downloads of an issued invoice by format: path below /invoices/:id, operationId, file, summary. */
+const INVOICE_EINVOICES: Record<EInvoiceFormat, [string, string, 'xml' | 'pdf', string]> = {
+  xrechnung: ['xml', 'getInvoiceXRechnungXml', 'xml', 'XRechnung 3.0 UBL XML of an issued invoice'],
+  peppol: [
+    'xml/peppol',
+    'getInvoicePeppolXml',
+    'xml',
+    'Peppol BIS Billing 3.0 UBL XML of an issued invoice, endpoint IDs from the seller and buyer routing addresses',
+  ],
+  zugferd: [
+    'pdf/zugferd',
+    'getInvoiceZugferdPdf',
+    'pdf',
+    'Factur-X / ZUGFeRD (EN 16931) hybrid PDF of an issued invoice',
+  ],
+};
+
 /** E-invoice downloads (XRechnung, Peppol BIS 3.0, Factur-X / ZUGFeRD) and their validation reports. */
 export const einvoiceRoutes = [
-  invoices({
-    method: 'GET',
-    path: '/invoices/:id/xml',
-    operationId: 'getInvoiceXRechnungXml',
-    action: 'execute',
-    response: fileAnswer,
-    file: XML,
-    errors: [409, 422, 503],
-    summary: `XRechnung 3.0 UBL XML of an issued invoice; ${SETTINGS_RULES}`,
-    params: idParams,
-    async handler({ deps, org, params }) {
-      return einvoiceFile(deps, org, 'renderInvoiceEInvoice', params.id, { format: 'xrechnung', output: 'xml' });
-    },
+  ...EINVOICE_FORMATS.map((format) => {
+    const [path, operationId, output, summary] = INVOICE_EINVOICES[format];
+    return invoices({
+      method: 'GET',
+      path: `/invoices/:id/${path}`,
+      operationId,
+      action: 'execute',
+      response: fileAnswer,
+      file: output === 'pdf' ? PDF : XML,
+      errors: [409, 422, 503],
+      summary: `${summary}; ${SETTINGS_RULES}`,
+      params: idParams,
+      async handler({ deps, org, params }) {
+        return einvoiceFile(deps, org, 'renderInvoiceEInvoice', params.id, { format, output });
+      },
+    });
   }),
-  invoices({
-    method: 'GET',
-    path: '/invoices/:id/xml/peppol',
-    operationId: 'getInvoicePeppolXml',
-    action: 'execute',
-    response: fileAnswer,
-    file: XML,
-    errors: [409, 422, 503],
-    summary: `Peppol BIS Billing 3.0 UBL XML of an issued invoice, endpoint IDs from the seller and buyer routing addresses; ${SETTINGS_RULES}`,
-    params: idParams,
-    async handler({ deps, org, params }) {
-      return einvoiceFile(deps, org, 'renderInvoiceEInvoice', params.id, { format: 'peppol', output: 'xml' });
-    },
-  }),
-  invoices({
-    method: 'GET',
-    path: '/invoices/:id/pdf/zugferd',
-    operationId: 'getInvoiceZugferdPdf',
-    action: 'execute',
-    response: fileAnswer,
-    file: PDF,
-    errors: [409, 422, 503],
-    summary: `Factur-X / ZUGFeRD (EN 16931) hybrid PDF of an issued invoice; ${SETTINGS_RULES}`,
-    params: idParams,
-    async handler({ deps, org, params }) {
-      return einvoiceFile(deps, org, 'renderInvoiceEInvoice', params.id, { format: 'zugferd', output: 'pdf' });
-    },
-  }),
-  invoices({
-    method: 'GET',
-    path: '/invoices/:id/einvoice-reports',
-    operationId: 'listInvoiceEInvoiceReports',
-    response: einvoiceReportList,
-    summary: 'Validation reports of the e-invoices generated for an invoice, the latest per format',
-    params: idParams,
-    async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'listEInvoiceReports', {
-        id: params.id,
-        body: { documentKind: 'invoice' },
-      });
-    },
-  }),
+  reportsRow(invoices, '/invoices/:id/einvoice-reports', 'listInvoiceEInvoiceReports', 'invoice', 'an invoice'),
   creditNotes({
     method: 'GET',
     path: '/credit-notes/:id/xml',
@@ -122,18 +122,11 @@ export const einvoiceRoutes = [
       return einvoiceFile(deps, org, 'renderCreditNoteEInvoice', params.id, { format: query.format, output: 'xml' });
     },
   }),
-  creditNotes({
-    method: 'GET',
-    path: '/credit-notes/:id/einvoice-reports',
-    operationId: 'listCreditNoteEInvoiceReports',
-    response: einvoiceReportList,
-    summary: 'Validation reports of the e-invoices generated for a credit note, the latest per format',
-    params: idParams,
-    async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'listEInvoiceReports', {
-        id: params.id,
-        body: { documentKind: 'credit_note' },
-      });
-    },
-  }),
+  reportsRow(
+    creditNotes,
+    '/credit-notes/:id/einvoice-reports',
+    'listCreditNoteEInvoiceReports',
+    'credit_note',
+    'a credit note',
+  ),
 ];

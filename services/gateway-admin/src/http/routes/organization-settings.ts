@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ForbiddenError, toWire } from '@paymesh/core';
+import { ForbiddenError } from '@paymesh/core';
 import type { billing, tax } from '@paymesh/proto';
 import {
   datevSettingsView,
@@ -21,7 +21,7 @@ import {
 } from '../responses/organization';
 import { resource } from '../route-table';
 import { invoicingFieldsBeyondRole } from '../../domain/settings-roles';
-import { rpc } from './common';
+import { orgRpc } from './common';
 import { billingJson } from './billing-rpc';
 
 const organizationSettings = resource({ tag: 'Organization settings', scopePrefix: 'organization' });
@@ -97,9 +97,7 @@ export const organizationSettingsRoutes = [
     summary:
       "The organization's time zone, for showing its dates (organization:read: every member may read it; the full invoicing settings need organization:execute)",
     async handler({ deps, org }) {
-      const s = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getInvoicingSettings, {
-        ...toWire(org),
-      });
+      const s = await orgRpc(deps, org, 'billing', (c) => c.getInvoicingSettings, {});
       return { timeZone: s.timeZone || 'UTC' };
     },
   }),
@@ -111,9 +109,7 @@ export const organizationSettingsRoutes = [
     response: invoicingSettings,
     summary: 'Invoicing settings (defaults until first saved; bankIBAN masked)',
     async handler({ deps, org }) {
-      const s = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getInvoicingSettings, {
-        ...toWire(org),
-      });
+      const s = await orgRpc(deps, org, 'billing', (c) => c.getInvoicingSettings, {});
       return invoicingView(s);
     },
   }),
@@ -134,8 +130,7 @@ export const organizationSettingsRoutes = [
           `role Admin required to change ${beyond.join(', ')} (the payout account printed on invoices)`,
           { field: beyond[0] },
         );
-      const s = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.updateInvoicingSettings, {
-        ...toWire(org),
+      const s = await orgRpc(deps, org, 'billing', (c) => c.updateInvoicingSettings, {
         patchJson: JSON.stringify(body),
       });
       return invoicingView(s);
@@ -187,9 +182,7 @@ export const organizationSettingsRoutes = [
     response: taxSettings,
     summary: 'Tax settings: OSS/IOSS, VIES, rounding, price mode, home country',
     async handler({ deps, org }) {
-      const s = await rpc(deps, 'tax', deps.clients.tax, deps.clients.tax.getTaxSettings, {
-        ...toWire(org),
-      });
+      const s = await orgRpc(deps, org, 'tax', (c) => c.getTaxSettings, {});
       return taxView(s);
     },
   }),
@@ -204,10 +197,7 @@ export const organizationSettingsRoutes = [
     summary: 'Update tax settings (partial merge)',
     body: taxSettingsPatch,
     async handler({ deps, org, body }) {
-      const s = await rpc(deps, 'tax', deps.clients.tax, deps.clients.tax.updateTaxSettings, {
-        ...toWire(org),
-        patchJson: JSON.stringify(body),
-      });
+      const s = await orgRpc(deps, org, 'tax', (c) => c.updateTaxSettings, { patchJson: JSON.stringify(body) });
       return taxView(s);
     },
   }),
@@ -219,10 +209,7 @@ export const organizationSettingsRoutes = [
     summary: "EU OSS distance-sales threshold (EUR 10 000) against this calendar year's sales, in EUR minor units",
     query: z.object({ year: z.coerce.number().int().min(2021).max(9999).optional() }).strict(),
     async handler({ deps, org, query }) {
-      return rpc(deps, 'tax', deps.clients.tax, deps.clients.tax.getOssThresholdStatus, {
-        ...toWire(org),
-        year: query.year ?? 0,
-      });
+      return orgRpc(deps, org, 'tax', (c) => c.getOssThresholdStatus, { year: query.year ?? 0 });
     },
   }),
   organizationSettings({
@@ -233,9 +220,7 @@ export const organizationSettingsRoutes = [
     response: portalSettings,
     summary: 'Buyer portal access of the organization (portal and magic links)',
     async handler({ deps, org }) {
-      const settings = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getPortalSettings, {
-        ...toWire(org),
-      });
+      const settings = await orgRpc(deps, org, 'billing', (c) => c.getPortalSettings, {});
       return portalSettings.parse(settings);
     },
   }),
@@ -251,8 +236,7 @@ export const organizationSettingsRoutes = [
       'Turn the buyer portal and its magic links on or off, and choose the e-invoice formats buyers may download there (partial)',
     body: portalSettingsPatch,
     async handler({ deps, org, body }) {
-      const settings = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.updatePortalSettings, {
-        ...toWire(org),
+      const settings = await orgRpc(deps, org, 'billing', (c) => c.updatePortalSettings, {
         patchJson: JSON.stringify(body),
       });
       return portalSettings.parse(settings);

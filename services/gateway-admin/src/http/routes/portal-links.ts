@@ -6,14 +6,13 @@ import {
   newPortalLinkId,
   signPortalLink,
   UnprocessableError,
-  toWire,
 } from '@paymesh/core';
 import { email } from '@paymesh/http';
 import { magicLinkRefusal, magicLinkTtlMinutes, type MagicLinkRefusal } from '../../domain/portal-link';
 import { portalMagicLink } from '../responses/organization';
 import { resource } from '../route-table';
 import { recurringRpc } from '@paymesh/contracts';
-import { rpc } from './common';
+import { orgRpc } from './common';
 import { billingJson } from './billing-rpc';
 import { callJson } from './json-rpc';
 
@@ -81,9 +80,7 @@ export const portalLinkRoutes = [
         visibleItems: 1,
       });
       if (first || !p) throw REFUSALS[first ?? 'system_portal']();
-      const tenant = toWire(org);
-      const b = deps.clients.billing;
-      const settings = await rpc(deps, 'billing', b, b.getPortalSettings, tenant);
+      const settings = await orgRpc(deps, org, 'billing', (c) => c.getPortalSettings, {});
       const orgSwitches = { organizationPortal: settings.enabled, organizationMagicLinks: settings.magicLinksEnabled };
       const beforeCount = magicLinkRefusal({ systemPortal, systemMagicLinks, ...orgSwitches, visibleItems: 1 });
       if (beforeCount) throw REFUSALS[beforeCount]();

@@ -1,10 +1,9 @@
-import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import type { paymentsWebhooks } from '@paymesh/proto';
 import { deleted } from '../responses/common';
 import { provider, providerPage, providerTypes } from '../responses/providers';
 import { resource } from '../route-table';
-import { idParams, pageQuery, rpc } from './common';
+import { idParams, orgRpc, pageOf, pageQuery } from './common';
 import { createProviderBody, PROVIDER_CREDENTIAL_SCHEMAS } from './provider-credentials';
 
 /** One strict credentials object per type; payments-webhooks applies the finer rules. */
@@ -42,13 +41,11 @@ export const providerRoutes = [
     summary: 'List payment provider records',
     query: pageQuery(20),
     async handler({ deps, org, query }) {
-      const c = deps.clients.paymentsWebhooks;
-      const res = await rpc(deps, 'payments-webhooks', c, c.listProviders, {
-        ...toWire(org),
+      const res = await orgRpc(deps, org, 'paymentsWebhooks', (c) => c.listProviders, {
         page: query.page,
         limit: query.limit,
       });
-      return { items: res.items.map(providerView), total: res.total, page: res.page, limit: res.limit };
+      return pageOf(res, providerView);
     },
   }),
   providers({
@@ -70,11 +67,7 @@ export const providerRoutes = [
     summary: 'Get a payment provider record',
     params: idParams,
     async handler({ deps, org, params }) {
-      const c = deps.clients.paymentsWebhooks;
-      const p = await rpc(deps, 'payments-webhooks', c, c.getProvider, {
-        ...toWire(org),
-        id: params.id,
-      });
+      const p = await orgRpc(deps, org, 'paymentsWebhooks', (c) => c.getProvider, { id: params.id });
       return providerView(p);
     },
   }),
@@ -89,9 +82,7 @@ export const providerRoutes = [
     body: createBody,
     status: 201,
     async handler({ deps, org, body }) {
-      const c = deps.clients.paymentsWebhooks;
-      const p = await rpc(deps, 'payments-webhooks', c, c.createProvider, {
-        ...toWire(org),
+      const p = await orgRpc(deps, org, 'paymentsWebhooks', (c) => c.createProvider, {
         type: body.type,
         name: body.name,
         credentialsJson: JSON.stringify(body.credentials),
@@ -107,11 +98,7 @@ export const providerRoutes = [
     summary: 'Delete a payment provider record (payments already started through it still settle)',
     params: idParams,
     async handler({ deps, org, params }) {
-      const c = deps.clients.paymentsWebhooks;
-      await rpc(deps, 'payments-webhooks', c, c.deleteProvider, {
-        ...toWire(org),
-        id: params.id,
-      });
+      await orgRpc(deps, org, 'paymentsWebhooks', (c) => c.deleteProvider, { id: params.id });
       return { id: params.id, deleted: true };
     },
   }),
@@ -125,9 +112,7 @@ export const providerRoutes = [
     params: idParams,
     body: toggleBody,
     async handler({ deps, org, params, body }) {
-      const c = deps.clients.paymentsWebhooks;
-      const p = await rpc(deps, 'payments-webhooks', c, c.toggleProvider, {
-        ...toWire(org),
+      const p = await orgRpc(deps, org, 'paymentsWebhooks', (c) => c.toggleProvider, {
         id: params.id,
         enabled: body.enabled,
       });

@@ -60,6 +60,25 @@ const noBody = z.object({}).strict();
 
 const schedules = resource({ tag: 'Recurring schedules', scopePrefix: 'invoice' });
 
+/** Pausing or resuming a schedule: POST /invoices/recurring/:id/<verb> without a body, 200 with the schedule. */
+function scheduleSwitch(verb: 'pause' | 'resume', summary: string) {
+  return schedules({
+    method: 'POST',
+    path: `/invoices/recurring/:id/${verb}`,
+    operationId: `${verb}RecurringSchedule`,
+    action: 'execute',
+    status: 200,
+    response: recurringScheduleResponse,
+    errors: [409],
+    summary,
+    params: idParams,
+    body: noBody,
+    async handler({ deps, org, params, principal }) {
+      return recurringJson(deps, org, `${verb}Schedule`, { id: params.id, actor: actorOf(principal) });
+    },
+  });
+}
+
 /** Recurring invoice schedules (`invoice:*` scopes) and the due-schedule processor (system). */
 export const recurringRoutes = [
   schedules({
@@ -114,42 +133,8 @@ export const recurringRoutes = [
       });
     },
   }),
-  schedules({
-    method: 'POST',
-    path: '/invoices/recurring/:id/pause',
-    operationId: 'pauseRecurringSchedule',
-    action: 'execute',
-    status: 200,
-    response: recurringScheduleResponse,
-    errors: [409],
-    summary: 'Pause a schedule (idempotent); no invoice is generated while paused',
-    params: idParams,
-    body: noBody,
-    async handler({ deps, org, params, principal }) {
-      return recurringJson(deps, org, 'pauseSchedule', {
-        id: params.id,
-        actor: actorOf(principal),
-      });
-    },
-  }),
-  schedules({
-    method: 'POST',
-    path: '/invoices/recurring/:id/resume',
-    operationId: 'resumeRecurringSchedule',
-    action: 'execute',
-    status: 200,
-    response: recurringScheduleResponse,
-    errors: [409],
-    summary: 'Resume a paused schedule (idempotent); cycles whose dates passed while paused are skipped',
-    params: idParams,
-    body: noBody,
-    async handler({ deps, org, params, principal }) {
-      return recurringJson(deps, org, 'resumeSchedule', {
-        id: params.id,
-        actor: actorOf(principal),
-      });
-    },
-  }),
+  scheduleSwitch('pause', 'Pause a schedule (idempotent); no invoice is generated while paused'),
+  scheduleSwitch('resume', 'Resume a paused schedule (idempotent); cycles whose dates passed while paused are skipped'),
   schedules({
     method: 'POST',
     path: '/invoices/recurring/:id/cancel',

@@ -1,4 +1,3 @@
-import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import type { billing, checkout } from '@paymesh/proto';
 import { siteInvoicingSettingsPatch } from '@paymesh/contracts';
@@ -6,7 +5,7 @@ import type { AdminDeps } from '../../app/deps';
 import { site, siteInvoicingSettings, sitePage } from '../responses/sites';
 import { resource, type OrgScope } from '../route-table';
 import { httpUrl, text } from '@paymesh/http';
-import { idParams, pageQuery, rpc } from './common';
+import { idParams, orgRpc, pageQuery } from './common';
 
 const logo = httpUrl().describe('https URL of the logo the hosted checkout shows');
 const primaryColor = text(7, 1).describe('#rrggbb');
@@ -87,8 +86,7 @@ export const siteRoutes = [
     summary: 'List sites',
     query: pageQuery(20),
     async handler({ deps, org, query }) {
-      const res = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.listSites, {
-        ...toWire(org),
+      const res = await orgRpc(deps, org, 'checkout', (c) => c.listSites, {
         page: query.page,
         limit: query.limit,
       });
@@ -103,10 +101,7 @@ export const siteRoutes = [
     summary: 'Get a site',
     params: idParams,
     async handler({ deps, org, params }) {
-      const s = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.getSite, {
-        ...toWire(org),
-        id: params.id,
-      });
+      const s = await orgRpc(deps, org, 'checkout', (c) => c.getSite, { id: params.id });
       return siteView(s);
     },
   }),
@@ -119,8 +114,7 @@ export const siteRoutes = [
     body: siteBody,
     status: 201,
     async handler({ deps, org, body }) {
-      const s = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.createSite, {
-        ...toWire(org),
+      const s = await orgRpc(deps, org, 'checkout', (c) => c.createSite, {
         name: body.name,
         url: body.url,
         frontendDomains: body.frontendDomains,
@@ -139,8 +133,7 @@ export const siteRoutes = [
     params: idParams,
     body: siteUpdateBody,
     async handler({ deps, org, params, body }) {
-      const s = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.updateSite, {
-        ...toWire(org),
+      const s = await orgRpc(deps, org, 'checkout', (c) => c.updateSite, {
         id: params.id,
         ...(body.name !== undefined ? { name: body.name } : {}),
         ...(body.url !== undefined ? { url: body.url } : {}),
@@ -160,10 +153,7 @@ export const siteRoutes = [
     params: idParams,
     status: 204,
     async handler({ deps, org, params }) {
-      await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.deleteSite, {
-        ...toWire(org),
-        id: params.id,
-      });
+      await orgRpc(deps, org, 'checkout', (c) => c.deleteSite, { id: params.id });
       return undefined;
     },
   }),
@@ -176,10 +166,7 @@ export const siteRoutes = [
     summary: 'Rotate the IPN signing secret (the new whsec_ secret is returned once; the old one signs nothing more)',
     params: idParams,
     async handler({ deps, org, params }) {
-      const s = await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.rotateSiteWebhookSecret, {
-        ...toWire(org),
-        id: params.id,
-      });
+      const s = await orgRpc(deps, org, 'checkout', (c) => c.rotateSiteWebhookSecret, { id: params.id });
       return siteView(s);
     },
   }),
@@ -192,10 +179,7 @@ export const siteRoutes = [
     params: idParams,
     async handler({ deps, org, params }) {
       await requireSite(deps, org, params.id);
-      const res = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.getSiteInvoicingSettings, {
-        ...toWire(org),
-        siteId: params.id,
-      });
+      const res = await orgRpc(deps, org, 'billing', (c) => c.getSiteInvoicingSettings, { siteId: params.id });
       return siteInvoicingView(res);
     },
   }),
@@ -210,8 +194,7 @@ export const siteRoutes = [
     body: siteInvoicingSettingsPatch,
     async handler({ deps, org, params, body }) {
       await requireSite(deps, org, params.id);
-      const res = await rpc(deps, 'billing', deps.clients.billing, deps.clients.billing.updateSiteInvoicingSettings, {
-        ...toWire(org),
+      const res = await orgRpc(deps, org, 'billing', (c) => c.updateSiteInvoicingSettings, {
         siteId: params.id,
         patchJson: JSON.stringify(body),
       });
@@ -222,10 +205,7 @@ export const siteRoutes = [
 
 /** Checkout owns sites: a missing, deleted or foreign site is a 404 before billing is asked. */
 async function requireSite(deps: AdminDeps, org: OrgScope, id: string): Promise<void> {
-  await rpc(deps, 'checkout', deps.clients.checkout, deps.clients.checkout.getSite, {
-    ...toWire(org),
-    id,
-  });
+  await orgRpc(deps, org, 'checkout', (c) => c.getSite, { id });
 }
 
 function siteInvoicingView(s: billing.SiteInvoicingSettings) {

@@ -1,4 +1,3 @@
-import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import {
   RECOGNITION_MODES,
@@ -16,7 +15,7 @@ import {
   taxRecordView,
 } from '../responses/tax-records';
 import { resource, type OrgScope } from '../route-table';
-import { idParams, objectId, rpc } from './common';
+import { idParams, objectId, orgRpc } from './common';
 import { billingJson } from './billing-rpc';
 import { taxJson } from './tax-rpc';
 
@@ -140,10 +139,7 @@ export const taxRecordRoutes = [
     query: pageQuery,
     async handler({ deps, org, params, query }) {
       // The transaction must exist in this organization and mode (checkout answers 404 otherwise).
-      await rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.getTransaction, {
-        ...toWire(org),
-        id: params.id,
-      });
+      await orgRpc(deps, org, 'checkoutPayments', (c) => c.getTransaction, { id: params.id });
       return listRecords(deps, org, { ...query, linkedTransactionId: params.id });
     },
   }),

@@ -1,4 +1,3 @@
-import { toWire } from '@paymesh/core';
 import { z } from 'zod';
 import { UnprocessableError } from '@paymesh/core';
 import type { checkoutPayments, notificationsIpn } from '@paymesh/proto';
@@ -27,7 +26,7 @@ import { actorOf } from './billing-rpc';
 import type { Principal } from '../../domain/principal';
 import { USERS, type UserDoc } from '../../store/collections';
 import { shippingAddressView } from './checkouts';
-import { idParams, objectId, rpc } from './common';
+import { idParams, objectId, orgRpc, serviceRpc } from './common';
 import { listValues, multiParam, parseDateRange, parseObjectIds, parseStatuses } from './list-query';
 
 const listQuery = z.object({
@@ -187,16 +186,7 @@ function deliveryView(d: notificationsIpn.IpnDelivery) {
  */
 async function ipnOf(deps: AdminDeps, organizationId: string, transactionId: string) {
   try {
-    const res = await rpc(
-      deps,
-      'notifications-ipn',
-      deps.clients.notificationsIpn,
-      deps.clients.notificationsIpn.listDeliveries,
-      {
-        organizationId,
-        transactionId,
-      },
-    );
+    const res = await serviceRpc(deps, 'notificationsIpn', (c) => c.listDeliveries, { organizationId, transactionId });
     const deliveries = [...res.items].sort((a, b) => a.sequence - b.sequence).map(deliveryView);
     const attempts = deliveries.flatMap((d) => d.attempts).sort((a, b) => a.at.localeCompare(b.at));
     return { deliveries, lastHttpStatus: attempts.at(-1)?.httpStatus ?? null };
@@ -229,26 +219,19 @@ export const transactionRoutes = [
     query: listQuery,
     async handler({ deps, org, query }) {
       const range = parseDateRange(query.startDate, query.endDate);
-      const res = await rpc(
-        deps,
-        'checkout',
-        deps.clients.checkoutPayments,
-        deps.clients.checkoutPayments.listTransactions,
-        {
-          ...toWire(org),
-          statuses: parseStatuses(listValues(query['statuses[]'], query.statuses)),
-          currency: query.currency,
-          createdFrom: range.createdFrom,
-          createdTo: range.createdTo,
-          siteIds: parseObjectIds(listValues(query['siteIds[]'], query.siteIds), 'siteIds'),
-          providerIds: parseObjectIds(listValues(query['providerIds[]'], query.providerIds), 'providerIds'),
-          externalReference: query.externalReference,
-          email: query.email?.trim(),
-          ids: [],
-          page: query.page,
-          limit: query.limit,
-        },
-      );
+      const res = await orgRpc(deps, org, 'checkoutPayments', (c) => c.listTransactions, {
+        statuses: parseStatuses(listValues(query['statuses[]'], query.statuses)),
+        currency: query.currency,
+        createdFrom: range.createdFrom,
+        createdTo: range.createdTo,
+        siteIds: parseObjectIds(listValues(query['siteIds[]'], query.siteIds), 'siteIds'),
+        providerIds: parseObjectIds(listValues(query['providerIds[]'], query.providerIds), 'providerIds'),
+        externalReference: query.externalReference,
+        email: query.email?.trim(),
+        ids: [],
+        page: query.page,
+        limit: query.limit,
+      });
       return {
         items: res.items.map(transactionView),
         total: res.total,
@@ -266,16 +249,7 @@ export const transactionRoutes = [
     summary: 'Get a transaction with its status history and IPN deliveries',
     params: idParams,
     async handler({ deps, org, params }) {
-      const t = await rpc(
-        deps,
-        'checkout',
-        deps.clients.checkoutPayments,
-        deps.clients.checkoutPayments.getTransaction,
-        {
-          ...toWire(org),
-          id: params.id,
-        },
-      );
+      const t = await orgRpc(deps, org, 'checkoutPayments', (c) => c.getTransaction, { id: params.id });
       return { ...transactionView(t), statusHistory: historyView(t), ipn: await ipnOf(deps, org.organizationId, t.id) };
     },
   }),
@@ -291,30 +265,18 @@ export const transactionRoutes = [
       "Send the transaction's current status to its ipnUrl again: a new round of up to three signed attempts (fresh timestamp and signature each), shown in the delivery's attempts with who asked; 409 while an IPN of the transaction is still being delivered, 422 without an ipnUrl",
     params: idParams,
     async handler({ deps, org, params, principal }) {
-      const t = await rpc(
-        deps,
-        'checkout',
-        deps.clients.checkoutPayments,
-        deps.clients.checkoutPayments.getTransaction,
-        { organizationId: org.organizationId, testMode: org.mode === 'test', id: params.id },
-      );
+      const t = await orgRpc(deps, org, 'checkoutPayments', (c) => c.getTransaction, { id: params.id });
       if (!t.ipnUrl) throw new UnprocessableError('the transaction has no ipnUrl: there is nowhere to send an IPN');
-      const res = await rpc(
-        deps,
-        'notifications-ipn',
-        deps.clients.notificationsIpn,
-        deps.clients.notificationsIpn.redeliverIpn,
-        {
-          organizationId: org.organizationId,
-          siteId: t.siteId,
-          transactionId: t.id,
-          testMode: t.testMode,
-          status: t.status,
-          externalReference: t.externalReference ?? '',
-          ipnUrl: t.ipnUrl,
-          requestedBy: await requesterOf(deps, principal),
-        },
-      );
+      const res = await serviceRpc(deps, 'notificationsIpn', (c) => c.redeliverIpn, {
+        organizationId: org.organizationId,
+        siteId: t.siteId,
+        transactionId: t.id,
+        testMode: t.testMode,
+        status: t.status,
+        externalReference: t.externalReference ?? '',
+        ipnUrl: t.ipnUrl,
+        requestedBy: await requesterOf(deps, principal),
+      });
       if (!res.delivery) throw new Error('notifications-ipn answered no delivery');
       return deliveryView(res.delivery);
     },
@@ -330,21 +292,14 @@ export const transactionRoutes = [
     params: idParams,
     body: updateBody,
     async handler({ deps, org, params, body }) {
-      const t = await rpc(
-        deps,
-        'checkout',
-        deps.clients.checkoutPayments,
-        deps.clients.checkoutPayments.updateTransaction,
-        {
-          ...toWire(org),
-          id: params.id,
-          metadata: body.metadata ? { entries: body.metadata } : undefined,
-          notes: body.notes === undefined ? undefined : (body.notes ?? ''),
-          externalReference: body.externalReference === undefined ? undefined : (body.externalReference ?? ''),
-          status: body.status,
-          reason: body.reason ?? '',
-        },
-      );
+      const t = await orgRpc(deps, org, 'checkoutPayments', (c) => c.updateTransaction, {
+        id: params.id,
+        metadata: body.metadata ? { entries: body.metadata } : undefined,
+        notes: body.notes === undefined ? undefined : (body.notes ?? ''),
+        externalReference: body.externalReference === undefined ? undefined : (body.externalReference ?? ''),
+        status: body.status,
+        reason: body.reason ?? '',
+      });
       return { ...transactionView(t), statusHistory: historyView(t) };
     },
   }),
@@ -357,10 +312,7 @@ export const transactionRoutes = [
     summary: 'Soft-delete an initiated, canceled or failed transaction that has no provider payment',
     params: idParams,
     async handler({ deps, org, params }) {
-      return rpc(deps, 'checkout', deps.clients.checkoutPayments, deps.clients.checkoutPayments.deleteTransaction, {
-        ...toWire(org),
-        id: params.id,
-      });
+      return orgRpc(deps, org, 'checkoutPayments', (c) => c.deleteTransaction, { id: params.id });
     },
   }),
   transactions({
@@ -372,26 +324,19 @@ export const transactionRoutes = [
     body: manualBody,
     status: 201,
     async handler({ deps, org, body }) {
-      const t = await rpc(
-        deps,
-        'checkout',
-        deps.clients.checkoutPayments,
-        deps.clients.checkoutPayments.createManualTransaction,
-        {
-          ...toWire(org),
-          siteId: body.siteId,
-          amount: body.amount,
-          currency: body.currency,
-          externalReference: body.externalReference ?? undefined,
-          invoiceNumber: body.invoiceNumber ?? undefined,
-          status: body.status,
-          reason: body.reason,
-          email: body.email ?? undefined,
-          clientId: body.clientId ?? undefined,
-          ipnUrl: body.ipnUrl ?? undefined,
-          metadata: body.metadata ?? {},
-        },
-      );
+      const t = await orgRpc(deps, org, 'checkoutPayments', (c) => c.createManualTransaction, {
+        siteId: body.siteId,
+        amount: body.amount,
+        currency: body.currency,
+        externalReference: body.externalReference ?? undefined,
+        invoiceNumber: body.invoiceNumber ?? undefined,
+        status: body.status,
+        reason: body.reason,
+        email: body.email ?? undefined,
+        clientId: body.clientId ?? undefined,
+        ipnUrl: body.ipnUrl ?? undefined,
+        metadata: body.metadata ?? {},
+      });
       return { ...transactionView(t), statusHistory: historyView(t) };
     },
   }),
@@ -408,20 +353,13 @@ export const transactionRoutes = [
     params: chargebackParams,
     body: chargebackUpdateBody,
     async handler({ deps, org, params, body, principal }) {
-      const t = await rpc(
-        deps,
-        'checkout',
-        deps.clients.checkoutPayments,
-        deps.clients.checkoutPayments.resolveChargeback,
-        {
-          ...toWire(org),
-          id: params.id,
-          chargebackId: params.chargebackId,
-          status: body.status,
-          reason: body.reason ?? '',
-          actor: actorOf(principal),
-        },
-      );
+      const t = await orgRpc(deps, org, 'checkoutPayments', (c) => c.resolveChargeback, {
+        id: params.id,
+        chargebackId: params.chargebackId,
+        status: body.status,
+        reason: body.reason ?? '',
+        actor: actorOf(principal),
+      });
       return { ...transactionView(t), statusHistory: historyView(t) };
     },
   }),
@@ -434,16 +372,7 @@ export const transactionRoutes = [
       'The tax stored with a transaction and what it was computed from (not_computed: manual, or the tax service could not answer)',
     params: idParams,
     async handler({ deps, org, params }) {
-      const res = await rpc(
-        deps,
-        'checkout',
-        deps.clients.checkoutPayments,
-        deps.clients.checkoutPayments.getTransactionTax,
-        {
-          ...toWire(org),
-          id: params.id,
-        },
-      );
+      const res = await orgRpc(deps, org, 'checkoutPayments', (c) => c.getTransactionTax, { id: params.id });
       return transactionTaxView.parse(JSON.parse(res.json));
     },
   }),
@@ -459,17 +388,10 @@ export const transactionRoutes = [
     params: idParams,
     body: recalculateBody,
     async handler({ deps, org, params, body }) {
-      const res = await rpc(
-        deps,
-        'checkout',
-        deps.clients.checkoutPayments,
-        deps.clients.checkoutPayments.recalculateTransactionTax,
-        {
-          ...toWire(org),
-          id: params.id,
-          recheckVatId: body.recheckVatId,
-        },
-      );
+      const res = await orgRpc(deps, org, 'checkoutPayments', (c) => c.recalculateTransactionTax, {
+        id: params.id,
+        recheckVatId: body.recheckVatId,
+      });
       return transactionTaxView.parse(JSON.parse(res.json));
     },
   }),

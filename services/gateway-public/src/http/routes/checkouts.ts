@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { countryCode, EMAIL_MAX, row, text, type Row } from '@paymesh/http';
 import type { checkoutPayments } from '@paymesh/proto';
-import { rpc } from '../../clients';
+import { checkoutCall } from '../../clients';
 import { buyerOrigin, type PublicRouteOptions } from '../guards';
 import { publicCheckoutFor } from '../public-checkout';
 import { required } from './parse';
@@ -130,18 +130,12 @@ export const checkoutRows: PublicRow[] = [
     response: handoffCreated,
     errors: [400, 403, 404, 409, 429],
     async handler({ deps: { clients }, params, body, browserOrigin }) {
-      const cp = clients.checkoutPayments;
-      const res = await rpc(
-        cp,
-        cp.createHandoff,
-        {
-          sessionPublicId: params.id,
-          providerId: body.providerId,
-          billingAddress: body.billingAddress ? billingAddressIn(body.billingAddress) : undefined,
-          browserOrigin,
-        },
-        clients.deadlineMs,
-      );
+      const res = await checkoutCall(clients, (cp) => cp.createHandoff, {
+        sessionPublicId: params.id,
+        providerId: body.providerId,
+        billingAddress: body.billingAddress ? billingAddressIn(body.billingAddress) : undefined,
+        browserOrigin,
+      });
       return { handoffToken: res.handoffToken, expiresInSeconds: res.expiresInSeconds };
     },
   }),
@@ -157,10 +151,9 @@ export const checkoutRows: PublicRow[] = [
     errors: [400, 403, 404, 409, 429, 503],
     async handler({ deps: { clients }, params, body, browserOrigin }) {
       const { billingAddress: a, shippingAddress } = body;
-      const cp = clients.checkoutPayments;
-      const res = await rpc(
-        cp,
-        cp.previewCheckoutTax,
+      const res = await checkoutCall(
+        clients,
+        (cp) => cp.previewCheckoutTax,
         {
           sessionPublicId: params.id,
           browserOrigin,
@@ -184,13 +177,11 @@ export const checkoutRows: PublicRow[] = [
     response: handoffConsumed,
     errors: [400, 403, 404, 409, 429],
     async handler({ deps: { clients }, params, browserOrigin }) {
-      const cp = clients.checkoutPayments;
-      const res = await rpc(
-        cp,
-        cp.consumeHandoff,
-        { sessionPublicId: params.id, handoffToken: params.token, browserOrigin },
-        clients.deadlineMs,
-      );
+      const res = await checkoutCall(clients, (cp) => cp.consumeHandoff, {
+        sessionPublicId: params.id,
+        handoffToken: params.token,
+        browserOrigin,
+      });
       return {
         providerId: res.providerId,
         ...(res.billingAddress ? { billingAddress: billingAddressOut(res.billingAddress) } : {}),

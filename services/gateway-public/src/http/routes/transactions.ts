@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { text } from '@paymesh/http';
 import type { checkoutPayments } from '@paymesh/proto';
-import { rpc, type Clients } from '../../clients';
+import { checkoutCall, rpc, type Clients } from '../../clients';
 import { anyone, buyerOrigin, type PublicRouteOptions } from '../guards';
 import {
   billingAddressIn,
@@ -67,10 +67,9 @@ async function startPayment(
   providerId: string,
   browserOrigin: string,
 ) {
-  const cp = clients.checkoutPayments;
-  const res = await rpc(
-    cp,
-    cp.createTransaction,
+  const res = await checkoutCall(
+    clients,
+    (cp) => cp.createTransaction,
     {
       sessionPublicId: body.sessionPublicId,
       providerId,
@@ -134,13 +133,11 @@ export const transactionRows: PublicRow[] = [
     response: transactionStatus,
     errors: [400, 404, 429],
     async handler({ deps: { clients }, params }) {
-      const cp = clients.checkoutPayments;
-      const v = await rpc(
-        cp,
-        cp.getTransactionStatus,
-        { transactionId: params.id, browserOrigin: '', sessionPublicId: '' },
-        clients.deadlineMs,
-      );
+      const v = await checkoutCall(clients, (cp) => cp.getTransactionStatus, {
+        transactionId: params.id,
+        browserOrigin: '',
+        sessionPublicId: '',
+      });
       return {
         status: v.status,
         ...(v.externalReference ? { externalReference: v.externalReference } : {}),

@@ -85,7 +85,7 @@ async function submit(event: SubmitEvent): Promise<void> {
   event.preventDefault();
   const v = view;
   if (!v) return;
-  show(ui.formError, false);
+  show(ui.formError.box, false);
   const missing = missingFields();
   if (missing.length) {
     formError(t('fieldRequired', { fields: missing.join(', ') }));

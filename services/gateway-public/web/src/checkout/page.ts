@@ -1,6 +1,7 @@
 // The hosted checkout page's elements, address, messages and error wording, shared by its modules.
 import { apiBase, type ApiAnswer, type ApiError } from '../lib/api';
 import { moneyFormatter } from '../lib/format';
+import { el, messageBox, show, text } from '../lib/dom';
 import { readMessages, translator } from '../lib/i18n';
 
 /** The Main Backend's public checkout view (docs/main-backend.md). */
@@ -38,18 +39,12 @@ export const lang = doc.documentElement.lang || 'en';
 export const t = translator(readMessages(doc));
 export const money = moneyFormatter(lang);
 
-export function el<T extends HTMLElement = HTMLElement>(id: string): T {
-  const found = doc.getElementById(id);
-  if (!found) throw new Error(`page element #${id} is missing`);
-  return found as T;
-}
+export { el, show, text };
 
 export const ui = {
   main: el('app'),
   logo: el<HTMLImageElement>('logo'),
-  notice: el('notice'),
-  noticeText: el('notice-text'),
-  noticeRef: el('notice-ref'),
+  notice: messageBox('notice'),
   summary: el('summary'),
   items: el('items'),
   net: el('net'),
@@ -64,9 +59,7 @@ export const ui = {
   vatId: el<HTMLInputElement>('vatId'),
   vatStatus: el('vat-status'),
   providers: el('provider-list'),
-  formError: el('form-error'),
-  formErrorText: el('form-error-text'),
-  formErrorRef: el('form-error-ref'),
+  formError: messageBox('form-error'),
   payButton: el<HTMLButtonElement>('pay-button'),
   result: el('result'),
   resultTitle: el('result-title'),
@@ -88,30 +81,19 @@ export function pagePath(transactionId?: string): string {
   return query ? `${pageUrl.pathname}?${query}` : pageUrl.pathname;
 }
 
-export function show(node: HTMLElement, visible = true): void {
-  node.hidden = !visible;
-}
-
-export function text(node: HTMLElement, value: string): void {
-  node.textContent = value;
-}
-
 /** A page-level message (expired, paid, blocked, errors); `requestId` is shown when known. */
 export function notice(message: string, requestId = ''): void {
-  text(ui.noticeText, message);
-  text(ui.noticeRef, requestId ? t('reference', { requestId }) : '');
-  show(ui.noticeRef, !!requestId);
-  show(ui.notice);
-  ui.notice.focus();
+  ui.notice.show(message, reference(requestId));
+  ui.notice.box.focus();
 }
 
 export function formError(message: string, requestId = ''): void {
-  text(ui.formErrorText, message);
-  text(ui.formErrorRef, requestId ? t('reference', { requestId }) : '');
-  show(ui.formErrorRef, !!requestId);
-  show(ui.formError);
-  ui.formError.focus();
+  ui.formError.show(message, reference(requestId));
+  ui.formError.box.focus();
 }
+
+/** The reference line of a message: the request's ID, for support; empty when unknown. */
+const reference = (requestId: string): string => (requestId ? t('reference', { requestId }) : '');
 
 /** The buyer-facing sentence for an error answer. */
 export function errorMessage(res: ApiAnswer<ApiError>): string {

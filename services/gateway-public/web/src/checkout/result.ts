@@ -31,7 +31,7 @@ export function readPending(transactionId: string): Pending {
 
 export function resultView(title: string, body: string): void {
   show(ui.form, false);
-  show(ui.notice, false);
+  show(ui.notice.box, false);
   text(ui.resultTitle, title);
   text(ui.resultText, body);
   ui.resultActions.replaceChildren();

@@ -1,3 +1,4 @@
+import { el, messageBox, show, text } from '../lib/dom';
 import { moneyFormatter } from '../lib/format';
 import { readMessages, translator } from '../lib/i18n';
 import { PortalClient, type PortalAnswer } from './client';
@@ -64,20 +65,12 @@ const day = (iso: string | null): string => {
   return Number.isNaN(d.getTime()) ? iso : dateFormat.format(d);
 };
 
-function el<T extends HTMLElement = HTMLElement>(id: string): T {
-  const found = doc.getElementById(id);
-  if (!found) throw new Error(`page element #${id} is missing`);
-  return found as T;
-}
-
 const ui = {
   main: el('app'),
   account: el('account'),
   accountEmail: el('account-email'),
   logout: el<HTMLButtonElement>('logout'),
-  notice: el('notice'),
-  noticeText: el('notice-text'),
-  noticeRef: el('notice-ref'),
+  notice: messageBox('notice'),
   signin: el('signin'),
   emailForm: el<HTMLFormElement>('email-form'),
   email: el<HTMLInputElement>('email'),
@@ -103,9 +96,7 @@ const ui = {
   cancelForm: el<HTMLFormElement>('cancel-form'),
   cancelText: el('cancel-text'),
   cancelReason: el<HTMLTextAreaElement>('cancel-reason'),
-  cancelError: el('cancel-error'),
-  cancelErrorText: el('cancel-error-text'),
-  cancelErrorRef: el('cancel-error-ref'),
+  cancelError: messageBox('cancel-error'),
   cancelConfirm: el<HTMLButtonElement>('cancel-confirm'),
   cancelKeep: el<HTMLButtonElement>('cancel-keep'),
 };
@@ -121,13 +112,6 @@ const testMode = pageUrl.searchParams.get('mode') === 'test';
 
 const api = new PortalClient(new URL('../api/v1/', pageUrl.href), () => signedOut(t('sessionEnded')));
 
-const show = (node: HTMLElement, visible = true): void => {
-  node.hidden = !visible;
-};
-const text = (node: HTMLElement, value: string): void => {
-  node.textContent = value;
-};
-
 /** The buyer-facing sentence for an error answer. */
 function errorMessage(res: PortalAnswer<unknown>): string {
   if (res.status === 0) return t('offline');
@@ -138,12 +122,12 @@ function errorMessage(res: PortalAnswer<unknown>): string {
   return t('genericError', { message: res.error || String(res.status) });
 }
 
+/** The reference line of a message: the request's ID, for support; empty when unknown. */
+const reference = (requestId: string): string => (requestId ? t('reference', { requestId }) : '');
+
 function notice(message: string, requestId = ''): void {
-  text(ui.noticeText, message);
-  text(ui.noticeRef, requestId ? t('reference', { requestId }) : '');
-  show(ui.noticeRef, !!requestId);
-  show(ui.notice);
-  ui.notice.focus();
+  ui.notice.show(message, reference(requestId));
+  ui.notice.box.focus();
 }
 
 function failed(res: PortalAnswer<unknown>): void {
@@ -151,7 +135,7 @@ function failed(res: PortalAnswer<unknown>): void {
 }
 
 function clearNotice(): void {
-  show(ui.notice, false);
+  show(ui.notice.box, false);
 }
 
 function busy(on: boolean): void {
@@ -508,7 +492,7 @@ function openCancel(sub: Subscription, opener: HTMLButtonElement, done: (a: Canc
   cancelTarget = { sub, opener, done };
   text(ui.cancelText, t('cancelText', { name: sub.name }));
   ui.cancelReason.value = '';
-  show(ui.cancelError, false);
+  show(ui.cancelError.box, false);
   ui.cancelConfirm.disabled = false;
   ui.dialog.showModal();
   ui.cancelReason.focus();
@@ -539,10 +523,7 @@ async function confirmCancel(event: SubmitEvent): Promise<void> {
   if (!res.ok) {
     ui.cancelConfirm.disabled = false;
     if (res.status === 401) return;
-    text(ui.cancelErrorText, errorMessage(res));
-    text(ui.cancelErrorRef, res.requestId ? t('reference', { requestId: res.requestId }) : '');
-    show(ui.cancelErrorRef, !!res.requestId);
-    show(ui.cancelError);
+    ui.cancelError.show(errorMessage(res), reference(res.requestId));
     return;
   }
   target.done(res.body);
