@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useI18n } from './i18n';
-import { ErrorNote } from './ui';
+import { ErrorNote, useSites } from './ui';
 
 interface FieldProps {
   id: string;
@@ -186,5 +186,64 @@ export function DateRangeFields({
       {field('startDate', 'from', t('payments.from'))}
       {field('endDate', 'to', t('payments.to'))}
     </>
+  );
+}
+
+/** A list filter's choice with a first "any" option (the empty value: no filter). */
+export function FilterSelect<T extends string | number>({
+  id,
+  label,
+  anyLabel,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  anyLabel: string;
+  value: T | undefined;
+  options: ReadonlyArray<readonly [T, string]> | undefined;
+  onChange: (value: T | undefined) => void;
+}) {
+  return (
+    <div>
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        value={value ?? ''}
+        onChange={(e) => onChange(options?.find(([v]) => String(v) === e.target.value)?.[0])}
+      >
+        <option value="">{anyLabel}</option>
+        {options?.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The organization's sites as a list filter (`All sites` first). */
+export function SiteFilter({
+  id,
+  value,
+  onChange,
+}: {
+  id: string;
+  value: string | undefined;
+  onChange: (siteId: string | undefined) => void;
+}) {
+  const { t } = useI18n();
+  const sites = useSites();
+  return (
+    <FilterSelect
+      id={id}
+      label={t('overview.site')}
+      anyLabel={t('overview.allSites')}
+      value={value}
+      options={sites.data?.items.map((s): readonly [string, string] => [s.id, s.name])}
+      onChange={onChange}
+    />
   );
 }

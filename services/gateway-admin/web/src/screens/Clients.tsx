@@ -11,6 +11,7 @@ import type { ClientsSearch } from '../search';
 import { can } from '../session';
 import { DataTable } from '../table';
 import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
+import { ConfirmDialog } from '../confirm';
 import { ResourceHistory } from '../history';
 
 const PAGE_SIZE = 20;
@@ -329,18 +330,17 @@ export function ClientScreen({ id }: { id: string }) {
                 )}
               </div>
               {confirmDelete && (
-                <div role="alertdialog" aria-labelledby="delete-client-q" className="notice warning">
-                  <p id="delete-client-q">{t('clients.deleteConfirm', { name: c.name })}</p>
-                  <div className="row-actions">
-                    <button type="button" id="delete-client-confirm" onClick={() => remove.mutate(undefined)}>
-                      {t('clients.delete')}
-                    </button>
-                    <button type="button" className="secondary" onClick={() => setConfirmDelete(false)}>
-                      {t('clients.cancel')}
-                    </button>
-                  </div>
-                  {remove.isError && <ErrorNote error={remove.error} />}
-                </div>
+                <ConfirmDialog
+                  questionId="delete-client-q"
+                  question={t('clients.deleteConfirm', { name: c.name })}
+                  confirm={{
+                    id: 'delete-client-confirm',
+                    label: t('clients.delete'),
+                    onClick: () => remove.mutate(undefined),
+                  }}
+                  back={{ label: t('clients.cancel'), onClick: () => setConfirmDelete(false) }}
+                  attempt={remove}
+                />
               )}
             </Section>
           )}

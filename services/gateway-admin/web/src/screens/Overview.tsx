@@ -5,7 +5,8 @@ import { api, must } from '../api';
 import { TimeChart } from '../chart';
 import { count, dateTime, isTimeZone, money, percent } from '../format';
 import { useI18n } from '../i18n';
-import { ErrorNote, Loading, Section, StatusBadge, useMember, useOrgTimeZone, useSites } from '../ui';
+import { FilterSelect, SiteFilter } from '../forms';
+import { ErrorNote, Loading, Section, StatusBadge, useMember, useOrgTimeZone } from '../ui';
 import { PERIODS, type OverviewSearch } from '../search';
 
 const STATUS_ROWS = [
@@ -39,7 +40,6 @@ export function Overview({ search }: { search: OverviewSearch }) {
   const set = (patch: Partial<OverviewSearch>) =>
     void navigate({ to: '/', search: (prev: OverviewSearch) => ({ ...prev, ...patch }) });
 
-  const sites = useSites();
   const dash = useQuery({
     queryKey: [organization.id, 'dashboard', period, timezone, search.siteId, search.currency],
     queryFn: async () =>
@@ -103,37 +103,20 @@ export function Overview({ search }: { search: OverviewSearch }) {
             ))}
           </select>
         </div>
-        <div>
-          <label htmlFor="site">{t('overview.site')}</label>
-          <select id="site" value={search.siteId ?? ''} onChange={(e) => set({ siteId: e.target.value || undefined })}>
-            <option value="">{t('overview.allSites')}</option>
-            {sites.data?.items.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="currency">{t('overview.currency')}</label>
-          <select
-            id="currency"
-            value={search.currency ?? ''}
-            onChange={(e) => set({ currency: e.target.value || undefined })}
-          >
-            <option value="">{t('overview.allCurrencies')}</option>
-            {[
-              ...new Set([
-                ...(search.currency ? [search.currency] : []),
-                ...(d?.currencies.map((c) => c.currency) ?? []),
-              ]),
-            ].map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SiteFilter id="site" value={search.siteId} onChange={(siteId) => set({ siteId })} />
+        <FilterSelect
+          id="currency"
+          label={t('overview.currency')}
+          anyLabel={t('overview.allCurrencies')}
+          value={search.currency}
+          options={[
+            ...new Set([
+              ...(search.currency ? [search.currency] : []),
+              ...(d?.currencies.map((c) => c.currency) ?? []),
+            ]),
+          ].map((c): readonly [string, string] => [c, c])}
+          onChange={(currency) => set({ currency })}
+        />
       </form>
       {dash.isPending && <Loading />}
       {dash.isError && <ErrorNote error={dash.error} retry={() => void dash.refetch()} />}
