@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ComponentProps, type FormEvent, type ReactNode } from 'react';
 import { useI18n } from './i18n';
 import { ErrorNote, useSites } from './ui';
 
@@ -38,6 +38,8 @@ interface TextProps {
   minLength?: number | undefined;
   pattern?: string;
   placeholder?: string;
+  min?: number;
+  max?: number;
   /** Credentials, secrets and host names: no spelling help, no autofill. */
   plain?: boolean;
 }
@@ -130,13 +132,9 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
   const [done, setDone] = useState(false);
   return (
     <>
-      <button
-        type="button"
-        className="secondary"
-        onClick={() => void navigator.clipboard.writeText(text).then(() => setDone(true))}
-      >
+      <SecondaryButton onClick={() => void navigator.clipboard.writeText(text).then(() => setDone(true))}>
         {label ?? t('settings.copy')}
-      </button>{' '}
+      </SecondaryButton>{' '}
       {done && <span role="status">{t('checkouts.copied')}</span>}
     </>
   );
@@ -246,4 +244,9 @@ export function SiteFilter({
       onChange={onChange}
     />
   );
+}
+
+/** A button beside the main action (a row's action, a copy, a second choice): never submits a form. */
+export function SecondaryButton(props: Omit<ComponentProps<'button'>, 'type' | 'className'>) {
+  return <button type="button" className="secondary" {...props} />;
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, downloadFile, must, type paths } from '../api';
 import { count, dateTime } from '../format';
-import { TextField } from '../forms';
+import { SecondaryButton, TextField } from '../forms';
 import { useI18n } from '../i18n';
 import { IntegrityCheck } from '../integrity';
 import { can } from '../session';
@@ -210,16 +210,14 @@ function DatevExports() {
                 srOnly: true,
                 cell: (e) =>
                   e.file ? (
-                    <button
-                      type="button"
-                      className="secondary"
+                    <SecondaryButton
                       disabled={download.busy}
                       data-testid={`datev-download-${e.id}`}
                       aria-label={t('accounting.downloadRange', { from: e.from, to: e.to })}
                       onClick={() => fetchZip(e)}
                     >
                       {t('accounting.download')}
-                    </button>
+                    </SecondaryButton>
                   ) : e.status === 'completed' ? (
                     <span className="muted">{t('accounting.notKept')}</span>
                   ) : (
@@ -258,18 +256,16 @@ function Gdpdu() {
             });
           }}
         >
-          <div>
-            <label htmlFor="gdpdu-year">{t('accounting.fiscalYear')}</label>
-            <input
-              id="gdpdu-year"
-              type="number"
-              min={2000}
-              max={2100}
-              required
-              value={year}
-              onChange={(e) => setYear(e.target.value)}
-            />
-          </div>
+          <TextField
+            id="gdpdu-year"
+            label={t('accounting.fiscalYear')}
+            type="number"
+            min={2000}
+            max={2100}
+            required
+            value={year}
+            onChange={setYear}
+          />
           <div className="actions">
             <button type="submit" disabled={download.busy} data-testid="gdpdu-start">
               {t('accounting.gdpduStart')}

@@ -4,6 +4,7 @@ import { api, must } from '../api';
 import { dateTime, money, parseAmount } from '../format';
 import { useI18n } from '../i18n';
 import { can } from '../session';
+import { DataTable } from '../table';
 import { ErrorNote, Loading, Section, useMember, useOrgTimeZone, useSites } from '../ui';
 
 export function Checkouts() {
@@ -21,34 +22,21 @@ export function Checkouts() {
       <Section title={t('checkouts.list')} id="checkout-list">
         {list.isPending && <Loading />}
         {list.isError && <ErrorNote error={list.error} />}
-        {list.data && list.data.items.length === 0 && <p className="muted">{t('checkouts.empty')}</p>}
-        {list.data && list.data.items.length > 0 && (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('payments.created')}</th>
-                  <th scope="col">{t('payments.reference')}</th>
-                  <th scope="col">{t('checkouts.status')}</th>
-                  <th scope="col" className="num">
-                    {t('payments.amount')}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.items.map((c) => (
-                  <tr key={c.id}>
-                    <td>
-                      <a href={c.paymentUrl}>{dateTime(c.createdAt, zone, locale)}</a>
-                    </td>
-                    <td>{c.externalReference ?? '—'}</td>
-                    <td>{c.status}</td>
-                    <td className="num">{money(c.amount, c.currency, locale)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        {list.data && (
+          <DataTable
+            rows={list.data.items}
+            rowKey={(c) => c.id}
+            empty={t('checkouts.empty')}
+            columns={[
+              {
+                header: t('payments.created'),
+                cell: (c) => <a href={c.paymentUrl}>{dateTime(c.createdAt, zone, locale)}</a>,
+              },
+              { header: t('payments.reference'), cell: (c) => c.externalReference ?? '—' },
+              { header: t('checkouts.status'), cell: (c) => c.status },
+              { header: t('payments.amount'), num: true, cell: (c) => money(c.amount, c.currency, locale) },
+            ]}
+          />
         )}
       </Section>
     </>

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { api, must, mustOk } from '../api';
 import { dateTime } from '../format';
-import { GridForm, SelectField, TextField } from '../forms';
+import { GridForm, SecondaryButton, SelectField, TextField } from '../forms';
 import { useI18n, type MessageKey } from '../i18n';
 import { bodyOf, formOf, PEPPOL_SCHEMES, type ClientFormState, type PeppolScheme } from '../client-form';
 import { CheckField, invoiceColumns, PagedTable, type Client } from '../invoicing';
@@ -383,15 +383,9 @@ function VatIdCheck({ clientId }: { clientId: string }) {
   const result = check.data?.buyer;
   return (
     <div className="delivery">
-      <button
-        type="button"
-        className="secondary"
-        id="vies-check"
-        onClick={() => check.mutate()}
-        disabled={check.isPending}
-      >
+      <SecondaryButton id="vies-check" onClick={() => check.mutate()} disabled={check.isPending}>
         {t('clients.viesCheck')}
-      </button>
+      </SecondaryButton>
       {result && (
         <p role="status" data-testid="vies-state">
           {t('clients.viesState', { status: t(`vies.${result.vatIdStatus}`) })}

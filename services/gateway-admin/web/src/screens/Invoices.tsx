@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { api, must } from '../api';
-import { DateRangeFields, GridForm, SelectField, TextField } from '../forms';
+import { DateRangeFields, GridForm, SecondaryButton, SelectField, TextField } from '../forms';
 import { dateTime, day, money, parseAmount } from '../format';
 import { useI18n } from '../i18n';
 import {
@@ -418,23 +418,17 @@ export function InvoiceEditor({ invoice, clientId }: { invoice?: Invoice; client
                 onChange={(v) => setLine(l.key, { unitPrice: v })}
               />
               {s.lines.length > 1 && (
-                <button
-                  type="button"
-                  className="secondary"
+                <SecondaryButton
                   onClick={() => setS((prev) => ({ ...prev, lines: prev.lines.filter((x) => x.key !== l.key) }))}
                 >
                   {t('invoices.removeLine', { n: n + 1 })}
-                </button>
+                </SecondaryButton>
               )}
             </div>
           ))}
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => setS((prev) => ({ ...prev, lines: [...prev.lines, newLine()] }))}
-          >
+          <SecondaryButton onClick={() => setS((prev) => ({ ...prev, lines: [...prev.lines, newLine()] }))}>
             {t('invoices.addLine')}
-          </button>
+          </SecondaryButton>
         </fieldset>
         <TextField
           id="inv-periodStart"
@@ -700,14 +694,12 @@ function DownloadButtons({ invoice }: { invoice: Invoice }) {
   return (
     <div className="delivery">
       <div className="row-actions">
-        <button
-          type="button"
-          className="secondary"
+        <SecondaryButton
           data-download="pdf"
           onClick={() => get.mutate({ path: '/api/v1/invoices/{id}/pdf', name: `${base}.pdf` })}
         >
           {invoice.status === 'draft' ? t('invoices.downloadProforma') : t('invoices.downloadPdf')}
-        </button>
+        </SecondaryButton>
         {formats.map((f) => (
           <button
             key={f}

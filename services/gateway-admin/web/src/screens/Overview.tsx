@@ -8,6 +8,7 @@ import { useI18n } from '../i18n';
 import { FilterSelect, SiteFilter } from '../forms';
 import { ErrorNote, Loading, Section, StatusBadge, useMember, useOrgTimeZone } from '../ui';
 import { PERIODS, type OverviewSearch } from '../search';
+import { DataTable } from '../table';
 
 const STATUS_ROWS = [
   ['completed', 1],
@@ -182,63 +183,36 @@ export function Overview({ search }: { search: OverviewSearch }) {
               </table>
             </Section>
             <Section title={t('overview.topProviders')} id="providers">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('payments.provider')}</th>
-                    <th scope="col" className="num">
-                      {t('overview.completed')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('overview.failureRatio')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.topProvidersByCount.map((p) => (
-                    <tr key={`${p.providerType}:${p.providerId ?? ''}`}>
-                      <td>{p.providerType}</td>
-                      <td className="num">{count(p.completedPayments, locale)}</td>
-                      <td className="num">{percent(p.failureRatio, locale)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                rows={d.topProvidersByCount}
+                rowKey={(p) => `${p.providerType}:${p.providerId ?? ''}`}
+                columns={[
+                  { header: t('payments.provider'), cell: (p) => p.providerType },
+                  { header: t('overview.completed'), num: true, cell: (p) => count(p.completedPayments, locale) },
+                  { header: t('overview.failureRatio'), num: true, cell: (p) => percent(p.failureRatio, locale) },
+                ]}
+              />
             </Section>
           </div>
           <Section title={t('overview.recent')} id="recent">
-            {d.recentTransactions.length === 0 ? (
-              <p className="muted">{t('overview.none')}</p>
-            ) : (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('payments.created')}</th>
-                    <th scope="col">{t('payments.reference')}</th>
-                    <th scope="col">{t('payments.status')}</th>
-                    <th scope="col" className="num">
-                      {t('payments.amount')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.recentTransactions.map((r) => (
-                    <tr key={r.id}>
-                      <td>
-                        <Link to="/payments/$id" params={{ id: r.id }}>
-                          {dateTime(r.createdAt, timezone, locale)}
-                        </Link>
-                      </td>
-                      <td>{r.externalReference ?? '—'}</td>
-                      <td>
-                        <StatusBadge status={r.status} />
-                      </td>
-                      <td className="num">{money(r.amount, r.currency, locale)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <DataTable
+              rows={d.recentTransactions}
+              rowKey={(r) => r.id}
+              empty={t('overview.none')}
+              columns={[
+                {
+                  header: t('payments.created'),
+                  cell: (r) => (
+                    <Link to="/payments/$id" params={{ id: r.id }}>
+                      {dateTime(r.createdAt, timezone, locale)}
+                    </Link>
+                  ),
+                },
+                { header: t('payments.reference'), cell: (r) => r.externalReference ?? '—' },
+                { header: t('payments.status'), cell: (r) => <StatusBadge status={r.status} /> },
+                { header: t('payments.amount'), num: true, cell: (r) => money(r.amount, r.currency, locale) },
+              ]}
+            />
           </Section>
         </>
       )}

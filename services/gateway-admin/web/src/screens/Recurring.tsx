@@ -246,13 +246,6 @@ export function ScheduleScreen({ id }: { id: string }) {
   const schedule = useOrgQuery(['recurring', 'one', id], async () =>
     must(await api.GET('/api/v1/invoices/recurring/{id}', { params: { path: { id } } })),
   );
-  const act = useOrgMutation(
-    async (what: 'pause' | 'resume') =>
-      what === 'pause'
-        ? must(await api.POST('/api/v1/invoices/recurring/{id}/pause', { params: { path: { id } }, body: {} }))
-        : must(await api.POST('/api/v1/invoices/recurring/{id}/resume', { params: { path: { id } }, body: {} })),
-    ['recurring'],
-  );
   return (
     <Loaded q={schedule}>
       {(s) => (
@@ -293,37 +286,38 @@ export function ScheduleScreen({ id }: { id: string }) {
                   : []),
               ]}
             />
-            {can(role, 'write') && (
-              <div className="row-actions">
-                {s.status === 'active' && (
-                  <button
-                    type="button"
-                    id="pause-schedule"
-                    disabled={act.isPending}
-                    onClick={() => act.mutate('pause')}
-                  >
-                    {t('recurring.pause')}
-                  </button>
-                )}
-                {s.status === 'paused' && (
-                  <button
-                    type="button"
-                    id="resume-schedule"
-                    disabled={act.isPending}
-                    onClick={() => act.mutate('resume')}
-                  >
-                    {t('recurring.resume')}
-                  </button>
-                )}
-              </div>
-            )}
-            {act.isError && <ErrorNote error={act.error} />}
+            {can(role, 'write') && <PauseOrResume id={s.id} status={s.status} />}
           </Section>
           {can(role, 'write') && (s.status === 'active' || s.status === 'paused') && <CancelSchedule id={s.id} />}
           {can(role, 'write') && <Upcoming id={s.id} updatedAt={s.updatedAt} />}
         </>
       )}
     </Loaded>
+  );
+}
+
+/** Pause an active schedule, resume a paused one. */
+function PauseOrResume({ id, status }: { id: string; status: ScheduleStatus }) {
+  const { t } = useI18n();
+  const act = useOrgMutation(
+    async (what: 'pause' | 'resume') =>
+      what === 'pause'
+        ? must(await api.POST('/api/v1/invoices/recurring/{id}/pause', { params: { path: { id } }, body: {} }))
+        : must(await api.POST('/api/v1/invoices/recurring/{id}/resume', { params: { path: { id } }, body: {} })),
+    ['recurring'],
+  );
+  const next = status === 'active' ? 'pause' : status === 'paused' ? 'resume' : null;
+  return (
+    <>
+      <div className="row-actions">
+        {next && (
+          <button type="button" id={`${next}-schedule`} disabled={act.isPending} onClick={() => act.mutate(next)}>
+            {t(`recurring.${next}`)}
+          </button>
+        )}
+      </div>
+      {act.isError && <ErrorNote error={act.error} />}
+    </>
   );
 }
 
