@@ -162,10 +162,13 @@ export function DateRangeFields({
   idPrefix,
   value,
   onChange,
+  required,
 }: {
   idPrefix: string;
   value: DateRange;
   onChange: (range: DateRange) => void;
+  /** Both days must be given (a report's range, not a filter). */
+  required?: boolean;
 }) {
   const { t } = useI18n();
   const field = (key: keyof DateRange, suffix: string, label: string) => (
@@ -174,6 +177,7 @@ export function DateRangeFields({
       <input
         id={`${idPrefix}-${suffix}`}
         type="date"
+        required={required}
         value={value[key] ?? ''}
         onChange={(e) => onChange({ ...value, [key]: e.target.value || undefined })}
       />
@@ -249,4 +253,23 @@ export function SiteFilter({
 /** A button beside the main action (a row's action, a copy, a second choice): never submits a form. */
 export function SecondaryButton(props: Omit<ComponentProps<'button'>, 'type' | 'className'>) {
   return <button type="button" className="secondary" {...props} />;
+}
+
+/** A year (a number between `range`), required. */
+export function YearField({
+  id,
+  label,
+  range: [min, max],
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  range: readonly [number, number];
+  value: string;
+  onChange: (year: string) => void;
+}) {
+  return (
+    <TextField id={id} label={label} type="number" min={min} max={max} required value={value} onChange={onChange} />
+  );
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, downloadFile, must, type paths } from '../api';
 import { count, dateTime } from '../format';
-import { SecondaryButton, TextField } from '../forms';
+import { SecondaryButton, TextField, YearField } from '../forms';
 import { useI18n } from '../i18n';
 import { IntegrityCheck } from '../integrity';
 import { can } from '../session';
@@ -256,13 +256,10 @@ function Gdpdu() {
             });
           }}
         >
-          <TextField
+          <YearField
             id="gdpdu-year"
             label={t('accounting.fiscalYear')}
-            type="number"
-            min={2000}
-            max={2100}
-            required
+            range={[2000, 2100]}
             value={year}
             onChange={setYear}
           />

@@ -1,12 +1,13 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { api, must } from '../api';
 import { TimeChart } from '../chart';
-import { count, dateTime, isTimeZone, money, percent } from '../format';
+import { count, isTimeZone, money, percent } from '../format';
 import { useI18n } from '../i18n';
 import { FilterSelect, SiteFilter } from '../forms';
 import { ErrorNote, Loading, Section, StatusBadge, useMember, useOrgTimeZone } from '../ui';
+import { paymentColumns } from '../payment-columns';
 import { PERIODS, type OverviewSearch } from '../search';
 import { DataTable } from '../table';
 
@@ -59,6 +60,7 @@ export function Overview({ search }: { search: OverviewSearch }) {
   });
   const zones = useMemo(() => [...new Set([orgZone, timezone, ...ZONES])], [orgZone, timezone]);
   const d = dash.data;
+  const payment = paymentColumns(t, locale, timezone);
   const chartCurrency = search.currency ?? d?.currencies[0]?.currency;
   const chart = useMemo(() => {
     if (!d || !chartCurrency) return null;
@@ -199,19 +201,7 @@ export function Overview({ search }: { search: OverviewSearch }) {
               rows={d.recentTransactions}
               rowKey={(r) => r.id}
               empty={t('overview.none')}
-              columns={[
-                {
-                  header: t('payments.created'),
-                  cell: (r) => (
-                    <Link to="/payments/$id" params={{ id: r.id }}>
-                      {dateTime(r.createdAt, timezone, locale)}
-                    </Link>
-                  ),
-                },
-                { header: t('payments.reference'), cell: (r) => r.externalReference ?? '—' },
-                { header: t('payments.status'), cell: (r) => <StatusBadge status={r.status} /> },
-                { header: t('payments.amount'), num: true, cell: (r) => money(r.amount, r.currency, locale) },
-              ]}
+              columns={[payment.created, payment.reference, payment.status, payment.amount]}
             />
           </Section>
         </>

@@ -1,12 +1,12 @@
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { api, must } from '../api';
 import { DateRangeFields, FilterSelect, SiteFilter } from '../forms';
-import { dateTime, money } from '../format';
 import { useI18n } from '../i18n';
 import { FilterForm, usePagedList } from '../list';
 import { PagedTable } from '../invoicing';
+import { paymentColumns } from '../payment-columns';
 import type { PaymentsSearch } from '../search';
-import { StatusBadge, useOrgQuery, useOrgTimeZone } from '../ui';
+import { useOrgQuery, useOrgTimeZone } from '../ui';
 
 const STATUSES = [1, 0, -1, 2, -2, 3, 4] as const;
 
@@ -38,6 +38,7 @@ export function Payments({ search }: { search: PaymentsSearch }) {
       ),
   });
   const { draft, setDraft } = list;
+  const payment = paymentColumns(t, locale, zone);
   return (
     <>
       <h1>{t('payments.title')}</h1>
@@ -78,19 +79,12 @@ export function Payments({ search }: { search: PaymentsSearch }) {
         testId="transactions"
         empty={t('payments.empty')}
         columns={[
-          {
-            header: t('payments.created'),
-            cell: (tx) => (
-              <Link to="/payments/$id" params={{ id: tx.id }}>
-                {dateTime(tx.createdAt, zone, locale)}
-              </Link>
-            ),
-          },
-          { header: t('payments.reference'), cell: (tx) => tx.externalReference ?? '—' },
+          payment.created,
+          payment.reference,
           { header: t('payments.email'), cell: (tx) => tx.email ?? '—' },
           { header: t('payments.provider'), cell: (tx) => tx.providerType ?? '—' },
-          { header: t('payments.status'), cell: (tx) => <StatusBadge status={tx.status} /> },
-          { header: t('payments.amount'), num: true, cell: (tx) => money(tx.amount, tx.currency, locale) },
+          payment.status,
+          payment.amount,
         ]}
       />
     </>

@@ -3,7 +3,7 @@ import { useQueries } from '@tanstack/react-query';
 import { api, must } from '../api';
 import { TimeChart } from '../chart';
 import { count, money } from '../format';
-import { TextField } from '../forms';
+import { DateRangeFields, YearField } from '../forms';
 import { useI18n } from '../i18n';
 import { can } from '../session';
 import { DataTable, type Column } from '../table';
@@ -388,33 +388,18 @@ export function TaxReports() {
             </select>
           </div>
           {isRange(kind) ? (
-            <>
-              <TextField
-                id="report-from"
-                label={t('payments.from')}
-                type="date"
-                required
-                value={range.startDate}
-                onChange={(startDate) => setRange({ ...range, startDate })}
-              />
-              <TextField
-                id="report-to"
-                label={t('payments.to')}
-                type="date"
-                required
-                value={range.endDate}
-                onChange={(endDate) => setRange({ ...range, endDate })}
-              />
-            </>
+            <DateRangeFields
+              idPrefix="report"
+              required
+              value={range}
+              onChange={(r) => setRange({ startDate: r.startDate ?? '', endDate: r.endDate ?? '' })}
+            />
           ) : (
             <>
-              <TextField
+              <YearField
                 id="report-year"
                 label={t('tax.year')}
-                type="number"
-                min={2021}
-                max={9999}
-                required
+                range={[2021, 9999]}
                 value={String(period.year)}
                 onChange={(year) => setPeriod({ ...period, year: Number(year) })}
               />
