@@ -78,8 +78,7 @@ function ExportProgress({ id }: { id: string }) {
 function StartDatev({ onStarted }: { onStarted: (id: string) => void }) {
   const { t } = useI18n();
   const [selection, setSelection] = useState<Selection>('range');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const [range, setRange] = useState({ from: '', to: '' });
   const start = useOrgMutation(
     async () =>
       must(
@@ -87,7 +86,7 @@ function StartDatev({ onStarted }: { onStarted: (id: string) => void }) {
           body:
             selection === 'not_exported'
               ? { select: 'not_exported' }
-              : { select: 'all', ...(from ? { from } : {}), ...(to ? { to } : {}) },
+              : { select: 'all', ...(range.from ? { from: range.from } : {}), ...(range.to ? { to: range.to } : {}) },
         }),
       ),
     ['datev-exports'],
@@ -123,26 +122,18 @@ function StartDatev({ onStarted }: { onStarted: (id: string) => void }) {
           </span>
         ))}
       </fieldset>
-      {selection === 'range' && (
-        <>
+      {selection === 'range' &&
+        (['from', 'to'] as const).map((k) => (
           <TextField
-            id="datev-from"
+            key={k}
+            id={`datev-${k}`}
             type="date"
-            label={t('accounting.from')}
-            hint={t('accounting.fromHint')}
-            value={from}
-            onChange={setFrom}
+            label={t(`accounting.${k}`)}
+            hint={t(`accounting.${k}Hint`)}
+            value={range[k]}
+            onChange={(v) => setRange({ ...range, [k]: v })}
           />
-          <TextField
-            id="datev-to"
-            type="date"
-            label={t('accounting.to')}
-            hint={t('accounting.toHint')}
-            value={to}
-            onChange={setTo}
-          />
-        </>
-      )}
+        ))}
       <div className="actions">
         <button type="submit" disabled={start.isPending} data-testid="datev-start">
           {t('accounting.datevStart')}

@@ -430,20 +430,9 @@ export function InvoiceEditor({ invoice, clientId }: { invoice?: Invoice; client
             {t('invoices.addLine')}
           </SecondaryButton>
         </fieldset>
-        <TextField
-          id="inv-periodStart"
-          label={t('invoices.periodStart')}
-          value={s.periodStart}
-          onChange={set('periodStart')}
-          type="date"
-        />
-        <TextField
-          id="inv-periodEnd"
-          label={t('invoices.periodEnd')}
-          value={s.periodEnd}
-          onChange={set('periodEnd')}
-          type="date"
-        />
+        {(['periodStart', 'periodEnd'] as const).map((k) => (
+          <TextField key={k} id={`inv-${k}`} label={t(`invoices.${k}`)} value={s[k]} onChange={set(k)} type="date" />
+        ))}
         <SelectField
           id="inv-dueMode"
           label={t('invoices.dueMode')}
