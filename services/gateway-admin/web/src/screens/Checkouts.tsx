@@ -1,20 +1,18 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../api';
 import { dateTime, money, parseAmount } from '../format';
 import { useI18n } from '../i18n';
 import { can } from '../session';
 import { DataTable } from '../table';
-import { ErrorNote, Loading, Section, useMember, useOrgTimeZone, useSites } from '../ui';
+import { ErrorNote, Loading, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone, useSites } from '../ui';
 
 export function Checkouts() {
   const { t, locale } = useI18n();
-  const { organization, role } = useMember();
+  const { role } = useMember();
   const zone = useOrgTimeZone();
-  const list = useQuery({
-    queryKey: [organization.id, 'checkouts'],
-    queryFn: async () => must(await api.GET('/api/v1/checkouts', { params: { query: { limit: 20 } } })),
-  });
+  const list = useOrgQuery(['checkouts'], async () =>
+    must(await api.GET('/api/v1/checkouts', { params: { query: { limit: 20 } } })),
+  );
   return (
     <>
       <h1>{t('checkouts.title')}</h1>
@@ -45,8 +43,6 @@ export function Checkouts() {
 
 function CreateCheckout() {
   const { t } = useI18n();
-  const { organization } = useMember();
-  const queries = useQueryClient();
   const sites = useSites();
   const [form, setForm] = useState({
     siteId: '',
@@ -59,29 +55,26 @@ function CreateCheckout() {
     ipnUrl: '',
   });
   const [copied, setCopied] = useState(false);
-  const create = useMutation({
-    mutationFn: async () => {
-      const siteId = form.siteId || sites.data?.items[0]?.id;
-      const amount = parseAmount(form.amount, form.currency);
-      if (!siteId) throw new Error(t('checkouts.site'));
-      if (amount === null) throw new Error(t('checkouts.amount'));
-      const quantity = Math.max(1, Number(form.quantity) || 1);
-      return must(
-        await api.POST('/api/v1/checkouts/{siteId}/create', {
-          params: { path: { siteId } },
-          body: {
-            amount: amount * quantity,
-            currency: form.currency,
-            ...(form.reference ? { externalReference: form.reference } : {}),
-            ...(form.item ? { items: [{ name: form.item, quantity, unitPrice: amount }] } : {}),
-            ...(form.returnUrl ? { returnUrl: form.returnUrl } : {}),
-            ...(form.ipnUrl ? { ipnUrl: form.ipnUrl } : {}),
-          },
-        }),
-      );
-    },
-    onSuccess: () => void queries.invalidateQueries({ queryKey: [organization.id, 'checkouts'] }),
-  });
+  const create = useOrgMutation(async () => {
+    const siteId = form.siteId || sites.data?.items[0]?.id;
+    const amount = parseAmount(form.amount, form.currency);
+    if (!siteId) throw new Error(t('checkouts.site'));
+    if (amount === null) throw new Error(t('checkouts.amount'));
+    const quantity = Math.max(1, Number(form.quantity) || 1);
+    return must(
+      await api.POST('/api/v1/checkouts/{siteId}/create', {
+        params: { path: { siteId } },
+        body: {
+          amount: amount * quantity,
+          currency: form.currency,
+          ...(form.reference ? { externalReference: form.reference } : {}),
+          ...(form.item ? { items: [{ name: form.item, quantity, unitPrice: amount }] } : {}),
+          ...(form.returnUrl ? { returnUrl: form.returnUrl } : {}),
+          ...(form.ipnUrl ? { ipnUrl: form.ipnUrl } : {}),
+        },
+      }),
+    );
+  }, ['checkouts']);
   const field = (name: keyof typeof form, label: string, type = 'text') => (
     <div>
       <label htmlFor={`co-${name}`}>{label}</label>

@@ -1,28 +1,24 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { api, must } from '../api';
 import { dateTime } from '../format';
 import { useI18n } from '../i18n';
 import { can } from '../session';
 import { DataTable } from '../table';
-import { ErrorNote, Loading, useMember, useOrgTimeZone } from '../ui';
+import { ErrorNote, Loading, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
 import { SecondaryButton } from '../forms';
 
 export function Holds() {
   const { t, locale } = useI18n();
-  const { organization, role } = useMember();
+  const { role } = useMember();
   const zone = useOrgTimeZone();
-  const queries = useQueryClient();
-  const key = [organization.id, 'holds'];
-  const list = useQuery({
-    queryKey: key,
-    queryFn: async () => must(await api.GET('/api/v1/customer-holds', { params: { query: { limit: 50 } } })),
-  });
-  const lift = useMutation({
-    mutationFn: async (id: string) =>
+  const list = useOrgQuery(['holds'], async () =>
+    must(await api.GET('/api/v1/customer-holds', { params: { query: { limit: 50 } } })),
+  );
+  const lift = useOrgMutation(
+    async (id: string) =>
       must(await api.POST('/api/v1/customer-holds/{id}/lift', { params: { path: { id } }, body: {} })),
-    onSuccess: () => void queries.invalidateQueries({ queryKey: key }),
-  });
+    ['holds'],
+  );
   return (
     <>
       <h1>{t('holds.title')}</h1>
