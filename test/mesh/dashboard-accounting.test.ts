@@ -5,14 +5,8 @@ import { unzipSync } from 'fflate';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WALKTHROUGH_INVOICING, type BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
-import {
-  inPage,
-  innerText,
-  launchBrowser,
-  pageWithAuthenticator,
-  seriousA11yViolations,
-  type TestBrowser,
-} from '../support/browser';
+import { inPage, innerText, launchBrowser, seriousA11yViolations, type TestBrowser } from '../support/browser';
+import { downloadsTo, enrolledPage } from '../support/dashboard';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
 import { payWithSandbox } from '../support/sandbox-pay';
 
@@ -39,16 +33,6 @@ describe('dashboard accounting in Chromium', () => {
   const adminCall = (method: string, path: string, body?: unknown) =>
     api(method, `${mesh.adminBaseUrl}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
 
-  /** A new member's page signed in through the enrollment link (a passkey registered on its virtual authenticator). */
-  async function enrolledPage(link: string, viewport: { width: number; height: number }): Promise<Page> {
-    const page = await pageWithAuthenticator(browser, viewport);
-    await page.goto(link);
-    await heading(page, 'Set up your passkey');
-    await page.click('main button');
-    await heading(page, 'Overview');
-    return page;
-  }
-
   /** Waits for the screen whose main heading holds `text`. */
   const heading = (page: Page, text: string) =>
     page.waitForFunction(`document.querySelector('h1')?.textContent?.includes(${JSON.stringify(text)})`, {
@@ -58,18 +42,6 @@ describe('dashboard accounting in Chromium', () => {
   async function noSeriousViolations(page: Page, name: string): Promise<void> {
     await browser.screenshot(page, name);
     expect(await seriousA11yViolations(page), name).toEqual([]);
-  }
-
-  /** Files of the page's browser context land in their own folder (`Browser.setDownloadBehavior`). */
-  async function downloadsTo(page: Page, name: string): Promise<string> {
-    const dir = join(downloads, name);
-    const cdp = await browser.browser.target().createCDPSession();
-    await cdp.send('Browser.setDownloadBehavior', {
-      behavior: 'allow',
-      downloadPath: dir,
-      browserContextId: page.browserContext().id,
-    });
-    return dir;
   }
 
   /** The bytes of the one finished download in `dir` whose name matches. */
@@ -134,7 +106,7 @@ describe('dashboard accounting in Chromium', () => {
       const invoice = items.find((i) => i.sourceTransactionId === transactionId);
       return invoice?.status === 'paid' && invoice.number ? invoice.number : undefined;
     }, 30_000);
-    admin = await enrolledPage(boot.enrollmentLink as string, { width: 1280, height: 900 });
+    admin = await enrolledPage(browser, boot.enrollmentLink as string, { viewport: { width: 1280, height: 900 } });
   });
 
   afterAll(async () => {
@@ -144,7 +116,8 @@ describe('dashboard accounting in Chromium', () => {
   });
 
   it('an Admin starts a DATEV export, follows its progress bar to the end and downloads an EXTF zip', async () => {
-    const dir = await downloadsTo(admin, 'admin');
+    const dir = join(downloads, 'admin');
+    await downloadsTo(browser, admin, dir);
     await admin.click('a[href="/app/accounting"]');
     await heading(admin, 'Accounting');
     await admin.waitForSelector('[data-testid="datev-exports"], #datev p.muted');
@@ -229,7 +202,7 @@ describe('dashboard accounting in Chromium', () => {
       email: 'viewer@accounting.example',
       token: invited.body.enrollmentToken,
     }).toString()}`;
-    const viewer = await enrolledPage(link, { width: 1024, height: 900 });
+    const viewer = await enrolledPage(browser, link, { viewport: { width: 1024, height: 900 } });
     await viewer.goto(`${mesh.dashboardUrl}accounting`);
     await heading(viewer, 'Accounting');
     await viewer.waitForSelector('[data-testid="datev-exports"] tbody tr');

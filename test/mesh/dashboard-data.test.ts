@@ -3,16 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyWalkthrough, type BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
-import {
-  inPage,
-  innerText,
-  launchBrowser,
-  pageWithAuthenticator,
-  seriousA11yViolations,
-  type TestBrowser,
-} from '../support/browser';
-import { waitForHeading } from '../support/dashboard';
+import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
+import { inPage, innerText, launchBrowser, seriousA11yViolations, type TestBrowser } from '../support/browser';
+import { applyWalkthroughTo, enrolledPage, waitForHeading } from '../support/dashboard';
 import { validateEInvoices } from '../support/einvoice-kit';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
 
@@ -41,6 +34,8 @@ describe('dashboard data import/export and invoicing settings in Chromium', () =
   let admin: Page;
   const work = mkdtempSync(join(tmpdir(), 'paymesh-dashboard-data-'));
   const buyer = 'rechnung@kaeufer.example';
+  /** The browser's download folder. */
+  const downloads = join(work, 'downloads');
 
   const adminCall = (method: string, path: string, body?: unknown) =>
     api(method, `${mesh.adminBaseUrl}${path}`, { token: boot.apiKey, ...(body !== undefined ? { body } : {}) });
@@ -61,18 +56,9 @@ describe('dashboard data import/export and invoicing settings in Chromium', () =
   beforeAll(async () => {
     mesh = await startTestMesh();
     boot = await mesh.bootstrap();
-    await applyWalkthrough({
-      adminBaseUrl: mesh.adminBaseUrl,
-      publicBaseUrl: mesh.publicBaseUrl,
-      apiKey: boot.apiKey,
-      organizationId: boot.organizationId,
-    });
+    await applyWalkthroughTo(mesh, boot);
     browser = await launchBrowser('dashboard-data');
-    admin = await pageWithAuthenticator(browser, { width: 1280, height: 900 });
-    await admin.goto(boot.enrollmentLink as string);
-    await waitForHeading(browser, admin, 'Set up your passkey');
-    await admin.click('main button');
-    await waitForHeading(browser, admin, 'Overview');
+    admin = await enrolledPage(browser, boot.enrollmentLink as string, { downloads });
   });
 
   afterAll(async () => {
@@ -151,24 +137,19 @@ describe('dashboard data import/export and invoicing settings in Chromium', () =
   });
 
   it('an export of the clients downloads as CSV', async () => {
-    const dir = join(work, 'downloads');
-    const cdp = await browser.browser.target().createCDPSession();
-    await cdp.send('Browser.setDownloadBehavior', {
-      behavior: 'allow',
-      downloadPath: dir,
-      browserContextId: admin.browserContext().id,
-    });
     await admin.select('#export-entity', 'clients');
     await admin.click('[data-testid="export-start"]');
     const csv = await eventually(() => {
       let files: string[] = [];
       try {
-        files = readdirSync(dir);
+        files = readdirSync(downloads);
       } catch {
         return undefined;
       }
       const name = files.find((f) => /^clients-.*\.csv$/.test(f));
-      return name && !files.some((f) => f.endsWith('.crdownload')) ? readFileSync(join(dir, name), 'utf8') : undefined;
+      return name && !files.some((f) => f.endsWith('.crdownload'))
+        ? readFileSync(join(downloads, name), 'utf8')
+        : undefined;
     }, 30_000);
     expect(csv).toContain('Imported Client 1000');
     expect(csv).toContain('Käufer AG');

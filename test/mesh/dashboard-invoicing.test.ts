@@ -1,18 +1,16 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { WALKTHROUGH_INVOICING, WALKTHROUGH_TAX_PATCHES } from '../../deploy/local/bootstrap-lib.mjs';
 import {
   ARTIFACTS_DIR,
   inPage,
   innerText,
   launchBrowser,
-  pageWithAuthenticator,
   seriousA11yViolations,
   type TestBrowser,
 } from '../support/browser';
-import { inviteMember, waitForHeading } from '../support/dashboard';
+import { applyWalkthroughTo, enrolledPage, inviteMember, waitForHeading } from '../support/dashboard';
 import { validateEInvoices } from '../support/einvoice-kit';
 import { MailCatcherClient } from '../support/mail-catcher';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
@@ -120,33 +118,9 @@ describe('merchant dashboard: invoices and clients in Chromium', () => {
     catcher = new MailCatcherClient(mail);
     boot = await mesh.bootstrap();
     dashboard = mesh.dashboardUrl;
-    for (const patch of WALKTHROUGH_TAX_PATCHES) {
-      const res = await adminApi('PUT', '/organizations/settings/tax', patch);
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-    }
-    // XRechnung needs the seller's VAT ID (BT-31), which the walk-through organization does not set.
-    const vatId = await adminApi('PUT', '/organizations/settings/tax', { vatId: 'DE136695976' });
-    expect(vatId.status, JSON.stringify(vatId.body)).toBe(200);
-    const settings = await adminApi('PUT', '/organizations/settings/invoicing', {
-      ...WALKTHROUGH_INVOICING,
-      // XRechnung needs the seller's phone (BT-42).
-      companyPhone: '+49 30 1234567',
-      eInvoice: { enabled: true, allowedFormats: ['xrechnung', 'zugferd'] },
-    });
-    expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+    await applyWalkthroughTo(mesh, boot);
     browser = await launchBrowser('dashboard-invoicing');
-    mkdirSync(downloads, { recursive: true });
-    admin = await pageWithAuthenticator(browser);
-    const cdp = await admin.createCDPSession();
-    await cdp.send('Browser.setDownloadBehavior', {
-      behavior: 'allow',
-      downloadPath: downloads,
-      browserContextId: admin.browserContext().id,
-    });
-    await admin.goto(boot.enrollmentLink as string);
-    await heading(admin, 'Set up your passkey');
-    await admin.click('main button');
-    await heading(admin, 'Overview');
+    admin = await enrolledPage(browser, boot.enrollmentLink as string, { downloads });
   });
 
   afterAll(async () => {

@@ -1,18 +1,11 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { create } from 'xmlbuilder2';
 import { WALKTHROUGH_INVOICING } from '../../deploy/local/bootstrap-lib.mjs';
-import {
-  ARTIFACTS_DIR,
-  innerText,
-  launchBrowser,
-  pageWithAuthenticator,
-  seriousA11yViolations,
-  type TestBrowser,
-} from '../support/browser';
-import { waitForHeading } from '../support/dashboard';
+import { ARTIFACTS_DIR, innerText, launchBrowser, seriousA11yViolations, type TestBrowser } from '../support/browser';
+import { enrolledPage, waitForHeading } from '../support/dashboard';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
 
 /**
@@ -68,18 +61,7 @@ describe('merchant dashboard: tax screens in Chromium', () => {
     const settings = await adminApi('PUT', '/organizations/settings/invoicing', WALKTHROUGH_INVOICING);
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
     browser = await launchBrowser('dashboard-tax');
-    mkdirSync(downloads, { recursive: true });
-    admin = await pageWithAuthenticator(browser);
-    const cdp = await admin.createCDPSession();
-    await cdp.send('Browser.setDownloadBehavior', {
-      behavior: 'allow',
-      downloadPath: downloads,
-      browserContextId: admin.browserContext().id,
-    });
-    await admin.goto(boot.enrollmentLink as string);
-    await heading(admin, 'Set up your passkey');
-    await admin.click('main button');
-    await heading(admin, 'Overview');
+    admin = await enrolledPage(browser, boot.enrollmentLink as string, { downloads });
   });
 
   afterAll(async () => {

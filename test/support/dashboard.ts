@@ -1,5 +1,8 @@
+import { mkdirSync } from 'node:fs';
 import type { Page } from 'puppeteer-core';
+import { applyWalkthrough, type BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { pageWithAuthenticator, type TestBrowser } from './browser';
+import type { TestMesh } from './mesh';
 
 /** Helpers of the dashboard's browser tests (a signed-in member is a page with a passkey). */
 
@@ -34,10 +37,46 @@ export async function inviteMember(
   await admin.click('#members button[type="submit"]');
   await admin.waitForSelector('[data-testid="enrollment-link"]');
   const link = await admin.$eval('[data-testid="enrollment-link"]', (e) => (e.textContent ?? '').trim());
-  const page = await pageWithAuthenticator(browser);
+  const page = await enrolledPage(browser, link);
+  return { page, link };
+}
+
+/**
+ * A member signed in through a one-time enrollment link (the bootstrap's `enrollmentLink` for its
+ * Admin): a page with a passkey that registers it and lands on the overview. With `downloads`, the
+ * files the page downloads go to that folder.
+ */
+export async function enrolledPage(
+  browser: TestBrowser,
+  link: string,
+  options: { viewport?: { width: number; height: number }; downloads?: string } = {},
+): Promise<Page> {
+  const page = await pageWithAuthenticator(browser, options.viewport);
+  if (options.downloads) await downloadsTo(browser, page, options.downloads);
   await page.goto(link);
   await waitForHeading(browser, page, 'Set up your passkey');
   await page.click('main button');
   await waitForHeading(browser, page, 'Overview');
-  return { page, link };
+  return page;
+}
+
+/** The files a page's browser context downloads land in `dir` (created if missing). */
+export async function downloadsTo(browser: TestBrowser, page: Page, dir: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const cdp = await browser.browser.target().createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', {
+    behavior: 'allow',
+    downloadPath: dir,
+    browserContextId: page.browserContext().id,
+  });
+}
+
+/** The walk-through settings of `pnpm bootstrap` (tax, invoicing, buyer portal) on a mesh's bootstrapped organization. */
+export async function applyWalkthroughTo(mesh: TestMesh, boot: BootstrapResult): Promise<void> {
+  await applyWalkthrough({
+    adminBaseUrl: mesh.adminBaseUrl,
+    publicBaseUrl: mesh.publicBaseUrl,
+    apiKey: boot.apiKey,
+    organizationId: boot.organizationId,
+  });
 }

@@ -104,13 +104,32 @@ export async function downloadFile(
     received += value.length;
     init.onBytes?.(received);
   }
-  const url = URL.createObjectURL(new Blob(parts, { type: res.headers.get('content-type') ?? 'application/zip' }));
+  saveAs(
+    new Blob(parts, { type: res.headers.get('content-type') ?? 'application/zip' }),
+    fileNameOf(res, init.fallbackName),
+  );
+}
+
+/** Hands a file to the browser to save under `name`. */
+function saveAs(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
-  a.download = fileNameOf(res, init.fallbackName);
+  a.download = name;
   document.body.append(a);
   a.click();
   a.remove();
   // The browser has taken the file once the click's task ran.
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
+ * Saves the file of a typed call read as a blob (`parseAs: 'blob'`) under the name its
+ * Content-Disposition gives (quoted or not), else `fallback`; another answer throws an ApiError.
+ */
+export function saveBlobAnswer(res: { data?: unknown; error?: unknown; response: Response }, fallback: string): void {
+  if (!res.response.ok || !(res.data instanceof Blob))
+    throw new ApiError(res.response.status, messageOf(res.error, res.response.status));
+  const name = /filename="?([^";]+)"?/.exec(res.response.headers.get('content-disposition') ?? '')?.[1] ?? fallback;
+  saveAs(res.data, name);
 }

@@ -1,6 +1,6 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ComponentProps, type FormEvent, type ReactNode } from 'react';
 import { useI18n } from './i18n';
-import { ErrorNote } from './ui';
+import { ErrorNote, useSites } from './ui';
 
 interface FieldProps {
   id: string;
@@ -38,6 +38,8 @@ interface TextProps {
   minLength?: number | undefined;
   pattern?: string;
   placeholder?: string;
+  min?: number;
+  max?: number;
   /** Credentials, secrets and host names: no spelling help, no autofill. */
   plain?: boolean;
 }
@@ -130,13 +132,9 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
   const [done, setDone] = useState(false);
   return (
     <>
-      <button
-        type="button"
-        className="secondary"
-        onClick={() => void navigator.clipboard.writeText(text).then(() => setDone(true))}
-      >
+      <SecondaryButton onClick={() => void navigator.clipboard.writeText(text).then(() => setDone(true))}>
         {label ?? t('settings.copy')}
-      </button>{' '}
+      </SecondaryButton>{' '}
       {done && <span role="status">{t('checkouts.copied')}</span>}
     </>
   );
@@ -164,10 +162,13 @@ export function DateRangeFields({
   idPrefix,
   value,
   onChange,
+  required,
 }: {
   idPrefix: string;
   value: DateRange;
   onChange: (range: DateRange) => void;
+  /** Both days must be given (a report's range, not a filter). */
+  required?: boolean;
 }) {
   const { t } = useI18n();
   const field = (key: keyof DateRange, suffix: string, label: string) => (
@@ -176,6 +177,7 @@ export function DateRangeFields({
       <input
         id={`${idPrefix}-${suffix}`}
         type="date"
+        required={required}
         value={value[key] ?? ''}
         onChange={(e) => onChange({ ...value, [key]: e.target.value || undefined })}
       />
@@ -186,5 +188,88 @@ export function DateRangeFields({
       {field('startDate', 'from', t('payments.from'))}
       {field('endDate', 'to', t('payments.to'))}
     </>
+  );
+}
+
+/** A list filter's choice with a first "any" option (the empty value: no filter). */
+export function FilterSelect<T extends string | number>({
+  id,
+  label,
+  anyLabel,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  anyLabel: string;
+  value: T | undefined;
+  options: ReadonlyArray<readonly [T, string]> | undefined;
+  onChange: (value: T | undefined) => void;
+}) {
+  return (
+    <div>
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        value={value ?? ''}
+        onChange={(e) => onChange(options?.find(([v]) => String(v) === e.target.value)?.[0])}
+      >
+        <option value="">{anyLabel}</option>
+        {options?.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The organization's sites as a list filter (`All sites` first). */
+export function SiteFilter({
+  id,
+  value,
+  onChange,
+}: {
+  id: string;
+  value: string | undefined;
+  onChange: (siteId: string | undefined) => void;
+}) {
+  const { t } = useI18n();
+  const sites = useSites();
+  return (
+    <FilterSelect
+      id={id}
+      label={t('overview.site')}
+      anyLabel={t('overview.allSites')}
+      value={value}
+      options={sites.data?.items.map((s): readonly [string, string] => [s.id, s.name])}
+      onChange={onChange}
+    />
+  );
+}
+
+/** A button beside the main action (a row's action, a copy, a second choice): never submits a form. */
+export function SecondaryButton(props: Omit<ComponentProps<'button'>, 'type' | 'className'>) {
+  return <button type="button" className="secondary" {...props} />;
+}
+
+/** A year (a number between `range`), required. */
+export function YearField({
+  id,
+  label,
+  range: [min, max],
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  range: readonly [number, number];
+  value: string;
+  onChange: (year: string) => void;
+}) {
+  return (
+    <TextField id={id} label={label} type="number" min={min} max={max} required value={value} onChange={onChange} />
   );
 }

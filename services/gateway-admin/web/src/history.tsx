@@ -6,6 +6,7 @@ import { useI18n } from './i18n';
 import { can } from './session';
 import type { Column } from './table';
 import { Loaded, Section, useMember, useOrgQuery, useOrgTimeZone } from './ui';
+import { SecondaryButton } from './forms';
 
 /** How many changes a resource's history shows (the Audit trail screen pages further). */
 const HISTORY_LIMIT = 20;
@@ -93,15 +94,13 @@ export function useHistoryPicker<T>(
       header: t('history.show'),
       srOnly: true,
       cell: (row) => (
-        <button
-          type="button"
-          className="secondary"
+        <SecondaryButton
           aria-label={t('history.showOf', { name: nameOf(row) })}
           aria-pressed={picked?.id === idOf(row)}
           onClick={() => setPicked({ id: idOf(row), name: nameOf(row) })}
         >
           {t('history.show')}
-        </button>
+        </SecondaryButton>
       ),
     },
     panel: picked && (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link } from '@tanstack/react-router';
-import { api, ApiError, type paths } from './api';
+import { api, saveBlobAnswer, type paths } from './api';
 import { count, dateTime, day, money } from './format';
 import { GridForm, TextField } from './forms';
 import { useI18n, type Translate } from './i18n';
@@ -35,6 +35,8 @@ export function Pager({
   total,
   lowerBound,
   onPage,
+  of = 'invoices',
+  testId,
 }: {
   page: number;
   limit: number;
@@ -42,22 +44,26 @@ export function Pager({
   /** The API stopped counting (`totalIsLowerBound`): there are more than `total - 1` and a next page. */
   lowerBound?: boolean | undefined;
   onPage: (page: number) => void;
+  /** What the total counts: entries of any kind ("in all"), or transactions. */
+  of?: 'invoices' | 'payments';
+  /** The test id of "page x of y". */
+  testId?: string | undefined;
 }) {
   const { t, locale } = useI18n();
   const pages = Math.max(1, Math.ceil(total / limit));
   const text = lowerBound
-    ? t('invoices.pageOfMore', {
+    ? t(`${of}.pageOfMore`, {
         page,
         pages: count(Math.floor((total - 1) / limit), locale),
         total: count(total - 1, locale),
       })
-    : t('invoices.page', { page, pages, total });
+    : t(`${of}.page`, { page, pages, total });
   return (
     <nav className="pager" aria-label={text}>
       <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         {t('payments.previous')}
       </button>
-      <span>{text}</span>
+      <span data-testid={testId}>{text}</span>
       <button type="button" className="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
         {t('payments.next')}
       </button>
@@ -77,25 +83,7 @@ type DownloadPath =
  * Content-Disposition, else `fallback`.
  */
 export async function download(path: DownloadPath, id: string, fallback: string): Promise<void> {
-  const res = await api.GET(path, { params: { path: { id } }, parseAs: 'blob' });
-  if (!res.response.ok || !(res.data instanceof Blob)) {
-    const body: unknown = res.error;
-    const message =
-      typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string'
-        ? body.error
-        : `HTTP ${res.response.status}`;
-    throw new ApiError(res.response.status, message);
-  }
-  const disposition = res.response.headers.get('content-disposition') ?? '';
-  const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? fallback;
-  const url = URL.createObjectURL(res.data);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  saveBlobAnswer(await api.GET(path, { params: { path: { id } }, parseAs: 'blob' }), fallback);
 }
 
 /** A labelled checkbox. */
@@ -132,24 +120,44 @@ interface PagedTableProps<T> {
     error: unknown;
     isPending: boolean;
     isError: boolean;
+    refetch: () => unknown;
   };
   page: number;
   limit: number;
   onPage: (page: number) => void;
   columns: ReadonlyArray<Column<T> | false>;
   testId: string;
-  caption: string;
+  caption?: string;
   empty: string;
+  /** The pager's wording and test id (an invoicing list's by default). */
+  pager?: { of: 'invoices' | 'payments'; testId: string };
+  /** A failed read offers to try again. */
+  retry?: boolean;
 }
 
 /** One page of a list the server pages, with its pager. */
-export function PagedTable<T extends { id: string }>({ q, page, limit, onPage, ...table }: PagedTableProps<T>) {
+export function PagedTable<T extends { id: string }>({
+  q,
+  page,
+  limit,
+  onPage,
+  pager,
+  retry,
+  ...table
+}: PagedTableProps<T>) {
   return (
-    <Loaded q={q}>
+    <Loaded q={q} retry={retry ? () => void q.refetch() : undefined}>
       {(data) => (
         <>
           <DataTable rows={data.items} rowKey={(r) => r.id} {...table} />
-          <Pager page={page} limit={limit} total={data.total} lowerBound={data.totalIsLowerBound} onPage={onPage} />
+          <Pager
+            page={page}
+            limit={limit}
+            total={data.total}
+            lowerBound={data.totalIsLowerBound}
+            onPage={onPage}
+            {...pager}
+          />
         </>
       )}
     </Loaded>

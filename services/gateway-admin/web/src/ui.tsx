@@ -63,12 +63,15 @@ export function useOrgMutation<V, R>(
 export function Loaded<T>({
   q,
   children,
+  retry,
 }: {
   q: { data?: T | undefined; error: unknown; isPending: boolean; isError: boolean };
   children: (data: T) => ReactNode;
+  /** Offered with the error note: read again. */
+  retry?: (() => void) | undefined;
 }) {
   if (q.isPending) return <Loading />;
-  if (q.isError || q.data === undefined) return <ErrorNote error={q.error} />;
+  if (q.isError || q.data === undefined) return <ErrorNote error={q.error} retry={retry} />;
   return <>{children(q.data)}</>;
 }
 
@@ -81,7 +84,7 @@ export function Loading() {
   );
 }
 
-export function ErrorNote({ error, retry }: { error: unknown; retry?: () => void }) {
+export function ErrorNote({ error, retry }: { error: unknown; retry?: (() => void) | undefined }) {
   const { t } = useI18n();
   return (
     <div role="alert" className="notice error">

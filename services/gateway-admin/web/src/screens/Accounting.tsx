@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, downloadFile, must, type paths } from '../api';
 import { count, dateTime } from '../format';
-import { TextField } from '../forms';
+import { SecondaryButton, TextField, YearField } from '../forms';
 import { useI18n } from '../i18n';
 import { IntegrityCheck } from '../integrity';
 import { can } from '../session';
@@ -78,8 +78,7 @@ function ExportProgress({ id }: { id: string }) {
 function StartDatev({ onStarted }: { onStarted: (id: string) => void }) {
   const { t } = useI18n();
   const [selection, setSelection] = useState<Selection>('range');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const [range, setRange] = useState({ from: '', to: '' });
   const start = useOrgMutation(
     async () =>
       must(
@@ -87,7 +86,7 @@ function StartDatev({ onStarted }: { onStarted: (id: string) => void }) {
           body:
             selection === 'not_exported'
               ? { select: 'not_exported' }
-              : { select: 'all', ...(from ? { from } : {}), ...(to ? { to } : {}) },
+              : { select: 'all', ...(range.from ? { from: range.from } : {}), ...(range.to ? { to: range.to } : {}) },
         }),
       ),
     ['datev-exports'],
@@ -123,26 +122,18 @@ function StartDatev({ onStarted }: { onStarted: (id: string) => void }) {
           </span>
         ))}
       </fieldset>
-      {selection === 'range' && (
-        <>
+      {selection === 'range' &&
+        (['from', 'to'] as const).map((k) => (
           <TextField
-            id="datev-from"
+            key={k}
+            id={`datev-${k}`}
             type="date"
-            label={t('accounting.from')}
-            hint={t('accounting.fromHint')}
-            value={from}
-            onChange={setFrom}
+            label={t(`accounting.${k}`)}
+            hint={t(`accounting.${k}Hint`)}
+            value={range[k]}
+            onChange={(v) => setRange({ ...range, [k]: v })}
           />
-          <TextField
-            id="datev-to"
-            type="date"
-            label={t('accounting.to')}
-            hint={t('accounting.toHint')}
-            value={to}
-            onChange={setTo}
-          />
-        </>
-      )}
+        ))}
       <div className="actions">
         <button type="submit" disabled={start.isPending} data-testid="datev-start">
           {t('accounting.datevStart')}
@@ -210,16 +201,14 @@ function DatevExports() {
                 srOnly: true,
                 cell: (e) =>
                   e.file ? (
-                    <button
-                      type="button"
-                      className="secondary"
+                    <SecondaryButton
                       disabled={download.busy}
                       data-testid={`datev-download-${e.id}`}
                       aria-label={t('accounting.downloadRange', { from: e.from, to: e.to })}
                       onClick={() => fetchZip(e)}
                     >
                       {t('accounting.download')}
-                    </button>
+                    </SecondaryButton>
                   ) : e.status === 'completed' ? (
                     <span className="muted">{t('accounting.notKept')}</span>
                   ) : (
@@ -258,18 +247,13 @@ function Gdpdu() {
             });
           }}
         >
-          <div>
-            <label htmlFor="gdpdu-year">{t('accounting.fiscalYear')}</label>
-            <input
-              id="gdpdu-year"
-              type="number"
-              min={2000}
-              max={2100}
-              required
-              value={year}
-              onChange={(e) => setYear(e.target.value)}
-            />
-          </div>
+          <YearField
+            id="gdpdu-year"
+            label={t('accounting.fiscalYear')}
+            range={[2000, 2100]}
+            value={year}
+            onChange={setYear}
+          />
           <div className="actions">
             <button type="submit" disabled={download.busy} data-testid="gdpdu-start">
               {t('accounting.gdpduStart')}

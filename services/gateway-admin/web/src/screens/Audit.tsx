@@ -6,6 +6,7 @@ import { useI18n } from '../i18n';
 import { IntegrityCheck } from '../integrity';
 import { can } from '../session';
 import { ErrorNote, Loading, useMember, useOrgTimeZone } from '../ui';
+import { SecondaryButton } from '../forms';
 
 interface Filters {
   resource: string;
@@ -130,14 +131,9 @@ export function Audit() {
         </div>
       )}
       {list.hasNextPage && (
-        <button
-          type="button"
-          className="secondary"
-          disabled={list.isFetchingNextPage}
-          onClick={() => void list.fetchNextPage()}
-        >
+        <SecondaryButton disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
           {t('audit.loadMore')}
-        </button>
+        </SecondaryButton>
       )}
     </>
   );

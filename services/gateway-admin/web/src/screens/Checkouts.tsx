@@ -1,19 +1,18 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../api';
 import { dateTime, money, parseAmount } from '../format';
 import { useI18n } from '../i18n';
 import { can } from '../session';
-import { ErrorNote, Loading, Section, useMember, useOrgTimeZone, useSites } from '../ui';
+import { DataTable } from '../table';
+import { ErrorNote, Loading, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone, useSites } from '../ui';
 
 export function Checkouts() {
   const { t, locale } = useI18n();
-  const { organization, role } = useMember();
+  const { role } = useMember();
   const zone = useOrgTimeZone();
-  const list = useQuery({
-    queryKey: [organization.id, 'checkouts'],
-    queryFn: async () => must(await api.GET('/api/v1/checkouts', { params: { query: { limit: 20 } } })),
-  });
+  const list = useOrgQuery(['checkouts'], async () =>
+    must(await api.GET('/api/v1/checkouts', { params: { query: { limit: 20 } } })),
+  );
   return (
     <>
       <h1>{t('checkouts.title')}</h1>
@@ -21,34 +20,21 @@ export function Checkouts() {
       <Section title={t('checkouts.list')} id="checkout-list">
         {list.isPending && <Loading />}
         {list.isError && <ErrorNote error={list.error} />}
-        {list.data && list.data.items.length === 0 && <p className="muted">{t('checkouts.empty')}</p>}
-        {list.data && list.data.items.length > 0 && (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('payments.created')}</th>
-                  <th scope="col">{t('payments.reference')}</th>
-                  <th scope="col">{t('checkouts.status')}</th>
-                  <th scope="col" className="num">
-                    {t('payments.amount')}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.items.map((c) => (
-                  <tr key={c.id}>
-                    <td>
-                      <a href={c.paymentUrl}>{dateTime(c.createdAt, zone, locale)}</a>
-                    </td>
-                    <td>{c.externalReference ?? '—'}</td>
-                    <td>{c.status}</td>
-                    <td className="num">{money(c.amount, c.currency, locale)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        {list.data && (
+          <DataTable
+            rows={list.data.items}
+            rowKey={(c) => c.id}
+            empty={t('checkouts.empty')}
+            columns={[
+              {
+                header: t('payments.created'),
+                cell: (c) => <a href={c.paymentUrl}>{dateTime(c.createdAt, zone, locale)}</a>,
+              },
+              { header: t('payments.reference'), cell: (c) => c.externalReference ?? '—' },
+              { header: t('checkouts.status'), cell: (c) => c.status },
+              { header: t('payments.amount'), num: true, cell: (c) => money(c.amount, c.currency, locale) },
+            ]}
+          />
         )}
       </Section>
     </>
@@ -57,8 +43,6 @@ export function Checkouts() {
 
 function CreateCheckout() {
   const { t } = useI18n();
-  const { organization } = useMember();
-  const queries = useQueryClient();
   const sites = useSites();
   const [form, setForm] = useState({
     siteId: '',
@@ -71,29 +55,26 @@ function CreateCheckout() {
     ipnUrl: '',
   });
   const [copied, setCopied] = useState(false);
-  const create = useMutation({
-    mutationFn: async () => {
-      const siteId = form.siteId || sites.data?.items[0]?.id;
-      const amount = parseAmount(form.amount, form.currency);
-      if (!siteId) throw new Error(t('checkouts.site'));
-      if (amount === null) throw new Error(t('checkouts.amount'));
-      const quantity = Math.max(1, Number(form.quantity) || 1);
-      return must(
-        await api.POST('/api/v1/checkouts/{siteId}/create', {
-          params: { path: { siteId } },
-          body: {
-            amount: amount * quantity,
-            currency: form.currency,
-            ...(form.reference ? { externalReference: form.reference } : {}),
-            ...(form.item ? { items: [{ name: form.item, quantity, unitPrice: amount }] } : {}),
-            ...(form.returnUrl ? { returnUrl: form.returnUrl } : {}),
-            ...(form.ipnUrl ? { ipnUrl: form.ipnUrl } : {}),
-          },
-        }),
-      );
-    },
-    onSuccess: () => void queries.invalidateQueries({ queryKey: [organization.id, 'checkouts'] }),
-  });
+  const create = useOrgMutation(async () => {
+    const siteId = form.siteId || sites.data?.items[0]?.id;
+    const amount = parseAmount(form.amount, form.currency);
+    if (!siteId) throw new Error(t('checkouts.site'));
+    if (amount === null) throw new Error(t('checkouts.amount'));
+    const quantity = Math.max(1, Number(form.quantity) || 1);
+    return must(
+      await api.POST('/api/v1/checkouts/{siteId}/create', {
+        params: { path: { siteId } },
+        body: {
+          amount: amount * quantity,
+          currency: form.currency,
+          ...(form.reference ? { externalReference: form.reference } : {}),
+          ...(form.item ? { items: [{ name: form.item, quantity, unitPrice: amount }] } : {}),
+          ...(form.returnUrl ? { returnUrl: form.returnUrl } : {}),
+          ...(form.ipnUrl ? { ipnUrl: form.ipnUrl } : {}),
+        },
+      }),
+    );
+  }, ['checkouts']);
   const field = (name: keyof typeof form, label: string, type = 'text') => (
     <div>
       <label htmlFor={`co-${name}`}>{label}</label>

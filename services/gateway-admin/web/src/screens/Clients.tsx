@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { api, must, mustOk } from '../api';
 import { dateTime } from '../format';
-import { GridForm, SelectField, TextField } from '../forms';
+import { GridForm, SecondaryButton, SelectField, TextField } from '../forms';
 import { useI18n, type MessageKey } from '../i18n';
 import { bodyOf, formOf, PEPPOL_SCHEMES, type ClientFormState, type PeppolScheme } from '../client-form';
 import { CheckField, invoiceColumns, PagedTable, type Client } from '../invoicing';
@@ -11,6 +11,7 @@ import type { ClientsSearch } from '../search';
 import { can } from '../session';
 import { DataTable } from '../table';
 import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
+import { ConfirmDialog } from '../confirm';
 import { ResourceHistory } from '../history';
 
 const PAGE_SIZE = 20;
@@ -329,18 +330,17 @@ export function ClientScreen({ id }: { id: string }) {
                 )}
               </div>
               {confirmDelete && (
-                <div role="alertdialog" aria-labelledby="delete-client-q" className="notice warning">
-                  <p id="delete-client-q">{t('clients.deleteConfirm', { name: c.name })}</p>
-                  <div className="row-actions">
-                    <button type="button" id="delete-client-confirm" onClick={() => remove.mutate(undefined)}>
-                      {t('clients.delete')}
-                    </button>
-                    <button type="button" className="secondary" onClick={() => setConfirmDelete(false)}>
-                      {t('clients.cancel')}
-                    </button>
-                  </div>
-                  {remove.isError && <ErrorNote error={remove.error} />}
-                </div>
+                <ConfirmDialog
+                  questionId="delete-client-q"
+                  question={t('clients.deleteConfirm', { name: c.name })}
+                  confirm={{
+                    id: 'delete-client-confirm',
+                    label: t('clients.delete'),
+                    onClick: () => remove.mutate(undefined),
+                  }}
+                  back={{ label: t('clients.cancel'), onClick: () => setConfirmDelete(false) }}
+                  attempt={remove}
+                />
               )}
             </Section>
           )}
@@ -383,15 +383,9 @@ function VatIdCheck({ clientId }: { clientId: string }) {
   const result = check.data?.buyer;
   return (
     <div className="delivery">
-      <button
-        type="button"
-        className="secondary"
-        id="vies-check"
-        onClick={() => check.mutate()}
-        disabled={check.isPending}
-      >
+      <SecondaryButton id="vies-check" onClick={() => check.mutate()} disabled={check.isPending}>
         {t('clients.viesCheck')}
-      </button>
+      </SecondaryButton>
       {result && (
         <p role="status" data-testid="vies-state">
           {t('clients.viesState', { status: t(`vies.${result.vatIdStatus}`) })}

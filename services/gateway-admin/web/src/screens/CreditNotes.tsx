@@ -1,16 +1,15 @@
-import { useState, type FormEvent } from 'react';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { api, ApiError, must } from '../api';
+import { api, must, saveBlobAnswer } from '../api';
 import { DateRangeFields } from '../forms';
 import { day, money } from '../format';
 import { useI18n } from '../i18n';
 import { DocumentEmails, download, PagedTable } from '../invoicing';
+import { FilterForm, usePagedList } from '../list';
 import type { CreditNotesSearch } from '../search';
 import { can } from '../session';
 import { ErrorNote, Facts, Loaded, Section, useMember, useOrgQuery } from '../ui';
 
-const PAGE_SIZE = 20;
 const XML_FORMATS = ['xrechnung', 'peppol', 'zugferd'] as const;
 type XmlFormat = (typeof XML_FORMATS)[number];
 const XML_LABEL: Record<XmlFormat, string> = { xrechnung: 'XRechnung', peppol: 'Peppol BIS', zugferd: 'ZUGFeRD (CII)' };
@@ -18,20 +17,18 @@ const XML_LABEL: Record<XmlFormat, string> = { xrechnung: 'XRechnung', peppol: '
 /** Credit notes, newest first: issue dates filter, server-side paging. */
 export function CreditNotes({ search }: { search: CreditNotesSearch }) {
   const { t, locale } = useI18n();
-  const { organization } = useMember();
   const navigate = useNavigate();
-  const page = search.page ?? 1;
-  const [draft, setDraft] = useState<CreditNotesSearch>(search);
-  const list = useQuery({
-    queryKey: [organization.id, 'credit-notes', 'list', search],
-    placeholderData: keepPreviousData,
-    queryFn: async () =>
+  const list = usePagedList({
+    key: ['credit-notes', 'list'],
+    search,
+    go: (next: CreditNotesSearch) => void navigate({ to: '/credit-notes', search: next }),
+    read: async (page, limit) =>
       must(
         await api.GET('/api/v1/credit-notes', {
           params: {
             query: {
               page,
-              limit: PAGE_SIZE,
+              limit,
               ...(search.startDate ? { startDate: search.startDate } : {}),
               ...(search.endDate ? { endDate: search.endDate } : {}),
             },
@@ -39,24 +36,18 @@ export function CreditNotes({ search }: { search: CreditNotesSearch }) {
         }),
       ),
   });
-  const apply = (e: FormEvent) => {
-    e.preventDefault();
-    void navigate({ to: '/credit-notes', search: { ...draft, page: undefined } });
-  };
   return (
     <>
       <h1>{t('creditNotes.title')}</h1>
-      <form className="filters" onSubmit={apply} aria-label={t('overview.filters')}>
-        <DateRangeFields idPrefix="cf" value={draft} onChange={(range) => setDraft({ ...draft, ...range })} />
-        <div className="actions">
-          <button type="submit">{t('payments.apply')}</button>
-        </div>
-      </form>
+      <FilterForm onApply={list.apply}>
+        <DateRangeFields
+          idPrefix="cf"
+          value={list.draft}
+          onChange={(range) => list.setDraft({ ...list.draft, ...range })}
+        />
+      </FilterForm>
       <PagedTable
-        q={list}
-        page={page}
-        limit={PAGE_SIZE}
-        onPage={(p) => void navigate({ to: '/credit-notes', search: { ...search, page: p } })}
+        {...list.paging}
         testId="credit-notes"
         caption={t('creditNotes.title')}
         empty={t('creditNotes.empty')}
@@ -89,27 +80,10 @@ export function CreditNotes({ search }: { search: CreditNotesSearch }) {
 
 /** Saves the e-invoice XML of a credit note in a format (signed-in call, like the other documents). */
 async function downloadXml(id: string, format: XmlFormat, fallback: string): Promise<void> {
-  const res = await api.GET('/api/v1/credit-notes/{id}/xml', {
-    params: { path: { id }, query: { format } },
-    parseAs: 'blob',
-  });
-  if (!res.response.ok || !(res.data instanceof Blob)) {
-    const body: unknown = res.error;
-    const message =
-      typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string'
-        ? body.error
-        : `HTTP ${res.response.status}`;
-    throw new ApiError(res.response.status, message);
-  }
-  const name = /filename="?([^";]+)"?/.exec(res.response.headers.get('content-disposition') ?? '')?.[1] ?? fallback;
-  const url = URL.createObjectURL(res.data);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  saveBlobAnswer(
+    await api.GET('/api/v1/credit-notes/{id}/xml', { params: { path: { id }, query: { format } }, parseAs: 'blob' }),
+    fallback,
+  );
 }
 
 /** A credit note: what it credits, its downloads (PDF, e-invoice XML) and e-mail. */

@@ -1,8 +1,8 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { api, must } from '../api';
-import { DateRangeFields, GridForm, SelectField, TextField } from '../forms';
+import { DateRangeFields, GridForm, SecondaryButton, SelectField, TextField } from '../forms';
 import { dateTime, day, money, parseAmount } from '../format';
 import { useI18n } from '../i18n';
 import {
@@ -18,6 +18,7 @@ import {
   type InvoiceInput,
   type ItemType,
 } from '../invoicing';
+import { FilterForm, usePagedList } from '../list';
 import type { InvoicesSearch } from '../search';
 import { can } from '../session';
 import { DataTable } from '../table';
@@ -32,29 +33,26 @@ import {
   useOrgTimeZone,
   useSites,
 } from '../ui';
+import { ConfirmAction } from '../confirm';
 import { ResourceHistory } from '../history';
 import { CorrectInvoice, PaymentLinks, ProformaPreview } from './invoice-actions';
-
-const PAGE_SIZE = 20;
 
 /** Invoices: filters (status, client, issue dates, number) and server-side paging. */
 export function Invoices({ search }: { search: InvoicesSearch }) {
   const { t, locale } = useI18n();
   const { role } = useMember();
   const navigate = useNavigate();
-  const page = search.page ?? 1;
-  const [draft, setDraft] = useState<InvoicesSearch>(search);
-  const { organization } = useMember();
-  const list = useQuery({
-    queryKey: [organization.id, 'invoices', search],
-    placeholderData: keepPreviousData,
-    queryFn: async () =>
+  const list = usePagedList({
+    key: ['invoices'],
+    search,
+    go: (next: InvoicesSearch) => void navigate({ to: '/invoices', search: next }),
+    read: async (page, limit) =>
       must(
         await api.GET('/api/v1/invoices', {
           params: {
             query: {
               page,
-              limit: PAGE_SIZE,
+              limit,
               ...(search.status ? { status: search.status } : {}),
               ...(search.clientId ? { clientId: search.clientId } : {}),
               ...(search.startDate ? { startDate: search.startDate } : {}),
@@ -67,11 +65,7 @@ export function Invoices({ search }: { search: InvoicesSearch }) {
         }),
       ),
   });
-  const go = (next: InvoicesSearch) => void navigate({ to: '/invoices', search: next });
-  const apply = (e: FormEvent) => {
-    e.preventDefault();
-    go({ ...draft, page: undefined });
-  };
+  const { draft, setDraft } = list;
   return (
     <>
       <h1>{t('invoices.title')}</h1>
@@ -82,7 +76,7 @@ export function Invoices({ search }: { search: InvoicesSearch }) {
           </Link>
         </p>
       )}
-      <form className="filters" onSubmit={apply} aria-label={t('overview.filters')}>
+      <FilterForm onApply={list.apply}>
         <div>
           <label htmlFor="if-number">{t('invoices.number')}</label>
           <input
@@ -127,15 +121,9 @@ export function Invoices({ search }: { search: InvoicesSearch }) {
           value={draft.maxAmount}
           onChange={(maxAmount) => setDraft({ ...draft, maxAmount })}
         />
-        <div className="actions">
-          <button type="submit">{t('payments.apply')}</button>
-        </div>
-      </form>
+      </FilterForm>
       <PagedTable
-        q={list}
-        page={page}
-        limit={PAGE_SIZE}
-        onPage={(p) => go({ ...search, page: p })}
+        {...list.paging}
         testId="invoices"
         caption={t('invoices.title')}
         empty={t('invoices.empty')}
@@ -430,38 +418,21 @@ export function InvoiceEditor({ invoice, clientId }: { invoice?: Invoice; client
                 onChange={(v) => setLine(l.key, { unitPrice: v })}
               />
               {s.lines.length > 1 && (
-                <button
-                  type="button"
-                  className="secondary"
+                <SecondaryButton
                   onClick={() => setS((prev) => ({ ...prev, lines: prev.lines.filter((x) => x.key !== l.key) }))}
                 >
                   {t('invoices.removeLine', { n: n + 1 })}
-                </button>
+                </SecondaryButton>
               )}
             </div>
           ))}
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => setS((prev) => ({ ...prev, lines: [...prev.lines, newLine()] }))}
-          >
+          <SecondaryButton onClick={() => setS((prev) => ({ ...prev, lines: [...prev.lines, newLine()] }))}>
             {t('invoices.addLine')}
-          </button>
+          </SecondaryButton>
         </fieldset>
-        <TextField
-          id="inv-periodStart"
-          label={t('invoices.periodStart')}
-          value={s.periodStart}
-          onChange={set('periodStart')}
-          type="date"
-        />
-        <TextField
-          id="inv-periodEnd"
-          label={t('invoices.periodEnd')}
-          value={s.periodEnd}
-          onChange={set('periodEnd')}
-          type="date"
-        />
+        {(['periodStart', 'periodEnd'] as const).map((k) => (
+          <TextField key={k} id={`inv-${k}`} label={t(`invoices.${k}`)} value={s[k]} onChange={set(k)} type="date" />
+        ))}
         <SelectField
           id="inv-dueMode"
           label={t('invoices.dueMode')}
@@ -712,14 +683,12 @@ function DownloadButtons({ invoice }: { invoice: Invoice }) {
   return (
     <div className="delivery">
       <div className="row-actions">
-        <button
-          type="button"
-          className="secondary"
+        <SecondaryButton
           data-download="pdf"
           onClick={() => get.mutate({ path: '/api/v1/invoices/{id}/pdf', name: `${base}.pdf` })}
         >
           {invoice.status === 'draft' ? t('invoices.downloadProforma') : t('invoices.downloadPdf')}
-        </button>
+        </SecondaryButton>
         {formats.map((f) => (
           <button
             key={f}
@@ -786,51 +755,24 @@ function EInvoiceReports({ invoiceId }: { invoiceId: string }) {
 /** Void (Admin): a confirmation that says what the credit note will be, then the void. */
 function VoidInvoice({ invoice }: { invoice: Invoice }) {
   const { t, locale } = useI18n();
-  const [asking, setAsking] = useState(false);
-  const [reason, setReason] = useState('');
-  const run = useOrgMutation(
-    async () =>
-      must(
-        await api.POST('/api/v1/invoices/{id}/void', {
-          params: { path: { id: invoice.id } },
-          body: reason.trim() ? { reason: reason.trim() } : {},
-        }),
-      ),
-    ['invoices'],
-  );
   return (
-    <Section title={t('invoices.void')} id="void-invoice">
-      {!asking ? (
-        <button type="button" id="void-invoice-button" onClick={() => setAsking(true)}>
-          {t('invoices.void')}
-        </button>
-      ) : (
-        <div role="alertdialog" aria-labelledby="void-q" className="notice warning">
-          <p id="void-q" data-testid="void-confirmation">
-            {t('invoices.voidConfirm', {
-              number: invoice.number ?? '',
-              gross: money(invoice.totals.gross, invoice.currency, locale),
-            })}
-          </p>
-          <TextField
-            id="void-reason"
-            label={t('invoices.voidReason')}
-            value={reason}
-            onChange={setReason}
-            maxLength={500}
-          />
-          <div className="row-actions">
-            <button type="button" id="void-confirm" onClick={() => run.mutate(undefined)} disabled={run.isPending}>
-              {t('invoices.voidAndCredit')}
-            </button>
-            <button type="button" className="secondary" onClick={() => setAsking(false)}>
-              {t('clients.cancel')}
-            </button>
-          </div>
-          {run.isError && <ErrorNote error={run.error} />}
-        </div>
-      )}
-    </Section>
+    <ConfirmAction
+      id="void-invoice"
+      prefix="void"
+      title={t('invoices.void')}
+      question={t('invoices.voidConfirm', {
+        number: invoice.number ?? '',
+        gross: money(invoice.totals.gross, invoice.currency, locale),
+      })}
+      questionTestId="void-confirmation"
+      reasonLabel={t('invoices.voidReason')}
+      reasonMax={500}
+      confirmLabel={t('invoices.voidAndCredit')}
+      run={async (body) =>
+        must(await api.POST('/api/v1/invoices/{id}/void', { params: { path: { id: invoice.id } }, body }))
+      }
+      refresh={['invoices']}
+    />
   );
 }
 

@@ -1,12 +1,15 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { api, must } from '../api';
 import { TimeChart } from '../chart';
-import { count, dateTime, isTimeZone, money, percent } from '../format';
+import { count, isTimeZone, money, percent } from '../format';
 import { useI18n } from '../i18n';
-import { ErrorNote, Loading, Section, StatusBadge, useMember, useOrgTimeZone, useSites } from '../ui';
+import { FilterSelect, SiteFilter } from '../forms';
+import { ErrorNote, Loading, Section, StatusBadge, useMember, useOrgTimeZone } from '../ui';
+import { paymentColumns } from '../payment-columns';
 import { PERIODS, type OverviewSearch } from '../search';
+import { DataTable } from '../table';
 
 const STATUS_ROWS = [
   ['completed', 1],
@@ -39,7 +42,6 @@ export function Overview({ search }: { search: OverviewSearch }) {
   const set = (patch: Partial<OverviewSearch>) =>
     void navigate({ to: '/', search: (prev: OverviewSearch) => ({ ...prev, ...patch }) });
 
-  const sites = useSites();
   const dash = useQuery({
     queryKey: [organization.id, 'dashboard', period, timezone, search.siteId, search.currency],
     queryFn: async () =>
@@ -58,6 +60,7 @@ export function Overview({ search }: { search: OverviewSearch }) {
   });
   const zones = useMemo(() => [...new Set([orgZone, timezone, ...ZONES])], [orgZone, timezone]);
   const d = dash.data;
+  const payment = paymentColumns(t, locale, timezone);
   const chartCurrency = search.currency ?? d?.currencies[0]?.currency;
   const chart = useMemo(() => {
     if (!d || !chartCurrency) return null;
@@ -103,37 +106,20 @@ export function Overview({ search }: { search: OverviewSearch }) {
             ))}
           </select>
         </div>
-        <div>
-          <label htmlFor="site">{t('overview.site')}</label>
-          <select id="site" value={search.siteId ?? ''} onChange={(e) => set({ siteId: e.target.value || undefined })}>
-            <option value="">{t('overview.allSites')}</option>
-            {sites.data?.items.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="currency">{t('overview.currency')}</label>
-          <select
-            id="currency"
-            value={search.currency ?? ''}
-            onChange={(e) => set({ currency: e.target.value || undefined })}
-          >
-            <option value="">{t('overview.allCurrencies')}</option>
-            {[
-              ...new Set([
-                ...(search.currency ? [search.currency] : []),
-                ...(d?.currencies.map((c) => c.currency) ?? []),
-              ]),
-            ].map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SiteFilter id="site" value={search.siteId} onChange={(siteId) => set({ siteId })} />
+        <FilterSelect
+          id="currency"
+          label={t('overview.currency')}
+          anyLabel={t('overview.allCurrencies')}
+          value={search.currency}
+          options={[
+            ...new Set([
+              ...(search.currency ? [search.currency] : []),
+              ...(d?.currencies.map((c) => c.currency) ?? []),
+            ]),
+          ].map((c): readonly [string, string] => [c, c])}
+          onChange={(currency) => set({ currency })}
+        />
       </form>
       {dash.isPending && <Loading />}
       {dash.isError && <ErrorNote error={dash.error} retry={() => void dash.refetch()} />}
@@ -199,63 +185,24 @@ export function Overview({ search }: { search: OverviewSearch }) {
               </table>
             </Section>
             <Section title={t('overview.topProviders')} id="providers">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('payments.provider')}</th>
-                    <th scope="col" className="num">
-                      {t('overview.completed')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('overview.failureRatio')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.topProvidersByCount.map((p) => (
-                    <tr key={`${p.providerType}:${p.providerId ?? ''}`}>
-                      <td>{p.providerType}</td>
-                      <td className="num">{count(p.completedPayments, locale)}</td>
-                      <td className="num">{percent(p.failureRatio, locale)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                rows={d.topProvidersByCount}
+                rowKey={(p) => `${p.providerType}:${p.providerId ?? ''}`}
+                columns={[
+                  { header: t('payments.provider'), cell: (p) => p.providerType },
+                  { header: t('overview.completed'), num: true, cell: (p) => count(p.completedPayments, locale) },
+                  { header: t('overview.failureRatio'), num: true, cell: (p) => percent(p.failureRatio, locale) },
+                ]}
+              />
             </Section>
           </div>
           <Section title={t('overview.recent')} id="recent">
-            {d.recentTransactions.length === 0 ? (
-              <p className="muted">{t('overview.none')}</p>
-            ) : (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('payments.created')}</th>
-                    <th scope="col">{t('payments.reference')}</th>
-                    <th scope="col">{t('payments.status')}</th>
-                    <th scope="col" className="num">
-                      {t('payments.amount')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.recentTransactions.map((r) => (
-                    <tr key={r.id}>
-                      <td>
-                        <Link to="/payments/$id" params={{ id: r.id }}>
-                          {dateTime(r.createdAt, timezone, locale)}
-                        </Link>
-                      </td>
-                      <td>{r.externalReference ?? '—'}</td>
-                      <td>
-                        <StatusBadge status={r.status} />
-                      </td>
-                      <td className="num">{money(r.amount, r.currency, locale)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <DataTable
+              rows={d.recentTransactions}
+              rowKey={(r) => r.id}
+              empty={t('overview.none')}
+              columns={[payment.created, payment.reference, payment.status, payment.amount]}
+            />
           </Section>
         </>
       )}

@@ -1,12 +1,13 @@
 import { useState, type ReactNode } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { nextCycleDates, type CycleUnit } from '../../../../../libs/contracts/src/recurring-cycles';
 import { api, must, type paths } from '../api';
+import { ConfirmAction } from '../confirm';
 import { GridForm, SelectField, TextField } from '../forms';
 import { dateTime, day, isTimeZone, money } from '../format';
 import { useI18n } from '../i18n';
 import { PagedTable } from '../invoicing';
+import { usePagedList } from '../list';
 import type { RecurringSearch } from '../search';
 import { can } from '../session';
 import { DataTable } from '../table';
@@ -20,7 +21,6 @@ const UNITS: readonly CycleUnit[] = ['day', 'week', 'month', 'year'];
 const REASON_MAX = 500;
 /** Cycle dates the form shows as the merchant types. */
 const PREVIEW_CYCLES = 4;
-const PAGE_SIZE = 20;
 
 function StatusBadge({ status }: { status: ScheduleStatus }) {
   const { t } = useI18n();
@@ -38,16 +38,16 @@ function cadence(t: ReturnType<typeof useI18n>['t'], s: Pick<Schedule, 'interval
 /** Recurring schedules: status filter, server-side paging. */
 export function RecurringSchedules({ search }: { search: RecurringSearch }) {
   const { t, locale } = useI18n();
-  const { organization, role } = useMember();
+  const { role } = useMember();
   const navigate = useNavigate();
-  const page = search.page ?? 1;
-  const list = useQuery({
-    queryKey: [organization.id, 'recurring', search],
-    placeholderData: keepPreviousData,
-    queryFn: async () =>
+  const list = usePagedList({
+    key: ['recurring'],
+    search,
+    go: (next: RecurringSearch) => void navigate({ to: '/recurring', search: next }),
+    read: async (page, limit) =>
       must(
         await api.GET('/api/v1/invoices/recurring', {
-          params: { query: { page, limit: PAGE_SIZE, ...(search.status ? { status: search.status } : {}) } },
+          params: { query: { page, limit, ...(search.status ? { status: search.status } : {}) } },
         }),
       ),
   });
@@ -81,10 +81,7 @@ export function RecurringSchedules({ search }: { search: RecurringSearch }) {
         </div>
       </form>
       <PagedTable
-        q={list}
-        page={page}
-        limit={PAGE_SIZE}
-        onPage={(p) => void navigate({ to: '/recurring', search: { ...search, page: p } })}
+        {...list.paging}
         testId="schedules"
         caption={t('recurring.title')}
         empty={t('recurring.empty')}
@@ -249,13 +246,6 @@ export function ScheduleScreen({ id }: { id: string }) {
   const schedule = useOrgQuery(['recurring', 'one', id], async () =>
     must(await api.GET('/api/v1/invoices/recurring/{id}', { params: { path: { id } } })),
   );
-  const act = useOrgMutation(
-    async (what: 'pause' | 'resume') =>
-      what === 'pause'
-        ? must(await api.POST('/api/v1/invoices/recurring/{id}/pause', { params: { path: { id } }, body: {} }))
-        : must(await api.POST('/api/v1/invoices/recurring/{id}/resume', { params: { path: { id } }, body: {} })),
-    ['recurring'],
-  );
   return (
     <Loaded q={schedule}>
       {(s) => (
@@ -296,31 +286,7 @@ export function ScheduleScreen({ id }: { id: string }) {
                   : []),
               ]}
             />
-            {can(role, 'write') && (
-              <div className="row-actions">
-                {s.status === 'active' && (
-                  <button
-                    type="button"
-                    id="pause-schedule"
-                    disabled={act.isPending}
-                    onClick={() => act.mutate('pause')}
-                  >
-                    {t('recurring.pause')}
-                  </button>
-                )}
-                {s.status === 'paused' && (
-                  <button
-                    type="button"
-                    id="resume-schedule"
-                    disabled={act.isPending}
-                    onClick={() => act.mutate('resume')}
-                  >
-                    {t('recurring.resume')}
-                  </button>
-                )}
-              </div>
-            )}
-            {act.isError && <ErrorNote error={act.error} />}
+            {can(role, 'write') && <PauseOrResume id={s.id} status={s.status} />}
           </Section>
           {can(role, 'write') && (s.status === 'active' || s.status === 'paused') && <CancelSchedule id={s.id} />}
           {can(role, 'write') && <Upcoming id={s.id} updatedAt={s.updatedAt} />}
@@ -330,49 +296,48 @@ export function ScheduleScreen({ id }: { id: string }) {
   );
 }
 
-function CancelSchedule({ id }: { id: string }) {
+/** Pause an active schedule, resume a paused one. */
+function PauseOrResume({ id, status }: { id: string; status: ScheduleStatus }) {
   const { t } = useI18n();
-  const [asking, setAsking] = useState(false);
-  const [reason, setReason] = useState('');
-  const run = useOrgMutation(
-    async () =>
-      must(
-        await api.POST('/api/v1/invoices/recurring/{id}/cancel', {
-          params: { path: { id } },
-          body: reason.trim() ? { reason: reason.trim() } : {},
-        }),
-      ),
+  const act = useOrgMutation(
+    async (what: 'pause' | 'resume') =>
+      what === 'pause'
+        ? must(await api.POST('/api/v1/invoices/recurring/{id}/pause', { params: { path: { id } }, body: {} }))
+        : must(await api.POST('/api/v1/invoices/recurring/{id}/resume', { params: { path: { id } }, body: {} })),
     ['recurring'],
   );
+  const next = status === 'active' ? 'pause' : status === 'paused' ? 'resume' : null;
   return (
-    <Section title={t('recurring.cancel')} id="cancel-schedule">
-      {!asking ? (
-        <button type="button" id="cancel-schedule-button" onClick={() => setAsking(true)}>
-          {t('recurring.cancel')}
-        </button>
-      ) : (
-        <div role="alertdialog" aria-labelledby="cancel-q" className="notice warning">
-          <p id="cancel-q">{t('recurring.cancelConfirm')}</p>
-          <TextField
-            id="cancel-reason"
-            label={t('recurring.reason')}
-            hint={t('recurring.reasonHint', { left: REASON_MAX - reason.trim().length })}
-            value={reason}
-            onChange={setReason}
-            maxLength={REASON_MAX}
-          />
-          <div className="row-actions">
-            <button type="button" id="cancel-confirm" onClick={() => run.mutate(undefined)} disabled={run.isPending}>
-              {t('recurring.cancelSubmit')}
-            </button>
-            <button type="button" className="secondary" onClick={() => setAsking(false)}>
-              {t('clients.cancel')}
-            </button>
-          </div>
-          {run.isError && <ErrorNote error={run.error} />}
-        </div>
-      )}
-    </Section>
+    <>
+      <div className="row-actions">
+        {next && (
+          <button type="button" id={`${next}-schedule`} disabled={act.isPending} onClick={() => act.mutate(next)}>
+            {t(`recurring.${next}`)}
+          </button>
+        )}
+      </div>
+      {act.isError && <ErrorNote error={act.error} />}
+    </>
+  );
+}
+
+function CancelSchedule({ id }: { id: string }) {
+  const { t } = useI18n();
+  return (
+    <ConfirmAction
+      id="cancel-schedule"
+      prefix="cancel"
+      title={t('recurring.cancel')}
+      question={t('recurring.cancelConfirm')}
+      reasonLabel={t('recurring.reason')}
+      reasonHint={(left) => t('recurring.reasonHint', { left })}
+      reasonMax={REASON_MAX}
+      confirmLabel={t('recurring.cancelSubmit')}
+      run={async (body) =>
+        must(await api.POST('/api/v1/invoices/recurring/{id}/cancel', { params: { path: { id } }, body }))
+      }
+      refresh={['recurring']}
+    />
   );
 }
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, must, mustOk, type components, type Role } from '../api';
 import { dateTime } from '../format';
-import { GridForm, SelectField, ShownOnce, TextField } from '../forms';
+import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField } from '../forms';
 import { useHistoryPicker } from '../history';
 import { useI18n } from '../i18n';
 import { can, switchDataMode, type DataMode } from '../session';
@@ -148,14 +148,12 @@ function Members() {
                 srOnly: true,
                 cell: (m) =>
                   m.userId !== user.id && (
-                    <button
-                      type="button"
-                      className="secondary"
+                    <SecondaryButton
                       aria-label={t('settings.removeMember', { email: m.email })}
                       onClick={() => remove.mutate(m.userId)}
                     >
                       {t('settings.remove')}
-                    </button>
+                    </SecondaryButton>
                   ),
               },
               history.column,

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, must, mustOk, type paths } from '../api';
-import { SelectField, TextField } from '../forms';
+import { SecondaryButton, SelectField, TextField } from '../forms';
 import { useI18n } from '../i18n';
 import { can } from '../session';
 import { DataTable } from '../table';
@@ -406,15 +406,13 @@ function Rules() {
                   header: t('tax.delete'),
                   srOnly: true,
                   cell: (r) => (
-                    <button
-                      type="button"
-                      className="secondary"
+                    <SecondaryButton
                       disabled={remove.isPending}
                       aria-label={t('tax.deleteRule', { name: r.name })}
                       onClick={() => remove.mutate(r.id)}
                     >
                       {t('tax.delete')}
-                    </button>
+                    </SecondaryButton>
                   ),
                 },
               ]}

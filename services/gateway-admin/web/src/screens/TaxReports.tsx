@@ -3,9 +3,10 @@ import { useQueries } from '@tanstack/react-query';
 import { api, must } from '../api';
 import { TimeChart } from '../chart';
 import { count, money } from '../format';
+import { DateRangeFields, YearField } from '../forms';
 import { useI18n } from '../i18n';
 import { can } from '../session';
-import { DataTable } from '../table';
+import { DataTable, type Column } from '../table';
 import { ErrorNote, Loaded, Section, useMember, useOrgQuery } from '../ui';
 import { periodBuckets } from '../tax-periods';
 import { TaxTabs, useTaxDownload } from './TaxTabs';
@@ -65,116 +66,98 @@ function ReportTable({ answer }: { answer: Answer }) {
   const rate = (n: number) => `${new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(n)} %`;
   const caption = t(`tax.report.${answer.kind}`);
   const common = { testId: 'tax-report', caption, empty: t('tax.reportEmpty') };
+  // The columns several reports share.
+  const country: Column<{ country: string }> = { header: t('tax.country'), cell: (r) => r.country };
+  const currency: Column<{ currency: string }> = { header: t('tax.currency'), cell: (r) => r.currency };
+  const net: Column<{ net: number; currency: string }> = {
+    header: t('tax.net'),
+    num: true,
+    cell: (r) => m(r.net, r.currency),
+  };
+  const tax: Column<{ tax: number; currency: string }> = {
+    header: t('tax.tax'),
+    num: true,
+    cell: (r) => m(r.tax, r.currency),
+  };
+  const gross: Column<{ gross: number; currency: string }> = {
+    header: t('tax.gross'),
+    num: true,
+    cell: (r) => m(r.gross, r.currency),
+  };
+  const taxEur: Column<{ eur?: { tax: number } | null | undefined }> = {
+    header: t('tax.taxEur'),
+    num: true,
+    cell: (r) => (r.eur ? eur(r.eur.tax) : '—'),
+  };
+  /** A country and currency's amounts, as the by-country and revenue reports begin. */
+  const amounts = [net, tax, gross];
+  const countryAmounts = [country, currency, ...amounts];
+  const countryKey = (r: { country: string; currency: string }) => `${r.country}-${r.currency}`;
+  const table = <T,>(rows: readonly T[], rowKey: (row: T) => string, columns: ReadonlyArray<Column<T>>) => (
+    <DataTable {...common} rows={rows} rowKey={rowKey} columns={columns} />
+  );
   switch (answer.kind) {
     case 'by-country':
-      return (
-        <DataTable
-          {...common}
-          rows={answer.report.data}
-          rowKey={(r) => `${r.country}-${r.currency}`}
-          columns={[
-            { header: t('tax.country'), cell: (r) => r.country },
-            { header: t('tax.currency'), cell: (r) => r.currency },
-            { header: t('tax.net'), num: true, cell: (r) => m(r.net, r.currency) },
-            { header: t('tax.tax'), num: true, cell: (r) => m(r.tax, r.currency) },
-            { header: t('tax.gross'), num: true, cell: (r) => m(r.gross, r.currency) },
-            { header: t('tax.lines'), num: true, cell: (r) => count(r.lines, locale) },
-            { header: t('tax.taxEur'), num: true, cell: (r) => (r.eur ? eur(r.eur.tax) : '—') },
-          ]}
-        />
-      );
+      return table(answer.report.data, countryKey, [
+        ...countryAmounts,
+        { header: t('tax.lines'), num: true, cell: (r) => count(r.lines, locale) },
+        taxEur,
+      ]);
     case 'by-country-details':
-      return (
-        <DataTable
-          {...common}
-          rows={answer.report.data}
-          rowKey={(r) => `${r.country}-${r.currency}-${r.taxRateCode}-${r.decision}-${r.itemType}-${r.taxRate}`}
-          columns={[
-            { header: t('tax.country'), cell: (r) => r.country },
-            { header: t('tax.currency'), cell: (r) => r.currency },
-            { header: t('tax.code'), cell: (r) => <code>{r.taxRateCode}</code> },
-            { header: t('tax.percent'), num: true, cell: (r) => rate(r.taxRate) },
-            { header: t('tax.decision'), cell: (r) => r.decision },
-            { header: t('tax.itemType'), cell: (r) => r.itemType },
-            { header: t('tax.net'), num: true, cell: (r) => m(r.net, r.currency) },
-            { header: t('tax.tax'), num: true, cell: (r) => m(r.tax, r.currency) },
-          ]}
-        />
+      return table(
+        answer.report.data,
+        (r) => `${r.country}-${r.currency}-${r.taxRateCode}-${r.decision}-${r.itemType}-${r.taxRate}`,
+        [
+          country,
+          currency,
+          { header: t('tax.code'), cell: (r) => <code>{r.taxRateCode}</code> },
+          { header: t('tax.percent'), num: true, cell: (r) => rate(r.taxRate) },
+          { header: t('tax.decision'), cell: (r) => r.decision },
+          { header: t('tax.itemType'), cell: (r) => r.itemType },
+          net,
+          tax,
+        ],
       );
     case 'revenue-by-country':
-      return (
-        <DataTable
-          {...common}
-          rows={answer.report.data}
-          rowKey={(r) => `${r.country}-${r.currency}`}
-          columns={[
-            { header: t('tax.country'), cell: (r) => r.country },
-            { header: t('tax.currency'), cell: (r) => r.currency },
-            { header: t('tax.net'), num: true, cell: (r) => m(r.net, r.currency) },
-            { header: t('tax.tax'), num: true, cell: (r) => m(r.tax, r.currency) },
-            { header: t('tax.gross'), num: true, cell: (r) => m(r.gross, r.currency) },
-            { header: t('tax.sales'), num: true, cell: (r) => count(r.sales, locale) },
-            { header: t('tax.corrections'), num: true, cell: (r) => count(r.corrections, locale) },
-          ]}
-        />
-      );
+      return table(answer.report.data, countryKey, [
+        ...countryAmounts,
+        { header: t('tax.sales'), num: true, cell: (r) => count(r.sales, locale) },
+        { header: t('tax.corrections'), num: true, cell: (r) => count(r.corrections, locale) },
+      ]);
     case 'currencies':
-      return (
-        <DataTable
-          {...common}
-          rows={answer.report.data}
-          rowKey={(r) => r.currency}
-          columns={[
-            { header: t('tax.currency'), cell: (r) => r.currency },
-            { header: t('tax.net'), num: true, cell: (r) => m(r.net, r.currency) },
-            { header: t('tax.tax'), num: true, cell: (r) => m(r.tax, r.currency) },
-            { header: t('tax.gross'), num: true, cell: (r) => m(r.gross, r.currency) },
-            { header: t('tax.entries'), num: true, cell: (r) => count(r.entries, locale) },
-            { header: t('tax.taxEur'), num: true, cell: (r) => (r.eur ? eur(r.eur.tax) : '—') },
-          ]}
-        />
-      );
+      return table(answer.report.data, (r) => r.currency, [
+        currency,
+        ...amounts,
+        { header: t('tax.entries'), num: true, cell: (r) => count(r.entries, locale) },
+        taxEur,
+      ]);
     case 'vat-oss':
-      return (
-        <DataTable
-          {...common}
-          rows={answer.report.countries}
-          rowKey={(c) => c.country}
-          columns={[
-            { header: t('tax.country'), cell: (c) => c.country },
-            {
-              header: t('tax.taxable'),
-              num: true,
-              cell: (c) => eur(c.supplies.reduce((s, x) => s + x.taxableAmount, 0)),
-            },
-            { header: t('tax.vat'), num: true, cell: (c) => eur(c.vatTotal) },
-            { header: t('tax.corrections'), num: true, cell: (c) => eur(c.correctionsTotal) },
-            {
-              header: t('tax.balance'),
-              num: true,
-              cell: (c) => <span data-country={c.country}>{eur(c.balance)}</span>,
-            },
-          ]}
-        />
-      );
+      return table(answer.report.countries, (c) => c.country, [
+        country,
+        {
+          header: t('tax.taxable'),
+          num: true,
+          cell: (c) => eur(c.supplies.reduce((s, x) => s + x.taxableAmount, 0)),
+        },
+        { header: t('tax.vat'), num: true, cell: (c) => eur(c.vatTotal) },
+        { header: t('tax.corrections'), num: true, cell: (c) => eur(c.correctionsTotal) },
+        {
+          header: t('tax.balance'),
+          num: true,
+          cell: (c) => <span data-country={c.country}>{eur(c.balance)}</span>,
+        },
+      ]);
     case 'vat-oss-details':
-      return (
-        <DataTable
-          {...common}
-          rows={answer.report.data}
-          rowKey={(r) => `${r.country}-${r.supplyType}-${r.rateType}-${r.vatRate}-${r.currency}`}
-          columns={[
-            { header: t('tax.country'), cell: (r) => r.country },
-            { header: t('tax.supplyType'), cell: (r) => r.supplyType },
-            { header: t('tax.type'), cell: (r) => r.rateType },
-            { header: t('tax.percent'), num: true, cell: (r) => rate(r.vatRate) },
-            { header: t('tax.currency'), cell: (r) => r.currency },
-            { header: t('tax.net'), num: true, cell: (r) => m(r.net, r.currency) },
-            { header: t('tax.tax'), num: true, cell: (r) => m(r.tax, r.currency) },
-            { header: t('tax.lines'), num: true, cell: (r) => count(r.lines, locale) },
-          ]}
-        />
-      );
+      return table(answer.report.data, (r) => `${r.country}-${r.supplyType}-${r.rateType}-${r.vatRate}-${r.currency}`, [
+        country,
+        { header: t('tax.supplyType'), cell: (r) => r.supplyType },
+        { header: t('tax.type'), cell: (r) => r.rateType },
+        { header: t('tax.percent'), num: true, cell: (r) => rate(r.vatRate) },
+        currency,
+        net,
+        tax,
+        { header: t('tax.lines'), num: true, cell: (r) => count(r.lines, locale) },
+      ]);
   }
 }
 
@@ -405,42 +388,21 @@ export function TaxReports() {
             </select>
           </div>
           {isRange(kind) ? (
-            <>
-              <div>
-                <label htmlFor="report-from">{t('payments.from')}</label>
-                <input
-                  id="report-from"
-                  type="date"
-                  required
-                  value={range.startDate}
-                  onChange={(e) => setRange({ ...range, startDate: e.target.value })}
-                />
-              </div>
-              <div>
-                <label htmlFor="report-to">{t('payments.to')}</label>
-                <input
-                  id="report-to"
-                  type="date"
-                  required
-                  value={range.endDate}
-                  onChange={(e) => setRange({ ...range, endDate: e.target.value })}
-                />
-              </div>
-            </>
+            <DateRangeFields
+              idPrefix="report"
+              required
+              value={range}
+              onChange={(r) => setRange({ startDate: r.startDate ?? '', endDate: r.endDate ?? '' })}
+            />
           ) : (
             <>
-              <div>
-                <label htmlFor="report-year">{t('tax.year')}</label>
-                <input
-                  id="report-year"
-                  type="number"
-                  min={2021}
-                  max={9999}
-                  required
-                  value={period.year}
-                  onChange={(e) => setPeriod({ ...period, year: Number(e.target.value) })}
-                />
-              </div>
+              <YearField
+                id="report-year"
+                label={t('tax.year')}
+                range={[2021, 9999]}
+                value={String(period.year)}
+                onChange={(year) => setPeriod({ ...period, year: Number(year) })}
+              />
               <div>
                 <label htmlFor="report-quarter">{t('tax.quarter')}</label>
                 <select

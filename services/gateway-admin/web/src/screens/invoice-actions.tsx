@@ -7,6 +7,7 @@ import { dateTime, money, parseAmount } from '../format';
 import { useI18n } from '../i18n';
 import type { Invoice } from '../invoicing';
 import { can } from '../session';
+import { ConfirmDialog } from '../confirm';
 import { DataTable } from '../table';
 import { ErrorNote, Section, useMember, useOrgMutation, useOrgTimeZone } from '../ui';
 
@@ -233,10 +234,20 @@ export function CorrectInvoice({ invoice }: { invoice: Invoice }) {
           />
         </GridForm>
       ) : (
-        <div role="alertdialog" aria-labelledby="correct-q" className="notice warning">
-          <p id="correct-q">
-            {changes ? t('correct.confirm', { number: invoice.number ?? '' }) : t('correct.nothing')}
-          </p>
+        <ConfirmDialog
+          questionId="correct-q"
+          question={changes ? t('correct.confirm', { number: invoice.number ?? '' }) : t('correct.nothing')}
+          confirm={
+            changes && {
+              id: 'correct-confirm',
+              label: t('correct.submit'),
+              onClick: () => run.mutate(changes),
+              disabled: run.isPending || !reason.trim(),
+            }
+          }
+          back={{ label: t('correct.back'), onClick: () => setReview(false) }}
+          attempt={run}
+        >
           {changes && (
             <DataTable
               testId="correction-diff"
@@ -250,23 +261,7 @@ export function CorrectInvoice({ invoice }: { invoice: Invoice }) {
               ]}
             />
           )}
-          <div className="row-actions">
-            {changes && (
-              <button
-                type="button"
-                id="correct-confirm"
-                disabled={run.isPending || !reason.trim()}
-                onClick={() => run.mutate(changes)}
-              >
-                {t('correct.submit')}
-              </button>
-            )}
-            <button type="button" className="secondary" onClick={() => setReview(false)}>
-              {t('correct.back')}
-            </button>
-          </div>
-          {run.isError && <ErrorNote error={run.error} />}
-        </div>
+        </ConfirmDialog>
       )}
       {invoice.corrections.length > 0 && (
         <DataTable

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api, must, type components, type Role } from '../../api';
 import { dateTime } from '../../format';
-import { GridForm, SelectField, ShownOnce, TextField } from '../../forms';
+import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can, type DataMode } from '../../session';
 import { DataTable } from '../../table';
@@ -217,22 +217,18 @@ function ManageKeys() {
                   cell: (k) =>
                     k.status === 'active' && (
                       <span className="row-actions">
-                        <button
-                          type="button"
-                          className="secondary"
+                        <SecondaryButton
                           aria-label={t('keys.rotateName', { name: k.name })}
                           onClick={() => rotate.mutate(k.id)}
                         >
                           {t('settings.rotate')}
-                        </button>
-                        <button
-                          type="button"
-                          className="secondary"
+                        </SecondaryButton>
+                        <SecondaryButton
                           aria-label={t('keys.revokeName', { name: k.name })}
                           onClick={() => revoke.mutate(k.id)}
                         >
                           {t('settings.revoke')}
-                        </button>
+                        </SecondaryButton>
                       </span>
                     ),
                 },

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api, must, mustOk, type components } from '../../api';
 import { dateTime } from '../../format';
-import { GridForm, SelectField, TextField } from '../../forms';
+import { GridForm, SecondaryButton, SelectField, TextField } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
 import { DataTable } from '../../table';
@@ -86,25 +86,21 @@ export function Domains() {
                   srOnly: true,
                   cell: (d) => (
                     <span className="row-actions">
-                      <button
-                        type="button"
-                        className="secondary"
+                      <SecondaryButton
                         disabled={verify.isPending}
                         aria-label={t('domains.verifyHost', { host: d.hostname })}
                         onClick={() => verify.mutate(d.hostname)}
                       >
                         {t('domains.verify')}
-                      </button>
+                      </SecondaryButton>
                       {can(role, 'admin') && (
-                        <button
-                          type="button"
-                          className="secondary"
+                        <SecondaryButton
                           disabled={remove.isPending}
                           aria-label={t('domains.removeHost', { host: d.hostname })}
                           onClick={() => remove.mutate(d.id)}
                         >
                           {t('settings.remove')}
-                        </button>
+                        </SecondaryButton>
                       )}
                     </span>
                   ),

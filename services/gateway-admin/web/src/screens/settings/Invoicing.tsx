@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, must, type components } from '../../api';
 import { dateTime } from '../../format';
-import { CopyButton, GridForm, SelectField, TextField } from '../../forms';
+import { CopyButton, GridForm, SecondaryButton, SelectField, TextField } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
 import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
@@ -312,14 +312,9 @@ function Emails({ s, write }: { s: InvoicingSettings; write: boolean }) {
             ]}
           />
           {write && (
-            <button
-              type="button"
-              className="secondary"
-              disabled={verify.isPending}
-              onClick={() => verify.mutate(undefined)}
-            >
+            <SecondaryButton disabled={verify.isPending} onClick={() => verify.mutate(undefined)}>
               {t('emails.verify')}
-            </button>
+            </SecondaryButton>
           )}
           {verify.isError && <ErrorNote error={verify.error} />}
         </div>

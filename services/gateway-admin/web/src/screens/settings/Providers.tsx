@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, must, type components, type paths } from '../../api';
-import { GridForm, SelectField, ShownOnce, TextField } from '../../forms';
+import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField } from '../../forms';
 import { isMessageKey, useI18n } from '../../i18n';
 import { can } from '../../session';
 import { DataTable } from '../../table';
@@ -162,15 +162,13 @@ export function Providers() {
                   header: t('settings.actions'),
                   srOnly: true,
                   cell: (p) => (
-                    <button
-                      type="button"
-                      className="secondary"
+                    <SecondaryButton
                       aria-label={t(p.enabled ? 'providers.disableName' : 'providers.enableName', { name: p.name })}
                       disabled={toggle.isPending}
                       onClick={() => toggle.mutate({ id: p.id, enabled: !p.enabled })}
                     >
                       {p.enabled ? t('settings.disable') : t('settings.enable')}
-                    </button>
+                    </SecondaryButton>
                   ),
                 },
                 history.column,

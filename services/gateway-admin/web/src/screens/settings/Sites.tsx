@@ -3,7 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { contrastOnWhite, hexColor, textOn } from '../../../../../../libs/contracts/src/brand-colors';
 import { api, must, mustOk, type components } from '../../api';
 import { money } from '../../format';
-import { GridForm, SelectField, ShownOnce, TextField } from '../../forms';
+import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
 import { DataTable } from '../../table';
@@ -336,28 +336,18 @@ export function SiteScreen({ id }: { id: string }) {
               )}
               {rotate.isError && <ErrorNote error={rotate.error} />}
               {can(role, 'write') && (
-                <button
-                  type="button"
-                  className="secondary"
-                  onClick={() => rotate.mutate(undefined)}
-                  disabled={rotate.isPending}
-                >
+                <SecondaryButton onClick={() => rotate.mutate(undefined)} disabled={rotate.isPending}>
                   {t('settings.rotateSecret')}
-                </button>
+                </SecondaryButton>
               )}
             </Section>
             {can(role, 'admin') && (
               <Section title={t('site.delete')} id="delete-site">
                 <p className="muted">{t('site.deleteHint')}</p>
                 {remove.isError && <ErrorNote error={remove.error} />}
-                <button
-                  type="button"
-                  className="secondary"
-                  onClick={() => remove.mutate(undefined)}
-                  disabled={remove.isPending}
-                >
+                <SecondaryButton onClick={() => remove.mutate(undefined)} disabled={remove.isPending}>
                   {t('site.delete')}
-                </button>
+                </SecondaryButton>
               </Section>
             )}
             <ResourceHistory resource="site" id={s.id} />
