@@ -78,6 +78,49 @@ export async function previewInvoiceTax(
   return { taxCalculation: calc, totals: totalsOf(calc) };
 }
 
+/** What a draft is made of: its editable fields and tax, and whatever marks how it was made. */
+type DraftContent = Pick<
+  InvoiceDoc,
+  | 'siteId'
+  | 'clientId'
+  | 'currency'
+  | 'items'
+  | 'issueDate'
+  | 'dueDate'
+  | 'paymentTermsDays'
+  | 'servicePeriod'
+  | 'notes'
+  | 'taxCalculation'
+  | 'totals'
+> &
+  Partial<Omit<InvoiceDoc, 'id' | 'version'>>;
+
+/**
+ * A new draft of the organization: `content`, with nothing issued, paid, corrected or voided yet
+ * (no transaction linked unless `content` links one). Every way of making a draft writes this.
+ */
+export function newDraft<C extends DraftContent>(key: OrgKey, now: string, content: C) {
+  return {
+    organizationId: key.organizationId,
+    mode: key.mode,
+    status: 'draft' as const,
+    number: null,
+    amountPaid: 0,
+    payments: [],
+    transactionId: null,
+    sourceTransactionId: null,
+    snapshot: null,
+    corrections: [],
+    creditNoteIds: [],
+    createdAt: now,
+    updatedAt: now,
+    issuedAt: null,
+    voidedAt: null,
+    voidReason: null,
+    ...content,
+  };
+}
+
 export interface CreateInvoiceOptions {
   /**
    * Internal callers' idempotency key (RPC only, not the public route): a repeat answers the
@@ -103,27 +146,9 @@ export async function createInvoice(
   const now = deps.clock.now().toISOString();
   let doc: InvoiceDoc;
   try {
-    doc = await coll.insert({
-      organizationId: key.organizationId,
-      mode: key.mode,
-      status: 'draft',
-      number: null,
-      ...fields,
-      notes: input.notes ?? null,
-      amountPaid: 0,
-      payments: [],
-      transactionId: null,
-      sourceTransactionId: null,
-      snapshot: null,
-      corrections: [],
-      creditNoteIds: [],
-      createdAt: now,
-      updatedAt: now,
-      issuedAt: null,
-      voidedAt: null,
-      voidReason: null,
-      ...(idempotencyKey ? { idempotencyKey } : {}),
-    });
+    doc = await coll.insert(
+      newDraft(key, now, { ...fields, notes: input.notes ?? null, ...(idempotencyKey ? { idempotencyKey } : {}) }),
+    );
   } catch (err) {
     // A concurrent call with the same key won the unique index: answer its invoice.
     const raced = err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY ? await earlier() : null;
