@@ -8,11 +8,17 @@ import {
   systemClock,
   type Clock,
 } from '@paymesh/core';
-import { Committer } from '@paymesh/bus';
+import { Committer, type EventEnvelope } from '@paymesh/bus';
 import { createStore, type DroppableStore } from '@paymesh/store';
-import type { EventMap } from '@paymesh/contracts';
+import {
+  Subjects,
+  type ChargebackResolved,
+  type EventMap,
+  type TransactionRefunded,
+  type TransactionStatusChanged,
+} from '@paymesh/contracts';
 import type { InvoiceBuyer } from '../src/app/client-port';
-import type { BillingDeps } from '../src/app/deps';
+import type { BillingDeps, OrgKey } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
 import { collections } from '../src/store/collections';
 import { testDatabase } from '../../../test/support/kit';
@@ -130,5 +136,125 @@ export function invoiceDeps(
       ...checkout,
     },
     documents: { renderPdf: notHere('documents'), renderEInvoice: notHere('documents'), ...documents },
+  };
+}
+
+/** A draft's JSON body for `clientId` on a new site: `quantity` × 119.00 EUR (gross) of consulting. */
+export function consultingDraft(clientId: string, quantity = 1): string {
+  return JSON.stringify({
+    siteId: newObjectId(),
+    clientId,
+    currency: 'EUR',
+    items: [{ description: 'Consulting', quantity, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+  });
+}
+
+/** A transaction paying an invoice through one of its payment links, as checkout's events name it. */
+export interface LinkTransaction {
+  transactionId: string;
+  checkoutId: string;
+  amount: number;
+}
+
+/**
+ * `checkout.transaction.status_changed` of `t` (of the invoice `invoiceId`) at `at`: completed (1)
+ * from pending, any other status from completed; a new site and event id unless `over` or `id` say.
+ */
+export function statusEvent(
+  at: string,
+  key: OrgKey,
+  invoiceId: string,
+  t: LinkTransaction,
+  status: number,
+  id = randomBytes(8).toString('hex'),
+  over: Partial<TransactionStatusChanged> = {},
+): EventEnvelope<TransactionStatusChanged> {
+  return {
+    id,
+    type: Subjects.transactionStatusChanged,
+    version: 1,
+    occurredAt: at,
+    data: {
+      ...key,
+      siteId: newObjectId(),
+      transactionId: t.transactionId,
+      status,
+      previousStatus: status === 1 ? 0 : 1,
+      subState: null,
+      externalReference: null,
+      ipnUrl: null,
+      sequence: status === 1 ? 2 : 3,
+      changedAt: at,
+      amount: t.amount,
+      currency: 'EUR',
+      checkoutId: t.checkoutId,
+      invoiceId,
+      ...over,
+    },
+  } as EventEnvelope<TransactionStatusChanged>;
+}
+
+/**
+ * `checkout.transaction.refunded` of a refund of `t` at `at` (event id from transaction and refund,
+ * as checkout makes it), `refundedTotal` of it refunded so far; a new site unless `over` says.
+ */
+export function refundEvent(
+  at: string,
+  key: OrgKey,
+  invoiceId: string,
+  t: LinkTransaction,
+  refund: { refundId: string; amount: number; refundedTotal: number },
+  over: Partial<TransactionRefunded> = {},
+): EventEnvelope<TransactionRefunded> {
+  return {
+    id: `refund-${t.transactionId}-${refund.refundId}`,
+    type: Subjects.transactionRefunded,
+    version: 1,
+    occurredAt: at,
+    data: {
+      ...key,
+      siteId: newObjectId(),
+      transactionId: t.transactionId,
+      ...refund,
+      currency: 'EUR',
+      transactionAmount: t.amount,
+      paidAt: at,
+      checkoutId: t.checkoutId,
+      invoiceId,
+      refundedAt: at,
+      ...over,
+    },
+  };
+}
+
+/** `checkout.chargeback.resolved` of the whole of `t` at `at`; a new site and event id unless `over` or `id` say. */
+export function chargebackEvent(
+  at: string,
+  key: OrgKey,
+  invoiceId: string,
+  t: LinkTransaction,
+  chargeback: { chargebackId: string; outcome: ChargebackResolved['outcome'] },
+  id = randomBytes(8).toString('hex'),
+  over: Partial<ChargebackResolved> = {},
+): EventEnvelope<ChargebackResolved> {
+  return {
+    id,
+    type: Subjects.chargebackResolved,
+    version: 1,
+    occurredAt: at,
+    data: {
+      ...key,
+      siteId: newObjectId(),
+      transactionId: t.transactionId,
+      ...chargeback,
+      amount: t.amount,
+      currency: 'EUR',
+      checkoutId: t.checkoutId,
+      invoiceId,
+      resolvedAt: at,
+      paidAt: at,
+      transactionAmount: t.amount,
+      ...over,
+    },
   };
 }
