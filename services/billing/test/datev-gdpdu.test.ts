@@ -306,16 +306,7 @@ describe('DATEV and GDPdU exports on PostgreSQL', () => {
       buyer: {
         country: 'FR',
         type: 'consumer',
-        vatIdCheck: {
-          vatId: null,
-          status: 'not_given',
-          source: null,
-          checkedAt: null,
-          consultationNumber: null,
-          companyName: null,
-          address: null,
-          error: null,
-        },
+        vatIdCheck: vatIdCheckOf(),
       },
       seller: { homeCountry: 'DE', ossEnabled: true, ossThresholdExceeded: true },
       eur: { rate: 1, rateDate: '2026-06-15', net: 1000, tax: 200 },

@@ -156,6 +156,33 @@ export interface LinkTransaction {
   amount: number;
 }
 
+/** An event of `t` paying `invoiceId` as the bus delivers it at `at`: a new site, euros, then `data`. */
+function transactionEvent<D>(
+  type: string,
+  id: string,
+  at: string,
+  key: OrgKey,
+  invoiceId: string,
+  t: LinkTransaction,
+  data: D,
+) {
+  return {
+    id,
+    type,
+    version: 1,
+    occurredAt: at,
+    data: {
+      ...key,
+      siteId: newObjectId(),
+      transactionId: t.transactionId,
+      currency: 'EUR',
+      checkoutId: t.checkoutId,
+      invoiceId,
+      ...data,
+    },
+  };
+}
+
 /**
  * `checkout.transaction.status_changed` of `t` (of the invoice `invoiceId`) at `at`: completed (1)
  * from pending, any other status from completed; a new site and event id unless `over` or `id` say.
@@ -169,29 +196,17 @@ export function statusEvent(
   id = randomBytes(8).toString('hex'),
   over: Partial<TransactionStatusChanged> = {},
 ): EventEnvelope<TransactionStatusChanged> {
-  return {
-    id,
-    type: Subjects.transactionStatusChanged,
-    version: 1,
-    occurredAt: at,
-    data: {
-      ...key,
-      siteId: newObjectId(),
-      transactionId: t.transactionId,
-      status,
-      previousStatus: status === 1 ? 0 : 1,
-      subState: null,
-      externalReference: null,
-      ipnUrl: null,
-      sequence: status === 1 ? 2 : 3,
-      changedAt: at,
-      amount: t.amount,
-      currency: 'EUR',
-      checkoutId: t.checkoutId,
-      invoiceId,
-      ...over,
-    },
-  } as EventEnvelope<TransactionStatusChanged>;
+  return transactionEvent(Subjects.transactionStatusChanged, id, at, key, invoiceId, t, {
+    status,
+    previousStatus: status === 1 ? 0 : 1,
+    subState: null,
+    externalReference: null,
+    ipnUrl: null,
+    sequence: status === 1 ? 2 : 3,
+    changedAt: at,
+    amount: t.amount,
+    ...over,
+  }) as EventEnvelope<TransactionStatusChanged>;
 }
 
 /**
@@ -206,25 +221,14 @@ export function refundEvent(
   refund: { refundId: string; amount: number; refundedTotal: number },
   over: Partial<TransactionRefunded> = {},
 ): EventEnvelope<TransactionRefunded> {
-  return {
-    id: `refund-${t.transactionId}-${refund.refundId}`,
-    type: Subjects.transactionRefunded,
-    version: 1,
-    occurredAt: at,
-    data: {
-      ...key,
-      siteId: newObjectId(),
-      transactionId: t.transactionId,
-      ...refund,
-      currency: 'EUR',
-      transactionAmount: t.amount,
-      paidAt: at,
-      checkoutId: t.checkoutId,
-      invoiceId,
-      refundedAt: at,
-      ...over,
-    },
-  };
+  const id = `refund-${t.transactionId}-${refund.refundId}`;
+  return transactionEvent(Subjects.transactionRefunded, id, at, key, invoiceId, t, {
+    ...refund,
+    transactionAmount: t.amount,
+    paidAt: at,
+    refundedAt: at,
+    ...over,
+  });
 }
 
 /** `checkout.chargeback.resolved` of the whole of `t` at `at`; a new site and event id unless `over` or `id` say. */
@@ -237,24 +241,12 @@ export function chargebackEvent(
   id = randomBytes(8).toString('hex'),
   over: Partial<ChargebackResolved> = {},
 ): EventEnvelope<ChargebackResolved> {
-  return {
-    id,
-    type: Subjects.chargebackResolved,
-    version: 1,
-    occurredAt: at,
-    data: {
-      ...key,
-      siteId: newObjectId(),
-      transactionId: t.transactionId,
-      ...chargeback,
-      amount: t.amount,
-      currency: 'EUR',
-      checkoutId: t.checkoutId,
-      invoiceId,
-      resolvedAt: at,
-      paidAt: at,
-      transactionAmount: t.amount,
-      ...over,
-    },
-  };
+  return transactionEvent(Subjects.chargebackResolved, id, at, key, invoiceId, t, {
+    ...chargeback,
+    amount: t.amount,
+    resolvedAt: at,
+    paidAt: at,
+    transactionAmount: t.amount,
+    ...over,
+  });
 }
