@@ -161,6 +161,17 @@ function pages<D extends StoredDoc>(deps: DataIoDeps, collection: string, filter
   return keysetPages<D>(deps, collection, filter, DATEV_PAGE);
 }
 
+/** Store pages of the organization's documents issued in the range, day by day. */
+function issuedPages<D extends StoredDoc>(
+  deps: DataIoDeps,
+  key: OrgKey,
+  collection: string,
+  range: { from: string; to: string },
+): AsyncGenerator<D[]> {
+  const tenant: Filter = { organizationId: key.organizationId, mode: key.mode };
+  return dayPages<D>(deps, collection, tenant, 'issueDate', range, DATEV_PAGE);
+}
+
 /** The lines of a tax calculation as the revenue grouping takes them. */
 const linesOf = (lines: readonly TaxLineResult[]) =>
   lines.map((l) => ({ decision: l.decision, taxRate: l.taxRate, taxCountry: l.taxCountry, gross: l.gross }));
@@ -246,8 +257,7 @@ async function* invoiceBookings(
   v: DatevSettingsView,
   range: { from: string; to: string },
 ): AsyncGenerator<BookingPage> {
-  const tenant: Filter = { organizationId: key.organizationId, mode: key.mode };
-  for await (const items of dayPages<InvoiceDoc>(deps, INVOICES, tenant, 'issueDate', range, DATEV_PAGE)) {
+  for await (const items of issuedPages<InvoiceDoc>(deps, key, INVOICES, range)) {
     const out: Booking[] = [];
     for (const inv of items) {
       const snap = inv.snapshot;
@@ -276,8 +286,7 @@ async function* creditNoteBookings(
   v: DatevSettingsView,
   range: { from: string; to: string },
 ): AsyncGenerator<BookingPage> {
-  const tenant: Filter = { organizationId: key.organizationId, mode: key.mode };
-  for await (const items of dayPages<CreditNoteDoc>(deps, CREDIT_NOTES, tenant, 'issueDate', range, DATEV_PAGE)) {
+  for await (const items of issuedPages<CreditNoteDoc>(deps, key, CREDIT_NOTES, range)) {
     const bookings = items.map((cn) =>
       documentBooking(deps, key, v, `cn:${cn.id}`, 'creditNotes', cn.clientId, cn.buyer, {
         lines: cn.taxCalculation.lines,
@@ -518,6 +527,22 @@ async function recordDelivered(
   return onlyNew ? fresh : notAgain;
 }
 
+/** A debtor known by its name alone (the collective debtor, a client deleted since it was booked). */
+function nameOnlyDebtor(account: number, name: string, clientId: string | null): Debtor {
+  return {
+    account,
+    name,
+    company: false,
+    vatId: null,
+    street: null,
+    postalCode: null,
+    city: null,
+    country: null,
+    email: null,
+    clientId,
+  };
+}
+
 /** Master data rows of the clients this export booked to. */
 async function* debtorRows(
   deps: DataIoDeps,
@@ -526,20 +551,7 @@ async function* debtorRows(
   exportId: string,
 ): AsyncGenerator<Debtor[]> {
   if (v.debtors.mode === 'collective') {
-    yield [
-      {
-        account: v.debtors.collectiveAccount,
-        name: 'Sammeldebitor',
-        company: false,
-        vatId: null,
-        street: null,
-        postalCode: null,
-        city: null,
-        country: null,
-        email: null,
-        clientId: null,
-      },
-    ];
+    yield [nameOnlyDebtor(v.debtors.collectiveAccount, 'Sammeldebitor', null)];
     return;
   }
   const filter: Filter = { organizationId: key.organizationId, mode: key.mode, lastExportId: exportId };
@@ -550,20 +562,7 @@ async function* debtorRows(
     const byId = new Map(clients.items.map((c) => [c.id, c]));
     yield items.map((d): Debtor => {
       const c = byId.get(d.clientId);
-      if (!c) {
-        return {
-          account: d.account,
-          name: d.name || `Client ${d.clientId}`,
-          company: false,
-          vatId: null,
-          street: null,
-          postalCode: null,
-          city: null,
-          country: null,
-          email: null,
-          clientId: d.clientId,
-        };
-      }
+      if (!c) return nameOnlyDebtor(d.account, d.name || `Client ${d.clientId}`, d.clientId);
       const plain = openClient(deps, key, c);
       const vatId = plain.taxInfo?.taxIdType === 'vat' || !plain.taxInfo?.taxIdType ? plain.taxInfo?.taxId : null;
       return {
