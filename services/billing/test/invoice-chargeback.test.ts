@@ -17,7 +17,6 @@ import {
   dropStore,
   invoiceDeps,
   linkCheckout,
-  newBuyer,
   chargebackEvent as kitChargebackEvent,
   statusEvent as kitStatusEvent,
   type LinkTransaction,
@@ -44,8 +43,7 @@ describe('chargeback credit notes on PostgreSQL', () => {
     opts: { recordPayment?: boolean; key?: OrgKey } = {},
   ): Promise<{ key: OrgKey; id: string; t: Tx }> {
     const key: OrgKey = opts.key ?? { organizationId: newObjectId(), mode: 'live' };
-    const clientId = newBuyer();
-    const draft = await createInvoice(deps, key, consultingDraft(clientId));
+    const draft = await createInvoice(deps, key, consultingDraft());
     const inv = await issueInvoice(deps, key, draft.id);
     const link = await createPaymentLink(deps, key, inv.id, { amount }, null);
     const t = { transactionId: newObjectId(), checkoutId: link.checkoutId, amount };

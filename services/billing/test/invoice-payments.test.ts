@@ -19,7 +19,6 @@ import {
   dropStore,
   invoiceDeps,
   linkCheckout,
-  newBuyer,
   refundEvent as kitRefundEvent,
   statusEvent as kitStatusEvent,
   type LinkTransaction,
@@ -41,8 +40,7 @@ describe('invoice payments on PostgreSQL', () => {
 
   async function issued(): Promise<{ key: OrgKey; id: string; number: string }> {
     const key: OrgKey = { organizationId: newObjectId(), mode: 'live' };
-    const clientId = newBuyer();
-    const draft = await createInvoice(deps, key, consultingDraft(clientId, 2));
+    const draft = await createInvoice(deps, key, consultingDraft(2));
     const inv = await issueInvoice(deps, key, draft.id);
     return { key, id: inv.id, number: inv.number! };
   }

@@ -139,11 +139,11 @@ export function invoiceDeps(
   };
 }
 
-/** A draft's JSON body for `clientId` on a new site: `quantity` × 119.00 EUR (gross) of consulting. */
-export function consultingDraft(clientId: string, quantity = 1): string {
+/** A draft's JSON body for a new buyer ({@link newBuyer}) on a new site: `quantity` × 119.00 EUR (gross) of consulting. */
+export function consultingDraft(quantity = 1): string {
   return JSON.stringify({
     siteId: newObjectId(),
-    clientId,
+    clientId: newBuyer(),
     currency: 'EUR',
     items: [{ description: 'Consulting', quantity, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
   });
