@@ -44,6 +44,16 @@ async function draftTax(
   return invoiceTax(deps, key, { buyer, items: input.items, currency: input.currency, date });
 }
 
+/** A draft's wanted issue date, due date or payment terms and service period; null where not given. */
+export function draftTerms(input: Pick<InvoiceCreate, 'issueDate' | 'dueDate' | 'paymentTermsDays' | 'servicePeriod'>) {
+  return {
+    issueDate: input.issueDate ?? null,
+    dueDate: input.dueDate ?? null,
+    paymentTermsDays: input.paymentTermsDays ?? null,
+    servicePeriod: input.servicePeriod ?? null,
+  };
+}
+
 /** The editable fields of a draft and its tax preview (tax point: the wanted issue date, else today). */
 export async function draftFields(deps: InvoiceDeps, key: OrgKey, input: InvoiceCreate) {
   await requireSite(deps, key, input.siteId);
@@ -53,10 +63,7 @@ export async function draftFields(deps: InvoiceDeps, key: OrgKey, input: Invoice
     clientId: input.clientId,
     currency: input.currency,
     items: input.items,
-    issueDate: input.issueDate ?? null,
-    dueDate: input.dueDate ?? null,
-    paymentTermsDays: input.paymentTermsDays ?? null,
-    servicePeriod: input.servicePeriod ?? null,
+    ...draftTerms(input),
     taxCalculation: calc,
     totals: totalsOf(calc),
     taxFromTransaction: false,

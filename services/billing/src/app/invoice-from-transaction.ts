@@ -9,7 +9,7 @@ import { totalsOf, type InvoiceDoc } from '../domain/invoice';
 import { zonedDay } from '../domain/numbering';
 import { INVOICES } from '../store/collections';
 import type { OrgKey } from './deps';
-import { buyerOf, newDraft } from './draft-invoice';
+import { buyerOf, draftTerms, newDraft } from './draft-invoice';
 import type { InvoiceDeps, InvoiceTransaction } from './invoice-deps';
 import { invoiceTax } from './invoice-tax';
 import { invoiceView } from './invoice-view';
@@ -117,10 +117,7 @@ export async function draftFromTransaction(
         clientId,
         currency,
         items,
-        issueDate: input.issueDate ?? null,
-        dueDate: input.dueDate ?? null,
-        paymentTermsDays: input.paymentTermsDays ?? null,
-        servicePeriod: input.servicePeriod ?? null,
+        ...draftTerms(input),
         notes: input.notes ?? null,
         taxCalculation: calc,
         totals: totalsOf(calc),
