@@ -2,7 +2,7 @@ import type { EventEnvelope } from '@paymesh/bus';
 import type { ChargebackResolved } from '@paymesh/contracts';
 import type { InvoiceDeps } from './invoice-deps';
 import { ignoredUnlessIssued, invoiceOfEvent } from './invoice-of-transaction';
-import { recordReversal } from './invoice-refund';
+import { provenPayment, recordReversal } from './invoice-refund';
 
 /**
  * Billing's reaction to `checkout.chargeback.resolved`: a chargeback `lost` or `accepted` on a
@@ -27,10 +27,6 @@ export async function applyChargebackToInvoice(
   const { key, found, log } = of;
   if (ignoredUnlessIssued(deps, found, log, 'chargeback')) return;
   const source = `${d.transactionId}:${d.chargebackId}`;
-  const proven =
-    d.paidAt && d.transactionAmount && d.transactionAmount > 0
-      ? { transactionId: d.transactionId, amount: d.transactionAmount, paidAt: d.paidAt }
-      : undefined;
   await recordReversal(
     deps,
     key,
@@ -41,7 +37,7 @@ export async function applyChargebackToInvoice(
       sourceEventId: `chargeback:${source}`,
       sourceKey: `chargeback:${source}`,
       reason: `Chargeback ${d.chargebackId} (${d.outcome}) of payment ${d.transactionId}`,
-      ...(proven ? { payment: proven } : {}),
+      ...provenPayment(d),
     },
     log,
   );

@@ -3,7 +3,7 @@ import type { TransactionRefunded } from '@paymesh/contracts';
 import { refundSource } from '../domain/invoice-payments';
 import type { InvoiceDeps } from './invoice-deps';
 import { ignoredUnlessIssued, invoiceOfEvent } from './invoice-of-transaction';
-import { recordReversal } from './invoice-refund';
+import { provenPayment, recordReversal } from './invoice-refund';
 
 /**
  * Billing's reaction to `checkout.transaction.refunded`: a provider refund, partial or full, of a
@@ -42,9 +42,7 @@ export async function applyRefundToInvoice(
       sourceKey: source,
       reason: `Refund ${d.refundId} of payment ${d.transactionId}`,
       limit: () => d.amount,
-      ...(d.paidAt && d.transactionAmount > 0
-        ? { payment: { transactionId: d.transactionId, amount: d.transactionAmount, paidAt: d.paidAt } }
-        : {}),
+      ...provenPayment(d),
     },
     log,
   );

@@ -73,6 +73,20 @@ export interface ReversalSource {
 }
 
 /**
+ * The payment a refund or chargeback event proves (its transaction's amount and payment time), to
+ * record first when the invoice has not recorded it yet; nothing when the event does not say them.
+ */
+export function provenPayment(d: {
+  transactionId: string;
+  transactionAmount?: number | null;
+  paidAt?: string | null;
+}): Pick<ReversalSource, 'payment'> {
+  return d.paidAt && d.transactionAmount && d.transactionAmount > 0
+    ? { payment: { transactionId: d.transactionId, amount: d.transactionAmount, paidAt: d.paidAt } }
+    : {};
+}
+
+/**
  * Reverses what is left of a transaction's payment of an invoice (at most `source.limit`) and issues
  * ONE credit note for it (see {@link recordRefund}), idempotent per `source`.
  */
