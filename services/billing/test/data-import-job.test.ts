@@ -77,28 +77,20 @@ describe('data import jobs', () => {
     await store?.dropDatabase();
   });
 
+  /** Starts importing a clients file of `rows` rows, as `actor`. */
+  const startClients = (file: Buffer, digest: string, rows: number, actor: string | null) =>
+    startDataImport(deps, key, { entityType: 'clients', digest, rows }, actor, chunksOf(file));
+
   it('runs to completed with its progress in rows; the same file again answers the same job and writes nothing', async () => {
     const { file, digest } = clientsFile(1200);
-    const started = await startDataImport(
-      deps,
-      key,
-      { entityType: 'clients', digest, rows: 1200 },
-      'user:test',
-      chunksOf(file),
-    );
+    const started = await startClients(file, digest, 1200, 'user:test');
     expect(started).toMatchObject({ status: 'running', progress: { total: 1200 } });
     const done = await settled(started.id);
     expect(done).toMatchObject({ status: 'completed', progress: { done: 1200, total: 1200 }, error: null });
     expect(done.report).toMatchObject({ created: 1200, alreadyImported: 0, invalidRows: 0 });
     expect(await clientCount()).toBe(1200);
 
-    const again = await startDataImport(
-      deps,
-      key,
-      { entityType: 'clients', digest, rows: 1200 },
-      'user:test',
-      chunksOf(file),
-    );
+    const again = await startClients(file, digest, 1200, 'user:test');
     expect(again).toEqual(done);
     expect(await clientCount()).toBe(1200);
     // Its file is not kept once the job completed.
@@ -140,7 +132,7 @@ describe('data import jobs', () => {
 
   it("another organization's job is not found", async () => {
     const { file, digest } = clientsFile(2);
-    const job = await startDataImport(deps, key, { entityType: 'clients', digest, rows: 2 }, null, chunksOf(file));
+    const job = await startClients(file, digest, 2, null);
     await settled(job.id);
     await expect(getDataImport(deps, { organizationId: newObjectId(), mode: 'live' }, job.id)).rejects.toThrow(
       /not found/,

@@ -1,22 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, decodeJson, newObjectId, ValidationError, type Clock } from '@paymesh/core';
-import { type EventEnvelope } from '@paymesh/bus';
 import type { DroppableStore } from '@paymesh/store';
 import {
   billingRpc,
   datevExportRequest,
-  Subjects,
   type CalculateTaxRequest,
-  type ChargebackResolved,
   type TaxCalculation,
   type TaxRecord,
-  type TransactionRefunded,
-  type TransactionStatusChanged,
 } from '@paymesh/contracts';
 import type { OrgKey } from '../src/app/deps';
 import type { GdpduDeps } from '../src/app/gdpdu-export';
@@ -32,7 +27,17 @@ import { exportGdpdu } from '../src/app/gdpdu-export';
 import { createInvoice, updateInvoicingSettings, voidInvoice } from './wire';
 import { checkDebtors, checkPostings } from '../../../test/support/datev-format';
 import { checkTable, describedTables, DTD_NAME, xmllintValid } from '../../../test/support/gdpdu-format';
-import { billingStore, dropStore, invoiceDeps, linkCheckout } from './kit';
+import {
+  billingStore,
+  dropStore,
+  invoiceDeps,
+  linkCheckout,
+  chargebackEvent,
+  refundEvent,
+  statusEvent as kitStatusEvent,
+  type LinkTransaction,
+} from './kit';
+import { calculationOf, sumOf, taxedLine, vatIdCheckOf } from './tax-fixture';
 
 const EU = new Set(['AT', 'BE', 'FR', 'IT', 'NL', 'ES', 'PL']);
 const DTD_BUILT = join(__dirname, '..', 'dist', 'standards', DTD_NAME);
@@ -63,70 +68,37 @@ function calculate(req: CalculateTaxRequest): TaxCalculation {
       decision = 'export';
       taxCountry = null;
     }
-    const gross = l.quantity * l.unitPrice;
-    const tax = Math.round((gross * rate) / (100 + rate));
-    return {
-      index,
-      name: l.name,
-      itemType: l.itemType,
-      category: null,
-      quantity: l.quantity,
-      unitPrice: l.unitPrice,
-      net: gross - tax,
-      tax,
-      gross,
+    return taxedLine(l, index, {
       taxRate: rate,
       taxRateCode: `VAT_${taxCountry ?? 'NONE'}_${rate}`,
       taxCountry,
-      rateType: rate > 0 ? ('standard' as const) : null,
+      rateType: rate > 0 ? 'standard' : null,
       decision,
       reason: decision,
-      rateId: null,
-      rateVersion: null,
-      ruleId: null,
-    };
+    });
   });
-  const sum = (f: 'net' | 'tax' | 'gross') => lines.reduce((s, l) => s + l[f], 0);
   const rates = [...new Set(lines.map((l) => l.taxRate))];
-  return {
-    currency: req.currency,
-    taxIncluded: true,
-    totalNet: sum('net'),
-    totalTax: sum('tax'),
-    totalGross: sum('gross'),
+  return calculationOf(req, lines, {
     taxBreakdown: rates.map((r) => {
       const ls = lines.filter((l) => l.taxRate === r);
       return {
         taxRate: r,
         taxRateCode: ls[0]!.taxRateCode,
-        taxableBase: ls.reduce((s, l) => s + l.net, 0),
-        taxAmount: ls.reduce((s, l) => s + l.tax, 0),
+        taxableBase: sumOf(ls, 'net'),
+        taxAmount: sumOf(ls, 'tax'),
       };
     }),
-    lines,
     buyer: {
       country,
       postcode: null,
       type: business ? 'business' : 'consumer',
       vatIdValidation: req.vatIdValidation,
-      vatIdCheck: {
-        vatId: req.buyer.vatId ?? null,
-        status: business ? 'valid' : 'not_given',
-        source: null,
-        checkedAt: null,
-        consultationNumber: null,
-        companyName: null,
-        address: null,
-        error: null,
-      },
+      vatIdCheck: vatIdCheckOf({ vatId: req.buyer.vatId ?? null, status: business ? 'valid' : 'not_given' }),
       vatIdTreatment: business ? 'business' : 'consumer',
     },
     seller: { homeCountry: 'DE', ossEnabled: true, ossThresholdExceeded: true },
-    settings: { priceMode: 'gross', rounding: { level: 'per_line', method: 'half_up' } },
     date: req.date ?? '2026-06-15',
-    calculatedAt: new Date().toISOString(),
-    engineVersion: 'test',
-  };
+  });
 }
 
 async function collect(gen: AsyncGenerator<Buffer>): Promise<Buffer> {
@@ -184,31 +156,8 @@ describe('DATEV and GDPdU exports on PostgreSQL', () => {
     return issueInvoice(deps, key, draft.id);
   }
 
-  function statusEvent(inv: { id: string }, t: { transactionId: string; checkoutId: string; amount: number }) {
-    const at = clock.now().toISOString();
-    return {
-      id: randomBytes(8).toString('hex'),
-      type: Subjects.transactionStatusChanged,
-      version: 1,
-      occurredAt: at,
-      data: {
-        ...key,
-        siteId,
-        transactionId: t.transactionId,
-        status: 1,
-        previousStatus: 0,
-        subState: null,
-        externalReference: null,
-        ipnUrl: null,
-        sequence: 2,
-        changedAt: at,
-        amount: t.amount,
-        currency: 'EUR',
-        checkoutId: t.checkoutId,
-        invoiceId: inv.id,
-      },
-    } as EventEnvelope<TransactionStatusChanged>;
-  }
+  const statusEvent = (inv: { id: string }, t: LinkTransaction) =>
+    kitStatusEvent(clock.now().toISOString(), key, inv.id, t, 1, undefined, { siteId });
 
   /** Pays `amount` of an invoice through a payment link, by a transaction of `provider`. */
   async function pay(inv: { id: string }, amount: number, provider: string) {
@@ -219,58 +168,19 @@ describe('DATEV and GDPdU exports on PostgreSQL', () => {
     return t;
   }
 
-  async function refund(
-    inv: { id: string },
-    t: { transactionId: string; checkoutId: string; amount: number },
-    amount: number,
-  ) {
+  async function refund(inv: { id: string }, t: LinkTransaction, amount: number) {
     const at = clock.now().toISOString();
-    const event: EventEnvelope<TransactionRefunded> = {
-      id: `refund-${t.transactionId}-re1`,
-      type: Subjects.transactionRefunded,
-      version: 1,
-      occurredAt: at,
-      data: {
-        ...key,
-        siteId,
-        transactionId: t.transactionId,
-        refundId: 're1',
-        amount,
-        currency: 'EUR',
-        refundedTotal: amount,
-        transactionAmount: t.amount,
-        paidAt: at,
-        checkoutId: t.checkoutId,
-        invoiceId: inv.id,
-        refundedAt: at,
-      },
-    };
-    await applyRefundToInvoice(deps, event);
+    const refunded = { refundId: 're1', amount, refundedTotal: amount };
+    await applyRefundToInvoice(deps, refundEvent(at, key, inv.id, t, refunded, { siteId }));
   }
 
-  async function chargeback(inv: { id: string }, t: { transactionId: string; checkoutId: string; amount: number }) {
+  async function chargeback(inv: { id: string }, t: LinkTransaction) {
     const at = clock.now().toISOString();
-    const event: EventEnvelope<ChargebackResolved> = {
-      id: `chargeback-${t.transactionId}`,
-      type: Subjects.chargebackResolved,
-      version: 1,
-      occurredAt: at,
-      data: {
-        ...key,
-        siteId,
-        transactionId: t.transactionId,
-        chargebackId: 'dp_1',
-        outcome: 'lost',
-        amount: t.amount,
-        currency: 'EUR',
-        checkoutId: t.checkoutId,
-        invoiceId: inv.id,
-        resolvedAt: at,
-        transactionAmount: t.amount,
-        paidAt: at,
-      },
-    };
-    await applyChargebackToInvoice(deps, event);
+    const lost = { chargebackId: 'dp_1', outcome: 'lost' as const };
+    await applyChargebackToInvoice(
+      deps,
+      chargebackEvent(at, key, inv.id, t, lost, `chargeback-${t.transactionId}`, { siteId }),
+    );
   }
 
   const datev = (body: Record<string, unknown>, options: { maxPerFile?: number } = {}) =>
@@ -396,16 +306,7 @@ describe('DATEV and GDPdU exports on PostgreSQL', () => {
       buyer: {
         country: 'FR',
         type: 'consumer',
-        vatIdCheck: {
-          vatId: null,
-          status: 'not_given',
-          source: null,
-          checkedAt: null,
-          consultationNumber: null,
-          companyName: null,
-          address: null,
-          error: null,
-        },
+        vatIdCheck: vatIdCheckOf(),
       },
       seller: { homeCountry: 'DE', ossEnabled: true, ossThresholdExceeded: true },
       eur: { rate: 1, rateDate: '2026-06-15', net: 1000, tax: 200 },

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConflictError, newObjectId, type Clock } from '@paymesh/core';
-import { type EventEnvelope } from '@paymesh/bus';
 import type { DroppableStore } from '@paymesh/store';
-import { Subjects, type ChargebackResolved, type TransactionStatusChanged } from '@paymesh/contracts';
+import type { ChargebackResolved } from '@paymesh/contracts';
 import type { OrgKey } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
 import { CREDIT_NOTES } from '../src/store/collections';
@@ -13,12 +11,21 @@ import { invoiceView, loadInvoice } from '../src/app/invoice-view';
 import { createPaymentLink } from '../src/app/create-payment-link';
 import { applyTransactionToInvoice } from '../src/app/invoice-transaction-events';
 import { applyChargebackToInvoice } from '../src/app/invoice-chargeback';
-import { billingStore, dropStore, invoiceDeps, linkCheckout, newBuyer } from './kit';
+import {
+  billingStore,
+  consultingDraft,
+  dropStore,
+  invoiceDeps,
+  linkCheckout,
+  chargebackEvent as kitChargebackEvent,
+  statusEvent as kitStatusEvent,
+  type LinkTransaction,
+} from './kit';
 
 // Clients are another use case's work: the buyer lookup reads the kit's table.
 vi.mock('../src/app/client-port', () => import('./kit').then((k) => k.clientPort));
 
-type Tx = { transactionId: string; checkoutId: string; amount: number };
+type Tx = LinkTransaction;
 
 /**
  * Billing's chargeback consumer on PostgreSQL: a lost or accepted chargeback of an invoice payment
@@ -36,17 +43,7 @@ describe('chargeback credit notes on PostgreSQL', () => {
     opts: { recordPayment?: boolean; key?: OrgKey } = {},
   ): Promise<{ key: OrgKey; id: string; t: Tx }> {
     const key: OrgKey = opts.key ?? { organizationId: newObjectId(), mode: 'live' };
-    const clientId = newBuyer();
-    const draft = await createInvoice(
-      deps,
-      key,
-      JSON.stringify({
-        siteId: newObjectId(),
-        clientId,
-        currency: 'EUR',
-        items: [{ description: 'Consulting', quantity: 1, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
-      }),
-    );
+    const draft = await createInvoice(deps, key, consultingDraft());
     const inv = await issueInvoice(deps, key, draft.id);
     const link = await createPaymentLink(deps, key, inv.id, { amount }, null);
     const t = { transactionId: newObjectId(), checkoutId: link.checkoutId, amount };
@@ -54,69 +51,17 @@ describe('chargeback credit notes on PostgreSQL', () => {
     return { key, id: inv.id, t };
   }
 
-  function statusEvent(
-    key: OrgKey,
-    invoiceId: string,
-    t: Tx,
-    status: number,
-    id = randomBytes(8).toString('hex'),
-  ): EventEnvelope<TransactionStatusChanged> {
-    const at = clock.now().toISOString();
-    return {
-      id,
-      type: Subjects.transactionStatusChanged,
-      version: 1,
-      occurredAt: at,
-      data: {
-        ...key,
-        siteId: newObjectId(),
-        transactionId: t.transactionId,
-        status,
-        previousStatus: status === 1 ? 0 : 1,
-        subState: null,
-        externalReference: null,
-        ipnUrl: null,
-        sequence: status === 1 ? 2 : 3,
-        changedAt: at,
-        amount: t.amount,
-        currency: 'EUR',
-        checkoutId: t.checkoutId,
-        invoiceId,
-        refunds: [],
-      },
-    } as EventEnvelope<TransactionStatusChanged>;
-  }
+  const statusEvent = (key: OrgKey, invoiceId: string, t: Tx, status: number, id?: string) =>
+    kitStatusEvent(clock.now().toISOString(), key, invoiceId, t, status, id, { refunds: [] });
 
-  function chargebackEvent(
+  const chargebackEvent = (
     key: OrgKey,
     invoiceId: string,
     t: Tx,
     chargebackId: string,
     outcome: ChargebackResolved['outcome'],
-    id = randomBytes(8).toString('hex'),
-  ): EventEnvelope<ChargebackResolved> {
-    const at = clock.now().toISOString();
-    return {
-      id,
-      type: Subjects.chargebackResolved,
-      version: 1,
-      occurredAt: at,
-      data: {
-        ...key,
-        siteId: newObjectId(),
-        transactionId: t.transactionId,
-        chargebackId,
-        outcome,
-        amount: t.amount,
-        currency: 'EUR',
-        checkoutId: t.checkoutId,
-        invoiceId,
-        resolvedAt: at,
-        paidAt: at,
-        transactionAmount: t.amount,
-      },
-    };
-  }
+    id?: string,
+  ) => kitChargebackEvent(clock.now().toISOString(), key, invoiceId, t, { chargebackId, outcome }, id);
 
   /** The bus's redelivery: a handler that failed (e.g. lost a compare-and-set) runs again until it succeeds. */
   async function delivered(handler: () => Promise<void>): Promise<void> {

@@ -1,14 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newObjectId, type Clock } from '@paymesh/core';
-import { type EventEnvelope } from '@paymesh/bus';
 import type { DroppableStore } from '@paymesh/store';
-import {
-  creditNoteIssued,
-  Subjects,
-  type TransactionRefunded,
-  type TransactionStatusChanged,
-} from '@paymesh/contracts';
+import { creditNoteIssued, Subjects } from '@paymesh/contracts';
 import type { OrgKey } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
 import type { InvoiceCheckoutRequest } from '../src/app/checkout-port';
@@ -20,7 +13,16 @@ import { invoiceView, loadInvoice } from '../src/app/invoice-view';
 import { createPaymentLink } from '../src/app/create-payment-link';
 import { applyTransactionToInvoice } from '../src/app/invoice-transaction-events';
 import { applyRefundToInvoice } from '../src/app/invoice-provider-refund';
-import { billingStore, dropStore, invoiceDeps, linkCheckout, newBuyer } from './kit';
+import {
+  billingStore,
+  consultingDraft,
+  dropStore,
+  invoiceDeps,
+  linkCheckout,
+  refundEvent as kitRefundEvent,
+  statusEvent as kitStatusEvent,
+  type LinkTransaction,
+} from './kit';
 
 // Clients are another use case's work: the buyer lookup reads the kit's table.
 vi.mock('../src/app/client-port', () => import('./kit').then((k) => k.clientPort));
@@ -38,84 +40,23 @@ describe('invoice payments on PostgreSQL', () => {
 
   async function issued(): Promise<{ key: OrgKey; id: string; number: string }> {
     const key: OrgKey = { organizationId: newObjectId(), mode: 'live' };
-    const clientId = newBuyer();
-    const draft = await createInvoice(
-      deps,
-      key,
-      JSON.stringify({
-        siteId: newObjectId(),
-        clientId,
-        currency: 'EUR',
-        items: [{ description: 'Consulting', quantity: 2, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
-      }),
-    );
+    const draft = await createInvoice(deps, key, consultingDraft(2));
     const inv = await issueInvoice(deps, key, draft.id);
     return { key, id: inv.id, number: inv.number! };
   }
 
-  function statusEvent(
-    key: OrgKey,
-    inv: { id: string },
-    t: { transactionId: string; checkoutId: string; amount: number },
-    status: number,
-    id = randomBytes(8).toString('hex'),
-  ): EventEnvelope<TransactionStatusChanged> {
-    const at = clock.now().toISOString();
-    return {
-      id,
-      type: Subjects.transactionStatusChanged,
-      version: 1,
-      occurredAt: at,
-      data: {
-        ...key,
-        siteId: newObjectId(),
-        transactionId: t.transactionId,
-        status,
-        previousStatus: status === 1 ? 0 : 1,
-        subState: null,
-        externalReference: null,
-        ipnUrl: null,
-        sequence: status === 1 ? 2 : 3,
-        changedAt: at,
-        amount: t.amount,
-        currency: 'EUR',
-        checkoutId: t.checkoutId,
-        invoiceId: inv.id,
-      },
-    } as EventEnvelope<TransactionStatusChanged>;
-  }
+  const statusEvent = (key: OrgKey, inv: { id: string }, t: LinkTransaction, status: number) =>
+    kitStatusEvent(clock.now().toISOString(), key, inv.id, t, status);
 
   /** `checkout.transaction.refunded` of a refund of `t` (event id from transaction and refund, as checkout makes it). */
-  function refundEvent(
+  const refundEvent = (
     key: OrgKey,
     inv: { id: string },
-    t: { transactionId: string; checkoutId: string; amount: number },
+    t: LinkTransaction,
     refundId: string,
     amount: number,
     refundedTotal: number,
-  ): EventEnvelope<TransactionRefunded> {
-    const at = clock.now().toISOString();
-    return {
-      id: `refund-${t.transactionId}-${refundId}`,
-      type: Subjects.transactionRefunded,
-      version: 1,
-      occurredAt: at,
-      data: {
-        ...key,
-        siteId: newObjectId(),
-        transactionId: t.transactionId,
-        refundId,
-        amount,
-        currency: 'EUR',
-        refundedTotal,
-        transactionAmount: t.amount,
-        paidAt: at,
-        checkoutId: t.checkoutId,
-        invoiceId: inv.id,
-        refundedAt: at,
-      },
-    };
-  }
+  ) => kitRefundEvent(clock.now().toISOString(), key, inv.id, t, { refundId, amount, refundedTotal });
 
   const viewOf = async (inv: { key: OrgKey; id: string }) =>
     invoiceView(deps.secrets, inv.key, await loadInvoice(deps, inv.key, inv.id));

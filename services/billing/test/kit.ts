@@ -8,11 +8,17 @@ import {
   systemClock,
   type Clock,
 } from '@paymesh/core';
-import { Committer } from '@paymesh/bus';
+import { Committer, type EventEnvelope } from '@paymesh/bus';
 import { createStore, type DroppableStore } from '@paymesh/store';
-import type { EventMap } from '@paymesh/contracts';
+import {
+  Subjects,
+  type ChargebackResolved,
+  type EventMap,
+  type TransactionRefunded,
+  type TransactionStatusChanged,
+} from '@paymesh/contracts';
 import type { InvoiceBuyer } from '../src/app/client-port';
-import type { BillingDeps } from '../src/app/deps';
+import type { BillingDeps, OrgKey } from '../src/app/deps';
 import type { InvoiceDeps } from '../src/app/invoice-deps';
 import { collections } from '../src/store/collections';
 import { testDatabase } from '../../../test/support/kit';
@@ -131,4 +137,116 @@ export function invoiceDeps(
     },
     documents: { renderPdf: notHere('documents'), renderEInvoice: notHere('documents'), ...documents },
   };
+}
+
+/** A draft's JSON body for a new buyer ({@link newBuyer}) on a new site: `quantity` × 119.00 EUR (gross) of consulting. */
+export function consultingDraft(quantity = 1): string {
+  return JSON.stringify({
+    siteId: newObjectId(),
+    clientId: newBuyer(),
+    currency: 'EUR',
+    items: [{ description: 'Consulting', quantity, unitPrice: 11900, amountType: 'gross', itemType: 'service' }],
+  });
+}
+
+/** A transaction paying an invoice through one of its payment links, as checkout's events name it. */
+export interface LinkTransaction {
+  transactionId: string;
+  checkoutId: string;
+  amount: number;
+}
+
+/** An event of `t` paying `invoiceId` as the bus delivers it at `at`: a new site, euros, then `data`. */
+function transactionEvent<D>(
+  type: string,
+  id: string,
+  at: string,
+  key: OrgKey,
+  invoiceId: string,
+  t: LinkTransaction,
+  data: D,
+) {
+  return {
+    id,
+    type,
+    version: 1,
+    occurredAt: at,
+    data: {
+      ...key,
+      siteId: newObjectId(),
+      transactionId: t.transactionId,
+      currency: 'EUR',
+      checkoutId: t.checkoutId,
+      invoiceId,
+      ...data,
+    },
+  };
+}
+
+/**
+ * `checkout.transaction.status_changed` of `t` (of the invoice `invoiceId`) at `at`: completed (1)
+ * from pending, any other status from completed; a new site and event id unless `over` or `id` say.
+ */
+export function statusEvent(
+  at: string,
+  key: OrgKey,
+  invoiceId: string,
+  t: LinkTransaction,
+  status: number,
+  id = randomBytes(8).toString('hex'),
+  over: Partial<TransactionStatusChanged> = {},
+): EventEnvelope<TransactionStatusChanged> {
+  return transactionEvent(Subjects.transactionStatusChanged, id, at, key, invoiceId, t, {
+    status,
+    previousStatus: status === 1 ? 0 : 1,
+    subState: null,
+    externalReference: null,
+    ipnUrl: null,
+    sequence: status === 1 ? 2 : 3,
+    changedAt: at,
+    amount: t.amount,
+    ...over,
+  }) as EventEnvelope<TransactionStatusChanged>;
+}
+
+/**
+ * `checkout.transaction.refunded` of a refund of `t` at `at` (event id from transaction and refund,
+ * as checkout makes it), `refundedTotal` of it refunded so far; a new site unless `over` says.
+ */
+export function refundEvent(
+  at: string,
+  key: OrgKey,
+  invoiceId: string,
+  t: LinkTransaction,
+  refund: { refundId: string; amount: number; refundedTotal: number },
+  over: Partial<TransactionRefunded> = {},
+): EventEnvelope<TransactionRefunded> {
+  const id = `refund-${t.transactionId}-${refund.refundId}`;
+  return transactionEvent(Subjects.transactionRefunded, id, at, key, invoiceId, t, {
+    ...refund,
+    transactionAmount: t.amount,
+    paidAt: at,
+    refundedAt: at,
+    ...over,
+  });
+}
+
+/** `checkout.chargeback.resolved` of the whole of `t` at `at`; a new site and event id unless `over` or `id` say. */
+export function chargebackEvent(
+  at: string,
+  key: OrgKey,
+  invoiceId: string,
+  t: LinkTransaction,
+  chargeback: { chargebackId: string; outcome: ChargebackResolved['outcome'] },
+  id = randomBytes(8).toString('hex'),
+  over: Partial<ChargebackResolved> = {},
+): EventEnvelope<ChargebackResolved> {
+  return transactionEvent(Subjects.chargebackResolved, id, at, key, invoiceId, t, {
+    ...chargeback,
+    amount: t.amount,
+    resolvedAt: at,
+    paidAt: at,
+    transactionAmount: t.amount,
+    ...over,
+  });
 }

@@ -3,62 +3,100 @@ import { TEST_PG_URL } from '@paymesh/store';
 
 export const PG_URL = TEST_PG_URL;
 
-/** A 19 % VAT answer of the engine's shape (the tax service is not what these tests are about). */
-export function fakeCalculation(req: CalculateTaxRequest): TaxCalculation {
-  const lines = req.lines.map((l, index) => {
-    const gross = l.quantity * l.unitPrice;
-    const tax = Math.round((gross * 19) / 119);
-    return {
-      index,
-      name: l.name,
-      itemType: l.itemType,
-      category: null,
-      quantity: l.quantity,
-      unitPrice: l.unitPrice,
-      net: gross - tax,
-      tax,
-      gross,
-      taxRate: 19,
-      taxRateCode: 'VAT_DE_STANDARD',
-      taxCountry: 'DE',
-      rateType: 'standard' as const,
-      decision: 'domestic' as const,
-      reason: 'domestic sale',
-      rateId: null,
-      rateVersion: null,
-      ruleId: null,
-    };
-  });
-  const sum = (f: 'net' | 'tax' | 'gross') => lines.reduce((s, l) => s + l[f], 0);
+type TaxLine = TaxCalculation['lines'][number];
+type VatIdCheck = TaxCalculation['buyer']['vatIdCheck'];
+
+/** How a stand-in engine decides one line. */
+export type LineDecision = Pick<TaxLine, 'taxRate' | 'taxRateCode' | 'taxCountry' | 'rateType' | 'decision' | 'reason'>;
+
+/** The engine's line of request line `l` (number `index`): its gross price with `d.taxRate` % VAT in it. */
+export function taxedLine(l: CalculateTaxRequest['lines'][number], index: number, d: LineDecision): TaxLine {
+  const gross = l.quantity * l.unitPrice;
+  const tax = Math.round((gross * d.taxRate) / (100 + d.taxRate));
+  return {
+    index,
+    name: l.name,
+    itemType: l.itemType,
+    category: null,
+    quantity: l.quantity,
+    unitPrice: l.unitPrice,
+    net: gross - tax,
+    tax,
+    gross,
+    ...d,
+    rateId: null,
+    rateVersion: null,
+    ruleId: null,
+  };
+}
+
+/** The sum of one amount over the lines. */
+export const sumOf = (lines: readonly TaxLine[], f: 'net' | 'tax' | 'gross'): number =>
+  lines.reduce((s, l) => s + l[f], 0);
+
+/** The VAT ID check of a buyer who gave no VAT ID, or, with `over`, of the one given. */
+export function vatIdCheckOf(over: Partial<VatIdCheck> = {}): VatIdCheck {
+  return {
+    vatId: null,
+    status: 'not_given',
+    source: null,
+    checkedAt: null,
+    consultationNumber: null,
+    companyName: null,
+    address: null,
+    error: null,
+    ...over,
+  };
+}
+
+/** A stand-in engine's answer of `req` with `lines` (gross prices, per-line rounding, calculated now). */
+export function calculationOf(
+  req: CalculateTaxRequest,
+  lines: TaxLine[],
+  rest: Pick<TaxCalculation, 'taxBreakdown' | 'buyer' | 'seller' | 'date'>,
+): TaxCalculation {
   return {
     currency: req.currency,
     taxIncluded: true,
-    totalNet: sum('net'),
-    totalTax: sum('tax'),
-    totalGross: sum('gross'),
-    taxBreakdown: [{ taxRate: 19, taxRateCode: 'VAT_DE_STANDARD', taxableBase: sum('net'), taxAmount: sum('tax') }],
+    totalNet: sumOf(lines, 'net'),
+    totalTax: sumOf(lines, 'tax'),
+    totalGross: sumOf(lines, 'gross'),
+    taxBreakdown: rest.taxBreakdown,
     lines,
+    buyer: rest.buyer,
+    seller: rest.seller,
+    settings: { priceMode: 'gross', rounding: { level: 'per_line', method: 'half_up' } },
+    date: rest.date,
+    calculatedAt: new Date().toISOString(),
+    engineVersion: 'test',
+  };
+}
+
+/** A 19 % VAT answer of the engine's shape (the tax service is not what these tests are about). */
+export function fakeCalculation(req: CalculateTaxRequest): TaxCalculation {
+  const lines = req.lines.map((l, index) =>
+    taxedLine(l, index, {
+      taxRate: 19,
+      taxRateCode: 'VAT_DE_STANDARD',
+      taxCountry: 'DE',
+      rateType: 'standard',
+      decision: 'domestic',
+      reason: 'domestic sale',
+    }),
+  );
+  return calculationOf(req, lines, {
+    taxBreakdown: [
+      { taxRate: 19, taxRateCode: 'VAT_DE_STANDARD', taxableBase: sumOf(lines, 'net'), taxAmount: sumOf(lines, 'tax') },
+    ],
     buyer: {
       country: req.buyer.country,
       postcode: null,
       type: 'consumer',
       vatIdValidation: req.vatIdValidation,
-      vatIdCheck: {
-        vatId: null,
-        status: 'not_given',
-        source: null,
-        checkedAt: null,
-        consultationNumber: null,
-        companyName: null,
-        address: null,
-        error: null,
-      },
+      vatIdCheck: vatIdCheckOf(),
       vatIdTreatment: 'no VAT ID given',
     },
     seller: { homeCountry: 'DE', ossEnabled: false, ossThresholdExceeded: false },
-    settings: { priceMode: 'gross', rounding: { level: 'per_line', method: 'half_up' } },
     date: req.date ?? '2026-01-01',
-    calculatedAt: new Date().toISOString(),
-    engineVersion: 'test',
-  };
+  });
 }

@@ -72,6 +72,24 @@ export function sealClient(
   };
 }
 
+/** A new client of the organization, `plain` sealed to its id, created `now`. */
+export function newClientDoc(
+  deps: Secrets,
+  key: OrgKey,
+  id: string,
+  plain: PlainClient,
+  now: string,
+): Omit<ClientDoc, 'version'> {
+  return {
+    id,
+    organizationId: key.organizationId,
+    mode: key.mode,
+    ...sealClient(deps, key, id, plain),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 /** Last 4 characters of a compliance value; shorter values are not shown at all. */
 export function maskSecret(value: string): string {
   return value.length > 6 ? secretHint(value) : '…';

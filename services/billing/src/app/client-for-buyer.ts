@@ -4,7 +4,7 @@ import { emailKeyOf, type ClientDoc } from '../domain/client';
 import { diffClient } from '../domain/client-history';
 import { newPlainClient } from '../domain/client-plain';
 import { CLIENTS } from '../store/collections';
-import { sealClient } from './client-codec';
+import { newClientDoc } from './client-codec';
 import { appendHistory } from './client-history-log';
 import type { BillingDeps, OrgKey } from './deps';
 
@@ -42,14 +42,7 @@ export async function clientForBuyer(
   const now = deps.clock.now().toISOString();
   try {
     await deps.store.transaction(async (tx) => {
-      await tx.collection<ClientDoc>(CLIENTS).insert({
-        id,
-        organizationId: key.organizationId,
-        mode: key.mode,
-        ...sealClient(deps, key, id, plain),
-        createdAt: now,
-        updatedAt: now,
-      });
+      await tx.collection<ClientDoc>(CLIENTS).insert(newClientDoc(deps, key, id, plain, now));
       await appendHistory(tx, key, {
         clientId: id,
         at: now,

@@ -6,7 +6,7 @@ import { diffClient } from '../domain/client-history';
 import { assertValidTaxInfo, newPlainClient } from '../domain/client-plain';
 import { requestFingerprint } from '../domain/idempotency';
 import { CLIENT_IDEMPOTENCY_KEYS, CLIENTS } from '../store/collections';
-import { clientView, sealClient, viewOf } from './client-codec';
+import { clientView, newClientDoc, viewOf } from './client-codec';
 import { appendHistory } from './client-history-log';
 import type { BillingDeps, OrgKey } from './deps';
 
@@ -47,14 +47,7 @@ export async function createClient(
   assertValidTaxInfo(plain.taxInfo);
   const id = newObjectId();
   const now = deps.clock.now().toISOString();
-  const doc: Omit<ClientDoc, 'version'> = {
-    id,
-    organizationId: key.organizationId,
-    mode: key.mode,
-    ...sealClient(deps, key, id, plain),
-    createdAt: now,
-    updatedAt: now,
-  };
+  const doc = newClientDoc(deps, key, id, plain, now);
   let stored: ClientDoc;
   try {
     stored = await deps.store.transaction(async (tx) => {

@@ -39,11 +39,6 @@ function jobOf(d: DataImportDoc): DataImportJob {
   };
 }
 
-function fieldsOf(d: DataImportDoc): Fields {
-  const { id: _id, version: _v, ...rest } = d;
-  return rest;
-}
-
 const isStale = (deps: DataIoDeps, d: DataImportDoc) =>
   d.status === 'running' && Date.parse(d.updatedAt) < deps.clock.now().getTime() - STALE_IMPORT_MS;
 
@@ -107,8 +102,8 @@ export async function startDataImport(
 /** Takes a failed or stale job over (compare-and-set on its version); null when another did. */
 async function claim(deps: DataIoDeps, d: DataImportDoc): Promise<DataImportDoc | null> {
   try {
-    return await deps.store.collection<DataImportDoc>(DATA_IMPORTS).replace(d.id, d.version, {
-      ...fieldsOf(d),
+    return await deps.store.collection<DataImportDoc>(DATA_IMPORTS).replace({
+      ...d,
       status: 'running',
       error: null,
       updatedAt: deps.clock.now().toISOString(),
@@ -136,8 +131,8 @@ async function run(deps: DataIoDeps, key: OrgKey, started: DataImportDoc, file: 
   // The job's only writer while it runs (it claimed the record): the held version is current.
   let held = started;
   const record = async (next: Partial<Fields>) => {
-    held = await jobs.replace(held.id, held.version, {
-      ...fieldsOf(held),
+    held = await jobs.replace({
+      ...held,
       ...next,
       updatedAt: deps.clock.now().toISOString(),
     });

@@ -28,7 +28,7 @@ import {
   type HeaderParams,
   type Posting,
 } from '../domain/datev';
-import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
+import type { CreditNoteDoc, InvoiceDoc, StoredBuyer } from '../domain/invoice';
 import { CLIENTS, CREDIT_NOTES, DATEV_DEBTORS, DATEV_EXPORTS, DATEV_POSTED, INVOICES } from '../store/collections';
 import { openClient } from './client-codec';
 import type { DataIoDeps } from './data-io-port';
@@ -161,25 +161,38 @@ function pages<D extends StoredDoc>(deps: DataIoDeps, collection: string, filter
   return keysetPages<D>(deps, collection, filter, DATEV_PAGE);
 }
 
+/** Store pages of the organization's documents issued in the range, day by day. */
+function issuedPages<D extends StoredDoc>(
+  deps: DataIoDeps,
+  key: OrgKey,
+  collection: string,
+  range: { from: string; to: string },
+): AsyncGenerator<D[]> {
+  const tenant: Filter = { organizationId: key.organizationId, mode: key.mode };
+  return dayPages<D>(deps, collection, tenant, 'issueDate', range, DATEV_PAGE);
+}
+
 /** The lines of a tax calculation as the revenue grouping takes them. */
 const linesOf = (lines: readonly TaxLineResult[]) =>
   lines.map((l) => ({ decision: l.decision, taxRate: l.taxRate, taxCountry: l.taxCountry, gross: l.gross }));
+
+/** What the postings of an invoice or credit note say. */
+interface PostedDocument {
+  lines: readonly TaxLineResult[];
+  currency: string;
+  date: string;
+  number: string;
+  dueDate: string | null;
+  serviceDate: string | null;
+  text: string;
+  credit: boolean;
+}
 
 /** Revenue postings of a document: one per group of lines with the same treatment, rate and country. */
 function documentPostings(
   v: DatevSettingsView,
   unit: string,
-  doc: {
-    lines: readonly TaxLineResult[];
-    currency: string;
-    date: string;
-    number: string;
-    dueDate: string | null;
-    serviceDate: string | null;
-    text: string;
-    buyerVatId: string | null;
-    credit: boolean;
-  },
+  doc: PostedDocument & { buyerVatId: string | null },
   debtor: number,
 ): Posting[] {
   return revenueGroups(linesOf(doc.lines)).map((g, i) => {
@@ -212,6 +225,31 @@ function documentPostings(
 
 const vatIdOf = (v: string | null | undefined) => (v ? v.replace(/[\s.-]/g, '').toUpperCase() : null);
 
+/**
+ * An invoice or credit note to book, with the buyer's VAT ID (EU-UStID) when a line is reverse-charge
+ * or an intra-community supply.
+ */
+function documentBooking(
+  deps: DataIoDeps,
+  key: OrgKey,
+  v: DatevSettingsView,
+  unit: string,
+  kind: 'invoices' | 'creditNotes',
+  clientId: string,
+  buyer: StoredBuyer,
+  doc: PostedDocument,
+): Booking {
+  const crossBorder = doc.lines.some((l) => l.decision === 'reverse_charge' || l.decision === 'intra_community_supply');
+  const buyerVatId = crossBorder ? vatIdOf(openBuyer(deps.secrets, key, buyer).taxId) : null;
+  return {
+    key: unit,
+    kind,
+    clientId,
+    buyerName: buyer.name,
+    postings: (debtor) => documentPostings(v, unit, { ...doc, buyerVatId }, debtor),
+  };
+}
+
 /** Invoices issued in the range (voided ones too: their void credit note books the reversal). */
 async function* invoiceBookings(
   deps: DataIoDeps,
@@ -219,40 +257,24 @@ async function* invoiceBookings(
   v: DatevSettingsView,
   range: { from: string; to: string },
 ): AsyncGenerator<BookingPage> {
-  const tenant: Filter = { organizationId: key.organizationId, mode: key.mode };
-  for await (const items of dayPages<InvoiceDoc>(deps, INVOICES, tenant, 'issueDate', range, DATEV_PAGE)) {
+  for await (const items of issuedPages<InvoiceDoc>(deps, key, INVOICES, range)) {
     const out: Booking[] = [];
     for (const inv of items) {
       const snap = inv.snapshot;
       if (!snap || !inv.number) continue;
-      const unit = `inv:${inv.id}`;
-      const lines = snap.taxCalculation.lines;
-      const crossBorder = lines.some((l) => l.decision === 'reverse_charge' || l.decision === 'intra_community_supply');
-      const buyerVatId = crossBorder ? vatIdOf(openBuyer(deps.secrets, key, snap.buyer).taxId) : null;
       const number = inv.number;
-      out.push({
-        key: unit,
-        kind: 'invoices',
-        clientId: inv.clientId,
-        buyerName: snap.buyer.name,
-        postings: (debtor) =>
-          documentPostings(
-            v,
-            unit,
-            {
-              lines,
-              currency: inv.currency,
-              date: snap.issueDate,
-              number,
-              dueDate: snap.dueDate,
-              serviceDate: snap.servicePeriod?.end ?? null,
-              text: `Rechnung ${number} ${snap.buyer.name}`,
-              buyerVatId,
-              credit: false,
-            },
-            debtor,
-          ),
-      });
+      out.push(
+        documentBooking(deps, key, v, `inv:${inv.id}`, 'invoices', inv.clientId, snap.buyer, {
+          lines: snap.taxCalculation.lines,
+          currency: inv.currency,
+          date: snap.issueDate,
+          number,
+          dueDate: snap.dueDate,
+          serviceDate: snap.servicePeriod?.end ?? null,
+          text: `Rechnung ${number} ${snap.buyer.name}`,
+          credit: false,
+        }),
+      );
     }
     yield { read: items.length, bookings: out };
   }
@@ -264,39 +286,57 @@ async function* creditNoteBookings(
   v: DatevSettingsView,
   range: { from: string; to: string },
 ): AsyncGenerator<BookingPage> {
-  const tenant: Filter = { organizationId: key.organizationId, mode: key.mode };
-  for await (const items of dayPages<CreditNoteDoc>(deps, CREDIT_NOTES, tenant, 'issueDate', range, DATEV_PAGE)) {
-    const bookings = items.map((cn): Booking => {
-      const unit = `cn:${cn.id}`;
-      const lines = cn.taxCalculation.lines;
-      const crossBorder = lines.some((l) => l.decision === 'reverse_charge' || l.decision === 'intra_community_supply');
-      const buyerVatId = crossBorder ? vatIdOf(openBuyer(deps.secrets, key, cn.buyer).taxId) : null;
-      return {
-        key: unit,
-        kind: 'creditNotes',
-        clientId: cn.clientId,
-        buyerName: cn.buyer.name,
-        postings: (debtor) =>
-          documentPostings(
-            v,
-            unit,
-            {
-              lines,
-              currency: cn.currency,
-              date: cn.issueDate,
-              number: cn.number,
-              dueDate: null,
-              serviceDate: null,
-              text: `Gutschrift ${cn.number} zu ${cn.invoiceNumber}`,
-              buyerVatId,
-              credit: true,
-            },
-            debtor,
-          ),
-      };
-    });
+  for await (const items of issuedPages<CreditNoteDoc>(deps, key, CREDIT_NOTES, range)) {
+    const bookings = items.map((cn) =>
+      documentBooking(deps, key, v, `cn:${cn.id}`, 'creditNotes', cn.clientId, cn.buyer, {
+        lines: cn.taxCalculation.lines,
+        currency: cn.currency,
+        date: cn.issueDate,
+        number: cn.number,
+        dueDate: null,
+        serviceDate: null,
+        text: `Gutschrift ${cn.number} zu ${cn.invoiceNumber}`,
+        credit: true,
+      }),
+    );
     yield { read: items.length, bookings };
   }
+}
+
+/**
+ * A payment or reversal of an invoice: one posting between the provider's clearing account and the
+ * client's debtor account, debiting the clearing account for money received (`amount` > 0) and
+ * crediting it for money paid back (`amount` < 0).
+ */
+function cashBooking(
+  v: DatevSettingsView,
+  inv: InvoiceDoc,
+  number: string,
+  buyerName: string,
+  b: { unit: string; kind: Kind; transactionId: string; amount: number; date: string; text: string },
+): Booking {
+  return {
+    key: b.unit,
+    kind: b.kind,
+    clientId: inv.clientId,
+    buyerName,
+    transactionId: b.transactionId,
+    postings: (debtor, clearing) => [
+      {
+        key: b.unit,
+        amount: Math.abs(b.amount),
+        side: b.amount > 0 ? 'S' : 'H',
+        currency: inv.currency,
+        account: clearing,
+        contra: debtor,
+        buKey: null,
+        date: b.date,
+        document1: number,
+        text: b.text,
+        lock: v.lockPostings,
+      },
+    ],
+  };
 }
 
 /** Payments of invoices and their reversals (refunds, lost disputes) dated in the range. */
@@ -323,58 +363,32 @@ async function* paymentBookings(
       for (const p of inv.payments) {
         const day = dayIn(timeZone, p.paidAt);
         if (!inRange(day) || p.amount === 0) continue;
-        const unit = `pay:${inv.id}:${p.transactionId}`;
-        out.push({
-          key: unit,
-          kind: 'payments',
-          clientId: inv.clientId,
-          buyerName,
-          transactionId: p.transactionId,
-          postings: (debtor, clearing) => [
-            {
-              key: unit,
-              amount: Math.abs(p.amount),
-              side: p.amount > 0 ? 'S' : 'H',
-              currency: inv.currency,
-              account: clearing,
-              contra: debtor,
-              buKey: null,
-              date: day,
-              document1: number,
-              text: `Zahlung ${number} ${buyerName}`,
-              lock: v.lockPostings,
-            },
-          ],
-        });
+        out.push(
+          cashBooking(v, inv, number, buyerName, {
+            unit: `pay:${inv.id}:${p.transactionId}`,
+            kind: 'payments',
+            transactionId: p.transactionId,
+            amount: p.amount,
+            date: day,
+            text: `Zahlung ${number} ${buyerName}`,
+          }),
+        );
       }
       for (const r of inv.paymentReversals ?? []) {
         const day = dayIn(timeZone, r.at);
         if (!inRange(day) || r.amount === 0) continue;
-        const unit = `rev:${inv.id}:${r.sourceEventId}`;
-        const kind: Kind = r.kind === 'refund' ? 'refunds' : 'chargebacks';
         const what = r.kind === 'refund' ? 'Erstattung' : 'Rückbelastung';
-        out.push({
-          key: unit,
-          kind,
-          clientId: inv.clientId,
-          buyerName,
-          transactionId: r.transactionId,
-          postings: (debtor, clearing) => [
-            {
-              key: unit,
-              amount: Math.abs(r.amount),
-              side: r.amount > 0 ? 'H' : 'S',
-              currency: inv.currency,
-              account: clearing,
-              contra: debtor,
-              buKey: null,
-              date: day,
-              document1: number,
-              text: `${what} ${number} ${buyerName}`,
-              lock: v.lockPostings,
-            },
-          ],
-        });
+        // A reversal takes money back: its sign is the opposite of a payment's.
+        out.push(
+          cashBooking(v, inv, number, buyerName, {
+            unit: `rev:${inv.id}:${r.sourceEventId}`,
+            kind: r.kind === 'refund' ? 'refunds' : 'chargebacks',
+            transactionId: r.transactionId,
+            amount: -r.amount,
+            date: day,
+            text: `${what} ${number} ${buyerName}`,
+          }),
+        );
       }
     }
     yield { read: items.length, bookings: out };
@@ -513,6 +527,22 @@ async function recordDelivered(
   return onlyNew ? fresh : notAgain;
 }
 
+/** A debtor known by its name alone (the collective debtor, a client deleted since it was booked). */
+function nameOnlyDebtor(account: number, name: string, clientId: string | null): Debtor {
+  return {
+    account,
+    name,
+    company: false,
+    vatId: null,
+    street: null,
+    postalCode: null,
+    city: null,
+    country: null,
+    email: null,
+    clientId,
+  };
+}
+
 /** Master data rows of the clients this export booked to. */
 async function* debtorRows(
   deps: DataIoDeps,
@@ -521,20 +551,7 @@ async function* debtorRows(
   exportId: string,
 ): AsyncGenerator<Debtor[]> {
   if (v.debtors.mode === 'collective') {
-    yield [
-      {
-        account: v.debtors.collectiveAccount,
-        name: 'Sammeldebitor',
-        company: false,
-        vatId: null,
-        street: null,
-        postalCode: null,
-        city: null,
-        country: null,
-        email: null,
-        clientId: null,
-      },
-    ];
+    yield [nameOnlyDebtor(v.debtors.collectiveAccount, 'Sammeldebitor', null)];
     return;
   }
   const filter: Filter = { organizationId: key.organizationId, mode: key.mode, lastExportId: exportId };
@@ -545,20 +562,7 @@ async function* debtorRows(
     const byId = new Map(clients.items.map((c) => [c.id, c]));
     yield items.map((d): Debtor => {
       const c = byId.get(d.clientId);
-      if (!c) {
-        return {
-          account: d.account,
-          name: d.name || `Client ${d.clientId}`,
-          company: false,
-          vatId: null,
-          street: null,
-          postalCode: null,
-          city: null,
-          country: null,
-          email: null,
-          clientId: d.clientId,
-        };
-      }
+      if (!c) return nameOnlyDebtor(d.account, d.name || `Client ${d.clientId}`, d.clientId);
       const plain = openClient(deps, key, c);
       const vatId = plain.taxInfo?.taxIdType === 'vat' || !plain.taxInfo?.taxIdType ? plain.taxInfo?.taxId : null;
       return {

@@ -81,20 +81,6 @@ export async function invoiceDocumentView(deps: InvoiceDeps, key: OrgKey, doc: I
   });
 }
 
-/**
- * `GET /invoices/:id/pdf` and `POST /invoices/:id/regenerate-pdf`: the invoice's PDF, the pro forma
- * for a draft. Stored by the documents service per snapshot version; `regenerate` renders it again.
- */
-export async function invoicePdf(
-  deps: InvoiceDeps,
-  key: OrgKey,
-  id: string,
-  regenerate: boolean,
-): Promise<DocumentPdf> {
-  const doc = await loadInvoice(deps, key, id);
-  return render(deps, key, id, await invoiceDocumentView(deps, key, doc), regenerate);
-}
-
 export async function creditNoteDocumentViewOf(
   deps: InvoiceDeps,
   key: OrgKey,
@@ -115,26 +101,27 @@ export async function creditNotePrint(deps: InvoiceDeps, key: OrgKey, doc: Credi
   return frozen ?? printOf((await getInvoicingSettings(deps, key)).settings, null);
 }
 
-/** `GET /credit-notes/:id/pdf`. */
-export async function creditNotePdf(
-  deps: InvoiceDeps,
-  key: OrgKey,
-  id: string,
-  regenerate: boolean,
-): Promise<DocumentPdf> {
-  const doc = await loadCreditNote(deps, key, id);
-  return render(deps, key, id, await creditNoteDocumentViewOf(deps, key, doc), regenerate);
-}
-
-/** The PDF of a document already loaded (e-mail attachments), served from storage when it exists. */
+/**
+ * The PDF of a document already loaded (the pro forma for a draft invoice), served from the
+ * documents service's storage when it holds the document's snapshot version, unless `regenerate`.
+ */
 export async function storedDocumentPdf(
   deps: InvoiceDeps,
   key: OrgKey,
   doc: { kind: 'invoice'; doc: InvoiceDoc } | { kind: 'credit_note'; doc: CreditNoteDoc },
+  regenerate = false,
 ): Promise<DocumentPdf> {
   const view =
     doc.kind === 'invoice'
       ? await invoiceDocumentView(deps, key, doc.doc)
       : await creditNoteDocumentViewOf(deps, key, doc.doc);
-  return render(deps, key, doc.doc.id, view, false);
+  return render(deps, key, doc.doc.id, view, regenerate);
 }
+
+/** `GET /invoices/:id/pdf` and `POST /invoices/:id/regenerate-pdf`: the invoice's PDF (a draft's pro forma). */
+export const invoicePdf = async (deps: InvoiceDeps, key: OrgKey, id: string, regenerate: boolean) =>
+  storedDocumentPdf(deps, key, { kind: 'invoice', doc: await loadInvoice(deps, key, id) }, regenerate);
+
+/** `GET /credit-notes/:id/pdf`. */
+export const creditNotePdf = async (deps: InvoiceDeps, key: OrgKey, id: string, regenerate: boolean) =>
+  storedDocumentPdf(deps, key, { kind: 'credit_note', doc: await loadCreditNote(deps, key, id) }, regenerate);

@@ -44,6 +44,16 @@ async function draftTax(
   return invoiceTax(deps, key, { buyer, items: input.items, currency: input.currency, date });
 }
 
+/** A draft's wanted issue date, due date or payment terms and service period; null where not given. */
+export function draftTerms(input: Pick<InvoiceCreate, 'issueDate' | 'dueDate' | 'paymentTermsDays' | 'servicePeriod'>) {
+  return {
+    issueDate: input.issueDate ?? null,
+    dueDate: input.dueDate ?? null,
+    paymentTermsDays: input.paymentTermsDays ?? null,
+    servicePeriod: input.servicePeriod ?? null,
+  };
+}
+
 /** The editable fields of a draft and its tax preview (tax point: the wanted issue date, else today). */
 export async function draftFields(deps: InvoiceDeps, key: OrgKey, input: InvoiceCreate) {
   await requireSite(deps, key, input.siteId);
@@ -53,10 +63,7 @@ export async function draftFields(deps: InvoiceDeps, key: OrgKey, input: Invoice
     clientId: input.clientId,
     currency: input.currency,
     items: input.items,
-    issueDate: input.issueDate ?? null,
-    dueDate: input.dueDate ?? null,
-    paymentTermsDays: input.paymentTermsDays ?? null,
-    servicePeriod: input.servicePeriod ?? null,
+    ...draftTerms(input),
     taxCalculation: calc,
     totals: totalsOf(calc),
     taxFromTransaction: false,
@@ -76,6 +83,49 @@ export async function previewInvoiceTax(
   if (input.siteId) await requireSite(deps, key, input.siteId);
   const calc = await draftTax(deps, key, input);
   return { taxCalculation: calc, totals: totalsOf(calc) };
+}
+
+/** What a draft is made of: its editable fields and tax, and whatever marks how it was made. */
+type DraftContent = Pick<
+  InvoiceDoc,
+  | 'siteId'
+  | 'clientId'
+  | 'currency'
+  | 'items'
+  | 'issueDate'
+  | 'dueDate'
+  | 'paymentTermsDays'
+  | 'servicePeriod'
+  | 'notes'
+  | 'taxCalculation'
+  | 'totals'
+> &
+  Partial<Omit<InvoiceDoc, 'id' | 'version'>>;
+
+/**
+ * A new draft of the organization: `content`, with nothing issued, paid, corrected or voided yet
+ * (no transaction linked unless `content` links one). Every way of making a draft writes this.
+ */
+export function newDraft<C extends DraftContent>(key: OrgKey, now: string, content: C) {
+  return {
+    organizationId: key.organizationId,
+    mode: key.mode,
+    status: 'draft' as const,
+    number: null,
+    amountPaid: 0,
+    payments: [],
+    transactionId: null,
+    sourceTransactionId: null,
+    snapshot: null,
+    corrections: [],
+    creditNoteIds: [],
+    createdAt: now,
+    updatedAt: now,
+    issuedAt: null,
+    voidedAt: null,
+    voidReason: null,
+    ...content,
+  };
 }
 
 export interface CreateInvoiceOptions {
@@ -103,27 +153,9 @@ export async function createInvoice(
   const now = deps.clock.now().toISOString();
   let doc: InvoiceDoc;
   try {
-    doc = await coll.insert({
-      organizationId: key.organizationId,
-      mode: key.mode,
-      status: 'draft',
-      number: null,
-      ...fields,
-      notes: input.notes ?? null,
-      amountPaid: 0,
-      payments: [],
-      transactionId: null,
-      sourceTransactionId: null,
-      snapshot: null,
-      corrections: [],
-      creditNoteIds: [],
-      createdAt: now,
-      updatedAt: now,
-      issuedAt: null,
-      voidedAt: null,
-      voidReason: null,
-      ...(idempotencyKey ? { idempotencyKey } : {}),
-    });
+    doc = await coll.insert(
+      newDraft(key, now, { ...fields, notes: input.notes ?? null, ...(idempotencyKey ? { idempotencyKey } : {}) }),
+    );
   } catch (err) {
     // A concurrent call with the same key won the unique index: answer its invoice.
     const raced = err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY ? await earlier() : null;

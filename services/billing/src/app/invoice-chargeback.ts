@@ -1,9 +1,8 @@
 import type { EventEnvelope } from '@paymesh/bus';
 import type { ChargebackResolved } from '@paymesh/contracts';
-import type { OrgKey } from './deps';
 import type { InvoiceDeps } from './invoice-deps';
-import { invoiceOfTransaction } from './invoice-of-transaction';
-import { recordReversal } from './invoice-refund';
+import { ignoredUnlessIssued, invoiceOfEvent } from './invoice-of-transaction';
+import { provenPayment, recordReversal } from './invoice-refund';
 
 /**
  * Billing's reaction to `checkout.chargeback.resolved`: a chargeback `lost` or `accepted` on a
@@ -23,25 +22,11 @@ export async function applyChargebackToInvoice(
 ): Promise<void> {
   const d = event.data;
   if (d.outcome === 'won') return;
-  const key: OrgKey = { organizationId: d.organizationId, mode: d.mode };
-  const found = await invoiceOfTransaction(deps, key, d);
-  if (!found) return;
-  const log = {
-    invoiceId: found.id,
-    transactionId: d.transactionId,
-    chargebackId: d.chargebackId,
-    outcome: d.outcome,
-    eventId: event.id,
-  };
-  if (found.status === 'void' || found.status === 'draft' || !found.snapshot) {
-    deps.logger.warn({ ...log, invoiceStatus: found.status }, 'chargeback for an invoice that is not issued; ignored');
-    return;
-  }
+  const of = await invoiceOfEvent(deps, d, { chargebackId: d.chargebackId, outcome: d.outcome, eventId: event.id });
+  if (!of) return;
+  const { key, found, log } = of;
+  if (ignoredUnlessIssued(deps, found, log, 'chargeback')) return;
   const source = `${d.transactionId}:${d.chargebackId}`;
-  const proven =
-    d.paidAt && d.transactionAmount && d.transactionAmount > 0
-      ? { transactionId: d.transactionId, amount: d.transactionAmount, paidAt: d.paidAt }
-      : undefined;
   await recordReversal(
     deps,
     key,
@@ -52,7 +37,7 @@ export async function applyChargebackToInvoice(
       sourceEventId: `chargeback:${source}`,
       sourceKey: `chargeback:${source}`,
       reason: `Chargeback ${d.chargebackId} (${d.outcome}) of payment ${d.transactionId}`,
-      ...(proven ? { payment: proven } : {}),
+      ...provenPayment(d),
     },
     log,
   );

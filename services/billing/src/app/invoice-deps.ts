@@ -3,6 +3,7 @@ import type { CalculateTaxRequest, EventMap, TaxCalculation, TransactionTaxView 
 import type { PaymentLinkCheckoutPort } from './checkout-port';
 import type { EmailOutboxPort } from './email-outbox-port';
 import type { DocumentsPort } from './documents-port';
+import type { BuyerDetails } from '../domain/buyer-client';
 import type { BillingDeps, OrgKey } from './deps';
 
 /** The organization's tax settings an invoice needs (seller VAT ID, VIES allowed, price mode). */
@@ -19,15 +20,7 @@ export interface InvoiceTaxPort {
 }
 
 /** Billing details of a transaction's buyer, as entered at checkout. */
-export interface TransactionBuyer {
-  name: string;
-  email: string;
-  line1: string;
-  city: string;
-  postalCode: string;
-  country: string;
-  vatId: string;
-}
+export type TransactionBuyer = BuyerDetails;
 
 /** A checkout transaction as invoices use it (empty strings of the wire become null). */
 export interface InvoiceTransaction {

@@ -36,3 +36,34 @@ export async function invoiceOfTransaction(
   );
   return linked.items[0] ?? null;
 }
+
+/**
+ * The organization and invoice of a transaction's event (see {@link invoiceOfTransaction}), with
+ * the log fields of its handling: the invoice, the transaction, then `fields`. Null when the
+ * transaction pays no invoice.
+ */
+export async function invoiceOfEvent<F extends Record<string, unknown>>(
+  deps: InvoiceDeps,
+  d: TransactionInvoiceRef & OrgKey,
+  fields: F,
+): Promise<{ key: OrgKey; found: InvoiceDoc; log: { invoiceId: string; transactionId: string } & F } | null> {
+  const key: OrgKey = { organizationId: d.organizationId, mode: d.mode };
+  const found = await invoiceOfTransaction(deps, key, d);
+  if (!found) return null;
+  return { key, found, log: { invoiceId: found.id, transactionId: d.transactionId, ...fields } };
+}
+
+/**
+ * Whether an invoice takes no payment or reversal because it is not issued (a draft, or void): the
+ * event, `what`, is then logged as ignored.
+ */
+export function ignoredUnlessIssued(
+  deps: InvoiceDeps,
+  found: InvoiceDoc,
+  log: Record<string, unknown>,
+  what: string,
+): boolean {
+  if (found.status !== 'void' && found.status !== 'draft' && found.snapshot) return false;
+  deps.logger.warn({ ...log, invoiceStatus: found.status }, `${what} for an invoice that is not issued; ignored`);
+  return true;
+}

@@ -1,10 +1,9 @@
 import type { EventEnvelope } from '@paymesh/bus';
 import type { TransactionRefunded } from '@paymesh/contracts';
 import { refundSource } from '../domain/invoice-payments';
-import type { OrgKey } from './deps';
 import type { InvoiceDeps } from './invoice-deps';
-import { invoiceOfTransaction } from './invoice-of-transaction';
-import { recordReversal } from './invoice-refund';
+import { ignoredUnlessIssued, invoiceOfEvent } from './invoice-of-transaction';
+import { provenPayment, recordReversal } from './invoice-refund';
 
 /**
  * Billing's reaction to `checkout.transaction.refunded`: a provider refund, partial or full, of a
@@ -19,21 +18,11 @@ export async function applyRefundToInvoice(
   event: EventEnvelope<TransactionRefunded>,
 ): Promise<void> {
   const d = event.data;
-  const key: OrgKey = { organizationId: d.organizationId, mode: d.mode };
-  const found = await invoiceOfTransaction(deps, key, d);
-  if (!found) return;
-  const log = {
-    invoiceId: found.id,
-    transactionId: d.transactionId,
-    refundId: d.refundId,
-    amount: d.amount,
-    eventId: event.id,
-  };
+  const of = await invoiceOfEvent(deps, d, { refundId: d.refundId, amount: d.amount, eventId: event.id });
+  if (!of) return;
+  const { key, found, log } = of;
   deps.logger.info(log, 'refund of an invoice payment received');
-  if (found.status === 'void' || found.status === 'draft' || !found.snapshot) {
-    deps.logger.warn({ ...log, invoiceStatus: found.status }, 'refund for an invoice that is not issued; ignored');
-    return;
-  }
+  if (ignoredUnlessIssued(deps, found, log, 'refund')) return;
   if (d.currency !== found.currency) {
     deps.logger.warn(
       { ...log, currency: d.currency, invoiceCurrency: found.currency },
@@ -53,9 +42,7 @@ export async function applyRefundToInvoice(
       sourceKey: source,
       reason: `Refund ${d.refundId} of payment ${d.transactionId}`,
       limit: () => d.amount,
-      ...(d.paidAt && d.transactionAmount > 0
-        ? { payment: { transactionId: d.transactionId, amount: d.transactionAmount, paidAt: d.paidAt } }
-        : {}),
+      ...provenPayment(d),
     },
     log,
   );

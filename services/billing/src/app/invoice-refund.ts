@@ -10,16 +10,13 @@ import {
   withReversal,
   type PaymentState,
 } from '../domain/invoice-payments';
-import { zonedDay } from '../domain/numbering';
-import { effectivePrefixes } from '../domain/site-invoicing';
 import { allocateInvoiceTax } from '../domain/tax-allocation';
 import { CREDIT_NOTES, INVOICES } from '../store/collections';
 import type { OrgKey } from './deps';
+import { creditNoteIssue, creditNoteOf } from './credit-note-issue';
 import { drawDocumentNumber } from './document-number';
 import type { InvoiceDeps } from './invoice-deps';
 import { paymentStateOf } from './invoice-payment-state';
-import { getInvoicingSettings } from './invoicing-settings';
-import { sitePrefixes } from './init-site-invoicing';
 
 /**
  * A transaction that paid an invoice moved to refunded (3). Provider refunds are credited from
@@ -76,6 +73,20 @@ export interface ReversalSource {
 }
 
 /**
+ * The payment a refund or chargeback event proves (its transaction's amount and payment time), to
+ * record first when the invoice has not recorded it yet; nothing when the event does not say them.
+ */
+export function provenPayment(d: {
+  transactionId: string;
+  transactionAmount?: number | null;
+  paidAt?: string | null;
+}): Pick<ReversalSource, 'payment'> {
+  return d.paidAt && d.transactionAmount && d.transactionAmount > 0
+    ? { payment: { transactionId: d.transactionId, amount: d.transactionAmount, paidAt: d.paidAt } }
+    : {};
+}
+
+/**
  * Reverses what is left of a transaction's payment of an invoice (at most `source.limit`) and issues
  * ONE credit note for it (see {@link recordRefund}), idempotent per `source`.
  */
@@ -86,12 +97,7 @@ export async function recordReversal(
   source: ReversalSource,
   log: Record<string, unknown>,
 ): Promise<void> {
-  const settings = (await getInvoicingSettings(deps, key)).settings;
-  const now = deps.clock.now();
-  const at = now.toISOString();
-  const day = zonedDay(now, settings.timeZone ?? 'UTC');
-  const prefixes = await sitePrefixes(deps, key, found.siteId);
-  const layout = { ...settings.creditNoteNumberLayout, prefix: effectivePrefixes(prefixes, settings).creditNotePrefix };
+  const { at, day, layout } = await creditNoteIssue(deps, key, found.siteId);
   try {
     await deps.outbox.commit(async (tx) => {
       const coll = tx.collection<InvoiceDoc>(INVOICES);
@@ -122,35 +128,28 @@ export async function recordReversal(
       }
       const credited = allocateInvoiceTax(snap.taxCalculation, reversed.reversal.amount);
       const number = await drawDocumentNumber(tx, key, 'credit_note', layout, day);
-      const note = await tx.collection<CreditNoteDoc>(CREDIT_NOTES).insert({
-        id: creditNoteId,
-        organizationId: key.organizationId,
-        mode: key.mode,
-        number,
-        invoiceId: cur.id,
-        invoiceNumber: cur.number,
-        kind: source.kind,
-        sourceKey: source.sourceKey,
-        reason: source.reason,
-        siteId: cur.siteId,
-        clientId: cur.clientId,
-        currency: cur.currency,
-        issueDate: day,
-        seller: snap.seller,
-        buyer: snap.buyer,
-        lines: credited.lines.map((l) => ({
-          description: l.name,
-          quantity: 1,
-          unitPrice: l.gross,
-          amountType: 'gross' as const,
-          taxRate: l.taxRate,
-          itemType: l.itemType,
-        })),
-        taxCalculation: credited,
-        totals: { net: credited.totalNet, tax: credited.totalTax, gross: credited.totalGross },
-        transactionId: source.transactionId,
-        createdAt: at,
-      });
+      const note = await tx.collection<CreditNoteDoc>(CREDIT_NOTES).insert(
+        creditNoteOf(key, { ...cur, number: cur.number }, snap, {
+          id: creditNoteId,
+          number,
+          kind: source.kind,
+          sourceKey: source.sourceKey,
+          reason: source.reason,
+          issueDate: day,
+          lines: credited.lines.map((l) => ({
+            description: l.name,
+            quantity: 1,
+            unitPrice: l.gross,
+            amountType: 'gross' as const,
+            taxRate: l.taxRate,
+            itemType: l.itemType,
+          })),
+          taxCalculation: credited,
+          totals: { net: credited.totalNet, tax: credited.totalTax, gross: credited.totalGross },
+          transactionId: source.transactionId,
+          createdAt: at,
+        }),
+      );
       await appendChainEntry(tx, key, creditNoteEntry(note, at));
       const s = settlementOf(reversed.state);
       await coll.replace({

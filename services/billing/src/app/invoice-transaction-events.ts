@@ -3,9 +3,8 @@ import { TransactionStatus, type TransactionStatusChangedBrief } from '@paymesh/
 import type { InvoiceDoc } from '../domain/invoice';
 import { settlementOf, withPayment } from '../domain/invoice-payments';
 import { INVOICES } from '../store/collections';
-import type { OrgKey } from './deps';
 import type { InvoiceDeps } from './invoice-deps';
-import { invoiceOfTransaction } from './invoice-of-transaction';
+import { ignoredUnlessIssued, invoiceOfEvent } from './invoice-of-transaction';
 import { paymentStateOf } from './invoice-payment-state';
 import { recordRefund } from './invoice-refund';
 
@@ -31,22 +30,15 @@ export async function applyTransactionToInvoice(
     d.status !== TransactionStatus.disputed
   )
     return;
-  const key: OrgKey = { organizationId: d.organizationId, mode: d.mode };
-  const found = await invoiceOfTransaction(deps, key, d);
-  if (!found) return;
-  const log = { invoiceId: found.id, transactionId: d.transactionId, status: d.status, eventId: event.id };
+  const of = await invoiceOfEvent(deps, d, { status: d.status, eventId: event.id });
+  if (!of) return;
+  const { key, found, log } = of;
   deps.logger.info(log, 'transaction status of an invoice payment received');
   if (d.status === TransactionStatus.disputed) {
     deps.logger.info(log, 'invoice payment disputed; nothing changes until the dispute outcome');
     return;
   }
-  if (found.status === 'void' || found.status === 'draft' || !found.snapshot) {
-    deps.logger.warn(
-      { ...log, invoiceStatus: found.status },
-      'transaction outcome for an invoice that is not issued; ignored',
-    );
-    return;
-  }
+  if (ignoredUnlessIssued(deps, found, log, 'transaction outcome')) return;
   if (d.status === TransactionStatus.completed) await recordPayment(deps, found.id, d, log);
   else await recordRefund(deps, key, found, d, event, log);
 }

@@ -3,10 +3,12 @@ import {
   type CreditNoteListQuery,
   type InvoiceListQuery,
   type CreditNotePage,
+  type CreditNoteRecord,
   type InvoicePage,
+  type InvoiceRecord,
 } from '@paymesh/contracts';
-import { boundedTotal, countUpToOf, DOCUMENT_LIST_COUNT_BOUND } from '@paymesh/core';
-import type { Filter } from '@paymesh/store';
+import { boundedTotal, countUpToOf, DOCUMENT_LIST_COUNT_BOUND, type Paging } from '@paymesh/core';
+import type { Filter, StoredDoc } from '@paymesh/store';
 import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
 import { CREDIT_NOTES, INVOICES } from '../store/collections';
 import type { BillingDeps, OrgKey } from './deps';
@@ -15,6 +17,27 @@ import { creditNoteView, invoiceView } from './invoice-view';
 function dateRange(startDate?: string, endDate?: string) {
   if (!startDate && !endDate) return undefined;
   return { ...(startDate ? { $gte: startDate } : {}), ...(endDate ? { $lte: endDate } : {}) };
+}
+
+/**
+ * A page of a document list, newest first (ties by id), with its total counted up to 1,001
+ * matches, or one past the page (`countUpToOf`).
+ */
+async function newestFirst<D extends StoredDoc, R>(
+  deps: BillingDeps,
+  collection: string,
+  filter: Filter,
+  q: Paging,
+  view: (d: D) => R,
+): Promise<{ items: R[]; total: number; totalIsLowerBound?: true; page: number; limit: number }> {
+  const page = await deps.store.collection<D>(collection).find(filter, {
+    sort: { createdAt: -1 },
+    page: q.page,
+    limit: q.limit,
+    total: true,
+    countUpTo: countUpToOf(q, DOCUMENT_LIST_COUNT_BOUND),
+  });
+  return { items: page.items.map(view), ...boundedTotal(page), page: q.page, limit: q.limit };
 }
 
 /**
@@ -46,19 +69,7 @@ export async function listInvoices(deps: BillingDeps, key: OrgKey, q: InvoiceLis
       filter.number = q.number;
     }
   }
-  const page = await deps.store.collection<InvoiceDoc>(INVOICES).find(filter, {
-    sort: { createdAt: -1 },
-    page: q.page,
-    limit: q.limit,
-    total: true,
-    countUpTo: countUpToOf(q, DOCUMENT_LIST_COUNT_BOUND),
-  });
-  return {
-    items: page.items.map((d) => invoiceView(deps.secrets, key, d)),
-    ...boundedTotal(page),
-    page: q.page,
-    limit: q.limit,
-  };
+  return newestFirst<InvoiceDoc, InvoiceRecord>(deps, INVOICES, filter, q, (d) => invoiceView(deps.secrets, key, d));
 }
 
 /** `GET /credit-notes`: newest first; dates filter the issue date. */
@@ -67,17 +78,7 @@ export async function listCreditNotes(deps: BillingDeps, key: OrgKey, q: CreditN
   if (q.invoiceId) filter.invoiceId = q.invoiceId;
   const range = dateRange(q.startDate, q.endDate);
   if (range) filter.issueDate = range;
-  const page = await deps.store.collection<CreditNoteDoc>(CREDIT_NOTES).find(filter, {
-    sort: { createdAt: -1 },
-    page: q.page,
-    limit: q.limit,
-    total: true,
-    countUpTo: countUpToOf(q, DOCUMENT_LIST_COUNT_BOUND),
-  });
-  return {
-    items: page.items.map((d) => creditNoteView(deps.secrets, key, d)),
-    ...boundedTotal(page),
-    page: q.page,
-    limit: q.limit,
-  };
+  return newestFirst<CreditNoteDoc, CreditNoteRecord>(deps, CREDIT_NOTES, filter, q, (d) =>
+    creditNoteView(deps.secrets, key, d),
+  );
 }

@@ -62,6 +62,21 @@ interface EmailFacts {
   companyName: string | null;
 }
 
+/** What an e-mail of a document says of its parties: the buyer it goes to and the seller who sends it. */
+function partiesOf(
+  buyer: { email: string | null; clientId: string | null; taxId: string | null; name: string },
+  seller: { companyName: string | null },
+  doc: Omit<DocumentForEmail, 'sellerName' | 'buyerName'>,
+): EmailFacts {
+  return {
+    buyerEmail: buyer.email,
+    clientId: buyer.clientId,
+    business: !!buyer.taxId,
+    companyName: seller.companyName,
+    doc: { ...doc, sellerName: seller.companyName ?? 'your supplier', buyerName: buyer.name },
+  };
+}
+
 /** The invoice as its e-mail presents it; drafts are refused (only an issued document has a number). */
 function invoiceForEmail(deps: InvoiceDeps, key: OrgKey, doc: InvoiceDoc, message: string | null): EmailFacts {
   const view = invoiceView(deps.secrets, key, doc);
@@ -71,48 +86,32 @@ function invoiceForEmail(deps: InvoiceDeps, key: OrgKey, doc: InvoiceDoc, messag
       code: ErrorCode.INVOICE_NOT_ISSUED,
     });
   }
-  return {
-    buyerEmail: snap.buyer.email,
-    clientId: snap.buyer.clientId,
-    business: !!snap.buyer.taxId,
-    companyName: snap.seller.companyName,
-    doc: {
-      kind: 'invoice',
-      number: view.number,
-      issueDate: snap.issueDate,
-      dueDate: snap.dueDate,
-      currency: snap.currency,
-      sellerName: snap.seller.companyName ?? 'your supplier',
-      buyerName: snap.buyer.name,
-      amountDue: view.amountDue,
-      invoiceNumber: null,
-      paymentUrl: openPaymentUrl(doc, deps.clock.now()),
-      message,
-    },
-  };
+  return partiesOf(snap.buyer, snap.seller, {
+    kind: 'invoice',
+    number: view.number,
+    issueDate: snap.issueDate,
+    dueDate: snap.dueDate,
+    currency: snap.currency,
+    amountDue: view.amountDue,
+    invoiceNumber: null,
+    paymentUrl: openPaymentUrl(doc, deps.clock.now()),
+    message,
+  });
 }
 
 function creditNoteForEmail(deps: InvoiceDeps, key: OrgKey, doc: CreditNoteDoc, message: string | null): EmailFacts {
   const view = creditNoteView(deps.secrets, key, doc);
-  return {
-    buyerEmail: view.buyer.email,
-    clientId: view.buyer.clientId,
-    business: !!view.buyer.taxId,
-    companyName: view.seller.companyName,
-    doc: {
-      kind: 'credit_note',
-      number: view.number,
-      issueDate: view.issueDate,
-      dueDate: null,
-      currency: view.currency,
-      sellerName: view.seller.companyName ?? 'your supplier',
-      buyerName: view.buyer.name,
-      amountDue: view.totals.gross,
-      invoiceNumber: view.invoiceNumber,
-      paymentUrl: null,
-      message,
-    },
-  };
+  return partiesOf(view.buyer, view.seller, {
+    kind: 'credit_note',
+    number: view.number,
+    issueDate: view.issueDate,
+    dueDate: null,
+    currency: view.currency,
+    amountDue: view.totals.gross,
+    invoiceNumber: view.invoiceNumber,
+    paymentUrl: null,
+    message,
+  });
 }
 
 /**

@@ -3,15 +3,12 @@ import { appendChainEntry, creditNoteEntry } from './document-chain';
 import { eventId } from '@paymesh/bus';
 import { Subjects, type InvoiceRecord, type InvoiceVoid } from '@paymesh/contracts';
 import type { CreditNoteDoc, InvoiceDoc } from '../domain/invoice';
-import { zonedDay } from '../domain/numbering';
-import { effectivePrefixes } from '../domain/site-invoicing';
 import { CREDIT_NOTES, INVOICES } from '../store/collections';
 import type { OrgKey } from './deps';
+import { creditNoteIssue, creditNoteOf } from './credit-note-issue';
 import { drawDocumentNumber } from './document-number';
 import type { InvoiceDeps } from './invoice-deps';
 import { invoiceView, loadInvoice } from './invoice-view';
-import { getInvoicingSettings } from './invoicing-settings';
-import { sitePrefixes } from './init-site-invoicing';
 
 function notVoidable(doc: InvoiceDoc): ConflictError {
   return new ConflictError(
@@ -40,13 +37,7 @@ export async function voidInvoice(
   const doc = await loadInvoice(deps, key, id);
   if (doc.status === 'void') return invoiceView(deps.secrets, key, doc);
   if (doc.status === 'draft') throw notVoidable(doc);
-  const settings = (await getInvoicingSettings(deps, key)).settings;
-  const timeZone = settings.timeZone ?? 'UTC';
-  const now = deps.clock.now();
-  const at = now.toISOString();
-  const day = zonedDay(now, timeZone);
-  const prefixes = await sitePrefixes(deps, key, doc.siteId);
-  const layout = { ...settings.creditNoteNumberLayout, prefix: effectivePrefixes(prefixes, settings).creditNotePrefix };
+  const { at, day, layout } = await creditNoteIssue(deps, key, doc.siteId);
   const reason = input.reason ?? null;
 
   const voided = await deps.outbox.commit(async (tx) => {
@@ -58,27 +49,20 @@ export async function voidInvoice(
     const snap = cur.snapshot;
     if (!snap || !cur.number) throw new ConflictError(`invoice ${id} has no issued snapshot`);
     const number = await drawDocumentNumber(tx, key, 'credit_note', layout, day);
-    const note = await tx.collection<CreditNoteDoc>(CREDIT_NOTES).insert({
-      organizationId: key.organizationId,
-      mode: key.mode,
-      number,
-      invoiceId: id,
-      invoiceNumber: cur.number,
-      kind: 'void',
-      sourceKey: 'void',
-      reason,
-      siteId: cur.siteId,
-      clientId: cur.clientId,
-      currency: cur.currency,
-      issueDate: day,
-      seller: snap.seller,
-      buyer: snap.buyer,
-      lines: snap.lines,
-      taxCalculation: snap.taxCalculation,
-      totals: snap.totals,
-      transactionId: cur.transactionId,
-      createdAt: at,
-    });
+    const note = await tx.collection<CreditNoteDoc>(CREDIT_NOTES).insert(
+      creditNoteOf(key, { ...cur, number: cur.number }, snap, {
+        number,
+        kind: 'void',
+        sourceKey: 'void',
+        reason,
+        issueDate: day,
+        lines: snap.lines,
+        taxCalculation: snap.taxCalculation,
+        totals: snap.totals,
+        transactionId: cur.transactionId,
+        createdAt: at,
+      }),
+    );
     await appendChainEntry(tx, key, creditNoteEntry(note, at));
     const next = await coll.replace({
       ...cur,

@@ -146,6 +146,17 @@ const bank = (n: number) => [
 ];
 const numbered = (name: string, from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `${name} ${from + i}`);
+/** The postal address fields of a debtor, the same for its main and its invoice address. */
+const POSTAL_ADDRESS = [
+  'Adressart',
+  'Straße',
+  'Postfach',
+  'Postleitzahl',
+  'Ort',
+  'Land',
+  'Versandzusatz',
+  'Adresszusatz',
+];
 const invoiceAddress = (names: string[]) => names.map((n) => `${n} (Rechnungsadresse)`);
 
 /** Column names of the Debitoren/Kreditoren master data (format version 5), in order: 254 columns. */
@@ -164,14 +175,7 @@ export const DEBTOR_COLUMNS: readonly string[] = [
   'Titel/Akad. Grad',
   'Adelstitel',
   'Namensvorsatz',
-  'Adressart',
-  'Straße',
-  'Postfach',
-  'Postleitzahl',
-  'Ort',
-  'Land',
-  'Versandzusatz',
-  'Adresszusatz',
+  ...POSTAL_ADDRESS,
   'Abweichende Anrede',
   'Abw. Zustellbezeichnung 1',
   'Abw. Zustellbezeichnung 2',
@@ -231,14 +235,7 @@ export const DEBTOR_COLUMNS: readonly string[] = [
   ...numbered('Indiv. Feld', 1, 15),
   ...invoiceAddress([
     'Abweichende Anrede',
-    'Adressart',
-    'Straße',
-    'Postfach',
-    'Postleitzahl',
-    'Ort',
-    'Land',
-    'Versandzusatz',
-    'Adresszusatz',
+    ...POSTAL_ADDRESS,
     'Abw. Zustellbezeichnung 1',
     'Abw. Zustellbezeichnung 2',
     'Adresse Gültig von',

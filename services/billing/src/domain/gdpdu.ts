@@ -47,13 +47,28 @@ const integer = (name: string, description: string): GdpduColumn => ({
   type: { kind: 'number', accuracy: 0 },
 });
 
+/** Columns that several tables share (a key and the columns that refer to it), defined once. */
+const INVOICE_ID = text('RechnungID', 'invoice identifier', 24);
+const INVOICE_NUMBER = text('Rechnungsnummer', 'invoice number', 64);
+const CLIENT_ID = text('KundenID', 'client identifier', 24);
+const CURRENCY = text('Waehrung', 'currency (ISO 4217)', 3);
+const TAX_COUNTRY = text('Steuerland', 'member state whose VAT applies', 2);
+const TAX_RATE = money('Steuersatz', 'VAT rate in percent');
+const TAX_DECISION = text('Steuerfall', 'tax decision of the engine', 40);
+/** The net, VAT and gross amounts of a document or line, as `Netto`, `Steuer` and `Brutto`. */
+const amounts = (net: string, vat: string, gross: string): GdpduColumn[] => [
+  money('Netto', net),
+  money('Steuer', vat),
+  money('Brutto', gross),
+];
+
 export const CLIENTS_TABLE: GdpduTable = {
   file: 'clients.csv',
   name: 'Kunden',
   description: 'Clients (buyers) of the organization created up to the end of the fiscal year',
   keyColumns: 1,
   columns: [
-    text('KundenID', 'client identifier', 24),
+    CLIENT_ID,
     text('Name', 'name', 200),
     text('EMail', 'e-mail address', 254),
     text('Strasse', 'street', 200),
@@ -74,24 +89,22 @@ export const INVOICES_TABLE: GdpduTable = {
   description: 'Invoices issued in the fiscal year (voided ones included), as issued',
   keyColumns: 1,
   columns: [
-    text('RechnungID', 'invoice identifier', 24),
-    text('Rechnungsnummer', 'invoice number', 64),
+    INVOICE_ID,
+    INVOICE_NUMBER,
     text('Status', 'issued, partially_paid, paid or void', 20),
     date('Rechnungsdatum', 'issue date'),
     date('Faelligkeit', 'due date'),
     date('LeistungVon', 'first day of the service period'),
     date('LeistungBis', 'last day of the service period'),
-    text('KundenID', 'client identifier', 24),
+    CLIENT_ID,
     text('Kunde', 'buyer name as issued', 200),
     text('KundeSteuerID', 'buyer VAT ID as issued', 64),
-    text('Waehrung', 'currency (ISO 4217)', 3),
-    money('Netto', 'net total'),
-    money('Steuer', 'VAT total'),
-    money('Brutto', 'gross total'),
+    CURRENCY,
+    ...amounts('net total', 'VAT total', 'gross total'),
     money('Bezahlt', 'paid less reversed payments'),
     date('StorniertAm', 'day of the void (UTC)'),
   ],
-  foreignKeys: [{ columns: ['KundenID'], references: 'Kunden' }],
+  foreignKeys: [{ columns: [CLIENT_ID.name], references: CLIENTS_TABLE.name }],
 };
 
 export const INVOICE_LINES_TABLE: GdpduTable = {
@@ -100,20 +113,18 @@ export const INVOICE_LINES_TABLE: GdpduTable = {
   description: 'Lines of the invoices in Rechnungen with their tax as calculated',
   keyColumns: 2,
   columns: [
-    text('RechnungID', 'invoice identifier', 24),
+    INVOICE_ID,
     integer('Position', 'line number, from 1'),
     text('Bezeichnung', 'description', 500),
     text('Art', 'item type', 40),
     integer('Menge', 'quantity'),
     money('Einzelpreis', 'unit price as entered (gross or net per the price mode)'),
-    money('Steuersatz', 'VAT rate in percent'),
-    text('Steuerfall', 'tax decision of the engine', 40),
-    text('Steuerland', 'member state whose VAT applies', 2),
-    money('Netto', 'net amount'),
-    money('Steuer', 'VAT amount'),
-    money('Brutto', 'gross amount'),
+    TAX_RATE,
+    TAX_DECISION,
+    TAX_COUNTRY,
+    ...amounts('net amount', 'VAT amount', 'gross amount'),
   ],
-  foreignKeys: [{ columns: ['RechnungID'], references: 'Rechnungen' }],
+  foreignKeys: [{ columns: [INVOICE_ID.name], references: INVOICES_TABLE.name }],
 };
 
 export const CREDIT_NOTES_TABLE: GdpduTable = {
@@ -125,17 +136,15 @@ export const CREDIT_NOTES_TABLE: GdpduTable = {
     text('GutschriftID', 'credit note identifier', 24),
     text('Gutschriftsnummer', 'credit note number', 64),
     text('Art', 'void, refund or chargeback', 20),
-    text('RechnungID', 'invoice identifier', 24),
-    text('Rechnungsnummer', 'invoice number', 64),
+    INVOICE_ID,
+    INVOICE_NUMBER,
     date('Datum', 'issue date'),
-    text('KundenID', 'client identifier', 24),
-    text('Waehrung', 'currency (ISO 4217)', 3),
-    money('Netto', 'net total credited'),
-    money('Steuer', 'VAT credited'),
-    money('Brutto', 'gross total credited'),
+    CLIENT_ID,
+    CURRENCY,
+    ...amounts('net total credited', 'VAT credited', 'gross total credited'),
     text('Grund', 'reason', 500),
   ],
-  foreignKeys: [{ columns: ['KundenID'], references: 'Kunden' }],
+  foreignKeys: [{ columns: [CLIENT_ID.name], references: CLIENTS_TABLE.name }],
 };
 
 export const PAYMENTS_TABLE: GdpduTable = {
@@ -148,14 +157,14 @@ export const PAYMENTS_TABLE: GdpduTable = {
     text('ZahlungID', 'payment or reversal identifier', 80),
     text('Art', 'payment, refund or chargeback', 20),
     date('Datum', "day of the payment or reversal (organization's time zone)"),
-    text('RechnungID', 'invoice identifier', 24),
-    text('Rechnungsnummer', 'invoice number', 64),
+    INVOICE_ID,
+    INVOICE_NUMBER,
     text('TransaktionID', 'payment transaction identifier', 24),
-    text('Waehrung', 'currency (ISO 4217)', 3),
+    CURRENCY,
     money('Betrag', 'amount; negative for reversals'),
     text('GutschriftID', 'credit note of a reversal', 24),
   ],
-  foreignKeys: [{ columns: ['RechnungID'], references: 'Rechnungen' }],
+  foreignKeys: [{ columns: [INVOICE_ID.name], references: INVOICES_TABLE.name }],
 };
 
 export const TAX_RECORDS_TABLE: GdpduTable = {
@@ -171,11 +180,11 @@ export const TAX_RECORDS_TABLE: GdpduTable = {
     text('Buchungsart', 'sale, reversal or credit', 20),
     text('Erfassung', 'accrual or cash', 10),
     date('Steuerzeitpunkt', 'tax point'),
-    text('Waehrung', 'currency (ISO 4217)', 3),
-    text('Steuerland', 'member state whose VAT applies', 2),
+    CURRENCY,
+    TAX_COUNTRY,
     text('Steuercode', 'tax rate code', 40),
-    money('Steuersatz', 'VAT rate in percent'),
-    text('Steuerfall', 'tax decision of the engine', 40),
+    TAX_RATE,
+    TAX_DECISION,
     money('Netto', 'net amount (signed like the entry)'),
     money('Steuer', 'VAT amount (signed like the entry)'),
   ],

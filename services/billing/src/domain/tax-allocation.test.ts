@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TaxCalculation, TaxLineResult } from '@paymesh/contracts';
+import { vatIdCheckOf } from '../../test/tax-fixture';
 import { allocateInvoiceTax } from './tax-allocation';
 
 function line(
@@ -49,16 +50,7 @@ function calc(lines: TaxLineResult[]): TaxCalculation {
       type: 'consumer',
       vatIdValidation: 'format',
       vatIdTreatment: 'none',
-      vatIdCheck: {
-        vatId: null,
-        status: 'not_given',
-        source: null,
-        checkedAt: null,
-        consultationNumber: null,
-        companyName: null,
-        address: null,
-        error: null,
-      },
+      vatIdCheck: vatIdCheckOf(),
     },
     seller: { homeCountry: 'DE', ossEnabled: false, ossThresholdExceeded: false },
     settings: { priceMode: 'gross', rounding: { level: 'per_line', method: 'half_up' } },

@@ -1,3 +1,4 @@
+import { toWire } from '@paymesh/core';
 import type { checkoutPayments } from '@paymesh/proto';
 import type { CreatedCheckout, InvoiceCheckoutRequest } from '../app/checkout-port';
 
@@ -9,8 +10,7 @@ import type { CreatedCheckout, InvoiceCheckoutRequest } from '../app/checkout-po
  */
 export function createCheckoutMessage(req: InvoiceCheckoutRequest): checkoutPayments.CreateCheckoutRequest {
   return {
-    organizationId: req.organizationId,
-    testMode: req.mode === 'test',
+    ...toWire(req),
     siteId: req.siteId,
     amount: req.amount,
     currency: req.currency,

@@ -31,8 +31,7 @@ export function grpcDataIoPort(
         payments,
         payments.listTransactions,
         {
-          organizationId: key.organizationId,
-          testMode: key.mode === 'test',
+          ...toWire(key),
           statuses: filter.statuses ?? [],
           createdFrom: filter.createdFrom ?? '',
           createdTo: filter.createdTo ?? '',
@@ -69,8 +68,7 @@ export function grpcDataIoPort(
           payments,
           payments.listTransactions,
           {
-            organizationId: key.organizationId,
-            testMode: key.mode === 'test',
+            ...toWire(key),
             statuses: [],
             createdFrom: '',
             createdTo: '',

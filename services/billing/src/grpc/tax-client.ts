@@ -1,33 +1,24 @@
-import { call, jsonCaller, makeClient } from '@paymesh/grpc';
+import { toWire } from '@paymesh/core';
+import { jsonCaller } from '@paymesh/grpc';
 import { tax } from '@paymesh/proto';
 import { taxRpc } from '@paymesh/contracts';
 import type { InvoiceTaxPort } from '../app/invoice-deps';
+import { remote } from './remote';
 
 /** {@link InvoiceTaxPort} over the tax service's `GetTaxSettings` and `CalculateTax`. */
 export function grpcTaxPort(address: string, deadlineMs: number): InvoiceTaxPort & { close(): void } {
-  const client = makeClient(tax.TaxServiceClient, address);
-  const calls = jsonCaller(client, taxRpc, { deadlineMs, target: 'tax' });
+  const taxService = remote(tax.TaxServiceClient, address, deadlineMs, 'tax');
+  const calls = jsonCaller(taxService.client, taxRpc, { deadlineMs, target: 'tax' });
   return {
     async settings(key) {
-      const s = await call(
-        client,
-        client.getTaxSettings,
-        { organizationId: key.organizationId, testMode: key.mode === 'test' },
-        { deadlineMs, target: 'tax' },
-      );
+      const s = await taxService.call(taxService.client.getTaxSettings, toWire(key));
       return { homeCountry: s.homeCountry ?? null, vatId: s.vatId ?? null, viesEnabled: s.viesEnabled };
     },
     async calculate(request) {
       // The answer is checked by its schema: a mismatch is a bug between the services, an internal
       // error, not the caller's.
-      return calls.json(
-        'calculateTax',
-        { organizationId: request.organizationId, testMode: request.mode === 'test' },
-        { body: request },
-      );
+      return calls.json('calculateTax', toWire(request), { body: request });
     },
-    close() {
-      client.close();
-    },
+    close: taxService.close,
   };
 }

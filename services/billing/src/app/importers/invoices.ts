@@ -3,7 +3,7 @@ import { invoiceCreate, type DataRowError, type InvoiceCreate } from '@paymesh/c
 import { IMPORT_LAYOUTS, issuesToErrors, objectOfCells, type CsvRow } from '../../domain/data-io';
 import type { InvoiceDoc } from '../../domain/invoice';
 import { INVOICES } from '../../store/collections';
-import { draftFields } from '../draft-invoice';
+import { draftFields, newDraft } from '../draft-invoice';
 import { importKeyOf, rowErrorOf, type Importer, type Checked } from './importer';
 
 /** Invoices (drafts): the rows of one `reference` are the lines of one draft. */
@@ -100,27 +100,7 @@ export const invoiceImporter: Importer<InvoiceCreate> = {
       const fields = await draftFields(deps, key, r.input);
       const now = deps.clock.now().toISOString();
       try {
-        await invoices.insert({
-          organizationId: key.organizationId,
-          mode: key.mode,
-          status: 'draft',
-          number: null,
-          ...fields,
-          notes: r.input.notes ?? null,
-          amountPaid: 0,
-          payments: [],
-          transactionId: null,
-          sourceTransactionId: null,
-          snapshot: null,
-          corrections: [],
-          creditNoteIds: [],
-          createdAt: now,
-          updatedAt: now,
-          issuedAt: null,
-          voidedAt: null,
-          voidReason: null,
-          importKey,
-        });
+        await invoices.insert(newDraft(key, now, { ...fields, notes: r.input.notes ?? null, importKey }));
         created++;
       } catch (err) {
         // Written meanwhile by the same file uploaded again: that draft is this row's.
