@@ -1,5 +1,6 @@
 import type { TaxDecision, TaxItemType, TaxRecord } from '@paymesh/contracts';
 import { taxRecordId } from '../src/domain/ledger';
+import { vatIdNotGiven } from '../../../libs/contracts/test/tax-kit';
 
 /**
  * A hand-computed ledger for the report tests: a German seller (OSS) in Q1 and Q2 2026 selling to
@@ -214,16 +215,7 @@ function entry(organizationId: string, mode: 'live' | 'test', s: EntrySpec): Tax
     buyer: {
       country: s.buyer,
       type: s.buyerType ?? 'consumer',
-      vatIdCheck: {
-        vatId: null,
-        status: 'not_given',
-        source: null,
-        checkedAt: null,
-        consultationNumber: null,
-        companyName: null,
-        address: null,
-        error: null,
-      },
+      vatIdCheck: vatIdNotGiven(),
     },
     seller: { homeCountry: 'DE', ossEnabled: true, ossThresholdExceeded: false },
     eur: currency === 'EUR' ? { rate: 1, rateDate: s.taxPointDate, net, tax } : null,
