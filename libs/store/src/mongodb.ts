@@ -1,5 +1,6 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { StoreLogger } from './logger';
+import { withDeadline } from './deadline';
 import { assertCollectionName, assertCollectionSpec, assertIdentifier, assertIndexSpec } from './paths';
 import { assertTextIndexSpec } from './text';
 import type {
@@ -201,17 +202,7 @@ export class MongoStore implements DocumentStore {
   }
 
   async ping(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`mongodb ping timed out after ${PING_TIMEOUT_MS}ms`)), PING_TIMEOUT_MS);
-    });
-    const attempt = this.db.command({ ping: 1 });
-    attempt.catch(() => undefined);
-    try {
-      await Promise.race([attempt, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await withDeadline(this.db.command({ ping: 1 }), PING_TIMEOUT_MS, 'mongodb ping');
   }
 
   /** Drops the service database (tests and teardown only). */
