@@ -66,10 +66,7 @@ export function fixtureEntries(organizationId: string, mode: 'live' | 'test' = '
       sourceKind: 'invoice',
       buyer: 'FR',
       taxPointDate: '2026-04-15',
-      lines: [
-        oss('FR', 20, 20000, 4000),
-        { ...oss('FR', 5.5, 10000, 550), code: 'VAT_FR_REDUCED', rateType: 'reduced', itemType: 'goods' },
-      ],
+      lines: frInvoiceLines(),
     },
     {
       key: 'E3t',
@@ -78,10 +75,7 @@ export function fixtureEntries(organizationId: string, mode: 'live' | 'test' = '
       taxPointDate: '2026-04-16',
       taxPointAt: '2026-04-16T08:00:00.000Z',
       linkedInvoiceKey: 'E3',
-      lines: [
-        oss('FR', 20, 20000, 4000),
-        { ...oss('FR', 5.5, 10000, 550), code: 'VAT_FR_REDUCED', rateType: 'reduced', itemType: 'goods' },
-      ],
+      lines: frInvoiceLines(),
     },
     // Domestic sale (DE consumer) on another site.
     {
@@ -165,6 +159,14 @@ export function fixtureEntries(organizationId: string, mode: 'live' | 'test' = '
     },
   ];
   return specs.map((s) => entry(organizationId, mode, s));
+}
+
+/** The FR invoice E3 and its payment E3t: a digital service and reduced-rate goods. */
+function frInvoiceLines(): LineSpec[] {
+  return [
+    oss('FR', 20, 20000, 4000),
+    { ...oss('FR', 5.5, 10000, 550), code: 'VAT_FR_REDUCED', rateType: 'reduced', itemType: 'goods' },
+  ];
 }
 
 function oss(country: string, rate: number, net: number, tax: number): LineSpec {
