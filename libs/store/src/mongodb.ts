@@ -1,6 +1,5 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { StoreLogger } from './logger';
-import { withDeadline } from './deadline';
 import { assertCollectionName, assertCollectionSpec, assertIdentifier, assertIndexSpec } from './paths';
 import { assertTextIndexSpec } from './text';
 import type {
@@ -19,6 +18,7 @@ import { mongoBlobs } from './mongodb/blobs';
 import { MongoCollection } from './mongodb/collection';
 import { toMongoKeys, type MongoDoc } from './mongodb/filter';
 import * as system from './mongodb/system';
+import { withDeadline } from './deadline';
 
 export interface MongoStoreOptions {
   /** `mongodb://` or `mongodb+srv://` connection URL. */
