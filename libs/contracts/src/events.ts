@@ -30,6 +30,8 @@ export const Subjects = {
 } as const;
 
 const mode = z.enum(['live', 'test']);
+/** The fields naming what an event of one site is about: its organization, the site and its mode. */
+const siteScope = { organizationId: objectId, siteId: objectId, mode };
 const licenseState = z.enum(['ACTIVE', 'BLOCKED', 'NOT_ACTIVATED']);
 
 export const organizationCreated = z.object({
@@ -47,9 +49,7 @@ export const organizationLicenseChanged = z.object({
 export type OrganizationLicenseChanged = z.infer<typeof organizationLicenseChanged>;
 
 export const siteCreated = z.object({
-  organizationId: objectId,
-  siteId: objectId,
-  mode,
+  ...siteScope,
   name: z.string(),
 });
 export type SiteCreated = z.infer<typeof siteCreated>;
@@ -59,9 +59,7 @@ export type SiteCreated = z.infer<typeof siteCreated>;
  * signs. Carries no secret material (holders of a cached secret must fetch it again).
  */
 export const siteSecretRotated = z.object({
-  organizationId: objectId,
-  siteId: objectId,
-  mode,
+  ...siteScope,
   /** Last characters of the new secret, as shown in the Admin API (e.g. "…a1b2"). */
   secretHint: z.string(),
   rotatedAt: z.string(),
@@ -70,9 +68,7 @@ export type SiteSecretRotated = z.infer<typeof siteSecretRotated>;
 
 /** A site was deleted (soft): no new checkouts; existing transactions keep their site reference. */
 export const siteDeleted = z.object({
-  organizationId: objectId,
-  siteId: objectId,
-  mode,
+  ...siteScope,
   deletedAt: z.string(),
 });
 export type SiteDeleted = z.infer<typeof siteDeleted>;
@@ -293,9 +289,7 @@ export type TransactionRefunded = z.infer<typeof transactionRefunded>;
  * expiry, whose status event carries the IPN; the session itself has no IPN.
  */
 export const checkoutSessionExpired = z.object({
-  organizationId: objectId,
-  siteId: objectId,
-  mode,
+  ...siteScope,
   checkoutId: objectId,
   externalReference: z.string().nullable(),
   invoiceNumber: z.string().nullable(),

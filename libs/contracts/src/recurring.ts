@@ -209,15 +209,22 @@ export const upcomingQuery = z
   })
   .strict();
 
-/** Answer of `GET /invoices/recurring/:id/upcoming` and the portal's upcoming-charges response. */
-export const upcomingCharges = z.object({
-  subscriptionId: z.string(),
+/** What a subscription shows of itself wherever it is listed or opened (its upcoming charges, the portal list). */
+const subscriptionSummary = {
   name: z.string(),
   status: z.enum(RECURRING_STATUSES),
   cadence: z.string(),
   currency: z.string(),
+  /** Start of the next billed cycle's day in the schedule's zone (ISO timestamp); null when none. */
   nextChargeDate: z.string().nullable(),
+  /** When a scheduled cancellation takes effect (ISO timestamp); null when none. */
   effectiveAt: z.string().nullable(),
+};
+
+/** Answer of `GET /invoices/recurring/:id/upcoming` and the portal's upcoming-charges response. */
+export const upcomingCharges = z.object({
+  subscriptionId: z.string(),
+  ...subscriptionSummary,
   cancellationReason: z.string().nullable(),
   cancellationRequestedAt: z.string().nullable(),
   upcoming: z.array(upcomingCharge),
@@ -276,14 +283,7 @@ export const recurringProcessorStatus = z.object({
 /** Portal: one subscription of the buyer. */
 export const portalSubscription = z.object({
   id: z.string(),
-  name: z.string(),
-  status: z.enum(RECURRING_STATUSES),
-  cadence: z.string(),
-  currency: z.string(),
-  /** Start of the next billed cycle's day in the schedule's zone (ISO timestamp); null when none. */
-  nextChargeDate: z.string().nullable(),
-  /** When a scheduled cancellation takes effect (ISO timestamp); null when none. */
-  effectiveAt: z.string().nullable(),
+  ...subscriptionSummary,
   estimatedNextAmount: z.number().int(),
   upcomingChargesCount: z.number().int(),
 });

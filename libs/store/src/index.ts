@@ -32,27 +32,24 @@ function schemeOf(url: string): string {
 }
 
 /** Connects and prepares the store's own tables; fails fast when the server is unreachable. */
+/** The store once its collections are set up; closed again when that fails. */
+async function initialized<S extends DroppableStore & { init(): Promise<void> }>(store: S): Promise<S> {
+  try {
+    await store.init();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
+}
+
 export async function createStore(options: CreateStoreOptions): Promise<DroppableStore> {
   const scheme = schemeOf(options.url);
   if (scheme === 'postgres' || scheme === 'postgresql') {
-    const store = new PostgresStore(options);
-    try {
-      await store.init();
-    } catch (err) {
-      await store.close();
-      throw err;
-    }
-    return store;
+    return initialized(new PostgresStore(options));
   }
   if (scheme === 'mongodb' || scheme === 'mongodb+srv') {
-    const store = await MongoStore.connect(options);
-    try {
-      await store.init();
-    } catch (err) {
-      await store.close();
-      throw err;
-    }
-    return store;
+    return initialized(await MongoStore.connect(options));
   }
   throw new ValidationError(`unsupported store URL scheme: ${scheme || '(none)'}`);
 }

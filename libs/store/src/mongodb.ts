@@ -19,6 +19,7 @@ import { mongoBlobs } from './mongodb/blobs';
 import { MongoCollection } from './mongodb/collection';
 import { toMongoKeys, type MongoDoc } from './mongodb/filter';
 import * as system from './mongodb/system';
+import { withDeadline } from './deadline';
 
 export interface MongoStoreOptions {
   /** `mongodb://` or `mongodb+srv://` connection URL. */
@@ -203,17 +204,7 @@ export class MongoStore implements DocumentStore {
   }
 
   async ping(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`mongodb ping timed out after ${PING_TIMEOUT_MS}ms`)), PING_TIMEOUT_MS);
-    });
-    const attempt = this.db.command({ ping: 1 });
-    attempt.catch(() => undefined);
-    try {
-      await Promise.race([attempt, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await withDeadline(this.db.command({ ping: 1 }), PING_TIMEOUT_MS, 'mongodb ping');
   }
 
   /** Drops the service database (tests and teardown only). */

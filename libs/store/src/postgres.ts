@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { PgListener } from './postgres/listen';
 import { ReadCache } from './read-cache';
 import type { StoreLogger } from './logger';
+import { withDeadline } from './deadline';
 import { assertCollectionName, assertCollectionSpec, assertIdentifier, assertIndexSpec } from './paths';
 import { assertTextIndexSpec } from './text';
 import type {
@@ -349,20 +350,7 @@ export class PostgresStore implements DocumentStore {
   async ping(): Promise<void> {
     // query_timeout is a per-query pg option missing from @types/pg's QueryConfig.
     const query = { text: 'SELECT 1', query_timeout: PING_TIMEOUT_MS };
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`postgres ping timed out after ${PING_TIMEOUT_MS}ms`)),
-        PING_TIMEOUT_MS,
-      );
-    });
-    const attempt = this.pool.query(query);
-    attempt.catch(() => undefined);
-    try {
-      await Promise.race([attempt, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await withDeadline(this.pool.query(query), PING_TIMEOUT_MS, 'postgres ping');
   }
 
   /** Drops the service schema with every table in it (tests and teardown only). */

@@ -8,16 +8,8 @@ import type { CheckoutDoc } from '../src/domain/checkout';
 import type { TransactionDoc } from '../src/domain/transaction';
 import { TRANSACTIONS } from '../src/store/collections';
 import type { ProviderInfo } from '../src/app/payments-port';
-import { openHarness, type Harness } from './harness';
+import { BUYER_BILLING, openHarness, type Harness } from './harness';
 
-const billing = {
-  name: 'Ada Buyer',
-  email: 'ada@example.com',
-  line1: 'Main 1',
-  city: 'Berlin',
-  postalCode: '10115',
-  country: 'DE',
-};
 const ABANDON_AFTER = 10 * 60_000;
 const opts = { batchSize: 50, retryMs: 60_000, retryCapMs: 8 * 60_000 };
 
@@ -49,7 +41,7 @@ describe('abandoned transaction expiry backs off per transaction on PostgreSQL',
     const { transaction } = await createTransaction(h.deps, {
       sessionPublicId: c.sessionPublicId,
       providerId: provider.id,
-      billingAddress: billing,
+      billingAddress: BUYER_BILLING,
       browserOrigin: '',
     });
     return { c, tx: transaction };

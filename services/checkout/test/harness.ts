@@ -90,6 +90,16 @@ export class FakeTax implements TaxPort {
   }
 }
 
+/** The billing address a buyer gives when paying in these tests. */
+export const BUYER_BILLING = {
+  name: 'Ada Buyer',
+  email: 'ada@example.com',
+  line1: 'Main 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+};
+
 export interface Harness {
   deps: PaymentsDeps;
   store: DroppableStore;

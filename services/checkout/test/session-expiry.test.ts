@@ -12,16 +12,8 @@ import { checkoutStatus, type CheckoutDoc } from '../src/domain/checkout';
 import type { TransactionDoc } from '../src/domain/transaction';
 import { CHECKOUTS, TRANSACTIONS } from '../src/store/collections';
 import type { ProviderInfo } from '../src/app/payments-port';
-import { openHarness, type Harness } from './harness';
+import { BUYER_BILLING, openHarness, type Harness } from './harness';
 
-const billing = {
-  name: 'Ada Buyer',
-  email: 'ada@example.com',
-  line1: 'Main 1',
-  city: 'Berlin',
-  postalCode: '10115',
-  country: 'DE',
-};
 const opts = { batchSize: 10, retryMs: 60_000 };
 
 describe('checkout session sweep on PostgreSQL', () => {
@@ -55,7 +47,7 @@ describe('checkout session sweep on PostgreSQL', () => {
       await createTransaction(h.deps, {
         sessionPublicId: c.sessionPublicId,
         providerId: provider.id,
-        billingAddress: billing,
+        billingAddress: BUYER_BILLING,
         browserOrigin: '',
       })
     ).transaction;

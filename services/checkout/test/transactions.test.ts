@@ -18,16 +18,7 @@ import type { CheckoutDoc } from '../src/domain/checkout';
 import type { TransactionDoc } from '../src/domain/transaction';
 import { CHECKOUTS, TRANSACTIONS } from '../src/store/collections';
 import type { ProviderInfo } from '../src/app/payments-port';
-import { openHarness, type Harness } from './harness';
-
-const billing = {
-  name: 'Ada Buyer',
-  email: 'ada@example.com',
-  line1: 'Main 1',
-  city: 'Berlin',
-  postalCode: '10115',
-  country: 'DE',
-};
+import { BUYER_BILLING, openHarness, type Harness } from './harness';
 
 describe('transactions on PostgreSQL', () => {
   let h: Harness;
@@ -58,11 +49,33 @@ describe('transactions on PostgreSQL', () => {
       timeoutMs: 2000,
       what: `the open transaction of checkout ${checkoutId}`,
     });
+  /** A buyer's request about one of its transactions (cancel, mark pending), from the session. */
+  const asBuyer = (tx: { id: string; sessionPublicId?: string | null }) => ({
+    transactionId: tx.id,
+    browserOrigin: '',
+    sessionPublicId: tx.sessionPublicId ?? '',
+  });
+  /** The transaction a checkout's payment attempt created. */
+  const transactionOf = async (c: CheckoutDoc) =>
+    (
+      await listTransactions(h.deps, { organizationId: org.organizationId, mode: 'live', page: 1, limit: 100 })
+    ).items.find((t) => t.checkoutId === c.id);
+  /** Runs `run` while the provider refuses to start payments with `err`. */
+  const whileCreateFails = async <T>(err: Error, run: () => Promise<T>): Promise<T> => {
+    h.payments.onCreate = async () => {
+      throw err;
+    };
+    try {
+      return await run();
+    } finally {
+      h.payments.onCreate = FakeDefaults.create(h);
+    }
+  };
   const pay = (c: CheckoutDoc, providerId = provider.id) =>
     createTransaction(h.deps, {
       sessionPublicId: c.sessionPublicId,
       providerId,
-      billingAddress: billing,
+      billingAddress: BUYER_BILLING,
       browserOrigin: '',
     });
   const report = (
@@ -151,17 +164,10 @@ describe('transactions on PostgreSQL', () => {
 
   it('fails the transaction when the provider refuses to start the payment (422, status 2, event)', async () => {
     const c = await checkout();
-    h.payments.onCreate = async () => {
-      throw new ValidationError('currency not supported by this account');
-    };
-    try {
-      await expect(pay(c)).rejects.toMatchObject({ httpStatus: 422, code: 'PAYMENT_START_FAILED' });
-    } finally {
-      h.payments.onCreate = FakeDefaults.create(h);
-    }
-    const [tx] = (
-      await listTransactions(h.deps, { organizationId: org.organizationId, mode: 'live', page: 1, limit: 100 })
-    ).items.filter((t) => t.checkoutId === c.id);
+    await whileCreateFails(new ValidationError('currency not supported by this account'), () =>
+      expect(pay(c)).rejects.toMatchObject({ httpStatus: 422, code: 'PAYMENT_START_FAILED' }),
+    );
+    const tx = await transactionOf(c);
     expect(tx).toMatchObject({
       status: 2,
       providerPayment: { state: 'failed', error: 'currency not supported by this account' },
@@ -178,21 +184,19 @@ describe('transactions on PostgreSQL', () => {
 
   it('keeps the transaction pending when the outcome is unknown (503), and a retry resumes it', async () => {
     const c = await checkout();
-    h.payments.onCreate = async () => {
-      throw new UnavailableError('payments-webhooks unavailable: connection refused');
-    };
-    let txId: string;
-    try {
-      const err = await pay(c).catch((e: unknown) => e);
-      expect(err).toMatchObject({ httpStatus: 503, code: 'PAYMENT_START_PENDING' });
-      txId = /transaction ([0-9a-f]{24})/.exec((err as Error).message)![1]!;
-      expect(await getTransaction(h.deps, org.organizationId, 'live', txId)).toMatchObject({
-        status: 0,
-        providerPayment: { state: 'indeterminate', error: 'payments-webhooks unavailable: connection refused' },
-      });
-    } finally {
-      h.payments.onCreate = FakeDefaults.create(h);
-    }
+    const txId = await whileCreateFails(
+      new UnavailableError('payments-webhooks unavailable: connection refused'),
+      async () => {
+        const err = await pay(c).catch((e: unknown) => e);
+        expect(err).toMatchObject({ httpStatus: 503, code: 'PAYMENT_START_PENDING' });
+        const id = /transaction ([0-9a-f]{24})/.exec((err as Error).message)![1]!;
+        expect(await getTransaction(h.deps, org.organizationId, 'live', id)).toMatchObject({
+          status: 0,
+          providerPayment: { state: 'indeterminate', error: 'payments-webhooks unavailable: connection refused' },
+        });
+        return id;
+      },
+    );
     const resumed = await pay(c);
     expect(resumed.transaction.id).toBe(txId);
     expect(resumed.transaction.providerPayment.state).toBe('created');
@@ -201,17 +205,10 @@ describe('transactions on PostgreSQL', () => {
 
   it('keeps the transaction pending when the provider reports a conflicting existing payment', async () => {
     const c = await checkout();
-    h.payments.onCreate = async () => {
-      throw new ConflictError('payment exists with other terms', { code: 'PAYMENT_CONFLICT' });
-    };
-    try {
-      await expect(pay(c)).rejects.toMatchObject({ httpStatus: 503, code: 'PAYMENT_START_PENDING' });
-    } finally {
-      h.payments.onCreate = FakeDefaults.create(h);
-    }
-    const [tx] = (
-      await listTransactions(h.deps, { organizationId: org.organizationId, mode: 'live', page: 1, limit: 100 })
-    ).items.filter((t) => t.checkoutId === c.id);
+    await whileCreateFails(new ConflictError('payment exists with other terms', { code: 'PAYMENT_CONFLICT' }), () =>
+      expect(pay(c)).rejects.toMatchObject({ httpStatus: 503, code: 'PAYMENT_START_PENDING' }),
+    );
+    const tx = await transactionOf(c);
     expect(tx).toMatchObject({
       status: 0,
       providerPayment: { state: 'indeterminate', error: 'payment exists with other terms' },
@@ -234,7 +231,7 @@ describe('transactions on PostgreSQL', () => {
       createTransaction(h.deps, {
         sessionPublicId: c.sessionPublicId,
         providerId: provider.id,
-        billingAddress: { ...billing, country: 'Germany' },
+        billingAddress: { ...BUYER_BILLING, country: 'Germany' },
         browserOrigin: '',
       }),
     ).rejects.toMatchObject({ httpStatus: 400, field: 'billingAddress.country' });
@@ -243,7 +240,7 @@ describe('transactions on PostgreSQL', () => {
       createTransaction(h.deps, {
         sessionPublicId: c.sessionPublicId,
         providerId: provider.id,
-        billingAddress: billing,
+        billingAddress: BUYER_BILLING,
         browserOrigin: 'https://evil.example',
       }),
     ).rejects.toMatchObject({ httpStatus: 403 });
@@ -265,7 +262,7 @@ describe('transactions on PostgreSQL', () => {
       createTransaction(h.deps, {
         sessionPublicId: bc.sessionPublicId,
         providerId: 'provider_a',
-        billingAddress: billing,
+        billingAddress: BUYER_BILLING,
         browserOrigin: '',
       }),
     ).rejects.toMatchObject({ httpStatus: 403, code: 'LICENSE_BLOCKED' });
@@ -357,24 +354,12 @@ describe('transactions on PostgreSQL', () => {
     it('cancels through the provider, then announces -2; a repeat answers canceled', async () => {
       const c = await checkout();
       const tx = (await pay(c)).transaction;
-      const canceled = await cancelTransaction(h.deps, {
-        transactionId: tx.id,
-        browserOrigin: '',
-        sessionPublicId: tx.sessionPublicId ?? '',
-      });
+      const canceled = await cancelTransaction(h.deps, asBuyer(tx));
       expect(canceled.status).toBe(-2);
       expect(h.payments.cancelCalls.filter((x) => x.transactionId === tx.id)).toEqual([
         { organizationId: org.organizationId, providerId: provider.id, transactionId: tx.id },
       ]);
-      expect(
-        (
-          await cancelTransaction(h.deps, {
-            transactionId: tx.id,
-            browserOrigin: '',
-            sessionPublicId: tx.sessionPublicId ?? '',
-          })
-        ).status,
-      ).toBe(-2);
+      expect((await cancelTransaction(h.deps, asBuyer(tx))).status).toBe(-2);
       expect(h.payments.cancelCalls.filter((x) => x.transactionId === tx.id)).toHaveLength(1);
       expect((await h.statusEvents(tx.id)).map((e) => e.status)).toEqual([0, -2]);
       // The session may take a new attempt.
@@ -484,13 +469,10 @@ describe('transactions on PostgreSQL', () => {
       const tx = (await pay(await checkout())).transaction;
       h.payments.onCancel = async () => ({ cancelled: false });
       try {
-        await expect(
-          cancelTransaction(h.deps, {
-            transactionId: tx.id,
-            browserOrigin: '',
-            sessionPublicId: tx.sessionPublicId ?? '',
-          }),
-        ).rejects.toMatchObject({ httpStatus: 409, code: 'CANCEL_REFUSED' });
+        await expect(cancelTransaction(h.deps, asBuyer(tx))).rejects.toMatchObject({
+          httpStatus: 409,
+          code: 'CANCEL_REFUSED',
+        });
       } finally {
         h.payments.onCancel = async () => ({ cancelled: true });
       }
@@ -503,15 +485,7 @@ describe('transactions on PostgreSQL', () => {
         throw new NotFoundError('no payment for this transaction');
       };
       try {
-        expect(
-          (
-            await cancelTransaction(h.deps, {
-              transactionId: tx.id,
-              browserOrigin: '',
-              sessionPublicId: tx.sessionPublicId ?? '',
-            })
-          ).status,
-        ).toBe(-2);
+        expect((await cancelTransaction(h.deps, asBuyer(tx))).status).toBe(-2);
       } finally {
         h.payments.onCancel = async () => ({ cancelled: true });
       }
@@ -521,33 +495,18 @@ describe('transactions on PostgreSQL', () => {
       const tx = (await pay(await checkout())).transaction;
       await applyPaymentStatus(h.deps, report(tx.id, 'succeeded', `ok_${tx.id}`));
       const calls = h.payments.cancelCalls.length;
-      await expect(
-        cancelTransaction(h.deps, {
-          transactionId: tx.id,
-          browserOrigin: '',
-          sessionPublicId: tx.sessionPublicId ?? '',
-        }),
-      ).rejects.toMatchObject({ httpStatus: 409, code: 'ILLEGAL_TRANSITION' });
+      await expect(cancelTransaction(h.deps, asBuyer(tx))).rejects.toMatchObject({
+        httpStatus: 409,
+        code: 'ILLEGAL_TRANSITION',
+      });
       expect(h.payments.cancelCalls).toHaveLength(calls);
     });
 
     it('marks pending_provider without an event; only from pending', async () => {
       const tx = (await pay(await checkout())).transaction;
-      const marked = await markTransactionPending(h.deps, {
-        transactionId: tx.id,
-        browserOrigin: '',
-        sessionPublicId: tx.sessionPublicId ?? '',
-      });
+      const marked = await markTransactionPending(h.deps, asBuyer(tx));
       expect(marked).toMatchObject({ status: 0, subState: 'pending_provider' });
-      expect(
-        (
-          await markTransactionPending(h.deps, {
-            transactionId: tx.id,
-            browserOrigin: '',
-            sessionPublicId: tx.sessionPublicId ?? '',
-          })
-        ).subState,
-      ).toBe('pending_provider');
+      expect((await markTransactionPending(h.deps, asBuyer(tx))).subState).toBe('pending_provider');
       expect((await h.statusEvents(tx.id)).map((e) => e.status)).toEqual([0]);
       expect((await getTransactionStatus(h.deps, tx.id)).status).toBe(0);
       const history = (await getTransaction(h.deps, org.organizationId, 'live', tx.id)).statusHistory;
@@ -555,13 +514,7 @@ describe('transactions on PostgreSQL', () => {
       await applyPaymentStatus(h.deps, report(tx.id, 'succeeded', `pp_${tx.id}`));
       const done = await getTransaction(h.deps, org.organizationId, 'live', tx.id);
       expect(done).toMatchObject({ status: 1, subState: null });
-      await expect(
-        markTransactionPending(h.deps, {
-          transactionId: tx.id,
-          browserOrigin: '',
-          sessionPublicId: tx.sessionPublicId ?? '',
-        }),
-      ).rejects.toMatchObject({ httpStatus: 409 });
+      await expect(markTransactionPending(h.deps, asBuyer(tx))).rejects.toMatchObject({ httpStatus: 409 });
     });
   });
 
@@ -742,7 +695,7 @@ describe('transactions on PostgreSQL', () => {
         await createTransaction(h.deps, {
           sessionPublicId: buyer.sessionPublicId,
           providerId: p.id,
-          billingAddress: billing,
+          billingAddress: BUYER_BILLING,
           browserOrigin: '',
         })
       ).transaction;

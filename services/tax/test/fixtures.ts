@@ -6,6 +6,7 @@ import {
   type TransactionStatusChanged,
 } from '@paymesh/contracts';
 import type { LedgerSource } from '../src/domain/ledger';
+import { vatIdNotGiven } from '../../../libs/contracts/test/tax-kit';
 
 /** An engine answer: one NL consumer line of 100.00 EUR gross at 21 % (OSS destination). */
 export function calc(over: Partial<TaxCalculation> = {}): TaxCalculation {
@@ -43,16 +44,7 @@ export function calc(over: Partial<TaxCalculation> = {}): TaxCalculation {
       postcode: null,
       type: 'consumer',
       vatIdValidation: 'format',
-      vatIdCheck: {
-        vatId: null,
-        status: 'not_given',
-        source: null,
-        checkedAt: null,
-        consultationNumber: null,
-        companyName: null,
-        address: null,
-        error: null,
-      },
+      vatIdCheck: vatIdNotGiven(),
       vatIdTreatment: 'No VAT ID given: consumer.',
     },
     seller: { homeCountry: 'DE', ossEnabled: true, ossThresholdExceeded: false },

@@ -1,5 +1,6 @@
 import type { TaxDecision, TaxItemType, TaxRecord } from '@paymesh/contracts';
 import { taxRecordId } from '../src/domain/ledger';
+import { vatIdNotGiven } from '../../../libs/contracts/test/tax-kit';
 
 /**
  * A hand-computed ledger for the report tests: a German seller (OSS) in Q1 and Q2 2026 selling to
@@ -65,10 +66,7 @@ export function fixtureEntries(organizationId: string, mode: 'live' | 'test' = '
       sourceKind: 'invoice',
       buyer: 'FR',
       taxPointDate: '2026-04-15',
-      lines: [
-        oss('FR', 20, 20000, 4000),
-        { ...oss('FR', 5.5, 10000, 550), code: 'VAT_FR_REDUCED', rateType: 'reduced', itemType: 'goods' },
-      ],
+      lines: frInvoiceLines(),
     },
     {
       key: 'E3t',
@@ -77,10 +75,7 @@ export function fixtureEntries(organizationId: string, mode: 'live' | 'test' = '
       taxPointDate: '2026-04-16',
       taxPointAt: '2026-04-16T08:00:00.000Z',
       linkedInvoiceKey: 'E3',
-      lines: [
-        oss('FR', 20, 20000, 4000),
-        { ...oss('FR', 5.5, 10000, 550), code: 'VAT_FR_REDUCED', rateType: 'reduced', itemType: 'goods' },
-      ],
+      lines: frInvoiceLines(),
     },
     // Domestic sale (DE consumer) on another site.
     {
@@ -166,6 +161,14 @@ export function fixtureEntries(organizationId: string, mode: 'live' | 'test' = '
   return specs.map((s) => entry(organizationId, mode, s));
 }
 
+/** The FR invoice E3 and its payment E3t: a digital service and reduced-rate goods. */
+function frInvoiceLines(): LineSpec[] {
+  return [
+    oss('FR', 20, 20000, 4000),
+    { ...oss('FR', 5.5, 10000, 550), code: 'VAT_FR_REDUCED', rateType: 'reduced', itemType: 'goods' },
+  ];
+}
+
 function oss(country: string, rate: number, net: number, tax: number): LineSpec {
   return {
     country,
@@ -214,16 +217,7 @@ function entry(organizationId: string, mode: 'live' | 'test', s: EntrySpec): Tax
     buyer: {
       country: s.buyer,
       type: s.buyerType ?? 'consumer',
-      vatIdCheck: {
-        vatId: null,
-        status: 'not_given',
-        source: null,
-        checkedAt: null,
-        consultationNumber: null,
-        companyName: null,
-        address: null,
-        error: null,
-      },
+      vatIdCheck: vatIdNotGiven(),
     },
     seller: { homeCountry: 'DE', ossEnabled: true, ossThresholdExceeded: false },
     eur: currency === 'EUR' ? { rate: 1, rateDate: s.taxPointDate, net, tax } : null,

@@ -27,6 +27,7 @@ import type {
   StoredDoc,
   TextQuery,
 } from '../port';
+import { pageResult } from '../page-result';
 import { assertTextFields, searchWords } from '../text';
 import { toMongoFilter, toMongoSort, type MongoDoc } from './filter';
 
@@ -102,18 +103,14 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     let cursor = this.native.find(query, { sort, session: this.session });
     if (paging.limit !== undefined) cursor = cursor.skip(paging.offset).limit(paging.limit);
     const items = (await cursor.toArray()).map((doc) => fromMongo<T>(doc));
-    if (paging.limit === undefined) return { items, total: items.length, page: 1, limit: items.length };
-    if (options.total !== true) return { items, page: paging.page, limit: paging.limit };
-    // Sequential on purpose: a transaction's session must not run operations in parallel.
-    const proven = totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length);
-    if (proven !== undefined) return { items, total: proven, page: paging.page, limit: paging.limit };
     const { countUpTo } = paging;
-    const total = await this.native.countDocuments(query, {
-      session: this.session,
-      ...(countUpTo !== undefined ? { limit: countUpTo } : {}),
-    });
-    const bounded = countUpTo !== undefined && total >= countUpTo;
-    return { items, total, ...(bounded ? { totalIsLowerBound: true } : {}), page: paging.page, limit: paging.limit };
+    // Sequential on purpose: a transaction's session must not run operations in parallel.
+    return pageResult(items, paging, options.total === true, () =>
+      this.native.countDocuments(query, {
+        session: this.session,
+        ...(countUpTo !== undefined ? { limit: countUpTo } : {}),
+      }),
+    );
   }
 
   /** `$text` over the collection's text index (its fields are the index's; `query.fields` only names them). */

@@ -17,7 +17,6 @@ import {
   normalizeFilter,
   normalizePaging,
   normalizeSort,
-  totalFromPage,
   type AggregatePath,
   type Paging,
 } from '../filter';
@@ -37,6 +36,7 @@ import type {
   OutboxWrites,
   TextQuery,
 } from '../port';
+import { pageResult } from '../page-result';
 import { assertTextFields, searchWords } from '../text';
 import { orderSql, whereSql } from './filter';
 import { mapDataError } from './errors';
@@ -305,14 +305,10 @@ export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxW
     const { page, count, paging } = findStatements(this.table, filter, options, this.types());
     const { rows } = await this.run<Row>(page.text, page.values);
     const items = rows.map((row) => toStored<T>(row.id, row.version, row.doc));
-    if (paging.limit === undefined) return { items, total: items.length, page: 1, limit: items.length };
-    if (!withTotal) return { items, page: paging.page, limit: paging.limit };
-    const proven = totalFromPage({ offset: paging.offset, limit: paging.limit }, items.length);
-    if (proven !== undefined) return { items, total: proven, page: paging.page, limit: paging.limit };
-    const counted = await this.run<{ n: string }>(count.text, count.values);
-    const total = Number(counted.rows[0]?.n ?? 0);
-    const bounded = paging.countUpTo !== undefined && total >= paging.countUpTo;
-    return { items, total, ...(bounded ? { totalIsLowerBound: true } : {}), page: paging.page, limit: paging.limit };
+    return pageResult(items, paging, withTotal, async () => {
+      const counted = await this.run<{ n: string }>(count.text, count.values);
+      return Number(counted.rows[0]?.n ?? 0);
+    });
   }
 
   async search(

@@ -2,13 +2,12 @@ import { eventId } from '@paymesh/bus';
 import { Subjects, type PaymentAdjustmentReported, type TransactionRefunded } from '@paymesh/contracts';
 import { defaultRiskSettings, type RiskSettings } from '../domain/customer-hold';
 import { isFinalChargeback, type TransactionDoc, type TransactionRefund } from '../domain/transaction';
-import { IllegalTransitionError } from '../domain/transaction-state';
 import { TRANSACTIONS } from '../store/collections';
-import type { PaymentStatusResult } from './apply-payment-status';
+import { applyProviderEvent, reportMismatch, type PaymentStatusResult } from './apply-payment-status';
 import type { PaymentsDeps } from './payments-deps';
 import { chargebackPlan } from './chargeback-plan';
 import { riskSettingsOf } from './risk-settings';
-import { applyTransition, type TransitionPlan } from './transition';
+import type { TransitionPlan } from './transition';
 
 type Refund = Extract<PaymentAdjustmentReported['adjustment'], { kind: 'refund' }>;
 type Dispute = Extract<PaymentAdjustmentReported['adjustment'], { kind: 'dispute' }>;
@@ -37,17 +36,7 @@ export async function applyPaymentAdjustment(
     adjustment: a.kind,
   });
   const doc = await deps.store.collection<TransactionDoc>(TRANSACTIONS).get(report.transactionId);
-  const mismatch = !doc
-    ? 'transaction'
-    : doc.organizationId !== report.organizationId
-      ? 'organization'
-      : doc.siteId !== report.siteId
-        ? 'site'
-        : doc.providerId !== report.providerId
-          ? 'provider'
-          : doc.providerPaymentId !== report.providerPaymentId
-            ? 'provider payment'
-            : undefined;
+  const mismatch = !doc ? 'transaction' : reportMismatch(doc, report, { paymentKnown: true });
   if (!doc || mismatch) {
     log.error({ mismatch }, 'refund or dispute does not belong to a transaction; dropped');
     return 'rejected';
@@ -55,28 +44,15 @@ export async function applyPaymentAdjustment(
   // The hold policy in force when the outcome is recorded decides the hold.
   const risk =
     a.kind === 'dispute' ? await riskSettingsOf(deps, { organizationId: doc.organizationId, mode: doc.mode }) : null;
-  try {
-    const out = await applyTransition(
-      deps,
-      doc.id,
-      (cur) => {
-        if (cur.processedProviderEventIds.includes(report.providerEventId)) return null;
-        return a.kind === 'refund'
-          ? refundPlan(cur, a, report)
-          : disputePlan(cur, a, report, risk ?? defaultRiskSettings());
-      },
-      doc,
-    );
-    if (out.result === 'skipped') {
-      log.info('provider event already applied; ignored');
-      return 'duplicate';
-    }
-    log.info({ status: out.doc.status, result: out.result }, 'refund or dispute recorded');
-    return out.result === 'changed' ? 'applied' : 'unchanged';
-  } catch (err) {
-    if (err instanceof IllegalTransitionError) return 'rejected';
-    throw err;
-  }
+  return applyProviderEvent(
+    deps,
+    doc,
+    report.providerEventId,
+    (cur) =>
+      a.kind === 'refund' ? refundPlan(cur, a, report) : disputePlan(cur, a, report, risk ?? defaultRiskSettings()),
+    log,
+    'refund or dispute recorded',
+  );
 }
 
 function refundPlan(cur: TransactionDoc, r: Refund, report: PaymentAdjustmentReported): TransitionPlan {

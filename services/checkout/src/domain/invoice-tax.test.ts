@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TaxCalculation } from '@paymesh/contracts';
 import { parseInvoiceTax } from './invoice-tax';
+import { vatIdNotGiven } from '../../../../libs/contracts/test/tax-kit';
 
 const allocation: TaxCalculation = {
   currency: 'EUR',
@@ -15,16 +16,7 @@ const allocation: TaxCalculation = {
     postcode: null,
     type: 'consumer',
     vatIdValidation: 'format',
-    vatIdCheck: {
-      vatId: null,
-      status: 'not_given',
-      source: null,
-      checkedAt: null,
-      consultationNumber: null,
-      companyName: null,
-      address: null,
-      error: null,
-    },
+    vatIdCheck: vatIdNotGiven(),
     vatIdTreatment: 'No VAT ID was given.',
   },
   seller: { homeCountry: 'DE', ossEnabled: false, ossThresholdExceeded: false },

@@ -6,32 +6,18 @@ import type { TransactionDoc } from '../domain/transaction';
 import type { CustomerHoldDoc } from '../domain/customer-hold';
 import type { CustomerHoldView } from '@paymesh/contracts';
 
+/** The fields a billing address has alike on the wire and in the domain. */
+function postalFields(a: Pick<BillingAddress, 'name' | 'email' | 'line1' | 'city' | 'postalCode' | 'country'>) {
+  return { name: a.name, email: a.email, line1: a.line1, city: a.city, postalCode: a.postalCode, country: a.country };
+}
+
 /** Wire -> domain: absent and empty fields alike are not given (validation decides). */
 export function billingAddressIn(a: checkoutPayments.BillingAddress | undefined): BillingAddressInput | undefined {
-  if (!a) return undefined;
-  return {
-    name: a.name,
-    email: a.email,
-    line1: a.line1,
-    city: a.city,
-    postalCode: a.postalCode,
-    country: a.country,
-    vatId: a.vatId,
-  };
+  return a ? { ...postalFields(a), vatId: a.vatId } : undefined;
 }
 
 export function billingAddressOut(a: BillingAddress | null): checkoutPayments.BillingAddress | undefined {
-  return a
-    ? {
-        name: a.name,
-        email: a.email,
-        line1: a.line1,
-        city: a.city,
-        postalCode: a.postalCode,
-        country: a.country,
-        vatId: a.vatId ?? undefined,
-      }
-    : undefined;
+  return a ? { ...postalFields(a), vatId: a.vatId ?? undefined } : undefined;
 }
 
 /** Wire -> domain: absent stays absent; empty strings are absent fields (validation decides). */

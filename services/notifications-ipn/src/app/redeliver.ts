@@ -1,19 +1,14 @@
 import { ConflictError, contextHeaders, ErrorCode, isObjectId, ValidationError } from '@paymesh/core';
-import { newDelivery, redeliver } from '../domain/delivery';
+import { newDelivery, redeliver, type StatusChange } from '../domain/delivery';
 import { DELIVERIES, type DeliveryDoc } from '../store/collections';
 import type { IpnDeps } from './deps';
 import { fieldsOf } from './fields';
 
-/** What the gateway knows of the transaction (read from checkout, which owns it) and who asks. */
-export interface RedeliverInput {
-  organizationId: string;
-  siteId: string;
-  transactionId: string;
-  mode: 'live' | 'test';
-  /** The transaction's current status. */
-  status: number;
-  externalReference: string | null;
-  ipnUrl: string;
+/**
+ * What the gateway knows of the transaction (read from checkout, which owns it: `status` is its
+ * current status) and who asks.
+ */
+export interface RedeliverInput extends Omit<StatusChange, 'sequence' | 'changedAt'> {
   requestedBy: string;
 }
 

@@ -131,6 +131,34 @@ export function backoffDelayMs(attemptNumber: number, baseMs: number): number {
   return baseMs * 2 ** Math.max(0, attemptNumber - 1);
 }
 
+/** The fields an outbox record (IPN delivery, e-mail) claims its attempts with. */
+interface AttemptedRecord {
+  state: string;
+  attempts: readonly { error: string }[];
+  nextAttemptAt: string | null;
+  leaseUntil: string | null;
+  inFlightAttempt: number | null;
+  lastError: string | null;
+  updatedAt: string;
+}
+
+/**
+ * An outbox record whose attempts are all used: failed for good, nothing due, no lease; its error
+ * is the last attempt's (interrupted when that one never reported back).
+ */
+export function exhausted<R extends AttemptedRecord>(record: R, at: string): R {
+  const last = record.attempts[record.attempts.length - 1];
+  return {
+    ...record,
+    state: 'failed',
+    nextAttemptAt: null,
+    leaseUntil: null,
+    inFlightAttempt: null,
+    lastError: last?.error || INTERRUPTED,
+    updatedAt: at,
+  };
+}
+
 /** Success is any 2xx answer. */
 export function isSuccessStatus(httpStatus: number): boolean {
   return httpStatus >= 200 && httpStatus <= 299;
@@ -246,19 +274,7 @@ export function planClaim(d: DeliveryFields, deliveryId: string, ctx: ClaimConte
   }
   const round = roundStart(d);
   if (d.attempts.length - round >= MAX_ATTEMPTS) {
-    const last = d.attempts[d.attempts.length - 1];
-    return {
-      kind: 'exhausted',
-      delivery: {
-        ...d,
-        state: 'failed',
-        nextAttemptAt: null,
-        leaseUntil: null,
-        inFlightAttempt: null,
-        lastError: last?.error || INTERRUPTED,
-        updatedAt: at,
-      },
-    };
+    return { kind: 'exhausted', delivery: exhausted(d, at) };
   }
 
   const attempt = d.attempts.length + 1;

@@ -7,7 +7,7 @@
  * attempt, so no message is handed to the SMTP server more than `maxAttempts` times.
  * An answer with a 5xx SMTP code is permanent (the server will never take it): failed at once.
  */
-import { backoffDelayMs } from './delivery';
+import { backoffDelayMs, exhausted } from './delivery';
 
 export const INTERRUPTED = 'interrupted';
 
@@ -115,19 +115,7 @@ export function planEmailClaim(e: EmailFields, now: Date, timing: EmailTiming): 
     return { kind: 'wait', email: { ...e, nextAttemptAt: e.leaseUntil, updatedAt: at } };
   }
   if (e.attempts.length >= timing.maxAttempts) {
-    const last = e.attempts[e.attempts.length - 1];
-    return {
-      kind: 'exhausted',
-      email: {
-        ...e,
-        state: 'failed',
-        nextAttemptAt: null,
-        leaseUntil: null,
-        inFlightAttempt: null,
-        lastError: last?.error || INTERRUPTED,
-        updatedAt: at,
-      },
-    };
+    return { kind: 'exhausted', email: exhausted(e, at) };
   }
   const attempt = e.attempts.length + 1;
   const leaseEnd = now.getTime() + timing.timeoutMs + timing.leaseMarginMs;

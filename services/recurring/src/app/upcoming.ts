@@ -55,6 +55,18 @@ function effectiveAt(s: ScheduleDoc): string | null {
   return s.status === 'cancel_requested' || s.status === 'cancelled' ? ts(s, effectiveDate(s)) : null;
 }
 
+/** What a subscription shows of itself wherever it is listed or opened: name, status, cadence, when next. */
+function summaryOf(s: ScheduleDoc) {
+  return {
+    name: s.name,
+    status: s.status,
+    cadence: cadenceOf(intervalOf(s)),
+    currency: s.template.currency,
+    nextChargeDate: nextChargeDate(s),
+    effectiveAt: effectiveAt(s),
+  };
+}
+
 /** The upcoming-charges response (Admin and portal; `previews` only for the portal, which serves them). */
 export async function upcomingOf(
   deps: RecurringDeps,
@@ -64,12 +76,7 @@ export async function upcomingOf(
 ): Promise<UpcomingCharges> {
   return {
     subscriptionId: s.id,
-    name: s.name,
-    status: s.status,
-    cadence: cadenceOf(intervalOf(s)),
-    currency: s.template.currency,
-    nextChargeDate: nextChargeDate(s),
-    effectiveAt: effectiveAt(s),
+    ...summaryOf(s),
     cancellationReason: s.cancellationReason,
     cancellationRequestedAt: s.cancellationRequestedAt,
     upcoming: await charges(deps, s, count, previews),
@@ -153,12 +160,7 @@ export async function listPortal(deps: RecurringDeps, k: PortalKey, q: { page: n
       const next = await charges(deps, s, DEFAULT_UPCOMING_CHARGES);
       return {
         id: s.id,
-        name: s.name,
-        status: s.status,
-        cadence: cadenceOf(intervalOf(s)),
-        currency: s.template.currency,
-        nextChargeDate: nextChargeDate(s),
-        effectiveAt: effectiveAt(s),
+        ...summaryOf(s),
         estimatedNextAmount: next[0]?.estimatedTotal ?? 0,
         upcomingChargesCount: next.length,
       };

@@ -1,4 +1,5 @@
 import type { RateType, TaxItemType } from '@paymesh/contracts';
+import { RATE_CATEGORIES } from './default-rates';
 
 /** A default tax rule; `key` identifies it so populate-defaults creates only the missing ones. */
 export interface DefaultTaxRule {
@@ -12,20 +13,11 @@ export interface DefaultTaxRule {
   description: string;
 }
 
-/** Categories the default rules send to the member state's preferential rate. */
-export const REDUCED_CATEGORIES = [
-  'books',
-  'ebooks',
-  'newspapers',
-  'food',
-  'water',
-  'medicines',
-  'passenger_transport',
-  'accommodation',
-  'restaurant',
-  'culture',
-  'children_clothing',
-] as const;
+/**
+ * Categories the default rules send to the member state's preferential rate: every category of the
+ * managed defaults but the two that only single member states tax apart (energy, wine).
+ */
+export const REDUCED_CATEGORIES = RATE_CATEGORIES.filter((category) => category !== 'energy' && category !== 'wine');
 
 /**
  * The default rule set: the standard rate for everything, and the preferential rate of the place of

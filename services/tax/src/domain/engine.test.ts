@@ -5,6 +5,7 @@ import { calculateTax, type EngineContext, type EngineInput, type EngineRate, ty
 import { DEFAULT_RATES } from './default-rates';
 import { DEFAULT_RULES } from './default-rules';
 import { defaultTaxSettings, type TaxSettings } from './tax-settings';
+import { vatIdNotGiven } from '../../../../libs/contracts/test/tax-kit';
 
 // Every expectation below is computed by hand in its comment (gross: tax = G·r/(1+r) rounded,
 // net = G - tax; net: tax = N·r rounded), never by the engine.
@@ -16,17 +17,7 @@ const RATES: EngineRate[] = DEFAULT_RATES.map((r, i) => ({
 }));
 const RULES: EngineRule[] = DEFAULT_RULES.map((r, i) => ({ ...r, id: `u${String(i).padStart(4, '0')}` }));
 
-const check = (over: Partial<VatIdCheck> = {}): VatIdCheck => ({
-  vatId: null,
-  status: 'not_given',
-  source: null,
-  checkedAt: null,
-  consultationNumber: null,
-  companyName: null,
-  address: null,
-  error: null,
-  ...over,
-});
+const check = vatIdNotGiven;
 const VIES_VALID = (vatId: string): VatIdCheck =>
   check({
     vatId,

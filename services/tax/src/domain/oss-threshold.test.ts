@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TaxDecision, TaxItemType } from '@paymesh/contracts';
 import { ossDistanceSales, type LedgerEntryForOss } from './oss-threshold';
+import { vatIdNotGiven } from '../../../../libs/contracts/test/tax-kit';
 
 const EU = new Set(['DE', 'FR', 'NL', 'AT']);
 const inEu = (cc: string, itemType: TaxItemType) => EU.has(cc) || (cc === 'XI' && itemType === 'goods');
@@ -36,16 +37,7 @@ function entry(over: {
     buyer: {
       country: over.buyerCountry ?? 'FR',
       type: over.buyerType ?? 'consumer',
-      vatIdCheck: {
-        vatId: null,
-        status: 'not_given',
-        source: null,
-        checkedAt: null,
-        consultationNumber: null,
-        companyName: null,
-        address: null,
-        error: null,
-      },
+      vatIdCheck: vatIdNotGiven(),
     },
     seller: { homeCountry: 'DE', ossEnabled: true, ossThresholdExceeded: false },
     eur: currency === 'EUR' ? { rate: 1, rateDate: '2026-01-01', net, tax: 0 } : null,

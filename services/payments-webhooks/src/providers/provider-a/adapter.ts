@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { z } from 'zod';
-import { ConflictError, NotSupportedError, ValidationError, ErrorCode } from '@paymesh/core';
+import { NotSupportedError, ValidationError } from '@paymesh/core';
 import type { ProviderACredentials } from './module';
 import { paymentMetadata } from '../module';
 import {
@@ -13,6 +13,7 @@ import {
   type ProviderWebhookEvent,
   type WebhookInput,
 } from '../adapter';
+import { settleRefusedCancellation } from '../cancellation';
 import { isStripeError, mapProviderAError, UNEXPECTED_STATE } from './errors';
 import {
   adjustmentKindOfEvent,
@@ -214,15 +215,7 @@ export class ProviderAAdapter implements PaymentAdapter {
     }
     // The intent could not be cancelled in its state: settle what that state means for the caller.
     const current = await this.call('payment retrieval', () => this.stripe.paymentIntents.retrieve(providerPaymentId));
-    if (current.status === 'canceled') return;
-    if (current.status === 'succeeded') {
-      throw new ConflictError('payment already captured at the provider; refund it instead', {
-        code: ErrorCode.PAYMENT_ALREADY_CAPTURED,
-      });
-    }
-    throw new ConflictError(`payment not cancellable at the provider in status ${current.status}`, {
-      code: ErrorCode.CANCEL_REFUSED,
-    });
+    settleRefusedCancellation({ status: current.status, outcome: outcomeOfIntentStatus(current.status) });
   }
 
   async fetchStatus(providerPaymentId: string): Promise<ProviderPaymentStatus> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Chargeback, Payment as SdkPayment, Refund } from '@mollie/api-client';
-import { ConflictError, ErrorCode, NotSupportedError, ValidationError } from '@paymesh/core';
+import { NotSupportedError, ValidationError } from '@paymesh/core';
 import {
   idempotencyKey,
   ProviderError,
@@ -11,6 +11,7 @@ import {
   type ProviderWebhookEvent,
   type WebhookInput,
 } from '../adapter';
+import { settleRefusedCancellation } from '../cancellation';
 import { normaliseMetadata, paymentMetadata } from '../module';
 import type { ProviderBCredentials } from './module';
 import { ProviderBClient } from './client';
@@ -162,16 +163,7 @@ export class ProviderBAdapter implements PaymentAdapter {
     }
     // Not cancellable in its state: settle what that state means for the caller.
     const current = await this.payment(providerPaymentId);
-    const outcome = outcomeOfStatus(current.status);
-    if (outcome === 'cancelled') return;
-    if (outcome === 'succeeded') {
-      throw new ConflictError('payment already captured at the provider; refund it instead', {
-        code: ErrorCode.PAYMENT_ALREADY_CAPTURED,
-      });
-    }
-    throw new ConflictError(`payment not cancellable at the provider in status ${current.status}`, {
-      code: ErrorCode.CANCEL_REFUSED,
-    });
+    settleRefusedCancellation({ status: current.status, outcome: outcomeOfStatus(current.status) });
   }
 
   async fetchStatus(providerPaymentId: string): Promise<ProviderPaymentStatus> {

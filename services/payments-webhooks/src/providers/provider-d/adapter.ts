@@ -10,6 +10,7 @@ import {
   type ProviderWebhookEvent,
   type WebhookInput,
 } from '../adapter';
+import { alreadySettled } from '../cancellation';
 import { paymentMetadata } from '../module';
 import type { ProviderDCredentials } from './module';
 import { issueOf, ProviderDClient } from './client';
@@ -225,11 +226,7 @@ export class ProviderDAdapter implements PaymentAdapter {
     const o = await this.order(providerPaymentId);
     const outcome = outcomeOf(o);
     if (outcome === 'cancelled') return;
-    if (outcome === 'succeeded') {
-      throw new ConflictError('payment already captured at the provider; refund it instead', {
-        code: ErrorCode.PAYMENT_ALREADY_CAPTURED,
-      });
-    }
+    if (outcome === 'succeeded') throw alreadySettled();
     if (!captureOf(o) && orderAwaitsBuyer(o.status)) return;
     throw new ConflictError(
       `provider_d order in status ${o.status} cannot be cancelled: the buyer approved it and it settles through its capture`,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ProviderError } from '../adapter';
-import { readJson, sendToProvider, withProviderRetries } from '../provider-http';
+import { ProviderJsonClient, type ErrorAnswer, type JsonClientOptions } from '../json-client';
+import { readJson } from '../provider-http';
 
 /** The provider's error body: `{name, message, details: [{issue, field}]}`. */
 const errorBody = z
@@ -12,14 +13,12 @@ const errorBody = z
   .passthrough();
 const tokenBody = z.object({ access_token: z.string().min(1), expires_in: z.number().int().positive() }).passthrough();
 
-export interface ProviderDClientOptions {
+/** `maxNetworkRetries` retries always with the same `PayPal-Request-Id`. */
+export interface ProviderDClientOptions extends JsonClientOptions {
   clientId: string;
   clientSecret: string;
   /** API origin; requests go to `<origin>/v1/…` and `<origin>/v2/…`. */
   apiBaseUrl: string;
-  timeoutMs: number;
-  /** Retries of retryable and indeterminate failures, always with the same `PayPal-Request-Id`. */
-  maxNetworkRetries: number;
 }
 
 /** Issues that mean "the same request id or invoice was used for other parameters". */
@@ -31,31 +30,38 @@ const IDEMPOTENCY_ISSUES = new Set(['PAYPAL_REQUEST_ID_PREVIOUSLY_USED', 'DUPLIC
  * (no custom base URL, so it cannot reach the sandbox) and has no webhook-verification or dispute
  * calls (docs/providers.md, "provider_d").
  */
-export class ProviderDClient {
+export class ProviderDClient extends ProviderJsonClient {
+  protected readonly idempotencyHeader = 'paypal-request-id';
+  protected override readonly notFound: readonly number[] = [404];
+  protected override readonly trailingHeaders = { prefer: 'return=representation' };
   private token: { value: string; expiresAt: number } | null = null;
 
-  constructor(private readonly opts: ProviderDClientOptions) {}
-
-  get(path: string, operation: string): Promise<unknown> {
-    return this.request('GET', path, undefined, undefined, operation);
-  }
-
-  post(path: string, body: unknown, requestId: string | undefined, operation: string): Promise<unknown> {
-    return this.request('POST', path, body, requestId, operation);
+  constructor(private readonly opts: ProviderDClientOptions) {
+    super('provider_d', opts);
   }
 
   delete(path: string, operation: string): Promise<unknown> {
-    return this.request('DELETE', path, undefined, undefined, operation);
+    return this.request({ method: 'DELETE', path, operation });
   }
 
-  private request(
-    method: string,
-    path: string,
-    body: unknown,
-    requestId: string | undefined,
-    operation: string,
-  ): Promise<unknown> {
-    return withProviderRetries(this.opts.maxNetworkRetries, () => this.once(method, path, body, requestId, operation));
+  protected url(path: string): string {
+    return `${this.opts.apiBaseUrl}${path}`;
+  }
+
+  protected async leadingHeaders(operation: string): Promise<Record<string, string>> {
+    return { authorization: `Bearer ${await this.accessToken(operation)}`, accept: 'application/json' };
+  }
+
+  protected errorAnswer(status: number, json: unknown, operation: string): ErrorAnswer {
+    const e = errorBody.safeParse(json).data ?? {};
+    const issue = e.details?.[0]?.issue;
+    const detail = `provider_d ${operation}: ${status} ${issue ?? e.name ?? 'error'}${e.message ? ` (${e.message})` : ''}`;
+    if (status === 401 || status === 403) this.token = null;
+    if (issue !== undefined && IDEMPOTENCY_ISSUES.has(issue))
+      return { detail, error: new ProviderError('idempotency', detail) };
+    if (issue === 'INSTRUMENT_DECLINED' || issue === 'PAYER_ACTION_REQUIRED')
+      return { detail, error: new ProviderError('declined', detail) };
+    return { detail };
   }
 
   private async accessToken(operation: string): Promise<string> {
@@ -87,55 +93,6 @@ export class ProviderDClient {
     if (!t.success) throw new ProviderError('invalid', `provider_d ${operation}: the token answer is not readable`);
     this.token = { value: t.data.access_token, expiresAt: Date.now() + t.data.expires_in * 1000 };
     return t.data.access_token;
-  }
-
-  private send(url: string, init: RequestInit, unsafe: boolean, operation: string): Promise<Response> {
-    return sendToProvider('provider_d', operation, url, init, unsafe, this.opts.timeoutMs);
-  }
-
-  private async once(
-    method: string,
-    path: string,
-    body: unknown,
-    requestId: string | undefined,
-    operation: string,
-  ): Promise<unknown> {
-    const unsafe = method !== 'GET';
-    const token = await this.accessToken(operation);
-    const res = await this.send(
-      `${this.opts.apiBaseUrl}${path}`,
-      {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: 'application/json',
-          'user-agent': 'paymesh',
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...(requestId ? { 'paypal-request-id': requestId } : {}),
-          prefer: 'return=representation',
-        },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      },
-      unsafe,
-      operation,
-    );
-    const json = await readJson(res);
-    // The adapter validates the parts of an answer it relies on.
-    if (res.ok) return json ?? null;
-    const e = errorBody.safeParse(json).data ?? {};
-    const issue = e.details?.[0]?.issue;
-    const detail = `provider_d ${operation}: ${res.status} ${issue ?? e.name ?? 'error'}${e.message ? ` (${e.message})` : ''}`;
-    if (res.status === 401 || res.status === 403) {
-      this.token = null;
-      throw new ProviderError('auth', `provider_d ${operation}: credentials rejected by the provider`);
-    }
-    if (res.status === 404) throw new ProviderError('not_found', detail);
-    if (issue !== undefined && IDEMPOTENCY_ISSUES.has(issue)) throw new ProviderError('idempotency', detail);
-    if (issue === 'INSTRUMENT_DECLINED' || issue === 'PAYER_ACTION_REQUIRED')
-      throw new ProviderError('declined', detail);
-    if (res.status === 429 || res.status === 503) throw new ProviderError('retryable', detail);
-    if (res.status >= 500) throw new ProviderError(unsafe ? 'indeterminate' : 'retryable', detail);
-    throw new ProviderError('invalid', detail);
   }
 }
 

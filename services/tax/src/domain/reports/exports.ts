@@ -44,36 +44,49 @@ function eurCells(
     : ['', '', '', '', '', ''];
 }
 
-export function byCountryCsv(report: ByCountryReport): TaxReportFile {
+/** A report row of money per country and currency, with its EUR equivalent. */
+interface CountryMoneyRow {
+  country: string;
+  currency: string;
+  net: number;
+  tax: number;
+  gross: number;
+  eur: Parameters<typeof eurCells>[2];
+}
+
+/**
+ * A per-country report as CSV: country, currency and the amounts, then the report's own counts
+ * (`counts`: column name -> the row's figure, in column order), then the EUR columns.
+ */
+function countryCsv<R extends CountryMoneyRow>(
+  name: string,
+  report: { data: R[]; eurRates: EurRateUsed[]; period: { startDate: string; endDate: string } },
+  counts: Record<string, (row: R) => number>,
+): TaxReportFile {
+  const columns = Object.entries(counts);
   const rows = report.data.map((r) => [
     r.country,
     r.currency,
     amount(r.net, r.currency),
     amount(r.tax, r.currency),
     amount(r.gross, r.currency),
-    String(r.lines),
+    ...columns.map(([, count]) => String(count(r))),
     ...eurCells(report, r.currency, r.eur),
   ]);
-  const content = stringify([['country', 'currency', 'net', 'tax', 'gross', 'lines', ...EUR_COLUMNS], ...rows]);
-  return { filename: `tax-by-country_${periodName(report)}.csv`, contentType: CSV_TYPE, content };
+  const header = ['country', 'currency', 'net', 'tax', 'gross', ...columns.map(([column]) => column), ...EUR_COLUMNS];
+  return {
+    filename: `${name}_${periodName(report)}.csv`,
+    contentType: CSV_TYPE,
+    content: stringify([header, ...rows]),
+  };
+}
+
+export function byCountryCsv(report: ByCountryReport): TaxReportFile {
+  return countryCsv('tax-by-country', report, { lines: (r) => r.lines });
 }
 
 export function revenueByCountryCsv(report: RevenueByCountryReport): TaxReportFile {
-  const rows = report.data.map((r) => [
-    r.country,
-    r.currency,
-    amount(r.net, r.currency),
-    amount(r.tax, r.currency),
-    amount(r.gross, r.currency),
-    String(r.sales),
-    String(r.corrections),
-    ...eurCells(report, r.currency, r.eur),
-  ]);
-  const content = stringify([
-    ['country', 'currency', 'net', 'tax', 'gross', 'sales', 'corrections', ...EUR_COLUMNS],
-    ...rows,
-  ]);
-  return { filename: `revenue-by-country_${periodName(report)}.csv`, contentType: CSV_TYPE, content };
+  return countryCsv('revenue-by-country', report, { sales: (r) => r.sales, corrections: (r) => r.corrections });
 }
 
 /** Namespace of our OSS return document (its structure follows the EU core VAT return message). */
