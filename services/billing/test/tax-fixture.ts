@@ -1,10 +1,10 @@
 import type { CalculateTaxRequest, TaxCalculation } from '@paymesh/contracts';
 import { TEST_PG_URL } from '@paymesh/store';
+import { vatIdNotGiven } from '../../../libs/contracts/test/tax-kit';
 
 export const PG_URL = TEST_PG_URL;
 
 type TaxLine = TaxCalculation['lines'][number];
-type VatIdCheck = TaxCalculation['buyer']['vatIdCheck'];
 
 /** How a stand-in engine decides one line. */
 export type LineDecision = Pick<TaxLine, 'taxRate' | 'taxRateCode' | 'taxCountry' | 'rateType' | 'decision' | 'reason'>;
@@ -34,20 +34,8 @@ export function taxedLine(l: CalculateTaxRequest['lines'][number], index: number
 export const sumOf = (lines: readonly TaxLine[], f: 'net' | 'tax' | 'gross'): number =>
   lines.reduce((s, l) => s + l[f], 0);
 
-/** The VAT ID check of a buyer who gave no VAT ID, or, with `over`, of the one given. */
-export function vatIdCheckOf(over: Partial<VatIdCheck> = {}): VatIdCheck {
-  return {
-    vatId: null,
-    status: 'not_given',
-    source: null,
-    checkedAt: null,
-    consultationNumber: null,
-    companyName: null,
-    address: null,
-    error: null,
-    ...over,
-  };
-}
+/** The VAT ID check of a buyer who gave no VAT ID, or, with `over`, of the one given (the shared tax kit's). */
+export const vatIdCheckOf = vatIdNotGiven;
 
 /** A stand-in engine's answer of `req` with `lines` (gross prices, per-line rounding, calculated now). */
 export function calculationOf(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { PaymentOutcome } from './payment';
 import {
   claimsOutcome,
   firstReconcileAt,
@@ -50,11 +51,7 @@ describe('reconciler selection', () => {
 
   it('keys the outcome claim by payment and outcome; only final outcomes always take it', () => {
     expect(outcomeClaimId('pi_1', 'succeeded')).toBe('outcome:pi_1:succeeded');
-    expect(['succeeded', 'cancelled', 'failed', 'pending'].map((o) => claimsOutcome(o as never))).toEqual([
-      true,
-      true,
-      false,
-      false,
-    ]);
+    const outcomes: PaymentOutcome[] = ['succeeded', 'cancelled', 'failed', 'pending'];
+    expect(outcomes.map((o) => claimsOutcome(o))).toEqual([true, true, false, false]);
   });
 });
