@@ -99,9 +99,10 @@ export interface SubscribeBaseOptions {
    * Durables of this service (names as given to `subscribe`) that this one replaces, e.g. two
    * subscriptions of one subject merged into one. Created while one of them exists, the new durable
    * starts right after the last event they have all acknowledged (see `startAfterPredecessors`);
-   * without any, as `deliver` says. The predecessors are neither read nor deleted: a replica of
-   * the previous version may still be handling them during a rolling deploy (events handled by both
-   * then: handlers are idempotent); delete them once none runs.
+   * without any, as `deliver` says. The predecessors are only looked at (their ack floors), never
+   * consumed or deleted: a replica of the previous version may still be handling them during a
+   * rolling deploy (events handled by both then: handlers are idempotent); delete them once none
+   * runs.
    */
   takesOverFrom?: readonly string[];
   /**
