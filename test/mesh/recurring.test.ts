@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, makeClient } from '../../libs/grpc/src/index';
+import { call, jsonCaller, makeClient } from '../../libs/grpc/src/index';
+import { recurringRpc } from '../../libs/contracts/src/index';
 import { billing, recurring } from '../../libs/proto/src/index';
 import type { BootstrapResult } from '../../deploy/local/bootstrap-lib.mjs';
 import { api, eventually, startTestMesh, type TestMesh } from '../support/mesh';
@@ -56,18 +57,11 @@ describe('recurring schedules', () => {
     template: { siteId: A.siteId, clientId, currency: 'EUR', items: [item], paymentTermsDays: 14 },
     ...over,
   });
-  const portal = (
-    method: 'countPortalSubscriptions' | 'listPortalSubscriptions' | 'portalUpcoming' | 'portalCancel',
-    email: string,
-    id = '',
-    body: unknown = {},
-  ) =>
-    call(
-      rc,
-      rc[method] as never,
-      { organizationId: A.organizationId, testMode: false, email, id, bodyJson: JSON.stringify(body) },
-      { deadlineMs: 20_000, target: 'recurring' },
-    ).then((r) => JSON.parse((r as { json: string }).json) as Record<string, any>);
+  type PortalMethod = 'countPortalSubscriptions' | 'listPortalSubscriptions' | 'portalUpcoming' | 'portalCancel';
+  const portal = (method: PortalMethod, email: string, id = '', body: Record<string, unknown> = {}) =>
+    jsonCaller(rc, recurringRpc, { deadlineMs: 20_000, target: 'recurring' })
+      .json(method, { organizationId: A.organizationId, testMode: false }, { email, id, body })
+      .then((answer) => answer as Record<string, any>);
 
   beforeAll(async () => {
     mesh = await startTestMesh({ env: { RECURRING_TEST_HOOKS: 'true', RECURRING_CLAIM_LEASE_MS: '1500' } });

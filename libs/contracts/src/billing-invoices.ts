@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z, type ZodTypeAny } from 'zod';
 import { documentEmailRecord } from './billing-email';
 import { numberingLayout, postalAddress } from './settings';
 import { taxCalculation, taxCategory, taxPercent, TAX_ITEM_TYPES } from './tax';
@@ -260,14 +260,12 @@ export const invoicePayment = z.object({
 });
 export type InvoicePayment = z.infer<typeof invoicePayment>;
 
-export const invoiceRecord = z.object({
-  id: z.string(),
-  testMode: z.boolean(),
-  status: z.enum(INVOICE_STATUSES),
-  /** Final number, null until issued. */
-  number: z.string().nullable(),
-  /** Label of the draft's pro forma (`PROFORMA-<shortid>`); null once issued. */
-  proformaNumber: z.string().nullable(),
+/**
+ * The draft's fields as the invoice record shows them, one for each field of the draft payload
+ * (`draftFields`; the compiler holds the two to the same keys): an optional one is null when the
+ * draft did not give it.
+ */
+const draftRecordFields = {
   siteId: z.string(),
   clientId: z.string(),
   currency: z.string(),
@@ -277,6 +275,17 @@ export const invoiceRecord = z.object({
   paymentTermsDays: z.number().int().nullable(),
   servicePeriod: z.object({ start: isoDate, end: isoDate }).nullable(),
   notes: z.string().nullable(),
+} satisfies Record<keyof typeof draftFields, ZodTypeAny>;
+
+export const invoiceRecord = z.object({
+  id: z.string(),
+  testMode: z.boolean(),
+  status: z.enum(INVOICE_STATUSES),
+  /** Final number, null until issued. */
+  number: z.string().nullable(),
+  /** Label of the draft's pro forma (`PROFORMA-<shortid>`); null once issued. */
+  proformaNumber: z.string().nullable(),
+  ...draftRecordFields,
   /** The tax engine's answer: the draft's preview, or the frozen calculation once issued. */
   taxCalculation: taxCalculation.nullable(),
   totals: invoiceTotals,

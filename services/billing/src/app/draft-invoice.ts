@@ -54,16 +54,27 @@ export function draftTerms(input: Pick<InvoiceCreate, 'issueDate' | 'dueDate' | 
   };
 }
 
-/** The editable fields of a draft and its tax preview (tax point: the wanted issue date, else today). */
-export async function draftFields(deps: InvoiceDeps, key: OrgKey, input: InvoiceCreate) {
-  await requireSite(deps, key, input.siteId);
-  const calc = await draftTax(deps, key, input);
+/**
+ * Every field of the draft payload as the invoice stores it, null where not given. Typed by the
+ * payload's keys: a field added to the draft schema does not compile until the invoice stores it.
+ */
+export function storedDraft(input: InvoiceCreate): Pick<InvoiceDoc, keyof InvoiceCreate> {
   return {
     siteId: input.siteId,
     clientId: input.clientId,
     currency: input.currency,
     items: input.items,
     ...draftTerms(input),
+    notes: input.notes ?? null,
+  };
+}
+
+/** The editable fields of a draft and its tax preview (tax point: the wanted issue date, else today). */
+export async function draftFields(deps: InvoiceDeps, key: OrgKey, input: InvoiceCreate) {
+  await requireSite(deps, key, input.siteId);
+  const calc = await draftTax(deps, key, input);
+  return {
+    ...storedDraft(input),
     taxCalculation: calc,
     totals: totalsOf(calc),
     taxFromTransaction: false,
@@ -86,20 +97,7 @@ export async function previewInvoiceTax(
 }
 
 /** What a draft is made of: its editable fields and tax, and whatever marks how it was made. */
-type DraftContent = Pick<
-  InvoiceDoc,
-  | 'siteId'
-  | 'clientId'
-  | 'currency'
-  | 'items'
-  | 'issueDate'
-  | 'dueDate'
-  | 'paymentTermsDays'
-  | 'servicePeriod'
-  | 'notes'
-  | 'taxCalculation'
-  | 'totals'
-> &
+type DraftContent = Pick<InvoiceDoc, keyof InvoiceCreate | 'taxCalculation' | 'totals'> &
   Partial<Omit<InvoiceDoc, 'id' | 'version'>>;
 
 /**
@@ -153,9 +151,7 @@ export async function createInvoice(
   const now = deps.clock.now().toISOString();
   let doc: InvoiceDoc;
   try {
-    doc = await coll.insert(
-      newDraft(key, now, { ...fields, notes: input.notes ?? null, ...(idempotencyKey ? { idempotencyKey } : {}) }),
-    );
+    doc = await coll.insert(newDraft(key, now, { ...fields, ...(idempotencyKey ? { idempotencyKey } : {}) }));
   } catch (err) {
     // A concurrent call with the same key won the unique index: answer its invoice.
     const raced = err instanceof ConflictError && err.code === ErrorCode.DUPLICATE_KEY ? await earlier() : null;
@@ -194,7 +190,7 @@ export async function updateInvoice(
     id,
     (cur) => {
       if (cur.status !== 'draft') throw notDraft(cur, 'edited');
-      return { ...cur, ...fields, notes: input.notes ?? null, updatedAt: now };
+      return { ...cur, ...fields, updatedAt: now };
     },
     3,
   );

@@ -27,7 +27,7 @@ export async function proformaPreviewPdf(
   const { view } = proformaView(
     deps.secrets,
     key,
-    { ...fields, id: body.sourceId, version: 0, notes: body.invoice.notes ?? null },
+    { ...fields, id: body.sourceId, version: 0 },
     {
       settings: settings.settings,
       sellerVatId: sellerTax.vatId,

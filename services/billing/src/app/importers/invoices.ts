@@ -100,7 +100,7 @@ export const invoiceImporter: Importer<InvoiceCreate> = {
       const fields = await draftFields(deps, key, r.input);
       const now = deps.clock.now().toISOString();
       try {
-        await invoices.insert(newDraft(key, now, { ...fields, notes: r.input.notes ?? null, importKey }));
+        await invoices.insert(newDraft(key, now, { ...fields, importKey }));
         created++;
       } catch (err) {
         // Written meanwhile by the same file uploaded again: that draft is this row's.
