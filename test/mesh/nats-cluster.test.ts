@@ -10,7 +10,14 @@ import { api, eventually, PG_URL, startTestMesh, type TestMesh } from '../suppor
 import { consumerBacklogs, succeededIntents, unpublishedOutbox } from '../support/mesh-checks';
 import { PrivateNatsCluster, type StreamPlacement } from '../support/nats-server';
 import { PayLoad } from '../support/pay-load';
-import { ipnVerdict, seconds, textTable } from '../support/fault-verdict';
+import {
+  tallyTransaction,
+  windowIndex,
+  windowProblems,
+  windowTable,
+  windowTallies,
+  type FaultWindow,
+} from '../support/fault-verdict';
 
 /**
  * The mesh on a 3-node JetStream cluster with BUS_STREAM_REPLICAS=3 and NATS_URL listing all
@@ -34,16 +41,8 @@ const FAILOVER_TIMEOUT_MS = 60_000;
 const RECOVERY_TIMEOUT_MS = 90_000;
 const DRAIN_TIMEOUT_MS = 120_000;
 
-interface Window {
-  fault: string;
-  injectedAt: number;
-  /** Every stream has a leader again (kill) / the node is a current copy of every stream (restart). */
-  restoredAt?: number;
-  /** First final IPN of a flow started after `restoredAt`. */
-  recoveredAt?: number;
-  detail: string;
-  problems: string[];
-}
+/** restored: every stream has a leader again (kill) / the node is a current copy of every stream (restart). */
+type Window = FaultWindow;
 
 interface Ipn {
   id: string;
@@ -267,18 +266,9 @@ describe('NATS cluster: the stream leader crashes under payment load', () => {
       for (const id of sandboxSucceeded)
         if (!flowIntents.has(id)) drainProblems.push(`sandbox captured ${id}, which no buyer paid`);
 
-      const windowOf = (t: number) => windows.reduce((idx, w, i) => (w.injectedAt <= t ? i : idx), 0);
-      const rows = windows.map((w) => ({
-        started: 0,
-        captured: 0,
-        completed: 0,
-        ipns: 0,
-        dup: 0,
-        failedSteps: 0,
-        problems: [...w.problems],
-      }));
+      const rows = windowTallies(windows);
       for (const f of load.flows) {
-        const row = rows[windowOf(f.startedAt)]!;
+        const row = rows[windowIndex(windows, f.startedAt)]!;
         row.started += 1;
         // The pay step's answer can be cut off while the capture happened: the sandbox is the truth.
         if (f.capturedAt === undefined && f.paymentIntentId !== undefined && sandboxSucceeded.has(f.paymentIntentId))
@@ -287,64 +277,25 @@ describe('NATS cluster: the stream leader crashes under payment load', () => {
         if (f.failedStep) row.failedSteps += 1;
         if (f.error?.startsWith('HTTP 500')) row.problems.push(`flow ${f.n} answered ${f.error}`);
         if (!f.transactionId) continue;
-        const rec = records.get(f.transactionId);
-        const mine = ipnsByTx.get(f.transactionId) ?? [];
-        row.ipns += mine.length;
-        if (!rec) continue;
         const tag = `flow ${f.n} (${f.transactionId})`;
-        const completions = rec.statusHistory.filter((h) => h.to === 1).length;
-        if (rec.status === 1) row.completed += 1;
-        if (f.capturedAt !== undefined && (rec.status !== 1 || completions !== 1))
-          row.problems.push(`${tag}: captured but status ${rec.status} with ${completions} completions`);
-        if (f.capturedAt === undefined && completions > 0)
-          row.problems.push(`${tag}: completed (${completions}x) but the sandbox never captured it`);
-        if (mine.some((i) => !i.valid)) row.problems.push(`${tag}: IPN with an invalid signature`);
-        // Exactly one signed IPN per status change (docs/ipn.md: a repeat only as a further recorded
-        // attempt after one that failed or was cut off; counted, and failed if not so explained).
-        const verdict = ipnVerdict(tag, rec, mine);
-        row.dup += verdict.dupOk + verdict.dupBad;
-        row.problems.push(...verdict.problems);
+        tallyTransaction(
+          row,
+          tag,
+          f.capturedAt !== undefined,
+          records.get(f.transactionId),
+          ipnsByTx.get(f.transactionId) ?? [],
+        );
       }
 
-      // ---- the table ----
-      const header = [
-        'fault',
-        'started',
-        'captured',
-        'completed',
-        'IPNs',
-        'dup',
-        'failed steps',
-        'restored',
-        'recovery',
-        'outcome',
-        'detail',
-      ];
-      const lines = windows.map((w, i) => {
-        const r = rows[i]!;
-        return [
-          w.fault,
-          String(r.started),
-          String(r.captured),
-          String(r.completed),
-          String(r.ipns),
-          String(r.dup),
-          String(r.failedSteps),
-          seconds(w.restoredAt !== undefined ? w.restoredAt - w.injectedAt : undefined),
-          seconds(w.recoveredAt !== undefined ? w.recoveredAt - w.injectedAt : undefined),
-          r.problems.length ? `FAIL (${r.problems.length})` : 'ok',
-          w.detail,
-        ];
-      });
       const report = [
         '',
         `nats cluster (3 nodes, BUS_STREAM_REPLICAS=3): ${load.flows.length} flows at ${RATE}/s, captured ${captured.length}, ` +
           `IPN POSTs ${ipns.length}, ${final.length} streams and ${consumerCopies.length} consumers with 3 copies each at the end; ` +
           `test ${((Date.now() - testStartedAt) / 1000).toFixed(0)} s`,
-        ...textTable(header, lines),
+        ...windowTable(windows, rows),
         `drain: ${drainProblems.length ? drainProblems.join('; ') : 'outbox empty, no consumer backlog, every stream and consumer R3 and current'}`,
         'failed steps: buyer steps that failed during a window (recorded, never retried; a capture is what counts)',
-        ...windows.flatMap((w, i) => rows[i]!.problems.slice(0, 10).map((p) => `  [${w.fault}] ${p}`)),
+        ...windowProblems(windows, rows),
         '',
       ].join('\n');
       console.log(report);
