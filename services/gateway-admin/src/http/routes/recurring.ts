@@ -4,13 +4,11 @@ import {
   DEFAULT_UPCOMING_CHARGES,
   MAX_UPCOMING_CHARGES,
   RECURRING_STATUSES,
-  recurringRpc,
   recurringProcessBody,
   recurringScheduleCreate,
   recurringScheduleUpdate,
   upcomingQuery,
 } from '@paymesh/contracts';
-import type { AdminDeps } from '../../app/deps';
 import {
   recurringGenerateResponse,
   recurringProcessResponse,
@@ -22,21 +20,9 @@ import {
 import { resource, type OrgScope } from '../route-table';
 import { idParams } from './common';
 import { actorOf } from './billing-rpc';
-import { callJson, type EnvelopeArgs } from './json-rpc';
+import { recurringJson } from './recurring-rpc';
 
 const system = resource({ tag: 'System', scopePrefix: 'system', audience: 'system' });
-
-type RecurringRpc = typeof recurringRpc;
-
-/** Calls one of the recurring service's JSON RPCs (`recurringRpc`). */
-function recurringJson<K extends keyof RecurringRpc & string>(
-  deps: AdminDeps,
-  org: OrgScope,
-  method: K,
-  args: EnvelopeArgs<RecurringRpc[K]>,
-): Promise<z.output<RecurringRpc[K]['answer']>> {
-  return callJson(deps, 'recurring', deps.clients.recurring, recurringRpc, org, method, args);
-}
 
 /** System routes act across organizations: the tenant fields of the request are unused. */
 const ALL_ORGANIZATIONS: OrgScope = { organizationId: '000000000000000000000000', mode: 'live' };
