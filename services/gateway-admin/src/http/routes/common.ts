@@ -10,6 +10,9 @@ export { objectId };
 
 export const idParams = z.object({ id: objectId('id') });
 
+/** A day in a query, YYYY-MM-DD (its format is checked here). */
+export const queryDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+
 /** `page` (default 1, at most 1 000 000) and `limit` (default `def`, at most 100; larger values are rejected with 400). */
 export const pageQuery = (def = 20) =>
   z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { objectId, pageNumber } from '@paymesh/http';
+import { objectId } from '@paymesh/http';
 import {
   DEFAULT_UPCOMING_CHARGES,
   MAX_UPCOMING_CHARGES,
@@ -18,7 +18,7 @@ import {
   recurringUpcomingResponse,
 } from '../responses/recurring';
 import { resource, type OrgScope } from '../route-table';
-import { idParams } from './common';
+import { idParams, pageQuery } from './common';
 import { actorOf } from './billing-rpc';
 import { recurringJson } from './recurring-rpc';
 
@@ -31,9 +31,7 @@ const listQuery = z
   .object({
     status: z.enum(RECURRING_STATUSES).optional(),
     clientId: objectId('clientId').optional(),
-    page: pageNumber,
-    /** Default 20, at most 100. */
-    limit: z.coerce.number().int().min(1).max(100).default(20),
+    ...pageQuery(20).shape,
   })
   .strict();
 

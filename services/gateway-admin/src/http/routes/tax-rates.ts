@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import { RATE_TYPES, taxDate, taxRateCode } from '@paymesh/contracts';
-import { countryCode, pageNumber } from '@paymesh/http';
+import { countryCode } from '@paymesh/http';
 import { taxDeleted, taxRate, taxRatePage, taxRatesReplaced, taxRatesReplacePreview } from '../responses/tax';
+import { pageQuery } from './common';
 import { taxBook } from './tax-book';
 import { taxRateCreateBody, taxRateUpdateBody } from './tax-bodies';
 import { taxJson } from './tax-rpc';
 
 const listQuery = z.object({
-  page: pageNumber,
-  /** Default 50, at most 100; larger values are refused (400), not capped. */
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  ...pageQuery(50).shape,
   country: countryCode.optional(),
   rateType: z.enum(RATE_TYPES).optional(),
   managed: z.enum(['true', 'false']).optional().describe('true: managed defaults only; false: custom rates only'),
