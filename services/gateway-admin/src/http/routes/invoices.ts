@@ -12,7 +12,7 @@ import {
 } from '@paymesh/contracts';
 import { invoiceDeletedResponse, invoicePageResponse, invoiceResponse } from '../responses/invoices';
 import { resource } from '../route-table';
-import { idParams, pageQuery, queryDay } from './common';
+import { idParams, noBody, pageQuery, queryDay } from './common';
 import { actorOf, billingJson } from './billing-rpc';
 
 const amount = (name: string) =>
@@ -36,9 +36,6 @@ const listQuery = z
     ...pageQuery(20).shape,
   })
   .strict();
-
-/** No fields: no body, or an empty object (the route table takes an absent body as {}). */
-const noBody = z.object({}).strict();
 
 const invoices = resource({ tag: 'Invoices', scopePrefix: 'invoice' });
 

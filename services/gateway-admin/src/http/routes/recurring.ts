@@ -18,7 +18,7 @@ import {
   recurringUpcomingResponse,
 } from '../responses/recurring';
 import { resource, type OrgScope } from '../route-table';
-import { idParams, pageQuery } from './common';
+import { idParams, noBody, pageQuery } from './common';
 import { actorOf } from './billing-rpc';
 import { recurringJson } from './recurring-rpc';
 
@@ -38,9 +38,6 @@ const listQuery = z
 const cancelBody = z
   .object({ reason: z.string().max(10_000).optional().describe('trimmed and cut to 500 characters') })
   .strict();
-
-/** No fields: no body, or an empty object (the route table takes an absent body as {}). */
-const noBody = z.object({}).strict();
 
 const schedules = resource({ tag: 'Recurring schedules', scopePrefix: 'invoice' });
 

@@ -1,7 +1,7 @@
-import { z, type ZodTypeAny } from 'zod';
+import type { z, ZodTypeAny } from 'zod';
 import type { taxRpc } from '@paymesh/contracts';
 import { resource, type AnyRoute, type ResourceDefaults, type ResourceRow } from '../route-table';
-import { idParams } from './common';
+import { idParams, noParameters } from './common';
 import type { EnvelopeArgs } from './json-rpc';
 import { taxJson } from './tax-rpc';
 
@@ -31,12 +31,6 @@ type BookRow<K extends TaxMethod, R extends ZodTypeAny, B = undefined> = Said & 
   operationId: K;
   response: R;
 } & Fits<K, R, B>;
-
-/**
- * Routes that act on the whole book take no parameters: anything given is refused rather than
- * ignored, so a mistyped filter never turns into "delete everything".
- */
-export const noParameters = z.object({}).strict();
 
 /**
  * The rows of a book of tax records (rates, rules), scope `<scopePrefix>:<action>`: each row

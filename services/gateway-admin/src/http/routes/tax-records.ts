@@ -14,7 +14,7 @@ import {
   taxRecordView,
 } from '../responses/tax-records';
 import { resource, type OrgScope } from '../route-table';
-import { idParams, objectId, orgRpc, pageQuery } from './common';
+import { idParams, noBody, noParameters, objectId, orgRpc, pageQuery } from './common';
 import { billingJson } from './billing-rpc';
 import { taxJson } from './tax-rpc';
 
@@ -103,8 +103,8 @@ export const taxRecordRoutes = [
     summary:
       'Re-derive the ledger from its stored source events: missing entries are written, differing ones reported, none rewritten. Answers the job already queued or running, if any',
     // Takes no parameters: anything sent along is refused rather than ignored.
-    query: z.object({}).strict(),
-    body: z.object({}).strict(),
+    query: noParameters,
+    body: noBody,
     async handler({ deps, org }) {
       return rebuildJobView(await taxJson(deps, org, 'startTaxRecordRebuild', {}));
     },
