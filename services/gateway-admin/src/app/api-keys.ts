@@ -1,20 +1,16 @@
 import { newObjectId, ValidationError } from '@paymesh/core';
 import type { TxScope } from '@paymesh/store';
-import { formatApiKey, hashKeySecret, newKeyId, newKeySecret, type KeyMode } from '../domain/api-key';
+import { formatApiKey, hashKeySecret, newKeyId, newKeySecret } from '../domain/api-key';
 import { checkGrant, type Grantor } from '../domain/grants';
 import { ORGANIZATION_SCOPES, SYSTEM_SCOPES, type Role, type Scope } from '../domain/scopes';
 import { API_KEYS, type ApiKeyDoc } from '../store/collections';
 import type { AdminDeps } from './deps';
 
-export interface CreateApiKeyInput {
-  kind: 'organization' | 'system';
-  organizationId: string | null;
-  name: string;
-  mode: KeyMode;
-  role: Role;
-  scopes: Scope[];
-  expiresAt: string | null;
-}
+/** What a new key is given; the rest of its record (ids, secret hash, status, times) is made here. */
+export type CreateApiKeyInput = Pick<
+  ApiKeyDoc,
+  'kind' | 'organizationId' | 'name' | 'mode' | 'role' | 'scopes' | 'expiresAt'
+>;
 
 /** The stored key and the full token, which is shown this once and never again. */
 export interface CreatedApiKey {

@@ -1,11 +1,10 @@
 import { billingFileRpc, billingRpc } from '@paymesh/contracts';
 import { toWire } from '@paymesh/core';
 import { callEnvelope } from '@paymesh/grpc';
-import type { z } from 'zod';
 import type { AdminDeps } from '../../app/deps';
 import type { Principal } from '../../domain/principal';
 import type { FileAnswer, OrgScope } from '../route-table';
-import { callJson, type EnvelopeArgs } from './json-rpc';
+import { jsonRpc, type JsonCall } from './json-rpc';
 
 /** Who acts, as billing's audit trails record it (`api_key:<id>`, `system_key:<id>`, `user:<id>`). */
 export function actorOf(p: Principal): string {
@@ -13,17 +12,8 @@ export function actorOf(p: Principal): string {
   return `${p.kind === 'system_key' ? 'system_key' : 'api_key'}:${p.keyId}`;
 }
 
-type BillingRpc = typeof billingRpc;
-
 /** Calls one of billing's JSON RPCs (`billingRpc`); `actor` goes to its audit trails. */
-export function billingJson<K extends keyof BillingRpc & string>(
-  deps: AdminDeps,
-  org: OrgScope,
-  method: K,
-  args: EnvelopeArgs<BillingRpc[K]>,
-): Promise<z.output<BillingRpc[K]['answer']>> {
-  return callJson(deps, 'billing', deps.clients.billing, billingRpc, org, method, args);
-}
+export const billingJson: JsonCall<typeof billingRpc> = jsonRpc('billing', (c) => c.billing, billingRpc);
 
 export type BillingPdfMethod = 'getInvoicePdf' | 'regenerateInvoicePdf' | 'getCreditNotePdf';
 

@@ -10,6 +10,18 @@ export { objectId };
 
 export const idParams = z.object({ id: objectId('id') });
 
+/**
+ * Routes that act on the whole book take no parameters: anything given is refused rather than
+ * ignored, so a mistyped filter never turns into "delete everything".
+ */
+export const noParameters = z.object({}).strict();
+
+/** No fields: no body, or an empty object (the route table takes an absent body as {}). */
+export const noBody = z.object({}).strict();
+
+/** A day in a query, YYYY-MM-DD (its format is checked here). */
+export const queryDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+
 /** `page` (default 1, at most 1 000 000) and `limit` (default `def`, at most 100; larger values are rejected with 400). */
 export const pageQuery = (def = 20) =>
   z.object({

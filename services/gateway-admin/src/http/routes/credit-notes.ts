@@ -1,19 +1,16 @@
 import { z } from 'zod';
-import { objectId, pageNumber } from '@paymesh/http';
+import { objectId } from '@paymesh/http';
 import { creditNotePageResponse, creditNoteResponse } from '../responses/invoices';
 import { resource } from '../route-table';
-import { idParams } from './common';
+import { idParams, pageQuery, queryDay } from './common';
 import { billingJson } from './billing-rpc';
-
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
 
 const listQuery = z
   .object({
     invoiceId: objectId('invoiceId').optional(),
-    startDate: day.optional().describe('issue date from (inclusive)'),
-    endDate: day.optional().describe('issue date to (inclusive)'),
-    page: pageNumber,
-    limit: z.coerce.number().int().min(1).max(100).default(20),
+    startDate: queryDay.optional().describe('issue date from (inclusive)'),
+    endDate: queryDay.optional().describe('issue date to (inclusive)'),
+    ...pageQuery(20).shape,
   })
   .strict();
 

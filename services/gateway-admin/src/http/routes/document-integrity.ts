@@ -1,7 +1,7 @@
 import { documentIntegrityExport, documentIntegrityReport } from '@paymesh/contracts';
 import { resource } from '../route-table';
 import { billingJson } from './billing-rpc';
-import { noParameters } from './tax-rates';
+import { noParameters } from './common';
 
 /** Tamper evidence of issued documents: scope `document:<action>`, Admin role. */
 const documents = resource({ tag: 'Document integrity', scopePrefix: 'document', writeRole: 'Admin' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { objectId, pageNumber } from '@paymesh/http';
+import { objectId } from '@paymesh/http';
 import {
   INVOICE_STATUSES,
   invoiceCorrection,
@@ -12,10 +12,8 @@ import {
 } from '@paymesh/contracts';
 import { invoiceDeletedResponse, invoicePageResponse, invoiceResponse } from '../responses/invoices';
 import { resource } from '../route-table';
-import { idParams } from './common';
+import { idParams, noBody, pageQuery, queryDay } from './common';
 import { actorOf, billingJson } from './billing-rpc';
-
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
 
 const amount = (name: string) =>
   z.coerce
@@ -29,20 +27,15 @@ const listQuery = z
     status: z.enum(INVOICE_STATUSES).optional(),
     clientId: objectId('clientId').optional(),
     siteId: objectId('siteId').optional(),
-    startDate: day.optional().describe('issue date from (inclusive)'),
-    endDate: day.optional().describe('issue date to (inclusive)'),
+    startDate: queryDay.optional().describe('issue date from (inclusive)'),
+    endDate: queryDay.optional().describe('issue date to (inclusive)'),
     number: z.string().min(1).max(100).optional().describe('exact number, or a prefix ending with * (INV-2027-*)'),
     paid: z.enum(['true', 'false']).optional().describe('true: paid in full; false: draft, issued or partially paid'),
     minAmount: amount('minAmount').optional().describe('gross total from (inclusive), minor units'),
     maxAmount: amount('maxAmount').optional().describe('gross total up to (inclusive), minor units'),
-    page: pageNumber,
-    /** Default 20, at most 100; larger values are refused (400), not capped. */
-    limit: z.coerce.number().int().min(1).max(100).default(20),
+    ...pageQuery(20).shape,
   })
   .strict();
-
-/** No fields: no body, or an empty object (the route table takes an absent body as {}). */
-const noBody = z.object({}).strict();
 
 const invoices = resource({ tag: 'Invoices', scopePrefix: 'invoice' });
 

@@ -11,10 +11,9 @@ import { email } from '@paymesh/http';
 import { magicLinkRefusal, magicLinkTtlMinutes, type MagicLinkRefusal } from '../../domain/portal-link';
 import { portalMagicLink } from '../responses/organization';
 import { resource } from '../route-table';
-import { recurringRpc } from '@paymesh/contracts';
 import { orgRpc } from './common';
 import { billingJson } from './billing-rpc';
-import { callJson } from './json-rpc';
+import { recurringJson } from './recurring-rpc';
 
 const organizationSettings = resource({ tag: 'Organization settings', scopePrefix: 'portal' });
 
@@ -86,9 +85,7 @@ export const portalLinkRoutes = [
       if (beforeCount) throw REFUSALS[beforeCount]();
       const [documents, subscriptions] = await Promise.all([
         billingJson(deps, org, 'countPortalDocuments', { email: buyer }).then((a) => a.count),
-        callJson(deps, 'recurring', deps.clients.recurring, recurringRpc, org, 'countPortalSubscriptions', {
-          email: buyer,
-        }).then((a) => Math.max(a.count, 0)),
+        recurringJson(deps, org, 'countPortalSubscriptions', { email: buyer }).then((a) => Math.max(a.count, 0)),
       ]);
       const refusal = magicLinkRefusal({
         systemPortal,

@@ -1,16 +1,14 @@
 import { z } from 'zod';
-import { objectId, pageNumber } from '@paymesh/http';
+import { objectId } from '@paymesh/http';
 import {
   DEFAULT_UPCOMING_CHARGES,
   MAX_UPCOMING_CHARGES,
   RECURRING_STATUSES,
-  recurringRpc,
   recurringProcessBody,
   recurringScheduleCreate,
   recurringScheduleUpdate,
   upcomingQuery,
 } from '@paymesh/contracts';
-import type { AdminDeps } from '../../app/deps';
 import {
   recurringGenerateResponse,
   recurringProcessResponse,
@@ -20,23 +18,11 @@ import {
   recurringUpcomingResponse,
 } from '../responses/recurring';
 import { resource, type OrgScope } from '../route-table';
-import { idParams } from './common';
+import { idParams, noBody, pageQuery } from './common';
 import { actorOf } from './billing-rpc';
-import { callJson, type EnvelopeArgs } from './json-rpc';
+import { recurringJson } from './recurring-rpc';
 
 const system = resource({ tag: 'System', scopePrefix: 'system', audience: 'system' });
-
-type RecurringRpc = typeof recurringRpc;
-
-/** Calls one of the recurring service's JSON RPCs (`recurringRpc`). */
-function recurringJson<K extends keyof RecurringRpc & string>(
-  deps: AdminDeps,
-  org: OrgScope,
-  method: K,
-  args: EnvelopeArgs<RecurringRpc[K]>,
-): Promise<z.output<RecurringRpc[K]['answer']>> {
-  return callJson(deps, 'recurring', deps.clients.recurring, recurringRpc, org, method, args);
-}
 
 /** System routes act across organizations: the tenant fields of the request are unused. */
 const ALL_ORGANIZATIONS: OrgScope = { organizationId: '000000000000000000000000', mode: 'live' };
@@ -45,18 +31,13 @@ const listQuery = z
   .object({
     status: z.enum(RECURRING_STATUSES).optional(),
     clientId: objectId('clientId').optional(),
-    page: pageNumber,
-    /** Default 20, at most 100. */
-    limit: z.coerce.number().int().min(1).max(100).default(20),
+    ...pageQuery(20).shape,
   })
   .strict();
 
 const cancelBody = z
   .object({ reason: z.string().max(10_000).optional().describe('trimmed and cut to 500 characters') })
   .strict();
-
-/** No fields: no body, or an empty object (the route table takes an absent body as {}). */
-const noBody = z.object({}).strict();
 
 const schedules = resource({ tag: 'Recurring schedules', scopePrefix: 'invoice' });
 

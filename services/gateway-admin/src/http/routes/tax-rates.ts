@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import { RATE_TYPES, taxDate, taxRateCode } from '@paymesh/contracts';
-import { countryCode, pageNumber } from '@paymesh/http';
+import { countryCode } from '@paymesh/http';
 import { taxDeleted, taxRate, taxRatePage, taxRatesReplaced, taxRatesReplacePreview } from '../responses/tax';
-import { resource } from '../route-table';
-import { idParams } from './common';
+import { pageQuery } from './common';
+import { taxBook } from './tax-book';
 import { taxRateCreateBody, taxRateUpdateBody } from './tax-bodies';
 import { taxJson } from './tax-rpc';
 
 const listQuery = z.object({
-  page: pageNumber,
-  /** Default 50, at most 100; larger values are refused (400), not capped. */
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  ...pageQuery(50).shape,
   country: countryCode.optional(),
   rateType: z.enum(RATE_TYPES).optional(),
   managed: z.enum(['true', 'false']).optional().describe('true: managed defaults only; false: custom rates only'),
@@ -18,17 +16,11 @@ const listQuery = z.object({
   code: taxRateCode.optional(),
 });
 
-/**
- * Routes that act on the whole book take no parameters: anything given is refused rather than
- * ignored, so a mistyped filter never turns into "delete everything".
- */
-export const noParameters = z.object({}).strict();
-
 /** Tax rates: scope `tax_rate:<action>`; every route, reads included, needs the Admin role. */
-const rates = resource({ tag: 'Tax rates', scopePrefix: 'tax_rate', writeRole: 'Admin' });
+const rates = taxBook({ tag: 'Tax rates', scopePrefix: 'tax_rate', writeRole: 'Admin' });
 
 export const taxRateRoutes = [
-  rates({
+  rates.row({
     method: 'GET',
     path: '/tax-rates',
     operationId: 'listTaxRates',
@@ -44,7 +36,7 @@ export const taxRateRoutes = [
       });
     },
   }),
-  rates({
+  rates.wholeBook({
     method: 'GET',
     path: '/tax-rates/replace-defaults/preview',
     operationId: 'previewReplaceDefaultTaxRates',
@@ -52,25 +44,15 @@ export const taxRateRoutes = [
     response: taxRatesReplacePreview,
     summary:
       'What replace-defaults would do now, changing nothing: the rates it would create, the managed rates it would update (with their new figures) or retire, and the defaults it would leave alone',
-    query: noParameters,
-    async handler({ deps, org }) {
-      return taxJson(deps, org, 'previewReplaceDefaultTaxRates', {});
-    },
   }),
-  rates({
-    method: 'GET',
+  rates.get({
     path: '/tax-rates/:id',
     operationId: 'getTaxRate',
     role: 'Admin',
     response: taxRate,
     summary: 'Get a tax rate',
-    params: idParams,
-    async handler({ deps, org, params }) {
-      return taxJson(deps, org, 'getTaxRate', { id: params.id });
-    },
   }),
-  rates({
-    method: 'POST',
+  rates.create({
     path: '/tax-rates',
     operationId: 'createTaxRate',
     response: taxRate,
@@ -78,49 +60,31 @@ export const taxRateRoutes = [
     summary:
       'Create a custom tax rate (409 when its code and validFrom exist, or its period overlaps another rate of the code)',
     body: taxRateCreateBody,
-    async handler({ deps, org, body }) {
-      return taxJson(deps, org, 'createTaxRate', { body });
-    },
   }),
-  rates({
-    method: 'PUT',
+  rates.update({
     path: '/tax-rates/:id',
     operationId: 'updateTaxRate',
     response: taxRate,
     errors: [409],
     summary:
       'Update a tax rate (partial); editing a managed default makes it a custom rate that replace-defaults leaves alone',
-    params: idParams,
     body: taxRateUpdateBody,
-    async handler({ deps, org, params, body }) {
-      return taxJson(deps, org, 'updateTaxRate', { id: params.id, body });
-    },
   }),
-  rates({
-    method: 'DELETE',
+  rates.remove({
     path: '/tax-rates/:id',
     operationId: 'deleteTaxRate',
     response: null,
     summary: 'Delete a tax rate (a managed default comes back with replace-defaults)',
-    params: idParams,
-    async handler({ deps, org, params }) {
-      await taxJson(deps, org, 'deleteTaxRate', { id: params.id });
-      return undefined;
-    },
   }),
-  rates({
+  rates.wholeBook({
     method: 'DELETE',
     path: '/tax-rates',
     operationId: 'deleteAllTaxRates',
     response: taxDeleted,
     summary:
       'DESTRUCTIVE: delete every tax rate of the organization, managed and custom; calculations find no rate until replace-defaults or new rates',
-    query: noParameters,
-    async handler({ deps, org }) {
-      return taxJson(deps, org, 'deleteAllTaxRates', {});
-    },
   }),
-  rates({
+  rates.wholeBook({
     method: 'POST',
     path: '/tax-rates/replace-defaults',
     operationId: 'replaceDefaultTaxRates',
@@ -129,9 +93,5 @@ export const taxRateRoutes = [
     errors: [409],
     summary:
       'Sync the managed default rates: create missing, update changed, retire withdrawn; custom and edited rates are never touched',
-    query: noParameters,
-    async handler({ deps, org }) {
-      return taxJson(deps, org, 'replaceDefaultTaxRates', {});
-    },
   }),
 ];

@@ -5,7 +5,6 @@ import {
   TAX_RECORD_SOURCE_KINDS,
   type TaxRecordListQuery,
 } from '@paymesh/contracts';
-import { pageNumber } from '@paymesh/http';
 import type { AdminDeps } from '../../app/deps';
 import {
   rebuildJobView,
@@ -15,7 +14,7 @@ import {
   taxRecordView,
 } from '../responses/tax-records';
 import { resource, type OrgScope } from '../route-table';
-import { idParams, objectId, orgRpc } from './common';
+import { idParams, noBody, noParameters, objectId, orgRpc, pageQuery } from './common';
 import { billingJson } from './billing-rpc';
 import { taxJson } from './tax-rpc';
 
@@ -29,14 +28,8 @@ const day = (field: string) =>
       return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
     }, `${field} is not a valid date`);
 
-const paging = {
-  page: pageNumber,
-  /** Default 20, at most 100; larger values are rejected (400), not capped. */
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-};
-
 const listQuery = z.object({
-  ...paging,
+  ...pageQuery().shape,
   startDate: day('startDate').optional().describe('tax point from, inclusive'),
   endDate: day('endDate').optional().describe('tax point to, inclusive'),
   sourceKind: z.enum(TAX_RECORD_SOURCE_KINDS).optional(),
@@ -52,8 +45,6 @@ const listQuery = z.object({
     .optional()
     .describe('entries of a transaction and of the invoices it paid'),
 });
-
-const pageQuery = z.object(paging);
 
 async function listRecords(
   deps: AdminDeps,
@@ -112,8 +103,8 @@ export const taxRecordRoutes = [
     summary:
       'Re-derive the ledger from its stored source events: missing entries are written, differing ones reported, none rewritten. Answers the job already queued or running, if any',
     // Takes no parameters: anything sent along is refused rather than ignored.
-    query: z.object({}).strict(),
-    body: z.object({}).strict(),
+    query: noParameters,
+    body: noBody,
     async handler({ deps, org }) {
       return rebuildJobView(await taxJson(deps, org, 'startTaxRecordRebuild', {}));
     },
@@ -136,7 +127,7 @@ export const taxRecordRoutes = [
     response: recordPageResponse,
     summary: 'Ledger entries of a transaction and of invoices it paid (404 when the transaction does not exist)',
     params: idParams,
-    query: pageQuery,
+    query: pageQuery(),
     async handler({ deps, org, params, query }) {
       // The transaction must exist in this organization and mode (checkout answers 404 otherwise).
       await orgRpc(deps, org, 'checkoutPayments', (c) => c.getTransaction, { id: params.id });
@@ -150,7 +141,7 @@ export const taxRecordRoutes = [
     response: recordPageResponse,
     summary: 'Ledger entries of an invoice and of its voids and credit notes (404 when the invoice does not exist)',
     params: idParams,
-    query: pageQuery,
+    query: pageQuery(),
     async handler({ deps, org, params, query }) {
       // The invoice must exist in this organization and mode (billing answers 404 otherwise).
       await billingJson(deps, org, 'getInvoice', { id: params.id });

@@ -1,17 +1,7 @@
 import { z } from 'zod';
 import { UnprocessableError } from '@paymesh/core';
 import type { checkoutPayments, notificationsIpn } from '@paymesh/proto';
-import {
-  currencyCode,
-  dateBound,
-  EMAIL_MAX,
-  metadata,
-  money,
-  pageNumber,
-  text,
-  transactionStatus,
-  URL_MAX,
-} from '@paymesh/http';
+import { currencyCode, dateBound, EMAIL_MAX, metadata, money, text, transactionStatus, URL_MAX } from '@paymesh/http';
 import type { AdminDeps } from '../../app/deps';
 import {
   ipnDelivery,
@@ -26,7 +16,7 @@ import { actorOf } from './billing-rpc';
 import type { Principal } from '../../domain/principal';
 import { USERS, type UserDoc } from '../../store/collections';
 import { shippingAddressView } from './checkouts';
-import { idParams, objectId, orgRpc, serviceRpc } from './common';
+import { idParams, objectId, orgRpc, serviceRpc, pageQuery } from './common';
 import { listValues, multiParam, parseDateRange, parseObjectIds, parseStatuses } from './list-query';
 
 const listQuery = z.object({
@@ -43,9 +33,7 @@ const listQuery = z.object({
   email: text(EMAIL_MAX)
     .optional()
     .describe("only the buyer's transactions with this e-mail address (as given, or in lower case)"),
-  page: pageNumber,
-  /** Default 10, at most 100; larger values are rejected (400), not capped. */
-  limit: z.coerce.number().int().min(1).max(100).default(10),
+  ...pageQuery(10).shape,
 });
 
 const updateBody = z
