@@ -40,6 +40,21 @@ afterAll(async () => {
   await dropNamespace(otherNs);
 });
 
+/** Subscribes the consumer under `durable` (stopped after the test) and collects the IDs it handles. */
+async function collectIds(durable: string, subjects: string): Promise<string[]> {
+  const seen: string[] = [];
+  subs.push(
+    await consumer.subscribe({
+      durable,
+      subjects,
+      handler: (event) => {
+        seen.push(event.id);
+      },
+    }),
+  );
+  return seen;
+}
+
 interface Seen {
   event: EventEnvelope;
   meta: DeliveryMeta;
@@ -80,16 +95,7 @@ describe('Bus', () => {
   });
 
   it('delivers an id published twice only once', async () => {
-    const seen: string[] = [];
-    subs.push(
-      await consumer.subscribe({
-        durable: 'dedupe',
-        subjects: 'payments.refund.*',
-        handler: (event) => {
-          seen.push(event.id);
-        },
-      }),
-    );
+    const seen = await collectIds('dedupe', 'payments.refund.*');
     const dup = makeEvent('payments.refund.created', { n: 1 }, { id: eventId('payments.refund.created', 'rf_1') });
     const first = await publisher.publish('payments.refund.created', dup);
     const second = await publisher.publish('payments.refund.created', { ...dup });
@@ -223,16 +229,7 @@ describe('Bus', () => {
   });
 
   it('terminates a message that is not JSON and goes on with the next', async () => {
-    const seen: string[] = [];
-    subs.push(
-      await consumer.subscribe({
-        durable: 'poison',
-        subjects: 'payments.chargeback.>',
-        handler: (event) => {
-          seen.push(event.id);
-        },
-      }),
-    );
+    const seen = await collectIds('poison', 'payments.chargeback.>');
     const nc = await connect({ servers: NATS_URL });
     try {
       const h = natsHeaders();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { countryCode, documentLanguage, EMAIL_EINVOICE_FORMATS, postalAddress } from './settings';
+import { cappedListPage, listPage } from './list-page';
 
 /**
  * Billing clients (Admin API `/clients`): the people and companies a merchant invoices. The
@@ -158,18 +159,7 @@ export const clientUpdateRequest = z.object({ client: clientUpdate, ...readOptio
 /** Body of `GetClientHistory` (oldest first). */
 export const clientHistoryQuery = z.object(paging).strict();
 
-export const clientPage = z.object({
-  items: z.array(clientRecord),
-  total: z.number().int().min(0),
-  totalIsLowerBound: z
-    .literal(true)
-    .optional()
-    .describe(
-      'present (true) when `total` is only a lower bound: counting stopped at 10,001 matches, or one past the page asked for when that is further; there are at least this many',
-    ),
-  page: z.number().int().min(1),
-  limit: z.number().int().min(1),
-});
+export const clientPage = cappedListPage(clientRecord, '10,001');
 export type ClientPage = z.infer<typeof clientPage>;
 
 export const CLIENT_HISTORY_ACTIONS = ['create', 'update', 'delete'] as const;
@@ -195,12 +185,7 @@ export const clientHistoryEntry = z.object({
 });
 export type ClientHistoryEntry = z.infer<typeof clientHistoryEntry>;
 
-export const clientHistoryPage = z.object({
-  items: z.array(clientHistoryEntry),
-  total: z.number().int().min(0),
-  page: z.number().int().min(1),
-  limit: z.number().int().min(1),
-});
+export const clientHistoryPage = listPage(clientHistoryEntry);
 export type ClientHistoryPage = z.infer<typeof clientHistoryPage>;
 
 /** Answer of `DeleteClient`. */

@@ -4,6 +4,7 @@ import { numberingLayout, postalAddress } from './settings';
 import { taxCalculation, taxCategory, taxPercent, TAX_ITEM_TYPES } from './tax';
 import { invoicePaymentLink, invoicePaymentReversal } from './billing-payment-links';
 import { objectId } from './object-id';
+import { cappedListPage } from './list-page';
 
 /**
  * Invoices and credit notes (billing service): the Admin API's inputs and read records. Billing
@@ -342,22 +343,9 @@ export const creditNoteRecord = z.object({
 });
 export type CreditNoteRecord = z.infer<typeof creditNoteRecord>;
 
-const listPage = <T extends z.ZodTypeAny>(item: T) =>
-  z.object({
-    items: z.array(item),
-    total: z.number().int().min(0),
-    totalIsLowerBound: z
-      .literal(true)
-      .optional()
-      .describe(
-        'present (true) when `total` is only a lower bound: counting stopped at 1,001 matches, or one past the page asked for when that is further; there are at least this many',
-      ),
-    page: z.number().int().min(1),
-    limit: z.number().int().min(1),
-  });
-export const invoicePage = listPage(invoiceRecord);
+export const invoicePage = cappedListPage(invoiceRecord, '1,001');
 export type InvoicePage = z.infer<typeof invoicePage>;
-export const creditNotePage = listPage(creditNoteRecord);
+export const creditNotePage = cappedListPage(creditNoteRecord, '1,001');
 export type CreditNotePage = z.infer<typeof creditNotePage>;
 
 /** Answer of `DELETE /invoices/:id`. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { invoiceCreate } from './billing-invoices';
 import { objectId } from './object-id';
+import { listPage } from './list-page';
 
 /**
  * Recurring invoice schedules (recurring service): the Admin API's inputs and records, the
@@ -143,12 +144,7 @@ export const recurringScheduleRecord = z.object({
 });
 export type RecurringScheduleRecord = z.infer<typeof recurringScheduleRecord>;
 
-export const recurringSchedulePage = z.object({
-  items: z.array(recurringScheduleRecord),
-  total: z.number().int().min(0),
-  page: z.number().int().min(1),
-  limit: z.number().int().min(1),
-});
+export const recurringSchedulePage = listPage(recurringScheduleRecord);
 
 /** Answer of `POST /invoices/recurring/:id/generate`. */
 export const recurringGenerateResult = z.object({

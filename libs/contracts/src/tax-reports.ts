@@ -134,6 +134,10 @@ export const reportTotals = z.object({
 });
 export type ReportTotals = z.infer<typeof reportTotals>;
 
+/** A report of rows: the request echoed, the EUR rates used (or missing), the rows and their totals. */
+const rowsReport = <T extends z.ZodTypeAny>(row: T) =>
+  taxReportEcho.extend({ ...eurRateInfo, data: z.array(row), totals: reportTotals });
+
 export const byCountryRow = z.object({
   /** Country whose VAT applies (the buyer's country for lines outside the EU's VAT). */
   country: z.string(),
@@ -145,11 +149,7 @@ export const byCountryRow = z.object({
 });
 export type ByCountryRow = z.infer<typeof byCountryRow>;
 
-export const byCountryReport = taxReportEcho.extend({
-  ...eurRateInfo,
-  data: z.array(byCountryRow),
-  totals: reportTotals,
-});
+export const byCountryReport = rowsReport(byCountryRow);
 export type ByCountryReport = z.infer<typeof byCountryReport>;
 
 export const byCountryDetailRow = byCountryRow.extend({
@@ -161,11 +161,7 @@ export const byCountryDetailRow = byCountryRow.extend({
 });
 export type ByCountryDetailRow = z.infer<typeof byCountryDetailRow>;
 
-export const byCountryDetailsReport = taxReportEcho.extend({
-  ...eurRateInfo,
-  data: z.array(byCountryDetailRow),
-  totals: reportTotals,
-});
+export const byCountryDetailsReport = rowsReport(byCountryDetailRow);
 export type ByCountryDetailsReport = z.infer<typeof byCountryDetailsReport>;
 
 export const revenueByCountryRow = z.object({
@@ -180,11 +176,7 @@ export const revenueByCountryRow = z.object({
 });
 export type RevenueByCountryRow = z.infer<typeof revenueByCountryRow>;
 
-export const revenueByCountryReport = taxReportEcho.extend({
-  ...eurRateInfo,
-  data: z.array(revenueByCountryRow),
-  totals: reportTotals,
-});
+export const revenueByCountryReport = rowsReport(revenueByCountryRow);
 export type RevenueByCountryReport = z.infer<typeof revenueByCountryReport>;
 
 export const currencyRow = z.object({
@@ -195,11 +187,7 @@ export const currencyRow = z.object({
 });
 export type CurrencyRow = z.infer<typeof currencyRow>;
 
-export const currenciesReport = taxReportEcho.extend({
-  ...eurRateInfo,
-  data: z.array(currencyRow),
-  totals: reportTotals,
-});
+export const currenciesReport = rowsReport(currencyRow);
 export type CurrenciesReport = z.infer<typeof currenciesReport>;
 
 export const OSS_SUPPLY_TYPES = ['GOODS', 'SERVICES'] as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countryCode } from './settings';
 import { objectId } from './object-id';
+import { listPage } from './list-page';
 
 /**
  * Shapes of the tax service's records and of its one engine's input and output. The tax service
@@ -144,14 +145,6 @@ export type TaxRateListQuery = z.infer<typeof taxRateListQuery>;
 export const taxRuleListQuery = z.object(listPaging).strict();
 export type TaxRuleListQuery = z.infer<typeof taxRuleListQuery>;
 
-/** One page of a list: the items and where they sit in the whole (the Admin API's list envelope). */
-const listPage = <T extends z.ZodTypeAny>(item: T) =>
-  z.object({
-    items: z.array(item),
-    total: z.number().int().min(0),
-    page: z.number().int().min(1),
-    limit: z.number().int().min(1),
-  });
 export const taxRatePage = listPage(taxRateRecord);
 export type TaxRatePage = z.infer<typeof taxRatePage>;
 export const taxRulePage = listPage(taxRuleRecord);

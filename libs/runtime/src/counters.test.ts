@@ -2,14 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '@paymesh/core';
 import { COST_COUNTERS_SIGNAL, reportCostCountersOnSignal, type CostCounters } from './counters';
 
+/** A logger at `level` whose lines are kept, parsed. */
+function capturingLogger(level: 'info' | 'warn') {
+  const lines: Array<{ msg: string; costCounters?: CostCounters }> = [];
+  const logger = createLogger({
+    service: 'counters-test',
+    level,
+    destination: { write: (chunk: string) => void lines.push(JSON.parse(chunk)) },
+  });
+  return { logger, lines };
+}
+
 describe('cost counters', () => {
   it('logs the counters on the signal until told to stop', () => {
-    const lines: Array<{ msg: string; costCounters?: CostCounters }> = [];
-    const logger = createLogger({
-      service: 'counters-test',
-      level: 'info',
-      destination: { write: (chunk: string) => void lines.push(JSON.parse(chunk)) },
-    });
+    const { logger, lines } = capturingLogger('info');
     const counters: CostCounters = {
       store: { statements: 3, rowsWritten: 1 },
       grpc: { callsMade: 2, callsServed: 1, callsInFlight: 0, byMethod: {} },
@@ -26,12 +32,7 @@ describe('cost counters', () => {
   });
 
   it('logs them at any log level: the line is asked for', () => {
-    const lines: Array<{ msg: string; costCounters?: CostCounters }> = [];
-    const logger = createLogger({
-      service: 'counters-test',
-      level: 'warn',
-      destination: { write: (chunk: string) => void lines.push(JSON.parse(chunk)) },
-    });
+    const { logger, lines } = capturingLogger('warn');
     const counters: CostCounters = {
       store: { statements: 5, rowsWritten: 2 },
       grpc: { callsMade: 0, callsServed: 0, callsInFlight: 0, byMethod: {} },

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError, isDomainError } from '@paymesh/core';
+import { ConflictError, NotFoundError, ValidationError, isDomainError, newObjectId } from '@paymesh/core';
 import type { Collection, NewDoc, Numbering, ReplaceArgs, StoredDoc, TxScope } from './port';
 
 /** Body of a stored document: JSON-normalized, without the store-maintained `id` and `version`. */
@@ -60,6 +60,19 @@ export function toStored<T extends StoredDoc>(id: string, version: number, body:
 export function assertDocId(id: unknown): asserts id is string {
   if (typeof id !== 'string' || id.length === 0)
     throw new ValidationError('id must be a non-empty string', { field: 'id' });
+}
+
+/** A document about to be inserted: its id (the one given, checked, or a new ObjectId) and its body. */
+export function prepareInsert(doc: { id?: string }): { id: string; body: Body } {
+  const id = doc.id ?? newObjectId();
+  assertDocId(id);
+  return { id, body: toBody(doc) };
+}
+
+/** `insertMany`'s documents, each prepared as by {@link prepareInsert}; at most 1000 per call. */
+export function prepareInsertMany(docs: { id?: string }[]): { id: string; body: Body }[] {
+  if (docs.length > 1000) throw new ValidationError('insertMany: at most 1000 documents per call');
+  return docs.map(prepareInsert);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { StoreLogger } from './logger';
 import { insertNumberedInSteps } from './documents';
-import { assertCollectionName, assertCollectionSpec, assertIdentifier, assertIndexSpec } from './paths';
+import { assertCollectionName, assertCollectionSpec, assertIdentifier } from './paths';
 import { assertTextIndexSpec } from './text';
 import type {
   BlobStore,
@@ -127,11 +127,9 @@ export class MongoStore implements DocumentStore {
   }
 
   async ensureCollection(spec: CollectionSpec): Promise<void> {
-    assertCollectionName(spec.name);
-    const indexes = spec.indexes ?? [];
-    indexes.forEach(assertIndexSpec);
     assertCollectionSpec(spec);
     if (spec.textIndex) assertTextIndexSpec(spec.textIndex);
+    const indexes = spec.indexes ?? [];
     try {
       await this.db.createCollection(spec.name);
     } catch (err) {

@@ -56,8 +56,10 @@ export function assertIndexSpec(spec: IndexSpec): void {
   }
 }
 
-/** Checks the parts of a collection spec beyond its indexes: field type declarations and dropped indexes. */
+/** Checks a collection spec: its name, indexes, field type declarations and dropped indexes (not its text index). */
 export function assertCollectionSpec(spec: CollectionSpec): void {
+  assertCollectionName(spec.name);
+  (spec.indexes ?? []).forEach(assertIndexSpec);
   for (const [field, type] of Object.entries(spec.fieldTypes ?? {})) {
     assertFieldPath(field);
     if (field === 'id' || field === 'version' || (type !== 'string' && type !== 'number')) {

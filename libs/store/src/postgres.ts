@@ -4,7 +4,7 @@ import { PgListener } from './postgres/listen';
 import { ReadCache } from './read-cache';
 import type { StoreLogger } from './logger';
 import { withDeadline } from './deadline';
-import { assertCollectionName, assertCollectionSpec, assertIdentifier, assertIndexSpec } from './paths';
+import { assertCollectionName, assertCollectionSpec, assertIdentifier } from './paths';
 import { assertTextIndexSpec } from './text';
 import type {
   BlobStore,
@@ -176,11 +176,9 @@ export class PostgresStore implements DocumentStore {
   }
 
   async ensureCollection(spec: CollectionSpec): Promise<void> {
-    assertCollectionName(spec.name);
-    const indexes = spec.indexes ?? [];
-    indexes.forEach(assertIndexSpec);
     assertCollectionSpec(spec);
     if (spec.textIndex) assertTextIndexSpec(spec.textIndex);
+    const indexes = spec.indexes ?? [];
     const types: FieldTypes = { ...spec.fieldTypes };
     await this.init();
     const { rows } = await this.db.query<{ indexname: string }>(

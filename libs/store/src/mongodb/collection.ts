@@ -1,11 +1,13 @@
 import type { ClientSession, Collection as Native, Document } from 'mongodb';
-import { newObjectId, ValidationError } from '@paymesh/core';
+import { ValidationError } from '@paymesh/core';
 import {
   assertCounters,
   assertDocId,
   assertVersion,
   duplicateKey,
   notFound,
+  prepareInsert,
+  prepareInsertMany,
   replaceArgs,
   toBody,
   toStored,
@@ -58,21 +60,14 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
   }
 
   async insert(doc: NewDoc<T>): Promise<T> {
-    const id = doc.id ?? newObjectId();
-    assertDocId(id);
-    const body = toBody(doc);
+    const { id, body } = prepareInsert(doc);
     await this.write(() => this.native.insertOne({ ...body, _id: id, version: 1 }, { session: this.session }));
     return toStored<T>(id, 1, body);
   }
 
   async insertMany(docs: NewDoc<T>[]): Promise<T[]> {
     if (docs.length === 0) return [];
-    if (docs.length > 1000) throw new ValidationError('insertMany: at most 1000 documents per call');
-    const prepared = docs.map((doc) => {
-      const id = doc.id ?? newObjectId();
-      assertDocId(id);
-      return { id, body: toBody(doc) };
-    });
+    const prepared = prepareInsertMany(docs);
     await this.write(() =>
       this.native.insertMany(
         prepared.map((d) => ({ ...d.body, _id: d.id, version: 1 })),

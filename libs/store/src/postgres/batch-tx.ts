@@ -1,10 +1,10 @@
 import { DatabaseError, type Pool, type PoolClient } from 'pg';
-import { newObjectId, ValidationError } from '@paymesh/core';
 import {
-  assertDocId,
   assertNumbering,
   assertVersion,
   notFound,
+  prepareInsert,
+  prepareInsertMany,
   replaceArgs,
   toBody,
   toStored,
@@ -135,9 +135,7 @@ export class BatchedTransaction implements TxScope {
     numbering: Numbering<F>,
   ): Promise<string> {
     const { field, key, startAt } = assertNumbering(numbering);
-    const id = doc.id ?? newObjectId();
-    assertDocId(id);
-    const body = toBody(doc);
+    const { id, body } = prepareInsert(doc);
     const table = this.store.table(name);
     await this.hold({
       collection: name,
@@ -321,9 +319,7 @@ class BatchedCollection<T extends StoredDoc> implements Collection<T> {
   }
 
   async insert(doc: NewDoc<T>): Promise<T> {
-    const id = doc.id ?? newObjectId();
-    assertDocId(id);
-    const body = toBody(doc);
+    const { id, body } = prepareInsert(doc);
     const table = this.store.table(this.name);
     await this.tx.hold({
       collection: this.name,
@@ -337,12 +333,7 @@ class BatchedCollection<T extends StoredDoc> implements Collection<T> {
 
   async insertMany(docs: NewDoc<T>[]): Promise<T[]> {
     if (docs.length === 0) return [];
-    if (docs.length > 1000) throw new ValidationError('insertMany: at most 1000 documents per call');
-    const rows = docs.map((doc) => {
-      const id = doc.id ?? newObjectId();
-      assertDocId(id);
-      return { id, body: toBody(doc) };
-    });
+    const rows = prepareInsertMany(docs);
     const table = this.store.table(this.name);
     await this.tx.hold({
       collection: this.name,

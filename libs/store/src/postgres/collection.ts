@@ -1,10 +1,12 @@
 import type { QueryConfig, QueryResultRow } from 'pg';
-import { newObjectId, ValidationError } from '@paymesh/core';
+import { ValidationError } from '@paymesh/core';
 import {
   assertCounters,
   assertDocId,
   assertVersion,
   notFound,
+  prepareInsert,
+  prepareInsertMany,
   replaceArgs,
   toBody,
   toStored,
@@ -259,9 +261,7 @@ export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxW
   }
 
   async insert(doc: NewDoc<T>): Promise<T> {
-    const id = doc.id ?? newObjectId();
-    assertDocId(id);
-    const body = toBody(doc);
+    const { id, body } = prepareInsert(doc);
     await this.run(
       prepared(`INSERT INTO ${this.table} (id, version, doc) VALUES ($1, 1, $2::jsonb)`, [id, JSON.stringify(body)]),
     );
@@ -270,18 +270,11 @@ export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxW
 
   async insertMany(docs: NewDoc<T>[]): Promise<T[]> {
     if (docs.length === 0) return [];
-    if (docs.length > 1000) throw new ValidationError('insertMany: at most 1000 documents per call');
+    const prepared = prepareInsertMany(docs);
     const p = new SqlParams();
-    const rows: string[] = [];
-    const stored = docs.map((doc) => {
-      const id = doc.id ?? newObjectId();
-      assertDocId(id);
-      const body = toBody(doc);
-      rows.push(`(${p.add(id)}, 1, ${p.add(JSON.stringify(body))}::jsonb)`);
-      return toStored<T>(id, 1, body);
-    });
+    const rows = prepared.map(({ id, body }) => `(${p.add(id)}, 1, ${p.add(JSON.stringify(body))}::jsonb)`);
     await this.run(`INSERT INTO ${this.table} (id, version, doc) VALUES ${rows.join(', ')}`, p.values);
-    return stored;
+    return prepared.map(({ id, body }) => toStored<T>(id, 1, body));
   }
 
   async get(id: string): Promise<T | null> {

@@ -33,8 +33,8 @@ export function grpcDataIoPort(
         {
           ...toWire(key),
           statuses: filter.statuses ?? [],
-          createdFrom: filter.createdFrom ?? '',
-          createdTo: filter.createdTo ?? '',
+          createdFrom: filter.createdFrom,
+          createdTo: filter.createdTo,
           siteIds: filter.siteIds ?? [],
           providerIds: [],
           ids: [],
@@ -70,8 +70,6 @@ export function grpcDataIoPort(
           {
             ...toWire(key),
             statuses: [],
-            createdFrom: '',
-            createdTo: '',
             siteIds: [],
             providerIds: [],
             ids: chunk,

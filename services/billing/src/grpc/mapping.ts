@@ -52,7 +52,7 @@ export function invoicingSettingsMessage(
     timeZone: s.timeZone ?? 'UTC',
     invoiceNumberLayout: layoutMessage(s.invoiceNumberLayout),
     creditNoteNumberLayout: layoutMessage(s.creditNoteNumberLayout),
-    updatedAt: state.updatedAt ?? '',
+    updatedAt: state.updatedAt ?? undefined,
     retentionVoucherYears: retentionOf(s).voucherYears,
     retentionRecordYears: retentionOf(s).recordYears,
     datevJson: JSON.stringify(effectiveDatev(s.datev)),

@@ -26,8 +26,9 @@ export interface CreatePaymentInput {
 export interface CreatedPayment {
   providerType: string;
   providerPaymentId: string;
-  redirectUrl: string;
-  clientSecret: string;
+  /** Absent when the provider gave none. */
+  redirectUrl?: string;
+  clientSecret?: string;
 }
 
 /**

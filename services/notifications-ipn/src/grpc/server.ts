@@ -28,13 +28,13 @@ function toProto(d: DeliveryDoc, now: Date): notificationsIpn.IpnDelivery {
       // The claimed attempt reads "interrupted" until its outcome lands; while its lease runs it is in progress.
       error: inFlight && a.number === d.inFlightAttempt && a.error === INTERRUPTED ? 'in progress' : a.error,
       durationMs: a.durationMs,
-      requestedBy: a.requestedBy ?? '',
+      requestedBy: a.requestedBy,
     })),
     lastHttpStatus: d.lastHttpStatus,
-    nextAttemptAt: d.nextAttemptAt ?? '',
+    nextAttemptAt: d.nextAttemptAt ?? undefined,
     createdAt: d.createdAt,
     sequence: d.sequence,
-    lastError: d.lastError ?? '',
+    lastError: d.lastError ?? undefined,
     updatedAt: d.updatedAt,
     testMode: d.mode === 'test',
   };
@@ -69,7 +69,7 @@ export function registerNotificationsIpnService(
         transactionId: req.transactionId,
         mode: modeOf(req.testMode),
         status: req.status,
-        externalReference: req.externalReference || null,
+        externalReference: req.externalReference ?? null,
         ipnUrl: req.ipnUrl,
         requestedBy: req.requestedBy,
       });

@@ -126,8 +126,8 @@ export function registerPaymentsWebhooksService(grpc: GrpcServer, deps: Payments
         return {
           providerType: res.providerType,
           providerPaymentId: res.providerPaymentId,
-          redirectUrl: res.redirectUrl ?? '',
-          clientSecret: res.clientSecret ?? '',
+          redirectUrl: res.redirectUrl ?? undefined,
+          clientSecret: res.clientSecret ?? undefined,
         };
       },
     ),

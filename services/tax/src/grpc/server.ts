@@ -23,7 +23,7 @@ function settingsMessage(state: TaxSettingsState): tax.TaxSettings {
     ...(s.vatId !== null ? { vatId: s.vatId } : {}),
     priceMode: s.priceMode,
     rounding: { ...s.rounding },
-    updatedAt: state.updatedAt ?? '',
+    updatedAt: state.updatedAt ?? undefined,
   };
 }
 

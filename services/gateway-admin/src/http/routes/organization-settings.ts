@@ -65,7 +65,7 @@ export function invoicingView(s: billing.InvoicingSettings) {
     creditNoteNumberLayout: layoutView(s.creditNoteNumberLayout),
     retention: { voucherYears: s.retentionVoucherYears || 8, recordYears: s.retentionRecordYears || 10 },
     datev: datevSettingsView.parse(JSON.parse(s.datevJson || '{}')),
-    updatedAt: s.updatedAt || null,
+    updatedAt: s.updatedAt ?? null,
   };
 }
 
@@ -79,7 +79,7 @@ export function taxView(s: tax.TaxSettings) {
     vatId: s.vatId ?? null,
     priceMode: s.priceMode,
     rounding: { level: s.rounding.level, method: s.rounding.method },
-    updatedAt: s.updatedAt || null,
+    updatedAt: s.updatedAt ?? null,
   };
 }
 

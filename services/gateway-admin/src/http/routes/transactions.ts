@@ -157,11 +157,11 @@ function deliveryView(d: notificationsIpn.IpnDelivery) {
       httpStatus: a.httpStatus || null,
       error: orNull(a.error),
       durationMs: a.durationMs,
-      requestedBy: orNull(a.requestedBy),
+      requestedBy: a.requestedBy ?? null,
     })),
     lastHttpStatus: d.lastHttpStatus || null,
-    lastError: orNull(d.lastError),
-    nextAttemptAt: orNull(d.nextAttemptAt),
+    lastError: d.lastError ?? null,
+    nextAttemptAt: d.nextAttemptAt ?? null,
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,
   };
@@ -261,7 +261,7 @@ export const transactionRoutes = [
         transactionId: t.id,
         testMode: t.testMode,
         status: t.status,
-        externalReference: t.externalReference ?? '',
+        externalReference: t.externalReference,
         ipnUrl: t.ipnUrl,
         requestedBy: await requesterOf(deps, principal),
       });
@@ -286,7 +286,7 @@ export const transactionRoutes = [
         notes: body.notes === undefined ? undefined : (body.notes ?? ''),
         externalReference: body.externalReference === undefined ? undefined : (body.externalReference ?? ''),
         status: body.status,
-        reason: body.reason ?? '',
+        reason: body.reason,
       });
       return { ...transactionView(t), statusHistory: historyView(t) };
     },
@@ -345,7 +345,7 @@ export const transactionRoutes = [
         id: params.id,
         chargebackId: params.chargebackId,
         status: body.status,
-        reason: body.reason ?? '',
+        reason: body.reason,
         actor: actorOf(principal),
       });
       return { ...transactionView(t), statusHistory: historyView(t) };

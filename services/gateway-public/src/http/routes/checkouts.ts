@@ -157,7 +157,7 @@ export const checkoutRows: PublicRow[] = [
         {
           sessionPublicId: params.id,
           browserOrigin,
-          billingAddress: { country: a.country, postcode: a.postcode ?? '', vatId: a.vatId ?? '' },
+          billingAddress: { country: a.country, postcode: a.postcode, vatId: a.vatId },
           shippingAddress: shippingAddressIn(shippingAddress),
         },
         clients.taxDeadlineMs,
