@@ -12,18 +12,10 @@ import {
   type WebhookInput,
 } from '../adapter';
 import { settleRefusedCancellation } from '../cancellation';
-import { normaliseMetadata, paymentMetadata } from '../module';
+import { normaliseMetadata, paymentMetadata, type ProviderOptions } from '../module';
 import type { ProviderCCredentials } from './module';
 import { IdempotentCreationConflict, ProviderCClient } from './client';
 import { mandateStatusOf, outcomeOfStatus, packMetadata, paymentAction, unpackMetadata } from './mapping';
-
-/** Settings shared by every provider_c record (from the service configuration). */
-export interface ProviderCOptions {
-  /** API origin for records that do not set their own `apiBaseUrl`. */
-  defaultApiBaseUrl: string;
-  timeoutMs: number;
-  maxNetworkRetries: number;
-}
 
 /**
  * Events older than this when they arrive are refused as stale. The signature covers no timestamp,
@@ -107,7 +99,7 @@ export class ProviderCAdapter implements PaymentAdapter {
 
   constructor(
     private readonly credentials: ProviderCCredentials,
-    opts: ProviderCOptions,
+    opts: ProviderOptions,
   ) {
     this.client = new ProviderCClient({
       accessToken: credentials.accessToken,
