@@ -7,3 +7,4 @@ export { exitWithParent } from '@paymesh/core';
 export * from './gateway';
 export * from './work-loop';
 export * from './job-loop';
+export * from './env-list';
