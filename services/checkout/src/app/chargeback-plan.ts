@@ -12,24 +12,14 @@ import {
   type CustomerHoldDoc,
   type RiskSettings,
 } from '../domain/customer-hold';
-import {
-  isFinalChargeback,
-  moneyBackFields,
-  type Chargeback,
-  type ChargebackStatus,
-  type TransactionDoc,
-} from '../domain/transaction';
+import { isFinalChargeback, moneyBackFields, type Chargeback, type TransactionDoc } from '../domain/transaction';
 import type { Trigger } from '../domain/transaction-state';
 import { BUYER_BLOCKS, CUSTOMER_HOLDS } from '../store/collections';
 import type { TransitionPlan, TxScope } from './transition';
 
-/** A new status of a chargeback, from the provider or an operator. */
-export interface ChargebackChange {
-  id: string;
-  status: ChargebackStatus;
-  amount: number;
-  currency: string;
-  reason: string | null;
+/** A new status of a chargeback, from the provider or an operator: the dispute as it now stands. */
+export interface ChargebackChange extends Pick<Chargeback, 'id' | 'status' | 'amount' | 'currency' | 'reason'> {
+  /** When the change happened. */
   at: string;
   /** `provider`, or the operator (`user:<id>`, `api_key:<id>`, `system_key:<id>`). */
   decidedBy: string;
