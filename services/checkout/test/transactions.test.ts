@@ -33,11 +33,7 @@ describe('transactions on PostgreSQL', () => {
   afterAll(async () => h?.close());
 
   const checkout = (extra: Record<string, unknown> = {}): Promise<CheckoutDoc> =>
-    createCheckout(h.deps, {
-      ...org,
-      mode: 'live',
-      amount: 4200,
-      currency: 'EUR',
+    h.checkout(org, {
       externalReference: 'order-77',
       returnUrl: 'https://shop.example/thanks/{transactionId}',
       ipnUrl: 'https://shop.example/ipn',
