@@ -6,3 +6,5 @@ export * from './run';
 export { exitWithParent } from '@paymesh/core';
 export * from './gateway';
 export * from './work-loop';
+export * from './job-loop';
+export * from './env-list';

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { envInt, ipnTargetsConfigSchema, loadConfig, secretsConfigSchema } from '@paymesh/core';
-import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
+import { backendConfigSchema, downstreamAddrsSchema, envList } from '@paymesh/runtime';
 
 /** `ip`, `ip:port` or `[ipv6]:port`, as `dns.Resolver#setServers` takes them. */
 function isDnsServer(s: string): boolean {
@@ -30,16 +30,10 @@ export const configSchema = backendConfigSchema('checkout')
   .merge(ipnTargetsConfigSchema)
   .extend({
     /** Comma-separated DNS servers for custom-domain CNAME checks; empty = the system resolvers. */
-    DNS_RESOLVERS: z
-      .string()
-      .default('')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-      )
-      .refine((list) => list.every(isDnsServer), 'DNS_RESOLVERS must be a comma-separated list of ip or ip:port'),
+    DNS_RESOLVERS: envList().refine(
+      (list) => list.every(isDnsServer),
+      'DNS_RESOLVERS must be a comma-separated list of ip or ip:port',
+    ),
     DNS_TIMEOUT_MS: envInt(1500),
     DNS_TRIES: envInt(2),
     /** Host name a merchant's custom domain must CNAME to (the hosted checkout's host). */

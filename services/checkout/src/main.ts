@@ -16,9 +16,9 @@ import { PriceModeMemo } from './app/price-mode-memo';
 import { startConsumers } from './events/consumers';
 import type { PaymentsDeps } from './app/payments-deps';
 import { buyerRiskGuard } from './app/buyer-risk';
-import { ExpiryWorker } from './jobs/expiry-worker';
-import { DashboardBackfillWorker } from './jobs/dashboard-backfill-worker';
-import { SessionExpiryWorker } from './jobs/session-expiry-worker';
+import { expiryWorker } from './jobs/expiry-worker';
+import { dashboardBackfillWorker } from './jobs/dashboard-backfill-worker';
+import { sessionExpiryWorker } from './jobs/session-expiry-worker';
 
 void runBackendService({
   name: 'checkout',
@@ -71,21 +71,21 @@ void runBackendService({
     deps.guards.push(buyerRiskGuard(deps));
     registerCheckoutPaymentsService(grpc, deps);
     const subs = await startConsumers(bus, deps);
-    const expiry = new ExpiryWorker(deps, {
+    const expiry = expiryWorker(deps, {
       batchSize: config.EXPIRY_BATCH_SIZE,
       retryMs: config.EXPIRY_INTERVAL_MS,
       retryCapMs: config.EXPIRY_RETRY_MAX_MS,
       pollIntervalMs: config.EXPIRY_INTERVAL_MS,
     });
     expiry.start();
-    const sessionExpiry = new SessionExpiryWorker(deps, {
+    const sessionExpiry = sessionExpiryWorker(deps, {
       batchSize: config.EXPIRY_BATCH_SIZE,
       retryMs: config.EXPIRY_INTERVAL_MS,
       retryCapMs: config.EXPIRY_RETRY_MAX_MS,
       pollIntervalMs: config.SESSION_EXPIRY_INTERVAL_MS,
     });
     sessionExpiry.start();
-    const backfill = new DashboardBackfillWorker(deps, { batchSize: 500, retryMs: config.EXPIRY_INTERVAL_MS });
+    const backfill = dashboardBackfillWorker(deps, { batchSize: 500, retryMs: config.EXPIRY_INTERVAL_MS });
     backfill.start();
     return async () => {
       await backfill.stop();

@@ -7,6 +7,7 @@ import { getPublicCheckout } from '../src/app/public-checkout';
 import { createHandoff } from '../src/app/create-handoff';
 import { consumeHandoff } from '../src/app/consume-handoff';
 import { recordLicenseState } from '../src/app/record-license';
+import type { LicenseState } from '../src/domain/license';
 import { CHECKOUTS, HANDOFFS } from '../src/store/collections';
 import { openHarness, type Harness } from './harness';
 
@@ -212,39 +213,23 @@ describe('checkout sessions on PostgreSQL', () => {
     it('denies blocked and not activated merchants, follows licence events in occurrence order', async () => {
       const s = await h.site();
       const c = await createCheckout(h.deps, { ...s, mode: 'live', ...input });
+      const licence = (licenseState: LicenseState, at: string) =>
+        recordLicenseState(h.deps, { organizationId: s.organizationId, licenseState, at });
       // Unknown organization (events lag): allowed.
       await expect(getPublicCheckout(h.deps, c.sessionPublicId, '')).resolves.toBeDefined();
       // The change arrives before the creation event: the older creation must not win.
-      await recordLicenseState(h.deps, {
-        organizationId: s.organizationId,
-        licenseState: 'BLOCKED',
-        at: '2026-03-01T10:00:01.000Z',
-      });
-      expect(
-        await recordLicenseState(h.deps, {
-          organizationId: s.organizationId,
-          licenseState: 'ACTIVE',
-          at: '2026-03-01T10:00:00.000Z',
-        }),
-      ).toBe('stale');
+      await licence('BLOCKED', '2026-03-01T10:00:01.000Z');
+      expect(await licence('ACTIVE', '2026-03-01T10:00:00.000Z')).toBe('stale');
       await expect(getPublicCheckout(h.deps, c.sessionPublicId, '')).rejects.toMatchObject({
         httpStatus: 403,
         code: 'LICENSE_BLOCKED',
       });
-      await recordLicenseState(h.deps, {
-        organizationId: s.organizationId,
-        licenseState: 'NOT_ACTIVATED',
-        at: '2026-03-01T10:00:02.000Z',
-      });
+      await licence('NOT_ACTIVATED', '2026-03-01T10:00:02.000Z');
       await expect(getPublicCheckout(h.deps, c.sessionPublicId, '')).rejects.toMatchObject({
         httpStatus: 403,
         code: 'LICENSE_NOT_ACTIVATED',
       });
-      await recordLicenseState(h.deps, {
-        organizationId: s.organizationId,
-        licenseState: 'ACTIVE',
-        at: '2026-03-01T10:00:03.000Z',
-      });
+      await licence('ACTIVE', '2026-03-01T10:00:03.000Z');
       await expect(getPublicCheckout(h.deps, c.sessionPublicId, '')).resolves.toBeDefined();
     });
 

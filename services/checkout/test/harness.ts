@@ -17,6 +17,8 @@ import type { CreatedPayment, CreatePaymentInput, PaymentsPort, ProviderInfo } f
 import type { TaxPort } from '../src/app/tax-port';
 import { PriceModeMemo } from '../src/app/price-mode-memo';
 import { createSite } from '../src/app/create-site';
+import { createCheckout } from '../src/app/create-checkout';
+import type { CheckoutDoc } from '../src/domain/checkout';
 import { collections } from '../src/store/collections';
 
 export const PG_URL = TEST_PG_URL;
@@ -115,6 +117,8 @@ export interface Harness {
     mode?: 'live' | 'test';
     frontendDomains?: string[];
   }): Promise<{ organizationId: string; siteId: string }>;
+  /** A live checkout of the site for 42.00 EUR; `fields` add to or override that. */
+  checkout(org: { organizationId: string; siteId: string }, fields?: Record<string, unknown>): Promise<CheckoutDoc>;
   /** status_changed events waiting in the outbox for a transaction, in sequence order. */
   statusEvents(transactionId: string): Promise<TransactionStatusChanged[]>;
   pending(): Promise<OutboxEvent[]>;
@@ -189,6 +193,8 @@ export async function openHarness(settings: Partial<PaymentsDeps['settings']> = 
       });
       return { organizationId, siteId: site.id };
     },
+    checkout: (org, fields = {}) =>
+      createCheckout(deps, { ...org, mode: 'live', amount: 4200, currency: 'EUR', ...fields }),
     pending,
     async statusEvents(transactionId) {
       // A buyer transaction's first status (0) is `checkout.transaction.opened`, every later one

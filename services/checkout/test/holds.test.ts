@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError } from '@paymesh/core';
 import type { PaymentAdjustmentReported } from '@paymesh/contracts';
-import { createCheckout } from '../src/app/create-checkout';
 import { createTransaction } from '../src/app/create-transaction';
 import { applyPaymentStatus } from '../src/app/apply-payment-status';
 import { applyPaymentAdjustment } from '../src/app/apply-payment-adjustment';
@@ -51,14 +50,7 @@ describe('disputes and customer risk holds on PostgreSQL', () => {
 
   const key = () => ({ organizationId: org.organizationId, mode: 'live' as const });
   const checkout = (extra: Record<string, unknown> = {}): Promise<CheckoutDoc> =>
-    createCheckout(h.deps, {
-      ...org,
-      mode: 'live',
-      amount: 4200,
-      currency: 'EUR',
-      externalReference: `order-${++n}`,
-      ...extra,
-    });
+    h.checkout(org, { externalReference: `order-${++n}`, ...extra });
   const pay = (c: CheckoutDoc, email: string, providerId = cards.id) =>
     createTransaction(h.deps, {
       sessionPublicId: c.sessionPublicId,

@@ -111,20 +111,14 @@ describe('public checkout: origins, VAT ID mode and branding (PostgreSQL)', () =
         billingAddress: billing,
         browserOrigin: ok,
       });
-      await expect(
+      const markPending = (browserOrigin: string) =>
         markTransactionPending(h.deps, {
           transactionId: t.transaction.id,
-          browserOrigin: bad,
+          browserOrigin,
           sessionPublicId: c.sessionPublicId,
-        }),
-      ).rejects.toMatchObject({ httpStatus: 403 });
-      await expect(
-        markTransactionPending(h.deps, {
-          transactionId: t.transaction.id,
-          browserOrigin: ok,
-          sessionPublicId: c.sessionPublicId,
-        }),
-      ).resolves.toMatchObject({ status: 0 });
+        });
+      await expect(markPending(bad)).rejects.toMatchObject({ httpStatus: 403 });
+      await expect(markPending(ok)).resolves.toMatchObject({ status: 0 });
     });
   });
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UnavailableError } from '@paymesh/core';
 import { checkoutSessionExpired, type CheckoutSessionExpired, type PaymentStatusReported } from '@paymesh/contracts';
-import { createCheckout } from '../src/app/create-checkout';
 import { createTransaction } from '../src/app/create-transaction';
 import { applyPaymentStatus } from '../src/app/apply-payment-status';
 import { markTransactionPending } from '../src/app/mark-transaction-pending';
@@ -33,11 +32,7 @@ describe('checkout session sweep on PostgreSQL', () => {
   });
 
   const checkout = (): Promise<CheckoutDoc> =>
-    createCheckout(h.deps, {
-      ...org,
-      mode: 'live',
-      amount: 4200,
-      currency: 'EUR',
+    h.checkout(org, {
       externalReference: 'order-9',
       ipnUrl: 'https://shop.example/ipn',
       expiresAt: new Date(h.clock.now().getTime() + 10 * 60_000).toISOString(),

@@ -120,14 +120,7 @@ describe('tax of checkouts and transactions on PostgreSQL', () => {
   });
 
   const checkout = (extra: Record<string, unknown> = {}): Promise<CheckoutDoc> =>
-    createCheckout(h.deps, {
-      ...org,
-      mode: 'live',
-      amount: 10000,
-      currency: 'EUR',
-      externalReference: 'order-9',
-      ...extra,
-    });
+    h.checkout(org, { amount: 10000, externalReference: 'order-9', ...extra });
   const item = { name: 'Pro plan', quantity: 1, unitPrice: 10000, itemType: 'digital_service' };
   const pay = (c: CheckoutDoc, address: Record<string, string> = billing) =>
     createTransaction(h.deps, {

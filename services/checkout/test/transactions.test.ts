@@ -33,11 +33,7 @@ describe('transactions on PostgreSQL', () => {
   afterAll(async () => h?.close());
 
   const checkout = (extra: Record<string, unknown> = {}): Promise<CheckoutDoc> =>
-    createCheckout(h.deps, {
-      ...org,
-      mode: 'live',
-      amount: 4200,
-      currency: 'EUR',
+    h.checkout(org, {
       externalReference: 'order-77',
       returnUrl: 'https://shop.example/thanks/{transactionId}',
       ipnUrl: 'https://shop.example/ipn',
@@ -559,28 +555,21 @@ describe('transactions on PostgreSQL', () => {
       expect(
         (await h.pending()).filter((e) => JSON.stringify(e.payload).includes(m.id)).map((e) => e.subject),
       ).toContain('checkout.transaction.status_changed');
-      await expect(
-        createManualTransaction(h.deps, {
-          ...org,
-          mode: 'live',
-          amount: 1,
-          currency: 'EUR',
-          externalReference: 'x',
-          status: 0,
-          reason: 'r',
-        }),
-      ).rejects.toMatchObject({ httpStatus: 400, field: 'status' });
-      await expect(
-        createManualTransaction(h.deps, {
-          ...org,
-          mode: 'live',
-          amount: 1,
-          currency: 'EUR',
-          externalReference: 'x',
-          status: 1,
-          reason: ' ',
-        }),
-      ).rejects.toMatchObject({ httpStatus: 400, field: 'reason' });
+      for (const [bad, field] of [
+        [{ status: 0, reason: 'r' }, 'status'],
+        [{ status: 1, reason: ' ' }, 'reason'],
+      ] as const) {
+        await expect(
+          createManualTransaction(h.deps, {
+            ...org,
+            mode: 'live',
+            amount: 1,
+            currency: 'EUR',
+            externalReference: 'x',
+            ...bad,
+          }),
+        ).rejects.toMatchObject({ httpStatus: 400, field });
+      }
     });
 
     it('changes status only along legal manual transitions of non-provider transactions', async () => {

@@ -32,6 +32,15 @@ afterAll(async () => {
   await grpc?.shutdown(100);
 });
 
+/** Posts a delivery to `/hooks/<path>`, signed so the stand-in accepts it ('good') or refuses it. */
+const deliver = (path: string, payload: string, contentType: string, signature: 'good' | 'bad') =>
+  app.inject({
+    method: 'POST',
+    url: `/hooks/${path}`,
+    payload,
+    headers: { 'content-type': contentType, 'stripe-signature': signature },
+  });
+
 describe('POST /hooks/:type/:providerId', () => {
   it('forwards the exact body bytes and lower-cased headers, and acknowledges with 200', async () => {
     const body = Buffer.from('{\n  "id": "evt_1",  "note": "caf\u00e9 \u2713"\n}\n', 'utf8');
@@ -61,32 +70,17 @@ describe('POST /hooks/:type/:providerId', () => {
       ['text/plain', 'not json {'],
       ['application/json', '{broken'],
     ] as const) {
-      const res = await app.inject({
-        method: 'POST',
-        url: '/hooks/provider_c/p1',
-        payload,
-        headers: { 'content-type': type, 'stripe-signature': 'good' },
-      });
+      const res = await deliver('provider_c/p1', payload, type, 'good');
       expect(res.statusCode).toBe(200);
       expect(Buffer.from(seen.at(-1)!.rawBody).toString('utf8')).toBe(payload);
     }
   });
 
   it('answers duplicates with 200 and duplicate: true, rejections with 400 and an error envelope', async () => {
-    const dup = await app.inject({
-      method: 'POST',
-      url: '/hooks/provider_a/dup',
-      payload: '{}',
-      headers: { 'content-type': 'application/json', 'stripe-signature': 'good' },
-    });
+    const dup = await deliver('provider_a/dup', '{}', 'application/json', 'good');
     expect(dup.statusCode).toBe(200);
     expect(dup.json()).toEqual({ received: true, duplicate: true });
-    const bad = await app.inject({
-      method: 'POST',
-      url: '/hooks/provider_a/p1',
-      payload: '{}',
-      headers: { 'content-type': 'application/json', 'stripe-signature': 'bad' },
-    });
+    const bad = await deliver('provider_a/p1', '{}', 'application/json', 'bad');
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ error: 'webhook rejected: signature mismatch' });
   });

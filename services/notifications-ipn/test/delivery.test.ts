@@ -83,6 +83,15 @@ async function deliveriesOf(transactionId: string): Promise<DeliveryDoc[]> {
   return listDeliveries({ store }, ORG, transactionId);
 }
 
+/** The status of sequence 2 of `tx` was superseded without an attempt: the receiver got status 1 only. */
+async function expectOlderSuperseded(tx: string): Promise<void> {
+  const older = await waitFor(async () =>
+    (await deliveriesOf(tx)).find((x) => x.sequence === 2 && x.state !== 'pending'),
+  );
+  expect(older).toMatchObject({ state: 'superseded', attempts: [] });
+  expect(receiver.at(`/ipn/${tx}`).map((r) => JSON.parse(r.rawBody.toString()).status)).toEqual([1]);
+}
+
 const final = (transactionId: string) =>
   waitFor(
     async () => {
@@ -279,11 +288,7 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
     await recordStatusChange(d, change({ transactionId: tx, sequence: 3, status: 1 }), 'e3');
     await waitFor(async () => (await deliveriesOf(tx))[0]?.state === 'succeeded');
     await recordStatusChange(d, change({ transactionId: tx, sequence: 2, status: 0 }), 'e2');
-    const older = await waitFor(async () =>
-      (await deliveriesOf(tx)).find((x) => x.sequence === 2 && x.state !== 'pending'),
-    );
-    expect(older).toMatchObject({ state: 'superseded', attempts: [] });
-    expect(receiver.at(`/ipn/${tx}`).map((r) => JSON.parse(r.rawBody.toString()).status)).toEqual([1]);
+    await expectOlderSuperseded(tx);
   });
 
   it('sends a delivery handed over by the consumer without a pass over the store', async () => {
@@ -417,11 +422,7 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
           claimOn(d, s),
         ),
       ).toBe('created');
-      const older = await waitFor(async () =>
-        (await deliveriesOf(tx)).find((x) => x.sequence === 2 && x.state !== 'pending'),
-      );
-      expect(older).toMatchObject({ state: 'superseded', attempts: [] });
-      expect(receiver.at(`/ipn/${tx}`).map((r) => JSON.parse(r.rawBody.toString()).status)).toEqual([1]);
+      await expectOlderSuperseded(tx);
     });
   });
 

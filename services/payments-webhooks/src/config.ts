@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
-import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
+import { backendConfigSchema, downstreamAddrsSchema, envList } from '@paymesh/runtime';
 
 const STRIPE_API = 'https://api.stripe.com';
 const MOLLIE_API = 'https://api.mollie.com';
@@ -37,16 +37,7 @@ export const configSchema = backendConfigSchema('payments-webhooks')
      * Comma-separated origins (https://host[:port]) merchants may give as a provider record's
      * `apiBaseUrl`, besides the configured default. Enforced in production, and elsewhere when set.
      */
-    PROVIDER_API_BASE_URL_ALLOWLIST: z
-      .string()
-      .default('')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(httpOrigin)),
+    PROVIDER_API_BASE_URL_ALLOWLIST: envList().pipe(z.array(httpOrigin)),
     /** Set by the supervisor when the local provider_b sandbox runs; becomes the default API base URL. */
     PROVIDER_B_SANDBOX_URL: httpOrigin.optional(),
     /** Default provider_b API base URL for records without their own `apiBaseUrl`. */

@@ -9,7 +9,7 @@ import { registerPaymentsWebhooksService } from './grpc/server';
 import { adapterFactory } from './providers/registry';
 import { ProviderAdapters } from './providers/cache';
 import type { PaymentsDeps } from './app/deps';
-import { Reconciler } from './jobs/reconciler';
+import { reconcilerLoop } from './jobs/reconciler';
 
 const reconcileOptions = {
   minPendingAgeMs: config.RECONCILE_MIN_PENDING_AGE_MS,
@@ -59,7 +59,7 @@ void runBackendService({
       reconcile: reconcileOptions,
     };
     registerPaymentsWebhooksService(grpc, deps);
-    const reconciler = new Reconciler(deps, {
+    const reconciler = reconcilerLoop(deps, {
       ...reconcileOptions,
       batchSize: config.RECONCILE_BATCH_SIZE,
       pollIntervalMs: config.RECONCILE_INTERVAL_MS,

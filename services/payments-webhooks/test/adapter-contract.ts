@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import {
   type PaymentAdapter,
   type ProviderErrorKind,
 } from '../src/providers/adapter';
+import { objectId, paymentCmd } from './harness';
 
 /** What the contract needs from a provider's sandbox. */
 export interface AdapterHarness {
@@ -36,8 +36,6 @@ export interface AdapterHarness {
    */
   cancels?: boolean | 'unapproved';
 }
-
-const objectId = () => randomBytes(12).toString('hex');
 
 export function paymentInput(over: Partial<CreatePaymentInput> = {}): CreatePaymentInput {
   return {
@@ -261,18 +259,10 @@ export function runWebhookContract(
     async function started() {
       const r = await record();
       const transactionId = objectId();
-      const payment = await createPayment(h.deps, {
-        organizationId: r.provider.organizationId,
-        mode: 'test',
-        siteId: objectId(),
-        providerId: r.provider.id,
-        transactionId,
-        amount: 5000,
-        currency: 'EUR',
-        description: 'Contract order',
-        buyerEmail: null,
-        returnUrl: 'https://shop.example/back',
-      });
+      const payment = await createPayment(
+        h.deps,
+        paymentCmd(r.provider, { transactionId, amount: 5000, description: 'Contract order' }),
+      );
       return { ...r, transactionId, providerPaymentId: payment.providerPaymentId };
     }
 
@@ -280,6 +270,22 @@ export function runWebhookContract(
       return (await h.outbox())
         .map((e) => ({ subject: e.subject, data: (e.payload as { data: Record<string, unknown> }).data }))
         .filter((e) => e.data.transactionId === transactionId);
+    }
+
+    /** Hands the record's deliveries not handed yet to handleWebhook; answers how many it has received in all. */
+    async function handNewDeliveries(rec: { provider: { id: string; type: string }; path: string }) {
+      const all = receiver.received.filter((d) => d.path === rec.path);
+      const from = consumed.get(rec.path) ?? 0;
+      consumed.set(rec.path, all.length);
+      for (const d of all.slice(from)) {
+        await handleWebhook(h.deps, {
+          providerType: rec.provider.type,
+          providerId: rec.provider.id,
+          rawBody: d.rawBody,
+          headers: d.headers,
+        });
+      }
+      return all.length;
     }
 
     /** Hands every new delivery of the record to handleWebhook until `done` holds for the reports. */
@@ -290,17 +296,7 @@ export function runWebhookContract(
     ) {
       const deadline = Date.now() + 10_000;
       for (;;) {
-        const all = receiver.received.filter((d) => d.path === rec.path);
-        const from = consumed.get(rec.path) ?? 0;
-        consumed.set(rec.path, all.length);
-        for (const d of all.slice(from)) {
-          await handleWebhook(h.deps, {
-            providerType: rec.provider.type,
-            providerId: rec.provider.id,
-            rawBody: d.rawBody,
-            headers: d.headers,
-          });
-        }
+        await handNewDeliveries(rec);
         const r = await reports(transactionId);
         if (done(r)) return r;
         if (Date.now() > deadline) throw new Error(`no matching report for ${transactionId}: ${JSON.stringify(r)}`);
@@ -312,19 +308,9 @@ export function runWebhookContract(
     async function settleDeliveries(rec: { provider: { id: string; type: string }; path: string }, count: number) {
       const deadline = Date.now() + 10_000;
       for (;;) {
-        const all = receiver.received.filter((d) => d.path === rec.path);
-        const from = consumed.get(rec.path) ?? 0;
-        consumed.set(rec.path, all.length);
-        for (const d of all.slice(from)) {
-          await handleWebhook(h.deps, {
-            providerType: rec.provider.type,
-            providerId: rec.provider.id,
-            rawBody: d.rawBody,
-            headers: d.headers,
-          });
-        }
-        if (all.length >= count) return;
-        if (Date.now() > deadline) throw new Error(`only ${all.length} of ${count} deliveries for ${rec.path}`);
+        const received = await handNewDeliveries(rec);
+        if (received >= count) return;
+        if (Date.now() > deadline) throw new Error(`only ${received} of ${count} deliveries for ${rec.path}`);
         await new Promise((res) => setTimeout(res, 25));
       }
     }

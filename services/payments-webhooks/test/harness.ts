@@ -1,18 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { Committer } from '@paymesh/bus';
 import type { EventMap } from '@paymesh/contracts';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-a';
+import * as sandboxA from '@paymesh/sandbox-provider-a';
 import * as sandboxB from '@paymesh/sandbox-provider-b';
 import * as sandboxC from '@paymesh/sandbox-provider-c';
 import * as sandboxD from '@paymesh/sandbox-provider-d';
 import { createLogger, SecretBox, systemClock } from '@paymesh/core';
 import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import type { PaymentsDeps } from '../src/app/deps';
+import type { CreatePaymentCommand } from '../src/app/create-payment';
+import type { ProviderDoc } from '../src/domain/provider';
 import { adapterFactory } from '../src/providers/registry';
 import { ProviderAdapters } from '../src/providers/cache';
 import { collections } from '../src/store/collections';
+import { startSandbox } from './sandbox-kit';
 
 export const PG_URL = TEST_PG_URL;
 
@@ -36,49 +37,33 @@ export interface HarnessOptions {
 
 /** payments-webhooks use cases on a fresh PostgreSQL schema, talking to a real provider_a sandbox. */
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
-  const config = loadSandboxConfig({
-    LOG_LEVEL: 'silent',
+  const a = await startSandbox(sandboxA, {
     PROVIDER_A_SANDBOX_HOST: '127.0.0.1',
     PROVIDER_A_SANDBOX_PORT: '0',
     PROVIDER_A_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
   });
-  const sandbox: FastifyInstance = buildServer(config);
-  await sandbox.listen({ host: config.host, port: config.port });
-  const sandboxUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
-  const configB = sandboxB.loadSandboxConfig({
-    LOG_LEVEL: 'silent',
+  const b = await startSandbox(sandboxB, {
     PROVIDER_B_SANDBOX_HOST: '127.0.0.1',
     PROVIDER_B_SANDBOX_PORT: '0',
     PROVIDER_B_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
   });
-  const b: FastifyInstance = sandboxB.buildServer(configB);
-  await b.listen({ host: configB.host, port: configB.port });
-  const sandboxBUrl = `http://127.0.0.1:${(b.server.address() as AddressInfo).port}`;
-  const configC = sandboxC.loadSandboxConfig({
-    LOG_LEVEL: 'silent',
+  const c = await startSandbox(sandboxC, {
     PROVIDER_C_SANDBOX_HOST: '127.0.0.1',
     PROVIDER_C_SANDBOX_PORT: '0',
     PROVIDER_C_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
   });
-  const c: FastifyInstance = sandboxC.buildServer(configC);
-  await c.listen({ host: configC.host, port: configC.port });
-  const sandboxCUrl = `http://127.0.0.1:${(c.server.address() as AddressInfo).port}`;
-  const configD = sandboxD.loadSandboxConfig({
-    LOG_LEVEL: 'silent',
+  const d = await startSandbox(sandboxD, {
     PROVIDER_D_SANDBOX_PORT: '0',
     PROVIDER_D_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
   });
-  const d: FastifyInstance = sandboxD.buildServer(configD);
-  await d.listen({ host: configD.host, port: configD.port });
-  const sandboxDUrl = `http://127.0.0.1:${(d.server.address() as AddressInfo).port}`;
   const store = await createStore({ url: PG_URL, database: `pwtest_${randomBytes(4).toString('hex')}` });
   for (const c of collections) await store.ensureCollection(c);
   const h: Harness = {
     store,
-    sandboxUrl,
-    sandboxBUrl,
-    sandboxCUrl,
-    sandboxDUrl,
+    sandboxUrl: a.url,
+    sandboxBUrl: b.url,
+    sandboxCUrl: c.url,
+    sandboxDUrl: d.url,
     deps: {
       store,
       outbox: new Committer<EventMap>({ store }),
@@ -87,11 +72,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       logger: createLogger({ service: 'payments-webhooks-test', level: 'silent' }),
       adapters: new ProviderAdapters(
         adapterFactory({
-          provider_a: { defaultApiBaseUrl: sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
-          provider_b: { defaultApiBaseUrl: sandboxBUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
-          provider_c: { defaultApiBaseUrl: sandboxCUrl, timeoutMs: 3000, maxNetworkRetries: 0 },
+          provider_a: { defaultApiBaseUrl: a.url, timeoutMs: 3000, maxNetworkRetries: 0 },
+          provider_b: { defaultApiBaseUrl: b.url, timeoutMs: 3000, maxNetworkRetries: 0 },
+          provider_c: { defaultApiBaseUrl: c.url, timeoutMs: 3000, maxNetworkRetries: 0 },
           provider_d: {
-            defaultApiBaseUrl: sandboxDUrl,
+            defaultApiBaseUrl: d.url,
             timeoutMs: 3000,
             maxNetworkRetries: 0,
             webhookToleranceMs: 300_000,
@@ -104,7 +89,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     async close() {
       await store.dropDatabase();
       await store.close();
-      await sandbox.close();
+      await a.close();
       await b.close();
       await c.close();
       await d.close();
@@ -114,6 +99,23 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 }
 
 export const objectId = () => randomBytes(12).toString('hex');
+
+/** A payment command for a new transaction of the provider record: 42.00 EUR, no buyer details. */
+export function paymentCmd(p: ProviderDoc, over: Partial<CreatePaymentCommand> = {}): CreatePaymentCommand {
+  return {
+    organizationId: p.organizationId,
+    mode: p.mode,
+    siteId: objectId(),
+    providerId: p.id,
+    transactionId: objectId(),
+    amount: 4200,
+    currency: 'EUR',
+    description: null,
+    buyerEmail: null,
+    returnUrl: 'https://shop.example/back',
+    ...over,
+  };
+}
 export const testKey = () => `sk_test_${randomBytes(12).toString('hex')}`;
 /** A fresh provider_b sandbox account (any well-formed key is one). */
 export const providerBKey = () => `test_${randomBytes(15).toString('hex')}`;

@@ -1,41 +1,31 @@
+import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { waitFor } from '../../../test/support/kit';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-a';
+import { describe, expect, it } from 'vitest';
+import * as providerASandbox from '@paymesh/sandbox-provider-a';
 import { ProviderError } from '../src/providers/adapter';
-import { ProviderAAdapter, providerAClient, type ProviderAOptions } from '../src/providers/provider-a/adapter';
+import { ProviderAAdapter, providerAClient } from '../src/providers/provider-a/adapter';
+import type { ProviderOptions } from '../src/providers/module';
+import { sandboxForFile } from './sandbox-kit';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
 import { startHarness, testKey } from './harness';
 
-let sandbox: FastifyInstance;
-let baseUrl = '';
 const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
-const options = (): ProviderAOptions => ({ defaultApiBaseUrl: baseUrl, timeoutMs: 3000, maxNetworkRetries: 0 });
-
-beforeAll(async () => {
-  const config = loadSandboxConfig({
-    LOG_LEVEL: 'silent',
-    PROVIDER_A_SANDBOX_HOST: '127.0.0.1',
-    PROVIDER_A_SANDBOX_PORT: '0',
-    PROVIDER_A_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
-  });
-  sandbox = buildServer(config);
-  await sandbox.listen({ host: config.host, port: config.port });
-  baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
+const baseUrl = sandboxForFile(providerASandbox, {
+  PROVIDER_A_SANDBOX_HOST: '127.0.0.1',
+  PROVIDER_A_SANDBOX_PORT: '0',
+  PROVIDER_A_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
 });
-
-afterAll(async () => {
-  await sandbox?.close();
-});
+const options = (): ProviderOptions => ({ defaultApiBaseUrl: baseUrl(), timeoutMs: 3000, maxNetworkRetries: 0 });
 
 runAdapterContract('provider_a (sandbox)', () => ({
   adapter: () => new ProviderAAdapter({ secretKey }, options()),
   async pay(id) {
-    await providerAClient(secretKey, baseUrl, options()).paymentIntents.confirm(id, { payment_method: 'pm_card_visa' });
+    await providerAClient(secretKey, baseUrl(), options()).paymentIntents.confirm(id, {
+      payment_method: 'pm_card_visa',
+    });
   },
   rejectedCredentials: () => new ProviderAAdapter({ secretKey: 'rk_test_restrictedKeyNotAccepted' }, options()),
   unreachable: () => new ProviderAAdapter({ secretKey, apiBaseUrl: 'http://127.0.0.1:9' }, options()),
@@ -43,7 +33,7 @@ runAdapterContract('provider_a (sandbox)', () => ({
 
 runWebhookContract('provider_a (sandbox)', async (publicRootUrl) => {
   const h = await startHarness({ publicRootUrl });
-  const opts = (): ProviderAOptions => ({ defaultApiBaseUrl: h.sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 });
+  const opts = (): ProviderOptions => ({ defaultApiBaseUrl: h.sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 });
   const client = (c: Record<string, unknown>) => providerAClient(String(c['secretKey']), h.sandboxUrl, opts());
   const sandboxCall = async (c: Record<string, unknown>, path: string, body: Record<string, string>) => {
     const res = await fetch(`${h.sandboxUrl}${path}`, {
@@ -96,9 +86,9 @@ describe('provider_a adapter specifics', () => {
     const input = paymentInput({ amount: 1234, currency: 'EUR' });
     const payment = await new ProviderAAdapter({ secretKey }, options()).createPayment(input);
     expect(payment.providerPaymentId).toMatch(/^pi_/);
-    expect(payment.redirectUrl).toBe(`${baseUrl}/pay/${payment.providerPaymentId}`);
+    expect(payment.redirectUrl).toBe(`${baseUrl()}/pay/${payment.providerPaymentId}`);
     expect(payment.clientSecret).toMatch(new RegExp(`^${payment.providerPaymentId}_secret_`));
-    const intent = await providerAClient(secretKey, baseUrl, options()).paymentIntents.retrieve(
+    const intent = await providerAClient(secretKey, baseUrl(), options()).paymentIntents.retrieve(
       payment.providerPaymentId,
     );
     expect(intent).toMatchObject({
@@ -145,7 +135,7 @@ describe('provider_a adapter specifics', () => {
 
       const adapter = new ProviderAAdapter({ secretKey: key, webhookSecret: endpoint.secret }, options());
       const payment = await adapter.createPayment(paymentInput());
-      await providerAClient(key, baseUrl, options()).paymentIntents.confirm(payment.providerPaymentId, {
+      await providerAClient(key, baseUrl(), options()).paymentIntents.confirm(payment.providerPaymentId, {
         payment_method: 'pm_card_visa',
       });
       const delivery = await waitFor(() => received.find((r) => r.body.includes('"payment_intent.succeeded"')), {

@@ -1,54 +1,30 @@
 import type { AddressInfo } from 'node:net';
 import { waitFor } from '../../../test/support/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '@paymesh/core';
-import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-b';
+import * as providerBSandbox from '@paymesh/sandbox-provider-b';
 import { ProviderError } from '../src/providers/adapter';
-import { ProviderBAdapter, type ProviderBOptions } from '../src/providers/provider-b/adapter';
+import { ProviderBAdapter } from '../src/providers/provider-b/adapter';
+import type { ProviderOptions } from '../src/providers/module';
+import { sandboxCall, sandboxForFile } from './sandbox-kit';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
-import { objectId, providerBKey, startHarness } from './harness';
+import { objectId, paymentCmd, providerBKey, startHarness } from './harness';
 import { createProvider } from '../src/app/create-provider';
 import { createPayment } from '../src/app/create-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
 import { WEBHOOK_RECEIPTS } from '../src/store/collections';
 
-let sandbox: FastifyInstance;
-let baseUrl = '';
 const apiKey = providerBKey();
-const options = (): ProviderBOptions => ({ defaultApiBaseUrl: baseUrl, timeoutMs: 3000, maxNetworkRetries: 0 });
-
-beforeAll(async () => {
-  const config = loadSandboxConfig({
-    LOG_LEVEL: 'silent',
-    PROVIDER_B_SANDBOX_HOST: '127.0.0.1',
-    PROVIDER_B_SANDBOX_PORT: '0',
-  });
-  sandbox = buildServer(config);
-  await sandbox.listen({ host: config.host, port: config.port });
-  baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
+const baseUrl = sandboxForFile(providerBSandbox, {
+  PROVIDER_B_SANDBOX_HOST: '127.0.0.1',
+  PROVIDER_B_SANDBOX_PORT: '0',
 });
-
-afterAll(async () => {
-  await sandbox?.close();
-});
-
-/** A sandbox call as the provider's account (or its sandbox controls). */
-async function call(base: string, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const options = (): ProviderOptions => ({ defaultApiBaseUrl: baseUrl(), timeoutMs: 3000, maxNetworkRetries: 0 });
 
 runAdapterContract('provider_b (sandbox)', () => ({
   adapter: () => new ProviderBAdapter({ apiKey }, options()),
   async pay(id) {
-    await call(baseUrl, apiKey, 'POST', `/_sandbox/payments/${id}/status`, { status: 'paid' });
+    await sandboxCall(baseUrl(), apiKey, 'POST', `/_sandbox/payments/${id}/status`, { status: 'paid' });
   },
   rejectedCredentials: () => new ProviderBAdapter({ apiKey: 'test_tooShort' }, options()),
   unreachable: () => new ProviderBAdapter({ apiKey, apiBaseUrl: 'http://127.0.0.1:9' }, options()),
@@ -58,7 +34,7 @@ runWebhookContract('provider_b (sandbox)', async (publicRootUrl) => {
   const h = await startHarness({ publicRootUrl });
   const key = (c: Record<string, unknown>) => String(c['apiKey']);
   const sb = (c: Record<string, unknown>, method: string, path: string, body?: unknown) =>
-    call(h.sandboxBUrl, key(c), method, path, body);
+    sandboxCall(h.sandboxBUrl, key(c), method, path, body);
   return {
     type: 'provider_b',
     deps: h.deps,
@@ -87,9 +63,9 @@ describe('provider_b adapter specifics', () => {
     const input = paymentInput({ amount: 1234, currency: 'eur' });
     const payment = await adapter().createPayment(input);
     expect(payment.providerPaymentId).toMatch(/^tr_/);
-    expect(payment.redirectUrl).toBe(`${baseUrl}/checkout/${payment.providerPaymentId}`);
+    expect(payment.redirectUrl).toBe(`${baseUrl()}/checkout/${payment.providerPaymentId}`);
     expect(payment.clientSecret).toBeNull();
-    const p = await call(baseUrl, apiKey, 'GET', `/v2/payments/${payment.providerPaymentId}`);
+    const p = await sandboxCall(baseUrl(), apiKey, 'GET', `/v2/payments/${payment.providerPaymentId}`);
     expect(p).toMatchObject({
       resource: 'payment',
       mode: 'test',
@@ -112,7 +88,9 @@ describe('provider_b adapter specifics', () => {
     for (const [status, outcome] of Object.entries(expected)) {
       const payment = await adapter().createPayment(paymentInput());
       expect((await adapter().fetchStatus(payment.providerPaymentId)).outcome).toBe('pending');
-      await call(baseUrl, apiKey, 'POST', `/_sandbox/payments/${payment.providerPaymentId}/status`, { status });
+      await sandboxCall(baseUrl(), apiKey, 'POST', `/_sandbox/payments/${payment.providerPaymentId}/status`, {
+        status,
+      });
       expect(await adapter().fetchStatus(payment.providerPaymentId)).toMatchObject({ outcome, providerStatus: status });
     }
   });
@@ -133,8 +111,10 @@ describe('provider_b adapter specifics', () => {
         live: false,
       }),
     ]);
-    await call(baseUrl, apiKey, 'POST', `/_sandbox/payments/${payment.providerPaymentId}/status`, { status: 'paid' });
-    const refund = await call(baseUrl, apiKey, 'POST', `/v2/payments/${payment.providerPaymentId}/refunds`, {
+    await sandboxCall(baseUrl(), apiKey, 'POST', `/_sandbox/payments/${payment.providerPaymentId}/status`, {
+      status: 'paid',
+    });
+    const refund = await sandboxCall(baseUrl(), apiKey, 'POST', `/v2/payments/${payment.providerPaymentId}/refunds`, {
       amount: { currency: 'EUR', value: '20.00' },
     });
     expect(refund).toMatchObject({ resource: 'refund', status: 'pending' });
@@ -157,10 +137,16 @@ describe('provider_b adapter specifics', () => {
       currency: 'EUR',
       refundedTotal: 2000,
     });
-    const chb = await call(baseUrl, apiKey, 'POST', `/_sandbox/payments/${payment.providerPaymentId}/chargebacks`, {
-      reason: 'MD06',
-      amount: '30.00',
-    });
+    const chb = await sandboxCall(
+      baseUrl(),
+      apiKey,
+      'POST',
+      `/_sandbox/payments/${payment.providerPaymentId}/chargebacks`,
+      {
+        reason: 'MD06',
+        amount: '30.00',
+      },
+    );
     expect((await adapter().verifyWebhook(callback)).at(-1)).toMatchObject({
       eventId: `${String(chb.id)}:open`,
       adjustment: { kind: 'dispute', disputeId: chb.id, status: 'open', amount: 3000, currency: 'EUR', reason: 'MD06' },
@@ -233,18 +219,7 @@ describe('provider_b callbacks through the use cases', () => {
   it('acknowledges a callback about a payment still open: ignored, recorded, nothing reported', async () => {
     const provider = await record({ apiKey: providerBKey() });
     const transactionId = objectId();
-    const started = await createPayment(h.deps, {
-      organizationId: provider.organizationId,
-      mode: 'test',
-      siteId: objectId(),
-      providerId: provider.id,
-      transactionId,
-      amount: 1000,
-      currency: 'EUR',
-      description: null,
-      buyerEmail: null,
-      returnUrl: 'https://shop.example/back',
-    });
+    const started = await createPayment(h.deps, paymentCmd(provider, { transactionId, amount: 1000 }));
     const outboxBefore = (await h.store.outbox.pending(10_000)).length;
     const res = await handleWebhook(h.deps, {
       providerType: 'provider_b',

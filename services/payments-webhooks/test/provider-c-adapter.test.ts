@@ -1,21 +1,23 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '@paymesh/core';
-import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-c';
-import { ProviderCAdapter, STALE_AFTER_MS, type ProviderCOptions } from '../src/providers/provider-c/adapter';
+import * as providerCSandbox from '@paymesh/sandbox-provider-c';
+import { ProviderCAdapter, STALE_AFTER_MS } from '../src/providers/provider-c/adapter';
+import type { ProviderOptions } from '../src/providers/module';
 import type { ProviderCCredentials } from '../src/providers/provider-c/module';
+import { sandboxCall, sandboxForFile, startSandbox } from './sandbox-kit';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
-import { objectId, providerCToken, startHarness } from './harness';
+import { objectId, paymentCmd, providerCToken, startHarness } from './harness';
 import { createProvider } from '../src/app/create-provider';
 import { createPayment } from '../src/app/create-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
 import { MANDATES, WEBHOOK_RECEIPTS } from '../src/store/collections';
 
-let sandbox: FastifyInstance;
-let baseUrl = '';
-const options = (): ProviderCOptions => ({ defaultApiBaseUrl: baseUrl, timeoutMs: 3000, maxNetworkRetries: 0 });
+const baseUrl = sandboxForFile(providerCSandbox, {
+  PROVIDER_C_SANDBOX_HOST: '127.0.0.1',
+  PROVIDER_C_SANDBOX_PORT: '0',
+});
+const options = (): ProviderOptions => ({ defaultApiBaseUrl: baseUrl(), timeoutMs: 3000, maxNetworkRetries: 0 });
 const secret = () => randomBytes(16).toString('hex');
 const creds = (over: Partial<ProviderCCredentials> = {}): ProviderCCredentials => ({
   accessToken: providerCToken(),
@@ -25,41 +27,13 @@ const creds = (over: Partial<ProviderCCredentials> = {}): ProviderCCredentials =
 });
 const sign = (body: string | Buffer, key: string) => createHmac('sha256', key).update(body).digest('hex');
 
-beforeAll(async () => {
-  const config = loadSandboxConfig({
-    LOG_LEVEL: 'silent',
-    PROVIDER_C_SANDBOX_HOST: '127.0.0.1',
-    PROVIDER_C_SANDBOX_PORT: '0',
-  });
-  sandbox = buildServer(config);
-  await sandbox.listen({ host: config.host, port: config.port });
-  baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-});
-
-/** A sandbox call as the provider's account (or its sandbox controls). */
-async function call(base: string, token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as Record<string, any>;
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
 const account = creds();
 runAdapterContract('provider_c (sandbox)', () => ({
   adapter: () => new ProviderCAdapter(account, options()),
   async pay(id) {
-    await call(baseUrl, account.accessToken, 'POST', `/_sandbox/payments/${id}/decide`, { decision: 'confirmed' });
+    await sandboxCall(baseUrl(), account.accessToken, 'POST', `/_sandbox/payments/${id}/decide`, {
+      decision: 'confirmed',
+    });
   },
   rejectedCredentials: () => new ProviderCAdapter({ ...account, accessToken: 'sandbox_short' }, options()),
   unreachable: () => new ProviderCAdapter({ ...account, apiBaseUrl: 'http://127.0.0.1:9' }, options()),
@@ -69,7 +43,7 @@ runWebhookContract('provider_c (sandbox)', async (publicRootUrl) => {
   const h = await startHarness({ publicRootUrl });
   const token = (c: Record<string, unknown>) => String(c['accessToken']);
   const sb = (c: Record<string, unknown>, method: string, path: string, body?: unknown) =>
-    call(h.sandboxCUrl, token(c), method, path, body);
+    sandboxCall(h.sandboxCUrl, token(c), method, path, body);
   return {
     type: 'provider_c',
     deps: h.deps,
@@ -103,8 +77,9 @@ describe('provider_c adapter specifics', () => {
     const input = paymentInput({ amount: 1234, currency: 'eur' });
     const payment = await adapter().createPayment(input);
     expect(payment.providerPaymentId).toMatch(/^PM/);
-    expect(payment.redirectUrl).toMatch(new RegExp(`^${baseUrl}/flow/BRF`));
-    const p = (await call(baseUrl, account.accessToken, 'GET', `/payments/${payment.providerPaymentId}`)).payments;
+    expect(payment.redirectUrl).toMatch(new RegExp(`^${baseUrl()}/flow/BRF`));
+    const p = (await sandboxCall(baseUrl(), account.accessToken, 'GET', `/payments/${payment.providerPaymentId}`))
+      .payments;
     expect(p).toMatchObject({
       status: 'pending_customer_approval',
       amount: 1234,
@@ -121,9 +96,13 @@ describe('provider_c adapter specifics', () => {
     const expected = { confirmed: 'succeeded', failed: 'failed', cancelled: 'cancelled' } as const;
     for (const [decision, outcome] of Object.entries(expected)) {
       const payment = await adapter().createPayment(paymentInput());
-      await call(baseUrl, account.accessToken, 'POST', `/_sandbox/payments/${payment.providerPaymentId}/decide`, {
-        decision,
-      });
+      await sandboxCall(
+        baseUrl(),
+        account.accessToken,
+        'POST',
+        `/_sandbox/payments/${payment.providerPaymentId}/decide`,
+        { decision },
+      );
       expect(await adapter().fetchStatus(payment.providerPaymentId)).toMatchObject({
         outcome,
         providerStatus: decision,
@@ -132,19 +111,13 @@ describe('provider_c adapter specifics', () => {
   });
 
   it('against a provider that answers every reused key with a conflict, a retry finds the request its key made', async () => {
-    const config = loadSandboxConfig({
-      LOG_LEVEL: 'silent',
+    const strict = await startSandbox(providerCSandbox, {
       PROVIDER_C_SANDBOX_HOST: '127.0.0.1',
       PROVIDER_C_SANDBOX_PORT: '0',
       PROVIDER_C_SANDBOX_IDEMPOTENT_REPLAY: 'false',
     });
-    const strict = buildServer(config);
-    await strict.listen({ host: config.host, port: config.port });
     try {
-      const strictAdapter = new ProviderCAdapter(
-        { ...account, apiBaseUrl: `http://127.0.0.1:${(strict.server.address() as AddressInfo).port}` },
-        options(),
-      );
+      const strictAdapter = new ProviderCAdapter({ ...account, apiBaseUrl: strict.url }, options());
       const input = paymentInput();
       const first = await strictAdapter.createPayment(input);
       const again = await strictAdapter.createPayment(input);
@@ -210,9 +183,11 @@ describe('provider_c adapter specifics', () => {
   it("reads payment, refund and chargeback events from the fetched resources; another account's payment is refused", async () => {
     const payment = await adapter().createPayment(paymentInput({ amount: 5000 }));
     const pm = payment.providerPaymentId;
-    await call(baseUrl, account.accessToken, 'POST', `/_sandbox/payments/${pm}/decide`, { decision: 'confirmed' });
+    await sandboxCall(baseUrl(), account.accessToken, 'POST', `/_sandbox/payments/${pm}/decide`, {
+      decision: 'confirmed',
+    });
     const rf = (
-      await call(baseUrl, account.accessToken, 'POST', '/refunds', {
+      await sandboxCall(baseUrl(), account.accessToken, 'POST', '/refunds', {
         refunds: { amount: 2000, links: { payment: pm } },
       })
     ).refunds;
@@ -284,19 +259,9 @@ describe('provider_c webhooks through the use cases', () => {
       webhookSecret: `…${c.webhookSecret.slice(-4)}`,
       environment: 'sandbox',
     });
-    const started = await createPayment(h.deps, {
-      organizationId: provider.organizationId,
-      mode: 'test',
-      siteId: objectId(),
-      providerId: provider.id,
-      transactionId: objectId(),
-      amount: 1000,
-      currency: 'EUR',
-      description: null,
-      buyerEmail: null,
-      returnUrl: 'https://shop.example/back',
-    });
-    const sb = (method: string, path: string, body?: unknown) => call(h.sandboxCUrl, c.accessToken, method, path, body);
+    const started = await createPayment(h.deps, paymentCmd(provider, { amount: 1000 }));
+    const sb = (method: string, path: string, body?: unknown) =>
+      sandboxCall(h.sandboxCUrl, c.accessToken, method, path, body);
     await sb('POST', `/_sandbox/payments/${started.providerPaymentId}/decide`, { decision: 'confirmed' });
     const md = (await sb('GET', `/payments/${started.providerPaymentId}`)).payments.links.mandate as string;
     const deliver = (events: unknown[], key = c.webhookSecret, providerId = provider.id) => {

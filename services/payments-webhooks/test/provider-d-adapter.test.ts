@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { ConflictError, ValidationError } from '@paymesh/core';
-import { buildServer, loadSandboxConfig } from '@paymesh/sandbox-provider-d';
+import * as providerDSandbox from '@paymesh/sandbox-provider-d';
 import { ProviderDAdapter, type ProviderDOptions } from '../src/providers/provider-d/adapter';
 import type { ProviderDCredentials } from '../src/providers/provider-d/module';
+import { sandboxCall, sandboxForFile } from './sandbox-kit';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
 import { createProvider } from '../src/app/create-provider';
 import { createPayment } from '../src/app/create-payment';
@@ -13,12 +12,11 @@ import { cancelPayment } from '../src/app/cancel-payment';
 import { startCapture } from '../src/app/handle-webhook';
 import type { PaymentDoc } from '../src/domain/payment';
 import { PAYMENTS } from '../src/store/collections';
-import { objectId, rejection, startHarness } from './harness';
+import { objectId, paymentCmd, rejection, startHarness } from './harness';
 
-let sandbox: FastifyInstance;
-let baseUrl = '';
+const baseUrl = sandboxForFile(providerDSandbox, { PROVIDER_D_SANDBOX_PORT: '0' });
 const options = (): ProviderDOptions => ({
-  defaultApiBaseUrl: baseUrl,
+  defaultApiBaseUrl: baseUrl(),
   timeoutMs: 3000,
   maxNetworkRetries: 0,
   webhookToleranceMs: 300_000,
@@ -31,17 +29,6 @@ export const providerDApp = (): ProviderDCredentials => ({
   environment: 'sandbox',
 });
 
-beforeAll(async () => {
-  const config = loadSandboxConfig({ LOG_LEVEL: 'silent', PROVIDER_D_SANDBOX_PORT: '0' });
-  sandbox = buildServer(config);
-  await sandbox.listen({ host: config.host, port: config.port });
-  baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-});
-
 /** A sandbox call as the app of `c` (API or sandbox controls). */
 async function call(base: string, c: Record<string, unknown>, method: string, path: string, body?: unknown) {
   const basic = Buffer.from(`${String(c['clientId'])}:${String(c['clientSecret'])}`).toString('base64');
@@ -51,24 +38,14 @@ async function call(base: string, c: Record<string, unknown>, method: string, pa
     body: 'grant_type=client_credentials',
   });
   const { access_token } = (await tok.json()) as { access_token: string };
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${access_token}`,
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as Record<string, any>;
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
+  return sandboxCall(base, access_token, method, path, body);
 }
 
 const app = providerDApp();
 runAdapterContract('provider_d (sandbox)', () => ({
   adapter: () => new ProviderDAdapter(app, options()),
   async pay(id) {
-    await call(baseUrl, app, 'POST', `/_sandbox/orders/${id}/approve`, { funding: 'ok' });
+    await call(baseUrl(), app, 'POST', `/_sandbox/orders/${id}/approve`, { funding: 'ok' });
     await new ProviderDAdapter(app, options()).capturePayment(id);
   },
   rejectedCredentials: () => new ProviderDAdapter({ ...app, clientSecret: 'short-secret' }, options()),
@@ -115,8 +92,8 @@ describe('provider_d adapter specifics', () => {
   it('creates a CAPTURE order with the amount as a decimal string and our ids in custom_id; the approve link is the pay page', async () => {
     const input = paymentInput({ amount: 1234, currency: 'eur' });
     const payment = await adapter().createPayment(input);
-    expect(payment.redirectUrl).toBe(`${baseUrl}/checkoutnow?token=${payment.providerPaymentId}`);
-    const order = await call(baseUrl, app, 'GET', `/v2/checkout/orders/${payment.providerPaymentId}`);
+    expect(payment.redirectUrl).toBe(`${baseUrl()}/checkoutnow?token=${payment.providerPaymentId}`);
+    const order = await call(baseUrl(), app, 'GET', `/v2/checkout/orders/${payment.providerPaymentId}`);
     expect(order.intent).toBe('CAPTURE');
     expect(order.purchase_units[0].amount).toEqual({ currency_code: 'EUR', value: '12.34' });
     expect(order.purchase_units[0].custom_id).toBe(
@@ -126,7 +103,7 @@ describe('provider_d adapter specifics', () => {
 
   it('captures an approved order once: a second capture answers the same capture', async () => {
     const payment = await adapter().createPayment(paymentInput());
-    await call(baseUrl, app, 'POST', `/_sandbox/orders/${payment.providerPaymentId}/approve`, { funding: 'ok' });
+    await call(baseUrl(), app, 'POST', `/_sandbox/orders/${payment.providerPaymentId}/approve`, { funding: 'ok' });
     const first = await adapter().capturePayment(payment.providerPaymentId);
     const again = await adapter().capturePayment(payment.providerPaymentId);
     expect(first).toHaveLength(1);
@@ -141,7 +118,7 @@ describe('provider_d adapter specifics', () => {
       providerStatus: 'CREATED',
       capture: false,
     });
-    await call(baseUrl, app, 'POST', `/_sandbox/orders/${payment.providerPaymentId}/approve`, { funding: 'ok' });
+    await call(baseUrl(), app, 'POST', `/_sandbox/orders/${payment.providerPaymentId}/approve`, { funding: 'ok' });
     expect(await adapter().fetchStatus(payment.providerPaymentId)).toMatchObject({
       outcome: 'pending',
       providerStatus: 'APPROVED',
@@ -165,7 +142,7 @@ describe('provider_d adapter specifics', () => {
     });
 
     const approved = await adapter().createPayment(paymentInput());
-    await call(baseUrl, app, 'POST', `/_sandbox/orders/${approved.providerPaymentId}/approve`, { funding: 'ok' });
+    await call(baseUrl(), app, 'POST', `/_sandbox/orders/${approved.providerPaymentId}/approve`, { funding: 'ok' });
     const refused = await rejection(adapter().cancelPayment(approved.providerPaymentId));
     expect(refused).toBeInstanceOf(ConflictError);
     expect((refused as ConflictError).code).toBe('CANCEL_REFUSED');
@@ -180,7 +157,7 @@ describe('provider_d adapter specifics', () => {
       'paypal-transmission-id': 'x',
       'paypal-transmission-time': new Date(Date.now() - 3_600_000).toISOString(),
       'paypal-transmission-sig': 'c2ln',
-      'paypal-cert-url': `${baseUrl}/cert`,
+      'paypal-cert-url': `${baseUrl()}/cert`,
       'paypal-auth-algo': 'SHA256withRSA',
     };
     const body = Buffer.from(
@@ -221,18 +198,10 @@ describe('provider_d: a cancel and a capture never both happen', () => {
       credentialsJson: JSON.stringify({ ...providerDApp(), webhookId: 'WH-FENCE' }),
     });
     const transactionId = objectId();
-    const payment = await createPayment(h.deps, {
-      organizationId: provider.organizationId,
-      mode: 'test',
-      siteId: objectId(),
-      providerId: provider.id,
-      transactionId,
-      amount: 900,
-      currency: 'EUR',
-      description: 'Fence order',
-      buyerEmail: null,
-      returnUrl: 'https://shop.example/back',
-    });
+    const payment = await createPayment(
+      h.deps,
+      paymentCmd(provider, { transactionId, amount: 900, description: 'Fence order' }),
+    );
     const stored = (await h.deps.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId }))!;
     return {
       provider,

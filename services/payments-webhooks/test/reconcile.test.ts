@@ -9,7 +9,7 @@ import { lookAt, reconcilePayments } from '../src/app/reconcile-payments';
 import type { PaymentDoc } from '../src/domain/payment';
 import { providerAClient } from '../src/providers/provider-a/adapter';
 import { EVENT_CLAIMS, PAYMENTS } from '../src/store/collections';
-import { objectId, startHarness, testKey, webhookSecret, type Harness } from './harness';
+import { objectId, paymentCmd, startHarness, testKey, webhookSecret, type Harness } from './harness';
 
 let h: Harness;
 let deps: PaymentsDeps;
@@ -34,18 +34,7 @@ async function startedPayment() {
     name: 'Cards',
     credentialsJson: JSON.stringify({ secretKey, webhookSecret: secret }),
   });
-  const cmd = {
-    organizationId: provider.organizationId,
-    mode: 'test' as const,
-    siteId: objectId(),
-    providerId: provider.id,
-    transactionId: objectId(),
-    amount: 4200,
-    currency: 'EUR',
-    description: null,
-    buyerEmail: null,
-    returnUrl: 'https://shop.example/back',
-  };
+  const cmd = paymentCmd(provider);
   const res = await createPayment(deps, cmd);
   const stored = async () =>
     (await h.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: cmd.transactionId }))!;

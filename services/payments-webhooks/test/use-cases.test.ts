@@ -3,14 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '@paymesh/core';
 import { paymentStatusReported, Subjects } from '@paymesh/contracts';
 import { createProvider } from '../src/app/create-provider';
-import { createPayment, type CreatePaymentCommand } from '../src/app/create-payment';
+import { createPayment } from '../src/app/create-payment';
 import { cancelPayment } from '../src/app/cancel-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
 import { deleteProvider, getProvider, listProviders, toggleProvider } from '../src/app/manage-providers';
 import type { PaymentDoc } from '../src/domain/payment';
-import type { ProviderDoc } from '../src/domain/provider';
 import { EVENT_CLAIMS, PAYMENTS, PROVIDERS, WEBHOOK_RECEIPTS } from '../src/store/collections';
-import { objectId, rejection, startHarness, testKey, webhookSecret, type Harness } from './harness';
+import { objectId, paymentCmd, rejection, startHarness, testKey, webhookSecret, type Harness } from './harness';
 
 let h: Harness;
 const stripe = new Stripe('sk_test_signing_only', { telemetry: false });
@@ -36,22 +35,6 @@ async function newProvider(
     credentialsJson: JSON.stringify({ secretKey, webhookSecret: secret }),
   });
   return { provider, secret, secretKey, organizationId };
-}
-
-function paymentCmd(p: ProviderDoc, over: Partial<CreatePaymentCommand> = {}): CreatePaymentCommand {
-  return {
-    organizationId: p.organizationId,
-    mode: p.mode,
-    siteId: objectId(),
-    providerId: p.id,
-    transactionId: objectId(),
-    amount: 4200,
-    currency: 'EUR',
-    description: null,
-    buyerEmail: null,
-    returnUrl: 'https://shop.example/back',
-    ...over,
-  };
 }
 
 function signedEvent(

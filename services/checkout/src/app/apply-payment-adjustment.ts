@@ -1,7 +1,7 @@
 import { eventId } from '@paymesh/bus';
 import { Subjects, type PaymentAdjustmentReported, type TransactionRefunded } from '@paymesh/contracts';
 import { defaultRiskSettings, type RiskSettings } from '../domain/customer-hold';
-import { isFinalChargeback, type TransactionDoc, type TransactionRefund } from '../domain/transaction';
+import { isFinalChargeback, moneyBackFields, type TransactionDoc, type TransactionRefund } from '../domain/transaction';
 import { TRANSACTIONS } from '../store/collections';
 import { applyProviderEvent, reportMismatch, type PaymentStatusResult } from './apply-payment-status';
 import type { PaymentsDeps } from './payments-deps';
@@ -86,20 +86,12 @@ function emitRefunded(
   refundedTotal: number,
   at: string,
 ): void {
-  const completed = doc.statusHistory.filter((h) => h.to === 1).at(-1);
   const data: TransactionRefunded = {
-    organizationId: doc.organizationId,
-    siteId: doc.siteId,
-    transactionId: doc.id,
-    mode: doc.mode,
+    ...moneyBackFields(doc),
     refundId: r.id,
     amount: r.amount,
     currency: r.currency,
     refundedTotal,
-    transactionAmount: doc.amount,
-    paidAt: completed?.at ?? null,
-    checkoutId: doc.checkoutId,
-    invoiceId: doc.taxSource?.kind === 'invoice' ? doc.taxSource.invoiceId : null,
     refundedAt: r.at,
   };
   tx.emit(Subjects.transactionRefunded, data, {

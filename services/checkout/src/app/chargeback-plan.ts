@@ -12,18 +12,14 @@ import {
   type CustomerHoldDoc,
   type RiskSettings,
 } from '../domain/customer-hold';
-import { isFinalChargeback, type Chargeback, type ChargebackStatus, type TransactionDoc } from '../domain/transaction';
+import { isFinalChargeback, moneyBackFields, type Chargeback, type TransactionDoc } from '../domain/transaction';
 import type { Trigger } from '../domain/transaction-state';
 import { BUYER_BLOCKS, CUSTOMER_HOLDS } from '../store/collections';
 import type { TransitionPlan, TxScope } from './transition';
 
-/** A new status of a chargeback, from the provider or an operator. */
-export interface ChargebackChange {
-  id: string;
-  status: ChargebackStatus;
-  amount: number;
-  currency: string;
-  reason: string | null;
+/** A new status of a chargeback, from the provider or an operator: the dispute as it now stands. */
+export interface ChargebackChange extends Pick<Chargeback, 'id' | 'status' | 'amount' | 'currency' | 'reason'> {
+  /** When the change happened. */
   at: string;
   /** `provider`, or the operator (`user:<id>`, `api_key:<id>`, `system_key:<id>`). */
   decidedBy: string;
@@ -154,22 +150,14 @@ async function createHold(
 }
 
 function emitResolved(tx: TxScope, doc: TransactionDoc, c: Chargeback, at: string): void {
-  // The payment the chargeback reverses (billing records it first when its status event is late).
-  const completed = doc.statusHistory.filter((h) => h.to === 1).at(-1);
+  // With the payment the chargeback reverses (billing records it first when its status event is late).
   const data: ChargebackResolved = {
-    organizationId: doc.organizationId,
-    siteId: doc.siteId,
-    transactionId: doc.id,
-    mode: doc.mode,
+    ...moneyBackFields(doc),
     chargebackId: c.id,
     outcome: c.status as ChargebackResolved['outcome'],
     amount: c.amount,
     currency: c.currency,
-    checkoutId: doc.checkoutId,
-    invoiceId: doc.taxSource?.kind === 'invoice' ? doc.taxSource.invoiceId : null,
     resolvedAt: c.resolvedAt ?? at,
-    transactionAmount: doc.amount,
-    paidAt: completed?.at ?? null,
   };
   tx.emit(Subjects.chargebackResolved, data, {
     id: eventId(Subjects.chargebackResolved, doc.id, c.id),

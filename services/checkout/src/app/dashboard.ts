@@ -227,6 +227,18 @@ function statusCounts(statuses: Record<string, number>): DashboardStatusCounts {
 
 const ratio = (failed: number, paid: number): number | null => (failed + paid === 0 ? null : failed / (failed + paid));
 
+/** The first `limit` providers that have transactions, ordered by `compare` (ties by key). */
+function topProviders(
+  sums: Map<string, ProviderSums>,
+  limit: number,
+  compare: (a: ProviderSums, b: ProviderSums) => number,
+): Array<[string, ProviderSums]> {
+  return [...sums.entries()]
+    .filter(([, p]) => p.n > 0)
+    .sort(([ka, a], [kb, b]) => compare(a, b) || (ka < kb ? -1 : 1))
+    .slice(0, limit);
+}
+
 function provider(key: string): { providerType: string; providerId: string | null } {
   const i = key.indexOf(':');
   const type = key.slice(0, i);
@@ -348,31 +360,29 @@ export async function getDashboard(
       completedPayments: c.paid,
       transactionCounts: counts,
       failureRatio: ratio(counts.failed, c.paid),
-      topProvidersByVolume: [...c.providers.entries()]
-        .filter(([, p]) => p.n > 0)
-        .sort(([ka, a], [kb, b]) => b.gross - a.gross || b.paid - a.paid || b.n - a.n || (ka < kb ? -1 : 1))
-        .slice(0, q.topLimit)
-        .map(([key, p]) => ({
-          ...provider(key),
-          grossVolume: p.gross,
-          completedPayments: p.paid,
-          transactionCount: p.n,
-          failedCount: p.failed,
-        })),
+      topProvidersByVolume: topProviders(
+        c.providers,
+        q.topLimit,
+        (a, b) => b.gross - a.gross || b.paid - a.paid || b.n - a.n,
+      ).map(([key, p]) => ({
+        ...provider(key),
+        grossVolume: p.gross,
+        completedPayments: p.paid,
+        transactionCount: p.n,
+        failedCount: p.failed,
+      })),
     });
   }
   const counts = statusCounts(allStatuses);
-  const topProvidersByCount = [...providers.entries()]
-    .filter(([, p]) => p.n > 0)
-    .sort(([ka, a], [kb, b]) => b.paid - a.paid || b.n - a.n || (ka < kb ? -1 : 1))
-    .slice(0, q.topLimit)
-    .map(([key, p]) => ({
+  const topProvidersByCount = topProviders(providers, q.topLimit, (a, b) => b.paid - a.paid || b.n - a.n).map(
+    ([key, p]) => ({
       ...provider(key),
       transactionCount: p.n,
       completedPayments: p.paid,
       failedCount: p.failed,
       failureRatio: ratio(p.failed, p.paid),
-    }));
+    }),
+  );
 
   const recentTransactions = q.recentLimit > 0 ? await recent(deps, scope, q, cover, found, ref, load) : [];
 

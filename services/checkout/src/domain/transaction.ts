@@ -152,6 +152,24 @@ export function isFinalChargeback(status: ChargebackStatus): boolean {
   return status === 'won' || status === 'lost' || status === 'accepted';
 }
 
+/**
+ * What every event about money going back from a transaction's payment (a refund, a decided
+ * chargeback) says about the transaction: which it is, its amount, when it was paid (its last
+ * completion; null when never) and the checkout or invoice it settled.
+ */
+export function moneyBackFields(doc: TransactionDoc) {
+  const completed = doc.statusHistory.filter((h) => h.to === 1).at(-1);
+  return {
+    organizationId: doc.organizationId,
+    siteId: doc.siteId,
+    transactionId: doc.id,
+    mode: doc.mode,
+    transactionAmount: doc.amount,
+    paidAt: completed?.at ?? null,
+    checkoutId: doc.checkoutId,
+    invoiceId: doc.taxSource?.kind === 'invoice' ? doc.taxSource.invoiceId : null,
+  };
+}
 /** A tax answer (and its input) that a recalculation replaced. */
 export interface TaxHistoryEntry {
   tax: TaxCalculation | null;

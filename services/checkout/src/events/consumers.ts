@@ -4,12 +4,10 @@ import {
   paymentAdjustmentReported,
   paymentStatusReported,
   Subjects,
-  type PaymentAdjustmentReported,
   type OrganizationCreated,
   type OrganizationLicenseChanged,
-  type PaymentStatusReported,
 } from '@paymesh/contracts';
-import type { Bus, Subscription } from '@paymesh/bus';
+import type { Bus, EventEnvelope, EventHandler, Subscription } from '@paymesh/bus';
 import { applyPaymentAdjustment } from '../app/apply-payment-adjustment';
 import { applyPaymentStatus } from '../app/apply-payment-status';
 import type { PaymentsDeps } from '../app/payments-deps';
@@ -20,55 +18,42 @@ import { recordLicenseState } from '../app/record-license';
  * events keep the licence replica that buyer-facing calls check. Handlers are idempotent.
  */
 export async function startConsumers(bus: Bus, deps: PaymentsDeps): Promise<Subscription[]> {
-  const payments = await bus.subscribe<PaymentStatusReported>({
-    durable: 'payment-status',
-    // Money and tenancy facts are never dropped: retried (capped backoff) until handled.
-    maxDeliver: -1,
-    subjects: Subjects.paymentStatusReported,
-    decode: (d) => paymentStatusReported.parse(d),
-    handler: async (event) => {
-      await applyPaymentStatus(deps, event.data);
-    },
+  /** A durable consumer of money or tenancy facts: never dropped, retried (capped backoff) until handled. */
+  const onFact = <T>(durable: string, subjects: string, schema: { parse(d: unknown): T }, handler: EventHandler<T>) =>
+    bus.subscribe<T>({ durable, maxDeliver: -1, subjects, decode: (d) => schema.parse(d), handler });
+  /** Both identity events carry the organization's licence state as of when they occurred. */
+  const recordLicence = async (event: EventEnvelope<OrganizationCreated | OrganizationLicenseChanged>) => {
+    await recordLicenseState(deps, {
+      organizationId: event.data.organizationId,
+      licenseState: event.data.licenseState,
+      at: event.occurredAt,
+    });
+  };
+
+  const payments = await onFact('payment-status', Subjects.paymentStatusReported, paymentStatusReported, async (e) => {
+    await applyPaymentStatus(deps, e.data);
   });
-  const adjustments = await bus.subscribe<PaymentAdjustmentReported>({
-    durable: 'payment-adjustment',
-    // Refunds and disputes are money facts: retried (capped backoff) until handled.
-    maxDeliver: -1,
-    subjects: Subjects.paymentAdjustmentReported,
-    decode: (d) => paymentAdjustmentReported.parse(d),
-    handler: async (event) => {
-      await applyPaymentAdjustment(deps, event.data);
+  const adjustments = await onFact(
+    'payment-adjustment',
+    Subjects.paymentAdjustmentReported,
+    paymentAdjustmentReported,
+    async (e) => {
+      await applyPaymentAdjustment(deps, e.data);
     },
-  });
+  );
   // NOTE: two durables rather than one with two filters: the NATS servers we target include 2.9.
   // recordLicenseState orders by occurredAt, so the two streams may interleave freely.
-  const created = await bus.subscribe<OrganizationCreated>({
-    durable: 'organization-created',
-    // Money and tenancy facts are never dropped: retried (capped backoff) until handled.
-    maxDeliver: -1,
-    subjects: Subjects.organizationCreated,
-    decode: (d) => organizationCreated.parse(d),
-    handler: async (event) => {
-      await recordLicenseState(deps, {
-        organizationId: event.data.organizationId,
-        licenseState: event.data.licenseState,
-        at: event.occurredAt,
-      });
-    },
-  });
-  const licence = await bus.subscribe<OrganizationLicenseChanged>({
-    durable: 'organization-license-changed',
-    // Money and tenancy facts are never dropped: retried (capped backoff) until handled.
-    maxDeliver: -1,
-    subjects: Subjects.organizationLicenseChanged,
-    decode: (d) => organizationLicenseChanged.parse(d),
-    handler: async (event) => {
-      await recordLicenseState(deps, {
-        organizationId: event.data.organizationId,
-        licenseState: event.data.licenseState,
-        at: event.occurredAt,
-      });
-    },
-  });
+  const created = await onFact(
+    'organization-created',
+    Subjects.organizationCreated,
+    organizationCreated,
+    recordLicence,
+  );
+  const licence = await onFact(
+    'organization-license-changed',
+    Subjects.organizationLicenseChanged,
+    organizationLicenseChanged,
+    recordLicence,
+  );
   return [payments, adjustments, created, licence];
 }

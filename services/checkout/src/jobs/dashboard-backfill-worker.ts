@@ -1,4 +1,4 @@
-import { WorkLoop } from '@paymesh/runtime';
+import { jobLoop, type WorkLoop } from '@paymesh/runtime';
 import { backfillBatch, backfillDone } from '../app/dashboard-backfill';
 import type { CheckoutDeps } from '../app/deps';
 
@@ -8,40 +8,21 @@ import type { CheckoutDeps } from '../app/deps';
  * stored with each batch. Once a pass finished for the current rules it only checks that, hourly.
  * Safe beside live traffic and on several replicas (see backfillBatch).
  */
-export class DashboardBackfillWorker {
-  private readonly loop: WorkLoop;
-
-  constructor(
-    private readonly deps: CheckoutDeps,
-    private readonly opts: { batchSize: number; retryMs: number },
-  ) {
-    const log = deps.logger.child({ component: 'dashboard-backfill' });
-    this.loop = new WorkLoop(
-      log,
-      () => this.pass(),
-      opts.retryMs,
-      'dashboard aggregates backfill failed; will retry',
-      'checkout/dashboard-backfill',
-    );
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  private async pass(): Promise<number> {
-    if (await backfillDone(this.deps)) return 3_600_000;
-    for (let i = 0; i < 20 && !this.loop.stopping; i++) {
-      const batch = await backfillBatch(this.deps, this.opts.batchSize);
+export function dashboardBackfillWorker(deps: CheckoutDeps, opts: { batchSize: number; retryMs: number }): WorkLoop {
+  const job = {
+    process: 'checkout/dashboard-backfill',
+    failure: 'dashboard aggregates backfill failed; will retry',
+    retryMs: opts.retryMs,
+  };
+  return jobLoop(deps.logger, job, async (loop) => {
+    if (await backfillDone(deps)) return 3_600_000;
+    for (let i = 0; i < 20 && !loop.stopping; i++) {
+      const batch = await backfillBatch(deps, opts.batchSize);
       if (batch.done) {
-        this.deps.logger.info('dashboard aggregates backfill complete');
+        deps.logger.info('dashboard aggregates backfill complete');
         return 3_600_000;
       }
     }
     return 0;
-  }
+  });
 }

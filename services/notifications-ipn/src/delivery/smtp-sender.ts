@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import addressparser from 'nodemailer/lib/addressparser';
-import type { SmtpOutcome } from '../domain/email';
+import type { EmailMessage, SmtpOutcome } from '../domain/email';
 
 /** Where and as whom e-mail is sent (config: SMTP_* and MAIL_FROM). */
 export interface SmtpSettings {
@@ -14,21 +14,8 @@ export interface SmtpSettings {
   timeoutMs: number;
 }
 
-/** One message ready for the wire, attachments with their bytes. */
-export interface OutgoingEmail {
-  to: string[];
-  cc: string[];
-  subject: string;
-  text: string;
-  html: string | null;
-  replyTo: string | null;
-  /** From display name (absent: MAIL_FROM as configured). */
-  fromName?: string | null | undefined;
-  /**
-   * From address: a merchant's verified sender; absent: MAIL_FROM's. The envelope sender (MAIL FROM,
-   * where bounces go) stays MAIL_FROM's either way.
-   */
-  fromAddress?: string | null | undefined;
+/** One message ready for the wire: the queued message, its attachments with their bytes and its Message-ID. */
+export interface OutgoingEmail extends Omit<EmailMessage, 'attachments'> {
   attachments: Array<{ filename: string; contentType: string; content: Buffer }>;
   /** Message-ID header: stable across retries so a receiver can tell a repeat. */
   messageId: string;

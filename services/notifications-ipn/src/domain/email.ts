@@ -43,7 +43,10 @@ export interface EmailMessage {
   replyTo: string | null;
   /** From display name (absent on e-mails queued before it existed: MAIL_FROM's own). */
   fromName?: string | null;
-  /** From address: a verified merchant sender (absent or null: MAIL_FROM's). */
+  /**
+   * From address: a verified merchant sender (absent or null: MAIL_FROM's). The envelope sender
+   * (MAIL FROM, where bounces go) stays MAIL_FROM's either way.
+   */
   fromAddress?: string | null;
   attachments: AttachmentRef[];
 }

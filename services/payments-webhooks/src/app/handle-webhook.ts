@@ -95,7 +95,7 @@ async function captureApproved(
   if (!adapter.capturePayment)
     throw new DomainError('internal', `${provider.type} reports approvals but cannot capture`);
   const receipt = receiptOf(provider, delivery, receivedAt, event);
-  const claimed = await claim(deps, provider, payment, event, receipt('accepted'), () => undefined);
+  const claimed = await claim(deps, provider, payment.transactionId, event, receipt('accepted'), () => undefined);
   if (!claimed) await deps.store.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt('duplicate'));
   if (!(await startCapture(deps, payment.id))) {
     deps.logger.info(
@@ -174,12 +174,12 @@ async function applyEvent(
       ...reportBase(provider, payment, event),
       adjustment: event.adjustment,
     });
-    const claimed = await claim(deps, provider, payment, event, receipt('accepted'), (tx) =>
+    const claimed = await claim(deps, provider, payment.transactionId, event, receipt('accepted'), (tx) => {
       tx.emit(Subjects.paymentAdjustmentReported, data, {
         id: eventId(Subjects.paymentAdjustmentReported, provider.id, event.eventId),
         occurredAt: event.occurredAt,
-      }),
-    );
+      });
+    });
     return settled(claimed, { transactionId: payment.transactionId, adjustment: event.adjustment.kind });
   }
 
@@ -214,53 +214,38 @@ const FINAL_MANDATE: ReadonlySet<string> = new Set(['cancelled', 'failed', 'expi
  * Claims a mandate event and records the mandate's state in the same store transaction; a mandate
  * in a final state keeps it (events may arrive out of order). False when claimed before.
  */
-async function claimMandate(
+function claimMandate(
   deps: PaymentsDeps,
   provider: ProviderDoc,
   event: ProviderWebhookEvent,
   mandate: NonNullable<ProviderWebhookEvent['mandate']>,
   receipt: Omit<WebhookReceiptDoc, 'id' | 'version'>,
 ): Promise<boolean> {
-  const now = deps.clock.now().toISOString();
-  try {
-    await deps.outbox.commit(async (tx) => {
-      await tx.collection<EventClaimDoc>(EVENT_CLAIMS).insert({
+  return claim(deps, provider, null, event, receipt, async (tx, now) => {
+    const mandates = tx.collection<MandateDoc>(MANDATES);
+    const current = await mandates.findOne({ providerId: provider.id, providerMandateId: mandate.providerMandateId });
+    if (!current) {
+      await mandates.insert({
         providerId: provider.id,
-        providerEventId: event.eventId,
-        eventType: event.eventType,
-        transactionId: null,
-        claimedAt: now,
+        organizationId: provider.organizationId,
+        mode: provider.mode,
+        providerMandateId: mandate.providerMandateId,
+        status: mandate.status,
+        lastEventId: event.eventId,
+        lastEventAt: event.occurredAt,
+        createdAt: now,
+        updatedAt: now,
       });
-      const mandates = tx.collection<MandateDoc>(MANDATES);
-      const current = await mandates.findOne({ providerId: provider.id, providerMandateId: mandate.providerMandateId });
-      if (!current) {
-        await mandates.insert({
-          providerId: provider.id,
-          organizationId: provider.organizationId,
-          mode: provider.mode,
-          providerMandateId: mandate.providerMandateId,
-          status: mandate.status,
-          lastEventId: event.eventId,
-          lastEventAt: event.occurredAt,
-          createdAt: now,
-          updatedAt: now,
-        });
-      } else if (!FINAL_MANDATE.has(current.status)) {
-        await mandates.replace({
-          ...current,
-          status: mandate.status,
-          lastEventId: event.eventId,
-          lastEventAt: event.occurredAt,
-          updatedAt: now,
-        });
-      }
-      await tx.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt);
-    });
-    return true;
-  } catch (err) {
-    if (isDomainError(err) && err.code === ErrorCode.DUPLICATE_KEY) return false;
-    throw err;
-  }
+    } else if (!FINAL_MANDATE.has(current.status)) {
+      await mandates.replace({
+        ...current,
+        status: mandate.status,
+        lastEventId: event.eventId,
+        lastEventAt: event.occurredAt,
+        updatedAt: now,
+      });
+    }
+  });
 }
 
 /** The fields every report of a provider event carries. */
@@ -279,28 +264,30 @@ function reportBase(provider: ProviderDoc, payment: PaymentDoc, event: ReportedE
 }
 
 /**
- * Claims the event and, in the same store transaction, records its receipt and enqueues what
- * `emit` emits; false when it was claimed before (a duplicate delivery).
+ * Claims the event (for the transaction it is about, if any) and, in the same store transaction,
+ * records its receipt and does `work` (enqueues reports, records a mandate); false when it was
+ * claimed before (a duplicate delivery).
  */
 async function claim(
   deps: PaymentsDeps,
   provider: ProviderDoc,
-  payment: PaymentDoc,
+  transactionId: string | null,
   event: ProviderWebhookEvent,
   receipt: Omit<WebhookReceiptDoc, 'id' | 'version'>,
-  emit: (tx: CommitScope<EventMap>) => void,
+  work: (tx: CommitScope<EventMap>, now: string) => void | Promise<void>,
 ): Promise<boolean> {
   try {
     await deps.outbox.commit(async (tx) => {
+      const now = deps.clock.now().toISOString();
       await tx.collection<EventClaimDoc>(EVENT_CLAIMS).insert({
         providerId: provider.id,
         providerEventId: event.eventId,
         eventType: event.eventType,
-        transactionId: payment.transactionId,
-        claimedAt: deps.clock.now().toISOString(),
+        transactionId,
+        claimedAt: now,
       });
       await tx.collection<WebhookReceiptDoc>(WEBHOOK_RECEIPTS).insert(receipt);
-      emit(tx);
+      await work(tx, now);
     });
     return true;
   } catch (err) {

@@ -1,4 +1,4 @@
-import { WorkLoop } from '@paymesh/runtime';
+import { afterBatch, jobLoop, type WorkLoop } from '@paymesh/runtime';
 import type { PaymentsDeps } from '../app/deps';
 import { reconcilePayments, type ReconcilePass } from '../app/reconcile-payments';
 import type { ReconcileOptions } from '../domain/reconcile';
@@ -17,35 +17,15 @@ export interface ReconcilerOptions extends ReconcileOptions {
  * started, so a lost webhook never leaves money unrecorded. All state (the due time of each
  * payment's next look) is in the store; several replicas may run it side by side.
  */
-export class Reconciler {
-  private readonly loop: WorkLoop;
-
-  constructor(
-    private readonly deps: PaymentsDeps,
-    private readonly opts: ReconcilerOptions,
-  ) {
-    const log = deps.logger.child({ component: 'reconciler' });
-    this.loop = new WorkLoop(
-      log,
-      () => this.pass(),
-      opts.pollIntervalMs,
-      'reconciler pass failed; will retry',
-      'payments-webhooks/reconciler',
-    );
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  /** A full batch: look again at once; else sleep the poll interval. */
-  private async pass(): Promise<number> {
-    const pass = await reconcilePayments(this.deps, this.opts);
-    this.opts.onPass?.(pass);
-    return pass.full ? 0 : this.opts.pollIntervalMs;
-  }
+export function reconcilerLoop(deps: PaymentsDeps, opts: ReconcilerOptions): WorkLoop {
+  const job = {
+    process: 'payments-webhooks/reconciler',
+    failure: 'reconciler pass failed; will retry',
+    retryMs: opts.pollIntervalMs,
+  };
+  return jobLoop(deps.logger, job, async () => {
+    const pass = await reconcilePayments(deps, opts);
+    opts.onPass?.(pass);
+    return afterBatch(pass, opts.pollIntervalMs);
+  });
 }

@@ -32,6 +32,14 @@ export interface ProviderModule<C extends CredentialValue = CredentialValue, Opt
   createAdapter(credentials: C, options: Options): PaymentAdapter;
 }
 
+/** Settings shared by every record of a provider type (from the service configuration). */
+export interface ProviderOptions {
+  /** API origin for records that do not set their own `apiBaseUrl`. */
+  defaultApiBaseUrl: string;
+  timeoutMs: number;
+  maxNetworkRetries: number;
+}
+
 /** `sk_test_…f3a9`: a recognisable prefix and the last four characters, never more. */
 export function maskWithPrefix(value: string, prefix: RegExp): string {
   return `${prefix.exec(value)?.[0] ?? ''}…${value.slice(-4)}`;

@@ -1,21 +1,18 @@
 import { DomainError } from '@paymesh/core';
 import type { ProviderType } from '../domain/provider';
-import type { CredentialValue, ProviderModule } from './module';
+import type { CredentialValue, ProviderModule, ProviderOptions } from './module';
 import type { PaymentAdapter } from './adapter';
 import { providerAModule } from './provider-a/module';
-import type { ProviderAOptions } from './provider-a/adapter';
 import { providerBModule } from './provider-b/module';
-import type { ProviderBOptions } from './provider-b/adapter';
 import { providerCModule } from './provider-c/module';
-import type { ProviderCOptions } from './provider-c/adapter';
 import { providerDModule } from './provider-d/module';
 import type { ProviderDOptions } from './provider-d/adapter';
 
 /** Service-wide settings of each provider type that has an adapter (from config.ts). */
 export interface AdapterOptions {
-  provider_a: ProviderAOptions;
-  provider_b: ProviderBOptions;
-  provider_c: ProviderCOptions;
+  provider_a: ProviderOptions;
+  provider_b: ProviderOptions;
+  provider_c: ProviderOptions;
   provider_d: ProviderDOptions;
 }
 

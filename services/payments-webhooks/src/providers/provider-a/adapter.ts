@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { z } from 'zod';
 import { NotSupportedError, ValidationError } from '@paymesh/core';
 import type { ProviderACredentials } from './module';
-import { paymentMetadata } from '../module';
+import { paymentMetadata, type ProviderOptions } from '../module';
 import {
   idempotencyKey,
   ProviderError,
@@ -22,14 +22,6 @@ import {
   outcomeOfIntentStatus,
   WEBHOOK_EVENTS,
 } from './mapping';
-
-/** Settings shared by every provider_a record (from the service configuration). */
-export interface ProviderAOptions {
-  /** API origin for records that do not set their own `apiBaseUrl`. */
-  defaultApiBaseUrl: string;
-  timeoutMs: number;
-  maxNetworkRetries: number;
-}
 
 /** Largest distance of a signed webhook timestamp from our clock we accept, past or future (seconds). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -141,7 +133,7 @@ function adjustmentOf(
 export function providerAClient(
   secretKey: string,
   apiBaseUrl: string,
-  opts: Pick<ProviderAOptions, 'timeoutMs' | 'maxNetworkRetries'>,
+  opts: Pick<ProviderOptions, 'timeoutMs' | 'maxNetworkRetries'>,
 ): Stripe {
   const url = new URL(apiBaseUrl);
   const protocol = url.protocol === 'http:' ? 'http' : 'https';
@@ -163,7 +155,7 @@ export class ProviderAAdapter implements PaymentAdapter {
 
   constructor(
     private readonly credentials: ProviderACredentials,
-    opts: ProviderAOptions,
+    opts: ProviderOptions,
   ) {
     this.stripe = providerAClient(credentials.secretKey, credentials.apiBaseUrl ?? opts.defaultApiBaseUrl, opts);
   }

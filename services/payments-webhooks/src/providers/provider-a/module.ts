@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiBaseUrl } from '../credential-fields';
-import { maskWithPrefix, type ProviderModule } from '../module';
-import { ProviderAAdapter, type ProviderAOptions } from './adapter';
+import { maskWithPrefix, type ProviderModule, type ProviderOptions } from '../module';
+import { ProviderAAdapter } from './adapter';
 
 /** provider_a (Stripe-style cards). Without `webhookSecret` the platform registers the webhook endpoint itself. */
 export const providerACredentials = z
@@ -16,7 +16,7 @@ export const providerACredentials = z
   .strict();
 export type ProviderACredentials = z.infer<typeof providerACredentials>;
 
-export const providerAModule: ProviderModule<ProviderACredentials, ProviderAOptions> = {
+export const providerAModule: ProviderModule<ProviderACredentials, ProviderOptions> = {
   type: 'provider_a',
   credentials: providerACredentials,
   modeMismatch: (c, mode) => (c.secretKey.startsWith(`sk_${mode}_`) ? null : 'secretKey'),

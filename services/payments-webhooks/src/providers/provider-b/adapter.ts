@@ -12,18 +12,10 @@ import {
   type WebhookInput,
 } from '../adapter';
 import { settleRefusedCancellation } from '../cancellation';
-import { normaliseMetadata, paymentMetadata } from '../module';
+import { normaliseMetadata, paymentMetadata, type ProviderOptions } from '../module';
 import type { ProviderBCredentials } from './module';
 import { ProviderBClient } from './client';
 import { chargebackStatusOf, outcomeOfStatus, refundCompleted, toAmount, toMinor } from './mapping';
-
-/** Settings shared by every provider_b record (from the service configuration). */
-export interface ProviderBOptions {
-  /** API origin for records that do not set their own `apiBaseUrl`. */
-  defaultApiBaseUrl: string;
-  timeoutMs: number;
-  maxNetworkRetries: number;
-}
 
 const amount = z.object({ currency: z.string().regex(/^[A-Z]{3}$/), value: z.string() });
 const when = z.string().nullish();
@@ -113,7 +105,7 @@ export class ProviderBAdapter implements PaymentAdapter {
   readonly type = 'provider_b' as const;
   private readonly client: ProviderBClient;
 
-  constructor(credentials: ProviderBCredentials, opts: ProviderBOptions) {
+  constructor(credentials: ProviderBCredentials, opts: ProviderOptions) {
     this.client = new ProviderBClient({
       apiKey: credentials.apiKey,
       apiBaseUrl: credentials.apiBaseUrl ?? opts.defaultApiBaseUrl,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiBaseUrl } from '../credential-fields';
-import { maskWithPrefix, type ProviderModule } from '../module';
-import { ProviderBAdapter, type ProviderBOptions } from './adapter';
+import { maskWithPrefix, type ProviderModule, type ProviderOptions } from '../module';
+import { ProviderBAdapter } from './adapter';
 
 /** provider_b (redirect payments; no webhook secret, callbacks are hints to fetch the payment). */
 export const providerBCredentials = z
@@ -12,7 +12,7 @@ export const providerBCredentials = z
   .strict();
 export type ProviderBCredentials = z.infer<typeof providerBCredentials>;
 
-export const providerBModule: ProviderModule<ProviderBCredentials, ProviderBOptions> = {
+export const providerBModule: ProviderModule<ProviderBCredentials, ProviderOptions> = {
   type: 'provider_b',
   credentials: providerBCredentials,
   modeMismatch: (c, mode) => (c.apiKey.startsWith(`${mode}_`) ? null : 'apiKey'),

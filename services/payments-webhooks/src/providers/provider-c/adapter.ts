@@ -12,18 +12,10 @@ import {
   type WebhookInput,
 } from '../adapter';
 import { settleRefusedCancellation } from '../cancellation';
-import { normaliseMetadata, paymentMetadata } from '../module';
+import { normaliseMetadata, paymentMetadata, type ProviderOptions } from '../module';
 import type { ProviderCCredentials } from './module';
 import { IdempotentCreationConflict, ProviderCClient } from './client';
 import { mandateStatusOf, outcomeOfStatus, packMetadata, paymentAction, unpackMetadata } from './mapping';
-
-/** Settings shared by every provider_c record (from the service configuration). */
-export interface ProviderCOptions {
-  /** API origin for records that do not set their own `apiBaseUrl`. */
-  defaultApiBaseUrl: string;
-  timeoutMs: number;
-  maxNetworkRetries: number;
-}
 
 /**
  * Events older than this when they arrive are refused as stale. The signature covers no timestamp,
@@ -107,7 +99,7 @@ export class ProviderCAdapter implements PaymentAdapter {
 
   constructor(
     private readonly credentials: ProviderCCredentials,
-    opts: ProviderCOptions,
+    opts: ProviderOptions,
   ) {
     this.client = new ProviderCClient({
       accessToken: credentials.accessToken,
@@ -310,14 +302,7 @@ export class ProviderCAdapter implements PaymentAdapter {
     if (e.resource_type === 'refunds' && e.action === 'created') {
       const rf = e.links['refund'];
       if (rf === undefined) throw new ValidationError(`provider_c event ${e.id} names no refund`);
-      const r = await this.owned(rf, async () =>
-        parse(
-          refundSchema,
-          await this.client.get(`refunds/${encodeURIComponent(rf)}`, 'refund retrieval'),
-          'refunds',
-          'refund retrieval',
-        ),
-      );
+      const r = await this.owned(rf, () => this.retrieve(refundSchema, 'refunds', rf));
       const p = await fetchPayment(r.links.payment);
       return {
         ...base,
@@ -335,14 +320,7 @@ export class ProviderCAdapter implements PaymentAdapter {
     if (mandateStatus !== null) {
       const md = e.links['mandate'];
       if (md === undefined) throw new ValidationError(`provider_c event ${e.id} names no mandate`);
-      const m = await this.owned(md, async () =>
-        parse(
-          mandateSchema,
-          await this.client.get(`mandates/${encodeURIComponent(md)}`, 'mandate retrieval'),
-          'mandates',
-          'mandate retrieval',
-        ),
-      );
+      const m = await this.owned(md, () => this.retrieve(mandateSchema, 'mandates', md));
       return { ...base, mandate: { providerMandateId: m.id, status: mandateStatus } };
     }
     // Billing requests and everything else: recorded, no effect.
@@ -363,12 +341,22 @@ export class ProviderCAdapter implements PaymentAdapter {
     }
   }
 
-  private async payment(id: string): Promise<Payment> {
+  private payment(id: string): Promise<Payment> {
+    return this.retrieve(paymentSchema, 'payments', id);
+  }
+
+  /** One object of the account by id, read from its envelope (`payments`: a payment retrieval). */
+  private async retrieve<T>(
+    schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+    envelope: 'payments' | 'refunds' | 'mandates',
+    id: string,
+  ): Promise<T> {
+    const operation = `${envelope.slice(0, -1)} retrieval`;
     return parse(
-      paymentSchema,
-      await this.client.get(`payments/${encodeURIComponent(id)}`, 'payment retrieval'),
-      'payments',
-      'payment retrieval',
+      schema,
+      await this.client.get(`${envelope}/${encodeURIComponent(id)}`, operation),
+      envelope,
+      operation,
     );
   }
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiBaseUrl } from '../credential-fields';
-import { maskWithPrefix, type ProviderModule } from '../module';
-import { ProviderCAdapter, type ProviderCOptions } from './adapter';
+import { maskWithPrefix, type ProviderModule, type ProviderOptions } from '../module';
+import { ProviderCAdapter } from './adapter';
 
 /** provider_c (direct debit; `Webhook-Signature` keyed with `webhookSecret`). */
 export const providerCCredentials = z
@@ -14,7 +14,7 @@ export const providerCCredentials = z
   .strict();
 export type ProviderCCredentials = z.infer<typeof providerCCredentials>;
 
-export const providerCModule: ProviderModule<ProviderCCredentials, ProviderCOptions> = {
+export const providerCModule: ProviderModule<ProviderCCredentials, ProviderOptions> = {
   type: 'provider_c',
   credentials: providerCCredentials,
   modeMismatch: (c, mode) => ((c.environment === 'live') !== (mode === 'live') ? 'environment' : null),

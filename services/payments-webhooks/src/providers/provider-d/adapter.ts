@@ -11,7 +11,7 @@ import {
   type WebhookInput,
 } from '../adapter';
 import { alreadySettled } from '../cancellation';
-import { paymentMetadata } from '../module';
+import { paymentMetadata, type ProviderOptions } from '../module';
 import type { ProviderDCredentials } from './module';
 import { issueOf, ProviderDClient } from './client';
 import {
@@ -25,12 +25,8 @@ import {
   toMoney,
 } from './mapping';
 
-/** Settings shared by every provider_d record (from the service configuration). */
-export interface ProviderDOptions {
-  /** API origin for records that do not set their own `apiBaseUrl`. */
-  defaultApiBaseUrl: string;
-  timeoutMs: number;
-  maxNetworkRetries: number;
+/** Settings shared by every provider_d record: the common ones and the webhook tolerance. */
+export interface ProviderDOptions extends ProviderOptions {
   /** How far a transmission time may be from the receipt time (replays of old deliveries are refused). */
   webhookToleranceMs: number;
 }
