@@ -12,5 +12,6 @@ export * from './parent';
 export * from './decode-json';
 export * from './portal-link';
 export * from './money';
+export * from './taxed-lines';
 export * from './background';
 export * from './group-commit';
