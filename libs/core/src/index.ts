@@ -6,6 +6,7 @@ export * from './config';
 export * from './ip-targets';
 export * from './ids';
 export * from './tenancy';
+export * from './tenant-doc';
 export * from './clock';
 export * from './secrets';
 export * from './parent';
