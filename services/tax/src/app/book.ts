@@ -3,7 +3,7 @@ import type { StoredDoc, TxScope } from '@paymesh/store';
 import { DEFAULT_RATES, DEFAULT_RATES_VERSION } from '../domain/default-rates';
 import { DEFAULT_RULES } from '../domain/default-rules';
 import { defaultRateFields, defaultRateKey, rateDocBody, type TaxRateDoc } from '../domain/tax-rate-doc';
-import { defaultRuleFields, ruleDocBody, type TaxRuleDoc } from '../domain/tax-rule-doc';
+import { ruleFieldsOf, ruleDocBody, type TaxRuleDoc } from '../domain/tax-rule-doc';
 import { TAX_RATE_BOOKS, TAX_RATES, TAX_RULES } from '../store/collections';
 import type { OrgKey, TaxDeps } from './deps';
 
@@ -35,7 +35,7 @@ async function insertDefaults(tx: TxScope, key: OrgKey, now: string): Promise<vo
   const rules = tx.collection<TaxRuleDoc>(TAX_RULES);
   for (const r of DEFAULT_RULES) {
     await rules.insert(
-      ruleDocBody(key, defaultRuleFields(r), { managed: true, defaultKey: r.key, createdAt: now, updatedAt: now }),
+      ruleDocBody(key, ruleFieldsOf(r), { managed: true, defaultKey: r.key, createdAt: now, updatedAt: now }),
     );
   }
 }
