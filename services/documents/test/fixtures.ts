@@ -1,4 +1,16 @@
+import { createLogger } from '@paymesh/core';
 import type { DocumentView } from '@paymesh/contracts';
+import { PdfRenderer } from '../src/render/pdf-renderer';
+
+/** A PDF renderer for the tests: Chromium from CHROMIUM_PATH (default /usr/bin/chromium), logging nothing. */
+export function testRenderer(size: { pages: number; maxQueue: number }): PdfRenderer {
+  return new PdfRenderer({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    ...size,
+    timeoutMs: 20_000,
+    logger: createLogger({ service: 'documents-test', level: 'silent' }),
+  });
+}
 
 /** A reverse-charge invoice from a German seller to a French business. */
 export function invoice(over: Partial<DocumentView> = {}): DocumentView {

@@ -2,21 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger } from '@paymesh/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { invoice } from './fixtures';
-import { PdfRenderer } from '../src/render/pdf-renderer';
+import { invoice, testRenderer } from './fixtures';
 import { renderDocumentPdf } from '../src/app/render-document';
 import { renderHtml } from '../src/render/templates';
 
 const dir = mkdtempSync(join(tmpdir(), 'pdf-test-'));
-const renderer = new PdfRenderer({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  pages: 2,
-  maxQueue: 8,
-  timeoutMs: 20_000,
-  logger: createLogger({ service: 'documents-test', level: 'silent' }),
-});
+const renderer = testRenderer({ pages: 2, maxQueue: 8 });
 afterAll(() => renderer.close());
 
 function poppler(tool: 'pdftotext' | 'pdfinfo', pdf: Buffer, name: string): string {

@@ -1,20 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, newUnguessableObjectId, ValidationError } from '@paymesh/core';
+import { newUnguessableObjectId, ValidationError } from '@paymesh/core';
 import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import { storedPdf, type DocumentDoc } from '../src/app/stored-pdf';
-import { PdfRenderer } from '../src/render/pdf-renderer';
 import { collections, DOCUMENTS } from '../src/store/collections';
-import { invoice } from './fixtures';
+import { invoice, testRenderer } from './fixtures';
 
 const PG_URL = TEST_PG_URL;
-const renderer = new PdfRenderer({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  pages: 1,
-  maxQueue: 4,
-  timeoutMs: 20_000,
-  logger: createLogger({ service: 'documents-test', level: 'silent' }),
-});
+const renderer = testRenderer({ pages: 1, maxQueue: 4 });
 let store: DroppableStore;
 
 beforeAll(async () => {

@@ -11,6 +11,8 @@ import { vatIdNotGiven } from '../../../libs/contracts/test/tax-kit';
 
 export const SITE = 'a'.repeat(24);
 export const OTHER_SITE = 'b'.repeat(24);
+/** The VAT OSS return of the fixture's second quarter, in Berlin time. */
+export const OSS_Q2 = { year: 2026, quarter: 2, timezone: 'Europe/Berlin' } as const;
 
 interface LineSpec {
   country: string | null;

@@ -16,7 +16,7 @@ import { updateTaxSettings } from './wire';
 import type { TaxRecordDoc } from '../src/domain/source-event';
 import { TAX_RECORDS } from '../src/store/collections';
 import { openTaxHarness, type TaxHarness } from './harness';
-import { fixtureEntries } from './report-fixture';
+import { fixtureEntries, OSS_Q2 } from './report-fixture';
 
 /**
  * The fixture ledger's reports (test/reports.test.ts has the figures) converted at ECB rates the
@@ -65,7 +65,7 @@ describe('tax reports at the ECB rates the service keeps', () => {
           'the ECB reference rate for 2026-06-30 (or the next publication day) is not published yet; the latest kept is of 2026-06-29',
       },
     ]);
-    const err = await report({ report: 'vat-oss', year: 2026, quarter: 2, timezone: 'Europe/Berlin' }).then(
+    const err = await report({ report: 'vat-oss', ...OSS_Q2 }).then(
       () => null,
       (e: unknown) => e,
     );
@@ -78,17 +78,13 @@ describe('tax reports at the ECB rates the service keeps', () => {
     });
     const details = await report<VatOssDetailsReport>({
       report: 'vat-oss-details',
-      year: 2026,
-      quarter: 2,
-      timezone: 'Europe/Berlin',
+      ...OSS_Q2,
     });
     expect(details.eurRatesMissing.map((m) => [m.currency, m.reason])).toEqual([['USD', 'not_published']]);
     // A caller's rate files it at once.
     const given = await report<VatOssReport>({
       report: 'vat-oss',
-      year: 2026,
-      quarter: 2,
-      timezone: 'Europe/Berlin',
+      ...OSS_Q2,
       eurRates: { USD: 1.25 },
     });
     expect(given.eurRates).toEqual([{ currency: 'USD', rate: 1.25, rateDate: '2026-06-30', source: 'caller' }]);
@@ -139,7 +135,7 @@ describe('tax reports at the ECB rates the service keeps', () => {
   });
 
   it('VAT OSS files without eurRates, converting at the ECB rate it names; its exports say so too', async () => {
-    const r = await report<VatOssReport>({ report: 'vat-oss', year: 2026, quarter: 2, timezone: 'Europe/Berlin' });
+    const r = await report<VatOssReport>({ report: 'vat-oss', ...OSS_Q2 });
     expect(r.eurRates).toEqual([{ currency: 'USD', rate: 1.25, rateDate: '2026-06-30', source: 'ecb' }]);
     // The figures of reports.test.ts at the given rate 1.25: NL 13000 / 2730.
     expect(r.countries.find((c) => c.country === 'NL')?.supplies[0]).toMatchObject({
@@ -159,9 +155,7 @@ describe('tax reports at the ECB rates the service keeps', () => {
 
     const xml = await report<TaxReportFile>({
       report: 'vat-oss-export',
-      year: 2026,
-      quarter: 2,
-      timezone: 'Europe/Berlin',
+      ...OSS_Q2,
     });
     expect(xml.content).toContain('<exchangeRate>');
     expect(xml.content).toMatch(
@@ -169,9 +163,7 @@ describe('tax reports at the ECB rates the service keeps', () => {
     );
     const elster = await report<TaxReportFile>({
       report: 'vat-oss-export-elster',
-      year: 2026,
-      quarter: 2,
-      timezone: 'Europe/Berlin',
+      ...OSS_Q2,
     });
     expect(elster.content).toContain('2,NL,STANDARD,21.00,130.00,27.30');
     const csv = await report<TaxReportFile>({ report: 'by-country-export', ...q2, timezone: 'Europe/Berlin' });

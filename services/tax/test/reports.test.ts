@@ -18,7 +18,7 @@ import { updateTaxSettings } from './wire';
 import type { TaxRecordDoc } from '../src/domain/source-event';
 import { TAX_RECORDS } from '../src/store/collections';
 import { openTaxHarness, type TaxHarness } from './harness';
-import { fixtureEntries, OTHER_SITE, SITE } from './report-fixture';
+import { fixtureEntries, OSS_Q2, OTHER_SITE, SITE } from './report-fixture';
 
 /**
  * Reports over a hand-computed ledger (test/report-fixture.ts) in the machine's PostgreSQL: every
@@ -175,9 +175,7 @@ describe('tax reports over a fixture ledger', () => {
   it('VAT OSS Q2 in Berlin: FR and NL at their rates, the Q1 refund as a correction, domestic, reverse-charge and export left out', async () => {
     const r = await report<VatOssReport>({
       report: 'vat-oss',
-      year: 2026,
-      quarter: 2,
-      timezone: 'Europe/Berlin',
+      ...OSS_Q2,
       ...usd,
     });
     expect(r.memberStateOfIdentification).toBe('DE');
@@ -228,9 +226,7 @@ describe('tax reports over a fixture ledger', () => {
   it('VAT OSS details list the figures per currency and every correction entry', async () => {
     const d = await report<VatOssDetailsReport>({
       report: 'vat-oss-details',
-      year: 2026,
-      quarter: 2,
-      timezone: 'Europe/Berlin',
+      ...OSS_Q2,
       ...usd,
     });
     expect(d.data.map((x) => [x.country, x.supplyType, x.vatRate, x.currency, x.net, x.tax])).toEqual([
@@ -265,16 +261,12 @@ describe('tax reports over a fixture ledger', () => {
 
     const oss = await report<VatOssReport>({
       report: 'vat-oss',
-      year: 2026,
-      quarter: 2,
-      timezone: 'Europe/Berlin',
+      ...OSS_Q2,
       ...usd,
     });
     const xml = await report<TaxReportFile>({
       report: 'vat-oss-export',
-      year: 2026,
-      quarter: 2,
-      timezone: 'Europe/Berlin',
+      ...OSS_Q2,
       ...usd,
     });
     const doc = create(xml.content).end({ format: 'object' }) as { CoreVatReturn: any };
@@ -291,9 +283,7 @@ describe('tax reports over a fixture ledger', () => {
 
     const elster = await report<TaxReportFile>({
       report: 'vat-oss-export-elster',
-      year: 2026,
-      quarter: 2,
-      timezone: 'Europe/Berlin',
+      ...OSS_Q2,
       ...usd,
     });
     expect(elster.content).toBe(

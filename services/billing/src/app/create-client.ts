@@ -1,4 +1,4 @@
-import { ConflictError, ErrorCode, newObjectId } from '@paymesh/core';
+import { ConflictError, ErrorCode, newObjectId, ofTenant } from '@paymesh/core';
 import type { ClientCreate, ClientRecord } from '@paymesh/contracts';
 import type { StoredDoc } from '@paymesh/store';
 import type { ClientDoc } from '../domain/client';
@@ -96,7 +96,7 @@ async function replay(
     });
   }
   const doc = await deps.store.collection<ClientDoc>(CLIENTS).get(seen.clientId);
-  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode) {
+  if (!ofTenant(doc, key)) {
     throw new ConflictError(
       `Idempotency-Key: client ${seen.clientId} created with this key was deleted; use a new key`,
       { code: ErrorCode.IDEMPOTENCY_KEY_REUSED, field: 'Idempotency-Key' },

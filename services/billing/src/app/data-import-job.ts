@@ -1,4 +1,4 @@
-import { ConflictError, isDomainError, NotFoundError } from '@paymesh/core';
+import { ConflictError, isDomainError, NotFoundError, ofTenant } from '@paymesh/core';
 import type { DataImportJob, DataImportJobHeader, DataImportReport } from '@paymesh/contracts';
 import type { StoredDoc } from '@paymesh/store';
 import { DATA_IMPORTS } from '../store/collections';
@@ -184,8 +184,7 @@ async function run(deps: DataIoDeps, key: OrgKey, started: DataImportDoc, file: 
  */
 export async function getDataImport(deps: DataIoDeps, key: OrgKey, id: string): Promise<DataImportJob> {
   const d = await deps.store.collection<DataImportDoc>(DATA_IMPORTS).get(id);
-  if (!d || d.organizationId !== key.organizationId || d.mode !== key.mode)
-    throw new NotFoundError('data import not found');
+  if (!ofTenant(d, key)) throw new NotFoundError('data import not found');
   if (isStale(deps, d)) {
     const file = await deps.store.blobs.get(fileKey(d.id));
     const claimed = file ? await claim(deps, d) : null;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import iconv from 'iconv-lite';
-import { ConflictError, ErrorCode, NotFoundError, ValidationError } from '@paymesh/core';
+import { ConflictError, ErrorCode, NotFoundError, ofTenant, ValidationError } from '@paymesh/core';
 import type {
   DatevExportRecord,
   DatevExportRequest,
@@ -851,8 +851,7 @@ export async function getDatevExport(deps: DataIoDeps, key: OrgKey, id: string):
 
 async function ownExport(deps: DataIoDeps, key: OrgKey, id: string): Promise<DatevExportDoc> {
   const doc = await deps.store.collection<DatevExportDoc>(DATEV_EXPORTS).get(id);
-  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode)
-    throw new NotFoundError('DATEV export not found');
+  if (!ofTenant(doc, key)) throw new NotFoundError('DATEV export not found');
   return doc;
 }
 

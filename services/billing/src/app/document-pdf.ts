@@ -1,3 +1,4 @@
+import { ofTenant } from '@paymesh/core';
 import { pdfFileNameOf, type CreditNoteDoc, type DocumentPrint, type InvoiceDoc } from '../domain/invoice';
 import { INVOICES } from '../store/collections';
 import type { OrgKey } from './deps';
@@ -96,8 +97,7 @@ export async function creditNoteDocumentViewOf(
 /** A credit note is printed like the invoice it corrects (its frozen language), else as the settings say now. */
 export async function creditNotePrint(deps: InvoiceDeps, key: OrgKey, doc: CreditNoteDoc): Promise<DocumentPrint> {
   const invoice = await deps.store.collection<InvoiceDoc>(INVOICES).get(doc.invoiceId);
-  const frozen =
-    invoice?.organizationId === key.organizationId && invoice.mode === key.mode ? invoice.snapshot?.print : undefined;
+  const frozen = ofTenant(invoice, key) ? invoice.snapshot?.print : undefined;
   return frozen ?? printOf((await getInvoicingSettings(deps, key)).settings, null);
 }
 

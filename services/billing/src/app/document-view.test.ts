@@ -6,6 +6,7 @@ import { defaultInvoicingSettings } from '../domain/invoicing-settings';
 import { creditNoteDocumentView, issuedInvoiceView, proformaView } from './document-view';
 import { sealBuyer } from './invoice-sealing';
 import { settingsAad } from './invoicing-settings';
+import { vatIdCheckOf } from '../../test/tax-fixture';
 
 const secrets = new SecretBox(DEV_SECRETS_KEYRING);
 const key = { organizationId: 'a'.repeat(24), mode: 'live' as const };
@@ -73,16 +74,7 @@ const calc: TaxCalculation = taxCalculation.parse({
     postcode: '20457',
     type: 'business',
     vatIdValidation: 'vies',
-    vatIdCheck: {
-      vatId: 'DE321571435',
-      status: 'valid',
-      source: 'vies',
-      checkedAt: null,
-      consultationNumber: null,
-      companyName: null,
-      address: null,
-      error: null,
-    },
+    vatIdCheck: vatIdCheckOf({ vatId: 'DE321571435', status: 'valid', source: 'vies' }),
     vatIdTreatment: 'VIES confirmed',
   },
   seller: { homeCountry: 'AT', ossEnabled: false, ossThresholdExceeded: false },
@@ -91,6 +83,8 @@ const calc: TaxCalculation = taxCalculation.parse({
   calculatedAt: '2026-11-02T10:00:00.000Z',
   engineVersion: 'test',
 });
+
+const defaults = defaultInvoicingSettings();
 
 function issued(over: Partial<InvoiceDoc> = {}): InvoiceDoc {
   return {
@@ -126,7 +120,12 @@ function issued(over: Partial<InvoiceDoc> = {}): InvoiceDoc {
       lines: items,
       taxCalculation: calc,
       totals: { net: 25_000, tax: 0, gross: 25_000 },
-      settings: {} as never,
+      settings: {
+        numberLayout: defaults.invoiceNumberLayout,
+        timeZone: defaults.timeZone,
+        priceMode: calc.settings.priceMode,
+        rounding: calc.settings.rounding,
+      },
       issuedAt: '2026-11-02T10:00:00.000Z',
     },
     corrections: [],
@@ -170,9 +169,7 @@ describe('document views', () => {
     const corrected: InvoiceDoc = {
       ...doc,
       snapshot: { ...doc.snapshot!, buyer: sealBuyer(secrets, key, { ...buyer, name: 'Nordlicht Systems GmbH' }) },
-      corrections: [
-        { at: '2026-11-03T00:00:00.000Z', actor: null, reason: 'renamed', changes: {}, previous: {} } as never,
-      ],
+      corrections: [{ at: '2026-11-03T00:00:00.000Z', actor: null, reason: 'renamed', changes: {}, previous: {} }],
     };
     expect(issuedInvoiceView(secrets, key, corrected, site).snapshotVersion).toMatch(/^i1793613600000c1-/);
     expect(issuedInvoiceView(secrets, key, issued({ notes: 'Thanks' }), site).snapshotVersion).not.toBe(base);

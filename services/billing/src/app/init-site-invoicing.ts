@@ -1,4 +1,4 @@
-import { ConflictError, type Logger } from '@paymesh/core';
+import { ConflictError, type Logger, ofTenant } from '@paymesh/core';
 import type { DocumentStore, StoredDoc } from '@paymesh/store';
 import { SITE_INVOICING } from '../store/collections';
 import type { OrgKey } from './deps';
@@ -45,6 +45,6 @@ export async function initSiteInvoicing(
 /** The site's prefix overrides (none until the site's settings exist). */
 export async function sitePrefixes(deps: { store: DocumentStore }, key: OrgKey, siteId: string) {
   const site = await deps.store.collection<SiteInvoicingDoc>(SITE_INVOICING).get(siteId);
-  const own = site && site.organizationId === key.organizationId && site.mode === key.mode;
+  const own = ofTenant(site, key);
   return { invoicePrefix: own ? site.invoicePrefix : null, creditNotePrefix: own ? site.creditNotePrefix : null };
 }

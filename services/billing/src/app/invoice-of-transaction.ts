@@ -1,3 +1,4 @@
+import { ofTenant } from '@paymesh/core';
 import type { InvoiceDoc } from '../domain/invoice';
 import { INVOICES } from '../store/collections';
 import type { OrgKey } from './deps';
@@ -23,7 +24,7 @@ export async function invoiceOfTransaction(
   const invoices = deps.store.collection<InvoiceDoc>(INVOICES);
   if (d.invoiceId) {
     const doc = await invoices.get(d.invoiceId);
-    const ours = doc && doc.organizationId === key.organizationId && doc.mode === key.mode;
+    const ours = ofTenant(doc, key);
     if (ours && (doc.paymentLinks ?? []).some((l) => l.checkoutId === d.checkoutId)) return doc;
     deps.logger.warn(
       { transactionId: d.transactionId, invoiceId: d.invoiceId, checkoutId: d.checkoutId },

@@ -1,4 +1,4 @@
-import { NotFoundError, type SecretBox } from '@paymesh/core';
+import { NotFoundError, ofTenant, type SecretBox } from '@paymesh/core';
 import type { CreditNoteRecord, InvoiceRecord } from '@paymesh/contracts';
 import { proformaNumberOf, type CreditNoteDoc, type InvoiceDoc, type StoredSnapshot } from '../domain/invoice';
 import { CREDIT_NOTES, INVOICES } from '../store/collections';
@@ -10,8 +10,7 @@ import { paymentStateOf } from './invoice-payment-state';
 /** The invoice of the organization and mode; another tenant's is indistinguishable from a missing one. */
 export async function loadInvoice(deps: BillingDeps, key: OrgKey, id: string): Promise<InvoiceDoc> {
   const doc = await deps.store.collection<InvoiceDoc>(INVOICES).get(id);
-  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode)
-    throw new NotFoundError('invoice not found', { field: 'id' });
+  if (!ofTenant(doc, key)) throw new NotFoundError('invoice not found', { field: 'id' });
   return doc;
 }
 
@@ -61,8 +60,7 @@ export function invoiceView(secrets: SecretBox, key: OrgKey, d: InvoiceDoc): Inv
 
 export async function loadCreditNote(deps: BillingDeps, key: OrgKey, id: string): Promise<CreditNoteDoc> {
   const doc = await deps.store.collection<CreditNoteDoc>(CREDIT_NOTES).get(id);
-  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode)
-    throw new NotFoundError('credit note not found', { field: 'id' });
+  if (!ofTenant(doc, key)) throw new NotFoundError('credit note not found', { field: 'id' });
   return doc;
 }
 

@@ -1,7 +1,7 @@
 import type { InvoicingSettingsPatch } from '@paymesh/contracts';
 import { applyInvoicingPatch, defaultInvoicingSettings, type InvoicingSettings } from '../domain/invoicing-settings';
 import { INVOICING_SETTINGS } from '../store/collections';
-import { findOrgSettings, updateOrgSettings } from '@paymesh/store';
+import { findOrgSettings, updateOrgSettings, type OrgSettingsDoc } from '@paymesh/store';
 import { zonedDay } from '../domain/numbering';
 import type { BillingDeps, OrgKey } from './deps';
 import { previewDocumentNumbers } from './document-number';
@@ -24,6 +24,22 @@ export async function getInvoicingSettings(deps: BillingDeps, key: OrgKey): Prom
     : { settings: defaultInvoicingSettings(), updatedAt: null };
 }
 
+/** Stores `change` of the organization's invoicing settings (of the defaults while none are stored). */
+export function changeInvoicingSettings(
+  deps: Pick<BillingDeps, 'store' | 'clock'>,
+  key: OrgKey,
+  change: (current: InvoicingSettings) => InvoicingSettings,
+): Promise<OrgSettingsDoc<InvoicingSettings>> {
+  return updateOrgSettings(
+    deps.store,
+    INVOICING_SETTINGS,
+    key,
+    deps.clock.now().toISOString(),
+    defaultInvoicingSettings,
+    change,
+  );
+}
+
 /** Merges a validated patch into the stored settings; an invalid or empty patch writes nothing. */
 export async function updateInvoicingSettings(
   deps: BillingDeps,
@@ -32,14 +48,7 @@ export async function updateInvoicingSettings(
 ): Promise<InvoicingSettingsState> {
   if (Object.keys(patch).length === 0) return getInvoicingSettings(deps, key);
   const seal = (plaintext: string, field: string) => deps.secrets.seal(plaintext, settingsAad(key, field));
-  const doc = await updateOrgSettings<InvoicingSettings>(
-    deps.store,
-    INVOICING_SETTINGS,
-    key,
-    deps.clock.now().toISOString(),
-    defaultInvoicingSettings,
-    (current) => applyInvoicingPatch(current, patch, seal),
-  );
+  const doc = await changeInvoicingSettings(deps, key, (current) => applyInvoicingPatch(current, patch, seal));
   deps.logger.info(
     { organizationId: key.organizationId, mode: key.mode, fields: Object.keys(patch) },
     'invoicing settings updated',

@@ -1,4 +1,4 @@
-import { ForbiddenError, ErrorCode, isObjectId, NotFoundError } from '@paymesh/core';
+import { ErrorCode, ForbiddenError, isObjectId, NotFoundError, ofTenant } from '@paymesh/core';
 import type {
   EInvoiceFormat,
   PortalDocumentItem,
@@ -137,7 +137,7 @@ function notFound(type: 'invoice' | 'credit-note'): NotFoundError {
 async function buyersInvoice(deps: InvoiceDeps, key: OrgKey, id: string, emailKey: string): Promise<InvoiceDoc> {
   if (!isObjectId(id)) throw notFound('invoice');
   const doc = await deps.store.collection<InvoiceDoc>(INVOICES).get(id);
-  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode) throw notFound('invoice');
+  if (!ofTenant(doc, key)) throw notFound('invoice');
   if (doc.status === 'draft') {
     const client = await deps.store.collection<ClientDoc>(CLIENTS).get(doc.clientId);
     if (
@@ -159,13 +159,7 @@ async function buyersInvoice(deps: InvoiceDeps, key: OrgKey, id: string, emailKe
 async function buyersCreditNote(deps: InvoiceDeps, key: OrgKey, id: string, emailKey: string): Promise<CreditNoteDoc> {
   if (!isObjectId(id)) throw notFound('credit-note');
   const doc = await deps.store.collection<CreditNoteDoc>(CREDIT_NOTES).get(id);
-  if (
-    !doc ||
-    doc.organizationId !== key.organizationId ||
-    doc.mode !== key.mode ||
-    !sameEmail(doc.buyer.email, emailKey)
-  )
-    throw notFound('credit-note');
+  if (!ofTenant(doc, key) || !sameEmail(doc.buyer.email, emailKey)) throw notFound('credit-note');
   return doc;
 }
 

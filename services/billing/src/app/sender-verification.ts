@@ -1,10 +1,11 @@
 import { ConflictError, ErrorCode, UnprocessableError } from '@paymesh/core';
 import type { SenderCheckView, SenderVerificationView } from '@paymesh/contracts';
-import { findOrgSettings, updateOrgSettings } from '@paymesh/store';
-import { defaultInvoicingSettings, documentSettingsOf, type InvoicingSettings } from '../domain/invoicing-settings';
+import { findOrgSettings } from '@paymesh/store';
+import { documentSettingsOf, type InvoicingSettings } from '../domain/invoicing-settings';
 import { checkedSender, senderDnsRecord, type SenderVerification, type TxtAnswer } from '../domain/sender';
 import { INVOICING_SETTINGS } from '../store/collections';
 import type { BillingDeps, OrgKey } from './deps';
+import { changeInvoicingSettings } from './invoicing-settings';
 
 /** DNS as the sender check uses it (checkout's resolvers, see `LookupDnsTxt`). */
 export interface SenderDnsPort {
@@ -47,19 +48,12 @@ export async function verifySender(deps: SenderDeps, key: OrgKey): Promise<Sende
   const record = senderDnsRecord(sender);
   const answer = await deps.dns.lookupTxt(record.name);
   const checked = checkedSender(sender, answer, deps.clock.now().toISOString());
-  const saved = await updateOrgSettings<InvoicingSettings>(
-    deps.store,
-    INVOICING_SETTINGS,
-    key,
-    deps.clock.now().toISOString(),
-    defaultInvoicingSettings,
-    (current) => {
-      const documents = documentSettingsOf(current);
-      if (documents.sender?.token !== sender.token)
-        throw new ConflictError('documents.senderEmail changed during the check; verify the new address');
-      return { ...current, documents: { ...documents, sender: checked } };
-    },
-  );
+  const saved = await changeInvoicingSettings(deps, key, (current) => {
+    const documents = documentSettingsOf(current);
+    if (documents.sender?.token !== sender.token)
+      throw new ConflictError('documents.senderEmail changed during the check; verify the new address');
+    return { ...current, documents: { ...documents, sender: checked } };
+  });
   deps.logger.info(
     { organizationId: key.organizationId, mode: key.mode, domain: record.name, state: checked.state },
     'e-mail sender checked',

@@ -1,5 +1,5 @@
-import { largestRemainder, roundHalfAwayFromZero } from '@paymesh/core';
-import type { TaxBreakdownEntry, TaxCalculation, TaxLineResult } from '@paymesh/contracts';
+import { breakdownByRate, splitTaxedLines } from '@paymesh/core';
+import type { TaxCalculation, TaxLineResult } from '@paymesh/contracts';
 
 /**
  * Allocates an invoice's tax snapshot to a payment of `amount` (minor units, 0 < amount <= total
@@ -18,15 +18,10 @@ export function allocateInvoiceTax(snapshot: TaxCalculation, amount: number): Ta
   }
   // The whole invoice: the snapshot itself (per-document rounding may differ from the lines' sum).
   if (amount === total) return snapshot;
-  const grossParts = largestRemainder(
-    snapshot.lines.map((l) => l.gross),
-    amount,
-    total,
-  );
+  const parts = splitTaxedLines(snapshot.lines, amount, total);
   const lines: TaxLineResult[] = snapshot.lines.map((l, i) => {
-    const gross = grossParts[i] ?? 0;
-    const tax = l.gross === 0 ? 0 : roundHalfAwayFromZero(BigInt(l.tax) * BigInt(gross), BigInt(l.gross));
-    return { ...l, quantity: 1, unitPrice: gross, gross, tax, net: gross - tax };
+    const part = parts[i] ?? { gross: 0, tax: 0, net: 0 };
+    return { ...l, quantity: 1, unitPrice: part.gross, ...part };
   });
   const totalTax = lines.reduce((s, l) => s + l.tax, 0);
   return {
@@ -35,19 +30,7 @@ export function allocateInvoiceTax(snapshot: TaxCalculation, amount: number): Ta
     totalGross: amount,
     totalTax,
     totalNet: amount - totalTax,
-    taxBreakdown: breakdownOf(lines),
+    taxBreakdown: breakdownByRate(lines),
     lines,
   };
-}
-
-function breakdownOf(lines: readonly TaxLineResult[]): TaxBreakdownEntry[] {
-  const by = new Map<string, TaxBreakdownEntry>();
-  for (const l of lines) {
-    const key = `${l.taxRateCode}|${l.taxRate}`;
-    const e = by.get(key) ?? { taxRate: l.taxRate, taxRateCode: l.taxRateCode, taxableBase: 0, taxAmount: 0 };
-    e.taxableBase += l.net;
-    e.taxAmount += l.tax;
-    by.set(key, e);
-  }
-  return [...by.values()];
 }

@@ -24,6 +24,13 @@ export const EINVOICE_REPORTS = 'einvoice_reports';
 /** Hash chain of issued documents per organization, mode and number series (append-only; see domain/document-chain). */
 export const DOCUMENT_CHAIN = 'document_chain';
 
+/** A list's index: an organization's and mode's documents (narrowed by the `within` fields), newest first, ties by id. */
+const newestFirst = (name: string, ...within: string[]) => ({
+  name,
+  fields: ['organizationId', 'mode', ...within, 'createdAt', 'id'],
+  descending: ['createdAt'],
+});
+
 export const collections: CollectionSpec[] = [
   {
     name: DOCUMENT_CHAIN,
@@ -76,11 +83,7 @@ export const collections: CollectionSpec[] = [
     fieldTypes: { createdAt: 'string' },
     indexes: [
       // The clients list (app/read-clients.ts): newest first, ties by id, walked page by page.
-      {
-        name: 'clients_org_mode_created_id',
-        fields: ['organizationId', 'mode', 'createdAt', 'id'],
-        descending: ['createdAt'],
-      },
+      newestFirst('clients_org_mode_created_id'),
       { name: 'clients_org_mode_id', fields: ['organizationId', 'mode', 'id'] },
       { name: 'clients_org_mode_tax_digest', fields: ['organizationId', 'mode', 'taxInfo.taxIdDigest'] },
       // The clients of a buyer e-mail (automatic invoices find or create the buyer's client).
@@ -110,16 +113,8 @@ export const collections: CollectionSpec[] = [
     indexes: [
       // The invoices list (app/list-invoices.ts): newest first, ties by id, walked page by page;
       // a client's invoices (client page, portal) by the second one.
-      {
-        name: 'invoices_org_mode_created_id',
-        fields: ['organizationId', 'mode', 'createdAt', 'id'],
-        descending: ['createdAt'],
-      },
-      {
-        name: 'invoices_org_mode_client_created_id',
-        fields: ['organizationId', 'mode', 'clientId', 'createdAt', 'id'],
-        descending: ['createdAt'],
-      },
+      newestFirst('invoices_org_mode_created_id'),
+      newestFirst('invoices_org_mode_client_created_id', 'clientId'),
       // One invoice per organization, mode and number; drafts (number null) are not constrained.
       { name: 'invoices_number', fields: ['organizationId', 'mode', 'number'], unique: true },
       // One invoice generated per source transaction, whatever the redeliveries.
@@ -143,11 +138,7 @@ export const collections: CollectionSpec[] = [
     fieldTypes: { createdAt: 'string' },
     indexes: [
       // The credit notes list: newest first, ties by id.
-      {
-        name: 'credit_notes_org_mode_created_id',
-        fields: ['organizationId', 'mode', 'createdAt', 'id'],
-        descending: ['createdAt'],
-      },
+      newestFirst('credit_notes_org_mode_created_id'),
       { name: 'credit_notes_number', fields: ['organizationId', 'mode', 'number'], unique: true },
       // One credit note per invoice and source: one void, one per refund or dispute event.
       {

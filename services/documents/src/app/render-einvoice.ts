@@ -1,5 +1,5 @@
 import type { DocumentView, EInvoiceDocument, EInvoiceReport, RenderEInvoiceBody } from '@paymesh/contracts';
-import { ValidationError } from '@paymesh/core';
+import { breakdownByRate, ValidationError } from '@paymesh/core';
 import { buildCii, FACTURX_EN16931_ID } from '../einvoice/cii';
 import { checkEInvoice } from '../einvoice/check';
 import { facturXPdf } from '../einvoice/facturx-pdf';
@@ -25,14 +25,6 @@ export function einvoiceXml(body: Pick<RenderEInvoiceBody, 'format' | 'document'
 
 /** The printed view of an e-invoice document (the visible part of the hybrid PDF). */
 export function printedView(doc: EInvoiceDocument, print: RenderEInvoiceBody['print'] = {}): DocumentView {
-  const byRate = new Map<string, { taxRate: number; taxRateCode: string; taxableBase: number; taxAmount: number }>();
-  for (const l of doc.lines) {
-    const key = `${l.category}|${l.taxRate}`;
-    const g = byRate.get(key) ?? { taxRate: l.taxRate, taxRateCode: l.category, taxableBase: 0, taxAmount: 0 };
-    g.taxableBase += l.net;
-    g.taxAmount += l.tax;
-    byRate.set(key, g);
-  }
   const decision = { S: null, Z: null, AE: 'reverse_charge', K: 'intra_community_supply', G: 'export' } as const;
   return {
     kind: doc.kind,
@@ -61,7 +53,9 @@ export function printedView(doc: EInvoiceDocument, print: RenderEInvoiceBody['pr
       taxRate: l.taxRate,
       decision: decision[l.category],
     })),
-    taxBreakdown: [...byRate.values()],
+    taxBreakdown: breakdownByRate(
+      doc.lines.map((l) => ({ taxRate: l.taxRate, taxRateCode: l.category, net: l.net, tax: l.tax })),
+    ),
     totals: doc.totals,
     paymentTermsDays: null,
     invoiceNumber: doc.precedingInvoice?.number ?? null,

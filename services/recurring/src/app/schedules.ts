@@ -1,4 +1,4 @@
-import { isObjectId, ConflictError, DomainError, NotFoundError, ValidationError } from '@paymesh/core';
+import { ConflictError, DomainError, isObjectId, NotFoundError, ofTenant, ValidationError } from '@paymesh/core';
 import type {
   RecurringCancel,
   RecurringListQuery,
@@ -33,8 +33,7 @@ export const normaliseEmail = (email: string | null | undefined): string | null 
 /** A schedule of the tenant; another organization's or mode's is a 404. */
 export async function loadSchedule(deps: RecurringDeps, key: OrgKey, id: string): Promise<ScheduleDoc> {
   const doc = isObjectId(id) ? await schedules(deps).get(id) : null;
-  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode)
-    throw new NotFoundError(`recurring schedule ${id} not found`);
+  if (!ofTenant(doc, key)) throw new NotFoundError(`recurring schedule ${id} not found`);
   return doc;
 }
 

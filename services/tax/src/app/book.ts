@@ -1,11 +1,12 @@
-import { ConflictError } from '@paymesh/core';
-import type { StoredDoc, TxScope } from '@paymesh/store';
+import { ConflictError, NotFoundError } from '@paymesh/core';
+import type { Collection, StoredDoc, TxScope } from '@paymesh/store';
 import { DEFAULT_RATES, DEFAULT_RATES_VERSION } from '../domain/default-rates';
 import { DEFAULT_RULES } from '../domain/default-rules';
 import { defaultRateFields, defaultRateKey, rateDocBody, type TaxRateDoc } from '../domain/tax-rate-doc';
-import { defaultRuleFields, ruleDocBody, type TaxRuleDoc } from '../domain/tax-rule-doc';
+import { ruleFieldsOf, ruleDocBody, type TaxRuleDoc } from '../domain/tax-rule-doc';
 import { TAX_RATE_BOOKS, TAX_RATES, TAX_RULES } from '../store/collections';
 import type { OrgKey, TaxDeps } from './deps';
+import { recordId } from './tax-rate-checks';
 
 /** Marker of a seeded book (one per organization and data mode). */
 export interface RateBookDoc extends StoredDoc {
@@ -35,7 +36,7 @@ async function insertDefaults(tx: TxScope, key: OrgKey, now: string): Promise<vo
   const rules = tx.collection<TaxRuleDoc>(TAX_RULES);
   for (const r of DEFAULT_RULES) {
     await rules.insert(
-      ruleDocBody(key, defaultRuleFields(r), { managed: true, defaultKey: r.key, createdAt: now, updatedAt: now }),
+      ruleDocBody(key, ruleFieldsOf(r), { managed: true, defaultKey: r.key, createdAt: now, updatedAt: now }),
     );
   }
 }
@@ -113,4 +114,33 @@ export async function writeBook<R>(
     // Also after a failed write: the book was read under the lock, and dropping a copy is harmless.
     deps.rateBooks?.invalidate(key);
   }
+}
+
+/** A kind of record in the book (rates, rules): where it is kept and how a tenant's one is found. */
+export interface BookRecordKind<D extends StoredDoc> {
+  collection: string;
+  /** The tenant's record with the id, else a NotFoundError. */
+  own: (coll: Collection<D>, key: OrgKey, id: string) => Promise<D>;
+  /** Its name in errors and logs (`tax rate`). */
+  noun: string;
+  /** The log field of its id (`rateId`). */
+  logField: string;
+}
+
+/** Deletes one record of the book. An unknown id is answered without touching (or seeding) the book. */
+export async function deleteBookRecord<D extends StoredDoc>(
+  deps: TaxDeps,
+  key: OrgKey,
+  id: string,
+  kind: BookRecordKind<D>,
+): Promise<{ id: string; deleted: true }> {
+  recordId(id);
+  await kind.own(deps.store.collection<D>(kind.collection), key, id);
+  await writeBook(deps, key, async (tx) => {
+    const coll = tx.collection<D>(kind.collection);
+    await kind.own(coll, key, id);
+    if (!(await coll.delete(id))) throw new NotFoundError(`${kind.noun} not found`);
+  });
+  deps.logger.info({ organizationId: key.organizationId, mode: key.mode, [kind.logField]: id }, `${kind.noun} deleted`);
+  return { id, deleted: true };
 }

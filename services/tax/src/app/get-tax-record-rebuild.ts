@@ -1,4 +1,4 @@
-import { NotFoundError, requireObjectId } from '@paymesh/core';
+import { NotFoundError, ofTenant, requireObjectId } from '@paymesh/core';
 import type { TaxRecordRebuildJob } from '@paymesh/contracts';
 import { jobView, type RebuildJobDoc } from '../domain/rebuild-job';
 import { TAX_RECORD_REBUILDS } from '../store/collections';
@@ -17,7 +17,6 @@ export async function getTaxRecordRebuild(deps: TaxDeps, key: OrgKey, id: string
   }
   requireObjectId(id, 'jobId');
   const job = await jobs.get(id);
-  if (!job || job.organizationId !== key.organizationId || job.mode !== key.mode)
-    throw new NotFoundError('tax record rebuild not found');
+  if (!ofTenant(job, key)) throw new NotFoundError('tax record rebuild not found');
   return jobView(job);
 }

@@ -1,4 +1,4 @@
-import { NotFoundError, requireObjectId } from '@paymesh/core';
+import { NotFoundError, ofTenant, requireObjectId } from '@paymesh/core';
 import { taxRecord, type TaxRecord } from '@paymesh/contracts';
 import type { TaxRecordDoc } from '../domain/source-event';
 import { TAX_RECORDS } from '../store/collections';
@@ -7,7 +7,6 @@ import type { OrgKey, TaxDeps } from './deps';
 export async function getTaxRecord(deps: TaxDeps, key: OrgKey, id: string): Promise<TaxRecord> {
   requireObjectId(id, 'id');
   const doc = await deps.store.collection<TaxRecordDoc>(TAX_RECORDS).get(id);
-  if (!doc || doc.organizationId !== key.organizationId || doc.mode !== key.mode)
-    throw new NotFoundError('tax record not found');
+  if (!ofTenant(doc, key)) throw new NotFoundError('tax record not found');
   return taxRecord.parse(doc);
 }

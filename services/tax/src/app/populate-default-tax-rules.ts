@@ -2,7 +2,7 @@ import type { PopulateDefaultTaxRulesPreview, PopulateDefaultTaxRulesResult } fr
 import type { Collection } from '@paymesh/store';
 import { DEFAULT_RULES } from '../domain/default-rules';
 import { missingDefaultRules } from '../domain/default-sync';
-import { defaultRuleFields, ruleDocBody, ruleRecordOf, type TaxRuleDoc } from '../domain/tax-rule-doc';
+import { ruleFieldsOf, ruleDocBody, ruleRecordOf, type TaxRuleDoc } from '../domain/tax-rule-doc';
 import { TAX_RULES } from '../store/collections';
 import { ensureBook, writeBook } from './book';
 import type { OrgKey, TaxDeps } from './deps';
@@ -26,7 +26,7 @@ export async function populateDefaultTaxRules(deps: TaxDeps, key: OrgKey): Promi
     for (const d of await missing(rules, key)) {
       out.push(
         await rules.insert(
-          ruleDocBody(key, defaultRuleFields(d), { managed: true, defaultKey: d.key, createdAt: now, updatedAt: now }),
+          ruleDocBody(key, ruleFieldsOf(d), { managed: true, defaultKey: d.key, createdAt: now, updatedAt: now }),
         ),
       );
     }
@@ -46,5 +46,5 @@ export async function previewPopulateDefaultTaxRules(
 ): Promise<PopulateDefaultTaxRulesPreview> {
   await ensureBook(deps, key);
   const rules = await missing(deps.store.collection<TaxRuleDoc>(TAX_RULES), key);
-  return { create: rules.map(defaultRuleFields) };
+  return { create: rules.map(ruleFieldsOf) };
 }

@@ -1,4 +1,4 @@
-import { ConflictError, ErrorCode, NotFoundError, requireObjectId } from '@paymesh/core';
+import { ConflictError, ErrorCode, NotFoundError, ofTenant, requireObjectId } from '@paymesh/core';
 import type { Collection } from '@paymesh/store';
 import { periodsOverlap, type TaxRateDoc, type TaxRateFields } from '../domain/tax-rate-doc';
 import type { OrgKey } from './deps';
@@ -8,15 +8,10 @@ export function recordId(id: string): string {
   return requireObjectId(id, 'id');
 }
 
-/** Whether a stored document belongs to the organization and data mode. */
-export function owned<T extends { organizationId: string; mode: string }>(doc: T | null, key: OrgKey): doc is T {
-  return doc !== null && doc.organizationId === key.organizationId && doc.mode === key.mode;
-}
-
 /** The organization's rate with this id; other tenants' rates are not found. */
 export async function ownRate(rates: Collection<TaxRateDoc>, key: OrgKey, id: string): Promise<TaxRateDoc> {
   const doc = await rates.get(recordId(id));
-  if (!owned(doc, key)) throw new NotFoundError('tax rate not found');
+  if (!ofTenant(doc, key)) throw new NotFoundError('tax rate not found');
   return doc;
 }
 

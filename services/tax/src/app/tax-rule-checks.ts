@@ -1,12 +1,12 @@
-import { NotFoundError } from '@paymesh/core';
+import { NotFoundError, ofTenant } from '@paymesh/core';
 import type { Collection } from '@paymesh/store';
 import type { TaxRuleDoc } from '../domain/tax-rule-doc';
 import type { OrgKey } from './deps';
-import { owned, recordId } from './tax-rate-checks';
+import { recordId } from './tax-rate-checks';
 
 /** The organization's rule with this id; other tenants' rules are not found. */
 export async function ownRule(rules: Collection<TaxRuleDoc>, key: OrgKey, id: string): Promise<TaxRuleDoc> {
   const doc = await rules.get(recordId(id));
-  if (!owned(doc, key)) throw new NotFoundError('tax rule not found');
+  if (!ofTenant(doc, key)) throw new NotFoundError('tax rule not found');
   return doc;
 }

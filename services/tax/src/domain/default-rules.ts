@@ -1,15 +1,9 @@
-import type { RateType, TaxItemType } from '@paymesh/contracts';
 import { RATE_CATEGORIES } from './default-rates';
+import type { TaxRuleFields } from './tax-rule-doc';
 
 /** A default tax rule; `key` identifies it so populate-defaults creates only the missing ones. */
-export interface DefaultTaxRule {
+export interface DefaultTaxRule extends TaxRuleFields {
   key: string;
-  name: string;
-  itemType: TaxItemType | null;
-  category: string | null;
-  country: string | null;
-  rateType: RateType;
-  priority: number;
   description: string;
 }
 

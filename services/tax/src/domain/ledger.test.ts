@@ -8,7 +8,7 @@ import {
   type TransactionRefunded,
   type TransactionStatusChanged,
 } from '@paymesh/contracts';
-import { calc } from '../../test/fixtures';
+import { calc, transactionEvent } from '../../test/fixtures';
 import {
   anchorOf,
   deriveEntries,
@@ -37,30 +37,11 @@ const taxInput: CalculateTaxRequest = {
   lines: [{ name: 'Pro plan', quantity: 1, unitPrice: 10000, itemType: 'digital_service' }],
 };
 
+/** The fixture's sale as a status event of TX; the envelope keeps the sale's time when `changedAt` moves. */
 function txEvent(over: Partial<TransactionStatusChanged> = {}, eventId = 'evt-tx-1'): LedgerSource {
-  return {
-    eventId,
-    occurredAt: '2026-03-02T23:30:00.000Z',
-    subject: Subjects.transactionStatusChanged,
-    data: {
-      organizationId: ORG,
-      siteId: SITE,
-      transactionId: TX,
-      mode: 'live',
-      status: 1,
-      previousStatus: 0,
-      subState: null,
-      externalReference: 'order-1',
-      ipnUrl: null,
-      sequence: 2,
-      changedAt: '2026-03-02T23:30:00.000Z',
-      amount: 10000,
-      currency: 'EUR',
-      tax: calc(),
-      taxInput,
-      ...over,
-    },
-  };
+  const at = '2026-03-02T23:30:00.000Z';
+  const event = transactionEvent({ organizationId: ORG, transactionId: TX, changedAt: at, taxInput, ...over }, eventId);
+  return { ...event, occurredAt: at };
 }
 
 const billingBase = {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
-import { largestRemainder, roundHalfAwayFromZero } from '@paymesh/core';
+import { breakdownByRate, splitTaxedLines, type TaxedAmounts } from '@paymesh/core';
 import {
   Subjects,
   type CalculateTaxRequest,
@@ -300,48 +300,21 @@ function fromTransaction(
   };
 }
 
-/** Per-line amounts of an entry: gross, tax, net in minor units. */
-interface Part {
-  gross: number;
-  tax: number;
-  net: number;
-}
-
 /**
  * The part of a sale's lines that a cumulative refunded total `cumulative` (minor units) covers:
  * the gross per line by largest remainder (the lines add up to `cumulative` exactly), the tax per
  * line rounded half up from the line's tax in proportion, net = gross - tax. Reaching the sale's
  * gross allocates the sale's own amounts, so refunds that add up to the sale reverse it exactly.
  */
-function allocateCumulative(sale: TaxRecord, cumulative: number): Part[] {
-  const lineGross = sale.lines.map((l) => l.net + l.tax);
-  const total = lineGross.reduce((a, b) => a + b, 0);
+function allocateCumulative(sale: TaxRecord, cumulative: number): TaxedAmounts[] {
+  const whole = sale.lines.map((l) => ({ gross: l.net + l.tax, tax: l.tax, net: l.net }));
+  const total = whole.reduce((s, p) => s + p.gross, 0);
   const saleGross = sale.totals.gross;
-  if (cumulative >= saleGross || total <= 0)
-    return sale.lines.map((l, i) => ({ gross: lineGross[i] ?? 0, tax: l.tax, net: l.net }));
-  if (cumulative <= 0) return sale.lines.map(() => ({ gross: 0, tax: 0, net: 0 }));
+  if (cumulative >= saleGross || total <= 0) return whole;
+  if (cumulative <= 0) return whole.map(() => ({ gross: 0, tax: 0, net: 0 }));
   // The share of the lines' gross the refunded part of the sale's gross stands for.
   const amount = Number((BigInt(total) * BigInt(cumulative)) / BigInt(saleGross));
-  const grossParts = largestRemainder(lineGross, amount, total);
-  return sale.lines.map((l, i) => {
-    const g = lineGross[i] ?? 0;
-    const gross = grossParts[i] ?? 0;
-    const sign = l.tax < 0 ? -1 : 1;
-    const tax = g <= 0 ? 0 : sign * roundHalfAwayFromZero(BigInt(Math.abs(l.tax)) * BigInt(gross), BigInt(g));
-    return { gross, tax, net: gross - tax };
-  });
-}
-
-function breakdownOfLines(lines: TaxRecord['lines']): TaxRecord['breakdown'] {
-  const by = new Map<string, TaxRecord['breakdown'][number]>();
-  for (const l of lines) {
-    const key = `${l.taxRateCode}|${l.taxRate}`;
-    const e = by.get(key) ?? { taxRate: l.taxRate, taxRateCode: l.taxRateCode, taxableBase: 0, taxAmount: 0 };
-    e.taxableBase += l.net;
-    e.taxAmount += l.tax;
-    by.set(key, e);
-  }
-  return [...by.values()];
+  return splitTaxedLines(whole, amount, total);
 }
 
 /** An entry negating `parts` of the sale's lines (converted at the sale's rate). */
@@ -349,7 +322,7 @@ function partialReversal(
   id: string,
   head: EntryHead,
   sale: TaxRecord,
-  parts: readonly Part[],
+  parts: readonly TaxedAmounts[],
   breakdown?: TaxRecord['breakdown'],
 ): TaxRecord {
   const lines = sale.lines.map((l, i) => ({ ...l, net: neg(parts[i]?.net ?? 0), tax: neg(parts[i]?.tax ?? 0) }));
@@ -362,7 +335,7 @@ function partialReversal(
     currency: sale.currency,
     totals,
     lines,
-    breakdown: breakdown ?? breakdownOfLines(lines),
+    breakdown: breakdown ?? breakdownByRate(lines),
     buyer: sale.buyer,
     seller: sale.seller,
     eur: sale.eur ? { ...sale.eur, net: totals.net, tax: totals.tax } : null,

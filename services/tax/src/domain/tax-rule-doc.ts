@@ -2,7 +2,6 @@ import { ValidationError } from '@paymesh/core';
 import type { RateType, TaxItemType, TaxRuleRecord } from '@paymesh/contracts';
 import type { StoredDoc } from '@paymesh/store';
 import { isIsoCountry } from './country';
-import type { DefaultTaxRule } from './default-rules';
 import type { Mode } from './tax-rate-doc';
 
 /** The fields of a rule a merchant or a default decides. */
@@ -45,15 +44,16 @@ export function validateRuleFields(f: TaxRuleFields): TaxRuleFields {
   return f;
 }
 
-export function defaultRuleFields(d: DefaultTaxRule): TaxRuleFields {
+/** Just the decided fields of a rule (of a default, a stored rule or a record). */
+export function ruleFieldsOf(r: TaxRuleFields): TaxRuleFields {
   return {
-    name: d.name,
-    itemType: d.itemType,
-    category: d.category,
-    country: d.country,
-    rateType: d.rateType,
-    priority: d.priority,
-    description: d.description,
+    name: r.name,
+    itemType: r.itemType,
+    category: r.category,
+    country: r.country,
+    rateType: r.rateType,
+    priority: r.priority,
+    description: r.description,
   };
 }
 
@@ -69,17 +69,5 @@ export function ruleDocBody(
 export const RULE_ORDER = { specificity: -1, priority: -1, country: 1, category: 1, itemType: 1 } as const;
 
 export function ruleRecordOf(d: TaxRuleDoc): TaxRuleRecord {
-  return {
-    id: d.id,
-    name: d.name,
-    itemType: d.itemType,
-    category: d.category,
-    country: d.country,
-    rateType: d.rateType,
-    priority: d.priority,
-    managed: d.managed,
-    description: d.description,
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
-  };
+  return { id: d.id, ...ruleFieldsOf(d), managed: d.managed, createdAt: d.createdAt, updatedAt: d.updatedAt };
 }

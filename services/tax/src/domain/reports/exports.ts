@@ -7,6 +7,7 @@ import type {
   VatOssReport,
 } from '@paymesh/contracts';
 import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import { minorDigits } from './eur';
 
 /**
@@ -89,6 +90,12 @@ export function revenueByCountryCsv(report: RevenueByCountryReport): TaxReportFi
   return countryCsv('revenue-by-country', report, { sales: (r) => r.sales, corrections: (r) => r.corrections });
 }
 
+/** Child elements of `parent`, one per entry (in the entries' order), each holding its text. */
+function textChildren(parent: XMLBuilder, children: Record<string, string>): XMLBuilder {
+  for (const [name, text] of Object.entries(children)) parent.ele(name).txt(text);
+  return parent;
+}
+
 /** Namespace of our OSS return document (its structure follows the EU core VAT return message). */
 export const OSS_XML_NAMESPACE = 'urn:paymesh:tax:oss-return:1';
 
@@ -102,54 +109,55 @@ export function vatOssXml(report: VatOssReport, generatedAt: string): TaxReportF
   const msid = report.memberStateOfIdentification ?? '';
   const vatId = report.vatId ?? '';
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(OSS_XML_NAMESPACE, 'CoreVatReturn');
-  root.ele('vatReturnReferenceNumber').txt(`${msid}/${vatId}/Q${report.quarter}.${report.year}`);
-  root.ele('version').txt('1');
-  const trader = root.ele('traderId');
-  trader.ele('vatNumber').txt(vatId);
-  trader.ele('issuedBy').txt(msid);
-  const period = root.ele('period');
-  period.ele('year').txt(String(report.year));
-  period.ele('quarter').txt(String(report.quarter));
-  root.ele('startDate').txt(report.period.startDate);
-  root.ele('endDate').txt(report.period.endDate);
-  root.ele('submissionDateTime').txt(generatedAt);
-  root.ele('currency').txt('EUR');
-  root.ele('totalAmountVatDue').txt(decimal(report.totals.balance));
+  textChildren(root, {
+    vatReturnReferenceNumber: `${msid}/${vatId}/Q${report.quarter}.${report.year}`,
+    version: '1',
+  });
+  textChildren(root.ele('traderId'), { vatNumber: vatId, issuedBy: msid });
+  textChildren(root.ele('period'), { year: String(report.year), quarter: String(report.quarter) });
+  textChildren(root, {
+    startDate: report.period.startDate,
+    endDate: report.period.endDate,
+    submissionDateTime: generatedAt,
+    currency: 'EUR',
+    totalAmountVatDue: decimal(report.totals.balance),
+  });
   const supplies = root.ele('msconSupplies');
   for (const c of report.countries) {
-    const s = supplies.ele('msconSupply');
-    s.ele('msconCountryCode').txt(c.country);
-    s.ele('balanceOfVatDue').txt(decimal(c.balance));
-    s.ele('grandTotalMsidGoods').txt(decimal(c.vatTotal));
-    s.ele('grandTotalMsestGoods').txt(decimal(0));
-    s.ele('correctionsTotal').txt(decimal(c.correctionsTotal));
+    const s = textChildren(supplies.ele('msconSupply'), {
+      msconCountryCode: c.country,
+      balanceOfVatDue: decimal(c.balance),
+      grandTotalMsidGoods: decimal(c.vatTotal),
+      grandTotalMsestGoods: decimal(0),
+      correctionsTotal: decimal(c.correctionsTotal),
+    });
     const msid = s.ele('msidSupplies');
     for (const x of c.supplies) {
-      const m = msid.ele('msidSupply');
-      m.ele('supplyType').txt(x.supplyType);
-      m.ele('vatRate').txt(percent(x.vatRate));
-      m.ele('vatRateType').txt(x.rateType);
-      m.ele('taxableAmount').txt(decimal(x.taxableAmount));
-      m.ele('vatAmount').txt(decimal(x.vatAmount));
+      textChildren(msid.ele('msidSupply'), {
+        supplyType: x.supplyType,
+        vatRate: percent(x.vatRate),
+        vatRateType: x.rateType,
+        taxableAmount: decimal(x.taxableAmount),
+        vatAmount: decimal(x.vatAmount),
+      });
     }
     s.ele('msestSupplies');
     const corrections = s.ele('corrections');
     for (const x of c.corrections) {
       const k = corrections.ele('correction');
-      const p = k.ele('period');
-      p.ele('year').txt(String(x.year));
-      p.ele('quarter').txt(String(x.quarter));
-      k.ele('totalVatAmountCorrection').txt(decimal(x.vatAmount));
+      textChildren(k.ele('period'), { year: String(x.year), quarter: String(x.quarter) });
+      textChildren(k, { totalVatAmountCorrection: decimal(x.vatAmount) });
     }
   }
   // Not part of the core message: the rates the EUR amounts were converted at, for the record.
   const rates = root.ele('exchangeRates');
   for (const r of report.eurRates) {
-    const x = rates.ele('exchangeRate');
-    x.ele('currency').txt(r.currency);
-    x.ele('rate').txt(String(r.rate));
-    x.ele('rateDate').txt(r.rateDate);
-    x.ele('source').txt(r.source);
+    textChildren(rates.ele('exchangeRate'), {
+      currency: r.currency,
+      rate: String(r.rate),
+      rateDate: r.rateDate,
+      source: r.source,
+    });
   }
   const content = root.end({ prettyPrint: true });
   return {
