@@ -62,6 +62,40 @@ export function TextField({ id, label, value, onChange, hint, plain, type = 'tex
   );
 }
 
+interface CheckProps {
+  id: string;
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  /** A radio button of the group `name` instead of a checkbox. */
+  radio?: { name: string };
+}
+
+/** A checkbox (or radio button) with its label after it, as the choices of a fieldset stand. */
+export function Check({ id, label, checked, onChange, radio }: CheckProps) {
+  return (
+    <span className="check">
+      <input
+        id={id}
+        type={radio ? 'radio' : 'checkbox'}
+        name={radio?.name}
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+      <label htmlFor={id}>{label}</label>
+    </span>
+  );
+}
+
+/** A labelled checkbox in a form's grid. */
+export function CheckField(props: Omit<CheckProps, 'radio'>) {
+  return (
+    <div>
+      <Check {...props} />
+    </div>
+  );
+}
+
 interface SelectProps<T extends string> {
   id: string;
   label: string;
@@ -95,19 +129,25 @@ export function SelectField<T extends string>({ id, label, value, options, onCha
   );
 }
 
+/** The write a form runs (a mutation): in flight, and the error of its last try. */
+export interface Attempt {
+  isPending: boolean;
+  error: unknown;
+}
+
 interface FormProps {
   /** The accessible name of the form. */
   label: string;
   submit: string;
   onSubmit: () => void;
-  pending: boolean;
-  error: unknown;
+  /** The write the submit starts; none when the form only moves on (a review step). */
+  attempt?: Attempt;
   children: ReactNode;
   id?: string;
 }
 
-/** A grid form with its submit button and the error of its last try. */
-export function GridForm({ label, submit, onSubmit, pending, error, children, id }: FormProps) {
+/** A grid form with its submit button and the error of its write's last try. */
+export function GridForm({ label, submit, onSubmit, attempt, children, id }: FormProps) {
   const handle = (e: FormEvent) => {
     e.preventDefault();
     onSubmit();
@@ -117,12 +157,12 @@ export function GridForm({ label, submit, onSubmit, pending, error, children, id
       <form className="grid-form" aria-label={label} onSubmit={handle} id={id}>
         {children}
         <div className="actions">
-          <button type="submit" disabled={pending}>
+          <button type="submit" disabled={attempt?.isPending ?? false}>
             {submit}
           </button>
         </div>
       </form>
-      {error ? <ErrorNote error={error} /> : null}
+      {attempt?.error ? <ErrorNote error={attempt.error} /> : null}
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, downloadFile, must, type paths } from '../api';
 import { count, dateTime } from '../format';
-import { SecondaryButton, TextField, YearField } from '../forms';
+import { Check, SecondaryButton, TextField, YearField } from '../forms';
 import { useI18n } from '../i18n';
 import { IntegrityCheck } from '../integrity';
 import { can } from '../session';
@@ -110,16 +110,14 @@ function StartDatev({ onStarted }: { onStarted: (id: string) => void }) {
             ['not_exported', 'datev-select-new', t('accounting.selectNew')],
           ] as const
         ).map(([value, id, label]) => (
-          <span className="check" key={value}>
-            <input
-              type="radio"
-              id={id}
-              name="datev-select"
-              checked={selection === value}
-              onChange={() => setSelection(value)}
-            />
-            <label htmlFor={id}>{label}</label>
-          </span>
+          <Check
+            key={value}
+            id={id}
+            label={label}
+            radio={{ name: 'datev-select' }}
+            checked={selection === value}
+            onChange={() => setSelection(value)}
+          />
         ))}
       </fieldset>
       {selection === 'range' &&

@@ -3,10 +3,10 @@ import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { api, must, mustOk } from '../api';
 import { dateTime } from '../format';
-import { GridForm, SecondaryButton, SelectField, TextField } from '../forms';
+import { CheckField, GridForm, SecondaryButton, SelectField, TextField } from '../forms';
 import { useI18n, type MessageKey } from '../i18n';
 import { bodyOf, formOf, PEPPOL_SCHEMES, type ClientFormState, type PeppolScheme } from '../client-form';
-import { CheckField, invoiceColumns, PagedTable, type Client } from '../invoicing';
+import { invoiceColumns, PagedTable, type Client } from '../invoicing';
 import type { ClientsSearch } from '../search';
 import { can } from '../session';
 import { DataTable } from '../table';
@@ -137,8 +137,7 @@ export function ClientForm({
       label={client ? t('clients.edit') : t('clients.create')}
       submit={t('clients.save')}
       onSubmit={() => save.mutate(undefined)}
-      pending={save.isPending}
-      error={save.error}
+      attempt={save}
     >
       <TextField
         id="cl-name"

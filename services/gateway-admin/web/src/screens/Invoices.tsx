@@ -358,8 +358,7 @@ export function InvoiceEditor({ invoice, clientId }: { invoice?: Invoice; client
         label={invoice ? t('invoices.editDraft') : t('invoices.newDraft')}
         submit={t('invoices.saveDraft')}
         onSubmit={() => save.mutate(undefined)}
-        pending={save.isPending}
-        error={save.error}
+        attempt={save}
       >
         <ClientPicker id="inv-client" value={s.clientId} onChange={set('clientId')} />
         {(sites.data?.items.length ?? 0) > 1 && (

@@ -167,8 +167,7 @@ export function NewSchedule({ invoiceId }: { invoiceId?: string | undefined }) {
         label={t('recurring.new')}
         submit={t('recurring.create')}
         onSubmit={() => save.mutate(undefined)}
-        pending={save.isPending}
-        error={save.error}
+        attempt={save}
       >
         <SelectField
           id="rs-template"

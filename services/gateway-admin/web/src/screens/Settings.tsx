@@ -170,8 +170,7 @@ function Members() {
             label={t('settings.invite')}
             submit={t('settings.inviteSubmit')}
             onSubmit={() => add.mutate(undefined)}
-            pending={add.isPending}
-            error={add.error}
+            attempt={add}
           >
             <TextField
               id="inv-email"

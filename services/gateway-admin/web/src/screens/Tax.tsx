@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, must, mustOk, type paths } from '../api';
-import { SecondaryButton, SelectField, TextField } from '../forms';
+import { Check, SecondaryButton, SelectField, TextField } from '../forms';
 import { useI18n } from '../i18n';
 import { can } from '../session';
 import { DataTable } from '../table';
@@ -67,15 +67,7 @@ function SettingsForm({ settings }: { settings: TaxSettings }) {
     ['tax-settings'],
   );
   const flag = (key: 'ossEnabled' | 'iossEnabled' | 'viesEnabled', label: string) => (
-    <span className="check">
-      <input
-        id={`tax-${key}`}
-        type="checkbox"
-        checked={form[key]}
-        onChange={(e) => setForm({ ...form, [key]: e.target.checked })}
-      />
-      <label htmlFor={`tax-${key}`}>{label}</label>
-    </span>
+    <Check id={`tax-${key}`} label={label} checked={form[key]} onChange={(on) => setForm({ ...form, [key]: on })} />
   );
   return (
     <form

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api, must, type components, type Role } from '../../api';
 import { dateTime } from '../../format';
-import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField } from '../../forms';
+import { Check, GridForm, SecondaryButton, SelectField, ShownOnce, TextField } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can, type DataMode } from '../../session';
 import { DataTable } from '../../table';
@@ -62,10 +62,7 @@ function ScopePicker({ value, onChange }: { value: ReadonlySet<Scope>; onChange:
               if (!scope) return null;
               const id = `scope-${family}-${action}`;
               return (
-                <span key={action} className="check">
-                  <input id={id} type="checkbox" checked={value.has(scope)} onChange={() => flip(scope)} />
-                  <label htmlFor={id}>{action}</label>
-                </span>
+                <Check key={action} id={id} label={action} checked={value.has(scope)} onChange={() => flip(scope)} />
               );
             })}
           </fieldset>
@@ -146,8 +143,7 @@ function ManageKeys() {
           label={t('keys.create')}
           submit={t('settings.createKey')}
           onSubmit={() => create.mutate(undefined)}
-          pending={create.isPending}
-          error={create.error}
+          attempt={create}
         >
           <TextField
             id="key-name"

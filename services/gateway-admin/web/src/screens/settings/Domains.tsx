@@ -116,8 +116,7 @@ export function Domains() {
             label={t('domains.add')}
             submit={t('domains.addSubmit')}
             onSubmit={() => add.mutate(undefined)}
-            pending={add.isPending}
-            error={add.error}
+            attempt={add}
           >
             <TextField
               id="domain-hostname"

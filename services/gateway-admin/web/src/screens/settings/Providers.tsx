@@ -53,8 +53,7 @@ function CredentialsForm({ types, onCreated }: { types: ProviderType[]; onCreate
       label={t('providers.add')}
       submit={t('providers.addSubmit')}
       onSubmit={() => create.mutate(undefined)}
-      pending={create.isPending}
-      error={create.error}
+      attempt={create}
       id="add-provider-form"
     >
       <SelectField

@@ -3,7 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { contrastOnWhite, hexColor, textOn } from '../../../../../../libs/contracts/src/brand-colors';
 import { api, must, mustOk, type components } from '../../api';
 import { money } from '../../format';
-import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField } from '../../forms';
+import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField, type Attempt } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
 import { DataTable } from '../../table';
@@ -87,15 +87,13 @@ function SiteForm({
   initial,
   submit,
   onSave,
-  pending,
-  error,
+  attempt,
   id,
 }: {
   initial: SiteDraft;
   submit: string;
   onSave: (d: SiteDraft) => void;
-  pending: boolean;
-  error: unknown;
+  attempt: Attempt;
   id: string;
 }) {
   const { t } = useI18n();
@@ -104,7 +102,7 @@ function SiteForm({
   const f = (name: string) => `${id}-${name}`;
   return (
     <div className="site-editor">
-      <GridForm label={submit} submit={submit} onSubmit={() => onSave(d)} pending={pending} error={error} id={id}>
+      <GridForm label={submit} submit={submit} onSubmit={() => onSave(d)} attempt={attempt} id={id}>
         <TextField
           id={f('name')}
           label={t('settings.name')}
@@ -246,8 +244,7 @@ export function Sites() {
             initial={EMPTY}
             submit={t('site.createSubmit')}
             onSave={(d) => create.mutate(d)}
-            pending={create.isPending}
-            error={create.error}
+            attempt={create}
           />
         </Section>
       )}
@@ -316,8 +313,7 @@ export function SiteScreen({ id }: { id: string }) {
                     setSaved(false);
                     update.mutate(d);
                   }}
-                  pending={update.isPending}
-                  error={update.error}
+                  attempt={update}
                 />
               ) : (
                 <BrandPreview name={s.name} color={s.branding.primaryColor ?? ''} logo={s.branding.logo ?? ''} />
