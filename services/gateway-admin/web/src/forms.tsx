@@ -231,6 +231,28 @@ export function DateRangeFields({
   );
 }
 
+/** A search box (a list's filter, or a search before a choice), its hint as the placeholder. */
+export function SearchField({
+  id,
+  label,
+  value,
+  placeholder,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  placeholder: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type="search" value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
+    </div>
+  );
+}
+
 /** A list filter's choice with a first "any" option (the empty value: no filter). */
 export function FilterSelect<T extends string | number>({
   id,

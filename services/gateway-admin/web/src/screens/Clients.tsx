@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { api, must, mustOk } from '../api';
 import { dateTime } from '../format';
-import { CheckField, GridForm, SecondaryButton, SelectField, TextField } from '../forms';
+import { CheckField, GridForm, SearchField, SecondaryButton, SelectField, TextField } from '../forms';
 import { useI18n, type MessageKey } from '../i18n';
 import { bodyOf, formOf, PEPPOL_SCHEMES, type ClientFormState, type PeppolScheme } from '../client-form';
 import { invoiceColumns, PagedTable, type Client } from '../invoicing';
@@ -40,16 +40,13 @@ export function Clients({ search }: { search: ClientsSearch }) {
       {/* Search is client:execute, which a Viewer does not hold: a Viewer pages through the list. */}
       {can(role, 'write') && (
         <form className="filters" role="search" onSubmit={apply} aria-label={t('clients.search')}>
-          <div>
-            <label htmlFor="c-q">{t('clients.search')}</label>
-            <input
-              id="c-q"
-              type="search"
-              value={q}
-              placeholder={t('clients.searchHint')}
-              onChange={(e) => setQ(e.target.value)}
-            />
-          </div>
+          <SearchField
+            id="c-q"
+            label={t('clients.search')}
+            value={q}
+            placeholder={t('clients.searchHint')}
+            onChange={setQ}
+          />
           <div className="actions">
             <button type="submit">{t('payments.apply')}</button>
           </div>

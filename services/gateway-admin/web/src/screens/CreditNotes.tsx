@@ -5,7 +5,7 @@ import { DateRangeFields } from '../forms';
 import { day, money } from '../format';
 import { useI18n } from '../i18n';
 import { DocumentEmails, download, PagedTable } from '../invoicing';
-import { FilterForm, usePagedList } from '../list';
+import { FilterForm, onlySet, usePagedList } from '../list';
 import type { CreditNotesSearch } from '../search';
 import { can } from '../session';
 import { ErrorNote, Facts, Loaded, Section, useMember, useOrgQuery } from '../ui';
@@ -25,14 +25,7 @@ export function CreditNotes({ search }: { search: CreditNotesSearch }) {
     read: async (page, limit) =>
       must(
         await api.GET('/api/v1/credit-notes', {
-          params: {
-            query: {
-              page,
-              limit,
-              ...(search.startDate ? { startDate: search.startDate } : {}),
-              ...(search.endDate ? { endDate: search.endDate } : {}),
-            },
-          },
+          params: { query: { page, limit, ...onlySet({ startDate: search.startDate, endDate: search.endDate }) } },
         }),
       ),
   });

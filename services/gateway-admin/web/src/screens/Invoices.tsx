@@ -2,7 +2,15 @@ import { useState, type ReactNode } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { api, must } from '../api';
-import { DateRangeFields, GridForm, SecondaryButton, SelectField, TextField } from '../forms';
+import {
+  DateRangeFields,
+  FilterSelect,
+  GridForm,
+  SearchField,
+  SecondaryButton,
+  SelectField,
+  TextField,
+} from '../forms';
 import { dateTime, day, money, parseAmount } from '../format';
 import { useI18n } from '../i18n';
 import {
@@ -16,9 +24,10 @@ import {
   useDebounced,
   type Invoice,
   type InvoiceInput,
+  type InvoiceStatus,
   type ItemType,
 } from '../invoicing';
-import { FilterForm, usePagedList } from '../list';
+import { FilterForm, onlySet, usePagedList } from '../list';
 import type { InvoicesSearch } from '../search';
 import { can } from '../session';
 import { DataTable } from '../table';
@@ -53,13 +62,15 @@ export function Invoices({ search }: { search: InvoicesSearch }) {
             query: {
               page,
               limit,
-              ...(search.status ? { status: search.status } : {}),
-              ...(search.clientId ? { clientId: search.clientId } : {}),
-              ...(search.startDate ? { startDate: search.startDate } : {}),
-              ...(search.endDate ? { endDate: search.endDate } : {}),
-              ...(search.number ? { number: search.number } : {}),
-              ...(search.minAmount !== undefined ? { minAmount: search.minAmount } : {}),
-              ...(search.maxAmount !== undefined ? { maxAmount: search.maxAmount } : {}),
+              ...onlySet({
+                status: search.status,
+                clientId: search.clientId,
+                startDate: search.startDate,
+                endDate: search.endDate,
+                number: search.number,
+                minAmount: search.minAmount,
+                maxAmount: search.maxAmount,
+              }),
             },
           },
         }),
@@ -77,31 +88,21 @@ export function Invoices({ search }: { search: InvoicesSearch }) {
         </p>
       )}
       <FilterForm onApply={list.apply}>
-        <div>
-          <label htmlFor="if-number">{t('invoices.number')}</label>
-          <input
-            id="if-number"
-            type="search"
-            value={draft.number ?? ''}
-            placeholder={t('invoices.numberHint')}
-            onChange={(e) => setDraft({ ...draft, number: e.target.value || undefined })}
-          />
-        </div>
-        <div>
-          <label htmlFor="if-status">{t('invoices.status')}</label>
-          <select
-            id="if-status"
-            value={draft.status ?? ''}
-            onChange={(e) => setDraft({ ...draft, status: INVOICE_STATUSES.find((s) => s === e.target.value) })}
-          >
-            <option value="">{t('payments.anyStatus')}</option>
-            {INVOICE_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`invoiceStatus.${s}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SearchField
+          id="if-number"
+          label={t('invoices.number')}
+          value={draft.number ?? ''}
+          placeholder={t('invoices.numberHint')}
+          onChange={(number) => setDraft({ ...draft, number: number || undefined })}
+        />
+        <FilterSelect
+          id="if-status"
+          label={t('invoices.status')}
+          anyLabel={t('payments.anyStatus')}
+          value={draft.status}
+          options={INVOICE_STATUSES.map((s): readonly [InvoiceStatus, string] => [s, t(`invoiceStatus.${s}`)])}
+          onChange={(status) => setDraft({ ...draft, status })}
+        />
         <ClientPicker
           id="if-client"
           value={draft.clientId ?? ''}
@@ -194,16 +195,13 @@ function ClientPicker({
     <>
       {/* Search is client:execute: a Viewer picks from the newest clients. */}
       {can(role, 'write') && (
-        <div>
-          <label htmlFor={`${id}-q`}>{t('invoices.findClient')}</label>
-          <input
-            id={`${id}-q`}
-            type="search"
-            value={q}
-            placeholder={t('clients.searchHint')}
-            onChange={(e) => setQ(e.target.value)}
-          />
-        </div>
+        <SearchField
+          id={`${id}-q`}
+          label={t('invoices.findClient')}
+          value={q}
+          placeholder={t('clients.searchHint')}
+          onChange={setQ}
+        />
       )}
       <div>
         <label htmlFor={id}>{t('invoices.client')}</label>

@@ -3,11 +3,11 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { nextCycleDates, type CycleUnit } from '../../../../../libs/contracts/src/recurring-cycles';
 import { api, must, type paths } from '../api';
 import { ConfirmAction } from '../confirm';
-import { GridForm, SelectField, TextField } from '../forms';
+import { FilterSelect, GridForm, SelectField, TextField } from '../forms';
 import { dateTime, day, isTimeZone, money } from '../format';
 import { useI18n } from '../i18n';
 import { PagedTable } from '../invoicing';
-import { usePagedList } from '../list';
+import { onlySet, usePagedList } from '../list';
 import type { RecurringSearch } from '../search';
 import { can } from '../session';
 import { DataTable } from '../table';
@@ -47,7 +47,7 @@ export function RecurringSchedules({ search }: { search: RecurringSearch }) {
     read: async (page, limit) =>
       must(
         await api.GET('/api/v1/invoices/recurring', {
-          params: { query: { page, limit, ...(search.status ? { status: search.status } : {}) } },
+          params: { query: { page, limit, ...onlySet({ status: search.status }) } },
         }),
       ),
   });
@@ -62,23 +62,14 @@ export function RecurringSchedules({ search }: { search: RecurringSearch }) {
         </p>
       )}
       <form className="filters" aria-label={t('overview.filters')} onSubmit={(e) => e.preventDefault()}>
-        <div>
-          <label htmlFor="rf-status">{t('invoices.status')}</label>
-          <select
-            id="rf-status"
-            value={search.status ?? ''}
-            onChange={(e) =>
-              void navigate({ to: '/recurring', search: { status: STATUSES.find((s) => s === e.target.value) } })
-            }
-          >
-            <option value="">{t('payments.anyStatus')}</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`recurringStatus.${s}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="rf-status"
+          label={t('invoices.status')}
+          anyLabel={t('payments.anyStatus')}
+          value={search.status}
+          options={STATUSES.map((s): readonly [ScheduleStatus, string] => [s, t(`recurringStatus.${s}`)])}
+          onChange={(status) => void navigate({ to: '/recurring', search: { status } })}
+        />
       </form>
       <PagedTable
         {...list.paging}
