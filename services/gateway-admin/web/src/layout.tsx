@@ -32,6 +32,20 @@ export function SubNav({ label, links }: { label: string; links: ReadonlyArray<S
   );
 }
 
+/** The screens a detail screen leads back to: their lists. */
+type ListPath = '/payments' | '/invoices' | '/clients' | '/credit-notes' | '/recurring' | '/settings/sites';
+
+/** The link above a detail screen back to its list (the list's first page, no filters). */
+export function BackLink({ to, label }: { to: ListPath; label: string }) {
+  return (
+    <p>
+      <Link to={to} search={{}}>
+        {label}
+      </Link>
+    </p>
+  );
+}
+
 /** The signed-in frame: skip link, header (organization switcher, role, language, sign-out), navigation and the screen. */
 export function Layout() {
   const { t } = useI18n();

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { BackLink } from '../layout';
 import { api, must, mustOk } from '../api';
 import { dateTime } from '../format';
 import { CheckField, GridForm, SearchField, SecondaryButton, SelectField, TextField } from '../forms';
@@ -268,9 +269,7 @@ export function ClientScreen({ id }: { id: string }) {
     <Loaded q={client}>
       {(c) => (
         <>
-          <p>
-            <Link to="/clients">{t('clients.back')}</Link>
-          </p>
+          <BackLink to="/clients" label={t('clients.back')} />
           <h1>{t('clients.heading', { name: c.name })}</h1>
           {editing ? (
             <Section title={t('clients.edit')} id="edit-client">

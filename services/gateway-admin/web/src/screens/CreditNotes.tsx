@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { BackLink } from '../layout';
 import { api, must, saveBlobAnswer } from '../api';
 import { DateRangeFields } from '../forms';
 import { day, money } from '../format';
@@ -93,11 +94,7 @@ export function CreditNoteScreen({ id }: { id: string }) {
     <Loaded q={note}>
       {(n) => (
         <>
-          <p>
-            <Link to="/credit-notes" search={{}}>
-              {t('creditNotes.back')}
-            </Link>
-          </p>
+          <BackLink to="/credit-notes" label={t('creditNotes.back')} />
           <h1>{t('creditNotes.heading', { number: n.number })}</h1>
           <Section title={t('invoices.details')} id="credit-note-details">
             <Facts

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { BackLink } from '../layout';
 import { api, must } from '../api';
 import {
   DateRangeFields,
@@ -505,11 +506,7 @@ export function NewInvoice({ clientId }: { clientId?: string | undefined }) {
   const { t } = useI18n();
   return (
     <>
-      <p>
-        <Link to="/invoices" search={{}}>
-          {t('invoices.back')}
-        </Link>
-      </p>
+      <BackLink to="/invoices" label={t('invoices.back')} />
       <h1>{t('invoices.newDraft')}</h1>
       <InvoiceEditor clientId={clientId} />
     </>
@@ -542,11 +539,7 @@ export function InvoiceScreen({ id }: { id: string }) {
     <Loaded q={invoice}>
       {(inv) => (
         <>
-          <p>
-            <Link to="/invoices" search={{}}>
-              {t('invoices.back')}
-            </Link>
-          </p>
+          <BackLink to="/invoices" label={t('invoices.back')} />
           <h1>
             {inv.number ? t('invoices.heading', { number: inv.number }) : t('invoices.draftHeading')}{' '}
             <InvoiceStatusBadge status={inv.status} />

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { nextCycleDates, type CycleUnit } from '../../../../../libs/contracts/src/recurring-cycles';
+import { BackLink } from '../layout';
 import { api, must, type paths } from '../api';
 import { ConfirmAction } from '../confirm';
 import { FilterSelect, GridForm, SelectField, TextField } from '../forms';
@@ -147,11 +148,7 @@ export function NewSchedule({ invoiceId }: { invoiceId?: string | undefined }) {
   const options = invoices.data?.items ?? [];
   return (
     <>
-      <p>
-        <Link to="/recurring" search={{}}>
-          {t('recurring.back')}
-        </Link>
-      </p>
+      <BackLink to="/recurring" label={t('recurring.back')} />
       <h1>{t('recurring.new')}</h1>
       <GridForm
         id="schedule-form"
@@ -240,11 +237,7 @@ export function ScheduleScreen({ id }: { id: string }) {
     <Loaded q={schedule}>
       {(s) => (
         <>
-          <p>
-            <Link to="/recurring" search={{}}>
-              {t('recurring.back')}
-            </Link>
-          </p>
+          <BackLink to="/recurring" label={t('recurring.back')} />
           <h1>
             {t('recurring.heading', { name: s.name })} <StatusBadge status={s.status} />
           </h1>

@@ -1,6 +1,7 @@
 import { useState, type CSSProperties } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { contrastOnWhite, hexColor, textOn } from '../../../../../../libs/contracts/src/brand-colors';
+import { BackLink } from '../../layout';
 import { api, must, mustOk, type components } from '../../api';
 import { money } from '../../format';
 import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField, type Attempt } from '../../forms';
@@ -291,9 +292,7 @@ export function SiteScreen({ id }: { id: string }) {
   );
   return (
     <SettingsPage title={site.data ? t('site.title', { name: site.data.name }) : t('settings.sites')}>
-      <p>
-        <Link to="/settings/sites">{t('site.back')}</Link>
-      </p>
+      <BackLink to="/settings/sites" label={t('site.back')} />
       <Loaded q={site}>
         {(s) => (
           <>
