@@ -2,6 +2,19 @@ import { useState, type ComponentProps, type FormEvent, type ReactNode } from 'r
 import { useI18n } from './i18n';
 import { ErrorNote, useSites } from './ui';
 
+/**
+ * A form's values in one state, as `useState` holds them, with `set(key)`: the setter of one field
+ * (what a field's `onChange` takes).
+ */
+export function useFields<T extends object>(initial: T | (() => T)) {
+  const [values, setValues] = useState<T>(initial);
+  const set =
+    <K extends keyof T>(key: K) =>
+    (value: T[K]) =>
+      setValues((prev) => ({ ...prev, [key]: value }));
+  return [values, set, setValues] as const;
+}
+
 interface FieldProps {
   id: string;
   label: string;

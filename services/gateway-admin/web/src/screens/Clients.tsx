@@ -4,7 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { BackLink } from '../layout';
 import { api, must, mustOk } from '../api';
 import { dateTime } from '../format';
-import { CheckField, GridForm, SearchField, SecondaryButton, SelectField, TextField } from '../forms';
+import { CheckField, GridForm, SearchField, SecondaryButton, SelectField, TextField, useFields } from '../forms';
 import { useI18n, type MessageKey } from '../i18n';
 import { bodyOf, formOf, PEPPOL_SCHEMES, type ClientFormState, type PeppolScheme } from '../client-form';
 import { invoiceColumns, PagedTable, type Client } from '../invoicing';
@@ -113,11 +113,7 @@ export function ClientForm({
 }) {
   const { t } = useI18n();
   const before = client ? formOf(client) : undefined;
-  const [f, setF] = useState<ClientFormState>(() => formOf(client));
-  const set =
-    <K extends keyof ClientFormState>(k: K) =>
-    (v: ClientFormState[K]) =>
-      setF((prev) => ({ ...prev, [k]: v }));
+  const [f, set] = useFields<ClientFormState>(() => formOf(client));
   const save = useOrgMutation(
     async () => {
       const body = bodyOf(f, before);

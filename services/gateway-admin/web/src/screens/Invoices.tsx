@@ -11,6 +11,7 @@ import {
   SecondaryButton,
   SelectField,
   TextField,
+  useFields,
 } from '../forms';
 import { dateTime, day, money, parseAmount } from '../format';
 import { useI18n } from '../i18n';
@@ -312,11 +313,7 @@ export function InvoiceEditor({ invoice, clientId }: { invoice?: Invoice; client
   const { t, locale } = useI18n();
   const navigate = useNavigate();
   const sites = useSites();
-  const [s, setS] = useState<EditorState>(() => stateOf(invoice, clientId));
-  const set =
-    <K extends keyof EditorState>(k: K) =>
-    (v: EditorState[K]) =>
-      setS((prev) => ({ ...prev, [k]: v }));
+  const [s, set, setS] = useFields<EditorState>(() => stateOf(invoice, clientId));
   const setLine = (key: number, patch: Partial<LineState>) =>
     setS((prev) => ({ ...prev, lines: prev.lines.map((l) => (l.key === key ? { ...l, ...patch } : l)) }));
   const siteId = s.siteId || sites.data?.items[0]?.id;

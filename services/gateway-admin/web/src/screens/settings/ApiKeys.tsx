@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api, must, type components, type Role } from '../../api';
 import { dateTime } from '../../format';
-import { Check, GridForm, SecondaryButton, SelectField, ShownOnce, TextField } from '../../forms';
+import { Check, GridForm, SecondaryButton, SelectField, ShownOnce, TextField, useFields } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can, type DataMode } from '../../session';
 import { DataTable } from '../../table';
@@ -92,7 +92,7 @@ function ManageKeys() {
   const list = useOrgQuery(['api-keys'], async () =>
     must(await api.GET('/api/v1/organizations/{orgId}/api-keys', path)),
   );
-  const [form, setForm] = useState({
+  const [form, set] = useFields({
     name: '',
     role: 'Editor' as Role,
     mode: mode as DataMode,
@@ -151,14 +151,14 @@ function ManageKeys() {
             required
             maxLength={200}
             value={form.name}
-            onChange={(name) => setForm({ ...form, name })}
+            onChange={set('name')}
           />
           <SelectField
             id="key-role"
             label={t('settings.role')}
             value={form.role}
             options={roles}
-            onChange={(r) => setForm({ ...form, role: r })}
+            onChange={set('role')}
           />
           <SelectField<DataMode>
             id="key-mode"
@@ -172,16 +172,16 @@ function ManageKeys() {
                     ['test', t('mode.test')],
                   ]
             }
-            onChange={(m) => setForm({ ...form, mode: m })}
+            onChange={set('mode')}
           />
           <SelectField<Expiry>
             id="key-expiry"
             label={t('keys.expiry')}
             value={form.expiry}
             options={EXPIRY.map((d) => [d, d === '0' ? t('keys.never') : t('keys.days', { n: d })] as const)}
-            onChange={(expiry) => setForm({ ...form, expiry })}
+            onChange={set('expiry')}
           />
-          <ScopePicker value={form.scopes} onChange={(scopes) => setForm({ ...form, scopes })} />
+          <ScopePicker value={form.scopes} onChange={set('scopes')} />
         </GridForm>
         {secret && <ShownOnce message={t('settings.secretOnce')} value={secret} testId="api-key-secret" />}
       </Section>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api, must, mustOk, type components } from '../../api';
 import { dateTime } from '../../format';
-import { GridForm, SecondaryButton, SelectField, TextField } from '../../forms';
+import { GridForm, SecondaryButton, SelectField, TextField, useFields } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
 import { DataTable } from '../../table';
@@ -19,7 +19,7 @@ export function Domains() {
     must(await api.GET('/api/v1/domains', { params: { query: { limit: 100 } } })),
   );
   const sites = useSites();
-  const [draft, setDraft] = useState({ hostname: '', siteId: '' });
+  const [draft, set, setDraft] = useFields({ hostname: '', siteId: '' });
   const add = useOrgMutation(
     async () =>
       must(
@@ -126,7 +126,7 @@ export function Domains() {
               maxLength={253}
               plain
               placeholder="pay.shop.example"
-              onChange={(hostname) => setDraft({ ...draft, hostname })}
+              onChange={set('hostname')}
             />
             <SelectField
               id="domain-site"
@@ -136,7 +136,7 @@ export function Domains() {
                 ['', t('domains.anySite')] as const,
                 ...(sites.data?.items ?? []).map((s) => [s.id, s.name] as const),
               ]}
-              onChange={(siteId) => setDraft({ ...draft, siteId })}
+              onChange={set('siteId')}
             />
           </GridForm>
         </Section>

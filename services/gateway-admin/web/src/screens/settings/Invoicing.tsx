@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, must, type components } from '../../api';
 import { dateTime } from '../../format';
-import { Check, CopyButton, GridForm, SecondaryButton, SelectField, TextField } from '../../forms';
+import { Check, CopyButton, GridForm, SecondaryButton, SelectField, TextField, useFields } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
 import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
@@ -25,7 +25,7 @@ function useInvoicingSave() {
 /** Company details printed on documents (name, address, contact), the payout IBAN masked with a way to replace it. */
 function Company({ s, write, admin }: { s: InvoicingSettings; write: boolean; admin: boolean }) {
   const { t } = useI18n();
-  const [form, setForm] = useState({
+  const [form, set] = useFields({
     companyName: s.companyName ?? '',
     companyEmail: s.companyEmail ?? '',
     companyPhone: s.companyPhone ?? '',
@@ -37,7 +37,6 @@ function Company({ s, write, admin }: { s: InvoicingSettings; write: boolean; ad
   const [iban, setIban] = useState('');
   const save = useInvoicingSave();
   const saveIban = useInvoicingSave();
-  const set = (k: keyof typeof form) => (v: string) => setForm({ ...form, [k]: v });
   const orNull = (v: string) => (v.trim() === '' ? null : v.trim());
   const hasAddress = form.street || form.city || form.postalCode || form.country;
   return (
