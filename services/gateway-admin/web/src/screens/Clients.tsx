@@ -10,7 +10,7 @@ import { bodyOf, formOf, PEPPOL_SCHEMES, type ClientFormState, type PeppolScheme
 import { invoiceColumns, PagedTable, type Client } from '../invoicing';
 import type { ClientsSearch } from '../search';
 import { can } from '../session';
-import { DataTable } from '../table';
+import { ListTable } from '../table';
 import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
 import { ConfirmDialog } from '../confirm';
 import { ResourceHistory } from '../history';
@@ -336,17 +336,12 @@ export function ClientScreen({ id }: { id: string }) {
             </Section>
           )}
           <Section title={t('clients.invoices')} id="client-invoices">
-            <Loaded q={invoices}>
-              {(data) => (
-                <DataTable
-                  testId="client-invoices"
-                  rows={data.items}
-                  rowKey={(i) => i.id}
-                  empty={t('invoices.empty')}
-                  columns={invoiceColumns(t, locale)}
-                />
-              )}
-            </Loaded>
+            <ListTable
+              q={invoices}
+              testId="client-invoices"
+              empty={t('invoices.empty')}
+              columns={invoiceColumns(t, locale)}
+            />
           </Section>
           <ResourceHistory resource="client" id={c.id} />
         </>

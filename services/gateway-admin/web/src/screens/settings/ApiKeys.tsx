@@ -4,8 +4,8 @@ import { dateTime } from '../../format';
 import { Check, GridForm, SecondaryButton, SelectField, ShownOnce, TextField, useFields } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can, type DataMode } from '../../session';
-import { DataTable } from '../../table';
-import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
+import { ListTable } from '../../table';
+import { ErrorNote, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
 import { SCOPE_FAMILIES } from '../../../../../../libs/contracts/src/scopes';
 import { ROLES } from '../Settings';
 import { SettingsPage } from './SettingsNav';
@@ -187,52 +187,47 @@ function ManageKeys() {
       </Section>
       <Section title={t('settings.apiKeys')} id="key-list">
         {failed && <ErrorNote error={failed} />}
-        <Loaded q={list}>
-          {(data) => (
-            <DataTable
-              testId="api-keys"
-              rows={data.items}
-              rowKey={(k) => k.id}
-              columns={[
-                { header: t('settings.name'), cell: (k) => k.name },
-                { header: t('settings.keyId'), cell: (k) => <code>{k.prefix}</code> },
-                { header: t('settings.role'), cell: (k) => t(`role.${k.role}`) },
-                { header: t('keys.scopeCount'), cell: (k) => String(k.scopes.length), num: true },
-                { header: t('settings.keyStatus'), cell: (k) => t(`keys.status.${k.status}`) },
-                {
-                  header: t('keys.expires'),
-                  cell: (k) => (k.expiresAt ? dateTime(k.expiresAt, zone, locale) : t('keys.never')),
-                },
-                {
-                  header: t('settings.lastUsed'),
-                  cell: (k) => (k.lastUsedAt ? dateTime(k.lastUsedAt, zone, locale) : '—'),
-                },
-                {
-                  header: t('settings.actions'),
-                  srOnly: true,
-                  cell: (k) =>
-                    k.status === 'active' && (
-                      <span className="row-actions">
-                        <SecondaryButton
-                          aria-label={t('keys.rotateName', { name: k.name })}
-                          onClick={() => rotate.mutate(k.id)}
-                        >
-                          {t('settings.rotate')}
-                        </SecondaryButton>
-                        <SecondaryButton
-                          aria-label={t('keys.revokeName', { name: k.name })}
-                          onClick={() => revoke.mutate(k.id)}
-                        >
-                          {t('settings.revoke')}
-                        </SecondaryButton>
-                      </span>
-                    ),
-                },
-                history.column,
-              ]}
-            />
-          )}
-        </Loaded>
+        <ListTable
+          q={list}
+          testId="api-keys"
+          columns={[
+            { header: t('settings.name'), cell: (k) => k.name },
+            { header: t('settings.keyId'), cell: (k) => <code>{k.prefix}</code> },
+            { header: t('settings.role'), cell: (k) => t(`role.${k.role}`) },
+            { header: t('keys.scopeCount'), cell: (k) => String(k.scopes.length), num: true },
+            { header: t('settings.keyStatus'), cell: (k) => t(`keys.status.${k.status}`) },
+            {
+              header: t('keys.expires'),
+              cell: (k) => (k.expiresAt ? dateTime(k.expiresAt, zone, locale) : t('keys.never')),
+            },
+            {
+              header: t('settings.lastUsed'),
+              cell: (k) => (k.lastUsedAt ? dateTime(k.lastUsedAt, zone, locale) : '—'),
+            },
+            {
+              header: t('settings.actions'),
+              srOnly: true,
+              cell: (k) =>
+                k.status === 'active' && (
+                  <span className="row-actions">
+                    <SecondaryButton
+                      aria-label={t('keys.rotateName', { name: k.name })}
+                      onClick={() => rotate.mutate(k.id)}
+                    >
+                      {t('settings.rotate')}
+                    </SecondaryButton>
+                    <SecondaryButton
+                      aria-label={t('keys.revokeName', { name: k.name })}
+                      onClick={() => revoke.mutate(k.id)}
+                    >
+                      {t('settings.revoke')}
+                    </SecondaryButton>
+                  </span>
+                ),
+            },
+            history.column,
+          ]}
+        />
       </Section>
       {history.panel}
     </SettingsPage>

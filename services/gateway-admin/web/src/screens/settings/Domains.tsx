@@ -4,8 +4,8 @@ import { dateTime } from '../../format';
 import { GridForm, SecondaryButton, SelectField, TextField, useFields } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
-import { DataTable } from '../../table';
-import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone, useSites } from '../../ui';
+import { ListTable } from '../../table';
+import { ErrorNote, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone, useSites } from '../../ui';
 import { SettingsPage } from './SettingsNav';
 
 type Check = components['schemas']['CnameCheck'];
@@ -61,54 +61,49 @@ export function Domains() {
           </p>
         )}
         {failed && <ErrorNote error={failed} />}
-        <Loaded q={list}>
-          {(data) => (
-            <DataTable
-              testId="domains"
-              rows={data.items}
-              rowKey={(d) => d.id}
-              empty={t('domains.none')}
-              columns={[
-                { header: t('domains.hostname'), cell: (d) => <code>{d.hostname}</code> },
-                { header: t('overview.site'), cell: (d) => siteName(d.siteId) },
-                {
-                  header: t('domains.state'),
-                  cell: (d) => (
-                    <span className={`badge ${d.verified ? 'status-1' : 'status-0'}`}>
-                      {d.verified ? t('domains.verified') : t('domains.unverified')}
-                    </span>
-                  ),
-                },
-                { header: t('domains.cname'), cell: (d) => <code>{d.cnameTarget}</code> },
-                { header: t('domains.checked'), cell: (d) => when(d.verifiedAt ?? d.lastCheckedAt) },
-                can(role, 'write') && {
-                  header: t('settings.actions'),
-                  srOnly: true,
-                  cell: (d) => (
-                    <span className="row-actions">
-                      <SecondaryButton
-                        disabled={verify.isPending}
-                        aria-label={t('domains.verifyHost', { host: d.hostname })}
-                        onClick={() => verify.mutate(d.hostname)}
-                      >
-                        {t('domains.verify')}
-                      </SecondaryButton>
-                      {can(role, 'admin') && (
-                        <SecondaryButton
-                          disabled={remove.isPending}
-                          aria-label={t('domains.removeHost', { host: d.hostname })}
-                          onClick={() => remove.mutate(d.id)}
-                        >
-                          {t('settings.remove')}
-                        </SecondaryButton>
-                      )}
-                    </span>
-                  ),
-                },
-              ]}
-            />
-          )}
-        </Loaded>
+        <ListTable
+          q={list}
+          testId="domains"
+          empty={t('domains.none')}
+          columns={[
+            { header: t('domains.hostname'), cell: (d) => <code>{d.hostname}</code> },
+            { header: t('overview.site'), cell: (d) => siteName(d.siteId) },
+            {
+              header: t('domains.state'),
+              cell: (d) => (
+                <span className={`badge ${d.verified ? 'status-1' : 'status-0'}`}>
+                  {d.verified ? t('domains.verified') : t('domains.unverified')}
+                </span>
+              ),
+            },
+            { header: t('domains.cname'), cell: (d) => <code>{d.cnameTarget}</code> },
+            { header: t('domains.checked'), cell: (d) => when(d.verifiedAt ?? d.lastCheckedAt) },
+            can(role, 'write') && {
+              header: t('settings.actions'),
+              srOnly: true,
+              cell: (d) => (
+                <span className="row-actions">
+                  <SecondaryButton
+                    disabled={verify.isPending}
+                    aria-label={t('domains.verifyHost', { host: d.hostname })}
+                    onClick={() => verify.mutate(d.hostname)}
+                  >
+                    {t('domains.verify')}
+                  </SecondaryButton>
+                  {can(role, 'admin') && (
+                    <SecondaryButton
+                      disabled={remove.isPending}
+                      aria-label={t('domains.removeHost', { host: d.hostname })}
+                      onClick={() => remove.mutate(d.id)}
+                    >
+                      {t('settings.remove')}
+                    </SecondaryButton>
+                  )}
+                </span>
+              ),
+            },
+          ]}
+        />
       </Section>
       {can(role, 'admin') && (
         <Section title={t('domains.add')} id="add-domain">

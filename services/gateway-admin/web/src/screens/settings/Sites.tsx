@@ -7,7 +7,7 @@ import { money } from '../../format';
 import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField, type Attempt } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
-import { DataTable } from '../../table';
+import { ListTable } from '../../table';
 import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useSites } from '../../ui';
 import { SettingsPage } from './SettingsNav';
 import { ResourceHistory } from '../../history';
@@ -206,29 +206,24 @@ export function Sites() {
   return (
     <SettingsPage title={t('settings.sites')}>
       <Section title={t('settings.sites')} id="sites">
-        <Loaded q={list}>
-          {(data) => (
-            <DataTable
-              testId="sites"
-              rows={data.items}
-              rowKey={(s) => s.id}
-              empty={t('site.none')}
-              columns={[
-                {
-                  header: t('settings.name'),
-                  cell: (s) => (
-                    <Link to="/settings/sites/$id" params={{ id: s.id }}>
-                      {s.name}
-                    </Link>
-                  ),
-                },
-                { header: 'URL', cell: (s) => s.url },
-                { header: t('settings.domains'), cell: (s) => s.frontendDomains.join(', ') || '—' },
-                { header: t('settings.signingSecret'), cell: (s) => <code>{s.webhookSigningSecretHint}</code> },
-              ]}
-            />
-          )}
-        </Loaded>
+        <ListTable
+          q={list}
+          testId="sites"
+          empty={t('site.none')}
+          columns={[
+            {
+              header: t('settings.name'),
+              cell: (s) => (
+                <Link to="/settings/sites/$id" params={{ id: s.id }}>
+                  {s.name}
+                </Link>
+              ),
+            },
+            { header: 'URL', cell: (s) => s.url },
+            { header: t('settings.domains'), cell: (s) => s.frontendDomains.join(', ') || '—' },
+            { header: t('settings.signingSecret'), cell: (s) => <code>{s.webhookSigningSecretHint}</code> },
+          ]}
+        />
       </Section>
       {can(role, 'write') && (
         <Section title={t('site.create')} id="create-site">
