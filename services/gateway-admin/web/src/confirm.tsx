@@ -1,13 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { TextField } from './forms';
+import { TextField, type Attempt } from './forms';
 import { useI18n } from './i18n';
 import { ErrorNote, Section, useOrgMutation } from './ui';
-
-/** The last try of a write, as the confirmation shows it. */
-interface Attempt {
-  isError: boolean;
-  error: unknown;
-}
 
 /**
  * A warning that asks before a write: the question (`<questionId>`, naming the dialog), what the
@@ -47,7 +41,7 @@ export function ConfirmDialog({
           {back.label}
         </button>
       </div>
-      {attempt.isError && <ErrorNote error={attempt.error} />}
+      {attempt.error ? <ErrorNote error={attempt.error} /> : null}
     </div>
   );
 }

@@ -2,6 +2,19 @@ import { useState, type ComponentProps, type FormEvent, type ReactNode } from 'r
 import { useI18n } from './i18n';
 import { ErrorNote, useSites } from './ui';
 
+/**
+ * A form's values in one state, as `useState` holds them, with `set(key)`: the setter of one field
+ * (what a field's `onChange` takes).
+ */
+export function useFields<T extends object>(initial: T | (() => T)) {
+  const [values, setValues] = useState<T>(initial);
+  const set =
+    <K extends keyof T>(key: K) =>
+    (value: T[K]) =>
+      setValues((prev) => ({ ...prev, [key]: value }));
+  return [values, set, setValues] as const;
+}
+
 interface FieldProps {
   id: string;
   label: string;
@@ -62,6 +75,40 @@ export function TextField({ id, label, value, onChange, hint, plain, type = 'tex
   );
 }
 
+interface CheckProps {
+  id: string;
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  /** A radio button of the group `name` instead of a checkbox. */
+  radio?: { name: string };
+}
+
+/** A checkbox (or radio button) with its label after it, as the choices of a fieldset stand. */
+export function Check({ id, label, checked, onChange, radio }: CheckProps) {
+  return (
+    <span className="check">
+      <input
+        id={id}
+        type={radio ? 'radio' : 'checkbox'}
+        name={radio?.name}
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+      <label htmlFor={id}>{label}</label>
+    </span>
+  );
+}
+
+/** A labelled checkbox in a form's grid. */
+export function CheckField(props: Omit<CheckProps, 'radio'>) {
+  return (
+    <div>
+      <Check {...props} />
+    </div>
+  );
+}
+
 interface SelectProps<T extends string> {
   id: string;
   label: string;
@@ -95,19 +142,25 @@ export function SelectField<T extends string>({ id, label, value, options, onCha
   );
 }
 
+/** The write a form runs (a mutation): in flight, and the error of its last try. */
+export interface Attempt {
+  isPending: boolean;
+  error: unknown;
+}
+
 interface FormProps {
   /** The accessible name of the form. */
   label: string;
   submit: string;
   onSubmit: () => void;
-  pending: boolean;
-  error: unknown;
+  /** The write the submit starts; none when the form only moves on (a review step). */
+  attempt?: Attempt;
   children: ReactNode;
   id?: string;
 }
 
-/** A grid form with its submit button and the error of its last try. */
-export function GridForm({ label, submit, onSubmit, pending, error, children, id }: FormProps) {
+/** A grid form with its submit button and the error of its write's last try. */
+export function GridForm({ label, submit, onSubmit, attempt, children, id }: FormProps) {
   const handle = (e: FormEvent) => {
     e.preventDefault();
     onSubmit();
@@ -117,12 +170,12 @@ export function GridForm({ label, submit, onSubmit, pending, error, children, id
       <form className="grid-form" aria-label={label} onSubmit={handle} id={id}>
         {children}
         <div className="actions">
-          <button type="submit" disabled={pending}>
+          <button type="submit" disabled={attempt?.isPending ?? false}>
             {submit}
           </button>
         </div>
       </form>
-      {error ? <ErrorNote error={error} /> : null}
+      {attempt?.error ? <ErrorNote error={attempt.error} /> : null}
     </>
   );
 }
@@ -188,6 +241,28 @@ export function DateRangeFields({
       {field('startDate', 'from', t('payments.from'))}
       {field('endDate', 'to', t('payments.to'))}
     </>
+  );
+}
+
+/** A search box (a list's filter, or a search before a choice), its hint as the placeholder. */
+export function SearchField({
+  id,
+  label,
+  value,
+  placeholder,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  placeholder: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type="search" value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
+    </div>
   );
 }
 

@@ -86,28 +86,6 @@ export async function download(path: DownloadPath, id: string, fallback: string)
   saveBlobAnswer(await api.GET(path, { params: { path: { id } }, parseAs: 'blob' }), fallback);
 }
 
-/** A labelled checkbox. */
-export function CheckField({
-  id,
-  label,
-  checked,
-  onChange,
-}: {
-  id: string;
-  label: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-}) {
-  return (
-    <div>
-      <span className="check">
-        <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
-        <label htmlFor={id}>{label}</label>
-      </span>
-    </div>
-  );
-}
-
 /** An invoice's status as a badge. */
 export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
   const { t } = useI18n();
@@ -227,8 +205,7 @@ export function DocumentEmails({
           label={t('invoices.email')}
           submit={t('invoices.send')}
           onSubmit={() => sent.mutate(undefined)}
-          pending={sent.isPending}
-          error={sent.error}
+          attempt={sent}
         >
           <TextField
             id={`${prefix}-to`}

@@ -1,10 +1,50 @@
-import { Link, Outlet } from '@tanstack/react-router';
+import { Link, Outlet, type LinkProps } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { LANGUAGES, setLanguage, useI18n, type Language } from './i18n';
 import { can, signOut, switchOrganization } from './session';
 import { useMember } from './ui';
 
 const isLanguage = (v: string): v is Language => (LANGUAGES as readonly string[]).includes(v);
+
+/** A screen of a section's own navigation; `exact` is active only on that very address, not below it. */
+export interface SubNavLink {
+  to: LinkProps['to'];
+  label: string;
+  exact?: boolean;
+}
+
+/** The links between the screens of one section (settings, tax); a link given as `false` is left out. */
+export function SubNav({ label, links }: { label: string; links: ReadonlyArray<SubNavLink | false> }) {
+  return (
+    <nav aria-label={label} className="subnav">
+      <ul>
+        {links
+          .filter((l): l is SubNavLink => l !== false)
+          .map((l) => (
+            <li key={l.to}>
+              <Link to={l.to} activeOptions={l.exact ? { exact: true } : undefined}>
+                {l.label}
+              </Link>
+            </li>
+          ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The screens a detail screen leads back to: their lists. */
+type ListPath = '/payments' | '/invoices' | '/clients' | '/credit-notes' | '/recurring' | '/settings/sites';
+
+/** The link above a detail screen back to its list (the list's first page, no filters). */
+export function BackLink({ to, label }: { to: ListPath; label: string }) {
+  return (
+    <p>
+      <Link to={to} search={{}}>
+        {label}
+      </Link>
+    </p>
+  );
+}
 
 /** The signed-in frame: skip link, header (organization switcher, role, language, sign-out), navigation and the screen. */
 export function Layout() {

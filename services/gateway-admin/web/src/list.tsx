@@ -44,6 +44,21 @@ export function usePagedList<S extends { page?: number | undefined }, T>({
   };
 }
 
+type Filter = string | number | undefined;
+
+/**
+ * The filters that are set, as a list read's query takes them: a filter left out (undefined) or
+ * emptied ('') is not sent; a number is sent even when it is 0.
+ */
+export function onlySet<F extends Record<string, Filter>>(filters: F): { [K in keyof F]?: NonNullable<F[K]> } {
+  const set: { [K in keyof F]?: NonNullable<F[K]> } = {};
+  for (const key of Object.keys(filters) as Array<keyof F>) {
+    const value = filters[key];
+    if (value !== undefined && value !== '') set[key] = value;
+  }
+  return set;
+}
+
 /** The filters of a list, applied by their submit button. */
 export function FilterForm({ onApply, children }: { onApply: (e: FormEvent) => void; children: ReactNode }) {
   const { t } = useI18n();

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Navigate } from '@tanstack/react-router';
 import { Layout } from './layout';
 import { Audit } from './screens/Audit';
@@ -16,14 +16,29 @@ import { clientsSearch, invoicesSearch, newInvoiceSearch, overviewSearch, paymen
 import { creditNotesSearch, newScheduleSearch, recurringSearch } from './search';
 import { Loading } from './ui';
 
-// The invoicing screens load on first use (kept out of the first load's JavaScript).
+/**
+ * A screen of a module loaded on first use (kept out of the first load's JavaScript), shown with
+ * the loading line until its code is in.
+ */
+function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
+  const Screen = lazy(async () => ({ default: await load() }));
+  return function LazyScreen(props: P) {
+    return (
+      <Suspense fallback={<Loading />}>
+        <Screen {...props} />
+      </Suspense>
+    );
+  };
+}
+
+// The invoicing screens load on first use.
 const invoicing = () => import('./screens/Invoices');
-const Invoices = lazy(() => invoicing().then((m) => ({ default: m.Invoices })));
-const NewInvoice = lazy(() => invoicing().then((m) => ({ default: m.NewInvoice })));
-const InvoiceScreen = lazy(() => invoicing().then((m) => ({ default: m.InvoiceScreen })));
+const Invoices = lazyScreen(() => invoicing().then((m) => m.Invoices));
+const NewInvoice = lazyScreen(() => invoicing().then((m) => m.NewInvoice));
+const InvoiceScreen = lazyScreen(() => invoicing().then((m) => m.InvoiceScreen));
 const clientScreens = () => import('./screens/Clients');
-const Clients = lazy(() => clientScreens().then((m) => ({ default: m.Clients })));
-const ClientScreen = lazy(() => clientScreens().then((m) => ({ default: m.ClientScreen })));
+const Clients = lazyScreen(() => clientScreens().then((m) => m.Clients));
+const ClientScreen = lazyScreen(() => clientScreens().then((m) => m.ClientScreen));
 
 const root = createRootRoute({ component: Layout, notFoundComponent: () => <Navigate to="/" /> });
 
@@ -101,11 +116,7 @@ const invoices = createRoute({
   validateSearch: invoicesSearch,
   component: function InvoicesRoute() {
     const search = invoices.useSearch();
-    return (
-      <Suspense fallback={<Loading />}>
-        <Invoices key={JSON.stringify(search)} search={search} />
-      </Suspense>
-    );
+    return <Invoices key={JSON.stringify(search)} search={search} />;
   },
 });
 const newInvoice = createRoute({
@@ -113,22 +124,14 @@ const newInvoice = createRoute({
   path: '/invoices/new',
   validateSearch: newInvoiceSearch,
   component: function NewInvoiceRoute() {
-    return (
-      <Suspense fallback={<Loading />}>
-        <NewInvoice clientId={newInvoice.useSearch().clientId} />
-      </Suspense>
-    );
+    return <NewInvoice clientId={newInvoice.useSearch().clientId} />;
   },
 });
 const invoice = createRoute({
   getParentRoute: () => root,
   path: '/invoices/$id',
   component: function InvoiceRoute() {
-    return (
-      <Suspense fallback={<Loading />}>
-        <InvoiceScreen id={invoice.useParams().id} />
-      </Suspense>
-    );
+    return <InvoiceScreen id={invoice.useParams().id} />;
   },
 });
 const clients = createRoute({
@@ -137,11 +140,7 @@ const clients = createRoute({
   validateSearch: clientsSearch,
   component: function ClientsRoute() {
     const search = clients.useSearch();
-    return (
-      <Suspense fallback={<Loading />}>
-        <Clients key={JSON.stringify(search)} search={search} />
-      </Suspense>
-    );
+    return <Clients key={JSON.stringify(search)} search={search} />;
   },
 });
 const client = createRoute({
@@ -149,22 +148,18 @@ const client = createRoute({
   path: '/clients/$id',
   component: function ClientRoute() {
     const { id } = client.useParams();
-    return (
-      <Suspense fallback={<Loading />}>
-        <ClientScreen key={id} id={id} />
-      </Suspense>
-    );
+    return <ClientScreen key={id} id={id} />;
   },
 });
 
 // Recurring schedules and credit notes load on first use too.
 const recurringScreens = () => import('./screens/Recurring');
-const RecurringSchedules = lazy(() => recurringScreens().then((m) => ({ default: m.RecurringSchedules })));
-const NewSchedule = lazy(() => recurringScreens().then((m) => ({ default: m.NewSchedule })));
-const ScheduleScreen = lazy(() => recurringScreens().then((m) => ({ default: m.ScheduleScreen })));
+const RecurringSchedules = lazyScreen(() => recurringScreens().then((m) => m.RecurringSchedules));
+const NewSchedule = lazyScreen(() => recurringScreens().then((m) => m.NewSchedule));
+const ScheduleScreen = lazyScreen(() => recurringScreens().then((m) => m.ScheduleScreen));
 const creditNoteScreens = () => import('./screens/CreditNotes');
-const CreditNotes = lazy(() => creditNoteScreens().then((m) => ({ default: m.CreditNotes })));
-const CreditNoteScreen = lazy(() => creditNoteScreens().then((m) => ({ default: m.CreditNoteScreen })));
+const CreditNotes = lazyScreen(() => creditNoteScreens().then((m) => m.CreditNotes));
+const CreditNoteScreen = lazyScreen(() => creditNoteScreens().then((m) => m.CreditNoteScreen));
 
 const recurring = createRoute({
   getParentRoute: () => root,
@@ -172,11 +167,7 @@ const recurring = createRoute({
   validateSearch: recurringSearch,
   component: function RecurringRoute() {
     const search = recurring.useSearch();
-    return (
-      <Suspense fallback={<Loading />}>
-        <RecurringSchedules key={JSON.stringify(search)} search={search} />
-      </Suspense>
-    );
+    return <RecurringSchedules key={JSON.stringify(search)} search={search} />;
   },
 });
 const newSchedule = createRoute({
@@ -184,11 +175,7 @@ const newSchedule = createRoute({
   path: '/recurring/new',
   validateSearch: newScheduleSearch,
   component: function NewScheduleRoute() {
-    return (
-      <Suspense fallback={<Loading />}>
-        <NewSchedule invoiceId={newSchedule.useSearch().invoiceId} />
-      </Suspense>
-    );
+    return <NewSchedule invoiceId={newSchedule.useSearch().invoiceId} />;
   },
 });
 const schedule = createRoute({
@@ -196,11 +183,7 @@ const schedule = createRoute({
   path: '/recurring/$id',
   component: function ScheduleRoute() {
     const { id } = schedule.useParams();
-    return (
-      <Suspense fallback={<Loading />}>
-        <ScheduleScreen key={id} id={id} />
-      </Suspense>
-    );
+    return <ScheduleScreen key={id} id={id} />;
   },
 });
 const creditNotes = createRoute({
@@ -209,11 +192,7 @@ const creditNotes = createRoute({
   validateSearch: creditNotesSearch,
   component: function CreditNotesRoute() {
     const search = creditNotes.useSearch();
-    return (
-      <Suspense fallback={<Loading />}>
-        <CreditNotes key={JSON.stringify(search)} search={search} />
-      </Suspense>
-    );
+    return <CreditNotes key={JSON.stringify(search)} search={search} />;
   },
 });
 const creditNote = createRoute({
@@ -221,11 +200,7 @@ const creditNote = createRoute({
   path: '/credit-notes/$id',
   component: function CreditNoteRoute() {
     const { id } = creditNote.useParams();
-    return (
-      <Suspense fallback={<Loading />}>
-        <CreditNoteScreen key={id} id={id} />
-      </Suspense>
-    );
+    return <CreditNoteScreen key={id} id={id} />;
   },
 });
 // Data import/export and the invoicing settings load on first use.

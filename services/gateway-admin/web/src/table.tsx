@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Loaded } from './ui';
 
 export interface Column<T> {
   /** Header text; with `srOnly` it is read out but not shown (action columns). */
@@ -49,4 +50,14 @@ export function DataTable<T>({ rows, columns, rowKey, testId, empty, caption }: 
       </table>
     </div>
   );
+}
+
+/** A read of a list (its `items`, keyed by their id) as a table, with the read's loading line or error note. */
+export function ListTable<T extends { id: string }>({
+  q,
+  ...table
+}: Omit<TableProps<T>, 'rows' | 'rowKey'> & {
+  q: { data?: { items: T[] } | undefined; error: unknown; isPending: boolean; isError: boolean };
+}) {
+  return <Loaded q={q}>{(data) => <DataTable rows={data.items} rowKey={(r) => r.id} {...table} />}</Loaded>;
 }

@@ -2,12 +2,12 @@ import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, downloadFile, must, type paths } from '../api';
 import { count, dateTime } from '../format';
-import { SecondaryButton, TextField, YearField } from '../forms';
+import { Check, SecondaryButton, TextField, YearField } from '../forms';
 import { useI18n } from '../i18n';
 import { IntegrityCheck } from '../integrity';
 import { can } from '../session';
-import { DataTable } from '../table';
-import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
+import { ListTable } from '../table';
+import { ErrorNote, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
 
 type DatevExport =
   paths['/api/v1/accounting/datev/exports']['get']['responses'][200]['content']['application/json']['items'][number];
@@ -110,16 +110,14 @@ function StartDatev({ onStarted }: { onStarted: (id: string) => void }) {
             ['not_exported', 'datev-select-new', t('accounting.selectNew')],
           ] as const
         ).map(([value, id, label]) => (
-          <span className="check" key={value}>
-            <input
-              type="radio"
-              id={id}
-              name="datev-select"
-              checked={selection === value}
-              onChange={() => setSelection(value)}
-            />
-            <label htmlFor={id}>{label}</label>
-          </span>
+          <Check
+            key={value}
+            id={id}
+            label={label}
+            radio={{ name: 'datev-select' }}
+            checked={selection === value}
+            onChange={() => setSelection(value)}
+          />
         ))}
       </fieldset>
       {selection === 'range' &&
@@ -165,60 +163,55 @@ function DatevExports() {
       {running && <ExportProgress key={running} id={running} />}
       {download.state?.error ? <ErrorNote error={download.state.error} /> : null}
       <h3>{t('accounting.past')}</h3>
-      <Loaded q={list}>
-        {(data) => (
-          <DataTable
-            testId="datev-exports"
-            rows={data.items}
-            rowKey={(e) => e.id}
-            empty={t('accounting.none')}
-            caption={t('accounting.past')}
-            columns={[
-              { header: t('accounting.range'), cell: (e) => `${e.from} – ${e.to}` },
-              {
-                header: t('accounting.selection'),
-                cell: (e) => t(e.select === 'all' ? 'accounting.selectAll' : 'accounting.selectNew'),
-              },
-              { header: t('accounting.statusHeader'), cell: (e) => t(`accounting.status.${e.status}`) },
-              { header: t('accounting.postings'), num: true, cell: (e) => count(e.postings, locale) },
-              {
-                header: t('accounting.counts'),
-                cell: (e) =>
-                  t('accounting.countsText', {
-                    invoices: e.counts.invoices,
-                    creditNotes: e.counts.creditNotes,
-                    payments: e.counts.payments,
-                    reversals: e.counts.refunds + e.counts.chargebacks,
-                  }),
-              },
-              {
-                header: t('accounting.digest'),
-                cell: (e) => (e.digest ? <code className="digest">{e.digest}</code> : '—'),
-              },
-              { header: t('accounting.createdAt'), cell: (e) => dateTime(e.createdAt, zone, locale) },
-              write && {
-                header: t('accounting.download'),
-                srOnly: true,
-                cell: (e) =>
-                  e.file ? (
-                    <SecondaryButton
-                      disabled={download.busy}
-                      data-testid={`datev-download-${e.id}`}
-                      aria-label={t('accounting.downloadRange', { from: e.from, to: e.to })}
-                      onClick={() => fetchZip(e)}
-                    >
-                      {t('accounting.download')}
-                    </SecondaryButton>
-                  ) : e.status === 'completed' ? (
-                    <span className="muted">{t('accounting.notKept')}</span>
-                  ) : (
-                    '—'
-                  ),
-              },
-            ]}
-          />
-        )}
-      </Loaded>
+      <ListTable
+        q={list}
+        testId="datev-exports"
+        empty={t('accounting.none')}
+        caption={t('accounting.past')}
+        columns={[
+          { header: t('accounting.range'), cell: (e) => `${e.from} – ${e.to}` },
+          {
+            header: t('accounting.selection'),
+            cell: (e) => t(e.select === 'all' ? 'accounting.selectAll' : 'accounting.selectNew'),
+          },
+          { header: t('accounting.statusHeader'), cell: (e) => t(`accounting.status.${e.status}`) },
+          { header: t('accounting.postings'), num: true, cell: (e) => count(e.postings, locale) },
+          {
+            header: t('accounting.counts'),
+            cell: (e) =>
+              t('accounting.countsText', {
+                invoices: e.counts.invoices,
+                creditNotes: e.counts.creditNotes,
+                payments: e.counts.payments,
+                reversals: e.counts.refunds + e.counts.chargebacks,
+              }),
+          },
+          {
+            header: t('accounting.digest'),
+            cell: (e) => (e.digest ? <code className="digest">{e.digest}</code> : '—'),
+          },
+          { header: t('accounting.createdAt'), cell: (e) => dateTime(e.createdAt, zone, locale) },
+          write && {
+            header: t('accounting.download'),
+            srOnly: true,
+            cell: (e) =>
+              e.file ? (
+                <SecondaryButton
+                  disabled={download.busy}
+                  data-testid={`datev-download-${e.id}`}
+                  aria-label={t('accounting.downloadRange', { from: e.from, to: e.to })}
+                  onClick={() => fetchZip(e)}
+                >
+                  {t('accounting.download')}
+                </SecondaryButton>
+              ) : e.status === 'completed' ? (
+                <span className="muted">{t('accounting.notKept')}</span>
+              ) : (
+                '—'
+              ),
+          },
+        ]}
+      />
     </Section>
   );
 }

@@ -1,15 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { BackLink } from '../layout';
 import { api, must, mustOk } from '../api';
 import { dateTime } from '../format';
-import { GridForm, SecondaryButton, SelectField, TextField } from '../forms';
+import { CheckField, GridForm, SearchField, SecondaryButton, SelectField, TextField, useFields } from '../forms';
 import { useI18n, type MessageKey } from '../i18n';
 import { bodyOf, formOf, PEPPOL_SCHEMES, type ClientFormState, type PeppolScheme } from '../client-form';
-import { CheckField, invoiceColumns, PagedTable, type Client } from '../invoicing';
+import { invoiceColumns, PagedTable, type Client } from '../invoicing';
 import type { ClientsSearch } from '../search';
 import { can } from '../session';
-import { DataTable } from '../table';
+import { ListTable } from '../table';
 import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
 import { ConfirmDialog } from '../confirm';
 import { ResourceHistory } from '../history';
@@ -40,16 +41,13 @@ export function Clients({ search }: { search: ClientsSearch }) {
       {/* Search is client:execute, which a Viewer does not hold: a Viewer pages through the list. */}
       {can(role, 'write') && (
         <form className="filters" role="search" onSubmit={apply} aria-label={t('clients.search')}>
-          <div>
-            <label htmlFor="c-q">{t('clients.search')}</label>
-            <input
-              id="c-q"
-              type="search"
-              value={q}
-              placeholder={t('clients.searchHint')}
-              onChange={(e) => setQ(e.target.value)}
-            />
-          </div>
+          <SearchField
+            id="c-q"
+            label={t('clients.search')}
+            value={q}
+            placeholder={t('clients.searchHint')}
+            onChange={setQ}
+          />
           <div className="actions">
             <button type="submit">{t('payments.apply')}</button>
           </div>
@@ -115,11 +113,7 @@ export function ClientForm({
 }) {
   const { t } = useI18n();
   const before = client ? formOf(client) : undefined;
-  const [f, setF] = useState<ClientFormState>(() => formOf(client));
-  const set =
-    <K extends keyof ClientFormState>(k: K) =>
-    (v: ClientFormState[K]) =>
-      setF((prev) => ({ ...prev, [k]: v }));
+  const [f, set] = useFields<ClientFormState>(() => formOf(client));
   const save = useOrgMutation(
     async () => {
       const body = bodyOf(f, before);
@@ -137,8 +131,7 @@ export function ClientForm({
       label={client ? t('clients.edit') : t('clients.create')}
       submit={t('clients.save')}
       onSubmit={() => save.mutate(undefined)}
-      pending={save.isPending}
-      error={save.error}
+      attempt={save}
     >
       <TextField
         id="cl-name"
@@ -272,9 +265,7 @@ export function ClientScreen({ id }: { id: string }) {
     <Loaded q={client}>
       {(c) => (
         <>
-          <p>
-            <Link to="/clients">{t('clients.back')}</Link>
-          </p>
+          <BackLink to="/clients" label={t('clients.back')} />
           <h1>{t('clients.heading', { name: c.name })}</h1>
           {editing ? (
             <Section title={t('clients.edit')} id="edit-client">
@@ -345,17 +336,12 @@ export function ClientScreen({ id }: { id: string }) {
             </Section>
           )}
           <Section title={t('clients.invoices')} id="client-invoices">
-            <Loaded q={invoices}>
-              {(data) => (
-                <DataTable
-                  testId="client-invoices"
-                  rows={data.items}
-                  rowKey={(i) => i.id}
-                  empty={t('invoices.empty')}
-                  columns={invoiceColumns(t, locale)}
-                />
-              )}
-            </Loaded>
+            <ListTable
+              q={invoices}
+              testId="client-invoices"
+              empty={t('invoices.empty')}
+              columns={invoiceColumns(t, locale)}
+            />
           </Section>
           <ResourceHistory resource="client" id={c.id} />
         </>

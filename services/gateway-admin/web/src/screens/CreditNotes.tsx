@@ -1,11 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { BackLink } from '../layout';
 import { api, must, saveBlobAnswer } from '../api';
 import { DateRangeFields } from '../forms';
 import { day, money } from '../format';
 import { useI18n } from '../i18n';
 import { DocumentEmails, download, PagedTable } from '../invoicing';
-import { FilterForm, usePagedList } from '../list';
+import { FilterForm, onlySet, usePagedList } from '../list';
 import type { CreditNotesSearch } from '../search';
 import { can } from '../session';
 import { ErrorNote, Facts, Loaded, Section, useMember, useOrgQuery } from '../ui';
@@ -25,14 +26,7 @@ export function CreditNotes({ search }: { search: CreditNotesSearch }) {
     read: async (page, limit) =>
       must(
         await api.GET('/api/v1/credit-notes', {
-          params: {
-            query: {
-              page,
-              limit,
-              ...(search.startDate ? { startDate: search.startDate } : {}),
-              ...(search.endDate ? { endDate: search.endDate } : {}),
-            },
-          },
+          params: { query: { page, limit, ...onlySet({ startDate: search.startDate, endDate: search.endDate }) } },
         }),
       ),
   });
@@ -100,11 +94,7 @@ export function CreditNoteScreen({ id }: { id: string }) {
     <Loaded q={note}>
       {(n) => (
         <>
-          <p>
-            <Link to="/credit-notes" search={{}}>
-              {t('creditNotes.back')}
-            </Link>
-          </p>
+          <BackLink to="/credit-notes" label={t('creditNotes.back')} />
           <h1>{t('creditNotes.heading', { number: n.number })}</h1>
           <Section title={t('invoices.details')} id="credit-note-details">
             <Facts

@@ -1,8 +1,18 @@
 import { useState, type ReactNode } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { BackLink } from '../layout';
 import { api, must } from '../api';
-import { DateRangeFields, GridForm, SecondaryButton, SelectField, TextField } from '../forms';
+import {
+  DateRangeFields,
+  FilterSelect,
+  GridForm,
+  SearchField,
+  SecondaryButton,
+  SelectField,
+  TextField,
+  useFields,
+} from '../forms';
 import { dateTime, day, money, parseAmount } from '../format';
 import { useI18n } from '../i18n';
 import {
@@ -16,9 +26,10 @@ import {
   useDebounced,
   type Invoice,
   type InvoiceInput,
+  type InvoiceStatus,
   type ItemType,
 } from '../invoicing';
-import { FilterForm, usePagedList } from '../list';
+import { FilterForm, onlySet, usePagedList } from '../list';
 import type { InvoicesSearch } from '../search';
 import { can } from '../session';
 import { DataTable } from '../table';
@@ -53,13 +64,15 @@ export function Invoices({ search }: { search: InvoicesSearch }) {
             query: {
               page,
               limit,
-              ...(search.status ? { status: search.status } : {}),
-              ...(search.clientId ? { clientId: search.clientId } : {}),
-              ...(search.startDate ? { startDate: search.startDate } : {}),
-              ...(search.endDate ? { endDate: search.endDate } : {}),
-              ...(search.number ? { number: search.number } : {}),
-              ...(search.minAmount !== undefined ? { minAmount: search.minAmount } : {}),
-              ...(search.maxAmount !== undefined ? { maxAmount: search.maxAmount } : {}),
+              ...onlySet({
+                status: search.status,
+                clientId: search.clientId,
+                startDate: search.startDate,
+                endDate: search.endDate,
+                number: search.number,
+                minAmount: search.minAmount,
+                maxAmount: search.maxAmount,
+              }),
             },
           },
         }),
@@ -77,31 +90,21 @@ export function Invoices({ search }: { search: InvoicesSearch }) {
         </p>
       )}
       <FilterForm onApply={list.apply}>
-        <div>
-          <label htmlFor="if-number">{t('invoices.number')}</label>
-          <input
-            id="if-number"
-            type="search"
-            value={draft.number ?? ''}
-            placeholder={t('invoices.numberHint')}
-            onChange={(e) => setDraft({ ...draft, number: e.target.value || undefined })}
-          />
-        </div>
-        <div>
-          <label htmlFor="if-status">{t('invoices.status')}</label>
-          <select
-            id="if-status"
-            value={draft.status ?? ''}
-            onChange={(e) => setDraft({ ...draft, status: INVOICE_STATUSES.find((s) => s === e.target.value) })}
-          >
-            <option value="">{t('payments.anyStatus')}</option>
-            {INVOICE_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`invoiceStatus.${s}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SearchField
+          id="if-number"
+          label={t('invoices.number')}
+          value={draft.number ?? ''}
+          placeholder={t('invoices.numberHint')}
+          onChange={(number) => setDraft({ ...draft, number: number || undefined })}
+        />
+        <FilterSelect
+          id="if-status"
+          label={t('invoices.status')}
+          anyLabel={t('payments.anyStatus')}
+          value={draft.status}
+          options={INVOICE_STATUSES.map((s): readonly [InvoiceStatus, string] => [s, t(`invoiceStatus.${s}`)])}
+          onChange={(status) => setDraft({ ...draft, status })}
+        />
         <ClientPicker
           id="if-client"
           value={draft.clientId ?? ''}
@@ -194,16 +197,13 @@ function ClientPicker({
     <>
       {/* Search is client:execute: a Viewer picks from the newest clients. */}
       {can(role, 'write') && (
-        <div>
-          <label htmlFor={`${id}-q`}>{t('invoices.findClient')}</label>
-          <input
-            id={`${id}-q`}
-            type="search"
-            value={q}
-            placeholder={t('clients.searchHint')}
-            onChange={(e) => setQ(e.target.value)}
-          />
-        </div>
+        <SearchField
+          id={`${id}-q`}
+          label={t('invoices.findClient')}
+          value={q}
+          placeholder={t('clients.searchHint')}
+          onChange={setQ}
+        />
       )}
       <div>
         <label htmlFor={id}>{t('invoices.client')}</label>
@@ -313,11 +313,7 @@ export function InvoiceEditor({ invoice, clientId }: { invoice?: Invoice; client
   const { t, locale } = useI18n();
   const navigate = useNavigate();
   const sites = useSites();
-  const [s, setS] = useState<EditorState>(() => stateOf(invoice, clientId));
-  const set =
-    <K extends keyof EditorState>(k: K) =>
-    (v: EditorState[K]) =>
-      setS((prev) => ({ ...prev, [k]: v }));
+  const [s, set, setS] = useFields<EditorState>(() => stateOf(invoice, clientId));
   const setLine = (key: number, patch: Partial<LineState>) =>
     setS((prev) => ({ ...prev, lines: prev.lines.map((l) => (l.key === key ? { ...l, ...patch } : l)) }));
   const siteId = s.siteId || sites.data?.items[0]?.id;
@@ -358,8 +354,7 @@ export function InvoiceEditor({ invoice, clientId }: { invoice?: Invoice; client
         label={invoice ? t('invoices.editDraft') : t('invoices.newDraft')}
         submit={t('invoices.saveDraft')}
         onSubmit={() => save.mutate(undefined)}
-        pending={save.isPending}
-        error={save.error}
+        attempt={save}
       >
         <ClientPicker id="inv-client" value={s.clientId} onChange={set('clientId')} />
         {(sites.data?.items.length ?? 0) > 1 && (
@@ -508,11 +503,7 @@ export function NewInvoice({ clientId }: { clientId?: string | undefined }) {
   const { t } = useI18n();
   return (
     <>
-      <p>
-        <Link to="/invoices" search={{}}>
-          {t('invoices.back')}
-        </Link>
-      </p>
+      <BackLink to="/invoices" label={t('invoices.back')} />
       <h1>{t('invoices.newDraft')}</h1>
       <InvoiceEditor clientId={clientId} />
     </>
@@ -545,11 +536,7 @@ export function InvoiceScreen({ id }: { id: string }) {
     <Loaded q={invoice}>
       {(inv) => (
         <>
-          <p>
-            <Link to="/invoices" search={{}}>
-              {t('invoices.back')}
-            </Link>
-          </p>
+          <BackLink to="/invoices" label={t('invoices.back')} />
           <h1>
             {inv.number ? t('invoices.heading', { number: inv.number }) : t('invoices.draftHeading')}{' '}
             <InvoiceStatusBadge status={inv.status} />

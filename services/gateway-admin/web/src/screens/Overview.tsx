@@ -6,6 +6,7 @@ import { TimeChart } from '../chart';
 import { count, isTimeZone, money, percent } from '../format';
 import { useI18n } from '../i18n';
 import { FilterSelect, SiteFilter } from '../forms';
+import { onlySet } from '../list';
 import { ErrorNote, Loading, Section, StatusBadge, useMember, useOrgTimeZone } from '../ui';
 import { paymentColumns } from '../payment-columns';
 import { PERIODS, type OverviewSearch } from '../search';
@@ -51,8 +52,7 @@ export function Overview({ search }: { search: OverviewSearch }) {
             query: {
               period,
               timezone,
-              ...(search.siteId ? { siteId: search.siteId } : {}),
-              ...(search.currency ? { currency: search.currency } : {}),
+              ...onlySet({ siteId: search.siteId, currency: search.currency }),
             },
           },
         }),

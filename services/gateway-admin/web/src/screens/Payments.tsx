@@ -1,8 +1,8 @@
 import { useNavigate } from '@tanstack/react-router';
 import { api, must } from '../api';
-import { DateRangeFields, FilterSelect, SiteFilter } from '../forms';
+import { DateRangeFields, FilterSelect, SearchField, SiteFilter } from '../forms';
 import { useI18n } from '../i18n';
-import { FilterForm, usePagedList } from '../list';
+import { FilterForm, onlySet, usePagedList } from '../list';
 import { PagedTable } from '../invoicing';
 import { paymentColumns } from '../payment-columns';
 import type { PaymentsSearch } from '../search';
@@ -26,11 +26,13 @@ export function Payments({ search }: { search: PaymentsSearch }) {
             query: {
               page,
               limit,
-              ...(search.status !== undefined ? { statuses: String(search.status) } : {}),
-              ...(search.siteId ? { siteIds: search.siteId } : {}),
-              ...(search.providerId ? { providerIds: search.providerId } : {}),
-              ...(search.startDate ? { startDate: search.startDate } : {}),
-              ...(search.endDate ? { endDate: search.endDate } : {}),
+              ...onlySet({
+                statuses: search.status?.toString(),
+                siteIds: search.siteId,
+                providerIds: search.providerId,
+                startDate: search.startDate,
+                endDate: search.endDate,
+              }),
               ...(search.q ? (search.q.includes('@') ? { email: search.q } : { externalReference: search.q }) : {}),
             },
           },
@@ -43,16 +45,13 @@ export function Payments({ search }: { search: PaymentsSearch }) {
     <>
       <h1>{t('payments.title')}</h1>
       <FilterForm onApply={list.apply}>
-        <div>
-          <label htmlFor="f-q">{t('payments.search')}</label>
-          <input
-            id="f-q"
-            type="search"
-            value={draft.q ?? ''}
-            placeholder={t('payments.searchHint')}
-            onChange={(e) => setDraft({ ...draft, q: e.target.value || undefined })}
-          />
-        </div>
+        <SearchField
+          id="f-q"
+          label={t('payments.search')}
+          value={draft.q ?? ''}
+          placeholder={t('payments.searchHint')}
+          onChange={(q) => setDraft({ ...draft, q: q || undefined })}
+        />
         <FilterSelect
           id="f-status"
           label={t('payments.status')}

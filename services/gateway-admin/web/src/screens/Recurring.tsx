@@ -1,13 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { nextCycleDates, type CycleUnit } from '../../../../../libs/contracts/src/recurring-cycles';
+import { BackLink } from '../layout';
 import { api, must, type paths } from '../api';
 import { ConfirmAction } from '../confirm';
-import { GridForm, SelectField, TextField } from '../forms';
+import { FilterSelect, GridForm, SelectField, TextField } from '../forms';
 import { dateTime, day, isTimeZone, money } from '../format';
 import { useI18n } from '../i18n';
 import { PagedTable } from '../invoicing';
-import { usePagedList } from '../list';
+import { onlySet, usePagedList } from '../list';
 import type { RecurringSearch } from '../search';
 import { can } from '../session';
 import { DataTable } from '../table';
@@ -47,7 +48,7 @@ export function RecurringSchedules({ search }: { search: RecurringSearch }) {
     read: async (page, limit) =>
       must(
         await api.GET('/api/v1/invoices/recurring', {
-          params: { query: { page, limit, ...(search.status ? { status: search.status } : {}) } },
+          params: { query: { page, limit, ...onlySet({ status: search.status }) } },
         }),
       ),
   });
@@ -62,23 +63,14 @@ export function RecurringSchedules({ search }: { search: RecurringSearch }) {
         </p>
       )}
       <form className="filters" aria-label={t('overview.filters')} onSubmit={(e) => e.preventDefault()}>
-        <div>
-          <label htmlFor="rf-status">{t('invoices.status')}</label>
-          <select
-            id="rf-status"
-            value={search.status ?? ''}
-            onChange={(e) =>
-              void navigate({ to: '/recurring', search: { status: STATUSES.find((s) => s === e.target.value) } })
-            }
-          >
-            <option value="">{t('payments.anyStatus')}</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`recurringStatus.${s}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="rf-status"
+          label={t('invoices.status')}
+          anyLabel={t('payments.anyStatus')}
+          value={search.status}
+          options={STATUSES.map((s): readonly [ScheduleStatus, string] => [s, t(`recurringStatus.${s}`)])}
+          onChange={(status) => void navigate({ to: '/recurring', search: { status } })}
+        />
       </form>
       <PagedTable
         {...list.paging}
@@ -156,19 +148,14 @@ export function NewSchedule({ invoiceId }: { invoiceId?: string | undefined }) {
   const options = invoices.data?.items ?? [];
   return (
     <>
-      <p>
-        <Link to="/recurring" search={{}}>
-          {t('recurring.back')}
-        </Link>
-      </p>
+      <BackLink to="/recurring" label={t('recurring.back')} />
       <h1>{t('recurring.new')}</h1>
       <GridForm
         id="schedule-form"
         label={t('recurring.new')}
         submit={t('recurring.create')}
         onSubmit={() => save.mutate(undefined)}
-        pending={save.isPending}
-        error={save.error}
+        attempt={save}
       >
         <SelectField
           id="rs-template"
@@ -250,11 +237,7 @@ export function ScheduleScreen({ id }: { id: string }) {
     <Loaded q={schedule}>
       {(s) => (
         <>
-          <p>
-            <Link to="/recurring" search={{}}>
-              {t('recurring.back')}
-            </Link>
-          </p>
+          <BackLink to="/recurring" label={t('recurring.back')} />
           <h1>
             {t('recurring.heading', { name: s.name })} <StatusBadge status={s.status} />
           </h1>

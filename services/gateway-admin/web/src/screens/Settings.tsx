@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, must, mustOk, type components, type Role } from '../api';
 import { dateTime } from '../format';
-import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField } from '../forms';
+import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField, useFields } from '../forms';
 import { useHistoryPicker } from '../history';
 import { useI18n } from '../i18n';
 import { can, switchDataMode, type DataMode } from '../session';
@@ -73,7 +72,7 @@ function Members() {
   const zone = useOrgTimeZone();
   const path = { params: { path: { orgId: organization.id } } };
   const list = useOrgQuery(['members'], async () => must(await api.GET('/api/v1/organizations/{orgId}/members', path)));
-  const [invite, setInvite] = useState({ email: '', name: '', role: 'Viewer' as Role });
+  const [invite, setInvite] = useFields({ email: '', name: '', role: 'Viewer' as Role });
   const add = useOrgMutation(
     async () => must(await api.POST('/api/v1/organizations/{orgId}/members', { ...path, body: invite })),
     ['members'],
@@ -170,8 +169,7 @@ function Members() {
             label={t('settings.invite')}
             submit={t('settings.inviteSubmit')}
             onSubmit={() => add.mutate(undefined)}
-            pending={add.isPending}
-            error={add.error}
+            attempt={add}
           >
             <TextField
               id="inv-email"
@@ -179,20 +177,15 @@ function Members() {
               label={t('signIn.email')}
               required
               value={invite.email}
-              onChange={(email) => setInvite({ ...invite, email })}
+              onChange={setInvite('email')}
             />
-            <TextField
-              id="inv-name"
-              label={t('settings.name')}
-              value={invite.name}
-              onChange={(name) => setInvite({ ...invite, name })}
-            />
+            <TextField id="inv-name" label={t('settings.name')} value={invite.name} onChange={setInvite('name')} />
             <SelectField
               id="inv-role"
               label={t('settings.role')}
               value={invite.role}
               options={roles}
-              onChange={(r) => setInvite({ ...invite, role: r })}
+              onChange={setInvite('role')}
             />
           </GridForm>
           {link && <ShownOnce message={t('settings.inviteLink')} value={link} testId="enrollment-link" />}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, must, mustOk, type paths } from '../api';
-import { SecondaryButton, SelectField, TextField } from '../forms';
+import { Check, SecondaryButton, SelectField, TextField, useFields } from '../forms';
 import { useI18n } from '../i18n';
 import { can } from '../session';
 import { DataTable } from '../table';
@@ -39,7 +39,7 @@ function Origin({ managed }: { managed: boolean }) {
 /** The organization's tax settings: home country, OSS / IOSS, VIES, VAT ID, price mode, rounding. */
 function SettingsForm({ settings }: { settings: TaxSettings }) {
   const { t } = useI18n();
-  const [form, setForm] = useState({
+  const [form, set] = useFields({
     homeCountry: settings.homeCountry ?? '',
     ossEnabled: settings.ossEnabled,
     iossEnabled: settings.iossEnabled,
@@ -67,15 +67,7 @@ function SettingsForm({ settings }: { settings: TaxSettings }) {
     ['tax-settings'],
   );
   const flag = (key: 'ossEnabled' | 'iossEnabled' | 'viesEnabled', label: string) => (
-    <span className="check">
-      <input
-        id={`tax-${key}`}
-        type="checkbox"
-        checked={form[key]}
-        onChange={(e) => setForm({ ...form, [key]: e.target.checked })}
-      />
-      <label htmlFor={`tax-${key}`}>{label}</label>
-    </span>
+    <Check id={`tax-${key}`} label={label} checked={form[key]} onChange={set(key)} />
   );
   return (
     <form
@@ -93,7 +85,7 @@ function SettingsForm({ settings }: { settings: TaxSettings }) {
         hint={t('tax.homeCountryHint')}
         value={form.homeCountry}
         maxLength={2}
-        onChange={(homeCountry) => setForm({ ...form, homeCountry })}
+        onChange={set('homeCountry')}
       />
       <TextField
         id="tax-vat-id"
@@ -101,7 +93,7 @@ function SettingsForm({ settings }: { settings: TaxSettings }) {
         value={form.vatId}
         maxLength={40}
         plain
-        onChange={(vatId) => setForm({ ...form, vatId })}
+        onChange={set('vatId')}
       />
       <SelectField
         id="tax-price-mode"
@@ -111,7 +103,7 @@ function SettingsForm({ settings }: { settings: TaxSettings }) {
           ['gross', t('tax.priceGross')],
           ['net', t('tax.priceNet')],
         ]}
-        onChange={(priceMode) => setForm({ ...form, priceMode })}
+        onChange={set('priceMode')}
       />
       <SelectField
         id="tax-rounding-level"
@@ -121,7 +113,7 @@ function SettingsForm({ settings }: { settings: TaxSettings }) {
           ['per_line', t('tax.perLine')],
           ['per_document', t('tax.perDocument')],
         ]}
-        onChange={(level) => setForm({ ...form, level })}
+        onChange={set('level')}
       />
       <SelectField
         id="tax-rounding-method"
@@ -131,7 +123,7 @@ function SettingsForm({ settings }: { settings: TaxSettings }) {
           ['half_up', t('tax.halfUp')],
           ['half_even', t('tax.halfEven')],
         ]}
-        onChange={(method) => setForm({ ...form, method })}
+        onChange={set('method')}
       />
       <fieldset className="wide">
         <legend>{t('tax.schemes')}</legend>

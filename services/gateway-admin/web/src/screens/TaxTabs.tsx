@@ -1,5 +1,5 @@
-import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { SubNav } from '../layout';
 import { ApiError, downloadFile } from '../api';
 import { count } from '../format';
 import { useI18n } from '../i18n';
@@ -8,21 +8,14 @@ import { useI18n } from '../i18n';
 export function TaxTabs() {
   const { t } = useI18n();
   return (
-    <nav className="subnav" aria-label={t('tax.sections')}>
-      <ul>
-        <li>
-          <Link to="/tax" activeOptions={{ exact: true }}>
-            {t('tax.settingsTab')}
-          </Link>
-        </li>
-        <li>
-          <Link to="/tax/reports">{t('tax.reportsTab')}</Link>
-        </li>
-        <li>
-          <Link to="/tax/records">{t('tax.recordsTab')}</Link>
-        </li>
-      </ul>
-    </nav>
+    <SubNav
+      label={t('tax.sections')}
+      links={[
+        { to: '/tax', label: t('tax.settingsTab'), exact: true },
+        { to: '/tax/reports', label: t('tax.reportsTab') },
+        { to: '/tax/records', label: t('tax.recordsTab') },
+      ]}
+    />
   );
 }
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
+import { BackLink } from '../layout';
 import { api, must } from '../api';
 import { count, dateTime, money } from '../format';
 import { isMessageKey, useI18n } from '../i18n';
@@ -109,9 +109,7 @@ export function Transaction({ id }: { id: string }) {
   const pending = d.ipn?.deliveries.some((x) => x.state === 'pending') ?? false;
   return (
     <>
-      <p>
-        <Link to="/payments">{t('tx.back')}</Link>
-      </p>
+      <BackLink to="/payments" label={t('tx.back')} />
       <h1>
         {t('tx.title', { id: d.externalReference ?? d.id })} <StatusBadge status={d.status} />
       </h1>

@@ -52,8 +52,7 @@ export function PaymentLinks({ invoice }: { invoice: Invoice }) {
           label={t('links.create')}
           submit={t('links.create')}
           onSubmit={() => create.mutate(undefined)}
-          pending={create.isPending}
-          error={create.error}
+          attempt={create}
         >
           <TextField
             id="pl-amount"
@@ -212,8 +211,6 @@ export function CorrectInvoice({ invoice }: { invoice: Invoice }) {
           label={t('correct.title')}
           submit={t('correct.review')}
           onSubmit={() => setReview(true)}
-          pending={false}
-          error={null}
         >
           {FIELDS.map((k) => (
             <TextField

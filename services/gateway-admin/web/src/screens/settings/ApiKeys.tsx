@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { api, must, type components, type Role } from '../../api';
 import { dateTime } from '../../format';
-import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField } from '../../forms';
+import { Check, GridForm, SecondaryButton, SelectField, ShownOnce, TextField, useFields } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can, type DataMode } from '../../session';
-import { DataTable } from '../../table';
-import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
+import { ListTable } from '../../table';
+import { ErrorNote, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
 import { SCOPE_FAMILIES } from '../../../../../../libs/contracts/src/scopes';
 import { ROLES } from '../Settings';
 import { SettingsPage } from './SettingsNav';
@@ -62,10 +62,7 @@ function ScopePicker({ value, onChange }: { value: ReadonlySet<Scope>; onChange:
               if (!scope) return null;
               const id = `scope-${family}-${action}`;
               return (
-                <span key={action} className="check">
-                  <input id={id} type="checkbox" checked={value.has(scope)} onChange={() => flip(scope)} />
-                  <label htmlFor={id}>{action}</label>
-                </span>
+                <Check key={action} id={id} label={action} checked={value.has(scope)} onChange={() => flip(scope)} />
               );
             })}
           </fieldset>
@@ -95,7 +92,7 @@ function ManageKeys() {
   const list = useOrgQuery(['api-keys'], async () =>
     must(await api.GET('/api/v1/organizations/{orgId}/api-keys', path)),
   );
-  const [form, setForm] = useState({
+  const [form, set] = useFields({
     name: '',
     role: 'Editor' as Role,
     mode: mode as DataMode,
@@ -146,8 +143,7 @@ function ManageKeys() {
           label={t('keys.create')}
           submit={t('settings.createKey')}
           onSubmit={() => create.mutate(undefined)}
-          pending={create.isPending}
-          error={create.error}
+          attempt={create}
         >
           <TextField
             id="key-name"
@@ -155,14 +151,14 @@ function ManageKeys() {
             required
             maxLength={200}
             value={form.name}
-            onChange={(name) => setForm({ ...form, name })}
+            onChange={set('name')}
           />
           <SelectField
             id="key-role"
             label={t('settings.role')}
             value={form.role}
             options={roles}
-            onChange={(r) => setForm({ ...form, role: r })}
+            onChange={set('role')}
           />
           <SelectField<DataMode>
             id="key-mode"
@@ -176,67 +172,62 @@ function ManageKeys() {
                     ['test', t('mode.test')],
                   ]
             }
-            onChange={(m) => setForm({ ...form, mode: m })}
+            onChange={set('mode')}
           />
           <SelectField<Expiry>
             id="key-expiry"
             label={t('keys.expiry')}
             value={form.expiry}
             options={EXPIRY.map((d) => [d, d === '0' ? t('keys.never') : t('keys.days', { n: d })] as const)}
-            onChange={(expiry) => setForm({ ...form, expiry })}
+            onChange={set('expiry')}
           />
-          <ScopePicker value={form.scopes} onChange={(scopes) => setForm({ ...form, scopes })} />
+          <ScopePicker value={form.scopes} onChange={set('scopes')} />
         </GridForm>
         {secret && <ShownOnce message={t('settings.secretOnce')} value={secret} testId="api-key-secret" />}
       </Section>
       <Section title={t('settings.apiKeys')} id="key-list">
         {failed && <ErrorNote error={failed} />}
-        <Loaded q={list}>
-          {(data) => (
-            <DataTable
-              testId="api-keys"
-              rows={data.items}
-              rowKey={(k) => k.id}
-              columns={[
-                { header: t('settings.name'), cell: (k) => k.name },
-                { header: t('settings.keyId'), cell: (k) => <code>{k.prefix}</code> },
-                { header: t('settings.role'), cell: (k) => t(`role.${k.role}`) },
-                { header: t('keys.scopeCount'), cell: (k) => String(k.scopes.length), num: true },
-                { header: t('settings.keyStatus'), cell: (k) => t(`keys.status.${k.status}`) },
-                {
-                  header: t('keys.expires'),
-                  cell: (k) => (k.expiresAt ? dateTime(k.expiresAt, zone, locale) : t('keys.never')),
-                },
-                {
-                  header: t('settings.lastUsed'),
-                  cell: (k) => (k.lastUsedAt ? dateTime(k.lastUsedAt, zone, locale) : '—'),
-                },
-                {
-                  header: t('settings.actions'),
-                  srOnly: true,
-                  cell: (k) =>
-                    k.status === 'active' && (
-                      <span className="row-actions">
-                        <SecondaryButton
-                          aria-label={t('keys.rotateName', { name: k.name })}
-                          onClick={() => rotate.mutate(k.id)}
-                        >
-                          {t('settings.rotate')}
-                        </SecondaryButton>
-                        <SecondaryButton
-                          aria-label={t('keys.revokeName', { name: k.name })}
-                          onClick={() => revoke.mutate(k.id)}
-                        >
-                          {t('settings.revoke')}
-                        </SecondaryButton>
-                      </span>
-                    ),
-                },
-                history.column,
-              ]}
-            />
-          )}
-        </Loaded>
+        <ListTable
+          q={list}
+          testId="api-keys"
+          columns={[
+            { header: t('settings.name'), cell: (k) => k.name },
+            { header: t('settings.keyId'), cell: (k) => <code>{k.prefix}</code> },
+            { header: t('settings.role'), cell: (k) => t(`role.${k.role}`) },
+            { header: t('keys.scopeCount'), cell: (k) => String(k.scopes.length), num: true },
+            { header: t('settings.keyStatus'), cell: (k) => t(`keys.status.${k.status}`) },
+            {
+              header: t('keys.expires'),
+              cell: (k) => (k.expiresAt ? dateTime(k.expiresAt, zone, locale) : t('keys.never')),
+            },
+            {
+              header: t('settings.lastUsed'),
+              cell: (k) => (k.lastUsedAt ? dateTime(k.lastUsedAt, zone, locale) : '—'),
+            },
+            {
+              header: t('settings.actions'),
+              srOnly: true,
+              cell: (k) =>
+                k.status === 'active' && (
+                  <span className="row-actions">
+                    <SecondaryButton
+                      aria-label={t('keys.rotateName', { name: k.name })}
+                      onClick={() => rotate.mutate(k.id)}
+                    >
+                      {t('settings.rotate')}
+                    </SecondaryButton>
+                    <SecondaryButton
+                      aria-label={t('keys.revokeName', { name: k.name })}
+                      onClick={() => revoke.mutate(k.id)}
+                    >
+                      {t('settings.revoke')}
+                    </SecondaryButton>
+                  </span>
+                ),
+            },
+            history.column,
+          ]}
+        />
       </Section>
       {history.panel}
     </SettingsPage>

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { api, must, mustOk, type components } from '../../api';
 import { dateTime } from '../../format';
-import { GridForm, SecondaryButton, SelectField, TextField } from '../../forms';
+import { GridForm, SecondaryButton, SelectField, TextField, useFields } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
-import { DataTable } from '../../table';
-import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone, useSites } from '../../ui';
+import { ListTable } from '../../table';
+import { ErrorNote, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone, useSites } from '../../ui';
 import { SettingsPage } from './SettingsNav';
 
 type Check = components['schemas']['CnameCheck'];
@@ -19,7 +19,7 @@ export function Domains() {
     must(await api.GET('/api/v1/domains', { params: { query: { limit: 100 } } })),
   );
   const sites = useSites();
-  const [draft, setDraft] = useState({ hostname: '', siteId: '' });
+  const [draft, set, setDraft] = useFields({ hostname: '', siteId: '' });
   const add = useOrgMutation(
     async () =>
       must(
@@ -61,54 +61,49 @@ export function Domains() {
           </p>
         )}
         {failed && <ErrorNote error={failed} />}
-        <Loaded q={list}>
-          {(data) => (
-            <DataTable
-              testId="domains"
-              rows={data.items}
-              rowKey={(d) => d.id}
-              empty={t('domains.none')}
-              columns={[
-                { header: t('domains.hostname'), cell: (d) => <code>{d.hostname}</code> },
-                { header: t('overview.site'), cell: (d) => siteName(d.siteId) },
-                {
-                  header: t('domains.state'),
-                  cell: (d) => (
-                    <span className={`badge ${d.verified ? 'status-1' : 'status-0'}`}>
-                      {d.verified ? t('domains.verified') : t('domains.unverified')}
-                    </span>
-                  ),
-                },
-                { header: t('domains.cname'), cell: (d) => <code>{d.cnameTarget}</code> },
-                { header: t('domains.checked'), cell: (d) => when(d.verifiedAt ?? d.lastCheckedAt) },
-                can(role, 'write') && {
-                  header: t('settings.actions'),
-                  srOnly: true,
-                  cell: (d) => (
-                    <span className="row-actions">
-                      <SecondaryButton
-                        disabled={verify.isPending}
-                        aria-label={t('domains.verifyHost', { host: d.hostname })}
-                        onClick={() => verify.mutate(d.hostname)}
-                      >
-                        {t('domains.verify')}
-                      </SecondaryButton>
-                      {can(role, 'admin') && (
-                        <SecondaryButton
-                          disabled={remove.isPending}
-                          aria-label={t('domains.removeHost', { host: d.hostname })}
-                          onClick={() => remove.mutate(d.id)}
-                        >
-                          {t('settings.remove')}
-                        </SecondaryButton>
-                      )}
-                    </span>
-                  ),
-                },
-              ]}
-            />
-          )}
-        </Loaded>
+        <ListTable
+          q={list}
+          testId="domains"
+          empty={t('domains.none')}
+          columns={[
+            { header: t('domains.hostname'), cell: (d) => <code>{d.hostname}</code> },
+            { header: t('overview.site'), cell: (d) => siteName(d.siteId) },
+            {
+              header: t('domains.state'),
+              cell: (d) => (
+                <span className={`badge ${d.verified ? 'status-1' : 'status-0'}`}>
+                  {d.verified ? t('domains.verified') : t('domains.unverified')}
+                </span>
+              ),
+            },
+            { header: t('domains.cname'), cell: (d) => <code>{d.cnameTarget}</code> },
+            { header: t('domains.checked'), cell: (d) => when(d.verifiedAt ?? d.lastCheckedAt) },
+            can(role, 'write') && {
+              header: t('settings.actions'),
+              srOnly: true,
+              cell: (d) => (
+                <span className="row-actions">
+                  <SecondaryButton
+                    disabled={verify.isPending}
+                    aria-label={t('domains.verifyHost', { host: d.hostname })}
+                    onClick={() => verify.mutate(d.hostname)}
+                  >
+                    {t('domains.verify')}
+                  </SecondaryButton>
+                  {can(role, 'admin') && (
+                    <SecondaryButton
+                      disabled={remove.isPending}
+                      aria-label={t('domains.removeHost', { host: d.hostname })}
+                      onClick={() => remove.mutate(d.id)}
+                    >
+                      {t('settings.remove')}
+                    </SecondaryButton>
+                  )}
+                </span>
+              ),
+            },
+          ]}
+        />
       </Section>
       {can(role, 'admin') && (
         <Section title={t('domains.add')} id="add-domain">
@@ -116,8 +111,7 @@ export function Domains() {
             label={t('domains.add')}
             submit={t('domains.addSubmit')}
             onSubmit={() => add.mutate(undefined)}
-            pending={add.isPending}
-            error={add.error}
+            attempt={add}
           >
             <TextField
               id="domain-hostname"
@@ -127,7 +121,7 @@ export function Domains() {
               maxLength={253}
               plain
               placeholder="pay.shop.example"
-              onChange={(hostname) => setDraft({ ...draft, hostname })}
+              onChange={set('hostname')}
             />
             <SelectField
               id="domain-site"
@@ -137,7 +131,7 @@ export function Domains() {
                 ['', t('domains.anySite')] as const,
                 ...(sites.data?.items ?? []).map((s) => [s.id, s.name] as const),
               ]}
-              onChange={(siteId) => setDraft({ ...draft, siteId })}
+              onChange={set('siteId')}
             />
           </GridForm>
         </Section>

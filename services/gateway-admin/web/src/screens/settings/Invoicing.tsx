@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, must, type components } from '../../api';
 import { dateTime } from '../../format';
-import { CopyButton, GridForm, SecondaryButton, SelectField, TextField } from '../../forms';
+import { Check, CopyButton, GridForm, SecondaryButton, SelectField, TextField, useFields } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
 import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
@@ -25,7 +25,7 @@ function useInvoicingSave() {
 /** Company details printed on documents (name, address, contact), the payout IBAN masked with a way to replace it. */
 function Company({ s, write, admin }: { s: InvoicingSettings; write: boolean; admin: boolean }) {
   const { t } = useI18n();
-  const [form, setForm] = useState({
+  const [form, set] = useFields({
     companyName: s.companyName ?? '',
     companyEmail: s.companyEmail ?? '',
     companyPhone: s.companyPhone ?? '',
@@ -37,7 +37,6 @@ function Company({ s, write, admin }: { s: InvoicingSettings; write: boolean; ad
   const [iban, setIban] = useState('');
   const save = useInvoicingSave();
   const saveIban = useInvoicingSave();
-  const set = (k: keyof typeof form) => (v: string) => setForm({ ...form, [k]: v });
   const orNull = (v: string) => (v.trim() === '' ? null : v.trim());
   const hasAddress = form.street || form.city || form.postalCode || form.country;
   return (
@@ -47,8 +46,7 @@ function Company({ s, write, admin }: { s: InvoicingSettings; write: boolean; ad
           id="company-form"
           label={t('invoicing.company')}
           submit={t('invoicing.save')}
-          pending={save.isPending}
-          error={save.error}
+          attempt={save}
           onSubmit={() =>
             save.mutate({
               companyName: orNull(form.companyName),
@@ -124,8 +122,7 @@ function Company({ s, write, admin }: { s: InvoicingSettings; write: boolean; ad
           id="iban-form"
           label={t('invoicing.ibanReplace')}
           submit={t('invoicing.ibanReplace')}
-          pending={saveIban.isPending}
-          error={saveIban.error}
+          attempt={saveIban}
           onSubmit={() =>
             saveIban.mutate({ bankIBAN: { plaintext: iban.replace(/\s+/g, '') } }, { onSuccess: () => setIban('') })
           }
@@ -186,8 +183,7 @@ function EInvoices({ s, write }: { s: InvoicingSettings; write: boolean }) {
           id="einvoice-form"
           label={t('invoicing.einvoice')}
           submit={t('invoicing.save')}
-          pending={save.isPending}
-          error={save.error}
+          attempt={save}
           onSubmit={() =>
             save.mutate({
               eInvoice: {
@@ -202,25 +198,20 @@ function EInvoices({ s, write }: { s: InvoicingSettings; write: boolean }) {
         >
           <fieldset className="wide">
             <legend>{t('invoicing.formats')}</legend>
-            <span className="check">
-              <input
-                id="einvoice-enabled"
-                type="checkbox"
-                checked={enabled}
-                onChange={(ev) => setEnabled(ev.target.checked)}
-              />
-              <label htmlFor="einvoice-enabled">{t('invoicing.einvoiceEnabled')}</label>
-            </span>
+            <Check
+              id="einvoice-enabled"
+              label={t('invoicing.einvoiceEnabled')}
+              checked={enabled}
+              onChange={setEnabled}
+            />
             {FORMATS.map((f) => (
-              <span className="check" key={f}>
-                <input
-                  id={`format-${f}`}
-                  type="checkbox"
-                  checked={formats.includes(f)}
-                  onChange={(ev) => setFormats(ev.target.checked ? [...formats, f] : formats.filter((x) => x !== f))}
-                />
-                <label htmlFor={`format-${f}`}>{t(`invoicing.format.${f}`)}</label>
-              </span>
+              <Check
+                key={f}
+                id={`format-${f}`}
+                label={t(`invoicing.format.${f}`)}
+                checked={formats.includes(f)}
+                onChange={(on) => setFormats(on ? [...formats, f] : formats.filter((x) => x !== f))}
+              />
             ))}
           </fieldset>
           <TextField
@@ -264,8 +255,7 @@ function Emails({ s, write }: { s: InvoicingSettings; write: boolean }) {
           id="emails-form"
           label={t('emails.title')}
           submit={t('invoicing.save')}
-          pending={save.isPending}
-          error={save.error}
+          attempt={save}
           onSubmit={() =>
             save.mutate({ documents: { language, replyToEmail: orNull(replyTo), senderEmail: orNull(sender) } })
           }
@@ -425,8 +415,7 @@ function Numbering({ s, write }: { s: InvoicingSettings; write: boolean }) {
           id="numbering-form"
           label={t('numbering.title')}
           submit={t('invoicing.save')}
-          pending={save.isPending}
-          error={save.error}
+          attempt={save}
           onSubmit={() => save.mutate(body)}
         >
           {fields('invoice')}
@@ -468,24 +457,18 @@ function Portal() {
         {(p) => (
           <fieldset className="wide" disabled={!admin || save.isPending}>
             <legend>{t('portal.access')}</legend>
-            <span className="check">
-              <input
-                id="portal-enabled"
-                type="checkbox"
-                checked={p.enabled}
-                onChange={(ev) => save.mutate({ enabled: ev.target.checked })}
-              />
-              <label htmlFor="portal-enabled">{t('portal.enabled')}</label>
-            </span>
-            <span className="check">
-              <input
-                id="portal-magic"
-                type="checkbox"
-                checked={p.magicLinksEnabled}
-                onChange={(ev) => save.mutate({ magicLinksEnabled: ev.target.checked })}
-              />
-              <label htmlFor="portal-magic">{t('portal.magicLinks')}</label>
-            </span>
+            <Check
+              id="portal-enabled"
+              label={t('portal.enabled')}
+              checked={p.enabled}
+              onChange={(enabled) => save.mutate({ enabled })}
+            />
+            <Check
+              id="portal-magic"
+              label={t('portal.magicLinks')}
+              checked={p.magicLinksEnabled}
+              onChange={(magicLinksEnabled) => save.mutate({ magicLinksEnabled })}
+            />
           </fieldset>
         )}
       </Loaded>
@@ -496,8 +479,7 @@ function Portal() {
         id="magic-link-form"
         label={t('portal.linkTitle')}
         submit={t('portal.linkCreate')}
-        pending={link.isPending}
-        error={link.error}
+        attempt={link}
         onSubmit={() => link.mutate(undefined)}
       >
         <TextField

@@ -3,7 +3,7 @@ import { api, must, type components, type paths } from '../../api';
 import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField } from '../../forms';
 import { isMessageKey, useI18n } from '../../i18n';
 import { can } from '../../session';
-import { DataTable } from '../../table';
+import { ListTable } from '../../table';
 import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery } from '../../ui';
 import { SettingsPage } from './SettingsNav';
 import { useHistoryPicker } from '../../history';
@@ -53,8 +53,7 @@ function CredentialsForm({ types, onCreated }: { types: ProviderType[]; onCreate
       label={t('providers.add')}
       submit={t('providers.addSubmit')}
       onSubmit={() => create.mutate(undefined)}
-      pending={create.isPending}
-      error={create.error}
+      attempt={create}
       id="add-provider-form"
     >
       <SelectField
@@ -137,45 +136,40 @@ export function Providers() {
     <SettingsPage title={t('settings.providers')}>
       <Section title={t('settings.providers')} id="providers">
         {toggle.isError && <ErrorNote error={toggle.error} />}
-        <Loaded q={list}>
-          {(data) => (
-            <DataTable
-              testId="providers"
-              rows={data.items}
-              rowKey={(p) => p.id}
-              empty={t('providers.none')}
-              columns={[
-                { header: t('settings.name'), cell: (p) => p.name },
-                { header: t('providers.type'), cell: (p) => p.type },
-                {
-                  header: t('providers.credentials'),
-                  cell: (p) =>
-                    Object.entries(p.credentialHints)
-                      .map(([k, v]) => `${k}: ${v}`)
-                      .join(', ') || '—',
-                },
-                {
-                  header: t('settings.keyStatus'),
-                  cell: (p) => (p.enabled ? t('settings.enabled') : t('settings.disabled')),
-                },
-                admin && {
-                  header: t('settings.actions'),
-                  srOnly: true,
-                  cell: (p) => (
-                    <SecondaryButton
-                      aria-label={t(p.enabled ? 'providers.disableName' : 'providers.enableName', { name: p.name })}
-                      disabled={toggle.isPending}
-                      onClick={() => toggle.mutate({ id: p.id, enabled: !p.enabled })}
-                    >
-                      {p.enabled ? t('settings.disable') : t('settings.enable')}
-                    </SecondaryButton>
-                  ),
-                },
-                history.column,
-              ]}
-            />
-          )}
-        </Loaded>
+        <ListTable
+          q={list}
+          testId="providers"
+          empty={t('providers.none')}
+          columns={[
+            { header: t('settings.name'), cell: (p) => p.name },
+            { header: t('providers.type'), cell: (p) => p.type },
+            {
+              header: t('providers.credentials'),
+              cell: (p) =>
+                Object.entries(p.credentialHints)
+                  .map(([k, v]) => `${k}: ${v}`)
+                  .join(', ') || '—',
+            },
+            {
+              header: t('settings.keyStatus'),
+              cell: (p) => (p.enabled ? t('settings.enabled') : t('settings.disabled')),
+            },
+            admin && {
+              header: t('settings.actions'),
+              srOnly: true,
+              cell: (p) => (
+                <SecondaryButton
+                  aria-label={t(p.enabled ? 'providers.disableName' : 'providers.enableName', { name: p.name })}
+                  disabled={toggle.isPending}
+                  onClick={() => toggle.mutate({ id: p.id, enabled: !p.enabled })}
+                >
+                  {p.enabled ? t('settings.disable') : t('settings.enable')}
+                </SecondaryButton>
+              ),
+            },
+            history.column,
+          ]}
+        />
       </Section>
       {history.panel}
       {admin && (

@@ -1,4 +1,4 @@
-import { Link } from '@tanstack/react-router';
+import { SubNav } from '../../layout';
 import type { ReactNode } from 'react';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
@@ -11,32 +11,17 @@ export function SettingsPage({ title, children }: { title: string; children: Rea
   return (
     <>
       <h1>{title}</h1>
-      <nav aria-label={t('settings.title')} className="subnav">
-        <ul>
-          <li>
-            <Link to="/settings" activeOptions={{ exact: true }}>
-              {t('org.title')}
-            </Link>
-          </li>
-          <li>
-            <Link to="/settings/invoicing">{t('invoicing.settingsTitle')}</Link>
-          </li>
-          <li>
-            <Link to="/settings/sites">{t('settings.sites')}</Link>
-          </li>
-          <li>
-            <Link to="/settings/domains">{t('domains.title')}</Link>
-          </li>
-          <li>
-            <Link to="/settings/providers">{t('settings.providers')}</Link>
-          </li>
-          {can(role, 'admin') && (
-            <li>
-              <Link to="/settings/api-keys">{t('settings.apiKeys')}</Link>
-            </li>
-          )}
-        </ul>
-      </nav>
+      <SubNav
+        label={t('settings.title')}
+        links={[
+          { to: '/settings', label: t('org.title'), exact: true },
+          { to: '/settings/invoicing', label: t('invoicing.settingsTitle') },
+          { to: '/settings/sites', label: t('settings.sites') },
+          { to: '/settings/domains', label: t('domains.title') },
+          { to: '/settings/providers', label: t('settings.providers') },
+          can(role, 'admin') && { to: '/settings/api-keys', label: t('settings.apiKeys') },
+        ]}
+      />
       {children}
     </>
   );

@@ -1,12 +1,13 @@
 import { useState, type CSSProperties } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { contrastOnWhite, hexColor, textOn } from '../../../../../../libs/contracts/src/brand-colors';
+import { BackLink } from '../../layout';
 import { api, must, mustOk, type components } from '../../api';
 import { money } from '../../format';
-import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField } from '../../forms';
+import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField, type Attempt } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
-import { DataTable } from '../../table';
+import { ListTable } from '../../table';
 import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useSites } from '../../ui';
 import { SettingsPage } from './SettingsNav';
 import { ResourceHistory } from '../../history';
@@ -87,15 +88,13 @@ function SiteForm({
   initial,
   submit,
   onSave,
-  pending,
-  error,
+  attempt,
   id,
 }: {
   initial: SiteDraft;
   submit: string;
   onSave: (d: SiteDraft) => void;
-  pending: boolean;
-  error: unknown;
+  attempt: Attempt;
   id: string;
 }) {
   const { t } = useI18n();
@@ -104,7 +103,7 @@ function SiteForm({
   const f = (name: string) => `${id}-${name}`;
   return (
     <div className="site-editor">
-      <GridForm label={submit} submit={submit} onSubmit={() => onSave(d)} pending={pending} error={error} id={id}>
+      <GridForm label={submit} submit={submit} onSubmit={() => onSave(d)} attempt={attempt} id={id}>
         <TextField
           id={f('name')}
           label={t('settings.name')}
@@ -207,29 +206,24 @@ export function Sites() {
   return (
     <SettingsPage title={t('settings.sites')}>
       <Section title={t('settings.sites')} id="sites">
-        <Loaded q={list}>
-          {(data) => (
-            <DataTable
-              testId="sites"
-              rows={data.items}
-              rowKey={(s) => s.id}
-              empty={t('site.none')}
-              columns={[
-                {
-                  header: t('settings.name'),
-                  cell: (s) => (
-                    <Link to="/settings/sites/$id" params={{ id: s.id }}>
-                      {s.name}
-                    </Link>
-                  ),
-                },
-                { header: 'URL', cell: (s) => s.url },
-                { header: t('settings.domains'), cell: (s) => s.frontendDomains.join(', ') || '—' },
-                { header: t('settings.signingSecret'), cell: (s) => <code>{s.webhookSigningSecretHint}</code> },
-              ]}
-            />
-          )}
-        </Loaded>
+        <ListTable
+          q={list}
+          testId="sites"
+          empty={t('site.none')}
+          columns={[
+            {
+              header: t('settings.name'),
+              cell: (s) => (
+                <Link to="/settings/sites/$id" params={{ id: s.id }}>
+                  {s.name}
+                </Link>
+              ),
+            },
+            { header: 'URL', cell: (s) => s.url },
+            { header: t('settings.domains'), cell: (s) => s.frontendDomains.join(', ') || '—' },
+            { header: t('settings.signingSecret'), cell: (s) => <code>{s.webhookSigningSecretHint}</code> },
+          ]}
+        />
       </Section>
       {can(role, 'write') && (
         <Section title={t('site.create')} id="create-site">
@@ -246,8 +240,7 @@ export function Sites() {
             initial={EMPTY}
             submit={t('site.createSubmit')}
             onSave={(d) => create.mutate(d)}
-            pending={create.isPending}
-            error={create.error}
+            attempt={create}
           />
         </Section>
       )}
@@ -294,9 +287,7 @@ export function SiteScreen({ id }: { id: string }) {
   );
   return (
     <SettingsPage title={site.data ? t('site.title', { name: site.data.name }) : t('settings.sites')}>
-      <p>
-        <Link to="/settings/sites">{t('site.back')}</Link>
-      </p>
+      <BackLink to="/settings/sites" label={t('site.back')} />
       <Loaded q={site}>
         {(s) => (
           <>
@@ -316,8 +307,7 @@ export function SiteScreen({ id }: { id: string }) {
                     setSaved(false);
                     update.mutate(d);
                   }}
-                  pending={update.isPending}
-                  error={update.error}
+                  attempt={update}
                 />
               ) : (
                 <BrandPreview name={s.name} color={s.branding.primaryColor ?? ''} logo={s.branding.logo ?? ''} />
