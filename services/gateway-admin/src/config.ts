@@ -9,24 +9,13 @@ import {
   type DevSecretsGate,
 } from '@paymesh/core';
 import { gatewayConfigSchema } from '@paymesh/http';
-import { ALL_BACKENDS, downstreamAddrsSchema, grpcSecurityConfigSchema } from '@paymesh/runtime';
+import { ALL_BACKENDS, downstreamAddrsSchema, envList, grpcSecurityConfigSchema } from '@paymesh/runtime';
 
 /**
  * Published development JWT key: used only with NODE_ENV development/test and PAYMESH_DEV_DEFAULTS=true;
  * everywhere else JWT_SECRET must be set (and must not be this value), or the gateway refuses to start.
  */
 export const DEV_JWT_SECRET = 'paymesh-development-only-jwt-secret-do-not-use';
-
-const csv = (def: string) =>
-  z
-    .string()
-    .default(def)
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    );
 
 /** Every backend: the gateway routes to each one and reports each one's gRPC health. */
 export const downstream = ALL_BACKENDS;
@@ -63,7 +52,7 @@ export const configSchema = gatewayConfigSchema(8080)
     WEBAUTHN_RP_ID: z.string().default('localhost'),
     WEBAUTHN_RP_NAME: z.string().default('Paymesh'),
     /** Comma-separated origins the dashboard is served from. */
-    WEBAUTHN_ORIGINS: csv('http://localhost:3000,http://localhost:8080'),
+    WEBAUTHN_ORIGINS: envList('http://localhost:3000,http://localhost:8080'),
     /** Mark the refresh cookie Secure (turn off only for plain-http development). */
     AUTH_COOKIE_SECURE: envBool(true),
     /** The portal page of gateway-public; magic links point at `<PORTAL_PUBLIC_URL>/magic-link#token=<token>`. */
