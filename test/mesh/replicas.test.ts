@@ -18,7 +18,14 @@ import { api, eventually, PG_URL, NATS_URL, startTestMesh, type TestMesh } from 
 import { CostCounterReader } from '../support/cost-counters';
 import { consumerBacklogs, succeededIntents, unpublishedOutbox } from '../support/mesh-checks';
 import { PayLoad } from '../support/pay-load';
-import { ipnVerdict, seconds, textTable } from '../support/fault-verdict';
+import {
+  tallyTransaction,
+  windowIndex,
+  windowProblems,
+  windowTable,
+  windowTallies,
+  type FaultWindow,
+} from '../support/fault-verdict';
 
 /**
  * Two replicas of every backend and of both gateways on one PostgreSQL, NATS and Redis, each
@@ -57,16 +64,9 @@ const LIMITED_IP = '127.0.0.2';
 const START = Date.UTC(2027, 0, 15);
 const DAY = 86_400_000;
 
-interface Window {
-  fault: string;
+interface Window extends FaultWindow {
   /** A graceful stop: no buyer step may fail while it lasts. */
   graceful: boolean;
-  injectedAt: number;
-  /** The stopped replicas run again and are healthy. */
-  restoredAt?: number;
-  recoveredAt?: number;
-  detail: string;
-  problems: string[];
 }
 
 interface Ipn {
@@ -550,77 +550,29 @@ describe('two replicas of every service', () => {
       for (const id of sandboxSucceeded)
         if (!flowIntents.has(id)) drainProblems.push(`sandbox captured ${id}, which no buyer paid`);
 
-      const windowOf = (t: number) => windows.reduce((idx, w, i) => (w.injectedAt <= t ? i : idx), 0);
-      const rows = windows.map((w) => ({
-        started: 0,
-        captured: 0,
-        completed: 0,
-        ipns: 0,
-        dup: 0,
-        failedSteps: 0,
-        problems: [...w.problems],
-      }));
+      const rows = windowTallies(windows);
       for (const f of load.flows) {
-        const row = rows[windowOf(f.startedAt)]!;
+        const row = rows[windowIndex(windows, f.startedAt)]!;
         row.started += 1;
         if (f.capturedAt !== undefined) row.captured += 1;
         if (f.failedStep) {
           // A failure counts in the window it happened in (the flow's end).
-          const at = windowOf(f.endedAt ?? f.startedAt);
+          const at = windowIndex(windows, f.endedAt ?? f.startedAt);
           rows[at]!.failedSteps += 1;
           // A graceful stop must not fail a buyer's request (no 5xx, no dropped connection).
           if (windows[at]!.graceful) rows[at]!.problems.push(`flow ${f.n} failed at ${f.failedStep}: ${f.error}`);
         }
         if (!f.transactionId) continue;
-        const rec = records.get(f.transactionId);
-        const mine = ipnsByTx.get(f.transactionId) ?? [];
-        row.ipns += mine.length;
-        if (!rec) continue;
         const tag = `flow ${f.n} (${f.transactionId})`;
-        const completions = rec.statusHistory.filter((h) => h.to === 1).length;
-        if (rec.status === 1) row.completed += 1;
-        if (f.capturedAt !== undefined && (rec.status !== 1 || completions !== 1))
-          row.problems.push(`${tag}: captured but status ${rec.status} with ${completions} completions`);
-        if (f.capturedAt === undefined && completions > 0)
-          row.problems.push(`${tag}: completed (${completions}x) but the sandbox never captured it`);
-        if (mine.some((i) => !i.valid)) row.problems.push(`${tag}: IPN with an invalid signature`);
-        // Exactly one signed IPN per status change (a repeat only as a further recorded attempt
-        // after one that failed or was cut off, docs/ipn.md).
-        const verdict = ipnVerdict(tag, rec, mine);
-        row.dup += verdict.dupOk + verdict.dupBad;
-        row.problems.push(...verdict.problems);
+        tallyTransaction(
+          row,
+          tag,
+          f.capturedAt !== undefined,
+          records.get(f.transactionId),
+          ipnsByTx.get(f.transactionId) ?? [],
+        );
       }
 
-      // ---- the table ----
-      const header = [
-        'fault',
-        'started',
-        'captured',
-        'completed',
-        'IPNs',
-        'dup',
-        'failed steps',
-        'restored',
-        'recovery',
-        'outcome',
-        'detail',
-      ];
-      const lines = windows.map((w, i) => {
-        const r = rows[i]!;
-        return [
-          w.fault,
-          String(r.started),
-          String(r.captured),
-          String(r.completed),
-          String(r.ipns),
-          String(r.dup),
-          String(r.failedSteps),
-          seconds(w.restoredAt !== undefined ? w.restoredAt - w.injectedAt : undefined),
-          seconds(w.recoveredAt !== undefined ? w.recoveredAt - w.injectedAt : undefined),
-          r.problems.length ? `FAIL (${r.problems.length})` : 'ok',
-          w.detail,
-        ];
-      });
       const spread = [...balancers].map(
         ([service, b]) =>
           `${service} ${Object.values(b.connections())
@@ -632,7 +584,7 @@ describe('two replicas of every service', () => {
         `two replicas of every service: ${load.flows.length} flows at ${RATE}/s, captured ${captured.length}, ` +
           `IPN POSTs ${ipns.length}, ${invoices.length} invoices, ${rounds.length} recurring rounds x 2 replicas ` +
           `(${expectedCycles} cycles per schedule); test ${((Date.now() - testStartedAt) / 1000).toFixed(0)} s`,
-        ...textTable(header, lines),
+        ...windowTable(windows, rows),
         `drain: ${drainProblems.length ? drainProblems.join('; ') : 'outbox empty, no consumer backlog'}`,
         `invoices: ${invoiceProblems.length ? invoiceProblems.slice(0, 10).join('; ') : `one per paid checkout; numbers unique and gap-free (${[...series].map(([p, s]) => `${p}1..${s.length}`).join(', ')})`}`,
         `recurring: ${recurringProblems.length ? recurringProblems.join('; ') : 'each cycle invoiced once; the e-mailed schedule e-mailed once per cycle'}` +
@@ -642,7 +594,7 @@ describe('two replicas of every service', () => {
         `handed to each replica (connections to a backend, requests to a gateway): ${spread.join(', ')}`,
         'started/captured/...: flows by the window they started in; failed steps: buyer steps that failed during the window',
         '(recorded, never retried; none allowed but in the SIGKILL window)',
-        ...windows.flatMap((w, i) => rows[i]!.problems.slice(0, 10).map((p) => `  [${w.fault}] ${p}`)),
+        ...windowProblems(windows, rows),
         '',
       ].join('\n');
       console.log(report);
