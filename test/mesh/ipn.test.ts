@@ -114,7 +114,7 @@ describe('outbound IPN through the whole mesh', () => {
     receiver.respond = (r) => (r.path === `/ipn/${tx}` ? 500 : 200);
     await publish({ transactionId: tx, status: 2, externalReference: null });
     const d = await settled(tx);
-    expect(d).toMatchObject({ state: 'failed', lastHttpStatus: 500, lastError: 'HTTP 500', nextAttemptAt: '' });
+    expect(d).toMatchObject({ state: 'failed', lastHttpStatus: 500, lastError: 'HTTP 500', nextAttemptAt: undefined });
     expect(d.attempts.map((a) => [a.number, a.httpStatus, a.error])).toEqual([
       [1, 500, 'HTTP 500'],
       [2, 500, 'HTTP 500'],
