@@ -36,6 +36,7 @@ export default defineConfig({
         test: {
           name: 'mesh',
           include: ['test/mesh/**/*.test.ts'],
+          globalSetup: ['test/support/stale-meshes.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 240_000,

@@ -28,3 +28,31 @@ export async function dropNamespace(
     await nc.close();
   }
 }
+
+/**
+ * Drops the throw-away namespaces a killed run left behind: `pattern` picks the streams of such
+ * namespaces (its first group is the namespace's token), and a namespace whose newest stream is
+ * older than `olderThanMs` is dropped like {@link dropNamespace}. JetStream reserves each stream's size cap from its storage, so leftovers of
+ * killed test runs would otherwise fill it. Returns the namespaces dropped.
+ */
+export async function dropStaleNamespaces(
+  pattern,
+  { olderThanMs, pgUrl, natsUrl = 'nats://127.0.0.1:4222', now = Date.now() },
+) {
+  const newest = new Map();
+  const nc = await connect({ servers: natsUrl.split(',').map((s) => s.trim()) });
+  try {
+    const jsm = await nc.jetstreamManager();
+    for await (const si of jsm.streams.list()) {
+      const token = pattern.exec(si.config.name)?.[1];
+      if (!token) continue;
+      const created = Date.parse(si.created);
+      newest.set(token, Math.max(newest.get(token) ?? 0, Number.isNaN(created) ? now : created));
+    }
+  } finally {
+    await nc.close();
+  }
+  const stale = [...newest].filter(([, created]) => now - created > olderThanMs).map(([token]) => token.toLowerCase());
+  for (const namespace of stale) await dropNamespace(namespace, { ...(pgUrl ? { pgUrl } : {}), natsUrl });
+  return stale;
+}

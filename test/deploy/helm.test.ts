@@ -98,6 +98,7 @@ describe('helm chart values', () => {
       ['an unknown service setting', { services: { tax: { replica: 3 } } }],
       ['negative replicas', { services: { tax: { replicas: -1 } } }],
       ['more stream copies than JetStream allows', { config: { busStreamReplicas: 7 } }],
+      ['a stream cap below 1 MiB', { config: { busStreamMaxBytes: 1024 } }],
       ['seconds as a string', { shutdown: { timeoutSeconds: '20' } }],
       ['autoscaling switched on with a string', { autoscaling: { enabled: 'yes' } }],
       [
@@ -282,6 +283,7 @@ if (unavailable) {
         expect(config.STORE_URL).toBe(PRODUCTION.secrets.storeUrl);
         // Three copies of every stream on the JetStream cluster a production install runs.
         expect(config.BUS_STREAM_REPLICAS).toBe(3);
+        expect(config.BUS_STREAM_MAX_BYTES).toBe(values.config.busStreamMaxBytes);
         expect(() =>
           resolveKeyring({ NODE_ENV: config.NODE_ENV, SECRETS_KEYRING: config.SECRETS_KEYRING ?? env.SECRETS_KEYRING }),
         ).not.toThrow();

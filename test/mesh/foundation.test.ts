@@ -1,5 +1,6 @@
+import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logLineOf, api, eventually, startTestMesh, PG_URL, type TestMesh } from '../support/mesh';
+import { logLineOf, api, eventually, startTestMesh, NATS_URL, PG_URL, type TestMesh } from '../support/mesh';
 import { TcpProxy } from '../support/tcp-proxy';
 import { OtlpReceiver } from '../support/otlp-receiver';
 
@@ -62,6 +63,20 @@ describe('foundation: the mesh runs, is healthy and traceable', () => {
       expect(res.body.checks.datastore).toMatchObject({ status: 'up', critical: true });
       expect(res.body.checks.nats).toMatchObject({ status: 'up', critical: false });
       for (const s of BACKENDS) expect(res.body.checks[s], s).toMatchObject({ status: 'up', critical: false });
+    }
+  });
+
+  it('gives every event stream the size cap of BUS_STREAM_MAX_BYTES (the test meshes: 64 MiB)', async () => {
+    const nc = await connect({ servers: NATS_URL });
+    try {
+      const caps = new Map<string, number>();
+      for await (const si of (await nc.jetstreamManager()).streams.list()) {
+        if (si.config.name.startsWith(`${mesh.namespace.toUpperCase()}_`))
+          caps.set(si.config.name, si.config.max_bytes);
+      }
+      expect(new Set(caps.values())).toEqual(new Set([64 * 1024 * 1024]));
+    } finally {
+      await nc.close();
     }
   });
 

@@ -62,6 +62,10 @@ export async function startTestMesh(opts: TestMeshOptions = {}): Promise<TestMes
       // max_connections (100 by default): each service process keeps a pool of at most 6.
       STORE_POOL_MAX: '6',
       BUS_NAMESPACE: namespace,
+      // JetStream reserves every stream's cap from its storage (75 % of the free disk by default):
+      // at 1 GiB a stream, a few meshes and the streams a killed run left fill it. 64 MiB holds
+      // far more than any suite publishes.
+      BUS_STREAM_MAX_BYTES: String(64 * 1024 * 1024),
       NATS_URL: opts.natsUrl ?? NATS_URL,
       SYSTEM_API_KEY: systemApiKey,
       // Suites talk to the gateways from loopback in bursts; a suite that tests rate limits calls from another loopback address.

@@ -126,6 +126,16 @@ describe('ensureStream replicas', () => {
     });
   });
 
+  it('says what to do when JetStream cannot reserve the size cap', async () => {
+    const fake = fakeJsm(undefined, apiError(10047, 'insufficient storage resources available'));
+    const err = await ensureStream(fake.jsm, 'pm', 'billing', limits, { replicas: 3 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect(err).toMatchObject({
+      code: 'BUS_STREAM_STORAGE_UNAVAILABLE',
+      message: expect.stringMatching(new RegExp(`reserve 3 x ${limits.maxBytes} bytes .*BUS_STREAM_MAX_BYTES`)),
+    });
+  });
+
   it('refuses replica counts JetStream does not accept', async () => {
     for (const replicas of [0, 6, 1.5]) {
       await expect(ensureStream(fakeJsm(undefined).jsm, 'pm', 'billing', limits, { replicas })).rejects.toThrow(

@@ -38,6 +38,8 @@ const STREAM_NAME_IN_USE = 10058;
 const SUBJECTS_OVERLAP = 10065;
 /** `replicas > 1 not supported in non-clustered mode`, `insufficient resources`, `no suitable peers for placement`. */
 const REPLICAS_UNAVAILABLE = new Set([10074, 10023, 10005]);
+/** `insufficient storage resources available`: the server cannot reserve the stream's size cap. */
+const STORAGE_UNAVAILABLE = 10047;
 
 /** Most replicas JetStream keeps of a stream. */
 export const MAX_STREAM_REPLICAS = 5;
@@ -135,7 +137,8 @@ export interface EnsureStreamOptions {
  *
  * @throws ConflictError when a stream of that name captures other subjects (another namespace that
  * maps to the same name) or the subjects are already captured by another stream;
- * UnavailableError (`BUS_STREAM_REPLICAS_UNAVAILABLE`) when NATS cannot place that many replicas.
+ * UnavailableError (`BUS_STREAM_REPLICAS_UNAVAILABLE`) when NATS cannot place that many replicas,
+ * (`BUS_STREAM_STORAGE_UNAVAILABLE`) when it cannot reserve the stream's size cap.
  */
 export async function ensureStream(
   jsm: StreamManager,
@@ -151,6 +154,13 @@ export async function ensureStream(
   const placement = <T>(replicas: number, op: Promise<T>): Promise<T> =>
     op.catch((err: unknown) => {
       const code = apiErrorCode(err);
+      if (code === STORAGE_UNAVAILABLE) {
+        throw new UnavailableError(
+          `NATS cannot reserve ${replicas} x ${limits.maxBytes} bytes for stream ${name} (${err instanceof Error ? err.message : String(err)}): ` +
+            `give JetStream more storage (max_file_store), remove streams nobody uses, or lower BUS_STREAM_MAX_BYTES`,
+          { code: 'BUS_STREAM_STORAGE_UNAVAILABLE', cause: err },
+        );
+      }
       if (code === undefined || !REPLICAS_UNAVAILABLE.has(code)) throw err;
       throw new UnavailableError(
         `NATS cannot keep ${replicas} replicas of stream ${name} (${err instanceof Error ? err.message : String(err)}): ` +

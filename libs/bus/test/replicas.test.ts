@@ -112,6 +112,20 @@ describe('stream replicas on a real NATS server', () => {
     }
   });
 
+  it('fails a start whose stream cap JetStream cannot reserve, naming BUS_STREAM_MAX_BYTES', async () => {
+    const { logger } = captureLogger('reports');
+    // A pebibyte a stream: more than the storage of any server this runs on.
+    const bus = await connectBus(ns, 'reports', logger, { streamLimits: { maxBytes: 1024 ** 5 } });
+    try {
+      await expect(bus.ensureStream('reports')).rejects.toMatchObject({
+        code: 'BUS_STREAM_STORAGE_UNAVAILABLE',
+        message: expect.stringContaining('BUS_STREAM_MAX_BYTES'),
+      });
+    } finally {
+      await bus.close();
+    }
+  });
+
   it('refuses a replica count JetStream does not accept before connecting', async () => {
     const { logger } = captureLogger('checkout');
     await expect(connectBus(ns, 'checkout', logger, { streamReplicas: 7 })).rejects.toMatchObject({

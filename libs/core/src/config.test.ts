@@ -8,6 +8,7 @@ describe('loadConfig', () => {
     expect(cfg.NATS_URL).toBe('nats://127.0.0.1:4222');
     expect(cfg.GRPC_DEADLINE_MS).toBe(5000);
     expect(cfg.BUS_STREAM_REPLICAS).toBe(1);
+    expect(cfg.BUS_STREAM_MAX_BYTES).toBe(1024 * 1024 * 1024);
     expect(Object.isFrozen(cfg)).toBe(true);
   });
 
@@ -30,5 +31,13 @@ describe('loadConfig', () => {
     expect(loadConfig(baseConfigSchema, { BUS_STREAM_REPLICAS: '3' }).BUS_STREAM_REPLICAS).toBe(3);
     for (const bad of ['0', '6', 'three'])
       expect(() => loadConfig(baseConfigSchema, { BUS_STREAM_REPLICAS: bad })).toThrow(/BUS_STREAM_REPLICAS/);
+  });
+
+  it('takes a BUS_STREAM_MAX_BYTES of at least 1 MiB', () => {
+    expect(loadConfig(baseConfigSchema, { BUS_STREAM_MAX_BYTES: '67108864' }).BUS_STREAM_MAX_BYTES).toBe(
+      64 * 1024 * 1024,
+    );
+    for (const bad of ['1024', '-1', '1.5', 'lots'])
+      expect(() => loadConfig(baseConfigSchema, { BUS_STREAM_MAX_BYTES: bad })).toThrow(/BUS_STREAM_MAX_BYTES/);
   });
 });

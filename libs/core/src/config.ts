@@ -77,6 +77,17 @@ export const baseConfigSchema = z.object({
    * with this many, raises fewer to it, and never lowers more (it logs a warning).
    */
   BUS_STREAM_REPLICAS: envInt(1).refine((n) => n >= 1 && n <= 5, 'BUS_STREAM_REPLICAS must be from 1 to 5'),
+  /**
+   * Size cap of each JetStream stream (bytes; oldest messages are discarded beyond it). JetStream
+   * reserves the cap of every stream (times its replicas) from its storage when the stream is made,
+   * so many streams on one server (several meshes, the test suites) need a smaller cap.
+   */
+  BUS_STREAM_MAX_BYTES: envInt(1024 * 1024 * 1024).pipe(
+    z
+      .number()
+      .int()
+      .min(1024 * 1024, 'BUS_STREAM_MAX_BYTES must be at least 1 MiB (1048576)'),
+  ),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   GRPC_DEADLINE_MS: envInt(5000),
   /**

@@ -243,6 +243,10 @@ export const ERROR_CATALOGUE = {
     kind: 'unavailable',
     description: 'NATS cannot place as many stream replicas as BUS_STREAM_REPLICAS asks (bus)',
   },
+  BUS_STREAM_STORAGE_UNAVAILABLE: {
+    kind: 'unavailable',
+    description: "JetStream cannot reserve a stream's size cap (BUS_STREAM_MAX_BYTES times its replicas) (bus)",
+  },
   BUS_CONSUMER_CONFLICT: {
     kind: 'conflict',
     description: 'the durable consumer exists with an incompatible configuration (bus)',

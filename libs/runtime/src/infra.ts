@@ -64,6 +64,7 @@ export async function openInfra(opts: {
       service: opts.service,
       logger,
       streamReplicas: config.BUS_STREAM_REPLICAS,
+      streamLimits: { maxBytes: config.BUS_STREAM_MAX_BYTES },
     });
   } catch (err) {
     await store.close().catch(() => undefined);
