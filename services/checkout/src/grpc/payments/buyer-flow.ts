@@ -2,7 +2,7 @@ import type { checkoutPayments } from '@paymesh/proto';
 import type { PaymentsDeps } from '../../app/payments-deps';
 import { getPublicCheckout } from '../../app/public-checkout';
 import { resolveBuyerHost } from '../../app/resolve-buyer-host';
-import { createHandoff } from '../../app/create-handoff';
+import { createHandoff, type CreateHandoffInput } from '../../app/create-handoff';
 import { consumeHandoff } from '../../app/consume-handoff';
 import { createTransaction } from '../../app/create-transaction';
 import { getTransactionStatus } from '../../app/transaction-status';
@@ -11,6 +11,21 @@ import { markTransactionPending } from '../../app/mark-transaction-pending';
 import { previewCheckoutTax } from '../../app/preview-checkout-tax';
 import { billingAddressIn, billingAddressOut, shippingAddressIn, toActionResponse } from '../payments-mapping';
 import { type PaymentsRpcKit } from './kit';
+
+/** The buyer's choice of provider on a session, with the billing address given for it (handoff, transaction). */
+function buyerChoiceIn(
+  req: Pick<
+    checkoutPayments.CreateHandoffRequest,
+    'sessionPublicId' | 'providerId' | 'billingAddress' | 'browserOrigin'
+  >,
+): CreateHandoffInput {
+  return {
+    sessionPublicId: req.sessionPublicId,
+    providerId: req.providerId,
+    billingAddress: billingAddressIn(req.billingAddress),
+    browserOrigin: req.browserOrigin,
+  };
+}
 
 /** The buyer's way through a checkout (gateway-public): the page, tax preview, handoff, transaction, status. */
 export function buyerFlowHandlers(
@@ -62,12 +77,7 @@ export function buyerFlowHandlers(
       };
     }),
     createHandoff: rpc('CreateHandoff', async (req: checkoutPayments.CreateHandoffRequest) => {
-      const res = await createHandoff(deps, {
-        sessionPublicId: req.sessionPublicId,
-        providerId: req.providerId,
-        billingAddress: billingAddressIn(req.billingAddress),
-        browserOrigin: req.browserOrigin,
-      });
+      const res = await createHandoff(deps, buyerChoiceIn(req));
       return { handoffToken: res.token, expiresInSeconds: res.expiresInSeconds };
     }),
     consumeHandoff: rpc('ConsumeHandoff', async (req: checkoutPayments.ConsumeHandoffRequest) => {
@@ -84,11 +94,8 @@ export function buyerFlowHandlers(
     }),
     createTransaction: rpc('CreateTransaction', async (req: checkoutPayments.CreateTransactionRequest) => {
       const res = await createTransaction(deps, {
-        sessionPublicId: req.sessionPublicId,
-        providerId: req.providerId,
-        billingAddress: billingAddressIn(req.billingAddress),
+        ...buyerChoiceIn(req),
         shippingAddress: shippingAddressIn(req.shippingAddress),
-        browserOrigin: req.browserOrigin,
       });
       return {
         transactionId: res.transaction.id,
