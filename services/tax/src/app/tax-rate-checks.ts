@@ -1,6 +1,8 @@
 import { ConflictError, ErrorCode, NotFoundError, ofTenant, requireObjectId } from '@paymesh/core';
 import type { Collection } from '@paymesh/store';
 import { periodsOverlap, type TaxRateDoc, type TaxRateFields } from '../domain/tax-rate-doc';
+import { TAX_RATES } from '../store/collections';
+import type { BookRecordKind } from './book';
 import type { OrgKey } from './deps';
 
 /** A record id from a request: 24 hex digits, else a ValidationError. */
@@ -14,6 +16,14 @@ export async function ownRate(rates: Collection<TaxRateDoc>, key: OrgKey, id: st
   if (!ofTenant(doc, key)) throw new NotFoundError('tax rate not found');
   return doc;
 }
+
+/** The book's rates, as its record updates and deletes see them. */
+export const RATE_RECORDS: BookRecordKind<TaxRateDoc> = {
+  collection: TAX_RATES,
+  own: ownRate,
+  noun: 'tax rate',
+  logField: 'rateId',
+};
 
 /**
  * A rate must not share its code and first day with another rate of the book (TAX_RATE_EXISTS),

@@ -6,10 +6,9 @@ import {
   type TaxRateDoc,
   type TaxRateFields,
 } from '../domain/tax-rate-doc';
-import { TAX_RATES } from '../store/collections';
 import { updateBookRecord } from './book';
 import type { OrgKey, TaxDeps } from './deps';
-import { assertRateFits, ownRate } from './tax-rate-checks';
+import { assertRateFits, RATE_RECORDS } from './tax-rate-checks';
 
 /** The fields after a partial update: absent fields keep their value, null clears validTo or description. */
 function merged(cur: TaxRateDoc, patch: TaxRateUpdate): TaxRateFields {
@@ -36,13 +35,10 @@ export async function updateTaxRate(
   id: string,
   patch: TaxRateUpdate,
 ): Promise<TaxRateRecord> {
-  const doc = await updateBookRecord(
-    deps,
-    key,
-    id,
-    patch,
-    { collection: TAX_RATES, own: ownRate, noun: 'tax rate', logField: 'rateId' },
-    { fields: (cur) => validateRateFields(merged(cur, patch)), fits: assertRateFits, body: rateDocBody },
-  );
+  const doc = await updateBookRecord(deps, key, id, patch, RATE_RECORDS, {
+    fields: (cur) => validateRateFields(merged(cur, patch)),
+    fits: assertRateFits,
+    body: rateDocBody,
+  });
   return rateRecordOf(doc);
 }

@@ -6,10 +6,9 @@ import {
   type TaxRuleDoc,
   type TaxRuleFields,
 } from '../domain/tax-rule-doc';
-import { TAX_RULES } from '../store/collections';
 import { updateBookRecord } from './book';
 import type { OrgKey, TaxDeps } from './deps';
-import { ownRule } from './tax-rule-checks';
+import { RULE_RECORDS } from './tax-rule-checks';
 
 /** Absent fields keep their value; null clears the nullable ones. */
 function merged(cur: TaxRuleDoc, p: TaxRuleUpdate): TaxRuleFields {
@@ -36,13 +35,9 @@ export async function updateTaxRule(
   id: string,
   patch: TaxRuleUpdate,
 ): Promise<TaxRuleRecord> {
-  const doc = await updateBookRecord(
-    deps,
-    key,
-    id,
-    patch,
-    { collection: TAX_RULES, own: ownRule, noun: 'tax rule', logField: 'ruleId' },
-    { fields: (cur) => validateRuleFields(merged(cur, patch)), body: ruleDocBody },
-  );
+  const doc = await updateBookRecord(deps, key, id, patch, RULE_RECORDS, {
+    fields: (cur) => validateRuleFields(merged(cur, patch)),
+    body: ruleDocBody,
+  });
   return ruleRecordOf(doc);
 }
