@@ -1,7 +1,7 @@
 import { ConflictError, isDomainError, ErrorCode } from '@paymesh/core';
 import type { TransactionDoc } from '../domain/transaction';
 import { transition } from '../domain/transaction-state';
-import { loadTransactionForBuyerAction } from './access';
+import { loadTransactionForBuyerAction, type BuyerTransactionRef } from './access';
 import type { PaymentsDeps } from './payments-deps';
 import { applyTransition } from './transition';
 
@@ -26,10 +26,7 @@ export function cancelProviderPayment(
  * payment first (a refusal, e.g. already captured, is 409 CANCEL_REFUSED and changes nothing),
  * then the transaction moves to canceled (-2). Repeating a cancel answers the canceled state.
  */
-export async function cancelTransaction(
-  deps: PaymentsDeps,
-  input: { transactionId: string; browserOrigin: string; sessionPublicId: string },
-): Promise<TransactionDoc> {
+export async function cancelTransaction(deps: PaymentsDeps, input: BuyerTransactionRef): Promise<TransactionDoc> {
   const doc = await loadTransactionForBuyerAction(deps, input);
   // Fails fast (409 ILLEGAL_TRANSITION) before touching the provider; repeats are answered as is.
   if (transition({ status: doc.status, subState: doc.subState }, { kind: 'cancel' }).kind === 'unchanged') return doc;

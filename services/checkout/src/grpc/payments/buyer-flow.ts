@@ -1,4 +1,5 @@
 import type { checkoutPayments } from '@paymesh/proto';
+import type { BuyerTransactionRef } from '../../app/access';
 import type { PaymentsDeps } from '../../app/payments-deps';
 import { getPublicCheckout } from '../../app/public-checkout';
 import { resolveBuyerHost } from '../../app/resolve-buyer-host';
@@ -11,6 +12,7 @@ import { markTransactionPending } from '../../app/mark-transaction-pending';
 import { previewCheckoutTax } from '../../app/preview-checkout-tax';
 import { billingAddressIn, billingAddressOut, shippingAddressIn, toActionResponse } from '../payments-mapping';
 import { type PaymentsRpcKit } from './kit';
+import type { TransactionDoc } from '../../domain/transaction';
 
 /** The buyer's choice of provider on a session, with the billing address given for it (handoff, transaction). */
 function buyerChoiceIn(
@@ -43,6 +45,20 @@ export function buyerFlowHandlers(
   | 'cancelTransaction'
   | 'markTransactionPending'
 > {
+  /** A buyer's action on a transaction of the session (cancel, mark pending): the transaction's new state. */
+  const buyerAction = (
+    name: string,
+    action: (deps: PaymentsDeps, input: BuyerTransactionRef) => Promise<TransactionDoc>,
+  ) =>
+    rpc(name, async (req: checkoutPayments.TransactionRef) =>
+      toActionResponse(
+        await action(deps, {
+          transactionId: req.transactionId,
+          browserOrigin: req.browserOrigin,
+          sessionPublicId: req.sessionPublicId,
+        }),
+      ),
+    );
   return {
     previewCheckoutTax: rpc('PreviewCheckoutTax', async (req: checkoutPayments.PreviewCheckoutTaxRequest) => {
       const a = req.billingAddress;
@@ -114,23 +130,7 @@ export function buyerFlowHandlers(
         cancelUrl: v.cancelUrl ?? undefined,
       };
     }),
-    cancelTransaction: rpc('CancelTransaction', async (req: checkoutPayments.TransactionRef) =>
-      toActionResponse(
-        await cancelTransaction(deps, {
-          transactionId: req.transactionId,
-          browserOrigin: req.browserOrigin,
-          sessionPublicId: req.sessionPublicId,
-        }),
-      ),
-    ),
-    markTransactionPending: rpc('MarkTransactionPending', async (req: checkoutPayments.TransactionRef) =>
-      toActionResponse(
-        await markTransactionPending(deps, {
-          transactionId: req.transactionId,
-          browserOrigin: req.browserOrigin,
-          sessionPublicId: req.sessionPublicId,
-        }),
-      ),
-    ),
+    cancelTransaction: buyerAction('CancelTransaction', cancelTransaction),
+    markTransactionPending: buyerAction('MarkTransactionPending', markTransactionPending),
   };
 }
