@@ -30,6 +30,12 @@ const byText =
     return 0;
   };
 
+/** Rows of a country and currency: by country, then currency. */
+const byCountryAndCurrency = byText<{ country: string; currency: string }>(
+  (r) => r.country,
+  (r) => r.currency,
+);
+
 /** Country of a line: the member state whose VAT applies, else (outside the EU's VAT) the buyer's. */
 const countryOf = (g: LineGroup): string => g.taxCountry ?? g.buyerCountry;
 
@@ -64,14 +70,7 @@ export function byCountryRows(groups: LineGroup[], eur: EurConverter): ByCountry
     (r) => `${r.country}|${r.currency}`,
     addLines,
   );
-  return rows
-    .map((r) => ({ ...r, gross: r.net + r.tax, eur: eur.amounts(r.currency, r) }))
-    .sort(
-      byText(
-        (r) => r.country,
-        (r) => r.currency,
-      ),
-    );
+  return rows.map((r) => ({ ...r, gross: r.net + r.tax, eur: eur.amounts(r.currency, r) })).sort(byCountryAndCurrency);
 }
 
 export function byCountryDetailRows(groups: LineGroup[], eur: EurConverter): ByCountryDetailRow[] {
@@ -127,14 +126,7 @@ export function revenueByCountryRows(groups: EntryGroup[], eur: EurConverter): R
       into.corrections += r.corrections;
     },
   );
-  return rows
-    .map((r) => ({ ...r, eur: grossEur(eur, r) }))
-    .sort(
-      byText(
-        (r) => r.country,
-        (r) => r.currency,
-      ),
-    );
+  return rows.map((r) => ({ ...r, eur: grossEur(eur, r) })).sort(byCountryAndCurrency);
 }
 
 export function currencyRows(groups: EntryGroup[], eur: EurConverter): CurrencyRow[] {
