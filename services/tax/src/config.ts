@@ -78,15 +78,11 @@ export const configSchema = backendConfigSchema('tax')
         : ECB_RATES_LIVE_URL),
   }))
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV === 'production' && !env.VIES_URL.startsWith('https://')) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['VIES_URL'], message: 'must be an https URL in production' });
-    }
-    if (env.NODE_ENV === 'production' && !env.ECB_RATES_URL.startsWith('https://')) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ['ECB_RATES_URL'],
-        message: 'must be an https URL in production',
-      });
+    if (env.NODE_ENV !== 'production') return;
+    for (const key of ['VIES_URL', 'ECB_RATES_URL'] as const) {
+      if (!env[key].startsWith('https://')) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: 'must be an https URL in production' });
+      }
     }
   });
 
