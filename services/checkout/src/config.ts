@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { envInt, ipnTargetsConfigSchema, loadConfig, secretsConfigSchema } from '@paymesh/core';
+import { envInt, envIntBounded, ipnTargetsConfigSchema, loadConfig, secretsConfigSchema } from '@paymesh/core';
 import { backendConfigSchema, downstreamAddrsSchema, envList } from '@paymesh/runtime';
 
 /** `ip`, `ip:port` or `[ipv6]:port`, as `dns.Resolver#setServers` takes them. */
@@ -17,9 +17,6 @@ const optionalBool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .optional()
   .transform((v) => (v === undefined || v === '' ? undefined : v === 'true' || v === '1' || v === 'yes'));
-
-const bounded = (def: number, min: number, max: number, name: string) =>
-  envInt(def).refine((n) => n >= min && n <= max, `${name} must be from ${min} to ${max}`);
 
 /** The backends checkout calls over gRPC: the only addresses its config has (see `downstreamAddrsSchema`). */
 export const downstream = ['payments-webhooks', 'tax'] as const;
@@ -50,34 +47,39 @@ export const configSchema = backendConfigSchema('checkout')
      */
     CHECKOUT_FRONTEND_URL: z.string().url().default('http://127.0.0.1:8081'),
     /** Lifetime of a checkout session created without `expiresAt`. */
-    CHECKOUT_SESSION_TTL_HOURS: bounded(24, 1, 3120, 'CHECKOUT_SESSION_TTL_HOURS'),
+    CHECKOUT_SESSION_TTL_HOURS: envIntBounded(24, 1, 3120, 'CHECKOUT_SESSION_TTL_HOURS'),
     /** A buyer transaction still pending this long is abandoned: its provider payment is cancelled and it expires (-2, with IPN). */
-    TRANSACTION_ABANDON_AFTER_MS: bounded(24 * 3_600_000, 100, 130 * 24 * 3_600_000, 'TRANSACTION_ABANDON_AFTER_MS'),
+    TRANSACTION_ABANDON_AFTER_MS: envIntBounded(
+      24 * 3_600_000,
+      100,
+      130 * 24 * 3_600_000,
+      'TRANSACTION_ABANDON_AFTER_MS',
+    ),
     /** Expiry worker pass interval, and the pause before retrying a transaction whose provider did not cancel. */
-    EXPIRY_INTERVAL_MS: bounded(60_000, 10, 3_600_000, 'EXPIRY_INTERVAL_MS'),
+    EXPIRY_INTERVAL_MS: envIntBounded(60_000, 10, 3_600_000, 'EXPIRY_INTERVAL_MS'),
     /** Longest pause between two expiry attempts of one transaction (the pause doubles per refused or failed attempt from EXPIRY_INTERVAL_MS). */
-    EXPIRY_RETRY_MAX_MS: bounded(6 * 3_600_000, 10, 7 * 24 * 3_600_000, 'EXPIRY_RETRY_MAX_MS'),
+    EXPIRY_RETRY_MAX_MS: envIntBounded(6 * 3_600_000, 10, 7 * 24 * 3_600_000, 'EXPIRY_RETRY_MAX_MS'),
     /** Session sweep pass interval: pending checkout sessions past `expiresAt` are stored as expired and their pending transaction abandoned. */
-    SESSION_EXPIRY_INTERVAL_MS: bounded(60_000, 10, 3_600_000, 'SESSION_EXPIRY_INTERVAL_MS'),
+    SESSION_EXPIRY_INTERVAL_MS: envIntBounded(60_000, 10, 3_600_000, 'SESSION_EXPIRY_INTERVAL_MS'),
     /** Abandoned transactions expired per pass (also: sessions swept per pass). */
-    EXPIRY_BATCH_SIZE: bounded(50, 1, 1000, 'EXPIRY_BATCH_SIZE'),
+    EXPIRY_BATCH_SIZE: envIntBounded(50, 1, 1000, 'EXPIRY_BATCH_SIZE'),
     /** Lifetime of a handoff token. */
-    HANDOFF_TOKEN_TTL_SECONDS: bounded(600, 30, 86_400, 'HANDOFF_TOKEN_TTL_SECONDS'),
+    HANDOFF_TOKEN_TTL_SECONDS: envIntBounded(600, 30, 86_400, 'HANDOFF_TOKEN_TTL_SECONDS'),
     /** `http://` IPN targets; default true except in production. */
     ALLOW_HTTP_IPN: optionalBool,
     /** Deadline of calls that reach a payment provider (CreatePayment, CancelPayment). */
-    PAYMENTS_DEADLINE_MS: bounded(15_000, 1_000, 120_000, 'PAYMENTS_DEADLINE_MS'),
+    PAYMENTS_DEADLINE_MS: envIntBounded(15_000, 1_000, 120_000, 'PAYMENTS_DEADLINE_MS'),
     /**
      * Deadline of the tax settings lookup behind the public checkout view (only for sites set to
      * `vies`); on expiry the view shows `format` instead of waiting.
      */
-    TAX_SETTINGS_DEADLINE_MS: bounded(2_000, 100, 30_000, 'TAX_SETTINGS_DEADLINE_MS'),
+    TAX_SETTINGS_DEADLINE_MS: envIntBounded(2_000, 100, 30_000, 'TAX_SETTINGS_DEADLINE_MS'),
     /**
      * Deadline of tax CalculateTax (tax preview, transaction create, recalculation); it includes the
      * tax service's VIES check. On expiry a preview is 503 and a payment goes on without tax when
      * its charge does not depend on it.
      */
-    TAX_DEADLINE_MS: bounded(4_000, 100, 30_000, 'TAX_DEADLINE_MS'),
+    TAX_DEADLINE_MS: envIntBounded(4_000, 100, 30_000, 'TAX_DEADLINE_MS'),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production' && !c.CHECKOUT_FRONTEND_URL.startsWith('https://')) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envInt, loadConfig } from '@paymesh/core';
+import { envInt, envIntBounded, loadConfig } from '@paymesh/core';
 import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
 
 /** The live VIES on-the-Web REST API. */
@@ -26,18 +26,12 @@ export const configSchema = backendConfigSchema('tax')
      * How long a replica uses its cached copy of an organization's rate book before checking the
      * book's revision; bounds how late it sees rate and rule changes made through another replica.
      */
-    TAX_RATE_BOOK_CACHE_TTL_MS: envInt(5000).refine(
-      (n) => n >= 0 && n <= 300_000,
-      'TAX_RATE_BOOK_CACHE_TTL_MS must be from 0 to 300000',
-    ),
+    TAX_RATE_BOOK_CACHE_TTL_MS: envIntBounded(5000, 0, 300_000, 'TAX_RATE_BOOK_CACHE_TTL_MS'),
     /**
      * How long a replica reuses whether an organization's OSS threshold counts as exceeded; bounds
      * how late CalculateTax sees sales crossing the threshold.
      */
-    TAX_OSS_FLAG_TTL_MS: envInt(5000).refine(
-      (n) => n >= 0 && n <= 300_000,
-      'TAX_OSS_FLAG_TTL_MS must be from 0 to 300000',
-    ),
+    TAX_OSS_FLAG_TTL_MS: envIntBounded(5000, 0, 300_000, 'TAX_OSS_FLAG_TTL_MS'),
     /** Set by the local supervisor when the VIES sandbox runs; outside production it becomes the default VIES_URL. */
     VIES_SANDBOX_URL: httpUrl.optional(),
     /** Base URL of the VIES REST API (`…/taxation_customs/vies/rest-api`). Default: the live service, or the local sandbox outside production. */
@@ -66,15 +60,9 @@ export const configSchema = backendConfigSchema('tax')
     /** Time one fetch of the ECB rates may take. */
     ECB_RATES_DEADLINE_MS: envInt(30_000).pipe(z.number().int().min(100).max(300_000)),
     /** Longest wait of the ledger rebuild worker between two looks for queued or abandoned jobs. */
-    LEDGER_REBUILD_POLL_MS: envInt(5_000).refine(
-      (n) => n >= 100 && n <= 600_000,
-      'LEDGER_REBUILD_POLL_MS must be from 100 to 600000',
-    ),
+    LEDGER_REBUILD_POLL_MS: envIntBounded(5_000, 100, 600_000, 'LEDGER_REBUILD_POLL_MS'),
     /** How long a rebuild worker's claim on a job holds without progress; after it another worker resumes the job. */
-    LEDGER_REBUILD_LEASE_MS: envInt(30_000).refine(
-      (n) => n >= 5_000 && n <= 3_600_000,
-      'LEDGER_REBUILD_LEASE_MS must be from 5000 to 3600000',
-    ),
+    LEDGER_REBUILD_LEASE_MS: envIntBounded(30_000, 5_000, 3_600_000, 'LEDGER_REBUILD_LEASE_MS'),
   })
   .transform((env) => ({
     ...env,
@@ -90,15 +78,11 @@ export const configSchema = backendConfigSchema('tax')
         : ECB_RATES_LIVE_URL),
   }))
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV === 'production' && !env.VIES_URL.startsWith('https://')) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['VIES_URL'], message: 'must be an https URL in production' });
-    }
-    if (env.NODE_ENV === 'production' && !env.ECB_RATES_URL.startsWith('https://')) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ['ECB_RATES_URL'],
-        message: 'must be an https URL in production',
-      });
+    if (env.NODE_ENV !== 'production') return;
+    for (const key of ['VIES_URL', 'ECB_RATES_URL'] as const) {
+      if (!env[key].startsWith('https://')) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: 'must be an https URL in production' });
+      }
     }
   });
 

@@ -1,5 +1,11 @@
-import type { TaxDecision, TaxItemType, TaxRecord } from '@paymesh/contracts';
+import { taxReportRequest, type TaxDecision, type TaxItemType, type TaxRecord } from '@paymesh/contracts';
+import type { OrgKey } from '../src/app/deps';
+import { taxReport } from '../src/app/tax-report';
 import { taxRecordId } from '../src/domain/ledger';
+import type { TaxRecordDoc } from '../src/domain/source-event';
+import { TAX_RECORDS } from '../src/store/collections';
+import type { TaxHarness } from './harness';
+import { updateTaxSettings } from './wire';
 import { vatIdNotGiven } from '../../../libs/contracts/test/tax-kit';
 
 /**
@@ -233,4 +239,19 @@ function entry(organizationId: string, mode: 'live' | 'test', s: EntrySpec): Tax
     invoicePayment: s.linkedInvoiceKey !== undefined && s.sourceKind === 'transaction',
     createdAt: '2026-07-01T00:00:00.000Z',
   };
+}
+
+/** The fixture's seller: German, registered for OSS. */
+const FIXTURE_SELLER = { homeCountry: 'DE', ossEnabled: true, vatId: 'DE321571435' };
+
+/** Stores the fixture ledger as the organization's live entries and gives it the fixture's seller settings. */
+export async function seedFixtureLedger(h: TaxHarness, org: OrgKey): Promise<void> {
+  const col = h.store.collection<TaxRecordDoc>(TAX_RECORDS);
+  for (const e of fixtureEntries(org.organizationId)) await col.insert(e);
+  await updateTaxSettings(h.deps, org, JSON.stringify(FIXTURE_SELLER));
+}
+
+/** A report of the organization's ledger, its body parsed as the RPC parses it. */
+export function fixtureReport<T>(h: TaxHarness, org: OrgKey, body: Record<string, unknown>): Promise<T> {
+  return taxReport(h.deps, org, taxReportRequest.parse(body)) as Promise<T>;
 }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, UnprocessableError } from '@paymesh/core';
 import {
-  taxReportRequest,
   type ByCountryReport,
   type CurrenciesReport,
   type TaxReportFile,
@@ -11,12 +10,8 @@ import {
 import { parse } from 'csv-parse/sync';
 import type { OrgKey } from '../src/app/deps';
 import { storeEcbRates } from '../src/app/store-ecb-rates';
-import { taxReport } from '../src/app/tax-report';
-import { updateTaxSettings } from './wire';
-import type { TaxRecordDoc } from '../src/domain/source-event';
-import { TAX_RECORDS } from '../src/store/collections';
 import { openTaxHarness, type TaxHarness } from './harness';
-import { fixtureEntries, OSS_Q2 } from './report-fixture';
+import { fixtureReport, OSS_Q2, seedFixtureLedger } from './report-fixture';
 
 /**
  * The fixture ledger's reports (test/reports.test.ts has the figures) converted at ECB rates the
@@ -26,17 +21,14 @@ import { fixtureEntries, OSS_Q2 } from './report-fixture';
 describe('tax reports at the ECB rates the service keeps', () => {
   let h: TaxHarness;
   let org: OrgKey;
-  const report = <T>(body: Record<string, unknown>) =>
-    taxReport(h.deps, org, taxReportRequest.parse(body)) as Promise<T>;
+  const report = <T>(body: Record<string, unknown>) => fixtureReport<T>(h, org, body);
   const q2 = { startDate: '2026-04-01', endDate: '2026-06-30' };
 
   beforeAll(async () => {
     h = await openTaxHarness();
     h.clock.set('2026-07-15T12:00:00.000Z');
     org = h.org();
-    const col = h.store.collection<TaxRecordDoc>(TAX_RECORDS);
-    for (const e of fixtureEntries(org.organizationId)) await col.insert(e);
-    await updateTaxSettings(h.deps, org, JSON.stringify({ homeCountry: 'DE', ossEnabled: true, vatId: 'DE321571435' }));
+    await seedFixtureLedger(h, org);
     // Kept so far: the ECB's days up to Monday 29 June (Saturday 9 May has none, Monday 11 May has one).
     await storeEcbRates(
       h.deps,

@@ -13,12 +13,10 @@ import {
 } from '@paymesh/contracts';
 import { create } from 'xmlbuilder2';
 import type { OrgKey } from '../src/app/deps';
-import { taxReport } from '../src/app/tax-report';
-import { updateTaxSettings } from './wire';
 import type { TaxRecordDoc } from '../src/domain/source-event';
 import { TAX_RECORDS } from '../src/store/collections';
 import { openTaxHarness, type TaxHarness } from './harness';
-import { fixtureEntries, OSS_Q2, OTHER_SITE, SITE } from './report-fixture';
+import { fixtureEntries, fixtureReport, OSS_Q2, OTHER_SITE, seedFixtureLedger, SITE } from './report-fixture';
 
 /**
  * Reports over a hand-computed ledger (test/report-fixture.ts) in the machine's PostgreSQL: every
@@ -28,22 +26,20 @@ describe('tax reports over a fixture ledger', () => {
   let h: TaxHarness;
   let org: OrgKey;
 
-  const report = <T>(body: Record<string, unknown>) =>
-    taxReport(h.deps, org, taxReportRequest.parse(body)) as Promise<T>;
+  const report = <T>(body: Record<string, unknown>) => fixtureReport<T>(h, org, body);
   const q2 = { startDate: '2026-04-01', endDate: '2026-06-30' };
   const usd = { eurRates: { USD: 1.25 } };
 
   beforeAll(async () => {
     h = await openTaxHarness();
     org = h.org();
-    const col = h.store.collection<TaxRecordDoc>(TAX_RECORDS);
-    for (const e of fixtureEntries(org.organizationId)) await col.insert(e);
+    await seedFixtureLedger(h, org);
     // Another organization's and another mode's entries must never show.
+    const col = h.store.collection<TaxRecordDoc>(TAX_RECORDS);
     const copy = ({ id: _id, ...e }: TaxRecord, tag: string) =>
       col.insert({ ...e, sourceEventId: `${e.sourceEventId}-${tag}` });
     for (const e of fixtureEntries(h.org().organizationId)) await copy(e, 'other');
     for (const e of fixtureEntries(org.organizationId, 'test')) await copy(e, 'test');
-    await updateTaxSettings(h.deps, org, JSON.stringify({ homeCountry: 'DE', ossEnabled: true, vatId: 'DE321571435' }));
   });
   afterAll(async () => h?.close());
 

@@ -81,6 +81,13 @@ export async function loadTransaction(deps: PaymentsDeps, transactionId: string)
   return doc;
 }
 
+/** A transaction as the buyer's page names it: the transaction, its session and the page's origin. */
+export interface BuyerTransactionRef {
+  transactionId: string;
+  browserOrigin: string;
+  sessionPublicId: string;
+}
+
 /**
  * A transaction a buyer acts on (cancel, mark-pending). Transaction IDs are document IDs and can be
  * guessed, so the caller must also present the checkout session's unguessable public ID; a
@@ -88,7 +95,7 @@ export async function loadTransaction(deps: PaymentsDeps, transactionId: string)
  */
 export async function loadTransactionForBuyerAction(
   deps: PaymentsDeps,
-  input: { transactionId: string; browserOrigin: string; sessionPublicId: string },
+  input: BuyerTransactionRef,
 ): Promise<TransactionDoc> {
   const doc = await loadTransaction(deps, input.transactionId);
   if (!doc.sessionPublicId || !sameSecret(doc.sessionPublicId, input.sessionPublicId))

@@ -1,7 +1,7 @@
 import { ConflictError, isDomainError, ErrorCode } from '@paymesh/core';
 import type { TransactionDoc } from '../domain/transaction';
 import { transition } from '../domain/transaction-state';
-import { loadTransactionForBuyerAction } from './access';
+import { loadTransactionForBuyerAction, type BuyerTransactionRef } from './access';
 import type { PaymentsDeps } from './payments-deps';
 import { applyTransition } from './transition';
 
@@ -12,25 +12,27 @@ export function providerMayHavePayment(doc: TransactionDoc): boolean {
   return doc.providerPayment.state !== 'none' && doc.providerPayment.state !== 'failed';
 }
 
+/** Asks the provider to cancel the payment of a transaction (by the transaction's ID). */
+export function cancelProviderPayment(
+  deps: Pick<PaymentsDeps, 'payments'>,
+  doc: Pick<TransactionDoc, 'organizationId' | 'id'>,
+  providerId: string,
+): Promise<{ cancelled: boolean }> {
+  return deps.payments.cancelPayment({ organizationId: doc.organizationId, providerId, transactionId: doc.id });
+}
+
 /**
  * Buyer cancels a pending transaction before the provider captured it: the provider cancels its
  * payment first (a refusal, e.g. already captured, is 409 CANCEL_REFUSED and changes nothing),
  * then the transaction moves to canceled (-2). Repeating a cancel answers the canceled state.
  */
-export async function cancelTransaction(
-  deps: PaymentsDeps,
-  input: { transactionId: string; browserOrigin: string; sessionPublicId: string },
-): Promise<TransactionDoc> {
+export async function cancelTransaction(deps: PaymentsDeps, input: BuyerTransactionRef): Promise<TransactionDoc> {
   const doc = await loadTransactionForBuyerAction(deps, input);
   // Fails fast (409 ILLEGAL_TRANSITION) before touching the provider; repeats are answered as is.
   if (transition({ status: doc.status, subState: doc.subState }, { kind: 'cancel' }).kind === 'unchanged') return doc;
   if (doc.providerId !== null && providerMayHavePayment(doc)) {
     try {
-      const res = await deps.payments.cancelPayment({
-        organizationId: doc.organizationId,
-        providerId: doc.providerId,
-        transactionId: doc.id,
-      });
+      const res = await cancelProviderPayment(deps, doc, doc.providerId);
       if (!res.cancelled) {
         throw new ConflictError('the payment provider could not cancel the payment (it may already be captured)', {
           code: ErrorCode.CANCEL_REFUSED,

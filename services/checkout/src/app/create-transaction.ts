@@ -22,6 +22,7 @@ import { resolveProvider } from './resolve-provider';
 import { assertBuyerMayPay } from './buyer-risk';
 import { applyTransition, insertTransaction } from './transition';
 import { checkoutTax, type CheckoutTax } from './checkout-tax';
+import { cancelProviderPayment } from './cancel-transaction';
 
 export interface CreateTransactionInput {
   sessionPublicId: string;
@@ -80,11 +81,7 @@ async function retireEarlierAttempts(deps: PaymentsDeps, checkout: CheckoutDoc):
   for (const t of earlier.items) {
     if (!t.providerId) continue;
     try {
-      await deps.payments.cancelPayment({
-        organizationId: t.organizationId,
-        providerId: t.providerId,
-        transactionId: t.id,
-      });
+      await cancelProviderPayment(deps, t, t.providerId);
     } catch (err) {
       if (isDomainError(err) && err.kind === 'not_found') continue;
       if (isDomainError(err) && err.code === ErrorCode.PAYMENT_ALREADY_CAPTURED) {
@@ -330,11 +327,9 @@ export async function createTransaction(
   ) {
     // The buyer canceled while the payment was being started: the payment just created must not
     // stay payable, and its client secret must not be handed out.
-    await deps.payments
-      .cancelPayment({ organizationId: doc.organizationId, providerId: doc.providerId ?? '', transactionId: doc.id })
-      .catch((err: unknown) =>
-        deps.logger.error({ err, transactionId: doc.id }, 'could not cancel the payment of a canceled transaction'),
-      );
+    await cancelProviderPayment(deps, doc, doc.providerId ?? '').catch((err: unknown) =>
+      deps.logger.error({ err, transactionId: doc.id }, 'could not cancel the payment of a canceled transaction'),
+    );
     throw new ConflictError('the transaction was canceled while its payment was being started', {
       code: ErrorCode.TRANSACTION_CANCELED,
     });

@@ -4,7 +4,7 @@ import type { TransactionDoc } from '../domain/transaction';
 import { EXPIRY_RETRY_CAP_MS, expiryRetryDelayMs } from '../domain/expiry-backoff';
 import { IllegalTransitionError } from '../domain/transaction-state';
 import { TRANSACTIONS } from '../store/collections';
-import { providerMayHavePayment } from './cancel-transaction';
+import { cancelProviderPayment, providerMayHavePayment } from './cancel-transaction';
 import type { PaymentsDeps } from './payments-deps';
 import { applyTransition } from './transition';
 
@@ -86,11 +86,7 @@ export async function expireTransaction(
   try {
     if (claimed.providerId !== null && providerMayHavePayment(claimed)) {
       try {
-        const res = await deps.payments.cancelPayment({
-          organizationId: claimed.organizationId,
-          providerId: claimed.providerId,
-          transactionId: claimed.id,
-        });
+        const res = await cancelProviderPayment(deps, claimed, claimed.providerId);
         if (!res.cancelled) {
           log.info(
             { attempts: attempts + 1, nextAttemptAt: claimed.expireAt },

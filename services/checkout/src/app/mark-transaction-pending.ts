@@ -1,5 +1,5 @@
 import type { TransactionDoc } from '../domain/transaction';
-import { loadTransactionForBuyerAction } from './access';
+import { loadTransactionForBuyerAction, type BuyerTransactionRef } from './access';
 import type { PaymentsDeps } from './payments-deps';
 import { applyTransition } from './transition';
 
@@ -8,10 +8,7 @@ import { applyTransition } from './transition';
  * transfer): sub-state `pending_provider`, integer status stays 0, so no event and no IPN.
  * Repeats are answered as is; any other status is 409 ILLEGAL_TRANSITION.
  */
-export async function markTransactionPending(
-  deps: PaymentsDeps,
-  input: { transactionId: string; browserOrigin: string; sessionPublicId: string },
-): Promise<TransactionDoc> {
+export async function markTransactionPending(deps: PaymentsDeps, input: BuyerTransactionRef): Promise<TransactionDoc> {
   const doc = await loadTransactionForBuyerAction(deps, input);
   const out = await applyTransition(deps, doc.id, () => ({ trigger: { kind: 'mark_pending' } }));
   return out.doc;

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '@paymesh/core';
+import { ConflictError, NotFoundError, ValidationError } from '@paymesh/core';
 import type { Collection, StoredDoc, TxScope } from '@paymesh/store';
 import { DEFAULT_RATES, DEFAULT_RATES_VERSION } from '../domain/default-rates';
 import { DEFAULT_RULES } from '../domain/default-rules';
@@ -125,6 +125,60 @@ export interface BookRecordKind<D extends StoredDoc> {
   noun: string;
   /** The log field of its id (`rateId`). */
   logField: string;
+}
+
+/** A record of the book that a merchant may edit: a managed default stays recognisable by its key. */
+interface EditableBookDoc extends StoredDoc {
+  defaultKey: string | null;
+  createdAt: string;
+}
+
+/** How a partial update makes the next fields of a record of one kind and stores them. */
+export interface BookRecordEdit<D extends EditableBookDoc, F> {
+  /** The record's fields after the patch, validated. */
+  fields: (cur: D) => F;
+  /** Checks the fields against the rest of the book (duplicates, overlaps); none when absent. */
+  fits?: (coll: Collection<D>, key: OrgKey, fields: F, id: string) => Promise<void>;
+  /** The stored document of the fields. */
+  body: (
+    key: OrgKey,
+    fields: F,
+    meta: { managed: boolean; defaultKey: string | null; createdAt: string; updatedAt: string },
+  ) => Omit<D, 'id' | 'version'>;
+}
+
+/**
+ * Partial update of one record of the book: the edited record becomes the merchant's own
+ * (`managed: false`) and keeps its default's key. An unknown id is answered without touching (or
+ * seeding) the book. `patch` is only checked for being non-empty and named in the log.
+ */
+export async function updateBookRecord<D extends EditableBookDoc, F>(
+  deps: TaxDeps,
+  key: OrgKey,
+  id: string,
+  patch: object,
+  kind: BookRecordKind<D>,
+  edit: BookRecordEdit<D, F>,
+): Promise<D> {
+  recordId(id);
+  if (Object.keys(patch).length === 0) throw new ValidationError('body must change at least one field');
+  await kind.own(deps.store.collection<D>(kind.collection), key, id);
+  const doc = await writeBook(deps, key, async (tx, now) => {
+    const coll = tx.collection<D>(kind.collection);
+    const cur = await kind.own(coll, key, id);
+    const fields = edit.fields(cur);
+    if (edit.fits) await edit.fits(coll, key, fields, cur.id);
+    return coll.replace(
+      cur.id,
+      cur.version,
+      edit.body(key, fields, { managed: false, defaultKey: cur.defaultKey, createdAt: cur.createdAt, updatedAt: now }),
+    );
+  });
+  deps.logger.info(
+    { organizationId: key.organizationId, mode: key.mode, [kind.logField]: doc.id, fields: Object.keys(patch) },
+    `${kind.noun} updated`,
+  );
+  return doc;
 }
 
 /** Deletes one record of the book. An unknown id is answered without touching (or seeding) the book. */

@@ -1,6 +1,8 @@
 import { ConflictError, ErrorCode, NotFoundError, ofTenant, requireObjectId } from '@paymesh/core';
-import type { Collection } from '@paymesh/store';
+import type { Collection, StoredDoc } from '@paymesh/store';
 import { periodsOverlap, type TaxRateDoc, type TaxRateFields } from '../domain/tax-rate-doc';
+import { TAX_RATES } from '../store/collections';
+import type { BookRecordKind } from './book';
 import type { OrgKey } from './deps';
 
 /** A record id from a request: 24 hex digits, else a ValidationError. */
@@ -8,12 +10,32 @@ export function recordId(id: string): string {
   return requireObjectId(id, 'id');
 }
 
-/** The organization's rate with this id; other tenants' rates are not found. */
-export async function ownRate(rates: Collection<TaxRateDoc>, key: OrgKey, id: string): Promise<TaxRateDoc> {
-  const doc = await rates.get(recordId(id));
-  if (!ofTenant(doc, key)) throw new NotFoundError('tax rate not found');
-  return doc;
+/**
+ * A kind of record of the book whose `own` answers the organization's record with the id; other
+ * tenants' records are not found (`<noun> not found`).
+ */
+export function bookRecords<D extends StoredDoc & { organizationId: string; mode: string }>(
+  collection: string,
+  noun: string,
+  logField: string,
+): BookRecordKind<D> {
+  return {
+    collection,
+    noun,
+    logField,
+    own: async (coll, key, id) => {
+      const doc = await coll.get(recordId(id));
+      if (!ofTenant(doc, key)) throw new NotFoundError(`${noun} not found`);
+      return doc;
+    },
+  };
 }
+
+/** The book's rates, as its record reads, updates and deletes see them. */
+export const RATE_RECORDS = bookRecords<TaxRateDoc>(TAX_RATES, 'tax rate', 'rateId');
+
+/** The organization's rate with this id; other tenants' rates are not found. */
+export const ownRate = RATE_RECORDS.own;
 
 /**
  * A rate must not share its code and first day with another rate of the book (TAX_RATE_EXISTS),

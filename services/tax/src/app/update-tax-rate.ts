@@ -1,4 +1,3 @@
-import { ValidationError } from '@paymesh/core';
 import type { TaxRateRecord, TaxRateUpdate } from '@paymesh/contracts';
 import {
   rateDocBody,
@@ -7,10 +6,9 @@ import {
   type TaxRateDoc,
   type TaxRateFields,
 } from '../domain/tax-rate-doc';
-import { TAX_RATES } from '../store/collections';
-import { writeBook } from './book';
+import { updateBookRecord } from './book';
 import type { OrgKey, TaxDeps } from './deps';
-import { assertRateFits, ownRate, recordId } from './tax-rate-checks';
+import { assertRateFits, RATE_RECORDS } from './tax-rate-checks';
 
 /** The fields after a partial update: absent fields keep their value, null clears validTo or description. */
 function merged(cur: TaxRateDoc, patch: TaxRateUpdate): TaxRateFields {
@@ -37,29 +35,10 @@ export async function updateTaxRate(
   id: string,
   patch: TaxRateUpdate,
 ): Promise<TaxRateRecord> {
-  recordId(id);
-  if (Object.keys(patch).length === 0) throw new ValidationError('body must change at least one field');
-  // An unknown id is answered without touching (or seeding) the book.
-  await ownRate(deps.store.collection<TaxRateDoc>(TAX_RATES), key, id);
-  const doc = await writeBook(deps, key, async (tx, now) => {
-    const rates = tx.collection<TaxRateDoc>(TAX_RATES);
-    const cur = await ownRate(rates, key, id);
-    const fields = validateRateFields(merged(cur, patch));
-    await assertRateFits(rates, key, fields, cur.id);
-    return rates.replace(
-      cur.id,
-      cur.version,
-      rateDocBody(key, fields, {
-        managed: false,
-        defaultKey: cur.defaultKey,
-        createdAt: cur.createdAt,
-        updatedAt: now,
-      }),
-    );
+  const doc = await updateBookRecord(deps, key, id, patch, RATE_RECORDS, {
+    fields: (cur) => validateRateFields(merged(cur, patch)),
+    fits: assertRateFits,
+    body: rateDocBody,
   });
-  deps.logger.info(
-    { organizationId: key.organizationId, mode: key.mode, rateId: doc.id, fields: Object.keys(patch) },
-    'tax rate updated',
-  );
   return rateRecordOf(doc);
 }

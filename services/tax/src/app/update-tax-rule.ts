@@ -1,4 +1,3 @@
-import { ValidationError } from '@paymesh/core';
 import type { TaxRuleRecord, TaxRuleUpdate } from '@paymesh/contracts';
 import {
   ruleDocBody,
@@ -7,11 +6,9 @@ import {
   type TaxRuleDoc,
   type TaxRuleFields,
 } from '../domain/tax-rule-doc';
-import { TAX_RULES } from '../store/collections';
-import { writeBook } from './book';
+import { updateBookRecord } from './book';
 import type { OrgKey, TaxDeps } from './deps';
-import { recordId } from './tax-rate-checks';
-import { ownRule } from './tax-rule-checks';
+import { RULE_RECORDS } from './tax-rule-checks';
 
 /** Absent fields keep their value; null clears the nullable ones. */
 function merged(cur: TaxRuleDoc, p: TaxRuleUpdate): TaxRuleFields {
@@ -38,27 +35,9 @@ export async function updateTaxRule(
   id: string,
   patch: TaxRuleUpdate,
 ): Promise<TaxRuleRecord> {
-  recordId(id);
-  if (Object.keys(patch).length === 0) throw new ValidationError('body must change at least one field');
-  await ownRule(deps.store.collection<TaxRuleDoc>(TAX_RULES), key, id);
-  const doc = await writeBook(deps, key, async (tx, now) => {
-    const rules = tx.collection<TaxRuleDoc>(TAX_RULES);
-    const cur = await ownRule(rules, key, id);
-    const fields = validateRuleFields(merged(cur, patch));
-    return rules.replace(
-      cur.id,
-      cur.version,
-      ruleDocBody(key, fields, {
-        managed: false,
-        defaultKey: cur.defaultKey,
-        createdAt: cur.createdAt,
-        updatedAt: now,
-      }),
-    );
+  const doc = await updateBookRecord(deps, key, id, patch, RULE_RECORDS, {
+    fields: (cur) => validateRuleFields(merged(cur, patch)),
+    body: ruleDocBody,
   });
-  deps.logger.info(
-    { organizationId: key.organizationId, mode: key.mode, ruleId: doc.id, fields: Object.keys(patch) },
-    'tax rule updated',
-  );
   return ruleRecordOf(doc);
 }

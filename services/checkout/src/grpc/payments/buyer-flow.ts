@@ -1,8 +1,9 @@
 import type { checkoutPayments } from '@paymesh/proto';
+import type { BuyerTransactionRef } from '../../app/access';
 import type { PaymentsDeps } from '../../app/payments-deps';
 import { getPublicCheckout } from '../../app/public-checkout';
 import { resolveBuyerHost } from '../../app/resolve-buyer-host';
-import { createHandoff } from '../../app/create-handoff';
+import { createHandoff, type CreateHandoffInput } from '../../app/create-handoff';
 import { consumeHandoff } from '../../app/consume-handoff';
 import { createTransaction } from '../../app/create-transaction';
 import { getTransactionStatus } from '../../app/transaction-status';
@@ -11,6 +12,22 @@ import { markTransactionPending } from '../../app/mark-transaction-pending';
 import { previewCheckoutTax } from '../../app/preview-checkout-tax';
 import { billingAddressIn, billingAddressOut, shippingAddressIn, toActionResponse } from '../payments-mapping';
 import { type PaymentsRpcKit } from './kit';
+import type { TransactionDoc } from '../../domain/transaction';
+
+/** The buyer's choice of provider on a session, with the billing address given for it (handoff, transaction). */
+function buyerChoiceIn(
+  req: Pick<
+    checkoutPayments.CreateHandoffRequest,
+    'sessionPublicId' | 'providerId' | 'billingAddress' | 'browserOrigin'
+  >,
+): CreateHandoffInput {
+  return {
+    sessionPublicId: req.sessionPublicId,
+    providerId: req.providerId,
+    billingAddress: billingAddressIn(req.billingAddress),
+    browserOrigin: req.browserOrigin,
+  };
+}
 
 /** The buyer's way through a checkout (gateway-public): the page, tax preview, handoff, transaction, status. */
 export function buyerFlowHandlers(
@@ -28,6 +45,20 @@ export function buyerFlowHandlers(
   | 'cancelTransaction'
   | 'markTransactionPending'
 > {
+  /** A buyer's action on a transaction of the session (cancel, mark pending): the transaction's new state. */
+  const buyerAction = (
+    name: string,
+    action: (deps: PaymentsDeps, input: BuyerTransactionRef) => Promise<TransactionDoc>,
+  ) =>
+    rpc(name, async (req: checkoutPayments.TransactionRef) =>
+      toActionResponse(
+        await action(deps, {
+          transactionId: req.transactionId,
+          browserOrigin: req.browserOrigin,
+          sessionPublicId: req.sessionPublicId,
+        }),
+      ),
+    );
   return {
     previewCheckoutTax: rpc('PreviewCheckoutTax', async (req: checkoutPayments.PreviewCheckoutTaxRequest) => {
       const a = req.billingAddress;
@@ -62,12 +93,7 @@ export function buyerFlowHandlers(
       };
     }),
     createHandoff: rpc('CreateHandoff', async (req: checkoutPayments.CreateHandoffRequest) => {
-      const res = await createHandoff(deps, {
-        sessionPublicId: req.sessionPublicId,
-        providerId: req.providerId,
-        billingAddress: billingAddressIn(req.billingAddress),
-        browserOrigin: req.browserOrigin,
-      });
+      const res = await createHandoff(deps, buyerChoiceIn(req));
       return { handoffToken: res.token, expiresInSeconds: res.expiresInSeconds };
     }),
     consumeHandoff: rpc('ConsumeHandoff', async (req: checkoutPayments.ConsumeHandoffRequest) => {
@@ -84,11 +110,8 @@ export function buyerFlowHandlers(
     }),
     createTransaction: rpc('CreateTransaction', async (req: checkoutPayments.CreateTransactionRequest) => {
       const res = await createTransaction(deps, {
-        sessionPublicId: req.sessionPublicId,
-        providerId: req.providerId,
-        billingAddress: billingAddressIn(req.billingAddress),
+        ...buyerChoiceIn(req),
         shippingAddress: shippingAddressIn(req.shippingAddress),
-        browserOrigin: req.browserOrigin,
       });
       return {
         transactionId: res.transaction.id,
@@ -107,23 +130,7 @@ export function buyerFlowHandlers(
         cancelUrl: v.cancelUrl ?? undefined,
       };
     }),
-    cancelTransaction: rpc('CancelTransaction', async (req: checkoutPayments.TransactionRef) =>
-      toActionResponse(
-        await cancelTransaction(deps, {
-          transactionId: req.transactionId,
-          browserOrigin: req.browserOrigin,
-          sessionPublicId: req.sessionPublicId,
-        }),
-      ),
-    ),
-    markTransactionPending: rpc('MarkTransactionPending', async (req: checkoutPayments.TransactionRef) =>
-      toActionResponse(
-        await markTransactionPending(deps, {
-          transactionId: req.transactionId,
-          browserOrigin: req.browserOrigin,
-          sessionPublicId: req.sessionPublicId,
-        }),
-      ),
-    ),
+    cancelTransaction: buyerAction('CancelTransaction', cancelTransaction),
+    markTransactionPending: buyerAction('MarkTransactionPending', markTransactionPending),
   };
 }

@@ -11,6 +11,7 @@ import type {
 } from '@paymesh/contracts';
 import type { EurConverter } from './eur';
 import type { EntryGroup, LineGroup } from './query';
+import { addLines, sumBy } from './sum-by';
 
 /**
  * The reports built from grouped ledger figures (pure). Every row is in its own currency with its
@@ -29,21 +30,11 @@ const byText =
     return 0;
   };
 
-/** Sums rows by a key, keeping the first row's fields. */
-function sumBy<T extends { net: number; tax: number }>(
-  rows: T[],
-  key: (r: T) => string,
-  add: (into: T, r: T) => void,
-): T[] {
-  const out = new Map<string, T>();
-  for (const r of rows) {
-    const k = key(r);
-    const seen = out.get(k);
-    if (seen) add(seen, r);
-    else out.set(k, { ...r });
-  }
-  return [...out.values()];
-}
+/** Rows of a country and currency: by country, then currency. */
+const byCountryAndCurrency = byText<{ country: string; currency: string }>(
+  (r) => r.country,
+  (r) => r.currency,
+);
 
 /** Country of a line: the member state whose VAT applies, else (outside the EU's VAT) the buyer's. */
 const countryOf = (g: LineGroup): string => g.taxCountry ?? g.buyerCountry;
@@ -77,31 +68,16 @@ export function byCountryRows(groups: LineGroup[], eur: EurConverter): ByCountry
   const rows = sumBy(
     groups.map((g) => ({ country: countryOf(g), currency: g.currency, net: g.net, tax: g.tax, lines: g.lines })),
     (r) => `${r.country}|${r.currency}`,
-    (into, r) => {
-      into.net += r.net;
-      into.tax += r.tax;
-      into.lines += r.lines;
-    },
+    addLines,
   );
-  return rows
-    .map((r) => ({ ...r, gross: r.net + r.tax, eur: eur.amounts(r.currency, r) }))
-    .sort(
-      byText(
-        (r) => r.country,
-        (r) => r.currency,
-      ),
-    );
+  return rows.map((r) => ({ ...r, gross: r.net + r.tax, eur: eur.amounts(r.currency, r) })).sort(byCountryAndCurrency);
 }
 
 export function byCountryDetailRows(groups: LineGroup[], eur: EurConverter): ByCountryDetailRow[] {
   const rows = sumBy(
     groups,
     (g) => [countryOf(g), g.currency, g.taxRate, g.taxRateCode, g.rateType, g.decision, g.itemType].join('|'),
-    (into, g) => {
-      into.net += g.net;
-      into.tax += g.tax;
-      into.lines += g.lines;
-    },
+    addLines,
   );
   return rows
     .map((g) => ({
@@ -131,46 +107,40 @@ export function byCountryDetailRows(groups: LineGroup[], eur: EurConverter): ByC
 }
 
 export function revenueByCountryRows(groups: EntryGroup[], eur: EurConverter): RevenueByCountryRow[] {
-  const rows = new Map<string, Omit<RevenueByCountryRow, 'eur'>>();
-  for (const g of groups) {
-    const k = `${g.buyerCountry}|${g.currency}`;
-    const r = rows.get(k) ?? {
+  const rows = sumBy(
+    groups.map((g) => ({
       country: g.buyerCountry,
       currency: g.currency,
-      net: 0,
-      tax: 0,
-      gross: 0,
-      sales: 0,
-      corrections: 0,
-    };
-    r.net += g.net;
-    r.tax += g.tax;
-    r.gross += g.gross;
-    if (g.entryType === 'sale') r.sales += g.entries;
-    else r.corrections += g.entries;
-    rows.set(k, r);
-  }
-  return [...rows.values()]
-    .map((r) => ({ ...r, eur: grossEur(eur, r) }))
-    .sort(
-      byText(
-        (r) => r.country,
-        (r) => r.currency,
-      ),
-    );
+      net: g.net,
+      tax: g.tax,
+      gross: g.gross,
+      sales: g.entryType === 'sale' ? g.entries : 0,
+      corrections: g.entryType === 'sale' ? 0 : g.entries,
+    })),
+    (r) => `${r.country}|${r.currency}`,
+    (into, r) => {
+      into.net += r.net;
+      into.tax += r.tax;
+      into.gross += r.gross;
+      into.sales += r.sales;
+      into.corrections += r.corrections;
+    },
+  );
+  return rows.map((r) => ({ ...r, eur: grossEur(eur, r) })).sort(byCountryAndCurrency);
 }
 
 export function currencyRows(groups: EntryGroup[], eur: EurConverter): CurrencyRow[] {
-  const rows = new Map<string, Omit<CurrencyRow, 'eur'>>();
-  for (const g of groups) {
-    const r = rows.get(g.currency) ?? { currency: g.currency, net: 0, tax: 0, gross: 0, entries: 0 };
-    r.net += g.net;
-    r.tax += g.tax;
-    r.gross += g.gross;
-    r.entries += g.entries;
-    rows.set(g.currency, r);
-  }
-  return [...rows.values()].map((r) => ({ ...r, eur: grossEur(eur, r) })).sort(byText((r) => r.currency));
+  const rows = sumBy(
+    groups.map((g) => ({ currency: g.currency, net: g.net, tax: g.tax, gross: g.gross, entries: g.entries })),
+    (r) => r.currency,
+    (into, r) => {
+      into.net += r.net;
+      into.tax += r.tax;
+      into.gross += r.gross;
+      into.entries += r.entries;
+    },
+  );
+  return rows.map((r) => ({ ...r, eur: grossEur(eur, r) })).sort(byText((r) => r.currency));
 }
 
 /** EUR amounts of an entry-level row: its gross is the entries' recorded gross, converted on its own. */

@@ -12,6 +12,7 @@ import type {
 import type { EurConverter } from './eur';
 import { compareQuarters, quarterKey, type Quarter } from './period';
 import type { LineGroup } from './query';
+import { addLines, sumBy } from './sum-by';
 
 /**
  * The Union OSS return of a quarter (pure), shaped after the EU core VAT return message: per member
@@ -88,36 +89,26 @@ function conversion(eur: EurConverter, currency: string, net: number, tax: numbe
 
 /** OSS lines of the quarter summed per country, supply type, rate type, rate and currency. */
 export function ossLineRows(lines: LineGroup[]) {
-  const rows = new Map<
-    string,
-    {
-      country: string;
-      supplyType: 'GOODS' | 'SERVICES';
-      rateType: 'STANDARD' | 'REDUCED';
-      vatRate: number;
-      currency: string;
-      net: number;
-      tax: number;
-      lines: number;
-    }
-  >();
-  for (const g of lines) {
-    if (g.decision !== OSS_DECISION || g.taxCountry === null) continue;
-    const row = {
-      country: vatCountry(g.taxCountry),
-      supplyType: supplyTypeOf(g.itemType),
-      rateType: ossRateTypeOf(g.rateType),
-      vatRate: g.taxRate,
-      currency: g.currency,
-    };
-    const k = Object.values(row).join('|');
-    const seen = rows.get(k) ?? { ...row, net: 0, tax: 0, lines: 0 };
-    seen.net += g.net;
-    seen.tax += g.tax;
-    seen.lines += g.lines;
-    rows.set(k, seen);
-  }
-  return [...rows.values()];
+  return sumBy(
+    lines.flatMap((g) =>
+      g.decision === OSS_DECISION && g.taxCountry !== null
+        ? [
+            {
+              country: vatCountry(g.taxCountry),
+              supplyType: supplyTypeOf(g.itemType),
+              rateType: ossRateTypeOf(g.rateType),
+              vatRate: g.taxRate,
+              currency: g.currency,
+              net: g.net,
+              tax: g.tax,
+              lines: g.lines,
+            },
+          ]
+        : [],
+    ),
+    (r) => [r.country, r.supplyType, r.rateType, r.vatRate, r.currency].join('|'),
+    addLines,
+  );
 }
 
 export function buildVatOss(input: OssInput): VatOssReport {
@@ -193,25 +184,19 @@ export function buildVatOss(input: OssInput): VatOssReport {
     c.balance = c.vatTotal + c.correctionsTotal;
   }
 
-  const excluded = new Map<
-    string,
-    { decision: TaxDecision; currency: string; net: number; tax: number; lines: number }
-  >();
-  for (const g of input.lines) {
-    if (g.decision === OSS_DECISION && g.taxCountry !== null) continue;
-    const k = `${g.decision}|${g.currency}`;
-    const e = excluded.get(k) ?? {
-      decision: g.decision as TaxDecision,
-      currency: g.currency,
-      net: 0,
-      tax: 0,
-      lines: 0,
-    };
-    e.net += g.net;
-    e.tax += g.tax;
-    e.lines += g.lines;
-    excluded.set(k, e);
-  }
+  const excluded = sumBy(
+    input.lines
+      .filter((g) => !(g.decision === OSS_DECISION && g.taxCountry !== null))
+      .map((g) => ({
+        decision: g.decision as TaxDecision,
+        currency: g.currency,
+        net: g.net,
+        tax: g.tax,
+        lines: g.lines,
+      })),
+    (e) => `${e.decision}|${e.currency}`,
+    addLines,
+  );
 
   return {
     ...input.echo,
@@ -227,9 +212,7 @@ export function buildVatOss(input: OssInput): VatOssReport {
       correctionsTotal: sorted.reduce((s, c) => s + c.correctionsTotal, 0),
       balance: sorted.reduce((s, c) => s + c.balance, 0),
     },
-    excluded: [...excluded.values()].sort(
-      (a, b) => a.decision.localeCompare(b.decision) || a.currency.localeCompare(b.currency),
-    ),
+    excluded: excluded.sort((a, b) => a.decision.localeCompare(b.decision) || a.currency.localeCompare(b.currency)),
   };
 }
 
