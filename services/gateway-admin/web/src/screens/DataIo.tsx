@@ -1,9 +1,9 @@
-import { useEffect, useState, type DragEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type DragEvent } from 'react';
 import { api, ApiError, downloadFile, must, type paths } from '../api';
 import { count } from '../format';
 import { SelectField } from '../forms';
 import { useI18n } from '../i18n';
+import { usePolledJob } from '../job';
 import { can } from '../session';
 import { DataTable } from '../table';
 import { ErrorNote, Section, useMember } from '../ui';
@@ -59,20 +59,13 @@ function CheckReport({ report }: { report: Report }) {
 /** An import job's bar: rows written of the file's rows, read until the job ends. */
 function ImportProgress({ id }: { id: string }) {
   const { t, locale } = useI18n();
-  const { organization } = useMember();
-  const queries = useQueryClient();
-  const job = useQuery({
-    queryKey: [organization.id, 'data-import', id],
-    queryFn: async () =>
-      must(await api.GET('/api/v1/data-import-export/import-jobs/{id}', { params: { path: { id } } })),
-    refetchInterval: (q) => (q.state.data?.status === 'running' ? POLL_MS : false),
+  // Once it ended, lists of what was imported show the new records (all the organization's reads).
+  const { job, record } = usePolledJob({
+    key: ['data-import', id],
+    read: async () => must(await api.GET('/api/v1/data-import-export/import-jobs/{id}', { params: { path: { id } } })),
+    active: (status) => status === 'running',
+    pollMs: POLL_MS,
   });
-  const record = job.data;
-  const ended = record !== undefined && record.status !== 'running';
-  useEffect(() => {
-    // Lists of what was imported show the new records.
-    if (ended) void queries.invalidateQueries({ queryKey: [organization.id] });
-  }, [ended, queries, organization.id]);
   if (job.isError) return <ErrorNote error={job.error} />;
   if (!record) return null;
   const { done, total } = record.progress;

@@ -1,8 +1,8 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
 import { api, must } from '../api';
 import { count, dateTime, money } from '../format';
 import { isMessageKey, useI18n } from '../i18n';
+import { usePolledJob } from '../job';
 import { can } from '../session';
 import { DataTable } from '../table';
 import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
@@ -29,23 +29,14 @@ const pick = <T extends string>(values: readonly T[], v: FormDataEntryValue | nu
 /** A rebuild job followed until it ends: a bar of the source events processed of those to process. */
 function RebuildProgress({ id }: { id: string }) {
   const { t, locale } = useI18n();
-  const { organization } = useMember();
-  const queries = useQueryClient();
-  const job = useQuery({
-    queryKey: [organization.id, 'tax-rebuild', id],
-    queryFn: async () =>
-      must(await api.GET('/api/v1/tax/records/rebuild/{jobId}', { params: { path: { jobId: id } } })),
-    refetchInterval: (q) => {
-      const s = q.state.data?.status;
-      return s === undefined || s === 'queued' || s === 'running' ? POLL_MS : false;
-    },
-  });
-  const record = job.data;
-  const ended = record?.status === 'completed' || record?.status === 'failed';
-  useEffect(() => {
+  const { job, record, ended } = usePolledJob({
+    key: ['tax-rebuild', id],
+    read: async () => must(await api.GET('/api/v1/tax/records/rebuild/{jobId}', { params: { path: { jobId: id } } })),
+    active: (status) => status === undefined || status === 'queued' || status === 'running',
+    pollMs: POLL_MS,
     // Entries the rebuild wrote show in the list once it ended.
-    if (ended) void queries.invalidateQueries({ queryKey: [organization.id, 'tax-records'] });
-  }, [ended, queries, organization.id]);
+    refresh: 'tax-records',
+  });
   if (job.isError) return <ErrorNote error={job.error} />;
   if (!record) return null;
   const { processed, sourceEvents, created, existing, mismatched, failed, pending } = record.progress;
