@@ -4,9 +4,8 @@ import { count, dateTime, money } from '../format';
 import { isMessageKey, useI18n } from '../i18n';
 import { usePolledJob } from '../job';
 import { can } from '../session';
-import { DataTable } from '../table';
-import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
-import { Pager, TaxTabs } from './TaxTabs';
+import { ErrorNote, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
+import { TaxPagedTable, TaxTabs } from './TaxTabs';
 
 const SOURCE_KINDS = ['transaction', 'invoice', 'credit_note'] as const;
 const ENTRY_TYPES = ['sale', 'reversal', 'credit'] as const;
@@ -153,36 +152,32 @@ export function TaxRecords() {
           {select('recognitionMode', t('tax.recognition'), RECOGNITION)}
           <button type="submit">{t('payments.apply')}</button>
         </form>
-        <Loaded q={list}>
-          {(data) => (
-            <>
-              <DataTable
-                testId="tax-records"
-                rows={data.items}
-                rowKey={(r) => r.id}
-                caption={t('tax.records')}
-                empty={t('tax.noRecords')}
-                columns={[
-                  {
-                    header: t('tax.taxPoint'),
-                    cell: (r) => (r.taxPointAt ? dateTime(r.taxPointAt, zone, locale) : r.taxPointDate),
-                  },
-                  { header: t('tax.sourceKind'), cell: (r) => t(`tax.value.${r.sourceKind}`) },
-                  { header: t('tax.entryType'), cell: (r) => t(`tax.value.${r.entryType}`) },
-                  { header: t('tax.recognition'), cell: (r) => t(`tax.value.${r.recognitionMode}`) },
-                  {
-                    header: t('tax.taxCountries'),
-                    cell: (r) => [...new Set(r.lines.map((l) => l.taxCountry ?? '—'))].join(', '),
-                  },
-                  { header: t('tax.net'), num: true, cell: (r) => money(r.totals.net, r.currency, locale) },
-                  { header: t('tax.tax'), num: true, cell: (r) => money(r.totals.tax, r.currency, locale) },
-                  { header: t('tax.gross'), num: true, cell: (r) => money(r.totals.gross, r.currency, locale) },
-                ]}
-              />
-              <Pager page={page} limit={PAGE} total={data.total} onPage={setPage} label={t('tax.recordsPages')} />
-            </>
-          )}
-        </Loaded>
+        <TaxPagedTable
+          q={list}
+          page={page}
+          limit={PAGE}
+          onPage={setPage}
+          pagerLabel={t('tax.recordsPages')}
+          testId="tax-records"
+          caption={t('tax.records')}
+          empty={t('tax.noRecords')}
+          columns={[
+            {
+              header: t('tax.taxPoint'),
+              cell: (r) => (r.taxPointAt ? dateTime(r.taxPointAt, zone, locale) : r.taxPointDate),
+            },
+            { header: t('tax.sourceKind'), cell: (r) => t(`tax.value.${r.sourceKind}`) },
+            { header: t('tax.entryType'), cell: (r) => t(`tax.value.${r.entryType}`) },
+            { header: t('tax.recognition'), cell: (r) => t(`tax.value.${r.recognitionMode}`) },
+            {
+              header: t('tax.taxCountries'),
+              cell: (r) => [...new Set(r.lines.map((l) => l.taxCountry ?? '—'))].join(', '),
+            },
+            { header: t('tax.net'), num: true, cell: (r) => money(r.totals.net, r.currency, locale) },
+            { header: t('tax.tax'), num: true, cell: (r) => money(r.totals.tax, r.currency, locale) },
+            { header: t('tax.gross'), num: true, cell: (r) => money(r.totals.gross, r.currency, locale) },
+          ]}
+        />
       </Section>
     </>
   );
