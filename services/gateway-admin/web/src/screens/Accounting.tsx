@@ -13,9 +13,6 @@ type DatevExport =
   paths['/api/v1/accounting/datev/exports']['get']['responses'][200]['content']['application/json']['items'][number];
 type Selection = 'range' | 'not_exported';
 
-/** How often a running export's record is read while its progress bar shows. */
-const POLL_MS = 500;
-
 /** A download started from this screen: what it is, and its failure if any. */
 function useDownload() {
   const [state, setState] = useState<{ name: string; bytes: number; error: unknown } | null>(null);
@@ -41,7 +38,6 @@ function ExportProgress({ id }: { id: string }) {
     key: ['datev-export', id],
     read: async () => must(await api.GET('/api/v1/accounting/datev/exports/{id}', { params: { path: { id } } })),
     active: (status) => status === 'running',
-    pollMs: POLL_MS,
     // The list shows the export's outcome (and its download) once it ended.
     refresh: 'datev-exports',
   });

@@ -15,8 +15,6 @@ type Report =
 
 const ENTITIES: Entity[] = ['clients', 'invoices', 'tax_rates'];
 const EXPORTS: ExportEntity[] = ['clients', 'invoices', 'credit_notes', 'transactions'];
-/** How often a running import job is read while its progress bar shows. */
-const POLL_MS = 500;
 
 /** The report of a refused import (422 DATA_IMPORT_INVALID carries it beside the message). */
 function reportOf(error: unknown): Report | null {
@@ -64,7 +62,6 @@ function ImportProgress({ id }: { id: string }) {
     key: ['data-import', id],
     read: async () => must(await api.GET('/api/v1/data-import-export/import-jobs/{id}', { params: { path: { id } } })),
     active: (status) => status === 'running',
-    pollMs: POLL_MS,
   });
   if (job.isError) return <ErrorNote error={job.error} />;
   if (!record) return null;

@@ -11,8 +11,6 @@ const SOURCE_KINDS = ['transaction', 'invoice', 'credit_note'] as const;
 const ENTRY_TYPES = ['sale', 'reversal', 'credit'] as const;
 const RECOGNITION = ['accrual', 'cash'] as const;
 const PAGE = 20;
-/** How often a running rebuild is read while its progress bar shows. */
-const POLL_MS = 500;
 
 interface Filters {
   startDate?: string | undefined;
@@ -32,7 +30,6 @@ function RebuildProgress({ id }: { id: string }) {
     key: ['tax-rebuild', id],
     read: async () => must(await api.GET('/api/v1/tax/records/rebuild/{jobId}', { params: { path: { jobId: id } } })),
     active: (status) => status === undefined || status === 'queued' || status === 'running',
-    pollMs: POLL_MS,
     // Entries the rebuild wrote show in the list once it ended.
     refresh: 'tax-records',
   });
