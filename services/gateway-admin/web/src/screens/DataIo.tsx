@@ -1,5 +1,6 @@
 import { useState, type DragEvent } from 'react';
-import { api, ApiError, downloadFile, must, type paths } from '../api';
+import { api, must, type paths } from '../api';
+import { useFileDownload } from '../download';
 import { count } from '../format';
 import { SelectField } from '../forms';
 import { useI18n } from '../i18n';
@@ -204,24 +205,6 @@ function Import() {
       {jobId && <ImportProgress key={jobId} id={jobId} />}
     </Section>
   );
-}
-
-/** Downloads a template or an export, with its error if it fails. */
-function useFileDownload() {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (path: string, init: Parameters<typeof downloadFile>[1]) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await downloadFile(path, init);
-    } catch (err) {
-      setError(err instanceof ApiError ? err : new Error(String(err)));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { error, busy, run };
 }
 
 function Templates() {

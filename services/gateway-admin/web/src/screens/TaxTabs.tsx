@@ -1,6 +1,4 @@
-import { useState } from 'react';
 import { SubNav } from '../layout';
-import { ApiError, downloadFile } from '../api';
 import { count } from '../format';
 import { useI18n } from '../i18n';
 import { DataTable, type Column } from '../table';
@@ -81,22 +79,4 @@ export function TaxPagedTable<T extends { id: string }>({
       )}
     </Loaded>
   );
-}
-
-/** A download of the Admin API from a tax screen: busy while it runs, its failure shown. */
-export function useTaxDownload() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const run = async (path: string, fallbackName: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await downloadFile(path, { fallbackName });
-    } catch (e) {
-      setError(e instanceof ApiError ? e : new Error(String(e)));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
 }
