@@ -4,6 +4,7 @@ import { BackLink } from '../layout';
 import { api, must } from '../api';
 import { count, dateTime, money } from '../format';
 import { isMessageKey, useI18n } from '../i18n';
+import { SelectField, TextField } from '../forms';
 import { ResourceHistory } from '../history';
 import { can } from '../session';
 import { ErrorNote, Facts, Loading, Section, StatusBadge, useMember, useOrgTimeZone } from '../ui';
@@ -43,24 +44,20 @@ function DecideChargeback({
         decide.mutate();
       }}
     >
-      <div>
-        <label htmlFor={`${field}-status`}>{t('tx.decision')}</label>
-        <select
-          id={`${field}-status`}
-          value={status}
-          onChange={(e) => setStatus(DECISIONS.find((x) => x === e.target.value) ?? 'won')}
-        >
-          {DECISIONS.map((x) => (
-            <option key={x} value={x}>
-              {t(`cb.${x}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label htmlFor={`${field}-reason`}>{t('tx.decisionReason')}</label>
-        <input id={`${field}-reason`} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
-      </div>
+      <SelectField
+        id={`${field}-status`}
+        label={t('tx.decision')}
+        value={status}
+        options={DECISIONS.map((x) => [x, t(`cb.${x}`)] as const)}
+        onChange={setStatus}
+      />
+      <TextField
+        id={`${field}-reason`}
+        label={t('tx.decisionReason')}
+        maxLength={500}
+        value={reason}
+        onChange={setReason}
+      />
       <div className="actions">
         <button type="submit" disabled={decide.isPending}>
           {t('tx.decisionSubmit')}
