@@ -21,13 +21,15 @@ interface FieldProps {
   /** A line under the control, announced with it. */
   hint?: string | undefined;
   children: (describedBy: string | undefined) => ReactNode;
+  /** The class of the field's box in a form's grid (`wide`: a whole row). */
+  className?: string;
 }
 
 /** A labelled control with an optional hint (aria-describedby). */
-export function Field({ id, label, hint, children }: FieldProps) {
+export function Field({ id, label, hint, children, className }: FieldProps) {
   const hintId = hint ? `${id}-hint` : undefined;
   return (
-    <div>
+    <div className={className}>
       <label htmlFor={id}>{label}</label>
       {children(hintId)}
       {hint && (

@@ -81,28 +81,22 @@ function CredentialsForm({ types, onCreated }: { types: ProviderType[]; onCreate
           const text = `${label(field)}${required ? '' : ` (${t('providers.optional')})`}`;
           const value = values[field] ?? '';
           const set = (v: string) => setValues({ ...values, [field]: v });
+          // The control of one credential: a choice of its values, or its text.
+          const control = { id, label: text, hint: hint(field, spec.description), value, onChange: set };
           return spec.enum ? (
             <SelectField
               key={`${type}-${field}`}
-              id={id}
-              label={text}
-              hint={hint(field, spec.description)}
-              value={value}
+              {...control}
               options={[['', '—'] as const, ...spec.enum.map((v) => [v, v] as const)]}
-              onChange={set}
             />
           ) : (
             <TextField
               key={`${type}-${field}`}
-              id={id}
-              label={text}
-              hint={hint(field, spec.description)}
-              value={value}
+              {...control}
               required={required}
               minLength={spec.minLength}
               maxLength={spec.maxLength}
               plain
-              onChange={set}
             />
           );
         })}
