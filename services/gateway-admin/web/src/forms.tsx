@@ -150,34 +150,51 @@ export interface Attempt {
   error: unknown;
 }
 
-interface FormProps {
+/** A write whose input the form's fields keep in the screen's state: the submit runs it as it is. */
+export interface Write extends Attempt {
+  mutate: (input: undefined) => void;
+}
+
+type FormProps = {
   /** The accessible name of the form. */
   label: string;
   submit: string;
-  onSubmit: () => void;
-  /** The write the submit starts; none when the form only moves on (a review step). */
-  attempt?: Attempt;
   children: ReactNode;
   id?: string;
-}
+} & (
+  | {
+      onSubmit: () => void;
+      /** The write the submit starts; none when the form only moves on (a review step). */
+      attempt?: Attempt;
+      write?: never;
+    }
+  | {
+      /** The write the submit runs, and whose error the form shows. */
+      write: Write;
+      onSubmit?: never;
+      attempt?: never;
+    }
+);
 
 /** A grid form with its submit button and the error of its write's last try. */
-export function GridForm({ label, submit, onSubmit, attempt, children, id }: FormProps) {
+export function GridForm({ label, submit, onSubmit, attempt, write, children, id }: FormProps) {
+  const run = attempt ?? write;
   const handle = (e: FormEvent) => {
     e.preventDefault();
-    onSubmit();
+    if (write) write.mutate(undefined);
+    else onSubmit?.();
   };
   return (
     <>
       <form className="grid-form" aria-label={label} onSubmit={handle} id={id}>
         {children}
         <div className="actions">
-          <button type="submit" disabled={attempt?.isPending ?? false}>
+          <button type="submit" disabled={run?.isPending ?? false}>
             {submit}
           </button>
         </div>
       </form>
-      {attempt?.error ? <ErrorNote error={attempt.error} /> : null}
+      {run?.error ? <ErrorNote error={run.error} /> : null}
     </>
   );
 }

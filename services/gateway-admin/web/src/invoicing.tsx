@@ -201,12 +201,7 @@ export function DocumentEmails({
   return (
     <Section title={t('invoices.email')} id={sectionId}>
       {can(role, 'write') && (
-        <GridForm
-          label={t('invoices.email')}
-          submit={t('invoices.send')}
-          onSubmit={() => sent.mutate(undefined)}
-          attempt={sent}
-        >
+        <GridForm label={t('invoices.email')} submit={t('invoices.send')} write={sent}>
           <TextField
             id={`${prefix}-to`}
             label={t('invoices.emailTo')}

@@ -130,8 +130,7 @@ export function ClientForm({
       id="client-form"
       label={client ? t('clients.edit') : t('clients.create')}
       submit={t('clients.save')}
-      onSubmit={() => save.mutate(undefined)}
-      attempt={save}
+      write={save}
     >
       <TextField
         id="cl-name"

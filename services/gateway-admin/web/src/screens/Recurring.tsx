@@ -150,13 +150,7 @@ export function NewSchedule({ invoiceId }: { invoiceId?: string | undefined }) {
     <>
       <BackLink to="/recurring" label={t('recurring.back')} />
       <h1>{t('recurring.new')}</h1>
-      <GridForm
-        id="schedule-form"
-        label={t('recurring.new')}
-        submit={t('recurring.create')}
-        onSubmit={() => save.mutate(undefined)}
-        attempt={save}
-      >
+      <GridForm id="schedule-form" label={t('recurring.new')} submit={t('recurring.create')} write={save}>
         <SelectField
           id="rs-template"
           label={t('recurring.template')}

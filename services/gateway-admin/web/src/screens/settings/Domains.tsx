@@ -107,12 +107,7 @@ export function Domains() {
       </Section>
       {can(role, 'admin') && (
         <Section title={t('domains.add')} id="add-domain">
-          <GridForm
-            label={t('domains.add')}
-            submit={t('domains.addSubmit')}
-            onSubmit={() => add.mutate(undefined)}
-            attempt={add}
-          >
+          <GridForm label={t('domains.add')} submit={t('domains.addSubmit')} write={add}>
             <TextField
               id="domain-hostname"
               label={t('domains.hostname')}

@@ -475,13 +475,7 @@ function Portal() {
       {save.isError && <ErrorNote error={save.error} />}
       <h3>{t('portal.linkTitle')}</h3>
       <p className="muted">{t('portal.linkIntro')}</p>
-      <GridForm
-        id="magic-link-form"
-        label={t('portal.linkTitle')}
-        submit={t('portal.linkCreate')}
-        attempt={link}
-        onSubmit={() => link.mutate(undefined)}
-      >
+      <GridForm id="magic-link-form" label={t('portal.linkTitle')} submit={t('portal.linkCreate')} write={link}>
         <TextField
           id="magic-email"
           type="email"

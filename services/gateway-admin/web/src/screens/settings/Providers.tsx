@@ -49,13 +49,7 @@ function CredentialsForm({ types, onCreated }: { types: ProviderType[]; onCreate
     return isMessageKey(key) ? t(key) : description;
   };
   return (
-    <GridForm
-      label={t('providers.add')}
-      submit={t('providers.addSubmit')}
-      onSubmit={() => create.mutate(undefined)}
-      attempt={create}
-      id="add-provider-form"
-    >
+    <GridForm label={t('providers.add')} submit={t('providers.addSubmit')} write={create} id="add-provider-form">
       <SelectField
         id="provider-type"
         label={t('providers.type')}
