@@ -4,7 +4,7 @@ import { api, saveBlobAnswer, type paths } from './api';
 import { count, dateTime, day, money } from './format';
 import { GridForm, TextField } from './forms';
 import { useI18n, type Translate } from './i18n';
-import { DataTable, type Column } from './table';
+import { DataTable, withRecordLink, type Column, type RecordLink } from './table';
 import { can } from './session';
 import { Loaded, Section, useMember, useOrgMutation, useOrgTimeZone } from './ui';
 
@@ -104,6 +104,8 @@ interface PagedTableProps<T> {
   limit: number;
   onPage: (page: number) => void;
   columns: ReadonlyArray<Column<T> | false>;
+  /** The first column: each row's link to its own screen. */
+  recordLink?: RecordLink<T>;
   testId: string;
   caption?: string;
   empty: string;
@@ -121,13 +123,15 @@ export function PagedTable<T extends { id: string }>({
   onPage,
   pager,
   retry,
+  recordLink,
+  columns,
   ...table
 }: PagedTableProps<T>) {
   return (
     <Loaded q={q} retry={retry ? () => void q.refetch() : undefined}>
       {(data) => (
         <>
-          <DataTable rows={data.items} rowKey={(r) => r.id} {...table} />
+          <DataTable rows={data.items} rowKey={(r) => r.id} columns={withRecordLink(recordLink, columns)} {...table} />
           <Pager
             page={page}
             limit={limit}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from '@tanstack/react-router';
 import { Loaded } from './ui';
 
 export interface Column<T> {
@@ -7,6 +8,35 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   num?: boolean;
   srOnly?: boolean;
+}
+
+/** The screens of one record, each at the record's id. */
+export type RecordScreen =
+  '/invoices/$id' | '/credit-notes/$id' | '/clients/$id' | '/recurring/$id' | '/settings/sites/$id';
+
+/** A list's first column: each row named (`text`) by a link to its own screen `to`, at the row's id. */
+export interface RecordLink<T> {
+  header: string;
+  to: RecordScreen;
+  text: (row: T) => ReactNode;
+}
+
+/** The columns of a list of records, the link to each record's screen first when there is one. */
+export function withRecordLink<T extends { id: string }>(
+  link: RecordLink<T> | undefined,
+  columns: ReadonlyArray<Column<T> | false>,
+): ReadonlyArray<Column<T> | false> {
+  if (!link) return columns;
+  const { header, to, text } = link;
+  const first: Column<T> = {
+    header,
+    cell: (row) => (
+      <Link to={to} params={{ id: row.id }}>
+        {text(row)}
+      </Link>
+    ),
+  };
+  return [first, ...columns];
 }
 
 interface TableProps<T> {
@@ -55,9 +85,18 @@ export function DataTable<T>({ rows, columns, rowKey, testId, empty, caption }: 
 /** A read of a list (its `items`, keyed by their id) as a table, with the read's loading line or error note. */
 export function ListTable<T extends { id: string }>({
   q,
+  recordLink,
+  columns,
   ...table
 }: Omit<TableProps<T>, 'rows' | 'rowKey'> & {
   q: { data?: { items: T[] } | undefined; error: unknown; isPending: boolean; isError: boolean };
+  recordLink?: RecordLink<T>;
 }) {
-  return <Loaded q={q}>{(data) => <DataTable rows={data.items} rowKey={(r) => r.id} {...table} />}</Loaded>;
+  return (
+    <Loaded q={q}>
+      {(data) => (
+        <DataTable rows={data.items} rowKey={(r) => r.id} columns={withRecordLink(recordLink, columns)} {...table} />
+      )}
+    </Loaded>
+  );
 }

@@ -76,15 +76,8 @@ export function Clients({ search }: { search: ClientsSearch }) {
         testId="clients"
         caption={t('clients.title')}
         empty={t('clients.empty')}
+        recordLink={{ header: t('clients.name'), to: '/clients/$id', text: (c) => c.name }}
         columns={[
-          {
-            header: t('clients.name'),
-            cell: (c) => (
-              <Link to="/clients/$id" params={{ id: c.id }}>
-                {c.name}
-              </Link>
-            ),
-          },
           { header: t('payments.email'), cell: (c) => c.email ?? '—' },
           { header: t('clients.country'), cell: (c) => c.address?.country ?? c.taxInfo?.taxCountry ?? '—' },
           { header: t('clients.taxId'), cell: (c) => c.taxInfo?.taxId?.masked ?? '—' },

@@ -1,5 +1,5 @@
 import { useState, type CSSProperties } from 'react';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { contrastOnWhite, hexColor, textOn } from '../../../../../../libs/contracts/src/brand-colors';
 import { BackLink } from '../../layout';
 import { api, must, mustOk, type components } from '../../api';
@@ -206,15 +206,8 @@ export function Sites() {
           q={list}
           testId="sites"
           empty={t('site.none')}
+          recordLink={{ header: t('settings.name'), to: '/settings/sites/$id', text: (s) => s.name }}
           columns={[
-            {
-              header: t('settings.name'),
-              cell: (s) => (
-                <Link to="/settings/sites/$id" params={{ id: s.id }}>
-                  {s.name}
-                </Link>
-              ),
-            },
             { header: 'URL', cell: (s) => s.url },
             { header: t('settings.domains'), cell: (s) => s.frontendDomains.join(', ') || '—' },
             { header: t('settings.signingSecret'), cell: (s) => <code>{s.webhookSigningSecretHint}</code> },
