@@ -4,7 +4,8 @@ import { api, saveBlobAnswer, type paths } from './api';
 import { count, dateTime, day, money } from './format';
 import { GridForm, TextField } from './forms';
 import { useI18n, type Translate } from './i18n';
-import { DataTable, withRecordLink, type Column, type RecordLink } from './table';
+import { withRecordLink, type RecordLink } from './record-link';
+import { DataTable, type Column } from './table';
 import { can } from './session';
 import { Loaded, Section, useMember, useOrgMutation, useOrgTimeZone } from './ui';
 
