@@ -349,6 +349,18 @@ export function SecondaryButton(props: Omit<ComponentProps<'button'>, 'type' | '
   return <button type="button" className="secondary" {...props} />;
 }
 
+/** A secondary button that runs `write` with `input`, disabled while the write is in flight. */
+export function WriteButton<V>({
+  write,
+  input,
+  ...props
+}: { write: { isPending: boolean; mutate: (input: V) => void }; input: V } & Omit<
+  ComponentProps<'button'>,
+  'type' | 'className' | 'onClick' | 'disabled'
+>) {
+  return <SecondaryButton {...props} disabled={write.isPending} onClick={() => write.mutate(input)} />;
+}
+
 /** A year (a number between `range`), required. */
 export function YearField({
   id,

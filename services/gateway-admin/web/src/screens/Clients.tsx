@@ -4,7 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { BackLink } from '../layout';
 import { api, must, mustOk } from '../api';
 import { dateTime } from '../format';
-import { CheckField, GridForm, SearchField, SecondaryButton, SelectField, TextField, useFields } from '../forms';
+import { CheckField, GridForm, SearchField, SelectField, TextField, useFields, WriteButton } from '../forms';
 import { useI18n, type MessageKey } from '../i18n';
 import { bodyOf, formOf, PEPPOL_SCHEMES, type ClientFormState, type PeppolScheme } from '../client-form';
 import { invoiceColumns, PagedTable, type Client } from '../invoicing';
@@ -361,9 +361,9 @@ function VatIdCheck({ clientId }: { clientId: string }) {
   const result = check.data?.buyer;
   return (
     <div className="delivery">
-      <SecondaryButton id="vies-check" onClick={() => check.mutate()} disabled={check.isPending}>
+      <WriteButton write={check} input={undefined} id="vies-check">
         {t('clients.viesCheck')}
-      </SecondaryButton>
+      </WriteButton>
       {result && (
         <p role="status" data-testid="vies-state">
           {t('clients.viesState', { status: t(`vies.${result.vatIdStatus}`) })}

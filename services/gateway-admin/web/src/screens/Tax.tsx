@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, must, mustOk, type paths } from '../api';
-import { Check, SecondaryButton, SelectField, TextField, useFields } from '../forms';
+import { Check, SelectField, TextField, useFields, WriteButton } from '../forms';
 import { useI18n } from '../i18n';
 import { can } from '../session';
 import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery } from '../ui';
@@ -393,13 +393,9 @@ function Rules() {
             header: t('tax.delete'),
             srOnly: true,
             cell: (r) => (
-              <SecondaryButton
-                disabled={remove.isPending}
-                aria-label={t('tax.deleteRule', { name: r.name })}
-                onClick={() => remove.mutate(r.id)}
-              >
+              <WriteButton write={remove} input={r.id} aria-label={t('tax.deleteRule', { name: r.name })}>
                 {t('tax.delete')}
-              </SecondaryButton>
+              </WriteButton>
             ),
           },
         ]}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, must, type components, type paths } from '../../api';
-import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField } from '../../forms';
+import { GridForm, SelectField, ShownOnce, TextField, WriteButton } from '../../forms';
 import { isMessageKey, useI18n } from '../../i18n';
 import { can } from '../../session';
 import { ListTable } from '../../table';
@@ -146,13 +146,13 @@ export function Providers() {
               header: t('settings.actions'),
               srOnly: true,
               cell: (p) => (
-                <SecondaryButton
+                <WriteButton
+                  write={toggle}
+                  input={{ id: p.id, enabled: !p.enabled }}
                   aria-label={t(p.enabled ? 'providers.disableName' : 'providers.enableName', { name: p.name })}
-                  disabled={toggle.isPending}
-                  onClick={() => toggle.mutate({ id: p.id, enabled: !p.enabled })}
                 >
                   {p.enabled ? t('settings.disable') : t('settings.enable')}
-                </SecondaryButton>
+                </WriteButton>
               ),
             },
             history.column,

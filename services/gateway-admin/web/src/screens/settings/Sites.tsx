@@ -4,7 +4,7 @@ import { contrastOnWhite, hexColor, textOn } from '../../../../../../libs/contra
 import { BackLink } from '../../layout';
 import { api, must, mustOk, type components } from '../../api';
 import { money } from '../../format';
-import { Field, GridForm, SecondaryButton, SelectField, ShownOnce, TextField, type Attempt } from '../../forms';
+import { Field, GridForm, SelectField, ShownOnce, TextField, WriteButton, type Attempt } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
 import { ListTable } from '../../table';
@@ -315,18 +315,18 @@ export function SiteScreen({ id }: { id: string }) {
               )}
               {rotate.isError && <ErrorNote error={rotate.error} />}
               {can(role, 'write') && (
-                <SecondaryButton onClick={() => rotate.mutate(undefined)} disabled={rotate.isPending}>
+                <WriteButton write={rotate} input={undefined}>
                   {t('settings.rotateSecret')}
-                </SecondaryButton>
+                </WriteButton>
               )}
             </Section>
             {can(role, 'admin') && (
               <Section title={t('site.delete')} id="delete-site">
                 <p className="muted">{t('site.deleteHint')}</p>
                 {remove.isError && <ErrorNote error={remove.error} />}
-                <SecondaryButton onClick={() => remove.mutate(undefined)} disabled={remove.isPending}>
+                <WriteButton write={remove} input={undefined}>
                   {t('site.delete')}
-                </SecondaryButton>
+                </WriteButton>
               </Section>
             )}
             <ResourceHistory resource="site" id={s.id} />
