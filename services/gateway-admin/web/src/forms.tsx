@@ -21,13 +21,15 @@ interface FieldProps {
   /** A line under the control, announced with it. */
   hint?: string | undefined;
   children: (describedBy: string | undefined) => ReactNode;
+  /** The class of the field's box in a form's grid (`wide`: a whole row). */
+  className?: string;
 }
 
 /** A labelled control with an optional hint (aria-describedby). */
-export function Field({ id, label, hint, children }: FieldProps) {
+export function Field({ id, label, hint, children, className }: FieldProps) {
   const hintId = hint ? `${id}-hint` : undefined;
   return (
-    <div>
+    <div className={className}>
       <label htmlFor={id}>{label}</label>
       {children(hintId)}
       {hint && (
@@ -148,34 +150,51 @@ export interface Attempt {
   error: unknown;
 }
 
-interface FormProps {
+/** A write whose input the form's fields keep in the screen's state: the submit runs it as it is. */
+export interface Write extends Attempt {
+  mutate: (input: undefined) => void;
+}
+
+type FormProps = {
   /** The accessible name of the form. */
   label: string;
   submit: string;
-  onSubmit: () => void;
-  /** The write the submit starts; none when the form only moves on (a review step). */
-  attempt?: Attempt;
   children: ReactNode;
   id?: string;
-}
+} & (
+  | {
+      onSubmit: () => void;
+      /** The write the submit starts; none when the form only moves on (a review step). */
+      attempt?: Attempt;
+      write?: never;
+    }
+  | {
+      /** The write the submit runs, and whose error the form shows. */
+      write: Write;
+      onSubmit?: never;
+      attempt?: never;
+    }
+);
 
 /** A grid form with its submit button and the error of its write's last try. */
-export function GridForm({ label, submit, onSubmit, attempt, children, id }: FormProps) {
+export function GridForm({ label, submit, onSubmit, attempt, write, children, id }: FormProps) {
+  const run = attempt ?? write;
   const handle = (e: FormEvent) => {
     e.preventDefault();
-    onSubmit();
+    if (write) write.mutate(undefined);
+    else onSubmit?.();
   };
   return (
     <>
       <form className="grid-form" aria-label={label} onSubmit={handle} id={id}>
         {children}
         <div className="actions">
-          <button type="submit" disabled={attempt?.isPending ?? false}>
+          <button type="submit" disabled={run?.isPending ?? false}>
             {submit}
           </button>
         </div>
       </form>
-      {attempt?.error ? <ErrorNote error={attempt.error} /> : null}
+      {run?.error ? <ErrorNote error={run.error} /> : null}
     </>
   );
 }
@@ -328,6 +347,18 @@ export function SiteFilter({
 /** A button beside the main action (a row's action, a copy, a second choice): never submits a form. */
 export function SecondaryButton(props: Omit<ComponentProps<'button'>, 'type' | 'className'>) {
   return <button type="button" className="secondary" {...props} />;
+}
+
+/** A secondary button that runs `write` with `input`, disabled while the write is in flight. */
+export function WriteButton<V>({
+  write,
+  input,
+  ...props
+}: { write: { isPending: boolean; mutate: (input: V) => void }; input: V } & Omit<
+  ComponentProps<'button'>,
+  'type' | 'className' | 'onClick' | 'disabled'
+>) {
+  return <SecondaryButton {...props} disabled={write.isPending} onClick={() => write.mutate(input)} />;
 }
 
 /** A year (a number between `range`), required. */

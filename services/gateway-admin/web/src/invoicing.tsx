@@ -4,6 +4,7 @@ import { api, saveBlobAnswer, type paths } from './api';
 import { count, dateTime, day, money } from './format';
 import { GridForm, TextField } from './forms';
 import { useI18n, type Translate } from './i18n';
+import { withRecordLink, type RecordLink } from './record-link';
 import { DataTable, type Column } from './table';
 import { can } from './session';
 import { Loaded, Section, useMember, useOrgMutation, useOrgTimeZone } from './ui';
@@ -104,6 +105,8 @@ interface PagedTableProps<T> {
   limit: number;
   onPage: (page: number) => void;
   columns: ReadonlyArray<Column<T> | false>;
+  /** The first column: each row's link to its own screen. */
+  recordLink?: RecordLink<T>;
   testId: string;
   caption?: string;
   empty: string;
@@ -121,13 +124,15 @@ export function PagedTable<T extends { id: string }>({
   onPage,
   pager,
   retry,
+  recordLink,
+  columns,
   ...table
 }: PagedTableProps<T>) {
   return (
     <Loaded q={q} retry={retry ? () => void q.refetch() : undefined}>
       {(data) => (
         <>
-          <DataTable rows={data.items} rowKey={(r) => r.id} {...table} />
+          <DataTable rows={data.items} rowKey={(r) => r.id} columns={withRecordLink(recordLink, columns)} {...table} />
           <Pager
             page={page}
             limit={limit}
@@ -201,12 +206,7 @@ export function DocumentEmails({
   return (
     <Section title={t('invoices.email')} id={sectionId}>
       {can(role, 'write') && (
-        <GridForm
-          label={t('invoices.email')}
-          submit={t('invoices.send')}
-          onSubmit={() => sent.mutate(undefined)}
-          attempt={sent}
-        >
+        <GridForm label={t('invoices.email')} submit={t('invoices.send')} write={sent}>
           <TextField
             id={`${prefix}-to`}
             label={t('invoices.emailTo')}

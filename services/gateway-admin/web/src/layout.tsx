@@ -126,24 +126,16 @@ export function Layout() {
             <Link to="/holds">{t('nav.holds')}</Link>
           </li>
           <li>
-            <Link to="/invoices" search={{}} activeOptions={{ includeSearch: false }}>
-              {t('nav.invoices')}
-            </Link>
+            <ListLink to="/invoices" label={t('nav.invoices')} />
           </li>
           <li>
-            <Link to="/clients" search={{}} activeOptions={{ includeSearch: false }}>
-              {t('nav.clients')}
-            </Link>
+            <ListLink to="/clients" label={t('nav.clients')} />
           </li>
           <li>
-            <Link to="/credit-notes" search={{}} activeOptions={{ includeSearch: false }}>
-              {t('nav.creditNotes')}
-            </Link>
+            <ListLink to="/credit-notes" label={t('nav.creditNotes')} />
           </li>
           <li>
-            <Link to="/recurring" search={{}} activeOptions={{ includeSearch: false }}>
-              {t('nav.recurring')}
-            </Link>
+            <ListLink to="/recurring" label={t('nav.recurring')} />
           </li>
           <li>
             <Link to="/accounting">{t('nav.accounting')}</Link>
@@ -170,6 +162,15 @@ export function Layout() {
         <Outlet />
       </main>
     </>
+  );
+}
+
+/** A list's link in the main navigation: it opens the list without filters, and is active whatever its filters. */
+function ListLink({ to, label }: { to: '/invoices' | '/clients' | '/credit-notes' | '/recurring'; label: string }) {
+  return (
+    <Link to={to} search={{}} activeOptions={{ includeSearch: false }}>
+      {label}
+    </Link>
   );
 }
 

@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Navigate } from '@tanstack/react-router';
+import type { RouteComponent } from '@tanstack/react-router';
 import { Layout } from './layout';
 import { Audit } from './screens/Audit';
 import { Checkouts } from './screens/Checkouts';
@@ -14,6 +15,7 @@ import { Sites, SiteScreen } from './screens/settings/Sites';
 import { Transaction } from './screens/Transaction';
 import { clientsSearch, invoicesSearch, newInvoiceSearch, overviewSearch, paymentsSearch } from './search';
 import { creditNotesSearch, newScheduleSearch, recurringSearch } from './search';
+import type { ClientsSearch, CreditNotesSearch, InvoicesSearch, PaymentsSearch, RecurringSearch } from './search';
 import { Loading } from './ui';
 
 /**
@@ -42,115 +44,101 @@ const ClientScreen = lazyScreen(() => clientScreens().then((m) => m.ClientScreen
 
 const root = createRootRoute({ component: Layout, notFoundComponent: () => <Navigate to="/" /> });
 
-const overview = createRoute({
-  getParentRoute: () => root,
-  path: '/',
-  validateSearch: overviewSearch,
-  component: function OverviewRoute() {
-    return <Overview search={overview.useSearch()} />;
-  },
-});
+/** A screen of the signed-in layout at `path`. */
+function screen<TPath extends string>(path: TPath, component: RouteComponent) {
+  return createRoute({ getParentRoute: () => root, path, component });
+}
 
-const payments = createRoute({
-  getParentRoute: () => root,
-  path: '/payments',
-  validateSearch: paymentsSearch,
-  component: function PaymentsRoute() {
-    const search = payments.useSearch();
-    // A new filter set starts a new form.
-    return <Payments key={JSON.stringify(search)} search={search} />;
-  },
-});
+/** A screen at `path` with its search parameters (read from the address by `validateSearch`). */
+function searchRoute<TPath extends string, S>(
+  path: TPath,
+  validateSearch: (search: Record<string, unknown>) => S,
+  component: RouteComponent,
+) {
+  return createRoute({ getParentRoute: () => root, path, validateSearch, component });
+}
 
-const transaction = createRoute({
-  getParentRoute: () => root,
-  path: '/payments/$id',
-  component: function TransactionRoute() {
-    return <Transaction id={transaction.useParams().id} />;
-  },
-});
+/** A screen at `path` whose module loads when it is first opened (kept out of the first load's JavaScript). */
+function lazyRoute<TPath extends string, M extends Record<string, unknown>>(
+  path: TPath,
+  load: () => Promise<M>,
+  name: keyof M & string,
+) {
+  return screen(path, lazyRouteComponent(load, name));
+}
 
-const checkouts = createRoute({ getParentRoute: () => root, path: '/checkouts', component: Checkouts });
-const holds = createRoute({ getParentRoute: () => root, path: '/holds', component: Holds });
-const settings = createRoute({ getParentRoute: () => root, path: '/settings', component: Settings });
-const audit = createRoute({ getParentRoute: () => root, path: '/audit', component: Audit });
-// Loaded when first opened: the first load stays within its budget.
-const accounting = createRoute({
-  getParentRoute: () => root,
-  path: '/accounting',
-  component: lazyRouteComponent(() => import('./screens/Accounting'), 'Accounting'),
-});
+/**
+ * The route component of a list whose filters and page are its search: a new search starts a new
+ * screen (its filter form starts from the search).
+ */
+function searchScreen<S>(useSearch: () => S, Screen: ComponentType<{ search: S }>) {
+  return function SearchRoute() {
+    const search = useSearch();
+    return <Screen key={JSON.stringify(search)} search={search} />;
+  };
+}
 
-// The tax screens load when first opened.
-const tax = createRoute({
-  getParentRoute: () => root,
-  path: '/tax',
-  component: lazyRouteComponent(() => import('./screens/Tax'), 'Tax'),
-});
-const taxReports = createRoute({
-  getParentRoute: () => root,
-  path: '/tax/reports',
-  component: lazyRouteComponent(() => import('./screens/TaxReports'), 'TaxReports'),
-});
-const taxRecords = createRoute({
-  getParentRoute: () => root,
-  path: '/tax/records',
-  component: lazyRouteComponent(() => import('./screens/TaxRecords'), 'TaxRecords'),
-});
+/**
+ * The route component of one record's screen, its id from the address; `keyed`: another id starts
+ * a new screen (its forms and open panels do not carry over).
+ */
+function idScreen(useId: () => string, Screen: ComponentType<{ id: string }>, keyed = false) {
+  return function IdRoute() {
+    const id = useId();
+    return <Screen key={keyed ? id : undefined} id={id} />;
+  };
+}
 
-const sites = createRoute({ getParentRoute: () => root, path: '/settings/sites', component: Sites });
-const site = createRoute({
-  getParentRoute: () => root,
-  path: '/settings/sites/$id',
-  component: function SiteRoute() {
-    return <SiteScreen id={site.useParams().id} />;
-  },
+const overview = searchRoute('/', overviewSearch, function OverviewRoute() {
+  return <Overview search={overview.useSearch()} />;
 });
-const domains = createRoute({ getParentRoute: () => root, path: '/settings/domains', component: Domains });
-const providers = createRoute({ getParentRoute: () => root, path: '/settings/providers', component: Providers });
-const apiKeys = createRoute({ getParentRoute: () => root, path: '/settings/api-keys', component: ApiKeys });
+const payments = searchRoute(
+  '/payments',
+  paymentsSearch,
+  searchScreen((): PaymentsSearch => payments.useSearch(), Payments),
+);
+const transaction = screen(
+  '/payments/$id',
+  idScreen((): string => transaction.useParams().id, Transaction),
+);
+const checkouts = screen('/checkouts', Checkouts);
+const holds = screen('/holds', Holds);
+const settings = screen('/settings', Settings);
+const audit = screen('/audit', Audit);
+const accounting = lazyRoute('/accounting', () => import('./screens/Accounting'), 'Accounting');
+const tax = lazyRoute('/tax', () => import('./screens/Tax'), 'Tax');
+const taxReports = lazyRoute('/tax/reports', () => import('./screens/TaxReports'), 'TaxReports');
+const taxRecords = lazyRoute('/tax/records', () => import('./screens/TaxRecords'), 'TaxRecords');
+const sites = screen('/settings/sites', Sites);
+const site = screen(
+  '/settings/sites/$id',
+  idScreen((): string => site.useParams().id, SiteScreen),
+);
+const domains = screen('/settings/domains', Domains);
+const providers = screen('/settings/providers', Providers);
+const apiKeys = screen('/settings/api-keys', ApiKeys);
 
-const invoices = createRoute({
-  getParentRoute: () => root,
-  path: '/invoices',
-  validateSearch: invoicesSearch,
-  component: function InvoicesRoute() {
-    const search = invoices.useSearch();
-    return <Invoices key={JSON.stringify(search)} search={search} />;
-  },
+const invoices = searchRoute(
+  '/invoices',
+  invoicesSearch,
+  searchScreen((): InvoicesSearch => invoices.useSearch(), Invoices),
+);
+const newInvoice = searchRoute('/invoices/new', newInvoiceSearch, function NewInvoiceRoute() {
+  return <NewInvoice clientId={newInvoice.useSearch().clientId} />;
 });
-const newInvoice = createRoute({
-  getParentRoute: () => root,
-  path: '/invoices/new',
-  validateSearch: newInvoiceSearch,
-  component: function NewInvoiceRoute() {
-    return <NewInvoice clientId={newInvoice.useSearch().clientId} />;
-  },
-});
-const invoice = createRoute({
-  getParentRoute: () => root,
-  path: '/invoices/$id',
-  component: function InvoiceRoute() {
-    return <InvoiceScreen id={invoice.useParams().id} />;
-  },
-});
-const clients = createRoute({
-  getParentRoute: () => root,
-  path: '/clients',
-  validateSearch: clientsSearch,
-  component: function ClientsRoute() {
-    const search = clients.useSearch();
-    return <Clients key={JSON.stringify(search)} search={search} />;
-  },
-});
-const client = createRoute({
-  getParentRoute: () => root,
-  path: '/clients/$id',
-  component: function ClientRoute() {
-    const { id } = client.useParams();
-    return <ClientScreen key={id} id={id} />;
-  },
-});
+const invoice = screen(
+  '/invoices/$id',
+  idScreen((): string => invoice.useParams().id, InvoiceScreen),
+);
+const clients = searchRoute(
+  '/clients',
+  clientsSearch,
+  searchScreen((): ClientsSearch => clients.useSearch(), Clients),
+);
+const client = screen(
+  '/clients/$id',
+  idScreen((): string => client.useParams().id, ClientScreen, true),
+);
 
 // Recurring schedules and credit notes load on first use too.
 const recurringScreens = () => import('./screens/Recurring');
@@ -161,59 +149,33 @@ const creditNoteScreens = () => import('./screens/CreditNotes');
 const CreditNotes = lazyScreen(() => creditNoteScreens().then((m) => m.CreditNotes));
 const CreditNoteScreen = lazyScreen(() => creditNoteScreens().then((m) => m.CreditNoteScreen));
 
-const recurring = createRoute({
-  getParentRoute: () => root,
-  path: '/recurring',
-  validateSearch: recurringSearch,
-  component: function RecurringRoute() {
-    const search = recurring.useSearch();
-    return <RecurringSchedules key={JSON.stringify(search)} search={search} />;
-  },
+const recurring = searchRoute(
+  '/recurring',
+  recurringSearch,
+  searchScreen((): RecurringSearch => recurring.useSearch(), RecurringSchedules),
+);
+const newSchedule = searchRoute('/recurring/new', newScheduleSearch, function NewScheduleRoute() {
+  return <NewSchedule invoiceId={newSchedule.useSearch().invoiceId} />;
 });
-const newSchedule = createRoute({
-  getParentRoute: () => root,
-  path: '/recurring/new',
-  validateSearch: newScheduleSearch,
-  component: function NewScheduleRoute() {
-    return <NewSchedule invoiceId={newSchedule.useSearch().invoiceId} />;
-  },
-});
-const schedule = createRoute({
-  getParentRoute: () => root,
-  path: '/recurring/$id',
-  component: function ScheduleRoute() {
-    const { id } = schedule.useParams();
-    return <ScheduleScreen key={id} id={id} />;
-  },
-});
-const creditNotes = createRoute({
-  getParentRoute: () => root,
-  path: '/credit-notes',
-  validateSearch: creditNotesSearch,
-  component: function CreditNotesRoute() {
-    const search = creditNotes.useSearch();
-    return <CreditNotes key={JSON.stringify(search)} search={search} />;
-  },
-});
-const creditNote = createRoute({
-  getParentRoute: () => root,
-  path: '/credit-notes/$id',
-  component: function CreditNoteRoute() {
-    const { id } = creditNote.useParams();
-    return <CreditNoteScreen key={id} id={id} />;
-  },
-});
-// Data import/export and the invoicing settings load on first use.
-const dataIo = createRoute({
-  getParentRoute: () => root,
-  path: '/data',
-  component: lazyRouteComponent(() => import('./screens/DataIo'), 'DataIo'),
-});
-const invoicingSettings = createRoute({
-  getParentRoute: () => root,
-  path: '/settings/invoicing',
-  component: lazyRouteComponent(() => import('./screens/settings/Invoicing'), 'InvoicingSettingsScreen'),
-});
+const schedule = screen(
+  '/recurring/$id',
+  idScreen((): string => schedule.useParams().id, ScheduleScreen, true),
+);
+const creditNotes = searchRoute(
+  '/credit-notes',
+  creditNotesSearch,
+  searchScreen((): CreditNotesSearch => creditNotes.useSearch(), CreditNotes),
+);
+const creditNote = screen(
+  '/credit-notes/$id',
+  idScreen((): string => creditNote.useParams().id, CreditNoteScreen, true),
+);
+const dataIo = lazyRoute('/data', () => import('./screens/DataIo'), 'DataIo');
+const invoicingSettings = lazyRoute(
+  '/settings/invoicing',
+  () => import('./screens/settings/Invoicing'),
+  'InvoicingSettingsScreen',
+);
 
 const routeTree = root.addChildren([
   overview,

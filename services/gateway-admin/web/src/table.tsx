@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { withRecordLink, type RecordLink } from './record-link';
 import { Loaded } from './ui';
 
 export interface Column<T> {
@@ -55,9 +56,18 @@ export function DataTable<T>({ rows, columns, rowKey, testId, empty, caption }: 
 /** A read of a list (its `items`, keyed by their id) as a table, with the read's loading line or error note. */
 export function ListTable<T extends { id: string }>({
   q,
+  recordLink,
+  columns,
   ...table
 }: Omit<TableProps<T>, 'rows' | 'rowKey'> & {
   q: { data?: { items: T[] } | undefined; error: unknown; isPending: boolean; isError: boolean };
+  recordLink?: RecordLink<T>;
 }) {
-  return <Loaded q={q}>{(data) => <DataTable rows={data.items} rowKey={(r) => r.id} {...table} />}</Loaded>;
+  return (
+    <Loaded q={q}>
+      {(data) => (
+        <DataTable rows={data.items} rowKey={(r) => r.id} columns={withRecordLink(recordLink, columns)} {...table} />
+      )}
+    </Loaded>
+  );
 }

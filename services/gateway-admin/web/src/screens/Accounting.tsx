@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api, downloadFile, must, type paths } from '../api';
 import { count, dateTime } from '../format';
 import { Check, SecondaryButton, TextField, YearField } from '../forms';
 import { useI18n } from '../i18n';
+import { usePolledJob } from '../job';
 import { IntegrityCheck } from '../integrity';
 import { can } from '../session';
 import { ListTable } from '../table';
@@ -12,9 +12,6 @@ import { ErrorNote, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZ
 type DatevExport =
   paths['/api/v1/accounting/datev/exports']['get']['responses'][200]['content']['application/json']['items'][number];
 type Selection = 'range' | 'not_exported';
-
-/** How often a running export's record is read while its progress bar shows. */
-const POLL_MS = 500;
 
 /** A download started from this screen: what it is, and its failure if any. */
 function useDownload() {
@@ -37,19 +34,13 @@ function useDownload() {
 /** The progress of one export: a bar from its record (documents read of those to read), polled until it ends. */
 function ExportProgress({ id }: { id: string }) {
   const { t, locale } = useI18n();
-  const { organization } = useMember();
-  const queries = useQueryClient();
-  const job = useQuery({
-    queryKey: [organization.id, 'datev-export', id],
-    queryFn: async () => must(await api.GET('/api/v1/accounting/datev/exports/{id}', { params: { path: { id } } })),
-    refetchInterval: (q) => (q.state.data?.status === 'running' ? POLL_MS : false),
-  });
-  const record = job.data;
-  const ended = record !== undefined && record.status !== 'running';
-  useEffect(() => {
+  const { job, record } = usePolledJob({
+    key: ['datev-export', id],
+    read: async () => must(await api.GET('/api/v1/accounting/datev/exports/{id}', { params: { path: { id } } })),
+    active: (status) => status === 'running',
     // The list shows the export's outcome (and its download) once it ended.
-    if (ended) void queries.invalidateQueries({ queryKey: [organization.id, 'datev-exports'] });
-  }, [ended, queries, organization.id]);
+    refresh: 'datev-exports',
+  });
   if (job.isError) return <ErrorNote error={job.error} />;
   if (!record) return null;
   const { done, total } = record.progress;

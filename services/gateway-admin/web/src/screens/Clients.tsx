@@ -4,7 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { BackLink } from '../layout';
 import { api, must, mustOk } from '../api';
 import { dateTime } from '../format';
-import { CheckField, GridForm, SearchField, SecondaryButton, SelectField, TextField, useFields } from '../forms';
+import { CheckField, GridForm, SearchField, SelectField, TextField, useFields, WriteButton } from '../forms';
 import { useI18n, type MessageKey } from '../i18n';
 import { bodyOf, formOf, PEPPOL_SCHEMES, type ClientFormState, type PeppolScheme } from '../client-form';
 import { invoiceColumns, PagedTable, type Client } from '../invoicing';
@@ -76,15 +76,8 @@ export function Clients({ search }: { search: ClientsSearch }) {
         testId="clients"
         caption={t('clients.title')}
         empty={t('clients.empty')}
+        recordLink={{ header: t('clients.name'), to: '/clients/$id', text: (c) => c.name }}
         columns={[
-          {
-            header: t('clients.name'),
-            cell: (c) => (
-              <Link to="/clients/$id" params={{ id: c.id }}>
-                {c.name}
-              </Link>
-            ),
-          },
           { header: t('payments.email'), cell: (c) => c.email ?? '—' },
           { header: t('clients.country'), cell: (c) => c.address?.country ?? c.taxInfo?.taxCountry ?? '—' },
           { header: t('clients.taxId'), cell: (c) => c.taxInfo?.taxId?.masked ?? '—' },
@@ -130,8 +123,7 @@ export function ClientForm({
       id="client-form"
       label={client ? t('clients.edit') : t('clients.create')}
       submit={t('clients.save')}
-      onSubmit={() => save.mutate(undefined)}
-      attempt={save}
+      write={save}
     >
       <TextField
         id="cl-name"
@@ -369,9 +361,9 @@ function VatIdCheck({ clientId }: { clientId: string }) {
   const result = check.data?.buyer;
   return (
     <div className="delivery">
-      <SecondaryButton id="vies-check" onClick={() => check.mutate()} disabled={check.isPending}>
+      <WriteButton write={check} input={undefined} id="vies-check">
         {t('clients.viesCheck')}
-      </SecondaryButton>
+      </WriteButton>
       {result && (
         <p role="status" data-testid="vies-state">
           {t('clients.viesState', { status: t(`vies.${result.vatIdStatus}`) })}

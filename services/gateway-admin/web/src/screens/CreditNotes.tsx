@@ -45,15 +45,8 @@ export function CreditNotes({ search }: { search: CreditNotesSearch }) {
         testId="credit-notes"
         caption={t('creditNotes.title')}
         empty={t('creditNotes.empty')}
+        recordLink={{ header: t('invoices.number'), to: '/credit-notes/$id', text: (n) => n.number }}
         columns={[
-          {
-            header: t('invoices.number'),
-            cell: (n) => (
-              <Link to="/credit-notes/$id" params={{ id: n.id }}>
-                {n.number}
-              </Link>
-            ),
-          },
           {
             header: t('creditNotes.invoice'),
             cell: (n) => (

@@ -1,9 +1,10 @@
-import { useEffect, useState, type DragEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, downloadFile, must, type paths } from '../api';
+import { useState, type DragEvent } from 'react';
+import { api, must, type paths } from '../api';
+import { useFileDownload } from '../download';
 import { count } from '../format';
 import { SelectField } from '../forms';
 import { useI18n } from '../i18n';
+import { usePolledJob } from '../job';
 import { can } from '../session';
 import { DataTable } from '../table';
 import { ErrorNote, Section, useMember } from '../ui';
@@ -15,8 +16,6 @@ type Report =
 
 const ENTITIES: Entity[] = ['clients', 'invoices', 'tax_rates'];
 const EXPORTS: ExportEntity[] = ['clients', 'invoices', 'credit_notes', 'transactions'];
-/** How often a running import job is read while its progress bar shows. */
-const POLL_MS = 500;
 
 /** The report of a refused import (422 DATA_IMPORT_INVALID carries it beside the message). */
 function reportOf(error: unknown): Report | null {
@@ -59,20 +58,12 @@ function CheckReport({ report }: { report: Report }) {
 /** An import job's bar: rows written of the file's rows, read until the job ends. */
 function ImportProgress({ id }: { id: string }) {
   const { t, locale } = useI18n();
-  const { organization } = useMember();
-  const queries = useQueryClient();
-  const job = useQuery({
-    queryKey: [organization.id, 'data-import', id],
-    queryFn: async () =>
-      must(await api.GET('/api/v1/data-import-export/import-jobs/{id}', { params: { path: { id } } })),
-    refetchInterval: (q) => (q.state.data?.status === 'running' ? POLL_MS : false),
+  // Once it ended, lists of what was imported show the new records (all the organization's reads).
+  const { job, record } = usePolledJob({
+    key: ['data-import', id],
+    read: async () => must(await api.GET('/api/v1/data-import-export/import-jobs/{id}', { params: { path: { id } } })),
+    active: (status) => status === 'running',
   });
-  const record = job.data;
-  const ended = record !== undefined && record.status !== 'running';
-  useEffect(() => {
-    // Lists of what was imported show the new records.
-    if (ended) void queries.invalidateQueries({ queryKey: [organization.id] });
-  }, [ended, queries, organization.id]);
   if (job.isError) return <ErrorNote error={job.error} />;
   if (!record) return null;
   const { done, total } = record.progress;
@@ -214,24 +205,6 @@ function Import() {
       {jobId && <ImportProgress key={jobId} id={jobId} />}
     </Section>
   );
-}
-
-/** Downloads a template or an export, with its error if it fails. */
-function useFileDownload() {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (path: string, init: Parameters<typeof downloadFile>[1]) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await downloadFile(path, init);
-    } catch (err) {
-      setError(err instanceof ApiError ? err : new Error(String(err)));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { error, busy, run };
 }
 
 function Templates() {

@@ -5,7 +5,7 @@ import { useI18n } from '../i18n';
 import { can } from '../session';
 import { DataTable } from '../table';
 import { ErrorNote, Loading, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
-import { SecondaryButton } from '../forms';
+import { WriteButton } from '../forms';
 
 export function Holds() {
   const { t, locale } = useI18n();
@@ -50,9 +50,9 @@ export function Holds() {
               cell: (h) =>
                 h.status === 'active' &&
                 can(role, 'admin') && (
-                  <SecondaryButton disabled={lift.isPending} onClick={() => lift.mutate(h.id)}>
+                  <WriteButton write={lift} input={h.id}>
                     {t('holds.lift')}
-                  </SecondaryButton>
+                  </WriteButton>
                 ),
             },
           ]}

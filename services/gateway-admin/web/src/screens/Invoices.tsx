@@ -353,8 +353,7 @@ export function InvoiceEditor({ invoice, clientId }: { invoice?: Invoice; client
         id="invoice-form"
         label={invoice ? t('invoices.editDraft') : t('invoices.newDraft')}
         submit={t('invoices.saveDraft')}
-        onSubmit={() => save.mutate(undefined)}
-        attempt={save}
+        write={save}
       >
         <ClientPicker id="inv-client" value={s.clientId} onChange={set('clientId')} />
         {(sites.data?.items.length ?? 0) > 1 && (

@@ -5,7 +5,7 @@ import { api, must } from '../api';
 import { TimeChart } from '../chart';
 import { count, isTimeZone, money, percent } from '../format';
 import { useI18n } from '../i18n';
-import { FilterSelect, SiteFilter } from '../forms';
+import { FilterSelect, SelectField, SiteFilter } from '../forms';
 import { onlySet } from '../list';
 import { ErrorNote, Loading, Section, StatusBadge, useMember, useOrgTimeZone } from '../ui';
 import { paymentColumns } from '../payment-columns';
@@ -82,30 +82,20 @@ export function Overview({ search }: { search: OverviewSearch }) {
     <>
       <h1>{t('overview.title')}</h1>
       <form className="filters" aria-label={t('overview.filters')} onSubmit={(e) => e.preventDefault()}>
-        <div>
-          <label htmlFor="period">{t('overview.period')}</label>
-          <select
-            id="period"
-            value={period}
-            onChange={(e) => set({ period: PERIODS.find((p) => p === e.target.value) })}
-          >
-            {PERIODS.map((p) => (
-              <option key={p} value={p}>
-                {t(`period.${p}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="tz">{t('overview.timezone')}</label>
-          <select id="tz" value={timezone} onChange={(e) => set({ tz: e.target.value })}>
-            {zones.map((z) => (
-              <option key={z} value={z}>
-                {z}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="period"
+          label={t('overview.period')}
+          value={period}
+          options={PERIODS.map((p) => [p, t(`period.${p}`)] as const)}
+          onChange={(p) => set({ period: p })}
+        />
+        <SelectField
+          id="tz"
+          label={t('overview.timezone')}
+          value={timezone}
+          options={zones.map((z) => [z, z] as const)}
+          onChange={(tz) => set({ tz })}
+        />
         <SiteFilter id="site" value={search.siteId} onChange={(siteId) => set({ siteId })} />
         <FilterSelect
           id="currency"

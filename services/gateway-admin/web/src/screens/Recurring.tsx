@@ -77,15 +77,8 @@ export function RecurringSchedules({ search }: { search: RecurringSearch }) {
         testId="schedules"
         caption={t('recurring.title')}
         empty={t('recurring.empty')}
+        recordLink={{ header: t('recurring.name'), to: '/recurring/$id', text: (s) => s.name }}
         columns={[
-          {
-            header: t('recurring.name'),
-            cell: (s) => (
-              <Link to="/recurring/$id" params={{ id: s.id }}>
-                {s.name}
-              </Link>
-            ),
-          },
           { header: t('invoices.status'), cell: (s) => <StatusBadge status={s.status} /> },
           { header: t('recurring.cadence'), cell: (s) => cadence(t, s) },
           { header: t('recurring.nextRun'), cell: (s) => day(s.nextRunDate, locale) },
@@ -150,13 +143,7 @@ export function NewSchedule({ invoiceId }: { invoiceId?: string | undefined }) {
     <>
       <BackLink to="/recurring" label={t('recurring.back')} />
       <h1>{t('recurring.new')}</h1>
-      <GridForm
-        id="schedule-form"
-        label={t('recurring.new')}
-        submit={t('recurring.create')}
-        onSubmit={() => save.mutate(undefined)}
-        attempt={save}
-      >
+      <GridForm id="schedule-form" label={t('recurring.new')} submit={t('recurring.create')} write={save}>
         <SelectField
           id="rs-template"
           label={t('recurring.template')}

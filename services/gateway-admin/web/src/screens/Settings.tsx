@@ -165,12 +165,7 @@ function Members() {
       {admin && (
         <>
           <h3>{t('settings.invite')}</h3>
-          <GridForm
-            label={t('settings.invite')}
-            submit={t('settings.inviteSubmit')}
-            onSubmit={() => add.mutate(undefined)}
-            attempt={add}
-          >
+          <GridForm label={t('settings.invite')} submit={t('settings.inviteSubmit')} write={add}>
             <TextField
               id="inv-email"
               type="email"

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useI18n, type MessageKey } from '../i18n';
 import { PasskeysUnsupported, signInWithPasskey, type SignedOutNotice } from '../session';
 
@@ -13,26 +13,50 @@ function failure(err: unknown, t: ReturnType<typeof useI18n>['t'], key: 'signIn.
   return t(key, { message: err instanceof Error ? err.message : String(err) });
 }
 
-export function SignIn({ notice }: { notice: SignedOutNotice }) {
+/** A passkey ceremony run from a button: busy while it runs, its failure told under `failedKey`. */
+function usePasskeyCeremony(failedKey: 'signIn.failed' | 'enroll.failed') {
   const { t } = useI18n();
-  const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  async function run(ceremony: () => Promise<void>) {
     setBusy(true);
     setError(null);
     try {
-      await signInWithPasskey(email.trim());
+      await ceremony();
     } catch (err) {
-      setError(failure(err, t, 'signIn.failed'));
+      setError(failure(err, t, failedKey));
     } finally {
       setBusy(false);
     }
   }
+  return { busy, error, run };
+}
+
+/** A signed-out page: its title, its content, and the failure of its last attempt if any. */
+function AuthPage({ title, error, children }: { title: string; error: string | null; children: ReactNode }) {
   return (
     <main id="main" className="auth">
-      <h1>{t('signIn.title')}</h1>
+      <h1>{title}</h1>
+      {children}
+      {error && (
+        <p role="alert" className="notice error">
+          {error}
+        </p>
+      )}
+    </main>
+  );
+}
+
+export function SignIn({ notice }: { notice: SignedOutNotice }) {
+  const { t } = useI18n();
+  const [email, setEmail] = useState('');
+  const { busy, error, run } = usePasskeyCeremony('signIn.failed');
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    void run(() => signInWithPasskey(email.trim()));
+  }
+  return (
+    <AuthPage title={t('signIn.title')} error={error}>
       {notice && (
         <p role="status" className={`notice ${notice === 'ended' ? 'warning' : ''}`} data-testid="signed-out-notice">
           {t(NOTICES[notice])}
@@ -52,12 +76,7 @@ export function SignIn({ notice }: { notice: SignedOutNotice }) {
           {t('signIn.submit')}
         </button>
       </form>
-      {error && (
-        <p role="alert" className="notice error">
-          {error}
-        </p>
-      )}
-    </main>
+    </AuthPage>
   );
 }
 
@@ -67,28 +86,18 @@ export function Enroll() {
   const [params] = useState(() => new URLSearchParams(location.hash.slice(1)));
   const email = params.get('email') ?? '';
   const token = params.get('token') ?? '';
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = usePasskeyCeremony('enroll.failed');
   async function register() {
-    setBusy(true);
-    setError(null);
-    try {
-      await signInWithPasskey(email, token);
-      // The token is spent: keep it out of the address bar and the history.
-      history.replaceState(null, '', '/app/');
-    } catch (err) {
-      setError(failure(err, t, 'enroll.failed'));
-    } finally {
-      setBusy(false);
-    }
+    await signInWithPasskey(email, token);
+    // The token is spent: keep it out of the address bar and the history.
+    history.replaceState(null, '', '/app/');
   }
   return (
-    <main id="main" className="auth">
-      <h1>{t('enroll.title')}</h1>
+    <AuthPage title={t('enroll.title')} error={error}>
       {email && token ? (
         <>
           <p>{t('enroll.intro', { email })}</p>
-          <button type="button" onClick={() => void register()} disabled={busy}>
+          <button type="button" onClick={() => void run(register)} disabled={busy}>
             {t('enroll.submit')}
           </button>
         </>
@@ -97,11 +106,6 @@ export function Enroll() {
           {t('enroll.missing')}
         </p>
       )}
-      {error && (
-        <p role="alert" className="notice error">
-          {error}
-        </p>
-      )}
-    </main>
+    </AuthPage>
   );
 }

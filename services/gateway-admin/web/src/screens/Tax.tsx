@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { api, must, mustOk, type paths } from '../api';
-import { Check, SecondaryButton, SelectField, TextField, useFields } from '../forms';
+import { Check, SelectField, TextField, useFields, WriteButton } from '../forms';
 import { useI18n } from '../i18n';
 import { can } from '../session';
-import { DataTable } from '../table';
 import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery } from '../ui';
-import { Pager, TaxTabs } from './TaxTabs';
+import { TaxPagedTable, TaxTabs } from './TaxTabs';
 
 type Json<P extends keyof paths, M extends 'get' | 'put'> = paths[P][M] extends {
   responses: { 200: { content: { 'application/json': infer T } } };
@@ -336,29 +335,25 @@ function Rates() {
           }}
         />
       </div>
-      <Loaded q={list}>
-        {(data) => (
-          <>
-            <DataTable
-              testId="tax-rates"
-              rows={data.items}
-              rowKey={(r) => r.id}
-              caption={t('tax.rates')}
-              empty={t('tax.noRates')}
-              columns={[
-                { header: t('tax.code'), cell: (r) => <code>{r.code}</code> },
-                { header: t('tax.country'), cell: (r) => r.country },
-                { header: t('tax.type'), cell: (r) => t(`tax.rateType.${r.rateType}`) },
-                { header: t('tax.percent'), num: true, cell: (r) => pct(r.percent, locale) },
-                { header: t('tax.validFrom'), cell: (r) => r.validFrom },
-                { header: t('tax.validTo'), cell: (r) => r.validTo ?? '—' },
-                { header: t('tax.origin'), cell: (r) => <Origin managed={r.managed} /> },
-              ]}
-            />
-            <Pager page={page} limit={PAGE} total={data.total} onPage={setPage} label={t('tax.ratesPages')} />
-          </>
-        )}
-      </Loaded>
+      <TaxPagedTable
+        q={list}
+        page={page}
+        limit={PAGE}
+        onPage={setPage}
+        pagerLabel={t('tax.ratesPages')}
+        testId="tax-rates"
+        caption={t('tax.rates')}
+        empty={t('tax.noRates')}
+        columns={[
+          { header: t('tax.code'), cell: (r) => <code>{r.code}</code> },
+          { header: t('tax.country'), cell: (r) => r.country },
+          { header: t('tax.type'), cell: (r) => t(`tax.rateType.${r.rateType}`) },
+          { header: t('tax.percent'), num: true, cell: (r) => pct(r.percent, locale) },
+          { header: t('tax.validFrom'), cell: (r) => r.validFrom },
+          { header: t('tax.validTo'), cell: (r) => r.validTo ?? '—' },
+          { header: t('tax.origin'), cell: (r) => <Origin managed={r.managed} /> },
+        ]}
+      />
     </Section>
   );
 }
@@ -377,42 +372,34 @@ function Rules() {
     <Section title={t('tax.rules')} id="tax-rules">
       <p className="muted">{t('tax.rulesIntro')}</p>
       <DefaultsSync kind="rules" />
-      <Loaded q={list}>
-        {(data) => (
-          <>
-            <DataTable
-              testId="tax-rules"
-              rows={data.items}
-              rowKey={(r) => r.id}
-              caption={t('tax.rules')}
-              empty={t('tax.noRules')}
-              columns={[
-                { header: t('tax.name'), cell: (r) => r.name },
-                { header: t('tax.country'), cell: (r) => r.country ?? t('tax.any') },
-                { header: t('tax.category'), cell: (r) => r.category ?? t('tax.any') },
-                { header: t('tax.itemType'), cell: (r) => r.itemType ?? t('tax.any') },
-                { header: t('tax.type'), cell: (r) => t(`tax.rateType.${r.rateType}`) },
-                { header: t('tax.priority'), num: true, cell: (r) => r.priority },
-                { header: t('tax.origin'), cell: (r) => <Origin managed={r.managed} /> },
-                {
-                  header: t('tax.delete'),
-                  srOnly: true,
-                  cell: (r) => (
-                    <SecondaryButton
-                      disabled={remove.isPending}
-                      aria-label={t('tax.deleteRule', { name: r.name })}
-                      onClick={() => remove.mutate(r.id)}
-                    >
-                      {t('tax.delete')}
-                    </SecondaryButton>
-                  ),
-                },
-              ]}
-            />
-            <Pager page={page} limit={PAGE} total={data.total} onPage={setPage} label={t('tax.rulesPages')} />
-          </>
-        )}
-      </Loaded>
+      <TaxPagedTable
+        q={list}
+        page={page}
+        limit={PAGE}
+        onPage={setPage}
+        pagerLabel={t('tax.rulesPages')}
+        testId="tax-rules"
+        caption={t('tax.rules')}
+        empty={t('tax.noRules')}
+        columns={[
+          { header: t('tax.name'), cell: (r) => r.name },
+          { header: t('tax.country'), cell: (r) => r.country ?? t('tax.any') },
+          { header: t('tax.category'), cell: (r) => r.category ?? t('tax.any') },
+          { header: t('tax.itemType'), cell: (r) => r.itemType ?? t('tax.any') },
+          { header: t('tax.type'), cell: (r) => t(`tax.rateType.${r.rateType}`) },
+          { header: t('tax.priority'), num: true, cell: (r) => r.priority },
+          { header: t('tax.origin'), cell: (r) => <Origin managed={r.managed} /> },
+          {
+            header: t('tax.delete'),
+            srOnly: true,
+            cell: (r) => (
+              <WriteButton write={remove} input={r.id} aria-label={t('tax.deleteRule', { name: r.name })}>
+                {t('tax.delete')}
+              </WriteButton>
+            ),
+          },
+        ]}
+      />
       {remove.isError && <ErrorNote error={remove.error} />}
     </Section>
   );

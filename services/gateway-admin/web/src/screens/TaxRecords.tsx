@@ -1,19 +1,16 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
 import { api, must } from '../api';
 import { count, dateTime, money } from '../format';
 import { isMessageKey, useI18n } from '../i18n';
+import { usePolledJob } from '../job';
 import { can } from '../session';
-import { DataTable } from '../table';
-import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
-import { Pager, TaxTabs } from './TaxTabs';
+import { ErrorNote, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
+import { TaxPagedTable, TaxTabs } from './TaxTabs';
 
 const SOURCE_KINDS = ['transaction', 'invoice', 'credit_note'] as const;
 const ENTRY_TYPES = ['sale', 'reversal', 'credit'] as const;
 const RECOGNITION = ['accrual', 'cash'] as const;
 const PAGE = 20;
-/** How often a running rebuild is read while its progress bar shows. */
-const POLL_MS = 500;
 
 interface Filters {
   startDate?: string | undefined;
@@ -29,23 +26,13 @@ const pick = <T extends string>(values: readonly T[], v: FormDataEntryValue | nu
 /** A rebuild job followed until it ends: a bar of the source events processed of those to process. */
 function RebuildProgress({ id }: { id: string }) {
   const { t, locale } = useI18n();
-  const { organization } = useMember();
-  const queries = useQueryClient();
-  const job = useQuery({
-    queryKey: [organization.id, 'tax-rebuild', id],
-    queryFn: async () =>
-      must(await api.GET('/api/v1/tax/records/rebuild/{jobId}', { params: { path: { jobId: id } } })),
-    refetchInterval: (q) => {
-      const s = q.state.data?.status;
-      return s === undefined || s === 'queued' || s === 'running' ? POLL_MS : false;
-    },
-  });
-  const record = job.data;
-  const ended = record?.status === 'completed' || record?.status === 'failed';
-  useEffect(() => {
+  const { job, record, ended } = usePolledJob({
+    key: ['tax-rebuild', id],
+    read: async () => must(await api.GET('/api/v1/tax/records/rebuild/{jobId}', { params: { path: { jobId: id } } })),
+    active: (status) => status === undefined || status === 'queued' || status === 'running',
     // Entries the rebuild wrote show in the list once it ended.
-    if (ended) void queries.invalidateQueries({ queryKey: [organization.id, 'tax-records'] });
-  }, [ended, queries, organization.id]);
+    refresh: 'tax-records',
+  });
   if (job.isError) return <ErrorNote error={job.error} />;
   if (!record) return null;
   const { processed, sourceEvents, created, existing, mismatched, failed, pending } = record.progress;
@@ -162,36 +149,32 @@ export function TaxRecords() {
           {select('recognitionMode', t('tax.recognition'), RECOGNITION)}
           <button type="submit">{t('payments.apply')}</button>
         </form>
-        <Loaded q={list}>
-          {(data) => (
-            <>
-              <DataTable
-                testId="tax-records"
-                rows={data.items}
-                rowKey={(r) => r.id}
-                caption={t('tax.records')}
-                empty={t('tax.noRecords')}
-                columns={[
-                  {
-                    header: t('tax.taxPoint'),
-                    cell: (r) => (r.taxPointAt ? dateTime(r.taxPointAt, zone, locale) : r.taxPointDate),
-                  },
-                  { header: t('tax.sourceKind'), cell: (r) => t(`tax.value.${r.sourceKind}`) },
-                  { header: t('tax.entryType'), cell: (r) => t(`tax.value.${r.entryType}`) },
-                  { header: t('tax.recognition'), cell: (r) => t(`tax.value.${r.recognitionMode}`) },
-                  {
-                    header: t('tax.taxCountries'),
-                    cell: (r) => [...new Set(r.lines.map((l) => l.taxCountry ?? '—'))].join(', '),
-                  },
-                  { header: t('tax.net'), num: true, cell: (r) => money(r.totals.net, r.currency, locale) },
-                  { header: t('tax.tax'), num: true, cell: (r) => money(r.totals.tax, r.currency, locale) },
-                  { header: t('tax.gross'), num: true, cell: (r) => money(r.totals.gross, r.currency, locale) },
-                ]}
-              />
-              <Pager page={page} limit={PAGE} total={data.total} onPage={setPage} label={t('tax.recordsPages')} />
-            </>
-          )}
-        </Loaded>
+        <TaxPagedTable
+          q={list}
+          page={page}
+          limit={PAGE}
+          onPage={setPage}
+          pagerLabel={t('tax.recordsPages')}
+          testId="tax-records"
+          caption={t('tax.records')}
+          empty={t('tax.noRecords')}
+          columns={[
+            {
+              header: t('tax.taxPoint'),
+              cell: (r) => (r.taxPointAt ? dateTime(r.taxPointAt, zone, locale) : r.taxPointDate),
+            },
+            { header: t('tax.sourceKind'), cell: (r) => t(`tax.value.${r.sourceKind}`) },
+            { header: t('tax.entryType'), cell: (r) => t(`tax.value.${r.entryType}`) },
+            { header: t('tax.recognition'), cell: (r) => t(`tax.value.${r.recognitionMode}`) },
+            {
+              header: t('tax.taxCountries'),
+              cell: (r) => [...new Set(r.lines.map((l) => l.taxCountry ?? '—'))].join(', '),
+            },
+            { header: t('tax.net'), num: true, cell: (r) => money(r.totals.net, r.currency, locale) },
+            { header: t('tax.tax'), num: true, cell: (r) => money(r.totals.tax, r.currency, locale) },
+            { header: t('tax.gross'), num: true, cell: (r) => money(r.totals.gross, r.currency, locale) },
+          ]}
+        />
       </Section>
     </>
   );

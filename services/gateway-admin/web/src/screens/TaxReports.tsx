@@ -5,11 +5,12 @@ import { TimeChart } from '../chart';
 import { count, money } from '../format';
 import { DateRangeFields, YearField } from '../forms';
 import { useI18n } from '../i18n';
+import { useFileDownload } from '../download';
 import { can } from '../session';
 import { DataTable, type Column } from '../table';
 import { ErrorNote, Loaded, Section, useMember, useOrgQuery } from '../ui';
 import { periodBuckets } from '../tax-periods';
-import { TaxTabs, useTaxDownload } from './TaxTabs';
+import { TaxTabs } from './TaxTabs';
 
 const RANGE_KINDS = ['by-country', 'by-country-details', 'revenue-by-country', 'currencies'] as const;
 const QUARTER_KINDS = ['vat-oss', 'vat-oss-details'] as const;
@@ -321,7 +322,7 @@ function exportPath(q: Query, file: 'csv' | 'xml' | 'elster'): string {
 
 function Downloads({ q }: { q: Query }) {
   const { t } = useI18n();
-  const download = useTaxDownload();
+  const download = useFileDownload();
   const files: Array<['csv' | 'xml' | 'elster', string, string]> = isRange(q.kind)
     ? q.kind === 'by-country' || q.kind === 'revenue-by-country'
       ? [['csv', t('tax.downloadCsv'), `${q.kind}.csv`]]
@@ -340,7 +341,7 @@ function Downloads({ q }: { q: Query }) {
           className="secondary"
           data-testid={`download-${file}`}
           disabled={download.busy}
-          onClick={() => void download.run(exportPath(q, file), name)}
+          onClick={() => void download.run(exportPath(q, file), { fallbackName: name })}
         >
           {label}
         </button>

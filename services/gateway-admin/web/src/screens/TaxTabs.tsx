@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { SubNav } from '../layout';
-import { ApiError, downloadFile } from '../api';
 import { count } from '../format';
 import { useI18n } from '../i18n';
+import { DataTable, type Column } from '../table';
+import { Loaded } from '../ui';
 
 /** The links between the tax screens: settings with rates and rules, reports, records. */
 export function TaxTabs() {
@@ -20,7 +20,7 @@ export function TaxTabs() {
 }
 
 /** Previous / next page of a list paged on the server, with where the reader is. */
-export function Pager({
+function Pager({
   page,
   limit,
   total,
@@ -50,20 +50,33 @@ export function Pager({
   );
 }
 
-/** A download of the Admin API from a tax screen: busy while it runs, its failure shown. */
-export function useTaxDownload() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const run = async (path: string, fallbackName: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await downloadFile(path, { fallbackName });
-    } catch (e) {
-      setError(e instanceof ApiError ? e : new Error(String(e)));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
+/** One page of a tax list the server pages (its rows keyed by their id), with its pager named `pagerLabel`. */
+export function TaxPagedTable<T extends { id: string }>({
+  q,
+  page,
+  limit,
+  onPage,
+  pagerLabel,
+  ...table
+}: {
+  q: { data?: { items: T[]; total: number } | undefined; error: unknown; isPending: boolean; isError: boolean };
+  page: number;
+  limit: number;
+  onPage: (page: number) => void;
+  pagerLabel: string;
+  columns: ReadonlyArray<Column<T> | false>;
+  testId: string;
+  caption: string;
+  empty: string;
+}) {
+  return (
+    <Loaded q={q}>
+      {(data) => (
+        <>
+          <DataTable rows={data.items} rowKey={(r) => r.id} {...table} />
+          <Pager page={page} limit={limit} total={data.total} onPage={onPage} label={pagerLabel} />
+        </>
+      )}
+    </Loaded>
+  );
 }

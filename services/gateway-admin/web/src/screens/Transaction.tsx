@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { BackLink } from '../layout';
 import { api, must } from '../api';
 import { count, dateTime, money } from '../format';
 import { isMessageKey, useI18n } from '../i18n';
+import { SelectField, TextField } from '../forms';
 import { ResourceHistory } from '../history';
 import { can } from '../session';
 import { ErrorNote, Facts, Loading, Section, StatusBadge, useMember, useOrgTimeZone } from '../ui';
@@ -43,24 +44,20 @@ function DecideChargeback({
         decide.mutate();
       }}
     >
-      <div>
-        <label htmlFor={`${field}-status`}>{t('tx.decision')}</label>
-        <select
-          id={`${field}-status`}
-          value={status}
-          onChange={(e) => setStatus(DECISIONS.find((x) => x === e.target.value) ?? 'won')}
-        >
-          {DECISIONS.map((x) => (
-            <option key={x} value={x}>
-              {t(`cb.${x}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label htmlFor={`${field}-reason`}>{t('tx.decisionReason')}</label>
-        <input id={`${field}-reason`} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
-      </div>
+      <SelectField
+        id={`${field}-status`}
+        label={t('tx.decision')}
+        value={status}
+        options={DECISIONS.map((x) => [x, t(`cb.${x}`)] as const)}
+        onChange={setStatus}
+      />
+      <TextField
+        id={`${field}-reason`}
+        label={t('tx.decisionReason')}
+        maxLength={500}
+        value={reason}
+        onChange={setReason}
+      />
       <div className="actions">
         <button type="submit" disabled={decide.isPending}>
           {t('tx.decisionSubmit')}
@@ -68,6 +65,35 @@ function DecideChargeback({
       </div>
       {decide.isError && <ErrorNote error={decide.error} />}
     </form>
+  );
+}
+
+/** A section of the payment's events of one kind: a line each, or the `empty` line when there are none. */
+function EventSection<T extends { id: string }>({
+  title,
+  id,
+  empty,
+  items,
+  children,
+}: {
+  title: string;
+  id: string;
+  empty: string;
+  items: readonly T[];
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <Section title={title} id={id}>
+      {items.length === 0 ? (
+        <p className="muted">{empty}</p>
+      ) : (
+        <ul>
+          {items.map((item) => (
+            <li key={item.id}>{children(item)}</li>
+          ))}
+        </ul>
+      )}
+    </Section>
   );
 }
 
@@ -197,41 +223,29 @@ export function Transaction({ id }: { id: string }) {
         </ol>
       </Section>
       <div className="columns">
-        <Section title={t('tx.refunds')} id="refunds">
-          {d.refunds.length === 0 ? (
-            <p className="muted">{t('tx.noRefunds')}</p>
-          ) : (
-            <ul>
-              {d.refunds.map((r) => (
-                <li key={r.id}>
-                  {when(r.at)} · {money(r.amount, r.currency, locale)}
-                </li>
-              ))}
-            </ul>
+        <EventSection title={t('tx.refunds')} id="refunds" empty={t('tx.noRefunds')} items={d.refunds}>
+          {(r) => (
+            <>
+              {when(r.at)} · {money(r.amount, r.currency, locale)}
+            </>
           )}
-        </Section>
-        <Section title={t('tx.chargebacks')} id="chargebacks">
-          {d.chargebacks.length === 0 ? (
-            <p className="muted">{t('tx.noChargebacks')}</p>
-          ) : (
-            <ul>
-              {d.chargebacks.map((c) => (
-                <li key={c.id}>
-                  {when(c.at)} · {t(`cb.${c.status}`)} · {money(c.amount, c.currency, locale)}
-                  {c.reason ? ` · ${c.reason}` : ''}
-                  {c.decidedBy ? ` · ${c.decidedBy}` : ''}
-                  {can(role, 'admin') && (c.status === 'open' || c.status === 'under_review') && (
-                    <DecideChargeback
-                      transactionId={d.id}
-                      chargebackId={c.id}
-                      onDone={() => void queries.invalidateQueries({ queryKey: key })}
-                    />
-                  )}
-                </li>
-              ))}
-            </ul>
+        </EventSection>
+        <EventSection title={t('tx.chargebacks')} id="chargebacks" empty={t('tx.noChargebacks')} items={d.chargebacks}>
+          {(c) => (
+            <>
+              {when(c.at)} · {t(`cb.${c.status}`)} · {money(c.amount, c.currency, locale)}
+              {c.reason ? ` · ${c.reason}` : ''}
+              {c.decidedBy ? ` · ${c.decidedBy}` : ''}
+              {can(role, 'admin') && (c.status === 'open' || c.status === 'under_review') && (
+                <DecideChargeback
+                  transactionId={d.id}
+                  chargebackId={c.id}
+                  onDone={() => void queries.invalidateQueries({ queryKey: key })}
+                />
+              )}
+            </>
           )}
-        </Section>
+        </EventSection>
       </div>
       <Section title={t('tx.ipn')} id="ipn">
         {!d.ipnUrl && <p className="muted">{t('tx.ipnNoUrl')}</p>}

@@ -47,13 +47,7 @@ export function PaymentLinks({ invoice }: { invoice: Invoice }) {
   return (
     <Section title={t('links.title')} id="payment-links">
       {open && can(role, 'write') && (
-        <GridForm
-          id="payment-link-form"
-          label={t('links.create')}
-          submit={t('links.create')}
-          onSubmit={() => create.mutate(undefined)}
-          attempt={create}
-        >
+        <GridForm id="payment-link-form" label={t('links.create')} submit={t('links.create')} write={create}>
           <TextField
             id="pl-amount"
             label={t('links.amount', { currency: invoice.currency })}

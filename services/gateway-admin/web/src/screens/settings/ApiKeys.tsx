@@ -139,12 +139,7 @@ function ManageKeys() {
   return (
     <SettingsPage title={t('settings.apiKeys')}>
       <Section title={t('keys.create')} id="api-keys">
-        <GridForm
-          label={t('keys.create')}
-          submit={t('settings.createKey')}
-          onSubmit={() => create.mutate(undefined)}
-          attempt={create}
-        >
+        <GridForm label={t('keys.create')} submit={t('settings.createKey')} write={create}>
           <TextField
             id="key-name"
             label={t('settings.name')}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api, must, mustOk, type components } from '../../api';
 import { dateTime } from '../../format';
-import { GridForm, SecondaryButton, SelectField, TextField, useFields } from '../../forms';
+import { GridForm, SelectField, TextField, useFields, WriteButton } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
 import { ListTable } from '../../table';
@@ -83,21 +83,17 @@ export function Domains() {
               srOnly: true,
               cell: (d) => (
                 <span className="row-actions">
-                  <SecondaryButton
-                    disabled={verify.isPending}
+                  <WriteButton
+                    write={verify}
+                    input={d.hostname}
                     aria-label={t('domains.verifyHost', { host: d.hostname })}
-                    onClick={() => verify.mutate(d.hostname)}
                   >
                     {t('domains.verify')}
-                  </SecondaryButton>
+                  </WriteButton>
                   {can(role, 'admin') && (
-                    <SecondaryButton
-                      disabled={remove.isPending}
-                      aria-label={t('domains.removeHost', { host: d.hostname })}
-                      onClick={() => remove.mutate(d.id)}
-                    >
+                    <WriteButton write={remove} input={d.id} aria-label={t('domains.removeHost', { host: d.hostname })}>
                       {t('settings.remove')}
-                    </SecondaryButton>
+                    </WriteButton>
                   )}
                 </span>
               ),
@@ -107,12 +103,7 @@ export function Domains() {
       </Section>
       {can(role, 'admin') && (
         <Section title={t('domains.add')} id="add-domain">
-          <GridForm
-            label={t('domains.add')}
-            submit={t('domains.addSubmit')}
-            onSubmit={() => add.mutate(undefined)}
-            attempt={add}
-          >
+          <GridForm label={t('domains.add')} submit={t('domains.addSubmit')} write={add}>
             <TextField
               id="domain-hostname"
               label={t('domains.hostname')}

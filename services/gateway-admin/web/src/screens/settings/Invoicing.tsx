@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, must, type components } from '../../api';
 import { dateTime } from '../../format';
-import { Check, CopyButton, GridForm, SecondaryButton, SelectField, TextField, useFields } from '../../forms';
+import { Check, CopyButton, GridForm, SelectField, TextField, useFields, WriteButton } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
 import { ErrorNote, Facts, Loaded, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../../ui';
@@ -302,9 +302,9 @@ function Emails({ s, write }: { s: InvoicingSettings; write: boolean }) {
             ]}
           />
           {write && (
-            <SecondaryButton disabled={verify.isPending} onClick={() => verify.mutate(undefined)}>
+            <WriteButton write={verify} input={undefined}>
               {t('emails.verify')}
-            </SecondaryButton>
+            </WriteButton>
           )}
           {verify.isError && <ErrorNote error={verify.error} />}
         </div>
@@ -475,13 +475,7 @@ function Portal() {
       {save.isError && <ErrorNote error={save.error} />}
       <h3>{t('portal.linkTitle')}</h3>
       <p className="muted">{t('portal.linkIntro')}</p>
-      <GridForm
-        id="magic-link-form"
-        label={t('portal.linkTitle')}
-        submit={t('portal.linkCreate')}
-        attempt={link}
-        onSubmit={() => link.mutate(undefined)}
-      >
+      <GridForm id="magic-link-form" label={t('portal.linkTitle')} submit={t('portal.linkCreate')} write={link}>
         <TextField
           id="magic-email"
           type="email"

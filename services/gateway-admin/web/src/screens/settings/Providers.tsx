@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, must, type components, type paths } from '../../api';
-import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField } from '../../forms';
+import { GridForm, SelectField, ShownOnce, TextField, WriteButton } from '../../forms';
 import { isMessageKey, useI18n } from '../../i18n';
 import { can } from '../../session';
 import { ListTable } from '../../table';
@@ -49,13 +49,7 @@ function CredentialsForm({ types, onCreated }: { types: ProviderType[]; onCreate
     return isMessageKey(key) ? t(key) : description;
   };
   return (
-    <GridForm
-      label={t('providers.add')}
-      submit={t('providers.addSubmit')}
-      onSubmit={() => create.mutate(undefined)}
-      attempt={create}
-      id="add-provider-form"
-    >
+    <GridForm label={t('providers.add')} submit={t('providers.addSubmit')} write={create} id="add-provider-form">
       <SelectField
         id="provider-type"
         label={t('providers.type')}
@@ -81,28 +75,22 @@ function CredentialsForm({ types, onCreated }: { types: ProviderType[]; onCreate
           const text = `${label(field)}${required ? '' : ` (${t('providers.optional')})`}`;
           const value = values[field] ?? '';
           const set = (v: string) => setValues({ ...values, [field]: v });
+          // The control of one credential: a choice of its values, or its text.
+          const control = { id, label: text, hint: hint(field, spec.description), value, onChange: set };
           return spec.enum ? (
             <SelectField
               key={`${type}-${field}`}
-              id={id}
-              label={text}
-              hint={hint(field, spec.description)}
-              value={value}
+              {...control}
               options={[['', '—'] as const, ...spec.enum.map((v) => [v, v] as const)]}
-              onChange={set}
             />
           ) : (
             <TextField
               key={`${type}-${field}`}
-              id={id}
-              label={text}
-              hint={hint(field, spec.description)}
-              value={value}
+              {...control}
               required={required}
               minLength={spec.minLength}
               maxLength={spec.maxLength}
               plain
-              onChange={set}
             />
           );
         })}
@@ -158,13 +146,13 @@ export function Providers() {
               header: t('settings.actions'),
               srOnly: true,
               cell: (p) => (
-                <SecondaryButton
+                <WriteButton
+                  write={toggle}
+                  input={{ id: p.id, enabled: !p.enabled }}
                   aria-label={t(p.enabled ? 'providers.disableName' : 'providers.enableName', { name: p.name })}
-                  disabled={toggle.isPending}
-                  onClick={() => toggle.mutate({ id: p.id, enabled: !p.enabled })}
                 >
                   {p.enabled ? t('settings.disable') : t('settings.enable')}
-                </SecondaryButton>
+                </WriteButton>
               ),
             },
             history.column,

@@ -1,10 +1,10 @@
 import { useState, type CSSProperties } from 'react';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { contrastOnWhite, hexColor, textOn } from '../../../../../../libs/contracts/src/brand-colors';
 import { BackLink } from '../../layout';
 import { api, must, mustOk, type components } from '../../api';
 import { money } from '../../format';
-import { GridForm, SecondaryButton, SelectField, ShownOnce, TextField, type Attempt } from '../../forms';
+import { Field, GridForm, SelectField, ShownOnce, TextField, WriteButton, type Attempt } from '../../forms';
 import { useI18n } from '../../i18n';
 import { can } from '../../session';
 import { ListTable } from '../../table';
@@ -121,20 +121,18 @@ function SiteForm({
           onChange={(url) => set({ url })}
           plain
         />
-        <div className="wide">
-          <label htmlFor={f('domains')}>{t('settings.domains')}</label>
-          <textarea
-            id={f('domains')}
-            rows={3}
-            value={d.domains}
-            aria-describedby={`${f('domains')}-hint`}
-            spellCheck={false}
-            onChange={(e) => set({ domains: e.target.value })}
-          />
-          <small id={`${f('domains')}-hint`} className="hint">
-            {t('site.domainsHint')}
-          </small>
-        </div>
+        <Field id={f('domains')} label={t('settings.domains')} hint={t('site.domainsHint')} className="wide">
+          {(describedBy) => (
+            <textarea
+              id={f('domains')}
+              rows={3}
+              value={d.domains}
+              aria-describedby={describedBy}
+              spellCheck={false}
+              onChange={(e) => set({ domains: e.target.value })}
+            />
+          )}
+        </Field>
         <TextField
           id={f('logo')}
           label={t('site.logo')}
@@ -144,30 +142,28 @@ function SiteForm({
           onChange={(logo) => set({ logo })}
           plain
         />
-        <div>
-          <label htmlFor={f('color')}>{t('site.color')}</label>
-          <span className="color-pair">
-            <input
-              id={f('color')}
-              value={d.color}
-              placeholder={HOSTED_DEFAULT}
-              pattern="#[0-9a-fA-F]{6}"
-              maxLength={7}
-              aria-describedby={`${f('color')}-hint`}
-              spellCheck={false}
-              onChange={(e) => set({ color: e.target.value })}
-            />
-            <input
-              type="color"
-              aria-label={t('site.colorPicker')}
-              value={hexColor(d.color) ?? HOSTED_DEFAULT}
-              onChange={(e) => set({ color: e.target.value })}
-            />
-          </span>
-          <small id={`${f('color')}-hint`} className="hint">
-            {t('site.colorHint')}
-          </small>
-        </div>
+        <Field id={f('color')} label={t('site.color')} hint={t('site.colorHint')}>
+          {(describedBy) => (
+            <span className="color-pair">
+              <input
+                id={f('color')}
+                value={d.color}
+                placeholder={HOSTED_DEFAULT}
+                pattern="#[0-9a-fA-F]{6}"
+                maxLength={7}
+                aria-describedby={describedBy}
+                spellCheck={false}
+                onChange={(e) => set({ color: e.target.value })}
+              />
+              <input
+                type="color"
+                aria-label={t('site.colorPicker')}
+                value={hexColor(d.color) ?? HOSTED_DEFAULT}
+                onChange={(e) => set({ color: e.target.value })}
+              />
+            </span>
+          )}
+        </Field>
         <SelectField
           id={f('vat')}
           label={t('site.vatCheck')}
@@ -210,15 +206,8 @@ export function Sites() {
           q={list}
           testId="sites"
           empty={t('site.none')}
+          recordLink={{ header: t('settings.name'), to: '/settings/sites/$id', text: (s) => s.name }}
           columns={[
-            {
-              header: t('settings.name'),
-              cell: (s) => (
-                <Link to="/settings/sites/$id" params={{ id: s.id }}>
-                  {s.name}
-                </Link>
-              ),
-            },
             { header: 'URL', cell: (s) => s.url },
             { header: t('settings.domains'), cell: (s) => s.frontendDomains.join(', ') || '—' },
             { header: t('settings.signingSecret'), cell: (s) => <code>{s.webhookSigningSecretHint}</code> },
@@ -326,18 +315,18 @@ export function SiteScreen({ id }: { id: string }) {
               )}
               {rotate.isError && <ErrorNote error={rotate.error} />}
               {can(role, 'write') && (
-                <SecondaryButton onClick={() => rotate.mutate(undefined)} disabled={rotate.isPending}>
+                <WriteButton write={rotate} input={undefined}>
                   {t('settings.rotateSecret')}
-                </SecondaryButton>
+                </WriteButton>
               )}
             </Section>
             {can(role, 'admin') && (
               <Section title={t('site.delete')} id="delete-site">
                 <p className="muted">{t('site.deleteHint')}</p>
                 {remove.isError && <ErrorNote error={remove.error} />}
-                <SecondaryButton onClick={() => remove.mutate(undefined)} disabled={remove.isPending}>
+                <WriteButton write={remove} input={undefined}>
                   {t('site.delete')}
-                </SecondaryButton>
+                </WriteButton>
               </Section>
             )}
             <ResourceHistory resource="site" id={s.id} />
