@@ -13,7 +13,7 @@ import type { ProviderDoc } from '../src/domain/provider';
 import { adapterFactory } from '../src/providers/registry';
 import { ProviderAdapters } from '../src/providers/cache';
 import { collections } from '../src/store/collections';
-import { startSandbox } from './sandbox-kit';
+import { sandboxEnv, startSandbox } from './sandbox-kit';
 
 export const PG_URL = TEST_PG_URL;
 
@@ -37,25 +37,11 @@ export interface HarnessOptions {
 
 /** payments-webhooks use cases on a fresh PostgreSQL schema, talking to a real provider_a sandbox. */
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
-  const a = await startSandbox(sandboxA, {
-    PROVIDER_A_SANDBOX_HOST: '127.0.0.1',
-    PROVIDER_A_SANDBOX_PORT: '0',
-    PROVIDER_A_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
-  });
-  const b = await startSandbox(sandboxB, {
-    PROVIDER_B_SANDBOX_HOST: '127.0.0.1',
-    PROVIDER_B_SANDBOX_PORT: '0',
-    PROVIDER_B_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
-  });
-  const c = await startSandbox(sandboxC, {
-    PROVIDER_C_SANDBOX_HOST: '127.0.0.1',
-    PROVIDER_C_SANDBOX_PORT: '0',
-    PROVIDER_C_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
-  });
-  const d = await startSandbox(sandboxD, {
-    PROVIDER_D_SANDBOX_PORT: '0',
-    PROVIDER_D_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
-  });
+  const quickRetries = { WEBHOOK_RETRY_BASE_MS: '50' };
+  const a = await startSandbox(sandboxA, sandboxEnv('PROVIDER_A_SANDBOX', quickRetries));
+  const b = await startSandbox(sandboxB, sandboxEnv('PROVIDER_B_SANDBOX', quickRetries));
+  const c = await startSandbox(sandboxC, sandboxEnv('PROVIDER_C_SANDBOX', quickRetries));
+  const d = await startSandbox(sandboxD, sandboxEnv('PROVIDER_D_SANDBOX', quickRetries));
   const store = await createStore({ url: PG_URL, database: `pwtest_${randomBytes(4).toString('hex')}` });
   for (const c of collections) await store.ensureCollection(c);
   const h: Harness = {

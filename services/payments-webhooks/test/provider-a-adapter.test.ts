@@ -8,16 +8,12 @@ import * as providerASandbox from '@paymesh/sandbox-provider-a';
 import { ProviderError } from '../src/providers/adapter';
 import { ProviderAAdapter, providerAClient } from '../src/providers/provider-a/adapter';
 import type { ProviderOptions } from '../src/providers/module';
-import { sandboxForFile } from './sandbox-kit';
+import { sandboxEnv, sandboxForFile } from './sandbox-kit';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
 import { startHarness, testKey } from './harness';
 
 const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
-const baseUrl = sandboxForFile(providerASandbox, {
-  PROVIDER_A_SANDBOX_HOST: '127.0.0.1',
-  PROVIDER_A_SANDBOX_PORT: '0',
-  PROVIDER_A_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
-});
+const baseUrl = sandboxForFile(providerASandbox, sandboxEnv('PROVIDER_A_SANDBOX', { WEBHOOK_RETRY_BASE_MS: '50' }));
 const options = (): ProviderOptions => ({ defaultApiBaseUrl: baseUrl(), timeoutMs: 3000, maxNetworkRetries: 0 });
 
 runAdapterContract('provider_a (sandbox)', () => ({

@@ -6,7 +6,7 @@ import * as providerBSandbox from '@paymesh/sandbox-provider-b';
 import { ProviderError } from '../src/providers/adapter';
 import { ProviderBAdapter } from '../src/providers/provider-b/adapter';
 import type { ProviderOptions } from '../src/providers/module';
-import { sandboxCall, sandboxForFile } from './sandbox-kit';
+import { sandboxCall, sandboxEnv, sandboxForFile } from './sandbox-kit';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
 import { objectId, paymentCmd, providerBKey, startHarness } from './harness';
 import { createProvider } from '../src/app/create-provider';
@@ -15,10 +15,7 @@ import { handleWebhook } from '../src/app/handle-webhook';
 import { WEBHOOK_RECEIPTS } from '../src/store/collections';
 
 const apiKey = providerBKey();
-const baseUrl = sandboxForFile(providerBSandbox, {
-  PROVIDER_B_SANDBOX_HOST: '127.0.0.1',
-  PROVIDER_B_SANDBOX_PORT: '0',
-});
+const baseUrl = sandboxForFile(providerBSandbox, sandboxEnv('PROVIDER_B_SANDBOX'));
 const options = (): ProviderOptions => ({ defaultApiBaseUrl: baseUrl(), timeoutMs: 3000, maxNetworkRetries: 0 });
 
 runAdapterContract('provider_b (sandbox)', () => ({

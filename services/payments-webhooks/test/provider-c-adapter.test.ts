@@ -5,7 +5,7 @@ import * as providerCSandbox from '@paymesh/sandbox-provider-c';
 import { ProviderCAdapter, STALE_AFTER_MS } from '../src/providers/provider-c/adapter';
 import type { ProviderOptions } from '../src/providers/module';
 import type { ProviderCCredentials } from '../src/providers/provider-c/module';
-import { sandboxCall, sandboxForFile, startSandbox } from './sandbox-kit';
+import { sandboxCall, sandboxEnv, sandboxForFile, startSandbox } from './sandbox-kit';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
 import { objectId, paymentCmd, providerCToken, startHarness } from './harness';
 import { createProvider } from '../src/app/create-provider';
@@ -13,10 +13,7 @@ import { createPayment } from '../src/app/create-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
 import { MANDATES, WEBHOOK_RECEIPTS } from '../src/store/collections';
 
-const baseUrl = sandboxForFile(providerCSandbox, {
-  PROVIDER_C_SANDBOX_HOST: '127.0.0.1',
-  PROVIDER_C_SANDBOX_PORT: '0',
-});
+const baseUrl = sandboxForFile(providerCSandbox, sandboxEnv('PROVIDER_C_SANDBOX'));
 const options = (): ProviderOptions => ({ defaultApiBaseUrl: baseUrl(), timeoutMs: 3000, maxNetworkRetries: 0 });
 const secret = () => randomBytes(16).toString('hex');
 const creds = (over: Partial<ProviderCCredentials> = {}): ProviderCCredentials => ({
@@ -111,11 +108,10 @@ describe('provider_c adapter specifics', () => {
   });
 
   it('against a provider that answers every reused key with a conflict, a retry finds the request its key made', async () => {
-    const strict = await startSandbox(providerCSandbox, {
-      PROVIDER_C_SANDBOX_HOST: '127.0.0.1',
-      PROVIDER_C_SANDBOX_PORT: '0',
-      PROVIDER_C_SANDBOX_IDEMPOTENT_REPLAY: 'false',
-    });
+    const strict = await startSandbox(
+      providerCSandbox,
+      sandboxEnv('PROVIDER_C_SANDBOX', { IDEMPOTENT_REPLAY: 'false' }),
+    );
     try {
       const strictAdapter = new ProviderCAdapter({ ...account, apiBaseUrl: strict.url }, options());
       const input = paymentInput();

@@ -4,7 +4,7 @@ import { ConflictError, ValidationError } from '@paymesh/core';
 import * as providerDSandbox from '@paymesh/sandbox-provider-d';
 import { ProviderDAdapter, type ProviderDOptions } from '../src/providers/provider-d/adapter';
 import type { ProviderDCredentials } from '../src/providers/provider-d/module';
-import { sandboxCall, sandboxForFile } from './sandbox-kit';
+import { sandboxCall, sandboxEnv, sandboxForFile } from './sandbox-kit';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
 import { createProvider } from '../src/app/create-provider';
 import { createPayment } from '../src/app/create-payment';
@@ -14,7 +14,7 @@ import type { PaymentDoc } from '../src/domain/payment';
 import { PAYMENTS } from '../src/store/collections';
 import { objectId, paymentCmd, rejection, startHarness } from './harness';
 
-const baseUrl = sandboxForFile(providerDSandbox, { PROVIDER_D_SANDBOX_PORT: '0' });
+const baseUrl = sandboxForFile(providerDSandbox, sandboxEnv('PROVIDER_D_SANDBOX'));
 const options = (): ProviderDOptions => ({
   defaultApiBaseUrl: baseUrl(),
   timeoutMs: 3000,
