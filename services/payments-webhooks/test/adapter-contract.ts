@@ -37,6 +37,16 @@ export interface AdapterHarness {
   cancels?: boolean | 'unapproved';
 }
 
+/** The metadata a payment started for `input` carries at the provider, as the platform names it. */
+export function expectedMetadata(input: CreatePaymentInput): Record<string, string> {
+  return {
+    transaction_id: input.transactionId,
+    organization_id: input.organizationId,
+    site_id: input.siteId,
+    provider_id: input.providerId,
+  };
+}
+
 export function paymentInput(over: Partial<CreatePaymentInput> = {}): CreatePaymentInput {
   return {
     transactionId: objectId(),
@@ -80,12 +90,7 @@ export function runAdapterContract(name: string, harness: () => AdapterHarness):
       expect(payment.redirectUrl).toMatch(/^https?:\/\//);
       const status = await harness().adapter().fetchStatus(payment.providerPaymentId);
       expect(status.outcome).toBe('pending');
-      expect(status.metadata).toMatchObject({
-        transaction_id: input.transactionId,
-        organization_id: input.organizationId,
-        site_id: input.siteId,
-        provider_id: input.providerId,
-      });
+      expect(status.metadata).toMatchObject(expectedMetadata(input));
     });
 
     it('is idempotent per transaction and refuses the same transaction with other parameters', async () => {

@@ -9,7 +9,13 @@ import { ProviderError } from '../src/providers/adapter';
 import { ProviderAAdapter, providerAClient } from '../src/providers/provider-a/adapter';
 import type { ProviderOptions } from '../src/providers/module';
 import { sandboxEnv, sandboxForFile } from './sandbox-kit';
-import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
+import {
+  expectedMetadata,
+  paymentInput,
+  runAdapterContract,
+  runWebhookContract,
+  type Delivery,
+} from './adapter-contract';
 import { startHarness, testKey } from './harness';
 
 const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
@@ -93,12 +99,7 @@ describe('provider_a adapter specifics', () => {
       description: 'Order 42',
       receipt_email: 'buyer@example.com',
     });
-    expect(intent.metadata).toEqual({
-      transaction_id: input.transactionId,
-      organization_id: input.organizationId,
-      site_id: input.siteId,
-      provider_id: input.providerId,
-    });
+    expect(intent.metadata).toEqual(expectedMetadata(input));
   });
 
   it('maps a rejected request to an invalid-request error', async () => {

@@ -7,7 +7,13 @@ import { ProviderError } from '../src/providers/adapter';
 import { ProviderBAdapter } from '../src/providers/provider-b/adapter';
 import type { ProviderOptions } from '../src/providers/module';
 import { sandboxCall, sandboxEnv, sandboxForFile } from './sandbox-kit';
-import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
+import {
+  expectedMetadata,
+  paymentInput,
+  runAdapterContract,
+  runWebhookContract,
+  type Delivery,
+} from './adapter-contract';
 import { objectId, paymentCmd, providerBKey, startHarness } from './harness';
 import { createProvider } from '../src/app/create-provider';
 import { createPayment } from '../src/app/create-payment';
@@ -71,12 +77,7 @@ describe('provider_b adapter specifics', () => {
       description: 'Order 42',
       redirectUrl: input.returnUrl,
       webhookUrl: input.webhookUrl,
-      metadata: {
-        transaction_id: input.transactionId,
-        organization_id: input.organizationId,
-        site_id: input.siteId,
-        provider_id: input.providerId,
-      },
+      metadata: expectedMetadata(input),
     });
   });
 
