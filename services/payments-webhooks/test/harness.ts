@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
 import { Committer } from '@paymesh/bus';
 import type { EventMap } from '@paymesh/contracts';
 import * as sandboxA from '@paymesh/sandbox-provider-a';
@@ -117,4 +118,27 @@ export async function rejection(p: Promise<unknown>): Promise<unknown> {
     return err;
   }
   throw new Error('expected a rejection');
+}
+
+const signer = new Stripe('sk_test_signing_only', { telemetry: false });
+
+/** A provider_a delivery of `event`, created now and signed with `secret`: its raw body and headers. */
+export function signedEvent(
+  secret: string,
+  event: { id: string; type: string; livemode?: boolean; object: object },
+): { rawBody: Buffer; headers: Record<string, string> } {
+  const body = JSON.stringify(
+    {
+      id: event.id,
+      object: 'event',
+      type: event.type,
+      created: Math.floor(Date.now() / 1000),
+      livemode: event.livemode ?? false,
+      data: { object: event.object },
+    },
+    null,
+    2,
+  );
+  const header = signer.webhooks.generateTestHeaderString({ payload: body, secret });
+  return { rawBody: Buffer.from(body), headers: { 'stripe-signature': header, 'content-type': 'application/json' } };
 }

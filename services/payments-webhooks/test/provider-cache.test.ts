@@ -1,4 +1,3 @@
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProvider } from '../src/app/create-provider';
 import { createPayment } from '../src/app/create-payment';
@@ -8,10 +7,9 @@ import { deleteProvider } from '../src/app/manage-providers';
 import { ProviderError } from '../src/providers/adapter';
 import type { ProviderDoc } from '../src/domain/provider';
 import { PROVIDERS } from '../src/store/collections';
-import { objectId, rejection, startHarness, testKey, webhookSecret, type Harness } from './harness';
+import { objectId, rejection, signedEvent, startHarness, testKey, webhookSecret, type Harness } from './harness';
 
 let h: Harness;
-const signer = new Stripe('sk_test_signing_only', { telemetry: false });
 
 beforeAll(async () => {
   h = await startHarness();
@@ -33,22 +31,14 @@ async function replaceCredentials(id: string, value: { secretKey: string; webhoo
 }
 
 function delivery(secret: string, providerId: string, intent: { id: string; metadata: Record<string, string> }) {
-  const body = JSON.stringify({
-    id: `evt_${objectId()}`,
-    object: 'event',
-    type: 'payment_intent.processing',
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    data: { object: { object: 'payment_intent', status: 'processing', ...intent } },
-  });
   return {
     providerType: 'provider_a',
     providerId,
-    rawBody: Buffer.from(body),
-    headers: {
-      'stripe-signature': signer.webhooks.generateTestHeaderString({ payload: body, secret }),
-      'content-type': 'application/json',
-    },
+    ...signedEvent(secret, {
+      id: `evt_${objectId()}`,
+      type: 'payment_intent.processing',
+      object: { object: 'payment_intent', status: 'processing', ...intent },
+    }),
   };
 }
 

@@ -1,4 +1,3 @@
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentStatusReported, Subjects } from '@paymesh/contracts';
 import { createProvider } from '../src/app/create-provider';
@@ -9,12 +8,11 @@ import { lookAt, reconcilePayments } from '../src/app/reconcile-payments';
 import type { PaymentDoc } from '../src/domain/payment';
 import { providerAClient } from '../src/providers/provider-a/adapter';
 import { EVENT_CLAIMS, PAYMENTS } from '../src/store/collections';
-import { objectId, paymentCmd, startHarness, testKey, webhookSecret, type Harness } from './harness';
+import { objectId, paymentCmd, signedEvent, startHarness, testKey, webhookSecret, type Harness } from './harness';
 
 let h: Harness;
 let deps: PaymentsDeps;
 const reconcile = { minPendingAgeMs: 0, intervalMs: 60_000, maxAgeMs: 3_600_000 };
-const signer = new Stripe('sk_test_signing_only', { telemetry: false });
 
 beforeAll(async () => {
   h = await startHarness();
@@ -80,22 +78,10 @@ describe('reconciler', () => {
     });
 
     const intent = await client.paymentIntents.retrieve(res.providerPaymentId);
-    const body = JSON.stringify({
-      id: `evt_${objectId()}`,
-      object: 'event',
-      type: 'payment_intent.succeeded',
-      created: Math.floor(Date.now() / 1000),
-      livemode: false,
-      data: { object: intent },
-    });
     const late = await handleWebhook(deps, {
       providerType: 'provider_a',
       providerId: provider.id,
-      rawBody: Buffer.from(body),
-      headers: {
-        'stripe-signature': signer.webhooks.generateTestHeaderString({ payload: body, secret }),
-        'content-type': 'application/json',
-      },
+      ...signedEvent(secret, { id: `evt_${objectId()}`, type: 'payment_intent.succeeded', object: intent }),
     });
     expect(late.outcome).toBe('duplicate');
     expect(await reportsFor(cmd.transactionId)).toHaveLength(1);

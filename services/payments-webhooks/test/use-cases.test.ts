@@ -9,10 +9,18 @@ import { handleWebhook } from '../src/app/handle-webhook';
 import { deleteProvider, getProvider, listProviders, toggleProvider } from '../src/app/manage-providers';
 import type { PaymentDoc } from '../src/domain/payment';
 import { EVENT_CLAIMS, PAYMENTS, PROVIDERS, WEBHOOK_RECEIPTS } from '../src/store/collections';
-import { objectId, paymentCmd, rejection, startHarness, testKey, webhookSecret, type Harness } from './harness';
+import {
+  objectId,
+  paymentCmd,
+  rejection,
+  signedEvent,
+  startHarness,
+  testKey,
+  webhookSecret,
+  type Harness,
+} from './harness';
 
 let h: Harness;
-const stripe = new Stripe('sk_test_signing_only', { telemetry: false });
 
 beforeAll(async () => {
   h = await startHarness();
@@ -35,26 +43,6 @@ async function newProvider(
     credentialsJson: JSON.stringify({ secretKey, webhookSecret: secret }),
   });
   return { provider, secret, secretKey, organizationId };
-}
-
-function signedEvent(
-  secret: string,
-  event: { id: string; type: string; livemode?: boolean; object: Record<string, unknown> },
-) {
-  const body = JSON.stringify(
-    {
-      id: event.id,
-      object: 'event',
-      type: event.type,
-      created: Math.floor(Date.now() / 1000),
-      livemode: event.livemode ?? false,
-      data: { object: event.object },
-    },
-    null,
-    2,
-  );
-  const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret });
-  return { rawBody: Buffer.from(body), headers: { 'stripe-signature': header, 'content-type': 'application/json' } };
 }
 
 async function counts() {
