@@ -17,7 +17,7 @@ import {
   type PaymentAdapter,
   type ProviderErrorKind,
 } from '../src/providers/adapter';
-import { objectId, paymentCmd } from './harness';
+import { objectId, paymentCmd, startHarness, type Harness } from './harness';
 
 /** What the contract needs from a provider's sandbox. */
 export interface AdapterHarness {
@@ -197,6 +197,9 @@ export interface WebhookHarness {
   cancels?: boolean | 'unapproved';
 }
 
+/** What a provider's tests give the webhook contract: its sandbox actions on the harness the contract starts. */
+export type ProviderWebhookActions = Omit<WebhookHarness, 'deps' | 'outbox'>;
+
 /** Records every webhook delivery the sandboxes send, per path. */
 class Receiver {
   readonly received: Delivery[] = [];
@@ -229,21 +232,21 @@ type Report = { subject: string; data: Record<string, unknown> };
  * sandbox really sends for create, pay, fail, cancel, refund and dispute open / lost / won are
  * verified and reported once; forged, replayed and cross-tenant deliveries change nothing.
  */
-export function runWebhookContract(
-  name: string,
-  start: (publicRootUrl: string) => Promise<WebhookHarness & { close(): Promise<void> }>,
-): void {
+export function runWebhookContract(name: string, provider: (h: Harness) => ProviderWebhookActions): void {
   describe(`provider webhook contract: ${name}`, () => {
     const receiver = new Receiver();
-    let h: WebhookHarness & { close(): Promise<void> };
+    let harness: Harness | undefined;
+    let h: WebhookHarness;
     /** Deliveries already handed to handleWebhook, per record path. */
     const consumed = new Map<string, number>();
 
     beforeAll(async () => {
-      h = await start(await receiver.start());
+      const started = await startHarness({ publicRootUrl: await receiver.start() });
+      harness = started;
+      h = { ...provider(started), deps: started.deps, outbox: () => started.store.outbox.pending(10_000) };
     });
     afterAll(async () => {
-      await h?.close();
+      await harness?.close();
       await receiver.stop();
     });
 

@@ -16,7 +16,7 @@ import {
   runWebhookContract,
   type Delivery,
 } from './adapter-contract';
-import { startHarness, testKey } from './harness';
+import { testKey } from './harness';
 
 const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
 const baseUrl = sandboxForFile(providerASandbox, sandboxEnv('PROVIDER_A_SANDBOX', { WEBHOOK_RETRY_BASE_MS: '50' }));
@@ -33,8 +33,7 @@ runAdapterContract('provider_a (sandbox)', () => ({
   unreachable: () => new ProviderAAdapter({ secretKey, apiBaseUrl: 'http://127.0.0.1:9' }, options()),
 }));
 
-runWebhookContract('provider_a (sandbox)', async (publicRootUrl) => {
-  const h = await startHarness({ publicRootUrl });
+runWebhookContract('provider_a (sandbox)', (h) => {
   const opts = (): ProviderOptions => ({ defaultApiBaseUrl: h.sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 });
   const client = (c: Record<string, unknown>) => providerAClient(String(c['secretKey']), h.sandboxUrl, opts());
   const sandboxCall = async (c: Record<string, unknown>, path: string, body: Record<string, string>) => {
@@ -52,8 +51,6 @@ runWebhookContract('provider_a (sandbox)', async (publicRootUrl) => {
   };
   return {
     type: 'provider_a',
-    deps: h.deps,
-    outbox: () => h.store.outbox.pending(10_000),
     credentials: () => ({ secretKey: testKey() }),
     pay: async (c, id) => void (await client(c).paymentIntents.confirm(id, { payment_method: 'pm_card_visa' })),
     fail: async (c, id) =>
@@ -79,7 +76,6 @@ runWebhookContract('provider_a (sandbox)', async (publicRootUrl) => {
         }),
       },
     }),
-    close: () => h.close(),
   };
 });
 

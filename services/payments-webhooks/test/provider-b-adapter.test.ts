@@ -33,15 +33,12 @@ runAdapterContract('provider_b (sandbox)', () => ({
   unreachable: () => new ProviderBAdapter({ apiKey, apiBaseUrl: 'http://127.0.0.1:9' }, options()),
 }));
 
-runWebhookContract('provider_b (sandbox)', async (publicRootUrl) => {
-  const h = await startHarness({ publicRootUrl });
+runWebhookContract('provider_b (sandbox)', (h) => {
   const key = (c: Record<string, unknown>) => String(c['apiKey']);
   const sb = (c: Record<string, unknown>, method: string, path: string, body?: unknown) =>
     sandboxCall(h.sandboxBUrl, key(c), method, path, body);
   return {
     type: 'provider_b',
-    deps: h.deps,
-    outbox: () => h.store.outbox.pending(10_000),
     credentials: () => ({ apiKey: providerBKey() }),
     pay: async (c, id) => void (await sb(c, 'POST', `/_sandbox/payments/${id}/status`, { status: 'paid' })),
     fail: async (c, id) => void (await sb(c, 'POST', `/_sandbox/payments/${id}/status`, { status: 'failed' })),
@@ -55,7 +52,6 @@ runWebhookContract('provider_b (sandbox)', async (publicRootUrl) => {
       void (await sb(c, 'POST', `/_sandbox/chargebacks/${id}/close`, { outcome })),
     // No signature to break: a forger can only name a payment; one this account does not have.
     forge: (d: Delivery): Delivery => ({ ...d, rawBody: Buffer.from('id=tr_NotThisAccounts1') }),
-    close: () => h.close(),
   };
 });
 

@@ -36,15 +36,12 @@ runAdapterContract('provider_c (sandbox)', () => ({
   unreachable: () => new ProviderCAdapter({ ...account, apiBaseUrl: 'http://127.0.0.1:9' }, options()),
 }));
 
-runWebhookContract('provider_c (sandbox)', async (publicRootUrl) => {
-  const h = await startHarness({ publicRootUrl });
+runWebhookContract('provider_c (sandbox)', (h) => {
   const token = (c: Record<string, unknown>) => String(c['accessToken']);
   const sb = (c: Record<string, unknown>, method: string, path: string, body?: unknown) =>
     sandboxCall(h.sandboxCUrl, token(c), method, path, body);
   return {
     type: 'provider_c',
-    deps: h.deps,
-    outbox: () => h.store.outbox.pending(10_000),
     credentials: () => ({ ...creds() }),
     onRecord: async (c, url) =>
       void (await sb(c, 'PUT', '/_sandbox/webhook_endpoint', { url, secret: c['webhookSecret'] })),
@@ -63,7 +60,6 @@ runWebhookContract('provider_c (sandbox)', async (publicRootUrl) => {
       ...d,
       headers: { ...d.headers, 'webhook-signature': sign(d.rawBody, 'not-the-endpoint-secret') },
     }),
-    close: () => h.close(),
   };
 });
 

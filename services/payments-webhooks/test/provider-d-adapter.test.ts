@@ -53,14 +53,11 @@ runAdapterContract('provider_d (sandbox)', () => ({
   cancels: 'unapproved',
 }));
 
-runWebhookContract('provider_d (sandbox)', async (publicRootUrl) => {
-  const h = await startHarness({ publicRootUrl });
+runWebhookContract('provider_d (sandbox)', (h) => {
   const sb = (c: Record<string, unknown>, method: string, path: string, body?: unknown) =>
     call(h.sandboxDUrl, c, method, path, body);
   return {
     type: 'provider_d',
-    deps: h.deps,
-    outbox: () => h.store.outbox.pending(10_000),
     credentials: () => providerDApp(),
     pay: async (c, id) => void (await sb(c, 'POST', `/_sandbox/orders/${id}/approve`, { funding: 'ok' })),
     fail: async (c, id) => void (await sb(c, 'POST', `/_sandbox/orders/${id}/approve`, { funding: 'declined' })),
@@ -82,7 +79,6 @@ runWebhookContract('provider_d (sandbox)', async (publicRootUrl) => {
       headers: { ...d.headers, 'paypal-transmission-sig': Buffer.from('forged').toString('base64') },
     }),
     cancels: 'unapproved',
-    close: () => h.close(),
   };
 });
 
