@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, DomainError, NotSupportedError, ValidationError } from '@paymesh/core';
 import { Subjects } from '@paymesh/contracts';
 import type { PaymentsDeps } from '../src/app/deps';
-import { createProvider } from '../src/app/create-provider';
 import { createPayment } from '../src/app/create-payment';
 import { cancelPayment } from '../src/app/cancel-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
@@ -17,7 +16,7 @@ import {
   type PaymentAdapter,
   type ProviderErrorKind,
 } from '../src/providers/adapter';
-import { objectId, paymentCmd, startHarness, type Harness } from './harness';
+import { objectId, paymentCmd, startHarness, testProvider, type Harness } from './harness';
 
 /** What the contract needs from a provider's sandbox. */
 export interface AdapterHarness {
@@ -252,13 +251,7 @@ export function runWebhookContract(name: string, provider: (h: Harness) => Provi
 
     async function record() {
       const credentials = h.credentials();
-      const { provider } = await createProvider(h.deps, {
-        organizationId: objectId(),
-        mode: 'test',
-        type: h.type,
-        name: `${name} contract`,
-        credentialsJson: JSON.stringify(credentials),
-      });
+      const provider = await testProvider(h.deps, h.type, `${name} contract`, credentials);
       const path = webhookPath(provider.type, provider.id);
       await h.onRecord?.(credentials, `${h.deps.publicRootUrl}${path}`);
       return { provider, credentials, path };

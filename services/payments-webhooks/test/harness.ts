@@ -10,7 +10,8 @@ import { createLogger, SecretBox, systemClock } from '@paymesh/core';
 import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import type { PaymentsDeps } from '../src/app/deps';
 import type { CreatePaymentCommand } from '../src/app/create-payment';
-import type { ProviderDoc } from '../src/domain/provider';
+import type { Mode, ProviderDoc, ProviderType } from '../src/domain/provider';
+import { createProvider } from '../src/app/create-provider';
 import { adapterFactory } from '../src/providers/registry';
 import { ProviderAdapters } from '../src/providers/cache';
 import { collections } from '../src/store/collections';
@@ -109,6 +110,24 @@ export const providerBKey = () => `test_${randomBytes(15).toString('hex')}`;
 /** A fresh provider_c sandbox account (any well-formed token is one). */
 export const providerCToken = () => `sandbox_${randomBytes(15).toString('hex')}`;
 export const webhookSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
+
+/** A provider record created through the use case from `credentials`: test mode, of a new organization unless `tenant` names them. */
+export async function testProvider(
+  deps: PaymentsDeps,
+  type: ProviderType,
+  name: string,
+  credentials: Record<string, unknown>,
+  tenant: { organizationId?: string; mode?: Mode } = {},
+): Promise<ProviderDoc> {
+  const { provider } = await createProvider(deps, {
+    organizationId: tenant.organizationId ?? objectId(),
+    mode: tenant.mode ?? 'test',
+    type,
+    name,
+    credentialsJson: JSON.stringify(credentials),
+  });
+  return provider;
+}
 
 /** The error a promise rejects with; fails the test when it resolves. */
 export async function rejection(p: Promise<unknown>): Promise<unknown> {

@@ -14,8 +14,7 @@ import {
   runWebhookContract,
   type Delivery,
 } from './adapter-contract';
-import { objectId, paymentCmd, providerBKey, startHarness } from './harness';
-import { createProvider } from '../src/app/create-provider';
+import { objectId, paymentCmd, providerBKey, startHarness, testProvider } from './harness';
 import { createPayment } from '../src/app/create-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
 import { WEBHOOK_RECEIPTS } from '../src/store/collections';
@@ -200,14 +199,7 @@ describe('provider_b callbacks through the use cases', () => {
 
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   async function record(credentials: Record<string, unknown>) {
-    const { provider } = await createProvider(h.deps, {
-      organizationId: objectId(),
-      mode: 'test',
-      type: 'provider_b',
-      name: 'Redirects',
-      credentialsJson: JSON.stringify(credentials),
-    });
-    return provider;
+    return testProvider(h.deps, 'provider_b', 'Redirects', credentials);
   }
 
   it('acknowledges a callback about a payment still open: ignored, recorded, nothing reported', async () => {

@@ -7,8 +7,7 @@ import type { ProviderOptions } from '../src/providers/module';
 import type { ProviderCCredentials } from '../src/providers/provider-c/module';
 import { sandboxCall, sandboxEnv, sandboxForFile, startSandbox } from './sandbox-kit';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
-import { objectId, paymentCmd, providerCToken, startHarness } from './harness';
-import { createProvider } from '../src/app/create-provider';
+import { paymentCmd, providerCToken, startHarness, testProvider } from './harness';
 import { createPayment } from '../src/app/create-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
 import { MANDATES, WEBHOOK_RECEIPTS } from '../src/store/collections';
@@ -239,13 +238,7 @@ describe('provider_c webhooks through the use cases', () => {
 
   it('unknown event types are recorded and change nothing; mandates are marked cancelled or failed once; hints are masked', async () => {
     const c = creds();
-    const { provider } = await createProvider(h.deps, {
-      organizationId: objectId(),
-      mode: 'test',
-      type: 'provider_c',
-      name: 'Direct debit',
-      credentialsJson: JSON.stringify(c),
-    });
+    const provider = await testProvider(h.deps, 'provider_c', 'Direct debit', c);
     expect(provider.credentialHints).toEqual({
       accessToken: `sandbox_…${c.accessToken.slice(-4)}`,
       webhookSecret: `…${c.webhookSecret.slice(-4)}`,
@@ -302,13 +295,7 @@ describe('provider_c webhooks through the use cases', () => {
 
     // Another account's record cannot record this account's mandate.
     const other = creds();
-    const { provider: otherProvider } = await createProvider(h.deps, {
-      organizationId: objectId(),
-      mode: 'test',
-      type: 'provider_c',
-      name: 'Other',
-      credentialsJson: JSON.stringify(other),
-    });
+    const otherProvider = await testProvider(h.deps, 'provider_c', 'Other', other);
     const cross = [
       { id: 'EVMANDATECAN1', created_at: at, resource_type: 'mandates', action: 'cancelled', links: { mandate: md } },
     ];

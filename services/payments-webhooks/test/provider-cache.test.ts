@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProvider } from '../src/app/create-provider';
 import { createPayment } from '../src/app/create-payment';
 import { cancelPayment } from '../src/app/cancel-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
@@ -7,7 +6,16 @@ import { deleteProvider } from '../src/app/manage-providers';
 import { ProviderError } from '../src/providers/adapter';
 import type { ProviderDoc } from '../src/domain/provider';
 import { PROVIDERS } from '../src/store/collections';
-import { objectId, rejection, signedEvent, startHarness, testKey, webhookSecret, type Harness } from './harness';
+import {
+  objectId,
+  rejection,
+  signedEvent,
+  startHarness,
+  testKey,
+  testProvider,
+  webhookSecret,
+  type Harness,
+} from './harness';
 
 let h: Harness;
 
@@ -47,13 +55,13 @@ describe('provider SDK clients are cached per record and credentials', () => {
     const organizationId = objectId();
     const keyA = testKey();
     const secretA = webhookSecret();
-    const { provider } = await createProvider(h.deps, {
-      organizationId,
-      mode: 'test',
-      type: 'provider_a',
-      name: 'Cards',
-      credentialsJson: JSON.stringify({ secretKey: keyA, webhookSecret: secretA }),
-    });
+    const provider = await testProvider(
+      h.deps,
+      'provider_a',
+      'Cards',
+      { secretKey: keyA, webhookSecret: secretA },
+      { organizationId },
+    );
     const cmd = {
       organizationId,
       mode: 'test' as const,

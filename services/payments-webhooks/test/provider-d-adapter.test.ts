@@ -6,13 +6,12 @@ import { ProviderDAdapter, type ProviderDOptions } from '../src/providers/provid
 import type { ProviderDCredentials } from '../src/providers/provider-d/module';
 import { sandboxCall, sandboxEnv, sandboxForFile } from './sandbox-kit';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
-import { createProvider } from '../src/app/create-provider';
 import { createPayment } from '../src/app/create-payment';
 import { cancelPayment } from '../src/app/cancel-payment';
 import { startCapture } from '../src/app/handle-webhook';
 import type { PaymentDoc } from '../src/domain/payment';
 import { PAYMENTS } from '../src/store/collections';
-import { objectId, paymentCmd, rejection, startHarness } from './harness';
+import { objectId, paymentCmd, rejection, startHarness, testProvider } from './harness';
 
 const baseUrl = sandboxForFile(providerDSandbox, sandboxEnv('PROVIDER_D_SANDBOX'));
 const options = (): ProviderDOptions => ({
@@ -186,13 +185,7 @@ describe('provider_d: a cancel and a capture never both happen', () => {
   afterAll(async () => h?.close());
 
   async function started() {
-    const { provider } = await createProvider(h.deps, {
-      organizationId: objectId(),
-      mode: 'test',
-      type: 'provider_d',
-      name: 'wallet',
-      credentialsJson: JSON.stringify({ ...providerDApp(), webhookId: 'WH-FENCE' }),
-    });
+    const provider = await testProvider(h.deps, 'provider_d', 'wallet', { ...providerDApp(), webhookId: 'WH-FENCE' });
     const transactionId = objectId();
     const payment = await createPayment(
       h.deps,

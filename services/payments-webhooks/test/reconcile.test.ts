@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentStatusReported, Subjects } from '@paymesh/contracts';
-import { createProvider } from '../src/app/create-provider';
 import { createPayment } from '../src/app/create-payment';
 import type { PaymentsDeps } from '../src/app/deps';
 import { handleWebhook } from '../src/app/handle-webhook';
@@ -8,7 +7,16 @@ import { lookAt, reconcilePayments } from '../src/app/reconcile-payments';
 import type { PaymentDoc } from '../src/domain/payment';
 import { providerAClient } from '../src/providers/provider-a/adapter';
 import { EVENT_CLAIMS, PAYMENTS } from '../src/store/collections';
-import { objectId, paymentCmd, signedEvent, startHarness, testKey, webhookSecret, type Harness } from './harness';
+import {
+  objectId,
+  paymentCmd,
+  signedEvent,
+  startHarness,
+  testKey,
+  testProvider,
+  webhookSecret,
+  type Harness,
+} from './harness';
 
 let h: Harness;
 let deps: PaymentsDeps;
@@ -25,13 +33,7 @@ afterAll(async () => {
 async function startedPayment() {
   const secretKey = testKey();
   const secret = webhookSecret();
-  const { provider } = await createProvider(deps, {
-    organizationId: objectId(),
-    mode: 'test',
-    type: 'provider_a',
-    name: 'Cards',
-    credentialsJson: JSON.stringify({ secretKey, webhookSecret: secret }),
-  });
+  const provider = await testProvider(deps, 'provider_a', 'Cards', { secretKey, webhookSecret: secret });
   const cmd = paymentCmd(provider);
   const res = await createPayment(deps, cmd);
   const stored = async () =>

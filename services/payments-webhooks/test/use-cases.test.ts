@@ -16,6 +16,7 @@ import {
   signedEvent,
   startHarness,
   testKey,
+  testProvider,
   webhookSecret,
   type Harness,
 } from './harness';
@@ -35,13 +36,13 @@ async function newProvider(
   const organizationId = opts.organizationId ?? objectId();
   const secret = opts.secret ?? webhookSecret();
   const secretKey = opts.secretKey ?? testKey();
-  const { provider } = await createProvider(h.deps, {
-    organizationId,
-    mode: opts.mode ?? 'test',
-    type: 'provider_a',
-    name: 'Cards',
-    credentialsJson: JSON.stringify({ secretKey, webhookSecret: secret }),
-  });
+  const provider = await testProvider(
+    h.deps,
+    'provider_a',
+    'Cards',
+    { secretKey, webhookSecret: secret },
+    { organizationId, mode: opts.mode ?? 'test' },
+  );
   return { provider, secret, secretKey, organizationId };
 }
 
@@ -274,45 +275,27 @@ describe('inbound webhooks', () => {
 
   it('acknowledges other events without effect and still settles payments of a disabled provider', async () => {
     const { provider, secret, object, cmd } = await startedPayment();
-    const before = await counts();
-    const other = await handleWebhook(h.deps, {
-      providerType: 'provider_a',
-      providerId: provider.id,
-      ...signedEvent(secret, {
-        id: `evt_${objectId()}`,
-        type: 'charge.succeeded',
-        object: { id: 'ch_1', object: 'charge' },
-      }),
-    });
-    expect(other.outcome).toBe('ignored');
-    expect(await counts()).toEqual(before);
-    // A refund event whose charge is malformed is refused (400) and changes nothing.
-    await expect(
+    const deliver = (type: string, event: Record<string, unknown>) =>
       handleWebhook(h.deps, {
         providerType: 'provider_a',
         providerId: provider.id,
-        ...signedEvent(secret, {
-          id: `evt_${objectId()}`,
-          type: 'charge.refunded',
-          object: { id: 'ch_1', object: 'charge' },
-        }),
-      }),
-    ).rejects.toMatchObject({ httpStatus: 400 });
+        ...signedEvent(secret, { id: `evt_${objectId()}`, type, object: event }),
+      });
+    const before = await counts();
+    const other = await deliver('charge.succeeded', { id: 'ch_1', object: 'charge' });
+    expect(other.outcome).toBe('ignored');
+    expect(await counts()).toEqual(before);
+    // A refund event whose charge is malformed is refused (400) and changes nothing.
+    await expect(deliver('charge.refunded', { id: 'ch_1', object: 'charge' })).rejects.toMatchObject({
+      httpStatus: 400,
+    });
     expect(await counts()).toEqual(before);
 
     await toggleProvider(h.deps, provider.organizationId, 'test', provider.id, false);
     // Disabling is announced (payments.provider.changed) for other services' caches.
     const disabled = await counts();
     expect(disabled.outbox - before.outbox).toBe(1);
-    const failed = await handleWebhook(h.deps, {
-      providerType: 'provider_a',
-      providerId: provider.id,
-      ...signedEvent(secret, {
-        id: `evt_${objectId()}`,
-        type: 'payment_intent.payment_failed',
-        object: { ...object, status: 'requires_payment_method' },
-      }),
-    });
+    const failed = await deliver('payment_intent.payment_failed', { ...object, status: 'requires_payment_method' });
     expect(failed.outcome).toBe('accepted');
     expect((await h.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: cmd.transactionId }))?.status).toBe(
       'failed',
