@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import Stripe from 'stripe';
 import { Committer } from '@paymesh/bus';
 import type { EventMap } from '@paymesh/contracts';
@@ -35,6 +36,45 @@ export interface Harness {
 export interface HarnessOptions {
   /** Where providers deliver webhooks (`<root>/hooks/<type>/<id>`). */
   publicRootUrl?: string;
+}
+
+/**
+ * The harness of the tests of one file (or describe block): started before them, closed after them.
+ * Its fields are read when a test runs.
+ */
+export function harnessForTests(opts: HarnessOptions = {}): Harness {
+  let started: Harness | undefined;
+  beforeAll(async () => {
+    started = await startHarness(opts);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const current = (): Harness => {
+    if (!started) throw new Error('the harness starts before the tests');
+    return started;
+  };
+  return {
+    get deps() {
+      return current().deps;
+    },
+    get store() {
+      return current().store;
+    },
+    get sandboxUrl() {
+      return current().sandboxUrl;
+    },
+    get sandboxBUrl() {
+      return current().sandboxBUrl;
+    },
+    get sandboxCUrl() {
+      return current().sandboxCUrl;
+    },
+    get sandboxDUrl() {
+      return current().sandboxDUrl;
+    },
+    close: () => current().close(),
+  };
 }
 
 /** payments-webhooks use cases on a fresh PostgreSQL schema, talking to a real provider_a sandbox. */

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { waitFor } from '../../../test/support/kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ValidationError } from '@paymesh/core';
 import * as providerBSandbox from '@paymesh/sandbox-provider-b';
 import { ProviderError } from '../src/providers/adapter';
@@ -14,7 +14,7 @@ import {
   runWebhookContract,
   type Delivery,
 } from './adapter-contract';
-import { objectId, paymentCmd, providerBKey, startHarness, testProvider } from './harness';
+import { harnessForTests, objectId, paymentCmd, providerBKey, testProvider } from './harness';
 import { createPayment } from '../src/app/create-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
 import { WEBHOOK_RECEIPTS } from '../src/store/collections';
@@ -189,13 +189,7 @@ describe('provider_b adapter specifics', () => {
 });
 
 describe('provider_b callbacks through the use cases', () => {
-  let h: Awaited<ReturnType<typeof startHarness>>;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = harnessForTests();
 
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   async function record(credentials: Record<string, unknown>) {

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ValidationError } from '@paymesh/core';
 import * as providerCSandbox from '@paymesh/sandbox-provider-c';
 import { ProviderCAdapter, STALE_AFTER_MS } from '../src/providers/provider-c/adapter';
@@ -7,7 +7,7 @@ import type { ProviderOptions } from '../src/providers/module';
 import type { ProviderCCredentials } from '../src/providers/provider-c/module';
 import { sandboxCall, sandboxEnv, sandboxForFile, startSandbox } from './sandbox-kit';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
-import { paymentCmd, providerCToken, startHarness, testProvider } from './harness';
+import { harnessForTests, paymentCmd, providerCToken, testProvider } from './harness';
 import { createPayment } from '../src/app/create-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
 import { MANDATES, WEBHOOK_RECEIPTS } from '../src/store/collections';
@@ -228,13 +228,7 @@ describe('provider_c adapter specifics', () => {
 });
 
 describe('provider_c webhooks through the use cases', () => {
-  let h: Awaited<ReturnType<typeof startHarness>>;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = harnessForTests();
 
   it('unknown event types are recorded and change nothing; mandates are marked cancelled or failed once; hints are masked', async () => {
     const c = creds();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPayment } from '../src/app/create-payment';
 import { cancelPayment } from '../src/app/cancel-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
@@ -6,25 +6,9 @@ import { deleteProvider } from '../src/app/manage-providers';
 import { ProviderError } from '../src/providers/adapter';
 import type { ProviderDoc } from '../src/domain/provider';
 import { PROVIDERS } from '../src/store/collections';
-import {
-  objectId,
-  rejection,
-  signedEvent,
-  startHarness,
-  testKey,
-  testProvider,
-  webhookSecret,
-  type Harness,
-} from './harness';
+import { harnessForTests, objectId, rejection, signedEvent, testKey, testProvider, webhookSecret } from './harness';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = harnessForTests();
 
 /** Replaces a record's sealed credentials in the store, as an update or rotation (on any replica) does. */
 async function replaceCredentials(id: string, value: { secretKey: string; webhookSecret: string }) {

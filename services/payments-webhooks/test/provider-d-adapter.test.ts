@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConflictError, ValidationError } from '@paymesh/core';
 import * as providerDSandbox from '@paymesh/sandbox-provider-d';
 import { ProviderDAdapter, type ProviderDOptions } from '../src/providers/provider-d/adapter';
@@ -11,7 +11,7 @@ import { cancelPayment } from '../src/app/cancel-payment';
 import { startCapture } from '../src/app/handle-webhook';
 import type { PaymentDoc } from '../src/domain/payment';
 import { PAYMENTS } from '../src/store/collections';
-import { objectId, paymentCmd, rejection, startHarness, testProvider } from './harness';
+import { harnessForTests, objectId, paymentCmd, rejection, testProvider } from './harness';
 
 const baseUrl = sandboxForFile(providerDSandbox, sandboxEnv('PROVIDER_D_SANDBOX'));
 const options = (): ProviderDOptions => ({
@@ -178,11 +178,7 @@ describe('provider_d adapter specifics', () => {
 });
 
 describe('provider_d: a cancel and a capture never both happen', () => {
-  let h: Awaited<ReturnType<typeof startHarness>>;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => h?.close());
+  const h = harnessForTests();
 
   async function started() {
     const provider = await testProvider(h.deps, 'provider_d', 'wallet', { ...providerDApp(), webhookId: 'WH-FENCE' });

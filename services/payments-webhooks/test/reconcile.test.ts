@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentStatusReported, Subjects } from '@paymesh/contracts';
 import { createPayment } from '../src/app/create-payment';
 import type { PaymentsDeps } from '../src/app/deps';
@@ -7,27 +7,14 @@ import { lookAt, reconcilePayments } from '../src/app/reconcile-payments';
 import type { PaymentDoc } from '../src/domain/payment';
 import { providerAClient } from '../src/providers/provider-a/adapter';
 import { EVENT_CLAIMS, PAYMENTS } from '../src/store/collections';
-import {
-  objectId,
-  paymentCmd,
-  signedEvent,
-  startHarness,
-  testKey,
-  testProvider,
-  webhookSecret,
-  type Harness,
-} from './harness';
+import { harnessForTests, objectId, paymentCmd, signedEvent, testKey, testProvider, webhookSecret } from './harness';
 
-let h: Harness;
+const h = harnessForTests();
 let deps: PaymentsDeps;
 const reconcile = { minPendingAgeMs: 0, intervalMs: 60_000, maxAgeMs: 3_600_000 };
 
-beforeAll(async () => {
-  h = await startHarness();
+beforeAll(() => {
   deps = { ...h.deps, reconcile };
-});
-afterAll(async () => {
-  await h?.close();
 });
 
 async function startedPayment() {

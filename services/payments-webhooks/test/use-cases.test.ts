@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '@paymesh/core';
 import { paymentStatusReported, Subjects } from '@paymesh/contracts';
 import { createProvider } from '../src/app/create-provider';
@@ -10,25 +10,17 @@ import { deleteProvider, getProvider, listProviders, toggleProvider } from '../s
 import type { PaymentDoc } from '../src/domain/payment';
 import { EVENT_CLAIMS, PAYMENTS, PROVIDERS, WEBHOOK_RECEIPTS } from '../src/store/collections';
 import {
+  harnessForTests,
   objectId,
   paymentCmd,
   rejection,
   signedEvent,
-  startHarness,
   testKey,
   testProvider,
   webhookSecret,
-  type Harness,
 } from './harness';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = harnessForTests();
 
 async function newProvider(
   opts: { organizationId?: string; mode?: 'live' | 'test'; secretKey?: string; secret?: string } = {},
