@@ -1,5 +1,5 @@
 import { paymentsWebhooks } from '@paymesh/proto';
-import { unary, type GrpcServer } from '@paymesh/grpc';
+import { describeMethod, unary, type GrpcServer } from '@paymesh/grpc';
 import { pageOf, requireObjectId, tenantOf } from '@paymesh/core';
 import { webhookPath, type ProviderDoc } from '../domain/provider';
 import type { PaymentsDeps } from '../app/deps';
@@ -30,10 +30,7 @@ function toProvider(deps: PaymentsDeps, doc: ProviderDoc, webhookSecret?: string
 export function registerPaymentsWebhooksService(grpc: GrpcServer, deps: PaymentsDeps): void {
   const { logger } = deps;
   const impl: paymentsWebhooks.PaymentsWebhooksServiceServer = {
-    describe: unary(logger, 'payments-webhooks/Describe', async () => ({
-      service: 'payments-webhooks',
-      version: SERVICE_VERSION,
-    })),
+    describe: describeMethod(logger, 'payments-webhooks', SERVICE_VERSION),
 
     createProvider: unary(
       logger,
