@@ -4,4 +4,5 @@ export * from './client';
 export * from './security';
 export * from './json';
 export * from './streams';
+export * from './describe';
 export { grpcStats, grpcCallsServing, type GrpcStats, type GrpcMethodStats } from './stats';

@@ -75,6 +75,19 @@ export function prepareInsertMany(docs: { id?: string }[]): { id: string; body: 
   return docs.map(prepareInsert);
 }
 
+/** Checks the arguments of `addToCounters` (ids differ and are valid, deltas are finite numbers). */
+export function assertCounterItems(
+  field: string,
+  items: ReadonlyArray<{ id: string; deltas: Record<string, number> }>,
+): void {
+  if (new Set(items.map((i) => i.id)).size !== items.length)
+    throw new ValidationError('addToCounters: ids must differ');
+  for (const i of items) {
+    assertDocId(i.id);
+    assertCounters(field, i.deltas);
+  }
+}
+
 /**
  * `addToCounters` arguments: a plain top-level field name and finite numbers under keys without
  * `.` or `$` (MongoDB reads those as paths and operators).
@@ -94,6 +107,15 @@ export function assertCounters(field: string, deltas: Record<string, number>): v
 export function assertVersion(version: number): void {
   if (!Number.isSafeInteger(version) || version < 1)
     throw new ValidationError('expectedVersion must be an integer >= 1');
+}
+
+/** `replaceMany`'s items, checked (ids differ, versions valid), each with the body it stores. */
+export function prepareReplaceMany<I extends { id: string; expectedVersion: number; next: object }>(
+  items: ReadonlyArray<I>,
+): Array<I & { body: Body }> {
+  if (new Set(items.map((i) => i.id)).size !== items.length) throw new ValidationError('replaceMany: ids must differ');
+  for (const i of items) assertVersion(i.expectedVersion);
+  return items.map((i) => ({ ...i, body: toBody(i.next) }));
 }
 
 export function duplicateKey(collection: string, cause: unknown, detail?: string): ConflictError {

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, DomainError, NotSupportedError, ValidationError } from '@paymesh/core';
 import { Subjects } from '@paymesh/contracts';
 import type { PaymentsDeps } from '../src/app/deps';
-import { createProvider } from '../src/app/create-provider';
 import { createPayment } from '../src/app/create-payment';
 import { cancelPayment } from '../src/app/cancel-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
@@ -17,7 +16,7 @@ import {
   type PaymentAdapter,
   type ProviderErrorKind,
 } from '../src/providers/adapter';
-import { objectId, paymentCmd } from './harness';
+import { objectId, paymentCmd, startHarness, testProvider, type Harness } from './harness';
 
 /** What the contract needs from a provider's sandbox. */
 export interface AdapterHarness {
@@ -35,6 +34,16 @@ export interface AdapterHarness {
    * reporting the payment pending; nothing moves money without our capture).
    */
   cancels?: boolean | 'unapproved';
+}
+
+/** The metadata a payment started for `input` carries at the provider, as the platform names it. */
+export function expectedMetadata(input: CreatePaymentInput): Record<string, string> {
+  return {
+    transaction_id: input.transactionId,
+    organization_id: input.organizationId,
+    site_id: input.siteId,
+    provider_id: input.providerId,
+  };
 }
 
 export function paymentInput(over: Partial<CreatePaymentInput> = {}): CreatePaymentInput {
@@ -80,12 +89,7 @@ export function runAdapterContract(name: string, harness: () => AdapterHarness):
       expect(payment.redirectUrl).toMatch(/^https?:\/\//);
       const status = await harness().adapter().fetchStatus(payment.providerPaymentId);
       expect(status.outcome).toBe('pending');
-      expect(status.metadata).toMatchObject({
-        transaction_id: input.transactionId,
-        organization_id: input.organizationId,
-        site_id: input.siteId,
-        provider_id: input.providerId,
-      });
+      expect(status.metadata).toMatchObject(expectedMetadata(input));
     });
 
     it('is idempotent per transaction and refuses the same transaction with other parameters', async () => {
@@ -192,6 +196,9 @@ export interface WebhookHarness {
   cancels?: boolean | 'unapproved';
 }
 
+/** What a provider's tests give the webhook contract: its sandbox actions on the harness the contract starts. */
+export type ProviderWebhookActions = Omit<WebhookHarness, 'deps' | 'outbox'>;
+
 /** Records every webhook delivery the sandboxes send, per path. */
 class Receiver {
   readonly received: Delivery[] = [];
@@ -224,33 +231,27 @@ type Report = { subject: string; data: Record<string, unknown> };
  * sandbox really sends for create, pay, fail, cancel, refund and dispute open / lost / won are
  * verified and reported once; forged, replayed and cross-tenant deliveries change nothing.
  */
-export function runWebhookContract(
-  name: string,
-  start: (publicRootUrl: string) => Promise<WebhookHarness & { close(): Promise<void> }>,
-): void {
+export function runWebhookContract(name: string, provider: (h: Harness) => ProviderWebhookActions): void {
   describe(`provider webhook contract: ${name}`, () => {
     const receiver = new Receiver();
-    let h: WebhookHarness & { close(): Promise<void> };
+    let harness: Harness | undefined;
+    let h: WebhookHarness;
     /** Deliveries already handed to handleWebhook, per record path. */
     const consumed = new Map<string, number>();
 
     beforeAll(async () => {
-      h = await start(await receiver.start());
+      const started = await startHarness({ publicRootUrl: await receiver.start() });
+      harness = started;
+      h = { ...provider(started), deps: started.deps, outbox: () => started.store.outbox.pending(10_000) };
     });
     afterAll(async () => {
-      await h?.close();
+      await harness?.close();
       await receiver.stop();
     });
 
     async function record() {
       const credentials = h.credentials();
-      const { provider } = await createProvider(h.deps, {
-        organizationId: objectId(),
-        mode: 'test',
-        type: h.type,
-        name: `${name} contract`,
-        credentialsJson: JSON.stringify(credentials),
-      });
+      const provider = await testProvider(h.deps, h.type, `${name} contract`, credentials);
       const path = webhookPath(provider.type, provider.id);
       await h.onRecord?.(credentials, `${h.deps.publicRootUrl}${path}`);
       return { provider, credentials, path };

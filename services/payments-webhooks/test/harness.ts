@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import Stripe from 'stripe';
 import { Committer } from '@paymesh/bus';
 import type { EventMap } from '@paymesh/contracts';
 import * as sandboxA from '@paymesh/sandbox-provider-a';
@@ -9,11 +11,12 @@ import { createLogger, SecretBox, systemClock } from '@paymesh/core';
 import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import type { PaymentsDeps } from '../src/app/deps';
 import type { CreatePaymentCommand } from '../src/app/create-payment';
-import type { ProviderDoc } from '../src/domain/provider';
+import type { Mode, ProviderDoc, ProviderType } from '../src/domain/provider';
+import { createProvider } from '../src/app/create-provider';
 import { adapterFactory } from '../src/providers/registry';
 import { ProviderAdapters } from '../src/providers/cache';
 import { collections } from '../src/store/collections';
-import { startSandbox } from './sandbox-kit';
+import { sandboxEnv, startSandbox } from './sandbox-kit';
 
 export const PG_URL = TEST_PG_URL;
 
@@ -35,27 +38,52 @@ export interface HarnessOptions {
   publicRootUrl?: string;
 }
 
+/**
+ * The harness of the tests of one file (or describe block): started before them, closed after them.
+ * Its fields are read when a test runs.
+ */
+export function harnessForTests(opts: HarnessOptions = {}): Harness {
+  let started: Harness | undefined;
+  beforeAll(async () => {
+    started = await startHarness(opts);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const current = (): Harness => {
+    if (!started) throw new Error('the harness starts before the tests');
+    return started;
+  };
+  return {
+    get deps() {
+      return current().deps;
+    },
+    get store() {
+      return current().store;
+    },
+    get sandboxUrl() {
+      return current().sandboxUrl;
+    },
+    get sandboxBUrl() {
+      return current().sandboxBUrl;
+    },
+    get sandboxCUrl() {
+      return current().sandboxCUrl;
+    },
+    get sandboxDUrl() {
+      return current().sandboxDUrl;
+    },
+    close: () => current().close(),
+  };
+}
+
 /** payments-webhooks use cases on a fresh PostgreSQL schema, talking to a real provider_a sandbox. */
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
-  const a = await startSandbox(sandboxA, {
-    PROVIDER_A_SANDBOX_HOST: '127.0.0.1',
-    PROVIDER_A_SANDBOX_PORT: '0',
-    PROVIDER_A_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
-  });
-  const b = await startSandbox(sandboxB, {
-    PROVIDER_B_SANDBOX_HOST: '127.0.0.1',
-    PROVIDER_B_SANDBOX_PORT: '0',
-    PROVIDER_B_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
-  });
-  const c = await startSandbox(sandboxC, {
-    PROVIDER_C_SANDBOX_HOST: '127.0.0.1',
-    PROVIDER_C_SANDBOX_PORT: '0',
-    PROVIDER_C_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
-  });
-  const d = await startSandbox(sandboxD, {
-    PROVIDER_D_SANDBOX_PORT: '0',
-    PROVIDER_D_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
-  });
+  const quickRetries = { WEBHOOK_RETRY_BASE_MS: '50' };
+  const a = await startSandbox(sandboxA, sandboxEnv('PROVIDER_A_SANDBOX', quickRetries));
+  const b = await startSandbox(sandboxB, sandboxEnv('PROVIDER_B_SANDBOX', quickRetries));
+  const c = await startSandbox(sandboxC, sandboxEnv('PROVIDER_C_SANDBOX', quickRetries));
+  const d = await startSandbox(sandboxD, sandboxEnv('PROVIDER_D_SANDBOX', quickRetries));
   const store = await createStore({ url: PG_URL, database: `pwtest_${randomBytes(4).toString('hex')}` });
   for (const c of collections) await store.ensureCollection(c);
   const h: Harness = {
@@ -123,6 +151,24 @@ export const providerBKey = () => `test_${randomBytes(15).toString('hex')}`;
 export const providerCToken = () => `sandbox_${randomBytes(15).toString('hex')}`;
 export const webhookSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
 
+/** A provider record created through the use case from `credentials`: test mode, of a new organization unless `tenant` names them. */
+export async function testProvider(
+  deps: PaymentsDeps,
+  type: ProviderType,
+  name: string,
+  credentials: Record<string, unknown>,
+  tenant: { organizationId?: string; mode?: Mode } = {},
+): Promise<ProviderDoc> {
+  const { provider } = await createProvider(deps, {
+    organizationId: tenant.organizationId ?? objectId(),
+    mode: tenant.mode ?? 'test',
+    type,
+    name,
+    credentialsJson: JSON.stringify(credentials),
+  });
+  return provider;
+}
+
 /** The error a promise rejects with; fails the test when it resolves. */
 export async function rejection(p: Promise<unknown>): Promise<unknown> {
   try {
@@ -131,4 +177,27 @@ export async function rejection(p: Promise<unknown>): Promise<unknown> {
     return err;
   }
   throw new Error('expected a rejection');
+}
+
+const signer = new Stripe('sk_test_signing_only', { telemetry: false });
+
+/** A provider_a delivery of `event`, created now and signed with `secret`: its raw body and headers. */
+export function signedEvent(
+  secret: string,
+  event: { id: string; type: string; livemode?: boolean; object: object },
+): { rawBody: Buffer; headers: Record<string, string> } {
+  const body = JSON.stringify(
+    {
+      id: event.id,
+      object: 'event',
+      type: event.type,
+      created: Math.floor(Date.now() / 1000),
+      livemode: event.livemode ?? false,
+      data: { object: event.object },
+    },
+    null,
+    2,
+  );
+  const header = signer.webhooks.generateTestHeaderString({ payload: body, secret });
+  return { rawBody: Buffer.from(body), headers: { 'stripe-signature': header, 'content-type': 'application/json' } };
 }

@@ -8,16 +8,18 @@ import * as providerASandbox from '@paymesh/sandbox-provider-a';
 import { ProviderError } from '../src/providers/adapter';
 import { ProviderAAdapter, providerAClient } from '../src/providers/provider-a/adapter';
 import type { ProviderOptions } from '../src/providers/module';
-import { sandboxForFile } from './sandbox-kit';
-import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
-import { startHarness, testKey } from './harness';
+import { sandboxEnv, sandboxForFile } from './sandbox-kit';
+import {
+  expectedMetadata,
+  paymentInput,
+  runAdapterContract,
+  runWebhookContract,
+  type Delivery,
+} from './adapter-contract';
+import { testKey } from './harness';
 
 const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
-const baseUrl = sandboxForFile(providerASandbox, {
-  PROVIDER_A_SANDBOX_HOST: '127.0.0.1',
-  PROVIDER_A_SANDBOX_PORT: '0',
-  PROVIDER_A_SANDBOX_WEBHOOK_RETRY_BASE_MS: '50',
-});
+const baseUrl = sandboxForFile(providerASandbox, sandboxEnv('PROVIDER_A_SANDBOX', { WEBHOOK_RETRY_BASE_MS: '50' }));
 const options = (): ProviderOptions => ({ defaultApiBaseUrl: baseUrl(), timeoutMs: 3000, maxNetworkRetries: 0 });
 
 runAdapterContract('provider_a (sandbox)', () => ({
@@ -31,8 +33,7 @@ runAdapterContract('provider_a (sandbox)', () => ({
   unreachable: () => new ProviderAAdapter({ secretKey, apiBaseUrl: 'http://127.0.0.1:9' }, options()),
 }));
 
-runWebhookContract('provider_a (sandbox)', async (publicRootUrl) => {
-  const h = await startHarness({ publicRootUrl });
+runWebhookContract('provider_a (sandbox)', (h) => {
   const opts = (): ProviderOptions => ({ defaultApiBaseUrl: h.sandboxUrl, timeoutMs: 3000, maxNetworkRetries: 0 });
   const client = (c: Record<string, unknown>) => providerAClient(String(c['secretKey']), h.sandboxUrl, opts());
   const sandboxCall = async (c: Record<string, unknown>, path: string, body: Record<string, string>) => {
@@ -50,8 +51,6 @@ runWebhookContract('provider_a (sandbox)', async (publicRootUrl) => {
   };
   return {
     type: 'provider_a',
-    deps: h.deps,
-    outbox: () => h.store.outbox.pending(10_000),
     credentials: () => ({ secretKey: testKey() }),
     pay: async (c, id) => void (await client(c).paymentIntents.confirm(id, { payment_method: 'pm_card_visa' })),
     fail: async (c, id) =>
@@ -77,7 +76,6 @@ runWebhookContract('provider_a (sandbox)', async (publicRootUrl) => {
         }),
       },
     }),
-    close: () => h.close(),
   };
 });
 
@@ -97,12 +95,7 @@ describe('provider_a adapter specifics', () => {
       description: 'Order 42',
       receipt_email: 'buyer@example.com',
     });
-    expect(intent.metadata).toEqual({
-      transaction_id: input.transactionId,
-      organization_id: input.organizationId,
-      site_id: input.siteId,
-      provider_id: input.providerId,
-    });
+    expect(intent.metadata).toEqual(expectedMetadata(input));
   });
 
   it('maps a rejected request to an invalid-request error', async () => {

@@ -1,24 +1,26 @@
 import type { AddressInfo } from 'node:net';
 import { waitFor } from '../../../test/support/kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ValidationError } from '@paymesh/core';
 import * as providerBSandbox from '@paymesh/sandbox-provider-b';
 import { ProviderError } from '../src/providers/adapter';
 import { ProviderBAdapter } from '../src/providers/provider-b/adapter';
 import type { ProviderOptions } from '../src/providers/module';
-import { sandboxCall, sandboxForFile } from './sandbox-kit';
-import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
-import { objectId, paymentCmd, providerBKey, startHarness } from './harness';
-import { createProvider } from '../src/app/create-provider';
+import { sandboxCall, sandboxEnv, sandboxForFile } from './sandbox-kit';
+import {
+  expectedMetadata,
+  paymentInput,
+  runAdapterContract,
+  runWebhookContract,
+  type Delivery,
+} from './adapter-contract';
+import { harnessForTests, objectId, paymentCmd, providerBKey, testProvider } from './harness';
 import { createPayment } from '../src/app/create-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
 import { WEBHOOK_RECEIPTS } from '../src/store/collections';
 
 const apiKey = providerBKey();
-const baseUrl = sandboxForFile(providerBSandbox, {
-  PROVIDER_B_SANDBOX_HOST: '127.0.0.1',
-  PROVIDER_B_SANDBOX_PORT: '0',
-});
+const baseUrl = sandboxForFile(providerBSandbox, sandboxEnv('PROVIDER_B_SANDBOX'));
 const options = (): ProviderOptions => ({ defaultApiBaseUrl: baseUrl(), timeoutMs: 3000, maxNetworkRetries: 0 });
 
 runAdapterContract('provider_b (sandbox)', () => ({
@@ -30,15 +32,12 @@ runAdapterContract('provider_b (sandbox)', () => ({
   unreachable: () => new ProviderBAdapter({ apiKey, apiBaseUrl: 'http://127.0.0.1:9' }, options()),
 }));
 
-runWebhookContract('provider_b (sandbox)', async (publicRootUrl) => {
-  const h = await startHarness({ publicRootUrl });
+runWebhookContract('provider_b (sandbox)', (h) => {
   const key = (c: Record<string, unknown>) => String(c['apiKey']);
   const sb = (c: Record<string, unknown>, method: string, path: string, body?: unknown) =>
     sandboxCall(h.sandboxBUrl, key(c), method, path, body);
   return {
     type: 'provider_b',
-    deps: h.deps,
-    outbox: () => h.store.outbox.pending(10_000),
     credentials: () => ({ apiKey: providerBKey() }),
     pay: async (c, id) => void (await sb(c, 'POST', `/_sandbox/payments/${id}/status`, { status: 'paid' })),
     fail: async (c, id) => void (await sb(c, 'POST', `/_sandbox/payments/${id}/status`, { status: 'failed' })),
@@ -52,7 +51,6 @@ runWebhookContract('provider_b (sandbox)', async (publicRootUrl) => {
       void (await sb(c, 'POST', `/_sandbox/chargebacks/${id}/close`, { outcome })),
     // No signature to break: a forger can only name a payment; one this account does not have.
     forge: (d: Delivery): Delivery => ({ ...d, rawBody: Buffer.from('id=tr_NotThisAccounts1') }),
-    close: () => h.close(),
   };
 });
 
@@ -74,12 +72,7 @@ describe('provider_b adapter specifics', () => {
       description: 'Order 42',
       redirectUrl: input.returnUrl,
       webhookUrl: input.webhookUrl,
-      metadata: {
-        transaction_id: input.transactionId,
-        organization_id: input.organizationId,
-        site_id: input.siteId,
-        provider_id: input.providerId,
-      },
+      metadata: expectedMetadata(input),
     });
   });
 
@@ -196,24 +189,11 @@ describe('provider_b adapter specifics', () => {
 });
 
 describe('provider_b callbacks through the use cases', () => {
-  let h: Awaited<ReturnType<typeof startHarness>>;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = harnessForTests();
 
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   async function record(credentials: Record<string, unknown>) {
-    const { provider } = await createProvider(h.deps, {
-      organizationId: objectId(),
-      mode: 'test',
-      type: 'provider_b',
-      name: 'Redirects',
-      credentialsJson: JSON.stringify(credentials),
-    });
-    return provider;
+    return testProvider(h.deps, 'provider_b', 'Redirects', credentials);
   }
 
   it('acknowledges a callback about a payment still open: ignored, recorded, nothing reported', async () => {

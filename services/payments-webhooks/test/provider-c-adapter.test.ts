@@ -1,22 +1,18 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ValidationError } from '@paymesh/core';
 import * as providerCSandbox from '@paymesh/sandbox-provider-c';
 import { ProviderCAdapter, STALE_AFTER_MS } from '../src/providers/provider-c/adapter';
 import type { ProviderOptions } from '../src/providers/module';
 import type { ProviderCCredentials } from '../src/providers/provider-c/module';
-import { sandboxCall, sandboxForFile, startSandbox } from './sandbox-kit';
+import { sandboxCall, sandboxEnv, sandboxForFile, startSandbox } from './sandbox-kit';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
-import { objectId, paymentCmd, providerCToken, startHarness } from './harness';
-import { createProvider } from '../src/app/create-provider';
+import { harnessForTests, paymentCmd, providerCToken, testProvider } from './harness';
 import { createPayment } from '../src/app/create-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
 import { MANDATES, WEBHOOK_RECEIPTS } from '../src/store/collections';
 
-const baseUrl = sandboxForFile(providerCSandbox, {
-  PROVIDER_C_SANDBOX_HOST: '127.0.0.1',
-  PROVIDER_C_SANDBOX_PORT: '0',
-});
+const baseUrl = sandboxForFile(providerCSandbox, sandboxEnv('PROVIDER_C_SANDBOX'));
 const options = (): ProviderOptions => ({ defaultApiBaseUrl: baseUrl(), timeoutMs: 3000, maxNetworkRetries: 0 });
 const secret = () => randomBytes(16).toString('hex');
 const creds = (over: Partial<ProviderCCredentials> = {}): ProviderCCredentials => ({
@@ -39,15 +35,12 @@ runAdapterContract('provider_c (sandbox)', () => ({
   unreachable: () => new ProviderCAdapter({ ...account, apiBaseUrl: 'http://127.0.0.1:9' }, options()),
 }));
 
-runWebhookContract('provider_c (sandbox)', async (publicRootUrl) => {
-  const h = await startHarness({ publicRootUrl });
+runWebhookContract('provider_c (sandbox)', (h) => {
   const token = (c: Record<string, unknown>) => String(c['accessToken']);
   const sb = (c: Record<string, unknown>, method: string, path: string, body?: unknown) =>
     sandboxCall(h.sandboxCUrl, token(c), method, path, body);
   return {
     type: 'provider_c',
-    deps: h.deps,
-    outbox: () => h.store.outbox.pending(10_000),
     credentials: () => ({ ...creds() }),
     onRecord: async (c, url) =>
       void (await sb(c, 'PUT', '/_sandbox/webhook_endpoint', { url, secret: c['webhookSecret'] })),
@@ -66,7 +59,6 @@ runWebhookContract('provider_c (sandbox)', async (publicRootUrl) => {
       ...d,
       headers: { ...d.headers, 'webhook-signature': sign(d.rawBody, 'not-the-endpoint-secret') },
     }),
-    close: () => h.close(),
   };
 });
 
@@ -111,11 +103,10 @@ describe('provider_c adapter specifics', () => {
   });
 
   it('against a provider that answers every reused key with a conflict, a retry finds the request its key made', async () => {
-    const strict = await startSandbox(providerCSandbox, {
-      PROVIDER_C_SANDBOX_HOST: '127.0.0.1',
-      PROVIDER_C_SANDBOX_PORT: '0',
-      PROVIDER_C_SANDBOX_IDEMPOTENT_REPLAY: 'false',
-    });
+    const strict = await startSandbox(
+      providerCSandbox,
+      sandboxEnv('PROVIDER_C_SANDBOX', { IDEMPOTENT_REPLAY: 'false' }),
+    );
     try {
       const strictAdapter = new ProviderCAdapter({ ...account, apiBaseUrl: strict.url }, options());
       const input = paymentInput();
@@ -237,23 +228,11 @@ describe('provider_c adapter specifics', () => {
 });
 
 describe('provider_c webhooks through the use cases', () => {
-  let h: Awaited<ReturnType<typeof startHarness>>;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = harnessForTests();
 
   it('unknown event types are recorded and change nothing; mandates are marked cancelled or failed once; hints are masked', async () => {
     const c = creds();
-    const { provider } = await createProvider(h.deps, {
-      organizationId: objectId(),
-      mode: 'test',
-      type: 'provider_c',
-      name: 'Direct debit',
-      credentialsJson: JSON.stringify(c),
-    });
+    const provider = await testProvider(h.deps, 'provider_c', 'Direct debit', c);
     expect(provider.credentialHints).toEqual({
       accessToken: `sandbox_…${c.accessToken.slice(-4)}`,
       webhookSecret: `…${c.webhookSecret.slice(-4)}`,
@@ -310,13 +289,7 @@ describe('provider_c webhooks through the use cases', () => {
 
     // Another account's record cannot record this account's mandate.
     const other = creds();
-    const { provider: otherProvider } = await createProvider(h.deps, {
-      organizationId: objectId(),
-      mode: 'test',
-      type: 'provider_c',
-      name: 'Other',
-      credentialsJson: JSON.stringify(other),
-    });
+    const otherProvider = await testProvider(h.deps, 'provider_c', 'Other', other);
     const cross = [
       { id: 'EVMANDATECAN1', created_at: at, resource_type: 'mandates', action: 'cancelled', links: { mandate: md } },
     ];

@@ -1,6 +1,4 @@
-import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProvider } from '../src/app/create-provider';
+import { describe, expect, it } from 'vitest';
 import { createPayment } from '../src/app/create-payment';
 import { cancelPayment } from '../src/app/cancel-payment';
 import { handleWebhook } from '../src/app/handle-webhook';
@@ -8,17 +6,9 @@ import { deleteProvider } from '../src/app/manage-providers';
 import { ProviderError } from '../src/providers/adapter';
 import type { ProviderDoc } from '../src/domain/provider';
 import { PROVIDERS } from '../src/store/collections';
-import { objectId, rejection, startHarness, testKey, webhookSecret, type Harness } from './harness';
+import { harnessForTests, objectId, rejection, signedEvent, testKey, testProvider, webhookSecret } from './harness';
 
-let h: Harness;
-const signer = new Stripe('sk_test_signing_only', { telemetry: false });
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = harnessForTests();
 
 /** Replaces a record's sealed credentials in the store, as an update or rotation (on any replica) does. */
 async function replaceCredentials(id: string, value: { secretKey: string; webhookSecret: string }) {
@@ -33,22 +23,14 @@ async function replaceCredentials(id: string, value: { secretKey: string; webhoo
 }
 
 function delivery(secret: string, providerId: string, intent: { id: string; metadata: Record<string, string> }) {
-  const body = JSON.stringify({
-    id: `evt_${objectId()}`,
-    object: 'event',
-    type: 'payment_intent.processing',
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    data: { object: { object: 'payment_intent', status: 'processing', ...intent } },
-  });
   return {
     providerType: 'provider_a',
     providerId,
-    rawBody: Buffer.from(body),
-    headers: {
-      'stripe-signature': signer.webhooks.generateTestHeaderString({ payload: body, secret }),
-      'content-type': 'application/json',
-    },
+    ...signedEvent(secret, {
+      id: `evt_${objectId()}`,
+      type: 'payment_intent.processing',
+      object: { object: 'payment_intent', status: 'processing', ...intent },
+    }),
   };
 }
 
@@ -57,13 +39,13 @@ describe('provider SDK clients are cached per record and credentials', () => {
     const organizationId = objectId();
     const keyA = testKey();
     const secretA = webhookSecret();
-    const { provider } = await createProvider(h.deps, {
-      organizationId,
-      mode: 'test',
-      type: 'provider_a',
-      name: 'Cards',
-      credentialsJson: JSON.stringify({ secretKey: keyA, webhookSecret: secretA }),
-    });
+    const provider = await testProvider(
+      h.deps,
+      'provider_a',
+      'Cards',
+      { secretKey: keyA, webhookSecret: secretA },
+      { organizationId },
+    );
     const cmd = {
       organizationId,
       mode: 'test' as const,

@@ -1,20 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConflictError, ValidationError } from '@paymesh/core';
 import * as providerDSandbox from '@paymesh/sandbox-provider-d';
 import { ProviderDAdapter, type ProviderDOptions } from '../src/providers/provider-d/adapter';
 import type { ProviderDCredentials } from '../src/providers/provider-d/module';
-import { sandboxCall, sandboxForFile } from './sandbox-kit';
+import { sandboxCall, sandboxEnv, sandboxForFile } from './sandbox-kit';
 import { paymentInput, runAdapterContract, runWebhookContract, type Delivery } from './adapter-contract';
-import { createProvider } from '../src/app/create-provider';
 import { createPayment } from '../src/app/create-payment';
 import { cancelPayment } from '../src/app/cancel-payment';
 import { startCapture } from '../src/app/handle-webhook';
 import type { PaymentDoc } from '../src/domain/payment';
 import { PAYMENTS } from '../src/store/collections';
-import { objectId, paymentCmd, rejection, startHarness } from './harness';
+import { harnessForTests, objectId, paymentCmd, rejection, testProvider } from './harness';
 
-const baseUrl = sandboxForFile(providerDSandbox, { PROVIDER_D_SANDBOX_PORT: '0' });
+const baseUrl = sandboxForFile(providerDSandbox, sandboxEnv('PROVIDER_D_SANDBOX'));
 const options = (): ProviderDOptions => ({
   defaultApiBaseUrl: baseUrl(),
   timeoutMs: 3000,
@@ -53,14 +52,11 @@ runAdapterContract('provider_d (sandbox)', () => ({
   cancels: 'unapproved',
 }));
 
-runWebhookContract('provider_d (sandbox)', async (publicRootUrl) => {
-  const h = await startHarness({ publicRootUrl });
+runWebhookContract('provider_d (sandbox)', (h) => {
   const sb = (c: Record<string, unknown>, method: string, path: string, body?: unknown) =>
     call(h.sandboxDUrl, c, method, path, body);
   return {
     type: 'provider_d',
-    deps: h.deps,
-    outbox: () => h.store.outbox.pending(10_000),
     credentials: () => providerDApp(),
     pay: async (c, id) => void (await sb(c, 'POST', `/_sandbox/orders/${id}/approve`, { funding: 'ok' })),
     fail: async (c, id) => void (await sb(c, 'POST', `/_sandbox/orders/${id}/approve`, { funding: 'declined' })),
@@ -82,7 +78,6 @@ runWebhookContract('provider_d (sandbox)', async (publicRootUrl) => {
       headers: { ...d.headers, 'paypal-transmission-sig': Buffer.from('forged').toString('base64') },
     }),
     cancels: 'unapproved',
-    close: () => h.close(),
   };
 });
 
@@ -183,20 +178,10 @@ describe('provider_d adapter specifics', () => {
 });
 
 describe('provider_d: a cancel and a capture never both happen', () => {
-  let h: Awaited<ReturnType<typeof startHarness>>;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => h?.close());
+  const h = harnessForTests();
 
   async function started() {
-    const { provider } = await createProvider(h.deps, {
-      organizationId: objectId(),
-      mode: 'test',
-      type: 'provider_d',
-      name: 'wallet',
-      credentialsJson: JSON.stringify({ ...providerDApp(), webhookId: 'WH-FENCE' }),
-    });
+    const provider = await testProvider(h.deps, 'provider_d', 'wallet', { ...providerDApp(), webhookId: 'WH-FENCE' });
     const transactionId = objectId();
     const payment = await createPayment(
       h.deps,

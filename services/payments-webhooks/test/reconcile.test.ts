@@ -1,7 +1,5 @@
-import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentStatusReported, Subjects } from '@paymesh/contracts';
-import { createProvider } from '../src/app/create-provider';
 import { createPayment } from '../src/app/create-payment';
 import type { PaymentsDeps } from '../src/app/deps';
 import { handleWebhook } from '../src/app/handle-webhook';
@@ -9,31 +7,20 @@ import { lookAt, reconcilePayments } from '../src/app/reconcile-payments';
 import type { PaymentDoc } from '../src/domain/payment';
 import { providerAClient } from '../src/providers/provider-a/adapter';
 import { EVENT_CLAIMS, PAYMENTS } from '../src/store/collections';
-import { objectId, paymentCmd, startHarness, testKey, webhookSecret, type Harness } from './harness';
+import { harnessForTests, objectId, paymentCmd, signedEvent, testKey, testProvider, webhookSecret } from './harness';
 
-let h: Harness;
+const h = harnessForTests();
 let deps: PaymentsDeps;
 const reconcile = { minPendingAgeMs: 0, intervalMs: 60_000, maxAgeMs: 3_600_000 };
-const signer = new Stripe('sk_test_signing_only', { telemetry: false });
 
-beforeAll(async () => {
-  h = await startHarness();
+beforeAll(() => {
   deps = { ...h.deps, reconcile };
-});
-afterAll(async () => {
-  await h?.close();
 });
 
 async function startedPayment() {
   const secretKey = testKey();
   const secret = webhookSecret();
-  const { provider } = await createProvider(deps, {
-    organizationId: objectId(),
-    mode: 'test',
-    type: 'provider_a',
-    name: 'Cards',
-    credentialsJson: JSON.stringify({ secretKey, webhookSecret: secret }),
-  });
+  const provider = await testProvider(deps, 'provider_a', 'Cards', { secretKey, webhookSecret: secret });
   const cmd = paymentCmd(provider);
   const res = await createPayment(deps, cmd);
   const stored = async () =>
@@ -80,22 +67,10 @@ describe('reconciler', () => {
     });
 
     const intent = await client.paymentIntents.retrieve(res.providerPaymentId);
-    const body = JSON.stringify({
-      id: `evt_${objectId()}`,
-      object: 'event',
-      type: 'payment_intent.succeeded',
-      created: Math.floor(Date.now() / 1000),
-      livemode: false,
-      data: { object: intent },
-    });
     const late = await handleWebhook(deps, {
       providerType: 'provider_a',
       providerId: provider.id,
-      rawBody: Buffer.from(body),
-      headers: {
-        'stripe-signature': signer.webhooks.generateTestHeaderString({ payload: body, secret }),
-        'content-type': 'application/json',
-      },
+      ...signedEvent(secret, { id: `evt_${objectId()}`, type: 'payment_intent.succeeded', object: intent }),
     });
     expect(late.outcome).toBe('duplicate');
     expect(await reportsFor(cmd.transactionId)).toHaveLength(1);

@@ -14,6 +14,18 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/**
+ * The variables of a sandbox whose own variables start with `prefix` (e.g. `PROVIDER_A_SANDBOX`):
+ * on loopback at a free port, plus `settings` named without the prefix (`{ WEBHOOK_RETRY_BASE_MS: '50' }`).
+ */
+export function sandboxEnv(prefix: string, settings: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries({ HOST: '127.0.0.1', PORT: '0', ...settings })) {
+    env[`${prefix}_${name}`] = value;
+  }
+  return env;
+}
+
 /** Starts a provider sandbox, silent, configured by `env` (its own variables; a port of '0' picks a free one). */
 export async function startSandbox<C extends { host: string; port: number }>(
   sandbox: SandboxPackage<C>,

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '@paymesh/core';
 import { paymentStatusReported, Subjects } from '@paymesh/contracts';
 import { createProvider } from '../src/app/create-provider';
@@ -9,17 +9,18 @@ import { handleWebhook } from '../src/app/handle-webhook';
 import { deleteProvider, getProvider, listProviders, toggleProvider } from '../src/app/manage-providers';
 import type { PaymentDoc } from '../src/domain/payment';
 import { EVENT_CLAIMS, PAYMENTS, PROVIDERS, WEBHOOK_RECEIPTS } from '../src/store/collections';
-import { objectId, paymentCmd, rejection, startHarness, testKey, webhookSecret, type Harness } from './harness';
+import {
+  harnessForTests,
+  objectId,
+  paymentCmd,
+  rejection,
+  signedEvent,
+  testKey,
+  testProvider,
+  webhookSecret,
+} from './harness';
 
-let h: Harness;
-const stripe = new Stripe('sk_test_signing_only', { telemetry: false });
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = harnessForTests();
 
 async function newProvider(
   opts: { organizationId?: string; mode?: 'live' | 'test'; secretKey?: string; secret?: string } = {},
@@ -27,34 +28,14 @@ async function newProvider(
   const organizationId = opts.organizationId ?? objectId();
   const secret = opts.secret ?? webhookSecret();
   const secretKey = opts.secretKey ?? testKey();
-  const { provider } = await createProvider(h.deps, {
-    organizationId,
-    mode: opts.mode ?? 'test',
-    type: 'provider_a',
-    name: 'Cards',
-    credentialsJson: JSON.stringify({ secretKey, webhookSecret: secret }),
-  });
-  return { provider, secret, secretKey, organizationId };
-}
-
-function signedEvent(
-  secret: string,
-  event: { id: string; type: string; livemode?: boolean; object: Record<string, unknown> },
-) {
-  const body = JSON.stringify(
-    {
-      id: event.id,
-      object: 'event',
-      type: event.type,
-      created: Math.floor(Date.now() / 1000),
-      livemode: event.livemode ?? false,
-      data: { object: event.object },
-    },
-    null,
-    2,
+  const provider = await testProvider(
+    h.deps,
+    'provider_a',
+    'Cards',
+    { secretKey, webhookSecret: secret },
+    { organizationId, mode: opts.mode ?? 'test' },
   );
-  const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret });
-  return { rawBody: Buffer.from(body), headers: { 'stripe-signature': header, 'content-type': 'application/json' } };
+  return { provider, secret, secretKey, organizationId };
 }
 
 async function counts() {
@@ -286,45 +267,27 @@ describe('inbound webhooks', () => {
 
   it('acknowledges other events without effect and still settles payments of a disabled provider', async () => {
     const { provider, secret, object, cmd } = await startedPayment();
-    const before = await counts();
-    const other = await handleWebhook(h.deps, {
-      providerType: 'provider_a',
-      providerId: provider.id,
-      ...signedEvent(secret, {
-        id: `evt_${objectId()}`,
-        type: 'charge.succeeded',
-        object: { id: 'ch_1', object: 'charge' },
-      }),
-    });
-    expect(other.outcome).toBe('ignored');
-    expect(await counts()).toEqual(before);
-    // A refund event whose charge is malformed is refused (400) and changes nothing.
-    await expect(
+    const deliver = (type: string, event: Record<string, unknown>) =>
       handleWebhook(h.deps, {
         providerType: 'provider_a',
         providerId: provider.id,
-        ...signedEvent(secret, {
-          id: `evt_${objectId()}`,
-          type: 'charge.refunded',
-          object: { id: 'ch_1', object: 'charge' },
-        }),
-      }),
-    ).rejects.toMatchObject({ httpStatus: 400 });
+        ...signedEvent(secret, { id: `evt_${objectId()}`, type, object: event }),
+      });
+    const before = await counts();
+    const other = await deliver('charge.succeeded', { id: 'ch_1', object: 'charge' });
+    expect(other.outcome).toBe('ignored');
+    expect(await counts()).toEqual(before);
+    // A refund event whose charge is malformed is refused (400) and changes nothing.
+    await expect(deliver('charge.refunded', { id: 'ch_1', object: 'charge' })).rejects.toMatchObject({
+      httpStatus: 400,
+    });
     expect(await counts()).toEqual(before);
 
     await toggleProvider(h.deps, provider.organizationId, 'test', provider.id, false);
     // Disabling is announced (payments.provider.changed) for other services' caches.
     const disabled = await counts();
     expect(disabled.outbox - before.outbox).toBe(1);
-    const failed = await handleWebhook(h.deps, {
-      providerType: 'provider_a',
-      providerId: provider.id,
-      ...signedEvent(secret, {
-        id: `evt_${objectId()}`,
-        type: 'payment_intent.payment_failed',
-        object: { ...object, status: 'requires_payment_method' },
-      }),
-    });
+    const failed = await deliver('payment_intent.payment_failed', { ...object, status: 'requires_payment_method' });
     expect(failed.outcome).toBe('accepted');
     expect((await h.store.collection<PaymentDoc>(PAYMENTS).findOne({ transactionId: cmd.transactionId }))?.status).toBe(
       'failed',

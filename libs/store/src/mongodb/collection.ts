@@ -1,13 +1,12 @@
 import type { ClientSession, Collection as Native, Document } from 'mongodb';
-import { ValidationError } from '@paymesh/core';
 import {
-  assertCounters,
-  assertDocId,
+  assertCounterItems,
   assertVersion,
   duplicateKey,
   notFound,
   prepareInsert,
   prepareInsertMany,
+  prepareReplaceMany,
   replaceArgs,
   toBody,
   toStored,
@@ -186,12 +185,7 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     items: ReadonlyArray<{ id: string; init: Omit<T, 'id' | 'version'>; deltas: Record<string, number> }>,
   ): Promise<void> {
     if (items.length === 0) return;
-    if (new Set(items.map((i) => i.id)).size !== items.length)
-      throw new ValidationError('addToCounters: ids must differ');
-    for (const i of items) {
-      assertDocId(i.id);
-      assertCounters(field, i.deltas);
-    }
+    assertCounterItems(field, items);
     // Update pipelines (typed, and free to name any counter key through $getField): fields of
     // `init` fill in only when missing, each counter adds its delta to the value there (else 0).
     const current: Document = { $ifNull: [`$${field}`, {}] };
@@ -221,10 +215,7 @@ export class MongoCollection<T extends StoredDoc> implements Collection<T> {
     items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>,
   ): Promise<T[]> {
     if (items.length === 0) return [];
-    if (new Set(items.map((i) => i.id)).size !== items.length)
-      throw new ValidationError('replaceMany: ids must differ');
-    for (const i of items) assertVersion(i.expectedVersion);
-    const writes = items.map((i) => ({ ...i, body: toBody(i.next) }));
+    const writes = prepareReplaceMany(items);
     const result = await this.write(() =>
       this.native.bulkWrite(
         writes.map((i) => ({

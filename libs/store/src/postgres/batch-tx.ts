@@ -1,5 +1,6 @@
 import { DatabaseError, type Pool, type PoolClient } from 'pg';
 import {
+  assertCounterItems,
   assertNumbering,
   assertVersion,
   notFound,
@@ -28,7 +29,7 @@ import type {
   TxScope,
 } from '../port';
 import type { StoreLogger } from '../logger';
-import { addToCountersSql, assertCounterItems, type PgCollection } from './collection';
+import { addToCountersSql, type PgCollection } from './collection';
 import { mapDataError } from './errors';
 import { counted, prepared, SqlParams, type Queryable, type StatementCounter } from './sql';
 import * as system from './system';

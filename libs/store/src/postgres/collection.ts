@@ -1,12 +1,12 @@
 import type { QueryConfig, QueryResultRow } from 'pg';
-import { ValidationError } from '@paymesh/core';
 import {
-  assertCounters,
+  assertCounterItems,
   assertDocId,
   assertVersion,
   notFound,
   prepareInsert,
   prepareInsertMany,
+  prepareReplaceMany,
   replaceArgs,
   toBody,
   toStored,
@@ -84,19 +84,6 @@ function outboxCte(outbox: PgOutboxTarget, written: string, p: SqlParams, events
             FROM jsonb_array_elements(${p.add(JSON.stringify(rows))}::jsonb) WITH ORDINALITY AS e(v, n)
             WHERE EXISTS (SELECT 1 FROM ${written}) ORDER BY e.n
             ON CONFLICT (id) DO NOTHING)`;
-}
-
-/** Checks the arguments of `addToCounters` (ids differ and are valid, deltas are finite numbers). */
-export function assertCounterItems(
-  field: string,
-  items: ReadonlyArray<{ id: string; deltas: Record<string, number> }>,
-) {
-  if (new Set(items.map((i) => i.id)).size !== items.length)
-    throw new ValidationError('addToCounters: ids must differ');
-  for (const i of items) {
-    assertDocId(i.id);
-    assertCounters(field, i.deltas);
-  }
 }
 
 /**
@@ -439,10 +426,7 @@ export class PgCollection<T extends StoredDoc> implements Collection<T>, OutboxW
     items: ReadonlyArray<{ id: string; expectedVersion: number; next: Omit<T, 'id' | 'version'> }>,
   ): Promise<T[]> {
     if (items.length === 0) return [];
-    if (new Set(items.map((i) => i.id)).size !== items.length)
-      throw new ValidationError('replaceMany: ids must differ');
-    for (const i of items) assertVersion(i.expectedVersion);
-    const writes = items.map((i) => ({ ...i, body: toBody(i.next) }));
+    const writes = prepareReplaceMany(items);
     const { rows } = await this.run<{ id: string }>(
       `UPDATE ${this.table} AS t SET doc = v.doc, version = t.version + 1
        FROM unnest($1::text[], $2::int[], $3::jsonb[]) AS v(id, version, doc)

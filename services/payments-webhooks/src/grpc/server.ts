@@ -1,6 +1,6 @@
 import { paymentsWebhooks } from '@paymesh/proto';
-import { unary, type GrpcServer } from '@paymesh/grpc';
-import { isObjectId, modeOf, ValidationError } from '@paymesh/core';
+import { describeMethod, unary, type GrpcServer } from '@paymesh/grpc';
+import { pageOf, requireObjectId, tenantOf } from '@paymesh/core';
 import { webhookPath, type ProviderDoc } from '../domain/provider';
 import type { PaymentsDeps } from '../app/deps';
 import { createProvider } from '../app/create-provider';
@@ -27,26 +27,17 @@ function toProvider(deps: PaymentsDeps, doc: ProviderDoc, webhookSecret?: string
   };
 }
 
-function objectId(value: string, field: string): string {
-  if (!isObjectId(value)) throw new ValidationError(`${field} must be a 24-hex identifier`, { field });
-  return value;
-}
-
 export function registerPaymentsWebhooksService(grpc: GrpcServer, deps: PaymentsDeps): void {
   const { logger } = deps;
   const impl: paymentsWebhooks.PaymentsWebhooksServiceServer = {
-    describe: unary(logger, 'payments-webhooks/Describe', async () => ({
-      service: 'payments-webhooks',
-      version: SERVICE_VERSION,
-    })),
+    describe: describeMethod(logger, 'payments-webhooks', SERVICE_VERSION),
 
     createProvider: unary(
       logger,
       'payments-webhooks/CreateProvider',
       async (req: paymentsWebhooks.CreateProviderRequest) => {
         const { provider, webhookSecret } = await createProvider(deps, {
-          organizationId: objectId(req.organizationId, 'organizationId'),
-          mode: modeOf(req.testMode),
+          ...tenantOf(req),
           type: req.type,
           name: req.name,
           credentialsJson: req.credentialsJson,
@@ -56,12 +47,8 @@ export function registerPaymentsWebhooksService(grpc: GrpcServer, deps: Payments
     ),
 
     getProvider: unary(logger, 'payments-webhooks/GetProvider', async (req: paymentsWebhooks.ProviderRef) => {
-      const doc = await getProvider(
-        deps,
-        objectId(req.organizationId, 'organizationId'),
-        modeOf(req.testMode),
-        objectId(req.id, 'id'),
-      );
+      const { organizationId, mode } = tenantOf(req);
+      const doc = await getProvider(deps, organizationId, mode, requireObjectId(req.id, 'id'));
       return toProvider(deps, doc);
     }),
 
@@ -69,26 +56,16 @@ export function registerPaymentsWebhooksService(grpc: GrpcServer, deps: Payments
       logger,
       'payments-webhooks/ListProviders',
       async (req: paymentsWebhooks.ListProvidersRequest) => {
-        const page = Math.max(1, req.page || 1);
-        const limit = Math.min(100, Math.max(1, req.limit || 20));
-        const res = await listProviders(
-          deps,
-          objectId(req.organizationId, 'organizationId'),
-          modeOf(req.testMode),
-          page,
-          limit,
-        );
+        const { organizationId, mode } = tenantOf(req);
+        const { page, limit } = pageOf(req, 'records');
+        const res = await listProviders(deps, organizationId, mode, page, limit);
         return { items: res.items.map((p) => toProvider(deps, p)), total: res.total, page: res.page, limit: res.limit };
       },
     ),
 
     deleteProvider: unary(logger, 'payments-webhooks/DeleteProvider', async (req: paymentsWebhooks.ProviderRef) => {
-      await deleteProvider(
-        deps,
-        objectId(req.organizationId, 'organizationId'),
-        modeOf(req.testMode),
-        objectId(req.id, 'id'),
-      );
+      const { organizationId, mode } = tenantOf(req);
+      await deleteProvider(deps, organizationId, mode, requireObjectId(req.id, 'id'));
       return {};
     }),
 
@@ -96,13 +73,8 @@ export function registerPaymentsWebhooksService(grpc: GrpcServer, deps: Payments
       logger,
       'payments-webhooks/ToggleProvider',
       async (req: paymentsWebhooks.ToggleProviderRequest) => {
-        const doc = await toggleProvider(
-          deps,
-          objectId(req.organizationId, 'organizationId'),
-          modeOf(req.testMode),
-          objectId(req.id, 'id'),
-          req.enabled,
-        );
+        const { organizationId, mode } = tenantOf(req);
+        const doc = await toggleProvider(deps, organizationId, mode, requireObjectId(req.id, 'id'), req.enabled);
         return toProvider(deps, doc);
       },
     ),
@@ -112,11 +84,10 @@ export function registerPaymentsWebhooksService(grpc: GrpcServer, deps: Payments
       'payments-webhooks/CreatePayment',
       async (req: paymentsWebhooks.CreatePaymentRequest) => {
         const res = await createPayment(deps, {
-          organizationId: objectId(req.organizationId, 'organizationId'),
-          mode: modeOf(req.testMode),
-          siteId: objectId(req.siteId, 'siteId'),
-          providerId: objectId(req.providerId, 'providerId'),
-          transactionId: objectId(req.transactionId, 'transactionId'),
+          ...tenantOf(req),
+          siteId: requireObjectId(req.siteId, 'siteId'),
+          providerId: requireObjectId(req.providerId, 'providerId'),
+          transactionId: requireObjectId(req.transactionId, 'transactionId'),
           amount: req.amount,
           currency: req.currency,
           description: req.description || null,
@@ -137,9 +108,9 @@ export function registerPaymentsWebhooksService(grpc: GrpcServer, deps: Payments
       'payments-webhooks/CancelPayment',
       async (req: paymentsWebhooks.CancelPaymentRequest) => {
         await cancelPayment(deps, {
-          organizationId: objectId(req.organizationId, 'organizationId'),
-          providerId: objectId(req.providerId, 'providerId'),
-          transactionId: objectId(req.transactionId, 'transactionId'),
+          organizationId: requireObjectId(req.organizationId, 'organizationId'),
+          providerId: requireObjectId(req.providerId, 'providerId'),
+          transactionId: requireObjectId(req.transactionId, 'transactionId'),
         });
         return { cancelled: true };
       },

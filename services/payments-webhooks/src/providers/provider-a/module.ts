@@ -1,19 +1,16 @@
 import { z } from 'zod';
-import { apiBaseUrl } from '../credential-fields';
+import { credentialsSchema } from '../credential-fields';
 import { maskWithPrefix, type ProviderModule, type ProviderOptions } from '../module';
 import { ProviderAAdapter } from './adapter';
 
 /** provider_a (Stripe-style cards). Without `webhookSecret` the platform registers the webhook endpoint itself. */
-export const providerACredentials = z
-  .object({
-    secretKey: z.string().regex(/^sk_(test|live)_[A-Za-z0-9_]{8,240}$/, 'must look like sk_test_… or sk_live_…'),
-    webhookSecret: z
-      .string()
-      .regex(/^whsec_[A-Za-z0-9+/=_-]{16,200}$/, 'must look like whsec_…')
-      .optional(),
-    apiBaseUrl: apiBaseUrl.optional(),
-  })
-  .strict();
+export const providerACredentials = credentialsSchema({
+  secretKey: z.string().regex(/^sk_(test|live)_[A-Za-z0-9_]{8,240}$/, 'must look like sk_test_… or sk_live_…'),
+  webhookSecret: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=_-]{16,200}$/, 'must look like whsec_…')
+    .optional(),
+});
 export type ProviderACredentials = z.infer<typeof providerACredentials>;
 
 export const providerAModule: ProviderModule<ProviderACredentials, ProviderOptions> = {

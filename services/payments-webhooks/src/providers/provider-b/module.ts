@@ -1,15 +1,12 @@
 import { z } from 'zod';
-import { apiBaseUrl } from '../credential-fields';
+import { credentialsSchema } from '../credential-fields';
 import { maskWithPrefix, type ProviderModule, type ProviderOptions } from '../module';
 import { ProviderBAdapter } from './adapter';
 
 /** provider_b (redirect payments; no webhook secret, callbacks are hints to fetch the payment). */
-export const providerBCredentials = z
-  .object({
-    apiKey: z.string().regex(/^(test|live)_[A-Za-z0-9]{20,100}$/, 'must look like test_… or live_…'),
-    apiBaseUrl: apiBaseUrl.optional(),
-  })
-  .strict();
+export const providerBCredentials = credentialsSchema({
+  apiKey: z.string().regex(/^(test|live)_[A-Za-z0-9]{20,100}$/, 'must look like test_… or live_…'),
+});
 export type ProviderBCredentials = z.infer<typeof providerBCredentials>;
 
 export const providerBModule: ProviderModule<ProviderBCredentials, ProviderOptions> = {

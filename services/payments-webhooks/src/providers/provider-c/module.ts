@@ -1,23 +1,20 @@
 import { z } from 'zod';
-import { apiBaseUrl } from '../credential-fields';
+import { credentialsSchema, environment, environmentMismatch } from '../credential-fields';
 import { maskWithPrefix, type ProviderModule, type ProviderOptions } from '../module';
 import { ProviderCAdapter } from './adapter';
 
 /** provider_c (direct debit; `Webhook-Signature` keyed with `webhookSecret`). */
-export const providerCCredentials = z
-  .object({
-    accessToken: z.string().min(20).max(200),
-    webhookSecret: z.string().min(16).max(200),
-    environment: z.enum(['sandbox', 'live']),
-    apiBaseUrl: apiBaseUrl.optional(),
-  })
-  .strict();
+export const providerCCredentials = credentialsSchema({
+  accessToken: z.string().min(20).max(200),
+  webhookSecret: z.string().min(16).max(200),
+  environment,
+});
 export type ProviderCCredentials = z.infer<typeof providerCCredentials>;
 
 export const providerCModule: ProviderModule<ProviderCCredentials, ProviderOptions> = {
   type: 'provider_c',
   credentials: providerCCredentials,
-  modeMismatch: (c, mode) => ((c.environment === 'live') !== (mode === 'live') ? 'environment' : null),
+  modeMismatch: environmentMismatch,
   hint: (field, value) =>
     field === 'accessToken' || field === 'webhookSecret' ? maskWithPrefix(value, /^(sandbox|live)_/) : null,
   keyField: 'accessToken',

@@ -1,25 +1,22 @@
 import { z } from 'zod';
-import { apiBaseUrl } from '../credential-fields';
+import { credentialsSchema, environment, environmentMismatch } from '../credential-fields';
 import { maskWithPrefix, type ProviderModule } from '../module';
 import { ProviderDAdapter, type ProviderDOptions } from './adapter';
 
 /** provider_d (wallet orders; webhooks verified through the provider's API against `webhookId`). */
-export const providerDCredentials = z
-  .object({
-    clientId: z.string().min(8).max(200),
-    clientSecret: z.string().min(8).max(200),
-    /** The provider's id of the webhook that delivers to this record; registered by the platform when absent. */
-    webhookId: z.string().min(4).max(100).optional(),
-    environment: z.enum(['sandbox', 'live']),
-    apiBaseUrl: apiBaseUrl.optional(),
-  })
-  .strict();
+export const providerDCredentials = credentialsSchema({
+  clientId: z.string().min(8).max(200),
+  clientSecret: z.string().min(8).max(200),
+  /** The provider's id of the webhook that delivers to this record; registered by the platform when absent. */
+  webhookId: z.string().min(4).max(100).optional(),
+  environment,
+});
 export type ProviderDCredentials = z.infer<typeof providerDCredentials>;
 
 export const providerDModule: ProviderModule<ProviderDCredentials, ProviderDOptions> = {
   type: 'provider_d',
   credentials: providerDCredentials,
-  modeMismatch: (c, mode) => ((c.environment === 'live') !== (mode === 'live') ? 'environment' : null),
+  modeMismatch: environmentMismatch,
   hint: (field, value) => (field === 'clientSecret' ? maskWithPrefix(value, /^$/) : null),
   keyField: 'clientSecret',
   // Deliveries are verified against the webhook id; the platform registers its endpoint when none is given.
