@@ -3,7 +3,7 @@ import { clientCreate } from '@paymesh/contracts';
 import type { ClientDoc } from '../../domain/client';
 import { diffClient } from '../../domain/client-history';
 import { assertValidTaxInfo, newPlainClient, type PlainClient } from '../../domain/client-plain';
-import { IMPORT_LAYOUTS, issuesToErrors, objectOfCells } from '../../domain/data-io';
+import { IMPORT_LAYOUTS, rowInputOf } from '../../domain/data-io';
 import { CLIENT_HISTORY, CLIENTS } from '../../store/collections';
 import type { ClientHistoryDoc } from '../client-history-log';
 import { sealClient } from '../client-codec';
@@ -15,18 +15,13 @@ export const clientImporter: Importer<PlainClient> = {
     const { columns } = IMPORT_LAYOUTS.clients;
     const out: Checked<PlainClient> = { prepared: [], errors: [] };
     for (const r of rows) {
-      const { value, errors } = objectOfCells(columns, r.cells, r.row);
-      if (errors.length > 0) {
+      const { input, errors } = rowInputOf(columns, clientCreate, r);
+      if (errors) {
         out.errors.push(...errors);
         continue;
       }
-      const parsed = clientCreate.safeParse(value);
-      if (!parsed.success) {
-        out.errors.push(...issuesToErrors(columns, parsed.error.issues, r.row));
-        continue;
-      }
       try {
-        const plain = newPlainClient(parsed.data);
+        const plain = newPlainClient(input);
         assertValidTaxInfo(plain.taxInfo);
         out.prepared.push({ row: r.row, input: plain });
       } catch (err) {

@@ -1,6 +1,6 @@
 import { isDomainError, ValidationError } from '@paymesh/core';
 import { taxRateCreate, type TaxRateCreate } from '@paymesh/contracts';
-import { IMPORT_LAYOUTS, issuesToErrors, objectOfCells } from '../../domain/data-io';
+import { IMPORT_LAYOUTS, rowInputOf } from '../../domain/data-io';
 import type { TaxRateIdentity } from '../data-io-port';
 import { rowErrorOf, type Importer, type Checked } from './importer';
 
@@ -12,14 +12,9 @@ export const taxRateImporter: Importer<TaxRateCreate> = {
     const { columns } = IMPORT_LAYOUTS.tax_rates;
     const out: Checked<TaxRateCreate> = { prepared: [], errors: [] };
     for (const r of rows) {
-      const { value, errors } = objectOfCells(columns, r.cells, r.row);
-      if (errors.length > 0) {
-        out.errors.push(...errors);
-        continue;
-      }
-      const parsed = taxRateCreate.safeParse(value);
-      if (!parsed.success) out.errors.push(...issuesToErrors(columns, parsed.error.issues, r.row));
-      else out.prepared.push({ row: r.row, input: parsed.data });
+      const { input, errors } = rowInputOf(columns, taxRateCreate, r);
+      if (errors) out.errors.push(...errors);
+      else out.prepared.push({ row: r.row, input });
     }
     return out;
   },
