@@ -20,6 +20,15 @@ async function* fileChunks(rest: AsyncIterator<billing.DataImportChunk>): AsyncG
   }
 }
 
+/** An import stream: its first message, the header (tenant and JSON body), and the CSV bytes after it. */
+async function importStream(messages: AsyncIterable<billing.DataImportChunk>, method: string) {
+  const it = messages[Symbol.asyncIterator]();
+  const first = await it.next();
+  if (first.done || !first.value.header) throw new ValidationError(`the first message of ${method} carries the header`);
+  const envelope = first.value.header;
+  return { envelope, key: orgKeyOf(envelope), file: fileChunks(it) };
+}
+
 /** ExportData's CSV chunks as messages. */
 async function* exportChunks(deps: DataIoDeps, req: JsonEnvelope): AsyncGenerator<billing.DataExportChunk> {
   const key = orgKeyOf(req);
@@ -75,28 +84,18 @@ export function dataIoHandlers(
       deps.logger,
       'billing/ImportData',
       async (messages: AsyncIterable<billing.DataImportChunk>) => {
-        const it = messages[Symbol.asyncIterator]();
-        const first = await it.next();
-        if (first.done || !first.value.header)
-          throw new ValidationError('the first message of ImportData carries the header');
-        const envelope = first.value.header;
-        const key = orgKeyOf(envelope);
+        const { envelope, key, file } = await importStream(messages, 'ImportData');
         const header = decodeJson(billingStreamRpc.importData.request, envelope.bodyJson);
-        return { json: JSON.stringify(await importData(deps, key, header, envelope.actor, fileChunks(it))) };
+        return { json: JSON.stringify(await importData(deps, key, header, envelope.actor, file)) };
       },
     ),
     startDataImport: clientStreaming(
       deps.logger,
       'billing/StartDataImport',
       async (messages: AsyncIterable<billing.DataImportChunk>) => {
-        const it = messages[Symbol.asyncIterator]();
-        const first = await it.next();
-        if (first.done || !first.value.header)
-          throw new ValidationError('the first message of StartDataImport carries the header');
-        const envelope = first.value.header;
-        const key = orgKeyOf(envelope);
+        const { envelope, key, file } = await importStream(messages, 'StartDataImport');
         const header = decodeJson(billingStreamRpc.startDataImport.request, envelope.bodyJson);
-        const job = await startDataImport(deps, key, header, actorOf(envelope), fileChunks(it));
+        const job = await startDataImport(deps, key, header, actorOf(envelope), file);
         return { json: JSON.stringify(job) };
       },
     ),
