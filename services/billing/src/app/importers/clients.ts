@@ -3,33 +3,19 @@ import { clientCreate } from '@paymesh/contracts';
 import type { ClientDoc } from '../../domain/client';
 import { diffClient } from '../../domain/client-history';
 import { assertValidTaxInfo, newPlainClient, type PlainClient } from '../../domain/client-plain';
-import { IMPORT_LAYOUTS, rowInputOf } from '../../domain/data-io';
+import { IMPORT_LAYOUTS } from '../../domain/data-io';
 import { CLIENT_HISTORY, CLIENTS } from '../../store/collections';
 import type { ClientHistoryDoc } from '../client-history-log';
 import { sealClient } from '../client-codec';
-import { importKeyOf, rowErrorOf, type Importer, type Checked } from './importer';
+import { importKeyOf, oneRowCheck, type Importer } from './importer';
 
 /** Clients: one row, one client; written in batches with their first history entries. */
 export const clientImporter: Importer<PlainClient> = {
-  async check(_deps, _key, rows) {
-    const { columns } = IMPORT_LAYOUTS.clients;
-    const out: Checked<PlainClient> = { prepared: [], errors: [] };
-    for (const r of rows) {
-      const { input, errors } = rowInputOf(columns, clientCreate, r);
-      if (errors) {
-        out.errors.push(...errors);
-        continue;
-      }
-      try {
-        const plain = newPlainClient(input);
-        assertValidTaxInfo(plain.taxInfo);
-        out.prepared.push({ row: r.row, input: plain });
-      } catch (err) {
-        out.errors.push(rowErrorOf(err, r.row));
-      }
-    }
-    return out;
-  },
+  check: oneRowCheck(IMPORT_LAYOUTS.clients.columns, clientCreate, (input) => {
+    const plain = newPlainClient(input);
+    assertValidTaxInfo(plain.taxInfo);
+    return plain;
+  }),
   async write(deps, key, ctx, records) {
     const keys = records.map((r) => importKeyOf(ctx.digest, r.row));
     const clients = deps.store.collection<ClientDoc & { importKey?: string }>(CLIENTS);
