@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  columnOfIssue,
-  headerErrors,
-  IMPORT_LAYOUTS,
-  issuesToErrors,
-  objectOfCells,
-  rowInputOf,
-  safeCell,
-} from './data-io';
+import { columnOfIssue, headerErrors, IMPORT_LAYOUTS, issuesToErrors, objectOfCells, safeCell } from './data-io';
 
 describe('CSV cells against formula injection', () => {
   it('prefixes text that a spreadsheet would read as a formula, and nothing else', () => {
@@ -66,22 +58,6 @@ describe('import rows', () => {
       expect(issuesToErrors(clients, parsed.error.issues, 9)).toEqual([
         { row: 9, field: 'email', error: expect.any(String) },
       ]);
-  });
-  it('reads a one-row record into its create body, or answers the errors of its cells, else of its schema', () => {
-    const schema = z.object({ name: z.string().min(2), email: z.string().email().optional() });
-    expect(rowInputOf(clients, schema, { row: 4, cells: { name: 'Muster GmbH', email: '' } })).toEqual({
-      input: { name: 'Muster GmbH' },
-      errors: null,
-    });
-    const badCell = rowInputOf(IMPORT_LAYOUTS.tax_rates.columns, z.object({}), { row: 5, cells: { percent: 'x' } });
-    expect(badCell).toEqual({ input: null, errors: [{ row: 5, field: 'percent', error: expect.any(String) }] });
-    expect(rowInputOf(clients, schema, { row: 6, cells: { name: 'M', email: 'nope' } })).toEqual({
-      input: null,
-      errors: [
-        { row: 6, field: 'name', error: expect.any(String) },
-        { row: 6, field: 'email', error: expect.any(String) },
-      ],
-    });
   });
   it('refuses unknown, repeated and missing required columns in the header (row 1)', () => {
     expect(headerErrors('clients', ['name', 'email'])).toEqual([]);

@@ -1,8 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { NotFoundError, ValidationError } from '@paymesh/core';
-import { IMPORT_LAYOUTS } from '../../domain/data-io';
+import { IMPORT_LAYOUTS, rowInputOf } from '../../domain/data-io';
 import { oneRowCheck } from './importer';
+
+describe('import rows', () => {
+  const clients = IMPORT_LAYOUTS.clients.columns;
+  it('reads a one-row record into its create body, or answers the errors of its cells, else of its schema', () => {
+    const schema = z.object({ name: z.string().min(2), email: z.string().email().optional() });
+    expect(rowInputOf(clients, schema, { row: 4, cells: { name: 'Muster GmbH', email: '' } })).toEqual({
+      input: { name: 'Muster GmbH' },
+      errors: null,
+    });
+    const badCell = rowInputOf(IMPORT_LAYOUTS.tax_rates.columns, z.object({}), { row: 5, cells: { percent: 'x' } });
+    expect(badCell).toEqual({ input: null, errors: [{ row: 5, field: 'percent', error: expect.any(String) }] });
+    expect(rowInputOf(clients, schema, { row: 6, cells: { name: 'M', email: 'nope' } })).toEqual({
+      input: null,
+      errors: [
+        { row: 6, field: 'name', error: expect.any(String) },
+        { row: 6, field: 'email', error: expect.any(String) },
+      ],
+    });
+  });
+});
 
 describe('one-row importer check', () => {
   const schema = z.object({ code: z.string().min(2), percent: z.number() });
