@@ -6,7 +6,7 @@ import { assertValidTaxInfo, newPlainClient, type PlainClient } from '../../doma
 import { IMPORT_LAYOUTS } from '../../domain/data-io';
 import { CLIENT_HISTORY, CLIENTS } from '../../store/collections';
 import type { ClientHistoryDoc } from '../client-history-log';
-import { sealClient } from '../client-codec';
+import { newClientDoc } from '../client-codec';
 import { importKeyOf, oneRowCheck, type Importer } from './importer';
 
 /** Clients: one row, one client; written in batches with their first history entries. */
@@ -31,15 +31,7 @@ export const clientImporter: Importer<PlainClient> = {
       try {
         const made = todo.map((r) => {
           const id = newObjectId();
-          const doc = {
-            id,
-            organizationId: key.organizationId,
-            mode: key.mode,
-            ...sealClient(deps, key, id, r.input),
-            importKey: importKeyOf(ctx.digest, r.row),
-            createdAt: now,
-            updatedAt: now,
-          };
+          const doc = { ...newClientDoc(deps, key, id, r.input, now), importKey: importKeyOf(ctx.digest, r.row) };
           const entry = {
             id: newObjectId(),
             organizationId: key.organizationId,
