@@ -5,7 +5,7 @@ import { diffClient } from '../../domain/client-history';
 import { assertValidTaxInfo, newPlainClient, type PlainClient } from '../../domain/client-plain';
 import { IMPORT_LAYOUTS } from '../../domain/data-io';
 import { CLIENT_HISTORY, CLIENTS } from '../../store/collections';
-import type { ClientHistoryDoc } from '../client-history-log';
+import { historyDoc, type ClientHistoryDoc } from '../client-history-log';
 import { newClientDoc } from '../client-codec';
 import { importKeyOf, oneRowCheck, type Importer } from './importer';
 
@@ -32,16 +32,13 @@ export const clientImporter: Importer<PlainClient> = {
         const made = todo.map((r) => {
           const id = newObjectId();
           const doc = { ...newClientDoc(deps, key, id, r.input, now), importKey: importKeyOf(ctx.digest, r.row) };
-          const entry = {
-            id: newObjectId(),
-            organizationId: key.organizationId,
-            mode: key.mode,
+          const entry = historyDoc(key, {
             clientId: id,
             at: now,
             actor: ctx.actor,
-            action: 'create' as const,
+            action: 'create',
             changes: diffClient(null, r.input),
-          };
+          });
           return { doc, entry };
         });
         const docs = made.map((m) => m.doc);
