@@ -42,6 +42,13 @@ export const envInt = (def: number) =>
       return n;
     });
 
+/**
+ * An integer setting that must lie from `min` to `max` (both included); unset or empty: `def`.
+ * Out of range, the config fails with "`name` must be from `min` to `max`".
+ */
+export const envIntBounded = (def: number, min: number, max: number, name: string) =>
+  envInt(def).refine((n) => n >= min && n <= max, `${name} must be from ${min} to ${max}`);
+
 /** Settings every service shares; each service extends this schema with its own keys. */
 export const baseConfigSchema = z.object({
   /** Unset means production: a deployment that forgets it gets the strict rules, not the lax ones. */
@@ -76,7 +83,7 @@ export const baseConfigSchema = z.object({
    * Replicas of each JetStream stream (1 to 5; 3 on a three-node cluster). A start creates streams
    * with this many, raises fewer to it, and never lowers more (it logs a warning).
    */
-  BUS_STREAM_REPLICAS: envInt(1).refine((n) => n >= 1 && n <= 5, 'BUS_STREAM_REPLICAS must be from 1 to 5'),
+  BUS_STREAM_REPLICAS: envIntBounded(1, 1, 5, 'BUS_STREAM_REPLICAS'),
   /**
    * Size cap of each JetStream stream (bytes; oldest messages are discarded beyond it). JetStream
    * reserves the cap of every stream (times its replicas) from its storage when the stream is made,

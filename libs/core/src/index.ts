@@ -3,7 +3,6 @@ export * from './error-codes';
 export * from './context';
 export * from './logger';
 export * from './config';
-export * from './env-int-bounded';
 export * from './ip-targets';
 export * from './ids';
 export * from './tenancy';

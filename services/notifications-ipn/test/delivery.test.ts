@@ -83,6 +83,16 @@ async function deliveriesOf(transactionId: string): Promise<DeliveryDoc[]> {
   return listDeliveries({ store }, ORG, transactionId);
 }
 
+/** A new transaction whose status of sequence 3 a started scheduler has delivered, and the deps it runs with. */
+async function newerStatusDelivered(): Promise<{ tx: string; d: IpnDeps }> {
+  const tx = newObjectId();
+  const d = deps();
+  startScheduler(d);
+  await recordStatusChange(d, change({ transactionId: tx, sequence: 3, status: 1 }), 'e3');
+  await waitFor(async () => (await deliveriesOf(tx))[0]?.state === 'succeeded');
+  return { tx, d };
+}
+
 /** The status of sequence 2 of `tx` was superseded without an attempt: the receiver got status 1 only. */
 async function expectOlderSuperseded(tx: string): Promise<void> {
   const older = await waitFor(async () =>
@@ -282,11 +292,7 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
   });
 
   it('supersedes a status change that arrives after a newer one was sent', async () => {
-    const tx = newObjectId();
-    const d = deps();
-    startScheduler(d);
-    await recordStatusChange(d, change({ transactionId: tx, sequence: 3, status: 1 }), 'e3');
-    await waitFor(async () => (await deliveriesOf(tx))[0]?.state === 'succeeded');
+    const { tx, d } = await newerStatusDelivered();
     await recordStatusChange(d, change({ transactionId: tx, sequence: 2, status: 0 }), 'e2');
     await expectOlderSuperseded(tx);
   });
@@ -407,11 +413,7 @@ describe('IPN delivery engine (PostgreSQL + local receiver)', () => {
     });
 
     it('falls back to the plain record when a later status holds the lane already', async () => {
-      const tx = newObjectId();
-      const d = deps();
-      startScheduler(d);
-      await recordStatusChange(d, change({ transactionId: tx, sequence: 3, status: 1 }), 'e3');
-      await waitFor(async () => (await deliveriesOf(tx))[0]?.state === 'succeeded');
+      const { tx, d } = await newerStatusDelivered();
       const s = hourly(d);
       expect(
         await recordStatusChange(

@@ -86,6 +86,27 @@ function unsupportedFilter(entity: DataExportEntity, field: 'status' | 'siteId')
   throw new ValidationError(`${field}: ${entity} cannot be filtered by ${field}`, { field });
 }
 
+/**
+ * The filter of an issued-document export: the request's status checked against the values the
+ * documents' `status.field` takes (`status.refusal` says which), its site and its issue-day range.
+ */
+function issuedFilter(
+  base: Filter,
+  req: DataExportRequest,
+  status: { field: 'status' | 'kind'; values: readonly string[]; refusal: string },
+): Filter {
+  const filter: Filter = { ...base };
+  if (req.status) {
+    if (!status.values.includes(req.status))
+      throw new ValidationError(`status: ${status.refusal}`, { field: 'status' });
+    filter[status.field] = req.status;
+  }
+  if (req.siteId) filter.siteId = req.siteId;
+  const range = dayRange(req);
+  if (range) filter.issueDate = range;
+  return filter;
+}
+
 async function* mapPages<D, R>(pages: AsyncGenerator<D[]>, f: (d: D) => R): AsyncGenerator<R[]> {
   for await (const items of pages) yield items.map(f);
 }
@@ -121,15 +142,11 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
       );
     }
     case 'invoices': {
-      const filter: Filter = { ...base };
-      if (req.status) {
-        if (!(INVOICE_STATUSES as readonly string[]).includes(req.status))
-          throw new ValidationError(`status: must be one of ${INVOICE_STATUSES.join(', ')}`, { field: 'status' });
-        filter.status = req.status;
-      }
-      if (req.siteId) filter.siteId = req.siteId;
-      const range = dayRange(req);
-      if (range) filter.issueDate = range;
+      const filter = issuedFilter(base, req, {
+        field: 'status',
+        values: INVOICE_STATUSES,
+        refusal: `must be one of ${INVOICE_STATUSES.join(', ')}`,
+      });
       return planOf<InvoiceRecord>(
         [
           c('id', (r) => r.id),
@@ -153,17 +170,11 @@ function plan(deps: DataIoDeps, key: OrgKey, req: DataExportRequest): ExportPlan
       );
     }
     case 'credit_notes': {
-      const filter: Filter = { ...base };
-      if (req.status) {
-        if (!(CREDIT_NOTE_KINDS as readonly string[]).includes(req.status))
-          throw new ValidationError(`status: credit notes filter by kind, one of ${CREDIT_NOTE_KINDS.join(', ')}`, {
-            field: 'status',
-          });
-        filter.kind = req.status;
-      }
-      if (req.siteId) filter.siteId = req.siteId;
-      const range = dayRange(req);
-      if (range) filter.issueDate = range;
+      const filter = issuedFilter(base, req, {
+        field: 'kind',
+        values: CREDIT_NOTE_KINDS,
+        refusal: `credit notes filter by kind, one of ${CREDIT_NOTE_KINDS.join(', ')}`,
+      });
       return planOf<CreditNoteRecord>(
         [
           c('id', (r) => r.id),

@@ -1,4 +1,4 @@
-import type { ZodIssue } from 'zod';
+import type { ZodIssue, ZodTypeAny, output } from 'zod';
 import type { DataImportEntity, DataRowError } from '@paymesh/contracts';
 
 /**
@@ -201,6 +201,19 @@ export function columnOfIssue(columns: ColumnSpec[], path: (string | number)[], 
 /** Schema issues of a row as row errors. */
 export function issuesToErrors(columns: ColumnSpec[], issues: ZodIssue[], row: number): DataRowError[] {
   return issues.map((i) => ({ row, field: columnOfIssue(columns, i.path), error: i.message }));
+}
+
+/** A one-row record as its create body: the cells read by the columns, then checked by the schema; else the row's errors. */
+export function rowInputOf<S extends ZodTypeAny>(
+  columns: ColumnSpec[],
+  schema: S,
+  r: CsvRow,
+): { input: output<S>; errors: null } | { input: null; errors: DataRowError[] } {
+  const { value, errors } = objectOfCells(columns, r.cells, r.row);
+  if (errors.length > 0) return { input: null, errors };
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) return { input: null, errors: issuesToErrors(columns, parsed.error.issues, r.row) };
+  return { input: parsed.data, errors: null };
 }
 
 /** First characters a spreadsheet reads as a formula (or that can start one after a control character). */

@@ -1,8 +1,10 @@
-import { ValidationError, decodeJson } from '@paymesh/core';
+import { ValidationError, decodeJson, type Logger } from '@paymesh/core';
+import type { ZodTypeAny, output } from 'zod';
 import { billingStreamRpc } from '@paymesh/contracts';
 import { clientStreaming, serverStreaming, type JsonEnvelope } from '@paymesh/grpc';
 import type { billing } from '@paymesh/proto';
 import type { DataIoDeps } from '../app/data-io-port';
+import type { OrgKey } from '../app/deps';
 import { exportData } from '../app/data-export';
 import { importData } from '../app/data-import';
 import { getDataImport, startDataImport } from '../app/data-import-job';
@@ -18,6 +20,30 @@ async function* fileChunks(rest: AsyncIterator<billing.DataImportChunk>): AsyncG
     if (next.done) return;
     yield next.value.data;
   }
+}
+
+type ImportEnvelope = NonNullable<billing.DataImportChunk['header']>;
+
+/**
+ * A client-streaming import RPC: the first message is the header (tenant and JSON body, decoded by
+ * `schema`), the rest the CSV bytes `run` reads; its result is answered as JSON.
+ */
+function importRpc<S extends ZodTypeAny>(
+  logger: Logger,
+  method: string,
+  schema: S,
+  run: (key: OrgKey, header: output<S>, envelope: ImportEnvelope, file: AsyncGenerator<Uint8Array>) => Promise<unknown>,
+) {
+  return clientStreaming(logger, `billing/${method}`, async (messages: AsyncIterable<billing.DataImportChunk>) => {
+    const it = messages[Symbol.asyncIterator]();
+    const first = await it.next();
+    if (first.done || !first.value.header)
+      throw new ValidationError(`the first message of ${method} carries the header`);
+    const envelope = first.value.header;
+    const key = orgKeyOf(envelope);
+    const header = decodeJson(schema, envelope.bodyJson);
+    return { json: JSON.stringify(await run(key, header, envelope, fileChunks(it))) };
+  });
 }
 
 /** ExportData's CSV chunks as messages. */
@@ -71,34 +97,17 @@ export function dataIoHandlers(
       orgKeyOf(req);
       return dataTemplate(entityType);
     }),
-    importData: clientStreaming(
+    importData: importRpc(
       deps.logger,
-      'billing/ImportData',
-      async (messages: AsyncIterable<billing.DataImportChunk>) => {
-        const it = messages[Symbol.asyncIterator]();
-        const first = await it.next();
-        if (first.done || !first.value.header)
-          throw new ValidationError('the first message of ImportData carries the header');
-        const envelope = first.value.header;
-        const key = orgKeyOf(envelope);
-        const header = decodeJson(billingStreamRpc.importData.request, envelope.bodyJson);
-        return { json: JSON.stringify(await importData(deps, key, header, envelope.actor, fileChunks(it))) };
-      },
+      'ImportData',
+      billingStreamRpc.importData.request,
+      (key, header, envelope, file) => importData(deps, key, header, envelope.actor, file),
     ),
-    startDataImport: clientStreaming(
+    startDataImport: importRpc(
       deps.logger,
-      'billing/StartDataImport',
-      async (messages: AsyncIterable<billing.DataImportChunk>) => {
-        const it = messages[Symbol.asyncIterator]();
-        const first = await it.next();
-        if (first.done || !first.value.header)
-          throw new ValidationError('the first message of StartDataImport carries the header');
-        const envelope = first.value.header;
-        const key = orgKeyOf(envelope);
-        const header = decodeJson(billingStreamRpc.startDataImport.request, envelope.bodyJson);
-        const job = await startDataImport(deps, key, header, actorOf(envelope), fileChunks(it));
-        return { json: JSON.stringify(job) };
-      },
+      'StartDataImport',
+      billingStreamRpc.startDataImport.request,
+      (key, header, envelope, file) => startDataImport(deps, key, header, actorOf(envelope), file),
     ),
     getDataImport: rpc.json('getDataImport', async ({ id }, req) => getDataImport(deps, orgKeyOf(req), id)),
     exportData: serverStreaming(deps.logger, 'billing/ExportData', (req: JsonEnvelope) => exportChunks(deps, req)),

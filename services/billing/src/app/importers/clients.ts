@@ -3,38 +3,19 @@ import { clientCreate } from '@paymesh/contracts';
 import type { ClientDoc } from '../../domain/client';
 import { diffClient } from '../../domain/client-history';
 import { assertValidTaxInfo, newPlainClient, type PlainClient } from '../../domain/client-plain';
-import { IMPORT_LAYOUTS, issuesToErrors, objectOfCells } from '../../domain/data-io';
+import { IMPORT_LAYOUTS } from '../../domain/data-io';
 import { CLIENT_HISTORY, CLIENTS } from '../../store/collections';
-import type { ClientHistoryDoc } from '../client-history-log';
-import { sealClient } from '../client-codec';
-import { importKeyOf, rowErrorOf, type Importer, type Checked } from './importer';
+import { historyDoc, type ClientHistoryDoc } from '../client-history-log';
+import { newClientDoc } from '../client-codec';
+import { importKeyOf, oneRowCheck, type Importer } from './importer';
 
 /** Clients: one row, one client; written in batches with their first history entries. */
 export const clientImporter: Importer<PlainClient> = {
-  async check(_deps, _key, rows) {
-    const { columns } = IMPORT_LAYOUTS.clients;
-    const out: Checked<PlainClient> = { prepared: [], errors: [] };
-    for (const r of rows) {
-      const { value, errors } = objectOfCells(columns, r.cells, r.row);
-      if (errors.length > 0) {
-        out.errors.push(...errors);
-        continue;
-      }
-      const parsed = clientCreate.safeParse(value);
-      if (!parsed.success) {
-        out.errors.push(...issuesToErrors(columns, parsed.error.issues, r.row));
-        continue;
-      }
-      try {
-        const plain = newPlainClient(parsed.data);
-        assertValidTaxInfo(plain.taxInfo);
-        out.prepared.push({ row: r.row, input: plain });
-      } catch (err) {
-        out.errors.push(rowErrorOf(err, r.row));
-      }
-    }
-    return out;
-  },
+  check: oneRowCheck(IMPORT_LAYOUTS.clients.columns, clientCreate, (input) => {
+    const plain = newPlainClient(input);
+    assertValidTaxInfo(plain.taxInfo);
+    return plain;
+  }),
   async write(deps, key, ctx, records) {
     const keys = records.map((r) => importKeyOf(ctx.digest, r.row));
     const clients = deps.store.collection<ClientDoc & { importKey?: string }>(CLIENTS);
@@ -50,25 +31,14 @@ export const clientImporter: Importer<PlainClient> = {
       try {
         const made = todo.map((r) => {
           const id = newObjectId();
-          const doc = {
-            id,
-            organizationId: key.organizationId,
-            mode: key.mode,
-            ...sealClient(deps, key, id, r.input),
-            importKey: importKeyOf(ctx.digest, r.row),
-            createdAt: now,
-            updatedAt: now,
-          };
-          const entry = {
-            id: newObjectId(),
-            organizationId: key.organizationId,
-            mode: key.mode,
+          const doc = { ...newClientDoc(deps, key, id, r.input, now), importKey: importKeyOf(ctx.digest, r.row) };
+          const entry = historyDoc(key, {
             clientId: id,
             at: now,
             actor: ctx.actor,
-            action: 'create' as const,
+            action: 'create',
             changes: diffClient(null, r.input),
-          };
+          });
           return { doc, entry };
         });
         const docs = made.map((m) => m.doc);

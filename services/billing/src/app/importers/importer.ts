@@ -1,6 +1,7 @@
 import { isDomainError } from '@paymesh/core';
 import type { DataRowError } from '@paymesh/contracts';
-import type { CsvRow } from '../../domain/data-io';
+import type { ZodTypeAny, output } from 'zod';
+import { rowInputOf, type ColumnSpec, type CsvRow } from '../../domain/data-io';
 import type { DataIoDeps } from '../data-io-port';
 import type { OrgKey } from '../deps';
 
@@ -42,4 +43,31 @@ export function rowErrorOf(err: unknown, row: number): DataRowError {
     return { row, field, error: message };
   }
   throw err;
+}
+
+/**
+ * The `check` of an entity whose every row is one record: the row read into its create body (cell
+ * and schema errors are the row's), then `prepare`'s domain checks (a DomainError is the row's).
+ */
+export function oneRowCheck<S extends ZodTypeAny, T>(
+  columns: ColumnSpec[],
+  schema: S,
+  prepare: (input: output<S>) => T,
+): (deps: unknown, key: unknown, rows: CsvRow[]) => Promise<Checked<T>> {
+  return async (_deps, _key, rows) => {
+    const out: Checked<T> = { prepared: [], errors: [] };
+    for (const r of rows) {
+      const { input, errors } = rowInputOf(columns, schema, r);
+      if (errors) {
+        out.errors.push(...errors);
+        continue;
+      }
+      try {
+        out.prepared.push({ row: r.row, input: prepare(input) });
+      } catch (err) {
+        out.errors.push(rowErrorOf(err, r.row));
+      }
+    }
+    return out;
+  };
 }

@@ -1,28 +1,14 @@
 import { isDomainError, ValidationError } from '@paymesh/core';
 import { taxRateCreate, type TaxRateCreate } from '@paymesh/contracts';
-import { IMPORT_LAYOUTS, issuesToErrors, objectOfCells } from '../../domain/data-io';
+import { IMPORT_LAYOUTS } from '../../domain/data-io';
 import type { TaxRateIdentity } from '../data-io-port';
-import { rowErrorOf, type Importer, type Checked } from './importer';
+import { oneRowCheck, rowErrorOf, type Importer } from './importer';
 
 /** Tax rates: created through the tax service; a rate is the same when code and first day are (as the tax service sees it). */
 const rateKey = (r: TaxRateIdentity) => `${r.code}|${r.validFrom}`;
 
 export const taxRateImporter: Importer<TaxRateCreate> = {
-  async check(_deps, _key, rows) {
-    const { columns } = IMPORT_LAYOUTS.tax_rates;
-    const out: Checked<TaxRateCreate> = { prepared: [], errors: [] };
-    for (const r of rows) {
-      const { value, errors } = objectOfCells(columns, r.cells, r.row);
-      if (errors.length > 0) {
-        out.errors.push(...errors);
-        continue;
-      }
-      const parsed = taxRateCreate.safeParse(value);
-      if (!parsed.success) out.errors.push(...issuesToErrors(columns, parsed.error.issues, r.row));
-      else out.prepared.push({ row: r.row, input: parsed.data });
-    }
-    return out;
-  },
+  check: oneRowCheck(IMPORT_LAYOUTS.tax_rates.columns, taxRateCreate, (input) => input),
   async write(deps, key, ctx, records) {
     const existing = ctx.taxRates ?? new Set((await deps.dataIo.taxRates(key)).map(rateKey));
     ctx.taxRates = existing;
