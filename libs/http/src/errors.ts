@@ -104,6 +104,20 @@ export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, re
 }
 
 /**
+ * Largest declared body that is read and dropped after a 413 instead of closing the connection.
+ * Fastify closes the connection on a body it refuses; a client still sending (an upload just over
+ * the limit) then fails writing and never sees the 413. Reading the rest lets the client finish
+ * and read the answer; a larger or undeclared rest still closes the connection.
+ */
+export const OVER_LIMIT_DRAIN_BYTES = 32 * 1024 * 1024;
+
+/** Whether a refused body of this declared length is read to its end (see OVER_LIMIT_DRAIN_BYTES). */
+export function drainsOverLimitBody(contentLength: string | undefined): boolean {
+  const declared = contentLength !== undefined && /^\d+$/.test(contentLength) ? Number(contentLength) : NaN;
+  return declared <= OVER_LIMIT_DRAIN_BYTES;
+}
+
+/**
  * Every failure leaves in the spec's envelope `{"error": "..."}` (plus `code` and `requestId` for
  * coded business conflicts). Unknown errors become 500 with the message hidden and logged.
  */
@@ -126,6 +140,8 @@ export const errorEnvelopePlugin = fp(
           });
         } else if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
           req.log.info({ status: fe.statusCode, code: fe.code }, 'request rejected');
+          if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && drainsOverLimitBody(req.headers['content-length']))
+            reply.removeHeader('connection');
           reply.status(fe.statusCode).send({ error: frameworkMessage(fe) });
           return;
         }
