@@ -3,7 +3,7 @@ import { clientCreate, idempotencyKey, clientUpdate } from '@paymesh/contracts';
 import type { Principal } from '../../domain/principal';
 import { client, clientHistoryPage, clientPage } from '../responses/clients';
 import { resource } from '../route-table';
-import { actorOf, billingJson } from './billing-rpc';
+import { actorOf, billingJson, toBilling } from './billing-rpc';
 import { idParams, pageQuery } from './common';
 
 /** Clients: scope `client:<action>`; search and history are `client:execute`. */
@@ -134,8 +134,6 @@ export const clientRoutes = [
     summary: 'Who changed what and when, oldest first (secret values only as changed); kept after a delete',
     params: idParams,
     query: pageQuery(20),
-    async handler({ deps, org, params, query }) {
-      return billingJson(deps, org, 'getClientHistory', { id: params.id, body: query });
-    },
+    handler: toBilling.byIdQuery('getClientHistory'),
   }),
 ];

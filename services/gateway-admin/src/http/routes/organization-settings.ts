@@ -22,7 +22,7 @@ import {
 import { resource } from '../route-table';
 import { invoicingFieldsBeyondRole } from '../../domain/settings-roles';
 import { orgRpc } from './common';
-import { billingJson } from './billing-rpc';
+import { toBilling } from './billing-rpc';
 
 const organizationSettings = resource({ tag: 'Organization settings', scopePrefix: 'organization' });
 
@@ -144,9 +144,7 @@ export const organizationSettingsRoutes = [
     response: einvoiceReadinessView,
     summary:
       "Each e-invoice format (xrechnung, peppol, zugferd): whether the settings allow it, and which seller value the invoicing or tax settings lack for it (the rules that refuse an issued invoice's e-invoice with 422 EINVOICE_READINESS_FAILED; buyer values are checked per document)",
-    async handler({ deps, org }) {
-      return billingJson(deps, org, 'getEInvoiceReadiness', {});
-    },
+    handler: toBilling.bare('getEInvoiceReadiness'),
   }),
   organizationSettings({
     method: 'POST',
@@ -157,9 +155,7 @@ export const organizationSettingsRoutes = [
     summary:
       'The numbers the next invoice and credit note issued today would get under the stored numbering layouts with these changes applied (checked as PUT /organizations/settings/invoicing checks them: 400 naming the field); nothing is saved and no number is used up',
     body: numberPreviewRequest,
-    async handler({ deps, org, body }) {
-      return billingJson(deps, org, 'previewDocumentNumbers', { body });
-    },
+    handler: toBilling.body('previewDocumentNumbers'),
   }),
   organizationSettings({
     method: 'POST',
@@ -170,9 +166,7 @@ export const organizationSettingsRoutes = [
     errors: [409, 422],
     summary:
       "Look up the TXT record proving documents.senderEmail (dnsRecord of the settings) and record the outcome: verified (invoice and credit-note e-mails are sent from the address) or failed (they keep the platform's address). 422 SENDER_EMAIL_MISSING without an address; 503 when DNS gives no answer (nothing changes); repeating it re-checks",
-    async handler({ deps, org }) {
-      return billingJson(deps, org, 'verifySender', {});
-    },
+    handler: toBilling.bare('verifySender'),
   }),
   organizationSettings({
     method: 'GET',
