@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { billingRpc, emptyBody, jsonRpc as rpc } from '@paymesh/contracts';
 import type { AdminDeps } from '../../app/deps';
-import { createClients } from '../../clients';
 import type { Principal } from '../../domain/principal';
 import type { OrgScope } from '../route-table';
+import { unreachableClients } from '../../../test/unreachable-clients';
 import { forwarders, jsonRpc, type EnvelopeArgs, type ForwardContext, type JsonCall } from './json-rpc';
 
 const thing = z.object({ id: z.string(), name: z.string() });
@@ -75,19 +75,6 @@ describe('forwarders', () => {
 });
 
 describe('jsonRpc', () => {
-  const DEAD = '127.0.0.1:1';
-  const clientsOf = () =>
-    createClients({
-      CHECKOUT_GRPC_ADDR: DEAD,
-      PAYMENTS_WEBHOOKS_GRPC_ADDR: DEAD,
-      BILLING_GRPC_ADDR: DEAD,
-      TAX_GRPC_ADDR: DEAD,
-      RECURRING_GRPC_ADDR: DEAD,
-      DOCUMENTS_GRPC_ADDR: DEAD,
-      NOTIFICATIONS_IPN_GRPC_ADDR: DEAD,
-      GRPC_DEADLINE_MS: 300,
-    });
-
   it('makes the caller of a service once per set of clients, and names the service in failures', async () => {
     let picked = 0;
     const call = jsonRpc(
@@ -98,8 +85,8 @@ describe('jsonRpc', () => {
       },
       billingRpc,
     );
-    const a = clientsOf();
-    const b = clientsOf();
+    const a = unreachableClients();
+    const b = unreachableClients();
     try {
       const depsA = { clients: a } as AdminDeps;
       await expect(call(depsA, org, 'getInvoice', { id: 'i1' })).rejects.toThrow(/billing/);
