@@ -10,7 +10,7 @@ import {
 import type { AdminDeps } from '../../app/deps';
 import type { Principal } from '../../domain/principal';
 import { fileAnswer, resource, type OrgScope } from '../route-table';
-import { actorOf, billingJson, toBilling } from './billing-rpc';
+import { actorOf, toBilling } from './billing-rpc';
 import { idParams } from './common';
 import { billingFileStream } from './data-io';
 
@@ -87,9 +87,7 @@ export const accountingExportRoutes = [
     summary:
       'One recorded DATEV export: status, progress (documents read of those to read), counts, digest, and whether its zip was kept for download (file)',
     params: idParams,
-    async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'getDatevExport', { body: { id: params.id } });
-    },
+    handler: toBilling.idInBody('getDatevExport'),
   }),
   accounting({
     method: 'GET',

@@ -11,6 +11,7 @@ const thing = z.object({ id: z.string(), name: z.string() });
 const thingsRpc = {
   getThing: rpc(emptyBody, thing),
   listThings: rpc(z.object({ page: z.number() }), z.object({ items: z.array(thing) })),
+  findThing: rpc(z.object({ id: z.string() }), thing),
   renameThing: rpc(z.object({ name: z.string() }), thing),
 };
 type Things = typeof thingsRpc;
@@ -46,6 +47,7 @@ describe('forwarders', () => {
     await to.bare('getThing')(ctx);
     await to.byId('getThing')(ctx);
     await to.byIdActing('getThing')(ctx);
+    await to.idInBody('findThing')(ctx);
     await to.query('listThings')(ctx);
     await to.byIdQuery('listThings')(ctx);
     await to.body('renameThing')(ctx);
@@ -56,6 +58,7 @@ describe('forwarders', () => {
       { method: 'getThing', args: {} },
       { method: 'getThing', args: { id: 'a1' } },
       { method: 'getThing', args: { id: 'a1', actor: 'api_key:k1' } },
+      { method: 'findThing', args: { body: { id: 'a1' } } },
       { method: 'listThings', args: { body: { page: 2 } } },
       { method: 'listThings', args: { id: 'a1', body: { page: 2 } } },
       { method: 'renameThing', args: { body: { name: 'new' } } },
@@ -63,6 +66,14 @@ describe('forwarders', () => {
       { method: 'renameThing', args: { id: 'a1', body: { name: 'new' } } },
       { method: 'renameThing', args: { id: 'a1', body: { name: 'new' }, actor: 'api_key:k1' } },
     ]);
+  });
+
+  it('take only the methods their input fits', () => {
+    const { to } = recording();
+    // @ts-expect-error renameThing needs a body: the path's id alone does not make one
+    expect(typeof to.byId('renameThing')).toBe('function');
+    // @ts-expect-error listThings takes a page, not an id
+    expect(typeof to.idInBody('listThings')).toBe('function');
   });
 
   it('answer what the RPC answers', async () => {

@@ -60,6 +60,11 @@ export type Bodiless<J extends JsonRpcMap> = {
 }[keyof J & string];
 
 type Input<J extends JsonRpcMap, K extends keyof J> = z.input<J[K]['request']>;
+
+/** Methods of a map whose request body is the record's `{ id }`. */
+export type IdBodied<J extends JsonRpcMap> = {
+  [K in keyof J & string]: { id: string } extends Input<J, K> ? K : never;
+}[keyof J & string];
 type IdContext<B = unknown, Q = unknown> = ForwardContext<{ id: string }, B, Q>;
 /** A row's handler that answers what RPC `K` answers. */
 type Forward<J extends JsonRpcMap, K extends keyof J, C> = (ctx: C) => Promise<z.output<J[K]['answer']>>;
@@ -76,6 +81,8 @@ export interface Forwarders<J extends JsonRpcMap> {
   byId<K extends Bodiless<J>>(method: K): Forward<J, K, IdContext>;
   /** The path's `id`, and who acts. */
   byIdActing<K extends Bodiless<J>>(method: K): Forward<J, K, IdContext>;
+  /** The path's `id` as the body's `id`. */
+  idInBody<K extends IdBodied<J>>(method: K): Forward<J, K, IdContext>;
   /** The checked query as the body (`GET /credit-notes?page=2`). */
   query<K extends keyof J & string>(method: K): Forward<J, K, ForwardContext<unknown, unknown, Input<J, K>>>;
   /** The path's `id` and the checked query as the body. */
@@ -103,6 +110,7 @@ export function forwarders<J extends JsonRpcMap>(call: JsonCall<J>): Forwarders<
     bare: (method) => async (ctx) => send(ctx, method, {}),
     byId: (method) => async (ctx) => send(ctx, method, { id: ctx.params.id }),
     byIdActing: (method) => async (ctx) => send(ctx, method, { id: ctx.params.id, actor: actor(ctx) }),
+    idInBody: (method) => async (ctx) => send(ctx, method, { body: { id: ctx.params.id } }),
     query: (method) => async (ctx) => send(ctx, method, { body: ctx.query }),
     byIdQuery: (method) => async (ctx) => send(ctx, method, { id: ctx.params.id, body: ctx.query }),
     body: (method) => async (ctx) => send(ctx, method, { body: ctx.body }),

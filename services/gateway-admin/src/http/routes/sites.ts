@@ -5,7 +5,7 @@ import type { AdminDeps } from '../../app/deps';
 import { site, siteInvoicingSettings, sitePage } from '../responses/sites';
 import { resource, type OrgScope } from '../route-table';
 import { httpUrl, text } from '@paymesh/http';
-import { idParams, orgRpc, pageQuery } from './common';
+import { idParams, orgRpc, pageOf, pageQuery } from './common';
 
 const logo = httpUrl().describe('https URL of the logo the hosted checkout shows');
 const primaryColor = text(7, 1).describe('#rrggbb');
@@ -90,7 +90,7 @@ export const siteRoutes = [
         page: query.page,
         limit: query.limit,
       });
-      return { items: res.items.map(siteView), total: res.total, page: res.page, limit: res.limit };
+      return pageOf(res, siteView);
     },
   }),
   sites({
