@@ -76,3 +76,34 @@ export function orgRpc<S extends ServiceClient, B, Res>(
 export function pageOf<T, V>(res: { items: T[]; total: number; page: number; limit: number }, view: (item: T) => V) {
   return { items: res.items.map(view), total: res.total, page: res.page, limit: res.limit };
 }
+
+/** What a handler of a row addressing one record by the path's `id` reads of its context. */
+interface ByIdContext {
+  deps: AdminDeps;
+  org: OrgScope;
+  params: { id: string };
+}
+
+/**
+ * Handler of a row that reads (or acts on) one record named by the path's `id` and answers it in
+ * its Admin shape: `handler: recordById('checkout', (c) => c.getSite, siteView)`.
+ */
+export function recordById<S extends ServiceClient, Res, V>(
+  service: S,
+  method: (client: Clients[S]) => UnaryMethod<WireTenant & { id: string }, Res>,
+  view: (record: Res) => V,
+) {
+  return async ({ deps, org, params }: ByIdContext): Promise<V> =>
+    view(await orgRpc(deps, org, service, method, { id: params.id }));
+}
+
+/** Handler of a row that deletes the record named by the path's `id` and answers no content (204). */
+export function removeById<S extends ServiceClient, Res>(
+  service: S,
+  method: (client: Clients[S]) => UnaryMethod<WireTenant & { id: string }, Res>,
+) {
+  return async ({ deps, org, params }: ByIdContext): Promise<undefined> => {
+    await orgRpc(deps, org, service, method, { id: params.id });
+    return undefined;
+  };
+}

@@ -3,7 +3,7 @@ import type { paymentsWebhooks } from '@paymesh/proto';
 import { deleted } from '../responses/common';
 import { provider, providerPage, providerTypes } from '../responses/providers';
 import { resource } from '../route-table';
-import { idParams, orgRpc, pageOf, pageQuery } from './common';
+import { idParams, orgRpc, pageOf, pageQuery, recordById } from './common';
 import { createProviderBody, PROVIDER_CREDENTIAL_SCHEMAS } from './provider-credentials';
 
 /** One strict credentials object per type; payments-webhooks applies the finer rules. */
@@ -66,10 +66,7 @@ export const providerRoutes = [
     response: provider,
     summary: 'Get a payment provider record',
     params: idParams,
-    async handler({ deps, org, params }) {
-      const p = await orgRpc(deps, org, 'paymentsWebhooks', (c) => c.getProvider, { id: params.id });
-      return providerView(p);
-    },
+    handler: recordById('paymentsWebhooks', (c) => c.getProvider, providerView),
   }),
   providers({
     method: 'POST',

@@ -5,7 +5,7 @@ import type { AdminDeps } from '../../app/deps';
 import { site, siteInvoicingSettings, sitePage } from '../responses/sites';
 import { resource, type OrgScope } from '../route-table';
 import { httpUrl, text } from '@paymesh/http';
-import { idParams, orgRpc, pageOf, pageQuery } from './common';
+import { idParams, orgRpc, pageOf, pageQuery, recordById, removeById } from './common';
 
 const logo = httpUrl().describe('https URL of the logo the hosted checkout shows');
 const primaryColor = text(7, 1).describe('#rrggbb');
@@ -100,10 +100,7 @@ export const siteRoutes = [
     response: site,
     summary: 'Get a site',
     params: idParams,
-    async handler({ deps, org, params }) {
-      const s = await orgRpc(deps, org, 'checkout', (c) => c.getSite, { id: params.id });
-      return siteView(s);
-    },
+    handler: recordById('checkout', (c) => c.getSite, siteView),
   }),
   sites({
     method: 'POST',
@@ -152,10 +149,7 @@ export const siteRoutes = [
     summary: 'Delete a site (soft delete: 404 afterwards; past transactions keep it)',
     params: idParams,
     status: 204,
-    async handler({ deps, org, params }) {
-      await orgRpc(deps, org, 'checkout', (c) => c.deleteSite, { id: params.id });
-      return undefined;
-    },
+    handler: removeById('checkout', (c) => c.deleteSite),
   }),
   sites({
     method: 'POST',
@@ -165,10 +159,7 @@ export const siteRoutes = [
     action: 'update',
     summary: 'Rotate the IPN signing secret (the new whsec_ secret is returned once; the old one signs nothing more)',
     params: idParams,
-    async handler({ deps, org, params }) {
-      const s = await orgRpc(deps, org, 'checkout', (c) => c.rotateSiteWebhookSecret, { id: params.id });
-      return siteView(s);
-    },
+    handler: recordById('checkout', (c) => c.rotateSiteWebhookSecret, siteView),
   }),
   sites({
     method: 'GET',
