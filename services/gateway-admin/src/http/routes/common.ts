@@ -107,3 +107,24 @@ export function removeById<S extends ServiceClient, Res>(
     return undefined;
   };
 }
+
+/** A page of a list RPC's answer. */
+interface RecordPage<T> {
+  items: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/**
+ * Handler of a row that lists records a page at a time (the query's `page` and `limit`) and answers
+ * the page in its Admin shape: `handler: recordPage('checkout', (c) => c.listSites, siteView)`.
+ */
+export function recordPage<S extends ServiceClient, T, V>(
+  service: S,
+  method: (client: Clients[S]) => UnaryMethod<WireTenant & { page: number; limit: number }, RecordPage<T>>,
+  view: (item: T) => V,
+) {
+  return async ({ deps, org, query }: { deps: AdminDeps; org: OrgScope; query: { page: number; limit: number } }) =>
+    pageOf(await orgRpc(deps, org, service, method, { page: query.page, limit: query.limit }), view);
+}

@@ -5,7 +5,7 @@ import type { AdminDeps } from '../../app/deps';
 import { site, siteInvoicingSettings, sitePage } from '../responses/sites';
 import { resource, type OrgScope } from '../route-table';
 import { httpUrl, text } from '@paymesh/http';
-import { idParams, orgRpc, pageOf, pageQuery, recordById, removeById } from './common';
+import { idParams, orgRpc, pageQuery, recordById, recordPage, removeById } from './common';
 
 const logo = httpUrl().describe('https URL of the logo the hosted checkout shows');
 const primaryColor = text(7, 1).describe('#rrggbb');
@@ -85,13 +85,7 @@ export const siteRoutes = [
     response: sitePage,
     summary: 'List sites',
     query: pageQuery(20),
-    async handler({ deps, org, query }) {
-      const res = await orgRpc(deps, org, 'checkout', (c) => c.listSites, {
-        page: query.page,
-        limit: query.limit,
-      });
-      return pageOf(res, siteView);
-    },
+    handler: recordPage('checkout', (c) => c.listSites, siteView),
   }),
   sites({
     method: 'GET',
