@@ -128,3 +128,26 @@ export function recordPage<S extends ServiceClient, T, V>(
   return async ({ deps, org, query }: { deps: AdminDeps; org: OrgScope; query: { page: number; limit: number } }) =>
     pageOf(await orgRpc(deps, org, service, method, { page: query.page, limit: query.limit }), view);
 }
+
+/** Handler of a row that reads settings of the organization and answers them in their Admin shape. */
+export function settingsRead<S extends ServiceClient, Res, V>(
+  service: S,
+  method: (client: Clients[S]) => UnaryMethod<WireTenant, Res>,
+  view: (settings: Res) => V,
+) {
+  return async ({ deps, org }: { deps: AdminDeps; org: OrgScope }): Promise<V> =>
+    view(await orgRpc(deps, org, service, method, {}));
+}
+
+/**
+ * Handler of a row that changes settings of the organization: the checked body is the patch (as
+ * JSON) the service merges; the settings it answers are answered in their Admin shape.
+ */
+export function settingsPatch<S extends ServiceClient, Res, V>(
+  service: S,
+  method: (client: Clients[S]) => UnaryMethod<WireTenant & { patchJson: string }, Res>,
+  view: (settings: Res) => V,
+) {
+  return async ({ deps, org, body }: { deps: AdminDeps; org: OrgScope; body: unknown }): Promise<V> =>
+    view(await orgRpc(deps, org, service, method, { patchJson: JSON.stringify(body) }));
+}

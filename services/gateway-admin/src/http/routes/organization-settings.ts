@@ -21,7 +21,7 @@ import {
 } from '../responses/organization';
 import { resource } from '../route-table';
 import { invoicingFieldsBeyondRole } from '../../domain/settings-roles';
-import { orgRpc } from './common';
+import { orgRpc, settingsPatch, settingsRead } from './common';
 import { toBilling } from './billing-rpc';
 
 const organizationSettings = resource({ tag: 'Organization settings', scopePrefix: 'organization' });
@@ -96,10 +96,11 @@ export const organizationSettingsRoutes = [
     response: displaySettings,
     summary:
       "The organization's time zone, for showing its dates (organization:read: every member may read it; the full invoicing settings need organization:execute)",
-    async handler({ deps, org }) {
-      const s = await orgRpc(deps, org, 'billing', (c) => c.getInvoicingSettings, {});
-      return { timeZone: s.timeZone || 'UTC' };
-    },
+    handler: settingsRead(
+      'billing',
+      (c) => c.getInvoicingSettings,
+      (s) => ({ timeZone: s.timeZone || 'UTC' }),
+    ),
   }),
   organizationSettings({
     method: 'GET',
@@ -108,10 +109,7 @@ export const organizationSettingsRoutes = [
     operationId: 'getInvoicingSettings',
     response: invoicingSettings,
     summary: 'Invoicing settings (defaults until first saved; bankIBAN masked)',
-    async handler({ deps, org }) {
-      const s = await orgRpc(deps, org, 'billing', (c) => c.getInvoicingSettings, {});
-      return invoicingView(s);
-    },
+    handler: settingsRead('billing', (c) => c.getInvoicingSettings, invoicingView),
   }),
   organizationSettings({
     method: 'PUT',
@@ -175,10 +173,7 @@ export const organizationSettingsRoutes = [
     operationId: 'getTaxSettings',
     response: taxSettings,
     summary: 'Tax settings: OSS/IOSS, VIES, rounding, price mode, home country',
-    async handler({ deps, org }) {
-      const s = await orgRpc(deps, org, 'tax', (c) => c.getTaxSettings, {});
-      return taxView(s);
-    },
+    handler: settingsRead('tax', (c) => c.getTaxSettings, taxView),
   }),
   organizationSettings({
     method: 'PUT',
@@ -190,10 +185,7 @@ export const organizationSettingsRoutes = [
     role: 'Admin',
     summary: 'Update tax settings (partial merge)',
     body: taxSettingsPatch,
-    async handler({ deps, org, body }) {
-      const s = await orgRpc(deps, org, 'tax', (c) => c.updateTaxSettings, { patchJson: JSON.stringify(body) });
-      return taxView(s);
-    },
+    handler: settingsPatch('tax', (c) => c.updateTaxSettings, taxView),
   }),
   organizationSettings({
     method: 'GET',
@@ -213,10 +205,11 @@ export const organizationSettingsRoutes = [
     operationId: 'getPortalSettings',
     response: portalSettings,
     summary: 'Buyer portal access of the organization (portal and magic links)',
-    async handler({ deps, org }) {
-      const settings = await orgRpc(deps, org, 'billing', (c) => c.getPortalSettings, {});
-      return portalSettings.parse(settings);
-    },
+    handler: settingsRead(
+      'billing',
+      (c) => c.getPortalSettings,
+      (s) => portalSettings.parse(s),
+    ),
   }),
   organizationSettings({
     method: 'PUT',
@@ -229,11 +222,10 @@ export const organizationSettingsRoutes = [
     summary:
       'Turn the buyer portal and its magic links on or off, and choose the e-invoice formats buyers may download there (partial)',
     body: portalSettingsPatch,
-    async handler({ deps, org, body }) {
-      const settings = await orgRpc(deps, org, 'billing', (c) => c.updatePortalSettings, {
-        patchJson: JSON.stringify(body),
-      });
-      return portalSettings.parse(settings);
-    },
+    handler: settingsPatch(
+      'billing',
+      (c) => c.updatePortalSettings,
+      (s) => portalSettings.parse(s),
+    ),
   }),
 ];
