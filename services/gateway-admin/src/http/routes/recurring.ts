@@ -19,7 +19,6 @@ import {
 } from '../responses/recurring';
 import { resource, type OrgScope } from '../route-table';
 import { idParams, noBody, pageQuery } from './common';
-import { actorOf } from './billing-rpc';
 import { recurringJson, toRecurring } from './recurring-rpc';
 
 const system = resource({ tag: 'System', scopePrefix: 'system', audience: 'system' });
@@ -54,9 +53,7 @@ function scheduleSwitch(verb: 'pause' | 'resume', summary: string) {
     summary,
     params: idParams,
     body: noBody,
-    async handler({ deps, org, params, principal }) {
-      return recurringJson(deps, org, `${verb}Schedule`, { id: params.id, actor: actorOf(principal) });
-    },
+    handler: toRecurring.byIdActing(`${verb}Schedule`),
   });
 }
 
