@@ -6,7 +6,8 @@ import { createStore, type DroppableStore, TEST_PG_URL } from '@paymesh/store';
 import { Committer } from '@paymesh/bus';
 import type { EventMap } from '@paymesh/contracts';
 import { buildAdminServer } from '../src/http/server';
-import { createClients, type Clients } from '../src/clients';
+import type { Clients } from '../src/clients';
+import { unreachableClients } from './unreachable-clients';
 import { siteRoutes } from '../src/http/routes/sites';
 import { domainRoutes } from '../src/http/routes/domains';
 import { organizationSettingsRoutes } from '../src/http/routes/organization-settings';
@@ -17,7 +18,6 @@ import { ORGANIZATION_SCOPES, type Role, type Scope } from '../src/domain/scopes
 import type { AdminDeps } from '../src/app/deps';
 
 const PG_URL = TEST_PG_URL;
-const DEAD = '127.0.0.1:1';
 
 /**
  * Role and scope enforcement of the configuration routes. The backends are unreachable on purpose:
@@ -37,16 +37,7 @@ describe('configuration routes: roles and scopes', () => {
     await store
       .collection<OrganizationDoc>(ORGANIZATIONS)
       .insert({ id: orgId, name: 'Org', licenseState: 'ACTIVE', createdAt: now, updatedAt: now });
-    clients = createClients({
-      CHECKOUT_GRPC_ADDR: DEAD,
-      PAYMENTS_WEBHOOKS_GRPC_ADDR: DEAD,
-      BILLING_GRPC_ADDR: DEAD,
-      TAX_GRPC_ADDR: DEAD,
-      RECURRING_GRPC_ADDR: DEAD,
-      DOCUMENTS_GRPC_ADDR: DEAD,
-      NOTIFICATIONS_IPN_GRPC_ADDR: DEAD,
-      GRPC_DEADLINE_MS: 300,
-    });
+    clients = unreachableClients();
     const logger = createLogger({ service: 'gateway-admin-test', level: 'silent' });
     const deps: AdminDeps = {
       store,

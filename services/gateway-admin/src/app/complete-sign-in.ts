@@ -63,6 +63,43 @@ export async function completeSignIn(
   return { user, organizations, tokens: await openSession(deps, user.id) };
 }
 
+/** What every WebAuthn check expects: this sign-in's challenge, the dashboard's origins and relying party, user verification. */
+function expected(deps: AdminDeps, challenge: AuthChallengeDoc) {
+  return {
+    expectedChallenge: challenge.challenge,
+    expectedOrigin: deps.auth.origins,
+    expectedRPID: deps.auth.rpId,
+    requireUserVerification: true,
+  };
+}
+
+const isVerified = <R extends { verified: boolean }>(r: R): r is R & { verified: true } => r.verified;
+
+/**
+ * Runs a WebAuthn check of the user's response: one the library refuses is logged (`webauthn <what>
+ * rejected`) and, like one it does not verify, answers 401 with `refusal`.
+ */
+async function verifiedBy<R extends { verified: boolean }>(
+  deps: AdminDeps,
+  user: UserDoc,
+  what: 'registration' | 'assertion',
+  refusal: string,
+  check: () => Promise<R>,
+): Promise<R & { verified: true }> {
+  let result: R;
+  try {
+    result = await check();
+  } catch (err) {
+    deps.logger.info(
+      { userId: user.id, err: err instanceof Error ? err.message : String(err) },
+      `webauthn ${what} rejected`,
+    );
+    throw new UnauthenticatedError(refusal);
+  }
+  if (!isVerified(result)) throw new UnauthenticatedError(refusal);
+  return result;
+}
+
 async function register(
   deps: AdminDeps,
   user: UserDoc,
@@ -72,23 +109,9 @@ async function register(
   if (!('attestationObject' in response.response))
     throw new UnauthenticatedError('a registration (attestation) response is expected');
   const attestation: RegistrationResponseJSON = { ...response, response: response.response };
-  let result;
-  try {
-    result = await verifyRegistrationResponse({
-      response: attestation,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: deps.auth.origins,
-      expectedRPID: deps.auth.rpId,
-      requireUserVerification: true,
-    });
-  } catch (err) {
-    deps.logger.info(
-      { userId: user.id, err: err instanceof Error ? err.message : String(err) },
-      'webauthn registration rejected',
-    );
-    throw new UnauthenticatedError('registration could not be verified');
-  }
-  if (!result.verified) throw new UnauthenticatedError('registration could not be verified');
+  const result = await verifiedBy(deps, user, 'registration', 'registration could not be verified', () =>
+    verifyRegistrationResponse({ response: attestation, ...expected(deps, challenge) }),
+  );
   const cred = result.registrationInfo.credential;
   const now = deps.clock.now();
   await withDuplicateAs(
@@ -131,29 +154,18 @@ async function assert(
   const creds = deps.store.collection<WebAuthnCredentialDoc>(WEBAUTHN_CREDENTIALS);
   const stored = await creds.findOne({ credentialId: assertion.id, userId: user.id });
   if (!stored) throw new UnauthenticatedError('sign-in failed');
-  let result;
-  try {
-    result = await verifyAuthenticationResponse({
+  const result = await verifiedBy(deps, user, 'assertion', 'sign-in failed', () =>
+    verifyAuthenticationResponse({
       response: assertion,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: deps.auth.origins,
-      expectedRPID: deps.auth.rpId,
+      ...expected(deps, challenge),
       credential: {
         id: stored.credentialId,
         publicKey: Buffer.from(stored.publicKey, 'base64url'),
         counter: stored.counter,
         transports: stored.transports.filter(isTransport),
       },
-      requireUserVerification: true,
-    });
-  } catch (err) {
-    deps.logger.info(
-      { userId: user.id, err: err instanceof Error ? err.message : String(err) },
-      'webauthn assertion rejected',
-    );
-    throw new UnauthenticatedError('sign-in failed');
-  }
-  if (!result.verified) throw new UnauthenticatedError('sign-in failed');
+    }),
+  );
   const now = deps.clock.now().toISOString();
   await creds.update(stored.id, (cur) => {
     return { ...cur, counter: result.authenticationInfo.newCounter, lastUsedAt: now };

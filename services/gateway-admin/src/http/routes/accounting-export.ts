@@ -10,7 +10,7 @@ import {
 import type { AdminDeps } from '../../app/deps';
 import type { Principal } from '../../domain/principal';
 import { fileAnswer, resource, type OrgScope } from '../route-table';
-import { actorOf, billingJson } from './billing-rpc';
+import { actorOf, toBilling } from './billing-rpc';
 import { idParams } from './common';
 import { billingFileStream } from './data-io';
 
@@ -64,9 +64,7 @@ export const accountingExportRoutes = [
     summary:
       'The recorded DATEV exports, newest first: range, selection, status (running, completed, failed), posting counts by kind, files, SHA-256 digest and size of the zip delivered',
     query: listQuery,
-    async handler({ deps, org, query }) {
-      return billingJson(deps, org, 'listDatevExports', { body: query });
-    },
+    handler: toBilling.query('listDatevExports'),
   }),
   accounting({
     method: 'POST',
@@ -79,9 +77,7 @@ export const accountingExportRoutes = [
     summary:
       'Start a DATEV export that runs on after the answer (same body, checks and record as POST /accounting/datev/exports): answers the running export, whose progress (documents read of those to read) GET /accounting/datev/exports/{id} follows; once completed its zip is kept and downloaded from GET /accounting/datev/exports/{id}/file. 409 DATEV_EXPORT_RUNNING while another export runs',
     body: datevExportRequest,
-    async handler({ deps, org, principal, body }) {
-      return billingJson(deps, org, 'startDatevExport', { body, actor: actorOf(principal) });
-    },
+    handler: toBilling.bodyActing('startDatevExport'),
   }),
   accounting({
     method: 'GET',
@@ -91,9 +87,7 @@ export const accountingExportRoutes = [
     summary:
       'One recorded DATEV export: status, progress (documents read of those to read), counts, digest, and whether its zip was kept for download (file)',
     params: idParams,
-    async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'getDatevExport', { body: { id: params.id } });
-    },
+    handler: toBilling.idInBody('getDatevExport'),
   }),
   accounting({
     method: 'GET',

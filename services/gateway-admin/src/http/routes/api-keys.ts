@@ -12,7 +12,7 @@ import { ALL_SCOPES, nonEmpty, ROLES } from '../../domain/scopes';
 import type { ApiKeyDoc } from '../../store/collections';
 import { apiKey, apiKeyPage, apiKeyWithToken } from '../responses/api-keys';
 import { type AnyRoute, type OrgScope, resource } from '../route-table';
-import { objectId, pageQuery } from './common';
+import { objectId, pageOf, pageQuery } from './common';
 
 const scope = z.enum(nonEmpty(ALL_SCOPES), {
   errorMap: (issue, ctx) => ({
@@ -94,7 +94,7 @@ function keyRoutes(f: Family): AnyRoute[] {
       query: pageQuery(20),
       async handler({ deps, org, query }) {
         const res = await listApiKeys(deps, f.owner(org), query.page, query.limit);
-        return { items: res.items.map(apiKeyView), total: res.total, page: res.page, limit: res.limit };
+        return pageOf(res, apiKeyView);
       },
     }),
     keys({

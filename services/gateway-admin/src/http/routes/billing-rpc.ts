@@ -2,15 +2,10 @@ import { billingFileRpc, billingRpc } from '@paymesh/contracts';
 import { toWire } from '@paymesh/core';
 import { callEnvelope } from '@paymesh/grpc';
 import type { AdminDeps } from '../../app/deps';
-import type { Principal } from '../../domain/principal';
 import type { FileAnswer, OrgScope } from '../route-table';
-import { jsonRpc, type JsonCall } from './json-rpc';
+import { forwarders, jsonRpc, type Forwarders, type JsonCall } from './json-rpc';
 
-/** Who acts, as billing's audit trails record it (`api_key:<id>`, `system_key:<id>`, `user:<id>`). */
-export function actorOf(p: Principal): string {
-  if (p.kind === 'user') return `user:${p.userId}`;
-  return `${p.kind === 'system_key' ? 'system_key' : 'api_key'}:${p.keyId}`;
-}
+export { actorOf } from './actor';
 
 /** Calls one of billing's JSON RPCs (`billingRpc`); `actor` goes to its audit trails. */
 export const billingJson: JsonCall<typeof billingRpc> = jsonRpc('billing', (c) => c.billing, billingRpc);
@@ -42,3 +37,6 @@ export async function billingPdf(
     headers: { 'x-document-rendered': String(res.rendered) },
   };
 }
+
+/** Handlers of rows that hand their input to one of billing's JSON RPCs as it is. */
+export const toBilling: Forwarders<typeof billingRpc> = forwarders(billingJson);

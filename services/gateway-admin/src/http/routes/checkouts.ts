@@ -14,7 +14,7 @@ import {
   URL_MAX,
 } from '@paymesh/http';
 import { resource } from '../route-table';
-import { objectId, orgRpc, pageQuery } from './common';
+import { objectId, orgRpc, pageOf, pageQuery } from './common';
 import { parseDateRange } from './list-query';
 
 /** Optional string that may also be sent as null (= absent). */
@@ -221,7 +221,7 @@ export const checkoutRoutes = [
         page: query.page,
         limit: query.limit,
       });
-      return { items: res.items.map(checkoutView), total: res.total, page: res.page, limit: res.limit };
+      return pageOf(res, checkoutView);
     },
   }),
   checkouts({

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { clientCreate, idempotencyKey, clientUpdate } from '@paymesh/contracts';
+import { clientCreate, idempotencyKey, clientUpdate, type billingRpc, type RpcInput } from '@paymesh/contracts';
 import type { Principal } from '../../domain/principal';
 import { client, clientHistoryPage, clientPage } from '../responses/clients';
 import { resource } from '../route-table';
-import { actorOf, billingJson } from './billing-rpc';
+import { actorOf, billingJson, toBilling } from './billing-rpc';
+import type { ForwardContext } from './json-rpc';
 import { idParams, pageQuery } from './common';
 
 /** Clients: scope `client:<action>`; search and history are `client:execute`. */
@@ -11,6 +12,18 @@ const clients = resource({ tag: 'Clients', scopePrefix: 'client' });
 
 /** Compliance values (tax ID, Peppol address value) are returned in plaintext only to holders of client:execute. */
 const includeTaxInfo = (p: Principal) => p.scopes.has('client:execute');
+
+type ListMethod = 'listClients' | 'searchClients';
+/** What a client list hands billing besides what the caller may see. */
+type ListQuery<K extends ListMethod> = Omit<RpcInput<typeof billingRpc, K>, 'includeTaxInfo'>;
+
+/** Handler of a client list: the checked query, and whether the caller may see compliance values. */
+const withTaxInfo =
+  <K extends ListMethod>(method: K) =>
+  async (ctx: ForwardContext<unknown, unknown, ListQuery<K>>) =>
+    billingJson(ctx.deps, ctx.org, method, {
+      body: { ...ctx.query, includeTaxInfo: includeTaxInfo(ctx.principal) },
+    });
 
 const searchQuery = pageQuery(20).extend({
   q: z.string().trim().min(1).max(200).describe('words of name or e-mail, or an exact tax ID'),
@@ -37,11 +50,7 @@ export const clientRoutes = [
     response: clientPage,
     summary: 'List clients, newest first (page, limit: default 20, at most 100)',
     query: pageQuery(20),
-    async handler({ deps, org, principal, query }) {
-      return billingJson(deps, org, 'listClients', {
-        body: { ...query, includeTaxInfo: includeTaxInfo(principal) },
-      });
-    },
+    handler: withTaxInfo('listClients'),
   }),
   clients({
     method: 'GET',
@@ -51,11 +60,7 @@ export const clientRoutes = [
     response: clientPage,
     summary: 'Full-text search over name and e-mail words (any word; more matched words rank first) and exact tax IDs',
     query: searchQuery,
-    async handler({ deps, org, principal, query }) {
-      return billingJson(deps, org, 'searchClients', {
-        body: { ...query, includeTaxInfo: includeTaxInfo(principal) },
-      });
-    },
+    handler: withTaxInfo('searchClients'),
   }),
   clients({
     method: 'GET',
@@ -134,8 +139,6 @@ export const clientRoutes = [
     summary: 'Who changed what and when, oldest first (secret values only as changed); kept after a delete',
     params: idParams,
     query: pageQuery(20),
-    async handler({ deps, org, params, query }) {
-      return billingJson(deps, org, 'getClientHistory', { id: params.id, body: query });
-    },
+    handler: toBilling.byIdQuery('getClientHistory'),
   }),
 ];

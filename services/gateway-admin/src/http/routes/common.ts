@@ -76,3 +76,78 @@ export function orgRpc<S extends ServiceClient, B, Res>(
 export function pageOf<T, V>(res: { items: T[]; total: number; page: number; limit: number }, view: (item: T) => V) {
   return { items: res.items.map(view), total: res.total, page: res.page, limit: res.limit };
 }
+
+/** What a handler of a row addressing one record by the path's `id` reads of its context. */
+interface ByIdContext {
+  deps: AdminDeps;
+  org: OrgScope;
+  params: { id: string };
+}
+
+/**
+ * Handler of a row that reads (or acts on) one record named by the path's `id` and answers it in
+ * its Admin shape: `handler: recordById('checkout', (c) => c.getSite, siteView)`.
+ */
+export function recordById<S extends ServiceClient, Res, V>(
+  service: S,
+  method: (client: Clients[S]) => UnaryMethod<WireTenant & { id: string }, Res>,
+  view: (record: Res) => V,
+) {
+  return async ({ deps, org, params }: ByIdContext): Promise<V> =>
+    view(await orgRpc(deps, org, service, method, { id: params.id }));
+}
+
+/** Handler of a row that deletes the record named by the path's `id` and answers no content (204). */
+export function removeById<S extends ServiceClient, Res>(
+  service: S,
+  method: (client: Clients[S]) => UnaryMethod<WireTenant & { id: string }, Res>,
+) {
+  return async ({ deps, org, params }: ByIdContext): Promise<undefined> => {
+    await orgRpc(deps, org, service, method, { id: params.id });
+    return undefined;
+  };
+}
+
+/** A page of a list RPC's answer. */
+interface RecordPage<T> {
+  items: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/**
+ * Handler of a row that lists records a page at a time (the query's `page` and `limit`) and answers
+ * the page in its Admin shape: `handler: recordPage('checkout', (c) => c.listSites, siteView)`.
+ */
+export function recordPage<S extends ServiceClient, T, V>(
+  service: S,
+  method: (client: Clients[S]) => UnaryMethod<WireTenant & { page: number; limit: number }, RecordPage<T>>,
+  view: (item: T) => V,
+) {
+  return async ({ deps, org, query }: { deps: AdminDeps; org: OrgScope; query: { page: number; limit: number } }) =>
+    pageOf(await orgRpc(deps, org, service, method, { page: query.page, limit: query.limit }), view);
+}
+
+/** Handler of a row that reads settings of the organization and answers them in their Admin shape. */
+export function settingsRead<S extends ServiceClient, Res, V>(
+  service: S,
+  method: (client: Clients[S]) => UnaryMethod<WireTenant, Res>,
+  view: (settings: Res) => V,
+) {
+  return async ({ deps, org }: { deps: AdminDeps; org: OrgScope }): Promise<V> =>
+    view(await orgRpc(deps, org, service, method, {}));
+}
+
+/**
+ * Handler of a row that changes settings of the organization: the checked body is the patch (as
+ * JSON) the service merges; the settings it answers are answered in their Admin shape.
+ */
+export function settingsPatch<S extends ServiceClient, Res, V>(
+  service: S,
+  method: (client: Clients[S]) => UnaryMethod<WireTenant & { patchJson: string }, Res>,
+  view: (settings: Res) => V,
+) {
+  return async ({ deps, org, body }: { deps: AdminDeps; org: OrgScope; body: unknown }): Promise<V> =>
+    view(await orgRpc(deps, org, service, method, { patchJson: JSON.stringify(body) }));
+}

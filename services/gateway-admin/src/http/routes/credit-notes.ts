@@ -3,7 +3,7 @@ import { objectId } from '@paymesh/http';
 import { creditNotePageResponse, creditNoteResponse } from '../responses/invoices';
 import { resource } from '../route-table';
 import { idParams, pageQuery, queryDay } from './common';
-import { billingJson } from './billing-rpc';
+import { toBilling } from './billing-rpc';
 
 const listQuery = z
   .object({
@@ -24,9 +24,7 @@ export const creditNoteRoutes = [
     response: creditNotePageResponse,
     summary: 'List credit notes, newest first (invoiceId, startDate/endDate of the issue date, page, limit)',
     query: listQuery,
-    async handler({ deps, org, query }) {
-      return billingJson(deps, org, 'listCreditNotes', { body: query });
-    },
+    handler: toBilling.query('listCreditNotes'),
   }),
   creditNotes({
     method: 'GET',
@@ -35,8 +33,6 @@ export const creditNoteRoutes = [
     response: creditNoteResponse,
     summary: 'Get a credit note',
     params: idParams,
-    async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'getCreditNote', { id: params.id });
-    },
+    handler: toBilling.byId('getCreditNote'),
   }),
 ];

@@ -7,8 +7,7 @@ import {
   riskSettingsView,
 } from '@paymesh/contracts';
 import { resource } from '../route-table';
-import { actorOf } from './billing-rpc';
-import { checkoutJson } from './checkout-rpc';
+import { toCheckout } from './checkout-rpc';
 import { idParams } from './common';
 
 const organizationSettings = resource({ tag: 'Organization settings', scopePrefix: 'organization' });
@@ -29,9 +28,7 @@ export const customerHoldRoutes = [
     summary:
       'List customer risk holds, newest first (status active|lifted, email, clientId, transactionId, page, limit)',
     query: customerHoldListQuery,
-    async handler({ deps, org, query }) {
-      return checkoutJson(deps, org, 'listCustomerHolds', { body: query });
-    },
+    handler: toCheckout.query('listCustomerHolds'),
   }),
   holds({
     method: 'GET',
@@ -40,9 +37,7 @@ export const customerHoldRoutes = [
     response: customerHoldView,
     summary: 'Get a customer risk hold',
     params: idParams,
-    async handler({ deps, org, params }) {
-      return checkoutJson(deps, org, 'getCustomerHold', { id: params.id });
-    },
+    handler: toCheckout.byId('getCustomerHold'),
   }),
   holds({
     method: 'POST',
@@ -56,13 +51,7 @@ export const customerHoldRoutes = [
       'Lift a customer risk hold: the buyer may check out again; who lifted it, when and why are kept (a lifted hold answers unchanged)',
     params: idParams,
     body: liftCustomerHoldBody,
-    async handler({ deps, org, params, body, principal }) {
-      return checkoutJson(deps, org, 'liftCustomerHold', {
-        id: params.id,
-        body,
-        actor: actorOf(principal),
-      });
-    },
+    handler: toCheckout.byIdBodyActing('liftCustomerHold'),
   }),
 ];
 
@@ -76,9 +65,7 @@ export const riskSettingsRoutes = [
     response: riskSettingsView,
     summary:
       'Customer risk hold policy: what a lost or accepted dispute does to the buyer (defaults until first saved: block)',
-    async handler({ deps, org }) {
-      return checkoutJson(deps, org, 'getRiskSettings', {});
-    },
+    handler: toCheckout.bare('getRiskSettings'),
   }),
   organizationSettings({
     method: 'PUT',
@@ -91,8 +78,6 @@ export const riskSettingsRoutes = [
     summary:
       'Update the customer risk hold policy (partial; safeProviderTypes replaced whole; applies to holds created afterwards)',
     body: riskSettingsPatch,
-    async handler({ deps, org, body }) {
-      return checkoutJson(deps, org, 'updateRiskSettings', { body });
-    },
+    handler: toCheckout.body('updateRiskSettings'),
   }),
 ];

@@ -1,6 +1,6 @@
 import { dashboardQuery, dashboardView } from '@paymesh/contracts';
 import { resource } from '../route-table';
-import { checkoutJson } from './checkout-rpc';
+import { toCheckout } from './checkout-rpc';
 
 /**
  * The dashboard: figures of the transactions created in a period (checkout owns them, kept as
@@ -17,8 +17,6 @@ export const dashboardRoutes = [
     summary:
       'Dashboard of the transactions created in a period (startDate+endDate or period, default last_30_days; timezone; currency; siteId): gross volume, net revenue, counts by status, failure ratio, top providers, recent transactions',
     query: dashboardQuery,
-    async handler({ deps, org, query }) {
-      return checkoutJson(deps, org, 'getDashboard', { body: query });
-    },
+    handler: toCheckout.query('getDashboard'),
   }),
 ];

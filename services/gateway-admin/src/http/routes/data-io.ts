@@ -22,7 +22,7 @@ import type { AdminDeps } from '../../app/deps';
 import type { Principal } from '../../domain/principal';
 import { dataImportRejected, dataImportResult } from '../responses/data-io';
 import { ErrorAnswer, fileAnswer, resource, type OrgScope } from '../route-table';
-import { actorOf, billingJson } from './billing-rpc';
+import { actorOf, billingJson, toBilling } from './billing-rpc';
 import { idParams } from './common';
 
 /** Data import/export: scope `data_io:read` (templates) and `data_io:execute` (import, check, export). */
@@ -253,9 +253,7 @@ export const dataIoRoutes = [
     summary:
       'One import job: status (running, completed, failed), progress (rows written of the rows of the file), and once completed the import report (created, alreadyImported)',
     params: idParams,
-    async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'getDataImport', { body: { id: params.id } });
-    },
+    handler: toBilling.idInBody('getDataImport'),
   }),
   dataIo({
     method: 'POST',

@@ -1,6 +1,6 @@
 import { documentIntegrityExport, documentIntegrityReport } from '@paymesh/contracts';
 import { resource } from '../route-table';
-import { billingJson } from './billing-rpc';
+import { toBilling } from './billing-rpc';
 import { noParameters } from './common';
 
 /** Tamper evidence of issued documents: scope `document:<action>`, Admin role. */
@@ -16,9 +16,7 @@ export const documentIntegrityRoutes = [
     summary:
       'Verify the hash chains of issued invoices, credit notes, corrections and their files (per number series) against the stored documents; names the first broken link',
     query: noParameters,
-    async handler({ deps, org }) {
-      return billingJson(deps, org, 'verifyDocumentIntegrity', {});
-    },
+    handler: toBilling.bare('verifyDocumentIntegrity'),
   }),
   documents({
     method: 'GET',
@@ -30,8 +28,6 @@ export const documentIntegrityRoutes = [
     summary:
       'Export the hash chains and the stored documents they cover, for the offline verifier (`pnpm verify-integrity <file>`)',
     query: noParameters,
-    async handler({ deps, org }) {
-      return billingJson(deps, org, 'exportDocumentIntegrity', {});
-    },
+    handler: toBilling.bare('exportDocumentIntegrity'),
   }),
 ];

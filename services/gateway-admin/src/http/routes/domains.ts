@@ -3,7 +3,7 @@ import type { checkout } from '@paymesh/proto';
 import { cnameCheck, domain, domainPage } from '../responses/domains';
 import { text } from '@paymesh/http';
 import { resource } from '../route-table';
-import { idParams, objectId, orgRpc, pageOf, pageQuery } from './common';
+import { idParams, objectId, orgRpc, pageOf, pageQuery, recordById, removeById } from './common';
 
 /** Public shape of a custom domain. */
 export function domainView(d: checkout.CustomDomain) {
@@ -78,10 +78,7 @@ export const domainRoutes = [
     response: domain,
     summary: 'Get a custom domain',
     params: idParams,
-    async handler({ deps, org, params }) {
-      const d = await orgRpc(deps, org, 'checkout', (c) => c.getDomain, { id: params.id });
-      return domainView(d);
-    },
+    handler: recordById('checkout', (c) => c.getDomain, domainView),
   }),
   domains({
     method: 'POST',
@@ -108,9 +105,6 @@ export const domainRoutes = [
     summary: 'Delete a custom domain (its host name becomes free again)',
     params: idParams,
     status: 204,
-    async handler({ deps, org, params }) {
-      await orgRpc(deps, org, 'checkout', (c) => c.deleteDomain, { id: params.id });
-      return undefined;
-    },
+    handler: removeById('checkout', (c) => c.deleteDomain),
   }),
 ];

@@ -3,7 +3,7 @@ import { httpUrl } from '@paymesh/http';
 import { PAYMENT_LINK_LIMITS } from '@paymesh/contracts';
 import { resource } from '../route-table';
 import { invoicePaymentCheckout } from '../responses/invoice-payment-links';
-import { actorOf, billingJson } from './billing-rpc';
+import { toBilling } from './billing-rpc';
 import { idParams } from './common';
 
 const L = PAYMENT_LINK_LIMITS;
@@ -45,12 +45,6 @@ export const invoicePaymentLinkRoutes = [
       'Create a hosted payment link (checkout) for an issued invoice: the outstanding amount or a part of it (at least 50 minor units); 400 for drafts, settled invoices and amounts out of range',
     params: idParams,
     body: paymentCheckoutBody,
-    async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'createInvoicePaymentCheckout', {
-        id: params.id,
-        body,
-        actor: actorOf(principal),
-      });
-    },
+    handler: toBilling.byIdBodyActing('createInvoicePaymentCheckout'),
   }),
 ];

@@ -13,7 +13,7 @@ import {
 import { invoiceDeletedResponse, invoicePageResponse, invoiceResponse } from '../responses/invoices';
 import { resource } from '../route-table';
 import { idParams, noBody, pageQuery, queryDay } from './common';
-import { actorOf, billingJson } from './billing-rpc';
+import { billingJson, toBilling } from './billing-rpc';
 
 const amount = (name: string) =>
   z.coerce
@@ -64,9 +64,7 @@ export const invoiceRoutes = [
     summary:
       'Get an invoice: draft with its pro forma label and tax preview, or issued with its frozen snapshot and corrections',
     params: idParams,
-    async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'getInvoice', { id: params.id });
-    },
+    handler: toBilling.byId('getInvoice'),
   }),
   invoices({
     method: 'POST',
@@ -76,9 +74,7 @@ export const invoiceRoutes = [
     errors: [422, 503],
     summary: 'Create a draft invoice; the tax engine taxes its items for the client (tax point: issueDate or today)',
     body: invoiceCreate,
-    async handler({ deps, org, body }) {
-      return billingJson(deps, org, 'createInvoice', { body });
-    },
+    handler: toBilling.body('createInvoice'),
   }),
   invoices({
     method: 'POST',
@@ -107,9 +103,7 @@ export const invoiceRoutes = [
       'Link the transaction that pays the invoice (same organization and mode: else 404; same currency: else 409 INVOICE_CURRENCY_MISMATCH)',
     params: idParams,
     body: invoiceLinkTransaction,
-    async handler({ deps, org, params, body }) {
-      return billingJson(deps, org, 'linkInvoiceTransaction', { id: params.id, body });
-    },
+    handler: toBilling.byIdBody('linkInvoiceTransaction'),
   }),
   invoices({
     method: 'PUT',
@@ -120,9 +114,7 @@ export const invoiceRoutes = [
     summary: 'Replace the editable fields of a draft and recompute its tax (issued invoices: 409 INVOICE_NOT_DRAFT)',
     params: idParams,
     body: invoiceUpdate,
-    async handler({ deps, org, params, body }) {
-      return billingJson(deps, org, 'updateInvoice', { id: params.id, body });
-    },
+    handler: toBilling.byIdBody('updateInvoice'),
   }),
   invoices({
     method: 'PATCH',
@@ -132,9 +124,7 @@ export const invoiceRoutes = [
     summary: 'Set the notes of an invoice in any status (notes are not part of the legal snapshot)',
     params: idParams,
     body: invoiceNotesUpdate,
-    async handler({ deps, org, params, body }) {
-      return billingJson(deps, org, 'updateInvoiceNotes', { id: params.id, body });
-    },
+    handler: toBilling.byIdBody('updateInvoiceNotes'),
   }),
   invoices({
     method: 'DELETE',
@@ -144,9 +134,7 @@ export const invoiceRoutes = [
     errors: [409],
     summary: 'Delete a draft invoice (issued invoices: 409 INVOICE_NOT_DRAFT; void them instead)',
     params: idParams,
-    async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'deleteInvoice', { id: params.id });
-    },
+    handler: toBilling.byId('deleteInvoice'),
   }),
   invoices({
     method: 'POST',
@@ -160,9 +148,7 @@ export const invoiceRoutes = [
       'Issue a draft: final number (organization time zone, site prefix), frozen snapshot, ledger event; repeating answers the issued invoice',
     params: idParams,
     body: noBody,
-    async handler({ deps, org, params }) {
-      return billingJson(deps, org, 'issueInvoice', { id: params.id });
-    },
+    handler: toBilling.byId('issueInvoice'),
   }),
   invoices({
     method: 'POST',
@@ -177,9 +163,7 @@ export const invoiceRoutes = [
       'Void an issued invoice (Admin): writes its credit note with its own number; repeating answers the void invoice',
     params: idParams,
     body: invoiceVoid,
-    async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'voidInvoice', { id: params.id, body, actor: actorOf(principal) });
-    },
+    handler: toBilling.byIdBodyActing('voidInvoice'),
   }),
   invoices({
     method: 'POST',
@@ -193,12 +177,6 @@ export const invoiceRoutes = [
       "Correct the buyer on an issued invoice's snapshot (never the client record); every correction is kept in corrections[]",
     params: idParams,
     body: invoiceCorrection,
-    async handler({ deps, org, params, body, principal }) {
-      return billingJson(deps, org, 'correctInvoice', {
-        id: params.id,
-        body,
-        actor: actorOf(principal),
-      });
-    },
+    handler: toBilling.byIdBodyActing('correctInvoice'),
   }),
 ];

@@ -21,8 +21,8 @@ import {
 } from '../responses/organization';
 import { resource } from '../route-table';
 import { invoicingFieldsBeyondRole } from '../../domain/settings-roles';
-import { orgRpc } from './common';
-import { billingJson } from './billing-rpc';
+import { orgRpc, settingsPatch, settingsRead } from './common';
+import { toBilling } from './billing-rpc';
 
 const organizationSettings = resource({ tag: 'Organization settings', scopePrefix: 'organization' });
 
@@ -96,10 +96,11 @@ export const organizationSettingsRoutes = [
     response: displaySettings,
     summary:
       "The organization's time zone, for showing its dates (organization:read: every member may read it; the full invoicing settings need organization:execute)",
-    async handler({ deps, org }) {
-      const s = await orgRpc(deps, org, 'billing', (c) => c.getInvoicingSettings, {});
-      return { timeZone: s.timeZone || 'UTC' };
-    },
+    handler: settingsRead(
+      'billing',
+      (c) => c.getInvoicingSettings,
+      (s) => ({ timeZone: s.timeZone || 'UTC' }),
+    ),
   }),
   organizationSettings({
     method: 'GET',
@@ -108,10 +109,7 @@ export const organizationSettingsRoutes = [
     operationId: 'getInvoicingSettings',
     response: invoicingSettings,
     summary: 'Invoicing settings (defaults until first saved; bankIBAN masked)',
-    async handler({ deps, org }) {
-      const s = await orgRpc(deps, org, 'billing', (c) => c.getInvoicingSettings, {});
-      return invoicingView(s);
-    },
+    handler: settingsRead('billing', (c) => c.getInvoicingSettings, invoicingView),
   }),
   organizationSettings({
     method: 'PUT',
@@ -144,9 +142,7 @@ export const organizationSettingsRoutes = [
     response: einvoiceReadinessView,
     summary:
       "Each e-invoice format (xrechnung, peppol, zugferd): whether the settings allow it, and which seller value the invoicing or tax settings lack for it (the rules that refuse an issued invoice's e-invoice with 422 EINVOICE_READINESS_FAILED; buyer values are checked per document)",
-    async handler({ deps, org }) {
-      return billingJson(deps, org, 'getEInvoiceReadiness', {});
-    },
+    handler: toBilling.bare('getEInvoiceReadiness'),
   }),
   organizationSettings({
     method: 'POST',
@@ -157,9 +153,7 @@ export const organizationSettingsRoutes = [
     summary:
       'The numbers the next invoice and credit note issued today would get under the stored numbering layouts with these changes applied (checked as PUT /organizations/settings/invoicing checks them: 400 naming the field); nothing is saved and no number is used up',
     body: numberPreviewRequest,
-    async handler({ deps, org, body }) {
-      return billingJson(deps, org, 'previewDocumentNumbers', { body });
-    },
+    handler: toBilling.body('previewDocumentNumbers'),
   }),
   organizationSettings({
     method: 'POST',
@@ -170,9 +164,7 @@ export const organizationSettingsRoutes = [
     errors: [409, 422],
     summary:
       "Look up the TXT record proving documents.senderEmail (dnsRecord of the settings) and record the outcome: verified (invoice and credit-note e-mails are sent from the address) or failed (they keep the platform's address). 422 SENDER_EMAIL_MISSING without an address; 503 when DNS gives no answer (nothing changes); repeating it re-checks",
-    async handler({ deps, org }) {
-      return billingJson(deps, org, 'verifySender', {});
-    },
+    handler: toBilling.bare('verifySender'),
   }),
   organizationSettings({
     method: 'GET',
@@ -181,10 +173,7 @@ export const organizationSettingsRoutes = [
     operationId: 'getTaxSettings',
     response: taxSettings,
     summary: 'Tax settings: OSS/IOSS, VIES, rounding, price mode, home country',
-    async handler({ deps, org }) {
-      const s = await orgRpc(deps, org, 'tax', (c) => c.getTaxSettings, {});
-      return taxView(s);
-    },
+    handler: settingsRead('tax', (c) => c.getTaxSettings, taxView),
   }),
   organizationSettings({
     method: 'PUT',
@@ -196,10 +185,7 @@ export const organizationSettingsRoutes = [
     role: 'Admin',
     summary: 'Update tax settings (partial merge)',
     body: taxSettingsPatch,
-    async handler({ deps, org, body }) {
-      const s = await orgRpc(deps, org, 'tax', (c) => c.updateTaxSettings, { patchJson: JSON.stringify(body) });
-      return taxView(s);
-    },
+    handler: settingsPatch('tax', (c) => c.updateTaxSettings, taxView),
   }),
   organizationSettings({
     method: 'GET',
@@ -219,10 +205,11 @@ export const organizationSettingsRoutes = [
     operationId: 'getPortalSettings',
     response: portalSettings,
     summary: 'Buyer portal access of the organization (portal and magic links)',
-    async handler({ deps, org }) {
-      const settings = await orgRpc(deps, org, 'billing', (c) => c.getPortalSettings, {});
-      return portalSettings.parse(settings);
-    },
+    handler: settingsRead(
+      'billing',
+      (c) => c.getPortalSettings,
+      (s) => portalSettings.parse(s),
+    ),
   }),
   organizationSettings({
     method: 'PUT',
@@ -235,11 +222,10 @@ export const organizationSettingsRoutes = [
     summary:
       'Turn the buyer portal and its magic links on or off, and choose the e-invoice formats buyers may download there (partial)',
     body: portalSettingsPatch,
-    async handler({ deps, org, body }) {
-      const settings = await orgRpc(deps, org, 'billing', (c) => c.updatePortalSettings, {
-        patchJson: JSON.stringify(body),
-      });
-      return portalSettings.parse(settings);
-    },
+    handler: settingsPatch(
+      'billing',
+      (c) => c.updatePortalSettings,
+      (s) => portalSettings.parse(s),
+    ),
   }),
 ];

@@ -3,7 +3,7 @@ import type { paymentsWebhooks } from '@paymesh/proto';
 import { deleted } from '../responses/common';
 import { provider, providerPage, providerTypes } from '../responses/providers';
 import { resource } from '../route-table';
-import { idParams, orgRpc, pageOf, pageQuery } from './common';
+import { idParams, orgRpc, pageQuery, recordById, recordPage } from './common';
 import { createProviderBody, PROVIDER_CREDENTIAL_SCHEMAS } from './provider-credentials';
 
 /** One strict credentials object per type; payments-webhooks applies the finer rules. */
@@ -40,13 +40,7 @@ export const providerRoutes = [
     response: providerPage,
     summary: 'List payment provider records',
     query: pageQuery(20),
-    async handler({ deps, org, query }) {
-      const res = await orgRpc(deps, org, 'paymentsWebhooks', (c) => c.listProviders, {
-        page: query.page,
-        limit: query.limit,
-      });
-      return pageOf(res, providerView);
-    },
+    handler: recordPage('paymentsWebhooks', (c) => c.listProviders, providerView),
   }),
   providers({
     method: 'GET',
@@ -66,10 +60,7 @@ export const providerRoutes = [
     response: provider,
     summary: 'Get a payment provider record',
     params: idParams,
-    async handler({ deps, org, params }) {
-      const p = await orgRpc(deps, org, 'paymentsWebhooks', (c) => c.getProvider, { id: params.id });
-      return providerView(p);
-    },
+    handler: recordById('paymentsWebhooks', (c) => c.getProvider, providerView),
   }),
   providers({
     method: 'POST',

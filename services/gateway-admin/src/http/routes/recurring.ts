@@ -19,8 +19,7 @@ import {
 } from '../responses/recurring';
 import { resource, type OrgScope } from '../route-table';
 import { idParams, noBody, pageQuery } from './common';
-import { actorOf } from './billing-rpc';
-import { recurringJson } from './recurring-rpc';
+import { recurringJson, toRecurring } from './recurring-rpc';
 
 const system = resource({ tag: 'System', scopePrefix: 'system', audience: 'system' });
 
@@ -54,9 +53,7 @@ function scheduleSwitch(verb: 'pause' | 'resume', summary: string) {
     summary,
     params: idParams,
     body: noBody,
-    async handler({ deps, org, params, principal }) {
-      return recurringJson(deps, org, `${verb}Schedule`, { id: params.id, actor: actorOf(principal) });
-    },
+    handler: toRecurring.byIdActing(`${verb}Schedule`),
   });
 }
 
@@ -69,9 +66,7 @@ export const recurringRoutes = [
     response: recurringSchedulePageResponse,
     summary: 'List recurring schedules, newest first (status, clientId, page, limit)',
     query: listQuery,
-    async handler({ deps, org, query }) {
-      return recurringJson(deps, org, 'listSchedules', { body: query });
-    },
+    handler: toRecurring.query('listSchedules'),
   }),
   schedules({
     method: 'POST',
@@ -81,9 +76,7 @@ export const recurringRoutes = [
     summary:
       'Create a recurring schedule: startDate, interval, the invoice template (the POST /invoices draft payload); nextRunDate is derived',
     body: recurringScheduleCreate,
-    async handler({ deps, org, body, principal }) {
-      return recurringJson(deps, org, 'createSchedule', { body, actor: actorOf(principal) });
-    },
+    handler: toRecurring.bodyActing('createSchedule'),
   }),
   schedules({
     method: 'GET',
@@ -92,9 +85,7 @@ export const recurringRoutes = [
     response: recurringScheduleResponse,
     summary: 'Get a recurring schedule',
     params: idParams,
-    async handler({ deps, org, params }) {
-      return recurringJson(deps, org, 'getSchedule', { id: params.id });
-    },
+    handler: toRecurring.byId('getSchedule'),
   }),
   schedules({
     method: 'PUT',
@@ -106,13 +97,7 @@ export const recurringRoutes = [
       'Change a recurring schedule; after invoices exist a new startDate (or cadence) must begin after the current nextRunDate',
     params: idParams,
     body: recurringScheduleUpdate,
-    async handler({ deps, org, params, body, principal }) {
-      return recurringJson(deps, org, 'updateSchedule', {
-        id: params.id,
-        body,
-        actor: actorOf(principal),
-      });
-    },
+    handler: toRecurring.byIdBodyActing('updateSchedule'),
   }),
   scheduleSwitch('pause', 'Pause a schedule (idempotent); no invoice is generated while paused'),
   scheduleSwitch('resume', 'Resume a paused schedule (idempotent); cycles whose dates passed while paused are skipped'),
@@ -128,13 +113,7 @@ export const recurringRoutes = [
       'Cancel from the next cycle on (cancel_requested; cancelled at once without a next run); optional reason; repeats keep the first values',
     params: idParams,
     body: cancelBody,
-    async handler({ deps, org, params, body, principal }) {
-      return recurringJson(deps, org, 'cancelSchedule', {
-        id: params.id,
-        body,
-        actor: actorOf(principal),
-      });
-    },
+    handler: toRecurring.byIdBodyActing('cancelSchedule'),
   }),
   schedules({
     method: 'POST',
@@ -147,12 +126,7 @@ export const recurringRoutes = [
     summary: 'Generate the next cycle now (exactly once per cycle) and advance nextRunDate',
     params: idParams,
     body: noBody,
-    async handler({ deps, org, params, principal }) {
-      return recurringJson(deps, org, 'generateSchedule', {
-        id: params.id,
-        actor: actorOf(principal),
-      });
-    },
+    handler: toRecurring.byIdActing('generateSchedule'),
   }),
   schedules({
     method: 'GET',
@@ -164,9 +138,7 @@ export const recurringRoutes = [
     summary: `Projected next charges with the tax engine estimate (count 1 to ${MAX_UPCOMING_CHARGES}, default ${DEFAULT_UPCOMING_CHARGES})`,
     params: idParams,
     query: upcomingQuery,
-    async handler({ deps, org, params, query }) {
-      return recurringJson(deps, org, 'upcomingCharges', { id: params.id, body: query });
-    },
+    handler: toRecurring.byIdQuery('upcomingCharges'),
   }),
   system({
     method: 'POST',

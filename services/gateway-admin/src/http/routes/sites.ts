@@ -5,7 +5,7 @@ import type { AdminDeps } from '../../app/deps';
 import { site, siteInvoicingSettings, sitePage } from '../responses/sites';
 import { resource, type OrgScope } from '../route-table';
 import { httpUrl, text } from '@paymesh/http';
-import { idParams, orgRpc, pageQuery } from './common';
+import { idParams, orgRpc, pageQuery, recordById, recordPage, removeById } from './common';
 
 const logo = httpUrl().describe('https URL of the logo the hosted checkout shows');
 const primaryColor = text(7, 1).describe('#rrggbb');
@@ -85,13 +85,7 @@ export const siteRoutes = [
     response: sitePage,
     summary: 'List sites',
     query: pageQuery(20),
-    async handler({ deps, org, query }) {
-      const res = await orgRpc(deps, org, 'checkout', (c) => c.listSites, {
-        page: query.page,
-        limit: query.limit,
-      });
-      return { items: res.items.map(siteView), total: res.total, page: res.page, limit: res.limit };
-    },
+    handler: recordPage('checkout', (c) => c.listSites, siteView),
   }),
   sites({
     method: 'GET',
@@ -100,10 +94,7 @@ export const siteRoutes = [
     response: site,
     summary: 'Get a site',
     params: idParams,
-    async handler({ deps, org, params }) {
-      const s = await orgRpc(deps, org, 'checkout', (c) => c.getSite, { id: params.id });
-      return siteView(s);
-    },
+    handler: recordById('checkout', (c) => c.getSite, siteView),
   }),
   sites({
     method: 'POST',
@@ -152,10 +143,7 @@ export const siteRoutes = [
     summary: 'Delete a site (soft delete: 404 afterwards; past transactions keep it)',
     params: idParams,
     status: 204,
-    async handler({ deps, org, params }) {
-      await orgRpc(deps, org, 'checkout', (c) => c.deleteSite, { id: params.id });
-      return undefined;
-    },
+    handler: removeById('checkout', (c) => c.deleteSite),
   }),
   sites({
     method: 'POST',
@@ -165,10 +153,7 @@ export const siteRoutes = [
     action: 'update',
     summary: 'Rotate the IPN signing secret (the new whsec_ secret is returned once; the old one signs nothing more)',
     params: idParams,
-    async handler({ deps, org, params }) {
-      const s = await orgRpc(deps, org, 'checkout', (c) => c.rotateSiteWebhookSecret, { id: params.id });
-      return siteView(s);
-    },
+    handler: recordById('checkout', (c) => c.rotateSiteWebhookSecret, siteView),
   }),
   sites({
     method: 'GET',

@@ -56,6 +56,12 @@ async function listRecords(
 }
 
 /** Tax records: scope `tax_record:read`, rebuilds `tax_record:execute`. */
+/** Handler of a row answering the ledger rebuild job the RPC answers (the latest one, or the one started). */
+const rebuildJob =
+  (method: 'getTaxRecordRebuild' | 'startTaxRecordRebuild') =>
+  async ({ deps, org }: { deps: AdminDeps; org: OrgScope }) =>
+    rebuildJobView(await taxJson(deps, org, method, {}));
+
 const records = resource({ tag: 'Tax records', scopePrefix: 'tax_record' });
 
 export const taxRecordRoutes = [
@@ -77,9 +83,7 @@ export const taxRecordRoutes = [
     operationId: 'getLatestTaxRecordRebuild',
     response: taxRecordRebuildJobResponse,
     summary: 'The latest ledger rebuild job and its progress',
-    async handler({ deps, org }) {
-      return rebuildJobView(await taxJson(deps, org, 'getTaxRecordRebuild', {}));
-    },
+    handler: rebuildJob('getTaxRecordRebuild'),
   }),
   records({
     method: 'GET',
@@ -105,9 +109,7 @@ export const taxRecordRoutes = [
     // Takes no parameters: anything sent along is refused rather than ignored.
     query: noParameters,
     body: noBody,
-    async handler({ deps, org }) {
-      return rebuildJobView(await taxJson(deps, org, 'startTaxRecordRebuild', {}));
-    },
+    handler: rebuildJob('startTaxRecordRebuild'),
   }),
   records({
     method: 'GET',

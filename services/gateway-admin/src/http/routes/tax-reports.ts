@@ -14,7 +14,7 @@ import {
 import type { AdminDeps } from '../../app/deps';
 import { fileAnswer, resource, type AnyRoute, type OrgScope } from '../route-table';
 import { objectId } from './common';
-import { taxJson } from './tax-rpc';
+import { taxJson, toTax } from './tax-rpc';
 
 /** A calendar day YYYY-MM-DD (the tax service checks it exists). */
 const day = (field: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date YYYY-MM-DD`);
@@ -161,9 +161,7 @@ const ecbRatesRoute: AnyRoute = reports({
     'The ECB euro reference rates (units per EUR) reports convert figures of a day at: that day or the next publication day (404 when not published yet or not kept)',
   query: ecbRatesQuery,
   response: ecbRates,
-  async handler({ deps, org, query }) {
-    return taxJson(deps, org, 'getEcbRates', { body: query });
-  },
+  handler: toTax.query('getEcbRates'),
 });
 
 export const taxReportRoutes: AnyRoute[] = [

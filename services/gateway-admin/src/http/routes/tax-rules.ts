@@ -2,7 +2,7 @@ import { taxDeleted, taxRule, taxRulePage, taxRulesPopulated, taxRulesPopulatePr
 import { pageQuery } from './common';
 import { taxBook } from './tax-book';
 import { taxRuleCreateBody, taxRuleUpdateBody } from './tax-bodies';
-import { taxJson } from './tax-rpc';
+import { toTax } from './tax-rpc';
 
 /** Tax rules: scope `tax_rule:<action>`; every route, reads included, needs the Admin role. */
 const rules = taxBook({ tag: 'Tax rules', scopePrefix: 'tax_rule', writeRole: 'Admin' });
@@ -17,9 +17,7 @@ export const taxRuleRoutes = [
     summary:
       'List tax rules, most specific first (country, then category, then item type), then higher priority (page, limit)',
     query: pageQuery(50),
-    async handler({ deps, org, query }) {
-      return taxJson(deps, org, 'listTaxRules', { body: query });
-    },
+    handler: toTax.query('listTaxRules'),
   }),
   rules.wholeBook({
     method: 'GET',

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { z, type ZodTypeAny } from 'zod';
 import { RateLimitedError, toWire } from '@paymesh/core';
 import { email as emailSchema, fileAnswer, objectId, row, text, type Row } from '@paymesh/http';
 import {
@@ -11,7 +11,7 @@ import {
   MAX_UPCOMING_CHARGES,
   upcomingQuery,
 } from '@paymesh/contracts';
-import { callEnvelope, jsonCaller } from '@paymesh/grpc';
+import { callEnvelope, jsonCaller, type JsonEnvelope, type UnaryMethod } from '@paymesh/grpc';
 import {
   chargeOtpRequest,
   exchangeMagicLink,
@@ -23,7 +23,8 @@ import {
 } from '../../portal/auth';
 import { subscriptionCount } from '../../portal/buyer';
 import { resolvePortalTenant, type TenantHints } from '../../portal/tenant';
-import type { PortalDeps } from '../../portal/deps';
+import type { PortalDeps, PortalPrincipal } from '../../portal/deps';
+import type { Clients } from '../../clients';
 import { portalRefreshCookie, portalSession, portalSignIn, portalSignOut } from '../guards';
 import {
   portalCancelResponse,
@@ -136,6 +137,28 @@ const fileCall = (deps: PortalDeps, target: 'billing' | 'recurring') => ({
   deadlineMs: deps.settings.documentsDeadlineMs,
   target,
 });
+
+/**
+ * A file of one of the buyer's billing documents (PDF, e-invoice): the buyer is who acts and whose
+ * documents they must be; the document deadline applies.
+ */
+function buyerDocument<S extends ZodTypeAny, Res>(
+  deps: PortalDeps,
+  p: PortalPrincipal,
+  method: (b: Clients['billing']) => UnaryMethod<JsonEnvelope, Res>,
+  def: { readonly request: S },
+  args: { id: string; body: z.input<S> },
+): Promise<Res> {
+  const b = deps.clients.billing;
+  return callEnvelope(
+    b,
+    method(b),
+    def,
+    toWire(p),
+    { ...args, actor: `portal:${p.email}`, email: p.email },
+    fileCall(deps, 'billing'),
+  );
+}
 
 /** Buyer portal routes under /api/v1/portal: sign-in (OTP, magic link, refresh, logout) and the buyer's data. */
 export const portalRows: Row<PortalDeps>[] = [
@@ -278,15 +301,10 @@ export const portalRows: Row<PortalDeps>[] = [
     file: { contentType: 'application/pdf' },
     errors: [400, 401, 404, 429, 503],
     async handler({ deps, portal: p, params, query }) {
-      const b = deps.clients.billing;
-      const res = await callEnvelope(
-        b,
-        b.getPortalDocumentPdf,
-        billingFileRpc.getPortalDocumentPdf,
-        toWire(p),
-        { id: params.id, actor: `portal:${p.email}`, email: p.email, body: { type: query.type } },
-        fileCall(deps, 'billing'),
-      );
+      const res = await buyerDocument(deps, p, (b) => b.getPortalDocumentPdf, billingFileRpc.getPortalDocumentPdf, {
+        id: params.id,
+        body: { type: query.type },
+      });
       return portalFile(res.pdf, res.filename);
     },
   }),
@@ -304,15 +322,10 @@ export const portalRows: Row<PortalDeps>[] = [
     file: { contentType: 'application/xml' },
     errors: [400, 401, 403, 404, 409, 422, 429, 503],
     async handler({ deps, portal: p, params, query }) {
-      const b = deps.clients.billing;
-      const res = await callEnvelope(
-        b,
-        b.renderPortalEInvoice,
-        billingFileRpc.renderPortalEInvoice,
-        toWire(p),
-        { id: params.id, actor: `portal:${p.email}`, email: p.email, body: { format: query.format } },
-        fileCall(deps, 'billing'),
-      );
+      const res = await buyerDocument(deps, p, (b) => b.renderPortalEInvoice, billingFileRpc.renderPortalEInvoice, {
+        id: params.id,
+        body: { format: query.format },
+      });
       return portalFile(res.content, res.fileName, res.contentType || undefined);
     },
   }),
