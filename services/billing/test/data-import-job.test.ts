@@ -93,8 +93,11 @@ describe('data import jobs', () => {
     const again = await startClients(file, digest, 1200, 'user:test');
     expect(again).toEqual(done);
     expect(await clientCount()).toBe(1200);
-    // Its file is not kept once the job completed.
-    expect(await store.blobs.get(`data-imports/${done.id}`)).toBeNull();
+    // Its file is not kept once the job completed (deleted right after the job is recorded completed).
+    await waitFor(async () => (await store.blobs.get(`data-imports/${done.id}`)) === null, {
+      what: `the file of import job ${done.id} to be deleted`,
+      timeoutMs: 10_000,
+    });
   });
 
   it('a job whose process stopped half-way is resumed when read, writing only the missing rows', async () => {
