@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { OrgSettingsDoc } from './org-settings';
+import type { OrgSettingsDoc, updateOrgSettings } from './org-settings';
 import type { DocumentStore } from './port';
 import { patchOrgSettings, readOrgSettings } from './org-settings-kind';
 
@@ -7,21 +7,13 @@ const stored = vi.hoisted(() => ({ doc: null as unknown, updates: [] as unknown[
 
 vi.mock('./org-settings', () => ({
   findOrgSettings: vi.fn(async () => stored.doc),
-  updateOrgSettings: vi.fn(
-    async (
-      _store: unknown,
-      collection: string,
-      key: { organizationId: string; mode: string },
-      now: string,
-      defaults: () => Settings,
-      mutate: (current: Settings) => Settings,
-    ) => {
-      stored.updates.push([collection, key, now]);
-      const current = stored.doc as OrgSettingsDoc<Settings> | null;
-      const settings = mutate(current ? current.settings : defaults());
-      return { id: 's1', version: 1, ...key, settings, createdAt: now, updatedAt: now };
-    },
-  ),
+  updateOrgSettings: vi.fn(async (...args: Parameters<typeof updateOrgSettings<Settings>>) => {
+    const [, collection, key, now, defaults, mutate] = args;
+    stored.updates.push([collection, key, now]);
+    const current = stored.doc as OrgSettingsDoc<Settings> | null;
+    const settings = mutate(current ? current.settings : defaults());
+    return { id: 's1', version: 1, ...key, settings, createdAt: now, updatedAt: now };
+  }),
 }));
 
 interface Settings {
