@@ -64,4 +64,5 @@ export async function dropStoreDatabase(options: CreateStoreOptions): Promise<vo
   }
 }
 export * from './org-settings';
+export * from './org-settings-kind';
 export { TEST_PG_URL } from './test-url';

@@ -20,6 +20,7 @@ import { MongoCollection } from './mongodb/collection';
 import { toMongoKeys, type MongoDoc } from './mongodb/filter';
 import * as system from './mongodb/system';
 import { withDeadline } from './deadline';
+import { RetryableOnce } from './retryable-once';
 
 export interface MongoStoreOptions {
   /** `mongodb://` or `mongodb+srv://` connection URL. */
@@ -78,7 +79,8 @@ export class MongoStore implements DocumentStore {
   /** Binary objects in the GridFS bucket `_blobs` of the service database (see mongodb/blobs.ts). */
   readonly blobs: BlobStore;
   private readonly db: Db;
-  private initialized: Promise<void> | undefined;
+  /** The store's own collections and indexes: created once, retried after a failure. */
+  private readonly initialized = new RetryableOnce(() => system.initSystem(this.db));
   private statements = 0;
   private rowsWritten = 0;
 
@@ -119,11 +121,7 @@ export class MongoStore implements DocumentStore {
   }
 
   init(): Promise<void> {
-    this.initialized ??= system.initSystem(this.db).catch((err: unknown) => {
-      this.initialized = undefined;
-      throw err;
-    });
-    return this.initialized;
+    return this.initialized.run();
   }
 
   async ensureCollection(spec: CollectionSpec): Promise<void> {
@@ -208,7 +206,7 @@ export class MongoStore implements DocumentStore {
   /** Drops the service database (tests and teardown only). */
   async dropDatabase(): Promise<void> {
     await this.db.dropDatabase();
-    this.initialized = undefined;
+    this.initialized.reset();
   }
 
   close(): Promise<void> {

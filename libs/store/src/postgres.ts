@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { PgListener } from './postgres/listen';
 import { ReadCache } from './read-cache';
+import { RetryableOnce } from './retryable-once';
 import type { StoreLogger } from './logger';
 import { withDeadline } from './deadline';
 import { assertCollectionName, assertCollectionSpec, assertIdentifier } from './paths';
@@ -56,20 +57,31 @@ export class PostgresStore implements DocumentStore {
   private readonly db: Queryable;
   private readonly counter = new StatementCounter();
   private readonly logger: StoreLogger | undefined;
-  private initialized: Promise<void> | undefined;
+  /** The schema and the system tables: created once, retried after a failure. */
+  private readonly initialized = new RetryableOnce(() => this.ddl(system.systemDdl(this.database)));
   /** Tables known to exist, so each is created at most once per process. */
-  private readonly tables = new Map<string, Promise<void>>();
+  private readonly tables = new Map<string, RetryableOnce<void>>();
   /** Field types declared by ensureCollection, by collection (see CollectionSpec.fieldTypes). */
   private readonly fieldTypes = new Map<string, FieldTypes>();
   private closed = false;
   private readonly url: string;
   /** Reads of the collections declared `cached`, invalidated by the schema's change channel. */
   private readonly cache = new ReadCache();
-  private changeFeed: Promise<() => Promise<void>> | undefined;
   /** The one LISTEN connection: outbox commits and changes of cached collections. */
   private readonly listener: PgListener;
   /** This process's writes, in change notifications: it has dropped their entries itself already. */
   private readonly origin = randomBytes(8).toString('hex');
+  /** Listening to the schema's change channel, which keeps the cached reads current. */
+  private readonly changeFeed = new RetryableOnce(() =>
+    this.listener.add(system.changeChannel(this.database), {
+      onMessage: (payload) => {
+        const [table = '', , origin] = payload.split(' ');
+        if (origin !== this.origin) this.cache.invalidate(table);
+      },
+      onUp: () => this.cache.setLive(true),
+      onDown: () => this.cache.setLive(false),
+    }),
+  );
   /** Outbox events published and waiting to be marked by a statement sent anyway (markPublishedSoon). */
   private marks: string[] = [];
   private markTimer: NodeJS.Timeout | undefined;
@@ -160,11 +172,7 @@ export class PostgresStore implements DocumentStore {
 
   /** Creates the schema and the system tables if missing; memoized, retried after a failure. */
   init(): Promise<void> {
-    this.initialized ??= this.ddl(system.systemDdl(this.database)).catch((err: unknown) => {
-      this.initialized = undefined;
-      throw err;
-    });
-    return this.initialized;
+    return this.initialized.run();
   }
 
   /** DDL serialized per schema across processes: concurrent CREATE ... IF NOT EXISTS can still race. */
@@ -201,7 +209,7 @@ export class PostgresStore implements DocumentStore {
     }
     this.fieldTypes.set(spec.name, types);
     if (spec.cached) await this.cacheReads(spec.name);
-    this.tables.set(spec.name, Promise.resolve());
+    this.tables.set(spec.name, RetryableOnce.done(undefined));
   }
 
   /**
@@ -218,32 +226,16 @@ export class PostgresStore implements DocumentStore {
     );
     if (rows.length === 0) await this.ddl(system.changeTriggerDdl(this.database, name));
     this.cache.declare(name);
-    this.changeFeed ??= this.listener
-      .add(system.changeChannel(this.database), {
-        onMessage: (payload) => {
-          const [table = '', , origin] = payload.split(' ');
-          if (origin !== this.origin) this.cache.invalidate(table);
-        },
-        onUp: () => this.cache.setLive(true),
-        onDown: () => this.cache.setLive(false),
-      })
-      .catch((err: unknown) => {
-        this.changeFeed = undefined;
-        throw err;
-      });
-    await this.changeFeed;
+    await this.changeFeed.run();
   }
 
   private ensureTable(name: string): Promise<void> {
-    let ready = this.tables.get(name);
-    if (!ready) {
-      ready = this.ensureCollection({ name }).catch((err: unknown) => {
-        this.tables.delete(name);
-        throw err;
-      });
-      this.tables.set(name, ready);
+    let table = this.tables.get(name);
+    if (!table) {
+      table = new RetryableOnce(() => this.ensureCollection({ name }));
+      this.tables.set(name, table);
     }
-    return ready;
+    return table.run();
   }
 
   private tableName(name: string): string {
@@ -276,7 +268,7 @@ export class PostgresStore implements DocumentStore {
       this.db,
       (fn) => inTransaction(this.pool, this.logger, this.counter, fn),
       // The outbox exists once the schema is initialized (ensureCollection did that).
-      this.initialized ? outbox : undefined,
+      this.initialized.started ? outbox : undefined,
     );
     return this.cache.has(name) ? this.cache.cached(bound) : bound;
   }
@@ -355,7 +347,7 @@ export class PostgresStore implements DocumentStore {
   async dropDatabase(): Promise<void> {
     await this.pool.query(`DROP SCHEMA IF EXISTS ${ident(this.database)} CASCADE`);
     this.tables.clear();
-    this.initialized = undefined;
+    this.initialized.reset();
   }
 
   async close(): Promise<void> {

@@ -37,7 +37,8 @@ import {
   statusEvent as kitStatusEvent,
   type LinkTransaction,
 } from './kit';
-import { calculationOf, sumOf, taxedLine, vatIdCheckOf } from './tax-fixture';
+import { calculationOf, sumOf, vatIdCheckOf } from './tax-fixture';
+import { taxedLine } from '../../../libs/contracts/test/tax-kit';
 
 const EU = new Set(['AT', 'BE', 'FR', 'IT', 'NL', 'ES', 'PL']);
 const DTD_BUILT = join(__dirname, '..', 'dist', 'standards', DTD_NAME);

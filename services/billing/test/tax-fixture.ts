@@ -1,34 +1,10 @@
 import type { CalculateTaxRequest, TaxCalculation } from '@paymesh/contracts';
 import { TEST_PG_URL } from '@paymesh/store';
-import { vatIdNotGiven } from '../../../libs/contracts/test/tax-kit';
+import { taxedLine, vatIdNotGiven } from '../../../libs/contracts/test/tax-kit';
 
 export const PG_URL = TEST_PG_URL;
 
 type TaxLine = TaxCalculation['lines'][number];
-
-/** How a stand-in engine decides one line. */
-export type LineDecision = Pick<TaxLine, 'taxRate' | 'taxRateCode' | 'taxCountry' | 'rateType' | 'decision' | 'reason'>;
-
-/** The engine's line of request line `l` (number `index`): its gross price with `d.taxRate` % VAT in it. */
-export function taxedLine(l: CalculateTaxRequest['lines'][number], index: number, d: LineDecision): TaxLine {
-  const gross = l.quantity * l.unitPrice;
-  const tax = Math.round((gross * d.taxRate) / (100 + d.taxRate));
-  return {
-    index,
-    name: l.name,
-    itemType: l.itemType,
-    category: null,
-    quantity: l.quantity,
-    unitPrice: l.unitPrice,
-    net: gross - tax,
-    tax,
-    gross,
-    ...d,
-    rateId: null,
-    rateVersion: null,
-    ruleId: null,
-  };
-}
 
 /** The sum of one amount over the lines. */
 export const sumOf = (lines: readonly TaxLine[], f: 'net' | 'tax' | 'gross'): number =>

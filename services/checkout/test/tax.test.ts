@@ -14,6 +14,7 @@ import type { TransactionDoc } from '../src/domain/transaction';
 import { TRANSACTIONS } from '../src/store/collections';
 import type { ProviderInfo } from '../src/app/payments-port';
 import { openHarness, type Harness } from './harness';
+import { taxedLine } from '../../../libs/contracts/test/tax-kit';
 
 const billing = {
   name: 'Ada Buyer',
@@ -35,32 +36,21 @@ function answer(
   calculatedAt = '2026-03-01T12:00:00.000Z',
 ): TaxCalculation {
   const priceMode = req.priceMode ?? orgPriceMode;
-  const lines = req.lines.map((l, index) => {
-    const amount = l.quantity * l.unitPrice;
-    const tax =
-      priceMode === 'gross' ? Math.round((amount * percent) / (100 + percent)) : Math.round((amount * percent) / 100);
-    const net = priceMode === 'gross' ? amount - tax : amount;
-    return {
+  const lines = req.lines.map((l, index) =>
+    taxedLine(
+      l,
       index,
-      name: l.name,
-      itemType: l.itemType,
-      category: null,
-      quantity: l.quantity,
-      unitPrice: l.unitPrice,
-      net,
-      tax,
-      gross: net + tax,
-      taxRate: percent,
-      taxRateCode: 'VAT_NL_STANDARD',
-      taxCountry: 'NL',
-      rateType: 'standard' as const,
-      decision: 'oss_destination' as const,
-      reason: 'test',
-      rateId: null,
-      rateVersion: null,
-      ruleId: null,
-    };
-  });
+      {
+        taxRate: percent,
+        taxRateCode: 'VAT_NL_STANDARD',
+        taxCountry: 'NL',
+        rateType: 'standard',
+        decision: 'oss_destination',
+        reason: 'test',
+      },
+      priceMode,
+    ),
+  );
   const sum = (k: 'net' | 'tax' | 'gross') => lines.reduce((a, l) => a + l[k], 0);
   const check = req.vatIdCheck ?? {
     vatId: req.buyer.vatId ?? null,

@@ -7,30 +7,26 @@ import {
   type StoredPortalSettings,
 } from '../domain/portal-settings';
 import { PORTAL_SETTINGS } from '../store/collections';
-import { findOrgSettings, updateOrgSettings } from '@paymesh/store';
+import { patchOrgSettings, readOrgSettings, type OrgSettingsKind } from '@paymesh/store';
 import type { BillingDeps, OrgKey } from './deps';
 
-export async function getPortalSettings(deps: BillingDeps, key: OrgKey): Promise<PortalSettings> {
-  const doc = await findOrgSettings<StoredPortalSettings>(deps.store, PORTAL_SETTINGS, key.organizationId, key.mode);
-  return portalSettingsView(doc?.settings);
+const portalSettings: OrgSettingsKind<StoredPortalSettings, PortalSettings> = {
+  collection: PORTAL_SETTINGS,
+  name: 'portal',
+  defaults: defaultStoredPortalSettings,
+  view: (doc) => portalSettingsView(doc?.settings),
+  logged: portalSettingsView,
+};
+
+export function getPortalSettings(deps: BillingDeps, key: OrgKey): Promise<PortalSettings> {
+  return readOrgSettings(deps.store, portalSettings, key);
 }
 
-export async function updatePortalSettings(
+/** Merges a patch into the stored settings; an empty patch changes nothing and writes nothing. */
+export function updatePortalSettings(
   deps: BillingDeps,
   key: OrgKey,
   patch: PortalSettingsPatch,
 ): Promise<PortalSettings> {
-  // An empty patch changes nothing and writes nothing.
-  if (Object.keys(patch).length === 0) return getPortalSettings(deps, key);
-  const doc = await updateOrgSettings<StoredPortalSettings>(
-    deps.store,
-    PORTAL_SETTINGS,
-    key,
-    deps.clock.now().toISOString(),
-    defaultStoredPortalSettings,
-    (cur) => applyPortalPatch(cur, patch),
-  );
-  const view = portalSettingsView(doc.settings);
-  deps.logger.info({ organizationId: key.organizationId, mode: key.mode, settings: view }, 'portal settings updated');
-  return view;
+  return patchOrgSettings(deps, portalSettings, key, patch, (cur) => applyPortalPatch(cur, patch));
 }

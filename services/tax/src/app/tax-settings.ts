@@ -1,7 +1,7 @@
 import type { TaxSettingsPatch } from '@paymesh/contracts';
 import { applyTaxPatch, defaultTaxSettings, type TaxSettings } from '../domain/tax-settings';
 import { TAX_SETTINGS } from '../store/collections';
-import { findOrgSettings, updateOrgSettings } from '@paymesh/store';
+import { patchOrgSettings, readOrgSettings, type OrgSettingsKind } from '@paymesh/store';
 import type { OrgKey, TaxDeps } from './deps';
 
 /** Effective tax settings and when they were last saved (null: never, defaults apply). */
@@ -10,32 +10,24 @@ export interface TaxSettingsState {
   updatedAt: string | null;
 }
 
-export async function getTaxSettings(deps: Pick<TaxDeps, 'store'>, key: OrgKey): Promise<TaxSettingsState> {
-  const doc = await findOrgSettings<TaxSettings>(deps.store, TAX_SETTINGS, key.organizationId, key.mode);
+const taxSettings: OrgSettingsKind<TaxSettings, TaxSettingsState> = {
+  collection: TAX_SETTINGS,
+  name: 'tax',
+  defaults: defaultTaxSettings,
   // Fields added after a document was saved take their defaults.
-  return doc
-    ? { settings: { ...defaultTaxSettings(), ...doc.settings }, updatedAt: doc.updatedAt }
-    : { settings: defaultTaxSettings(), updatedAt: null };
+  view: (doc) =>
+    doc
+      ? { settings: { ...defaultTaxSettings(), ...doc.settings }, updatedAt: doc.updatedAt }
+      : { settings: defaultTaxSettings(), updatedAt: null },
+};
+
+export function getTaxSettings(deps: Pick<TaxDeps, 'store'>, key: OrgKey): Promise<TaxSettingsState> {
+  return readOrgSettings(deps.store, taxSettings, key);
 }
 
 /** Merges a validated patch into the stored settings; an invalid or empty patch writes nothing. */
-export async function updateTaxSettings(
-  deps: TaxDeps,
-  key: OrgKey,
-  patch: TaxSettingsPatch,
-): Promise<TaxSettingsState> {
-  if (Object.keys(patch).length === 0) return getTaxSettings(deps, key);
-  const doc = await updateOrgSettings<TaxSettings>(
-    deps.store,
-    TAX_SETTINGS,
-    key,
-    deps.clock.now().toISOString(),
-    defaultTaxSettings,
-    (cur) => applyTaxPatch({ ...defaultTaxSettings(), ...cur }, patch),
+export function updateTaxSettings(deps: TaxDeps, key: OrgKey, patch: TaxSettingsPatch): Promise<TaxSettingsState> {
+  return patchOrgSettings(deps, taxSettings, key, patch, (cur) =>
+    applyTaxPatch({ ...defaultTaxSettings(), ...cur }, patch),
   );
-  deps.logger.info(
-    { organizationId: key.organizationId, mode: key.mode, settings: doc.settings },
-    'tax settings updated',
-  );
-  return { settings: doc.settings, updatedAt: doc.updatedAt };
 }
