@@ -3,6 +3,7 @@ export * from './error-codes';
 export * from './context';
 export * from './logger';
 export * from './config';
+export * from './https-in-production';
 export * from './ip-targets';
 export * from './ids';
 export * from './tenancy';

@@ -11,3 +11,4 @@ export * from './drain';
 export * from './gateway-app';
 export * from './route-table';
 export * from './gateway-config';
+export * from './billing-address';

@@ -1,6 +1,13 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { envInt, envIntBounded, ipnTargetsConfigSchema, loadConfig, secretsConfigSchema } from '@paymesh/core';
+import {
+  envInt,
+  envIntBounded,
+  httpsInProduction,
+  ipnTargetsConfigSchema,
+  loadConfig,
+  secretsConfigSchema,
+} from '@paymesh/core';
 import { backendConfigSchema, downstreamAddrsSchema, envList } from '@paymesh/runtime';
 
 /** `ip`, `ip:port` or `[ipv6]:port`, as `dns.Resolver#setServers` takes them. */
@@ -81,15 +88,12 @@ export const configSchema = backendConfigSchema('checkout')
      */
     TAX_DEADLINE_MS: envIntBounded(4_000, 100, 30_000, 'TAX_DEADLINE_MS'),
   })
-  .superRefine((c, ctx) => {
-    if (c.NODE_ENV === 'production' && !c.CHECKOUT_FRONTEND_URL.startsWith('https://')) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ['CHECKOUT_FRONTEND_URL'],
-        message: 'must be the public https URL of the hosted checkout in production (payment URLs point at it)',
-      });
-    }
-  })
+  .superRefine(
+    httpsInProduction({
+      CHECKOUT_FRONTEND_URL:
+        'must be the public https URL of the hosted checkout in production (payment URLs point at it)',
+    }),
+  )
   .transform((c) => ({
     ...c,
     ALLOW_HTTP_IPN: c.ALLOW_HTTP_IPN ?? c.NODE_ENV !== 'production',

@@ -1,5 +1,6 @@
 import { billing, checkoutPayments, notificationsIpn, paymentsWebhooks, recurring, tax } from '@paymesh/proto';
-import { call, makeClient, type UnaryMethod } from '@paymesh/grpc';
+import { billingRpc, recurringRpc, taxRpc, type JsonRpcMap } from '@paymesh/contracts';
+import { call, jsonCallerPerClients, makeClient, type JsonCaller, type UnaryMethod } from '@paymesh/grpc';
 import type { Client } from '@grpc/grpc-js';
 import { downstreamAddr, type DownstreamAddrs } from '@paymesh/runtime';
 
@@ -81,3 +82,16 @@ export function checkoutCall<Req, Res>(
   const cp = clients.checkoutPayments;
   return call(cp, method(cp), req, { deadlineMs, target: 'checkout' });
 }
+
+/** A backend's JSON-answer envelope RPCs, made once per set of clients. */
+type JsonOf<J extends JsonRpcMap> = (clients: Clients) => JsonCaller<J>;
+/** Billing's (buyer portal documents). */
+export const billingJson: JsonOf<typeof billingRpc> = jsonCallerPerClients('billing', (c) => c.billing, billingRpc);
+/** Recurring's (buyer portal subscriptions). */
+export const recurringJson: JsonOf<typeof recurringRpc> = jsonCallerPerClients(
+  'recurring',
+  (c) => c.recurring,
+  recurringRpc,
+);
+/** Tax's (VAT ID checks, EU country facts). */
+export const taxJson: JsonOf<typeof taxRpc> = jsonCallerPerClients('tax', (c) => c.tax, taxRpc);

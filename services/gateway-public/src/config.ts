@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envInt, loadConfig } from '@paymesh/core';
+import { envInt, httpsInProduction, loadConfig } from '@paymesh/core';
 import { gatewayConfigSchema } from '@paymesh/http';
 import { ALL_BACKENDS, downstreamAddrsSchema, grpcSecurityConfigSchema } from '@paymesh/runtime';
 
@@ -40,15 +40,12 @@ export const configSchema = gatewayConfigSchema(8081)
     /** Absolute lifetime of a portal sign-in and its refresh cookie (default 24 hours). */
     PORTAL_REFRESH_TTL_SECONDS: envInt(24 * 3600),
   })
-  .superRefine((c, ctx) => {
-    if (c.NODE_ENV === 'production' && !c.MAIN_FRONTEND_ORIGIN.startsWith('https://')) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ['MAIN_FRONTEND_ORIGIN'],
-        message: 'must be the https origin of the hosted checkout in production (buyer requests come from it)',
-      });
-    }
-  });
+  .superRefine(
+    httpsInProduction({
+      MAIN_FRONTEND_ORIGIN:
+        'must be the https origin of the hosted checkout in production (buyer requests come from it)',
+    }),
+  );
 
 export type Config = typeof config;
 export const config = loadConfig(configSchema, process.env);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envInt, envIntBounded, loadConfig } from '@paymesh/core';
+import { envInt, envIntBounded, httpsInProduction, loadConfig } from '@paymesh/core';
 import { backendConfigSchema, downstreamAddrsSchema } from '@paymesh/runtime';
 
 /** The live VIES on-the-Web REST API. */
@@ -77,14 +77,12 @@ export const configSchema = backendConfigSchema('tax')
         ? `${env.ECB_SANDBOX_URL}${ECB_RATES_PATH}`
         : ECB_RATES_LIVE_URL),
   }))
-  .superRefine((env, ctx) => {
-    if (env.NODE_ENV !== 'production') return;
-    for (const key of ['VIES_URL', 'ECB_RATES_URL'] as const) {
-      if (!env[key].startsWith('https://')) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: 'must be an https URL in production' });
-      }
-    }
-  });
+  .superRefine(
+    httpsInProduction({
+      VIES_URL: 'must be an https URL in production',
+      ECB_RATES_URL: 'must be an https URL in production',
+    }),
+  );
 
 export type Config = typeof config;
 export const config = loadConfig(configSchema, process.env);

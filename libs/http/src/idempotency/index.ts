@@ -4,3 +4,4 @@ export * from './records';
 export * from './plugin';
 export * from './openapi';
 export * from './memory';
+export * from './gateway-records';

@@ -1,10 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { SecretBox, type Clock } from '@paymesh/core';
+import type { Clock } from '@paymesh/core';
 import {
   documentIdempotency,
-  IDEMPOTENCY_KEYS,
-  IdempotencyRecords,
-  type IdempotencyDoc,
+  gatewayIdempotencyRecords,
   type IdempotencyPluginOptions,
   type OpenApiTransform,
 } from '@paymesh/http';
@@ -74,11 +72,7 @@ export function adminIdempotency(opts: {
   clock?: Clock;
 }): IdempotencyPluginOptions {
   return {
-    records: new IdempotencyRecords({
-      collection: opts.store.collection<IdempotencyDoc>(IDEMPOTENCY_KEYS),
-      sealer: new SecretBox(opts.keyring),
-      ...(opts.clock ? { clock: opts.clock } : {}),
-    }),
+    records: gatewayIdempotencyRecords(opts),
     operations: keyedOperations(opts.routes),
     scopeOf: adminKeyScope,
     pathOf: adminKeyPath,

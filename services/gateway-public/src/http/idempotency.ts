@@ -1,12 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { SecretBox, type Clock } from '@paymesh/core';
+import type { Clock } from '@paymesh/core';
 import {
   documentIdempotency,
-  IDEMPOTENCY_KEYS,
-  IdempotencyRecords,
+  gatewayIdempotencyRecords,
   parseInput,
-  type IdempotencyDoc,
   type IdempotencyPluginOptions,
   type OpenApiTransform,
 } from '@paymesh/http';
@@ -38,12 +36,7 @@ export function publicIdempotency(opts: {
   waitMs?: number;
 }): IdempotencyPluginOptions {
   return {
-    records: new IdempotencyRecords({
-      collection: opts.store.collection<IdempotencyDoc>(IDEMPOTENCY_KEYS),
-      sealer: new SecretBox(opts.keyring),
-      ...(opts.clock ? { clock: opts.clock } : {}),
-      ...(opts.waitMs ? { waitMs: opts.waitMs } : {}),
-    }),
+    records: gatewayIdempotencyRecords(opts),
     operations: PUBLIC_KEYED_OPERATIONS,
     scopeOf: publicKeyScope,
   };

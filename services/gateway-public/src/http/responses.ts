@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { billingAddressAnswer } from '@paymesh/http';
 
 const timestamp = z.string().datetime({ offset: true });
 
@@ -19,15 +20,7 @@ export const publicCheckout = z.object({
 
 export const handoffCreated = z.object({ handoffToken: z.string(), expiresInSeconds: z.number().int() });
 
-const billingAddress = z.object({
-  name: z.string(),
-  email: z.string(),
-  line1: z.string(),
-  city: z.string(),
-  postalCode: z.string(),
-  country: z.string(),
-  vatId: z.string().optional(),
-});
+const billingAddress = billingAddressAnswer.extend({ vatId: z.string().optional() });
 
 export const handoffConsumed = z.object({
   providerId: z.string(),

@@ -1,8 +1,6 @@
-import { billingRpc, recurringRpc } from '@paymesh/contracts';
-import { jsonCaller } from '@paymesh/grpc';
 import { toWire, type TenantKey } from '@paymesh/core';
 import type { billing } from '@paymesh/proto';
-import { rpc } from '../clients';
+import { billingJson, recurringJson, rpc } from '../clients';
 import type { PortalDeps } from './deps';
 
 /** One organization in one data mode (the shared tenant key). */
@@ -22,19 +20,16 @@ export async function orgPortalSettings(deps: PortalDeps, t: Tenant): Promise<bi
 
 /** The number of the buyer's portal-visible recurring subscriptions (recurring). */
 export async function subscriptionCount(deps: PortalDeps, t: Tenant, email: string): Promise<number> {
-  const answer = await jsonCaller(deps.clients.recurring, recurringRpc, {
-    deadlineMs: deps.clients.deadlineMs,
-    target: 'recurring',
-  }).json('countPortalSubscriptions', toWire(t), { email });
+  const answer = await recurringJson(deps.clients).json('countPortalSubscriptions', toWire(t), { email });
   return Math.max(answer.count, 0);
 }
 
 /** The number of the buyer's portal-visible invoices and credit notes (billing). */
 export async function documentCount(deps: PortalDeps, t: Tenant, email: string): Promise<number> {
-  const answer = await jsonCaller(deps.clients.billing, billingRpc, {
-    deadlineMs: deps.clients.deadlineMs,
-    target: 'billing',
-  }).json('countPortalDocuments', toWire(t), { actor: `portal:${email}`, email });
+  const answer = await billingJson(deps.clients).json('countPortalDocuments', toWire(t), {
+    actor: `portal:${email}`,
+    email,
+  });
   return answer.count;
 }
 

@@ -1,14 +1,9 @@
 import { z } from 'zod';
+import { billingAddressAnswer } from '@paymesh/http';
 import { metadata, objectIdString, page, testMode, timestamp } from './common';
 import { shippingAddress } from './checkouts';
 
-const billingAddress = z.object({
-  name: z.string(),
-  email: z.string(),
-  line1: z.string(),
-  city: z.string(),
-  postalCode: z.string(),
-  country: z.string(),
+const billingAddress = billingAddressAnswer.extend({
   vatId: z.string().nullable().describe('buyer VAT ID as given (normalized), null when none'),
 });
 

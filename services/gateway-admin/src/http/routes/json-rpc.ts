@@ -1,7 +1,7 @@
 import type { Client } from '@grpc/grpc-js';
 import type { JsonRpcMap } from '@paymesh/contracts';
 import { toWire } from '@paymesh/core';
-import { jsonCaller, type BodyArg, type EnvelopeFields, type JsonCaller, type JsonMethods } from '@paymesh/grpc';
+import { jsonCallerPerClients, type BodyArg, type EnvelopeFields, type JsonMethods } from '@paymesh/grpc';
 import type { z, ZodTypeAny } from 'zod';
 import type { AdminDeps } from '../../app/deps';
 import type { Clients } from '../../clients';
@@ -33,14 +33,7 @@ export function jsonRpc<J extends JsonRpcMap>(
   clientOf: (clients: Clients) => Client & JsonMethods<J>,
   map: J,
 ): JsonCall<J> {
-  const callers = new WeakMap<Clients, JsonCaller<J>>();
-  const callerOf = (clients: Clients): JsonCaller<J> => {
-    const known = callers.get(clients);
-    if (known) return known;
-    const made = jsonCaller(clientOf(clients), map, { deadlineMs: clients.deadlineMs, target });
-    callers.set(clients, made);
-    return made;
-  };
+  const callerOf = jsonCallerPerClients(target, clientOf, map);
   return (deps, org, method, args) => callerOf(deps.clients).json(method, toWire(org), args);
 }
 

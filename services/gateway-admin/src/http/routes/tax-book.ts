@@ -2,16 +2,15 @@ import type { z, ZodTypeAny } from 'zod';
 import type { taxRpc } from '@paymesh/contracts';
 import { resource, type AnyRoute, type ResourceDefaults, type ResourceRow } from '../route-table';
 import { idParams, noParameters } from './common';
-import type { EnvelopeArgs } from './json-rpc';
-import { taxJson } from './tax-rpc';
+import type { Bodiless, ForwardContext } from './json-rpc';
+import { toTax } from './tax-rpc';
 
 type TaxRpc = typeof taxRpc;
 type TaxMethod = keyof TaxRpc & string;
+/** The tax RPCs whose request may be empty (the record's id at most). */
+type NoBodyMethod = Bodiless<TaxRpc>;
 type Request<K extends TaxMethod> = z.input<TaxRpc[K]['request']>;
 type Answer<K extends TaxMethod> = z.output<TaxRpc[K]['answer']>;
-
-/** The tax RPCs whose request may be empty (the record's id at most). */
-type NoBodyMethod = { [K in TaxMethod]: Record<string, never> extends Request<K> ? K : never }[TaxMethod];
 
 /**
  * The row's response schema takes the RPC's answer, and its body schema gives what the RPC reads;
@@ -39,56 +38,46 @@ type BookRow<K extends TaxMethod, R extends ZodTypeAny, B = undefined> = Said & 
  */
 export function taxBook(defaults: ResourceDefaults) {
   const row = resource(defaults);
-  /** The row of `def`, of `kind`, calling the RPC of its operationId with what `args` takes from the request. */
-  function forward(
+  /**
+   * The row of `def`, of `kind`, its handler the tax forwarder of its operationId that reads what
+   * `kind` takes (the row's body is the RPC's request: `Fits` checks it where the row is written).
+   */
+  function forward<B>(
     def: Said & { operationId: TaxMethod; response: ZodTypeAny | null },
     kind: Pick<AnyRoute, 'method' | 'params' | 'query' | 'body'>,
-    args: (input: { params: { id: string }; body: Request<TaxMethod> }) => EnvelopeArgs<TaxRpc[TaxMethod]>,
+    handler: (ctx: ForwardContext<{ id: string }, B>) => Promise<unknown>,
   ): AnyRoute {
     const said: Said = def;
-    const method = def.operationId;
-    return row({
-      ...said,
-      operationId: method,
-      response: def.response,
-      ...kind,
-      async handler({ deps, org, params, body }) {
-        const answer = await taxJson(deps, org, method, args({ params, body }));
-        return def.response === null ? undefined : answer;
-      },
-    });
+    return row({ ...said, operationId: def.operationId, response: def.response, ...kind, handler });
   }
   return {
     /** Any other row of the book (a list whose query the handler maps). */
     row,
     /** GET, the record of the id in the path. */
     get<K extends NoBodyMethod, R extends ZodTypeAny>(def: BookRow<K, R>): AnyRoute {
-      return forward(def, { method: 'GET', params: idParams }, ({ params }) => ({ id: params.id }));
+      return forward(def, { method: 'GET', params: idParams }, toTax.byId(def.operationId));
     },
     /** POST, a new record from the body (201). */
     create<K extends TaxMethod, R extends ZodTypeAny, B extends ZodTypeAny>(
       def: BookRow<K, R, B> & { body: B },
     ): AnyRoute {
-      return forward(def, { method: 'POST', body: def.body }, ({ body }) => ({ body }));
+      return forward(def, { method: 'POST', body: def.body }, toTax.body(def.operationId));
     },
     /** PUT, the record of the id in the path changed by the body. */
     update<K extends TaxMethod, R extends ZodTypeAny, B extends ZodTypeAny>(
       def: BookRow<K, R, B> & { body: B },
     ): AnyRoute {
-      return forward(def, { method: 'PUT', params: idParams, body: def.body }, ({ params, body }) => ({
-        id: params.id,
-        body,
-      }));
+      return forward(def, { method: 'PUT', params: idParams, body: def.body }, toTax.byIdBody(def.operationId));
     },
     /** DELETE, the record of the id in the path; 204. */
     remove<K extends NoBodyMethod>(def: Said & { operationId: K; response: null }): AnyRoute {
-      return forward(def, { method: 'DELETE', params: idParams }, ({ params }) => ({ id: params.id }));
+      return forward(def, { method: 'DELETE', params: idParams }, toTax.byId(def.operationId));
     },
     /** A row on the whole book (a preview, delete all, the defaults): no parameters, no body. */
     wholeBook<K extends NoBodyMethod, R extends ZodTypeAny>(
       def: BookRow<K, R> & { method: 'GET' | 'POST' | 'DELETE' },
     ): AnyRoute {
-      return forward(def, { method: def.method, query: noParameters }, () => ({}));
+      return forward(def, { method: def.method, query: noParameters }, toTax.bare(def.operationId));
     },
   };
 }

@@ -4,14 +4,12 @@ import { RateLimitedError, toWire } from '@paymesh/core';
 import { email as emailSchema, fileAnswer, objectId, row, text, type Row } from '@paymesh/http';
 import {
   billingFileRpc,
-  billingRpc,
   DEFAULT_UPCOMING_CHARGES,
   recurringFileRpc,
-  recurringRpc,
   MAX_UPCOMING_CHARGES,
   upcomingQuery,
 } from '@paymesh/contracts';
-import { callEnvelope, jsonCaller, type JsonEnvelope, type UnaryMethod } from '@paymesh/grpc';
+import { callEnvelope, type JsonEnvelope, type UnaryMethod } from '@paymesh/grpc';
 import {
   chargeOtpRequest,
   exchangeMagicLink,
@@ -24,7 +22,7 @@ import {
 import { subscriptionCount } from '../../portal/buyer';
 import { resolvePortalTenant, type TenantHints } from '../../portal/tenant';
 import type { PortalDeps, PortalPrincipal } from '../../portal/deps';
-import type { Clients } from '../../clients';
+import { billingJson, recurringJson, type Clients } from '../../clients';
 import { portalRefreshCookie, portalSession, portalSignIn, portalSignOut } from '../guards';
 import {
   portalCancelResponse,
@@ -129,10 +127,6 @@ function portalFile(bytes: Uint8Array, filename: string, contentType?: string) {
 const portalRow = row<PortalDeps>();
 const signIn = { tag: 'Portal auth', guard: portalSignIn } as const;
 const data = { tag: 'Portal', guard: portalSession } as const;
-const billingCalls = (deps: PortalDeps) =>
-  jsonCaller(deps.clients.billing, billingRpc, { deadlineMs: deps.clients.deadlineMs, target: 'billing' });
-const recurringCalls = (deps: PortalDeps) =>
-  jsonCaller(deps.clients.recurring, recurringRpc, { deadlineMs: deps.clients.deadlineMs, target: 'recurring' });
 const fileCall = (deps: PortalDeps, target: 'billing' | 'recurring') => ({
   deadlineMs: deps.settings.documentsDeadlineMs,
   target,
@@ -282,7 +276,7 @@ export const portalRows: Row<PortalDeps>[] = [
     response: portalDocumentPage,
     errors: [400, 401, 429],
     handler: ({ deps, portal: p, query }) =>
-      billingCalls(deps).json('listPortalDocuments', toWire(p), {
+      billingJson(deps.clients).json('listPortalDocuments', toWire(p), {
         actor: `portal:${p.email}`,
         email: p.email,
         body: query,
@@ -339,7 +333,7 @@ export const portalRows: Row<PortalDeps>[] = [
     response: portalSubscriptionPage,
     errors: [400, 401, 429, 501],
     handler: ({ deps, portal: p, query }) =>
-      recurringCalls(deps).json('listPortalSubscriptions', toWire(p), { email: p.email, body: query }),
+      recurringJson(deps.clients).json('listPortalSubscriptions', toWire(p), { email: p.email, body: query }),
   }),
   portalRow({
     ...data,
@@ -353,7 +347,7 @@ export const portalRows: Row<PortalDeps>[] = [
     response: portalUpcomingResponse,
     errors: [400, 401, 404, 429, 501],
     handler: ({ deps, portal: p, params, query }) =>
-      recurringCalls(deps).json('portalUpcoming', toWire(p), {
+      recurringJson(deps.clients).json('portalUpcoming', toWire(p), {
         id: params.id,
         email: p.email,
         body: { count: query.count },
@@ -397,7 +391,7 @@ export const portalRows: Row<PortalDeps>[] = [
     response: portalCancelResponse,
     errors: [400, 401, 404, 409, 429, 501],
     handler: ({ deps, portal: p, params, body }) =>
-      recurringCalls(deps).json('portalCancel', toWire(p), {
+      recurringJson(deps.clients).json('portalCancel', toWire(p), {
         id: params.id,
         email: p.email,
         body: body.reason === undefined ? {} : { reason: body.reason },

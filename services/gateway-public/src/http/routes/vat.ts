@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { taxRpc } from '@paymesh/contracts';
-import { jsonCaller } from '@paymesh/grpc';
 import { ErrorCode, UnavailableError } from '@paymesh/core';
 import { text } from '@paymesh/http';
-import type { Clients } from '../../clients';
+import { taxJson } from '../../clients';
 import { anyone } from '../guards';
 import { euCountryView, vatValidation } from '../responses';
 import { publicRow, type PublicRow } from './checkouts';
@@ -21,8 +19,6 @@ const VIES_UNAVAILABLE_MESSAGE =
 
 /** Public checks: no organization (VIES checks name no requester). */
 const publicTenant = { organizationId: '', testMode: false };
-const taxCalls = (clients: Clients) =>
-  jsonCaller(clients.tax, taxRpc, { deadlineMs: clients.deadlineMs, target: 'tax' });
 
 /** Public VAT routes under /api/v1 (no organization: VIES checks name no requester). */
 export const vatRows: PublicRow[] = [
@@ -40,7 +36,7 @@ export const vatRows: PublicRow[] = [
     // Each distinct VAT ID may cost a VIES call: the per-client budget of sensitive routes applies.
     config: { rateLimitBudget: 'sensitive' },
     async handler({ deps, req, body }) {
-      const check = await taxCalls(deps.clients).json('validateVatId', publicTenant, { body: { vatId: body.vatId } });
+      const check = await taxJson(deps.clients).json('validateVatId', publicTenant, { body: { vatId: body.vatId } });
       if (
         (check.status !== 'valid' && check.status !== 'invalid') ||
         check.vatId === null ||
@@ -75,6 +71,6 @@ export const vatRows: PublicRow[] = [
     params: countryParams,
     response: euCountryView,
     errors: [400, 429],
-    handler: ({ deps, params }) => taxCalls(deps.clients).json('getEuCountry', publicTenant, { id: params.code }),
+    handler: ({ deps, params }) => taxJson(deps.clients).json('getEuCountry', publicTenant, { id: params.code }),
   }),
 ];
