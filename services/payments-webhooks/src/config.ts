@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envInt, loadConfig, secretsConfigSchema } from '@paymesh/core';
+import { envInt, httpsInProduction, loadConfig, secretsConfigSchema } from '@paymesh/core';
 import { backendConfigSchema, downstreamAddrsSchema, envList } from '@paymesh/runtime';
 
 const STRIPE_API = 'https://api.stripe.com';
@@ -7,6 +7,7 @@ const MOLLIE_API = 'https://api.mollie.com';
 const GOCARDLESS_API = 'https://api.gocardless.com';
 /** The wallet provider's live API origin (records in sandbox mode set their own or use the local sandbox). */
 const PAYPAL_API = 'https://api-m.paypal.com';
+const CREDENTIALS_TRAVEL = 'must be an https URL in production (credentials travel to it)';
 
 const httpUrl = z
   .string()
@@ -84,29 +85,16 @@ export const configSchema = backendConfigSchema('payments-webhooks')
     PROVIDER_C_API_BASE_URL: env.PROVIDER_C_API_BASE_URL ?? env.PROVIDER_C_SANDBOX_URL ?? GOCARDLESS_API,
     PROVIDER_D_API_BASE_URL: env.PROVIDER_D_API_BASE_URL ?? env.PROVIDER_D_SANDBOX_URL ?? PAYPAL_API,
   }))
-  .superRefine((env, ctx) => {
-    for (const key of [
-      'PROVIDER_A_API_BASE_URL',
-      'PROVIDER_B_API_BASE_URL',
-      'PROVIDER_C_API_BASE_URL',
-      'PROVIDER_D_API_BASE_URL',
-    ] as const) {
-      if (env.NODE_ENV === 'production' && !env[key].startsWith('https://')) {
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          path: [key],
-          message: 'must be an https URL in production (credentials travel to it)',
-        });
-      }
-    }
-    if (env.NODE_ENV === 'production' && !env.PUBLIC_ROOT_URL.startsWith('https://')) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ['PUBLIC_ROOT_URL'],
-        message: 'must be the public https root URL of gateway-public in production (providers deliver webhooks to it)',
-      });
-    }
-  });
+  .superRefine(
+    httpsInProduction({
+      PROVIDER_A_API_BASE_URL: CREDENTIALS_TRAVEL,
+      PROVIDER_B_API_BASE_URL: CREDENTIALS_TRAVEL,
+      PROVIDER_C_API_BASE_URL: CREDENTIALS_TRAVEL,
+      PROVIDER_D_API_BASE_URL: CREDENTIALS_TRAVEL,
+      PUBLIC_ROOT_URL:
+        'must be the public https root URL of gateway-public in production (providers deliver webhooks to it)',
+    }),
+  );
 
 /** Origins a record's `apiBaseUrl` may use, or undefined when any is accepted (development without a list). */
 export function allowedApiOrigins(c: {
