@@ -12,3 +12,4 @@ export * from './gateway-app';
 export * from './route-table';
 export * from './gateway-config';
 export * from './billing-address';
+export * from './web-scope';

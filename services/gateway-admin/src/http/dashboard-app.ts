@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import helmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
+import { webScope } from '@paymesh/http';
 
 /** Where the dashboard's build lives (web/dist: index.html and content-hashed assets). */
 export const DASHBOARD_DIST = join(__dirname, '..', '..', 'web', 'dist');
@@ -60,19 +59,10 @@ function shell(reply: FastifyReply, app: DashboardApp): FastifyReply {
  */
 export async function registerDashboardApp(app: FastifyInstance, dashboard: DashboardApp): Promise<void> {
   await app.register(async (scope) => {
-    await scope.register(helmet, {
+    await webScope(scope, {
       contentSecurityPolicy: DASHBOARD_CSP,
-      referrerPolicy: { policy: 'same-origin' },
-      crossOriginResourcePolicy: { policy: 'same-origin' },
-    });
-    await scope.register(fastifyStatic, {
-      root: dashboard.assetsDir,
-      prefix: `${DASHBOARD_BASE}assets/`,
-      decorateReply: false,
-      index: false,
-      immutable: true,
-      maxAge: '365d',
-      preCompressed: true,
+      assetsDir: dashboard.assetsDir,
+      assetsPrefix: `${DASHBOARD_BASE}assets/`,
     });
     scope.get('/', { schema: { hide: true } }, (_req, reply) => reply.redirect(DASHBOARD_BASE));
     scope.get('/app', { schema: { hide: true } }, (_req, reply) => reply.redirect(DASHBOARD_BASE));

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import helmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
+import { webScope } from '@paymesh/http';
 import Negotiator from 'negotiator';
 
 /** Languages of the buyer pages; the first is the fallback. */
@@ -261,22 +260,7 @@ export async function registerPages(app: FastifyInstance, pages: WebPages): Prom
   const shells = perLanguage((lang) => checkoutShell(pages, lang));
   const portalShells = perLanguage((lang) => portalShell(pages, lang));
   await app.register(async (scope) => {
-    await scope.register(helmet, {
-      contentSecurityPolicy: PAGE_CSP,
-      // Provider pages (other origins) learn nothing of the session address; the page's own API
-      // calls keep Origin and Referer (with no-referrer, a same-origin POST would send `Origin: null`).
-      referrerPolicy: { policy: 'same-origin' },
-      crossOriginResourcePolicy: { policy: 'same-origin' },
-    });
-    await scope.register(fastifyStatic, {
-      root: pages.assetsDir,
-      prefix: '/assets/',
-      decorateReply: false,
-      index: false,
-      immutable: true,
-      maxAge: '365d',
-      preCompressed: true,
-    });
+    await webScope(scope, { contentSecurityPolicy: PAGE_CSP, assetsDir: pages.assetsDir, assetsPrefix: '/assets/' });
     scope.get<{ Params: { id: string } }>('/c/:id', { schema: { hide: true } }, async (req, reply) => {
       const lang = pageLanguage(req.query, req.headers['accept-language']);
       if (!SESSION_ID.test(req.params.id)) return html(reply, 404, shells[lang]);
