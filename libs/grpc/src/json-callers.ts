@@ -1,12 +1,5 @@
 import type { Client } from '@grpc/grpc-js';
-import type { ZodTypeAny } from 'zod';
-import { jsonCaller, type JsonCaller, type JsonMethods } from './json';
-
-/** An RPC map entry with a JSON answer, as @paymesh/contracts defines it (`jsonRpc`). */
-interface JsonAnswerDef {
-  readonly request: ZodTypeAny;
-  readonly answer: ZodTypeAny;
-}
+import { jsonCaller, type AnswerDef, type JsonCaller, type JsonMethods } from './json';
 
 /**
  * A service's {@link jsonCaller}, made once per set of clients (a gateway's connections and their
@@ -16,7 +9,7 @@ interface JsonAnswerDef {
  */
 export function jsonCallerPerClients<
   C extends { readonly deadlineMs: number },
-  J extends { readonly [P in keyof J]: JsonAnswerDef },
+  J extends { readonly [P in keyof J]: AnswerDef },
 >(target: string, clientOf: (clients: C) => Client & JsonMethods<J>, map: J): (clients: C) => JsonCaller<J> {
   const callers = new WeakMap<C, JsonCaller<J>>();
   return (clients) => {

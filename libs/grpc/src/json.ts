@@ -13,7 +13,7 @@ export type JsonAnswer = common.JsonResponse;
 interface RequestDef {
   readonly request: ZodTypeAny;
 }
-interface AnswerDef extends RequestDef {
+export interface AnswerDef extends RequestDef {
   readonly answer: ZodTypeAny;
 }
 

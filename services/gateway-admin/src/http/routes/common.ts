@@ -73,7 +73,7 @@ export function orgRpc<S extends ServiceClient, B, Res>(
 }
 
 /** A page of a list RPC's answer in its Admin shape. */
-export function pageOf<T, V>(res: { items: T[]; total: number; page: number; limit: number }, view: (item: T) => V) {
+export function pageOf<T, V>(res: RecordPage<T>, view: (item: T) => V) {
   return { items: res.items.map(view), total: res.total, page: res.page, limit: res.limit };
 }
 
