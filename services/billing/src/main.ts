@@ -13,6 +13,7 @@ import { grpcDataIoPort } from './grpc/data-io-client';
 import { collections } from './store/collections';
 import { defaultDtdPath } from './app/gdpdu-export';
 import { startConsumers } from './events/consumers';
+import { deleteLeftImportFiles } from './app/data-import-job';
 
 void runBackendService({
   name: 'billing',
@@ -47,6 +48,9 @@ void runBackendService({
       gdpduDtdPath,
     };
     registerBillingService(grpc, deps);
+    const leftFiles = await deleteLeftImportFiles(deps);
+    if (leftFiles > 0)
+      logger.info({ files: leftFiles }, 'deleted the files import jobs left when their process stopped');
     const subs = await startConsumers(bus, deps);
     return async () => {
       await Promise.all(subs.map((s) => s.stop()));

@@ -7,7 +7,7 @@ import type { EventMap } from '@paymesh/contracts';
 import type { DataIoDeps } from '../src/app/data-io-port';
 import type { OrgKey } from '../src/app/deps';
 import { importData } from '../src/app/data-import';
-import { getDataImport, startDataImport, STALE_IMPORT_MS } from '../src/app/data-import-job';
+import { deleteLeftImportFiles, getDataImport, startDataImport, STALE_IMPORT_MS } from '../src/app/data-import-job';
 import { CLIENTS, collections, DATA_IMPORTS } from '../src/store/collections';
 import { testDatabase, waitFor } from '../../../test/support/kit';
 import { PG_URL } from './tax-fixture';
@@ -131,6 +131,59 @@ describe('data import jobs', () => {
     expect(done).toMatchObject({ status: 'completed', progress: { done: 900, total: 900 } });
     expect(done.report).toMatchObject({ created: 400, alreadyImported: 500 });
     expect(await clientCount()).toBe(before + 900);
+  });
+
+  it('a job that failed deletes its file; starting the same file again resumes it', async () => {
+    const file = Buffer.from('code,country,rateType,percent,validFrom\nVAT_XX,DE,standard,19,2020-01-01\n');
+    const digest = createHash('sha256').update(file).digest('hex');
+    const header = { entityType: 'tax_rates' as const, digest, rows: 1 };
+    // The tax service refuses the write (this suite's port rejects it): the job fails.
+    const job = await startDataImport(deps, key, header, null, chunksOf(file));
+    const failed = await settled(job.id);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: 'the import stopped on an internal error; start it again',
+    });
+    await waitFor(async () => (await store.blobs.get(`data-imports/${job.id}`)) === null, {
+      what: `the file of failed import job ${job.id} to be deleted`,
+      timeoutMs: 10_000,
+    });
+    const again = await startDataImport(deps, key, header, null, chunksOf(file));
+    expect(again).toMatchObject({ id: job.id, status: 'running' });
+    expect(await settled(job.id)).toMatchObject({ status: 'failed' });
+  });
+
+  it('files left by a process that stopped after its job ended are deleted at the next start, once', async () => {
+    const jobs = store.collection<StoredDoc & Record<string, unknown>>(DATA_IMPORTS);
+    const at = now.toISOString();
+    const job = (status: string, n: number) => ({
+      organizationId: key.organizationId,
+      mode: key.mode,
+      entityType: 'clients',
+      digest: `left-${n}`,
+      actor: null,
+      status,
+      progress: { done: 1, total: 1 },
+      report: null,
+      error: null,
+      createdAt: at,
+      updatedAt: at,
+      completedAt: status === 'completed' ? at : null,
+      fileKept: true,
+    });
+    const completed = await jobs.insert(job('completed', 1));
+    const failed = await jobs.insert(job('failed', 2));
+    const running = await jobs.insert(job('running', 3));
+    for (const d of [completed, failed, running])
+      await store.blobs.put(`data-imports/${d.id}`, { bytes: Buffer.from('name\nx\n'), contentType: 'text/csv' });
+
+    expect(await deleteLeftImportFiles(deps)).toBe(2);
+    expect(await store.blobs.get(`data-imports/${completed.id}`)).toBeNull();
+    expect(await store.blobs.get(`data-imports/${failed.id}`)).toBeNull();
+    // A running job's file stays: a read of the job resumes from it once it goes stale.
+    expect(await store.blobs.get(`data-imports/${running.id}`)).not.toBeNull();
+    expect(await jobs.get(completed.id)).toMatchObject({ status: 'completed', fileKept: false });
+    expect(await deleteLeftImportFiles(deps)).toBe(0);
   });
 
   it("another organization's job is not found", async () => {

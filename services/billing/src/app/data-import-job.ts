@@ -17,11 +17,20 @@ interface DataImportDoc extends StoredDoc, Omit<DataImportJob, 'id'> {
   organizationId: string;
   mode: 'live' | 'test';
   actor: string | null;
+  /**
+   * true from the moment the job's file is stored until it is deleted after the job ended; a job
+   * that ended with it still true lost its process in between (see `deleteLeftImportFiles`).
+   * Absent on jobs recorded before the field existed (their files were deleted).
+   */
+  fileKept?: boolean;
 }
 
 type Fields = Omit<DataImportDoc, 'id' | 'version'>;
 
-/** The file of a job, kept until it completed (a resumed job reads it again). */
+/**
+ * The file of a job, kept while it runs (a stale job read again resumes from it) and deleted when it
+ * ended: a failed job is resumed only by starting the same file again, which stores it again.
+ */
 const fileKey = (id: string) => `data-imports/${id}`;
 
 function jobOf(d: DataImportDoc): DataImportJob {
@@ -88,6 +97,7 @@ export async function startDataImport(
         createdAt: now,
         updatedAt: now,
         completedAt: null,
+        fileKept: true,
       });
       await deps.store.blobs.put(fileKey(created.id), { bytes: file, contentType: 'text/csv' });
       return launch(deps, key, created, file);
@@ -106,6 +116,7 @@ async function claim(deps: DataIoDeps, d: DataImportDoc): Promise<DataImportDoc 
       ...d,
       status: 'running',
       error: null,
+      fileKept: true,
       updatedAt: deps.clock.now().toISOString(),
     });
   } catch (err) {
@@ -153,10 +164,16 @@ async function run(deps: DataIoDeps, key: OrgKey, started: DataImportDoc, file: 
   } catch (err) {
     deps.logger.warn({ err, importId: held.id }, 'data import job failed');
     const message = isDomainError(err) ? err.message : 'the import stopped on an internal error; start it again';
-    // Only while the run still holds the record: a run that lost it (taken over as stale) leaves it.
-    await record({ status: 'failed', error: message }).catch((lost: unknown) => {
-      if (!(lost instanceof ConflictError)) throw lost;
-    });
+    // Only while the run still holds the record: a run that lost it (taken over as stale) leaves it,
+    // and its file, to the run that took it over.
+    const recorded = await record({ status: 'failed', error: message }).then(
+      () => true,
+      (lost: unknown) => {
+        if (!(lost instanceof ConflictError)) throw lost;
+        return false;
+      },
+    );
+    if (recorded) await deleteFile(deps, held);
     return;
   }
   const total = Math.max(report.rows, held.progress.total);
@@ -171,11 +188,50 @@ async function run(deps: DataIoDeps, key: OrgKey, started: DataImportDoc, file: 
       : null,
     completedAt: failed ? null : now,
   });
-  if (!failed) await deps.store.blobs.delete(fileKey(held.id));
+  await deleteFile(deps, held);
   deps.logger.info(
     { organizationId: key.organizationId, mode: key.mode, importId: held.id, created: report.created },
     'data import job finished',
   );
+}
+
+/**
+ * Deletes the file of a job that ended, then records that it is gone. Both steps are idempotent: a
+ * process that dies between them leaves `fileKept` true, and `deleteLeftImportFiles` finishes the work.
+ */
+async function deleteFile(deps: DataIoDeps, d: DataImportDoc): Promise<void> {
+  await deps.store.blobs.delete(fileKey(d.id));
+  try {
+    await deps.store.collection<DataImportDoc>(DATA_IMPORTS).replace({ ...d, fileKept: false });
+  } catch (err) {
+    // Changed meanwhile (taken over, or another sweep): whoever changed it owns the flag now.
+    if (!(err instanceof ConflictError)) throw err;
+  }
+}
+
+/**
+ * Deletes the files that import jobs which ended still keep: left by a process that stopped between
+ * recording the job's end and deleting its file. Run at every start of the service (each replica;
+ * idempotent). Answers how many files it deleted.
+ */
+export async function deleteLeftImportFiles(deps: Pick<DataIoDeps, 'store'>): Promise<number> {
+  const jobs = deps.store.collection<DataImportDoc>(DATA_IMPORTS);
+  let deleted = 0;
+  let after = '';
+  for (;;) {
+    const { items } = await jobs.find(
+      { fileKept: true, status: { $in: ['completed', 'failed'] }, id: { $gt: after } },
+      { sort: { id: 1 }, limit: 100 },
+    );
+    for (const d of items) {
+      after = d.id;
+      if (await deps.store.blobs.delete(fileKey(d.id))) deleted++;
+      await jobs.replace({ ...d, fileKept: false }).catch((err: unknown) => {
+        if (!(err instanceof ConflictError)) throw err;
+      });
+    }
+    if (items.length < 100) return deleted;
+  }
 }
 
 /**

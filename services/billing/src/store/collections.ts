@@ -49,7 +49,11 @@ export const collections: CollectionSpec[] = [
   },
   {
     name: DATA_IMPORTS,
-    indexes: [{ name: 'data_imports_file', fields: ['organizationId', 'mode', 'entityType', 'digest'], unique: true }],
+    indexes: [
+      { name: 'data_imports_file', fields: ['organizationId', 'mode', 'entityType', 'digest'], unique: true },
+      // Jobs that ended with their file still stored (deleteLeftImportFiles at each start).
+      { name: 'data_imports_kept_files', fields: ['fileKept', 'status', 'id'] },
+    ],
   },
   { name: DATEV_POSTED, indexes: [{ name: 'datev_posted_export', fields: ['exportId'] }] },
   {
