@@ -14,7 +14,7 @@ import {
   URL_MAX,
 } from '@paymesh/http';
 import { resource } from '../route-table';
-import { objectId, orgRpc, pageOf, pageQuery } from './common';
+import { objectId, orgRpc, orNull, pageOf, pageQuery } from './common';
 import { parseDateRange } from './list-query';
 
 /** Optional string that may also be sent as null (= absent). */
@@ -91,8 +91,6 @@ const checkoutParams = z.object({ checkoutId: objectId('checkoutId') });
 const orEmpty = (v: string | null | undefined): string => v ?? '';
 /** JSON null or missing: the `optional` field is not sent. */
 const absent = (v: string | null | undefined): string | undefined => v ?? undefined;
-/** An absent `optional` field (or an empty one) is null in the Admin API. */
-const orNull = (v: string | undefined): string | null => v || null;
 
 /** Admin shape of a shipping address: fields not given are null; null when there is none. */
 export function shippingAddressView(a: checkoutPayments.ShippingAddress | undefined) {

@@ -19,6 +19,9 @@ export const noParameters = z.object({}).strict();
 /** No fields: no body, or an empty object (the route table takes an absent body as {}). */
 export const noBody = z.object({}).strict();
 
+/** An absent `optional` field, or an empty one of a field without presence, is null in the Admin API. */
+export const orNull = (v: string | undefined): string | null => v || null;
+
 /** A day in a query, YYYY-MM-DD (its format is checked here). */
 export const queryDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
 

@@ -16,7 +16,7 @@ import { actorOf } from './billing-rpc';
 import type { Principal } from '../../domain/principal';
 import { USERS, type UserDoc } from '../../store/collections';
 import { shippingAddressView } from './checkouts';
-import { idParams, objectId, orgRpc, serviceRpc, pageQuery } from './common';
+import { idParams, objectId, orgRpc, orNull, serviceRpc, pageQuery } from './common';
 import { listValues, multiParam, parseDateRange, parseObjectIds, parseStatuses } from './list-query';
 
 const listQuery = z.object({
@@ -70,9 +70,6 @@ const recalculateBody = z
     recheckVatId: z.boolean().default(false),
   })
   .strict();
-
-/** An absent `optional` field, or an empty one of a field without presence, is null in the Admin API. */
-const orNull = (v: string | undefined): string | null => v || null;
 
 const chargebackParams = z.object({
   id: objectId('id'),
