@@ -128,6 +128,11 @@ export function transactionView(t: checkoutPayments.TransactionRecord) {
   };
 }
 
+/** Admin shape of a transaction with its status history: the answer of a single read and of every change. */
+function transactionWithHistoryView(t: checkoutPayments.TransactionRecord) {
+  return { ...transactionView(t), statusHistory: historyView(t) };
+}
+
 function historyView(t: checkoutPayments.TransactionRecord) {
   return t.statusHistory.map((h) => ({
     from: h.from ?? null,
@@ -235,7 +240,7 @@ export const transactionRoutes = [
     params: idParams,
     async handler({ deps, org, params }) {
       const t = await orgRpc(deps, org, 'checkoutPayments', (c) => c.getTransaction, { id: params.id });
-      return { ...transactionView(t), statusHistory: historyView(t), ipn: await ipnOf(deps, org.organizationId, t.id) };
+      return { ...transactionWithHistoryView(t), ipn: await ipnOf(deps, org.organizationId, t.id) };
     },
   }),
   transactions({
@@ -285,7 +290,7 @@ export const transactionRoutes = [
         status: body.status,
         reason: body.reason,
       });
-      return { ...transactionView(t), statusHistory: historyView(t) };
+      return transactionWithHistoryView(t);
     },
   }),
   transactions({
@@ -322,7 +327,7 @@ export const transactionRoutes = [
         ipnUrl: body.ipnUrl ?? undefined,
         metadata: body.metadata ?? {},
       });
-      return { ...transactionView(t), statusHistory: historyView(t) };
+      return transactionWithHistoryView(t);
     },
   }),
   transactions({
@@ -345,7 +350,7 @@ export const transactionRoutes = [
         reason: body.reason,
         actor: actorOf(principal),
       });
-      return { ...transactionView(t), statusHistory: historyView(t) };
+      return transactionWithHistoryView(t);
     },
   }),
   transactions({
