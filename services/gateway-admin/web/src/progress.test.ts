@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { ProgressBox } from './progress';
+import { JobProgressBox, ProgressBox } from './progress';
 
 describe('ProgressBox', () => {
   it('labels its bar by the test id, with the data attributes given, then what follows the bar', () => {
@@ -34,6 +34,27 @@ describe('ProgressBox', () => {
     expect(html).toBe(
       '<div class="export-progress" data-testid="gdpdu-progress" data-busy="true">' +
         '<label for="gdpdu-progress-bar">Receiving</label><progress id="gdpdu-progress-bar"></progress></div>',
+    );
+  });
+});
+
+describe('JobProgressBox', () => {
+  it("shows the job's status first, as data-status and in words before how far it got", () => {
+    const html = renderToStaticMarkup(
+      createElement(JobProgressBox, {
+        testId: 'import-progress',
+        status: 'running',
+        'data-percent': 30,
+        statusText: 'Running',
+        detail: '3 of 10 rows',
+        max: 10,
+        value: 3,
+      }),
+    );
+    expect(html).toBe(
+      '<div class="export-progress" data-testid="import-progress" data-status="running" data-percent="30">' +
+        '<label for="import-progress-bar">Running · 3 of 10 rows</label>' +
+        '<progress id="import-progress-bar" max="10" value="3"></progress></div>',
     );
   });
 });

@@ -5,7 +5,7 @@ import { Check, SecondaryButton, TextField, YearField } from '../forms';
 import { useI18n } from '../i18n';
 import { usePolledJob } from '../job';
 import { IntegrityCheck } from '../integrity';
-import { ProgressBox } from '../progress';
+import { JobProgressBox, ProgressBox } from '../progress';
 import { can } from '../session';
 import { ListTable } from '../table';
 import { ErrorNote, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
@@ -46,15 +46,11 @@ function ExportProgress({ id }: { id: string }) {
   if (!record) return null;
   const { done, total } = record.progress;
   return (
-    <ProgressBox
+    <JobProgressBox
       testId="datev-progress"
-      data-status={record.status}
-      label={
-        <>
-          {t(`accounting.status.${record.status}`)} ·{' '}
-          {t('accounting.progress', { done: count(done, locale), total: count(total, locale) })}
-        </>
-      }
+      status={record.status}
+      statusText={t(`accounting.status.${record.status}`)}
+      detail={t('accounting.progress', { done: count(done, locale), total: count(total, locale) })}
       max={Math.max(total, 1)}
       value={record.status === 'running' ? done : total}
     >
@@ -68,7 +64,7 @@ function ExportProgress({ id }: { id: string }) {
           {t('accounting.failed')}
         </p>
       )}
-    </ProgressBox>
+    </JobProgressBox>
   );
 }
 

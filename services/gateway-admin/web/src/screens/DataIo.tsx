@@ -5,7 +5,7 @@ import { count } from '../format';
 import { SelectField } from '../forms';
 import { useI18n } from '../i18n';
 import { usePolledJob } from '../job';
-import { ProgressBox } from '../progress';
+import { JobProgressBox } from '../progress';
 import { can } from '../session';
 import { DataTable } from '../table';
 import { ErrorNote, Section, useMember } from '../ui';
@@ -70,16 +70,12 @@ function ImportProgress({ id }: { id: string }) {
   const { done, total } = record.progress;
   const pct = total > 0 ? Math.round((100 * done) / total) : 100;
   return (
-    <ProgressBox
+    <JobProgressBox
       testId="import-progress"
-      data-status={record.status}
+      status={record.status}
       data-percent={pct}
-      label={
-        <>
-          {t(`dataIo.status.${record.status}`)} ·{' '}
-          {t('dataIo.progress', { done: count(done, locale), total: count(total, locale), percent: pct })}
-        </>
-      }
+      statusText={t(`dataIo.status.${record.status}`)}
+      detail={t('dataIo.progress', { done: count(done, locale), total: count(total, locale), percent: pct })}
       max={Math.max(total, 1)}
       value={done}
     >
@@ -96,7 +92,7 @@ function ImportProgress({ id }: { id: string }) {
           {t('dataIo.failed', { message: record.error ?? '' })}
         </p>
       )}
-    </ProgressBox>
+    </JobProgressBox>
   );
 }
 

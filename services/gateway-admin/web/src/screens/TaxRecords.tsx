@@ -3,7 +3,7 @@ import { api, must } from '../api';
 import { count, dateTime, money } from '../format';
 import { isMessageKey, useI18n } from '../i18n';
 import { usePolledJob } from '../job';
-import { ProgressBox } from '../progress';
+import { JobProgressBox } from '../progress';
 import { can } from '../session';
 import { ErrorNote, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
 import { TaxPagedTable, TaxTabs } from './TaxTabs';
@@ -40,12 +40,12 @@ function RebuildProgress({ id }: { id: string }) {
   const share =
     record.status === 'completed' ? 100 : sourceEvents > 0 ? Math.floor((processed * 100) / sourceEvents) : 0;
   return (
-    <ProgressBox
+    <JobProgressBox
       testId="rebuild-progress"
-      data-status={record.status}
-      label={
+      status={record.status}
+      statusText={t(`tax.rebuildStatus.${record.status}`)}
+      detail={
         <>
-          {t(`tax.rebuildStatus.${record.status}`)} ·{' '}
           <span data-testid="rebuild-percent">{t('tax.percentDone', { percent: share })}</span> ·{' '}
           {t('tax.rebuildCounts', { processed: count(processed, locale), total: count(sourceEvents, locale) })}
         </>
@@ -60,7 +60,7 @@ function RebuildProgress({ id }: { id: string }) {
             : t('tax.rebuildDone', { created, existing, mismatched, failed, pending })}
         </p>
       )}
-    </ProgressBox>
+    </JobProgressBox>
   );
 }
 
