@@ -5,6 +5,7 @@ import { Check, SecondaryButton, TextField, YearField } from '../forms';
 import { useI18n } from '../i18n';
 import { usePolledJob } from '../job';
 import { IntegrityCheck } from '../integrity';
+import { JobProgressBox, ProgressBox } from '../progress';
 import { can } from '../session';
 import { ListTable } from '../table';
 import { ErrorNote, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
@@ -45,12 +46,14 @@ function ExportProgress({ id }: { id: string }) {
   if (!record) return null;
   const { done, total } = record.progress;
   return (
-    <div className="export-progress" data-testid="datev-progress" data-status={record.status}>
-      <label htmlFor="datev-progress-bar">
-        {t(`accounting.status.${record.status}`)} ·{' '}
-        {t('accounting.progress', { done: count(done, locale), total: count(total, locale) })}
-      </label>
-      <progress id="datev-progress-bar" max={Math.max(total, 1)} value={record.status === 'running' ? done : total} />
+    <JobProgressBox
+      testId="datev-progress"
+      status={record.status}
+      statusText={t(`accounting.status.${record.status}`)}
+      detail={t('accounting.progress', { done: count(done, locale), total: count(total, locale) })}
+      max={Math.max(total, 1)}
+      value={record.status === 'running' ? done : total}
+    >
       {record.status === 'completed' && (
         <p role="status" className="notice">
           {t('accounting.completed', { postings: count(record.postings, locale) })}
@@ -61,7 +64,7 @@ function ExportProgress({ id }: { id: string }) {
           {t('accounting.failed')}
         </p>
       )}
-    </div>
+    </JobProgressBox>
   );
 }
 
@@ -246,21 +249,19 @@ function Gdpdu() {
         </form>
       )}
       {state && (
-        <div className="export-progress" data-testid="gdpdu-progress" data-busy={String(download.busy)}>
-          <label htmlFor="gdpdu-progress-bar">
-            {t(download.busy ? 'accounting.receiving' : 'accounting.received', {
-              name: state.name,
-              size: count(Math.ceil(state.bytes / 1024), locale),
-            })}
-          </label>
-          {/* The package is written as it streams: its size is known only at the end. */}
-          {download.busy ? (
-            <progress id="gdpdu-progress-bar" />
-          ) : (
-            <progress id="gdpdu-progress-bar" max={1} value={1} />
-          )}
+        <ProgressBox
+          testId="gdpdu-progress"
+          data-busy={String(download.busy)}
+          label={t(download.busy ? 'accounting.receiving' : 'accounting.received', {
+            name: state.name,
+            size: count(Math.ceil(state.bytes / 1024), locale),
+          })}
+          // The package is written as it streams: its size is known only at the end.
+          max={download.busy ? undefined : 1}
+          value={download.busy ? undefined : 1}
+        >
           {state.error ? <ErrorNote error={state.error} /> : null}
-        </div>
+        </ProgressBox>
       )}
     </Section>
   );

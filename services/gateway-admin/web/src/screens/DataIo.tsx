@@ -5,6 +5,7 @@ import { count } from '../format';
 import { SelectField } from '../forms';
 import { useI18n } from '../i18n';
 import { usePolledJob } from '../job';
+import { JobProgressBox } from '../progress';
 import { can } from '../session';
 import { DataTable } from '../table';
 import { ErrorNote, Section, useMember } from '../ui';
@@ -69,12 +70,15 @@ function ImportProgress({ id }: { id: string }) {
   const { done, total } = record.progress;
   const pct = total > 0 ? Math.round((100 * done) / total) : 100;
   return (
-    <div className="export-progress" data-testid="import-progress" data-status={record.status} data-percent={pct}>
-      <label htmlFor="import-progress-bar">
-        {t(`dataIo.status.${record.status}`)} ·{' '}
-        {t('dataIo.progress', { done: count(done, locale), total: count(total, locale), percent: pct })}
-      </label>
-      <progress id="import-progress-bar" max={Math.max(total, 1)} value={done} />
+    <JobProgressBox
+      testId="import-progress"
+      status={record.status}
+      data-percent={pct}
+      statusText={t(`dataIo.status.${record.status}`)}
+      detail={t('dataIo.progress', { done: count(done, locale), total: count(total, locale), percent: pct })}
+      max={Math.max(total, 1)}
+      value={done}
+    >
       {record.status === 'completed' && record.report && (
         <p role="status" className="notice">
           {t('dataIo.completed', {
@@ -88,7 +92,7 @@ function ImportProgress({ id }: { id: string }) {
           {t('dataIo.failed', { message: record.error ?? '' })}
         </p>
       )}
-    </div>
+    </JobProgressBox>
   );
 }
 

@@ -3,6 +3,7 @@ import { api, must } from '../api';
 import { count, dateTime, money } from '../format';
 import { isMessageKey, useI18n } from '../i18n';
 import { usePolledJob } from '../job';
+import { JobProgressBox } from '../progress';
 import { can } from '../session';
 import { ErrorNote, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
 import { TaxPagedTable, TaxTabs } from './TaxTabs';
@@ -39,13 +40,19 @@ function RebuildProgress({ id }: { id: string }) {
   const share =
     record.status === 'completed' ? 100 : sourceEvents > 0 ? Math.floor((processed * 100) / sourceEvents) : 0;
   return (
-    <div className="export-progress" data-testid="rebuild-progress" data-status={record.status}>
-      <label htmlFor="rebuild-progress-bar">
-        {t(`tax.rebuildStatus.${record.status}`)} ·{' '}
-        <span data-testid="rebuild-percent">{t('tax.percentDone', { percent: share })}</span> ·{' '}
-        {t('tax.rebuildCounts', { processed: count(processed, locale), total: count(sourceEvents, locale) })}
-      </label>
-      <progress id="rebuild-progress-bar" max={100} value={share} />
+    <JobProgressBox
+      testId="rebuild-progress"
+      status={record.status}
+      statusText={t(`tax.rebuildStatus.${record.status}`)}
+      detail={
+        <>
+          <span data-testid="rebuild-percent">{t('tax.percentDone', { percent: share })}</span> ·{' '}
+          {t('tax.rebuildCounts', { processed: count(processed, locale), total: count(sourceEvents, locale) })}
+        </>
+      }
+      max={100}
+      value={share}
+    >
       {ended && (
         <p role="status" className={record.status === 'failed' ? 'notice error' : 'notice'}>
           {record.status === 'failed'
@@ -53,7 +60,7 @@ function RebuildProgress({ id }: { id: string }) {
             : t('tax.rebuildDone', { created, existing, mismatched, failed, pending })}
         </p>
       )}
-    </div>
+    </JobProgressBox>
   );
 }
 

@@ -15,6 +15,9 @@ const FORMATS: Format[] = ['xrechnung', 'peppol', 'zugferd'];
 /** Reads and writes of the invoicing settings share one cache entry; readiness follows every write. */
 const INVOICING = ['settings', 'invoicing'] as const;
 
+/** A text field's value as the settings take it: trimmed, null when blank (the stored value is cleared). */
+const orNull = (v: string) => (v.trim() === '' ? null : v.trim());
+
 function useInvoicingSave() {
   return useOrgMutation(
     async (body: Record<string, unknown>) => must(await api.PUT('/api/v1/organizations/settings/invoicing', { body })),
@@ -37,7 +40,6 @@ function Company({ s, write, admin }: { s: InvoicingSettings; write: boolean; ad
   const [iban, setIban] = useState('');
   const save = useInvoicingSave();
   const saveIban = useInvoicingSave();
-  const orNull = (v: string) => (v.trim() === '' ? null : v.trim());
   const hasAddress = form.street || form.city || form.postalCode || form.country;
   return (
     <Section title={t('invoicing.company')} id="company">
@@ -246,7 +248,6 @@ function Emails({ s, write }: { s: InvoicingSettings; write: boolean }) {
     async () => must(await api.POST('/api/v1/organizations/settings/invoicing/sender/verify')),
     ['settings'],
   );
-  const orNull = (v: string) => (v.trim() === '' ? null : v.trim());
   return (
     <Section title={t('emails.title')} id="emails">
       <p className="muted">{t('emails.intro')}</p>
