@@ -6,6 +6,7 @@ import { PostgresStore } from './postgres';
 
 export * from './port';
 export { ReadCache, type ReadCacheOptions } from './read-cache';
+export { liveTenantRecords } from './tenant-records';
 export type { StoreLogger } from './logger';
 export { assertNumbering, insertNumberedInSteps, isVersionConflict, replaceArgs } from './documents';
 export { PostgresStore, type PostgresStoreOptions } from './postgres';

@@ -192,27 +192,11 @@ async function produce(
   };
 }
 
-/** What an e-invoice is rendered from: its source, its report's document and the print layout. */
-interface Rendering {
-  src: EInvoiceSource;
-  target: ReportTarget;
-  print: DocumentPrint;
-}
-
-/**
- * An issued document as an e-invoice: the invoicing settings must allow the format; `describe`
- * gives, with them, what is rendered (the source, its report's document, the print layout).
- */
-async function renderWithSettings(
-  deps: InvoiceDeps,
-  key: OrgKey,
-  request: EInvoiceRequest,
-  describe: (settings: InvoicingSettings) => Rendering | Promise<Rendering>,
-): Promise<EInvoiceFile> {
+/** The invoicing settings, which must allow the e-invoice format (403 EINVOICE_DISABLED / EINVOICE_FORMAT_NOT_ALLOWED). */
+async function einvoiceSettings(deps: InvoiceDeps, key: OrgKey, format: EInvoiceFormat): Promise<InvoicingSettings> {
   const settings = (await getInvoicingSettings(deps, key)).settings;
-  enforceEInvoiceSettings(settings, request.format);
-  const { src, target, print } = await describe(settings);
-  return produce(deps, key, settings, src, target, request, print);
+  enforceEInvoiceSettings(settings, format);
+  return settings;
 }
 
 /** `GET /invoices/:id/xml`, `/xml/peppol`, `/pdf/zugferd`: an issued invoice as an e-invoice. */
@@ -223,34 +207,37 @@ export async function renderInvoiceEInvoice(
   request: EInvoiceRequest,
 ): Promise<EInvoiceFile> {
   const invoice = await loadInvoice(deps, key, id);
-  return renderWithSettings(deps, key, request, (settings) => {
-    const snap = invoice.snapshot;
-    if (invoice.status === 'draft' || !snap || !invoice.number) {
-      throw new ConflictError(
-        `invoice ${id} is a draft: issue it before asking for an e-invoice (drafts have only a pro forma PDF)`,
-        { code: ErrorCode.INVOICE_NOT_ISSUED },
-      );
-    }
-    return {
-      src: {
-        kind: 'invoice',
-        number: snap.number,
-        issueDate: snap.issueDate,
-        dueDate: snap.dueDate,
-        paymentTermsDays: invoice.paymentTermsDays,
-        servicePeriod: snap.servicePeriod,
-        currency: snap.currency,
-        seller: sellerOf(deps, key, snap.seller, settings),
-        buyer: openBuyer(deps.secrets, key, snap.buyer),
-        taxCalculation: snap.taxCalculation,
-        totals: snap.totals,
-        precedingInvoice: null,
-        reason: null,
-      },
-      target: { documentKind: 'invoice', documentId: id, snapshotVersion: `c${invoice.corrections.length}` },
-      print: snap.print ?? printOf(settings, null),
-    };
-  });
+  const settings = await einvoiceSettings(deps, key, request.format);
+  const snap = invoice.snapshot;
+  if (invoice.status === 'draft' || !snap || !invoice.number) {
+    throw new ConflictError(
+      `invoice ${id} is a draft: issue it before asking for an e-invoice (drafts have only a pro forma PDF)`,
+      { code: ErrorCode.INVOICE_NOT_ISSUED },
+    );
+  }
+  return produce(
+    deps,
+    key,
+    settings,
+    {
+      kind: 'invoice',
+      number: snap.number,
+      issueDate: snap.issueDate,
+      dueDate: snap.dueDate,
+      paymentTermsDays: invoice.paymentTermsDays,
+      servicePeriod: snap.servicePeriod,
+      currency: snap.currency,
+      seller: sellerOf(deps, key, snap.seller, settings),
+      buyer: openBuyer(deps.secrets, key, snap.buyer),
+      taxCalculation: snap.taxCalculation,
+      totals: snap.totals,
+      precedingInvoice: null,
+      reason: null,
+    },
+    { documentKind: 'invoice', documentId: id, snapshotVersion: `c${invoice.corrections.length}` },
+    request,
+    snap.print ?? printOf(settings, null),
+  );
 }
 
 /** A credit note as an e-invoice (UBL CreditNote / CII 381). */
@@ -261,31 +248,34 @@ export async function renderCreditNoteEInvoice(
   request: EInvoiceRequest,
 ): Promise<EInvoiceFile> {
   const note = await loadCreditNote(deps, key, id);
-  return renderWithSettings(deps, key, request, async (settings) => {
-    const invoice = await loadInvoice(deps, key, note.invoiceId).catch((err: unknown) => {
-      if (err instanceof NotFoundError) return null;
-      throw err;
-    });
-    return {
-      src: {
-        kind: 'credit_note',
-        number: note.number,
-        issueDate: note.issueDate,
-        dueDate: null,
-        paymentTermsDays: null,
-        servicePeriod: invoice?.snapshot?.servicePeriod ?? null,
-        currency: note.currency,
-        seller: sellerOf(deps, key, note.seller, settings),
-        buyer: openBuyer(deps.secrets, key, note.buyer),
-        taxCalculation: note.taxCalculation,
-        totals: note.totals,
-        precedingInvoice: { number: note.invoiceNumber, issueDate: invoice?.issueDate ?? null },
-        reason: note.reason,
-      },
-      target: { documentKind: 'credit_note', documentId: id, snapshotVersion: 'c0' },
-      print: invoice?.snapshot?.print ?? printOf(settings, null),
-    };
+  const settings = await einvoiceSettings(deps, key, request.format);
+  const invoice = await loadInvoice(deps, key, note.invoiceId).catch((err: unknown) => {
+    if (err instanceof NotFoundError) return null;
+    throw err;
   });
+  return produce(
+    deps,
+    key,
+    settings,
+    {
+      kind: 'credit_note',
+      number: note.number,
+      issueDate: note.issueDate,
+      dueDate: null,
+      paymentTermsDays: null,
+      servicePeriod: invoice?.snapshot?.servicePeriod ?? null,
+      currency: note.currency,
+      seller: sellerOf(deps, key, note.seller, settings),
+      buyer: openBuyer(deps.secrets, key, note.buyer),
+      taxCalculation: note.taxCalculation,
+      totals: note.totals,
+      precedingInvoice: { number: note.invoiceNumber, issueDate: invoice?.issueDate ?? null },
+      reason: note.reason,
+    },
+    { documentKind: 'credit_note', documentId: id, snapshotVersion: 'c0' },
+    request,
+    invoice?.snapshot?.print ?? printOf(settings, null),
+  );
 }
 
 /** Stored validation reports of an invoice or credit note (the document must exist), one per format. */

@@ -1,5 +1,5 @@
 import { NotFoundError } from '@paymesh/core';
-import type { CountedPage } from '@paymesh/store';
+import { liveTenantRecords, type CountedPage } from '@paymesh/store';
 import { isDeleted, type Mode, type SiteDoc } from '../domain/site';
 import { SITES } from '../store/collections';
 import type { CheckoutDeps } from './deps';
@@ -26,10 +26,5 @@ export async function listSites(
   page: number,
   limit: number,
 ): Promise<CountedPage<SiteDoc>> {
-  return deps.store
-    .collection<SiteDoc>(SITES)
-    .find(
-      { organizationId, mode, deletedAt: { $exists: false } },
-      { sort: { createdAt: -1 }, page, limit, total: true },
-    );
+  return liveTenantRecords(deps.store.collection<SiteDoc>(SITES), { organizationId, mode }, page, limit);
 }

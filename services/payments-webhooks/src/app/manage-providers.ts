@@ -1,6 +1,6 @@
 import { eventId, type CommitScope } from '@paymesh/bus';
 import { Subjects, type EventMap } from '@paymesh/contracts';
-import type { CountedPage } from '@paymesh/store';
+import { liveTenantRecords, type CountedPage } from '@paymesh/store';
 import type { Mode, ProviderDoc } from '../domain/provider';
 import { PROVIDERS } from '../store/collections';
 import type { PaymentsDeps } from './deps';
@@ -17,12 +17,7 @@ export function listProviders(
   page: number,
   limit: number,
 ): Promise<CountedPage<ProviderDoc>> {
-  return deps.store
-    .collection<ProviderDoc>(PROVIDERS)
-    .find(
-      { organizationId, mode, deletedAt: { $exists: false } },
-      { sort: { createdAt: -1 }, page, limit, total: true },
-    );
+  return liveTenantRecords(deps.store.collection<ProviderDoc>(PROVIDERS), { organizationId, mode }, page, limit);
 }
 
 /** Sets `enabled`, or flips it when `enabled` is undefined. */
