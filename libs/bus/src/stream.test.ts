@@ -116,24 +116,24 @@ describe('ensureStream replicas', () => {
     expect(warnings()).toEqual([]);
   });
 
-  it('says what to do when NATS cannot place the replicas', async () => {
-    const fake = fakeJsm(undefined, apiError(10074, 'replicas > 1 not supported in non-clustered mode'));
+  it.each([
+    [
+      'NATS cannot place the replicas',
+      apiError(10074, 'replicas > 1 not supported in non-clustered mode'),
+      'BUS_STREAM_REPLICAS_UNAVAILABLE',
+      expect.stringContaining('BUS_STREAM_REPLICAS'),
+    ],
+    [
+      'JetStream cannot reserve the size cap',
+      apiError(10047, 'insufficient storage resources available'),
+      'BUS_STREAM_STORAGE_UNAVAILABLE',
+      expect.stringMatching(new RegExp(`reserve 3 x ${limits.maxBytes} bytes .*BUS_STREAM_MAX_BYTES`)),
+    ],
+  ])('says what to do when %s', async (_what, refusal, code, message) => {
+    const fake = fakeJsm(undefined, refusal);
     const err = await ensureStream(fake.jsm, 'pm', 'billing', limits, { replicas: 3 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnavailableError);
-    expect(err).toMatchObject({
-      code: 'BUS_STREAM_REPLICAS_UNAVAILABLE',
-      message: expect.stringContaining('BUS_STREAM_REPLICAS'),
-    });
-  });
-
-  it('says what to do when JetStream cannot reserve the size cap', async () => {
-    const fake = fakeJsm(undefined, apiError(10047, 'insufficient storage resources available'));
-    const err = await ensureStream(fake.jsm, 'pm', 'billing', limits, { replicas: 3 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UnavailableError);
-    expect(err).toMatchObject({
-      code: 'BUS_STREAM_STORAGE_UNAVAILABLE',
-      message: expect.stringMatching(new RegExp(`reserve 3 x ${limits.maxBytes} bytes .*BUS_STREAM_MAX_BYTES`)),
-    });
+    expect(err).toMatchObject({ code, message });
   });
 
   it('refuses replica counts JetStream does not accept', async () => {

@@ -9,10 +9,12 @@ import type { DeliveryMeta, Subscription } from '../src/subscription';
 import {
   NATS_URL,
   captureLogger,
+  closeBuses,
   connectBus,
   consumerSettled,
   consumerState,
   dropNamespace,
+  openBuses,
   testNamespace,
   waitFor,
 } from './helpers';
@@ -25,8 +27,7 @@ let consumer: Bus;
 const subs: Subscription[] = [];
 
 beforeAll(async () => {
-  publisher = await connectBus(ns, 'payments', logger);
-  consumer = await connectBus(ns, 'invoicing', logger);
+  [publisher, consumer] = await openBuses(ns, logger, 'payments', 'invoicing');
 });
 
 afterEach(async () => {
@@ -34,9 +35,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await publisher?.close();
-  await consumer?.close();
-  await dropNamespace(ns);
+  await closeBuses(ns, publisher, consumer);
   await dropNamespace(otherNs);
 });
 

@@ -4,10 +4,10 @@ import { makeEvent } from '../src/envelope';
 import { letTimePass } from '../../../test/support/kit';
 import {
   captureLogger,
-  connectBus,
+  closeBuses,
   consumerSettled,
   consumerState,
-  dropNamespace,
+  openBuses,
   testNamespace,
   waitFor,
 } from './helpers';
@@ -18,15 +18,10 @@ let publisher: Bus;
 let consumer: Bus;
 
 beforeAll(async () => {
-  publisher = await connectBus(ns, 'payments', logger);
-  consumer = await connectBus(ns, 'ledger', logger);
+  [publisher, consumer] = await openBuses(ns, logger, 'payments', 'ledger');
 });
 
-afterAll(async () => {
-  await publisher?.close();
-  await consumer?.close();
-  await dropNamespace(ns);
-});
+afterAll(() => closeBuses(ns, publisher, consumer));
 
 /** A gate the handlers wait on until the test opens it. */
 function gate(): { wait: Promise<void>; open: () => void } {

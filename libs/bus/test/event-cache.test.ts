@@ -3,7 +3,7 @@ import { PrivateNatsServer } from '../../../test/support/nats-server';
 import type { Bus } from '../src/bus';
 import { makeEvent } from '../src/envelope';
 import { EventCache } from '../src/event-cache';
-import { captureLogger, connectBus, dropNamespace, testNamespace, waitFor } from './helpers';
+import { captureLogger, closeBuses, connectBus, openBuses, testNamespace, waitFor } from './helpers';
 
 const ns = testNamespace();
 const { logger } = captureLogger('event-cache-test');
@@ -14,15 +14,10 @@ describe("EventCache: a per-process copy dropped by the owner's events", () => {
   let owner: Bus;
 
   beforeAll(async () => {
-    holder = await connectBus(ns, 'holder', logger);
-    owner = await connectBus(ns, 'owner', logger);
+    [holder, owner] = await openBuses(ns, logger, 'holder', 'owner');
   });
 
-  afterAll(async () => {
-    await holder?.close();
-    await owner?.close();
-    await dropNamespace(ns);
-  });
+  afterAll(() => closeBuses(ns, holder, owner));
 
   it('serves a repeated read from memory, and reads again within 1 s of an event published anywhere', async () => {
     const cache = new EventCache('secrets');

@@ -52,6 +52,29 @@ export function connectBus(
   });
 }
 
+/**
+ * One bus per service on `namespace` (connected one after the other, in the order given): the buses a
+ * test file or describe block opens before its tests.
+ */
+export async function openBuses<const S extends readonly string[]>(
+  namespace: string,
+  logger: Logger,
+  ...services: S
+): Promise<{ [K in keyof S]: Bus }> {
+  const buses: Bus[] = [];
+  for (const service of services) buses.push(await connectBus(namespace, service, logger));
+  return buses as { [K in keyof S]: Bus };
+}
+
+/**
+ * The end of a test file's or describe block's buses on `namespace`: closes them one after the other
+ * (any that did not open are passed over), then drops the namespace's streams.
+ */
+export async function closeBuses(namespace: string, ...buses: Array<Bus | undefined>): Promise<void> {
+  for (const bus of buses) await bus?.close();
+  await dropNamespace(namespace);
+}
+
 /** Deletes every stream (and with it every consumer) of the namespace. */
 export async function dropNamespace(namespace: string): Promise<void> {
   const nc = await connect({ servers: NATS_URL });

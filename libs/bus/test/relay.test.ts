@@ -9,9 +9,9 @@ import { letTimePass } from '../../../test/support/kit';
 import {
   MemoryOutbox,
   captureLogger,
+  closeBuses,
   connectBus,
   consumerSettled,
-  dropNamespace,
   testNamespace,
   waitFor,
 } from './helpers';
@@ -31,10 +31,7 @@ afterEach(async () => {
   await Promise.all(subs.splice(0).map((s) => s.stop()));
 });
 
-afterAll(async () => {
-  await bus?.close();
-  await dropNamespace(ns);
-});
+afterAll(() => closeBuses(ns, bus));
 
 /** Enqueues an invoice event the way a service does inside its store transaction. */
 function enqueueInvoice(outbox: MemoryOutbox, invoiceId: string, verb: string, requestId: string): string {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError } from './adapter';
+import { ProviderError, type ProviderErrorKind } from './adapter';
 import { readJson, sendToProvider, withProviderRetries } from './provider-http';
 
 describe('provider HTTP failures', () => {
@@ -44,23 +44,24 @@ describe('provider HTTP failures', () => {
     );
   });
 
-  it('retries retryable and indeterminate failures only, up to the limit', async () => {
+  /**
+   * How often `withProviderRetries(2, …)` calls a provider that always fails with `kind` and
+   * `message`, after checking that it gives up with that failure.
+   */
+  async function callsUntilGivenUp(kind: ProviderErrorKind, message: string): Promise<number> {
     let calls = 0;
     await expect(
       withProviderRetries(2, async () => {
         calls += 1;
-        throw new ProviderError('indeterminate', 'no answer');
+        throw new ProviderError(kind, message);
       }),
-    ).rejects.toThrow('no answer');
-    expect(calls).toBe(3);
-    calls = 0;
-    await expect(
-      withProviderRetries(2, async () => {
-        calls += 1;
-        throw new ProviderError('declined', 'declined');
-      }),
-    ).rejects.toThrow('declined');
-    expect(calls).toBe(1);
+    ).rejects.toThrow(message);
+    return calls;
+  }
+
+  it('retries retryable and indeterminate failures only, up to the limit', async () => {
+    expect(await callsUntilGivenUp('indeterminate', 'no answer')).toBe(3);
+    expect(await callsUntilGivenUp('declined', 'declined')).toBe(1);
   });
 
   it('reads an empty or malformed body as undefined', async () => {
