@@ -1,20 +1,30 @@
 import { useState } from 'react';
-import { ApiError, downloadFile } from './api';
+import { downloadFile } from './api';
 
-/** A download of the Admin API started from a screen: busy while it runs, its failure kept to be shown. */
+/** What a screen shows of its download: the name it was started with, the bytes received so far, its failure. */
+export interface DownloadState {
+  name: string;
+  bytes: number;
+  error: unknown;
+}
+
+/**
+ * A download of the Admin API started from a screen: busy while it runs, the bytes received so far
+ * under the name it was started with (the path when none is given), its failure kept to be shown.
+ */
 export function useFileDownload() {
-  const [error, setError] = useState<unknown>(null);
+  const [state, setState] = useState<DownloadState | null>(null);
   const [busy, setBusy] = useState(false);
-  const run = async (path: string, init: Parameters<typeof downloadFile>[1]) => {
+  const run = async (path: string, init: Parameters<typeof downloadFile>[1], name: string = path) => {
     setBusy(true);
-    setError(null);
+    setState({ name, bytes: 0, error: null });
     try {
-      await downloadFile(path, init);
-    } catch (err) {
-      setError(err instanceof ApiError ? err : new Error(String(err)));
+      await downloadFile(path, { ...init, onBytes: (bytes) => setState({ name, bytes, error: null }) });
+    } catch (error) {
+      setState((s) => ({ name, bytes: s?.bytes ?? 0, error }));
     } finally {
       setBusy(false);
     }
   };
-  return { error, busy, run };
+  return { state, error: state?.error ?? null, busy, run };
 }

@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { api, saveBlobAnswer, type paths } from './api';
-import { count, dateTime, day, money } from './format';
+import { dateTime, day, money } from './format';
 import { GridForm, TextField } from './forms';
 import { useI18n, type Translate } from './i18n';
-import { withRecordLink, type RecordLink } from './record-link';
 import { DataTable, type Column } from './table';
 import { can } from './session';
-import { Loaded, Section, useMember, useOrgMutation, useOrgTimeZone } from './ui';
+import { Section, useMember, useOrgMutation, useOrgTimeZone } from './ui';
 
 /** Shapes of the invoicing half, from the Admin API's OpenAPI document. */
 export type Client = paths['/api/v1/clients/{id}']['get']['responses'][200]['content']['application/json'];
@@ -29,49 +28,6 @@ export function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
-/** Previous / next buttons of a server-side paged list with "page x of y". */
-export function Pager({
-  page,
-  limit,
-  total,
-  lowerBound,
-  onPage,
-  of = 'invoices',
-  testId,
-}: {
-  page: number;
-  limit: number;
-  total: number;
-  /** The API stopped counting (`totalIsLowerBound`): there are more than `total - 1` and a next page. */
-  lowerBound?: boolean | undefined;
-  onPage: (page: number) => void;
-  /** What the total counts: entries of any kind ("in all"), or transactions. */
-  of?: 'invoices' | 'payments';
-  /** The test id of "page x of y". */
-  testId?: string | undefined;
-}) {
-  const { t, locale } = useI18n();
-  const pages = Math.max(1, Math.ceil(total / limit));
-  const text = lowerBound
-    ? t(`${of}.pageOfMore`, {
-        page,
-        pages: count(Math.floor((total - 1) / limit), locale),
-        total: count(total - 1, locale),
-      })
-    : t(`${of}.page`, { page, pages, total });
-  return (
-    <nav className="pager" aria-label={text}>
-      <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        {t('payments.previous')}
-      </button>
-      <span data-testid={testId}>{text}</span>
-      <button type="button" className="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-        {t('payments.next')}
-      </button>
-    </nav>
-  );
-}
-
 type DownloadPath =
   | '/api/v1/invoices/{id}/pdf'
   | '/api/v1/invoices/{id}/xml'
@@ -91,60 +47,6 @@ export async function download(path: DownloadPath, id: string, fallback: string)
 export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
   const { t } = useI18n();
   return <span className={`badge invoice-${status}`}>{t(`invoiceStatus.${status}`)}</span>;
-}
-
-interface PagedTableProps<T> {
-  q: {
-    data?: { items: T[]; total: number; totalIsLowerBound?: boolean | undefined } | undefined;
-    error: unknown;
-    isPending: boolean;
-    isError: boolean;
-    refetch: () => unknown;
-  };
-  page: number;
-  limit: number;
-  onPage: (page: number) => void;
-  columns: ReadonlyArray<Column<T> | false>;
-  /** The first column: each row's link to its own screen. */
-  recordLink?: RecordLink<T>;
-  testId: string;
-  caption?: string;
-  empty: string;
-  /** The pager's wording and test id (an invoicing list's by default). */
-  pager?: { of: 'invoices' | 'payments'; testId: string };
-  /** A failed read offers to try again. */
-  retry?: boolean;
-}
-
-/** One page of a list the server pages, with its pager. */
-export function PagedTable<T extends { id: string }>({
-  q,
-  page,
-  limit,
-  onPage,
-  pager,
-  retry,
-  recordLink,
-  columns,
-  ...table
-}: PagedTableProps<T>) {
-  return (
-    <Loaded q={q} retry={retry ? () => void q.refetch() : undefined}>
-      {(data) => (
-        <>
-          <DataTable rows={data.items} rowKey={(r) => r.id} columns={withRecordLink(recordLink, columns)} {...table} />
-          <Pager
-            page={page}
-            limit={limit}
-            total={data.total}
-            lowerBound={data.totalIsLowerBound}
-            onPage={onPage}
-            {...pager}
-          />
-        </>
-      )}
-    </Loaded>
-  );
 }
 
 type InvoiceRow = Pick<

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { api, downloadFile, must, type paths } from '../api';
+import { api, must, type paths } from '../api';
+import { useFileDownload } from '../download';
 import { count, dateTime } from '../format';
 import { Check, SecondaryButton, TextField, YearField } from '../forms';
 import { useI18n } from '../i18n';
@@ -13,24 +14,6 @@ import { ErrorNote, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZ
 type DatevExport =
   paths['/api/v1/accounting/datev/exports']['get']['responses'][200]['content']['application/json']['items'][number];
 type Selection = 'range' | 'not_exported';
-
-/** A download started from this screen: what it is, and its failure if any. */
-function useDownload() {
-  const [state, setState] = useState<{ name: string; bytes: number; error: unknown } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (name: string, path: string, init: Parameters<typeof downloadFile>[1]) => {
-    setBusy(true);
-    setState({ name, bytes: 0, error: null });
-    try {
-      await downloadFile(path, { ...init, onBytes: (bytes) => setState({ name, bytes, error: null }) });
-    } catch (error) {
-      setState((s) => ({ name, bytes: s?.bytes ?? 0, error }));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { state, busy, run };
-}
 
 /** The progress of one export: a bar from its record (documents read of those to read), polled until it ends. */
 function ExportProgress({ id }: { id: string }) {
@@ -145,17 +128,19 @@ function DatevExports() {
   const list = useOrgQuery(['datev-exports', 'list'], async () =>
     must(await api.GET('/api/v1/accounting/datev/exports', { params: { query: { limit: 20 } } })),
   );
-  const download = useDownload();
+  const download = useFileDownload();
   const fetchZip = (e: DatevExport) =>
-    void download.run(`DATEV ${e.from} – ${e.to}`, `/api/v1/accounting/datev/exports/${e.id}/file`, {
-      fallbackName: `DATEV-${e.id}.zip`,
-    });
+    void download.run(
+      `/api/v1/accounting/datev/exports/${e.id}/file`,
+      { fallbackName: `DATEV-${e.id}.zip` },
+      `DATEV ${e.from} – ${e.to}`,
+    );
   return (
     <Section title={t('accounting.datev')} id="datev">
       <p className="muted">{t('accounting.datevIntro')}</p>
       {write && <StartDatev onStarted={setRunning} />}
       {running && <ExportProgress key={running} id={running} />}
-      {download.state?.error ? <ErrorNote error={download.state.error} /> : null}
+      {download.error ? <ErrorNote error={download.error} /> : null}
       <h3>{t('accounting.past')}</h3>
       <ListTable
         q={list}
@@ -215,7 +200,7 @@ function Gdpdu() {
   const { t, locale } = useI18n();
   const { role } = useMember();
   const [year, setYear] = useState(String(new Date().getFullYear()));
-  const download = useDownload();
+  const download = useFileDownload();
   const state = download.state;
   return (
     <Section title={t('accounting.gdpdu')} id="gdpdu">
@@ -227,11 +212,11 @@ function Gdpdu() {
           aria-label={t('accounting.gdpduStart')}
           onSubmit={(e) => {
             e.preventDefault();
-            void download.run(`GDPdU ${year}`, '/api/v1/accounting/gdpdu/exports', {
-              method: 'POST',
-              body: { fiscalYear: Number(year) },
-              fallbackName: `GDPdU-${year}.zip`,
-            });
+            void download.run(
+              '/api/v1/accounting/gdpdu/exports',
+              { method: 'POST', body: { fiscalYear: Number(year) }, fallbackName: `GDPdU-${year}.zip` },
+              `GDPdU ${year}`,
+            );
           }}
         >
           <YearField

@@ -22,14 +22,13 @@ import {
   InvoiceStatusBadge,
   ITEM_TYPES,
   invoiceColumns,
-  PagedTable,
   useDebounced,
   type Invoice,
   type InvoiceInput,
   type InvoiceStatus,
   type ItemType,
 } from '../invoicing';
-import { FilterForm, onlySet, usePagedList } from '../list';
+import { FilterForm, onlySet, PagedTable, usePagedList } from '../list';
 import type { InvoicesSearch } from '../search';
 import { can } from '../session';
 import { DataTable } from '../table';

@@ -4,7 +4,8 @@ import { Check, SelectField, TextField, useFields, WriteButton } from '../forms'
 import { useI18n } from '../i18n';
 import { can } from '../session';
 import { ErrorNote, Loaded, Section, useMember, useOrgMutation, useOrgQuery } from '../ui';
-import { TaxPagedTable, TaxTabs } from './TaxTabs';
+import { PagedTable } from '../list';
+import { TaxTabs } from './TaxTabs';
 
 type Json<P extends keyof paths, M extends 'get' | 'put'> = paths[P][M] extends {
   responses: { 200: { content: { 'application/json': infer T } } };
@@ -335,12 +336,12 @@ function Rates() {
           }}
         />
       </div>
-      <TaxPagedTable
+      <PagedTable
         q={list}
         page={page}
         limit={PAGE}
         onPage={setPage}
-        pagerLabel={t('tax.ratesPages')}
+        pager={{ label: t('tax.ratesPages') }}
         testId="tax-rates"
         caption={t('tax.rates')}
         empty={t('tax.noRates')}
@@ -372,12 +373,12 @@ function Rules() {
     <Section title={t('tax.rules')} id="tax-rules">
       <p className="muted">{t('tax.rulesIntro')}</p>
       <DefaultsSync kind="rules" />
-      <TaxPagedTable
+      <PagedTable
         q={list}
         page={page}
         limit={PAGE}
         onPage={setPage}
-        pagerLabel={t('tax.rulesPages')}
+        pager={{ label: t('tax.rulesPages') }}
         testId="tax-rules"
         caption={t('tax.rules')}
         empty={t('tax.noRules')}

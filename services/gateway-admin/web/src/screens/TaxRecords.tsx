@@ -6,7 +6,8 @@ import { usePolledJob } from '../job';
 import { JobProgressBox } from '../progress';
 import { can } from '../session';
 import { ErrorNote, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone } from '../ui';
-import { TaxPagedTable, TaxTabs } from './TaxTabs';
+import { PagedTable } from '../list';
+import { TaxTabs } from './TaxTabs';
 
 const SOURCE_KINDS = ['transaction', 'invoice', 'credit_note'] as const;
 const ENTRY_TYPES = ['sale', 'reversal', 'credit'] as const;
@@ -156,12 +157,12 @@ export function TaxRecords() {
           {select('recognitionMode', t('tax.recognition'), RECOGNITION)}
           <button type="submit">{t('payments.apply')}</button>
         </form>
-        <TaxPagedTable
+        <PagedTable
           q={list}
           page={page}
           limit={PAGE}
           onPage={setPage}
-          pagerLabel={t('tax.recordsPages')}
+          pager={{ label: t('tax.recordsPages') }}
           testId="tax-records"
           caption={t('tax.records')}
           empty={t('tax.noRecords')}
