@@ -1,14 +1,8 @@
 import { useSyncExternalStore } from 'react';
-import en from '../messages/en.json';
-import de from '../messages/de.json';
+import { CATALOGUES, LOCALES, translate, type Language, type MessageKey, type Params } from './messages';
 
-export const LANGUAGES = ['en', 'de'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export type MessageKey = keyof typeof en;
+export { LANGUAGES, translate, type Language, type MessageKey } from './messages';
 
-/** German must have every English key: a missing one fails the type check. */
-const CATALOGUES: Record<Language, Record<MessageKey, string>> = { en, de };
-const LOCALES: Record<Language, string> = { en: 'en-GB', de: 'de-DE' };
 const STORAGE_KEY = 'paymesh.language';
 
 function initial(): Language {
@@ -33,12 +27,8 @@ function subscribe(l: () => void): () => void {
   return () => listeners.delete(l);
 }
 
-export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
-
-/** The text of `key` in `lang`, `{name}` placeholders filled from `params`. */
-export function translate(lang: Language, key: MessageKey, params: Record<string, string | number> = {}): string {
-  return CATALOGUES[lang][key].replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
-}
+/** The text of a message in the current language (see `translate`). */
+export type Translate = <K extends MessageKey>(key: K, params?: Params<K>) => string;
 
 /** The current language, its locale (for Intl) and the translate function; re-renders on a switch. */
 export function useI18n(): { lang: Language; locale: string; t: Translate } {
@@ -48,5 +38,5 @@ export function useI18n(): { lang: Language; locale: string; t: Translate } {
 
 /** Whether `key` names a message (for keys built from API values, such as statuses). */
 export function isMessageKey(key: string): key is MessageKey {
-  return key in en;
+  return key in CATALOGUES.en;
 }
