@@ -105,9 +105,9 @@ export function Pager({
     ? t(`${of}.pageOfMore`, {
         page: count(page, locale),
         pages: count(Math.floor((total - 1) / limit), locale),
-        total: count(total - 1, locale),
+        total: total - 1,
       })
-    : t(`${of}.page`, { page: count(page, locale), pages: count(pages, locale), total: count(total, locale) });
+    : t(`${of}.page`, { page: count(page, locale), pages: count(pages, locale), total });
   return (
     <nav className="pager" aria-label={label ?? text}>
       <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>

@@ -15,7 +15,30 @@ export const LOCALES: Record<Language, string> = { en: 'en-GB', de: 'de-DE' };
  * formats as a number (`{n, number}`): numbers, not text, since the message formats them itself (`#`).
  * A unit test keeps this list in step with the catalogues.
  */
-export const COUNT_PARAMS = {} as const satisfies Partial<Record<MessageKey, readonly string[]>>;
+export const COUNT_PARAMS = {
+  'payments.page': ['total'],
+  'payments.pageOfMore': ['total'],
+  'invoices.page': ['total'],
+  'invoices.pageOfMore': ['total'],
+  'keys.days': ['n'],
+  'audit.intact': ['entries', 'documents'],
+  'accounting.progress': ['total'],
+  'accounting.completed': ['postings'],
+  'accounting.countsText': ['invoices', 'creditNotes', 'payments', 'reversals'],
+  'recurring.every.day': ['n'],
+  'recurring.every.week': ['n'],
+  'recurring.every.month': ['n'],
+  'recurring.every.year': ['n'],
+  'recurring.reasonHint': ['left'],
+  'tax.previewSummary': ['create', 'unchanged', 'skipped'],
+  'tax.rulesWillCreate': ['count'],
+  'tax.rebuildCounts': ['total'],
+  'dataIo.checkOk': ['rows'],
+  'dataIo.checkFailed': ['invalid', 'rows'],
+  'dataIo.start': ['rows'],
+  'dataIo.progress': ['total'],
+  'dataIo.completed': ['created', 'already'],
+} as const satisfies Partial<Record<MessageKey, readonly string[]>>;
 
 type CountKey = keyof typeof COUNT_PARAMS;
 type Values = Record<string, string | number>;

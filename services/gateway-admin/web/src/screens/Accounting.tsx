@@ -33,13 +33,13 @@ function ExportProgress({ id }: { id: string }) {
       testId="datev-progress"
       status={record.status}
       statusText={t(`accounting.status.${record.status}`)}
-      detail={t('accounting.progress', { done: count(done, locale), total: count(total, locale) })}
+      detail={t('accounting.progress', { done: count(done, locale), total })}
       max={Math.max(total, 1)}
       value={record.status === 'running' ? done : total}
     >
       {record.status === 'completed' && (
         <p role="status" className="notice">
-          {t('accounting.completed', { postings: count(record.postings, locale) })}
+          {t('accounting.completed', { postings: record.postings })}
         </p>
       )}
       {record.status === 'failed' && (

@@ -28,14 +28,14 @@ const csvBody = { bodySerializer: (b: string) => b, headers: { 'content-type': '
 
 /** The rows of a check: every invalid row with its column and message. */
 function CheckReport({ report }: { report: Report }) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const ok = report.invalidRows === 0;
   return (
     <div data-testid="import-report" data-invalid={report.invalidRows}>
       <p role="status" className={`notice ${ok ? '' : 'error'}`}>
         {ok
-          ? t('dataIo.checkOk', { rows: count(report.rows, locale) })
-          : t('dataIo.checkFailed', { invalid: count(report.invalidRows, locale), rows: count(report.rows, locale) })}
+          ? t('dataIo.checkOk', { rows: report.rows })
+          : t('dataIo.checkFailed', { invalid: report.invalidRows, rows: report.rows })}
       </p>
       {!ok && (
         <DataTable
@@ -75,15 +75,15 @@ function ImportProgress({ id }: { id: string }) {
       status={record.status}
       data-percent={pct}
       statusText={t(`dataIo.status.${record.status}`)}
-      detail={t('dataIo.progress', { done: count(done, locale), total: count(total, locale), percent: pct })}
+      detail={t('dataIo.progress', { done: count(done, locale), total, percent: pct })}
       max={Math.max(total, 1)}
       value={done}
     >
       {record.status === 'completed' && record.report && (
         <p role="status" className="notice">
           {t('dataIo.completed', {
-            created: count(record.report.created, locale),
-            already: count(record.report.alreadyImported, locale),
+            created: record.report.created,
+            already: record.report.alreadyImported,
           })}
         </p>
       )}

@@ -48,7 +48,7 @@ function RebuildProgress({ id }: { id: string }) {
       detail={
         <>
           <span data-testid="rebuild-percent">{t('tax.percentDone', { percent: share })}</span> ·{' '}
-          {t('tax.rebuildCounts', { processed: count(processed, locale), total: count(sourceEvents, locale) })}
+          {t('tax.rebuildCounts', { processed: count(processed, locale), total: sourceEvents })}
         </>
       }
       max={100}

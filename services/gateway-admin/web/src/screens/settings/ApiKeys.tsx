@@ -173,7 +173,7 @@ function ManageKeys() {
             id="key-expiry"
             label={t('keys.expiry')}
             value={form.expiry}
-            options={EXPIRY.map((d) => [d, d === '0' ? t('keys.never') : t('keys.days', { n: d })] as const)}
+            options={EXPIRY.map((d) => [d, d === '0' ? t('keys.never') : t('keys.days', { n: Number(d) })] as const)}
             onChange={set('expiry')}
           />
           <ScopePicker value={form.scopes} onChange={set('scopes')} />
