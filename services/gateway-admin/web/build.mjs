@@ -15,6 +15,13 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(HERE, 'package.json'));
 const { build } = await import(require.resolve('vite'));
 const OUT = join(HERE, 'dist');
+// The ICU parser, as intl-messageformat resolves it: it parses the message catalogues here, at build
+// time, so the bundle carries their syntax trees and the parser's no-parser stand-in.
+const requireFromFormatter = createRequire(require.resolve('intl-messageformat'));
+const parserEntry = requireFromFormatter.resolve('@formatjs/icu-messageformat-parser');
+const { parse, TYPE } = await import(parserEntry);
+const noParser = join(dirname(parserEntry), 'lib', 'no-parser.js');
+const MESSAGES = join(HERE, 'messages');
 /** First-load JavaScript budget (gzip), from the dashboard issue's performance figures. */
 const FIRST_LOAD_BUDGET = 200 * 1024;
 
@@ -28,6 +35,28 @@ await build({
   logLevel: 'warn',
   configFile: false,
   esbuild: { jsx: 'automatic', legalComments: 'none' },
+  resolve: { alias: { '@formatjs/icu-messageformat-parser': noParser } },
+  plugins: [
+    {
+      // messages/<lang>.json: the count messages (plural or number arguments) parsed as intl-messageformat
+      // parses them (tags stay text); the others, text and {name} placeholders only, stay text.
+      name: 'paymesh-precompiled-messages',
+      enforce: 'pre',
+      transform(code, id) {
+        if (!id.startsWith(`${MESSAGES}/`) || !id.endsWith('.json')) return null;
+        const catalogue = JSON.parse(code);
+        const plain = (ast) => ast.every((el) => el.type === TYPE.literal || el.type === TYPE.argument);
+        const parsed = Object.fromEntries(
+          Object.entries(catalogue).map(([key, text]) => {
+            const ast = parse(text, { ignoreTag: true });
+            return [key, plain(ast) ? text : ast];
+          }),
+        );
+        // Still JSON: Vite's own JSON step makes the module of it.
+        return { code: JSON.stringify(parsed), map: null };
+      },
+    },
+  ],
   build: {
     outDir: OUT,
     emptyOutDir: true,

@@ -49,11 +49,19 @@ export type Params<K extends MessageKey> = K extends CountKey
 
 const formatters = new Map<string, IntlMessageFormat>();
 
-function formatter(lang: Language, key: MessageKey): IntlMessageFormat {
+/** Whether `key` is a count message (formatted as an ICU message); the others are plain text with `{name}` placeholders. */
+function isCountKey(key: MessageKey): key is CountKey {
+  return key in COUNT_PARAMS;
+}
+
+/**
+ * The ICU formatter of a count message. The bundle carries these messages already parsed (build.mjs), so it needs
+ * no parser; elsewhere (unit tests) they are text, which intl-messageformat parses here.
+ */
+function formatter(lang: Language, key: CountKey): IntlMessageFormat {
   const id = `${lang}:${key}`;
   let f = formatters.get(id);
   if (!f) {
-    // Tags (`<b>…</b>`) are not markup in these messages: they stay text.
     f = new IntlMessageFormat(CATALOGUES[lang][key], LOCALES[lang], undefined, { ignoreTag: true });
     formatters.set(id, f);
   }
@@ -61,15 +69,12 @@ function formatter(lang: Language, key: MessageKey): IntlMessageFormat {
 }
 
 /**
- * The text of `key` in `lang` (an ICU message): `{name}` placeholders filled from `params` as given (a placeholder
- * with no parameter stays as written), plural forms chosen by the count parameters, whose `#` is formatted in the
- * language's locale.
+ * The text of `key` in `lang`: `{name}` placeholders filled from `params` as given (a placeholder with no parameter
+ * stays as written); in a count message (COUNT_PARAMS, ICU syntax) the plural form is chosen by its count
+ * parameters, whose `#` is formatted in the language's locale.
  */
 export function translate<K extends MessageKey>(lang: Language, key: K, params?: Params<K>): string {
   const given: Values = params ?? {};
-  const values = new Proxy(given, {
-    has: () => true,
-    get: (p, name) => (typeof name === 'string' && name in p ? p[name] : `{${String(name)}}`),
-  });
-  return formatter(lang, key).format(values) as string;
+  if (isCountKey(key)) return formatter(lang, key).format(given) as string;
+  return CATALOGUES[lang][key].replace(/\{(\w+)\}/g, (m, name: string) => (name in given ? String(given[name]) : m));
 }
