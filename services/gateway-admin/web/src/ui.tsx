@@ -59,7 +59,7 @@ export function useOrgMutation<V, R>(
   });
 }
 
-/** A read answer: its loading line or error note, else the content. */
+/** A read answer: its loading line or error note, else the content (under the error note when a read again failed). */
 export function Loaded<T>({
   q,
   children,
@@ -71,8 +71,14 @@ export function Loaded<T>({
   retry?: (() => void) | undefined;
 }) {
   if (q.isPending) return <Loading />;
-  if (q.isError || q.data === undefined) return <ErrorNote error={q.error} retry={retry} />;
-  return <>{children(q.data)}</>;
+  if (q.data === undefined) return <ErrorNote error={q.error} retry={retry} />;
+  // A read again that failed keeps what the last one showed, under its error note.
+  return (
+    <>
+      {q.isError && <ErrorNote error={q.error} retry={retry} />}
+      {children(q.data)}
+    </>
+  );
 }
 
 export function Loading() {

@@ -3,8 +3,8 @@ import { api, must } from '../api';
 import { dateTime, money, parseAmount } from '../format';
 import { useI18n } from '../i18n';
 import { can } from '../session';
-import { DataTable } from '../table';
-import { ErrorNote, Loading, Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone, useSites } from '../ui';
+import { ListTable } from '../table';
+import { Section, useMember, useOrgMutation, useOrgQuery, useOrgTimeZone, useSites } from '../ui';
 
 export function Checkouts() {
   const { t, locale } = useI18n();
@@ -18,24 +18,19 @@ export function Checkouts() {
       <h1>{t('checkouts.title')}</h1>
       {can(role, 'write') && <CreateCheckout />}
       <Section title={t('checkouts.list')} id="checkout-list">
-        {list.isPending && <Loading />}
-        {list.isError && <ErrorNote error={list.error} />}
-        {list.data && (
-          <DataTable
-            rows={list.data.items}
-            rowKey={(c) => c.id}
-            empty={t('checkouts.empty')}
-            columns={[
-              {
-                header: t('payments.created'),
-                cell: (c) => <a href={c.paymentUrl}>{dateTime(c.createdAt, zone, locale)}</a>,
-              },
-              { header: t('payments.reference'), cell: (c) => c.externalReference ?? '—' },
-              { header: t('checkouts.status'), cell: (c) => c.status },
-              { header: t('payments.amount'), num: true, cell: (c) => money(c.amount, c.currency, locale) },
-            ]}
-          />
-        )}
+        <ListTable
+          q={list}
+          empty={t('checkouts.empty')}
+          columns={[
+            {
+              header: t('payments.created'),
+              cell: (c) => <a href={c.paymentUrl}>{dateTime(c.createdAt, zone, locale)}</a>,
+            },
+            { header: t('payments.reference'), cell: (c) => c.externalReference ?? '—' },
+            { header: t('checkouts.status'), cell: (c) => c.status },
+            { header: t('payments.amount'), num: true, cell: (c) => money(c.amount, c.currency, locale) },
+          ]}
+        />
       </Section>
     </>
   );
