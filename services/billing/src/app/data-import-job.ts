@@ -196,17 +196,19 @@ async function run(deps: DataIoDeps, key: OrgKey, started: DataImportDoc, file: 
 }
 
 /**
- * Deletes the file of a job that ended, then records that it is gone. Both steps are idempotent: a
- * process that dies between them leaves `fileKept` true, and `deleteLeftImportFiles` finishes the work.
+ * Deletes the file of a job that ended, then records that it is gone; answers whether a file was
+ * there. Both steps are idempotent: a process that dies between them leaves `fileKept` true, and
+ * `deleteLeftImportFiles` finishes the work.
  */
-async function deleteFile(deps: DataIoDeps, d: DataImportDoc): Promise<void> {
-  await deps.store.blobs.delete(fileKey(d.id));
+async function deleteFile(deps: Pick<DataIoDeps, 'store'>, d: DataImportDoc): Promise<boolean> {
+  const deleted = await deps.store.blobs.delete(fileKey(d.id));
   try {
     await deps.store.collection<DataImportDoc>(DATA_IMPORTS).replace({ ...d, fileKept: false });
   } catch (err) {
     // Changed meanwhile (taken over, or another sweep): whoever changed it owns the flag now.
     if (!(err instanceof ConflictError)) throw err;
   }
+  return deleted;
 }
 
 /**
@@ -225,10 +227,7 @@ export async function deleteLeftImportFiles(deps: Pick<DataIoDeps, 'store'>): Pr
     );
     for (const d of items) {
       after = d.id;
-      if (await deps.store.blobs.delete(fileKey(d.id))) deleted++;
-      await jobs.replace({ ...d, fileKept: false }).catch((err: unknown) => {
-        if (!(err instanceof ConflictError)) throw err;
-      });
+      if (await deleteFile(deps, d)) deleted++;
     }
     if (items.length < 100) return deleted;
   }

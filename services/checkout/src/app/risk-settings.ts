@@ -8,17 +8,20 @@ import type { CheckoutDeps } from './deps';
 /** One organization in one data mode (the shared tenant key). */
 export type OrgKey = TenantKey;
 
+/** Stored settings over the defaults (fields added after a save take their defaults). */
+const withDefaults = (settings: RiskSettings | undefined): RiskSettings => ({ ...defaultRiskSettings(), ...settings });
+
 /** The organization's risk settings in the mode (defaults until first saved). */
 export async function riskSettingsOf(deps: CheckoutDeps, key: OrgKey): Promise<RiskSettings> {
   const doc = await findOrgSettings<RiskSettings>(deps.store, RISK_SETTINGS, key.organizationId, key.mode);
-  return doc ? { ...defaultRiskSettings(), ...doc.settings } : defaultRiskSettings();
+  return withDefaults(doc?.settings);
 }
 
 const riskSettings: OrgSettingsKind<RiskSettings, RiskSettingsView> = {
   collection: RISK_SETTINGS,
   name: 'risk',
   defaults: defaultRiskSettings,
-  view: (doc) => ({ ...defaultRiskSettings(), ...doc?.settings, updatedAt: doc?.updatedAt ?? null }),
+  view: (doc) => ({ ...withDefaults(doc?.settings), updatedAt: doc?.updatedAt ?? null }),
 };
 
 export function getRiskSettings(deps: CheckoutDeps, key: OrgKey): Promise<RiskSettingsView> {

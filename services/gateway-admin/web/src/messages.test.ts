@@ -11,15 +11,19 @@ const LITERAL = 0;
 const ARGUMENT = 1;
 const NUMBER = 2;
 const PLURAL = 6;
+const POUND = 7;
 
-/** The arguments of a message that are formatted as numbers (plural or number), nested ones too. */
-function counted(elements: Element[], into = new Set<string>()): Set<string> {
+/** The argument names of the elements `pick` takes, nested ones (in plural options) too. */
+function argumentNames(elements: Element[], pick: (el: Element) => boolean, into = new Set<string>()): Set<string> {
   for (const el of elements) {
-    if (el.type === NUMBER || el.type === PLURAL) into.add(el.value);
-    if ('options' in el) for (const option of Object.values(el.options)) counted(option.value, into);
+    if (pick(el) && 'value' in el) into.add(el.value);
+    if ('options' in el) for (const option of Object.values(el.options)) argumentNames(option.value, pick, into);
   }
   return into;
 }
+
+/** The arguments of a message that are formatted as numbers (plural or number), nested ones too. */
+const counted = (elements: Element[]) => argumentNames(elements, (el) => el.type === NUMBER || el.type === PLURAL);
 
 describe('translate', () => {
   it('has no ICU syntax in the plain messages (those not in COUNT_PARAMS): only text and {name} placeholders', () => {
@@ -145,13 +149,6 @@ describe('translate', () => {
 
 /** Every argument name of an ICU message, nested ones too. */
 function placeholderNames(text: string): string[] {
-  const names = new Set<string>();
-  const walk = (elements: Element[]) => {
-    for (const el of elements) {
-      if (el.type !== 0 && el.type !== 7 && 'value' in el) names.add(el.value);
-      if ('options' in el) for (const option of Object.values(el.options)) walk(option.value);
-    }
-  };
-  walk(new IntlMessageFormat(text, 'en').getAst());
-  return [...names].sort();
+  const ast = new IntlMessageFormat(text, 'en').getAst();
+  return [...argumentNames(ast, (el) => el.type !== LITERAL && el.type !== POUND)].sort();
 }

@@ -15,10 +15,7 @@ const taxSettings: OrgSettingsKind<TaxSettings, TaxSettingsState> = {
   name: 'tax',
   defaults: defaultTaxSettings,
   // Fields added after a document was saved take their defaults.
-  view: (doc) =>
-    doc
-      ? { settings: { ...defaultTaxSettings(), ...doc.settings }, updatedAt: doc.updatedAt }
-      : { settings: defaultTaxSettings(), updatedAt: null },
+  view: (doc) => ({ settings: { ...defaultTaxSettings(), ...doc?.settings }, updatedAt: doc?.updatedAt ?? null }),
 };
 
 export function getTaxSettings(deps: Pick<TaxDeps, 'store'>, key: OrgKey): Promise<TaxSettingsState> {
